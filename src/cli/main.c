@@ -1,0 +1,494 @@
+/* climb: the command-line face. Every argument is checked before the GPU is touched; usage errors
+ * exit 2, failed checks and CUDA errors exit 1. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/build_info.h"
+#include "../core/device.h"
+#include "../core/harness.h"
+#include "../core/report.h"
+#include "../core/rng.h"
+#include "../core/workload.h"
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+static const char *const MAIN_USAGE =
+    "usage: climb <command> [options]\n"
+    "\n"
+    "climb builds each classic GPU workload as a ladder of kernels, from the textbook version to one at the\n"
+    "hardware limit, and verifies and measures every rung on this GPU.\n"
+    "\n"
+    "commands:\n"
+    "  devices               device facts and measured ceilings (copy, read, FFMA, launch latency)\n"
+    "  list [workload]       workloads and their rungs\n"
+    "  bench <workload|all>  verify, then time, every rung; write table, JSON, CSV, markdown\n"
+    "  check <workload|all>  correctness only, every rung over an edge-size sweep\n"
+    "  version               version, commit and CUDA architectures of this build\n"
+    "\n"
+    "Run 'climb <command> --help' for a command's options.\n";
+
+static const char *const DEVICES_USAGE =
+    "usage: climb devices [--device N] [--no-measure] [--json FILE]\n"
+    "\n"
+    "Prints each device's facts (name, compute capability, SMs, clocks, memory bus, L2, shared memory and\n"
+    "registers per SM), its theoretical memory bandwidth and FP32 FFMA peak, and the ceilings measured now:\n"
+    "device copy bandwidth (bytes read + written), read-only bandwidth, FFMA throughput, launch latency.\n"
+    "\n"
+    "  --device N     only device N (default: every device)\n"
+    "  --no-measure   facts only, no measurement\n"
+    "  --json FILE    also write JSON to FILE ('-' for stdout)\n";
+
+static const char *const LIST_USAGE =
+    "usage: climb list [workload]\n"
+    "\n"
+    "Lists the workloads, or one workload's rungs in ladder order (rung 0 is the vendor library).\n";
+
+static const char *const BENCH_USAGE =
+    "usage: climb bench <workload|all> [options]\n"
+    "\n"
+    "For every type and size: fresh random inputs and a CPU reference; then for each rung: output poisoned,\n"
+    "one run verified, then warm-up and timed samples (CUDA events; median, min and noise), and the last\n"
+    "timed output verified again. Device ceilings are measured first.\n"
+    "\n"
+    "  --rung NAME      run only this rung (repeatable; see 'climb list <workload>')\n"
+    "  --size N         problem size, e.g. 4194304 or 2^22 (repeatable; default: the workload's sizes)\n"
+    "  --type T         i32 or f32 (repeatable; default: every type the workload has)\n"
+    "  --seed S         input seed (default: a fresh one, printed)\n"
+    "  --batch          time back-to-back launches with a warm L2 instead of one cold launch per sample\n"
+    "  --min-samples N  at least N samples per measurement (default 20)\n"
+    "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --no-ceilings    skip measuring the device ceilings (no % of ceiling column)\n"
+    "  --device N       CUDA device (default 0)\n"
+    "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
+    "  --quiet          no progress on stderr\n"
+    "\n"
+    "Exit status: 0 all rungs verified, 1 a rung was wrong or a CUDA call failed, 2 bad usage.\n";
+
+static const char *const CHECK_USAGE =
+    "usage: climb check <workload|all> [options]\n"
+    "\n"
+    "Correctness only: every rung over the workload's edge-size sweep (0, 1, odd sizes, powers of two and\n"
+    "their neighbours, sizes that are not multiples of any tile), with misaligned inputs for small sizes, each\n"
+    "run twice from poisoned outputs and compared element by element with a CPU reference.\n"
+    "\n"
+    "  --rung NAME   only this rung (repeatable)\n"
+    "  --size N      only this size (repeatable)\n"
+    "  --type T      i32 or f32 (repeatable)\n"
+    "  --seed S      input seed (default: a fresh one, printed)\n"
+    "  --device N    CUDA device (default 0)\n"
+    "  --quiet       no progress on stderr\n"
+    "\n"
+    "Exit status: 0 every run right, 1 any failure, 2 bad usage.\n";
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "climb: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n\n%s", usage);
+    return EXIT_USAGE;
+}
+
+static int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+
+/* Sizes: a decimal count, or 2^K. */
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (strncmp(s, "2^", 2) == 0) {
+        long k = strtol(s + 2, &end, 10);
+        if (errno || *end || end == s + 2 || k < 0 || k > 62)
+            return -1;
+        *out = (size_t)1 << k;
+        return 0;
+    }
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* ---- list ---- */
+
+static void list_workload(const climb_workload *w)
+{
+    printf("%s: %s\n  from: %s\n  %s; rate judged against the measured %s ceiling\n  types:", w->name, w->title,
+           w->seed_ref, w->bytes_counted, climb_ceiling_name(w->ceiling));
+    for (int t = 0; t < CLIMB_NTYPES; t++)
+        if (w->types & CLIMB_TYPE_BIT(t))
+            printf(" %s", climb_dtype_name((climb_dtype)t));
+    printf("\n  default sizes:");
+    for (int i = 0; i < w->n_bench_sizes; i++)
+        printf(" %zu", w->bench_sizes[i]);
+    printf("\n\n  %2s  %-32s %s\n", "#", "rung", "idea");
+    for (int i = 0; i < w->n_rungs; i++) {
+        const climb_rung_info *r = w->rung(i);
+        printf("  %2d  %-32s %s%s%s\n", i, r->name, r->idea, r->requires[0] ? "; requires " : "", r->requires);
+    }
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    if (argc > 1 && is_help(argv[1])) {
+        fputs(LIST_USAGE, stdout);
+        return 0;
+    }
+    if (argc > 2)
+        return usage_error(LIST_USAGE, "list takes at most one workload, got '%s'", argv[2]);
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    if (argc == 2) {
+        const climb_workload *w = climb_find_workload(argv[1]);
+        if (!w)
+            return usage_error(LIST_USAGE, "unknown workload '%s' (run 'climb list')", argv[1]);
+        list_workload(w);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        printf("%-10s %2d rungs  %s\n", all[i]->name, all[i]->n_rungs, all[i]->title);
+    return 0;
+}
+
+/* ---- devices ---- */
+
+static void print_device(const climb_device_info *d)
+{
+    printf("device %d: %s\n", d->ordinal, d->name);
+    printf("  compute capability   %d.%d\n", d->cc_major, d->cc_minor);
+    printf("  SMs                  %d (%d FP32 lanes each)\n", d->sms, d->fp32_lanes_per_sm);
+    printf("  SM clock (peak)      %d MHz\n", d->sm_clock_khz / 1000);
+    printf("  memory               %.1f GiB, %d-bit bus, %d MHz\n", d->global_mem_bytes / 1073741824.0,
+           d->bus_width_bits, d->mem_clock_khz / 1000);
+    printf("  L2                   %d KiB\n", d->l2_bytes >> 10);
+    printf("  shared memory        %zu KiB per SM, %zu KiB per block (opt-in)\n", d->smem_per_sm >> 10,
+           d->smem_per_block_optin >> 10);
+    printf("  registers            %d per SM; %d threads, %d blocks per SM at most\n", d->regs_per_sm,
+           d->max_threads_per_sm, d->max_blocks_per_sm);
+    printf("  driver / runtime     %d.%d / %d.%d\n", d->driver_version / 1000, (d->driver_version % 1000) / 10,
+           d->runtime_version / 1000, (d->runtime_version % 1000) / 10);
+    printf("  theoretical          %.0f GB/s memory, %.0f GFLOP/s FP32 FFMA\n", d->peak_bw_gbs, d->peak_ffma_gflops);
+    if (d->measured) {
+        printf("  measured copy        %.0f GB/s (bytes read + written; %.1f%% of theoretical)\n", d->copy_gbs,
+               100 * d->copy_gbs / d->peak_bw_gbs);
+        printf("  measured read        %.0f GB/s (bytes read; %.1f%% of theoretical)\n", d->read_gbs,
+               100 * d->read_gbs / d->peak_bw_gbs);
+        printf("  measured FFMA        %.0f GFLOP/s (%.1f%% of theoretical)\n", d->ffma_gflops,
+               100 * d->ffma_gflops / d->peak_ffma_gflops);
+        printf("  launch latency       %.2f us (empty kernel, event to event)\n", d->launch_us);
+    }
+}
+
+static int open_device(int ordinal, climb_device_info *d, int measure)
+{
+    char why[256];
+    int n = climb_device_count(why, sizeof why);
+    if (n == 0) {
+        fprintf(stderr, "climb: %s\n", why);
+        return -1;
+    }
+    if (ordinal >= n) {
+        fprintf(stderr, "climb: no device %d (this machine has %d)\n", ordinal, n);
+        return -1;
+    }
+    if (climb_device_query(ordinal, d) != 0)
+        return -1;
+    if (measure) {
+        fprintf(stderr, "[%s] measuring ceilings\n", d->name);
+        if (climb_measure_ceilings(d) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+    int only = -1, measure = 1;
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(DEVICES_USAGE, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            if (parse_int(argv[++i], 0, 1023, &only))
+                return usage_error(DEVICES_USAGE, "--device: '%s' is not a device ordinal", argv[i]);
+        } else if (strcmp(argv[i], "--no-measure") == 0) {
+            measure = 0;
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            json = argv[++i];
+        } else {
+            return usage_error(DEVICES_USAGE, "devices: unknown or incomplete option '%s'", argv[i]);
+        }
+    }
+    char why[256];
+    int n = climb_device_count(why, sizeof why);
+    if (n == 0) {
+        fprintf(stderr, "climb: %s\n", why);
+        return EXIT_FAILED;
+    }
+    if (only >= n) {
+        fprintf(stderr, "climb: no device %d (this machine has %d)\n", only, n);
+        return EXIT_FAILED;
+    }
+    FILE *jf = NULL;
+    if (json) {
+        jf = strcmp(json, "-") == 0 ? stdout : fopen(json, "w");
+        if (!jf) {
+            fprintf(stderr, "climb: cannot write %s: %s\n", json, strerror(errno));
+            return EXIT_FAILED;
+        }
+        fprintf(jf, "[");
+    }
+    int rc = 0, first = 1;
+    for (int i = 0; i < n; i++) {
+        if (only >= 0 && i != only)
+            continue;
+        climb_device_info d;
+        if (open_device(i, &d, measure) != 0) {
+            rc = EXIT_FAILED;
+            continue;
+        }
+        print_device(&d);
+        if (jf) {
+            climb_report r;
+            climb_report_init(&r, "devices", 0, 0, &d);
+            fprintf(jf, "%s\n", first ? "" : ",");
+            climb_report_json(&r, jf);
+            climb_report_free(&r);
+            first = 0;
+        }
+    }
+    if (jf) {
+        fprintf(jf, "]\n");
+        if (jf != stdout && fclose(jf) != 0) {
+            fprintf(stderr, "climb: error writing %s\n", json);
+            rc = EXIT_FAILED;
+        }
+    }
+    return rc;
+}
+
+/* ---- bench and check ---- */
+
+typedef struct {
+    const climb_workload *targets[16];
+    int n_targets;
+    climb_run_opts run;
+    int device;
+    int seed_given;
+    int measure;
+    const char *json, *csv, *md;
+} run_args;
+
+static int parse_run_args(int argc, char **argv, int bench, run_args *a)
+{
+    const char *usage = bench ? BENCH_USAGE : CHECK_USAGE;
+    memset(a, 0, sizeof *a);
+    a->run.timing = climb_timing_defaults();
+    a->run.progress = 1;
+    a->measure = 1;
+    const char *target = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int has = i + 1 < argc;
+        if (is_help(o)) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (strcmp(o, "--rung") == 0 && has) {
+            if (a->run.n_rungs == CLIMB_MAX_SELECT)
+                return usage_error(usage, "too many --rung options (at most 64)%s", "");
+            a->run.rungs[a->run.n_rungs++] = argv[++i];
+        } else if (strcmp(o, "--size") == 0 && has) {
+            if (a->run.n_sizes == CLIMB_MAX_SELECT)
+                return usage_error(usage, "too many --size options (at most 64)%s", "");
+            if (parse_size(argv[++i], &a->run.sizes[a->run.n_sizes++]))
+                return usage_error(usage, "--size: '%s' is not a size (write e.g. 4194304 or 2^22)", argv[i]);
+        } else if (strcmp(o, "--type") == 0 && has) {
+            climb_dtype t;
+            if (climb_dtype_parse(argv[++i], &t))
+                return usage_error(usage, "--type: '%s' is not a type (i32 or f32)", argv[i]);
+            a->run.types |= CLIMB_TYPE_BIT(t);
+        } else if (strcmp(o, "--seed") == 0 && has) {
+            if (parse_u64(argv[++i], &a->run.seed))
+                return usage_error(usage, "--seed: '%s' is not a non-negative integer", argv[i]);
+            a->seed_given = 1;
+        } else if (strcmp(o, "--device") == 0 && has) {
+            if (parse_int(argv[++i], 0, 1023, &a->device))
+                return usage_error(usage, "--device: '%s' is not a device ordinal", argv[i]);
+        } else if (strcmp(o, "--quiet") == 0) {
+            a->run.progress = 0;
+        } else if (bench && strcmp(o, "--batch") == 0) {
+            a->run.timing.batch = 1;
+        } else if (bench && strcmp(o, "--no-ceilings") == 0) {
+            a->measure = 0;
+        } else if (bench && strcmp(o, "--min-samples") == 0 && has) {
+            if (parse_int(argv[++i], 1, 100000, &a->run.timing.min_samples))
+                return usage_error(usage, "--min-samples: '%s' is not a count from 1 to 100000", argv[i]);
+            if (a->run.timing.max_samples < a->run.timing.min_samples)
+                a->run.timing.max_samples = a->run.timing.min_samples;
+        } else if (bench && strcmp(o, "--max-time") == 0 && has) {
+            char *end;
+            double s = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(s > 0 && s <= 3600))
+                return usage_error(usage, "--max-time: '%s' is not a number of seconds (0 to 3600)", argv[i]);
+            a->run.timing.max_wall_s = s;
+        } else if (bench && strcmp(o, "--json") == 0 && has) {
+            a->json = argv[++i];
+        } else if (bench && strcmp(o, "--csv") == 0 && has) {
+            a->csv = argv[++i];
+        } else if (bench && strcmp(o, "--md") == 0 && has) {
+            a->md = argv[++i];
+        } else if (o[0] == '-' && o[1] != '\0') {
+            return usage_error(usage, "unknown or incomplete option '%s'", o);
+        } else if (target) {
+            return usage_error(usage, "one workload (or 'all') only; '%s' is extra", o);
+        } else {
+            target = o;
+        }
+    }
+    if (!target)
+        return usage_error(usage, "which workload? name one or 'all' (run 'climb list')%s", "");
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    if (strcmp(target, "all") == 0) {
+        for (int i = 0; i < n && i < 16; i++)
+            a->targets[a->n_targets++] = all[i];
+    } else {
+        const climb_workload *w = climb_find_workload(target);
+        if (!w)
+            return usage_error(usage, "unknown workload '%s' (run 'climb list')", target);
+        a->targets[a->n_targets++] = w;
+    }
+    /* Every --rung must name a rung of some target; every --type must be one some target has. */
+    for (int k = 0; k < a->run.n_rungs; k++) {
+        int found = 0;
+        for (int t = 0; t < a->n_targets; t++)
+            found |= climb_find_rung(a->targets[t], a->run.rungs[k]) >= 0;
+        if (!found)
+            return usage_error(usage, "unknown rung '%s' (run 'climb list <workload>')", a->run.rungs[k]);
+    }
+    unsigned have = 0;
+    for (int t = 0; t < a->n_targets; t++)
+        have |= a->targets[t]->types;
+    if (a->run.types & ~have)
+        return usage_error(usage, "--type: %s has no such type", target);
+    if (!a->seed_given)
+        a->run.seed = climb_fresh_seed();
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    run_args a;
+    int rc = parse_run_args(argc, argv, 1, &a);
+    if (rc)
+        return rc;
+    climb_device_info dev;
+    if (open_device(a.device, &dev, a.measure) != 0)
+        return EXIT_FAILED;
+    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a.run.seed, a.run.seed);
+    climb_timer timer;
+    if (climb_timer_init(&timer, (size_t)dev.l2_bytes) != 0)
+        return EXIT_FAILED;
+    climb_report rep;
+    climb_report_init(&rep, "bench", a.run.seed, a.run.timing.batch, &dev);
+    int failures = 0, broken = 0;
+    for (int t = 0; t < a.n_targets && !broken; t++) {
+        int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
+        if (f < 0)
+            broken = 1;
+        else
+            failures += f;
+    }
+    climb_timer_free(&timer);
+    climb_report_derive(&rep);
+    climb_report_table(&rep, stdout);
+    if ((a.json && climb_report_write(&rep, climb_report_json, a.json)) ||
+        (a.csv && climb_report_write(&rep, climb_report_csv, a.csv)) ||
+        (a.md && climb_report_write(&rep, climb_report_md, a.md)))
+        broken = 1;
+    climb_report_free(&rep);
+    if (failures || broken) {
+        fprintf(stderr, "climb: %d rung run(s) failed%s\n", failures, broken ? ", and the run did not finish" : "");
+        return EXIT_FAILED;
+    }
+    return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    run_args a;
+    int rc = parse_run_args(argc, argv, 0, &a);
+    if (rc)
+        return rc;
+    climb_device_info dev;
+    if (open_device(a.device, &dev, 0) != 0)
+        return EXIT_FAILED;
+    printf("climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed, a.run.seed);
+    int failures = 0;
+    for (int t = 0; t < a.n_targets; t++) {
+        int f = climb_check(a.targets[t], &a.run, &dev);
+        if (f < 0)
+            return EXIT_FAILED;
+        failures += f;
+    }
+    printf("%s\n", failures ? "FAILED" : "all runs right");
+    return failures ? EXIT_FAILED : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(MAIN_USAGE, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (is_help(cmd)) {
+        fputs(MAIN_USAGE, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("climb %s (commit %s%s), CUDA architectures %s\n", climb_build_version, climb_build_commit,
+               climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch);
+        return 0;
+    }
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "devices") == 0)
+        return cmd_devices(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
+    return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
+}

@@ -1,0 +1,98 @@
+#include "device.h"
+#include "check.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+int climb_cuda_failed(cudaError_t err, const char *call, const char *file, int line)
+{
+    if (err == cudaSuccess)
+        return 0;
+    fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorName(err),
+            cudaGetErrorString(err));
+    return 1;
+}
+
+int climb_device_count(char *why, size_t whylen)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        if (why)
+            snprintf(why, whylen, "no usable CUDA device: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
+        return 0;
+    }
+    if (n == 0 && why)
+        snprintf(why, whylen, "no CUDA device present");
+    return n;
+}
+
+int climb_fp32_lanes_per_sm(int major, int minor)
+{
+    /* FP32 FFMA lanes per SM, from the CUDA programming guide's arithmetic-throughput table. */
+    switch (major) {
+    case 3: return 192;
+    case 5: return 128;
+    case 6: return minor == 0 ? 64 : 128;
+    case 7: return 64;
+    case 8: return minor == 0 ? 64 : 128;
+    case 9: return 128;
+    case 10: case 11: case 12: return 128;
+    default: return 0;
+    }
+}
+
+int climb_device_query(int ordinal, climb_device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    struct cudaDeviceProp p;
+    CLIMB_CHECK(cudaSetDevice(ordinal));
+    CLIMB_CHECK(cudaGetDeviceProperties(&p, ordinal));
+    d->ordinal = ordinal;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sms = p.multiProcessorCount;
+    CLIMB_CHECK(cudaDeviceGetAttribute(&d->sm_clock_khz, cudaDevAttrClockRate, ordinal));
+    CLIMB_CHECK(cudaDeviceGetAttribute(&d->mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+    CLIMB_CHECK(cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+    d->l2_bytes = p.l2CacheSize;
+    d->smem_per_sm = p.sharedMemPerMultiprocessor;
+    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    d->regs_per_sm = p.regsPerMultiprocessor;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    d->global_mem_bytes = p.totalGlobalMem;
+    CLIMB_CHECK(cudaDriverGetVersion(&d->driver_version));
+    CLIMB_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
+    d->fp32_lanes_per_sm = climb_fp32_lanes_per_sm(d->cc_major, d->cc_minor);
+    d->peak_bw_gbs = 2.0 * d->mem_clock_khz * 1e3 * (d->bus_width_bits / 8.0) / 1e9;
+    d->peak_ffma_gflops = (double)d->sms * d->fp32_lanes_per_sm * 2.0 * d->sm_clock_khz * 1e3 / 1e9;
+    return 0;
+}
+
+void climb_device_slug(const char *name, char *out, size_t outlen)
+{
+    size_t o = 0;
+    const char *s = name;
+    if (strncmp(s, "NVIDIA ", 7) == 0)
+        s += 7;
+    int dash = 0;
+    for (; *s && o + 1 < outlen; s++) {
+        if (isalnum((unsigned char)*s)) {
+            if (dash && o > 0 && o + 2 < outlen)
+                out[o++] = '-';
+            dash = 0;
+            out[o++] = (char)tolower((unsigned char)*s);
+        } else {
+            dash = 1;
+        }
+    }
+    if (o == 0 && outlen > 7) {
+        strcpy(out, "unknown");
+        return;
+    }
+    out[o] = '\0';
+}

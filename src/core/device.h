@@ -1,0 +1,59 @@
+/* Device facts (read from the CUDA runtime) and measured ceilings (timed at the start of a run). */
+#ifndef CLIMB_CORE_DEVICE_H
+#define CLIMB_CORE_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct climb_device_info {
+    int ordinal;
+    char name[256];
+    int cc_major, cc_minor;
+    int sms;
+    int sm_clock_khz;         /* peak SM clock */
+    int mem_clock_khz;        /* peak memory clock */
+    int bus_width_bits;
+    int l2_bytes;
+    size_t smem_per_sm;
+    size_t smem_per_block_optin;
+    int regs_per_sm;
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    size_t global_mem_bytes;
+    int driver_version;       /* e.g. 13000 */
+    int runtime_version;
+    int fp32_lanes_per_sm;    /* FP32 FFMA units per SM for this architecture, 0 if not known */
+    /* Theoretical peaks from the facts above. */
+    double peak_bw_gbs;       /* 2 (double data rate) x memory clock x bus width / 8, in 10^9 B/s */
+    double peak_ffma_gflops;  /* SMs x FP32 lanes x 2 flops x SM clock, in 10^9 flop/s */
+    /* Measured ceilings; measured == 0 until climb_measure_ceilings has run. */
+    int measured;
+    double copy_gbs;          /* device-to-device copy kernel, bytes read + bytes written */
+    double read_gbs;          /* read-only streaming kernel, bytes read */
+    double ffma_gflops;       /* independent FFMA chains, 2 flops per FFMA */
+    double launch_us;         /* an empty kernel, event to event, one launch at a time */
+} climb_device_info;
+
+/* Number of usable CUDA devices; 0 when there is no device or no driver (reason written to `why`). */
+int climb_device_count(char *why, size_t whylen);
+
+/* Fills the facts for device `ordinal` and makes it current. Returns 0, or -1 after printing why. */
+int climb_device_query(int ordinal, climb_device_info *d);
+
+/* FP32 lanes per SM for a compute capability (0 if unknown). */
+int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+/* Measures the four ceilings on the current device (about a second). Returns 0, or -1 after printing why. */
+int climb_measure_ceilings(climb_device_info *d);
+
+/* Short lowercase slug of the device name for result folders: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
+void climb_device_slug(const char *name, char *out, size_t outlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

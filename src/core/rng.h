@@ -1,0 +1,30 @@
+/* Seeded random numbers for inputs: xoshiro256** seeded by splitmix64. The same seed gives the same
+ * inputs on every machine, so a failure can be reproduced with --seed. */
+#ifndef CLIMB_CORE_RNG_H
+#define CLIMB_CORE_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct { uint64_t s[4]; } climb_rng;
+
+void climb_rng_seed(climb_rng *r, uint64_t seed);
+uint64_t climb_rng_next(climb_rng *r);
+/* Uniform in [lo, hi] (inclusive). Requires lo <= hi. */
+int32_t climb_rng_int(climb_rng *r, int32_t lo, int32_t hi);
+/* Uniform in [lo, hi) with 24 random mantissa bits. */
+float climb_rng_float(climb_rng *r, float lo, float hi);
+void climb_rng_fill_i32(climb_rng *r, int32_t *x, size_t n, int32_t lo, int32_t hi);
+void climb_rng_fill_f32(climb_rng *r, float *x, size_t n, float lo, float hi);
+/* A seed from the clock and the process, for runs where the user gave none (it is printed). */
+uint64_t climb_fresh_seed(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

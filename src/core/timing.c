@@ -1,0 +1,161 @@
+#include "timing.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+climb_timing_opts climb_timing_defaults(void)
+{
+    climb_timing_opts o;
+    o.warmup = 3;
+    o.min_samples = 20;
+    o.max_samples = 2000;
+    o.min_gpu_s = 0.05;
+    o.max_wall_s = 1.0;
+    o.batch = 0;
+    return o;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void climb_timing_stats(double *x, int n, climb_timing *out)
+{
+    memset(out, 0, sizeof *out);
+    out->samples = n;
+    out->batch = 1;
+    if (n <= 0) {
+        out->median_us = out->min_us = out->max_us = out->mean_us = NAN;
+        out->noise_pct = NAN;
+        return;
+    }
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    out->min_us = x[0];
+    out->max_us = x[n - 1];
+    out->median_us = (n % 2) ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += x[i];
+    out->mean_us = sum / n;
+    double ss = 0;
+    for (int i = 0; i < n; i++)
+        ss += (x[i] - out->mean_us) * (x[i] - out->mean_us);
+    double sd = n > 1 ? sqrt(ss / (n - 1)) : 0.0;
+    out->noise_pct = out->mean_us > 0 ? 100.0 * sd / out->mean_us : 0.0;
+}
+
+int climb_timer_init(climb_timer *t, size_t l2_bytes)
+{
+    memset(t, 0, sizeof *t);
+    CLIMB_CHECK(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
+    CLIMB_CHECK(cudaEventCreate(&t->start));
+    CLIMB_CHECK(cudaEventCreate(&t->stop));
+    /* Twice the L2, at least 8 MiB, a multiple of 16 B. */
+    size_t bytes = 2 * l2_bytes;
+    if (bytes < ((size_t)8 << 20))
+        bytes = (size_t)8 << 20;
+    bytes = (bytes + 15) & ~(size_t)15;
+    CLIMB_CHECK(cudaMalloc(&t->flush, bytes));
+    CLIMB_CHECK(cudaMemset(t->flush, 1, bytes));
+    CLIMB_CHECK(cudaMalloc((void **)&t->flush_sink, sizeof(unsigned)));
+    t->flush_bytes = bytes;
+    return 0;
+}
+
+void climb_timer_free(climb_timer *t)
+{
+    if (t->flush)
+        cudaFree(t->flush);
+    if (t->flush_sink)
+        cudaFree(t->flush_sink);
+    if (t->start)
+        cudaEventDestroy(t->start);
+    if (t->stop)
+        cudaEventDestroy(t->stop);
+    if (t->stream)
+        cudaStreamDestroy(t->stream);
+    memset(t, 0, sizeof *t);
+}
+
+int climb_timer_flush(climb_timer *t)
+{
+    CLIMB_CHECK(climb_launch_read_pass(t->flush, t->flush_bytes, t->flush_sink, t->stream));
+    return 0;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Times `reps` back-to-back runs between two events; returns microseconds for all of them, or < 0. */
+static double time_once(climb_timer *t, climb_run_fn fn, void *ctx, int reps, int flush)
+{
+    if (flush && climb_timer_flush(t) != 0)
+        return -1;
+    if (CLIMB_FAILED(cudaEventRecord(t->start, t->stream)))
+        return -1;
+    for (int r = 0; r < reps; r++)
+        if (fn(ctx, t->stream) != 0)
+            return -1;
+    if (CLIMB_FAILED(cudaEventRecord(t->stop, t->stream)) ||
+        CLIMB_FAILED(cudaEventSynchronize(t->stop)))
+        return -1;
+    float ms = 0;
+    if (CLIMB_FAILED(cudaEventElapsedTime(&ms, t->start, t->stop)))
+        return -1;
+    return 1000.0 * ms;
+}
+
+int climb_time(climb_timer *t, climb_run_fn fn, void *ctx, const climb_timing_opts *o, climb_timing *out)
+{
+    for (int i = 0; i < o->warmup; i++)
+        if (fn(ctx, t->stream) != 0)
+            return -1;
+    CLIMB_CHECK(cudaStreamSynchronize(t->stream));
+
+    int reps = 1;
+    if (o->batch) {
+        /* Enough launches per sample that the pair of events is a small part of it: about 1 ms. */
+        double est = time_once(t, fn, ctx, 1, 0);
+        if (est < 0)
+            return -1;
+        reps = est > 0 ? (int)(1000.0 / est) : 1000;
+        if (reps < 1)
+            reps = 1;
+        if (reps > 1000)
+            reps = 1000;
+    }
+
+    int cap = o->max_samples > 0 ? o->max_samples : 1;
+    double *x = malloc((size_t)cap * sizeof *x);
+    if (!x) {
+        fprintf(stderr, "climb: out of host memory for %d timing samples\n", cap);
+        return -1;
+    }
+    int n = 0;
+    double gpu_s = 0, t0 = wall_now();
+    while (n < cap) {
+        double us = time_once(t, fn, ctx, reps, !o->batch);
+        if (us < 0) {
+            free(x);
+            return -1;
+        }
+        x[n++] = us / reps;
+        gpu_s += us * 1e-6;
+        if (n >= o->min_samples && (gpu_s >= o->min_gpu_s || wall_now() - t0 >= o->max_wall_s))
+            break;
+    }
+    climb_timing_stats(x, n, out);
+    out->batch = reps;
+    free(x);
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* Timing like nvbench: CUDA events around each sample, warm-up first, samples until the GPU time and
+ * count are enough for a stable median, L2 flushed (with a read pass over a buffer twice its size)
+ * before every sample in the default cold mode; batch mode times back-to-back launches instead. */
+#ifndef CLIMB_CORE_TIMING_H
+#define CLIMB_CORE_TIMING_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct climb_timing {
+    double median_us, min_us, max_us, mean_us;
+    double noise_pct;     /* relative standard deviation of the samples, in % */
+    int samples;
+    int batch;            /* launches per sample (1 in cold mode) */
+} climb_timing;
+
+typedef struct climb_timing_opts {
+    int warmup;           /* untimed runs before sampling */
+    int min_samples;
+    int max_samples;
+    double min_gpu_s;     /* after min_samples, sample until this much GPU time has been measured */
+    double max_wall_s;    /* ...or until this much wall time has passed */
+    int batch;            /* 0: cold, one launch per sample after an L2 flush; 1: back-to-back launches */
+} climb_timing_opts;
+
+/* Defaults: 3 warm-ups, 20..2000 samples, 0.05 s of GPU time, at most 1 s of wall time, cold. */
+climb_timing_opts climb_timing_defaults(void);
+
+/* One run of the code under test on `stream`: 0, or -1 after printing why. */
+typedef int (*climb_run_fn)(void *ctx, cudaStream_t stream);
+
+typedef struct climb_timer {
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    void *flush;          /* device buffer read before each cold sample */
+    size_t flush_bytes;
+    unsigned *flush_sink;
+} climb_timer;
+
+int climb_timer_init(climb_timer *t, size_t l2_bytes);
+void climb_timer_free(climb_timer *t);
+/* Evicts the L2 by reading the flush buffer on the timer's stream. */
+int climb_timer_flush(climb_timer *t);
+int climb_time(climb_timer *t, climb_run_fn fn, void *ctx, const climb_timing_opts *o, climb_timing *out);
+
+/* Median, min, max, mean and noise of n samples in microseconds (sorts x). */
+void climb_timing_stats(double *x, int n, climb_timing *out);
+
+/* Launches a read of `bytes` at `buf` (multiple of 16 B, 16-B aligned) that the compiler cannot drop. */
+cudaError_t climb_launch_read_pass(const void *buf, size_t bytes, unsigned *sink, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

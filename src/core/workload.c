@@ -1,0 +1,59 @@
+#include "workload.h"
+
+#include <string.h>
+
+const char *climb_dtype_name(climb_dtype t)
+{
+    switch (t) {
+    case CLIMB_I32: return "i32";
+    case CLIMB_F32: return "f32";
+    default: return "?";
+    }
+}
+
+size_t climb_dtype_size(climb_dtype t)
+{
+    switch (t) {
+    case CLIMB_I32: return 4;
+    case CLIMB_F32: return 4;
+    default: return 0;
+    }
+}
+
+int climb_dtype_parse(const char *s, climb_dtype *out)
+{
+    for (int t = 0; t < CLIMB_NTYPES; t++)
+        if (strcmp(s, climb_dtype_name((climb_dtype)t)) == 0) {
+            *out = (climb_dtype)t;
+            return 0;
+        }
+    return -1;
+}
+
+const char *climb_ceiling_name(climb_ceiling_kind k)
+{
+    switch (k) {
+    case CLIMB_CEIL_READ: return "read";
+    case CLIMB_CEIL_COPY: return "copy";
+    case CLIMB_CEIL_FFMA: return "ffma";
+    default: return "?";
+    }
+}
+
+const climb_workload *climb_find_workload(const char *name)
+{
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+int climb_find_rung(const climb_workload *w, const char *name)
+{
+    for (int i = 0; i < w->n_rungs; i++)
+        if (strcmp(w->rung(i)->name, name) == 0)
+            return i;
+    return -1;
+}

@@ -1,0 +1,777 @@
+/*
+ * reduce.cu - parallel reduction (sum of i32 or f32), as a ladder.
+ *
+ * Seeds: 000 "Optimization Example 2: Parallel Reduction" (kernels 1-7 and their G80 timings),
+ * 004 (the ECE 408 reduction notes), 003 (the warp-shuffle tree sum). See docs/reduce.md.
+ *
+ * Order of this file: CPU reference, policy, kernels (one per rung, each with what it changes),
+ * launchers, the registry table, then the harness glue (inputs, poison, verify).
+ *
+ * The element type is a compile-time parameter of the kernels, like the block size: one body serves
+ * i32 and f32 where the alternative is two copies of every kernel.
+ *
+ * Bytes counted: n x element size read. The single output element is not counted.
+ */
+#include <cub/device/device_reduce.cuh>
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "../core/rng.h"
+#include "../core/validate.h"
+#include "reduce.h"
+
+/* ---------------------------------------------------------------- CPU reference */
+
+extern "C" int32_t climb_reduce_ref_i32(const int32_t *x, size_t n)
+{
+    uint64_t s = 0; /* unsigned: wrap-around is defined, and the low 32 bits are the same as a signed sum's */
+    for (size_t i = 0; i < n; i++)
+        s += (uint64_t)(int64_t)x[i];
+    return (int32_t)(uint32_t)s;
+}
+
+extern "C" double climb_reduce_ref_f32(const float *x, size_t n, double *abs_sum)
+{
+    double s = 0, a = 0;
+    for (size_t i = 0; i < n; i++) {
+        s += x[i];
+        a += fabs((double)x[i]);
+    }
+    if (abs_sum)
+        *abs_sum = a;
+    return s;
+}
+
+/* Float sums in any order differ from the exact sum by rounding that grows with the sum of |x_i|. On
+ * random-signed inputs the rungs here land near 1e-9 of sum |x_i|; 1e-6 leaves room for every
+ * summation order on the ladder and still catches one lost element on the edge-size sweep. */
+extern "C" double climb_reduce_tol_f32(size_t n, double abs_sum)
+{
+    (void)n;
+    return 1e-6 * abs_sum + 1e-6;
+}
+
+/* ---------------------------------------------------------------- policy */
+
+/* Block size of every rung but the vendor's. A power of two (rungs 1-2 need it) and a multiple of 64
+ * (rungs 5-6 unroll the last 64 elements). */
+#define REDUCE_BLOCK 256u
+/* Grid-stride rungs (7-9) launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full
+ * SM on CC 9.0. A starting value; `climb tune` (issue 3) is where measured values will come from. */
+#define REDUCE_BLOCKS_PER_SM 8u
+/* The best rung: 16-byte loads, this many of them in flight per thread per step. */
+#define REDUCE_BEST_VECS 4u
+
+/* ---------------------------------------------------------------- device helpers */
+
+template <typename T> struct vec4_of;
+template <> struct vec4_of<int> { typedef int4 type; };
+template <> struct vec4_of<float> { typedef float4 type; };
+
+/* Sum over the 32 lanes of a warp with register shuffles; lane 0 ends with the total. */
+template <typename T> __device__ __forceinline__ T warp_sum(T v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+/* Block-wide sum with shuffles: each warp reduces, warp 0 reduces the warp totals. Thread 0 gets the
+ * total. `scratch` holds BLOCK/32 values and may be reused right after the call returns. */
+template <typename T, unsigned BLOCK> __device__ __forceinline__ T block_sum_shfl(T v, T *scratch)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = warp_sum(v);
+    __syncthreads(); /* scratch may still be read by an earlier call */
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < BLOCK / 32 ? scratch[lane] : (T)0;
+        v = warp_sum(v);
+    }
+    return v;
+}
+
+/* The last 64 partial sums of a shared-memory tree, by the first warp alone. Since Volta the threads
+ * of a warp are scheduled independently, so the seed's implicit lock-step (a volatile pointer and no
+ * barrier) is a race: a lane may read s[tid + 16] before the lane that owns it has written it. Here
+ * each step reads into a register, then __syncwarp() orders every read before any lane writes, and a
+ * second __syncwarp() makes the writes visible before the next step reads. */
+template <typename T> __device__ __forceinline__ void warp_tail_sum(T *s, unsigned tid)
+{
+    T v = s[tid];
+#pragma unroll
+    for (unsigned offset = 32; offset > 0; offset >>= 1) {
+        v += s[tid + offset];
+        __syncwarp();
+        s[tid] = v;
+        __syncwarp();
+    }
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Rung 1 - interleaved addressing, divergent branch. Each block loads REDUCE_BLOCK elements into
+ * shared memory and halves them in a tree where the threads whose index is a multiple of 2*stride do
+ * the adds. The active threads are scattered over every warp, so almost every warp diverges at every
+ * step, and `%` is a slow integer operation. The text's kernel 1. */
+template <typename T>
+__global__ void reduce_interleaved_divergent_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    __shared__ T s[REDUCE_BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * blockDim.x + tid;
+    s[tid] = i < n ? in[i] : (T)0;
+    __syncthreads();
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        if (tid % (2 * stride) == 0)
+            s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 2 - interleaved addressing, strided index. The same tree, but thread k adds at 2*stride*k, so
+ * the active threads are the first ones and whole warps go idle together: no divergence and no `%`.
+ * The price: the strided shared-memory accesses of one warp fall into the same banks (2-way at
+ * stride 1, up to 16-way later), and those accesses serialise. */
+template <typename T>
+__global__ void reduce_interleaved_strided_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    __shared__ T s[REDUCE_BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * blockDim.x + tid;
+    s[tid] = i < n ? in[i] : (T)0;
+    __syncthreads();
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        const unsigned idx = 2 * stride * tid;
+        if (idx < blockDim.x)
+            s[idx] += s[idx + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 3 - sequential addressing. Thread k adds s[k + stride] into s[k] with the stride halving from
+ * blockDim/2: a warp reads 32 consecutive words, one per bank, so there are no bank conflicts. Half
+ * the threads are idle from the first step, which the next rung fixes. */
+template <typename T>
+__global__ void reduce_seq_addressing_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    __shared__ T s[REDUCE_BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * blockDim.x + tid;
+    s[tid] = i < n ? in[i] : (T)0;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tid < stride)
+            s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 4 - first add during the global load. Each block covers 2*blockDim elements and every thread
+ * adds its two before the tree starts, so no thread is idle at the first step and half as many blocks
+ * (and a shallower launch chain) are needed. */
+template <typename T>
+__global__ void reduce_first_add_load_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    __shared__ T s[REDUCE_BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
+    T v = i < n ? in[i] : (T)0;
+    if (i + blockDim.x < n)
+        v += in[i + blockDim.x];
+    s[tid] = v;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tid < stride)
+            s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 5 - unrolled last warp. Once 64 partial sums are left, only the first warp works; it finishes
+ * without __syncthreads() and without the loop's bookkeeping (see warp_tail_sum for why this is
+ * correct under independent thread scheduling where the seed's version is not). */
+template <typename T>
+__global__ void reduce_unroll_last_warp_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    __shared__ T s[REDUCE_BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
+    T v = i < n ? in[i] : (T)0;
+    if (i + blockDim.x < n)
+        v += in[i + blockDim.x];
+    s[tid] = v;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+        if (tid < stride)
+            s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid < 32)
+        warp_tail_sum(s, tid);
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Shared-memory tree for a block of compile-time size BLOCK (a power of two, >= 64): every `if` on
+ * BLOCK is decided by the compiler, so the loop, its counter and its comparisons disappear. */
+template <typename T, unsigned BLOCK> __device__ __forceinline__ void block_tree_unrolled(T *s, unsigned tid)
+{
+    if (BLOCK >= 1024) { if (tid < 512) s[tid] += s[tid + 512]; __syncthreads(); }
+    if (BLOCK >= 512) { if (tid < 256) s[tid] += s[tid + 256]; __syncthreads(); }
+    if (BLOCK >= 256) { if (tid < 128) s[tid] += s[tid + 128]; __syncthreads(); }
+    if (BLOCK >= 128) { if (tid < 64) s[tid] += s[tid + 64]; __syncthreads(); }
+    if (tid < 32)
+        warp_tail_sum(s, tid);
+}
+
+/* Rung 6 - completely unrolled. The block size becomes a template parameter and the whole tree is
+ * unrolled (block_tree_unrolled). The launcher instantiates it once, for the policy's REDUCE_BLOCK,
+ * so there is no switch over instances. */
+template <typename T, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_complete_unroll_kernel(const T *__restrict__ in, T *__restrict__ out,
+                                                                       size_t n)
+{
+    __shared__ T s[BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * (2 * BLOCK) + tid;
+    T v = i < n ? in[i] : (T)0;
+    if (i + BLOCK < n)
+        v += in[i + BLOCK];
+    s[tid] = v;
+    __syncthreads();
+    block_tree_unrolled<T, BLOCK>(s, tid);
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 7 - multiple elements per thread (algorithm cascading). A fixed grid of about a full GPU's worth
+ * of blocks walks the input with a grid-sized stride (coalesced at every step), each thread adding
+ * many elements in a register before the one tree per block. Far fewer blocks, so a second launch of
+ * one block finishes the job instead of a chain of launches. */
+template <typename T, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_multi_element_kernel(const T *__restrict__ in, T *__restrict__ out,
+                                                                     size_t n)
+{
+    __shared__ T s[BLOCK];
+    const unsigned tid = threadIdx.x;
+    const size_t grid_stride = (size_t)2 * BLOCK * gridDim.x;
+    T v = 0;
+    for (size_t i = (size_t)blockIdx.x * (2 * BLOCK) + tid; i < n; i += grid_stride) {
+        v += in[i];
+        if (i + BLOCK < n)
+            v += in[i + BLOCK];
+    }
+    s[tid] = v;
+    __syncthreads();
+    block_tree_unrolled<T, BLOCK>(s, tid);
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Rung 8 - warp shuffles. The same grid-stride accumulation, but the per-block sum runs in registers:
+ * each warp sums with __shfl_down_sync (five steps, no shared memory, no barrier), then one warp sums
+ * the warp totals. One small shared array and two barriers remain instead of log2(BLOCK). */
+template <typename T, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_warp_shuffle_kernel(const T *__restrict__ in, T *__restrict__ out,
+                                                                    size_t n)
+{
+    __shared__ T scratch[BLOCK / 32];
+    const size_t grid_stride = (size_t)2 * BLOCK * gridDim.x;
+    T v = 0;
+    for (size_t i = (size_t)blockIdx.x * (2 * BLOCK) + threadIdx.x; i < n; i += grid_stride) {
+        v += in[i];
+        if (i + BLOCK < n)
+            v += in[i + BLOCK];
+    }
+    v = block_sum_shfl<T, BLOCK>(v, scratch);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = v;
+}
+
+/* Rung 9 - the best: wide loads, many in flight, one pass. The input is split at 16-byte boundaries
+ * into a head (0-3 elements), a body of 16-byte vectors and a tail (0-3 elements), so any alignment
+ * and any n work. Each thread issues VECS independent 16-byte loads before it uses any of them, which
+ * keeps enough bytes in flight to cover DRAM latency with one block per 256 threads. Each block
+ * writes its sum to a workspace slot; the last block to finish (an atomic ticket after a fence) adds
+ * the slots in a fixed order and writes the result, so one launch does the whole reduction, f32
+ * results repeat exactly, and the ticket counter is left at zero for the next call. */
+template <typename T, unsigned BLOCK, unsigned VECS>
+__global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(const T *__restrict__ in, size_t n,
+                                                                              T *__restrict__ out, T *partials,
+                                                                              unsigned *ticket)
+{
+    typedef typename vec4_of<T>::type V;
+    __shared__ T scratch[BLOCK / 32];
+    __shared__ bool is_last;
+
+    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
+    if (head > n)
+        head = n;
+    const size_t nvec = (n - head) / 4;
+    const size_t tail_start = head + 4 * nvec;
+    const V *body = reinterpret_cast<const V *>(in + head);
+
+    const size_t gtid = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+    T v = 0;
+    if (gtid < head)
+        v += in[gtid];
+    if (gtid < n - tail_start)
+        v += in[tail_start + gtid];
+
+    /* Block b owns chunks of BLOCK*VECS consecutive vectors, one chunk per grid step. */
+    const size_t step = (size_t)gridDim.x * BLOCK * VECS;
+    size_t i = (size_t)blockIdx.x * BLOCK * VECS + threadIdx.x;
+    for (; i + (VECS - 1) * BLOCK < nvec; i += step) {
+        V r[VECS];
+#pragma unroll
+        for (unsigned k = 0; k < VECS; k++)
+            r[k] = body[i + k * BLOCK];
+#pragma unroll
+        for (unsigned k = 0; k < VECS; k++)
+            v += (r[k].x + r[k].y) + (r[k].z + r[k].w);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < VECS; k++) /* the one partial chunk at the end, if it is this block's */
+        if (i + k * BLOCK < nvec) {
+            V r = body[i + k * BLOCK];
+            v += (r.x + r.y) + (r.z + r.w);
+        }
+
+    v = block_sum_shfl<T, BLOCK>(v, scratch);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            *out = v;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = v;
+        __threadfence(); /* the slot is visible device-wide before the ticket is taken */
+        is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last)
+        return;
+    __threadfence();
+    T total = 0;
+    for (unsigned j = threadIdx.x; j < gridDim.x; j += BLOCK)
+        total += __ldcg(&partials[j]); /* from L2: another SM wrote it */
+    total = block_sum_shfl<T, BLOCK>(total, scratch);
+    if (threadIdx.x == 0) {
+        *out = total;
+        *ticket = 0;
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
+
+/* Rungs 1-6: one launch per level, as the text does, until one block's output is the answer. Two
+ * ping-pong buffers in the workspace hold the partial sums between levels. */
+template <typename T> struct pass_kernel { typedef void (*fn)(const T *, T *, size_t); };
+
+static size_t multipass_workspace(size_t n, size_t per_block)
+{
+    size_t b1 = n > per_block ? (n + per_block - 1) / per_block : 0;
+    size_t b2 = b1 > per_block ? (b1 + per_block - 1) / per_block : 0;
+    return (b1 + b2) * 4 + 16;
+}
+
+template <typename T, unsigned PER_BLOCK>
+static cudaError_t launch_multipass(typename pass_kernel<T>::fn kernel, const climb_reduce_exec *x, const T *in,
+                                    size_t n, T *out, void *ws, size_t ws_bytes)
+{
+    if (ws_bytes < multipass_workspace(n, PER_BLOCK))
+        return cudaErrorInvalidValue;
+    T *buf[2];
+    buf[0] = (T *)ws;
+    buf[1] = buf[0] + (n > PER_BLOCK ? ceil_div(n, PER_BLOCK) : 0);
+    const T *src = in;
+    size_t m = n;
+    for (int level = 0;; level++) {
+        const unsigned blocks = m == 0 ? 1 : ceil_div(m, PER_BLOCK);
+        T *dst = blocks == 1 ? out : buf[level & 1];
+        kernel<<<blocks, REDUCE_BLOCK, 0, x->stream>>>(src, dst, m);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess || blocks == 1)
+            return e;
+        src = dst;
+        m = blocks;
+    }
+}
+
+static size_t ws_one_per_thread(const climb_reduce_exec *x, size_t n)
+{
+    (void)x;
+    return multipass_workspace(n, REDUCE_BLOCK);
+}
+
+static size_t ws_two_per_thread(const climb_reduce_exec *x, size_t n)
+{
+    (void)x;
+    return multipass_workspace(n, 2 * REDUCE_BLOCK);
+}
+
+/* One launcher per rung, all of the same shape; the macro writes the wrapper, not the kernel. */
+#define REDUCE_MULTIPASS_LAUNCHER(name, per_block, kernel)                                                   \
+    template <typename T>                                                                                    \
+    static cudaError_t name(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws, size_t wsb) \
+    {                                                                                                        \
+        return launch_multipass<T, per_block>(kernel, x, in, n, out, ws, wsb);                               \
+    }
+
+REDUCE_MULTIPASS_LAUNCHER(launch_interleaved_divergent, REDUCE_BLOCK, reduce_interleaved_divergent_kernel<T>)
+REDUCE_MULTIPASS_LAUNCHER(launch_interleaved_strided, REDUCE_BLOCK, reduce_interleaved_strided_kernel<T>)
+REDUCE_MULTIPASS_LAUNCHER(launch_seq_addressing, REDUCE_BLOCK, reduce_seq_addressing_kernel<T>)
+REDUCE_MULTIPASS_LAUNCHER(launch_first_add_load, 2 * REDUCE_BLOCK, reduce_first_add_load_kernel<T>)
+REDUCE_MULTIPASS_LAUNCHER(launch_unroll_last_warp, 2 * REDUCE_BLOCK, reduce_unroll_last_warp_kernel<T>)
+REDUCE_MULTIPASS_LAUNCHER(launch_complete_unroll, 2 * REDUCE_BLOCK, (reduce_complete_unroll_kernel<T, REDUCE_BLOCK>))
+
+/* Rungs 7-9 launch at most REDUCE_BLOCKS_PER_SM blocks per SM, each walking the input grid-stride. */
+static unsigned max_grid(const climb_reduce_exec *x) { return (unsigned)(x->sms > 0 ? x->sms : 1) * REDUCE_BLOCKS_PER_SM; }
+
+static unsigned grid_stride_blocks(const climb_reduce_exec *x, size_t n, size_t per_block_step)
+{
+    size_t want = n == 0 ? 1 : (n + per_block_step - 1) / per_block_step;
+    return want < max_grid(x) ? (unsigned)want : max_grid(x);
+}
+
+/* Workspace of rungs 7-9: one partial-sum slot per block, then (rung 9) the ticket counter. */
+static size_t ws_grid_stride(const climb_reduce_exec *x, size_t n)
+{
+    (void)n;
+    return (size_t)max_grid(x) * 4 + 16;
+}
+
+/* Rungs 7-8: the grid's partial sums, then one block over them. */
+template <typename T>
+static cudaError_t launch_two_pass(typename pass_kernel<T>::fn kernel, const climb_reduce_exec *x, const T *in,
+                                   size_t n, T *out, void *ws, size_t ws_bytes)
+{
+    if (ws_bytes < ws_grid_stride(x, n))
+        return cudaErrorInvalidValue;
+    const unsigned blocks = grid_stride_blocks(x, n, 2 * REDUCE_BLOCK);
+    T *partials = (T *)ws;
+    kernel<<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, blocks == 1 ? out : partials, n);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || blocks == 1)
+        return e;
+    kernel<<<1, REDUCE_BLOCK, 0, x->stream>>>(partials, out, blocks);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t launch_multi_element(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws,
+                                        size_t ws_bytes)
+{
+    return launch_two_pass<T>(reduce_multi_element_kernel<T, REDUCE_BLOCK>, x, in, n, out, ws, ws_bytes);
+}
+
+template <typename T>
+static cudaError_t launch_warp_shuffle(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws,
+                                       size_t ws_bytes)
+{
+    return launch_two_pass<T>(reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>, x, in, n, out, ws, ws_bytes);
+}
+
+template <typename T>
+static cudaError_t launch_vectorized_single_pass(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws,
+                                                 size_t ws_bytes)
+{
+    if (ws_bytes < ws_grid_stride(x, n))
+        return cudaErrorInvalidValue;
+    const unsigned blocks = grid_stride_blocks(x, n, (size_t)4 * REDUCE_BLOCK * REDUCE_BEST_VECS);
+    T *partials = (T *)ws;
+    unsigned *ticket = (unsigned *)((char *)ws + (size_t)max_grid(x) * 4);
+    reduce_vectorized_single_pass_kernel<T, REDUCE_BLOCK, REDUCE_BEST_VECS>
+        <<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, n, out, partials, ticket);
+    return cudaGetLastError();
+}
+
+/* Rung 0: CUB. 32-bit offsets where n fits, as a caller of CUB would choose; the workspace size comes
+ * from CUB's own query, made once before timing. */
+template <typename T, typename Offset>
+static cudaError_t cub_sum(void *ws, size_t *bytes, const T *in, T *out, size_t n, cudaStream_t s)
+{
+    return cub::DeviceReduce::Sum(ws, *bytes, in, out, (Offset)n, s);
+}
+
+static size_t ws_cub(const climb_reduce_exec *x, size_t n)
+{
+    size_t a = 0, b = 0;
+    cudaError_t e1, e2;
+    if (n <= (size_t)INT_MAX) {
+        e1 = cub_sum<int, int>(NULL, &a, (const int *)NULL, (int *)NULL, n, x->stream);
+        e2 = cub_sum<float, int>(NULL, &b, (const float *)NULL, (float *)NULL, n, x->stream);
+    } else {
+        e1 = cub_sum<int, int64_t>(NULL, &a, (const int *)NULL, (int *)NULL, n, x->stream);
+        e2 = cub_sum<float, int64_t>(NULL, &b, (const float *)NULL, (float *)NULL, n, x->stream);
+    }
+    if (e1 != cudaSuccess || e2 != cudaSuccess)
+        return 0;
+    return (a > b ? a : b) + 16;
+}
+
+template <typename T>
+static cudaError_t launch_cub(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws, size_t ws_bytes)
+{
+    if (n <= (size_t)INT_MAX)
+        return cub_sum<T, int>(ws, &ws_bytes, in, out, n, x->stream);
+    return cub_sum<T, int64_t>(ws, &ws_bytes, in, out, n, x->stream);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+typedef struct reduce_rung {
+    climb_rung_info info;
+    cudaError_t (*launch_i32)(const climb_reduce_exec *, const int32_t *, size_t, int32_t *, void *ws, size_t ws_bytes);
+    cudaError_t (*launch_f32)(const climb_reduce_exec *, const float *, size_t, float *, void *ws, size_t ws_bytes);
+    size_t (*workspace)(const climb_reduce_exec *, size_t n);
+} reduce_rung;
+
+#define REDUCE_RUNG(fn, ws) fn<int32_t>, fn<float>, ws
+
+/* The ladder. Ordinal = position: 0 is CUB, then the text's kernels in order, then the best. */
+static const reduce_rung REDUCE_RUNGS[] = {
+    {{"cub_device_reduce", "vendor: cub::DeviceReduce::Sum", "", 1}, REDUCE_RUNG(launch_cub, ws_cub)},
+    {{"reduce_interleaved_divergent", "shared-memory tree, tid % (2*stride) picks the adders: divergent warps", "", 0},
+     REDUCE_RUNG(launch_interleaved_divergent, ws_one_per_thread)},
+    {{"reduce_interleaved_strided", "strided index keeps active threads together: no divergence, bank conflicts", "", 0},
+     REDUCE_RUNG(launch_interleaved_strided, ws_one_per_thread)},
+    {{"reduce_seq_addressing", "sequential addressing: conflict-free, but half the threads idle at once", "", 0},
+     REDUCE_RUNG(launch_seq_addressing, ws_one_per_thread)},
+    {{"reduce_first_add_load", "each thread adds two elements while loading: no idle first step", "", 0},
+     REDUCE_RUNG(launch_first_add_load, ws_two_per_thread)},
+    {{"reduce_unroll_last_warp", "last 64 sums by one warp with __syncwarp, no block barriers", "", 0},
+     REDUCE_RUNG(launch_unroll_last_warp, ws_two_per_thread)},
+    {{"reduce_complete_unroll", "block size as a template parameter: the whole tree unrolled", "", 0},
+     REDUCE_RUNG(launch_complete_unroll, ws_two_per_thread)},
+    {{"reduce_multi_element", "algorithm cascading: grid-stride loop, many elements per thread, 2 launches", "", 0},
+     REDUCE_RUNG(launch_multi_element, ws_grid_stride)},
+    {{"reduce_warp_shuffle", "block sum in registers with __shfl_down_sync instead of a shared tree", "", 0},
+     REDUCE_RUNG(launch_warp_shuffle, ws_grid_stride)},
+    {{"reduce_vectorized_single_pass", "16-byte loads, 4 in flight per thread, last block finishes: 1 launch", "", 0},
+     REDUCE_RUNG(launch_vectorized_single_pass, ws_grid_stride)},
+};
+#define REDUCE_N_RUNGS ((int)(sizeof REDUCE_RUNGS / sizeof REDUCE_RUNGS[0]))
+#define REDUCE_BEST (REDUCE_N_RUNGS - 1)
+
+static const climb_rung_info *reduce_rung_info(int i) { return &REDUCE_RUNGS[i].info; }
+
+extern "C" size_t climb_reduce_best_workspace(const climb_reduce_exec *x)
+{
+    return REDUCE_RUNGS[REDUCE_BEST].workspace(x, 0);
+}
+
+extern "C" cudaError_t climb_reduce_best_i32(const climb_reduce_exec *x, const int32_t *in, size_t n, int32_t *out,
+                                             void *ws, size_t ws_bytes)
+{
+    return REDUCE_RUNGS[REDUCE_BEST].launch_i32(x, in, n, out, ws, ws_bytes);
+}
+
+extern "C" cudaError_t climb_reduce_best_f32(const climb_reduce_exec *x, const float *in, size_t n, float *out,
+                                             void *ws, size_t ws_bytes)
+{
+    return REDUCE_RUNGS[REDUCE_BEST].launch_f32(x, in, n, out, ws, ws_bytes);
+}
+
+/* ---------------------------------------------------------------- harness glue */
+
+struct climb_case {
+    climb_case_params p;
+    climb_reduce_exec x;
+    void *h_in;          /* n elements */
+    char *d_alloc;       /* n + offset elements */
+    void *d_in;          /* d_alloc + offset elements */
+    void *d_out;         /* one element */
+    void *d_ws;
+    size_t ws_bytes;
+    int32_t ref_i32;
+    double ref_f32, abs_f32;
+};
+
+static void reduce_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    free(c->h_in);
+    if (c->d_alloc)
+        cudaFree(c->d_alloc);
+    if (c->d_out)
+        cudaFree(c->d_out);
+    if (c->d_ws)
+        cudaFree(c->d_ws);
+    free(c);
+}
+
+static int reduce_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    const size_t es = climb_dtype_size(p->type);
+    if (p->size > (SIZE_MAX - p->offset) / es) {
+        fprintf(stderr, "climb: reduce n = %zu is too large to address\n", p->size);
+        return -1;
+    }
+    const size_t bytes = p->size * es;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    c->p = *p;
+    c->x.stream = 0;
+    c->x.sms = p->dev ? p->dev->sms : 1;
+    c->h_in = malloc(bytes ? bytes : 1);
+    if (!c->h_in) {
+        fprintf(stderr, "climb: out of host memory for %zu input bytes (reduce n = %zu)\n", bytes, p->size);
+        reduce_destroy(c);
+        return -1;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    if (p->type == CLIMB_I32) {
+        /* The full 32-bit range: sums wrap constantly, and any lost or doubled element changes the result. */
+        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, p->size, INT32_MIN, INT32_MAX);
+        c->ref_i32 = climb_reduce_ref_i32((const int32_t *)c->h_in, p->size);
+    } else {
+        climb_rng_fill_f32(&rng, (float *)c->h_in, p->size, -1.0f, 1.0f);
+        c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, p->size, &c->abs_f32);
+    }
+    cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&c->d_out, 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", p->size, bytes,
+                cudaGetErrorString(e));
+        cudaGetLastError();
+        reduce_destroy(c);
+        return -1;
+    }
+    c->d_in = c->d_alloc + p->offset * es;
+    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
+        reduce_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *reduce_refuses(const climb_case *c, int rung)
+{
+    (void)c;
+    (void)rung;
+    return NULL; /* every rung takes every n and every element alignment */
+}
+
+static int reduce_prepare(climb_case *c, int rung)
+{
+    size_t need = REDUCE_RUNGS[rung].workspace(&c->x, c->p.size);
+    if (need == 0) {
+        fprintf(stderr, "climb: %s could not size its workspace for n = %zu\n", REDUCE_RUNGS[rung].info.name,
+                c->p.size);
+        return -1;
+    }
+    if (need > c->ws_bytes) {
+        if (c->d_ws)
+            cudaFree(c->d_ws);
+        c->d_ws = NULL;
+        c->ws_bytes = 0;
+        cudaError_t e = cudaMalloc(&c->d_ws, need);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "climb: out of device memory for a %zu-byte workspace: %s\n", need, cudaGetErrorString(e));
+            cudaGetLastError();
+            return -1;
+        }
+        c->ws_bytes = need;
+    }
+    CLIMB_CHECK(cudaMemset(c->d_ws, 0, c->ws_bytes)); /* the single-pass rung's ticket starts at zero */
+    return 0;
+}
+
+static int reduce_run(climb_case *c, int rung, cudaStream_t s)
+{
+    climb_reduce_exec x = c->x;
+    x.stream = s;
+    const reduce_rung *r = &REDUCE_RUNGS[rung];
+    if (c->p.type == CLIMB_I32)
+        CLIMB_CHECK(r->launch_i32(&x, (const int32_t *)c->d_in, c->p.size, (int32_t *)c->d_out, c->d_ws, c->ws_bytes));
+    else
+        CLIMB_CHECK(r->launch_f32(&x, (const float *)c->d_in, c->p.size, (float *)c->d_out, c->d_ws, c->ws_bytes));
+    return 0;
+}
+
+static int reduce_poison(climb_case *c)
+{
+    if (c->p.type == CLIMB_I32) {
+        int32_t bad = ~c->ref_i32; /* never equal to the right answer */
+        CLIMB_CHECK(cudaMemcpy(c->d_out, &bad, sizeof bad, cudaMemcpyHostToDevice));
+    } else {
+        float bad = nanf("");
+        CLIMB_CHECK(cudaMemcpy(c->d_out, &bad, sizeof bad, cudaMemcpyHostToDevice));
+    }
+    return 0;
+}
+
+static int reduce_verify(climb_case *c, char *msg, size_t msglen)
+{
+    if (c->p.type == CLIMB_I32) {
+        int32_t got;
+        CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
+        return climb_verify_i32(&got, &c->ref_i32, 1, msg, msglen) ? 1 : 0;
+    }
+    float got;
+    CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
+    double tol = climb_reduce_tol_f32(c->p.size, c->abs_f32);
+    return climb_verify_f32(&got, &c->ref_f32, NULL, tol, 1, msg, msglen) ? 1 : 0;
+}
+
+static double reduce_bytes(const climb_case *c) { return (double)c->p.size * climb_dtype_size(c->p.type); }
+static double reduce_flops(const climb_case *c) { return c->p.size > 0 ? (double)(c->p.size - 1) : 0.0; }
+
+static const size_t REDUCE_BENCH_SIZES[] = {(size_t)1 << 22, (size_t)1 << 28};
+static const size_t REDUCE_CHECK_SIZES[] = {
+    0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
+    4095, 4096, 4097, 16383, 65535, 65536, 65537, 131071, 262145, 1000003, (size_t)1 << 20, ((size_t)1 << 22) + 1,
+    ((size_t)1 << 24) + 7};
+
+extern "C" const climb_workload climb_reduce_workload = {
+    "reduce",
+    "Parallel reduction (sum)",
+    "seed 000 Optimization Example 2; seed 004 reduction; seed 003 warp shuffle",
+    "bytes read: n x element size",
+    CLIMB_CEIL_READ,
+    CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
+    REDUCE_BENCH_SIZES,
+    (int)(sizeof REDUCE_BENCH_SIZES / sizeof REDUCE_BENCH_SIZES[0]),
+    REDUCE_CHECK_SIZES,
+    (int)(sizeof REDUCE_CHECK_SIZES / sizeof REDUCE_CHECK_SIZES[0]),
+    3,
+    REDUCE_N_RUNGS,
+    reduce_rung_info,
+    reduce_create,
+    reduce_refuses,
+    reduce_prepare,
+    reduce_run,
+    reduce_poison,
+    reduce_verify,
+    reduce_bytes,
+    reduce_flops,
+    reduce_destroy,
+};

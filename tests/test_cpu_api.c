@@ -1,0 +1,47 @@
+/* The C API's argument checks and status strings, which need no GPU. Where a GPU is present the
+ * device-ordinal checks run against it too. */
+#include <string.h>
+
+#include "climb.h"
+#include "testing.h"
+
+int main(void)
+{
+    EXPECT(climb_version() == CLIMB_VERSION_MAJOR * 10000 + CLIMB_VERSION_MINOR * 100 + CLIMB_VERSION_PATCH);
+    for (int s = 0; s <= CLIMB_STATUS_INTERNAL_ERROR; s++) {
+        const char *a = climb_status_string((climb_status)s);
+        EXPECT(a != NULL && strlen(a) > 3);
+        for (int t = s + 1; t <= CLIMB_STATUS_INTERNAL_ERROR; t++)
+            EXPECT(strcmp(a, climb_status_string((climb_status)t)) != 0);
+    }
+    EXPECT(strcmp(climb_status_string((climb_status)999), "unknown status") == 0);
+
+    EXPECT(climb_create(NULL, 0) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_destroy(NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_set_stream(NULL, 0) == CLIMB_STATUS_INVALID_VALUE);
+    cudaStream_t s;
+    EXPECT(climb_get_stream(NULL, &s) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_last_cuda_error(NULL) == cudaErrorInvalidValue);
+    int32_t i32 = 0;
+    float f32 = 0;
+    EXPECT(climb_reduce_sum_i32(NULL, &i32, 1, &i32) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_reduce_sum_f32(NULL, &f32, 1, &f32) == CLIMB_STATUS_INVALID_VALUE);
+
+    int n = 0;
+    int have_gpu = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+    climb_handle h = (climb_handle)&h; /* garbage that create must overwrite */
+    if (!have_gpu) {
+        EXPECT(climb_create(&h, 0) == CLIMB_STATUS_NO_DEVICE);
+        EXPECT(h == NULL);
+    } else {
+        EXPECT(climb_create(&h, n) == CLIMB_STATUS_INVALID_DEVICE);
+        EXPECT(h == NULL);
+        EXPECT(climb_create(&h, -1) == CLIMB_STATUS_INVALID_DEVICE);
+        EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+        EXPECT(climb_get_stream(h, NULL) == CLIMB_STATUS_INVALID_VALUE);
+        /* Host stack memory is not device memory: refused, not faulted. */
+        EXPECT(climb_reduce_sum_i32(h, &i32, 1, &i32) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    }
+    return test_finish("test_cpu_api");
+}

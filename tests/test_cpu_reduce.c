@@ -1,0 +1,104 @@
+/* CPU tests of the reduction workload: the references (exact i32 wrap-around, double accumulation for
+ * f32), the tolerance, and the registry table that the CLI, tests, docs and reports read. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "workloads/reduce.h"
+#include "testing.h"
+
+static void test_reference_i32(void)
+{
+    int32_t a[] = {1, 2, 3};
+    EXPECT(climb_reduce_ref_i32(a, 3) == 6);
+    EXPECT(climb_reduce_ref_i32(a, 0) == 0);
+    int32_t b[] = {INT32_MAX, 1};
+    EXPECT(climb_reduce_ref_i32(b, 2) == INT32_MIN); /* wraps like the GPU's 32-bit add */
+    int32_t c[] = {INT32_MIN, -1};
+    EXPECT(climb_reduce_ref_i32(c, 2) == INT32_MAX);
+    /* Against a plain 32-bit unsigned accumulation on random full-range values. */
+    enum { N = 100003 };
+    int32_t *x = malloc(N * sizeof *x);
+    climb_rng r;
+    climb_rng_seed(&r, 99);
+    climb_rng_fill_i32(&r, x, N, INT32_MIN, INT32_MAX);
+    uint32_t u = 0;
+    for (int i = 0; i < N; i++)
+        u += (uint32_t)x[i];
+    EXPECT(climb_reduce_ref_i32(x, N) == (int32_t)u);
+    /* One changed element changes the sum: what makes full-range inputs a sharp check. */
+    x[N / 2] ^= 1;
+    EXPECT(climb_reduce_ref_i32(x, N) != (int32_t)u);
+    free(x);
+}
+
+static void test_reference_f32(void)
+{
+    /* 2^24 + 1 ones: a float accumulator stalls at 2^24, the double reference does not. */
+    size_t n = (1u << 24) + 1;
+    float *x = malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = 1.0f;
+    double abs_sum;
+    EXPECT(climb_reduce_ref_f32(x, n, &abs_sum) == (double)n);
+    EXPECT(abs_sum == (double)n);
+    float f = 0;
+    for (size_t i = 0; i < n; i++)
+        f += x[i];
+    EXPECT(f == 16777216.0f); /* the stall the reference avoids */
+    free(x);
+
+    float y[] = {0.5f, -1.25f, 2.0f};
+    EXPECT(climb_reduce_ref_f32(y, 3, &abs_sum) == 1.25);
+    EXPECT(abs_sum == 3.75);
+    EXPECT(climb_reduce_ref_f32(y, 0, NULL) == 0.0);
+
+    /* Tolerance scales with sum |x| and is tight enough to see one lost element at small sizes. */
+    EXPECT(fabs(climb_reduce_tol_f32(1000, 500.0) - (5e-4 + 1e-6)) < 1e-12);
+    EXPECT(climb_reduce_tol_f32(1025, 512.0) < 0.01);
+}
+
+static void test_registry(void)
+{
+    const climb_workload *w = &climb_reduce_workload;
+    EXPECT(strcmp(w->name, "reduce") == 0);
+    EXPECT(w->n_rungs == 10);
+    EXPECT(w->rung(0)->vendor == 1);
+    EXPECT(strcmp(w->rung(0)->name, "cub_device_reduce") == 0);
+    const char *ladder[] = {"reduce_interleaved_divergent", "reduce_interleaved_strided", "reduce_seq_addressing",
+                            "reduce_first_add_load",        "reduce_unroll_last_warp",    "reduce_complete_unroll",
+                            "reduce_multi_element",         "reduce_warp_shuffle",        "reduce_vectorized_single_pass"};
+    for (int i = 1; i < w->n_rungs && i <= 9; i++) {
+        EXPECT_MSG(strcmp(w->rung(i)->name, ladder[i - 1]) == 0, "rung %d is %s", i, w->rung(i)->name);
+        EXPECT(w->rung(i)->vendor == 0);
+        EXPECT(strlen(w->rung(i)->idea) > 10);
+        EXPECT(w->rung(i)->requires != NULL);
+    }
+    for (int i = 0; i < w->n_rungs; i++)
+        for (int j = i + 1; j < w->n_rungs; j++)
+            EXPECT(strcmp(w->rung(i)->name, w->rung(j)->name) != 0);
+    EXPECT(w->types == (CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32)));
+    EXPECT(w->n_bench_sizes == 2 && w->bench_sizes[0] == (size_t)1 << 22 && w->bench_sizes[1] == (size_t)1 << 28);
+    /* The sweep holds 0, 1, odd sizes, non-multiples of every block's tile, and a multi-level size. */
+    int has0 = 0, has1 = 0, odd_big = 0, beyond = 0;
+    for (int i = 0; i < w->n_check_sizes; i++) {
+        size_t s = w->check_sizes[i];
+        has0 |= s == 0;
+        has1 |= s == 1;
+        odd_big |= s > 2048 && (s % 2) == 1;
+        beyond |= s > ((size_t)1 << 22);
+    }
+    EXPECT(has0 && has1 && odd_big && beyond);
+    EXPECT(w->check_max_offset >= 3);
+    EXPECT(w->ceiling == CLIMB_CEIL_READ);
+}
+
+int main(void)
+{
+    test_reference_i32();
+    test_reference_f32();
+    test_registry();
+    return test_finish("test_cpu_reduce");
+}
