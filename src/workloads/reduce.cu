@@ -15,6 +15,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <limits.h>
+#include <type_traits>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,14 +309,20 @@ __global__ void __launch_bounds__(BLOCK) reduce_warp_shuffle_kernel(const T *__r
 /* Rung 9 - the best: wide loads, many in flight, one pass. The input is split at 16-byte boundaries
  * into a head (0-3 elements), a body of 16-byte vectors and a tail (0-3 elements), so any alignment
  * and any n work. Each thread issues VECS independent 16-byte loads before it uses any of them, which
- * keeps enough bytes in flight to cover DRAM latency with one block per 256 threads. Each block
- * writes its sum to a workspace slot; the last block to finish (an atomic ticket after a fence) adds
- * the slots in a fixed order and writes the result, so one launch does the whole reduction, f32
- * results repeat exactly, and the ticket counter is left at zero for the next call. */
+ * keeps enough bytes in flight to cover DRAM latency. One launch does the whole reduction: the last
+ * block to finish writes the result.
+ * - i32: one 64-bit atomic per block carries both its sum and its ticket (count in the top 16 bits,
+ *   the blocks' sums as unsigned 32-bit values added in the low 48, which cannot overflow for fewer
+ *   than 65536 blocks). The block that draws the last ticket holds the total mod 2^32 in the atomic's
+ *   return value: no fence, no second read of anything, and the word is reset for the next call.
+ * - f32: each block writes its sum to a slot, fences, and takes a ticket; the last block adds the slots
+ *   in a fixed order, so f32 results repeat exactly, and resets the ticket.
+ * The workspace: the 64-bit word, the 32-bit ticket, then one slot per block; zeroed once, left zeroed. */
 template <typename T, unsigned BLOCK, unsigned VECS>
 __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(const T *__restrict__ in, size_t n,
-                                                                              T *__restrict__ out, T *partials,
-                                                                              unsigned *ticket)
+                                                                              T *__restrict__ out,
+                                                                              unsigned long long *packed,
+                                                                              unsigned *ticket, T *partials)
 {
     typedef typename vec4_of<T>::type V;
     __shared__ T scratch[BLOCK / 32];
@@ -358,6 +365,17 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
     if (gridDim.x == 1) {
         if (threadIdx.x == 0)
             *out = v;
+        return;
+    }
+    if constexpr (std::is_same<T, int32_t>::value) {
+        if (threadIdx.x == 0) {
+            const unsigned long long mine = (1ull << 48) | (unsigned)v;
+            const unsigned long long before = atomicAdd(packed, mine);
+            if ((before >> 48) == gridDim.x - 1) {
+                *out = (T)(unsigned)(before + mine);
+                *packed = 0;
+            }
+        }
         return;
     }
     if (threadIdx.x == 0) {
@@ -445,7 +463,11 @@ REDUCE_MULTIPASS_LAUNCHER(launch_unroll_last_warp, 2 * REDUCE_BLOCK, reduce_unro
 REDUCE_MULTIPASS_LAUNCHER(launch_complete_unroll, 2 * REDUCE_BLOCK, (reduce_complete_unroll_kernel<T, REDUCE_BLOCK>))
 
 /* Rungs 7-9 launch at most REDUCE_BLOCKS_PER_SM blocks per SM, each walking the input grid-stride. */
-static unsigned max_grid(const climb_reduce_exec *x) { return (unsigned)(x->sms > 0 ? x->sms : 1) * REDUCE_BLOCKS_PER_SM; }
+static unsigned max_grid(const climb_reduce_exec *x)
+{
+    unsigned g = (unsigned)(x->sms > 0 ? x->sms : 1) * REDUCE_BLOCKS_PER_SM;
+    return g < 65535u ? g : 65535u; /* rung 9's packed ticket counts at most 65535 blocks */
+}
 
 static unsigned grid_stride_blocks(const climb_reduce_exec *x, size_t n, size_t per_block_step)
 {
@@ -453,11 +475,18 @@ static unsigned grid_stride_blocks(const climb_reduce_exec *x, size_t n, size_t 
     return want < max_grid(x) ? (unsigned)want : max_grid(x);
 }
 
-/* Workspace of rungs 7-9: one partial-sum slot per block, then (rung 9) the ticket counter. */
+/* Workspace of rungs 7-8: one partial-sum slot per block. */
 static size_t ws_grid_stride(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
-    return (size_t)max_grid(x) * 4 + 16;
+    return (size_t)max_grid(x) * 4;
+}
+
+/* Workspace of rung 9: the packed i32 word, the f32 ticket, one slot per block (see the kernel). */
+static size_t ws_single_pass(const climb_reduce_exec *x, size_t n)
+{
+    (void)n;
+    return 16 + (size_t)max_grid(x) * 4;
 }
 
 /* Rungs 7-8: the grid's partial sums, then one block over them. */
@@ -495,13 +524,14 @@ template <typename T>
 static cudaError_t launch_vectorized_single_pass(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws,
                                                  size_t ws_bytes)
 {
-    if (ws_bytes < ws_grid_stride(x, n))
+    if (ws_bytes < ws_single_pass(x, n))
         return cudaErrorInvalidValue;
     const unsigned blocks = grid_stride_blocks(x, n, (size_t)4 * REDUCE_BLOCK * REDUCE_BEST_VECS);
-    T *partials = (T *)ws;
-    unsigned *ticket = (unsigned *)((char *)ws + (size_t)max_grid(x) * 4);
+    unsigned long long *packed = (unsigned long long *)ws;
+    unsigned *ticket = (unsigned *)((char *)ws + 8);
+    T *partials = (T *)((char *)ws + 16);
     reduce_vectorized_single_pass_kernel<T, REDUCE_BLOCK, REDUCE_BEST_VECS>
-        <<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, n, out, partials, ticket);
+        <<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, n, out, packed, ticket, partials);
     return cudaGetLastError();
 }
 
@@ -567,8 +597,8 @@ static const reduce_rung REDUCE_RUNGS[] = {
      REDUCE_RUNG(launch_multi_element, ws_grid_stride)},
     {{"reduce_warp_shuffle", "block sum in registers with __shfl_down_sync instead of a shared tree", "", 0},
      REDUCE_RUNG(launch_warp_shuffle, ws_grid_stride)},
-    {{"reduce_vectorized_single_pass", "16-byte loads, 4 in flight per thread, last block finishes: 1 launch", "", 0},
-     REDUCE_RUNG(launch_vectorized_single_pass, ws_grid_stride)},
+    {{"reduce_vectorized_single_pass", "16-byte loads, 4 in flight per thread, last block to finish writes: 1 launch", "", 0},
+     REDUCE_RUNG(launch_vectorized_single_pass, ws_single_pass)},
 };
 #define REDUCE_N_RUNGS ((int)(sizeof REDUCE_RUNGS / sizeof REDUCE_RUNGS[0]))
 #define REDUCE_BEST (REDUCE_N_RUNGS - 1)
@@ -701,7 +731,7 @@ static int reduce_prepare(climb_case *c, int rung)
         }
         c->ws_bytes = need;
     }
-    CLIMB_CHECK(cudaMemset(c->d_ws, 0, c->ws_bytes)); /* the single-pass rung's ticket starts at zero */
+    CLIMB_CHECK(cudaMemset(c->d_ws, 0, c->ws_bytes)); /* the single-pass rung's tickets start at zero */
     return 0;
 }
 
