@@ -45,9 +45,11 @@ fi
 step "devices"
 "$climb" devices --json "$out/devices.json" || status=1
 
-step "bench all"
-"$climb" bench all --json "$out/bench.json" --md "$out/bench.md" --csv "$out/bench.csv" 2>"$out/bench-progress.log" \
-    | tee "$out/bench.txt" || status=1
+step "bench all (cold: L2 flushed before every sample)"
+"$climb" bench all --quiet --json "$out/bench.json" --md "$out/bench.md" --csv "$out/bench.csv" || status=1
+
+step "bench all --batch (back-to-back launches, warm L2)"
+"$climb" bench all --quiet --batch --json "$out/bench-batch.json" --md "$out/bench-batch.md" || status=1
 
 echo
 echo "gpu-run: $( [ $status = 0 ] && echo passed || echo FAILED ); reports in $out"
