@@ -74,7 +74,7 @@ static void test_registry(void)
         EXPECT_MSG(strcmp(w->rung(i)->name, ladder[i - 1]) == 0, "rung %d is %s", i, w->rung(i)->name);
         EXPECT(w->rung(i)->vendor == 0);
         EXPECT(strlen(w->rung(i)->idea) > 10);
-        EXPECT(w->rung(i)->requires != NULL);
+        EXPECT(w->rung(i)->needs != NULL);
     }
     for (int i = 0; i < w->n_rungs; i++)
         for (int j = i + 1; j < w->n_rungs; j++)

@@ -154,7 +154,7 @@ static void list_workload(const climb_workload *w)
     printf("\n\n  %2s  %-32s %s\n", "#", "rung", "idea");
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
-        printf("  %2d  %-32s %s%s%s\n", i, r->name, r->idea, r->requires[0] ? "; requires " : "", r->requires);
+        printf("  %2d  %-32s %s%s%s\n", i, r->name, r->idea, r->needs[0] ? "; needs " : "", r->needs);
     }
 }
 

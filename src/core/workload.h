@@ -30,7 +30,7 @@ const char *climb_ceiling_name(climb_ceiling_kind k);
 typedef struct climb_rung_info {
     const char *name;      /* what it does: reduce_seq_addressing */
     const char *idea;      /* one line: the optimization this rung adds */
-    const char *requires;  /* "" when it handles every size; otherwise what it refuses */
+    const char *needs;     /* "" when it handles every size; otherwise what it refuses */
     int vendor;            /* 1 for rung 0, the vendor library */
 } climb_rung_info;
 
