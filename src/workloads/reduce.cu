@@ -62,10 +62,16 @@ extern "C" double climb_reduce_tol_f32(size_t n, double abs_sum)
 /* Block size of every rung but the vendor's. A power of two (rungs 1-2 need it) and a multiple of 64
  * (rungs 5-6 unroll the last 64 elements). */
 #define REDUCE_BLOCK 256u
-/* Grid-stride rungs (7-9) launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full
- * SM on CC 9.0. A starting value; `climb tune` (issue 3) is where measured values will come from. */
+/* Grid-stride rungs 7-8 launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full SM
+ * on CC 9.0, as the text advises (enough blocks to fill the GPU, no more). */
 #define REDUCE_BLOCKS_PER_SM 8u
-/* The best rung: 16-byte loads, this many of them in flight per thread per step. */
+/* The best rung (rung 9). Chosen on an H200 (2026-11-22, cold L2, median of 200+ samples): with 512
+ * threads, 4 blocks per SM and 4 16-byte loads in flight per thread, 2^28 i32 took 232.9 us and f32
+ * 234.3 us, against 233.6 and 235.4 us with 256 threads and 8 blocks per SM. Also tried and slower:
+ * 8 or 16 loads in flight (2^28 i32 up to 254 us), one contiguous share per block instead of the grid
+ * stride (+1 to 3%), and the L2::256B prefetch hint on the loads (+7% at 2^28). */
+#define REDUCE_BEST_BLOCK 512u
+#define REDUCE_BEST_BLOCKS_PER_SM 4u
 #define REDUCE_BEST_VECS 4u
 
 /* ---------------------------------------------------------------- device helpers */
@@ -462,31 +468,31 @@ REDUCE_MULTIPASS_LAUNCHER(launch_first_add_load, 2 * REDUCE_BLOCK, reduce_first_
 REDUCE_MULTIPASS_LAUNCHER(launch_unroll_last_warp, 2 * REDUCE_BLOCK, reduce_unroll_last_warp_kernel<T>)
 REDUCE_MULTIPASS_LAUNCHER(launch_complete_unroll, 2 * REDUCE_BLOCK, (reduce_complete_unroll_kernel<T, REDUCE_BLOCK>))
 
-/* Rungs 7-9 launch at most REDUCE_BLOCKS_PER_SM blocks per SM, each walking the input grid-stride. */
-static unsigned max_grid(const climb_reduce_exec *x)
+/* Rungs 7-9 launch at most `per_sm` blocks per SM, each walking the input grid-stride. */
+static unsigned max_grid(const climb_reduce_exec *x, unsigned per_sm)
 {
-    unsigned g = (unsigned)(x->sms > 0 ? x->sms : 1) * REDUCE_BLOCKS_PER_SM;
+    unsigned g = (unsigned)(x->sms > 0 ? x->sms : 1) * per_sm;
     return g < 65535u ? g : 65535u; /* rung 9's packed ticket counts at most 65535 blocks */
 }
 
-static unsigned grid_stride_blocks(const climb_reduce_exec *x, size_t n, size_t per_block_step)
+static unsigned grid_stride_blocks(const climb_reduce_exec *x, unsigned per_sm, size_t n, size_t per_block_step)
 {
     size_t want = n == 0 ? 1 : (n + per_block_step - 1) / per_block_step;
-    return want < max_grid(x) ? (unsigned)want : max_grid(x);
+    return want < max_grid(x, per_sm) ? (unsigned)want : max_grid(x, per_sm);
 }
 
 /* Workspace of rungs 7-8: one partial-sum slot per block. */
 static size_t ws_grid_stride(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
-    return (size_t)max_grid(x) * 4;
+    return (size_t)max_grid(x, REDUCE_BLOCKS_PER_SM) * 4;
 }
 
 /* Workspace of rung 9: the packed i32 word, the f32 ticket, one slot per block (see the kernel). */
 static size_t ws_single_pass(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
-    return 16 + (size_t)max_grid(x) * 4;
+    return 16 + (size_t)max_grid(x, REDUCE_BEST_BLOCKS_PER_SM) * 4;
 }
 
 /* Rungs 7-8: the grid's partial sums, then one block over them. */
@@ -496,7 +502,7 @@ static cudaError_t launch_two_pass(typename pass_kernel<T>::fn kernel, const cli
 {
     if (ws_bytes < ws_grid_stride(x, n))
         return cudaErrorInvalidValue;
-    const unsigned blocks = grid_stride_blocks(x, n, 2 * REDUCE_BLOCK);
+    const unsigned blocks = grid_stride_blocks(x, REDUCE_BLOCKS_PER_SM, n, 2 * REDUCE_BLOCK);
     T *partials = (T *)ws;
     kernel<<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, blocks == 1 ? out : partials, n);
     cudaError_t e = cudaGetLastError();
@@ -526,12 +532,13 @@ static cudaError_t launch_vectorized_single_pass(const climb_reduce_exec *x, con
 {
     if (ws_bytes < ws_single_pass(x, n))
         return cudaErrorInvalidValue;
-    const unsigned blocks = grid_stride_blocks(x, n, (size_t)4 * REDUCE_BLOCK * REDUCE_BEST_VECS);
+    const unsigned blocks =
+        grid_stride_blocks(x, REDUCE_BEST_BLOCKS_PER_SM, n, (size_t)4 * REDUCE_BEST_BLOCK * REDUCE_BEST_VECS);
     unsigned long long *packed = (unsigned long long *)ws;
     unsigned *ticket = (unsigned *)((char *)ws + 8);
     T *partials = (T *)((char *)ws + 16);
-    reduce_vectorized_single_pass_kernel<T, REDUCE_BLOCK, REDUCE_BEST_VECS>
-        <<<blocks, REDUCE_BLOCK, 0, x->stream>>>(in, n, out, packed, ticket, partials);
+    reduce_vectorized_single_pass_kernel<T, REDUCE_BEST_BLOCK, REDUCE_BEST_VECS>
+        <<<blocks, REDUCE_BEST_BLOCK, 0, x->stream>>>(in, n, out, packed, ticket, partials);
     return cudaGetLastError();
 }
 
