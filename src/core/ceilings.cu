@@ -74,7 +74,8 @@ extern "C" cudaError_t climb_launch_read_pass(const void *buf, size_t bytes, uns
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (e != cudaSuccess)
         return e;
-    ceiling_read_kernel<<<sms * 8, 256, 0, s>>>((const uint4 *)buf, nvec, sink);
+    /* 512 threads x 4 blocks per SM: the shape that read fastest on an H200 (see src/workloads/reduce.cu). */
+    ceiling_read_kernel<<<sms * 4, 512, 0, s>>>((const uint4 *)buf, nvec, sink);
     return cudaGetLastError();
 }
 
@@ -122,8 +123,9 @@ static int run_empty(void *p, cudaStream_t s)
 extern "C" int climb_measure_ceilings(climb_device_info *d)
 {
     ceiling_ctx c = {d, NULL, NULL, 0, NULL, NULL};
-    /* 512 MiB per buffer (a quarter of memory at most): many times any L2, so every pass streams DRAM. */
-    size_t bytes = (size_t)512 << 20;
+    /* 1 GiB per buffer (a quarter of memory at most): many times any L2, so every pass streams DRAM, and
+     * long enough that the gap between back-to-back launches is lost in it. */
+    size_t bytes = (size_t)1 << 30;
     if (bytes > d->global_mem_bytes / 4)
         bytes = (d->global_mem_bytes / 4) & ~(size_t)15;
     c.bytes = bytes;
