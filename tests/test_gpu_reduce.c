@@ -32,6 +32,15 @@ int main(void)
         w->destroy(c);
     }
 
+    /* A size no machine holds: a clear refusal (printed), no crash, and the device still works after. */
+    {
+        climb_case_params p = {(size_t)1 << 40, CLIMB_I32, 5, 0, &d};
+        climb_case *c = (climb_case *)&p;
+        EXPECT(w->create(&p, &c) == -1);
+        EXPECT(c == NULL);
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    }
+
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     o.progress = 0;

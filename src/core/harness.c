@@ -54,6 +54,13 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
     return w->verify(c, msg, len);
 }
 
+/* After a failed run: 1 if the CUDA context can no longer be used (a sticky error such as a fault). */
+static int context_broken(void)
+{
+    cudaGetLastError();
+    return cudaDeviceSynchronize() != cudaSuccess;
+}
+
 static void size_label(char *buf, size_t len, size_t n)
 {
     if (n >= 2 && (n & (n - 1)) == 0) {
@@ -134,7 +141,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                     fprintf(stderr, "FAIL %s %s %s n=%zu seed=%llu: %s\n", w->name, w->rung(r)->name,
                             climb_dtype_name(p.type), p.size, (unsigned long long)o->seed, row->note);
                     failures++;
-                    if (v < 0 && cudaGetLastError() != cudaSuccess) {
+                    if (v < 0 && context_broken()) {
                         /* A sticky error leaves the context unusable: stop here rather than report nonsense. */
                         fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
                         w->destroy(c);
@@ -199,7 +206,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                                     w->rung(r)->name, climb_dtype_name(p.type), p.size, off, rep,
                                     (unsigned long long)o->seed, msg);
                             failures++;
-                            if (v < 0 && cudaGetLastError() != cudaSuccess) {
+                            if (v < 0 && context_broken()) {
                                 fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
                                 w->destroy(c);
                                 cudaStreamDestroy(s);
