@@ -136,6 +136,10 @@ static void test_names(void)
     EXPECT(climb_fp32_lanes_per_sm(8, 6) == 128);
     EXPECT(climb_fp32_lanes_per_sm(7, 0) == 64);
     EXPECT(climb_fp32_lanes_per_sm(1, 0) == 0);
+
+    /* Host memory guard: a modest buffer passes, one beyond any machine is refused (with a message). */
+    EXPECT(climb_host_memory_refuses((size_t)1 << 20, "a test buffer") == 0);
+    EXPECT(climb_host_memory_refuses((size_t)1 << 50, "a test buffer") == 1);
 }
 
 static void test_selection(void)

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int climb_cuda_failed(cudaError_t err, const char *call, const char *file, int line)
 {
@@ -71,6 +72,19 @@ int climb_device_query(int ordinal, climb_device_info *d)
     d->peak_bw_gbs = 2.0 * d->mem_clock_khz * 1e3 * (d->bus_width_bits / 8.0) / 1e9;
     d->peak_ffma_gflops = (double)d->sms * d->fp32_lanes_per_sm * 2.0 * d->sm_clock_khz * 1e3 / 1e9;
     return 0;
+}
+
+int climb_host_memory_refuses(size_t bytes, const char *what)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return 0; /* unknown: let malloc decide */
+    size_t total = (size_t)pages * (size_t)page;
+    if (bytes <= total / 2)
+        return 0;
+    fprintf(stderr, "climb: %s need %.1f GB of host memory; this machine has %.1f GB (at most half is used)\n", what,
+            bytes / 1e9, total / 1e9);
+    return 1;
 }
 
 void climb_device_slug(const char *name, char *out, size_t outlen)

@@ -49,6 +49,11 @@ int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 /* Measures the four ceilings on the current device (about a second). Returns 0, or -1 after printing why. */
 int climb_measure_ceilings(climb_device_info *d);
 
+/* 1 (after printing why) if `bytes` of host memory for `what` are more than half of this machine's
+ * physical memory. Checked before allocating, because with memory overcommit a huge malloc succeeds
+ * and the process is killed only when the pages are touched. */
+int climb_host_memory_refuses(size_t bytes, const char *what);
+
 /* Short lowercase slug of the device name for result folders: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void climb_device_slug(const char *name, char *out, size_t outlen);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../core/check.h"
+#include "../core/device.h"
 #include "../core/rng.h"
 #include "../core/validate.h"
 #include "reduce.h"
@@ -675,6 +676,21 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     c->p = *p;
     c->x.stream = 0;
     c->x.sms = p->dev ? p->dev->sms : 1;
+    /* Device memory first: a size the GPU cannot hold is refused before any host memory is touched. */
+    cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&c->d_out, 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", p->size, bytes,
+                cudaGetErrorString(e));
+        cudaGetLastError();
+        reduce_destroy(c);
+        return -1;
+    }
+    if (climb_host_memory_refuses(bytes, "reduce inputs")) {
+        reduce_destroy(c);
+        return -1;
+    }
     c->h_in = malloc(bytes ? bytes : 1);
     if (!c->h_in) {
         fprintf(stderr, "climb: out of host memory for %zu input bytes (reduce n = %zu)\n", bytes, p->size);
@@ -690,16 +706,6 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     } else {
         climb_rng_fill_f32(&rng, (float *)c->h_in, p->size, -1.0f, 1.0f);
         c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, p->size, &c->abs_f32);
-    }
-    cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&c->d_out, 16);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", p->size, bytes,
-                cudaGetErrorString(e));
-        cudaGetLastError();
-        reduce_destroy(c);
-        return -1;
     }
     c->d_in = c->d_alloc + p->offset * es;
     if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
