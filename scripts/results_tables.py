@@ -34,6 +34,14 @@ def load_reports():
     return reports
 
 
+def cuda_version(v):
+    return "%d.%d" % (v // 1000, (v % 1000) // 10)
+
+
+def ratio(x):
+    return "-" if x is None else "%.2fx" % x
+
+
 def size_label(n):
     if n >= 2 and n & (n - 1) == 0:
         return "2^%d" % (n.bit_length() - 1)
@@ -47,11 +55,11 @@ def fmt(x, spec):
 def header(gpu, r):
     d = r["device"]
     m = d.get("measured") or {}
-    return ("*%s* (`results/%s/`): %s, CC %s, driver %d, CUDA %d, climb %s at commit `%s`, %s. "
+    return ("*%s* (`results/%s/`): %s, CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s. "
             "Cold timing (L2 flushed before every sample), median of many samples. Measured read "
             "ceiling %s GB/s, theoretical %s GB/s." % (
-                d["name"], gpu, d["name"], d["compute_capability"], d["driver_version"],
-                d["runtime_version"], r["version"], r["git_commit"][:12], r["date"][:10],
+                d["name"], gpu, d["name"], d["compute_capability"], cuda_version(d["driver_version"]),
+                cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10],
                 fmt(m.get("read_gbs"), ".0f"), fmt(d["theoretical"]["bandwidth_gbs"], ".0f")))
 
 
@@ -106,14 +114,12 @@ def reduce_ladder_table(gpu, r):
             prev_g80 = g[0]
             gcols = "%.3f | %.3f | %s | %s" % (g[0], g[1], step, cum)
         else:
-            gcols = " |  |  | "
+            gcols = "  |   |   |  "
         b = big.get(name, {})
-        out.append("| %d | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %d | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["ordinal"], name, gcols, fmt(x["median_us"], ".2f"), fmt(x["gbs"], ".0f"),
-            fmt(x["step_speedup"], ".2f") + ("x" if x["step_speedup"] else ""),
-            fmt(x["cumulative_speedup"], ".2f") + ("x" if x["cumulative_speedup"] else ""),
-            fmt(x["vs_vendor"], ".2f"), fmt(b.get("gbs"), ".0f"), fmt(b.get("pct_ceiling"), ".1f"),
-            fmt(b.get("vs_vendor"), ".2f")))
+            ratio(x["step_speedup"]), ratio(x["cumulative_speedup"]), ratio(x["vs_vendor"]),
+            fmt(b.get("gbs"), ".0f"), fmt(b.get("pct_ceiling"), ".1f"), ratio(b.get("vs_vendor"))))
     return "\n".join(out)
 
 
