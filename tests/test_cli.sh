@@ -58,6 +58,15 @@ if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     expect 1 'no (usable )?CUDA device' bench reduce --seed 1
 else
     expect 1 'no device 999' devices --device 999
+    expect 0 'check reduce: .* 0 failures' check reduce --rung reduce_seq_addressing --size 1025 --seed 3 --quiet
+    expect 1 'out of device memory for reduce n = 1099511627776' check reduce --size '2^40' --type i32 --quiet
+    # A report on stdout stays machine-readable: the table goes to stderr.
+    checks=$((checks + 1))
+    json=$("$climb" bench reduce --rung reduce_vectorized_single_pass --size 100000 --type f32 --seed 5 \
+           --min-samples 5 --max-time 0.2 --quiet --no-ceilings --json - 2>/dev/null)
+    if ! python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["results"][0]["status"] == "ok"' <<<"$json"; then
+        echo "FAIL: bench --json - did not print a clean JSON report"; fails=$((fails + 1))
+    fi
 fi
 
 echo "test_cli: $checks checks, $fails failed"

@@ -182,30 +182,30 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- devices ---- */
 
-static void print_device(const climb_device_info *d)
+static void print_device(FILE *f, const climb_device_info *d)
 {
-    printf("device %d: %s\n", d->ordinal, d->name);
-    printf("  compute capability   %d.%d\n", d->cc_major, d->cc_minor);
-    printf("  SMs                  %d (%d FP32 lanes each)\n", d->sms, d->fp32_lanes_per_sm);
-    printf("  SM clock (peak)      %d MHz\n", d->sm_clock_khz / 1000);
-    printf("  memory               %.1f GiB, %d-bit bus, %d MHz\n", d->global_mem_bytes / 1073741824.0,
+    fprintf(f, "device %d: %s\n", d->ordinal, d->name);
+    fprintf(f, "  compute capability   %d.%d\n", d->cc_major, d->cc_minor);
+    fprintf(f, "  SMs                  %d (%d FP32 lanes each)\n", d->sms, d->fp32_lanes_per_sm);
+    fprintf(f, "  SM clock (peak)      %d MHz\n", d->sm_clock_khz / 1000);
+    fprintf(f, "  memory               %.1f GiB, %d-bit bus, %d MHz\n", d->global_mem_bytes / 1073741824.0,
            d->bus_width_bits, d->mem_clock_khz / 1000);
-    printf("  L2                   %d KiB\n", d->l2_bytes >> 10);
-    printf("  shared memory        %zu KiB per SM, %zu KiB per block (opt-in)\n", d->smem_per_sm >> 10,
+    fprintf(f, "  L2                   %d KiB\n", d->l2_bytes >> 10);
+    fprintf(f, "  shared memory        %zu KiB per SM, %zu KiB per block (opt-in)\n", d->smem_per_sm >> 10,
            d->smem_per_block_optin >> 10);
-    printf("  registers            %d per SM; %d threads, %d blocks per SM at most\n", d->regs_per_sm,
+    fprintf(f, "  registers            %d per SM; %d threads, %d blocks per SM at most\n", d->regs_per_sm,
            d->max_threads_per_sm, d->max_blocks_per_sm);
-    printf("  driver / runtime     %d.%d / %d.%d\n", d->driver_version / 1000, (d->driver_version % 1000) / 10,
+    fprintf(f, "  driver / runtime     %d.%d / %d.%d\n", d->driver_version / 1000, (d->driver_version % 1000) / 10,
            d->runtime_version / 1000, (d->runtime_version % 1000) / 10);
-    printf("  theoretical          %.0f GB/s memory, %.0f GFLOP/s FP32 FFMA\n", d->peak_bw_gbs, d->peak_ffma_gflops);
+    fprintf(f, "  theoretical          %.0f GB/s memory, %.0f GFLOP/s FP32 FFMA\n", d->peak_bw_gbs, d->peak_ffma_gflops);
     if (d->measured) {
-        printf("  measured copy        %.0f GB/s (bytes read + written; %.1f%% of theoretical)\n", d->copy_gbs,
+        fprintf(f, "  measured copy        %.0f GB/s (bytes read + written; %.1f%% of theoretical)\n", d->copy_gbs,
                100 * d->copy_gbs / d->peak_bw_gbs);
-        printf("  measured read        %.0f GB/s (bytes read; %.1f%% of theoretical)\n", d->read_gbs,
+        fprintf(f, "  measured read        %.0f GB/s (bytes read; %.1f%% of theoretical)\n", d->read_gbs,
                100 * d->read_gbs / d->peak_bw_gbs);
-        printf("  measured FFMA        %.0f GFLOP/s (%.1f%% of theoretical)\n", d->ffma_gflops,
+        fprintf(f, "  measured FFMA        %.0f GFLOP/s (%.1f%% of theoretical)\n", d->ffma_gflops,
                100 * d->ffma_gflops / d->peak_ffma_gflops);
-        printf("  launch latency       %.2f us (empty kernel, event to event)\n", d->launch_us);
+        fprintf(f, "  launch latency       %.2f us (empty kernel, event to event)\n", d->launch_us);
     }
 }
 
@@ -278,7 +278,7 @@ static int cmd_devices(int argc, char **argv)
             rc = EXIT_FAILED;
             continue;
         }
-        print_device(&d);
+        print_device(jf == stdout ? stderr : stdout, &d); /* keep stdout pure JSON with --json - */
         if (jf) {
             climb_report r;
             climb_report_init(&r, "devices", 0, 0, &d);
@@ -432,7 +432,9 @@ static int cmd_bench(int argc, char **argv)
     }
     climb_timer_free(&timer);
     climb_report_derive(&rep);
-    climb_report_table(&rep, stdout);
+    /* With a report on stdout ('-'), the table goes to stderr so stdout stays machine-readable. */
+    int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) || (a.md && !strcmp(a.md, "-"));
+    climb_report_table(&rep, to_stdout ? stderr : stdout);
     if ((a.json && climb_report_write(&rep, climb_report_json, a.json)) ||
         (a.csv && climb_report_write(&rep, climb_report_csv, a.csv)) ||
         (a.md && climb_report_write(&rep, climb_report_md, a.md)))
