@@ -61,18 +61,6 @@ static int context_broken(void)
     return cudaDeviceSynchronize() != cudaSuccess;
 }
 
-static void size_label(char *buf, size_t len, size_t n)
-{
-    if (n >= 2 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while (((size_t)1 << k) < n)
-            k++;
-        snprintf(buf, len, "2^%d", k);
-    } else {
-        snprintf(buf, len, "%zu", n);
-    }
-}
-
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep)
 {
     int sel[256];
@@ -89,7 +77,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             climb_case_params p = {sizes[si], (climb_dtype)ti, climb_case_seed(o->seed, (climb_dtype)ti, sizes[si], 0),
                                    0, &rep->dev};
             char lbl[32];
-            size_label(lbl, sizeof lbl, p.size);
+            climb_size_label(lbl, sizeof lbl, p.size);
             if (o->progress)
                 fprintf(stderr, "[%s %s n=%s] preparing inputs and reference\n", w->name, climb_dtype_name(p.type), lbl);
             climb_case *c = NULL;

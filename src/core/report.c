@@ -137,14 +137,29 @@ static void fmt_ratio(char *buf, size_t len, double x)
 
 static void fmt_size(char *buf, size_t len, size_t n)
 {
-    if (n >= 2 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while (((size_t)1 << k) < n)
-            k++;
-        snprintf(buf, len, "%zu (2^%d)", n, k);
-    } else {
+    char label[32];
+    climb_size_label(label, sizeof label, n);
+    if (strchr(label, '^'))
+        snprintf(buf, len, "%zu (%s)", n, label);
+    else
         snprintf(buf, len, "%zu", n);
-    }
+}
+
+/* The figures of an ok row as text, shared by the terminal table and the markdown writer. */
+typedef struct {
+    char median[32], min[32], rate[32], pct_ceiling[32], pct_peak[32], step[32], cumulative[32], vs_vendor[32];
+} row_cells;
+
+static void format_cells(const climb_row *row, row_cells *c)
+{
+    fmt_num(c->median, sizeof c->median, row->t.median_us, 2);
+    fmt_num(c->min, sizeof c->min, row->t.min_us, 2);
+    fmt_num(c->rate, sizeof c->rate, row->w->ceiling == CLIMB_CEIL_FFMA ? row->gflops : row->gbs, 1);
+    fmt_num(c->pct_ceiling, sizeof c->pct_ceiling, row->pct_ceiling, 1);
+    fmt_num(c->pct_peak, sizeof c->pct_peak, row->pct_peak, 1);
+    fmt_ratio(c->step, sizeof c->step, row->step);
+    fmt_ratio(c->cumulative, sizeof c->cumulative, row->cumulative);
+    fmt_ratio(c->vs_vendor, sizeof c->vs_vendor, row->vs_vendor);
 }
 
 static const char *vendor_name(const climb_workload *w)
@@ -208,18 +223,13 @@ void climb_report_table(const climb_report *r, FILE *f)
                     climb_row_status_name(row->status), row->note);
             continue;
         }
-        char med[32], mn[32], noise[32], rate[32], pc[32], pp[32], st[32], cu[32], vv[32];
-        fmt_num(med, sizeof med, row->t.median_us, 2);
-        fmt_num(mn, sizeof mn, row->t.min_us, 2);
+        row_cells c;
+        char noise[32];
+        format_cells(row, &c);
         snprintf(noise, sizeof noise, "%.1f%%", row->t.noise_pct);
-        fmt_num(rate, sizeof rate, row->w->ceiling == CLIMB_CEIL_FFMA ? row->gflops : row->gbs, 1);
-        fmt_num(pc, sizeof pc, row->pct_ceiling, 1);
-        fmt_num(pp, sizeof pp, row->pct_peak, 1);
-        fmt_ratio(st, sizeof st, row->step);
-        fmt_ratio(cu, sizeof cu, row->cumulative);
-        fmt_ratio(vv, sizeof vv, row->vs_vendor);
         fprintf(f, "%2d  %-32s %11s %11s %7s %9s %7s %7s %7s %8s %8s\n", row->ordinal,
-                row->w->rung(row->ordinal)->name, med, mn, noise, rate, pc, pp, st, cu, vv);
+                row->w->rung(row->ordinal)->name, c.median, c.min, noise, c.rate, c.pct_ceiling, c.pct_peak, c.step,
+                c.cumulative, c.vs_vendor);
     }
 }
 
@@ -413,17 +423,10 @@ void climb_report_md(const climb_report *r, FILE *f)
                     row->note);
             continue;
         }
-        char med[32], mn[32], rate[32], pc[32], pp[32], st[32], cu[32], vv[32];
-        fmt_num(med, sizeof med, row->t.median_us, 2);
-        fmt_num(mn, sizeof mn, row->t.min_us, 2);
-        fmt_num(rate, sizeof rate, row->w->ceiling == CLIMB_CEIL_FFMA ? row->gflops : row->gbs, 1);
-        fmt_num(pc, sizeof pc, row->pct_ceiling, 1);
-        fmt_num(pp, sizeof pp, row->pct_peak, 1);
-        fmt_ratio(st, sizeof st, row->step);
-        fmt_ratio(cu, sizeof cu, row->cumulative);
-        fmt_ratio(vv, sizeof vv, row->vs_vendor);
-        fprintf(f, "| %d | `%s` | %s | %s | %.1f%% | %s | %s | %s | %s | %s | %s |\n", row->ordinal, name, med, mn,
-                row->t.noise_pct, rate, pc, pp, st, cu, vv);
+        row_cells c;
+        format_cells(row, &c);
+        fprintf(f, "| %d | `%s` | %s | %s | %.1f%% | %s | %s | %s | %s | %s | %s |\n", row->ordinal, name, c.median,
+                c.min, row->t.noise_pct, c.rate, c.pct_ceiling, c.pct_peak, c.step, c.cumulative, c.vs_vendor);
     }
 }
 

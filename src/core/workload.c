@@ -1,5 +1,6 @@
 #include "workload.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *climb_dtype_name(climb_dtype t)
@@ -56,4 +57,16 @@ int climb_find_rung(const climb_workload *w, const char *name)
         if (strcmp(w->rung(i)->name, name) == 0)
             return i;
     return -1;
+}
+
+void climb_size_label(char *buf, size_t len, size_t n)
+{
+    if (n >= 2 && (n & (n - 1)) == 0) {
+        int k = 0;
+        while (((size_t)1 << k) < n)
+            k++;
+        snprintf(buf, len, "2^%d", k);
+    } else {
+        snprintf(buf, len, "%zu", n);
+    }
 }

@@ -23,6 +23,9 @@ size_t climb_dtype_size(climb_dtype t);
 /* "i32" or "f32" -> 0; anything else -> -1. */
 int climb_dtype_parse(const char *s, climb_dtype *out);
 
+/* A problem size as people write it: "2^22" for powers of two (from 2), else the decimal count. */
+void climb_size_label(char *buf, size_t len, size_t n);
+
 /* Which measured ceiling a workload's rate is judged against. */
 typedef enum climb_ceiling_kind { CLIMB_CEIL_READ = 0, CLIMB_CEIL_COPY = 1, CLIMB_CEIL_FFMA = 2 } climb_ceiling_kind;
 const char *climb_ceiling_name(climb_ceiling_kind k);
