@@ -130,6 +130,14 @@ static void test_names(void)
     EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_COPY), "copy") == 0);
     EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_FFMA), "ffma") == 0);
 
+    char lbl[32];
+    climb_size_label(lbl, sizeof lbl, (size_t)1 << 22);
+    EXPECT(strcmp(lbl, "2^22") == 0);
+    climb_size_label(lbl, sizeof lbl, 1025);
+    EXPECT(strcmp(lbl, "1025") == 0);
+    climb_size_label(lbl, sizeof lbl, 1);
+    EXPECT(strcmp(lbl, "1") == 0);
+
     char slug[64];
     climb_device_slug("NVIDIA H100 80GB HBM3", slug, sizeof slug);
     EXPECT_MSG(strcmp(slug, "h100-80gb-hbm3") == 0, "slug was '%s'", slug);
