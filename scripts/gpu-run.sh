@@ -19,9 +19,10 @@ tail -n 3 /tmp/climb-build.log
 climb="$build/climb"
 "$climb" version
 
-name=$("$climb" devices --no-measure 2>/dev/null | sed -n 's/^device 0: //p')
-slug=$(echo "${name:-unknown}" | sed -E 's/^NVIDIA //; s/[^A-Za-z0-9]+/-/g; s/^-+|-+$//g' | tr 'A-Z' 'a-z')
-out=${1:-results/$slug}
+query=$("$climb" devices --no-measure --device 0 2>/dev/null)
+name=$(sed -n 's/^device 0: //p' <<<"$query")
+folder=$(sed -n 's/^  results folder *//p' <<<"$query")
+out=${1:-${folder:-results/unknown}}
 mkdir -p "$out"
 echo "GPU: ${name:-none}; reports go to $out"
 

@@ -185,6 +185,9 @@ static int cmd_list(int argc, char **argv)
 static void print_device(FILE *f, const climb_device_info *d)
 {
     fprintf(f, "device %d: %s\n", d->ordinal, d->name);
+    char slug[128];
+    climb_device_slug(d->name, slug, sizeof slug);
+    fprintf(f, "  results folder       results/%s\n", slug);
     fprintf(f, "  compute capability   %d.%d\n", d->cc_major, d->cc_minor);
     fprintf(f, "  SMs                  %d (%d FP32 lanes each)\n", d->sms, d->fp32_lanes_per_sm);
     fprintf(f, "  SM clock (peak)      %d MHz\n", d->sm_clock_khz / 1000);
