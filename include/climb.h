@@ -61,6 +61,25 @@ CLIMB_API climb_status climb_get_stream(climb_handle handle, cudaStream_t *strea
 CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
 
 /*
+ * Tuned parameters. A handle runs each workload's best rung with the parameters `climb tune` saved in a
+ * wisdom file for this GPU, compute capability, driver and climb version, and otherwise with built-in
+ * per-architecture defaults. climb_create reads the default file: $CLIMB_WISDOM if set, else
+ * $XDG_CONFIG_HOME/climb/wisdom.json, else $HOME/.config/climb/wisdom.json. A missing, foreign, stale or
+ * corrupt file never fails a call and never changes a result: the defaults are used and
+ * climb_get_tuning says why.
+ */
+
+/* Reads the tuned parameters again from `path` (NULL: the default file). Waits for the handle's stream
+ * (the workspace is re-sized). Fails only for a NULL handle or when device memory cannot be had. */
+CLIMB_API climb_status climb_load_wisdom(climb_handle handle, const char *path);
+
+/* One line on where `workload`'s ("reduce") parameters come from and what they are; *from_wisdom (if not
+ * NULL) is 1 when a wisdom file supplied them. INVALID_VALUE for a NULL handle or buffer, an unknown
+ * workload, or len 0; a line longer than len is cut. */
+CLIMB_API climb_status climb_get_tuning(climb_handle handle, const char *workload, char *buf, size_t len,
+                                        int *from_wisdom);
+
+/*
  * Sum reduction: *d_out = d_in[0] + ... + d_in[n-1].
  * n == 0 writes 0. Any n and any element alignment of d_in are handled. i32 sums wrap modulo 2^32.
  * The f32 order of additions is fixed for a given n, device and library version, so results repeat.

@@ -1,4 +1,6 @@
 #include "report.h"
+
+#include "json.h"
 #include "build_info.h"
 
 #include <errno.h>
@@ -235,22 +237,7 @@ void climb_report_table(const climb_report *r, FILE *f)
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
+static void json_str(FILE *f, const char *s) { climb_json_write_string(f, s); }
 
 static void json_num(FILE *f, double x)
 {

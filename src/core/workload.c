@@ -70,3 +70,16 @@ void climb_size_label(char *buf, size_t len, size_t n)
         snprintf(buf, len, "%zu", n);
     }
 }
+
+void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; tn && i < tn->n_params && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s=%d", i ? " " : "", tn->params[i].name, values[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}

@@ -47,6 +47,34 @@ typedef struct climb_case_params {
 
 typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
 
+/* One kernel a rung launches, with the launch shape it is launched with: what `climb occupancy --kernel`
+ * and the occupancy test feed to the calculator and to the CUDA runtime. */
+typedef struct climb_kernel_desc {
+    char name[96];
+    const void *func;          /* the __global__ function */
+    int block_threads;
+    size_t dynamic_smem;
+} climb_kernel_desc;
+
+/* A tunable parameter of a workload's best rung and its candidate values (experiment mode, climb tune). */
+#define CLIMB_MAX_TUNABLES 6
+typedef struct climb_tunable {
+    const char *name;          /* "block" */
+    const char *meaning;       /* "threads per block" */
+    const int *values;         /* the candidates, ascending */
+    int n_values;
+} climb_tunable;
+
+typedef struct climb_tuning {
+    int rung;                  /* the rung the parameters shape (the best) */
+    int n_params;
+    const climb_tunable *params;
+    /* The built-in values for this device: the per-architecture policy. Returns where they come from. */
+    const char *(*defaults)(const climb_device_info *dev, int *values);
+    /* NULL if `values` is a candidate on dev, else why not: tuning skips it, wisdom naming it is refused. */
+    const char *(*rejects)(const climb_device_info *dev, const int *values);
+} climb_tuning;
+
 typedef struct climb_workload {
     const char *name;
     const char *title;
@@ -77,7 +105,18 @@ typedef struct climb_workload {
     double (*bytes)(const climb_case *c);
     double (*flops)(const climb_case *c);
     void (*destroy)(climb_case *c);
+
+    /* The kernels `rung` launches for type t on dev, the best rung shaped by `tuning` (NULL: the defaults).
+     * Fills up to `max` and returns how many there are; 0 for the vendor rung, whose kernels are not ours. */
+    int (*kernels)(int rung, climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out,
+                   int max);
+    const climb_tuning *tuning;    /* NULL: nothing to tune */
+    /* The tuned values the best rung runs with on this case from now on (create sets the defaults). */
+    void (*set_tuning)(climb_case *c, const int *values);
 } climb_workload;
+
+/* "block=512 blocks_per_sm=4 vecs=4" */
+void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len);
 
 /* All workloads, in the order `climb bench all` runs them. */
 const climb_workload *const *climb_workloads(int *count);

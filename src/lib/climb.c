@@ -3,16 +3,22 @@
 #include "climb.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../core/wisdom.h"
 #include "../workloads/reduce.h"
 
 struct climb_context {
     int device;
     cudaStream_t stream;
+    climb_device_info dev;    /* the facts the tuning policy and wisdom keys need */
     climb_reduce_exec reduce;
     void *reduce_ws;          /* zeroed at creation; the best rung leaves it zeroed */
     size_t reduce_ws_bytes;
+    int reduce_from_wisdom;
+    char reduce_tuning[700];  /* where the reduce parameters come from, for climb_get_tuning */
     cudaError_t last_error;
 };
 
@@ -70,6 +76,70 @@ static void guard_leave(device_guard *g)
         cudaSetDevice(g->prev);
 }
 
+static climb_status finish(climb_handle h, cudaError_t e);
+
+/* The device facts the tuning needs, read without printing. */
+static cudaError_t read_device(int device, climb_device_info *d)
+{
+    struct cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, device);
+    if (e != cudaSuccess)
+        return e;
+    memset(d, 0, sizeof *d);
+    d->ordinal = device;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sms = p.multiProcessorCount;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    return cudaDriverGetVersion(&d->driver_version);
+}
+
+/* Chooses the reduce parameters (wisdom, else defaults) and sizes the zeroed workspace for them. */
+static cudaError_t tune_reduce(struct climb_context *h, const char *path)
+{
+    const climb_tuning *tn = climb_reduce_workload.tuning;
+    int v[CLIMB_MAX_TUNABLES];
+    const char *source = tn->defaults(&h->dev, v);
+    char file[4096], msg[600] = "";
+    climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
+    if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
+        path = file;
+    if (path) {
+        char ver[16];
+        snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
+        climb_wisdom_key key = {h->dev.name, h->dev.cc_major, h->dev.cc_minor, h->dev.driver_version, ver};
+        o = climb_wisdom_lookup(path, "reduce", tn, &key, &h->dev, v, msg, sizeof msg);
+    } else {
+        snprintf(msg, sizeof msg, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are all unset)");
+    }
+    char desc[160];
+    climb_tuning_format(tn, v, desc, sizeof desc);
+    h->reduce_from_wisdom = o == CLIMB_WISDOM_USED;
+    if (o == CLIMB_WISDOM_USED)
+        snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s", msg);
+    else
+        snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s (%s)%s%s", source, desc,
+                 climb_wisdom_warns(o) ? "; wisdom not used: " : "; ", msg);
+    climb_reduce_set_tuning(&h->reduce, v);
+
+    if (h->reduce_ws)
+        cudaFree(h->reduce_ws);
+    h->reduce_ws = NULL;
+    h->reduce_ws_bytes = climb_reduce_best_workspace(&h->reduce);
+    cudaError_t e = cudaMalloc(&h->reduce_ws, h->reduce_ws_bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(h->reduce_ws, 0, h->reduce_ws_bytes);
+    if (e != cudaSuccess) { /* calls refuse an empty workspace rather than write through a bad one */
+        cudaGetLastError();
+        if (h->reduce_ws)
+            cudaFree(h->reduce_ws);
+        h->reduce_ws = NULL;
+        h->reduce_ws_bytes = 0;
+    }
+    return e;
+}
+
 climb_status climb_create(climb_handle *handle, int device)
 {
     if (!handle)
@@ -91,13 +161,10 @@ climb_status climb_create(climb_handle *handle, int device)
     climb_status st = CLIMB_STATUS_SUCCESS;
     e = guard_enter(&g, device);
     if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&h->reduce.sms, cudaDevAttrMultiProcessorCount, device);
-    if (e == cudaSuccess) {
-        h->reduce_ws_bytes = climb_reduce_best_workspace(&h->reduce);
-        e = cudaMalloc(&h->reduce_ws, h->reduce_ws_bytes);
-    }
+        e = read_device(device, &h->dev);
+    h->reduce.sms = h->dev.sms;
     if (e == cudaSuccess)
-        e = cudaMemset(h->reduce_ws, 0, h->reduce_ws_bytes);
+        e = tune_reduce(h, NULL);
     if (e != cudaSuccess) {
         st = from_cuda(e);
         cudaGetLastError();
@@ -139,6 +206,30 @@ climb_status climb_get_stream(climb_handle h, cudaStream_t *stream)
     if (!h || !stream)
         return CLIMB_STATUS_INVALID_VALUE;
     *stream = h->stream;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_load_wisdom(climb_handle h, const char *path)
+{
+    if (!h)
+        return CLIMB_STATUS_INVALID_VALUE;
+    device_guard g;
+    cudaError_t e = guard_enter(&g, h->device);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(h->stream); /* the old workspace may still be in use */
+    if (e == cudaSuccess)
+        e = tune_reduce(h, path);
+    guard_leave(&g);
+    return finish(h, e);
+}
+
+climb_status climb_get_tuning(climb_handle h, const char *workload, char *buf, size_t len, int *from_wisdom)
+{
+    if (!h || !workload || !buf || len == 0 || strcmp(workload, "reduce") != 0)
+        return CLIMB_STATUS_INVALID_VALUE;
+    snprintf(buf, len, "%s", h->reduce_tuning);
+    if (from_wisdom)
+        *from_wisdom = h->reduce_from_wisdom;
     return CLIMB_STATUS_SUCCESS;
 }
 

@@ -66,14 +66,32 @@ extern "C" double climb_reduce_tol_f32(size_t n, double abs_sum)
 /* Grid-stride rungs 7-8 launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full SM
  * on CC 9.0, as the text advises (enough blocks to fill the GPU, no more). */
 #define REDUCE_BLOCKS_PER_SM 8u
-/* The best rung (rung 9). Chosen on an H200 (2026-11-22, cold L2, median of 200+ samples): with 512
- * threads, 4 blocks per SM and 4 16-byte loads in flight per thread, 2^28 i32 took 232.9 us and f32
- * 234.3 us, against 233.6 and 235.4 us with 256 threads and 8 blocks per SM. Also tried and slower:
- * 8 or 16 loads in flight (2^28 i32 up to 254 us), one contiguous share per block instead of the grid
- * stride (+1 to 3%), and the L2::256B prefetch hint on the loads (+7% at 2^28). */
-#define REDUCE_BEST_BLOCK 512u
-#define REDUCE_BEST_BLOCKS_PER_SM 4u
-#define REDUCE_BEST_VECS 4u
+/* The best rung (rung 9) has three tunable parameters, their candidates below (`climb tune reduce` tries
+ * every combination that keeps the grid within one resident wave of threads):
+ *   block          threads per block
+ *   blocks_per_sm  blocks launched per SM (the grid is this times the SM count, fewer for small n)
+ *   vecs           16-byte loads each thread has in flight per grid step */
+static const int REDUCE_TUNE_BLOCKS[] = {128, 256, 512, 1024};
+static const int REDUCE_TUNE_BLOCKS_PER_SM[] = {1, 2, 3, 4, 6, 8, 12, 16};
+static const int REDUCE_TUNE_VECS[] = {1, 2, 4, 8};
+#define REDUCE_NV(a) ((int)(sizeof a / sizeof a[0]))
+
+/* Built-in values per architecture, used where no wisdom file matches the device.
+ * CC 9.x: chosen on an H200 (2026-11-22, cold L2, median of 200+ samples): with 512 threads, 4 blocks per
+ * SM and 4 loads in flight, 2^28 i32 took 232.9 us and f32 234.3 us, against 233.6 and 235.4 us with 256
+ * threads and 8 blocks per SM. Also tried and slower: 8 or 16 loads in flight (2^28 i32 up to 254 us),
+ * one contiguous share per block instead of the grid stride (+1 to 3%), and the L2::256B prefetch hint
+ * on the loads (+7% at 2^28). Other architectures: not measured; 512 threads, as many blocks as fill
+ * the SM's threads, 4 loads in flight. */
+typedef struct reduce_arch_policy {
+    int cc_major;                 /* 0: any other architecture */
+    int block, blocks_per_sm, vecs;
+    const char *source;
+} reduce_arch_policy;
+static const reduce_arch_policy REDUCE_ARCH_POLICY[] = {
+    {9, 512, 4, 4, "built-in CC 9.x policy (measured on an H200)"},
+    {0, 512, 0, 4, "built-in default (not measured on this architecture: 512 threads, blocks to fill the SM, 4 loads)"},
+};
 
 /* ---------------------------------------------------------------- device helpers */
 
@@ -493,7 +511,7 @@ static size_t ws_grid_stride(const climb_reduce_exec *x, size_t n)
 static size_t ws_single_pass(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
-    return 16 + (size_t)max_grid(x, REDUCE_BEST_BLOCKS_PER_SM) * 4;
+    return 16 + (size_t)max_grid(x, (unsigned)x->tune.blocks_per_sm) * 4;
 }
 
 /* Rungs 7-8: the grid's partial sums, then one block over them. */
@@ -527,19 +545,46 @@ static cudaError_t launch_warp_shuffle(const climb_reduce_exec *x, const T *in, 
     return launch_two_pass<T>(reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>, x, in, n, out, ws, ws_bytes);
 }
 
+/* Rung 9's instances: one per candidate block size and loads in flight, indexed by the candidates'
+ * positions (the block size and VECS are compile-time: they size the scratch array and unroll the loads). */
+template <typename T> struct single_pass_kernel {
+    typedef void (*fn)(const T *, size_t, T *, unsigned long long *, unsigned *, T *);
+};
+#define SP_ROW(T, B)                                                                                          \
+    {reduce_vectorized_single_pass_kernel<T, B, 1>, reduce_vectorized_single_pass_kernel<T, B, 2>,            \
+     reduce_vectorized_single_pass_kernel<T, B, 4>, reduce_vectorized_single_pass_kernel<T, B, 8>}
+
+static int candidate_index(const int *values, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (values[i] == v)
+            return i;
+    return -1;
+}
+
+template <typename T> static typename single_pass_kernel<T>::fn single_pass_instance(const climb_reduce_tuning *t)
+{
+    static const typename single_pass_kernel<T>::fn table[4][4] = {SP_ROW(T, 128), SP_ROW(T, 256), SP_ROW(T, 512),
+                                                                   SP_ROW(T, 1024)};
+    int b = candidate_index(REDUCE_TUNE_BLOCKS, REDUCE_NV(REDUCE_TUNE_BLOCKS), t->block);
+    int v = candidate_index(REDUCE_TUNE_VECS, REDUCE_NV(REDUCE_TUNE_VECS), t->vecs);
+    return b < 0 || v < 0 ? NULL : table[b][v];
+}
+
 template <typename T>
 static cudaError_t launch_vectorized_single_pass(const climb_reduce_exec *x, const T *in, size_t n, T *out, void *ws,
                                                  size_t ws_bytes)
 {
-    if (ws_bytes < ws_single_pass(x, n))
+    typename single_pass_kernel<T>::fn kernel = single_pass_instance<T>(&x->tune);
+    if (!kernel || x->tune.blocks_per_sm < 1 || ws_bytes < ws_single_pass(x, n))
         return cudaErrorInvalidValue;
+    const unsigned block = (unsigned)x->tune.block;
     const unsigned blocks =
-        grid_stride_blocks(x, REDUCE_BEST_BLOCKS_PER_SM, n, (size_t)4 * REDUCE_BEST_BLOCK * REDUCE_BEST_VECS);
+        grid_stride_blocks(x, (unsigned)x->tune.blocks_per_sm, n, (size_t)4 * block * (unsigned)x->tune.vecs);
     unsigned long long *packed = (unsigned long long *)ws;
     unsigned *ticket = (unsigned *)((char *)ws + 8);
     T *partials = (T *)((char *)ws + 16);
-    reduce_vectorized_single_pass_kernel<T, REDUCE_BEST_BLOCK, REDUCE_BEST_VECS>
-        <<<blocks, REDUCE_BEST_BLOCK, 0, x->stream>>>(in, n, out, packed, ticket, partials);
+    kernel<<<blocks, block, 0, x->stream>>>(in, n, out, packed, ticket, partials);
     return cudaGetLastError();
 }
 
@@ -577,36 +622,51 @@ static cudaError_t launch_cub(const climb_reduce_exec *x, const T *in, size_t n,
 
 /* ---------------------------------------------------------------- the registry */
 
+/* The kernel rungs 1-8 launch (REDUCE_BLOCK threads, no dynamic shared memory), for the occupancy check.
+ * The macro writes a two-line lookup per rung; the kernel expression names T. */
+#define REDUCE_KERNEL_OF(fname, ...)                                                                           \
+    template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }             \
+    static const void *fname(climb_dtype t) { return t == CLIMB_I32 ? fname##_of<int32_t>() : fname##_of<float>(); }
+REDUCE_KERNEL_OF(k_interleaved_divergent, reduce_interleaved_divergent_kernel<T>)
+REDUCE_KERNEL_OF(k_interleaved_strided, reduce_interleaved_strided_kernel<T>)
+REDUCE_KERNEL_OF(k_seq_addressing, reduce_seq_addressing_kernel<T>)
+REDUCE_KERNEL_OF(k_first_add_load, reduce_first_add_load_kernel<T>)
+REDUCE_KERNEL_OF(k_unroll_last_warp, reduce_unroll_last_warp_kernel<T>)
+REDUCE_KERNEL_OF(k_complete_unroll, reduce_complete_unroll_kernel<T, REDUCE_BLOCK>)
+REDUCE_KERNEL_OF(k_multi_element, reduce_multi_element_kernel<T, REDUCE_BLOCK>)
+REDUCE_KERNEL_OF(k_warp_shuffle, reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>)
+
 typedef struct reduce_rung {
     climb_rung_info info;
     cudaError_t (*launch_i32)(const climb_reduce_exec *, const int32_t *, size_t, int32_t *, void *ws, size_t ws_bytes);
     cudaError_t (*launch_f32)(const climb_reduce_exec *, const float *, size_t, float *, void *ws, size_t ws_bytes);
     size_t (*workspace)(const climb_reduce_exec *, size_t n);
+    const void *(*kernel)(climb_dtype t);  /* rungs 1-8; NULL for CUB (not ours) and rung 9 (tuned instance) */
 } reduce_rung;
 
-#define REDUCE_RUNG(fn, ws) fn<int32_t>, fn<float>, ws
+#define REDUCE_RUNG(fn, ws, kernel) fn<int32_t>, fn<float>, ws, kernel
 
 /* The ladder. Ordinal = position: 0 is CUB, then the text's kernels in order, then the best. */
 static const reduce_rung REDUCE_RUNGS[] = {
-    {{"cub_device_reduce", "vendor: cub::DeviceReduce::Sum", "", 1}, REDUCE_RUNG(launch_cub, ws_cub)},
+    {{"cub_device_reduce", "vendor: cub::DeviceReduce::Sum", "", 1}, REDUCE_RUNG(launch_cub, ws_cub, NULL)},
     {{"reduce_interleaved_divergent", "shared-memory tree, tid % (2*stride) picks the adders: divergent warps", "", 0},
-     REDUCE_RUNG(launch_interleaved_divergent, ws_one_per_thread)},
+     REDUCE_RUNG(launch_interleaved_divergent, ws_one_per_thread, k_interleaved_divergent)},
     {{"reduce_interleaved_strided", "strided index keeps active threads together: no divergence, bank conflicts", "", 0},
-     REDUCE_RUNG(launch_interleaved_strided, ws_one_per_thread)},
+     REDUCE_RUNG(launch_interleaved_strided, ws_one_per_thread, k_interleaved_strided)},
     {{"reduce_seq_addressing", "sequential addressing: conflict-free, but half the threads idle at once", "", 0},
-     REDUCE_RUNG(launch_seq_addressing, ws_one_per_thread)},
+     REDUCE_RUNG(launch_seq_addressing, ws_one_per_thread, k_seq_addressing)},
     {{"reduce_first_add_load", "each thread adds two elements while loading: no idle first step", "", 0},
-     REDUCE_RUNG(launch_first_add_load, ws_two_per_thread)},
+     REDUCE_RUNG(launch_first_add_load, ws_two_per_thread, k_first_add_load)},
     {{"reduce_unroll_last_warp", "last 64 sums by one warp with __syncwarp, no block barriers", "", 0},
-     REDUCE_RUNG(launch_unroll_last_warp, ws_two_per_thread)},
+     REDUCE_RUNG(launch_unroll_last_warp, ws_two_per_thread, k_unroll_last_warp)},
     {{"reduce_complete_unroll", "block size as a template parameter: the whole tree unrolled", "", 0},
-     REDUCE_RUNG(launch_complete_unroll, ws_two_per_thread)},
+     REDUCE_RUNG(launch_complete_unroll, ws_two_per_thread, k_complete_unroll)},
     {{"reduce_multi_element", "algorithm cascading: grid-stride loop, many elements per thread, 2 launches", "", 0},
-     REDUCE_RUNG(launch_multi_element, ws_grid_stride)},
+     REDUCE_RUNG(launch_multi_element, ws_grid_stride, k_multi_element)},
     {{"reduce_warp_shuffle", "block sum in registers with __shfl_down_sync instead of a shared tree", "", 0},
-     REDUCE_RUNG(launch_warp_shuffle, ws_grid_stride)},
-    {{"reduce_vectorized_single_pass", "16-byte loads, 4 in flight per thread, last block to finish writes: 1 launch", "", 0},
-     REDUCE_RUNG(launch_vectorized_single_pass, ws_single_pass)},
+     REDUCE_RUNG(launch_warp_shuffle, ws_grid_stride, k_warp_shuffle)},
+    {{"reduce_vectorized_single_pass", "16-byte loads, several in flight per thread, last block to finish writes: 1 launch", "", 0},
+     REDUCE_RUNG(launch_vectorized_single_pass, ws_single_pass, NULL)},
 };
 #define REDUCE_N_RUNGS ((int)(sizeof REDUCE_RUNGS / sizeof REDUCE_RUNGS[0]))
 #define REDUCE_BEST (REDUCE_N_RUNGS - 1)
@@ -628,6 +688,87 @@ extern "C" cudaError_t climb_reduce_best_f32(const climb_reduce_exec *x, const f
                                              void *ws, size_t ws_bytes)
 {
     return REDUCE_RUNGS[REDUCE_BEST].launch_f32(x, in, n, out, ws, ws_bytes);
+}
+
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+static const climb_tunable REDUCE_TUNABLES[] = {
+    {"block", "threads per block", REDUCE_TUNE_BLOCKS, REDUCE_NV(REDUCE_TUNE_BLOCKS)},
+    {"blocks_per_sm", "blocks launched per SM", REDUCE_TUNE_BLOCKS_PER_SM, REDUCE_NV(REDUCE_TUNE_BLOCKS_PER_SM)},
+    {"vecs", "16-byte loads in flight per thread", REDUCE_TUNE_VECS, REDUCE_NV(REDUCE_TUNE_VECS)},
+};
+
+static const char *reduce_tuning_defaults(const climb_device_info *dev, int *v)
+{
+    int n = REDUCE_NV(REDUCE_ARCH_POLICY);
+    const reduce_arch_policy *p = &REDUCE_ARCH_POLICY[n - 1];
+    for (int i = 0; i < n - 1; i++)
+        if (REDUCE_ARCH_POLICY[i].cc_major == dev->cc_major)
+            p = &REDUCE_ARCH_POLICY[i];
+    v[0] = p->block;
+    v[2] = p->vecs;
+    v[1] = p->blocks_per_sm;
+    if (v[1] == 0) { /* as many blocks as the SM holds threads for: the largest candidate that fits */
+        v[1] = REDUCE_TUNE_BLOCKS_PER_SM[0];
+        for (int i = 0; i < REDUCE_NV(REDUCE_TUNE_BLOCKS_PER_SM); i++)
+            if (REDUCE_TUNE_BLOCKS_PER_SM[i] * p->block <= dev->max_threads_per_sm)
+                v[1] = REDUCE_TUNE_BLOCKS_PER_SM[i];
+    }
+    return p->source;
+}
+
+static const char *reduce_tuning_rejects(const climb_device_info *dev, const int *v)
+{
+    static const char *const not_candidate[] = {"block is not one of 128, 256, 512, 1024",
+                                                "blocks_per_sm is not one of 1, 2, 3, 4, 6, 8, 12, 16",
+                                                "vecs is not one of 1, 2, 4, 8"};
+    for (int i = 0; i < REDUCE_NV(REDUCE_TUNABLES); i++)
+        if (candidate_index(REDUCE_TUNABLES[i].values, REDUCE_TUNABLES[i].n_values, v[i]) < 0)
+            return not_candidate[i];
+    if (dev->max_threads_per_sm > 0 && v[0] * v[1] > dev->max_threads_per_sm)
+        return "block x blocks_per_sm is more threads than one SM holds at once (a second wave of blocks)";
+    return NULL;
+}
+
+static const climb_tuning REDUCE_TUNING = {
+    REDUCE_BEST, REDUCE_NV(REDUCE_TUNABLES), REDUCE_TUNABLES, reduce_tuning_defaults, reduce_tuning_rejects,
+};
+
+extern "C" void climb_reduce_set_tuning(climb_reduce_exec *x, const int *v)
+{
+    x->tune.block = v[0];
+    x->tune.blocks_per_sm = v[1];
+    x->tune.vecs = v[2];
+}
+
+static int reduce_kernels(int rung, climb_dtype t, const climb_device_info *dev, const int *tuning,
+                          climb_kernel_desc *out, int max)
+{
+    if (rung < 0 || rung >= REDUCE_N_RUNGS || REDUCE_RUNGS[rung].info.vendor)
+        return 0;
+    if (max < 1)
+        return 1;
+    climb_kernel_desc *d = &out[0];
+    memset(d, 0, sizeof *d);
+    if (rung != REDUCE_BEST) {
+        snprintf(d->name, sizeof d->name, "%s_kernel<%s>", REDUCE_RUNGS[rung].info.name, climb_dtype_name(t));
+        d->func = REDUCE_RUNGS[rung].kernel(t);
+        d->block_threads = (int)REDUCE_BLOCK;
+        return 1;
+    }
+    int v[3];
+    if (tuning)
+        memcpy(v, tuning, sizeof v);
+    else
+        reduce_tuning_defaults(dev, v);
+    climb_reduce_exec x = {0, dev->sms, {0, 0, 0}};
+    climb_reduce_set_tuning(&x, v);
+    d->func = t == CLIMB_I32 ? (const void *)single_pass_instance<int32_t>(&x.tune)
+                             : (const void *)single_pass_instance<float>(&x.tune);
+    snprintf(d->name, sizeof d->name, "%s_kernel<%s, %d, %d>", REDUCE_RUNGS[rung].info.name, climb_dtype_name(t),
+             v[0], v[2]);
+    d->block_threads = v[0];
+    return d->func ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------- harness glue */
@@ -676,6 +817,15 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     c->p = *p;
     c->x.stream = 0;
     c->x.sms = p->dev ? p->dev->sms : 1;
+    if (p->dev) {
+        int v[3];
+        reduce_tuning_defaults(p->dev, v);
+        climb_reduce_set_tuning(&c->x, v);
+    } else {
+        c->x.tune.block = 512;
+        c->x.tune.blocks_per_sm = 1;
+        c->x.tune.vecs = 4;
+    }
     /* Device memory first: a size the GPU cannot hold is refused before any host memory is touched. */
     cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
     if (e == cudaSuccess)
@@ -785,6 +935,8 @@ static int reduce_verify(climb_case *c, char *msg, size_t msglen)
     return climb_verify_f32(&got, &c->ref_f32, NULL, tol, 1, msg, msglen) ? 1 : 0;
 }
 
+static void reduce_set_tuning(climb_case *c, const int *values) { climb_reduce_set_tuning(&c->x, values); }
+
 static double reduce_bytes(const climb_case *c) { return (double)c->p.size * climb_dtype_size(c->p.type); }
 static double reduce_flops(const climb_case *c) { return c->p.size > 0 ? (double)(c->p.size - 1) : 0.0; }
 
@@ -817,4 +969,7 @@ extern "C" const climb_workload climb_reduce_workload = {
     reduce_bytes,
     reduce_flops,
     reduce_destroy,
+    reduce_kernels,
+    &REDUCE_TUNING,
+    reduce_set_tuning,
 };

@@ -1,0 +1,333 @@
+#include "wisdom.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "json.h"
+
+int climb_wisdom_warns(climb_wisdom_outcome o)
+{
+    return o == CLIMB_WISDOM_FOREIGN || o == CLIMB_WISDOM_STALE || o == CLIMB_WISDOM_CORRUPT;
+}
+
+int climb_wisdom_default_path(char *buf, size_t len)
+{
+    const char *w = getenv("CLIMB_WISDOM");
+    if (w && *w)
+        return snprintf(buf, len, "%s", w) < (int)len ? 0 : -1;
+    const char *x = getenv("XDG_CONFIG_HOME");
+    if (x && *x)
+        return snprintf(buf, len, "%s/climb/wisdom.json", x) < (int)len ? 0 : -1;
+    const char *h = getenv("HOME");
+    if (h && *h)
+        return snprintf(buf, len, "%s/.config/climb/wisdom.json", h) < (int)len ? 0 : -1;
+    return -1;
+}
+
+/* Reads the whole file. 0; 1 if it does not exist; -1 with msg on any other failure. */
+static int read_file(const char *path, char **text, size_t *len, char *msg, size_t msglen)
+{
+    *text = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            return 1;
+        snprintf(msg, msglen, "%s: cannot be read: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            if (cap >= CLIMB_WISDOM_MAX_BYTES) {
+                snprintf(msg, msglen, "%s: larger than %d bytes: not a wisdom file", path, CLIMB_WISDOM_MAX_BYTES);
+                free(buf);
+                fclose(f);
+                return -1;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int err = !buf || ferror(f);
+    fclose(f);
+    if (err) {
+        snprintf(msg, msglen, "%s: cannot be read%s", path, buf ? "" : " (out of memory)");
+        free(buf);
+        return -1;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* The checked shape of one entry. */
+typedef struct {
+    const char *workload, *gpu, *cc, *climb;
+    long driver;
+    const climb_json *params;
+    int line;
+} entry;
+
+static int entry_of(const char *path, const climb_json *e, entry *out, char *msg, size_t msglen)
+{
+    static const char *const strings[] = {"workload", "gpu", "cc", "climb"};
+    const char **dst[] = {&out->workload, &out->gpu, &out->cc, &out->climb};
+    out->line = e->line;
+    if (e->type != CLIMB_JSON_OBJECT) {
+        snprintf(msg, msglen, "%s:%d: an entry must be an object", path, e->line);
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        const climb_json *v = climb_json_get(e, strings[i]);
+        if (!v || v->type != CLIMB_JSON_STRING) {
+            snprintf(msg, msglen, "%s:%d: entry has no \"%s\" string", path, v ? v->line : e->line, strings[i]);
+            return -1;
+        }
+        *dst[i] = v->string;
+    }
+    const climb_json *d = climb_json_get(e, "driver");
+    if (!climb_json_int(d, 0, 1000000000L, &out->driver)) {
+        snprintf(msg, msglen, "%s:%d: entry's \"driver\" must be a version number such as 13000", path,
+                 d ? d->line : e->line);
+        return -1;
+    }
+    out->params = climb_json_get(e, "params");
+    if (!out->params || out->params->type != CLIMB_JSON_OBJECT) {
+        snprintf(msg, msglen, "%s:%d: entry has no \"params\" object", path, out->params ? out->params->line : e->line);
+        return -1;
+    }
+    return 0;
+}
+
+static void cc_string(char *buf, size_t len, int major, int minor) { snprintf(buf, len, "%d.%d", major, minor); }
+
+/* Parses and checks the file's outer shape. Returns the tree, or NULL with msg (corrupt). */
+static climb_json *load_tree(const char *path, const char *text, size_t len, char *msg, size_t msglen)
+{
+    char err[160];
+    climb_json *root = climb_json_parse(text, len, err, sizeof err);
+    if (!root) {
+        /* err is "line N: what" */
+        snprintf(msg, msglen, "%s:%s", path, err + 5);
+        return NULL;
+    }
+    const climb_json *fmt = climb_json_get(root, "format");
+    const climb_json *ents = climb_json_get(root, "entries");
+    if (root->type != CLIMB_JSON_OBJECT)
+        snprintf(msg, msglen, "%s:%d: a wisdom file is one JSON object", path, root->line);
+    else if (!fmt || fmt->type != CLIMB_JSON_STRING || strcmp(fmt->string, CLIMB_WISDOM_FORMAT) != 0)
+        snprintf(msg, msglen, "%s:%d: \"format\" must be \"%s\"", path, fmt ? fmt->line : root->line, CLIMB_WISDOM_FORMAT);
+    else if (!ents || ents->type != CLIMB_JSON_ARRAY)
+        snprintf(msg, msglen, "%s:%d: \"entries\" must be an array", path, ents ? ents->line : root->line);
+    else
+        return root;
+    climb_json_free(root);
+    return NULL;
+}
+
+climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload, const climb_tuning *tn,
+                                         const climb_wisdom_key *key, const climb_device_info *dev, int *values,
+                                         char *msg, size_t msglen)
+{
+    char *text;
+    size_t len;
+    msg[0] = '\0';
+    int r = read_file(path, &text, &len, msg, msglen);
+    if (r == 1) {
+        snprintf(msg, msglen, "no wisdom file at %s", path);
+        return CLIMB_WISDOM_ABSENT;
+    }
+    if (r < 0)
+        return CLIMB_WISDOM_CORRUPT;
+    climb_json *root = load_tree(path, text, len, msg, msglen);
+    free(text);
+    if (!root)
+        return CLIMB_WISDOM_CORRUPT;
+    const climb_json *ents = climb_json_get(root, "entries");
+    char cc[16];
+    cc_string(cc, sizeof cc, key->cc_major, key->cc_minor);
+    climb_wisdom_outcome out = CLIMB_WISDOM_NO_ENTRY;
+    snprintf(msg, msglen, "%s holds no wisdom for %s", path, workload);
+    for (int i = 0; i < ents->n; i++) {
+        entry e;
+        if (entry_of(path, &ents->items[i], &e, msg, msglen) != 0) {
+            out = CLIMB_WISDOM_CORRUPT;
+            break;
+        }
+        if (strcmp(e.workload, workload) != 0)
+            continue;
+        if (strcmp(e.gpu, key->gpu) != 0 || strcmp(e.cc, cc) != 0) {
+            if (out == CLIMB_WISDOM_NO_ENTRY) {
+                out = CLIMB_WISDOM_FOREIGN;
+                snprintf(msg, msglen, "%s:%d: the %s wisdom is for %s (CC %s), not this %s (CC %s)", path, e.line,
+                         workload, e.gpu, e.cc, key->gpu, cc);
+            }
+            continue;
+        }
+        if (e.driver != key->driver || strcmp(e.climb, key->climb_version) != 0) {
+            out = CLIMB_WISDOM_STALE;
+            snprintf(msg, msglen, "%s:%d: the %s wisdom for this GPU is stale: tuned with driver %ld and climb %s, "
+                     "running driver %d and climb %s (run climb tune %s again)", path, e.line, workload, e.driver,
+                     e.climb, key->driver, key->climb_version, workload);
+            continue;
+        }
+        /* The matching entry: exactly the workload's parameters, each an integer candidate. */
+        int v[CLIMB_MAX_TUNABLES];
+        const climb_json *p = e.params;
+        int bad = p->n != tn->n_params;
+        if (bad)
+            snprintf(msg, msglen, "%s:%d: %s wants %d parameters, the entry has %d", path, p->line, workload,
+                     tn->n_params, p->n);
+        for (int k = 0; !bad && k < tn->n_params; k++) {
+            const climb_json *pv = climb_json_get(p, tn->params[k].name);
+            long x;
+            if (!climb_json_int(pv, -1000000000L, 1000000000L, &x)) {
+                snprintf(msg, msglen, "%s:%d: parameter \"%s\" is %s", path, pv ? pv->line : p->line,
+                         tn->params[k].name, pv ? "not an integer" : "missing");
+                bad = 1;
+            }
+            v[k] = (int)x;
+        }
+        const char *why = bad ? NULL : tn->rejects(dev, v);
+        if (why) {
+            snprintf(msg, msglen, "%s:%d: the %s wisdom is not a valid candidate: %s", path, p->line, workload, why);
+            bad = 1;
+        }
+        if (bad) {
+            out = CLIMB_WISDOM_CORRUPT;
+            break;
+        }
+        memcpy(values, v, sizeof(int) * (size_t)tn->n_params);
+        char desc[160];
+        climb_tuning_format(tn, v, desc, sizeof desc);
+        snprintf(msg, msglen, "wisdom from %s:%d (%s)", path, e.line, desc);
+        out = CLIMB_WISDOM_USED;
+        break;
+    }
+    climb_json_free(root);
+    return out;
+}
+
+/* mkdir -p of the folder that holds `path`. */
+static int make_parent(const char *path, char *msg, size_t msglen)
+{
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+        snprintf(msg, msglen, "%s: path too long", path);
+        return -1;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *q = dir + 1; ; q++) {
+        if (*q == '/' || *q == '\0') {
+            char c = *q;
+            *q = '\0';
+            if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+                snprintf(msg, msglen, "cannot create folder %s: %s", dir, strerror(errno));
+                return -1;
+            }
+            *q = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    return 0;
+}
+
+int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
+                       const int *values, const char *tuned, double speedup, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    char cc[16];
+    cc_string(cc, sizeof cc, key->cc_major, key->cc_minor);
+    char *text = NULL;
+    size_t len = 0;
+    climb_json *root = NULL;
+    char note[600] = "";
+    int r = read_file(path, &text, &len, note, sizeof note);
+    if (r == 0) {
+        root = load_tree(path, text, len, note, sizeof note);
+        for (int i = 0; root && i < climb_json_get(root, "entries")->n; i++) {
+            entry e;
+            if (entry_of(path, &climb_json_get(root, "entries")->items[i], &e, note, sizeof note) != 0) {
+                climb_json_free(root);
+                root = NULL;
+            }
+        }
+    }
+    free(text);
+    if (r != 1 && !root) {
+        /* Unreadable or corrupt: keep it beside, start afresh. */
+        char bad[4200];
+        snprintf(bad, sizeof bad, "%s.bad", path);
+        if (rename(path, bad) != 0) {
+            snprintf(msg, msglen, "%s; and it cannot be moved aside to %s: %s", note, bad, strerror(errno));
+            return -1;
+        }
+        snprintf(msg, msglen, "%s; moved it to %s and started a new file", note, bad);
+    }
+    if (make_parent(path, msg, msglen) != 0) {
+        climb_json_free(root);
+        return -1;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(msg, msglen, "cannot write %s: %s", tmp, strerror(errno));
+        climb_json_free(root);
+        return -1;
+    }
+    fprintf(f, "{\n  \"format\": \"%s\",\n  \"entries\": [", CLIMB_WISDOM_FORMAT);
+    int n = 0;
+    const climb_json *ents = root ? climb_json_get(root, "entries") : NULL;
+    for (int i = 0; ents && i < ents->n; i++) {
+        entry e;
+        entry_of(path, &ents->items[i], &e, note, sizeof note);
+        if (strcmp(e.workload, workload) == 0 && strcmp(e.gpu, key->gpu) == 0 && strcmp(e.cc, cc) == 0)
+            continue; /* replaced below */
+        fprintf(f, "%s\n    ", n++ ? "," : "");
+        climb_json_write(f, &ents->items[i], 4);
+    }
+    fprintf(f, "%s\n    {\n      \"workload\": ", n ? "," : "");
+    climb_json_write_string(f, workload);
+    fputs(",\n      \"gpu\": ", f);
+    climb_json_write_string(f, key->gpu);
+    fprintf(f, ",\n      \"cc\": \"%s\",\n      \"driver\": %d,\n      \"climb\": ", cc, key->driver);
+    climb_json_write_string(f, key->climb_version);
+    fputs(",\n      \"params\": {", f);
+    for (int k = 0; k < tn->n_params; k++)
+        fprintf(f, "%s\"%s\": %d", k ? ", " : "", tn->params[k].name, values[k]);
+    fputs("},\n      \"tuned\": ", f);
+    climb_json_write_string(f, tuned ? tuned : "");
+    if (isfinite(speedup))
+        fprintf(f, ",\n      \"speedup_vs_defaults\": %.4f", speedup);
+    fputs("\n    }\n  ]\n}\n", f);
+    climb_json_free(root);
+    int werr = ferror(f);
+    if (fclose(f) != 0 || werr) {
+        snprintf(msg, msglen, "error writing %s", tmp);
+        remove(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "cannot move %s to %s: %s", tmp, path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,287 @@
+/* The JSON reader (with line numbers in its errors), the wisdom file round trip, and every way a wisdom
+ * file can be wrong: absent, foreign, stale, corrupt, truncated, values that are not candidates. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/json.h"
+#include "core/wisdom.h"
+#include "workloads/reduce.h"
+#include "testing.h"
+
+static char dir[256];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    EXPECT(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void expect_json_error(const char *text, const char *want)
+{
+    char err[200];
+    climb_json *v = climb_json_parse(text, strlen(text), err, sizeof err);
+    EXPECT_MSG(v == NULL && strstr(err, want) != NULL, "parsing [%s]: wanted '%s', got '%s'", text, want, v ? "(parsed)" : err);
+    climb_json_free(v);
+}
+
+static void test_json(void)
+{
+    const char *ok = "{\"a\": [1, -2.5e3, true, false, null, \"x\\u00e9\\n\"],\n \"b\": {\"c\": 0}}";
+    char err[200];
+    climb_json *v = climb_json_parse(ok, strlen(ok), err, sizeof err);
+    EXPECT(v != NULL);
+    if (v) {
+        const climb_json *a = climb_json_get(v, "a");
+        EXPECT(a && a->type == CLIMB_JSON_ARRAY && a->n == 6);
+        EXPECT(a->items[1].number == -2500.0 && a->items[2].type == CLIMB_JSON_BOOL && a->items[2].number == 1);
+        EXPECT(strcmp(a->items[5].string, "x\xc3\xa9\n") == 0);
+        long x;
+        EXPECT(climb_json_int(&a->items[0], 0, 10, &x) && x == 1);
+        EXPECT(climb_json_int(&a->items[1], -10000, 10000, &x) && x == -2500);
+        EXPECT(!climb_json_int(&a->items[1], 0, 10000, &x)); /* out of range */
+        EXPECT(!climb_json_int(&a->items[5], 0, 10, &x));    /* not a number */
+        EXPECT(climb_json_get(v, "b")->line == 2);
+        EXPECT(climb_json_get(v, "zz") == NULL && climb_json_get(a, "a") == NULL);
+        /* Round trip through the writer. */
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        climb_json_write(m, v, 0);
+        fclose(m);
+        climb_json *w = climb_json_parse(buf, len, err, sizeof err);
+        EXPECT(w && climb_json_get(w, "a")->n == 6 && strcmp(climb_json_get(w, "a")->items[5].string, "x\xc3\xa9\n") == 0);
+        climb_json_free(w);
+        free(buf);
+    }
+    climb_json_free(v);
+    expect_json_error("", "line 1: unexpected end of file");
+    expect_json_error("{\n\"a\": 1,\n}", "line 3: expected a quoted key");
+    expect_json_error("{\"a\": 1 \"b\": 2}", "line 1: expected ',' or '}'");
+    expect_json_error("[1, 2", "line 1: expected ',' or ']'");
+    expect_json_error("{\"a\": 1, \"a\": 2}", "duplicate key");
+    expect_json_error("\n\n\"abc", "line 3: unterminated string");
+    expect_json_error("\"a\\qb\"", "unknown escape");
+    expect_json_error("[01]", "may not start with 0");
+    expect_json_error("[1.]", "malformed number");
+    expect_json_error("[1e999]", "malformed number");
+    expect_json_error("{} x", "unexpected text after");
+    expect_json_error("[tru]", "expected a value");
+    expect_json_error("{\"a\" 1}", "expected ':'");
+    expect_json_error("\"\\u0000\"", "NUL");
+    char deep[200];
+    memset(deep, '[', 100);
+    deep[100] = '\0';
+    expect_json_error(deep, "nested too deeply");
+    char nul[] = "{\n\"a\": \"x\0y\"}";
+    climb_json *n = climb_json_parse(nul, sizeof nul - 1, err, sizeof err);
+    EXPECT(n == NULL && strstr(err, "line 2: NUL byte") != NULL);
+}
+
+static climb_device_info device(const char *name, int major, int minor, int threads_per_sm, int driver)
+{
+    climb_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.cc_major = major;
+    d.cc_minor = minor;
+    d.sms = 132;
+    d.max_threads_per_sm = threads_per_sm;
+    d.driver_version = driver;
+    return d;
+}
+
+static void test_reduce_policy(void)
+{
+    const climb_tuning *tn = climb_reduce_workload.tuning;
+    EXPECT(tn && tn->rung == climb_reduce_workload.n_rungs - 1 && tn->n_params == 3);
+    int v[3];
+    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    EXPECT(strstr(tn->defaults(&h200, v), "CC 9.x") != NULL);
+    EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
+    EXPECT(tn->rejects(&h200, v) == NULL);
+    climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
+    tn->defaults(&ada, v);
+    EXPECT(v[0] == 512 && v[1] == 3 && v[2] == 4); /* 1536 threads: 3 blocks of 512 */
+    EXPECT(tn->rejects(&ada, v) == NULL);
+    int wave2[3] = {256, 8, 4};
+    EXPECT(tn->rejects(&ada, wave2) != NULL && tn->rejects(&h200, wave2) == NULL);
+    int odd[3] = {300, 1, 4};
+    EXPECT(tn->rejects(&h200, odd) != NULL);
+    int odd_vecs[3] = {256, 1, 3};
+    EXPECT(tn->rejects(&h200, odd_vecs) != NULL);
+    /* Every default is a candidate on the device it is for, across the calculator's architectures. */
+    int count = 0, valid = 0;
+    for (int t = 1024; t <= 2048; t += 512) {
+        climb_device_info d = device("x", 8, 0, t, 13000);
+        tn->defaults(&d, v);
+        count++;
+        valid += tn->rejects(&d, v) == NULL;
+    }
+    EXPECT(count == valid);
+    char buf[100];
+    int w[3] = {512, 4, 4};
+    climb_tuning_format(tn, w, buf, sizeof buf);
+    EXPECT(strcmp(buf, "block=512 blocks_per_sm=4 vecs=4") == 0);
+}
+
+static climb_wisdom_outcome look(const char *path, const climb_wisdom_key *k, const climb_device_info *d, int *v,
+                                 char *msg)
+{
+    return climb_wisdom_lookup(path, "reduce", climb_reduce_workload.tuning, k, d, v, msg, 600);
+}
+
+static void test_wisdom(void)
+{
+    const climb_tuning *tn = climb_reduce_workload.tuning;
+    char path[400], msg[600];
+    snprintf(path, sizeof path, "%s/nested/folder/wisdom.json", dir);
+    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0"};
+    int v[3] = {-1, -1, -1};
+
+    EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_ABSENT && v[0] == -1);
+    EXPECT(!climb_wisdom_warns(CLIMB_WISDOM_ABSENT) && climb_wisdom_warns(CLIMB_WISDOM_CORRUPT));
+
+    /* Store creates the folders; lookup reads the values back. */
+    int tuned[3] = {256, 8, 2};
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "2026-11-22T00:00:00Z", 1.05, msg, sizeof msg) == 0);
+    EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_USED);
+    EXPECT_MSG(v[0] == 256 && v[1] == 8 && v[2] == 2, "%d %d %d", v[0], v[1], v[2]);
+    EXPECT(strstr(msg, "block=256 blocks_per_sm=8 vecs=2") != NULL);
+
+    /* A second GPU's entry is kept beside it; storing the same key again replaces, not appends. */
+    climb_wisdom_key h100 = {"NVIDIA H100 80GB HBM3", 9, 0, 13000, "0.1.0"};
+    climb_device_info h100d = device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
+    int other[3] = {1024, 2, 8};
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &h100, other, "2026-11-22T01:00:00Z", 1.0, msg, sizeof msg) == 0);
+    int again[3] = {512, 4, 4};
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, again, "2026-11-22T02:00:00Z", 1.0, msg, sizeof msg) == 0);
+    EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 512 && v[1] == 4 && v[2] == 4);
+    EXPECT(look(path, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[0] == 1024 && v[2] == 8);
+    {
+        FILE *f = fopen(path, "r");
+        char text[4096];
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f)
+            fclose(f);
+        text[n] = '\0';
+        int entries = 0;
+        for (const char *q = text; (q = strstr(q, "\"workload\"")) != NULL; q++)
+            entries++;
+        EXPECT_MSG(entries == 2, "%d entries", entries);
+    }
+
+    /* Foreign: only other GPUs. Stale: same GPU, other driver or climb version. Other workload: no entry. */
+    climb_wisdom_key l4 = {"NVIDIA L4", 8, 9, 13000, "0.1.0"};
+    climb_device_info l4d = device("NVIDIA L4", 8, 9, 1536, 13000);
+    v[0] = -1;
+    EXPECT(look(path, &l4, &l4d, v, msg) == CLIMB_WISDOM_FOREIGN && v[0] == -1);
+    EXPECT(strstr(msg, "not this NVIDIA L4") != NULL);
+    climb_wisdom_key newdrv = key;
+    newdrv.driver = 13010;
+    EXPECT(look(path, &newdrv, &h200, v, msg) == CLIMB_WISDOM_STALE && strstr(msg, "driver 13000") != NULL);
+    climb_wisdom_key newver = key;
+    newver.climb_version = "0.2.0";
+    EXPECT(look(path, &newver, &h200, v, msg) == CLIMB_WISDOM_STALE && v[0] == -1);
+    EXPECT(climb_wisdom_lookup(path, "transpose", tn, &key, &h200, v, msg, sizeof msg) == CLIMB_WISDOM_NO_ENTRY);
+
+    /* Corrupt files: each gives CORRUPT, a "path:line:" message, and leaves the values alone. */
+    char bad[400];
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    struct { const char *text, *want; } cases[] = {
+        {"", ":1: unexpected end of file"},
+        {"{\n  \"format\": \"climb wisdom 1\",\n  \"entries\": [\n    {\"workload\": \"reduce\"", ":4: expected ',' or '}'"},
+        {"[1, 2]", ":1: a wisdom file is one JSON object"},
+        {"{\"format\": \"climb wisdom 9\", \"entries\": []}", "\"format\" must be"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": {}}", "\"entries\" must be an array"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [3]}", "an entry must be an object"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\"}]}",
+         "no \"cc\" string"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [\n{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": \"13000\", \"climb\": \"0.1.0\", \"params\": {}}]}", ":2: entry's \"driver\" must be"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": 13000, \"climb\": \"0.1.0\",\n\"params\": {\"block\": 300, \"blocks_per_sm\": 4, \"vecs\": 4}}]}",
+         ":2: the reduce wisdom is not a valid candidate: block is not one of"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 1024, \"blocks_per_sm\": 16, \"vecs\": 4}}]}",
+         "more threads than one SM holds"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512, \"vecs\": 4}}]}", "wants 3 parameters"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512.5, \"blocks_per_sm\": 4, \"vecs\": 4}}]}",
+         "\"block\" is not an integer"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512, \"blocks\": 4, \"vecs\": 4}}]}",
+         "\"blocks_per_sm\" is missing"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text(bad, cases[i].text);
+        v[0] = -7;
+        climb_wisdom_outcome o = look(bad, &key, &h200, v, msg);
+        EXPECT_MSG(o == CLIMB_WISDOM_CORRUPT && v[0] == -7 && strncmp(msg, bad, strlen(bad)) == 0 &&
+                       strstr(msg, cases[i].want) != NULL,
+                   "case %zu: outcome %d, msg '%s', wanted '%s'", i, (int)o, msg, cases[i].want);
+    }
+    /* Every truncation of a good file is either refused as corrupt or (cut at the end) still complete. */
+    {
+        FILE *f = fopen(path, "r");
+        char text[4096];
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f)
+            fclose(f);
+        text[n] = '\0';
+        int wrong = 0;
+        for (size_t cut = 0; cut < n; cut++) {
+            char t[4096];
+            memcpy(t, text, cut);
+            t[cut] = '\0';
+            write_text(bad, t);
+            climb_wisdom_outcome o = look(bad, &key, &h200, v, msg);
+            int complete = strspn(text + cut, " \n") == n - cut;
+            wrong += complete ? o != CLIMB_WISDOM_USED : o != CLIMB_WISDOM_CORRUPT;
+        }
+        EXPECT_MSG(wrong == 0, "%d truncations misjudged", wrong);
+    }
+    /* Storing over a corrupt file moves it aside to .bad and writes a good one. */
+    write_text(bad, "{ not json");
+    EXPECT(climb_wisdom_store(bad, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(strstr(msg, ".bad") != NULL);
+    EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
+    char moved[420];
+    snprintf(moved, sizeof moved, "%s.bad", bad);
+    EXPECT(access(moved, F_OK) == 0);
+    /* A folder where the file should be cannot be read. */
+    EXPECT(look(dir, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT);
+
+    /* The default path: CLIMB_WISDOM, then XDG_CONFIG_HOME, then HOME. */
+    char p[512];
+    setenv("CLIMB_WISDOM", "/x/w.json", 1);
+    EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/x/w.json") == 0);
+    unsetenv("CLIMB_WISDOM");
+    setenv("XDG_CONFIG_HOME", "/cfg", 1);
+    EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/cfg/climb/wisdom.json") == 0);
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("HOME", "/home/u", 1);
+    EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/home/u/.config/climb/wisdom.json") == 0);
+    unsetenv("HOME");
+    EXPECT(climb_wisdom_default_path(p, sizeof p) == -1);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/climb_wisdom_test_XXXXXX");
+    EXPECT(mkdtemp(dir) != NULL);
+    test_json();
+    test_reduce_policy();
+    test_wisdom();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    EXPECT(system(cmd) == 0);
+    return test_finish("test_cpu_wisdom");
+}
