@@ -13,8 +13,7 @@
 #include "../core/rng.h"
 #include "../core/workload.h"
 
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
+#include "cli.h"
 
 static const char *const MAIN_USAGE =
     "usage: climb <command> [options]\n"
@@ -27,6 +26,9 @@ static const char *const MAIN_USAGE =
     "  list [workload]       workloads and their rungs\n"
     "  bench <workload|all>  verify, then time, every rung; write table, JSON, CSV, markdown\n"
     "  check <workload|all>  correctness only, every rung over an edge-size sweep\n"
+    "  tune <workload|all>   experiment mode: time every candidate of the best rung's parameters, save the\n"
+    "                        fastest as wisdom that bench and the C API then use\n"
+    "  occupancy             the occupancy calculator; physical limits; registry kernels vs the runtime\n"
     "  version               version, commit and CUDA architectures of this build\n"
     "\n"
     "Run 'climb <command> --help' for a command's options.\n";
@@ -84,7 +86,7 @@ static const char *const CHECK_USAGE =
     "\n"
     "Exit status: 0 every run right, 1 any failure, 2 bad usage.\n";
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
+int usage_error(const char *usage, const char *fmt, const char *arg)
 {
     fprintf(stderr, "climb: ");
     fprintf(stderr, fmt, arg);
@@ -92,10 +94,10 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-static int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
 
 /* Sizes: a decimal count, or 2^K. */
-static int parse_size(const char *s, size_t *out)
+int parse_size(const char *s, size_t *out)
 {
     char *end;
     errno = 0;
@@ -128,7 +130,7 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
+int parse_int(const char *s, int lo, int hi, int *out)
 {
     char *end;
     errno = 0;
@@ -212,7 +214,7 @@ static void print_device(FILE *f, const climb_device_info *d)
     }
 }
 
-static int open_device(int ordinal, climb_device_info *d, int measure)
+int open_device(int ordinal, climb_device_info *d, int measure)
 {
     char why[256];
     int n = climb_device_count(why, sizeof why);
@@ -495,5 +497,7 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "occupancy") == 0)
+        return cmd_occupancy(argc - 1, argv + 1);
     return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
 }

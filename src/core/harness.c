@@ -55,10 +55,34 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
 }
 
 /* After a failed run: 1 if the CUDA context can no longer be used (a sticky error such as a fault). */
-static int context_broken(void)
+int climb_context_broken(void)
 {
     cudaGetLastError();
     return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
+                       climb_timing *out, char *msg, size_t len)
+{
+    msg[0] = '\0';
+    int v = w->prepare(c, rung) == 0 ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
+    if (v != 0) {
+        if (v < 0 && !msg[0])
+            snprintf(msg, len, "CUDA error (see stderr)");
+        return v;
+    }
+    /* Time from poisoned outputs, then check what the last timed run left. */
+    run_ctx rc = {w, c, rung};
+    if (w->poison(c) != 0 || climb_time(t, run_one, &rc, o, out) != 0) {
+        snprintf(msg, len, "CUDA error (see stderr)");
+        return -1;
+    }
+    char m[256];
+    if ((v = w->verify(c, m, sizeof m)) == 1)
+        snprintf(msg, len, "wrong after repeated runs: %s", m);
+    else if (v < 0)
+        snprintf(msg, len, "CUDA error (see stderr)");
+    return v;
 }
 
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep)
@@ -112,24 +136,15 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 }
                 if (o->progress)
                     fprintf(stderr, "[%s %s n=%s] %d %s\n", w->name, climb_dtype_name(p.type), lbl, r, w->rung(r)->name);
-                char msg[256];
-                int v = w->prepare(c, r) == 0 ? run_and_verify(w, c, r, t->stream, msg, sizeof msg) : -1;
-                run_ctx rc = {w, c, r};
-                if (v == 0) {
-                    /* Time from poisoned outputs, then check what the last timed run left. */
-                    if (w->poison(c) != 0 || climb_time(t, run_one, &rc, &o->timing, &row->t) != 0)
-                        v = -1;
-                    else if ((v = w->verify(c, msg, sizeof msg)) == 1)
-                        snprintf(row->note, sizeof row->note, "wrong after repeated runs: %s", msg);
-                }
+                char msg[300];
+                int v = climb_measure_rung(w, c, r, t, &o->timing, &row->t, msg, sizeof msg);
                 if (v != 0) {
                     row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
-                    if (!row->note[0])
-                        snprintf(row->note, sizeof row->note, "%s", v == 1 ? msg : "CUDA error (see stderr)");
+                    snprintf(row->note, sizeof row->note, "%s", msg);
                     fprintf(stderr, "FAIL %s %s %s n=%zu seed=%llu: %s\n", w->name, w->rung(r)->name,
                             climb_dtype_name(p.type), p.size, (unsigned long long)o->seed, row->note);
                     failures++;
-                    if (v < 0 && context_broken()) {
+                    if (v < 0 && climb_context_broken()) {
                         /* A sticky error leaves the context unusable: stop here rather than report nonsense. */
                         fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
                         w->destroy(c);
@@ -194,7 +209,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                                     w->rung(r)->name, climb_dtype_name(p.type), p.size, off, rep,
                                     (unsigned long long)o->seed, msg);
                             failures++;
-                            if (v < 0 && context_broken()) {
+                            if (v < 0 && climb_context_broken()) {
                                 fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
                                 w->destroy(c);
                                 cudaStreamDestroy(s);

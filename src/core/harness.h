@@ -38,6 +38,14 @@ unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o);
 /* A per-case seed derived from the run's seed, so every case has its own inputs and all reproduce. */
 uint64_t climb_case_seed(uint64_t seed, climb_dtype t, size_t size, unsigned offset);
 
+/* Prepares `rung` on case c, runs it once from poisoned outputs and verifies, then times it and verifies
+ * what the last timed run left. 0 right (out filled), 1 wrong, -1 CUDA error; msg says what went wrong. */
+int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
+                       climb_timing *out, char *msg, size_t len);
+
+/* After a failed run: 1 if the CUDA context can no longer be used (a sticky error such as a fault). */
+int climb_context_broken(void);
+
 /* Verifies then times each selected rung, adding one row per rung and case to rep. Returns the number of
  * rows that are wrong or errors, or -1 when the run could not go on. */
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep);

@@ -4,6 +4,7 @@
 #include "build_info.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +183,17 @@ static double ceiling_value(const climb_report *r, climb_ceiling_kind k)
     return NAN;
 }
 
-static void device_lines(const climb_report *r, FILE *f, const char *prefix)
+void climb_report_note(climb_report *r, const char *fmt, ...)
+{
+    if (r->n_notes >= 8)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->notes[r->n_notes++], sizeof r->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
 {
     const climb_device_info *d = &r->dev;
     fprintf(f, "%sGPU: %s (CC %d.%d, %d SMs, SM clock %d MHz, memory clock %d MHz, %d-bit bus, L2 %d MiB)\n",
@@ -201,13 +212,15 @@ static void device_lines(const climb_report *r, FILE *f, const char *prefix)
     else
         fprintf(f, "%sCeilings not measured; theoretical: %.0f GB/s, %.0f GFLOP/s\n", prefix, d->peak_bw_gbs,
                 d->peak_ffma_gflops);
+    for (int i = 0; i < r->n_notes; i++)
+        fprintf(f, "%sNote: %s\n", prefix, r->notes[i]);
 }
 
 /* ---- terminal table ---- */
 
 void climb_report_table(const climb_report *r, FILE *f)
 {
-    device_lines(r, f, "");
+    climb_report_head_lines(r, f, "");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
@@ -247,7 +260,7 @@ static void json_num(FILE *f, double x)
         fprintf(f, "%.10g", x);
 }
 
-void climb_report_json(const climb_report *r, FILE *f)
+void climb_report_json_head(const climb_report *r, FILE *f)
 {
     const climb_device_info *d = &r->dev;
     fprintf(f, "{\n  \"tool\": \"climb\",\n  \"command\": ");
@@ -259,7 +272,13 @@ void climb_report_json(const climb_report *r, FILE *f)
     fprintf(f, ",\n  \"git_dirty\": %s", r->git_dirty > 0 ? "true" : (r->git_dirty == 0 ? "false" : "null"));
     fprintf(f, ",\n  \"date\": ");
     json_str(f, r->date);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n", (unsigned long long)r->seed, r->batch ? "batch" : "cold");
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n  \"notes\": [", (unsigned long long)r->seed,
+            r->batch ? "batch" : "cold");
+    for (int i = 0; i < r->n_notes; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, r->notes[i]);
+    }
+    fputs("],\n", f);
     fprintf(f, "  \"device\": {\n    \"name\": ");
     json_str(f, d->name);
     fprintf(f,
@@ -287,6 +306,11 @@ void climb_report_json(const climb_report *r, FILE *f)
     } else {
         fprintf(f, "null\n  },\n");
     }
+}
+
+void climb_report_json(const climb_report *r, FILE *f)
+{
+    climb_report_json_head(r, f);
     fprintf(f, "  \"results\": [");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
@@ -389,7 +413,7 @@ void climb_report_csv(const climb_report *r, FILE *f)
 
 void climb_report_md(const climb_report *r, FILE *f)
 {
-    device_lines(r, f, "");
+    climb_report_head_lines(r, f, "");
     fputc('\n', f);
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];

@@ -48,6 +48,8 @@ typedef struct climb_report {
     uint64_t seed;
     int batch;
     climb_device_info dev;
+    char notes[8][480];       /* run-wide notes, e.g. where each workload's tuned parameters came from */
+    int n_notes;
     climb_row *rows;
     int n_rows, cap_rows;
 } climb_report;
@@ -59,6 +61,15 @@ void climb_report_free(climb_report *r);
 climb_row *climb_report_add(climb_report *r);
 /* Rates, ceiling percentages, step and cumulative speedups and the vendor ratio for every row. */
 void climb_report_derive(climb_report *r);
+
+/* Adds a run-wide note (at most 8; later ones are dropped). */
+void climb_report_note(climb_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The part every JSON report starts with: '{', tool, command, version, commit, date, seed, timing, notes and
+ * the device object, followed by ",\n" (the caller writes its own members and the closing brace). */
+void climb_report_json_head(const climb_report *r, FILE *f);
+/* The lines every markdown or terminal report starts with: GPU, versions, ceilings, notes. */
+void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix);
 
 void climb_report_table(const climb_report *r, FILE *f);
 void climb_report_json(const climb_report *r, FILE *f);

@@ -1,0 +1,24 @@
+/* Helpers shared by the command files of the climb CLI. */
+#ifndef CLIMB_CLI_H
+#define CLIMB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/device.h"
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+/* Prints "climb: <fmt with arg>" and the usage to stderr; returns EXIT_USAGE. */
+int usage_error(const char *usage, const char *fmt, const char *arg);
+int is_help(const char *a);
+/* A decimal count or 2^K. 0 or -1. */
+int parse_size(const char *s, size_t *out);
+int parse_int(const char *s, int lo, int hi, int *out);
+/* Opens device `ordinal` (facts, and the ceilings when measure). 0, or -1 after printing why. */
+int open_device(int ordinal, climb_device_info *d, int measure);
+
+int cmd_occupancy(int argc, char **argv);
+
+#endif
