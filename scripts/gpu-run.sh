@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one GPU job: build for the GPU, run every test (the GPU ones included), a sanitizer pass over the
-# reduction rungs, the device query and the benchmarks; write every report into one folder.
+# reduction rungs, the device query, the occupancy check of every registry kernel, the tuning run (which
+# writes the wisdom file the benchmarks then use) and the benchmarks; write every report into one folder.
 #
 #   scripts/gpu-run.sh [OUTDIR]     (default: results/<gpu>, e.g. results/h100-80gb-hbm3)
 #
@@ -46,11 +47,20 @@ fi
 step "devices"
 "$climb" devices --json "$out/devices.json" || status=1
 
-step "bench all (cold: L2 flushed before every sample)"
-"$climb" bench all --quiet --json "$out/bench.json" --md "$out/bench.md" --csv "$out/bench.csv" || status=1
+step "occupancy: every registry kernel, calculator against the CUDA runtime"
+"$climb" occupancy --kernel all 2>&1 | tee "$out/occupancy.txt" || status=1
 
-step "bench all --batch (back-to-back launches, warm L2)"
-"$climb" bench all --quiet --batch --json "$out/bench-batch.json" --md "$out/bench-batch.md" || status=1
+step "tune all (experiment mode; the winners go to $out/wisdom.json)"
+rm -f "$out/wisdom.json"
+"$climb" tune all --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" || status=1
+
+step "bench all (cold: L2 flushed before every sample), with the wisdom just tuned"
+"$climb" bench all --quiet --wisdom "$out/wisdom.json" --json "$out/bench.json" --md "$out/bench.md" \
+    --csv "$out/bench.csv" || status=1
+
+step "bench all --batch (back-to-back launches, warm L2), with the wisdom just tuned"
+"$climb" bench all --quiet --batch --wisdom "$out/wisdom.json" --json "$out/bench-batch.json" \
+    --md "$out/bench-batch.md" || status=1
 
 echo
 echo "gpu-run: $( [ $status = 0 ] && echo passed || echo FAILED ); reports in $out"

@@ -123,6 +123,46 @@ def reduce_ladder_table(gpu, r):
     return "\n".join(out)
 
 
+def tuning_table(gpu, t):
+    """From results/<gpu>/tune.json: per workload, the defaults and the winner, and each case's time for both."""
+    d = t["device"]
+    out = ["*%s* (`results/%s/tune.json`): CC %s, driver %s, climb %s at commit `%s`, %s, %s timing." % (
+        d["name"], gpu, d["compute_capability"], cuda_version(d["driver_version"]), t["version"],
+        t["git_commit"][:12], t["date"][:10], t["timing"]), ""]
+    for w in t["tuning"]:
+        cands = [c for c in w["candidates"] if c["status"] == "ok"]
+        skipped = sum(1 for c in w["candidates"] if c["status"] == "skipped")
+        names = [p["name"] for p in w["params"]]
+
+        def desc(v):
+            return " ".join("%s=%d" % (k, v[k]) for k in names)
+
+        def find(v):
+            return next(c for c in w["candidates"] if c["values"] == v)
+
+        out.append("`%s` (`%s`): %d candidates timed, %d skipped on this GPU; winner %s the defaults' speed." % (
+            w["workload"], w["rung"], len(cands), skipped, ratio(w["speedup_vs_defaults"])))
+        out.append("")
+        out.append("| | parameters | score | " + " | ".join(
+            "%s n=%s µs" % (c["type"], size_label(c["size"])) for c in w["cases"]) + " |")
+        out.append("|---|---|--:|" + "--:|" * len(w["cases"]))
+        rows = [("winner", w["winner"])]
+        if w["defaults"] != w["winner"]:
+            rows.append(("defaults", w["defaults"]))
+        for label, v in rows:
+            if v is None:
+                continue
+            c = find(v)
+            out.append("| %s | `%s` | %s | %s |" % (label, desc(v), fmt(c["score"], ".3f"),
+                                                   " | ".join(fmt(x, ".2f") for x in c["median_us"])))
+        worst = max(cands, key=lambda c: c["score"]) if cands else None
+        if worst:
+            out.append("| slowest | `%s` | %s | %s |" % (desc(worst["values"]), fmt(worst["score"], ".3f"),
+                                                         " | ".join(fmt(x, ".2f") for x in worst["median_us"])))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
 def replace_block(text, name, body):
     pat = re.compile(r"(<!-- results:%s:begin -->\n).*?(<!-- results:%s:end -->)" % (name, name), re.S)
     if not pat.search(text):
@@ -139,8 +179,14 @@ def main():
     else:
         readme_body = "\n\n".join(summary_table(g, r, "reduce") for g, r in reports)
         ladder_body = "\n\n".join(reduce_ladder_table(g, r) for g, r in reports)
+    tunes = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "results", "*", "tune.json"))):
+        with open(path) as f:
+            tunes.append((os.path.basename(os.path.dirname(path)), json.load(f)))
+    tuning_body = "\n\n".join(tuning_table(g, t) for g, t in tunes) if tunes else "No tuning results committed yet."
     changed = False
-    for rel, blocks in (("README.md", {"reduce": readme_body}), ("docs/reduce.md", {"reduce-ladder": ladder_body})):
+    for rel, blocks in (("README.md", {"reduce": readme_body}), ("docs/reduce.md", {"reduce-ladder": ladder_body}),
+                        ("docs/tuning.md", {"tuning": tuning_body})):
         path = os.path.join(ROOT, rel)
         with open(path) as f:
             old = f.read()

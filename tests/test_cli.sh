@@ -51,11 +51,62 @@ expect 2 "'extra' is extra" check reduce extra
 expect 2 "'x' is not a device ordinal" bench reduce --device x
 expect 2 "unknown or incomplete option '--bogus'" devices --bogus
 
+# The occupancy calculator needs no GPU: the seeds' sheets, the limits table, the series, bad input.
+expect 0 'Active per SM: 384 threads, 12 warps, 2 blocks' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
+expect 0 'Occupancy: 50% \(12 of 24 warps\), limited by registers$' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
+expect 0 'Allocation per block: 6 warps, 3840 registers, 512 B' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
+expect 0 'Occupancy: 100% \(64 of 64 warps\), limited by warps per SM, registers' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
+expect 0 'allowed by: warps 8, blocks-per-SM limit 16, registers 8, shared memory 12' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
+expect 0 'Cannot launch: more threads per block' occupancy --cc 1.3 --threads 1024
+expect 0 '^ 9\.0  Hopper +64 +2048 +32 +1024 +65536' occupancy --limits
+expect 0 '^12\.1 ' occupancy --limits
+expect 0 '^ 1\.0  Tesla G80 +24 +768 +8 +512 +8192' occupancy --limits
+expect 0 '     256          : 64 warps \(100%\)' occupancy --cc 3.0 --threads 256 --series
+expect 0 '      33 - 40      : 48 warps' occupancy --cc 9.0 --threads 256 --regs 40 --series
+expect 2 "'9' is not a compute capability" occupancy --cc 9 --threads 32
+expect 2 'does not know CC 4\.0' occupancy --cc 4.0 --threads 32
+expect 2 'needs --cc and --threads' occupancy --cc 9.0
+expect 2 'CC 9\.0 offers 0, 8192' occupancy --cc 9.0 --threads 32 --smem-config 5000
+expect 2 'choose one of' occupancy --limits --cc 9.0 --threads 32
+expect 2 "'-3' is not a register count" occupancy --cc 9.0 --threads 32 --regs -3
+expect 2 "unknown workload in 'nosuch:1'" occupancy --kernel nosuch:1
+expect 2 "no such rung in 'reduce:99'" occupancy --kernel reduce:99
+expect 0 'memory of the compiled code' occupancy --help
+svgdir=$(mktemp -d)
+expect 0 "wrote $svgdir/o-shared-memory.svg" occupancy --cc 8.6 --threads 128 --regs 64 --smem 20000 --svg "$svgdir/o"
+checks=$((checks + 1))
+if ! python3 - "$svgdir" <<'PY'
+import sys, xml.etree.ElementTree as ET
+for name in ("block-size", "registers", "shared-memory"):
+    root = ET.parse(f"{sys.argv[1]}/o-{name}.svg").getroot()
+    assert root.tag.endswith("svg"), name
+    ns = "{http://www.w3.org/2000/svg}"
+    line = root.find(ns + "polyline")
+    pts = line.get("points").split()
+    assert len(pts) > 10, name
+    assert root.find(ns + "polygon") is not None, name + ": no marker for the chosen value"
+PY
+then echo "FAIL: occupancy --svg did not write three valid SVG plots"; fails=$((fails + 1)); fi
+rm -rf "$svgdir"
+
+# Tuning and wisdom options.
+expect 0 'Experiment mode' tune --help
+expect 0 'tunable parameters of rung 9' list reduce
+expect 2 'which workload' tune
+expect 2 "unknown workload 'nosuch'" tune nosuch
+expect 2 "unknown or incomplete option '--rung'" tune reduce --rung reduce_seq_addressing
+expect 2 "unknown or incomplete option '--no-wisdom'" tune reduce --no-wisdom
+expect 2 "unknown or incomplete option '--no-save'" bench reduce --no-save
+expect 2 'an empty file name' bench reduce --wisdom ''
+expect 2 'cannot both go to stdout' tune reduce --json - --md -
+
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).
 if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     expect 1 'no (usable )?CUDA device' devices
     expect 1 'no (usable )?CUDA device' check reduce --seed 1
     expect 1 'no (usable )?CUDA device' bench reduce --seed 1
+    expect 1 'no (usable )?CUDA device' tune reduce --no-save
+    expect 1 'no (usable )?CUDA device' occupancy --kernel all
 else
     expect 1 'no device 999' devices --device 999
     expect 0 'check reduce: .* 0 failures' check reduce --rung reduce_seq_addressing --size 1025 --seed 3 --quiet
@@ -67,6 +118,43 @@ else
     if ! python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["results"][0]["status"] == "ok"' <<<"$json"; then
         echo "FAIL: bench --json - did not print a clean JSON report"; fails=$((fails + 1))
     fi
+    # The registry's kernels against the runtime.
+    expect 0 'the calculator matches the runtime for every kernel' occupancy --kernel all
+    expect 0 'reduce_vectorized_single_pass_kernel<f32, 512, 4>|reduce_vectorized_single_pass_kernel<f32, [0-9]+, [0-9]+>' occupancy --kernel reduce:9
+    # tune writes wisdom that bench then uses; foreign, stale and corrupt files give a warning and the defaults.
+    wdir=$(mktemp -d)
+    expect 0 "saved to $wdir/w.json" tune reduce --size 65536 --type i32 --seed 9 --min-samples 3 --max-time 0.05 \
+        --quiet --wisdom "$wdir/w.json" --json "$wdir/t.json" --md "$wdir/t.md"
+    checks=$((checks + 1))
+    if ! python3 - "$wdir" <<'PY'
+import json, sys
+d = sys.argv[1]
+t = json.load(open(f"{d}/t.json"))["tuning"][0]
+w = json.load(open(f"{d}/w.json"))["entries"][0]
+assert t["winner"] == w["params"], (t["winner"], w["params"])
+ok = [c for c in t["candidates"] if c["status"] == "ok"]
+assert len(ok) >= 40 and all(c["median_us"][0] > 0 for c in ok)
+assert min(c["score"] for c in ok) == 1.0
+assert "| rank | parameters | score |" in open(f"{d}/t.md").read()
+PY
+    then echo "FAIL: tune's JSON report, markdown and wisdom file disagree"; fails=$((fails + 1)); fi
+    expect 0 'reduce: tuned parameters from wisdom from' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+        --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/w.json"
+    expect 0 'reduce: tuned parameters from wisdom' check reduce --rung reduce_vectorized_single_pass --size 1000 --quiet \
+        --wisdom "$wdir/w.json"
+    sed 's/"driver": [0-9]*/"driver": 1/' "$wdir/w.json" >"$wdir/stale.json"
+    expect 0 'warning: .*stale.*using the defaults' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+        --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/stale.json"
+    sed 's/"gpu": "[^"]*"/"gpu": "Some Other GPU"/' "$wdir/w.json" >"$wdir/foreign.json"
+    expect 0 'warning: .*is for Some Other GPU' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+        --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/foreign.json"
+    head -c 100 "$wdir/w.json" >"$wdir/corrupt.json"
+    expect 0 "warning: $wdir/corrupt.json:[0-9]+: .*using the defaults" check reduce --rung reduce_vectorized_single_pass \
+        --size 1000 --quiet --wisdom "$wdir/corrupt.json"
+    sed 's/"block": [0-9]*/"block": 96/' "$wdir/w.json" >"$wdir/bad.json"
+    expect 0 'warning: .*not a valid candidate: block is not one of' check reduce --rung reduce_vectorized_single_pass \
+        --size 1000 --quiet --wisdom "$wdir/bad.json"
+    rm -rf "$wdir"
 fi
 
 echo "test_cli: $checks checks, $fails failed"

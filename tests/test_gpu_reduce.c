@@ -50,5 +50,30 @@ int main(void)
         printf("seed %" PRIu64 "\n", o.seed);
         EXPECT(climb_check(w, &o, &d) == 0);
     }
+
+    /* Every tuning candidate of the best rung (what climb tune may save as wisdom) is right on edge sizes and
+     * misaligned inputs, not only on the sizes it was timed on. */
+    const climb_tuning *tn = w->tuning;
+    climb_run_opts ot;
+    memset(&ot, 0, sizeof ot);
+    ot.seed = climb_fresh_seed();
+    ot.rungs[0] = w->rung(tn->rung)->name;
+    ot.n_rungs = 1;
+    const size_t edge[] = {0, 1, 3, 4097, 65537, 1000003};
+    ot.n_sizes = (int)(sizeof edge / sizeof edge[0]);
+    memcpy(ot.sizes, edge, sizeof edge);
+    int tried = 0;
+    for (int a = 0; a < tn->params[0].n_values; a++)
+        for (int b = 0; b < tn->params[1].n_values; b++)
+            for (int c = 0; c < tn->params[2].n_values; c++) {
+                int v[3] = {tn->params[0].values[a], tn->params[1].values[b], tn->params[2].values[c]};
+                if (tn->rejects(&d, v))
+                    continue;
+                ot.tuning = v;
+                tried++;
+                EXPECT_MSG(climb_check(w, &ot, &d) == 0, "candidate block=%d blocks_per_sm=%d vecs=%d", v[0], v[1], v[2]);
+            }
+    printf("%d tuning candidates checked, seed %" PRIu64 "\n", tried, ot.seed);
+    EXPECT(tried >= 40);
     return test_finish("test_gpu_reduce");
 }

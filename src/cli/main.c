@@ -2,6 +2,7 @@
  * exit 2, failed checks and CUDA errors exit 1. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,9 @@
 #include "../core/harness.h"
 #include "../core/report.h"
 #include "../core/rng.h"
+#include "../core/tune.h"
+#include "../core/wisdom.h"
+#include "climb.h"
 #include "../core/workload.h"
 
 #include "cli.h"
@@ -66,9 +70,36 @@ static const char *const BENCH_USAGE =
     "  --no-ceilings    skip measuring the device ceilings (no % of ceiling column)\n"
     "  --device N       CUDA device (default 0)\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
+    "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
+    "                   else ~/.config/climb/wisdom.json); a missing, foreign, stale or corrupt file gives the\n"
+    "                   built-in per-architecture defaults (with a warning for the last three)\n"
+    "  --no-wisdom      the built-in defaults, whatever wisdom there is\n"
     "  --quiet          no progress on stderr\n"
     "\n"
     "Exit status: 0 all rungs verified, 1 a rung was wrong or a CUDA call failed, 2 bad usage.\n";
+
+static const char *const TUNE_USAGE =
+    "usage: climb tune <workload|all> [options]\n"
+    "\n"
+    "Experiment mode: every candidate combination of the best rung's tunable parameters (see 'climb list\n"
+    "<workload>') is run on this GPU, verified against the CPU reference, and timed like 'climb bench' on each\n"
+    "type and size. The fastest overall (geometric mean over the cases of time relative to the fastest) wins\n"
+    "and is saved to the wisdom file, keyed by GPU name, compute capability, driver and climb version, where\n"
+    "'climb bench' and the C API find it. Nothing is saved if any candidate gave a wrong result.\n"
+    "\n"
+    "  --size N         problem size (repeatable; default: the workload's bench sizes)\n"
+    "  --type T         i32 or f32 (repeatable; default: every type)\n"
+    "  --seed S         input seed (default: a fresh one, printed)\n"
+    "  --batch          time back-to-back launches with a warm L2 (default: cold, L2 flushed per sample)\n"
+    "  --min-samples N  at least N samples per measurement (default 20)\n"
+    "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --wisdom FILE    where to save (default as for bench)\n"
+    "  --no-save        report only, save nothing\n"
+    "  --device N       CUDA device (default 0)\n"
+    "  --json FILE      every candidate's figures as JSON ('-' for stdout); --md FILE as markdown\n"
+    "  --quiet          no progress on stderr\n"
+    "\n"
+    "Exit status: 0 tuned, 1 a candidate was wrong or a CUDA call failed, 2 bad usage.\n";
 
 static const char *const CHECK_USAGE =
     "usage: climb check <workload|all> [options]\n"
@@ -81,6 +112,7 @@ static const char *const CHECK_USAGE =
     "  --size N      only this size (repeatable)\n"
     "  --type T      i32 or f32 (repeatable)\n"
     "  --seed S      input seed (default: a fresh one, printed)\n"
+    "  --wisdom FILE, --no-wisdom  the best rung's tuned parameters, as for bench\n"
     "  --device N    CUDA device (default 0)\n"
     "  --quiet       no progress on stderr\n"
     "\n"
@@ -157,6 +189,16 @@ static void list_workload(const climb_workload *w)
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
         printf("  %2d  %-32s %s%s%s\n", i, r->name, r->idea, r->needs[0] ? "; needs " : "", r->needs);
+    }
+    if (w->tuning) {
+        const climb_tuning *tn = w->tuning;
+        printf("\n  tunable parameters of rung %d (climb tune %s):\n", tn->rung, w->name);
+        for (int k = 0; k < tn->n_params; k++) {
+            printf("    %-14s %-36s", tn->params[k].name, tn->params[k].meaning);
+            for (int j = 0; j < tn->params[k].n_values; j++)
+                printf("%s%d", j ? ", " : "", tn->params[k].values[j]);
+            putchar('\n');
+        }
     }
 }
 
@@ -305,6 +347,8 @@ static int cmd_devices(int argc, char **argv)
 
 /* ---- bench and check ---- */
 
+enum { MODE_CHECK = 0, MODE_BENCH = 1, MODE_TUNE = 2 };
+
 typedef struct {
     const climb_workload *targets[16];
     int n_targets;
@@ -313,15 +357,18 @@ typedef struct {
     int seed_given;
     int measure;
     const char *json, *csv, *md;
+    const char *wisdom;   /* --wisdom FILE, else NULL for the default file */
+    int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
 } run_args;
 
-static int parse_run_args(int argc, char **argv, int bench, run_args *a)
+static int parse_run_args(int argc, char **argv, int mode, run_args *a)
 {
-    const char *usage = bench ? BENCH_USAGE : CHECK_USAGE;
+    const char *usage = mode == MODE_BENCH ? BENCH_USAGE : mode == MODE_TUNE ? TUNE_USAGE : CHECK_USAGE;
+    const int bench = mode == MODE_BENCH, timed = mode != MODE_CHECK;
     memset(a, 0, sizeof *a);
     a->run.timing = climb_timing_defaults();
     a->run.progress = 1;
-    a->measure = 1;
+    a->measure = mode == MODE_BENCH;
     const char *target = NULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -329,7 +376,7 @@ static int parse_run_args(int argc, char **argv, int bench, run_args *a)
         if (is_help(o)) {
             fputs(usage, stdout);
             exit(0);
-        } else if (strcmp(o, "--rung") == 0 && has) {
+        } else if (mode != MODE_TUNE && strcmp(o, "--rung") == 0 && has) {
             if (a->run.n_rungs == CLIMB_MAX_SELECT)
                 return usage_error(usage, "too many --rung options (at most 64)%s", "");
             a->run.rungs[a->run.n_rungs++] = argv[++i];
@@ -352,26 +399,32 @@ static int parse_run_args(int argc, char **argv, int bench, run_args *a)
                 return usage_error(usage, "--device: '%s' is not a device ordinal", argv[i]);
         } else if (strcmp(o, "--quiet") == 0) {
             a->run.progress = 0;
-        } else if (bench && strcmp(o, "--batch") == 0) {
+        } else if (strcmp(o, "--wisdom") == 0 && has) {
+            a->wisdom = argv[++i];
+            if (!a->wisdom[0])
+                return usage_error(usage, "--wisdom: an empty file name%s", "");
+        } else if ((mode == MODE_TUNE && strcmp(o, "--no-save") == 0) || (mode != MODE_TUNE && strcmp(o, "--no-wisdom") == 0)) {
+            a->no_wisdom = 1;
+        } else if (timed && strcmp(o, "--batch") == 0) {
             a->run.timing.batch = 1;
         } else if (bench && strcmp(o, "--no-ceilings") == 0) {
             a->measure = 0;
-        } else if (bench && strcmp(o, "--min-samples") == 0 && has) {
+        } else if (timed && strcmp(o, "--min-samples") == 0 && has) {
             if (parse_int(argv[++i], 1, 100000, &a->run.timing.min_samples))
                 return usage_error(usage, "--min-samples: '%s' is not a count from 1 to 100000", argv[i]);
             if (a->run.timing.max_samples < a->run.timing.min_samples)
                 a->run.timing.max_samples = a->run.timing.min_samples;
-        } else if (bench && strcmp(o, "--max-time") == 0 && has) {
+        } else if (timed && strcmp(o, "--max-time") == 0 && has) {
             char *end;
             double s = strtod(argv[++i], &end);
             if (*end || end == argv[i] || !(s > 0 && s <= 3600))
                 return usage_error(usage, "--max-time: '%s' is not a number of seconds (0 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
-        } else if (bench && strcmp(o, "--json") == 0 && has) {
+        } else if (timed && strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
         } else if (bench && strcmp(o, "--csv") == 0 && has) {
             a->csv = argv[++i];
-        } else if (bench && strcmp(o, "--md") == 0 && has) {
+        } else if (timed && strcmp(o, "--md") == 0 && has) {
             a->md = argv[++i];
         } else if (o[0] == '-' && o[1] != '\0') {
             return usage_error(usage, "unknown or incomplete option '%s'", o);
@@ -387,13 +440,18 @@ static int parse_run_args(int argc, char **argv, int bench, run_args *a)
     const climb_workload *const *all = climb_workloads(&n);
     if (strcmp(target, "all") == 0) {
         for (int i = 0; i < n && i < 16; i++)
-            a->targets[a->n_targets++] = all[i];
+            if (mode != MODE_TUNE || all[i]->tuning)
+                a->targets[a->n_targets++] = all[i];
     } else {
         const climb_workload *w = climb_find_workload(target);
         if (!w)
             return usage_error(usage, "unknown workload '%s' (run 'climb list')", target);
+        if (mode == MODE_TUNE && !w->tuning)
+            return usage_error(usage, "%s has no tunable parameters", target);
         a->targets[a->n_targets++] = w;
     }
+    if (a->json && a->md && !strcmp(a->json, "-") && !strcmp(a->md, "-"))
+        return usage_error(usage, "--json and --md cannot both go to stdout%s", "");
     /* Every --rung must name a rung of some target; every --type must be one some target has. */
     for (int k = 0; k < a->run.n_rungs; k++) {
         int found = 0;
@@ -412,10 +470,45 @@ static int parse_run_args(int argc, char **argv, int bench, run_args *a)
     return 0;
 }
 
+/* The tuned values w's best rung runs with: the wisdom file's if it matches this device, else the
+ * built-in defaults. Says which on stderr (warning for a foreign, stale or corrupt file) and in the report. */
+static void resolve_tuning(const climb_workload *w, const run_args *a, const climb_device_info *dev, int *values,
+                           climb_report *rep)
+{
+    const climb_tuning *tn = w->tuning;
+    const char *source = tn->defaults(dev, values);
+    char path[4096], msg[700], desc[160];
+    const char *file = a->wisdom;
+    climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
+    if (a->no_wisdom)
+        snprintf(msg, sizeof msg, "--no-wisdom");
+    else if (!file && climb_wisdom_default_path(path, sizeof path) != 0)
+        snprintf(msg, sizeof msg, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are unset)");
+    else {
+        if (!file)
+            file = path;
+        char ver[16];
+        snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
+        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, ver};
+        o = climb_wisdom_lookup(file, w->name, tn, &key, dev, values, msg, sizeof msg);
+    }
+    climb_tuning_format(tn, values, desc, sizeof desc);
+    if (o == CLIMB_WISDOM_USED) {
+        fprintf(stderr, "%s: tuned parameters from %s\n", w->name, msg);
+        climb_report_note(rep, "%s %s: %s", w->name, w->rung(tn->rung)->name, msg);
+        return;
+    }
+    if (climb_wisdom_warns(o))
+        fprintf(stderr, "climb: warning: %s; using the defaults\n", msg);
+    fprintf(stderr, "%s: %s (%s)\n", w->name, source, desc);
+    climb_report_note(rep, "%s %s: %s (%s)%s%s", w->name, w->rung(tn->rung)->name, source, desc,
+                      climb_wisdom_warns(o) ? "; wisdom not used: " : "", climb_wisdom_warns(o) ? msg : "");
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     run_args a;
-    int rc = parse_run_args(argc, argv, 1, &a);
+    int rc = parse_run_args(argc, argv, MODE_BENCH, &a);
     if (rc)
         return rc;
     climb_device_info dev;
@@ -429,6 +522,12 @@ static int cmd_bench(int argc, char **argv)
     climb_report_init(&rep, "bench", a.run.seed, a.run.timing.batch, &dev);
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
+        int tuned[CLIMB_MAX_TUNABLES];
+        a.run.tuning = NULL;
+        if (a.targets[t]->tuning) {
+            resolve_tuning(a.targets[t], &a, &dev, tuned, &rep);
+            a.run.tuning = tuned;
+        }
         int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
         if (f < 0)
             broken = 1;
@@ -455,22 +554,173 @@ static int cmd_bench(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
     run_args a;
-    int rc = parse_run_args(argc, argv, 0, &a);
+    int rc = parse_run_args(argc, argv, MODE_CHECK, &a);
     if (rc)
         return rc;
     climb_device_info dev;
     if (open_device(a.device, &dev, 0) != 0)
         return EXIT_FAILED;
     printf("climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed, a.run.seed);
+    climb_report notes; /* only for resolve_tuning's note */
+    climb_report_init(&notes, "check", a.run.seed, 0, &dev);
     int failures = 0;
     for (int t = 0; t < a.n_targets; t++) {
+        int tuned[CLIMB_MAX_TUNABLES];
+        a.run.tuning = NULL;
+        if (a.targets[t]->tuning) {
+            resolve_tuning(a.targets[t], &a, &dev, tuned, &notes);
+            a.run.tuning = tuned;
+        }
         int f = climb_check(a.targets[t], &a.run, &dev);
         if (f < 0)
             return EXIT_FAILED;
         failures += f;
     }
+    climb_report_free(&notes);
     printf("%s\n", failures ? "FAILED" : "all runs right");
     return failures ? EXIT_FAILED : 0;
+}
+
+/* ---- tune ---- */
+
+static void print_tune_summary(const climb_tune_result *r, FILE *f)
+{
+    const climb_tuning *tn = r->w->tuning;
+    fprintf(f, "\nclimb tune %s (%s): %d candidates", r->w->name, r->w->rung(tn->rung)->name, r->n_cands);
+    int skipped = 0;
+    for (int k = 0; k < r->n_cands; k++)
+        skipped += r->cands[k].skipped != NULL;
+    fprintf(f, ", %d not candidates on this GPU; score = geometric mean of time / fastest (1 = fastest)\n", skipped);
+    fprintf(f, "  %-44s %7s", "parameters", "score");
+    for (int c = 0; c < r->n_cases; c++) {
+        char lbl[32], col[48];
+        climb_size_label(lbl, sizeof lbl, r->sizes[c]);
+        snprintf(col, sizeof col, "%s %s us", climb_dtype_name(r->types[c]), lbl);
+        fprintf(f, " %14s", col);
+    }
+    fputc('\n', f);
+    /* The five best, then the defaults if they are not among them. */
+    int shown[6], n_shown = 0;
+    for (int rank = 0; rank < 5; rank++) {
+        int best = -1;
+        for (int k = 0; k < r->n_cands; k++) {
+            int seen = 0;
+            for (int j = 0; j < n_shown; j++)
+                seen |= shown[j] == k;
+            if (!seen && isfinite(r->cands[k].score) && (best < 0 || r->cands[k].score < r->cands[best].score))
+                best = k;
+        }
+        if (best >= 0)
+            shown[n_shown++] = best;
+    }
+    int have_defaults = 0;
+    for (int j = 0; j < n_shown; j++)
+        have_defaults |= shown[j] == r->defaults;
+    if (!have_defaults && r->defaults >= 0)
+        shown[n_shown++] = r->defaults;
+    for (int j = 0; j < n_shown; j++) {
+        const climb_tune_cand *cd = &r->cands[shown[j]];
+        char desc[160];
+        climb_tuning_format(tn, cd->values, desc, sizeof desc);
+        fprintf(f, "  %-44s %7.3f", desc, cd->score);
+        for (int c = 0; c < r->n_cases; c++)
+            fprintf(f, " %14.2f", cd->t[c].median_us);
+        fprintf(f, "%s%s\n", shown[j] == r->winner ? "  winner" : "", shown[j] == r->defaults ? "  defaults" : "");
+    }
+    fprintf(f, "  winner vs defaults: %.3fx\n", climb_tune_speedup(r));
+}
+
+static int cmd_tune(int argc, char **argv)
+{
+    run_args a;
+    int rc = parse_run_args(argc, argv, MODE_TUNE, &a);
+    if (rc)
+        return rc;
+    char path[4096];
+    const char *file = a.wisdom;
+    if (!file && !a.no_wisdom) {
+        if (climb_wisdom_default_path(path, sizeof path) != 0) {
+            fprintf(stderr, "climb: nowhere to save wisdom (set CLIMB_WISDOM, XDG_CONFIG_HOME or HOME, or use "
+                            "--wisdom FILE or --no-save)\n");
+            return EXIT_USAGE;
+        }
+        file = path;
+    }
+    climb_device_info dev;
+    if (open_device(a.device, &dev, 0) != 0)
+        return EXIT_FAILED;
+    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a.run.seed, a.run.seed);
+    climb_timer timer;
+    if (climb_timer_init(&timer, (size_t)dev.l2_bytes) != 0)
+        return EXIT_FAILED;
+    climb_report rep;
+    climb_report_init(&rep, "tune", a.run.seed, a.run.timing.batch, &dev);
+    climb_tune_result res[16];
+    const climb_tune_result *done[16];
+    int n_done = 0, failures = 0, broken = 0;
+    char ver[16];
+    snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
+    climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, ver};
+    FILE *out = (a.json && !strcmp(a.json, "-")) || (a.md && !strcmp(a.md, "-")) ? stderr : stdout;
+    for (int t = 0; t < a.n_targets && !broken; t++) {
+        climb_tune_result *r = &res[n_done];
+        int f = climb_tune(a.targets[t], &a.run, &timer, &dev, r);
+        if (f < 0) {
+            broken = 1;
+            climb_tune_free(r);
+            break;
+        }
+        failures += f;
+        done[n_done++] = r;
+        print_tune_summary(r, out);
+        if (f > 0 || r->winner < 0) {
+            fprintf(stderr, "climb: %s: %d candidate run(s) failed: nothing saved\n", r->w->name, f);
+        } else if (file) {
+            char msg[800];
+            double sp = climb_tune_speedup(r);
+            if (climb_wisdom_store(file, r->w->name, r->w->tuning, &key, r->cands[r->winner].values, rep.date, sp, msg,
+                                   sizeof msg) != 0) {
+                fprintf(stderr, "climb: %s\n", msg);
+                broken = 1;
+            } else {
+                if (msg[0])
+                    fprintf(stderr, "climb: warning: %s\n", msg);
+                snprintf(r->wisdom_path, sizeof r->wisdom_path, "%s", file);
+                fprintf(out, "  saved to %s\n", file);
+            }
+        }
+    }
+    climb_timer_free(&timer);
+    if (a.json || a.md) {
+        FILE *jf = NULL;
+        for (int which = 0; which < 2; which++) {
+            const char *dest = which ? a.md : a.json;
+            if (!dest)
+                continue;
+            jf = strcmp(dest, "-") == 0 ? stdout : fopen(dest, "w");
+            if (!jf) {
+                fprintf(stderr, "climb: cannot write %s: %s\n", dest, strerror(errno));
+                broken = 1;
+                continue;
+            }
+            if (which)
+                climb_tune_md(&rep, done, n_done, jf);
+            else
+                climb_tune_json(&rep, done, n_done, jf);
+            if (jf != stdout && fclose(jf) != 0) {
+                fprintf(stderr, "climb: error writing %s\n", dest);
+                broken = 1;
+            }
+        }
+    }
+    for (int i = 0; i < n_done; i++)
+        climb_tune_free(&res[i]);
+    climb_report_free(&rep);
+    if (failures || broken) {
+        fprintf(stderr, "climb: %d candidate run(s) failed%s\n", failures, broken ? ", and the run did not finish" : "");
+        return EXIT_FAILED;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -497,6 +747,8 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "tune") == 0)
+        return cmd_tune(argc - 1, argv + 1);
     if (strcmp(cmd, "occupancy") == 0)
         return cmd_occupancy(argc - 1, argv + 1);
     return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);

@@ -106,6 +106,8 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 fprintf(stderr, "[%s %s n=%s] preparing inputs and reference\n", w->name, climb_dtype_name(p.type), lbl);
             climb_case *c = NULL;
             int created = w->create(&p, &c) == 0;
+            if (created && o->tuning && w->set_tuning)
+                w->set_tuning(c, o->tuning);
             for (int r = 0; r < w->n_rungs; r++) {
                 if (!sel[r])
                     continue;
@@ -188,6 +190,8 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                     failures++;
                     continue;
                 }
+                if (o->tuning && w->set_tuning)
+                    w->set_tuning(c, o->tuning);
                 cases++;
                 for (int r = 0; r < w->n_rungs; r++) {
                     if (!sel[r])

@@ -26,6 +26,7 @@ typedef struct climb_run_opts {
     uint64_t seed;
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
+    const int *tuning;                    /* the best rung's tuned values for the workload being run; NULL: defaults */
 } climb_run_opts;
 
 /* Marks in sel[0..w->n_rungs) the rungs the options select. Returns how many are selected (0 when the

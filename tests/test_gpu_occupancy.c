@@ -1,0 +1,70 @@
+/* GPU: the calculator's table row for this device agrees with what the device reports, and for every kernel
+ * in the registry (every workload, rung and type, and every tuning candidate of each best rung) the
+ * calculator's prediction equals cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
+#include <string.h>
+
+#include "core/device.h"
+#include "core/occupancy_check.h"
+#include "core/workload.h"
+#include "testing.h"
+
+static int checked = 0;
+
+static void check_kernels(const climb_device_info *d, const climb_workload *w, int rung, const int *tuning)
+{
+    for (int t = 0; t < CLIMB_NTYPES; t++) {
+        if (!(w->types & CLIMB_TYPE_BIT(t)))
+            continue;
+        climb_kernel_desc ks[8];
+        int n = w->kernels(rung, (climb_dtype)t, d, tuning, ks, 8);
+        EXPECT(n >= 0 && n <= 8);
+        EXPECT_MSG(n > 0 || w->rung(rung)->vendor, "%s rung %d lists no kernels", w->name, rung);
+        for (int k = 0; k < n; k++) {
+            climb_occ_check c;
+            EXPECT(ks[k].func != NULL && ks[k].block_threads > 0);
+            EXPECT(climb_occupancy_check_kernel(d, &ks[k], &c) == 0);
+            EXPECT_MSG(c.predicted.active_blocks == c.runtime_blocks,
+                       "%s (%d threads, %d regs, %zu B): calculator %d blocks/SM, runtime %d", ks[k].name,
+                       ks[k].block_threads, c.regs, c.static_smem, c.predicted.active_blocks, c.runtime_blocks);
+            EXPECT(c.runtime_blocks >= 1);
+            checked++;
+        }
+    }
+}
+
+int main(void)
+{
+    test_require_gpu();
+    climb_device_info d;
+    EXPECT(climb_device_query(0, &d) == 0);
+    char msg[1024];
+    int diffs = climb_occupancy_check_device(&d, msg, sizeof msg);
+    EXPECT_MSG(diffs == 0, "CC %d.%d: %s", d.cc_major, d.cc_minor, msg);
+
+    int n_w;
+    const climb_workload *const *all = climb_workloads(&n_w);
+    for (int i = 0; i < n_w; i++) {
+        const climb_workload *w = all[i];
+        for (int r = 0; r < w->n_rungs; r++)
+            check_kernels(&d, w, r, NULL);
+        const climb_tuning *tn = w->tuning;
+        if (!tn)
+            continue;
+        /* Every combination of the candidate values, also those the policy skips on this GPU. */
+        long total = 1;
+        for (int k = 0; k < tn->n_params; k++)
+            total *= tn->params[k].n_values;
+        for (long c = 0; c < total; c++) {
+            int v[CLIMB_MAX_TUNABLES];
+            long rest = c;
+            for (int k = tn->n_params - 1; k >= 0; k--) {
+                v[k] = tn->params[k].values[rest % tn->params[k].n_values];
+                rest /= tn->params[k].n_values;
+            }
+            check_kernels(&d, w, tn->rung, v);
+        }
+    }
+    printf("%d kernels: calculator == runtime\n", checked);
+    EXPECT(checked >= 2 * 8 + 2 * 4 * 4);
+    return test_finish("test_gpu_occupancy");
+}
