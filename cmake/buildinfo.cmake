@@ -1,10 +1,14 @@
 # Writes build_info.c with the version, git commit and dirty flag, run at every build so the commit is
-# never stale; the file is rewritten only when its text changes. Without a git checkout (a copied tree),
-# CLIMB_GIT_COMMIT and CLIMB_GIT_DIRTY from the environment are used, else "unknown".
+# never stale; the file is rewritten only when its text changes. CLIMB_GIT_COMMIT and CLIMB_GIT_DIRTY from
+# the environment, when set, name the commit of a copied tree (whose .git, if any, may be another commit's);
+# else git is asked; else "unknown".
 set(commit "unknown")
 set(dirty -1)
-execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE out RESULT_VARIABLE rc
-                OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+set(rc 1)
+if(NOT DEFINED ENV{CLIMB_GIT_COMMIT})
+  execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE out RESULT_VARIABLE rc
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+endif()
 if(rc EQUAL 0 AND out)
   set(commit "${out}")
   execute_process(COMMAND git -C "${SRC}" status --porcelain --untracked-files=no OUTPUT_VARIABLE st

@@ -49,6 +49,7 @@ step "devices"
 
 step "occupancy: every registry kernel, calculator against the CUDA runtime"
 "$climb" occupancy --kernel all 2>&1 | tee "$out/occupancy.txt" || status=1
+"$build/tests/test_gpu_occupancy" 2>&1 | tee -a "$out/occupancy.txt" || status=1
 
 step "tune all (experiment mode; the winners go to $out/wisdom.json)"
 rm -f "$out/wisdom.json"

@@ -140,19 +140,27 @@ def tuning_table(gpu, t):
         def find(v):
             return next(c for c in w["candidates"] if c["values"] == v)
 
-        out.append("`%s` (`%s`): %d candidates timed, %d skipped on this GPU; winner %s the defaults' speed." % (
-            w["workload"], w["rung"], len(cands), skipped, ratio(w["speedup_vs_defaults"])))
+        out.append("`%s` (`%s`): %d candidates timed, %d skipped on this GPU; the fastest ran at %s the defaults' "
+                   "speed, the saved winner at %s (%s)." % (
+                       w["workload"], w["rung"], len(cands), skipped, fmt(w["fastest_speedup_vs_defaults"], ".3f") + "×",
+                       fmt(w["speedup_vs_defaults"], ".3f") + "×", w["tie_rule"]))
         out.append("")
         out.append("| | parameters | score | " + " | ".join(
             "%s n=%s µs" % (c["type"], size_label(c["size"])) for c in w["cases"]) + " |")
         out.append("|---|---|--:|" + "--:|" * len(w["cases"]))
-        rows = [("winner", w["winner"])]
-        if w["defaults"] != w["winner"]:
+        rows = [("fastest", w["fastest"])]
+        if w["winner"] != w["fastest"]:
+            rows.append(("winner", w["winner"]))
+        if w["defaults"] not in (w["winner"], w["fastest"]):
             rows.append(("defaults", w["defaults"]))
         for label, v in rows:
             if v is None:
                 continue
             c = find(v)
+            if v == w["defaults"] and label != "defaults":
+                label += ", defaults"
+            if v == w["winner"] and label == "fastest":
+                label += ", winner"
             out.append("| %s | `%s` | %s | %s |" % (label, desc(v), fmt(c["score"], ".3f"),
                                                    " | ".join(fmt(x, ".2f") for x in c["median_us"])))
         worst = max(cands, key=lambda c: c["score"]) if cands else None

@@ -625,9 +625,12 @@ static void print_tune_summary(const climb_tune_result *r, FILE *f)
         fprintf(f, "  %-44s %7.3f", desc, cd->score);
         for (int c = 0; c < r->n_cases; c++)
             fprintf(f, " %14.2f", cd->t[c].median_us);
-        fprintf(f, "%s%s\n", shown[j] == r->winner ? "  winner" : "", shown[j] == r->defaults ? "  defaults" : "");
+        fprintf(f, "%s%s%s\n", shown[j] == r->fastest ? "  fastest" : "", shown[j] == r->winner ? "  winner" : "",
+                shown[j] == r->defaults ? "  defaults" : "");
     }
-    fprintf(f, "  winner vs defaults: %.3fx\n", climb_tune_speedup(r));
+    fprintf(f, "  fastest vs defaults: %.3fx; winner vs defaults: %.3fx%s\n", climb_tune_fastest_speedup(r),
+            climb_tune_speedup(r),
+            r->winner == r->defaults && r->winner != r->fastest ? " (the defaults stay: within the 1% tie rule)" : "");
 }
 
 static int cmd_tune(int argc, char **argv)

@@ -22,19 +22,22 @@ void climb_tune_free(climb_tune_result *res)
     res->n_cands = 0;
 }
 
-double climb_tune_speedup(const climb_tune_result *res)
+static double ratio_to_defaults(const climb_tune_result *res, int k)
 {
-    if (res->winner < 0 || res->defaults < 0)
+    if (k < 0 || res->defaults < 0 || !isfinite(res->cands[res->defaults].score))
         return NAN;
-    return res->cands[res->defaults].score / res->cands[res->winner].score;
+    return res->cands[res->defaults].score / res->cands[k].score;
 }
+
+double climb_tune_speedup(const climb_tune_result *res) { return ratio_to_defaults(res, res->winner); }
+double climb_tune_fastest_speedup(const climb_tune_result *res) { return ratio_to_defaults(res, res->fastest); }
 
 int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t, const climb_device_info *dev,
                climb_tune_result *res)
 {
     memset(res, 0, sizeof *res);
     res->w = w;
-    res->winner = res->defaults = -1;
+    res->winner = res->defaults = res->fastest = -1;
     const climb_tuning *tn = w->tuning;
     if (!tn) {
         fprintf(stderr, "climb: %s has nothing to tune\n", w->name);
@@ -135,9 +138,13 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         for (int ci = 0; ci < res->n_cases; ci++)
             lg += log(cd->t[ci].median_us / best[ci]);
         cd->score = exp(lg / res->n_cases);
-        if (res->winner < 0 || cd->score < res->cands[res->winner].score)
-            res->winner = k;
+        if (res->fastest < 0 || cd->score < res->cands[res->fastest].score)
+            res->fastest = k;
     }
+    res->winner = res->fastest;
+    if (res->defaults >= 0 && res->fastest >= 0 && isfinite(res->cands[res->defaults].score) &&
+        res->cands[res->defaults].score <= res->cands[res->fastest].score * CLIMB_TUNE_TIE)
+        res->winner = res->defaults;
     return failures;
 }
 
@@ -201,6 +208,15 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
             fputs("null", f);
         fputs(", \"speedup_vs_defaults\": ", f);
         num(f, climb_tune_speedup(r));
+        fputs(",\n     \"fastest\": ", f);
+        if (r->fastest >= 0)
+            values_json(f, tn, r->cands[r->fastest].values);
+        else
+            fputs("null", f);
+        fputs(", \"fastest_speedup_vs_defaults\": ", f);
+        num(f, climb_tune_fastest_speedup(r));
+        fprintf(f, ", \"tie_rule\": \"the defaults stay unless the fastest beats their score by more than %.0f%%\"",
+                (CLIMB_TUNE_TIE - 1) * 100);
         fputs(", \"wisdom_file\": ", f);
         climb_json_write_string(f, r->wisdom_path);
         fputs(",\n     \"candidates\": [", f);
@@ -250,7 +266,9 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
     for (int i = 0; i < n; i++) {
         const climb_tune_result *r = res[i];
         const climb_tuning *tn = r->w->tuning;
-        char d[160] = "none", wv[160] = "none";
+        char d[160] = "none", wv[160] = "none", fv[160] = "none";
+        if (r->fastest >= 0)
+            climb_tuning_format(tn, r->cands[r->fastest].values, fv, sizeof fv);
         if (r->defaults >= 0)
             climb_tuning_format(tn, r->cands[r->defaults].values, d, sizeof d);
         if (r->winner >= 0)
@@ -262,8 +280,10 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
                 fprintf(f, "%s%d", j ? ", " : "", tn->params[k].values[j]);
             fputc('\n', f);
         }
-        fprintf(f, "- defaults: `%s` (%s)\n- winner: `%s`, %.3f× the defaults' speed (score ratio)%s%s\n", d,
-                r->defaults_source ? r->defaults_source : "", wv, climb_tune_speedup(r),
+        fprintf(f, "- defaults: `%s` (%s)\n- fastest: `%s`, %.3f× the defaults' speed (score ratio)\n", d,
+                r->defaults_source ? r->defaults_source : "", fv, climb_tune_fastest_speedup(r));
+        fprintf(f, "- winner: `%s`%s%s%s\n", wv,
+                r->winner == r->defaults && r->winner != r->fastest ? " (the defaults: the fastest is within the 1% tie rule)" : "",
                 r->wisdom_path[0] ? "; saved to " : "", r->wisdom_path);
         fprintf(f, "- score: geometric mean over the cases of median time / the fastest median of that case (1 = "
                    "fastest everywhere)\n\n| rank | parameters | score |");
@@ -302,7 +322,9 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
             for (int c = 0; c < r->n_cases; c++)
                 fprintf(f, " %.2f (%.0f) |", cd->t[c].median_us, r->bytes[c] / (cd->t[c].median_us * 1e3));
             int isw = cd == &r->cands[r->winner], isd = r->defaults >= 0 && cd == &r->cands[r->defaults];
-            fprintf(f, " %s%s%s |\n", isw ? "winner" : "", isw && isd ? ", " : "", isd ? "defaults" : "");
+            int isf = cd == &r->cands[r->fastest];
+            fprintf(f, " %s%s%s%s%s |\n", isf ? "fastest" : "", isf && isw ? ", " : "", isw ? "winner" : "",
+                    (isf || isw) && isd ? ", " : "", isd ? "defaults" : "");
         }
         free(order);
         if (skipped)

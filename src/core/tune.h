@@ -13,6 +13,9 @@ extern "C" {
 #endif
 
 #define CLIMB_TUNE_MAX_CASES 8
+/* The defaults stay unless a candidate's score beats theirs by more than this factor: differences of a few
+ * tenths of a percent are within the timing noise, and wisdom should not flip between runs on them. */
+#define CLIMB_TUNE_TIE 1.01
 
 typedef struct climb_tune_cand {
     int values[CLIMB_MAX_TUNABLES];
@@ -31,7 +34,9 @@ typedef struct climb_tune_result {
     double bytes[CLIMB_TUNE_MAX_CASES];
     climb_tune_cand *cands;
     int n_cands;
-    int winner;                                /* index into cands, -1 if none ran right */
+    int fastest;                               /* the lowest score, -1 if none ran right */
+    int winner;                                /* what is saved: the fastest, or the defaults when they are within
+                                                  CLIMB_TUNE_TIE of it (a tie inside the noise keeps the defaults) */
     int defaults;                              /* the candidate equal to the built-in defaults, -1 if skipped */
     const char *defaults_source;
     char wisdom_path[4096];                    /* where the winner was saved ("" if not) */
@@ -44,8 +49,9 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
                climb_tune_result *res);
 void climb_tune_free(climb_tune_result *res);
 
-/* Winner's speed-up over the defaults (score ratio), NAN when either did not run. */
+/* The winner's (or the fastest's) speed-up over the defaults as a score ratio; NAN when either did not run. */
 double climb_tune_speedup(const climb_tune_result *res);
+double climb_tune_fastest_speedup(const climb_tune_result *res);
 
 /* Report writers: `rep` gives the device, commit, date and seed. */
 void climb_tune_json(const climb_report *rep, const climb_tune_result *const *res, int n, FILE *f);
