@@ -12,16 +12,6 @@
 
 static char dir[256];
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    EXPECT(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 static void expect_json_error(const char *text, const char *want)
 {
     char err[200];
@@ -165,12 +155,8 @@ static void test_wisdom(void)
     EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 512 && v[1] == 4 && v[2] == 4);
     EXPECT(look(path, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[0] == 1024 && v[2] == 8);
     {
-        FILE *f = fopen(path, "r");
         char text[4096];
-        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-        if (f)
-            fclose(f);
-        text[n] = '\0';
+        test_read_text(path, text, sizeof text);
         int entries = 0;
         for (const char *q = text; (q = strstr(q, "\"workload\"")) != NULL; q++)
             entries++;
@@ -221,7 +207,7 @@ static void test_wisdom(void)
          "\"blocks_per_sm\" is missing"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        write_text(bad, cases[i].text);
+        test_write_text(bad, cases[i].text);
         v[0] = -7;
         climb_wisdom_outcome o = look(bad, &key, &h200, v, msg);
         EXPECT_MSG(o == CLIMB_WISDOM_CORRUPT && v[0] == -7 && strncmp(msg, bad, strlen(bad)) == 0 &&
@@ -230,18 +216,14 @@ static void test_wisdom(void)
     }
     /* Every truncation of a good file is either refused as corrupt or (cut at the end) still complete. */
     {
-        FILE *f = fopen(path, "r");
         char text[4096];
-        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-        if (f)
-            fclose(f);
-        text[n] = '\0';
+        size_t n = test_read_text(path, text, sizeof text);
         int wrong = 0;
         for (size_t cut = 0; cut < n; cut++) {
             char t[4096];
             memcpy(t, text, cut);
             t[cut] = '\0';
-            write_text(bad, t);
+            test_write_text(bad, t);
             climb_wisdom_outcome o = look(bad, &key, &h200, v, msg);
             int complete = strspn(text + cut, " \n") == n - cut;
             wrong += complete ? o != CLIMB_WISDOM_USED : o != CLIMB_WISDOM_CORRUPT;
@@ -249,7 +231,7 @@ static void test_wisdom(void)
         EXPECT_MSG(wrong == 0, "%d truncations misjudged", wrong);
     }
     /* Storing over a corrupt file moves it aside to .bad and writes a good one. */
-    write_text(bad, "{ not json");
+    test_write_text(bad, "{ not json");
     EXPECT(climb_wisdom_store(bad, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(strstr(msg, ".bad") != NULL);
     EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);

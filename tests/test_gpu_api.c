@@ -53,16 +53,6 @@ static void check_sums(climb_handle h, cudaStream_t s, int32_t *hi, float *hf, v
     }
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    EXPECT(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 int main(void)
 {
     test_require_gpu();
@@ -104,14 +94,14 @@ int main(void)
              "\"cc\": \"%d.%d\", \"driver\": %d, \"climb\": \"%d.%d.%d\", "
              "\"params\": {\"block\": 128, \"blocks_per_sm\": 2, \"vecs\": 1}}]}\n",
              p.name, p.major, p.minor, driver, CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
-    write_text(path, text);
+    test_write_text(path, text);
     EXPECT(climb_load_wisdom(h, path) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_get_tuning(h, "reduce", line, sizeof line, &from) == CLIMB_STATUS_SUCCESS);
     EXPECT_MSG(from == 1 && strstr(line, "block=128 blocks_per_sm=2 vecs=1") && strstr(line, path), "%s", line);
     check_sums(h, s, hi, hf, d_in, d_out, all, "wisdom 128/2/1");
 
     /* Corrupt and foreign files: the defaults, the reason in the tuning line, results still right. */
-    write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\",\n");
+    test_write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\",\n");
     EXPECT(climb_load_wisdom(h, path) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_get_tuning(h, "reduce", line, sizeof line, &from) == CLIMB_STATUS_SUCCESS);
     EXPECT_MSG(from == 0 && strstr(line, "wisdom not used") && strstr(line, path), "%s", line);
@@ -121,13 +111,13 @@ int main(void)
     char *g = strstr(foreign, p.name);
     if (g)
         memcpy(g, "X", 1);
-    write_text(path, foreign);
+    test_write_text(path, foreign);
     EXPECT(climb_load_wisdom(h, path) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_get_tuning(h, "reduce", line, sizeof line, &from) == CLIMB_STATUS_SUCCESS);
     EXPECT_MSG(from == 0 && strstr(line, "wisdom not used") && strstr(line, "not this"), "%s", line);
     check_sums(h, s, hi, hf, d_in, d_out, 8, "foreign wisdom");
     /* And the file named by CLIMB_WISDOM is what a new handle reads. */
-    write_text(path, text);
+    test_write_text(path, text);
     setenv("CLIMB_WISDOM", path, 1);
     climb_handle h2;
     EXPECT(climb_create(&h2, 0) == CLIMB_STATUS_SUCCESS);

@@ -36,6 +36,28 @@ static inline int test_finish(const char *name)
     return test_failures ? 1 : 0;
 }
 
+/* Writes text to path (a failure counts as a failed check). */
+static inline void test_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    EXPECT(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Reads up to len-1 bytes of path into buf, NUL-terminated; returns the count (0 if unreadable). */
+static inline size_t test_read_text(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return n;
+}
+
 #define TEST_SKIP_CODE 77
 
 /* Exits with the skip code, saying why, when no CUDA device can be used. */

@@ -487,9 +487,7 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
     else {
         if (!file)
             file = path;
-        char ver[16];
-        snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
-        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, ver};
+        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, climb_build_version};
         o = climb_wisdom_lookup(file, w->name, tn, &key, dev, values, msg, sizeof msg);
     }
     climb_tuning_format(tn, values, desc, sizeof desc);
@@ -505,6 +503,20 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
                       climb_wisdom_warns(o) ? "; wisdom not used: " : "", climb_wisdom_warns(o) ? msg : "");
 }
 
+/* The start of every timed command: the device (and its ceilings when asked), the seed line, the timer,
+ * an empty report. 0, or -1 after printing why. */
+static int start_timed(const run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
+                       climb_report *rep)
+{
+    if (open_device(a->device, dev, a->measure) != 0)
+        return -1;
+    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a->run.seed, a->run.seed);
+    if (climb_timer_init(timer, (size_t)dev->l2_bytes) != 0)
+        return -1;
+    climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
+    return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     run_args a;
@@ -512,14 +524,10 @@ static int cmd_bench(int argc, char **argv)
     if (rc)
         return rc;
     climb_device_info dev;
-    if (open_device(a.device, &dev, a.measure) != 0)
-        return EXIT_FAILED;
-    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a.run.seed, a.run.seed);
     climb_timer timer;
-    if (climb_timer_init(&timer, (size_t)dev.l2_bytes) != 0)
-        return EXIT_FAILED;
     climb_report rep;
-    climb_report_init(&rep, "bench", a.run.seed, a.run.timing.batch, &dev);
+    if (start_timed(&a, "bench", &dev, &timer, &rep) != 0)
+        return EXIT_FAILED;
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         int tuned[CLIMB_MAX_TUNABLES];
@@ -650,20 +658,14 @@ static int cmd_tune(int argc, char **argv)
         file = path;
     }
     climb_device_info dev;
-    if (open_device(a.device, &dev, 0) != 0)
-        return EXIT_FAILED;
-    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a.run.seed, a.run.seed);
     climb_timer timer;
-    if (climb_timer_init(&timer, (size_t)dev.l2_bytes) != 0)
-        return EXIT_FAILED;
     climb_report rep;
-    climb_report_init(&rep, "tune", a.run.seed, a.run.timing.batch, &dev);
+    if (start_timed(&a, "tune", &dev, &timer, &rep) != 0)
+        return EXIT_FAILED;
     climb_tune_result res[16];
     const climb_tune_result *done[16];
     int n_done = 0, failures = 0, broken = 0;
-    char ver[16];
-    snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
-    climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, ver};
+    climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, climb_build_version};
     FILE *out = (a.json && !strcmp(a.json, "-")) || (a.md && !strcmp(a.md, "-")) ? stderr : stdout;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         climb_tune_result *r = &res[n_done];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/build_info.h"
 #include "../core/wisdom.h"
 #include "../workloads/reduce.h"
 
@@ -106,9 +107,8 @@ static cudaError_t tune_reduce(struct climb_context *h, const char *path)
     if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
         path = file;
     if (path) {
-        char ver[16];
-        snprintf(ver, sizeof ver, "%d.%d.%d", CLIMB_VERSION_MAJOR, CLIMB_VERSION_MINOR, CLIMB_VERSION_PATCH);
-        climb_wisdom_key key = {h->dev.name, h->dev.cc_major, h->dev.cc_minor, h->dev.driver_version, ver};
+        climb_wisdom_key key = {h->dev.name, h->dev.cc_major, h->dev.cc_minor, h->dev.driver_version,
+                                climb_build_version};
         o = climb_wisdom_lookup(path, "reduce", tn, &key, &h->dev, v, msg, sizeof msg);
     } else {
         snprintf(msg, sizeof msg, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are all unset)");
