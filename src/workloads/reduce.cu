@@ -81,8 +81,9 @@ static const int REDUCE_TUNE_VECS[] = {1, 2, 4, 8};
  * SM and 4 loads in flight, 2^28 i32 took 232.9 us and f32 234.3 us, against 233.6 and 235.4 us with 256
  * threads and 8 blocks per SM. Also tried and slower: 8 or 16 loads in flight (2^28 i32 up to 254 us),
  * one contiguous share per block instead of the grid stride (+1 to 3%), and the L2::256B prefetch hint
- * on the loads (+7% at 2^28). Other architectures: not measured; 512 threads, as many blocks as fill
- * the SM's threads, 4 loads in flight. */
+ * on the loads (+7% at 2^28). `climb tune reduce` on an H200 (results/h200/tune.md) kept them: of 80
+ * candidates the fastest, 512/3/4, scored 0.5% better, inside the 1% tie rule.
+ * Other architectures: not measured; 512 threads, as many blocks as fill the SM's threads, 4 loads. */
 typedef struct reduce_arch_policy {
     int cc_major;                 /* 0: any other architecture */
     int block, blocks_per_sm, vecs;
