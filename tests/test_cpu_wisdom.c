@@ -114,6 +114,14 @@ static void test_reduce_policy(void)
         valid += tn->rejects(&d, v) == NULL;
     }
     EXPECT(count == valid);
+    /* The enumeration the tuner and the tests use: every combination once, first parameter slowest. */
+    EXPECT(climb_tuning_count(tn) == 4 * 8 * 4);
+    climb_tuning_values(tn, 0, v);
+    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 1);
+    climb_tuning_values(tn, 1, v);
+    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 2);
+    climb_tuning_values(tn, climb_tuning_count(tn) - 1, v);
+    EXPECT(v[0] == 1024 && v[1] == 16 && v[2] == 8);
     char buf[100];
     int w[3] = {512, 4, 4};
     climb_tuning_format(tn, w, buf, sizeof buf);

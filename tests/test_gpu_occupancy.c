@@ -51,16 +51,9 @@ int main(void)
         if (!tn)
             continue;
         /* Every combination of the candidate values, also those the policy skips on this GPU. */
-        long total = 1;
-        for (int k = 0; k < tn->n_params; k++)
-            total *= tn->params[k].n_values;
-        for (long c = 0; c < total; c++) {
+        for (long c = 0; c < climb_tuning_count(tn); c++) {
             int v[CLIMB_MAX_TUNABLES];
-            long rest = c;
-            for (int k = tn->n_params - 1; k >= 0; k--) {
-                v[k] = tn->params[k].values[rest % tn->params[k].n_values];
-                rest /= tn->params[k].n_values;
-            }
+            climb_tuning_values(tn, c, v);
             check_kernels(&d, w, tn->rung, v);
         }
     }

@@ -63,16 +63,17 @@ int main(void)
     ot.n_sizes = (int)(sizeof edge / sizeof edge[0]);
     memcpy(ot.sizes, edge, sizeof edge);
     int tried = 0;
-    for (int a = 0; a < tn->params[0].n_values; a++)
-        for (int b = 0; b < tn->params[1].n_values; b++)
-            for (int c = 0; c < tn->params[2].n_values; c++) {
-                int v[3] = {tn->params[0].values[a], tn->params[1].values[b], tn->params[2].values[c]};
-                if (tn->rejects(&d, v))
-                    continue;
-                ot.tuning = v;
-                tried++;
-                EXPECT_MSG(climb_check(w, &ot, &d) == 0, "candidate block=%d blocks_per_sm=%d vecs=%d", v[0], v[1], v[2]);
-            }
+    for (long i = 0; i < climb_tuning_count(tn); i++) {
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_values(tn, i, v);
+        if (tn->rejects(&d, v))
+            continue;
+        ot.tuning = v;
+        tried++;
+        char desc[160];
+        climb_tuning_format(tn, v, desc, sizeof desc);
+        EXPECT_MSG(climb_check(w, &ot, &d) == 0, "candidate %s", desc);
+    }
     printf("%d tuning candidates checked, seed %" PRIu64 "\n", tried, ot.seed);
     EXPECT(tried >= 40);
     return test_finish("test_gpu_reduce");

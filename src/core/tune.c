@@ -6,15 +6,6 @@
 
 #include "json.h"
 
-/* The i-th combination of the candidate values (mixed radix, first parameter slowest). */
-static void combination(const climb_tuning *tn, long i, int *v)
-{
-    for (int k = tn->n_params - 1; k >= 0; k--) {
-        v[k] = tn->params[k].values[i % tn->params[k].n_values];
-        i /= tn->params[k].n_values;
-    }
-}
-
 void climb_tune_free(climb_tune_result *res)
 {
     free(res->cands);
@@ -57,9 +48,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
             res->sizes[res->n_cases++] = sizes[si];
         }
     /* Candidates: every combination, the ones this device rejects kept with the reason. */
-    long total = 1;
-    for (int k = 0; k < tn->n_params; k++)
-        total *= tn->params[k].n_values;
+    long total = climb_tuning_count(tn);
     res->cands = calloc((size_t)total, sizeof *res->cands);
     if (!res->cands) {
         fprintf(stderr, "climb: out of host memory for %ld tuning candidates\n", total);
@@ -70,7 +59,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     int runnable = 0;
     for (long i = 0; i < total; i++) {
         climb_tune_cand *cd = &res->cands[res->n_cands++];
-        combination(tn, i, cd->values);
+        climb_tuning_values(tn, i, cd->values);
         cd->skipped = tn->rejects(dev, cd->values);
         cd->score = NAN;
         runnable += cd->skipped == NULL;

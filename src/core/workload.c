@@ -83,3 +83,19 @@ void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, s
         used += (size_t)k;
     }
 }
+
+long climb_tuning_count(const climb_tuning *tn)
+{
+    long total = 1;
+    for (int k = 0; k < tn->n_params; k++)
+        total *= tn->params[k].n_values;
+    return total;
+}
+
+void climb_tuning_values(const climb_tuning *tn, long i, int *v)
+{
+    for (int k = tn->n_params - 1; k >= 0; k--) {
+        v[k] = tn->params[k].values[i % tn->params[k].n_values];
+        i /= tn->params[k].n_values;
+    }
+}

@@ -115,6 +115,10 @@ typedef struct climb_workload {
     void (*set_tuning)(climb_case *c, const int *values);
 } climb_workload;
 
+/* Every combination of the candidate values: how many, and the i-th (first parameter slowest). */
+long climb_tuning_count(const climb_tuning *tn);
+void climb_tuning_values(const climb_tuning *tn, long i, int *values);
+
 /* "block=512 blocks_per_sm=4 vecs=4" */
 void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len);
 
