@@ -476,31 +476,23 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
                            climb_report *rep)
 {
     const climb_tuning *tn = w->tuning;
-    const char *source = tn->defaults(dev, values);
-    char path[4096], msg[700], desc[160];
-    const char *file = a->wisdom;
+    char msg[700], line[900];
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
-    if (a->no_wisdom)
-        snprintf(msg, sizeof msg, "--no-wisdom");
-    else if (!file && climb_wisdom_default_path(path, sizeof path) != 0)
-        snprintf(msg, sizeof msg, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are unset)");
-    else {
-        if (!file)
-            file = path;
-        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, climb_build_version};
-        o = climb_wisdom_lookup(file, w->name, tn, &key, dev, values, msg, sizeof msg);
+    if (a->no_wisdom) {
+        char desc[160];
+        const char *source = tn->defaults(dev, values);
+        climb_tuning_format(tn, values, desc, sizeof desc);
+        snprintf(line, sizeof line, "%s (%s); --no-wisdom", source, desc);
+    } else {
+        o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, values, msg, sizeof msg, line, sizeof line);
     }
-    climb_tuning_format(tn, values, desc, sizeof desc);
-    if (o == CLIMB_WISDOM_USED) {
-        fprintf(stderr, "%s: tuned parameters from %s\n", w->name, msg);
-        climb_report_note(rep, "%s %s: %s", w->name, w->rung(tn->rung)->name, msg);
-        return;
-    }
-    if (climb_wisdom_warns(o))
+    if (o == CLIMB_WISDOM_USED)
+        fprintf(stderr, "%s: tuned parameters from %s\n", w->name, line);
+    else if (climb_wisdom_warns(o))
         fprintf(stderr, "climb: warning: %s; using the defaults\n", msg);
-    fprintf(stderr, "%s: %s (%s)\n", w->name, source, desc);
-    climb_report_note(rep, "%s %s: %s (%s)%s%s", w->name, w->rung(tn->rung)->name, source, desc,
-                      climb_wisdom_warns(o) ? "; wisdom not used: " : "", climb_wisdom_warns(o) ? msg : "");
+    if (o != CLIMB_WISDOM_USED)
+        fprintf(stderr, "%s: %s\n", w->name, line);
+    climb_report_note(rep, "%s %s: %s", w->name, w->rung(tn->rung)->name, line);
 }
 
 /* The start of every timed command: the device (and its ceilings when asked), the seed line, the timer,

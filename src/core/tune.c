@@ -147,6 +147,15 @@ static void values_json(FILE *f, const climb_tuning *tn, const int *v)
     fputc('}', f);
 }
 
+/* The values of candidate k, or null when there is none. */
+static void cand_json(FILE *f, const climb_tune_result *r, int k)
+{
+    if (k >= 0)
+        values_json(f, r->w->tuning, r->cands[k].values);
+    else
+        fputs("null", f);
+}
+
 static void num(FILE *f, double x)
 {
     if (isfinite(x))
@@ -184,24 +193,15 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
         }
         fputs("],\n     \"score\": \"geometric mean over the cases of median time / the fastest median of that case\",", f);
         fputs("\n     \"defaults\": ", f);
-        if (r->defaults >= 0)
-            values_json(f, tn, r->cands[r->defaults].values);
-        else
-            fputs("null", f);
+        cand_json(f, r, r->defaults);
         fputs(", \"defaults_source\": ", f);
         climb_json_write_string(f, r->defaults_source ? r->defaults_source : "");
         fputs(",\n     \"winner\": ", f);
-        if (r->winner >= 0)
-            values_json(f, tn, r->cands[r->winner].values);
-        else
-            fputs("null", f);
+        cand_json(f, r, r->winner);
         fputs(", \"speedup_vs_defaults\": ", f);
         num(f, climb_tune_speedup(r));
         fputs(",\n     \"fastest\": ", f);
-        if (r->fastest >= 0)
-            values_json(f, tn, r->cands[r->fastest].values);
-        else
-            fputs("null", f);
+        cand_json(f, r, r->fastest);
         fputs(", \"fastest_speedup_vs_defaults\": ", f);
         num(f, climb_tune_fastest_speedup(r));
         fprintf(f, ", \"tie_rule\": \"the defaults stay unless the fastest beats their score by more than %.0f%%\"",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "build_info.h"
 #include "json.h"
 
 int climb_wisdom_warns(climb_wisdom_outcome o)
@@ -218,6 +219,29 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
     }
     climb_json_free(root);
     return out;
+}
+
+climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload, const climb_tuning *tn,
+                                          const climb_device_info *dev, int *values, char *msg, size_t msglen,
+                                          char *line, size_t linelen)
+{
+    const char *source = tn->defaults(dev, values);
+    char file[4096], desc[160];
+    climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
+    if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
+        path = file;
+    if (path) {
+        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, climb_build_version};
+        o = climb_wisdom_lookup(path, workload, tn, &key, dev, values, msg, msglen);
+    } else {
+        snprintf(msg, msglen, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are all unset)");
+    }
+    climb_tuning_format(tn, values, desc, sizeof desc);
+    if (o == CLIMB_WISDOM_USED)
+        snprintf(line, linelen, "%s", msg);
+    else
+        snprintf(line, linelen, "%s (%s)%s%s", source, desc, climb_wisdom_warns(o) ? "; wisdom not used: " : "; ", msg);
+    return o;
 }
 
 /* mkdir -p of the folder that holds `path`. */

@@ -46,6 +46,14 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
                                          const climb_wisdom_key *key, const climb_device_info *dev, int *values,
                                          char *msg, size_t msglen);
 
+/* The values tn's rung runs with on dev: the wisdom for `workload` in `path` (NULL: the default file) when
+ * it matches dev, else the built-in defaults. `msg` gets the lookup's own message (a corrupt file's starts
+ * "path:line: "); `line` one sentence on where the values came from and, if a file was not used, why.
+ * The key is dev's name, CC and driver and this build's climb version. */
+climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload, const climb_tuning *tn,
+                                          const climb_device_info *dev, int *values, char *msg, size_t msglen,
+                                          char *line, size_t linelen);
+
 /* Saves values as the wisdom for (workload, key's GPU and CC), replacing an entry for the same workload,
  * GPU and CC and keeping every other entry. Creates the file's folder. A corrupt existing file is moved
  * to path.bad first (msg says so). `tuned` is a date; `speedup` the winner's gain over the defaults.

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/build_info.h"
 #include "../core/wisdom.h"
 #include "../workloads/reduce.h"
 
@@ -99,28 +98,12 @@ static cudaError_t read_device(int device, climb_device_info *d)
 /* Chooses the reduce parameters (wisdom, else defaults) and sizes the zeroed workspace for them. */
 static cudaError_t tune_reduce(struct climb_context *h, const char *path)
 {
-    const climb_tuning *tn = climb_reduce_workload.tuning;
     int v[CLIMB_MAX_TUNABLES];
-    const char *source = tn->defaults(&h->dev, v);
-    char file[4096], msg[600] = "";
-    climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
-    if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
-        path = file;
-    if (path) {
-        climb_wisdom_key key = {h->dev.name, h->dev.cc_major, h->dev.cc_minor, h->dev.driver_version,
-                                climb_build_version};
-        o = climb_wisdom_lookup(path, "reduce", tn, &key, &h->dev, v, msg, sizeof msg);
-    } else {
-        snprintf(msg, sizeof msg, "no wisdom file (CLIMB_WISDOM, XDG_CONFIG_HOME and HOME are all unset)");
-    }
-    char desc[160];
-    climb_tuning_format(tn, v, desc, sizeof desc);
+    char msg[600], line[sizeof h->reduce_tuning - 8];
+    climb_wisdom_outcome o = climb_wisdom_resolve(path, "reduce", climb_reduce_workload.tuning, &h->dev, v, msg,
+                                                  sizeof msg, line, sizeof line);
     h->reduce_from_wisdom = o == CLIMB_WISDOM_USED;
-    if (o == CLIMB_WISDOM_USED)
-        snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s", msg);
-    else
-        snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s (%s)%s%s", source, desc,
-                 climb_wisdom_warns(o) ? "; wisdom not used: " : "; ", msg);
+    snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s", line);
     climb_reduce_set_tuning(&h->reduce, v);
 
     if (h->reduce_ws)
