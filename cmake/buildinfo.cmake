@@ -36,6 +36,7 @@ const char climb_build_version[] = \"${VERSION}\";
 const char climb_build_commit[] = \"${commit}\";
 const int climb_build_dirty = ${dirty};
 const char climb_build_arch[] = \"${ARCH}\";
+const char climb_build_cudnn[] = \"${CUDNN}\";
 ")
 if(EXISTS "${OUT}")
   file(READ "${OUT}" old)

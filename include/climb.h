@@ -69,13 +69,15 @@ CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
  * climb_get_tuning says why.
  */
 
-/* Reads the tuned parameters again from `path` (NULL: the default file). Waits for the handle's stream
- * (the workspace is re-sized). Fails only for a NULL handle or when device memory cannot be had. */
+/* Reads the tuned parameters again from `path` (NULL: the default file), for every workload. Waits for the
+ * handle's stream first. Fails only for a NULL handle, a path of 4096 bytes or more, or a CUDA error while
+ * waiting (a missing, foreign, stale or corrupt file is not a failure: climb_get_tuning says why it was not used). */
 CLIMB_API climb_status climb_load_wisdom(climb_handle handle, const char *path);
 
-/* One line on where `workload`'s ("reduce") parameters come from and what they are; *from_wisdom (if not
- * NULL) is 1 when a wisdom file supplied them. INVALID_VALUE for a NULL handle or buffer, an unknown
- * workload, or len 0; a line longer than len is cut. */
+/* One line on where `workload`'s (e.g. "reduce") parameters come from and what they are; *from_wisdom (if not
+ * NULL) is 1 when a wisdom file supplied them (then for every call; otherwise each call runs with the built-in
+ * defaults for its own size and type). INVALID_VALUE for a NULL handle or buffer, an unknown workload, or len 0;
+ * a line longer than len is cut. */
 CLIMB_API climb_status climb_get_tuning(climb_handle handle, const char *workload, char *buf, size_t len,
                                         int *from_wisdom);
 

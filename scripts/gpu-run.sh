@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The one GPU job: build for the GPU, run every test (the GPU ones included), a sanitizer pass over the
-# reduction rungs, the device query, the occupancy check of every registry kernel, the tuning run (which
-# writes the wisdom file the benchmarks then use) and the benchmarks; write every report into one folder.
+# The one GPU job: build for the GPU; run the CPU tests, the core GPU tests and the GPU tests of the named
+# workloads; then for each named workload (every workload by default): compute-sanitizer (memcheck, racecheck,
+# synccheck) over its quick shapes, the occupancy of its kernels against the runtime, `climb tune` (its winner saved
+# as the workload's wisdom), and `climb bench` cold and --batch with that wisdom. `climb devices` once.
 #
-#   scripts/gpu-run.sh [OUTDIR]     (default: results/<gpu>, e.g. results/h100-80gb-hbm3)
+#   scripts/gpu-run.sh [workload...]
 #
-# Exit status is non-zero if the build, any test, the sanitizer or any benchmark check failed; every
-# step still runs so one call gives the whole picture.
+# Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
+# occupancy.txt, sanitizer.log, tests.log) and results/<gpu>/devices.json; CLIMB_RESULTS=DIR puts them under DIR
+# instead of results/<gpu>. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
+# every step still runs, so one call gives the whole picture.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 4)
@@ -16,53 +19,71 @@ step() { echo; echo "=== $* ==="; }
 
 step "build (CLIMB_CUDA_ARCH=${CLIMB_CUDA_ARCH:-90})"
 make BUILD="$build" JOBS="$jobs" >/tmp/climb-build.log 2>&1 || { cat /tmp/climb-build.log; exit 1; }
+grep -i "cudnn" "$build/CMakeCache.txt" | grep -E "^CLIMB_CUDNN_(LIBRARY|INCLUDE_DIR):" || true
 tail -n 3 /tmp/climb-build.log
 climb="$build/climb"
 "$climb" version
 
+all=$("$climb" list --names)
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || mapfile -t workloads <<<"$all"
+for w in "${workloads[@]}"; do
+    grep -qx "$w" <<<"$all" || { echo "gpu-run: unknown workload '$w' (these are: $(echo $all))"; exit 2; }
+done
+
 query=$("$climb" devices --no-measure --device 0 2>/dev/null)
 name=$(sed -n 's/^device 0: //p' <<<"$query")
 folder=$(sed -n 's/^  results folder *//p' <<<"$query")
-out=${1:-${folder:-results/unknown}}
-mkdir -p "$out"
-echo "GPU: ${name:-none}; reports go to $out"
+root=${CLIMB_RESULTS:-${folder:-results/unknown}}
+mkdir -p "$root"
+echo "GPU: ${name:-none}; workloads: ${workloads[*]}; reports go to $root/<workload>/"
 
-step "tests"
-(cd "$build" && ctest --output-on-failure) 2>&1 | tee "$out/tests.log" || status=1
-
-step "compute-sanitizer (memcheck, racecheck, synccheck) on every reduction rung, small sizes"
-if command -v compute-sanitizer >/dev/null; then
-    : >"$out/sanitizer.log"
-    for tool in memcheck racecheck synccheck; do
-        compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check reduce --quiet --seed 7 \
-            --size 1 --size 1025 --size 65537 --size 1000003 >>"$out/sanitizer.log" 2>&1
-        rc=$?
-        echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
-        [ $rc = 0 ] || status=1
-    done
-else
-    echo "compute-sanitizer not found; skipped" | tee "$out/sanitizer.log"
-fi
+step "tests: CPU, core GPU, and the GPU tests of ${workloads[*]}"
+labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
+(cd "$build" && ctest --output-on-failure -L "$labels") 2>&1 | tee /tmp/climb-tests.log || status=1
 
 step "devices"
-"$climb" devices --json "$out/devices.json" || status=1
+"$climb" devices --json "$root/devices.json" || status=1
 
-step "occupancy: every registry kernel, calculator against the CUDA runtime"
-"$climb" occupancy --kernel all 2>&1 | tee "$out/occupancy.txt" || status=1
-"$build/tests/test_gpu_occupancy" 2>&1 | tee -a "$out/occupancy.txt" || status=1
+for w in "${workloads[@]}"; do
+    out="$root/$w"
+    mkdir -p "$out"
+    cp /tmp/climb-tests.log "$out/tests.log"
 
-step "tune all (experiment mode; the winners go to $out/wisdom.json)"
-rm -f "$out/wisdom.json"
-"$climb" tune all --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" || status=1
+    step "$w: compute-sanitizer (memcheck, racecheck, synccheck) on every rung, the quick shapes"
+    if command -v compute-sanitizer >/dev/null; then
+        : >"$out/sanitizer.log"
+        for tool in memcheck racecheck synccheck; do
+            compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
+                >>"$out/sanitizer.log" 2>&1
+            rc=$?
+            echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
+            [ $rc = 0 ] || status=1
+        done
+    else
+        echo "compute-sanitizer not found; skipped" | tee "$out/sanitizer.log"
+    fi
 
-step "bench all (cold: L2 flushed before every sample), with the wisdom just tuned"
-"$climb" bench all --quiet --wisdom "$out/wisdom.json" --json "$out/bench.json" --md "$out/bench.md" \
-    --csv "$out/bench.csv" || status=1
+    step "$w: occupancy of every kernel, calculator against the CUDA runtime"
+    "$climb" occupancy --kernel "$w" 2>&1 | tee "$out/occupancy.txt" || status=1
 
-step "bench all --batch (back-to-back launches, warm L2), with the wisdom just tuned"
-"$climb" bench all --quiet --batch --wisdom "$out/wisdom.json" --json "$out/bench-batch.json" \
-    --md "$out/bench-batch.md" || status=1
+    wisdom=(--no-wisdom)
+    if "$climb" list "$w" | grep -q "tunable parameters"; then
+        step "$w: tune (experiment mode; the winner goes to $out/wisdom.json)"
+        rm -f "$out/wisdom.json"
+        "$climb" tune "$w" --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" || status=1
+        [ -f "$out/wisdom.json" ] && wisdom=(--wisdom "$out/wisdom.json")
+    fi
+
+    step "$w: bench (cold: L2 flushed before every sample)"
+    "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" --csv "$out/bench.csv" \
+        || status=1
+
+    step "$w: bench --batch (back-to-back launches, warm L2)"
+    "$climb" bench "$w" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" --md "$out/bench-batch.md" \
+        || status=1
+done
 
 echo
-echo "gpu-run: $( [ $status = 0 ] && echo passed || echo FAILED ); reports in $out"
+echo "gpu-run: $( [ $status = 0 ] && echo passed || echo FAILED ); reports in $root"
 exit $status

@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""Rewrites the results tables in README.md and docs/<workload>.md from the reports under results/.
+"""Rewrites the results tables in README.md and docs/ from the reports under results/<gpu>/<workload>/.
 
-Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end -->' and is generated
-from results/<gpu>/bench.json (cold timing) as committed: nothing in these tables is typed by hand.
+Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end -->':
+  README.md               results:summary   every workload, every GPU: each rung's time, rate and ratio to the vendor
+  docs/<workload>.md      results:ladder    the ladder on the case the seeds published figures for (their figures
+                                            beside), and the largest case of that type
+  docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
+Nothing here knows a workload: each report carries its workloads' registry entries (dims, options, rungs and their
+kinds, the published case), and the tables are keyed on type, shape and option values. Reports of the first format
+(before contract v2: a "size" per row, no registry entries) are not read.
 Usage: scripts/results_tables.py [--check]   (--check: exit 1 if a file would change)
 """
 import glob
@@ -13,122 +19,200 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The text's figures for kernels 1-7 (G80, 2^22 ints): time in ms, GB/s. Seed 000, "Performance for 4M
-# element reduction". Used beside the measured ladder in docs/reduce.md.
-SEED_REDUCE_G80 = {
-    "reduce_interleaved_divergent": (8.054, 2.083),
-    "reduce_interleaved_strided": (3.456, 4.854),
-    "reduce_seq_addressing": (1.722, 9.741),
-    "reduce_first_add_load": (0.965, 17.377),
-    "reduce_unroll_last_warp": (0.536, 31.289),
-    "reduce_complete_unroll": (0.381, 43.996),
-    "reduce_multi_element": (0.268, 62.671),
-}
 
-
-def load_reports():
-    reports = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "results", "*", "bench.json"))):
+def load(root, name):
+    """{(gpu, workload): report} for every results/<gpu>/<workload>/<name> of format 2."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(root, "results", "*", "*", name))):
         with open(path) as f:
-            reports.append((os.path.basename(os.path.dirname(path)), json.load(f)))
-    return reports
+            r = json.load(f)
+        if r.get("format") != 2:
+            continue
+        parts = path.split(os.sep)
+        out[(parts[-3], parts[-2])] = r
+    return out
 
 
 def cuda_version(v):
     return "%d.%d" % (v // 1000, (v % 1000) // 10)
 
 
-def ratio(x):
-    return "-" if x is None else "%.2fx" % x
-
-
-def size_label(n):
-    if n >= 2 and n & (n - 1) == 0:
-        return "2^%d" % (n.bit_length() - 1)
-    return str(n)
-
-
 def fmt(x, spec):
     return "-" if x is None else format(x, spec)
 
 
-def header(gpu, r):
+def ratio(x):
+    return "-" if x is None else "%.2f×" % x
+
+
+def registry(r, workload):
+    return next(w for w in r["workloads"] if w["name"] == workload)
+
+
+def header(gpu, workload, r, what="bench.json"):
     d = r["device"]
     m = d.get("measured") or {}
-    return ("*%s* (`results/%s/`): %s, CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s. "
-            "Cold timing (L2 flushed before every sample), median of many samples. Measured read "
-            "ceiling %s GB/s, theoretical %s GB/s." % (
-                d["name"], gpu, d["name"], d["compute_capability"], cuda_version(d["driver_version"]),
-                cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10],
-                fmt(m.get("read_gbs"), ".0f"), fmt(d["theoretical"]["bandwidth_gbs"], ".0f")))
+    return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing. "
+            "Measured ceilings: read %s GB/s, copy %s GB/s, FFMA %s GFLOP/s." % (
+                d["name"], gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
+                cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"],
+                fmt(m.get("read_gbs"), ".0f"), fmt(m.get("copy_gbs"), ".0f"), fmt(m.get("ffma_gflops"), ".0f")))
 
 
-def cases(rows, workload):
+def opts_key(x):
+    return json.dumps(x.get("options", {}), sort_keys=True)
+
+
+def case_of(x):
+    return (x["type"], tuple(x["shape"]), opts_key(x), x.get("input", ""))
+
+
+def cases(rows):
     seen = []
     for x in rows:
-        if x["workload"] == workload and (x["type"], x["size"]) not in seen:
-            seen.append((x["type"], x["size"]))
+        if case_of(x) not in seen:
+            seen.append(case_of(x))
     return seen
 
 
-def summary_table(gpu, r, workload):
-    """Rows = rungs; one column per (type, size): time and ratio to the vendor, or GB/s for big sizes."""
+def case_label(reg, case, varying):
+    """'i32 n=2^22', 'f32 rows,cols=1000x1000 pad=3' (only the options that differ between the report's cases)."""
+    t, shape, ok, inp = case
+    dims = ",".join(reg["dims"])
+    opts = json.loads(ok)
+    extra = "".join(" %s=%s" % (k, opts[k]) for k in reg_option_names(reg) if k in varying and opts.get(k) is not None)
+    return "%s %s=%s%s" % (t, dims, shape_label(shape), extra)
+
+
+def reg_option_names(reg):
+    return [o["name"] for o in reg["options"]]
+
+
+def shape_label(shape):
+    if len(shape) == 1:
+        n = shape[0]
+        return "2^%d" % (n.bit_length() - 1) if n >= 2 and n & (n - 1) == 0 else str(n)
+    return "x".join(str(s) for s in shape)
+
+
+def varying_options(rows):
+    vals = {}
+    for x in rows:
+        for k, v in x.get("options", {}).items():
+            vals.setdefault(k, set()).add(json.dumps(v))
+    return {k for k, v in vals.items() if len(v) > 1}
+
+
+def rate_of(x):
+    """The rate that matters for the row's binding term: GFLOP/s when arithmetic binds, else GB/s."""
+    if x.get("bound") in ("ffma", "dfma") and x.get("gflops") is not None:
+        return "%s GFLOP/s" % fmt(x["gflops"], ".0f")
+    if x.get("bound") == "sfu" and x.get("special_rate") is not None:
+        return "%s Gsfu/s" % fmt(x["special_rate"], ".0f")
+    return "%s GB/s" % fmt(x.get("gbs"), ".0f")
+
+
+def rungs_in_order(rows):
+    return sorted({(x["ordinal"], x["rung"], x["kind"]) for x in rows})
+
+
+def name_cell(name, kind):
+    return "`%s`%s" % (name, "" if kind == "ladder" else " (%s)" % kind)
+
+
+def summary_table(gpu, workload, r):
+    """Rows = rungs; one column per case: time, the binding rate, ratio to the vendor."""
     rows = [x for x in r["results"] if x["workload"] == workload]
-    cs = cases(rows, workload)
-    rungs = sorted({(x["ordinal"], x["rung"]) for x in rows})
-    vendor = next((name for o, name in rungs if any(x["vendor"] for x in rows if x["rung"] == name)), "vendor")
-    out = [header(gpu, r), "",
-           "| # | rung | " + " | ".join("%s n=%s" % (t, size_label(n)) for t, n in cs) + " |",
+    reg = registry(r, workload)
+    cs = cases(rows)
+    varying = varying_options(rows)
+    vendor = next((x["rung"] for x in rows if x["kind"] == "vendor"), None)
+    out = [header(gpu, workload, r), "",
+           "Each cell: median time, the rate of the roofline term that binds, and the vendor's time over this rung's%s."
+           % (" (vendor: `%s`)" % vendor if vendor else ""), "",
+           "| # | rung | " + " | ".join(case_label(reg, c, varying) for c in cs) + " |",
            "|--:|---|" + "--:|" * len(cs)]
-    for o, name in rungs:
+    for o, name, kind in rungs_in_order(rows):
         cells = []
-        for t, n in cs:
-            x = next((x for x in rows if x["rung"] == name and x["type"] == t and x["size"] == n), None)
+        for c in cs:
+            x = next((x for x in rows if x["rung"] == name and case_of(x) == c), None)
             if x is None:
                 cells.append("")
             elif x["status"] != "ok":
                 cells.append(x["status"])
             else:
-                cells.append("%s µs, %s GB/s, %s× %s" % (fmt(x["median_us"], ".2f"), fmt(x["gbs"], ".0f"),
-                                                       fmt(x["vs_vendor"], ".2f"), "CUB" if "cub" in vendor else "vendor"))
-        out.append("| %d | `%s` | %s |" % (o, name, " | ".join(cells)))
+                cells.append("%s µs, %s, %s" % (fmt(x["median_us"], ".2f"), rate_of(x), ratio(x["vs_vendor"])))
+        out.append("| %d | %s | %s |" % (o, name_cell(name, kind), " | ".join(cells)))
     return "\n".join(out)
 
 
-def reduce_ladder_table(gpu, r):
-    """The seed's G80 columns beside the measured ones, 2^22 i32 (the text's case), plus 2^28 i32."""
-    rows = [x for x in r["results"] if x["workload"] == "reduce" and x["type"] == "i32"]
-    small = {x["rung"]: x for x in rows if x["size"] == 1 << 22}
-    big = {x["rung"]: x for x in rows if x["size"] == 1 << 28}
-    out = [header(gpu, r), "",
-           "| # | rung | G80 ms | G80 GB/s | G80 step | G80 cumul. | %s µs | GB/s | step | cumul. | × CUB | 2^28: GB/s | %% of read ceiling | × CUB |"
-           % r["device"]["name"].replace("NVIDIA ", ""),
-           "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
-    prev_g80 = first_g80 = None
-    for name, x in sorted(small.items(), key=lambda kv: kv[1]["ordinal"]):
-        g = SEED_REDUCE_G80.get(name)
-        if g:
-            step = "%.2fx" % (prev_g80 / g[0]) if prev_g80 else "-"
-            first_g80 = first_g80 or g[0]
-            cum = "%.2fx" % (first_g80 / g[0])
-            prev_g80 = g[0]
-            gcols = "%.3f | %.3f | %s | %s" % (g[0], g[1], step, cum)
+def ladder_table(gpu, workload, r):
+    """The ladder on the published case (the seed's figures beside), and the largest case of the same type and
+    options; without a published case, on the first case and the largest."""
+    rows = [x for x in r["results"] if x["workload"] == workload]
+    reg = registry(r, workload)
+    pub = reg.get("published")
+    cs = cases(rows)
+    main = next((c for c in cs if pub and c[0] == pub["type"] and list(c[1]) == pub["shape"]), cs[0] if cs else None)
+    if main is None:
+        return header(gpu, workload, r) + "\n\nNo rows."
+    same = [c for c in cs if c[0] == main[0] and c[2] == main[2]]
+    big = max(same, key=lambda c: (eval_size(c[1]), c != main))
+    if big == main:
+        big = None
+    varying = varying_options(rows)
+    gpu_short = r["device"]["name"].replace("NVIDIA ", "")
+    head = ["#", "rung"]
+    if pub:
+        head += ["%s µs" % pub["gpu"], "%s %s" % (pub["gpu"], pub["rate_unit"]), "%s step" % pub["gpu"],
+                 "%s cumul." % pub["gpu"]]
+    head += ["%s µs" % gpu_short, "rate", "step", "cumul.", "× vendor", "% of roofline"]
+    if big:
+        head += ["%s: rate" % case_label(reg, big, varying), "% of roofline", "× vendor"]
+    out = [header(gpu, workload, r), ""]
+    if pub:
+        out += ["Seed figures: %s, on a %s, %s." % (pub["source"], pub["gpu"], case_label(reg, main, varying)), ""]
+    out += ["Case: %s%s." % (case_label(reg, main, varying), "; then %s" % case_label(reg, big, varying) if big else ""), "",
+            "| " + " | ".join(head) + " |", "|--:|---|" + "--:|" * (len(head) - 2)]
+    published = {x["name"]: (x.get("published_us"), x.get("published_rate")) for x in reg["rungs"]}
+    prev = first = None
+    for o, name, kind in rungs_in_order(rows):
+        x = next((x for x in rows if x["rung"] == name and case_of(x) == main), None)
+        cells = [str(o), name_cell(name, kind)]
+        if pub:
+            us, rate = published.get(name, (None, None))
+            if us:
+                step = "%.2f×" % (prev / us) if prev else "-"
+                first = first or us
+                cells += [fmt(us, ".0f"), fmt(rate, ".3f"), step, "%.2f×" % (first / us)]
+                prev = us
+            else:
+                cells += ["", "", "", ""]
+        if x is None or x["status"] != "ok":
+            cells += [x["status"] if x else "", "", "", "", "", ""]
         else:
-            gcols = "  |   |   |  "
-        b = big.get(name, {})
-        out.append("| %d | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            x["ordinal"], name, gcols, fmt(x["median_us"], ".2f"), fmt(x["gbs"], ".0f"),
-            ratio(x["step_speedup"]), ratio(x["cumulative_speedup"]), ratio(x["vs_vendor"]),
-            fmt(b.get("gbs"), ".0f"), fmt(b.get("pct_ceiling"), ".1f"), ratio(b.get("vs_vendor"))))
+            cells += [fmt(x["median_us"], ".2f"), rate_of(x), ratio(x["step_speedup"]), ratio(x["cumulative_speedup"]),
+                      ratio(x["vs_vendor"]), fmt(x["pct_roofline"], ".1f")]
+        if big:
+            b = next((y for y in rows if y["rung"] == name and case_of(y) == big), None)
+            if b is None or b["status"] != "ok":
+                cells += [b["status"] if b else "", "", ""]
+            else:
+                cells += [rate_of(b), fmt(b["pct_roofline"], ".1f"), ratio(b["vs_vendor"])]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
-def tuning_table(gpu, t):
-    """From results/<gpu>/tune.json: per workload, the defaults and the winner, and each case's time for both."""
-    d = t["device"]
-    out = ["*%s* (`results/%s/tune.json`): CC %s, driver %s, climb %s at commit `%s`, %s, %s timing." % (
-        d["name"], gpu, d["compute_capability"], cuda_version(d["driver_version"]), t["version"],
-        t["git_commit"][:12], t["date"][:10], t["timing"]), ""]
+def eval_size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def tuning_table(gpu, workload, t):
+    """From results/<gpu>/<workload>/tune.json: the defaults, the fastest and the winner, each case's time."""
+    out = [header(gpu, workload, t, "tune.json"), ""]
     for w in t["tuning"]:
         cands = [c for c in w["candidates"] if c["status"] == "ok"]
         skipped = sum(1 for c in w["candidates"] if c["status"] == "skipped")
@@ -140,18 +224,19 @@ def tuning_table(gpu, t):
         def find(v):
             return next(c for c in w["candidates"] if c["values"] == v)
 
-        out.append("`%s` (`%s`): %d candidates timed, %d skipped on this GPU; the fastest ran at %s the defaults' "
+        out.append("`%s` (`%s`): %d candidates timed (%s), %d skipped on this GPU; the fastest ran at %s the defaults' "
                    "speed, the saved winner at %s (%s)." % (
-                       w["workload"], w["rung"], len(cands), skipped, fmt(w["fastest_speedup_vs_defaults"], ".3f") + "×",
-                       fmt(w["speedup_vs_defaults"], ".3f") + "×", w["tie_rule"]))
+                       w["workload"], w["rung"], len(cands), w["candidate_list"], skipped,
+                       fmt(w["fastest_speedup_vs_defaults"], ".3f") + "×", fmt(w["speedup_vs_defaults"], ".3f") + "×",
+                       w["tie_rule"]))
         out.append("")
         out.append("| | parameters | score | " + " | ".join(
-            "%s n=%s µs" % (c["type"], size_label(c["size"])) for c in w["cases"]) + " |")
+            "%s %s µs" % (c["type"], c["shape_label"]) for c in w["cases"]) + " |")
         out.append("|---|---|--:|" + "--:|" * len(w["cases"]))
         rows = [("fastest", w["fastest"])]
-        if w["winner"] != w["fastest"]:
+        if w["winner"] is not None and w["winner"] != w["fastest"]:
             rows.append(("winner", w["winner"]))
-        if w["defaults"] not in (w["winner"], w["fastest"]):
+        if w["defaults"] is not None and w["defaults"] not in (w["winner"], w["fastest"]):
             rows.append(("defaults", w["defaults"]))
         for label, v in rows:
             if v is None:
@@ -163,6 +248,13 @@ def tuning_table(gpu, t):
                 label += ", winner"
             out.append("| %s | `%s` | %s | %s |" % (label, desc(v), fmt(c["score"], ".3f"),
                                                    " | ".join(fmt(x, ".2f") for x in c["median_us"])))
+        if w["defaults"] is None:
+            per = w["defaults_per_case"]
+            times = []
+            for i, v in enumerate(per):
+                times.append(fmt(find(v)["median_us"][i], ".2f") if v is not None else "-")
+            out.append("| defaults (per case) | each case's own | %s | %s |" % (fmt(w["defaults_score"], ".3f"),
+                                                                            " | ".join(times)))
         worst = max(cands, key=lambda c: c["score"]) if cands else None
         if worst:
             out.append("| slowest | `%s` | %s | %s |" % (desc(worst["values"]), fmt(worst["score"], ".3f"),
@@ -178,28 +270,40 @@ def replace_block(text, name, body):
     return pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
+def blocks(root):
+    """{relative file: {marker: body}} for every table this script writes."""
+    bench = load(root, "bench.json")
+    tunes = load(root, "tune.json")
+    workloads = sorted({w for _, w in bench} | {w for _, w in tunes})
+    parts = []
+    files = {}
+    for wl in workloads:
+        runs = sorted(k for k in bench if k[1] == wl)
+        if not runs:
+            continue
+        title = registry(bench[runs[0]], wl)["title"]
+        parts.append("### %s: %s ([docs/%s.md](docs/%s.md))\n\n%s" % (
+            wl, title, wl, wl, "\n\n".join(summary_table(g, wl, bench[(g, w)]) for g, w in runs)))
+        files["docs/%s.md" % wl] = {"ladder": "\n\n".join(ladder_table(g, wl, bench[(g, w)]) for g, w in runs)}
+    files["README.md"] = {"summary": "\n\n".join(parts) if parts else "No results committed yet."}
+    tune_parts = [tuning_table(g, w, tunes[(g, w)]) for g, w in sorted(tunes)]
+    files["docs/tuning.md"] = {"tuning": "\n\n".join(tune_parts) if tune_parts else "No tuning results committed yet."}
+    return files
+
+
 def main():
     check = "--check" in sys.argv
-    reports = load_reports()
-    if not reports:
-        body = "No results committed yet."
-        readme_body, ladder_body = body, body
-    else:
-        readme_body = "\n\n".join(summary_table(g, r, "reduce") for g, r in reports)
-        ladder_body = "\n\n".join(reduce_ladder_table(g, r) for g, r in reports)
-    tunes = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "results", "*", "tune.json"))):
-        with open(path) as f:
-            tunes.append((os.path.basename(os.path.dirname(path)), json.load(f)))
-    tuning_body = "\n\n".join(tuning_table(g, t) for g, t in tunes) if tunes else "No tuning results committed yet."
     changed = False
-    for rel, blocks in (("README.md", {"reduce": readme_body}), ("docs/reduce.md", {"reduce-ladder": ladder_body}),
-                        ("docs/tuning.md", {"tuning": tuning_body})):
+    for rel, bl in sorted(blocks(ROOT).items()):
         path = os.path.join(ROOT, rel)
+        if not os.path.exists(path):
+            print("missing %s (a workload with results needs its docs page, with a results:ladder block)" % rel)
+            changed = True
+            continue
         with open(path) as f:
             old = f.read()
         new = old
-        for name, body in blocks.items():
+        for name, body in bl.items():
             new = replace_block(new, name, body)
         if new != old:
             changed = True

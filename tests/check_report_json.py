@@ -1,5 +1,6 @@
-"""Reads the sample report test_cpu_report wrote and checks it is JSON with the fields and values the
-report promises (the C test built 7 rows: 4 ok on one size, 1 refused, 1 wrong, 1 on another size)."""
+"""Reads the sample report test_cpu_report wrote and checks it is JSON with the fields and values the report
+promises: 11 rows (reduce: 5 ok on one size, 1 refused, 1 wrong, 1 on another size; affine: 4 ok), the
+workloads' registry entries, shapes, options and the roofline."""
 import json
 import sys
 
@@ -13,24 +14,45 @@ def expect(cond, what):
         failures.append(what)
 
 
-for key in ("tool", "command", "version", "git_commit", "git_dirty", "date", "seed", "timing", "device", "results"):
+for key in ("tool", "format", "command", "version", "git_commit", "git_dirty", "date", "seed", "timing", "device",
+            "workloads", "results", "notes"):
     expect(key in r, "top-level key " + key)
+expect(r["format"] == 2, "format 2")
 expect(r["seed"] == 1234, "seed")
-expect(r["device"]["measured"]["read_gbs"] == 3000, "measured read ceiling")
+expect(len(r["notes"]) == 20, "20 notes")
+m = r["device"]["measured"]
+expect(m["read_gbs"] == 3000 and m["sfu_gops"] == 1000 and abs(m["write_gbs"] - 2625) < 1e-6, "measured ceilings")
+ws = {w["name"]: w for w in r["workloads"]}
+expect(set(ws) == {"reduce", "affine"}, "workloads " + str(sorted(ws)))
+red, aff = ws.get("reduce", {}), ws.get("affine", {})
+expect(red.get("dims") == ["n"] and aff.get("dims") == ["rows", "cols"], "dims")
+expect(aff.get("types") == ["u8", "u32", "f32", "f64"], "affine types")
+expect([o["name"] for o in aff.get("options", [])] == ["alpha", "beta", "pad", "op", "dist", "input"], "options")
+expect(red.get("published", {}).get("gpu") == "G80" and red["published"]["shape"] == [4194304], "published case")
+kinds = [x["kind"] for x in red.get("rungs", [])]
+expect(kinds.count("best") == 1 and kinds[0] == "vendor", "rung kinds " + str(kinds))
+expect(sum(1 for x in red.get("rungs", []) if x["published_us"]) == 7, "published figures")
 rows = r["results"]
-expect(len(rows) == 7, "7 rows")
-best = [x for x in rows if x["rung"] == "reduce_vectorized_single_pass" and x["size"] == 4194304][0]
-expect(abs(best["gbs"] - 2097.152) < 1e-3, "best GB/s")
+expect(len(rows) == 11, "11 rows")
+best = [x for x in rows if x["workload"] == "reduce" and x["kind"] == "best" and x["shape"] == [4194304]][0]
+expect(abs(best["gbs"] - 2097.1525) < 1e-3, "best GB/s")
 expect(abs(best["vs_vendor"] - 1.25) < 1e-9, "best vs vendor")
-expect(best["step_speedup"] is None, "step without rung 8")
-expect(best["bytes_counted"].startswith("bytes read"), "bytes counted note")
+expect(best["step_speedup"] is None, "step without the rung before")
+expect(best["bound"] == "memory" and 69 < best["pct_roofline"] < 70, "roofline of the best")
+expect(best["bytes_read"] == 16777216 and best["bytes_written"] == 4, "counts")
+sfu = [x for x in rows if x["workload"] == "affine" and x["type"] == "f32" and x["options"]["pad"] == 0][0]
+expect(sfu["bound"] == "sfu" and sfu["shape"] == [1000, 1000] and sfu["shape_label"] == "1000x1000", "affine sfu row")
+expect(sfu["options"] == {"alpha": 1.5, "beta": 7, "pad": 0, "op": "rsqrt", "dist": "uniform", "input": None},
+       "typed options " + str(sfu["options"]))
 statuses = sorted(x["status"] for x in rows)
-expect(statuses == ["WRONG", "ok", "ok", "ok", "ok", "ok", "refused"], "statuses " + str(statuses))
+expect(statuses == ["WRONG"] + ["ok"] * 9 + ["refused"], "statuses " + str(statuses))
 for x in rows:
-    for key in ("workload", "rung", "ordinal", "vendor", "type", "size", "median_us", "min_us", "noise_pct",
-                "gbs", "pct_ceiling", "pct_peak", "cumulative_speedup", "vs_vendor", "ceiling", "note"):
+    for key in ("workload", "rung", "ordinal", "kind", "vendor", "type", "shape", "shape_label", "options", "input",
+                "reference", "median_us", "min_us", "noise_pct", "bytes_read", "bytes_written", "flops", "items",
+                "special_ops", "gbs", "gflops", "items_rate", "special_rate", "roofline_us", "bound", "pct_roofline",
+                "cumulative_speedup", "vs_vendor", "note"):
         expect(key in x, "row key " + key)
 if failures:
     print("FAILED: " + "; ".join(failures))
     sys.exit(1)
-print("report JSON: 7 rows, all fields present")
+print("report JSON: 11 rows, all fields present")

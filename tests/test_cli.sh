@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The CLI's help, listing and every kind of bad usage: exit codes and the messages a user sees.
 # Usage errors must be caught before the GPU is touched, so all of this runs without one.
+#   test_cli.sh CLIMB CLIMB_TEST DATA_DIR
+# CLIMB_TEST is the same CLI with the test workload (affine) registered: options, input files, two dims, new types.
 climb="$1"
+climb_test="$2"
+data="$3"
 fails=0; checks=0
 
 expect() { # expect EXIT_CODE 'regex' args...
@@ -21,10 +25,14 @@ expect 0 'usage: climb <command>' --help
 expect 2 'usage: climb <command>'
 expect 2 "unknown command 'frobnicate'" frobnicate
 expect 0 'climb 0\.1\.0 \(commit [0-9a-f]+|climb 0\.1\.0 \(commit unknown' version
-expect 0 '^reduce +10 rungs' list
-expect 0 'cub_device_reduce' list reduce
-expect 0 ' 9  reduce_vectorized_single_pass' list reduce
-expect 0 ' 1  reduce_interleaved_divergent' list reduce
+expect 0 '^reduce +10 rungs +n ' list
+expect 0 'cub_device_reduce +vendor' list reduce
+expect 0 'reduce_vectorized_single_pass +best' list reduce
+expect 0 'reduce_interleaved_divergent +ladder' list reduce
+expect 0 'options: none' list reduce
+expect 0 'types: i32, f32' list reduce
+expect 0 '^reduce$' list --names
+expect 0 'reduce: Parallel reduction' list all
 expect 2 "unknown workload 'nosuch'" list nosuch
 expect 2 'at most one workload' list reduce extra
 expect 0 '--batch' bench --help
@@ -36,11 +44,23 @@ expect 2 "unknown workload 'nosuch'" bench nosuch
 expect 2 "unknown workload 'nosuch'" check nosuch
 expect 2 "unknown rung 'reduce_nosuch'" bench reduce --rung reduce_nosuch
 expect 2 "unknown rung 'x'" bench all --rung x
-expect 2 "'f64' is not a type" bench reduce --type f64
+expect 2 "'f16' is not a type \(u8, i32, u32, f32, f64\)" bench reduce --type f16
+expect 2 '--type f64: reduce has no f64 \(its types: i32, f32\)' bench reduce --type f64
+expect 2 '--type u8: reduce has no u8' check reduce --type u8
 expect 2 "'abc' is not a size" bench reduce --size abc
 expect 2 "'2\^x' is not a size" bench reduce --size '2^x'
 expect 2 "'2\^99' is not a size" bench reduce --size '2^99'
 expect 2 "'-5' is not a size" check reduce --size -5
+expect 2 '--size 4096x4096: reduce takes 1 size \(n\), this has 2' bench reduce --size 4096x4096
+expect 2 '--size 4097x4097x4097: reduce takes 1 size' bench reduce --size 4097x4097x4097
+expect 2 "--set foo=1: reduce has no options" bench reduce --size 2^22 --set foo=1
+expect 2 "--set 'foo': write NAME=VALUE" bench reduce --size 2^22 --set foo
+expect 2 "--input x.txt: reduce reads no input file" bench reduce --input x.txt
+expect 2 "--reference: 'gpu' is not one of auto, cpu, vendor, samples" bench reduce --reference gpu
+expect 0 'Lists the workloads' list --help
+expect 0 '--set NAME=V' bench reduce --help
+expect 0 'reduce: Parallel reduction' bench reduce --help
+expect 2 "unknown or incomplete option '--quick'" bench reduce --quick
 expect 2 "'-1' is not a non-negative integer" bench reduce --seed -1
 expect 2 "'0' is not a count" bench reduce --min-samples 0
 expect 2 "'fast' is not a number of seconds" bench reduce --max-time fast
@@ -91,7 +111,7 @@ rm -rf "$svgdir"
 
 # Tuning and wisdom options.
 expect 0 'Experiment mode' tune --help
-expect 0 'tunable parameters of rung 9' list reduce
+expect 0 'tunable parameters of reduce_vectorized_single_pass' list reduce
 expect 2 'which workload' tune
 expect 2 "unknown workload 'nosuch'" tune nosuch
 expect 2 "unknown or incomplete option '--rung'" tune reduce --rung reduce_seq_addressing
@@ -100,6 +120,49 @@ expect 2 "unknown or incomplete option '--no-save'" bench reduce --no-save
 expect 2 'an empty file name' bench reduce --wisdom ''
 expect 2 'cannot both go to stdout' tune reduce --json - --md -
 
+# The test CLI: the test workload's options, input files, two dims and types, all refused before the GPU.
+tclimb() { climb="$climb_test" expect "$@"; }
+tclimb 0 '^affine +[0-9]+ rungs +rows, cols' list
+tclimb 0 'shape: rows, cols \(--size rowsxcols\)' list affine
+tclimb 0 'types: u8, u32, f32, f64' list affine
+tclimb 0 'alpha +float +default 1.5 +the scale' list affine
+tclimb 0 'pad +int +default 0,3 ' list affine
+tclimb 0 'op +choice +default axpb .*one of axpb rsqrt' list affine
+tclimb 0 'input +file +default \(none\) .*also --input FILE' list affine
+tclimb 0 'candidates: the 8 sets listed' list affine
+tclimb 0 'affine_tuned +best' list affine
+tclimb 0 'dist +choice' bench affine --help
+tclimb 2 '--size 2\^22: affine takes 2 sizes \(rows, cols\), this has 1' bench affine --size 2^22
+tclimb 2 '--size 2\^22: .*with .all., every size must fit every workload' bench all --size 2^22
+tclimb 2 '--type i32: affine has no i32 \(its types: u8, u32, f32, f64\)' bench affine --type i32
+tclimb 2 "--set bins=3: affine has no option 'bins' \\(its options: alpha, beta, pad, op, dist, input\\)" bench affine --set bins=3
+tclimb 2 '--set affine: pad=x: not a whole number' bench affine --set pad=x
+tclimb 2 '--set affine: pad=65: not in 0..64' check affine --set pad=65
+tclimb 2 '--set affine: alpha: 5 is listed twice' bench affine --set alpha=1,5,5
+tclimb 2 '--set affine: op=cube: not one of axpb, rsqrt \(or all\)' bench affine --set op=cube
+tclimb 2 '--set affine: alpha=nan: not a number' tune affine --set alpha=nan
+tclimb 2 "--set reduce.pad=1: reduce has no options" bench all --set reduce.pad=1
+tclimb 2 "--set nosuch.pad=1: no workload 'nosuch' in this run" bench all --set nosuch.pad=1
+tclimb 2 "--set zzz=1: no workload in this run has an option 'zzz'" bench all --set zzz=1
+tclimb 2 '--input .*: name one workload, not .all.' bench all --input "$data/affine-3x4.txt"
+tclimb 2 "--size cannot go with $data/affine-3x4.txt: the file gives the shape" bench affine --size 3x4 \
+    --input "$data/affine-3x4.txt"
+tdir=$(mktemp -d)
+printf '2 2\n1 2\n3\n' >"$tdir/short.txt"
+tclimb 2 "^climb: $tdir/short.txt:3: row 2 has 1 numbers, expected 2$" bench affine --input "$tdir/short.txt"
+printf '1 2\n1 abc\n' >"$tdir/word.txt"
+tclimb 2 "$tdir/word.txt:2: 'abc' is not a finite number" check affine --input "$tdir/word.txt"
+printf '' >"$tdir/empty.txt"
+tclimb 2 "$tdir/empty.txt:1: the file is empty" bench affine --input "$tdir/empty.txt"
+tclimb 2 "$tdir/none.txt: cannot be read: No such file" bench affine --input "$tdir/none.txt"
+tclimb 2 "$tdir: not a regular file" bench affine --input "$tdir"
+tclimb 2 "--input: an empty file name" bench affine --input ''
+tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --input "$data/affine-3x4.txt" \
+    --input "$data/affine-3x4.txt"
+tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "input=$data/affine-3x4.txt" \
+    --input "$data/affine-3x4.txt"
+rm -rf "$tdir"
+
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).
 if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     expect 1 'no (usable )?CUDA device' devices
@@ -107,10 +170,20 @@ if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     expect 1 'no (usable )?CUDA device' bench reduce --seed 1
     expect 1 'no (usable )?CUDA device' tune reduce --no-save
     expect 1 'no (usable )?CUDA device' occupancy --kernel all
+    tclimb 1 'no (usable )?CUDA device' bench affine --input "$data/affine-3x4.txt" --set op=all
 else
     expect 1 'no device 999' devices --device 999
     expect 0 'check reduce: .* 0 failures' check reduce --rung reduce_seq_addressing --size 1025 --seed 3 --quiet
     expect 1 'out of device memory for reduce n = 1099511627776' check reduce --size '2^40' --type i32 --quiet
+    expect 0 'check reduce: .* 0 failures' check reduce --quick --seed 4 --quiet
+    # The test workload from a file, every option's sweep, and a rung that refuses batch timing.
+    tclimb 0 '\(affine-3x4.txt: 3 x 4 text matrix\)' bench affine --input "$data/affine-3x4.txt" \
+        --min-samples 3 --max-time 0.02 --quiet --no-ceilings
+    tclimb 0 'affine_in_place +refused: no batch timing' bench affine --size 64x64 --type f32 --batch --min-samples 3 \
+        --max-time 0.02 --quiet --no-ceilings
+    tclimb 0 'reference: affine_cub_transform.s output' bench affine --size 2048x2048 --type u32 --set pad=0 \
+        --rung affine_tuned --min-samples 3 --max-time 0.02 --quiet --no-ceilings
+    tclimb 0 'check affine: .* 0 failures' check affine --quick --set op=all --set dist=all --quiet
     # A report on stdout stays machine-readable: the table goes to stderr.
     checks=$((checks + 1))
     json=$("$climb" bench reduce --rung reduce_vectorized_single_pass --size 100000 --type f32 --seed 5 \
@@ -120,7 +193,7 @@ else
     fi
     # The registry's kernels against the runtime.
     expect 0 'the calculator matches the runtime for every kernel' occupancy --kernel all
-    expect 0 'reduce_vectorized_single_pass_kernel<f32, 512, 4>|reduce_vectorized_single_pass_kernel<f32, [0-9]+, [0-9]+>' occupancy --kernel reduce:9
+    expect 0 'reduce_vectorized_single_pass_kernel<f32, 512, 4>|reduce_vectorized_single_pass_kernel<f32, [0-9]+, [0-9]+>' occupancy --kernel reduce:reduce_vectorized_single_pass
     # tune writes wisdom that bench then uses; foreign, stale and corrupt files give a warning and the defaults.
     wdir=$(mktemp -d)
     expect 0 "saved to $wdir/w.json" tune reduce --size 65536 --type i32 --seed 9 --min-samples 3 --max-time 0.05 \
@@ -134,6 +207,7 @@ w = json.load(open(f"{d}/w.json"))["entries"][0]
 assert t["winner"] == w["params"], (t["winner"], w["params"])
 ok = [c for c in t["candidates"] if c["status"] == "ok"]
 assert len(ok) >= 40 and all(c["median_us"][0] > 0 for c in ok)
+assert t["cases"][0]["shape"] == [65536] and t["candidate_list"] == "every combination"
 assert min(c["score"] for c in ok) == 1.0
 assert "| rank | parameters | score |" in open(f"{d}/t.md").read()
 PY

@@ -1,6 +1,7 @@
 /* CPU tests of the shared harness pieces: random inputs, timing statistics, validation, names, slugs,
  * per-case seeds, registry look-ups and rung selection. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/device.h"
@@ -89,33 +90,118 @@ static void test_validate(void)
 {
     char msg[512];
     int32_t want[8] = {1, 2, 7, 4, 5, 6, 7, 8}, got[8] = {1, 2, 5, 4, 5, 6, 7, 8};
-    EXPECT(climb_verify_i32(want, want, 8, msg, sizeof msg) == 0);
-    EXPECT(climb_verify_i32(got, want, 8, msg, sizeof msg) == 1);
+    EXPECT(climb_verify_exact(CLIMB_I32, want, want, 8, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_exact(CLIMB_I32, got, want, 8, msg, sizeof msg) == 1);
     EXPECT_MSG(strstr(msg, "[2] = 5, expected 7") != NULL, "message was '%s'", msg);
     EXPECT(strstr(msg, "1 of 8") != NULL);
     int32_t zeros[8] = {0};
-    EXPECT(climb_verify_i32(zeros, want, 8, msg, sizeof msg) == 8);
+    EXPECT(climb_verify_exact(CLIMB_I32, zeros, want, 8, msg, sizeof msg) == 8);
     EXPECT_MSG(strstr(msg, "and 3 more") != NULL, "message was '%s'", msg);
     /* A tiny buffer truncates but never overflows. */
     char tiny[8];
-    EXPECT(climb_verify_i32(zeros, want, 8, tiny, sizeof tiny) == 8);
+    EXPECT(climb_verify_exact(CLIMB_I32, zeros, want, 8, tiny, sizeof tiny) == 8);
     EXPECT(strlen(tiny) < sizeof tiny);
+    /* Signed values print signed, unsigned ones unsigned; u8 compares one byte per element. */
+    int32_t neg = -3, negw = -4;
+    EXPECT(climb_verify_exact(CLIMB_I32, &neg, &negw, 1, msg, sizeof msg) == 1 && strstr(msg, "= -3, expected -4"));
+    uint32_t big = 4000000000u, bigw = 4000000001u;
+    EXPECT(climb_verify_exact(CLIMB_U32, &big, &bigw, 1, msg, sizeof msg) == 1 && strstr(msg, "= 4000000000, expected"));
+    uint8_t b8[4] = {1, 2, 255, 4}, w8[4] = {1, 2, 255, 5};
+    EXPECT(climb_verify_exact(CLIMB_U8, b8, w8, 3, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_exact(CLIMB_U8, b8, w8, 4, msg, sizeof msg) == 1 && strstr(msg, "[3] = 4, expected 5"));
 
     double wf[3] = {1.0, -2.0, 3.0};
     float gf[3] = {1.0f, -2.0f, 3.0f};
-    EXPECT(climb_verify_f32(gf, wf, NULL, 1e-6, 3, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, NULL, 1e-6, 3, msg, sizeof msg) == 0);
     gf[1] = -2.001f;
-    EXPECT(climb_verify_f32(gf, wf, NULL, 1e-2, 3, msg, sizeof msg) == 0);
-    EXPECT(climb_verify_f32(gf, wf, NULL, 1e-4, 3, msg, sizeof msg) == 1);
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, NULL, 1e-2, 3, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, NULL, 1e-4, 3, msg, sizeof msg) == 1);
     double tol[3] = {0, 1e-2, 0};
-    EXPECT(climb_verify_f32(gf, wf, tol, 0, 3, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, tol, 0, 3, msg, sizeof msg) == 0);
     gf[1] = nanf("");
-    EXPECT(climb_verify_f32(gf, wf, NULL, 1e9, 3, msg, sizeof msg) == 1); /* NaN never passes */
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, NULL, 1e9, 3, msg, sizeof msg) == 1); /* NaN never passes */
     gf[1] = INFINITY;
-    EXPECT(climb_verify_f32(gf, wf, NULL, 1e30, 3, msg, sizeof msg) == 1);
+    EXPECT(climb_verify_close(CLIMB_F32, gf, wf, NULL, 1e30, 3, msg, sizeof msg) == 1);
     double wn[1] = {NAN};
     float gn[1] = {NAN};
-    EXPECT(climb_verify_f32(gn, wn, NULL, 0, 1, msg, sizeof msg) == 0);
+    EXPECT(climb_verify_close(CLIMB_F32, gn, wn, NULL, 0, 1, msg, sizeof msg) == 0);
+    /* f64 reads doubles: a difference below float precision is seen. */
+    double gd[2] = {1.0, 1.0 + 1e-12}, wd[2] = {1.0, 1.0};
+    EXPECT(climb_verify_close(CLIMB_F64, gd, wd, NULL, 1e-13, 2, msg, sizeof msg) == 1);
+    EXPECT(climb_verify_close(CLIMB_F64, gd, wd, NULL, 1e-11, 2, msg, sizeof msg) == 0);
+}
+
+static void test_fill(void)
+{
+    /* Every type in the list fills within its range, and integer fills reach both ends of a small range. */
+    climb_rng r;
+    climb_rng_seed(&r, 5);
+    for (int t = 0; t < CLIMB_NTYPES; t++) {
+        unsigned char buf[8 * 1000];
+        double lo, hi;
+        climb_dtype_full_range((climb_dtype)t, &lo, &hi);
+        climb_rng_fill(&r, (climb_dtype)t, buf, 1000, lo, hi);
+        int varied = memcmp(buf, buf + climb_dtype_size((climb_dtype)t), climb_dtype_size((climb_dtype)t)) != 0;
+        EXPECT_MSG(varied, "%s fill is constant", climb_dtype_name((climb_dtype)t));
+    }
+    uint8_t u8[2000];
+    climb_rng_fill(&r, CLIMB_U8, u8, 2000, 0, 255);
+    int seen0 = 0, seen255 = 0;
+    for (int i = 0; i < 2000; i++) {
+        seen0 |= u8[i] == 0;
+        seen255 |= u8[i] == 255;
+    }
+    EXPECT(seen0 && seen255);
+    climb_rng_fill(&r, CLIMB_U8, u8, 2000, -50, 1000); /* clamped to the type */
+    uint32_t u32[1000];
+    climb_rng_fill(&r, CLIMB_U32, u32, 1000, 0, 4294967295.0);
+    uint32_t mx = 0;
+    for (int i = 0; i < 1000; i++)
+        mx = u32[i] > mx ? u32[i] : mx;
+    EXPECT(mx > 4000000000u);
+    double d[1000];
+    climb_rng_fill(&r, CLIMB_F64, d, 1000, -2, 2);
+    int in = 1, fine = 0;
+    for (int i = 0; i < 1000; i++) {
+        in &= d[i] >= -2 && d[i] < 2;
+        fine |= (float)d[i] != d[i]; /* more than 24 bits of mantissa */
+    }
+    EXPECT(in && fine);
+    double lo, hi;
+    climb_dtype_full_range(CLIMB_I32, &lo, &hi);
+    EXPECT(lo == -2147483648.0 && hi == 2147483647.0);
+    climb_dtype_full_range(CLIMB_U8, &lo, &hi);
+    EXPECT(lo == 0 && hi == 255);
+    climb_dtype_full_range(CLIMB_F32, &lo, &hi);
+    EXPECT(lo == -1 && hi == 1);
+    EXPECT(climb_rng_range(&r, 5, 5) == 5);
+}
+
+static void test_shapes(void)
+{
+    climb_shape s;
+    char err[200], lbl[64];
+    EXPECT(climb_shape_parse("2^28", &s, err, sizeof err) == 0 && s.ndims == 1 && s.d[0] == ((size_t)1 << 28));
+    EXPECT(climb_shape_parse("4096x4096", &s, err, sizeof err) == 0 && s.ndims == 2 && s.d[0] == 4096 && s.d[1] == 4096);
+    EXPECT(climb_shape_parse("4097x4097x4097", &s, err, sizeof err) == 0 && s.ndims == 3 && s.d[2] == 4097);
+    EXPECT(climb_shape_parse("2^10x3x2^2x5", &s, err, sizeof err) == 0 && s.ndims == 4 && s.d[0] == 1024 && s.d[2] == 4);
+    EXPECT(climb_shape_elems(&s) == 1024 * 3 * 4 * 5);
+    EXPECT(climb_shape_parse("0x5", &s, err, sizeof err) == 0 && climb_shape_elems(&s) == 0);
+    const char *bad[] = {"", "x", "4096x", "x4096", "abc", "-5", "2^x", "2^99", "1x2x3x4x5", "12a", "4096 x 4096",
+                         "4294967296x4294967296", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        EXPECT_MSG(climb_shape_parse(bad[i], &s, err, sizeof err) == -1 && strstr(err, "'"), "'%s' parsed", bad[i]);
+    climb_shape_parse("4096x4096", &s, err, sizeof err);
+    climb_shape_label(&s, lbl, sizeof lbl);
+    EXPECT(strcmp(lbl, "4096x4096") == 0);
+    climb_shape one = CLIMB_SHAPE1((size_t)1 << 22), other = CLIMB_SHAPE1(1025), two = CLIMB_SHAPE2(1001, 3001);
+    climb_shape_label(&one, lbl, sizeof lbl);
+    EXPECT(strcmp(lbl, "2^22") == 0);
+    climb_shape_label(&other, lbl, sizeof lbl);
+    EXPECT(strcmp(lbl, "1025") == 0);
+    climb_shape_label(&two, lbl, sizeof lbl);
+    EXPECT(strcmp(lbl, "1001x3001") == 0);
+    EXPECT(climb_shape_equal(&one, &one) && !climb_shape_equal(&one, &other) && !climb_shape_equal(&one, &two));
 }
 
 static void test_names(void)
@@ -123,12 +209,26 @@ static void test_names(void)
     climb_dtype t;
     EXPECT(climb_dtype_parse("i32", &t) == 0 && t == CLIMB_I32);
     EXPECT(climb_dtype_parse("f32", &t) == 0 && t == CLIMB_F32);
-    EXPECT(climb_dtype_parse("f64", &t) == -1);
+    EXPECT(climb_dtype_parse("f64", &t) == 0 && t == CLIMB_F64);
+    EXPECT(climb_dtype_parse("u8", &t) == 0 && t == CLIMB_U8);
+    EXPECT(climb_dtype_parse("u32", &t) == 0 && t == CLIMB_U32);
+    EXPECT(climb_dtype_parse("f16", &t) == -1);
     EXPECT(climb_dtype_parse("", &t) == -1);
-    EXPECT(climb_dtype_size(CLIMB_I32) == 4 && climb_dtype_size(CLIMB_F32) == 4);
-    EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_READ), "read") == 0);
-    EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_COPY), "copy") == 0);
-    EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_FFMA), "ffma") == 0);
+    EXPECT(climb_dtype_size(CLIMB_I32) == 4 && climb_dtype_size(CLIMB_F32) == 4 && climb_dtype_size(CLIMB_U8) == 1 &&
+           climb_dtype_size(CLIMB_F64) == 8 && climb_dtype_size(CLIMB_U32) == 4);
+    EXPECT(climb_dtype_kind_of(CLIMB_U8) == CLIMB_KIND_UINT && climb_dtype_kind_of(CLIMB_I32) == CLIMB_KIND_SINT &&
+           climb_dtype_kind_of(CLIMB_F64) == CLIMB_KIND_FLOAT);
+    /* Every type's name parses back to it: the CLI's list comes from the same table. */
+    for (int k = 0; k < CLIMB_NTYPES; k++)
+        EXPECT(climb_dtype_parse(climb_dtype_name((climb_dtype)k), &t) == 0 && (int)t == k);
+    char list[128];
+    climb_dtype_list(CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32), list, sizeof list);
+    EXPECT(strcmp(list, "i32, f32") == 0);
+    climb_dtype_list((1u << CLIMB_NTYPES) - 1, list, sizeof list);
+    EXPECT(strcmp(list, "u8, i32, u32, f32, f64") == 0);
+    EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_SFU), "sfu") == 0);
+    EXPECT(strcmp(climb_ref_mode_name(CLIMB_REF_VENDOR), "vendor") == 0);
+    EXPECT(strcmp(climb_rung_kind_name(CLIMB_RUNG_BEST), "best") == 0);
 
     char lbl[32];
     climb_size_label(lbl, sizeof lbl, (size_t)1 << 22);
@@ -161,35 +261,69 @@ static void test_names(void)
 
 static void test_selection(void)
 {
-    EXPECT(climb_case_seed(1, CLIMB_I32, 100, 0) != climb_case_seed(1, CLIMB_F32, 100, 0));
-    EXPECT(climb_case_seed(1, CLIMB_I32, 100, 0) != climb_case_seed(1, CLIMB_I32, 101, 0));
-    EXPECT(climb_case_seed(1, CLIMB_I32, 100, 0) != climb_case_seed(1, CLIMB_I32, 100, 1));
-    EXPECT(climb_case_seed(1, CLIMB_I32, 100, 0) != climb_case_seed(2, CLIMB_I32, 100, 0));
-    EXPECT(climb_case_seed(7, CLIMB_I32, 100, 3) == climb_case_seed(7, CLIMB_I32, 100, 3));
+    climb_case_key a = {CLIMB_I32, CLIMB_SHAPE1(100), 0}, b = a;
+    uint64_t base = climb_case_seed(1, &a, 0);
+    b.type = CLIMB_F32;
+    EXPECT(climb_case_seed(1, &b, 0) != base);
+    b = a;
+    b.shape.d[0] = 101;
+    EXPECT(climb_case_seed(1, &b, 0) != base);
+    b = a;
+    b.combo = 1;
+    EXPECT(climb_case_seed(1, &b, 0) != base);
+    b = a;
+    b.shape = (climb_shape)CLIMB_SHAPE2(100, 1);
+    EXPECT(climb_case_seed(1, &b, 0) != base);
+    EXPECT(climb_case_seed(1, &a, 1) != base);
+    EXPECT(climb_case_seed(2, &a, 0) != base);
+    EXPECT(climb_case_seed(1, &a, 0) == base);
 
     const climb_workload *w = climb_find_workload("reduce");
     EXPECT(w != NULL);
     EXPECT(climb_find_workload("nosuch") == NULL);
     if (!w)
         return;
-    EXPECT(climb_find_rung(w, "cub_device_reduce") == 0);
+    int v = climb_vendor_rung(w);
+    EXPECT(v >= 0 && climb_find_rung(w, w->rung(v)->name) == v);
     EXPECT(climb_find_rung(w, "nosuch") == -1);
 
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     int sel[64];
     EXPECT(climb_select_rungs(w, &o, sel) == w->n_rungs);
-    o.rungs[o.n_rungs++] = "reduce_seq_addressing";
-    o.rungs[o.n_rungs++] = "cub_device_reduce";
+    const char *names[2] = {w->rung(climb_best_rung(w))->name, w->rung(v)->name};
+    o.rungs = names;
+    o.n_rungs = 2;
     EXPECT(climb_select_rungs(w, &o, sel) == 2);
-    EXPECT(sel[0] && sel[climb_find_rung(w, "reduce_seq_addressing")] && !sel[1]);
-    o.n_rungs = 0;
-    o.rungs[o.n_rungs++] = "not_in_this_workload";
+    EXPECT(sel[v] && sel[climb_best_rung(w)]);
+    const char *none[1] = {"not_in_this_workload"};
+    o.rungs = none;
+    o.n_rungs = 1;
     EXPECT(climb_select_rungs(w, &o, sel) == 0);
 
     EXPECT(climb_select_types(w, &o) == w->types);
     o.types = CLIMB_TYPE_BIT(CLIMB_F32);
     EXPECT(climb_select_types(w, &o) == CLIMB_TYPE_BIT(CLIMB_F32));
+    o.types = CLIMB_TYPE_BIT(CLIMB_U8);
+    EXPECT(climb_select_types(w, &o) == 0);
+
+    /* The cases of a run: types x shapes, the run's sizes or the workload's. */
+    memset(&o, 0, sizeof o);
+    climb_opt_plan plan;
+    char err[200];
+    EXPECT(climb_opt_plan_init(&plan, w->options, w->n_options, err, sizeof err) == 0);
+    climb_case_key *keys;
+    int n = climb_cases(w, &o, &plan, w->bench_shapes, w->n_bench_shapes, &keys);
+    EXPECT(n == 2 * w->n_bench_shapes && keys[0].type == CLIMB_I32 && keys[n - 1].type == CLIMB_F32);
+    free(keys);
+    climb_shape mine[3] = {CLIMB_SHAPE1(5), CLIMB_SHAPE1(6), CLIMB_SHAPE1(7)};
+    o.shapes = mine;
+    o.n_shapes = 3;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32);
+    n = climb_cases(w, &o, &plan, w->bench_shapes, w->n_bench_shapes, &keys);
+    EXPECT(n == 3 && keys[2].shape.d[0] == 7 && keys[0].type == CLIMB_F32);
+    free(keys);
+    climb_opt_plan_free(&plan, NULL);
 }
 
 int main(void)
@@ -197,6 +331,8 @@ int main(void)
     test_rng();
     test_stats();
     test_validate();
+    test_fill();
+    test_shapes();
     test_names();
     test_selection();
     return test_finish("test_cpu_core");

@@ -63,36 +63,35 @@ static void test_reference_f32(void)
 static void test_registry(void)
 {
     const climb_workload *w = &climb_reduce_workload;
-    EXPECT(strcmp(w->name, "reduce") == 0);
-    EXPECT(w->n_rungs == 10);
-    EXPECT(w->rung(0)->vendor == 1);
-    EXPECT(strcmp(w->rung(0)->name, "cub_device_reduce") == 0);
-    const char *ladder[] = {"reduce_interleaved_divergent", "reduce_interleaved_strided", "reduce_seq_addressing",
-                            "reduce_first_add_load",        "reduce_unroll_last_warp",    "reduce_complete_unroll",
-                            "reduce_multi_element",         "reduce_warp_shuffle",        "reduce_vectorized_single_pass"};
-    for (int i = 1; i < w->n_rungs && i <= 9; i++) {
-        EXPECT_MSG(strcmp(w->rung(i)->name, ladder[i - 1]) == 0, "rung %d is %s", i, w->rung(i)->name);
-        EXPECT(w->rung(i)->vendor == 0);
-        EXPECT(strlen(w->rung(i)->idea) > 10);
-        EXPECT(w->rung(i)->needs != NULL);
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(strcmp(w->name, "reduce") == 0 && climb_workload_ndims(w) == 1);
+    /* The vendor first, the best marked, the seed's figures on the rungs the text has (kernels 1-7). */
+    EXPECT(w->rung(0)->kind == CLIMB_RUNG_VENDOR && w->rung(0)->kernels == NULL);
+    int best = climb_best_rung(w), published = 0;
+    EXPECT(best > 0 && w->rung(best)->kind == CLIMB_RUNG_BEST);
+    for (int i = 1; i < w->n_rungs; i++) {
+        EXPECT(w->rung(i)->kind != CLIMB_RUNG_VENDOR);
+        EXPECT(strncmp(w->rung(i)->name, "reduce_", 7) == 0);
+        published += w->rung(i)->published_us > 0 && w->rung(i)->published_rate > 0;
     }
-    for (int i = 0; i < w->n_rungs; i++)
-        for (int j = i + 1; j < w->n_rungs; j++)
-            EXPECT(strcmp(w->rung(i)->name, w->rung(j)->name) != 0);
+    EXPECT(published == 7);
+    EXPECT(w->published && w->published->type == CLIMB_I32 && w->published->shape.d[0] == ((size_t)1 << 22));
     EXPECT(w->types == (CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32)));
-    EXPECT(w->n_bench_sizes == 2 && w->bench_sizes[0] == (size_t)1 << 22 && w->bench_sizes[1] == (size_t)1 << 28);
+    EXPECT(w->n_bench_shapes == 2 && w->bench_shapes[0].d[0] == (size_t)1 << 22 &&
+           w->bench_shapes[1].d[0] == (size_t)1 << 28);
     /* The sweep holds 0, 1, odd sizes, non-multiples of every block's tile, and a multi-level size. */
     int has0 = 0, has1 = 0, odd_big = 0, beyond = 0;
-    for (int i = 0; i < w->n_check_sizes; i++) {
-        size_t s = w->check_sizes[i];
+    for (int i = 0; i < w->n_check_shapes; i++) {
+        size_t s = w->check_shapes[i].d[0];
         has0 |= s == 0;
         has1 |= s == 1;
         odd_big |= s > 2048 && (s % 2) == 1;
         beyond |= s > ((size_t)1 << 22);
     }
     EXPECT(has0 && has1 && odd_big && beyond);
-    EXPECT(w->check_max_offset >= 3);
-    EXPECT(w->ceiling == CLIMB_CEIL_READ);
+    EXPECT(w->check_max_offset >= 3 && w->n_quick_shapes >= 2);
+    EXPECT(w->n_options == 0 && w->extra_ceiling == CLIMB_CEIL_NONE && w->modifies == NULL);
 }
 
 int main(void)

@@ -1,28 +1,28 @@
-/* CPU tests of the report: derived figures (rates, % of ceiling and peak, step and cumulative speedups,
- * ratio to the vendor) and the four writers. Writes a sample JSON for check_report_json.py. */
+/* CPU tests of the report: derived figures (rates, the roofline and its binding term, step and cumulative
+ * speed-ups, ratio to the vendor found by kind), rows keyed by shape, type and option values, any number of
+ * notes, and the four writers. Writes a sample JSON for check_report_json.py. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/report.h"
+#include "workloads/affine.h"
 #include "workloads/reduce.h"
 #include "testing.h"
 
-static climb_row *add(climb_report *r, int ordinal, double median_us, climb_row_status st)
+static climb_row *add(climb_report *r, const climb_workload *w, int rung, climb_dtype t, climb_shape shape,
+                      const climb_opt_value *opts, double median_us, climb_row_status st, climb_counts c)
 {
-    climb_row *row = climb_report_add(r);
-    row->w = &climb_reduce_workload;
-    row->ordinal = ordinal;
-    row->type = CLIMB_I32;
-    row->size = (size_t)1 << 22;
+    climb_row *row = climb_report_add(r, w, rung, t, &shape, opts, "");
+    EXPECT(row != NULL);
     row->status = st;
-    row->bytes = 4.0 * (1 << 22);
-    row->flops = (1 << 22) - 1;
+    row->counts = c;
     row->t.median_us = median_us;
     row->t.min_us = median_us * 0.98;
     row->t.noise_pct = 1.5;
     row->t.samples = 100;
     row->t.batch = 1;
+    snprintf(row->reference, sizeof row->reference, "CPU, exact");
     return row;
 }
 
@@ -44,6 +44,8 @@ static int count_lines(const char *s)
     return n;
 }
 
+static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12; }
+
 int main(void)
 {
     climb_device_info dev;
@@ -54,56 +56,112 @@ int main(void)
     dev.measured = 1;
     dev.read_gbs = 3000;
     dev.copy_gbs = 2800;
+    dev.write_gbs = climb_write_gbs(dev.copy_gbs, dev.read_gbs);
     dev.peak_bw_gbs = 3352;
     dev.ffma_gflops = 60000;
+    dev.dfma_gflops = 30000;
+    dev.sfu_gops = 1000;
     dev.peak_ffma_gflops = 67000;
+    /* A copy's time from the derived write rate is the copy's own: B/read + B/write = 2B/copy. */
+    EXPECT(near(1.0 / 3000 + 1.0 / dev.write_gbs, 2.0 / 2800));
+    EXPECT(climb_write_gbs(100, 40) == 100); /* inconsistent measurements fall back to the copy rate */
 
     climb_report r;
     climb_report_init(&r, "bench", 1234, 0, &dev);
     EXPECT(strlen(r.date) == 20 && r.date[19] == 'Z');
     EXPECT(r.git_commit[0] != '\0');
-    climb_row *vendor = add(&r, 0, 10.0, CLIMB_ROW_OK);
-    climb_row *r1 = add(&r, 1, 100.0, CLIMB_ROW_OK);
-    climb_row *r2 = add(&r, 2, 50.0, CLIMB_ROW_OK);
-    climb_row *r3 = add(&r, 3, 0, CLIMB_ROW_REFUSED);
+    const climb_workload *w = &climb_reduce_workload;
+    const int best = climb_best_rung(w), vendor = climb_vendor_rung(w);
+    const climb_shape s22 = CLIMB_SHAPE1((size_t)1 << 22);
+    const climb_counts c22 = {16777216.0, 4.0, 0, 0, 0};
+    climb_row *v = add(&r, w, vendor, CLIMB_I32, s22, NULL, 10.0, CLIMB_ROW_OK, c22);
+    climb_row *r1 = add(&r, w, 1, CLIMB_I32, s22, NULL, 100.0, CLIMB_ROW_OK, c22);
+    climb_row *r2 = add(&r, w, 2, CLIMB_I32, s22, NULL, 50.0, CLIMB_ROW_OK, c22);
+    climb_row *r3 = add(&r, w, 3, CLIMB_I32, s22, NULL, 0, CLIMB_ROW_REFUSED, c22);
     snprintf(r3->note, sizeof r3->note, "needs n a multiple of 512, \"really\"");
-    climb_row *r4 = add(&r, 4, 0, CLIMB_ROW_WRONG);
+    climb_row *r4 = add(&r, w, 4, CLIMB_I32, s22, NULL, 0, CLIMB_ROW_WRONG, c22);
     snprintf(r4->note, sizeof r4->note, "[0] = 5, expected 7");
-    climb_row *best = add(&r, 9, 8.0, CLIMB_ROW_OK);
-    /* Another size: its rows must not borrow this size's rung 1 or vendor. */
-    climb_row *other = add(&r, 9, 4.0, CLIMB_ROW_OK);
-    other->size = 1000;
+    climb_row *b = add(&r, w, best, CLIMB_I32, s22, NULL, 8.0, CLIMB_ROW_OK, c22);
+    /* Another size: its rows must not borrow this size's first rung or vendor. */
+    climb_row *other = add(&r, w, best, CLIMB_I32, (climb_shape)CLIMB_SHAPE1(1000), NULL, 4.0, CLIMB_ROW_OK, c22);
+
+    /* The test workload: two dims, options, f32 bound by the SFU, f64 by DFMA, and one case whose options differ. */
+    const climb_workload *a = &climb_affine_workload;
+    climb_opt_plan plan;
+    char err[200];
+    EXPECT(climb_opt_plan_init(&plan, a->options, a->n_options, err, sizeof err) == 0);
+    EXPECT(climb_opt_plan_set(&plan, climb_opt_find(a->options, a->n_options, "op"), "rsqrt", 0, err, sizeof err) == 0);
+    climb_opt_value o0[8], o1[8];
+    climb_opt_plan_combo(&plan, 0, o0); /* pad=0 */
+    climb_opt_plan_combo(&plan, 1, o1); /* pad=3 */
+    const climb_shape m = CLIMB_SHAPE2(1000, 1000);
+    const int an = climb_best_rung(a), av = climb_vendor_rung(a);
+    const climb_counts sfu = {4e6, 4e6, 4e6, 1e6, 1e7}, dfma = {8e6, 8e6, 1e9, 1e6, 0};
+    climb_row *as = add(&r, a, an, CLIMB_F32, m, o0, 20.0, CLIMB_ROW_OK, sfu);
+    climb_row *ad = add(&r, a, an, CLIMB_F64, m, o0, 50.0, CLIMB_ROW_OK, dfma);
+    climb_row *av1 = add(&r, a, av, CLIMB_F32, m, o1, 40.0, CLIMB_ROW_OK, sfu);
+    climb_row *an1 = add(&r, a, an, CLIMB_F32, m, o1, 20.0, CLIMB_ROW_OK, sfu);
+    climb_opt_plan_free(&plan, NULL);
+
+    /* Notes: no cap. */
+    for (int i = 0; i < 20; i++)
+        EXPECT(climb_report_note(&r, "note number %d", i) == 0);
+    EXPECT(r.n_notes == 20);
     climb_report_derive(&r);
 
-    EXPECT(isnan(vendor->step) && isnan(vendor->cumulative));
-    EXPECT(fabs(vendor->vs_vendor - 1.0) < 1e-12);
+    EXPECT(isnan(v->step) && isnan(v->cumulative));
+    EXPECT(fabs(v->vs_vendor - 1.0) < 1e-12);
     EXPECT(isnan(r1->step));
     EXPECT(fabs(r1->cumulative - 1.0) < 1e-12);
     EXPECT(fabs(r2->step - 2.0) < 1e-12);
     EXPECT(fabs(r2->cumulative - 2.0) < 1e-12);
     EXPECT(fabs(r2->vs_vendor - 0.2) < 1e-12);
-    EXPECT(isnan(best->step)); /* rung 8 was not run */
-    EXPECT(fabs(best->cumulative - 12.5) < 1e-12);
-    EXPECT(fabs(best->vs_vendor - 1.25) < 1e-12);
-    EXPECT(fabs(best->gbs - 16777216.0 / 8e-6 / 1e9) < 1e-9);
-    EXPECT(fabs(best->pct_ceiling - 100.0 * best->gbs / 3000) < 1e-9);
-    EXPECT(fabs(best->pct_peak - 100.0 * best->gbs / 3352) < 1e-9);
-    EXPECT(isnan(r3->gbs) && isnan(r4->vs_vendor));
+    EXPECT(isnan(b->step)); /* the rung before the best was not run */
+    EXPECT(fabs(b->cumulative - 12.5) < 1e-12);
+    EXPECT(fabs(b->vs_vendor - 1.25) < 1e-12);
+    EXPECT(near(b->gbs, 16777220.0 / 8e-6 / 1e9));
+    EXPECT(isnan(b->gflops) && isnan(b->items_rate));
+    /* Memory roofline: bytes read over the read ceiling plus bytes written over the write rate. */
+    double roof = (16777216.0 / 3000e9 + 4.0 / (dev.write_gbs * 1e9)) * 1e6;
+    EXPECT(near(b->roofline_us, roof) && strcmp(b->bound, "memory") == 0);
+    EXPECT(near(b->pct_roofline, 100.0 * roof / 8.0));
+    EXPECT(isnan(r3->gbs) && isnan(r4->vs_vendor) && isnan(r3->pct_roofline));
     EXPECT(isnan(other->cumulative) && isnan(other->vs_vendor));
+    /* SFU and DFMA terms; the f64 case is judged on DFMA, not FFMA. */
+    EXPECT(strcmp(as->bound, "sfu") == 0 && near(as->roofline_us, 10.0) && near(as->pct_roofline, 50.0));
+    EXPECT(near(as->special_rate, 1e7 / 20e-6 / 1e9) && near(as->items_rate, 1e6 / 20e-6 / 1e9));
+    EXPECT(strcmp(ad->bound, "dfma") == 0 && near(ad->roofline_us, 1e9 / 30000e9 * 1e6));
+    /* Rows of different option values are different cases: the pad=3 row compares with its own vendor. */
+    EXPECT(isnan(as->vs_vendor) && near(an1->vs_vendor, 2.0) && near(av1->vs_vendor, 1.0));
+    /* Without the SFU ceiling a case that needs it has no roofline. */
+    {
+        climb_device_info d2 = dev;
+        d2.sfu_gops = 0;
+        const char *bound;
+        EXPECT(isnan(climb_roofline_us(&d2, &sfu, CLIMB_F32, &bound)));
+        d2.measured = 0;
+        EXPECT(isnan(climb_roofline_us(&d2, &c22, CLIMB_I32, &bound)) && strcmp(bound, "") == 0);
+    }
 
     char *table = render(&r, climb_report_table);
-    EXPECT(strstr(table, "reduce_vectorized_single_pass") != NULL);
+    EXPECT(strstr(table, w->rung(best)->name) != NULL);
+    EXPECT(strstr(table, "[best]") != NULL && strstr(table, "[vendor]") != NULL);
     EXPECT(strstr(table, "2097.2") != NULL);  /* GB/s of the best rung */
     EXPECT(strstr(table, "12.50x") != NULL);  /* its cumulative speedup */
     EXPECT(strstr(table, "refused: needs n a multiple of 512") != NULL);
     EXPECT(strstr(table, "WRONG: [0] = 5, expected 7") != NULL);
     EXPECT(strstr(table, "seed 1234") != NULL);
+    EXPECT(strstr(table, "reduce i32, n=2^22: 16.78 MB read, 4 B written") != NULL);
+    EXPECT(strstr(table, "affine f32, rows,cols=1000x1000, alpha=1.5 beta=7 pad=3 op=rsqrt dist=uniform") != NULL);
+    EXPECT(strstr(table, "Gelem/s") != NULL && strstr(table, "Gsfu/s") != NULL && strstr(table, "(sfu)") != NULL);
+    EXPECT(strstr(table, "Note: note number 19") != NULL);
     free(table);
 
     char *csv = render(&r, climb_report_csv);
     EXPECT(count_lines(csv) == 1 + r.n_rows);
-    EXPECT(strncmp(csv, "workload,ordinal,rung,", 22) == 0);
+    EXPECT(strncmp(csv, "workload,ordinal,rung,kind,", 27) == 0);
     EXPECT(strstr(csv, "\"needs n a multiple of 512, \"\"really\"\"\"") != NULL); /* CSV quoting */
+    EXPECT(strstr(csv, ",1000x1000,\"alpha=1.5 beta=7 pad=0 op=rsqrt dist=uniform\",") != NULL);
     /* Every line has as many fields as the header (commas outside quotes). */
     int fields_ok = 1, header_fields = -1, fields = 1, quoted = 0;
     for (const char *p = csv; *p; p++) {
@@ -119,18 +177,21 @@ int main(void)
             fields = 1;
         }
     }
-    EXPECT(fields_ok && header_fields == 29);
+    EXPECT_MSG(fields_ok && header_fields == 37, "%d fields", header_fields);
     free(csv);
 
     char *md = render(&r, climb_report_md);
-    EXPECT(strstr(md, "| 9 | `reduce_vectorized_single_pass` | 8.00 |") != NULL);
-    EXPECT(strstr(md, "× cub_device_reduce |") != NULL);
+    char want[200];
+    snprintf(want, sizeof want, "| %d | `%s [best]` | 8.00 |", best, w->rung(best)->name);
+    EXPECT(strstr(md, want) != NULL);
+    EXPECT(strstr(md, "× cub_device_reduce |") != NULL && strstr(md, "% of roofline") != NULL);
     EXPECT(strstr(md, "|--:|") != NULL);
     free(md);
 
     char *json = render(&r, climb_report_json);
     EXPECT(strstr(json, "\"name\": \"Test GPU \\\"quoted\\\"\"") != NULL);
     EXPECT(strstr(json, "\"step_speedup\": null") != NULL);
+    EXPECT(strstr(json, "\"format\": 2") != NULL);
     free(json);
     const char *out = getenv("CLIMB_TEST_JSON_OUT");
     if (out)

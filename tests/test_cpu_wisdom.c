@@ -88,30 +88,43 @@ static climb_device_info device(const char *name, int major, int minor, int thre
 
 static void test_reduce_policy(void)
 {
-    const climb_tuning *tn = climb_reduce_workload.tuning;
-    EXPECT(tn && tn->rung == climb_reduce_workload.n_rungs - 1 && tn->n_params == 3);
+    const climb_workload *w = &climb_reduce_workload;
+    const climb_tuning *tn = w->tuning;
+    EXPECT(tn && tn->n_params == 3 && !tn->candidates);
+    EXPECT(climb_best_rung(w) >= 0 && w->rung(climb_best_rung(w))->kind == CLIMB_RUNG_BEST);
     int v[3];
+    char buf[200];
+    climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32};
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
-    EXPECT(strstr(tn->defaults(&h200, v), "CC 9.x") != NULL);
+    EXPECT(strstr(tn->defaults(&h200, &key, v), "CC 9.x") != NULL);
     EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
-    EXPECT(tn->rejects(&h200, v) == NULL);
+    EXPECT(climb_tuning_check(tn, &h200, v, buf, sizeof buf) == NULL);
+    /* The same defaults for every case: reduce's policy does not depend on n or type. */
+    int u[3];
+    climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32};
+    tn->defaults(&h200, &other, u);
+    EXPECT(memcmp(u, v, sizeof v) == 0);
     climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
-    tn->defaults(&ada, v);
+    tn->defaults(&ada, &key, v);
     EXPECT(v[0] == 512 && v[1] == 3 && v[2] == 4); /* 1536 threads: 3 blocks of 512 */
-    EXPECT(tn->rejects(&ada, v) == NULL);
+    EXPECT(climb_tuning_check(tn, &ada, v, buf, sizeof buf) == NULL);
     int wave2[3] = {256, 8, 4};
-    EXPECT(tn->rejects(&ada, wave2) != NULL && tn->rejects(&h200, wave2) == NULL);
+    EXPECT(climb_tuning_check(tn, &ada, wave2, buf, sizeof buf) != NULL &&
+           climb_tuning_check(tn, &h200, wave2, buf, sizeof buf) == NULL);
+    /* Values that are not candidates are refused with the list the message is made from. */
     int odd[3] = {300, 1, 4};
-    EXPECT(tn->rejects(&h200, odd) != NULL);
+    const char *why = climb_tuning_check(tn, &h200, odd, buf, sizeof buf);
+    EXPECT_MSG(why && strcmp(why, "block is not one of 128, 256, 512, 1024") == 0, "%s", why ? why : "NULL");
     int odd_vecs[3] = {256, 1, 3};
-    EXPECT(tn->rejects(&h200, odd_vecs) != NULL);
+    why = climb_tuning_check(tn, &h200, odd_vecs, buf, sizeof buf);
+    EXPECT_MSG(why && strcmp(why, "vecs is not one of 1, 2, 4, 8") == 0, "%s", why ? why : "NULL");
     /* Every default is a candidate on the device it is for, across the calculator's architectures. */
     int count = 0, valid = 0;
     for (int t = 1024; t <= 2048; t += 512) {
         climb_device_info d = device("x", 8, 0, t, 13000);
-        tn->defaults(&d, v);
+        tn->defaults(&d, &key, v);
         count++;
-        valid += tn->rejects(&d, v) == NULL;
+        valid += climb_tuning_check(tn, &d, v, buf, sizeof buf) == NULL;
     }
     EXPECT(count == valid);
     /* The enumeration the tuner and the tests use: every combination once, first parameter slowest. */
@@ -122,9 +135,8 @@ static void test_reduce_policy(void)
     EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 2);
     climb_tuning_values(tn, climb_tuning_count(tn) - 1, v);
     EXPECT(v[0] == 1024 && v[1] == 16 && v[2] == 8);
-    char buf[100];
-    int w[3] = {512, 4, 4};
-    climb_tuning_format(tn, w, buf, sizeof buf);
+    int w3[3] = {512, 4, 4};
+    climb_tuning_format(tn, w3, buf, sizeof buf);
     EXPECT(strcmp(buf, "block=512 blocks_per_sm=4 vecs=4") == 0);
 }
 
@@ -246,6 +258,19 @@ static void test_wisdom(void)
     char moved[420];
     snprintf(moved, sizeof moved, "%s.bad", bad);
     EXPECT(access(moved, F_OK) == 0);
+    /* Forgetting an entry keeps the others; forgetting in a missing file is nothing to do. */
+    {
+        climb_wisdom_key h100 = {"NVIDIA H100", 9, 0, 13000, "0.1.0"};
+        int other[3] = {512, 2, 4};
+        EXPECT(climb_wisdom_store(bad, "reduce", tn, &h100, other, "t", 1.0, msg, sizeof msg) == 0);
+        EXPECT(climb_wisdom_forget(bad, "reduce", &key, msg, sizeof msg) == 0);
+        EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_FOREIGN);
+        climb_device_info h100d = device("NVIDIA H100", 9, 0, 2048, 13000);
+        EXPECT(look(bad, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[1] == 2);
+        char missing[420];
+        snprintf(missing, sizeof missing, "%s/none/w.json", dir);
+        EXPECT(climb_wisdom_forget(missing, "reduce", &key, msg, sizeof msg) == 0 && access(missing, F_OK) != 0);
+    }
     /* A folder where the file should be cannot be read. */
     EXPECT(look(dir, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT);
 

@@ -1,5 +1,6 @@
-/* GPU: every reduction rung over the edge-size sweep (misaligned inputs included, each run twice from
- * poisoned outputs), for a fixed seed and a fresh one; and proof that the check can fail. */
+/* GPU: every reduction rung over the edge-size sweep (misaligned inputs included, each run twice from poisoned
+ * outputs), for a fixed seed and a fresh one; every tuning candidate of the best rung on edge sizes; and proof
+ * that the check can fail. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -15,35 +16,49 @@ int main(void)
     climb_device_info d;
     EXPECT(climb_device_query(0, &d) == 0);
     const climb_workload *w = &climb_reduce_workload;
+    const int best = climb_best_rung(w);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    climb_opt_plan plan;
+    char err[200];
+    EXPECT(climb_opt_plan_init(&plan, w->options, w->n_options, err, sizeof err) == 0);
 
-    /* An output nobody wrote must fail verification (poison is never the right answer). */
+    /* An output nobody wrote must fail verification (poison is never the right answer)... */
     for (int t = 0; t < CLIMB_NTYPES; t++) {
-        climb_case_params p = {1000, (climb_dtype)t, 5, 0, &d};
-        climb_case *c;
-        EXPECT(w->create(&p, &c) == 0);
+        if (!(w->types & CLIMB_TYPE_BIT(t)))
+            continue;
+        climb_case_key k = {(climb_dtype)t, CLIMB_SHAPE1(1000), 0};
+        climb_open_case oc;
+        o.seed = 5;
+        EXPECT(climb_case_open(w, &o, &plan, &k, 0, &d, 0, &oc) == 0);
+        EXPECT(strstr(oc.reference, "CPU sum") != NULL);
         char msg[256];
-        EXPECT(w->poison(c) == 0);
-        EXPECT(w->verify(c, msg, sizeof msg) == 1);
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT(w->verify(oc.c, msg, sizeof msg) == 1);
         /* ...and the same case passes once a rung has run. */
-        EXPECT(w->prepare(c, w->n_rungs - 1) == 0);
-        EXPECT(w->run(c, w->n_rungs - 1, 0) == 0);
+        EXPECT(w->prepare(oc.c, best) == 0);
+        EXPECT(w->run(oc.c, best, 0) == 0);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(c, msg, sizeof msg) == 0, "%s", msg);
-        w->destroy(c);
+        EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 0, "%s", msg);
+        climb_case_close(w, &oc);
+        /* The vendor as the reference: CUB's sum checked against the CPU's. */
+        o.reference = CLIMB_REF_VENDOR;
+        EXPECT(climb_case_open(w, &o, &plan, &k, 0, &d, 0, &oc) == 0);
+        EXPECT_MSG(!oc.ref_failed && strstr(oc.reference, "cub_device_reduce agrees"), "%s", oc.reference);
+        climb_case_close(w, &oc);
+        o.reference = CLIMB_REF_AUTO;
     }
 
     /* A size no machine holds: a clear refusal (printed), no crash, and the device still works after. */
     {
-        climb_case_params p = {(size_t)1 << 40, CLIMB_I32, 5, 0, &d};
-        climb_case *c = (climb_case *)&p;
-        EXPECT(w->create(&p, &c) == -1);
-        EXPECT(c == NULL);
+        climb_case_key k = {CLIMB_I32, CLIMB_SHAPE1((size_t)1 << 40), 0};
+        climb_open_case oc;
+        EXPECT(climb_case_open(w, &o, &plan, &k, 0, &d, 0, &oc) == -1);
+        EXPECT(oc.c == NULL);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     }
+    climb_opt_plan_free(&plan, NULL);
 
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.progress = 0;
     uint64_t seeds[2] = {20261122, climb_fresh_seed()};
     for (int k = 0; k < 2; k++) {
         o.seed = seeds[k];
@@ -57,20 +72,23 @@ int main(void)
     climb_run_opts ot;
     memset(&ot, 0, sizeof ot);
     ot.seed = climb_fresh_seed();
-    ot.rungs[0] = w->rung(tn->rung)->name;
+    const char *only[1] = {w->rung(best)->name};
+    ot.rungs = only;
     ot.n_rungs = 1;
-    const size_t edge[] = {0, 1, 3, 4097, 65537, 1000003};
-    ot.n_sizes = (int)(sizeof edge / sizeof edge[0]);
-    memcpy(ot.sizes, edge, sizeof edge);
+    const climb_shape edge[] = {CLIMB_SHAPE1(0), CLIMB_SHAPE1(1), CLIMB_SHAPE1(3), CLIMB_SHAPE1(4097),
+                                CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
+    ot.shapes = edge;
+    ot.n_shapes = (int)(sizeof edge / sizeof edge[0]);
     int tried = 0;
     for (long i = 0; i < climb_tuning_count(tn); i++) {
         int v[CLIMB_MAX_TUNABLES];
+        char buf[200];
         climb_tuning_values(tn, i, v);
-        if (tn->rejects(&d, v))
+        if (climb_tuning_check(tn, &d, v, buf, sizeof buf))
             continue;
         ot.tuning = v;
         tried++;
-        char desc[160];
+        char desc[200];
         climb_tuning_format(tn, v, desc, sizeof desc);
         EXPECT_MSG(climb_check(w, &ot, &d) == 0, "candidate %s", desc);
     }

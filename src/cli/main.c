@@ -1,8 +1,11 @@
-/* climb: the command-line face. Every argument is checked before the GPU is touched; usage errors
- * exit 2, failed checks and CUDA errors exit 1. */
+/* climb: the command-line face. Every argument is checked before the GPU is touched (options, sizes against
+ * each workload's dims, types against its types, its options and its input files); usage errors and bad input
+ * files exit 2, failed checks and CUDA errors exit 1. Nothing here knows a workload by name: the commands read
+ * the registry. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "../core/harness.h"
 #include "../core/report.h"
 #include "../core/rng.h"
+#include "../core/text.h"
 #include "../core/tune.h"
 #include "../core/wisdom.h"
 #include "climb.h"
@@ -26,8 +30,8 @@ static const char *const MAIN_USAGE =
     "hardware limit, and verifies and measures every rung on this GPU.\n"
     "\n"
     "commands:\n"
-    "  devices               device facts and measured ceilings (copy, read, FFMA, launch latency)\n"
-    "  list [workload]       workloads and their rungs\n"
+    "  devices               device facts and measured ceilings (copy, read, FFMA, DFMA, SFU, launch latency)\n"
+    "  list [workload|all]   workloads; or one workload's shape, types, options, rungs and tunables\n"
     "  bench <workload|all>  verify, then time, every rung; write table, JSON, CSV, markdown\n"
     "  check <workload|all>  correctness only, every rung over an edge-size sweep\n"
     "  tune <workload|all>   experiment mode: time every candidate of the best rung's parameters, save the\n"
@@ -35,88 +39,96 @@ static const char *const MAIN_USAGE =
     "  occupancy             the occupancy calculator; physical limits; registry kernels vs the runtime\n"
     "  version               version, commit and CUDA architectures of this build\n"
     "\n"
-    "Run 'climb <command> --help' for a command's options.\n";
+    "Run 'climb <command> --help' for a command's options, 'climb bench <workload> --help' for a workload's.\n";
 
 static const char *const DEVICES_USAGE =
     "usage: climb devices [--device N] [--no-measure] [--json FILE]\n"
     "\n"
     "Prints each device's facts (name, compute capability, SMs, clocks, memory bus, L2, shared memory and\n"
     "registers per SM), its theoretical memory bandwidth and FP32 FFMA peak, and the ceilings measured now:\n"
-    "device copy bandwidth (bytes read + written), read-only bandwidth, FFMA throughput, launch latency.\n"
+    "device copy bandwidth (bytes read + written), read-only bandwidth, the write rate they imply, FP32 FFMA and\n"
+    "FP64 DFMA throughput, special-function (MUFU) throughput, launch latency.\n"
     "\n"
     "  --device N     only device N (default: every device)\n"
     "  --no-measure   facts only, no measurement\n"
     "  --json FILE    also write JSON to FILE ('-' for stdout)\n";
 
 static const char *const LIST_USAGE =
-    "usage: climb list [workload]\n"
+    "usage: climb list [workload|all] [--names]\n"
     "\n"
-    "Lists the workloads, or one workload's rungs in ladder order (rung 0 is the vendor library).\n";
+    "Lists the workloads, or one workload (or all) in full: its shape's dims, types, options with their\n"
+    "defaults, what its counts count, its rungs in ladder order with their kind (vendor, ladder, best), and the\n"
+    "best rung's tunable parameters. --names prints only the workloads' names, one per line (for scripts).\n";
+
+/* The options bench, check and tune share, with the workload's own after them. */
+#define CASE_OPTIONS                                                                                           \
+    "  --size S         a shape against the workload's dims: 4194304, 2^22, 4096x4096, 4097x4097x4097\n"        \
+    "                   (repeatable; default: the workload's sizes)\n"                                          \
+    "  --type T         an element type the workload has (repeatable; default: all it has; see 'climb list W')\n" \
+    "  --set NAME=V     a workload option: one value, or a comma list to run each (dist=uniform,constant;\n"    \
+    "                   a choice also takes 'all'); W.NAME=V for one workload of several (repeatable)\n"        \
+    "  --input FILE     the case from a file, for a workload that reads one (repeatable: one case each)\n"      \
+    "  --reference R    auto (default), cpu, vendor or samples: what results are checked against; auto takes\n"  \
+    "                   the CPU unless the workload says a case is too costly for it\n"                          \
+    "  --seed S         input seed (default: a fresh one, printed)\n"                                           \
+    "  --device N       CUDA device (default 0)\n"                                                              \
+    "  --quiet          no progress on stderr\n"
 
 static const char *const BENCH_USAGE =
     "usage: climb bench <workload|all> [options]\n"
     "\n"
-    "For every type and size: fresh random inputs and a CPU reference; then for each rung: output poisoned,\n"
-    "one run verified, then warm-up and timed samples (CUDA events; median, min and noise), and the last\n"
-    "timed output verified again. Device ceilings are measured first.\n"
+    "For every type, shape and option combination: fresh random inputs (or the named file) and a reference;\n"
+    "then for each rung: output poisoned, one run verified, then warm-up and timed samples (CUDA events; median,\n"
+    "min and noise), and the last timed output verified again. Operands a rung changes are reset, untimed,\n"
+    "before every run. Device ceilings are measured first, for the roofline.\n"
     "\n"
     "  --rung NAME      run only this rung (repeatable; see 'climb list <workload>')\n"
-    "  --size N         problem size, e.g. 4194304 or 2^22 (repeatable; default: the workload's sizes)\n"
-    "  --type T         i32 or f32 (repeatable; default: every type the workload has)\n"
-    "  --seed S         input seed (default: a fresh one, printed)\n"
+    CASE_OPTIONS
     "  --batch          time back-to-back launches with a warm L2 instead of one cold launch per sample\n"
+    "                   (refused for rungs that change their operands: the reset would be timed)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
-    "  --no-ceilings    skip measuring the device ceilings (no % of ceiling column)\n"
-    "  --device N       CUDA device (default 0)\n"
+    "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
     "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
     "                   else ~/.config/climb/wisdom.json); a missing, foreign, stale or corrupt file gives the\n"
     "                   built-in per-architecture defaults (with a warning for the last three)\n"
     "  --no-wisdom      the built-in defaults, whatever wisdom there is\n"
-    "  --quiet          no progress on stderr\n"
     "\n"
-    "Exit status: 0 all rungs verified, 1 a rung was wrong or a CUDA call failed, 2 bad usage.\n";
+    "Exit status: 0 all rungs verified, 1 a rung was wrong or a CUDA call failed, 2 bad usage or a bad input file.\n";
 
 static const char *const TUNE_USAGE =
     "usage: climb tune <workload|all> [options]\n"
     "\n"
-    "Experiment mode: every candidate combination of the best rung's tunable parameters (see 'climb list\n"
-    "<workload>') is run on this GPU, verified against the CPU reference, and timed like 'climb bench' on each\n"
-    "type and size. The fastest overall (geometric mean over the cases of time relative to the fastest) wins\n"
-    "and is saved to the wisdom file, keyed by GPU name, compute capability, driver and climb version, where\n"
-    "'climb bench' and the C API find it. Nothing is saved if any candidate gave a wrong result.\n"
+    "Experiment mode: every candidate of the best rung's tunable parameters (see 'climb list <workload>') is run\n"
+    "on this GPU, verified against the reference, and timed like 'climb bench' on each case. The fastest overall\n"
+    "(geometric mean over the cases of time relative to the fastest) wins and is saved to the wisdom file, keyed\n"
+    "by GPU name, compute capability, driver and climb version, where 'climb bench' and the C API find it.\n"
+    "Nothing is saved if any candidate gave a wrong result.\n"
     "\n"
-    "  --size N         problem size (repeatable; default: the workload's bench sizes)\n"
-    "  --type T         i32 or f32 (repeatable; default: every type)\n"
-    "  --seed S         input seed (default: a fresh one, printed)\n"
+    CASE_OPTIONS
     "  --batch          time back-to-back launches with a warm L2 (default: cold, L2 flushed per sample)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
     "  --wisdom FILE    where to save (default as for bench)\n"
     "  --no-save        report only, save nothing\n"
-    "  --device N       CUDA device (default 0)\n"
     "  --json FILE      every candidate's figures as JSON ('-' for stdout); --md FILE as markdown\n"
-    "  --quiet          no progress on stderr\n"
     "\n"
-    "Exit status: 0 tuned, 1 a candidate was wrong or a CUDA call failed, 2 bad usage.\n";
+    "Exit status: 0 tuned, 1 a candidate was wrong or a CUDA call failed, 2 bad usage or a bad input file.\n";
 
 static const char *const CHECK_USAGE =
     "usage: climb check <workload|all> [options]\n"
     "\n"
     "Correctness only: every rung over the workload's edge-size sweep (0, 1, odd sizes, powers of two and\n"
     "their neighbours, sizes that are not multiples of any tile), with misaligned inputs for small sizes, each\n"
-    "run twice from poisoned outputs and compared element by element with a CPU reference.\n"
+    "run twice from poisoned outputs and compared element by element with the reference.\n"
     "\n"
-    "  --rung NAME   only this rung (repeatable)\n"
-    "  --size N      only this size (repeatable)\n"
-    "  --type T      i32 or f32 (repeatable)\n"
-    "  --seed S      input seed (default: a fresh one, printed)\n"
+    "  --rung NAME      only this rung (repeatable)\n"
+    CASE_OPTIONS
+    "  --quick          the workload's few quick shapes (every code path, fewest cases: for slow tools)\n"
     "  --wisdom FILE, --no-wisdom  the best rung's tuned parameters, as for bench\n"
-    "  --device N    CUDA device (default 0)\n"
-    "  --quiet       no progress on stderr\n"
     "\n"
-    "Exit status: 0 every run right, 1 any failure, 2 bad usage.\n";
+    "Exit status: 0 every run right, 1 any failure, 2 bad usage or a bad input file.\n";
 
 int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -126,26 +138,29 @@ int usage_error(const char *usage, const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
+/* A usage error whose message is already formatted (no usage text: the message names the fix). */
+static int usage_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "climb: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
 int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
 
 /* Sizes: a decimal count, or 2^K. */
 int parse_size(const char *s, size_t *out)
 {
-    char *end;
-    errno = 0;
-    if (strncmp(s, "2^", 2) == 0) {
-        long k = strtol(s + 2, &end, 10);
-        if (errno || *end || end == s + 2 || k < 0 || k > 62)
-            return -1;
-        *out = (size_t)1 << k;
-        return 0;
-    }
-    if (*s < '0' || *s > '9')
+    climb_shape sh;
+    char err[200];
+    if (climb_shape_parse(s, &sh, err, sizeof err) != 0 || sh.ndims != 1)
         return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = (size_t)v;
+    *out = sh.d[0];
     return 0;
 }
 
@@ -175,52 +190,112 @@ int parse_int(const char *s, int lo, int hi, int *out)
 
 /* ---- list ---- */
 
-static void list_workload(const climb_workload *w)
+static void print_workload(const climb_workload *w, FILE *f)
 {
-    printf("%s: %s\n  from: %s\n  %s; rate judged against the measured %s ceiling\n  types:", w->name, w->title,
-           w->seed_ref, w->bytes_counted, climb_ceiling_name(w->ceiling));
-    for (int t = 0; t < CLIMB_NTYPES; t++)
-        if (w->types & CLIMB_TYPE_BIT(t))
-            printf(" %s", climb_dtype_name((climb_dtype)t));
-    printf("\n  default sizes:");
-    for (int i = 0; i < w->n_bench_sizes; i++)
-        printf(" %zu", w->bench_sizes[i]);
-    printf("\n\n  %2s  %-32s %s\n", "#", "rung", "idea");
+    char dims[128], types[128];
+    climb_workload_dims(w, dims, sizeof dims);
+    climb_dtype_list(w->types, types, sizeof types);
+    fprintf(f, "%s: %s\n  from: %s\n  shape: %s (--size", w->name, w->title, w->seed_ref, dims);
+    for (int i = 0; i < climb_workload_ndims(w); i++)
+        fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
+    fprintf(f, ")\n  types: %s (--type)\n", types);
+    if (w->n_options == 0) {
+        fprintf(f, "  options: none\n");
+    } else {
+        fprintf(f, "  options (--set NAME=VALUE):\n");
+        for (int k = 0; k < w->n_options; k++) {
+            const climb_option *o = &w->options[k];
+            char range[256] = "";
+            if (o->kind == CLIMB_OPT_INT)
+                snprintf(range, sizeof range, "; %.0f..%.0f", o->min, o->max);
+            else if (o->kind == CLIMB_OPT_FLOAT)
+                snprintf(range, sizeof range, "; %g..%g", o->min, o->max);
+            else if (o->kind == CLIMB_OPT_CHOICE) {
+                size_t used = (size_t)snprintf(range, sizeof range, "; one of");
+                for (int j = 0; o->choices[j] && used < sizeof range; j++)
+                    used += (size_t)snprintf(range + used, sizeof range - used, " %s", o->choices[j]);
+            } else {
+                snprintf(range, sizeof range, "; also --input FILE");
+            }
+            fprintf(f, "    %-12s %-7s default %-12s %s%s\n", o->name, climb_opt_kind_name(o->kind),
+                    o->def && o->def[0] ? o->def : "(none)", o->meaning, range);
+        }
+    }
+    fprintf(f, "  counts: %s", w->bytes_counted);
+    if (w->items_unit)
+        fprintf(f, "; items: %s (rate %s)", w->items_unit, w->items_rate);
+    fprintf(f, "\n  roofline: memory, %s%s%s\n  default sizes:", "FMA",
+            w->extra_ceiling != CLIMB_CEIL_NONE ? ", " : "",
+            w->extra_ceiling != CLIMB_CEIL_NONE ? climb_ceiling_name(w->extra_ceiling) : "");
+    for (int i = 0; i < w->n_bench_shapes; i++) {
+        char l[128];
+        climb_shape_label(&w->bench_shapes[i], l, sizeof l);
+        fprintf(f, " %s", l);
+    }
+    fprintf(f, "\n\n  %2s  %-36s %-7s %s\n", "#", "rung", "kind", "idea");
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
-        printf("  %2d  %-32s %s%s%s\n", i, r->name, r->idea, r->needs[0] ? "; needs " : "", r->needs);
+        fprintf(f, "  %2d  %-36s %-7s %s%s%s\n", i, r->name, climb_rung_kind_name(r->kind), r->idea,
+                r->needs[0] ? "; needs " : "", r->needs);
     }
     if (w->tuning) {
         const climb_tuning *tn = w->tuning;
-        printf("\n  tunable parameters of rung %d (climb tune %s):\n", tn->rung, w->name);
+        int best = climb_best_rung(w);
+        fprintf(f, "\n  tunable parameters of %s (climb tune %s):\n", best >= 0 ? w->rung(best)->name : "?", w->name);
         for (int k = 0; k < tn->n_params; k++) {
-            printf("    %-14s %-36s", tn->params[k].name, tn->params[k].meaning);
+            fprintf(f, "    %-14s %-40s", tn->params[k].name, tn->params[k].meaning);
             for (int j = 0; j < tn->params[k].n_values; j++)
-                printf("%s%d", j ? ", " : "", tn->params[k].values[j]);
-            putchar('\n');
+                fprintf(f, "%s%d", j ? ", " : "", tn->params[k].values[j]);
+            fputc('\n', f);
         }
+        if (tn->candidates)
+            fprintf(f, "    candidates: the %d sets listed in the workload, not every combination\n", tn->n_candidates);
     }
 }
 
 static int cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && is_help(argv[1])) {
-        fputs(LIST_USAGE, stdout);
-        return 0;
+    int names = 0;
+    const char *which = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(LIST_USAGE, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--names") == 0) {
+            names = 1;
+        } else if (argv[i][0] == '-') {
+            return usage_error(LIST_USAGE, "list: unknown option '%s'", argv[i]);
+        } else if (which) {
+            return usage_error(LIST_USAGE, "list takes at most one workload, got '%s'", argv[i]);
+        } else {
+            which = argv[i];
+        }
     }
-    if (argc > 2)
-        return usage_error(LIST_USAGE, "list takes at most one workload, got '%s'", argv[2]);
     int n;
     const climb_workload *const *all = climb_workloads(&n);
-    if (argc == 2) {
-        const climb_workload *w = climb_find_workload(argv[1]);
+    if (which && strcmp(which, "all") != 0) {
+        const climb_workload *w = climb_find_workload(which);
         if (!w)
-            return usage_error(LIST_USAGE, "unknown workload '%s' (run 'climb list')", argv[1]);
-        list_workload(w);
+            return usage_error(LIST_USAGE, "unknown workload '%s' (run 'climb list')", which);
+        if (names)
+            printf("%s\n", w->name);
+        else
+            print_workload(w, stdout);
         return 0;
     }
-    for (int i = 0; i < n; i++)
-        printf("%-10s %2d rungs  %s\n", all[i]->name, all[i]->n_rungs, all[i]->title);
+    for (int i = 0; i < n; i++) {
+        if (names) {
+            printf("%s\n", all[i]->name);
+        } else if (which) {
+            if (i)
+                putchar('\n');
+            print_workload(all[i], stdout);
+        } else {
+            char dims[128];
+            climb_workload_dims(all[i], dims, sizeof dims);
+            printf("%-12s %2d rungs  %-16s %s\n", all[i]->name, all[i]->n_rungs, dims, all[i]->title);
+        }
+    }
     return 0;
 }
 
@@ -250,13 +325,17 @@ static void print_device(FILE *f, const climb_device_info *d)
                100 * d->copy_gbs / d->peak_bw_gbs);
         fprintf(f, "  measured read        %.0f GB/s (bytes read; %.1f%% of theoretical)\n", d->read_gbs,
                100 * d->read_gbs / d->peak_bw_gbs);
+        fprintf(f, "  measured write       %.0f GB/s (derived: 1/write = 2/copy - 1/read)\n", d->write_gbs);
         fprintf(f, "  measured FFMA        %.0f GFLOP/s (%.1f%% of theoretical)\n", d->ffma_gflops,
                100 * d->ffma_gflops / d->peak_ffma_gflops);
+        fprintf(f, "  measured DFMA        %.0f GFLOP/s (FP64)\n", d->dfma_gflops);
+        if (d->sfu_gops > 0)
+            fprintf(f, "  measured SFU         %.0f Gop/s (MUFU rsqrt)\n", d->sfu_gops);
         fprintf(f, "  launch latency       %.2f us (empty kernel, event to event)\n", d->launch_us);
     }
 }
 
-int open_device(int ordinal, climb_device_info *d, int measure)
+int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
 {
     char why[256];
     int n = climb_device_count(why, sizeof why);
@@ -272,7 +351,7 @@ int open_device(int ordinal, climb_device_info *d, int measure)
         return -1;
     if (measure) {
         fprintf(stderr, "[%s] measuring ceilings\n", d->name);
-        if (climb_measure_ceilings(d) != 0)
+        if (climb_measure_ceilings(d, extra) != 0)
             return -1;
     }
     return 0;
@@ -321,7 +400,7 @@ static int cmd_devices(int argc, char **argv)
         if (only >= 0 && i != only)
             continue;
         climb_device_info d;
-        if (open_device(i, &d, measure) != 0) {
+        if (open_device(i, &d, measure, CLIMB_MEASURE_SFU) != 0) {
             rc = EXIT_FAILED;
             continue;
         }
@@ -345,14 +424,19 @@ static int cmd_devices(int argc, char **argv)
     return rc;
 }
 
-/* ---- bench and check ---- */
+/* ---- bench, check and tune: their arguments ---- */
 
 enum { MODE_CHECK = 0, MODE_BENCH = 1, MODE_TUNE = 2 };
 
 typedef struct {
-    const climb_workload *targets[16];
+    const climb_workload **targets;       /* any number */
     int n_targets;
-    climb_run_opts run;
+    climb_opt_plan *plans;                /* one per target: its options, files loaded */
+    climb_run_opts run;                   /* per-target fields (options, tuning) are set per target */
+    const char **rungs;
+    climb_shape *shapes;
+    const char **sets, **inputs;          /* --set and --input, in order */
+    int n_sets, n_inputs;
     int device;
     int seed_given;
     int measure;
@@ -361,11 +445,175 @@ typedef struct {
     int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
 } run_args;
 
+static void free_run_args(run_args *a)
+{
+    for (int t = 0; t < a->n_targets && a->plans; t++)
+        climb_opt_plan_free(&a->plans[t], a->targets[t]->unload);
+    free(a->targets);
+    free(a->plans);
+    free(a->rungs);
+    free(a->shapes);
+    free(a->sets);
+    free(a->inputs);
+    memset(a, 0, sizeof *a);
+}
+
+/* "--help" anywhere: the command's usage, then each workload named beside it in full. */
+static int print_help(const char *usage, int argc, char **argv)
+{
+    fputs(usage, stdout);
+    for (int i = 1; i < argc; i++) {
+        const climb_workload *w = argv[i][0] != '-' ? climb_find_workload(argv[i]) : NULL;
+        if (w) {
+            printf("\n");
+            print_workload(w, stdout);
+        }
+    }
+    return 0;
+}
+
+/* Applies "NAME=V" or "W.NAME=V" to the plans of the targets it names. 0, or a usage error. */
+static int apply_set(run_args *a, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text)
+        return usage_msg("--set '%s': write NAME=VALUE (see the options in 'climb list <workload>')", text);
+    char name[128];
+    size_t n = (size_t)(eq - text);
+    if (n >= sizeof name)
+        return usage_msg("--set: the name in '%.40s...' is too long", text);
+    memcpy(name, text, n);
+    name[n] = '\0';
+    const char *opt = name, *only = NULL;
+    char *dot = strchr(name, '.');
+    if (dot) {
+        *dot = '\0';
+        only = name;
+        opt = dot + 1;
+    }
+    int applied = 0;
+    for (int t = 0; t < a->n_targets; t++) {
+        const climb_workload *w = a->targets[t];
+        if (only && strcmp(only, w->name) != 0)
+            continue;
+        int k = climb_opt_find(w->options, w->n_options, opt);
+        if (k < 0)
+            continue;
+        char err[600];
+        if (climb_opt_plan_set(&a->plans[t], k, eq + 1, 0, err, sizeof err) != 0)
+            return usage_msg("--set %s: %s", w->name, err);
+        applied++;
+    }
+    if (applied)
+        return 0;
+    if (only) {
+        const climb_workload *w = NULL;
+        for (int t = 0; t < a->n_targets; t++)
+            if (strcmp(a->targets[t]->name, only) == 0)
+                w = a->targets[t];
+        if (!w)
+            return usage_msg("--set %s: no workload '%s' in this run", text, only);
+    }
+    if (a->n_targets == 1 || only) {
+        const climb_workload *w = a->targets[0];
+        for (int t = 0; only && t < a->n_targets; t++)
+            if (strcmp(a->targets[t]->name, only) == 0)
+                w = a->targets[t];
+        if (w->n_options == 0)
+            return usage_msg("--set %s: %s has no options", text, w->name);
+        char list[400];
+        size_t used = 0;
+        list[0] = '\0';
+        for (int k = 0; k < w->n_options && used < sizeof list; k++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", w->options[k].name);
+        return usage_msg("--set %s: %s has no option '%s' (its options: %s)", text, w->name, opt, list);
+    }
+    return usage_msg("--set %s: no workload in this run has an option '%s'", text, opt);
+}
+
+/* --input FILE: one more file for the one target's FILE option. 0, or a usage error. */
+static int apply_input(run_args *a, const char *path)
+{
+    if (a->n_targets != 1)
+        return usage_msg("--input %s: name one workload, not 'all' (each reads its own kind of file)", path);
+    const climb_workload *w = a->targets[0];
+    int k = -1, files = 0;
+    for (int i = 0; i < w->n_options; i++)
+        if (w->options[i].kind == CLIMB_OPT_FILE) {
+            k = i;
+            files++;
+        }
+    if (files == 0)
+        return usage_msg("--input %s: %s reads no input file (it makes its own inputs)", path, w->name);
+    if (files > 1)
+        return usage_msg("--input %s: %s reads several files: use --set NAME=FILE", path, w->name);
+    char err[600];
+    if (climb_opt_plan_set(&a->plans[0], k, path, 1, err, sizeof err) != 0)
+        return usage_msg("--input: %s", err);
+    return 0;
+}
+
+/* Reads every file the plans name (before any GPU work): a bad file is "file:line: what is wrong", exit 2. */
+static int load_inputs(run_args *a)
+{
+    for (int t = 0; t < a->n_targets; t++) {
+        const climb_workload *w = a->targets[t];
+        climb_opt_plan *p = &a->plans[t];
+        for (int k = 0; k < p->n; k++) {
+            if (w->options[k].kind != CLIMB_OPT_FILE)
+                continue;
+            for (int j = 0; j < p->count[k]; j++) {
+                climb_opt_value *v = &p->values[k][j];
+                if (!v->text[0] || v->data)
+                    continue;
+                char desc[400] = "", err[800] = "";
+                climb_shape shape = {0, {0, 0, 0, 0}};
+                if (w->load(v->text, &v->data, &shape, desc, sizeof desc, err, sizeof err) != 0) {
+                    fprintf(stderr, "climb: %s\n", err[0] ? err : "the input file could not be read");
+                    return EXIT_USAGE;
+                }
+                v->shape = shape;
+                v->desc = strdup(desc);
+                if (shape.ndims > 0 && shape.ndims != climb_workload_ndims(w)) {
+                    fprintf(stderr, "climb: %s: the loader gave a shape of %d sizes for %s\n", v->text, shape.ndims,
+                            w->name);
+                    return EXIT_FAILED;
+                }
+                if (shape.ndims > 0 && a->run.n_shapes > 0)
+                    return usage_msg("--size cannot go with %s: the file gives the shape", v->text);
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_ref_mode(const char *s, climb_ref_mode *m)
+{
+    for (int i = CLIMB_REF_AUTO; i <= CLIMB_REF_SAMPLES; i++)
+        if (strcmp(s, climb_ref_mode_name((climb_ref_mode)i)) == 0) {
+            *m = (climb_ref_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
 static int parse_run_args(int argc, char **argv, int mode, run_args *a)
 {
     const char *usage = mode == MODE_BENCH ? BENCH_USAGE : mode == MODE_TUNE ? TUNE_USAGE : CHECK_USAGE;
     const int bench = mode == MODE_BENCH, timed = mode != MODE_CHECK;
     memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++)
+        if (is_help(argv[i]))
+            exit(print_help(usage, argc, argv));
+    /* argc bounds every list: no caps. */
+    a->rungs = calloc((size_t)argc, sizeof *a->rungs);
+    a->shapes = calloc((size_t)argc, sizeof *a->shapes);
+    a->sets = calloc((size_t)argc, sizeof *a->sets);
+    a->inputs = calloc((size_t)argc, sizeof *a->inputs);
+    if (!a->rungs || !a->shapes || !a->sets || !a->inputs) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return EXIT_FAILED;
+    }
     a->run.timing = climb_timing_defaults();
     a->run.progress = 1;
     a->measure = mode == MODE_BENCH;
@@ -373,23 +621,30 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has = i + 1 < argc;
-        if (is_help(o)) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (mode != MODE_TUNE && strcmp(o, "--rung") == 0 && has) {
-            if (a->run.n_rungs == CLIMB_MAX_SELECT)
-                return usage_error(usage, "too many --rung options (at most 64)%s", "");
-            a->run.rungs[a->run.n_rungs++] = argv[++i];
+        if (mode != MODE_TUNE && strcmp(o, "--rung") == 0 && has) {
+            a->rungs[a->run.n_rungs++] = argv[++i];
         } else if (strcmp(o, "--size") == 0 && has) {
-            if (a->run.n_sizes == CLIMB_MAX_SELECT)
-                return usage_error(usage, "too many --size options (at most 64)%s", "");
-            if (parse_size(argv[++i], &a->run.sizes[a->run.n_sizes++]))
-                return usage_error(usage, "--size: '%s' is not a size (write e.g. 4194304 or 2^22)", argv[i]);
+            char err[200];
+            if (climb_shape_parse(argv[++i], &a->shapes[a->run.n_shapes++], err, sizeof err) != 0)
+                return usage_error(usage, "--size: %s", err);
         } else if (strcmp(o, "--type") == 0 && has) {
             climb_dtype t;
-            if (climb_dtype_parse(argv[++i], &t))
-                return usage_error(usage, "--type: '%s' is not a type (i32 or f32)", argv[i]);
+            if (climb_dtype_parse(argv[++i], &t)) {
+                char all[128];
+                climb_dtype_list((1u << CLIMB_NTYPES) - 1, all, sizeof all);
+                fprintf(stderr, "climb: --type: '%s' is not a type (%s)\n\n%s", argv[i], all, usage);
+                return EXIT_USAGE;
+            }
             a->run.types |= CLIMB_TYPE_BIT(t);
+        } else if (strcmp(o, "--set") == 0 && has) {
+            a->sets[a->n_sets++] = argv[++i];
+        } else if (strcmp(o, "--input") == 0 && has) {
+            a->inputs[a->n_inputs++] = argv[++i];
+            if (!argv[i][0])
+                return usage_error(usage, "--input: an empty file name%s", "");
+        } else if (strcmp(o, "--reference") == 0 && has) {
+            if (parse_ref_mode(argv[++i], &a->run.reference))
+                return usage_error(usage, "--reference: '%s' is not one of auto, cpu, vendor, samples", argv[i]);
         } else if (strcmp(o, "--seed") == 0 && has) {
             if (parse_u64(argv[++i], &a->run.seed))
                 return usage_error(usage, "--seed: '%s' is not a non-negative integer", argv[i]);
@@ -399,6 +654,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
                 return usage_error(usage, "--device: '%s' is not a device ordinal", argv[i]);
         } else if (strcmp(o, "--quiet") == 0) {
             a->run.progress = 0;
+        } else if (mode == MODE_CHECK && strcmp(o, "--quick") == 0) {
+            a->run.quick = 1;
         } else if (strcmp(o, "--wisdom") == 0 && has) {
             a->wisdom = argv[++i];
             if (!a->wisdom[0])
@@ -415,9 +672,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             if (a->run.timing.max_samples < a->run.timing.min_samples)
                 a->run.timing.max_samples = a->run.timing.min_samples;
         } else if (timed && strcmp(o, "--max-time") == 0 && has) {
-            char *end;
-            double s = strtod(argv[++i], &end);
-            if (*end || end == argv[i] || !(s > 0 && s <= 3600))
+            double s;
+            if (climb_parse_double(argv[++i], &s) != 0 || !(s > 0 && s <= 3600))
                 return usage_error(usage, "--max-time: '%s' is not a number of seconds (0 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
         } else if (timed && strcmp(o, "--json") == 0 && has) {
@@ -434,12 +690,20 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             target = o;
         }
     }
+    a->run.rungs = a->rungs;
+    a->run.shapes = a->shapes;
     if (!target)
         return usage_error(usage, "which workload? name one or 'all' (run 'climb list')%s", "");
     int n;
     const climb_workload *const *all = climb_workloads(&n);
+    a->targets = calloc((size_t)n + 1, sizeof *a->targets);
+    a->plans = calloc((size_t)n + 1, sizeof *a->plans);
+    if (!a->targets || !a->plans) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return EXIT_FAILED;
+    }
     if (strcmp(target, "all") == 0) {
-        for (int i = 0; i < n && i < 16; i++)
+        for (int i = 0; i < n; i++)
             if (mode != MODE_TUNE || all[i]->tuning)
                 a->targets[a->n_targets++] = all[i];
     } else {
@@ -450,57 +714,131 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             return usage_error(usage, "%s has no tunable parameters", target);
         a->targets[a->n_targets++] = w;
     }
+    for (int t = 0; t < a->n_targets; t++) {
+        char err[400];
+        const climb_workload *w = a->targets[t];
+        if (climb_opt_plan_init(&a->plans[t], w->options, w->n_options, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: %s: a default does not parse: %s\n", w->name, err);
+            return EXIT_FAILED;
+        }
+    }
     if (a->json && a->md && !strcmp(a->json, "-") && !strcmp(a->md, "-"))
         return usage_error(usage, "--json and --md cannot both go to stdout%s", "");
-    /* Every --rung must name a rung of some target; every --type must be one some target has. */
+    /* Every --rung must name a rung of some target; every --type one some target has; every --size must have as
+     * many sizes as each target has dims. */
     for (int k = 0; k < a->run.n_rungs; k++) {
         int found = 0;
         for (int t = 0; t < a->n_targets; t++)
-            found |= climb_find_rung(a->targets[t], a->run.rungs[k]) >= 0;
+            found |= climb_find_rung(a->targets[t], a->rungs[k]) >= 0;
         if (!found)
-            return usage_error(usage, "unknown rung '%s' (run 'climb list <workload>')", a->run.rungs[k]);
+            return usage_error(usage, "unknown rung '%s' (run 'climb list <workload>')", a->rungs[k]);
     }
-    unsigned have = 0;
-    for (int t = 0; t < a->n_targets; t++)
-        have |= a->targets[t]->types;
-    if (a->run.types & ~have)
-        return usage_error(usage, "--type: %s has no such type", target);
+    for (int ti = 0; ti < CLIMB_NTYPES; ti++) {
+        if (!(a->run.types & CLIMB_TYPE_BIT(ti)))
+            continue;
+        int found = 0;
+        for (int t = 0; t < a->n_targets; t++)
+            found |= (a->targets[t]->types & CLIMB_TYPE_BIT(ti)) != 0;
+        if (!found) {
+            char have[128];
+            climb_dtype_list(a->targets[0]->types, have, sizeof have);
+            if (a->n_targets == 1)
+                return usage_msg("--type %s: %s has no %s (its types: %s)", climb_dtype_name((climb_dtype)ti),
+                                 a->targets[0]->name, climb_dtype_name((climb_dtype)ti), have);
+            return usage_msg("--type %s: no workload in this run has it", climb_dtype_name((climb_dtype)ti));
+        }
+    }
+    for (int s = 0; s < a->run.n_shapes; s++)
+        for (int t = 0; t < a->n_targets; t++) {
+            const climb_workload *w = a->targets[t];
+            int nd = climb_workload_ndims(w);
+            if (a->shapes[s].ndims != nd) {
+                char dims[128], label[128];
+                climb_workload_dims(w, dims, sizeof dims);
+                climb_shape_label(&a->shapes[s], label, sizeof label);
+                return usage_msg("--size %s: %s takes %d size%s (%s), this has %d%s", label, w->name, nd,
+                                 nd == 1 ? "" : "s", dims, a->shapes[s].ndims,
+                                 a->n_targets > 1 ? " (with 'all', every size must fit every workload)" : "");
+            }
+        }
+    for (int k = 0; k < a->n_sets; k++) {
+        int rc = apply_set(a, a->sets[k]);
+        if (rc)
+            return rc;
+    }
+    for (int k = 0; k < a->n_inputs; k++) {
+        int rc = apply_input(a, a->inputs[k]);
+        if (rc)
+            return rc;
+    }
+    int rc = load_inputs(a);
+    if (rc)
+        return rc;
     if (!a->seed_given)
         a->run.seed = climb_fresh_seed();
     return 0;
 }
 
-/* The tuned values w's best rung runs with: the wisdom file's if it matches this device, else the
- * built-in defaults. Says which on stderr (warning for a foreign, stale or corrupt file) and in the report. */
+/* A case to describe a workload's defaults by: its first bench shape and first type. */
+static climb_tuning_key example_case(const climb_workload *w)
+{
+    climb_tuning_key k = {w->bench_shapes[0], CLIMB_I32};
+    for (int t = 0; t < CLIMB_NTYPES; t++)
+        if (w->types & CLIMB_TYPE_BIT(t)) {
+            k.type = (climb_dtype)t;
+            break;
+        }
+    return k;
+}
+
+/* The tuned values w's best rung runs with: the wisdom file's if it matches this device (*use_values = 1, values
+ * set), else the built-in defaults of each case. Says which on stderr (warning for a foreign, stale or corrupt
+ * file) and in the report. */
 static void resolve_tuning(const climb_workload *w, const run_args *a, const climb_device_info *dev, int *values,
-                           climb_report *rep)
+                           int *use_values, climb_report *rep)
 {
     const climb_tuning *tn = w->tuning;
     char msg[700], line[900];
+    climb_tuning_key ex = example_case(w);
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     if (a->no_wisdom) {
-        char desc[160];
-        const char *source = tn->defaults(dev, values);
+        char desc[200];
+        const char *source = tn->defaults(dev, &ex, values);
         climb_tuning_format(tn, values, desc, sizeof desc);
         snprintf(line, sizeof line, "%s (%s); --no-wisdom", source, desc);
     } else {
-        o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, values, msg, sizeof msg, line, sizeof line);
+        o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, &ex, values, msg, sizeof msg, line, sizeof line);
     }
+    *use_values = o == CLIMB_WISDOM_USED;
     if (o == CLIMB_WISDOM_USED)
         fprintf(stderr, "%s: tuned parameters from %s\n", w->name, line);
     else if (climb_wisdom_warns(o))
         fprintf(stderr, "climb: warning: %s; using the defaults\n", msg);
     if (o != CLIMB_WISDOM_USED)
         fprintf(stderr, "%s: %s\n", w->name, line);
-    climb_report_note(rep, "%s %s: %s", w->name, w->rung(tn->rung)->name, line);
+    climb_report_note(rep, "%s %s: %s", w->name, w->rung(climb_best_rung(w))->name, line);
 }
 
-/* The start of every timed command: the device (and its ceilings when asked), the seed line, the timer,
- * an empty report. 0, or -1 after printing why. */
+/* Sets the per-target fields of a->run for target t (its options and tuned values). */
+static void target_run(run_args *a, int t, const climb_device_info *dev, int *tuned, climb_report *rep)
+{
+    const climb_workload *w = a->targets[t];
+    a->run.options = &a->plans[t];
+    a->run.tuning = NULL;
+    if (w->tuning) {
+        int use = 0;
+        resolve_tuning(w, a, dev, tuned, &use, rep);
+        a->run.tuning = use ? tuned : NULL;
+    }
+}
+
+/* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
+ * the seed line, the timer, an empty report. 0, or -1 after printing why. */
 static int start_timed(const run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
                        climb_report *rep)
 {
-    if (open_device(a->device, dev, a->measure) != 0)
+    unsigned extra = climb_extra_ceilings(a->targets, a->n_targets);
+    if (open_device(a->device, dev, a->measure, extra) != 0)
         return -1;
     fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a->run.seed, a->run.seed);
     if (climb_timer_init(timer, (size_t)dev->l2_bytes) != 0)
@@ -513,21 +851,21 @@ static int cmd_bench(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_BENCH, &a);
-    if (rc)
+    if (rc) {
+        free_run_args(&a);
         return rc;
+    }
     climb_device_info dev;
     climb_timer timer;
     climb_report rep;
-    if (start_timed(&a, "bench", &dev, &timer, &rep) != 0)
+    if (start_timed(&a, "bench", &dev, &timer, &rep) != 0) {
+        free_run_args(&a);
         return EXIT_FAILED;
+    }
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         int tuned[CLIMB_MAX_TUNABLES];
-        a.run.tuning = NULL;
-        if (a.targets[t]->tuning) {
-            resolve_tuning(a.targets[t], &a, &dev, tuned, &rep);
-            a.run.tuning = tuned;
-        }
+        target_run(&a, t, &dev, tuned, &rep);
         int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
         if (f < 0)
             broken = 1;
@@ -544,6 +882,7 @@ static int cmd_bench(int argc, char **argv)
         (a.md && climb_report_write(&rep, climb_report_md, a.md)))
         broken = 1;
     climb_report_free(&rep);
+    free_run_args(&a);
     if (failures || broken) {
         fprintf(stderr, "climb: %d rung run(s) failed%s\n", failures, broken ? ", and the run did not finish" : "");
         return EXIT_FAILED;
@@ -555,28 +894,32 @@ static int cmd_check(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_CHECK, &a);
-    if (rc)
+    if (rc) {
+        free_run_args(&a);
         return rc;
+    }
     climb_device_info dev;
-    if (open_device(a.device, &dev, 0) != 0)
+    if (open_device(a.device, &dev, 0, 0) != 0) {
+        free_run_args(&a);
         return EXIT_FAILED;
+    }
     printf("climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed, a.run.seed);
     climb_report notes; /* only for resolve_tuning's note */
     climb_report_init(&notes, "check", a.run.seed, 0, &dev);
-    int failures = 0;
-    for (int t = 0; t < a.n_targets; t++) {
+    int failures = 0, broken = 0;
+    for (int t = 0; t < a.n_targets && !broken; t++) {
         int tuned[CLIMB_MAX_TUNABLES];
-        a.run.tuning = NULL;
-        if (a.targets[t]->tuning) {
-            resolve_tuning(a.targets[t], &a, &dev, tuned, &notes);
-            a.run.tuning = tuned;
-        }
+        target_run(&a, t, &dev, tuned, &notes);
         int f = climb_check(a.targets[t], &a.run, &dev);
         if (f < 0)
-            return EXIT_FAILED;
-        failures += f;
+            broken = 1;
+        else
+            failures += f;
     }
     climb_report_free(&notes);
+    free_run_args(&a);
+    if (broken)
+        return EXIT_FAILED;
     printf("%s\n", failures ? "FAILED" : "all runs right");
     return failures ? EXIT_FAILED : 0;
 }
@@ -586,20 +929,20 @@ static int cmd_check(int argc, char **argv)
 static void print_tune_summary(const climb_tune_result *r, FILE *f)
 {
     const climb_tuning *tn = r->w->tuning;
-    fprintf(f, "\nclimb tune %s (%s): %d candidates", r->w->name, r->w->rung(tn->rung)->name, r->n_cands);
+    fprintf(f, "\nclimb tune %s (%s): %d candidates", r->w->name, r->w->rung(r->rung)->name, r->n_cands);
     int skipped = 0;
     for (int k = 0; k < r->n_cands; k++)
         skipped += r->cands[k].skipped != NULL;
     fprintf(f, ", %d not candidates on this GPU; score = geometric mean of time / fastest (1 = fastest)\n", skipped);
     fprintf(f, "  %-44s %7s", "parameters", "score");
     for (int c = 0; c < r->n_cases; c++) {
-        char lbl[32], col[48];
-        climb_size_label(lbl, sizeof lbl, r->sizes[c]);
-        snprintf(col, sizeof col, "%s %s us", climb_dtype_name(r->types[c]), lbl);
+        char lbl[128], col[160];
+        climb_shape_label(&r->cases[c].shape, lbl, sizeof lbl);
+        snprintf(col, sizeof col, "%s %s us", climb_dtype_name(r->cases[c].type), lbl);
         fprintf(f, " %14s", col);
     }
     fputc('\n', f);
-    /* The five best, then the defaults if they are not among them. */
+    /* The five best, then the defaults if they are one candidate and not among them. */
     int shown[6], n_shown = 0;
     for (int rank = 0; rank < 5; rank++) {
         int best = -1;
@@ -620,7 +963,7 @@ static void print_tune_summary(const climb_tune_result *r, FILE *f)
         shown[n_shown++] = r->defaults;
     for (int j = 0; j < n_shown; j++) {
         const climb_tune_cand *cd = &r->cands[shown[j]];
-        char desc[160];
+        char desc[200];
         climb_tuning_format(tn, cd->values, desc, sizeof desc);
         fprintf(f, "  %-44s %7.3f", desc, cd->score);
         for (int c = 0; c < r->n_cases; c++)
@@ -628,23 +971,53 @@ static void print_tune_summary(const climb_tune_result *r, FILE *f)
         fprintf(f, "%s%s%s\n", shown[j] == r->fastest ? "  fastest" : "", shown[j] == r->winner ? "  winner" : "",
                 shown[j] == r->defaults ? "  defaults" : "");
     }
-    fprintf(f, "  fastest vs defaults: %.3fx; winner vs defaults: %.3fx%s\n", climb_tune_fastest_speedup(r),
-            climb_tune_speedup(r),
-            r->winner == r->defaults && r->winner != r->fastest ? " (the defaults stay: within the 1% tie rule)" : "");
+    fprintf(f, "  defaults' score %.3f%s; fastest vs defaults: %.3fx; winner vs defaults: %.3fx%s\n", r->defaults_score,
+            r->defaults < 0 ? " (they vary by case)" : "", climb_tune_fastest_speedup(r), climb_tune_speedup(r),
+            r->winner_is_defaults && r->winner != r->fastest ? " (the defaults stay: within the 1% tie rule)" : "");
+}
+
+/* Writes every tune report the options name. 0, or -1 if one could not be written (printed). */
+static int write_tune_reports(const run_args *a, const climb_report *rep, const climb_tune_result *const *done,
+                              int n_done)
+{
+    int rc = 0;
+    for (int which = 0; which < 2; which++) {
+        const char *dest = which ? a->md : a->json;
+        if (!dest)
+            continue;
+        FILE *jf = strcmp(dest, "-") == 0 ? stdout : fopen(dest, "w");
+        if (!jf) {
+            fprintf(stderr, "climb: cannot write %s: %s\n", dest, strerror(errno));
+            rc = -1;
+            continue;
+        }
+        if (which)
+            climb_tune_md(rep, done, n_done, jf);
+        else
+            climb_tune_json(rep, done, n_done, jf);
+        if (jf != stdout && fclose(jf) != 0) {
+            fprintf(stderr, "climb: error writing %s\n", dest);
+            rc = -1;
+        }
+    }
+    return rc;
 }
 
 static int cmd_tune(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_TUNE, &a);
-    if (rc)
+    if (rc) {
+        free_run_args(&a);
         return rc;
+    }
     char path[4096];
     const char *file = a.wisdom;
     if (!file && !a.no_wisdom) {
         if (climb_wisdom_default_path(path, sizeof path) != 0) {
             fprintf(stderr, "climb: nowhere to save wisdom (set CLIMB_WISDOM, XDG_CONFIG_HOME or HOME, or use "
                             "--wisdom FILE or --no-save)\n");
+            free_run_args(&a);
             return EXIT_USAGE;
         }
         file = path;
@@ -652,15 +1025,19 @@ static int cmd_tune(int argc, char **argv)
     climb_device_info dev;
     climb_timer timer;
     climb_report rep;
-    if (start_timed(&a, "tune", &dev, &timer, &rep) != 0)
+    if (start_timed(&a, "tune", &dev, &timer, &rep) != 0) {
+        free_run_args(&a);
         return EXIT_FAILED;
-    climb_tune_result res[16];
-    const climb_tune_result *done[16];
-    int n_done = 0, failures = 0, broken = 0;
+    }
+    climb_tune_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
+    const climb_tune_result **done = calloc((size_t)a.n_targets + 1, sizeof *done);
+    int n_done = 0, failures = 0, broken = !res || !done;
     climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, climb_build_version};
     FILE *out = (a.json && !strcmp(a.json, "-")) || (a.md && !strcmp(a.md, "-")) ? stderr : stdout;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         climb_tune_result *r = &res[n_done];
+        a.run.options = &a.plans[t];
+        a.run.tuning = NULL;
         int f = climb_tune(a.targets[t], &a.run, &timer, &dev, r);
         if (f < 0) {
             broken = 1;
@@ -670,10 +1047,10 @@ static int cmd_tune(int argc, char **argv)
         failures += f;
         done[n_done++] = r;
         print_tune_summary(r, out);
-        if (f > 0 || r->winner < 0) {
+        char msg[800];
+        if (f > 0 || (r->winner < 0 && !r->winner_is_defaults)) {
             fprintf(stderr, "climb: %s: %d candidate run(s) failed: nothing saved\n", r->w->name, f);
-        } else if (file) {
-            char msg[800];
+        } else if (file && r->winner >= 0) {
             double sp = climb_tune_speedup(r);
             if (climb_wisdom_store(file, r->w->name, r->w->tuning, &key, r->cands[r->winner].values, rep.date, sp, msg,
                                    sizeof msg) != 0) {
@@ -685,34 +1062,25 @@ static int cmd_tune(int argc, char **argv)
                 snprintf(r->wisdom_path, sizeof r->wisdom_path, "%s", file);
                 fprintf(out, "  saved to %s\n", file);
             }
+        } else if (file) {
+            /* The defaults won and they differ from case to case: no one set is wisdom; drop a stale entry. */
+            if (climb_wisdom_forget(file, r->w->name, &key, msg, sizeof msg) != 0) {
+                fprintf(stderr, "climb: %s\n", msg);
+                broken = 1;
+            } else {
+                fprintf(out, "  the built-in defaults of each case won: no wisdom entry for %s in %s\n", r->w->name, file);
+            }
         }
     }
     climb_timer_free(&timer);
-    if (a.json || a.md) {
-        FILE *jf = NULL;
-        for (int which = 0; which < 2; which++) {
-            const char *dest = which ? a.md : a.json;
-            if (!dest)
-                continue;
-            jf = strcmp(dest, "-") == 0 ? stdout : fopen(dest, "w");
-            if (!jf) {
-                fprintf(stderr, "climb: cannot write %s: %s\n", dest, strerror(errno));
-                broken = 1;
-                continue;
-            }
-            if (which)
-                climb_tune_md(&rep, done, n_done, jf);
-            else
-                climb_tune_json(&rep, done, n_done, jf);
-            if (jf != stdout && fclose(jf) != 0) {
-                fprintf(stderr, "climb: error writing %s\n", dest);
-                broken = 1;
-            }
-        }
-    }
+    if ((a.json || a.md) && write_tune_reports(&a, &rep, done, n_done) != 0)
+        broken = 1;
     for (int i = 0; i < n_done; i++)
         climb_tune_free(&res[i]);
+    free(res);
+    free(done);
     climb_report_free(&rep);
+    free_run_args(&a);
     if (failures || broken) {
         fprintf(stderr, "climb: %d candidate run(s) failed%s\n", failures, broken ? ", and the run did not finish" : "");
         return EXIT_FAILED;
@@ -720,7 +1088,7 @@ static int cmd_tune(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+int climb_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(MAIN_USAGE, stderr);
@@ -732,8 +1100,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("climb %s (commit %s%s), CUDA architectures %s\n", climb_build_version, climb_build_commit,
-               climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch);
+        printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s\n", climb_build_version, climb_build_commit,
+               climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
+               climb_build_cudnn[0] ? climb_build_cudnn : "not built in");
         return 0;
     }
     if (strcmp(cmd, "list") == 0)

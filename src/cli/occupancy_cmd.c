@@ -285,7 +285,7 @@ static int kernel_mode(const char *spec, int device)
         }
     }
     climb_device_info dev;
-    if (open_device(device, &dev, 0) != 0)
+    if (open_device(device, &dev, 0, 0) != 0)
         return EXIT_FAILED;
     char msg[1024];
     int d = climb_occupancy_check_device(&dev, msg, sizeof msg);
@@ -298,20 +298,37 @@ static int kernel_mode(const char *spec, int device)
         const climb_workload *w = all[wi];
         if (only && w != only)
             continue;
+        int best = climb_best_rung(w);
         for (int r = 0; r < w->n_rungs; r++) {
             if (only_rung >= 0 && r != only_rung)
                 continue;
+            const climb_rung_info *ri = w->rung(r);
+            if (!ri->kernels) {
+                printf("%-4d %-58s (vendor library: its kernels are not in the registry)\n", r, ri->name);
+                continue;
+            }
             for (int t = 0; t < CLIMB_NTYPES; t++) {
                 if (!(w->types & CLIMB_TYPE_BIT(t)))
                     continue;
-                climb_kernel_desc ks[8];
-                int nk = w->kernels(r, (climb_dtype)t, &dev, NULL, ks, 8);
-                if (nk == 0 && t == 0)
-                    printf("%-4d %-58s (vendor library: its kernels are not in the registry)\n", r, w->rung(r)->name);
-                for (int k = 0; k < nk && k < 8; k++) {
+                /* The best rung with the defaults of the workload's first bench case of this type. */
+                int tuning[CLIMB_MAX_TUNABLES] = {0};
+                if (r == best && w->tuning) {
+                    climb_tuning_key key = {w->bench_shapes[0], (climb_dtype)t};
+                    w->tuning->defaults(&dev, &key, tuning);
+                }
+                int nk = ri->kernels((climb_dtype)t, &dev, tuning, NULL, 0);
+                climb_kernel_desc *ks = calloc((size_t)(nk > 0 ? nk : 1), sizeof *ks);
+                if (!ks) {
+                    fprintf(stderr, "climb: out of host memory\n");
+                    return EXIT_FAILED;
+                }
+                nk = ri->kernels((climb_dtype)t, &dev, tuning, ks, nk);
+                for (int k = 0; k < nk; k++) {
                     climb_occ_check c;
-                    if (climb_occupancy_check_kernel(&dev, &ks[k], &c) != 0)
+                    if (climb_occupancy_check_kernel(&dev, &ks[k], &c) != 0) {
+                        free(ks);
                         return EXIT_FAILED;
+                    }
                     char lim[96], calc[48];
                     limit_list(c.predicted.limited_by, lim, sizeof lim);
                     snprintf(calc, sizeof calc, "%d blocks, %.0f%%", c.predicted.active_blocks, 100 * c.predicted.occupancy);
@@ -321,6 +338,7 @@ static int kernel_mode(const char *spec, int device)
                            c.regs, c.static_smem + ks[k].dynamic_smem, c.local_bytes, calc, lim, c.runtime_blocks,
                            same ? "same" : "MISMATCH");
                 }
+                free(ks);
             }
         }
     }

@@ -10,6 +10,7 @@ extern const char climb_build_version[];
 extern const char climb_build_commit[];  /* full hash, or "unknown" */
 extern const int climb_build_dirty;      /* 1 dirty, 0 clean, -1 unknown */
 extern const char climb_build_arch[];    /* CUDA architectures compiled in */
+extern const char climb_build_cudnn[];   /* the cuDNN version its vendor rungs were built against, "" without */
 
 #ifdef __cplusplus
 }

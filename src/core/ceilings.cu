@@ -39,25 +39,48 @@ __global__ void ceiling_copy_kernel(const uint4 *__restrict__ in, uint4 *__restr
         out[i] = in[i];
 }
 
-#define FFMA_CHAINS 8
-#define FFMA_ITERS 2048
+#define FMA_CHAINS 8
+#define FMA_ITERS 2048
 
-/* FFMA_CHAINS independent multiply-add chains per thread hide the FMA latency; the operands come from
- * run-time values so nothing folds. 2 flops per FFMA. */
-__global__ void ceiling_ffma_kernel(float a, float b, float *sink)
+/* FMA_CHAINS independent multiply-add chains per thread hide the FMA latency; the operands come from run-time
+ * values so nothing folds. 2 flops per FMA. T = float measures FFMA, T = double DFMA. */
+template <typename T> __global__ void ceiling_fma_kernel(T a, T b, T *sink)
 {
-    float x[FFMA_CHAINS];
+    T x[FMA_CHAINS];
 #pragma unroll
-    for (int c = 0; c < FFMA_CHAINS; c++)
-        x[c] = threadIdx.x + c;
-    for (int it = 0; it < FFMA_ITERS; it++) {
+    for (int c = 0; c < FMA_CHAINS; c++)
+        x[c] = (T)(threadIdx.x + c);
+    for (int it = 0; it < FMA_ITERS; it++) {
 #pragma unroll
-        for (int c = 0; c < FFMA_CHAINS; c++)
-            x[c] = fmaf(x[c], a, b);
+        for (int c = 0; c < FMA_CHAINS; c++)
+            x[c] = fma(x[c], a, b);
+    }
+    T s = 0;
+#pragma unroll
+    for (int c = 0; c < FMA_CHAINS; c++)
+        s += x[c];
+    if (s == (T)1234.5)
+        *sink = s;
+}
+
+#define SFU_ITERS 1024
+
+/* Special-function throughput: FMA_CHAINS independent chains of rsqrtf, each step one MUFU.RSQ (x stays near 1,
+ * a fixed point, and never turns denormal). Counted as one op per rsqrtf. */
+__global__ void ceiling_sfu_kernel(float *sink)
+{
+    float x[FMA_CHAINS];
+#pragma unroll
+    for (int c = 0; c < FMA_CHAINS; c++)
+        x[c] = 1.0f + threadIdx.x + c;
+    for (int it = 0; it < SFU_ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < FMA_CHAINS; c++)
+            x[c] = rsqrtf(x[c]);
     }
     float s = 0;
 #pragma unroll
-    for (int c = 0; c < FFMA_CHAINS; c++)
+    for (int c = 0; c < FMA_CHAINS; c++)
         s += x[c];
     if (s == 1234.5f)
         *sink = s;
@@ -85,6 +108,7 @@ typedef struct {
     size_t bytes;
     unsigned *usink;
     float *fsink;
+    double *dsink;
 } ceiling_ctx;
 
 static int run_read(void *p, cudaStream_t s)
@@ -102,12 +126,28 @@ static int run_copy(void *p, cudaStream_t s)
     return 0;
 }
 
-static int ffma_blocks(const climb_device_info *d) { return d->sms * 16; }
+static int fma_blocks(const climb_device_info *d) { return d->sms * 16; }
 
 static int run_ffma(void *p, cudaStream_t s)
 {
     ceiling_ctx *c = (ceiling_ctx *)p;
-    ceiling_ffma_kernel<<<ffma_blocks(c->d), 256, 0, s>>>(0.999f, 0.001f, c->fsink);
+    ceiling_fma_kernel<float><<<fma_blocks(c->d), 256, 0, s>>>(0.999f, 0.001f, c->fsink);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+static int run_dfma(void *p, cudaStream_t s)
+{
+    ceiling_ctx *c = (ceiling_ctx *)p;
+    ceiling_fma_kernel<double><<<fma_blocks(c->d), 256, 0, s>>>(0.999, 0.001, c->dsink);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+static int run_sfu(void *p, cudaStream_t s)
+{
+    ceiling_ctx *c = (ceiling_ctx *)p;
+    ceiling_sfu_kernel<<<fma_blocks(c->d), 256, 0, s>>>(c->fsink);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
@@ -120,9 +160,42 @@ static int run_empty(void *p, cudaStream_t s)
     return 0;
 }
 
-extern "C" int climb_measure_ceilings(climb_device_info *d)
+extern "C" double climb_write_gbs(double copy_gbs, double read_gbs)
 {
-    ceiling_ctx c = {d, NULL, NULL, 0, NULL, NULL};
+    double inv = 2.0 / copy_gbs - 1.0 / read_gbs;
+    /* A copy can never be faster than twice the read rate; should the two measurements say otherwise, the
+     * copy's own rate is the honest bound for writes. */
+    return inv > 0 ? 1.0 / inv : copy_gbs;
+}
+
+static climb_timing_opts ceiling_timing(void)
+{
+    climb_timing_opts o = climb_timing_defaults();
+    o.min_samples = 10;
+    o.max_samples = 50;
+    o.min_gpu_s = 0.02;
+    o.max_wall_s = 0.5;
+    o.batch = 1; /* buffers far larger than L2 and pure arithmetic: back-to-back passes need no flush */
+    return o;
+}
+
+/* The special-function ceiling, on its own (asked for by workloads that name it). */
+static int measure_sfu(climb_device_info *d, climb_timer *t, ceiling_ctx *c)
+{
+    climb_timing_opts o = ceiling_timing();
+    climb_timing r;
+    if (climb_time(t, run_sfu, NULL, c, &o, &r) != 0)
+        return -1;
+    d->sfu_gops = (double)fma_blocks(d) * 256 * FMA_CHAINS * SFU_ITERS / (r.median_us * 1e-6) / 1e9;
+    return 0;
+}
+
+extern "C" int climb_measure_ceilings(climb_device_info *d, unsigned extra)
+{
+    ceiling_ctx c = {d, NULL, NULL, 0, NULL, NULL, NULL};
+    int base = !d->measured, sfu = (extra & CLIMB_MEASURE_SFU) && !(d->sfu_gops > 0);
+    if (!base && !sfu)
+        return 0;
     /* 1 GiB per buffer (a quarter of memory at most): many times any L2, so every pass streams DRAM, and
      * long enough that the gap between back-to-back launches is lost in it. */
     size_t bytes = (size_t)1 << 30;
@@ -131,39 +204,42 @@ extern "C" int climb_measure_ceilings(climb_device_info *d)
     c.bytes = bytes;
     climb_timer t;
     climb_timing r;
-    climb_timing_opts o = climb_timing_defaults();
-    o.min_samples = 10;
-    o.max_samples = 50;
-    o.min_gpu_s = 0.02;
-    o.max_wall_s = 0.5;
-    o.batch = 1; /* buffers far larger than L2: back-to-back passes are already cold */
+    climb_timing_opts o = ceiling_timing();
     int rc = -1;
     if (climb_timer_init(&t, (size_t)d->l2_bytes) != 0)
         return -1;
-    if (CLIMB_FAILED(cudaMalloc(&c.a, bytes)) || CLIMB_FAILED(cudaMalloc(&c.b, bytes)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c.usink, sizeof(unsigned))) ||
+    if (CLIMB_FAILED(cudaMalloc((void **)&c.usink, sizeof(unsigned))) ||
         CLIMB_FAILED(cudaMalloc((void **)&c.fsink, sizeof(float))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c.dsink, sizeof(double))))
+        goto done;
+    if (sfu && measure_sfu(d, &t, &c) != 0)
+        goto done;
+    if (!base) {
+        rc = 0;
+        goto done;
+    }
+    if (CLIMB_FAILED(cudaMalloc(&c.a, bytes)) || CLIMB_FAILED(cudaMalloc(&c.b, bytes)) ||
         CLIMB_FAILED(cudaMemset(c.a, 0x5a, bytes)) || CLIMB_FAILED(cudaMemset(c.b, 0, bytes)))
         goto done;
 
-    if (climb_time(&t, run_copy, &c, &o, &r) != 0)
+    if (climb_time(&t, run_copy, NULL, &c, &o, &r) != 0)
         goto done;
     d->copy_gbs = 2.0 * bytes / (r.median_us * 1e-6) / 1e9;
-    if (climb_time(&t, run_read, &c, &o, &r) != 0)
+    if (climb_time(&t, run_read, NULL, &c, &o, &r) != 0)
         goto done;
     d->read_gbs = bytes / (r.median_us * 1e-6) / 1e9;
-    if (climb_time(&t, run_ffma, &c, &o, &r) != 0)
+    d->write_gbs = climb_write_gbs(d->copy_gbs, d->read_gbs);
+    if (climb_time(&t, run_ffma, NULL, &c, &o, &r) != 0)
         goto done;
-    d->ffma_gflops = (double)ffma_blocks(d) * 256 * FFMA_CHAINS * FFMA_ITERS * 2.0 / (r.median_us * 1e-6) / 1e9;
+    d->ffma_gflops = (double)fma_blocks(d) * 256 * FMA_CHAINS * FMA_ITERS * 2.0 / (r.median_us * 1e-6) / 1e9;
+    if (climb_time(&t, run_dfma, NULL, &c, &o, &r) != 0)
+        goto done;
+    d->dfma_gflops = (double)fma_blocks(d) * 256 * FMA_CHAINS * FMA_ITERS * 2.0 / (r.median_us * 1e-6) / 1e9;
     /* Launch latency: one empty kernel between two events, synchronised between samples. */
-    o.batch = 0;
-    o.min_samples = 200;
-    o.max_samples = 200;
-    o.warmup = 10;
     {
         /* Cold mode would flush L2 before every sample; an empty kernel does not care, so time directly. */
         double x[200];
-        for (int i = 0; i < o.warmup; i++)
+        for (int i = 0; i < 10; i++)
             if (run_empty(NULL, t.stream) != 0)
                 goto done;
         for (int i = 0; i < 200; i++) {
@@ -188,6 +264,8 @@ done:
         cudaFree(c.usink);
     if (c.fsink)
         cudaFree(c.fsink);
+    if (c.dsink)
+        cudaFree(c.dsink);
     climb_timer_free(&t);
     return rc;
 }

@@ -33,7 +33,10 @@ typedef struct climb_device_info {
     int measured;
     double copy_gbs;          /* device-to-device copy kernel, bytes read + bytes written */
     double read_gbs;          /* read-only streaming kernel, bytes read */
+    double write_gbs;         /* derived: the write rate a copy leaves after its reads, 1/write = 2/copy - 1/read */
     double ffma_gflops;       /* independent FFMA chains, 2 flops per FFMA */
+    double dfma_gflops;       /* the same with FP64 DFMA */
+    double sfu_gops;          /* 10^9 special-function ops (MUFU rsqrt) per second; 0 unless asked (CLIMB_MEASURE_SFU) */
     double launch_us;         /* an empty kernel, event to event, one launch at a time */
 } climb_device_info;
 
@@ -46,8 +49,16 @@ int climb_device_query(int ordinal, climb_device_info *d);
 /* FP32 lanes per SM for a compute capability (0 if unknown). */
 int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 
-/* Measures the four ceilings on the current device (about a second). Returns 0, or -1 after printing why. */
-int climb_measure_ceilings(climb_device_info *d);
+/* Extra ceilings climb_measure_ceilings takes only when asked (a workload names them). */
+#define CLIMB_MEASURE_SFU 1u
+
+/* Measures copy, read, FFMA, DFMA and launch latency on the current device (about a second), and the ceilings
+ * in `extra` (CLIMB_MEASURE_* bits) not measured yet. Returns 0, or -1 after printing why. */
+int climb_measure_ceilings(climb_device_info *d, unsigned extra);
+
+/* The write rate a copy leaves after its reads: 1/write = 2/copy - 1/read (a copy moves as many bytes each way),
+ * so that bytes_read/read + bytes_written/write is the copy's own time for a copy. */
+double climb_write_gbs(double copy_gbs, double read_gbs);
 
 /* 1 (after printing why) if `bytes` of host memory for `what` are more than half of this machine's
  * physical memory. Checked before allocating, because with memory overcommit a huge malloc succeeds

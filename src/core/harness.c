@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel)
@@ -22,13 +23,195 @@ unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o)
     return o->types ? (o->types & w->types) : w->types;
 }
 
-uint64_t climb_case_seed(uint64_t seed, climb_dtype t, size_t size, unsigned offset)
+static uint64_t mix(uint64_t z)
 {
-    uint64_t z = seed ^ (0x9E3779B97F4A7C15ull * (1 + (uint64_t)t)) ^ ((uint64_t)size * 0xBF58476D1CE4E5B9ull) ^
-                 ((uint64_t)offset << 56);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+uint64_t climb_case_seed(uint64_t seed, const climb_case_key *k, unsigned offset)
+{
+    uint64_t z = mix(seed ^ (0x9E3779B97F4A7C15ull * (1 + (uint64_t)k->type)));
+    for (int i = 0; i < k->shape.ndims; i++)
+        z = mix(z ^ ((uint64_t)k->shape.d[i] * 0xBF58476D1CE4E5B9ull) ^ (uint64_t)i);
+    z = mix(z ^ ((uint64_t)k->combo * 0xD6E8FEB86659FD93ull));
+    return mix(z ^ ((uint64_t)offset << 56));
+}
+
+unsigned climb_extra_ceilings(const climb_workload *const *ws, int n)
+{
+    unsigned need = 0;
+    for (int i = 0; i < n; i++)
+        if (ws[i]->extra_ceiling == CLIMB_CEIL_SFU)
+            need |= CLIMB_MEASURE_SFU;
+    return need;
+}
+
+/* The plan a run uses: the caller's, or the workload's defaults in *own (freed by the caller). */
+static const climb_opt_plan *run_plan(const climb_workload *w, const climb_run_opts *o, climb_opt_plan *own)
+{
+    memset(own, 0, sizeof *own);
+    if (o->options)
+        return o->options;
+    char err[300];
+    if (climb_opt_plan_init(own, w->options, w->n_options, err, sizeof err) != 0) {
+        fprintf(stderr, "climb: %s: %s\n", w->name, err);
+        climb_opt_plan_free(own, NULL);
+        return NULL;
+    }
+    return own;
+}
+
+int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
+                const climb_shape *defaults, int n_defaults, climb_case_key **out)
+{
+    *out = NULL;
+    const unsigned types = climb_select_types(w, o);
+    const long combos = climb_opt_plan_combos(plan);
+    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+    size_t n = 0, cap = 16;
+    climb_case_key *keys = malloc(sizeof *keys * cap);
+    if (!keys || (w->n_options && !vals)) {
+        fprintf(stderr, "climb: out of host memory for the list of cases\n");
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (int t = 0; t < CLIMB_NTYPES; t++) {
+        if (!(types & CLIMB_TYPE_BIT(t)))
+            continue;
+        for (long c = 0; c < combos; c++) {
+            climb_opt_plan_combo(plan, c, vals);
+            const climb_shape *shapes = o->n_shapes ? o->shapes : defaults;
+            int n_shapes = o->n_shapes ? o->n_shapes : n_defaults;
+            for (int k = 0; k < w->n_options; k++)
+                if (w->options[k].kind == CLIMB_OPT_FILE && vals[k].data && vals[k].shape.ndims > 0) {
+                    shapes = &vals[k].shape; /* the file fixes the shape */
+                    n_shapes = 1;
+                    break;
+                }
+            for (int s = 0; s < n_shapes; s++) {
+                if (n == cap) {
+                    climb_case_key *p = realloc(keys, sizeof *keys * (cap *= 2));
+                    if (!p) {
+                        fprintf(stderr, "climb: out of host memory for the list of cases\n");
+                        free(keys);
+                        free(vals);
+                        return -1;
+                    }
+                    keys = p;
+                }
+                keys[n].type = (climb_dtype)t;
+                keys[n].shape = shapes[s];
+                keys[n].combo = c;
+                n++;
+            }
+        }
+    }
+    free(vals);
+    *out = keys;
+    return (int)n;
+}
+
+/* Appends text to buf (len bytes) with "; " between parts. */
+static void add_part(char *buf, size_t len, const char *text)
+{
+    size_t used = strlen(buf);
+    if (text && *text && used + 1 < len)
+        snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+/* Poison, reset what the rung changes, run once on s, wait, compare. 0 right, 1 wrong (msg), -1 CUDA error. */
+static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, char *msg, size_t len)
+{
+    msg[0] = '\0';
+    const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
+    /* The poison is written with blocking copies on the default stream: wait for them before s runs. */
+    if (w->poison(c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(c, s) != 0) ||
+        w->run(c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
+        snprintf(msg, len, "CUDA error (see above)");
+        return -1;
+    }
+    return w->verify(c, msg, len);
+}
+
+int climb_case_open(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
+                    const climb_case_key *k, unsigned offset, const climb_device_info *dev, cudaStream_t s,
+                    climb_open_case *oc)
+{
+    memset(oc, 0, sizeof *oc);
+    if (w->n_options) {
+        oc->opts = calloc((size_t)w->n_options, sizeof *oc->opts);
+        if (!oc->opts) {
+            fprintf(stderr, "climb: out of host memory\n");
+            return -1;
+        }
+        climb_opt_plan_combo(plan, k->combo, oc->opts);
+    }
+    climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev};
+    if (w->create(&p, &oc->c) != 0) {
+        climb_case_close(w, oc);
+        return -1;
+    }
+    if (w->tuning) {
+        int v[CLIMB_MAX_TUNABLES];
+        if (o->tuning) {
+            memcpy(v, o->tuning, sizeof(int) * (size_t)w->tuning->n_params);
+        } else {
+            climb_tuning_key key = {k->shape, k->type};
+            w->tuning->defaults(dev, &key, v);
+        }
+        w->set_tuning(oc->c, v);
+    }
+    for (int i = 0; i < w->n_options; i++)
+        if (oc->opts[i].desc)
+            add_part(oc->input, sizeof oc->input, oc->opts[i].desc);
+    if (w->describe)
+        add_part(oc->input, sizeof oc->input, w->describe(oc->c));
+
+    /* The reference, once for every rung of the case. */
+    climb_ref_mode mode = o->reference;
+    if (mode == CLIMB_REF_AUTO)
+        mode = w->ref_cost && w->ref_cost(oc->c) > w->ref_cost_limit ? CLIMB_REF_VENDOR : CLIMB_REF_CPU;
+    const char *fallback = NULL;
+    int v = climb_vendor_rung(w);
+    if (mode == CLIMB_REF_VENDOR && (v < 0 || w->refuses(oc->c, v))) {
+        mode = CLIMB_REF_SAMPLES;
+        fallback = v < 0 ? "no vendor rung" : "the vendor rung does not take this case";
+    }
+    if (mode == CLIMB_REF_VENDOR) {
+        /* The vendor rung's output, in the outputs, is what the workload spot-checks and adopts. */
+        const char *changes = w->modifies ? w->modifies(oc->c, v) : NULL;
+        if ((w->prepare && w->prepare(oc->c, v) != 0) || w->poison(oc->c) != 0 ||
+            CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(oc->c, s) != 0) || w->run(oc->c, v, s) != 0 ||
+            CLIMB_FAILED(cudaStreamSynchronize(s))) {
+            fprintf(stderr, "climb: %s: the vendor rung %s could not run for the reference\n", w->name, w->rung(v)->name);
+            climb_case_close(w, oc);
+            return -1;
+        }
+    }
+    int r = w->reference(oc->c, mode, oc->reference, sizeof oc->reference);
+    if (r < 0) {
+        climb_case_close(w, oc);
+        return -1;
+    }
+    oc->ref_failed = r == 1;
+    if (fallback) {
+        char why[120];
+        snprintf(why, sizeof why, " (%s)", fallback);
+        size_t used = strlen(oc->reference);
+        snprintf(oc->reference + used, sizeof oc->reference - used, "%s", why);
+    }
+    return 0;
+}
+
+void climb_case_close(const climb_workload *w, climb_open_case *oc)
+{
+    if (oc->c)
+        w->destroy(oc->c);
+    free(oc->opts);
+    memset(oc, 0, sizeof *oc);
 }
 
 typedef struct {
@@ -43,18 +226,12 @@ static int run_one(void *p, cudaStream_t s)
     return r->w->run(r->c, r->rung, s);
 }
 
-/* Poison, run once on `s`, wait, compare. 0 right, 1 wrong (msg), -1 CUDA error (printed, msg says so). */
-static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, char *msg, size_t len)
+static int reset_one(void *p, cudaStream_t s)
 {
-    msg[0] = '\0';
-    if (w->poison(c) != 0 || w->run(c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
-        snprintf(msg, len, "CUDA error (see above)");
-        return -1;
-    }
-    return w->verify(c, msg, len);
+    run_ctx *r = (run_ctx *)p;
+    return r->w->reset(r->c, s);
 }
 
-/* After a failed run: 1 if the CUDA context can no longer be used (a sticky error such as a fault). */
 int climb_context_broken(void)
 {
     cudaGetLastError();
@@ -65,7 +242,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
                        climb_timing *out, char *msg, size_t len)
 {
     msg[0] = '\0';
-    int v = w->prepare(c, rung) == 0 ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
+    int v = (!w->prepare || w->prepare(c, rung) == 0) ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
     if (v != 0) {
         if (v < 0 && !msg[0])
             snprintf(msg, len, "CUDA error (see stderr)");
@@ -73,7 +250,9 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     }
     /* Time from poisoned outputs, then check what the last timed run left. */
     run_ctx rc = {w, c, rung};
-    if (w->poison(c) != 0 || climb_time(t, run_one, &rc, o, out) != 0) {
+    const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
+    if (w->poison(c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
+        climb_time(t, run_one, changes ? reset_one : NULL, &rc, o, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");
         return -1;
     }
@@ -85,150 +264,195 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     return v;
 }
 
+/* Progress and failure lines name a case like this: "reduce i32 n=2^22 [bins=256]". */
+static void case_name(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts, char *buf,
+                      size_t len)
+{
+    char label[160], o[400];
+    climb_case_label(w, &k->shape, label, sizeof label);
+    climb_opt_format(w->options, w->n_options, opts, o, sizeof o);
+    snprintf(buf, len, "%s %s %s%s%s%s", w->name, climb_dtype_name(k->type), label, o[0] ? " [" : "", o, o[0] ? "]" : "");
+}
+
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep)
 {
-    int sel[256];
-    if (w->n_rungs > 256 || climb_select_rungs(w, o, sel) == 0)
-        return 0;
-    unsigned types = climb_select_types(w, o);
-    const size_t *sizes = o->n_sizes ? o->sizes : w->bench_sizes;
-    int n_sizes = o->n_sizes ? o->n_sizes : w->n_bench_sizes;
+    int *sel = calloc((size_t)w->n_rungs, sizeof *sel);
+    climb_opt_plan own;
+    const climb_opt_plan *plan = sel ? run_plan(w, o, &own) : NULL;
+    climb_case_key *keys = NULL;
+    int n_cases = plan ? climb_cases(w, o, plan, w->bench_shapes, w->n_bench_shapes, &keys) : -1;
+    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
     int failures = 0;
-    for (int ti = 0; ti < CLIMB_NTYPES; ti++) {
-        if (!(types & CLIMB_TYPE_BIT(ti)))
-            continue;
-        for (int si = 0; si < n_sizes; si++) {
-            climb_case_params p = {sizes[si], (climb_dtype)ti, climb_case_seed(o->seed, (climb_dtype)ti, sizes[si], 0),
-                                   0, &rep->dev};
-            char lbl[32];
-            climb_size_label(lbl, sizeof lbl, p.size);
+    if (n_cases < 0 || (w->n_options && !vals)) {
+        failures = -1;
+        goto done;
+    }
+    if (climb_select_rungs(w, o, sel) == 0)
+        goto done;
+    for (int ci = 0; ci < n_cases; ci++) {
+        const climb_case_key *k = &keys[ci];
+        climb_opt_plan_combo(plan, k->combo, vals);
+        char name[600];
+        case_name(w, k, vals, name, sizeof name);
+        if (o->progress)
+            fprintf(stderr, "[%s] preparing inputs and reference\n", name);
+        climb_open_case oc;
+        int opened = climb_case_open(w, o, plan, k, 0, &rep->dev, t->stream, &oc) == 0;
+        int vendor = climb_vendor_rung(w);
+        for (int r = 0; r < w->n_rungs; r++) {
+            if (!sel[r])
+                continue;
+            climb_row *row = climb_report_add(rep, w, r, k->type, &k->shape, vals, opened ? oc.input : "");
+            if (!row) {
+                fprintf(stderr, "climb: out of host memory for report rows\n");
+                if (opened)
+                    climb_case_close(w, &oc);
+                failures = -1;
+                goto done;
+            }
+            if (!opened) {
+                row->status = CLIMB_ROW_ERROR;
+                snprintf(row->note, sizeof row->note, "could not set up the inputs (see the message above)");
+                failures++;
+                continue;
+            }
+            w->counts(oc.c, &row->counts);
+            snprintf(row->reference, sizeof row->reference, "%s", oc.reference);
+            if (oc.ref_failed) {
+                row->status = r == vendor ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
+                snprintf(row->note, sizeof row->note, "%s", r == vendor ? "its output failed the CPU spot checks"
+                                                                        : "no reference (the vendor's output failed the CPU spot checks)");
+                failures++;
+                continue;
+            }
+            const char *why = w->refuses(oc.c, r);
+            if (why) {
+                row->status = CLIMB_ROW_REFUSED;
+                snprintf(row->note, sizeof row->note, "%s", why);
+                continue;
+            }
+            const char *changes = w->modifies ? w->modifies(oc.c, r) : NULL;
+            if (changes && o->timing.batch) {
+                row->status = CLIMB_ROW_REFUSED;
+                snprintf(row->note, sizeof row->note,
+                         "no batch timing: a run changes its operands (%s) and the reset between runs would be timed; "
+                         "time it cold", changes);
+                continue;
+            }
             if (o->progress)
-                fprintf(stderr, "[%s %s n=%s] preparing inputs and reference\n", w->name, climb_dtype_name(p.type), lbl);
-            climb_case *c = NULL;
-            int created = w->create(&p, &c) == 0;
-            if (created && o->tuning && w->set_tuning)
-                w->set_tuning(c, o->tuning);
-            for (int r = 0; r < w->n_rungs; r++) {
-                if (!sel[r])
-                    continue;
-                climb_row *row = climb_report_add(rep);
-                if (!row) {
-                    fprintf(stderr, "climb: out of host memory for report rows\n");
-                    if (c)
-                        w->destroy(c);
-                    return -1;
-                }
-                row->w = w;
-                row->ordinal = r;
-                row->type = p.type;
-                row->size = p.size;
-                if (!created) {
-                    row->status = CLIMB_ROW_ERROR;
-                    snprintf(row->note, sizeof row->note, "could not set up the inputs (see the message above)");
-                    failures++;
-                    continue;
-                }
-                row->bytes = w->bytes(c);
-                row->flops = w->flops(c);
-                const char *why = w->refuses(c, r);
-                if (why) {
-                    row->status = CLIMB_ROW_REFUSED;
-                    snprintf(row->note, sizeof row->note, "%s", why);
-                    continue;
-                }
-                if (o->progress)
-                    fprintf(stderr, "[%s %s n=%s] %d %s\n", w->name, climb_dtype_name(p.type), lbl, r, w->rung(r)->name);
-                char msg[300];
-                int v = climb_measure_rung(w, c, r, t, &o->timing, &row->t, msg, sizeof msg);
-                if (v != 0) {
-                    row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
-                    snprintf(row->note, sizeof row->note, "%s", msg);
-                    fprintf(stderr, "FAIL %s %s %s n=%zu seed=%llu: %s\n", w->name, w->rung(r)->name,
-                            climb_dtype_name(p.type), p.size, (unsigned long long)o->seed, row->note);
-                    failures++;
-                    if (v < 0 && climb_context_broken()) {
-                        /* A sticky error leaves the context unusable: stop here rather than report nonsense. */
-                        fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
-                        w->destroy(c);
-                        return -1;
-                    }
+                fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
+            char msg[300];
+            int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
+            if (v != 0) {
+                row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
+                snprintf(row->note, sizeof row->note, "%s", msg);
+                fprintf(stderr, "FAIL %s %s seed=%llu: %s\n", name, w->rung(r)->name, (unsigned long long)o->seed,
+                        row->note);
+                failures++;
+                if (v < 0 && climb_context_broken()) {
+                    /* A sticky error leaves the context unusable: stop here rather than report nonsense. */
+                    fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+                    climb_case_close(w, &oc);
+                    failures = -1;
+                    goto done;
                 }
             }
-            if (c)
-                w->destroy(c);
         }
+        if (opened)
+            climb_case_close(w, &oc);
     }
+done:
+    free(vals);
+    free(keys);
+    free(sel);
+    if (plan == &own)
+        climb_opt_plan_free(&own, w->unload);
     return failures;
 }
 
 int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev)
 {
-    int sel[256];
-    if (w->n_rungs > 256 || climb_select_rungs(w, o, sel) == 0)
-        return 0;
-    unsigned types = climb_select_types(w, o);
-    const size_t *sizes = o->n_sizes ? o->sizes : w->check_sizes;
-    int n_sizes = o->n_sizes ? o->n_sizes : w->n_check_sizes;
-    cudaStream_t s;
-    CLIMB_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    int *sel = calloc((size_t)w->n_rungs, sizeof *sel);
+    climb_opt_plan own;
+    const climb_opt_plan *plan = sel ? run_plan(w, o, &own) : NULL;
+    climb_case_key *keys = NULL;
+    const climb_shape *defaults = o->quick ? w->quick_shapes : w->check_shapes;
+    int n_defaults = o->quick ? w->n_quick_shapes : w->n_check_shapes;
+    int n_cases = plan ? climb_cases(w, o, plan, defaults, n_defaults, &keys) : -1;
+    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+    cudaStream_t s = NULL;
     long runs = 0, refused = 0, cases = 0;
     int failures = 0;
-    for (int ti = 0; ti < CLIMB_NTYPES; ti++) {
-        if (!(types & CLIMB_TYPE_BIT(ti)))
-            continue;
-        if (o->progress)
-            fprintf(stderr, "[check %s %s] %d sizes\n", w->name, climb_dtype_name((climb_dtype)ti), n_sizes);
-        for (int si = 0; si < n_sizes; si++) {
-            unsigned max_off = sizes[si] <= CLIMB_CHECK_OFFSET_MAX_SIZE ? w->check_max_offset : 0;
-            for (unsigned off = 0; off <= max_off; off++) {
-                climb_case_params p = {sizes[si], (climb_dtype)ti,
-                                       climb_case_seed(o->seed, (climb_dtype)ti, sizes[si], off), off, dev};
-                climb_case *c = NULL;
-                if (w->create(&p, &c) != 0) {
-                    fprintf(stderr, "FAIL %s %s n=%zu offset=%u: could not set up the inputs\n", w->name,
-                            climb_dtype_name(p.type), p.size, off);
+    if (n_cases < 0 || (w->n_options && !vals) || CLIMB_FAILED(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking))) {
+        failures = -1;
+        goto done;
+    }
+    if (climb_select_rungs(w, o, sel) == 0)
+        goto done;
+    if (o->progress)
+        fprintf(stderr, "[check %s] %d cases\n", w->name, n_cases);
+    for (int ci = 0; ci < n_cases; ci++) {
+        const climb_case_key *k = &keys[ci];
+        climb_opt_plan_combo(plan, k->combo, vals);
+        char name[600];
+        case_name(w, k, vals, name, sizeof name);
+        unsigned max_off = climb_shape_elems(&k->shape) <= CLIMB_CHECK_OFFSET_MAX_ELEMS ? w->check_max_offset : 0;
+        for (unsigned off = 0; off <= max_off; off++) {
+            climb_open_case oc;
+            if (climb_case_open(w, o, plan, k, off, dev, s, &oc) != 0) {
+                fprintf(stderr, "FAIL %s offset=%u: could not set up the inputs\n", name, off);
+                failures++;
+                continue;
+            }
+            cases++;
+            if (oc.ref_failed) {
+                fprintf(stderr, "FAIL %s offset=%u: %s: %s\n", name, off, w->rung(climb_vendor_rung(w))->name,
+                        oc.reference);
+                failures++;
+                climb_case_close(w, &oc);
+                continue;
+            }
+            for (int r = 0; r < w->n_rungs; r++) {
+                if (!sel[r])
+                    continue;
+                if (w->refuses(oc.c, r)) {
+                    refused++;
+                    continue;
+                }
+                if (w->prepare && w->prepare(oc.c, r) != 0) {
                     failures++;
                     continue;
                 }
-                if (o->tuning && w->set_tuning)
-                    w->set_tuning(c, o->tuning);
-                cases++;
-                for (int r = 0; r < w->n_rungs; r++) {
-                    if (!sel[r])
-                        continue;
-                    if (w->refuses(c, r)) {
-                        refused++;
-                        continue;
-                    }
-                    if (w->prepare(c, r) != 0) {
+                for (int rep = 1; rep <= 2; rep++) {
+                    char msg[320];
+                    int v = run_and_verify(w, oc.c, r, s, msg, sizeof msg);
+                    runs++;
+                    if (v != 0) {
+                        fprintf(stderr, "FAIL %s %s offset=%u run %d (seed %llu): %s\n", name, w->rung(r)->name, off,
+                                rep, (unsigned long long)o->seed, msg);
                         failures++;
-                        continue;
-                    }
-                    for (int rep = 1; rep <= 2; rep++) {
-                        char msg[320];
-                        int v = run_and_verify(w, c, r, s, msg, sizeof msg);
-                        runs++;
-                        if (v != 0) {
-                            fprintf(stderr, "FAIL %s %s %s n=%zu offset=%u run %d (seed %llu): %s\n", w->name,
-                                    w->rung(r)->name, climb_dtype_name(p.type), p.size, off, rep,
-                                    (unsigned long long)o->seed, msg);
-                            failures++;
-                            if (v < 0 && climb_context_broken()) {
-                                fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
-                                w->destroy(c);
-                                cudaStreamDestroy(s);
-                                return -1;
-                            }
-                            break;
+                        if (v < 0 && climb_context_broken()) {
+                            fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+                            climb_case_close(w, &oc);
+                            failures = -1;
+                            goto done;
                         }
+                        break;
                     }
                 }
-                w->destroy(c);
             }
+            climb_case_close(w, &oc);
         }
     }
-    cudaStreamDestroy(s);
     printf("check %s: %ld cases, %ld runs, %ld refused, %d failures (seed %llu)\n", w->name, cases, runs, refused,
            failures, (unsigned long long)o->seed);
+done:
+    if (s)
+        cudaStreamDestroy(s);
+    free(vals);
+    free(keys);
+    free(sel);
+    if (plan == &own)
+        climb_opt_plan_free(&own, w->unload);
     return failures;
 }

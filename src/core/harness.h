@@ -1,5 +1,6 @@
-/* The drivers behind `climb bench` and `climb check`: for each type and size, fresh random inputs and a
- * reference, then every selected rung poisoned, run, verified and (bench) timed. */
+/* The drivers behind `climb bench`, `climb check` and `climb tune`: the cases a run covers (every type x shape
+ * x option combination), each case opened once (fresh random inputs or a user's file, then its reference),
+ * then every selected rung poisoned, reset where it changes its operands, run, verified and (bench) timed. */
 #ifndef CLIMB_CORE_HARNESS_H
 #define CLIMB_CORE_HARNESS_H
 
@@ -13,34 +14,63 @@
 extern "C" {
 #endif
 
-#define CLIMB_MAX_SELECT 64
-/* `climb check` runs misaligned offsets only up to this size (larger inputs just repeat the same code). */
-#define CLIMB_CHECK_OFFSET_MAX_SIZE ((size_t)1 << 21)
+/* `climb check` runs misaligned offsets only up to this many elements (larger inputs repeat the same code). */
+#define CLIMB_CHECK_OFFSET_MAX_ELEMS ((size_t)1 << 21)
 
 typedef struct climb_run_opts {
-    const char *rungs[CLIMB_MAX_SELECT];  /* rung names to run; none: all */
+    const char *const *rungs;             /* rung names to run; none: all */
     int n_rungs;
-    size_t sizes[CLIMB_MAX_SELECT];       /* none: the workload's own list */
-    int n_sizes;
+    const climb_shape *shapes;            /* none: the workload's own list */
+    int n_shapes;
     unsigned types;                       /* CLIMB_TYPE_BIT mask; 0: every type the workload has */
     uint64_t seed;
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
-    const int *tuning;                    /* the best rung's tuned values for the workload being run; NULL: defaults */
+    int quick;                            /* check: the workload's quick shapes instead of its check sweep */
+    climb_ref_mode reference;             /* AUTO: the CPU unless the case is costly (see climb_workload) */
+    const climb_opt_plan *options;        /* the workload's option values, files loaded; NULL: its defaults */
+    const int *tuning;                    /* the best rung's values for every case (wisdom); NULL: per-case defaults */
 } climb_run_opts;
 
-/* Marks in sel[0..w->n_rungs) the rungs the options select. Returns how many are selected (0 when the
- * names match none of this workload's rungs). */
-int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel);
+/* One case: a type, a shape and one combination of the option values. */
+typedef struct climb_case_key {
+    climb_dtype type;
+    climb_shape shape;
+    long combo;                           /* index into the option plan's combinations */
+} climb_case_key;
 
+/* Marks in sel[0..w->n_rungs) the rungs the options select. Returns how many are selected. */
+int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel);
 /* The types to run for w: o->types restricted to what w supports. */
 unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o);
-
 /* A per-case seed derived from the run's seed, so every case has its own inputs and all reproduce. */
-uint64_t climb_case_seed(uint64_t seed, climb_dtype t, size_t size, unsigned offset);
+uint64_t climb_case_seed(uint64_t seed, const climb_case_key *k, unsigned offset);
 
-/* Prepares `rung` on case c, runs it once from poisoned outputs and verifies, then times it and verifies
- * what the last timed run left. 0 right (out filled), 1 wrong, -1 CUDA error; msg says what went wrong. */
+/* The cases of a run of w: every selected type x shape x combination of plan (the last varies fastest within a
+ * shape). The shapes: a combination's file fixes its own; else o->shapes; else defaults. *out is malloc'd (free
+ * it). Returns how many, or -1 after printing why. */
+int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
+                const climb_shape *defaults, int n_defaults, climb_case_key **out);
+
+/* An opened case: inputs made, tuned values set, reference computed (once, for every rung). */
+typedef struct climb_open_case {
+    climb_case *c;
+    climb_opt_value *opts;                /* the combination's values (w->n_options), owned */
+    char input[400];                      /* what the inputs are: the file's description and/or describe() */
+    char reference[200];                  /* which reference results are checked against */
+    int ref_failed;                       /* 1: the vendor's output failed the spot checks (reference says how) */
+} climb_open_case;
+
+/* Creates case k (offset elements misaligned) of w, sets the best rung's tuned values (o->tuning, else the
+ * defaults for the case) and computes its reference in o->reference's mode on stream s. 0, or -1 (printed). */
+int climb_case_open(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
+                    const climb_case_key *k, unsigned offset, const climb_device_info *dev, cudaStream_t s,
+                    climb_open_case *oc);
+void climb_case_close(const climb_workload *w, climb_open_case *oc);
+
+/* Prepares `rung` on case c, runs it once from poisoned outputs (operands reset where it changes them) and
+ * verifies, then times it and verifies what the last timed run left. 0 right (out filled), 1 wrong, -1 error;
+ * msg says what went wrong. A rung that changes its operands is timed with an untimed reset before each run. */
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len);
 
@@ -51,9 +81,12 @@ int climb_context_broken(void);
  * rows that are wrong or errors, or -1 when the run could not go on. */
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep);
 
-/* Correctness only over the check sweep (or o->sizes), misaligned offsets included, each rung run twice
- * per case. Prints every failure and a summary line; returns the number of failures, or -1. */
+/* Correctness only over the check sweep (or o->sizes, or the quick shapes), misaligned offsets included, each
+ * rung run twice per case. Prints every failure and a summary line; returns the number of failures, or -1. */
 int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev);
+
+/* The extra ceilings (CLIMB_MEASURE_* bits) runs of these workloads need measured. */
+unsigned climb_extra_ceilings(const climb_workload *const *ws, int n);
 
 #ifdef __cplusplus
 }

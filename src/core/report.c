@@ -40,12 +40,21 @@ void climb_report_init(climb_report *r, const char *command, uint64_t seed, int 
 
 void climb_report_free(climb_report *r)
 {
+    for (int i = 0; i < r->n_rows; i++) {
+        climb_opt_values_free(r->rows[i].w->n_options, r->rows[i].opts);
+        free(r->rows[i].input);
+    }
     free(r->rows);
+    for (int i = 0; i < r->n_notes; i++)
+        free(r->notes[i]);
+    free(r->notes);
     r->rows = NULL;
-    r->n_rows = r->cap_rows = 0;
+    r->notes = NULL;
+    r->n_rows = r->cap_rows = r->n_notes = r->cap_notes = 0;
 }
 
-climb_row *climb_report_add(climb_report *r)
+climb_row *climb_report_add(climb_report *r, const climb_workload *w, int rung, climb_dtype type,
+                            const climb_shape *shape, const climb_opt_value *opts, const char *input)
 {
     if (r->n_rows == r->cap_rows) {
         int cap = r->cap_rows ? 2 * r->cap_rows : 32;
@@ -55,20 +64,38 @@ climb_row *climb_report_add(climb_report *r)
         r->rows = p;
         r->cap_rows = cap;
     }
+    climb_opt_value *o = NULL;
+    if (w->n_options > 0 && !(o = climb_opt_values_dup(w->n_options, opts)))
+        return NULL;
+    size_t n = strlen(input ? input : "") + 1;
+    char *in = malloc(n);
+    if (!in) {
+        climb_opt_values_free(w->n_options, o);
+        return NULL;
+    }
+    memcpy(in, input ? input : "", n);
     climb_row *row = &r->rows[r->n_rows++];
     memset(row, 0, sizeof *row);
+    row->w = w;
+    row->rung = rung;
+    row->type = type;
+    row->shape = *shape;
+    row->opts = o;
+    row->input = in;
+    row->bound = "";
     return row;
 }
 
 static int same_case(const climb_row *a, const climb_row *b)
 {
-    return a->w == b->w && a->type == b->type && a->size == b->size;
+    return a->w == b->w && a->type == b->type && climb_shape_equal(&a->shape, &b->shape) &&
+           climb_opt_values_equal(a->w->options, a->w->n_options, a->opts, b->opts) && strcmp(a->input, b->input) == 0;
 }
 
-static const climb_row *find_rung(const climb_report *r, const climb_row *like, int ordinal)
+static const climb_row *find_rung(const climb_report *r, const climb_row *like, int rung)
 {
     for (int i = 0; i < r->n_rows; i++)
-        if (same_case(&r->rows[i], like) && r->rows[i].ordinal == ordinal && r->rows[i].status == CLIMB_ROW_OK)
+        if (r->rows[i].rung == rung && r->rows[i].status == CLIMB_ROW_OK && same_case(&r->rows[i], like))
             return &r->rows[i];
     return NULL;
 }
@@ -80,44 +107,91 @@ static double ratio(const climb_row *base, const climb_row *row)
     return base->t.median_us / row->t.median_us;
 }
 
+double climb_roofline_us(const climb_device_info *d, const climb_counts *c, climb_dtype t, const char **bound)
+{
+    *bound = "";
+    if (!d->measured || !(d->read_gbs > 0) || !(d->write_gbs > 0))
+        return NAN;
+    const int f64 = t == CLIMB_F64;
+    struct { const char *name; double s; } terms[] = {
+        {"memory", c->bytes_read / (d->read_gbs * 1e9) + c->bytes_written / (d->write_gbs * 1e9)},
+        {f64 ? "dfma" : "ffma", c->flops > 0 ? c->flops / ((f64 ? d->dfma_gflops : d->ffma_gflops) * 1e9) : 0},
+        {"sfu", c->special_ops > 0 ? (d->sfu_gops > 0 ? c->special_ops / (d->sfu_gops * 1e9) : NAN) : 0},
+    };
+    double best = 0;
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+        if (isnan(terms[i].s))
+            return NAN; /* a ceiling the counts need was not measured */
+        if (terms[i].s > best) {
+            best = terms[i].s;
+            *bound = terms[i].name;
+        }
+    }
+    return best > 0 ? best * 1e6 : NAN;
+}
+
 void climb_report_derive(climb_report *r)
 {
     for (int i = 0; i < r->n_rows; i++) {
         climb_row *row = &r->rows[i];
-        row->gbs = row->gflops = row->pct_ceiling = row->pct_peak = NAN;
-        row->step = row->cumulative = row->vs_vendor = NAN;
+        row->gbs = row->gflops = row->items_rate = row->special_rate = NAN;
+        row->roofline_us = row->pct_roofline = row->step = row->cumulative = row->vs_vendor = NAN;
+        row->bound = "";
         if (row->status != CLIMB_ROW_OK || !(row->t.median_us > 0))
             continue;
-        double s = row->t.median_us * 1e-6;
-        row->gbs = row->bytes > 0 ? row->bytes / s / 1e9 : NAN;
-        row->gflops = row->flops > 0 ? row->flops / s / 1e9 : NAN;
-        double ceiling = NAN, peak = NAN, rate = NAN;
-        switch (row->w->ceiling) {
-        case CLIMB_CEIL_READ: ceiling = r->dev.read_gbs; peak = r->dev.peak_bw_gbs; rate = row->gbs; break;
-        case CLIMB_CEIL_COPY: ceiling = r->dev.copy_gbs; peak = r->dev.peak_bw_gbs; rate = row->gbs; break;
-        case CLIMB_CEIL_FFMA: ceiling = r->dev.ffma_gflops; peak = r->dev.peak_ffma_gflops; rate = row->gflops; break;
-        }
-        if (r->dev.measured && ceiling > 0)
-            row->pct_ceiling = 100.0 * rate / ceiling;
-        if (peak > 0)
-            row->pct_peak = 100.0 * rate / peak;
-        const climb_rung_info *info = row->w->rung(row->ordinal);
-        if (!info->vendor) {
-            /* The ladder proper starts at the first non-vendor rung; step compares with the rung before. */
-            const climb_rung_info *prev = row->ordinal > 0 ? row->w->rung(row->ordinal - 1) : NULL;
-            if (prev && !prev->vendor)
-                row->step = ratio(find_rung(r, row, row->ordinal - 1), row);
+        const climb_counts *c = &row->counts;
+        const double s = row->t.median_us * 1e-6, bytes = c->bytes_read + c->bytes_written;
+        row->gbs = bytes > 0 ? bytes / s / 1e9 : NAN;
+        row->gflops = c->flops > 0 ? c->flops / s / 1e9 : NAN;
+        row->items_rate = c->items > 0 ? c->items / s / 1e9 : NAN;
+        row->special_rate = c->special_ops > 0 ? c->special_ops / s / 1e9 : NAN;
+        row->roofline_us = climb_roofline_us(&r->dev, c, row->type, &row->bound);
+        row->pct_roofline = 100.0 * row->roofline_us / row->t.median_us;
+
+        const climb_workload *w = row->w;
+        if (w->rung(row->rung)->kind != CLIMB_RUNG_VENDOR) {
+            /* The ladder proper starts at the first non-vendor rung; step compares with the one before. */
+            if (row->rung > 0 && w->rung(row->rung - 1)->kind != CLIMB_RUNG_VENDOR)
+                row->step = ratio(find_rung(r, row, row->rung - 1), row);
             int first = 0;
-            while (first < row->w->n_rungs && row->w->rung(first)->vendor)
+            while (first < w->n_rungs && w->rung(first)->kind == CLIMB_RUNG_VENDOR)
                 first++;
             row->cumulative = ratio(find_rung(r, row, first), row);
         }
-        for (int v = 0; v < row->w->n_rungs; v++)
-            if (row->w->rung(v)->vendor) {
-                row->vs_vendor = ratio(find_rung(r, row, v), row);
-                break;
-            }
+        int v = climb_vendor_rung(w);
+        if (v >= 0)
+            row->vs_vendor = ratio(find_rung(r, row, v), row);
     }
+}
+
+int climb_report_note(climb_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return -1;
+    if (r->n_notes == r->cap_notes) {
+        int cap = r->cap_notes ? 2 * r->cap_notes : 8;
+        char **p = realloc(r->notes, sizeof *p * (size_t)cap);
+        if (!p) {
+            fprintf(stderr, "climb: out of host memory for report notes\n");
+            return -1;
+        }
+        r->notes = p;
+        r->cap_notes = cap;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        fprintf(stderr, "climb: out of host memory for report notes\n");
+        return -1;
+    }
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    r->notes[r->n_notes++] = s;
+    return 0;
 }
 
 /* ---- shared formatting ---- */
@@ -138,59 +212,72 @@ static void fmt_ratio(char *buf, size_t len, double x)
         snprintf(buf, len, "%.2fx", x);
 }
 
-static void fmt_size(char *buf, size_t len, size_t n)
+/* Bytes as people read them: "16.78 MB", "4 B". */
+static void fmt_bytes(char *buf, size_t len, double b)
 {
-    char label[32];
-    climb_size_label(label, sizeof label, n);
-    if (strchr(label, '^'))
-        snprintf(buf, len, "%zu (%s)", n, label);
+    if (b >= 1e9)
+        snprintf(buf, len, "%.3g GB", b / 1e9);
+    else if (b >= 1e6)
+        snprintf(buf, len, "%.4g MB", b / 1e6);
+    else if (b >= 1e3)
+        snprintf(buf, len, "%.4g kB", b / 1e3);
     else
-        snprintf(buf, len, "%zu", n);
+        snprintf(buf, len, "%.0f B", b);
 }
 
-/* The figures of an ok row as text, shared by the terminal table and the markdown writer. */
+/* Which rate columns a case shows: those its counts make meaningful. */
 typedef struct {
-    char median[32], min[32], rate[32], pct_ceiling[32], pct_peak[32], step[32], cumulative[32], vs_vendor[32];
-} row_cells;
+    int bytes, flops, items, special;
+} case_columns;
 
-static void format_cells(const climb_row *row, row_cells *c)
+static case_columns columns_of(const climb_row *row)
 {
-    fmt_num(c->median, sizeof c->median, row->t.median_us, 2);
-    fmt_num(c->min, sizeof c->min, row->t.min_us, 2);
-    fmt_num(c->rate, sizeof c->rate, row->w->ceiling == CLIMB_CEIL_FFMA ? row->gflops : row->gbs, 1);
-    fmt_num(c->pct_ceiling, sizeof c->pct_ceiling, row->pct_ceiling, 1);
-    fmt_num(c->pct_peak, sizeof c->pct_peak, row->pct_peak, 1);
-    fmt_ratio(c->step, sizeof c->step, row->step);
-    fmt_ratio(c->cumulative, sizeof c->cumulative, row->cumulative);
-    fmt_ratio(c->vs_vendor, sizeof c->vs_vendor, row->vs_vendor);
+    case_columns c = {row->counts.bytes_read + row->counts.bytes_written > 0, row->counts.flops > 0,
+                      row->counts.items > 0 && row->w->items_unit, row->counts.special_ops > 0};
+    return c;
+}
+
+/* One line on the case: its label, options, input, counts, roofline and reference. */
+static void case_line(const climb_report *r, const climb_row *row, FILE *f, const char *bold)
+{
+    const climb_workload *w = row->w;
+    char label[160], opts[512], rb[32], wb[32];
+    climb_case_label(w, &row->shape, label, sizeof label);
+    climb_opt_format(w->options, w->n_options, row->opts, opts, sizeof opts);
+    fmt_bytes(rb, sizeof rb, row->counts.bytes_read);
+    fmt_bytes(wb, sizeof wb, row->counts.bytes_written);
+    fprintf(f, "%s%s %s, %s%s%s%s", bold, w->name, climb_dtype_name(row->type), label, opts[0] ? ", " : "", opts, bold);
+    if (row->input[0])
+        fprintf(f, " (%s)", row->input);
+    fprintf(f, ": %s read, %s written (%s)", rb, wb, w->bytes_counted);
+    if (row->counts.flops > 0)
+        fprintf(f, ", %.4g Mflop", row->counts.flops / 1e6);
+    if (row->counts.items > 0 && w->items_unit)
+        fprintf(f, ", %.4g M %s", row->counts.items / 1e6, w->items_unit);
+    if (row->counts.special_ops > 0)
+        fprintf(f, ", %.4g M %s ops", row->counts.special_ops / 1e6, climb_ceiling_name(w->extra_ceiling));
+    const char *bound;
+    double roof = climb_roofline_us(&r->dev, &row->counts, row->type, &bound);
+    if (!isnan(roof))
+        fprintf(f, "; roofline %.3g us (%s)", roof, bound);
+    if (row->reference[0])
+        fprintf(f, "; reference: %s", row->reference);
+    fputc('\n', f);
+}
+
+static void rung_name(const climb_row *row, char *buf, size_t len)
+{
+    const climb_rung_info *info = row->w->rung(row->rung);
+    if (info->kind == CLIMB_RUNG_LADDER)
+        snprintf(buf, len, "%s", info->name);
+    else
+        snprintf(buf, len, "%s [%s]", info->name, climb_rung_kind_name(info->kind));
 }
 
 static const char *vendor_name(const climb_workload *w)
 {
-    for (int v = 0; v < w->n_rungs; v++)
-        if (w->rung(v)->vendor)
-            return w->rung(v)->name;
-    return "vendor";
-}
-
-static double ceiling_value(const climb_report *r, climb_ceiling_kind k)
-{
-    switch (k) {
-    case CLIMB_CEIL_READ: return r->dev.read_gbs;
-    case CLIMB_CEIL_COPY: return r->dev.copy_gbs;
-    case CLIMB_CEIL_FFMA: return r->dev.ffma_gflops;
-    }
-    return NAN;
-}
-
-void climb_report_note(climb_report *r, const char *fmt, ...)
-{
-    if (r->n_notes >= 8)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->notes[r->n_notes++], sizeof r->notes[0], fmt, ap);
-    va_end(ap);
+    int v = climb_vendor_rung(w);
+    return v >= 0 ? w->rung(v)->name : "vendor";
 }
 
 void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
@@ -204,16 +291,42 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
             (d->runtime_version % 1000) / 10, r->version, r->git_commit,
             r->git_dirty > 0 ? " (dirty tree)" : (r->git_dirty < 0 ? " (tree state unknown)" : ""), r->date,
             (unsigned long long)r->seed, r->batch ? "batch (back-to-back launches, warm L2)" : "cold (L2 flushed before each sample)");
-    if (d->measured)
+    if (d->measured) {
         fprintf(f,
-                "%sMeasured ceilings: copy %.0f GB/s (read+write), read %.0f GB/s, FFMA %.0f GFLOP/s, launch %.2f us; "
-                "theoretical: %.0f GB/s, %.0f GFLOP/s\n",
-                prefix, d->copy_gbs, d->read_gbs, d->ffma_gflops, d->launch_us, d->peak_bw_gbs, d->peak_ffma_gflops);
-    else
-        fprintf(f, "%sCeilings not measured; theoretical: %.0f GB/s, %.0f GFLOP/s\n", prefix, d->peak_bw_gbs,
+                "%sMeasured ceilings: copy %.0f GB/s (read+write), read %.0f GB/s, write %.0f GB/s (derived), FFMA %.0f "
+                "GFLOP/s, DFMA %.0f GFLOP/s",
+                prefix, d->copy_gbs, d->read_gbs, d->write_gbs, d->ffma_gflops, d->dfma_gflops);
+        if (d->sfu_gops > 0)
+            fprintf(f, ", SFU %.0f Gop/s", d->sfu_gops);
+        fprintf(f, ", launch %.2f us; theoretical: %.0f GB/s, %.0f GFLOP/s FP32\n", d->launch_us, d->peak_bw_gbs,
                 d->peak_ffma_gflops);
+    } else {
+        fprintf(f, "%sCeilings not measured (no roofline); theoretical: %.0f GB/s, %.0f GFLOP/s FP32\n", prefix,
+                d->peak_bw_gbs, d->peak_ffma_gflops);
+    }
     for (int i = 0; i < r->n_notes; i++)
         fprintf(f, "%sNote: %s\n", prefix, r->notes[i]);
+}
+
+/* The figures of an ok row as text, shared by the terminal table and the markdown writer. */
+typedef struct {
+    char median[32], min[32], noise[32], gbs[32], gflops[32], items[32], special[32], roof[32], step[32],
+        cumulative[32], vs_vendor[32];
+} row_cells;
+
+static void format_cells(const climb_row *row, row_cells *c)
+{
+    fmt_num(c->median, sizeof c->median, row->t.median_us, 2);
+    fmt_num(c->min, sizeof c->min, row->t.min_us, 2);
+    snprintf(c->noise, sizeof c->noise, "%.1f%%", row->t.noise_pct);
+    fmt_num(c->gbs, sizeof c->gbs, row->gbs, 1);
+    fmt_num(c->gflops, sizeof c->gflops, row->gflops, 1);
+    fmt_num(c->items, sizeof c->items, row->items_rate, 3);
+    fmt_num(c->special, sizeof c->special, row->special_rate, 1);
+    fmt_num(c->roof, sizeof c->roof, row->pct_roofline, 1);
+    fmt_ratio(c->step, sizeof c->step, row->step);
+    fmt_ratio(c->cumulative, sizeof c->cumulative, row->cumulative);
+    fmt_ratio(c->vs_vendor, sizeof c->vs_vendor, row->vs_vendor);
 }
 
 /* ---- terminal table ---- */
@@ -221,36 +334,56 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
 void climb_report_table(const climb_report *r, FILE *f)
 {
     climb_report_head_lines(r, f, "");
+    case_columns cols = {0, 0, 0, 0};
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
-            char sz[48];
-            fmt_size(sz, sizeof sz, row->size);
-            fprintf(f, "\n%s %s, n = %s: %.4g MB per run (%s); ceiling: %s\n", row->w->name,
-                    climb_dtype_name(row->type), sz, row->bytes / 1e6, row->w->bytes_counted,
-                    climb_ceiling_name(row->w->ceiling));
-            fprintf(f, "%2s  %-32s %11s %11s %7s %9s %7s %7s %7s %8s %8s\n", "#", "rung", "median us", "min us",
-                    "noise", row->w->ceiling == CLIMB_CEIL_FFMA ? "GFLOP/s" : "GB/s", "%ceil", "%peak", "step",
-                    "cumul", "x vendor");
+            cols = columns_of(row);
+            fputc('\n', f);
+            case_line(r, row, f, "");
+            fprintf(f, "%2s  %-40s %11s %11s %7s", "#", "rung", "median us", "min us", "noise");
+            if (cols.bytes)
+                fprintf(f, " %9s", "GB/s");
+            if (cols.flops)
+                fprintf(f, " %9s", "GFLOP/s");
+            if (cols.items)
+                fprintf(f, " %9s", row->w->items_rate);
+            if (cols.special)
+                fprintf(f, " %9s", "Gsfu/s");
+            fprintf(f, " %7s %7s %7s %8s\n", "%roof", "step", "cumul", "x vendor");
         }
+        char name[160];
+        rung_name(row, name, sizeof name);
         if (row->status != CLIMB_ROW_OK) {
-            fprintf(f, "%2d  %-32s %s: %s\n", row->ordinal, row->w->rung(row->ordinal)->name,
-                    climb_row_status_name(row->status), row->note);
+            fprintf(f, "%2d  %-40s %s: %s\n", row->rung, name, climb_row_status_name(row->status), row->note);
             continue;
         }
         row_cells c;
-        char noise[32];
         format_cells(row, &c);
-        snprintf(noise, sizeof noise, "%.1f%%", row->t.noise_pct);
-        fprintf(f, "%2d  %-32s %11s %11s %7s %9s %7s %7s %7s %8s %8s\n", row->ordinal,
-                row->w->rung(row->ordinal)->name, c.median, c.min, noise, c.rate, c.pct_ceiling, c.pct_peak, c.step,
-                c.cumulative, c.vs_vendor);
+        fprintf(f, "%2d  %-40s %11s %11s %7s", row->rung, name, c.median, c.min, c.noise);
+        if (cols.bytes)
+            fprintf(f, " %9s", c.gbs);
+        if (cols.flops)
+            fprintf(f, " %9s", c.gflops);
+        if (cols.items)
+            fprintf(f, " %9s", c.items);
+        if (cols.special)
+            fprintf(f, " %9s", c.special);
+        fprintf(f, " %7s %7s %7s %8s\n", c.roof, c.step, c.cumulative, c.vs_vendor);
     }
 }
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *f, const char *s) { climb_json_write_string(f, s); }
+static void json_str(FILE *f, const char *s) { climb_json_write_string(f, s ? s : ""); }
+
+static void json_str_or_null(FILE *f, const char *s)
+{
+    if (s)
+        climb_json_write_string(f, s);
+    else
+        fputs("null", f);
+}
 
 static void json_num(FILE *f, double x)
 {
@@ -260,10 +393,34 @@ static void json_num(FILE *f, double x)
         fprintf(f, "%.10g", x);
 }
 
+static void json_shape(FILE *f, const climb_shape *s)
+{
+    fputc('[', f);
+    for (int i = 0; i < s->ndims; i++)
+        fprintf(f, "%s%zu", i ? ", " : "", s->d[i]);
+    fputc(']', f);
+}
+
+static void json_opts(FILE *f, const climb_workload *w, const climb_opt_value *v)
+{
+    fputc('{', f);
+    for (int k = 0; k < w->n_options && v; k++) {
+        const climb_option *o = &w->options[k];
+        fprintf(f, "%s\"%s\": ", k ? ", " : "", o->name);
+        switch (o->kind) {
+        case CLIMB_OPT_INT: fprintf(f, "%lld", v[k].i); break;
+        case CLIMB_OPT_FLOAT: json_num(f, v[k].f); break;
+        case CLIMB_OPT_CHOICE: json_str(f, v[k].text); break;
+        case CLIMB_OPT_FILE: json_str_or_null(f, v[k].text && v[k].text[0] ? v[k].text : NULL); break;
+        }
+    }
+    fputc('}', f);
+}
+
 void climb_report_json_head(const climb_report *r, FILE *f)
 {
     const climb_device_info *d = &r->dev;
-    fprintf(f, "{\n  \"tool\": \"climb\",\n  \"command\": ");
+    fprintf(f, "{\n  \"tool\": \"climb\",\n  \"format\": %d,\n  \"command\": ", CLIMB_REPORT_FORMAT);
     json_str(f, r->command);
     fprintf(f, ",\n  \"version\": ");
     json_str(f, r->version);
@@ -294,60 +451,196 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     json_num(f, d->peak_ffma_gflops);
     fprintf(f, "},\n    \"measured\": ");
     if (d->measured) {
-        fprintf(f, "{\"copy_gbs\": ");
-        json_num(f, d->copy_gbs);
-        fprintf(f, ", \"read_gbs\": ");
-        json_num(f, d->read_gbs);
-        fprintf(f, ", \"ffma_gflops\": ");
-        json_num(f, d->ffma_gflops);
-        fprintf(f, ", \"launch_us\": ");
-        json_num(f, d->launch_us);
+        const struct { const char *k; double v; } m[] = {
+            {"copy_gbs", d->copy_gbs},       {"read_gbs", d->read_gbs},       {"write_gbs", d->write_gbs},
+            {"ffma_gflops", d->ffma_gflops}, {"dfma_gflops", d->dfma_gflops}, {"sfu_gops", d->sfu_gops > 0 ? d->sfu_gops : NAN},
+            {"launch_us", d->launch_us},
+        };
+        fputc('{', f);
+        for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+            fprintf(f, "%s\"%s\": ", i ? ", " : "", m[i].k);
+            json_num(f, m[i].v);
+        }
         fprintf(f, "}\n  },\n");
     } else {
         fprintf(f, "null\n  },\n");
     }
 }
 
+void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f)
+{
+    fputs("  \"workloads\": [", f);
+    for (int i = 0; i < n; i++) {
+        const climb_workload *w = ws[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, w->name);
+        fputs(", \"title\": ", f);
+        json_str(f, w->title);
+        fputs(", \"seed_ref\": ", f);
+        json_str(f, w->seed_ref);
+        fputs(",\n     \"dims\": [", f);
+        for (int k = 0; k < climb_workload_ndims(w); k++) {
+            fputs(k ? ", " : "", f);
+            json_str(f, w->dims[k]);
+        }
+        fputs("], \"types\": [", f);
+        int first = 1;
+        for (int t = 0; t < CLIMB_NTYPES; t++)
+            if (w->types & CLIMB_TYPE_BIT(t)) {
+                fputs(first ? "" : ", ", f);
+                json_str(f, climb_dtype_name((climb_dtype)t));
+                first = 0;
+            }
+        fputs("],\n     \"options\": [", f);
+        for (int k = 0; k < w->n_options; k++) {
+            const climb_option *o = &w->options[k];
+            fprintf(f, "%s{\"name\": ", k ? ", " : "");
+            json_str(f, o->name);
+            fprintf(f, ", \"kind\": \"%s\", \"meaning\": ", climb_opt_kind_name(o->kind));
+            json_str(f, o->meaning);
+            fputs(", \"default\": ", f);
+            json_str(f, o->def);
+            if (o->kind == CLIMB_OPT_INT || o->kind == CLIMB_OPT_FLOAT) {
+                fputs(", \"min\": ", f);
+                json_num(f, o->min);
+                fputs(", \"max\": ", f);
+                json_num(f, o->max);
+            }
+            if (o->kind == CLIMB_OPT_CHOICE) {
+                fputs(", \"choices\": [", f);
+                for (int j = 0; o->choices && o->choices[j]; j++) {
+                    fputs(j ? ", " : "", f);
+                    json_str(f, o->choices[j]);
+                }
+                fputc(']', f);
+            }
+            fputc('}', f);
+        }
+        fputs("],\n     \"bytes_counted\": ", f);
+        json_str(f, w->bytes_counted);
+        fputs(", \"items_unit\": ", f);
+        json_str_or_null(f, w->items_unit);
+        fputs(", \"items_rate\": ", f);
+        json_str_or_null(f, w->items_rate);
+        fprintf(f, ", \"extra_ceiling\": \"%s\",\n     \"published\": ", climb_ceiling_name(w->extra_ceiling));
+        if (w->published) {
+            const climb_published *p = w->published;
+            fputs("{\"source\": ", f);
+            json_str(f, p->source);
+            fputs(", \"gpu\": ", f);
+            json_str(f, p->gpu);
+            fprintf(f, ", \"type\": \"%s\", \"shape\": ", climb_dtype_name(p->type));
+            json_shape(f, &p->shape);
+            fputs(", \"rate_unit\": ", f);
+            json_str(f, p->rate_unit);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\n     \"rungs\": [", f);
+        for (int k = 0; k < w->n_rungs; k++) {
+            const climb_rung_info *ri = w->rung(k);
+            fprintf(f, "%s\n       {\"name\": ", k ? "," : "");
+            json_str(f, ri->name);
+            fprintf(f, ", \"kind\": \"%s\", \"idea\": ", climb_rung_kind_name(ri->kind));
+            json_str(f, ri->idea);
+            fputs(", \"needs\": ", f);
+            json_str(f, ri->needs);
+            fputs(", \"published_us\": ", f);
+            json_num(f, ri->published_us > 0 ? ri->published_us : NAN);
+            fputs(", \"published_rate\": ", f);
+            json_num(f, ri->published_rate > 0 ? ri->published_rate : NAN);
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ],\n", f);
+}
+
+/* The distinct workloads of the rows, in order of first appearance. */
+static int row_workloads(const climb_report *r, const climb_workload ***out)
+{
+    const climb_workload **ws = malloc(sizeof *ws * (size_t)(r->n_rows ? r->n_rows : 1));
+    int n = 0;
+    for (int i = 0; ws && i < r->n_rows; i++) {
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= ws[j] == r->rows[i].w;
+        if (!seen)
+            ws[n++] = r->rows[i].w;
+    }
+    *out = ws;
+    return ws ? n : 0;
+}
+
 void climb_report_json(const climb_report *r, FILE *f)
 {
     climb_report_json_head(r, f);
+    const climb_workload **ws;
+    int nw = row_workloads(r, &ws);
+    climb_report_json_workloads(ws, nw, f);
+    free(ws);
     fprintf(f, "  \"results\": [");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
-        const climb_rung_info *info = row->w->rung(row->ordinal);
+        const climb_rung_info *info = row->w->rung(row->rung);
+        const int ok = row->status == CLIMB_ROW_OK;
+        char label[128];
+        climb_shape_label(&row->shape, label, sizeof label);
         fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
         json_str(f, row->w->name);
-        fprintf(f, ", \"rung\": ");
+        fputs(", \"rung\": ", f);
         json_str(f, info->name);
-        fprintf(f, ", \"ordinal\": %d, \"vendor\": %s, \"type\": \"%s\", \"size\": %zu, \"status\": \"%s\", \"note\": ",
-                row->ordinal, info->vendor ? "true" : "false", climb_dtype_name(row->type), row->size,
-                climb_row_status_name(row->status));
+        fprintf(f, ", \"ordinal\": %d, \"kind\": \"%s\", \"vendor\": %s, \"type\": \"%s\", \"shape\": ", row->rung,
+                climb_rung_kind_name(info->kind), info->kind == CLIMB_RUNG_VENDOR ? "true" : "false",
+                climb_dtype_name(row->type));
+        json_shape(f, &row->shape);
+        fputs(", \"shape_label\": ", f);
+        json_str(f, label);
+        fputs(",\n     \"options\": ", f);
+        json_opts(f, row->w, row->opts);
+        fputs(", \"input\": ", f);
+        json_str(f, row->input);
+        fputs(", \"reference\": ", f);
+        json_str(f, row->reference);
+        fprintf(f, ",\n     \"status\": \"%s\", \"note\": ", climb_row_status_name(row->status));
         json_str(f, row->note);
         fprintf(f, ",\n     \"median_us\": ");
-        json_num(f, row->status == CLIMB_ROW_OK ? row->t.median_us : NAN);
+        json_num(f, ok ? row->t.median_us : NAN);
         fprintf(f, ", \"min_us\": ");
-        json_num(f, row->status == CLIMB_ROW_OK ? row->t.min_us : NAN);
+        json_num(f, ok ? row->t.min_us : NAN);
         fprintf(f, ", \"noise_pct\": ");
-        json_num(f, row->status == CLIMB_ROW_OK ? row->t.noise_pct : NAN);
-        fprintf(f, ", \"samples\": %d, \"launches_per_sample\": %d,\n     \"bytes\": ", row->t.samples, row->t.batch);
-        json_num(f, row->bytes);
-        fprintf(f, ", \"bytes_counted\": ");
-        json_str(f, row->w->bytes_counted);
-        fprintf(f, ", \"flops\": ");
-        json_num(f, row->flops);
-        fprintf(f, ", \"gbs\": ");
+        json_num(f, ok ? row->t.noise_pct : NAN);
+        fprintf(f, ", \"samples\": %d, \"launches_per_sample\": %d,\n     \"bytes_read\": ", row->t.samples, row->t.batch);
+        const climb_counts *c = &row->counts;
+        json_num(f, c->bytes_read);
+        fputs(", \"bytes_written\": ", f);
+        json_num(f, c->bytes_written);
+        fputs(", \"flops\": ", f);
+        json_num(f, c->flops);
+        fputs(", \"items\": ", f);
+        json_num(f, c->items);
+        fputs(", \"special_ops\": ", f);
+        json_num(f, c->special_ops);
+        fputs(",\n     \"gbs\": ", f);
         json_num(f, row->gbs);
-        fprintf(f, ", \"gflops\": ");
+        fputs(", \"gflops\": ", f);
         json_num(f, row->gflops);
-        fprintf(f, ",\n     \"ceiling\": \"%s\", \"pct_ceiling\": ", climb_ceiling_name(row->w->ceiling));
-        json_num(f, row->pct_ceiling);
-        fprintf(f, ", \"pct_peak\": ");
-        json_num(f, row->pct_peak);
-        fprintf(f, ", \"step_speedup\": ");
+        fputs(", \"items_rate\": ", f);
+        json_num(f, row->items_rate);
+        fputs(", \"special_rate\": ", f);
+        json_num(f, row->special_rate);
+        fputs(", \"roofline_us\": ", f);
+        json_num(f, row->roofline_us);
+        fputs(", \"bound\": ", f);
+        json_str(f, row->bound);
+        fputs(", \"pct_roofline\": ", f);
+        json_num(f, row->pct_roofline);
+        fputs(",\n     \"step_speedup\": ", f);
         json_num(f, row->step);
-        fprintf(f, ", \"cumulative_speedup\": ");
+        fputs(", \"cumulative_speedup\": ", f);
         json_num(f, row->cumulative);
-        fprintf(f, ", \"vs_vendor\": ");
+        fputs(", \"vs_vendor\": ", f);
         json_num(f, row->vs_vendor);
         fputc('}', f);
     }
@@ -375,29 +668,41 @@ static void csv_num(FILE *f, double x)
 
 void climb_report_csv(const climb_report *r, FILE *f)
 {
-    fprintf(f, "workload,ordinal,rung,vendor,type,size,status,median_us,min_us,noise_pct,samples,bytes,flops,gbs,"
-               "gflops,ceiling,pct_ceiling,pct_peak,step_speedup,cumulative_speedup,vs_vendor,gpu,cc,git_commit,"
-               "git_dirty,date,seed,timing,note\n");
+    fprintf(f, "workload,ordinal,rung,kind,type,shape,options,input,reference,status,median_us,min_us,noise_pct,"
+               "samples,bytes_read,bytes_written,flops,items,special_ops,gbs,gflops,items_rate,special_rate,"
+               "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,gpu,cc,git_commit,git_dirty,"
+               "date,seed,timing,note\n");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
-        const climb_rung_info *info = row->w->rung(row->ordinal);
-        int ok = row->status == CLIMB_ROW_OK;
-        fprintf(f, "%s,%d,%s,%d,%s,%zu,%s,", row->w->name, row->ordinal, info->name, info->vendor,
-                climb_dtype_name(row->type), row->size, climb_row_status_name(row->status));
-        csv_num(f, ok ? row->t.median_us : NAN);
+        const climb_rung_info *info = row->w->rung(row->rung);
+        const int ok = row->status == CLIMB_ROW_OK;
+        char label[128], opts[512];
+        climb_shape_label(&row->shape, label, sizeof label);
+        climb_opt_format(row->w->options, row->w->n_options, row->opts, opts, sizeof opts);
+        fprintf(f, "%s,%d,%s,%s,%s,%s,", row->w->name, row->rung, info->name, climb_rung_kind_name(info->kind),
+                climb_dtype_name(row->type), label);
+        csv_str(f, opts);
         fputc(',', f);
-        csv_num(f, ok ? row->t.min_us : NAN);
+        csv_str(f, row->input);
         fputc(',', f);
-        csv_num(f, ok ? row->t.noise_pct : NAN);
-        fprintf(f, ",%d,", row->t.samples);
-        const double v[] = {row->bytes, row->flops, row->gbs, row->gflops};
-        for (int k = 0; k < 4; k++) {
+        csv_str(f, row->reference);
+        fprintf(f, ",%s,", climb_row_status_name(row->status));
+        const double t[] = {ok ? row->t.median_us : NAN, ok ? row->t.min_us : NAN, ok ? row->t.noise_pct : NAN};
+        for (int k = 0; k < 3; k++) {
+            csv_num(f, t[k]);
+            fputc(',', f);
+        }
+        fprintf(f, "%d,", row->t.samples);
+        const double v[] = {row->counts.bytes_read, row->counts.bytes_written, row->counts.flops, row->counts.items,
+                            row->counts.special_ops, row->gbs, row->gflops, row->items_rate, row->special_rate,
+                            row->roofline_us};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             csv_num(f, v[k]);
             fputc(',', f);
         }
-        fprintf(f, "%s,", climb_ceiling_name(row->w->ceiling));
-        const double w[] = {row->pct_ceiling, row->pct_peak, row->step, row->cumulative, row->vs_vendor};
-        for (int k = 0; k < 5; k++) {
+        fprintf(f, "%s,", row->bound);
+        const double w[] = {row->pct_roofline, row->step, row->cumulative, row->vs_vendor};
+        for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
             csv_num(f, w[k]);
             fputc(',', f);
         }
@@ -415,29 +720,48 @@ void climb_report_md(const climb_report *r, FILE *f)
 {
     climb_report_head_lines(r, f, "");
     fputc('\n', f);
+    case_columns cols = {0, 0, 0, 0};
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
-            char sz[48];
-            fmt_size(sz, sizeof sz, row->size);
-            int flops = row->w->ceiling == CLIMB_CEIL_FFMA;
-            fprintf(f, "\n**%s %s, n = %s** (%.4g MB per run; %s; ceiling: measured %s, %.0f %s)\n\n", row->w->name,
-                    climb_dtype_name(row->type), sz, row->bytes / 1e6, row->w->bytes_counted,
-                    climb_ceiling_name(row->w->ceiling), ceiling_value(r, row->w->ceiling), flops ? "GFLOP/s" : "GB/s");
-            fprintf(f, "| # | rung | median µs | min µs | noise | %s | %% of ceiling | %% of peak | step | cumulative | × %s |\n",
-                    flops ? "GFLOP/s" : "GB/s", vendor_name(row->w));
-            fprintf(f, "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+            cols = columns_of(row);
+            fputc('\n', f);
+            case_line(r, row, f, "**");
+            fputs("\n| # | rung | median µs | min µs | noise |", f);
+            if (cols.bytes)
+                fputs(" GB/s |", f);
+            if (cols.flops)
+                fputs(" GFLOP/s |", f);
+            if (cols.items)
+                fprintf(f, " %s |", row->w->items_rate);
+            if (cols.special)
+                fputs(" Gsfu/s |", f);
+            fprintf(f, " %% of roofline | step | cumulative | × %s |\n", vendor_name(row->w));
+            fprintf(f, "|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|\n", cols.bytes ? "--:|" : "",
+                    cols.flops ? "--:|" : "", cols.items ? "--:|" : "", cols.special ? "--:|" : "");
         }
-        const char *name = row->w->rung(row->ordinal)->name;
+        char name[160];
+        rung_name(row, name, sizeof name);
         if (row->status != CLIMB_ROW_OK) {
-            fprintf(f, "| %d | `%s` | %s: %s | | | | | | | | |\n", row->ordinal, name, climb_row_status_name(row->status),
-                    row->note);
+            fprintf(f, "| %d | `%s` | %s: %s |", row->rung, name, climb_row_status_name(row->status), row->note);
+            int blanks = 7 + cols.bytes + cols.flops + cols.items + cols.special;
+            for (int k = 0; k < blanks; k++)
+                fputs(" |", f);
+            fputc('\n', f);
             continue;
         }
         row_cells c;
         format_cells(row, &c);
-        fprintf(f, "| %d | `%s` | %s | %s | %.1f%% | %s | %s | %s | %s | %s | %s |\n", row->ordinal, name, c.median,
-                c.min, row->t.noise_pct, c.rate, c.pct_ceiling, c.pct_peak, c.step, c.cumulative, c.vs_vendor);
+        fprintf(f, "| %d | `%s` | %s | %s | %s |", row->rung, name, c.median, c.min, c.noise);
+        if (cols.bytes)
+            fprintf(f, " %s |", c.gbs);
+        if (cols.flops)
+            fprintf(f, " %s |", c.gflops);
+        if (cols.items)
+            fprintf(f, " %s |", c.items);
+        if (cols.special)
+            fprintf(f, " %s |", c.special);
+        fprintf(f, " %s | %s | %s | %s |\n", c.roof, c.step, c.cumulative, c.vs_vendor);
     }
 }
 

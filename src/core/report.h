@@ -1,5 +1,7 @@
 /* Results of a run and the writers that print them: an aligned table for the terminal, JSON, CSV and
- * markdown. Every format carries the same rows and the same run facts. */
+ * markdown. Every format carries the same rows and the same run facts; the JSON also carries each workload's
+ * registry entry (dims, options, rungs and their kinds, the seed's published figures), so that scripts such as
+ * results_tables.py need nothing but the report. */
 #ifndef CLIMB_CORE_REPORT_H
 #define CLIMB_CORE_REPORT_H
 
@@ -14,33 +16,43 @@
 extern "C" {
 #endif
 
+/* The "format" member of every JSON report: 2 since contract v2 (shapes, options, counts, roofline). */
+#define CLIMB_REPORT_FORMAT 2
+
 typedef enum climb_row_status {
     CLIMB_ROW_OK = 0,       /* verified and timed */
     CLIMB_ROW_WRONG = 1,    /* ran, result did not match the reference */
-    CLIMB_ROW_REFUSED = 2,  /* the rung does not take this size; note says why */
+    CLIMB_ROW_REFUSED = 2,  /* the rung does not take this case (or this timing mode); note says why */
     CLIMB_ROW_ERROR = 3     /* a CUDA error or allocation failure; note says which */
 } climb_row_status;
 
 typedef struct climb_row {
     const climb_workload *w;
-    int ordinal;              /* index in w's registry table; 0 is the vendor */
+    int rung;                 /* index in w's registry table */
     climb_dtype type;
-    size_t size;
+    climb_shape shape;
+    climb_opt_value *opts;    /* the case's option values (w->n_options; NULL if none), owned by the report */
+    char *input;              /* what the case's inputs are ("" if nothing to say), owned by the report */
+    char reference[200];      /* which reference the results were checked against */
     climb_row_status status;
     char note[320];
     climb_timing t;
-    double bytes, flops;      /* counted per run, from the workload's formulas */
+    climb_counts counts;      /* the workload's counts for this case */
     /* Derived by climb_report_derive; NAN where it does not apply. */
-    double gbs, gflops;
-    double pct_ceiling;       /* of the measured ceiling the workload names */
-    double pct_peak;          /* of the theoretical peak (memory bandwidth or FFMA rate) */
-    double step;              /* previous rung's median over this one's */
-    double cumulative;        /* rung 1's median over this one's */
-    double vs_vendor;         /* vendor's median over this one's: > 1 is faster than the vendor */
+    double gbs;               /* (bytes read + written) / median time, 10^9 B/s */
+    double gflops;
+    double items_rate;        /* 10^9 items per second (w->items_rate names it) */
+    double special_rate;      /* 10^9 special-function ops per second */
+    double roofline_us;       /* the least time the counts allow on the measured ceilings */
+    const char *bound;        /* the term that sets it: "memory", "ffma", "dfma" or "sfu"; "" if none */
+    double pct_roofline;      /* 100 x roofline time / median time: 100 is at the roof */
+    double step;              /* the previous non-vendor rung's median over this one's */
+    double cumulative;        /* the first non-vendor rung's median over this one's */
+    double vs_vendor;         /* the first vendor rung's median over this one's: > 1 is faster than the vendor */
 } climb_row;
 
 typedef struct climb_report {
-    char command[32];         /* "bench" or "check" */
+    char command[32];         /* "bench", "check", "tune" */
     char version[16];
     char git_commit[48];
     int git_dirty;            /* -1: unknown */
@@ -48,8 +60,8 @@ typedef struct climb_report {
     uint64_t seed;
     int batch;
     climb_device_info dev;
-    char notes[8][480];       /* run-wide notes, e.g. where each workload's tuned parameters came from */
-    int n_notes;
+    char **notes;             /* run-wide notes, e.g. where each workload's tuned parameters came from */
+    int n_notes, cap_notes;
     climb_row *rows;
     int n_rows, cap_rows;
 } climb_report;
@@ -57,17 +69,24 @@ typedef struct climb_report {
 /* Fills version, commit, date; zero rows. */
 void climb_report_init(climb_report *r, const char *command, uint64_t seed, int batch, const climb_device_info *dev);
 void climb_report_free(climb_report *r);
-/* Appends a zeroed row and returns it (NULL when out of memory). */
-climb_row *climb_report_add(climb_report *r);
-/* Rates, ceiling percentages, step and cumulative speedups and the vendor ratio for every row. */
+/* Appends a row for rung `rung` of w on the case (type, shape, option values opts, input description) and
+ * returns it, the rest zeroed; NULL when out of memory. */
+climb_row *climb_report_add(climb_report *r, const climb_workload *w, int rung, climb_dtype type,
+                            const climb_shape *shape, const climb_opt_value *opts, const char *input);
+/* Rates, the roofline, step and cumulative speed-ups and the vendor ratio for every row. */
 void climb_report_derive(climb_report *r);
+/* The roofline of counts for a case of type t on dev's measured ceilings: microseconds and the binding term
+ * (NAN and "" when the ceilings were not measured). */
+double climb_roofline_us(const climb_device_info *dev, const climb_counts *c, climb_dtype t, const char **bound);
 
-/* Adds a run-wide note (at most 8; later ones are dropped). */
-void climb_report_note(climb_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds a run-wide note. 0, or -1 when out of memory (printed). */
+int climb_report_note(climb_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The part every JSON report starts with: '{', tool, command, version, commit, date, seed, timing, notes and
- * the device object, followed by ",\n" (the caller writes its own members and the closing brace). */
+/* The part every JSON report starts with: '{', tool, format, command, version, commit, date, seed, timing, notes
+ * and the device object, followed by ",\n" (the caller writes its own members and the closing brace). */
 void climb_report_json_head(const climb_report *r, FILE *f);
+/* "  \"workloads\": [...]" with each workload's registry entry, followed by ",\n". */
+void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f);
 /* The lines every markdown or terminal report starts with: GPU, versions, ceilings, notes. */
 void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix);
 

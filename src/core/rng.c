@@ -1,5 +1,6 @@
 #include "rng.h"
 
+#include <math.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +60,76 @@ void climb_rng_fill_f32(climb_rng *r, float *x, size_t n, float lo, float hi)
 {
     for (size_t i = 0; i < n; i++)
         x[i] = climb_rng_float(r, lo, hi);
+}
+
+int64_t climb_rng_range(climb_rng *r, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1; /* 0 means all 2^64 values */
+    uint64_t x = climb_rng_next(r);
+    if (span == 0)
+        return (int64_t)x;
+    uint64_t v = (uint64_t)(((unsigned __int128)x * span) >> 64);
+    return (int64_t)((uint64_t)lo + v);
+}
+
+double climb_rng_double(climb_rng *r, double lo, double hi)
+{
+    double u = (double)(climb_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+    double v = lo + (hi - lo) * u;
+    return v < hi ? v : lo;
+}
+
+void climb_dtype_full_range(climb_dtype t, double *lo, double *hi)
+{
+    size_t bits = 8 * climb_dtype_size(t);
+    switch (climb_dtype_kind_of(t)) {
+    case CLIMB_KIND_SINT:
+        *lo = -ldexp(1.0, (int)bits - 1);
+        *hi = ldexp(1.0, (int)bits - 1) - 1;
+        break;
+    case CLIMB_KIND_UINT:
+        *lo = 0;
+        *hi = ldexp(1.0, (int)bits) - 1;
+        break;
+    default:
+        *lo = -1.0;
+        *hi = 1.0;
+    }
+}
+
+void climb_rng_fill(climb_rng *r, climb_dtype t, void *x, size_t n, double lo, double hi)
+{
+    const size_t es = climb_dtype_size(t);
+    if (climb_dtype_kind_of(t) == CLIMB_KIND_FLOAT) {
+        for (size_t i = 0; i < n; i++) {
+            double v = climb_rng_double(r, lo, hi);
+            if (es == 4) {
+                float f = (float)v;
+                ((float *)x)[i] = f < (float)hi ? f : (float)lo;
+            } else {
+                ((double *)x)[i] = v;
+            }
+        }
+        return;
+    }
+    double tlo, thi;
+    climb_dtype_full_range(t, &tlo, &thi);
+    if (lo < tlo)
+        lo = tlo;
+    if (hi > thi)
+        hi = thi;
+    /* 8-byte ends are not exact doubles; the clamp keeps them in range and the cast saturates in between. */
+    int64_t a = lo <= -9.2e18 ? INT64_MIN : (int64_t)lo;
+    int64_t b = hi >= 9.2e18 ? INT64_MAX : (int64_t)hi;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)climb_rng_range(r, a, b);
+        switch (es) {
+        case 1: ((uint8_t *)x)[i] = (uint8_t)v; break;
+        case 2: ((uint16_t *)x)[i] = (uint16_t)v; break;
+        case 4: ((uint32_t *)x)[i] = (uint32_t)v; break;
+        default: ((uint64_t *)x)[i] = v; break;
+        }
+    }
 }
 
 uint64_t climb_fresh_seed(void)

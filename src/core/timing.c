@@ -97,8 +97,10 @@ static double wall_now(void)
 }
 
 /* Times `reps` back-to-back runs between two events; returns microseconds for all of them, or < 0. */
-static double time_once(climb_timer *t, climb_run_fn fn, void *ctx, int reps, int flush)
+static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush)
 {
+    if (before && before(ctx, t->stream) != 0)
+        return -1;
     if (flush && climb_timer_flush(t) != 0)
         return -1;
     if (CLIMB_FAILED(cudaEventRecord(t->start, t->stream)))
@@ -115,17 +117,22 @@ static double time_once(climb_timer *t, climb_run_fn fn, void *ctx, int reps, in
     return 1000.0 * ms;
 }
 
-int climb_time(climb_timer *t, climb_run_fn fn, void *ctx, const climb_timing_opts *o, climb_timing *out)
+int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, const climb_timing_opts *o,
+               climb_timing *out)
 {
+    if (before && o->batch) {
+        fprintf(stderr, "climb: batch timing cannot keep the reset of changed operands out of the time\n");
+        return -1;
+    }
     for (int i = 0; i < o->warmup; i++)
-        if (fn(ctx, t->stream) != 0)
+        if ((before && before(ctx, t->stream) != 0) || fn(ctx, t->stream) != 0)
             return -1;
     CLIMB_CHECK(cudaStreamSynchronize(t->stream));
 
     int reps = 1;
     if (o->batch) {
         /* Enough launches per sample that the pair of events is a small part of it: about 1 ms. */
-        double est = time_once(t, fn, ctx, 1, 0);
+        double est = time_once(t, fn, NULL, ctx, 1, 0);
         if (est < 0)
             return -1;
         reps = est > 0 ? (int)(1000.0 / est) : 1000;
@@ -144,7 +151,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, void *ctx, const climb_timing_op
     int n = 0;
     double gpu_s = 0, t0 = wall_now();
     while (n < cap) {
-        double us = time_once(t, fn, ctx, reps, !o->batch);
+        double us = time_once(t, fn, before, ctx, reps, !o->batch);
         if (us < 0) {
             free(x);
             return -1;

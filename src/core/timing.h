@@ -45,7 +45,11 @@ int climb_timer_init(climb_timer *t, size_t l2_bytes);
 void climb_timer_free(climb_timer *t);
 /* Evicts the L2 by reading the flush buffer on the timer's stream. */
 int climb_timer_flush(climb_timer *t);
-int climb_time(climb_timer *t, climb_run_fn fn, void *ctx, const climb_timing_opts *o, climb_timing *out);
+/* Times fn. `before` (NULL: none) runs before every run of fn, warm-ups included, outside the timed region and
+ * before the L2 flush: it restores operands a run changes. Batch mode cannot keep it out of the time, so
+ * batch with a `before` is refused (-1, printed). 0, or -1 after printing why. */
+int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, const climb_timing_opts *o,
+               climb_timing *out);
 
 /* Median, min, max, mean and noise of n samples in microseconds (sorts x). */
 void climb_timing_stats(double *x, int n, climb_timing *out);

@@ -8,20 +8,56 @@
 
 void climb_tune_free(climb_tune_result *res)
 {
+    for (int k = 0; k < res->n_cands && res->cands; k++)
+        free(res->cands[k].t);
+    for (int c = 0; c < res->n_cases && res->case_opts; c++)
+        climb_opt_values_free(res->w->n_options, res->case_opts[c]);
     free(res->cands);
+    free(res->cases);
+    free(res->case_opts);
+    free(res->counts);
+    free(res->defaults_per_case);
     res->cands = NULL;
-    res->n_cands = 0;
+    res->cases = NULL;
+    res->case_opts = NULL;
+    res->counts = NULL;
+    res->defaults_per_case = NULL;
+    res->n_cands = res->n_cases = 0;
 }
 
 static double ratio_to_defaults(const climb_tune_result *res, int k)
 {
-    if (k < 0 || res->defaults < 0 || !isfinite(res->cands[res->defaults].score))
+    if (k < 0 || !isfinite(res->defaults_score) || !isfinite(res->cands[k].score))
         return NAN;
-    return res->cands[res->defaults].score / res->cands[k].score;
+    return res->defaults_score / res->cands[k].score;
 }
 
-double climb_tune_speedup(const climb_tune_result *res) { return ratio_to_defaults(res, res->winner); }
+double climb_tune_speedup(const climb_tune_result *res)
+{
+    return res->winner_is_defaults ? 1.0 : ratio_to_defaults(res, res->winner);
+}
 double climb_tune_fastest_speedup(const climb_tune_result *res) { return ratio_to_defaults(res, res->fastest); }
+
+static int cand_index(const climb_tune_result *res, const int *v, int n_params)
+{
+    for (int k = 0; k < res->n_cands; k++)
+        if (!res->cands[k].skipped && memcmp(res->cands[k].values, v, sizeof(int) * (size_t)n_params) == 0)
+            return k;
+    return -1;
+}
+
+/* Geometric mean over the cases of time(case) / best(case), where cand_of(case) names the candidate. */
+static double score_of(const climb_tune_result *res, const double *best, const int *cand_of)
+{
+    double lg = 0;
+    for (int ci = 0; ci < res->n_cases; ci++) {
+        int k = cand_of[ci];
+        if (k < 0 || res->cands[k].status != CLIMB_ROW_OK)
+            return NAN;
+        lg += log(res->cands[k].t[ci].median_us / best[ci]);
+    }
+    return exp(lg / res->n_cases);
+}
 
 int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t, const climb_device_info *dev,
                climb_tune_result *res)
@@ -29,90 +65,125 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     memset(res, 0, sizeof *res);
     res->w = w;
     res->winner = res->defaults = res->fastest = -1;
+    res->defaults_score = NAN;
     const climb_tuning *tn = w->tuning;
-    if (!tn) {
+    res->rung = climb_best_rung(w);
+    if (!tn || res->rung < 0) {
         fprintf(stderr, "climb: %s has nothing to tune\n", w->name);
         return -1;
     }
-    /* Cases. */
-    unsigned types = climb_select_types(w, o);
-    const size_t *sizes = o->n_sizes ? o->sizes : w->bench_sizes;
-    int n_sizes = o->n_sizes ? o->n_sizes : w->n_bench_sizes;
-    for (int ti = 0; ti < CLIMB_NTYPES; ti++)
-        for (int si = 0; si < n_sizes && (types & CLIMB_TYPE_BIT(ti)); si++) {
-            if (res->n_cases == CLIMB_TUNE_MAX_CASES) {
-                fprintf(stderr, "climb: tune takes at most %d type x size cases\n", CLIMB_TUNE_MAX_CASES);
-                return -1;
-            }
-            res->types[res->n_cases] = (climb_dtype)ti;
-            res->sizes[res->n_cases++] = sizes[si];
-        }
-    /* Candidates: every combination, the ones this device rejects kept with the reason. */
-    long total = climb_tuning_count(tn);
-    res->cands = calloc((size_t)total, sizeof *res->cands);
-    if (!res->cands) {
-        fprintf(stderr, "climb: out of host memory for %ld tuning candidates\n", total);
+    if (tn->n_params > CLIMB_MAX_TUNABLES) {
+        fprintf(stderr, "climb: %s has %d tunable parameters; climb takes at most %d\n", w->name, tn->n_params,
+                CLIMB_MAX_TUNABLES);
         return -1;
     }
-    int defaults[CLIMB_MAX_TUNABLES];
-    res->defaults_source = tn->defaults(dev, defaults);
+    climb_opt_plan own;
+    const climb_opt_plan *plan = o->options;
+    if (!plan) {
+        char err[300];
+        if (climb_opt_plan_init(&own, w->options, w->n_options, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: %s: %s\n", w->name, err);
+            climb_opt_plan_free(&own, NULL);
+            return -1;
+        }
+        plan = &own;
+    }
+    int failures = 0, rc = -1;
+    res->n_cases = climb_cases(w, o, plan, w->bench_shapes, w->n_bench_shapes, &res->cases);
+    if (res->n_cases < 0) {
+        res->n_cases = 0;
+        goto out;
+    }
+    long total = climb_tuning_count(tn);
+    res->cands = calloc((size_t)total, sizeof *res->cands);
+    res->case_opts = calloc((size_t)res->n_cases + 1, sizeof *res->case_opts);
+    res->counts = calloc((size_t)res->n_cases + 1, sizeof *res->counts);
+    res->defaults_per_case = calloc((size_t)res->n_cases + 1, sizeof *res->defaults_per_case);
+    if (!res->cands || !res->case_opts || !res->counts || !res->defaults_per_case) {
+        fprintf(stderr, "climb: out of host memory for %ld tuning candidates\n", total);
+        goto out;
+    }
+    /* Candidates: every one, those this device rejects kept with the reason. */
     int runnable = 0;
     for (long i = 0; i < total; i++) {
         climb_tune_cand *cd = &res->cands[res->n_cands++];
         climb_tuning_values(tn, i, cd->values);
-        cd->skipped = tn->rejects(dev, cd->values);
+        cd->skipped = climb_tuning_check(tn, dev, cd->values, cd->skip_buf, sizeof cd->skip_buf);
         cd->score = NAN;
-        runnable += cd->skipped == NULL;
-        if (!cd->skipped && memcmp(cd->values, defaults, sizeof(int) * (size_t)tn->n_params) == 0)
-            res->defaults = (int)i;
-    }
-    int failures = 0, done = 0;
-    for (int ci = 0; ci < res->n_cases; ci++) {
-        climb_case_params p = {res->sizes[ci], res->types[ci], climb_case_seed(o->seed, res->types[ci], res->sizes[ci], 0),
-                               0, dev};
-        char lbl[32];
-        climb_size_label(lbl, sizeof lbl, p.size);
-        if (o->progress)
-            fprintf(stderr, "[tune %s %s n=%s] preparing inputs and reference\n", w->name, climb_dtype_name(p.type), lbl);
-        climb_case *c = NULL;
-        if (w->create(&p, &c) != 0)
-            return -1;
-        res->bytes[ci] = w->bytes(c);
-        const char *why = w->refuses(c, tn->rung);
-        if (why) {
-            fprintf(stderr, "climb: %s refuses the tuning case %s n=%s: %s\n", w->rung(tn->rung)->name,
-                    climb_dtype_name(p.type), lbl, why);
-            w->destroy(c);
-            return -1;
+        cd->t = calloc((size_t)res->n_cases + 1, sizeof *cd->t);
+        if (!cd->t) {
+            fprintf(stderr, "climb: out of host memory for tuning samples\n");
+            goto out;
         }
-        for (int k = 0; k < res->n_cands; k++) {
-            climb_tune_cand *cd = &res->cands[k];
+        runnable += cd->skipped == NULL;
+    }
+    /* Each case's defaults, and whether they are one candidate for all. */
+    for (int ci = 0; ci < res->n_cases; ci++) {
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_key key = {res->cases[ci].shape, res->cases[ci].type};
+        const char *src = tn->defaults(dev, &key, v);
+        if (ci == 0)
+            res->defaults_source = src;
+        res->defaults_per_case[ci] = cand_index(res, v, tn->n_params);
+    }
+    res->defaults = res->n_cases > 0 ? res->defaults_per_case[0] : -1;
+    for (int ci = 1; ci < res->n_cases; ci++)
+        if (res->defaults_per_case[ci] != res->defaults)
+            res->defaults = -1;
+
+    int done = 0;
+    for (int ci = 0; ci < res->n_cases; ci++) {
+        const climb_case_key *k = &res->cases[ci];
+        char label[160];
+        climb_case_label(w, &k->shape, label, sizeof label);
+        if (o->progress)
+            fprintf(stderr, "[tune %s %s %s] preparing inputs and reference\n", w->name, climb_dtype_name(k->type), label);
+        climb_open_case oc;
+        if (climb_case_open(w, o, plan, k, 0, dev, t->stream, &oc) != 0)
+            goto out;
+        res->case_opts[ci] = climb_opt_values_dup(w->n_options, oc.opts);
+        w->counts(oc.c, &res->counts[ci]);
+        const char *why = w->refuses(oc.c, res->rung);
+        if (why || oc.ref_failed) {
+            fprintf(stderr, "climb: %s cannot be tuned on %s %s: %s\n", w->rung(res->rung)->name,
+                    climb_dtype_name(k->type), label, why ? why : oc.reference);
+            climb_case_close(w, &oc);
+            goto out;
+        }
+        for (int c = 0; c < res->n_cands; c++) {
+            climb_tune_cand *cd = &res->cands[c];
             if (cd->skipped || cd->status != CLIMB_ROW_OK)
                 continue;
-            w->set_tuning(c, cd->values);
-            char msg[300], desc[160];
+            w->set_tuning(oc.c, cd->values);
+            char msg[300], desc[200];
             climb_tuning_format(tn, cd->values, desc, sizeof desc);
-            int v = climb_measure_rung(w, c, tn->rung, t, &o->timing, &cd->t[ci], msg, sizeof msg);
+            int v = climb_measure_rung(w, oc.c, res->rung, t, &o->timing, &cd->t[ci], msg, sizeof msg);
             done++;
             if (v == 0 && o->progress)
-                fprintf(stderr, "[tune %s %s n=%s] %d/%d %s: %.2f us\n", w->name, climb_dtype_name(p.type), lbl, done,
+                fprintf(stderr, "[tune %s %s %s] %d/%d %s: %.2f us\n", w->name, climb_dtype_name(k->type), label, done,
                         runnable * res->n_cases, desc, cd->t[ci].median_us);
             if (v != 0) {
                 cd->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
-                snprintf(cd->note, sizeof cd->note, "%s n=%s: %s", climb_dtype_name(p.type), lbl, msg);
+                snprintf(cd->note, sizeof cd->note, "%s %s: %s", climb_dtype_name(k->type), label, msg);
                 fprintf(stderr, "FAIL tune %s %s: %s\n", w->name, desc, cd->note);
                 failures++;
                 if (v < 0 && climb_context_broken()) {
                     fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
-                    w->destroy(c);
-                    return -1;
+                    climb_case_close(w, &oc);
+                    goto out;
                 }
             }
         }
-        w->destroy(c);
+        climb_case_close(w, &oc);
     }
     /* Scores: each case's medians relative to that case's fastest, geometric mean over the cases. */
-    double best[CLIMB_TUNE_MAX_CASES];
+    double *best = calloc((size_t)res->n_cases + 1, sizeof *best);
+    int *same = calloc((size_t)res->n_cases + 1, sizeof *same);
+    if (!best || !same) {
+        free(best);
+        free(same);
+        goto out;
+    }
     for (int ci = 0; ci < res->n_cases; ci++) {
         best[ci] = INFINITY;
         for (int k = 0; k < res->n_cands; k++)
@@ -123,18 +194,26 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         climb_tune_cand *cd = &res->cands[k];
         if (cd->skipped || cd->status != CLIMB_ROW_OK)
             continue;
-        double lg = 0;
         for (int ci = 0; ci < res->n_cases; ci++)
-            lg += log(cd->t[ci].median_us / best[ci]);
-        cd->score = exp(lg / res->n_cases);
+            same[ci] = k;
+        cd->score = score_of(res, best, same);
         if (res->fastest < 0 || cd->score < res->cands[res->fastest].score)
             res->fastest = k;
     }
+    res->defaults_score = score_of(res, best, res->defaults_per_case);
+    free(best);
+    free(same);
     res->winner = res->fastest;
-    if (res->defaults >= 0 && res->fastest >= 0 && isfinite(res->cands[res->defaults].score) &&
-        res->cands[res->defaults].score <= res->cands[res->fastest].score * CLIMB_TUNE_TIE)
-        res->winner = res->defaults;
-    return failures;
+    if (res->fastest >= 0 && isfinite(res->defaults_score) &&
+        res->defaults_score <= res->cands[res->fastest].score * CLIMB_TUNE_TIE) {
+        res->winner_is_defaults = 1;
+        res->winner = res->defaults; /* -1 when the defaults differ from case to case */
+    }
+    rc = failures;
+out:
+    if (plan == &own)
+        climb_opt_plan_free(&own, w->unload);
+    return rc;
 }
 
 /* ---- writers ---- */
@@ -164,9 +243,16 @@ static void num(FILE *f, double x)
         fputs("null", f);
 }
 
+static double case_bytes(const climb_tune_result *r, int c) { return r->counts[c].bytes_read + r->counts[c].bytes_written; }
+
 void climb_tune_json(const climb_report *rep, const climb_tune_result *const *res, int n, FILE *f)
 {
     climb_report_json_head(rep, f);
+    const climb_workload **ws = malloc(sizeof *ws * (size_t)(n ? n : 1));
+    for (int i = 0; ws && i < n; i++)
+        ws[i] = res[i]->w;
+    climb_report_json_workloads(ws, ws ? n : 0, f);
+    free(ws);
     fputs("  \"tuning\": [", f);
     for (int i = 0; i < n; i++) {
         const climb_tune_result *r = res[i];
@@ -174,31 +260,44 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
         fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
         climb_json_write_string(f, r->w->name);
         fputs(", \"rung\": ", f);
-        climb_json_write_string(f, r->w->rung(tn->rung)->name);
+        climb_json_write_string(f, r->w->rung(r->rung)->name);
         fputs(",\n     \"params\": [", f);
         for (int k = 0; k < tn->n_params; k++) {
             fprintf(f, "%s{\"name\": \"%s\", \"meaning\": ", k ? ", " : "", tn->params[k].name);
             climb_json_write_string(f, tn->params[k].meaning);
-            fputs(", \"candidates\": [", f);
+            fputs(", \"values\": [", f);
             for (int j = 0; j < tn->params[k].n_values; j++)
                 fprintf(f, "%s%d", j ? ", " : "", tn->params[k].values[j]);
             fputs("]}", f);
         }
-        fputs("],\n     \"cases\": [", f);
+        fprintf(f, "], \"candidate_list\": %s,\n     \"cases\": [", tn->candidates ? "\"explicit\"" : "\"every combination\"");
         for (int c = 0; c < r->n_cases; c++) {
-            fprintf(f, "%s{\"type\": \"%s\", \"size\": %zu, \"bytes\": ", c ? ", " : "", climb_dtype_name(r->types[c]),
-                    r->sizes[c]);
-            num(f, r->bytes[c]);
+            char label[128];
+            climb_shape_label(&r->cases[c].shape, label, sizeof label);
+            fprintf(f, "%s{\"type\": \"%s\", \"shape\": [", c ? ", " : "", climb_dtype_name(r->cases[c].type));
+            for (int d = 0; d < r->cases[c].shape.ndims; d++)
+                fprintf(f, "%s%zu", d ? ", " : "", r->cases[c].shape.d[d]);
+            fputs("], \"shape_label\": ", f);
+            climb_json_write_string(f, label);
+            fputs(", \"bytes\": ", f);
+            num(f, case_bytes(r, c));
             fputc('}', f);
         }
         fputs("],\n     \"score\": \"geometric mean over the cases of median time / the fastest median of that case\",", f);
         fputs("\n     \"defaults\": ", f);
         cand_json(f, r, r->defaults);
+        fputs(", \"defaults_per_case\": [", f);
+        for (int c = 0; c < r->n_cases; c++) {
+            fputs(c ? ", " : "", f);
+            cand_json(f, r, r->defaults_per_case[c]);
+        }
+        fputs("], \"defaults_score\": ", f);
+        num(f, r->defaults_score);
         fputs(", \"defaults_source\": ", f);
         climb_json_write_string(f, r->defaults_source ? r->defaults_source : "");
         fputs(",\n     \"winner\": ", f);
         cand_json(f, r, r->winner);
-        fputs(", \"speedup_vs_defaults\": ", f);
+        fprintf(f, ", \"winner_is_defaults\": %s, \"speedup_vs_defaults\": ", r->winner_is_defaults ? "true" : "false");
         num(f, climb_tune_speedup(r));
         fputs(",\n     \"fastest\": ", f);
         cand_json(f, r, r->fastest);
@@ -226,7 +325,7 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
                 for (int c = 0; c < r->n_cases; c++) {
                     fputs(c ? ", " : "", f);
                     double x = !ran ? NAN : q == 0 ? cd->t[c].median_us : q == 1 ? cd->t[c].noise_pct
-                                                                        : r->bytes[c] / (cd->t[c].median_us * 1e3);
+                                                                        : case_bytes(r, c) / (cd->t[c].median_us * 1e3);
                     num(f, x);
                 }
                 fputc(']', f);
@@ -255,37 +354,41 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
     for (int i = 0; i < n; i++) {
         const climb_tune_result *r = res[i];
         const climb_tuning *tn = r->w->tuning;
-        char d[160] = "none", wv[160] = "none", fv[160] = "none";
+        char d[200] = "they vary by case", wv[200] = "none", fv[200] = "none";
         if (r->fastest >= 0)
             climb_tuning_format(tn, r->cands[r->fastest].values, fv, sizeof fv);
         if (r->defaults >= 0)
             climb_tuning_format(tn, r->cands[r->defaults].values, d, sizeof d);
         if (r->winner >= 0)
             climb_tuning_format(tn, r->cands[r->winner].values, wv, sizeof wv);
-        fprintf(f, "\n### climb tune %s: `%s`\n\n", r->w->name, r->w->rung(tn->rung)->name);
+        else if (r->winner_is_defaults)
+            snprintf(wv, sizeof wv, "the built-in defaults of each case");
+        fprintf(f, "\n### climb tune %s: `%s`\n\n", r->w->name, r->w->rung(r->rung)->name);
         for (int k = 0; k < tn->n_params; k++) {
             fprintf(f, "- `%s` (%s): ", tn->params[k].name, tn->params[k].meaning);
             for (int j = 0; j < tn->params[k].n_values; j++)
                 fprintf(f, "%s%d", j ? ", " : "", tn->params[k].values[j]);
             fputc('\n', f);
         }
+        if (tn->candidates)
+            fprintf(f, "- candidates: the %d sets listed in the workload (not every combination)\n", tn->n_candidates);
         fprintf(f, "- defaults: `%s` (%s)\n- fastest: `%s`, %.3f× the defaults' speed (score ratio)\n", d,
                 r->defaults_source ? r->defaults_source : "", fv, climb_tune_fastest_speedup(r));
         fprintf(f, "- winner: `%s`%s%s%s\n", wv,
-                r->winner == r->defaults && r->winner != r->fastest ? " (the defaults: the fastest is within the 1% tie rule)" : "",
+                r->winner_is_defaults && r->winner != r->fastest ? " (the defaults: the fastest is within the 1% tie rule)" : "",
                 r->wisdom_path[0] ? "; saved to " : "", r->wisdom_path);
         fprintf(f, "- score: geometric mean over the cases of median time / the fastest median of that case (1 = "
                    "fastest everywhere)\n\n| rank | parameters | score |");
         for (int c = 0; c < r->n_cases; c++) {
-            char lbl[32];
-            climb_size_label(lbl, sizeof lbl, r->sizes[c]);
-            fprintf(f, " %s %s µs (GB/s) |", climb_dtype_name(r->types[c]), lbl);
+            char lbl[128];
+            climb_shape_label(&r->cases[c].shape, lbl, sizeof lbl);
+            fprintf(f, " %s %s µs (GB/s) |", climb_dtype_name(r->cases[c].type), lbl);
         }
         fputs(" |\n|--:|---|--:|", f);
         for (int c = 0; c < r->n_cases; c++)
             fputs("--:|", f);
         fputs("---|\n", f);
-        const climb_tune_cand **order = malloc(sizeof *order * (size_t)r->n_cands);
+        const climb_tune_cand **order = malloc(sizeof *order * (size_t)(r->n_cands ? r->n_cands : 1));
         if (!order)
             continue;
         for (int k = 0; k < r->n_cands; k++)
@@ -298,7 +401,7 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
                 skipped++;
                 continue;
             }
-            char desc[160];
+            char desc[200];
             climb_tuning_format(tn, cd->values, desc, sizeof desc);
             if (cd->status != CLIMB_ROW_OK) {
                 fprintf(f, "| | `%s` | %s: %s |", desc, climb_row_status_name(cd->status), cd->note);
@@ -309,9 +412,9 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
             }
             fprintf(f, "| %d | `%s` | %.3f |", ++rank, desc, cd->score);
             for (int c = 0; c < r->n_cases; c++)
-                fprintf(f, " %.2f (%.0f) |", cd->t[c].median_us, r->bytes[c] / (cd->t[c].median_us * 1e3));
-            int isw = cd == &r->cands[r->winner], isd = r->defaults >= 0 && cd == &r->cands[r->defaults];
-            int isf = cd == &r->cands[r->fastest];
+                fprintf(f, " %.2f (%.0f) |", cd->t[c].median_us, case_bytes(r, c) / (cd->t[c].median_us * 1e3));
+            int isw = r->winner >= 0 && cd == &r->cands[r->winner], isd = r->defaults >= 0 && cd == &r->cands[r->defaults];
+            int isf = r->fastest >= 0 && cd == &r->cands[r->fastest];
             fprintf(f, " %s%s%s%s%s |\n", isf ? "fastest" : "", isf && isw ? ", " : "", isw ? "winner" : "",
                     (isf || isw) && isd ? ", " : "", isd ? "defaults" : "");
         }

@@ -12,7 +12,6 @@
 extern "C" {
 #endif
 
-#define CLIMB_TUNE_MAX_CASES 8
 /* The defaults stay unless a candidate's score beats theirs by more than this factor: differences of a few
  * tenths of a percent are within the timing noise, and wisdom should not flip between runs on them. */
 #define CLIMB_TUNE_TIE 1.01
@@ -20,31 +19,37 @@ extern "C" {
 typedef struct climb_tune_cand {
     int values[CLIMB_MAX_TUNABLES];
     const char *skipped;                       /* why this set is not a candidate here; NULL if it ran */
+    char skip_buf[200];                        /* holds a generated reason */
     climb_row_status status;                   /* worst over the cases */
-    char note[400];                            /* the first failure */
-    climb_timing t[CLIMB_TUNE_MAX_CASES];
+    char note[520];                            /* the first failure */
+    climb_timing *t;                           /* one per case */
     double score;                              /* geometric mean over cases of median / fastest median; NAN if not ok */
 } climb_tune_cand;
 
 typedef struct climb_tune_result {
     const climb_workload *w;
+    int rung;                                  /* the best rung, which the parameters shape */
     int n_cases;
-    climb_dtype types[CLIMB_TUNE_MAX_CASES];
-    size_t sizes[CLIMB_TUNE_MAX_CASES];
-    double bytes[CLIMB_TUNE_MAX_CASES];
+    climb_case_key *cases;
+    climb_opt_value **case_opts;               /* each case's option values (owned copies) */
+    climb_counts *counts;                      /* each case's counts */
     climb_tune_cand *cands;
     int n_cands;
     int fastest;                               /* the lowest score, -1 if none ran right */
-    int winner;                                /* what is saved: the fastest, or the defaults when they are within
-                                                  CLIMB_TUNE_TIE of it (a tie inside the noise keeps the defaults) */
-    int defaults;                              /* the candidate equal to the built-in defaults, -1 if skipped */
-    const char *defaults_source;
+    int *defaults_per_case;                    /* the candidate equal to each case's built-in defaults, -1 if none */
+    int defaults;                              /* that candidate when it is the same for every case, else -1 */
+    double defaults_score;                     /* the score of running each case with its defaults; NAN if not */
+    const char *defaults_source;               /* where the defaults of the first case come from */
+    int winner;                                /* what is saved: the fastest, or the defaults' candidate when they are
+                                                  within CLIMB_TUNE_TIE of it; -1 when nothing is */
+    int winner_is_defaults;                    /* 1: the built-in defaults won (winner is -1 if they vary by case) */
     char wisdom_path[4096];                    /* where the winner was saved ("" if not) */
 } climb_tune_result;
 
-/* Tunes w on the current device: cases are the selected types x (o->sizes or w's bench sizes), with fresh
- * inputs from o->seed. Returns the number of candidate runs that were wrong or failed (0 is a clean tune),
- * or -1 when the run could not go on. res is filled either way; free it with climb_tune_free. */
+/* Tunes w on the current device: cases are the selected types x (o->shapes or w's bench shapes) x option
+ * combinations, with fresh inputs from o->seed. Returns the number of candidate runs that were wrong or
+ * failed (0 is a clean tune), or -1 when the run could not go on. res is filled either way; free it with
+ * climb_tune_free. */
 int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t, const climb_device_info *dev,
                climb_tune_result *res);
 void climb_tune_free(climb_tune_result *res);

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void append(char *msg, size_t msglen, size_t *used, const char *fmt, size_t i, double a, double b,
-                   double c)
+static void append(char *msg, size_t msglen, size_t *used, const char *item)
 {
     if (!msg || *used + 1 >= msglen)
         return;
@@ -16,7 +15,7 @@ static void append(char *msg, size_t msglen, size_t *used, const char *fmt, size
         if (*used + 1 >= msglen)
             return;
     }
-    int k = snprintf(msg + *used, msglen - *used, fmt, i, a, b, c);
+    int k = snprintf(msg + *used, msglen - *used, "%s", item);
     if (k > 0)
         *used += (size_t)k;
     if (*used >= msglen)
@@ -34,40 +33,80 @@ static void finish(char *msg, size_t msglen, size_t used, size_t bad, size_t n)
         snprintf(msg + used, msglen - used, " (%zu of %zu elements wrong)", bad, n);
 }
 
-size_t climb_verify_i32(const int32_t *got, const int32_t *want, size_t n, char *msg, size_t msglen)
+/* Element i of an integer array of type t, widened. */
+static void int_at(climb_dtype t, const void *p, size_t i, int64_t *sv, uint64_t *uv)
+{
+    const size_t es = climb_dtype_size(t);
+    uint64_t u;
+    switch (es) {
+    case 1: u = ((const uint8_t *)p)[i]; break;
+    case 2: u = ((const uint16_t *)p)[i]; break;
+    case 4: u = ((const uint32_t *)p)[i]; break;
+    default: u = ((const uint64_t *)p)[i]; break;
+    }
+    *uv = u;
+    /* Sign-extend from the type's width. */
+    if (es < 8 && climb_dtype_kind_of(t) == CLIMB_KIND_SINT && (u >> (8 * es - 1)) & 1)
+        u |= ~(uint64_t)0 << (8 * es);
+    *sv = (int64_t)u;
+}
+
+size_t climb_verify_exact(climb_dtype t, const void *got, const void *want, size_t n, char *msg, size_t msglen)
 {
     size_t bad = 0, used = 0;
+    const size_t es = climb_dtype_size(t);
+    const int is_signed = climb_dtype_kind_of(t) == CLIMB_KIND_SINT;
     if (msg && msglen)
         msg[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        if (got[i] == want[i])
+        if (memcmp((const char *)got + i * es, (const char *)want + i * es, es) == 0)
             continue;
-        if (bad < CLIMB_MAX_LISTED_MISMATCHES)
-            append(msg, msglen, &used, "[%zu] = %.0f, expected %.0f (diff %.0f)", i, (double)got[i],
-                   (double)want[i], (double)((int64_t)got[i] - want[i]));
+        if (bad < CLIMB_MAX_LISTED_MISMATCHES) {
+            char item[128];
+            if (climb_dtype_kind_of(t) == CLIMB_KIND_FLOAT) {
+                double g = es == 4 ? ((const float *)got)[i] : ((const double *)got)[i];
+                double w = es == 4 ? ((const float *)want)[i] : ((const double *)want)[i];
+                snprintf(item, sizeof item, "[%zu] = %.17g, expected %.17g", i, g, w);
+            } else {
+                int64_t gs, ws;
+                uint64_t gu, wu;
+                int_at(t, got, i, &gs, &gu);
+                int_at(t, want, i, &ws, &wu);
+                if (is_signed)
+                    snprintf(item, sizeof item, "[%zu] = %lld, expected %lld", i, (long long)gs, (long long)ws);
+                else
+                    snprintf(item, sizeof item, "[%zu] = %llu, expected %llu", i, (unsigned long long)gu,
+                             (unsigned long long)wu);
+            }
+            append(msg, msglen, &used, item);
+        }
         bad++;
     }
     finish(msg, msglen, used, bad, n);
     return bad;
 }
 
-size_t climb_verify_f32(const float *got, const double *want, const double *tol, double tol_scalar, size_t n,
-                        char *msg, size_t msglen)
+size_t climb_verify_close(climb_dtype t, const void *got, const double *want, const double *tol, double tol_scalar,
+                          size_t n, char *msg, size_t msglen)
 {
     size_t bad = 0, used = 0;
+    const int f32 = climb_dtype_size(t) == 4;
     if (msg && msglen)
         msg[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        double g = got[i], w = want[i], t = tol ? tol[i] : tol_scalar;
+        double g = f32 ? ((const float *)got)[i] : ((const double *)got)[i], w = want[i], tl = tol ? tol[i] : tol_scalar;
         int ok;
         if (!isfinite(w))
             ok = (isnan(w) && isnan(g)) || g == w;
         else
-            ok = isfinite(g) && fabs(g - w) <= t;
+            ok = isfinite(g) && fabs(g - w) <= tl;
         if (ok)
             continue;
-        if (bad < CLIMB_MAX_LISTED_MISMATCHES)
-            append(msg, msglen, &used, "[%zu] = %.9g, expected %.9g (tolerance %.3g)", i, g, w, t);
+        if (bad < CLIMB_MAX_LISTED_MISMATCHES) {
+            char item[128];
+            snprintf(item, sizeof item, "[%zu] = %.9g, expected %.9g (tolerance %.3g)", i, g, w, tl);
+            append(msg, msglen, &used, item);
+        }
         bad++;
     }
     finish(msg, msglen, used, bad, n);

@@ -201,7 +201,8 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
             }
             v[k] = (int)x;
         }
-        const char *why = bad ? NULL : tn->rejects(dev, v);
+        char whybuf[200];
+        const char *why = bad ? NULL : climb_tuning_check(tn, dev, v, whybuf, sizeof whybuf);
         if (why) {
             snprintf(msg, msglen, "%s:%d: the %s wisdom is not a valid candidate: %s", path, p->line, workload, why);
             bad = 1;
@@ -222,10 +223,10 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
 }
 
 climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload, const climb_tuning *tn,
-                                          const climb_device_info *dev, int *values, char *msg, size_t msglen,
-                                          char *line, size_t linelen)
+                                          const climb_device_info *dev, const climb_tuning_key *example, int *values,
+                                          char *msg, size_t msglen, char *line, size_t linelen)
 {
-    const char *source = tn->defaults(dev, values);
+    const char *source = tn->defaults(dev, example, values);
     char file[4096], desc[160];
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
@@ -272,8 +273,9 @@ static int make_parent(const char *path, char *msg, size_t msglen)
     return 0;
 }
 
-int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
-                       const int *values, const char *tuned, double speedup, char *msg, size_t msglen)
+/* Rewrites the file with the entry for (workload, GPU, CC) replaced by values, or removed (values NULL). */
+static int rewrite(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
+                   const int *values, const char *tuned, double speedup, char *msg, size_t msglen)
 {
     msg[0] = '\0';
     char cc[16];
@@ -283,6 +285,8 @@ int climb_wisdom_store(const char *path, const char *workload, const climb_tunin
     climb_json *root = NULL;
     char note[600] = "";
     int r = read_file(path, &text, &len, note, sizeof note);
+    if (r == 1 && !values)
+        return 0; /* nothing to remove */
     if (r == 0) {
         root = load_tree(path, text, len, note, sizeof note);
         for (int i = 0; root && i < climb_json_get(root, "entries")->n; i++) {
@@ -327,6 +331,10 @@ int climb_wisdom_store(const char *path, const char *workload, const climb_tunin
         fprintf(f, "%s\n    ", n++ ? "," : "");
         climb_json_write(f, &ents->items[i], 4);
     }
+    if (!values) {
+        fputs("\n  ]\n}\n", f);
+        goto close;
+    }
     fprintf(f, "%s\n    {\n      \"workload\": ", n ? "," : "");
     climb_json_write_string(f, workload);
     fputs(",\n      \"gpu\": ", f);
@@ -341,6 +349,7 @@ int climb_wisdom_store(const char *path, const char *workload, const climb_tunin
     if (isfinite(speedup))
         fprintf(f, ",\n      \"speedup_vs_defaults\": %.4f", speedup);
     fputs("\n    }\n  ]\n}\n", f);
+close:
     climb_json_free(root);
     int werr = ferror(f);
     if (fclose(f) != 0 || werr) {
@@ -354,4 +363,15 @@ int climb_wisdom_store(const char *path, const char *workload, const climb_tunin
         return -1;
     }
     return 0;
+}
+
+int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
+                       const int *values, const char *tuned, double speedup, char *msg, size_t msglen)
+{
+    return rewrite(path, workload, tn, key, values, tuned, speedup, msg, msglen);
+}
+
+int climb_wisdom_forget(const char *path, const char *workload, const climb_wisdom_key *key, char *msg, size_t msglen)
+{
+    return rewrite(path, workload, NULL, key, NULL, NULL, 0, msg, msglen);
 }

@@ -40,19 +40,20 @@ int climb_wisdom_warns(climb_wisdom_outcome o);
 int climb_wisdom_default_path(char *buf, size_t len);
 
 /* Looks up `workload` for `key` in the file at `path`. On CLIMB_WISDOM_USED, values[0..tn->n_params) are
- * set, and every one is a candidate tn->rejects accepts on dev; otherwise values are untouched. `msg` says
+ * set, and they are a candidate climb_tuning_check accepts on dev; otherwise values are untouched. `msg` says
  * what happened in one line (a corrupt file's message starts "path:line: "). */
 climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload, const climb_tuning *tn,
                                          const climb_wisdom_key *key, const climb_device_info *dev, int *values,
                                          char *msg, size_t msglen);
 
 /* The values tn's rung runs with on dev: the wisdom for `workload` in `path` (NULL: the default file) when
- * it matches dev, else the built-in defaults. `msg` gets the lookup's own message (a corrupt file's starts
- * "path:line: "); `line` one sentence on where the values came from and, if a file was not used, why.
- * The key is dev's name, CC and driver and this build's climb version. */
+ * it matches dev (CLIMB_WISDOM_USED: values set, the same for every case); else the built-in defaults, which
+ * may depend on the case: values get those of `example` (a case the line describes them by). `msg` gets the
+ * lookup's own message (a corrupt file's starts "path:line: "); `line` one sentence on where the values come
+ * from and, if a file was not used, why. The key is dev's name, CC and driver and this build's climb version. */
 climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload, const climb_tuning *tn,
-                                          const climb_device_info *dev, int *values, char *msg, size_t msglen,
-                                          char *line, size_t linelen);
+                                          const climb_device_info *dev, const climb_tuning_key *example, int *values,
+                                          char *msg, size_t msglen, char *line, size_t linelen);
 
 /* Saves values as the wisdom for (workload, key's GPU and CC), replacing an entry for the same workload,
  * GPU and CC and keeping every other entry. Creates the file's folder. A corrupt existing file is moved
@@ -60,6 +61,9 @@ climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload
  * 0, or -1 with msg saying why. */
 int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
                        const int *values, const char *tuned, double speedup, char *msg, size_t msglen);
+/* Removes the entry for (workload, key's GPU and CC), keeping every other one (the built-in defaults won and
+ * they vary by case, so no one set of values is wisdom). Nothing to do when there is no file. 0, or -1 with msg. */
+int climb_wisdom_forget(const char *path, const char *workload, const climb_wisdom_key *key, char *msg, size_t msglen);
 
 #ifdef __cplusplus
 }

@@ -1,44 +1,88 @@
 #include "workload.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-const char *climb_dtype_name(climb_dtype t)
-{
-    switch (t) {
-    case CLIMB_I32: return "i32";
-    case CLIMB_F32: return "f32";
-    default: return "?";
-    }
-}
-
-size_t climb_dtype_size(climb_dtype t)
-{
-    switch (t) {
-    case CLIMB_I32: return 4;
-    case CLIMB_F32: return 4;
-    default: return 0;
-    }
-}
-
-int climb_dtype_parse(const char *s, climb_dtype *out)
-{
-    for (int t = 0; t < CLIMB_NTYPES; t++)
-        if (strcmp(s, climb_dtype_name((climb_dtype)t)) == 0) {
-            *out = (climb_dtype)t;
-            return 0;
-        }
-    return -1;
-}
-
-const char *climb_ceiling_name(climb_ceiling_kind k)
+const char *climb_rung_kind_name(climb_rung_kind k)
 {
     switch (k) {
-    case CLIMB_CEIL_READ: return "read";
-    case CLIMB_CEIL_COPY: return "copy";
-    case CLIMB_CEIL_FFMA: return "ffma";
-    default: return "?";
+    case CLIMB_RUNG_VENDOR: return "vendor";
+    case CLIMB_RUNG_LADDER: return "ladder";
+    case CLIMB_RUNG_BEST: return "best";
     }
+    return "?";
+}
+
+const char *climb_ceiling_name(climb_ceiling c)
+{
+    switch (c) {
+    case CLIMB_CEIL_NONE: return "none";
+    case CLIMB_CEIL_SFU: return "sfu";
+    }
+    return "?";
+}
+
+const char *climb_ref_mode_name(climb_ref_mode m)
+{
+    switch (m) {
+    case CLIMB_REF_AUTO: return "auto";
+    case CLIMB_REF_CPU: return "cpu";
+    case CLIMB_REF_VENDOR: return "vendor";
+    case CLIMB_REF_SAMPLES: return "samples";
+    }
+    return "?";
+}
+
+/* ---- the registry ---- */
+
+/* src/workloads/registry.c: the built-in list. */
+const climb_workload *const *climb_builtin_workloads(int *count);
+
+static const climb_workload **all_workloads;
+static int n_all, cap_all;
+
+/* The built-in list copied into the growable one, once. 0, or -1 when out of memory. */
+static int ensure_list(void)
+{
+    if (all_workloads)
+        return 0;
+    int nb;
+    const climb_workload *const *b = climb_builtin_workloads(&nb);
+    int cap = nb + 8;
+    all_workloads = malloc(sizeof *all_workloads * (size_t)cap);
+    if (!all_workloads)
+        return -1;
+    for (int i = 0; i < nb; i++)
+        all_workloads[i] = b[i];
+    n_all = nb;
+    cap_all = cap;
+    return 0;
+}
+
+const climb_workload *const *climb_workloads(int *count)
+{
+    if (ensure_list() != 0)
+        return climb_builtin_workloads(count);
+    *count = n_all;
+    return all_workloads;
+}
+
+int climb_register_workload(const climb_workload *w)
+{
+    if (!w || !w->name || ensure_list() != 0 || climb_find_workload(w->name))
+        return -1;
+    if (n_all == cap_all) {
+        const climb_workload **p = realloc(all_workloads, sizeof *p * (size_t)(2 * cap_all));
+        if (!p)
+            return -1;
+        all_workloads = p;
+        cap_all *= 2;
+    }
+    all_workloads[n_all++] = w;
+    return 0;
 }
 
 const climb_workload *climb_find_workload(const char *name)
@@ -59,16 +103,103 @@ int climb_find_rung(const climb_workload *w, const char *name)
     return -1;
 }
 
-void climb_size_label(char *buf, size_t len, size_t n)
+static int first_of_kind(const climb_workload *w, climb_rung_kind k)
 {
-    if (n >= 2 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while (((size_t)1 << k) < n)
-            k++;
-        snprintf(buf, len, "2^%d", k);
-    } else {
-        snprintf(buf, len, "%zu", n);
+    for (int i = 0; i < w->n_rungs; i++)
+        if (w->rung(i)->kind == k)
+            return i;
+    return -1;
+}
+
+int climb_best_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BEST); }
+int climb_vendor_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_VENDOR); }
+
+int climb_workload_ndims(const climb_workload *w)
+{
+    int n = 0;
+    while (n < CLIMB_MAX_DIMS && w->dims[n])
+        n++;
+    return n;
+}
+
+void climb_workload_dims(const climb_workload *w, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < climb_workload_ndims(w) && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", w->dims[i]);
+        if (k > 0)
+            used += (size_t)k;
     }
+}
+
+void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, size_t len)
+{
+    char dims[96], shape[128];
+    size_t used = 0;
+    dims[0] = '\0';
+    for (int i = 0; i < climb_workload_ndims(w) && used < sizeof dims; i++) {
+        int k = snprintf(dims + used, sizeof dims - used, "%s%s", i ? "," : "", w->dims[i]);
+        if (k > 0)
+            used += (size_t)k;
+    }
+    climb_shape_label(s, shape, sizeof shape);
+    snprintf(buf, len, "%s=%s", dims, shape);
+}
+
+/* ---- tuning helpers ---- */
+
+long climb_tuning_count(const climb_tuning *tn)
+{
+    if (tn->candidates)
+        return tn->n_candidates;
+    long total = 1;
+    for (int k = 0; k < tn->n_params; k++)
+        total *= tn->params[k].n_values;
+    return total;
+}
+
+void climb_tuning_values(const climb_tuning *tn, long i, int *v)
+{
+    if (tn->candidates) {
+        memcpy(v, tn->candidates + (size_t)i * (size_t)tn->n_params, sizeof(int) * (size_t)tn->n_params);
+        return;
+    }
+    for (int k = tn->n_params - 1; k >= 0; k--) {
+        v[k] = tn->params[k].values[i % tn->params[k].n_values];
+        i /= tn->params[k].n_values;
+    }
+}
+
+const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *v, char *buf,
+                               size_t len)
+{
+    for (int k = 0; k < tn->n_params; k++) {
+        const climb_tunable *p = &tn->params[k];
+        int found = 0;
+        for (int j = 0; j < p->n_values; j++)
+            found |= p->values[j] == v[k];
+        if (found)
+            continue;
+        size_t used = (size_t)snprintf(buf, len, "%s is not one of ", p->name);
+        for (int j = 0; j < p->n_values && used < len; j++) {
+            int w = snprintf(buf + used, len - used, "%s%d", j ? ", " : "", p->values[j]);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        return buf;
+    }
+    if (tn->candidates) {
+        int found = 0;
+        for (int i = 0; i < tn->n_candidates && !found; i++)
+            found = memcmp(tn->candidates + (size_t)i * (size_t)tn->n_params, v, sizeof(int) * (size_t)tn->n_params) == 0;
+        if (!found) {
+            snprintf(buf, len, "not one of the %d listed candidate sets", tn->n_candidates);
+            return buf;
+        }
+    }
+    return tn->rejects ? tn->rejects(dev, v) : NULL;
 }
 
 void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len)
@@ -84,18 +215,260 @@ void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, s
     }
 }
 
-long climb_tuning_count(const climb_tuning *tn)
+/* ---- validation ---- */
+
+typedef struct {
+    char *msg;
+    size_t len, used;
+    int problems;
+    const char *wname;
+} problems;
+
+static void problem(problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(problems *p, const char *fmt, ...)
 {
-    long total = 1;
-    for (int k = 0; k < tn->n_params; k++)
-        total *= tn->params[k].n_values;
-    return total;
+    p->problems++;
+    if (p->used + 1 >= p->len)
+        return;
+    int k = snprintf(p->msg + p->used, p->len - p->used, "%s%s: ", p->used ? "; " : "", p->wname);
+    if (k > 0)
+        p->used += (size_t)k;
+    if (p->used + 1 >= p->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    k = vsnprintf(p->msg + p->used, p->len - p->used, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        p->used += (size_t)k;
+    if (p->used >= p->len)
+        p->used = p->len - 1;
 }
 
-void climb_tuning_values(const climb_tuning *tn, long i, int *v)
+static int identifier(const char *s)
 {
-    for (int k = tn->n_params - 1; k >= 0; k--) {
-        v[k] = tn->params[k].values[i % tn->params[k].n_values];
-        i /= tn->params[k].n_values;
+    if (!s || !*s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static int text(const char *s) { return s && *s; }
+
+static void check_shapes(problems *p, const char *what, const climb_shape *s, int n, int ndims, int need)
+{
+    if (need && (n < 1 || !s))
+        problem(p, "no %s", what);
+    for (int i = 0; i < n && s; i++)
+        if (s[i].ndims != ndims)
+            problem(p, "%s[%d] has %d sizes, the workload %d dims", what, i, s[i].ndims, ndims);
+}
+
+static void check_options(problems *p, const climb_workload *w)
+{
+    if (w->n_options < 0 || (w->n_options > 0 && !w->options))
+        problem(p, "n_options is %d but options is %s", w->n_options, w->options ? "set" : "NULL");
+    int files = 0;
+    for (int k = 0; k < w->n_options && w->options; k++) {
+        const climb_option *o = &w->options[k];
+        if (!identifier(o->name))
+            problem(p, "option %d has no proper name", k);
+        if (!text(o->meaning))
+            problem(p, "option %s has no meaning", o->name ? o->name : "?");
+        for (int j = 0; j < k; j++)
+            if (o->name && w->options[j].name && strcmp(o->name, w->options[j].name) == 0)
+                problem(p, "option %s declared twice", o->name);
+        if ((o->kind == CLIMB_OPT_INT || o->kind == CLIMB_OPT_FLOAT) && !(o->min <= o->max))
+            problem(p, "option %s: min > max", o->name);
+        if (o->kind == CLIMB_OPT_CHOICE && (!o->choices || !o->choices[0]))
+            problem(p, "option %s: a choice with no choices", o->name);
+        files += o->kind == CLIMB_OPT_FILE;
     }
+    if (files && (!w->load || !w->unload))
+        problem(p, "a FILE option needs load and unload");
+    if (!files && (w->load || w->unload))
+        problem(p, "load/unload without a FILE option");
+    /* Every default parses with the option's own rules. */
+    if (w->n_options > 0 && w->options) {
+        climb_opt_plan plan;
+        char err[300];
+        if (climb_opt_plan_init(&plan, w->options, w->n_options, err, sizeof err) != 0)
+            problem(p, "a default does not parse: %s", err);
+        climb_opt_plan_free(&plan, NULL);
+    }
+}
+
+static void check_rungs(problems *p, const climb_workload *w)
+{
+    if (w->n_rungs < 2 || !w->rung) {
+        problem(p, "a ladder needs at least two rungs");
+        return;
+    }
+    int best = 0, seen_nonvendor = 0, published = 0;
+    for (int i = 0; i < w->n_rungs; i++) {
+        const climb_rung_info *r = w->rung(i);
+        if (!r) {
+            problem(p, "rung %d is NULL", i);
+            continue;
+        }
+        if (!identifier(r->name))
+            problem(p, "rung %d has no proper name", i);
+        if (!text(r->idea))
+            problem(p, "rung %s has no idea", r->name ? r->name : "?");
+        if (!r->needs)
+            problem(p, "rung %s: needs is NULL (\"\" when it takes every case)", r->name ? r->name : "?");
+        for (int j = 0; j < i; j++)
+            if (r->name && w->rung(j)->name && strcmp(r->name, w->rung(j)->name) == 0)
+                problem(p, "rung %s appears twice", r->name);
+        switch (r->kind) {
+        case CLIMB_RUNG_VENDOR:
+            if (seen_nonvendor)
+                problem(p, "vendor rung %s after a ladder rung (vendors come first)", r->name);
+            break;
+        case CLIMB_RUNG_BEST:
+            best++;
+            /* fall through */
+        case CLIMB_RUNG_LADDER:
+            seen_nonvendor = 1;
+            if (!r->kernels)
+                problem(p, "rung %s does not say which kernels it launches", r->name);
+            break;
+        default:
+            problem(p, "rung %s has no kind", r->name ? r->name : "?");
+        }
+        if (r->published_us < 0 || r->published_rate < 0)
+            problem(p, "rung %s: a negative published figure", r->name);
+        published |= r->published_us > 0 || r->published_rate > 0;
+    }
+    if (best != 1)
+        problem(p, "%d rungs marked best (exactly one is)", best);
+    if (published && !w->published)
+        problem(p, "published figures without the published case");
+    if (w->published) {
+        const climb_published *pc = w->published;
+        if (!text(pc->source) || !text(pc->gpu) || !text(pc->rate_unit))
+            problem(p, "published case lacks source, gpu or rate_unit");
+        if (!(w->types & CLIMB_TYPE_BIT(pc->type)))
+            problem(p, "published case's type is not one of the workload's");
+        if (pc->shape.ndims != climb_workload_ndims(w))
+            problem(p, "published case's shape has %d sizes", pc->shape.ndims);
+        if (!published)
+            problem(p, "a published case, but no rung has a published figure");
+    }
+}
+
+static void check_tuning(problems *p, const climb_workload *w)
+{
+    const climb_tuning *tn = w->tuning;
+    if (!tn) {
+        if (w->set_tuning)
+            problem(p, "set_tuning without tuning");
+        return;
+    }
+    if (!w->set_tuning || !tn->defaults)
+        problem(p, "tuning needs set_tuning and defaults");
+    if (tn->n_params < 1 || tn->n_params > CLIMB_MAX_TUNABLES || !tn->params) {
+        problem(p, "tuning has %d parameters (1 to %d)", tn->n_params, CLIMB_MAX_TUNABLES);
+        return;
+    }
+    for (int k = 0; k < tn->n_params; k++) {
+        const climb_tunable *t = &tn->params[k];
+        if (!identifier(t->name) || !text(t->meaning) || t->n_values < 1 || !t->values)
+            problem(p, "tunable %d is incomplete", k);
+        for (int j = 1; j < t->n_values && t->values; j++)
+            if (t->values[j] <= t->values[j - 1])
+                problem(p, "tunable %s: values not ascending and distinct", t->name);
+    }
+    if (tn->candidates) {
+        if (tn->n_candidates < 1)
+            problem(p, "an empty candidate list");
+        for (int i = 0; i < tn->n_candidates; i++) {
+            const int *v = tn->candidates + (size_t)i * (size_t)tn->n_params;
+            for (int k = 0; k < tn->n_params; k++) {
+                int found = 0;
+                for (int j = 0; j < tn->params[k].n_values; j++)
+                    found |= tn->params[k].values[j] == v[k];
+                if (!found)
+                    problem(p, "candidate %d: %s=%d is not among the parameter's values", i, tn->params[k].name, v[k]);
+            }
+            for (int j = 0; j < i; j++)
+                if (memcmp(v, tn->candidates + (size_t)j * (size_t)tn->n_params, sizeof(int) * (size_t)tn->n_params) == 0)
+                    problem(p, "candidate %d repeats candidate %d", i, j);
+        }
+    }
+    /* The defaults of every bench case are candidates on a typical device of each supported generation. */
+    static const int ccs[][2] = {{7, 0}, {8, 0}, {8, 6}, {9, 0}, {10, 0}, {12, 0}};
+    for (size_t c = 0; c < sizeof ccs / sizeof ccs[0] && tn->defaults; c++) {
+        climb_device_info dev;
+        memset(&dev, 0, sizeof dev);
+        snprintf(dev.name, sizeof dev.name, "validation device");
+        dev.cc_major = ccs[c][0];
+        dev.cc_minor = ccs[c][1];
+        dev.sms = 100;
+        dev.max_threads_per_sm = dev.cc_major == 8 && dev.cc_minor == 6 ? 1536 : 2048;
+        dev.max_blocks_per_sm = 32;
+        dev.regs_per_sm = 65536;
+        dev.smem_per_sm = 228 * 1024;
+        dev.smem_per_block_optin = 227 * 1024;
+        for (int s = 0; s < w->n_bench_shapes && w->bench_shapes; s++)
+            for (int t = 0; t < CLIMB_NTYPES; t++) {
+                if (!(w->types & CLIMB_TYPE_BIT(t)))
+                    continue;
+                climb_tuning_key key = {w->bench_shapes[s], (climb_dtype)t};
+                int v[CLIMB_MAX_TUNABLES];
+                char buf[200];
+                const char *src = tn->defaults(&dev, &key, v);
+                const char *why = climb_tuning_check(tn, &dev, v, buf, sizeof buf);
+                if (!text(src) || why)
+                    problem(p, "the defaults on CC %d.%d are not a candidate: %s", dev.cc_major, dev.cc_minor,
+                            why ? why : "no source");
+            }
+    }
+}
+
+int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
+{
+    problems p = {msg, len, 0, 0, w && w->name ? w->name : "?"};
+    if (len)
+        msg[0] = '\0';
+    if (!w) {
+        problem(&p, "NULL workload");
+        return p.problems;
+    }
+    if (!identifier(w->name))
+        problem(&p, "no proper name");
+    if (!text(w->title) || !text(w->seed_ref) || !text(w->bytes_counted))
+        problem(&p, "title, seed_ref and bytes_counted are all needed");
+    int nd = climb_workload_ndims(w);
+    if (nd < 1)
+        problem(&p, "no dims");
+    for (int i = 0; i < nd; i++) {
+        if (!identifier(w->dims[i]))
+            problem(&p, "dim %d has no proper name", i);
+        for (int j = 0; j < i; j++)
+            if (strcmp(w->dims[i], w->dims[j]) == 0)
+                problem(&p, "dim %s appears twice", w->dims[i]);
+    }
+    if (w->types == 0 || (w->types >> CLIMB_NTYPES) != 0)
+        problem(&p, "types must name at least one known type");
+    if ((w->items_unit != NULL) != (w->items_rate != NULL))
+        problem(&p, "items_unit and items_rate go together");
+    if (w->extra_ceiling != CLIMB_CEIL_NONE && w->extra_ceiling != CLIMB_CEIL_SFU)
+        problem(&p, "unknown extra ceiling");
+    check_options(&p, w);
+    check_shapes(&p, "bench_shapes", w->bench_shapes, w->n_bench_shapes, nd, 1);
+    check_shapes(&p, "check_shapes", w->check_shapes, w->n_check_shapes, nd, 1);
+    check_shapes(&p, "quick_shapes", w->quick_shapes, w->n_quick_shapes, nd, 1);
+    if (!w->create || !w->reference || !w->run || !w->poison || !w->verify || !w->counts || !w->destroy ||
+        !w->refuses)
+        problem(&p, "create, reference, refuses, run, poison, verify, counts and destroy are all needed");
+    if (w->modifies && !w->reset)
+        problem(&p, "modifies without reset");
+    if (w->ref_cost && !(w->ref_cost_limit > 0))
+        problem(&p, "ref_cost needs a positive ref_cost_limit");
+    check_rungs(&p, w);
+    check_tuning(&p, w);
+    return p.problems;
 }

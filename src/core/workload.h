@@ -1,7 +1,15 @@
-/* The contract between the harness and a workload. A workload file (src/workloads/<name>.cu) holds its
- * CPU reference, kernels, launchers and ONE registry table of rungs; it fills a climb_workload so the
- * CLI, tests, docs and reports can all iterate that table. The harness does timing, validation flow
- * and reports; the workload supplies sizes, set-up, reference, and the bytes and flops formulas. */
+/* The contract between the harness and a workload (v2).
+ *
+ * A workload file (src/workloads/<name>.cu) holds its CPU reference, kernels, launchers and ONE registry table
+ * of rungs, and fills one climb_workload with designated initializers. The CLI, the harness (bench, check,
+ * tune), the reports, the occupancy check, the library face and the scripts read only this struct: a new
+ * workload needs no special case anywhere else. docs/architecture.md walks through the fields with reduce and
+ * the test workload (tests/workloads/affine.cu) as examples; climb_workload_validate() checks a table.
+ *
+ * What the workload supplies, per case (shape x type x option values): inputs, a reference, each rung's run,
+ * poison and verify, and the counts (bytes read and written, flops, items) the roofline is computed from.
+ * What the harness does: choosing cases, timing, the reference mode, resetting operands a run changes,
+ * verifying every run, and every report. */
 #ifndef CLIMB_CORE_WORKLOAD_H
 #define CLIMB_CORE_WORKLOAD_H
 
@@ -10,45 +18,27 @@
 #include <cuda_runtime_api.h>
 
 #include "device.h"
+#include "options.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum climb_dtype { CLIMB_I32 = 0, CLIMB_F32 = 1, CLIMB_NTYPES = 2 } climb_dtype;
-#define CLIMB_TYPE_BIT(t) (1u << (t))
+#define CLIMB_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-const char *climb_dtype_name(climb_dtype t);
-size_t climb_dtype_size(climb_dtype t);
-/* "i32" or "f32" -> 0; anything else -> -1. */
-int climb_dtype_parse(const char *s, climb_dtype *out);
+/* ---- rungs ---- */
 
-/* A problem size as people write it: "2^22" for powers of two (from 2), else the decimal count. */
-void climb_size_label(char *buf, size_t len, size_t n);
+typedef enum climb_rung_kind {
+    CLIMB_RUNG_VENDOR = 1,   /* NVIDIA's library (CUB, cuBLAS, cuSPARSE, cuDNN): a second reference and the bar */
+    CLIMB_RUNG_LADDER = 2,   /* a step of the ladder: the textbook kernel, then one named optimization each */
+    CLIMB_RUNG_BEST = 3      /* the top: tuned by `climb tune`, behind the C API; exactly one per workload */
+} climb_rung_kind;
 
-/* Which measured ceiling a workload's rate is judged against. */
-typedef enum climb_ceiling_kind { CLIMB_CEIL_READ = 0, CLIMB_CEIL_COPY = 1, CLIMB_CEIL_FFMA = 2 } climb_ceiling_kind;
-const char *climb_ceiling_name(climb_ceiling_kind k);
+const char *climb_rung_kind_name(climb_rung_kind k);
 
-typedef struct climb_rung_info {
-    const char *name;      /* what it does: reduce_seq_addressing */
-    const char *idea;      /* one line: the optimization this rung adds */
-    const char *needs;     /* "" when it handles every size; otherwise what it refuses */
-    int vendor;            /* 1 for rung 0, the vendor library */
-} climb_rung_info;
-
-typedef struct climb_case_params {
-    size_t size;                   /* problem size (elements for reduce) */
-    climb_dtype type;
-    uint64_t seed;
-    unsigned offset;               /* inputs start this many elements past an aligned allocation */
-    const climb_device_info *dev;
-} climb_case_params;
-
-typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
-
-/* One kernel a rung launches, with the launch shape it is launched with: what `climb occupancy --kernel`
- * and the occupancy test feed to the calculator and to the CUDA runtime. */
+/* One kernel a rung launches, with its launch shape: what `climb occupancy --kernel` and the occupancy test
+ * give to the calculator and to the CUDA runtime. */
 typedef struct climb_kernel_desc {
     char name[96];
     const void *func;          /* the __global__ function */
@@ -56,77 +46,215 @@ typedef struct climb_kernel_desc {
     size_t dynamic_smem;
 } climb_kernel_desc;
 
-/* A tunable parameter of a workload's best rung and its candidate values (experiment mode, climb tune). */
-#define CLIMB_MAX_TUNABLES 6
+/* Fills out[0 .. min(n, max)) with the kernels a rung launches for type t on dev and returns n, how many there
+ * are (more than max: call again with room for n). `tuning` is the best rung's values (other rungs ignore it). */
+typedef int (*climb_kernels_fn)(climb_dtype t, const climb_device_info *dev, const int *tuning,
+                                climb_kernel_desc *out, int max);
+
+typedef struct climb_rung_info {
+    const char *name;          /* what it does: reduce_seq_addressing. The identity: ordinals are table positions */
+    const char *idea;          /* one line: the optimization this rung adds */
+    const char *needs;         /* "" when it takes every case; else what it refuses (refuses() says why) */
+    climb_rung_kind kind;
+    climb_kernels_fn kernels;  /* the kernels it launches; NULL only for a vendor rung (its kernels are not ours) */
+    double published_us;       /* the seed's time for the workload's published case (w->published); 0: none */
+    double published_rate;     /* the seed's rate in w->published->rate_unit; 0: none */
+} climb_rung_info;
+
+/* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */
+typedef struct climb_published {
+    const char *source;        /* "seed 000 (Harris), 'Performance for 4M element reduction'" */
+    const char *gpu;           /* "G80" */
+    climb_dtype type;
+    climb_shape shape;
+    const char *rate_unit;     /* "GB/s" */
+} climb_published;
+
+/* ---- what a run costs: the roofline ---- */
+
+/* Measured ceilings a workload may name beside memory bandwidth and FMA throughput (always on the roofline). */
+typedef enum climb_ceiling {
+    CLIMB_CEIL_NONE = 0,
+    CLIMB_CEIL_SFU = 1         /* special-function unit: rsqrt, sin, cos, exp2, log2 (MUFU), ops per second */
+} climb_ceiling;
+
+const char *climb_ceiling_name(climb_ceiling c);
+
+/* Counted per run of one case, the same for every rung: the least a correct run must do. */
+typedef struct climb_counts {
+    double bytes_read;         /* device-memory bytes read (w->bytes_counted says which) */
+    double bytes_written;
+    double flops;              /* floating-point operations at the case's precision, an FMA counted as 2 */
+    double items;              /* in w->items_unit (edges, keys, atom-evaluations); 0 when there is no unit */
+    double special_ops;        /* operations on w->extra_ceiling */
+} climb_counts;
+
+/* ---- references ---- */
+
+typedef enum climb_ref_mode {
+    CLIMB_REF_AUTO = 0,        /* the harness chooses: cpu unless the case's ref_cost is over ref_cost_limit */
+    CLIMB_REF_CPU = 1,         /* the whole output computed on the CPU (in higher precision for floats) */
+    CLIMB_REF_VENDOR = 2,      /* the vendor rung's output (run once, on the GPU), spot-checked on the CPU */
+    CLIMB_REF_SAMPLES = 3      /* CPU values of random samples of the output only */
+} climb_ref_mode;
+
+const char *climb_ref_mode_name(climb_ref_mode m);
+
+/* ---- cases ---- */
+
+typedef struct climb_case_params {
+    climb_shape shape;
+    climb_dtype type;
+    uint64_t seed;                  /* inputs are drawn from this */
+    unsigned offset;                /* inputs start this many elements past an aligned allocation (misalignment) */
+    const climb_opt_value *opts;    /* one value per option, in the table's order; FILE values carry the loaded
+                                       data (opts[k].data) */
+    const climb_device_info *dev;
+} climb_case_params;
+
+typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
+
+/* ---- tuning (experiment mode, `climb tune`) ---- */
+
+/* A limit that remains: more parameters than this are refused by climb_workload_validate and climb tune. */
+#define CLIMB_MAX_TUNABLES 16
+
 typedef struct climb_tunable {
-    const char *name;          /* "block" */
-    const char *meaning;       /* "threads per block" */
-    const int *values;         /* the candidates, ascending */
+    const char *name;              /* "block" */
+    const char *meaning;           /* "threads per block" */
+    const int *values;             /* every value the parameter may take, ascending */
     int n_values;
 } climb_tunable;
 
+/* What the default values may depend on: the case's shape and type. */
+typedef struct climb_tuning_key {
+    climb_shape shape;
+    climb_dtype type;
+} climb_tuning_key;
+
 typedef struct climb_tuning {
-    int rung;                  /* the rung the parameters shape (the best) */
-    int n_params;
     const climb_tunable *params;
-    /* The built-in values for this device: the per-architecture policy. Returns where they come from. */
-    const char *(*defaults)(const climb_device_info *dev, int *values);
-    /* NULL if `values` is a candidate on dev, else why not: tuning skips it, wisdom naming it is refused. */
+    int n_params;
+    /* The candidates: every combination of the parameters' values, or, where that product is wrong, an
+     * explicit list of n_candidates sets of n_params values each. */
+    const int *candidates;
+    int n_candidates;
+    /* The built-in values for a case on dev (the per-architecture policy); returns where they come from. */
+    const char *(*defaults)(const climb_device_info *dev, const climb_tuning_key *k, int *values);
+    /* Device rules beyond the lists (NULL: none): NULL if `values` can run on dev, else why not. */
     const char *(*rejects)(const climb_device_info *dev, const int *values);
 } climb_tuning;
 
+/* ---- the workload ---- */
+
 typedef struct climb_workload {
-    const char *name;
+    const char *name;              /* "reduce": the CLI name, the results folder, the docs page */
     const char *title;
     const char *seed_ref;          /* where the ladder comes from */
-    const char *bytes_counted;     /* which bytes the GB/s figure counts */
-    climb_ceiling_kind ceiling;
+    const char *dims[CLIMB_MAX_DIMS]; /* names of the shape's sizes: {"n"}, {"rows", "cols"}, {"m", "n", "k"} */
     unsigned types;                /* CLIMB_TYPE_BIT of each supported type */
-    const size_t *bench_sizes;
-    int n_bench_sizes;
-    const size_t *check_sizes;     /* the edge-size sweep of `climb check` */
-    int n_check_sizes;
-    unsigned check_max_offset;     /* check also runs offsets 1..this on the sweep (misaligned inputs) */
+    const climb_option *options;   /* NULL when there are none */
+    int n_options;
+
+    const char *bytes_counted;     /* which bytes counts.bytes_read/written count */
+    const char *items_unit;        /* NULL, or the natural unit of counts.items: "edges" */
+    const char *items_rate;        /* its rate, 10^9 items per second: "GTEPS" */
+    climb_ceiling extra_ceiling;   /* a ceiling beside memory and FMA the harness measures for this workload */
+
+    const climb_shape *bench_shapes;  /* what `climb bench` and `climb tune` run by default */
+    int n_bench_shapes;
+    const climb_shape *check_shapes;  /* the edge sweep of `climb check`: 0, 1, odd, non-multiples of tiles */
+    int n_check_shapes;
+    const climb_shape *quick_shapes;  /* a few shapes that reach every code path, for slow tools (the sanitizer) */
+    int n_quick_shapes;
+    unsigned check_max_offset;     /* check also runs offsets 1..this on small shapes (misaligned inputs) */
+
     int n_rungs;
     const climb_rung_info *(*rung)(int i);
+    const climb_published *published; /* NULL: the seeds published no figures for this ladder */
 
-    /* Allocates and fills fresh random inputs from p->seed and computes the reference. 0, or -1 (printed). */
+    /* Reads a user's file for a FILE option, before any GPU work: 0, or -1 with err "file:line: what is wrong".
+     * *data is freed with unload; *shape (ndims 0 to leave it open) fixes the case's shape; desc describes the
+     * input in reports. NULL when the workload has no FILE option. */
+    int (*load)(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
+                size_t errlen);
+    void (*unload)(void *data);
+
+    /* Allocates the case and fills fresh random inputs from p->seed (or from a loaded file). 0, or -1 (printed). */
     int (*create)(const climb_case_params *p, climb_case **out);
-    /* NULL if `rung` runs this case, else a one-line reason it refuses. */
+    /* One line describing the case's inputs (a generator's parameters); NULL for none. May be NULL. */
+    const char *(*describe)(const climb_case *c);
+    /* The reference, computed once per case before any rung runs. mode is CPU or SAMPLES, or VENDOR with the
+     * vendor rung's output in the outputs (to be spot-checked and adopted). desc names it ("CPU, double
+     * accumulation"). 0; 1 when the vendor's output fails the spot checks (desc says how); -1 error (printed). */
+    int (*reference)(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen);
+    /* What a full CPU reference of this case costs, in the workload's own unit; over ref_cost_limit the harness
+     * picks VENDOR (or SAMPLES without a vendor rung that takes the case). NULL: always cheap. */
+    double (*ref_cost)(const climb_case *c);
+    double ref_cost_limit;
+
+    /* NULL if rung takes this case, else a one-line reason. */
     const char *(*refuses)(const climb_case *c, int rung);
-    /* Untimed per-rung set-up (workspace). 0 or -1 (printed). */
+    /* Untimed per-rung set-up (workspace). 0 or -1 (printed). May be NULL. */
     int (*prepare)(climb_case *c, int rung);
-    /* One complete run of the rung on `s` (every launch it needs). 0 or -1 (printed). */
+    /* NULL if a run of `rung` leaves every operand it reads as it was; else what it changes ("C is read and
+     * written when beta != 0"). The harness then calls reset before every run, untimed, and refuses --batch
+     * for the rung. May be NULL (nothing is ever changed). */
+    const char *(*modifies)(const climb_case *c, int rung);
+    /* Restores the operands a run changes, on stream s. 0 or -1 (printed). Needed when modifies can say so. */
+    int (*reset)(climb_case *c, cudaStream_t s);
+    /* One complete run of the rung on s (every launch it needs). 0 or -1 (printed). */
     int (*run)(climb_case *c, int rung, cudaStream_t s);
-    /* Fills the outputs with a value that no correct run leaves there. 0 or -1 (printed). */
+    /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). */
     int (*poison)(climb_case *c);
-    /* Copies outputs back and compares every element: 0 right, 1 wrong (msg says how), -1 error (printed). */
+    /* Copies the outputs back and compares every element (or the samples) with the reference: 0 right,
+     * 1 wrong (msg says how), -1 error (printed). */
     int (*verify)(climb_case *c, char *msg, size_t msglen);
-    double (*bytes)(const climb_case *c);
-    double (*flops)(const climb_case *c);
+    void (*counts)(const climb_case *c, climb_counts *out);
     void (*destroy)(climb_case *c);
 
-    /* The kernels `rung` launches for type t on dev, the best rung shaped by `tuning` (NULL: the defaults).
-     * Fills up to `max` and returns how many there are; 0 for the vendor rung, whose kernels are not ours. */
-    int (*kernels)(int rung, climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out,
-                   int max);
-    const climb_tuning *tuning;    /* NULL: nothing to tune */
-    /* The tuned values the best rung runs with on this case from now on (create sets the defaults). */
+    /* The best rung's tunable parameters; NULL: nothing to tune. */
+    const climb_tuning *tuning;
+    /* The tuned values the best rung runs with on this case from now on (the harness calls it after create). */
     void (*set_tuning)(climb_case *c, const int *values);
 } climb_workload;
 
-/* Every combination of the candidate values: how many, and the i-th (first parameter slowest). */
+/* ---- the registry ---- */
+
+/* Every workload: the built-in ones (src/workloads/registry.c), then any registered at run time, in order. */
+const climb_workload *const *climb_workloads(int *count);
+/* Adds a workload to the list (the tests add their test workload). 0, or -1 if the name is taken. */
+int climb_register_workload(const climb_workload *w);
+const climb_workload *climb_find_workload(const char *name);
+/* Index of the rung called `name`, or -1. */
+int climb_find_rung(const climb_workload *w, const char *name);
+/* Index of the rung marked CLIMB_RUNG_BEST, or -1. */
+int climb_best_rung(const climb_workload *w);
+/* Index of the first vendor rung, or -1. */
+int climb_vendor_rung(const climb_workload *w);
+/* How many dims the workload declares. */
+int climb_workload_ndims(const climb_workload *w);
+/* "n" or "rows, cols". */
+void climb_workload_dims(const climb_workload *w, char *buf, size_t len);
+/* "n=2^22" or "rows,cols=4096x4096". */
+void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, size_t len);
+
+/* Checks a table is complete and consistent (names, dims, types, options and their defaults, shapes, rung kinds
+ * and order, kernels, hooks, tuning lists, published figures). Returns the number of problems, each described
+ * in msg (semicolon-separated). */
+int climb_workload_validate(const climb_workload *w, char *msg, size_t len);
+
+/* ---- tuning helpers ---- */
+
+/* How many candidates, and the i-th (explicit list row, or the combination with the first parameter slowest). */
 long climb_tuning_count(const climb_tuning *tn);
 void climb_tuning_values(const climb_tuning *tn, long i, int *values);
-
+/* NULL if values is a candidate that can run on dev; else why not ("block is not one of 128, 256, 512, 1024",
+ * "not one of the 6 listed candidate sets", or the workload's rejects). buf holds a generated message. */
+const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *values, char *buf,
+                               size_t len);
 /* "block=512 blocks_per_sm=4 vecs=4" */
 void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len);
-
-/* All workloads, in the order `climb bench all` runs them. */
-const climb_workload *const *climb_workloads(int *count);
-const climb_workload *climb_find_workload(const char *name);
-/* Index of the rung called `name` in w's table, or -1. */
-int climb_find_rung(const climb_workload *w, const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
-/* The library face: a handle, its stream and workspace, status codes, and each call dispatched to the
- * best rung of its workload. Never prints, never exits. */
-#include "climb.h"
+/* The library face: a handle, its stream, one slot per workload (tuned values and workspace), status codes. The
+ * workloads' own calls are in src/lib/<workload>.c. Never prints, never exits. */
+#include "handle.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -8,17 +8,14 @@
 #include <string.h>
 
 #include "../core/wisdom.h"
-#include "../workloads/reduce.h"
 
 struct climb_context {
     int device;
     cudaStream_t stream;
-    climb_device_info dev;    /* the facts the tuning policy and wisdom keys need */
-    climb_reduce_exec reduce;
-    void *reduce_ws;          /* zeroed at creation; the best rung leaves it zeroed */
-    size_t reduce_ws_bytes;
-    int reduce_from_wisdom;
-    char reduce_tuning[700];  /* where the reduce parameters come from, for climb_get_tuning */
+    climb_device_info dev;    /* the facts the tuning policies and wisdom keys need */
+    char wisdom[4096];        /* the file climb_load_wisdom named; "" for the default file */
+    climb_slot *slots;        /* one per workload used so far */
+    int n_slots;
     cudaError_t last_error;
 };
 
@@ -55,28 +52,24 @@ static climb_status from_cuda(cudaError_t e)
 }
 
 /* Runs the rest of a call on the handle's device, putting the caller's current device back after. */
-typedef struct { int prev; int switched; } device_guard;
-
-static cudaError_t guard_enter(device_guard *g, int device)
+static cudaError_t guard_enter(int device, int *prev, int *switched)
 {
-    g->switched = 0;
-    cudaError_t e = cudaGetDevice(&g->prev);
+    *switched = 0;
+    cudaError_t e = cudaGetDevice(prev);
     if (e != cudaSuccess)
         return e;
-    if (g->prev != device) {
+    if (*prev != device) {
         e = cudaSetDevice(device);
-        g->switched = e == cudaSuccess;
+        *switched = e == cudaSuccess;
     }
     return e;
 }
 
-static void guard_leave(device_guard *g)
+static void guard_leave(int prev, int switched)
 {
-    if (g->switched)
-        cudaSetDevice(g->prev);
+    if (switched)
+        cudaSetDevice(prev);
 }
-
-static climb_status finish(climb_handle h, cudaError_t e);
 
 /* The device facts the tuning needs, read without printing. */
 static cudaError_t read_device(int device, climb_device_info *d)
@@ -92,35 +85,11 @@ static cudaError_t read_device(int device, climb_device_info *d)
     d->cc_minor = p.minor;
     d->sms = p.multiProcessorCount;
     d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    d->regs_per_sm = p.regsPerMultiprocessor;
+    d->smem_per_sm = p.sharedMemPerMultiprocessor;
+    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
     return cudaDriverGetVersion(&d->driver_version);
-}
-
-/* Chooses the reduce parameters (wisdom, else defaults) and sizes the zeroed workspace for them. */
-static cudaError_t tune_reduce(struct climb_context *h, const char *path)
-{
-    int v[CLIMB_MAX_TUNABLES];
-    char msg[600], line[sizeof h->reduce_tuning - 8];
-    climb_wisdom_outcome o = climb_wisdom_resolve(path, "reduce", climb_reduce_workload.tuning, &h->dev, v, msg,
-                                                  sizeof msg, line, sizeof line);
-    h->reduce_from_wisdom = o == CLIMB_WISDOM_USED;
-    snprintf(h->reduce_tuning, sizeof h->reduce_tuning, "reduce: %s", line);
-    climb_reduce_set_tuning(&h->reduce, v);
-
-    if (h->reduce_ws)
-        cudaFree(h->reduce_ws);
-    h->reduce_ws = NULL;
-    h->reduce_ws_bytes = climb_reduce_best_workspace(&h->reduce);
-    cudaError_t e = cudaMalloc(&h->reduce_ws, h->reduce_ws_bytes);
-    if (e == cudaSuccess)
-        e = cudaMemset(h->reduce_ws, 0, h->reduce_ws_bytes);
-    if (e != cudaSuccess) { /* calls refuse an empty workspace rather than write through a bad one */
-        cudaGetLastError();
-        if (h->reduce_ws)
-            cudaFree(h->reduce_ws);
-        h->reduce_ws = NULL;
-        h->reduce_ws_bytes = 0;
-    }
-    return e;
 }
 
 climb_status climb_create(climb_handle *handle, int device)
@@ -140,37 +109,47 @@ climb_status climb_create(climb_handle *handle, int device)
     if (!h)
         return CLIMB_STATUS_ALLOC_FAILED;
     h->device = device;
-    device_guard g;
-    climb_status st = CLIMB_STATUS_SUCCESS;
-    e = guard_enter(&g, device);
+    int prev, switched;
+    e = guard_enter(device, &prev, &switched);
     if (e == cudaSuccess)
         e = read_device(device, &h->dev);
-    h->reduce.sms = h->dev.sms;
-    if (e == cudaSuccess)
-        e = tune_reduce(h, NULL);
+    guard_leave(prev, switched);
     if (e != cudaSuccess) {
-        st = from_cuda(e);
         cudaGetLastError();
-        if (h->reduce_ws)
-            cudaFree(h->reduce_ws);
         free(h);
-        h = NULL;
+        return from_cuda(e);
     }
-    guard_leave(&g);
     *handle = h;
-    return st;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+/* Frees every slot's workspace (after the stream's work is done). */
+static cudaError_t free_workspaces(climb_handle h)
+{
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < h->n_slots; i++) {
+        if (h->slots[i].ws) {
+            cudaError_t f = cudaFree(h->slots[i].ws);
+            if (e == cudaSuccess)
+                e = f;
+        }
+        h->slots[i].ws = NULL;
+        h->slots[i].ws_bytes = 0;
+    }
+    return e;
 }
 
 climb_status climb_destroy(climb_handle h)
 {
     if (!h)
         return CLIMB_STATUS_SUCCESS;
-    device_guard g;
-    cudaError_t e = guard_enter(&g, h->device);
+    int prev, switched;
+    cudaError_t e = guard_enter(h->device, &prev, &switched);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(h->stream);
-    cudaError_t f = h->reduce_ws ? cudaFree(h->reduce_ws) : cudaSuccess;
-    guard_leave(&g);
+    cudaError_t f = free_workspaces(h);
+    guard_leave(prev, switched);
+    free(h->slots);
     free(h);
     return from_cuda(e != cudaSuccess ? e : f);
 }
@@ -180,7 +159,6 @@ climb_status climb_set_stream(climb_handle h, cudaStream_t stream)
     if (!h)
         return CLIMB_STATUS_INVALID_VALUE;
     h->stream = stream;
-    h->reduce.stream = stream;
     return CLIMB_STATUS_SUCCESS;
 }
 
@@ -192,35 +170,98 @@ climb_status climb_get_stream(climb_handle h, cudaStream_t *stream)
     return CLIMB_STATUS_SUCCESS;
 }
 
+/* The slot of workload w, made on first use; NULL when out of memory. */
+static climb_slot *slot_of(climb_handle h, const climb_workload *w)
+{
+    for (int i = 0; i < h->n_slots; i++)
+        if (h->slots[i].w == w)
+            return &h->slots[i];
+    climb_slot *p = realloc(h->slots, sizeof *p * (size_t)(h->n_slots + 1));
+    if (!p)
+        return NULL;
+    h->slots = p;
+    climb_slot *s = &h->slots[h->n_slots++];
+    memset(s, 0, sizeof *s);
+    s->w = w;
+    return s;
+}
+
+/* Looks up the wisdom for the slot's workload (once per load). */
+static void resolve(climb_handle h, climb_slot *s)
+{
+    const climb_workload *w = s->w;
+    if (s->resolved)
+        return;
+    s->resolved = 1;
+    s->from_wisdom = 0;
+    if (!w->tuning) {
+        snprintf(s->line, sizeof s->line, "%s: nothing to tune", w->name);
+        return;
+    }
+    /* The line describes the defaults by the workload's first bench case. */
+    climb_tuning_key example = {w->bench_shapes[0], CLIMB_I32};
+    for (int t = 0; t < CLIMB_NTYPES; t++)
+        if (w->types & CLIMB_TYPE_BIT(t)) {
+            example.type = (climb_dtype)t;
+            break;
+        }
+    char msg[600], line[sizeof s->line - 64];
+    climb_wisdom_outcome o = climb_wisdom_resolve(h->wisdom[0] ? h->wisdom : NULL, w->name, w->tuning, &h->dev,
+                                                  &example, s->values, msg, sizeof msg, line, sizeof line);
+    s->from_wisdom = o == CLIMB_WISDOM_USED;
+    snprintf(s->line, sizeof s->line, "%s: %s", w->name, line);
+}
+
 climb_status climb_load_wisdom(climb_handle h, const char *path)
 {
     if (!h)
         return CLIMB_STATUS_INVALID_VALUE;
-    device_guard g;
-    cudaError_t e = guard_enter(&g, h->device);
+    if (path && strlen(path) >= sizeof h->wisdom)
+        return CLIMB_STATUS_INVALID_VALUE;
+    int prev, switched;
+    cudaError_t e = guard_enter(h->device, &prev, &switched);
     if (e == cudaSuccess)
-        e = cudaStreamSynchronize(h->stream); /* the old workspace may still be in use */
-    if (e == cudaSuccess)
-        e = tune_reduce(h, path);
-    guard_leave(&g);
-    return finish(h, e);
+        e = cudaStreamSynchronize(h->stream); /* a workspace may still be in use */
+    guard_leave(prev, switched);
+    if (e != cudaSuccess) {
+        h->last_error = e;
+        return from_cuda(e);
+    }
+    snprintf(h->wisdom, sizeof h->wisdom, "%s", path ? path : "");
+    for (int i = 0; i < h->n_slots; i++)
+        h->slots[i].resolved = 0;
+    /* Resolve every tuned workload now, so that climb_get_tuning reports what this file says. */
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    for (int i = 0; i < n; i++) {
+        if (!all[i]->tuning)
+            continue;
+        climb_slot *s = slot_of(h, all[i]);
+        if (!s)
+            return CLIMB_STATUS_ALLOC_FAILED;
+        resolve(h, s);
+    }
+    return CLIMB_STATUS_SUCCESS;
 }
 
 climb_status climb_get_tuning(climb_handle h, const char *workload, char *buf, size_t len, int *from_wisdom)
 {
-    if (!h || !workload || !buf || len == 0 || strcmp(workload, "reduce") != 0)
+    const climb_workload *w = workload ? climb_find_workload(workload) : NULL;
+    if (!h || !w || !buf || len == 0)
         return CLIMB_STATUS_INVALID_VALUE;
-    snprintf(buf, len, "%s", h->reduce_tuning);
+    climb_slot *s = slot_of(h, w);
+    if (!s)
+        return CLIMB_STATUS_ALLOC_FAILED;
+    resolve(h, s);
+    snprintf(buf, len, "%s", s->line);
     if (from_wisdom)
-        *from_wisdom = h->reduce_from_wisdom;
+        *from_wisdom = s->from_wisdom;
     return CLIMB_STATUS_SUCCESS;
 }
 
 cudaError_t climb_last_cuda_error(climb_handle h) { return h ? h->last_error : cudaErrorInvalidValue; }
 
-/* A pointer the handle's device can read or write: device, managed, or mapped host memory, aligned for
- * its element type. Host memory the device cannot reach is refused here rather than faulting later. */
-static int device_reachable(const void *p, size_t align)
+int climb_device_reachable(const void *p, size_t align)
 {
     if (!p || ((uintptr_t)p % align) != 0)
         return 0;
@@ -233,32 +274,68 @@ static int device_reachable(const void *p, size_t align)
            (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
 }
 
-static climb_status finish(climb_handle h, cudaError_t e)
+climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c)
 {
-    h->last_error = e;
+    memset(c, 0, sizeof *c);
+    c->h = h;
+    c->stream = h->stream;
+    c->dev = &h->dev;
+    cudaError_t e = guard_enter(h->device, &c->prev_device, &c->switched);
+    if (e != cudaSuccess) {
+        h->last_error = e;
+        return from_cuda(e);
+    }
+    c->slot = slot_of(h, w);
+    if (!c->slot) {
+        guard_leave(c->prev_device, c->switched);
+        return CLIMB_STATUS_ALLOC_FAILED;
+    }
+    if (w->tuning) {
+        resolve(h, c->slot);
+        if (c->slot->from_wisdom)
+            memcpy(c->values, c->slot->values, sizeof c->values);
+        else
+            w->tuning->defaults(&h->dev, key, c->values);
+    }
+    return CLIMB_STATUS_SUCCESS;
+}
+
+cudaError_t climb_call_workspace(climb_call *c, size_t bytes, int zeroed, void **ws, size_t *ws_bytes)
+{
+    climb_slot *s = c->slot;
+    if (bytes > s->ws_bytes || (zeroed && !s->ws_zeroed)) {
+        /* Calls before this one on the stream may still use the old workspace. */
+        cudaError_t e = cudaStreamSynchronize(c->stream);
+        if (e != cudaSuccess)
+            return e;
+        if (s->ws)
+            cudaFree(s->ws);
+        s->ws = NULL;
+        s->ws_bytes = 0;
+        s->ws_zeroed = 0;
+        if (bytes > 0) {
+            e = cudaMalloc(&s->ws, bytes);
+            if (e == cudaSuccess && zeroed)
+                e = cudaMemsetAsync(s->ws, 0, bytes, c->stream); /* ordered before the call's kernels */
+            if (e != cudaSuccess) {
+                cudaGetLastError();
+                if (s->ws)
+                    cudaFree(s->ws);
+                s->ws = NULL;
+                return e;
+            }
+        }
+        s->ws_bytes = bytes;
+        s->ws_zeroed = zeroed;
+    }
+    *ws = s->ws;
+    *ws_bytes = s->ws_bytes;
+    return cudaSuccess;
+}
+
+climb_status climb_call_end(climb_call *c, cudaError_t e)
+{
+    guard_leave(c->prev_device, c->switched);
+    c->h->last_error = e;
     return from_cuda(e);
-}
-
-climb_status climb_reduce_sum_i32(climb_handle h, const int32_t *d_in, size_t n, int32_t *d_out)
-{
-    if (!h || !device_reachable(d_out, sizeof *d_out) || (n > 0 && !device_reachable(d_in, sizeof *d_in)))
-        return CLIMB_STATUS_INVALID_VALUE;
-    device_guard g;
-    cudaError_t e = guard_enter(&g, h->device);
-    if (e == cudaSuccess)
-        e = climb_reduce_best_i32(&h->reduce, d_in, n, d_out, h->reduce_ws, h->reduce_ws_bytes);
-    guard_leave(&g);
-    return finish(h, e);
-}
-
-climb_status climb_reduce_sum_f32(climb_handle h, const float *d_in, size_t n, float *d_out)
-{
-    if (!h || !device_reachable(d_out, sizeof *d_out) || (n > 0 && !device_reachable(d_in, sizeof *d_in)))
-        return CLIMB_STATUS_INVALID_VALUE;
-    device_guard g;
-    cudaError_t e = guard_enter(&g, h->device);
-    if (e == cudaSuccess)
-        e = climb_reduce_best_f32(&h->reduce, d_in, n, d_out, h->reduce_ws, h->reduce_ws_bytes);
-    guard_leave(&g);
-    return finish(h, e);
 }

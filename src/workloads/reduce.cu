@@ -5,12 +5,12 @@
  * 004 (the ECE 408 reduction notes), 003 (the warp-shuffle tree sum). See docs/reduce.md.
  *
  * Order of this file: CPU reference, policy, kernels (one per rung, each with what it changes),
- * launchers, the registry table, then the harness glue (inputs, poison, verify).
+ * launchers, the registry table, then the harness glue (inputs, reference, poison, verify, counts).
  *
  * The element type is a compile-time parameter of the kernels, like the block size: one body serves
  * i32 and f32 where the alternative is two copies of every kernel.
  *
- * Bytes counted: n x element size read. The single output element is not counted.
+ * Bytes counted: n x element size read, one element written.
  */
 #include <cub/device/device_reduce.cuh>
 
@@ -23,6 +23,7 @@
 
 #include "../core/check.h"
 #include "../core/device.h"
+#include "../core/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../core/validate.h"
 #include "reduce.h"
@@ -60,30 +61,37 @@ extern "C" double climb_reduce_tol_f32(size_t n, double abs_sum)
 
 /* ---------------------------------------------------------------- policy */
 
-/* Block size of every rung but the vendor's. A power of two (rungs 1-2 need it) and a multiple of 64
- * (rungs 5-6 unroll the last 64 elements). */
+/* Block size of every rung but the vendor's and the best. A power of two (the interleaved rungs need it) and a
+ * multiple of 64 (reduce_unroll_last_warp and reduce_complete_unroll unroll the last 64 elements). */
 #define REDUCE_BLOCK 256u
-/* Grid-stride rungs 7-8 launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full SM
- * on CC 9.0, as the text advises (enough blocks to fill the GPU, no more). */
+/* The grid-stride rungs launch at most this many blocks per SM: 8 x 256 = 2048 threads, a full SM on CC 9.0,
+ * as the text advises (enough blocks to fill the GPU, no more). */
 #define REDUCE_BLOCKS_PER_SM 8u
-/* The best rung (rung 9) has three tunable parameters, their candidates below (`climb tune reduce` tries
- * every combination that keeps the grid within one resident wave of threads):
+
+/* The best rung's three tunable parameters and their candidate values, each listed once (`climb tune reduce`
+ * tries every combination that keeps the grid within one resident wave of threads):
  *   block          threads per block
  *   blocks_per_sm  blocks launched per SM (the grid is this times the SM count, fewer for small n)
- *   vecs           16-byte loads each thread has in flight per grid step */
-static const int REDUCE_TUNE_BLOCKS[] = {128, 256, 512, 1024};
-static const int REDUCE_TUNE_BLOCKS_PER_SM[] = {1, 2, 3, 4, 6, 8, 12, 16};
-static const int REDUCE_TUNE_VECS[] = {1, 2, 4, 8};
-#define REDUCE_NV(a) ((int)(sizeof a / sizeof a[0]))
+ *   vecs           16-byte loads each thread has in flight per grid step
+ * The lists make the values arrays and the table of kernel instances (block and vecs are compile-time). */
+#define REDUCE_TUNE_BLOCK_LIST(X) X(128) X(256) X(512) X(1024)
+#define REDUCE_TUNE_BLOCKS_PER_SM_LIST(X) X(1) X(2) X(3) X(4) X(6) X(8) X(12) X(16)
+#define REDUCE_TUNE_VECS_LIST(X, B) X(B, 1) X(B, 2) X(B, 4) X(B, 8)
+#define REDUCE_VALUE(v) v,
+#define REDUCE_SECOND(b, v) v,
+static const int REDUCE_TUNE_BLOCKS[] = {REDUCE_TUNE_BLOCK_LIST(REDUCE_VALUE)};
+static const int REDUCE_TUNE_BLOCKS_PER_SM[] = {REDUCE_TUNE_BLOCKS_PER_SM_LIST(REDUCE_VALUE)};
+static const int REDUCE_TUNE_VECS[] = {REDUCE_TUNE_VECS_LIST(REDUCE_SECOND, 0)};
 
 /* Built-in values per architecture, used where no wisdom file matches the device.
  * CC 9.x: chosen on an H200 (2026-11-22, cold L2, median of 200+ samples): with 512 threads, 4 blocks per
  * SM and 4 loads in flight, 2^28 i32 took 232.9 us and f32 234.3 us, against 233.6 and 235.4 us with 256
  * threads and 8 blocks per SM. Also tried and slower: 8 or 16 loads in flight (2^28 i32 up to 254 us),
  * one contiguous share per block instead of the grid stride (+1 to 3%), and the L2::256B prefetch hint
- * on the loads (+7% at 2^28). `climb tune reduce` on an H200 (results/h200/tune.md) kept them: of 80
+ * on the loads (+7% at 2^28). `climb tune reduce` on an H200 (results/h200/reduce/tune.md) kept them: of 80
  * candidates the fastest, 512/3/4, scored 0.5% better, inside the 1% tie rule.
- * Other architectures: not measured; 512 threads, as many blocks as fill the SM's threads, 4 loads. */
+ * Other architectures: not measured; 512 threads, as many blocks as fill the SM's threads, 4 loads.
+ * The defaults do not depend on the case: the same values serve every n and both types. */
 typedef struct reduce_arch_policy {
     int cc_major;                 /* 0: any other architecture */
     int block, blocks_per_sm, vecs;
@@ -95,36 +103,6 @@ static const reduce_arch_policy REDUCE_ARCH_POLICY[] = {
 };
 
 /* ---------------------------------------------------------------- device helpers */
-
-template <typename T> struct vec4_of;
-template <> struct vec4_of<int> { typedef int4 type; };
-template <> struct vec4_of<float> { typedef float4 type; };
-
-/* Sum over the 32 lanes of a warp with register shuffles; lane 0 ends with the total. */
-template <typename T> __device__ __forceinline__ T warp_sum(T v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
-
-/* Block-wide sum with shuffles: each warp reduces, warp 0 reduces the warp totals. Thread 0 gets the
- * total. `scratch` holds BLOCK/32 values and may be reused right after the call returns. */
-template <typename T, unsigned BLOCK> __device__ __forceinline__ T block_sum_shfl(T v, T *scratch)
-{
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_sum(v);
-    __syncthreads(); /* scratch may still be read by an earlier call */
-    if (lane == 0)
-        scratch[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < BLOCK / 32 ? scratch[lane] : (T)0;
-        v = warp_sum(v);
-    }
-    return v;
-}
 
 /* The last 64 partial sums of a shared-memory tree, by the first warp alone. Since Volta the threads
  * of a warp are scheduled independently, so the seed's implicit lock-step (a volatile pointer and no
@@ -145,7 +123,7 @@ template <typename T> __device__ __forceinline__ void warp_tail_sum(T *s, unsign
 
 /* ---------------------------------------------------------------- kernels */
 
-/* Rung 1 - interleaved addressing, divergent branch. Each block loads REDUCE_BLOCK elements into
+/* reduce_interleaved_divergent: interleaved addressing, divergent branch. Each block loads REDUCE_BLOCK elements into
  * shared memory and halves them in a tree where the threads whose index is a multiple of 2*stride do
  * the adds. The active threads are scattered over every warp, so almost every warp diverges at every
  * step, and `%` is a slow integer operation. The text's kernel 1. */
@@ -166,7 +144,7 @@ __global__ void reduce_interleaved_divergent_kernel(const T *__restrict__ in, T 
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 2 - interleaved addressing, strided index. The same tree, but thread k adds at 2*stride*k, so
+/* reduce_interleaved_strided: interleaved addressing, strided index. The same tree, but thread k adds at 2*stride*k, so
  * the active threads are the first ones and whole warps go idle together: no divergence and no `%`.
  * The price: the strided shared-memory accesses of one warp fall into the same banks (2-way at
  * stride 1, up to 16-way later), and those accesses serialise. */
@@ -188,7 +166,7 @@ __global__ void reduce_interleaved_strided_kernel(const T *__restrict__ in, T *_
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 3 - sequential addressing. Thread k adds s[k + stride] into s[k] with the stride halving from
+/* reduce_seq_addressing: sequential addressing. Thread k adds s[k + stride] into s[k] with the stride halving from
  * blockDim/2: a warp reads 32 consecutive words, one per bank, so there are no bank conflicts. Half
  * the threads are idle from the first step, which the next rung fixes. */
 template <typename T>
@@ -208,7 +186,7 @@ __global__ void reduce_seq_addressing_kernel(const T *__restrict__ in, T *__rest
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 4 - first add during the global load. Each block covers 2*blockDim elements and every thread
+/* reduce_first_add_load: first add during the global load. Each block covers 2*blockDim elements and every thread
  * adds its two before the tree starts, so no thread is idle at the first step and half as many blocks
  * (and a shallower launch chain) are needed. */
 template <typename T>
@@ -231,7 +209,7 @@ __global__ void reduce_first_add_load_kernel(const T *__restrict__ in, T *__rest
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 5 - unrolled last warp. Once 64 partial sums are left, only the first warp works; it finishes
+/* reduce_unroll_last_warp: unrolled last warp. Once 64 partial sums are left, only the first warp works; it finishes
  * without __syncthreads() and without the loop's bookkeeping (see warp_tail_sum for why this is
  * correct under independent thread scheduling where the seed's version is not). */
 template <typename T>
@@ -268,7 +246,7 @@ template <typename T, unsigned BLOCK> __device__ __forceinline__ void block_tree
         warp_tail_sum(s, tid);
 }
 
-/* Rung 6 - completely unrolled. The block size becomes a template parameter and the whole tree is
+/* reduce_complete_unroll: completely unrolled. The block size becomes a template parameter and the whole tree is
  * unrolled (block_tree_unrolled). The launcher instantiates it once, for the policy's REDUCE_BLOCK,
  * so there is no switch over instances. */
 template <typename T, unsigned BLOCK>
@@ -288,7 +266,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_complete_unroll_kernel(const T *
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 7 - multiple elements per thread (algorithm cascading). A fixed grid of about a full GPU's worth
+/* reduce_multi_element: multiple elements per thread (algorithm cascading). A fixed grid of about a full GPU's worth
  * of blocks walks the input with a grid-sized stride (coalesced at every step), each thread adding
  * many elements in a register before the one tree per block. Far fewer blocks, so a second launch of
  * one block finishes the job instead of a chain of launches. */
@@ -312,7 +290,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_multi_element_kernel(const T *__
         out[blockIdx.x] = s[0];
 }
 
-/* Rung 8 - warp shuffles. The same grid-stride accumulation, but the per-block sum runs in registers:
+/* reduce_warp_shuffle: warp shuffles. The same grid-stride accumulation, but the per-block sum runs in registers:
  * each warp sums with __shfl_down_sync (five steps, no shared memory, no barrier), then one warp sums
  * the warp totals. One small shared array and two barriers remain instead of log2(BLOCK). */
 template <typename T, unsigned BLOCK>
@@ -327,12 +305,12 @@ __global__ void __launch_bounds__(BLOCK) reduce_warp_shuffle_kernel(const T *__r
         if (i + BLOCK < n)
             v += in[i + BLOCK];
     }
-    v = block_sum_shfl<T, BLOCK>(v, scratch);
+    v = climb_block_sum<BLOCK>(v, scratch);
     if (threadIdx.x == 0)
         out[blockIdx.x] = v;
 }
 
-/* Rung 9 - the best: wide loads, many in flight, one pass. The input is split at 16-byte boundaries
+/* reduce_vectorized_single_pass, the best rung: wide loads, many in flight, one pass. The input is split at 16-byte boundaries
  * into a head (0-3 elements), a body of 16-byte vectors and a tail (0-3 elements), so any alignment
  * and any n work. Each thread issues VECS independent 16-byte loads before it uses any of them, which
  * keeps enough bytes in flight to cover DRAM latency. One launch does the whole reduction: the last
@@ -350,7 +328,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
                                                                               unsigned long long *packed,
                                                                               unsigned *ticket, T *partials)
 {
-    typedef typename vec4_of<T>::type V;
+    typedef typename climb_vec16<T>::type V;
     __shared__ T scratch[BLOCK / 32];
     __shared__ bool is_last;
 
@@ -378,16 +356,16 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
             r[k] = body[i + k * BLOCK];
 #pragma unroll
         for (unsigned k = 0; k < VECS; k++)
-            v += (r[k].x + r[k].y) + (r[k].z + r[k].w);
+            v += climb_vec_sum(r[k]);
     }
 #pragma unroll
     for (unsigned k = 0; k < VECS; k++) /* the one partial chunk at the end, if it is this block's */
         if (i + k * BLOCK < nvec) {
             V r = body[i + k * BLOCK];
-            v += (r.x + r.y) + (r.z + r.w);
+            v += climb_vec_sum(r);
         }
 
-    v = block_sum_shfl<T, BLOCK>(v, scratch);
+    v = climb_block_sum<BLOCK>(v, scratch);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0)
             *out = v;
@@ -416,7 +394,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
     T total = 0;
     for (unsigned j = threadIdx.x; j < gridDim.x; j += BLOCK)
         total += __ldcg(&partials[j]); /* from L2: another SM wrote it */
-    total = block_sum_shfl<T, BLOCK>(total, scratch);
+    total = climb_block_sum<BLOCK>(total, scratch);
     if (threadIdx.x == 0) {
         *out = total;
         *ticket = 0;
@@ -427,7 +405,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
 
 static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
 
-/* Rungs 1-6: one launch per level, as the text does, until one block's output is the answer. Two
+/* The shared-memory tree rungs (reduce_interleaved_divergent .. reduce_complete_unroll): one launch per level, as the text does, until one block's output is the answer. Two
  * ping-pong buffers in the workspace hold the partial sums between levels. */
 template <typename T> struct pass_kernel { typedef void (*fn)(const T *, T *, size_t); };
 
@@ -488,11 +466,11 @@ REDUCE_MULTIPASS_LAUNCHER(launch_first_add_load, 2 * REDUCE_BLOCK, reduce_first_
 REDUCE_MULTIPASS_LAUNCHER(launch_unroll_last_warp, 2 * REDUCE_BLOCK, reduce_unroll_last_warp_kernel<T>)
 REDUCE_MULTIPASS_LAUNCHER(launch_complete_unroll, 2 * REDUCE_BLOCK, (reduce_complete_unroll_kernel<T, REDUCE_BLOCK>))
 
-/* Rungs 7-9 launch at most `per_sm` blocks per SM, each walking the input grid-stride. */
+/* The grid-stride rungs launch at most `per_sm` blocks per SM, each walking the input grid-stride. */
 static unsigned max_grid(const climb_reduce_exec *x, unsigned per_sm)
 {
     unsigned g = (unsigned)(x->sms > 0 ? x->sms : 1) * per_sm;
-    return g < 65535u ? g : 65535u; /* rung 9's packed ticket counts at most 65535 blocks */
+    return g < 65535u ? g : 65535u; /* the best rung's packed ticket counts at most 65535 blocks */
 }
 
 static unsigned grid_stride_blocks(const climb_reduce_exec *x, unsigned per_sm, size_t n, size_t per_block_step)
@@ -501,21 +479,21 @@ static unsigned grid_stride_blocks(const climb_reduce_exec *x, unsigned per_sm, 
     return want < max_grid(x, per_sm) ? (unsigned)want : max_grid(x, per_sm);
 }
 
-/* Workspace of rungs 7-8: one partial-sum slot per block. */
+/* Workspace of reduce_multi_element and reduce_warp_shuffle: one partial-sum slot per block. */
 static size_t ws_grid_stride(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
     return (size_t)max_grid(x, REDUCE_BLOCKS_PER_SM) * 4;
 }
 
-/* Workspace of rung 9: the packed i32 word, the f32 ticket, one slot per block (see the kernel). */
+/* Workspace of the best rung: the packed i32 word, the f32 ticket, one slot per block (see the kernel). */
 static size_t ws_single_pass(const climb_reduce_exec *x, size_t n)
 {
     (void)n;
     return 16 + (size_t)max_grid(x, (unsigned)x->tune.blocks_per_sm) * 4;
 }
 
-/* Rungs 7-8: the grid's partial sums, then one block over them. */
+/* reduce_multi_element and reduce_warp_shuffle: the grid's partial sums, then one block over them. */
 template <typename T>
 static cudaError_t launch_two_pass(typename pass_kernel<T>::fn kernel, const climb_reduce_exec *x, const T *in,
                                    size_t n, T *out, void *ws, size_t ws_bytes)
@@ -546,30 +524,25 @@ static cudaError_t launch_warp_shuffle(const climb_reduce_exec *x, const T *in, 
     return launch_two_pass<T>(reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>, x, in, n, out, ws, ws_bytes);
 }
 
-/* Rung 9's instances: one per candidate block size and loads in flight, indexed by the candidates'
- * positions (the block size and VECS are compile-time: they size the scratch array and unroll the loads). */
+/* The best rung's instances: one per candidate block size and loads in flight, generated from the candidate lists
+ * (the block size and VECS are compile-time: they size the scratch array and unroll the loads). */
 template <typename T> struct single_pass_kernel {
     typedef void (*fn)(const T *, size_t, T *, unsigned long long *, unsigned *, T *);
 };
-#define SP_ROW(T, B)                                                                                          \
-    {reduce_vectorized_single_pass_kernel<T, B, 1>, reduce_vectorized_single_pass_kernel<T, B, 2>,            \
-     reduce_vectorized_single_pass_kernel<T, B, 4>, reduce_vectorized_single_pass_kernel<T, B, 8>}
-
-static int candidate_index(const int *values, int n, int v)
-{
-    for (int i = 0; i < n; i++)
-        if (values[i] == v)
-            return i;
-    return -1;
-}
+template <typename T> struct single_pass_instance_row {
+    int block, vecs;
+    typename single_pass_kernel<T>::fn kernel;
+};
+#define REDUCE_SP_ENTRY(B, V) {B, V, reduce_vectorized_single_pass_kernel<T, B, V>},
+#define REDUCE_SP_ROW(B) REDUCE_TUNE_VECS_LIST(REDUCE_SP_ENTRY, B)
 
 template <typename T> static typename single_pass_kernel<T>::fn single_pass_instance(const climb_reduce_tuning *t)
 {
-    static const typename single_pass_kernel<T>::fn table[4][4] = {SP_ROW(T, 128), SP_ROW(T, 256), SP_ROW(T, 512),
-                                                                   SP_ROW(T, 1024)};
-    int b = candidate_index(REDUCE_TUNE_BLOCKS, REDUCE_NV(REDUCE_TUNE_BLOCKS), t->block);
-    int v = candidate_index(REDUCE_TUNE_VECS, REDUCE_NV(REDUCE_TUNE_VECS), t->vecs);
-    return b < 0 || v < 0 ? NULL : table[b][v];
+    static const single_pass_instance_row<T> table[] = {REDUCE_TUNE_BLOCK_LIST(REDUCE_SP_ROW)};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].block == t->block && table[i].vecs == t->vecs)
+            return table[i].kernel;
+    return NULL;
 }
 
 template <typename T>
@@ -589,7 +562,7 @@ static cudaError_t launch_vectorized_single_pass(const climb_reduce_exec *x, con
     return cudaGetLastError();
 }
 
-/* Rung 0: CUB. 32-bit offsets where n fits, as a caller of CUB would choose; the workspace size comes
+/* The vendor rung, CUB. 32-bit offsets where n fits, as a caller of CUB would choose; the workspace size comes
  * from CUB's own query, made once before timing. */
 template <typename T, typename Offset>
 static cudaError_t cub_sum(void *ws, size_t *bytes, const T *in, T *out, size_t n, cudaStream_t s)
@@ -623,116 +596,190 @@ static cudaError_t launch_cub(const climb_reduce_exec *x, const T *in, size_t n,
 
 /* ---------------------------------------------------------------- the registry */
 
-/* The kernel rungs 1-8 launch (REDUCE_BLOCK threads, no dynamic shared memory), for the occupancy check.
- * The macro writes a two-line lookup per rung; the kernel expression names T. */
-#define REDUCE_KERNEL_OF(fname, ...)                                                                           \
-    template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }             \
-    static const void *fname(climb_dtype t) { return t == CLIMB_I32 ? fname##_of<int32_t>() : fname##_of<float>(); }
-REDUCE_KERNEL_OF(k_interleaved_divergent, reduce_interleaved_divergent_kernel<T>)
-REDUCE_KERNEL_OF(k_interleaved_strided, reduce_interleaved_strided_kernel<T>)
-REDUCE_KERNEL_OF(k_seq_addressing, reduce_seq_addressing_kernel<T>)
-REDUCE_KERNEL_OF(k_first_add_load, reduce_first_add_load_kernel<T>)
-REDUCE_KERNEL_OF(k_unroll_last_warp, reduce_unroll_last_warp_kernel<T>)
-REDUCE_KERNEL_OF(k_complete_unroll, reduce_complete_unroll_kernel<T, REDUCE_BLOCK>)
-REDUCE_KERNEL_OF(k_multi_element, reduce_multi_element_kernel<T, REDUCE_BLOCK>)
-REDUCE_KERNEL_OF(k_warp_shuffle, reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>)
+/* The kernels a rung launches, for `climb occupancy --kernel` and the occupancy test. */
+static int one_kernel(const char *name, climb_dtype t, const void *func, int block, climb_kernel_desc *out, int max)
+{
+    if (!func)
+        return 0;
+    if (max >= 1) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "%s<%s>", name, climb_dtype_name(t));
+        out->func = func;
+        out->block_threads = block;
+    }
+    return 1;
+}
+
+/* The fixed-block rungs launch one kernel of REDUCE_BLOCK threads (no dynamic shared memory); the macro writes
+ * the lookup, the kernel expression names T. */
+#define REDUCE_KERNELS_OF(fname, kname, ...)                                                                  \
+    template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }            \
+    static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)  \
+    {                                                                                                         \
+        return one_kernel(kname, t, t == CLIMB_I32 ? fname##_of<int32_t>() : fname##_of<float>(),           \
+                          (int)REDUCE_BLOCK, out, max);                                                       \
+    }
+REDUCE_KERNELS_OF(k_interleaved_divergent, "reduce_interleaved_divergent_kernel", reduce_interleaved_divergent_kernel<T>)
+REDUCE_KERNELS_OF(k_interleaved_strided, "reduce_interleaved_strided_kernel", reduce_interleaved_strided_kernel<T>)
+REDUCE_KERNELS_OF(k_seq_addressing, "reduce_seq_addressing_kernel", reduce_seq_addressing_kernel<T>)
+REDUCE_KERNELS_OF(k_first_add_load, "reduce_first_add_load_kernel", reduce_first_add_load_kernel<T>)
+REDUCE_KERNELS_OF(k_unroll_last_warp, "reduce_unroll_last_warp_kernel", reduce_unroll_last_warp_kernel<T>)
+REDUCE_KERNELS_OF(k_complete_unroll, "reduce_complete_unroll_kernel", reduce_complete_unroll_kernel<T, REDUCE_BLOCK>)
+REDUCE_KERNELS_OF(k_multi_element, "reduce_multi_element_kernel", reduce_multi_element_kernel<T, REDUCE_BLOCK>)
+REDUCE_KERNELS_OF(k_warp_shuffle, "reduce_warp_shuffle_kernel", reduce_warp_shuffle_kernel<T, REDUCE_BLOCK>)
+
+/* The best rung launches the instance its tuned block and loads in flight select. */
+static int k_vectorized_single_pass(climb_dtype t, const climb_device_info *dev, const int *tuning,
+                                    climb_kernel_desc *out, int max)
+{
+    climb_reduce_exec x = {0, dev->sms, {0, 0, 0}};
+    climb_reduce_set_tuning(&x, tuning);
+    const void *f = t == CLIMB_I32 ? (const void *)single_pass_instance<int32_t>(&x.tune)
+                                   : (const void *)single_pass_instance<float>(&x.tune);
+    if (!f)
+        return 0;
+    if (max >= 1) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "reduce_vectorized_single_pass_kernel<%s, %d, %d>", climb_dtype_name(t),
+                 x.tune.block, x.tune.vecs);
+        out->func = f;
+        out->block_threads = x.tune.block;
+    }
+    return 1;
+}
 
 typedef struct reduce_rung {
     climb_rung_info info;
     cudaError_t (*launch_i32)(const climb_reduce_exec *, const int32_t *, size_t, int32_t *, void *ws, size_t ws_bytes);
     cudaError_t (*launch_f32)(const climb_reduce_exec *, const float *, size_t, float *, void *ws, size_t ws_bytes);
     size_t (*workspace)(const climb_reduce_exec *, size_t n);
-    const void *(*kernel)(climb_dtype t);  /* rungs 1-8; NULL for CUB (not ours) and rung 9 (tuned instance) */
 } reduce_rung;
 
-#define REDUCE_RUNG(fn, ws, kernel) fn<int32_t>, fn<float>, ws, kernel
+#define REDUCE_LAUNCH(fn) .launch_i32 = fn<int32_t>, .launch_f32 = fn<float>
 
-/* The ladder. Ordinal = position: 0 is CUB, then the text's kernels in order, then the best. */
+/* The ladder, in order: the vendor, the text's kernels 1-7 (with the seed's G80 figures for 2^22 ints, time
+ * and GB/s, from its table 'Performance for 4M element reduction'), the warp-shuffle step, the best. */
 static const reduce_rung REDUCE_RUNGS[] = {
-    {{"cub_device_reduce", "vendor: cub::DeviceReduce::Sum", "", 1}, REDUCE_RUNG(launch_cub, ws_cub, NULL)},
-    {{"reduce_interleaved_divergent", "shared-memory tree, tid % (2*stride) picks the adders: divergent warps", "", 0},
-     REDUCE_RUNG(launch_interleaved_divergent, ws_one_per_thread, k_interleaved_divergent)},
-    {{"reduce_interleaved_strided", "strided index keeps active threads together: no divergence, bank conflicts", "", 0},
-     REDUCE_RUNG(launch_interleaved_strided, ws_one_per_thread, k_interleaved_strided)},
-    {{"reduce_seq_addressing", "sequential addressing: conflict-free, but half the threads idle at once", "", 0},
-     REDUCE_RUNG(launch_seq_addressing, ws_one_per_thread, k_seq_addressing)},
-    {{"reduce_first_add_load", "each thread adds two elements while loading: no idle first step", "", 0},
-     REDUCE_RUNG(launch_first_add_load, ws_two_per_thread, k_first_add_load)},
-    {{"reduce_unroll_last_warp", "last 64 sums by one warp with __syncwarp, no block barriers", "", 0},
-     REDUCE_RUNG(launch_unroll_last_warp, ws_two_per_thread, k_unroll_last_warp)},
-    {{"reduce_complete_unroll", "block size as a template parameter: the whole tree unrolled", "", 0},
-     REDUCE_RUNG(launch_complete_unroll, ws_two_per_thread, k_complete_unroll)},
-    {{"reduce_multi_element", "algorithm cascading: grid-stride loop, many elements per thread, 2 launches", "", 0},
-     REDUCE_RUNG(launch_multi_element, ws_grid_stride, k_multi_element)},
-    {{"reduce_warp_shuffle", "block sum in registers with __shfl_down_sync instead of a shared tree", "", 0},
-     REDUCE_RUNG(launch_warp_shuffle, ws_grid_stride, k_warp_shuffle)},
-    {{"reduce_vectorized_single_pass", "16-byte loads, several in flight per thread, last block to finish writes: 1 launch", "", 0},
-     REDUCE_RUNG(launch_vectorized_single_pass, ws_single_pass, NULL)},
+    {.info = {.name = "cub_device_reduce", .idea = "vendor: cub::DeviceReduce::Sum", .needs = "",
+              .kind = CLIMB_RUNG_VENDOR},
+     REDUCE_LAUNCH(launch_cub), .workspace = ws_cub},
+    {.info = {.name = "reduce_interleaved_divergent",
+              .idea = "shared-memory tree, tid % (2*stride) picks the adders: divergent warps", .needs = "",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_interleaved_divergent, .published_us = 8054, .published_rate = 2.083},
+     REDUCE_LAUNCH(launch_interleaved_divergent), .workspace = ws_one_per_thread},
+    {.info = {.name = "reduce_interleaved_strided",
+              .idea = "strided index keeps active threads together: no divergence, bank conflicts", .needs = "",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_interleaved_strided, .published_us = 3456, .published_rate = 4.854},
+     REDUCE_LAUNCH(launch_interleaved_strided), .workspace = ws_one_per_thread},
+    {.info = {.name = "reduce_seq_addressing",
+              .idea = "sequential addressing: conflict-free, but half the threads idle at once", .needs = "",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_seq_addressing, .published_us = 1722, .published_rate = 9.741},
+     REDUCE_LAUNCH(launch_seq_addressing), .workspace = ws_one_per_thread},
+    {.info = {.name = "reduce_first_add_load", .idea = "each thread adds two elements while loading: no idle first step",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_first_add_load, .published_us = 965,
+              .published_rate = 17.377},
+     REDUCE_LAUNCH(launch_first_add_load), .workspace = ws_two_per_thread},
+    {.info = {.name = "reduce_unroll_last_warp", .idea = "last 64 sums by one warp with __syncwarp, no block barriers",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_unroll_last_warp, .published_us = 536,
+              .published_rate = 31.289},
+     REDUCE_LAUNCH(launch_unroll_last_warp), .workspace = ws_two_per_thread},
+    {.info = {.name = "reduce_complete_unroll", .idea = "block size as a template parameter: the whole tree unrolled",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_complete_unroll, .published_us = 381,
+              .published_rate = 43.996},
+     REDUCE_LAUNCH(launch_complete_unroll), .workspace = ws_two_per_thread},
+    {.info = {.name = "reduce_multi_element",
+              .idea = "algorithm cascading: grid-stride loop, many elements per thread, 2 launches", .needs = "",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_multi_element, .published_us = 268, .published_rate = 62.671},
+     REDUCE_LAUNCH(launch_multi_element), .workspace = ws_grid_stride},
+    {.info = {.name = "reduce_warp_shuffle", .idea = "block sum in registers with __shfl_xor_sync instead of a shared tree",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_warp_shuffle},
+     REDUCE_LAUNCH(launch_warp_shuffle), .workspace = ws_grid_stride},
+    {.info = {.name = "reduce_vectorized_single_pass",
+              .idea = "16-byte loads, several in flight per thread, last block to finish writes: 1 launch", .needs = "",
+              .kind = CLIMB_RUNG_BEST, .kernels = k_vectorized_single_pass},
+     REDUCE_LAUNCH(launch_vectorized_single_pass), .workspace = ws_single_pass},
 };
-#define REDUCE_N_RUNGS ((int)(sizeof REDUCE_RUNGS / sizeof REDUCE_RUNGS[0]))
-#define REDUCE_BEST (REDUCE_N_RUNGS - 1)
+#define REDUCE_N_RUNGS CLIMB_COUNT(REDUCE_RUNGS)
+
+static const climb_published REDUCE_PUBLISHED = {
+    .source = "seed 000 (Harris, Optimizing Parallel Reduction in CUDA), table 'Performance for 4M element reduction'",
+    .gpu = "G80",
+    .type = CLIMB_I32,
+    .shape = CLIMB_SHAPE1(1 << 22),
+    .rate_unit = "GB/s",
+};
 
 static const climb_rung_info *reduce_rung_info(int i) { return &REDUCE_RUNGS[i].info; }
 
-extern "C" size_t climb_reduce_best_workspace(const climb_reduce_exec *x)
+/* The rung marked best, found by its mark. */
+static const reduce_rung *reduce_best(void)
 {
-    return REDUCE_RUNGS[REDUCE_BEST].workspace(x, 0);
+    for (int i = 0; i < REDUCE_N_RUNGS; i++)
+        if (REDUCE_RUNGS[i].info.kind == CLIMB_RUNG_BEST)
+            return &REDUCE_RUNGS[i];
+    return NULL;
 }
+
+extern "C" size_t climb_reduce_best_workspace(const climb_reduce_exec *x) { return reduce_best()->workspace(x, 0); }
 
 extern "C" cudaError_t climb_reduce_best_i32(const climb_reduce_exec *x, const int32_t *in, size_t n, int32_t *out,
                                              void *ws, size_t ws_bytes)
 {
-    return REDUCE_RUNGS[REDUCE_BEST].launch_i32(x, in, n, out, ws, ws_bytes);
+    return reduce_best()->launch_i32(x, in, n, out, ws, ws_bytes);
 }
 
 extern "C" cudaError_t climb_reduce_best_f32(const climb_reduce_exec *x, const float *in, size_t n, float *out,
                                              void *ws, size_t ws_bytes)
 {
-    return REDUCE_RUNGS[REDUCE_BEST].launch_f32(x, in, n, out, ws, ws_bytes);
+    return reduce_best()->launch_f32(x, in, n, out, ws, ws_bytes);
 }
 
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 static const climb_tunable REDUCE_TUNABLES[] = {
-    {"block", "threads per block", REDUCE_TUNE_BLOCKS, REDUCE_NV(REDUCE_TUNE_BLOCKS)},
-    {"blocks_per_sm", "blocks launched per SM", REDUCE_TUNE_BLOCKS_PER_SM, REDUCE_NV(REDUCE_TUNE_BLOCKS_PER_SM)},
-    {"vecs", "16-byte loads in flight per thread", REDUCE_TUNE_VECS, REDUCE_NV(REDUCE_TUNE_VECS)},
+    {.name = "block", .meaning = "threads per block", .values = REDUCE_TUNE_BLOCKS,
+     .n_values = CLIMB_COUNT(REDUCE_TUNE_BLOCKS)},
+    {.name = "blocks_per_sm", .meaning = "blocks launched per SM", .values = REDUCE_TUNE_BLOCKS_PER_SM,
+     .n_values = CLIMB_COUNT(REDUCE_TUNE_BLOCKS_PER_SM)},
+    {.name = "vecs", .meaning = "16-byte loads in flight per thread", .values = REDUCE_TUNE_VECS,
+     .n_values = CLIMB_COUNT(REDUCE_TUNE_VECS)},
 };
 
-static const char *reduce_tuning_defaults(const climb_device_info *dev, int *v)
+static const char *reduce_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
-    int n = REDUCE_NV(REDUCE_ARCH_POLICY);
+    (void)k; /* the same values for every n and type */
+    int n = CLIMB_COUNT(REDUCE_ARCH_POLICY);
     const reduce_arch_policy *p = &REDUCE_ARCH_POLICY[n - 1];
     for (int i = 0; i < n - 1; i++)
         if (REDUCE_ARCH_POLICY[i].cc_major == dev->cc_major)
             p = &REDUCE_ARCH_POLICY[i];
     v[0] = p->block;
-    v[2] = p->vecs;
     v[1] = p->blocks_per_sm;
+    v[2] = p->vecs;
     if (v[1] == 0) { /* as many blocks as the SM holds threads for: the largest candidate that fits */
         v[1] = REDUCE_TUNE_BLOCKS_PER_SM[0];
-        for (int i = 0; i < REDUCE_NV(REDUCE_TUNE_BLOCKS_PER_SM); i++)
+        for (int i = 0; i < CLIMB_COUNT(REDUCE_TUNE_BLOCKS_PER_SM); i++)
             if (REDUCE_TUNE_BLOCKS_PER_SM[i] * p->block <= dev->max_threads_per_sm)
                 v[1] = REDUCE_TUNE_BLOCKS_PER_SM[i];
     }
     return p->source;
 }
 
+/* The device's own rule; whether each value is one of its parameter's candidates is checked from the lists. */
 static const char *reduce_tuning_rejects(const climb_device_info *dev, const int *v)
 {
-    static const char *const not_candidate[] = {"block is not one of 128, 256, 512, 1024",
-                                                "blocks_per_sm is not one of 1, 2, 3, 4, 6, 8, 12, 16",
-                                                "vecs is not one of 1, 2, 4, 8"};
-    for (int i = 0; i < REDUCE_NV(REDUCE_TUNABLES); i++)
-        if (candidate_index(REDUCE_TUNABLES[i].values, REDUCE_TUNABLES[i].n_values, v[i]) < 0)
-            return not_candidate[i];
     if (dev->max_threads_per_sm > 0 && v[0] * v[1] > dev->max_threads_per_sm)
         return "block x blocks_per_sm is more threads than one SM holds at once (a second wave of blocks)";
     return NULL;
 }
 
 static const climb_tuning REDUCE_TUNING = {
-    REDUCE_BEST, REDUCE_NV(REDUCE_TUNABLES), REDUCE_TUNABLES, reduce_tuning_defaults, reduce_tuning_rejects,
+    .params = REDUCE_TUNABLES,
+    .n_params = CLIMB_COUNT(REDUCE_TUNABLES),
+    .candidates = NULL, /* every combination */
+    .n_candidates = 0,
+    .defaults = reduce_tuning_defaults,
+    .rejects = reduce_tuning_rejects,
 };
 
 extern "C" void climb_reduce_set_tuning(climb_reduce_exec *x, const int *v)
@@ -740,36 +787,6 @@ extern "C" void climb_reduce_set_tuning(climb_reduce_exec *x, const int *v)
     x->tune.block = v[0];
     x->tune.blocks_per_sm = v[1];
     x->tune.vecs = v[2];
-}
-
-static int reduce_kernels(int rung, climb_dtype t, const climb_device_info *dev, const int *tuning,
-                          climb_kernel_desc *out, int max)
-{
-    if (rung < 0 || rung >= REDUCE_N_RUNGS || REDUCE_RUNGS[rung].info.vendor)
-        return 0;
-    if (max < 1)
-        return 1;
-    climb_kernel_desc *d = &out[0];
-    memset(d, 0, sizeof *d);
-    if (rung != REDUCE_BEST) {
-        snprintf(d->name, sizeof d->name, "%s_kernel<%s>", REDUCE_RUNGS[rung].info.name, climb_dtype_name(t));
-        d->func = REDUCE_RUNGS[rung].kernel(t);
-        d->block_threads = (int)REDUCE_BLOCK;
-        return 1;
-    }
-    int v[3];
-    if (tuning)
-        memcpy(v, tuning, sizeof v);
-    else
-        reduce_tuning_defaults(dev, v);
-    climb_reduce_exec x = {0, dev->sms, {0, 0, 0}};
-    climb_reduce_set_tuning(&x, v);
-    d->func = t == CLIMB_I32 ? (const void *)single_pass_instance<int32_t>(&x.tune)
-                             : (const void *)single_pass_instance<float>(&x.tune);
-    snprintf(d->name, sizeof d->name, "%s_kernel<%s, %d, %d>", REDUCE_RUNGS[rung].info.name, climb_dtype_name(t),
-             v[0], v[2]);
-    d->block_threads = v[0];
-    return d->func ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------- harness glue */
@@ -783,9 +800,11 @@ struct climb_case {
     void *d_out;         /* one element */
     void *d_ws;
     size_t ws_bytes;
-    int32_t ref_i32;
+    int32_t ref_i32;     /* the CPU sum, computed at creation (the poison needs it) */
     double ref_f32, abs_f32;
 };
+
+static size_t reduce_n(const climb_case_params *p) { return p->shape.d[0]; }
 
 static void reduce_destroy(climb_case *c)
 {
@@ -804,12 +823,12 @@ static void reduce_destroy(climb_case *c)
 static int reduce_create(const climb_case_params *p, climb_case **out)
 {
     *out = NULL;
-    const size_t es = climb_dtype_size(p->type);
-    if (p->size > (SIZE_MAX - p->offset) / es) {
-        fprintf(stderr, "climb: reduce n = %zu is too large to address\n", p->size);
+    const size_t es = climb_dtype_size(p->type), n = reduce_n(p);
+    if (n > (SIZE_MAX - p->offset) / es) {
+        fprintf(stderr, "climb: reduce n = %zu is too large to address\n", n);
         return -1;
     }
-    const size_t bytes = p->size * es;
+    const size_t bytes = n * es;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
         fprintf(stderr, "climb: out of host memory\n");
@@ -818,21 +837,12 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     c->p = *p;
     c->x.stream = 0;
     c->x.sms = p->dev ? p->dev->sms : 1;
-    if (p->dev) {
-        int v[3];
-        reduce_tuning_defaults(p->dev, v);
-        climb_reduce_set_tuning(&c->x, v);
-    } else {
-        c->x.tune.block = 512;
-        c->x.tune.blocks_per_sm = 1;
-        c->x.tune.vecs = 4;
-    }
     /* Device memory first: a size the GPU cannot hold is refused before any host memory is touched. */
     cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
     if (e == cudaSuccess)
         e = cudaMalloc(&c->d_out, 16);
     if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", p->size, bytes,
+        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", n, bytes,
                 cudaGetErrorString(e));
         cudaGetLastError();
         reduce_destroy(c);
@@ -844,26 +854,49 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     }
     c->h_in = malloc(bytes ? bytes : 1);
     if (!c->h_in) {
-        fprintf(stderr, "climb: out of host memory for %zu input bytes (reduce n = %zu)\n", bytes, p->size);
+        fprintf(stderr, "climb: out of host memory for %zu input bytes (reduce n = %zu)\n", bytes, n);
         reduce_destroy(c);
         return -1;
     }
     climb_rng rng;
     climb_rng_seed(&rng, p->seed);
-    if (p->type == CLIMB_I32) {
-        /* The full 32-bit range: sums wrap constantly, and any lost or doubled element changes the result. */
-        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, p->size, INT32_MIN, INT32_MAX);
-        c->ref_i32 = climb_reduce_ref_i32((const int32_t *)c->h_in, p->size);
-    } else {
-        climb_rng_fill_f32(&rng, (float *)c->h_in, p->size, -1.0f, 1.0f);
-        c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, p->size, &c->abs_f32);
-    }
+    /* i32: the full 32-bit range, so sums wrap constantly and any lost or doubled element changes the result.
+     * f32: uniform in [-1, 1). */
+    double lo, hi;
+    climb_dtype_full_range(p->type, &lo, &hi);
+    climb_rng_fill(&rng, p->type, c->h_in, n, lo, hi);
+    if (p->type == CLIMB_I32)
+        c->ref_i32 = climb_reduce_ref_i32((const int32_t *)c->h_in, n);
+    else
+        c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, n, &c->abs_f32);
     c->d_in = c->d_alloc + p->offset * es;
     if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
         reduce_destroy(c);
         return -1;
     }
     *out = c;
+    return 0;
+}
+
+/* The sum has one element, so every mode uses the whole CPU sum made at creation; with the vendor's output in
+ * d_out (VENDOR), that output must agree with it as any rung's must. */
+static int reduce_verify(climb_case *c, char *msg, size_t msglen);
+
+static int reduce_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    const char *what = c->p.type == CLIMB_I32 ? "CPU sum, exact (64-bit accumulation, wrapped to 32 bits)"
+                                              : "CPU sum in double; |got - ref| <= 1e-6 sum|x| + 1e-6";
+    if (mode == CLIMB_REF_VENDOR) {
+        char msg[300];
+        int v = reduce_verify(c, msg, sizeof msg);
+        if (v != 0) {
+            snprintf(desc, desclen, "cub_device_reduce disagrees with the %s: %s", what, msg);
+            return v < 0 ? -1 : 1;
+        }
+        snprintf(desc, desclen, "%s (cub_device_reduce agrees)", what);
+        return 0;
+    }
+    snprintf(desc, desclen, "%s", what);
     return 0;
 }
 
@@ -876,10 +909,10 @@ static const char *reduce_refuses(const climb_case *c, int rung)
 
 static int reduce_prepare(climb_case *c, int rung)
 {
-    size_t need = REDUCE_RUNGS[rung].workspace(&c->x, c->p.size);
+    size_t need = REDUCE_RUNGS[rung].workspace(&c->x, reduce_n(&c->p));
     if (need == 0) {
         fprintf(stderr, "climb: %s could not size its workspace for n = %zu\n", REDUCE_RUNGS[rung].info.name,
-                c->p.size);
+                reduce_n(&c->p));
         return -1;
     }
     if (need > c->ws_bytes) {
@@ -904,10 +937,11 @@ static int reduce_run(climb_case *c, int rung, cudaStream_t s)
     climb_reduce_exec x = c->x;
     x.stream = s;
     const reduce_rung *r = &REDUCE_RUNGS[rung];
+    const size_t n = reduce_n(&c->p);
     if (c->p.type == CLIMB_I32)
-        CLIMB_CHECK(r->launch_i32(&x, (const int32_t *)c->d_in, c->p.size, (int32_t *)c->d_out, c->d_ws, c->ws_bytes));
+        CLIMB_CHECK(r->launch_i32(&x, (const int32_t *)c->d_in, n, (int32_t *)c->d_out, c->d_ws, c->ws_bytes));
     else
-        CLIMB_CHECK(r->launch_f32(&x, (const float *)c->d_in, c->p.size, (float *)c->d_out, c->d_ws, c->ws_bytes));
+        CLIMB_CHECK(r->launch_f32(&x, (const float *)c->d_in, n, (float *)c->d_out, c->d_ws, c->ws_bytes));
     return 0;
 }
 
@@ -928,49 +962,80 @@ static int reduce_verify(climb_case *c, char *msg, size_t msglen)
     if (c->p.type == CLIMB_I32) {
         int32_t got;
         CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
-        return climb_verify_i32(&got, &c->ref_i32, 1, msg, msglen) ? 1 : 0;
+        return climb_verify_exact(CLIMB_I32, &got, &c->ref_i32, 1, msg, msglen) ? 1 : 0;
     }
     float got;
     CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
-    double tol = climb_reduce_tol_f32(c->p.size, c->abs_f32);
-    return climb_verify_f32(&got, &c->ref_f32, NULL, tol, 1, msg, msglen) ? 1 : 0;
+    double tol = climb_reduce_tol_f32(reduce_n(&c->p), c->abs_f32);
+    return climb_verify_close(CLIMB_F32, &got, &c->ref_f32, NULL, tol, 1, msg, msglen) ? 1 : 0;
+}
+
+static void reduce_counts(const climb_case *c, climb_counts *out)
+{
+    const size_t n = reduce_n(&c->p), es = climb_dtype_size(c->p.type);
+    memset(out, 0, sizeof *out);
+    out->bytes_read = (double)n * es;
+    out->bytes_written = (double)es;
+    out->flops = c->p.type == CLIMB_F32 && n > 0 ? (double)(n - 1) : 0.0; /* i32 adds are not floating point */
 }
 
 static void reduce_set_tuning(climb_case *c, const int *values) { climb_reduce_set_tuning(&c->x, values); }
 
-static double reduce_bytes(const climb_case *c) { return (double)c->p.size * climb_dtype_size(c->p.type); }
-static double reduce_flops(const climb_case *c) { return c->p.size > 0 ? (double)(c->p.size - 1) : 0.0; }
-
-static const size_t REDUCE_BENCH_SIZES[] = {(size_t)1 << 22, (size_t)1 << 28};
-static const size_t REDUCE_CHECK_SIZES[] = {
-    0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
-    4095, 4096, 4097, 16383, 65535, 65536, 65537, 131071, 262145, 1000003, (size_t)1 << 20, ((size_t)1 << 22) + 1,
-    ((size_t)1 << 24) + 7};
+static const climb_shape REDUCE_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 22), CLIMB_SHAPE1((size_t)1 << 28)};
+/* 0, 1, odd sizes, powers of two and their neighbours, non-multiples of every block's tile, and sizes that need
+ * two and three levels of the multi-pass rungs. */
+static const climb_shape REDUCE_CHECK_SHAPES[] = {
+    CLIMB_SHAPE1(0),       CLIMB_SHAPE1(1),       CLIMB_SHAPE1(2),       CLIMB_SHAPE1(3),       CLIMB_SHAPE1(4),
+    CLIMB_SHAPE1(5),       CLIMB_SHAPE1(7),       CLIMB_SHAPE1(8),       CLIMB_SHAPE1(15),      CLIMB_SHAPE1(16),
+    CLIMB_SHAPE1(17),      CLIMB_SHAPE1(31),      CLIMB_SHAPE1(32),      CLIMB_SHAPE1(33),      CLIMB_SHAPE1(63),
+    CLIMB_SHAPE1(64),      CLIMB_SHAPE1(65),      CLIMB_SHAPE1(127),     CLIMB_SHAPE1(255),     CLIMB_SHAPE1(256),
+    CLIMB_SHAPE1(257),     CLIMB_SHAPE1(511),     CLIMB_SHAPE1(512),     CLIMB_SHAPE1(513),     CLIMB_SHAPE1(1023),
+    CLIMB_SHAPE1(1024),    CLIMB_SHAPE1(1025),    CLIMB_SHAPE1(4095),    CLIMB_SHAPE1(4096),    CLIMB_SHAPE1(4097),
+    CLIMB_SHAPE1(16383),   CLIMB_SHAPE1(65535),   CLIMB_SHAPE1(65536),   CLIMB_SHAPE1(65537),   CLIMB_SHAPE1(131071),
+    CLIMB_SHAPE1(262145),  CLIMB_SHAPE1(1000003), CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1(((size_t)1 << 22) + 1),
+    CLIMB_SHAPE1(((size_t)1 << 24) + 7)};
+/* One element, a non-multiple of the tile, a size past one level of the tree, and a multi-level odd size. */
+static const climb_shape REDUCE_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(1025), CLIMB_SHAPE1(65537),
+                                                  CLIMB_SHAPE1(1000003)};
 
 extern "C" const climb_workload climb_reduce_workload = {
-    "reduce",
-    "Parallel reduction (sum)",
-    "seed 000 Optimization Example 2; seed 004 reduction; seed 003 warp shuffle",
-    "bytes read: n x element size",
-    CLIMB_CEIL_READ,
-    CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
-    REDUCE_BENCH_SIZES,
-    (int)(sizeof REDUCE_BENCH_SIZES / sizeof REDUCE_BENCH_SIZES[0]),
-    REDUCE_CHECK_SIZES,
-    (int)(sizeof REDUCE_CHECK_SIZES / sizeof REDUCE_CHECK_SIZES[0]),
-    3,
-    REDUCE_N_RUNGS,
-    reduce_rung_info,
-    reduce_create,
-    reduce_refuses,
-    reduce_prepare,
-    reduce_run,
-    reduce_poison,
-    reduce_verify,
-    reduce_bytes,
-    reduce_flops,
-    reduce_destroy,
-    reduce_kernels,
-    &REDUCE_TUNING,
-    reduce_set_tuning,
+    .name = "reduce",
+    .title = "Parallel reduction (sum)",
+    .seed_ref = "seed 000 Optimization Example 2; seed 004 reduction; seed 003 warp shuffle",
+    .dims = {"n"},
+    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = NULL,
+    .n_options = 0,
+    .bytes_counted = "read: n x element size; written: the one sum",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = REDUCE_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(REDUCE_BENCH_SHAPES),
+    .check_shapes = REDUCE_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(REDUCE_CHECK_SHAPES),
+    .quick_shapes = REDUCE_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(REDUCE_QUICK_SHAPES),
+    .check_max_offset = 3,
+    .n_rungs = REDUCE_N_RUNGS,
+    .rung = reduce_rung_info,
+    .published = &REDUCE_PUBLISHED,
+    .load = NULL,
+    .unload = NULL,
+    .create = reduce_create,
+    .describe = NULL,
+    .reference = reduce_reference,
+    .ref_cost = NULL, /* one output: the CPU sum is always cheap */
+    .ref_cost_limit = 0,
+    .refuses = reduce_refuses,
+    .prepare = reduce_prepare,
+    .modifies = NULL, /* the input is only read */
+    .reset = NULL,
+    .run = reduce_run,
+    .poison = reduce_poison,
+    .verify = reduce_verify,
+    .counts = reduce_counts,
+    .destroy = reduce_destroy,
+    .tuning = &REDUCE_TUNING,
+    .set_tuning = reduce_set_tuning,
 };

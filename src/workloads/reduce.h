@@ -38,8 +38,8 @@ double climb_reduce_ref_f32(const float *x, size_t n, double *abs_sum);
 /* The f32 tolerance: |got - ref| <= this. */
 double climb_reduce_tol_f32(size_t n, double abs_sum);
 
-/* The best rung (the last of the registry table), for the library face. Its workspace depends on x's
- * tuning but not on n; it must be zeroed once when allocated, and each call leaves it zeroed again. */
+/* The rung marked best in the registry table, for the library face (src/lib/reduce.c). Its workspace depends on
+ * x's tuning but not on n; it must be zeroed once when allocated, and each call leaves it zeroed again. */
 size_t climb_reduce_best_workspace(const climb_reduce_exec *x);
 cudaError_t climb_reduce_best_i32(const climb_reduce_exec *x, const int32_t *in, size_t n, int32_t *out, void *ws,
                                   size_t ws_bytes);

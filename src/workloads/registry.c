@@ -1,4 +1,4 @@
-/* The list of workloads: the one place a new workload is added. */
+/* The list of built-in workloads: the one place a new workload is added (beside its line in CMakeLists.txt). */
 #include "../core/workload.h"
 #include "reduce.h"
 
@@ -6,8 +6,8 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_reduce_workload,
 };
 
-const climb_workload *const *climb_workloads(int *count)
+const climb_workload *const *climb_builtin_workloads(int *count)
 {
-    *count = (int)(sizeof WORKLOADS / sizeof WORKLOADS[0]);
+    *count = CLIMB_COUNT(WORKLOADS);
     return WORKLOADS;
 }

@@ -1,0 +1,232 @@
+#define _GNU_SOURCE /* strtod_l, newlocale */
+#include "text.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- numbers ---- */
+
+int climb_scan_int(const char **s, long long lo, long long hi, long long *out)
+{
+    const char *p = *s;
+    int neg = 0;
+    if (*p == '+' || *p == '-')
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return -1;
+    unsigned long long v = 0;
+    const unsigned long long limit = neg ? (unsigned long long)LLONG_MAX + 1 : (unsigned long long)LLONG_MAX;
+    while (*p >= '0' && *p <= '9') {
+        unsigned d = (unsigned)(*p++ - '0');
+        if (v > (limit - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    long long x = neg ? (v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v) : (long long)v;
+    if (x < lo || x > hi)
+        return -1;
+    *out = x;
+    *s = p;
+    return 0;
+}
+
+static locale_t c_locale(void)
+{
+    static locale_t loc = (locale_t)0;
+    if (!loc)
+        loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return loc;
+}
+
+int climb_scan_double(const char **s, double *out)
+{
+    const char *p = *s;
+    /* Only the plain decimal forms: sign, digits, point, exponent. strtod would also take "nan", "inf" and
+     * hexadecimal, which no input of ours should contain: the token must end where this scan says it does. */
+    const char *q = p;
+    if (*q == '+' || *q == '-')
+        q++;
+    int digits = 0;
+    while (*q >= '0' && *q <= '9')
+        q++, digits++;
+    if (*q == '.') {
+        q++;
+        while (*q >= '0' && *q <= '9')
+            q++, digits++;
+    }
+    if (!digits)
+        return -1;
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (*e < '0' || *e > '9')
+            return -1;
+        while (*e >= '0' && *e <= '9')
+            e++;
+        q = e;
+    }
+    locale_t loc = c_locale();
+    if (!loc)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod_l(p, &end, loc);
+    if (end != q || (errno == ERANGE && fabs(v) > 1.0) || !isfinite(v))
+        return -1;
+    *out = v;
+    *s = end;
+    return 0;
+}
+
+int climb_parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+    const char *p = s;
+    long long v;
+    if (climb_scan_int(&p, lo, hi, &v) != 0 || *p != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int climb_parse_double(const char *s, double *out)
+{
+    const char *p = s;
+    double v;
+    if (climb_scan_double(&p, &v) != 0 || *p != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* ---- line reader ---- */
+
+int climb_lines_open(climb_lines *r, const char *path, size_t max_line, uint64_t max_bytes, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->max_line = max_line;
+    r->max_bytes = max_bytes;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot be read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > max_bytes) {
+        snprintf(err, errlen, "%s: %llu bytes, more than the %llu this input may have", path,
+                 (unsigned long long)st.st_size, (unsigned long long)max_bytes);
+        return -1;
+    }
+    r->f = fopen(path, "rb");
+    if (!r->f) {
+        snprintf(err, errlen, "%s: cannot be read: %s", path, strerror(errno));
+        return -1;
+    }
+    r->cap = 256;
+    r->buf = malloc(r->cap);
+    if (!r->buf) {
+        fclose(r->f);
+        r->f = NULL;
+        snprintf(err, errlen, "%s: out of host memory", path);
+        return -1;
+    }
+    return 0;
+}
+
+int climb_lines_fail(const climb_lines *r, char *err, size_t errlen, const char *fmt, ...)
+{
+    int k = snprintf(err, errlen, "%s:%ld: ", r->path, r->line > 0 ? r->line : 1);
+    if (k >= 0 && (size_t)k < errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int climb_lines_next(climb_lines *r, char **line, size_t *len, char *err, size_t errlen)
+{
+    if (!r->f)
+        return 0;
+    size_t n = 0;
+    int c, any = 0;
+    r->line++;
+    while ((c = getc(r->f)) != EOF) {
+        any = 1;
+        if (++r->bytes > r->max_bytes)
+            return climb_lines_fail(r, err, errlen, "the file is longer than %llu bytes",
+                                    (unsigned long long)r->max_bytes);
+        if (c == '\n')
+            break;
+        if (c == '\0')
+            return climb_lines_fail(r, err, errlen, "a NUL byte: this is not a text file");
+        if (n >= r->max_line)
+            return climb_lines_fail(r, err, errlen, "line longer than %zu bytes", r->max_line);
+        if (n + 2 > r->cap) {
+            size_t cap = r->cap * 2;
+            char *b = realloc(r->buf, cap);
+            if (!b)
+                return climb_lines_fail(r, err, errlen, "out of host memory");
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[n++] = (char)c;
+    }
+    if (ferror(r->f))
+        return climb_lines_fail(r, err, errlen, "read error: %s", strerror(errno));
+    if (!any) {
+        r->line--;
+        return 0;
+    }
+    if (n > 0 && r->buf[n - 1] == '\r')
+        n--;
+    r->buf[n] = '\0';
+    *line = r->buf;
+    *len = n;
+    return 1;
+}
+
+void climb_lines_close(climb_lines *r)
+{
+    if (r->f)
+        fclose(r->f);
+    free(r->buf);
+    r->f = NULL;
+    r->buf = NULL;
+}
+
+const char *climb_skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+const char *climb_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+void climb_printable(const char *s, size_t n, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    size_t o = 0;
+    for (size_t i = 0; i < n && s[i] && o + 1 < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    buf[o] = '\0';
+}

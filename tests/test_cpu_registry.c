@@ -1,0 +1,194 @@
+/* CPU test of the registry: every registered workload (the built-in ones and the test workload) has a complete,
+ * consistent table (climb_workload_validate), and the invariants the CLI, harness, reports and library rely on
+ * hold: names unique, vendors first, exactly one best rung found by its mark (not its position), every other
+ * rung listing its kernels, tuning within its limit. Broken copies of real tables show the validator fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/workload.h"
+#include "workloads/affine.h"
+#include "workloads/reduce.h"
+#include "testing.h"
+
+static void test_every_workload(void)
+{
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    EXPECT(n >= 2);
+    int saw_affine = 0;
+    for (int i = 0; i < n; i++) {
+        const climb_workload *w = all[i];
+        char msg[4000];
+        int problems = climb_workload_validate(w, msg, sizeof msg);
+        EXPECT_MSG(problems == 0, "%s", msg);
+        for (int j = 0; j < i; j++)
+            EXPECT(strcmp(all[j]->name, w->name) != 0);
+        /* Vendors first, one best, found by its mark. */
+        int best = climb_best_rung(w), first_ladder = -1;
+        EXPECT(best >= 0 && w->rung(best)->kind == CLIMB_RUNG_BEST);
+        for (int r = 0; r < w->n_rungs; r++) {
+            if (w->rung(r)->kind != CLIMB_RUNG_VENDOR && first_ladder < 0)
+                first_ladder = r;
+            if (first_ladder >= 0)
+                EXPECT(w->rung(r)->kind != CLIMB_RUNG_VENDOR);
+            EXPECT(w->rung(r)->kind == CLIMB_RUNG_VENDOR || w->rung(r)->kernels != NULL);
+        }
+        if (w->tuning)
+            EXPECT(w->tuning->n_params <= CLIMB_MAX_TUNABLES && climb_tuning_count(w->tuning) >= 1);
+        saw_affine |= w == &climb_affine_workload;
+    }
+    EXPECT(saw_affine);
+    /* A name is taken once. */
+    EXPECT(climb_register_workload(&climb_affine_workload) == -1);
+    EXPECT(climb_find_workload("affine") == &climb_affine_workload);
+}
+
+/* ---- broken tables: each copy breaks one rule, and validation says so ---- */
+
+static const climb_workload *base;
+static climb_rung_info rungs[32];
+static int n_rungs;
+static const climb_rung_info *rung_at(int i) { return &rungs[i]; }
+
+/* A copy of base whose rungs can be edited. */
+static climb_workload copy_of(const climb_workload *w)
+{
+    base = w;
+    n_rungs = w->n_rungs;
+    for (int i = 0; i < n_rungs; i++)
+        rungs[i] = *w->rung(i);
+    climb_workload c = *w;
+    c.rung = rung_at;
+    return c;
+}
+
+static void expect_problem(const climb_workload *w, const char *what)
+{
+    char msg[4000];
+    int p = climb_workload_validate(w, msg, sizeof msg);
+    EXPECT_MSG(p >= 1 && strstr(msg, what) != NULL, "wanted '%s', got %d: %s", what, p, msg);
+}
+
+static void test_broken(void)
+{
+    char msg[4000];
+    climb_workload c = copy_of(&climb_reduce_workload);
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0); /* the copy itself is fine */
+
+    int best = climb_best_rung(&c);
+    rungs[best - 1].kind = CLIMB_RUNG_BEST;
+    expect_problem(&c, "2 rungs marked best");
+    rungs[best - 1].kind = CLIMB_RUNG_LADDER;
+    rungs[best].kind = CLIMB_RUNG_LADDER;
+    expect_problem(&c, "0 rungs marked best");
+    rungs[best].kind = CLIMB_RUNG_BEST;
+
+    /* The best need not be last: a rung appended after it changes nothing. */
+    rungs[n_rungs] = rungs[1];
+    rungs[n_rungs].name = "appended_after_best";
+    c.n_rungs = n_rungs + 1;
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0);
+    EXPECT(climb_best_rung(&c) == best && best != c.n_rungs - 1);
+    rungs[n_rungs].kernels = NULL;
+    expect_problem(&c, "appended_after_best does not say which kernels it launches");
+    rungs[n_rungs].kind = CLIMB_RUNG_VENDOR;
+    expect_problem(&c, "vendor rung appended_after_best after a ladder rung");
+    c.n_rungs = n_rungs;
+
+    rungs[2].name = rungs[1].name;
+    expect_problem(&c, "appears twice");
+    rungs[2] = *climb_reduce_workload.rung(2);
+    rungs[3].idea = "";
+    expect_problem(&c, "has no idea");
+    rungs[3] = *climb_reduce_workload.rung(3);
+    rungs[1].published_us = 0;
+    rungs[1].published_rate = 0;
+    for (int i = 0; i < n_rungs; i++)
+        rungs[i].published_us = rungs[i].published_rate = 0;
+    expect_problem(&c, "no rung has a published figure");
+
+    c = copy_of(&climb_reduce_workload);
+    c.verify = NULL;
+    expect_problem(&c, "are all needed");
+    c = copy_of(&climb_reduce_workload);
+    c.dims[1] = "n";
+    expect_problem(&c, "dim n appears twice");
+    c = copy_of(&climb_reduce_workload);
+    c.types = 0;
+    expect_problem(&c, "types must name");
+    c = copy_of(&climb_reduce_workload);
+    climb_shape wrong[1] = {CLIMB_SHAPE2(4, 4)};
+    c.bench_shapes = wrong;
+    c.n_bench_shapes = 1;
+    expect_problem(&c, "bench_shapes[0] has 2 sizes");
+
+    /* Options: a default that does not parse, a FILE option without a loader. */
+    climb_workload a = copy_of(&climb_affine_workload);
+    EXPECT(climb_workload_validate(&a, msg, sizeof msg) == 0);
+    climb_option opts[16];
+    memcpy(opts, a.options, sizeof(climb_option) * (size_t)a.n_options);
+    a.options = opts;
+    opts[0].def = "oops";
+    expect_problem(&a, "a default does not parse");
+    opts[0] = climb_affine_workload.options[0];
+    a.load = NULL;
+    expect_problem(&a, "a FILE option needs load and unload");
+    a = copy_of(&climb_affine_workload);
+    a.modifies = climb_affine_workload.modifies;
+    a.reset = NULL;
+    expect_problem(&a, "modifies without reset");
+
+    /* Tuning: a listed candidate outside its parameter's values; more parameters than the limit. */
+    climb_tuning tn = *climb_affine_workload.tuning;
+    int cands[8 * 7];
+    memcpy(cands, tn.candidates, sizeof(int) * 7 * (size_t)tn.n_candidates);
+    cands[0] = 33;
+    tn.candidates = cands;
+    a = copy_of(&climb_affine_workload);
+    a.tuning = &tn;
+    expect_problem(&a, "block_x=33 is not among the parameter's values");
+    tn = *climb_affine_workload.tuning;
+    tn.n_params = CLIMB_MAX_TUNABLES + 1;
+    expect_problem(&a, "tuning has 17 parameters");
+}
+
+/* The tuning contract's own capabilities, on the test workload: more than six parameters, an explicit list, and
+ * defaults that see the case. */
+static void test_tuning(void)
+{
+    const climb_tuning *tn = climb_affine_workload.tuning;
+    EXPECT(tn->n_params == 7 && tn->candidates != NULL);
+    EXPECT(climb_tuning_count(tn) == tn->n_candidates && tn->n_candidates == 8);
+    int v[CLIMB_MAX_TUNABLES];
+    climb_tuning_values(tn, 2, v);
+    EXPECT(v[0] == 128 && v[3] == 4); /* row 2 of the list as written */
+    climb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.max_threads_per_sm = 2048;
+    char buf[200];
+    EXPECT(climb_tuning_check(tn, &dev, v, buf, sizeof buf) == NULL);
+    v[4] = 64; /* every value allowed on its own, but not a listed set */
+    const char *why = climb_tuning_check(tn, &dev, v, buf, sizeof buf);
+    EXPECT_MSG(why && strstr(why, "not one of the 8 listed candidate sets"), "%s", why ? why : "NULL");
+    climb_tuning_format(tn, v, buf, sizeof buf);
+    EXPECT(strstr(buf, "block_x=128 block_y=2 rows_per_thread=1 cols_per_thread=4 grid_x=64 grid_y=1024 ldg=1"));
+    /* Defaults differ by shape and type. */
+    int narrow[CLIMB_MAX_TUNABLES], wide[CLIMB_MAX_TUNABLES], bytes[CLIMB_MAX_TUNABLES];
+    climb_tuning_key kn = {CLIMB_SHAPE2(1000, 7), CLIMB_F32}, kw = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32},
+                     kb = {CLIMB_SHAPE2(1000, 1000), CLIMB_U8};
+    tn->defaults(&dev, &kn, narrow);
+    tn->defaults(&dev, &kw, wide);
+    tn->defaults(&dev, &kb, bytes);
+    EXPECT(narrow[0] == 32 && wide[0] == 128 && bytes[3] == 4 && wide[3] == 1);
+    for (const int *d = narrow; d; d = d == narrow ? wide : d == wide ? bytes : NULL)
+        EXPECT(climb_tuning_check(tn, &dev, d, buf, sizeof buf) == NULL);
+}
+
+int main(void)
+{
+    EXPECT(climb_register_workload(&climb_affine_workload) == 0);
+    test_every_workload();
+    test_broken();
+    test_tuning();
+    return test_finish("test_cpu_registry");
+}

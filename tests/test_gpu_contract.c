@@ -1,0 +1,309 @@
+/* GPU: what the contract carries that reduce does not use, proved on the test workload (tests/workloads/affine.cu):
+ * every rung (vendor, cuDNN where built, in-place, dynamic parallelism, tuned) right on every type, both ops, every
+ * distribution and both paddings over the edge shapes; every listed tuning candidate right; the reset of a changed
+ * operand (and the wrong answer without it); batch timing refused for that rung only; each reference mode chosen as
+ * stated and able to fail; a case read from a file; counts and the roofline with the SFU ceiling; tuning with
+ * seven parameters, a listed candidate set and defaults that differ by case. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/build_info.h"
+#include "core/device.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "core/tune.h"
+#include "workloads/affine.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_affine_workload;
+static climb_device_info dev;
+
+static int opt(const char *name) { return climb_opt_find(w->options, w->n_options, name); }
+
+static void plan_with(climb_opt_plan *p, const char *const *sets)
+{
+    char err[300];
+    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
+    for (int i = 0; sets && sets[i]; i += 2)
+        EXPECT_MSG(climb_opt_plan_set(p, opt(sets[i]), sets[i + 1], 0, err, sizeof err) == 0, "%s", err);
+}
+
+static void test_check_everything(void)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = climb_fresh_seed();
+    printf("check seed %" PRIu64 "\n", o.seed);
+    /* The quick shapes under every op, distribution and padding; then the whole sweep with the defaults. */
+    climb_opt_plan p;
+    const char *sweep[] = {"op", "all", "dist", "all", NULL};
+    plan_with(&p, sweep);
+    o.options = &p;
+    o.quick = 1;
+    EXPECT(climb_check(w, &o, &dev) == 0);
+    climb_opt_plan_free(&p, NULL);
+    o.options = NULL;
+    o.quick = 0;
+    EXPECT(climb_check(w, &o, &dev) == 0);
+
+    /* Every listed candidate of the tuned rung on the quick shapes. */
+    const char *best[1] = {w->rung(climb_best_rung(w))->name};
+    o.rungs = best;
+    o.n_rungs = 1;
+    o.quick = 1;
+    for (long i = 0; i < climb_tuning_count(w->tuning); i++) {
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_values(w->tuning, i, v);
+        o.tuning = v;
+        char desc[200];
+        climb_tuning_format(w->tuning, v, desc, sizeof desc);
+        EXPECT_MSG(climb_check(w, &o, &dev) == 0, "candidate %s", desc);
+    }
+    /* The cuDNN rung is there exactly when the build found cuDNN. */
+    EXPECT((climb_find_rung(w, "affine_cudnn") >= 0) == (climb_build_cudnn[0] != '\0'));
+    printf("cuDNN rung: %s\n", climb_build_cudnn[0] ? climb_build_cudnn : "not built");
+}
+
+/* Without the reset the in-place rung's second run transforms its own output: the harness's reset is what keeps
+ * every timed run right. */
+static void test_reset(void)
+{
+    climb_opt_plan p;
+    plan_with(&p, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 11;
+    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE2(33, 65), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    int r = climb_find_rung(w, "affine_in_place");
+    EXPECT(r >= 0 && w->modifies(oc.c, r) != NULL && w->modifies(oc.c, climb_best_rung(w)) == NULL);
+    char msg[300];
+    EXPECT(w->poison(oc.c) == 0 && w->reset(oc.c, 0) == 0 && w->run(oc.c, r, 0) == 0);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess && w->verify(oc.c, msg, sizeof msg) == 0);
+    EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 1, "a second run without reset went unnoticed");
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static const climb_row *row_of(const climb_report *rep, const char *rung, climb_dtype t)
+{
+    for (int i = 0; i < rep->n_rows; i++)
+        if (strcmp(w->rung(rep->rows[i].rung)->name, rung) == 0 && rep->rows[i].type == t)
+            return &rep->rows[i];
+    return NULL;
+}
+
+static void test_bench(void)
+{
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = climb_fresh_seed();
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.05;
+    climb_shape shapes[1] = {CLIMB_SHAPE2(1000, 1000)};
+    o.shapes = shapes;
+    o.n_shapes = 1;
+    climb_opt_plan p;
+    const char *sets[] = {"op", "rsqrt", "pad", "3", NULL};
+    plan_with(&p, sets);
+    o.options = &p;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_U8);
+    for (int batch = 0; batch <= 1; batch++) {
+        climb_report rep;
+        climb_report_init(&rep, "bench", o.seed, batch, &dev);
+        o.timing.batch = batch;
+        int failures = climb_bench(w, &o, &t, &rep);
+        EXPECT(failures == 0);
+        climb_report_derive(&rep);
+        const climb_row *in_place = row_of(&rep, "affine_in_place", CLIMB_F32);
+        const climb_row *tuned = row_of(&rep, "affine_tuned", CLIMB_F32);
+        const climb_row *u8 = row_of(&rep, "affine_naive", CLIMB_U8);
+        EXPECT(in_place && tuned && u8);
+        if (!in_place || !tuned || !u8)
+            break;
+        if (batch)
+            EXPECT_MSG(in_place->status == CLIMB_ROW_REFUSED && strstr(in_place->note, "no batch timing"), "%s",
+                       in_place->note);
+        else
+            EXPECT_MSG(in_place->status == CLIMB_ROW_OK, "%s", in_place->note);
+        EXPECT(tuned->status == CLIMB_ROW_OK);
+        /* op=rsqrt takes float types only: every u8 rung refuses the case. */
+        EXPECT(u8->status == CLIMB_ROW_REFUSED && strstr(u8->note, "float types only"));
+        /* Counts and the roofline: one MUFU op and one element each, memory-bound at this size. */
+        EXPECT(tuned->counts.special_ops == 1e6 && tuned->counts.items == 1e6 && tuned->counts.bytes_read == 4e6);
+        EXPECT(dev.sfu_gops > 0 && isfinite(tuned->pct_roofline) && tuned->pct_roofline > 1 &&
+               tuned->pct_roofline < 110 && isfinite(tuned->special_rate) && isfinite(tuned->items_rate));
+        EXPECT_MSG(strcmp(tuned->bound, "memory") == 0, "%s", tuned->bound);
+        EXPECT(strstr(tuned->reference, "CPU, every element") != NULL);
+        EXPECT(strstr(tuned->input, "x uniform random") != NULL);
+        printf("%s: %.2f us, %.0f GB/s, %.1f%% of roofline (%s)\n", batch ? "batch" : "cold", tuned->t.median_us,
+               tuned->gbs, tuned->pct_roofline, tuned->bound);
+        climb_report_free(&rep);
+    }
+    climb_opt_plan_free(&p, NULL);
+    climb_timer_free(&t);
+}
+
+static void test_references(void)
+{
+    climb_opt_plan p;
+    plan_with(&p, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 3;
+    struct { climb_shape s; climb_ref_mode m; const char *want; } cases[] = {
+        {CLIMB_SHAPE2(1024, 1024), CLIMB_REF_AUTO, "CPU, every element"},
+        {CLIMB_SHAPE2(2048, 2048), CLIMB_REF_AUTO, "affine_cub_transform's output, 64 elements spot-checked"},
+        {CLIMB_SHAPE2(100, 100), CLIMB_REF_VENDOR, "affine_cub_transform's output"},
+        {CLIMB_SHAPE2(100, 1000), CLIMB_REF_SAMPLES, "CPU, 4096 random elements"},
+    };
+    EXPECT(2048.0 * 2048 > AFFINE_REF_LIMIT && 1024.0 * 1024 <= AFFINE_REF_LIMIT);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int t = 0; t < CLIMB_NTYPES; t++) {
+            if (!(w->types & CLIMB_TYPE_BIT(t)))
+                continue;
+            o.reference = cases[i].m;
+            climb_case_key k = {(climb_dtype)t, cases[i].s, 1};
+            climb_open_case oc;
+            EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+            EXPECT_MSG(!oc.ref_failed && strstr(oc.reference, cases[i].want), "%s", oc.reference);
+            /* Each mode sees a wrong result and a right one. */
+            char msg[300];
+            int r = climb_best_rung(w);
+            EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, msg, sizeof msg) == 1);
+            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 0, "%s", msg);
+            /* The vendor's output is spot-checked before it is adopted: poisoned output fails. */
+            if (cases[i].m == CLIMB_REF_VENDOR) {
+                char desc[300];
+                EXPECT(w->poison(oc.c) == 0 && w->reference(oc.c, CLIMB_REF_VENDOR, desc, sizeof desc) == 1);
+                EXPECT(strstr(desc, "the vendor's y[") != NULL);
+            }
+            climb_case_close(w, &oc);
+        }
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_file_input(void)
+{
+    char dir[] = "/tmp/climb_contract_XXXXXX", path[128], err[300];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/m.txt", dir);
+    test_write_text(path, "# a 3 x 4 matrix\n3 4\n1 2 3 4\n5 6 7 8\n9 10 11 250\n");
+    climb_opt_plan p;
+    plan_with(&p, NULL);
+    int k = opt("input");
+    EXPECT(climb_opt_plan_set(&p, k, path, 1, err, sizeof err) == 0);
+    climb_opt_value *v = &p.values[k][0];
+    char desc[300];
+    EXPECT(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0);
+    v->desc = strdup(desc);
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.options = &p;
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.02;
+    climb_report rep;
+    climb_report_init(&rep, "bench", 1, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    int rows = 0, ok = 0;
+    for (int i = 0; i < rep.n_rows; i++) {
+        const climb_row *r = &rep.rows[i];
+        rows++;
+        EXPECT(r->shape.ndims == 2 && r->shape.d[0] == 3 && r->shape.d[1] == 4);
+        EXPECT_MSG(strstr(r->input, "m.txt: 3 x 4 text matrix") != NULL, "%s", r->input);
+        ok += r->status == CLIMB_ROW_OK;
+    }
+    /* The file's values are whole numbers below 256: every type takes them (pad 0 and 3: two combinations). */
+    EXPECT(rows > 0 && ok > 0);
+    climb_report_free(&rep);
+    /* A value u8 cannot hold refuses the u8 case, with the reason. */
+    test_write_text(path, "1 2\n1.5 300\n");
+    climb_opt_plan_free(&p, w->unload);
+    plan_with(&p, NULL);
+    EXPECT(climb_opt_plan_set(&p, k, path, 1, err, sizeof err) == 0);
+    v = &p.values[k][0];
+    EXPECT(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0);
+    o.options = &p;
+    o.types = CLIMB_TYPE_BIT(CLIMB_U8) | CLIMB_TYPE_BIT(CLIMB_F64);
+    climb_report_init(&rep, "bench", 1, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    int refused_u8 = 0, ok_f64 = 0;
+    for (int i = 0; i < rep.n_rows; i++) {
+        const climb_row *r = &rep.rows[i];
+        refused_u8 += r->type == CLIMB_U8 && r->status == CLIMB_ROW_REFUSED && strstr(r->note, "not a u8 value");
+        ok_f64 += r->type == CLIMB_F64 && r->status == CLIMB_ROW_OK;
+    }
+    EXPECT(refused_u8 > 0 && ok_f64 > 0);
+    climb_report_free(&rep);
+    climb_timer_free(&t);
+    climb_opt_plan_free(&p, w->unload);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_tune(void)
+{
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = climb_fresh_seed();
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.02;
+    climb_shape shapes[2] = {CLIMB_SHAPE2(256, 256), CLIMB_SHAPE2(300, 7)};
+    o.shapes = shapes;
+    o.n_shapes = 2;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_U8);
+    climb_opt_plan p;
+    const char *sets[] = {"pad", "0", NULL};
+    plan_with(&p, sets);
+    o.options = &p;
+    climb_tune_result res;
+    EXPECT(climb_tune(w, &o, &t, &dev, &res) == 0);
+    EXPECT(res.n_cases == 4 && res.n_cands == 8);
+    int ran = 0;
+    for (int k = 0; k < res.n_cands; k++)
+        ran += !res.cands[k].skipped && res.cands[k].status == CLIMB_ROW_OK && isfinite(res.cands[k].score);
+    EXPECT(ran == 8 && res.fastest >= 0);
+    /* The defaults differ by case (u8: 4 columns a thread; 7 columns: narrow blocks), so no one candidate is them. */
+    EXPECT(res.defaults == -1 && res.defaults_per_case[0] != res.defaults_per_case[1] &&
+           res.defaults_per_case[0] != res.defaults_per_case[2]);
+    EXPECT(isfinite(res.defaults_score) && res.defaults_score >= 1.0 - 1e-12);
+    EXPECT(res.winner_is_defaults ? res.winner == -1 : res.winner == res.fastest);
+    printf("tune: fastest %.3f, defaults %.3f, %s\n", res.cands[res.fastest].score, res.defaults_score,
+           res.winner_is_defaults ? "the defaults stay" : "the fastest wins");
+    climb_tune_free(&res);
+    climb_opt_plan_free(&p, NULL);
+    climb_timer_free(&t);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_register_workload(w) == 0);
+    EXPECT(climb_device_query(0, &dev) == 0);
+    const climb_workload *ws[1] = {w};
+    EXPECT(climb_extra_ceilings(ws, 1) == CLIMB_MEASURE_SFU);
+    EXPECT(climb_measure_ceilings(&dev, climb_extra_ceilings(ws, 1)) == 0 && dev.sfu_gops > 0);
+    test_reset();
+    test_references();
+    test_bench();
+    test_file_input();
+    test_tune();
+    test_check_everything();
+    return test_finish("test_gpu_contract");
+}

@@ -1,0 +1,178 @@
+/* GPU: the shared device primitives (src/core/device_primitives.cuh) against the CPU, each tested once here:
+ * warp and block sum, max and min, inclusive and exclusive scans of sum and max, over int, unsigned, float and
+ * double and block sizes 32 to 1024, on fresh random inputs, outputs poisoned first. Integer sums wrap; float
+ * sums are within a bound of sum |x| times the tree depth's rounding. */
+#include <limits>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device_primitives.cuh"
+#include "core/rng.h"
+#include "testing.h"
+
+enum { OP_WARP_SUM, OP_WARP_MAX, OP_WARP_MIN, OP_WARP_INC, OP_WARP_EXC, OP_BLOCK_SUM, OP_BLOCK_MAX, OP_BLOCK_MIN,
+       OP_BLOCK_INC, OP_BLOCK_EXC, OP_BLOCK_INC_MAX, OP_BLOCK_EXC_MAX, N_OPS };
+static const char *const OP_NAMES[] = {"warp sum", "warp max", "warp min", "warp inclusive scan",
+                                       "warp exclusive scan", "block sum", "block max", "block min",
+                                       "block inclusive scan", "block exclusive scan", "block inclusive max-scan",
+                                       "block exclusive max-scan"};
+
+/* Each thread writes what the primitive gave it (reductions: the result where it is defined: every lane of a warp
+ * for warp ops, thread 0 for block ops; the total of a block scan goes to out[blockDim.x]). */
+template <typename T, unsigned BLOCK> __global__ void primitives_kernel(const T *in, T *out, int op)
+{
+    __shared__ T scratch[BLOCK / 32 + 1];
+    const unsigned tid = threadIdx.x;
+    T v = in[blockIdx.x * BLOCK + tid], r = v, total = T(0);
+    T *o = out + blockIdx.x * (BLOCK + 1);
+    switch (op) {
+    case OP_WARP_SUM: r = climb_warp_sum(v); break;
+    case OP_WARP_MAX: r = climb_warp_max(v); break;
+    case OP_WARP_MIN: r = climb_warp_min(v); break;
+    case OP_WARP_INC: r = climb_warp_inclusive_scan<climb_op_sum>(v); break;
+    case OP_WARP_EXC: r = climb_warp_exclusive_scan<climb_op_sum>(v); break;
+    case OP_BLOCK_SUM: r = climb_block_sum<BLOCK>(v, scratch); break;
+    case OP_BLOCK_MAX: r = climb_block_max<BLOCK>(v, scratch); break;
+    case OP_BLOCK_MIN: r = climb_block_min<BLOCK>(v, scratch); break;
+    case OP_BLOCK_INC: r = climb_block_inclusive_scan<climb_op_sum, BLOCK>(v, scratch, &total); break;
+    case OP_BLOCK_EXC: r = climb_block_exclusive_scan<climb_op_sum, BLOCK>(v, scratch, &total); break;
+    case OP_BLOCK_INC_MAX: r = climb_block_inclusive_scan<climb_op_max, BLOCK>(v, scratch, &total); break;
+    case OP_BLOCK_EXC_MAX: r = climb_block_exclusive_scan<climb_op_max, BLOCK>(v, scratch, &total); break;
+    }
+    const int block_reduce = op == OP_BLOCK_SUM || op == OP_BLOCK_MAX || op == OP_BLOCK_MIN;
+    if (!block_reduce || tid == 0)
+        o[tid] = r;
+    if (op >= OP_BLOCK_INC && tid == BLOCK - 1)
+        o[BLOCK] = total;
+}
+
+static int checks_failed;
+
+template <typename T> static double as_d(T x) { return (double)x; }
+
+/* What thread i of a block (or lane i of its warp) must hold, and how close (0: exact). */
+template <typename T> static T expect_of(const T *x, unsigned block, unsigned i, int op, T *total)
+{
+    unsigned w0 = (op <= OP_WARP_EXC) ? i / 32 * 32 : 0, w1 = (op <= OP_WARP_EXC) ? w0 + 32 : block;
+    T acc = 0, mx = x[w0], mn = x[w0];
+    /* Integer sums wrap as the GPU's do: accumulate in the type (unsigned wraps; int via uint64). */
+    uint64_t iacc = 0;
+    double dacc = 0;
+    for (unsigned k = w0; k < w1; k++) {
+        mx = x[k] > mx ? x[k] : mx;
+        mn = x[k] < mn ? x[k] : mn;
+    }
+    unsigned upto = op == OP_WARP_INC || op == OP_BLOCK_INC || op == OP_BLOCK_INC_MAX ? i + 1
+                    : op == OP_WARP_EXC || op == OP_BLOCK_EXC || op == OP_BLOCK_EXC_MAX ? i
+                                                                                         : w1;
+    T smax = x[w0];
+    for (unsigned k = w0; k < upto; k++) {
+        iacc += (uint64_t)(int64_t)x[k];
+        dacc += (double)x[k];
+        smax = x[k] > smax ? x[k] : smax;
+    }
+    if (T(0.5) != T(0))
+        acc = (T)dacc;
+    else
+        acc = (T)iacc;
+    if (total) {
+        uint64_t ti = 0;
+        double td = 0;
+        T tm = x[0];
+        for (unsigned k = 0; k < block; k++) {
+            ti += (uint64_t)(int64_t)x[k];
+            td += (double)x[k];
+            tm = x[k] > tm ? x[k] : tm;
+        }
+        *total = op == OP_BLOCK_INC_MAX || op == OP_BLOCK_EXC_MAX ? tm : (T(0.5) != T(0) ? (T)td : (T)ti);
+    }
+    switch (op) {
+    case OP_WARP_MAX: case OP_BLOCK_MAX: return mx;
+    case OP_WARP_MIN: case OP_BLOCK_MIN: return mn;
+    case OP_BLOCK_INC_MAX: return smax;
+    case OP_BLOCK_EXC_MAX: return i == 0 ? std::numeric_limits<T>::lowest() : smax;
+    default: return acc;
+    }
+}
+
+template <typename T, unsigned BLOCK> static void run_type(const char *tname, climb_dtype dt)
+{
+    const unsigned blocks = 7;
+    const size_t n = (size_t)blocks * BLOCK, nout = (size_t)blocks * (BLOCK + 1);
+    T *hx = (T *)malloc(n * sizeof(T)), *hy = (T *)malloc(nout * sizeof(T));
+    T *dx, *dy;
+    EXPECT(cudaMalloc(&dx, n * sizeof(T)) == cudaSuccess && cudaMalloc(&dy, nout * sizeof(T)) == cudaSuccess);
+    climb_rng rng;
+    climb_rng_seed(&rng, climb_fresh_seed());
+    double lo, hi;
+    climb_dtype_full_range(dt, &lo, &hi);
+    if (T(0.5) != T(0))
+        lo = -100, hi = 100;
+    for (int op = 0; op < N_OPS; op++) {
+        climb_rng_fill(&rng, dt, hx, n, lo, hi);
+        EXPECT(cudaMemcpy(dx, hx, n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(dy, 0xA5, nout * sizeof(T)) == cudaSuccess);
+        primitives_kernel<T, BLOCK><<<blocks, BLOCK>>>(dx, dy, op);
+        EXPECT(cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(cudaMemcpy(hy, dy, nout * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
+        int bad = 0;
+        for (unsigned b = 0; b < blocks && !bad; b++) {
+            const T *x = hx + (size_t)b * BLOCK, *y = hy + (size_t)b * (BLOCK + 1);
+            double abs_sum = 0;
+            for (unsigned k = 0; k < BLOCK; k++)
+                abs_sum += fabs(as_d(x[k]));
+            const int block_reduce = op == OP_BLOCK_SUM || op == OP_BLOCK_MAX || op == OP_BLOCK_MIN;
+            for (unsigned i = 0; i < (block_reduce ? 1u : BLOCK) && !bad; i++) {
+                T total;
+                T want = expect_of(x, BLOCK, i, op, op >= OP_BLOCK_INC ? &total : NULL);
+                /* Float sums in tree order: within 32 rounding steps of sum |x| (float) or exactly for ints. */
+                double tol = T(0.5) != T(0) ? 64 * abs_sum * (sizeof(T) == 4 ? 1.2e-7 : 2.3e-16) : 0;
+                if (!(fabs(as_d(y[i]) - as_d(want)) <= tol)) {
+                    fprintf(stderr, "%s %s block %u: thread %u got %.17g, expected %.17g\n", OP_NAMES[op], tname,
+                            BLOCK, i, as_d(y[i]), as_d(want));
+                    bad = 1;
+                }
+                if (op >= OP_BLOCK_INC && i == 0 && !(fabs(as_d(y[BLOCK]) - as_d(total)) <= tol)) {
+                    fprintf(stderr, "%s %s block %u: total %.17g, expected %.17g\n", OP_NAMES[op], tname, BLOCK,
+                            as_d(y[BLOCK]), as_d(total));
+                    bad = 1;
+                }
+            }
+        }
+        EXPECT_MSG(!bad, "%s %s block %u", OP_NAMES[op], tname, BLOCK);
+        checks_failed += bad;
+    }
+    cudaFree(dx);
+    cudaFree(dy);
+    free(hx);
+    free(hy);
+}
+
+template <unsigned BLOCK> static void run_block()
+{
+    run_type<int, BLOCK>("int", CLIMB_I32);
+    run_type<unsigned, BLOCK>("unsigned", CLIMB_U32);
+    run_type<float, BLOCK>("float", CLIMB_F32);
+    run_type<double, BLOCK>("double", CLIMB_F64);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    run_block<32>();
+    run_block<64>();
+    run_block<96>();
+    run_block<256>();
+    run_block<1024>();
+    /* The test can fail: a wrong expectation is caught (a sum checked as if it were a max). */
+    {
+        int x[32];
+        for (int i = 0; i < 32; i++)
+            x[i] = i;
+        EXPECT(expect_of<int>(x, 32, 0, OP_WARP_SUM, NULL) == 496 && expect_of<int>(x, 32, 0, OP_WARP_MAX, NULL) == 31);
+    }
+    printf("primitives: %d op/type/block combinations wrong\n", checks_failed);
+    return test_finish("test_gpu_primitives");
+}

@@ -1,0 +1,108 @@
+"""The logic of scripts/results_tables.py on synthetic reports: tables keyed on type, shape and options (a
+two-dim workload with an option sweep), rungs named by kind not position, the seed's figures beside the ladder,
+the largest case, reports of the old format skipped, the tuning table with case-dependent defaults.
+Usage: test_results_tables.py SOURCE_DIR"""
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(sys.argv[1], "scripts"))
+import results_tables as rt  # noqa: E402
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+DEVICE = {"name": "NVIDIA Test", "compute_capability": "9.0", "driver_version": 13000, "runtime_version": 13000,
+          "measured": {"read_gbs": 3000, "copy_gbs": 2800, "ffma_gflops": 60000}}
+
+
+def report(workloads, rows, **extra):
+    r = {"tool": "climb", "format": 2, "command": "bench", "version": "0.1.0", "git_commit": "abcdef0123456789",
+         "date": "2026-11-22T00:00:00Z", "timing": "cold", "device": DEVICE, "workloads": workloads, "results": rows}
+    r.update(extra)
+    return r
+
+
+def row(wl, ordinal, rung, kind, t, shape, us, vs, opts=None, **kw):
+    x = {"workload": wl, "rung": rung, "ordinal": ordinal, "kind": kind, "type": t, "shape": shape,
+         "options": opts or {}, "input": "", "status": "ok", "median_us": us, "gbs": 1000.0 / us, "gflops": None,
+         "special_rate": None, "bound": "memory", "pct_roofline": 50.0, "step_speedup": None,
+         "cumulative_speedup": 1.0, "vs_vendor": vs}
+    x.update(kw)
+    return x
+
+
+LADDER = {"name": "lad", "title": "A ladder", "dims": ["n"], "options": [],
+          "published": {"source": "seed 9", "gpu": "G80", "type": "i32", "shape": [1024], "rate_unit": "GB/s"},
+          "rungs": [{"name": "lad_vendor", "kind": "vendor", "published_us": None, "published_rate": None},
+                    {"name": "lad_naive", "kind": "ladder", "published_us": 800, "published_rate": 2.0},
+                    {"name": "lad_fast", "kind": "ladder", "published_us": 200, "published_rate": 8.0},
+                    {"name": "lad_top", "kind": "best", "published_us": None, "published_rate": None}]}
+GRID = {"name": "grid", "title": "Two dims", "dims": ["rows", "cols"], "published": None,
+        "options": [{"name": "pad"}, {"name": "op"}],
+        "rungs": [{"name": "g_v", "kind": "vendor"}, {"name": "g_best", "kind": "best"}]}
+
+with tempfile.TemporaryDirectory() as root:
+    def put(gpu, wl, name, r):
+        os.makedirs(os.path.join(root, "results", gpu, wl), exist_ok=True)
+        with open(os.path.join(root, "results", gpu, wl, name), "w") as f:
+            json.dump(r, f)
+
+    lad_rows = []
+    for n, scale in ((1024, 1), (1 << 20, 100)):
+        lad_rows += [row("lad", 0, "lad_vendor", "vendor", "i32", [n], 10 * scale, 1.0),
+                     row("lad", 1, "lad_naive", "ladder", "i32", [n], 40 * scale, 0.25),
+                     row("lad", 2, "lad_fast", "ladder", "i32", [n], 20 * scale, 0.5, step_speedup=2.0),
+                     row("lad", 4, "lad_top", "best", "i32", [n], 5 * scale, 2.0)]
+    lad_rows.append(dict(row("lad", 4, "lad_top", "best", "f32", [1024], 6, 1.5)))
+    put("gpua", "lad", "bench.json", report([LADDER], lad_rows))
+    grid_rows = [row("grid", 1, "g_best", "best", "f32", [1000, 3000], 7, 1.1, {"pad": 0, "op": "axpb"}),
+                 row("grid", 1, "g_best", "best", "f32", [1000, 3000], 9, 1.2, {"pad": 3, "op": "axpb"},
+                     bound="ffma", gflops=123.0)]
+    put("gpua", "grid", "bench.json", report([GRID], grid_rows))
+    put("gpub", "lad", "bench.json", {"tool": "climb", "results": [{"size": 4}]})  # the first format: skipped
+    tune = report([LADDER], [], tuning=[{
+        "workload": "lad", "rung": "lad_top", "params": [{"name": "block"}], "candidate_list": "explicit",
+        "cases": [{"type": "i32", "shape_label": "2^10"}, {"type": "u8", "shape_label": "2^10"}],
+        "defaults": None, "defaults_per_case": [{"block": 1}, {"block": 2}], "defaults_score": 1.5,
+        "winner": {"block": 2}, "fastest": {"block": 2}, "speedup_vs_defaults": 1.5,
+        "fastest_speedup_vs_defaults": 1.5, "tie_rule": "1%",
+        "candidates": [{"values": {"block": 1}, "status": "ok", "score": 2.0, "median_us": [4.0, 9.0]},
+                       {"values": {"block": 2}, "status": "ok", "score": 1.0, "median_us": [2.0, 5.0]}]}])
+    put("gpua", "lad", "tune.json", tune)
+
+    files = rt.blocks(root)
+    readme = files["README.md"]["summary"]
+    expect("### grid: Two dims" in readme and "### lad: A ladder" in readme, "a section per workload")
+    expect(readme.index("### grid") < readme.index("### lad"), "workloads in order")
+    expect("gpub" not in readme, "the first format is skipped")
+    expect("f32 rows,cols=1000x3000 pad=0" in readme and "f32 rows,cols=1000x3000 pad=3" in readme,
+           "columns keyed on shape and the options that vary")
+    expect("op=" not in readme, "an option that does not vary is not in the header")
+    expect("9.00 µs, 123 GFLOP/s, 1.20×" in readme, "the binding rate: GFLOP/s where FMA binds")
+    expect("| 4 | `lad_top` (best) |" in readme and "`lad_vendor` (vendor)" in readme, "rungs marked by kind")
+    expect("i32 n=2^10 | i32 n=2^20 | f32 n=2^10" in readme, "cases in order")
+    ladder = files["docs/lad.md"]["ladder"]
+    expect("| 1 | `lad_naive` | 800 | 2.000 | - | 1.00× | 40.00 |" in ladder, "seed figures beside the first ladder rung")
+    expect("| 2 | `lad_fast` | 200 | 8.000 | 4.00× | 4.00× | 20.00 |" in ladder, "seed step and cumulative")
+    expect("Case: i32 n=2^10; then i32 n=2^20." in ladder, "the largest case of the published type")
+    expect("| 4 | `lad_top` (best) |  |  |  |  | 5.00 |" in ladder, "no seed figure for the best")
+    expect("docs/grid.md" in files, "a ladder for every workload")
+    tuning = files["docs/tuning.md"]["tuning"]
+    expect("| fastest, winner | `block=2` | 1.000 | 2.00 | 5.00 |" in tuning, "fastest and winner")
+    expect("| defaults (per case) | each case's own | 1.500 | 4.00 | 5.00 |" in tuning, "per-case defaults")
+    expect("(explicit)" in tuning, "the candidate list's kind")
+    text = "a\n<!-- results:x:begin -->\nold\n<!-- results:x:end -->\nb\n"
+    expect(rt.replace_block(text, "x", "new") == "a\n<!-- results:x:begin -->\nnew\n<!-- results:x:end -->\nb\n",
+           "block replaced")
+
+if failures:
+    print("FAILED: " + "; ".join(failures))
+    sys.exit(1)
+print("results_tables: synthetic reports give the expected tables")
