@@ -40,7 +40,8 @@ echo "GPU: ${name:-none}; workloads: ${workloads[*]}; reports go to $root/<workl
 
 step "tests: CPU, core GPU, and the GPU tests of ${workloads[*]}"
 labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
-(cd "$build" && ctest --output-on-failure -L "$labels") 2>&1 | tee /tmp/climb-tests.log || status=1
+(cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee /tmp/climb-tests.log | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
+grep -q "100% tests passed" /tmp/climb-tests.log || status=1
 
 step "devices"
 "$climb" devices --json "$root/devices.json" || status=1
