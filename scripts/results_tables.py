@@ -51,12 +51,12 @@ def registry(r, workload):
 
 def header(gpu, workload, r, what="bench.json"):
     d = r["device"]
-    m = d.get("measured") or {}
-    return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing. "
-            "Measured ceilings: read %s GB/s, copy %s GB/s, FFMA %s GFLOP/s." % (
-                d["name"], gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
-                cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"],
-                fmt(m.get("read_gbs"), ".0f"), fmt(m.get("copy_gbs"), ".0f"), fmt(m.get("ffma_gflops"), ".0f")))
+    m = d.get("measured")
+    ceilings = (" Measured ceilings: read %s GB/s, copy %s GB/s, FFMA %s GFLOP/s." % (
+        fmt(m.get("read_gbs"), ".0f"), fmt(m.get("copy_gbs"), ".0f"), fmt(m.get("ffma_gflops"), ".0f")) if m else "")
+    return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing.%s" % (
+        d["name"], gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
+        cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"], ceilings))
 
 
 def opts_key(x):
