@@ -36,6 +36,19 @@ function(climb_cuda_objects name)
   endif()
 endfunction()
 
+# climb_workload_sources(<out> <name>...): each workload's src/workloads/<name>.cu, and its API file
+# src/lib/<name>.c when it has one.
+function(climb_workload_sources out)
+  set(srcs)
+  foreach(w ${ARGN})
+    list(APPEND srcs src/workloads/${w}.cu)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/src/lib/${w}.c)
+      list(APPEND srcs src/lib/${w}.c)
+    endif()
+  endforeach()
+  set(${out} ${srcs} PARENT_SCOPE)
+endfunction()
+
 # climb_find_cudnn(): CLIMB_HAVE_CUDNN (0/1), CLIMB_CUDNN_INCLUDE_DIR, CLIMB_CUDNN_LIBRARY, CLIMB_CUDNN_VERSION.
 # CLIMB_CUDNN=AUTO (default) builds the cuDNN vendor rungs where cuDNN is found and says so either way; ON
 # makes its absence an error; OFF leaves them out. CUDNN_ROOT (variable or environment) names another prefix.

@@ -31,6 +31,18 @@ static void plan_with(climb_opt_plan *p, const char *const *sets)
         EXPECT_MSG(climb_opt_plan_set(p, opt(sets[i]), sets[i + 1], 0, err, sizeof err) == 0, "%s", err);
 }
 
+/* Options for short timed runs: a few samples each (this test checks behaviour, not speed). */
+static climb_run_opts timed_opts(uint64_t seed, double max_wall_s)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = max_wall_s;
+    return o;
+}
+
 static void test_check_everything(void)
 {
     climb_run_opts o;
@@ -102,12 +114,7 @@ static void test_bench(void)
 {
     climb_timer t;
     EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = climb_fresh_seed();
-    o.timing = climb_timing_defaults();
-    o.timing.min_samples = 3;
-    o.timing.max_wall_s = 0.05;
+    climb_run_opts o = timed_opts(climb_fresh_seed(), 0.05);
     climb_shape shapes[1] = {CLIMB_SHAPE2(1000, 1000)};
     o.shapes = shapes;
     o.n_shapes = 1;
@@ -208,13 +215,8 @@ static void test_file_input(void)
     v->desc = strdup(desc);
     climb_timer t;
     EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 1;
+    climb_run_opts o = timed_opts(1, 0.02);
     o.options = &p;
-    o.timing = climb_timing_defaults();
-    o.timing.min_samples = 3;
-    o.timing.max_wall_s = 0.02;
     climb_report rep;
     climb_report_init(&rep, "bench", 1, 0, &dev);
     EXPECT(climb_bench(w, &o, &t, &rep) == 0);
@@ -258,12 +260,7 @@ static void test_tune(void)
 {
     climb_timer t;
     EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = climb_fresh_seed();
-    o.timing = climb_timing_defaults();
-    o.timing.min_samples = 3;
-    o.timing.max_wall_s = 0.02;
+    climb_run_opts o = timed_opts(climb_fresh_seed(), 0.02);
     climb_shape shapes[2] = {CLIMB_SHAPE2(256, 256), CLIMB_SHAPE2(300, 7)};
     o.shapes = shapes;
     o.n_shapes = 2;

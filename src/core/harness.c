@@ -48,21 +48,6 @@ unsigned climb_extra_ceilings(const climb_workload *const *ws, int n)
     return need;
 }
 
-/* The plan a run uses: the caller's, or the workload's defaults in *own (freed by the caller). */
-static const climb_opt_plan *run_plan(const climb_workload *w, const climb_run_opts *o, climb_opt_plan *own)
-{
-    memset(own, 0, sizeof *own);
-    if (o->options)
-        return o->options;
-    char err[300];
-    if (climb_opt_plan_init(own, w->options, w->n_options, err, sizeof err) != 0) {
-        fprintf(stderr, "climb: %s: %s\n", w->name, err);
-        climb_opt_plan_free(own, NULL);
-        return NULL;
-    }
-    return own;
-}
-
 int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
                 const climb_shape *defaults, int n_defaults, climb_case_key **out)
 {
@@ -232,10 +217,48 @@ static int reset_one(void *p, cudaStream_t s)
     return r->w->reset(r->c, s);
 }
 
-int climb_context_broken(void)
+int climb_context_lost(int v)
 {
+    if (v >= 0)
+        return 0;
     cudaGetLastError();
-    return cudaDeviceSynchronize() != cudaSuccess;
+    if (cudaDeviceSynchronize() == cudaSuccess)
+        return 0;
+    fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+    return 1;
+}
+
+int climb_run_setup_open(const climb_workload *w, const climb_run_opts *o, const climb_shape *defaults,
+                         int n_defaults, climb_run_setup *s)
+{
+    memset(s, 0, sizeof *s);
+    s->sel = calloc((size_t)w->n_rungs, sizeof *s->sel);
+    s->vals = w->n_options ? calloc((size_t)w->n_options, sizeof *s->vals) : NULL;
+    if (!s->sel || (w->n_options && !s->vals)) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    s->n_selected = climb_select_rungs(w, o, s->sel);
+    s->plan = o->options;
+    if (!s->plan) {
+        char err[300];
+        if (climb_opt_plan_init(&s->own, w->options, w->n_options, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: %s: %s\n", w->name, err);
+            return -1;
+        }
+        s->plan = &s->own;
+    }
+    s->n_cases = climb_cases(w, o, s->plan, defaults, n_defaults, &s->keys);
+    return s->n_cases < 0 ? -1 : 0;
+}
+
+void climb_run_setup_close(const climb_workload *w, climb_run_setup *s)
+{
+    free(s->sel);
+    free(s->vals);
+    free(s->keys);
+    climb_opt_plan_free(&s->own, w->unload);
+    memset(s, 0, sizeof *s);
 }
 
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
@@ -276,31 +299,25 @@ static void case_name(const climb_workload *w, const climb_case_key *k, const cl
 
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep)
 {
-    int *sel = calloc((size_t)w->n_rungs, sizeof *sel);
-    climb_opt_plan own;
-    const climb_opt_plan *plan = sel ? run_plan(w, o, &own) : NULL;
-    climb_case_key *keys = NULL;
-    int n_cases = plan ? climb_cases(w, o, plan, w->bench_shapes, w->n_bench_shapes, &keys) : -1;
-    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+    climb_run_setup rs;
     int failures = 0;
-    if (n_cases < 0 || (w->n_options && !vals)) {
+    if (climb_run_setup_open(w, o, w->bench_shapes, w->n_bench_shapes, &rs) != 0) {
         failures = -1;
         goto done;
     }
-    if (climb_select_rungs(w, o, sel) == 0)
-        goto done;
-    for (int ci = 0; ci < n_cases; ci++) {
-        const climb_case_key *k = &keys[ci];
-        climb_opt_plan_combo(plan, k->combo, vals);
+    for (int ci = 0; ci < rs.n_cases && rs.n_selected; ci++) {
+        const climb_case_key *k = &rs.keys[ci];
+        climb_opt_value *vals = rs.vals;
+        climb_opt_plan_combo(rs.plan, k->combo, vals);
         char name[600];
         case_name(w, k, vals, name, sizeof name);
         if (o->progress)
             fprintf(stderr, "[%s] preparing inputs and reference\n", name);
         climb_open_case oc;
-        int opened = climb_case_open(w, o, plan, k, 0, &rep->dev, t->stream, &oc) == 0;
+        int opened = climb_case_open(w, o, rs.plan, k, 0, &rep->dev, t->stream, &oc) == 0;
         int vendor = climb_vendor_rung(w);
         for (int r = 0; r < w->n_rungs; r++) {
-            if (!sel[r])
+            if (!rs.sel[r])
                 continue;
             climb_row *row = climb_report_add(rep, w, r, k->type, &k->shape, vals, opened ? oc.input : "");
             if (!row) {
@@ -349,9 +366,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 fprintf(stderr, "FAIL %s %s seed=%llu: %s\n", name, w->rung(r)->name, (unsigned long long)o->seed,
                         row->note);
                 failures++;
-                if (v < 0 && climb_context_broken()) {
-                    /* A sticky error leaves the context unusable: stop here rather than report nonsense. */
-                    fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+                if (climb_context_lost(v)) {
                     climb_case_close(w, &oc);
                     failures = -1;
                     goto done;
@@ -362,44 +377,34 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             climb_case_close(w, &oc);
     }
 done:
-    free(vals);
-    free(keys);
-    free(sel);
-    if (plan == &own)
-        climb_opt_plan_free(&own, w->unload);
+    climb_run_setup_close(w, &rs);
     return failures;
 }
 
 int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev)
 {
-    int *sel = calloc((size_t)w->n_rungs, sizeof *sel);
-    climb_opt_plan own;
-    const climb_opt_plan *plan = sel ? run_plan(w, o, &own) : NULL;
-    climb_case_key *keys = NULL;
-    const climb_shape *defaults = o->quick ? w->quick_shapes : w->check_shapes;
-    int n_defaults = o->quick ? w->n_quick_shapes : w->n_check_shapes;
-    int n_cases = plan ? climb_cases(w, o, plan, defaults, n_defaults, &keys) : -1;
-    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+    climb_run_setup rs;
     cudaStream_t s = NULL;
     long runs = 0, refused = 0, cases = 0;
     int failures = 0;
-    if (n_cases < 0 || (w->n_options && !vals) || CLIMB_FAILED(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking))) {
+    if (climb_run_setup_open(w, o, o->quick ? w->quick_shapes : w->check_shapes,
+                             o->quick ? w->n_quick_shapes : w->n_check_shapes, &rs) != 0 ||
+        CLIMB_FAILED(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking))) {
         failures = -1;
         goto done;
     }
-    if (climb_select_rungs(w, o, sel) == 0)
-        goto done;
     if (o->progress)
-        fprintf(stderr, "[check %s] %d cases\n", w->name, n_cases);
-    for (int ci = 0; ci < n_cases; ci++) {
-        const climb_case_key *k = &keys[ci];
-        climb_opt_plan_combo(plan, k->combo, vals);
+        fprintf(stderr, "[check %s] %d cases\n", w->name, rs.n_cases);
+    for (int ci = 0; ci < rs.n_cases && rs.n_selected; ci++) {
+        const climb_case_key *k = &rs.keys[ci];
+        climb_opt_value *vals = rs.vals;
+        climb_opt_plan_combo(rs.plan, k->combo, vals);
         char name[600];
         case_name(w, k, vals, name, sizeof name);
         unsigned max_off = climb_shape_elems(&k->shape) <= CLIMB_CHECK_OFFSET_MAX_ELEMS ? w->check_max_offset : 0;
         for (unsigned off = 0; off <= max_off; off++) {
             climb_open_case oc;
-            if (climb_case_open(w, o, plan, k, off, dev, s, &oc) != 0) {
+            if (climb_case_open(w, o, rs.plan, k, off, dev, s, &oc) != 0) {
                 fprintf(stderr, "FAIL %s offset=%u: could not set up the inputs\n", name, off);
                 failures++;
                 continue;
@@ -413,7 +418,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                 continue;
             }
             for (int r = 0; r < w->n_rungs; r++) {
-                if (!sel[r])
+                if (!rs.sel[r])
                     continue;
                 if (w->refuses(oc.c, r)) {
                     refused++;
@@ -431,8 +436,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                         fprintf(stderr, "FAIL %s %s offset=%u run %d (seed %llu): %s\n", name, w->rung(r)->name, off,
                                 rep, (unsigned long long)o->seed, msg);
                         failures++;
-                        if (v < 0 && climb_context_broken()) {
-                            fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+                        if (climb_context_lost(v)) {
                             climb_case_close(w, &oc);
                             failures = -1;
                             goto done;
@@ -449,10 +453,6 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
 done:
     if (s)
         cudaStreamDestroy(s);
-    free(vals);
-    free(keys);
-    free(sel);
-    if (plan == &own)
-        climb_opt_plan_free(&own, w->unload);
+    climb_run_setup_close(w, &rs);
     return failures;
 }

@@ -52,6 +52,28 @@ uint64_t climb_case_seed(uint64_t seed, const climb_case_key *k, unsigned offset
 int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
                 const climb_shape *defaults, int n_defaults, climb_case_key **out);
 
+/* What a run of w needs before its first case: the rungs selected, the option plan (the caller's or the
+ * workload's defaults), the cases over `defaults` shapes (unless o->shapes or a file says otherwise), and room
+ * for one combination's values. */
+typedef struct climb_run_setup {
+    int *sel;                             /* w->n_rungs flags */
+    int n_selected;
+    const climb_opt_plan *plan;
+    climb_opt_plan own;                   /* the defaults' plan, when the caller gave none */
+    climb_case_key *keys;
+    int n_cases;
+    climb_opt_value *vals;                /* w->n_options values */
+} climb_run_setup;
+
+/* 0, or -1 after printing why (out of memory). */
+int climb_run_setup_open(const climb_workload *w, const climb_run_opts *o, const climb_shape *defaults,
+                         int n_defaults, climb_run_setup *s);
+void climb_run_setup_close(const climb_workload *w, climb_run_setup *s);
+
+/* After a run that returned v: 1 (said on stderr) if it was an error that left the CUDA context unusable, so the
+ * run must stop rather than report nonsense. */
+int climb_context_lost(int v);
+
 /* An opened case: inputs made, tuned values set, reference computed (once, for every rung). */
 typedef struct climb_open_case {
     climb_case *c;
@@ -74,8 +96,6 @@ void climb_case_close(const climb_workload *w, climb_open_case *oc);
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len);
 
-/* After a failed run: 1 if the CUDA context can no longer be used (a sticky error such as a fault). */
-int climb_context_broken(void);
 
 /* Verifies then times each selected rung, adding one row per rung and case to rep. Returns the number of
  * rows that are wrong or errors, or -1 when the run could not go on. */

@@ -329,6 +329,15 @@ static void format_cells(const climb_row *row, row_cells *c)
     fmt_ratio(c->vs_vendor, sizeof c->vs_vendor, row->vs_vendor);
 }
 
+/* The rate cells a case shows, each printed with fmt (the table's aligned column or the markdown's cell). */
+static void rate_cells(FILE *f, case_columns cols, const char *const *cells, const char *fmt)
+{
+    const int show[4] = {cols.bytes, cols.flops, cols.items, cols.special};
+    for (int k = 0; k < 4; k++)
+        if (show[k])
+            fprintf(f, fmt, cells[k]);
+}
+
 /* ---- terminal table ---- */
 
 void climb_report_table(const climb_report *r, FILE *f)
@@ -341,15 +350,9 @@ void climb_report_table(const climb_report *r, FILE *f)
             cols = columns_of(row);
             fputc('\n', f);
             case_line(r, row, f, "");
+            const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fprintf(f, "%2s  %-40s %11s %11s %7s", "#", "rung", "median us", "min us", "noise");
-            if (cols.bytes)
-                fprintf(f, " %9s", "GB/s");
-            if (cols.flops)
-                fprintf(f, " %9s", "GFLOP/s");
-            if (cols.items)
-                fprintf(f, " %9s", row->w->items_rate);
-            if (cols.special)
-                fprintf(f, " %9s", "Gsfu/s");
+            rate_cells(f, cols, heads, " %9s");
             fprintf(f, " %7s %7s %7s %8s\n", "%roof", "step", "cumul", "x vendor");
         }
         char name[160];
@@ -360,15 +363,9 @@ void climb_report_table(const climb_report *r, FILE *f)
         }
         row_cells c;
         format_cells(row, &c);
+        const char *rates[4] = {c.gbs, c.gflops, c.items, c.special};
         fprintf(f, "%2d  %-40s %11s %11s %7s", row->rung, name, c.median, c.min, c.noise);
-        if (cols.bytes)
-            fprintf(f, " %9s", c.gbs);
-        if (cols.flops)
-            fprintf(f, " %9s", c.gflops);
-        if (cols.items)
-            fprintf(f, " %9s", c.items);
-        if (cols.special)
-            fprintf(f, " %9s", c.special);
+        rate_cells(f, cols, rates, " %9s");
         fprintf(f, " %7s %7s %7s %8s\n", c.roof, c.step, c.cumulative, c.vs_vendor);
     }
 }
@@ -727,15 +724,9 @@ void climb_report_md(const climb_report *r, FILE *f)
             cols = columns_of(row);
             fputc('\n', f);
             case_line(r, row, f, "**");
+            const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fputs("\n| # | rung | median µs | min µs | noise |", f);
-            if (cols.bytes)
-                fputs(" GB/s |", f);
-            if (cols.flops)
-                fputs(" GFLOP/s |", f);
-            if (cols.items)
-                fprintf(f, " %s |", row->w->items_rate);
-            if (cols.special)
-                fputs(" Gsfu/s |", f);
+            rate_cells(f, cols, heads, " %s |");
             fprintf(f, " %% of roofline | step | cumulative | × %s |\n", vendor_name(row->w));
             fprintf(f, "|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|\n", cols.bytes ? "--:|" : "",
                     cols.flops ? "--:|" : "", cols.items ? "--:|" : "", cols.special ? "--:|" : "");
@@ -752,15 +743,9 @@ void climb_report_md(const climb_report *r, FILE *f)
         }
         row_cells c;
         format_cells(row, &c);
+        const char *rates[4] = {c.gbs, c.gflops, c.items, c.special};
         fprintf(f, "| %d | `%s` | %s | %s | %s |", row->rung, name, c.median, c.min, c.noise);
-        if (cols.bytes)
-            fprintf(f, " %s |", c.gbs);
-        if (cols.flops)
-            fprintf(f, " %s |", c.gflops);
-        if (cols.items)
-            fprintf(f, " %s |", c.items);
-        if (cols.special)
-            fprintf(f, " %s |", c.special);
+        rate_cells(f, cols, rates, " %s |");
         fprintf(f, " %s | %s | %s | %s |\n", c.roof, c.step, c.cumulative, c.vs_vendor);
     }
 }

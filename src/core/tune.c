@@ -77,23 +77,14 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
                 CLIMB_MAX_TUNABLES);
         return -1;
     }
-    climb_opt_plan own;
-    const climb_opt_plan *plan = o->options;
-    if (!plan) {
-        char err[300];
-        if (climb_opt_plan_init(&own, w->options, w->n_options, err, sizeof err) != 0) {
-            fprintf(stderr, "climb: %s: %s\n", w->name, err);
-            climb_opt_plan_free(&own, NULL);
-            return -1;
-        }
-        plan = &own;
-    }
+    climb_run_setup rs;
     int failures = 0, rc = -1;
-    res->n_cases = climb_cases(w, o, plan, w->bench_shapes, w->n_bench_shapes, &res->cases);
-    if (res->n_cases < 0) {
-        res->n_cases = 0;
+    if (climb_run_setup_open(w, o, w->bench_shapes, w->n_bench_shapes, &rs) != 0)
         goto out;
-    }
+    const climb_opt_plan *plan = rs.plan;
+    res->cases = rs.keys; /* the result keeps the cases */
+    rs.keys = NULL;
+    res->n_cases = rs.n_cases;
     long total = climb_tuning_count(tn);
     res->cands = calloc((size_t)total, sizeof *res->cands);
     res->case_opts = calloc((size_t)res->n_cases + 1, sizeof *res->case_opts);
@@ -167,8 +158,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
                 snprintf(cd->note, sizeof cd->note, "%s %s: %s", climb_dtype_name(k->type), label, msg);
                 fprintf(stderr, "FAIL tune %s %s: %s\n", w->name, desc, cd->note);
                 failures++;
-                if (v < 0 && climb_context_broken()) {
-                    fprintf(stderr, "climb: the CUDA context is no longer usable; stopping\n");
+                if (climb_context_lost(v)) {
                     climb_case_close(w, &oc);
                     goto out;
                 }
@@ -211,8 +201,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     }
     rc = failures;
 out:
-    if (plan == &own)
-        climb_opt_plan_free(&own, w->unload);
+    climb_run_setup_close(w, &rs);
     return rc;
 }
 
