@@ -63,8 +63,9 @@ CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
 /*
  * Tuned parameters. A handle runs each workload's best rung with the parameters `climb tune` saved in a
  * wisdom file for this GPU, compute capability, driver and climb version, and otherwise with built-in
- * per-architecture defaults. climb_create reads the default file: $CLIMB_WISDOM if set, else
- * $XDG_CONFIG_HOME/climb/wisdom.json, else $HOME/.config/climb/wisdom.json. A missing, foreign, stale or
+ * per-architecture defaults. A handle reads the default file when a workload is first used (or its tuning is
+ * asked for): $CLIMB_WISDOM if set, else $XDG_CONFIG_HOME/climb/wisdom.json, else
+ * $HOME/.config/climb/wisdom.json. A missing, foreign, stale or
  * corrupt file never fails a call and never changes a result: the defaults are used and
  * climb_get_tuning says why.
  */
