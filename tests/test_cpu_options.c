@@ -113,11 +113,14 @@ static void test_plan(void)
 /* Numbers are read the same under a locale whose decimal point is a comma. */
 static void test_locale(void)
 {
+    static char dir[] = "/tmp/climb_locale_XXXXXX";
+    int built = 0;
     locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
     if (!de && system("command -v localedef >/dev/null 2>&1") == 0) {
         /* Build the locale for this test alone: glibc finds it through LOCPATH. */
-        char dir[] = "/tmp/climb_locale_XXXXXX", cmd[300];
+        char cmd[300];
         EXPECT(mkdtemp(dir) != NULL);
+        built = 1;
         snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
         int rc = system(cmd);
         setenv("LOCPATH", dir, 1);
@@ -139,6 +142,11 @@ static void test_locale(void)
     free(v.text);
     uselocale(old);
     freelocale(de);
+    if (built) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        EXPECT(system(cmd) == 0);
+    }
 }
 
 int main(void)
