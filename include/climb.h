@@ -72,7 +72,9 @@ CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
 
 /* Reads the tuned parameters again from `path` (NULL: the default file), for every workload. Waits for the
  * handle's stream first. Fails only for a NULL handle, a path of 4096 bytes or more, or a CUDA error while
- * waiting (a missing, foreign, stale or corrupt file is not a failure: climb_get_tuning says why it was not used). */
+ * waiting. A named file that is missing (or a dangling symbolic link), like a foreign, stale, corrupt or
+ * non-regular one, is not a failure of this call: the defaults are used, and climb_get_tuning's line for each
+ * workload says why ("wisdom not used: no wisdom file at PATH") with *from_wisdom 0. */
 CLIMB_API climb_status climb_load_wisdom(climb_handle handle, const char *path);
 
 /* One line on where `workload`'s (e.g. "reduce") parameters come from and what they are; *from_wisdom (if not

@@ -126,7 +126,7 @@ static void test_loader(void)
         {"1 2\n1 1e999\n", "m.txt:2: '1e999' is not a finite number"},
         {"1 2\n1 2,5\n", "m.txt:2: '2,5' is not a finite number"},
         {"1 1\n1\n2\n", "m.txt:3: more rows than the 1 declared"},
-        {"1 1\n\x80\xff\n", "m.txt:2: '??' is not a finite number"},
+        {"1 1\n\x80\xff\n", "m.txt:2: '?\?' is not a finite number"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = load_text(bad[i].text, strlen(bad[i].text), err, sizeof err, &rows, &cols);

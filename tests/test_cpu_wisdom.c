@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/json.h"
@@ -288,6 +290,173 @@ static void test_wisdom(void)
     EXPECT(climb_wisdom_default_path(p, sizeof p) == -1);
 }
 
+/* The text of a valid wisdom file with one reduce entry for the H200 of device(). */
+static void wisdom_text(char *buf, size_t len, const char *gpu)
+{
+    snprintf(buf, len,
+             "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"%s\", \"cc\": \"9.0\", "
+             "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 256, \"blocks_per_sm\": 8, \"vecs\": 2}, "
+             "\"speedup_vs_defaults\": 1.5}]}\n", gpu);
+}
+
+static int printable_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Issue 8, items 1-8: what a user's file system and locale can do to a wisdom file. */
+static void test_hardening(void)
+{
+    const climb_tuning *tn = climb_reduce_workload.tuning;
+    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0"};
+    char path[400], msg[800], text[1200], bad[420];
+    int v[3], tuned[3] = {256, 8, 2};
+    struct stat st;
+
+    /* 1. A folder named as the wisdom file: refused with a clear message, left as it was (not moved to .bad). */
+    snprintf(path, sizeof path, "%s/cfgdir", dir);
+    EXPECT(mkdir(path, 0755) == 0);
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    EXPECT_MSG(strstr(msg, "not a regular file") != NULL, "%s", msg);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    EXPECT(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(bad, F_OK) != 0);
+    EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT && strstr(msg, "not a regular file"));
+
+    /* 2. A FIFO is refused before it is opened: reading it would block for ever (the alarm fails the test). */
+    snprintf(path, sizeof path, "%s/fifo.json", dir);
+    EXPECT(mkfifo(path, 0600) == 0);
+    alarm(20);
+    EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT && strstr(msg, "not a regular file"));
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    alarm(0);
+    EXPECT(stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+
+    /* 3. Saving through a symbolic link writes the file it points to; the link stays a link. A dangling link is
+     * refused, and the message says so. */
+    char target[400];
+    snprintf(target, sizeof target, "%s/real-wisdom.json", dir);
+    snprintf(path, sizeof path, "%s/link.json", dir);
+    wisdom_text(text, sizeof text, "NVIDIA H100");
+    test_write_text(target, text);
+    EXPECT(symlink(target, path) == 0);
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    EXPECT(look(target, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
+    snprintf(path, sizeof path, "%s/dangling.json", dir);
+    EXPECT(symlink("/nonexistent/climb/w.json", path) == 0);
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    EXPECT_MSG(strstr(msg, "symbolic link") != NULL, "%s", msg);
+    EXPECT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+
+    /* 4. A host program under a decimal-comma locale reads the files climb writes. */
+    locale_t de = test_decimal_comma_locale();
+    EXPECT(de != NULL || system("command -v localedef >/dev/null 2>&1") != 0);
+    if (de) {
+        locale_t old = uselocale(de);
+        char err[200];
+        climb_json *j = climb_json_parse("[1.5, -2e3]", 11, err, sizeof err);
+        EXPECT_MSG(j && j->items[0].number == 1.5 && j->items[1].number == -2000, "%s", j ? "" : err);
+        climb_json_free(j);
+        EXPECT(look(target, &key, &h200, v, msg) == CLIMB_WISDOM_USED);
+        uselocale(old);
+        test_locale_done(de);
+    }
+
+    /* 5. A 1 MiB file of 110,000 keys with a duplicate at the end is refused in well under a second. */
+    {
+        size_t cap = 1 << 20, n = 0;
+        char *big = malloc(cap + 1);
+        n += (size_t)snprintf(big, cap, "{\"format\": \"climb wisdom 1\", \"entries\": [], \"x\": {");
+        int keys = 0;
+        while (n + 40 < cap) {
+            n += (size_t)snprintf(big + n, cap - n, "%s\"%x\":0", keys ? "," : "", keys);
+            keys++;
+        }
+        n += (size_t)snprintf(big + n, cap - n, ",\"0\":1}}");
+        snprintf(path, sizeof path, "%s/keys.json", dir);
+        FILE *f = fopen(path, "w");
+        fwrite(big, 1, n, f);
+        fclose(f);
+        free(big);
+        clock_t t0 = clock();
+        EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT && strstr(msg, "duplicate key"));
+        double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        printf("%d keys, %zu bytes: refused in %.3f s of CPU time\n", keys, n, s);
+        EXPECT(keys > 100000 && s < 1.0);
+    }
+
+    /* 6. Exactly 1 MiB is allowed; one byte more is not. */
+    {
+        wisdom_text(text, sizeof text, "NVIDIA H200");
+        size_t cap = (size_t)CLIMB_WISDOM_MAX_BYTES + 1;
+        char *pad = malloc(cap);
+        size_t t = strlen(text);
+        memcpy(pad, text, t);
+        memset(pad + t, ' ', cap - t);
+        snprintf(path, sizeof path, "%s/mib.json", dir);
+        for (int extra = 0; extra <= 1; extra++) {
+            FILE *f = fopen(path, "w");
+            fwrite(pad, 1, (size_t)CLIMB_WISDOM_MAX_BYTES + (size_t)extra, f);
+            fclose(f);
+            climb_wisdom_outcome o = look(path, &key, &h200, v, msg);
+            if (extra)
+                EXPECT_MSG(o == CLIMB_WISDOM_CORRUPT && strstr(msg, "larger than 1048576 bytes"), "%s", msg);
+            else
+                EXPECT_MSG(o == CLIMB_WISDOM_USED, "%s", msg);
+        }
+        free(pad);
+    }
+
+    /* 7. Invalid UTF-8 in a string is refused, and no message echoes raw bytes. */
+    {
+        const char *seqs[] = {"\xff", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc3", "\x80",
+                              "\xe2\x82"};
+        for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+            char gpu[64];
+            snprintf(gpu, sizeof gpu, "NVIDIA %sH200", seqs[i]);
+            wisdom_text(text, sizeof text, gpu);
+            char err[200];
+            climb_json *j = climb_json_parse(text, strlen(text), err, sizeof err);
+            EXPECT_MSG(j == NULL && strstr(err, "invalid UTF-8"), "sequence %zu: %s", i, j ? "accepted" : err);
+            climb_json_free(j);
+            snprintf(path, sizeof path, "%s/utf8.json", dir);
+            test_write_text(path, text);
+            EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT && printable_ascii(msg));
+        }
+        wisdom_text(text, sizeof text, "NVIDIA H200 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"); /* é € 😀: valid */
+        char err[200];
+        climb_json *j = climb_json_parse(text, strlen(text), err, sizeof err);
+        EXPECT_MSG(j != NULL, "%s", err);
+        climb_json_free(j);
+        /* A control character from an escape is not echoed either. */
+        wisdom_text(text, sizeof text, "Evil\\u001b[2JGPU");
+        test_write_text(path, text);
+        EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_FOREIGN && printable_ascii(msg));
+    }
+
+    /* 8. A file named explicitly that is not there is a warning; the default file's absence is not. A dangling
+     * link named explicitly says it is one. */
+    snprintf(path, sizeof path, "%s/typo.json", dir);
+    char line[900];
+    climb_tuning_key ex = {CLIMB_SHAPE1(1 << 22), CLIMB_I32};
+    climb_wisdom_outcome o = climb_wisdom_resolve(path, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(climb_wisdom_warns(o) && strstr(msg, "no wisdom file at") && strstr(msg, "typo.json"), "%d %s", o, msg);
+    snprintf(path, sizeof path, "%s/dangling.json", dir);
+    o = climb_wisdom_resolve(path, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(climb_wisdom_warns(o) && strstr(msg, "symbolic link"), "%d %s", o, msg);
+    setenv("CLIMB_WISDOM", "/nonexistent/climb/default-wisdom.json", 1);
+    o = climb_wisdom_resolve(NULL, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(o == CLIMB_WISDOM_ABSENT && !climb_wisdom_warns(o), "%d %s", o, msg);
+    unsetenv("CLIMB_WISDOM");
+    /* The line says where values come from once, in plain words. */
+    o = climb_wisdom_resolve(target, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(o == CLIMB_WISDOM_USED && !strstr(line, "wisdom from") && strstr(line, "real-wisdom.json:"), "%s", line);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/climb_wisdom_test_XXXXXX");
@@ -295,6 +464,7 @@ int main(void)
     test_json();
     test_reduce_policy();
     test_wisdom();
+    test_hardening();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     EXPECT(system(cmd) == 0);

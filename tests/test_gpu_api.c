@@ -116,6 +116,11 @@ int main(void)
     EXPECT(climb_get_tuning(h, "reduce", line, sizeof line, &from) == CLIMB_STATUS_SUCCESS);
     EXPECT_MSG(from == 0 && strstr(line, "wisdom not used") && strstr(line, "not this"), "%s", line);
     check_sums(h, s, hi, hf, d_in, d_out, 8, "foreign wisdom");
+    /* A file named explicitly that is missing: the call succeeds, the tuning line says why no wisdom was used. */
+    EXPECT(climb_load_wisdom(h, "/nonexistent/climb-test/named.json") == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_get_tuning(h, "reduce", line, sizeof line, &from) == CLIMB_STATUS_SUCCESS);
+    EXPECT_MSG(from == 0 && strstr(line, "wisdom not used: no wisdom file at /nonexistent/climb-test/named.json"), "%s",
+               line);
     /* And the file named by CLIMB_WISDOM is what a new handle reads. */
     test_write_text(path, text);
     setenv("CLIMB_WISDOM", path, 1);

@@ -58,6 +58,43 @@ static inline size_t test_read_text(const char *path, char *buf, size_t len)
     return n;
 }
 
+/* A locale whose decimal point is a comma (de_DE.UTF-8): the system's, or one built with localedef into a folder
+ * of its own (found through LOCPATH; removed by test_locale_done). NULL only where neither is possible, with a
+ * note; a test that needs it then checks nothing more and says so. */
+#include <locale.h>
+static char test_locale_dir[64];
+static inline locale_t test_decimal_comma_locale(void)
+{
+    locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+    if (!de && system("command -v localedef >/dev/null 2>&1") == 0) {
+        char cmd[300];
+        snprintf(test_locale_dir, sizeof test_locale_dir, "/tmp/climb_locale_XXXXXX");
+        if (mkdtemp(test_locale_dir)) {
+            snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", test_locale_dir);
+            int rc = system(cmd);
+            setenv("LOCPATH", test_locale_dir, 1);
+            de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+            if (!de)
+                fprintf(stderr, "localedef exited %d and the de_DE locale could not be loaded\n", rc);
+        }
+    }
+    if (!de)
+        printf("note: no de_DE locale and no localedef here: the decimal-comma case is not checked\n");
+    return de;
+}
+static inline void test_locale_done(locale_t de)
+{
+    if (de)
+        freelocale(de);
+    if (test_locale_dir[0]) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_locale_dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", test_locale_dir);
+        test_locale_dir[0] = '\0';
+    }
+}
+
 #define TEST_SKIP_CODE 77
 
 /* Exits with the skip code, saying why, when no CUDA device can be used. */

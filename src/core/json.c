@@ -1,5 +1,7 @@
 #include "json.h"
 
+#include "text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,11 +18,47 @@ typedef struct {
     int failed;
 } parser;
 
-static void fail(parser *p, const char *what)
+static void fail_at(parser *p, int line, const char *what)
 {
     if (!p->failed)
-        snprintf(p->err, p->errlen, "line %d: %s", p->line, what);
+        snprintf(p->err, p->errlen, "line %d: %s", line, what);
     p->failed = 1;
+}
+
+static void fail(parser *p, const char *what) { fail_at(p, p->line, what); }
+
+/* The length of the UTF-8 sequence starting at s (at most n bytes), or 0 if it is not valid UTF-8: no overlong
+ * forms, no surrogates, nothing above U+10FFFF, no lone continuation bytes, no truncated sequences. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t k;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        k = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        k = 3;
+        if (c == 0xe0)
+            lo = 0xa0; /* overlong */
+        if (c == 0xed)
+            hi = 0x9f; /* surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        k = 4;
+        if (c == 0xf0)
+            lo = 0x90; /* overlong */
+        if (c == 0xf4)
+            hi = 0x8f; /* above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < k || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < k; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return k;
 }
 
 static void skip_ws(parser *p)
@@ -87,7 +125,16 @@ static char *parse_string(parser *p)
         char tmp[4];
         size_t k = 1;
         tmp[0] = (char)c;
-        if (c == '\\') {
+        if (c >= 0x80) {
+            /* A multi-byte character: copied whole once its bytes are valid UTF-8. */
+            k = utf8_length((const unsigned char *)p->s - 1, (size_t)(p->end - p->s) + 1);
+            if (k == 0) {
+                fail(p, "invalid UTF-8 in a string");
+                break;
+            }
+            memcpy(tmp, p->s - 1, k);
+            p->s += k - 1;
+        } else if (c == '\\') {
             if (p->s >= p->end) {
                 fail(p, "unterminated string");
                 break;
@@ -147,6 +194,41 @@ out:
 
 static void parse_value(parser *p, climb_json *v, int depth);
 
+/* Keys of an object sorted (by key, then position) so that equal keys are neighbours: n log n, where comparing every
+ * pair took seconds on a large file. The error names the line of the later of two equal keys. */
+typedef struct {
+    const char *key;
+    int index;
+} key_at;
+
+static int by_key(const void *a, const void *b)
+{
+    const key_at *x = (const key_at *)a, *y = (const key_at *)b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static void check_duplicates(parser *p, const climb_json *v)
+{
+    if (v->n < 2)
+        return;
+    key_at *order = malloc(sizeof *order * (size_t)v->n);
+    if (!order) {
+        fail(p, "out of memory");
+        return;
+    }
+    for (int i = 0; i < v->n; i++)
+        order[i] = (key_at){v->keys[i], i};
+    qsort(order, (size_t)v->n, sizeof *order, by_key);
+    int dup = -1;
+    for (int i = 1; i < v->n; i++)
+        if (strcmp(order[i].key, order[i - 1].key) == 0 && (dup < 0 || order[i].index < dup))
+            dup = order[i].index;
+    if (dup >= 0)
+        fail_at(p, v->items[dup].line, "duplicate key");
+    free(order);
+}
+
 static int grow(parser *p, climb_json *v, int *cap, int with_keys)
 {
     if (v->n < *cap)
@@ -169,6 +251,16 @@ static int grow(parser *p, climb_json *v, int *cap, int with_keys)
     return 0;
 }
 
+static int digits(parser *p)
+{
+    int n = 0;
+    while (p->s < p->end && *p->s >= '0' && *p->s <= '9')
+        p->s++, n++;
+    return n;
+}
+
+/* JSON's number grammar exactly (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), read in the C locale whatever the
+ * process's locale is (a host program may have set one with a decimal comma). */
 static void parse_number(parser *p, climb_json *v)
 {
     const char *start = p->s;
@@ -182,11 +274,24 @@ static void parse_number(parser *p, climb_json *v)
         fail(p, "a number may not start with 0");
         return;
     }
-    while (p->s < p->end && ((*p->s >= '0' && *p->s <= '9') || *p->s == '.' || *p->s == 'e' || *p->s == 'E' ||
-                             *p->s == '+' || *p->s == '-'))
+    digits(p);
+    int ok = 1;
+    if (p->s < p->end && *p->s == '.') {
         p->s++;
+        ok &= digits(p) > 0;
+    }
+    if (p->s < p->end && (*p->s == 'e' || *p->s == 'E')) {
+        p->s++;
+        if (p->s < p->end && (*p->s == '+' || *p->s == '-'))
+            p->s++;
+        ok &= digits(p) > 0;
+    }
     char buf[64];
     size_t n = (size_t)(p->s - start);
+    if (!ok || (p->s < p->end && (*p->s == '.' || *p->s == 'e' || *p->s == 'E' || *p->s == '+' || *p->s == '-'))) {
+        fail(p, "malformed number");
+        return;
+    }
     if (n >= sizeof buf) {
         fail(p, "number too long");
         return;
@@ -195,8 +300,8 @@ static void parse_number(parser *p, climb_json *v)
     buf[n] = '\0';
     char *end;
     errno = 0;
-    double d = strtod(buf, &end);
-    if (*end || errno || !isfinite(d) || buf[n - 1] == '.' || strstr(buf, ".e") || strstr(buf, ".E")) {
+    double d = climb_strtod_c(buf, &end);
+    if (*end || (errno == ERANGE && fabs(d) > 1.0) || !isfinite(d)) {
         fail(p, "malformed number");
         return;
     }
@@ -239,12 +344,6 @@ static void parse_value(parser *p, climb_json *v, int depth)
                 char *k = parse_string(p);
                 if (!k)
                     return;
-                for (int i = 0; i < v->n; i++)
-                    if (strcmp(v->keys[i], k) == 0) {
-                        free(k);
-                        fail(p, "duplicate key");
-                        return;
-                    }
                 v->keys[v->n] = k;
                 skip_ws(p);
                 if (p->s >= p->end || *p->s != ':') {
@@ -266,6 +365,8 @@ static void parse_value(parser *p, climb_json *v, int depth)
             }
             if (p->s < p->end && *p->s == (obj ? '}' : ']')) {
                 p->s++;
+                if (obj)
+                    check_duplicates(p, v);
                 return;
             }
             fail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'");

@@ -44,6 +44,16 @@ static locale_t c_locale(void)
     return loc;
 }
 
+double climb_strtod_c(const char *s, char **end)
+{
+    locale_t loc = c_locale();
+    if (!loc) {
+        *end = (char *)s;
+        return 0;
+    }
+    return strtod_l(s, end, loc);
+}
+
 int climb_scan_double(const char **s, double *out)
 {
     const char *p = *s;

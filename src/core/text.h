@@ -21,6 +21,8 @@ int climb_scan_int(const char **s, long long lo, long long hi, long long *out);
 /* A floating-point token at *s, in the C locale whatever the process's locale ("1.5", "-2e-3"). NaN, infinity
  * and hexadecimal floats are refused. 0 or -1 as above. */
 int climb_scan_double(const char **s, double *out);
+/* strtod in the C locale, whatever the process's locale (for grammars checked by the caller, such as JSON's). */
+double climb_strtod_c(const char *s, char **end);
 /* The whole of s is one number (no leading or trailing space): 0, else -1. */
 int climb_parse_int(const char *s, long long lo, long long hi, long long *out);
 int climb_parse_double(const char *s, double *out);

@@ -29,10 +29,12 @@ typedef enum climb_wisdom_outcome {
     CLIMB_WISDOM_NO_ENTRY,   /* the file holds nothing for this workload: the defaults */
     CLIMB_WISDOM_FOREIGN,    /* entries for this workload, none for this GPU: warning, the defaults */
     CLIMB_WISDOM_STALE,      /* an entry for this GPU from another driver or climb version: warning, the defaults */
-    CLIMB_WISDOM_CORRUPT     /* unreadable, not JSON, the wrong shape, or values that are not candidates: warning */
+    CLIMB_WISDOM_CORRUPT,    /* unreadable, not a regular file, not JSON, the wrong shape, or values that are not
+                                candidates: warning, the defaults */
+    CLIMB_WISDOM_MISSING     /* a file the user named (not the default one) is not there: warning, the defaults */
 } climb_wisdom_outcome;
 
-/* 1 for the outcomes that deserve a warning (foreign, stale, corrupt). */
+/* 1 for the outcomes that deserve a warning (foreign, stale, corrupt, missing). */
 int climb_wisdom_warns(climb_wisdom_outcome o);
 
 /* The default wisdom file: $CLIMB_WISDOM if set, else $XDG_CONFIG_HOME/climb/wisdom.json, else
@@ -55,9 +57,27 @@ climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload
                                           const climb_device_info *dev, const climb_tuning_key *example, int *values,
                                           char *msg, size_t msglen, char *line, size_t linelen);
 
+/* One entry of a wisdom file, as `climb wisdom show|check` lists it (strings in printable ASCII). */
+typedef struct climb_wisdom_entry {
+    int line;
+    char workload[64], gpu[256], cc[16], climb[32], tuned[64];
+    long driver;
+    double speedup;             /* speedup_vs_defaults; NAN if the entry has none */
+    char params[300];           /* "block=512 blocks_per_sm=4 vecs=4", as the file has them */
+    char problem[400];          /* "" when valid; else "path:line: what is wrong" */
+} climb_wisdom_entry;
+
+/* Reads every entry of the file at `path` and checks each on its own, without a GPU: a workload of this climb
+ * with tunable parameters, exactly its parameters, together a candidate on a device of the entry's compute
+ * capability (from the occupancy calculator's table). Calls `each` once per entry. 0; 1 when there is no file;
+ * -1 when it cannot be read or is not a wisdom file (msg "path:line: what is wrong"). */
+int climb_wisdom_each(const char *path, void (*each)(const climb_wisdom_entry *e, void *ctx), void *ctx, char *msg,
+                      size_t msglen);
+
 /* Saves values as the wisdom for (workload, key's GPU and CC), replacing an entry for the same workload,
  * GPU and CC and keeping every other entry. Creates the file's folder. A corrupt existing file is moved
- * to path.bad first (msg says so). `tuned` is a date; `speedup` the winner's gain over the defaults.
+ * to path.bad first (msg says so); a folder, a FIFO or a dangling symbolic link is refused and left alone; a
+ * symbolic link to a file has that file rewritten. `tuned` is a date; `speedup` the winner's gain over the defaults.
  * 0, or -1 with msg saying why. */
 int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
                        const int *values, const char *tuned, double speedup, char *msg, size_t msglen);
