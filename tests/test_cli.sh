@@ -8,6 +8,16 @@ climb_test="$2"
 data="$3"
 fails=0; checks=0
 
+refute() { # refute 'regex' args...: the output must not match
+    local pattern=$1; shift
+    local out
+    out=$("$climb" "$@" 2>&1)
+    checks=$((checks + 1))
+    if grep -qE -- "$pattern" <<<"$out"; then
+        echo "FAIL: climb $*: output has /$pattern/"; grep -E -- "$pattern" <<<"$out" | head -3; fails=$((fails + 1))
+    fi
+}
+
 expect() { # expect EXIT_CODE 'regex' args...
     local want=$1 pattern=$2; shift 2
     local out rc
@@ -77,11 +87,25 @@ expect 0 'Occupancy: 50% \(12 of 24 warps\), limited by registers$' occupancy --
 expect 0 'Allocation per block: 6 warps, 3840 registers, 512 B' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
 expect 0 'Occupancy: 100% \(64 of 64 warps\), limited by warps per SM, registers' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
 expect 0 'allowed by: warps 8, blocks-per-SM limit 16, registers 8, shared memory 12' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
-expect 0 'Cannot launch: more threads per block' occupancy --cc 1.3 --threads 1024
+# A block that cannot launch: the reason alone, and exit 1 (issue 8, item 14).
+expect 1 '^Cannot launch: more threads per block' occupancy --cc 1.3 --threads 1024
+refute 'Allocation per block|blocks-per-SM limit 0|Active per SM' occupancy --cc 1.3 --threads 1024
+expect 1 'Cannot launch: .*shared memory' occupancy --cc 9.0 --threads 128 --smem 300000
+# Strict compute capabilities, hints and notes (item 15).
+expect 2 "'8\.-0' is not a compute capability" occupancy --cc 8.-0 --threads 32
+expect 2 "'8\.\+0' is not a compute capability" occupancy --cc 8.+0 --threads 32
+expect 2 "' 8\.0' is not a compute capability" occupancy --cc ' 8.0' --threads 32
+expect 2 "'9\.0x' is not a compute capability" occupancy --cc 9.0x --threads 32
+expect 2 'CC 10\.1 is called 11\.0 from CUDA 13' occupancy --cc 10.1 --threads 32
+expect 0 'more than the 48 KB a block gets without opting in' occupancy --cc 9.0 --threads 128 --smem 60000
+refute 'opting in' occupancy --cc 9.0 --threads 128 --smem 40000
+expect 2 '--svg: an empty prefix' occupancy --cc 9.0 --threads 128 --svg ''
+expect 0 'Allocation per block: 1 warp,' occupancy --cc 9.0 --threads 32
+refute '[^0-9]1 warps' occupancy --cc 9.0 --threads 32 --series
 expect 0 '^ 9\.0  Hopper +64 +2048 +32 +1024 +65536' occupancy --limits
 expect 0 '^12\.1 ' occupancy --limits
 expect 0 '^ 1\.0  Tesla G80 +24 +768 +8 +512 +8192' occupancy --limits
-expect 0 '     256          : 64 warps \(100%\)' occupancy --cc 3.0 --threads 256 --series
+expect 0 '     256           : 64 warps \(100%\)' occupancy --cc 3.0 --threads 256 --series
 expect 0 '      33 - 40      : 48 warps' occupancy --cc 9.0 --threads 256 --regs 40 --series
 expect 2 "'9' is not a compute capability" occupancy --cc 9 --threads 32
 expect 2 'does not know CC 4\.0' occupancy --cc 4.0 --threads 32

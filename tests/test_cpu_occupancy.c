@@ -184,5 +184,20 @@ int main(void)
     const climb_occ_arch *hop = climb_occ_arch_find(9, 0);
     EXPECT(hop->max_warps_per_sm == 64 && hop->max_blocks_per_sm == 32 && hop->smem_per_sm == 233472 &&
            hop->smem_reserved_per_block == 1024 && hop->smem_per_block_optin == 232448);
+    /* Issue 8, item 13: extreme inputs are answered without overflow (UBSan sees any signed overflow in the CI's
+     * sanitizer build), and a block too large to launch still gets its warp count right. */
+    {
+        climb_occ_input big = {9, 0, INT_MAX, 32, 0, 0};
+        climb_occ_result r;
+        EXPECT(climb_occupancy(&big, &r) == CLIMB_STATUS_SUCCESS);
+        EXPECT_MSG(r.refusal == CLIMB_OCC_BLOCK_TOO_LARGE && r.active_blocks == 0 && r.warps_per_block == 67108864,
+                   "refusal %d, %d warps", r.refusal, r.warps_per_block);
+        climb_occ_input regs = {9, 0, 1024, INT_MAX, 0, 0};
+        EXPECT(climb_occupancy(&regs, &r) == CLIMB_STATUS_SUCCESS && r.refusal == CLIMB_OCC_REGS_PER_THREAD);
+        climb_occ_input smem = {9, 0, 1024, 32, (size_t)INT_MAX, 0};
+        EXPECT(climb_occupancy(&smem, &r) == CLIMB_STATUS_SUCCESS && r.refusal == CLIMB_OCC_SMEM_PER_BLOCK);
+        climb_occ_input g80 = {1, 0, INT_MAX - 5, 124, 0, 0};
+        EXPECT(climb_occupancy(&g80, &r) == CLIMB_STATUS_SUCCESS && r.refusal == CLIMB_OCC_BLOCK_TOO_LARGE);
+    }
     return test_finish("test_cpu_occupancy");
 }

@@ -33,22 +33,31 @@ static const char *const OCC_USAGE =
     "  --kernel W[:R]|all  for the registry's kernels (workload W, rung R by number or name): registers and shared\n"
     "                      memory of the compiled code, the launch shape, the calculator's prediction and the CUDA\n"
     "                      runtime's answer side by side; exit 1 if any differ\n"
-    "  --device N          the GPU for --kernel (default 0)\n";
+    "  --device N          the GPU for --kernel (default 0)\n"
+    "\n"
+    "Exit status: 0 the block fits (or the table was printed); 1 the block cannot launch (the reason is printed),\n"
+    "or --kernel found the calculator and the runtime differ; 2 bad usage.\n";
 
+/* "9.0": one or two digits, a point, one digit; nothing else (no sign, no space). */
 static int parse_cc(const char *s, int *major, int *minor)
 {
-    char *end;
-    long a = strtol(s, &end, 10);
-    if (end == s || *end != '.' || a < 1 || a > 99)
+    int a = 0, n = 0;
+    while (*s >= '0' && *s <= '9' && n < 2)
+        a = a * 10 + (*s++ - '0'), n++;
+    if (n == 0 || a < 1 || *s != '.' || s[1] < '0' || s[1] > '9' || s[2] != '\0')
         return -1;
-    const char *m = end + 1;
-    long b = strtol(m, &end, 10);
-    if (end == m || *end || b < 0 || b > 9)
-        return -1;
-    *major = (int)a;
-    *minor = (int)b;
+    *major = a;
+    *minor = s[1] - '0';
     return 0;
 }
+
+/* Compute capabilities that CUDA renamed: what the calculator knows them as. */
+static const struct { int major, minor, now_major, now_minor; const char *since; } RENAMED[] = {
+    {10, 1, 11, 0, "CUDA 13"},
+};
+
+/* "1 warp", "2 warps". */
+static const char *plural(int n) { return n == 1 ? "" : "s"; }
 
 static void limit_list(unsigned bits, char *buf, size_t len)
 {
@@ -97,8 +106,14 @@ static void print_limits_of(const climb_occ_arch *a)
 
 static void print_result(const climb_occ_arch *a, const climb_occ_input *in, const climb_occ_result *r)
 {
-    printf("Allocation per block: %d warps, %d registers, %zu B shared memory%s\n", r->warps_per_block,
-           r->regs_per_block, r->smem_per_block, a->smem_reserved_per_block ? " (1 KB reserved included)" : "");
+    if (r->refusal != CLIMB_OCC_FITS) {
+        /* Nothing is allocated for a block that cannot launch: the reason alone. */
+        printf("Cannot launch: %s\n", climb_occ_refusal_string(r->refusal));
+        return;
+    }
+    printf("Allocation per block: %d warp%s, %d registers, %zu B shared memory%s\n", r->warps_per_block,
+           plural(r->warps_per_block), r->regs_per_block, r->smem_per_block,
+           a->smem_reserved_per_block ? " (1 KB reserved included)" : "");
     char bw[16], bb[16], br[16], bs[16];
     fmt_blocks(bw, sizeof bw, r->blocks_by_warps);
     fmt_blocks(bb, sizeof bb, r->blocks_by_block_limit);
@@ -108,14 +123,14 @@ static void print_result(const climb_occ_arch *a, const climb_occ_input *in, con
            "(with %zu B of shared memory per SM)\n", bw, bb, br, bs, r->smem_per_sm);
     char lim[96];
     limit_list(r->limited_by, lim, sizeof lim);
-    if (r->refusal != CLIMB_OCC_FITS) {
-        printf("Cannot launch: %s\n", climb_occ_refusal_string(r->refusal));
-        return;
-    }
-    printf("Active per SM: %d threads, %d warps, %d blocks\n", r->active_threads, r->active_warps, r->active_blocks);
+    printf("Active per SM: %d threads, %d warp%s, %d block%s\n", r->active_threads, r->active_warps,
+           plural(r->active_warps), r->active_blocks, plural(r->active_blocks));
     printf("Occupancy: %.0f%% (%d of %d warps), limited by %s\n", 100.0 * r->occupancy, r->active_warps,
            a->max_warps_per_sm, lim);
-    (void)in;
+    if (in->smem_per_block > (size_t)a->smem_per_block && a->smem_per_block_optin > a->smem_per_block)
+        printf("Note: %zu B is more than the %d KB a block gets without opting in: the kernel needs "
+               "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)\n",
+               in->smem_per_block, a->smem_per_block / 1024);
 }
 
 /* ---- the three series ---- */
@@ -166,9 +181,10 @@ static void print_series(const climb_occ_arch *a, const climb_occ_input *in)
             while (j + 1 < n && p[j + 1].warps == p[i].warps)
                 j++;
             if (i == j)
-                printf("  %8d          : %2d warps (%3.0f%%)\n", p[i].x, p[i].warps, 100.0 * p[i].warps / a->max_warps_per_sm);
+                printf("  %8d %10s: %2d warp%s (%3.0f%%)\n", p[i].x, "", p[i].warps, plural(p[i].warps),
+                       100.0 * p[i].warps / a->max_warps_per_sm);
             else
-                printf("  %8d - %-8d: %2d warps (%3.0f%%)\n", p[i].x, p[j].x, p[i].warps,
+                printf("  %8d - %-8d: %2d warp%s (%3.0f%%)\n", p[i].x, p[j].x, p[i].warps, plural(p[i].warps),
                        100.0 * p[i].warps / a->max_warps_per_sm);
             i = j + 1;
         }
@@ -381,6 +397,8 @@ int cmd_occupancy(int argc, char **argv)
             want_series = 1;
         } else if (strcmp(o, "--svg") == 0 && has) {
             svg = argv[++i];
+            if (!svg[0])
+                return usage_error(OCC_USAGE, "--svg: an empty prefix (write e.g. --svg plots/occupancy)%s", "");
         } else if (strcmp(o, "--limits") == 0) {
             limits = 1;
         } else if (strcmp(o, "--kernel") == 0 && has) {
@@ -405,8 +423,17 @@ int cmd_occupancy(int argc, char **argv)
     const climb_occ_arch *a = climb_occ_arch_find(in.cc_major, in.cc_minor);
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d", in.cc_major, in.cc_minor);
-    if (!a)
+    if (!a) {
+        for (size_t i = 0; i < sizeof RENAMED / sizeof RENAMED[0]; i++)
+            if (RENAMED[i].major == in.cc_major && RENAMED[i].minor == in.cc_minor) {
+                char hint[160];
+                snprintf(hint, sizeof hint, "--cc: CC %s is called %d.%d from %s: use --cc %d.%d", cc,
+                         RENAMED[i].now_major, RENAMED[i].now_minor, RENAMED[i].since, RENAMED[i].now_major,
+                         RENAMED[i].now_minor);
+                return usage_error(OCC_USAGE, "%s", hint);
+            }
         return usage_error(OCC_USAGE, "--cc: the calculator does not know CC %s (see climb occupancy --limits)", cc);
+    }
     climb_occ_result r;
     if (climb_occupancy(&in, &r) != CLIMB_STATUS_SUCCESS) {
         char msg[200];
@@ -432,5 +459,5 @@ int cmd_occupancy(int argc, char **argv)
                 return EXIT_FAILED;
         }
     }
-    return 0;
+    return r.refusal == CLIMB_OCC_FITS ? 0 : EXIT_FAILED; /* scripts can tell a block that cannot launch */
 }

@@ -156,13 +156,15 @@ climb_status climb_occupancy(const climb_occ_input *in, climb_occ_result *out)
     }
     climb_occ_result r = {0};
     r.smem_per_sm = config;
+    /* In 64 bits: a block of INT_MAX threads is a question the calculator answers, not an overflow. */
+    const long long warps64 = ((long long)in->threads_per_block + a->threads_per_warp - 1) / a->threads_per_warp;
     if (in->threads_per_block > a->max_threads_per_block) {
         r.refusal = CLIMB_OCC_BLOCK_TOO_LARGE;
-        r.warps_per_block = (in->threads_per_block + a->threads_per_warp - 1) / a->threads_per_warp;
+        r.warps_per_block = (int)warps64;
         *out = r;
         return CLIMB_STATUS_SUCCESS;
     }
-    const int warps = (in->threads_per_block + a->threads_per_warp - 1) / a->threads_per_warp;
+    const int warps = (int)warps64;
     r.warps_per_block = warps;
     r.blocks_by_warps = a->max_warps_per_sm / warps;
     r.blocks_by_block_limit = a->max_blocks_per_sm;
