@@ -32,6 +32,12 @@ expect() { # expect EXIT_CODE 'regex' args...
 }
 
 expect 0 'usage: climb <command>' --help
+# help is a command too (issue 8, item 11); check writes JSON like the others.
+expect 0 'usage: climb <command>' help
+expect 0 'usage: climb bench' help bench
+expect 0 'usage: climb wisdom' help wisdom
+expect 2 "unknown command 'nosuch'" help nosuch
+expect 0 '--json FILE' check --help
 expect 2 'usage: climb <command>'
 expect 2 "unknown command 'frobnicate'" frobnicate
 expect 0 'climb 0\.1\.0 \(commit [0-9a-f]+|climb 0\.1\.0 \(commit unknown' version
@@ -133,6 +139,51 @@ PY
 then echo "FAIL: occupancy --svg did not write three valid SVG plots"; fails=$((fails + 1)); fi
 rm -rf "$svgdir"
 
+# Report paths are checked before any GPU work, every one of them, with the reason (issue 8, item 10).
+odir=$(mktemp -d)
+expect 2 'cannot write /nonexistent/dir/r.json: No such file or directory' bench reduce --json /nonexistent/dir/r.json
+refute 'CUDA device|NVIDIA driver|rung run' bench reduce --json /nonexistent/dir/r.json
+expect 2 "cannot write /nonexistent/b.csv: No such file or directory" bench reduce --json /nonexistent/a.json \
+    --csv /nonexistent/b.csv --md "$odir"
+expect 2 "cannot write $odir: Is a directory" bench reduce --json /nonexistent/a.json --csv /nonexistent/b.csv --md "$odir"
+expect 2 'cannot write /nonexistent/t.md' tune reduce --md /nonexistent/t.md --no-save
+expect 2 'cannot write /nonexistent/c.json' check reduce --json /nonexistent/c.json
+echo keep >"$odir/old.json"
+expect 2 'cannot write /nonexistent/b.csv' bench reduce --json "$odir/old.json" --csv /nonexistent/b.csv
+checks=$((checks + 1))
+if [ "$(cat "$odir/old.json")" != keep ] || [ -e "$odir/new.json" ]; then
+    echo "FAIL: checking the report paths changed a file"; fails=$((fails + 1))
+fi
+"$climb" bench reduce --json "$odir/new.json" --csv /nonexistent/b.csv >/dev/null 2>&1
+checks=$((checks + 1))
+if [ -e "$odir/new.json" ]; then echo "FAIL: a path tried for a run that did not start was left behind"; fails=$((fails + 1)); fi
+rm -rf "$odir"
+
+# Wisdom files without a GPU: climb wisdom show|check (issue 8, item 9).
+wdir=$(mktemp -d)
+entry() { # entry GPU CC BLOCK BLOCKS_PER_SM WORKLOAD
+    printf '    {"workload": "%s", "gpu": "%s", "cc": "%s", "driver": 13000, "climb": "0.1.0",\n' "$5" "$1" "$2"
+    printf '     "params": {"block": %s, "blocks_per_sm": %s, "vecs": 4}, "tuned": "2026-11-22T00:00:00Z"}' "$3" "$4"
+}
+{ echo '{"format": "climb wisdom 1", "entries": ['; entry "NVIDIA H200" 9.0 512 4 reduce; echo ','
+  entry "NVIDIA L4" 8.9 256 6 reduce; echo; echo ']}'; } >"$wdir/w.json"
+expect 0 'reduce +NVIDIA H200 +9\.0 +13000 +0\.1\.0 +block=512 blocks_per_sm=4 vecs=4' wisdom show "$wdir/w.json"
+expect 0 "$wdir/w.json: 2 entries, all valid" wisdom check "$wdir/w.json"
+{ echo '{"format": "climb wisdom 1", "entries": ['; entry "NVIDIA H200" 9.0 96 4 reduce; echo ','
+  entry "NVIDIA L4" 8.9 512 4 reduce; echo ','; entry "NVIDIA H200" 9.0 512 4 nosuch; echo; echo ']}'; } >"$wdir/bad.json"
+expect 1 "$wdir/bad.json:3: reduce: block is not one of 128, 256, 512, 1024" wisdom check "$wdir/bad.json"
+expect 1 "$wdir/bad.json:5: reduce: block x blocks_per_sm is more threads than one SM holds" wisdom check "$wdir/bad.json"
+expect 1 "$wdir/bad.json:6: no workload 'nosuch' in this climb" wisdom check "$wdir/bad.json"
+expect 1 "3 entries, 3 not valid" wisdom check "$wdir/bad.json"
+head -c 60 "$wdir/w.json" >"$wdir/cut.json"
+expect 1 "$wdir/cut.json:[0-9]+: " wisdom check "$wdir/cut.json"
+expect 1 "no wisdom file at $wdir/none.json" wisdom check "$wdir/none.json"
+expect 1 "$wdir: not a regular file \(a directory\)" wisdom show "$wdir"
+CLIMB_WISDOM="$wdir/w.json" expect 0 "$wdir/w.json: 2 entries, all valid" wisdom check
+expect 2 "wisdom: 'frob' is not show or check" wisdom frob
+expect 0 'usage: climb wisdom' wisdom --help
+rm -rf "$wdir"
+
 # Tuning and wisdom options.
 expect 0 'Experiment mode' tune --help
 expect 0 'tunable parameters of reduce_vectorized_single_pass' list reduce
@@ -189,12 +240,16 @@ rm -rf "$tdir"
 
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).
 if ! "$climb" devices --no-measure >/dev/null 2>&1; then
-    expect 1 'no (usable )?CUDA device' devices
-    expect 1 'no (usable )?CUDA device' check reduce --seed 1
-    expect 1 'no (usable )?CUDA device' bench reduce --seed 1
-    expect 1 'no (usable )?CUDA device' tune reduce --no-save
-    expect 1 'no (usable )?CUDA device' occupancy --kernel all
-    tclimb 1 'no (usable )?CUDA device' bench affine --input "$data/affine-3x4.txt" --set op=all
+    if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+        expect 1 '^climb: no NVIDIA driver found' devices # no libcuda at all (issue 8, item 12)
+    fi
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' devices
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' check reduce --seed 1
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' check reduce --seed 1 --json -
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' bench reduce --seed 1
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' tune reduce --no-save
+    expect 1 'no (usable )?CUDA device|no NVIDIA driver' occupancy --kernel all
+    tclimb 1 'no (usable )?CUDA device|no NVIDIA driver' bench affine --input "$data/affine-3x4.txt" --set op=all
 else
     expect 1 'no device 999' devices --device 999
     expect 0 'check reduce: .* 0 failures' check reduce --rung reduce_seq_addressing --size 1025 --seed 3 --quiet
@@ -236,18 +291,25 @@ assert min(c["score"] for c in ok) == 1.0
 assert "| rank | parameters | score |" in open(f"{d}/t.md").read()
 PY
     then echo "FAIL: tune's JSON report, markdown and wisdom file disagree"; fails=$((fails + 1)); fi
-    expect 0 'reduce: tuned parameters from wisdom from' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+    expect 0 'reduce: tuned parameters from the wisdom file .*w\.json:[0-9]+ \(block=' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
         --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/w.json"
-    expect 0 'reduce: tuned parameters from wisdom' check reduce --rung reduce_vectorized_single_pass --size 1000 --quiet \
+    expect 0 'reduce: tuned parameters from the wisdom file' check reduce --rung reduce_vectorized_single_pass --size 1000 --quiet \
         --wisdom "$wdir/w.json"
     sed 's/"driver": [0-9]*/"driver": 1/' "$wdir/w.json" >"$wdir/stale.json"
-    expect 0 'warning: .*stale.*using the defaults' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+    expect 0 'warning: reduce: .*wisdom not used: .*stale' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
         --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/stale.json"
+    # Each warning once (issue 8, item 8), and a named file that is missing is a warning too.
+    checks=$((checks + 1))
+    n=$("$climb" check reduce --rung reduce_vectorized_single_pass --size 1000 --quiet --wisdom "$wdir/stale.json" 2>&1 |
+        grep -c 'stale')
+    if [ "$n" != 1 ]; then echo "FAIL: the stale-wisdom warning was printed $n times"; fails=$((fails + 1)); fi
+    expect 0 "warning: reduce: .*wisdom not used: no wisdom file at $wdir/typo.json" check reduce \
+        --rung reduce_vectorized_single_pass --size 1000 --quiet --wisdom "$wdir/typo.json"
     sed 's/"gpu": "[^"]*"/"gpu": "Some Other GPU"/' "$wdir/w.json" >"$wdir/foreign.json"
-    expect 0 'warning: .*is for Some Other GPU' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
+    expect 0 'warning: reduce: .*is for Some Other GPU' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
         --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/foreign.json"
     head -c 100 "$wdir/w.json" >"$wdir/corrupt.json"
-    expect 0 "warning: $wdir/corrupt.json:[0-9]+: .*using the defaults" check reduce --rung reduce_vectorized_single_pass \
+    expect 0 "warning: reduce: .*wisdom not used: $wdir/corrupt.json:[0-9]+: " check reduce --rung reduce_vectorized_single_pass \
         --size 1000 --quiet --wisdom "$wdir/corrupt.json"
     sed 's/"block": [0-9]*/"block": 96/' "$wdir/w.json" >"$wdir/bad.json"
     expect 0 'warning: .*not a valid candidate: block is not one of' check reduce --rung reduce_vectorized_single_pass \

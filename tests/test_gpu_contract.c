@@ -55,11 +55,11 @@ static void test_check_everything(void)
     plan_with(&p, sweep);
     o.options = &p;
     o.quick = 1;
-    EXPECT(climb_check(w, &o, &dev) == 0);
+    EXPECT(climb_check(w, &o, &dev, NULL) == 0);
     climb_opt_plan_free(&p, NULL);
     o.options = NULL;
     o.quick = 0;
-    EXPECT(climb_check(w, &o, &dev) == 0);
+    EXPECT(climb_check(w, &o, &dev, NULL) == 0);
 
     /* Every listed candidate of the tuned rung on the quick shapes. */
     const char *best[1] = {w->rung(climb_best_rung(w))->name};
@@ -72,7 +72,7 @@ static void test_check_everything(void)
         o.tuning = v;
         char desc[200];
         climb_tuning_format(w->tuning, v, desc, sizeof desc);
-        EXPECT_MSG(climb_check(w, &o, &dev) == 0, "candidate %s", desc);
+        EXPECT_MSG(climb_check(w, &o, &dev, NULL) == 0, "candidate %s", desc);
     }
     /* The cuDNN rung is there exactly when the build found cuDNN. */
     EXPECT((climb_find_rung(w, "affine_cudnn") >= 0) == (climb_build_cudnn[0] != '\0'));

@@ -63,7 +63,11 @@ int main(void)
     for (int k = 0; k < 2; k++) {
         o.seed = seeds[k];
         printf("seed %" PRIu64 "\n", o.seed);
-        EXPECT(climb_check(w, &o, &d) == 0);
+        {
+            climb_check_result cr;
+            EXPECT(climb_check(w, &o, &d, &cr) == 0 && cr.runs > 0 && cr.failures == 0 && cr.n_failed == 0);
+            climb_check_result_free(&cr);
+        }
     }
 
     /* Every tuning candidate of the best rung (what climb tune may save as wisdom) is right on edge sizes and
@@ -90,7 +94,7 @@ int main(void)
         tried++;
         char desc[200];
         climb_tuning_format(tn, v, desc, sizeof desc);
-        EXPECT_MSG(climb_check(w, &ot, &d) == 0, "candidate %s", desc);
+        EXPECT_MSG(climb_check(w, &ot, &d, NULL) == 0, "candidate %s", desc);
     }
     printf("%d tuning candidates checked, seed %" PRIu64 "\n", tried, ot.seed);
     EXPECT(tried >= 40);

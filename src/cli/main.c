@@ -37,7 +37,9 @@ static const char *const MAIN_USAGE =
     "  tune <workload|all>   experiment mode: time every candidate of the best rung's parameters, save the\n"
     "                        fastest as wisdom that bench and the C API then use\n"
     "  occupancy             the occupancy calculator; physical limits; registry kernels vs the runtime\n"
+    "  wisdom show|check     a wisdom file's entries, and whether each is valid (no GPU needed)\n"
     "  version               version, commit and CUDA architectures of this build\n"
+    "  help [command]        this text, or a command's\n"
     "\n"
     "Run 'climb <command> --help' for a command's options, 'climb bench <workload> --help' for a workload's.\n";
 
@@ -95,6 +97,9 @@ static const char *const BENCH_USAGE =
     "                   built-in per-architecture defaults (with a warning for the last three)\n"
     "  --no-wisdom      the built-in defaults, whatever wisdom there is\n"
     "\n"
+    "Report paths are checked before any GPU work (a path that cannot be written is refused, exit 2); every\n"
+    "report named is written even if another cannot be.\n"
+    "\n"
     "Exit status: 0 all rungs verified, 1 a rung was wrong or a CUDA call failed, 2 bad usage or a bad input file.\n";
 
 static const char *const TUNE_USAGE =
@@ -126,6 +131,7 @@ static const char *const CHECK_USAGE =
     "  --rung NAME      only this rung (repeatable)\n"
     CASE_OPTIONS
     "  --quick          the workload's few quick shapes (every code path, fewest cases: for slow tools)\n"
+    "  --json FILE      write what was checked and every failure as JSON ('-' for stdout)\n"
     "  --wisdom FILE, --no-wisdom  the best rung's tuned parameters, as for bench\n"
     "\n"
     "Exit status: 0 every run right, 1 any failure, 2 bad usage or a bad input file.\n";
@@ -676,7 +682,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             if (climb_parse_double(argv[++i], &s) != 0 || !(s > 0 && s <= 3600))
                 return usage_error(usage, "--max-time: '%s' is not a number of seconds (0 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
-        } else if (timed && strcmp(o, "--json") == 0 && has) {
+        } else if (strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
         } else if (bench && strcmp(o, "--csv") == 0 && has) {
             a->csv = argv[++i];
@@ -774,6 +780,17 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     int rc = load_inputs(a);
     if (rc)
         return rc;
+    /* Every report path before any GPU work: each one that cannot be written is said, with why. */
+    const char *outs[3] = {a->json, a->csv, a->md};
+    for (int k = 0; k < 3; k++) {
+        char err[200];
+        if (outs[k] && climb_report_path_ok(outs[k], err, sizeof err) != 0) {
+            fprintf(stderr, "climb: cannot write %s: %s\n", outs[k], err);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (rc)
+        return rc;
     if (!a->seed_given)
         a->run.seed = climb_fresh_seed();
     return 0;
@@ -810,11 +827,13 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
         o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, &ex, values, msg, sizeof msg, line, sizeof line);
     }
     *use_values = o == CLIMB_WISDOM_USED;
+    /* One line, once: where the values come from, and why a file was not used (a warning when the user should
+     * know: a named file missing, or a file that is foreign, stale or corrupt). */
     if (o == CLIMB_WISDOM_USED)
         fprintf(stderr, "%s: tuned parameters from %s\n", w->name, line);
     else if (climb_wisdom_warns(o))
-        fprintf(stderr, "climb: warning: %s; using the defaults\n", msg);
-    if (o != CLIMB_WISDOM_USED)
+        fprintf(stderr, "climb: warning: %s: %s\n", w->name, line);
+    else
         fprintf(stderr, "%s: %s\n", w->name, line);
     climb_report_note(rep, "%s %s: %s", w->name, w->rung(climb_best_rung(w))->name, line);
 }
@@ -877,9 +896,12 @@ static int cmd_bench(int argc, char **argv)
     /* With a report on stdout ('-'), the table goes to stderr so stdout stays machine-readable. */
     int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) || (a.md && !strcmp(a.md, "-"));
     climb_report_table(&rep, to_stdout ? stderr : stdout);
-    if ((a.json && climb_report_write(&rep, climb_report_json, a.json)) ||
-        (a.csv && climb_report_write(&rep, climb_report_csv, a.csv)) ||
-        (a.md && climb_report_write(&rep, climb_report_md, a.md)))
+    /* Every report is attempted, whatever happened to the one before. */
+    if (a.json && climb_report_write(&rep, climb_report_json, a.json) != 0)
+        broken = 1;
+    if (a.csv && climb_report_write(&rep, climb_report_csv, a.csv) != 0)
+        broken = 1;
+    if (a.md && climb_report_write(&rep, climb_report_md, a.md) != 0)
         broken = 1;
     climb_report_free(&rep);
     free_run_args(&a);
@@ -889,6 +911,11 @@ static int cmd_bench(int argc, char **argv)
     }
     return 0;
 }
+
+/* What climb_report_write hands the check's JSON writer. */
+static const climb_check_result *check_results;
+static int n_check_results;
+static void write_check_json(const climb_report *r, FILE *f) { climb_check_json(r, check_results, n_check_results, f); }
 
 static int cmd_check(int argc, char **argv)
 {
@@ -903,24 +930,39 @@ static int cmd_check(int argc, char **argv)
         free_run_args(&a);
         return EXIT_FAILED;
     }
-    printf("climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed, a.run.seed);
-    climb_report notes; /* only for resolve_tuning's note */
-    climb_report_init(&notes, "check", a.run.seed, 0, &dev);
-    int failures = 0, broken = 0;
+    /* With the JSON on stdout, the human lines go to stderr. */
+    FILE *out = a.json && !strcmp(a.json, "-") ? stderr : stdout;
+    fprintf(out, "climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed,
+            a.run.seed);
+    climb_report rep; /* resolve_tuning's notes and the JSON report's head */
+    climb_report_init(&rep, "check", a.run.seed, 0, &dev);
+    climb_check_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
+    int failures = 0, broken = !res, done = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         int tuned[CLIMB_MAX_TUNABLES];
-        target_run(&a, t, &dev, tuned, &notes);
-        int f = climb_check(a.targets[t], &a.run, &dev);
+        target_run(&a, t, &dev, tuned, &rep);
+        fflush(stdout);
+        int f = climb_check(a.targets[t], &a.run, &dev, &res[t]);
+        done = t + 1;
         if (f < 0)
             broken = 1;
         else
             failures += f;
     }
-    climb_report_free(&notes);
+    if (a.json && res) {
+        check_results = res;
+        n_check_results = done;
+        if (climb_report_write(&rep, write_check_json, a.json) != 0)
+            broken = 1;
+    }
+    for (int t = 0; t < done; t++)
+        climb_check_result_free(&res[t]);
+    free(res);
+    climb_report_free(&rep);
     free_run_args(&a);
     if (broken)
         return EXIT_FAILED;
-    printf("%s\n", failures ? "FAILED" : "all runs right");
+    fprintf(out, "%s\n", failures ? "FAILED" : "all runs right");
     return failures ? EXIT_FAILED : 0;
 }
 
@@ -1088,6 +1130,36 @@ static int cmd_tune(int argc, char **argv)
     return 0;
 }
 
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} command;
+
+static int cmd_version(int argc, char **argv)
+{
+    if (argc > 1 && is_help(argv[1])) {
+        fputs("usage: climb version\n\nThe version, git commit, CUDA architectures and cuDNN this build has.\n", stdout);
+        return 0;
+    }
+    printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s\n", climb_build_version, climb_build_commit,
+           climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
+           climb_build_cudnn[0] ? climb_build_cudnn : "not built in");
+    return 0;
+}
+
+static const command COMMANDS[] = {
+    {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"check", cmd_check},
+    {"tune", cmd_tune},       {"occupancy", cmd_occupancy}, {"wisdom", cmd_wisdom}, {"version", cmd_version},
+};
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (strcmp(COMMANDS[i].name, name) == 0)
+            return &COMMANDS[i];
+    return NULL;
+}
+
 int climb_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1095,27 +1167,21 @@ int climb_cli_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (is_help(cmd)) {
+    if (is_help(cmd) || (strcmp(cmd, "help") == 0 && argc == 2)) {
         fputs(MAIN_USAGE, stdout);
         return 0;
     }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s\n", climb_build_version, climb_build_commit,
-               climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
-               climb_build_cudnn[0] ? climb_build_cudnn : "not built in");
-        return 0;
+    if (strcmp(cmd, "help") == 0) { /* climb help COMMAND: that command's --help */
+        const command *c = find_command(argv[2]);
+        if (!c)
+            return usage_error(MAIN_USAGE, "unknown command '%s'", argv[2]);
+        char *help[] = {argv[2], (char *)"--help", NULL};
+        return c->run(2, help);
     }
-    if (strcmp(cmd, "list") == 0)
-        return cmd_list(argc - 1, argv + 1);
-    if (strcmp(cmd, "devices") == 0)
-        return cmd_devices(argc - 1, argv + 1);
-    if (strcmp(cmd, "bench") == 0)
-        return cmd_bench(argc - 1, argv + 1);
-    if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc - 1, argv + 1);
-    if (strcmp(cmd, "tune") == 0)
-        return cmd_tune(argc - 1, argv + 1);
-    if (strcmp(cmd, "occupancy") == 0)
-        return cmd_occupancy(argc - 1, argv + 1);
-    return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
+    if (strcmp(cmd, "--version") == 0)
+        return cmd_version(1, argv + 1);
+    const command *c = find_command(cmd);
+    if (!c)
+        return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
+    return c->run(argc - 1, argv + 1);
 }

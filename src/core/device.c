@@ -20,8 +20,15 @@ int climb_device_count(char *why, size_t whylen)
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
-        if (why)
+        /* With no driver at all the runtime says the driver is too old; the driver version it reads is then 0. */
+        int driver = -1;
+        if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0) {
+            if (why)
+                snprintf(why, whylen, "no NVIDIA driver found (libcuda.so.1 could not be loaded): install the NVIDIA "
+                                      "driver, or run where there is a GPU");
+        } else if (why) {
             snprintf(why, whylen, "no usable CUDA device: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        }
         cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
         return 0;
     }

@@ -1,6 +1,7 @@
 #include "harness.h"
 #include "check.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,8 +382,41 @@ done:
     return failures;
 }
 
-int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev)
+/* Prints one failure of a check and keeps it for the report. */
+static void check_failed(climb_check_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check_failed(climb_check_result *res, const char *fmt, ...)
 {
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", line);
+    if (!res)
+        return;
+    if (res->n_failed == res->cap_failed) {
+        int cap = res->cap_failed ? 2 * res->cap_failed : 8;
+        char **p = realloc(res->failed, sizeof *p * (size_t)cap);
+        if (!p)
+            return;
+        res->failed = p;
+        res->cap_failed = cap;
+    }
+    size_t n = strlen(line) + 1;
+    char *copy = malloc(n);
+    if (copy) {
+        memcpy(copy, line, n);
+        res->failed[res->n_failed++] = copy;
+    }
+}
+
+int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev,
+                climb_check_result *res)
+{
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->w = w;
+    }
     climb_run_setup rs;
     cudaStream_t s = NULL;
     long runs = 0, refused = 0, cases = 0;
@@ -405,14 +439,14 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
         for (unsigned off = 0; off <= max_off; off++) {
             climb_open_case oc;
             if (climb_case_open(w, o, rs.plan, k, off, dev, s, &oc) != 0) {
-                fprintf(stderr, "FAIL %s offset=%u: could not set up the inputs\n", name, off);
+                check_failed(res, "FAIL %s offset=%u: could not set up the inputs", name, off);
                 failures++;
                 continue;
             }
             cases++;
             if (oc.ref_failed) {
-                fprintf(stderr, "FAIL %s offset=%u: %s: %s\n", name, off, w->rung(climb_vendor_rung(w))->name,
-                        oc.reference);
+                check_failed(res, "FAIL %s offset=%u: %s: %s", name, off, w->rung(climb_vendor_rung(w))->name,
+                             oc.reference);
                 failures++;
                 climb_case_close(w, &oc);
                 continue;
@@ -425,6 +459,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                     continue;
                 }
                 if (w->prepare && w->prepare(oc.c, r) != 0) {
+                    check_failed(res, "FAIL %s %s offset=%u: could not prepare the rung", name, w->rung(r)->name, off);
                     failures++;
                     continue;
                 }
@@ -433,8 +468,8 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                     int v = run_and_verify(w, oc.c, r, s, msg, sizeof msg);
                     runs++;
                     if (v != 0) {
-                        fprintf(stderr, "FAIL %s %s offset=%u run %d (seed %llu): %s\n", name, w->rung(r)->name, off,
-                                rep, (unsigned long long)o->seed, msg);
+                        check_failed(res, "FAIL %s %s offset=%u run %d (seed %llu): %s", name, w->rung(r)->name, off,
+                                     rep, (unsigned long long)o->seed, msg);
                         failures++;
                         if (climb_context_lost(v)) {
                             climb_case_close(w, &oc);
@@ -450,6 +485,12 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
     }
     printf("check %s: %ld cases, %ld runs, %ld refused, %d failures (seed %llu)\n", w->name, cases, runs, refused,
            failures, (unsigned long long)o->seed);
+    if (res) {
+        res->cases = cases;
+        res->runs = runs;
+        res->refused = refused;
+        res->failures = failures;
+    }
 done:
     if (s)
         cudaStreamDestroy(s);

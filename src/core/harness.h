@@ -102,8 +102,10 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep);
 
 /* Correctness only over the check sweep (or o->sizes, or the quick shapes), misaligned offsets included, each
- * rung run twice per case. Prints every failure and a summary line; returns the number of failures, or -1. */
-int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev);
+ * rung run twice per case. Prints every failure and a summary line; returns the number of failures, or -1.
+ * res (may be NULL) gets the counts and every failure's line; free it with climb_check_result_free. */
+int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_device_info *dev,
+                climb_check_result *res);
 
 /* The extra ceilings (CLIMB_MEASURE_* bits) runs of these workloads need measured. */
 unsigned climb_extra_ceilings(const climb_workload *const *ws, int n);

@@ -4,6 +4,9 @@
 #include "build_info.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -748,6 +751,62 @@ void climb_report_md(const climb_report *r, FILE *f)
         rate_cells(f, cols, rates, " %s |");
         fprintf(f, " %s | %s | %s | %s |\n", c.roof, c.step, c.cumulative, c.vs_vendor);
     }
+}
+
+int climb_report_path_ok(const char *path, char *err, size_t errlen)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s", strerror(EISDIR));
+        return -1;
+    }
+    if (existed && !S_ISREG(st.st_mode))
+        return 0; /* /dev/stdout, a pipe: written when the time comes */
+    int fd = open(path, O_WRONLY | O_CREAT, 0644); /* no O_TRUNC: the file stays as it is */
+    if (fd < 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return -1;
+    }
+    close(fd);
+    if (!existed)
+        unlink(path);
+    return 0;
+}
+
+void climb_check_result_free(climb_check_result *r)
+{
+    for (int i = 0; i < r->n_failed; i++)
+        free(r->failed[i]);
+    free(r->failed);
+    r->failed = NULL;
+    r->n_failed = r->cap_failed = 0;
+}
+
+void climb_check_json(const climb_report *rep, const climb_check_result *res, int n, FILE *f)
+{
+    climb_report_json_head(rep, f);
+    const climb_workload **ws = calloc((size_t)(n ? n : 1), sizeof *ws);
+    for (int i = 0; ws && i < n; i++)
+        ws[i] = res[i].w;
+    climb_report_json_workloads(ws, ws ? n : 0, f);
+    free(ws);
+    fputs("  \"checks\": [", f);
+    for (int i = 0; i < n; i++) {
+        const climb_check_result *c = &res[i];
+        fprintf(f, "%s\n    {\"workload\": ", i ? "," : "");
+        json_str(f, c->w->name);
+        fprintf(f, ", \"cases\": %ld, \"runs\": %ld, \"refused\": %ld, \"failures\": %d, \"failed\": [", c->cases,
+                c->runs, c->refused, c->failures);
+        for (int k = 0; k < c->n_failed; k++) {
+            fputs(k ? ", " : "", f);
+            json_str(f, c->failed[k]);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]\n}\n", f);
 }
 
 int climb_report_write(const climb_report *r, void (*writer)(const climb_report *, FILE *), const char *path)

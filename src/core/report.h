@@ -94,6 +94,23 @@ void climb_report_table(const climb_report *r, FILE *f);
 void climb_report_json(const climb_report *r, FILE *f);
 void climb_report_csv(const climb_report *r, FILE *f);
 void climb_report_md(const climb_report *r, FILE *f);
+/* 0 if a report can be written to path ("-" is stdout), checked without changing anything there: an existing file
+ * is opened for writing but not truncated, a new one is created and removed again, a directory is refused.
+ * -1 with err (strerror's words) otherwise. */
+int climb_report_path_ok(const char *path, char *err, size_t errlen);
+
+/* What `climb check` found for one workload, for its JSON report. */
+typedef struct climb_check_result {
+    const climb_workload *w;
+    long cases, runs, refused;
+    int failures;
+    char **failed;            /* one line per failure, as printed */
+    int n_failed, cap_failed;
+} climb_check_result;
+void climb_check_result_free(climb_check_result *r);
+/* The check report: the run's head, the workloads' registry entries, and each workload's counts and failures. */
+void climb_check_json(const climb_report *rep, const climb_check_result *res, int n, FILE *f);
+
 /* Writes with `writer` to `path` ("-" is stdout). 0, or -1 after printing why. */
 int climb_report_write(const climb_report *r, void (*writer)(const climb_report *, FILE *), const char *path);
 

@@ -237,7 +237,7 @@ static double case_bytes(const climb_tune_result *r, int c) { return r->counts[c
 void climb_tune_json(const climb_report *rep, const climb_tune_result *const *res, int n, FILE *f)
 {
     climb_report_json_head(rep, f);
-    const climb_workload **ws = malloc(sizeof *ws * (size_t)(n ? n : 1));
+    const climb_workload **ws = calloc((size_t)(n ? n : 1), sizeof *ws);
     for (int i = 0; ws && i < n; i++)
         ws[i] = res[i]->w;
     climb_report_json_workloads(ws, ws ? n : 0, f);
