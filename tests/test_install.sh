@@ -1,20 +1,54 @@
 #!/usr/bin/env bash
-# `cmake --install` into a fresh prefix, then build examples/reduce_sum.c against it with pkg-config
-# alone, as a user would. Run the program: it sums on the GPU, or without one reports "no CUDA device".
+# `cmake --install` into a fresh, non-system prefix, then build examples/reduce_sum.c against it with exactly the
+# commands the README shows (checked to be there), as a user would, and run each program: it sums on the GPU, or
+# without one reports that there is none. A shared link must start without LD_LIBRARY_PATH; a static link must not
+# need libclimb.so at all.
 set -u
 build=$1 src=$2
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
-cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL: install"; exit 1; }
-for f in include/climb.h bin/climb; do [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }; done
-ls "$prefix"/lib*/libclimb.a "$prefix"/lib*/libclimb.so >/dev/null || { echo "FAIL: libraries not installed"; exit 1; }
-pc=$(ls "$prefix"/lib*/pkgconfig/climb.pc) || { echo "FAIL: climb.pc not installed"; exit 1; }
+fail() { echo "FAIL: $*"; exit 1; }
+cmake --install "$build" --prefix "$prefix" >/dev/null || fail "install"
+for f in include/climb.h bin/climb; do [ -e "$prefix/$f" ] || fail "$f not installed"; done
+ls "$prefix"/lib*/libclimb.a "$prefix"/lib*/libclimb.so >/dev/null || fail "libraries not installed"
+pc=$(ls "$prefix"/lib*/pkgconfig/climb.pc) || fail "climb.pc not installed"
+[ -e "$(dirname "$pc")/climb-static.pc" ] || fail "climb-static.pc not installed"
 export PKG_CONFIG_PATH=$(dirname "$pc")
 command -v pkg-config >/dev/null || { echo "SKIP: no pkg-config"; exit 77; }
-cc -std=c11 -Wall -Werror "$src/examples/reduce_sum.c" $(pkg-config --cflags --libs climb) -lm \
-   -Wl,-rpath,"$(pkg-config --variable=libdir climb)" -o "$prefix/reduce_sum" || { echo "FAIL: example did not build"; exit 1; }
-out=$("$prefix/reduce_sum" 2>&1); rc=$?
-echo "$out"
-if [ $rc = 0 ]; then echo "installed library summed on the GPU"; exit 0; fi
-if grep -q "no CUDA device" <<<"$out"; then echo "installed library linked and answered 'no CUDA device'"; exit 0; fi
-echo "FAIL: example exited $rc"; exit 1
+unset LD_LIBRARY_PATH
+
+# The commands, as the README writes them.
+shared='cc reduce_sum.c $(pkg-config --cflags --libs climb)'
+static='cc reduce_sum.c $(pkg-config --cflags --libs climb-static)'
+for c in "$shared" "$static"; do
+    grep -qF -- "$c" "$src/README.md" || fail "the README does not show: $c"
+done
+
+run() { # run LABEL: ./a.out sums on the GPU, or says there is no device
+    local out rc
+    out=$(./a.out 2>&1); rc=$?
+    echo "$1: $out"
+    [ $rc = 0 ] && return 0
+    grep -q "no CUDA device" <<<"$out" && return 0
+    fail "$1: the program exited $rc"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$prefix" "$work"' EXIT
+cp "$src/examples/reduce_sum.c" "$work/"
+cd "$work" || fail "cd"
+
+eval "$shared" || fail "the README's shared build: $shared"
+run "shared link"
+ldd ./a.out | grep -q "libclimb.so.0 => $prefix" || fail "the shared program does not find $prefix's libclimb.so"
+
+rm -f a.out
+eval "$static" || fail "the README's static build: $static"
+run "static link"
+! ldd ./a.out | grep -q libclimb || fail "the static program still needs libclimb.so"
+
+# `pkg-config --static` lists what libclimb needs besides itself, so that a link with it works too.
+rm -f a.out
+cc reduce_sum.c $(pkg-config --cflags --static --libs climb) || fail "a link with pkg-config --static climb"
+run "pkg-config --static climb"
+echo "installed library: the README's shared and static builds, and pkg-config --static, link and run"
