@@ -1,5 +1,6 @@
 # Thin wrapper over CMake. `make` builds, `make test` builds and runs the tests, `make bench` runs the
-# whole benchmark on the GPU. CLIMB_CUDA_ARCH=80 (say) builds for another GPU.
+# whole benchmark on the GPU, `make sanitize` runs the CPU tests under ASan and UBSan. CLIMB_CUDA_ARCH=80 (say)
+# builds for another GPU.
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -7,7 +8,7 @@ ifneq ($(CLIMB_CUDA_ARCH),)
 CMAKE_ARGS += -DCLIMB_CUDA_ARCH=$(CLIMB_CUDA_ARCH)
 endif
 
-.PHONY: all configure test bench check install clean
+.PHONY: all configure test sanitize bench check install clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -17,6 +18,18 @@ configure:
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The host C code under AddressSanitizer and UndefinedBehaviorSanitizer, in a folder of its own, and the CPU tests
+# on it (not the install and configure tests, which build the project again). Any sanitizer report fails a test.
+SANITIZE_BUILD ?= build-asan
+sanitize:
+	cmake -S . -B $(SANITIZE_BUILD) -DCLIMB_SANITIZE=ON $(CMAKE_ARGS)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && \
+	  ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  ctest --output-on-failure -j $(JOBS) -L cpu -E '^test_(install|configure_without_cudnn)$$'
 
 bench: all
 	$(BUILD)/climb bench all
@@ -28,4 +41,4 @@ install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX),)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)
