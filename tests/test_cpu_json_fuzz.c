@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "core/wisdom.h"
 #include "workloads/reduce.h"
+#include "fuzz.h"
 #include "testing.h"
 
 static const char *const SEED_TEXT =
@@ -67,7 +68,7 @@ static int tree_ok(const climb_json *v)
 
 int main(void)
 {
-    const uint64_t seed = getenv("CLIMB_FUZZ_SEED") ? strtoull(getenv("CLIMB_FUZZ_SEED"), NULL, 10) : 20261122;
+    const uint64_t seed = fuzz_seed();
     climb_rng r;
     climb_rng_seed(&r, seed);
     char dir[] = "/tmp/climb_json_fuzz_XXXXXX", path[128];
@@ -87,43 +88,8 @@ int main(void)
     for (; runs < 4000 && time(NULL) - start < 30; runs++) {
         size_t n = n0;
         memcpy(text, SEED_TEXT, n);
-        int edits = 1 + (int)climb_rng_range(&r, 0, 4);
-        for (int e = 0; e < edits && n > 0; e++) {
-            size_t at = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
-            switch (climb_rng_range(&r, 0, 4)) {
-            case 0: /* any byte */
-                text[at] = (char)climb_rng_range(&r, 0, 255);
-                break;
-            case 1: { /* a JSON-ish byte */
-                static const char syms[] = "{}[]\",:\\0123456789.eE+-tfnul \n";
-                text[at] = syms[climb_rng_range(&r, 0, (int64_t)sizeof syms - 2)];
-                break;
-            }
-            case 2: { /* delete a run */
-                size_t k = (size_t)climb_rng_range(&r, 1, 8);
-                if (at + k > n)
-                    k = n - at;
-                memmove(text + at, text + at + k, n - at - k);
-                n -= k;
-                break;
-            }
-            case 3: { /* repeat a run */
-                size_t k = (size_t)climb_rng_range(&r, 1, 16);
-                if (at + k > n)
-                    k = n - at;
-                if (n + k < sizeof text) {
-                    memmove(text + at + k, text + at, n - at);
-                    n += k;
-                }
-                break;
-            }
-            default: /* cut */
-                n = at;
-            }
-        }
-        int lines = 1;
-        for (size_t i = 0; i < n; i++)
-            lines += text[i] == '\n';
+        fuzz_mutate(&r, text, &n, sizeof text - 1, "{}[]\",:\\0123456789.eE+-tfnul \n");
+        int lines = fuzz_lines(text, n);
         climb_json *v = climb_json_parse(text, n, err, sizeof err);
         if (v) {
             parsed++;

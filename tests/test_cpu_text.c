@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "core/text.h"
 #include "workloads/affine.h"
+#include "fuzz.h"
 #include "testing.h"
 
 static char dir[256];
@@ -143,7 +144,7 @@ static void test_fuzz(void)
     const size_t n0 = strlen(base);
     const char alphabet[] = "0123456789 \n\t#-+.eE,xn\r";
     climb_rng r;
-    uint64_t seed = getenv("CLIMB_FUZZ_SEED") ? strtoull(getenv("CLIMB_FUZZ_SEED"), NULL, 10) : 20261122;
+    uint64_t seed = fuzz_seed();
     climb_rng_seed(&r, seed);
     time_t start = time(NULL);
     int runs = 0, loaded = 0, bad_form = 0;
@@ -151,39 +152,8 @@ static void test_fuzz(void)
     for (; runs < 3000 && time(NULL) - start < 20; runs++) {
         size_t n = n0;
         memcpy(text, base, n);
-        int edits = 1 + (int)climb_rng_range(&r, 0, 3);
-        for (int e = 0; e < edits && n > 0; e++) {
-            size_t at = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
-            switch (climb_rng_range(&r, 0, 3)) {
-            case 0:
-                text[at] = climb_rng_range(&r, 0, 4) == 0 ? (char)climb_rng_range(&r, 0, 255)
-                                                          : alphabet[climb_rng_range(&r, 0, (int64_t)sizeof alphabet - 2)];
-                break;
-            case 1: {
-                size_t k = (size_t)climb_rng_range(&r, 1, 6);
-                if (at + k > n)
-                    k = n - at;
-                memmove(text + at, text + at + k, n - at - k);
-                n -= k;
-                break;
-            }
-            case 2: {
-                size_t k = (size_t)climb_rng_range(&r, 1, 8);
-                if (at + k > n)
-                    k = n - at;
-                if (n + k < sizeof text) {
-                    memmove(text + at + k, text + at, n - at);
-                    n += k;
-                }
-                break;
-            }
-            default:
-                n = at;
-            }
-        }
-        size_t lines = 1;
-        for (size_t i = 0; i < n; i++)
-            lines += text[i] == '\n';
+        fuzz_mutate(&r, text, &n, sizeof text - 1, alphabet);
+        size_t lines = (size_t)fuzz_lines(text, n);
         size_t rows, cols;
         if (load_text(text, n, err, sizeof err, &rows, &cols) == 0) {
             loaded++;
