@@ -82,12 +82,9 @@ int climb_scan_double(const char **s, double *out)
             e++;
         q = e;
     }
-    locale_t loc = c_locale();
-    if (!loc)
-        return -1;
     char *end;
     errno = 0;
-    double v = strtod_l(p, &end, loc);
+    double v = climb_strtod_c(p, &end);
     if (end != q || (errno == ERANGE && fabs(v) > 1.0) || !isfinite(v))
         return -1;
     *out = v;

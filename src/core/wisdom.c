@@ -147,9 +147,9 @@ static int entry_of(const char *path, const climb_json *e, entry *out, char *msg
 static void cc_string(char *buf, size_t len, int major, int minor) { snprintf(buf, len, "%d.%d", major, minor); }
 
 /* An entry's parameters as tn's values: exactly its parameters, each an integer, together a candidate on dev.
- * 0, or -1 with msg ("path:line: ..."). */
+ * 0, or -1 with msg ("path:line: ..."; `lead` goes before the reason the values are not a candidate). */
 static int entry_values(const char *path, const entry *e, const climb_tuning *tn, const climb_device_info *dev,
-                        int *v, char *msg, size_t msglen)
+                        const char *lead, int *v, char *msg, size_t msglen)
 {
     const climb_json *p = e->params;
     if (p->n != tn->n_params) {
@@ -170,7 +170,7 @@ static int entry_values(const char *path, const entry *e, const climb_tuning *tn
     char whybuf[200];
     const char *why = climb_tuning_check(tn, dev, v, whybuf, sizeof whybuf);
     if (why) {
-        snprintf(msg, msglen, "%s:%d: the %s wisdom is not a valid candidate: %s", path, p->line, e->workload, why);
+        snprintf(msg, msglen, "%s:%d: %s%s", path, p->line, lead, why);
         return -1;
     }
     return 0;
@@ -251,7 +251,9 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
         }
         /* The matching entry: exactly the workload's parameters, each an integer candidate. */
         int v[CLIMB_MAX_TUNABLES];
-        if (entry_values(path, &e, tn, dev, v, msg, msglen) != 0) {
+        char lead[120];
+        snprintf(lead, sizeof lead, "the %s wisdom is not a valid candidate: ", workload);
+        if (entry_values(path, &e, tn, dev, lead, v, msg, msglen) != 0) {
             out = CLIMB_WISDOM_CORRUPT;
             break;
         }
@@ -344,6 +346,8 @@ int climb_wisdom_each(const char *path, void (*each)(const climb_wisdom_entry *e
         const climb_workload *w = climb_find_workload(e.workload);
         climb_device_info dev;
         int v[CLIMB_MAX_TUNABLES];
+        char lead[80];
+        snprintf(lead, sizeof lead, "%s: ", out.workload);
         if (!w)
             snprintf(out.problem, sizeof out.problem, "%s:%d: no workload '%s' in this climb", path, e.line,
                      out.workload);
@@ -352,16 +356,8 @@ int climb_wisdom_each(const char *path, void (*each)(const climb_wisdom_entry *e
         else if (device_of_cc(e.cc, &dev) != 0)
             snprintf(out.problem, sizeof out.problem, "%s:%d: the occupancy calculator does not know CC %s", path,
                      e.line, out.cc);
-        else if (entry_values(path, &e, w->tuning, &dev, v, out.problem, sizeof out.problem) != 0) {
-            /* "path:line: the reduce wisdom is not a valid candidate: why" reads better as "path:line: reduce: why" */
-            const char *why = strstr(out.problem, "not a valid candidate: ");
-            if (why) {
-                char tmp[sizeof out.problem];
-                snprintf(tmp, sizeof tmp, "%s:%d: %s: %s", path, e.params->line, out.workload,
-                         why + strlen("not a valid candidate: "));
-                snprintf(out.problem, sizeof out.problem, "%s", tmp);
-            }
-        }
+        else
+            entry_values(path, &e, w->tuning, &dev, lead, v, out.problem, sizeof out.problem);
         each(&out, ctx);
     }
     climb_json_free(root);
