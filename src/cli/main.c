@@ -94,7 +94,7 @@ static const char *const BENCH_USAGE =
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
     "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
     "                   else ~/.config/climb/wisdom.json); a missing, foreign, stale or corrupt file gives the\n"
-    "                   built-in per-architecture defaults (with a warning for the last three)\n"
+    "                   built-in per-architecture defaults, with a warning (none when the default file is absent)\n"
     "  --no-wisdom      the built-in defaults, whatever wisdom there is\n"
     "\n"
     "Report paths are checked before any GPU work (a path that cannot be written is refused, exit 2); every\n"
