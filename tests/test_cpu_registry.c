@@ -92,8 +92,34 @@ static void test_broken(void)
     rungs[n_rungs].kernels = NULL;
     expect_problem(&c, "appended_after_best does not say which kernels it launches");
     rungs[n_rungs].kind = CLIMB_RUNG_VENDOR;
-    expect_problem(&c, "vendor rung appended_after_best after a ladder rung");
+    expect_problem(&c, "vendor rung appended_after_best after a bound or ladder rung");
+    rungs[n_rungs].kind = CLIMB_RUNG_BOUND;
+    expect_problem(&c, "bound rung appended_after_best after a ladder rung");
     c.n_rungs = n_rungs;
+
+    /* A bound rung goes between the vendors and the ladder, with or without kernels of its own; a vendor after it
+     * is refused. */
+    {
+        climb_workload b = copy_of(&climb_reduce_workload);
+        for (int i = n_rungs; i > 1; i--)
+            rungs[i] = rungs[i - 1];
+        rungs[1] = rungs[2];
+        rungs[1].name = "copy_bound";
+        rungs[1].kind = CLIMB_RUNG_BOUND;
+        rungs[1].kernels = NULL;
+        b.n_rungs = n_rungs + 1;
+        EXPECT_MSG(climb_workload_validate(&b, msg, sizeof msg) == 0, "%s", msg);
+        EXPECT(climb_bound_rung(&b) == 1 && climb_vendor_rung(&b) == 0 && climb_first_ladder_rung(&b) == 2);
+        EXPECT(!climb_rung_on_ladder(&b, 0) && !climb_rung_on_ladder(&b, 1) && climb_rung_on_ladder(&b, 2) &&
+               climb_rung_on_ladder(&b, climb_best_rung(&b)));
+        EXPECT(strcmp(climb_rung_kind_name(CLIMB_RUNG_BOUND), "bound") == 0);
+        climb_rung_info v = rungs[0];
+        rungs[0] = rungs[1];
+        rungs[1] = v;
+        expect_problem(&b, "vendor rung cub_device_reduce after a bound or ladder rung");
+        EXPECT(climb_bound_rung(&climb_reduce_workload) == -1); /* reduce has none */
+    }
+    c = copy_of(&climb_reduce_workload);
 
     rungs[2].name = rungs[1].name;
     expect_problem(&c, "appears twice");

@@ -1,5 +1,5 @@
 /* CPU tests of the report: derived figures (rates, the roofline and its binding term, step and cumulative
- * speed-ups, ratio to the vendor found by kind), rows keyed by shape, type and option values, any number of
+ * speed-ups, ratio to the vendor and to a bound rung found by kind), rows keyed by shape, type and option values, any number of
  * notes, and the four writers. Writes a sample JSON for check_report_json.py. */
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +45,57 @@ static int count_lines(const char *s)
 }
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12; }
+
+/* A ladder with a bound rung (reduce's table with a copy inserted after the vendor): the bound is outside the
+ * step and cumulative columns, and every row gets its ratio to it. */
+static climb_rung_info bound_rungs[32];
+static int n_bound_rungs;
+static const climb_rung_info *bound_rung_at(int i) { return &bound_rungs[i]; }
+
+static void test_bound(const climb_device_info *dev)
+{
+    climb_workload w = climb_reduce_workload;
+    n_bound_rungs = w.n_rungs + 1;
+    bound_rungs[0] = *w.rung(0);
+    bound_rungs[1] = *w.rung(1);
+    bound_rungs[1].name = "copy_bound";
+    bound_rungs[1].kind = CLIMB_RUNG_BOUND;
+    for (int i = 1; i < w.n_rungs; i++)
+        bound_rungs[i + 1] = *w.rung(i);
+    w.rung = bound_rung_at;
+    w.n_rungs = n_bound_rungs;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
+    const int best = climb_best_rung(&w);
+
+    climb_report r;
+    climb_report_init(&r, "bench", 7, 0, dev);
+    const climb_shape s = CLIMB_SHAPE1(1000);
+    const climb_counts c = {4000, 4000, 0, 0, 0};
+    climb_row *v = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
+    climb_row *b = add(&r, &w, 1, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
+    climb_row *l1 = add(&r, &w, 2, CLIMB_F32, s, NULL, 40.0, CLIMB_ROW_OK, c);
+    climb_row *l2 = add(&r, &w, 3, CLIMB_F32, s, NULL, 20.0, CLIMB_ROW_OK, c);
+    climb_row *top = add(&r, &w, best, CLIMB_F32, s, NULL, 10.5, CLIMB_ROW_OK, c);
+    climb_report_derive(&r);
+    EXPECT(isnan(b->step) && isnan(b->cumulative) && near(b->vs_bound, 1.0) && near(b->vs_vendor, 1.2));
+    EXPECT(isnan(v->step) && isnan(v->cumulative) && near(v->vs_bound, 10.0 / 12.0));
+    EXPECT(isnan(l1->step) && near(l1->cumulative, 1.0) && near(l1->vs_bound, 0.25)); /* the bound is not a step */
+    EXPECT(near(l2->step, 2.0) && near(l2->cumulative, 2.0) && near(l2->vs_bound, 0.5));
+    EXPECT(near(top->cumulative, 40.0 / 10.5) && near(top->vs_bound, 10.0 / 10.5));
+
+    char *table = render(&r, climb_report_table);
+    EXPECT(strstr(table, "x bound") != NULL && strstr(table, "copy_bound [bound]") != NULL);
+    EXPECT(strstr(table, "0.95x") != NULL); /* the best at 10/10.5 of the bound */
+    free(table);
+    char *md = render(&r, climb_report_md);
+    EXPECT(strstr(md, "| × cub_device_reduce | × copy_bound |") != NULL && strstr(md, "|--:|--:|\n") != NULL);
+    free(md);
+    char *json = render(&r, climb_report_json);
+    EXPECT(strstr(json, "\"kind\": \"bound\"") != NULL && strstr(json, "\"vs_bound\": 1}") != NULL);
+    free(json);
+    climb_report_free(&r);
+}
 
 int main(void)
 {
@@ -155,6 +206,7 @@ int main(void)
     EXPECT(strstr(table, "affine f32, rows,cols=1000x1000, alpha=1.5 beta=7 pad=3 op=rsqrt dist=uniform") != NULL);
     EXPECT(strstr(table, "Gelem/s") != NULL && strstr(table, "Gsfu/s") != NULL && strstr(table, "(sfu)") != NULL);
     EXPECT(strstr(table, "Note: note number 19") != NULL);
+    EXPECT(strstr(table, "x bound") == NULL); /* no bound rung: no column */
     free(table);
 
     char *csv = render(&r, climb_report_csv);
@@ -177,7 +229,7 @@ int main(void)
             fields = 1;
         }
     }
-    EXPECT_MSG(fields_ok && header_fields == 37, "%d fields", header_fields);
+    EXPECT_MSG(fields_ok && header_fields == 38, "%d fields", header_fields);
     free(csv);
 
     char *md = render(&r, climb_report_md);
@@ -199,5 +251,6 @@ int main(void)
     EXPECT(climb_report_write(&r, climb_report_json, "/nonexistent-dir/x.json") == -1);
 
     climb_report_free(&r);
+    test_bound(&dev);
     return test_finish("test_cpu_report");
 }

@@ -95,9 +95,9 @@ static void test_reset(void)
     EXPECT(r >= 0 && w->modifies(oc.c, r) != NULL && w->modifies(oc.c, climb_best_rung(w)) == NULL);
     char msg[300];
     EXPECT(w->poison(oc.c) == 0 && w->reset(oc.c, 0) == 0 && w->run(oc.c, r, 0) == 0);
-    EXPECT(cudaDeviceSynchronize() == cudaSuccess && w->verify(oc.c, msg, sizeof msg) == 0);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess && w->verify(oc.c, r, msg, sizeof msg) == 0);
     EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 1, "a second run without reset went unnoticed");
+    EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1, "a second run without reset went unnoticed");
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
 }
@@ -185,9 +185,9 @@ static void test_references(void)
             /* Each mode sees a wrong result and a right one. */
             char msg[300];
             int r = climb_best_rung(w);
-            EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, msg, sizeof msg) == 1);
+            EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, r, msg, sizeof msg) == 1);
             EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 0, "%s", msg);
+            EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s", msg);
             /* The vendor's output is spot-checked before it is adopted: poisoned output fails. */
             if (cases[i].m == CLIMB_REF_VENDOR) {
                 char desc[300];

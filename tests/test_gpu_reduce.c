@@ -34,12 +34,12 @@ int main(void)
         EXPECT(strstr(oc.reference, "CPU sum") != NULL);
         char msg[256];
         EXPECT(w->poison(oc.c) == 0);
-        EXPECT(w->verify(oc.c, msg, sizeof msg) == 1);
+        EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1);
         /* ...and the same case passes once a rung has run. */
         EXPECT(w->prepare(oc.c, best) == 0);
         EXPECT(w->run(oc.c, best, 0) == 0);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, msg, sizeof msg) == 0, "%s", msg);
+        EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
         climb_case_close(w, &oc);
         /* The vendor as the reference: CUB's sum checked against the CPU's. */
         o.reference = CLIMB_REF_VENDOR;

@@ -320,7 +320,8 @@ static int kernel_mode(const char *spec, int device)
                 continue;
             const climb_rung_info *ri = w->rung(r);
             if (!ri->kernels) {
-                printf("%-4d %-58s (vendor library: its kernels are not in the registry)\n", r, ri->name);
+                printf("%-4d %-58s (%s: its kernels are not in the registry)\n", r, ri->name,
+                       ri->kind == CLIMB_RUNG_VENDOR ? "vendor library" : "a runtime copy");
                 continue;
             }
             for (int t = 0; t < CLIMB_NTYPES; t++) {

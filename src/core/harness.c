@@ -119,7 +119,7 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
         snprintf(msg, len, "CUDA error (see above)");
         return -1;
     }
-    return w->verify(c, msg, len);
+    return w->verify(c, rung, msg, len);
 }
 
 int climb_case_open(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
@@ -281,7 +281,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
         return -1;
     }
     char m[256];
-    if ((v = w->verify(c, m, sizeof m)) == 1)
+    if ((v = w->verify(c, rung, m, sizeof m)) == 1)
         snprintf(msg, len, "wrong after repeated runs: %s", m);
     else if (v < 0)
         snprintf(msg, len, "CUDA error (see stderr)");

@@ -138,7 +138,7 @@ void climb_report_derive(climb_report *r)
     for (int i = 0; i < r->n_rows; i++) {
         climb_row *row = &r->rows[i];
         row->gbs = row->gflops = row->items_rate = row->special_rate = NAN;
-        row->roofline_us = row->pct_roofline = row->step = row->cumulative = row->vs_vendor = NAN;
+        row->roofline_us = row->pct_roofline = row->step = row->cumulative = row->vs_vendor = row->vs_bound = NAN;
         row->bound = "";
         if (row->status != CLIMB_ROW_OK || !(row->t.median_us > 0))
             continue;
@@ -152,18 +152,17 @@ void climb_report_derive(climb_report *r)
         row->pct_roofline = 100.0 * row->roofline_us / row->t.median_us;
 
         const climb_workload *w = row->w;
-        if (w->rung(row->rung)->kind != CLIMB_RUNG_VENDOR) {
-            /* The ladder proper starts at the first non-vendor rung; step compares with the one before. */
-            if (row->rung > 0 && w->rung(row->rung - 1)->kind != CLIMB_RUNG_VENDOR)
+        if (climb_rung_on_ladder(w, row->rung)) {
+            /* The ladder proper (after the vendor and bound rungs): step compares with the rung before it. */
+            if (row->rung > 0 && climb_rung_on_ladder(w, row->rung - 1))
                 row->step = ratio(find_rung(r, row, row->rung - 1), row);
-            int first = 0;
-            while (first < w->n_rungs && w->rung(first)->kind == CLIMB_RUNG_VENDOR)
-                first++;
-            row->cumulative = ratio(find_rung(r, row, first), row);
+            row->cumulative = ratio(find_rung(r, row, climb_first_ladder_rung(w)), row);
         }
-        int v = climb_vendor_rung(w);
+        int v = climb_vendor_rung(w), b = climb_bound_rung(w);
         if (v >= 0)
             row->vs_vendor = ratio(find_rung(r, row, v), row);
+        if (b >= 0)
+            row->vs_bound = ratio(find_rung(r, row, b), row);
     }
 }
 
@@ -314,7 +313,7 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
 /* The figures of an ok row as text, shared by the terminal table and the markdown writer. */
 typedef struct {
     char median[32], min[32], noise[32], gbs[32], gflops[32], items[32], special[32], roof[32], step[32],
-        cumulative[32], vs_vendor[32];
+        cumulative[32], vs_vendor[32], vs_bound[32];
 } row_cells;
 
 static void format_cells(const climb_row *row, row_cells *c)
@@ -330,6 +329,7 @@ static void format_cells(const climb_row *row, row_cells *c)
     fmt_ratio(c->step, sizeof c->step, row->step);
     fmt_ratio(c->cumulative, sizeof c->cumulative, row->cumulative);
     fmt_ratio(c->vs_vendor, sizeof c->vs_vendor, row->vs_vendor);
+    fmt_ratio(c->vs_bound, sizeof c->vs_bound, row->vs_bound);
 }
 
 /* The rate cells a case shows, each printed with fmt (the table's aligned column or the markdown's cell). */
@@ -356,7 +356,8 @@ void climb_report_table(const climb_report *r, FILE *f)
             const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fprintf(f, "%2s  %-40s %11s %11s %7s", "#", "rung", "median us", "min us", "noise");
             rate_cells(f, cols, heads, " %9s");
-            fprintf(f, " %7s %7s %7s %8s\n", "%roof", "step", "cumul", "x vendor");
+            fprintf(f, " %7s %7s %7s %8s", "%roof", "step", "cumul", "x vendor");
+            fputs(climb_bound_rung(row->w) >= 0 ? "  x bound\n" : "\n", f);
         }
         char name[160];
         rung_name(row, name, sizeof name);
@@ -369,7 +370,10 @@ void climb_report_table(const climb_report *r, FILE *f)
         const char *rates[4] = {c.gbs, c.gflops, c.items, c.special};
         fprintf(f, "%2d  %-40s %11s %11s %7s", row->rung, name, c.median, c.min, c.noise);
         rate_cells(f, cols, rates, " %9s");
-        fprintf(f, " %7s %7s %7s %8s\n", c.roof, c.step, c.cumulative, c.vs_vendor);
+        fprintf(f, " %7s %7s %7s %8s", c.roof, c.step, c.cumulative, c.vs_vendor);
+        if (climb_bound_rung(row->w) >= 0)
+            fprintf(f, " %8s", c.vs_bound);
+        fputc('\n', f);
     }
 }
 
@@ -642,6 +646,8 @@ void climb_report_json(const climb_report *r, FILE *f)
         json_num(f, row->cumulative);
         fputs(", \"vs_vendor\": ", f);
         json_num(f, row->vs_vendor);
+        fputs(", \"vs_bound\": ", f);
+        json_num(f, row->vs_bound);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
@@ -670,7 +676,7 @@ void climb_report_csv(const climb_report *r, FILE *f)
 {
     fprintf(f, "workload,ordinal,rung,kind,type,shape,options,input,reference,status,median_us,min_us,noise_pct,"
                "samples,bytes_read,bytes_written,flops,items,special_ops,gbs,gflops,items_rate,special_rate,"
-               "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,gpu,cc,git_commit,git_dirty,"
+               "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,vs_bound,gpu,cc,git_commit,git_dirty,"
                "date,seed,timing,note\n");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
@@ -701,7 +707,7 @@ void climb_report_csv(const climb_report *r, FILE *f)
             fputc(',', f);
         }
         fprintf(f, "%s,", row->bound);
-        const double w[] = {row->pct_roofline, row->step, row->cumulative, row->vs_vendor};
+        const double w[] = {row->pct_roofline, row->step, row->cumulative, row->vs_vendor, row->vs_bound};
         for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
             csv_num(f, w[k]);
             fputc(',', f);
@@ -723,6 +729,7 @@ void climb_report_md(const climb_report *r, FILE *f)
     case_columns cols = {0, 0, 0, 0};
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
+        const int has_bound = climb_bound_rung(row->w) >= 0;
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
             cols = columns_of(row);
             fputc('\n', f);
@@ -730,15 +737,18 @@ void climb_report_md(const climb_report *r, FILE *f)
             const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fputs("\n| # | rung | median µs | min µs | noise |", f);
             rate_cells(f, cols, heads, " %s |");
-            fprintf(f, " %% of roofline | step | cumulative | × %s |\n", vendor_name(row->w));
-            fprintf(f, "|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|\n", cols.bytes ? "--:|" : "",
-                    cols.flops ? "--:|" : "", cols.items ? "--:|" : "", cols.special ? "--:|" : "");
+            fprintf(f, " %% of roofline | step | cumulative | × %s |", vendor_name(row->w));
+            if (has_bound)
+                fprintf(f, " × %s |", row->w->rung(climb_bound_rung(row->w))->name);
+            fprintf(f, "\n|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|%s\n", cols.bytes ? "--:|" : "",
+                    cols.flops ? "--:|" : "", cols.items ? "--:|" : "", cols.special ? "--:|" : "",
+                    has_bound ? "--:|" : "");
         }
         char name[160];
         rung_name(row, name, sizeof name);
         if (row->status != CLIMB_ROW_OK) {
             fprintf(f, "| %d | `%s` | %s: %s |", row->rung, name, climb_row_status_name(row->status), row->note);
-            int blanks = 7 + cols.bytes + cols.flops + cols.items + cols.special;
+            int blanks = 7 + cols.bytes + cols.flops + cols.items + cols.special + has_bound;
             for (int k = 0; k < blanks; k++)
                 fputs(" |", f);
             fputc('\n', f);
@@ -749,7 +759,10 @@ void climb_report_md(const climb_report *r, FILE *f)
         const char *rates[4] = {c.gbs, c.gflops, c.items, c.special};
         fprintf(f, "| %d | `%s` | %s | %s | %s |", row->rung, name, c.median, c.min, c.noise);
         rate_cells(f, cols, rates, " %s |");
-        fprintf(f, " %s | %s | %s | %s |\n", c.roof, c.step, c.cumulative, c.vs_vendor);
+        fprintf(f, " %s | %s | %s | %s |", c.roof, c.step, c.cumulative, c.vs_vendor);
+        if (has_bound)
+            fprintf(f, " %s |", c.vs_bound);
+        fputc('\n', f);
     }
 }
 

@@ -46,9 +46,10 @@ typedef struct climb_row {
     double roofline_us;       /* the least time the counts allow on the measured ceilings */
     const char *bound;        /* the term that sets it: "memory", "ffma", "dfma" or "sfu"; "" if none */
     double pct_roofline;      /* 100 x roofline time / median time: 100 is at the roof */
-    double step;              /* the previous non-vendor rung's median over this one's */
-    double cumulative;        /* the first non-vendor rung's median over this one's */
+    double step;              /* ladder rungs: the rung before's median over this one's, when it is a ladder rung */
+    double cumulative;        /* ladder rungs: the first ladder rung's median over this one's */
     double vs_vendor;         /* the first vendor rung's median over this one's: > 1 is faster than the vendor */
+    double vs_bound;          /* the first bound rung's median over this one's: 1 moves the bytes as fast as it */
 } climb_row;
 
 typedef struct climb_report {

@@ -12,6 +12,7 @@ const char *climb_rung_kind_name(climb_rung_kind k)
     case CLIMB_RUNG_VENDOR: return "vendor";
     case CLIMB_RUNG_LADDER: return "ladder";
     case CLIMB_RUNG_BEST: return "best";
+    case CLIMB_RUNG_BOUND: return "bound";
     }
     return "?";
 }
@@ -113,6 +114,21 @@ static int first_of_kind(const climb_workload *w, climb_rung_kind k)
 
 int climb_best_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BEST); }
 int climb_vendor_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_VENDOR); }
+int climb_bound_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BOUND); }
+
+int climb_rung_on_ladder(const climb_workload *w, int rung)
+{
+    climb_rung_kind k = w->rung(rung)->kind;
+    return k == CLIMB_RUNG_LADDER || k == CLIMB_RUNG_BEST;
+}
+
+int climb_first_ladder_rung(const climb_workload *w)
+{
+    for (int i = 0; i < w->n_rungs; i++)
+        if (climb_rung_on_ladder(w, i))
+            return i;
+    return -1;
+}
 
 int climb_workload_ndims(const climb_workload *w)
 {
@@ -306,7 +322,7 @@ static void check_rungs(problems *p, const climb_workload *w)
         problem(p, "a ladder needs at least two rungs");
         return;
     }
-    int best = 0, seen_nonvendor = 0, published = 0;
+    int best = 0, seen_bound = 0, seen_ladder = 0, published = 0;
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
         if (!r) {
@@ -324,14 +340,20 @@ static void check_rungs(problems *p, const climb_workload *w)
                 problem(p, "rung %s appears twice", r->name);
         switch (r->kind) {
         case CLIMB_RUNG_VENDOR:
-            if (seen_nonvendor)
-                problem(p, "vendor rung %s after a ladder rung (vendors come first)", r->name);
+            if (seen_bound || seen_ladder)
+                problem(p, "vendor rung %s after a bound or ladder rung (vendors come first)", r->name);
+            break;
+        case CLIMB_RUNG_BOUND:
+            seen_bound = 1;
+            if (seen_ladder)
+                problem(p, "bound rung %s after a ladder rung (bounds come after the vendors, before the ladder)",
+                        r->name);
             break;
         case CLIMB_RUNG_BEST:
             best++;
             /* fall through */
         case CLIMB_RUNG_LADDER:
-            seen_nonvendor = 1;
+            seen_ladder = 1;
             if (!r->kernels)
                 problem(p, "rung %s does not say which kernels it launches", r->name);
             break;

@@ -32,7 +32,11 @@ extern "C" {
 typedef enum climb_rung_kind {
     CLIMB_RUNG_VENDOR = 1,   /* NVIDIA's library (CUB, cuBLAS, cuSPARSE, cuDNN): a second reference and the bar */
     CLIMB_RUNG_LADDER = 2,   /* a step of the ladder: the textbook kernel, then one named optimization each */
-    CLIMB_RUNG_BEST = 3      /* the top: tuned by `climb tune`, behind the C API; exactly one per workload */
+    CLIMB_RUNG_BEST = 3,     /* the top: tuned by `climb tune`, behind the C API; exactly one per workload */
+    CLIMB_RUNG_BOUND = 4     /* not a solution: the cheapest way to move the case's bytes (a copy of them), to show
+                                what the hardware allows. Timed and verified like the others, by the workload's own
+                                rule for that rung (verify is told which rung ran); outside the step and cumulative
+                                columns; every row gets its ratio to the first bound rung (vs_bound) */
 } climb_rung_kind;
 
 const char *climb_rung_kind_name(climb_rung_kind k);
@@ -207,9 +211,10 @@ typedef struct climb_workload {
     int (*run)(climb_case *c, int rung, cudaStream_t s);
     /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). */
     int (*poison)(climb_case *c);
-    /* Copies the outputs back and compares every element (or the samples) with the reference: 0 right,
-     * 1 wrong (msg says how), -1 error (printed). */
-    int (*verify)(climb_case *c, char *msg, size_t msglen);
+    /* Copies the outputs of the last run, a run of `rung`, back and compares every element (or the samples) with
+     * the reference (a bound rung's with what it must produce): 0 right, 1 wrong (msg says how), -1 error
+     * (printed). */
+    int (*verify)(climb_case *c, int rung, char *msg, size_t msglen);
     void (*counts)(const climb_case *c, climb_counts *out);
     void (*destroy)(climb_case *c);
 
@@ -232,6 +237,12 @@ int climb_find_rung(const climb_workload *w, const char *name);
 int climb_best_rung(const climb_workload *w);
 /* Index of the first vendor rung, or -1. */
 int climb_vendor_rung(const climb_workload *w);
+/* Index of the first bound rung, or -1. */
+int climb_bound_rung(const climb_workload *w);
+/* Index of the first ladder (or best) rung: where the ladder's cumulative column starts. */
+int climb_first_ladder_rung(const climb_workload *w);
+/* 1 for the rungs on the ladder proper (ladder and best), which have step and cumulative figures. */
+int climb_rung_on_ladder(const climb_workload *w, int rung);
 /* How many dims the workload declares. */
 int climb_workload_ndims(const climb_workload *w);
 /* "n" or "rows, cols". */

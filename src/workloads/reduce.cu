@@ -880,7 +880,7 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
 
 /* The sum has one element, so every mode uses the whole CPU sum made at creation; with the vendor's output in
  * d_out (VENDOR), that output must agree with it as any rung's must. */
-static int reduce_verify(climb_case *c, char *msg, size_t msglen);
+static int reduce_verify(climb_case *c, int rung, char *msg, size_t msglen);
 
 static int reduce_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
 {
@@ -888,7 +888,7 @@ static int reduce_reference(climb_case *c, climb_ref_mode mode, char *desc, size
                                               : "CPU sum in double; |got - ref| <= 1e-6 sum|x| + 1e-6";
     if (mode == CLIMB_REF_VENDOR) {
         char msg[300];
-        int v = reduce_verify(c, msg, sizeof msg);
+        int v = reduce_verify(c, 0, msg, sizeof msg); /* the vendor rung's output */
         if (v != 0) {
             snprintf(desc, desclen, "cub_device_reduce disagrees with the %s: %s", what, msg);
             return v < 0 ? -1 : 1;
@@ -957,8 +957,9 @@ static int reduce_poison(climb_case *c)
     return 0;
 }
 
-static int reduce_verify(climb_case *c, char *msg, size_t msglen)
+static int reduce_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
+    (void)rung; /* every rung of the reduction makes the same sum */
     if (c->p.type == CLIMB_I32) {
         int32_t got;
         CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
