@@ -93,6 +93,18 @@ CLIMB_API climb_status climb_reduce_sum_i32(climb_handle handle, const int32_t *
 CLIMB_API climb_status climb_reduce_sum_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
 
 /*
+ * Matrix transpose: d_out = d_in^T. d_in is rows x cols, row-major, its rows ld_in elements apart (ld_in >= cols);
+ * d_out is cols x rows, row-major, its rows ld_out elements apart (ld_out >= rows). out[j * ld_out + i] =
+ * in[i * ld_in + j] for i < rows, j < cols; the padding of d_out (columns rows .. ld_out - 1) is not written.
+ * rows or cols 0 does nothing. Any element alignment. The matrices must not overlap (no in-place transpose):
+ * INVALID_VALUE if they do, or if a leading dimension is too small.
+ */
+CLIMB_API climb_status climb_transpose_f32(climb_handle handle, size_t rows, size_t cols, const float *d_in,
+                                           size_t ld_in, float *d_out, size_t ld_out);
+CLIMB_API climb_status climb_transpose_f64(climb_handle handle, size_t rows, size_t cols, const double *d_in,
+                                           size_t ld_in, double *d_out, size_t ld_out);
+
+/*
  * Occupancy calculator: how many blocks of a kernel one SM holds at once, and what limits it, from the
  * compute capability, the block size, the registers per thread and the shared memory per block. It
  * applies each architecture's allocation rules (register allocation unit and whether registers are

@@ -1,6 +1,6 @@
 /* CPU test of the registry: every registered workload (the built-in ones and the test workload) has a complete,
  * consistent table (climb_workload_validate), and the invariants the CLI, harness, reports and library rely on
- * hold: names unique, vendors first, exactly one best rung found by its mark (not its position), every other
+ * hold: names unique, vendors first and bounds next, exactly one best rung found by its mark (not its position), every other
  * rung listing its kernels, tuning within its limit. Broken copies of real tables show the validator fails. */
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +23,16 @@ static void test_every_workload(void)
         EXPECT_MSG(problems == 0, "%s", msg);
         for (int j = 0; j < i; j++)
             EXPECT(strcmp(all[j]->name, w->name) != 0);
-        /* Vendors first, one best, found by its mark. */
-        int best = climb_best_rung(w), first_ladder = -1;
-        EXPECT(best >= 0 && w->rung(best)->kind == CLIMB_RUNG_BEST);
+        /* Vendors first, then bounds, then the ladder; one best, found by its mark; every ladder rung lists its
+         * kernels. */
+        int best = climb_best_rung(w), first_ladder = climb_first_ladder_rung(w);
+        EXPECT(best >= 0 && w->rung(best)->kind == CLIMB_RUNG_BEST && first_ladder >= 0);
         for (int r = 0; r < w->n_rungs; r++) {
-            if (w->rung(r)->kind != CLIMB_RUNG_VENDOR && first_ladder < 0)
-                first_ladder = r;
-            if (first_ladder >= 0)
-                EXPECT(w->rung(r)->kind != CLIMB_RUNG_VENDOR);
-            EXPECT(w->rung(r)->kind == CLIMB_RUNG_VENDOR || w->rung(r)->kernels != NULL);
+            climb_rung_kind k = w->rung(r)->kind;
+            EXPECT(climb_rung_on_ladder(w, r) == (r >= first_ladder));
+            if (r > 0 && k == CLIMB_RUNG_VENDOR)
+                EXPECT(w->rung(r - 1)->kind == CLIMB_RUNG_VENDOR);
+            EXPECT(!climb_rung_on_ladder(w, r) || w->rung(r)->kernels != NULL);
         }
         if (w->tuning)
             EXPECT(w->tuning->n_params <= CLIMB_MAX_TUNABLES && climb_tuning_count(w->tuning) >= 1);

@@ -1,0 +1,923 @@
+/*
+ * transpose.cu - matrix transpose (out = in^T), f32 and f64, as a ladder to the copy bound.
+ *
+ * Seeds: 002 (Filipovic, "Matrix Transposition": the naive kernel, the 32 x 32 shared tile with 32 x 8 threads,
+ * the bank-conflict padding, partition camping and the diagonal block order, with GTX 280 figures for 4000 x 4000),
+ * 004 (Professional CUDA C ch. 5 notes: copy kernels as the bounds, rectangular tiles, several elements per thread),
+ * 000 (Harris: coalesced transpose through shared memory). See docs/transpose.md.
+ *
+ * Layout: `in` is rows x cols, row-major, rows `ld_in` elements apart (ld_in = cols + pad); `out` is cols x rows,
+ * rows `ld_out` apart (ld_out = rows + pad). out[j][i] = in[i][j]; the padding of out is never written.
+ *
+ * Order of this file: CPU reference, tile order, kernels (one per rung, each with what it changes), launchers,
+ * the registry table, tuning, then the harness glue (inputs, reference, poison, verify, counts).
+ *
+ * Every kernel walks the matrix in tiles, one block per tile, with the tile number taken from a 1-D grid (a 2-D
+ * grid would cap the tiles down the rows at 65535). Bytes counted: rows x cols x element size read and written.
+ */
+#include <cublas_v2.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "../core/device.h"
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "transpose.h"
+
+/* ---------------------------------------------------------------- options */
+
+enum { OPT_PAD };
+static constexpr climb_option TRANSPOSE_OPTIONS[] = {
+    {.name = "pad", .kind = CLIMB_OPT_INT,
+     .meaning = "elements of padding after each row of in and of out (ld_in = cols + pad, ld_out = rows + pad)",
+     .def = "0", .min = 0, .max = 64},
+};
+CLIMB_OPTION_AT(TRANSPOSE_OPTIONS, OPT_PAD, "pad");
+
+/* ---------------------------------------------------------------- CPU reference */
+
+/* In blocks of 64 x 64, so that both the strided side and the contiguous side stay in the cache. */
+extern "C" void climb_transpose_ref(const void *in, size_t ld_in, void *out, size_t ld_out, size_t rows, size_t cols,
+                                    size_t es)
+{
+    const char *src = (const char *)in;
+    char *dst = (char *)out;
+    for (size_t i0 = 0; i0 < rows; i0 += 64)
+        for (size_t j0 = 0; j0 < cols; j0 += 64)
+            for (size_t i = i0; i < rows && i < i0 + 64; i++)
+                for (size_t j = j0; j < cols && j < j0 + 64; j++)
+                    memcpy(dst + (j * ld_out + i) * es, src + (i * ld_in + j) * es, es);
+}
+
+/* ---------------------------------------------------------------- tile order */
+
+/* Which tile block b of a 1-D grid moves: row by row (b = tile column + tiles_x x tile row, as a 2-D grid is
+ * dispatched), or diagonally. Diagonal order (seed 002's cure for partition camping): the blocks that run together
+ * take tiles from different tile columns, so their writes (rows of out) and reads spread over more memory
+ * partitions. Blocks are numbered down the diagonals: q = b / tiles_y walks across, the tile row is b % tiles_y,
+ * and the tile column is (q + tile row) % tiles_x, a one-to-one map for any tiles_x, tiles_y. */
+__device__ __forceinline__ void tile_of(unsigned b, unsigned tiles_x, unsigned tiles_y, int diagonal, unsigned *tx,
+                                        unsigned *ty)
+{
+    if (diagonal) {
+        *ty = b % tiles_y;
+        *tx = (b / tiles_y + *ty) % tiles_x;
+    } else {
+        *tx = b % tiles_x;
+        *ty = b / tiles_x;
+    }
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Bound, copy_tiled: the same bytes copied (in to a copy of in), no transposition, with the tiled rungs' mapping:
+ * 32 x 32 tiles, 32 x 8 threads, four rows each. Reads and writes are both coalesced: what the transposes would
+ * reach if reordering the elements cost nothing (seed 002's "copy within the blocks"). */
+template <typename T>
+__global__ void transpose_copy_tiled_kernel(const T *__restrict__ in, T *__restrict__ copy, size_t rows, size_t cols,
+                                            size_t ld, unsigned tiles_x)
+{
+    const size_t r0 = (size_t)(blockIdx.x / tiles_x) * 32, c = (size_t)(blockIdx.x % tiles_x) * 32 + threadIdx.x;
+    if (c >= cols)
+        return;
+    for (unsigned i = threadIdx.y; i < 32; i += 8)
+        if (r0 + i < rows)
+            copy[(r0 + i) * ld + c] = in[(r0 + i) * ld + c];
+}
+
+/* transpose_naive: the textbook kernel. One thread per element of in, 32 x 8 threads per block: a warp reads 32
+ * consecutive elements of a row (coalesced) and writes them down a column of out, 32 rows apart (one sector per
+ * element written). */
+template <typename T>
+__global__ void transpose_naive_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols,
+                                       size_t ld_in, size_t ld_out, unsigned tiles_x)
+{
+    const size_t i = (size_t)(blockIdx.x / tiles_x) * 8 + threadIdx.y, j = (size_t)(blockIdx.x % tiles_x) * 32 + threadIdx.x;
+    if (i < rows && j < cols)
+        out[j * ld_out + i] = in[i * ld_in + j];
+}
+
+/* transpose_naive_out_order: the same, with the threads laid over out instead: a warp writes 32 consecutive
+ * elements of a row of out (coalesced) and reads them down a column of in. Strided reads cost less than strided
+ * writes: a sector read is shared through L1 and L2 by the neighbouring columns, a partly written sector is not. */
+template <typename T>
+__global__ void transpose_naive_out_order_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows,
+                                                 size_t cols, size_t ld_in, size_t ld_out, unsigned tiles_x)
+{
+    const size_t j = (size_t)(blockIdx.x / tiles_x) * 8 + threadIdx.y, i = (size_t)(blockIdx.x % tiles_x) * 32 + threadIdx.x;
+    if (i < rows && j < cols)
+        out[j * ld_out + i] = in[i * ld_in + j];
+}
+
+/* transpose_shared_tile (PAD 0) and transpose_tile_padded (PAD 1): a 32 x 32 tile staged in shared memory, one
+ * element per thread of a 32 x 32 block. A warp reads a row of the tile from in and writes a row of the
+ * transposed tile to out: both coalesced. Writing out reads a column of the shared tile: with rows of 32
+ * elements all 32 sit in one bank (a 32-way conflict); one element of padding per row puts them in 32 banks. */
+template <typename T, int PAD>
+__global__ void transpose_tile_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols,
+                                      size_t ld_in, size_t ld_out, unsigned tiles_x)
+{
+    __shared__ T tile[32][32 + PAD];
+    const size_t r0 = (size_t)(blockIdx.x / tiles_x) * 32, c0 = (size_t)(blockIdx.x % tiles_x) * 32;
+    const unsigned x = threadIdx.x, y = threadIdx.y;
+    if (r0 + y < rows && c0 + x < cols)
+        tile[y][x] = in[(r0 + y) * ld_in + c0 + x];
+    __syncthreads();
+    if (c0 + y < cols && r0 + x < rows)
+        out[(c0 + y) * ld_out + r0 + x] = tile[x][y];
+}
+
+/* transpose_rect_tile: seed 004's rectangular tile, 32 rows x 16 columns, one element per thread of a 16 x 32
+ * block (512 threads instead of 1024: finer-grained blocks for the scheduler). The block reads 32 half-rows of
+ * 16 elements and, renumbering its threads, writes 16 full rows of 32 elements of out. One element of padding
+ * keeps the column reads conflict-free (17 is odd). */
+template <typename T>
+__global__ void transpose_rect_tile_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols,
+                                           size_t ld_in, size_t ld_out, unsigned tiles_x)
+{
+    __shared__ T tile[32][16 + 1];
+    const size_t r0 = (size_t)(blockIdx.x / tiles_x) * 32, c0 = (size_t)(blockIdx.x % tiles_x) * 16;
+    const unsigned x = threadIdx.x, y = threadIdx.y;
+    if (r0 + y < rows && c0 + x < cols)
+        tile[y][x] = in[(r0 + y) * ld_in + c0 + x];
+    __syncthreads();
+    const unsigned t = y * 16 + x, oj = t / 32, oi = t % 32; /* row oj of the transposed tile, element oi */
+    if (c0 + oj < cols && r0 + oi < rows)
+        out[(c0 + oj) * ld_out + r0 + oi] = tile[oi][oj];
+}
+
+/* The elements one vector load or store moves: VEC elements, aligned to their size up to 16 bytes (a 32-byte
+ * vector of doubles is two 16-byte accesses). */
+template <typename T, int VEC> struct alignas(sizeof(T) * VEC > 16 ? 16 : sizeof(T) * VEC) transpose_vec {
+    T e[VEC];
+};
+
+/* transpose_multi_element (32, 1, 8 rows of threads, row order), transpose_diagonal (the same in diagonal order)
+ * and the best rung (TILE, VEC, rows of threads and the order tuned): a TILE x TILE tile, padded, moved by a
+ * block of TILE/VEC x blockDim.y threads, each thread moving VEC elements of TILE/blockDim.y rows. Several
+ * elements per thread keep more loads in flight per thread and spend the index arithmetic and the barrier on
+ * more bytes (seed 002's 32 x 8 threads per 32 x 32 tile); vectors move 16 bytes per instruction. A full tile
+ * takes the fast path; the tiles on the right and bottom edges check every element. The vector path needs
+ * ld_in, ld_out and both pointers aligned to the vector (the launcher falls back to VEC 1 otherwise). */
+template <typename T, int TILE, int VEC>
+__global__ void transpose_tiled_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols,
+                                       size_t ld_in, size_t ld_out, unsigned tiles_x, unsigned tiles_y, int diagonal)
+{
+    __shared__ T tile[TILE][TILE + 1];
+    typedef transpose_vec<T, VEC> V;
+    unsigned bx, by;
+    tile_of(blockIdx.x, tiles_x, tiles_y, diagonal, &bx, &by);
+    const size_t r0 = (size_t)by * TILE, c0 = (size_t)bx * TILE;
+    const unsigned x = threadIdx.x * VEC, step = blockDim.y;
+    if (r0 + TILE <= rows && c0 + TILE <= cols) { /* the same branch for the whole block */
+#pragma unroll 4
+        for (unsigned i = threadIdx.y; i < TILE; i += step) {
+            const V v = *reinterpret_cast<const V *>(in + (r0 + i) * ld_in + c0 + x);
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                tile[i][x + k] = v.e[k];
+        }
+        __syncthreads();
+#pragma unroll 4
+        for (unsigned j = threadIdx.y; j < TILE; j += step) {
+            V v;
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                v.e[k] = tile[x + k][j];
+            *reinterpret_cast<V *>(out + (c0 + j) * ld_out + r0 + x) = v;
+        }
+    } else {
+        for (unsigned i = threadIdx.y; i < TILE; i += step)
+            for (int k = 0; k < VEC; k++)
+                if (r0 + i < rows && c0 + x + k < cols)
+                    tile[i][x + k] = in[(r0 + i) * ld_in + c0 + x + k];
+        __syncthreads();
+        for (unsigned j = threadIdx.y; j < TILE; j += step)
+            for (int k = 0; k < VEC; k++)
+                if (c0 + j < cols && r0 + x + k < rows)
+                    out[(c0 + j) * ld_out + r0 + x + k] = tile[x + k][j];
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+struct climb_case;
+
+static unsigned tiles(size_t n, size_t tile) { return (unsigned)((n + tile - 1) / tile); }
+
+/* A 1-D grid of tiles_x x tiles_y blocks; the counts are checked to fit (refuses() says when they do not). */
+#define TRANSPOSE_GRID(tx, ty) dim3((unsigned)((size_t)(tx) * (ty)))
+
+template <typename T>
+static cudaError_t launch_copy_tiled(const T *in, T *copy, size_t rows, size_t cols, size_t ld, cudaStream_t s)
+{
+    unsigned tx = tiles(cols, 32), ty = tiles(rows, 32);
+    transpose_copy_tiled_kernel<T><<<TRANSPOSE_GRID(tx, ty), dim3(32, 8), 0, s>>>(in, copy, rows, cols, ld, tx);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t launch_naive(const T *in, T *out, size_t rows, size_t cols, size_t ld_in, size_t ld_out,
+                                cudaStream_t s)
+{
+    unsigned tx = tiles(cols, 32), ty = tiles(rows, 8);
+    transpose_naive_kernel<T><<<TRANSPOSE_GRID(tx, ty), dim3(32, 8), 0, s>>>(in, out, rows, cols, ld_in, ld_out, tx);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t launch_naive_out_order(const T *in, T *out, size_t rows, size_t cols, size_t ld_in, size_t ld_out,
+                                          cudaStream_t s)
+{
+    unsigned tx = tiles(rows, 32), ty = tiles(cols, 8);
+    transpose_naive_out_order_kernel<T><<<TRANSPOSE_GRID(tx, ty), dim3(32, 8), 0, s>>>(in, out, rows, cols, ld_in,
+                                                                                      ld_out, tx);
+    return cudaGetLastError();
+}
+
+template <typename T, int PAD>
+static cudaError_t launch_tile(const T *in, T *out, size_t rows, size_t cols, size_t ld_in, size_t ld_out,
+                               cudaStream_t s)
+{
+    unsigned tx = tiles(cols, 32), ty = tiles(rows, 32);
+    transpose_tile_kernel<T, PAD><<<TRANSPOSE_GRID(tx, ty), dim3(32, 32), 0, s>>>(in, out, rows, cols, ld_in, ld_out, tx);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t launch_rect_tile(const T *in, T *out, size_t rows, size_t cols, size_t ld_in, size_t ld_out,
+                                    cudaStream_t s)
+{
+    unsigned tx = tiles(cols, 16), ty = tiles(rows, 32);
+    transpose_rect_tile_kernel<T><<<TRANSPOSE_GRID(tx, ty), dim3(16, 32), 0, s>>>(in, out, rows, cols, ld_in, ld_out, tx);
+    return cudaGetLastError();
+}
+
+/* The instance of transpose_tiled_kernel for (T, tile, vec); NULL for values outside the lists. */
+template <typename T> static const void *tiled_instance(int tile, int vec)
+{
+#define TRANSPOSE_INSTANCE(TL, VC)                                                                            \
+    if (tile == TL && vec == VC)                                                                              \
+        return (const void *)transpose_tiled_kernel<T, TL, VC>;
+    TRANSPOSE_INSTANCE(32, 1) TRANSPOSE_INSTANCE(32, 2) TRANSPOSE_INSTANCE(32, 4)
+    TRANSPOSE_INSTANCE(64, 1) TRANSPOSE_INSTANCE(64, 2) TRANSPOSE_INSTANCE(64, 4)
+#undef TRANSPOSE_INSTANCE
+    return NULL;
+}
+
+/* The vector width the matrices allow: vec when both pointers and both leading dimensions are aligned to it,
+ * else 1. */
+static int usable_vec(int vec, size_t es, const void *in, size_t ld_in, const void *out, size_t ld_out)
+{
+    const size_t align = (size_t)vec * es > 16 ? 16 : (size_t)vec * es;
+    if (vec > 1 && ((uintptr_t)in % align || (uintptr_t)out % align || ld_in % (size_t)vec || ld_out % (size_t)vec))
+        return 1;
+    return vec;
+}
+
+template <typename T>
+static cudaError_t launch_tiled(const climb_transpose_tuning *t, const T *in, T *out, size_t rows, size_t cols,
+                                size_t ld_in, size_t ld_out, cudaStream_t s)
+{
+    const int vec = usable_vec(t->vec, sizeof(T), in, ld_in, out, ld_out);
+    const void *f = tiled_instance<T>(t->tile, vec);
+    if (!f || t->rows < 1 || (t->tile / vec) * t->rows > 1024)
+        return cudaErrorInvalidValue;
+    unsigned tx = tiles(cols, (size_t)t->tile), ty = tiles(rows, (size_t)t->tile);
+    int diagonal = t->diagonal;
+    void *args[] = {(void *)&in, (void *)&out, (void *)&rows, (void *)&cols, (void *)&ld_in, (void *)&ld_out,
+                    (void *)&tx, (void *)&ty, (void *)&diagonal};
+    return cudaLaunchKernel(f, TRANSPOSE_GRID(tx, ty), dim3((unsigned)(t->tile / vec), (unsigned)t->rows), args, 0, s);
+}
+
+extern "C" void climb_transpose_set_tuning(climb_transpose_tuning *t, const int *v)
+{
+    t->tile = v[0];
+    t->rows = v[1];
+    t->vec = v[2];
+    t->diagonal = v[3];
+}
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    size_t rows, cols, ld_in, ld_out, es;
+    void *h_in;               /* rows x ld_in, as uploaded (padding holds a marker) */
+    void *h_out;              /* cols x ld_out: verify's download */
+    void *h_copy;             /* rows x ld_in: a bound rung's download */
+    char *d_in_alloc, *d_out_alloc, *d_copy_alloc;
+    void *d_in, *d_out, *d_copy; /* offset elements past the allocations */
+    /* The reference: CPU (every element of out, dense cols x rows), vendor (the vendor's output, adopted after
+     * spot checks, also dense) or samples (the dense indices checked, against in). */
+    climb_ref_mode ref_mode;
+    void *ref;                /* cols x rows, dense; NULL for SAMPLES */
+    size_t *samples;
+    size_t n_samples;
+    climb_transpose_tuning tune;
+    cublasHandle_t cublas;    /* the process's one cuBLAS handle (made once: creating one costs far more than a run) */
+};
+
+/* ---------------------------------------------------------------- the rungs */
+
+typedef struct transpose_rung {
+    climb_rung_info info;
+    cudaError_t (*launch)(climb_case *c, cudaStream_t s);
+    int copies;               /* a bound rung that copies in to d_copy instead of transposing */
+} transpose_rung;
+
+/* Runs expr with T the C type of the case's element type. */
+#define TRANSPOSE_TYPED(c, ...)                                                                               \
+    do {                                                                                                      \
+        if ((c)->p.type == CLIMB_F32) {                                                                       \
+            typedef float T;                                                                                  \
+            __VA_ARGS__;                                                                                      \
+        } else {                                                                                              \
+            typedef double T;                                                                                 \
+            __VA_ARGS__;                                                                                      \
+        }                                                                                                     \
+    } while (0)
+
+#define TRANSPOSE_ARGS(c) (const T *)(c)->d_in, (T *)(c)->d_out, (c)->rows, (c)->cols, (c)->ld_in, (c)->ld_out
+
+static cudaError_t run_cublas(climb_case *c, cudaStream_t s)
+{
+    /* cuBLAS is column-major: in (rows x cols row-major, ld_in) is its cols x rows matrix A with lda = ld_in, out
+     * its rows x cols matrix C with ldc = ld_out, and C = 1 op(A) + 0 op(B) with op(A) = A^T. B is A again
+     * (transposed, scaled by 0): a valid operand that is never in the way. */
+    const int m = (int)c->rows, n = (int)c->cols, lda = (int)c->ld_in, ldc = (int)c->ld_out;
+    cublasStatus_t st = cublasSetStream(c->cublas, s);
+    if (st == CUBLAS_STATUS_SUCCESS) {
+        if (c->p.type == CLIMB_F32) {
+            const float one = 1, zero = 0;
+            st = cublasSgeam(c->cublas, CUBLAS_OP_T, CUBLAS_OP_T, m, n, &one, (const float *)c->d_in, lda, &zero,
+                             (const float *)c->d_in, lda, (float *)c->d_out, ldc);
+        } else {
+            const double one = 1, zero = 0;
+            st = cublasDgeam(c->cublas, CUBLAS_OP_T, CUBLAS_OP_T, m, n, &one, (const double *)c->d_in, lda, &zero,
+                             (const double *)c->d_in, lda, (double *)c->d_out, ldc);
+        }
+    }
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "climb: transpose cuBLAS geam: %s\n", cublasGetStatusString(st));
+        return cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+}
+
+static cudaError_t run_memcpy(climb_case *c, cudaStream_t s)
+{
+    return cudaMemcpy2DAsync(c->d_copy, c->ld_in * c->es, c->d_in, c->ld_in * c->es, c->cols * c->es, c->rows,
+                             cudaMemcpyDeviceToDevice, s);
+}
+
+static cudaError_t run_copy_tiled(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_copy_tiled<T>((const T *)c->d_in, (T *)c->d_copy, c->rows, c->cols, c->ld_in, s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_naive(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_naive<T>(TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_naive_out_order(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_naive_out_order<T>(TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_shared_tile(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_tile<T, 0>(TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_tile_padded(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_tile<T, 1>(TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_rect_tile(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_rect_tile<T>(TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+/* The fixed shapes of the two rungs between the rectangular tile and the best. */
+static const climb_transpose_tuning MULTI_ELEMENT = {32, 8, 1, 0}, DIAGONAL = {32, 8, 1, 1};
+
+static cudaError_t run_multi_element(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_tiled<T>(&MULTI_ELEMENT, TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_diagonal(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_tiled<T>(&DIAGONAL, TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+static cudaError_t run_best(climb_case *c, cudaStream_t s)
+{
+    TRANSPOSE_TYPED(c, return launch_tiled<T>(&c->tune, TRANSPOSE_ARGS(c), s));
+    return cudaSuccess;
+}
+
+/* ---- what each rung launches, for climb occupancy --kernel ---- */
+
+static int one_kernel(climb_kernel_desc *out, int max, const char *name, climb_dtype t, const void *f, int threads)
+{
+    if (max >= 1) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "%s<%s>", name, climb_dtype_name(t));
+        out->func = f;
+        out->block_threads = threads;
+    }
+    return 1;
+}
+
+#define TRANSPOSE_KERNELS(fname, kname, threads, ...)                                                         \
+    template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }            \
+    static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)  \
+    {                                                                                                         \
+        return one_kernel(out, max, kname, t, t == CLIMB_F32 ? fname##_of<float>() : fname##_of<double>(),   \
+                          threads);                                                                           \
+    }
+TRANSPOSE_KERNELS(k_copy_tiled, "transpose_copy_tiled_kernel", 256, transpose_copy_tiled_kernel<T>)
+TRANSPOSE_KERNELS(k_naive, "transpose_naive_kernel", 256, transpose_naive_kernel<T>)
+TRANSPOSE_KERNELS(k_naive_out_order, "transpose_naive_out_order_kernel", 256, transpose_naive_out_order_kernel<T>)
+TRANSPOSE_KERNELS(k_shared_tile, "transpose_tile_kernel<pad 0>", 1024, transpose_tile_kernel<T, 0>)
+TRANSPOSE_KERNELS(k_tile_padded, "transpose_tile_kernel<pad 1>", 1024, transpose_tile_kernel<T, 1>)
+TRANSPOSE_KERNELS(k_rect_tile, "transpose_rect_tile_kernel", 512, transpose_rect_tile_kernel<T>)
+
+/* The tiled rungs: the instance their tile and vector select (the widest: an aligned case's). */
+static int tiled_kernels(const climb_transpose_tuning *tn, climb_dtype t, climb_kernel_desc *out, int max)
+{
+    const void *f = t == CLIMB_F32 ? tiled_instance<float>(tn->tile, tn->vec) : tiled_instance<double>(tn->tile, tn->vec);
+    if (!f)
+        return 0;
+    if (max >= 1) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "transpose_tiled_kernel<%s, %d, %d>", climb_dtype_name(t), tn->tile,
+                 tn->vec);
+        out->func = f;
+        out->block_threads = tn->tile / tn->vec * tn->rows;
+    }
+    return 1;
+}
+
+static int k_multi_element(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return tiled_kernels(&MULTI_ELEMENT, t, out, max);
+}
+
+static int k_diagonal(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return tiled_kernels(&DIAGONAL, t, out, max);
+}
+
+static int k_best(climb_dtype t, const climb_device_info *, const int *tuning, climb_kernel_desc *out, int max)
+{
+    climb_transpose_tuning tn;
+    climb_transpose_set_tuning(&tn, tuning);
+    return tiled_kernels(&tn, t, out, max);
+}
+
+/* The ladder, in order: the vendor, the two bounds, the seeds' steps, the best. The GTX 280 figures are seed
+ * 002's for 4000 x 4000 floats (GB/s; its copy within 32 x 32 tiles is the tiled copy bound). */
+static const transpose_rung TRANSPOSE_RUNGS[] = {
+    {.info = {.name = "transpose_cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam with op(A) = A^T",
+              .needs = "rows, cols and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR},
+     .launch = run_cublas},
+    {.info = {.name = "copy_memcpy2d", .idea = "bound: cudaMemcpy2DAsync of the same bytes (in to a copy of in)",
+              .needs = "", .kind = CLIMB_RUNG_BOUND},
+     .launch = run_memcpy, .copies = 1},
+    {.info = {.name = "copy_tiled", .idea = "bound: the tiled rungs' mapping, copying instead of transposing",
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_copy_tiled, .published_rate = 94.9},
+     .launch = run_copy_tiled, .copies = 1},
+    {.info = {.name = "transpose_naive", .idea = "one thread per element: coalesced reads, writes 32 rows apart",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive, .published_rate = 5.3},
+     .launch = run_naive},
+    {.info = {.name = "transpose_naive_out_order", .idea = "threads laid over out: coalesced writes, strided reads",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive_out_order},
+     .launch = run_naive_out_order},
+    {.info = {.name = "transpose_shared_tile", .idea = "32 x 32 tile in shared memory: both sides coalesced, "
+                                                       "32-way bank conflicts on the column reads",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_tile},
+     .launch = run_shared_tile},
+    {.info = {.name = "transpose_tile_padded", .idea = "one element of padding per tile row: no bank conflicts",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_padded},
+     .launch = run_tile_padded},
+    {.info = {.name = "transpose_rect_tile", .idea = "32 x 16 rectangular tile, 512 threads a block",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_rect_tile},
+     .launch = run_rect_tile},
+    {.info = {.name = "transpose_multi_element", .idea = "32 x 8 threads per 32 x 32 tile: four elements a thread",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_multi_element, .published_rate = 93.4},
+     .launch = run_multi_element},
+    {.info = {.name = "transpose_diagonal", .idea = "tiles in diagonal order (against partition camping)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_diagonal, .published_rate = 80},
+     .launch = run_diagonal},
+    {.info = {.name = "transpose_vectorized", .idea = "16-byte loads and stores; tile, threads and order tuned",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
+     .launch = run_best},
+};
+#define TRANSPOSE_N_RUNGS CLIMB_COUNT(TRANSPOSE_RUNGS)
+
+static const climb_published TRANSPOSE_PUBLISHED = {
+    .source = "seed 002 (Filipovic, GPU Hardware Performance), 'Matrix Transposition', GeForce GTX 280",
+    .gpu = "GTX 280",
+    .type = CLIMB_F32,
+    .shape = CLIMB_SHAPE2(4000, 4000),
+    .rate_unit = "GB/s",
+};
+
+static const climb_rung_info *transpose_rung_info(int i) { return &TRANSPOSE_RUNGS[i].info; }
+
+extern "C" cudaError_t climb_transpose_best(const climb_transpose_tuning *t, climb_dtype type, const void *in,
+                                            size_t ld_in, void *out, size_t ld_out, size_t rows, size_t cols,
+                                            cudaStream_t s)
+{
+    if (rows == 0 || cols == 0)
+        return cudaSuccess;
+    if (type == CLIMB_F32)
+        return launch_tiled<float>(t, (const float *)in, (float *)out, rows, cols, ld_in, ld_out, s);
+    if (type == CLIMB_F64)
+        return launch_tiled<double>(t, (const double *)in, (double *)out, rows, cols, ld_in, ld_out, s);
+    return cudaErrorInvalidValue;
+}
+
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+static const int TILES[] = {32, 64}, ROWS[] = {4, 8, 16, 32}, VECS[] = {1, 2, 4}, ORDERS[] = {0, 1};
+static const climb_tunable TRANSPOSE_TUNABLES[] = {
+    {.name = "tile", .meaning = "tile edge in elements", .values = TILES, .n_values = CLIMB_COUNT(TILES)},
+    {.name = "rows", .meaning = "rows of threads per block", .values = ROWS, .n_values = CLIMB_COUNT(ROWS)},
+    {.name = "vec", .meaning = "elements per global load and store", .values = VECS, .n_values = CLIMB_COUNT(VECS)},
+    {.name = "diagonal", .meaning = "1: tiles in diagonal order", .values = ORDERS, .n_values = CLIMB_COUNT(ORDERS)},
+};
+
+/* Built-in values, used where no wisdom file matches the device: 32 x 32 tiles, 8 rows of threads, 16-byte
+ * vectors (4 floats, 2 doubles), row order. A first guess from the seeds' shape and the vector width of the
+ * reduction's best rung, before any measurement of this ladder; `climb tune transpose` measures the rest. */
+static const char *transpose_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    v[0] = 32;
+    v[1] = 8;
+    v[2] = k->type == CLIMB_F64 ? 2 : 4;
+    v[3] = 0;
+    return "built-in default (not yet measured: 32 x 32 tiles, 8 rows of threads, 16-byte vectors)";
+}
+
+static const char *transpose_rejects(const climb_device_info *dev, const int *v)
+{
+    (void)dev;
+    const int threads = v[0] / v[2] * v[1];
+    if (threads > 1024)
+        return "more than 1024 threads per block";
+    if (v[1] > v[0])
+        return "more rows of threads than the tile has";
+    return NULL;
+}
+
+static const climb_tuning TRANSPOSE_TUNING = {
+    .params = TRANSPOSE_TUNABLES,
+    .n_params = CLIMB_COUNT(TRANSPOSE_TUNABLES),
+    .candidates = NULL, /* every combination */
+    .n_candidates = 0,
+    .defaults = transpose_defaults,
+    .rejects = transpose_rejects,
+};
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void transpose_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    free(c->h_in);
+    free(c->h_out);
+    free(c->h_copy);
+    free(c->ref);
+    free(c->samples);
+    if (c->d_in_alloc)
+        cudaFree(c->d_in_alloc);
+    if (c->d_out_alloc)
+        cudaFree(c->d_out_alloc);
+    if (c->d_copy_alloc)
+        cudaFree(c->d_copy_alloc);
+    free(c);
+}
+
+/* A padding element's value: never part of a result, so reading it where an element belongs shows. */
+#define TRANSPOSE_PAD_MARK 7777.0
+
+static int transpose_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    c->p = *p;
+    c->rows = p->shape.d[0];
+    c->cols = p->shape.d[1];
+    c->ld_in = c->cols + (size_t)p->opts[OPT_PAD].i;
+    c->ld_out = c->rows + (size_t)p->opts[OPT_PAD].i;
+    c->es = climb_dtype_size(p->type);
+    const size_t in_elems = c->rows * c->ld_in, out_elems = c->cols * c->ld_out, off = p->offset * c->es;
+    /* Device memory first: a matrix the GPU cannot hold is refused before host memory is touched. */
+    cudaError_t e = cudaMalloc((void **)&c->d_in_alloc, in_elems * c->es + off + 16);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_out_alloc, out_elems * c->es + off + 16);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_copy_alloc, in_elems * c->es + off + 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for transpose %zu x %zu %s: %s\n", c->rows, c->cols,
+                climb_dtype_name(p->type), cudaGetErrorString(e));
+        cudaGetLastError();
+        transpose_destroy(c);
+        return -1;
+    }
+    if (climb_host_memory_refuses((2 * in_elems + out_elems + c->rows * c->cols) * c->es, "transpose inputs and references")) {
+        transpose_destroy(c);
+        return -1;
+    }
+    c->h_in = malloc(in_elems * c->es + 1);
+    c->h_out = malloc(out_elems * c->es + 1);
+    c->h_copy = malloc(in_elems * c->es + 1);
+    if (!c->h_in || !c->h_out || !c->h_copy) {
+        fprintf(stderr, "climb: out of host memory for transpose %zu x %zu\n", c->rows, c->cols);
+        transpose_destroy(c);
+        return -1;
+    }
+    c->d_in = c->d_in_alloc + off;
+    c->d_out = c->d_out_alloc + off;
+    c->d_copy = c->d_copy_alloc + off;
+    /* Values in [-1000, 1000): every element distinct with overwhelming odds, so a misplaced one shows. */
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    for (size_t i = 0; i < c->rows; i++) {
+        char *row = (char *)c->h_in + i * c->ld_in * c->es;
+        climb_rng_fill(&rng, p->type, row, c->cols, -1000, 1000);
+        for (size_t j = c->cols; j < c->ld_in; j++) {
+            if (p->type == CLIMB_F32)
+                ((float *)row)[j] = (float)TRANSPOSE_PAD_MARK;
+            else
+                ((double *)row)[j] = TRANSPOSE_PAD_MARK;
+        }
+    }
+    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, in_elems * c->es, cudaMemcpyHostToDevice))) {
+        transpose_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *transpose_describe(const climb_case *c)
+{
+    return c->ld_in == c->cols ? "in uniform random in [-1000, 1000)"
+                               : "in uniform random in [-1000, 1000); rows padded (ld_in = cols + pad, ld_out = rows + pad)";
+}
+
+/* Element bits as a double, for messages. */
+static double value_at(const climb_case *c, const void *base, size_t i)
+{
+    return c->es == 4 ? ((const float *)base)[i] : ((const double *)base)[i];
+}
+
+#define TRANSPOSE_SPOT_CHECKS 64
+#define TRANSPOSE_SAMPLES 4096
+
+static int download(climb_case *c, void *dst, const void *src, size_t elems)
+{
+    CLIMB_CHECK(cudaMemcpy(dst, src, elems * c->es, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    const size_t n = c->rows * c->cols;
+    c->ref_mode = mode;
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed ^ 0x27d4eb2fu);
+    if (mode == CLIMB_REF_SAMPLES) {
+        c->n_samples = n < TRANSPOSE_SAMPLES ? n : TRANSPOSE_SAMPLES;
+        c->samples = (size_t *)malloc(sizeof *c->samples * (c->n_samples + 1));
+        if (!c->samples) {
+            fprintf(stderr, "climb: out of host memory for the transpose samples\n");
+            return -1;
+        }
+        for (size_t k = 0; k < c->n_samples; k++)
+            c->samples[k] = n <= TRANSPOSE_SAMPLES ? k : (size_t)climb_rng_range(&rng, 0, (int64_t)n - 1);
+        snprintf(desc, desclen, "CPU, %zu random elements of out, bit for bit", c->n_samples);
+        return 0;
+    }
+    c->ref = malloc(n * c->es + 1);
+    if (!c->ref) {
+        fprintf(stderr, "climb: out of host memory for the transpose reference\n");
+        return -1;
+    }
+    if (mode == CLIMB_REF_CPU) {
+        climb_transpose_ref(c->h_in, c->ld_in, c->ref, c->rows, c->rows, c->cols, c->es);
+        snprintf(desc, desclen, "CPU transpose, every element, bit for bit");
+        return 0;
+    }
+    /* The vendor's output is in out: spot-check it against in, then adopt all of it. */
+    if (download(c, c->h_out, c->d_out, c->cols * c->ld_out) != 0)
+        return -1;
+    for (int k = 0; k < TRANSPOSE_SPOT_CHECKS && n > 0; k++) {
+        size_t d = (size_t)climb_rng_range(&rng, 0, (int64_t)n - 1), j = d / c->rows, i = d % c->rows;
+        const char *got = (const char *)c->h_out + (j * c->ld_out + i) * c->es;
+        const char *want = (const char *)c->h_in + (i * c->ld_in + j) * c->es;
+        if (memcmp(got, want, c->es) != 0) {
+            snprintf(desc, desclen, "the vendor's out[%zu][%zu] = %.9g, in[%zu][%zu] = %.9g", j, i,
+                     value_at(c, c->h_out, j * c->ld_out + i), i, j, value_at(c, c->h_in, i * c->ld_in + j));
+            return 1;
+        }
+    }
+    for (size_t j = 0; j < c->cols; j++)
+        memcpy((char *)c->ref + j * c->rows * c->es, (const char *)c->h_out + j * c->ld_out * c->es, c->rows * c->es);
+    snprintf(desc, desclen, "%s's output, %d elements spot-checked on the CPU, bit for bit",
+             TRANSPOSE_RUNGS[0].info.name, TRANSPOSE_SPOT_CHECKS);
+    return 0;
+}
+
+/* Every rung takes every shape whose tiles fit a 1-D grid (2^31 - 1 blocks; counted here with 8 x 16 tiles, smaller
+ * than any rung's); cuBLAS takes int sizes. */
+static const char *transpose_refuses(const climb_case *c, int rung)
+{
+    if (TRANSPOSE_RUNGS[rung].launch == run_cublas &&
+        (c->rows > (size_t)INT32_MAX || c->cols > (size_t)INT32_MAX || c->ld_in > (size_t)INT32_MAX ||
+         c->ld_out > (size_t)INT32_MAX))
+        return "cuBLAS takes sizes and leading dimensions below 2^31";
+    if ((size_t)tiles(c->rows, 8) * tiles(c->cols, 16) > (size_t)INT32_MAX ||
+        (size_t)tiles(c->cols, 8) * tiles(c->rows, 32) > (size_t)INT32_MAX)
+        return "more tiles than a 1-D grid holds (2^31 - 1)";
+    return NULL;
+}
+
+static int transpose_prepare(climb_case *c, int rung)
+{
+    static cublasHandle_t shared = NULL;
+    if (TRANSPOSE_RUNGS[rung].launch == run_cublas && !c->cublas) {
+        if (!shared) {
+            cublasStatus_t st = cublasCreate(&shared);
+            if (st != CUBLAS_STATUS_SUCCESS) {
+                fprintf(stderr, "climb: transpose: cublasCreate: %s\n", cublasGetStatusString(st));
+                shared = NULL;
+                return -1;
+            }
+        }
+        c->cublas = shared;
+    }
+    return 0;
+}
+
+static int transpose_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (c->rows == 0 || c->cols == 0)
+        return 0; /* nothing to move: every rung's result is the empty matrix */
+    CLIMB_CHECK(TRANSPOSE_RUNGS[rung].launch(c, s));
+    return 0;
+}
+
+/* All ones: a NaN in f32 and f64, which no finite input can become. */
+static int transpose_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, c->cols * c->ld_out * c->es));
+    CLIMB_CHECK(cudaMemset(c->d_copy, 0xFF, c->rows * c->ld_in * c->es));
+    return 0;
+}
+
+/* Appends "out[j][i] = X, expected Y" for the first few mismatches; counts them all. */
+static void mismatch(const char *what, size_t j, size_t i, double got, double want, size_t *bad, char *msg,
+                     size_t msglen)
+{
+    if (*bad < 4) {
+        size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, "%s%s[%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", what, j, i, got,
+                 want);
+    }
+    (*bad)++;
+}
+
+static int transpose_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    size_t bad = 0, checked = 0;
+    msg[0] = '\0';
+    if (TRANSPOSE_RUNGS[rung].copies) {
+        /* A bound: the copy must equal in, element by element (padding aside). */
+        if (download(c, c->h_copy, c->d_copy, c->rows * c->ld_in) != 0)
+            return -1;
+        for (size_t i = 0; i < c->rows; i++) {
+            const char *got = (const char *)c->h_copy + i * c->ld_in * c->es, *want = (const char *)c->h_in + i * c->ld_in * c->es;
+            if (memcmp(got, want, c->cols * c->es) == 0)
+                continue;
+            for (size_t j = 0; j < c->cols; j++)
+                if (memcmp(got + j * c->es, want + j * c->es, c->es) != 0)
+                    mismatch("copy", i, j, value_at(c, got, j), value_at(c, want, j), &bad, msg, msglen);
+        }
+        checked = c->rows * c->cols;
+    } else {
+        if (download(c, c->h_out, c->d_out, c->cols * c->ld_out) != 0)
+            return -1;
+        if (c->ref_mode == CLIMB_REF_SAMPLES) {
+            for (size_t k = 0; k < c->n_samples; k++) {
+                size_t d = c->samples[k], j = d / c->rows, i = d % c->rows;
+                const char *got = (const char *)c->h_out + (j * c->ld_out + i) * c->es;
+                const char *want = (const char *)c->h_in + (i * c->ld_in + j) * c->es;
+                if (memcmp(got, want, c->es) != 0)
+                    mismatch("out", j, i, value_at(c, got, 0), value_at(c, want, 0), &bad, msg, msglen);
+            }
+            checked = c->n_samples;
+        } else {
+            for (size_t j = 0; j < c->cols; j++) {
+                const char *got = (const char *)c->h_out + j * c->ld_out * c->es, *want = (const char *)c->ref + j * c->rows * c->es;
+                if (memcmp(got, want, c->rows * c->es) == 0)
+                    continue;
+                for (size_t i = 0; i < c->rows; i++)
+                    if (memcmp(got + i * c->es, want + i * c->es, c->es) != 0)
+                        mismatch("out", j, i, value_at(c, got, i), value_at(c, want, i), &bad, msg, msglen);
+            }
+            checked = c->rows * c->cols;
+        }
+    }
+    if (bad) {
+        size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu of %zu elements wrong)", bad, checked);
+        return 1;
+    }
+    return 0;
+}
+
+static void transpose_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = (double)c->rows * (double)c->cols * (double)c->es;
+    out->bytes_written = out->bytes_read;
+}
+
+static void transpose_set_tuning(climb_case *c, const int *values) { climb_transpose_set_tuning(&c->tune, values); }
+
+static const climb_shape TRANSPOSE_BENCH_SHAPES[] = {CLIMB_SHAPE2(4000, 4000), CLIMB_SHAPE2(4096, 4096),
+                                                     CLIMB_SHAPE2(8192, 8192), CLIMB_SHAPE2(1024, 2048),
+                                                     CLIMB_SHAPE2(1001, 3001)};
+static const climb_shape TRANSPOSE_CHECK_SHAPES[] = {
+    CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 7),     CLIMB_SHAPE2(7, 0),    CLIMB_SHAPE2(1, 1),     CLIMB_SHAPE2(1, 1000),
+    CLIMB_SHAPE2(1000, 1), CLIMB_SHAPE2(33, 31),  CLIMB_SHAPE2(31, 33),  CLIMB_SHAPE2(64, 64),   CLIMB_SHAPE2(65, 63),
+    CLIMB_SHAPE2(129, 257), CLIMB_SHAPE2(250, 100), CLIMB_SHAPE2(1001, 3001)};
+static const climb_shape TRANSPOSE_QUICK_SHAPES[] = {CLIMB_SHAPE2(1, 1), CLIMB_SHAPE2(33, 31), CLIMB_SHAPE2(129, 257)};
+
+extern "C" const climb_workload climb_transpose_workload = {
+    .name = "transpose",
+    .title = "Matrix transpose (out = in^T, row-major, pitched)",
+    .seed_ref = "seed 002 Matrix Transposition; seed 004 transpose (Professional CUDA C ch. 5); seed 000 transpose",
+    .dims = {"rows", "cols"},
+    .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
+    .options = TRANSPOSE_OPTIONS,
+    .n_options = CLIMB_COUNT(TRANSPOSE_OPTIONS),
+    .bytes_counted = "rows x cols x element size read from in and written to out (not the padding)",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = TRANSPOSE_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(TRANSPOSE_BENCH_SHAPES),
+    .check_shapes = TRANSPOSE_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(TRANSPOSE_CHECK_SHAPES),
+    .quick_shapes = TRANSPOSE_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(TRANSPOSE_QUICK_SHAPES),
+    .check_max_offset = 3,
+    .n_rungs = TRANSPOSE_N_RUNGS,
+    .rung = transpose_rung_info,
+    .published = &TRANSPOSE_PUBLISHED,
+    .load = NULL,
+    .unload = NULL,
+    .create = transpose_create,
+    .describe = transpose_describe,
+    .reference = transpose_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .refuses = transpose_refuses,
+    .prepare = transpose_prepare,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = transpose_run,
+    .poison = transpose_poison,
+    .verify = transpose_verify,
+    .counts = transpose_counts,
+    .destroy = transpose_destroy,
+    .tuning = &TRANSPOSE_TUNING,
+    .set_tuning = transpose_set_tuning,
+};
