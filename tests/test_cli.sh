@@ -45,7 +45,7 @@ expect 0 '^reduce +10 rungs +n ' list
 expect 0 'cub_device_reduce +vendor' list reduce
 expect 0 'reduce_vectorized_single_pass +best' list reduce
 expect 0 'reduce_interleaved_divergent +ladder' list reduce
-expect 0 'copy_memcpy2d +bound' list transpose
+expect 0 'copy_memcpy +bound' list transpose
 expect 0 'pad +int +default 0' list transpose
 expect 2 'transpose takes 2 sizes \(rows, cols\), this has 1' bench transpose --size 4096
 expect 2 "transpose has no i32" bench transpose --type i32
