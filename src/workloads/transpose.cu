@@ -286,13 +286,15 @@ static cudaError_t launch_tiled(const climb_transpose_tuning *t, const T *in, T 
 {
     const int vec = usable_vec(t->vec, sizeof(T), in, ld_in, out, ld_out);
     const void *f = tiled_instance<T>(t->tile, vec);
-    if (!f || t->rows < 1 || (t->tile / vec) * t->rows > 1024)
+    if (!f || t->rows < 1 || t->rows > t->tile || (t->tile / t->vec) * t->rows > 1024)
         return cudaErrorInvalidValue;
+    /* Without vectors a row of the tile takes vec times the threads: fewer rows of them keep the block launchable. */
+    const int trows = vec == t->vec ? t->rows : (t->rows < 1024 / t->tile ? t->rows : 1024 / t->tile);
     unsigned tx = tiles(cols, (size_t)t->tile), ty = tiles(rows, (size_t)t->tile);
     int diagonal = t->diagonal;
     void *args[] = {(void *)&in, (void *)&out, (void *)&rows, (void *)&cols, (void *)&ld_in, (void *)&ld_out,
                     (void *)&tx, (void *)&ty, (void *)&diagonal};
-    return cudaLaunchKernel(f, TRANSPOSE_GRID(tx, ty), dim3((unsigned)(t->tile / vec), (unsigned)t->rows), args, 0, s);
+    return cudaLaunchKernel(f, TRANSPOSE_GRID(tx, ty), dim3((unsigned)(t->tile / vec), (unsigned)trows), args, 0, s);
 }
 
 extern "C" void climb_transpose_set_tuning(climb_transpose_tuning *t, const int *v)
