@@ -175,17 +175,24 @@ def ladder_table(gpu, workload, r):
     out += ["Case: %s%s." % (case_label(reg, main, varying), "; then %s" % case_label(reg, big, varying) if big else ""), "",
             "| " + " | ".join(head) + " |", "|--:|---|" + "--:|" * (len(head) - 2)]
     published = {x["name"]: (x.get("published_us"), x.get("published_rate")) for x in reg["rungs"]}
+    # The seed's steps compare times; where it gave only rates for some rungs, all compare rates (same bytes).
+    by_rate = any(rate and not us for us, rate in published.values())
     prev = first = None
     for o, name, kind in rungs_in_order(rows):
         x = next((x for x in rows if x["rung"] == name and case_of(x) == main), None)
         cells = [str(o), name_cell(name, kind)]
         if pub:
             us, rate = published.get(name, (None, None))
-            if us:
-                step = "%.2f×" % (prev / us) if prev else "-"
-                first = first or us
-                cells += [fmt(us, ".0f"), fmt(rate, ".3f"), step, "%.2f×" % (first / us)]
-                prev = us
+            # What the step and cumulative columns compare: the seed's time, or its rate's inverse. A vendor or
+            # bound rung is shown but outside the chain.
+            cost = (1.0 / rate if rate else None) if by_rate else us
+            if cost and kind in ("vendor", "bound"):
+                cells += [fmt(us, ".0f") if us else "", fmt(rate, "g") if rate else "", "-", "-"]
+            elif cost:
+                step = "%.2f×" % (prev / cost) if prev else "-"
+                first = first or cost
+                cells += [fmt(us, ".0f") if us else "", fmt(rate, "g") if rate else "", step, "%.2f×" % (first / cost)]
+                prev = cost
             else:
                 cells += ["", "", "", ""]
         if x is None or x["status"] != "ok":

@@ -41,6 +41,7 @@ def row(wl, ordinal, rung, kind, t, shape, us, vs, opts=None, **kw):
 LADDER = {"name": "lad", "title": "A ladder", "dims": ["n"], "options": [],
           "published": {"source": "seed 9", "gpu": "G80", "type": "i32", "shape": [1024], "rate_unit": "GB/s"},
           "rungs": [{"name": "lad_vendor", "kind": "vendor", "published_us": None, "published_rate": None},
+                    {"name": "lad_copy", "kind": "bound", "published_us": None, "published_rate": 50.0},
                     {"name": "lad_naive", "kind": "ladder", "published_us": 800, "published_rate": 2.0},
                     {"name": "lad_fast", "kind": "ladder", "published_us": 200, "published_rate": 8.0},
                     {"name": "lad_top", "kind": "best", "published_us": None, "published_rate": None}]}
@@ -57,8 +58,9 @@ with tempfile.TemporaryDirectory() as root:
     lad_rows = []
     for n, scale in ((1024, 1), (1 << 20, 100)):
         lad_rows += [row("lad", 0, "lad_vendor", "vendor", "i32", [n], 10 * scale, 1.0),
-                     row("lad", 1, "lad_naive", "ladder", "i32", [n], 40 * scale, 0.25),
-                     row("lad", 2, "lad_fast", "ladder", "i32", [n], 20 * scale, 0.5, step_speedup=2.0),
+                     row("lad", 1, "lad_copy", "bound", "i32", [n], 8 * scale, 1.25, cumulative_speedup=None),
+                     row("lad", 2, "lad_naive", "ladder", "i32", [n], 40 * scale, 0.25),
+                     row("lad", 3, "lad_fast", "ladder", "i32", [n], 20 * scale, 0.5, step_speedup=2.0),
                      row("lad", 4, "lad_top", "best", "i32", [n], 5 * scale, 2.0)]
     lad_rows.append(dict(row("lad", 4, "lad_top", "best", "f32", [1024], 6, 1.5)))
     put("gpua", "lad", "bench.json", report([LADDER], lad_rows))
@@ -89,8 +91,9 @@ with tempfile.TemporaryDirectory() as root:
     expect("| 4 | `lad_top` (best) |" in readme and "`lad_vendor` (vendor)" in readme, "rungs marked by kind")
     expect("i32 n=2^10 | i32 n=2^20 | f32 n=2^10" in readme, "cases in order")
     ladder = files["docs/lad.md"]["ladder"]
-    expect("| 1 | `lad_naive` | 800 | 2.000 | - | 1.00× | 40.00 |" in ladder, "seed figures beside the first ladder rung")
-    expect("| 2 | `lad_fast` | 200 | 8.000 | 4.00× | 4.00× | 20.00 |" in ladder, "seed step and cumulative")
+    expect("| 2 | `lad_naive` | 800 | 2 | - | 1.00× | 40.00 |" in ladder, "seed figures beside the first ladder rung")
+    expect("| 3 | `lad_fast` | 200 | 8 | 4.00× | 4.00× | 20.00 |" in ladder, "seed step and cumulative (by rate)")
+    expect("| 1 | `lad_copy` (bound) |  | 50 | - | - | 8.00 |" in ladder, "a bound's seed rate, outside the steps")
     expect("Case: i32 n=2^10; then i32 n=2^20." in ladder, "the largest case of the published type")
     expect("| 4 | `lad_top` (best) |  |  |  |  | 5.00 |" in ladder, "no seed figure for the best")
     expect("docs/grid.md" in files, "a ladder for every workload")
