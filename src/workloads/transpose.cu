@@ -540,7 +540,7 @@ static const transpose_rung TRANSPOSE_RUNGS[] = {
 #define TRANSPOSE_N_RUNGS CLIMB_COUNT(TRANSPOSE_RUNGS)
 
 static const climb_published TRANSPOSE_PUBLISHED = {
-    .source = "seed 002 (Filipovic, GPU Hardware Performance), 'Matrix Transposition', GeForce GTX 280",
+    .source = "seed 002 (Filipovic, GPU Hardware Performance), 'Matrix Transposition'",
     .gpu = "GTX 280",
     .type = CLIMB_F32,
     .shape = CLIMB_SHAPE2(4000, 4000),
