@@ -156,51 +156,56 @@ template <typename T, int VEC> struct alignas(sizeof(T) * VEC > 16 ? 16 : sizeof
     T e[VEC];
 };
 
-/* transpose_multi_element (32, 1, 8 rows of threads, row order), transpose_diagonal (the same in diagonal order)
- * and the best rung (TILE, VEC, rows of threads and the order tuned): a TILE x TILE tile, padded, moved by a
- * block of TILE/VEC x blockDim.y threads, each thread moving VEC elements of TILE/blockDim.y rows. Several
- * elements per thread keep more loads in flight per thread and spend the index arithmetic and the barrier on
- * more bytes (seed 002's 32 x 8 threads per 32 x 32 tile); vectors move 16 bytes per instruction. A full tile
- * takes the fast path; the tiles on the right and bottom edges check every element. The vector path needs
- * ld_in, ld_out and both pointers aligned to the vector (the launcher falls back to VEC 1 otherwise). The
- * launch bound keeps every block shape the tuner may pick launchable (64 registers a thread at 1024 threads). */
-template <typename T, int TILE, int VEC>
-__global__ void __launch_bounds__(1024) transpose_tiled_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols,
-                                       size_t ld_in, size_t ld_out, unsigned tiles_x, unsigned tiles_y, int diagonal)
+/* transpose_multi_element (32 x 32 tiles, 8 rows of threads, row order), transpose_diagonal (the same in diagonal
+ * order) and the best rung (tile, vector, rows of threads and order tuned): a TILE x TILE tile, padded, moved by
+ * a block of TILE/VEC x ROWS threads, each thread moving VEC elements of PER = TILE/ROWS rows. Several elements
+ * per thread spend the index arithmetic and the barrier on more bytes (seed 002's 32 x 8 threads per 32 x 32
+ * tile), and because PER is known at compile time every load of a thread is issued before the first of them is
+ * stored to shared memory: PER x VEC elements in flight per thread, where a loop storing each row as it arrives
+ * waits for every load in turn. Vectors move up to 16 bytes per instruction. A full tile takes that path; the
+ * tiles on the right and bottom edges check every element. The vector path needs ld_in, ld_out and both pointers
+ * aligned to the vector (the launcher falls back to VEC 1 otherwise). */
+template <typename T, int TILE, int VEC, int ROWS>
+__global__ void __launch_bounds__(TILE / VEC * ROWS)
+    transpose_tiled_kernel(const T *__restrict__ in, T *__restrict__ out, size_t rows, size_t cols, size_t ld_in,
+                           size_t ld_out, unsigned tiles_x, unsigned tiles_y, int diagonal)
 {
+    constexpr int PER = TILE / ROWS;
     __shared__ T tile[TILE][TILE + 1];
     typedef transpose_vec<T, VEC> V;
     unsigned bx, by;
     tile_of(blockIdx.x, tiles_x, tiles_y, diagonal, &bx, &by);
     const size_t r0 = (size_t)by * TILE, c0 = (size_t)bx * TILE;
-    const unsigned x = threadIdx.x * VEC, step = blockDim.y;
+    const unsigned x = threadIdx.x * VEC, y = threadIdx.y;
     if (r0 + TILE <= rows && c0 + TILE <= cols) { /* the same branch for the whole block */
-#pragma unroll 4
-        for (unsigned i = threadIdx.y; i < TILE; i += step) {
-            const V v = *reinterpret_cast<const V *>(in + (r0 + i) * ld_in + c0 + x);
+        V v[PER];
 #pragma unroll
-            for (int k = 0; k < VEC; k++)
-                tile[i][x + k] = v.e[k];
-        }
+        for (int k = 0; k < PER; k++)
+            v[k] = *reinterpret_cast<const V *>(in + (r0 + y + k * ROWS) * ld_in + c0 + x);
+#pragma unroll
+        for (int k = 0; k < PER; k++)
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                tile[y + k * ROWS][x + e] = v[k].e[e];
         __syncthreads();
-#pragma unroll 4
-        for (unsigned j = threadIdx.y; j < TILE; j += step) {
-            V v;
 #pragma unroll
-            for (int k = 0; k < VEC; k++)
-                v.e[k] = tile[x + k][j];
-            *reinterpret_cast<V *>(out + (c0 + j) * ld_out + r0 + x) = v;
+        for (int k = 0; k < PER; k++) {
+            V w;
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                w.e[e] = tile[x + e][y + k * ROWS];
+            *reinterpret_cast<V *>(out + (c0 + y + k * ROWS) * ld_out + r0 + x) = w;
         }
     } else {
-        for (unsigned i = threadIdx.y; i < TILE; i += step)
-            for (int k = 0; k < VEC; k++)
-                if (r0 + i < rows && c0 + x + k < cols)
-                    tile[i][x + k] = in[(r0 + i) * ld_in + c0 + x + k];
+        for (int k = 0; k < PER; k++)
+            for (int e = 0; e < VEC; e++)
+                if (r0 + y + k * ROWS < rows && c0 + x + e < cols)
+                    tile[y + k * ROWS][x + e] = in[(r0 + y + k * ROWS) * ld_in + c0 + x + e];
         __syncthreads();
-        for (unsigned j = threadIdx.y; j < TILE; j += step)
-            for (int k = 0; k < VEC; k++)
-                if (c0 + j < cols && r0 + x + k < rows)
-                    out[(c0 + j) * ld_out + r0 + x + k] = tile[x + k][j];
+        for (int k = 0; k < PER; k++)
+            for (int e = 0; e < VEC; e++)
+                if (c0 + y + k * ROWS < cols && r0 + x + e < rows)
+                    out[(c0 + y + k * ROWS) * ld_out + r0 + x + e] = tile[x + e][y + k * ROWS];
     }
 }
 
@@ -258,14 +263,27 @@ static cudaError_t launch_rect_tile(const T *in, T *out, size_t rows, size_t col
     return cudaGetLastError();
 }
 
-/* The instance of transpose_tiled_kernel for (T, tile, vec); NULL for values outside the lists. */
-template <typename T> static const void *tiled_instance(int tile, int vec)
+/* The instance of transpose_tiled_kernel for (T, tile, vec, rows); NULL for values outside the lists and for
+ * blocks of more than 1024 threads (those are not compiled). */
+template <typename T, int TL, int VC, int RW> static const void *tiled_instance_of()
 {
-#define TRANSPOSE_INSTANCE(TL, VC)                                                                            \
-    if (tile == TL && vec == VC)                                                                              \
-        return (const void *)transpose_tiled_kernel<T, TL, VC>;
-    TRANSPOSE_INSTANCE(32, 1) TRANSPOSE_INSTANCE(32, 2) TRANSPOSE_INSTANCE(32, 4)
-    TRANSPOSE_INSTANCE(64, 1) TRANSPOSE_INSTANCE(64, 2) TRANSPOSE_INSTANCE(64, 4)
+    if constexpr (TL / VC * RW <= 1024 && RW <= TL)
+        return (const void *)transpose_tiled_kernel<T, TL, VC, RW>;
+    else
+        return NULL;
+}
+
+template <typename T> static const void *tiled_instance(int tile, int vec, int rows)
+{
+#define TRANSPOSE_INSTANCE(TL, VC, RW)                                                                        \
+    if (tile == TL && vec == VC && rows == RW)                                                                \
+        return tiled_instance_of<T, TL, VC, RW>();
+#define TRANSPOSE_ROWS(TL, VC)                                                                                \
+    TRANSPOSE_INSTANCE(TL, VC, 4) TRANSPOSE_INSTANCE(TL, VC, 8) TRANSPOSE_INSTANCE(TL, VC, 16)                \
+    TRANSPOSE_INSTANCE(TL, VC, 32)
+    TRANSPOSE_ROWS(32, 1) TRANSPOSE_ROWS(32, 2) TRANSPOSE_ROWS(32, 4)
+    TRANSPOSE_ROWS(64, 1) TRANSPOSE_ROWS(64, 2) TRANSPOSE_ROWS(64, 4)
+#undef TRANSPOSE_ROWS
 #undef TRANSPOSE_INSTANCE
     return NULL;
 }
@@ -285,11 +303,13 @@ static cudaError_t launch_tiled(const climb_transpose_tuning *t, const T *in, T 
                                 size_t ld_in, size_t ld_out, cudaStream_t s)
 {
     const int vec = usable_vec(t->vec, sizeof(T), in, ld_in, out, ld_out);
-    const void *f = tiled_instance<T>(t->tile, vec);
-    if (!f || t->rows < 1 || t->rows > t->tile || (t->tile / t->vec) * t->rows > 1024)
+    if (t->tile < 1 || tiled_instance<T>(t->tile, t->vec, t->rows) == NULL)
         return cudaErrorInvalidValue;
     /* Without vectors a row of the tile takes vec times the threads: fewer rows of them keep the block launchable. */
-    const int trows = vec == t->vec ? t->rows : (t->rows < 1024 / t->tile ? t->rows : 1024 / t->tile);
+    const int trows = vec == t->vec || t->tile * t->rows <= 1024 ? t->rows : 1024 / t->tile;
+    const void *f = tiled_instance<T>(t->tile, vec, trows);
+    if (!f)
+        return cudaErrorInvalidValue;
     unsigned tx = tiles(cols, (size_t)t->tile), ty = tiles(rows, (size_t)t->tile);
     int diagonal = t->diagonal;
     void *args[] = {(void *)&in, (void *)&out, (void *)&rows, (void *)&cols, (void *)&ld_in, (void *)&ld_out,
@@ -468,13 +488,14 @@ TRANSPOSE_KERNELS(k_rect_tile, "transpose_rect_tile_kernel", 512, transpose_rect
 /* The tiled rungs: the instance their tile and vector select (the widest: an aligned case's). */
 static int tiled_kernels(const climb_transpose_tuning *tn, climb_dtype t, climb_kernel_desc *out, int max)
 {
-    const void *f = t == CLIMB_F32 ? tiled_instance<float>(tn->tile, tn->vec) : tiled_instance<double>(tn->tile, tn->vec);
+    const void *f = t == CLIMB_F32 ? tiled_instance<float>(tn->tile, tn->vec, tn->rows)
+                                   : tiled_instance<double>(tn->tile, tn->vec, tn->rows);
     if (!f)
         return 0;
     if (max >= 1) {
         memset(out, 0, sizeof *out);
-        snprintf(out->name, sizeof out->name, "transpose_tiled_kernel<%s, %d, %d>", climb_dtype_name(t), tn->tile,
-                 tn->vec);
+        snprintf(out->name, sizeof out->name, "transpose_tiled_kernel<%s, %d, %d, %d>", climb_dtype_name(t), tn->tile,
+                 tn->vec, tn->rows);
         out->func = f;
         out->block_threads = tn->tile / tn->vec * tn->rows;
     }
