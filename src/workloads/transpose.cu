@@ -585,6 +585,8 @@ extern "C" cudaError_t climb_transpose_best(const climb_transpose_tuning *t, cli
 
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
+/* The values of tile, rows and vec are also the instances tiled_instance() compiles: a value added here needs its
+ * instances there (test_gpu_occupancy fails for a candidate without a kernel). */
 static const int TILES[] = {32, 64}, ROWS[] = {4, 8, 16, 32}, VECS[] = {1, 2, 4}, ORDERS[] = {0, 1};
 static const climb_tunable TRANSPOSE_TUNABLES[] = {
     {.name = "tile", .meaning = "tile edge in elements", .values = TILES, .n_values = CLIMB_COUNT(TILES)},
