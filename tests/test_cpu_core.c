@@ -67,6 +67,23 @@ static void test_rng(void)
     }
     EXPECT((s_or >> 48) == 0);
     EXPECT(varied);
+
+    /* Reference samples: every element in order when few, else that many indices inside the output. */
+    size_t count;
+    size_t *all = climb_rng_samples(&a, 5, 4096, &count);
+    EXPECT(all && count == 5 && all[0] == 0 && all[4] == 4);
+    free(all);
+    size_t *some = climb_rng_samples(&a, 1000000, 4096, &count);
+    int inside = some != NULL, spread = 0;
+    for (size_t k = 0; some && k < count; k++) {
+        inside &= some[k] < 1000000;
+        spread |= some[k] >= 500000;
+    }
+    EXPECT(count == 4096 && inside && spread);
+    free(some);
+    size_t *none = climb_rng_samples(&a, 0, 4096, &count);
+    EXPECT(none && count == 0);
+    free(none);
 }
 
 static void test_stats(void)

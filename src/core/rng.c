@@ -1,6 +1,8 @@
 #include "rng.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +132,19 @@ void climb_rng_fill(climb_rng *r, climb_dtype t, void *x, size_t n, double lo, d
         default: ((uint64_t *)x)[i] = v; break;
         }
     }
+}
+
+size_t *climb_rng_samples(climb_rng *r, size_t n, size_t max, size_t *count)
+{
+    *count = n < max ? n : max;
+    size_t *s = malloc(sizeof *s * (*count + 1));
+    if (!s) {
+        fprintf(stderr, "climb: out of host memory for %zu reference samples\n", *count);
+        return NULL;
+    }
+    for (size_t k = 0; k < *count; k++)
+        s[k] = n <= max ? k : (size_t)climb_rng_range(r, 0, (int64_t)n - 1);
+    return s;
 }
 
 uint64_t climb_fresh_seed(void)

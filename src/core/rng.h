@@ -31,6 +31,10 @@ double climb_rng_double(climb_rng *r, double lo, double hi);
 void climb_rng_fill(climb_rng *r, climb_dtype t, void *x, size_t n, double lo, double hi);
 /* The widest honest range for a sum check: an integer type's whole range, [-1, 1) for floats. */
 void climb_dtype_full_range(climb_dtype t, double *lo, double *hi);
+/* The elements a SAMPLES reference checks, for an output of n elements: all of them in order when n <= max, else
+ * max indices drawn uniformly (repeats possible). A malloc'd array (free it) with its length in *count; NULL when
+ * out of host memory (said on stderr). */
+size_t *climb_rng_samples(climb_rng *r, size_t n, size_t max, size_t *count);
 /* A seed from the clock and the process, for runs where the user gave none (it is printed). */
 uint64_t climb_fresh_seed(void);
 

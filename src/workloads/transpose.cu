@@ -743,14 +743,9 @@ static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, s
     climb_rng rng;
     climb_rng_seed(&rng, c->p.seed ^ 0x27d4eb2fu);
     if (mode == CLIMB_REF_SAMPLES) {
-        c->n_samples = n < TRANSPOSE_SAMPLES ? n : TRANSPOSE_SAMPLES;
-        c->samples = (size_t *)malloc(sizeof *c->samples * (c->n_samples + 1));
-        if (!c->samples) {
-            fprintf(stderr, "climb: out of host memory for the transpose samples\n");
+        c->samples = climb_rng_samples(&rng, n, TRANSPOSE_SAMPLES, &c->n_samples);
+        if (!c->samples)
             return -1;
-        }
-        for (size_t k = 0; k < c->n_samples; k++)
-            c->samples[k] = n <= TRANSPOSE_SAMPLES ? k : (size_t)climb_rng_range(&rng, 0, (int64_t)n - 1);
         snprintf(desc, desclen, "CPU, %zu random elements of out, bit for bit", c->n_samples);
         return 0;
     }

@@ -822,15 +822,11 @@ static int affine_reference(climb_case *c, climb_ref_mode mode, char *desc, size
                 ref_one(c, r, col, r * c->cols + col);
         snprintf(desc, desclen, "CPU, every element (%s)", what);
     } else if (mode == CLIMB_REF_SAMPLES) {
-        c->n_samples = n < AFFINE_SAMPLES ? n : AFFINE_SAMPLES;
-        c->samples = (size_t *)malloc(sizeof *c->samples * (c->n_samples + 1));
+        c->samples = climb_rng_samples(&rng, n, AFFINE_SAMPLES, &c->n_samples);
         if (!c->samples)
             return -1;
-        for (size_t k = 0; k < c->n_samples; k++) {
-            size_t i = n <= AFFINE_SAMPLES ? k : (size_t)climb_rng_range(&rng, 0, (int64_t)n - 1);
-            c->samples[k] = i;
-            ref_one(c, i / c->cols, i % c->cols, i);
-        }
+        for (size_t k = 0; k < c->n_samples; k++)
+            ref_one(c, c->samples[k] / c->cols, c->samples[k] % c->cols, c->samples[k]);
         snprintf(desc, desclen, "CPU, %zu random elements (%s)", c->n_samples, what);
     } else {
         /* The vendor's output is in y: check spot samples against the CPU, then adopt all of it. */
