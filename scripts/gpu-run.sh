@@ -2,13 +2,14 @@
 # The one GPU job: build for the GPU; run the CPU tests, the core GPU tests and the GPU tests of the named
 # workloads; then for each named workload (every workload by default): compute-sanitizer (memcheck, racecheck,
 # synccheck) over its quick shapes, the occupancy of its kernels against the runtime, `climb tune` (its winner saved
-# as the workload's wisdom), and `climb bench` cold and --batch with that wisdom. `climb devices` once.
+# as the workload's wisdom), `climb bench` cold and --batch with that wisdom, and each of its sweeps (`climb bench
+# --sweep NAME`). `climb devices` once.
 #
 #   scripts/gpu-run.sh [workload...]
 #
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
-# occupancy.txt, sanitizer.log, tests.log) and results/<gpu>/devices.json; CLIMB_RESULTS=DIR puts them under DIR
-# instead of results/<gpu>. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
+# occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json;
+# CLIMB_RESULTS=DIR puts them under DIR instead of results/<gpu>. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
 # every step still runs, so one call gives the whole picture.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -83,6 +84,12 @@ for w in "${workloads[@]}"; do
     step "$w: bench --batch (back-to-back launches, warm L2)"
     "$climb" bench "$w" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" --md "$out/bench-batch.md" \
         || status=1
+
+    for s in $("$climb" list "$w" --sweeps); do
+        step "$w: sweep $s (cold)"
+        "$climb" bench "$w" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" --md "$out/sweep-$s.md" \
+            || status=1
+    done
 done
 
 echo

@@ -6,6 +6,9 @@ Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end
   docs/<workload>.md      results:ladder    the ladder on the case the seeds published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
+and draws every sweep a workload declares (its registry entry's "sweeps") as docs/img/<workload>-<sweep>-<gpu>.svg:
+the rate against the sweep's x (a dim or an option), one line per rung and per value of whatever else varies, from
+results/<gpu>/<workload>/sweep-<sweep>.json (or bench.json for a sweep without arguments of its own).
 Nothing here knows a workload: each report carries its workloads' registry entries (dims, options, rungs and their
 kinds, the published case), and the tables are keyed on type, shape and option values. Reports of the first format
 (before contract v2: a "size" per row, no registry entries) are not read.
@@ -277,6 +280,166 @@ def replace_block(text, name, body):
     return pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf", "#000000", "#aec7e8"]
+
+
+def plot_rate(x):
+    """(value, unit) of the rate a sweep draws: GB/s when bytes are counted, else the items rate, else GFLOP/s."""
+    if x.get("gbs") is not None:
+        return x["gbs"], "GB/s"
+    if x.get("items_rate") is not None:
+        return x["items_rate"], None
+    return x.get("gflops"), "GFLOP/s"
+
+
+def nice_ticks(lo, hi, n=5):
+    """Round tick values (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi]."""
+    import math
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw * (1 - 1e-9))
+    t = math.floor(lo / step) * step
+    ticks = []
+    while t <= hi + step * 1e-9:
+        if t >= lo - step * 1e-9:
+            ticks.append(round(t, 10))
+        t += step
+    if ticks[-1] < hi - step * 1e-9:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks, step
+
+
+def fmt_tick(v):
+    return ("%d" % v) if abs(v - round(v)) < 1e-9 else ("%g" % v)
+
+
+def fmt_size(v):
+    for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if v >= k and v % k == 0:
+            return "%d %s" % (v // k, unit)
+    return fmt_tick(v)
+
+
+def sweep_series(reg, sweep, rows):
+    """{label: [(x, y)]} and the rate's unit: one series per rung, type and the other values that vary."""
+    dims = reg["dims"]
+    xname = sweep["x"]
+    varying = varying_options(rows) - {xname}
+    shapes = {tuple(x["shape"]) for x in rows}
+    series, unit = {}, None
+    for x in rows:
+        if x["status"] != "ok":
+            continue
+        y, u = plot_rate(x)
+        if y is None:
+            continue
+        unit = u or reg.get("items_rate") or "rate"
+        if xname in dims:
+            xv = x["shape"][dims.index(xname)]
+            label_shape = ""
+        else:
+            xv = x["options"].get(xname)
+            label_shape = " %s=%s" % (",".join(dims), shape_label(x["shape"])) if len(shapes) > 1 else ""
+        if xv is None:
+            continue
+        opts = "".join(" %s=%s" % (k, x["options"][k]) for k in reg_option_names(reg) if k in varying)
+        types = {r["type"] for r in rows}
+        label = "%s%s%s%s" % (x["rung"], " " + x["type"] if len(types) > 1 else "", label_shape, opts)
+        series.setdefault(label, []).append((xv, y))
+    for v in series.values():
+        v.sort()
+    return series, unit
+
+
+def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
+    """A line plot, one coloured line with markers per series, a legend below."""
+    import math
+    W, left, right, top = 760, 70, 20, 50
+    ph = 320
+    legend_rows = (len(series) + 1) // 2
+    H = top + ph + 50 + 18 * legend_rows + 10
+    xs = [p[0] for v in series.values() for p in v]
+    ys = [p[1] for v in series.values() for p in v]
+    fx = (lambda v: math.log2(v)) if log_x else (lambda v: float(v))
+    x0, x1 = fx(min(xs)), fx(max(xs))
+    if x1 == x0:
+        x1 = x0 + 1
+    yt, _ = nice_ticks(0, max(ys) * 1.05)
+    y1 = yt[-1] if yt[-1] > 0 else 1
+    pw = W - left - right
+
+    def px(v):
+        return left + (fx(v) - x0) / (x1 - x0) * pw
+
+    def py(v):
+        return top + ph - v / y1 * ph
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (W, H),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" text-anchor="middle" font-size="14">%s</text>' % (W // 2, esc(title)),
+           '<text x="%d" y="38" text-anchor="middle" fill="#555">%s</text>' % (W // 2, esc(subtitle))]
+    for t in yt:
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, py(t), W - right, py(t)))
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 6, py(t) + 4, fmt_tick(t)))
+    xt = sorted(set(xs))
+    if len(xt) > 12 and log_x:
+        xt = xt[::(len(xt) + 11) // 12]
+    elif len(xt) > 12:
+        xt = [t for t in nice_ticks(min(xs), max(xs), 8)[0] if min(xs) <= t <= max(xs)]
+    for t in xt:
+        label = fmt_size(int(t)) if size_axis and t == int(t) else fmt_tick(t)
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (px(t), top + ph + 16, esc(label)))
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (px(t), top, px(t), top + ph))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + ph, W - right, top + ph))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + ph))
+    out.append('<text x="%d" y="%d" text-anchor="middle">%s%s</text>' % (
+        left + pw // 2, top + ph + 34, esc(xlabel), " (log scale)" if log_x else ""))
+    out.append('<text x="16" y="%d" text-anchor="middle" transform="rotate(-90 16 %d)">%s</text>' % (
+        top + ph // 2, top + ph // 2, esc(ylabel)))
+    for i, (label, pts) in enumerate(sorted(series.items())):
+        c = PALETTE[i % len(PALETTE)]
+        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' % (
+            c, " ".join("%.1f,%.1f" % (px(a), py(b)) for a, b in pts)))
+        for a, b in pts:
+            out.append('<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>' % (px(a), py(b), c))
+        lx, ly = left + (i % 2) * (pw // 2), top + ph + 52 + 18 * (i // 2)
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>' % (lx, ly - 4, lx + 20, ly - 4, c))
+        out.append('<text x="%d" y="%d">%s</text>' % (lx + 26, ly, esc(label)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def plots(root):
+    """{relative path: SVG text} for every sweep of every workload with results."""
+    out = {}
+    for (gpu, wl), r in sorted(load(root, "bench.json").items()):
+        reg = registry(r, wl)
+        for sw in reg.get("sweeps", []):
+            name = "bench.json" if sw["args"] is None else "sweep-%s.json" % sw["name"]
+            path = os.path.join(root, "results", gpu, wl, name)
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                data = json.load(f)
+            rows = [x for x in data["results"] if x["workload"] == wl]
+            series, unit = sweep_series(registry(data, wl), sw, rows)
+            if not series:
+                continue
+            sub = "%s, climb %s at %s, %s timing (results/%s/%s/%s)" % (
+                data["device"]["name"], data["version"], data["git_commit"][:12], data["timing"], gpu, wl, name)
+            size_axis = sw["x"] in reg["dims"] and reg.get("items_unit") == "bytes"
+            out["docs/img/%s-%s-%s.svg" % (wl, sw["name"], gpu)] = svg_plot(
+                sw["title"], sub, sw["x"], unit, series, sw["log_x"], size_axis)
+    return out
+
+
 def blocks(root):
     """{relative file: {marker: body}} for every table this script writes."""
     bench = load(root, "bench.json")
@@ -317,6 +480,16 @@ def main():
             if not check:
                 with open(path, "w") as f:
                     f.write(new)
+            print(("would update " if check else "updated ") + rel)
+    for rel, svg in sorted(plots(ROOT).items()):
+        path = os.path.join(ROOT, rel)
+        old = open(path).read() if os.path.exists(path) else None
+        if svg != old:
+            changed = True
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(svg)
             print(("would update " if check else "updated ") + rel)
     sys.exit(1 if check and changed else 0)
 

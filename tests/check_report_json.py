@@ -14,7 +14,7 @@ def expect(cond, what):
         failures.append(what)
 
 
-for key in ("tool", "format", "command", "version", "git_commit", "git_dirty", "date", "seed", "timing", "device",
+for key in ("tool", "format", "command", "version", "git_commit", "git_dirty", "date", "seed", "timing", "sweep", "device",
             "workloads", "results", "notes"):
     expect(key in r, "top-level key " + key)
 expect(r["format"] == 2, "format 2")
@@ -29,6 +29,7 @@ expect(red.get("dims") == ["n"] and aff.get("dims") == ["rows", "cols"], "dims")
 expect(aff.get("types") == ["u8", "u32", "f32", "f64"], "affine types")
 expect([o["name"] for o in aff.get("options", [])] == ["alpha", "beta", "pad", "op", "dist", "input"], "options")
 expect(red.get("published", {}).get("gpu") == "G80" and red["published"]["shape"] == [4194304], "published case")
+expect(r["sweep"] is None and red.get("sweeps") == [], "no sweep run, reduce declares none")
 kinds = [x["kind"] for x in red.get("rungs", [])]
 expect(kinds.count("best") == 1 and kinds[0] == "vendor", "rung kinds " + str(kinds))
 expect(sum(1 for x in red.get("rungs", []) if x["published_us"]) == 7, "published figures")

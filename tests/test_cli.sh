@@ -50,6 +50,18 @@ expect 0 'pad +int +default 0' list transpose
 expect 2 'transpose takes 2 sizes \(rows, cols\), this has 1' bench transpose --size 4096
 expect 2 "transpose has no i32" bench transpose --type i32
 expect 0 'options: none' list reduce
+# Sweeps: each one's arguments parse (--dry-run: no GPU); the wrong ones are refused.
+while read -r w s; do
+    expect 0 "^$w: [0-9]+ cases? x [0-9]+ rungs?, sweep $s" bench "$w" --sweep "$s" --dry-run
+done < <("$climb" list --sweeps)
+expect 0 '^transpose camping$' list --sweeps
+expect 0 '^camping$' list transpose --sweeps
+expect 0 'transpose: 9 cases x 5 rungs, sweep camping' bench transpose --sweep camping --dry-run
+expect 0 'transpose: 20 cases x 11 rungs' bench transpose --dry-run --set pad=0,1
+expect 2 'transpose has these sweeps: camping' bench transpose --sweep nope --dry-run
+expect 2 'reduce has no sweeps' bench reduce --sweep camping
+expect 2 "name one workload, not 'all'" bench all --sweep camping
+expect 2 "unknown or incomplete option '--sweep'" check transpose --sweep camping
 expect 0 'types: i32, f32' list reduce
 expect 0 '^reduce$' list --names
 expect 0 'reduce: Parallel reduction' list all

@@ -8,6 +8,7 @@
 #include "core/workload.h"
 #include "workloads/affine.h"
 #include "workloads/reduce.h"
+#include "workloads/transpose.h"
 #include "testing.h"
 
 static void test_every_workload(void)
@@ -164,6 +165,32 @@ static void test_broken(void)
     a.modifies = climb_affine_workload.modifies;
     a.reset = NULL;
     expect_problem(&a, "modifies without reset");
+
+    /* Sweeps: the axis is a dim or a numeric option; names are unique; args are not the report paths. */
+    {
+        climb_workload t = climb_transpose_workload;
+        EXPECT(climb_workload_validate(&t, msg, sizeof msg) == 0);
+        EXPECT(t.n_sweeps >= 1 && climb_find_sweep(&t, "camping") == &t.sweeps[0] && !climb_find_sweep(&t, "x"));
+        EXPECT(climb_find_sweep(&climb_reduce_workload, "camping") == NULL);
+        climb_sweep sw[3] = {t.sweeps[0], t.sweeps[0], t.sweeps[0]};
+        t.sweeps = sw;
+        t.n_sweeps = 1;
+        sw[0].x = "pad"; /* an int option */
+        sw[0].args = NULL; /* drawn from the default bench */
+        EXPECT_MSG(climb_workload_validate(&t, msg, sizeof msg) == 0, "%s", msg);
+        sw[0].x = "nope";
+        expect_problem(&t, "sweep camping: x 'nope' is neither a dim nor a numeric option");
+        sw[0].x = "cols";
+        sw[0].args = "--size 4x4 --json out.json";
+        expect_problem(&t, "sweep camping: args are bench arguments");
+        sw[0].args = "--size 4x4";
+        t.n_sweeps = 2;
+        expect_problem(&t, "sweep camping declared twice");
+        sw[1].name = "Bad Name";
+        expect_problem(&t, "sweep 1 lacks a proper name");
+        t.sweeps = NULL;
+        expect_problem(&t, "n_sweeps is 2 but sweeps is NULL");
+    }
 
     /* Tuning: a listed candidate outside its parameter's values; more parameters than the limit. */
     climb_tuning tn = *climb_affine_workload.tuning;

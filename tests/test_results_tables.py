@@ -101,6 +101,37 @@ with tempfile.TemporaryDirectory() as root:
     expect("| fastest, winner | `block=2` | 1.000 | 2.00 | 5.00 |" in tuning, "fastest and winner")
     expect("| defaults (per case) | each case's own | 1.500 | 4.00 | 5.00 |" in tuning, "per-case defaults")
     expect("(explicit)" in tuning, "the candidate list's kind")
+
+    # Sweeps: one from its own report (x an option, other options split the lines), one from bench.json (x a dim,
+    # the shape varying along it, a log axis of sizes); a sweep whose report is missing draws nothing.
+    SW = {"name": "sw", "title": "Sweeps", "dims": ["n"], "published": None, "items_unit": "bytes",
+          "options": [{"name": "offset"}, {"name": "pattern"}],
+          "sweeps": [{"name": "offset", "title": "GB/s against offset", "args": "--set offset=0,1,2", "x": "offset",
+                      "log_x": False},
+                     {"name": "sizes", "title": "GB/s against size", "args": None, "x": "n", "log_x": True},
+                     {"name": "absent", "title": "no report", "args": "--size 4", "x": "n", "log_x": False}],
+          "rungs": [{"name": "s_a", "kind": "ladder"}, {"name": "s_best", "kind": "best"}]}
+    sw_rows = [row("sw", k, rung, "ladder", "f32", [1 << 20], 10.0 + off + k, None,
+                   {"offset": off, "pattern": pat})
+               for off in (0, 1, 2) for pat in ("misaligned", "coalesced") for k, rung in ((0, "s_a"), (1, "s_best"))]
+    sw_rows.append(dict(row("sw", 0, "s_a", "ladder", "f32", [1 << 20], 5, None, {"offset": 3, "pattern": "x"}),
+                        status="WRONG"))
+    put("gpua", "sw", "sweep-offset.json", report([SW], sw_rows, sweep="offset"))
+    size_rows = [row("sw", 1, "s_best", "best", "f32", [n], n / 1e3, None, {"offset": 0, "pattern": "coalesced"})
+                 for n in (1024, 1 << 20, 1 << 30)]
+    put("gpua", "sw", "bench.json", report([SW], size_rows))
+    pl = rt.plots(root)
+    expect(sorted(pl) == ["docs/img/sw-offset-gpua.svg", "docs/img/sw-sizes-gpua.svg"], "a plot per sweep with data")
+    off = pl.get("docs/img/sw-offset-gpua.svg", "")
+    expect(off.count("<polyline") == 4, "one line per rung and pattern")
+    expect("s_best pattern=misaligned" in off and "s_a pattern=coalesced" in off, "lines named by what varies")
+    expect(off.count("<circle") == 12, "one marker per ok row (the WRONG row is not drawn)")
+    expect("GB/s against offset" in off and "results/gpua/sw/sweep-offset.json" in off, "title and source")
+    sizes = pl.get("docs/img/sw-sizes-gpua.svg", "")
+    expect(sizes.count("<polyline") == 1 and "(log scale)" in sizes, "a log axis along the shape")
+    expect(">1 KiB<" in sizes and ">1 MiB<" in sizes and ">1 GiB<" in sizes, "byte sizes labelled")
+    expect(rt.nice_ticks(0, 3100)[0] == [0, 1000, 2000, 3000, 4000], "round ticks")
+
     text = "a\n<!-- results:x:begin -->\nold\n<!-- results:x:end -->\nb\n"
     expect(rt.replace_block(text, "x", "new") == "a\n<!-- results:x:begin -->\nnew\n<!-- results:x:end -->\nb\n",
            "block replaced")

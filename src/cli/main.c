@@ -56,11 +56,13 @@ static const char *const DEVICES_USAGE =
     "  --json FILE    also write JSON to FILE ('-' for stdout)\n";
 
 static const char *const LIST_USAGE =
-    "usage: climb list [workload|all] [--names]\n"
+    "usage: climb list [workload|all] [--names | --sweeps]\n"
     "\n"
     "Lists the workloads, or one workload (or all) in full: its shape's dims, types, options with their\n"
-    "defaults, what its counts count, its rungs in ladder order with their kind (vendor, ladder, best), and the\n"
-    "best rung's tunable parameters. --names prints only the workloads' names, one per line (for scripts).\n";
+    "defaults, what its counts count, its rungs in ladder order with their kind (vendor, bound, ladder, best),\n"
+    "the best rung's tunable parameters and its sweeps. --names prints only the workloads' names, one per line;\n"
+    "--sweeps the names of the sweeps that have a run of their own (with 'all' or none: 'workload sweep' per\n"
+    "line), for scripts.\n";
 
 /* The options bench, check and tune share, with the workload's own after them. */
 #define CASE_OPTIONS                                                                                           \
@@ -91,6 +93,9 @@ static const char *const BENCH_USAGE =
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
+    "  --sweep NAME     one of the workload's sweeps (see 'climb list <workload>'): adds its arguments, and the\n"
+    "                   report records the sweep (scripts/results_tables.py draws docs/img/<workload>-NAME-<gpu>.svg)\n"
+    "  --dry-run        check the arguments and say how many cases and rungs would run; no GPU work\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
     "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
     "                   else ~/.config/climb/wisdom.json); a missing, foreign, stale or corrupt file gives the\n"
@@ -257,6 +262,14 @@ static void print_workload(const climb_workload *w, FILE *f)
         if (tn->candidates)
             fprintf(f, "    candidates: the %d sets listed in the workload, not every combination\n", tn->n_candidates);
     }
+    if (w->n_sweeps > 0) {
+        fprintf(f, "\n  sweeps (climb bench %s --sweep NAME):\n", w->name);
+        for (int k = 0; k < w->n_sweeps; k++) {
+            const climb_sweep *sw = &w->sweeps[k];
+            fprintf(f, "    %-12s %s; across: %s%s\n      %s\n", sw->name, sw->title, sw->x, sw->log_x ? " (log)" : "",
+                    sw->args ? sw->args : "(drawn from the default bench)");
+        }
+    }
 }
 
 static int cmd_list(int argc, char **argv)
@@ -269,6 +282,8 @@ static int cmd_list(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--names") == 0) {
             names = 1;
+        } else if (strcmp(argv[i], "--sweeps") == 0) {
+            names = 2;
         } else if (argv[i][0] == '-') {
             return usage_error(LIST_USAGE, "list: unknown option '%s'", argv[i]);
         } else if (which) {
@@ -283,14 +298,22 @@ static int cmd_list(int argc, char **argv)
         const climb_workload *w = climb_find_workload(which);
         if (!w)
             return usage_error(LIST_USAGE, "unknown workload '%s' (run 'climb list')", which);
-        if (names)
+        if (names == 2) {
+            for (int k = 0; k < w->n_sweeps; k++)
+                if (w->sweeps[k].args)
+                    printf("%s\n", w->sweeps[k].name);
+        } else if (names) {
             printf("%s\n", w->name);
-        else
+        } else
             print_workload(w, stdout);
         return 0;
     }
     for (int i = 0; i < n; i++) {
-        if (names) {
+        if (names == 2) {
+            for (int k = 0; k < all[i]->n_sweeps; k++)
+                if (all[i]->sweeps[k].args)
+                    printf("%s %s\n", all[i]->name, all[i]->sweeps[k].name);
+        } else if (names) {
             printf("%s\n", all[i]->name);
         } else if (which) {
             if (i)
@@ -449,6 +472,8 @@ typedef struct {
     const char *json, *csv, *md;
     const char *wisdom;   /* --wisdom FILE, else NULL for the default file */
     int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
+    const char *sweep;    /* bench: --sweep NAME */
+    int dry_run;          /* bench: --dry-run */
 } run_args;
 
 static void free_run_args(run_args *a)
@@ -670,6 +695,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->no_wisdom = 1;
         } else if (timed && strcmp(o, "--batch") == 0) {
             a->run.timing.batch = 1;
+        } else if (bench && strcmp(o, "--sweep") == 0 && has) {
+            a->sweep = argv[++i];
+        } else if (bench && strcmp(o, "--dry-run") == 0) {
+            a->dry_run = 1;
         } else if (bench && strcmp(o, "--no-ceilings") == 0) {
             a->measure = 0;
         } else if (timed && strcmp(o, "--min-samples") == 0 && has) {
@@ -863,6 +892,58 @@ static int start_timed(const run_args *a, const char *command, climb_device_info
     if (climb_timer_init(timer, (size_t)dev->l2_bytes) != 0)
         return -1;
     climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
+    if (a->sweep)
+        snprintf(rep->sweep, sizeof rep->sweep, "%s", a->sweep);
+    return 0;
+}
+
+/* --sweep NAME: the command line again with the sweep's arguments after the user's. *argv2 and *buf are the
+ * caller's to free. 0, or a usage error. */
+static int expand_sweep(const run_args *a, int argc, char **argv, int *argc2, char ***argv2, char **buf)
+{
+    if (a->n_targets != 1)
+        return usage_msg("--sweep %s: name one workload, not 'all'", a->sweep);
+    const climb_workload *w = a->targets[0];
+    const climb_sweep *sw = climb_find_sweep(w, a->sweep);
+    if (!sw) {
+        char names[400] = "";
+        size_t used = 0;
+        for (int i = 0; i < w->n_sweeps && used < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", w->sweeps[i].name);
+        return usage_msg("--sweep %s: %s has %s%s%s", a->sweep, w->name, w->n_sweeps ? "these sweeps: " : "no sweeps",
+                         names, "");
+    }
+    if (!sw->args)
+        return usage_msg("--sweep %s: %s's sweep %s is drawn from the default bench (climb bench %s); it has no run "
+                         "of its own", a->sweep, w->name, sw->name, w->name);
+    *buf = strdup(sw->args);
+    *argv2 = calloc((size_t)argc + strlen(sw->args) / 2 + 2, sizeof **argv2);
+    if (!*buf || !*argv2) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return EXIT_FAILED;
+    }
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        (*argv2)[n++] = argv[i];
+    for (char *save = NULL, *t = strtok_r(*buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        (*argv2)[n++] = t;
+    *argc2 = n;
+    return 0;
+}
+
+/* --dry-run: what would run, per workload. */
+static int dry_run(run_args *a)
+{
+    for (int t = 0; t < a->n_targets; t++) {
+        const climb_workload *w = a->targets[t];
+        a->run.options = &a->plans[t];
+        climb_run_setup s;
+        if (climb_run_setup_open(w, &a->run, w->bench_shapes, w->n_bench_shapes, &s) != 0)
+            return EXIT_FAILED;
+        printf("%s: %d case%s x %d rung%s%s%s\n", w->name, s.n_cases, s.n_cases == 1 ? "" : "s", s.n_selected,
+               s.n_selected == 1 ? "" : "s", a->sweep ? ", sweep " : "", a->sweep ? a->sweep : "");
+        climb_run_setup_close(w, &s);
+    }
     return 0;
 }
 
@@ -870,9 +951,21 @@ static int cmd_bench(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_BENCH, &a);
+    char **argv2 = NULL, *buf = NULL;
+    if (!rc && a.sweep) {
+        int argc2 = 0;
+        rc = expand_sweep(&a, argc, argv, &argc2, &argv2, &buf);
+        free_run_args(&a);
+        if (!rc)
+            rc = parse_run_args(argc2, argv2, MODE_BENCH, &a);
+    }
+    if (!rc && a.dry_run)
+        rc = dry_run(&a) ? EXIT_FAILED : -1;
     if (rc) {
         free_run_args(&a);
-        return rc;
+        free(argv2);
+        free(buf);
+        return rc < 0 ? 0 : rc;
     }
     climb_device_info dev;
     climb_timer timer;
@@ -905,6 +998,8 @@ static int cmd_bench(int argc, char **argv)
         broken = 1;
     climb_report_free(&rep);
     free_run_args(&a);
+    free(argv2);
+    free(buf);
     if (failures || broken) {
         fprintf(stderr, "climb: %d rung run(s) failed%s\n", failures, broken ? ", and the run did not finish" : "");
         return EXIT_FAILED;

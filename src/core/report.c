@@ -433,8 +433,10 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     fprintf(f, ",\n  \"git_dirty\": %s", r->git_dirty > 0 ? "true" : (r->git_dirty == 0 ? "false" : "null"));
     fprintf(f, ",\n  \"date\": ");
     json_str(f, r->date);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n  \"notes\": [", (unsigned long long)r->seed,
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n  \"sweep\": ", (unsigned long long)r->seed,
             r->batch ? "batch" : "cold");
+    json_str_or_null(f, r->sweep[0] ? r->sweep : NULL);
+    fputs(",\n  \"notes\": [", f);
     for (int i = 0; i < r->n_notes; i++) {
         fputs(i ? ", " : "", f);
         json_str(f, r->notes[i]);
@@ -541,7 +543,20 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
         } else {
             fputs("null", f);
         }
-        fputs(",\n     \"rungs\": [", f);
+        fputs(",\n     \"sweeps\": [", f);
+        for (int k = 0; k < w->n_sweeps; k++) {
+            const climb_sweep *sw = &w->sweeps[k];
+            fprintf(f, "%s{\"name\": ", k ? ", " : "");
+            json_str(f, sw->name);
+            fputs(", \"title\": ", f);
+            json_str(f, sw->title);
+            fputs(", \"args\": ", f);
+            json_str_or_null(f, sw->args);
+            fputs(", \"x\": ", f);
+            json_str(f, sw->x);
+            fprintf(f, ", \"log_x\": %s}", sw->log_x ? "true" : "false");
+        }
+        fputs("],\n     \"rungs\": [", f);
         for (int k = 0; k < w->n_rungs; k++) {
             const climb_rung_info *ri = w->rung(k);
             fprintf(f, "%s\n       {\"name\": ", k ? "," : "");

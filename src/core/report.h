@@ -60,6 +60,7 @@ typedef struct climb_report {
     char date[32];            /* UTC, ISO 8601 */
     uint64_t seed;
     int batch;
+    char sweep[64];           /* bench --sweep NAME; "" for none */
     climb_device_info dev;
     char **notes;             /* run-wide notes, e.g. where each workload's tuned parameters came from */
     int n_notes, cap_notes;

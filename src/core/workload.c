@@ -116,6 +116,14 @@ int climb_best_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUN
 int climb_vendor_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_VENDOR); }
 int climb_bound_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BOUND); }
 
+const climb_sweep *climb_find_sweep(const climb_workload *w, const char *name)
+{
+    for (int i = 0; i < w->n_sweeps && w->sweeps; i++)
+        if (strcmp(w->sweeps[i].name, name) == 0)
+            return &w->sweeps[i];
+    return NULL;
+}
+
 int climb_rung_on_ladder(const climb_workload *w, int rung)
 {
     climb_rung_kind k = w->rung(rung)->kind;
@@ -381,6 +389,35 @@ static void check_rungs(problems *p, const climb_workload *w)
     }
 }
 
+/* Names, axes and the arguments' shape; the CLI checks that the arguments parse (test_cli.sh runs every sweep with
+ * --dry-run). */
+static void check_sweeps(problems *p, const climb_workload *w)
+{
+    if (w->n_sweeps < 0 || (w->n_sweeps > 0 && !w->sweeps))
+        problem(p, "n_sweeps is %d but sweeps is %s", w->n_sweeps, w->sweeps ? "set" : "NULL");
+    for (int i = 0; i < w->n_sweeps && w->sweeps; i++) {
+        const climb_sweep *s = &w->sweeps[i];
+        if (!identifier(s->name) || !text(s->title)) {
+            problem(p, "sweep %d lacks a proper name or a title", i);
+            continue;
+        }
+        for (int j = 0; j < i; j++)
+            if (w->sweeps[j].name && strcmp(s->name, w->sweeps[j].name) == 0)
+                problem(p, "sweep %s declared twice", s->name);
+        if (s->args && (!text(s->args) || strstr(s->args, "--sweep") || strstr(s->args, "--json") ||
+                        strstr(s->args, "--md") || strstr(s->args, "--csv")))
+            problem(p, "sweep %s: args are bench arguments other than --sweep and the report paths", s->name);
+        int axis = 0;
+        for (int d = 0; d < climb_workload_ndims(w); d++)
+            axis |= s->x && strcmp(s->x, w->dims[d]) == 0;
+        for (int k = 0; k < w->n_options && w->options; k++)
+            axis |= s->x && w->options[k].name && strcmp(s->x, w->options[k].name) == 0 &&
+                    (w->options[k].kind == CLIMB_OPT_INT || w->options[k].kind == CLIMB_OPT_FLOAT);
+        if (!axis)
+            problem(p, "sweep %s: x '%s' is neither a dim nor a numeric option", s->name, s->x ? s->x : "(null)");
+    }
+}
+
 static void check_tuning(problems *p, const climb_workload *w)
 {
     const climb_tuning *tn = w->tuning;
@@ -491,6 +528,7 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     if (w->ref_cost && !(w->ref_cost_limit > 0))
         problem(&p, "ref_cost needs a positive ref_cost_limit");
     check_rungs(&p, w);
+    check_sweeps(&p, w);
     check_tuning(&p, w);
     return p.problems;
 }

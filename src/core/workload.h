@@ -149,6 +149,21 @@ typedef struct climb_tuning {
     const char *(*rejects)(const climb_device_info *dev, const int *values);
 } climb_tuning;
 
+/* ---- sweeps: the figures the docs draw ---- */
+
+/* A rate drawn against one of the case's sizes or option values (an SVG in docs/img, one line per rung and per
+ * value of anything else that varies), from a bench run with extra arguments: `climb bench W --sweep NAME` adds
+ * `args` to the command line; scripts/gpu-run.sh runs every sweep into results/<gpu>/W/sweep-NAME.json and
+ * scripts/results_tables.py draws docs/img/W-NAME-<gpu>.svg from it. */
+typedef struct climb_sweep {
+    const char *name;              /* "offset" */
+    const char *title;             /* "read, add one, write: GB/s against the misaligned start" */
+    const char *args;              /* bench arguments, space-separated ("--set pattern=misaligned --set offset=0,1,2");
+                                      NULL: no run of its own, the figure is drawn from the default bench (bench.json) */
+    const char *x;                 /* across: a dim's name ("rows") or an int or float option's ("offset") */
+    int log_x;                     /* 1: x on a log scale (a size swept by factors) */
+} climb_sweep;
+
 /* ---- the workload ---- */
 
 typedef struct climb_workload {
@@ -176,6 +191,8 @@ typedef struct climb_workload {
     int n_rungs;
     const climb_rung_info *(*rung)(int i);
     const climb_published *published; /* NULL: the seeds published no figures for this ladder */
+    const climb_sweep *sweeps;     /* NULL when there are none */
+    int n_sweeps;
 
     /* Reads a user's file for a FILE option, before any GPU work: 0, or -1 with err "file:line: what is wrong".
      * *data is freed with unload; *shape (ndims 0 to leave it open) fixes the case's shape; desc describes the
@@ -243,6 +260,8 @@ int climb_bound_rung(const climb_workload *w);
 int climb_first_ladder_rung(const climb_workload *w);
 /* 1 for the rungs on the ladder proper (ladder and best), which have step and cumulative figures. */
 int climb_rung_on_ladder(const climb_workload *w, int rung);
+/* The sweep called `name`, or NULL. */
+const climb_sweep *climb_find_sweep(const climb_workload *w, const char *name);
 /* How many dims the workload declares. */
 int climb_workload_ndims(const climb_workload *w);
 /* "n" or "rows, cols". */

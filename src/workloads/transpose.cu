@@ -903,6 +903,20 @@ static const climb_shape TRANSPOSE_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 7),     CLIMB_SHAPE2(7, 0),    CLIMB_SHAPE2(1, 1),     CLIMB_SHAPE2(1, 1000),
     CLIMB_SHAPE2(1000, 1), CLIMB_SHAPE2(33, 31),  CLIMB_SHAPE2(31, 33),  CLIMB_SHAPE2(64, 64),   CLIMB_SHAPE2(65, 63),
     CLIMB_SHAPE2(129, 257), CLIMB_SHAPE2(250, 100), CLIMB_SHAPE2(1001, 3001)};
+/* Seed 002 found partition camping on the GTX 280 at sizes that are multiples of 512 (and, less, 256 and 128):
+ * the tiles of a column of out then all start in the same memory partition. Square f32 sizes from 3968 to 4224,
+ * 32 apart, against the copy of the same bytes, show whether Hopper's address hashing still has it. */
+static const climb_sweep TRANSPOSE_SWEEPS[] = {
+    {.name = "camping",
+     .title = "partition camping: f32 transposes of n x n, n from 3968 to 4224",
+     .args = "--type f32 --size 3968x3968 --size 4000x4000 --size 4032x4032 --size 4064x4064 --size 4096x4096 "
+             "--size 4128x4128 --size 4160x4160 --size 4192x4192 --size 4224x4224 --rung copy_memcpy "
+             "--rung transpose_tile_padded --rung transpose_multi_element --rung transpose_diagonal "
+             "--rung transpose_vectorized",
+     .x = "rows",
+     .log_x = 0},
+};
+
 static const climb_shape TRANSPOSE_QUICK_SHAPES[] = {CLIMB_SHAPE2(1, 1), CLIMB_SHAPE2(33, 31), CLIMB_SHAPE2(129, 257)};
 
 extern "C" const climb_workload climb_transpose_workload = {
@@ -927,6 +941,8 @@ extern "C" const climb_workload climb_transpose_workload = {
     .n_rungs = TRANSPOSE_N_RUNGS,
     .rung = transpose_rung_info,
     .published = &TRANSPOSE_PUBLISHED,
+    .sweeps = TRANSPOSE_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(TRANSPOSE_SWEEPS),
     .load = NULL,
     .unload = NULL,
     .create = transpose_create,
