@@ -1,11 +1,13 @@
 /* The list of built-in workloads: the one place a new workload is added (beside its line in CMakeLists.txt). */
 #include "../core/workload.h"
+#include "coalescing.h"
 #include "reduce.h"
 #include "transpose.h"
 
 static const climb_workload *const WORKLOADS[] = {
     &climb_reduce_workload,
     &climb_transpose_workload,
+    &climb_coalescing_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)
