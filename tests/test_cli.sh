@@ -62,6 +62,13 @@ expect 2 'transpose has these sweeps: camping' bench transpose --sweep nope --dr
 expect 2 'reduce has no sweeps' bench reduce --sweep camping
 expect 2 "name one workload, not 'all'" bench all --sweep camping
 expect 2 "unknown or incomplete option '--sweep'" check transpose --sweep camping
+expect 0 'coalescing: 33 cases x 5 rungs, sweep offset' bench coalescing --sweep offset --dry-run
+expect 0 'coalescing: 10 cases x 7 rungs' bench coalescing --dry-run
+# climb bandwidth is climb bench bandwidth
+expect 0 'bandwidth: 11 cases x 8 rungs' bandwidth --dry-run --set direction=bidir
+expect 0 'cudamemcpy_pinned +vendor' bandwidth --help
+expect 2 "direction=sideways: not one of h2d, d2h, bidir" bandwidth --set direction=sideways
+expect 2 "bandwidth's sweep sizes is drawn from the default bench" bandwidth --sweep sizes
 expect 0 'types: i32, f32' list reduce
 expect 0 '^reduce$' list --names
 expect 0 'reduce: Parallel reduction' list all

@@ -33,6 +33,7 @@ static const char *const MAIN_USAGE =
     "  devices               device facts and measured ceilings (copy, read, FFMA, DFMA, SFU, launch latency)\n"
     "  list [workload|all]   workloads; or one workload's shape, types, options, rungs and tunables\n"
     "  bench <workload|all>  verify, then time, every rung; write table, JSON, CSV, markdown\n"
+    "  bandwidth             host <-> device transfers (climb bench bandwidth: the same options)\n"
     "  check <workload|all>  correctness only, every rung over an edge-size sweep\n"
     "  tune <workload|all>   experiment mode: time every candidate of the best rung's parameters, save the\n"
     "                        fastest as wisdom that bench and the C API then use\n"
@@ -1242,8 +1243,26 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
+/* climb bandwidth [options]: climb bench bandwidth [options] (the bandwidthTest the CUDA samples dropped). */
+static int cmd_bandwidth(int argc, char **argv)
+{
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return EXIT_FAILED;
+    }
+    args[0] = (char *)"bench";
+    args[1] = (char *)"bandwidth";
+    for (int i = 1; i < argc; i++)
+        args[i + 1] = argv[i];
+    int rc = cmd_bench(argc + 1, args);
+    free(args);
+    return rc;
+}
+
 static const command COMMANDS[] = {
-    {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"check", cmd_check},
+    {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"bandwidth", cmd_bandwidth},
+    {"check", cmd_check},
     {"tune", cmd_tune},       {"occupancy", cmd_occupancy}, {"wisdom", cmd_wisdom}, {"version", cmd_version},
 };
 

@@ -116,6 +116,16 @@ int climb_best_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUN
 int climb_vendor_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_VENDOR); }
 int climb_bound_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BOUND); }
 
+int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max)
+{
+    (void)t;
+    (void)dev;
+    (void)tuning;
+    (void)out;
+    (void)max;
+    return 0;
+}
+
 const climb_sweep *climb_find_sweep(const climb_workload *w, const char *name)
 {
     for (int i = 0; i < w->n_sweeps && w->sweeps; i++)

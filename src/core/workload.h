@@ -55,12 +55,16 @@ typedef struct climb_kernel_desc {
 typedef int (*climb_kernels_fn)(climb_dtype t, const climb_device_info *dev, const int *tuning,
                                 climb_kernel_desc *out, int max);
 
+/* The kernels function of a ladder rung that launches none of its own (its work is the copy engines'): lists 0. */
+int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max);
+
 typedef struct climb_rung_info {
     const char *name;          /* what it does: reduce_seq_addressing. The identity: ordinals are table positions */
     const char *idea;          /* one line: the optimization this rung adds */
     const char *needs;         /* "" when it takes every case; else what it refuses (refuses() says why) */
     climb_rung_kind kind;
-    climb_kernels_fn kernels;  /* the kernels it launches; NULL only for a vendor rung (its kernels are not ours) */
+    climb_kernels_fn kernels;  /* the kernels it launches; NULL only for a vendor or bound rung (its kernels are not
+                                  ours); climb_no_kernels for a ladder rung that launches none */
     double published_us;       /* the seed's time for the workload's published case (w->published); 0: none */
     double published_rate;     /* the seed's rate in w->published->rate_unit; 0: none */
 } climb_rung_info;

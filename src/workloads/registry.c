@@ -1,5 +1,6 @@
 /* The list of built-in workloads: the one place a new workload is added (beside its line in CMakeLists.txt). */
 #include "../core/workload.h"
+#include "bandwidth.h"
 #include "coalescing.h"
 #include "reduce.h"
 #include "transpose.h"
@@ -8,6 +9,7 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_reduce_workload,
     &climb_transpose_workload,
     &climb_coalescing_workload,
+    &climb_bandwidth_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)
