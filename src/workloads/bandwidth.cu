@@ -232,9 +232,9 @@ static int run_overlap_streams(climb_case *c, cudaStream_t s)
 {
     c->last_mem = MEM_PINNED;
     const int k = c->streams;
-    const size_t piece = (c->n / 4 + (size_t)k - 1) / (size_t)k * 4;
+    const size_t piece = ((c->n + 3) / 4 + (size_t)k - 1) / (size_t)k * 4; /* at most k pieces */
     int used = 0;
-    for (size_t off = 0; off < c->n; off += piece, used++) {
+    for (size_t off = 0; off < c->n && used < k; off += piece, used++) {
         if (fork_to(c, s, used) || work_piece(c, off, c->n - off < piece ? c->n - off : piece, c->side[used]))
             return -1;
     }
