@@ -539,7 +539,7 @@ static int bw_verify(climb_case *c, int rung, char *msg, size_t msglen)
     }
     if (bad) {
         size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong of %zu bytes)", bad, c->n);
+        snprintf(msg + used, msglen - used, " (%zu mismatches in %zu bytes)", bad, c->n);
         return 1;
     }
     return 0;
