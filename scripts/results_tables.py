@@ -106,13 +106,38 @@ def varying_options(rows):
     return {k for k, v in vals.items() if len(v) > 1}
 
 
-def rate_of(x):
-    """The rate that matters for the row's binding term: GFLOP/s when arithmetic binds, else GB/s."""
+def rate_of(x, reg=None):
+    """The rate that matters for the row's binding term: GFLOP/s when arithmetic binds, else GB/s; the items rate
+    for a workload that counts no device-memory bytes (bandwidth: bytes across the bus)."""
     if x.get("bound") in ("ffma", "dfma") and x.get("gflops") is not None:
         return "%s GFLOP/s" % fmt(x["gflops"], ".0f")
     if x.get("bound") == "sfu" and x.get("special_rate") is not None:
         return "%s Gsfu/s" % fmt(x["special_rate"], ".0f")
+    if x.get("gbs") is None and x.get("items_rate") is not None and reg and reg.get("items_rate"):
+        v = x["items_rate"]
+        return "%s %s" % (fmt(v, ".0f" if v >= 100 else ".3g"), reg["items_rate"])
     return "%s GB/s" % fmt(x.get("gbs"), ".0f")
+
+
+SUMMARY_MAX_CASES = 10
+
+
+def summary_cases(rows):
+    """The cases the README shows: all, or with more than SUMMARY_MAX_CASES the largest shape of each type and
+    option combination (the full set is in the workload's own report)."""
+    cs = cases(rows)
+    if len(cs) <= SUMMARY_MAX_CASES:
+        return cs, False
+    largest = {}
+    for c in cs:
+        key = (c[0], c[2], c[3])
+        size = 1
+        for d in c[1]:
+            size *= d
+        if key not in largest or size > largest[key][0]:
+            largest[key] = (size, c)
+    keep = {v[1] for v in largest.values()}
+    return [c for c in cs if c in keep], True
 
 
 def rungs_in_order(rows):
@@ -127,12 +152,14 @@ def summary_table(gpu, workload, r):
     """Rows = rungs; one column per case: time, the binding rate, ratio to the vendor."""
     rows = [x for x in r["results"] if x["workload"] == workload]
     reg = registry(r, workload)
-    cs = cases(rows)
+    cs, cut = summary_cases(rows)
     varying = varying_options(rows)
     vendor = next((x["rung"] for x in rows if x["kind"] == "vendor"), None)
     out = [header(gpu, workload, r), "",
-           "Each cell: median time, the rate of the roofline term that binds, and the vendor's time over this rung's%s."
-           % (" (vendor: `%s`)" % vendor if vendor else ""), "",
+           "Each cell: median time, the rate of the roofline term that binds, and the vendor's time over this rung's%s.%s"
+           % (" (vendor: `%s`)" % vendor if vendor else "",
+              " The largest size of each type and option combination (%d of %d cases; every case in the report)."
+              % (len(cs), len(cases(rows))) if cut else ""), "",
            "| # | rung | " + " | ".join(case_label(reg, c, varying) for c in cs) + " |",
            "|--:|---|" + "--:|" * len(cs)]
     for o, name, kind in rungs_in_order(rows):
@@ -144,7 +171,7 @@ def summary_table(gpu, workload, r):
             elif x["status"] != "ok":
                 cells.append(x["status"])
             else:
-                cells.append("%s µs, %s, %s" % (fmt(x["median_us"], ".2f"), rate_of(x), ratio(x["vs_vendor"])))
+                cells.append("%s µs, %s, %s" % (fmt(x["median_us"], ".2f"), rate_of(x, reg), ratio(x["vs_vendor"])))
         out.append("| %d | %s | %s |" % (o, name_cell(name, kind), " | ".join(cells)))
     return "\n".join(out)
 
@@ -201,14 +228,14 @@ def ladder_table(gpu, workload, r):
         if x is None or x["status"] != "ok":
             cells += [x["status"] if x else "", "", "", "", "", ""]
         else:
-            cells += [fmt(x["median_us"], ".2f"), rate_of(x), ratio(x["step_speedup"]), ratio(x["cumulative_speedup"]),
+            cells += [fmt(x["median_us"], ".2f"), rate_of(x, reg), ratio(x["step_speedup"]), ratio(x["cumulative_speedup"]),
                       ratio(x["vs_vendor"]), fmt(x["pct_roofline"], ".1f")]
         if big:
             b = next((y for y in rows if y["rung"] == name and case_of(y) == big), None)
             if b is None or b["status"] != "ok":
                 cells += [b["status"] if b else "", "", ""]
             else:
-                cells += [rate_of(b), fmt(b["pct_roofline"], ".1f"), ratio(b["vs_vendor"])]
+                cells += [rate_of(b, reg), fmt(b["pct_roofline"], ".1f"), ratio(b["vs_vendor"])]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
@@ -367,15 +394,24 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
     x0, x1 = fx(min(xs)), fx(max(xs))
     if x1 == x0:
         x1 = x0 + 1
-    yt, _ = nice_ticks(0, max(ys) * 1.05)
-    y1 = yt[-1] if yt[-1] > 0 else 1
+    # Rates that span more than two decades (a transfer of 1 KiB beside a device copy) go on a log scale.
+    log_y = min(ys) > 0 and max(ys) / min(ys) > 100
+    if log_y:
+        e0, e1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+        yt = [10.0 ** e for e in range(e0, e1 + 1)]
+        y0, y1 = float(e0), float(e1)
+        fy = math.log10
+    else:
+        yt, _ = nice_ticks(0, max(ys) * 1.05)
+        y0, y1 = 0.0, (yt[-1] if yt[-1] > 0 else 1)
+        fy = float
     pw = W - left - right
 
     def px(v):
         return left + (fx(v) - x0) / (x1 - x0) * pw
 
     def py(v):
-        return top + ph - v / y1 * ph
+        return top + ph - (fy(v) - y0) / (y1 - y0) * ph
 
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (W, H),
            '<rect width="100%" height="100%" fill="white"/>',
@@ -397,16 +433,18 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + ph))
     out.append('<text x="%d" y="%d" text-anchor="middle">%s%s</text>' % (
         left + pw // 2, top + ph + 34, esc(xlabel), " (log scale)" if log_x else ""))
-    out.append('<text x="16" y="%d" text-anchor="middle" transform="rotate(-90 16 %d)">%s</text>' % (
-        top + ph // 2, top + ph // 2, esc(ylabel)))
+    out.append('<text x="16" y="%d" text-anchor="middle" transform="rotate(-90 16 %d)">%s%s</text>' % (
+        top + ph // 2, top + ph // 2, esc(ylabel), " (log scale)" if log_y else ""))
     for i, (label, pts) in enumerate(sorted(series.items())):
         c = PALETTE[i % len(PALETTE)]
-        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' % (
-            c, " ".join("%.1f,%.1f" % (px(a), py(b)) for a, b in pts)))
+        dash = ' stroke-dasharray="6,3"' if (i // len(PALETTE)) % 2 else ""  # colours come round again: dashed
+        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5"%s points="%s"/>' % (
+            c, dash, " ".join("%.1f,%.1f" % (px(a), py(b)) for a, b in pts)))
         for a, b in pts:
             out.append('<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>' % (px(a), py(b), c))
         lx, ly = left + (i % 2) * (pw // 2), top + ph + 52 + 18 * (i // 2)
-        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>' % (lx, ly - 4, lx + 20, ly - 4, c))
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"%s/>' % (
+            lx, ly - 4, lx + 20, ly - 4, c, dash))
         out.append('<text x="%d" y="%d">%s</text>' % (lx + 26, ly, esc(label)))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -129,6 +129,8 @@ with tempfile.TemporaryDirectory() as root:
     expect("GB/s against offset" in off and "results/gpua/sw/sweep-offset.json" in off, "title and source")
     sizes = pl.get("docs/img/sw-sizes-gpua.svg", "")
     expect(sizes.count("<polyline") == 1 and "(log scale)" in sizes, "a log axis along the shape")
+    expect(sizes.count("(log scale)") == 2 and ">1000<" in sizes, "rates over more than two decades: log y")
+    expect(off.count("(log scale)") == 0, "linear axes otherwise")
     expect(">1 KiB<" in sizes and ">1 MiB<" in sizes and ">1 GiB<" in sizes, "byte sizes labelled")
     expect(rt.nice_ticks(0, 3100)[0] == [0, 1000, 2000, 3000, 4000], "round ticks")
 
