@@ -116,6 +116,18 @@ int climb_best_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUN
 int climb_vendor_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_VENDOR); }
 int climb_bound_rung(const climb_workload *w) { return first_of_kind(w, CLIMB_RUNG_BOUND); }
 
+int climb_one_kernel(climb_kernel_desc *out, int max, const void *func, const char *name, int block_threads,
+                     size_t dynamic_smem)
+{
+    if (max >= 1) {
+        out[0].func = func;
+        snprintf(out[0].name, sizeof out[0].name, "%s", name);
+        out[0].block_threads = block_threads;
+        out[0].dynamic_smem = dynamic_smem;
+    }
+    return 1;
+}
+
 int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max)
 {
     (void)t;

@@ -55,6 +55,9 @@ typedef struct climb_kernel_desc {
 typedef int (*climb_kernels_fn)(climb_dtype t, const climb_device_info *dev, const int *tuning,
                                 climb_kernel_desc *out, int max);
 
+/* For a kernels function that lists one kernel: fills out[0] when max >= 1; returns 1. */
+int climb_one_kernel(climb_kernel_desc *out, int max, const void *func, const char *name, int block_threads,
+                     size_t dynamic_smem);
 /* The kernels function of a ladder rung that launches none of its own (its work is the copy engines'): lists 0. */
 int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max);
 

@@ -243,13 +243,7 @@ static int run_overlap_streams(climb_case *c, cudaStream_t s)
 
 static int k_work(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
 {
-    if (max >= 1) {
-        out[0].func = (const void *)bw_work_kernel;
-        snprintf(out[0].name, sizeof out[0].name, "bw_work_kernel");
-        out[0].block_threads = 256;
-        out[0].dynamic_smem = 0;
-    }
-    return 1;
+    return climb_one_kernel(out, max, (const void *)bw_work_kernel, "bw_work_kernel", 256, 0);
 }
 
 typedef struct bw_rung {

@@ -305,13 +305,7 @@ static cudaError_t run_vector(climb_case *c, cudaStream_t s)
 
 static int one_kernel(const void *f, const char *name, climb_kernel_desc *out, int max)
 {
-    if (max >= 1) {
-        out[0].func = f;
-        snprintf(out[0].name, sizeof out[0].name, "%s", name);
-        out[0].block_threads = 256;
-        out[0].dynamic_smem = 0;
-    }
-    return 1;
+    return climb_one_kernel(out, max, f, name, 256, 0);
 }
 
 static int k_float(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
