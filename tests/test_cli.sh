@@ -67,6 +67,9 @@ expect 0 'coalescing: 10 cases x 7 rungs' bench coalescing --dry-run
 # climb bandwidth is climb bench bandwidth
 expect 0 'bandwidth: 11 cases x 8 rungs' bandwidth --dry-run --set direction=bidir
 expect 0 'cudamemcpy_pinned +vendor' bandwidth --help
+expect 0 'cudamemcpy_pinned +vendor' help bandwidth
+expect 0 'bandwidth +Host <-> device transfers.*\(climb bench bandwidth\)' --help
+expect 0 'command: climb bandwidth \(the same as climb bench bandwidth\)' list bandwidth
 expect 2 "direction=sideways: not one of h2d, d2h, bidir" bandwidth --set direction=sideways
 expect 2 "bandwidth's sweep sizes is drawn from the default bench" bandwidth --sweep sizes
 expect 0 'types: i32, f32' list reduce

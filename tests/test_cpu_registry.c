@@ -166,6 +166,13 @@ static void test_broken(void)
     a.reset = NULL;
     expect_problem(&a, "modifies without reset");
 
+    /* A workload's own command is a proper name. */
+    c = copy_of(&climb_reduce_workload);
+    c.command = "two words";
+    expect_problem(&c, "command is not a proper name");
+    c.command = "sum";
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0);
+
     /* Sweeps: the axis is a dim or a numeric option; names are unique; args are not the report paths. */
     {
         climb_workload t = climb_transpose_workload;

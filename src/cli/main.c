@@ -33,7 +33,6 @@ static const char *const MAIN_USAGE =
     "  devices               device facts and measured ceilings (copy, read, FFMA, DFMA, SFU, launch latency)\n"
     "  list [workload|all]   workloads; or one workload's shape, types, options, rungs and tunables\n"
     "  bench <workload|all>  verify, then time, every rung; write table, JSON, CSV, markdown\n"
-    "  bandwidth             host <-> device transfers (climb bench bandwidth: the same options)\n"
     "  check <workload|all>  correctness only, every rung over an edge-size sweep\n"
     "  tune <workload|all>   experiment mode: time every candidate of the best rung's parameters, save the\n"
     "                        fastest as wisdom that bench and the C API then use\n"
@@ -41,6 +40,7 @@ static const char *const MAIN_USAGE =
     "  wisdom show|check     a wisdom file's entries, and whether each is valid (no GPU needed)\n"
     "  version               version, commit and CUDA architectures of this build\n"
     "  help [command]        this text, or a command's\n"
+    "  <workload command>    a workload's own command: 'climb bench <workload>' with the same options (below)\n"
     "\n"
     "Run 'climb <command> --help' for a command's options, 'climb bench <workload> --help' for a workload's.\n";
 
@@ -207,7 +207,10 @@ static void print_workload(const climb_workload *w, FILE *f)
     char dims[128], types[128];
     climb_workload_dims(w, dims, sizeof dims);
     climb_dtype_list(w->types, types, sizeof types);
-    fprintf(f, "%s: %s\n  from: %s\n  shape: %s (--size", w->name, w->title, w->seed_ref, dims);
+    fprintf(f, "%s: %s\n", w->name, w->title);
+    if (w->command)
+        fprintf(f, "  command: climb %s (the same as climb bench %s)\n", w->command, w->name);
+    fprintf(f, "  from: %s\n  shape: %s (--size", w->seed_ref, dims);
     for (int i = 0; i < climb_workload_ndims(w); i++)
         fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
     fprintf(f, ")\n  types: %s (--type)\n", types);
@@ -1243,8 +1246,19 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
-/* climb bandwidth [options]: climb bench bandwidth [options] (the bandwidthTest the CUDA samples dropped). */
-static int cmd_bandwidth(int argc, char **argv)
+/* The workload whose own command is `name` (climb_workload.command), or NULL. */
+static const climb_workload *workload_command(const char *name)
+{
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    for (int i = 0; i < n; i++)
+        if (all[i]->command && strcmp(all[i]->command, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+/* climb <command> ARGS for a workload's own command: climb bench <workload> ARGS. */
+static int run_workload_command(const climb_workload *w, int argc, char **argv)
 {
     char **args = calloc((size_t)argc + 2, sizeof *args);
     if (!args) {
@@ -1252,7 +1266,7 @@ static int cmd_bandwidth(int argc, char **argv)
         return EXIT_FAILED;
     }
     args[0] = (char *)"bench";
-    args[1] = (char *)"bandwidth";
+    args[1] = (char *)w->name;
     for (int i = 1; i < argc; i++)
         args[i + 1] = argv[i];
     int rc = cmd_bench(argc + 1, args);
@@ -1260,9 +1274,22 @@ static int cmd_bandwidth(int argc, char **argv)
     return rc;
 }
 
+/* The main usage, then the workloads' own commands. */
+static void main_usage(FILE *f)
+{
+    fputs(MAIN_USAGE, f);
+    int n, first = 1;
+    const climb_workload *const *all = climb_workloads(&n);
+    for (int i = 0; i < n; i++)
+        if (all[i]->command) {
+            fprintf(f, "%s  %-21s %s (climb bench %s)\n", first ? "\nworkload commands:\n" : "", all[i]->command,
+                    all[i]->title, all[i]->name);
+            first = 0;
+        }
+}
+
 static const command COMMANDS[] = {
-    {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"bandwidth", cmd_bandwidth},
-    {"check", cmd_check},
+    {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"check", cmd_check},
     {"tune", cmd_tune},       {"occupancy", cmd_occupancy}, {"wisdom", cmd_wisdom}, {"version", cmd_version},
 };
 
@@ -1282,20 +1309,24 @@ int climb_cli_main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (is_help(cmd) || (strcmp(cmd, "help") == 0 && argc == 2)) {
-        fputs(MAIN_USAGE, stdout);
+        main_usage(stdout);
         return 0;
     }
     if (strcmp(cmd, "help") == 0) { /* climb help COMMAND: that command's --help */
         const command *c = find_command(argv[2]);
-        if (!c)
+        const climb_workload *w = c ? NULL : workload_command(argv[2]);
+        if (!c && !w)
             return usage_error(MAIN_USAGE, "unknown command '%s'", argv[2]);
         char *help[] = {argv[2], (char *)"--help", NULL};
-        return c->run(2, help);
+        return c ? c->run(2, help) : run_workload_command(w, 2, help);
     }
     if (strcmp(cmd, "--version") == 0)
         return cmd_version(1, argv + 1);
     const command *c = find_command(cmd);
-    if (!c)
-        return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
-    return c->run(argc - 1, argv + 1);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    const climb_workload *w = workload_command(cmd); /* the built-in commands come first */
+    if (w)
+        return run_workload_command(w, argc - 1, argv + 1);
+    return usage_error(MAIN_USAGE, "unknown command '%s'", cmd);
 }

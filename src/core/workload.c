@@ -522,6 +522,8 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         problem(&p, "no proper name");
     if (!text(w->title) || !text(w->seed_ref) || !text(w->bytes_counted))
         problem(&p, "title, seed_ref and bytes_counted are all needed");
+    if (w->command && !identifier(w->command))
+        problem(&p, "command is not a proper name");
     int nd = climb_workload_ndims(w);
     if (nd < 1)
         problem(&p, "no dims");

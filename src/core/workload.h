@@ -177,6 +177,8 @@ typedef struct climb_workload {
     const char *name;              /* "reduce": the CLI name, the results folder, the docs page */
     const char *title;
     const char *seed_ref;          /* where the ladder comes from */
+    const char *command;           /* NULL, or a CLI command of its own: `climb <command> ARGS` is `climb bench <name>
+                                      ARGS` ("bandwidth", the bandwidthTest the CUDA samples dropped) */
     const char *dims[CLIMB_MAX_DIMS]; /* names of the shape's sizes: {"n"}, {"rows", "cols"}, {"m", "n", "k"} */
     unsigned types;                /* CLIMB_TYPE_BIT of each supported type */
     const climb_option *options;   /* NULL when there are none */

@@ -566,6 +566,7 @@ extern "C" const climb_workload climb_bandwidth_workload = {
     .name = "bandwidth",
     .title = "Host <-> device transfers: pageable, pinned, write-combined, grouped, overlapped, bidirectional",
     .seed_ref = "seed 000 data transfers (Harris: page-locked memory, group transfers, streams)",
+    .command = "bandwidth",
     .dims = {"bytes"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8),
     .options = BW_OPTIONS,
