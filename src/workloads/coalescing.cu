@@ -115,17 +115,22 @@ __device__ __forceinline__ void coal_tail(const float *__restrict__ in, float *_
         out[gid] = in[gid] + 1.0f;
 }
 
-/* float3_aos: an array of 12-byte structs, one per thread (the seed's accessFloat3). A 12-byte load is three
- * 4-byte loads, each touching a third of the sectors of the warp's 384 bytes, so the same sectors are requested
- * three times (the G80 made that 3 uncoalesced transactions per thread; L1 now absorbs most of the repeats). */
-__global__ void coal_aos_kernel(const float3 *__restrict__ in, float3 *__restrict__ out, size_t m,
-                                const float *__restrict__ tin, float *__restrict__ tout, unsigned tail, int pattern,
-                                unsigned stride)
+/* float3_aos (S = float3) and float4_padded (S = float4): one struct per thread, x, y and z each plus one (the
+ * padded struct's fourth float is copied through).
+ * float3_aos, the seed's accessFloat3: a 12-byte load is three 4-byte loads, each touching a third of the sectors
+ * of the warp's 384 bytes, so the same sectors are requested three times (the G80 made that 3 uncoalesced
+ * transactions per thread; L1 now absorbs most of the repeats).
+ * float4_padded, the seed's __align__(16) advice: one 16-byte load and store a thread, a quarter of the bytes
+ * moved being padding. */
+template <typename S>
+__global__ void coal_struct_kernel(const S *__restrict__ in, S *__restrict__ out, size_t m,
+                                   const float *__restrict__ tin, float *__restrict__ tout, unsigned tail, int pattern,
+                                   unsigned stride)
 {
     const size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x, i = coal_item(pattern, gid, m, stride);
     coal_tail(tin, tout, gid, tail);
     if (i != COAL_NONE) {
-        float3 a = in[i];
+        S a = in[i];
         a.x += 1.0f;
         a.y += 1.0f;
         a.z += 1.0f;
@@ -173,23 +178,6 @@ __global__ void coal_soa_kernel(const float *__restrict__ in, float *__restrict_
         out[i] = in[i] + 1.0f;
         out[m + i] = in[m + i] + 1.0f;
         out[2 * m + i] = in[2 * m + i] + 1.0f;
-    }
-}
-
-/* float4_padded: the struct padded to 16 bytes and aligned (the seed's __align__(16) advice): one 16-byte load and
- * store a thread, a quarter of the bytes moved being padding. */
-__global__ void coal_padded_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t m,
-                                   const float *__restrict__ tin, float *__restrict__ tout, unsigned tail, int pattern,
-                                   unsigned stride)
-{
-    const size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x, i = coal_item(pattern, gid, m, stride);
-    coal_tail(tin, tout, gid, tail);
-    if (i != COAL_NONE) {
-        float4 a = in[i];
-        a.x += 1.0f;
-        a.y += 1.0f;
-        a.z += 1.0f;
-        out[i] = a;
     }
 }
 
@@ -266,7 +254,7 @@ static size_t struct_threads(const climb_case *c)
 
 static cudaError_t run_aos(climb_case *c, cudaStream_t s)
 {
-    coal_aos_kernel<<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float3 *)c->d_in, (float3 *)c->d_out, c->m,
+    coal_struct_kernel<float3><<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float3 *)c->d_in, (float3 *)c->d_out, c->m,
                                                                  c->d_in + 3 * c->m, c->d_out + 3 * c->m, c->tail,
                                                                  c->pattern, c->stride);
     return cudaGetLastError();
@@ -287,7 +275,7 @@ static cudaError_t run_soa(climb_case *c, cudaStream_t s)
 
 static cudaError_t run_padded(climb_case *c, cudaStream_t s)
 {
-    coal_padded_kernel<<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float4 *)c->d_pin, (float4 *)c->d_pout,
+    coal_struct_kernel<float4><<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float4 *)c->d_pin, (float4 *)c->d_pout,
                                                                     c->m, c->d_pin + 4 * c->m, c->d_pout + 4 * c->m,
                                                                     c->tail, c->pattern, c->stride);
     return cudaGetLastError();
@@ -314,7 +302,7 @@ static int k_float(climb_dtype, const climb_device_info *, const int *, climb_ke
 }
 static int k_aos(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return one_kernel((const void *)coal_aos_kernel, "coal_aos_kernel", o, max);
+    return one_kernel((const void *)coal_struct_kernel<float3>, "coal_struct_kernel<float3>", o, max);
 }
 static int k_shared(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
@@ -326,7 +314,7 @@ static int k_soa(climb_dtype, const climb_device_info *, const int *, climb_kern
 }
 static int k_padded(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return one_kernel((const void *)coal_padded_kernel, "coal_padded_kernel", o, max);
+    return one_kernel((const void *)coal_struct_kernel<float4>, "coal_struct_kernel<float4>", o, max);
 }
 static int k_vector(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
