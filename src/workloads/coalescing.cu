@@ -254,9 +254,9 @@ static size_t struct_threads(const climb_case *c)
 
 static cudaError_t run_aos(climb_case *c, cudaStream_t s)
 {
-    coal_struct_kernel<float3><<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float3 *)c->d_in, (float3 *)c->d_out, c->m,
-                                                                 c->d_in + 3 * c->m, c->d_out + 3 * c->m, c->tail,
-                                                                 c->pattern, c->stride);
+    coal_struct_kernel<float3><<<blocks_for(struct_threads(c)), 256, 0, s>>>(
+        (const float3 *)c->d_in, (float3 *)c->d_out, c->m, c->d_in + 3 * c->m, c->d_out + 3 * c->m, c->tail,
+        c->pattern, c->stride);
     return cudaGetLastError();
 }
 
@@ -275,9 +275,9 @@ static cudaError_t run_soa(climb_case *c, cudaStream_t s)
 
 static cudaError_t run_padded(climb_case *c, cudaStream_t s)
 {
-    coal_struct_kernel<float4><<<blocks_for(struct_threads(c)), 256, 0, s>>>((const float4 *)c->d_pin, (float4 *)c->d_pout,
-                                                                    c->m, c->d_pin + 4 * c->m, c->d_pout + 4 * c->m,
-                                                                    c->tail, c->pattern, c->stride);
+    coal_struct_kernel<float4><<<blocks_for(struct_threads(c)), 256, 0, s>>>(
+        (const float4 *)c->d_pin, (float4 *)c->d_pout, c->m, c->d_pin + 4 * c->m, c->d_pout + 4 * c->m, c->tail,
+        c->pattern, c->stride);
     return cudaGetLastError();
 }
 
