@@ -93,6 +93,18 @@ CLIMB_API climb_status climb_reduce_sum_i32(climb_handle handle, const int32_t *
 CLIMB_API climb_status climb_reduce_sum_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
 
 /*
+ * Prefix sum: inclusive d_out[i] = d_in[0] + ... + d_in[i]; exclusive d_out[i] = d_in[0] + ... + d_in[i-1], d_out[0] = 0.
+ * In place (d_out == d_in) is allowed; arrays that overlap otherwise are INVALID_VALUE. n == 0 does nothing. Any n
+ * and any element alignment (16-byte aligned arrays are the fast case). i32 sums wrap modulo 2^32. One pass over
+ * the data (decoupled look-back); the f32 order of additions depends on the timing of the GPU's blocks, so f32
+ * results may differ in the last bits from call to call (within the bound docs/scan.md derives).
+ */
+CLIMB_API climb_status climb_scan_inclusive_i32(climb_handle handle, const int32_t *d_in, size_t n, int32_t *d_out);
+CLIMB_API climb_status climb_scan_inclusive_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
+CLIMB_API climb_status climb_scan_exclusive_i32(climb_handle handle, const int32_t *d_in, size_t n, int32_t *d_out);
+CLIMB_API climb_status climb_scan_exclusive_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
+
+/*
  * Matrix transpose: d_out = d_in^T. d_in is rows x cols, row-major, its rows ld_in elements apart (ld_in >= cols);
  * d_out is cols x rows, row-major, its rows ld_out elements apart (ld_out >= rows). out[j * ld_out + i] =
  * in[i * ld_in + j] for i < rows, j < cols; the padding of d_out (columns rows .. ld_out - 1) is not written.

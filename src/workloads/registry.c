@@ -3,6 +3,7 @@
 #include "bandwidth.h"
 #include "coalescing.h"
 #include "reduce.h"
+#include "scan.h"
 #include "transpose.h"
 
 static const climb_workload *const WORKLOADS[] = {
@@ -10,6 +11,7 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_transpose_workload,
     &climb_coalescing_workload,
     &climb_bandwidth_workload,
+    &climb_scan_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)
