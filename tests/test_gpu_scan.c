@@ -151,20 +151,21 @@ static void test_api(void)
 static void test_epoch_wrap(void)
 {
     const size_t big = 3000000, sizes[] = {big, 5000, 1, big, 70000, big};
-    const size_t ws_bytes = climb_scan_best_workspace(big);
+    climb_scan_tuning tn = {256, 8}; /* the smallest tile: the most flags */
+    const size_t ws_bytes = climb_scan_best_workspace(&tn, big);
     void *ws, *d_in, *d_out, *h_in = malloc(big * 4);
     EXPECT(cudaMalloc(&ws, ws_bytes) == cudaSuccess && cudaMemset(ws, 0, ws_bytes) == cudaSuccess);
     EXPECT(cudaMalloc(&d_in, big * 4) == cudaSuccess && cudaMalloc(&d_out, big * 4) == cudaSuccess);
     climb_rng rng;
     climb_rng_seed(&rng, climb_fresh_seed());
-    EXPECT(climb_scan_best(CLIMB_I32, 0, d_in, d_out, 100, ws, ws_bytes, 0) == cudaSuccess); /* epoch 0 flags */
+    EXPECT(climb_scan_best(&tn, CLIMB_I32, 0, d_in, d_out, 100, ws, ws_bytes, 0) == cudaSuccess); /* epoch 0 flags */
     EXPECT(climb_scan_best_set_epoch(ws, climb_scan_epochs() - 3) == cudaSuccess);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         const size_t n = sizes[k];
         climb_rng_fill_i32(&rng, h_in, n, INT32_MIN, INT32_MAX);
         EXPECT(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
         EXPECT(cudaMemset(d_out, 0xFF, n * 4) == cudaSuccess);
-        EXPECT(climb_scan_best(CLIMB_I32, (int)(k & 1), d_in, d_out, n, ws, ws_bytes, 0) == cudaSuccess);
+        EXPECT(climb_scan_best(&tn, CLIMB_I32, (int)(k & 1), d_in, d_out, n, ws, ws_bytes, 0) == cudaSuccess);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
         char label[64];
         snprintf(label, sizeof label, "epoch wrap, call %zu", k);
@@ -179,6 +180,35 @@ static void test_epoch_wrap(void)
     free(h_in);
 }
 
+/* Every tuning candidate (what climb tune may save as wisdom) is right on edge sizes, misaligned too. */
+static void test_candidates(void)
+{
+    const climb_tuning *tn = w->tuning;
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = climb_fresh_seed();
+    const char *only[1] = {w->rung(climb_best_rung(w))->name};
+    o.rungs = only;
+    o.n_rungs = 1;
+    const climb_shape edge[] = {CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2047),   CLIMB_SHAPE1(2049),
+                                CLIMB_SHAPE1(16385), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
+    o.shapes = edge;
+    o.n_shapes = (int)(sizeof edge / sizeof edge[0]);
+    int tried = 0;
+    for (long i = 0; i < climb_tuning_count(tn); i++) {
+        int v[CLIMB_MAX_TUNABLES];
+        char buf[200], desc[200];
+        climb_tuning_values(tn, i, v);
+        EXPECT(climb_tuning_check(tn, &dev, v, buf, sizeof buf) == NULL);
+        o.tuning = v;
+        tried++;
+        climb_tuning_format(tn, v, desc, sizeof desc);
+        EXPECT_MSG(climb_check(w, &o, &dev, NULL) == 0, "candidate %s", desc);
+    }
+    printf("%d tuning candidates checked, seed %" PRIu64 "\n", tried, o.seed);
+    EXPECT(tried == 6);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -186,6 +216,7 @@ int main(void)
     test_poison_and_vendor();
     test_epoch_wrap();
     test_api();
+    test_candidates();
     test_check(20261122);
     test_check(climb_fresh_seed());
     return test_finish("test_gpu_scan");

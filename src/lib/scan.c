@@ -19,11 +19,13 @@ static climb_status scan(climb_handle h, climb_dtype t, int exclusive, const voi
     climb_status st = climb_call_begin(h, &climb_scan_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    climb_scan_tuning tn;
+    climb_scan_set_tuning(&tn, call.values);
     void *ws = NULL;
     size_t ws_bytes = 0;
-    cudaError_t e = climb_call_workspace(&call, climb_scan_best_workspace(n), 1, &ws, &ws_bytes);
+    cudaError_t e = climb_call_workspace(&call, climb_scan_best_workspace(&tn, n), 1, &ws, &ws_bytes);
     if (e == cudaSuccess)
-        e = climb_scan_best(t, exclusive, d_in, d_out, n, ws, ws_bytes, call.stream);
+        e = climb_scan_best(&tn, t, exclusive, d_in, d_out, n, ws, ws_bytes, call.stream);
     return climb_call_end(&call, e);
 }
 

@@ -93,11 +93,27 @@ extern "C" double climb_scan_depth(size_t i, size_t chain_tile)
  * a section of 4096 (16 KB of shared memory for f32). */
 #define SCAN_BLOCK 512u
 #define SCAN_COARSE 8u
-/* The best rung: 256 threads x 16 elements (four 16-byte vectors) a thread: tiles of 4096 elements, 16 KB in
- * flight per block from registers, 8 blocks (64 warps) per SM. Chosen on an H100 (docs/scan.md). */
-#define SCAN_BEST_BLOCK 256u
-#define SCAN_BEST_ITEMS 16u
-#define SCAN_BEST_TILE (SCAN_BEST_BLOCK * SCAN_BEST_ITEMS)
+/* The best rung's tile: `block` threads x `items` elements each (16-byte vectors, items / 4 of them a thread).
+ * The candidates `climb tune scan` tries, each listed once: the instance table and the tuning lists come from it.
+ * Larger tiles mean fewer look-backs per byte and more bytes in flight per block, and more registers (fewer blocks
+ * per SM). */
+#define SCAN_BEST_CANDIDATES(X) X(128, 16) X(256, 8) X(256, 16) X(512, 16) X(128, 32) X(256, 32)
+static const int SCAN_TUNE_BLOCKS[] = {128, 256, 512};
+static const int SCAN_TUNE_ITEMS[] = {8, 16, 32};
+#define SCAN_CANDIDATE_VALUES(b, i) b, i,
+static const int SCAN_TUNE_CANDIDATES[] = {SCAN_BEST_CANDIDATES(SCAN_CANDIDATE_VALUES)};
+/* Built-in values per architecture, used where no wisdom file matches the device (see docs/scan.md). */
+typedef struct scan_arch_policy {
+    int cc_major; /* 0: any other architecture */
+    int block, items;
+    const char *source;
+} scan_arch_policy;
+static const scan_arch_policy SCAN_ARCH_POLICY[] = {
+    {9, 256, 16, "built-in CC 9.x policy (measured on an H100)"},
+    {0, 256, 16, "built-in default (not measured on this architecture)"},
+};
+/* The smallest tile of any candidate: the status words a workspace needs are counted in these. */
+#define SCAN_MIN_TILE 2048u
 
 /* ---------------------------------------------------------------- the chained tiles' flags */
 
@@ -436,7 +452,7 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
         const V *src = reinterpret_cast<const V *>(in + wbase);
 #pragma unroll
         for (unsigned k = 0; k < VECS; k++) {
-            const V v = src[k * 32 + lane];
+            const V v = __ldcs(&src[k * 32 + lane]); /* streamed: read once, kept out of the way in L2 */
             memcpy(x[k], &v, sizeof v);
         }
     } else {
@@ -483,10 +499,13 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
                 const long long i = pos - lane;
                 unsigned long long w;
                 bool ready;
-                do {
+                for (unsigned sleep = 32;; sleep = sleep < 512 ? 2 * sleep : sleep) {
                     w = i >= 0 ? scan_load_status(&status[i]) : (unsigned long long)((marker << 1) | 1u) << 32;
                     ready = (unsigned)(w >> 33) == marker;
-                } while (!__all_sync(0xffffffffu, ready));
+                    if (__all_sync(0xffffffffu, ready))
+                        break;
+                    __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
+                }
                 const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
                 T v = scan_from_bits<T>((unsigned)w);
                 if (p && (int)lane > __ffs(p) - 1)
@@ -526,7 +545,7 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
         for (unsigned k = 0; k < VECS; k++) {
             V v;
             memcpy(&v, x[k], sizeof v);
-            dst[k * 32 + lane] = v;
+            __stcs(&dst[k * 32 + lane], v);
         }
     } else {
 #pragma unroll
@@ -543,8 +562,8 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
 
 /* ---------------------------------------------------------------- launchers */
 
-typedef cudaError_t (*scan_launch_fn)(climb_dtype t, int exclusive, const void *in, void *out, size_t n, void *ws,
-                                      size_t ws_bytes, cudaStream_t s);
+typedef cudaError_t (*scan_launch_fn)(const climb_scan_tuning *tn, climb_dtype t, int exclusive, const void *in,
+                                      void *out, size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -589,14 +608,14 @@ static cudaError_t hier_scan(typename section_kernel<T>::fn k, unsigned threads,
     {                                                                                                          \
         return hier_scan<T>(kernel, threads, section, (const T *)in, (T *)out, n, ex, (char *)ws, s);          \
     }                                                                                                          \
-    static cudaError_t name(climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,  \
-                            cudaStream_t s)                                                                    \
+    static cudaError_t name(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out,       \
+                            size_t n, void *ws, size_t wsb, cudaStream_t s)                                    \
     {                                                                                                          \
         if (wsb < hier_workspace(n, section))                                                                  \
             return cudaErrorInvalidValue;                                                                      \
         return t == CLIMB_I32 ? name##_typed<int>(ex, in, out, n, ws, s) : name##_typed<float>(ex, in, out, n, ws, s); \
     }                                                                                                          \
-    static size_t name##_ws(size_t n) { return hier_workspace(n, section); }
+    static size_t name##_ws(const climb_scan_tuning *, size_t n) { return hier_workspace(n, section); }
 
 SCAN_HIER_RUNG(launch_kogge_stone, (scan_kogge_stone_kernel<T, SCAN_BLOCK>), SCAN_BLOCK, SCAN_BLOCK)
 SCAN_HIER_RUNG(launch_kogge_stone_db, (scan_kogge_stone_db_kernel<T, SCAN_BLOCK>), SCAN_BLOCK, SCAN_BLOCK)
@@ -609,9 +628,12 @@ SCAN_HIER_RUNG(launch_warp_shuffle, (scan_warp_shuffle_kernel<T, SCAN_BLOCK, SCA
 /* The single-pass rungs' workspace: the header and one status word per tile. */
 static size_t chain_workspace(size_t n, size_t tile) { return SCAN_HDR + 8 * (ceil_div(n, tile) + 1); }
 
-static size_t launch_chained_ws(size_t n) { return chain_workspace(n, SCAN_BLOCK * SCAN_COARSE); }
+static size_t launch_chained_ws(const climb_scan_tuning *, size_t n)
+{
+    return chain_workspace(n, SCAN_BLOCK * SCAN_COARSE);
+}
 
-static cudaError_t launch_chained(climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_chained(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                                   cudaStream_t s)
 {
     const size_t tiles = ceil_div(n, SCAN_BLOCK * SCAN_COARSE);
@@ -629,33 +651,60 @@ static cudaError_t launch_chained(climb_dtype t, int ex, const void *in, void *o
     return cudaGetLastError();
 }
 
-extern "C" size_t climb_scan_best_workspace(size_t n) { return chain_workspace(n, SCAN_BEST_TILE); }
+extern "C" size_t climb_scan_best_workspace(const climb_scan_tuning *tn, size_t n)
+{
+    return chain_workspace(n, (size_t)tn->block * tn->items);
+}
+
+template <typename T> struct lookback_kernel {
+    typedef void (*fn)(const T *, T *, size_t, int, char *, unsigned);
+};
+/* The instances of the candidates: 16-byte and scalar, per type. */
+struct lookback_instance {
+    int block, items;
+    lookback_kernel<int>::fn i_vec, i_scalar;
+    lookback_kernel<float>::fn f_vec, f_scalar;
+};
+#define SCAN_INSTANCE_ROW(b, i)                                                                                  \
+    {b, i, scan_lookback_kernel<int, b, i, 4>, scan_lookback_kernel<int, b, i, 1>,                               \
+     scan_lookback_kernel<float, b, i, 4>, scan_lookback_kernel<float, b, i, 1>},
+static const lookback_instance SCAN_INSTANCES[] = {SCAN_BEST_CANDIDATES(SCAN_INSTANCE_ROW)};
+
+static const lookback_instance *find_instance(const climb_scan_tuning *tn)
+{
+    for (int k = 0; k < CLIMB_COUNT(SCAN_INSTANCES); k++)
+        if (SCAN_INSTANCES[k].block == tn->block && SCAN_INSTANCES[k].items == tn->items)
+            return &SCAN_INSTANCES[k];
+    return NULL;
+}
 
 /* The 16-byte instance where both arrays are 16-byte aligned, else the scalar one. */
 template <typename T>
-static cudaError_t launch_lookback(int ex, const void *in, void *out, size_t n, char *ws, unsigned tiles, unsigned cap,
-                                   cudaStream_t s)
+static cudaError_t launch_lookback(typename lookback_kernel<T>::fn vec, typename lookback_kernel<T>::fn scalar,
+                                   unsigned block, int ex, const void *in, void *out, size_t n, char *ws,
+                                   unsigned tiles, unsigned cap, cudaStream_t s)
 {
-    if ((((uintptr_t)in | (uintptr_t)out) & 15) == 0)
-        scan_lookback_kernel<T, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 4>
-            <<<tiles, SCAN_BEST_BLOCK, 0, s>>>((const T *)in, (T *)out, n, ex, ws, cap);
-    else
-        scan_lookback_kernel<T, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 1>
-            <<<tiles, SCAN_BEST_BLOCK, 0, s>>>((const T *)in, (T *)out, n, ex, ws, cap);
+    const bool aligned = (((uintptr_t)in | (uintptr_t)out) & 15) == 0;
+    (aligned ? vec : scalar)<<<tiles, block, 0, s>>>((const T *)in, (T *)out, n, ex, ws, cap);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t climb_scan_best(climb_dtype t, int exclusive, const void *in, void *out, size_t n, void *ws,
-                                       size_t ws_bytes, cudaStream_t s)
+extern "C" cudaError_t climb_scan_best(const climb_scan_tuning *tn, climb_dtype t, int exclusive, const void *in,
+                                       void *out, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
+    const lookback_instance *k = find_instance(tn);
+    if (!k || (t != CLIMB_I32 && t != CLIMB_F32))
+        return cudaErrorInvalidValue;
     if (n == 0)
         return cudaSuccess;
-    const size_t tiles = ceil_div(n, SCAN_BEST_TILE);
-    if (ws_bytes < climb_scan_best_workspace(n) || tiles > INT_MAX || (t != CLIMB_I32 && t != CLIMB_F32))
+    const size_t tiles = ceil_div(n, (size_t)k->block * k->items);
+    if (ws_bytes < climb_scan_best_workspace(tn, n) || tiles > INT_MAX)
         return cudaErrorInvalidValue;
     const unsigned cap = (unsigned)((ws_bytes - SCAN_HDR) / 8 < UINT_MAX ? (ws_bytes - SCAN_HDR) / 8 : UINT_MAX);
-    return t == CLIMB_I32 ? launch_lookback<int>(exclusive, in, out, n, (char *)ws, (unsigned)tiles, cap, s)
-                          : launch_lookback<float>(exclusive, in, out, n, (char *)ws, (unsigned)tiles, cap, s);
+    return t == CLIMB_I32 ? launch_lookback<int>(k->i_vec, k->i_scalar, k->block, exclusive, in, out, n, (char *)ws,
+                                                 (unsigned)tiles, cap, s)
+                          : launch_lookback<float>(k->f_vec, k->f_scalar, k->block, exclusive, in, out, n, (char *)ws,
+                                                   (unsigned)tiles, cap, s);
 }
 
 extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
@@ -666,10 +715,10 @@ extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
 
 extern "C" uint32_t climb_scan_epochs(void) { return SCAN_EPOCHS; }
 
-static cudaError_t launch_best(climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
-                               cudaStream_t s)
+static cudaError_t launch_best(const climb_scan_tuning *tn, climb_dtype t, int ex, const void *in, void *out,
+                               size_t n, void *ws, size_t wsb, cudaStream_t s)
 {
-    return climb_scan_best(t, ex, in, out, n, ws, wsb, s);
+    return climb_scan_best(tn, t, ex, in, out, n, ws, wsb, s);
 }
 
 /* The vendor rung, CUB's DeviceScan (decoupled look-back too), 32-bit offsets where n fits. The workspace size
@@ -688,7 +737,7 @@ static cudaError_t cub_scan_any(void *ws, size_t *bytes, int ex, const T *in, T 
                                 : cub_scan<T, int64_t>(ws, bytes, ex, in, out, n, s);
 }
 
-static size_t launch_cub_ws(size_t n)
+static size_t launch_cub_ws(const climb_scan_tuning *, size_t n)
 {
     size_t most = 0;
     for (int ex = 0; ex < 2; ex++) {
@@ -702,7 +751,7 @@ static size_t launch_cub_ws(size_t n)
     return most + 16;
 }
 
-static cudaError_t launch_cub(climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                               cudaStream_t s)
 {
     if (n == 0)
@@ -712,7 +761,7 @@ static cudaError_t launch_cub(climb_dtype t, int ex, const void *in, void *out, 
 }
 
 /* The bound: the same bytes moved by the copy engine's device-to-device copy. */
-static cudaError_t launch_copy(climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_copy(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                                cudaStream_t s)
 {
     (void)ex;
@@ -721,11 +770,7 @@ static cudaError_t launch_copy(climb_dtype t, int ex, const void *in, void *out,
     return cudaMemcpyAsync(out, in, n * climb_dtype_size(t), cudaMemcpyDeviceToDevice, s);
 }
 
-static size_t no_workspace(size_t n)
-{
-    (void)n;
-    return 16;
-}
+static size_t no_workspace(const climb_scan_tuning *, size_t) { return 16; }
 
 /* ---------------------------------------------------------------- the registry */
 
@@ -778,18 +823,22 @@ static int k_chained(climb_dtype t, const climb_device_info *, const int *, clim
                             i ? "scan_chained_kernel<int>" : "scan_chained_kernel<float>", SCAN_BLOCK, 0);
 }
 
-/* The best rung: the 16-byte instance and the scalar one (arrays not 16-byte aligned). */
-static int k_lookback(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+/* The best rung: the 16-byte instance and the scalar one (arrays not 16-byte aligned) of the tuned tile. */
+static int k_lookback(climb_dtype t, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
+    climb_scan_tuning tn;
+    climb_scan_set_tuning(&tn, tuning);
+    const lookback_instance *k = find_instance(&tn);
+    if (!k)
+        return 0;
     const bool i = t == CLIMB_I32;
-    const void *f[2] = {i ? (const void *)scan_lookback_kernel<int, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 4>
-                          : (const void *)scan_lookback_kernel<float, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 4>,
-                        i ? (const void *)scan_lookback_kernel<int, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 1>
-                          : (const void *)scan_lookback_kernel<float, SCAN_BEST_BLOCK, SCAN_BEST_ITEMS, 1>};
-    for (int k = 0; k < 2 && k < max; k++) {
+    const void *f[2] = {i ? (const void *)k->i_vec : (const void *)k->f_vec,
+                        i ? (const void *)k->i_scalar : (const void *)k->f_scalar};
+    for (int v = 0; v < 2 && v < max; v++) {
         char name[96];
-        snprintf(name, sizeof name, "scan_lookback_kernel<%s, %s>", i ? "int" : "float", k ? "scalar" : "16-byte");
-        climb_one_kernel(o + k, max - k, f[k], name, SCAN_BEST_BLOCK, 0);
+        snprintf(name, sizeof name, "scan_lookback_kernel<%s, %d, %d, %s>", i ? "int" : "float", k->block, k->items,
+                 v ? "scalar" : "16-byte");
+        climb_one_kernel(o + v, max - v, f[v], name, k->block, 0);
     }
     return 2;
 }
@@ -797,8 +846,9 @@ static int k_lookback(climb_dtype t, const climb_device_info *, const int *, cli
 typedef struct scan_rung {
     climb_rung_info info;
     scan_launch_fn launch;
-    size_t (*workspace)(size_t n);
-    size_t chain_tile;   /* f32 tolerance: elements per add on a chain of tiles (0: no chain; see climb_scan_depth) */
+    size_t (*workspace)(const climb_scan_tuning *tn, size_t n);
+    size_t chain_tile;   /* f32 tolerance: elements per add on a chain of tiles (0: no chain; see climb_scan_depth);
+                            the best rung's depends on its tuned tile (scan_chain_tile) */
 } scan_rung;
 
 static const scan_rung SCAN_RUNGS[] = {
@@ -834,11 +884,48 @@ static const scan_rung SCAN_RUNGS[] = {
     {.info = {.name = "decoupled_lookback", .idea = "tiles publish aggregates at once and look back 32 at a time; "
                                                     "16-byte loads into registers",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_lookback},
-     .launch = launch_best, .workspace = climb_scan_best_workspace, .chain_tile = SCAN_BEST_TILE / 8},
+     .launch = launch_best, .workspace = climb_scan_best_workspace, .chain_tile = 0},
 };
 #define SCAN_N_RUNGS CLIMB_COUNT(SCAN_RUNGS)
 
 static const climb_rung_info *scan_rung_info(int i) { return &SCAN_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+static const climb_tunable SCAN_TUNABLES[] = {
+    {.name = "block", .meaning = "threads per block", .values = SCAN_TUNE_BLOCKS,
+     .n_values = CLIMB_COUNT(SCAN_TUNE_BLOCKS)},
+    {.name = "items", .meaning = "elements per thread", .values = SCAN_TUNE_ITEMS,
+     .n_values = CLIMB_COUNT(SCAN_TUNE_ITEMS)},
+};
+
+static const char *scan_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)k; /* the same tile for every n and type */
+    const int n = CLIMB_COUNT(SCAN_ARCH_POLICY);
+    const scan_arch_policy *p = &SCAN_ARCH_POLICY[n - 1];
+    for (int i = 0; i < n - 1; i++)
+        if (SCAN_ARCH_POLICY[i].cc_major == dev->cc_major)
+            p = &SCAN_ARCH_POLICY[i];
+    v[0] = p->block;
+    v[1] = p->items;
+    return p->source;
+}
+
+static const climb_tuning SCAN_TUNING = {
+    .params = SCAN_TUNABLES,
+    .n_params = CLIMB_COUNT(SCAN_TUNABLES),
+    .candidates = SCAN_TUNE_CANDIDATES,
+    .n_candidates = CLIMB_COUNT(SCAN_TUNE_CANDIDATES) / 2,
+    .defaults = scan_tuning_defaults,
+    .rejects = NULL,
+};
+
+extern "C" void climb_scan_set_tuning(climb_scan_tuning *t, const int *v)
+{
+    t->block = v[0];
+    t->items = v[1];
+}
 
 /* ---------------------------------------------------------------- options */
 
@@ -865,6 +952,7 @@ struct climb_case {
     void *d_in, *d_out;   /* offset elements past the allocations */
     void *d_ws;
     size_t ws_bytes;
+    climb_scan_tuning tune;  /* the best rung's tile */
 };
 
 static void scan_destroy(climb_case *c)
@@ -986,7 +1074,7 @@ static int scan_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 
 static const char *scan_refuses(const climb_case *c, int rung)
 {
-    const size_t tile = SCAN_RUNGS[rung].launch == launch_best ? SCAN_BEST_TILE : SCAN_BLOCK;
+    const size_t tile = SCAN_RUNGS[rung].launch == launch_best ? SCAN_MIN_TILE : SCAN_BLOCK;
     if (ceil_div(c->n, tile) > INT_MAX)
         return "more tiles than a 1-D grid holds";
     return NULL;
@@ -994,7 +1082,7 @@ static const char *scan_refuses(const climb_case *c, int rung)
 
 static int scan_prepare(climb_case *c, int rung)
 {
-    const size_t need = SCAN_RUNGS[rung].workspace(c->n);
+    const size_t need = SCAN_RUNGS[rung].workspace(&c->tune, c->n);
     if (need == 0) {
         fprintf(stderr, "climb: %s could not size its workspace for n = %zu\n", SCAN_RUNGS[rung].info.name, c->n);
         return -1;
@@ -1018,7 +1106,7 @@ static int scan_prepare(climb_case *c, int rung)
 
 static int scan_run(climb_case *c, int rung, cudaStream_t s)
 {
-    CLIMB_CHECK(SCAN_RUNGS[rung].launch(c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
+    CLIMB_CHECK(SCAN_RUNGS[rung].launch(&c->tune, c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
     return 0;
 }
 
@@ -1075,7 +1163,8 @@ static int scan_verify(climb_case *c, int rung, char *msg, size_t msglen)
                 note_bad(i, g[i], c->ref_i32[i], -1, &bad, msg, msglen);
     } else {
         const float *g = (const float *)c->h_out;
-        const size_t chain = SCAN_RUNGS[rung].chain_tile;
+        const size_t chain = SCAN_RUNGS[rung].launch == launch_best ? (size_t)c->tune.block * c->tune.items / 8
+                                                                    : SCAN_RUNGS[rung].chain_tile;
         for (size_t i = 0; i < c->n; i++) {
             const double tol = climb_scan_tol_f32(c->abs_f32[i], climb_scan_depth(i, chain));
             if (!(fabs((double)g[i] - c->ref_f32[i]) <= tol))
@@ -1089,6 +1178,8 @@ static int scan_verify(climb_case *c, int rung, char *msg, size_t msglen)
     }
     return 0;
 }
+
+static void scan_set_tuning(climb_case *c, const int *values) { climb_scan_set_tuning(&c->tune, values); }
 
 static void scan_counts(const climb_case *c, climb_counts *out)
 {
@@ -1164,6 +1255,6 @@ extern "C" const climb_workload climb_scan_workload = {
     .verify = scan_verify,
     .counts = scan_counts,
     .destroy = scan_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
+    .tuning = &SCAN_TUNING,
+    .set_tuning = scan_set_tuning,
 };
