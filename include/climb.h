@@ -105,6 +105,14 @@ CLIMB_API climb_status climb_scan_exclusive_i32(climb_handle handle, const int32
 CLIMB_API climb_status climb_scan_exclusive_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
 
 /*
+ * Byte histogram: d_counts[k] = the number of bytes of d_in[0 .. n) whose bin is k, bin = byte x bins / 256, for
+ * k < bins (bins 1 to 256; 256: one bin per byte value). The counts are overwritten, not added to. n below
+ * 2^32 - 1 (the counts are 32-bit), any alignment; n == 0 writes zeros.
+ */
+CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_in, size_t n, unsigned bins,
+                                          uint32_t *d_counts);
+
+/*
  * Matrix transpose: d_out = d_in^T. d_in is rows x cols, row-major, its rows ld_in elements apart (ld_in >= cols);
  * d_out is cols x rows, row-major, its rows ld_out elements apart (ld_out >= rows). out[j * ld_out + i] =
  * in[i * ld_in + j] for i < rows, j < cols; the padding of d_out (columns rows .. ld_out - 1) is not written.

@@ -262,6 +262,17 @@ tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --input
     --input "$data/affine-3x4.txt"
 tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "input=$data/affine-3x4.txt" \
     --input "$data/affine-3x4.txt"
+# The histogram's input file: an empty, missing or unreadable file is a clear error before any GPU work.
+: >"$tdir/empty.bin"
+expect 2 "$tdir/empty.bin: the file is empty: nothing to count" bench histogram --input "$tdir/empty.bin"
+expect 2 "$tdir/none.bin: cannot read: No such file" check histogram --input "$tdir/none.bin"
+expect 2 "$tdir: not a regular file" bench histogram --input "$tdir"
+expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters \
+    --set dist=uniform --dry-run
+expect 2 "bins=300" bench histogram --set bins=300
+expect 0 'scan: 16 cases x 9 rungs' bench scan --dry-run
+expect 0 'trapezoid: 4 cases x 5 rungs' bench trapezoid --dry-run
+expect 2 "a=x" bench trapezoid --set a=x
 rm -rf "$tdir"
 
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).

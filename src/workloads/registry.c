@@ -2,9 +2,11 @@
 #include "../core/workload.h"
 #include "bandwidth.h"
 #include "coalescing.h"
+#include "histogram.h"
 #include "reduce.h"
 #include "scan.h"
 #include "transpose.h"
+#include "trapezoid.h"
 
 static const climb_workload *const WORKLOADS[] = {
     &climb_reduce_workload,
@@ -12,6 +14,8 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_coalescing_workload,
     &climb_bandwidth_workload,
     &climb_scan_workload,
+    &climb_histogram_workload,
+    &climb_trapezoid_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)

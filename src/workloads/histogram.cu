@@ -1,0 +1,825 @@
+/*
+ * histogram.cu - byte histograms as a ladder: 256 bins over bytes (fewer with `bins`), or the seed's letter
+ * histogram (a-z into 7 bins of 4 letters), over generated inputs or a file the user names.
+ *
+ * Seed 004 (the ECE 408 / PMPP histogram notes): global atomics with contiguous partitioning (each thread a
+ * stretch: uncoalesced) and interleaved partitioning (coalesced), privatization in shared memory, aggregation of
+ * runs of equal values; the notes' advice that a private copy per subset of threads balances contention against
+ * the merge (here one per warp). The best rung adds 16-byte loads and a whole-warp path for runs. See
+ * docs/histogram.md.
+ *
+ * Order of this file: the bin map, CPU reference and input generators, kernels (one per rung, each with what it
+ * changes), launchers, the registry table, the harness glue (file input included).
+ *
+ * Bytes counted: n bytes read, bins x 4 bytes written.
+ */
+#include <cub/device/device_histogram.cuh>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../core/check.h"
+#include "../core/device.h"
+#include "../core/rng.h"
+#include "../core/text.h"
+#include "../core/workload.cuh"
+#include "histogram.h"
+
+/* ---------------------------------------------------------------- the bin map, reference, inputs */
+
+__host__ __device__ static inline int hist_bin(unsigned b, int map, unsigned bins)
+{
+    if (map == CLIMB_HIST_LETTERS) {
+        const unsigned d = b - 'a';
+        return d < 26 ? (int)(d >> 2) : -1;
+    }
+    return (int)((b * bins) >> 8);
+}
+
+extern "C" int climb_hist_bin(unsigned b, int map, unsigned bins) { return hist_bin(b & 255, map, bins); }
+
+extern "C" void climb_hist_ref(const uint8_t *x, size_t n, int map, unsigned bins, uint64_t *counts)
+{
+    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
+    memset(counts, 0, nb * sizeof *counts);
+    for (size_t i = 0; i < n; i++) {
+        const int b = hist_bin(x[i], map, bins);
+        if (b >= 0)
+            counts[b]++;
+    }
+}
+
+/* Letters at their frequency in English text (per 10000, a to z). */
+static const int HIST_LETTER_FREQ[26] = {817, 149, 278, 425, 1270, 223, 202, 609, 697, 15, 77, 403, 241,
+                                         675, 751, 193, 10,  599, 633, 906, 276, 98,  236, 15,  197, 7};
+
+static unsigned hist_letter(climb_rng *r)
+{
+    unsigned u = (unsigned)(climb_rng_next(r) % 10000u);
+    for (int k = 0; k < 26; k++) {
+        if (u < (unsigned)HIST_LETTER_FREQ[k])
+            return 'a' + k;
+        u -= (unsigned)HIST_LETTER_FREQ[k];
+    }
+    return 'e';
+}
+
+/* A geometric count: k with probability 0.3 x 0.7^k. */
+static unsigned hist_geometric(climb_rng *r)
+{
+    const double u = ((double)(climb_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+    const double k = floor(log(u) / log(0.7));
+    return k > 255 ? 255u : (unsigned)k;
+}
+
+extern "C" void climb_hist_generate(uint64_t seed, int dist, int map, uint8_t *x, size_t n)
+{
+    climb_rng r;
+    climb_rng_seed(&r, seed);
+    const int letters = map == CLIMB_HIST_LETTERS;
+    switch (dist) {
+    case CLIMB_HIST_CONSTANT: {
+        const uint8_t v = (uint8_t)(letters ? hist_letter(&r) : climb_rng_next(&r) & 255);
+        memset(x, v, n);
+        break;
+    }
+    case CLIMB_HIST_SKEWED:
+        for (size_t i = 0; i < n; i++) {
+            const unsigned k = hist_geometric(&r);
+            x[i] = (uint8_t)(letters ? 'a' + k % 26 : k);
+        }
+        break;
+    case CLIMB_HIST_TEXT: {
+        size_t i = 0;
+        int capital = 1;
+        while (i < n) {
+            const unsigned len = 1 + (unsigned)(climb_rng_next(&r) % 9);
+            for (unsigned k = 0; k < len && i < n; k++, capital = 0)
+                x[i++] = (uint8_t)(capital ? hist_letter(&r) - 32 : hist_letter(&r));
+            if (i >= n)
+                break;
+            const unsigned p = (unsigned)(climb_rng_next(&r) % 100);
+            if (p < 6) {
+                x[i++] = '.';
+                capital = 1;
+            } else if (p < 11) {
+                x[i++] = ',';
+            }
+            if (i < n)
+                x[i++] = p == 0 || p == 50 ? '\n' : ' ';
+        }
+        break;
+    }
+    default:
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            const uint64_t v = climb_rng_next(&r);
+            memcpy(x + i, &v, 8);
+        }
+        for (size_t i = n & ~(size_t)7; i < n; i++)
+            x[i] = (uint8_t)climb_rng_next(&r);
+    }
+}
+
+/* ---------------------------------------------------------------- policy */
+
+/* Threads per block of every kernel of ours; the grid-stride rungs launch at most HIST_BLOCKS_PER_SM blocks per
+ * SM (8 x 256 = 2048 threads, a full SM on CC 9.0), fewer when the input is small. */
+#define HIST_BLOCK 256u
+#define HIST_WARPS (HIST_BLOCK / 32)
+#define HIST_BLOCKS_PER_SM 8u
+/* The best rung: 16-byte vectors each warp takes per step, each lane HIST_UNROLL of them in flight. */
+#define HIST_UNROLL 4u
+
+/* ---------------------------------------------------------------- kernels */
+
+/* hist_global_contiguous: the textbook first try. Thread t counts the t-th contiguous stretch of the input with
+ * an atomicAdd to the global bins per byte. Neighbouring threads read bytes a stretch apart: every warp load
+ * touches 32 sectors for 32 bytes (uncoalesced), and every byte is an atomic in L2. */
+__global__ void __launch_bounds__(HIST_BLOCK) hist_global_contiguous_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                                            unsigned *counts, int map, unsigned bins,
+                                                                            size_t chunk)
+{
+    const size_t t = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x, start = t * chunk;
+    const size_t end = start + chunk < n ? start + chunk : n;
+    for (size_t i = start; i < end; i++) {
+        const int b = hist_bin(in[i], map, bins);
+        if (b >= 0)
+            atomicAdd(&counts[b], 1u);
+    }
+}
+
+/* hist_global_interleaved: the same atomics, but thread t reads bytes t, t + T, t + 2T, ... (T threads in all):
+ * a warp reads 32 consecutive bytes at a time (coalesced). Each byte is still a global atomic, and the popular
+ * bins' atomics serialise in L2. */
+__global__ void __launch_bounds__(HIST_BLOCK) hist_global_interleaved_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                                             unsigned *counts, int map, unsigned bins)
+{
+    const size_t stride = (size_t)gridDim.x * HIST_BLOCK;
+    for (size_t i = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x; i < n; i += stride) {
+        const int b = hist_bin(in[i], map, bins);
+        if (b >= 0)
+            atomicAdd(&counts[b], 1u);
+    }
+}
+
+/* The end of every privatized kernel: the block's copies summed per bin and added to the global bins, one
+ * atomic per nonzero bin. */
+template <unsigned COPIES>
+__device__ __forceinline__ void hist_merge(const unsigned *s, unsigned *counts, unsigned nbins)
+{
+    __syncthreads();
+    for (unsigned b = threadIdx.x; b < nbins; b += HIST_BLOCK) {
+        unsigned v = 0;
+#pragma unroll
+        for (unsigned c = 0; c < COPIES; c++)
+            v += s[c * 256 + b];
+        if (v)
+            atomicAdd(&counts[b], v);
+    }
+}
+
+__device__ __forceinline__ void hist_zero(unsigned *s, unsigned words)
+{
+    for (unsigned k = threadIdx.x; k < words; k += HIST_BLOCK)
+        s[k] = 0;
+    __syncthreads();
+}
+
+/* hist_shared_privatized: each block counts into its own copy of the bins in shared memory (atomics on shared
+ * memory, in the SM, instead of L2), and adds its copy to the global bins once at the end. With AGGREGATE
+ * (hist_shared_aggregated) each thread also keeps the bin it saw last and a count, and issues one atomic per run
+ * of equal bins instead of one per byte: a win where runs are long (constant input, text's repeated letters are
+ * not), a few more instructions per byte where they are not. */
+template <bool AGGREGATE>
+__global__ void __launch_bounds__(HIST_BLOCK) hist_shared_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                                 unsigned *counts, int map, unsigned bins)
+{
+    __shared__ unsigned s[256];
+    hist_zero(s, 256);
+    const size_t stride = (size_t)gridDim.x * HIST_BLOCK;
+    int prev = -1;
+    unsigned run = 0;
+    for (size_t i = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x; i < n; i += stride) {
+        const int b = hist_bin(in[i], map, bins);
+        if (!AGGREGATE) {
+            if (b >= 0)
+                atomicAdd(&s[b], 1u);
+        } else if (b == prev) {
+            run++;
+        } else {
+            if (prev >= 0)
+                atomicAdd(&s[prev], run);
+            prev = b;
+            run = 1;
+        }
+    }
+    if (AGGREGATE && prev >= 0)
+        atomicAdd(&s[prev], run);
+    hist_merge<1>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
+}
+
+/* hist_per_warp: one copy of the bins per warp (8 KB a block for 256 bins): atomics from different warps never
+ * meet on one address, so a popular bin serialises only the lanes of one warp; the merge adds 8 copies. */
+__global__ void __launch_bounds__(HIST_BLOCK) hist_per_warp_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                                   unsigned *counts, int map, unsigned bins)
+{
+    __shared__ unsigned s[HIST_WARPS * 256];
+    hist_zero(s, HIST_WARPS * 256);
+    unsigned *mine = s + (threadIdx.x >> 5) * 256;
+    const size_t stride = (size_t)gridDim.x * HIST_BLOCK;
+    for (size_t i = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x; i < n; i += stride) {
+        const int b = hist_bin(in[i], map, bins);
+        if (b >= 0)
+            atomicAdd(&mine[b], 1u);
+    }
+    hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
+}
+
+/* Counts the 16 bytes of one vector into a warp's copy. When all 16 are one bin, one atomic of 16; when every
+ * lane of the warp holds 16 of the same bin (constant input, long runs), lane 0 alone adds 512. Every lane of
+ * the warp calls it (the votes need them all); `valid` says whether the lane holds a vector. */
+__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, int map, unsigned bins)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned splat = (v.x & 255u) * 0x01010101u;
+    const bool same = valid && v.x == splat && v.y == splat && v.z == splat && v.w == splat;
+    const int b0 = hist_bin(v.x & 255u, map, bins);
+    const int lead = __shfl_sync(0xffffffffu, b0, 0);
+    if (__all_sync(0xffffffffu, same && b0 == lead)) {
+        if (lane == 0 && b0 >= 0)
+            atomicAdd(&mine[b0], 512u);
+        return;
+    }
+    if (!valid)
+        return;
+    if (same) {
+        if (b0 >= 0)
+            atomicAdd(&mine[b0], 16u);
+        return;
+    }
+    const unsigned w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
+            if (b >= 0)
+                atomicAdd(&mine[b], 1u);
+        }
+}
+
+/* hist_wide_per_warp, the best rung: the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
+ * flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths for runs. The bytes
+ * before the first 16-byte boundary and after the last are counted one by one. */
+__global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                               unsigned *counts, int map, unsigned bins)
+{
+    __shared__ unsigned s[HIST_WARPS * 256];
+    hist_zero(s, HIST_WARPS * 256);
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned *mine = s + warp * 256;
+    size_t head = (16 - ((uintptr_t)in & 15)) & 15;
+    if (head > n)
+        head = n;
+    const size_t nvec = (n - head) / 16, tail = head + 16 * nvec;
+    const size_t gtid = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x;
+    if (gtid < head) {
+        const int b = hist_bin(in[gtid], map, bins);
+        if (b >= 0)
+            atomicAdd(&mine[b], 1u);
+    }
+    if (gtid < n - tail) {
+        const int b = hist_bin(in[tail + gtid], map, bins);
+        if (b >= 0)
+            atomicAdd(&mine[b], 1u);
+    }
+    const uint4 *body = reinterpret_cast<const uint4 *>(in + head);
+    const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
+    for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
+        uint4 r[HIST_UNROLL];
+#pragma unroll
+        for (unsigned u = 0; u < HIST_UNROLL; u++) {
+            const size_t v = base + u * 32 + lane;
+            r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < HIST_UNROLL; u++)
+            hist_count_vector(r[u], base + u * 32 + lane < nvec, mine, map, bins);
+    }
+    hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+typedef struct hist_args {
+    const uint8_t *in;
+    size_t n;
+    unsigned *counts;
+    int map;
+    unsigned bins;   /* the option's (LETTERS: 7 bins whatever it says) */
+    int sms;
+    void *ws;        /* the vendor's temporary storage, then its levels */
+    size_t ws_bytes;
+    cudaStream_t s;
+} hist_args;
+
+typedef cudaError_t (*hist_launch_fn)(const hist_args *a);
+
+static unsigned hist_nbins(const hist_args *a) { return a->map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : a->bins; }
+
+/* At most HIST_BLOCKS_PER_SM blocks per SM, fewer when each would get less than `per_block` bytes. */
+static unsigned hist_grid(int sms, size_t n, size_t per_block)
+{
+    const size_t cap = (size_t)(sms > 0 ? sms : 1) * HIST_BLOCKS_PER_SM, want = (n + per_block - 1) / per_block;
+    return (unsigned)(want < 1 ? 1 : want < cap ? want : cap);
+}
+
+static cudaError_t zero_counts(const hist_args *a) { return cudaMemsetAsync(a->counts, 0, hist_nbins(a) * 4, a->s); }
+
+static cudaError_t launch_contiguous(const hist_args *a)
+{
+    cudaError_t e = zero_counts(a);
+    if (e != cudaSuccess || a->n == 0)
+        return e;
+    const unsigned grid = hist_grid(a->sms, a->n, 64 * HIST_BLOCK);
+    const size_t threads = (size_t)grid * HIST_BLOCK, chunk = (a->n + threads - 1) / threads;
+    hist_global_contiguous_kernel<<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins, chunk);
+    return cudaGetLastError();
+}
+
+#define HIST_GRID_STRIDE_LAUNCHER(name, kernel, per_block)                                                       \
+    static cudaError_t name(const hist_args *a)                                                                \
+    {                                                                                                          \
+        cudaError_t e = zero_counts(a);                                                                        \
+        if (e != cudaSuccess || a->n == 0)                                                                     \
+            return e;                                                                                          \
+        kernel<<<hist_grid(a->sms, a->n, per_block), HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,    \
+                                                                            a->bins);                         \
+        return cudaGetLastError();                                                                             \
+    }
+HIST_GRID_STRIDE_LAUNCHER(launch_interleaved, hist_global_interleaved_kernel, 64 * HIST_BLOCK)
+HIST_GRID_STRIDE_LAUNCHER(launch_shared, hist_shared_kernel<false>, 64 * HIST_BLOCK)
+HIST_GRID_STRIDE_LAUNCHER(launch_aggregated, hist_shared_kernel<true>, 64 * HIST_BLOCK)
+HIST_GRID_STRIDE_LAUNCHER(launch_per_warp, hist_per_warp_kernel, 64 * HIST_BLOCK)
+HIST_GRID_STRIDE_LAUNCHER(launch_wide, hist_wide_kernel, 64 * HIST_BLOCK)
+
+extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bins, unsigned *counts, int sms,
+                                       cudaStream_t s)
+{
+    if (bins < 1 || bins > 256 || n > (size_t)UINT32_MAX)
+        return cudaErrorInvalidValue;
+    const hist_args a = {in, n, counts, CLIMB_HIST_BYTES, bins, sms, NULL, 0, s};
+    return launch_wide(&a);
+}
+
+/* The vendor rung, CUB: HistogramEven over [0, 256) for bytes (its bin is (byte - 0) x bins / 256, the same map);
+ * HistogramRange with the level list a, e, i, m, q, u, y, '{' for letters. The levels follow the temporary
+ * storage in the workspace; the storage size comes from CUB's own query. */
+static const int HIST_LETTER_LEVELS[CLIMB_HIST_LETTER_BINS + 1] = {'a', 'e', 'i', 'm', 'q', 'u', 'y', 'z' + 1};
+
+static cudaError_t cub_hist(void *tmp, size_t *tmp_bytes, const hist_args *a, const int *d_levels)
+{
+    if (a->map == CLIMB_HIST_LETTERS)
+        return cub::DeviceHistogram::HistogramRange(tmp, *tmp_bytes, a->in, a->counts, CLIMB_HIST_LETTER_BINS + 1,
+                                                    d_levels, (int)a->n, a->s);
+    return cub::DeviceHistogram::HistogramEven(tmp, *tmp_bytes, a->in, a->counts, (int)a->bins + 1, 0, 256, (int)a->n,
+                                               a->s);
+}
+
+static size_t cub_tmp_bytes(const hist_args *a)
+{
+    size_t bytes = 0;
+    hist_args q = *a;
+    q.in = NULL;
+    q.counts = NULL;
+    if (cub_hist(NULL, &bytes, &q, NULL) != cudaSuccess)
+        return 0;
+    return (bytes + 255) / 256 * 256;
+}
+
+static cudaError_t launch_cub(const hist_args *a)
+{
+    size_t tmp = cub_tmp_bytes(a);
+    if (tmp == 0 || a->ws_bytes < tmp + sizeof HIST_LETTER_LEVELS)
+        return cudaErrorInvalidValue;
+    return cub_hist(a->ws, &tmp, a, (const int *)((char *)a->ws + tmp));
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+static int k_one(const void *f, const char *name, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, f, name, HIST_BLOCK, 0);
+}
+#define HIST_KERNELS_FN(fname, kernel, kname)                                                                    \
+    static int fname(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)       \
+    {                                                                                                          \
+        return k_one((const void *)kernel, kname, o, max);                                                     \
+    }
+HIST_KERNELS_FN(k_contiguous, hist_global_contiguous_kernel, "hist_global_contiguous_kernel")
+HIST_KERNELS_FN(k_interleaved, hist_global_interleaved_kernel, "hist_global_interleaved_kernel")
+HIST_KERNELS_FN(k_shared, hist_shared_kernel<false>, "hist_shared_kernel<false>")
+HIST_KERNELS_FN(k_aggregated, hist_shared_kernel<true>, "hist_shared_kernel<true>")
+HIST_KERNELS_FN(k_per_warp, hist_per_warp_kernel, "hist_per_warp_kernel")
+HIST_KERNELS_FN(k_wide, hist_wide_kernel, "hist_wide_kernel")
+
+typedef struct hist_rung {
+    climb_rung_info info;
+    hist_launch_fn launch;
+} hist_rung;
+
+static const hist_rung HIST_RUNGS[] = {
+    {.info = {.name = "cub_histogram", .idea = "vendor: cub::DeviceHistogram::HistogramEven (HistogramRange for "
+                                               "letters)",
+              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+     .launch = launch_cub},
+    {.info = {.name = "global_contiguous", .idea = "a global atomic per byte; each thread a contiguous stretch "
+                                                   "(uncoalesced)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_contiguous},
+     .launch = launch_contiguous},
+    {.info = {.name = "global_interleaved", .idea = "the same atomics, threads interleaved over the bytes "
+                                                    "(coalesced)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_interleaved},
+     .launch = launch_interleaved},
+    {.info = {.name = "shared_privatized", .idea = "a copy of the bins per block in shared memory, added to the "
+                                                   "global bins once",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared},
+     .launch = launch_shared},
+    {.info = {.name = "shared_aggregated", .idea = "one atomic per run of equal bins a thread sees, not one per byte",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_aggregated},
+     .launch = launch_aggregated},
+    {.info = {.name = "per_warp", .idea = "a copy of the bins per warp: popular bins contend within one warp only",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_per_warp},
+     .launch = launch_per_warp},
+    {.info = {.name = "wide_per_warp", .idea = "16-byte loads, 4 in flight; one atomic per uniform vector, one per "
+                                               "warp when all 32 agree",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide},
+     .launch = launch_wide},
+};
+#define HIST_N_RUNGS CLIMB_COUNT(HIST_RUNGS)
+
+static const climb_rung_info *hist_rung_info(int i) { return &HIST_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+static const char *const HIST_DISTS[] = {"uniform", "constant", "skewed", "text", NULL};
+static const char *const HIST_MAPS[] = {"bytes", "letters", NULL};
+enum { OPT_BINS, OPT_MAP, OPT_DIST, OPT_INPUT };
+static constexpr climb_option HIST_OPTIONS[] = {
+    {.name = "bins", .kind = CLIMB_OPT_INT, .meaning = "bins over the byte values, map=bytes (bin = byte x bins / 256)",
+     .def = "256", .min = 1, .max = 256},
+    {.name = "map", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "bytes (every byte, `bins` bins) or letters (the seed's: a-z into 7 bins of 4, other bytes not "
+                "counted)",
+     .def = "bytes", .choices = HIST_MAPS},
+    {.name = "dist", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "generated input: uniform random bytes, constant (all one value), skewed (geometric), text "
+                "(English-like); not used with --input",
+     .def = "all", .choices = HIST_DISTS},
+    {.name = "input", .kind = CLIMB_OPT_FILE, .meaning = "a file whose bytes are counted (a text for map=letters)",
+     .def = ""},
+};
+CLIMB_OPTION_AT(HIST_OPTIONS, OPT_BINS, "bins");
+CLIMB_OPTION_AT(HIST_OPTIONS, OPT_MAP, "map");
+CLIMB_OPTION_AT(HIST_OPTIONS, OPT_DIST, "dist");
+CLIMB_OPTION_AT(HIST_OPTIONS, OPT_INPUT, "input");
+
+/* ---------------------------------------------------------------- the input file */
+
+typedef struct hist_file {
+    uint8_t *bytes;
+    size_t n;
+} hist_file;
+
+static int hist_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
+                     size_t errlen)
+{
+    *data = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if ((unsigned long long)st.st_size >= (unsigned long long)UINT32_MAX) {
+        snprintf(err, errlen, "%s: %lld bytes: the counts are 32-bit, so at most 4294967294 bytes", path,
+                 (long long)st.st_size);
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    hist_file *h = (hist_file *)calloc(1, sizeof *h);
+    const size_t want = (size_t)st.st_size;
+    if (h)
+        h->bytes = (uint8_t *)malloc(want + 1);
+    if (!h || !h->bytes) {
+        snprintf(err, errlen, "%s: out of host memory for %zu bytes", path, want);
+        fclose(f);
+        if (h)
+            free(h);
+        return -1;
+    }
+    h->n = fread(h->bytes, 1, want, f);
+    const int failed = ferror(f) || fgetc(f) != EOF;
+    fclose(f);
+    if (failed || h->n != want) {
+        snprintf(err, errlen, "%s: read %zu of %zu bytes (the file changed or could not be read)", path, h->n, want);
+        free(h->bytes);
+        free(h);
+        return -1;
+    }
+    if (h->n == 0) {
+        snprintf(err, errlen, "%s: the file is empty: nothing to count", path);
+        free(h->bytes);
+        free(h);
+        return -1;
+    }
+    *shape = CLIMB_SHAPE1(h->n);
+    snprintf(desc, desclen, "%s: %zu bytes", climb_base_name(path), h->n);
+    *data = h;
+    return 0;
+}
+
+static void hist_unload(void *data)
+{
+    hist_file *h = (hist_file *)data;
+    if (h)
+        free(h->bytes);
+    free(h);
+}
+
+/* ---------------------------------------------------------------- harness glue */
+
+struct climb_case {
+    climb_case_params p;
+    size_t n;
+    int map, dist;
+    unsigned bins, nbins;
+    const hist_file *file;   /* the loaded input, or NULL */
+    uint8_t *h_in;           /* generated input (NULL with a file) */
+    const uint8_t *h_bytes;  /* the bytes counted: h_in or the file's */
+    uint64_t ref[256];
+    char *d_alloc;
+    uint8_t *d_in;           /* offset bytes past d_alloc */
+    unsigned *d_counts;
+    void *d_ws;
+    size_t ws_bytes;
+};
+
+static void hist_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    free(c->h_in);
+    if (c->d_alloc)
+        cudaFree(c->d_alloc);
+    if (c->d_counts)
+        cudaFree(c->d_counts);
+    if (c->d_ws)
+        cudaFree(c->d_ws);
+    free(c);
+}
+
+static int hist_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    c->p = *p;
+    c->map = p->opts[OPT_MAP].choice;
+    c->dist = p->opts[OPT_DIST].choice;
+    c->bins = (unsigned)p->opts[OPT_BINS].i;
+    c->nbins = c->map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : c->bins;
+    c->file = (const hist_file *)p->opts[OPT_INPUT].data;
+    c->n = c->file ? c->file->n : p->shape.d[0];
+    if (c->n >= (size_t)UINT32_MAX) {
+        fprintf(stderr, "climb: histogram n = %zu: the counts are 32-bit, so n must be below 2^32 - 1\n", c->n);
+        hist_destroy(c);
+        return -1;
+    }
+    cudaError_t e = cudaMalloc((void **)&c->d_alloc, c->n + p->offset + 16);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_counts, 256 * 4);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for a histogram of %zu bytes: %s\n", c->n, cudaGetErrorString(e));
+        cudaGetLastError();
+        hist_destroy(c);
+        return -1;
+    }
+    if (c->file) {
+        c->h_bytes = c->file->bytes;
+    } else {
+        if (climb_host_memory_refuses(c->n, "histogram input")) {
+            hist_destroy(c);
+            return -1;
+        }
+        c->h_in = (uint8_t *)malloc(c->n + 1);
+        if (!c->h_in) {
+            fprintf(stderr, "climb: out of host memory for %zu input bytes\n", c->n);
+            hist_destroy(c);
+            return -1;
+        }
+        climb_hist_generate(p->seed, c->dist, c->map, c->h_in, c->n);
+        c->h_bytes = c->h_in;
+    }
+    climb_hist_ref(c->h_bytes, c->n, c->map, c->bins, c->ref);
+    c->d_in = (uint8_t *)c->d_alloc + p->offset;
+    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_bytes, c->n, cudaMemcpyHostToDevice))) {
+        hist_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *hist_describe(const climb_case *c)
+{
+    static char buf[200];
+    const char *what = c->file ? "the named file" : HIST_DISTS[c->dist];
+    if (c->map == CLIMB_HIST_LETTERS)
+        snprintf(buf, sizeof buf, "letters a-z into 7 bins of 4 over %s; input starts %u bytes past alignment", what,
+                 c->p.offset);
+    else
+        snprintf(buf, sizeof buf, "%u bins over the byte values of %s; input starts %u bytes past alignment", c->bins,
+                 what, c->p.offset);
+    return buf;
+}
+
+static int hist_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode; /* the CPU count is cheap at every size */
+    snprintf(desc, desclen, "CPU count, every bin, exact");
+    return 0;
+}
+
+static const char *hist_refuses(const climb_case *c, int rung)
+{
+    (void)rung;
+    if (c->file && c->dist != 0)
+        return "the input is the named file: dist does not apply (its figures are under dist=uniform)";
+    return NULL;
+}
+
+static hist_args hist_case_args(climb_case *c, cudaStream_t s)
+{
+    hist_args a = {c->d_in, c->n, c->d_counts, c->map, c->bins, c->p.dev ? c->p.dev->sms : 1, c->d_ws, c->ws_bytes, s};
+    return a;
+}
+
+/* The vendor's temporary storage and level list (the other rungs need no workspace). */
+static int hist_prepare(climb_case *c, int rung)
+{
+    if (HIST_RUNGS[rung].launch != launch_cub)
+        return 0;
+    const hist_args a = hist_case_args(c, 0);
+    const size_t tmp = cub_tmp_bytes(&a), need = tmp + sizeof HIST_LETTER_LEVELS;
+    if (tmp == 0) {
+        fprintf(stderr, "climb: cub_histogram could not size its temporary storage\n");
+        return -1;
+    }
+    if (need > c->ws_bytes) {
+        if (c->d_ws)
+            cudaFree(c->d_ws);
+        c->d_ws = NULL;
+        c->ws_bytes = 0;
+        cudaError_t e = cudaMalloc(&c->d_ws, need);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "climb: out of device memory for a %zu-byte workspace: %s\n", need, cudaGetErrorString(e));
+            cudaGetLastError();
+            return -1;
+        }
+        c->ws_bytes = need;
+    }
+    CLIMB_CHECK(cudaMemcpy((char *)c->d_ws + tmp, HIST_LETTER_LEVELS, sizeof HIST_LETTER_LEVELS,
+                           cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static int hist_run(climb_case *c, int rung, cudaStream_t s)
+{
+    const hist_args a = hist_case_args(c, s);
+    CLIMB_CHECK(HIST_RUNGS[rung].launch(&a));
+    return 0;
+}
+
+/* All ones: no count of fewer than 2^32 - 1 bytes. */
+static int hist_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_counts, 0xFF, 256 * 4));
+    return 0;
+}
+
+static int hist_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    unsigned got[256];
+    CLIMB_CHECK(cudaMemcpy(got, c->d_counts, c->nbins * 4, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    msg[0] = '\0';
+    for (unsigned b = 0; b < c->nbins; b++)
+        if (got[b] != c->ref[b]) {
+            if (bad < 4) {
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sbin %u = %u, expected %llu", used ? "; " : "", b, got[b],
+                         (unsigned long long)c->ref[b]);
+            }
+            bad++;
+        }
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong of %u bins)", bad, c->nbins);
+        return 1;
+    }
+    return 0;
+}
+
+static void hist_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = (double)c->n;
+    out->bytes_written = (double)c->nbins * 4;
+}
+
+/* 1 MiB, and 512 MiB (the issue's size for the CUB figures). */
+static const climb_shape HIST_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 29)};
+/* 0, 1, the 16-byte vectors' head and tail, a warp's and a block's worth of vectors either side, odd sizes. */
+static const climb_shape HIST_CHECK_SHAPES[] = {
+    CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),       CLIMB_SHAPE1(15),     CLIMB_SHAPE1(16),
+    CLIMB_SHAPE1(17),    CLIMB_SHAPE1(31),    CLIMB_SHAPE1(33),      CLIMB_SHAPE1(255),    CLIMB_SHAPE1(256),
+    CLIMB_SHAPE1(257),   CLIMB_SHAPE1(511),   CLIMB_SHAPE1(2047),    CLIMB_SHAPE1(2049),   CLIMB_SHAPE1(4095),
+    CLIMB_SHAPE1(4097),  CLIMB_SHAPE1(16385), CLIMB_SHAPE1(65537),   CLIMB_SHAPE1(1000003), CLIMB_SHAPE1((size_t)1 << 22),
+    CLIMB_SHAPE1(((size_t)1 << 24) + 13)};
+static const climb_shape HIST_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(2049), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep HIST_SWEEPS[] = {
+    {.name = "bins",
+     .title = "histogram of 2^26 bytes: GB/s against the number of bins (uniform and text)",
+     .args = "--size 2^26 --set dist=uniform,text --set bins=1,2,4,8,16,32,64,128,256",
+     .x = "bins",
+     .log_x = 1},
+    {.name = "letters",
+     .title = "the seed's letter histogram (a-z into 7 bins) of generated text: GB/s against n",
+     .args = "--set map=letters --set dist=text --size 2^20 --size 2^23 --size 2^26 --size 2^29",
+     .x = "n",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_histogram_workload = {
+    .name = "histogram",
+    .title = "Byte histogram (256 bins, fewer, or the seed's 7 letter bins)",
+    .seed_ref = "seed 004 histogram (atomics, contiguous and interleaved partitioning, privatization, aggregation)",
+    .command = NULL,
+    .dims = {"n"},
+    .types = CLIMB_TYPE_BIT(CLIMB_U8),
+    .options = HIST_OPTIONS,
+    .n_options = CLIMB_COUNT(HIST_OPTIONS),
+    .bytes_counted = "read: n bytes; written: the bins' 32-bit counts",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = HIST_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(HIST_BENCH_SHAPES),
+    .check_shapes = HIST_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(HIST_CHECK_SHAPES),
+    .quick_shapes = HIST_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(HIST_QUICK_SHAPES),
+    .check_max_offset = 15,
+    .n_rungs = HIST_N_RUNGS,
+    .rung = hist_rung_info,
+    .published = NULL,
+    .sweeps = HIST_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(HIST_SWEEPS),
+    .load = hist_load,
+    .unload = hist_unload,
+    .create = hist_create,
+    .describe = hist_describe,
+    .reference = hist_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .refuses = hist_refuses,
+    .prepare = hist_prepare,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = hist_run,
+    .poison = hist_poison,
+    .verify = hist_verify,
+    .counts = hist_counts,
+    .destroy = hist_destroy,
+    .tuning = NULL,
+    .set_tuning = NULL,
+};
