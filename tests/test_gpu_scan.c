@@ -158,14 +158,14 @@ static void test_epoch_wrap(void)
     EXPECT(cudaMalloc(&d_in, big * 4) == cudaSuccess && cudaMalloc(&d_out, big * 4) == cudaSuccess);
     climb_rng rng;
     climb_rng_seed(&rng, climb_fresh_seed());
-    EXPECT(climb_scan_best(&tn, CLIMB_I32, 0, d_in, d_out, 100, ws, ws_bytes, dev.sms, 0) == cudaSuccess); /* epoch 0 flags */
+    EXPECT(climb_scan_best(&tn, CLIMB_I32, 0, d_in, d_out, 100, ws, ws_bytes, 0) == cudaSuccess); /* epoch 0 flags */
     EXPECT(climb_scan_best_set_epoch(ws, climb_scan_epochs() - 3) == cudaSuccess);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         const size_t n = sizes[k];
         climb_rng_fill_i32(&rng, h_in, n, INT32_MIN, INT32_MAX);
         EXPECT(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
         EXPECT(cudaMemset(d_out, 0xFF, n * 4) == cudaSuccess);
-        EXPECT(climb_scan_best(&tn, CLIMB_I32, (int)(k & 1), d_in, d_out, n, ws, ws_bytes, dev.sms, 0) == cudaSuccess);
+        EXPECT(climb_scan_best(&tn, CLIMB_I32, (int)(k & 1), d_in, d_out, n, ws, ws_bytes, 0) == cudaSuccess);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
         char label[64];
         snprintf(label, sizeof label, "epoch wrap, call %zu", k);

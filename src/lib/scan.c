@@ -25,7 +25,7 @@ static climb_status scan(climb_handle h, climb_dtype t, int exclusive, const voi
     size_t ws_bytes = 0;
     cudaError_t e = climb_call_workspace(&call, climb_scan_best_workspace(&tn, n), 1, &ws, &ws_bytes);
     if (e == cudaSuccess)
-        e = climb_scan_best(&tn, t, exclusive, d_in, d_out, n, ws, ws_bytes, call.dev->sms, call.stream);
+        e = climb_scan_best(&tn, t, exclusive, d_in, d_out, n, ws, ws_bytes, call.stream);
     return climb_call_end(&call, e);
 }
 

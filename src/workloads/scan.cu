@@ -162,14 +162,14 @@ template <typename T> __device__ __forceinline__ void scan_publish(unsigned long
     *(volatile unsigned long long *)p = (unsigned long long)((marker << 1) | (unsigned)inclusive) << 32 | scan_bits(v);
 }
 
-/* Thread 0 of a block: the next ticket (the tile to scan, in the order they are drawn: a dynamic block index) and
- * the call's epoch. `draws` tickets are drawn in a call; the last moves the word to the next epoch. */
-__device__ __forceinline__ void scan_take_ticket(scan_hdr *h, unsigned draws, unsigned *tile, unsigned *epoch)
+/* Thread 0 of each block: the tile this block scans, in the order blocks start (a dynamic block index), and the
+ * call's epoch. */
+__device__ __forceinline__ void scan_take_ticket(scan_hdr *h, unsigned tiles, unsigned *tile, unsigned *epoch)
 {
     const unsigned long long old = atomicAdd(&h->ticket, 1ull);
     *epoch = (unsigned)(old >> 32);
     *tile = (unsigned)old;
-    if (*tile == draws - 1)
+    if (*tile == tiles - 1)
         atomicExch(&h->ticket, (unsigned long long)((*epoch + 1) % SCAN_EPOCHS) << 32);
 }
 
@@ -430,11 +430,7 @@ __global__ void scan_add_kernel(T *out, size_t n, const T *sums, unsigned sectio
  *   it in one go, adds aggregates back to the nearest tile that has published its inclusive prefix (flag P), and
  *   steps back 32 tiles more while none has; then it publishes its own inclusive prefix. A tile rarely waits for
  *   more than its neighbours' aggregates, which they publish as soon as they have read their data: the chain's
- *   serial latency is gone.
- * - Blocks stay resident and take tile after tile: the ticket of the next tile is drawn as the current one starts,
- *   so its round trip to L2 hides behind the work instead of delaying every tile's first load. A block holds at
- *   most one tile it has not started, and finishes the one it is on first, so no tile waits for a block that
- *   cannot run. */
+ *   serial latency is gone. */
 template <typename T, unsigned BLOCK, unsigned ITEMS, unsigned W>
 __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *out, size_t n, int exclusive, char *ws,
                                                               unsigned capacity)
@@ -447,151 +443,130 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
     scan_hdr *h = (scan_hdr *)ws;
     unsigned long long *status = (unsigned long long *)(ws + SCAN_HDR);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    /* Every block draws tickets until one is past the last tile: tiles + gridDim.x draws in all, the last of
-     * which moves the word to the next epoch. */
-    const unsigned tiles = (unsigned)((n + TILE - 1) / TILE), draws = tiles + gridDim.x;
     if (threadIdx.x == 0)
-        scan_take_ticket(h, draws, &s_tile, &s_epoch);
+        scan_take_ticket(h, gridDim.x, &s_tile, &s_epoch);
     __syncthreads();
-    const unsigned epoch = s_epoch, marker = epoch + 1;
-    for (unsigned tile = s_tile; tile < tiles; tile = s_tile) {
-        unsigned long long next = 0;
-        if (threadIdx.x == 0)
-            next = atomicAdd(&h->ticket, 1ull); /* the next tile's ticket: drawn now, waited for at the end */
-        const size_t wbase = (size_t)tile * TILE + (size_t)warp * (VECS * 32 * W);
-        const bool full = (size_t)tile * TILE + TILE <= n;
+    const unsigned tile = s_tile, epoch = s_epoch, marker = epoch + 1;
+    const size_t wbase = (size_t)tile * TILE + (size_t)warp * (VECS * 32 * W);
+    const bool full = (size_t)tile * TILE + TILE <= n;
 
-        T x[VECS][W];
-        if (full) {
-            const V *src = reinterpret_cast<const V *>(in + wbase);
-    #pragma unroll
-            for (unsigned k = 0; k < VECS; k++) {
-                const V v = __ldcs(&src[k * 32 + lane]); /* streamed: read once, kept out of the way in L2 */
-                memcpy(x[k], &v, sizeof v);
-            }
-        } else {
-    #pragma unroll
-            for (unsigned k = 0; k < VECS; k++)
-    #pragma unroll
-                for (unsigned e = 0; e < W; e++) {
-                    const size_t i = wbase + (size_t)(k * 32 + lane) * W + e;
-                    x[k][e] = i < n ? in[i] : T(0);
-                }
-        }
-
-        T pre[VECS], carry = T(0);
-    #pragma unroll
+    T x[VECS][W];
+    if (full) {
+        const V *src = reinterpret_cast<const V *>(in + wbase);
+#pragma unroll
         for (unsigned k = 0; k < VECS; k++) {
-            T sum = x[k][0];
-    #pragma unroll
-            for (unsigned e = 1; e < W; e++)
-                sum += x[k][e];
-            const T inc = climb_warp_inclusive_scan<climb_op_sum>(sum);
-            const T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-            pre[k] = carry + (lane == 0 ? T(0) : exc);
-            carry = carry + __shfl_sync(0xffffffffu, inc, 31);
+            const V v = __ldcs(&src[k * 32 + lane]); /* streamed: read once, kept out of the way in L2 */
+            memcpy(x[k], &v, sizeof v);
         }
-        if (lane == 0)
-            s_warp[warp] = carry;
-        __syncthreads();
-
-        if (warp == 0) {
-            const T a = lane < WARPS ? s_warp[lane] : T(0);
-            const T inc = climb_warp_inclusive_scan<climb_op_sum>(a);
-            const T aggregate = __shfl_sync(0xffffffffu, inc, 31);
-            const T up = __shfl_up_sync(0xffffffffu, inc, 1); /* every lane: the mask names all 32 */
-            const T wexc = lane == 0 ? T(0) : up;
-            T prefix = T(0);
-            if (tile == 0) {
-                if (lane == 0)
-                    scan_publish(&status[0], marker, 1, aggregate);
-            } else {
-                if (lane == 0)
-                    scan_publish(&status[tile], marker, 0, aggregate);
-                long long pos = (long long)tile - 1;
-                for (;;) {
-                    const long long i = pos - lane;
-                    unsigned long long w;
-                    bool ready;
-                    for (unsigned sleep = 32;; sleep = sleep < 512 ? 2 * sleep : sleep) {
-                        w = i >= 0 ? scan_load_status(&status[i]) : (unsigned long long)((marker << 1) | 1u) << 32;
-                        ready = (unsigned)(w >> 33) == marker;
-                        if (__all_sync(0xffffffffu, ready))
-                            break;
-                        __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
-                    }
-                    const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
-                    T v = scan_from_bits<T>((unsigned)w);
-                    if (p && (int)lane > __ffs(p) - 1)
-                        v = T(0); /* past the nearest inclusive prefix */
-                    prefix = prefix + climb_warp_sum(v);
-                    if (p)
-                        break;
-                    pos -= 32;
-                }
-                if (lane == 0)
-                    scan_publish(&status[tile], marker, 1, prefix + aggregate);
-            }
-            if (lane < WARPS)
-                s_warp[lane] = prefix + wexc;
-        }
-        __syncthreads();
-        const T wp = s_warp[warp];
-
-    #pragma unroll
-        for (unsigned k = 0; k < VECS; k++) {
-            T run = wp + pre[k];
-    #pragma unroll
+    } else {
+#pragma unroll
+        for (unsigned k = 0; k < VECS; k++)
+#pragma unroll
             for (unsigned e = 0; e < W; e++) {
-                const T v = x[k][e];
-                if (exclusive) {
-                    x[k][e] = run;
-                    run += v;
-                } else {
-                    run += v;
-                    x[k][e] = run;
-                }
+                const size_t i = wbase + (size_t)(k * 32 + lane) * W + e;
+                x[k][e] = i < n ? in[i] : T(0);
             }
-        }
-        if (full) {
-            V *dst = reinterpret_cast<V *>(out + wbase);
-    #pragma unroll
-            for (unsigned k = 0; k < VECS; k++) {
-                V v;
-                memcpy(&v, x[k], sizeof v);
-                __stcs(&dst[k * 32 + lane], v);
-            }
+    }
+
+    T pre[VECS], carry = T(0);
+#pragma unroll
+    for (unsigned k = 0; k < VECS; k++) {
+        T sum = x[k][0];
+#pragma unroll
+        for (unsigned e = 1; e < W; e++)
+            sum += x[k][e];
+        const T inc = climb_warp_inclusive_scan<climb_op_sum>(sum);
+        const T exc = __shfl_up_sync(0xffffffffu, inc, 1);
+        pre[k] = carry + (lane == 0 ? T(0) : exc);
+        carry = carry + __shfl_sync(0xffffffffu, inc, 31);
+    }
+    if (lane == 0)
+        s_warp[warp] = carry;
+    __syncthreads();
+
+    if (warp == 0) {
+        const T a = lane < WARPS ? s_warp[lane] : T(0);
+        const T inc = climb_warp_inclusive_scan<climb_op_sum>(a);
+        const T aggregate = __shfl_sync(0xffffffffu, inc, 31);
+        const T up = __shfl_up_sync(0xffffffffu, inc, 1); /* every lane: the mask names all 32 */
+        const T wexc = lane == 0 ? T(0) : up;
+        T prefix = T(0);
+        if (tile == 0) {
+            if (lane == 0)
+                scan_publish(&status[0], marker, 1, aggregate);
         } else {
-    #pragma unroll
-            for (unsigned k = 0; k < VECS; k++)
-    #pragma unroll
-                for (unsigned e = 0; e < W; e++) {
-                    const size_t i = wbase + (size_t)(k * 32 + lane) * W + e;
-                    if (i < n)
-                        out[i] = x[k][e];
+            if (lane == 0)
+                scan_publish(&status[tile], marker, 0, aggregate);
+            long long pos = (long long)tile - 1;
+            for (;;) {
+                const long long i = pos - lane;
+                unsigned long long w;
+                bool ready;
+                for (unsigned sleep = 32;; sleep = sleep < 512 ? 2 * sleep : sleep) {
+                    w = i >= 0 ? scan_load_status(&status[i]) : (unsigned long long)((marker << 1) | 1u) << 32;
+                    ready = (unsigned)(w >> 33) == marker;
+                    if (__all_sync(0xffffffffu, ready))
+                        break;
+                    __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
                 }
+                const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
+                T v = scan_from_bits<T>((unsigned)w);
+                if (p && (int)lane > __ffs(p) - 1)
+                    v = T(0); /* past the nearest inclusive prefix */
+                prefix = prefix + climb_warp_sum(v);
+                if (p)
+                    break;
+                pos -= 32;
+            }
+            if (lane == 0)
+                scan_publish(&status[tile], marker, 1, prefix + aggregate);
         }
-        __syncthreads(); /* every warp has read s_warp */
-        if (threadIdx.x == 0) {
-            s_tile = (unsigned)next;
-            if ((unsigned)next == draws - 1)
-                atomicExch(&h->ticket, (unsigned long long)((epoch + 1) % SCAN_EPOCHS) << 32);
+        if (lane < WARPS)
+            s_warp[lane] = prefix + wexc;
+    }
+    __syncthreads();
+    const T wp = s_warp[warp];
+
+#pragma unroll
+    for (unsigned k = 0; k < VECS; k++) {
+        T run = wp + pre[k];
+#pragma unroll
+        for (unsigned e = 0; e < W; e++) {
+            const T v = x[k][e];
+            if (exclusive) {
+                x[k][e] = run;
+                run += v;
+            } else {
+                run += v;
+                x[k][e] = run;
+            }
         }
-        __syncthreads();
+    }
+    if (full) {
+        V *dst = reinterpret_cast<V *>(out + wbase);
+#pragma unroll
+        for (unsigned k = 0; k < VECS; k++) {
+            V v;
+            memcpy(&v, x[k], sizeof v);
+            __stcs(&dst[k * 32 + lane], v);
+        }
+    } else {
+#pragma unroll
+        for (unsigned k = 0; k < VECS; k++)
+#pragma unroll
+            for (unsigned e = 0; e < W; e++) {
+                const size_t i = wbase + (size_t)(k * 32 + lane) * W + e;
+                if (i < n)
+                    out[i] = x[k][e];
+            }
     }
     scan_finish<BLOCK>(h, status, capacity, epoch, gridDim.x);
 }
 
 /* ---------------------------------------------------------------- launchers */
 
-/* Where a rung runs: the best rung's tile and the device's SM count. */
-typedef struct scan_exec {
-    climb_scan_tuning tune;
-    int sms;
-} scan_exec;
-
-typedef cudaError_t (*scan_launch_fn)(const scan_exec *x, climb_dtype t, int exclusive, const void *in, void *out,
-                                      size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
+typedef cudaError_t (*scan_launch_fn)(const climb_scan_tuning *tn, climb_dtype t, int exclusive, const void *in,
+                                      void *out, size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -636,7 +611,7 @@ static cudaError_t hier_scan(typename section_kernel<T>::fn k, unsigned threads,
     {                                                                                                          \
         return hier_scan<T>(kernel, threads, section, (const T *)in, (T *)out, n, ex, (char *)ws, s);          \
     }                                                                                                          \
-    static cudaError_t name(const scan_exec *, climb_dtype t, int ex, const void *in, void *out,       \
+    static cudaError_t name(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out,       \
                             size_t n, void *ws, size_t wsb, cudaStream_t s)                                    \
     {                                                                                                          \
         if (wsb < hier_workspace(n, section))                                                                  \
@@ -661,7 +636,7 @@ static size_t launch_chained_ws(const climb_scan_tuning *, size_t n)
     return chain_workspace(n, SCAN_BLOCK * SCAN_COARSE);
 }
 
-static cudaError_t launch_chained(const scan_exec *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_chained(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                                   cudaStream_t s)
 {
     const size_t tiles = ceil_div(n, SCAN_BLOCK * SCAN_COARSE);
@@ -710,15 +685,15 @@ static const lookback_instance *find_instance(const climb_scan_tuning *tn)
 template <typename T>
 static cudaError_t launch_lookback(typename lookback_kernel<T>::fn vec, typename lookback_kernel<T>::fn scalar,
                                    unsigned block, int ex, const void *in, void *out, size_t n, char *ws,
-                                   unsigned grid, unsigned cap, cudaStream_t s)
+                                   unsigned tiles, unsigned cap, cudaStream_t s)
 {
     const bool aligned = (((uintptr_t)in | (uintptr_t)out) & 15) == 0;
-    (aligned ? vec : scalar)<<<grid, block, 0, s>>>((const T *)in, (T *)out, n, ex, ws, cap);
+    (aligned ? vec : scalar)<<<tiles, block, 0, s>>>((const T *)in, (T *)out, n, ex, ws, cap);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t climb_scan_best(const climb_scan_tuning *tn, climb_dtype t, int exclusive, const void *in,
-                                       void *out, size_t n, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+                                       void *out, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     const lookback_instance *k = find_instance(tn);
     if (!k || (t != CLIMB_I32 && t != CLIMB_F32))
@@ -729,13 +704,10 @@ extern "C" cudaError_t climb_scan_best(const climb_scan_tuning *tn, climb_dtype 
     if (ws_bytes < climb_scan_best_workspace(tn, n) || tiles > INT_MAX)
         return cudaErrorInvalidValue;
     const unsigned cap = (unsigned)((ws_bytes - SCAN_HDR) / 8 < UINT_MAX ? (ws_bytes - SCAN_HDR) / 8 : UINT_MAX);
-    /* As many blocks as the SMs hold threads for (more would wait for a slot; fewer would leave SMs short). */
-    const size_t resident = (size_t)(sms > 0 ? sms : 1) * (2048 / k->block);
-    const unsigned grid = (unsigned)(tiles < resident ? tiles : resident);
     return t == CLIMB_I32 ? launch_lookback<int>(k->i_vec, k->i_scalar, k->block, exclusive, in, out, n, (char *)ws,
-                                                 grid, cap, s)
+                                                 (unsigned)tiles, cap, s)
                           : launch_lookback<float>(k->f_vec, k->f_scalar, k->block, exclusive, in, out, n, (char *)ws,
-                                                   grid, cap, s);
+                                                   (unsigned)tiles, cap, s);
 }
 
 extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
@@ -746,10 +718,10 @@ extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
 
 extern "C" uint32_t climb_scan_epochs(void) { return SCAN_EPOCHS; }
 
-static cudaError_t launch_best(const scan_exec *x, climb_dtype t, int ex, const void *in, void *out, size_t n,
-                               void *ws, size_t wsb, cudaStream_t s)
+static cudaError_t launch_best(const climb_scan_tuning *tn, climb_dtype t, int ex, const void *in, void *out,
+                               size_t n, void *ws, size_t wsb, cudaStream_t s)
 {
-    return climb_scan_best(&x->tune, t, ex, in, out, n, ws, wsb, x->sms, s);
+    return climb_scan_best(tn, t, ex, in, out, n, ws, wsb, s);
 }
 
 /* The vendor rung, CUB's DeviceScan (decoupled look-back too), 32-bit offsets where n fits. The workspace size
@@ -782,7 +754,7 @@ static size_t launch_cub_ws(const climb_scan_tuning *, size_t n)
     return most + 16;
 }
 
-static cudaError_t launch_cub(const scan_exec *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                               cudaStream_t s)
 {
     if (n == 0)
@@ -792,7 +764,7 @@ static cudaError_t launch_cub(const scan_exec *, climb_dtype t, int ex, const vo
 }
 
 /* The bound: the same bytes moved by the copy engine's device-to-device copy. */
-static cudaError_t launch_copy(const scan_exec *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_copy(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
                                cudaStream_t s)
 {
     (void)ex;
@@ -1137,8 +1109,7 @@ static int scan_prepare(climb_case *c, int rung)
 
 static int scan_run(climb_case *c, int rung, cudaStream_t s)
 {
-    const scan_exec x = {c->tune, c->p.dev ? c->p.dev->sms : 1};
-    CLIMB_CHECK(SCAN_RUNGS[rung].launch(&x, c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
+    CLIMB_CHECK(SCAN_RUNGS[rung].launch(&c->tune, c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
     return 0;
 }
 

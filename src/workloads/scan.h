@@ -38,11 +38,10 @@ void climb_scan_set_tuning(climb_scan_tuning *t, const int *values);
 
 /* The best rung (single-pass decoupled look-back) for the library face (src/lib/scan.c): out = scan(in) on s;
  * out == in allowed; any n and alignment. The workspace (climb_scan_best_workspace bytes for n) must be zeroed
- * once when allocated; each call leaves it ready for the next (no reset between calls), whatever the tuning.
- * sms: the device's SM count (the grid is what they hold). */
+ * once when allocated; each call leaves it ready for the next (no reset between calls), whatever the tuning. */
 size_t climb_scan_best_workspace(const climb_scan_tuning *t, size_t n);
 cudaError_t climb_scan_best(const climb_scan_tuning *t, climb_dtype type, int exclusive, const void *in, void *out,
-                            size_t n, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
+                            size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
 /* For the tests: sets the call counter in a best-rung workspace, to reach the wrap of its tile flags' epochs. */
 cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch);
 /* The epoch after which the counter wraps (and the workspace's flags are cleared by the wrapping call). */
