@@ -83,8 +83,8 @@ static int expect_scan(const void *h_in, const void *d_out, size_t n, int f32, i
         free(want);
         free(abs_prefix);
     }
-    EXPECT_MSG(bad == 0, "%s n=%zu %s %s: %zu wrong", label, n, f32 ? "f32" : "i32", exclusive ? "exclusive" : "inclusive",
-               bad);
+    EXPECT_MSG(bad == 0, "%s n=%zu %s %s: %zu wrong", label, n, f32 ? "f32" : "i32",
+               exclusive ? "exclusive" : "inclusive", bad);
     free(got);
     return bad == 0;
 }

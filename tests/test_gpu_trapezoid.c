@@ -18,7 +18,8 @@ static void plan(climb_opt_plan *p, const char *a, const char *b)
 {
     char err[300];
     EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, 0, a, 0, err, sizeof err) == 0 && climb_opt_plan_set(p, 1, b, 0, err, sizeof err) == 0);
+    EXPECT(climb_opt_plan_set(p, 0, a, 0, err, sizeof err) == 0);
+    EXPECT(climb_opt_plan_set(p, 1, b, 0, err, sizeof err) == 0);
 }
 
 static void test_check(const char *a, const char *b)
@@ -32,8 +33,8 @@ static void test_check(const char *a, const char *b)
     climb_check_result cr;
     EXPECT(climb_check(w, &o, &dev, &cr) == 0);
     /* n = 0 is refused by every rung (2 types), nothing else. */
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 2 * w->n_rungs, "[%s, %s]: %ld runs, %d failures, %ld refused",
-               a, b, cr.runs, cr.failures, cr.refused);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 2 * w->n_rungs,
+               "[%s, %s]: %ld runs, %d failures, %ld refused", a, b, cr.runs, cr.failures, cr.refused);
     climb_check_result_free(&cr);
     climb_opt_plan_free(&p, NULL);
 }

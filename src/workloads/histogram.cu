@@ -330,7 +330,10 @@ typedef struct hist_args {
 
 typedef cudaError_t (*hist_launch_fn)(const hist_args *a);
 
-static unsigned hist_nbins(const hist_args *a) { return a->map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : a->bins; }
+static unsigned hist_nbins(const hist_args *a)
+{
+    return a->map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : a->bins;
+}
 
 /* At most HIST_BLOCKS_PER_SM blocks per SM, fewer when each would get less than `per_block` bytes. */
 static unsigned hist_grid(int sms, size_t n, size_t per_block)
@@ -762,8 +765,8 @@ static const climb_shape HIST_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),       CLIMB_SHAPE1(15),     CLIMB_SHAPE1(16),
     CLIMB_SHAPE1(17),    CLIMB_SHAPE1(31),    CLIMB_SHAPE1(33),      CLIMB_SHAPE1(255),    CLIMB_SHAPE1(256),
     CLIMB_SHAPE1(257),   CLIMB_SHAPE1(511),   CLIMB_SHAPE1(2047),    CLIMB_SHAPE1(2049),   CLIMB_SHAPE1(4095),
-    CLIMB_SHAPE1(4097),  CLIMB_SHAPE1(16385), CLIMB_SHAPE1(65537),   CLIMB_SHAPE1(1000003), CLIMB_SHAPE1((size_t)1 << 22),
-    CLIMB_SHAPE1(((size_t)1 << 24) + 13)};
+    CLIMB_SHAPE1(4097),  CLIMB_SHAPE1(16385), CLIMB_SHAPE1(65537),   CLIMB_SHAPE1(1000003),
+    CLIMB_SHAPE1((size_t)1 << 22), CLIMB_SHAPE1(((size_t)1 << 24) + 13)};
 static const climb_shape HIST_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(2049), CLIMB_SHAPE1(65537)};
 
 static const climb_sweep HIST_SWEEPS[] = {

@@ -156,8 +156,8 @@ __device__ __forceinline__ unsigned long long scan_load_status(const unsigned lo
 {
     return *(const volatile unsigned long long *)p;
 }
-template <typename T> __device__ __forceinline__ void scan_publish(unsigned long long *p, unsigned marker, int inclusive,
-                                                                   T v)
+template <typename T>
+__device__ __forceinline__ void scan_publish(unsigned long long *p, unsigned marker, int inclusive, T v)
 {
     *(volatile unsigned long long *)p = (unsigned long long)((marker << 1) | (unsigned)inclusive) << 32 | scan_bits(v);
 }
@@ -636,7 +636,8 @@ static size_t launch_chained_ws(const climb_scan_tuning *, size_t n)
     return chain_workspace(n, SCAN_BLOCK * SCAN_COARSE);
 }
 
-static cudaError_t launch_chained(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_chained(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n,
+                              void *ws, size_t wsb,
                                   cudaStream_t s)
 {
     const size_t tiles = ceil_div(n, SCAN_BLOCK * SCAN_COARSE);
@@ -754,7 +755,8 @@ static size_t launch_cub_ws(const climb_scan_tuning *, size_t n)
     return most + 16;
 }
 
-static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n,
+                              void *ws, size_t wsb,
                               cudaStream_t s)
 {
     if (n == 0)
@@ -764,7 +766,8 @@ static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, 
 }
 
 /* The bound: the same bytes moved by the copy engine's device-to-device copy. */
-static cudaError_t launch_copy(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n, void *ws, size_t wsb,
+static cudaError_t launch_copy(const climb_scan_tuning *, climb_dtype t, int ex, const void *in, void *out, size_t n,
+                              void *ws, size_t wsb,
                                cudaStream_t s)
 {
     (void)ex;
@@ -1109,7 +1112,8 @@ static int scan_prepare(climb_case *c, int rung)
 
 static int scan_run(climb_case *c, int rung, cudaStream_t s)
 {
-    CLIMB_CHECK(SCAN_RUNGS[rung].launch(&c->tune, c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
+    CLIMB_CHECK(
+        SCAN_RUNGS[rung].launch(&c->tune, c->p.type, c->exclusive, c->d_in, c->d_out, c->n, c->d_ws, c->ws_bytes, s));
     return 0;
 }
 
