@@ -1,7 +1,8 @@
 /* GPU: the shared device primitives (src/core/device_primitives.cuh) against the CPU, each tested once here:
  * warp and block sum, max and min, inclusive and exclusive scans of sum and max, over int, unsigned, float and
  * double and block sizes 32 to 1024, on fresh random inputs, outputs poisoned first. Integer sums wrap; float
- * sums are within a bound of sum |x| times the tree depth's rounding. */
+ * sums are within a bound of sum |x| times the tree depth's rounding. climb_last_block: exactly one block of a grid
+ * sees itself last, and it sees every other block's slot. */
 #include <limits>
 #include <math.h>
 #include <stdint.h>
@@ -158,9 +159,56 @@ template <unsigned BLOCK> static void run_block()
     run_type<double, BLOCK>("double", CLIMB_F64);
 }
 
+/* Each block writes its slot, then the last one adds every slot and counts itself. */
+__global__ void last_block_kernel(unsigned long long *slots, unsigned *ticket, unsigned long long *sum,
+                                  unsigned *lasts)
+{
+    if (threadIdx.x == 0)
+        slots[blockIdx.x] = blockIdx.x + 1ull;
+    if (!climb_last_block(ticket))
+        return;
+    if (threadIdx.x == 0) {
+        unsigned long long s = 0;
+        for (unsigned b = 0; b < gridDim.x; b++)
+            s += *(volatile unsigned long long *)&slots[b];
+        *sum = s;
+        atomicAdd(lasts, 1u);
+        *ticket = 0;
+    }
+}
+
+static void test_last_block(void)
+{
+    const unsigned grids[] = {1, 2, 131, 4096, 65535};
+    unsigned long long *slots, *sum;
+    unsigned *ticket, *lasts;
+    EXPECT(cudaMalloc((void **)&slots, 65535 * 8) == cudaSuccess && cudaMalloc((void **)&sum, 8) == cudaSuccess);
+    EXPECT(cudaMalloc((void **)&ticket, 4) == cudaSuccess && cudaMalloc((void **)&lasts, 4) == cudaSuccess);
+    EXPECT(cudaMemset(ticket, 0, 4) == cudaSuccess);
+    for (int k = 0; k < 5; k++)
+        for (int rep = 0; rep < 3; rep++) {
+            const unsigned g = grids[k];
+            EXPECT(cudaMemset(slots, 0, 65535 * 8) == cudaSuccess && cudaMemset(lasts, 0, 4) == cudaSuccess);
+            last_block_kernel<<<g, 128>>>(slots, ticket, sum, lasts);
+            EXPECT(cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+            unsigned long long got = 0;
+            unsigned n_last = 0, left = 1;
+            EXPECT(cudaMemcpy(&got, sum, 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT(cudaMemcpy(&n_last, lasts, 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT(cudaMemcpy(&left, ticket, 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(n_last == 1 && got == (unsigned long long)g * (g + 1) / 2 && left == 0,
+                       "grid %u: %u last blocks, sum %llu, ticket left at %u", g, n_last, got, left);
+        }
+    cudaFree(slots);
+    cudaFree(sum);
+    cudaFree(ticket);
+    cudaFree(lasts);
+}
+
 int main(void)
 {
     test_require_gpu();
+    test_last_block();
     run_block<32>();
     run_block<64>();
     run_block<96>();

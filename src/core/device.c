@@ -94,6 +94,25 @@ int climb_host_memory_refuses(size_t bytes, const char *what)
     return 1;
 }
 
+int climb_grow_device_buffer(void **buf, size_t *have, size_t need)
+{
+    if (need <= *have && *buf)
+        return 0;
+    if (*buf)
+        cudaFree(*buf);
+    *buf = NULL;
+    *have = 0;
+    cudaError_t e = cudaMalloc(buf, need);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for a %zu-byte workspace: %s\n", need, cudaGetErrorString(e));
+        cudaGetLastError();
+        *buf = NULL;
+        return -1;
+    }
+    *have = need;
+    return 0;
+}
+
 void climb_device_slug(const char *name, char *out, size_t outlen)
 {
     size_t o = 0;

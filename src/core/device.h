@@ -65,6 +65,10 @@ double climb_write_gbs(double copy_gbs, double read_gbs);
  * and the process is killed only when the pages are touched. */
 int climb_host_memory_refuses(size_t bytes, const char *what);
 
+/* A device buffer of at least `need` bytes for a case's workspace: *buf (of *have bytes, NULL and 0 at first) is
+ * kept when large enough, else freed and allocated again (contents not kept). 0, or -1 after printing why. */
+int climb_grow_device_buffer(void **buf, size_t *have, size_t need);
+
 /* Short lowercase slug of the device name for result folders: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void climb_device_slug(const char *name, char *out, size_t outlen);
 

@@ -141,6 +141,25 @@ __device__ __forceinline__ T climb_block_exclusive_scan(T v, T *scratch, T *tota
     return lane == 0 ? scratch[warp] : prev;
 }
 
+/* ---- grid ---- */
+
+/* Every thread of every block calls it once, after the block has written what it leaves for the others (a partial
+ * sum in a slot): true in every thread of the block that arrives last, which may then read every block's slot.
+ * Thread 0 fences the block's writes device-wide before it takes a ticket; the last block fences again before it
+ * reads. The caller resets *ticket to 0 (from the last block) for the next launch. */
+__device__ __forceinline__ bool climb_last_block(unsigned *ticket)
+{
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last)
+        __threadfence();
+    return last;
+}
+
 /* ---- wide loads ---- */
 
 /* The 16-byte vector type of an element type, and how many elements it holds. */

@@ -695,19 +695,8 @@ static int hist_prepare(climb_case *c, int rung)
         fprintf(stderr, "climb: cub_histogram could not size its temporary storage\n");
         return -1;
     }
-    if (need > c->ws_bytes) {
-        if (c->d_ws)
-            cudaFree(c->d_ws);
-        c->d_ws = NULL;
-        c->ws_bytes = 0;
-        cudaError_t e = cudaMalloc(&c->d_ws, need);
-        if (e != cudaSuccess) {
-            fprintf(stderr, "climb: out of device memory for a %zu-byte workspace: %s\n", need, cudaGetErrorString(e));
-            cudaGetLastError();
-            return -1;
-        }
-        c->ws_bytes = need;
-    }
+    if (climb_grow_device_buffer(&c->d_ws, &c->ws_bytes, need) != 0)
+        return -1;
     CLIMB_CHECK(cudaMemcpy((char *)c->d_ws + tmp, HIST_LETTER_LEVELS, sizeof HIST_LETTER_LEVELS,
                            cudaMemcpyHostToDevice));
     return 0;

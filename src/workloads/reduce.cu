@@ -330,7 +330,6 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
 {
     typedef typename climb_vec16<T>::type V;
     __shared__ T scratch[BLOCK / 32];
-    __shared__ bool is_last;
 
     size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
     if (head > n)
@@ -382,15 +381,10 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
         }
         return;
     }
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0)
         partials[blockIdx.x] = v;
-        __threadfence(); /* the slot is visible device-wide before the ticket is taken */
-        is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!is_last)
+    if (!climb_last_block(ticket))
         return;
-    __threadfence();
     T total = 0;
     for (unsigned j = threadIdx.x; j < gridDim.x; j += BLOCK)
         total += __ldcg(&partials[j]); /* from L2: another SM wrote it */
@@ -915,19 +909,8 @@ static int reduce_prepare(climb_case *c, int rung)
                 reduce_n(&c->p));
         return -1;
     }
-    if (need > c->ws_bytes) {
-        if (c->d_ws)
-            cudaFree(c->d_ws);
-        c->d_ws = NULL;
-        c->ws_bytes = 0;
-        cudaError_t e = cudaMalloc(&c->d_ws, need);
-        if (e != cudaSuccess) {
-            fprintf(stderr, "climb: out of device memory for a %zu-byte workspace: %s\n", need, cudaGetErrorString(e));
-            cudaGetLastError();
-            return -1;
-        }
-        c->ws_bytes = need;
-    }
+    if (climb_grow_device_buffer(&c->d_ws, &c->ws_bytes, need) != 0)
+        return -1;
     CLIMB_CHECK(cudaMemset(c->d_ws, 0, c->ws_bytes)); /* the single-pass rung's tickets start at zero */
     return 0;
 }

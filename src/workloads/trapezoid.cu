@@ -148,7 +148,6 @@ __global__ void __launch_bounds__(TRAP_BLOCK) trap_coarsened_kernel(T a, T b, T 
                                                                     unsigned *ticket)
 {
     __shared__ T scratch[TRAP_BLOCK / 32];
-    __shared__ bool is_last;
     const size_t G = (size_t)gridDim.x * TRAP_BLOCK, t = (size_t)blockIdx.x * TRAP_BLOCK + threadIdx.x;
     const size_t m = n - 1; /* inner trapezoids */
     const size_t count = t < m ? (m - t + G - 1) / G : 0;
@@ -177,15 +176,10 @@ __global__ void __launch_bounds__(TRAP_BLOCK) trap_coarsened_kernel(T a, T b, T 
     for (unsigned u = 0; u < TRAP_UNROLL; u++)
         v += s[u];
     v = climb_block_sum<TRAP_BLOCK>(v, scratch);
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0)
         partials[blockIdx.x] = v;
-        __threadfence(); /* the slot is visible device-wide before the ticket is taken */
-        is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!is_last)
+    if (!climb_last_block(ticket))
         return;
-    __threadfence();
     T total = T(0);
     for (unsigned j = threadIdx.x; j < gridDim.x; j += TRAP_BLOCK)
         total += __ldcg(&partials[j]);
