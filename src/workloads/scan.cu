@@ -854,7 +854,7 @@ typedef struct scan_rung {
     scan_launch_fn launch;
     size_t (*workspace)(const climb_scan_tuning *tn, size_t n);
     size_t chain_tile;   /* f32 tolerance: elements per add on a chain of tiles (0: no chain; see climb_scan_depth);
-                            the best rung's depends on its tuned tile (scan_chain_tile) */
+                            the best rung's follows its tuned tile, in scan_verify */
 } scan_rung;
 
 static const scan_rung SCAN_RUNGS[] = {
