@@ -193,8 +193,8 @@ __device__ __forceinline__ void hist_zero(unsigned *s, unsigned words)
 /* hist_shared_privatized: each block counts into its own copy of the bins in shared memory (atomics on shared
  * memory, in the SM, instead of L2), and adds its copy to the global bins once at the end. With AGGREGATE
  * (hist_shared_aggregated) each thread also keeps the bin it saw last and a count, and issues one atomic per run
- * of equal bins instead of one per byte: a win where runs are long (constant input, text's repeated letters are
- * not), a few more instructions per byte where they are not. */
+ * of equal bins instead of one per byte: fewer atomics where a thread's bytes repeat, a compare and a branch per
+ * byte everywhere (the seed warns it loses when contention is low; docs/histogram.md has what it costs here). */
 template <bool AGGREGATE>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_shared_kernel(const uint8_t *__restrict__ in, size_t n,
                                                                  unsigned *counts, int map, unsigned bins)
