@@ -8,6 +8,7 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/bandwidth.h"
+#include "test_plan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_bandwidth_workload;
@@ -15,12 +16,7 @@ static climb_device_info dev;
 
 static void plan(climb_opt_plan *p, const char *dir, const char *chunk, const char *streams)
 {
-    char err[300];
-    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    const char *names[3] = {"direction", "chunk", "streams"}, *vals[3] = {dir, chunk, streams};
-    for (int k = 0; k < 3; k++)
-        EXPECT_MSG(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, names[k]), vals[k], 0, err,
-                                      sizeof err) == 0, "%s", err);
+    test_plan(p, w, "direction", dir, "chunk", chunk, "streams", streams, NULL);
 }
 
 static void test_check(uint64_t seed, const char *chunk, const char *streams)

@@ -10,6 +10,7 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/coalescing.h"
+#include "test_plan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_coalescing_workload;
@@ -17,14 +18,7 @@ static climb_device_info dev;
 
 static void plan(climb_opt_plan *p, const char *pattern, const char *offset, const char *stride)
 {
-    char err[300];
-    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    EXPECT_MSG(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "pattern"), pattern, 0, err, sizeof err) == 0,
-               "%s", err);
-    EXPECT_MSG(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "offset"), offset, 0, err, sizeof err) == 0,
-               "%s", err);
-    EXPECT_MSG(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "stride"), stride, 0, err, sizeof err) == 0,
-               "%s", err);
+    test_plan(p, w, "pattern", pattern, "offset", offset, "stride", stride, NULL);
 }
 
 static void test_check(uint64_t seed, const char *pattern, const char *offset, const char *stride, int refused_ok)

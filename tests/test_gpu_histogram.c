@@ -10,6 +10,7 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/histogram.h"
+#include "test_plan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_histogram_workload;
@@ -17,11 +18,7 @@ static climb_device_info dev;
 
 static void plan(climb_opt_plan *p, const char *bins, const char *map, const char *dist)
 {
-    char err[300];
-    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "bins"), bins, 0, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "map"), map, 0, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "dist"), dist, 0, err, sizeof err) == 0);
+    test_plan(p, w, "bins", bins, "map", map, "dist", dist, NULL);
 }
 
 static void test_check(uint64_t seed, const char *bins, const char *map)

@@ -11,18 +11,13 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/transpose.h"
+#include "test_plan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_transpose_workload;
 static climb_device_info dev;
 
-static void plan_pad(climb_opt_plan *p, const char *pads)
-{
-    char err[300];
-    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    EXPECT_MSG(climb_opt_plan_set(p, climb_opt_find(w->options, w->n_options, "pad"), pads, 0, err, sizeof err) == 0,
-               "%s", err);
-}
+static void plan_pad(climb_opt_plan *p, const char *pads) { test_plan(p, w, "pad", pads, NULL); }
 
 /* An output nobody wrote fails, for a transposing rung and for a bound; each reference mode is chosen as asked,
  * passes a right answer and catches a wrong one. */

@@ -9,18 +9,13 @@
 #include "core/device.h"
 #include "core/harness.h"
 #include "workloads/trapezoid.h"
+#include "test_plan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_trapezoid_workload;
 static climb_device_info dev;
 
-static void plan(climb_opt_plan *p, const char *a, const char *b)
-{
-    char err[300];
-    EXPECT(climb_opt_plan_init(p, w->options, w->n_options, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, 0, a, 0, err, sizeof err) == 0);
-    EXPECT(climb_opt_plan_set(p, 1, b, 0, err, sizeof err) == 0);
-}
+static void plan(climb_opt_plan *p, const char *a, const char *b) { test_plan(p, w, "a", a, "b", b, NULL); }
 
 static void test_check(const char *a, const char *b)
 {
