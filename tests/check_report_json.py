@@ -51,7 +51,7 @@ for x in rows:
     for key in ("workload", "rung", "ordinal", "kind", "vendor", "type", "shape", "shape_label", "options", "input",
                 "reference", "median_us", "min_us", "noise_pct", "bytes_read", "bytes_written", "flops", "items",
                 "special_ops", "gbs", "gflops", "items_rate", "special_rate", "roofline_us", "bound", "pct_roofline",
-                "cumulative_speedup", "vs_vendor", "vs_bound", "note"):
+                "cumulative_speedup", "vs_vendor", "vs_bound", "setup_ms", "setup_bytes", "note"):
         expect(key in x, "row key " + key)
 if failures:
     print("FAILED: " + "; ".join(failures))

@@ -92,8 +92,67 @@ static void test_bound(const climb_device_info *dev)
     EXPECT(strstr(md, "| × cub_device_reduce | × copy_bound |") != NULL && strstr(md, "|--:|--:|\n") != NULL);
     free(md);
     char *json = render(&r, climb_report_json);
-    EXPECT(strstr(json, "\"kind\": \"bound\"") != NULL && strstr(json, "\"vs_bound\": 1}") != NULL);
+    EXPECT(strstr(json, "\"kind\": \"bound\"") != NULL && strstr(json, "\"vs_bound\": 1, \"setup_ms\"") != NULL);
     free(json);
+    climb_report_free(&r);
+}
+
+/* Several vendor rungs (cuSPARSE's algorithms): every row is compared with the fastest verified one of its case.
+ * A workload with a setup hook gets the setup columns, "-" where a rung built nothing. */
+static int fake_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    (void)c;
+    (void)rung;
+    (void)out;
+    return 0;
+}
+
+static void test_vendors_and_setup(const climb_device_info *dev)
+{
+    climb_workload w = climb_reduce_workload;
+    n_bound_rungs = w.n_rungs + 1;
+    bound_rungs[0] = *w.rung(0);
+    bound_rungs[1] = *w.rung(0);
+    bound_rungs[1].name = "second_vendor";
+    for (int i = 1; i < w.n_rungs; i++)
+        bound_rungs[i + 1] = *w.rung(i);
+    w.rung = bound_rung_at;
+    w.n_rungs = n_bound_rungs;
+    w.setup = fake_setup;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
+    const int best = climb_best_rung(&w);
+    climb_report r;
+    climb_report_init(&r, "bench", 7, 0, dev);
+    const climb_shape s = CLIMB_SHAPE1(1000), s2 = CLIMB_SHAPE1(2000);
+    const climb_counts c = {4000, 4000, 0, 0, 0};
+    climb_row *v0 = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
+    climb_row *v1 = add(&r, &w, 1, CLIMB_F32, s, NULL, 8.0, CLIMB_ROW_OK, c);
+    climb_row *top = add(&r, &w, best, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
+    top->has_setup = 1;
+    top->setup.ms = 1.25;
+    top->setup.bytes = 3.5e6;
+    /* Another case: its faster second vendor failed, so the first one is the bar. */
+    add(&r, &w, 0, CLIMB_F32, s2, NULL, 12.0, CLIMB_ROW_OK, c);
+    add(&r, &w, 1, CLIMB_F32, s2, NULL, 6.0, CLIMB_ROW_WRONG, c);
+    climb_row *top2 = add(&r, &w, best, CLIMB_F32, s2, NULL, 10.0, CLIMB_ROW_OK, c);
+    climb_report_derive(&r);
+    EXPECT(near(v0->vs_vendor, 8.0 / 12.0) && near(v1->vs_vendor, 1.0) && near(top->vs_vendor, 0.8));
+    EXPECT(near(top2->vs_vendor, 1.2));
+    char *table = render(&r, climb_report_table);
+    EXPECT(strstr(table, "setup ms  setup MB") != NULL && strstr(table, "     1.25       3.5") != NULL);
+    free(table);
+    char *md = render(&r, climb_report_md);
+    EXPECT(strstr(md, "| × vendor's best | setup ms | setup MB |") != NULL && strstr(md, " | 1.25 | 3.5 |\n") != NULL);
+    EXPECT(strstr(md, " | - | - |\n") != NULL);
+    free(md);
+    char *json = render(&r, climb_report_json);
+    EXPECT(strstr(json, "\"setup_ms\": 1.25, \"setup_bytes\": 3500000}") != NULL);
+    EXPECT(strstr(json, "\"setup_ms\": null, \"setup_bytes\": null}") != NULL);
+    free(json);
+    char *csv = render(&r, climb_report_csv);
+    EXPECT(strstr(csv, ",1.25,3500000,") != NULL);
+    free(csv);
     climb_report_free(&r);
 }
 
@@ -229,7 +288,7 @@ int main(void)
             fields = 1;
         }
     }
-    EXPECT_MSG(fields_ok && header_fields == 38, "%d fields", header_fields);
+    EXPECT_MSG(fields_ok && header_fields == 40, "%d fields", header_fields);
     free(csv);
 
     char *md = render(&r, climb_report_md);
@@ -252,5 +311,6 @@ int main(void)
 
     climb_report_free(&r);
     test_bound(&dev);
+    test_vendors_and_setup(&dev);
     return test_finish("test_cpu_report");
 }

@@ -361,6 +361,8 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
             char msg[300];
             int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
+            if (v >= 0 && w->setup)
+                row->has_setup = w->setup(oc.c, r, &row->setup) == 1;
             if (v != 0) {
                 row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
                 snprintf(row->note, sizeof row->note, "%s", msg);

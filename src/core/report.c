@@ -103,6 +103,19 @@ static const climb_row *find_rung(const climb_report *r, const climb_row *like, 
     return NULL;
 }
 
+/* The case's verified vendor row with the least median (a workload may list several: cuSPARSE's algorithms). */
+static const climb_row *fastest_vendor(const climb_report *r, const climb_row *like)
+{
+    const climb_row *best = NULL;
+    for (int i = 0; i < r->n_rows; i++) {
+        const climb_row *x = &r->rows[i];
+        if (x->w->rung(x->rung)->kind == CLIMB_RUNG_VENDOR && x->status == CLIMB_ROW_OK && x->t.median_us > 0 &&
+            same_case(x, like) && (!best || x->t.median_us < best->t.median_us))
+            best = x;
+    }
+    return best;
+}
+
 static double ratio(const climb_row *base, const climb_row *row)
 {
     if (!base || !(base->t.median_us > 0) || !(row->t.median_us > 0))
@@ -158,9 +171,8 @@ void climb_report_derive(climb_report *r)
                 row->step = ratio(find_rung(r, row, row->rung - 1), row);
             row->cumulative = ratio(find_rung(r, row, climb_first_ladder_rung(w)), row);
         }
-        int v = climb_vendor_rung(w), b = climb_bound_rung(w);
-        if (v >= 0)
-            row->vs_vendor = ratio(find_rung(r, row, v), row);
+        int b = climb_bound_rung(w);
+        row->vs_vendor = ratio(fastest_vendor(r, row), row);
         if (b >= 0)
             row->vs_bound = ratio(find_rung(r, row, b), row);
     }
@@ -276,10 +288,25 @@ static void rung_name(const climb_row *row, char *buf, size_t len)
         snprintf(buf, len, "%s [%s]", info->name, climb_rung_kind_name(info->kind));
 }
 
+/* The vendor column's name: the vendor rung's, or "vendor's best" where several are listed. */
 static const char *vendor_name(const climb_workload *w)
 {
-    int v = climb_vendor_rung(w);
-    return v >= 0 ? w->rung(v)->name : "vendor";
+    int v = climb_vendor_rung(w), n = 0;
+    for (int i = 0; i < w->n_rungs; i++)
+        n += w->rung(i)->kind == CLIMB_RUNG_VENDOR;
+    return n == 1 ? w->rung(v)->name : n > 1 ? "vendor's best" : "vendor";
+}
+
+/* The setup cells: milliseconds and megabytes (10^6) of what the rung's prepare built; "-" where it built none. */
+static void setup_cells(const climb_row *row, char *ms, char *mb, size_t len)
+{
+    if (!row->has_setup) {
+        snprintf(ms, len, "-");
+        snprintf(mb, len, "-");
+        return;
+    }
+    snprintf(ms, len, "%.2f", row->setup.ms);
+    snprintf(mb, len, "%.1f", row->setup.bytes / 1e6);
 }
 
 void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
@@ -357,7 +384,9 @@ void climb_report_table(const climb_report *r, FILE *f)
             fprintf(f, "%2s  %-40s %11s %11s %7s", "#", "rung", "median us", "min us", "noise");
             rate_cells(f, cols, heads, " %9s");
             fprintf(f, " %7s %7s %7s %8s", "%roof", "step", "cumul", "x vendor");
-            fputs(climb_bound_rung(row->w) >= 0 ? "  x bound\n" : "\n", f);
+            if (climb_bound_rung(row->w) >= 0)
+                fputs("  x bound", f);
+            fputs(row->w->setup ? "  setup ms  setup MB\n" : "\n", f);
         }
         char name[160];
         rung_name(row, name, sizeof name);
@@ -373,6 +402,11 @@ void climb_report_table(const climb_report *r, FILE *f)
         fprintf(f, " %7s %7s %7s %8s", c.roof, c.step, c.cumulative, c.vs_vendor);
         if (climb_bound_rung(row->w) >= 0)
             fprintf(f, " %8s", c.vs_bound);
+        if (row->w->setup) {
+            char ms[32], mb[32];
+            setup_cells(row, ms, mb, sizeof ms);
+            fprintf(f, " %9s %9s", ms, mb);
+        }
         fputc('\n', f);
     }
 }
@@ -663,6 +697,10 @@ void climb_report_json(const climb_report *r, FILE *f)
         json_num(f, row->vs_vendor);
         fputs(", \"vs_bound\": ", f);
         json_num(f, row->vs_bound);
+        fputs(", \"setup_ms\": ", f);
+        json_num(f, row->has_setup ? row->setup.ms : NAN);
+        fputs(", \"setup_bytes\": ", f);
+        json_num(f, row->has_setup ? row->setup.bytes : NAN);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
@@ -691,7 +729,7 @@ void climb_report_csv(const climb_report *r, FILE *f)
 {
     fprintf(f, "workload,ordinal,rung,kind,type,shape,options,input,reference,status,median_us,min_us,noise_pct,"
                "samples,bytes_read,bytes_written,flops,items,special_ops,gbs,gflops,items_rate,special_rate,"
-               "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,vs_bound,gpu,cc,git_commit,git_dirty,"
+               "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,vs_bound,setup_ms,setup_bytes,gpu,cc,git_commit,git_dirty,"
                "date,seed,timing,note\n");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
@@ -722,7 +760,9 @@ void climb_report_csv(const climb_report *r, FILE *f)
             fputc(',', f);
         }
         fprintf(f, "%s,", row->bound);
-        const double w[] = {row->pct_roofline, row->step, row->cumulative, row->vs_vendor, row->vs_bound};
+        const double w[] = {row->pct_roofline, row->step,      row->cumulative,
+                            row->vs_vendor,    row->vs_bound, row->has_setup ? row->setup.ms : NAN,
+                            row->has_setup ? row->setup.bytes : NAN};
         for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
             csv_num(f, w[k]);
             fputc(',', f);
@@ -744,7 +784,7 @@ void climb_report_md(const climb_report *r, FILE *f)
     case_columns cols = {0, 0, 0, 0};
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *row = &r->rows[i];
-        const int has_bound = climb_bound_rung(row->w) >= 0;
+        const int has_bound = climb_bound_rung(row->w) >= 0, has_setup = row->w->setup != NULL;
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
             cols = columns_of(row);
             fputc('\n', f);
@@ -755,15 +795,17 @@ void climb_report_md(const climb_report *r, FILE *f)
             fprintf(f, " %% of roofline | step | cumulative | × %s |", vendor_name(row->w));
             if (has_bound)
                 fprintf(f, " × %s |", row->w->rung(climb_bound_rung(row->w))->name);
-            fprintf(f, "\n|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|%s\n", cols.bytes ? "--:|" : "",
+            if (has_setup)
+                fputs(" setup ms | setup MB |", f);
+            fprintf(f, "\n|--:|---|--:|--:|--:|%s%s%s%s--:|--:|--:|--:|%s%s\n", cols.bytes ? "--:|" : "",
                     cols.flops ? "--:|" : "", cols.items ? "--:|" : "", cols.special ? "--:|" : "",
-                    has_bound ? "--:|" : "");
+                    has_bound ? "--:|" : "", has_setup ? "--:|--:|" : "");
         }
         char name[160];
         rung_name(row, name, sizeof name);
         if (row->status != CLIMB_ROW_OK) {
             fprintf(f, "| %d | `%s` | %s: %s |", row->rung, name, climb_row_status_name(row->status), row->note);
-            int blanks = 7 + cols.bytes + cols.flops + cols.items + cols.special + has_bound;
+            int blanks = 7 + cols.bytes + cols.flops + cols.items + cols.special + has_bound + 2 * has_setup;
             for (int k = 0; k < blanks; k++)
                 fputs(" |", f);
             fputc('\n', f);
@@ -777,6 +819,11 @@ void climb_report_md(const climb_report *r, FILE *f)
         fprintf(f, " %s | %s | %s | %s |", c.roof, c.step, c.cumulative, c.vs_vendor);
         if (has_bound)
             fprintf(f, " %s |", c.vs_bound);
+        if (has_setup) {
+            char ms[32], mb[32];
+            setup_cells(row, ms, mb, sizeof ms);
+            fprintf(f, " %s | %s |", ms, mb);
+        }
         fputc('\n', f);
     }
 }

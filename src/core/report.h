@@ -38,6 +38,8 @@ typedef struct climb_row {
     char note[320];
     climb_timing t;
     climb_counts counts;      /* the workload's counts for this case */
+    int has_setup;            /* 1: setup holds what the rung's prepare built (w->setup said so) */
+    climb_setup setup;
     /* Derived by climb_report_derive; NAN where it does not apply. */
     double gbs;               /* (bytes read + written) / median time, 10^9 B/s */
     double gflops;
@@ -48,7 +50,8 @@ typedef struct climb_row {
     double pct_roofline;      /* 100 x roofline time / median time: 100 is at the roof */
     double step;              /* ladder rungs: the rung before's median over this one's, when it is a ladder rung */
     double cumulative;        /* ladder rungs: the first ladder rung's median over this one's */
-    double vs_vendor;         /* the first vendor rung's median over this one's: > 1 is faster than the vendor */
+    double vs_vendor;         /* the fastest vendor rung's median (of the case's verified vendor rows) over this
+                                 one's: > 1 is faster than the vendor at its best */
     double vs_bound;          /* the first bound rung's median over this one's: 1 moves the bytes as fast as it */
 } climb_row;
 

@@ -125,6 +125,13 @@ typedef struct climb_case_params {
 
 typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
 
+/* What a rung's prepare built for a case beside the case's own inputs (a converted sparse format, an analysis),
+ * done once and untimed, so reported apart from the run: the device bytes it keeps and the wall time it took. */
+typedef struct climb_setup {
+    double bytes;                   /* device bytes the rung keeps for its runs (its format, its workspace) */
+    double ms;                      /* milliseconds the build took (host work, copies, device kernels) */
+} climb_setup;
+
 /* ---- tuning (experiment mode, `climb tune`) ---- */
 
 /* A limit that remains: more parameters than this are refused by climb_workload_validate and climb tune. */
@@ -227,6 +234,9 @@ typedef struct climb_workload {
     const char *(*refuses)(const climb_case *c, int rung);
     /* Untimed per-rung set-up (workspace). 0 or -1 (printed). May be NULL. */
     int (*prepare)(climb_case *c, int rung);
+    /* After prepare: what it built for the rung (bytes kept, time taken), for the report's setup columns. 1 with
+     * *out filled; 0 when the rung builds nothing worth reporting. NULL: no rung builds anything. */
+    int (*setup)(const climb_case *c, int rung, climb_setup *out);
     /* NULL if a run of `rung` leaves every operand it reads as it was; else what it changes ("C is read and
      * written when beta != 0"). The harness then calls reset before every run, untimed, and refuses --batch
      * for the rung. May be NULL (nothing is ever changed). */
