@@ -5,6 +5,7 @@
 #include "histogram.h"
 #include "reduce.h"
 #include "scan.h"
+#include "spmv.h"
 #include "transpose.h"
 #include "trapezoid.h"
 
@@ -16,6 +17,7 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_scan_workload,
     &climb_histogram_workload,
     &climb_trapezoid_workload,
+    &climb_spmv_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)

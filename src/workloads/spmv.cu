@@ -1,0 +1,1736 @@
+/*
+ * spmv.cu - sparse matrix-vector product y = A x as a ladder of storage formats, on generated matrices or a
+ * Matrix Market file (--input FILE.mtx), f32 or f64 values with 32-bit indices.
+ *
+ * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
+ * the hybrid ELL + COO built on the host; JDS (rows sorted by length, stored by jagged diagonal) and JDS with
+ * ELL sections; the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
+ * vector kernel (a warp, then a right-sized group of lanes, per row) and the best rung: row blocks of a fixed
+ * budget of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a
+ * block), so short and long rows cost the same per item. See docs/spmv.md.
+ *
+ * Order of this file: generators, statistics, the host formats (built once per matrix, untimed: the report's
+ * setup columns), kernels (one per rung, each with what it changes), launchers, cuSPARSE, the registry table,
+ * the harness glue.
+ *
+ * Bytes counted (the least a run must move): values and column indices once, row pointers once, x once, y once
+ * (written).
+ */
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <cusparse.h>
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/check.h"
+#include "../core/device.h"
+#include "../core/device_primitives.cuh"
+#include "../core/rng.h"
+#include "../core/text.h"
+#include "../core/workload.cuh"
+#include "spmv.h"
+
+/* ---------------------------------------------------------------- generators */
+
+static int gen_fail(char *err, size_t errlen, const char *what, int64_t rows, int64_t nnz)
+{
+    snprintf(err, errlen, "%s: %lld rows and %lld nonzeros: over the 32-bit indices' 2147483647", what,
+             (long long)rows, (long long)nnz);
+    return -1;
+}
+
+/* Distinct sorted columns: k of [0, cols), uniform. Rejection for k well below cols, a partial shuffle else. */
+static void gen_distinct(climb_rng *r, int32_t cols, int32_t k, int32_t *out, int32_t *scratch)
+{
+    if (k == 0)
+        return;
+    if ((int64_t)k * 4 > cols) {
+        for (int32_t i = 0; i < cols; i++)
+            scratch[i] = i;
+        for (int32_t i = 0; i < k; i++) {
+            const int32_t j = i + (int32_t)climb_rng_range(r, 0, cols - 1 - i);
+            const int32_t t = scratch[i];
+            scratch[i] = scratch[j];
+            scratch[j] = t;
+            out[i] = scratch[i];
+        }
+    } else {
+        int32_t have = 0;
+        while (have < k) {
+            for (int32_t i = have; i < k; i++)
+                out[i] = (int32_t)climb_rng_range(r, 0, cols - 1);
+            /* insertion sort (k is small here: at most cols / 4 and usually tens), then drop repeats */
+            for (int32_t i = 1; i < k; i++) {
+                const int32_t v = out[i];
+                int32_t j = i;
+                for (; j > 0 && out[j - 1] > v; j--)
+                    out[j] = out[j - 1];
+                out[j] = v;
+            }
+            have = 1;
+            for (int32_t i = 1; i < k; i++)
+                if (out[i] != out[have - 1])
+                    out[have++] = out[i];
+        }
+        return;
+    }
+    /* the shuffle's picks, sorted */
+    for (int32_t i = 1; i < k; i++) {
+        const int32_t v = out[i];
+        int32_t j = i;
+        for (; j > 0 && out[j - 1] > v; j--)
+            out[j] = out[j - 1];
+        out[j] = v;
+    }
+}
+
+static int32_t powerlaw_len(climb_rng *r, int32_t cap)
+{
+    const double u = 1.0 - climb_rng_double(r, 0.0, 1.0); /* (0, 1] */
+    const double l = floor(pow(u, -1.0 / 1.2));
+    return l >= (double)cap ? cap : (int32_t)l;
+}
+
+extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen)
+{
+    static const char *const NAMES[] = {"poisson", "stencil27", "banded", "random", "powerlaw"};
+    memset(m, 0, sizeof *m);
+    if (g->rows < 0 || g->cols < 0 || g->rows > CLIMB_MTX_MAX_DIM || g->cols > CLIMB_MTX_MAX_DIM) {
+        snprintf(err, errlen, "%s: %lld x %lld: rows and cols must be within 0 .. 2147483646", NAMES[g->matrix],
+                 (long long)g->rows, (long long)g->cols);
+        return -1;
+    }
+    const int32_t rows = (int32_t)g->rows, cols = (int32_t)g->cols;
+    int64_t gx = (int64_t)llround(cbrt((double)rows));
+    if (gx < 1)
+        gx = 1;
+    const int64_t gz = rows ? (rows + gx * gx - 1) / (gx * gx) : 0;
+    if (grid) {
+        grid[0] = grid[1] = (int)gx;
+        grid[2] = (int)gz;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, g->seed);
+    /* Row lengths first (the power law draws them; the others count their in-range columns). */
+    m->rows = rows;
+    m->cols = cols;
+    m->row_ptr = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
+    if (!m->row_ptr) {
+        snprintf(err, errlen, "out of host memory for %lld row pointers", (long long)rows + 1);
+        return -1;
+    }
+    const int stencil = g->matrix == CLIMB_SPMV_POISSON || g->matrix == CLIMB_SPMV_STENCIL27;
+    int64_t nnz = 0;
+    m->row_ptr[0] = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        int64_t len = 0;
+        if (stencil) {
+            const int64_t x = r % gx, y = (r / gx) % gx, z = r / (gx * gx);
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        const int far = (dx != 0) + (dy != 0) + (dz != 0);
+                        if (g->matrix == CLIMB_SPMV_POISSON && far > 1)
+                            continue;
+                        if (x + dx < 0 || x + dx >= gx || y + dy < 0 || y + dy >= gx || z + dz < 0 || z + dz >= gz)
+                            continue;
+                        const int64_t c = r + dx + dy * gx + dz * gx * gx;
+                        len += c < cols && c < rows;
+                    }
+        } else if (g->matrix == CLIMB_SPMV_BANDED) {
+            const int64_t lo = r - g->band < 0 ? 0 : r - g->band, hi = r + g->band >= cols ? cols - 1 : r + g->band;
+            len = hi >= lo ? hi - lo + 1 : 0;
+        } else if (g->matrix == CLIMB_SPMV_RANDOM) {
+            len = g->per_row < cols ? g->per_row : cols;
+        } else {
+            len = cols ? powerlaw_len(&rng, g->max_row < cols ? g->max_row : cols) : 0;
+        }
+        nnz += len;
+        if (nnz > CLIMB_MTX_MAX_NNZ) {
+            climb_csr_free(m);
+            return gen_fail(err, errlen, NAMES[g->matrix], rows, nnz);
+        }
+        m->row_ptr[r + 1] = (int32_t)nnz;
+    }
+    m->nnz = (int32_t)nnz;
+    if (climb_host_memory_refuses((size_t)nnz * 12, "the sparse matrix")) {
+        snprintf(err, errlen, "%s: not enough host memory for %lld nonzeros", NAMES[g->matrix], (long long)nnz);
+        climb_csr_free(m);
+        return -1;
+    }
+    m->col_idx = (int32_t *)malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
+    m->val = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
+    int32_t *scratch = NULL;
+    const int sparse_draw = g->matrix == CLIMB_SPMV_RANDOM || g->matrix == CLIMB_SPMV_POWERLAW;
+    if (sparse_draw)
+        scratch = (int32_t *)malloc(((size_t)cols + 1) * sizeof(int32_t));
+    if (!m->col_idx || !m->val || (sparse_draw && !scratch)) {
+        snprintf(err, errlen, "out of host memory for %lld nonzeros", (long long)nnz);
+        free(scratch);
+        climb_csr_free(m);
+        return -1;
+    }
+    for (int32_t r = 0; r < rows; r++) {
+        int32_t *out = m->col_idx + m->row_ptr[r];
+        const int32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
+        int32_t k = 0;
+        if (stencil) {
+            const int64_t x = r % gx, y = (r / gx) % gx, z = r / (gx * gx);
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        const int far = (dx != 0) + (dy != 0) + (dz != 0);
+                        if (g->matrix == CLIMB_SPMV_POISSON && far > 1)
+                            continue;
+                        if (x + dx < 0 || x + dx >= gx || y + dy < 0 || y + dy >= gx || z + dz < 0 || z + dz >= gz)
+                            continue;
+                        const int64_t c = r + dx + dy * gx + dz * gx * gx;
+                        if (c < cols && c < rows)
+                            out[k++] = (int32_t)c;
+                    }
+        } else if (g->matrix == CLIMB_SPMV_BANDED) {
+            const int64_t lo = r - g->band < 0 ? 0 : r - g->band;
+            for (k = 0; k < len; k++)
+                out[k] = (int32_t)(lo + k);
+        } else {
+            gen_distinct(&rng, cols, len, out, scratch);
+            k = len;
+        }
+        (void)k;
+    }
+    free(scratch);
+    for (int64_t j = 0; j < nnz; j++)
+        m->val[j] = climb_rng_double(&rng, -1.0, 1.0);
+    return 0;
+}
+
+extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    if (m->rows == 0)
+        return;
+    double sum = 0, sq = 0;
+    for (int32_t r = 0; r < m->rows; r++) {
+        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
+        sum += l;
+        sq += (double)l * l;
+        s->max = l > s->max ? l : s->max;
+        s->empty += l == 0;
+    }
+    s->mean = sum / m->rows;
+    const double var = sq / m->rows - s->mean * s->mean;
+    s->cv = s->mean > 0 ? sqrt(var > 0 ? var : 0) / s->mean : 0;
+}
+
+/* ---------------------------------------------------------------- the best rung's partition (host and device) */
+
+__host__ __device__ static inline int merge_search(const int32_t *e, int rows, int nnz, int d)
+{
+    int lo = d - nnz > 0 ? d - nnz : 0, hi = d < rows ? d : rows;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (e[mid] <= d - 1 - mid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+extern "C" int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d)
+{
+    return merge_search(e, rows, nnz, d);
+}
+
+__host__ __device__ static inline int block_flag(const int32_t *rp, int r, int budget)
+{
+    if (r == 0)
+        return 1;
+    const int64_t here = ((int64_t)rp[r] + r) / budget, before = ((int64_t)rp[r - 1] + r - 1) / budget;
+    return here != before || rp[r + 1] - rp[r] > budget || rp[r] - rp[r - 1] > budget;
+}
+
+extern "C" void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags)
+{
+    for (int r = 0; r < rows; r++)
+        flags[r] = (uint8_t)block_flag(row_ptr, r, budget);
+}
+
+/* ---------------------------------------------------------------- host formats (built once per matrix) */
+
+/* The formats the ladder converts CSR into, in host memory, before they are copied to the device. Every format
+ * keeps the values in the case's type T and 32-bit column indices; padding has column -1 (and value 0). */
+typedef struct spmv_sorted {
+    int32_t *perm;        /* rows by length, longest first (ties in row order) */
+    int32_t *len;         /* the sorted rows' lengths */
+} spmv_sorted;
+
+static int sort_rows(const climb_csr *m, spmv_sorted *s)
+{
+    const int32_t rows = m->rows;
+    s->perm = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
+    s->len = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
+    int32_t maxlen = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
+        maxlen = l > maxlen ? l : maxlen;
+    }
+    int64_t *start = (int64_t *)calloc((size_t)maxlen + 2, sizeof(int64_t));
+    if (!s->perm || !s->len || !start) {
+        free(start);
+        return -1;
+    }
+    /* counting sort, descending: start[k] = rows longer than maxlen - k ... as positions */
+    for (int32_t r = 0; r < rows; r++)
+        start[maxlen - (m->row_ptr[r + 1] - m->row_ptr[r]) + 1]++;
+    for (int32_t k = 1; k <= maxlen + 1; k++)
+        start[k] += start[k - 1];
+    for (int32_t r = 0; r < rows; r++) {
+        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
+        const int64_t at = start[maxlen - l]++;
+        s->perm[at] = r;
+        s->len[at] = l;
+    }
+    free(start);
+    return 0;
+}
+
+static void free_sorted(spmv_sorted *s)
+{
+    free(s->perm);
+    free(s->len);
+    memset(s, 0, sizeof *s);
+}
+
+/* The sizes the formats would take, known before building them (refuses() compares them with the CSR's). */
+typedef struct spmv_sizes {
+    int32_t ell_width;          /* the longest row */
+    int64_t ell_elems;          /* width x rows */
+    int32_t hyb_width;          /* the hybrid's ELL width (from the row-length histogram) */
+    int64_t hyb_coo;            /* nonzeros past it */
+    int64_t sell_elems;         /* JDS + ELL sections: 32 x (each section's longest row), summed */
+    int32_t sections;
+} spmv_sizes;
+
+/* Rows per JDS+ELL section: a warp, one lane per row. */
+#define SPMV_SECTION 32
+
+/* The hybrid's ELL width, as CUSP chooses it: the largest k such that at least max(4096, rows / 3) rows have k
+ * or more nonzeros (so most of the ELL slots hold a nonzero); the rest of each longer row goes to COO. */
+static int32_t hyb_width(const climb_csr *m, const int64_t *at_least, int32_t maxlen)
+{
+    const int64_t need = m->rows / 3 > 4096 ? m->rows / 3 : 4096;
+    int32_t k = 0;
+    while (k < maxlen && at_least[k + 1] >= need)
+        k++;
+    return k;
+}
+
+static int compute_sizes(const climb_csr *m, const spmv_sorted *s, spmv_sizes *z)
+{
+    memset(z, 0, sizeof *z);
+    const int32_t rows = m->rows;
+    int32_t maxlen = rows ? s->len[0] : 0;
+    z->ell_width = maxlen;
+    z->ell_elems = (int64_t)maxlen * rows;
+    int64_t *at_least = (int64_t *)calloc((size_t)maxlen + 2, sizeof(int64_t));
+    if (!at_least)
+        return -1;
+    for (int32_t r = 0; r < rows; r++)
+        at_least[s->len[r]]++;
+    for (int32_t k = maxlen - 1; k >= 0; k--)
+        at_least[k] += at_least[k + 1];
+    z->hyb_width = hyb_width(m, at_least, maxlen);
+    for (int32_t r = 0; r < rows; r++)
+        z->hyb_coo += s->len[r] > z->hyb_width ? s->len[r] - z->hyb_width : 0;
+    free(at_least);
+    z->sections = (int32_t)(((int64_t)rows + SPMV_SECTION - 1) / SPMV_SECTION);
+    for (int32_t sec = 0; sec < z->sections; sec++)
+        z->sell_elems += (int64_t)SPMV_SECTION * s->len[(int64_t)sec * SPMV_SECTION];
+    return 0;
+}
+
+/* ---------------------------------------------------------------- policy */
+
+/* Threads per block of the ladder's kernels. */
+#define SPMV_BLOCK 256u
+
+/* The best rung's shapes: threads per block x merge items (rows + nonzeros) per thread; the block's budget is
+ * their product. One list: the tuning candidates, the kernel instances and the dispatch all come from it. The
+ * budget stays at most 1024 so that a block's shared memory (2 x budget products and row ends, one carry per
+ * thread) fits the 48 KB of static shared memory in f64 too. */
+#define SPMV_BEST_SHAPES(X) X(128, 2) X(128, 4) X(128, 8) X(256, 2) X(256, 4) X(512, 2)
+
+/* ---------------------------------------------------------------- kernels */
+
+/* spmv_csr_scalar: the textbook CSR kernel, one thread per row. Neighbouring threads walk rows that lie
+ * row-length apart in memory, so each warp load touches up to 32 sectors, and a long row keeps one thread busy
+ * while its warp waits. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_csr_scalar_kernel(int rows, const int *__restrict__ rp,
+                                                                     const int *__restrict__ ci,
+                                                                     const T *__restrict__ val,
+                                                                     const T *__restrict__ x, T *__restrict__ y)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r >= rows)
+        return;
+    T s = 0;
+    for (int j = rp[r]; j < rp[r + 1]; j++)
+        s += val[j] * x[ci[j]];
+    y[r] = s;
+}
+
+/* spmv_csr_vector: LANES lanes per row (the seed's CSR vector kernel uses a warp): the lanes read a row's
+ * nonzeros side by side (coalesced) and add their partial sums with shuffles. A warp per row idles most lanes
+ * when rows are short (7 nonzeros of a Poisson row keep 7 of 32 busy); the sized rung picks LANES from the mean
+ * row length. */
+template <typename T, unsigned LANES>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_csr_vector_kernel(int rows, const int *__restrict__ rp,
+                                                                     const int *__restrict__ ci,
+                                                                     const T *__restrict__ val,
+                                                                     const T *__restrict__ x, T *__restrict__ y)
+{
+    const long long row = (long long)blockIdx.x * (SPMV_BLOCK / LANES) + threadIdx.x / LANES;
+    const unsigned lane = threadIdx.x % LANES;
+    T s = 0;
+    if (row < rows)
+        for (int j = rp[row] + (int)lane; j < rp[row + 1]; j += LANES)
+            s += val[j] * x[ci[j]];
+#pragma unroll
+    for (unsigned o = LANES / 2; o > 0; o /= 2)
+        s += __shfl_down_sync(0xffffffffu, s, o, LANES);
+    if (lane == 0 && row < rows)
+        y[row] = s;
+}
+
+/* spmv_ell: the rows padded to the longest and stored column-major (slot k of row r at k x rows + r): thread r
+ * reads its k-th nonzero beside its neighbours' (coalesced, with no row pointers). It pays for the padding: every
+ * row is as long as the longest, which on a power-law matrix is thousands of times the mean. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_ell_kernel(int rows, int width, const int *__restrict__ ci,
+                                                              const T *__restrict__ val, const T *__restrict__ x,
+                                                              T *__restrict__ y)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r >= rows)
+        return;
+    T s = 0;
+    for (int k = 0; k < width; k++) {
+        const size_t at = (size_t)k * rows + r;
+        const int c = ci[at];
+        if (c < 0)
+            break; /* padding comes after a row's nonzeros */
+        s += val[at] * x[c];
+    }
+    y[r] = s;
+}
+
+/* spmv_coo: one thread per nonzero with its row index beside it (COO), so every thread has the same work
+ * whatever the row lengths. The products of a row are added across the warp by a segmented scan (rows are
+ * sorted, so equal rows are neighbours) and the last lane of each row's segment adds it to y with one atomic:
+ * y is zeroed first. Costs 4 more bytes per nonzero (the row index) and an atomic per row per warp. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, const int *__restrict__ row,
+                                                              const int *__restrict__ ci, const T *__restrict__ val,
+                                                              const T *__restrict__ x, T *__restrict__ y)
+{
+    const long long i = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31;
+    int r = -1;
+    T v = 0;
+    if (i < nnz) {
+        r = row[i];
+        v = val[i] * x[ci[i]];
+    }
+#pragma unroll
+    for (unsigned o = 1; o < 32; o *= 2) {
+        const T ov = __shfl_up_sync(0xffffffffu, v, o);
+        const int orow = __shfl_up_sync(0xffffffffu, r, o);
+        if (lane >= o && orow == r)
+            v += ov;
+    }
+    const int next = __shfl_down_sync(0xffffffffu, r, 1);
+    if (r >= 0 && (lane == 31 || next != r))
+        atomicAdd(&y[r], v);
+}
+
+/* spmv_jds: rows sorted by length (longest first) and stored by jagged diagonal: the d-th nonzeros of all rows
+ * long enough to have one, side by side. Thread i takes the i-th longest row: neighbouring threads have rows of
+ * nearly equal length (little divergence) and read each diagonal coalesced, with no padding. y is written
+ * through the permutation. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diagonals, const int *__restrict__ perm,
+                                                              const int *__restrict__ jd_ptr,
+                                                              const int *__restrict__ ci, const T *__restrict__ val,
+                                                              const T *__restrict__ x, T *__restrict__ y)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    T s = 0;
+    for (int d = 0; d < diagonals; d++) {
+        const int start = jd_ptr[d];
+        if (i >= jd_ptr[d + 1] - start)
+            break;
+        s += val[start + i] * x[ci[start + i]];
+    }
+    y[perm[i]] = s;
+}
+
+/* spmv_jds_ell: the sorted rows cut into sections of 32 (a warp), each section stored as its own small ELL
+ * padded only to its longest row (column-major within the section). The padding of plain ELL shrinks to the
+ * length differences inside a section, which sorting made small; each warp reads its section contiguously. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int sections, const int *__restrict__ perm,
+                                                                  const long long *__restrict__ sec_ptr,
+                                                                  const int *__restrict__ sec_w,
+                                                                  const int *__restrict__ ci,
+                                                                  const T *__restrict__ val, const T *__restrict__ x,
+                                                                  T *__restrict__ y)
+{
+    const long long sec = ((long long)blockIdx.x * SPMV_BLOCK + threadIdx.x) / SPMV_SECTION;
+    const unsigned lane = threadIdx.x % SPMV_SECTION;
+    if (sec >= sections)
+        return;
+    const long long base = sec_ptr[sec];
+    const int width = sec_w[sec];
+    T s = 0;
+    for (int k = 0; k < width; k++) {
+        const long long at = base + (long long)k * SPMV_SECTION + lane;
+        const int c = ci[at];
+        if (c < 0)
+            break;
+        s += val[at] * x[c];
+    }
+    const long long i = sec * SPMV_SECTION + lane;
+    if (i < rows)
+        y[perm[i]] = s;
+}
+
+/* spmv_merge_blocks (best): each block takes a row block, a run of whole rows holding about a fixed budget of
+ * merge items (rows + nonzeros), found once per matrix. The block loads the run's values and columns coalesced,
+ * multiplies them by x into shared memory, and then each thread takes an equal share of the merged list of row
+ * ends and products (merge path: a binary search finds where its share starts), adding products and finishing
+ * rows as it meets them. A row shared by several threads is finished by the one that meets its end, which adds
+ * the partial sums the threads before it left (in order, so the result does not depend on timing). Every
+ * thread does the same work whether the rows are 1 or 1000 long; a row longer than the budget is a block of its
+ * own, reduced by the whole block. Bytes: the CSR's, once. */
+template <typename T, unsigned BLOCK, unsigned IPT>
+__global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int *__restrict__ blocks, const int *__restrict__ rp,
+                                                           const int *__restrict__ ci, const T *__restrict__ val,
+                                                           const T *__restrict__ x, T *__restrict__ y, T alpha,
+                                                           T beta)
+{
+    constexpr int BUDGET = (int)(BLOCK * IPT);
+    __shared__ T s_p[2 * BUDGET];
+    __shared__ int s_e[2 * BUDGET];
+    __shared__ T s_carry[BLOCK];
+    __shared__ int s_crow[BLOCK];
+    const int tid = (int)threadIdx.x;
+    const int r0 = blocks[blockIdx.x], r1 = blocks[blockIdx.x + 1];
+    const int nz0 = rp[r0], nz1 = rp[r1];
+    const int R = r1 - r0, P = nz1 - nz0;
+
+    if (R == 1 && P > BUDGET) { /* one long row: the whole block on it */
+        T s = 0;
+        for (int j = nz0 + tid; j < nz1; j += BLOCK)
+            s += val[j] * x[ci[j]];
+        s = climb_block_sum<BLOCK>(s, s_carry);
+        if (tid == 0)
+            y[r0] = beta != T(0) ? alpha * s + beta * y[r0] : alpha * s;
+        return;
+    }
+
+    for (int i = tid; i < R; i += BLOCK)
+        s_e[i] = rp[r0 + 1 + i] - nz0;
+    for (int base = 0; base < P; base += BUDGET) {
+        int c[IPT];
+        T v[IPT];
+#pragma unroll
+        for (unsigned u = 0; u < IPT; u++) {
+            const int j = base + (int)(u * BLOCK) + tid;
+            if (j < P) {
+                c[u] = ci[nz0 + j];
+                v[u] = val[nz0 + j];
+            }
+        }
+#pragma unroll
+        for (unsigned u = 0; u < IPT; u++) {
+            const int j = base + (int)(u * BLOCK) + tid;
+            if (j < P)
+                s_p[j] = v[u] * x[c[u]];
+        }
+    }
+    __syncthreads();
+
+    const int D = R + P, share = (D + (int)BLOCK - 1) / (int)BLOCK;
+    const int d0 = tid * share < D ? tid * share : D, d1 = d0 + share < D ? d0 + share : D;
+    int i = merge_search(s_e, R, P, d0), j = d0 - i;
+    T sum = 0, first_sum = 0;
+    int first = -1;
+    for (int d = d0; d < d1; d++) {
+        if (i < R && j < s_e[i]) {
+            sum += s_p[j++];
+        } else {
+            if (first < 0) {
+                first = i;
+                first_sum = sum;
+            } else {
+                T *out = &y[r0 + i];
+                *out = beta != T(0) ? alpha * sum + beta * *out : alpha * sum;
+            }
+            sum = 0;
+            i++;
+        }
+    }
+    s_carry[tid] = sum;
+    s_crow[tid] = i;
+    __syncthreads();
+    if (first >= 0) {
+        for (int t = tid - 1; t >= 0 && s_crow[t] == first; t--)
+            first_sum += s_carry[t];
+        T *out = &y[r0 + first];
+        *out = beta != T(0) ? alpha * first_sum + beta * *out : alpha * first_sum;
+    }
+}
+
+/* The best rung's build: which rows start a block (block_flag), compacted into the list of starting rows. */
+__global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows)
+        flags[r] = (unsigned char)block_flag(rp, r, budget);
+}
+
+__global__ void spmv_close_blocks_kernel(int *blocks, const int *count, int rows) { blocks[*count] = rows; }
+
+/* The library's validation: row pointers from 0 to nnz, never decreasing (bit 1), columns in range (bit 2). */
+__global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__restrict__ rp,
+                                     const int *__restrict__ ci, unsigned *bad)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k <= rows; k += stride) {
+        const int p = rp[k];
+        if ((k == 0 && p != 0) || (k == rows && p != nnz) || (k < rows && rp[k + 1] < p) || p < 0 || p > nnz)
+            atomicOr(bad, 1u);
+    }
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride) {
+        const int c = ci[k];
+        if (c < 0 || c >= cols)
+            atomicOr(bad, 2u);
+    }
+}
+
+/* ---------------------------------------------------------------- the best rung's plan (shared with the C API) */
+
+extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s)
+{
+    *bad = 0;
+    unsigned *d_bad = NULL, h_bad = 0;
+    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof *d_bad);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
+    if (e == cudaSuccess) {
+        spmv_validate_kernel<<<1024, SPMV_BLOCK, 0, s>>>(p->rows, p->cols, p->nnz, p->row_ptr, p->col_idx, d_bad);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&h_bad, d_bad, sizeof h_bad, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (d_bad)
+        cudaFree(d_bad);
+    *bad = h_bad & 1u ? 1 : h_bad & 2u ? 2 : 0;
+    return e;
+}
+
+extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
+{
+    if (p->blocks)
+        cudaFree(p->blocks);
+    p->blocks = NULL;
+    p->n_blocks = 0;
+    p->bytes = 0;
+}
+
+extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, int items, cudaStream_t s)
+{
+    climb_spmv_plan_free(p);
+    p->block = block;
+    p->items = items;
+    if (p->rows == 0)
+        return cudaSuccess;
+    unsigned char *flags = NULL;
+    int *count = NULL, *blocks = NULL, n = 0;
+    void *tmp = NULL;
+    size_t tmp_bytes = 0;
+    thrust::counting_iterator<int> rows_it(0);
+    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, blocks, count, p->rows, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&flags, (size_t)p->rows);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&blocks, ((size_t)p->rows + 1) * sizeof(int)); /* at most one block per row */
+    if (e == cudaSuccess) {
+        spmv_flags_kernel<<<(unsigned)((p->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->rows, p->row_ptr, block * items, flags);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, blocks, count, p->rows, s);
+    if (e == cudaSuccess) {
+        spmv_close_blocks_kernel<<<1, 1, 0, s>>>(blocks, count, p->rows);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (flags)
+        cudaFree(flags);
+    if (count)
+        cudaFree(count);
+    if (tmp)
+        cudaFree(tmp);
+    if (e != cudaSuccess) {
+        if (blocks)
+            cudaFree(blocks);
+        return e;
+    }
+    /* Keep only what the runs read: n + 1 starting rows. */
+    int *kept = NULL;
+    e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(kept, blocks, ((size_t)n + 1) * sizeof(int), cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    cudaFree(blocks);
+    if (e != cudaSuccess) {
+        if (kept)
+            cudaFree(kept);
+        return e;
+    }
+    p->blocks = kept;
+    p->n_blocks = n;
+    p->bytes = ((size_t)n + 1) * sizeof(int);
+    return cudaSuccess;
+}
+
+template <typename T>
+static cudaError_t merge_launch(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    if (p->n_blocks == 0)
+        return cudaSuccess;
+#define SPMV_X(B, I)                                                                                           \
+    if (p->block == B && p->items == I) {                                                                    \
+        spmv_merge_kernel<T, B, I><<<(unsigned)p->n_blocks, B, 0, s>>>(p->blocks, p->row_ptr, p->col_idx,   \
+                                                                       (const T *)p->val, x, y, alpha, beta); \
+        return cudaGetLastError();                                                                           \
+    }
+    SPMV_BEST_SHAPES(SPMV_X)
+#undef SPMV_X
+    return cudaErrorInvalidValue;
+}
+
+extern "C" cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta,
+                                           void *y, cudaStream_t s)
+{
+    if (p->f64)
+        return merge_launch<double>(p, alpha, (const double *)x, beta, (double *)y, s);
+    return merge_launch<float>(p, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
+}
+
+/* ---------------------------------------------------------------- the case */
+
+/* What each rung runs on: the CSR itself, or a format built from it in prepare. */
+typedef enum spmv_format {
+    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_PLAN, FMT_CUSPARSE
+} spmv_format;
+#define SPMV_N_FORMATS 8
+
+struct climb_case {
+    climb_case_params p;
+    int matrix;
+    double limit;                 /* format_limit */
+    climb_csr gen;                /* the generated matrix (empty with a file) */
+    const climb_csr *m;           /* the matrix: &gen or the file's */
+    int grid[3];
+    climb_spmv_stats st;
+    spmv_sorted sorted;
+    spmv_sizes sz;
+    size_t tsize;
+    char unfit[160];              /* why the values do not fit the type ("" when they do) */
+    double *ref, *tol;
+    void *h_y;
+    int *d_rp, *d_ci;
+    void *d_val, *d_x, *d_y;
+    /* formats, built on first use */
+    int built[SPMV_N_FORMATS];
+    climb_setup made[SPMV_N_FORMATS];
+    int *d_ell_ci;
+    void *d_ell_val;
+    int *d_coo_row;
+    int *d_hyb_ci, *d_hyb_row, *d_hyb_cci;
+    void *d_hyb_val, *d_hyb_cval;
+    int *d_perm, *d_jd_ptr, *d_jds_ci;
+    void *d_jds_val;
+    long long *d_sec_ptr;
+    int *d_sec_w, *d_sell_ci;
+    void *d_sell_val;
+    climb_spmv_plan_dev plan;
+    int tuning[2];
+    int lanes;                    /* the sized CSR vector kernel's lanes per row */
+    cusparseHandle_t sp;
+    cusparseSpMatDescr_t sp_a;
+    cusparseDnVecDescr_t sp_x, sp_y;
+    void *sp_buf;
+    size_t sp_bytes;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Copies n values to a new device array in the case's type. */
+static int upload_vals(const climb_case *c, const double *v, size_t n, void **d)
+{
+    void *h = malloc((n ? n : 1) * c->tsize);
+    if (!h) {
+        fprintf(stderr, "climb: out of host memory for %zu values\n", n);
+        return -1;
+    }
+    if (c->p.type == CLIMB_F64)
+        memcpy(h, v, n * sizeof(double));
+    else
+        for (size_t k = 0; k < n; k++)
+            ((float *)h)[k] = (float)v[k];
+    cudaError_t e = cudaMalloc(d, (n ? n : 1) * c->tsize);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(*d, h, n * c->tsize, cudaMemcpyHostToDevice);
+    free(h);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: spmv: could not place %zu values on the device: %s\n", n, cudaGetErrorString(e));
+        cudaGetLastError();
+        return -1;
+    }
+    return 0;
+}
+
+static int upload_ints(const void *v, size_t n, size_t each, void **d)
+{
+    cudaError_t e = cudaMalloc(d, (n ? n : 1) * each);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(*d, v, n * each, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: spmv: could not place %zu indices on the device: %s\n", n, cudaGetErrorString(e));
+        cudaGetLastError();
+        return -1;
+    }
+    return 0;
+}
+
+/* An ELL block of `width` slots for `nrows` rows (slot k of row i at k x nrows + i): row i is perm[i] (or i
+ * without perm), and its slots from `skip` on... the first `width` nonzeros of each row. */
+static int build_ell_host(const climb_csr *m, int32_t width, int32_t **ci, double **v)
+{
+    const size_t n = (size_t)width * (size_t)m->rows;
+    *ci = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
+    *v = (double *)calloc(n ? n : 1, sizeof(double));
+    if (!*ci || !*v)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        (*ci)[k] = -1;
+    for (int32_t r = 0; r < m->rows; r++) {
+        const int32_t b = m->row_ptr[r], l = m->row_ptr[r + 1] - b;
+        for (int32_t k = 0; k < l && k < width; k++) {
+            (*ci)[(size_t)k * m->rows + r] = m->col_idx[b + k];
+            (*v)[(size_t)k * m->rows + r] = m->val[b + k];
+        }
+    }
+    return 0;
+}
+
+static int build_format(climb_case *c, spmv_format f)
+{
+    const climb_csr *m = c->m;
+    int rc = 0;
+    int32_t *ci = NULL, *idx = NULL, *idx2 = NULL;
+    double *v = NULL, *v2 = NULL;
+    long long *sec = NULL;
+    double t0 = now_ms(), bytes = 0;
+    switch (f) {
+    case FMT_ELL:
+        rc = build_ell_host(m, c->sz.ell_width, &ci, &v);
+        if (rc == 0)
+            rc = upload_ints(ci, (size_t)c->sz.ell_elems, 4, (void **)&c->d_ell_ci) ||
+                 upload_vals(c, v, (size_t)c->sz.ell_elems, &c->d_ell_val);
+        bytes = (double)c->sz.ell_elems * (4 + c->tsize);
+        break;
+    case FMT_COO:
+        idx = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
+        rc = idx ? 0 : -1;
+        for (int32_t r = 0; rc == 0 && r < m->rows; r++)
+            for (int32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j++)
+                idx[j] = r;
+        if (rc == 0)
+            rc = upload_ints(idx, (size_t)m->nnz, 4, (void **)&c->d_coo_row);
+        bytes = (double)m->nnz * 4;
+        break;
+    case FMT_HYB: {
+        const int32_t w = c->sz.hyb_width;
+        const int64_t rest = c->sz.hyb_coo;
+        rc = build_ell_host(m, w, &ci, &v);
+        idx = (int32_t *)malloc(((size_t)rest + 1) * sizeof(int32_t));
+        idx2 = (int32_t *)malloc(((size_t)rest + 1) * sizeof(int32_t));
+        v2 = (double *)malloc(((size_t)rest + 1) * sizeof(double));
+        if (rc == 0 && (!idx || !idx2 || !v2))
+            rc = -1;
+        int64_t k = 0;
+        for (int32_t r = 0; rc == 0 && r < m->rows; r++)
+            for (int32_t j = m->row_ptr[r] + w; j < m->row_ptr[r + 1]; j++, k++) {
+                idx[k] = r;
+                idx2[k] = m->col_idx[j];
+                v2[k] = m->val[j];
+            }
+        const size_t ell = (size_t)w * (size_t)m->rows;
+        if (rc == 0)
+            rc = upload_ints(ci, ell, 4, (void **)&c->d_hyb_ci) || upload_vals(c, v, ell, &c->d_hyb_val) ||
+                 upload_ints(idx, (size_t)rest, 4, (void **)&c->d_hyb_row) ||
+                 upload_ints(idx2, (size_t)rest, 4, (void **)&c->d_hyb_cci) ||
+                 upload_vals(c, v2, (size_t)rest, &c->d_hyb_cval);
+        bytes = (double)ell * (4 + c->tsize) + (double)rest * (8 + c->tsize);
+        break;
+    }
+    case FMT_JDS: {
+        const int32_t diag = m->rows ? c->sorted.len[0] : 0;
+        idx = (int32_t *)calloc((size_t)diag + 1, sizeof(int32_t));
+        ci = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
+        v = (double *)malloc(((size_t)m->nnz + 1) * sizeof(double));
+        rc = idx && ci && v ? 0 : -1;
+        /* jd_ptr[d]: nonzeros on the diagonals before d; the rows with a d-th nonzero are the first of perm */
+        int32_t longer = m->rows;
+        for (int32_t d = 0; rc == 0 && d < diag; d++) {
+            while (longer > 0 && c->sorted.len[longer - 1] <= d)
+                longer--;
+            idx[d + 1] = idx[d] + longer;
+            for (int32_t i = 0; i < longer; i++) {
+                const int32_t j = m->row_ptr[c->sorted.perm[i]] + d;
+                ci[idx[d] + i] = m->col_idx[j];
+                v[idx[d] + i] = m->val[j];
+            }
+        }
+        if (rc == 0)
+            rc = upload_ints(c->sorted.perm, (size_t)m->rows, 4, (void **)&c->d_perm) ||
+                 upload_ints(idx, (size_t)diag + 1, 4, (void **)&c->d_jd_ptr) ||
+                 upload_ints(ci, (size_t)m->nnz, 4, (void **)&c->d_jds_ci) ||
+                 upload_vals(c, v, (size_t)m->nnz, &c->d_jds_val);
+        bytes = (double)m->nnz * (4 + c->tsize) + (double)m->rows * 4 + ((double)diag + 1) * 4;
+        break;
+    }
+    case FMT_SELL: {
+        const int32_t ns = c->sz.sections;
+        const size_t n = (size_t)c->sz.sell_elems;
+        sec = (long long *)malloc(((size_t)ns + 1) * sizeof(long long));
+        idx = (int32_t *)malloc(((size_t)ns + 1) * sizeof(int32_t));
+        ci = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
+        v = (double *)calloc(n ? n : 1, sizeof(double));
+        rc = sec && idx && ci && v ? 0 : -1;
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            ci[k] = -1;
+        long long at = 0;
+        for (int32_t s = 0; rc == 0 && s < ns; s++) {
+            const int32_t w = c->sorted.len[(int64_t)s * SPMV_SECTION];
+            sec[s] = at;
+            idx[s] = w;
+            for (int32_t l = 0; l < SPMV_SECTION; l++) {
+                const int64_t i = (int64_t)s * SPMV_SECTION + l;
+                if (i >= m->rows)
+                    break;
+                const int32_t r = c->sorted.perm[i], b = m->row_ptr[r], len = m->row_ptr[r + 1] - b;
+                for (int32_t k = 0; k < len; k++) {
+                    ci[at + (long long)k * SPMV_SECTION + l] = m->col_idx[b + k];
+                    v[at + (long long)k * SPMV_SECTION + l] = m->val[b + k];
+                }
+            }
+            at += (long long)w * SPMV_SECTION;
+        }
+        if (rc == 0) {
+            sec[ns] = at;
+            rc = upload_ints(c->sorted.perm, (size_t)m->rows, 4, (void **)&c->d_perm) ||
+                 upload_ints(sec, (size_t)ns + 1, sizeof(long long), (void **)&c->d_sec_ptr) ||
+                 upload_ints(idx, (size_t)ns, 4, (void **)&c->d_sec_w) ||
+                 upload_ints(ci, n, 4, (void **)&c->d_sell_ci) || upload_vals(c, v, n, &c->d_sell_val);
+        }
+        bytes = (double)n * (4 + c->tsize) + (double)m->rows * 4 + (double)ns * 12;
+        break;
+    }
+    case FMT_PLAN: {
+        cudaError_t e = climb_spmv_plan_build(&c->plan, c->tuning[0], c->tuning[1], 0);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "climb: spmv: could not build the row blocks: %s\n", cudaGetErrorString(e));
+            cudaGetLastError();
+            rc = -1;
+        }
+        bytes = (double)c->plan.bytes;
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc != 0 && f != FMT_PLAN)
+        fprintf(stderr, "climb: spmv: could not build a format (host or device memory)\n");
+    free(ci);
+    free(v);
+    free(idx);
+    free(idx2);
+    free(v2);
+    free(sec);
+    if (rc == 0 && CLIMB_FAILED(cudaDeviceSynchronize()))
+        rc = -1;
+    c->made[f].ms = now_ms() - t0;
+    c->made[f].bytes = bytes;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- cuSPARSE */
+
+#define SPMV_SPARSE(call)                                                                                      \
+    do {                                                                                                       \
+        cusparseStatus_t st_ = (call);                                                                         \
+        if (st_ != CUSPARSE_STATUS_SUCCESS) {                                                                  \
+            fprintf(stderr, "climb: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(st_)); \
+            return -1;                                                                                         \
+        }                                                                                                      \
+    } while (0)
+
+static int sparse_prepare(climb_case *c, cusparseSpMVAlg_t alg)
+{
+    const cudaDataType dt = c->p.type == CLIMB_F64 ? CUDA_R_64F : CUDA_R_32F;
+    if (!c->sp) {
+        SPMV_SPARSE(cusparseCreate(&c->sp));
+        SPMV_SPARSE(cusparseCreateCsr(&c->sp_a, c->m->rows, c->m->cols, c->m->nnz, c->d_rp, c->d_ci, c->d_val,
+                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
+        SPMV_SPARSE(cusparseCreateDnVec(&c->sp_x, c->m->cols, c->d_x, dt));
+        SPMV_SPARSE(cusparseCreateDnVec(&c->sp_y, c->m->rows, c->d_y, dt));
+    }
+    const double one = 1, zero = 0;
+    const float onef = 1, zerof = 0;
+    const void *a = c->p.type == CLIMB_F64 ? (const void *)&one : (const void *)&onef;
+    const void *b = c->p.type == CLIMB_F64 ? (const void *)&zero : (const void *)&zerof;
+    size_t need = 0;
+    SPMV_SPARSE(cusparseSpMV_bufferSize(c->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, a, c->sp_a, c->sp_x, b, c->sp_y, dt,
+                                        alg, &need));
+    if (climb_grow_device_buffer(&c->sp_buf, &c->sp_bytes, need ? need : 16) != 0)
+        return -1;
+    SPMV_SPARSE(cusparseSpMV_preprocess(c->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, a, c->sp_a, c->sp_x, b, c->sp_y, dt,
+                                        alg, c->sp_buf));
+    return 0;
+}
+
+static int sparse_run(climb_case *c, cusparseSpMVAlg_t alg, cudaStream_t s)
+{
+    const cudaDataType dt = c->p.type == CLIMB_F64 ? CUDA_R_64F : CUDA_R_32F;
+    const double one = 1, zero = 0;
+    const float onef = 1, zerof = 0;
+    const void *a = c->p.type == CLIMB_F64 ? (const void *)&one : (const void *)&onef;
+    const void *b = c->p.type == CLIMB_F64 ? (const void *)&zero : (const void *)&zerof;
+    SPMV_SPARSE(cusparseSetStream(c->sp, s));
+    SPMV_SPARSE(cusparseSpMV(c->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, a, c->sp_a, c->sp_x, b, c->sp_y, dt, alg,
+                             c->sp_buf));
+    return 0;
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }
+
+typedef cudaError_t (*spmv_launch_fn)(climb_case *c, cudaStream_t s);
+
+template <typename T> static cudaError_t launch_csr_scalar(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_csr_scalar_kernel<T><<<grid_for(c->m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->d_rp, c->d_ci, (const T *)c->d_val, (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T, unsigned LANES> static cudaError_t launch_vector_lanes(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_csr_vector_kernel<T, LANES><<<grid_for(c->m->rows, SPMV_BLOCK / LANES), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->d_rp, c->d_ci, (const T *)c->d_val, (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_csr_vector(climb_case *c, cudaStream_t s)
+{
+    return launch_vector_lanes<T, 32>(c, s);
+}
+
+/* Lanes per row for the sized kernel: the power of two at or above the mean row length, 2 to 32 (CUSP's rule). */
+static int sized_lanes(double mean) { return mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32; }
+
+template <typename T> static cudaError_t launch_csr_vector_sized(climb_case *c, cudaStream_t s)
+{
+    switch (c->lanes) {
+    case 2: return launch_vector_lanes<T, 2>(c, s);
+    case 4: return launch_vector_lanes<T, 4>(c, s);
+    case 8: return launch_vector_lanes<T, 8>(c, s);
+    case 16: return launch_vector_lanes<T, 16>(c, s);
+    default: return launch_vector_lanes<T, 32>(c, s);
+    }
+}
+
+template <typename T> static cudaError_t launch_ell(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_ell_kernel<T><<<grid_for(c->m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->sz.ell_width, c->d_ell_ci, (const T *)c->d_ell_val, (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_coo(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    cudaError_t e = cudaMemsetAsync(c->d_y, 0, (size_t)c->m->rows * sizeof(T), s);
+    if (e != cudaSuccess || c->m->nnz == 0)
+        return e;
+    spmv_coo_kernel<T><<<grid_for(c->m->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->nnz, c->d_coo_row, c->d_ci, (const T *)c->d_val, (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_hyb(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_ell_kernel<T><<<grid_for(c->m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->sz.hyb_width, c->d_hyb_ci, (const T *)c->d_hyb_val, (const T *)c->d_x, (T *)c->d_y);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || c->sz.hyb_coo == 0)
+        return e;
+    spmv_coo_kernel<T><<<grid_for(c->sz.hyb_coo, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->sz.hyb_coo, c->d_hyb_row, c->d_hyb_cci, (const T *)c->d_hyb_cval, (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_jds(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_jds_kernel<T><<<grid_for(c->m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->sorted.len[0], c->d_perm, c->d_jd_ptr, c->d_jds_ci, (const T *)c->d_jds_val,
+        (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_jds_ell(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_jds_ell_kernel<T><<<grid_for((long long)c->sz.sections * SPMV_SECTION, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+        c->m->rows, c->sz.sections, c->d_perm, c->d_sec_ptr, c->d_sec_w, c->d_sell_ci, (const T *)c->d_sell_val,
+        (const T *)c->d_x, (T *)c->d_y);
+    return cudaGetLastError();
+}
+
+template <typename T> static cudaError_t launch_merge(climb_case *c, cudaStream_t s)
+{
+    return merge_launch<T>(&c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+#define SPMV_KERNELS_FN(fname, kernel)                                                                         \
+    static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)   \
+    {                                                                                                        \
+        return t == CLIMB_F64 ? climb_one_kernel(o, max, (const void *)kernel<double>, #kernel "<double>",    \
+                                                 SPMV_BLOCK, 0)                                              \
+                              : climb_one_kernel(o, max, (const void *)kernel<float>, #kernel "<float>",      \
+                                                 SPMV_BLOCK, 0);                                             \
+    }
+SPMV_KERNELS_FN(k_scalar, spmv_csr_scalar_kernel)
+SPMV_KERNELS_FN(k_ell, spmv_ell_kernel)
+SPMV_KERNELS_FN(k_coo, spmv_coo_kernel)
+SPMV_KERNELS_FN(k_jds, spmv_jds_kernel)
+SPMV_KERNELS_FN(k_jds_ell, spmv_jds_ell_kernel)
+
+static void kernel_at(climb_kernel_desc *o, int max, int i, const void *f, const char *name, int block)
+{
+    if (i < max) {
+        climb_kernel_desc d;
+        climb_one_kernel(&d, 1, f, name, block, 0);
+        o[i] = d;
+    }
+}
+
+static int k_vector(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    if (t == CLIMB_F64)
+        kernel_at(o, max, 0, (const void *)spmv_csr_vector_kernel<double, 32>, "spmv_csr_vector_kernel<double, 32>",
+                  SPMV_BLOCK);
+    else
+        kernel_at(o, max, 0, (const void *)spmv_csr_vector_kernel<float, 32>, "spmv_csr_vector_kernel<float, 32>",
+                  SPMV_BLOCK);
+    return 1;
+}
+
+static int k_vector_sized(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int i = 0;
+#define SPMV_L(L)                                                                                              \
+    if (t == CLIMB_F64)                                                                                        \
+        kernel_at(o, max, i++, (const void *)spmv_csr_vector_kernel<double, L>,                               \
+                  "spmv_csr_vector_kernel<double, " #L ">", SPMV_BLOCK);                                        \
+    else                                                                                                       \
+        kernel_at(o, max, i++, (const void *)spmv_csr_vector_kernel<float, L>,                                \
+                  "spmv_csr_vector_kernel<float, " #L ">", SPMV_BLOCK);
+    SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16)
+#undef SPMV_L
+    return i;
+}
+
+static int k_hyb(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *o, int max)
+{
+    climb_kernel_desc two[2];
+    k_ell(t, d, v, &two[0], 1);
+    k_coo(t, d, v, &two[1], 1);
+    for (int i = 0; i < 2 && i < max; i++)
+        o[i] = two[i];
+    return 2;
+}
+
+static int k_merge(climb_dtype t, const climb_device_info *, const int *v, climb_kernel_desc *o, int max)
+{
+#define SPMV_X(B, I)                                                                                           \
+    if (v[0] == B && v[1] == I) {                                                                            \
+        if (t == CLIMB_F64)                                                                                  \
+            return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<double, B, I>,                    \
+                                    "spmv_merge_kernel<double, " #B ", " #I ">", B, 0);                       \
+        return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<float, B, I>,                         \
+                                "spmv_merge_kernel<float, " #B ", " #I ">", B, 0);                            \
+    }
+    SPMV_BEST_SHAPES(SPMV_X)
+#undef SPMV_X
+    return 0;
+}
+
+typedef struct spmv_rung {
+    climb_rung_info info;
+    spmv_format format;
+    spmv_launch_fn launch[2];   /* f32, f64 */
+    cusparseSpMVAlg_t alg;      /* vendor rungs */
+} spmv_rung;
+
+#define SPMV_LAUNCH(fn) {fn<float>, fn<double>}
+
+static const spmv_rung SPMV_RUNGS[] = {
+    {.info = {.name = "cusparse_csr_alg1", .idea = "vendor: cusparseSpMV on CSR, CUSPARSE_SPMV_CSR_ALG1 (the default)",
+              .needs = "rows and cols >= 1", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+     .format = FMT_CUSPARSE, .launch = {NULL, NULL}, .alg = CUSPARSE_SPMV_CSR_ALG1},
+    {.info = {.name = "cusparse_csr_alg2", .idea = "vendor: cusparseSpMV on CSR, CUSPARSE_SPMV_CSR_ALG2 "
+                                                   "(deterministic, for irregular rows)",
+              .needs = "rows and cols >= 1", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+     .format = FMT_CUSPARSE, .launch = {NULL, NULL}, .alg = CUSPARSE_SPMV_CSR_ALG2},
+    {.info = {.name = "csr_scalar", .idea = "CSR, one thread per row", .needs = "", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_scalar},
+     .format = FMT_CSR, .launch = SPMV_LAUNCH(launch_csr_scalar)},
+    {.info = {.name = "csr_vector", .idea = "CSR, a warp per row: coalesced reads of each row, shuffle sums",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_vector},
+     .format = FMT_CSR, .launch = SPMV_LAUNCH(launch_csr_vector)},
+    {.info = {.name = "csr_vector_sized", .idea = "CSR, 2 to 32 lanes per row from the mean row length",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_vector_sized},
+     .format = FMT_CSR, .launch = SPMV_LAUNCH(launch_csr_vector_sized)},
+    {.info = {.name = "ell", .idea = "ELL: rows padded to the longest, column-major; a thread per row",
+              .needs = "ELL within format_limit x the CSR bytes", .kind = CLIMB_RUNG_LADDER, .kernels = k_ell},
+     .format = FMT_ELL, .launch = SPMV_LAUNCH(launch_ell)},
+    {.info = {.name = "coo", .idea = "COO: a thread per nonzero, warp segmented sums, an atomic per row segment",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coo},
+     .format = FMT_COO, .launch = SPMV_LAUNCH(launch_coo)},
+    {.info = {.name = "hyb", .idea = "ELL up to the width most rows reach (row-length histogram), the rest COO",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_hyb},
+     .format = FMT_HYB, .launch = SPMV_LAUNCH(launch_hyb)},
+    {.info = {.name = "jds", .idea = "JDS: rows sorted by length, stored by jagged diagonal; no padding",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_jds},
+     .format = FMT_JDS, .launch = SPMV_LAUNCH(launch_jds)},
+    {.info = {.name = "jds_ell", .idea = "sorted rows in sections of 32, each an ELL padded to its own longest row",
+              .needs = "sections within format_limit x the CSR bytes", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_jds_ell},
+     .format = FMT_SELL, .launch = SPMV_LAUNCH(launch_jds_ell)},
+    {.info = {.name = "merge_blocks", .idea = "row blocks of a fixed rows+nonzeros budget, merge path in shared "
+                                              "memory: every thread the same work",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_merge},
+     .format = FMT_PLAN, .launch = SPMV_LAUNCH(launch_merge)},
+};
+#define SPMV_N_RUNGS CLIMB_COUNT(SPMV_RUNGS)
+
+static const climb_rung_info *spmv_rung_info(int i) { return &SPMV_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- tuning */
+
+static const int SPMV_BLOCKS[] = {128, 256, 512};
+static const int SPMV_ITEMS[] = {2, 4, 8};
+static const climb_tunable SPMV_TUNABLES[] = {
+    {.name = "block", .meaning = "threads per block", .values = SPMV_BLOCKS, .n_values = CLIMB_COUNT(SPMV_BLOCKS)},
+    {.name = "items", .meaning = "merge items (rows + nonzeros) per thread; block x items is a row block's budget",
+     .values = SPMV_ITEMS, .n_values = CLIMB_COUNT(SPMV_ITEMS)},
+};
+#define SPMV_X(B, I) B, I,
+static const int SPMV_CANDIDATES[] = {SPMV_BEST_SHAPES(SPMV_X)};
+#undef SPMV_X
+
+/* The built-in shape: 256 threads x 4 items, a budget of 1024 (one Poisson block: about 128 rows). `climb tune
+ * spmv` measures every listed shape on the bench matrices (results/<gpu>/spmv/tune.json). */
+static const char *spmv_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
+{
+    (void)dev;
+    (void)k;
+    values[0] = 256;
+    values[1] = 4;
+    return "built-in: 256 threads x 4 items (a 1024-item row block)";
+}
+
+static const climb_tuning SPMV_TUNING = {
+    .params = SPMV_TUNABLES,
+    .n_params = CLIMB_COUNT(SPMV_TUNABLES),
+    .candidates = SPMV_CANDIDATES,
+    .n_candidates = CLIMB_COUNT(SPMV_CANDIDATES) / 2,
+    .defaults = spmv_defaults,
+    .rejects = NULL,
+};
+
+/* ---------------------------------------------------------------- options */
+
+static const char *const SPMV_MATRICES[] = {"poisson", "stencil27", "banded", "random", "powerlaw", NULL};
+enum { OPT_MATRIX, OPT_BAND, OPT_PER_ROW, OPT_MAX_ROW, OPT_LIMIT, OPT_INPUT };
+static constexpr climb_option SPMV_OPTIONS[] = {
+    {.name = "matrix", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "generated matrix: poisson (3-D 7-point), stencil27, banded, random (per_row a row), powerlaw "
+                "(Pareto row lengths up to max_row); not used with --input",
+     .def = "all", .choices = SPMV_MATRICES},
+    {.name = "band", .kind = CLIMB_OPT_INT, .meaning = "banded: columns r - band .. r + band", .def = "8", .min = 0,
+     .max = 100000},
+    {.name = "per_row", .kind = CLIMB_OPT_INT, .meaning = "random: nonzeros per row", .def = "16", .min = 1,
+     .max = 1000000},
+    {.name = "max_row", .kind = CLIMB_OPT_INT, .meaning = "powerlaw: the longest row", .def = "4096", .min = 1,
+     .max = 2147483646},
+    {.name = "format_limit", .kind = CLIMB_OPT_FLOAT,
+     .meaning = "a padded format (ell, jds_ell) is refused above this multiple of the CSR's bytes", .def = "3",
+     .min = 1, .max = 1000},
+    {.name = "input", .kind = CLIMB_OPT_FILE, .meaning = "a Matrix Market file (coordinate real, integer or pattern)",
+     .def = ""},
+};
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_MATRIX, "matrix");
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_BAND, "band");
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_PER_ROW, "per_row");
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_MAX_ROW, "max_row");
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_LIMIT, "format_limit");
+CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_INPUT, "input");
+
+/* ---------------------------------------------------------------- the input file */
+
+static int spmv_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
+                     size_t errlen)
+{
+    *data = NULL;
+    climb_csr *m = (climb_csr *)calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "%s: out of host memory", path);
+        return -1;
+    }
+    climb_mtx_info info;
+    if (climb_mtx_read(path, m, &info, err, errlen) != 0) {
+        free(m);
+        return -1;
+    }
+    static const char *const SYM[] = {"general", "symmetric, both triangles stored", "skew-symmetric, both "
+                                                                                     "triangles stored"};
+    static const char *const FIELD[] = {"real", "integer", "pattern (values 1)"};
+    *shape = CLIMB_SHAPE2((size_t)m->rows, (size_t)m->cols);
+    snprintf(desc, desclen, "%s: %d x %d, %d nonzeros (%s, %s)", climb_base_name(path), m->rows, m->cols, m->nnz,
+             FIELD[info.field], SYM[info.symmetry]);
+    *data = m;
+    return 0;
+}
+
+static void spmv_unload(void *data)
+{
+    climb_csr *m = (climb_csr *)data;
+    if (m)
+        climb_csr_free(m);
+    free(m);
+}
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void spmv_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    if (c->sp_a)
+        cusparseDestroySpMat(c->sp_a);
+    if (c->sp_x)
+        cusparseDestroyDnVec(c->sp_x);
+    if (c->sp_y)
+        cusparseDestroyDnVec(c->sp_y);
+    if (c->sp)
+        cusparseDestroy(c->sp);
+    climb_spmv_plan_free(&c->plan);
+    void *dev[] = {c->d_rp,     c->d_ci,     c->d_val,    c->d_x,       c->d_y,       c->d_ell_ci,   c->d_ell_val,
+                   c->d_coo_row, c->d_hyb_ci, c->d_hyb_row, c->d_hyb_cci, c->d_hyb_val, c->d_hyb_cval, c->d_perm,
+                   c->d_jd_ptr, c->d_jds_ci, c->d_jds_val, c->d_sec_ptr, c->d_sec_w,   c->d_sell_ci,  c->d_sell_val,
+                   c->sp_buf};
+    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
+        if (dev[k])
+            cudaFree(dev[k]);
+    climb_csr_free(&c->gen);
+    free_sorted(&c->sorted);
+    free(c->ref);
+    free(c->tol);
+    free(c->h_y);
+    free(c);
+}
+
+static int spmv_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    c->p = *p;
+    c->matrix = p->opts[OPT_MATRIX].choice;
+    c->limit = p->opts[OPT_LIMIT].f;
+    c->tsize = p->type == CLIMB_F64 ? 8 : 4;
+    c->tuning[0] = 256;
+    c->tuning[1] = 4;
+    c->plan.f64 = p->type == CLIMB_F64;
+    const climb_csr *file = (const climb_csr *)p->opts[OPT_INPUT].data;
+    char err[300];
+    if (file) {
+        c->m = file;
+    } else {
+        climb_spmv_gen g = {c->matrix, (int64_t)p->shape.d[0], (int64_t)p->shape.d[1],
+                            (int)p->opts[OPT_BAND].i, (int)p->opts[OPT_PER_ROW].i, (int)p->opts[OPT_MAX_ROW].i,
+                            p->seed};
+        if (climb_spmv_generate(&g, &c->gen, c->grid, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: spmv: %s\n", err);
+            spmv_destroy(c);
+            return -1;
+        }
+        /* The values as the case's type holds them, so that the reference sees what the GPU sees. */
+        if (p->type == CLIMB_F32)
+            for (int32_t j = 0; j < c->gen.nnz; j++)
+                c->gen.val[j] = (float)c->gen.val[j];
+        c->m = &c->gen;
+    }
+    const climb_csr *m = c->m;
+    climb_spmv_row_stats(m, &c->st);
+    if (sort_rows(m, &c->sorted) != 0 || compute_sizes(m, &c->sorted, &c->sz) != 0) {
+        fprintf(stderr, "climb: out of host memory for the row statistics\n");
+        spmv_destroy(c);
+        return -1;
+    }
+    for (int32_t j = 0; j < m->nnz && p->type == CLIMB_F32; j++)
+        if (!isfinite((float)m->val[j])) {
+            snprintf(c->unfit, sizeof c->unfit, "the file's value %g (nonzero %d) does not fit f32", m->val[j], j);
+            break;
+        }
+    /* x, the reference and its tolerance */
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols;
+    double *x = (double *)malloc((cols ? cols : 1) * sizeof(double));
+    c->ref = (double *)malloc((rows ? rows : 1) * sizeof(double));
+    c->tol = (double *)malloc((rows ? rows : 1) * sizeof(double));
+    c->h_y = malloc((rows ? rows : 1) * c->tsize);
+    if (!x || !c->ref || !c->tol || !c->h_y) {
+        fprintf(stderr, "climb: out of host memory for x and y\n");
+        free(x);
+        spmv_destroy(c);
+        return -1;
+    }
+    climb_rng r;
+    climb_rng_seed(&r, p->seed ^ 0x5eedf00dULL);
+    for (size_t k = 0; k < cols; k++) {
+        x[k] = climb_rng_double(&r, -1.0, 1.0);
+        if (p->type == CLIMB_F32)
+            x[k] = (float)x[k];
+    }
+    /* Any order of summing n terms errs by at most (n - 1) u sum |term|, and each product by u |product|
+     * (Higham, Accuracy and Stability, 3.1): so (len + 1) u sum |a x| bounds every rung, whatever order its
+     * threads add in. u = 2^-24 (f32) or 2^-53 (f64). */
+    const double u = p->type == CLIMB_F64 ? ldexp(1.0, -53) : ldexp(1.0, -24);
+    for (size_t i = 0; i < rows; i++) {
+        double s = 0, a = 0;
+        for (int32_t j = m->row_ptr[i]; j < m->row_ptr[i + 1]; j++) {
+            const double t = m->val[j] * x[m->col_idx[j]];
+            s += t;
+            a += fabs(t);
+        }
+        c->ref[i] = s;
+        const double len = (double)(m->row_ptr[i + 1] - m->row_ptr[i]);
+        c->tol[i] = 1.01 * (len + 1) * u * a;
+    }
+    cudaError_t e = cudaMalloc((void **)&c->d_rp, (rows + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_ci, ((size_t)m->nnz + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_y, (rows ? rows : 1) * c->tsize);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(c->d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(c->d_ci, m->col_idx, (size_t)m->nnz * 4, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for a %d x %d matrix with %d nonzeros: %s\n", m->rows, m->cols,
+                m->nnz, cudaGetErrorString(e));
+        cudaGetLastError();
+        free(x);
+        spmv_destroy(c);
+        return -1;
+    }
+    if (upload_vals(c, m->val, (size_t)m->nnz, &c->d_val) != 0 || upload_vals(c, x, cols, &c->d_x) != 0) {
+        free(x);
+        spmv_destroy(c);
+        return -1;
+    }
+    free(x);
+    c->lanes = sized_lanes(c->st.mean);
+    c->plan.rows = m->rows;
+    c->plan.cols = m->cols;
+    c->plan.nnz = m->nnz;
+    c->plan.row_ptr = c->d_rp;
+    c->plan.col_idx = c->d_ci;
+    c->plan.val = c->d_val;
+    *out = c;
+    return 0;
+}
+
+static const char *spmv_describe(const climb_case *c)
+{
+    static char buf[400];
+    const climb_csr *m = c->m;
+    char what[160];
+    if (c->p.opts[OPT_INPUT].data)
+        snprintf(what, sizeof what, "the named file");
+    else if (c->matrix == CLIMB_SPMV_POISSON || c->matrix == CLIMB_SPMV_STENCIL27)
+        snprintf(what, sizeof what, "%s on a %dx%dx%d grid", SPMV_MATRICES[c->matrix], c->grid[0], c->grid[1],
+                 c->grid[2]);
+    else if (c->matrix == CLIMB_SPMV_BANDED)
+        snprintf(what, sizeof what, "banded, half-width %lld", c->p.opts[OPT_BAND].i);
+    else if (c->matrix == CLIMB_SPMV_RANDOM)
+        snprintf(what, sizeof what, "random, %lld a row", c->p.opts[OPT_PER_ROW].i);
+    else
+        snprintf(what, sizeof what, "powerlaw, rows up to %lld", c->p.opts[OPT_MAX_ROW].i);
+    snprintf(buf, sizeof buf, "%s: %d x %d, %d nonzeros; row length mean %.2f, max %d, cv %.2f, %d empty rows",
+             what, m->rows, m->cols, m->nnz, c->st.mean, c->st.max, c->st.cv, c->st.empty);
+    return buf;
+}
+
+static int spmv_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode; /* the CPU product is cheap at every size */
+    snprintf(desc, desclen, "CPU, double; |error| <= 1.01 (len + 1) u sum|a x| per row");
+    return 0;
+}
+
+static double csr_bytes(const climb_case *c)
+{
+    return (double)c->m->nnz * (4 + c->tsize) + ((double)c->m->rows + 1) * 4;
+}
+
+static const char *spmv_refuses(const climb_case *c, int rung)
+{
+    static char why[240];
+    if (c->p.opts[OPT_INPUT].data && c->matrix != 0)
+        return "the input is the named file: matrix does not apply (its figures are under matrix=poisson)";
+    if (c->unfit[0])
+        return c->unfit;
+    const spmv_rung *r = &SPMV_RUNGS[rung];
+    if (r->format == FMT_CUSPARSE && (c->m->rows == 0 || c->m->cols == 0))
+        return "cuSPARSE takes no empty matrix (rows or cols 0)";
+    double bytes = 0;
+    if (r->format == FMT_ELL)
+        bytes = (double)c->sz.ell_elems * (4 + c->tsize);
+    else if (r->format == FMT_SELL)
+        bytes = (double)c->sz.sell_elems * (4 + c->tsize);
+    if (bytes > c->limit * csr_bytes(c) && bytes > 1e6) {
+        snprintf(why, sizeof why, "%s would keep %.1f MB, %.1fx the CSR's %.1f MB (format_limit=%g): the padding "
+                                  "of rows up to %d long",
+                 r->info.name, bytes / 1e6, bytes / csr_bytes(c), csr_bytes(c) / 1e6, c->limit, c->st.max);
+        return why;
+    }
+    return NULL;
+}
+
+static int spmv_prepare(climb_case *c, int rung)
+{
+    const spmv_rung *r = &SPMV_RUNGS[rung];
+    if (r->format == FMT_CUSPARSE) {
+        const double t0 = now_ms();
+        if (sparse_prepare(c, r->alg) != 0)
+            return -1;
+        c->made[FMT_CUSPARSE].ms = now_ms() - t0;
+        c->made[FMT_CUSPARSE].bytes = (double)c->sp_bytes;
+        return 0;
+    }
+    if (r->format == FMT_PLAN && c->built[FMT_PLAN] &&
+        (c->plan.block != c->tuning[0] || c->plan.items != c->tuning[1]))
+        c->built[FMT_PLAN] = 0; /* retuned: new row blocks */
+    if (r->format == FMT_CSR || c->built[r->format])
+        return 0;
+    if (build_format(c, r->format) != 0)
+        return -1;
+    c->built[r->format] = 1;
+    return 0;
+}
+
+static int spmv_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    const spmv_format f = SPMV_RUNGS[rung].format;
+    if (f == FMT_CSR)
+        return 0;
+    *out = c->made[f];
+    return 1;
+}
+
+static int spmv_run(climb_case *c, int rung, cudaStream_t s)
+{
+    const spmv_rung *r = &SPMV_RUNGS[rung];
+    if (r->format == FMT_CUSPARSE)
+        return sparse_run(c, r->alg, s);
+    CLIMB_CHECK(r->launch[c->p.type == CLIMB_F64](c, s));
+    return 0;
+}
+
+/* All ones: NaN in f32 and f64. */
+static int spmv_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_y, 0xFF, ((size_t)c->m->rows ? (size_t)c->m->rows : 1) * c->tsize));
+    return 0;
+}
+
+static int spmv_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    const size_t rows = (size_t)c->m->rows;
+    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, rows * c->tsize, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    msg[0] = '\0';
+    for (size_t i = 0; i < rows; i++) {
+        const double got = c->p.type == CLIMB_F64 ? ((const double *)c->h_y)[i] : ((const float *)c->h_y)[i];
+        const double err = fabs(got - c->ref[i]);
+        if (!(err <= c->tol[i])) {
+            if (bad < 4) {
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sy[%zu] = %.9g, expected %.9g (tolerance %.3g)",
+                         used ? "; " : "", i, got, c->ref[i], c->tol[i]);
+            }
+            bad++;
+        }
+    }
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong of %zu rows)", bad, rows);
+        return 1;
+    }
+    return 0;
+}
+
+static void spmv_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = csr_bytes(c) + (double)c->m->cols * c->tsize;
+    out->bytes_written = (double)c->m->rows * c->tsize;
+    out->flops = 2.0 * c->m->nnz;
+}
+
+static void spmv_set_tuning(climb_case *c, const int *values)
+{
+    c->tuning[0] = values[0];
+    c->tuning[1] = values[1];
+}
+
+/* 160^3 = 4096000 rows: the Poisson matrix of the issue's cuSPARSE figure, and every generator at that size. */
+static const climb_shape SPMV_BENCH_SHAPES[] = {CLIMB_SHAPE2(4096000, 4096000)};
+/* Empty, 1 x 1, a row or a column, rectangular both ways, tiles' edges, a few thousand rows. */
+static const climb_shape SPMV_CHECK_SHAPES[] = {
+    CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 5),     CLIMB_SHAPE2(5, 0),       CLIMB_SHAPE2(1, 1),
+    CLIMB_SHAPE2(1, 300), CLIMB_SHAPE2(300, 1),   CLIMB_SHAPE2(2, 3),       CLIMB_SHAPE2(33, 33),
+    CLIMB_SHAPE2(100, 37), CLIMB_SHAPE2(37, 100), CLIMB_SHAPE2(1000, 1000), CLIMB_SHAPE2(4097, 4097),
+    CLIMB_SHAPE2(65537, 65537), CLIMB_SHAPE2(100003, 50000)};
+static const climb_shape SPMV_QUICK_SHAPES[] = {CLIMB_SHAPE2(33, 33), CLIMB_SHAPE2(4097, 4097)};
+
+static const climb_sweep SPMV_SWEEPS[] = {
+    {.name = "rows",
+     .title = "SpMV f32: GB/s against the rows, Poisson and power-law (2^22 rows: the issue's power-law case)",
+     .args = "--type f32 --set matrix=poisson,powerlaw --size 65536x65536 --size 262144x262144 "
+             "--size 1048576x1048576 --size 4194304x4194304",
+     .x = "rows",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_spmv_workload = {
+    .name = "spmv",
+    .title = "Sparse matrix-vector product y = A x (CSR in, a ladder of formats)",
+    .seed_ref = "seed 004 SpMV (CSR, ELL, COO, hybrid, JDS, JDS with ELL sections)",
+    .command = NULL,
+    .dims = {"rows", "cols"},
+    .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
+    .options = SPMV_OPTIONS,
+    .n_options = CLIMB_COUNT(SPMV_OPTIONS),
+    .bytes_counted = "read: values and column indices (nnz each), row pointers (rows + 1), x (cols); written: y "
+                     "(rows)",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = SPMV_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(SPMV_BENCH_SHAPES),
+    .check_shapes = SPMV_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(SPMV_CHECK_SHAPES),
+    .quick_shapes = SPMV_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(SPMV_QUICK_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = SPMV_N_RUNGS,
+    .rung = spmv_rung_info,
+    .published = NULL,
+    .sweeps = SPMV_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(SPMV_SWEEPS),
+    .load = spmv_load,
+    .unload = spmv_unload,
+    .create = spmv_create,
+    .describe = spmv_describe,
+    .reference = spmv_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .refuses = spmv_refuses,
+    .prepare = spmv_prepare,
+    .setup = spmv_setup,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = spmv_run,
+    .poison = spmv_poison,
+    .verify = spmv_verify,
+    .counts = spmv_counts,
+    .destroy = spmv_destroy,
+    .tuning = &SPMV_TUNING,
+    .set_tuning = spmv_set_tuning,
+};

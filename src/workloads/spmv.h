@@ -1,0 +1,86 @@
+/* Sparse matrix-vector product: the parts of src/workloads/spmv.cu that the library face and the tests use. */
+#ifndef CLIMB_WORKLOADS_SPMV_H
+#define CLIMB_WORKLOADS_SPMV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/mtx.h"
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_spmv_workload;
+
+/* The generated matrices (the `matrix` option), each rows x cols with 32-bit indices and values uniform in
+ * [-1, 1):
+ *   POISSON: the 3-D 7-point stencil on a g x g x gz grid, g = round(cbrt(rows)), gz = ceil(rows / g^2), the
+ *     points in x-fastest order and the last plane cut at `rows` (160^3 exactly at rows = 4096000);
+ *   STENCIL27: the 27-point stencil on the same grid;
+ *   BANDED: columns r - band .. r + band;
+ *   RANDOM: `per_row` distinct columns per row, uniform;
+ *   POWERLAW: row lengths floor(u^(-1/1.2)) capped at max_row (a Pareto tail: mean about 4.6, so 19.5M nonzeros
+ *     at 2^22 rows with max_row 4096), distinct uniform columns.
+ * Columns at or past `cols` are dropped (a rectangular cut of the square pattern). */
+enum { CLIMB_SPMV_POISSON = 0, CLIMB_SPMV_STENCIL27 = 1, CLIMB_SPMV_BANDED = 2, CLIMB_SPMV_RANDOM = 3,
+       CLIMB_SPMV_POWERLAW = 4 };
+
+typedef struct climb_spmv_gen {
+    int matrix;
+    int64_t rows, cols;
+    int band, per_row, max_row;
+    uint64_t seed;
+} climb_spmv_gen;
+
+/* Builds the generated matrix into *m (values as drawn, in double). 0, or -1 with err (a matrix over 32-bit
+ * indices, out of host memory). *grid gets the stencils' grid (g, g, gz) when grid is not NULL. */
+int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen);
+
+/* Row-length statistics, as the reports record them. */
+typedef struct climb_spmv_stats {
+    double mean, cv;        /* nonzeros per row: mean, and standard deviation over mean (0 for an empty matrix) */
+    int32_t max, empty;     /* the longest row; rows without a nonzero */
+} climb_spmv_stats;
+void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s);
+
+/* The merge-path search of the best rung (a row block's rows and nonzeros merged: row r's end comes after its
+ * nonzeros): how many rows end within the first d items, given row ends e[0 .. rows) (each row's end offset,
+ * non-decreasing) and nnz nonzeros. The nonzeros taken are d minus the result. */
+int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d);
+
+/* The best rung's row blocks: which rows start a block for a budget of `budget` merge items (rows + nonzeros)
+ * per block. A block holds the rows whose merge position (row_ptr[r] + r) falls in one budget-wide window; a
+ * row longer than the budget is a block alone. So a block's span is at most 2 x budget items, or it is one long
+ * row. CPU twin of the device build, for the tests: flags[r] = 1 where row r starts a block. */
+void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags);
+
+/* The library face (src/lib/spmv.c): the best rung's plan on a device CSR matrix. */
+typedef struct climb_spmv_plan_dev {
+    int rows, cols, nnz;
+    const int *row_ptr, *col_idx;
+    const void *val;
+    int f64;                  /* values are double */
+    int block, items;         /* the tuning the blocks were built for */
+    int *blocks;              /* n_blocks + 1 starting rows, the last = rows */
+    int n_blocks;
+    size_t bytes;             /* device bytes the plan keeps */
+} climb_spmv_plan_dev;
+
+/* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
+ * [0, cols)): *bad = 0 if it is one, else 1 (row pointers) or 2 (a column). Synchronises s. */
+cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s);
+/* Builds the row blocks for the tuning (block, items) on s (allocates p->blocks; synchronises s). */
+cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, int items, cudaStream_t s);
+void climb_spmv_plan_free(climb_spmv_plan_dev *p);
+/* y = alpha A x + beta y (y is not read when beta is 0). */
+cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta, void *y,
+                                cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
