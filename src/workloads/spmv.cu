@@ -524,24 +524,25 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int 
  * thread does the same work whether the rows are 1 or 1000 long; a row longer than the budget is a block of its
  * own, reduced by the whole block. Bytes: the CSR's, once. */
 template <typename T, unsigned BLOCK, unsigned IPT>
-__global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int *__restrict__ blocks, const int *__restrict__ rp,
+__global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int2 *__restrict__ blocks, const int *__restrict__ rp,
                                                            const int *__restrict__ ci, const T *__restrict__ val,
                                                            const T *__restrict__ x, T *__restrict__ y, T alpha,
                                                            T beta)
 {
     constexpr int BUDGET = (int)(BLOCK * IPT);
+    constexpr unsigned SLOTS = 2 * IPT; /* a block's rows and its nonzeros are each at most 2 x BUDGET */
     __shared__ T s_p[2 * BUDGET];
     __shared__ int s_e[2 * BUDGET];
     __shared__ T s_carry[BLOCK];
     __shared__ int s_crow[BLOCK];
     const int tid = (int)threadIdx.x;
-    const int r0 = blocks[blockIdx.x], r1 = blocks[blockIdx.x + 1];
-    const int nz0 = rp[r0], nz1 = rp[r1];
-    const int R = r1 - r0, P = nz1 - nz0;
+    const int2 b0 = blocks[blockIdx.x], b1 = blocks[blockIdx.x + 1]; /* (first row, its first nonzero) */
+    const int r0 = b0.x, nz0 = b0.y;
+    const int R = b1.x - r0, P = b1.y - nz0;
 
     if (R == 1 && P > BUDGET) { /* one long row: the whole block on it */
         T s = 0;
-        for (int j = nz0 + tid; j < nz1; j += BLOCK)
+        for (int j = nz0 + tid; j < b1.y; j += BLOCK)
             s += val[j] * x[ci[j]];
         s = climb_block_sum<BLOCK>(s, s_carry);
         if (tid == 0)
@@ -549,25 +550,33 @@ __global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int *__restrict
         return;
     }
 
-    for (int i = tid; i < R; i += BLOCK)
-        s_e[i] = rp[r0 + 1 + i] - nz0;
-    for (int base = 0; base < P; base += BUDGET) {
-        int c[IPT];
-        T v[IPT];
+    /* Every load of the block issued before any is waited for: the row ends, columns and values together, then
+     * the x they name; one memory latency for the CSR, one for x. */
+    int e[SLOTS], c[SLOTS];
+    T v[SLOTS];
 #pragma unroll
-        for (unsigned u = 0; u < IPT; u++) {
-            const int j = base + (int)(u * BLOCK) + tid;
-            if (j < P) {
-                c[u] = ci[nz0 + j];
-                v[u] = val[nz0 + j];
-            }
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < R)
+            e[u] = rp[r0 + 1 + k];
+        if (k < P) {
+            c[u] = ci[nz0 + k];
+            v[u] = val[nz0 + k];
         }
+    }
 #pragma unroll
-        for (unsigned u = 0; u < IPT; u++) {
-            const int j = base + (int)(u * BLOCK) + tid;
-            if (j < P)
-                s_p[j] = v[u] * x[c[u]];
-        }
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < P)
+            v[u] *= x[c[u]];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < R)
+            s_e[k] = e[u] - nz0;
+        if (k < P)
+            s_p[k] = v[u];
     }
     __syncthreads();
 
@@ -610,7 +619,16 @@ __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budg
         flags[r] = (unsigned char)block_flag(rp, r, budget);
 }
 
-__global__ void spmv_close_blocks_kernel(int *blocks, const int *count, int rows) { blocks[*count] = rows; }
+/* The plan keeps each block's first row and its first nonzero, and one more pair past the last block. */
+__global__ void spmv_pair_blocks_kernel(const int *rows_of, const int *count, int rows, const int *__restrict__ rp,
+                                        int2 *pairs)
+{
+    const int n = *count;
+    for (int b = (int)(blockIdx.x * blockDim.x + threadIdx.x); b <= n; b += (int)(gridDim.x * blockDim.x)) {
+        const int r = b < n ? rows_of[b] : rows;
+        pairs[b] = make_int2(r, rp[r]);
+    }
+}
 
 /* The library's validation: row pointers from 0 to nnz, never decreasing (bit 1), columns in range (bit 2). */
 __global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__restrict__ rp,
@@ -689,12 +707,18 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, 
     }
     if (e == cudaSuccess)
         e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, blocks, count, p->rows, s);
-    if (e == cudaSuccess) {
-        spmv_close_blocks_kernel<<<1, 1, 0, s>>>(blocks, count, p->rows);
-        e = cudaGetLastError();
-    }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    int2 *kept = NULL;
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int2));
+    if (e == cudaSuccess) {
+        spmv_pair_blocks_kernel<<<(unsigned)((n + SPMV_BLOCK) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(blocks, count, p->rows,
+                                                                                           p->row_ptr, kept);
+        e = cudaGetLastError();
+    }
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     if (flags)
@@ -703,18 +727,6 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, 
         cudaFree(count);
     if (tmp)
         cudaFree(tmp);
-    if (e != cudaSuccess) {
-        if (blocks)
-            cudaFree(blocks);
-        return e;
-    }
-    /* Keep only what the runs read: n + 1 starting rows. */
-    int *kept = NULL;
-    e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(kept, blocks, ((size_t)n + 1) * sizeof(int), cudaMemcpyDeviceToDevice, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
     cudaFree(blocks);
     if (e != cudaSuccess) {
         if (kept)
@@ -723,7 +735,7 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, 
     }
     p->blocks = kept;
     p->n_blocks = n;
-    p->bytes = ((size_t)n + 1) * sizeof(int);
+    p->bytes = ((size_t)n + 1) * sizeof(int2);
     return cudaSuccess;
 }
 

@@ -64,7 +64,7 @@ typedef struct climb_spmv_plan_dev {
     const void *val;
     int f64;                  /* values are double */
     int block, items;         /* the tuning the blocks were built for */
-    int *blocks;              /* n_blocks + 1 starting rows, the last = rows */
+    int2 *blocks;             /* n_blocks + 1 pairs (first row, its first nonzero); the last (rows, nnz) */
     int n_blocks;
     size_t bytes;             /* device bytes the plan keeps */
 } climb_spmv_plan_dev;
