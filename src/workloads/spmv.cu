@@ -362,11 +362,12 @@ static int compute_sizes(const climb_csr *m, const spmv_sorted *s, spmv_sizes *z
 /* Threads per block of the ladder's kernels. */
 #define SPMV_BLOCK 256u
 
-/* The best rung's shapes: threads per block x merge items (rows + nonzeros) per thread; the block's budget is
- * their product. One list: the tuning candidates, the kernel instances and the dispatch all come from it. The
- * budget stays at most 1024 so that a block's shared memory (2 x budget products and row ends, one carry per
- * thread) fits the 48 KB of static shared memory in f64 too. */
-#define SPMV_BEST_SHAPES(X) X(128, 2) X(128, 4) X(128, 8) X(256, 2) X(256, 4) X(512, 2)
+/* merge_blocks: 128 threads x 8 merge items, a row block of 1024 items. Measured with `climb tune` on an H100
+ * over the f32 Poisson, 27-point and power-law matrices at 4096000 rows, among 128/256/512 threads x 2/4/8 items
+ * (a budget of at most 1024, so that 2 x budget products and row ends fit 48 KB of static shared memory in
+ * f64): 128 x 8 was the fastest on all three, 1.27x the geometric mean of 256 x 4. */
+#define SPMV_MERGE_BLOCK 128u
+#define SPMV_MERGE_ITEMS 8u
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -515,7 +516,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int 
         y[perm[i]] = s;
 }
 
-/* spmv_merge_blocks (best): each block takes a row block, a run of whole rows holding about a fixed budget of
+/* spmv_merge_blocks: each block takes a row block, a run of whole rows holding about a fixed budget of
  * merge items (rows + nonzeros), found once per matrix. The block loads the run's values and columns coalesced,
  * multiplies them by x into shared memory, and then each thread takes an equal share of the merged list of row
  * ends and products (merge path: a binary search finds where its share starts), adding products and finishing
@@ -611,6 +612,70 @@ __global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int2 *__restric
     }
 }
 
+/* spmv_csr_adaptive (best): the rows binned by length once per matrix. Rows of at most long_min nonzeros are
+ * taken in row order by groups of LANES lanes, LANES chosen from the mean row length (1: a thread per row, which
+ * on short rows reads a warp's rows from the same few cache lines; more lanes read longer rows side by side);
+ * each warp walks the rows grid-stride, so no block is launched for a handful of rows. The few longer rows, listed
+ * in the plan, take a block each (spmv_long_rows_kernel), so one 4096-long row never holds up a warp of short
+ * ones. */
+template <typename T, unsigned LANES>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_adaptive_kernel(int rows, const int *__restrict__ rp,
+                                                                   const int *__restrict__ ci,
+                                                                   const T *__restrict__ val, const T *__restrict__ x,
+                                                                   T *__restrict__ y, T alpha, T beta, int long_min)
+{
+    constexpr unsigned GROUPS = 32 / LANES; /* rows a warp takes at a time */
+    const unsigned lane = threadIdx.x % LANES, group = (threadIdx.x % 32) / LANES;
+    const long long warp = ((long long)blockIdx.x * SPMV_BLOCK + threadIdx.x) / 32;
+    const long long warps = (long long)gridDim.x * (SPMV_BLOCK / 32);
+    for (long long base = warp * GROUPS; base < rows; base += warps * GROUPS) {
+        const long long row = base + group;
+        T s = 0;
+        int skip = 1;
+        if (row < rows) {
+            const int b = rp[row], e = rp[row + 1];
+            skip = e - b > long_min;
+            if (!skip) {
+#pragma unroll 4
+                for (int j = b + (int)lane; j < e; j += LANES)
+                    s += val[j] * x[ci[j]];
+            }
+        }
+#pragma unroll
+        for (unsigned o = LANES / 2; o > 0; o /= 2)
+            s += __shfl_down_sync(0xffffffffu, s, o, LANES);
+        if (lane == 0 && !skip)
+            y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
+    }
+}
+
+/* The long rows of the adaptive plan: a block per listed row, its threads strided over the row, a block sum. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *__restrict__ list,
+                                                                    const int *__restrict__ rp,
+                                                                    const int *__restrict__ ci,
+                                                                    const T *__restrict__ val,
+                                                                    const T *__restrict__ x, T *__restrict__ y,
+                                                                    T alpha, T beta)
+{
+    __shared__ T scratch[SPMV_BLOCK / 32];
+    const int row = list[blockIdx.x];
+    const int b = rp[row], e = rp[row + 1];
+    T s = 0;
+    for (int j = b + (int)threadIdx.x; j < e; j += SPMV_BLOCK)
+        s += val[j] * x[ci[j]];
+    s = climb_block_sum<SPMV_BLOCK>(s, scratch);
+    if (threadIdx.x == 0)
+        y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
+}
+
+__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int long_min, unsigned char *flags)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows)
+        flags[r] = (unsigned char)(rp[r + 1] - rp[r] > long_min);
+}
+
 /* The best rung's build: which rows start a block (block_flag), compacted into the list of starting rows. */
 __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
 {
@@ -670,7 +735,14 @@ extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *ba
     return e;
 }
 
-extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
+/* The merge_blocks rung's row blocks. */
+typedef struct spmv_merge_plan {
+    int2 *blocks;             /* n_blocks + 1 pairs (first row, its first nonzero); the last (rows, nnz) */
+    int n_blocks, block, items;
+    size_t bytes;
+} spmv_merge_plan;
+
+static void merge_plan_free(spmv_merge_plan *p)
 {
     if (p->blocks)
         cudaFree(p->blocks);
@@ -679,34 +751,34 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     p->bytes = 0;
 }
 
-extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, int items, cudaStream_t s)
+static cudaError_t merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items, cudaStream_t s)
 {
-    climb_spmv_plan_free(p);
+    merge_plan_free(p);
     p->block = block;
     p->items = items;
-    if (p->rows == 0)
+    if (m->rows == 0)
         return cudaSuccess;
     unsigned char *flags = NULL;
     int *count = NULL, *blocks = NULL, n = 0;
     void *tmp = NULL;
     size_t tmp_bytes = 0;
     thrust::counting_iterator<int> rows_it(0);
-    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, blocks, count, p->rows, s);
+    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, blocks, count, m->rows, s);
     if (e == cudaSuccess)
-        e = cudaMalloc((void **)&flags, (size_t)p->rows);
+        e = cudaMalloc((void **)&flags, (size_t)m->rows);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&count, sizeof(int));
     if (e == cudaSuccess)
         e = cudaMalloc(&tmp, tmp_bytes);
     if (e == cudaSuccess)
-        e = cudaMalloc((void **)&blocks, ((size_t)p->rows + 1) * sizeof(int)); /* at most one block per row */
+        e = cudaMalloc((void **)&blocks, ((size_t)m->rows + 1) * sizeof(int)); /* at most one block per row */
     if (e == cudaSuccess) {
-        spmv_flags_kernel<<<(unsigned)((p->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-            p->rows, p->row_ptr, block * items, flags);
+        spmv_flags_kernel<<<(unsigned)((m->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            m->rows, m->row_ptr, block * items, flags);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
-        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, blocks, count, p->rows, s);
+        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, blocks, count, m->rows, s);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess)
@@ -715,8 +787,8 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, 
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int2));
     if (e == cudaSuccess) {
-        spmv_pair_blocks_kernel<<<(unsigned)((n + SPMV_BLOCK) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(blocks, count, p->rows,
-                                                                                           p->row_ptr, kept);
+        spmv_pair_blocks_kernel<<<(unsigned)((n + SPMV_BLOCK) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(blocks, count, m->rows,
+                                                                                           m->row_ptr, kept);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
@@ -740,36 +812,143 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, 
 }
 
 template <typename T>
-static cudaError_t merge_launch(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_dev *m, T alpha, const T *x, T beta, T *y, cudaStream_t s)
 {
     if (p->n_blocks == 0)
         return cudaSuccess;
-#define SPMV_X(B, I)                                                                                           \
-    if (p->block == B && p->items == I) {                                                                    \
-        spmv_merge_kernel<T, B, I><<<(unsigned)p->n_blocks, B, 0, s>>>(p->blocks, p->row_ptr, p->col_idx,   \
-                                                                       (const T *)p->val, x, y, alpha, beta); \
-        return cudaGetLastError();                                                                           \
+    spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0, s>>>(
+        p->blocks, m->row_ptr, m->col_idx, (const T *)m->val, x, y, alpha, beta);
+    return cudaGetLastError();
+}
+
+/* ---- the adaptive plan: the lanes, and the list of long rows */
+
+extern "C" int climb_spmv_lanes(double mean)
+{
+    return mean <= 8 ? 1 : mean <= 16 ? 4 : mean <= 32 ? 8 : mean <= 64 ? 16 : 32;
+}
+
+extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
+
+extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
+{
+    if (p->long_rows)
+        cudaFree(p->long_rows);
+    p->long_rows = NULL;
+    p->n_long = 0;
+    p->bytes = 0;
+}
+
+extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    climb_spmv_plan_free(p);
+    p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
+    if (getenv("CLIMB_SPMV_LANES"))
+        p->lanes = atoi(getenv("CLIMB_SPMV_LANES"));
+    p->long_min = climb_spmv_long_min(p->lanes);
+    if (p->rows == 0)
+        return cudaSuccess;
+    unsigned char *flags = NULL;
+    int *count = NULL, *list = NULL, n = 0;
+    void *tmp = NULL;
+    size_t tmp_bytes = 0;
+    thrust::counting_iterator<int> rows_it(0);
+    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, list, count, p->rows, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&flags, (size_t)p->rows);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&list, (size_t)p->rows * sizeof(int));
+    if (e == cudaSuccess) {
+        spmv_long_flags_kernel<<<(unsigned)((p->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->rows, p->row_ptr, p->long_min, flags);
+        e = cudaGetLastError();
     }
-    SPMV_BEST_SHAPES(SPMV_X)
-#undef SPMV_X
-    return cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, list, count, p->rows, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    int *kept = NULL;
+    if (e == cudaSuccess && n > 0)
+        e = cudaMalloc((void **)&kept, (size_t)n * sizeof(int));
+    if (e == cudaSuccess && n > 0)
+        e = cudaMemcpyAsync(kept, list, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (flags)
+        cudaFree(flags);
+    if (count)
+        cudaFree(count);
+    if (tmp)
+        cudaFree(tmp);
+    if (list)
+        cudaFree(list);
+    if (e != cudaSuccess) {
+        if (kept)
+            cudaFree(kept);
+        return e;
+    }
+    p->long_rows = kept;
+    p->n_long = n;
+    p->bytes = (size_t)n * sizeof(int);
+    return cudaSuccess;
+}
+
+template <typename T, unsigned LANES>
+static cudaError_t adaptive_lanes(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    const long long groups = (long long)p->rows, per_block = SPMV_BLOCK / LANES;
+    long long grid = (groups + per_block - 1) / per_block;
+    const long long cap = (long long)(p->sms > 0 ? p->sms : 1) * 16; /* 16 blocks of 256 a multiprocessor, walked */
+    if (grid > cap)
+        grid = cap;
+    spmv_adaptive_kernel<T, LANES><<<(unsigned)grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, p->col_idx,
+                                                                       (const T *)p->val, x, y, alpha, beta,
+                                                                       p->long_min);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    if (p->rows == 0)
+        return cudaSuccess;
+    cudaError_t e;
+    switch (p->lanes) {
+    case 1: e = adaptive_lanes<T, 1>(p, alpha, x, beta, y, s); break;
+    case 2: e = adaptive_lanes<T, 2>(p, alpha, x, beta, y, s); break;
+    case 4: e = adaptive_lanes<T, 4>(p, alpha, x, beta, y, s); break;
+    case 8: e = adaptive_lanes<T, 8>(p, alpha, x, beta, y, s); break;
+    case 16: e = adaptive_lanes<T, 16>(p, alpha, x, beta, y, s); break;
+    default: e = adaptive_lanes<T, 32>(p, alpha, x, beta, y, s); break;
+    }
+    if (e != cudaSuccess || p->n_long == 0)
+        return e;
+    spmv_long_rows_kernel<T><<<(unsigned)p->n_long, SPMV_BLOCK, 0, s>>>(p->long_rows, p->row_ptr, p->col_idx,
+                                                                        (const T *)p->val, x, y, alpha, beta);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta,
                                            void *y, cudaStream_t s)
 {
     if (p->f64)
-        return merge_launch<double>(p, alpha, (const double *)x, beta, (double *)y, s);
-    return merge_launch<float>(p, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
+        return adaptive_launch<double>(p, alpha, (const double *)x, beta, (double *)y, s);
+    return adaptive_launch<float>(p, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
 }
 
 /* ---------------------------------------------------------------- the case */
 
 /* What each rung runs on: the CSR itself, or a format built from it in prepare. */
 typedef enum spmv_format {
-    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_PLAN, FMT_CUSPARSE
+    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_MERGE, FMT_ADAPTIVE, FMT_CUSPARSE
 } spmv_format;
-#define SPMV_N_FORMATS 8
+#define SPMV_N_FORMATS 9
 
 struct climb_case {
     climb_case_params p;
@@ -800,8 +979,8 @@ struct climb_case {
     long long *d_sec_ptr;
     int *d_sec_w, *d_sell_ci;
     void *d_sell_val;
+    spmv_merge_plan mplan;
     climb_spmv_plan_dev plan;
-    int tuning[2];
     int lanes;                    /* the sized CSR vector kernel's lanes per row */
     cusparseHandle_t sp;
     cusparseSpMatDescr_t sp_a;
@@ -990,20 +1169,22 @@ static int build_format(climb_case *c, spmv_format f)
         bytes = (double)n * (4 + c->tsize) + (double)m->rows * 4 + (double)ns * 12;
         break;
     }
-    case FMT_PLAN: {
-        cudaError_t e = climb_spmv_plan_build(&c->plan, c->tuning[0], c->tuning[1], 0);
+    case FMT_MERGE:
+    case FMT_ADAPTIVE: {
+        cudaError_t e = f == FMT_MERGE ? merge_plan_build(&c->mplan, &c->plan, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, 0)
+                                       : climb_spmv_plan_build(&c->plan, 0);
         if (e != cudaSuccess) {
-            fprintf(stderr, "climb: spmv: could not build the row blocks: %s\n", cudaGetErrorString(e));
+            fprintf(stderr, "climb: spmv: could not build the plan: %s\n", cudaGetErrorString(e));
             cudaGetLastError();
             rc = -1;
         }
-        bytes = (double)c->plan.bytes;
+        bytes = f == FMT_MERGE ? (double)c->mplan.bytes : (double)c->plan.bytes;
         break;
     }
     default:
         break;
     }
-    if (rc != 0 && f != FMT_PLAN)
+    if (rc != 0 && f != FMT_MERGE && f != FMT_ADAPTIVE)
         fprintf(stderr, "climb: spmv: could not build a format (host or device memory)\n");
     free(ci);
     free(v);
@@ -1166,7 +1347,12 @@ template <typename T> static cudaError_t launch_jds_ell(climb_case *c, cudaStrea
 
 template <typename T> static cudaError_t launch_merge(climb_case *c, cudaStream_t s)
 {
-    return merge_launch<T>(&c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
+    return merge_launch<T>(&c->mplan, &c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
+}
+
+template <typename T> static cudaError_t launch_adaptive(climb_case *c, cudaStream_t s)
+{
+    return adaptive_launch<T>(&c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -1230,19 +1416,34 @@ static int k_hyb(climb_dtype t, const climb_device_info *d, const int *v, climb_
     return 2;
 }
 
-static int k_merge(climb_dtype t, const climb_device_info *, const int *v, climb_kernel_desc *o, int max)
+static int k_merge(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-#define SPMV_X(B, I)                                                                                           \
-    if (v[0] == B && v[1] == I) {                                                                            \
-        if (t == CLIMB_F64)                                                                                  \
-            return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<double, B, I>,                    \
-                                    "spmv_merge_kernel<double, " #B ", " #I ">", B, 0);                       \
-        return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<float, B, I>,                         \
-                                "spmv_merge_kernel<float, " #B ", " #I ">", B, 0);                            \
-    }
-    SPMV_BEST_SHAPES(SPMV_X)
-#undef SPMV_X
-    return 0;
+    if (t == CLIMB_F64)
+        return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<double, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
+                                "spmv_merge_kernel<double, 128, 8>", SPMV_MERGE_BLOCK, 0);
+    return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<float, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
+                            "spmv_merge_kernel<float, 128, 8>", SPMV_MERGE_BLOCK, 0);
+}
+
+static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int i = 0;
+#define SPMV_L(L)                                                                                              \
+    if (t == CLIMB_F64)                                                                                        \
+        kernel_at(o, max, i++, (const void *)spmv_adaptive_kernel<double, L>,                                 \
+                  "spmv_adaptive_kernel<double, " #L ">", SPMV_BLOCK);                                          \
+    else                                                                                                       \
+        kernel_at(o, max, i++, (const void *)spmv_adaptive_kernel<float, L>,                                  \
+                  "spmv_adaptive_kernel<float, " #L ">", SPMV_BLOCK);
+    SPMV_L(1) SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16) SPMV_L(32)
+#undef SPMV_L
+    if (t == CLIMB_F64)
+        kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<double>, "spmv_long_rows_kernel<double>",
+                  SPMV_BLOCK);
+    else
+        kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<float>, "spmv_long_rows_kernel<float>",
+                  SPMV_BLOCK);
+    return i;
 }
 
 typedef struct spmv_rung {
@@ -1289,45 +1490,16 @@ static const spmv_rung SPMV_RUNGS[] = {
      .format = FMT_SELL, .launch = SPMV_LAUNCH(launch_jds_ell)},
     {.info = {.name = "merge_blocks", .idea = "row blocks of a fixed rows+nonzeros budget, merge path in shared "
                                               "memory: every thread the same work",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_merge},
-     .format = FMT_PLAN, .launch = SPMV_LAUNCH(launch_merge)},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_merge},
+     .format = FMT_MERGE, .launch = SPMV_LAUNCH(launch_merge)},
+    {.info = {.name = "csr_adaptive", .idea = "rows binned by length: short ones by 1 to 32 lanes in row order (from "
+                                              "the mean), long ones a block each",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_adaptive},
+     .format = FMT_ADAPTIVE, .launch = SPMV_LAUNCH(launch_adaptive)},
 };
 #define SPMV_N_RUNGS CLIMB_COUNT(SPMV_RUNGS)
 
 static const climb_rung_info *spmv_rung_info(int i) { return &SPMV_RUNGS[i].info; }
-
-/* ---------------------------------------------------------------- tuning */
-
-static const int SPMV_BLOCKS[] = {128, 256, 512};
-static const int SPMV_ITEMS[] = {2, 4, 8};
-static const climb_tunable SPMV_TUNABLES[] = {
-    {.name = "block", .meaning = "threads per block", .values = SPMV_BLOCKS, .n_values = CLIMB_COUNT(SPMV_BLOCKS)},
-    {.name = "items", .meaning = "merge items (rows + nonzeros) per thread; block x items is a row block's budget",
-     .values = SPMV_ITEMS, .n_values = CLIMB_COUNT(SPMV_ITEMS)},
-};
-#define SPMV_X(B, I) B, I,
-static const int SPMV_CANDIDATES[] = {SPMV_BEST_SHAPES(SPMV_X)};
-#undef SPMV_X
-
-/* The built-in shape: 256 threads x 4 items, a budget of 1024 (one Poisson block: about 128 rows). `climb tune
- * spmv` measures every listed shape on the bench matrices (results/<gpu>/spmv/tune.json). */
-static const char *spmv_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
-{
-    (void)dev;
-    (void)k;
-    values[0] = 256;
-    values[1] = 4;
-    return "built-in: 256 threads x 4 items (a 1024-item row block)";
-}
-
-static const climb_tuning SPMV_TUNING = {
-    .params = SPMV_TUNABLES,
-    .n_params = CLIMB_COUNT(SPMV_TUNABLES),
-    .candidates = SPMV_CANDIDATES,
-    .n_candidates = CLIMB_COUNT(SPMV_CANDIDATES) / 2,
-    .defaults = spmv_defaults,
-    .rejects = NULL,
-};
 
 /* ---------------------------------------------------------------- options */
 
@@ -1406,6 +1578,7 @@ static void spmv_destroy(climb_case *c)
     if (c->sp)
         cusparseDestroy(c->sp);
     climb_spmv_plan_free(&c->plan);
+    merge_plan_free(&c->mplan);
     void *dev[] = {c->d_rp,     c->d_ci,     c->d_val,    c->d_x,       c->d_y,       c->d_ell_ci,   c->d_ell_val,
                    c->d_coo_row, c->d_hyb_ci, c->d_hyb_row, c->d_hyb_cci, c->d_hyb_val, c->d_hyb_cval, c->d_perm,
                    c->d_jd_ptr, c->d_jds_ci, c->d_jds_val, c->d_sec_ptr, c->d_sec_w,   c->d_sell_ci,  c->d_sell_val,
@@ -1433,8 +1606,6 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     c->matrix = p->opts[OPT_MATRIX].choice;
     c->limit = p->opts[OPT_LIMIT].f;
     c->tsize = p->type == CLIMB_F64 ? 8 : 4;
-    c->tuning[0] = 256;
-    c->tuning[1] = 4;
     c->plan.f64 = p->type == CLIMB_F64;
     const climb_csr *file = (const climb_csr *)p->opts[OPT_INPUT].data;
     char err[300];
@@ -1531,6 +1702,7 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     c->plan.row_ptr = c->d_rp;
     c->plan.col_idx = c->d_ci;
     c->plan.val = c->d_val;
+    c->plan.sms = p->dev ? p->dev->sms : 1;
     *out = c;
     return 0;
 }
@@ -1604,9 +1776,6 @@ static int spmv_prepare(climb_case *c, int rung)
         c->made[FMT_CUSPARSE].bytes = (double)c->sp_bytes;
         return 0;
     }
-    if (r->format == FMT_PLAN && c->built[FMT_PLAN] &&
-        (c->plan.block != c->tuning[0] || c->plan.items != c->tuning[1]))
-        c->built[FMT_PLAN] = 0; /* retuned: new row blocks */
     if (r->format == FMT_CSR || c->built[r->format])
         return 0;
     if (build_format(c, r->format) != 0)
@@ -1675,11 +1844,6 @@ static void spmv_counts(const climb_case *c, climb_counts *out)
     out->flops = 2.0 * c->m->nnz;
 }
 
-static void spmv_set_tuning(climb_case *c, const int *values)
-{
-    c->tuning[0] = values[0];
-    c->tuning[1] = values[1];
-}
 
 /* 160^3 = 4096000 rows: the Poisson matrix of the issue's cuSPARSE figure, and every generator at that size. */
 static const climb_shape SPMV_BENCH_SHAPES[] = {CLIMB_SHAPE2(4096000, 4096000)};
@@ -1743,6 +1907,6 @@ extern "C" const climb_workload climb_spmv_workload = {
     .verify = spmv_verify,
     .counts = spmv_counts,
     .destroy = spmv_destroy,
-    .tuning = &SPMV_TUNING,
-    .set_tuning = spmv_set_tuning,
+    .tuning = NULL,
+    .set_tuning = NULL,
 };

@@ -57,23 +57,32 @@ int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d);
  * row. CPU twin of the device build, for the tests: flags[r] = 1 where row r starts a block. */
 void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags);
 
-/* The library face (src/lib/spmv.c): the best rung's plan on a device CSR matrix. */
+/* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it).
+ * Rows of at most long_min nonzeros are taken by groups of `lanes` lanes (1 to 32, from the mean row length),
+ * in row order; the longer ones, listed, by a block each. */
 typedef struct climb_spmv_plan_dev {
     int rows, cols, nnz;
     const int *row_ptr, *col_idx;
     const void *val;
     int f64;                  /* values are double */
-    int block, items;         /* the tuning the blocks were built for */
-    int2 *blocks;             /* n_blocks + 1 pairs (first row, its first nonzero); the last (rows, nnz) */
-    int n_blocks;
+    int sms;                  /* the device's multiprocessors (the grid) */
+    int lanes;                /* lanes per short row */
+    int long_min;             /* a row with more nonzeros than this is long */
+    int *long_rows;           /* the long rows, n_long of them */
+    int n_long;
     size_t bytes;             /* device bytes the plan keeps */
 } climb_spmv_plan_dev;
+
+/* Lanes per row for a mean row length (the power of two at or above it, at most 32; 1 for short rows), and
+ * the long-row threshold for those lanes. */
+int climb_spmv_lanes(double mean);
+int climb_spmv_long_min(int lanes);
 
 /* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
  * [0, cols)): *bad = 0 if it is one, else 1 (row pointers) or 2 (a column). Synchronises s. */
 cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s);
-/* Builds the row blocks for the tuning (block, items) on s (allocates p->blocks; synchronises s). */
-cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, int block, int items, cudaStream_t s);
+/* Chooses the lanes and lists the long rows, on s (allocates p->long_rows; synchronises s). */
+cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s);
 void climb_spmv_plan_free(climb_spmv_plan_dev *p);
 /* y = alpha A x + beta y (y is not read when beta is 0). */
 cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta, void *y,
