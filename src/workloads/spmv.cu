@@ -823,15 +823,24 @@ static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_
 
 /* ---- the adaptive plan: the lanes, and the list of long rows */
 
+/* Measured on an H100 over the bench matrices at 4096000 rows, f32, 1, 2, 4, 8, 16 and 32 lanes each (docs/spmv.md):
+ * a thread per row on Poisson (mean 7; 99 us against 110 with 2 lanes, 130 with 4); 8 lanes on the 27-point
+ * (mean 27), banded (17) and random (16) matrices, where 1 lane is 1.3 to 3x slower and 4 or 16 lanes up to 1.3x
+ * slower. */
 extern "C" int climb_spmv_lanes(double mean)
 {
-    return mean <= 8 ? 1 : mean <= 16 ? 4 : mean <= 32 ? 8 : mean <= 64 ? 16 : 32;
+    return mean <= 8 ? 1 : mean <= 64 ? 8 : mean <= 128 ? 16 : 32;
 }
 
 extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
 
 extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
 {
+    if (p->merge) {
+        merge_plan_free((spmv_merge_plan *)p->merge);
+        free(p->merge);
+        p->merge = NULL;
+    }
     if (p->long_rows)
         cudaFree(p->long_rows);
     p->long_rows = NULL;
@@ -843,8 +852,6 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
 {
     climb_spmv_plan_free(p);
     p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
-    if (getenv("CLIMB_SPMV_LANES"))
-        p->lanes = atoi(getenv("CLIMB_SPMV_LANES"));
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
@@ -896,6 +903,23 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_rows = kept;
     p->n_long = n;
     p->bytes = (size_t)n * sizeof(int);
+    if ((long long)n * 1024 > p->rows) {
+        /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
+         * 0.71 to 0.78x for lanes and listed rows). */
+        spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
+        if (!mp)
+            return cudaErrorMemoryAllocation;
+        e = merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
+        if (e != cudaSuccess) {
+            free(mp);
+            return e;
+        }
+        cudaFree(p->long_rows);
+        p->long_rows = NULL;
+        p->n_long = 0;
+        p->merge = mp;
+        p->bytes = mp->bytes;
+    }
     return cudaSuccess;
 }
 
@@ -918,6 +942,8 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
 {
     if (p->rows == 0)
         return cudaSuccess;
+    if (p->merge)
+        return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
     cudaError_t e;
     switch (p->lanes) {
     case 1: e = adaptive_lanes<T, 1>(p, alpha, x, beta, y, s); break;
@@ -1443,7 +1469,11 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
     else
         kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<float>, "spmv_long_rows_kernel<float>",
                   SPMV_BLOCK);
-    return i;
+    climb_kernel_desc merge;
+    k_merge(t, NULL, NULL, &merge, 1);
+    if (i < max)
+        o[i] = merge;
+    return i + 1;
 }
 
 typedef struct spmv_rung {
@@ -1492,8 +1522,8 @@ static const spmv_rung SPMV_RUNGS[] = {
                                               "memory: every thread the same work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_merge},
      .format = FMT_MERGE, .launch = SPMV_LAUNCH(launch_merge)},
-    {.info = {.name = "csr_adaptive", .idea = "rows binned by length: short ones by 1 to 32 lanes in row order (from "
-                                              "the mean), long ones a block each",
+    {.info = {.name = "csr_adaptive", .idea = "rows binned by length: short ones by 1 to 32 lanes (from the mean), "
+                                              "long ones a block each; merge blocks when long rows are many",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_adaptive},
      .format = FMT_ADAPTIVE, .launch = SPMV_LAUNCH(launch_adaptive)},
 };
