@@ -36,7 +36,8 @@ typedef enum climb_status {
     CLIMB_STATUS_ALLOC_FAILED = 4,    /* device memory for the handle's workspace could not be had */
     CLIMB_STATUS_ARCH_MISMATCH = 5,   /* the library holds no code for this GPU's architecture */
     CLIMB_STATUS_LAUNCH_FAILED = 6,   /* a kernel launch or another CUDA call failed; see climb_last_cuda_error */
-    CLIMB_STATUS_INTERNAL_ERROR = 7
+    CLIMB_STATUS_INTERNAL_ERROR = 7,
+    CLIMB_STATUS_INVALID_MATRIX = 8   /* a sparse matrix failed the checks asked for (CLIMB_SPMV_VALIDATE) */
 } climb_status;
 
 typedef struct climb_context *climb_handle;
@@ -111,6 +112,41 @@ CLIMB_API climb_status climb_scan_exclusive_f32(climb_handle handle, const float
  */
 CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_in, size_t n, unsigned bins,
                                           uint32_t *d_counts);
+
+/*
+ * Sparse matrix-vector product, y = alpha A x + beta y, with A in CSR on the device: rows x cols, nnz nonzeros,
+ * 32-bit row pointers (rows + 1, from 0 to nnz), column indices (0-based) and values. Analyse once, run many:
+ * climb_spmv_plan_create looks at the row lengths on the device (it synchronises the handle's stream) and
+ * keeps what the best rung needs (climb_spmv_plan_bytes says how much: a list of the long rows, or row blocks
+ * for a matrix with many); the plan refers to the caller's arrays, which must stay alive and unchanged until
+ * climb_spmv_plan_destroy. Any shape, empty rows and rows = 0 included; columns need not be sorted.
+ *
+ * With CLIMB_SPMV_VALIDATE in flags the plan first checks the matrix on the device: row_ptr[0] = 0,
+ * row_ptr[rows] = nnz, row pointers never decreasing, every column index in [0, cols); a matrix that fails
+ * gives CLIMB_STATUS_INVALID_MATRIX and no plan. It reads the row pointers and columns once (about a run's
+ * time, plus a synchronisation). Without it an invalid matrix is undefined behaviour (out-of-range reads).
+ *
+ * climb_spmv: y is not read when beta is 0 (NaN there is overwritten). The f32 and f64 faces take plans made
+ * for their type (else INVALID_VALUE), on the device the plan was made on. Rows are summed in an order that
+ * depends on the plan, so results may differ in the last bits from a sequential sum (docs/spmv.md bounds it).
+ */
+typedef struct climb_spmv_plan_s *climb_spmv_plan;
+#define CLIMB_SPMV_VALIDATE 1u
+
+CLIMB_API climb_status climb_spmv_plan_create(climb_handle handle, int rows, int cols, int nnz,
+                                              const int32_t *d_row_ptr, const int32_t *d_col_idx, const float *d_val,
+                                              unsigned flags, climb_spmv_plan *plan);
+CLIMB_API climb_status climb_spmv_plan_create_f64(climb_handle handle, int rows, int cols, int nnz,
+                                                  const int32_t *d_row_ptr, const int32_t *d_col_idx,
+                                                  const double *d_val, unsigned flags, climb_spmv_plan *plan);
+/* Device bytes the plan keeps beside the caller's matrix. */
+CLIMB_API climb_status climb_spmv_plan_bytes(climb_spmv_plan plan, size_t *bytes);
+CLIMB_API climb_status climb_spmv(climb_handle handle, climb_spmv_plan plan, float alpha, const float *d_x,
+                                  float beta, float *d_y);
+CLIMB_API climb_status climb_spmv_f64(climb_handle handle, climb_spmv_plan plan, double alpha, const double *d_x,
+                                      double beta, double *d_y);
+/* Frees the plan (NULL is accepted). Does not wait for calls in flight: synchronise the stream first. */
+CLIMB_API climb_status climb_spmv_plan_destroy(climb_spmv_plan plan);
 
 /*
  * Matrix transpose: d_out = d_in^T. d_in is rows x cols, row-major, its rows ld_in elements apart (ld_in >= cols);

@@ -32,6 +32,7 @@ const char *climb_status_string(climb_status s)
     case CLIMB_STATUS_ARCH_MISMATCH: return "the library has no code for this GPU architecture";
     case CLIMB_STATUS_LAUNCH_FAILED: return "a CUDA call or kernel launch failed";
     case CLIMB_STATUS_INTERNAL_ERROR: return "internal error";
+    case CLIMB_STATUS_INVALID_MATRIX: return "the sparse matrix is not valid (row pointers or column indices)";
     }
     return "unknown status";
 }

@@ -108,6 +108,8 @@ extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int gr
         return -1;
     }
     const int32_t rows = (int32_t)g->rows, cols = (int32_t)g->cols;
+    if (g->matrix == CLIMB_SPMV_RANDOM && (int64_t)rows * (g->per_row < cols ? g->per_row : cols) > CLIMB_MTX_MAX_NNZ)
+        return gen_fail(err, errlen, NAMES[g->matrix], rows, (int64_t)rows * (g->per_row < cols ? g->per_row : cols));
     int64_t gx = (int64_t)llround(cbrt((double)rows));
     if (gx < 1)
         gx = 1;

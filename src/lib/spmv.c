@@ -1,0 +1,127 @@
+/* The C API of the sparse matrix-vector product: an analyse-once, run-many plan over the rung marked best. */
+#include <stdlib.h>
+
+#include "handle.h"
+#include "../workloads/spmv.h"
+
+struct climb_spmv_plan_s {
+    int device;               /* the handle's device when the plan was made */
+    climb_spmv_plan_dev p;
+};
+
+static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, const int32_t *d_row_ptr,
+                                const int32_t *d_col_idx, const void *d_val, int f64, unsigned flags,
+                                climb_spmv_plan *plan)
+{
+    if (plan)
+        *plan = NULL;
+    if (!h || !plan || rows < 0 || cols < 0 || nnz < 0 || rows > 2147483646 || cols > 2147483646 ||
+        (flags & ~CLIMB_SPMV_VALIDATE) != 0 || !climb_device_reachable(d_row_ptr, 4) ||
+        (nnz > 0 && (!climb_device_reachable(d_col_idx, 4) || !climb_device_reachable(d_val, f64 ? 8 : 4))))
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32};
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    struct climb_spmv_plan_s *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return climb_call_end(&call, cudaErrorMemoryAllocation);
+    pl->device = call.dev->ordinal;
+    climb_spmv_plan_dev *p = &pl->p;
+    p->rows = rows;
+    p->cols = cols;
+    p->nnz = nnz;
+    p->row_ptr = d_row_ptr;
+    p->col_idx = d_col_idx;
+    p->val = d_val;
+    p->f64 = f64;
+    p->sms = call.dev->sms;
+    cudaError_t e = cudaSuccess;
+    if (flags & CLIMB_SPMV_VALIDATE) {
+        int bad = 0;
+        e = climb_spmv_validate(p, &bad, call.stream);
+        if (e == cudaSuccess && bad) {
+            free(pl);
+            climb_call_end(&call, cudaSuccess);
+            return CLIMB_STATUS_INVALID_MATRIX;
+        }
+    }
+    if (e == cudaSuccess)
+        e = climb_spmv_plan_build(p, call.stream);
+    if (e != cudaSuccess) {
+        climb_spmv_plan_free(p);
+        free(pl);
+        return climb_call_end(&call, e);
+    }
+    *plan = pl;
+    return climb_call_end(&call, cudaSuccess);
+}
+
+climb_status climb_spmv_plan_create(climb_handle h, int rows, int cols, int nnz, const int32_t *d_row_ptr,
+                                    const int32_t *d_col_idx, const float *d_val, unsigned flags,
+                                    climb_spmv_plan *plan)
+{
+    return plan_create(h, rows, cols, nnz, d_row_ptr, d_col_idx, d_val, 0, flags, plan);
+}
+
+climb_status climb_spmv_plan_create_f64(climb_handle h, int rows, int cols, int nnz, const int32_t *d_row_ptr,
+                                        const int32_t *d_col_idx, const double *d_val, unsigned flags,
+                                        climb_spmv_plan *plan)
+{
+    return plan_create(h, rows, cols, nnz, d_row_ptr, d_col_idx, d_val, 1, flags, plan);
+}
+
+climb_status climb_spmv_plan_bytes(climb_spmv_plan plan, size_t *bytes)
+{
+    if (!plan || !bytes)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *bytes = plan->p.bytes;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+static climb_status run(climb_handle h, climb_spmv_plan plan, int f64, double alpha, const void *d_x, double beta,
+                        void *d_y)
+{
+    if (!h || !plan || plan->p.f64 != f64)
+        return CLIMB_STATUS_INVALID_VALUE;
+    const size_t each = f64 ? 8 : 4;
+    if ((plan->p.cols > 0 && !climb_device_reachable(d_x, each)) ||
+        (plan->p.rows > 0 && !climb_device_reachable(d_y, each)))
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_tuning_key key = {CLIMB_SHAPE2((size_t)plan->p.rows, (size_t)plan->p.cols), f64 ? CLIMB_F64 : CLIMB_F32};
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    if (call.dev->ordinal != plan->device) {
+        climb_call_end(&call, cudaSuccess);
+        return CLIMB_STATUS_INVALID_VALUE;
+    }
+    return climb_call_end(&call, climb_spmv_plan_run(&plan->p, alpha, d_x, beta, d_y, call.stream));
+}
+
+climb_status climb_spmv(climb_handle h, climb_spmv_plan plan, float alpha, const float *d_x, float beta, float *d_y)
+{
+    return run(h, plan, 0, alpha, d_x, beta, d_y);
+}
+
+climb_status climb_spmv_f64(climb_handle h, climb_spmv_plan plan, double alpha, const double *d_x, double beta,
+                            double *d_y)
+{
+    return run(h, plan, 1, alpha, d_x, beta, d_y);
+}
+
+climb_status climb_spmv_plan_destroy(climb_spmv_plan plan)
+{
+    if (!plan)
+        return CLIMB_STATUS_SUCCESS;
+    int prev = -1;
+    const int switched = cudaGetDevice(&prev) == cudaSuccess && prev != plan->device &&
+                         cudaSetDevice(plan->device) == cudaSuccess;
+    climb_spmv_plan_free(&plan->p);
+    if (switched)
+        cudaSetDevice(prev);
+    free(plan);
+    return CLIMB_STATUS_SUCCESS;
+}

@@ -1,0 +1,263 @@
+/* CPU tests of the SpMV workload's logic: the five generators (exact nonzero counts, sorted in-range columns,
+ * symmetric stencils, the power law's mean and cap, rectangular cuts, seeds), the row statistics, the merge-path
+ * search against a sequential merge, the row blocks' guarantees, the lanes rule, the Matrix Market load hook,
+ * and the option table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/mtx.h"
+#include "core/rng.h"
+#include "workloads/spmv.h"
+#include "testing.h"
+
+static int gen(int matrix, int64_t rows, int64_t cols, uint64_t seed, climb_csr *m)
+{
+    climb_spmv_gen g = {matrix, rows, cols, 8, 16, 4096, seed};
+    char err[300];
+    int rc = climb_spmv_generate(&g, m, NULL, err, sizeof err);
+    EXPECT_MSG(rc == 0, "%s", err);
+    if (rc == 0) {
+        const char *why = climb_csr_check(m);
+        EXPECT_MSG(why == NULL, "matrix %d %lldx%lld: %s", matrix, (long long)rows, (long long)cols, why);
+    }
+    return rc;
+}
+
+/* 1 if a(i, j) is stored. */
+static int has(const climb_csr *m, int32_t i, int32_t j)
+{
+    for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+        if (m->col_idx[k] == j)
+            return 1;
+    return 0;
+}
+
+static void test_generators(void)
+{
+    climb_csr m;
+    /* 10^3 grid: 7 n^3 - 6 n^2 nonzeros for the 7-point stencil, (3n - 2)^3 for the 27-point one. */
+    if (gen(CLIMB_SPMV_POISSON, 1000, 1000, 1, &m) == 0) {
+        EXPECT_MSG(m.nnz == 6400, "poisson nnz %d", m.nnz);
+        climb_spmv_stats st;
+        climb_spmv_row_stats(&m, &st);
+        EXPECT(st.max == 7 && st.empty == 0 && fabs(st.mean - 6.4) < 1e-12);
+        int sym = 1, diag = 1;
+        for (int32_t i = 0; i < m.rows; i++) {
+            diag &= has(&m, i, i);
+            for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++)
+                sym &= has(&m, m.col_idx[k], i);
+        }
+        EXPECT(sym && diag);
+        /* an interior point (5, 5, 5) = 555: its six neighbours 1, 10 and 100 away */
+        const int32_t want[] = {455, 545, 554, 555, 556, 565, 655};
+        EXPECT(m.row_ptr[556] - m.row_ptr[555] == 7);
+        for (int k = 0; k < 7; k++)
+            EXPECT(m.col_idx[m.row_ptr[555] + k] == want[k]);
+        climb_csr_free(&m);
+    }
+    if (gen(CLIMB_SPMV_STENCIL27, 1000, 1000, 1, &m) == 0) {
+        EXPECT_MSG(m.nnz == 28 * 28 * 28, "stencil27 nnz %d", m.nnz);
+        climb_csr_free(&m);
+    }
+    /* 160^3 is what the bench runs: the grid is exactly 160 x 160 x 160. */
+    {
+        climb_spmv_gen g = {CLIMB_SPMV_POISSON, 4096000, 4096000, 8, 16, 4096, 3};
+        int grid[3];
+        char err[300];
+        climb_csr big;
+        EXPECT(climb_spmv_generate(&g, &big, grid, err, sizeof err) == 0);
+        EXPECT(grid[0] == 160 && grid[1] == 160 && grid[2] == 160);
+        EXPECT(big.nnz == 7 * 4096000 - 6 * 25600);
+        climb_csr_free(&big);
+    }
+    /* A partial last plane and a rectangular cut: nothing at or past cols, and no row longer than 7. */
+    if (gen(CLIMB_SPMV_POISSON, 1234, 500, 2, &m) == 0) {
+        int ok = 1;
+        for (int32_t k = 0; k < m.nnz; k++)
+            ok &= m.col_idx[k] < 500;
+        EXPECT(ok && m.rows == 1234 && m.cols == 500);
+        climb_csr_free(&m);
+    }
+    /* banded, half-width 8 on 100 x 100: 17 a row less the corners' 2 x (8 + ... + 1) */
+    if (gen(CLIMB_SPMV_BANDED, 100, 100, 1, &m) == 0) {
+        EXPECT_MSG(m.nnz == 100 * 17 - 2 * 36, "banded nnz %d", m.nnz);
+        EXPECT(m.col_idx[m.row_ptr[50]] == 42 && m.col_idx[m.row_ptr[51] - 1] == 58);
+        climb_csr_free(&m);
+    }
+    /* random: exactly per_row distinct columns a row, or every column when there are fewer */
+    if (gen(CLIMB_SPMV_RANDOM, 3000, 100000, 4, &m) == 0) {
+        EXPECT(m.nnz == 3000 * 16);
+        climb_csr_free(&m);
+    }
+    if (gen(CLIMB_SPMV_RANDOM, 50, 10, 4, &m) == 0) {
+        EXPECT(m.nnz == 500 && m.col_idx[0] == 0 && m.col_idx[9] == 9);
+        climb_csr_free(&m);
+    }
+    if (gen(CLIMB_SPMV_RANDOM, 50, 40, 4, &m) == 0) { /* 16 of 40: the shuffle path */
+        EXPECT(m.nnz == 800);
+        climb_csr_free(&m);
+    }
+    /* power law: mean near 4.66 (floor of a Pareto 1.2 tail), rows capped at max_row, heavy tail (cv >> 1) */
+    if (gen(CLIMB_SPMV_POWERLAW, 1 << 18, 1 << 18, 5, &m) == 0) {
+        climb_spmv_stats st;
+        climb_spmv_row_stats(&m, &st);
+        EXPECT_MSG(st.mean > 4.0 && st.mean < 5.4 && st.max <= 4096 && st.max > 1000 && st.cv > 3 && st.empty == 0,
+                   "powerlaw mean %.2f max %d cv %.2f", st.mean, st.max, st.cv);
+        climb_csr_free(&m);
+    }
+    /* same seed, same matrix; another seed, other values */
+    climb_csr a, b;
+    if (gen(CLIMB_SPMV_POWERLAW, 5000, 5000, 9, &a) == 0 && gen(CLIMB_SPMV_POWERLAW, 5000, 5000, 9, &b) == 0) {
+        EXPECT(a.nnz == b.nnz && memcmp(a.col_idx, b.col_idx, (size_t)a.nnz * 4) == 0 &&
+               memcmp(a.val, b.val, (size_t)a.nnz * 8) == 0);
+        climb_csr_free(&b);
+        if (gen(CLIMB_SPMV_POWERLAW, 5000, 5000, 10, &b) == 0) {
+            EXPECT(a.nnz != b.nnz || memcmp(a.val, b.val, (size_t)a.nnz * 8) != 0);
+            climb_csr_free(&b);
+        }
+        climb_csr_free(&a);
+    }
+    /* values in [-1, 1), none zero in practice */
+    if (gen(CLIMB_SPMV_RANDOM, 1000, 1000, 11, &m) == 0) {
+        int ok = 1;
+        for (int32_t k = 0; k < m.nnz; k++)
+            ok &= m.val[k] >= -1 && m.val[k] < 1 && m.val[k] != 0;
+        EXPECT(ok);
+        climb_csr_free(&m);
+    }
+    /* empty shapes */
+    if (gen(CLIMB_SPMV_POISSON, 0, 0, 1, &m) == 0) {
+        EXPECT(m.rows == 0 && m.nnz == 0 && m.row_ptr[0] == 0);
+        climb_csr_free(&m);
+    }
+    if (gen(CLIMB_SPMV_POWERLAW, 7, 0, 1, &m) == 0) {
+        EXPECT(m.rows == 7 && m.nnz == 0);
+        climb_csr_free(&m);
+    }
+    /* over 32-bit indices: refused with the count, before the nonzeros are allocated */
+    climb_spmv_gen g = {CLIMB_SPMV_RANDOM, 200000000, 200000000, 8, 16, 4096, 1};
+    char err[300];
+    EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == -1 && strstr(err, "2147483647") != NULL);
+    g.rows = 3000000000LL;
+    EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == -1 && strstr(err, "2147483646") != NULL);
+}
+
+/* The merged list of row ends and nonzeros walked one item at a time: how many row ends in the first d. */
+static int walk(const int32_t *e, int rows, int nnz, int d)
+{
+    int i = 0, j = 0;
+    for (int k = 0; k < d; k++) {
+        if (i < rows && j < e[i])
+            j++;
+        else
+            i++;
+    }
+    (void)nnz;
+    return i;
+}
+
+static void test_merge_search(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, 77);
+    int bad = 0, cases = 0;
+    for (int t = 0; t < 300; t++) {
+        const int rows = 1 + (int)climb_rng_range(&r, 0, 60);
+        int32_t e[64];
+        int nnz = 0;
+        for (int i = 0; i < rows; i++) {
+            const int kind = (int)climb_rng_range(&r, 0, 3); /* empty rows, short, long */
+            nnz += kind == 0 ? 0 : kind == 3 ? (int)climb_rng_range(&r, 10, 200) : (int)climb_rng_range(&r, 1, 9);
+            e[i] = nnz;
+        }
+        for (int d = 0; d <= rows + nnz; d++, cases++)
+            bad += climb_spmv_merge_search(e, rows, nnz, d) != walk(e, rows, nnz, d);
+    }
+    EXPECT_MSG(bad == 0, "%d of %d diagonals wrong", bad, cases);
+}
+
+static void test_block_flags(void)
+{
+    climb_csr m;
+    const int budgets[] = {64, 1024};
+    for (int bi = 0; bi < 2; bi++)
+        for (int matrix = 0; matrix <= CLIMB_SPMV_POWERLAW; matrix++) {
+            if (gen(matrix, 20000, 20000, 3, &m) != 0)
+                continue;
+            const int B = budgets[bi];
+            uint8_t *f = malloc((size_t)m.rows);
+            climb_spmv_block_flags(m.row_ptr, m.rows, B, f);
+            int ok = f[0] == 1, blocks = 0;
+            for (int32_t r0 = 0; r0 < m.rows;) {
+                int32_t r1 = r0 + 1;
+                while (r1 < m.rows && !f[r1])
+                    r1++;
+                const int64_t span = (int64_t)(m.row_ptr[r1] + r1) - (m.row_ptr[r0] + r0);
+                const int32_t len0 = m.row_ptr[r0 + 1] - m.row_ptr[r0];
+                if (len0 > B)
+                    ok &= r1 == r0 + 1; /* a long row is a block alone */
+                else
+                    ok &= span <= 2 * B;
+                blocks++;
+                r0 = r1;
+            }
+            EXPECT_MSG(ok && blocks > 0, "matrix %d budget %d", matrix, B);
+            free(f);
+            climb_csr_free(&m);
+        }
+}
+
+static void test_lanes(void)
+{
+    EXPECT(climb_spmv_lanes(0) == 1 && climb_spmv_lanes(6.96) == 1 && climb_spmv_lanes(8) == 1);
+    EXPECT(climb_spmv_lanes(8.5) == 8 && climb_spmv_lanes(26.7) == 8 && climb_spmv_lanes(64) == 8);
+    EXPECT(climb_spmv_lanes(100) == 16 && climb_spmv_lanes(1000) == 32);
+    EXPECT(climb_spmv_long_min(1) == 32 && climb_spmv_long_min(8) == 128 && climb_spmv_long_min(32) == 512);
+}
+
+static void test_stats(void)
+{
+    int32_t rp[] = {0, 0, 3, 4, 4, 8};
+    climb_csr m = {5, 10, 8, rp, NULL, NULL};
+    climb_spmv_stats st;
+    climb_spmv_row_stats(&m, &st);
+    /* lengths 0 3 1 0 4: mean 1.6, var 26/5 - 2.56 = 2.64 */
+    EXPECT(fabs(st.mean - 1.6) < 1e-12 && st.max == 4 && st.empty == 2 && fabs(st.cv - sqrt(2.64) / 1.6) < 1e-12);
+    climb_csr e = {0, 0, 0, rp, NULL, NULL};
+    climb_spmv_row_stats(&e, &st);
+    EXPECT(st.mean == 0 && st.cv == 0 && st.max == 0);
+}
+
+static void test_load(void)
+{
+    const climb_workload *w = &climb_spmv_workload;
+    char dir[] = "/tmp/climb_spmv_XXXXXX", path[128], err[300], desc[300];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/a.mtx", dir);
+    test_write_text(path, "%%MatrixMarket matrix coordinate real symmetric\n% a comment\n3 3 3\n1 1 2.5\n3 1 -1\n"
+                          "2 2 4\n");
+    void *data = NULL;
+    climb_shape shape;
+    EXPECT(w->load(path, &data, &shape, desc, sizeof desc, err, sizeof err) == 0);
+    EXPECT(shape.ndims == 2 && shape.d[0] == 3 && shape.d[1] == 3);
+    EXPECT_MSG(strstr(desc, "a.mtx: 3 x 3, 4 nonzeros (real, symmetric") != NULL, "%s", desc);
+    w->unload(data);
+    test_write_text(path, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n4 1 1\n");
+    EXPECT(w->load(path, &data, &shape, desc, sizeof desc, err, sizeof err) == -1);
+    EXPECT_MSG(strstr(err, "a.mtx:4:") != NULL, "%s", err);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    test_generators();
+    test_merge_search();
+    test_block_flags();
+    test_lanes();
+    test_stats();
+    test_load();
+    return test_finish("test_cpu_spmv");
+}
