@@ -217,6 +217,29 @@ static void test_lanes(void)
     EXPECT(climb_spmv_long_min(1) == 32 && climb_spmv_long_min(8) == 128 && climb_spmv_long_min(32) == 512);
 }
 
+/* The tolerance catches one lost product: in f64 even in the longest power-law row, in f32 in a Poisson row. */
+static void test_tolerance(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, 3);
+    for (int f64 = 0; f64 < 2; f64++) {
+        const int len = f64 ? 4096 : 7;
+        double s = 0, a = 0, smallest = 1e300;
+        for (int k = 0; k < len; k++) {
+            const double t = climb_rng_double(&r, -1, 1) * climb_rng_double(&r, -1, 1);
+            s += t;
+            a += fabs(t);
+            smallest = fabs(t) < smallest ? fabs(t) : smallest;
+        }
+        const double tol = climb_spmv_tolerance(len, a, f64);
+        EXPECT_MSG(smallest > tol, "%s: the smallest product %g is within the tolerance %g", f64 ? "f64" : "f32",
+                   smallest, tol);
+        /* and rounding the exact sum to f32 is within it */
+        EXPECT(fabs((double)(float)s - s) <= climb_spmv_tolerance(len, a, 0));
+    }
+    EXPECT(climb_spmv_tolerance(0, 0, 0) == 0);
+}
+
 static void test_stats(void)
 {
     int32_t rp[] = {0, 0, 3, 4, 4, 8};
@@ -258,6 +281,7 @@ int main(void)
     test_block_flags();
     test_lanes();
     test_stats();
+    test_tolerance();
     test_load();
     return test_finish("test_cpu_spmv");
 }

@@ -213,6 +213,11 @@ extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int gr
     return 0;
 }
 
+extern "C" double climb_spmv_tolerance(int32_t len, double sum_abs, int f64)
+{
+    return 1.01 * ((double)len + 1) * ldexp(1.0, f64 ? -53 : -24) * sum_abs;
+}
+
 extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
 {
     memset(s, 0, sizeof *s);
@@ -1689,10 +1694,6 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
         if (p->type == CLIMB_F32)
             x[k] = (float)x[k];
     }
-    /* Any order of summing n terms errs by at most (n - 1) u sum |term|, and each product by u |product|
-     * (Higham, Accuracy and Stability, 3.1): so (len + 1) u sum |a x| bounds every rung, whatever order its
-     * threads add in. u = 2^-24 (f32) or 2^-53 (f64). */
-    const double u = p->type == CLIMB_F64 ? ldexp(1.0, -53) : ldexp(1.0, -24);
     for (size_t i = 0; i < rows; i++) {
         double s = 0, a = 0;
         for (int32_t j = m->row_ptr[i]; j < m->row_ptr[i + 1]; j++) {
@@ -1701,8 +1702,7 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
             a += fabs(t);
         }
         c->ref[i] = s;
-        const double len = (double)(m->row_ptr[i + 1] - m->row_ptr[i]);
-        c->tol[i] = 1.01 * (len + 1) * u * a;
+        c->tol[i] = climb_spmv_tolerance(m->row_ptr[i + 1] - m->row_ptr[i], a, p->type == CLIMB_F64);
     }
     cudaError_t e = cudaMalloc((void **)&c->d_rp, (rows + 1) * 4);
     if (e == cudaSuccess)

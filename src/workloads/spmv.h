@@ -39,6 +39,12 @@ typedef struct climb_spmv_gen {
  * indices, out of host memory). *grid gets the stencils' grid (g, g, gz) when grid is not NULL. */
 int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen);
 
+/* The tolerance of a row: |y - exact| <= 1.01 (len + 1) u sum_abs, u = 2^-24 (f32) or 2^-53 (f64), where len is
+ * the number of terms added and sum_abs the sum of their magnitudes. Any order of adding n terms errs by at most
+ * (n - 1) u sum |term| (Higham, Accuracy and Stability of Numerical Algorithms, 3.1), each product by
+ * u |product|: so the bound holds for every rung, whatever order its threads add in. */
+double climb_spmv_tolerance(int32_t len, double sum_abs, int f64);
+
 /* Row-length statistics, as the reports record them. */
 typedef struct climb_spmv_stats {
     double mean, cv;        /* nonzeros per row: mean, and standard deviation over mean (0 for an empty matrix) */

@@ -1,0 +1,382 @@
+/* GPU: every SpMV rung, f32 and f64, over the check shapes of every generator (climb check); over Matrix Market
+ * files with empty rows, an empty last row, a 1 x 1 matrix, a single dense row, rectangular shapes both ways and a
+ * pattern file, each row checked against the CPU from poisoned output; proof that a wrong y fails (one product
+ * lost in one row); the C API (alpha and beta, beta = 0 over NaN, the validation flag, a power-law matrix that
+ * takes the merge plan, a matrix with long rows listed, bad arguments). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "climb.h"
+#include "core/device.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "workloads/spmv.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_spmv_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "matrix", "all", "band", "3", "per_row", "5", "max_row", "300", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%ld runs, %d failures, %ld refused", cr.runs, cr.failures,
+               cr.refused);
+    printf("check: %ld runs, %ld refused, seed %" PRIu64 "\n", cr.runs, cr.refused, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* Every rung on the matrix in `text` (a Matrix Market file), f32 and f64: verified, or refused for a stated reason
+ * (only cuSPARSE on an empty matrix). Returns the runs verified. */
+static int every_rung_on(const char *dir, const char *name, const char *text)
+{
+    char path[256], err[300], desc[300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    test_write_text(path, text);
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    const int k = climb_opt_find(w->options, w->n_options, "input");
+    EXPECT(climb_opt_plan_set(&p, k, path, 0, err, sizeof err) == 0);
+    climb_opt_value *v = &p.values[k][0];
+    EXPECT_MSG(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0, "%s", err);
+    v->desc = strdup(desc);
+    int verified = 0;
+    const climb_dtype types[] = {CLIMB_F32, CLIMB_F64};
+    for (int ti = 0; ti < 2; ti++) {
+        climb_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.seed = 31 + ti;
+        climb_case_key key = {types[ti], v->shape, 0};
+        climb_open_case oc;
+        EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
+        for (int r = 0; r < w->n_rungs; r++) {
+            const char *why = w->refuses(oc.c, r);
+            if (why) {
+                EXPECT_MSG(strstr(why, "cuSPARSE") != NULL, "%s %s refused: %s", name, w->rung(r)->name, why);
+                continue;
+            }
+            char msg[600] = "";
+            EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0);
+            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            const int bad = w->verify(oc.c, r, msg, sizeof msg);
+            EXPECT_MSG(bad == 0, "%s %s %s: %s", name, climb_dtype_name(types[ti]), w->rung(r)->name, msg);
+            verified += bad == 0;
+        }
+        climb_case_close(w, &oc);
+    }
+    climb_opt_plan_free(&p, w->unload);
+    unlink(path);
+    return verified;
+}
+
+static void test_files(void)
+{
+    char dir[] = "/tmp/climb_gpu_spmv_XXXXXX";
+    EXPECT(mkdtemp(dir) != NULL);
+    const int rungs = w->n_rungs;
+    /* 1 x 1 */
+    EXPECT(every_rung_on(dir, "one.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 -2.5\n") ==
+           2 * rungs);
+    /* empty rows in the middle and at the end (rows 2, 4 and 6 of 6) */
+    EXPECT(every_rung_on(dir, "empty.mtx",
+                         "%%MatrixMarket matrix coordinate real general\n6 5 5\n1 1 1\n1 5 2\n3 2 3\n5 3 4\n5 4 "
+                         "-5\n") == 2 * rungs);
+    /* rectangular both ways, with a pattern file (values 1) */
+    EXPECT(every_rung_on(dir, "wide.mtx",
+                         "%%MatrixMarket matrix coordinate pattern general\n2 7 5\n1 1\n1 7\n2 3\n2 4\n2 6\n") ==
+           2 * rungs);
+    EXPECT(every_rung_on(dir, "tall.mtx",
+                         "%%MatrixMarket matrix coordinate integer general\n7 2 4\n1 1 3\n4 2 -1\n7 1 2\n7 2 5\n") ==
+           2 * rungs);
+    /* an all-zero matrix (nonzeros 0) */
+    EXPECT(every_rung_on(dir, "zero.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 0\n") == 2 * rungs);
+    /* one dense row of 5000 among 300 rows of one nonzero, f64: ELL pads every row to 5000 (18 MB, 285x the CSR),
+     * so format_limit is raised to let every rung run */
+    {
+        size_t cap = 400000, used = 0;
+        char *t = malloc(cap);
+        used += (size_t)snprintf(t + used, cap - used, "%%%%MatrixMarket matrix coordinate real general\n300 5000 %d\n",
+                                 5000 + 299);
+        for (int j = 1; j <= 5000; j++)
+            used += (size_t)snprintf(t + used, cap - used, "7 %d %g\n", j, 0.001 * j - 2);
+        for (int i = 1; i <= 300; i++)
+            if (i != 7)
+                used += (size_t)snprintf(t + used, cap - used, "%d %d 1.5\n", i, (i * 37) % 5000 + 1);
+        char path[256], err[300], desc[300];
+        snprintf(path, sizeof path, "%s/dense.mtx", dir);
+        test_write_text(path, t);
+        free(t);
+        climb_opt_plan p;
+        test_plan(&p, w, "format_limit", "1000", NULL);
+        const int k = climb_opt_find(w->options, w->n_options, "input");
+        EXPECT(climb_opt_plan_set(&p, k, path, 0, err, sizeof err) == 0);
+        climb_opt_value *v = &p.values[k][0];
+        EXPECT(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0);
+        v->desc = strdup(desc);
+        climb_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.seed = 5;
+        climb_case_key key = {CLIMB_F64, v->shape, 0};
+        climb_open_case oc;
+        EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
+        int verified = 0;
+        for (int r = 0; r < w->n_rungs; r++) {
+            char msg[600] = "";
+            EXPECT_MSG(w->refuses(oc.c, r) == NULL, "%s", w->rung(r)->name);
+            EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0);
+            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            const int bad = w->verify(oc.c, r, msg, sizeof msg);
+            EXPECT_MSG(bad == 0, "dense row, %s: %s", w->rung(r)->name, msg);
+            verified += bad == 0;
+        }
+        EXPECT(verified == w->n_rungs);
+        climb_case_close(w, &oc);
+        climb_opt_plan_free(&p, w->unload);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Poisoned output fails, a run passes. */
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "matrix", "powerlaw", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 12;
+    climb_case_key key = {CLIMB_F32, CLIMB_SHAPE2(20000, 20000), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
+    const int best = climb_best_rung(w);
+    char msg[600];
+    EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 20000 rows"));
+    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* y = alpha A x + beta y on the CPU, in double. */
+static void cpu_spmv(const climb_csr *m, double alpha, const double *x, double beta, double *y, double *tol, int f64)
+{
+    for (int32_t i = 0; i < m->rows; i++) {
+        double s = 0, a = 0;
+        for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
+            s += m->val[k] * x[m->col_idx[k]];
+            a += fabs(m->val[k] * x[m->col_idx[k]]);
+        }
+        const int32_t len = m->row_ptr[i + 1] - m->row_ptr[i];
+        tol[i] = climb_spmv_tolerance(len + 2, fabs(alpha) * a + fabs(beta * y[i]), f64);
+        y[i] = alpha * s + beta * y[i];
+    }
+}
+
+/* One matrix through the API in f32 and f64: plan (validated), two calls (beta 0 over NaN, then beta != 0),
+ * every row checked. Returns the plan's bytes (f64). */
+static size_t api_matrix(climb_handle h, const climb_csr *m, uint64_t seed)
+{
+    size_t kept = 0;
+    int32_t *d_rp, *d_ci;
+    void *d_val, *d_x, *d_y;
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    EXPECT(cudaMalloc((void **)&d_rp, (rows + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_ci, (nnz + 1) * 4) == cudaSuccess &&
+           cudaMalloc(&d_val, (nnz + 1) * 8) == cudaSuccess && cudaMalloc(&d_x, (cols + 1) * 8) == cudaSuccess &&
+           cudaMalloc(&d_y, (rows + 1) * 8) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
+           *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
+    void *buf = malloc((rows + cols + nnz + 1) * 8);
+    climb_rng r;
+    climb_rng_seed(&r, seed);
+    for (int f64 = 0; f64 < 2; f64++) {
+        const size_t each = f64 ? 8 : 4;
+        climb_csr mt = *m;
+        for (size_t k = 0; k < nnz; k++)
+            val[k] = f64 ? m->val[k] : (double)(float)m->val[k];
+        mt.val = val;
+        for (size_t k = 0; k < cols; k++) {
+            x[k] = climb_rng_double(&r, -1, 1);
+            if (!f64)
+                x[k] = (float)x[k];
+        }
+        /* upload in the type */
+        for (size_t k = 0; k < nnz; k++)
+            f64 ? (void)(((double *)buf)[k] = val[k]) : (void)(((float *)buf)[k] = (float)val[k]);
+        EXPECT(cudaMemcpy(d_val, buf, nnz * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        for (size_t k = 0; k < cols; k++)
+            f64 ? (void)(((double *)buf)[k] = x[k]) : (void)(((float *)buf)[k] = (float)x[k]);
+        EXPECT(cudaMemcpy(d_x, buf, cols * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        climb_spmv_plan plan = NULL;
+        const climb_status st =
+            f64 ? climb_spmv_plan_create_f64(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan)
+                : climb_spmv_plan_create(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan);
+        EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "plan: %s", climb_status_string(st));
+        if (st != CLIMB_STATUS_SUCCESS)
+            continue;
+        EXPECT(climb_spmv_plan_bytes(plan, &kept) == CLIMB_STATUS_SUCCESS);
+        const double alphas[] = {1.0, -0.75}, betas[] = {0.0, 0.5};
+        EXPECT(cudaMemset(d_y, 0xFF, rows * each + 1) == cudaSuccess); /* NaN: beta = 0 must not read it */
+        for (size_t i = 0; i < rows; i++)
+            y[i] = 0;
+        for (int call = 0; call < 2; call++) {
+            const double al = alphas[call], be = betas[call];
+            memcpy(ref, y, rows * 8);
+            cpu_spmv(&mt, al, x, be, ref, tol, f64);
+            const climb_status rs = f64 ? climb_spmv_f64(h, plan, al, d_x, be, d_y)
+                                        : climb_spmv(h, plan, (float)al, d_x, (float)be, d_y);
+            EXPECT(rs == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaMemcpy(buf, d_y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
+            size_t bad = 0;
+            for (size_t i = 0; i < rows; i++) {
+                y[i] = f64 ? ((double *)buf)[i] : ((float *)buf)[i];
+                bad += !(fabs(y[i] - ref[i]) <= tol[i]);
+            }
+            EXPECT_MSG(bad == 0, "api %dx%d nnz %d %s call %d: %zu rows wrong", m->rows, m->cols, m->nnz,
+                       f64 ? "f64" : "f32", call, bad);
+            memcpy(y, ref, rows * 8); /* the next call's beta y is the reference's */
+            if (!f64) /* ...as f32 held it */
+                for (size_t i = 0; i < rows; i++)
+                    y[i] = ((float *)buf)[i];
+        }
+        /* the other type's call and a host pointer are refused */
+        EXPECT(f64 ? climb_spmv(h, plan, 1, d_x, 0, d_y) == CLIMB_STATUS_INVALID_VALUE
+                   : climb_spmv_f64(h, plan, 1, d_x, 0, d_y) == CLIMB_STATUS_INVALID_VALUE);
+        if (rows > 0)
+            EXPECT((f64 ? climb_spmv_f64(h, plan, 1, d_x, 0, y) : climb_spmv(h, plan, 1, d_x, 0, (float *)y)) ==
+                   CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(climb_spmv_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
+    }
+    free(x);
+    free(y);
+    free(ref);
+    free(tol);
+    free(val);
+    free(buf);
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_val);
+    cudaFree(d_x);
+    cudaFree(d_y);
+    return kept;
+}
+
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    const uint64_t seed = climb_fresh_seed();
+    char err[300];
+    /* regular (a thread per row), 8 lanes, a power law (many long rows: the merge plan, which keeps row blocks),
+     * one dense row among short ones (a listed long row), rectangular, empty */
+    const struct { int matrix; int64_t rows, cols; int per_row; } cases[] = {
+        {CLIMB_SPMV_POISSON, 27000, 27000, 16}, {CLIMB_SPMV_RANDOM, 5000, 7000, 24},
+        {CLIMB_SPMV_POWERLAW, 100000, 100000, 16}, {CLIMB_SPMV_BANDED, 333, 4000, 16},
+        {CLIMB_SPMV_RANDOM, 0, 0, 16}, {CLIMB_SPMV_RANDOM, 10, 0, 16}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        climb_spmv_gen g = {cases[c].matrix, cases[c].rows, cases[c].cols, 8, cases[c].per_row, 4096, seed + c};
+        climb_csr m;
+        EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
+        const size_t kept = api_matrix(h, &m, seed + 100 + c);
+        if (cases[c].matrix == CLIMB_SPMV_POWERLAW)
+            EXPECT_MSG(kept > 1000, "power law plan keeps %zu bytes", kept);
+        if (cases[c].matrix == CLIMB_SPMV_POISSON)
+            EXPECT(kept == 0);
+        climb_csr_free(&m);
+    }
+    /* one dense row of 20000 in 5000 rows of 3: listed as long, a block of its own */
+    {
+        climb_csr m;
+        climb_spmv_gen g = {CLIMB_SPMV_RANDOM, 5000, 20000, 8, 3, 4096, seed};
+        EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
+        int32_t *rp = malloc((5001) * 4), *ci = malloc(((size_t)m.nnz + 20000) * 4);
+        double *v = malloc(((size_t)m.nnz + 20000) * 8);
+        int32_t n = 0;
+        rp[0] = 0;
+        for (int32_t i = 0; i < 5000; i++) {
+            if (i == 1234)
+                for (int32_t j = 0; j < 20000; j++, n++) {
+                    ci[n] = j;
+                    v[n] = 0.5 - j * 1e-5;
+                }
+            else
+                for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++, n++) {
+                    ci[n] = m.col_idx[k];
+                    v[n] = m.val[k];
+                }
+            rp[i + 1] = n;
+        }
+        climb_csr d = {5000, 20000, n, rp, ci, v};
+        EXPECT(climb_csr_check(&d) == NULL);
+        EXPECT_MSG(api_matrix(h, &d, seed + 7) == 4, "one long row listed"); /* one int */
+        free(rp);
+        free(ci);
+        free(v);
+        climb_csr_free(&m);
+    }
+    /* validation: a decreasing row pointer, a column out of range, nnz that the pointers do not end at */
+    {
+        int32_t rp[] = {0, 2, 1, 3}, ci[] = {0, 1, 2}, rp_ok[] = {0, 1, 2, 3}, ci_bad[] = {0, 3, 1};
+        float val[] = {1, 2, 3};
+        int32_t *d_rp, *d_ci;
+        float *d_val;
+        EXPECT(cudaMalloc((void **)&d_rp, 16) == cudaSuccess && cudaMalloc((void **)&d_ci, 12) == cudaSuccess &&
+               cudaMalloc((void **)&d_val, 12) == cudaSuccess);
+        EXPECT(cudaMemcpy(d_val, val, 12, cudaMemcpyHostToDevice) == cudaSuccess);
+        climb_spmv_plan plan = (climb_spmv_plan)1;
+        EXPECT(cudaMemcpy(d_rp, rp, 16, cudaMemcpyHostToDevice) == cudaSuccess &&
+               cudaMemcpy(d_ci, ci, 12, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan) ==
+                   CLIMB_STATUS_INVALID_MATRIX && plan == NULL);
+        EXPECT(cudaMemcpy(d_rp, rp_ok, 16, cudaMemcpyHostToDevice) == cudaSuccess &&
+               cudaMemcpy(d_ci, ci_bad, 12, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan) ==
+               CLIMB_STATUS_INVALID_MATRIX);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 2, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan) ==
+               CLIMB_STATUS_INVALID_MATRIX);
+        EXPECT(cudaMemcpy(d_ci, ci, 12, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan) ==
+               CLIMB_STATUS_SUCCESS);
+        EXPECT(climb_spmv_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
+        /* bad arguments */
+        EXPECT(climb_spmv_plan_create(NULL, 3, 3, 3, d_rp, d_ci, d_val, 0, &plan) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv_plan_create(h, -1, 3, 3, d_rp, d_ci, d_val, 0, &plan) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, rp_ok, d_ci, d_val, 0, &plan) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, d_rp, d_ci, d_val, 4u, &plan) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv_plan_create(h, 3, 3, 3, d_rp, d_ci, d_val, 0, NULL) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv(h, NULL, 1, NULL, 0, NULL) == CLIMB_STATUS_INVALID_VALUE);
+        size_t b;
+        EXPECT(climb_spmv_plan_bytes(NULL, &b) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_spmv_plan_destroy(NULL) == CLIMB_STATUS_SUCCESS);
+        cudaFree(d_rp);
+        cudaFree(d_ci);
+        cudaFree(d_val);
+    }
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_files();
+    test_poisoned();
+    test_api();
+    test_check(20261122);
+    test_check(climb_fresh_seed());
+    return test_finish("test_gpu_spmv");
+}
