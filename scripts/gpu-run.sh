@@ -7,6 +7,10 @@
 #
 #   scripts/gpu-run.sh [workload...]
 #
+# CLIMB_STEPS=LIST (comma-separated; default all) runs only some steps, for a workload whose whole run does not fit
+# one device session: tests, sanitizer, occupancy, tune, bench (cold), batch, sweeps. Two calls with complementary
+# lists write the same reports as one.
+#
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
 # occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json;
 # CLIMB_RESULTS=DIR puts them under DIR instead of results/<gpu>. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
@@ -17,6 +21,11 @@ jobs=$(nproc 2>/dev/null || echo 4)
 build=${CLIMB_BUILD:-build}
 status=0
 step() { echo; echo "=== $* ==="; }
+steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,sweeps},"
+want() { [[ "$steps" == *",$1,"* ]]; }
+for s in ${CLIMB_STEPS//,/ }; do
+    [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
+done
 
 step "build (CLIMB_CUDA_ARCH=${CLIMB_CUDA_ARCH:-90})"
 make BUILD="$build" JOBS="$jobs" >/tmp/climb-build.log 2>&1 || { cat /tmp/climb-build.log; exit 1; }
@@ -39,10 +48,12 @@ root=${CLIMB_RESULTS:-${folder:-results/unknown}}
 mkdir -p "$root"
 echo "GPU: ${name:-none}; workloads: ${workloads[*]}; reports go to $root/<workload>/"
 
-step "tests: CPU, core GPU, and the GPU tests of ${workloads[*]}"
-labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
-(cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee /tmp/climb-tests.log | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
-grep -q "100% tests passed" /tmp/climb-tests.log || status=1
+if want tests; then
+    step "tests: CPU, core GPU, and the GPU tests of ${workloads[*]}"
+    labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
+    (cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee /tmp/climb-tests.log | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
+    grep -q "100% tests passed" /tmp/climb-tests.log || status=1
+fi
 
 step "devices"
 "$climb" devices --json "$root/devices.json" || status=1
@@ -50,46 +61,59 @@ step "devices"
 for w in "${workloads[@]}"; do
     out="$root/$w"
     mkdir -p "$out"
-    cp /tmp/climb-tests.log "$out/tests.log"
+    want tests && cp /tmp/climb-tests.log "$out/tests.log"
 
-    step "$w: compute-sanitizer (memcheck, racecheck, synccheck) on every rung, the quick shapes"
-    if command -v compute-sanitizer >/dev/null; then
-        : >"$out/sanitizer.log"
-        for tool in memcheck racecheck synccheck; do
-            compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
-                >>"$out/sanitizer.log" 2>&1
-            rc=$?
-            echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
-            [ $rc = 0 ] || status=1
-        done
-    else
-        echo "compute-sanitizer not found; skipped" | tee "$out/sanitizer.log"
+    if want sanitizer; then
+        step "$w: compute-sanitizer (memcheck, racecheck, synccheck) on every rung, the quick shapes"
+        if command -v compute-sanitizer >/dev/null; then
+            : >"$out/sanitizer.log"
+            for tool in memcheck racecheck synccheck; do
+                compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
+                    >>"$out/sanitizer.log" 2>&1
+                rc=$?
+                echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
+                [ $rc = 0 ] || status=1
+            done
+        else
+            echo "compute-sanitizer not found; skipped" | tee "$out/sanitizer.log"
+        fi
     fi
 
-    step "$w: occupancy of every kernel, calculator against the CUDA runtime"
-    "$climb" occupancy --kernel "$w" 2>&1 | tee "$out/occupancy.txt" || status=1
+    if want occupancy; then
+        step "$w: occupancy of every kernel, calculator against the CUDA runtime"
+        "$climb" occupancy --kernel "$w" 2>&1 | tee "$out/occupancy.txt" || status=1
+    fi
 
     wisdom=(--no-wisdom)
     if "$climb" list "$w" | grep -q "tunable parameters"; then
-        step "$w: tune (experiment mode; the winner goes to $out/wisdom.json)"
-        rm -f "$out/wisdom.json"
-        "$climb" tune "$w" --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" || status=1
+        if want tune; then
+            step "$w: tune (experiment mode; the winner goes to $out/wisdom.json)"
+            rm -f "$out/wisdom.json"
+            "$climb" tune "$w" --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" \
+                || status=1
+        fi
         [ -f "$out/wisdom.json" ] && wisdom=(--wisdom "$out/wisdom.json")
     fi
 
-    step "$w: bench (cold: L2 flushed before every sample)"
-    "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" --csv "$out/bench.csv" \
-        || status=1
+    if want bench; then
+        step "$w: bench (cold: L2 flushed before every sample)"
+        "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" \
+            --csv "$out/bench.csv" || status=1
+    fi
 
-    step "$w: bench --batch (back-to-back launches, warm L2)"
-    "$climb" bench "$w" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" --md "$out/bench-batch.md" \
-        || status=1
+    if want batch; then
+        step "$w: bench --batch (back-to-back launches, warm L2)"
+        "$climb" bench "$w" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" \
+            --md "$out/bench-batch.md" || status=1
+    fi
 
-    for s in $("$climb" list "$w" --sweeps); do
-        step "$w: sweep $s (cold)"
-        "$climb" bench "$w" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" --md "$out/sweep-$s.md" \
-            || status=1
-    done
+    if want sweeps; then
+        for s in $("$climb" list "$w" --sweeps); do
+            step "$w: sweep $s (cold)"
+            "$climb" bench "$w" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" \
+                --md "$out/sweep-$s.md" || status=1
+        done
+    fi
 done
 
 echo
