@@ -16,6 +16,8 @@
  * Bytes counted (the least a run must move): values and column indices once, row pointers once, x once, y once
  * (written).
  */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <cusparse.h>
@@ -478,7 +480,8 @@ template <typename T>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diagonals, const int *__restrict__ perm,
                                                               const int *__restrict__ jd_ptr,
                                                               const int *__restrict__ ci, const T *__restrict__ val,
-                                                              const T *__restrict__ x, T *__restrict__ y)
+                                                              const T *__restrict__ x, T *__restrict__ y, T alpha,
+                                                              T beta)
 {
     const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (i >= rows)
@@ -490,7 +493,8 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diag
             break;
         s += val[start + i] * x[ci[start + i]];
     }
-    y[perm[i]] = s;
+    const int r = perm[i];
+    y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
 }
 
 /* spmv_jds_ell: the sorted rows cut into sections of 32 (a warp), each section stored as its own small ELL
@@ -676,6 +680,42 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *_
         y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
 }
 
+/* The adaptive plan's JDS, built on the device: row lengths and ids, sorted (longest first) by CUB; the count of
+ * rows reaching each diagonal; the nonzeros scattered diagonal by diagonal. */
+__global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *len, int *ids)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows) {
+        len[r] = rp[r + 1] - rp[r];
+        ids[r] = r;
+    }
+}
+
+__global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ sorted_len, int *count)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    const int lo = i + 1 < rows ? sorted_len[i + 1] : 0;
+    for (int d = lo; d < sorted_len[i]; d++)
+        count[d] = i + 1; /* rows 0 .. i reach diagonal d, row i + 1 does not */
+}
+
+template <typename T>
+__global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, const int *__restrict__ sorted_len,
+                                        const int *__restrict__ jd_ptr, const int *__restrict__ rp,
+                                        const int *__restrict__ ci, const T *__restrict__ val, int *jci, T *jval)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    const int b = rp[perm[i]];
+    for (int k = 0; k < sorted_len[i]; k++) {
+        jci[jd_ptr[k] + i] = ci[b + k];
+        jval[jd_ptr[k] + i] = val[b + k];
+    }
+}
+
 __global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int long_min, unsigned char *flags)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
@@ -720,6 +760,8 @@ __global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__r
 }
 
 /* ---------------------------------------------------------------- the best rung's plan (shared with the C API) */
+
+static unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }
 
 extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s)
 {
@@ -850,9 +892,102 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     }
     if (p->long_rows)
         cudaFree(p->long_rows);
+    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val};
+    for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
+        if (jds[k])
+            cudaFree(jds[k]);
+    p->jds_perm = p->jds_ptr = p->jds_col = NULL;
+    p->jds_val = NULL;
+    p->diagonals = 0;
     p->long_rows = NULL;
     p->n_long = 0;
     p->bytes = 0;
+}
+
+/* The plan's JDS (see spmv_jds_kernel): perm, jd_ptr, columns and values by diagonal. */
+static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    const size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, each = p->f64 ? 8 : 4;
+    int *len = NULL, *ids = NULL, *slen = NULL, *perm = NULL, *count = NULL, *jd = NULL, *jci = NULL;
+    void *jval = NULL, *tmp = NULL;
+    size_t tmp_bytes = 0, scan_bytes = 0;
+    int maxlen = 0;
+    const unsigned grid = (unsigned)((rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
+    cudaError_t e = cub::DeviceRadixSort::SortPairsDescending(NULL, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&len, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&ids, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&slen, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&perm, rows * 4);
+    if (e == cudaSuccess) {
+        spmv_lengths_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, len, ids);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cub::DeviceRadixSort::SortPairsDescending(tmp, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&maxlen, slen, sizeof maxlen, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, ((size_t)maxlen + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&jd, ((size_t)maxlen + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(count, 0, ((size_t)maxlen + 1) * 4, s);
+    if (e == cudaSuccess) {
+        spmv_diagonal_counts_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, slen, count);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, count, jd, maxlen + 1, s);
+    if (e == cudaSuccess && scan_bytes > tmp_bytes) {
+        cudaFree(tmp);
+        tmp = NULL;
+        e = cudaMalloc(&tmp, scan_bytes);
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(tmp, scan_bytes, count, jd, maxlen + 1, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&jci, (nnz ? nnz : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&jval, (nnz ? nnz : 1) * each);
+    if (e == cudaSuccess) {
+        if (p->f64)
+            spmv_jds_scatter_kernel<double><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
+                                                                       p->col_idx, (const double *)p->val, jci,
+                                                                       (double *)jval);
+        else
+            spmv_jds_scatter_kernel<float><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
+                                                                      p->col_idx, (const float *)p->val, jci,
+                                                                      (float *)jval);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    void *scratch[] = {len, ids, slen, count, tmp};
+    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
+        if (scratch[k])
+            cudaFree(scratch[k]);
+    if (e != cudaSuccess) {
+        void *kept[] = {perm, jd, jci, jval};
+        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+            if (kept[k])
+                cudaFree(kept[k]);
+        return e;
+    }
+    p->jds_perm = perm;
+    p->jds_ptr = jd;
+    p->jds_col = jci;
+    p->jds_val = jval;
+    p->diagonals = maxlen;
+    p->bytes = rows * 4 + ((size_t)maxlen + 1) * 4 + nnz * (4 + each);
+    return cudaSuccess;
 }
 
 extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
@@ -910,6 +1045,8 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_rows = kept;
     p->n_long = n;
     p->bytes = (size_t)n * sizeof(int);
+    if (n == 0 && p->lanes > 1)
+        return jds_build(p, s);
     if ((long long)n * 1024 > p->rows) {
         /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
          * 0.71 to 0.78x for lanes and listed rows). */
@@ -935,8 +1072,10 @@ static cudaError_t adaptive_lanes(const climb_spmv_plan_dev *p, T alpha, const T
 {
     const long long groups = (long long)p->rows, per_block = SPMV_BLOCK / LANES;
     long long grid = (groups + per_block - 1) / per_block;
-    const long long cap = (long long)(p->sms > 0 ? p->sms : 1) * 16; /* 16 blocks of 256 a multiprocessor, walked */
-    if (grid > cap)
+    /* Groups of lanes walk the rows, 16 blocks of 256 a multiprocessor; a thread per row does not walk (one row
+     * each: 96 us against 100 on the f32 Poisson matrix). */
+    const long long cap = (long long)(p->sms > 0 ? p->sms : 1) * 16;
+    if (LANES > 1 && grid > cap)
         grid = cap;
     spmv_adaptive_kernel<T, LANES><<<(unsigned)grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, p->col_idx,
                                                                        (const T *)p->val, x, y, alpha, beta,
@@ -951,6 +1090,11 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
         return cudaSuccess;
     if (p->merge)
         return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
+    if (p->jds_perm) {
+        spmv_jds_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
+        return cudaGetLastError();
+    }
     cudaError_t e;
     switch (p->lanes) {
     case 1: e = adaptive_lanes<T, 1>(p, alpha, x, beta, y, s); break;
@@ -1282,8 +1426,6 @@ static int sparse_run(climb_case *c, cusparseSpMVAlg_t alg, cudaStream_t s)
 
 /* ---------------------------------------------------------------- launchers */
 
-static unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }
-
 typedef cudaError_t (*spmv_launch_fn)(climb_case *c, cudaStream_t s);
 
 template <typename T> static cudaError_t launch_csr_scalar(climb_case *c, cudaStream_t s)
@@ -1364,7 +1506,7 @@ template <typename T> static cudaError_t launch_jds(climb_case *c, cudaStream_t 
         return cudaSuccess;
     spmv_jds_kernel<T><<<grid_for(c->m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
         c->m->rows, c->sorted.len[0], c->d_perm, c->d_jd_ptr, c->d_jds_ci, (const T *)c->d_jds_val,
-        (const T *)c->d_x, (T *)c->d_y);
+        (const T *)c->d_x, (T *)c->d_y, T(1), T(0));
     return cudaGetLastError();
 }
 
@@ -1476,11 +1618,13 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
     else
         kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<float>, "spmv_long_rows_kernel<float>",
                   SPMV_BLOCK);
-    climb_kernel_desc merge;
-    k_merge(t, NULL, NULL, &merge, 1);
-    if (i < max)
-        o[i] = merge;
-    return i + 1;
+    climb_kernel_desc more[2];
+    k_merge(t, NULL, NULL, &more[0], 1);
+    k_jds(t, NULL, NULL, &more[1], 1);
+    for (int k = 0; k < 2; k++, i++)
+        if (i < max)
+            o[i] = more[k];
+    return i;
 }
 
 typedef struct spmv_rung {
@@ -1529,8 +1673,8 @@ static const spmv_rung SPMV_RUNGS[] = {
                                               "memory: every thread the same work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_merge},
      .format = FMT_MERGE, .launch = SPMV_LAUNCH(launch_merge)},
-    {.info = {.name = "csr_adaptive", .idea = "rows binned by length: short ones by 1 to 32 lanes (from the mean), "
-                                              "long ones a block each; merge blocks when long rows are many",
+    {.info = {.name = "csr_adaptive", .idea = "by row lengths: a thread per short row, long rows a block each; JDS "
+                                              "built on the device for longer rows; merge blocks for power laws",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_adaptive},
      .format = FMT_ADAPTIVE, .launch = SPMV_LAUNCH(launch_adaptive)},
 };

@@ -65,9 +65,10 @@ void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_
 
 /* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it).
  * Rows of at most long_min nonzeros are taken by groups of `lanes` lanes (1 to 32, from the mean row length),
- * in row order; the longer ones, listed, by a block each. When more than one row in 1024 is long (a power-law
- * matrix), the plan takes merge_blocks' row blocks instead (merge path in shared memory), which holds up better
- * there. */
+ * in row order; the longer ones, listed, by a block each. Two exceptions: when more than one row in 1024 is long
+ * (a power-law matrix), the plan takes merge_blocks' row blocks (merge path in shared memory), which hold up
+ * better there; when rows are longer than 8 on average and none is long, it builds a JDS copy of the matrix on
+ * the device (rows sorted by length, stored by diagonal: a thread per row, coalesced), which beats lanes there. */
 typedef struct climb_spmv_plan_dev {
     int rows, cols, nnz;
     const int *row_ptr, *col_idx;
@@ -79,6 +80,9 @@ typedef struct climb_spmv_plan_dev {
     int *long_rows;           /* the long rows, n_long of them */
     int n_long;
     void *merge;              /* the row blocks when the plan merges (NULL when it does not) */
+    int *jds_perm, *jds_ptr, *jds_col; /* the JDS when the plan keeps one (NULL when it does not) */
+    void *jds_val;
+    int diagonals;
     size_t bytes;             /* device bytes the plan keeps */
 } climb_spmv_plan_dev;
 
