@@ -23,7 +23,7 @@ status=0
 step() { echo; echo "=== $* ==="; }
 steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,sweeps},"
 want() { [[ "$steps" == *",$1,"* ]]; }
-for s in ${CLIMB_STEPS//,/ }; do
+for s in ${CLIMB_STEPS:+${CLIMB_STEPS//,/ }}; do
     [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
 done
 
