@@ -154,10 +154,16 @@ def summary_table(gpu, workload, r):
     reg = registry(r, workload)
     cs, cut = summary_cases(rows)
     varying = varying_options(rows)
-    vendor = next((x["rung"] for x in rows if x["kind"] == "vendor"), None)
+    vendors = []
+    for x in rows:
+        if x["kind"] == "vendor" and x["rung"] not in vendors:
+            vendors.append(x["rung"])
+    which = (" (vendor: `%s`)" % vendors[0] if len(vendors) == 1 else
+             " (the fastest of the vendor rungs %s in each case)" % ", ".join("`%s`" % v for v in vendors)
+             if vendors else "")
     out = [header(gpu, workload, r), "",
            "Each cell: median time, the rate of the roofline term that binds, and the vendor's time over this rung's%s.%s"
-           % (" (vendor: `%s`)" % vendor if vendor else "",
+           % (which,
               " The largest size of each type and option combination (%d of %d cases; every case in the report)."
               % (len(cs), len(cases(rows))) if cut else ""), "",
            "| # | rung | " + " | ".join(case_label(reg, c, varying) for c in cs) + " |",
