@@ -270,6 +270,16 @@ expect 2 "$tdir: not a regular file" bench histogram --input "$tdir"
 expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters \
     --set dist=uniform --dry-run
 expect 2 "bins=300" bench histogram --set bins=300
+# SpMV's Matrix Market input: a malformed file is file:line and exit 2 before any GPU work; a good one fixes the
+# shape (one case per type).
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n4 2 1\n' >"$tdir/bad.mtx"
+expect 2 "$tdir/bad.mtx:4: " bench spmv --input "$tdir/bad.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n1 2 nan\n' >"$tdir/nan.mtx"
+expect 2 "$tdir/nan.mtx:4: " check spmv --input "$tdir/nan.mtx"
+printf '\037\213gzipped' >"$tdir/z.mtx"
+expect 2 "gzip" bench spmv --input "$tdir/z.mtx"
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n1 1\n3 1\n4 4\n' >"$tdir/ok.mtx"
+expect 0 'spmv: 2 cases x 12 rungs' bench spmv --input "$tdir/ok.mtx" --dry-run
 expect 0 'scan: 16 cases x 9 rungs' bench scan --dry-run
 expect 0 'trapezoid: 4 cases x 5 rungs' bench trapezoid --dry-run
 expect 2 "a=x" bench trapezoid --set a=x

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/device.h"
 #include "core/harness.h"
@@ -10,6 +11,7 @@
 #include "core/timing.h"
 #include "core/validate.h"
 #include "core/workload.h"
+#include "workloads/histogram.h"
 #include "testing.h"
 
 static void test_rng(void)
@@ -341,6 +343,31 @@ static void test_selection(void)
     EXPECT(n == 3 && keys[2].shape.d[0] == 7 && keys[0].type == CLIMB_F32);
     free(keys);
     climb_opt_plan_free(&plan, NULL);
+
+    /* A generator's option (histogram's dist) runs its first value only when a file is named: one case, not
+     * one per distribution; without a file, every value. */
+    const climb_workload *hw = &climb_histogram_workload;
+    memset(&o, 0, sizeof o);
+    EXPECT(climb_opt_plan_init(&plan, hw->options, hw->n_options, err, sizeof err) == 0);
+    const int dist = climb_opt_find(hw->options, hw->n_options, "dist");
+    const int input = climb_opt_find(hw->options, hw->n_options, "input");
+    EXPECT(dist >= 0 && input >= 0 && hw->options[dist].generator && !hw->options[input].generator);
+    n = climb_cases(hw, &o, &plan, hw->bench_shapes, hw->n_bench_shapes, &keys);
+    EXPECT(n == 4 * hw->n_bench_shapes); /* dist=all: four distributions */
+    free(keys);
+    char dir[] = "/tmp/climb_core_XXXXXX", path[128], desc[200];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/bytes.txt", dir);
+    test_write_text(path, "some bytes to count\n");
+    EXPECT(climb_opt_plan_set(&plan, input, path, 0, err, sizeof err) == 0);
+    climb_opt_value *fv = &plan.values[input][0];
+    EXPECT(hw->load(fv->text, &fv->data, &fv->shape, desc, sizeof desc, err, sizeof err) == 0);
+    n = climb_cases(hw, &o, &plan, hw->bench_shapes, hw->n_bench_shapes, &keys);
+    EXPECT_MSG(n == 1 && keys[0].shape.d[0] == 20, "%d cases", n);
+    free(keys);
+    climb_opt_plan_free(&plan, hw->unload);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)

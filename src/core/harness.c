@@ -71,12 +71,22 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
             climb_opt_plan_combo(plan, c, vals);
             const climb_shape *shapes = o->n_shapes ? o->shapes : defaults;
             int n_shapes = o->n_shapes ? o->n_shapes : n_defaults;
+            int file = 0, repeat = 0;
             for (int k = 0; k < w->n_options; k++)
-                if (w->options[k].kind == CLIMB_OPT_FILE && vals[k].data && vals[k].shape.ndims > 0) {
-                    shapes = &vals[k].shape; /* the file fixes the shape */
-                    n_shapes = 1;
-                    break;
+                if (w->options[k].kind == CLIMB_OPT_FILE && vals[k].data) {
+                    file = 1;
+                    if (vals[k].shape.ndims > 0) {
+                        shapes = &vals[k].shape; /* the file fixes the shape */
+                        n_shapes = 1;
+                    }
                 }
+            /* With a file, a generator's option runs its first value only. */
+            for (int k = 0; k < w->n_options && file; k++)
+                if (w->options[k].generator && plan->count[k] > 1 &&
+                    strcmp(vals[k].text, plan->values[k][0].text) != 0)
+                    repeat = 1;
+            if (repeat)
+                continue;
             for (int s = 0; s < n_shapes; s++) {
                 if (n == cap) {
                     climb_case_key *p = realloc(keys, sizeof *keys * (cap *= 2));

@@ -30,6 +30,8 @@ typedef struct climb_option {
                                        "uniform,constant" (a sweep); "" for a FILE option */
     double min, max;                /* INT and FLOAT: the accepted range, inclusive */
     const char *const *choices;     /* CHOICE: the accepted words, NULL-terminated */
+    int generator;                  /* 1: it shapes generated inputs only, so when a FILE option names a file only
+                                       its first value runs (no copies of the file's case under other values) */
 } climb_option;
 
 /* One value of one option. */

@@ -483,7 +483,7 @@ static constexpr climb_option HIST_OPTIONS[] = {
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated input: uniform random bytes, constant (all one value), skewed (geometric), text "
                 "(English-like); not used with --input",
-     .def = "all", .choices = HIST_DISTS},
+     .def = "all", .choices = HIST_DISTS, .generator = 1},
     {.name = "input", .kind = CLIMB_OPT_FILE, .meaning = "a file whose bytes are counted (a text for map=letters)",
      .def = ""},
 };
@@ -674,7 +674,7 @@ static const char *hist_refuses(const climb_case *c, int rung)
 {
     (void)rung;
     if (c->file && c->dist != 0)
-        return "the input is the named file: dist does not apply (its figures are under dist=uniform)";
+        return "the input is the named file: dist does not apply";
     return NULL;
 }
 

@@ -1690,13 +1690,13 @@ static constexpr climb_option SPMV_OPTIONS[] = {
     {.name = "matrix", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated matrix: poisson (3-D 7-point), stencil27, banded, random (per_row a row), powerlaw "
                 "(Pareto row lengths up to max_row); not used with --input",
-     .def = "all", .choices = SPMV_MATRICES},
+     .def = "all", .choices = SPMV_MATRICES, .generator = 1},
     {.name = "band", .kind = CLIMB_OPT_INT, .meaning = "banded: columns r - band .. r + band", .def = "8", .min = 0,
-     .max = 100000},
+     .max = 100000, .generator = 1},
     {.name = "per_row", .kind = CLIMB_OPT_INT, .meaning = "random: nonzeros per row", .def = "16", .min = 1,
-     .max = 1000000},
+     .max = 1000000, .generator = 1},
     {.name = "max_row", .kind = CLIMB_OPT_INT, .meaning = "powerlaw: the longest row", .def = "4096", .min = 1,
-     .max = 2147483646},
+     .max = 2147483646, .generator = 1},
     {.name = "format_limit", .kind = CLIMB_OPT_FLOAT,
      .meaning = "a padded format (ell, jds_ell) is refused above this multiple of the CSR's bytes", .def = "3",
      .min = 1, .max = 1000},
@@ -1921,7 +1921,7 @@ static const char *spmv_refuses(const climb_case *c, int rung)
 {
     static char why[240];
     if (c->p.opts[OPT_INPUT].data && c->matrix != 0)
-        return "the input is the named file: matrix does not apply (its figures are under matrix=poisson)";
+        return "the input is the named file: matrix does not apply";
     if (c->unfit[0])
         return c->unfit;
     const spmv_rung *r = &SPMV_RUNGS[rung];
