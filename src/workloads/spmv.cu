@@ -732,10 +732,8 @@ __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budg
 }
 
 /* The plan keeps each block's first row and its first nonzero, and one more pair past the last block. */
-__global__ void spmv_pair_blocks_kernel(const int *rows_of, const int *count, int rows, const int *__restrict__ rp,
-                                        int2 *pairs)
+__global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, const int *__restrict__ rp, int2 *pairs)
 {
-    const int n = *count;
     for (int b = (int)(blockIdx.x * blockDim.x + threadIdx.x); b <= n; b += (int)(gridDim.x * blockDim.x)) {
         const int r = b < n ? rows_of[b] : rows;
         pairs[b] = make_int2(r, rp[r]);
@@ -800,7 +798,50 @@ static void merge_plan_free(spmv_merge_plan *p)
     p->bytes = 0;
 }
 
-static cudaError_t merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items, cudaStream_t s)
+/* The rows whose flag is set, in order, as a new device list of exactly *n entries (NULL when none): CUB's
+ * DeviceSelect over the row numbers. Synchronises s. */
+static cudaError_t flagged_rows(int rows, const unsigned char *flags, int **list, int *n, cudaStream_t s)
+{
+    *list = NULL;
+    *n = 0;
+    int *count = NULL, *all = NULL;
+    void *tmp = NULL;
+    size_t tmp_bytes = 0;
+    thrust::counting_iterator<int> rows_it(0);
+    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, all, count, rows, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&all, (size_t)rows * sizeof(int));
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, all, count, rows, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(n, count, sizeof *n, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess && *n > 0)
+        e = cudaMalloc((void **)list, (size_t)*n * sizeof(int));
+    if (e == cudaSuccess && *n > 0)
+        e = cudaMemcpyAsync(*list, all, (size_t)*n * sizeof(int), cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (count)
+        cudaFree(count);
+    if (tmp)
+        cudaFree(tmp);
+    if (all)
+        cudaFree(all);
+    if (e != cudaSuccess && *list) {
+        cudaFree(*list);
+        *list = NULL;
+    }
+    return e;
+}
+
+static cudaError_t merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items,
+                                    cudaStream_t s)
 {
     merge_plan_free(p);
     p->block = block;
@@ -808,47 +849,29 @@ static cudaError_t merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_de
     if (m->rows == 0)
         return cudaSuccess;
     unsigned char *flags = NULL;
-    int *count = NULL, *blocks = NULL, n = 0;
-    void *tmp = NULL;
-    size_t tmp_bytes = 0;
-    thrust::counting_iterator<int> rows_it(0);
-    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, blocks, count, m->rows, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&flags, (size_t)m->rows);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&count, sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMalloc(&tmp, tmp_bytes);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&blocks, ((size_t)m->rows + 1) * sizeof(int)); /* at most one block per row */
+    int *starts = NULL, n = 0;
+    int2 *kept = NULL;
+    cudaError_t e = cudaMalloc((void **)&flags, (size_t)m->rows);
     if (e == cudaSuccess) {
-        spmv_flags_kernel<<<(unsigned)((m->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-            m->rows, m->row_ptr, block * items, flags);
+        spmv_flags_kernel<<<grid_for(m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(m->rows, m->row_ptr, block * items,
+                                                                             flags);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
-        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, blocks, count, m->rows, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    int2 *kept = NULL;
+        e = flagged_rows(m->rows, flags, &starts, &n, s);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int2));
     if (e == cudaSuccess) {
-        spmv_pair_blocks_kernel<<<(unsigned)((n + SPMV_BLOCK) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(blocks, count, m->rows,
-                                                                                           m->row_ptr, kept);
+        spmv_pair_blocks_kernel<<<grid_for((long long)n + 1, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(starts, n, m->rows,
+                                                                                            m->row_ptr, kept);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     if (flags)
         cudaFree(flags);
-    if (count)
-        cudaFree(count);
-    if (tmp)
-        cudaFree(tmp);
-    cudaFree(blocks);
+    if (starts)
+        cudaFree(starts);
     if (e != cudaSuccess) {
         if (kept)
             cudaFree(kept);
@@ -873,9 +896,9 @@ static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_
 /* ---- the adaptive plan: the lanes, and the list of long rows */
 
 /* Measured on an H100 over the bench matrices at 4096000 rows, f32, 1, 2, 4, 8, 16 and 32 lanes each (docs/spmv.md):
- * a thread per row on Poisson (mean 7; 99 us against 110 with 2 lanes, 130 with 4); 8 lanes on the 27-point
- * (mean 27), banded (17) and random (16) matrices, where 1 lane is 1.3 to 3x slower and 4 or 16 lanes up to 1.3x
- * slower. */
+ * a thread per row on Poisson (mean 7; 99 us against 110 with 2 lanes, 130 with 4); on the 27-point (mean 27),
+ * banded (17) and random (16) matrices 8 lanes did best of the lanes (1 lane 1.3 to 3x slower) but JDS better
+ * still, so the plan builds a JDS there and uses 8 lanes only beside listed long rows. */
 extern "C" int climb_spmv_lanes(double mean)
 {
     return mean <= 8 ? 1 : mean <= 64 ? 8 : mean <= 128 ? 16 : 32;
@@ -998,50 +1021,19 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     if (p->rows == 0)
         return cudaSuccess;
     unsigned char *flags = NULL;
-    int *count = NULL, *list = NULL, n = 0;
-    void *tmp = NULL;
-    size_t tmp_bytes = 0;
-    thrust::counting_iterator<int> rows_it(0);
-    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, list, count, p->rows, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&flags, (size_t)p->rows);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&count, sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMalloc(&tmp, tmp_bytes);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&list, (size_t)p->rows * sizeof(int));
+    int *kept = NULL, n = 0;
+    cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
     if (e == cudaSuccess) {
-        spmv_long_flags_kernel<<<(unsigned)((p->rows + SPMV_BLOCK - 1) / SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-            p->rows, p->row_ptr, p->long_min, flags);
+        spmv_long_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr,
+                                                                                  p->long_min, flags);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
-        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, list, count, p->rows, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    int *kept = NULL;
-    if (e == cudaSuccess && n > 0)
-        e = cudaMalloc((void **)&kept, (size_t)n * sizeof(int));
-    if (e == cudaSuccess && n > 0)
-        e = cudaMemcpyAsync(kept, list, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
+        e = flagged_rows(p->rows, flags, &kept, &n, s);
     if (flags)
         cudaFree(flags);
-    if (count)
-        cudaFree(count);
-    if (tmp)
-        cudaFree(tmp);
-    if (list)
-        cudaFree(list);
-    if (e != cudaSuccess) {
-        if (kept)
-            cudaFree(kept);
+    if (e != cudaSuccess)
         return e;
-    }
     p->long_rows = kept;
     p->n_long = n;
     p->bytes = (size_t)n * sizeof(int);
