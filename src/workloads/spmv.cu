@@ -5,9 +5,11 @@
  * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
  * the hybrid ELL + COO built on the host; JDS (rows sorted by length, stored by jagged diagonal) and JDS with
  * ELL sections; the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
- * vector kernel (a warp, then a right-sized group of lanes, per row) and the best rung: row blocks of a fixed
- * budget of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a
- * block), so short and long rows cost the same per item. See docs/spmv.md.
+ * vector kernel (a warp, then a right-sized group of lanes, per row); merge_blocks, row blocks of a fixed budget
+ * of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a block); and
+ * the best rung, an adaptive CSR that looks at the row lengths once per matrix (on the device) and takes a thread
+ * per short row, a JDS copy for longer rows, or merge_blocks' row blocks for a power law, with rows longer than
+ * the rest a block each. See docs/spmv.md.
  *
  * Order of this file: generators, statistics, the host formats (built once per matrix, untimed: the report's
  * setup columns), kernels (one per rung, each with what it changes), launchers, cuSPARSE, the registry table,
@@ -238,7 +240,7 @@ extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
     s->cv = s->mean > 0 ? sqrt(var > 0 ? var : 0) / s->mean : 0;
 }
 
-/* ---------------------------------------------------------------- the best rung's partition (host and device) */
+/* ---------------------------------------------------------------- merge_blocks' partition (host and device) */
 
 __host__ __device__ static inline int merge_search(const int32_t *e, int rows, int nnz, int d)
 {
@@ -626,9 +628,10 @@ __global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int2 *__restric
 /* spmv_csr_adaptive (best): the rows binned by length once per matrix. Rows of at most long_min nonzeros are
  * taken in row order by groups of LANES lanes, LANES chosen from the mean row length (1: a thread per row, which
  * on short rows reads a warp's rows from the same few cache lines; more lanes read longer rows side by side);
- * each warp walks the rows grid-stride, so no block is launched for a handful of rows. The few longer rows, listed
- * in the plan, take a block each (spmv_long_rows_kernel), so one 4096-long row never holds up a warp of short
- * ones. */
+ * groups of more than one lane walk the rows grid-stride, so no block is launched for a handful of rows. The few
+ * longer rows, listed in the plan, take a block each (spmv_long_rows_kernel), so one 4096-long row never holds up
+ * a warp of short ones. The plan takes JDS (spmv_jds_kernel) or merge_blocks' kernel instead where they do better
+ * (climb_spmv_plan_build). */
 template <typename T, unsigned LANES>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_adaptive_kernel(int rows, const int *__restrict__ rp,
                                                                    const int *__restrict__ ci,
@@ -723,7 +726,7 @@ __global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int
         flags[r] = (unsigned char)(rp[r + 1] - rp[r] > long_min);
 }
 
-/* The best rung's build: which rows start a block (block_flag), compacted into the list of starting rows. */
+/* merge_blocks' build: which rows start a block (block_flag), compacted into the list of starting rows. */
 __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);

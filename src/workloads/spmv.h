@@ -52,12 +52,12 @@ typedef struct climb_spmv_stats {
 } climb_spmv_stats;
 void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s);
 
-/* The merge-path search of the best rung (a row block's rows and nonzeros merged: row r's end comes after its
+/* The merge-path search of merge_blocks (a row block's rows and nonzeros merged: row r's end comes after its
  * nonzeros): how many rows end within the first d items, given row ends e[0 .. rows) (each row's end offset,
  * non-decreasing) and nnz nonzeros. The nonzeros taken are d minus the result. */
 int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d);
 
-/* The best rung's row blocks: which rows start a block for a budget of `budget` merge items (rows + nonzeros)
+/* merge_blocks' row blocks (the best rung's too, on a power law): which rows start a block for a budget of `budget` merge items (rows + nonzeros)
  * per block. A block holds the rows whose merge position (row_ptr[r] + r) falls in one budget-wide window; a
  * row longer than the budget is a block alone. So a block's span is at most 2 x budget items, or it is one long
  * row. CPU twin of the device build, for the tests: flags[r] = 1 where row r starts a block. */
