@@ -1836,7 +1836,9 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     for (size_t i = 0; i < rows; i++) {
         double s = 0, a = 0;
         for (int32_t j = m->row_ptr[i]; j < m->row_ptr[i + 1]; j++) {
-            const double t = m->val[j] * x[m->col_idx[j]];
+            /* a file's values as the case's type holds them (generated ones were drawn that way already) */
+            const double a_ij = p->type == CLIMB_F32 ? (double)(float)m->val[j] : m->val[j];
+            const double t = a_ij * x[m->col_idx[j]];
             s += t;
             a += fabs(t);
         }
