@@ -3,6 +3,7 @@
 #include "bandwidth.h"
 #include "coalescing.h"
 #include "histogram.h"
+#include "matadd.h"
 #include "reduce.h"
 #include "scan.h"
 #include "spmv.h"
@@ -18,6 +19,7 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_histogram_workload,
     &climb_trapezoid_workload,
     &climb_spmv_workload,
+    &climb_matadd_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)
