@@ -6,6 +6,7 @@
 #include "matadd.h"
 #include "reduce.h"
 #include "scan.h"
+#include "sgemm.h"
 #include "spmv.h"
 #include "transpose.h"
 #include "trapezoid.h"
@@ -20,6 +21,7 @@ static const climb_workload *const WORKLOADS[] = {
     &climb_trapezoid_workload,
     &climb_spmv_workload,
     &climb_matadd_workload,
+    &climb_sgemm_workload,
 };
 
 const climb_workload *const *climb_builtin_workloads(int *count)

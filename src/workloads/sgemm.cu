@@ -1,0 +1,709 @@
+/*
+ * sgemm.cu - C = alpha A B + beta C in FP32, row-major with leading dimensions, as a ladder toward cuBLAS
+ * (issue 11's second half; work in progress: the rungs up to 2-D register tiling are here, the vectorized,
+ * double-buffered, warp-tiled and tuned rungs are not yet).
+ *
+ * Seeds: 001 (matrix multiply from global memory, then with shared-memory tiles), 004 (naive GEMM's bytes per
+ * flop, tiling with boundary handling, joint register and shared-memory tiling after Volkov and Demmel, thread
+ * coarsening). See docs/sgemm.md.
+ *
+ * Layout: A is m x k (rows lda >= k apart), B is k x n (ldb >= n), C is m x n (ldc >= n); the `pad` option adds
+ * the same padding to each. Every rung uses FP32 FFMA; the vendor rung is cuBLAS with pedantic FP32 math (no TF32).
+ *
+ * Order of this file: CPU reference, kernels (one per rung, each with what it changes), launchers, the registry
+ * table, the harness glue.
+ */
+#include <cublas_v2.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "../core/device.h"
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "sgemm.h"
+
+/* ---------------------------------------------------------------- CPU reference */
+
+extern "C" void climb_sgemm_ref_row(const float *a, size_t lda, const float *b, size_t ldb, const float *c0_row,
+                                    size_t n, size_t k, float alpha, float beta, size_t row, double *out,
+                                    double *mag)
+{
+    for (size_t j = 0; j < n; j++) {
+        out[j] = 0;
+        mag[j] = 0;
+    }
+    for (size_t p = 0; p < k; p++) {
+        const double av = a[row * lda + p];
+        const float *brow = b + p * ldb;
+        for (size_t j = 0; j < n; j++) {
+            out[j] += av * brow[j];
+            mag[j] += fabs(av * brow[j]);
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        const double c = beta != 0 ? (double)beta * c0_row[j] : 0;
+        out[j] = (double)alpha * out[j] + c;
+        mag[j] = fabs((double)alpha) * mag[j] + fabs(c);
+    }
+}
+
+extern "C" double climb_sgemm_tolerance(size_t k, double mag)
+{
+    return 1.01 * ((double)k + 2) * ldexp(1.0, -24) * mag;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* sgemm_naive: one thread per output, everything from global memory: 2 loads a FFMA. Thread x walks down the rows
+ * of C, so a warp reads 32 different rows of A (32 sectors a load) and writes C 32 rows apart. */
+__global__ void __launch_bounds__(256) sgemm_naive_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                                                          int lda, const float *__restrict__ b, int ldb, float beta,
+                                                          float *__restrict__ c, int ldc)
+{
+    const int i = (int)(blockIdx.x * 16 + threadIdx.x % 16), j = (int)(blockIdx.y * 16 + threadIdx.x / 16);
+    if (i >= m || j >= n)
+        return;
+    float s = 0;
+    for (int p = 0; p < k; p++)
+        s = fmaf(a[(size_t)i * lda + p], b[(size_t)p * ldb + j], s);
+    float *out = &c[(size_t)i * ldc + j];
+    *out = beta != 0.0f ? alpha * s + beta * *out : alpha * s;
+}
+
+/* sgemm_naive_coalesced: the same with x along the columns of C: a warp reads one element of A (broadcast) and 32
+ * neighbours of a row of B, and writes 32 neighbours of C. Still 2 loads a FFMA, now mostly from L1. */
+__global__ void __launch_bounds__(256) sgemm_naive_coalesced_kernel(int m, int n, int k, float alpha,
+                                                                    const float *__restrict__ a, int lda,
+                                                                    const float *__restrict__ b, int ldb, float beta,
+                                                                    float *__restrict__ c, int ldc)
+{
+    const int j = (int)(blockIdx.x * 32 + threadIdx.x % 32), i = (int)(blockIdx.y * 8 + threadIdx.x / 32);
+    if (i >= m || j >= n)
+        return;
+    float s = 0;
+    for (int p = 0; p < k; p++)
+        s = fmaf(a[(size_t)i * lda + p], b[(size_t)p * ldb + j], s);
+    float *out = &c[(size_t)i * ldc + j];
+    *out = beta != 0.0f ? alpha * s + beta * *out : alpha * s;
+}
+
+/* sgemm_tiled<T, CHECKED>: the seed's shared-memory tiles. A block computes a T x T tile of C; it walks k in steps
+ * of T, each thread loading one element of A's and B's T x T tiles into shared memory, then T FFMAs from shared
+ * memory: global traffic falls by T. Without CHECKED the shapes must be multiples of T (the seed's assumption);
+ * with it, loads past the edges read zeros and stores past them are skipped (any m, n, k). */
+template <int T, bool CHECKED>
+__global__ void __launch_bounds__(T *T) sgemm_tiled_kernel(int m, int n, int k, float alpha,
+                                                           const float *__restrict__ a, int lda,
+                                                           const float *__restrict__ b, int ldb, float beta,
+                                                           float *__restrict__ c, int ldc)
+{
+    __shared__ float as[T][T], bs[T][T];
+    const int tx = (int)threadIdx.x % T, ty = (int)threadIdx.x / T;
+    const int i = (int)blockIdx.y * T + ty, j = (int)blockIdx.x * T + tx;
+    float s = 0;
+    for (int p0 = 0; p0 < k; p0 += T) {
+        if (CHECKED) {
+            as[ty][tx] = i < m && p0 + tx < k ? a[(size_t)i * lda + p0 + tx] : 0.0f;
+            bs[ty][tx] = p0 + ty < k && j < n ? b[(size_t)(p0 + ty) * ldb + j] : 0.0f;
+        } else {
+            as[ty][tx] = a[(size_t)i * lda + p0 + tx];
+            bs[ty][tx] = b[(size_t)(p0 + ty) * ldb + j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < T; p++)
+            s = fmaf(as[ty][p], bs[p][tx], s);
+        __syncthreads();
+    }
+    if (!CHECKED || (i < m && j < n)) {
+        float *out = &c[(size_t)i * ldc + j];
+        *out = beta != 0.0f ? alpha * s + beta * *out : alpha * s;
+    }
+}
+
+/* sgemm_reg_1d: joint register and shared-memory tiling (Volkov and Demmel; the seed's U/T/S): a block computes a
+ * 64 x 64 tile of C with 512 threads, each thread a column strip of 8 outputs. A's 64 x 8 tile and B's 8 x 64
+ * tile go to shared memory; for each p the thread holds one B value in a register and reuses it for its 8 rows:
+ * 9 shared loads for 8 FFMAs instead of 2 for 1. Any shape (edges zero-filled). */
+#define R1_BM 64
+#define R1_BN 64
+#define R1_BK 8
+#define R1_TM 8
+__global__ void __launch_bounds__(512) sgemm_reg_1d_kernel(int m, int n, int k, float alpha,
+                                                           const float *__restrict__ a, int lda,
+                                                           const float *__restrict__ b, int ldb, float beta,
+                                                           float *__restrict__ c, int ldc)
+{
+    __shared__ float as[R1_BM][R1_BK], bs[R1_BK][R1_BN];
+    const int t = (int)threadIdx.x;
+    const int row0 = (int)blockIdx.y * R1_BM, col0 = (int)blockIdx.x * R1_BN;
+    const int tcol = t % R1_BN, trow = (t / R1_BN) * R1_TM;
+    /* loaders: A tile 64 x 8 = 512 (one each), B tile 8 x 64 = 512 (one each) */
+    const int ar = t / R1_BK, ac = t % R1_BK, br = t / R1_BN, bc = t % R1_BN;
+    float acc[R1_TM] = {0};
+    for (int p0 = 0; p0 < k; p0 += R1_BK) {
+        as[ar][ac] = row0 + ar < m && p0 + ac < k ? a[(size_t)(row0 + ar) * lda + p0 + ac] : 0.0f;
+        bs[br][bc] = p0 + br < k && col0 + bc < n ? b[(size_t)(p0 + br) * ldb + col0 + bc] : 0.0f;
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < R1_BK; p++) {
+            const float bv = bs[p][tcol];
+#pragma unroll
+            for (int r = 0; r < R1_TM; r++)
+                acc[r] = fmaf(as[trow + r][p], bv, acc[r]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < R1_TM; r++) {
+        const int i = row0 + trow + r, j = col0 + tcol;
+        if (i < m && j < n) {
+            float *out = &c[(size_t)i * ldc + j];
+            *out = beta != 0.0f ? alpha * acc[r] + beta * *out : alpha * acc[r];
+        }
+    }
+}
+
+/* sgemm_reg_2d: 2-D thread coarsening: a block computes 128 x 128 of C with 256 threads, each an 8 x 8 block of
+ * outputs. Per step of p a thread loads 8 values of A's column and 8 of B's row from shared memory into
+ * registers and does 64 FFMAs with them (16 shared loads for 64 FFMAs). A's tile is stored transposed (k-major),
+ * so the 8 values a thread needs are contiguous. Any shape (edges zero-filled). */
+#define R2_BM 128
+#define R2_BN 128
+#define R2_BK 8
+#define R2_TM 8
+#define R2_TN 8
+__global__ void __launch_bounds__(256) sgemm_reg_2d_kernel(int m, int n, int k, float alpha,
+                                                           const float *__restrict__ a, int lda,
+                                                           const float *__restrict__ b, int ldb, float beta,
+                                                           float *__restrict__ c, int ldc)
+{
+    __shared__ float ast[R2_BK][R2_BM], bs[R2_BK][R2_BN];
+    const int t = (int)threadIdx.x;
+    const int row0 = (int)blockIdx.y * R2_BM, col0 = (int)blockIdx.x * R2_BN;
+    const int trow = (t / (R2_BN / R2_TN)) * R2_TM, tcol = (t % (R2_BN / R2_TN)) * R2_TN;
+    float acc[R2_TM][R2_TN] = {{0}};
+    float ra[R2_TM], rb[R2_TN];
+    for (int p0 = 0; p0 < k; p0 += R2_BK) {
+        /* A tile 128 x 8 = 1024 elements, B tile 8 x 128: 4 each a thread, coalesced along the rows */
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int e = q * 256 + t;
+            const int ar = e / R2_BK, ac = e % R2_BK;
+            ast[ac][ar] = row0 + ar < m && p0 + ac < k ? a[(size_t)(row0 + ar) * lda + p0 + ac] : 0.0f;
+            const int br = e / R2_BN, bc = e % R2_BN;
+            bs[br][bc] = p0 + br < k && col0 + bc < n ? b[(size_t)(p0 + br) * ldb + col0 + bc] : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < R2_BK; p++) {
+#pragma unroll
+            for (int r = 0; r < R2_TM; r++)
+                ra[r] = ast[p][trow + r];
+#pragma unroll
+            for (int q = 0; q < R2_TN; q++)
+                rb[q] = bs[p][tcol + q];
+#pragma unroll
+            for (int r = 0; r < R2_TM; r++)
+#pragma unroll
+                for (int q = 0; q < R2_TN; q++)
+                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < R2_TM; r++)
+#pragma unroll
+        for (int q = 0; q < R2_TN; q++) {
+            const int i = row0 + trow + r, j = col0 + tcol + q;
+            if (i < m && j < n) {
+                float *out = &c[(size_t)i * ldc + j];
+                *out = beta != 0.0f ? alpha * acc[r][q] + beta * *out : alpha * acc[r][q];
+            }
+        }
+}
+
+/* ---------------------------------------------------------------- the case and launchers */
+
+struct climb_case {
+    climb_case_params p;
+    size_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+    float *h_a, *h_b, *h_c0, *h_c;
+    float *d_a, *d_b, *d_c, *d_c0;
+    /* the reference: every element (CPU or the vendor's) with its tolerance, and full CPU rows */
+    climb_ref_mode mode;
+    double *ref, *tol;            /* m x n (NULL in SAMPLES mode) */
+    size_t *rows;                 /* CPU rows checked in VENDOR mode */
+    double *row_ref, *row_tol;    /* n_rows x n */
+    size_t n_rows;
+    cublasHandle_t cublas;
+};
+
+typedef cudaError_t (*sgemm_launch_fn)(climb_case *c, cudaStream_t s);
+
+static unsigned ceil_div(size_t n, size_t d) { return (unsigned)((n + d - 1) / d); }
+
+#define SGEMM_ARGS                                                                                             \
+    (int)c->m, (int)c->n, (int)c->k, c->alpha, c->d_a, (int)c->lda, c->d_b, (int)c->ldb, c->beta, c->d_c,      \
+        (int)c->ldc
+
+static cudaError_t launch_naive(climb_case *c, cudaStream_t s)
+{
+    sgemm_naive_kernel<<<dim3(ceil_div(c->m, 16), ceil_div(c->n, 16)), 256, 0, s>>>(SGEMM_ARGS);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_naive_coalesced(climb_case *c, cudaStream_t s)
+{
+    sgemm_naive_coalesced_kernel<<<dim3(ceil_div(c->n, 32), ceil_div(c->m, 8)), 256, 0, s>>>(SGEMM_ARGS);
+    return cudaGetLastError();
+}
+
+template <int T, bool CHECKED> static cudaError_t launch_tiled(climb_case *c, cudaStream_t s)
+{
+    sgemm_tiled_kernel<T, CHECKED><<<dim3(ceil_div(c->n, T), ceil_div(c->m, T)), T * T, 0, s>>>(SGEMM_ARGS);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_reg_1d(climb_case *c, cudaStream_t s)
+{
+    sgemm_reg_1d_kernel<<<dim3(ceil_div(c->n, R1_BN), ceil_div(c->m, R1_BM)), 512, 0, s>>>(SGEMM_ARGS);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_reg_2d(climb_case *c, cudaStream_t s)
+{
+    sgemm_reg_2d_kernel<<<dim3(ceil_div(c->n, R2_BN), ceil_div(c->m, R2_BM)), 256, 0, s>>>(SGEMM_ARGS);
+    return cudaGetLastError();
+}
+
+/* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B as its first operand. */
+static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
+{
+    cublasStatus_t st = cublasSetStream(c->cublas, s);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasSgemm(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)c->n, (int)c->m, (int)c->k, &c->alpha, c->d_b,
+                         (int)c->ldb, c->d_a, (int)c->lda, &c->beta, c->d_c, (int)c->ldc);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "climb: sgemm cublasSgemm: %s\n", cublasGetStatusString(st));
+        return cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+#define SGEMM_KERNEL_FN(fname, kernel, threads)                                                                \
+    static int fname(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)     \
+    {                                                                                                        \
+        return climb_one_kernel(o, max, (const void *)kernel, #kernel, threads, 0);                          \
+    }
+SGEMM_KERNEL_FN(k_naive, sgemm_naive_kernel, 256)
+SGEMM_KERNEL_FN(k_naive_coalesced, sgemm_naive_coalesced_kernel, 256)
+SGEMM_KERNEL_FN(k_tiled16, (sgemm_tiled_kernel<16, false>), 256)
+SGEMM_KERNEL_FN(k_tiled32, (sgemm_tiled_kernel<32, false>), 1024)
+SGEMM_KERNEL_FN(k_tiled_checked, (sgemm_tiled_kernel<32, true>), 1024)
+SGEMM_KERNEL_FN(k_reg_1d, sgemm_reg_1d_kernel, 512)
+SGEMM_KERNEL_FN(k_reg_2d, sgemm_reg_2d_kernel, 256)
+
+typedef struct sgemm_rung {
+    climb_rung_info info;
+    sgemm_launch_fn launch;
+    int tile;                   /* shapes must be multiples of this (0: any shape) */
+} sgemm_rung;
+
+static const sgemm_rung SGEMM_RUNGS[] = {
+    {.info = {.name = "cublas_sgemm", .idea = "vendor: cublasSgemm, CUBLAS_PEDANTIC_MATH (FP32 FFMA, no TF32)",
+              .needs = "m, n, k and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+     .launch = launch_cublas},
+    {.info = {.name = "naive", .idea = "a thread per output, all from global memory; x down the rows of C",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
+     .launch = launch_naive},
+    {.info = {.name = "naive_coalesced", .idea = "x along the rows of C: B and C read and written coalesced",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive_coalesced},
+     .launch = launch_naive_coalesced},
+    {.info = {.name = "tiled16", .idea = "16 x 16 shared-memory tiles (the seed's): global traffic / 16",
+              .needs = "m, n and k multiples of 16", .kind = CLIMB_RUNG_LADDER, .kernels = k_tiled16},
+     .launch = launch_tiled<16, false>, .tile = 16},
+    {.info = {.name = "tiled32", .idea = "32 x 32 tiles: global traffic / 32", .needs = "m, n and k multiples of 32",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_tiled32},
+     .launch = launch_tiled<32, false>, .tile = 32},
+    {.info = {.name = "tiled_any", .idea = "32 x 32 tiles with boundary handling: any m, n, k", .needs = "",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_tiled_checked},
+     .launch = launch_tiled<32, true>},
+    {.info = {.name = "reg_1d", .idea = "registers + shared (Volkov): a thread 8 outputs down a column, one B value "
+                                        "reused 8 times",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_reg_1d},
+     .launch = launch_reg_1d},
+    {.info = {.name = "reg_2d", .idea = "2-D coarsening: 128 x 128 a block, 8 x 8 a thread, A's tile transposed",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_reg_2d},
+     .launch = launch_reg_2d},
+};
+
+static const climb_rung_info *sgemm_rung_info(int i) { return &SGEMM_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+enum { OPT_ALPHA, OPT_BETA, OPT_PAD };
+static constexpr climb_option SGEMM_OPTIONS[] = {
+    {.name = "alpha", .kind = CLIMB_OPT_FLOAT, .meaning = "C = alpha A B + beta C", .def = "1", .min = -1000,
+     .max = 1000},
+    {.name = "beta", .kind = CLIMB_OPT_FLOAT, .meaning = "beta != 0 reads C (restored before every run)",
+     .def = "0", .min = -1000, .max = 1000},
+    {.name = "pad", .kind = CLIMB_OPT_INT,
+     .meaning = "elements of padding after each row of A, B and C (lda = k + pad, ldb = ldc = n + pad)", .def = "0",
+     .min = 0, .max = 64},
+};
+CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_ALPHA, "alpha");
+CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_BETA, "beta");
+CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_PAD, "pad");
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void sgemm_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    float *dev[] = {c->d_a, c->d_b, c->d_c, c->d_c0};
+    for (size_t q = 0; q < sizeof dev / sizeof dev[0]; q++)
+        if (dev[q])
+            cudaFree(dev[q]);
+    free(c->h_a);
+    free(c->h_b);
+    free(c->h_c0);
+    free(c->h_c);
+    free(c->ref);
+    free(c->tol);
+    free(c->rows);
+    free(c->row_ref);
+    free(c->row_tol);
+    free(c);
+}
+
+static int sgemm_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "climb: out of host memory\n");
+        return -1;
+    }
+    c->p = *p;
+    c->m = p->shape.d[0];
+    c->n = p->shape.d[1];
+    c->k = p->shape.d[2];
+    const size_t pad = (size_t)p->opts[OPT_PAD].i;
+    c->lda = c->k + pad;
+    c->ldb = c->n + pad;
+    c->ldc = c->n + pad;
+    c->alpha = (float)p->opts[OPT_ALPHA].f;
+    c->beta = (float)p->opts[OPT_BETA].f;
+    if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
+        fprintf(stderr, "climb: sgemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
+                c->k);
+        sgemm_destroy(c);
+        return -1;
+    }
+    const size_t na = c->m * c->lda, nb = c->k * c->ldb, nc = c->m * c->ldc;
+    cudaError_t e = cudaMalloc((void **)&c->d_a, (na ? na : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_b, (nb ? nb : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_c, (nc ? nc : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&c->d_c0, (nc ? nc : 1) * 4);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for sgemm %zu x %zu x %zu: %s\n", c->m, c->n, c->k,
+                cudaGetErrorString(e));
+        cudaGetLastError();
+        sgemm_destroy(c);
+        return -1;
+    }
+    if (climb_host_memory_refuses((na + nb + 2 * nc) * 4, "sgemm operands")) {
+        sgemm_destroy(c);
+        return -1;
+    }
+    c->h_a = (float *)malloc((na ? na : 1) * 4);
+    c->h_b = (float *)malloc((nb ? nb : 1) * 4);
+    c->h_c0 = (float *)malloc((nc ? nc : 1) * 4);
+    c->h_c = (float *)malloc((nc ? nc : 1) * 4);
+    if (!c->h_a || !c->h_b || !c->h_c0 || !c->h_c) {
+        fprintf(stderr, "climb: out of host memory for sgemm %zu x %zu x %zu\n", c->m, c->n, c->k);
+        sgemm_destroy(c);
+        return -1;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    climb_rng_fill_f32(&rng, c->h_a, na, -1, 1);
+    climb_rng_fill_f32(&rng, c->h_b, nb, -1, 1);
+    climb_rng_fill_f32(&rng, c->h_c0, nc, -1, 1);
+    if (CLIMB_FAILED(cudaMemcpy(c->d_a, c->h_a, na * 4, cudaMemcpyHostToDevice)) ||
+        CLIMB_FAILED(cudaMemcpy(c->d_b, c->h_b, nb * 4, cudaMemcpyHostToDevice)) ||
+        CLIMB_FAILED(cudaMemcpy(c->d_c0, c->h_c0, nc * 4, cudaMemcpyHostToDevice))) {
+        sgemm_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *sgemm_describe(const climb_case *c)
+{
+    return c->lda == c->k ? "A, B (and C for beta != 0) uniform random in [-1, 1)"
+                          : "A, B (and C for beta != 0) uniform random in [-1, 1), rows padded";
+}
+
+/* CPU rows checked against every rung when the reference is the vendor's output. */
+#define SGEMM_CPU_ROWS 8
+
+/* The reference of row i into out and tol (n each). */
+static void cpu_row(const climb_case *c, size_t i, double *out, double *tol)
+{
+    climb_sgemm_ref_row(c->h_a, c->lda, c->h_b, c->ldb, c->h_c0 + i * c->ldc, c->n, c->k, c->alpha, c->beta, i, out,
+                        tol);
+    for (size_t j = 0; j < c->n; j++)
+        tol[j] = climb_sgemm_tolerance(c->k, tol[j]);
+}
+
+static int sgemm_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    c->mode = mode;
+    const size_t m = c->m, n = c->n;
+    if (mode == CLIMB_REF_CPU) {
+        c->ref = (double *)malloc((m * n > 0 ? m * n : 1) * sizeof(double));
+        c->tol = (double *)malloc((m * n > 0 ? m * n : 1) * sizeof(double));
+        if (!c->ref || !c->tol) {
+            fprintf(stderr, "climb: out of host memory for the sgemm reference\n");
+            return -1;
+        }
+        for (size_t i = 0; i < m; i++)
+            cpu_row(c, i, c->ref + i * n, c->tol + i * n);
+        snprintf(desc, desclen, "CPU, double; |error| <= 1.01 (k + 2) 2^-24 (|alpha| sum|a b| + |beta c|) each");
+        return 0;
+    }
+    /* VENDOR (its output is in C) or SAMPLES: CPU rows, and in VENDOR mode the vendor's output for the rest. */
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed ^ 0x5167e3ULL);
+    c->rows = climb_rng_samples(&rng, m, SGEMM_CPU_ROWS, &c->n_rows);
+    c->row_ref = (double *)malloc((c->n_rows * n > 0 ? c->n_rows * n : 1) * sizeof(double));
+    c->row_tol = (double *)malloc((c->n_rows * n > 0 ? c->n_rows * n : 1) * sizeof(double));
+    if (!c->rows || !c->row_ref || !c->row_tol) {
+        fprintf(stderr, "climb: out of host memory for the sgemm reference\n");
+        return -1;
+    }
+    for (size_t r = 0; r < c->n_rows; r++)
+        cpu_row(c, c->rows[r], c->row_ref + r * n, c->row_tol + r * n);
+    if (mode == CLIMB_REF_SAMPLES) {
+        snprintf(desc, desclen, "CPU, %zu random rows of C in double", c->n_rows);
+        return 0;
+    }
+    CLIMB_CHECK(cudaMemcpy2D(c->h_c, n * 4, c->d_c, c->ldc * 4, n * 4, m, cudaMemcpyDeviceToHost));
+    for (size_t r = 0; r < c->n_rows; r++)
+        for (size_t j = 0; j < n; j++) {
+            const double got = c->h_c[c->rows[r] * n + j], want = c->row_ref[r * n + j];
+            if (!(fabs(got - want) <= c->row_tol[r * n + j])) {
+                snprintf(desc, desclen, "the vendor's C[%zu][%zu] = %.9g, CPU %.9g", c->rows[r], j, got, want);
+                return 1;
+            }
+        }
+    /* The vendor's output stands for the rest. Two results within the bound of the exact one differ by at most
+     * twice it; |a_i||b_j| <= ||a_i|| ||b_j|| (Cauchy-Schwarz) bounds sum |a b| without a product per element. */
+    c->ref = (double *)malloc((m * n > 0 ? m * n : 1) * sizeof(double));
+    c->tol = (double *)malloc((m * n > 0 ? m * n : 1) * sizeof(double));
+    double *an = (double *)calloc(m ? m : 1, sizeof(double)), *bn = (double *)calloc(n ? n : 1, sizeof(double));
+    if (!c->ref || !c->tol || !an || !bn) {
+        free(an);
+        free(bn);
+        fprintf(stderr, "climb: out of host memory for the sgemm reference\n");
+        return -1;
+    }
+    for (size_t i = 0; i < m; i++) {
+        for (size_t p = 0; p < c->k; p++)
+            an[i] += (double)c->h_a[i * c->lda + p] * c->h_a[i * c->lda + p];
+        an[i] = sqrt(an[i]);
+    }
+    for (size_t p = 0; p < c->k; p++)
+        for (size_t j = 0; j < n; j++)
+            bn[j] += (double)c->h_b[p * c->ldb + j] * c->h_b[p * c->ldb + j];
+    for (size_t j = 0; j < n; j++)
+        bn[j] = sqrt(bn[j]);
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            c->ref[i * n + j] = c->h_c[i * n + j];
+            const double cb = c->beta != 0 ? fabs((double)c->beta * c->h_c0[i * c->ldc + j]) : 0;
+            c->tol[i * n + j] = 2 * climb_sgemm_tolerance(c->k, fabs((double)c->alpha) * an[i] * bn[j] + cb);
+        }
+    free(an);
+    free(bn);
+    snprintf(desc, desclen, "%s's output (%zu CPU rows agree in double), within 2 x 1.01 (k + 2) 2^-24 (|alpha| "
+                            "||a_i|| ||b_j|| + |beta c|); the %zu CPU rows checked too",
+             SGEMM_RUNGS[0].info.name, c->n_rows, c->n_rows);
+    return 0;
+}
+
+static double sgemm_ref_cost(const climb_case *c) { return (double)c->m * c->n * c->k; }
+
+static const char *sgemm_refuses(const climb_case *c, int rung)
+{
+    static char why[120];
+    const int t = SGEMM_RUNGS[rung].tile;
+    if (t && (c->m % t || c->n % t || c->k % t)) {
+        snprintf(why, sizeof why, "m, n and k must be multiples of %d (the seed's assumption; tiled_any takes any)", t);
+        return why;
+    }
+    return NULL;
+}
+
+static int sgemm_prepare(climb_case *c, int rung)
+{
+    static cublasHandle_t shared = NULL;
+    if (SGEMM_RUNGS[rung].launch == launch_cublas && !c->cublas) {
+        if (!shared) {
+            cublasStatus_t st = cublasCreate(&shared);
+            if (st == CUBLAS_STATUS_SUCCESS)
+                st = cublasSetMathMode(shared, CUBLAS_PEDANTIC_MATH);
+            if (st != CUBLAS_STATUS_SUCCESS) {
+                fprintf(stderr, "climb: sgemm: cuBLAS set-up: %s\n", cublasGetStatusString(st));
+                if (shared)
+                    cublasDestroy(shared);
+                shared = NULL;
+                return -1;
+            }
+        }
+        c->cublas = shared;
+    }
+    return 0;
+}
+
+static const char *sgemm_modifies(const climb_case *c, int rung)
+{
+    (void)rung;
+    return c->beta != 0 ? "C is read and written when beta != 0 (restored from C0 before every run)" : NULL;
+}
+
+static int sgemm_reset(climb_case *c, cudaStream_t s)
+{
+    CLIMB_CHECK(cudaMemcpyAsync(c->d_c, c->d_c0, c->m * c->ldc * 4, cudaMemcpyDeviceToDevice, s));
+    return 0;
+}
+
+static int sgemm_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (c->m == 0 || c->n == 0)
+        return 0;
+    CLIMB_CHECK(SGEMM_RUNGS[rung].launch(c, s));
+    return 0;
+}
+
+static int sgemm_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_c, 0xFF, c->m * c->ldc * 4));
+    return 0;
+}
+
+static int sgemm_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    const size_t m = c->m, n = c->n;
+    if (m == 0 || n == 0)
+        return 0;
+    CLIMB_CHECK(cudaMemcpy2D(c->h_c, n * 4, c->d_c, c->ldc * 4, n * 4, m, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    msg[0] = '\0';
+    const auto check = [&](size_t i, size_t j, double want, double tol) {
+        const double got = c->h_c[i * n + j];
+        if (!(fabs(got - want) <= tol)) {
+            if (bad < 4) {
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sC[%zu][%zu] = %.9g, expected %.9g (tolerance %.3g)",
+                         used ? "; " : "", i, j, got, want, tol);
+            }
+            bad++;
+        }
+    };
+    if (c->ref)
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                check(i, j, c->ref[i * n + j], c->tol[i * n + j]);
+    for (size_t r = 0; r < c->n_rows; r++)
+        for (size_t j = 0; j < n; j++)
+            check(c->rows[r], j, c->row_ref[r * n + j], c->row_tol[r * n + j]);
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
+        return 1;
+    }
+    return 0;
+}
+
+static void sgemm_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = 4.0 * ((double)c->m * c->k + (double)c->k * c->n + (c->beta != 0 ? (double)c->m * c->n : 0));
+    out->bytes_written = 4.0 * (double)c->m * c->n;
+    out->flops = 2.0 * c->m * c->n * c->k;
+}
+
+/* The issue's shapes: squares, the odd 4097, a rectangle and two skinny ones. */
+static const climb_shape SGEMM_BENCH_SHAPES[] = {
+    CLIMB_SHAPE3(512, 512, 512),    CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048),
+    CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(4097, 4097, 4097),
+    CLIMB_SHAPE3(1000, 3000, 500),  CLIMB_SHAPE3(16384, 16384, 64), CLIMB_SHAPE3(64, 64, 65536)};
+static const climb_shape SGEMM_CHECK_SHAPES[] = {
+    CLIMB_SHAPE3(0, 0, 0),    CLIMB_SHAPE3(1, 1, 0),   CLIMB_SHAPE3(1, 1, 1),   CLIMB_SHAPE3(2, 3, 5),
+    CLIMB_SHAPE3(32, 32, 32), CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(64, 64, 64), CLIMB_SHAPE3(127, 129, 65),
+    CLIMB_SHAPE3(128, 128, 8), CLIMB_SHAPE3(1, 300, 7), CLIMB_SHAPE3(300, 1, 9), CLIMB_SHAPE3(257, 255, 300)};
+static const climb_shape SGEMM_QUICK_SHAPES[] = {CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(128, 128, 8),
+                                                 CLIMB_SHAPE3(257, 255, 300)};
+
+extern "C" const climb_workload climb_sgemm_workload = {
+    .name = "sgemm",
+    .title = "SGEMM C = alpha A B + beta C (FP32, row-major)",
+    .seed_ref = "seeds 001 and 004 matrix multiply (global memory, shared tiles, register tiling, coarsening)",
+    .command = NULL,
+    .dims = {"m", "n", "k"},
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = SGEMM_OPTIONS,
+    .n_options = CLIMB_COUNT(SGEMM_OPTIONS),
+    .bytes_counted = "read: A and B (and C when beta != 0); written: C",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = SGEMM_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(SGEMM_BENCH_SHAPES),
+    .check_shapes = SGEMM_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(SGEMM_CHECK_SHAPES),
+    .quick_shapes = SGEMM_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(SGEMM_QUICK_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = CLIMB_COUNT(SGEMM_RUNGS),
+    .rung = sgemm_rung_info,
+    .published = NULL,
+    .sweeps = NULL,
+    .n_sweeps = 0,
+    .load = NULL,
+    .unload = NULL,
+    .create = sgemm_create,
+    .describe = sgemm_describe,
+    .reference = sgemm_reference,
+    .ref_cost = sgemm_ref_cost,
+    .ref_cost_limit = 1 << 28,
+    .refuses = sgemm_refuses,
+    .prepare = sgemm_prepare,
+    .setup = NULL,
+    .modifies = sgemm_modifies,
+    .reset = sgemm_reset,
+    .run = sgemm_run,
+    .poison = sgemm_poison,
+    .verify = sgemm_verify,
+    .counts = sgemm_counts,
+    .destroy = sgemm_destroy,
+    .tuning = NULL,
+    .set_tuning = NULL,
+};

@@ -1,0 +1,30 @@
+/* SGEMM: the parts of src/workloads/sgemm.cu that the tests use. */
+#ifndef CLIMB_WORKLOADS_SGEMM_H
+#define CLIMB_WORKLOADS_SGEMM_H
+
+#include <stddef.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_sgemm_workload;
+
+/* Row `row` of C = alpha A B + beta C0 in double: out[j], and mag[j] = |alpha| sum_p |a b| + |beta c0| (the
+ * magnitude the tolerance scales with). A is row-major with rows lda apart, B with rows ldb apart; c0_row is that
+ * row of C0 (read only when beta != 0). */
+void climb_sgemm_ref_row(const float *a, size_t lda, const float *b, size_t ldb, const float *c0_row, size_t n,
+                         size_t k, float alpha, float beta, size_t row, double *out, double *mag);
+
+/* The tolerance of an element: 1.01 (k + 2) 2^-24 mag. Any order of adding the k products errs by at most
+ * (k - 1) u sum |a b| (Higham 3.1), the products by u each, alpha and beta's terms by u each: so every rung,
+ * whatever its summation order (tiles, FFMA chains), is within it. */
+double climb_sgemm_tolerance(size_t k, double mag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
