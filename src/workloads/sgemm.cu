@@ -288,8 +288,10 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 {
     cublasStatus_t st = cublasSetStream(c->cublas, s);
     if (st == CUBLAS_STATUS_SUCCESS)
+        /* cuBLAS wants every leading dimension >= 1, even for an empty operand (k = 0: lda = 0 here) */
         st = cublasSgemm(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)c->n, (int)c->m, (int)c->k, &c->alpha, c->d_b,
-                         (int)c->ldb, c->d_a, (int)c->lda, &c->beta, c->d_c, (int)c->ldc);
+                         (int)(c->ldb ? c->ldb : 1), c->d_a, (int)(c->lda ? c->lda : 1), &c->beta, c->d_c,
+                         (int)(c->ldc ? c->ldc : 1));
     if (st != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "climb: sgemm cublasSgemm: %s\n", cublasGetStatusString(st));
         return cudaErrorUnknown;
