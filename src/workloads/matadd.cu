@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../core/check.h"
+#include "../core/cublas_shared.h"
 #include "../core/device.h"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
@@ -378,18 +379,8 @@ static const char *matadd_refuses(const climb_case *c, int rung)
 
 static int matadd_prepare(climb_case *c, int rung)
 {
-    static cublasHandle_t shared = NULL;
-    if (MATADD_RUNGS[rung].launch[0] == launch_cublas<float> && !c->cublas) {
-        if (!shared) {
-            cublasStatus_t st = cublasCreate(&shared);
-            if (st != CUBLAS_STATUS_SUCCESS) {
-                fprintf(stderr, "climb: matadd: cublasCreate: %s\n", cublasGetStatusString(st));
-                shared = NULL;
-                return -1;
-            }
-        }
-        c->cublas = shared;
-    }
+    if (MATADD_RUNGS[rung].launch[0] == launch_cublas<float> && !c->cublas)
+        return climb_cublas_shared(&c->cublas, "matadd");
     return 0;
 }
 

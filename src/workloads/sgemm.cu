@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../core/check.h"
+#include "../core/cublas_shared.h"
 #include "../core/device.h"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
@@ -658,21 +659,15 @@ static const char *sgemm_refuses(const climb_case *c, int rung)
 
 static int sgemm_prepare(climb_case *c, int rung)
 {
-    static cublasHandle_t shared = NULL;
-    if (SGEMM_RUNGS[rung].launch == launch_cublas && !c->cublas) {
-        if (!shared) {
-            cublasStatus_t st = cublasCreate(&shared);
-            if (st == CUBLAS_STATUS_SUCCESS)
-                st = cublasSetMathMode(shared, CUBLAS_PEDANTIC_MATH);
-            if (st != CUBLAS_STATUS_SUCCESS) {
-                fprintf(stderr, "climb: sgemm: cuBLAS set-up: %s\n", cublasGetStatusString(st));
-                if (shared)
-                    cublasDestroy(shared);
-                shared = NULL;
-                return -1;
-            }
-        }
-        c->cublas = shared;
+    if (SGEMM_RUNGS[rung].launch != launch_cublas)
+        return 0;
+    if (!c->cublas && climb_cublas_shared(&c->cublas, "sgemm") != 0)
+        return -1;
+    /* FP32 FFMA like our rungs (no TF32 tensor cores); set on every prepare, as the handle is shared */
+    const cublasStatus_t st = cublasSetMathMode(c->cublas, CUBLAS_PEDANTIC_MATH);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "climb: sgemm: cublasSetMathMode: %s\n", cublasGetStatusString(st));
+        return -1;
     }
     return 0;
 }
@@ -703,6 +698,21 @@ static int sgemm_poison(climb_case *c)
     return 0;
 }
 
+/* Compares C[i][j] of the downloaded output with want; counts a mismatch and describes the first few. */
+static void check_one(const climb_case *c, size_t i, size_t j, double want, double tol, size_t *bad, char *msg,
+                      size_t msglen)
+{
+    const double got = c->h_c[i * c->n + j];
+    if (fabs(got - want) <= tol)
+        return;
+    if (*bad < 4) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, "%sC[%zu][%zu] = %.9g, expected %.9g (tolerance %.3g)", used ? "; " : "",
+                 i, j, got, want, tol);
+    }
+    (*bad)++;
+}
+
 static int sgemm_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
@@ -712,24 +722,13 @@ static int sgemm_verify(climb_case *c, int rung, char *msg, size_t msglen)
     CLIMB_CHECK(cudaMemcpy2D(c->h_c, n * 4, c->d_c, c->ldc * 4, n * 4, m, cudaMemcpyDeviceToHost));
     size_t bad = 0;
     msg[0] = '\0';
-    const auto check = [&](size_t i, size_t j, double want, double tol) {
-        const double got = c->h_c[i * n + j];
-        if (!(fabs(got - want) <= tol)) {
-            if (bad < 4) {
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sC[%zu][%zu] = %.9g, expected %.9g (tolerance %.3g)",
-                         used ? "; " : "", i, j, got, want, tol);
-            }
-            bad++;
-        }
-    };
     if (c->ref)
         for (size_t i = 0; i < m; i++)
             for (size_t j = 0; j < n; j++)
-                check(i, j, c->ref[i * n + j], c->tol[i * n + j]);
+                check_one(c, i, j, c->ref[i * n + j], c->tol[i * n + j], &bad, msg, msglen);
     for (size_t r = 0; r < c->n_rows; r++)
         for (size_t j = 0; j < n; j++)
-            check(c->rows[r], j, c->row_ref[r * n + j], c->row_tol[r * n + j]);
+            check_one(c, c->rows[r], j, c->row_ref[r * n + j], c->row_tol[r * n + j], &bad, msg, msglen);
     if (bad) {
         const size_t used = strlen(msg);
         snprintf(msg + used, msglen - used, " (%zu wrong)", bad);

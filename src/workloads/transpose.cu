@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../core/check.h"
+#include "../core/cublas_shared.h"
 #include "../core/device.h"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
@@ -795,18 +796,8 @@ static const char *transpose_refuses(const climb_case *c, int rung)
 
 static int transpose_prepare(climb_case *c, int rung)
 {
-    static cublasHandle_t shared = NULL;
-    if (TRANSPOSE_RUNGS[rung].launch == run_cublas && !c->cublas) {
-        if (!shared) {
-            cublasStatus_t st = cublasCreate(&shared);
-            if (st != CUBLAS_STATUS_SUCCESS) {
-                fprintf(stderr, "climb: transpose: cublasCreate: %s\n", cublasGetStatusString(st));
-                shared = NULL;
-                return -1;
-            }
-        }
-        c->cublas = shared;
-    }
+    if (TRANSPOSE_RUNGS[rung].launch == run_cublas && !c->cublas)
+        return climb_cublas_shared(&c->cublas, "transpose");
     return 0;
 }
 
