@@ -161,6 +161,26 @@ CLIMB_API climb_status climb_transpose_f64(climb_handle handle, size_t rows, siz
                                            size_t ld_in, double *d_out, size_t ld_out);
 
 /*
+ * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
+ * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
+ * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions
+ * below 2^31; any alignment (16-byte aligned rows with leading dimensions a multiple of 4 are fastest).
+ * A B runs the tuned best rung (docs/sgemm.md); the transposed forms run the same kernel with the operand
+ * loaders swapped. As in BLAS: m or n 0 does nothing; with alpha 0 or k 0, A and B are not read and C = beta C;
+ * with beta 0, C is not read (NaN there is overwritten). C must not overlap A or B (INVALID_VALUE). Results may
+ * differ from a sequential sum in the last bits: each element is within (k + 2) 2^-24 (|alpha| sum |a b| +
+ * |beta c|) of the exact value. Small outputs with long k split k and use the handle's workspace.
+ */
+typedef enum climb_operation {
+    CLIMB_OP_N = 0,   /* the operand as stored */
+    CLIMB_OP_T = 1    /* its transpose */
+} climb_operation;
+
+CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, climb_operation transb, size_t m,
+                                   size_t n, size_t k, float alpha, const float *d_a, size_t lda, const float *d_b,
+                                   size_t ldb, float beta, float *d_c, size_t ldc);
+
+/*
  * Occupancy calculator: how many blocks of a kernel one SM holds at once, and what limits it, from the
  * compute capability, the block size, the registers per thread and the shared memory per block. It
  * applies each architecture's allocation rules (register allocation unit and whether registers are

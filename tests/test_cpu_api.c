@@ -26,6 +26,8 @@ int main(void)
     float f32 = 0;
     EXPECT(climb_reduce_sum_i32(NULL, &i32, 1, &i32) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_reduce_sum_f32(NULL, &f32, 1, &f32) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(NULL, CLIMB_OP_N, CLIMB_OP_N, 1, 1, 1, 1, &f32, 1, &f32, 1, 0, &f32, 1) ==
+           CLIMB_STATUS_INVALID_VALUE);
 
     int n = 0;
     int have_gpu = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;

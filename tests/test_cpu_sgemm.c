@@ -1,5 +1,5 @@
 /* CPU tests of SGEMM's reference row (alpha, beta, leading dimensions), its tolerance (it catches one lost
- * product), and the workload's table. */
+ * product), the workload's table, and the split-K plans (how much workspace each shape takes). */
 #include <math.h>
 #include <string.h>
 
@@ -40,5 +40,26 @@ int main(void)
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
+
+    /* Split-K plans (132 SMs, the built-in 256 x 128 x 16 tiles, 8 x 16 a thread): full outputs do not split */
+    int v[CLIMB_MAX_TUNABLES];
+    climb_tuning_key key = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_F32};
+    w->tuning->defaults(NULL, &key, v);
+    EXPECT(v[0] == 256 && v[1] == 128 && v[2] == 16 && v[3] == 16);
+    EXPECT(climb_sgemm_workspace(v, 0, 0, 4096, 4096, 4096, 132) == 0);
+    EXPECT(climb_sgemm_workspace(v, 0, 0, 16384, 16384, 64, 132) == 0);
+    EXPECT(climb_sgemm_workspace(v, 0, 0, 300, 300, 100, 132) == 0); /* k too short to split */
+    /* 64 x 64: one 64 x 64 tile; a wave is 132 x 8 of them; k / 128 = 512 splits of 128 */
+    EXPECT(climb_sgemm_workspace(v, 0, 0, 64, 64, 65536, 132) == (size_t)512 * 64 * 64 * 4);
+    /* 1024^3: 32 big tiles < 132 SMs, so 256 tiles of 64 x 64; 1056 / 256 = 4 splits of 256 */
+    EXPECT(climb_sgemm_workspace(v, 0, 0, 1024, 1024, 1024, 132) == (size_t)4 * 1024 * 1024 * 4);
+    /* transposed forms: 128 x 128 tiles, 2 blocks an SM: one tile, 264 splits asked, chunks of 256 -> 256 */
+    EXPECT(climb_sgemm_workspace(v, 1, 0, 64, 64, 65536, 132) == (size_t)256 * 64 * 64 * 4);
+    EXPECT(climb_sgemm_workspace(v, 1, 1, 4096, 4096, 4096, 132) == 0);
+    /* every candidate tile shape has an instance (an unknown set falls back to 128 x 128 x 8) */
+    for (long i = 0; i < climb_tuning_count(w->tuning); i++) {
+        climb_tuning_values(w->tuning, i, v);
+        EXPECT(climb_sgemm_workspace(v, 0, 0, 4096, 4096, 4096, 132) == 0);
+    }
     return test_finish("test_cpu_sgemm");
 }

@@ -1,8 +1,14 @@
 /* GPU: every SGEMM rung over the edge shapes (0, 1, odd, non-multiples of every tile), with alpha and beta (beta
- * != 0 restores C before each run), padded leading dimensions, the CPU reference in double; the vendor reference
- * with CPU rows at a shape past the CPU limit; proof that poisoned output fails. */
+ * != 0 restores C before each run), padded leading dimensions, the CPU reference in double; the tuned rung with
+ * every tile shape `climb tune` may pick; the vendor reference with CPU rows at a shape past the CPU limit; proof
+ * that poisoned output fails; the C API (climb_sgemm) in its four transpose forms and its argument checks. */
 #include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "climb.h"
 
 #include "core/device.h"
 #include "core/harness.h"
@@ -59,6 +65,140 @@ static void test_vendor_reference(void)
     climb_opt_plan_free(&p, NULL);
 }
 
+/* The tuned rung with every tile shape `climb tune` may pick, over the edge shapes (its split-K included). */
+static void test_every_tile(uint64_t seed)
+{
+    const climb_tuning *tn = w->tuning;
+    climb_opt_plan p;
+    test_plan(&p, w, "beta", "0.5", "pad", "1", NULL);
+    const char *const best[] = {"tuned"};
+    for (long i = 0; i < climb_tuning_count(tn); i++) {
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_values(tn, i, v);
+        climb_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.seed = seed + (uint64_t)i;
+        o.options = &p;
+        o.tuning = v;
+        o.rungs = best;
+        o.n_rungs = 1;
+        climb_check_result cr;
+        EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+        char label[120];
+        climb_tuning_format(tn, v, label, sizeof label);
+        EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%s: %ld runs, %d failures", label, cr.runs, cr.failures);
+        printf("tuned %s: %ld runs\n", label, cr.runs);
+        climb_check_result_free(&cr);
+    }
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* One climb_sgemm call against the CPU in double: every element of C (m x n, rows ldc apart) checked, the padding
+ * after each row untouched. beta 0 puts NaN in C first (it must not be read); alpha 0 passes no A or B. */
+static void api_case(climb_handle h, climb_rng *rng, int ta, int tb, size_t m, size_t n, size_t k, size_t pad,
+                     float alpha, float beta)
+{
+    const size_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
+    const size_t lda = a_cols + pad, ldb = b_cols + pad, ldc = n + pad;
+    const size_t na = a_rows * lda + 1, nb = b_rows * ldb + 1, nc = m * ldc + 1;
+    float *ha = malloc(na * 4), *hb = malloc(nb * 4), *hc = malloc(nc * 4), *got = malloc(nc * 4);
+    float *opa = malloc((m * k + 1) * 4), *opb = malloc((k * n + 1) * 4);
+    double *want = malloc((n + 1) * sizeof(double)), *mag = malloc((n + 1) * sizeof(double));
+    EXPECT(ha && hb && hc && got && opa && opb && want && mag);
+    climb_rng_fill_f32(rng, ha, na, -1, 1);
+    climb_rng_fill_f32(rng, hb, nb, -1, 1);
+    climb_rng_fill_f32(rng, hc, nc, -1, 1);
+    if (beta == 0.0f)
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                hc[i * ldc + j] = NAN;
+    for (size_t i = 0; i < m; i++) /* op(A) and op(B) as plain row-major m x k and k x n */
+        for (size_t p = 0; p < k; p++)
+            opa[i * k + p] = ta ? ha[p * lda + i] : ha[i * lda + p];
+    for (size_t p = 0; p < k; p++)
+        for (size_t j = 0; j < n; j++)
+            opb[p * n + j] = tb ? hb[j * ldb + p] : hb[p * ldb + j];
+    float *da, *db, *dc;
+    EXPECT(cudaMalloc((void **)&da, na * 4) == cudaSuccess && cudaMalloc((void **)&db, nb * 4) == cudaSuccess &&
+           cudaMalloc((void **)&dc, nc * 4) == cudaSuccess);
+    EXPECT(cudaMemcpy(da, ha, na * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpy(db, hb, nb * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpy(dc, hc, nc * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    const climb_status st = climb_sgemm(h, ta ? CLIMB_OP_T : CLIMB_OP_N, tb ? CLIMB_OP_T : CLIMB_OP_N, m, n, k, alpha,
+                                        alpha == 0.0f ? NULL : da, lda, alpha == 0.0f ? NULL : db, ldb, beta, dc, ldc);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "climb_sgemm: %s", climb_status_string(st));
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT(cudaMemcpy(got, dc, nc * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (size_t i = 0; i < m; i++) {
+        climb_sgemm_ref_row(opa, k, opb, n, hc + i * ldc, n, k, alpha, beta, i, want, mag);
+        for (size_t j = 0; j < ldc; j++) {
+            const float g = got[i * ldc + j];
+            const int ok = j < n ? fabs(g - want[j]) <= climb_sgemm_tolerance(k, mag[j])
+                                 : memcmp(&g, &hc[i * ldc + j], 4) == 0; /* padding untouched */
+            if (!ok && bad++ < 3)
+                printf("  %s%s %zux%zux%zu pad %zu alpha %g beta %g: C[%zu][%zu] = %.9g, expected %.9g\n",
+                       ta ? "T" : "N", tb ? "T" : "N", m, n, k, pad, alpha, beta, i, j, g, j < n ? want[j] : hc[i * ldc + j]);
+        }
+    }
+    EXPECT_MSG(bad == 0, "%s%s %zux%zux%zu: %zu wrong", ta ? "T" : "N", tb ? "T" : "N", m, n, k, bad);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+    free(ha);
+    free(hb);
+    free(hc);
+    free(got);
+    free(opa);
+    free(opb);
+    free(want);
+    free(mag);
+}
+
+/* climb_sgemm: the four transpose forms over odd shapes, padded rows, split-K shapes, alpha and beta 0; and the
+ * argument checks. */
+static void test_api(uint64_t seed)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    static const size_t shapes[][3] = {{1, 1, 1}, {33, 31, 17}, {130, 67, 300}, {257, 255, 1000}, {64, 64, 4096},
+                                       {300, 513, 40}, {5, 7, 0}};
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+                const size_t pad = (s * 3 + (size_t)ta + 2 * (size_t)tb) % 5;
+                api_case(h, &rng, ta, tb, shapes[s][0], shapes[s][1], shapes[s][2], pad, s % 2 ? -0.75f : 1.0f,
+                         s % 3 ? 0.0f : 1.5f);
+            }
+    api_case(h, &rng, 0, 0, 2048, 1024, 512, 0, 1.0f, 0.0f); /* the large tile, vector paths */
+    api_case(h, &rng, 0, 0, 100, 90, 80, 1, 0.0f, 0.5f);     /* alpha 0: C = beta C, A and B not passed */
+    api_case(h, &rng, 1, 1, 100, 90, 80, 0, 0.0f, 0.0f);     /* alpha 0, beta 0: zeros over NaN */
+
+    float *d;
+    EXPECT(cudaMalloc((void **)&d, 64 * 64 * 4) == cudaSuccess);
+    float host[16];
+    const climb_operation N = CLIMB_OP_N, T = CLIMB_OP_T;
+    EXPECT(climb_sgemm(NULL, N, N, 4, 4, 4, 1, d, 4, d + 16, 4, 0, d + 32, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, (climb_operation)2, N, 4, 4, 4, 1, d, 4, d + 16, 4, 0, d + 32, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 4, 4, 4, 1, d, 3, d + 16, 4, 0, d + 32, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, T, N, 5, 4, 4, 1, d, 4, d + 32, 4, 0, d + 64, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, T, 4, 4, 5, 1, d, 5, d + 32, 4, 0, d + 64, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 4, 4, 4, 1, d, 4, d + 16, 4, 0, d + 32, 3) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 4, 4, 4, 1, host, 4, d + 16, 4, 0, d + 32, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 4, 4, 4, 1, d, 4, d + 16, 4, 0, NULL, 4) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 4, 4, 4, 1, d, 4, d + 16, 4, 0, d + 8, 4) == CLIMB_STATUS_INVALID_VALUE); /* C on A */
+    EXPECT(climb_sgemm(h, N, N, (size_t)INT32_MAX + 1, 4, 4, 1, d, 4, d + 16, 4, 0, d + 32, 4) ==
+           CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sgemm(h, N, N, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4) == CLIMB_STATUS_SUCCESS); /* no output */
+    EXPECT(climb_last_cuda_error(h) == cudaSuccess);
+    cudaFree(d);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    printf("climb_sgemm: 4 forms x %zu shapes and the argument checks, seed %" PRIu64 "\n",
+           sizeof shapes / sizeof shapes[0], seed);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -67,5 +207,7 @@ int main(void)
     const uint64_t fresh = climb_fresh_seed();
     test_check(fresh, "1", "0", "0");
     test_check(fresh + 1, "-0.75", "1.5", "3");
+    test_every_tile(fresh + 2);
+    test_api(fresh + 100);
     return test_finish("test_gpu_sgemm");
 }

@@ -89,7 +89,7 @@ int climb_timer_flush(climb_timer *t)
     return 0;
 }
 
-static double wall_now(void)
+double climb_wall_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -149,7 +149,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         return -1;
     }
     int n = 0;
-    double gpu_s = 0, t0 = wall_now();
+    double gpu_s = 0, t0 = climb_wall_s();
     while (n < cap) {
         double us = time_once(t, fn, before, ctx, reps, !o->batch);
         if (us < 0) {
@@ -158,7 +158,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         }
         x[n++] = us / reps;
         gpu_s += us * 1e-6;
-        if (n >= o->min_samples && (gpu_s >= o->min_gpu_s || wall_now() - t0 >= o->max_wall_s))
+        if (n >= o->min_samples && (gpu_s >= o->min_gpu_s || climb_wall_s() - t0 >= o->max_wall_s))
             break;
     }
     climb_timing_stats(x, n, out);

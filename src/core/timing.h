@@ -51,6 +51,9 @@ int climb_timer_flush(climb_timer *t);
 int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, const climb_timing_opts *o,
                climb_timing *out);
 
+/* Seconds on the monotonic clock (for host-side durations: a rung's set-up, the sampling budget). */
+double climb_wall_s(void);
+
 /* Median, min, max, mean and noise of n samples in microseconds (sorts x). */
 void climb_timing_stats(double *x, int n, climb_timing *out);
 

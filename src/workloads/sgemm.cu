@@ -1,11 +1,9 @@
 /*
- * sgemm.cu - C = alpha A B + beta C in FP32, row-major with leading dimensions, as a ladder toward cuBLAS
- * (issue 11's second half; work in progress: the rungs up to 16-byte accesses are here, the double-buffered,
- * warp-tiled and tuned rungs are not yet).
+ * sgemm.cu - C = alpha A B + beta C in FP32, row-major with leading dimensions, as a ladder toward cuBLAS.
  *
  * Seeds: 001 (matrix multiply from global memory, then with shared-memory tiles), 004 (naive GEMM's bytes per
  * flop, tiling with boundary handling, joint register and shared-memory tiling after Volkov and Demmel, thread
- * coarsening). See docs/sgemm.md.
+ * coarsening, double buffering, transposed tiles). See docs/sgemm.md.
  *
  * Layout: A is m x k (rows lda >= k apart), B is k x n (ldb >= n), C is m x n (ldc >= n); the `pad` option adds
  * the same padding to each. Every rung uses FP32 FFMA; the vendor rung is cuBLAS with pedantic FP32 math (no TF32).
@@ -25,6 +23,7 @@
 #include "../core/cublas_shared.h"
 #include "../core/device.h"
 #include "../core/rng.h"
+#include "../core/timing.h"
 #include "../core/workload.cuh"
 #include "sgemm.h"
 
@@ -313,6 +312,456 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
     }
 }
 
+/* ---- the double-buffered kernel family: double_buffer, warp_tiled and tuned (and the C API) share it ----
+ *
+ * One template, sgemm_db_kernel<BM, BN, BK, WARP, TA, TB>. A block computes a BM x BN tile of C with BM BN / 64
+ * threads, each an 8 x 8 block of outputs held as 2 x 2 sub-blocks of 4 x 4 (so every shared read is a float4).
+ *
+ * Double buffering: shared memory holds two k-tiles of A and B. While the block multiplies tile t from one
+ * buffer, the next tile is on its way into the other: the operand stored with k contiguous (A, or B^T) is loaded
+ * into registers (16-byte loads) before the multiply and written transposed into shared memory after it; the
+ * operand stored with k as its rows (B, or A^T) is copied straight into shared memory by cp.async, which needs
+ * no registers. One __syncthreads a tile instead of two, and the loads' latency hides behind 8 BK FFMAs.
+ *
+ * WARP selects which outputs a thread owns. Without it (double_buffer), thread t owns 8 contiguous rows and 8
+ * contiguous columns, as in vec: the float4 reads of a k-row of B by the 16 threads along n land 32 bytes apart,
+ * two reads per bank (2-way conflicts). With it (warp tiling), each warp owns a 64 x 32 tile of C, its lanes an
+ * 8 x 4 grid; a thread's 4 x 4 sub-blocks sit 32 rows and 16 columns apart, so a warp's float4 reads of A cover
+ * 8 consecutive float4s and of B 4: no conflicts, and a warp touches a compact piece of each tile.
+ *
+ * TA / TB: the operand is stored transposed (A as k x m, B as n x k): the loaders swap roles, so every
+ * combination runs at the same speed. Shared tiles are padded by 4 floats a row, which makes the transposed
+ * stores conflict-free for BK = 8 and keeps rows 16-byte aligned.
+ *
+ * Split-K: blockIdx.z takes k range [z kchunk, (z + 1) kchunk); with more than one, each writes its raw sums to
+ * ws (splits x m x n) and sgemm_split_reduce_kernel adds them with alpha and beta. */
+
+typedef struct sgemm_args {
+    int m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+    const float *a, *b;
+    float *c;
+    float *ws;      /* split-K partial sums, gridDim.z x m x n (unused with one split) */
+    int kchunk;     /* k per split, a multiple of BK */
+} sgemm_args;
+
+__device__ __forceinline__ void sgemm_cp_async16(float *dst, const float *src)
+{
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
+}
+
+/* 4 bytes, or zeros when bytes is 0 (src is then not read) */
+__device__ __forceinline__ void sgemm_cp_async4(float *dst, const float *src, int bytes)
+{
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(bytes));
+}
+
+__device__ __forceinline__ void sgemm_cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::); }
+
+/* A ROWS x BK tile of an operand whose k runs along its rows (A, or B^T: element (r, p) at src[r ld + p]),
+ * loaded as float4s along k into registers, then stored k-major (s[p LDS + r]) in shared memory. */
+template <int ROWS, int BK, int NT, int LDS> struct sgemm_kmajor_loader {
+    static constexpr int TOTAL = ROWS * BK / 4, PER = (TOTAL + NT - 1) / NT;
+    float4 v[PER];
+    __device__ __forceinline__ void fetch(const float *__restrict__ src, int ld, int r0, int rlim, int p0, int plim,
+                                          bool vec_ok, float *)
+    {
+        const bool full = vec_ok && r0 + ROWS <= rlim && p0 + BK <= plim;
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            const int f = (int)threadIdx.x + i * NT;
+            if (TOTAL % NT != 0 && f >= TOTAL)
+                break;
+            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
+            const float *g = src + (size_t)(r0 + r) * ld + p0 + q;
+            if (full) {
+                v[i] = *(const float4 *)g;
+            } else {
+                const bool row_ok = r0 + r < rlim;
+                v[i].x = row_ok && p0 + q + 0 < plim ? g[0] : 0.0f;
+                v[i].y = row_ok && p0 + q + 1 < plim ? g[1] : 0.0f;
+                v[i].z = row_ok && p0 + q + 2 < plim ? g[2] : 0.0f;
+                v[i].w = row_ok && p0 + q + 3 < plim ? g[3] : 0.0f;
+            }
+        }
+    }
+    __device__ __forceinline__ void commit(float *s)
+    {
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            const int f = (int)threadIdx.x + i * NT;
+            if (TOTAL % NT != 0 && f >= TOTAL)
+                break;
+            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
+            s[(q + 0) * LDS + r] = v[i].x;
+            s[(q + 1) * LDS + r] = v[i].y;
+            s[(q + 2) * LDS + r] = v[i].z;
+            s[(q + 3) * LDS + r] = v[i].w;
+        }
+    }
+};
+
+/* A BK x COLS tile of an operand whose k runs down its columns (B, or A^T: element (p, c) at src[p ld + c]),
+ * copied by cp.async into s[p LDS + c]: 16 bytes at a time inside the matrix, 4 with zero fill at its edges. */
+template <int COLS, int BK, int NT, int LDS> struct sgemm_direct_loader {
+    static constexpr int TOTAL = BK * COLS / 4, PER = (TOTAL + NT - 1) / NT;
+    __device__ __forceinline__ void fetch(const float *__restrict__ src, int ld, int c0, int clim, int p0, int plim,
+                                          bool vec_ok, float *s)
+    {
+        const bool full = vec_ok && c0 + COLS <= clim && p0 + BK <= plim;
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            const int f = (int)threadIdx.x + i * NT;
+            if (TOTAL % NT != 0 && f >= TOTAL)
+                break;
+            const int p = f / (COLS / 4), cc = (f % (COLS / 4)) * 4;
+            float *d = s + p * LDS + cc;
+            const float *g = src + (size_t)(p0 + p) * ld + c0 + cc;
+            if (full) {
+                sgemm_cp_async16(d, g);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const bool ok = p0 + p < plim && c0 + cc + e < clim;
+                    sgemm_cp_async4(d + e, ok ? g + e : src, ok ? 4 : 0);
+                }
+            }
+        }
+    }
+    __device__ __forceinline__ void commit(float *) {}
+};
+
+template <bool DIRECT, int ROWS, int BK, int NT, int LDS> struct sgemm_loader {
+    typedef sgemm_kmajor_loader<ROWS, BK, NT, LDS> type;
+};
+template <int ROWS, int BK, int NT, int LDS> struct sgemm_loader<true, ROWS, BK, NT, LDS> {
+    typedef sgemm_direct_loader<ROWS, BK, NT, LDS> type;
+};
+
+__device__ __forceinline__ bool sgemm_vec_ok(const void *p, int ld) { return ((uintptr_t)p % 16 == 0) && ld % 4 == 0; }
+
+/* Threads of a block: BM BN outputs, 16 RM RN a thread. */
+#define SGEMM_NT(BM, BN, RM, RN) ((BM) * (BN) / (16 * (RM) * (RN)))
+/* Blocks an SM holds: 16 warps with 8 x 8 a thread (at most 128 registers), 8 with more (up to 255). */
+#define SGEMM_PER_SM(BM, BN, RM, RN) ((RM) * (RN) > 4 ? 256 / SGEMM_NT(BM, BN, RM, RN) : 512 / SGEMM_NT(BM, BN, RM, RN))
+
+template <int BM, int BN, int BK, int RM, int RN, bool WARP, bool TA, bool TB>
+__global__ void __launch_bounds__(SGEMM_NT(BM, BN, RM, RN), SGEMM_PER_SM(BM, BN, RM, RN))
+    sgemm_db_kernel(sgemm_args g)
+{
+    constexpr int NT = SGEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
+    constexpr int A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
+    static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0, "tile shape");
+    extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats: sgemm_smem_bytes */
+    float *const as = smem, *const bs = smem + 2 * A_BUF;
+
+    const int t = (int)threadIdx.x;
+    int row_base, row_stride, col_base, col_stride;
+    if (WARP) {
+        const int w = t / 32, lane = t % 32;
+        row_base = (w / (BN / WN)) * WM + (lane / 4) * 4;
+        col_base = (w % (BN / WN)) * WN + (lane % 4) * 4;
+        row_stride = 32;
+        col_stride = 16;
+    } else {
+        row_base = (t / (BN / TN)) * TM;
+        col_base = (t % (BN / TN)) * TN;
+        row_stride = 4;
+        col_stride = 4;
+    }
+    /* tiles numbered along n first, in x (y and z are limited to 65535) */
+    const int tiles_n = (g.n + BN - 1) / BN;
+    const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
+    const int kb = (int)blockIdx.z * g.kchunk, ke = min(g.k, kb + g.kchunk);
+    const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
+
+    typename sgemm_loader<TA, BM, BK, NT, LDA_S>::type la;
+    typename sgemm_loader<!TB, BN, BK, NT, LDB_S>::type lb;
+    const bool a_vec = sgemm_vec_ok(g.a, g.lda), b_vec = sgemm_vec_ok(g.b, g.ldb);
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int r = 0; r < TM; r++)
+#pragma unroll
+        for (int q = 0; q < TN; q++)
+            acc[r][q] = 0.0f;
+
+    if (ntiles > 0) {
+        la.fetch(g.a, g.lda, row0, g.m, kb, ke, a_vec, as);
+        lb.fetch(g.b, g.ldb, col0, g.n, kb, ke, b_vec, bs);
+        asm volatile("cp.async.commit_group;\n" ::);
+        la.commit(as);
+        lb.commit(bs);
+        sgemm_cp_async_wait_all();
+        __syncthreads();
+    }
+    for (int tile = 0; tile < ntiles; tile++) {
+        const int cur = tile & 1, nxt = cur ^ 1;
+        const bool more = tile + 1 < ntiles;
+        if (more) {
+            const int p0 = kb + (tile + 1) * BK;
+            la.fetch(g.a, g.lda, row0, g.m, p0, ke, a_vec, as + nxt * A_BUF);
+            lb.fetch(g.b, g.ldb, col0, g.n, p0, ke, b_vec, bs + nxt * B_BUF);
+            asm volatile("cp.async.commit_group;\n" ::);
+        }
+        const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
+#pragma unroll
+        for (int p = 0; p < BK; p++) {
+            float ra[TM], rb[TN];
+#pragma unroll
+            for (int h = 0; h < RM; h++) {
+                const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
+                ra[h * 4 + 0] = x.x;
+                ra[h * 4 + 1] = x.y;
+                ra[h * 4 + 2] = x.z;
+                ra[h * 4 + 3] = x.w;
+            }
+#pragma unroll
+            for (int h = 0; h < RN; h++) {
+                const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
+                rb[h * 4 + 0] = y.x;
+                rb[h * 4 + 1] = y.y;
+                rb[h * 4 + 2] = y.z;
+                rb[h * 4 + 3] = y.w;
+            }
+#pragma unroll
+            for (int r = 0; r < TM; r++)
+#pragma unroll
+                for (int q = 0; q < TN; q++)
+                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
+        }
+        if (more) {
+            la.commit(as + nxt * A_BUF);
+            lb.commit(bs + nxt * B_BUF);
+            sgemm_cp_async_wait_all();
+        }
+        __syncthreads();
+    }
+
+    /* the epilogue: alpha acc + beta C into C, or the raw sums into this split's slice of ws */
+    const bool partial = gridDim.z > 1;
+    float *const out = partial ? g.ws + (size_t)blockIdx.z * g.m * g.n : g.c;
+    const int ldo = partial ? g.n : g.ldc;
+    const bool out_vec = sgemm_vec_ok(out, ldo);
+#pragma unroll
+    for (int h = 0; h < RM; h++)
+#pragma unroll
+        for (int rr = 0; rr < 4; rr++) {
+            const int i = row0 + row_base + h * row_stride + rr;
+            if (i >= g.m)
+                continue;
+#pragma unroll
+            for (int v = 0; v < RN; v++) {
+                const int j = col0 + col_base + v * col_stride;
+                float *o = out + (size_t)i * ldo + j;
+                float x[4];
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    x[e] = partial ? acc[h * 4 + rr][v * 4 + e] : g.alpha * acc[h * 4 + rr][v * 4 + e];
+                if (out_vec && j + 4 <= g.n) {
+                    if (!partial && g.beta != 0.0f) {
+                        const float4 old = *(const float4 *)o;
+                        x[0] += g.beta * old.x;
+                        x[1] += g.beta * old.y;
+                        x[2] += g.beta * old.z;
+                        x[3] += g.beta * old.w;
+                    }
+                    *(float4 *)o = make_float4(x[0], x[1], x[2], x[3]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        if (j + e < g.n)
+                            o[e] = !partial && g.beta != 0.0f ? x[e] + g.beta * o[e] : x[e];
+                }
+            }
+        }
+}
+
+/* Split-K's second pass: C = alpha (sum of the splits' partial sums) + beta C, the splits added in order. */
+__global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(int m, int n, int splits, const float *__restrict__ ws,
+                                                                 float alpha, float beta, float *__restrict__ c,
+                                                                 int ldc)
+{
+    const size_t mn = (size_t)m * n;
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < mn; e += (size_t)gridDim.x * blockDim.x) {
+        float s = 0.0f;
+        for (int z = 0; z < splits; z++)
+            s += ws[(size_t)z * mn + e];
+        float *o = c + (e / n) * ldc + e % n;
+        *o = beta != 0.0f ? alpha * s + beta * *o : alpha * s;
+    }
+}
+
+/* ---- instances, split-K plans and their launch (the bench rungs and the C API) ---- */
+
+typedef void (*sgemm_db_fn)(sgemm_args g);
+typedef struct sgemm_instance {
+    int bm, bn, bk, tn;   /* tile of C and of k a block works on; columns of C a thread computes (8 rows each) */
+    sgemm_db_fn fn;
+    const char *name;
+} sgemm_instance;
+
+/* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance table and the
+ * candidate list come from it. A thread computes 8 x tn outputs: 8 x 8 keeps 16 warps an SM (128 registers),
+ * 8 x 16 needs about 200 registers and runs 8 warps an SM, with 6 shared loads for 128 FFMAs instead of 4 for
+ * 64. All fit the 48 KB of static shared memory double-buffered. */
+#define SGEMM_TUNE_LIST(X) X(64, 64, 8, 8) X(128, 128, 8, 8) X(128, 128, 16, 8) X(128, 128, 16, 16) \
+    X(128, 256, 8, 16) X(128, 256, 16, 16) X(256, 128, 16, 16)
+#define SGEMM_INSTANCE(bm, bn, bk, tn)                                                                         \
+    {bm, bn, bk, tn, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, true, false, false>,                               \
+     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", warp>"},
+static const sgemm_instance SGEMM_TUNED[] = {SGEMM_TUNE_LIST(SGEMM_INSTANCE)};
+#define SGEMM_CANDIDATE(bm, bn, bk, tn) bm, bn, bk, tn,
+static const int SGEMM_TUNE_CANDIDATES[] = {SGEMM_TUNE_LIST(SGEMM_CANDIDATE)};
+
+/* the instance for small outputs: the first (64 x 64) */
+#define SGEMM_SMALL (&SGEMM_TUNED[0])
+
+static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8,
+                                                   sgemm_db_kernel<128, 128, 8, 2, 2, false, false, false>,
+                                                   "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>"};
+static const sgemm_instance SGEMM_WARP_TILED = {128, 128, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, true, false, false>,
+                                                "sgemm_db_kernel<128, 128, 8, 8 x 8, warp>"};
+/* The C API's transposed operands: one tile shape, the loaders swapped. [transa][transb] */
+#define SGEMM_TRANSPOSED_INSTANCE(ta, tb, label)                                                               \
+    {128, 128, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, true, ta, tb>, "sgemm_db_kernel<128, 128, 8, 8 x 8, warp, " label ">"}
+static const sgemm_instance SGEMM_TRANSPOSED[2][2] = {
+    {SGEMM_WARP_TILED, SGEMM_TRANSPOSED_INSTANCE(false, true, "B^T")},
+    {SGEMM_TRANSPOSED_INSTANCE(true, false, "A^T"), SGEMM_TRANSPOSED_INSTANCE(true, true, "A^T, B^T")}};
+
+static const sgemm_instance *sgemm_tuned_instance(const int *v)
+{
+    for (int i = 0; i < CLIMB_COUNT(SGEMM_TUNED); i++)
+        if (SGEMM_TUNED[i].bm == v[0] && SGEMM_TUNED[i].bn == v[1] && SGEMM_TUNED[i].bk == v[2] &&
+            SGEMM_TUNED[i].tn == v[3])
+            return &SGEMM_TUNED[i];
+    return NULL;
+}
+
+static int sgemm_threads(const sgemm_instance *in) { return SGEMM_NT(in->bm, in->bn, 2, in->tn / 4); }
+/* Two k-tiles of A and of B, rows padded by 4 floats: the kernel's dynamic shared memory. */
+static size_t sgemm_smem_bytes(const sgemm_instance *in)
+{
+    return 2 * (size_t)in->bk * (in->bm + 4 + in->bn + 4) * sizeof(float);
+}
+/* Lets an instance use more than 48 KB of dynamic shared memory (idempotent; needed before a launch and before
+ * the runtime is asked for its occupancy). */
+static cudaError_t sgemm_allow_smem(const sgemm_instance *in)
+{
+    const size_t b = sgemm_smem_bytes(in);
+    return b <= 48 * 1024 ? cudaSuccess
+                          : cudaFuncSetAttribute((const void *)in->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)b);
+}
+static int sgemm_per_sm(const sgemm_instance *in) { return SGEMM_PER_SM(in->bm, in->bn, 2, in->tn / 4); }
+
+/* Each split covers at least this much of k: below it the second pass costs more than the split buys. */
+#define SGEMM_SPLIT_MIN_K 128
+
+typedef struct sgemm_plan {
+    const sgemm_instance *in;
+    size_t tiles;        /* output tiles */
+    int splits, kchunk;
+    size_t ws_bytes;     /* split-K partial sums */
+} sgemm_plan;
+
+/* How to run m x n x k on `sms` SMs with instance `in`: when its tiles would not give every SM one, `small` (if
+ * any) takes the case instead; when the tiles still fill less than one wave (sgemm_per_sm blocks an SM), k is split so that tiles x splits fill it, each split at least SGEMM_SPLIT_MIN_K long. */
+static sgemm_plan sgemm_make_plan(const sgemm_instance *in, const sgemm_instance *small, size_t m, size_t n, size_t k,
+                                  int sms)
+{
+    sgemm_plan pl;
+    memset(&pl, 0, sizeof pl);
+    pl.in = in;
+    pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
+    if (small && pl.tiles < (size_t)sms) {
+        pl.in = small;
+        pl.tiles = ((m + small->bm - 1) / small->bm) * ((n + small->bn - 1) / small->bn);
+    }
+    const size_t wave = (size_t)sms * sgemm_per_sm(pl.in);
+    size_t splits = 1;
+    if (pl.tiles > 0 && pl.tiles < wave) {
+        splits = wave / pl.tiles;
+        if (splits > k / SGEMM_SPLIT_MIN_K)
+            splits = k / SGEMM_SPLIT_MIN_K;
+        if (splits < 1)
+            splits = 1;
+    }
+    const size_t bk = (size_t)pl.in->bk;
+    size_t chunk = (k + splits - 1) / splits;
+    chunk = chunk ? (chunk + bk - 1) / bk * bk : bk;
+    if (chunk > (size_t)INT32_MAX)
+        chunk = (size_t)INT32_MAX / bk * bk; /* k itself is below 2^31: one split */
+    pl.kchunk = (int)chunk;
+    pl.splits = k ? (int)((k + chunk - 1) / chunk) : 1;
+    pl.ws_bytes = pl.splits > 1 ? (size_t)pl.splits * m * n * sizeof(float) : 0;
+    return pl;
+}
+
+/* One split, every tile: the ladder rungs before tuned. */
+static sgemm_plan sgemm_plain_plan(const sgemm_instance *in, size_t m, size_t n, size_t k)
+{
+    sgemm_plan pl;
+    memset(&pl, 0, sizeof pl);
+    pl.in = in;
+    pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
+    pl.splits = 1;
+    pl.kchunk = (int)(k > 0 ? k : 1);
+    return pl;
+}
+
+/* Runs plan pl: the tiles (x), the splits (z), then the splits' sum. ws holds pl->ws_bytes. */
+static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *ws, int sms, cudaStream_t s)
+{
+    if (g.m == 0 || g.n == 0)
+        return cudaSuccess;
+    g.kchunk = pl->kchunk;
+    g.ws = ws;
+    cudaError_t e = sgemm_allow_smem(pl->in);
+    if (e != cudaSuccess)
+        return e;
+    pl->in->fn<<<dim3((unsigned)pl->tiles, 1, (unsigned)pl->splits), sgemm_threads(pl->in), sgemm_smem_bytes(pl->in),
+                 s>>>(g);
+    e = cudaGetLastError();
+    if (e != cudaSuccess || pl->splits == 1)
+        return e;
+    const size_t mn = (size_t)g.m * g.n;
+    size_t blocks = (mn + 255) / 256;
+    if (blocks > (size_t)sms * 8)
+        blocks = (size_t)sms * 8;
+    sgemm_split_reduce_kernel<<<(unsigned)blocks, 256, 0, s>>>(g.m, g.n, pl->splits, ws, g.alpha, g.beta, g.c, g.ldc);
+    return cudaGetLastError();
+}
+
+/* The C API's plan: the tuned tile shape for A B, the transposed instances otherwise. */
+static sgemm_plan sgemm_api_plan(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k, int sms)
+{
+    if (!transa && !transb) {
+        const sgemm_instance *in = sgemm_tuned_instance(tuning);
+        return sgemm_make_plan(in ? in : &SGEMM_WARP_TILED, SGEMM_SMALL, m, n, k, sms);
+    }
+    return sgemm_make_plan(&SGEMM_TRANSPOSED[transa != 0][transb != 0], NULL, m, n, k, sms);
+}
+
+extern "C" size_t climb_sgemm_workspace(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k,
+                                        int sms)
+{
+    return sgemm_api_plan(tuning, transa, transb, m, n, k, sms).ws_bytes;
+}
+
+extern "C" cudaError_t climb_sgemm_best(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k,
+                                        float alpha, const float *a, size_t lda, const float *b, size_t ldb,
+                                        float beta, float *c, size_t ldc, void *ws, size_t ws_bytes, int sms,
+                                        cudaStream_t s)
+{
+    const sgemm_plan pl = sgemm_api_plan(tuning, transa, transb, m, n, k, sms);
+    if (pl.ws_bytes > ws_bytes)
+        return cudaErrorInvalidValue;
+    sgemm_args g = {(int)m, (int)n, (int)k, (int)lda, (int)ldb, (int)ldc, alpha, beta, a, b, c, NULL, 0};
+    return sgemm_launch_plan(&pl, g, (float *)ws, sms, s);
+}
+
 /* ---------------------------------------------------------------- the case and launchers */
 
 struct climb_case {
@@ -328,6 +777,11 @@ struct climb_case {
     double *row_ref, *row_tol;    /* n_rows x n */
     size_t n_rows;
     cublasHandle_t cublas;
+    int sms;
+    int tune[4];                  /* the tuned rung's bm, bn, bk, tn */
+    sgemm_plan plan;              /* the tuned rung's, made at prepare */
+    float *d_ws;                  /* its split-K workspace */
+    double setup_ms;
 };
 
 typedef cudaError_t (*sgemm_launch_fn)(climb_case *c, cudaStream_t s);
@@ -374,6 +828,30 @@ static cudaError_t launch_vec(climb_case *c, cudaStream_t s)
     return cudaGetLastError();
 }
 
+static sgemm_args case_args(const climb_case *c)
+{
+    sgemm_args g = {(int)c->m, (int)c->n, (int)c->k, (int)c->lda, (int)c->ldb, (int)c->ldc, c->alpha, c->beta,
+                    c->d_a, c->d_b, c->d_c, NULL, 0};
+    return g;
+}
+
+static cudaError_t launch_double_buffer(climb_case *c, cudaStream_t s)
+{
+    const sgemm_plan pl = sgemm_plain_plan(&SGEMM_DOUBLE_BUFFER, c->m, c->n, c->k);
+    return sgemm_launch_plan(&pl, case_args(c), NULL, c->sms, s);
+}
+
+static cudaError_t launch_warp_tiled(climb_case *c, cudaStream_t s)
+{
+    const sgemm_plan pl = sgemm_plain_plan(&SGEMM_WARP_TILED, c->m, c->n, c->k);
+    return sgemm_launch_plan(&pl, case_args(c), NULL, c->sms, s);
+}
+
+static cudaError_t launch_tuned(climb_case *c, cudaStream_t s)
+{
+    return sgemm_launch_plan(&c->plan, case_args(c), c->d_ws, c->sms, s);
+}
+
 /* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B as its first operand. */
 static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 {
@@ -405,6 +883,34 @@ SGEMM_KERNEL_FN(k_tiled_checked, (sgemm_tiled_kernel<32, true>), 1024)
 SGEMM_KERNEL_FN(k_reg_1d, sgemm_reg_1d_kernel, 512)
 SGEMM_KERNEL_FN(k_reg_2d, sgemm_reg_2d_kernel, 256)
 SGEMM_KERNEL_FN(k_vec, sgemm_vec_kernel, 256)
+
+static int instance_kernel(climb_kernel_desc *o, int max, const sgemm_instance *in)
+{
+    sgemm_allow_smem(in); /* the occupancy the runtime reports counts it */
+    return climb_one_kernel(o, max, (const void *)in->fn, in->name, sgemm_threads(in), sgemm_smem_bytes(in));
+}
+static int k_double_buffer(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return instance_kernel(o, max, &SGEMM_DOUBLE_BUFFER);
+}
+static int k_warp_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return instance_kernel(o, max, &SGEMM_WARP_TILED);
+}
+/* tuned: its tile shape, the 64 x 64 instance small outputs take, and split-K's second pass */
+static int k_tuned(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+{
+    const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning) : NULL;
+    if (!in)
+        in = &SGEMM_WARP_TILED;
+    int n = 0;
+    n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, in);
+    if (in != SGEMM_SMALL)
+        n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, SGEMM_SMALL);
+    n += climb_one_kernel(n < max ? o + n : o, n < max ? max - n : 0, (const void *)sgemm_split_reduce_kernel,
+                          "sgemm_split_reduce_kernel", 256, 0);
+    return n;
+}
 
 typedef struct sgemm_rung {
     climb_rung_info info;
@@ -439,8 +945,20 @@ static const sgemm_rung SGEMM_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_reg_2d},
      .launch = launch_reg_2d},
     {.info = {.name = "vec", .idea = "16-byte global loads and stores, float4 reads of the transposed A tile and of B",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_vec},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_vec},
      .launch = launch_vec},
+    {.info = {.name = "double_buffer", .idea = "two shared tiles: the next one loads (registers for A, cp.async for B) "
+                                               "while this one multiplies; one barrier a tile",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_double_buffer},
+     .launch = launch_double_buffer},
+    {.info = {.name = "warp_tiled", .idea = "warp tiles: a warp 64 x 32 of C, a lane 2 x 2 blocks of 4 x 4 spread "
+                                            "over it; float4 shared reads without bank conflicts",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_warp_tiled},
+     .launch = launch_warp_tiled},
+    {.info = {.name = "tuned", .idea = "the tile shape `climb tune` picks; 64 x 64 tiles and split-K when the output "
+                                       "has too few tiles to fill the GPU",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
+     .launch = launch_tuned},
 };
 
 static const climb_rung_info *sgemm_rung_info(int i) { return &SGEMM_RUNGS[i].info; }
@@ -461,13 +979,54 @@ CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_ALPHA, "alpha");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_BETA, "beta");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_PAD, "pad");
 
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+static const int SGEMM_TUNE_BM[] = {64, 128, 256}, SGEMM_TUNE_BN[] = {64, 128, 256}, SGEMM_TUNE_BK[] = {8, 16},
+                 SGEMM_TUNE_TN[] = {8, 16};
+static const climb_tunable SGEMM_TUNABLES[] = {
+    {.name = "bm", .meaning = "rows of C a block computes", .values = SGEMM_TUNE_BM,
+     .n_values = CLIMB_COUNT(SGEMM_TUNE_BM)},
+    {.name = "bn", .meaning = "columns of C a block computes", .values = SGEMM_TUNE_BN,
+     .n_values = CLIMB_COUNT(SGEMM_TUNE_BN)},
+    {.name = "bk", .meaning = "k a shared-memory tile holds", .values = SGEMM_TUNE_BK,
+     .n_values = CLIMB_COUNT(SGEMM_TUNE_BK)},
+    {.name = "tn", .meaning = "columns of C a thread computes (8 rows each)", .values = SGEMM_TUNE_TN,
+     .n_values = CLIMB_COUNT(SGEMM_TUNE_TN)},
+};
+
+/* The built-in tile: 256 x 128 x 16 with 8 x 16 a thread, the fastest on an H100 (docs/sgemm.md), for every
+ * shape; small outputs take the 64 x 64 instance and split-K whatever the tile. */
+static const char *sgemm_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    (void)k;
+    v[0] = 256;
+    v[1] = 128;
+    v[2] = 16;
+    v[3] = 16;
+    return "built-in 256 x 128 x 16, 8 x 16 a thread";
+}
+
+static const climb_tuning SGEMM_TUNING = {
+    .params = SGEMM_TUNABLES,
+    .n_params = CLIMB_COUNT(SGEMM_TUNABLES),
+    .candidates = SGEMM_TUNE_CANDIDATES,
+    .n_candidates = CLIMB_COUNT(SGEMM_TUNE_CANDIDATES) / 4,
+    .defaults = sgemm_tuning_defaults,
+    .rejects = NULL,
+};
+
+extern "C" const climb_tuning *climb_sgemm_tuning(void) { return &SGEMM_TUNING; }
+
+static void sgemm_set_tuning(climb_case *c, const int *v) { memcpy(c->tune, v, sizeof c->tune); }
+
 /* ---------------------------------------------------------------- harness glue */
 
 static void sgemm_destroy(climb_case *c)
 {
     if (!c)
         return;
-    float *dev[] = {c->d_a, c->d_b, c->d_c, c->d_c0};
+    float *dev[] = {c->d_a, c->d_b, c->d_c, c->d_c0, c->d_ws};
     for (size_t q = 0; q < sizeof dev / sizeof dev[0]; q++)
         if (dev[q])
             cudaFree(dev[q]);
@@ -501,6 +1060,12 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
     c->ldc = c->n + pad;
     c->alpha = (float)p->opts[OPT_ALPHA].f;
     c->beta = (float)p->opts[OPT_BETA].f;
+    const int dflt[4] = {256, 128, 16, 16};
+    sgemm_set_tuning(c, dflt);
+    if (CLIMB_FAILED(cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, p->dev->ordinal))) {
+        sgemm_destroy(c);
+        return -1;
+    }
     if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
         fprintf(stderr, "climb: sgemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
                 c->k);
@@ -659,6 +1224,31 @@ static const char *sgemm_refuses(const climb_case *c, int rung)
 
 static int sgemm_prepare(climb_case *c, int rung)
 {
+    if (SGEMM_RUNGS[rung].launch == launch_tuned) {
+        const double t0 = climb_wall_s() * 1e3;
+        const sgemm_instance *in = sgemm_tuned_instance(c->tune);
+        if (!in) {
+            fprintf(stderr, "climb: sgemm: no tuned instance %d x %d x %d, %d a thread\n", c->tune[0], c->tune[1],
+                    c->tune[2], c->tune[3]);
+            return -1;
+        }
+        c->plan = sgemm_make_plan(in, SGEMM_SMALL, c->m, c->n, c->k, c->sms);
+        if (c->d_ws) {
+            cudaFree(c->d_ws);
+            c->d_ws = NULL;
+        }
+        if (c->plan.ws_bytes) {
+            const cudaError_t e = cudaMalloc((void **)&c->d_ws, c->plan.ws_bytes);
+            if (e != cudaSuccess) {
+                fprintf(stderr, "climb: out of device memory for sgemm's split-K workspace (%zu bytes): %s\n",
+                        c->plan.ws_bytes, cudaGetErrorString(e));
+                cudaGetLastError();
+                return -1;
+            }
+        }
+        c->setup_ms = climb_wall_s() * 1e3 - t0;
+        return 0;
+    }
     if (SGEMM_RUNGS[rung].launch != launch_cublas)
         return 0;
     if (!c->cublas && climb_cublas_shared(&c->cublas, "sgemm") != 0)
@@ -670,6 +1260,16 @@ static int sgemm_prepare(climb_case *c, int rung)
         return -1;
     }
     return 0;
+}
+
+/* The tuned rung's split-K workspace, when its plan splits k. */
+static int sgemm_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    if (SGEMM_RUNGS[rung].launch != launch_tuned || c->plan.splits <= 1)
+        return 0;
+    out->bytes = (double)c->plan.ws_bytes;
+    out->ms = c->setup_ms;
+    return 1;
 }
 
 static const char *sgemm_modifies(const climb_case *c, int rung)
@@ -753,7 +1353,8 @@ static const climb_shape SGEMM_BENCH_SHAPES[] = {
 static const climb_shape SGEMM_CHECK_SHAPES[] = {
     CLIMB_SHAPE3(0, 0, 0),    CLIMB_SHAPE3(1, 1, 0),   CLIMB_SHAPE3(1, 1, 1),   CLIMB_SHAPE3(2, 3, 5),
     CLIMB_SHAPE3(32, 32, 32), CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(64, 64, 64), CLIMB_SHAPE3(127, 129, 65),
-    CLIMB_SHAPE3(128, 128, 8), CLIMB_SHAPE3(1, 300, 7), CLIMB_SHAPE3(300, 1, 9), CLIMB_SHAPE3(257, 255, 300)};
+    CLIMB_SHAPE3(128, 128, 8), CLIMB_SHAPE3(1, 300, 7), CLIMB_SHAPE3(300, 1, 9), CLIMB_SHAPE3(257, 255, 300),
+    CLIMB_SHAPE3(70, 65, 1000), CLIMB_SHAPE3(259, 261, 23)};
 static const climb_shape SGEMM_QUICK_SHAPES[] = {CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(128, 128, 8),
                                                  CLIMB_SHAPE3(257, 255, 300)};
 
@@ -791,7 +1392,7 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .ref_cost_limit = 1 << 28,
     .refuses = sgemm_refuses,
     .prepare = sgemm_prepare,
-    .setup = NULL,
+    .setup = sgemm_setup,
     .modifies = sgemm_modifies,
     .reset = sgemm_reset,
     .run = sgemm_run,
@@ -799,6 +1400,6 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .verify = sgemm_verify,
     .counts = sgemm_counts,
     .destroy = sgemm_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
+    .tuning = &SGEMM_TUNING,
+    .set_tuning = sgemm_set_tuning,
 };

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <cuda_runtime_api.h>
+
 #include "../core/workload.h"
 
 #ifdef __cplusplus
@@ -22,6 +24,14 @@ void climb_sgemm_ref_row(const float *a, size_t lda, const float *b, size_t ldb,
  * (k - 1) u sum |a b| (Higham 3.1), the products by u each, alpha and beta's terms by u each: so every rung,
  * whatever its summation order (tiles, FFMA chains), is within it. */
 double climb_sgemm_tolerance(size_t k, double mag);
+
+/* The best rung for the C API: C = alpha op(A) op(B) + beta C with the tuned values (bm, bn, bk, tn) for A B and
+ * fixed tiles for transposed operands, on `sms` SMs. climb_sgemm_workspace says how many bytes of ws it needs
+ * (split-K's partial sums; 0 for most shapes); climb_sgemm_best returns cudaErrorInvalidValue with less. */
+size_t climb_sgemm_workspace(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k, int sms);
+cudaError_t climb_sgemm_best(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k, float alpha,
+                             const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
+                             void *ws, size_t ws_bytes, int sms, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -31,13 +31,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../core/check.h"
 #include "../core/device.h"
 #include "../core/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../core/text.h"
+#include "../core/timing.h"
 #include "../core/workload.cuh"
 #include "spmv.h"
 
@@ -1161,12 +1161,7 @@ struct climb_case {
     size_t sp_bytes;
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
+static double now_ms(void) { return climb_wall_s() * 1e3; }
 
 /* Copies n values to a new device array in the case's type. */
 static int upload_vals(const climb_case *c, const double *v, size_t n, void **d)
