@@ -41,17 +41,17 @@ int main(void)
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
 
-    /* Split-K plans (132 SMs, the built-in 256 x 128 x 16 tiles, 8 x 16 a thread): full outputs do not split */
+    /* Split-K plans (132 SMs, the built-in 128 x 128 x 16 tiles, 8 x 16 a thread): full outputs do not split */
     int v[CLIMB_MAX_TUNABLES];
     climb_tuning_key key = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_F32};
     w->tuning->defaults(NULL, &key, v);
-    EXPECT(v[0] == 256 && v[1] == 128 && v[2] == 16 && v[3] == 16);
+    EXPECT(v[0] == 128 && v[1] == 128 && v[2] == 16 && v[3] == 16 && v[4] == 8);
     EXPECT(climb_sgemm_workspace(v, 0, 0, 4096, 4096, 4096, 132) == 0);
     EXPECT(climb_sgemm_workspace(v, 0, 0, 16384, 16384, 64, 132) == 0);
     EXPECT(climb_sgemm_workspace(v, 0, 0, 300, 300, 100, 132) == 0); /* k too short to split */
     /* 64 x 64: one 64 x 64 tile; a wave is 132 x 8 of them; k / 128 = 512 splits of 128 */
     EXPECT(climb_sgemm_workspace(v, 0, 0, 64, 64, 65536, 132) == (size_t)512 * 64 * 64 * 4);
-    /* 1024^3: 32 big tiles < 132 SMs, so 256 tiles of 64 x 64; 1056 / 256 = 4 splits of 256 */
+    /* 1024^3: 64 big tiles < 132 SMs, so 256 tiles of 64 x 64; 1056 / 256 = 4 splits of 256 */
     EXPECT(climb_sgemm_workspace(v, 0, 0, 1024, 1024, 1024, 132) == (size_t)4 * 1024 * 1024 * 4);
     /* transposed forms: 128 x 128 tiles, 2 blocks an SM: one tile, 264 splits asked, chunks of 256 -> 256 */
     EXPECT(climb_sgemm_workspace(v, 1, 0, 64, 64, 65536, 132) == (size_t)256 * 64 * 64 * 4);

@@ -314,8 +314,11 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
 
 /* ---- the double-buffered kernel family: double_buffer, warp_tiled and tuned (and the C API) share it ----
  *
- * One template, sgemm_db_kernel<BM, BN, BK, WARP, TA, TB>. A block computes a BM x BN tile of C with BM BN / 64
- * threads, each an 8 x 8 block of outputs held as 2 x 2 sub-blocks of 4 x 4 (so every shared read is a float4).
+ * One template, sgemm_db_kernel<BM, BN, BK, RM, RN, U, WARP, TA, TB>. A block computes a BM x BN tile of C, each
+ * thread a 4 RM x 4 RN block of outputs held as RM x RN sub-blocks of 4 x 4 (so every shared read is a float4):
+ * 8 x 8 (RN = 2) or 8 x 16 (RN = 4; 6 shared loads for 128 FFMAs instead of 4 for 64, at about 230 registers
+ * and 8 warps an SM instead of 16). U is how many of the BK steps of a tile the compiler unrolls: fully
+ * unrolled, 16 steps of 8 x 16 are about 2300 instructions, more than the instruction cache holds comfortably.
  *
  * Double buffering: shared memory holds two k-tiles of A and B. While the block multiplies tile t from one
  * buffer, the next tile is on its way into the other: the operand stored with k contiguous (A, or B^T) is loaded
@@ -325,9 +328,10 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
  *
  * WARP selects which outputs a thread owns. Without it (double_buffer), thread t owns 8 contiguous rows and 8
  * contiguous columns, as in vec: the float4 reads of a k-row of B by the 16 threads along n land 32 bytes apart,
- * two reads per bank (2-way conflicts). With it (warp tiling), each warp owns a 64 x 32 tile of C, its lanes an
- * 8 x 4 grid; a thread's 4 x 4 sub-blocks sit 32 rows and 16 columns apart, so a warp's float4 reads of A cover
- * 8 consecutive float4s and of B 4: no conflicts, and a warp touches a compact piece of each tile.
+ * two reads per bank (2-way conflicts). With it (warp tiling), each warp owns a 32 RM x 16 RN tile of C (64 x 32
+ * or 64 x 64), its lanes an 8 x 4 grid; a thread's 4 x 4 sub-blocks sit 32 rows and 16 columns apart, so a warp's
+ * float4 reads of A cover 8 consecutive float4s and of B 4: no conflicts, and a warp touches a compact piece of
+ * each tile.
  *
  * TA / TB: the operand is stored transposed (A as k x m, B as n x k): the loaders swap roles, so every
  * combination runs at the same speed. Shared tiles are padded by 4 floats a row, which makes the transposed
@@ -447,13 +451,13 @@ __device__ __forceinline__ bool sgemm_vec_ok(const void *p, int ld) { return ((u
 /* Blocks an SM holds: 16 warps with 8 x 8 a thread (at most 128 registers), 8 with more (up to 255). */
 #define SGEMM_PER_SM(BM, BN, RM, RN) ((RM) * (RN) > 4 ? 256 / SGEMM_NT(BM, BN, RM, RN) : 512 / SGEMM_NT(BM, BN, RM, RN))
 
-template <int BM, int BN, int BK, int RM, int RN, bool WARP, bool TA, bool TB>
+template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB>
 __global__ void __launch_bounds__(SGEMM_NT(BM, BN, RM, RN), SGEMM_PER_SM(BM, BN, RM, RN))
     sgemm_db_kernel(sgemm_args g)
 {
     constexpr int NT = SGEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
     constexpr int A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
-    static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0, "tile shape");
+    static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0 && BK % U == 0, "tile shape");
     extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats: sgemm_smem_bytes */
     float *const as = smem, *const bs = smem + 2 * A_BUF;
 
@@ -507,7 +511,7 @@ __global__ void __launch_bounds__(SGEMM_NT(BM, BN, RM, RN), SGEMM_PER_SM(BM, BN,
             asm volatile("cp.async.commit_group;\n" ::);
         }
         const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
-#pragma unroll
+#pragma unroll U
         for (int p = 0; p < BK; p++) {
             float ra[TM], rb[TN];
 #pragma unroll
@@ -599,6 +603,7 @@ __global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(int m, int n, i
 typedef void (*sgemm_db_fn)(sgemm_args g);
 typedef struct sgemm_instance {
     int bm, bn, bk, tn;   /* tile of C and of k a block works on; columns of C a thread computes (8 rows each) */
+    int unroll;           /* steps of k the compiler unrolls in the multiply loop */
     sgemm_db_fn fn;
     const char *name;
 } sgemm_instance;
@@ -607,26 +612,28 @@ typedef struct sgemm_instance {
  * candidate list come from it. A thread computes 8 x tn outputs: 8 x 8 keeps 16 warps an SM (128 registers),
  * 8 x 16 needs about 200 registers and runs 8 warps an SM, with 6 shared loads for 128 FFMAs instead of 4 for
  * 64. All fit the 48 KB of static shared memory double-buffered. */
-#define SGEMM_TUNE_LIST(X) X(64, 64, 8, 8) X(128, 128, 8, 8) X(128, 128, 16, 8) X(128, 128, 16, 16) \
-    X(128, 256, 8, 16) X(128, 256, 16, 16) X(256, 128, 16, 16)
-#define SGEMM_INSTANCE(bm, bn, bk, tn)                                                                         \
-    {bm, bn, bk, tn, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, true, false, false>,                               \
-     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", warp>"},
+#define SGEMM_TUNE_LIST(X) X(64, 64, 8, 8, 8) X(128, 128, 8, 8, 8) X(128, 128, 16, 8, 16) X(128, 128, 16, 16, 8) \
+    X(128, 256, 8, 16, 8) X(128, 256, 16, 16, 16) X(256, 128, 16, 16, 16)
+#define SGEMM_INSTANCE(bm, bn, bk, tn, u)                                                                      \
+    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, false, false>,                         \
+     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp>"},
 static const sgemm_instance SGEMM_TUNED[] = {SGEMM_TUNE_LIST(SGEMM_INSTANCE)};
-#define SGEMM_CANDIDATE(bm, bn, bk, tn) bm, bn, bk, tn,
+#define SGEMM_CANDIDATE(bm, bn, bk, tn, u) bm, bn, bk, tn, u,
 static const int SGEMM_TUNE_CANDIDATES[] = {SGEMM_TUNE_LIST(SGEMM_CANDIDATE)};
 
 /* the instance for small outputs: the first (64 x 64) */
 #define SGEMM_SMALL (&SGEMM_TUNED[0])
 
-static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8,
-                                                   sgemm_db_kernel<128, 128, 8, 2, 2, false, false, false>,
+static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8, 8,
+                                                   sgemm_db_kernel<128, 128, 8, 2, 2, 8, false, false, false>,
                                                    "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>"};
-static const sgemm_instance SGEMM_WARP_TILED = {128, 128, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, true, false, false>,
+static const sgemm_instance SGEMM_WARP_TILED = {128, 128, 8, 8, 8,
+                                                sgemm_db_kernel<128, 128, 8, 2, 2, 8, true, false, false>,
                                                 "sgemm_db_kernel<128, 128, 8, 8 x 8, warp>"};
 /* The C API's transposed operands: one tile shape, the loaders swapped. [transa][transb] */
 #define SGEMM_TRANSPOSED_INSTANCE(ta, tb, label)                                                               \
-    {128, 128, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, true, ta, tb>, "sgemm_db_kernel<128, 128, 8, 8 x 8, warp, " label ">"}
+    {128, 128, 8, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, 8, true, ta, tb>,                                  \
+     "sgemm_db_kernel<128, 128, 8, 8 x 8, warp, " label ">"}
 static const sgemm_instance SGEMM_TRANSPOSED[2][2] = {
     {SGEMM_WARP_TILED, SGEMM_TRANSPOSED_INSTANCE(false, true, "B^T")},
     {SGEMM_TRANSPOSED_INSTANCE(true, false, "A^T"), SGEMM_TRANSPOSED_INSTANCE(true, true, "A^T, B^T")}};
@@ -635,7 +642,7 @@ static const sgemm_instance *sgemm_tuned_instance(const int *v)
 {
     for (int i = 0; i < CLIMB_COUNT(SGEMM_TUNED); i++)
         if (SGEMM_TUNED[i].bm == v[0] && SGEMM_TUNED[i].bn == v[1] && SGEMM_TUNED[i].bk == v[2] &&
-            SGEMM_TUNED[i].tn == v[3])
+            SGEMM_TUNED[i].tn == v[3] && SGEMM_TUNED[i].unroll == v[4])
             return &SGEMM_TUNED[i];
     return NULL;
 }
@@ -778,7 +785,7 @@ struct climb_case {
     size_t n_rows;
     cublasHandle_t cublas;
     int sms;
-    int tune[4];                  /* the tuned rung's bm, bn, bk, tn */
+    int tune[5];                  /* the tuned rung's bm, bn, bk, tn, unroll */
     sgemm_plan plan;              /* the tuned rung's, made at prepare */
     float *d_ws;                  /* its split-K workspace */
     double setup_ms;
@@ -982,7 +989,7 @@ CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_PAD, "pad");
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 static const int SGEMM_TUNE_BM[] = {64, 128, 256}, SGEMM_TUNE_BN[] = {64, 128, 256}, SGEMM_TUNE_BK[] = {8, 16},
-                 SGEMM_TUNE_TN[] = {8, 16};
+                 SGEMM_TUNE_TN[] = {8, 16}, SGEMM_TUNE_UNROLL[] = {8, 16};
 static const climb_tunable SGEMM_TUNABLES[] = {
     {.name = "bm", .meaning = "rows of C a block computes", .values = SGEMM_TUNE_BM,
      .n_values = CLIMB_COUNT(SGEMM_TUNE_BM)},
@@ -992,26 +999,29 @@ static const climb_tunable SGEMM_TUNABLES[] = {
      .n_values = CLIMB_COUNT(SGEMM_TUNE_BK)},
     {.name = "tn", .meaning = "columns of C a thread computes (8 rows each)", .values = SGEMM_TUNE_TN,
      .n_values = CLIMB_COUNT(SGEMM_TUNE_TN)},
+    {.name = "unroll", .meaning = "k steps unrolled in the multiply loop", .values = SGEMM_TUNE_UNROLL,
+     .n_values = CLIMB_COUNT(SGEMM_TUNE_UNROLL)},
 };
 
-/* The built-in tile: 256 x 128 x 16 with 8 x 16 a thread, the fastest on an H100 (docs/sgemm.md), for every
- * shape; small outputs take the 64 x 64 instance and split-K whatever the tile. */
+/* The built-in tile: 128 x 128 x 16 with 8 x 16 a thread and 8 steps unrolled, the fastest on an H100
+ * (docs/sgemm.md), for every shape; small outputs take the 64 x 64 instance and split-K whatever the tile. */
 static const char *sgemm_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     (void)dev;
     (void)k;
-    v[0] = 256;
+    v[0] = 128;
     v[1] = 128;
     v[2] = 16;
     v[3] = 16;
-    return "built-in 256 x 128 x 16, 8 x 16 a thread";
+    v[4] = 8;
+    return "built-in 128 x 128 x 16, 8 x 16 a thread, unroll 8";
 }
 
 static const climb_tuning SGEMM_TUNING = {
     .params = SGEMM_TUNABLES,
     .n_params = CLIMB_COUNT(SGEMM_TUNABLES),
     .candidates = SGEMM_TUNE_CANDIDATES,
-    .n_candidates = CLIMB_COUNT(SGEMM_TUNE_CANDIDATES) / 4,
+    .n_candidates = CLIMB_COUNT(SGEMM_TUNE_CANDIDATES) / 5,
     .defaults = sgemm_tuning_defaults,
     .rejects = NULL,
 };
@@ -1060,7 +1070,7 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
     c->ldc = c->n + pad;
     c->alpha = (float)p->opts[OPT_ALPHA].f;
     c->beta = (float)p->opts[OPT_BETA].f;
-    const int dflt[4] = {256, 128, 16, 16};
+    const int dflt[5] = {128, 128, 16, 16, 8};
     sgemm_set_tuning(c, dflt);
     if (CLIMB_FAILED(cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, p->dev->ordinal))) {
         sgemm_destroy(c);
@@ -1228,8 +1238,8 @@ static int sgemm_prepare(climb_case *c, int rung)
         const double t0 = climb_wall_s() * 1e3;
         const sgemm_instance *in = sgemm_tuned_instance(c->tune);
         if (!in) {
-            fprintf(stderr, "climb: sgemm: no tuned instance %d x %d x %d, %d a thread\n", c->tune[0], c->tune[1],
-                    c->tune[2], c->tune[3]);
+            fprintf(stderr, "climb: sgemm: no tuned instance %d x %d x %d, %d a thread, unroll %d\n", c->tune[0],
+                    c->tune[1], c->tune[2], c->tune[3], c->tune[4]);
             return -1;
         }
         c->plan = sgemm_make_plan(in, SGEMM_SMALL, c->m, c->n, c->k, c->sms);
