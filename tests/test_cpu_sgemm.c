@@ -51,7 +51,7 @@ int main(void)
     EXPECT(climb_sgemm_workspace(v, 0, 0, 300, 300, 100, 132) == 0); /* k too short to split */
     /* 64 x 64: one 64 x 64 tile; a wave is 132 x 8 of them; k / 128 = 512 splits of 128 */
     EXPECT(climb_sgemm_workspace(v, 0, 0, 64, 64, 65536, 132) == (size_t)512 * 64 * 64 * 4);
-    /* 1024^3: 64 big tiles < 132 SMs, so 256 tiles of 64 x 64; 1056 / 256 = 4 splits of 256 */
+    /* 1024^3: 64 big tiles fill less than 3/4 of a wave (264), so 256 tiles of 64 x 64; 1056 / 256 = 4 splits */
     EXPECT(climb_sgemm_workspace(v, 0, 0, 1024, 1024, 1024, 132) == (size_t)4 * 1024 * 1024 * 4);
     /* transposed forms: 128 x 128 tiles, 2 blocks an SM: one tile, 264 splits asked, chunks of 256 -> 256 */
     EXPECT(climb_sgemm_workspace(v, 1, 0, 64, 64, 65536, 132) == (size_t)256 * 64 * 64 * 4);

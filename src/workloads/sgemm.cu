@@ -673,8 +673,8 @@ typedef struct sgemm_plan {
     size_t ws_bytes;     /* split-K partial sums */
 } sgemm_plan;
 
-/* How to run m x n x k on `sms` SMs with instance `in`: when its tiles would not give every SM one, `small` (if
- * any) takes the case instead; when the tiles still fill less than one wave (sgemm_per_sm blocks an SM), k is split so that tiles x splits fill it, each split at least SGEMM_SPLIT_MIN_K long. */
+/* How to run m x n x k on `sms` SMs with instance `in`: when its tiles would fill less than 3/4 of one wave
+ * (sgemm_per_sm blocks an SM), `small` (if any) takes the case instead; when the tiles still fill less than a wave, k is split so that tiles x splits fill it, each split at least SGEMM_SPLIT_MIN_K long. */
 static sgemm_plan sgemm_make_plan(const sgemm_instance *in, const sgemm_instance *small, size_t m, size_t n, size_t k,
                                   int sms)
 {
@@ -682,7 +682,7 @@ static sgemm_plan sgemm_make_plan(const sgemm_instance *in, const sgemm_instance
     memset(&pl, 0, sizeof pl);
     pl.in = in;
     pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
-    if (small && pl.tiles < (size_t)sms) {
+    if (small && 4 * pl.tiles < 3 * (size_t)sms * sgemm_per_sm(in)) {
         pl.in = small;
         pl.tiles = ((m + small->bm - 1) / small->bm) * ((n + small->bn - 1) / small->bn);
     }
