@@ -333,8 +333,8 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
  * float4 reads of A cover 8 consecutive float4s and of B 4: no conflicts, and a warp touches a compact piece of
  * each tile.
  *
- * TA / TB: the operand is stored transposed (A as k x m, B as n x k): the loaders swap roles, so every
- * combination runs at the same speed. Shared tiles are padded by 4 floats a row, which makes the transposed
+ * TA / TB: the operand is stored transposed (A as k x m, B as n x k): the loaders swap roles, so a transposed
+ * operand needs no pass of its own (the C API's transposed forms; not benchmarked). Shared tiles are padded by 4 floats a row, which makes the transposed
  * stores conflict-free for BK = 8 and keeps rows 16-byte aligned.
  *
  * Split-K: blockIdx.z takes k range [z kchunk, (z + 1) kchunk); with more than one, each writes its raw sums to
