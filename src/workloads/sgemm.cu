@@ -1072,10 +1072,7 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
     c->beta = (float)p->opts[OPT_BETA].f;
     const int dflt[5] = {128, 128, 16, 16, 8};
     sgemm_set_tuning(c, dflt);
-    if (CLIMB_FAILED(cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, p->dev->ordinal))) {
-        sgemm_destroy(c);
-        return -1;
-    }
+    c->sms = p->dev ? p->dev->sms : 1; /* the device facts already hold it */
     if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
         fprintf(stderr, "climb: sgemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
                 c->k);
