@@ -5,6 +5,34 @@
  * The library never prints and never exits. A handle owns the workspace its calls need, so there is no
  * two-phase temporary-storage query; use one handle per stream that runs calls concurrently.
  *
+ * CUDA graphs (docs/graphs.md). Every call that launches work on the handle's stream can be captured into a CUDA
+ * graph (cudaStreamBeginCapture on that stream, any capture mode), a handle's first call included: no call
+ * waits for the stream, allocates on it, or touches the legacy stream. Where a call needs more workspace than
+ * the handle holds, it allocates it at once with cudaMalloc, outside the graph (this thread's capture mode is
+ * switched to relaxed for that allocation alone, so no capture is invalidated), and zeroes it on a stream of the
+ * handle's own before returning. A graph captured from a handle uses that handle's workspace: keep the handle
+ * alive while the graph may be launched, and order the graph's launches with the handle's other calls as you
+ * would order the calls themselves (one stream, or events). An outgrown workspace is kept until climb_destroy,
+ * so a graph captured earlier stays valid when a later call needs a larger one (each growth at least doubles, so
+ * the kept ones add up to less than the current one). Not capturable, and refused with
+ * CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream is capturing: climb_spmv_plan_create (it reads its
+ * analysis back) and climb_destroy (it waits for the stream). climb_create, climb_load_wisdom and
+ * climb_spmv_plan_destroy launch nothing and may be called during a capture.
+ *
+ * Errors. A call starts by clearing the runtime's last-error state (cudaGetLastError), so an error an earlier,
+ * unrelated CUDA call left there never fails a climb call (and is not reported afterwards either: check your own
+ * launches before calling climb), and returns with that state clear: a failed call leaves no error for the
+ * caller's next CUDA call. climb_last_cuda_error(handle) says which CUDA error the failed call met. The one
+ * exception is the runtime's own: after a kernel faults (an illegal address, say) the context is broken and every
+ * later CUDA call in the process fails, climb's included.
+ *
+ * Threads. Different handles may be used from different host threads at once (each thread its own handle, and
+ * each handle its own stream where calls run concurrently). One handle must not be used by two threads at once
+ * (its workspace and tuning are not locked). An SpMV plan is read-only once made: it may be used at the same time
+ * by any handles on its device, from any threads. Wisdom files are only read, by each handle on its own. A
+ * handle may be on another device than the calling thread's current one: each call makes the handle's device
+ * current for its duration and puts the caller's back.
+ *
  * C11. Link with -lclimb (pkg-config climb).
  */
 #ifndef CLIMB_H
@@ -37,7 +65,8 @@ typedef enum climb_status {
     CLIMB_STATUS_ARCH_MISMATCH = 5,   /* the library holds no code for this GPU's architecture */
     CLIMB_STATUS_LAUNCH_FAILED = 6,   /* a kernel launch or another CUDA call failed; see climb_last_cuda_error */
     CLIMB_STATUS_INTERNAL_ERROR = 7,
-    CLIMB_STATUS_INVALID_MATRIX = 8   /* a sparse matrix failed the checks asked for (CLIMB_SPMV_VALIDATE) */
+    CLIMB_STATUS_INVALID_MATRIX = 8,  /* a sparse matrix failed the checks asked for (CLIMB_SPMV_VALIDATE) */
+    CLIMB_STATUS_CAPTURE_UNSUPPORTED = 9 /* the call waits for the GPU: not while its stream is captured into a graph */
 } climb_status;
 
 typedef struct climb_context *climb_handle;
@@ -48,17 +77,24 @@ CLIMB_API int climb_version(void);
 /* A fixed English description of a status; never NULL. */
 CLIMB_API const char *climb_status_string(climb_status status);
 
-/* Creates a handle bound to CUDA device `device`, on the default stream. */
+/* Creates a handle bound to CUDA device `device`, on the default stream. It makes a non-blocking stream of its
+ * own (to zero new workspaces) and no workspace yet; the calling thread's current device may be any. */
 CLIMB_API climb_status climb_create(climb_handle *handle, int device);
 
-/* Frees the handle and its workspace. Waits for the handle's stream first. NULL is accepted. */
+/* Frees the handle and its workspaces, the outgrown ones too. Waits for the handle's stream first, so
+ * CLIMB_STATUS_CAPTURE_UNSUPPORTED (and the handle left as it was) while that stream is capturing. Graphs
+ * captured from the handle must not be launched after it. NULL is accepted. */
 CLIMB_API climb_status climb_destroy(climb_handle handle);
 
-/* Later calls on this handle are issued on `stream` (0: the legacy default stream). */
+/* Later calls on this handle are issued on `stream` (0: the legacy default stream). The handle's workspace goes
+ * with it: work of this handle still in flight on the old stream must be finished, or ordered before the new
+ * stream's (an event), before the next call. */
 CLIMB_API climb_status climb_set_stream(climb_handle handle, cudaStream_t stream);
 CLIMB_API climb_status climb_get_stream(climb_handle handle, cudaStream_t *stream);
 
-/* The CUDA error behind the last CLIMB_STATUS_LAUNCH_FAILED or ALLOC_FAILED on this handle (cudaSuccess if none). */
+/* The CUDA error the handle's last call met: behind a CLIMB_STATUS_LAUNCH_FAILED or ALLOC_FAILED (a launch into
+ * a capture the caller invalidated, say, gives cudaErrorStreamCaptureInvalidated); cudaSuccess after a call
+ * that met none. */
 CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
 
 /*
@@ -71,9 +107,9 @@ CLIMB_API cudaError_t climb_last_cuda_error(climb_handle handle);
  * climb_get_tuning says why.
  */
 
-/* Reads the tuned parameters again from `path` (NULL: the default file), for every workload. Waits for the
- * handle's stream first. Fails only for a NULL handle, a path of 4096 bytes or more, or a CUDA error while
- * waiting. A named file that is missing (or a dangling symbolic link), like a foreign, stale, corrupt or
+/* Reads the tuned parameters again from `path` (NULL: the default file), for every workload. Does not wait for
+ * the stream (calls in flight keep their workspaces). Fails only for a NULL handle or a path of 4096 bytes or
+ * more. A named file that is missing (or a dangling symbolic link), like a foreign, stale, corrupt or
  * non-regular one, is not a failure of this call: the defaults are used, and climb_get_tuning's line for each
  * workload says why ("wisdom not used: no wisdom file at PATH") with *from_wisdom 0. */
 CLIMB_API climb_status climb_load_wisdom(climb_handle handle, const char *path);
@@ -89,6 +125,7 @@ CLIMB_API climb_status climb_get_tuning(climb_handle handle, const char *workloa
  * Sum reduction: *d_out = d_in[0] + ... + d_in[n-1].
  * n == 0 writes 0. Any n and any element alignment of d_in are handled. i32 sums wrap modulo 2^32.
  * The f32 order of additions is fixed for a given n, device and library version, so results repeat.
+ * Capturable; the workspace (a few kilobytes, zeroed) is made on the handle's first reduction.
  */
 CLIMB_API climb_status climb_reduce_sum_i32(climb_handle handle, const int32_t *d_in, size_t n, int32_t *d_out);
 CLIMB_API climb_status climb_reduce_sum_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
@@ -98,7 +135,8 @@ CLIMB_API climb_status climb_reduce_sum_f32(climb_handle handle, const float *d_
  * In place (d_out == d_in) is allowed; arrays that overlap otherwise are INVALID_VALUE. n == 0 does nothing. Any n
  * and any element alignment (16-byte aligned arrays are the fast case). i32 sums wrap modulo 2^32. One pass over
  * the data (decoupled look-back); the f32 order of additions depends on the timing of the GPU's blocks, so f32
- * results may differ in the last bits from call to call (within the bound docs/scan.md derives).
+ * results may differ in the last bits from call to call (within the bound docs/scan.md derives). Capturable; the
+ * workspace (8 bytes a tile of the input, zeroed once) grows with the largest n seen.
  */
 CLIMB_API climb_status climb_scan_inclusive_i32(climb_handle handle, const int32_t *d_in, size_t n, int32_t *d_out);
 CLIMB_API climb_status climb_scan_inclusive_f32(climb_handle handle, const float *d_in, size_t n, float *d_out);
@@ -108,7 +146,7 @@ CLIMB_API climb_status climb_scan_exclusive_f32(climb_handle handle, const float
 /*
  * Byte histogram: d_counts[k] = the number of bytes of d_in[0 .. n) whose bin is k, bin = byte x bins / 256, for
  * k < bins (bins 1 to 256; 256: one bin per byte value). The counts are overwritten, not added to. n below
- * 2^32 - 1 (the counts are 32-bit), any alignment; n == 0 writes zeros.
+ * 2^32 - 1 (the counts are 32-bit), any alignment; n == 0 writes zeros. Capturable; no workspace.
  */
 CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_in, size_t n, unsigned bins,
                                           uint32_t *d_counts);
@@ -116,7 +154,8 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
 /*
  * Sparse matrix-vector product, y = alpha A x + beta y, with A in CSR on the device: rows x cols, nnz nonzeros,
  * 32-bit row pointers (rows + 1, from 0 to nnz), column indices (0-based) and values. Analyse once, run many:
- * climb_spmv_plan_create looks at the row lengths on the device (it synchronises the handle's stream) and
+ * climb_spmv_plan_create looks at the row lengths on the device (it synchronises the handle's stream, so it is
+ * not capturable: CLIMB_STATUS_CAPTURE_UNSUPPORTED while that stream is capturing; make plans before) and
  * keeps what the best rung needs (climb_spmv_plan_bytes says how much: a list of the long rows, or row blocks
  * for a matrix with many); the plan refers to the caller's arrays, which must stay alive and unchanged until
  * climb_spmv_plan_destroy. Any shape, empty rows and rows = 0 included; columns need not be sorted.
@@ -129,6 +168,8 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  * climb_spmv: y is not read when beta is 0 (NaN there is overwritten). The f32 and f64 faces take plans made
  * for their type (else INVALID_VALUE), on the device the plan was made on. Rows are summed in an order that
  * depends on the plan, so results may differ in the last bits from a sequential sum (docs/spmv.md bounds it).
+ * climb_spmv is capturable and needs no workspace; a plan may be used by any handle on its device, from any
+ * thread, at the same time (it is only read).
  */
 typedef struct climb_spmv_plan_s *climb_spmv_plan;
 #define CLIMB_SPMV_VALIDATE 1u
@@ -153,7 +194,7 @@ CLIMB_API climb_status climb_spmv_plan_destroy(climb_spmv_plan plan);
  * d_out is cols x rows, row-major, its rows ld_out elements apart (ld_out >= rows). out[j * ld_out + i] =
  * in[i * ld_in + j] for i < rows, j < cols; the padding of d_out (columns rows .. ld_out - 1) is not written.
  * rows or cols 0 does nothing. Any element alignment. The matrices must not overlap (no in-place transpose):
- * INVALID_VALUE if they do, or if a leading dimension is too small.
+ * INVALID_VALUE if they do, or if a leading dimension is too small. Capturable; no workspace.
  */
 CLIMB_API climb_status climb_transpose_f32(climb_handle handle, size_t rows, size_t cols, const float *d_in,
                                            size_t ld_in, float *d_out, size_t ld_out);
@@ -169,7 +210,8 @@ CLIMB_API climb_status climb_transpose_f64(climb_handle handle, size_t rows, siz
  * loaders swapped. As in BLAS: m or n 0 does nothing; with alpha 0 or k 0, A and B are not read and C = beta C;
  * with beta 0, C is not read (NaN there is overwritten). C must not overlap A or B (INVALID_VALUE). Results may
  * differ from a sequential sum in the last bits: each element is within (k + 2) 2^-24 (|alpha| sum |a b| +
- * |beta c|) of the exact value. Small outputs with long k split k and use the handle's workspace.
+ * |beta c|) of the exact value. Small outputs with long k split k and use the handle's workspace (splits x m x n
+ * floats). Capturable, a call that grows the workspace too.
  */
 typedef enum climb_operation {
     CLIMB_OP_N = 0,   /* the operand as stored */

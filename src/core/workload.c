@@ -1,6 +1,7 @@
 #include "workload.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,23 +45,29 @@ const climb_workload *const *climb_builtin_workloads(int *count);
 
 static const climb_workload **all_workloads;
 static int n_all, cap_all;
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
 
-/* The built-in list copied into the growable one, once. 0, or -1 when out of memory. */
-static int ensure_list(void)
+static void make_list(void)
 {
-    if (all_workloads)
-        return 0;
     int nb;
     const climb_workload *const *b = climb_builtin_workloads(&nb);
     int cap = nb + 8;
-    all_workloads = malloc(sizeof *all_workloads * (size_t)cap);
-    if (!all_workloads)
-        return -1;
+    const climb_workload **l = malloc(sizeof *l * (size_t)cap);
+    if (!l)
+        return;
     for (int i = 0; i < nb; i++)
-        all_workloads[i] = b[i];
+        l[i] = b[i];
     n_all = nb;
     cap_all = cap;
-    return 0;
+    all_workloads = l;
+}
+
+/* The built-in list copied into the growable one, once, whichever thread asks first (the C API's handles may be
+ * used from many). 0, or -1 when out of memory. Registering more (tests, before any thread starts) is not locked. */
+static int ensure_list(void)
+{
+    pthread_once(&list_once, make_list);
+    return all_workloads ? 0 : -1;
 }
 
 const climb_workload *const *climb_workloads(int *count)

@@ -1,5 +1,11 @@
 /* The library face: a handle, its stream, one slot per workload (tuned values and workspace), status codes. The
- * workloads' own calls are in src/lib/<workload>.c. Never prints, never exits. */
+ * workloads' own calls are in src/lib/<workload>.c. Never prints, never exits.
+ *
+ * CUDA graphs (docs/graphs.md): a call that launches work on the handle's stream must be capturable, as a handle's
+ * first call too. So nothing here synchronises the handle's stream or touches the legacy stream during a call;
+ * a workspace that must grow is allocated with the thread's capture mode set to relaxed (cudaMalloc is not stream
+ * work, and a graph must not own it), zeroed on the handle's own non-blocking side stream, and the outgrown one
+ * is kept until climb_destroy, because a graph captured earlier may still use it. */
 #include "handle.h"
 
 #include <stdint.h>
@@ -12,10 +18,13 @@
 struct climb_context {
     int device;
     cudaStream_t stream;
+    cudaStream_t side;        /* the handle's own non-blocking stream: zeroes new workspaces, is never captured */
     climb_device_info dev;    /* the facts the tuning policies and wisdom keys need */
     char wisdom[4096];        /* the file climb_load_wisdom named; "" for the default file */
     climb_slot *slots;        /* one per workload used so far */
     int n_slots;
+    void **retired;           /* outgrown workspaces, freed by climb_destroy (a captured graph may still use them) */
+    int n_retired, cap_retired;
     cudaError_t last_error;
 };
 
@@ -33,6 +42,8 @@ const char *climb_status_string(climb_status s)
     case CLIMB_STATUS_LAUNCH_FAILED: return "a CUDA call or kernel launch failed";
     case CLIMB_STATUS_INTERNAL_ERROR: return "internal error";
     case CLIMB_STATUS_INVALID_MATRIX: return "the sparse matrix is not valid (row pointers or column indices)";
+    case CLIMB_STATUS_CAPTURE_UNSUPPORTED:
+        return "the call waits for the GPU and cannot run while its stream is captured into a CUDA graph";
     }
     return "unknown status";
 }
@@ -50,6 +61,26 @@ static climb_status from_cuda(cudaError_t e)
     case cudaErrorUnsupportedPtxVersion: return CLIMB_STATUS_ARCH_MISMATCH;
     default: return CLIMB_STATUS_LAUNCH_FAILED;
     }
+}
+
+enum cudaStreamCaptureMode climb_relaxed_begin(void)
+{
+    enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&m);
+    return m;
+}
+
+void climb_relaxed_end(enum cudaStreamCaptureMode previous) { cudaThreadExchangeStreamCaptureMode(&previous); }
+
+int climb_stream_capturing(cudaStream_t s)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &st) != cudaSuccess) {
+        /* the legacy stream while a blocking stream is captured: waiting on it would join the capture */
+        cudaGetLastError();
+        return 1;
+    }
+    return st != cudaStreamCaptureStatusNone;
 }
 
 /* Runs the rest of a call on the handle's device, putting the caller's current device back after. */
@@ -111,10 +142,14 @@ climb_status climb_create(climb_handle *handle, int device)
         return CLIMB_STATUS_ALLOC_FAILED;
     h->device = device;
     int prev, switched;
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture elsewhere stays valid */
     e = guard_enter(device, &prev, &switched);
     if (e == cudaSuccess)
         e = read_device(device, &h->dev);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&h->side, cudaStreamNonBlocking);
     guard_leave(prev, switched);
+    climb_relaxed_end(mode);
     if (e != cudaSuccess) {
         cudaGetLastError();
         free(h);
@@ -124,19 +159,22 @@ climb_status climb_create(climb_handle *handle, int device)
     return CLIMB_STATUS_SUCCESS;
 }
 
-/* Frees every slot's workspace (after the stream's work is done). */
+/* Frees every workspace, the slots' and the outgrown ones (after the stream's work is done). */
 static cudaError_t free_workspaces(climb_handle h)
 {
     cudaError_t e = cudaSuccess;
-    for (int i = 0; i < h->n_slots; i++) {
-        if (h->slots[i].ws) {
-            cudaError_t f = cudaFree(h->slots[i].ws);
+    for (int i = 0; i < h->n_slots + h->n_retired; i++) {
+        void **p = i < h->n_slots ? &h->slots[i].ws : &h->retired[i - h->n_slots];
+        if (*p) {
+            cudaError_t f = cudaFree(*p);
             if (e == cudaSuccess)
                 e = f;
         }
-        h->slots[i].ws = NULL;
-        h->slots[i].ws_bytes = 0;
+        *p = NULL;
+        if (i < h->n_slots)
+            h->slots[i].ws_bytes = 0;
     }
+    h->n_retired = 0;
     return e;
 }
 
@@ -146,11 +184,21 @@ climb_status climb_destroy(climb_handle h)
         return CLIMB_STATUS_SUCCESS;
     int prev, switched;
     cudaError_t e = guard_enter(h->device, &prev, &switched);
+    if (e == cudaSuccess && climb_stream_capturing(h->stream)) {
+        guard_leave(prev, switched);
+        return CLIMB_STATUS_CAPTURE_UNSUPPORTED; /* the handle stays valid */
+    }
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(h->stream);
     cudaError_t f = free_workspaces(h);
+    if (h->side)
+        cudaStreamDestroy(h->side);
+    climb_relaxed_end(mode);
     guard_leave(prev, switched);
+    cudaGetLastError();
     free(h->slots);
+    free(h->retired);
     free(h);
     return from_cuda(e != cudaSuccess ? e : f);
 }
@@ -219,15 +267,8 @@ climb_status climb_load_wisdom(climb_handle h, const char *path)
         return CLIMB_STATUS_INVALID_VALUE;
     if (path && strlen(path) >= sizeof h->wisdom)
         return CLIMB_STATUS_INVALID_VALUE;
-    int prev, switched;
-    cudaError_t e = guard_enter(h->device, &prev, &switched);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(h->stream); /* a workspace may still be in use */
-    guard_leave(prev, switched);
-    if (e != cudaSuccess) {
-        h->last_error = e;
-        return from_cuda(e);
-    }
+    /* No wait for the stream: new values may need other workspace sizes, but a workspace is never freed while
+     * the handle lives, so calls in flight keep theirs. */
     snprintf(h->wisdom, sizeof h->wisdom, "%s", path ? path : "");
     for (int i = 0; i < h->n_slots; i++)
         h->slots[i].resolved = 0;
@@ -277,6 +318,9 @@ int climb_device_reachable(const void *p, size_t align)
 
 climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c)
 {
+    /* An error an earlier, unrelated call left in the runtime's last-error state is not this call's: drop it, so
+     * that the launch checks below see this call's errors alone. */
+    cudaGetLastError();
     memset(c, 0, sizeof *c);
     c->h = h;
     c->stream = h->stream;
@@ -301,32 +345,47 @@ climb_status climb_call_begin(climb_handle h, const climb_workload *w, const cli
     return CLIMB_STATUS_SUCCESS;
 }
 
+/* Keeps an outgrown workspace until climb_destroy. 0, or -1 when out of host memory. */
+static int retire(climb_handle h, void *ws)
+{
+    if (h->n_retired == h->cap_retired) {
+        const int cap = h->cap_retired ? 2 * h->cap_retired : 8;
+        void **p = realloc(h->retired, sizeof *p * (size_t)cap);
+        if (!p)
+            return -1;
+        h->retired = p;
+        h->cap_retired = cap;
+    }
+    h->retired[h->n_retired++] = ws;
+    return 0;
+}
+
 cudaError_t climb_call_workspace(climb_call *c, size_t bytes, int zeroed, void **ws, size_t *ws_bytes)
 {
     climb_slot *s = c->slot;
     if (bytes > s->ws_bytes || (zeroed && !s->ws_zeroed)) {
-        /* Calls before this one on the stream may still use the old workspace. */
-        cudaError_t e = cudaStreamSynchronize(c->stream);
+        /* Grow at least twofold, so that the outgrown workspaces kept add up to less than the current one. */
+        size_t want = bytes > SIZE_MAX / 2 || bytes >= 2 * s->ws_bytes ? bytes : 2 * s->ws_bytes;
+        if (want <= SIZE_MAX - 255)
+            want = (want + 255) / 256 * 256;
+        void *p = NULL;
+        const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
+        cudaError_t e = cudaMalloc(&p, want);
+        if (e == cudaSuccess && zeroed) {
+            /* zero before any kernel of this call runs, captured or not: on the side stream, waited for */
+            e = cudaMemsetAsync(p, 0, want, c->h->side);
+            if (e == cudaSuccess)
+                e = cudaStreamSynchronize(c->h->side);
+        }
+        if (e == cudaSuccess && s->ws && retire(c->h, s->ws) != 0)
+            e = cudaErrorMemoryAllocation;
+        if (e != cudaSuccess && p)
+            cudaFree(p);
+        climb_relaxed_end(mode);
         if (e != cudaSuccess)
             return e;
-        if (s->ws)
-            cudaFree(s->ws);
-        s->ws = NULL;
-        s->ws_bytes = 0;
-        s->ws_zeroed = 0;
-        if (bytes > 0) {
-            e = cudaMalloc(&s->ws, bytes);
-            if (e == cudaSuccess && zeroed)
-                e = cudaMemsetAsync(s->ws, 0, bytes, c->stream); /* ordered before the call's kernels */
-            if (e != cudaSuccess) {
-                cudaGetLastError();
-                if (s->ws)
-                    cudaFree(s->ws);
-                s->ws = NULL;
-                return e;
-            }
-        }
-        s->ws_bytes = bytes;
+        s->ws = p;
+        s->ws_bytes = want;
         s->ws_zeroed = zeroed;
     }
     *ws = s->ws;
@@ -334,9 +393,14 @@ cudaError_t climb_call_workspace(climb_call *c, size_t bytes, int zeroed, void *
     return cudaSuccess;
 }
 
+int climb_call_capturing(const climb_call *c) { return climb_stream_capturing(c->stream); }
+
 climb_status climb_call_end(climb_call *c, cudaError_t e)
 {
     guard_leave(c->prev_device, c->switched);
+    /* Leave nothing behind for the caller's next call (a sticky error, after a fault in a kernel, stays: the
+     * runtime keeps it for every later call in the process). */
+    cudaGetLastError();
     c->h->last_error = e;
     return from_cuda(e);
 }

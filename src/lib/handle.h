@@ -36,11 +36,23 @@ typedef struct climb_call {
 /* Starts a call of workload w on case `key` (shape and type): makes the handle's device current, resolves the
  * tuned values (wisdom, else the defaults for the case). CLIMB_STATUS_SUCCESS, or the status to return. */
 climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c);
-/* A workspace of at least `bytes` on the handle's device (grown when too small; zeroed on the call's stream
- * when `zeroed`, for workloads that keep it zeroed between calls). */
+/* A workspace of at least `bytes` on the handle's device (grown when too small, at least twofold; zeroed before
+ * the call's kernels when `zeroed`, for workloads that keep it zeroed between calls). Capturable: it neither
+ * waits for the call's stream nor puts work on it, and an outgrown workspace stays allocated until
+ * climb_destroy (a graph captured earlier may still use it). */
 cudaError_t climb_call_workspace(climb_call *c, size_t bytes, int zeroed, void **ws, size_t *ws_bytes);
-/* Puts the caller's device back and maps e to a status (recorded for climb_last_cuda_error). */
+/* Puts the caller's device back, clears the runtime's last-error state and maps e to a status (recorded for
+ * climb_last_cuda_error). climb_call_begin clears that state too, so a call sees its own errors alone. */
 climb_status climb_call_end(climb_call *c, cudaError_t e);
+/* 1 when the call's stream is being captured into a graph (or is the legacy stream while a capture forbids
+ * waiting on it): a call that must wait for the GPU returns CLIMB_STATUS_CAPTURE_UNSUPPORTED then. */
+int climb_call_capturing(const climb_call *c);
+int climb_stream_capturing(cudaStream_t s);
+/* Around calls that are not stream work (cudaMalloc, cudaFree, a stream of the handle's own): this thread's
+ * capture mode set to relaxed, so that a capture in progress, here or in another thread, is not invalidated by
+ * them; climb_relaxed_end puts the previous mode back. */
+enum cudaStreamCaptureMode climb_relaxed_begin(void);
+void climb_relaxed_end(enum cudaStreamCaptureMode previous);
 
 /* 1 if the handle's device can read or write p (device, managed or mapped host memory) and p is aligned to
  * `align`; host memory the device cannot reach is refused here rather than faulting later. */

@@ -24,9 +24,16 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    /* The analysis reads its results back (it waits for the stream): never inside a capture. */
+    if (climb_call_capturing(&call)) {
+        climb_call_end(&call, cudaSuccess);
+        return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
+    }
     struct climb_spmv_plan_s *pl = calloc(1, sizeof *pl);
     if (!pl)
         return climb_call_end(&call, cudaErrorMemoryAllocation);
+    /* its allocations must not invalidate a capture another stream or thread has in progress */
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
     pl->device = call.dev->ordinal;
     climb_spmv_plan_dev *p = &pl->p;
     p->rows = rows;
@@ -42,6 +49,7 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
         int bad = 0;
         e = climb_spmv_validate(p, &bad, call.stream);
         if (e == cudaSuccess && bad) {
+            climb_relaxed_end(mode);
             free(pl);
             climb_call_end(&call, cudaSuccess);
             return CLIMB_STATUS_INVALID_MATRIX;
@@ -49,8 +57,10 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     }
     if (e == cudaSuccess)
         e = climb_spmv_plan_build(p, call.stream);
-    if (e != cudaSuccess) {
+    if (e != cudaSuccess)
         climb_spmv_plan_free(p);
+    climb_relaxed_end(mode);
+    if (e != cudaSuccess) {
         free(pl);
         return climb_call_end(&call, e);
     }
@@ -119,9 +129,12 @@ climb_status climb_spmv_plan_destroy(climb_spmv_plan plan)
     int prev = -1;
     const int switched = cudaGetDevice(&prev) == cudaSuccess && prev != plan->device &&
                          cudaSetDevice(plan->device) == cudaSuccess;
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture in progress elsewhere stays valid */
     climb_spmv_plan_free(&plan->p);
+    climb_relaxed_end(mode);
     if (switched)
         cudaSetDevice(prev);
+    cudaGetLastError();
     free(plan);
     return CLIMB_STATUS_SUCCESS;
 }
