@@ -53,6 +53,18 @@ if want tests; then
     labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
     (cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee /tmp/climb-tests.log | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
     grep -q "100% tests passed" /tmp/climb-tests.log || status=1
+    # On a GPU machine a GPU test that skipped did not run: that fails the run (a missing compute-sanitizer is
+    # the one skip allowed, and said).
+    gpu_tests=" $(cd "$build" && ctest -N -L '^gpu$' | sed -nE 's/^ *Test +#[0-9]+: //p' | tr '\n' ' ') "
+    while read -r num tname; do
+        [[ "$gpu_tests" == *" $tname "* ]] || continue
+        if grep -q "^$num: SKIP: compute-sanitizer not found" /tmp/climb-tests.log; then
+            echo "gpu-run: $tname skipped: compute-sanitizer not found"
+        else
+            echo "gpu-run: FAIL: GPU test $tname skipped on a GPU machine: $(grep -m1 "^$num: SKIP" /tmp/climb-tests.log)"
+            status=1
+        fi
+    done < <(sed -nE 's/.*Test +#([0-9]+): ([^ ]+) .*\*\*\*Skipped.*/\1 \2/p' /tmp/climb-tests.log)
 fi
 
 step "devices"

@@ -84,7 +84,15 @@ def case_label(reg, case, varying):
     dims = ",".join(reg["dims"])
     opts = json.loads(ok)
     extra = "".join(" %s=%s" % (k, opts[k]) for k in reg_option_names(reg) if k in varying and opts.get(k) is not None)
+    if reg.get("shape_format"):
+        return "%s %s%s" % (t, format_shape(reg["shape_format"], reg["dims"], shape), extra)
     return "%s %s=%s%s" % (t, dims, shape_label(shape), extra)
+
+
+def format_shape(fmt, dims, shape):
+    """A workload's shape_format filled in: 'N{N} C{C} {H}x{W}' -> 'N64 C64 56x56' (as climb_case_label does)."""
+    return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}",
+                  lambda m: str(shape[dims.index(m.group(1))]) if m.group(1) in dims else m.group(0), fmt)
 
 
 def reg_option_names(reg):

@@ -206,7 +206,9 @@ static void test_shapes(void)
     EXPECT(climb_shape_parse("2^10x3x2^2x5", &s, err, sizeof err) == 0 && s.ndims == 4 && s.d[0] == 1024 && s.d[2] == 4);
     EXPECT(climb_shape_elems(&s) == 1024 * 3 * 4 * 5);
     EXPECT(climb_shape_parse("0x5", &s, err, sizeof err) == 0 && climb_shape_elems(&s) == 0);
-    const char *bad[] = {"", "x", "4096x", "x4096", "abc", "-5", "2^x", "2^99", "1x2x3x4x5", "12a", "4096 x 4096",
+    EXPECT(climb_shape_parse("64x64x56x56x64x3x3", &s, err, sizeof err) == 0 && s.ndims == 7 && s.d[6] == 3);
+    EXPECT(climb_shape_parse("1x2x3x4x5x6x7x8", &s, err, sizeof err) == 0 && s.ndims == CLIMB_MAX_DIMS);
+    const char *bad[] = {"", "x", "4096x", "x4096", "abc", "-5", "2^x", "2^99", "1x2x3x4x5x6x7x8x9", "12a", "4096 x 4096",
                          "4294967296x4294967296", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         EXPECT_MSG(climb_shape_parse(bad[i], &s, err, sizeof err) == -1 && strstr(err, "'"), "'%s' parsed", bad[i]);
@@ -221,6 +223,54 @@ static void test_shapes(void)
     climb_shape_label(&two, lbl, sizeof lbl);
     EXPECT(strcmp(lbl, "1001x3001") == 0);
     EXPECT(climb_shape_equal(&one, &one) && !climb_shape_equal(&one, &other) && !climb_shape_equal(&one, &two));
+}
+
+/* Shapes of more than four dims and a workload's own label format (a CNN layer's seven sizes). */
+static void test_many_dims(void)
+{
+    climb_workload w = {.name = "layer", .dims = {"N", "C", "H", "W", "K", "R", "S"},
+                        .shape_format = "N{N} C{C} {H}x{W} K{K} {R}x{S}"};
+    const climb_shape s = CLIMB_SHAPEN(7, 64, 64, 56, 56, 64, 3, 3);
+    char lbl[128], msg[2000];
+    EXPECT(climb_workload_ndims(&w) == 7);
+    climb_case_label(&w, &s, lbl, sizeof lbl);
+    EXPECT_MSG(strcmp(lbl, "N64 C64 56x56 K64 3x3") == 0, "%s", lbl);
+    climb_case_label(&w, &s, lbl, 8); /* cut, still terminated */
+    EXPECT(strlen(lbl) == 7 && strncmp(lbl, "N64 C64", 7) == 0);
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(!strstr(msg, "shape_format"), "%s", msg);
+    /* a format that leaves a dim out, names no dim, or has a stray brace is a problem of the table */
+    const char *bad[][2] = {{"N{N} C{C} {H}x{W} K{K} {R}", "leaves out dim S"},
+                            {"N{N} C{C} {H}x{W} K{K} {R}x{S} {Q}", "names no dim"},
+                            {"N{N} C{C} {H}x{W} K{K} {R}x{S}}", "closes nothing"},
+                            {"N{N C{C} {H}x{W} K{K} {R}x{S}", "names no dim"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w.shape_format = bad[i][0];
+        climb_workload_validate(&w, msg, sizeof msg);
+        EXPECT_MSG(strstr(msg, bad[i][1]) != NULL, "%s: %s", bad[i][0], msg);
+    }
+    /* without a format: the dims and the sizes */
+    w.shape_format = NULL;
+    climb_case_label(&w, &s, lbl, sizeof lbl);
+    EXPECT_MSG(strcmp(lbl, "N,C,H,W,K,R,S=64x64x56x56x64x3x3") == 0, "%s", lbl);
+}
+
+/* The GPU tests' skip rule (testing.h): no device or no driver skips; a query that fails with a driver present
+ * fails the test. */
+static void test_skip_rule(void)
+{
+    char buf[160];
+    EXPECT(test_no_gpu_reason(cudaSuccess, 0, buf, sizeof buf) != NULL);
+    EXPECT(test_no_gpu_reason(cudaSuccess, 1, buf, sizeof buf) == NULL);
+    EXPECT(test_no_gpu_reason(cudaErrorNoDevice, 0, buf, sizeof buf) != NULL);
+    EXPECT(test_no_gpu_reason(cudaErrorInitializationError, 0, buf, sizeof buf) == NULL);
+    EXPECT(test_no_gpu_reason(cudaErrorDevicesUnavailable, 0, buf, sizeof buf) == NULL);
+    EXPECT(test_no_gpu_reason(cudaErrorUnknown, 0, buf, sizeof buf) == NULL);
+    /* an old driver skips only where there is no driver library at all */
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    EXPECT((test_no_gpu_reason(cudaErrorInsufficientDriver, 0, buf, sizeof buf) != NULL) == (lib == NULL));
+    if (lib)
+        dlclose(lib);
 }
 
 static void test_names(void)
@@ -377,6 +427,8 @@ int main(void)
     test_validate();
     test_fill();
     test_shapes();
+    test_many_dims();
+    test_skip_rule();
     test_names();
     test_selection();
     return test_finish("test_cpu_core");

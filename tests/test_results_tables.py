@@ -138,6 +138,14 @@ with tempfile.TemporaryDirectory() as root:
     expect(rt.replace_block(text, "x", "new") == "a\n<!-- results:x:begin -->\nnew\n<!-- results:x:end -->\nb\n",
            "block replaced")
 
+    # a workload's own shape label (contract v3: more than four dims, a readable label)
+    cnn = {"dims": ["N", "C", "H", "W", "K", "R", "S"], "shape_format": "N{N} C{C} {H}x{W} K{K} {R}x{S}", "options": []}
+    lbl = rt.case_label(cnn, ("f32", (64, 64, 56, 56, 64, 3, 3), "{}", ""), set())
+    expect(lbl == "f32 N64 C64 56x56 K64 3x3", "shape_format label: %s" % lbl)
+    plain = rt.case_label({"dims": ["rows", "cols"], "shape_format": None, "options": []},
+                          ("f32", (4096, 4096), "{}", ""), set())
+    expect(plain == "f32 rows,cols=4096x4096", "no shape_format: dims=sizes (%s)" % plain)
+
 if failures:
     print("FAILED: " + "; ".join(failures))
     sys.exit(1)

@@ -97,14 +97,47 @@ static inline void test_locale_done(locale_t de)
 
 #define TEST_SKIP_CODE 77
 
-/* Exits with the skip code, saying why, when no CUDA device can be used. */
+/* Why there is no CUDA device to test on, when that is the whole story: NULL when a device is there, or when the
+ * device query failed in a way that means a broken machine rather than an absent GPU. No device at all
+ * (cudaErrorNoDevice, or a count of 0) and no driver at all (libcuda cannot be loaded) are absent GPUs; any other
+ * error (a driver that loads but does not answer, a driver older than the runtime, a device in a bad state) is a
+ * broken machine, and a GPU test must fail there rather than pass by skipping. */
+#include <dlfcn.h>
+static inline const char *test_no_gpu_reason(cudaError_t e, int count, char *buf, size_t len)
+{
+    if (e == cudaSuccess)
+        return count == 0 ? "no CUDA device (the driver reports none)" : NULL;
+    if (e == cudaErrorNoDevice) {
+        snprintf(buf, len, "no CUDA device (%s)", cudaGetErrorString(e));
+        return buf;
+    }
+    if (e == cudaErrorInsufficientDriver) {
+        void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!lib) {
+            snprintf(buf, len, "no CUDA driver (libcuda.so.1 cannot be loaded)");
+            return buf;
+        }
+        dlclose(lib);
+    }
+    return NULL;
+}
+
+/* Exits with the skip code, saying why, when there is no CUDA device; fails (exit 1) when the query fails on a
+ * machine that has a driver: a broken GPU machine must not pass its GPU tests by skipping them. */
 static inline void test_require_gpu(void)
 {
     int n = 0;
+    char why[160];
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "none present");
+    const char *skip = test_no_gpu_reason(e, n, why, sizeof why);
+    if (skip) {
+        printf("SKIP: %s\n", skip);
         exit(TEST_SKIP_CODE);
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "FAIL: the CUDA device query failed on a machine with a CUDA driver: %s (%s)\n",
+                cudaGetErrorName(e), cudaGetErrorString(e));
+        exit(1);
     }
 }
 

@@ -523,7 +523,12 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
             fputs(k ? ", " : "", f);
             json_str(f, w->dims[k]);
         }
-        fputs("], \"types\": [", f);
+        fputs("], \"shape_format\": ", f);
+        if (w->shape_format)
+            json_str(f, w->shape_format);
+        else
+            fputs("null", f);
+        fputs(", \"types\": [", f);
         int first = 1;
         for (int t = 0; t < CLIMB_NTYPES; t++)
             if (w->types & CLIMB_TYPE_BIT(t)) {

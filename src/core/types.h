@@ -44,17 +44,20 @@ void climb_dtype_list(unsigned mask, char *buf, size_t len);
 
 /* ---- shapes ---- */
 
-#define CLIMB_MAX_DIMS 4
+/* A CNN layer is N, C, H, W, K, R, S: eight leaves room for one more (a stride or a group count). */
+#define CLIMB_MAX_DIMS 8
 
 typedef struct climb_shape {
     int ndims;                 /* 1 to CLIMB_MAX_DIMS; 0 only for "no shape" */
     size_t d[CLIMB_MAX_DIMS];  /* in the order of the workload's dims */
 } climb_shape;
 
-#define CLIMB_SHAPE1(a) {1, {(size_t)(a), 0, 0, 0}}
-#define CLIMB_SHAPE2(a, b) {2, {(size_t)(a), (size_t)(b), 0, 0}}
-#define CLIMB_SHAPE3(a, b, c) {3, {(size_t)(a), (size_t)(b), (size_t)(c), 0}}
+/* The sizes not given are 0. CLIMB_SHAPEN(n, ...) for any count up to CLIMB_MAX_DIMS. */
+#define CLIMB_SHAPE1(a) {1, {(size_t)(a)}}
+#define CLIMB_SHAPE2(a, b) {2, {(size_t)(a), (size_t)(b)}}
+#define CLIMB_SHAPE3(a, b, c) {3, {(size_t)(a), (size_t)(b), (size_t)(c)}}
 #define CLIMB_SHAPE4(a, b, c, e) {4, {(size_t)(a), (size_t)(b), (size_t)(c), (size_t)(e)}}
+#define CLIMB_SHAPEN(n, ...) {(n), {__VA_ARGS__}}
 
 /* "4096x4096", "2^28", "4097x4097x4097": sizes separated by 'x', each a decimal count or 2^K (K <= 62). The
  * product of the sizes must fit in 63 bits. 0, or -1 with err saying what is wrong. */

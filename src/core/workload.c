@@ -187,9 +187,39 @@ void climb_workload_dims(const climb_workload *w, char *buf, size_t len)
     }
 }
 
+/* The index of the dim named by the len characters at name, or -1. */
+static int dim_index(const climb_workload *w, const char *name, size_t len)
+{
+    for (int i = 0; i < climb_workload_ndims(w); i++)
+        if (strlen(w->dims[i]) == len && strncmp(w->dims[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
 void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, size_t len)
 {
-    char dims[96], shape[128];
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (w->shape_format) {
+        size_t used = 0;
+        for (const char *p = w->shape_format; *p && used + 1 < len;) {
+            const char *close = *p == '{' ? strchr(p, '}') : NULL;
+            const int d = close ? dim_index(w, p + 1, (size_t)(close - p - 1)) : -1;
+            int k;
+            if (d >= 0 && d < s->ndims) {
+                k = snprintf(buf + used, len - used, "%zu", s->d[d]);
+                p = close + 1;
+            } else {
+                k = snprintf(buf + used, len - used, "%c", *p);
+                p++;
+            }
+            if (k > 0)
+                used += (size_t)k;
+        }
+        return;
+    }
+    char dims[160], shape[200];
     size_t used = 0;
     dims[0] = '\0';
     for (int i = 0; i < climb_workload_ndims(w) && used < sizeof dims; i++) {
@@ -540,6 +570,28 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         for (int j = 0; j < i; j++)
             if (strcmp(w->dims[i], w->dims[j]) == 0)
                 problem(&p, "dim %s appears twice", w->dims[i]);
+    }
+    if (w->shape_format) {
+        int seen[CLIMB_MAX_DIMS] = {0};
+        for (const char *q = w->shape_format; *q; q++) {
+            if (*q == '}') {
+                problem(&p, "shape_format has a '}' that closes nothing");
+                break;
+            }
+            if (*q != '{')
+                continue;
+            const char *close = strchr(q, '}');
+            const int d = close ? dim_index(w, q + 1, (size_t)(close - q - 1)) : -1;
+            if (d < 0) {
+                problem(&p, "shape_format names no dim at '%.20s'", q);
+                break;
+            }
+            seen[d] = 1;
+            q = close;
+        }
+        for (int i = 0; i < nd; i++)
+            if (!seen[i])
+                problem(&p, "shape_format leaves out dim %s", w->dims[i]);
     }
     if (w->types == 0 || (w->types >> CLIMB_NTYPES) != 0)
         problem(&p, "types must name at least one known type");

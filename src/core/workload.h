@@ -187,6 +187,9 @@ typedef struct climb_workload {
     const char *command;           /* NULL, or a CLI command of its own: `climb <command> ARGS` is `climb bench <name>
                                       ARGS` ("bandwidth", the bandwidthTest the CUDA samples dropped) */
     const char *dims[CLIMB_MAX_DIMS]; /* names of the shape's sizes: {"n"}, {"rows", "cols"}, {"m", "n", "k"} */
+    const char *shape_format;      /* how a shape reads in labels, each {dim} replaced by its size in decimal:
+                                      "N{N} C{C} {H}x{W} K{K} {R}x{S}" gives "N64 C64 56x56 K64 3x3". Every dim
+                                      appears. NULL: "dims=sizes" ("rows,cols=4096x4096", "n=2^22") */
     unsigned types;                /* CLIMB_TYPE_BIT of each supported type */
     const climb_option *options;   /* NULL when there are none */
     int n_options;
@@ -285,7 +288,7 @@ const climb_sweep *climb_find_sweep(const climb_workload *w, const char *name);
 int climb_workload_ndims(const climb_workload *w);
 /* "n" or "rows, cols". */
 void climb_workload_dims(const climb_workload *w, char *buf, size_t len);
-/* "n=2^22" or "rows,cols=4096x4096". */
+/* "n=2^22" or "rows,cols=4096x4096", or the workload's shape_format filled in. */
 void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, size_t len);
 
 /* Checks a table is complete and consistent (names, dims, types, options and their defaults, shapes, rung kinds
