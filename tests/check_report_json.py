@@ -45,12 +45,17 @@ sfu = [x for x in rows if x["workload"] == "affine" and x["type"] == "f32" and x
 expect(sfu["bound"] == "sfu" and sfu["shape"] == [1000, 1000] and sfu["shape_label"] == "1000x1000", "affine sfu row")
 expect(sfu["options"] == {"alpha": 1.5, "beta": 7, "pad": 0, "op": "rsqrt", "dist": "uniform", "input": None},
        "typed options " + str(sfu["options"]))
+own = [x for x in rows if x["counts"] == "rung"]
+wall = [x for x in rows if x["clock"] == "wall"]
+expect(len(own) == 1 and own[0]["rung"] == "affine_cub_transform", "one row with the rung's own counts")
+expect(len(wall) == 1 and wall[0]["type"] == "f64" and wall[0]["kind"] == "best", "one row timed by the wall clock")
+expect(all(x["host_part"] is False for x in red.get("rungs", [])), "host_part in the registry entry")
 statuses = sorted(x["status"] for x in rows)
 expect(statuses == ["WRONG"] + ["ok"] * 9 + ["refused"], "statuses " + str(statuses))
 for x in rows:
     for key in ("workload", "rung", "ordinal", "kind", "vendor", "type", "shape", "shape_label", "options", "input",
                 "reference", "median_us", "min_us", "noise_pct", "bytes_read", "bytes_written", "flops", "items",
-                "special_ops", "gbs", "gflops", "items_rate", "special_rate", "roofline_us", "bound", "pct_roofline",
+                "special_ops", "clock", "counts", "gbs", "gflops", "items_rate", "special_rate", "roofline_us", "bound", "pct_roofline",
                 "cumulative_speedup", "vs_vendor", "vs_bound", "setup_ms", "setup_bytes", "note"):
         expect(key in x, "row key " + key)
 if failures:

@@ -212,6 +212,9 @@ int main(void)
     climb_row *av1 = add(&r, a, av, CLIMB_F32, m, o1, 40.0, CLIMB_ROW_OK, sfu);
     climb_row *an1 = add(&r, a, an, CLIMB_F32, m, o1, 20.0, CLIMB_ROW_OK, sfu);
     climb_opt_plan_free(&plan, NULL);
+    /* contract v3: a row with the rung's own counts, a row timed by the wall clock (a rung with a host part) */
+    av1->own_counts = 1;
+    ad->wall = 1;
 
     /* Notes: no cap. */
     for (int i = 0; i < 20; i++)
@@ -256,6 +259,8 @@ int main(void)
     char *table = render(&r, climb_report_table);
     EXPECT(strstr(table, w->rung(best)->name) != NULL);
     EXPECT(strstr(table, "[best]") != NULL && strstr(table, "[vendor]") != NULL);
+    EXPECT(strstr(table, "affine_cub_transform [vendor; own counts]") != NULL);
+    EXPECT(strstr(table, "affine_tuned [best; host part: wall clock]") != NULL);
     EXPECT(strstr(table, "2097.2") != NULL);  /* GB/s of the best rung */
     EXPECT(strstr(table, "12.50x") != NULL);  /* its cumulative speedup */
     EXPECT(strstr(table, "refused: needs n a multiple of 512") != NULL);

@@ -118,6 +118,8 @@ static void add_part(char *buf, size_t len, const char *text)
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
+static void release(const climb_workload *w, climb_case *c, int rung);
+
 /* Poison, reset what the rung changes, run once on s, wait, compare. 0 right, 1 wrong (msg), -1 CUDA error. */
 static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, char *msg, size_t len)
 {
@@ -188,6 +190,8 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         }
     }
     int r = w->reference(oc->c, mode, oc->reference, sizeof oc->reference);
+    if (mode == CLIMB_REF_VENDOR)
+        release(w, oc->c, v);
     if (r < 0) {
         climb_case_close(w, oc);
         return -1;
@@ -272,6 +276,27 @@ void climb_run_setup_close(const climb_workload *w, climb_run_setup *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Done with a rung on this case: what its prepare built is freed (w->release), after its work has finished. */
+static void release(const climb_workload *w, climb_case *c, int rung)
+{
+    if (!w->release)
+        return;
+    cudaDeviceSynchronize();
+    w->release(c, rung);
+}
+
+/* The counts of rung r's row: its own where it declares them, else the case's. 1 when they are its own. */
+static int row_counts(const climb_workload *w, const climb_case *c, int rung, climb_counts *out)
+{
+    w->counts(c, out);
+    climb_counts own;
+    if (w->rung_counts && w->rung_counts(c, rung, &own) == 1) {
+        *out = own;
+        return 1;
+    }
+    return 0;
+}
+
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len)
 {
@@ -280,14 +305,19 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     if (v != 0) {
         if (v < 0 && !msg[0])
             snprintf(msg, len, "CUDA error (see stderr)");
+        release(w, c, rung);
         return v;
     }
-    /* Time from poisoned outputs, then check what the last timed run left. */
+    /* Time from poisoned outputs, then check what the last timed run left. A rung with a host part is timed by
+     * the host's clock, its waits for the host included. */
     run_ctx rc = {w, c, rung};
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
+    climb_timing_opts to = *o;
+    to.wall = w->rung(rung)->host_part;
     if (w->poison(c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
-        climb_time(t, run_one, changes ? reset_one : NULL, &rc, o, out) != 0) {
+        climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");
+        release(w, c, rung);
         return -1;
     }
     char m[256];
@@ -295,6 +325,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
         snprintf(msg, len, "wrong after repeated runs: %s", m);
     else if (v < 0)
         snprintf(msg, len, "CUDA error (see stderr)");
+    release(w, c, rung);
     return v;
 }
 
@@ -344,7 +375,8 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 failures++;
                 continue;
             }
-            w->counts(oc.c, &row->counts);
+            row->own_counts = row_counts(w, oc.c, r, &row->counts);
+            row->wall = w->rung(r)->host_part;
             snprintf(row->reference, sizeof row->reference, "%s", oc.reference);
             if (oc.ref_failed) {
                 row->status = r == vendor ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
@@ -360,6 +392,13 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 continue;
             }
             const char *changes = w->modifies ? w->modifies(oc.c, r) : NULL;
+            if (w->rung(r)->host_part && o->timing.batch) {
+                row->status = CLIMB_ROW_REFUSED;
+                snprintf(row->note, sizeof row->note,
+                         "no batch timing: a run waits for the host inside itself, so runs cannot be launched back "
+                         "to back; time it cold (by the wall clock, the host's work included)");
+                continue;
+            }
             if (changes && o->timing.batch) {
                 row->status = CLIMB_ROW_REFUSED;
                 snprintf(row->note, sizeof row->note,
@@ -491,6 +530,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                         break;
                     }
                 }
+                release(w, oc.c, r);
             }
             climb_case_close(w, &oc);
         }

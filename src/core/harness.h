@@ -91,8 +91,9 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
 void climb_case_close(const climb_workload *w, climb_open_case *oc);
 
 /* Prepares `rung` on case c, runs it once from poisoned outputs (operands reset where it changes them) and
- * verifies, then times it and verifies what the last timed run left. 0 right (out filled), 1 wrong, -1 error;
- * msg says what went wrong. A rung that changes its operands is timed with an untimed reset before each run. */
+ * verifies, then times it and verifies what the last timed run left, then releases what prepare built
+ * (w->release). 0 right (out filled), 1 wrong, -1 error; msg says what went wrong. A rung that changes its
+ * operands is timed with an untimed reset before each run; a rung with a host part by the host's clock. */
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len);
 

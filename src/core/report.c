@@ -279,13 +279,19 @@ static void case_line(const climb_report *r, const climb_row *row, FILE *f, cons
     fputc('\n', f);
 }
 
+/* "reduce_naive", "cub_reduce [vendor]", "bfs_levels [host part: wall clock]", "cutoff [best; own counts]". */
 static void rung_name(const climb_row *row, char *buf, size_t len)
 {
     const climb_rung_info *info = row->w->rung(row->rung);
-    if (info->kind == CLIMB_RUNG_LADDER)
-        snprintf(buf, len, "%s", info->name);
+    char tags[96] = "";
+    snprintf(tags, sizeof tags, "%s%s%s%s", info->kind == CLIMB_RUNG_LADDER ? "" : climb_rung_kind_name(info->kind),
+             row->wall ? (info->kind == CLIMB_RUNG_LADDER ? "host part: wall clock" : "; host part: wall clock") : "",
+             row->own_counts && (info->kind != CLIMB_RUNG_LADDER || row->wall) ? "; " : "",
+             row->own_counts ? "own counts" : "");
+    if (tags[0])
+        snprintf(buf, len, "%s [%s]", info->name, tags);
     else
-        snprintf(buf, len, "%s [%s]", info->name, climb_rung_kind_name(info->kind));
+        snprintf(buf, len, "%s", info->name);
 }
 
 /* The vendor column's name: the vendor rung's, or "vendor's best" where several are listed. */
@@ -604,6 +610,7 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
             json_str(f, ri->idea);
             fputs(", \"needs\": ", f);
             json_str(f, ri->needs);
+            fprintf(f, ", \"host_part\": %s", ri->host_part ? "true" : "false");
             fputs(", \"published_us\": ", f);
             json_num(f, ri->published_us > 0 ? ri->published_us : NAN);
             fputs(", \"published_rate\": ", f);
@@ -669,7 +676,8 @@ void climb_report_json(const climb_report *r, FILE *f)
         json_num(f, ok ? row->t.min_us : NAN);
         fprintf(f, ", \"noise_pct\": ");
         json_num(f, ok ? row->t.noise_pct : NAN);
-        fprintf(f, ", \"samples\": %d, \"launches_per_sample\": %d,\n     \"bytes_read\": ", row->t.samples, row->t.batch);
+        fprintf(f, ", \"samples\": %d, \"launches_per_sample\": %d, \"clock\": \"%s\", \"counts\": \"%s\",\n     \"bytes_read\": ",
+                row->t.samples, row->t.batch, row->wall ? "wall" : "events", row->own_counts ? "rung" : "case");
         const climb_counts *c = &row->counts;
         json_num(f, c->bytes_read);
         fputs(", \"bytes_written\": ", f);

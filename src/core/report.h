@@ -37,7 +37,9 @@ typedef struct climb_row {
     climb_row_status status;
     char note[320];
     climb_timing t;
-    climb_counts counts;      /* the workload's counts for this case */
+    climb_counts counts;      /* the workload's counts for this case, or the rung's own (own_counts) */
+    int own_counts;           /* 1: the rung declared its own counts (w->rung_counts) */
+    int wall;                 /* 1: a rung with a host part, timed by the host's clock */
     int has_setup;            /* 1: setup holds what the rung's prepare built (w->setup said so) */
     climb_setup setup;
     /* Derived by climb_report_derive; NAN where it does not apply. */

@@ -96,13 +96,22 @@ double climb_wall_s(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Times `reps` back-to-back runs between two events; returns microseconds for all of them, or < 0. */
-static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush)
+/* Times `reps` back-to-back runs between two events (or, with wall, one run by the host's clock, from an idle
+ * stream to the end of the run's work); returns microseconds for all of them, or < 0. */
+static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush, int wall)
 {
     if (before && before(ctx, t->stream) != 0)
         return -1;
     if (flush && climb_timer_flush(t) != 0)
         return -1;
+    if (wall) {
+        if (CLIMB_FAILED(cudaStreamSynchronize(t->stream)))
+            return -1;
+        const double t0 = climb_wall_s();
+        if (fn(ctx, t->stream) != 0 || CLIMB_FAILED(cudaStreamSynchronize(t->stream)))
+            return -1;
+        return 1e6 * (climb_wall_s() - t0);
+    }
     if (CLIMB_FAILED(cudaEventRecord(t->start, t->stream)))
         return -1;
     for (int r = 0; r < reps; r++)
@@ -124,6 +133,10 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         fprintf(stderr, "climb: batch timing cannot keep the reset of changed operands out of the time\n");
         return -1;
     }
+    if (o->wall && o->batch) {
+        fprintf(stderr, "climb: batch timing cannot time a run that waits for the host\n");
+        return -1;
+    }
     for (int i = 0; i < o->warmup; i++)
         if ((before && before(ctx, t->stream) != 0) || fn(ctx, t->stream) != 0)
             return -1;
@@ -132,7 +145,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     int reps = 1;
     if (o->batch) {
         /* Enough launches per sample that the pair of events is a small part of it: about 1 ms. */
-        double est = time_once(t, fn, NULL, ctx, 1, 0);
+        double est = time_once(t, fn, NULL, ctx, 1, 0, 0);
         if (est < 0)
             return -1;
         reps = est > 0 ? (int)(1000.0 / est) : 1000;
@@ -151,7 +164,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     int n = 0;
     double gpu_s = 0, t0 = climb_wall_s();
     while (n < cap) {
-        double us = time_once(t, fn, before, ctx, reps, !o->batch);
+        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall);
         if (us < 0) {
             free(x);
             return -1;
@@ -163,6 +176,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     }
     climb_timing_stats(x, n, out);
     out->batch = reps;
+    out->wall = o->wall;
     free(x);
     return 0;
 }

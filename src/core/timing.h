@@ -16,6 +16,7 @@ typedef struct climb_timing {
     double noise_pct;     /* relative standard deviation of the samples, in % */
     int samples;
     int batch;            /* launches per sample (1 in cold mode) */
+    int wall;             /* 1: timed by the host's clock (a rung with a host part), not by events */
 } climb_timing;
 
 typedef struct climb_timing_opts {
@@ -25,6 +26,9 @@ typedef struct climb_timing_opts {
     double min_gpu_s;     /* after min_samples, sample until this much GPU time has been measured */
     double max_wall_s;    /* ...or until this much wall time has passed */
     int batch;            /* 0: cold, one launch per sample after an L2 flush; 1: back-to-back launches */
+    int wall;             /* 1: each sample is the host's monotonic clock around one run and a wait for the stream
+                             (for runs that wait for the host inside: the host's work is part of their time);
+                             cold only */
 } climb_timing_opts;
 
 /* Defaults: 3 warm-ups, 20..2000 samples, 0.05 s of GPU time, at most 1 s of wall time, cold. */

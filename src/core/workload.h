@@ -1,4 +1,4 @@
-/* The contract between the harness and a workload (v2).
+/* The contract between the harness and a workload (v3).
  *
  * A workload file (src/workloads/<name>.cu) holds its CPU reference, kernels, launchers and ONE registry table
  * of rungs, and fills one climb_workload with designated initializers. The CLI, the harness (bench, check,
@@ -70,6 +70,11 @@ typedef struct climb_rung_info {
                                   ours); climb_no_kernels for a ladder rung that launches none */
     double published_us;       /* the seed's time for the workload's published case (w->published); 0: none */
     double published_rate;     /* the seed's rate in w->published->rate_unit; 0: none */
+    int host_part;             /* 1: a run waits for the host inside itself (a level-synchronous loop driven from
+                                  the host, a CPU build, a CPU overflow list): timed by the wall clock around the
+                                  run and a wait for its stream, the host's work included, and refused under
+                                  --batch (back-to-back launches cannot hold a run that waits for the host). The
+                                  reports mark its rows ("timing": "wall") */
 } climb_rung_info;
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */
@@ -91,7 +96,8 @@ typedef enum climb_ceiling {
 
 const char *climb_ceiling_name(climb_ceiling c);
 
-/* Counted per run of one case, the same for every rung: the least a correct run must do. */
+/* Counted per run of one case: the least a correct run must do, the same for every rung, unless a rung declares
+ * its own (w->rung_counts: a cutoff rung that examines fewer atoms, an accurate sinf's special-function work). */
 typedef struct climb_counts {
     double bytes_read;         /* device-memory bytes read (w->bytes_counted says which) */
     double bytes_written;
@@ -255,6 +261,14 @@ typedef struct climb_workload {
      * (printed). */
     int (*verify)(climb_case *c, int rung, char *msg, size_t msglen);
     void (*counts)(const climb_case *c, climb_counts *out);
+    /* A rung's own counts, where its work differs from the case's (it examines fewer elements, does other special-
+     * function work): 1 with *out filled, and its roofline is its own; 0: the case's counts. The reports say which
+     * counts a row used ("counts": "rung" or "case"). NULL: every rung uses the case's. */
+    int (*rung_counts)(const climb_case *c, int rung, climb_counts *out);
+    /* Frees what prepare built for `rung` (a converted format, a workspace, a library's descriptors) once the
+     * harness is done with that rung on this case, so that a case holds one rung's large buffers at a time;
+     * prepare builds them again if the rung runs again. NULL: they stay until destroy. */
+    void (*release)(climb_case *c, int rung);
     void (*destroy)(climb_case *c);
 
     /* The best rung's tunable parameters; NULL: nothing to tune. */

@@ -1952,6 +1952,40 @@ static int spmv_prepare(climb_case *c, int rung)
     return 0;
 }
 
+#define SPMV_FREE_DEV(p)                                                                                       \
+    do {                                                                                                       \
+        if (p)                                                                                                 \
+            cudaFree(p);                                                                                       \
+        (p) = NULL;                                                                                            \
+    } while (0)
+
+/* The format the rung ran on is freed once the harness is done with it: a case holds one format at a time (the
+ * setup figures in c->made stay for the report). */
+static void spmv_release(climb_case *c, int rung)
+{
+    const spmv_format f = SPMV_RUNGS[rung].format;
+    switch (f) {
+    case FMT_ELL: SPMV_FREE_DEV(c->d_ell_ci); SPMV_FREE_DEV(c->d_ell_val); break;
+    case FMT_COO: SPMV_FREE_DEV(c->d_coo_row); break;
+    case FMT_HYB:
+        SPMV_FREE_DEV(c->d_hyb_ci); SPMV_FREE_DEV(c->d_hyb_row); SPMV_FREE_DEV(c->d_hyb_cci);
+        SPMV_FREE_DEV(c->d_hyb_val); SPMV_FREE_DEV(c->d_hyb_cval);
+        break;
+    case FMT_JDS:
+        SPMV_FREE_DEV(c->d_perm); SPMV_FREE_DEV(c->d_jd_ptr); SPMV_FREE_DEV(c->d_jds_ci); SPMV_FREE_DEV(c->d_jds_val);
+        break;
+    case FMT_SELL:
+        SPMV_FREE_DEV(c->d_perm); SPMV_FREE_DEV(c->d_sec_ptr); SPMV_FREE_DEV(c->d_sec_w); SPMV_FREE_DEV(c->d_sell_ci);
+        SPMV_FREE_DEV(c->d_sell_val);
+        break;
+    case FMT_MERGE: merge_plan_free(&c->mplan); break;
+    case FMT_ADAPTIVE: climb_spmv_plan_free(&c->plan); break;
+    case FMT_CUSPARSE: SPMV_FREE_DEV(c->sp_buf); c->sp_bytes = 0; break;
+    case FMT_CSR: break;
+    }
+    c->built[f] = 0;
+}
+
 static int spmv_setup(const climb_case *c, int rung, climb_setup *out)
 {
     const spmv_format f = SPMV_RUNGS[rung].format;
@@ -2074,6 +2108,7 @@ extern "C" const climb_workload climb_spmv_workload = {
     .poison = spmv_poison,
     .verify = spmv_verify,
     .counts = spmv_counts,
+    .release = spmv_release,
     .destroy = spmv_destroy,
     .tuning = NULL,
     .set_tuning = NULL,

@@ -331,6 +331,9 @@ struct climb_case {
     void *h_poison;           /* rows x ld: what poison() uploads */
     void *h_y;                /* rows x ld: verify's download */
     int tune[AFFINE_N_TUNABLES];
+    int held;                 /* the rung whose prepared buffers the case holds, or -1 (release frees them) */
+    unsigned *d_done;         /* affine_host_blocks: rows done, as the device reports them */
+    unsigned *h_done;         /* ... read back into page-locked memory */
 #if CLIMB_HAVE_CUDNN
     cudnnHandle_t cudnn;      /* the process's one handle (creating one costs far more than a run) */
     cudnnTensorDescriptor_t desc;
@@ -375,6 +378,47 @@ static cudaError_t launch_naive(climb_case *c, cudaStream_t s)
 static cudaError_t launch_in_place(climb_case *c, cudaStream_t s)
 {
     AFFINE_TYPED(c->p.type, return launch_naive_t<T>(c, 1, s));
+    return cudaSuccess;
+}
+
+/* Marks `rows` rows done, for the host to read. */
+__global__ void affine_mark_kernel(unsigned *done, unsigned rows) { *done = rows; }
+
+#define AFFINE_HOST_BLOCK_ROWS 256
+
+/* A level-synchronous loop driven from the host: the rows in blocks of AFFINE_HOST_BLOCK_ROWS, each block's
+ * kernel, then the device's count of rows done read back and waited for before the host launches the next (the
+ * shape of a BFS level loop or a CPU-side overflow pass). */
+template <typename T> static cudaError_t launch_host_blocks_t(climb_case *c, cudaStream_t s)
+{
+    affine_coef<T> k = coef_of<T>(c->alpha, c->beta);
+    for (size_t r0 = 0; r0 < c->rows; r0 += AFFINE_HOST_BLOCK_ROWS) {
+        const size_t n = c->rows - r0 < AFFINE_HOST_BLOCK_ROWS ? c->rows - r0 : AFFINE_HOST_BLOCK_ROWS;
+        dim3 b(16, 16), g = grid_2d(n, c->cols, b);
+        const T *x = (const T *)c->d_x + r0 * c->ld;
+        T *y = (T *)c->d_y + r0 * c->ld;
+        c->op == OP_RSQRT ? affine_naive_kernel<T, OP_RSQRT><<<g, b, 0, s>>>(x, y, n, c->cols, c->ld, k)
+                          : affine_naive_kernel<T, OP_AXPB><<<g, b, 0, s>>>(x, y, n, c->cols, c->ld, k);
+        affine_mark_kernel<<<1, 1, 0, s>>>(c->d_done, (unsigned)(r0 + n));
+        cudaError_t e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(c->h_done, c->d_done, sizeof *c->h_done, cudaMemcpyDeviceToHost, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        if (e != cudaSuccess)
+            return e;
+        if (*c->h_done != r0 + n) {
+            fprintf(stderr, "climb: affine_host_blocks: the device reports %u rows done, expected %zu\n", *c->h_done,
+                    r0 + n);
+            return cudaErrorUnknown;
+        }
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t launch_host_blocks(climb_case *c, cudaStream_t s)
+{
+    AFFINE_TYPED(c->p.type, return launch_host_blocks_t<T>(c, s));
     return cudaSuccess;
 }
 
@@ -502,6 +546,15 @@ static int k_cdp(climb_dtype t, const climb_device_info *dev, const int *tuning,
 }
 
 /* The best rung's block is block_x x block_y threads. */
+static int k_host_blocks(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out,
+                         int max)
+{
+    int n = k_naive(t, dev, tuning, out, max);
+    if (n < max)
+        climb_one_kernel(out + n, max - n, (const void *)affine_mark_kernel, "affine_mark_kernel", 1, 0);
+    return n + 1;
+}
+
 static int k_tuned(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max)
 {
     int n = k_tuned_shape(t, dev, tuning, out, max);
@@ -533,6 +586,9 @@ static const affine_rung AFFINE_RUNGS[] = {
     {.info = {.name = "affine_in_place", .idea = "y = alpha y + beta in place: the operand changes, reset before runs",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_in_place},
      .launch = launch_in_place, .in_place = 1},
+    {.info = {.name = "affine_host_blocks", .idea = "blocks of 256 rows, the host waiting for each block's count",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_host_blocks, .host_part = 1},
+     .launch = launch_host_blocks},
     {.info = {.name = "affine_dynamic_parallelism", .idea = "a parent grid launches one child grid per 32 rows (CDP)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cdp},
      .launch = launch_cdp},
@@ -597,6 +653,8 @@ static const climb_tuning AFFINE_TUNING = {
 
 /* ---------------------------------------------------------------- harness glue */
 
+static void affine_release(climb_case *c, int rung);
+
 static void affine_destroy(climb_case *c)
 {
     if (!c)
@@ -612,10 +670,7 @@ static void affine_destroy(climb_case *c)
         cudaFree(c->d_xalloc);
     if (c->d_yalloc)
         cudaFree(c->d_yalloc);
-#if CLIMB_HAVE_CUDNN
-    if (c->desc)
-        cudnnDestroyTensorDescriptor(c->desc);
-#endif
+    affine_release(c, c->held);
     free(c);
 }
 
@@ -712,6 +767,7 @@ static int affine_create(const climb_case_params *p, climb_case **out)
         return -1;
     }
     c->p = *p;
+    c->held = -1;
     c->rows = p->shape.d[0];
     c->cols = p->shape.d[1];
     c->ld = c->cols + (size_t)p->opts[OPT_PAD].i;
@@ -891,8 +947,21 @@ static const char *affine_refuses(const climb_case *c, int rung)
     return NULL;
 }
 
+/* Each rung's prepared buffers are freed by release before the next rung is prepared (contract v3): a prepare
+ * that finds another rung's buffers still held fails, so a harness that forgot release fails the tests. */
 static int affine_prepare(climb_case *c, int rung)
 {
+    if (c->held >= 0 && c->held != rung) {
+        fprintf(stderr, "climb: affine: %s is prepared while %s still holds its buffers (no release in between)\n",
+                AFFINE_RUNGS[rung].info.name, AFFINE_RUNGS[c->held].info.name);
+        return -1;
+    }
+    if (AFFINE_RUNGS[rung].launch == launch_host_blocks && !c->d_done) {
+        if (CLIMB_FAILED(cudaMalloc((void **)&c->d_done, sizeof *c->d_done)) ||
+            CLIMB_FAILED(cudaMallocHost((void **)&c->h_done, sizeof *c->h_done)))
+            return -1;
+        c->held = rung;
+    }
 #if CLIMB_HAVE_CUDNN
     static cudnnHandle_t shared = NULL;
     if (AFFINE_RUNGS[rung].launch == launch_cudnn && !c->desc) {
@@ -905,12 +974,40 @@ static int affine_prepare(climb_case *c, int rung)
             return -1;
         }
         c->cudnn = shared;
+        c->held = rung;
     }
-#else
-    (void)c;
-    (void)rung;
 #endif
     return 0;
+}
+
+static void affine_release(climb_case *c, int rung)
+{
+    (void)rung;
+    if (c->d_done)
+        cudaFree(c->d_done);
+    if (c->h_done)
+        cudaFreeHost(c->h_done);
+    c->d_done = NULL;
+    c->h_done = NULL;
+#if CLIMB_HAVE_CUDNN
+    if (c->desc)
+        cudnnDestroyTensorDescriptor(c->desc);
+    c->desc = NULL;
+#endif
+    c->held = -1;
+}
+
+static void affine_counts(const climb_case *c, climb_counts *out);
+
+/* The vendor's transform goes over the padded storage, the padding included: its own bytes. */
+static int affine_rung_counts(const climb_case *c, int rung, climb_counts *out)
+{
+    if (AFFINE_RUNGS[rung].launch != launch_cub || c->ld == c->cols)
+        return 0;
+    affine_counts(c, out);
+    const double stored = (double)c->rows * (double)c->ld;
+    out->bytes_read = out->bytes_written = stored * (double)c->es;
+    return 1;
 }
 
 static const char *affine_modifies(const climb_case *c, int rung)
@@ -1043,6 +1140,8 @@ extern "C" const climb_workload climb_affine_workload = {
     .poison = affine_poison,
     .verify = affine_verify,
     .counts = affine_counts,
+    .rung_counts = affine_rung_counts,
+    .release = affine_release,
     .destroy = affine_destroy,
     .tuning = &AFFINE_TUNING,
     .set_tuning = affine_set_tuning,
