@@ -79,7 +79,7 @@ int main(void)
     snprintf(dev.name, sizeof dev.name, "NVIDIA H200 \xc3\xa9");
     dev.cc_major = 9;
     dev.max_threads_per_sm = 2048;
-    climb_wisdom_key key = {dev.name, 9, 0, 13000, "0.1.0"};
+    climb_wisdom_key key = {dev.name, 9, 0, 13000, "0.1.0", NULL};
     const size_t n0 = strlen(SEED_TEXT);
     char text[2048], err[300], msg[800];
     int runs = 0, parsed = 0, bad = 0, used = 0;

@@ -218,6 +218,7 @@ static void test_broken(void)
 static void test_tuning(void)
 {
     const climb_tuning *tn = climb_affine_workload.tuning;
+    const climb_workload *a = &climb_affine_workload;
     EXPECT(tn->n_params == 7 && tn->candidates != NULL);
     EXPECT(climb_tuning_count(tn) == tn->n_candidates && tn->n_candidates == 8);
     int v[CLIMB_MAX_TUNABLES];
@@ -235,14 +236,55 @@ static void test_tuning(void)
     EXPECT(strstr(buf, "block_x=128 block_y=2 rows_per_thread=1 cols_per_thread=4 grid_x=64 grid_y=1024 ldg=1"));
     /* Defaults differ by shape and type. */
     int narrow[CLIMB_MAX_TUNABLES], wide[CLIMB_MAX_TUNABLES], bytes[CLIMB_MAX_TUNABLES];
-    climb_tuning_key kn = {CLIMB_SHAPE2(1000, 7), CLIMB_F32}, kw = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32},
-                     kb = {CLIMB_SHAPE2(1000, 1000), CLIMB_U8};
+    climb_tuning_key kn = {CLIMB_SHAPE2(1000, 7), CLIMB_F32, NULL}, kw = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32, NULL},
+                     kb = {CLIMB_SHAPE2(1000, 1000), CLIMB_U8, NULL};
     tn->defaults(&dev, &kn, narrow);
     tn->defaults(&dev, &kw, wide);
     tn->defaults(&dev, &kb, bytes);
     EXPECT(narrow[0] == 32 && wide[0] == 128 && bytes[3] == 4 && wide[3] == 1);
     for (const int *d = narrow; d; d = d == narrow ? wide : d == wide ? bytes : NULL)
         EXPECT(climb_tuning_check(tn, &dev, d, buf, sizeof buf) == NULL);
+
+    /* Options that key the tuning (contract v3): affine's op. The class names its value; the defaults see it. */
+    EXPECT(climb_tuning_has_classes(a) && !climb_tuning_has_classes(climb_find_workload("reduce")));
+    climb_opt_plan plan;
+    char err[200], cls[128];
+    EXPECT(climb_opt_plan_init(&plan, a->options, a->n_options, err, sizeof err) == 0);
+    const int op = climb_opt_find(a->options, a->n_options, "op");
+    EXPECT(climb_opt_plan_set(&plan, op, "axpb,rsqrt", 0, err, sizeof err) == 0);
+    climb_opt_value vals[16];
+    EXPECT(climb_opt_plan_combos(&plan) == 4); /* pad 0,3 x op axpb,rsqrt */
+    int rsqrt_seen = 0;
+    for (long i = 0; i < climb_opt_plan_combos(&plan); i++) {
+        climb_opt_plan_combo(&plan, i, vals);
+        climb_tuning_class(a, vals, cls, sizeof cls);
+        const int is_rsqrt = vals[op].choice == 1;
+        EXPECT_MSG(strcmp(cls, is_rsqrt ? "op=rsqrt" : "op=axpb") == 0, "%s", cls);
+        int d[CLIMB_MAX_TUNABLES];
+        climb_tuning_key k = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32, vals};
+        tn->defaults(&dev, &k, d);
+        EXPECT(is_rsqrt ? d[0] == 256 && d[2] == 2 : d[0] == 128 && d[1] == 2);
+        rsqrt_seen += is_rsqrt;
+    }
+    EXPECT(rsqrt_seen == 2);
+    climb_tuning_class(a, NULL, cls, sizeof cls); /* no values: the option's default */
+    EXPECT_MSG(strcmp(cls, "op=axpb") == 0, "%s", cls);
+    climb_tuning_class(climb_find_workload("reduce"), NULL, cls, sizeof cls);
+    EXPECT(cls[0] == '\0');
+    climb_opt_plan_free(&plan, NULL);
+    /* a file option cannot key the tuning, nor can an option of a workload with nothing to tune */
+    climb_workload bad = *a;
+    climb_option opts[16];
+    memcpy(opts, a->options, sizeof(climb_option) * (size_t)a->n_options);
+    opts[climb_opt_find(a->options, a->n_options, "input")].keys_tuning = 1;
+    bad.options = opts;
+    char msg[4000];
+    climb_workload_validate(&bad, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "option input keys the tuning but is a file") != NULL, "%s", msg);
+    opts[climb_opt_find(a->options, a->n_options, "input")].keys_tuning = 0;
+    bad.tuning = NULL;
+    climb_workload_validate(&bad, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "option op keys the tuning but the workload has nothing to tune") != NULL, "%s", msg);
 }
 
 int main(void)

@@ -43,7 +43,7 @@ int main(void)
 
     /* Split-K plans (132 SMs, the built-in 128 x 128 x 16 tiles, 8 x 16 a thread): full outputs do not split */
     int v[CLIMB_MAX_TUNABLES];
-    climb_tuning_key key = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_F32};
+    climb_tuning_key key = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_F32, NULL};
     w->tuning->defaults(NULL, &key, v);
     EXPECT(v[0] == 128 && v[1] == 128 && v[2] == 16 && v[3] == 16 && v[4] == 8);
     EXPECT(climb_sgemm_workspace(v, 0, 0, 4096, 4096, 4096, 132) == 0);

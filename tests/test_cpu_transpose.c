@@ -47,7 +47,7 @@ static void test_policy(void)
     const climb_dtype types[2] = {CLIMB_F32, CLIMB_F64};
     for (int k = 0; k < 2; k++) {
         int v[CLIMB_MAX_TUNABLES];
-        climb_tuning_key key = {CLIMB_SHAPE2(4096, 4096), types[k]};
+        climb_tuning_key key = {CLIMB_SHAPE2(4096, 4096), types[k], NULL};
         EXPECT(tn->defaults(&d, &key, v) != NULL);
         char buf[200];
         EXPECT_MSG(climb_tuning_check(tn, &d, v, buf, sizeof buf) == NULL, "%s", buf);

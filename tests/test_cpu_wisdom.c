@@ -96,14 +96,14 @@ static void test_reduce_policy(void)
     EXPECT(climb_best_rung(w) >= 0 && w->rung(climb_best_rung(w))->kind == CLIMB_RUNG_BEST);
     int v[3];
     char buf[200];
-    climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32};
+    climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
     EXPECT(strstr(tn->defaults(&h200, &key, v), "CC 9.x") != NULL);
     EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
     EXPECT(climb_tuning_check(tn, &h200, v, buf, sizeof buf) == NULL);
     /* The same defaults for every case: reduce's policy does not depend on n or type. */
     int u[3];
-    climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32};
+    climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32, NULL};
     tn->defaults(&h200, &other, u);
     EXPECT(memcmp(u, v, sizeof v) == 0);
     climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
@@ -154,7 +154,7 @@ static void test_wisdom(void)
     char path[400], msg[600];
     snprintf(path, sizeof path, "%s/nested/folder/wisdom.json", dir);
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
-    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0"};
+    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0", NULL};
     int v[3] = {-1, -1, -1};
 
     EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_ABSENT && v[0] == -1);
@@ -168,7 +168,7 @@ static void test_wisdom(void)
     EXPECT(strstr(msg, "block=256 blocks_per_sm=8 vecs=2") != NULL);
 
     /* A second GPU's entry is kept beside it; storing the same key again replaces, not appends. */
-    climb_wisdom_key h100 = {"NVIDIA H100 80GB HBM3", 9, 0, 13000, "0.1.0"};
+    climb_wisdom_key h100 = {"NVIDIA H100 80GB HBM3", 9, 0, 13000, "0.1.0", NULL};
     climb_device_info h100d = device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
     int other[3] = {1024, 2, 8};
     EXPECT(climb_wisdom_store(path, "reduce", tn, &h100, other, "2026-11-22T01:00:00Z", 1.0, msg, sizeof msg) == 0);
@@ -186,7 +186,7 @@ static void test_wisdom(void)
     }
 
     /* Foreign: only other GPUs. Stale: same GPU, other driver or climb version. Other workload: no entry. */
-    climb_wisdom_key l4 = {"NVIDIA L4", 8, 9, 13000, "0.1.0"};
+    climb_wisdom_key l4 = {"NVIDIA L4", 8, 9, 13000, "0.1.0", NULL};
     climb_device_info l4d = device("NVIDIA L4", 8, 9, 1536, 13000);
     v[0] = -1;
     EXPECT(look(path, &l4, &l4d, v, msg) == CLIMB_WISDOM_FOREIGN && v[0] == -1);
@@ -262,7 +262,7 @@ static void test_wisdom(void)
     EXPECT(access(moved, F_OK) == 0);
     /* Forgetting an entry keeps the others; forgetting in a missing file is nothing to do. */
     {
-        climb_wisdom_key h100 = {"NVIDIA H100", 9, 0, 13000, "0.1.0"};
+        climb_wisdom_key h100 = {"NVIDIA H100", 9, 0, 13000, "0.1.0", NULL};
         int other[3] = {512, 2, 4};
         EXPECT(climb_wisdom_store(bad, "reduce", tn, &h100, other, "t", 1.0, msg, sizeof msg) == 0);
         EXPECT(climb_wisdom_forget(bad, "reduce", &key, msg, sizeof msg) == 0);
@@ -312,7 +312,7 @@ static void test_hardening(void)
 {
     const climb_tuning *tn = climb_reduce_workload.tuning;
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
-    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0"};
+    climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0", NULL};
     char path[400], msg[800], text[1200], bad[420];
     int v[3], tuned[3] = {256, 8, 2};
     struct stat st;
@@ -442,7 +442,7 @@ static void test_hardening(void)
      * link named explicitly says it is one. */
     snprintf(path, sizeof path, "%s/typo.json", dir);
     char line[900];
-    climb_tuning_key ex = {CLIMB_SHAPE1(1 << 22), CLIMB_I32};
+    climb_tuning_key ex = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
     climb_wisdom_outcome o = climb_wisdom_resolve(path, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
     EXPECT_MSG(climb_wisdom_warns(o) && strstr(msg, "no wisdom file at") && strstr(msg, "typo.json"), "%d %s", o, msg);
     snprintf(path, sizeof path, "%s/dangling.json", dir);
@@ -457,6 +457,48 @@ static void test_hardening(void)
     EXPECT_MSG(o == CLIMB_WISDOM_USED && !strstr(line, "wisdom from") && strstr(line, "real-wisdom.json:"), "%s", line);
 }
 
+/* Tuning classes (contract v3): one entry per class of the same workload and GPU, each found by its class alone,
+ * replaced and forgotten alone; an entry without a class is the class "". */
+static void test_classes(void)
+{
+    const climb_tuning *tn = climb_reduce_workload.tuning; /* any parameters: the classes are the wisdom's */
+    char path[400], msg[600];
+    snprintf(path, sizeof path, "%s/classes.json", dir);
+    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_wisdom_key r1 = {"NVIDIA H200", 9, 0, 13000, "0.1.0", "radius=1"}, r2 = r1, none = r1;
+    r2.cls = "radius=2";
+    none.cls = NULL;
+    int a[3] = {256, 8, 2}, b[3] = {512, 4, 4}, c[3] = {128, 2, 1}, v[3];
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &r1, a, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &r2, b, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
+    EXPECT_MSG(strstr(msg, "for radius=1") != NULL, "%s", msg);
+    EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 512);
+    v[0] = -1;
+    EXPECT(look(path, &none, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY && v[0] == -1);
+    climb_wisdom_key r3 = r1;
+    r3.cls = "radius=3";
+    EXPECT(look(path, &r3, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY && strstr(msg, "reduce radius=3") != NULL);
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &none, c, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(look(path, &none, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 128);
+    /* replacing one class keeps the others; forgetting one forgets it alone */
+    EXPECT(climb_wisdom_store(path, "reduce", tn, &r2, c, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 128);
+    EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
+    EXPECT(climb_wisdom_forget(path, "reduce", &r1, msg, sizeof msg) == 0);
+    EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY);
+    EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && look(path, &none, &h200, v, msg) == CLIMB_WISDOM_USED);
+    char text[8192];
+    test_read_text(path, text, sizeof text);
+    EXPECT(strstr(text, "\"class\": \"radius=2\"") != NULL && strstr(text, "radius=1") == NULL);
+    /* a class that is not a string makes the file corrupt, with its line */
+    test_write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": "
+                          "\"NVIDIA H200\", \"cc\": \"9.0\", \"driver\": 13000, \"climb\": \"0.1.0\",\n \"class\": 2, "
+                          "\"params\": {\"block\": 256, \"blocks_per_sm\": 8, \"vecs\": 2}}]}\n");
+    EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_CORRUPT);
+    EXPECT_MSG(strstr(msg, ":2: entry's \"class\" must be a string") != NULL, "%s", msg);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/climb_wisdom_test_XXXXXX");
@@ -464,6 +506,7 @@ int main(void)
     test_json();
     test_reduce_policy();
     test_wisdom();
+    test_classes();
     test_hardening();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

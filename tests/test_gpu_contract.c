@@ -15,6 +15,7 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "core/tune.h"
+#include "lib/handle.h"
 #include "workloads/affine.h"
 #include "testing.h"
 
@@ -142,6 +143,23 @@ static void test_bench(void)
         else
             EXPECT_MSG(in_place->status == CLIMB_ROW_OK, "%s", in_place->note);
         EXPECT(tuned->status == CLIMB_ROW_OK);
+        /* contract v3: a rung with a host part is timed by the wall clock, cold only; a rung's own counts (the
+         * vendor transforms the padding too: 1000 x 1003 elements each way); release between rungs (affine's
+         * prepare fails while another rung's buffers are held, so every row ran only if release was called) */
+        const climb_row *host = row_of(&rep, "affine_host_blocks", CLIMB_F32);
+        const climb_row *cub = row_of(&rep, "affine_cub_transform", CLIMB_F32);
+        EXPECT(host && cub);
+        if (host && batch)
+            EXPECT_MSG(host->status == CLIMB_ROW_REFUSED && strstr(host->note, "waits for the host"), "%s", host->note);
+        else if (host)
+            EXPECT_MSG(host->status == CLIMB_ROW_OK && host->wall && host->t.wall && host->t.median_us > 0, "%s",
+                       host->note);
+        if (cub)
+            EXPECT(cub->own_counts && cub->counts.bytes_read == 1000.0 * 1003 * 4 && !tuned->own_counts &&
+                   tuned->counts.bytes_read == 4e6);
+        for (int i = 0; i < rep.n_rows; i++)
+            EXPECT_MSG(rep.rows[i].status != CLIMB_ROW_ERROR, "%s: %s", w->rung(rep.rows[i].rung)->name,
+                       rep.rows[i].note);
         /* op=rsqrt takes float types only: every u8 rung refuses the case. */
         EXPECT(u8->status == CLIMB_ROW_REFUSED && strstr(u8->note, "float types only"));
         /* Counts and the roofline: one MUFU op and one element each, memory-bound at this size. */
@@ -288,6 +306,75 @@ static void test_tune(void)
     climb_timer_free(&t);
 }
 
+/* Options that key the tuning (contract v3): tune one class at a time; the C API looks up each class's wisdom. */
+static void test_tuning_classes(void)
+{
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o = timed_opts(climb_fresh_seed(), 0.01);
+    climb_shape shapes[1] = {CLIMB_SHAPE2(256, 256)};
+    o.shapes = shapes;
+    o.n_shapes = 1;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32);
+    climb_opt_plan p;
+    const char *sets[] = {"pad", "0", "op", "axpb,rsqrt", NULL};
+    plan_with(&p, sets);
+    o.options = &p;
+    o.only_class = "op=rsqrt";
+    climb_tune_result res;
+    EXPECT(climb_tune(w, &o, &t, &dev, &res) == 0);
+    EXPECT_MSG(res.n_cases == 1 && strcmp(res.cls, "op=rsqrt") == 0, "%d cases, class %s", res.n_cases, res.cls);
+    EXPECT(res.n_cases == 1 && res.case_opts[0][opt("op")].choice == 1);
+    /* the defaults saw the option: op=rsqrt's rule is the fourth listed candidate */
+    EXPECT(res.defaults == 3);
+    climb_tune_free(&res);
+    climb_opt_plan_free(&p, NULL);
+    climb_timer_free(&t);
+
+    /* A wisdom file with an entry per class; the handle gives each case its class's values. */
+    char dir[] = "/tmp/climb_classes_XXXXXX", path[128], text[2048];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/w.json", dir);
+    const char *entry = "{\"workload\": \"affine\", \"class\": \"%s\", \"gpu\": \"%s\", \"cc\": \"%d.%d\", "
+                        "\"driver\": %d, \"climb\": \"%s\", \"params\": {\"block_x\": %d, \"block_y\": %d, "
+                        "\"rows_per_thread\": %d, \"cols_per_thread\": %d, \"grid_x\": %d, \"grid_y\": %d, \"ldg\": %d}}";
+    char e1[700], e2[700];
+    snprintf(e1, sizeof e1, entry, "op=rsqrt", dev.name, dev.cc_major, dev.cc_minor, dev.driver_version,
+             climb_build_version, 64, 8, 4, 1, 64, 16, 0);
+    snprintf(e2, sizeof e2, entry, "op=axpb", dev.name, dev.cc_major, dev.cc_minor, dev.driver_version,
+             climb_build_version, 32, 1, 4, 4, 16, 16, 0);
+    snprintf(text, sizeof text, "{\"format\": \"climb wisdom 1\", \"entries\": [%s, %s]}\n", e1, e2);
+    test_write_text(path, text);
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS && climb_load_wisdom(h, path) == CLIMB_STATUS_SUCCESS);
+    climb_opt_plan q;
+    plan_with(&q, sets);
+    climb_opt_value vals[16];
+    for (long i = 0; i < climb_opt_plan_combos(&q); i++) {
+        climb_opt_plan_combo(&q, i, vals);
+        climb_tuning_key key = {CLIMB_SHAPE2(256, 256), CLIMB_F32, vals};
+        climb_call call;
+        EXPECT(climb_call_begin(h, w, &key, &call) == CLIMB_STATUS_SUCCESS);
+        const int rsqrt = vals[opt("op")].choice == 1;
+        EXPECT_MSG(rsqrt ? call.values[0] == 64 && call.values[1] == 8 : call.values[0] == 32 && call.values[3] == 4,
+                   "%s: %d %d", rsqrt ? "rsqrt" : "axpb", call.values[0], call.values[1]);
+        climb_call_end(&call, cudaSuccess);
+    }
+    /* a class the file does not hold runs the defaults of the case */
+    test_write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": []}\n");
+    EXPECT(climb_load_wisdom(h, path) == CLIMB_STATUS_SUCCESS);
+    climb_opt_plan_combo(&q, 1, vals);
+    climb_tuning_key key = {CLIMB_SHAPE2(256, 256), CLIMB_F32, vals};
+    climb_call call;
+    EXPECT(climb_call_begin(h, w, &key, &call) == CLIMB_STATUS_SUCCESS);
+    EXPECT(vals[opt("op")].choice == 1 && call.values[0] == 256 && call.values[2] == 2);
+    climb_call_end(&call, cudaSuccess);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    climb_opt_plan_free(&q, NULL);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -301,6 +388,7 @@ int main(void)
     test_bench();
     test_file_input();
     test_tune();
+    test_tuning_classes();
     test_check_everything();
     return test_finish("test_gpu_contract");
 }

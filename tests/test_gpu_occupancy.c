@@ -64,7 +64,7 @@ int main(void)
         const int best = climb_best_rung(w);
         int defaults[CLIMB_MAX_TUNABLES] = {0};
         if (w->tuning) {
-            climb_tuning_key key = {w->bench_shapes[0], CLIMB_F32};
+            climb_tuning_key key = {w->bench_shapes[0], CLIMB_F32, NULL};
             w->tuning->defaults(&d, &key, defaults);
         }
         for (int r = 0; r < w->n_rungs; r++)

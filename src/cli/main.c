@@ -478,6 +478,7 @@ typedef struct {
     int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
     const char *sweep;    /* bench: --sweep NAME */
     int dry_run;          /* bench: --dry-run */
+    climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
 } run_args;
 
 static void free_run_args(run_args *a)
@@ -490,6 +491,7 @@ static void free_run_args(run_args *a)
     free(a->shapes);
     free(a->sets);
     free(a->inputs);
+    free(a->tuned);
     memset(a, 0, sizeof *a);
 }
 
@@ -832,7 +834,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
 /* A case to describe a workload's defaults by: its first bench shape and first type. */
 static climb_tuning_key example_case(const climb_workload *w)
 {
-    climb_tuning_key k = {w->bench_shapes[0], CLIMB_I32};
+    climb_tuning_key k = {w->bench_shapes[0], CLIMB_I32, NULL};
     for (int t = 0; t < CLIMB_NTYPES; t++)
         if (w->types & CLIMB_TYPE_BIT(t)) {
             k.type = (climb_dtype)t;
@@ -844,12 +846,14 @@ static climb_tuning_key example_case(const climb_workload *w)
 /* The tuned values w's best rung runs with: the wisdom file's if it matches this device (*use_values = 1, values
  * set), else the built-in defaults of each case. Says which on stderr (warning for a foreign, stale or corrupt
  * file) and in the report. */
-static void resolve_tuning(const climb_workload *w, const run_args *a, const climb_device_info *dev, int *values,
-                           int *use_values, climb_report *rep)
+static void resolve_tuning(const climb_workload *w, const run_args *a, const climb_device_info *dev,
+                           const climb_opt_value *opts, int *values, int *use_values, climb_report *rep)
 {
     const climb_tuning *tn = w->tuning;
-    char msg[700], line[900];
+    char msg[700], line[900], cls[128];
     climb_tuning_key ex = example_case(w);
+    ex.opts = opts;
+    climb_tuning_class(w, opts, cls, sizeof cls);
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     if (a->no_wisdom) {
         char desc[200];
@@ -862,26 +866,78 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
     *use_values = o == CLIMB_WISDOM_USED;
     /* One line, once: where the values come from, and why a file was not used (a warning when the user should
      * know: a named file missing, or a file that is foreign, stale or corrupt). */
+    const char *sep = cls[0] ? " " : "";
     if (o == CLIMB_WISDOM_USED)
-        fprintf(stderr, "%s: tuned parameters from %s\n", w->name, line);
+        fprintf(stderr, "%s%s%s: tuned parameters from %s\n", w->name, sep, cls, line);
     else if (climb_wisdom_warns(o))
-        fprintf(stderr, "climb: warning: %s: %s\n", w->name, line);
+        fprintf(stderr, "climb: warning: %s%s%s: %s\n", w->name, sep, cls, line);
     else
-        fprintf(stderr, "%s: %s\n", w->name, line);
-    climb_report_note(rep, "%s %s: %s", w->name, w->rung(climb_best_rung(w))->name, line);
+        fprintf(stderr, "%s%s%s: %s\n", w->name, sep, cls, line);
+    climb_report_note(rep, "%s %s%s%s: %s", w->name, w->rung(climb_best_rung(w))->name, sep, cls, line);
 }
 
-/* Sets the per-target fields of a->run for target t (its options and tuned values). */
-static void target_run(run_args *a, int t, const climb_device_info *dev, int *tuned, climb_report *rep)
+/* The tuning classes among the combinations of plan (climb_tuning_class), each once, in order: *out is malloc'd
+ * (free it). Returns how many (1, the class "", for a workload whose options do not key its tuning), or -1 when
+ * out of memory (printed). */
+static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, climb_tuned_class **out)
+{
+    const long combos = climb_opt_plan_combos(plan);
+    climb_tuned_class *c = calloc((size_t)combos + 1, sizeof *c);
+    climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
+    if (!c || !vals) {
+        fprintf(stderr, "climb: out of host memory\n");
+        free(c);
+        free(vals);
+        return -1;
+    }
+    int n = 0;
+    for (long i = 0; i < combos; i++) {
+        climb_opt_plan_combo(plan, i, vals);
+        char cls[128];
+        climb_tuning_class(w, vals, cls, sizeof cls);
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = strcmp(c[k].cls, cls) == 0;
+        if (!seen)
+            snprintf(c[n++].cls, sizeof c->cls, "%s", cls);
+    }
+    if (n == 0)
+        n = 1; /* no combination at all: the one class "" */
+    free(vals);
+    *out = c;
+    return n;
+}
+
+/* Sets the per-target fields of a->run for target t: its options, and the tuned values of each tuning class of its
+ * plan that a wisdom file holds (the others run their cases' defaults). */
+static void target_run(run_args *a, int t, const climb_device_info *dev, climb_report *rep)
 {
     const climb_workload *w = a->targets[t];
     a->run.options = &a->plans[t];
     a->run.tuning = NULL;
-    if (w->tuning) {
+    a->run.n_tuned = 0;
+    free(a->tuned);
+    a->tuned = NULL;
+    if (!w->tuning)
+        return;
+    int n = plan_classes(w, &a->plans[t], &a->tuned);
+    climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
+    for (int k = 0; k < n && vals; k++) {
+        /* an example case of the class: the first combination of it */
+        for (long i = 0; i < climb_opt_plan_combos(&a->plans[t]); i++) {
+            climb_opt_plan_combo(&a->plans[t], i, vals);
+            char cls[128];
+            climb_tuning_class(w, vals, cls, sizeof cls);
+            if (strcmp(cls, a->tuned[k].cls) == 0)
+                break;
+        }
         int use = 0;
-        resolve_tuning(w, a, dev, tuned, &use, rep);
-        a->run.tuning = use ? tuned : NULL;
+        resolve_tuning(w, a, dev, vals, a->tuned[k].values, &use, rep);
+        if (use)
+            a->tuned[a->run.n_tuned++] = a->tuned[k]; /* kept in order: n_tuned <= k */
     }
+    free(vals);
+    a->run.tuned = a->tuned;
 }
 
 /* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
@@ -980,8 +1036,7 @@ static int cmd_bench(int argc, char **argv)
     }
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
-        int tuned[CLIMB_MAX_TUNABLES];
-        target_run(&a, t, &dev, tuned, &rep);
+        target_run(&a, t, &dev, &rep);
         int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
         if (f < 0)
             broken = 1;
@@ -1038,8 +1093,7 @@ static int cmd_check(int argc, char **argv)
     climb_check_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
     int failures = 0, broken = !res, done = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
-        int tuned[CLIMB_MAX_TUNABLES];
-        target_run(&a, t, &dev, tuned, &rep);
+        target_run(&a, t, &dev, &rep);
         fflush(stdout);
         int f = climb_check(a.targets[t], &a.run, &dev, &res[t]);
         done = t + 1;
@@ -1070,7 +1124,8 @@ static int cmd_check(int argc, char **argv)
 static void print_tune_summary(const climb_tune_result *r, FILE *f)
 {
     const climb_tuning *tn = r->w->tuning;
-    fprintf(f, "\nclimb tune %s (%s): %d candidates", r->w->name, r->w->rung(r->rung)->name, r->n_cands);
+    fprintf(f, "\nclimb tune %s%s%s (%s): %d candidates", r->w->name, r->cls[0] ? " " : "", r->cls,
+            r->w->rung(r->rung)->name, r->n_cands);
     int skipped = 0;
     for (int k = 0; k < r->n_cands; k++)
         skipped += r->cands[k].skipped != NULL;
@@ -1170,15 +1225,28 @@ static int cmd_tune(int argc, char **argv)
         free_run_args(&a);
         return EXIT_FAILED;
     }
-    climb_tune_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
-    const climb_tune_result **done = calloc((size_t)a.n_targets + 1, sizeof *done);
-    int n_done = 0, failures = 0, broken = !res || !done;
-    climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, climb_build_version};
+    /* One tune per target and tuning class (a workload whose options key its tuning tunes each class apart). */
+    climb_tuned_class **classes = calloc((size_t)a.n_targets + 1, sizeof *classes);
+    int *n_classes = calloc((size_t)a.n_targets + 1, sizeof *n_classes), total = 0;
+    for (int t = 0; t < a.n_targets && classes && n_classes; t++) {
+        n_classes[t] = plan_classes(a.targets[t], &a.plans[t], &classes[t]);
+        total += n_classes[t] > 0 ? n_classes[t] : 0;
+    }
+    climb_tune_result *res = calloc((size_t)total + 1, sizeof *res);
+    const climb_tune_result **done = calloc((size_t)total + 1, sizeof *done);
+    int n_done = 0, failures = 0, broken = !res || !done || !classes || !n_classes;
+    climb_wisdom_key key = {dev.name, dev.cc_major, dev.cc_minor, dev.driver_version, climb_build_version, NULL};
     FILE *out = (a.json && !strcmp(a.json, "-")) || (a.md && !strcmp(a.md, "-")) ? stderr : stdout;
-    for (int t = 0; t < a.n_targets && !broken; t++) {
+    for (int t = 0, c = 0; t < a.n_targets && !broken; c + 1 < n_classes[t] ? c++ : (c = 0, t++)) {
+        if (n_classes[t] < 0) {
+            broken = 1;
+            break;
+        }
         climb_tune_result *r = &res[n_done];
         a.run.options = &a.plans[t];
         a.run.tuning = NULL;
+        a.run.only_class = climb_tuning_has_classes(a.targets[t]) ? classes[t][c].cls : NULL;
+        key.cls = a.run.only_class;
         int f = climb_tune(a.targets[t], &a.run, &timer, &dev, r);
         if (f < 0) {
             broken = 1;
@@ -1190,7 +1258,8 @@ static int cmd_tune(int argc, char **argv)
         print_tune_summary(r, out);
         char msg[800];
         if (f > 0 || (r->winner < 0 && !r->winner_is_defaults)) {
-            fprintf(stderr, "climb: %s: %d candidate run(s) failed: nothing saved\n", r->w->name, f);
+            fprintf(stderr, "climb: %s%s%s: %d candidate run(s) failed: nothing saved\n", r->w->name,
+                    r->cls[0] ? " " : "", r->cls, f);
         } else if (file && r->winner >= 0) {
             double sp = climb_tune_speedup(r);
             if (climb_wisdom_store(file, r->w->name, r->w->tuning, &key, r->cands[r->winner].values, rep.date, sp, msg,
@@ -1209,13 +1278,18 @@ static int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "climb: %s\n", msg);
                 broken = 1;
             } else {
-                fprintf(out, "  the built-in defaults of each case won: no wisdom entry for %s in %s\n", r->w->name, file);
+                fprintf(out, "  the built-in defaults of each case won: no wisdom entry for %s%s%s in %s\n", r->w->name,
+                        r->cls[0] ? " " : "", r->cls, file);
             }
         }
     }
     climb_timer_free(&timer);
     if ((a.json || a.md) && write_tune_reports(&a, &rep, done, n_done) != 0)
         broken = 1;
+    for (int t = 0; t < a.n_targets && classes; t++)
+        free(classes[t]);
+    free(classes);
+    free(n_classes);
     for (int i = 0; i < n_done; i++)
         climb_tune_free(&res[i]);
     free(res);

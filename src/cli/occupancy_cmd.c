@@ -330,7 +330,7 @@ static int kernel_mode(const char *spec, int device)
                 /* The best rung with the defaults of the workload's first bench case of this type. */
                 int tuning[CLIMB_MAX_TUNABLES] = {0};
                 if (r == best && w->tuning) {
-                    climb_tuning_key key = {w->bench_shapes[0], (climb_dtype)t};
+                    climb_tuning_key key = {w->bench_shapes[0], (climb_dtype)t, NULL};
                     w->tuning->defaults(&dev, &key, tuning);
                 }
                 int nk = ri->kernels((climb_dtype)t, &dev, tuning, NULL, 0);

@@ -33,7 +33,8 @@ static void each_entry(const climb_wisdom_entry *e, void *p)
             printf("%s\n", e->problem);
         return;
     }
-    printf("%-10s %-24s %-4s %-6ld %-8s %s", e->workload, e->gpu, e->cc, e->driver, e->climb, e->params);
+    printf("%-10s %-24s %-4s %-6ld %-8s %s%s%s", e->workload, e->gpu, e->cc, e->driver, e->climb,
+           e->cls[0] ? e->cls : "", e->cls[0] ? ": " : "", e->params);
     if (e->tuned[0])
         printf("  tuned %s", e->tuned);
     if (!isnan(e->speedup))

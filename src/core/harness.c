@@ -87,6 +87,12 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
                     repeat = 1;
             if (repeat)
                 continue;
+            if (o->only_class) { /* tune, one tuning class at a time */
+                char cls[128];
+                climb_tuning_class(w, vals, cls, sizeof cls);
+                if (strcmp(cls, o->only_class) != 0)
+                    continue;
+            }
             for (int s = 0; s < n_shapes; s++) {
                 if (n == cap) {
                     climb_case_key *p = realloc(keys, sizeof *keys * (cap *= 2));
@@ -154,10 +160,18 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
     }
     if (w->tuning) {
         int v[CLIMB_MAX_TUNABLES];
+        char cls[128];
+        climb_tuning_class(w, oc->opts, cls, sizeof cls);
+        const climb_tuned_class *tc = NULL;
+        for (int i = 0; !o->tuning && i < o->n_tuned && !tc; i++)
+            if (strcmp(o->tuned[i].cls, cls) == 0)
+                tc = &o->tuned[i];
         if (o->tuning) {
             memcpy(v, o->tuning, sizeof(int) * (size_t)w->tuning->n_params);
+        } else if (tc) {
+            memcpy(v, tc->values, sizeof(int) * (size_t)w->tuning->n_params);
         } else {
-            climb_tuning_key key = {k->shape, k->type};
+            climb_tuning_key key = {k->shape, k->type, oc->opts};
             w->tuning->defaults(dev, &key, v);
         }
         w->set_tuning(oc->c, v);

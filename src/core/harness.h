@@ -17,6 +17,12 @@ extern "C" {
 /* `climb check` runs misaligned offsets only up to this many elements (larger inputs repeat the same code). */
 #define CLIMB_CHECK_OFFSET_MAX_ELEMS ((size_t)1 << 21)
 
+/* Tuned values for the cases of one tuning class ("" for a workload whose options do not key its tuning). */
+typedef struct climb_tuned_class {
+    char cls[128];
+    int values[CLIMB_MAX_TUNABLES];
+} climb_tuned_class;
+
 typedef struct climb_run_opts {
     const char *const *rungs;             /* rung names to run; none: all */
     int n_rungs;
@@ -29,7 +35,11 @@ typedef struct climb_run_opts {
     int quick;                            /* check: the workload's quick shapes instead of its check sweep */
     climb_ref_mode reference;             /* AUTO: the CPU unless the case is costly (see climb_workload) */
     const climb_opt_plan *options;        /* the workload's option values, files loaded; NULL: its defaults */
-    const int *tuning;                    /* the best rung's values for every case (wisdom); NULL: per-case defaults */
+    const int *tuning;                    /* the best rung's values for every case; NULL: by tuning class, below */
+    const climb_tuned_class *tuned;       /* the wisdom's values per tuning class (climb_tuning_class); a case whose
+                                             class is not listed runs its own defaults */
+    int n_tuned;
+    const char *only_class;               /* tune: only the cases of this tuning class; NULL: every case */
 } climb_run_opts;
 
 /* One case: a type, a shape and one combination of the option values. */

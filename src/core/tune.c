@@ -64,6 +64,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
 {
     memset(res, 0, sizeof *res);
     res->w = w;
+    snprintf(res->cls, sizeof res->cls, "%s", o->only_class ? o->only_class : "");
     res->winner = res->defaults = res->fastest = -1;
     res->defaults_score = NAN;
     const climb_tuning *tn = w->tuning;
@@ -109,14 +110,22 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         runnable += cd->skipped == NULL;
     }
     /* Each case's defaults, and whether they are one candidate for all. */
+    climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+    if (w->n_options && !vals) {
+        fprintf(stderr, "climb: out of host memory\n");
+        goto out;
+    }
     for (int ci = 0; ci < res->n_cases; ci++) {
         int v[CLIMB_MAX_TUNABLES];
-        climb_tuning_key key = {res->cases[ci].shape, res->cases[ci].type};
+        if (vals)
+            climb_opt_plan_combo(plan, res->cases[ci].combo, vals);
+        climb_tuning_key key = {res->cases[ci].shape, res->cases[ci].type, vals};
         const char *src = tn->defaults(dev, &key, v);
         if (ci == 0)
             res->defaults_source = src;
         res->defaults_per_case[ci] = cand_index(res, v, tn->n_params);
     }
+    free(vals);
     res->defaults = res->n_cases > 0 ? res->defaults_per_case[0] : -1;
     for (int ci = 1; ci < res->n_cases; ci++)
         if (res->defaults_per_case[ci] != res->defaults)
@@ -238,9 +247,15 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
 {
     climb_report_json_head(rep, f);
     const climb_workload **ws = calloc((size_t)(n ? n : 1), sizeof *ws);
-    for (int i = 0; ws && i < n; i++)
-        ws[i] = res[i]->w;
-    climb_report_json_workloads(ws, ws ? n : 0, f);
+    int nw = 0; /* each workload once, however many tuning classes it was tuned for */
+    for (int i = 0; ws && i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < nw && !seen; j++)
+            seen = ws[j] == res[i]->w;
+        if (!seen)
+            ws[nw++] = res[i]->w;
+    }
+    climb_report_json_workloads(ws, nw, f);
     free(ws);
     fputs("  \"tuning\": [", f);
     for (int i = 0; i < n; i++) {
@@ -250,6 +265,8 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
         climb_json_write_string(f, r->w->name);
         fputs(", \"rung\": ", f);
         climb_json_write_string(f, r->w->rung(r->rung)->name);
+        fputs(", \"class\": ", f);
+        climb_json_write_string(f, r->cls);
         fputs(",\n     \"params\": [", f);
         for (int k = 0; k < tn->n_params; k++) {
             fprintf(f, "%s{\"name\": \"%s\", \"meaning\": ", k ? ", " : "", tn->params[k].name);
@@ -352,7 +369,8 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
             climb_tuning_format(tn, r->cands[r->winner].values, wv, sizeof wv);
         else if (r->winner_is_defaults)
             snprintf(wv, sizeof wv, "the built-in defaults of each case");
-        fprintf(f, "\n### climb tune %s: `%s`\n\n", r->w->name, r->w->rung(r->rung)->name);
+        fprintf(f, "\n### climb tune %s: `%s`%s%s%s\n\n", r->w->name, r->w->rung(r->rung)->name,
+                r->cls[0] ? " (" : "", r->cls, r->cls[0] ? ")" : "");
         for (int k = 0; k < tn->n_params; k++) {
             fprintf(f, "- `%s` (%s): ", tn->params[k].name, tn->params[k].meaning);
             for (int j = 0; j < tn->params[k].n_values; j++)

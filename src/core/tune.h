@@ -44,6 +44,7 @@ typedef struct climb_tune_result {
                                                   within CLIMB_TUNE_TIE of it; -1 when nothing is */
     int winner_is_defaults;                    /* 1: the built-in defaults won (winner is -1 if they vary by case) */
     char wisdom_path[4096];                    /* where the winner was saved ("" if not) */
+    char cls[128];                             /* the tuning class tuned (o->only_class), "" for every case */
 } climb_tune_result;
 
 /* Tunes w on the current device: cases are the selected types x (o->shapes or w's bench shapes) x option

@@ -108,6 +108,7 @@ static int read_file(const char *path, char **text, size_t *len, char *msg, size
 /* The checked shape of one entry. */
 typedef struct {
     const char *workload, *gpu, *cc, *climb;
+    const char *cls;            /* "class", "" when the entry has none */
     long driver;
     const climb_json *params;
     int line;
@@ -136,6 +137,12 @@ static int entry_of(const char *path, const climb_json *e, entry *out, char *msg
                  d ? d->line : e->line);
         return -1;
     }
+    const climb_json *cl = climb_json_get(e, "class");
+    if (cl && cl->type != CLIMB_JSON_STRING) {
+        snprintf(msg, msglen, "%s:%d: entry's \"class\" must be a string such as \"radius=2\"", path, cl->line);
+        return -1;
+    }
+    out->cls = cl ? cl->string : "";
     out->params = climb_json_get(e, "params");
     if (!out->params || out->params->type != CLIMB_JSON_OBJECT) {
         snprintf(msg, msglen, "%s:%d: entry has no \"params\" object", path, out->params ? out->params->line : e->line);
@@ -220,15 +227,18 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
     char cc[16];
     cc_string(cc, sizeof cc, key->cc_major, key->cc_minor);
     climb_wisdom_outcome out = CLIMB_WISDOM_NO_ENTRY;
-    snprintf(msg, msglen, "%s holds no wisdom for %s", path, workload);
+    if (key->cls && key->cls[0])
+        snprintf(msg, msglen, "%s holds no wisdom for %s %s", path, workload, key->cls);
+    else
+        snprintf(msg, msglen, "%s holds no wisdom for %s", path, workload);
     for (int i = 0; i < ents->n; i++) {
         entry e;
         if (entry_of(path, &ents->items[i], &e, msg, msglen) != 0) {
             out = CLIMB_WISDOM_CORRUPT;
             break;
         }
-        if (strcmp(e.workload, workload) != 0)
-            continue;
+        if (strcmp(e.workload, workload) != 0 || strcmp(e.cls, key->cls ? key->cls : "") != 0)
+            continue; /* another workload, or another tuning class of this one */
         /* Strings from the file are quoted in printable ASCII only (an escape can hold a control character). */
         char gpu[256], ecc[32], eclimb[64];
         climb_printable(e.gpu, strlen(e.gpu), gpu, sizeof gpu);
@@ -260,7 +270,10 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
         memcpy(values, v, sizeof(int) * (size_t)tn->n_params);
         char desc[160];
         climb_tuning_format(tn, v, desc, sizeof desc);
-        snprintf(msg, msglen, "the wisdom file %s:%d (%s)", path, e.line, desc);
+        if (e.cls[0])
+            snprintf(msg, msglen, "the wisdom file %s:%d (%s, for %s)", path, e.line, desc, key->cls);
+        else
+            snprintf(msg, msglen, "the wisdom file %s:%d (%s)", path, e.line, desc);
         out = CLIMB_WISDOM_USED;
         break;
     }
@@ -325,6 +338,7 @@ int climb_wisdom_each(const char *path, void (*each)(const climb_wisdom_entry *e
         climb_printable(e.gpu, strlen(e.gpu), out.gpu, sizeof out.gpu);
         climb_printable(e.cc, strlen(e.cc), out.cc, sizeof out.cc);
         climb_printable(e.climb, strlen(e.climb), out.climb, sizeof out.climb);
+        climb_printable(e.cls, strlen(e.cls), out.cls, sizeof out.cls);
         out.driver = e.driver;
         const climb_json *t = climb_json_get(&ents->items[i], "tuned");
         if (t && t->type == CLIMB_JSON_STRING)
@@ -369,13 +383,16 @@ climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload
                                           char *msg, size_t msglen, char *line, size_t linelen)
 {
     const char *source = tn->defaults(dev, example, values);
-    char file[4096], desc[160];
+    char file[4096], desc[160], cls[128] = "";
+    const climb_workload *w = climb_find_workload(workload);
+    if (w)
+        climb_tuning_class(w, example->opts, cls, sizeof cls);
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     const int named = path != NULL;
     if (!path && climb_wisdom_default_path(file, sizeof file) == 0)
         path = file;
     if (path) {
-        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, climb_build_version};
+        climb_wisdom_key key = {dev->name, dev->cc_major, dev->cc_minor, dev->driver_version, climb_build_version, cls};
         o = climb_wisdom_lookup(path, workload, tn, &key, dev, values, msg, msglen);
         if (o == CLIMB_WISDOM_ABSENT && named)
             o = CLIMB_WISDOM_MISSING; /* the user named it: its absence is worth a warning */
@@ -491,7 +508,8 @@ static int rewrite(const char *named, const char *workload, const climb_tuning *
     for (int i = 0; ents && i < ents->n; i++) {
         entry e;
         entry_of(path, &ents->items[i], &e, note, sizeof note);
-        if (strcmp(e.workload, workload) == 0 && strcmp(e.gpu, key->gpu) == 0 && strcmp(e.cc, cc) == 0)
+        if (strcmp(e.workload, workload) == 0 && strcmp(e.gpu, key->gpu) == 0 && strcmp(e.cc, cc) == 0 &&
+            strcmp(e.cls, key->cls ? key->cls : "") == 0)
             continue; /* replaced below */
         fprintf(f, "%s\n    ", n++ ? "," : "");
         climb_json_write(f, &ents->items[i], 4);
@@ -504,6 +522,10 @@ static int rewrite(const char *named, const char *workload, const climb_tuning *
     climb_json_write_string(f, workload);
     fputs(",\n      \"gpu\": ", f);
     climb_json_write_string(f, key->gpu);
+    if (key->cls && key->cls[0]) {
+        fputs(",\n      \"class\": ", f);
+        climb_json_write_string(f, key->cls);
+    }
     fprintf(f, ",\n      \"cc\": \"%s\",\n      \"driver\": %d,\n      \"climb\": ", cc, key->driver);
     climb_json_write_string(f, key->climb_version);
     fputs(",\n      \"params\": {", f);

@@ -21,6 +21,7 @@ typedef struct climb_wisdom_key {
     int cc_major, cc_minor;
     int driver;                 /* cudaDriverGetVersion, e.g. 13000 */
     const char *climb_version;  /* "0.1.0" */
+    const char *cls;            /* the tuning class ("radius=2"; climb_tuning_class); NULL or "" for none */
 } climb_wisdom_key;
 
 typedef enum climb_wisdom_outcome {
@@ -48,8 +49,8 @@ climb_wisdom_outcome climb_wisdom_lookup(const char *path, const char *workload,
                                          const climb_wisdom_key *key, const climb_device_info *dev, int *values,
                                          char *msg, size_t msglen);
 
-/* The values tn's rung runs with on dev: the wisdom for `workload` in `path` (NULL: the default file) when
- * it matches dev (CLIMB_WISDOM_USED: values set, the same for every case); else the built-in defaults, which
+/* The values tn's rung runs with on dev: the wisdom for `workload` in `path` (NULL: the default file) for the
+ * tuning class of example->opts (climb_tuning_class; "" for a workload without classes) when it matches dev (CLIMB_WISDOM_USED: values set, the same for every case); else the built-in defaults, which
  * may depend on the case: values get those of `example` (a case the line describes them by). `msg` gets the
  * lookup's own message (a corrupt file's starts "path:line: "); `line` one sentence on where the values come
  * from and, if a file was not used, why. The key is dev's name, CC and driver and this build's climb version. */
@@ -64,6 +65,7 @@ typedef struct climb_wisdom_entry {
     long driver;
     double speedup;             /* speedup_vs_defaults; NAN if the entry has none */
     char params[300];           /* "block=512 blocks_per_sm=4 vecs=4", as the file has them */
+    char cls[128];              /* the entry's tuning class ("radius=2"), "" for none */
     char problem[400];          /* "" when valid; else "path:line: what is wrong" */
 } climb_wisdom_entry;
 
@@ -74,14 +76,14 @@ typedef struct climb_wisdom_entry {
 int climb_wisdom_each(const char *path, void (*each)(const climb_wisdom_entry *e, void *ctx), void *ctx, char *msg,
                       size_t msglen);
 
-/* Saves values as the wisdom for (workload, key's GPU and CC), replacing an entry for the same workload,
- * GPU and CC and keeping every other entry. Creates the file's folder. A corrupt existing file is moved
+/* Saves values as the wisdom for (workload, key's GPU, CC and class), replacing an entry for the same workload,
+ * GPU, CC and class and keeping every other entry. Creates the file's folder. A corrupt existing file is moved
  * to path.bad first (msg says so); a folder, a FIFO or a dangling symbolic link is refused and left alone; a
  * symbolic link to a file has that file rewritten. `tuned` is a date; `speedup` the winner's gain over the defaults.
  * 0, or -1 with msg saying why. */
 int climb_wisdom_store(const char *path, const char *workload, const climb_tuning *tn, const climb_wisdom_key *key,
                        const int *values, const char *tuned, double speedup, char *msg, size_t msglen);
-/* Removes the entry for (workload, key's GPU and CC), keeping every other one (the built-in defaults won and
+/* Removes the entry for (workload, key's GPU, CC and class), keeping every other one (the built-in defaults won and
  * they vary by case, so no one set of values is wisdom). Nothing to do when there is no file. 0, or -1 with msg. */
 int climb_wisdom_forget(const char *path, const char *workload, const climb_wisdom_key *key, char *msg, size_t msglen);
 

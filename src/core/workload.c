@@ -233,6 +233,37 @@ void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, 
 
 /* ---- tuning helpers ---- */
 
+void climb_tuning_class(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < w->n_options && used < len; i++) {
+        const climb_option *o = &w->options[i];
+        if (!o->keys_tuning)
+            continue;
+        /* without values, the option's default (its first value where the default lists several) */
+        char def[64];
+        const char *v = opts && opts[i].text ? opts[i].text : NULL;
+        if (!v) {
+            snprintf(def, sizeof def, "%s", o->def);
+            def[strcspn(def, ",")] = '\0';
+            v = def;
+        }
+        int k = snprintf(buf + used, len - used, "%s%s=%s", used ? "," : "", o->name, v);
+        if (k > 0)
+            used += (size_t)k;
+    }
+}
+
+int climb_tuning_has_classes(const climb_workload *w)
+{
+    for (int i = 0; i < w->n_options; i++)
+        if (w->options[i].keys_tuning)
+            return 1;
+    return 0;
+}
+
 long climb_tuning_count(const climb_tuning *tn)
 {
     if (tn->candidates)
@@ -360,6 +391,9 @@ static void check_options(problems *p, const climb_workload *w)
             problem(p, "option %d has no proper name", k);
         if (!text(o->meaning))
             problem(p, "option %s has no meaning", o->name ? o->name : "?");
+        if (o->keys_tuning && (o->kind == CLIMB_OPT_FILE || !w->tuning))
+            problem(p, "option %s keys the tuning but %s", o->name ? o->name : "?",
+                    o->kind == CLIMB_OPT_FILE ? "is a file" : "the workload has nothing to tune");
         for (int j = 0; j < k; j++)
             if (o->name && w->options[j].name && strcmp(o->name, w->options[j].name) == 0)
                 problem(p, "option %s declared twice", o->name);
@@ -534,7 +568,7 @@ static void check_tuning(problems *p, const climb_workload *w)
             for (int t = 0; t < CLIMB_NTYPES; t++) {
                 if (!(w->types & CLIMB_TYPE_BIT(t)))
                     continue;
-                climb_tuning_key key = {w->bench_shapes[s], (climb_dtype)t};
+                climb_tuning_key key = {w->bench_shapes[s], (climb_dtype)t, NULL};
                 int v[CLIMB_MAX_TUNABLES];
                 char buf[200];
                 const char *src = tn->defaults(&dev, &key, v);

@@ -150,10 +150,12 @@ typedef struct climb_tunable {
     int n_values;
 } climb_tunable;
 
-/* What the default values may depend on: the case's shape and type. */
+/* What the default values may depend on: the case's shape and type, and its option values (NULL where the caller
+ * has none to give: then the options' defaults hold; only the keys_tuning options' values are ever needed). */
 typedef struct climb_tuning_key {
     climb_shape shape;
     climb_dtype type;
+    const climb_opt_value *opts;    /* in the table's order */
 } climb_tuning_key;
 
 typedef struct climb_tuning {
@@ -319,6 +321,12 @@ void climb_tuning_values(const climb_tuning *tn, long i, int *values);
  * "not one of the 6 listed candidate sets", or the workload's rejects). buf holds a generated message. */
 const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *values, char *buf,
                                size_t len);
+/* The tuning class of a case with option values opts: its keys_tuning options as "name=value" (the value as
+ * written), comma-separated in the table's order: "radius=2", "bins=256,dims=2"; "" when no option keys the
+ * tuning. Cases of one class share tuned values; the wisdom keeps one entry per class. */
+void climb_tuning_class(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len);
+/* 1 when an option of w keys its tuning. */
+int climb_tuning_has_classes(const climb_workload *w);
 /* "block=512 blocks_per_sm=4 vecs=4" */
 void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len);
 

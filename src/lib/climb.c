@@ -197,6 +197,8 @@ climb_status climb_destroy(climb_handle h)
     climb_relaxed_end(mode);
     guard_leave(prev, switched);
     cudaGetLastError();
+    for (int i = 0; i < h->n_slots; i++)
+        free(h->slots[i].classes);
     free(h->slots);
     free(h->retired);
     free(h);
@@ -248,7 +250,7 @@ static void resolve(climb_handle h, climb_slot *s)
         return;
     }
     /* The line describes the defaults by the workload's first bench case. */
-    climb_tuning_key example = {w->bench_shapes[0], CLIMB_I32};
+    climb_tuning_key example = {w->bench_shapes[0], CLIMB_I32, NULL};
     for (int t = 0; t < CLIMB_NTYPES; t++)
         if (w->types & CLIMB_TYPE_BIT(t)) {
             example.type = (climb_dtype)t;
@@ -261,6 +263,32 @@ static void resolve(climb_handle h, climb_slot *s)
     snprintf(s->line, sizeof s->line, "%s: %s", w->name, line);
 }
 
+/* The tuned values of key's tuning class, looked up in the wisdom once per class and kept; NULL when out of host
+ * memory (the call then runs the defaults). */
+static const climb_slot_class *class_of(climb_handle h, climb_slot *s, const climb_tuning_key *key)
+{
+    char cls[128];
+    climb_tuning_class(s->w, key->opts, cls, sizeof cls);
+    for (int i = 0; i < s->n_classes; i++)
+        if (strcmp(s->classes[i].cls, cls) == 0)
+            return &s->classes[i];
+    if (s->n_classes == s->cap_classes) {
+        const int cap = s->cap_classes ? 2 * s->cap_classes : 4;
+        climb_slot_class *p = realloc(s->classes, sizeof *p * (size_t)cap);
+        if (!p)
+            return NULL;
+        s->classes = p;
+        s->cap_classes = cap;
+    }
+    climb_slot_class *sc = &s->classes[s->n_classes++];
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->cls, sizeof sc->cls, "%s", cls);
+    char msg[600], line[700];
+    sc->from_wisdom = climb_wisdom_resolve(h->wisdom[0] ? h->wisdom : NULL, s->w->name, s->w->tuning, &h->dev, key,
+                                           sc->values, msg, sizeof msg, line, sizeof line) == CLIMB_WISDOM_USED;
+    return sc;
+}
+
 climb_status climb_load_wisdom(climb_handle h, const char *path)
 {
     if (!h)
@@ -270,8 +298,10 @@ climb_status climb_load_wisdom(climb_handle h, const char *path)
     /* No wait for the stream: new values may need other workspace sizes, but a workspace is never freed while
      * the handle lives, so calls in flight keep theirs. */
     snprintf(h->wisdom, sizeof h->wisdom, "%s", path ? path : "");
-    for (int i = 0; i < h->n_slots; i++)
+    for (int i = 0; i < h->n_slots; i++) {
         h->slots[i].resolved = 0;
+        h->slots[i].n_classes = 0; /* looked up again in the new file */
+    }
     /* Resolve every tuned workload now, so that climb_get_tuning reports what this file says. */
     int n;
     const climb_workload *const *all = climb_workloads(&n);
@@ -337,8 +367,9 @@ climb_status climb_call_begin(climb_handle h, const climb_workload *w, const cli
     }
     if (w->tuning) {
         resolve(h, c->slot);
-        if (c->slot->from_wisdom)
-            memcpy(c->values, c->slot->values, sizeof c->values);
+        const climb_slot_class *sc = climb_tuning_has_classes(w) ? class_of(h, c->slot, key) : NULL;
+        if (sc ? sc->from_wisdom : c->slot->from_wisdom)
+            memcpy(c->values, sc ? sc->values : c->slot->values, sizeof c->values);
         else
             w->tuning->defaults(&h->dev, key, c->values);
     }

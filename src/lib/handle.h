@@ -13,12 +13,21 @@
 #include "climb.h"
 #include "../core/workload.h"
 
+/* The tuned values of one tuning class of a workload whose options key its tuning (climb_tuning_class). */
+typedef struct climb_slot_class {
+    char cls[128];
+    int from_wisdom;
+    int values[CLIMB_MAX_TUNABLES];
+} climb_slot_class;
+
 typedef struct climb_slot {
     const climb_workload *w;
     int resolved;                         /* the values below were looked up (wisdom file read) */
     int from_wisdom;                      /* 1: values came from a wisdom file, for every case */
     int values[CLIMB_MAX_TUNABLES];       /* the wisdom's values (from_wisdom) */
     char line[700];                       /* where the values come from, for climb_get_tuning */
+    climb_slot_class *classes;            /* per tuning class, looked up on first use (workloads with classes) */
+    int n_classes, cap_classes;
     void *ws;                             /* device workspace, owned by the handle */
     size_t ws_bytes;
     int ws_zeroed;                        /* allocated zeroed; the workload's calls leave it zeroed */

@@ -7,7 +7,7 @@ climb_status climb_histogram_u8(climb_handle h, const uint8_t *d_in, size_t n, u
     if (!h || bins < 1 || bins > 256 || n >= (size_t)UINT32_MAX || !climb_device_reachable(d_counts, 4) ||
         (n > 0 && !climb_device_reachable(d_in, 1)))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U8};
+    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U8, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_histogram_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

@@ -7,7 +7,7 @@ static climb_status reduce_sum(climb_handle h, climb_dtype t, const void *d_in, 
     const size_t es = climb_dtype_size(t);
     if (!h || !climb_device_reachable(d_out, es) || (n > 0 && !climb_device_reachable(d_in, es)))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE1(n), t};
+    climb_tuning_key key = {CLIMB_SHAPE1(n), t, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_reduce_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

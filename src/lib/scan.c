@@ -14,7 +14,7 @@ static climb_status scan(climb_handle h, climb_dtype t, int exclusive, const voi
     const char *in0 = (const char *)d_in, *out0 = (const char *)d_out;
     if (in0 != out0 && in0 < out0 + n * 4 && out0 < in0 + n * 4)
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE1(n), t};
+    climb_tuning_key key = {CLIMB_SHAPE1(n), t, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_scan_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

@@ -36,7 +36,7 @@ climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation
     if (kk && (!climb_device_reachable(A, sizeof(float)) || !climb_device_reachable(B, sizeof(float)) ||
                overlaps(C, m, n, ldc, A, a_rows, a_cols, lda) || overlaps(C, m, n, ldc, B, b_rows, b_cols, ldb)))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE3(m, n, k), CLIMB_F32};
+    climb_tuning_key key = {CLIMB_SHAPE3(m, n, k), CLIMB_F32, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_sgemm_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

@@ -19,7 +19,7 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
         (flags & ~CLIMB_SPMV_VALIDATE) != 0 || !climb_device_reachable(d_row_ptr, 4) ||
         (nnz > 0 && (!climb_device_reachable(d_col_idx, 4) || !climb_device_reachable(d_val, f64 ? 8 : 4))))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32};
+    climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
@@ -99,7 +99,7 @@ static climb_status run(climb_handle h, climb_spmv_plan plan, int f64, double al
     if ((plan->p.cols > 0 && !climb_device_reachable(d_x, each)) ||
         (plan->p.rows > 0 && !climb_device_reachable(d_y, each)))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE2((size_t)plan->p.rows, (size_t)plan->p.cols), f64 ? CLIMB_F64 : CLIMB_F32};
+    climb_tuning_key key = {CLIMB_SHAPE2((size_t)plan->p.rows, (size_t)plan->p.cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

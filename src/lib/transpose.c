@@ -17,7 +17,7 @@ static climb_status transpose(climb_handle h, climb_dtype t, size_t rows, size_t
     const char *in1 = in0 + ((rows - 1) * ld_in + cols) * es, *out1 = out0 + ((cols - 1) * ld_out + rows) * es;
     if (in0 < out1 && out0 < in1)
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE2(rows, cols), t};
+    climb_tuning_key key = {CLIMB_SHAPE2(rows, cols), t, NULL};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_transpose_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

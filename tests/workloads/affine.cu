@@ -39,7 +39,7 @@ static constexpr climb_option AFFINE_OPTIONS[] = {
     {.name = "pad", .kind = CLIMB_OPT_INT, .meaning = "elements of padding after each row (leading dimension cols + pad)",
      .def = "0,3", .min = 0, .max = 64},
     {.name = "op", .kind = CLIMB_OPT_CHOICE, .meaning = "axpb: alpha x + beta; rsqrt: alpha rsqrt(|x| + 1) + beta (floats)",
-     .def = "axpb", .choices = AFFINE_OPS},
+     .def = "axpb", .choices = AFFINE_OPS, .keys_tuning = 1},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE, .meaning = "the values of x", .def = "uniform", .choices = AFFINE_DISTS},
     {.name = "input", .kind = CLIMB_OPT_FILE,
      .meaning = "a text matrix: a line 'rows cols', then rows lines of cols numbers ('#' starts a comment line)",
@@ -631,9 +631,11 @@ static const int AFFINE_CANDIDATES[][AFFINE_N_TUNABLES] = {
 static const char *affine_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     (void)dev;
-    int pick = k->shape.d[1] < 64 ? 0 : k->type == CLIMB_U8 ? 2 : 1;
+    /* op keys the tuning (contract v3): the defaults see it where the caller gives the case's options */
+    const int rsqrt = k->opts && k->opts[OPT_OP].choice == OP_RSQRT;
+    int pick = k->shape.d[1] < 64 ? 0 : k->type == CLIMB_U8 ? 2 : rsqrt ? 3 : 1;
     memcpy(v, AFFINE_CANDIDATES[pick], sizeof AFFINE_CANDIDATES[pick]);
-    return "the test workload's rule (narrow: 32x8; u8: 4 columns a thread; else 128x2)";
+    return "the test workload's rule (narrow: 32x8; u8: 4 columns a thread; op=rsqrt: 256x1, 2 rows; else 128x2)";
 }
 
 static const char *affine_rejects(const climb_device_info *dev, const int *v)
