@@ -287,8 +287,23 @@ static void test_tuning(void)
     EXPECT_MSG(strstr(msg, "option op keys the tuning but the workload has nothing to tune") != NULL, "%s", msg);
 }
 
+/* The registry is CMake's one list, in its order (the built-in workloads, before any registered at run time). */
+static void test_one_list(void)
+{
+    int n;
+    const climb_workload *const *all = climb_workloads(&n);
+    char names[2000] = "";
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof names; i++)
+        if (all[i] != &climb_affine_workload)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? "," : "", all[i]->name);
+    EXPECT_MSG(strcmp(names, CLIMB_ALL_WORKLOADS_LIST) == 0, "registry %s, CMake's list %s", names,
+               CLIMB_ALL_WORKLOADS_LIST);
+}
+
 int main(void)
 {
+    test_one_list();
     EXPECT(climb_register_workload(&climb_affine_workload) == 0);
     test_every_workload();
     test_broken();

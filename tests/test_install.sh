@@ -4,7 +4,7 @@
 # without one reports that there is none. A shared link must start without LD_LIBRARY_PATH; a static link must not
 # need libclimb.so at all.
 set -u
-build=$1 src=$2
+build=$1 src=$2 cudnn=${3:-0}
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -51,4 +51,12 @@ run "static link"
 rm -f a.out
 cc reduce_sum.c $(pkg-config --cflags --static --libs climb) || fail "a link with pkg-config --static climb"
 run "pkg-config --static climb"
+# cuDNN, where the build found it, is in what a static link needs, in both modules; else in neither.
+for m in "--static climb" climb-static; do
+    if [ "$cudnn" = 1 ]; then
+        pkg-config --libs $m | grep -q -- "-lcudnn" || fail "pkg-config --libs $m lacks -lcudnn (the build has cuDNN)"
+    else
+        ! pkg-config --libs $m | grep -q -- "-lcudnn" || fail "pkg-config --libs $m names cuDNN, which the build lacks"
+    fi
+done
 echo "installed library: the README's shared and static builds, and pkg-config --static, link and run"

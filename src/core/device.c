@@ -52,20 +52,30 @@ int climb_fp32_lanes_per_sm(int major, int minor)
     }
 }
 
-int climb_device_query(int ordinal, climb_device_info *d)
+cudaError_t climb_device_read(int ordinal, climb_device_info *d)
 {
     memset(d, 0, sizeof *d);
     struct cudaDeviceProp p;
-    CLIMB_CHECK(cudaSetDevice(ordinal));
-    CLIMB_CHECK(cudaGetDeviceProperties(&p, ordinal));
+    cudaError_t e = cudaGetDeviceProperties(&p, ordinal);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&d->sm_clock_khz, cudaDevAttrClockRate, ordinal);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&d->mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    if (e == cudaSuccess)
+        e = cudaDriverGetVersion(&d->driver_version);
+    if (e == cudaSuccess)
+        e = cudaRuntimeGetVersion(&d->runtime_version);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return e;
+    }
     d->ordinal = ordinal;
     snprintf(d->name, sizeof d->name, "%s", p.name);
     d->cc_major = p.major;
     d->cc_minor = p.minor;
     d->sms = p.multiProcessorCount;
-    CLIMB_CHECK(cudaDeviceGetAttribute(&d->sm_clock_khz, cudaDevAttrClockRate, ordinal));
-    CLIMB_CHECK(cudaDeviceGetAttribute(&d->mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
-    CLIMB_CHECK(cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
     d->l2_bytes = p.l2CacheSize;
     d->smem_per_sm = p.sharedMemPerMultiprocessor;
     d->smem_per_block_optin = p.sharedMemPerBlockOptin;
@@ -73,11 +83,21 @@ int climb_device_query(int ordinal, climb_device_info *d)
     d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
     d->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
     d->global_mem_bytes = p.totalGlobalMem;
-    CLIMB_CHECK(cudaDriverGetVersion(&d->driver_version));
-    CLIMB_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
     d->fp32_lanes_per_sm = climb_fp32_lanes_per_sm(d->cc_major, d->cc_minor);
     d->peak_bw_gbs = 2.0 * d->mem_clock_khz * 1e3 * (d->bus_width_bits / 8.0) / 1e9;
     d->peak_ffma_gflops = (double)d->sms * d->fp32_lanes_per_sm * 2.0 * d->sm_clock_khz * 1e3 / 1e9;
+    return cudaSuccess;
+}
+
+int climb_device_query(int ordinal, climb_device_info *d)
+{
+    CLIMB_CHECK(cudaSetDevice(ordinal));
+    const cudaError_t e = climb_device_read(ordinal, d);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: cannot read device %d's properties: %s (%s)\n", ordinal, cudaGetErrorName(e),
+                cudaGetErrorString(e));
+        return -1;
+    }
     return 0;
 }
 

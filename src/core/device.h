@@ -3,6 +3,7 @@
 #define CLIMB_CORE_DEVICE_H
 
 #include <stddef.h>
+#include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,10 @@ int climb_device_count(char *why, size_t whylen);
 
 /* Fills the facts for device `ordinal` and makes it current. Returns 0, or -1 after printing why. */
 int climb_device_query(int ordinal, climb_device_info *d);
+/* The same facts, without printing and without changing the current device: the one reader the CLI and the C API
+ * share, so a policy keyed on any of them (L2 size, clocks) behaves the same in both. The CUDA error, or
+ * cudaSuccess; the runtime's last-error state is left clear. */
+cudaError_t climb_device_read(int ordinal, climb_device_info *d);
 
 /* FP32 lanes per SM for a compute capability (0 if unknown). */
 int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);

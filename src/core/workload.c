@@ -40,7 +40,7 @@ const char *climb_ref_mode_name(climb_ref_mode m)
 
 /* ---- the registry ---- */
 
-/* src/workloads/registry.c: the built-in list. */
+/* The registry CMake generates from CLIMB_ALL_WORKLOADS (src/workloads/registry.c.in): the built-in list. */
 const climb_workload *const *climb_builtin_workloads(int *count);
 
 static const climb_workload **all_workloads;

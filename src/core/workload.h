@@ -281,7 +281,7 @@ typedef struct climb_workload {
 
 /* ---- the registry ---- */
 
-/* Every workload: the built-in ones (src/workloads/registry.c), then any registered at run time, in order. */
+/* Every workload: the built-in ones (the registry CMake generates from CLIMB_ALL_WORKLOADS), then any registered at run time, in order. */
 const climb_workload *const *climb_workloads(int *count);
 /* Adds a workload to the list (the tests add their test workload). 0, or -1 if the name is taken. */
 int climb_register_workload(const climb_workload *w);

@@ -103,27 +103,6 @@ static void guard_leave(int prev, int switched)
         cudaSetDevice(prev);
 }
 
-/* The device facts the tuning needs, read without printing. */
-static cudaError_t read_device(int device, climb_device_info *d)
-{
-    struct cudaDeviceProp p;
-    cudaError_t e = cudaGetDeviceProperties(&p, device);
-    if (e != cudaSuccess)
-        return e;
-    memset(d, 0, sizeof *d);
-    d->ordinal = device;
-    snprintf(d->name, sizeof d->name, "%s", p.name);
-    d->cc_major = p.major;
-    d->cc_minor = p.minor;
-    d->sms = p.multiProcessorCount;
-    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
-    d->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
-    d->regs_per_sm = p.regsPerMultiprocessor;
-    d->smem_per_sm = p.sharedMemPerMultiprocessor;
-    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
-    return cudaDriverGetVersion(&d->driver_version);
-}
-
 climb_status climb_create(climb_handle *handle, int device)
 {
     if (!handle)
@@ -145,7 +124,7 @@ climb_status climb_create(climb_handle *handle, int device)
     const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture elsewhere stays valid */
     e = guard_enter(device, &prev, &switched);
     if (e == cudaSuccess)
-        e = read_device(device, &h->dev);
+        e = climb_device_read(device, &h->dev); /* the CLI's reader: the same facts */
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&h->side, cudaStreamNonBlocking);
     guard_leave(prev, switched);
