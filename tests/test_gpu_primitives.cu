@@ -205,9 +205,134 @@ static void test_last_block(void)
     cudaFree(lasts);
 }
 
+/* Look-back: each block takes a tile by ticket, its aggregate from agg[tile], and writes the exclusive prefix the
+ * primitive returns; a ladder of launches over one workspace, never reset between them. */
+__global__ void lookback_kernel(const int *agg, int *prefix, char *ws, unsigned capacity)
+{
+    __shared__ unsigned s_tile, s_epoch;
+    climb_lookback_hdr *h = (climb_lookback_hdr *)ws;
+    unsigned long long *status = (unsigned long long *)(ws + CLIMB_LOOKBACK_HDR);
+    if (threadIdx.x == 0)
+        climb_lookback_ticket(h, gridDim.x, &s_tile, &s_epoch);
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        const int p = climb_lookback_prefix<int>(status, s_tile, s_epoch + 1, agg[s_tile]);
+        if (threadIdx.x == 0)
+            prefix[s_tile] = p;
+    }
+    climb_lookback_finish<64>(h, status, capacity, s_epoch, gridDim.x);
+}
+
+static void test_lookback(void)
+{
+    const unsigned tiles_max = 20000;
+    int *agg, *prefix, *h_agg = (int *)malloc(tiles_max * 4), *h_got = (int *)malloc(tiles_max * 4);
+    char *ws;
+    const size_t ws_bytes = CLIMB_LOOKBACK_HDR + 8 * (size_t)tiles_max;
+    EXPECT(cudaMalloc((void **)&agg, tiles_max * 4) == cudaSuccess && cudaMalloc((void **)&prefix, tiles_max * 4) ==
+           cudaSuccess && cudaMalloc((void **)&ws, ws_bytes) == cudaSuccess);
+    EXPECT(cudaMemset(ws, 0, ws_bytes) == cudaSuccess);
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    /* grids of 1, 2, 33 and up to 20000 tiles, one after another on one workspace; then across the epoch's wrap */
+    const unsigned grids[] = {1, 2, 33, 20000, 7, 4096, 20000, 5, 20000};
+    for (int k = 0; k < 9; k++) {
+        const unsigned g = grids[k];
+        if (k == 6) { /* the next launch is the last epoch: its last block clears every status word */
+            const unsigned long long word = (unsigned long long)(CLIMB_LOOKBACK_EPOCHS - 1) << 32;
+            EXPECT(cudaMemcpy(ws, &word, 8, cudaMemcpyHostToDevice) == cudaSuccess);
+        }
+        climb_rng_fill_i32(&r, h_agg, g, INT32_MIN, INT32_MAX);
+        EXPECT(cudaMemcpy(agg, h_agg, g * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(prefix, 0xFF, tiles_max * 4) == cudaSuccess);
+        lookback_kernel<<<g, 64>>>(agg, prefix, ws, tiles_max);
+        EXPECT(cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(cudaMemcpy(h_got, prefix, g * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        uint32_t run = 0;
+        unsigned bad = 0;
+        for (unsigned t = 0; t < g; t++) {
+            bad += (uint32_t)h_got[t] != run;
+            run += (uint32_t)h_agg[t];
+        }
+        unsigned long long hdr = 0;
+        EXPECT(cudaMemcpy(&hdr, ws, 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT_MSG(bad == 0, "look-back over %u tiles (launch %d): %u prefixes wrong", g, k, bad);
+        EXPECT_MSG((unsigned)hdr == 0, "the ticket is left at %u", (unsigned)hdr);
+        if (k == 6)
+            EXPECT_MSG(hdr >> 32 == 0, "the epoch after the wrap is %llu", hdr >> 32);
+    }
+    cudaFree(agg);
+    cudaFree(prefix);
+    cudaFree(ws);
+    free(h_agg);
+    free(h_got);
+}
+
+/* Merge path against a sequential merge of the row ends with 0 .. nnz - 1, on the host and on the device. */
+__global__ void merge_path_kernel(const int *e, int rows, int nnz, int *out)
+{
+    const int d = blockIdx.x * blockDim.x + threadIdx.x;
+    if (d <= rows + nnz)
+        out[d] = climb_merge_path_search(e, rows, nnz, d);
+}
+
+static void test_merge_path(int on_gpu)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    for (int trial = 0; trial < 200; trial++) {
+        const int rows = (int)climb_rng_range(&r, 0, trial < 100 ? 40 : 3000);
+        int *e = (int *)malloc(sizeof(int) * (size_t)(rows + 1));
+        int nnz = 0;
+        for (int i = 0; i < rows; i++) { /* empty rows, short ones and a few long ones */
+            nnz += climb_rng_range(&r, 0, 9) == 0 ? (int)climb_rng_range(&r, 50, 400) : (int)climb_rng_range(&r, 0, 3);
+            e[i] = nnz;
+        }
+        /* the sequential merge: want[d] = row ends among the first d merged items */
+        int *want = (int *)malloc(sizeof(int) * (size_t)(rows + nnz + 1)), a = 0, b = 0;
+        for (int d = 0; d <= rows + nnz; d++) {
+            want[d] = a;
+            if (d == rows + nnz)
+                break;
+            if (a < rows && (b >= nnz || e[a] <= b))
+                a++;
+            else
+                b++;
+        }
+        int bad = 0;
+        for (int d = 0; d <= rows + nnz; d++)
+            bad += climb_merge_path_search(e, rows, nnz, d) != want[d];
+        EXPECT_MSG(bad == 0, "host merge path, %d rows, %d nonzeros: %d diagonals wrong", rows, nnz, bad);
+        if (on_gpu && rows > 0) {
+            int *de, *dout, *got = (int *)malloc(sizeof(int) * (size_t)(rows + nnz + 1));
+            EXPECT(cudaMalloc((void **)&de, sizeof(int) * (size_t)rows) == cudaSuccess &&
+                   cudaMalloc((void **)&dout, sizeof(int) * (size_t)(rows + nnz + 1)) == cudaSuccess);
+            EXPECT(cudaMemcpy(de, e, sizeof(int) * (size_t)rows, cudaMemcpyHostToDevice) == cudaSuccess);
+            merge_path_kernel<<<(rows + nnz + 1 + 255) / 256, 256>>>(de, rows, nnz, dout);
+            EXPECT(cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT(cudaMemcpy(got, dout, sizeof(int) * (size_t)(rows + nnz + 1), cudaMemcpyDeviceToHost) ==
+                   cudaSuccess);
+            bad = 0;
+            for (int d = 0; d <= rows + nnz; d++)
+                bad += got[d] != want[d];
+            EXPECT_MSG(bad == 0, "device merge path, %d rows: %d diagonals wrong", rows, bad);
+            cudaFree(de);
+            cudaFree(dout);
+            free(got);
+        }
+        free(e);
+        free(want);
+    }
+}
+
 int main(void)
 {
+    test_merge_path(0); /* the host half runs where there is no GPU too, and its failure is a failure there */
+    if (test_failures)
+        return test_finish("test_gpu_primitives");
     test_require_gpu();
+    test_merge_path(1);
+    test_lookback();
     test_last_block();
     run_block<32>();
     run_block<64>();

@@ -11,6 +11,7 @@
 #define CLIMB_CORE_DEVICE_PRIMITIVES_CUH
 
 #include <cuda/std/limits>
+#include <string.h>
 
 /* ---- operations ---- */
 
@@ -158,6 +159,151 @@ __device__ __forceinline__ bool climb_last_block(unsigned *ticket)
     if (last)
         __threadfence();
     return last;
+}
+
+/* ---- single-pass tile scan: decoupled look-back ----
+ *
+ * Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back" (NVIDIA, 2016). A grid scans
+ * tiles in one pass: each block draws a tile in the order blocks start (a ticket, so a tile's predecessors are
+ * already running), publishes its tile's aggregate at once, looks back over its predecessors' words and adds
+ * aggregates until it meets one that is an inclusive prefix, then publishes its own inclusive prefix.
+ *
+ * The workspace: a climb_lookback_hdr (CLIMB_LOOKBACK_HDR bytes), then one 64-bit status word per tile: the high
+ * half (epoch + 1) << 1 | 1 for an inclusive prefix, | 0 for an aggregate alone; the low half the value's 32 bits.
+ * A flag and its value travel in one 64-bit store, so no fence is needed between them. A word written by an
+ * earlier launch carries an older epoch and reads as "not ready": the workspace is zeroed once, never between
+ * launches (CUB runs an initialisation kernel instead). After CLIMB_LOOKBACK_EPOCHS launches the epoch wraps and
+ * that launch's last block clears the words (climb_lookback_finish). Values of 4 bytes (int, unsigned, float). */
+#define CLIMB_LOOKBACK_EPOCHS 0x7fffffffu
+#define CLIMB_LOOKBACK_HDR 16u
+
+struct climb_lookback_hdr {
+    unsigned long long ticket;   /* the launch's epoch in the high half, the next ticket in the low half */
+    unsigned done;               /* blocks finished, counted in the wrapping launch only */
+    unsigned pad;
+};
+
+template <typename T> __device__ __forceinline__ unsigned climb_lookback_bits(T v)
+{
+    static_assert(sizeof(T) == 4, "look-back values are 4 bytes");
+    unsigned b;
+    memcpy(&b, &v, 4);
+    return b;
+}
+template <typename T> __device__ __forceinline__ T climb_lookback_from_bits(unsigned b)
+{
+    T v;
+    memcpy(&v, &b, 4);
+    return v;
+}
+__device__ __forceinline__ unsigned long long climb_lookback_load(const unsigned long long *p)
+{
+    return *(const volatile unsigned long long *)p;
+}
+template <typename T>
+__device__ __forceinline__ void climb_lookback_publish(unsigned long long *p, unsigned marker, int inclusive, T v)
+{
+    *(volatile unsigned long long *)p =
+        (unsigned long long)((marker << 1) | (unsigned)inclusive) << 32 | climb_lookback_bits(v);
+}
+
+/* Thread 0 of each block: the tile this block scans (in the order blocks start) and the launch's epoch. The block
+ * that draws the last ticket moves the word to the next epoch and ticket 0. */
+__device__ __forceinline__ void climb_lookback_ticket(climb_lookback_hdr *h, unsigned tiles, unsigned *tile,
+                                                      unsigned *epoch)
+{
+    const unsigned long long old = atomicAdd(&h->ticket, 1ull);
+    *epoch = (unsigned)(old >> 32);
+    *tile = (unsigned)old;
+    if (*tile == tiles - 1)
+        atomicExch(&h->ticket, (unsigned long long)((*epoch + 1) % CLIMB_LOOKBACK_EPOCHS) << 32);
+}
+
+/* Every thread of every block, at its end: in the launch whose epoch wraps, the last block out clears the
+ * `capacity` status words. */
+template <unsigned BLOCK>
+__device__ __forceinline__ void climb_lookback_finish(climb_lookback_hdr *h, unsigned long long *status,
+                                                      unsigned capacity, unsigned epoch, unsigned tiles)
+{
+    if (epoch != CLIMB_LOOKBACK_EPOCHS - 1)
+        return;
+    __shared__ int last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(&h->done, 1u) == tiles - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    for (unsigned i = threadIdx.x; i < capacity; i += BLOCK)
+        status[i] = 0;
+    if (threadIdx.x == 0)
+        h->done = 0;
+}
+
+/* The 32 lanes of one warp of the block scanning `tile` (marker: its epoch + 1), with the tile's aggregate:
+ * publishes it, looks back 32 tiles at a time (the nearest inclusive prefix ends the walk; a warp that finds its
+ * window not ready backs off with __nanosleep), publishes the tile's inclusive prefix, and returns in every lane
+ * the sum of every tile before this one (the identity for tile 0). */
+template <typename T>
+__device__ __forceinline__ T climb_lookback_prefix(unsigned long long *status, unsigned tile, unsigned marker,
+                                                   T aggregate)
+{
+    const unsigned lane = threadIdx.x & 31;
+    T prefix = T(0);
+    if (tile == 0) {
+        if (lane == 0)
+            climb_lookback_publish(&status[0], marker, 1, aggregate);
+        return prefix;
+    }
+    if (lane == 0)
+        climb_lookback_publish(&status[tile], marker, 0, aggregate);
+    long long pos = (long long)tile - 1;
+    for (;;) {
+        const long long i = pos - lane;
+        unsigned long long w;
+        bool ready;
+        for (unsigned sleep = 32;; sleep = sleep < 512 ? 2 * sleep : sleep) {
+            w = i >= 0 ? climb_lookback_load(&status[i]) : (unsigned long long)((marker << 1) | 1u) << 32;
+            ready = (unsigned)(w >> 33) == marker;
+            if (__all_sync(0xffffffffu, ready))
+                break;
+            __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
+        }
+        const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
+        T v = climb_lookback_from_bits<T>((unsigned)w);
+        if (p && (int)lane > __ffs(p) - 1)
+            v = T(0); /* past the nearest inclusive prefix */
+        prefix = prefix + climb_warp_sum(v);
+        if (p)
+            break;
+        pos -= 32;
+    }
+    if (lane == 0)
+        climb_lookback_publish(&status[tile], marker, 1, prefix + aggregate);
+    return prefix;
+}
+
+/* ---- merge path ---- */
+
+/* The merge-path search (Green, McColl and Bader, "GPU Merge Path"; Merrill and Garland's merge-based SpMV): on
+ * the merge of a sorted list of `a_len` row ends e[] with the natural numbers 0 .. b_len - 1 (the nonzeros), how
+ * many row ends come before position `diagonal` of the merged order, a row end counted first on a tie (a row's
+ * end e[r] sorts after nonzero e[r] - 1). Binary search along the diagonal: O(log min(a_len, diagonal)). Host
+ * and device. */
+__host__ __device__ __forceinline__ int climb_merge_path_search(const int *e, int a_len, int b_len, int diagonal)
+{
+    int lo = diagonal - b_len > 0 ? diagonal - b_len : 0, hi = diagonal < a_len ? diagonal : a_len;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (e[mid] <= diagonal - 1 - mid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* ---- wide loads ---- */

@@ -120,81 +120,12 @@ static const scan_arch_policy SCAN_ARCH_POLICY[] = {
 
 /* ---------------------------------------------------------------- the chained tiles' flags */
 
-/* The single-pass rungs share one workspace layout: a 64-bit ticket word (the call's epoch in the high half, the
- * next tile's ticket in the low half), a 32-bit counter used once every SCAN_EPOCHS calls, then one 64-bit status
- * word per tile: the high half (epoch + 1) << 1 | 1 when the value is the tile's inclusive prefix, 0 when it is
- * its aggregate alone; the low half the value's bits. A flag and its value travel in one 64-bit store, so a
- * reader that sees the flag sees the value: no fence between them.
- *
- * A status word written in an earlier call carries an older epoch, so it reads as "not ready": nothing is reset
- * between calls (CUB launches an initialisation kernel instead). The block that draws the last ticket moves the
- * word to the next epoch and ticket 0; every tile has drawn its ticket by then. After SCAN_EPOCHS calls the
- * epoch wraps: that call's blocks count themselves out on the counter and the last one clears the status words,
- * so an old word can never carry the current epoch. */
-#define SCAN_EPOCHS 0x7fffffffu
-#define SCAN_HDR 16u
-
-struct scan_hdr {
-    unsigned long long ticket;
-    unsigned done;
-    unsigned pad;
-};
-
-template <typename T> __device__ __forceinline__ unsigned scan_bits(T v)
-{
-    unsigned b;
-    memcpy(&b, &v, 4);
-    return b;
-}
-template <typename T> __device__ __forceinline__ T scan_from_bits(unsigned b)
-{
-    T v;
-    memcpy(&v, &b, 4);
-    return v;
-}
-__device__ __forceinline__ unsigned long long scan_load_status(const unsigned long long *p)
-{
-    return *(const volatile unsigned long long *)p;
-}
-template <typename T>
-__device__ __forceinline__ void scan_publish(unsigned long long *p, unsigned marker, int inclusive, T v)
-{
-    *(volatile unsigned long long *)p = (unsigned long long)((marker << 1) | (unsigned)inclusive) << 32 | scan_bits(v);
-}
-
-/* Thread 0 of each block: the tile this block scans, in the order blocks start (a dynamic block index), and the
- * call's epoch. */
-__device__ __forceinline__ void scan_take_ticket(scan_hdr *h, unsigned tiles, unsigned *tile, unsigned *epoch)
-{
-    const unsigned long long old = atomicAdd(&h->ticket, 1ull);
-    *epoch = (unsigned)(old >> 32);
-    *tile = (unsigned)old;
-    if (*tile == tiles - 1)
-        atomicExch(&h->ticket, (unsigned long long)((*epoch + 1) % SCAN_EPOCHS) << 32);
-}
-
-/* Every block at its end: in the call whose epoch wraps, the last block out clears the status words. */
-template <unsigned BLOCK>
-__device__ __forceinline__ void scan_finish(scan_hdr *h, unsigned long long *status, unsigned capacity, unsigned epoch,
-                                            unsigned tiles)
-{
-    if (epoch != SCAN_EPOCHS - 1)
-        return;
-    __shared__ int last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(&h->done, 1u) == tiles - 1;
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    for (unsigned i = threadIdx.x; i < capacity; i += BLOCK)
-        status[i] = 0;
-    if (threadIdx.x == 0)
-        h->done = 0;
-}
+/* The single-pass rungs share the look-back primitives' workspace layout (src/core/device_primitives.cuh): a
+ * ticket word, then a 64-bit status word per tile whose flag and epoch let a workspace serve launch after launch
+ * with no reset; the wrapping launch clears it. */
+#define SCAN_EPOCHS CLIMB_LOOKBACK_EPOCHS
+#define SCAN_HDR CLIMB_LOOKBACK_HDR
+typedef climb_lookback_hdr scan_hdr;
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -315,7 +246,7 @@ __device__ __forceinline__ void scan_staged_tile(const T *in, T *out, size_t n, 
     unsigned tile = blockIdx.x, epoch = 0;
     if (CHAIN) {
         if (t == 0)
-            scan_take_ticket(h, gridDim.x, &s_tile, &s_epoch);
+            climb_lookback_ticket(h, gridDim.x, &s_tile, &s_epoch);
         __syncthreads();
         tile = s_tile;
         epoch = s_epoch;
@@ -354,11 +285,11 @@ __device__ __forceinline__ void scan_staged_tile(const T *in, T *out, size_t n, 
             if (tile > 0) {
                 unsigned long long w;
                 do
-                    w = scan_load_status(&status[tile - 1]);
+                    w = climb_lookback_load(&status[tile - 1]);
                 while ((unsigned)(w >> 33) != marker);
-                prefix = scan_from_bits<T>((unsigned)w);
+                prefix = climb_lookback_from_bits<T>((unsigned)w);
             }
-            scan_publish(&status[tile], marker, 1, prefix + block_total);
+            climb_lookback_publish(&status[tile], marker, 1, prefix + block_total);
             s_prefix = prefix;
         }
         __syncthreads();
@@ -383,7 +314,7 @@ __device__ __forceinline__ void scan_staged_tile(const T *in, T *out, size_t n, 
         if (base + j < n)
             out[base + j] = s[j];
     if (CHAIN)
-        scan_finish<BLOCK>(h, status, capacity, epoch, gridDim.x);
+        climb_lookback_finish<BLOCK>(h, status, capacity, epoch, gridDim.x);
 }
 
 template <typename T, unsigned BLOCK, unsigned COARSE>
@@ -444,7 +375,7 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
     unsigned long long *status = (unsigned long long *)(ws + SCAN_HDR);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (threadIdx.x == 0)
-        scan_take_ticket(h, gridDim.x, &s_tile, &s_epoch);
+        climb_lookback_ticket(h, gridDim.x, &s_tile, &s_epoch);
     __syncthreads();
     const unsigned tile = s_tile, epoch = s_epoch, marker = epoch + 1;
     const size_t wbase = (size_t)tile * TILE + (size_t)warp * (VECS * 32 * W);
@@ -490,37 +421,7 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
         const T aggregate = __shfl_sync(0xffffffffu, inc, 31);
         const T up = __shfl_up_sync(0xffffffffu, inc, 1); /* every lane: the mask names all 32 */
         const T wexc = lane == 0 ? T(0) : up;
-        T prefix = T(0);
-        if (tile == 0) {
-            if (lane == 0)
-                scan_publish(&status[0], marker, 1, aggregate);
-        } else {
-            if (lane == 0)
-                scan_publish(&status[tile], marker, 0, aggregate);
-            long long pos = (long long)tile - 1;
-            for (;;) {
-                const long long i = pos - lane;
-                unsigned long long w;
-                bool ready;
-                for (unsigned sleep = 32;; sleep = sleep < 512 ? 2 * sleep : sleep) {
-                    w = i >= 0 ? scan_load_status(&status[i]) : (unsigned long long)((marker << 1) | 1u) << 32;
-                    ready = (unsigned)(w >> 33) == marker;
-                    if (__all_sync(0xffffffffu, ready))
-                        break;
-                    __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
-                }
-                const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
-                T v = scan_from_bits<T>((unsigned)w);
-                if (p && (int)lane > __ffs(p) - 1)
-                    v = T(0); /* past the nearest inclusive prefix */
-                prefix = prefix + climb_warp_sum(v);
-                if (p)
-                    break;
-                pos -= 32;
-            }
-            if (lane == 0)
-                scan_publish(&status[tile], marker, 1, prefix + aggregate);
-        }
+        const T prefix = climb_lookback_prefix<T>(status, tile, marker, aggregate);
         if (lane < WARPS)
             s_warp[lane] = prefix + wexc;
     }
@@ -560,7 +461,7 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
                     out[i] = x[k][e];
             }
     }
-    scan_finish<BLOCK>(h, status, capacity, epoch, gridDim.x);
+    climb_lookback_finish<BLOCK>(h, status, capacity, epoch, gridDim.x);
 }
 
 /* ---------------------------------------------------------------- launchers */

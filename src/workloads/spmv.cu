@@ -242,17 +242,10 @@ extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
 
 /* ---------------------------------------------------------------- merge_blocks' partition (host and device) */
 
+/* The merge-path search of the row ends against the nonzeros: core's primitive. */
 __host__ __device__ static inline int merge_search(const int32_t *e, int rows, int nnz, int d)
 {
-    int lo = d - nnz > 0 ? d - nnz : 0, hi = d < rows ? d : rows;
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (e[mid] <= d - 1 - mid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return climb_merge_path_search(e, rows, nnz, d);
 }
 
 extern "C" int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d)
