@@ -35,6 +35,7 @@
 #include "../core/check.h"
 #include "../core/device.h"
 #include "../core/device_primitives.cuh"
+#include "../core/graph.h"
 #include "../core/rng.h"
 #include "../core/text.h"
 #include "../core/timing.h"
@@ -43,178 +44,11 @@
 
 /* ---------------------------------------------------------------- generators */
 
-static int gen_fail(char *err, size_t errlen, const char *what, int64_t rows, int64_t nnz)
-{
-    snprintf(err, errlen, "%s: %lld rows and %lld nonzeros: over the 32-bit indices' 2147483647", what,
-             (long long)rows, (long long)nnz);
-    return -1;
-}
-
-/* Distinct sorted columns: k of [0, cols), uniform. Rejection for k well below cols, a partial shuffle else. */
-static void gen_distinct(climb_rng *r, int32_t cols, int32_t k, int32_t *out, int32_t *scratch)
-{
-    if (k == 0)
-        return;
-    if ((int64_t)k * 4 > cols) {
-        for (int32_t i = 0; i < cols; i++)
-            scratch[i] = i;
-        for (int32_t i = 0; i < k; i++) {
-            const int32_t j = i + (int32_t)climb_rng_range(r, 0, cols - 1 - i);
-            const int32_t t = scratch[i];
-            scratch[i] = scratch[j];
-            scratch[j] = t;
-            out[i] = scratch[i];
-        }
-    } else {
-        int32_t have = 0;
-        while (have < k) {
-            for (int32_t i = have; i < k; i++)
-                out[i] = (int32_t)climb_rng_range(r, 0, cols - 1);
-            /* insertion sort (k is small here: at most cols / 4 and usually tens), then drop repeats */
-            for (int32_t i = 1; i < k; i++) {
-                const int32_t v = out[i];
-                int32_t j = i;
-                for (; j > 0 && out[j - 1] > v; j--)
-                    out[j] = out[j - 1];
-                out[j] = v;
-            }
-            have = 1;
-            for (int32_t i = 1; i < k; i++)
-                if (out[i] != out[have - 1])
-                    out[have++] = out[i];
-        }
-        return;
-    }
-    /* the shuffle's picks, sorted */
-    for (int32_t i = 1; i < k; i++) {
-        const int32_t v = out[i];
-        int32_t j = i;
-        for (; j > 0 && out[j - 1] > v; j--)
-            out[j] = out[j - 1];
-        out[j] = v;
-    }
-}
-
-static int32_t powerlaw_len(climb_rng *r, int32_t cap)
-{
-    const double u = 1.0 - climb_rng_double(r, 0.0, 1.0); /* (0, 1] */
-    const double l = floor(pow(u, -1.0 / 1.2));
-    return l >= (double)cap ? cap : (int32_t)l;
-}
-
+/* The generated matrices are core's (src/core/graph.c), shared with the graph workloads. */
 extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen)
 {
-    static const char *const NAMES[] = {"poisson", "stencil27", "banded", "random", "powerlaw"};
-    memset(m, 0, sizeof *m);
-    if (g->rows < 0 || g->cols < 0 || g->rows > CLIMB_MTX_MAX_DIM || g->cols > CLIMB_MTX_MAX_DIM) {
-        snprintf(err, errlen, "%s: %lld x %lld: rows and cols must be within 0 .. 2147483646", NAMES[g->matrix],
-                 (long long)g->rows, (long long)g->cols);
-        return -1;
-    }
-    const int32_t rows = (int32_t)g->rows, cols = (int32_t)g->cols;
-    if (g->matrix == CLIMB_SPMV_RANDOM && (int64_t)rows * (g->per_row < cols ? g->per_row : cols) > CLIMB_MTX_MAX_NNZ)
-        return gen_fail(err, errlen, NAMES[g->matrix], rows, (int64_t)rows * (g->per_row < cols ? g->per_row : cols));
-    int64_t gx = (int64_t)llround(cbrt((double)rows));
-    if (gx < 1)
-        gx = 1;
-    const int64_t gz = rows ? (rows + gx * gx - 1) / (gx * gx) : 0;
-    if (grid) {
-        grid[0] = grid[1] = (int)gx;
-        grid[2] = (int)gz;
-    }
-    climb_rng rng;
-    climb_rng_seed(&rng, g->seed);
-    /* Row lengths first (the power law draws them; the others count their in-range columns). */
-    m->rows = rows;
-    m->cols = cols;
-    m->row_ptr = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
-    if (!m->row_ptr) {
-        snprintf(err, errlen, "out of host memory for %lld row pointers", (long long)rows + 1);
-        return -1;
-    }
-    const int stencil = g->matrix == CLIMB_SPMV_POISSON || g->matrix == CLIMB_SPMV_STENCIL27;
-    int64_t nnz = 0;
-    m->row_ptr[0] = 0;
-    for (int32_t r = 0; r < rows; r++) {
-        int64_t len = 0;
-        if (stencil) {
-            const int64_t x = r % gx, y = (r / gx) % gx, z = r / (gx * gx);
-            for (int dz = -1; dz <= 1; dz++)
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++) {
-                        const int far = (dx != 0) + (dy != 0) + (dz != 0);
-                        if (g->matrix == CLIMB_SPMV_POISSON && far > 1)
-                            continue;
-                        if (x + dx < 0 || x + dx >= gx || y + dy < 0 || y + dy >= gx || z + dz < 0 || z + dz >= gz)
-                            continue;
-                        const int64_t c = r + dx + dy * gx + dz * gx * gx;
-                        len += c < cols && c < rows;
-                    }
-        } else if (g->matrix == CLIMB_SPMV_BANDED) {
-            const int64_t lo = r - g->band < 0 ? 0 : r - g->band, hi = r + g->band >= cols ? cols - 1 : r + g->band;
-            len = hi >= lo ? hi - lo + 1 : 0;
-        } else if (g->matrix == CLIMB_SPMV_RANDOM) {
-            len = g->per_row < cols ? g->per_row : cols;
-        } else {
-            len = cols ? powerlaw_len(&rng, g->max_row < cols ? g->max_row : cols) : 0;
-        }
-        nnz += len;
-        if (nnz > CLIMB_MTX_MAX_NNZ) {
-            climb_csr_free(m);
-            return gen_fail(err, errlen, NAMES[g->matrix], rows, nnz);
-        }
-        m->row_ptr[r + 1] = (int32_t)nnz;
-    }
-    m->nnz = (int32_t)nnz;
-    if (climb_host_memory_refuses((size_t)nnz * 12, "the sparse matrix")) {
-        snprintf(err, errlen, "%s: not enough host memory for %lld nonzeros", NAMES[g->matrix], (long long)nnz);
-        climb_csr_free(m);
-        return -1;
-    }
-    m->col_idx = (int32_t *)malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
-    m->val = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
-    int32_t *scratch = NULL;
-    const int sparse_draw = g->matrix == CLIMB_SPMV_RANDOM || g->matrix == CLIMB_SPMV_POWERLAW;
-    if (sparse_draw)
-        scratch = (int32_t *)malloc(((size_t)cols + 1) * sizeof(int32_t));
-    if (!m->col_idx || !m->val || (sparse_draw && !scratch)) {
-        snprintf(err, errlen, "out of host memory for %lld nonzeros", (long long)nnz);
-        free(scratch);
-        climb_csr_free(m);
-        return -1;
-    }
-    for (int32_t r = 0; r < rows; r++) {
-        int32_t *out = m->col_idx + m->row_ptr[r];
-        const int32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
-        int32_t k = 0;
-        if (stencil) {
-            const int64_t x = r % gx, y = (r / gx) % gx, z = r / (gx * gx);
-            for (int dz = -1; dz <= 1; dz++)
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++) {
-                        const int far = (dx != 0) + (dy != 0) + (dz != 0);
-                        if (g->matrix == CLIMB_SPMV_POISSON && far > 1)
-                            continue;
-                        if (x + dx < 0 || x + dx >= gx || y + dy < 0 || y + dy >= gx || z + dz < 0 || z + dz >= gz)
-                            continue;
-                        const int64_t c = r + dx + dy * gx + dz * gx * gx;
-                        if (c < cols && c < rows)
-                            out[k++] = (int32_t)c;
-                    }
-        } else if (g->matrix == CLIMB_SPMV_BANDED) {
-            const int64_t lo = r - g->band < 0 ? 0 : r - g->band;
-            for (k = 0; k < len; k++)
-                out[k] = (int32_t)(lo + k);
-        } else {
-            gen_distinct(&rng, cols, len, out, scratch);
-            k = len;
-        }
-        (void)k;
-    }
-    free(scratch);
-    for (int64_t j = 0; j < nnz; j++)
-        m->val[j] = climb_rng_double(&rng, -1.0, 1.0);
-    return 0;
+    const climb_sparse_gen sg = {g->matrix, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};
+    return climb_sparse_generate(&sg, m, grid, err, errlen);
 }
 
 extern "C" double climb_spmv_tolerance(int32_t len, double sum_abs, int f64)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
+#include "../core/graph.h"
 #include "../core/mtx.h"
 #include "../core/workload.h"
 
@@ -15,18 +16,10 @@ extern "C" {
 
 extern const climb_workload climb_spmv_workload;
 
-/* The generated matrices (the `matrix` option), each rows x cols with 32-bit indices and values uniform in
- * [-1, 1):
- *   POISSON: the 3-D 7-point stencil on a g x g x gz grid, g = round(cbrt(rows)), gz = ceil(rows / g^2), the
- *     points in x-fastest order and the last plane cut at `rows` (160^3 exactly at rows = 4096000);
- *   STENCIL27: the 27-point stencil on the same grid;
- *   BANDED: columns r - band .. r + band;
- *   RANDOM: `per_row` distinct columns per row, uniform;
- *   POWERLAW: row lengths floor(u^(-1/1.2)) capped at max_row (a Pareto tail: mean about 4.6, so 19.5M nonzeros
- *     at 2^22 rows with max_row 4096), distinct uniform columns.
- * Columns at or past `cols` are dropped (a rectangular cut of the square pattern). */
-enum { CLIMB_SPMV_POISSON = 0, CLIMB_SPMV_STENCIL27 = 1, CLIMB_SPMV_BANDED = 2, CLIMB_SPMV_RANDOM = 3,
-       CLIMB_SPMV_POWERLAW = 4 };
+/* The generated matrices (the `matrix` option): core's generators (src/core/graph.h says what each draws). */
+enum { CLIMB_SPMV_POISSON = CLIMB_GEN_POISSON, CLIMB_SPMV_STENCIL27 = CLIMB_GEN_STENCIL27,
+       CLIMB_SPMV_BANDED = CLIMB_GEN_BANDED, CLIMB_SPMV_RANDOM = CLIMB_GEN_RANDOM,
+       CLIMB_SPMV_POWERLAW = CLIMB_GEN_POWERLAW };
 
 typedef struct climb_spmv_gen {
     int matrix;
