@@ -36,12 +36,17 @@ function(climb_cuda_objects name)
   endif()
 endfunction()
 
-# climb_workload_sources(<out> <name>...): each workload's src/workloads/<name>.cu, and its API file
-# src/lib/<name>.c when it has one.
+# climb_workload_sources(<out> <name>...): each workload's src/workloads/<name>.cu, or every .cu of its folder
+# src/workloads/<name>/ where it has several files, and its API file src/lib/<name>.c when it has one.
 function(climb_workload_sources out)
   set(srcs)
   foreach(w ${ARGN})
-    list(APPEND srcs src/workloads/${w}.cu)
+    if(IS_DIRECTORY ${CMAKE_SOURCE_DIR}/src/workloads/${w})
+      file(GLOB wsrcs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/workloads/${w}/*.cu)
+      list(APPEND srcs ${wsrcs})
+    else()
+      list(APPEND srcs src/workloads/${w}.cu)
+    endif()
     if(EXISTS ${CMAKE_SOURCE_DIR}/src/lib/${w}.c)
       list(APPEND srcs src/lib/${w}.c)
     endif()

@@ -9,7 +9,7 @@
 
 #include "core/mtx.h"
 #include "core/rng.h"
-#include "workloads/spmv.h"
+#include "workloads/spmv/spmv.h"
 #include "testing.h"
 
 static int gen(int matrix, int64_t rows, int64_t cols, uint64_t seed, climb_csr *m)

@@ -29,7 +29,7 @@
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
 #include "workloads/sgemm.h"
-#include "workloads/spmv.h"
+#include "workloads/spmv/spmv.h"
 #include "workloads/transpose.h"
 #include "testing.h"
 

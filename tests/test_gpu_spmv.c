@@ -13,7 +13,7 @@
 #include "core/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
-#include "workloads/spmv.h"
+#include "workloads/spmv/spmv.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -232,8 +232,9 @@ static void print_workload(const climb_workload *w, FILE *f)
             } else {
                 snprintf(range, sizeof range, "; also --input FILE");
             }
-            fprintf(f, "    %-12s %-7s default %-12s %s%s\n", o->name, climb_opt_kind_name(o->kind),
-                    o->def && o->def[0] ? o->def : "(none)", o->meaning, range);
+            fprintf(f, "    %-12s %-7s default %-12s %s%s%s\n", o->name, climb_opt_kind_name(o->kind),
+                    o->def && o->def[0] ? o->def : "(none)", o->meaning, range,
+                    o->keys_tuning ? "; keys the tuning (tuned per value)" : "");
         }
     }
     fprintf(f, "  counts: %s", w->bytes_counted);
@@ -250,8 +251,8 @@ static void print_workload(const climb_workload *w, FILE *f)
     fprintf(f, "\n\n  %2s  %-36s %-7s %s\n", "#", "rung", "kind", "idea");
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
-        fprintf(f, "  %2d  %-36s %-7s %s%s%s\n", i, r->name, climb_rung_kind_name(r->kind), r->idea,
-                r->needs[0] ? "; needs " : "", r->needs);
+        fprintf(f, "  %2d  %-36s %-7s %s%s%s%s\n", i, r->name, climb_rung_kind_name(r->kind), r->idea,
+                r->needs[0] ? "; needs " : "", r->needs, r->host_part ? "; host part: timed by the wall clock" : "");
     }
     if (w->tuning) {
         const climb_tuning *tn = w->tuning;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "handle.h"
-#include "../workloads/spmv.h"
+#include "../workloads/spmv/spmv.h"
 
 struct climb_spmv_plan_s {
     int device;               /* the handle's device when the plan was made */

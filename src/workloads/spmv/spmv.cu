@@ -1,5 +1,5 @@
 /*
- * spmv.cu - sparse matrix-vector product y = A x as a ladder of storage formats, on generated matrices or a
+ * spmv/spmv.cu - sparse matrix-vector product y = A x as a ladder of storage formats, on generated matrices or a
  * Matrix Market file (--input FILE.mtx), f32 or f64 values with 32-bit indices.
  *
  * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
@@ -32,15 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "../core/device.h"
-#include "../core/device_primitives.cuh"
-#include "../core/graph.h"
-#include "../core/rng.h"
-#include "../core/text.h"
-#include "../core/timing.h"
-#include "../core/workload.cuh"
+#include "../../core/check.h"
+#include "../../core/device.h"
+#include "../../core/device_primitives.cuh"
+#include "../../core/graph.h"
+#include "../../core/rng.h"
+#include "../../core/text.h"
+#include "../../core/timing.h"
+#include "../../core/workload.cuh"
 #include "spmv.h"
+#include "kernels.cuh"
+#include "plan_internal.h"
 
 /* ---------------------------------------------------------------- generators */
 
@@ -72,33 +74,6 @@ extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
     s->mean = sum / m->rows;
     const double var = sq / m->rows - s->mean * s->mean;
     s->cv = s->mean > 0 ? sqrt(var > 0 ? var : 0) / s->mean : 0;
-}
-
-/* ---------------------------------------------------------------- merge_blocks' partition (host and device) */
-
-/* The merge-path search of the row ends against the nonzeros: core's primitive. */
-__host__ __device__ static inline int merge_search(const int32_t *e, int rows, int nnz, int d)
-{
-    return climb_merge_path_search(e, rows, nnz, d);
-}
-
-extern "C" int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d)
-{
-    return merge_search(e, rows, nnz, d);
-}
-
-__host__ __device__ static inline int block_flag(const int32_t *rp, int r, int budget)
-{
-    if (r == 0)
-        return 1;
-    const int64_t here = ((int64_t)rp[r] + r) / budget, before = ((int64_t)rp[r - 1] + r - 1) / budget;
-    return here != before || rp[r + 1] - rp[r] > budget || rp[r] - rp[r - 1] > budget;
-}
-
-extern "C" void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags)
-{
-    for (int r = 0; r < rows; r++)
-        flags[r] = (uint8_t)block_flag(row_ptr, r, budget);
 }
 
 /* ---------------------------------------------------------------- host formats (built once per matrix) */
@@ -195,18 +170,6 @@ static int compute_sizes(const climb_csr *m, const spmv_sorted *s, spmv_sizes *z
     return 0;
 }
 
-/* ---------------------------------------------------------------- policy */
-
-/* Threads per block of the ladder's kernels. */
-#define SPMV_BLOCK 256u
-
-/* merge_blocks: 128 threads x 8 merge items, a row block of 1024 items. Measured with `climb tune` on an H100
- * over the f32 Poisson, 27-point and power-law matrices at 4096000 rows, among 128/256/512 threads x 2/4/8 items
- * (a budget of at most 1024, so that 2 x budget products and row ends fit 48 KB of static shared memory in
- * f64): 128 x 8 was the fastest on all three, 1.27x the geometric mean of 256 x 4. */
-#define SPMV_MERGE_BLOCK 128u
-#define SPMV_MERGE_ITEMS 8u
-
 /* ---------------------------------------------------------------- kernels */
 
 /* spmv_csr_scalar: the textbook CSR kernel, one thread per row. Neighbouring threads walk rows that lie
@@ -301,31 +264,6 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
         atomicAdd(&y[r], v);
 }
 
-/* spmv_jds: rows sorted by length (longest first) and stored by jagged diagonal: the d-th nonzeros of all rows
- * long enough to have one, side by side. Thread i takes the i-th longest row: neighbouring threads have rows of
- * nearly equal length (little divergence) and read each diagonal coalesced, with no padding. y is written
- * through the permutation. */
-template <typename T>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diagonals, const int *__restrict__ perm,
-                                                              const int *__restrict__ jd_ptr,
-                                                              const int *__restrict__ ci, const T *__restrict__ val,
-                                                              const T *__restrict__ x, T *__restrict__ y, T alpha,
-                                                              T beta)
-{
-    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (i >= rows)
-        return;
-    T s = 0;
-    for (int d = 0; d < diagonals; d++) {
-        const int start = jd_ptr[d];
-        if (i >= jd_ptr[d + 1] - start)
-            break;
-        s += val[start + i] * x[ci[start + i]];
-    }
-    const int r = perm[i];
-    y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
-}
-
 /* spmv_jds_ell: the sorted rows cut into sections of 32 (a warp), each section stored as its own small ELL
  * padded only to its longest row (column-major within the section). The padding of plain ELL shrinks to the
  * length differences inside a section, which sorting made small; each warp reads its section contiguously. */
@@ -354,591 +292,6 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int 
     const long long i = sec * SPMV_SECTION + lane;
     if (i < rows)
         y[perm[i]] = s;
-}
-
-/* spmv_merge_blocks: each block takes a row block, a run of whole rows holding about a fixed budget of
- * merge items (rows + nonzeros), found once per matrix. The block loads the run's values and columns coalesced,
- * multiplies them by x into shared memory, and then each thread takes an equal share of the merged list of row
- * ends and products (merge path: a binary search finds where its share starts), adding products and finishing
- * rows as it meets them. A row shared by several threads is finished by the one that meets its end, which adds
- * the partial sums the threads before it left (in order, so the result does not depend on timing). Every
- * thread does the same work whether the rows are 1 or 1000 long; a row longer than the budget is a block of its
- * own, reduced by the whole block. Bytes: the CSR's, once. */
-template <typename T, unsigned BLOCK, unsigned IPT>
-__global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int2 *__restrict__ blocks, const int *__restrict__ rp,
-                                                           const int *__restrict__ ci, const T *__restrict__ val,
-                                                           const T *__restrict__ x, T *__restrict__ y, T alpha,
-                                                           T beta)
-{
-    constexpr int BUDGET = (int)(BLOCK * IPT);
-    constexpr unsigned SLOTS = 2 * IPT; /* a block's rows and its nonzeros are each at most 2 x BUDGET */
-    __shared__ T s_p[2 * BUDGET];
-    __shared__ int s_e[2 * BUDGET];
-    __shared__ T s_carry[BLOCK];
-    __shared__ int s_crow[BLOCK];
-    const int tid = (int)threadIdx.x;
-    const int2 b0 = blocks[blockIdx.x], b1 = blocks[blockIdx.x + 1]; /* (first row, its first nonzero) */
-    const int r0 = b0.x, nz0 = b0.y;
-    const int R = b1.x - r0, P = b1.y - nz0;
-
-    if (R == 1 && P > BUDGET) { /* one long row: the whole block on it */
-        T s = 0;
-        for (int j = nz0 + tid; j < b1.y; j += BLOCK)
-            s += val[j] * x[ci[j]];
-        s = climb_block_sum<BLOCK>(s, s_carry);
-        if (tid == 0)
-            y[r0] = beta != T(0) ? alpha * s + beta * y[r0] : alpha * s;
-        return;
-    }
-
-    /* Every load of the block issued before any is waited for: the row ends, columns and values together, then
-     * the x they name; one memory latency for the CSR, one for x. */
-    int e[SLOTS], c[SLOTS];
-    T v[SLOTS];
-#pragma unroll
-    for (unsigned u = 0; u < SLOTS; u++) {
-        const int k = (int)(u * BLOCK) + tid;
-        if (k < R)
-            e[u] = rp[r0 + 1 + k];
-        if (k < P) {
-            c[u] = ci[nz0 + k];
-            v[u] = val[nz0 + k];
-        }
-    }
-#pragma unroll
-    for (unsigned u = 0; u < SLOTS; u++) {
-        const int k = (int)(u * BLOCK) + tid;
-        if (k < P)
-            v[u] *= x[c[u]];
-    }
-#pragma unroll
-    for (unsigned u = 0; u < SLOTS; u++) {
-        const int k = (int)(u * BLOCK) + tid;
-        if (k < R)
-            s_e[k] = e[u] - nz0;
-        if (k < P)
-            s_p[k] = v[u];
-    }
-    __syncthreads();
-
-    const int D = R + P, share = (D + (int)BLOCK - 1) / (int)BLOCK;
-    const int d0 = tid * share < D ? tid * share : D, d1 = d0 + share < D ? d0 + share : D;
-    int i = merge_search(s_e, R, P, d0), j = d0 - i;
-    T sum = 0, first_sum = 0;
-    int first = -1;
-    for (int d = d0; d < d1; d++) {
-        if (i < R && j < s_e[i]) {
-            sum += s_p[j++];
-        } else {
-            if (first < 0) {
-                first = i;
-                first_sum = sum;
-            } else {
-                T *out = &y[r0 + i];
-                *out = beta != T(0) ? alpha * sum + beta * *out : alpha * sum;
-            }
-            sum = 0;
-            i++;
-        }
-    }
-    s_carry[tid] = sum;
-    s_crow[tid] = i;
-    __syncthreads();
-    if (first >= 0) {
-        for (int t = tid - 1; t >= 0 && s_crow[t] == first; t--)
-            first_sum += s_carry[t];
-        T *out = &y[r0 + first];
-        *out = beta != T(0) ? alpha * first_sum + beta * *out : alpha * first_sum;
-    }
-}
-
-/* spmv_csr_adaptive (best): the rows binned by length once per matrix. Rows of at most long_min nonzeros are
- * taken in row order by groups of LANES lanes, LANES chosen from the mean row length (1: a thread per row, which
- * on short rows reads a warp's rows from the same few cache lines; more lanes read longer rows side by side);
- * groups of more than one lane walk the rows grid-stride, so no block is launched for a handful of rows. The few
- * longer rows, listed in the plan, take a block each (spmv_long_rows_kernel), so one 4096-long row never holds up
- * a warp of short ones. The plan takes JDS (spmv_jds_kernel) or merge_blocks' kernel instead where they do better
- * (climb_spmv_plan_build). */
-template <typename T, unsigned LANES>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_adaptive_kernel(int rows, const int *__restrict__ rp,
-                                                                   const int *__restrict__ ci,
-                                                                   const T *__restrict__ val, const T *__restrict__ x,
-                                                                   T *__restrict__ y, T alpha, T beta, int long_min)
-{
-    constexpr unsigned GROUPS = 32 / LANES; /* rows a warp takes at a time */
-    const unsigned lane = threadIdx.x % LANES, group = (threadIdx.x % 32) / LANES;
-    const long long warp = ((long long)blockIdx.x * SPMV_BLOCK + threadIdx.x) / 32;
-    const long long warps = (long long)gridDim.x * (SPMV_BLOCK / 32);
-    for (long long base = warp * GROUPS; base < rows; base += warps * GROUPS) {
-        const long long row = base + group;
-        T s = 0;
-        int skip = 1;
-        if (row < rows) {
-            const int b = rp[row], e = rp[row + 1];
-            skip = e - b > long_min;
-            if (!skip) {
-#pragma unroll 4
-                for (int j = b + (int)lane; j < e; j += LANES)
-                    s += val[j] * x[ci[j]];
-            }
-        }
-#pragma unroll
-        for (unsigned o = LANES / 2; o > 0; o /= 2)
-            s += __shfl_down_sync(0xffffffffu, s, o, LANES);
-        if (lane == 0 && !skip)
-            y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
-    }
-}
-
-/* The long rows of the adaptive plan: a block per listed row, its threads strided over the row, a block sum. */
-template <typename T>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *__restrict__ list,
-                                                                    const int *__restrict__ rp,
-                                                                    const int *__restrict__ ci,
-                                                                    const T *__restrict__ val,
-                                                                    const T *__restrict__ x, T *__restrict__ y,
-                                                                    T alpha, T beta)
-{
-    __shared__ T scratch[SPMV_BLOCK / 32];
-    const int row = list[blockIdx.x];
-    const int b = rp[row], e = rp[row + 1];
-    T s = 0;
-    for (int j = b + (int)threadIdx.x; j < e; j += SPMV_BLOCK)
-        s += val[j] * x[ci[j]];
-    s = climb_block_sum<SPMV_BLOCK>(s, scratch);
-    if (threadIdx.x == 0)
-        y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
-}
-
-/* The adaptive plan's JDS, built on the device: row lengths and ids, sorted (longest first) by CUB; the count of
- * rows reaching each diagonal; the nonzeros scattered diagonal by diagonal. */
-__global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *len, int *ids)
-{
-    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (r < rows) {
-        len[r] = rp[r + 1] - rp[r];
-        ids[r] = r;
-    }
-}
-
-__global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ sorted_len, int *count)
-{
-    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (i >= rows)
-        return;
-    const int lo = i + 1 < rows ? sorted_len[i + 1] : 0;
-    for (int d = lo; d < sorted_len[i]; d++)
-        count[d] = i + 1; /* rows 0 .. i reach diagonal d, row i + 1 does not */
-}
-
-template <typename T>
-__global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, const int *__restrict__ sorted_len,
-                                        const int *__restrict__ jd_ptr, const int *__restrict__ rp,
-                                        const int *__restrict__ ci, const T *__restrict__ val, int *jci, T *jval)
-{
-    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (i >= rows)
-        return;
-    const int b = rp[perm[i]];
-    for (int k = 0; k < sorted_len[i]; k++) {
-        jci[jd_ptr[k] + i] = ci[b + k];
-        jval[jd_ptr[k] + i] = val[b + k];
-    }
-}
-
-__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int long_min, unsigned char *flags)
-{
-    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (r < rows)
-        flags[r] = (unsigned char)(rp[r + 1] - rp[r] > long_min);
-}
-
-/* merge_blocks' build: which rows start a block (block_flag), compacted into the list of starting rows. */
-__global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
-{
-    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (r < rows)
-        flags[r] = (unsigned char)block_flag(rp, r, budget);
-}
-
-/* The plan keeps each block's first row and its first nonzero, and one more pair past the last block. */
-__global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, const int *__restrict__ rp, int2 *pairs)
-{
-    for (int b = (int)(blockIdx.x * blockDim.x + threadIdx.x); b <= n; b += (int)(gridDim.x * blockDim.x)) {
-        const int r = b < n ? rows_of[b] : rows;
-        pairs[b] = make_int2(r, rp[r]);
-    }
-}
-
-/* The library's validation: row pointers from 0 to nnz, never decreasing (bit 1), columns in range (bit 2). */
-__global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__restrict__ rp,
-                                     const int *__restrict__ ci, unsigned *bad)
-{
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k <= rows; k += stride) {
-        const int p = rp[k];
-        if ((k == 0 && p != 0) || (k == rows && p != nnz) || (k < rows && rp[k + 1] < p) || p < 0 || p > nnz)
-            atomicOr(bad, 1u);
-    }
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride) {
-        const int c = ci[k];
-        if (c < 0 || c >= cols)
-            atomicOr(bad, 2u);
-    }
-}
-
-/* ---------------------------------------------------------------- the best rung's plan (shared with the C API) */
-
-static unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }
-
-extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s)
-{
-    *bad = 0;
-    unsigned *d_bad = NULL, h_bad = 0;
-    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof *d_bad);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
-    if (e == cudaSuccess) {
-        spmv_validate_kernel<<<1024, SPMV_BLOCK, 0, s>>>(p->rows, p->cols, p->nnz, p->row_ptr, p->col_idx, d_bad);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&h_bad, d_bad, sizeof h_bad, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (d_bad)
-        cudaFree(d_bad);
-    *bad = h_bad & 1u ? 1 : h_bad & 2u ? 2 : 0;
-    return e;
-}
-
-/* The merge_blocks rung's row blocks. */
-typedef struct spmv_merge_plan {
-    int2 *blocks;             /* n_blocks + 1 pairs (first row, its first nonzero); the last (rows, nnz) */
-    int n_blocks, block, items;
-    size_t bytes;
-} spmv_merge_plan;
-
-static void merge_plan_free(spmv_merge_plan *p)
-{
-    if (p->blocks)
-        cudaFree(p->blocks);
-    p->blocks = NULL;
-    p->n_blocks = 0;
-    p->bytes = 0;
-}
-
-/* The rows whose flag is set, in order, as a new device list of exactly *n entries (NULL when none): CUB's
- * DeviceSelect over the row numbers. Synchronises s. */
-static cudaError_t flagged_rows(int rows, const unsigned char *flags, int **list, int *n, cudaStream_t s)
-{
-    *list = NULL;
-    *n = 0;
-    int *count = NULL, *all = NULL;
-    void *tmp = NULL;
-    size_t tmp_bytes = 0;
-    thrust::counting_iterator<int> rows_it(0);
-    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, all, count, rows, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&count, sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMalloc(&tmp, tmp_bytes);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&all, (size_t)rows * sizeof(int));
-    if (e == cudaSuccess)
-        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, all, count, rows, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(n, count, sizeof *n, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (e == cudaSuccess && *n > 0)
-        e = cudaMalloc((void **)list, (size_t)*n * sizeof(int));
-    if (e == cudaSuccess && *n > 0)
-        e = cudaMemcpyAsync(*list, all, (size_t)*n * sizeof(int), cudaMemcpyDeviceToDevice, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (count)
-        cudaFree(count);
-    if (tmp)
-        cudaFree(tmp);
-    if (all)
-        cudaFree(all);
-    if (e != cudaSuccess && *list) {
-        cudaFree(*list);
-        *list = NULL;
-    }
-    return e;
-}
-
-static cudaError_t merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items,
-                                    cudaStream_t s)
-{
-    merge_plan_free(p);
-    p->block = block;
-    p->items = items;
-    if (m->rows == 0)
-        return cudaSuccess;
-    unsigned char *flags = NULL;
-    int *starts = NULL, n = 0;
-    int2 *kept = NULL;
-    cudaError_t e = cudaMalloc((void **)&flags, (size_t)m->rows);
-    if (e == cudaSuccess) {
-        spmv_flags_kernel<<<grid_for(m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(m->rows, m->row_ptr, block * items,
-                                                                             flags);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = flagged_rows(m->rows, flags, &starts, &n, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int2));
-    if (e == cudaSuccess) {
-        spmv_pair_blocks_kernel<<<grid_for((long long)n + 1, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(starts, n, m->rows,
-                                                                                            m->row_ptr, kept);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (flags)
-        cudaFree(flags);
-    if (starts)
-        cudaFree(starts);
-    if (e != cudaSuccess) {
-        if (kept)
-            cudaFree(kept);
-        return e;
-    }
-    p->blocks = kept;
-    p->n_blocks = n;
-    p->bytes = ((size_t)n + 1) * sizeof(int2);
-    return cudaSuccess;
-}
-
-template <typename T>
-static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_dev *m, T alpha, const T *x, T beta, T *y, cudaStream_t s)
-{
-    if (p->n_blocks == 0)
-        return cudaSuccess;
-    spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0, s>>>(
-        p->blocks, m->row_ptr, m->col_idx, (const T *)m->val, x, y, alpha, beta);
-    return cudaGetLastError();
-}
-
-/* ---- the adaptive plan: the lanes, and the list of long rows */
-
-/* Measured on an H100 over the bench matrices at 4096000 rows, f32, 1, 2, 4, 8, 16 and 32 lanes each (docs/spmv.md):
- * a thread per row on Poisson (mean 7; 99 us against 110 with 2 lanes, 130 with 4); on the 27-point (mean 27),
- * banded (17) and random (16) matrices 8 lanes did best of the lanes (1 lane 1.3 to 3x slower) but JDS better
- * still, so the plan builds a JDS there and uses 8 lanes only beside listed long rows. */
-extern "C" int climb_spmv_lanes(double mean)
-{
-    return mean <= 8 ? 1 : mean <= 64 ? 8 : mean <= 128 ? 16 : 32;
-}
-
-extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
-
-extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
-{
-    if (p->merge) {
-        merge_plan_free((spmv_merge_plan *)p->merge);
-        free(p->merge);
-        p->merge = NULL;
-    }
-    if (p->long_rows)
-        cudaFree(p->long_rows);
-    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val};
-    for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
-        if (jds[k])
-            cudaFree(jds[k]);
-    p->jds_perm = p->jds_ptr = p->jds_col = NULL;
-    p->jds_val = NULL;
-    p->diagonals = 0;
-    p->long_rows = NULL;
-    p->n_long = 0;
-    p->bytes = 0;
-}
-
-/* The plan's JDS (see spmv_jds_kernel): perm, jd_ptr, columns and values by diagonal. */
-static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
-{
-    const size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, each = p->f64 ? 8 : 4;
-    int *len = NULL, *ids = NULL, *slen = NULL, *perm = NULL, *count = NULL, *jd = NULL, *jci = NULL;
-    void *jval = NULL, *tmp = NULL;
-    size_t tmp_bytes = 0, scan_bytes = 0;
-    int maxlen = 0;
-    const unsigned grid = (unsigned)((rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
-    cudaError_t e = cub::DeviceRadixSort::SortPairsDescending(NULL, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&len, rows * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&ids, rows * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&slen, rows * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&perm, rows * 4);
-    if (e == cudaSuccess) {
-        spmv_lengths_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, len, ids);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaMalloc(&tmp, tmp_bytes);
-    if (e == cudaSuccess)
-        e = cub::DeviceRadixSort::SortPairsDescending(tmp, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&maxlen, slen, sizeof maxlen, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&count, ((size_t)maxlen + 1) * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&jd, ((size_t)maxlen + 1) * 4);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(count, 0, ((size_t)maxlen + 1) * 4, s);
-    if (e == cudaSuccess) {
-        spmv_diagonal_counts_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, slen, count);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, count, jd, maxlen + 1, s);
-    if (e == cudaSuccess && scan_bytes > tmp_bytes) {
-        cudaFree(tmp);
-        tmp = NULL;
-        e = cudaMalloc(&tmp, scan_bytes);
-    }
-    if (e == cudaSuccess)
-        e = cub::DeviceScan::ExclusiveSum(tmp, scan_bytes, count, jd, maxlen + 1, s);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&jci, (nnz ? nnz : 1) * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&jval, (nnz ? nnz : 1) * each);
-    if (e == cudaSuccess) {
-        if (p->f64)
-            spmv_jds_scatter_kernel<double><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
-                                                                       p->col_idx, (const double *)p->val, jci,
-                                                                       (double *)jval);
-        else
-            spmv_jds_scatter_kernel<float><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
-                                                                      p->col_idx, (const float *)p->val, jci,
-                                                                      (float *)jval);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    void *scratch[] = {len, ids, slen, count, tmp};
-    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
-        if (scratch[k])
-            cudaFree(scratch[k]);
-    if (e != cudaSuccess) {
-        void *kept[] = {perm, jd, jci, jval};
-        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
-            if (kept[k])
-                cudaFree(kept[k]);
-        return e;
-    }
-    p->jds_perm = perm;
-    p->jds_ptr = jd;
-    p->jds_col = jci;
-    p->jds_val = jval;
-    p->diagonals = maxlen;
-    p->bytes = rows * 4 + ((size_t)maxlen + 1) * 4 + nnz * (4 + each);
-    return cudaSuccess;
-}
-
-extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
-{
-    climb_spmv_plan_free(p);
-    p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
-    p->long_min = climb_spmv_long_min(p->lanes);
-    if (p->rows == 0)
-        return cudaSuccess;
-    unsigned char *flags = NULL;
-    int *kept = NULL, n = 0;
-    cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
-    if (e == cudaSuccess) {
-        spmv_long_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr,
-                                                                                  p->long_min, flags);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = flagged_rows(p->rows, flags, &kept, &n, s);
-    if (flags)
-        cudaFree(flags);
-    if (e != cudaSuccess)
-        return e;
-    p->long_rows = kept;
-    p->n_long = n;
-    p->bytes = (size_t)n * sizeof(int);
-    if (n == 0 && p->lanes > 1)
-        return jds_build(p, s);
-    if ((long long)n * 1024 > p->rows) {
-        /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
-         * 0.71 to 0.78x for lanes and listed rows). */
-        spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
-        if (!mp)
-            return cudaErrorMemoryAllocation;
-        e = merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
-        if (e != cudaSuccess) {
-            free(mp);
-            return e;
-        }
-        cudaFree(p->long_rows);
-        p->long_rows = NULL;
-        p->n_long = 0;
-        p->merge = mp;
-        p->bytes = mp->bytes;
-    }
-    return cudaSuccess;
-}
-
-template <typename T, unsigned LANES>
-static cudaError_t adaptive_lanes(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
-{
-    const long long groups = (long long)p->rows, per_block = SPMV_BLOCK / LANES;
-    long long grid = (groups + per_block - 1) / per_block;
-    /* Groups of lanes walk the rows, 16 blocks of 256 a multiprocessor; a thread per row does not walk (one row
-     * each: 96 us against 100 on the f32 Poisson matrix). */
-    const long long cap = (long long)(p->sms > 0 ? p->sms : 1) * 16;
-    if (LANES > 1 && grid > cap)
-        grid = cap;
-    spmv_adaptive_kernel<T, LANES><<<(unsigned)grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, p->col_idx,
-                                                                       (const T *)p->val, x, y, alpha, beta,
-                                                                       p->long_min);
-    return cudaGetLastError();
-}
-
-template <typename T>
-static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
-{
-    if (p->rows == 0)
-        return cudaSuccess;
-    if (p->merge)
-        return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
-    if (p->jds_perm) {
-        spmv_jds_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-            p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
-        return cudaGetLastError();
-    }
-    cudaError_t e;
-    switch (p->lanes) {
-    case 1: e = adaptive_lanes<T, 1>(p, alpha, x, beta, y, s); break;
-    case 2: e = adaptive_lanes<T, 2>(p, alpha, x, beta, y, s); break;
-    case 4: e = adaptive_lanes<T, 4>(p, alpha, x, beta, y, s); break;
-    case 8: e = adaptive_lanes<T, 8>(p, alpha, x, beta, y, s); break;
-    case 16: e = adaptive_lanes<T, 16>(p, alpha, x, beta, y, s); break;
-    default: e = adaptive_lanes<T, 32>(p, alpha, x, beta, y, s); break;
-    }
-    if (e != cudaSuccess || p->n_long == 0)
-        return e;
-    spmv_long_rows_kernel<T><<<(unsigned)p->n_long, SPMV_BLOCK, 0, s>>>(p->long_rows, p->row_ptr, p->col_idx,
-                                                                        (const T *)p->val, x, y, alpha, beta);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta,
-                                           void *y, cudaStream_t s)
-{
-    if (p->f64)
-        return adaptive_launch<double>(p, alpha, (const double *)x, beta, (double *)y, s);
-    return adaptive_launch<float>(p, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
 }
 
 /* ---------------------------------------------------------------- the case */
@@ -1165,7 +518,7 @@ static int build_format(climb_case *c, spmv_format f)
     }
     case FMT_MERGE:
     case FMT_ADAPTIVE: {
-        cudaError_t e = f == FMT_MERGE ? merge_plan_build(&c->mplan, &c->plan, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, 0)
+        cudaError_t e = f == FMT_MERGE ? spmv_merge_plan_build(&c->mplan, &c->plan, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, 0)
                                        : climb_spmv_plan_build(&c->plan, 0);
         if (e != cudaSuccess) {
             fprintf(stderr, "climb: spmv: could not build the plan: %s\n", cudaGetErrorString(e));
@@ -1339,12 +692,12 @@ template <typename T> static cudaError_t launch_jds_ell(climb_case *c, cudaStrea
 
 template <typename T> static cudaError_t launch_merge(climb_case *c, cudaStream_t s)
 {
-    return merge_launch<T>(&c->mplan, &c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
+    return spmv_merge_run(&c->mplan, &c->plan, sizeof(T) == 8, 1.0, c->d_x, 0.0, c->d_y, s);
 }
 
 template <typename T> static cudaError_t launch_adaptive(climb_case *c, cudaStream_t s)
 {
-    return adaptive_launch<T>(&c->plan, T(1), (const T *)c->d_x, T(0), (T *)c->d_y, s);
+    return climb_spmv_plan_run(&c->plan, 1.0, c->d_x, 0.0, c->d_y, s);
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -1576,7 +929,7 @@ static void spmv_destroy(climb_case *c)
     if (c->sp)
         cusparseDestroy(c->sp);
     climb_spmv_plan_free(&c->plan);
-    merge_plan_free(&c->mplan);
+    spmv_merge_plan_free(&c->mplan);
     void *dev[] = {c->d_rp,     c->d_ci,     c->d_val,    c->d_x,       c->d_y,       c->d_ell_ci,   c->d_ell_val,
                    c->d_coo_row, c->d_hyb_ci, c->d_hyb_row, c->d_hyb_cci, c->d_hyb_val, c->d_hyb_cval, c->d_perm,
                    c->d_jd_ptr, c->d_jds_ci, c->d_jds_val, c->d_sec_ptr, c->d_sec_w,   c->d_sell_ci,  c->d_sell_val,
@@ -1805,7 +1158,7 @@ static void spmv_release(climb_case *c, int rung)
         SPMV_FREE_DEV(c->d_perm); SPMV_FREE_DEV(c->d_sec_ptr); SPMV_FREE_DEV(c->d_sec_w); SPMV_FREE_DEV(c->d_sell_ci);
         SPMV_FREE_DEV(c->d_sell_val);
         break;
-    case FMT_MERGE: merge_plan_free(&c->mplan); break;
+    case FMT_MERGE: spmv_merge_plan_free(&c->mplan); break;
     case FMT_ADAPTIVE: climb_spmv_plan_free(&c->plan); break;
     case FMT_CUSPARSE: SPMV_FREE_DEV(c->sp_buf); c->sp_bytes = 0; break;
     case FMT_CSR: break;

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/graph.h"
-#include "../core/mtx.h"
-#include "../core/workload.h"
+#include "../../core/graph.h"
+#include "../../core/mtx.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,208 @@
+/* The kernels the SpMV ladder's merge_blocks rung and the best rung's plan share (src/workloads/spmv/spmv.cu and
+ * plan.cu include this): the block sizes, the JDS kernel, merge_blocks' kernel, the adaptive kernels. Templates
+ * only, so each file instantiates what it launches. */
+#ifndef CLIMB_WORKLOADS_SPMV_KERNELS_CUH
+#define CLIMB_WORKLOADS_SPMV_KERNELS_CUH
+
+#include "../../core/device_primitives.cuh"
+
+/* ---------------------------------------------------------------- policy */
+
+/* Threads per block of the ladder's kernels. */
+#define SPMV_BLOCK 256u
+
+/* merge_blocks: 128 threads x 8 merge items, a row block of 1024 items. Measured with `climb tune` on an H100
+ * over the f32 Poisson, 27-point and power-law matrices at 4096000 rows, among 128/256/512 threads x 2/4/8 items
+ * (a budget of at most 1024, so that 2 x budget products and row ends fit 48 KB of static shared memory in
+ * f64): 128 x 8 was the fastest on all three, 1.27x the geometric mean of 256 x 4. */
+#define SPMV_MERGE_BLOCK 128u
+#define SPMV_MERGE_ITEMS 8u
+
+
+static inline unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }
+
+/* The merge-path search of the row ends against the nonzeros: core's primitive. */
+__host__ __device__ static inline int merge_search(const int32_t *e, int rows, int nnz, int d)
+{
+    return climb_merge_path_search(e, rows, nnz, d);
+}
+
+/* spmv_jds: rows sorted by length (longest first) and stored by jagged diagonal: the d-th nonzeros of all rows
+ * long enough to have one, side by side. Thread i takes the i-th longest row: neighbouring threads have rows of
+ * nearly equal length (little divergence) and read each diagonal coalesced, with no padding. y is written
+ * through the permutation. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diagonals, const int *__restrict__ perm,
+                                                              const int *__restrict__ jd_ptr,
+                                                              const int *__restrict__ ci, const T *__restrict__ val,
+                                                              const T *__restrict__ x, T *__restrict__ y, T alpha,
+                                                              T beta)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    T s = 0;
+    for (int d = 0; d < diagonals; d++) {
+        const int start = jd_ptr[d];
+        if (i >= jd_ptr[d + 1] - start)
+            break;
+        s += val[start + i] * x[ci[start + i]];
+    }
+    const int r = perm[i];
+    y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
+}
+
+/* spmv_merge_blocks: each block takes a row block, a run of whole rows holding about a fixed budget of
+ * merge items (rows + nonzeros), found once per matrix. The block loads the run's values and columns coalesced,
+ * multiplies them by x into shared memory, and then each thread takes an equal share of the merged list of row
+ * ends and products (merge path: a binary search finds where its share starts), adding products and finishing
+ * rows as it meets them. A row shared by several threads is finished by the one that meets its end, which adds
+ * the partial sums the threads before it left (in order, so the result does not depend on timing). Every
+ * thread does the same work whether the rows are 1 or 1000 long; a row longer than the budget is a block of its
+ * own, reduced by the whole block. Bytes: the CSR's, once. */
+template <typename T, unsigned BLOCK, unsigned IPT>
+__global__ void __launch_bounds__(BLOCK) spmv_merge_kernel(const int2 *__restrict__ blocks, const int *__restrict__ rp,
+                                                           const int *__restrict__ ci, const T *__restrict__ val,
+                                                           const T *__restrict__ x, T *__restrict__ y, T alpha,
+                                                           T beta)
+{
+    constexpr int BUDGET = (int)(BLOCK * IPT);
+    constexpr unsigned SLOTS = 2 * IPT; /* a block's rows and its nonzeros are each at most 2 x BUDGET */
+    __shared__ T s_p[2 * BUDGET];
+    __shared__ int s_e[2 * BUDGET];
+    __shared__ T s_carry[BLOCK];
+    __shared__ int s_crow[BLOCK];
+    const int tid = (int)threadIdx.x;
+    const int2 b0 = blocks[blockIdx.x], b1 = blocks[blockIdx.x + 1]; /* (first row, its first nonzero) */
+    const int r0 = b0.x, nz0 = b0.y;
+    const int R = b1.x - r0, P = b1.y - nz0;
+
+    if (R == 1 && P > BUDGET) { /* one long row: the whole block on it */
+        T s = 0;
+        for (int j = nz0 + tid; j < b1.y; j += BLOCK)
+            s += val[j] * x[ci[j]];
+        s = climb_block_sum<BLOCK>(s, s_carry);
+        if (tid == 0)
+            y[r0] = beta != T(0) ? alpha * s + beta * y[r0] : alpha * s;
+        return;
+    }
+
+    /* Every load of the block issued before any is waited for: the row ends, columns and values together, then
+     * the x they name; one memory latency for the CSR, one for x. */
+    int e[SLOTS], c[SLOTS];
+    T v[SLOTS];
+#pragma unroll
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < R)
+            e[u] = rp[r0 + 1 + k];
+        if (k < P) {
+            c[u] = ci[nz0 + k];
+            v[u] = val[nz0 + k];
+        }
+    }
+#pragma unroll
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < P)
+            v[u] *= x[c[u]];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < SLOTS; u++) {
+        const int k = (int)(u * BLOCK) + tid;
+        if (k < R)
+            s_e[k] = e[u] - nz0;
+        if (k < P)
+            s_p[k] = v[u];
+    }
+    __syncthreads();
+
+    const int D = R + P, share = (D + (int)BLOCK - 1) / (int)BLOCK;
+    const int d0 = tid * share < D ? tid * share : D, d1 = d0 + share < D ? d0 + share : D;
+    int i = merge_search(s_e, R, P, d0), j = d0 - i;
+    T sum = 0, first_sum = 0;
+    int first = -1;
+    for (int d = d0; d < d1; d++) {
+        if (i < R && j < s_e[i]) {
+            sum += s_p[j++];
+        } else {
+            if (first < 0) {
+                first = i;
+                first_sum = sum;
+            } else {
+                T *out = &y[r0 + i];
+                *out = beta != T(0) ? alpha * sum + beta * *out : alpha * sum;
+            }
+            sum = 0;
+            i++;
+        }
+    }
+    s_carry[tid] = sum;
+    s_crow[tid] = i;
+    __syncthreads();
+    if (first >= 0) {
+        for (int t = tid - 1; t >= 0 && s_crow[t] == first; t--)
+            first_sum += s_carry[t];
+        T *out = &y[r0 + first];
+        *out = beta != T(0) ? alpha * first_sum + beta * *out : alpha * first_sum;
+    }
+}
+
+/* spmv_csr_adaptive (best): the rows binned by length once per matrix. Rows of at most long_min nonzeros are
+ * taken in row order by groups of LANES lanes, LANES chosen from the mean row length (1: a thread per row, which
+ * on short rows reads a warp's rows from the same few cache lines; more lanes read longer rows side by side);
+ * groups of more than one lane walk the rows grid-stride, so no block is launched for a handful of rows. The few
+ * longer rows, listed in the plan, take a block each (spmv_long_rows_kernel), so one 4096-long row never holds up
+ * a warp of short ones. The plan takes JDS (spmv_jds_kernel) or merge_blocks' kernel instead where they do better
+ * (climb_spmv_plan_build). */
+template <typename T, unsigned LANES>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_adaptive_kernel(int rows, const int *__restrict__ rp,
+                                                                   const int *__restrict__ ci,
+                                                                   const T *__restrict__ val, const T *__restrict__ x,
+                                                                   T *__restrict__ y, T alpha, T beta, int long_min)
+{
+    constexpr unsigned GROUPS = 32 / LANES; /* rows a warp takes at a time */
+    const unsigned lane = threadIdx.x % LANES, group = (threadIdx.x % 32) / LANES;
+    const long long warp = ((long long)blockIdx.x * SPMV_BLOCK + threadIdx.x) / 32;
+    const long long warps = (long long)gridDim.x * (SPMV_BLOCK / 32);
+    for (long long base = warp * GROUPS; base < rows; base += warps * GROUPS) {
+        const long long row = base + group;
+        T s = 0;
+        int skip = 1;
+        if (row < rows) {
+            const int b = rp[row], e = rp[row + 1];
+            skip = e - b > long_min;
+            if (!skip) {
+#pragma unroll 4
+                for (int j = b + (int)lane; j < e; j += LANES)
+                    s += val[j] * x[ci[j]];
+            }
+        }
+#pragma unroll
+        for (unsigned o = LANES / 2; o > 0; o /= 2)
+            s += __shfl_down_sync(0xffffffffu, s, o, LANES);
+        if (lane == 0 && !skip)
+            y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
+    }
+}
+
+/* The long rows of the adaptive plan: a block per listed row, its threads strided over the row, a block sum. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *__restrict__ list,
+                                                                    const int *__restrict__ rp,
+                                                                    const int *__restrict__ ci,
+                                                                    const T *__restrict__ val,
+                                                                    const T *__restrict__ x, T *__restrict__ y,
+                                                                    T alpha, T beta)
+{
+    __shared__ T scratch[SPMV_BLOCK / 32];
+    const int row = list[blockIdx.x];
+    const int b = rp[row], e = rp[row + 1];
+    T s = 0;
+    for (int j = b + (int)threadIdx.x; j < e; j += SPMV_BLOCK)
+        s += val[j] * x[ci[j]];
+    s = climb_block_sum<SPMV_BLOCK>(s, scratch);
+    if (threadIdx.x == 0)
+        y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
+}
+#endif

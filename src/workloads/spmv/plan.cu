@@ -1,0 +1,475 @@
+/*
+ * spmv/plan.cu - the best rung's plan of the SpMV ladder, shared with the C API (src/lib/spmv.c): the checks of a
+ * device CSR matrix, the analysis (lanes per row, the long rows, a JDS copy built on the device, or merge_blocks'
+ * row blocks for a power law) and the run. See spmv.cu for the ladder and docs/spmv.md for the measurements
+ * behind each choice.
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/device_primitives.cuh"
+#include "kernels.cuh"
+#include "plan_internal.h"
+
+/* ---------------------------------------------------------------- merge_blocks' partition (host and device) */
+
+extern "C" int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d)
+{
+    return merge_search(e, rows, nnz, d);
+}
+
+__host__ __device__ static inline int block_flag(const int32_t *rp, int r, int budget)
+{
+    if (r == 0)
+        return 1;
+    const int64_t here = ((int64_t)rp[r] + r) / budget, before = ((int64_t)rp[r - 1] + r - 1) / budget;
+    return here != before || rp[r + 1] - rp[r] > budget || rp[r] - rp[r - 1] > budget;
+}
+
+extern "C" void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags)
+{
+    for (int r = 0; r < rows; r++)
+        flags[r] = (uint8_t)block_flag(row_ptr, r, budget);
+}
+
+
+/* ---------------------------------------------------------------- the plan's build kernels */
+
+
+/* The adaptive plan's JDS, built on the device: row lengths and ids, sorted (longest first) by CUB; the count of
+ * rows reaching each diagonal; the nonzeros scattered diagonal by diagonal. */
+__global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *len, int *ids)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows) {
+        len[r] = rp[r + 1] - rp[r];
+        ids[r] = r;
+    }
+}
+
+__global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ sorted_len, int *count)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    const int lo = i + 1 < rows ? sorted_len[i + 1] : 0;
+    for (int d = lo; d < sorted_len[i]; d++)
+        count[d] = i + 1; /* rows 0 .. i reach diagonal d, row i + 1 does not */
+}
+
+template <typename T>
+__global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, const int *__restrict__ sorted_len,
+                                        const int *__restrict__ jd_ptr, const int *__restrict__ rp,
+                                        const int *__restrict__ ci, const T *__restrict__ val, int *jci, T *jval)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    const int b = rp[perm[i]];
+    for (int k = 0; k < sorted_len[i]; k++) {
+        jci[jd_ptr[k] + i] = ci[b + k];
+        jval[jd_ptr[k] + i] = val[b + k];
+    }
+}
+
+__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int long_min, unsigned char *flags)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows)
+        flags[r] = (unsigned char)(rp[r + 1] - rp[r] > long_min);
+}
+
+/* merge_blocks' build: which rows start a block (block_flag), compacted into the list of starting rows. */
+__global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
+{
+    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (r < rows)
+        flags[r] = (unsigned char)block_flag(rp, r, budget);
+}
+
+/* The plan keeps each block's first row and its first nonzero, and one more pair past the last block. */
+__global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, const int *__restrict__ rp, int2 *pairs)
+{
+    for (int b = (int)(blockIdx.x * blockDim.x + threadIdx.x); b <= n; b += (int)(gridDim.x * blockDim.x)) {
+        const int r = b < n ? rows_of[b] : rows;
+        pairs[b] = make_int2(r, rp[r]);
+    }
+}
+
+/* The library's validation: row pointers from 0 to nnz, never decreasing (bit 1), columns in range (bit 2). */
+__global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__restrict__ rp,
+                                     const int *__restrict__ ci, unsigned *bad)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k <= rows; k += stride) {
+        const int p = rp[k];
+        if ((k == 0 && p != 0) || (k == rows && p != nnz) || (k < rows && rp[k + 1] < p) || p < 0 || p > nnz)
+            atomicOr(bad, 1u);
+    }
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride) {
+        const int c = ci[k];
+        if (c < 0 || c >= cols)
+            atomicOr(bad, 2u);
+    }
+}
+
+/* ---------------------------------------------------------------- the best rung's plan (shared with the C API) */
+
+
+extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s)
+{
+    *bad = 0;
+    unsigned *d_bad = NULL, h_bad = 0;
+    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof *d_bad);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
+    if (e == cudaSuccess) {
+        spmv_validate_kernel<<<1024, SPMV_BLOCK, 0, s>>>(p->rows, p->cols, p->nnz, p->row_ptr, p->col_idx, d_bad);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&h_bad, d_bad, sizeof h_bad, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (d_bad)
+        cudaFree(d_bad);
+    *bad = h_bad & 1u ? 1 : h_bad & 2u ? 2 : 0;
+    return e;
+}
+
+
+void spmv_merge_plan_free(spmv_merge_plan *p)
+{
+    if (p->blocks)
+        cudaFree(p->blocks);
+    p->blocks = NULL;
+    p->n_blocks = 0;
+    p->bytes = 0;
+}
+
+/* The rows whose flag is set, in order, as a new device list of exactly *n entries (NULL when none): CUB's
+ * DeviceSelect over the row numbers. Synchronises s. */
+static cudaError_t flagged_rows(int rows, const unsigned char *flags, int **list, int *n, cudaStream_t s)
+{
+    *list = NULL;
+    *n = 0;
+    int *count = NULL, *all = NULL;
+    void *tmp = NULL;
+    size_t tmp_bytes = 0;
+    thrust::counting_iterator<int> rows_it(0);
+    cudaError_t e = cub::DeviceSelect::Flagged(NULL, tmp_bytes, rows_it, flags, all, count, rows, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&all, (size_t)rows * sizeof(int));
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(tmp, tmp_bytes, rows_it, flags, all, count, rows, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(n, count, sizeof *n, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess && *n > 0)
+        e = cudaMalloc((void **)list, (size_t)*n * sizeof(int));
+    if (e == cudaSuccess && *n > 0)
+        e = cudaMemcpyAsync(*list, all, (size_t)*n * sizeof(int), cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (count)
+        cudaFree(count);
+    if (tmp)
+        cudaFree(tmp);
+    if (all)
+        cudaFree(all);
+    if (e != cudaSuccess && *list) {
+        cudaFree(*list);
+        *list = NULL;
+    }
+    return e;
+}
+
+cudaError_t spmv_merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items,
+                                    cudaStream_t s)
+{
+    spmv_merge_plan_free(p);
+    p->block = block;
+    p->items = items;
+    if (m->rows == 0)
+        return cudaSuccess;
+    unsigned char *flags = NULL;
+    int *starts = NULL, n = 0;
+    int2 *kept = NULL;
+    cudaError_t e = cudaMalloc((void **)&flags, (size_t)m->rows);
+    if (e == cudaSuccess) {
+        spmv_flags_kernel<<<grid_for(m->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(m->rows, m->row_ptr, block * items,
+                                                                             flags);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = flagged_rows(m->rows, flags, &starts, &n, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&kept, ((size_t)n + 1) * sizeof(int2));
+    if (e == cudaSuccess) {
+        spmv_pair_blocks_kernel<<<grid_for((long long)n + 1, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(starts, n, m->rows,
+                                                                                            m->row_ptr, kept);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (flags)
+        cudaFree(flags);
+    if (starts)
+        cudaFree(starts);
+    if (e != cudaSuccess) {
+        if (kept)
+            cudaFree(kept);
+        return e;
+    }
+    p->blocks = kept;
+    p->n_blocks = n;
+    p->bytes = ((size_t)n + 1) * sizeof(int2);
+    return cudaSuccess;
+}
+
+template <typename T>
+static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_dev *m, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    if (p->n_blocks == 0)
+        return cudaSuccess;
+    spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0, s>>>(
+        p->blocks, m->row_ptr, m->col_idx, (const T *)m->val, x, y, alpha, beta);
+    return cudaGetLastError();
+}
+
+cudaError_t spmv_merge_run(const spmv_merge_plan *p, const climb_spmv_plan_dev *m, int f64, double alpha,
+                           const void *x, double beta, void *y, cudaStream_t s)
+{
+    if (f64)
+        return merge_launch<double>(p, m, alpha, (const double *)x, beta, (double *)y, s);
+    return merge_launch<float>(p, m, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
+}
+
+/* ---- the adaptive plan: the lanes, and the list of long rows */
+
+/* Measured on an H100 over the bench matrices at 4096000 rows, f32, 1, 2, 4, 8, 16 and 32 lanes each (docs/spmv.md):
+ * a thread per row on Poisson (mean 7; 99 us against 110 with 2 lanes, 130 with 4); on the 27-point (mean 27),
+ * banded (17) and random (16) matrices 8 lanes did best of the lanes (1 lane 1.3 to 3x slower) but JDS better
+ * still, so the plan builds a JDS there and uses 8 lanes only beside listed long rows. */
+extern "C" int climb_spmv_lanes(double mean)
+{
+    return mean <= 8 ? 1 : mean <= 64 ? 8 : mean <= 128 ? 16 : 32;
+}
+
+extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
+
+extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
+{
+    if (p->merge) {
+        spmv_merge_plan_free((spmv_merge_plan *)p->merge);
+        free(p->merge);
+        p->merge = NULL;
+    }
+    if (p->long_rows)
+        cudaFree(p->long_rows);
+    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val};
+    for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
+        if (jds[k])
+            cudaFree(jds[k]);
+    p->jds_perm = p->jds_ptr = p->jds_col = NULL;
+    p->jds_val = NULL;
+    p->diagonals = 0;
+    p->long_rows = NULL;
+    p->n_long = 0;
+    p->bytes = 0;
+}
+
+/* The plan's JDS (see spmv_jds_kernel): perm, jd_ptr, columns and values by diagonal. */
+static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    const size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, each = p->f64 ? 8 : 4;
+    int *len = NULL, *ids = NULL, *slen = NULL, *perm = NULL, *count = NULL, *jd = NULL, *jci = NULL;
+    void *jval = NULL, *tmp = NULL;
+    size_t tmp_bytes = 0, scan_bytes = 0;
+    int maxlen = 0;
+    const unsigned grid = (unsigned)((rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
+    cudaError_t e = cub::DeviceRadixSort::SortPairsDescending(NULL, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&len, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&ids, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&slen, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&perm, rows * 4);
+    if (e == cudaSuccess) {
+        spmv_lengths_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, len, ids);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cub::DeviceRadixSort::SortPairsDescending(tmp, tmp_bytes, len, slen, ids, perm, p->rows, 0, 32, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&maxlen, slen, sizeof maxlen, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, ((size_t)maxlen + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&jd, ((size_t)maxlen + 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(count, 0, ((size_t)maxlen + 1) * 4, s);
+    if (e == cudaSuccess) {
+        spmv_diagonal_counts_kernel<<<grid, SPMV_BLOCK, 0, s>>>(p->rows, slen, count);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, count, jd, maxlen + 1, s);
+    if (e == cudaSuccess && scan_bytes > tmp_bytes) {
+        cudaFree(tmp);
+        tmp = NULL;
+        e = cudaMalloc(&tmp, scan_bytes);
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(tmp, scan_bytes, count, jd, maxlen + 1, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&jci, (nnz ? nnz : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&jval, (nnz ? nnz : 1) * each);
+    if (e == cudaSuccess) {
+        if (p->f64)
+            spmv_jds_scatter_kernel<double><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
+                                                                       p->col_idx, (const double *)p->val, jci,
+                                                                       (double *)jval);
+        else
+            spmv_jds_scatter_kernel<float><<<grid, SPMV_BLOCK, 0, s>>>(p->rows, perm, slen, jd, p->row_ptr,
+                                                                      p->col_idx, (const float *)p->val, jci,
+                                                                      (float *)jval);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    void *scratch[] = {len, ids, slen, count, tmp};
+    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
+        if (scratch[k])
+            cudaFree(scratch[k]);
+    if (e != cudaSuccess) {
+        void *kept[] = {perm, jd, jci, jval};
+        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+            if (kept[k])
+                cudaFree(kept[k]);
+        return e;
+    }
+    p->jds_perm = perm;
+    p->jds_ptr = jd;
+    p->jds_col = jci;
+    p->jds_val = jval;
+    p->diagonals = maxlen;
+    p->bytes = rows * 4 + ((size_t)maxlen + 1) * 4 + nnz * (4 + each);
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    climb_spmv_plan_free(p);
+    p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
+    p->long_min = climb_spmv_long_min(p->lanes);
+    if (p->rows == 0)
+        return cudaSuccess;
+    unsigned char *flags = NULL;
+    int *kept = NULL, n = 0;
+    cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
+    if (e == cudaSuccess) {
+        spmv_long_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr,
+                                                                                  p->long_min, flags);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = flagged_rows(p->rows, flags, &kept, &n, s);
+    if (flags)
+        cudaFree(flags);
+    if (e != cudaSuccess)
+        return e;
+    p->long_rows = kept;
+    p->n_long = n;
+    p->bytes = (size_t)n * sizeof(int);
+    if (n == 0 && p->lanes > 1)
+        return jds_build(p, s);
+    if ((long long)n * 1024 > p->rows) {
+        /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
+         * 0.71 to 0.78x for lanes and listed rows). */
+        spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
+        if (!mp)
+            return cudaErrorMemoryAllocation;
+        e = spmv_merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
+        if (e != cudaSuccess) {
+            free(mp);
+            return e;
+        }
+        cudaFree(p->long_rows);
+        p->long_rows = NULL;
+        p->n_long = 0;
+        p->merge = mp;
+        p->bytes = mp->bytes;
+    }
+    return cudaSuccess;
+}
+
+template <typename T, unsigned LANES>
+static cudaError_t adaptive_lanes(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    const long long groups = (long long)p->rows, per_block = SPMV_BLOCK / LANES;
+    long long grid = (groups + per_block - 1) / per_block;
+    /* Groups of lanes walk the rows, 16 blocks of 256 a multiprocessor; a thread per row does not walk (one row
+     * each: 96 us against 100 on the f32 Poisson matrix). */
+    const long long cap = (long long)(p->sms > 0 ? p->sms : 1) * 16;
+    if (LANES > 1 && grid > cap)
+        grid = cap;
+    spmv_adaptive_kernel<T, LANES><<<(unsigned)grid, SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, p->col_idx,
+                                                                       (const T *)p->val, x, y, alpha, beta,
+                                                                       p->long_min);
+    return cudaGetLastError();
+}
+
+template <typename T>
+static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const T *x, T beta, T *y, cudaStream_t s)
+{
+    if (p->rows == 0)
+        return cudaSuccess;
+    if (p->merge)
+        return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
+    if (p->jds_perm) {
+        spmv_jds_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
+        return cudaGetLastError();
+    }
+    cudaError_t e;
+    switch (p->lanes) {
+    case 1: e = adaptive_lanes<T, 1>(p, alpha, x, beta, y, s); break;
+    case 2: e = adaptive_lanes<T, 2>(p, alpha, x, beta, y, s); break;
+    case 4: e = adaptive_lanes<T, 4>(p, alpha, x, beta, y, s); break;
+    case 8: e = adaptive_lanes<T, 8>(p, alpha, x, beta, y, s); break;
+    case 16: e = adaptive_lanes<T, 16>(p, alpha, x, beta, y, s); break;
+    default: e = adaptive_lanes<T, 32>(p, alpha, x, beta, y, s); break;
+    }
+    if (e != cudaSuccess || p->n_long == 0)
+        return e;
+    spmv_long_rows_kernel<T><<<(unsigned)p->n_long, SPMV_BLOCK, 0, s>>>(p->long_rows, p->row_ptr, p->col_idx,
+                                                                        (const T *)p->val, x, y, alpha, beta);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t climb_spmv_plan_run(const climb_spmv_plan_dev *p, double alpha, const void *x, double beta,
+                                           void *y, cudaStream_t s)
+{
+    if (p->f64)
+        return adaptive_launch<double>(p, alpha, (const double *)x, beta, (double *)y, s);
+    return adaptive_launch<float>(p, (float)alpha, (const float *)x, (float)beta, (float *)y, s);
+}
+
