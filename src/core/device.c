@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -98,6 +99,32 @@ int climb_device_query(int ordinal, climb_device_info *d)
                 cudaGetErrorString(e));
         return -1;
     }
+    return 0;
+}
+
+int climb_host_oom(const char *fmt, ...)
+{
+    char what[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "climb: out of host memory for %s\n", what[0] ? what : "the case");
+    return -1;
+}
+
+int climb_device_alloc_offset(size_t bytes, size_t offset, void **alloc, void **p, const char *what)
+{
+    *alloc = *p = NULL;
+    const cudaError_t e = cudaMalloc(alloc, bytes + offset + 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for %s (%zu bytes): %s\n", what, bytes + offset + 16,
+                cudaGetErrorString(e));
+        cudaGetLastError();
+        *alloc = NULL;
+        return -1;
+    }
+    *p = (char *)*alloc + offset;
     return 0;
 }
 

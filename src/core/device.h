@@ -44,6 +44,14 @@ typedef struct climb_device_info {
 /* Number of usable CUDA devices; 0 when there is no device or no driver (reason written to `why`). */
 int climb_device_count(char *why, size_t whylen);
 
+/* The one message for a host allocation that failed: "climb: out of host memory for WHAT" (WHAT from fmt, "the
+ * case" when fmt is ""). Returns -1, for `return climb_host_oom(...)`. */
+int climb_host_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A device buffer of `bytes` whose start *p lies `offset` bytes past the start of its allocation *alloc (inputs made
+ * misaligned on purpose), with 16 bytes to spare after the end (vector loads that round up): free *alloc. 0, or
+ * -1 after printing why (out of device memory, with `what`), the runtime's error cleared. */
+int climb_device_alloc_offset(size_t bytes, size_t offset, void **alloc, void **p, const char *what);
+
 /* Fills the facts for device `ordinal` and makes it current. Returns 0, or -1 after printing why. */
 int climb_device_query(int ordinal, climb_device_info *d);
 /* The same facts, without printing and without changing the current device: the one reader the CLI and the C API

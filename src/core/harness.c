@@ -1,3 +1,4 @@
+#include "device.h"
 #include "harness.h"
 #include "check.h"
 
@@ -59,7 +60,7 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
     size_t n = 0, cap = 16;
     climb_case_key *keys = malloc(sizeof *keys * cap);
     if (!keys || (w->n_options && !vals)) {
-        fprintf(stderr, "climb: out of host memory for the list of cases\n");
+        climb_host_oom("the list of cases");
         free(keys);
         free(vals);
         return -1;
@@ -97,7 +98,7 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
                 if (n == cap) {
                     climb_case_key *p = realloc(keys, sizeof *keys * (cap *= 2));
                     if (!p) {
-                        fprintf(stderr, "climb: out of host memory for the list of cases\n");
+                        climb_host_oom("the list of cases");
                         free(keys);
                         free(vals);
                         return -1;
@@ -148,7 +149,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
     if (w->n_options) {
         oc->opts = calloc((size_t)w->n_options, sizeof *oc->opts);
         if (!oc->opts) {
-            fprintf(stderr, "climb: out of host memory\n");
+            climb_host_oom("the option values of a case");
             return -1;
         }
         climb_opt_plan_combo(plan, k->combo, oc->opts);
@@ -264,7 +265,7 @@ int climb_run_setup_open(const climb_workload *w, const climb_run_opts *o, const
     s->sel = calloc((size_t)w->n_rungs, sizeof *s->sel);
     s->vals = w->n_options ? calloc((size_t)w->n_options, sizeof *s->vals) : NULL;
     if (!s->sel || (w->n_options && !s->vals)) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the run's rungs and options");
         return -1;
     }
     s->n_selected = climb_select_rungs(w, o, s->sel);
@@ -315,7 +316,11 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
                        climb_timing *out, char *msg, size_t len)
 {
     msg[0] = '\0';
-    int v = (!w->prepare || w->prepare(c, rung) == 0) ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
+    /* The rung's set-up is timed here, for every workload alike: the wall clock around prepare and its device work. */
+    const double t0 = climb_wall_s();
+    const int prepared = !w->prepare || (w->prepare(c, rung) == 0 && !CLIMB_FAILED(cudaDeviceSynchronize()));
+    const double prepare_ms = 1e3 * (climb_wall_s() - t0);
+    int v = prepared ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
     if (v != 0) {
         if (v < 0 && !msg[0])
             snprintf(msg, len, "CUDA error (see stderr)");
@@ -334,6 +339,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
         release(w, c, rung);
         return -1;
     }
+    out->prepare_ms = prepare_ms;
     char m[256];
     if ((v = w->verify(c, rung, m, sizeof m)) == 1)
         snprintf(msg, len, "wrong after repeated runs: %s", m);
@@ -377,7 +383,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 continue;
             climb_row *row = climb_report_add(rep, w, r, k->type, &k->shape, vals, opened ? oc.input : "");
             if (!row) {
-                fprintf(stderr, "climb: out of host memory for report rows\n");
+                climb_host_oom("report rows");
                 if (opened)
                     climb_case_close(w, &oc);
                 failures = -1;
@@ -424,8 +430,8 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
             char msg[300];
             int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
-            if (v >= 0 && w->setup)
-                row->has_setup = w->setup(oc.c, r, &row->setup) == 1;
+            if (v >= 0 && w->setup && (row->has_setup = w->setup(oc.c, r, &row->setup) == 1))
+                row->setup.ms = row->t.prepare_ms; /* the harness times every rung's prepare */
             if (v != 0) {
                 row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
                 snprintf(row->note, sizeof row->note, "%s", msg);

@@ -1,3 +1,4 @@
+#include "device.h"
 #include "report.h"
 
 #include "json.h"
@@ -190,7 +191,7 @@ int climb_report_note(climb_report *r, const char *fmt, ...)
         int cap = r->cap_notes ? 2 * r->cap_notes : 8;
         char **p = realloc(r->notes, sizeof *p * (size_t)cap);
         if (!p) {
-            fprintf(stderr, "climb: out of host memory for report notes\n");
+            climb_host_oom("report notes");
             return -1;
         }
         r->notes = p;
@@ -198,7 +199,7 @@ int climb_report_note(climb_report *r, const char *fmt, ...)
     }
     char *s = malloc((size_t)n + 1);
     if (!s) {
-        fprintf(stderr, "climb: out of host memory for report notes\n");
+        climb_host_oom("report notes");
         return -1;
     }
     va_start(ap, fmt);

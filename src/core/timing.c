@@ -1,3 +1,4 @@
+#include "device.h"
 #include "timing.h"
 #include "check.h"
 
@@ -158,7 +159,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     int cap = o->max_samples > 0 ? o->max_samples : 1;
     double *x = malloc((size_t)cap * sizeof *x);
     if (!x) {
-        fprintf(stderr, "climb: out of host memory for %d timing samples\n", cap);
+        climb_host_oom("%d timing samples", cap);
         return -1;
     }
     int n = 0;

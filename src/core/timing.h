@@ -17,6 +17,7 @@ typedef struct climb_timing {
     int samples;
     int batch;            /* launches per sample (1 in cold mode) */
     int wall;             /* 1: timed by the host's clock (a rung with a host part), not by events */
+    double prepare_ms;    /* the rung's prepare (climb_measure_rung): wall milliseconds, its device work included */
 } climb_timing;
 
 typedef struct climb_timing_opts {

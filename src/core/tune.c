@@ -1,3 +1,4 @@
+#include "device.h"
 #include "tune.h"
 
 #include <math.h>
@@ -92,7 +93,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     res->counts = calloc((size_t)res->n_cases + 1, sizeof *res->counts);
     res->defaults_per_case = calloc((size_t)res->n_cases + 1, sizeof *res->defaults_per_case);
     if (!res->cands || !res->case_opts || !res->counts || !res->defaults_per_case) {
-        fprintf(stderr, "climb: out of host memory for %ld tuning candidates\n", total);
+        climb_host_oom("%ld tuning candidates", total);
         goto out;
     }
     /* Candidates: every one, those this device rejects kept with the reason. */
@@ -104,7 +105,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         cd->score = NAN;
         cd->t = calloc((size_t)res->n_cases + 1, sizeof *cd->t);
         if (!cd->t) {
-            fprintf(stderr, "climb: out of host memory for tuning samples\n");
+            climb_host_oom("tuning samples");
             goto out;
         }
         runnable += cd->skipped == NULL;
@@ -112,7 +113,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     /* Each case's defaults, and whether they are one candidate for all. */
     climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
     if (w->n_options && !vals) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the option values of a case");
         goto out;
     }
     for (int ci = 0; ci < res->n_cases; ci++) {

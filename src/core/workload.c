@@ -135,6 +135,24 @@ int climb_one_kernel(climb_kernel_desc *out, int max, const void *func, const ch
     return 1;
 }
 
+int climb_kernel_at(climb_kernel_desc *out, int max, int i, const void *func, int block_threads, size_t dynamic_smem,
+                    const char *fmt, ...)
+{
+    if (!func)
+        return i;
+    if (i < max) {
+        memset(&out[i], 0, sizeof out[i]);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(out[i].name, sizeof out[i].name, fmt, ap);
+        va_end(ap);
+        out[i].func = func;
+        out[i].block_threads = block_threads;
+        out[i].dynamic_smem = dynamic_smem;
+    }
+    return i + 1;
+}
+
 int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max)
 {
     (void)t;

@@ -55,6 +55,11 @@ typedef struct climb_kernel_desc {
 typedef int (*climb_kernels_fn)(climb_dtype t, const climb_device_info *dev, const int *tuning,
                                 climb_kernel_desc *out, int max);
 
+/* The one kernel-descriptor helper: fills out[i] when i < max (func, block, dynamic shared memory, the name from
+ * fmt), and returns i + 1, how many are listed so far; a NULL func lists nothing (returns i). A kernels function
+ * chains it: n = climb_kernel_at(o, max, 0, ...); n = climb_kernel_at(o, max, n, ...); return n. */
+int climb_kernel_at(climb_kernel_desc *out, int max, int i, const void *func, int block_threads, size_t dynamic_smem,
+                    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* For a kernels function that lists one kernel: fills out[0] when max >= 1; returns 1. */
 int climb_one_kernel(climb_kernel_desc *out, int max, const void *func, const char *name, int block_threads,
                      size_t dynamic_smem);
@@ -245,8 +250,9 @@ typedef struct climb_workload {
     const char *(*refuses)(const climb_case *c, int rung);
     /* Untimed per-rung set-up (workspace). 0 or -1 (printed). May be NULL. */
     int (*prepare)(climb_case *c, int rung);
-    /* After prepare: what it built for the rung (bytes kept, time taken), for the report's setup columns. 1 with
-     * *out filled; 0 when the rung builds nothing worth reporting. NULL: no rung builds anything. */
+    /* After prepare: what it built for the rung (the device bytes it keeps), for the report's setup columns; the
+     * time it took is the harness's measurement of prepare (out->ms is overwritten). 1 with *out filled; 0 when the
+     * rung builds nothing worth reporting. NULL: no rung builds anything. Read after release too: keep the figure. */
     int (*setup)(const climb_case *c, int rung, climb_setup *out);
     /* NULL if a run of `rung` leaves every operand it reads as it was; else what it changes ("C is read and
      * written when beta != 0"). The harness then calls reset before every run, untimed, and refuses --batch

@@ -331,7 +331,7 @@ static int bw_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -360,7 +360,7 @@ static int bw_create(const climb_case_params *p, climb_case **out)
     c->h_dev_ref = (unsigned char *)malloc(alloc);
     c->h_check = (unsigned char *)malloc(alloc);
     if (!c->h_src_ref || !c->h_dev_ref || !c->h_check) {
-        fprintf(stderr, "climb: out of host memory for bandwidth bytes=%zu\n", c->n);
+        climb_host_oom("bandwidth bytes=%zu", c->n);
         bw_destroy(c);
         return -1;
     }
@@ -427,7 +427,7 @@ static int bw_prepare(climb_case *c, int rung)
         c->src[m] = (unsigned char *)malloc(alloc);
         c->dst[m] = (unsigned char *)malloc(alloc);
         if (!c->src[m] || !c->dst[m]) {
-            fprintf(stderr, "climb: out of host memory for the pageable buffers (2 x %zu bytes)\n", alloc);
+            climb_host_oom("the pageable buffers (2 x %zu bytes)", alloc);
             return -1;
         }
     } else {

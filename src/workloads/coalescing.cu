@@ -291,10 +291,8 @@ static cudaError_t run_vector(climb_case *c, cudaStream_t s)
 
 /* ---------------------------------------------------------------- the registry */
 
-static int one_kernel(const void *f, const char *name, climb_kernel_desc *out, int max)
-{
-    return climb_one_kernel(out, max, f, name, 256, 0);
-}
+/* Every coalescing kernel runs 256 threads a block. */
+#define one_kernel(f, name, out, max) climb_kernel_at(out, max, 0, f, 256, 0, "%s", name)
 
 static int k_float(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
@@ -397,7 +395,7 @@ static int coal_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -424,7 +422,7 @@ static int coal_create(const climb_case_params *p, climb_case **out)
     c->h_in = (float *)malloc(c->n * sizeof(float) + 1);
     c->h_out = (float *)malloc(c->n * sizeof(float) + 1);
     if (!c->h_in || !c->h_out) {
-        fprintf(stderr, "climb: out of host memory for coalescing n=%zu\n", c->n);
+        climb_host_oom("coalescing n=%zu", c->n);
         coal_destroy(c);
         return -1;
     }
@@ -486,7 +484,7 @@ static int coal_prepare(climb_case *c, int rung)
     }
     c->h_pad = (float *)malloc(floats * sizeof(float) + 1);
     if (!c->h_pad) {
-        fprintf(stderr, "climb: out of host memory for the padded structs\n");
+        climb_host_oom("the padded structs");
         return -1;
     }
     for (size_t i = 0; i < c->m; i++) {

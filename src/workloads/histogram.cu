@@ -415,10 +415,8 @@ static cudaError_t launch_cub(const hist_args *a)
 
 /* ---------------------------------------------------------------- the registry */
 
-static int k_one(const void *f, const char *name, climb_kernel_desc *o, int max)
-{
-    return climb_one_kernel(o, max, f, name, HIST_BLOCK, 0);
-}
+/* Every histogram kernel runs HIST_BLOCK threads a block. */
+#define k_one(f, name, o, max) climb_kernel_at(o, max, 0, f, HIST_BLOCK, 0, "%s", name)
 #define HIST_KERNELS_FN(fname, kernel, kname)                                                                    \
     static int fname(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)       \
     {                                                                                                          \
@@ -599,7 +597,7 @@ static int hist_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -614,12 +612,9 @@ static int hist_create(const climb_case_params *p, climb_case **out)
         hist_destroy(c);
         return -1;
     }
-    cudaError_t e = cudaMalloc((void **)&c->d_alloc, c->n + p->offset + 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_counts, 256 * 4);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for a histogram of %zu bytes: %s\n", c->n, cudaGetErrorString(e));
-        cudaGetLastError();
+    void *counts_alloc = NULL;
+    if (climb_device_alloc_offset(c->n, p->offset, (void **)&c->d_alloc, (void **)&c->d_in, "the histogram input") ||
+        climb_device_alloc_offset(256 * 4, 0, &counts_alloc, (void **)&c->d_counts, "the counts")) {
         hist_destroy(c);
         return -1;
     }
@@ -632,7 +627,7 @@ static int hist_create(const climb_case_params *p, climb_case **out)
         }
         c->h_in = (uint8_t *)malloc(c->n + 1);
         if (!c->h_in) {
-            fprintf(stderr, "climb: out of host memory for %zu input bytes\n", c->n);
+            climb_host_oom("%zu input bytes", c->n);
             hist_destroy(c);
             return -1;
         }
@@ -640,7 +635,6 @@ static int hist_create(const climb_case_params *p, climb_case **out)
         c->h_bytes = c->h_in;
     }
     climb_hist_ref(c->h_bytes, c->n, c->map, c->bins, c->ref);
-    c->d_in = (uint8_t *)c->d_alloc + p->offset;
     if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_bytes, c->n, cudaMemcpyHostToDevice))) {
         hist_destroy(c);
         return -1;

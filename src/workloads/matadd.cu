@@ -205,10 +205,10 @@ template <typename T> static cudaError_t launch_cublas(climb_case *c, cudaStream
 #define MATADD_KERNELS_FN(fname, kernel, threads)                                                              \
     static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)   \
     {                                                                                                        \
-        return t == CLIMB_F64 ? climb_one_kernel(o, max, (const void *)kernel<double>, #kernel "<double>",    \
-                                                 threads, 0)                                                 \
-                              : climb_one_kernel(o, max, (const void *)kernel<float>, #kernel "<float>",      \
-                                                 threads, 0);                                                \
+        return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {                                             \
+            typedef decltype(x) T;                                                                           \
+            return climb_one_kernel(o, max, (const void *)kernel<T>, #kernel, threads, 0);                   \
+        });                                                                                                  \
     }
 MATADD_KERNELS_FN(k_seed, matadd_seed_2d_kernel, MATADD_TILE *MATADD_TILE)
 MATADD_KERNELS_FN(k_transposed, matadd_transposed_2d_kernel, MATADD_TILE *MATADD_TILE)
@@ -290,7 +290,7 @@ static int matadd_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -302,15 +302,10 @@ static int matadd_create(const climb_case_params *p, climb_case **out)
     const size_t elems = c->rows * c->ld, bytes = elems * c->es, off = p->offset * c->es;
     void **dev[3] = {&c->d_a, &c->d_b, &c->d_c};
     for (int k = 0; k < 3; k++) {
-        cudaError_t e = cudaMalloc((void **)&c->d_alloc[k], bytes + off + 16);
-        if (e != cudaSuccess) {
-            fprintf(stderr, "climb: out of device memory for matadd %zu x %zu %s: %s\n", c->rows, c->cols,
-                    climb_dtype_name(p->type), cudaGetErrorString(e));
-            cudaGetLastError();
+        if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[k], dev[k], "a matadd operand") != 0) {
             matadd_destroy(c);
             return -1;
         }
-        *dev[k] = c->d_alloc[k] + off;
     }
     if (climb_host_memory_refuses(4 * bytes, "matadd inputs and reference")) {
         matadd_destroy(c);
@@ -321,7 +316,7 @@ static int matadd_create(const climb_case_params *p, climb_case **out)
     c->h_c = malloc(bytes + 1);
     c->ref = malloc(bytes + 1);
     if (!c->h_a || !c->h_b || !c->h_c || !c->ref) {
-        fprintf(stderr, "climb: out of host memory for matadd %zu x %zu\n", c->rows, c->cols);
+        climb_host_oom("matadd %zu x %zu", c->rows, c->cols);
         matadd_destroy(c);
         return -1;
     }

@@ -26,6 +26,7 @@
 #include "../core/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../core/validate.h"
+#include "../core/workload.cuh"
 #include "reduce.h"
 
 /* ---------------------------------------------------------------- CPU reference */
@@ -591,18 +592,6 @@ static cudaError_t launch_cub(const climb_reduce_exec *x, const T *in, size_t n,
 /* ---------------------------------------------------------------- the registry */
 
 /* The kernels a rung launches, for `climb occupancy --kernel` and the occupancy test. */
-static int one_kernel(const char *name, climb_dtype t, const void *func, int block, climb_kernel_desc *out, int max)
-{
-    if (!func)
-        return 0;
-    if (max >= 1) {
-        memset(out, 0, sizeof *out);
-        snprintf(out->name, sizeof out->name, "%s<%s>", name, climb_dtype_name(t));
-        out->func = func;
-        out->block_threads = block;
-    }
-    return 1;
-}
 
 /* The fixed-block rungs launch one kernel of REDUCE_BLOCK threads (no dynamic shared memory); the macro writes
  * the lookup, the kernel expression names T. */
@@ -610,8 +599,10 @@ static int one_kernel(const char *name, climb_dtype t, const void *func, int blo
     template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }            \
     static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)  \
     {                                                                                                         \
-        return one_kernel(kname, t, t == CLIMB_I32 ? fname##_of<int32_t>() : fname##_of<float>(),           \
-                          (int)REDUCE_BLOCK, out, max);                                                       \
+        const void *f = climb_typed<CLIMB_TYPES_I32_F32>(t, (const void *)NULL, [](auto x) {                  \
+            return fname##_of<decltype(x)>();                                                                 \
+        });                                                                                                   \
+        return climb_kernel_at(out, max, 0, f, (int)REDUCE_BLOCK, 0, "%s<%s>", kname, climb_dtype_name(t));    \
     }
 REDUCE_KERNELS_OF(k_interleaved_divergent, "reduce_interleaved_divergent_kernel", reduce_interleaved_divergent_kernel<T>)
 REDUCE_KERNELS_OF(k_interleaved_strided, "reduce_interleaved_strided_kernel", reduce_interleaved_strided_kernel<T>)
@@ -628,8 +619,9 @@ static int k_vectorized_single_pass(climb_dtype t, const climb_device_info *dev,
 {
     climb_reduce_exec x = {0, dev->sms, {0, 0, 0}};
     climb_reduce_set_tuning(&x, tuning);
-    const void *f = t == CLIMB_I32 ? (const void *)single_pass_instance<int32_t>(&x.tune)
-                                   : (const void *)single_pass_instance<float>(&x.tune);
+    const void *f = climb_typed<CLIMB_TYPES_I32_F32>(t, (const void *)NULL, [&](auto v) {
+        return (const void *)single_pass_instance<decltype(v)>(&x.tune);
+    });
     if (!f)
         return 0;
     if (max >= 1) {
@@ -825,20 +817,15 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     const size_t bytes = n * es;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
     c->x.stream = 0;
     c->x.sms = p->dev ? p->dev->sms : 1;
     /* Device memory first: a size the GPU cannot hold is refused before any host memory is touched. */
-    cudaError_t e = cudaMalloc((void **)&c->d_alloc, bytes + p->offset * es + 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&c->d_out, 16);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for reduce n = %zu (%zu bytes): %s\n", n, bytes,
-                cudaGetErrorString(e));
-        cudaGetLastError();
+    if (climb_device_alloc_offset(bytes, p->offset * es, (void **)&c->d_alloc, &c->d_in, "the reduce input") != 0 ||
+        climb_device_alloc_offset(16, 0, &c->d_out, &c->d_out, "the reduce output") != 0) {
         reduce_destroy(c);
         return -1;
     }
@@ -848,7 +835,7 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
     }
     c->h_in = malloc(bytes ? bytes : 1);
     if (!c->h_in) {
-        fprintf(stderr, "climb: out of host memory for %zu input bytes (reduce n = %zu)\n", bytes, n);
+        climb_host_oom("%zu input bytes (reduce n = %zu)", bytes, n);
         reduce_destroy(c);
         return -1;
     }
@@ -863,7 +850,6 @@ static int reduce_create(const climb_case_params *p, climb_case **out)
         c->ref_i32 = climb_reduce_ref_i32((const int32_t *)c->h_in, n);
     else
         c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, n, &c->abs_f32);
-    c->d_in = c->d_alloc + p->offset * es;
     if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
         reduce_destroy(c);
         return -1;

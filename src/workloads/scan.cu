@@ -517,7 +517,9 @@ static cudaError_t hier_scan(typename section_kernel<T>::fn k, unsigned threads,
     {                                                                                                          \
         if (wsb < hier_workspace(n, section))                                                                  \
             return cudaErrorInvalidValue;                                                                      \
-        return t == CLIMB_I32 ? name##_typed<int>(ex, in, out, n, ws, s) : name##_typed<float>(ex, in, out, n, ws, s); \
+        return climb_typed<CLIMB_TYPES_I32_F32>(t, cudaErrorInvalidValue, [&](auto x) {                        \
+            return name##_typed<decltype(x)>(ex, in, out, n, ws, s);                                           \
+        });                                                                                                    \
     }                                                                                                          \
     static size_t name##_ws(const climb_scan_tuning *, size_t n) { return hier_workspace(n, section); }
 
@@ -583,6 +585,18 @@ static const lookback_instance *find_instance(const climb_scan_tuning *tn)
     return NULL;
 }
 
+/* An instance's 16-byte and scalar kernels of one type. */
+static void kernels_of(const lookback_instance *k, lookback_kernel<int>::fn *vec, lookback_kernel<int>::fn *scalar)
+{
+    *vec = k->i_vec;
+    *scalar = k->i_scalar;
+}
+static void kernels_of(const lookback_instance *k, lookback_kernel<float>::fn *vec, lookback_kernel<float>::fn *scalar)
+{
+    *vec = k->f_vec;
+    *scalar = k->f_scalar;
+}
+
 /* The 16-byte instance where both arrays are 16-byte aligned, else the scalar one. */
 template <typename T>
 static cudaError_t launch_lookback(typename lookback_kernel<T>::fn vec, typename lookback_kernel<T>::fn scalar,
@@ -606,10 +620,12 @@ extern "C" cudaError_t climb_scan_best(const climb_scan_tuning *tn, climb_dtype 
     if (ws_bytes < climb_scan_best_workspace(tn, n) || tiles > INT_MAX)
         return cudaErrorInvalidValue;
     const unsigned cap = (unsigned)((ws_bytes - SCAN_HDR) / 8 < UINT_MAX ? (ws_bytes - SCAN_HDR) / 8 : UINT_MAX);
-    return t == CLIMB_I32 ? launch_lookback<int>(k->i_vec, k->i_scalar, k->block, exclusive, in, out, n, (char *)ws,
-                                                 (unsigned)tiles, cap, s)
-                          : launch_lookback<float>(k->f_vec, k->f_scalar, k->block, exclusive, in, out, n, (char *)ws,
-                                                   (unsigned)tiles, cap, s);
+    return climb_typed<CLIMB_TYPES_I32_F32>(t, cudaErrorInvalidValue, [&](auto x) {
+        typedef decltype(x) T;
+        typename lookback_kernel<T>::fn vec, scalar;
+        kernels_of(k, &vec, &scalar);
+        return launch_lookback<T>(vec, scalar, k->block, exclusive, in, out, n, (char *)ws, (unsigned)tiles, cap, s);
+    });
 }
 
 extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
@@ -662,8 +678,10 @@ static cudaError_t launch_cub(const climb_scan_tuning *, climb_dtype t, int ex, 
 {
     if (n == 0)
         return cudaSuccess;
-    return t == CLIMB_I32 ? cub_scan_any<int>(ws, &wsb, ex, (const int *)in, (int *)out, n, s)
-                          : cub_scan_any<float>(ws, &wsb, ex, (const float *)in, (float *)out, n, s);
+    return climb_typed<CLIMB_TYPES_I32_F32>(t, cudaErrorInvalidValue, [&](auto x) {
+        typedef decltype(x) T;
+        return cub_scan_any<T>(ws, &wsb, ex, (const T *)in, (T *)out, n, s);
+    });
 }
 
 /* The bound: the same bytes moved by the copy engine's device-to-device copy. */
@@ -890,7 +908,7 @@ static int scan_create(const climb_case_params *p, climb_case **out)
     }
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -921,7 +939,7 @@ static int scan_create(const climb_case_params *p, climb_case **out)
         c->ref_i32 = (int32_t *)malloc(bytes + 1);
     }
     if (!c->h_in || !c->h_out || (p->type == CLIMB_F32 ? !c->ref_f32 || !c->abs_f32 : !c->ref_i32)) {
-        fprintf(stderr, "climb: out of host memory for scan n = %zu\n", n);
+        climb_host_oom("scan n = %zu", n);
         scan_destroy(c);
         return -1;
     }

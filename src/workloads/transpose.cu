@@ -461,23 +461,15 @@ static cudaError_t run_best(climb_case *c, cudaStream_t s)
 
 /* ---- what each rung launches, for climb occupancy --kernel ---- */
 
-static int one_kernel(climb_kernel_desc *out, int max, const char *name, climb_dtype t, const void *f, int threads)
-{
-    if (max >= 1) {
-        memset(out, 0, sizeof *out);
-        snprintf(out->name, sizeof out->name, "%s<%s>", name, climb_dtype_name(t));
-        out->func = f;
-        out->block_threads = threads;
-    }
-    return 1;
-}
 
 #define TRANSPOSE_KERNELS(fname, kname, threads, ...)                                                         \
     template <typename T> static const void *fname##_of() { return (const void *)(__VA_ARGS__); }            \
     static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)  \
     {                                                                                                         \
-        return one_kernel(out, max, kname, t, t == CLIMB_F32 ? fname##_of<float>() : fname##_of<double>(),   \
-                          threads);                                                                           \
+        const void *f = climb_typed<CLIMB_TYPES_F32_F64>(t, (const void *)NULL, [](auto x) {                  \
+            return fname##_of<decltype(x)>();                                                                 \
+        });                                                                                                   \
+        return climb_kernel_at(out, max, 0, f, threads, 0, "%s<%s>", kname, climb_dtype_name(t));             \
     }
 TRANSPOSE_KERNELS(k_copy_tiled, "transpose_copy_tiled_kernel", 256, transpose_copy_tiled_kernel<T>)
 TRANSPOSE_KERNELS(k_naive, "transpose_naive_kernel", 256, transpose_naive_kernel<T>)
@@ -489,8 +481,9 @@ TRANSPOSE_KERNELS(k_rect_tile, "transpose_rect_tile_kernel", 512, transpose_rect
 /* The tiled rungs: the instance their tile and vector select (the widest: an aligned case's). */
 static int tiled_kernels(const climb_transpose_tuning *tn, climb_dtype t, climb_kernel_desc *out, int max)
 {
-    const void *f = t == CLIMB_F32 ? tiled_instance<float>(tn->tile, tn->vec, tn->rows)
-                                   : tiled_instance<double>(tn->tile, tn->vec, tn->rows);
+    const void *f = climb_typed<CLIMB_TYPES_F32_F64>(t, (const void *)NULL, [&](auto x) {
+        return (const void *)tiled_instance<decltype(x)>(tn->tile, tn->vec, tn->rows);
+    });
     if (!f)
         return 0;
     if (max >= 1) {
@@ -657,7 +650,7 @@ static int transpose_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -668,15 +661,11 @@ static int transpose_create(const climb_case_params *p, climb_case **out)
     c->es = climb_dtype_size(p->type);
     const size_t in_elems = c->rows * c->ld_in, out_elems = c->cols * c->ld_out, off = p->offset * c->es;
     /* Device memory first: a matrix the GPU cannot hold is refused before host memory is touched. */
-    cudaError_t e = cudaMalloc((void **)&c->d_in_alloc, in_elems * c->es + off + 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_out_alloc, out_elems * c->es + off + 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_copy_alloc, in_elems * c->es + off + 16);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for transpose %zu x %zu %s: %s\n", c->rows, c->cols,
-                climb_dtype_name(p->type), cudaGetErrorString(e));
-        cudaGetLastError();
+    if (climb_device_alloc_offset(in_elems * c->es, off, (void **)&c->d_in_alloc, (void **)&c->d_in, "the transpose input") ||
+        climb_device_alloc_offset(out_elems * c->es, off, (void **)&c->d_out_alloc, (void **)&c->d_out,
+                                  "the transpose output") ||
+        climb_device_alloc_offset(in_elems * c->es, off, (void **)&c->d_copy_alloc, (void **)&c->d_copy,
+                                  "the copy bound's output")) {
         transpose_destroy(c);
         return -1;
     }
@@ -688,13 +677,10 @@ static int transpose_create(const climb_case_params *p, climb_case **out)
     c->h_out = malloc(out_elems * c->es + 1);
     c->h_copy = malloc(in_elems * c->es + 1);
     if (!c->h_in || !c->h_out || !c->h_copy) {
-        fprintf(stderr, "climb: out of host memory for transpose %zu x %zu\n", c->rows, c->cols);
+        climb_host_oom("transpose %zu x %zu", c->rows, c->cols);
         transpose_destroy(c);
         return -1;
     }
-    c->d_in = c->d_in_alloc + off;
-    c->d_out = c->d_out_alloc + off;
-    c->d_copy = c->d_copy_alloc + off;
     /* Values in [-1000, 1000): every element distinct with overwhelming odds, so a misplaced one shows. */
     climb_rng rng;
     climb_rng_seed(&rng, p->seed);
@@ -752,7 +738,7 @@ static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, s
     }
     c->ref = malloc(n * c->es + 1);
     if (!c->ref) {
-        fprintf(stderr, "climb: out of host memory for the transpose reference\n");
+        climb_host_oom("the transpose reference");
         return -1;
     }
     if (mode == CLIMB_REF_CPU) {

@@ -228,8 +228,10 @@ static cudaError_t launch_atomic_rung(void (*kernel)(T, T, size_t, T *), unsigne
 #define TRAP_ATOMIC_LAUNCHER(name, kernel, block)                                                                \
     static cudaError_t name(climb_dtype t, const trap_args *x)                                                 \
     {                                                                                                          \
-        return t == CLIMB_F32 ? launch_atomic_rung<float>(kernel<float>, block, x)                             \
-                              : launch_atomic_rung<double>(kernel<double>, block, x);                          \
+        return climb_typed<CLIMB_TYPES_F32_F64>(t, cudaErrorInvalidValue, [&](auto v) {                        \
+            typedef decltype(v) T;                                                                             \
+            return launch_atomic_rung<T>(kernel<T>, block, x);                                                 \
+        });                                                                                                    \
     }
 TRAP_ATOMIC_LAUNCHER(launch_atomic, trap_atomic_kernel, TRAP_WARP)
 TRAP_ATOMIC_LAUNCHER(launch_warp_shuffle, trap_warp_shuffle_kernel, TRAP_WARP)
@@ -246,7 +248,8 @@ template <typename T> static cudaError_t launch_coarsened_typed(const trap_args 
 
 static cudaError_t launch_coarsened(climb_dtype t, const trap_args *x)
 {
-    return t == CLIMB_F32 ? launch_coarsened_typed<float>(x) : launch_coarsened_typed<double>(x);
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, cudaErrorInvalidValue,
+                                            [&](auto v) { return launch_coarsened_typed<decltype(v)>(x); });
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -342,7 +345,7 @@ static int trap_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;

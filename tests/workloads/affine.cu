@@ -19,6 +19,7 @@
 #endif
 
 #include "core/check.h"
+#include "core/device.h"
 #include "core/rng.h"
 #include "core/text.h"
 #include "core/validate.h"
@@ -340,15 +341,20 @@ struct climb_case {
 #endif
 };
 
-/* Runs expr with T the C type of t. */
+/* Runs the statements with T the C type of t (core's typed dispatch over affine's types); an error they return is
+ * returned, else the function goes on. */
+#define AFFINE_TYPES                                                                                          \
+    (CLIMB_TYPE_BIT(CLIMB_U8) | CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64))
 #define AFFINE_TYPED(t, ...)                                                                                  \
-    switch (t) {                                                                                              \
-    case CLIMB_U8: { typedef uint8_t T; __VA_ARGS__; } break;                                                 \
-    case CLIMB_U32: { typedef uint32_t T; __VA_ARGS__; } break;                                               \
-    case CLIMB_F32: { typedef float T; __VA_ARGS__; } break;                                                  \
-    case CLIMB_F64: { typedef double T; __VA_ARGS__; } break;                                                 \
-    default: return cudaErrorInvalidValue;                                                                    \
-    }
+    do {                                                                                                      \
+        const cudaError_t affine_e = climb_typed<AFFINE_TYPES>(t, cudaErrorInvalidValue, [&](auto affine_x) {  \
+            typedef decltype(affine_x) T;                                                                     \
+            __VA_ARGS__;                                                                                      \
+            return cudaSuccess;                                                                               \
+        });                                                                                                   \
+        if (affine_e != cudaSuccess)                                                                          \
+            return affine_e;                                                                                  \
+    } while (0)
 
 static dim3 grid_2d(size_t rows, size_t cols, dim3 block)
 {
@@ -501,13 +507,7 @@ static cudaError_t launch_cudnn(climb_case *c, cudaStream_t s)
 static int desc_kernel(climb_kernel_desc *out, int max, int i, const char *name, climb_dtype t, int op, const void *f,
                        int threads)
 {
-    if (i < max) {
-        memset(&out[i], 0, sizeof out[i]);
-        snprintf(out[i].name, sizeof out[i].name, "%s<%s, %s>", name, climb_dtype_name(t), AFFINE_OPS[op]);
-        out[i].func = f;
-        out[i].block_threads = threads;
-    }
-    return i + 1;
+    return climb_kernel_at(out, max, i, f, threads, 0, "%s<%s, %s>", name, climb_dtype_name(t), AFFINE_OPS[op]);
 }
 
 /* Integer types launch the axpb instances only; float types both ops'. */
@@ -765,7 +765,7 @@ static int affine_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -797,7 +797,7 @@ static int affine_create(const climb_case_params *p, climb_case **out)
     c->h_y = malloc(elems * c->es + 1);
     c->h_poison = malloc(elems * c->es + 1);
     if (!c->h_x || !c->h_y || !c->h_poison) {
-        fprintf(stderr, "climb: out of host memory for affine %zu x %zu\n", c->rows, c->cols);
+        climb_host_oom("affine %zu x %zu", c->rows, c->cols);
         affine_destroy(c);
         return -1;
     }
@@ -868,7 +868,7 @@ static int affine_reference(climb_case *c, climb_ref_mode mode, char *desc, size
         c->ref_exact = calloc(n + 1, c->es);
     }
     if ((is_float && (!c->ref_f || !c->tol_f)) || (!is_float && !c->ref_exact)) {
-        fprintf(stderr, "climb: out of host memory for the affine reference\n");
+        climb_host_oom("the affine reference");
         return -1;
     }
     climb_rng rng;
@@ -1060,7 +1060,7 @@ static int affine_verify(climb_case *c, int rung, char *msg, size_t msglen)
         free(want);
         free(wf);
         free(tf);
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     for (size_t k = 0; k < m; k++) {

@@ -341,14 +341,13 @@ struct climb_case {
     size_t sp_bytes;
 };
 
-static double now_ms(void) { return climb_wall_s() * 1e3; }
 
 /* Copies n values to a new device array in the case's type. */
 static int upload_vals(const climb_case *c, const double *v, size_t n, void **d)
 {
     void *h = malloc((n ? n : 1) * c->tsize);
     if (!h) {
-        fprintf(stderr, "climb: out of host memory for %zu values\n", n);
+        climb_host_oom("%zu values", n);
         return -1;
     }
     if (c->p.type == CLIMB_F64)
@@ -409,7 +408,7 @@ static int build_format(climb_case *c, spmv_format f)
     int32_t *ci = NULL, *idx = NULL, *idx2 = NULL;
     double *v = NULL, *v2 = NULL;
     long long *sec = NULL;
-    double t0 = now_ms(), bytes = 0;
+    double bytes = 0;
     switch (f) {
     case FMT_ELL:
         rc = build_ell_host(m, c->sz.ell_width, &ci, &v);
@@ -541,7 +540,6 @@ static int build_format(climb_case *c, spmv_format f)
     free(sec);
     if (rc == 0 && CLIMB_FAILED(cudaDeviceSynchronize()))
         rc = -1;
-    c->made[f].ms = now_ms() - t0;
     c->made[f].bytes = bytes;
     return rc;
 }
@@ -705,10 +703,10 @@ template <typename T> static cudaError_t launch_adaptive(climb_case *c, cudaStre
 #define SPMV_KERNELS_FN(fname, kernel)                                                                         \
     static int fname(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)   \
     {                                                                                                        \
-        return t == CLIMB_F64 ? climb_one_kernel(o, max, (const void *)kernel<double>, #kernel "<double>",    \
-                                                 SPMV_BLOCK, 0)                                              \
-                              : climb_one_kernel(o, max, (const void *)kernel<float>, #kernel "<float>",      \
-                                                 SPMV_BLOCK, 0);                                             \
+        return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {                                             \
+            typedef decltype(x) T;                                                                           \
+            return climb_one_kernel(o, max, (const void *)kernel<T>, #kernel, SPMV_BLOCK, 0);                \
+        });                                                                                                  \
     }
 SPMV_KERNELS_FN(k_scalar, spmv_csr_scalar_kernel)
 SPMV_KERNELS_FN(k_ell, spmv_ell_kernel)
@@ -716,13 +714,10 @@ SPMV_KERNELS_FN(k_coo, spmv_coo_kernel)
 SPMV_KERNELS_FN(k_jds, spmv_jds_kernel)
 SPMV_KERNELS_FN(k_jds_ell, spmv_jds_ell_kernel)
 
-static void kernel_at(climb_kernel_desc *o, int max, int i, const void *f, const char *name, int block)
+/* One kernel at index i of o (core's helper with spmv's block); the next index. */
+static int kernel_at(climb_kernel_desc *o, int max, int i, const void *f, const char *name, int block)
 {
-    if (i < max) {
-        climb_kernel_desc d;
-        climb_one_kernel(&d, 1, f, name, block, 0);
-        o[i] = d;
-    }
+    return climb_kernel_at(o, max, i, f, block, 0, "%s", name);
 }
 
 static int k_vector(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -950,7 +945,7 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     *out = NULL;
     climb_case *c = (climb_case *)calloc(1, sizeof *c);
     if (!c) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the case");
         return -1;
     }
     c->p = *p;
@@ -980,7 +975,7 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     const climb_csr *m = c->m;
     climb_spmv_row_stats(m, &c->st);
     if (sort_rows(m, &c->sorted) != 0 || compute_sizes(m, &c->sorted, &c->sz) != 0) {
-        fprintf(stderr, "climb: out of host memory for the row statistics\n");
+        climb_host_oom("the row statistics");
         spmv_destroy(c);
         return -1;
     }
@@ -996,7 +991,7 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     c->tol = (double *)malloc((rows ? rows : 1) * sizeof(double));
     c->h_y = malloc((rows ? rows : 1) * c->tsize);
     if (!x || !c->ref || !c->tol || !c->h_y) {
-        fprintf(stderr, "climb: out of host memory for x and y\n");
+        climb_host_oom("x and y");
         free(x);
         spmv_destroy(c);
         return -1;
@@ -1117,10 +1112,8 @@ static int spmv_prepare(climb_case *c, int rung)
 {
     const spmv_rung *r = &SPMV_RUNGS[rung];
     if (r->format == FMT_CUSPARSE) {
-        const double t0 = now_ms();
         if (sparse_prepare(c, r->alg) != 0)
             return -1;
-        c->made[FMT_CUSPARSE].ms = now_ms() - t0;
         c->made[FMT_CUSPARSE].bytes = (double)c->sp_bytes;
         return 0;
     }
