@@ -2,6 +2,7 @@
  * f32), the tolerance, and the registry table that the CLI, tests, docs and reports read. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,10 +95,81 @@ static void test_registry(void)
     EXPECT(w->n_options == 0 && w->extra_ceiling == CLIMB_CEIL_NONE && w->modifies == NULL);
 }
 
+/* A device as the tuning policy sees it. */
+static climb_device_info device(const char *name, int major, int minor, int threads_per_sm, int driver)
+{
+    climb_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.cc_major = major;
+    d.cc_minor = minor;
+    d.sms = 132;
+    d.max_threads_per_sm = threads_per_sm;
+    d.driver_version = driver;
+    return d;
+}
+
+/* reduce's tuning policy (moved here from the wisdom test: the policy is the workload's own) */
+static void test_reduce_policy(void)
+{
+    const climb_workload *w = &climb_reduce_workload;
+    const climb_tuning *tn = w->tuning;
+    EXPECT(tn && tn->n_params == 3 && !tn->candidates);
+    EXPECT(climb_best_rung(w) >= 0 && w->rung(climb_best_rung(w))->kind == CLIMB_RUNG_BEST);
+    int v[3];
+    char buf[200];
+    climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
+    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    EXPECT(strstr(tn->defaults(&h200, &key, v), "CC 9.x") != NULL);
+    EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
+    EXPECT(climb_tuning_check(tn, &h200, v, buf, sizeof buf) == NULL);
+    /* The same defaults for every case: reduce's policy does not depend on n or type. */
+    int u[3];
+    climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32, NULL};
+    tn->defaults(&h200, &other, u);
+    EXPECT(memcmp(u, v, sizeof v) == 0);
+    climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
+    tn->defaults(&ada, &key, v);
+    EXPECT(v[0] == 512 && v[1] == 3 && v[2] == 4); /* 1536 threads: 3 blocks of 512 */
+    EXPECT(climb_tuning_check(tn, &ada, v, buf, sizeof buf) == NULL);
+    int wave2[3] = {256, 8, 4};
+    EXPECT(climb_tuning_check(tn, &ada, wave2, buf, sizeof buf) != NULL &&
+           climb_tuning_check(tn, &h200, wave2, buf, sizeof buf) == NULL);
+    /* Values that are not candidates are refused with the list the message is made from. */
+    int odd[3] = {300, 1, 4};
+    const char *why = climb_tuning_check(tn, &h200, odd, buf, sizeof buf);
+    EXPECT_MSG(why && strcmp(why, "block is not one of 128, 256, 512, 1024") == 0, "%s", why ? why : "NULL");
+    int odd_vecs[3] = {256, 1, 3};
+    why = climb_tuning_check(tn, &h200, odd_vecs, buf, sizeof buf);
+    EXPECT_MSG(why && strcmp(why, "vecs is not one of 1, 2, 4, 8") == 0, "%s", why ? why : "NULL");
+    /* Every default is a candidate on the device it is for, across the calculator's architectures. */
+    int count = 0, valid = 0;
+    for (int t = 1024; t <= 2048; t += 512) {
+        climb_device_info d = device("x", 8, 0, t, 13000);
+        tn->defaults(&d, &key, v);
+        count++;
+        valid += climb_tuning_check(tn, &d, v, buf, sizeof buf) == NULL;
+    }
+    EXPECT(count == valid);
+    /* The enumeration the tuner and the tests use: every combination once, first parameter slowest. */
+    EXPECT(climb_tuning_count(tn) == 4 * 8 * 4);
+    climb_tuning_values(tn, 0, v);
+    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 1);
+    climb_tuning_values(tn, 1, v);
+    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 2);
+    climb_tuning_values(tn, climb_tuning_count(tn) - 1, v);
+    EXPECT(v[0] == 1024 && v[1] == 16 && v[2] == 8);
+    int w3[3] = {512, 4, 4};
+    climb_tuning_format(tn, w3, buf, sizeof buf);
+    EXPECT(strcmp(buf, "block=512 blocks_per_sm=4 vecs=4") == 0);
+}
+
+
 int main(void)
 {
     test_reference_i32();
     test_reference_f32();
     test_registry();
+    test_reduce_policy();
     return test_finish("test_cpu_reduce");
 }

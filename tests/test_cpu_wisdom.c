@@ -88,69 +88,50 @@ static climb_device_info device(const char *name, int major, int minor, int thre
     return d;
 }
 
-static void test_reduce_policy(void)
+/* The fixture: a workload of this test's own, with three tunable parameters and one device rule, registered
+ * under the name "wfix" (the wisdom is keyed by name). Changing a real workload's tuning changes nothing here. */
+static const int FIX_BLOCKS[] = {128, 256, 512, 1024}, FIX_PER_SM[] = {1, 2, 3, 4, 6, 8, 12, 16},
+                 FIX_VECS[] = {1, 2, 4, 8};
+static const climb_tunable FIX_PARAMS[] = {
+    {.name = "block", .meaning = "threads per block", .values = FIX_BLOCKS, .n_values = 4},
+    {.name = "blocks_per_sm", .meaning = "blocks per SM", .values = FIX_PER_SM, .n_values = 8},
+    {.name = "vecs", .meaning = "loads in flight", .values = FIX_VECS, .n_values = 4},
+};
+static const char *fix_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
-    const climb_workload *w = &climb_reduce_workload;
-    const climb_tuning *tn = w->tuning;
-    EXPECT(tn && tn->n_params == 3 && !tn->candidates);
-    EXPECT(climb_best_rung(w) >= 0 && w->rung(climb_best_rung(w))->kind == CLIMB_RUNG_BEST);
-    int v[3];
-    char buf[200];
-    climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
-    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
-    EXPECT(strstr(tn->defaults(&h200, &key, v), "CC 9.x") != NULL);
-    EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
-    EXPECT(climb_tuning_check(tn, &h200, v, buf, sizeof buf) == NULL);
-    /* The same defaults for every case: reduce's policy does not depend on n or type. */
-    int u[3];
-    climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32, NULL};
-    tn->defaults(&h200, &other, u);
-    EXPECT(memcmp(u, v, sizeof v) == 0);
-    climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
-    tn->defaults(&ada, &key, v);
-    EXPECT(v[0] == 512 && v[1] == 3 && v[2] == 4); /* 1536 threads: 3 blocks of 512 */
-    EXPECT(climb_tuning_check(tn, &ada, v, buf, sizeof buf) == NULL);
-    int wave2[3] = {256, 8, 4};
-    EXPECT(climb_tuning_check(tn, &ada, wave2, buf, sizeof buf) != NULL &&
-           climb_tuning_check(tn, &h200, wave2, buf, sizeof buf) == NULL);
-    /* Values that are not candidates are refused with the list the message is made from. */
-    int odd[3] = {300, 1, 4};
-    const char *why = climb_tuning_check(tn, &h200, odd, buf, sizeof buf);
-    EXPECT_MSG(why && strcmp(why, "block is not one of 128, 256, 512, 1024") == 0, "%s", why ? why : "NULL");
-    int odd_vecs[3] = {256, 1, 3};
-    why = climb_tuning_check(tn, &h200, odd_vecs, buf, sizeof buf);
-    EXPECT_MSG(why && strcmp(why, "vecs is not one of 1, 2, 4, 8") == 0, "%s", why ? why : "NULL");
-    /* Every default is a candidate on the device it is for, across the calculator's architectures. */
-    int count = 0, valid = 0;
-    for (int t = 1024; t <= 2048; t += 512) {
-        climb_device_info d = device("x", 8, 0, t, 13000);
-        tn->defaults(&d, &key, v);
-        count++;
-        valid += climb_tuning_check(tn, &d, v, buf, sizeof buf) == NULL;
-    }
-    EXPECT(count == valid);
-    /* The enumeration the tuner and the tests use: every combination once, first parameter slowest. */
-    EXPECT(climb_tuning_count(tn) == 4 * 8 * 4);
-    climb_tuning_values(tn, 0, v);
-    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 1);
-    climb_tuning_values(tn, 1, v);
-    EXPECT(v[0] == 128 && v[1] == 1 && v[2] == 2);
-    climb_tuning_values(tn, climb_tuning_count(tn) - 1, v);
-    EXPECT(v[0] == 1024 && v[1] == 16 && v[2] == 8);
-    int w3[3] = {512, 4, 4};
-    climb_tuning_format(tn, w3, buf, sizeof buf);
-    EXPECT(strcmp(buf, "block=512 blocks_per_sm=4 vecs=4") == 0);
+    (void)k;
+    v[0] = 512;
+    v[1] = dev->max_threads_per_sm / 512;
+    v[2] = 4;
+    return "the fixture's rule";
+}
+static const char *fix_rejects(const climb_device_info *dev, const int *v)
+{
+    return v[0] * v[1] > dev->max_threads_per_sm
+               ? "block x blocks_per_sm is more threads than one SM holds at once (a second wave of blocks)"
+               : NULL;
+}
+static const climb_tuning FIX_TUNING = {.params = FIX_PARAMS, .n_params = 3, .defaults = fix_defaults,
+                                        .rejects = fix_rejects};
+static climb_workload fix_w;
+
+static void register_fixture(void)
+{
+    fix_w = climb_reduce_workload; /* its dims, types and hooks; the name and the tuning are the fixture's */
+    fix_w.name = "wfix";
+    fix_w.tuning = &FIX_TUNING;
+    EXPECT(climb_register_workload(&fix_w) == 0);
 }
 
 static climb_wisdom_outcome look(const char *path, const climb_wisdom_key *k, const climb_device_info *d, int *v,
                                  char *msg)
 {
-    return climb_wisdom_lookup(path, "reduce", climb_reduce_workload.tuning, k, d, v, msg, 600);
+    return climb_wisdom_lookup(path, "wfix", &FIX_TUNING, k, d, v, msg, 600);
 }
 
 static void test_wisdom(void)
 {
-    const climb_tuning *tn = climb_reduce_workload.tuning;
+    const climb_tuning *tn = &FIX_TUNING;
     char path[400], msg[600];
     snprintf(path, sizeof path, "%s/nested/folder/wisdom.json", dir);
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
@@ -162,7 +143,7 @@ static void test_wisdom(void)
 
     /* Store creates the folders; lookup reads the values back. */
     int tuned[3] = {256, 8, 2};
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "2026-11-22T00:00:00Z", 1.05, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, tuned, "2026-11-22T00:00:00Z", 1.05, msg, sizeof msg) == 0);
     EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_USED);
     EXPECT_MSG(v[0] == 256 && v[1] == 8 && v[2] == 2, "%d %d %d", v[0], v[1], v[2]);
     EXPECT(strstr(msg, "block=256 blocks_per_sm=8 vecs=2") != NULL);
@@ -171,9 +152,9 @@ static void test_wisdom(void)
     climb_wisdom_key h100 = {"NVIDIA H100 80GB HBM3", 9, 0, 13000, "0.1.0", NULL};
     climb_device_info h100d = device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
     int other[3] = {1024, 2, 8};
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &h100, other, "2026-11-22T01:00:00Z", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &h100, other, "2026-11-22T01:00:00Z", 1.0, msg, sizeof msg) == 0);
     int again[3] = {512, 4, 4};
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, again, "2026-11-22T02:00:00Z", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, again, "2026-11-22T02:00:00Z", 1.0, msg, sizeof msg) == 0);
     EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 512 && v[1] == 4 && v[2] == 4);
     EXPECT(look(path, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[0] == 1024 && v[2] == 8);
     {
@@ -204,27 +185,27 @@ static void test_wisdom(void)
     snprintf(bad, sizeof bad, "%s/bad.json", dir);
     struct { const char *text, *want; } cases[] = {
         {"", ":1: unexpected end of file"},
-        {"{\n  \"format\": \"climb wisdom 1\",\n  \"entries\": [\n    {\"workload\": \"reduce\"", ":4: expected ',' or '}'"},
+        {"{\n  \"format\": \"climb wisdom 1\",\n  \"entries\": [\n    {\"workload\": \"wfix\"", ":4: expected ',' or '}'"},
         {"[1, 2]", ":1: a wisdom file is one JSON object"},
         {"{\"format\": \"climb wisdom 9\", \"entries\": []}", "\"format\" must be"},
         {"{\"format\": \"climb wisdom 1\", \"entries\": {}}", "\"entries\" must be an array"},
         {"{\"format\": \"climb wisdom 1\", \"entries\": [3]}", "an entry must be an object"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\"}]}",
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\"}]}",
          "no \"cc\" string"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [\n{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [\n{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": \"13000\", \"climb\": \"0.1.0\", \"params\": {}}]}", ":2: entry's \"driver\" must be"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": 13000, \"climb\": \"0.1.0\",\n\"params\": {\"block\": 300, \"blocks_per_sm\": 4, \"vecs\": 4}}]}",
-         ":2: the reduce wisdom is not a valid candidate: block is not one of"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+         ":2: the wfix wisdom is not a valid candidate: block is not one of"},
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 1024, \"blocks_per_sm\": 16, \"vecs\": 4}}]}",
          "more threads than one SM holds"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512, \"vecs\": 4}}]}", "wants 3 parameters"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512.5, \"blocks_per_sm\": 4, \"vecs\": 4}}]}",
          "\"block\" is not an integer"},
-        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
+        {"{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"NVIDIA H200\", \"cc\": \"9.0\", "
          "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 512, \"blocks\": 4, \"vecs\": 4}}]}",
          "\"blocks_per_sm\" is missing"},
     };
@@ -254,7 +235,7 @@ static void test_wisdom(void)
     }
     /* Storing over a corrupt file moves it aside to .bad and writes a good one. */
     test_write_text(bad, "{ not json");
-    EXPECT(climb_wisdom_store(bad, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(bad, "wfix", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(strstr(msg, ".bad") != NULL);
     EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
     char moved[420];
@@ -264,14 +245,14 @@ static void test_wisdom(void)
     {
         climb_wisdom_key h100 = {"NVIDIA H100", 9, 0, 13000, "0.1.0", NULL};
         int other[3] = {512, 2, 4};
-        EXPECT(climb_wisdom_store(bad, "reduce", tn, &h100, other, "t", 1.0, msg, sizeof msg) == 0);
-        EXPECT(climb_wisdom_forget(bad, "reduce", &key, msg, sizeof msg) == 0);
+        EXPECT(climb_wisdom_store(bad, "wfix", tn, &h100, other, "t", 1.0, msg, sizeof msg) == 0);
+        EXPECT(climb_wisdom_forget(bad, "wfix", &key, msg, sizeof msg) == 0);
         EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_FOREIGN);
         climb_device_info h100d = device("NVIDIA H100", 9, 0, 2048, 13000);
         EXPECT(look(bad, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[1] == 2);
         char missing[420];
         snprintf(missing, sizeof missing, "%s/none/w.json", dir);
-        EXPECT(climb_wisdom_forget(missing, "reduce", &key, msg, sizeof msg) == 0 && access(missing, F_OK) != 0);
+        EXPECT(climb_wisdom_forget(missing, "wfix", &key, msg, sizeof msg) == 0 && access(missing, F_OK) != 0);
     }
     /* A folder where the file should be cannot be read. */
     EXPECT(look(dir, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT);
@@ -290,11 +271,11 @@ static void test_wisdom(void)
     EXPECT(climb_wisdom_default_path(p, sizeof p) == -1);
 }
 
-/* The text of a valid wisdom file with one reduce entry for the H200 of device(). */
+/* The text of a valid wisdom file with one wfix entry for the H200 of device(). */
 static void wisdom_text(char *buf, size_t len, const char *gpu)
 {
     snprintf(buf, len,
-             "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": \"%s\", \"cc\": \"9.0\", "
+             "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": \"%s\", \"cc\": \"9.0\", "
              "\"driver\": 13000, \"climb\": \"0.1.0\", \"params\": {\"block\": 256, \"blocks_per_sm\": 8, \"vecs\": 2}, "
              "\"speedup_vs_defaults\": 1.5}]}\n", gpu);
 }
@@ -310,7 +291,7 @@ static int printable_ascii(const char *s)
 /* Issue 8, items 1-8: what a user's file system and locale can do to a wisdom file. */
 static void test_hardening(void)
 {
-    const climb_tuning *tn = climb_reduce_workload.tuning;
+    const climb_tuning *tn = &FIX_TUNING;
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
     climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0", NULL};
     char path[400], msg[800], text[1200], bad[420];
@@ -320,7 +301,7 @@ static void test_hardening(void)
     /* 1. A folder named as the wisdom file: refused with a clear message, left as it was (not moved to .bad). */
     snprintf(path, sizeof path, "%s/cfgdir", dir);
     EXPECT(mkdir(path, 0755) == 0);
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
     EXPECT_MSG(strstr(msg, "not a regular file") != NULL, "%s", msg);
     snprintf(bad, sizeof bad, "%s.bad", path);
     EXPECT(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(bad, F_OK) != 0);
@@ -331,7 +312,7 @@ static void test_hardening(void)
     EXPECT(mkfifo(path, 0600) == 0);
     alarm(20);
     EXPECT(look(path, &key, &h200, v, msg) == CLIMB_WISDOM_CORRUPT && strstr(msg, "not a regular file"));
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
     alarm(0);
     EXPECT(stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
 
@@ -343,12 +324,12 @@ static void test_hardening(void)
     wisdom_text(text, sizeof text, "NVIDIA H100");
     test_write_text(target, text);
     EXPECT(symlink(target, path) == 0);
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
     EXPECT(look(target, &key, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
     snprintf(path, sizeof path, "%s/dangling.json", dir);
     EXPECT(symlink("/nonexistent/climb/w.json", path) == 0);
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &key, tuned, "t", 1.0, msg, sizeof msg) == -1);
     EXPECT_MSG(strstr(msg, "symbolic link") != NULL, "%s", msg);
     EXPECT(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
 
@@ -443,17 +424,17 @@ static void test_hardening(void)
     snprintf(path, sizeof path, "%s/typo.json", dir);
     char line[900];
     climb_tuning_key ex = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
-    climb_wisdom_outcome o = climb_wisdom_resolve(path, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    climb_wisdom_outcome o = climb_wisdom_resolve(path, "wfix", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
     EXPECT_MSG(climb_wisdom_warns(o) && strstr(msg, "no wisdom file at") && strstr(msg, "typo.json"), "%d %s", o, msg);
     snprintf(path, sizeof path, "%s/dangling.json", dir);
-    o = climb_wisdom_resolve(path, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    o = climb_wisdom_resolve(path, "wfix", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
     EXPECT_MSG(climb_wisdom_warns(o) && strstr(msg, "symbolic link"), "%d %s", o, msg);
     setenv("CLIMB_WISDOM", "/nonexistent/climb/default-wisdom.json", 1);
-    o = climb_wisdom_resolve(NULL, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    o = climb_wisdom_resolve(NULL, "wfix", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
     EXPECT_MSG(o == CLIMB_WISDOM_ABSENT && !climb_wisdom_warns(o), "%d %s", o, msg);
     unsetenv("CLIMB_WISDOM");
     /* The line says where values come from once, in plain words. */
-    o = climb_wisdom_resolve(target, "reduce", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
+    o = climb_wisdom_resolve(target, "wfix", tn, &h200, &ex, v, msg, sizeof msg, line, sizeof line);
     EXPECT_MSG(o == CLIMB_WISDOM_USED && !strstr(line, "wisdom from") && strstr(line, "real-wisdom.json:"), "%s", line);
 }
 
@@ -461,7 +442,7 @@ static void test_hardening(void)
  * replaced and forgotten alone; an entry without a class is the class "". */
 static void test_classes(void)
 {
-    const climb_tuning *tn = climb_reduce_workload.tuning; /* any parameters: the classes are the wisdom's */
+    const climb_tuning *tn = &FIX_TUNING; /* any parameters: the classes are the wisdom's */
     char path[400], msg[600];
     snprintf(path, sizeof path, "%s/classes.json", dir);
     climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
@@ -469,8 +450,8 @@ static void test_classes(void)
     r2.cls = "radius=2";
     none.cls = NULL;
     int a[3] = {256, 8, 2}, b[3] = {512, 4, 4}, c[3] = {128, 2, 1}, v[3];
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &r1, a, "t", 1.0, msg, sizeof msg) == 0);
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &r2, b, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &r1, a, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &r2, b, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
     EXPECT_MSG(strstr(msg, "for radius=1") != NULL, "%s", msg);
     EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 512);
@@ -478,21 +459,21 @@ static void test_classes(void)
     EXPECT(look(path, &none, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY && v[0] == -1);
     climb_wisdom_key r3 = r1;
     r3.cls = "radius=3";
-    EXPECT(look(path, &r3, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY && strstr(msg, "reduce radius=3") != NULL);
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &none, c, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(look(path, &r3, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY && strstr(msg, "wfix radius=3") != NULL);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &none, c, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(look(path, &none, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 128);
     /* replacing one class keeps the others; forgetting one forgets it alone */
-    EXPECT(climb_wisdom_store(path, "reduce", tn, &r2, c, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, "wfix", tn, &r2, c, "t", 1.0, msg, sizeof msg) == 0);
     EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 128);
     EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_USED && v[0] == 256);
-    EXPECT(climb_wisdom_forget(path, "reduce", &r1, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_forget(path, "wfix", &r1, msg, sizeof msg) == 0);
     EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_NO_ENTRY);
     EXPECT(look(path, &r2, &h200, v, msg) == CLIMB_WISDOM_USED && look(path, &none, &h200, v, msg) == CLIMB_WISDOM_USED);
     char text[8192];
     test_read_text(path, text, sizeof text);
     EXPECT(strstr(text, "\"class\": \"radius=2\"") != NULL && strstr(text, "radius=1") == NULL);
     /* a class that is not a string makes the file corrupt, with its line */
-    test_write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"reduce\", \"gpu\": "
+    test_write_text(path, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": "
                           "\"NVIDIA H200\", \"cc\": \"9.0\", \"driver\": 13000, \"climb\": \"0.1.0\",\n \"class\": 2, "
                           "\"params\": {\"block\": 256, \"blocks_per_sm\": 8, \"vecs\": 2}}]}\n");
     EXPECT(look(path, &r1, &h200, v, msg) == CLIMB_WISDOM_CORRUPT);
@@ -501,10 +482,10 @@ static void test_classes(void)
 
 int main(void)
 {
+    register_fixture();
     snprintf(dir, sizeof dir, "/tmp/climb_wisdom_test_XXXXXX");
     EXPECT(mkdtemp(dir) != NULL);
     test_json();
-    test_reduce_policy();
     test_wisdom();
     test_classes();
     test_hardening();
