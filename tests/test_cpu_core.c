@@ -5,10 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
-#include "core/timing.h"
+#include "device/timing.h"
 #include "core/validate.h"
 #include "core/workload.h"
 #include "workloads/histogram.h"

@@ -1,4 +1,4 @@
-/* CPU: core's sparse patterns and graphs (src/core/graph.h): the generators (a 2-D grid's structure, R-MAT's
+/* CPU: core's sparse patterns and graphs (src/io/graph.h): the generators (a 2-D grid's structure, R-MAT's
  * symmetry, skew and determinism, refusals), a CSR from an edge list (repeats, self-loops, values), the graph reader
  * on SNAP and DIMACS text, every kind of malformed line with its file:line message, a seeded fuzz of the reader,
  * and the road network in ../shared/data when it is there. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/graph.h"
+#include "io/graph.h"
 #include "core/rng.h"
 #include "testing.h"
 

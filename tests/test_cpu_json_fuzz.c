@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/json.h"
+#include "io/json.h"
 #include "core/rng.h"
 #include "core/wisdom.h"
 #include "workloads/reduce.h"

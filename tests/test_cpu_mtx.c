@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mtx.h"
+#include "io/mtx.h"
 #include "fuzz.h"
 #include "testing.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/options.h"
-#include "core/text.h"
+#include "io/text.h"
 #include "testing.h"
 
 static const char *const DISTS[] = {"uniform", "constant", "text", NULL};

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/mtx.h"
+#include "io/mtx.h"
 #include "core/rng.h"
 #include "workloads/spmv/spmv.h"
 #include "testing.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/rng.h"
-#include "core/text.h"
+#include "io/text.h"
 #include "workloads/affine.h"
 #include "fuzz.h"
 #include "testing.h"

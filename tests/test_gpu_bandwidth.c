@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/bandwidth.h"

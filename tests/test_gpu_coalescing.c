@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/coalescing.h"

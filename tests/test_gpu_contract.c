@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/build_info.h"
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "core/tune.h"

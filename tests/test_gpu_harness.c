@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/device.h"
-#include "core/timing.h"
+#include "device/device.h"
+#include "device/timing.h"
 #include "testing.h"
 
 typedef struct {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/device.h"
-#include "core/occupancy_check.h"
+#include "device/device.h"
+#include "device/occupancy_check.h"
 #include "core/workload.h"
 #include "workloads/affine.h"
 #include "testing.h"

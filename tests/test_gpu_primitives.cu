@@ -1,4 +1,4 @@
-/* GPU: the shared device primitives (src/core/device_primitives.cuh) against the CPU, each tested once here:
+/* GPU: the shared device primitives (src/device/device_primitives.cuh) against the CPU, each tested once here:
  * warp and block sum, max and min, inclusive and exclusive scans of sum and max, over int, unsigned, float and
  * double and block sizes 32 to 1024, on fresh random inputs, outputs poisoned first. Integer sums wrap; float
  * sums are within a bound of sum |x| times the tree depth's rounding. climb_last_block: exactly one block of a grid
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/device_primitives.cuh"
+#include "device/device_primitives.cuh"
 #include "core/rng.h"
 #include "testing.h"
 

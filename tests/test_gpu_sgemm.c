@@ -10,7 +10,7 @@
 
 #include "climb.h"
 
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/sgemm.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "climb.h"
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/spmv/spmv.h"

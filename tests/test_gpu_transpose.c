@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "climb.h"
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/transpose.h"

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/device.h"
+#include "device/device.h"
 #include "core/harness.h"
 #include "workloads/trapezoid.h"
 #include "test_plan.h"

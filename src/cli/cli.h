@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/device.h"
+#include "../device/device.h"
 
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "../core/build_info.h"
-#include "../core/device.h"
+#include "../device/device.h"
 #include "../core/harness.h"
 #include "../core/report.h"
 #include "../core/rng.h"
-#include "../core/text.h"
+#include "../io/text.h"
 #include "../core/tune.h"
 #include "../core/wisdom.h"
 #include "climb.h"

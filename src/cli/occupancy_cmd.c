@@ -8,7 +8,7 @@
 
 #include "climb.h"
 #include "cli.h"
-#include "../core/occupancy_check.h"
+#include "../device/occupancy_check.h"
 #include "../core/workload.h"
 
 static const char *const OCC_USAGE =

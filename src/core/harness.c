@@ -1,6 +1,6 @@
-#include "device.h"
+#include "../device/device.h"
 #include "harness.h"
-#include "check.h"
+#include "../device/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "report.h"
-#include "timing.h"
+#include "../device/timing.h"
 #include "workload.h"
 
 #ifdef __cplusplus

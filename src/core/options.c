@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "../io/text.h"
 
 const char *climb_opt_kind_name(climb_opt_kind k)
 {

@@ -1,7 +1,7 @@
-#include "device.h"
+#include "../device/device.h"
 #include "report.h"
 
-#include "json.h"
+#include "../io/json.h"
 #include "build_info.h"
 
 #include <errno.h>

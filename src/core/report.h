@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "device.h"
-#include "timing.h"
+#include "../device/device.h"
+#include "../device/timing.h"
 #include "workload.h"
 
 #ifdef __cplusplus

@@ -1,11 +1,11 @@
-#include "device.h"
+#include "../device/device.h"
 #include "tune.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "../io/json.h"
 
 void climb_tune_free(climb_tune_result *res)
 {

@@ -10,8 +10,8 @@
 
 #include "build_info.h"
 #include "climb.h"
-#include "json.h"
-#include "text.h"
+#include "../io/json.h"
+#include "../io/text.h"
 
 int climb_wisdom_warns(climb_wisdom_outcome o)
 {

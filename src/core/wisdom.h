@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "device.h"
+#include "../device/device.h"
 #include "workload.h"
 
 #ifdef __cplusplus

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "device.h"
+#include "../device/device.h"
 #include "options.h"
 #include "types.h"
 

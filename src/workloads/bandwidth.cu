@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "../core/device.h"
+#include "../device/check.h"
+#include "../device/device.h"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
 #include "bandwidth.h"

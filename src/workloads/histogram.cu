@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/check.h"
-#include "../core/device.h"
+#include "../device/check.h"
+#include "../device/device.h"
 #include "../core/rng.h"
-#include "../core/text.h"
+#include "../io/text.h"
 #include "../core/workload.cuh"
 #include "histogram.h"
 

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "../core/device.h"
-#include "../core/device_primitives.cuh"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../device/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../core/validate.h"
 #include "../core/workload.cuh"

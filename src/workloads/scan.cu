@@ -22,9 +22,9 @@
 #include <string.h>
 #include <type_traits>
 
-#include "../core/check.h"
-#include "../core/device.h"
-#include "../core/device_primitives.cuh"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../device/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
 #include "scan.h"
@@ -120,7 +120,7 @@ static const scan_arch_policy SCAN_ARCH_POLICY[] = {
 
 /* ---------------------------------------------------------------- the chained tiles' flags */
 
-/* The single-pass rungs share the look-back primitives' workspace layout (src/core/device_primitives.cuh): a
+/* The single-pass rungs share the look-back primitives' workspace layout (src/device/device_primitives.cuh): a
  * ticket word, then a 64-bit status word per tile whose flag and epoch let a workspace serve launch after launch
  * with no reset; the wrapping launch clears it. */
 #define SCAN_EPOCHS CLIMB_LOOKBACK_EPOCHS

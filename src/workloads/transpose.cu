@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "../core/cublas_shared.h"
-#include "../core/device.h"
+#include "../device/check.h"
+#include "../device/cublas_shared.h"
+#include "../device/device.h"
 #include "../core/rng.h"
 #include "../core/workload.cuh"
 #include "transpose.h"

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/check.h"
-#include "../core/device.h"
-#include "../core/device_primitives.cuh"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../device/device_primitives.cuh"
 #include "../core/workload.cuh"
 #include "trapezoid.h"
 

@@ -18,10 +18,10 @@
 #include <cudnn.h>
 #endif
 
-#include "core/check.h"
-#include "core/device.h"
+#include "device/check.h"
+#include "device/device.h"
 #include "core/rng.h"
-#include "core/text.h"
+#include "io/text.h"
 #include "core/validate.h"
 #include "core/workload.cuh"
 #include "affine.h"

@@ -4,7 +4,7 @@
 #ifndef CLIMB_WORKLOADS_SPMV_KERNELS_CUH
 #define CLIMB_WORKLOADS_SPMV_KERNELS_CUH
 
-#include "../../core/device_primitives.cuh"
+#include "../../device/device_primitives.cuh"
 
 /* ---------------------------------------------------------------- policy */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/device_primitives.cuh"
+#include "../../device/device_primitives.cuh"
 #include "kernels.cuh"
 #include "plan_internal.h"
 

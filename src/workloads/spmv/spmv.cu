@@ -32,13 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/check.h"
-#include "../../core/device.h"
-#include "../../core/device_primitives.cuh"
-#include "../../core/graph.h"
+#include "../../device/check.h"
+#include "../../device/device.h"
+#include "../../device/device_primitives.cuh"
+#include "../../io/graph.h"
 #include "../../core/rng.h"
-#include "../../core/text.h"
-#include "../../core/timing.h"
+#include "../../io/text.h"
+#include "../../device/timing.h"
 #include "../../core/workload.cuh"
 #include "spmv.h"
 #include "kernels.cuh"
@@ -46,7 +46,7 @@
 
 /* ---------------------------------------------------------------- generators */
 
-/* The generated matrices are core's (src/core/graph.c), shared with the graph workloads. */
+/* The generated matrices are core's (src/io/graph.c), shared with the graph workloads. */
 extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen)
 {
     const climb_sparse_gen sg = {g->matrix, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};

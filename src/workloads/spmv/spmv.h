@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../../core/graph.h"
-#include "../../core/mtx.h"
+#include "../../io/graph.h"
+#include "../../io/mtx.h"
 #include "../../core/workload.h"
 
 #ifdef __cplusplus
@@ -16,7 +16,7 @@ extern "C" {
 
 extern const climb_workload climb_spmv_workload;
 
-/* The generated matrices (the `matrix` option): core's generators (src/core/graph.h says what each draws). */
+/* The generated matrices (the `matrix` option): io's generators (src/io/graph.h says what each draws). */
 enum { CLIMB_SPMV_POISSON = CLIMB_GEN_POISSON, CLIMB_SPMV_STENCIL27 = CLIMB_GEN_STENCIL27,
        CLIMB_SPMV_BANDED = CLIMB_GEN_BANDED, CLIMB_SPMV_RANDOM = CLIMB_GEN_RANDOM,
        CLIMB_SPMV_POWERLAW = CLIMB_GEN_POWERLAW };

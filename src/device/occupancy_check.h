@@ -7,7 +7,7 @@
 
 #include "climb.h"
 #include "device.h"
-#include "workload.h"
+#include "../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
