@@ -649,7 +649,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     a->sets = calloc((size_t)argc, sizeof *a->sets);
     a->inputs = calloc((size_t)argc, sizeof *a->inputs);
     if (!a->rungs || !a->shapes || !a->sets || !a->inputs) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the command line's arguments");
         return EXIT_FAILED;
     }
     a->run.timing = climb_timing_defaults();
@@ -741,7 +741,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     a->targets = calloc((size_t)n + 1, sizeof *a->targets);
     a->plans = calloc((size_t)n + 1, sizeof *a->plans);
     if (!a->targets || !a->plans) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the list of workloads");
         return EXIT_FAILED;
     }
     if (strcmp(target, "all") == 0) {
@@ -886,7 +886,7 @@ static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, cli
     climb_tuned_class *c = calloc((size_t)combos + 1, sizeof *c);
     climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
     if (!c || !vals) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the tuning classes");
         free(c);
         free(vals);
         return -1;
@@ -980,7 +980,7 @@ static int expand_sweep(const run_args *a, int argc, char **argv, int *argc2, ch
     *buf = strdup(sw->args);
     *argv2 = calloc((size_t)argc + strlen(sw->args) / 2 + 2, sizeof **argv2);
     if (!*buf || !*argv2) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("a sweep's arguments");
         return EXIT_FAILED;
     }
     int n = 0;
@@ -1337,7 +1337,7 @@ static int run_workload_command(const climb_workload *w, int argc, char **argv)
 {
     char **args = calloc((size_t)argc + 2, sizeof *args);
     if (!args) {
-        fprintf(stderr, "climb: out of host memory\n");
+        climb_host_oom("the command line's arguments");
         return EXIT_FAILED;
     }
     args[0] = (char *)"bench";

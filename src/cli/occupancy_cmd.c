@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "climb.h"
+#include "../device/device.h"
 #include "cli.h"
 #include "../device/occupancy_check.h"
 #include "../core/workload.h"
@@ -336,7 +337,7 @@ static int kernel_mode(const char *spec, int device)
                 int nk = ri->kernels((climb_dtype)t, &dev, tuning, NULL, 0);
                 climb_kernel_desc *ks = calloc((size_t)(nk > 0 ? nk : 1), sizeof *ks);
                 if (!ks) {
-                    fprintf(stderr, "climb: out of host memory\n");
+                    climb_host_oom("the kernel list");
                     return EXIT_FAILED;
                 }
                 nk = ri->kernels((climb_dtype)t, &dev, tuning, ks, nk);

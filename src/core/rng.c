@@ -1,4 +1,5 @@
 #include "rng.h"
+#include "../device/device.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +140,7 @@ size_t *climb_rng_samples(climb_rng *r, size_t n, size_t max, size_t *count)
     *count = n < max ? n : max;
     size_t *s = malloc(sizeof *s * (*count + 1));
     if (!s) {
-        fprintf(stderr, "climb: out of host memory for %zu reference samples\n", *count);
+        climb_host_oom("%zu reference samples", *count);
         return NULL;
     }
     for (size_t k = 0; k < *count; k++)
