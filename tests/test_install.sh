@@ -51,6 +51,35 @@ run "static link"
 rm -f a.out
 cc reduce_sum.c $(pkg-config --cflags --static --libs climb) || fail "a link with pkg-config --static climb"
 run "pkg-config --static climb"
+# The CMake package: a project of the user's finds climb with find_package(climb CONFIG) in the prefix and links the
+# example both ways; each program runs.
+ls "$prefix"/lib*/cmake/climb/climbConfig.cmake "$prefix"/lib*/cmake/climb/climbConfigVersion.cmake >/dev/null ||
+    fail "the CMake package (climbConfig.cmake) is not installed"
+if command -v cmake >/dev/null; then
+    mkdir -p "$work/proj" && cp "$src/examples/reduce_sum.c" "$work/proj/" || fail "the CMake project"
+    cat >"$work/proj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.24)
+project(use_climb LANGUAGES C)
+find_package(climb 0.1 CONFIG REQUIRED)
+add_executable(shared_sum reduce_sum.c)
+target_link_libraries(shared_sum PRIVATE climb::climb m)
+add_executable(static_sum reduce_sum.c)
+target_link_libraries(static_sum PRIVATE climb::climb_static m)
+CMAKE
+    cmake -S "$work/proj" -B "$work/proj/b" -DCMAKE_PREFIX_PATH="$prefix" >"$work/proj.log" 2>&1 ||
+        { tail -20 "$work/proj.log"; fail "find_package(climb CONFIG) in $prefix"; }
+    cmake --build "$work/proj/b" >>"$work/proj.log" 2>&1 || { tail -20 "$work/proj.log"; fail "building against climb::climb"; }
+    for p in shared_sum static_sum; do
+        cp "$work/proj/b/$p" ./a.out || fail "$p was not built"
+        run "CMake package, $p"
+    done
+    ldd "$work/proj/b/shared_sum" | grep -q "libclimb.so.0 => $prefix" || fail "shared_sum does not find $prefix's libclimb.so"
+    ! ldd "$work/proj/b/static_sum" | grep -q libclimb || fail "static_sum still needs libclimb.so"
+    # cuDNN where the build has it, in the static target's link, else not
+    grep -q "cudnn" "$prefix"/lib*/cmake/climb/climbConfig.cmake
+    [ $? = $([ "$cudnn" = 1 ] && echo 0 || echo 1) ] || fail "climbConfig.cmake and the build disagree on cuDNN"
+fi
+
 # cuDNN, where the build found it, is in what a static link needs, in both modules; else in neither.
 for m in "--static climb" climb-static; do
     if [ "$cudnn" = 1 ]; then
@@ -59,4 +88,4 @@ for m in "--static climb" climb-static; do
         ! pkg-config --libs $m | grep -q -- "-lcudnn" || fail "pkg-config --libs $m names cuDNN, which the build lacks"
     fi
 done
-echo "installed library: the README's shared and static builds, and pkg-config --static, link and run"
+echo "installed library: the README's shared and static builds, pkg-config --static and the CMake package link and run"
