@@ -95,19 +95,6 @@ static void test_registry(void)
     EXPECT(w->n_options == 0 && w->extra_ceiling == CLIMB_CEIL_NONE && w->modifies == NULL);
 }
 
-/* A device as the tuning policy sees it. */
-static climb_device_info device(const char *name, int major, int minor, int threads_per_sm, int driver)
-{
-    climb_device_info d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.name, sizeof d.name, "%s", name);
-    d.cc_major = major;
-    d.cc_minor = minor;
-    d.sms = 132;
-    d.max_threads_per_sm = threads_per_sm;
-    d.driver_version = driver;
-    return d;
-}
 
 /* reduce's tuning policy (moved here from the wisdom test: the policy is the workload's own) */
 static void test_reduce_policy(void)
@@ -119,7 +106,7 @@ static void test_reduce_policy(void)
     int v[3];
     char buf[200];
     climb_tuning_key key = {CLIMB_SHAPE1(1 << 22), CLIMB_I32, NULL};
-    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_device_info h200 = test_device("NVIDIA H200", 9, 0, 2048, 13000);
     EXPECT(strstr(tn->defaults(&h200, &key, v), "CC 9.x") != NULL);
     EXPECT(v[0] == 512 && v[1] == 4 && v[2] == 4);
     EXPECT(climb_tuning_check(tn, &h200, v, buf, sizeof buf) == NULL);
@@ -128,7 +115,7 @@ static void test_reduce_policy(void)
     climb_tuning_key other = {CLIMB_SHAPE1(1000), CLIMB_F32, NULL};
     tn->defaults(&h200, &other, u);
     EXPECT(memcmp(u, v, sizeof v) == 0);
-    climb_device_info ada = device("NVIDIA L4", 8, 9, 1536, 13000);
+    climb_device_info ada = test_device("NVIDIA L4", 8, 9, 1536, 13000);
     tn->defaults(&ada, &key, v);
     EXPECT(v[0] == 512 && v[1] == 3 && v[2] == 4); /* 1536 threads: 3 blocks of 512 */
     EXPECT(climb_tuning_check(tn, &ada, v, buf, sizeof buf) == NULL);
@@ -145,7 +132,7 @@ static void test_reduce_policy(void)
     /* Every default is a candidate on the device it is for, across the calculator's architectures. */
     int count = 0, valid = 0;
     for (int t = 1024; t <= 2048; t += 512) {
-        climb_device_info d = device("x", 8, 0, t, 13000);
+        climb_device_info d = test_device("x", 8, 0, t, 13000);
         tn->defaults(&d, &key, v);
         count++;
         valid += climb_tuning_check(tn, &d, v, buf, sizeof buf) == NULL;

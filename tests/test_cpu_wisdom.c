@@ -75,19 +75,6 @@ static void test_json(void)
     EXPECT(n == NULL && strstr(err, "line 2: NUL byte") != NULL);
 }
 
-static climb_device_info device(const char *name, int major, int minor, int threads_per_sm, int driver)
-{
-    climb_device_info d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.name, sizeof d.name, "%s", name);
-    d.cc_major = major;
-    d.cc_minor = minor;
-    d.sms = 132;
-    d.max_threads_per_sm = threads_per_sm;
-    d.driver_version = driver;
-    return d;
-}
-
 /* The fixture: a workload of this test's own, with three tunable parameters and one device rule, registered
  * under the name "wfix" (the wisdom is keyed by name). Changing a real workload's tuning changes nothing here. */
 static const int FIX_BLOCKS[] = {128, 256, 512, 1024}, FIX_PER_SM[] = {1, 2, 3, 4, 6, 8, 12, 16},
@@ -134,7 +121,7 @@ static void test_wisdom(void)
     const climb_tuning *tn = &FIX_TUNING;
     char path[400], msg[600];
     snprintf(path, sizeof path, "%s/nested/folder/wisdom.json", dir);
-    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_device_info h200 = test_device("NVIDIA H200", 9, 0, 2048, 13000);
     climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0", NULL};
     int v[3] = {-1, -1, -1};
 
@@ -150,7 +137,7 @@ static void test_wisdom(void)
 
     /* A second GPU's entry is kept beside it; storing the same key again replaces, not appends. */
     climb_wisdom_key h100 = {"NVIDIA H100 80GB HBM3", 9, 0, 13000, "0.1.0", NULL};
-    climb_device_info h100d = device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
+    climb_device_info h100d = test_device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
     int other[3] = {1024, 2, 8};
     EXPECT(climb_wisdom_store(path, "wfix", tn, &h100, other, "2026-11-22T01:00:00Z", 1.0, msg, sizeof msg) == 0);
     int again[3] = {512, 4, 4};
@@ -168,7 +155,7 @@ static void test_wisdom(void)
 
     /* Foreign: only other GPUs. Stale: same GPU, other driver or climb version. Other workload: no entry. */
     climb_wisdom_key l4 = {"NVIDIA L4", 8, 9, 13000, "0.1.0", NULL};
-    climb_device_info l4d = device("NVIDIA L4", 8, 9, 1536, 13000);
+    climb_device_info l4d = test_device("NVIDIA L4", 8, 9, 1536, 13000);
     v[0] = -1;
     EXPECT(look(path, &l4, &l4d, v, msg) == CLIMB_WISDOM_FOREIGN && v[0] == -1);
     EXPECT(strstr(msg, "not this NVIDIA L4") != NULL);
@@ -248,7 +235,7 @@ static void test_wisdom(void)
         EXPECT(climb_wisdom_store(bad, "wfix", tn, &h100, other, "t", 1.0, msg, sizeof msg) == 0);
         EXPECT(climb_wisdom_forget(bad, "wfix", &key, msg, sizeof msg) == 0);
         EXPECT(look(bad, &key, &h200, v, msg) == CLIMB_WISDOM_FOREIGN);
-        climb_device_info h100d = device("NVIDIA H100", 9, 0, 2048, 13000);
+        climb_device_info h100d = test_device("NVIDIA H100", 9, 0, 2048, 13000);
         EXPECT(look(bad, &h100, &h100d, v, msg) == CLIMB_WISDOM_USED && v[1] == 2);
         char missing[420];
         snprintf(missing, sizeof missing, "%s/none/w.json", dir);
@@ -292,7 +279,7 @@ static int printable_ascii(const char *s)
 static void test_hardening(void)
 {
     const climb_tuning *tn = &FIX_TUNING;
-    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_device_info h200 = test_device("NVIDIA H200", 9, 0, 2048, 13000);
     climb_wisdom_key key = {"NVIDIA H200", 9, 0, 13000, "0.1.0", NULL};
     char path[400], msg[800], text[1200], bad[420];
     int v[3], tuned[3] = {256, 8, 2};
@@ -445,7 +432,7 @@ static void test_classes(void)
     const climb_tuning *tn = &FIX_TUNING; /* any parameters: the classes are the wisdom's */
     char path[400], msg[600];
     snprintf(path, sizeof path, "%s/classes.json", dir);
-    climb_device_info h200 = device("NVIDIA H200", 9, 0, 2048, 13000);
+    climb_device_info h200 = test_device("NVIDIA H200", 9, 0, 2048, 13000);
     climb_wisdom_key r1 = {"NVIDIA H200", 9, 0, 13000, "0.1.0", "radius=1"}, r2 = r1, none = r1;
     r2.cls = "radius=2";
     none.cls = NULL;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime_api.h>
 
 static int test_failures = 0;
@@ -96,6 +97,22 @@ static inline void test_locale_done(locale_t de)
 }
 
 #define TEST_SKIP_CODE 77
+
+/* A device as the tuning policies and the wisdom see it (no GPU needed): a name, a compute capability, the threads an
+ * SM holds and a driver version; 132 SMs. */
+#include "device/device.h"
+static inline climb_device_info test_device(const char *name, int major, int minor, int threads_per_sm, int driver)
+{
+    climb_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.cc_major = major;
+    d.cc_minor = minor;
+    d.sms = 132;
+    d.max_threads_per_sm = threads_per_sm;
+    d.driver_version = driver;
+    return d;
+}
 
 /* Why there is no CUDA device to test on, when that is the whole story: NULL when a device is there, or when the
  * device query failed in a way that means a broken machine rather than an absent GPU. No device at all

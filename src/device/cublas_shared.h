@@ -1,7 +1,7 @@
 /* The process's one cuBLAS handle, for the workloads whose vendor rung is cuBLAS (made once, on first use:
  * creating a handle costs far more than a run). */
-#ifndef CLIMB_CORE_CUBLAS_SHARED_H
-#define CLIMB_CORE_CUBLAS_SHARED_H
+#ifndef CLIMB_DEVICE_CUBLAS_SHARED_H
+#define CLIMB_DEVICE_CUBLAS_SHARED_H
 
 #include <cublas_v2.h>
 

@@ -1,6 +1,6 @@
 /* Device facts (read from the CUDA runtime) and measured ceilings (timed at the start of a run). */
-#ifndef CLIMB_CORE_DEVICE_H
-#define CLIMB_CORE_DEVICE_H
+#ifndef CLIMB_DEVICE_DEVICE_H
+#define CLIMB_DEVICE_DEVICE_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>

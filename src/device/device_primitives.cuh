@@ -7,8 +7,8 @@
  * Conventions: BLOCK is blockDim.x, known at compile time, a multiple of 32 (at most 1024); every thread of
  * the block calls a block primitive (they contain __syncthreads); `scratch` is __shared__ storage of the stated
  * size that the call may overwrite and may be reused as soon as it returns. */
-#ifndef CLIMB_CORE_DEVICE_PRIMITIVES_CUH
-#define CLIMB_CORE_DEVICE_PRIMITIVES_CUH
+#ifndef CLIMB_DEVICE_DEVICE_PRIMITIVES_CUH
+#define CLIMB_DEVICE_DEVICE_PRIMITIVES_CUH
 
 #include <cuda/std/limits>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The calculator against the CUDA runtime on the current device: a kernel's real registers and shared
  * memory (from the compiled code), the calculator's prediction, and cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
-#ifndef CLIMB_CORE_OCCUPANCY_CHECK_H
-#define CLIMB_CORE_OCCUPANCY_CHECK_H
+#ifndef CLIMB_DEVICE_OCCUPANCY_CHECK_H
+#define CLIMB_DEVICE_OCCUPANCY_CHECK_H
 
 #include <stddef.h>
 

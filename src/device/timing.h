@@ -1,8 +1,8 @@
 /* Timing like nvbench: CUDA events around each sample, warm-up first, samples until the GPU time and
  * count are enough for a stable median, L2 flushed (with a read pass over a buffer twice its size)
  * before every sample in the default cold mode; batch mode times back-to-back launches instead. */
-#ifndef CLIMB_CORE_TIMING_H
-#define CLIMB_CORE_TIMING_H
+#ifndef CLIMB_DEVICE_TIMING_H
+#define CLIMB_DEVICE_TIMING_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>

@@ -419,17 +419,8 @@ int climb_graph_read(const char *path, int symmetrize, climb_csr *g, climb_graph
     memset(info, 0, sizeof *info);
     memset(g, 0, sizeof *g);
     climb_lines r;
-    if (climb_lines_open(&r, path, GRAPH_MAX_LINE, GRAPH_MAX_BYTES, err, errlen) != 0)
+    if (climb_lines_open_plain(&r, path, GRAPH_MAX_LINE, GRAPH_MAX_BYTES, err, errlen) != 0)
         return -1;
-    {
-        unsigned char magic[2] = {0, 0};
-        if (fread(magic, 1, 2, r.f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-            snprintf(err, errlen, "%s: a gzip'd file: unpack it first (gunzip)", path);
-            climb_lines_close(&r);
-            return -1;
-        }
-        rewind(r.f);
-    }
     edge_list l = {0};
     int rc = -1, format = -1; /* -1: not yet known */
     long long nodes = -1, arcs = -1, max_id = -1;

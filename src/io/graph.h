@@ -4,8 +4,8 @@
  * shortest-path format). Every matrix is a climb_csr (mtx.h): 32-bit indices and row pointers; a graph of more
  * than 2^31 - 1 stored edges is refused with a message, never truncated. Host code; every reader error is
  * "file:line: what is wrong" (tests/test_cpu_graph.c fuzzes the reader). */
-#ifndef CLIMB_CORE_GRAPH_H
-#define CLIMB_CORE_GRAPH_H
+#ifndef CLIMB_IO_GRAPH_H
+#define CLIMB_IO_GRAPH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* A small strict JSON reader for the files climb reads back (wisdom files). Errors name the line. */
-#ifndef CLIMB_CORE_JSON_H
-#define CLIMB_CORE_JSON_H
+#ifndef CLIMB_IO_JSON_H
+#define CLIMB_IO_JSON_H
 
 #include <stddef.h>
 #include <stdio.h>

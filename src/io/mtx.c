@@ -247,18 +247,8 @@ int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *e
     memset(m, 0, sizeof *m);
     memset(info, 0, sizeof *info);
     climb_lines r;
-    if (climb_lines_open(&r, path, MTX_MAX_LINE, MTX_MAX_BYTES, err, errlen) != 0)
+    if (climb_lines_open_plain(&r, path, MTX_MAX_LINE, MTX_MAX_BYTES, err, errlen) != 0)
         return -1;
-    {
-        unsigned char magic[2] = {0, 0};
-        const size_t got = fread(magic, 1, 2, r.f);
-        if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-            snprintf(err, errlen, "%s: a gzip'd file: unpack it first (gunzip)", path);
-            climb_lines_close(&r);
-            return -1;
-        }
-        rewind(r.f);
-    }
     struct stat st;
     const long long file_bytes = stat(path, &st) == 0 ? (long long)st.st_size : (long long)MTX_MAX_BYTES;
     mtx_entry *e = NULL;

@@ -5,8 +5,8 @@
  * range, a token that is not a number, a truncated file, NaN or infinity) gives "file:line: what is wrong" and
  * -1, never a crash; tests/test_cpu_mtx.c fuzzes it. A gzip'd file is recognised and refused with a message
  * (unpack it first). Used by SpMV today, and by any workload that reads a sparse matrix or a graph. */
-#ifndef CLIMB_CORE_MTX_H
-#define CLIMB_CORE_MTX_H
+#ifndef CLIMB_IO_MTX_H
+#define CLIMB_IO_MTX_H
 
 #include <stddef.h>
 #include <stdint.h>

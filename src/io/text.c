@@ -204,6 +204,21 @@ int climb_lines_next(climb_lines *r, char **line, size_t *len, char *err, size_t
     return 1;
 }
 
+int climb_lines_open_plain(climb_lines *r, const char *path, size_t max_line, uint64_t max_bytes, char *err,
+                           size_t errlen)
+{
+    if (climb_lines_open(r, path, max_line, max_bytes, err, errlen) != 0)
+        return -1;
+    unsigned char magic[2] = {0, 0};
+    if (fread(magic, 1, 2, r->f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        snprintf(err, errlen, "%s: a gzip'd file: unpack it first (gunzip)", path);
+        climb_lines_close(r);
+        return -1;
+    }
+    rewind(r->f);
+    return 0;
+}
+
 void climb_lines_close(climb_lines *r)
 {
     if (r->f)

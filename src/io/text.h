@@ -2,8 +2,8 @@
  * files (Matrix Market, PQR, edge lists, plain text) that counts lines, enforces size limits and words every
  * error as "file:line: what is wrong". Every parser of a workload's input file is built on these, so each
  * one gets the same limits and the same kind of messages, and none of them crashes on a bad file. */
-#ifndef CLIMB_CORE_TEXT_H
-#define CLIMB_CORE_TEXT_H
+#ifndef CLIMB_IO_TEXT_H
+#define CLIMB_IO_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +48,10 @@ int climb_lines_open(climb_lines *r, const char *path, size_t max_line, uint64_t
  * byte, or a read error. */
 int climb_lines_next(climb_lines *r, char **line, size_t *len, char *err, size_t errlen);
 void climb_lines_close(climb_lines *r);
+/* Opens `path` as climb_lines_open does, and refuses a gzip'd file ("path: a gzip'd file: unpack it first") before
+ * any line is read: the readers of text formats that people often keep compressed (Matrix Market, graphs). */
+int climb_lines_open_plain(climb_lines *r, const char *path, size_t max_line, uint64_t max_bytes, char *err,
+                           size_t errlen);
 /* Writes "path:line: " followed by the formatted message into err; returns -1 (for `return climb_lines_fail(...)`). */
 int climb_lines_fail(const climb_lines *r, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
