@@ -207,7 +207,7 @@ template <typename T> static cudaError_t launch_cublas(climb_case *c, cudaStream
     {                                                                                                        \
         return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {                                             \
             typedef decltype(x) T;                                                                           \
-            return climb_one_kernel(o, max, (const void *)kernel<T>, #kernel, threads, 0);                   \
+            return climb_kernel_at(o, max, 0, (const void *)kernel<T>, threads, 0, "%s<%s>", #kernel, climb_dtype_name(t)); \
         });                                                                                                  \
     }
 MATADD_KERNELS_FN(k_seed, matadd_seed_2d_kernel, MATADD_TILE *MATADD_TILE)
@@ -215,21 +215,14 @@ MATADD_KERNELS_FN(k_transposed, matadd_transposed_2d_kernel, MATADD_TILE *MATADD
 
 static int k_wide(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    climb_kernel_desc two[2];
-    if (t == CLIMB_F64) {
-        climb_one_kernel(&two[0], 1, (const void *)matadd_wide_kernel<double, true>, "matadd_wide_kernel<double, true>",
-                         MATADD_BLOCK, 0);
-        climb_one_kernel(&two[1], 1, (const void *)matadd_wide_kernel<double, false>,
-                         "matadd_wide_kernel<double, false>", MATADD_BLOCK, 0);
-    } else {
-        climb_one_kernel(&two[0], 1, (const void *)matadd_wide_kernel<float, true>, "matadd_wide_kernel<float, true>",
-                         MATADD_BLOCK, 0);
-        climb_one_kernel(&two[1], 1, (const void *)matadd_wide_kernel<float, false>, "matadd_wide_kernel<float, false>",
-                         MATADD_BLOCK, 0);
-    }
-    for (int i = 0; i < 2 && i < max; i++)
-        o[i] = two[i];
-    return 2;
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        const char *tn = climb_dtype_name(t);
+        int n = climb_kernel_at(o, max, 0, (const void *)matadd_wide_kernel<T, true>, MATADD_BLOCK, 0,
+                                "matadd_wide_kernel<%s, true>", tn);
+        return climb_kernel_at(o, max, n, (const void *)matadd_wide_kernel<T, false>, MATADD_BLOCK, 0,
+                               "matadd_wide_kernel<%s, false>", tn);
+    });
 }
 
 typedef struct matadd_rung {

@@ -549,13 +549,12 @@ static cudaError_t launch_chained(const climb_scan_tuning *, climb_dtype t, int 
     if (wsb < chain_workspace(n, SCAN_BLOCK * SCAN_COARSE) || tiles > INT_MAX)
         return cudaErrorInvalidValue;
     const unsigned cap = (unsigned)((wsb - SCAN_HDR) / 8 < UINT_MAX ? (wsb - SCAN_HDR) / 8 : UINT_MAX);
-    if (t == CLIMB_I32)
-        scan_chained_kernel<int, SCAN_BLOCK, SCAN_COARSE>
-            <<<(unsigned)tiles, SCAN_BLOCK, 0, s>>>((const int *)in, (int *)out, n, ex, (char *)ws, cap);
-    else
-        scan_chained_kernel<float, SCAN_BLOCK, SCAN_COARSE>
-            <<<(unsigned)tiles, SCAN_BLOCK, 0, s>>>((const float *)in, (float *)out, n, ex, (char *)ws, cap);
-    return cudaGetLastError();
+    return climb_typed<CLIMB_TYPES_I32_F32>(t, cudaErrorInvalidValue, [&](auto x) {
+        typedef decltype(x) T;
+        scan_chained_kernel<T, SCAN_BLOCK, SCAN_COARSE>
+            <<<(unsigned)tiles, SCAN_BLOCK, 0, s>>>((const T *)in, (T *)out, n, ex, (char *)ws, cap);
+        return cudaGetLastError();
+    });
 }
 
 extern "C" size_t climb_scan_best_workspace(const climb_scan_tuning *tn, size_t n)

@@ -354,17 +354,12 @@ typedef struct transpose_rung {
     int copies;               /* a bound rung that copies in to d_copy instead of transposing */
 } transpose_rung;
 
-/* Runs expr with T the C type of the case's element type. */
+/* Returns what the statement returns with T the C type of the case's element type (core's typed dispatch). */
 #define TRANSPOSE_TYPED(c, ...)                                                                               \
-    do {                                                                                                      \
-        if ((c)->p.type == CLIMB_F32) {                                                                       \
-            typedef float T;                                                                                  \
-            __VA_ARGS__;                                                                                      \
-        } else {                                                                                              \
-            typedef double T;                                                                                 \
-            __VA_ARGS__;                                                                                      \
-        }                                                                                                     \
-    } while (0)
+    return climb_typed<CLIMB_TYPES_F32_F64>((c)->p.type, cudaErrorInvalidValue, [&](auto transpose_x) {       \
+        typedef decltype(transpose_x) T;                                                                      \
+        __VA_ARGS__;                                                                                          \
+    })
 
 #define TRANSPOSE_ARGS(c) (const T *)(c)->d_in, (T *)(c)->d_out, (c)->rows, (c)->cols, (c)->ld_in, (c)->ld_out
 
@@ -405,37 +400,31 @@ static cudaError_t run_memcpy(climb_case *c, cudaStream_t s)
 static cudaError_t run_copy_tiled(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_copy_tiled<T>((const T *)c->d_in, (T *)c->d_copy, c->rows, c->cols, c->ld_in, s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_naive(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_naive<T>(TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_naive_out_order(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_naive_out_order<T>(TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_shared_tile(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_tile<T, 0>(TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_tile_padded(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_tile<T, 1>(TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_rect_tile(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_rect_tile<T>(TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 /* The fixed shapes of the two rungs between the rectangular tile and the best. */
@@ -444,19 +433,16 @@ static const climb_transpose_tuning MULTI_ELEMENT = {32, 8, 1, 0}, DIAGONAL = {3
 static cudaError_t run_multi_element(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_tiled<T>(&MULTI_ELEMENT, TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_diagonal(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_tiled<T>(&DIAGONAL, TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 static cudaError_t run_best(climb_case *c, cudaStream_t s)
 {
     TRANSPOSE_TYPED(c, return launch_tiled<T>(&c->tune, TRANSPOSE_ARGS(c), s));
-    return cudaSuccess;
 }
 
 /* ---- what each rung launches, for climb occupancy --kernel ---- */
@@ -570,11 +556,10 @@ extern "C" cudaError_t climb_transpose_best(const climb_transpose_tuning *t, cli
 {
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    if (type == CLIMB_F32)
-        return launch_tiled<float>(t, (const float *)in, (float *)out, rows, cols, ld_in, ld_out, s);
-    if (type == CLIMB_F64)
-        return launch_tiled<double>(t, (const double *)in, (double *)out, rows, cols, ld_in, ld_out, s);
-    return cudaErrorInvalidValue;
+    return climb_typed<CLIMB_TYPES_F32_F64>(type, cudaErrorInvalidValue, [&](auto x) {
+        typedef decltype(x) T;
+        return launch_tiled<T>(t, (const T *)in, (T *)out, rows, cols, ld_in, ld_out, s);
+    });
 }
 
 /* ---------------------------------------------------------------- tuning (experiment mode) */

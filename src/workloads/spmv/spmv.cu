@@ -705,7 +705,7 @@ template <typename T> static cudaError_t launch_adaptive(climb_case *c, cudaStre
     {                                                                                                        \
         return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {                                             \
             typedef decltype(x) T;                                                                           \
-            return climb_one_kernel(o, max, (const void *)kernel<T>, #kernel, SPMV_BLOCK, 0);                \
+            return climb_kernel_at(o, max, 0, (const void *)kernel<T>, SPMV_BLOCK, 0, "%s<%s>", #kernel, climb_dtype_name(t)); \
         });                                                                                                  \
     }
 SPMV_KERNELS_FN(k_scalar, spmv_csr_scalar_kernel)
@@ -715,35 +715,33 @@ SPMV_KERNELS_FN(k_jds, spmv_jds_kernel)
 SPMV_KERNELS_FN(k_jds_ell, spmv_jds_ell_kernel)
 
 /* One kernel at index i of o (core's helper with spmv's block); the next index. */
-static int kernel_at(climb_kernel_desc *o, int max, int i, const void *f, const char *name, int block)
+/* Kernel i of o, named with its element type and a parameter ("spmv_csr_vector_kernel<float, 32>"); the next index. */
+static int kernel_at(climb_kernel_desc *o, int max, int i, const void *f, const char *name, climb_dtype t, int param,
+                     int block)
 {
-    return climb_kernel_at(o, max, i, f, block, 0, "%s", name);
+    return param ? climb_kernel_at(o, max, i, f, block, 0, "%s<%s, %d>", name, climb_dtype_name(t), param)
+                 : climb_kernel_at(o, max, i, f, block, 0, "%s<%s>", name, climb_dtype_name(t));
 }
 
 static int k_vector(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    if (t == CLIMB_F64)
-        kernel_at(o, max, 0, (const void *)spmv_csr_vector_kernel<double, 32>, "spmv_csr_vector_kernel<double, 32>",
-                  SPMV_BLOCK);
-    else
-        kernel_at(o, max, 0, (const void *)spmv_csr_vector_kernel<float, 32>, "spmv_csr_vector_kernel<float, 32>",
-                  SPMV_BLOCK);
-    return 1;
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        return kernel_at(o, max, 0, (const void *)spmv_csr_vector_kernel<T, 32>, "spmv_csr_vector_kernel", t, 32,
+                         SPMV_BLOCK);
+    });
 }
 
 static int k_vector_sized(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int i = 0;
-#define SPMV_L(L)                                                                                              \
-    if (t == CLIMB_F64)                                                                                        \
-        kernel_at(o, max, i++, (const void *)spmv_csr_vector_kernel<double, L>,                               \
-                  "spmv_csr_vector_kernel<double, " #L ">", SPMV_BLOCK);                                        \
-    else                                                                                                       \
-        kernel_at(o, max, i++, (const void *)spmv_csr_vector_kernel<float, L>,                                \
-                  "spmv_csr_vector_kernel<float, " #L ">", SPMV_BLOCK);
-    SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16)
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        int i = 0;
+#define SPMV_L(L) i = kernel_at(o, max, i, (const void *)spmv_csr_vector_kernel<T, L>, "spmv_csr_vector_kernel", t, L, SPMV_BLOCK);
+        SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16)
 #undef SPMV_L
-    return i;
+        return i;
+    });
 }
 
 static int k_hyb(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *o, int max)
@@ -758,31 +756,24 @@ static int k_hyb(climb_dtype t, const climb_device_info *d, const int *v, climb_
 
 static int k_merge(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    if (t == CLIMB_F64)
-        return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<double, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
-                                "spmv_merge_kernel<double, 128, 8>", SPMV_MERGE_BLOCK, 0);
-    return climb_one_kernel(o, max, (const void *)spmv_merge_kernel<float, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
-                            "spmv_merge_kernel<float, 128, 8>", SPMV_MERGE_BLOCK, 0);
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        return climb_kernel_at(o, max, 0, (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
+                               SPMV_MERGE_BLOCK, 0, "spmv_merge_kernel<%s, %u, %u>", climb_dtype_name(t),
+                               SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS);
+    });
 }
 
 static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int i = 0;
-#define SPMV_L(L)                                                                                              \
-    if (t == CLIMB_F64)                                                                                        \
-        kernel_at(o, max, i++, (const void *)spmv_adaptive_kernel<double, L>,                                 \
-                  "spmv_adaptive_kernel<double, " #L ">", SPMV_BLOCK);                                          \
-    else                                                                                                       \
-        kernel_at(o, max, i++, (const void *)spmv_adaptive_kernel<float, L>,                                  \
-                  "spmv_adaptive_kernel<float, " #L ">", SPMV_BLOCK);
-    SPMV_L(1) SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16) SPMV_L(32)
+    int i = climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        int k = 0;
+#define SPMV_L(L) k = kernel_at(o, max, k, (const void *)spmv_adaptive_kernel<T, L>, "spmv_adaptive_kernel", t, L, SPMV_BLOCK);
+        SPMV_L(1) SPMV_L(2) SPMV_L(4) SPMV_L(8) SPMV_L(16) SPMV_L(32)
 #undef SPMV_L
-    if (t == CLIMB_F64)
-        kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<double>, "spmv_long_rows_kernel<double>",
-                  SPMV_BLOCK);
-    else
-        kernel_at(o, max, i++, (const void *)spmv_long_rows_kernel<float>, "spmv_long_rows_kernel<float>",
-                  SPMV_BLOCK);
+        return kernel_at(o, max, k, (const void *)spmv_long_rows_kernel<T>, "spmv_long_rows_kernel", t, 0, SPMV_BLOCK);
+    });
     climb_kernel_desc more[2];
     k_merge(t, NULL, NULL, &more[0], 1);
     k_jds(t, NULL, NULL, &more[1], 1);
