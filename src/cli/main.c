@@ -878,16 +878,18 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
 }
 
 /* The tuning classes among the combinations of plan (climb_tuning_class), each once, in order: *out is malloc'd
- * (free it). Returns how many (1, the class "", for a workload whose options do not key its tuning), or -1 when
- * out of memory (printed). */
-static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, climb_tuned_class **out)
+ * (free it), and first[k] (when first is not NULL; malloc'd too) the first combination of class k. Returns how many
+ * (1, the class "", for a workload whose options do not key its tuning), or -1 when out of memory (printed). */
+static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, climb_tuned_class **out, long **first)
 {
     const long combos = climb_opt_plan_combos(plan);
     climb_tuned_class *c = calloc((size_t)combos + 1, sizeof *c);
+    long *f = calloc((size_t)combos + 1, sizeof *f);
     climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
-    if (!c || !vals) {
+    if (!c || !f || !vals) {
         climb_host_oom("the tuning classes");
         free(c);
+        free(f);
         free(vals);
         return -1;
     }
@@ -899,13 +901,19 @@ static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, cli
         int seen = 0;
         for (int k = 0; k < n && !seen; k++)
             seen = strcmp(c[k].cls, cls) == 0;
-        if (!seen)
+        if (!seen) {
+            f[n] = i;
             snprintf(c[n++].cls, sizeof c->cls, "%s", cls);
+        }
     }
     if (n == 0)
         n = 1; /* no combination at all: the one class "" */
     free(vals);
     *out = c;
+    if (first)
+        *first = f;
+    else
+        free(f);
     return n;
 }
 
@@ -921,23 +929,19 @@ static void target_run(run_args *a, int t, const climb_device_info *dev, climb_r
     a->tuned = NULL;
     if (!w->tuning)
         return;
-    int n = plan_classes(w, &a->plans[t], &a->tuned);
+    long *first = NULL;
+    int n = plan_classes(w, &a->plans[t], &a->tuned, &first);
     climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
-    for (int k = 0; k < n && vals; k++) {
-        /* an example case of the class: the first combination of it */
-        for (long i = 0; i < climb_opt_plan_combos(&a->plans[t]); i++) {
-            climb_opt_plan_combo(&a->plans[t], i, vals);
-            char cls[128];
-            climb_tuning_class(w, vals, cls, sizeof cls);
-            if (strcmp(cls, a->tuned[k].cls) == 0)
-                break;
-        }
+    for (int k = 0; k < n && vals && first; k++) {
+        if (climb_opt_plan_combos(&a->plans[t]) > 0) /* an example case of the class: its first combination */
+            climb_opt_plan_combo(&a->plans[t], first[k], vals);
         int use = 0;
         resolve_tuning(w, a, dev, vals, a->tuned[k].values, &use, rep);
         if (use)
             a->tuned[a->run.n_tuned++] = a->tuned[k]; /* kept in order: n_tuned <= k */
     }
     free(vals);
+    free(first);
     a->run.tuned = a->tuned;
 }
 
@@ -1230,7 +1234,7 @@ static int cmd_tune(int argc, char **argv)
     climb_tuned_class **classes = calloc((size_t)a.n_targets + 1, sizeof *classes);
     int *n_classes = calloc((size_t)a.n_targets + 1, sizeof *n_classes), total = 0;
     for (int t = 0; t < a.n_targets && classes && n_classes; t++) {
-        n_classes[t] = plan_classes(a.targets[t], &a.plans[t], &classes[t]);
+        n_classes[t] = plan_classes(a.targets[t], &a.plans[t], &classes[t], NULL);
         total += n_classes[t] > 0 ? n_classes[t] : 0;
     }
     climb_tune_result *res = calloc((size_t)total + 1, sizeof *res);

@@ -1,5 +1,5 @@
-#include "../device/device.h"
 #include "harness.h"
+#include "../device/device.h"
 #include "../device/check.h"
 
 #include <stdarg.h>

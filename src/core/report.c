@@ -1,5 +1,5 @@
-#include "../device/device.h"
 #include "report.h"
+#include "../device/device.h"
 
 #include "../io/json.h"
 #include "build_info.h"

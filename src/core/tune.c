@@ -1,5 +1,5 @@
-#include "../device/device.h"
 #include "tune.h"
+#include "../device/device.h"
 
 #include <math.h>
 #include <stdlib.h>

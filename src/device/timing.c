@@ -1,5 +1,5 @@
-#include "device.h"
 #include "timing.h"
+#include "device.h"
 #include "check.h"
 
 #include <math.h>
