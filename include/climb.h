@@ -202,6 +202,19 @@ CLIMB_API climb_status climb_transpose_f64(climb_handle handle, size_t rows, siz
                                            size_t ld_in, double *d_out, size_t ld_out);
 
 /*
+ * 2-D convolution: d_out = d_in convolved with a (2 radius + 1) x (2 radius + 1) mask, zero outside the image
+ * (ghost cells), in the cross-correlation form: out[i][j] = sum over a, b in [0, 2 radius] of
+ * mask[a (2 radius + 1) + b] in[i + a - radius][j + b - radius]. d_in and d_out are rows x cols, row-major, rows
+ * ld_in and ld_out >= cols elements apart (padding not written). radius 1 to 4 (3 x 3 to 9 x 9). mask is in HOST
+ * memory, read during the call and passed to the kernel by value: a graph captured with one mask keeps those
+ * weights. rows or cols 0 does nothing; rows and cols below 2^31; any element alignment. The images must not
+ * overlap (INVALID_VALUE). FP32 FMAs: each output is within (taps + 2) 2^-24 sum |mask| |in| of the exact value.
+ * Runs the tuned best rung (docs/conv.md). Capturable; no workspace.
+ */
+CLIMB_API climb_status climb_conv2d_f32(climb_handle handle, size_t rows, size_t cols, const float *d_in,
+                                        size_t ld_in, const float *mask, int radius, float *d_out, size_t ld_out);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

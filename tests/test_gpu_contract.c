@@ -268,6 +268,34 @@ static void test_file_input(void)
     }
     EXPECT(refused_u8 > 0 && ok_f64 > 0);
     climb_report_free(&rep);
+    /* --output: a run of several cases is refused before any case opens; one case writes the best rung's output
+     * in the input's form (the matrix read back: the identity map, alpha 1 and beta 0, gives the file's values). */
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/out.txt", dir);
+    test_write_text(path, "2 3\n1 2 3\n4 5 6.5\n");
+    climb_opt_plan_free(&p, w->unload);
+    const char *const identity[] = {"alpha", "1", "beta", "0", "op", "axpb", "pad", "0", NULL};
+    plan_with(&p, identity);
+    EXPECT(climb_opt_plan_set(&p, k, path, 1, err, sizeof err) == 0);
+    v = &p.values[k][0];
+    EXPECT(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0);
+    o.options = &p;
+    o.output = out_path;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64);
+    climb_report_init(&rep, "bench", 1, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == -1 && rep.n_rows == 0);
+    climb_report_free(&rep);
+    o.types = CLIMB_TYPE_BIT(CLIMB_F64);
+    climb_report_init(&rep, "bench", 1, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    char text[400];
+    test_read_text(out_path, text, sizeof text);
+    char want[200];
+    snprintf(want, sizeof want, "# affine %s\n2 3\n1 2 3\n4 5 6.5\n", w->rung(climb_best_rung(w))->name);
+    EXPECT_MSG(strcmp(text, want) == 0, "the output file:\n%s", text);
+    climb_report_free(&rep);
+    remove(out_path);
+    o.output = NULL;
     climb_timer_free(&t);
     climb_opt_plan_free(&p, w->unload);
     remove(path);

@@ -25,6 +25,7 @@
 
 #include "climb.h"
 #include "core/rng.h"
+#include "workloads/conv.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
@@ -35,7 +36,7 @@
 
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
-typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV } job_kind;
+typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
 typedef struct matrix {
@@ -54,7 +55,8 @@ typedef struct job {
     int exclusive;              /* scan */
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
-    size_t rows, cols;          /* transpose */
+    size_t rows, cols;          /* transpose, conv */
+    int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
     int ta, tb;                 /* sgemm */
     size_t m, nn, kk;
     float alpha, beta;
@@ -86,6 +88,7 @@ static int job_setup(job *j)
     case J_SCAN: j->a_bytes = j->n * es; j->out_bytes = j->n * es; break;
     case J_HIST: j->a_bytes = j->n; j->out_bytes = j->bins * 4; break;
     case J_TRANSPOSE: j->a_bytes = j->rows * j->cols * es; j->out_bytes = j->a_bytes; break;
+    case J_CONV: j->a_bytes = j->rows * j->cols * 4; j->out_bytes = j->a_bytes; j->b_bytes = CLIMB_CONV_MAX_TAPS * 4; break;
     case J_SGEMM:
         j->a_bytes = j->m * j->kk * 4;
         j->b_bytes = j->kk * j->nn * 4;
@@ -104,6 +107,11 @@ static int job_setup(job *j)
         cudaMalloc(&j->d_b, j->b_bytes + 16) != cudaSuccess || cudaMalloc(&j->d_out, j->out_bytes + 16) != cudaSuccess) {
         fprintf(stderr, "%s: out of memory for the test's buffers\n", j->label);
         return -1;
+    }
+    if (j->k == J_CONV) {
+        climb_rng mr;
+        climb_rng_seed(&mr, (uint64_t)j->rows * 31 + j->cols);
+        climb_rng_fill_f32(&mr, j->h_b, CLIMB_CONV_MAX_TAPS, -1.0f, 1.0f);
     }
     return 0;
 }
@@ -137,6 +145,7 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
     case J_TRANSPOSE:
         climb_rng_fill(r, j->f32 ? CLIMB_F32 : CLIMB_F64, j->h_a, j->rows * j->cols, -1.0, 1.0);
         break;
+    case J_CONV: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols, 0.0f, 1.0f); break;
     case J_SGEMM:
         climb_rng_fill_f32(r, j->h_a, j->m * j->kk, -1.0f, 1.0f);
         climb_rng_fill_f32(r, j->h_b, j->kk * j->nn, -1.0f, 1.0f);
@@ -182,6 +191,8 @@ static climb_status job_call(job *j, climb_handle h)
         return climb_sgemm(h, j->ta ? CLIMB_OP_T : CLIMB_OP_N, j->tb ? CLIMB_OP_T : CLIMB_OP_N, j->m, j->nn, j->kk,
                            j->alpha, j->d_a, lda, j->d_b, ldb, j->beta, j->d_out, j->nn);
     }
+    case J_CONV:
+        return climb_conv2d_f32(h, j->rows, j->cols, j->d_a, j->cols, j->h_b, j->radius, j->d_out, j->cols);
     case J_SPMV:
         return j->mat->f64 ? climb_spmv_f64(h, j->plan, j->alpha, j->d_a, j->beta, j->d_out)
                            : climb_spmv(h, j->plan, j->alpha, j->d_a, j->beta, j->d_out);
@@ -285,6 +296,21 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
         }
         free(a);
         free(b);
+        free(row);
+        free(mag);
+        break;
+    }
+    case J_CONV: {
+        double *row = malloc(j->cols * 8), *mag = malloc(j->cols * 8);
+        const int taps = (2 * j->radius + 1) * (2 * j->radius + 1);
+        for (size_t r = 0; r < j->rows; r++) {
+            climb_conv_ref_row(j->h_a, j->cols, j->rows, j->cols, j->h_b, j->radius, j->radius, r, row, mag);
+            for (size_t c = 0; c < j->cols; c++) {
+                const float g = ((float *)got)[r * j->cols + c];
+                if (!(fabs(g - row[c]) <= climb_conv_tolerance(taps, mag[c])))
+                    MISMATCH(r * j->cols + c, g, row[c]);
+            }
+        }
         free(row);
         free(mag);
         break;
@@ -487,6 +513,13 @@ static job transpose_job(int f32, size_t rows, size_t cols)
     return j;
 }
 
+static job conv_job(size_t rows, size_t cols, int radius)
+{
+    job j = {.k = J_CONV, .rows = rows, .cols = cols, .radius = radius};
+    snprintf(j.label, sizeof j.label, "climb_conv2d_f32 %zux%zu radius %d", rows, cols, radius);
+    return j;
+}
+
 static job sgemm_job(int ta, int tb, size_t m, size_t n, size_t k, float alpha, float beta)
 {
     job j = {.k = J_SGEMM, .ta = ta, .tb = tb, .m = m, .nn = n, .kk = k, .alpha = alpha, .beta = beta};
@@ -516,6 +549,7 @@ static void test_capture(climb_rng *r)
         sgemm_job(0, 0, 1000, 1000, 1000, 1.0f, 0.0f),
         sgemm_job(1, 0, 300, 200, 700, 1.0f, -0.5f), sgemm_job(0, 1, 300, 200, 700, 1.0f, 0.0f),
         sgemm_job(1, 1, 257, 129, 4000, 2.0f, 0.0f),
+        conv_job(1001, 3001, 2), conv_job(37, 513, 4),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -724,7 +758,7 @@ static void *work(void *arg)
         reduce_job(0, 10007 + w->id), reduce_job(1, 30011), scan_job(0, 0, 20011), scan_job(1, 1, 70001 + w->id),
         hist_job(50001, 256), hist_job(4097, 13), transpose_job(1, 37, 1001), transpose_job(0, 300, 17),
         sgemm_job(0, 0, 64, 96, 200, 1.0f, 0.0f), sgemm_job(1, 0, 33, 65, 3000, 1.0f, 0.5f),
-        spmv_job(w->mat, w->plan, 2.0f, 0.0f),
+        spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/build_info.h"
 #include "../device/device.h"
@@ -95,9 +96,13 @@ static const char *const BENCH_USAGE =
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
     "  --sweep NAME     one of the workload's sweeps (see 'climb list <workload>'): adds its arguments, and the\n"
-    "                   report records the sweep (scripts/results_tables.py draws docs/img/<workload>-NAME-<gpu>.svg)\n"
+    "                   report records the sweep (scripts/results_tables.py draws docs/img/<workload>-NAME-<gpu>.svg);\n"
+    "                   a sweep over real inputs reads them from $CLIMB_DATA (default: ../shared/data beside the\n"
+    "                   source tree) and is skipped, with a note, where they are not there\n"
     "  --dry-run        check the arguments and say how many cases and rungs would run; no GPU work\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
+    "  --output FILE    write the output of a run of one case to FILE, in the form of the workload's input files\n"
+    "                   (conv: the filtered image as a PGM): the best rung's, else the last rung selected\n"
     "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
     "                   else ~/.config/climb/wisdom.json); a missing, foreign, stale or corrupt file gives the\n"
     "                   built-in per-architecture defaults, with a warning (none when the default file is absent)\n"
@@ -720,6 +725,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->run.timing.max_wall_s = s;
         } else if (strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
+        } else if (bench && strcmp(o, "--output") == 0 && has) {
+            a->run.output = argv[++i];
+            if (!argv[i][0] || strcmp(argv[i], "-") == 0)
+                return usage_error(usage, "--output: an empty file name or '-' (it names a file)%s", "");
         } else if (bench && strcmp(o, "--csv") == 0 && has) {
             a->csv = argv[++i];
         } else if (timed && strcmp(o, "--md") == 0 && has) {
@@ -817,8 +826,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     if (rc)
         return rc;
     /* Every report path before any GPU work: each one that cannot be written is said, with why. */
-    const char *outs[3] = {a->json, a->csv, a->md};
-    for (int k = 0; k < 3; k++) {
+    const char *outs[4] = {a->json, a->csv, a->md, a->run.output};
+    for (int k = 0; k < 4; k++) {
         char err[200];
         if (outs[k] && climb_report_path_ok(outs[k], err, sizeof err) != 0) {
             fprintf(stderr, "climb: cannot write %s: %s\n", outs[k], err);
@@ -981,11 +990,41 @@ static int expand_sweep(const run_args *a, int argc, char **argv, int *argc2, ch
     if (!sw->args)
         return usage_msg("--sweep %s: %s's sweep %s is drawn from the default bench (climb bench %s); it has no run "
                          "of its own", a->sweep, w->name, sw->name, w->name);
-    *buf = strdup(sw->args);
+    /* Real inputs are named {data}/...: the data folder ($CLIMB_DATA, else the one beside the source tree). Where
+     * one of them is missing the sweep is skipped, said, and the run succeeds: the data is not part of climb. */
+    const char *data = getenv("CLIMB_DATA");
+    if (!data || !data[0])
+        data = CLIMB_DATA_DIR;
+    size_t n_data = 0;
+    for (const char *q = strstr(sw->args, "{data}"); q; q = strstr(q + 1, "{data}"))
+        n_data++;
+    const size_t cap = strlen(sw->args) + n_data * strlen(data) + 1;
+    *buf = malloc(cap);
     *argv2 = calloc((size_t)argc + strlen(sw->args) / 2 + 2, sizeof **argv2);
     if (!*buf || !*argv2) {
         climb_host_oom("a sweep's arguments");
         return EXIT_FAILED;
+    }
+    size_t used = 0;
+    for (const char *q = sw->args; *q;) {
+        if (strncmp(q, "{data}", 6) == 0) {
+            used += (size_t)snprintf(*buf + used, cap - used, "%s", data);
+            q += 6;
+        } else {
+            (*buf)[used++] = *q++;
+        }
+    }
+    (*buf)[used] = '\0';
+    for (const char *q = *buf; n_data && *q;) {
+        const size_t len = strcspn(q, " ");
+        char path[1200];
+        snprintf(path, sizeof path, "%.*s", (int)len, q);
+        if (strncmp(path, data, strlen(data)) == 0 && access(path, R_OK) != 0) {
+            fprintf(stderr, "climb: --sweep %s: skipped: its real inputs are not here (%s: %s; set CLIMB_DATA to the "
+                            "data folder)\n", sw->name, path, strerror(errno));
+            return -1;
+        }
+        q += len + (q[len] == ' ');
     }
     int n = 0;
     for (int i = 0; i < argc; i++)

@@ -367,6 +367,25 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
         failures = -1;
         goto done;
     }
+    /* --output: one case, and the rung whose output is written (the best, else the last selected). */
+    int save_rung = -1;
+    if (o->output) {
+        const int best = climb_best_rung(w);
+        for (int r = 0; r < w->n_rungs; r++)
+            if (rs.sel[r])
+                save_rung = r;
+        if (best >= 0 && rs.sel[best])
+            save_rung = best;
+        if (!w->save || rs.n_cases != 1 || save_rung < 0) {
+            fprintf(stderr, "climb: --output %s: %s\n", o->output,
+                    !w->save ? "this workload writes no output file"
+                    : save_rung < 0 ? "no rung is selected"
+                                    : "one case's output is written, and this run has several (name one size or "
+                                      "input, one value of each option, one type)");
+            failures = -1;
+            goto done;
+        }
+    }
     for (int ci = 0; ci < rs.n_cases && rs.n_selected; ci++) {
         const climb_case_key *k = &rs.keys[ci];
         climb_opt_value *vals = rs.vals;
@@ -432,6 +451,15 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
             if (v >= 0 && w->setup && (row->has_setup = w->setup(oc.c, r, &row->setup) == 1))
                 row->setup.ms = row->t.prepare_ms; /* the harness times every rung's prepare */
+            if (v == 0 && r == save_rung) {
+                char err[240];
+                if (w->save(oc.c, r, o->output, err, sizeof err) != 0) {
+                    snprintf(msg, sizeof msg, "its output could not be written: %s", err);
+                    v = -1;
+                } else if (o->progress) {
+                    fprintf(stderr, "[%s] %s's output written to %s\n", name, w->rung(r)->name, o->output);
+                }
+            }
             if (v != 0) {
                 row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
                 snprintf(row->note, sizeof row->note, "%s", msg);

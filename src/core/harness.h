@@ -40,6 +40,9 @@ typedef struct climb_run_opts {
                                              class is not listed runs its own defaults */
     int n_tuned;
     const char *only_class;               /* tune: only the cases of this tuning class; NULL: every case */
+    const char *output;                   /* bench: where the one case's output goes (w->save), written from the
+                                             best rung's last run, or the last selected rung's when the best is not
+                                             selected; NULL: none. A run of more than one case is refused */
 } climb_run_opts;
 
 /* One case: a type, a shape and one combination of the option values. */

@@ -186,7 +186,10 @@ typedef struct climb_sweep {
     const char *name;              /* "offset" */
     const char *title;             /* "read, add one, write: GB/s against the misaligned start" */
     const char *args;              /* bench arguments, space-separated ("--set pattern=misaligned --set offset=0,1,2");
-                                      NULL: no run of its own, the figure is drawn from the default bench (bench.json) */
+                                      NULL: no run of its own, the figure is drawn from the default bench (bench.json).
+                                      Real inputs are named {data}/kind/file: the data folder ($CLIMB_DATA, else
+                                      ../shared/data beside the source tree); where one is missing the sweep is
+                                      skipped with a note (exit 0) */
     const char *x;                 /* across: a dim's name ("rows") or an int or float option's ("offset") */
     int log_x;                     /* 1: x on a log scale (a size swept by factors) */
 } climb_sweep;
@@ -277,6 +280,10 @@ typedef struct climb_workload {
      * harness is done with that rung on this case, so that a case holds one rung's large buffers at a time;
      * prepare builds them again if the rung runs again. NULL: they stay until destroy. */
     void (*release)(climb_case *c, int rung);
+    /* Writes what the last run of `rung` left in the outputs to path, in the form of the workload's input files (a
+     * filtered image as a PGM), for `climb bench W --output FILE`: a user sees what the ladder computes. 0, or -1
+     * with err ("path: why"). NULL: the workload's outputs are not something to look at as a file. */
+    int (*save)(climb_case *c, int rung, const char *path, char *err, size_t errlen);
     void (*destroy)(climb_case *c);
 
     /* The best rung's tunable parameters; NULL: nothing to tune. */

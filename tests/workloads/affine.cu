@@ -9,6 +9,7 @@
  */
 #include <cub/device/device_transform.cuh>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -853,6 +854,30 @@ static double got_at(const climb_case *c, size_t r, size_t col)
     }
 }
 
+/* The output as the input's kind of file: a text matrix, "rows cols" then one row a line (%.17g), the rung named in
+ * a comment. */
+static int affine_save(climb_case *c, int rung, const char *path, char *err, size_t errlen)
+{
+    if (download(c) != 0) {
+        snprintf(err, errlen, "%s: could not read the output back", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# affine %s\n%zu %zu\n", AFFINE_RUNGS[rung].info.name, c->rows, c->cols);
+    for (size_t r = 0; r < c->rows; r++)
+        for (size_t col = 0; col < c->cols; col++)
+            fprintf(f, "%.17g%c", got_at(c, r, col), col + 1 == c->cols ? '\n' : ' ');
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "%s: write error", path);
+        return -1;
+    }
+    return 0;
+}
+
 #define AFFINE_SPOT_CHECKS 64
 #define AFFINE_SAMPLES 4096
 
@@ -1144,6 +1169,7 @@ extern "C" const climb_workload climb_affine_workload = {
     .counts = affine_counts,
     .rung_counts = affine_rung_counts,
     .release = affine_release,
+    .save = affine_save,
     .destroy = affine_destroy,
     .tuning = &AFFINE_TUNING,
     .set_tuning = affine_set_tuning,

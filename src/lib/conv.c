@@ -1,0 +1,44 @@
+/* The C API of the 2-D convolution: climb_conv2d_f32 over the rung marked best. */
+#include <stdio.h>
+#include <string.h>
+
+#include "handle.h"
+#include "../workloads/conv.h"
+
+climb_status climb_conv2d_f32(climb_handle h, size_t rows, size_t cols, const float *d_in, size_t ld_in,
+                              const float *mask, int radius, float *d_out, size_t ld_out)
+{
+    if (!h)
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!mask || radius < 1 || radius > CLIMB_CONV_MAX_RADIUS)
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (rows == 0 || cols == 0)
+        return CLIMB_STATUS_SUCCESS; /* nothing to filter; the pointers are not touched */
+    if (ld_in < cols || ld_out < cols || rows > 0x7fffffffu || cols > 0x7fffffffu ||
+        !climb_device_reachable(d_in, sizeof(float)) || !climb_device_reachable(d_out, sizeof(float)))
+        return CLIMB_STATUS_INVALID_VALUE;
+    /* No in-place filtering: a block would read inputs another block has overwritten. */
+    const char *in0 = (const char *)d_in, *out0 = (const char *)d_out;
+    const char *in1 = in0 + ((rows - 1) * ld_in + cols) * sizeof(float);
+    const char *out1 = out0 + ((rows - 1) * ld_out + cols) * sizeof(float);
+    if (in0 < out1 && out0 < in1)
+        return CLIMB_STATUS_INVALID_VALUE;
+    /* The tuning class: radius and dims, as the workload's options key it. */
+    climb_opt_value opts[4];
+    memset(opts, 0, sizeof opts);
+    char r[16];
+    snprintf(r, sizeof r, "%d", radius);
+    opts[0].text = r;
+    opts[0].i = radius;
+    opts[1].text = (char *)"2";
+    opts[1].i = 2;
+    climb_tuning_key key = {CLIMB_SHAPE2(rows, cols), CLIMB_F32, opts};
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_conv_workload, &key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    climb_conv_tuning tn;
+    climb_conv_set_tuning(&tn, call.values);
+    return climb_call_end(&call, climb_conv_best(&tn, rows, cols, d_in, ld_in, mask, radius, radius, d_out, ld_out,
+                                                 call.stream));
+}

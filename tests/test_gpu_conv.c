@@ -1,0 +1,210 @@
+/* GPU: every convolution rung over the edge shapes (empty, 1 x 1, a row, a column, smaller than a tile, tiles'
+ * edges), masks of radius 1 to 4 in 2-D and 1-D, misaligned inputs, every element checked against the CPU; proof
+ * that an output nobody wrote fails; a PGM file filtered and written back (--output); the C API (padded rows, every
+ * radius, refusals that leave no CUDA error behind). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "climb.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "device/device.h"
+#include "io/pgm.h"
+#include "workloads/conv.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_conv_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed, const char *dims, const char *mask)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "dims", dims, "radius", "1,2,3,4", "mask", mask, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "dims %s mask %s: %ld runs, %d failures, %ld refused",
+               dims, mask, cr.runs, cr.failures, cr.refused);
+    printf("dims=%s mask=%s: %ld runs, seed %" PRIu64 "\n", dims, mask, cr.runs, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "radius", "3", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE2(100, 37), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    char msg[400];
+    for (int r = 0; r < w->n_rungs; r++) {
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "out[0][0]"), "%s: %s", w->rung(r)->name,
+                   msg);
+        EXPECT(w->prepare(oc.c, r) == 0 && w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        if (w->release)
+            w->release(oc.c, r);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* A P2 image filtered by `climb bench --output`'s path: the best rung's output written as a PGM, read back and
+ * compared with the CPU's filtered image (clamped to [0, 1], scaled to 255, rounded). */
+static void test_file_output(void)
+{
+    char dir[] = "/tmp/climb_conv_XXXXXX", in[300], out[300], err[300], desc[300];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/in.pgm", dir);
+    snprintf(out, sizeof out, "%s/out.pgm", dir);
+    /* 37 x 23 pixels, maxval 200, a comment between rows */
+    FILE *f = fopen(in, "w");
+    EXPECT(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "P2\n# test image\n37 23\n200\n");
+    climb_rng r;
+    climb_rng_seed(&r, 99);
+    for (int i = 0; i < 23; i++) {
+        for (int j = 0; j < 37; j++)
+            fprintf(f, "%d ", (int)climb_rng_range(&r, 0, 200));
+        fprintf(f, "\n%s", i == 11 ? "# halfway\n" : "");
+    }
+    fclose(f);
+    climb_opt_plan p;
+    test_plan(&p, w, "radius", "2", "mask", "gauss", NULL);
+    const int k = climb_opt_find(w->options, w->n_options, "input");
+    EXPECT(climb_opt_plan_set(&p, k, in, 0, err, sizeof err) == 0);
+    climb_opt_value *v = &p.values[k][0];
+    EXPECT_MSG(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0, "%s", err);
+    v->desc = strdup(desc);
+    EXPECT_MSG(strstr(desc, "37 x 23 pixels (P2, maxval 200)") != NULL, "%s", desc);
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 5;
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.05;
+    o.options = &p;
+    o.output = out;
+    climb_report rep;
+    climb_report_init(&rep, "bench", 5, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    for (int i = 0; i < rep.n_rows; i++)
+        EXPECT_MSG(rep.rows[i].status == CLIMB_ROW_OK, "%s: %s", w->rung(rep.rows[i].rung)->name, rep.rows[i].note);
+    climb_report_free(&rep);
+    climb_timer_free(&t);
+    climb_pgm got;
+    EXPECT_MSG(climb_pgm_read(out, &got, err, sizeof err) == 0, "%s", err);
+    const climb_pgm *src = (const climb_pgm *)v->data;
+    if (got.pixels && src) {
+        EXPECT(got.rows == 23 && got.cols == 37 && got.maxval == 255);
+        /* the Gaussian of radius 2 the workload makes: sigma 1, weights adding to 1 */
+        float m[25];
+        double sum = 0;
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                sum += m[a * 5 + b] = (float)exp(-((a - 2) * (a - 2) + (b - 2) * (b - 2)) / 2.0);
+        for (int q = 0; q < 25; q++)
+            m[q] = (float)(m[q] / sum);
+        double row[37];
+        int bad = 0;
+        for (size_t i = 0; i < 23; i++) {
+            climb_conv_ref_row(src->pixels, 37, 23, 37, m, 2, 2, i, row, NULL);
+            for (size_t j = 0; j < 37; j++) {
+                const double c = row[j] < 0 ? 0 : row[j] > 1 ? 1 : row[j];
+                bad += fabs(got.pixels[i * 37 + j] * 255 - c * 255) > 0.5001;
+            }
+        }
+        EXPECT_MSG(bad == 0, "%d pixels of the written image differ from the CPU's", bad);
+    }
+    climb_pgm_free(&got);
+    climb_opt_plan_free(&p, w->unload);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
+
+/* climb_conv2d_f32 on padded rows at every radius, and its refusals. */
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    const size_t shapes[][2] = {{1, 1}, {3, 700}, {513, 257}, {1001, 3001}};
+    for (int si = 0; si < 4; si++)
+        for (int radius = 1; radius <= 4; radius++) {
+            const size_t rows = shapes[si][0], cols = shapes[si][1], ld_in = cols + 3, ld_out = cols + 5;
+            float *h_in = malloc(rows * ld_in * 4), *h_out = malloc(rows * ld_out * 4), mask[81];
+            float *d_in, *d_out;
+            climb_rng_fill_f32(&r, h_in, rows * ld_in, 0.0f, 1.0f);
+            climb_rng_fill_f32(&r, mask, 81, -1.0f, 1.0f);
+            EXPECT(cudaMalloc((void **)&d_in, rows * ld_in * 4) == cudaSuccess);
+            EXPECT(cudaMalloc((void **)&d_out, rows * ld_out * 4) == cudaSuccess);
+            EXPECT(cudaMemcpy(d_in, h_in, rows * ld_in * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            EXPECT(cudaMemset(d_out, 0xFF, rows * ld_out * 4) == cudaSuccess);
+            EXPECT(climb_conv2d_f32(h, rows, cols, d_in, ld_in, mask, radius, d_out, ld_out) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaMemcpy(h_out, d_out, rows * ld_out * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            double *want = malloc(cols * 8), *mag = malloc(cols * 8);
+            size_t bad = 0;
+            const int taps = (2 * radius + 1) * (2 * radius + 1);
+            for (size_t i = 0; i < rows; i++) {
+                climb_conv_ref_row(h_in, ld_in, rows, cols, mask, radius, radius, i, want, mag);
+                for (size_t j = 0; j < cols; j++)
+                    bad += !(fabs(h_out[i * ld_out + j] - want[j]) <= climb_conv_tolerance(taps, mag[j]));
+                for (size_t j = cols; j < ld_out; j++) /* the padding is not written */
+                    bad += !isnan(h_out[i * ld_out + j]);
+            }
+            EXPECT_MSG(bad == 0, "climb_conv2d_f32 %zux%zu radius %d: %zu wrong", rows, cols, radius, bad);
+            free(want);
+            free(mag);
+            free(h_in);
+            free(h_out);
+            cudaFree(d_in);
+            cudaFree(d_out);
+        }
+    /* refusals: no CUDA error left behind */
+    float *d;
+    float mask[81] = {0};
+    EXPECT(cudaMalloc((void **)&d, 1 << 20) == cudaSuccess);
+    EXPECT(climb_conv2d_f32(h, 10, 10, d, 10, mask, 0, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv2d_f32(h, 10, 10, d, 10, mask, 5, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv2d_f32(h, 10, 10, d, 10, NULL, 1, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv2d_f32(h, 10, 10, d, 9, mask, 1, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv2d_f32(h, 10, 10, d, 10, mask, 1, d + 50, 10) == CLIMB_STATUS_INVALID_VALUE); /* overlap */
+    EXPECT(climb_conv2d_f32(h, 10, 10, mask, 10, mask, 1, d, 10) == CLIMB_STATUS_INVALID_VALUE);  /* host input */
+    EXPECT(climb_conv2d_f32(NULL, 10, 10, d, 10, mask, 1, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv2d_f32(h, 0, 10, NULL, 0, mask, 1, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaPeekAtLastError() == cudaSuccess);
+    cudaFree(d);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_poisoned();
+    const uint64_t fresh = climb_fresh_seed();
+    test_check(fresh, "2", "random");
+    test_check(fresh + 1, "1", "random");
+    test_check(fresh + 2, "2", "edges");
+    test_file_output();
+    test_api();
+    return test_finish("test_gpu_conv");
+}
