@@ -243,64 +243,129 @@ __global__ void __launch_bounds__(CONV_OUT_X *CONV_OUT_Y)
     out[(size_t)y * ld_out + x] = acc;
 }
 
-/* The best rung: register blocking. A block of 32 x BY threads owns an output tile 32 wide and BY x OY tall; its
- * input tile with halo is loaded into shared memory by the whole block in fully unrolled passes (all loads in
- * flight before the first store). Each thread then computes OY outputs down one column: it walks the OY + 2ry
- * input rows of its window once, reading the 2rx + 1 values of each row from shared memory into registers and
- * adding them, weighted, into every output whose mask covers that row. Shared-memory reads per output fall from
- * (2rx+1)(2ry+1) to (OY + 2ry)(2rx+1) / OY; each weight is an FMA operand straight from the parameter bank. */
+/* The best rung: register blocking, software-pipelined, aligned wide loads. A block of 32 x BY threads owns a
+ * column of output tiles, each 32 wide and BY x OY tall, and walks down it:
+ *   - the input tile in shared memory is 40 floats wide, columns x0 - 4 .. x0 + 35, so every row starts 16-byte
+ *     aligned and is loaded as ten float4 (five whole 32-byte sectors) whatever the radius (r <= 4);
+ *   - the rows a tile shares with the next (2ry of them, the vertical halo) are kept: moved to the top of the tile
+ *     instead of loaded again, so each tile loads only its BY x OY new rows;
+ *   - the next tile's rows are loaded into registers right after this tile's are stored, and stay in flight while
+ *     this tile is computed (without that, a block's loads and FMAs take turns and the time is their sum);
+ *   - each thread computes OY outputs down one column: it walks the OY + 2ry input rows of its window once, reading
+ *     the 2rx + 1 values of each row from shared memory into registers and adding them, weighted, into every output
+ *     whose mask covers that row: shared-memory reads per output fall from (2rx+1)(2ry+1) to (OY + 2ry)(2rx+1) / OY;
+ *   - each weight is an FMA operand straight from the parameter bank.
+ * `vec` is 0 when rows are not 16-byte aligned (the base or ld): the same tiles then load four floats one by one. */
 #define CONV_BEST_X 32
+#define CONV_BEST_PAD 4                              /* columns each side of the tile: the largest radius */
+#define CONV_BEST_W (CONV_BEST_X + 2 * CONV_BEST_PAD) /* 40 floats: ten float4 a row */
+#define CONV_BEST_Q (CONV_BEST_W / 4)
+
+/* Rows [y, y + NR) of the image's columns x0 - 4 .. x0 + 35 (zero outside the image) into v: item k of the block's
+ * NR x 10 float4 is thread t's v[(k - t) / T]. */
+template <int NR, int T, int NP>
+__device__ __forceinline__ void conv_load_rows(const float *__restrict__ in, size_t ld_in, int rows, int cols, int x0,
+                                               int y, int t, bool vec, float4 (&v)[NP])
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int k = t + p * T, r = k / CONV_BEST_Q, q = k - r * CONV_BEST_Q;
+        const int yy = y + r, xx = x0 - CONV_BEST_PAD + 4 * q;
+        float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (k < NR * CONV_BEST_Q && (unsigned)yy < (unsigned)rows) {
+            const float *src = in + (size_t)yy * ld_in + xx;
+            if (vec && xx >= 0 && xx + 4 <= cols) {
+                a = __ldg((const float4 *)src);
+            } else {
+                a.x = (unsigned)xx < (unsigned)cols ? __ldg(src) : 0.0f;
+                a.y = (unsigned)(xx + 1) < (unsigned)cols ? __ldg(src + 1) : 0.0f;
+                a.z = (unsigned)(xx + 2) < (unsigned)cols ? __ldg(src + 2) : 0.0f;
+                a.w = (unsigned)(xx + 3) < (unsigned)cols ? __ldg(src + 3) : 0.0f;
+            }
+        }
+        v[p] = a;
+    }
+}
+
+/* v (as conv_load_rows filled it) into the tile's rows [row0, row0 + NR). */
+template <int NR, int T, int NP>
+__device__ __forceinline__ void conv_store_rows(float *tile, int row0, int t, const float4 (&v)[NP])
+{
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int k = t + p * T;
+        if (k < NR * CONV_BEST_Q)
+            *(float4 *)(tile + row0 * CONV_BEST_W + 4 * k) = v[p]; /* row0 * 40 + 4 k: 16-byte aligned */
+    }
+}
+
 template <int RX, int RY, int OY, int BY>
 __global__ void __launch_bounds__(CONV_BEST_X *BY)
     conv_register_kernel(const float *__restrict__ in, size_t ld_in, float *__restrict__ out, size_t ld_out, int rows,
-                         int cols, int tiles_x, const conv_taps m)
+                         int cols, int tiles_x, int tiles_y, int per_block, int vec, const conv_taps m)
 {
-    constexpr int MW = 2 * RX + 1, TW = CONV_BEST_X + 2 * RX, TH = BY * OY + 2 * RY, N = TW * TH;
-    constexpr int T = CONV_BEST_X * BY, PASSES = (N + T - 1) / T;
-    __shared__ float tile[N];
-    const int x0 = (int)(blockIdx.x % tiles_x) * CONV_BEST_X, y0 = (int)(blockIdx.x / tiles_x) * (BY * OY);
-    const int t = threadIdx.y * CONV_BEST_X + threadIdx.x;
-    float v[PASSES];
-#pragma unroll
-    for (int k = 0; k < PASSES; k++) {
-        const int i = t + k * T, sy = i / TW, sx = i - sy * TW, y = y0 - RY + sy, x = x0 - RX + sx;
-        v[k] = (i < N && (unsigned)y < (unsigned)rows && (unsigned)x < (unsigned)cols) ? __ldg(in + (size_t)y * ld_in + x)
-                                                                                     : 0.0f;
+    constexpr int MW = 2 * RX + 1, H = BY * OY, TH = H + 2 * RY, T = CONV_BEST_X * BY;
+    constexpr int NP = (H * CONV_BEST_Q + T - 1) / T;             /* float4 a thread loads per tile */
+    constexpr int HALO = 2 * RY * CONV_BEST_W, HP = (HALO + T - 1) / T; /* floats a thread moves up per tile */
+    static_assert(H >= 2 * RY, "a tile is at least as tall as its vertical halo");
+    __shared__ __align__(16) float tile[TH * CONV_BEST_W];
+    const int x0 = (int)(blockIdx.x % tiles_x) * CONV_BEST_X, first = (int)(blockIdx.x / tiles_x) * per_block;
+    const int last = min(first + per_block, tiles_y);
+    const int t = threadIdx.y * CONV_BEST_X + threadIdx.x, tx = threadIdx.x, r0 = threadIdx.y * OY;
+    if constexpr (RY > 0) { /* the first tile's top halo, straight to shared memory */
+        constexpr int NPH = (2 * RY * CONV_BEST_Q + T - 1) / T;
+        float4 h[NPH];
+        conv_load_rows<2 * RY, T, NPH>(in, ld_in, rows, cols, x0, first * H - RY, t, vec != 0, h);
+        conv_store_rows<2 * RY, T, NPH>(tile, 0, t, h);
     }
+    float4 v[NP];
+    conv_load_rows<H, T, NP>(in, ld_in, rows, cols, x0, first * H + RY, t, vec != 0, v);
+    for (int ty = first; ty < last; ty++) {
+        const int y0 = ty * H;
+        conv_store_rows<H, T, NP>(tile, 2 * RY, t, v);
+        __syncthreads();
+        if (ty + 1 < last) /* the next tile's new rows, in flight during this tile's FMAs */
+            conv_load_rows<H, T, NP>(in, ld_in, rows, cols, x0, y0 + H + RY, t, vec != 0, v);
+        float acc[OY];
 #pragma unroll
-    for (int k = 0; k < PASSES; k++)
-        if (t + k * T < N)
-            tile[t + k * T] = v[k];
-    __syncthreads();
-    const int tx = threadIdx.x, r0 = threadIdx.y * OY;
-    float acc[OY];
+        for (int o = 0; o < OY; o++)
+            acc[o] = 0.0f;
 #pragma unroll
-    for (int o = 0; o < OY; o++)
-        acc[o] = 0.0f;
+        for (int i = 0; i < OY + 2 * RY; i++) {
+            float row[MW];
 #pragma unroll
-    for (int i = 0; i < OY + 2 * RY; i++) {
-        float row[MW];
+            for (int b = 0; b < MW; b++)
+                row[b] = tile[(r0 + i) * CONV_BEST_W + CONV_BEST_PAD - RX + tx + b];
 #pragma unroll
-        for (int b = 0; b < MW; b++)
-            row[b] = tile[(r0 + i) * TW + tx + b];
+            for (int o = 0; o < OY; o++) {
+                const int a = i - o; /* the mask row that input row i meets for output o */
+                if (a >= 0 && a <= 2 * RY) {
 #pragma unroll
-        for (int o = 0; o < OY; o++) {
-            const int a = i - o; /* the mask row that input row i meets for output o */
-            if (a >= 0 && a <= 2 * RY) {
-#pragma unroll
-                for (int b = 0; b < MW; b++)
-                    acc[o] = fmaf(m.w[a * MW + b], row[b], acc[o]);
+                    for (int b = 0; b < MW; b++)
+                        acc[o] = fmaf(m.w[a * MW + b], row[b], acc[o]);
+                }
             }
         }
-    }
-    const int x = x0 + tx;
-    if (x < cols)
+        const int x = x0 + tx;
+        if (x < cols)
 #pragma unroll
-        for (int o = 0; o < OY; o++) {
-            const int y = y0 + r0 + o;
-            if (y < rows)
-                out[(size_t)y * ld_out + x] = acc[o];
-        }
+            for (int o = 0; o < OY; o++) {
+                const int y = y0 + r0 + o;
+                if (y < rows)
+                    out[(size_t)y * ld_out + x] = acc[o];
+            }
+        /* the bottom 2ry rows become the next tile's top: read now, written after every thread is done reading */
+        float hv[HP > 0 ? HP : 1];
+#pragma unroll
+        for (int p = 0; p < HP; p++)
+            if (t + p * T < HALO)
+                hv[p] = tile[H * CONV_BEST_W + t + p * T];
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < HP; p++)
+            if (t + p * T < HALO)
+                tile[t + p * T] = hv[p];
+    }
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -321,6 +386,7 @@ template <typename F> static cudaError_t conv_radii(int rx, int ry, F &&f)
 /* The best rung's tuned shapes. */
 static const int CONV_OUTPUTS[] = {4, 8, 16};
 static const int CONV_ROWS[] = {4, 8};
+static const int CONV_TILES[] = {1, 2, 4, 8, 16};
 
 template <typename F> static cudaError_t conv_best_shape(const climb_conv_tuning *t, F &&f)
 {
@@ -337,6 +403,7 @@ extern "C" void climb_conv_set_tuning(climb_conv_tuning *t, const int *values)
 {
     t->outputs = values[0];
     t->rows = values[1];
+    t->tiles = values[2];
 }
 
 static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
@@ -369,13 +436,16 @@ extern "C" cudaError_t climb_conv_best(const climb_conv_tuning *t, size_t rows, 
         return conv_best_shape(t, [&](auto OYc, auto BYc) {
             constexpr int RX = decltype(RXc)::value, RY = decltype(RYc)::value;
             constexpr int OY = decltype(OYc)::value, BY = decltype(BYc)::value;
+            /* a block walks `tiles` tiles down its column */
+            const size_t th = (size_t)BY * OY, tiles_y = cdiv(rows, th);
             unsigned blocks;
             int tiles_x;
-            cudaError_t e = tile_grid(rows, cols, CONV_BEST_X, (size_t)BY * OY, &blocks, &tiles_x);
+            cudaError_t e = tile_grid(cdiv(rows, th * t->tiles), cols, CONV_BEST_X, 1, &blocks, &tiles_x);
             if (e != cudaSuccess)
                 return e;
+            const int vec = (uintptr_t)in % 16 == 0 && ld_in % 4 == 0;
             conv_register_kernel<RX, RY, OY, BY><<<blocks, dim3(CONV_BEST_X, BY), 0, s>>>(
-                in, ld_in, out, ld_out, (int)rows, (int)cols, tiles_x, m);
+                in, ld_in, out, ld_out, (int)rows, (int)cols, tiles_x, (int)tiles_y, t->tiles, vec, m);
             return cudaGetLastError();
         });
     });
@@ -500,7 +570,9 @@ static int dnn_prepare(climb_case *c)
     }
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int n = 0;
-    if (climb_cudnn_ok(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->dx, c->dw, c->dconv, c->dy,
+    /* The shared handle may still name a stream an earlier run destroyed: the search runs on the legacy stream. */
+    if (climb_cudnn_ok(cudnnSetStream(c->dnn, 0), who, "cudnnSetStream") ||
+        climb_cudnn_ok(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->dx, c->dw, c->dconv, c->dy,
                                                             CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
                        who, "cudnnFindConvolutionForwardAlgorithm")) {
         dnn_release(c);
@@ -654,6 +726,8 @@ static const climb_tunable CONV_TUNABLES[] = {
     {.name = "outputs", .meaning = "outputs a thread computes down a column (register blocking)",
      .values = CONV_OUTPUTS, .n_values = CLIMB_COUNT(CONV_OUTPUTS)},
     {.name = "rows", .meaning = "rows of 32 threads per block", .values = CONV_ROWS, .n_values = CLIMB_COUNT(CONV_ROWS)},
+    {.name = "tiles", .meaning = "output tiles a block walks down its column (the next one's loads in flight)",
+     .values = CONV_TILES, .n_values = CLIMB_COUNT(CONV_TILES)},
 };
 
 static const char *conv_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
@@ -661,8 +735,9 @@ static const char *conv_defaults(const climb_device_info *dev, const climb_tunin
     (void)dev;
     (void)k;
     values[0] = 8;
-    values[1] = 8;
-    return "built-in: 8 outputs a thread, 8 rows of threads (a 32 x 64 output tile)";
+    values[1] = 4;
+    values[2] = 8;
+    return "built-in: 8 outputs a thread, 4 rows of threads (a 32 x 32 output tile), 8 tiles a block";
 }
 
 static const climb_tuning CONV_TUNING = {.params = CONV_TUNABLES, .n_params = CLIMB_COUNT(CONV_TUNABLES),
@@ -745,7 +820,8 @@ static int conv_create(const climb_case_params *p, climb_case **out)
     c->mask_kind = p->opts[OPT_MASK].choice;
     c->image = (const climb_pgm *)p->opts[OPT_INPUT].data;
     c->tn.outputs = 8;
-    c->tn.rows = 8;
+    c->tn.rows = 4;
+    c->tn.tiles = 8;
     const size_t n = c->rows * c->ld, bytes = (n ? n : 1) * sizeof(float), off = p->offset * sizeof(float);
     if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[0], (void **)&c->d_in, "the conv input") != 0 ||
         climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[1], (void **)&c->d_out, "the conv output") != 0 ||

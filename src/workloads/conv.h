@@ -20,6 +20,7 @@ extern const climb_workload climb_conv_workload;
 typedef struct climb_conv_tuning {
     int outputs;    /* outputs a thread computes, down a column (register blocking) */
     int rows;       /* rows of 32 threads in a block: a block's tile is 32 x (rows x outputs) outputs */
+    int tiles;      /* tiles a block walks down its column, the next one's loads in flight during this one's FMAs */
 } climb_conv_tuning;
 
 void climb_conv_set_tuning(climb_conv_tuning *t, const int *values);
