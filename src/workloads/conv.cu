@@ -383,6 +383,10 @@ template <typename F> static cudaError_t conv_radii(int rx, int ry, F &&f)
     return cudaErrorInvalidValue;
 }
 
+/* The best rung's grid keeps at least this many blocks where the image has that many tiles (8 per SM of a 132-SM
+ * GPU: a block walks fewer tiles on a small image rather than leave SMs idle). */
+#define CONV_MIN_BLOCKS 1024
+
 /* The best rung's tuned shapes. */
 static const int CONV_OUTPUTS[] = {4, 8, 16};
 static const int CONV_ROWS[] = {4, 8};
@@ -436,16 +440,20 @@ extern "C" cudaError_t climb_conv_best(const climb_conv_tuning *t, size_t rows, 
         return conv_best_shape(t, [&](auto OYc, auto BYc) {
             constexpr int RX = decltype(RXc)::value, RY = decltype(RYc)::value;
             constexpr int OY = decltype(OYc)::value, BY = decltype(BYc)::value;
-            /* a block walks `tiles` tiles down its column */
+            /* a block walks `tiles` tiles down its column; fewer on a small image, so that the grid keeps at least
+             * CONV_MIN_BLOCKS blocks (every SM busy) where the image has that many tiles */
             const size_t th = (size_t)BY * OY, tiles_y = cdiv(rows, th);
+            int per_block = t->tiles;
+            while (per_block > 1 && cdiv(cols, CONV_BEST_X) * cdiv(tiles_y, (size_t)per_block) < CONV_MIN_BLOCKS)
+                per_block /= 2;
             unsigned blocks;
             int tiles_x;
-            cudaError_t e = tile_grid(cdiv(rows, th * t->tiles), cols, CONV_BEST_X, 1, &blocks, &tiles_x);
+            cudaError_t e = tile_grid(cdiv(rows, th * per_block), cols, CONV_BEST_X, 1, &blocks, &tiles_x);
             if (e != cudaSuccess)
                 return e;
             const int vec = (uintptr_t)in % 16 == 0 && ld_in % 4 == 0;
             conv_register_kernel<RX, RY, OY, BY><<<blocks, dim3(CONV_BEST_X, BY), 0, s>>>(
-                in, ld_in, out, ld_out, (int)rows, (int)cols, tiles_x, (int)tiles_y, t->tiles, vec, m);
+                in, ld_in, out, ld_out, (int)rows, (int)cols, tiles_x, (int)tiles_y, per_block, vec, m);
             return cudaGetLastError();
         });
     });
