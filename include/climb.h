@@ -215,6 +215,18 @@ CLIMB_API climb_status climb_conv2d_f32(climb_handle handle, size_t rows, size_t
                                         size_t ld_in, const float *mask, int radius, float *d_out, size_t ld_out);
 
 /*
+ * 7-point 3-D stencil, one step: d_out = the stencil of d_in on an nx x ny x nz grid of floats (x fastest, then
+ * y, then z; no padding). At every interior point out[z][y][x] = c[0] in[z][y][x] + c[1] in[z][y][x-1] +
+ * c[2] in[z][y][x+1] + c[3] in[z][y-1][x] + c[4] in[z][y+1][x] + c[5] in[z-1][y][x] + c[6] in[z+1][y][x]; a boundary
+ * point (an index 0 or n - 1) is copied (out = in), so steps can ping-pong between two grids. coeffs is 7 floats in
+ * HOST memory, read during the call and passed to the kernel by value (a captured graph keeps them). Any size (0
+ * does nothing; each below 2^31); the grids must not overlap (INVALID_VALUE). FP32: each point within 9 2^-24
+ * sum |c_k in_k| of the exact step. Runs the tuned best rung (docs/stencil.md). Capturable; no workspace.
+ */
+CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t ny, size_t nz, const float coeffs[7],
+                                          const float *d_in, float *d_out);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -31,12 +31,13 @@
 #include "workloads/scan.h"
 #include "workloads/sgemm.h"
 #include "workloads/spmv/spmv.h"
+#include "workloads/stencil.h"
 #include "workloads/transpose.h"
 #include "testing.h"
 
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
-typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV } job_kind;
+typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
 typedef struct matrix {
@@ -55,7 +56,7 @@ typedef struct job {
     int exclusive;              /* scan */
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
-    size_t rows, cols;          /* transpose, conv */
+    size_t rows, cols;          /* transpose, conv; stencil: nx, ny (and nz in n) */
     int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
     int ta, tb;                 /* sgemm */
     size_t m, nn, kk;
@@ -89,6 +90,7 @@ static int job_setup(job *j)
     case J_HIST: j->a_bytes = j->n; j->out_bytes = j->bins * 4; break;
     case J_TRANSPOSE: j->a_bytes = j->rows * j->cols * es; j->out_bytes = j->a_bytes; break;
     case J_CONV: j->a_bytes = j->rows * j->cols * 4; j->out_bytes = j->a_bytes; j->b_bytes = CLIMB_CONV_MAX_TAPS * 4; break;
+    case J_STENCIL: j->a_bytes = j->rows * j->cols * j->n * 4; j->out_bytes = j->a_bytes; j->b_bytes = 7 * 4; break;
     case J_SGEMM:
         j->a_bytes = j->m * j->kk * 4;
         j->b_bytes = j->kk * j->nn * 4;
@@ -108,10 +110,13 @@ static int job_setup(job *j)
         fprintf(stderr, "%s: out of memory for the test's buffers\n", j->label);
         return -1;
     }
-    if (j->k == J_CONV) {
+    if (j->k == J_CONV || j->k == J_STENCIL) { /* the weights: drawn once (a captured graph keeps them) */
         climb_rng mr;
         climb_rng_seed(&mr, (uint64_t)j->rows * 31 + j->cols);
-        climb_rng_fill_f32(&mr, j->h_b, CLIMB_CONV_MAX_TAPS, -1.0f, 1.0f);
+        if (j->k == J_CONV)
+            climb_rng_fill_f32(&mr, j->h_b, CLIMB_CONV_MAX_TAPS, -1.0f, 1.0f);
+        else
+            climb_rng_fill_f32(&mr, j->h_b, 7, -0.14f, 0.14f);
     }
     return 0;
 }
@@ -146,6 +151,7 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
         climb_rng_fill(r, j->f32 ? CLIMB_F32 : CLIMB_F64, j->h_a, j->rows * j->cols, -1.0, 1.0);
         break;
     case J_CONV: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols, 0.0f, 1.0f); break;
+    case J_STENCIL: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols * j->n, -1.0f, 1.0f); break;
     case J_SGEMM:
         climb_rng_fill_f32(r, j->h_a, j->m * j->kk, -1.0f, 1.0f);
         climb_rng_fill_f32(r, j->h_b, j->kk * j->nn, -1.0f, 1.0f);
@@ -193,6 +199,7 @@ static climb_status job_call(job *j, climb_handle h)
     }
     case J_CONV:
         return climb_conv2d_f32(h, j->rows, j->cols, j->d_a, j->cols, j->h_b, j->radius, j->d_out, j->cols);
+    case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
     case J_SPMV:
         return j->mat->f64 ? climb_spmv_f64(h, j->plan, j->alpha, j->d_a, j->beta, j->d_out)
                            : climb_spmv(h, j->plan, j->alpha, j->d_a, j->beta, j->d_out);
@@ -313,6 +320,19 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
         }
         free(row);
         free(mag);
+        break;
+    }
+    case J_STENCIL: {
+        const size_t n = j->rows * j->cols * j->n;
+        double *in = malloc(n * 8), *want = malloc(n * 8);
+        for (size_t i = 0; i < n; i++)
+            in[i] = ((float *)j->h_a)[i];
+        climb_stencil_ref_step(in, want, j->rows, j->cols, j->n, j->h_b);
+        for (size_t i = 0; i < n; i++)
+            if (!(fabs(((float *)got)[i] - want[i]) <= climb_stencil_tolerance(1, 1.0)))
+                MISMATCH(i, ((float *)got)[i], want[i]);
+        free(in);
+        free(want);
         break;
     }
     case J_SPMV: {
@@ -520,6 +540,13 @@ static job conv_job(size_t rows, size_t cols, int radius)
     return j;
 }
 
+static job stencil_job(size_t nx, size_t ny, size_t nz)
+{
+    job j = {.k = J_STENCIL, .rows = nx, .cols = ny, .n = nz};
+    snprintf(j.label, sizeof j.label, "climb_stencil7_f32 %zux%zux%zu", nx, ny, nz);
+    return j;
+}
+
 static job sgemm_job(int ta, int tb, size_t m, size_t n, size_t k, float alpha, float beta)
 {
     job j = {.k = J_SGEMM, .ta = ta, .tb = tb, .m = m, .nn = n, .kk = k, .alpha = alpha, .beta = beta};
@@ -549,7 +576,7 @@ static void test_capture(climb_rng *r)
         sgemm_job(0, 0, 1000, 1000, 1000, 1.0f, 0.0f),
         sgemm_job(1, 0, 300, 200, 700, 1.0f, -0.5f), sgemm_job(0, 1, 300, 200, 700, 1.0f, 0.0f),
         sgemm_job(1, 1, 257, 129, 4000, 2.0f, 0.0f),
-        conv_job(1001, 3001, 2), conv_job(37, 513, 4),
+        conv_job(1001, 3001, 2), conv_job(37, 513, 4), stencil_job(130, 250, 33), stencil_job(31, 7, 5),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -759,6 +786,7 @@ static void *work(void *arg)
         hist_job(50001, 256), hist_job(4097, 13), transpose_job(1, 37, 1001), transpose_job(0, 300, 17),
         sgemm_job(0, 0, 64, 96, 200, 1.0f, 0.0f), sgemm_job(1, 0, 33, 65, 3000, 1.0f, 0.5f),
         spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
+        stencil_job(40, 33, 9 + w->id),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

@@ -844,8 +844,9 @@ static int conv_create(const climb_case_params *p, climb_case **out)
     c->h_in = (float *)malloc(bytes);
     c->h_out = (float *)malloc(bytes);
     if (!c->h_in || !c->h_out) {
+        climb_host_oom("conv %zu x %zu", c->rows, c->cols);
         conv_destroy(c);
-        return climb_host_oom("conv %zu x %zu", c->rows, c->cols);
+        return -1;
     }
     climb_rng rng;
     climb_rng_seed(&rng, p->seed);

@@ -1,0 +1,674 @@
+/*
+ * stencil.cu - the 7-point 3-D stencil in f32: the ladder of Hwu, Kirk and El Hajj, "Programming Massively Parallel
+ * Processors" (seed 004, the stencil chapter), against the copy bound.
+ *
+ *   out[z][y][x] = c0 in[z][y][x] + c1 in[z][y][x-1] + c2 in[z][y][x+1] + c3 in[z][y-1][x] + c4 in[z][y+1][x]
+ *                + c5 in[z-1][y][x] + c6 in[z+1][y][x]
+ *
+ * at every interior point; a boundary point (an index 0 or n - 1) keeps its value (out = in), so that time steps
+ * (option `steps`) ping-pong between two grids with fixed boundaries. The grid is nx x ny x nz, x fastest.
+ *
+ * The ladder: naive (a thread per point, 7 global loads); shared-memory 3-D tiles with halo (8^3 input tiles,
+ * 6^3 outputs); thread coarsening along z (a 32 x 32 input tile marching through z with three planes in shared
+ * memory); register tiling (the z neighbours in registers, one plane in shared memory); and the best rung, the
+ * register-tiled march with no idle threads (the plane's halo ring loaded by the edge threads), the next plane's
+ * loads in flight during this plane's arithmetic, and a tuned tile and march length.
+ *
+ * Bytes counted: per step, the grid read once and written once (nx ny nz floats each): what the copy bound moves.
+ * Flops: 13 per interior point per step (7 multiplies, 6 adds; an FMA counts 2). See docs/stencil.md.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "stencil.h"
+
+/* ---------------------------------------------------------------- CPU reference */
+
+extern "C" void climb_stencil_ref_step(const double *in, double *out, size_t nx, size_t ny, size_t nz, const float c[7])
+{
+    for (size_t z = 0; z < nz; z++)
+        for (size_t y = 0; y < ny; y++) {
+            const size_t row = (z * ny + y) * nx;
+            for (size_t x = 0; x < nx; x++) {
+                const size_t p = row + x;
+                if (x == 0 || y == 0 || z == 0 || x + 1 == nx || y + 1 == ny || z + 1 == nz) {
+                    out[p] = in[p];
+                    continue;
+                }
+                out[p] = c[0] * in[p] + c[1] * in[p - 1] + c[2] * in[p + 1] + c[3] * in[p - nx] + c[4] * in[p + nx] +
+                         c[5] * in[p - nx * ny] + c[6] * in[p + nx * ny];
+            }
+        }
+}
+
+/* Each step's float result is within 9 2^-24 sum|c||in| of the exact step of its float input (7 products, 6 adds,
+ * the rounding of the stored value), and with sum|c| = 1 a step does not grow an earlier error: the errors add up
+ * over the steps, each at most 9 2^-24 max|in| (no step grows the values). */
+extern "C" double climb_stencil_tolerance(int steps, double max_abs) { return steps * 9.1 * 0x1p-24 * max_abs; }
+
+/* ---------------------------------------------------------------- kernels */
+
+typedef struct stencil_coef {
+    float c[7];
+} stencil_coef;
+
+/* 1 when (x, y, z) is on the grid's boundary. */
+__device__ __forceinline__ bool st_boundary(int x, int y, int z, int nx, int ny, int nz)
+{
+    return x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1;
+}
+
+/* stencil_naive: a thread per point, its 7 inputs from global memory. */
+#define ST_NAIVE_X 32
+#define ST_NAIVE_Y 8
+__global__ void __launch_bounds__(ST_NAIVE_X *ST_NAIVE_Y)
+    stencil_naive_kernel(const float *in, float *out, int nx, int ny, int nz, const stencil_coef k)
+{
+    const int x = blockIdx.x * ST_NAIVE_X + threadIdx.x, y = blockIdx.y * ST_NAIVE_Y + threadIdx.y, z = blockIdx.z;
+    if (x >= nx || y >= ny)
+        return;
+    const size_t sx = 1, sy = (size_t)nx, sz = (size_t)nx * ny, p = (size_t)z * sz + (size_t)y * sy + x;
+    if (st_boundary(x, y, z, nx, ny, nz)) {
+        out[p] = in[p];
+        return;
+    }
+    out[p] = k.c[0] * in[p] + k.c[1] * in[p - sx] + k.c[2] * in[p + sx] + k.c[3] * in[p - sy] + k.c[4] * in[p + sy] +
+             k.c[5] * in[p - sz] + k.c[6] * in[p + sz];
+}
+
+/* stencil_shared_3d: a block of 8^3 threads loads an 8^3 input tile (halo included) into shared memory; its inner
+ * 6^3 threads compute an output each from shared memory, the 296 others only load. */
+#define ST_IN3 8
+#define ST_OUT3 (ST_IN3 - 2)
+__global__ void __launch_bounds__(ST_IN3 *ST_IN3 *ST_IN3)
+    stencil_shared_3d_kernel(const float *in, float *out, int nx, int ny, int nz, const stencil_coef k)
+{
+    __shared__ float t[ST_IN3][ST_IN3][ST_IN3];
+    const int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+    const int x = blockIdx.x * ST_OUT3 + tx - 1, y = blockIdx.y * ST_OUT3 + ty - 1, z = blockIdx.z * ST_OUT3 + tz - 1;
+    const bool inside = x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
+    const size_t p = inside ? ((size_t)z * ny + y) * nx + x : 0;
+    t[tz][ty][tx] = inside ? in[p] : 0.0f;
+    __syncthreads();
+    if (!inside || tx < 1 || ty < 1 || tz < 1 || tx > ST_OUT3 || ty > ST_OUT3 || tz > ST_OUT3)
+        return;
+    if (st_boundary(x, y, z, nx, ny, nz)) {
+        out[p] = t[tz][ty][tx];
+        return;
+    }
+    out[p] = k.c[0] * t[tz][ty][tx] + k.c[1] * t[tz][ty][tx - 1] + k.c[2] * t[tz][ty][tx + 1] +
+             k.c[3] * t[tz][ty - 1][tx] + k.c[4] * t[tz][ty + 1][tx] + k.c[5] * t[tz - 1][ty][tx] +
+             k.c[6] * t[tz + 1][ty][tx];
+}
+
+/* Thread coarsening along z: a block of 32 x 32 threads holds a 32 x 32 input tile of one plane (30 x 30 outputs)
+ * and marches through ST_ZC planes, keeping three planes (below, this, above) in shared memory: each plane is
+ * loaded once for the three outputs that use it, and the 3-D tile's z halo is gone. */
+#define ST_IN2 32
+#define ST_OUT2 (ST_IN2 - 2)
+#define ST_ZC 32 /* planes a block marches through (the seeds' rungs) */
+__global__ void __launch_bounds__(ST_IN2 *ST_IN2)
+    stencil_coarsened_kernel(const float *in, float *out, int nx, int ny, int nz, const stencil_coef k)
+{
+    __shared__ float below[ST_IN2][ST_IN2], cur[ST_IN2][ST_IN2], above[ST_IN2][ST_IN2];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x = blockIdx.x * ST_OUT2 + tx - 1, y = blockIdx.y * ST_OUT2 + ty - 1, z0 = blockIdx.z * ST_ZC;
+    const bool in_xy = x >= 0 && y >= 0 && x < nx && y < ny;
+    const size_t sz = (size_t)nx * ny, q = in_xy ? (size_t)y * nx + x : 0;
+    below[ty][tx] = in_xy && z0 >= 1 ? in[(size_t)(z0 - 1) * sz + q] : 0.0f;
+    cur[ty][tx] = in_xy && z0 < nz ? in[(size_t)z0 * sz + q] : 0.0f;
+    const bool computes = in_xy && tx >= 1 && ty >= 1 && tx <= ST_OUT2 && ty <= ST_OUT2;
+    for (int z = z0; z < z0 + ST_ZC && z < nz; z++) {
+        above[ty][tx] = in_xy && z + 1 < nz ? in[(size_t)(z + 1) * sz + q] : 0.0f;
+        __syncthreads();
+        if (computes) {
+            const size_t p = (size_t)z * sz + q;
+            if (st_boundary(x, y, z, nx, ny, nz))
+                out[p] = cur[ty][tx];
+            else
+                out[p] = k.c[0] * cur[ty][tx] + k.c[1] * cur[ty][tx - 1] + k.c[2] * cur[ty][tx + 1] +
+                         k.c[3] * cur[ty - 1][tx] + k.c[4] * cur[ty + 1][tx] + k.c[5] * below[ty][tx] +
+                         k.c[6] * above[ty][tx];
+        }
+        __syncthreads();
+        below[ty][tx] = cur[ty][tx];
+        cur[ty][tx] = above[ty][tx];
+    }
+}
+
+/* Register tiling: the same march, the z neighbours of a thread's point only ever read by that thread, so they
+ * live in its registers; only the current plane, whose x and y neighbours other threads read, stays in shared
+ * memory (a third of the shared memory, one shared store a plane instead of three). */
+__global__ void __launch_bounds__(ST_IN2 *ST_IN2)
+    stencil_register_kernel(const float *in, float *out, int nx, int ny, int nz, const stencil_coef k)
+{
+    __shared__ float cur[ST_IN2][ST_IN2];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x = blockIdx.x * ST_OUT2 + tx - 1, y = blockIdx.y * ST_OUT2 + ty - 1, z0 = blockIdx.z * ST_ZC;
+    const bool in_xy = x >= 0 && y >= 0 && x < nx && y < ny;
+    const size_t sz = (size_t)nx * ny, q = in_xy ? (size_t)y * nx + x : 0;
+    float below = in_xy && z0 >= 1 ? in[(size_t)(z0 - 1) * sz + q] : 0.0f;
+    float here = in_xy && z0 < nz ? in[(size_t)z0 * sz + q] : 0.0f;
+    const bool computes = in_xy && tx >= 1 && ty >= 1 && tx <= ST_OUT2 && ty <= ST_OUT2;
+    for (int z = z0; z < z0 + ST_ZC && z < nz; z++) {
+        const float above = in_xy && z + 1 < nz ? in[(size_t)(z + 1) * sz + q] : 0.0f;
+        __syncthreads(); /* the previous plane's readers are done */
+        cur[ty][tx] = here;
+        __syncthreads();
+        if (computes) {
+            const size_t p = (size_t)z * sz + q;
+            if (st_boundary(x, y, z, nx, ny, nz))
+                out[p] = here;
+            else
+                out[p] = k.c[0] * here + k.c[1] * cur[ty][tx - 1] + k.c[2] * cur[ty][tx + 1] + k.c[3] * cur[ty - 1][tx] +
+                         k.c[4] * cur[ty + 1][tx] + k.c[5] * below + k.c[6] * above;
+        }
+        below = here;
+        here = above;
+    }
+}
+
+/* The best rung: the register-tiled march with every thread computing. A block of 32 x BY threads owns a 32 x BY
+ * column of points and marches through `planes` z planes. The plane's halo ring (two rows of 32, two columns of
+ * BY) is loaded by the edge threads into a (BY + 2) x 34 shared tile beside the block's own points, so no thread
+ * only loads. The next plane's point and halo are loaded into registers before this plane's arithmetic, so they are
+ * in flight meanwhile; the plane after is the z neighbour, loaded one plane ahead too. */
+#define ST_BEST_X 32
+template <int BY>
+__global__ void __launch_bounds__(ST_BEST_X *BY)
+    stencil_best_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int tiles_x,
+                        int tiles_y, int planes, const stencil_coef k)
+{
+    __shared__ float t[BY + 2][ST_BEST_X + 2];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
+    const int x = (bxy % tiles_x) * ST_BEST_X + tx, y = (bxy / tiles_x) * BY + ty, z0 = bz * planes;
+    const int z1 = min(z0 + planes, nz);
+    const bool mine = x < nx && y < ny;
+    const size_t sz = (size_t)nx * ny;
+    /* this thread's halo point of a plane, if it has one: a row above or below the tile, a column left or right */
+    int hx = -1, hy = -1, sx = 0, sy = 0;
+    if (ty == 0) { hx = x; hy = y - 1; sx = tx + 1; sy = 0; }
+    if (ty == BY - 1) { hx = x; hy = y + 1; sx = tx + 1; sy = BY + 1; }
+    int gx = -1, gy = -1, ux = 0, uy = 0; /* a second one, for the first and last column */
+    if (tx == 0) { gx = x - 1; gy = y; ux = 0; uy = ty + 1; }
+    if (tx == ST_BEST_X - 1) { gx = x + 1; gy = y; ux = ST_BEST_X + 1; uy = ty + 1; }
+    const bool h_ok = hy >= 0 && hy < ny && hx < nx, g_ok = gx >= 0 && gx < nx && gy < ny;
+    const size_t hq = h_ok ? (size_t)hy * nx + hx : 0, gq = g_ok ? (size_t)gy * nx + gx : 0, q = mine ? (size_t)y * nx + x : 0;
+    float below = mine && z0 >= 1 ? __ldg(in + (size_t)(z0 - 1) * sz + q) : 0.0f;
+    float here = mine && z0 < nz ? __ldg(in + (size_t)z0 * sz + q) : 0.0f;
+    float above = mine && z0 + 1 < nz ? __ldg(in + (size_t)(z0 + 1) * sz + q) : 0.0f;
+    float h = h_ok && z0 < nz ? __ldg(in + (size_t)z0 * sz + hq) : 0.0f;
+    float g = g_ok && z0 < nz ? __ldg(in + (size_t)z0 * sz + gq) : 0.0f;
+    for (int z = z0; z < z1; z++) {
+        t[ty + 1][tx + 1] = here;
+        if (hx >= 0)
+            t[sy][sx] = h;
+        if (gx >= 0)
+            t[uy][ux] = g;
+        __syncthreads();
+        /* the next plane's loads, in flight during this plane's arithmetic */
+        const size_t zn = (size_t)(z + 1) * sz;
+        const float next_above = mine && z + 2 < nz ? __ldg(in + zn + sz + q) : 0.0f;
+        const float next_h = h_ok && z + 1 < nz ? __ldg(in + zn + hq) : 0.0f;
+        const float next_g = g_ok && z + 1 < nz ? __ldg(in + zn + gq) : 0.0f;
+        if (mine) {
+            const size_t p = (size_t)z * sz + q;
+            if (st_boundary(x, y, z, nx, ny, nz))
+                out[p] = here;
+            else
+                out[p] = k.c[0] * here + k.c[1] * t[ty + 1][tx] + k.c[2] * t[ty + 1][tx + 2] + k.c[3] * t[ty][tx + 1] +
+                         k.c[4] * t[ty + 2][tx + 1] + k.c[5] * below + k.c[6] * above;
+        }
+        __syncthreads();
+        below = here;
+        here = above;
+        above = next_above;
+        h = next_h;
+        g = next_g;
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static const int ST_ROWS[] = {4, 8, 16};
+static const int ST_PLANES[] = {8, 16, 32, 64, 128};
+
+extern "C" void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values)
+{
+    t->rows = values[0];
+    t->planes = values[1];
+}
+
+static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
+
+static stencil_coef coef_of(const float c[7])
+{
+    stencil_coef k;
+    memcpy(k.c, c, sizeof k.c);
+    return k;
+}
+
+extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
+                                          const float c[7], const float *in, float *out, cudaStream_t s)
+{
+    if (nx == 0 || ny == 0 || nz == 0)
+        return cudaSuccess;
+    if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX)
+        return cudaErrorInvalidValue;
+    const size_t tiles_x = cdiv(nx, ST_BEST_X), tiles_y = cdiv(ny, (size_t)t->rows), tiles_z = cdiv(nz, (size_t)t->planes);
+    if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
+    const stencil_coef k = coef_of(c);
+#define ST_BEST_LAUNCH(by)                                                                                   \
+    stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, \
+                                                                   (int)tiles_y, t->planes, k)
+    switch (t->rows) {
+    case 4: ST_BEST_LAUNCH(4); break;
+    case 8: ST_BEST_LAUNCH(8); break;
+    case 16: ST_BEST_LAUNCH(16); break;
+    default: return cudaErrorInvalidValue;
+    }
+#undef ST_BEST_LAUNCH
+    return cudaGetLastError();
+}
+
+struct climb_case {
+    climb_case_params p;
+    size_t nx, ny, nz, n;
+    int steps;
+    float c[7];
+    char *d_alloc[3];
+    float *d_in, *d_out, *d_tmp;
+    float *h_in, *h_out;
+    double *ref;
+    double max_abs, tol;
+    climb_stencil_tuning tn;
+};
+
+/* One step of a rung from src to dst. */
+typedef cudaError_t (*stencil_step_fn)(climb_case *c, const float *src, float *dst, cudaStream_t s);
+
+static cudaError_t step_naive(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    const dim3 grid((unsigned)cdiv(c->nx, ST_NAIVE_X), (unsigned)cdiv(c->ny, ST_NAIVE_Y), (unsigned)c->nz);
+    stencil_naive_kernel<<<grid, dim3(ST_NAIVE_X, ST_NAIVE_Y), 0, s>>>(src, dst, (int)c->nx, (int)c->ny, (int)c->nz,
+                                                                      coef_of(c->c));
+    return cudaGetLastError();
+}
+
+static cudaError_t step_shared_3d(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    const dim3 grid((unsigned)cdiv(c->nx, ST_OUT3), (unsigned)cdiv(c->ny, ST_OUT3), (unsigned)cdiv(c->nz, ST_OUT3));
+    stencil_shared_3d_kernel<<<grid, dim3(ST_IN3, ST_IN3, ST_IN3), 0, s>>>(src, dst, (int)c->nx, (int)c->ny,
+                                                                          (int)c->nz, coef_of(c->c));
+    return cudaGetLastError();
+}
+
+static cudaError_t step_coarsened(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    const dim3 grid((unsigned)cdiv(c->nx, ST_OUT2), (unsigned)cdiv(c->ny, ST_OUT2), (unsigned)cdiv(c->nz, ST_ZC));
+    stencil_coarsened_kernel<<<grid, dim3(ST_IN2, ST_IN2), 0, s>>>(src, dst, (int)c->nx, (int)c->ny, (int)c->nz,
+                                                                  coef_of(c->c));
+    return cudaGetLastError();
+}
+
+static cudaError_t step_register(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    const dim3 grid((unsigned)cdiv(c->nx, ST_OUT2), (unsigned)cdiv(c->ny, ST_OUT2), (unsigned)cdiv(c->nz, ST_ZC));
+    stencil_register_kernel<<<grid, dim3(ST_IN2, ST_IN2), 0, s>>>(src, dst, (int)c->nx, (int)c->ny, (int)c->nz,
+                                                                 coef_of(c->c));
+    return cudaGetLastError();
+}
+
+static cudaError_t step_best(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    return climb_stencil_best(&c->tn, c->nx, c->ny, c->nz, c->c, src, dst, s);
+}
+
+/* The bound: one copy of the grid per step. */
+static cudaError_t step_copy(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    (void)src;
+    return cudaMemcpyAsync(dst, c->d_in, c->n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+static int k_naive(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)stencil_naive_kernel, "stencil_naive_kernel", ST_NAIVE_X * ST_NAIVE_Y, 0);
+}
+static int k_shared_3d(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)stencil_shared_3d_kernel, "stencil_shared_3d_kernel",
+                            ST_IN3 * ST_IN3 * ST_IN3, 0);
+}
+static int k_coarsened(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)stencil_coarsened_kernel, "stencil_coarsened_kernel", ST_IN2 * ST_IN2, 0);
+}
+static int k_register(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)stencil_register_kernel, "stencil_register_kernel", ST_IN2 * ST_IN2, 0);
+}
+static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+{
+    const void *f = tuning[0] == 4 ? (const void *)stencil_best_kernel<4>
+                    : tuning[0] == 8 ? (const void *)stencil_best_kernel<8>
+                                     : (const void *)stencil_best_kernel<16>;
+    return climb_kernel_at(o, max, 0, f, ST_BEST_X * tuning[0], 0, "stencil_best_kernel<%d>", tuning[0]);
+}
+
+typedef struct stencil_rung {
+    climb_rung_info info;
+    stencil_step_fn step;
+    unsigned max_nz;       /* the largest nz its grid takes (0: any) */
+} stencil_rung;
+
+static const stencil_rung ST_RUNGS[] = {
+    {.info = {.name = "device_copy", .idea = "bound: cudaMemcpyAsync of the grid, once a step (read once, written "
+                                             "once)",
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
+     .step = step_copy},
+    {.info = {.name = "naive", .idea = "the seed's first kernel: a thread per point, 7 loads from global memory",
+              .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
+     .step = step_naive, .max_nz = 65535},
+    {.info = {.name = "shared_3d", .idea = "8^3 input tiles in shared memory, 6^3 outputs: 58% of the threads only "
+                                           "load",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_3d},
+     .step = step_shared_3d},
+    {.info = {.name = "coarsened_z", .idea = "a 32 x 32 tile marching through 32 planes, three planes in shared "
+                                             "memory: no z halo",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarsened},
+     .step = step_coarsened},
+    {.info = {.name = "register_tiled", .idea = "the z neighbours in registers, one plane in shared memory",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_register},
+     .step = step_register},
+    {.info = {.name = "register_tiled_wide", .idea = "no idle threads (the halo ring loaded by the edge threads), the "
+                                                     "next plane in flight, a tuned tile and march",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
+     .step = step_best},
+};
+
+static const climb_rung_info *stencil_rung_info(int i) { return &ST_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options and tuning */
+
+enum { OPT_STEPS };
+static constexpr climb_option ST_OPTIONS[] = {
+    {.name = "steps", .kind = CLIMB_OPT_INT,
+     .meaning = "time steps a run takes, ping-ponging between two grids (the input is kept)", .def = "1", .min = 1,
+     .max = 1000},
+};
+CLIMB_OPTION_AT(ST_OPTIONS, OPT_STEPS, "steps");
+
+static const climb_tunable ST_TUNABLES[] = {
+    {.name = "rows", .meaning = "rows of 32 threads per block (the plane tile is 32 x rows)", .values = ST_ROWS,
+     .n_values = CLIMB_COUNT(ST_ROWS)},
+    {.name = "planes", .meaning = "z planes a block marches through", .values = ST_PLANES,
+     .n_values = CLIMB_COUNT(ST_PLANES)},
+};
+
+static const char *st_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
+{
+    (void)dev;
+    (void)k;
+    values[0] = 8;
+    values[1] = 32;
+    return "built-in: 32 x 8 threads, 32 planes a block";
+}
+
+static const climb_tuning ST_TUNING = {.params = ST_TUNABLES, .n_params = CLIMB_COUNT(ST_TUNABLES),
+                                       .candidates = NULL, .n_candidates = 0, .defaults = st_defaults, .rejects = NULL};
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void st_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    for (int k = 0; k < 3; k++)
+        if (c->d_alloc[k])
+            cudaFree(c->d_alloc[k]);
+    free(c->h_in);
+    free(c->h_out);
+    free(c->ref);
+    free(c);
+}
+
+static int st_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    c->nx = p->shape.d[0];
+    c->ny = p->shape.d[1];
+    c->nz = p->shape.d[2];
+    c->n = c->nx * c->ny * c->nz;
+    c->steps = (int)p->opts[OPT_STEPS].i;
+    c->tn.rows = 8;
+    c->tn.planes = 32;
+    const size_t bytes = (c->n ? c->n : 1) * sizeof(float), off = p->offset * sizeof(float);
+    float **dev[3] = {&c->d_in, &c->d_out, &c->d_tmp};
+    for (int k = 0; k < 3; k++)
+        if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[k], (void **)dev[k], "a stencil grid") != 0) {
+            st_destroy(c);
+            return -1;
+        }
+    if (climb_host_memory_refuses(2 * bytes + 2 * bytes * 2, "the stencil grids and reference")) {
+        st_destroy(c);
+        return -1;
+    }
+    c->h_in = (float *)malloc(bytes);
+    c->h_out = (float *)malloc(bytes);
+    c->ref = (double *)malloc((c->n ? c->n : 1) * sizeof(double));
+    if (!c->h_in || !c->h_out || !c->ref) {
+        climb_host_oom("stencil %zu x %zu x %zu", c->nx, c->ny, c->nz);
+        st_destroy(c);
+        return -1;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    /* random weights scaled to sum |c| = 1: steps neither grow nor blow up the values */
+    double sum = 0;
+    for (int k = 0; k < 7; k++) {
+        c->c[k] = climb_rng_float(&rng, -1, 1);
+        sum += fabs(c->c[k]);
+    }
+    for (int k = 0; k < 7; k++)
+        c->c[k] = (float)(c->c[k] / sum);
+    climb_rng_fill_f32(&rng, c->h_in, c->n, -1.0f, 1.0f);
+    c->max_abs = 0;
+    for (size_t i = 0; i < c->n; i++)
+        c->max_abs = fmax(c->max_abs, fabs(c->h_in[i]));
+    c->tol = climb_stencil_tolerance(c->steps, c->max_abs);
+    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, c->n * sizeof(float), cudaMemcpyHostToDevice))) {
+        st_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *st_describe(const climb_case *c)
+{
+    (void)c;
+    return "random values in [-1, 1), random weights scaled to sum |c| = 1";
+}
+
+static int st_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)mode; /* 7 multiply-adds a point a step: always computed in full on the CPU */
+    double *tmp = (double *)malloc((c->n ? c->n : 1) * sizeof(double));
+    if (!tmp)
+        return climb_host_oom("the stencil reference");
+    for (size_t i = 0; i < c->n; i++)
+        c->ref[i] = c->h_in[i];
+    for (int s = 0; s < c->steps; s++) {
+        climb_stencil_ref_step(c->ref, tmp, c->nx, c->ny, c->nz, c->c);
+        double *t = c->ref;
+        c->ref = tmp;
+        tmp = t;
+    }
+    free(tmp);
+    snprintf(desc, desclen, "CPU, double, %d step%s; |error| <= steps 9.1 2^-24 max|in| = %.3g", c->steps,
+             c->steps == 1 ? "" : "s", c->tol);
+    return 0;
+}
+
+static const char *st_refuses(const climb_case *c, int rung)
+{
+    if (c->nx > INT32_MAX || c->ny > INT32_MAX || c->nz > INT32_MAX)
+        return "nx, ny and nz below 2^31";
+    if (ST_RUNGS[rung].max_nz && c->nz > ST_RUNGS[rung].max_nz)
+        return "nz above 65535: the grid's z holds 65535 blocks";
+    if (ST_RUNGS[rung].step == step_naive && cdiv(c->ny, ST_NAIVE_Y) > 65535)
+        return "ny above 524280: the grid's y holds 65535 blocks";
+    if (ST_RUNGS[rung].step == step_shared_3d && (cdiv(c->ny, ST_OUT3) > 65535 || cdiv(c->nz, ST_OUT3) > 65535))
+        return "ny or nz above 393210: the grid's y and z hold 65535 blocks";
+    if ((ST_RUNGS[rung].step == step_coarsened || ST_RUNGS[rung].step == step_register) &&
+        (cdiv(c->ny, ST_OUT2) > 65535 || cdiv(c->nz, ST_ZC) > 65535))
+        return "ny or nz too large for the grid's y and z (65535 blocks)";
+    return NULL;
+}
+
+/* `steps` steps, ping-ponging so that the last lands in out: the first writes out (odd) or tmp (even). */
+static int st_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (c->n == 0)
+        return 0;
+    const float *src = c->d_in;
+    float *dst = (c->steps % 2) ? c->d_out : c->d_tmp;
+    for (int k = 0; k < c->steps; k++) {
+        CLIMB_CHECK(ST_RUNGS[rung].step(c, src, dst, s));
+        src = dst;
+        dst = dst == c->d_out ? c->d_tmp : c->d_out;
+    }
+    return 0;
+}
+
+/* All ones: a NaN, which no step of finite values makes; the intermediate grid too, so a step that reads a point
+ * the previous step did not write shows. */
+static int st_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, (c->n ? c->n : 1) * sizeof(float)));
+    CLIMB_CHECK(cudaMemset(c->d_tmp, 0xFF, (c->n ? c->n : 1) * sizeof(float)));
+    return 0;
+}
+
+static int st_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    if (c->n == 0)
+        return 0;
+    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
+    const int bound = ST_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND;
+    size_t bad = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const double want = bound ? c->h_in[i] : c->ref[i];
+        if (!(fabs(c->h_out[i] - want) <= (bound ? 0 : c->tol))) {
+            if (bad < 3) {
+                const size_t used = strlen(msg), x = i % c->nx, y = (i / c->nx) % c->ny, z = i / (c->nx * c->ny);
+                snprintf(msg + used, msglen - used, "%sout[%zu][%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", z,
+                         y, x, c->h_out[i], want);
+            }
+            bad++;
+        }
+    }
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong, allowed %.3g)", bad, bound ? 0.0 : c->tol);
+        return 1;
+    }
+    return 0;
+}
+
+static void st_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    const double n = (double)c->n, steps = c->steps;
+    out->bytes_read = 4 * n * steps;
+    out->bytes_written = 4 * n * steps;
+    const double inner = (c->nx > 2 && c->ny > 2 && c->nz > 2) ? (double)(c->nx - 2) * (c->ny - 2) * (c->nz - 2) : 0;
+    out->flops = 13 * inner * steps;
+}
+
+static void st_set_tuning(climb_case *c, const int *values) { climb_stencil_set_tuning(&c->tn, values); }
+
+/* The issue's grids: 512^3, 256^3 and an odd 130 x 250 x 333. */
+static const climb_shape ST_BENCH_SHAPES[] = {CLIMB_SHAPE3(512, 512, 512), CLIMB_SHAPE3(256, 256, 256),
+                                              CLIMB_SHAPE3(130, 250, 333)};
+/* Empty, a point, a line, a plane, smaller than every tile, tiles' edges and one past them, the odd grid. */
+static const climb_shape ST_CHECK_SHAPES[] = {
+    CLIMB_SHAPE3(0, 0, 0),    CLIMB_SHAPE3(0, 4, 4),   CLIMB_SHAPE3(4, 4, 0),     CLIMB_SHAPE3(1, 1, 1),
+    CLIMB_SHAPE3(2, 2, 2),    CLIMB_SHAPE3(3, 3, 3),   CLIMB_SHAPE3(100, 1, 1),   CLIMB_SHAPE3(1, 1, 100),
+    CLIMB_SHAPE3(5, 7, 1),    CLIMB_SHAPE3(7, 9, 11),  CLIMB_SHAPE3(33, 17, 65),  CLIMB_SHAPE3(31, 30, 29),
+    CLIMB_SHAPE3(64, 8, 34),  CLIMB_SHAPE3(130, 25, 33)};
+static const climb_shape ST_QUICK_SHAPES[] = {CLIMB_SHAPE3(3, 3, 3), CLIMB_SHAPE3(33, 17, 65)};
+
+static const climb_sweep ST_SWEEPS[] = {
+    {.name = "steps", .title = "7-point stencil f32: GB/s against the time steps a run takes (256^3)",
+     .args = "--size 256x256x256 --set steps=1,2,4,8,16", .x = "steps", .log_x = 1},
+};
+
+extern "C" const climb_workload climb_stencil_workload = {
+    .name = "stencil",
+    .title = "7-point 3-D stencil, fixed boundary, time steps (f32)",
+    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
+                "tiles, thread coarsening, register tiling)",
+    .command = NULL,
+    .dims = {"nx", "ny", "nz"},
+    .shape_format = "{nx}x{ny}x{nz}",
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = ST_OPTIONS,
+    .n_options = CLIMB_COUNT(ST_OPTIONS),
+    .bytes_counted = "per step: read the grid once, write it once (nx ny nz floats each)",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = ST_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(ST_BENCH_SHAPES),
+    .check_shapes = ST_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(ST_CHECK_SHAPES),
+    .quick_shapes = ST_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(ST_QUICK_SHAPES),
+    .check_max_offset = 3,
+    .n_rungs = CLIMB_COUNT(ST_RUNGS),
+    .rung = stencil_rung_info,
+    .published = NULL,
+    .sweeps = ST_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(ST_SWEEPS),
+    .load = NULL,
+    .unload = NULL,
+    .create = st_create,
+    .describe = st_describe,
+    .reference = st_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .refuses = st_refuses,
+    .prepare = NULL,
+    .setup = NULL,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = st_run,
+    .poison = st_poison,
+    .verify = st_verify,
+    .counts = st_counts,
+    .rung_counts = NULL,
+    .release = NULL,
+    .save = NULL,
+    .destroy = st_destroy,
+    .tuning = &ST_TUNING,
+    .set_tuning = st_set_tuning,
+};

@@ -1,0 +1,39 @@
+/* The 7-point 3-D stencil: the parts of src/workloads/stencil.cu that the library face and the tests use. */
+#ifndef CLIMB_WORKLOADS_STENCIL_H
+#define CLIMB_WORKLOADS_STENCIL_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_stencil_workload;
+
+/* The best rung's tunable parameters, in the order of climb_stencil_workload.tuning->params. */
+typedef struct climb_stencil_tuning {
+    int rows;       /* rows of 32 threads in a block: a block's plane tile is 32 x rows points */
+    int planes;     /* z planes a block marches through */
+} climb_stencil_tuning;
+
+void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values);
+
+/* One step on the CPU in double: out = the stencil of in (nx x ny x nz, x fastest) at every interior point,
+ * out = in on the boundary (any index 0 or n - 1). c: centre, x - 1, x + 1, y - 1, y + 1, z - 1, z + 1. */
+void climb_stencil_ref_step(const double *in, double *out, size_t nx, size_t ny, size_t nz, const float c[7]);
+/* The bound on |GPU - exact| after `steps` float steps with sum |c| <= 1 and |in| <= max_abs. */
+double climb_stencil_tolerance(int steps, double max_abs);
+
+/* The rung marked best, for the library face: one step out = stencil(in) on stream s (any sizes; 0 does nothing;
+ * in and out must not overlap). */
+cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, const float c[7],
+                               const float *in, float *out, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,114 @@
+/* GPU: every stencil rung over the edge grids (empty, a point, lines, planes, smaller than a tile, tiles' edges),
+ * 1 and 3 time steps (the ping-pong), misaligned grids, every point checked against the CPU in double; proof that
+ * an output nobody wrote fails; the C API (every grid of the sweep, refusals that leave no CUDA error). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "climb.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "device/device.h"
+#include "workloads/stencil.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_stencil_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed, const char *steps)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "steps", steps, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "steps %s: %ld runs, %d failures, %ld refused",
+               steps, cr.runs, cr.failures, cr.refused);
+    printf("steps=%s: %ld runs, seed %" PRIu64 "\n", steps, cr.runs, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "steps", "2", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE3(37, 20, 9), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    char msg[400];
+    for (int r = 0; r < w->n_rungs; r++) {
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "out[0][0][0]"), "%s: %s",
+                   w->rung(r)->name, msg);
+        EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    const size_t grids[][3] = {{1, 1, 1}, {3, 3, 3}, {100, 1, 7}, {33, 17, 65}, {130, 250, 33}};
+    for (int g = 0; g < 5; g++) {
+        const size_t nx = grids[g][0], ny = grids[g][1], nz = grids[g][2], n = nx * ny * nz;
+        float *h_in = malloc(n * 4), *h_out = malloc(n * 4), c[7];
+        double *din = malloc(n * 8), *want = malloc(n * 8);
+        float *d_in, *d_out;
+        climb_rng_fill_f32(&r, h_in, n, -1.0f, 1.0f);
+        climb_rng_fill_f32(&r, c, 7, -0.14f, 0.14f);
+        for (size_t i = 0; i < n; i++)
+            din[i] = h_in[i];
+        climb_stencil_ref_step(din, want, nx, ny, nz, c);
+        EXPECT(cudaMalloc((void **)&d_in, n * 4) == cudaSuccess && cudaMalloc((void **)&d_out, n * 4) == cudaSuccess);
+        EXPECT(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(d_out, 0xFF, n * 4) == cudaSuccess);
+        EXPECT(climb_stencil7_f32(h, nx, ny, nz, c, d_in, d_out) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += !(fabs(h_out[i] - want[i]) <= climb_stencil_tolerance(1, 1.0));
+        EXPECT_MSG(bad == 0, "climb_stencil7_f32 %zux%zux%zu: %zu wrong", nx, ny, nz, bad);
+        free(h_in);
+        free(h_out);
+        free(din);
+        free(want);
+        cudaFree(d_in);
+        cudaFree(d_out);
+    }
+    float *d, c[7] = {0};
+    EXPECT(cudaMalloc((void **)&d, 1 << 20) == cudaSuccess);
+    EXPECT(climb_stencil7_f32(h, 10, 10, 10, NULL, d, d + 1000) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_stencil7_f32(h, 10, 10, 10, c, d, d + 500) == CLIMB_STATUS_INVALID_VALUE); /* overlap */
+    EXPECT(climb_stencil7_f32(h, 10, 10, 10, c, c, d) == CLIMB_STATUS_INVALID_VALUE);       /* host input */
+    EXPECT(climb_stencil7_f32(NULL, 10, 10, 10, c, d, d + 1000) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_stencil7_f32(h, 10, 0, 10, c, NULL, NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaPeekAtLastError() == cudaSuccess);
+    cudaFree(d);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_poisoned();
+    const uint64_t fresh = climb_fresh_seed();
+    test_check(fresh, "1");
+    test_check(fresh + 1, "3");
+    test_api();
+    return test_finish("test_gpu_stencil");
+}
