@@ -236,6 +236,105 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     }
 }
 
+/* The best rung's wide form, for rows that start aligned to V floats (nx a multiple of V, an aligned grid): each
+ * thread owns V consecutive points of a row (V = 4 or 2) and moves them as one vector, so a warp's load is 512 or
+ * 256 bytes and a block keeps V times the bytes in flight (a march that waits a plane per load needs them: the
+ * latency of one load a plane is otherwise the time). The x neighbours come from the thread's own vector and its
+ * lane neighbours' (warp shuffles); the warp's two ends and the y neighbours, from a (BY + 2) x 32-vector tile in
+ * shared memory filled by the edge threads. */
+template <int V> struct st_vec;
+template <> struct st_vec<4> {
+    typedef float4 type;
+};
+template <> struct st_vec<2> {
+    typedef float2 type;
+};
+
+/* V floats at p (aligned), or zeros when !ok. */
+template <int V> __device__ __forceinline__ void st_load(const float *p, bool ok, float (&v)[V])
+{
+    typedef typename st_vec<V>::type T;
+    T t;
+    if (ok)
+        t = __ldg((const T *)p);
+    else
+        memset(&t, 0, sizeof t);
+    memcpy(v, &t, sizeof t);
+}
+
+template <int V> __device__ __forceinline__ void st_copy(float (&d)[V], const float (&s)[V])
+{
+#pragma unroll
+    for (int e = 0; e < V; e++)
+        d[e] = s[e];
+}
+
+template <int BY, int V>
+__global__ void __launch_bounds__(ST_BEST_X *BY)
+    stencil_best_vec_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int tiles_x,
+                            int tiles_y, int planes, const stencil_coef k)
+{
+    typedef typename st_vec<V>::type T;
+    __shared__ T t[BY + 2][ST_BEST_X];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
+    const int x = (bxy % tiles_x) * (V * ST_BEST_X) + V * tx, y = (bxy / tiles_x) * BY + ty, z0 = bz * planes;
+    const int z1 = min(z0 + planes, nz);
+    const bool mine = x < nx && y < ny;
+    const size_t sz = (size_t)nx * ny;
+    /* a halo row (above the tile for ty 0, below for ty BY - 1) and an x end (left of lane 0, right of lane 31) */
+    const int hy = ty == 0 ? y - 1 : ty == BY - 1 ? y + 1 : -1, hrow = ty == 0 ? 0 : BY + 1;
+    const bool h_ok = (ty == 0 || ty == BY - 1) && hy >= 0 && hy < ny && x < nx;
+    const int gx = tx == 0 ? x - 1 : tx == ST_BEST_X - 1 ? x + V : -1;
+    const bool g_ok = gx >= 0 && gx < nx && y < ny;
+    const size_t q = mine ? (size_t)y * nx + x : 0, hq = h_ok ? (size_t)hy * nx + x : 0, gq = g_ok ? (size_t)y * nx + gx : 0;
+    float below[V], here[V], above[V], h[V];
+    st_load<V>(in + (size_t)(z0 - 1) * sz + q, mine && z0 >= 1, below);
+    st_load<V>(in + (size_t)z0 * sz + q, mine && z0 < nz, here);
+    st_load<V>(in + (size_t)(z0 + 1) * sz + q, mine && z0 + 1 < nz, above);
+    st_load<V>(in + (size_t)z0 * sz + hq, h_ok && z0 < nz, h);
+    float g = g_ok && z0 < nz ? __ldg(in + (size_t)z0 * sz + gq) : 0.0f;
+    for (int z = z0; z < z1; z++) {
+        memcpy(&t[ty + 1][tx], here, sizeof(T));
+        if (ty == 0 || ty == BY - 1)
+            memcpy(&t[hrow][tx], h, sizeof(T));
+        __syncthreads();
+        const size_t zn = (size_t)(z + 1) * sz;
+        float next_above[V], next_h[V];
+        st_load<V>(in + zn + sz + q, mine && z + 2 < nz, next_above);
+        st_load<V>(in + zn + hq, h_ok && z + 1 < nz, next_h);
+        const float next_g = g_ok && z + 1 < nz ? __ldg(in + zn + gq) : 0.0f;
+        float left = __shfl_up_sync(0xffffffffu, here[V - 1], 1), right = __shfl_down_sync(0xffffffffu, here[0], 1);
+        if (tx == 0)
+            left = g;
+        if (tx == ST_BEST_X - 1)
+            right = g;
+        if (mine) {
+            float nv[V], sv[V], r[V];
+            const T nt = t[ty][tx], st = t[ty + 2][tx];
+            memcpy(nv, &nt, sizeof nt);
+            memcpy(sv, &st, sizeof st);
+#pragma unroll
+            for (int e = 0; e < V; e++) {
+                const float xm = e == 0 ? left : here[e - 1], xp = e == V - 1 ? right : here[e + 1];
+                r[e] = st_boundary(x + e, y, z, nx, ny, nz)
+                           ? here[e]
+                           : k.c[0] * here[e] + k.c[1] * xm + k.c[2] * xp + k.c[3] * nv[e] + k.c[4] * sv[e] +
+                                 k.c[5] * below[e] + k.c[6] * above[e];
+            }
+            T o;
+            memcpy(&o, r, sizeof o);
+            *(T *)(out + (size_t)z * sz + q) = o;
+        }
+        __syncthreads();
+        st_copy<V>(below, here);
+        st_copy<V>(here, above);
+        st_copy<V>(above, next_above);
+        st_copy<V>(h, next_h);
+        g = next_g;
+    }
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 static const int ST_ROWS[] = {4, 8, 16};
@@ -263,14 +362,25 @@ extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t 
         return cudaSuccess;
     if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX)
         return cudaErrorInvalidValue;
-    const size_t tiles_x = cdiv(nx, ST_BEST_X), tiles_y = cdiv(ny, (size_t)t->rows), tiles_z = cdiv(nz, (size_t)t->planes);
+    /* four points a thread where every row starts 16-byte aligned, two where 8-byte aligned; else one */
+    const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
+    const int v = nx % 4 == 0 && a % 16 == 0 ? 4 : nx % 2 == 0 && a % 8 == 0 ? 2 : 1;
+    const size_t tiles_x = cdiv(nx, (size_t)ST_BEST_X * v), tiles_y = cdiv(ny, (size_t)t->rows);
+    const size_t tiles_z = cdiv(nz, (size_t)t->planes);
     if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
     const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
     const stencil_coef k = coef_of(c);
 #define ST_BEST_LAUNCH(by)                                                                                   \
-    stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, \
-                                                                   (int)tiles_y, t->planes, k)
+    if (v == 4)                                                                                              \
+        stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
+            in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, (int)tiles_y, t->planes, k);                   \
+    else if (v == 2)                                                                                         \
+        stencil_best_vec_kernel<by, 2><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
+            in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, (int)tiles_y, t->planes, k);                   \
+    else                                                                                                     \
+        stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(in, out, (int)nx, (int)ny, (int)nz,    \
+                                                                       (int)tiles_x, (int)tiles_y, t->planes, k)
     switch (t->rows) {
     case 4: ST_BEST_LAUNCH(4); break;
     case 8: ST_BEST_LAUNCH(8); break;
@@ -362,10 +472,19 @@ static int k_register(climb_dtype, const climb_device_info *, const int *, climb
 }
 static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
-    const void *f = tuning[0] == 4 ? (const void *)stencil_best_kernel<4>
-                    : tuning[0] == 8 ? (const void *)stencil_best_kernel<8>
-                                     : (const void *)stencil_best_kernel<16>;
-    return climb_kernel_at(o, max, 0, f, ST_BEST_X * tuning[0], 0, "stencil_best_kernel<%d>", tuning[0]);
+    const int by = tuning[0];
+    const void *f4 = by == 4 ? (const void *)stencil_best_vec_kernel<4, 4>
+                     : by == 8 ? (const void *)stencil_best_vec_kernel<8, 4>
+                               : (const void *)stencil_best_vec_kernel<16, 4>;
+    const void *f2 = by == 4 ? (const void *)stencil_best_vec_kernel<4, 2>
+                     : by == 8 ? (const void *)stencil_best_vec_kernel<8, 2>
+                               : (const void *)stencil_best_vec_kernel<16, 2>;
+    const void *f1 = by == 4 ? (const void *)stencil_best_kernel<4>
+                     : by == 8 ? (const void *)stencil_best_kernel<8>
+                               : (const void *)stencil_best_kernel<16>;
+    int n = climb_kernel_at(o, max, 0, f4, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 4>", by);
+    n = climb_kernel_at(o, max, n, f2, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 2>", by);
+    return climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
 }
 
 typedef struct stencil_rung {
@@ -393,8 +512,8 @@ static const stencil_rung ST_RUNGS[] = {
     {.info = {.name = "register_tiled", .idea = "the z neighbours in registers, one plane in shared memory",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_register},
      .step = step_register},
-    {.info = {.name = "register_tiled_wide", .idea = "no idle threads (the halo ring loaded by the edge threads), the "
-                                                     "next plane in flight, a tuned tile and march",
+    {.info = {.name = "register_tiled_wide", .idea = "four (or two) points a thread as one vector, x neighbours by "
+                                                     "shuffles, no idle threads, the next plane in flight, tuned",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .step = step_best},
 };
@@ -422,9 +541,9 @@ static const char *st_defaults(const climb_device_info *dev, const climb_tuning_
 {
     (void)dev;
     (void)k;
-    values[0] = 8;
-    values[1] = 32;
-    return "built-in: 32 x 8 threads, 32 planes a block";
+    values[0] = 4;
+    values[1] = 8;
+    return "built-in: 32 x 4 threads, 8 planes a block";
 }
 
 static const climb_tuning ST_TUNING = {.params = ST_TUNABLES, .n_params = CLIMB_COUNT(ST_TUNABLES),
@@ -457,8 +576,8 @@ static int st_create(const climb_case_params *p, climb_case **out)
     c->nz = p->shape.d[2];
     c->n = c->nx * c->ny * c->nz;
     c->steps = (int)p->opts[OPT_STEPS].i;
-    c->tn.rows = 8;
-    c->tn.planes = 32;
+    c->tn.rows = 4;
+    c->tn.planes = 8;
     const size_t bytes = (c->n ? c->n : 1) * sizeof(float), off = p->offset * sizeof(float);
     float **dev[3] = {&c->d_in, &c->d_out, &c->d_tmp};
     for (int k = 0; k < 3; k++)
