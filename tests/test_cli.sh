@@ -57,9 +57,24 @@ expect 2 'transpose takes 2 sizes \(rows, cols\), this has 1' bench transpose --
 expect 2 "transpose has no i32" bench transpose --type i32
 expect 0 'options: none' list reduce
 # Sweeps: each one's arguments parse (--dry-run: no GPU); the wrong ones are refused.
+# A sweep over real inputs ({data}/...) is skipped, exit 0 and said, where the data folder lacks them.
 while read -r w s; do
-    expect 0 "^$w: [0-9]+ cases? x [0-9]+ rungs?, sweep $s" bench "$w" --sweep "$s" --dry-run
+    expect 0 "^$w: [0-9]+ cases? x [0-9]+ rungs?, sweep $s|--sweep $s: skipped: its real inputs are not here" \
+        bench "$w" --sweep "$s" --dry-run
 done < <("$climb" list --sweeps)
+CLIMB_DATA=/nonexistent/data expect 0 '^climb: --sweep images: skipped: its real inputs are not here \(/nonexistent/data/images/' \
+    bench conv --sweep images --dry-run
+# ... and with a data folder that has them ($CLIMB_DATA), they are read: four small P2 images.
+imgdata=$(mktemp -d)
+mkdir -p "$imgdata/images"
+for f in boat_256_ascii cameraman cuda_teapot_1024 resolution_test_1920; do
+    printf 'P2\n# test\n3 2\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/$f.pgm"
+done
+CLIMB_DATA=$imgdata expect 0 '^conv: 16 cases x [0-9]+ rungs, sweep images' bench conv --sweep images --dry-run
+printf 'P2\n3 2\n9\n1 2 3\n4 5 x\n' >"$imgdata/images/cameraman.pgm"
+CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:5: the pixel 6 of 6 \\(row 2, column 3\\): expected a number, found 'x'" \
+    bench conv --sweep images --dry-run
+rm -rf "$imgdata"
 expect 0 '^transpose camping$' list --sweeps
 expect 0 '^camping$' list transpose --sweeps
 expect 0 'transpose: [0-9]+ cases x [0-9]+ rungs, sweep camping' bench transpose --sweep camping --dry-run
