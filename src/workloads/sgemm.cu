@@ -21,6 +21,7 @@
 
 #include "../device/check.h"
 #include "../device/cublas_shared.h"
+#include "../device/gemm_tile.cuh"
 #include "../device/device.h"
 #include "../core/rng.h"
 #include "../device/timing.h"
@@ -314,6 +315,9 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
 
 /* ---- the double-buffered kernel family: double_buffer, warp_tiled and tuned (and the C API) share it ----
  *
+ * Its loaders, thread layouts and main loop live in src/device/gemm_tile.cuh, which the CNN layer's implicit GEMM
+ * shares (with an im2col gather as its B loader); this file keeps the kernel, its epilogue and split-K.
+ *
  * One template, sgemm_db_kernel<BM, BN, BK, RM, RN, U, WARP, TA, TB>. A block computes a BM x BN tile of C, each
  * thread a 4 RM x 4 RN block of outputs held as RM x RN sub-blocks of 4 x 4 (so every shared read is a float4):
  * 8 x 8 (RN = 2) or 8 x 16 (RN = 4; 6 shared loads for 128 FFMAs instead of 4 for 64, at about 230 registers
@@ -349,141 +353,28 @@ typedef struct sgemm_args {
     int kchunk;     /* k per split, a multiple of BK */
 } sgemm_args;
 
-__device__ __forceinline__ void sgemm_cp_async16(float *dst, const float *src)
-{
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
-}
-
-/* 4 bytes, or zeros when bytes is 0 (src is then not read) */
-__device__ __forceinline__ void sgemm_cp_async4(float *dst, const float *src, int bytes)
-{
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(bytes));
-}
-
-__device__ __forceinline__ void sgemm_cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::); }
-
-/* A ROWS x BK tile of an operand whose k runs along its rows (A, or B^T: element (r, p) at src[r ld + p]),
- * loaded as float4s along k into registers, then stored k-major (s[p LDS + r]) in shared memory. */
-template <int ROWS, int BK, int NT, int LDS> struct sgemm_kmajor_loader {
-    static constexpr int TOTAL = ROWS * BK / 4, PER = (TOTAL + NT - 1) / NT;
-    float4 v[PER];
-    __device__ __forceinline__ void fetch(const float *__restrict__ src, int ld, int r0, int rlim, int p0, int plim,
-                                          bool vec_ok, float *)
-    {
-        const bool full = vec_ok && r0 + ROWS <= rlim && p0 + BK <= plim;
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            const int f = (int)threadIdx.x + i * NT;
-            if (TOTAL % NT != 0 && f >= TOTAL)
-                break;
-            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
-            const float *g = src + (size_t)(r0 + r) * ld + p0 + q;
-            if (full) {
-                v[i] = *(const float4 *)g;
-            } else {
-                const bool row_ok = r0 + r < rlim;
-                v[i].x = row_ok && p0 + q + 0 < plim ? g[0] : 0.0f;
-                v[i].y = row_ok && p0 + q + 1 < plim ? g[1] : 0.0f;
-                v[i].z = row_ok && p0 + q + 2 < plim ? g[2] : 0.0f;
-                v[i].w = row_ok && p0 + q + 3 < plim ? g[3] : 0.0f;
-            }
-        }
-    }
-    __device__ __forceinline__ void commit(float *s)
-    {
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            const int f = (int)threadIdx.x + i * NT;
-            if (TOTAL % NT != 0 && f >= TOTAL)
-                break;
-            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
-            s[(q + 0) * LDS + r] = v[i].x;
-            s[(q + 1) * LDS + r] = v[i].y;
-            s[(q + 2) * LDS + r] = v[i].z;
-            s[(q + 3) * LDS + r] = v[i].w;
-        }
-    }
-};
-
-/* A BK x COLS tile of an operand whose k runs down its columns (B, or A^T: element (p, c) at src[p ld + c]),
- * copied by cp.async into s[p LDS + c]: 16 bytes at a time inside the matrix, 4 with zero fill at its edges. */
-template <int COLS, int BK, int NT, int LDS> struct sgemm_direct_loader {
-    static constexpr int TOTAL = BK * COLS / 4, PER = (TOTAL + NT - 1) / NT;
-    __device__ __forceinline__ void fetch(const float *__restrict__ src, int ld, int c0, int clim, int p0, int plim,
-                                          bool vec_ok, float *s)
-    {
-        const bool full = vec_ok && c0 + COLS <= clim && p0 + BK <= plim;
-#pragma unroll
-        for (int i = 0; i < PER; i++) {
-            const int f = (int)threadIdx.x + i * NT;
-            if (TOTAL % NT != 0 && f >= TOTAL)
-                break;
-            const int p = f / (COLS / 4), cc = (f % (COLS / 4)) * 4;
-            float *d = s + p * LDS + cc;
-            const float *g = src + (size_t)(p0 + p) * ld + c0 + cc;
-            if (full) {
-                sgemm_cp_async16(d, g);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const bool ok = p0 + p < plim && c0 + cc + e < clim;
-                    sgemm_cp_async4(d + e, ok ? g + e : src, ok ? 4 : 0);
-                }
-            }
-        }
-    }
-    __device__ __forceinline__ void commit(float *) {}
-};
-
-template <bool DIRECT, int ROWS, int BK, int NT, int LDS> struct sgemm_loader {
-    typedef sgemm_kmajor_loader<ROWS, BK, NT, LDS> type;
-};
-template <int ROWS, int BK, int NT, int LDS> struct sgemm_loader<true, ROWS, BK, NT, LDS> {
-    typedef sgemm_direct_loader<ROWS, BK, NT, LDS> type;
-};
-
-__device__ __forceinline__ bool sgemm_vec_ok(const void *p, int ld) { return ((uintptr_t)p % 16 == 0) && ld % 4 == 0; }
-
-/* Threads of a block: BM BN outputs, 16 RM RN a thread. */
-#define SGEMM_NT(BM, BN, RM, RN) ((BM) * (BN) / (16 * (RM) * (RN)))
-/* Blocks an SM holds: 16 warps with 8 x 8 a thread (at most 128 registers), 8 with more (up to 255). */
-#define SGEMM_PER_SM(BM, BN, RM, RN) ((RM) * (RN) > 4 ? 256 / SGEMM_NT(BM, BN, RM, RN) : 512 / SGEMM_NT(BM, BN, RM, RN))
-
 template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB>
-__global__ void __launch_bounds__(SGEMM_NT(BM, BN, RM, RN), SGEMM_PER_SM(BM, BN, RM, RN))
+__global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
     sgemm_db_kernel(sgemm_args g)
 {
-    constexpr int NT = SGEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
-    constexpr int A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
+    constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
+    constexpr int A_BUF = BK * LDA_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
     static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0 && BK % U == 0, "tile shape");
     extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats: sgemm_smem_bytes */
     float *const as = smem, *const bs = smem + 2 * A_BUF;
 
-    const int t = (int)threadIdx.x;
     int row_base, row_stride, col_base, col_stride;
-    if (WARP) {
-        const int w = t / 32, lane = t % 32;
-        row_base = (w / (BN / WN)) * WM + (lane / 4) * 4;
-        col_base = (w % (BN / WN)) * WN + (lane % 4) * 4;
-        row_stride = 32;
-        col_stride = 16;
-    } else {
-        row_base = (t / (BN / TN)) * TM;
-        col_base = (t % (BN / TN)) * TN;
-        row_stride = 4;
-        col_stride = 4;
-    }
+    climb_gemm_thread_layout<BM, BN, RM, RN, WARP>((int)threadIdx.x, &row_base, &row_stride, &col_base, &col_stride);
     /* tiles numbered along n first, in x (y and z are limited to 65535) */
     const int tiles_n = (g.n + BN - 1) / BN;
     const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
     const int kb = (int)blockIdx.z * g.kchunk, ke = min(g.k, kb + g.kchunk);
     const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
 
-    typename sgemm_loader<TA, BM, BK, NT, LDA_S>::type la;
-    typename sgemm_loader<!TB, BN, BK, NT, LDB_S>::type lb;
-    const bool a_vec = sgemm_vec_ok(g.a, g.lda), b_vec = sgemm_vec_ok(g.b, g.ldb);
+    climb_gemm_matrix_operand<typename climb_gemm_loader<TA, BM, BK, NT, LDA_S>::type, BK> la;
+    climb_gemm_matrix_operand<typename climb_gemm_loader<!TB, BN, BK, NT, LDB_S>::type, BK> lb;
+    la.src = g.a, la.ld = g.lda, la.r0 = row0, la.rlim = g.m, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(g.a, g.lda);
+    lb.src = g.b, lb.ld = g.ldb, lb.r0 = col0, lb.rlim = g.n, lb.kb = kb, lb.ke = ke, lb.vec = climb_gemm_vec_ok(g.b, g.ldb);
 
     float acc[TM][TN];
 #pragma unroll
@@ -491,64 +382,13 @@ __global__ void __launch_bounds__(SGEMM_NT(BM, BN, RM, RN), SGEMM_PER_SM(BM, BN,
 #pragma unroll
         for (int q = 0; q < TN; q++)
             acc[r][q] = 0.0f;
-
-    if (ntiles > 0) {
-        la.fetch(g.a, g.lda, row0, g.m, kb, ke, a_vec, as);
-        lb.fetch(g.b, g.ldb, col0, g.n, kb, ke, b_vec, bs);
-        asm volatile("cp.async.commit_group;\n" ::);
-        la.commit(as);
-        lb.commit(bs);
-        sgemm_cp_async_wait_all();
-        __syncthreads();
-    }
-    for (int tile = 0; tile < ntiles; tile++) {
-        const int cur = tile & 1, nxt = cur ^ 1;
-        const bool more = tile + 1 < ntiles;
-        if (more) {
-            const int p0 = kb + (tile + 1) * BK;
-            la.fetch(g.a, g.lda, row0, g.m, p0, ke, a_vec, as + nxt * A_BUF);
-            lb.fetch(g.b, g.ldb, col0, g.n, p0, ke, b_vec, bs + nxt * B_BUF);
-            asm volatile("cp.async.commit_group;\n" ::);
-        }
-        const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
-#pragma unroll U
-        for (int p = 0; p < BK; p++) {
-            float ra[TM], rb[TN];
-#pragma unroll
-            for (int h = 0; h < RM; h++) {
-                const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
-                ra[h * 4 + 0] = x.x;
-                ra[h * 4 + 1] = x.y;
-                ra[h * 4 + 2] = x.z;
-                ra[h * 4 + 3] = x.w;
-            }
-#pragma unroll
-            for (int h = 0; h < RN; h++) {
-                const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
-                rb[h * 4 + 0] = y.x;
-                rb[h * 4 + 1] = y.y;
-                rb[h * 4 + 2] = y.z;
-                rb[h * 4 + 3] = y.w;
-            }
-#pragma unroll
-            for (int r = 0; r < TM; r++)
-#pragma unroll
-                for (int q = 0; q < TN; q++)
-                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
-        }
-        if (more) {
-            la.commit(as + nxt * A_BUF);
-            lb.commit(bs + nxt * B_BUF);
-            sgemm_cp_async_wait_all();
-        }
-        __syncthreads();
-    }
+    climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
 
     /* the epilogue: alpha acc + beta C into C, or the raw sums into this split's slice of ws */
     const bool partial = gridDim.z > 1;
     float *const out = partial ? g.ws + (size_t)blockIdx.z * g.m * g.n : g.c;
     const int ldo = partial ? g.n : g.ldc;
-    const bool out_vec = sgemm_vec_ok(out, ldo);
+    const bool out_vec = climb_gemm_vec_ok(out, ldo);
 #pragma unroll
     for (int h = 0; h < RM; h++)
 #pragma unroll
@@ -647,7 +487,7 @@ static const sgemm_instance *sgemm_tuned_instance(const int *v)
     return NULL;
 }
 
-static int sgemm_threads(const sgemm_instance *in) { return SGEMM_NT(in->bm, in->bn, 2, in->tn / 4); }
+static int sgemm_threads(const sgemm_instance *in) { return CLIMB_GEMM_NT(in->bm, in->bn, 2, in->tn / 4); }
 /* Two k-tiles of A and of B, rows padded by 4 floats: the kernel's dynamic shared memory. */
 static size_t sgemm_smem_bytes(const sgemm_instance *in)
 {
@@ -661,7 +501,7 @@ static cudaError_t sgemm_allow_smem(const sgemm_instance *in)
     return b <= 48 * 1024 ? cudaSuccess
                           : cudaFuncSetAttribute((const void *)in->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)b);
 }
-static int sgemm_per_sm(const sgemm_instance *in) { return SGEMM_PER_SM(in->bm, in->bn, 2, in->tn / 4); }
+static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in->bm, in->bn, 2, in->tn / 4); }
 
 /* Each split covers at least this much of k: below it the second pass costs more than the split buys. */
 #define SGEMM_SPLIT_MIN_K 128
