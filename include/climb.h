@@ -227,6 +227,27 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
                                           const float *d_in, float *d_out);
 
 /*
+ * One convolutional layer forward, FP32, NCHW: d_y[n][k][p][q] = sum over c, r, s of
+ * d_x[n][c][p stride_h - pad_h + r][q stride_w - pad_w + s] d_w[k][c][r][s], the input zero outside the image (the
+ * cross-correlation cuDNN computes). d_x is n x c x h x w, d_w k x c x r x s, d_y n x k x p x q, each dense (no
+ * padding between rows), with p = (h + 2 pad_h - r) / stride_h + 1 and q = (w + 2 pad_w - s) / stride_w + 1 (0 when
+ * the padded image is smaller than the filter): climb_conv_output_size computes them. r, s and the strides at least
+ * 1, pads at least 0; x, w, y and c r s below 2^31 elements (else INVALID_VALUE). An empty output does nothing. y
+ * must not overlap x or w. FFMA (no TF32): each output within 1.01 (c r s + 2) 2^-24 sum |w x| of the exact value.
+ * Runs the tuned best rung, an implicit GEMM (docs/cnn.md). Capturable; no workspace.
+ */
+typedef struct climb_conv_layer_desc {
+    int n, c, h, w;                   /* x: n images of c maps of h x w */
+    int k, r, s;                      /* w: k filters of c x r x s */
+    int stride_h, stride_w;
+    int pad_h, pad_w;                 /* zeros on each side */
+} climb_conv_layer_desc;
+
+CLIMB_API climb_status climb_conv_output_size(const climb_conv_layer_desc *layer, int *p, int *q);
+CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_conv_layer_desc *layer,
+                                              const float *d_x, const float *d_w, float *d_y);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -25,6 +25,7 @@
 
 #include "climb.h"
 #include "core/rng.h"
+#include "workloads/cnn.h"
 #include "workloads/conv.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
@@ -37,7 +38,7 @@
 
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
-typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL } job_kind;
+typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
 typedef struct matrix {
@@ -57,6 +58,7 @@ typedef struct job {
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
     size_t rows, cols;          /* transpose, conv; stencil: nx, ny (and nz in n) */
+    climb_conv_layer_desc layer; /* cnn: x in h_a, w in h_b (drawn once, at setup), y out */
     int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
     int ta, tb;                 /* sgemm */
     size_t m, nn, kk;
@@ -90,6 +92,15 @@ static int job_setup(job *j)
     case J_HIST: j->a_bytes = j->n; j->out_bytes = j->bins * 4; break;
     case J_TRANSPOSE: j->a_bytes = j->rows * j->cols * es; j->out_bytes = j->a_bytes; break;
     case J_CONV: j->a_bytes = j->rows * j->cols * 4; j->out_bytes = j->a_bytes; j->b_bytes = CLIMB_CONV_MAX_TAPS * 4; break;
+    case J_CNN: {
+        int p = 0, q = 0;
+        climb_conv_output_size(&j->layer, &p, &q);
+        const climb_conv_layer_desc *d = &j->layer;
+        j->a_bytes = (size_t)d->n * d->c * d->h * d->w * 4;
+        j->b_bytes = (size_t)d->k * d->c * d->r * d->s * 4;
+        j->out_bytes = (size_t)d->n * d->k * p * q * 4;
+        break;
+    }
     case J_STENCIL: j->a_bytes = j->rows * j->cols * j->n * 4; j->out_bytes = j->a_bytes; j->b_bytes = 7 * 4; break;
     case J_SGEMM:
         j->a_bytes = j->m * j->kk * 4;
@@ -109,6 +120,13 @@ static int job_setup(job *j)
         cudaMalloc(&j->d_b, j->b_bytes + 16) != cudaSuccess || cudaMalloc(&j->d_out, j->out_bytes + 16) != cudaSuccess) {
         fprintf(stderr, "%s: out of memory for the test's buffers\n", j->label);
         return -1;
+    }
+    if (j->k == J_CNN) { /* the filters: drawn once, copied once */
+        climb_rng mr;
+        climb_rng_seed(&mr, (uint64_t)j->layer.k * 131 + j->layer.c);
+        climb_rng_fill_f32(&mr, j->h_b, j->b_bytes / 4, -1.0f, 1.0f);
+        if (cudaMemcpy(j->d_b, j->h_b, j->b_bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+            return -1;
     }
     if (j->k == J_CONV || j->k == J_STENCIL) { /* the weights: drawn once (a captured graph keeps them) */
         climb_rng mr;
@@ -152,6 +170,7 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
         break;
     case J_CONV: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols, 0.0f, 1.0f); break;
     case J_STENCIL: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols * j->n, -1.0f, 1.0f); break;
+    case J_CNN: climb_rng_fill_f32(r, j->h_a, j->a_bytes / 4, -1.0f, 1.0f); break;
     case J_SGEMM:
         climb_rng_fill_f32(r, j->h_a, j->m * j->kk, -1.0f, 1.0f);
         climb_rng_fill_f32(r, j->h_b, j->kk * j->nn, -1.0f, 1.0f);
@@ -199,6 +218,7 @@ static climb_status job_call(job *j, climb_handle h)
     }
     case J_CONV:
         return climb_conv2d_f32(h, j->rows, j->cols, j->d_a, j->cols, j->h_b, j->radius, j->d_out, j->cols);
+    case J_CNN: return climb_conv_forward_f32(h, &j->layer, j->d_a, j->d_b, j->d_out);
     case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
     case J_SPMV:
         return j->mat->f64 ? climb_spmv_f64(h, j->plan, j->alpha, j->d_a, j->beta, j->d_out)
@@ -320,6 +340,22 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
         }
         free(row);
         free(mag);
+        break;
+    }
+    case J_CNN: {
+        const climb_conv_layer_desc *d = &j->layer;
+        climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
+        climb_cnn_layer_check(&l);
+        size_t i = 0;
+        for (int n = 0; n < l.n; n++)
+            for (int k = 0; k < l.k; k++)
+                for (int p = 0; p < l.p; p++)
+                    for (int q = 0; q < l.q; q++, i++) {
+                        double mag;
+                        const double want = climb_cnn_ref_at(&l, j->h_a, j->h_b, n, k, p, q, &mag);
+                        if (!(fabs(((float *)got)[i] - want) <= climb_cnn_tolerance(&l, mag)))
+                            MISMATCH(i, ((float *)got)[i], want);
+                    }
         break;
     }
     case J_STENCIL: {
@@ -540,6 +576,14 @@ static job conv_job(size_t rows, size_t cols, int radius)
     return j;
 }
 
+static job cnn_job(int n, int c, int hw, int k, int rs, int stride)
+{
+    job j = {.k = J_CNN, .layer = {n, c, hw, hw, k, rs, rs, stride, stride, (rs - 1) / 2, (rs - 1) / 2}};
+    snprintf(j.label, sizeof j.label, "climb_conv_forward_f32 N%d C%d %dx%d K%d %dx%d stride %d", n, c, hw, hw, k, rs,
+             rs, stride);
+    return j;
+}
+
 static job stencil_job(size_t nx, size_t ny, size_t nz)
 {
     job j = {.k = J_STENCIL, .rows = nx, .cols = ny, .n = nz};
@@ -577,6 +621,7 @@ static void test_capture(climb_rng *r)
         sgemm_job(1, 0, 300, 200, 700, 1.0f, -0.5f), sgemm_job(0, 1, 300, 200, 700, 1.0f, 0.0f),
         sgemm_job(1, 1, 257, 129, 4000, 2.0f, 0.0f),
         conv_job(1001, 3001, 2), conv_job(37, 513, 4), stencil_job(130, 250, 33), stencil_job(31, 7, 5),
+        cnn_job(4, 16, 28, 64, 3, 1), cnn_job(2, 3, 45, 70, 7, 2),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -786,7 +831,7 @@ static void *work(void *arg)
         hist_job(50001, 256), hist_job(4097, 13), transpose_job(1, 37, 1001), transpose_job(0, 300, 17),
         sgemm_job(0, 0, 64, 96, 200, 1.0f, 0.0f), sgemm_job(1, 0, 33, 65, 3000, 1.0f, 0.5f),
         spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
-        stencil_job(40, 33, 9 + w->id),
+        stencil_job(40, 33, 9 + w->id), cnn_job(2, 4, 9 + w->id, 20, 3, 1),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

@@ -25,6 +25,9 @@ void climb_sgemm_ref_row(const float *a, size_t lda, const float *b, size_t ldb,
  * whatever its summation order (tiles, FFMA chains), is within it. */
 double climb_sgemm_tolerance(size_t k, double mag);
 
+/* SGEMM's tuning table: its built-in defaults are what other workloads multiply with (the CNN layer's im2col). */
+const climb_tuning *climb_sgemm_tuning(void);
+
 /* The best rung for the C API: C = alpha op(A) op(B) + beta C with the tuned values (bm, bn, bk, tn) for A B and
  * fixed tiles for transposed operands, on `sms` SMs. climb_sgemm_workspace says how many bytes of ws it needs
  * (split-K's partial sums; 0 for most shapes); climb_sgemm_best returns cudaErrorInvalidValue with less. */

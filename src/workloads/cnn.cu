@@ -1,0 +1,964 @@
+/*
+ * cnn.cu - one convolutional layer forward, NCHW, f32: the CNN chapter of Hwu, Kirk and El Hajj, "Programming
+ * Massively Parallel Processors" (seed 004), against cuDNN.
+ *
+ *   y[n][k][p][q] = sum over c, r, s of x[n][c][p U - pad + r][q U - pad + s] w[k][c][r][s]
+ *
+ * (cross-correlation, as cuDNN and the seed compute it; x is 0 outside the image). A layer is N images of C maps
+ * of H x W, K filters of C x R x S, stride U (the shape's last size, so one bench runs the three layers of the
+ * issue) and padding `pad` (an option; -1, the default, keeps the size: (R - 1) / 2).
+ *
+ * The ladder: direct (a thread per output, every operand from global memory); shared-memory tiles (the seed's
+ * kernel: a block computes a 16 x 16 tile of one output map, and for each input map loads the input tile with its
+ * halo and the R x S filter into shared memory); im2col (the seed's "unrolling": each image's inputs copied into a
+ * C R S x P Q matrix, then multiplied by the K x C R S filter matrix with climb's own best SGEMM rung, the one
+ * climb_sgemm runs); and the best rung, an implicit GEMM: the same product, its B operand gathered from x tile by
+ * tile straight into shared memory (cp.async with zero fill for the padding), so the im2col matrix never exists.
+ * It runs on the double-buffered, warp-tiled main loop of climb's SGEMM (src/device/gemm_tile.cuh).
+ *
+ * Counted: flops 2 N K P Q C R S, the direct convolution's (cuDNN's FFT and Winograd algorithms do fewer: their
+ * GFLOP/s here are "effective"); bytes x and w read once, y written once. See docs/cnn.md.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "../device/check.h"
+#include "../device/cudnn_shared.h"
+#include "../device/device.h"
+#include "../device/gemm_tile.cuh"
+#include "cnn.h"
+#include "sgemm.h"
+
+/* ---------------------------------------------------------------- the layer and the CPU reference */
+
+extern "C" int climb_cnn_layer_check(climb_cnn_layer *l)
+{
+    if (l->n < 0 || l->c < 0 || l->h < 0 || l->w < 0 || l->k < 0 || l->r < 1 || l->s < 1 || l->stride_h < 1 ||
+        l->stride_w < 1 || l->pad_h < 0 || l->pad_w < 0)
+        return -1;
+    const long long hp = (long long)l->h + 2LL * l->pad_h, wp = (long long)l->w + 2LL * l->pad_w;
+    l->p = hp >= l->r ? (int)((hp - l->r) / l->stride_h + 1) : 0;
+    l->q = wp >= l->s ? (int)((wp - l->s) / l->stride_w + 1) : 0;
+    const long long lim = 0x7fffffffLL;
+    const long long nx = (long long)l->n * l->c * l->h * l->w, nw = (long long)l->k * l->c * l->r * l->s;
+    const long long ny = (long long)l->n * l->k * l->p * l->q, crs = (long long)l->c * l->r * l->s;
+    return nx < lim && nw < lim && ny < lim && crs < lim && (long long)l->n * l->p * l->q < lim ? 0 : -1;
+}
+
+extern "C" double climb_cnn_ref_at(const climb_cnn_layer *l, const float *x, const float *w, int n, int k, int p,
+                                   int q, double *abs)
+{
+    double sum = 0, mag = 0;
+    for (int c = 0; c < l->c; c++)
+        for (int r = 0; r < l->r; r++) {
+            const int ih = p * l->stride_h - l->pad_h + r;
+            if (ih < 0 || ih >= l->h)
+                continue;
+            const float *xr = x + (((size_t)n * l->c + c) * l->h + ih) * l->w;
+            const float *wr = w + (((size_t)k * l->c + c) * l->r + r) * l->s;
+            for (int s = 0; s < l->s; s++) {
+                const int iw = q * l->stride_w - l->pad_w + s;
+                if (iw < 0 || iw >= l->w)
+                    continue;
+                const double t = (double)xr[iw] * wr[s];
+                sum += t;
+                mag += fabs(t);
+            }
+        }
+    if (abs)
+        *abs = mag;
+    return sum;
+}
+
+extern "C" double climb_cnn_tolerance(const climb_cnn_layer *l, double abs_sum)
+{
+    return 1.01 * ((double)l->c * l->r * l->s + 2) * 0x1p-24 * abs_sum;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* cnn_direct: a thread per output element (in y's order), its C R S products from global memory. */
+__global__ void __launch_bounds__(256) cnn_direct_kernel(const float *x, const float *w, float *y, climb_cnn_layer l)
+{
+    const long long i = (long long)blockIdx.x * 256 + threadIdx.x, total = (long long)l.n * l.k * l.p * l.q;
+    if (i >= total)
+        return;
+    const int q = (int)(i % l.q), p = (int)((i / l.q) % l.p), k = (int)((i / ((long long)l.q * l.p)) % l.k);
+    const int n = (int)(i / ((long long)l.q * l.p * l.k));
+    float acc = 0.0f;
+    for (int c = 0; c < l.c; c++)
+        for (int r = 0; r < l.r; r++) {
+            const int ih = p * l.stride_h - l.pad_h + r;
+            if (ih < 0 || ih >= l.h)
+                continue;
+            for (int s = 0; s < l.s; s++) {
+                const int iw = q * l.stride_w - l.pad_w + s;
+                if (iw >= 0 && iw < l.w)
+                    acc += x[(((size_t)n * l.c + c) * l.h + ih) * l.w + iw] * w[(((size_t)k * l.c + c) * l.r + r) * l.s + s];
+            }
+        }
+    y[i] = acc;
+}
+
+/* The seed's tiled kernel: a block of 16 x 16 threads computes a 16 x 16 tile of output map (n, k). For each input
+ * map c it loads the input tile the outputs read ((15 U + R) x (15 U + S), halo and padding included) and the
+ * R x S filter w[k][c] into shared memory, then every thread adds its R S products from there. */
+#define CNN_TILE 16
+__global__ void __launch_bounds__(CNN_TILE *CNN_TILE)
+    cnn_tiled_kernel(const float *x, const float *w, float *y, climb_cnn_layer l, int tiles_q)
+{
+    extern __shared__ float cnn_sm[];
+    const int ih_n = (CNN_TILE - 1) * l.stride_h + l.r, iw_n = (CNN_TILE - 1) * l.stride_w + l.s;
+    float *xs = cnn_sm, *ws = cnn_sm + ih_n * iw_n;
+    const int n = blockIdx.z, k = blockIdx.y, tp = (int)blockIdx.x / tiles_q, tq = (int)blockIdx.x % tiles_q;
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * CNN_TILE + tx;
+    const int p = tp * CNN_TILE + ty, q = tq * CNN_TILE + tx;
+    const int ih0 = tp * CNN_TILE * l.stride_h - l.pad_h, iw0 = tq * CNN_TILE * l.stride_w - l.pad_w;
+    float acc = 0.0f;
+    for (int c = 0; c < l.c; c++) {
+        const float *xc = x + ((size_t)n * l.c + c) * l.h * l.w;
+        for (int i = t; i < ih_n * iw_n; i += CNN_TILE * CNN_TILE) {
+            const int yy = i / iw_n, xx = i - yy * iw_n, ih = ih0 + yy, iw = iw0 + xx;
+            xs[i] = (ih >= 0 && ih < l.h && iw >= 0 && iw < l.w) ? xc[(size_t)ih * l.w + iw] : 0.0f;
+        }
+        for (int i = t; i < l.r * l.s; i += CNN_TILE * CNN_TILE)
+            ws[i] = w[((size_t)k * l.c + c) * l.r * l.s + i];
+        __syncthreads();
+        if (p < l.p && q < l.q)
+            for (int r = 0; r < l.r; r++)
+                for (int s = 0; s < l.s; s++)
+                    acc += ws[r * l.s + s] * xs[(ty * l.stride_h + r) * iw_n + tx * l.stride_w + s];
+        __syncthreads();
+    }
+    if (p < l.p && q < l.q)
+        y[(((size_t)n * l.k + k) * l.p + p) * l.q + q] = acc;
+}
+
+/* im2col for image n: col[c r s][p q] = x[n][c][p U - pad + r][q U - pad + s] (0 outside), a C R S x P Q matrix. */
+__global__ void __launch_bounds__(256) cnn_im2col_kernel(const float *x, float *col, climb_cnn_layer l, int n)
+{
+    const long long pq_n = (long long)l.p * l.q, total = (long long)l.c * l.r * l.s * pq_n;
+    const long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+    if (i >= total)
+        return;
+    const int crs = (int)(i / pq_n), pq = (int)(i - crs * pq_n);
+    const int c = crs / (l.r * l.s), rs = crs - c * l.r * l.s, r = rs / l.s, s = rs - r * l.s;
+    const int p = pq / l.q, q = pq - p * l.q, ih = p * l.stride_h - l.pad_h + r, iw = q * l.stride_w - l.pad_w + s;
+    col[i] = (ih >= 0 && ih < l.h && iw >= 0 && iw < l.w) ? x[(((size_t)n * l.c + c) * l.h + ih) * l.w + iw] : 0.0f;
+}
+
+/* The implicit GEMM's B operand: the C R S x N P Q im2col matrix, never stored. With one thread a column (NT ==
+ * BN), thread t owns column j = col0 + t of every k-tile: its image n and output (p, q) are found once, and a
+ * k-tile's BK rows (c, r, s) are stepped through with carries instead of divisions. Each element goes to shared
+ * memory by a 4-byte cp.async, zero-filled where it falls in the padding or past C R S. */
+template <int BN, int BK> struct cnn_im2col_loader {
+    static constexpr int LDS = BN + 4;
+    const float *x, *img;
+    int ih0, iw0, crs, rs_n, r_n, s_n, h, w, cc;
+    bool col_ok;
+    __device__ __forceinline__ void init(const climb_cnn_layer &l, const float *xp, int j)
+    {
+        x = xp;
+        cc = (int)threadIdx.x;
+        crs = l.c * l.r * l.s;
+        rs_n = l.r * l.s;
+        r_n = l.r;
+        s_n = l.s;
+        h = l.h;
+        w = l.w;
+        const int pq_n = l.p * l.q;
+        col_ok = j < l.n * pq_n;
+        const int n = col_ok ? j / pq_n : 0, pq = col_ok ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
+        const int q = pq - p * l.q;
+        img = x + (size_t)n * l.c * l.h * l.w;
+        ih0 = p * l.stride_h - l.pad_h;
+        iw0 = q * l.stride_w - l.pad_w;
+    }
+    __device__ __forceinline__ void fetch(int tile, float *s)
+    {
+        const int p0 = tile * BK;
+        int c = p0 / rs_n, rs = p0 - c * rs_n, r = rs / s_n, sc = rs - r * s_n;
+#pragma unroll
+        for (int i = 0; i < BK; i++) {
+            const int ih = ih0 + r, iw = iw0 + sc;
+            const bool ok = col_ok && p0 + i < crs && (unsigned)ih < (unsigned)h && (unsigned)iw < (unsigned)w;
+            climb_gemm_cp_async4(s + i * LDS + cc, ok ? img + ((size_t)c * h + ih) * w + iw : x, ok ? 4 : 0);
+            if (++sc == s_n) {
+                sc = 0;
+                if (++r == r_n) {
+                    r = 0;
+                    ++c;
+                }
+            }
+        }
+    }
+    __device__ __forceinline__ void commit(float *) {}
+};
+
+/* The best rung: y = W Xcol as a GEMM of M = K (output channels), N = N P Q (output pixels), K = C R S, its tile
+ * BM x BN x BK on climb's double-buffered, warp-tiled main loop: W through the k-major loader (float4 along c r s
+ * where rows are 16-byte aligned), Xcol through the im2col gather. The epilogue writes each output column j
+ * (image n, pixel p q) to y[n][k][p][q]: along a tile row the pixels are consecutive in y, so float4 stores where
+ * P Q is a multiple of 4. */
+template <int BM, int BN, int BK, int RM, int RN>
+__global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
+    cnn_implicit_gemm_kernel(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
+                             climb_cnn_layer l)
+{
+    constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, A_BUF = BK * LDA_S, TM = 4 * RM, TN = 4 * RN;
+    static_assert(NT == BN, "one thread a column of the im2col tile");
+    extern __shared__ __align__(16) float smem[];
+    float *const as = smem, *const bs = smem + 2 * A_BUF;
+    int row_base, row_stride, col_base, col_stride;
+    climb_gemm_thread_layout<BM, BN, RM, RN, true>((int)threadIdx.x, &row_base, &row_stride, &col_base, &col_stride);
+    const int crs = l.c * l.r * l.s, pq_n = l.p * l.q, npq = l.n * pq_n;
+    const int tiles_n = (npq + BN - 1) / BN;
+    const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
+
+    climb_gemm_matrix_operand<climb_gemm_kmajor_loader<BM, BK, NT, LDA_S>, BK> la;
+    la.src = w, la.ld = crs, la.r0 = row0, la.rlim = l.k, la.kb = 0, la.ke = crs, la.vec = climb_gemm_vec_ok(w, crs);
+    cnn_im2col_loader<BN, BK> lb;
+    lb.init(l, x, col0 + (int)threadIdx.x);
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int r = 0; r < TM; r++)
+#pragma unroll
+        for (int q = 0; q < TN; q++)
+            acc[r][q] = 0.0f;
+    climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, (crs + BK - 1) / BK, as, bs, row_base, row_stride, col_base,
+                                               col_stride, acc);
+
+    const bool vec = pq_n % 4 == 0 && (uintptr_t)y % 16 == 0;
+#pragma unroll
+    for (int v = 0; v < RN; v++) {
+        const int j = col0 + col_base + v * col_stride; /* a multiple of 4 */
+        if (j >= npq)
+            continue;
+        const int n = j / pq_n, pq = j - n * pq_n;
+#pragma unroll
+        for (int h = 0; h < RM; h++)
+#pragma unroll
+            for (int rr = 0; rr < 4; rr++) {
+                const int i = row0 + row_base + h * row_stride + rr;
+                if (i >= l.k)
+                    continue;
+                const float *a = acc[h * 4 + rr] + v * 4;
+                if (vec && j + 4 <= npq) {
+                    *(float4 *)(y + ((size_t)n * l.k + i) * pq_n + pq) = make_float4(a[0], a[1], a[2], a[3]);
+                } else {
+                    for (int e = 0; e < 4 && j + e < npq; e++) {
+                        const int ne = (j + e) / pq_n, pe = (j + e) - ne * pq_n;
+                        y[((size_t)ne * l.k + i) * pq_n + pe] = a[e];
+                    }
+                }
+            }
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
+
+static const int CNN_BM[] = {64, 128};
+static const int CNN_BK[] = {8, 16};
+
+extern "C" void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values)
+{
+    t->bm = values[0];
+    t->bk = values[1];
+}
+
+template <int BM, int BN, int BK, int RM, int RN>
+static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, cudaStream_t s)
+{
+    const size_t tiles = cdiv((size_t)l->k, BM) * cdiv((size_t)l->n * l->p * l->q, BN);
+    if (tiles > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const size_t smem = 2 * (size_t)BK * (BM + 4 + BN + 4) * sizeof(float);
+    cnn_implicit_gemm_kernel<BM, BN, BK, RM, RN><<<(unsigned)tiles, CLIMB_GEMM_NT(BM, BN, RM, RN), smem, s>>>(x, w, y, *l);
+    return cudaGetLastError();
+}
+
+/* The tile: BM = t->bm (64 where there are at most 64 filters), BN = 128 where that still gives every SM two
+ * blocks, else 64 (a layer of few output pixels, 14 x 14 ones). 4 x 4 sub-blocks, RM x RN of them a thread, so
+ * that a block has BN threads. */
+extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
+                                      const float *w, float *y, int sms, cudaStream_t s)
+{
+    if ((long long)l->n * l->k * l->p * l->q == 0)
+        return cudaSuccess;
+    const int bm = t->bm == 128 && l->k > 64 ? 128 : 64;
+    const size_t npq = (size_t)l->n * l->p * l->q;
+    const int bn = cdiv((size_t)l->k, bm) * cdiv(npq, 128) >= 2 * (size_t)(sms > 0 ? sms : 1) ? 128 : 64;
+#define CNN_IGEMM(BM_, BN_, RM_)                                                                             \
+    if (bm == BM_ && bn == BN_)                                                                              \
+        return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, 2>(l, x, w, y, s)                               \
+                           : launch_igemm<BM_, BN_, 8, RM_, 2>(l, x, w, y, s);
+    CNN_IGEMM(64, 64, 2)
+    CNN_IGEMM(64, 128, 2)
+    CNN_IGEMM(128, 64, 4)
+    CNN_IGEMM(128, 128, 4)
+#undef CNN_IGEMM
+    return cudaErrorInvalidValue;
+}
+
+struct climb_case {
+    climb_case_params p;
+    climb_cnn_layer l;
+    size_t nx, nw, ny;
+    float *d_x, *d_w, *d_y;
+    char *d_alloc[3];
+    float *h_x, *h_w, *h_y;
+    double x_max;
+    double *w_abs;               /* sum |w| of each filter (k of them): the tolerance's scale without a CPU pass */
+    climb_ref_mode mode;
+    float *ref, *tol;            /* full reference and tolerance (CPU or the vendor's), or NULL */
+    size_t *samples, n_samples;  /* outputs computed on the CPU in SAMPLES and VENDOR modes */
+    double *sample_ref, *sample_tol;
+    int sms;
+    climb_cnn_tuning tn;
+    /* im2col: the column matrix of one image and SGEMM's split-K workspace */
+    float *d_col;
+    void *d_gemm_ws;
+    size_t gemm_ws_bytes;
+    int gemm_tuning[CLIMB_MAX_TUNABLES];
+    double vendor_factor;        /* the vendor's tolerance over ours (FFT and Winograd round differently) */
+#ifdef CLIMB_HAVE_CUDNN
+    cudnnHandle_t dnn;
+    cudnnTensorDescriptor_t dx, dy;
+    cudnnFilterDescriptor_t dw;
+    cudnnConvolutionDescriptor_t dconv;
+    cudnnConvolutionFwdAlgo_t algo;
+    void *dnn_ws;
+    size_t dnn_ws_bytes;
+    int dnn_ready;
+#endif
+};
+
+typedef cudaError_t (*cnn_launch_fn)(climb_case *c, cudaStream_t s);
+
+static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
+{
+    cnn_direct_kernel<<<(unsigned)cdiv(c->ny, 256), 256, 0, s>>>(c->d_x, c->d_w, c->d_y, c->l);
+    return cudaGetLastError();
+}
+
+static size_t tiled_smem(const climb_cnn_layer *l)
+{
+    const size_t ih = (size_t)(CNN_TILE - 1) * l->stride_h + l->r, iw = (size_t)(CNN_TILE - 1) * l->stride_w + l->s;
+    return (ih * iw + (size_t)l->r * l->s) * sizeof(float);
+}
+
+static cudaError_t launch_tiled(climb_case *c, cudaStream_t s)
+{
+    const int tiles_q = (int)cdiv((size_t)c->l.q, CNN_TILE);
+    const dim3 grid((unsigned)(cdiv((size_t)c->l.p, CNN_TILE) * tiles_q), (unsigned)c->l.k, (unsigned)c->l.n);
+    cnn_tiled_kernel<<<grid, dim3(CNN_TILE, CNN_TILE), tiled_smem(&c->l), s>>>(c->d_x, c->d_w, c->d_y, c->l, tiles_q);
+    return cudaGetLastError();
+}
+
+/* Per image: its im2col matrix, then Y_n (K x P Q) = W (K x C R S) Xcol_n with SGEMM's best rung. */
+static cudaError_t launch_im2col(climb_case *c, cudaStream_t s)
+{
+    const climb_cnn_layer *l = &c->l;
+    const size_t crs = (size_t)l->c * l->r * l->s, pq = (size_t)l->p * l->q;
+    for (int n = 0; n < l->n; n++) {
+        if (crs * pq > 0) {
+            cnn_im2col_kernel<<<(unsigned)cdiv(crs * pq, 256), 256, 0, s>>>(c->d_x, c->d_col, *l, n);
+            cudaError_t e = cudaGetLastError();
+            if (e != cudaSuccess)
+                return e;
+        }
+        cudaError_t e = climb_sgemm_best(c->gemm_tuning, 0, 0, (size_t)l->k, pq, crs, 1.0f, c->d_w, crs ? crs : 1,
+                                         c->d_col, pq ? pq : 1, 0.0f, c->d_y + (size_t)n * l->k * pq, pq ? pq : 1,
+                                         c->d_gemm_ws, c->gemm_ws_bytes, c->sms, s);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t launch_best(climb_case *c, cudaStream_t s)
+{
+    return climb_cnn_best(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->sms, s);
+}
+
+/* ---------------------------------------------------------------- cuDNN */
+
+#ifdef CLIMB_HAVE_CUDNN
+static void dnn_release(climb_case *c)
+{
+    if (c->dx)
+        cudnnDestroyTensorDescriptor(c->dx);
+    if (c->dy)
+        cudnnDestroyTensorDescriptor(c->dy);
+    if (c->dw)
+        cudnnDestroyFilterDescriptor(c->dw);
+    if (c->dconv)
+        cudnnDestroyConvolutionDescriptor(c->dconv);
+    if (c->dnn_ws)
+        cudaFree(c->dnn_ws);
+    c->dx = c->dy = NULL;
+    c->dw = NULL;
+    c->dconv = NULL;
+    c->dnn_ws = NULL;
+    c->dnn_ready = 0;
+}
+
+/* NCHW tensors, cross-correlation, FP32 FMA math (no TF32 tensor cores); the fastest algorithm
+ * cudnnFindConvolutionForwardAlgorithm times with FMA math. */
+static int dnn_prepare(climb_case *c)
+{
+    const climb_cnn_layer *l = &c->l;
+    if (c->dnn_ready || c->ny == 0 || l->c == 0)
+        return 0;
+    const char *who = "cnn cuDNN";
+    if (climb_cudnn_shared(&c->dnn, who) != 0)
+        return -1;
+    if (climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dx), who, "descriptor") ||
+        climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dy), who, "descriptor") ||
+        climb_cudnn_ok(cudnnCreateFilterDescriptor(&c->dw), who, "descriptor") ||
+        climb_cudnn_ok(cudnnCreateConvolutionDescriptor(&c->dconv), who, "descriptor") ||
+        climb_cudnn_ok(cudnnSetTensor4dDescriptor(c->dx, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, l->n, l->c, l->h, l->w),
+                       who, "input descriptor") ||
+        climb_cudnn_ok(cudnnSetTensor4dDescriptor(c->dy, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, l->n, l->k, l->p, l->q),
+                       who, "output descriptor") ||
+        climb_cudnn_ok(cudnnSetFilter4dDescriptor(c->dw, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, l->k, l->c, l->r, l->s),
+                       who, "filter descriptor") ||
+        climb_cudnn_ok(cudnnSetConvolution2dDescriptor(c->dconv, l->pad_h, l->pad_w, l->stride_h, l->stride_w, 1, 1,
+                                                       CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+                       who, "convolution descriptor") ||
+        climb_cudnn_ok(cudnnSetConvolutionMathType(c->dconv, CUDNN_FMA_MATH), who, "FMA math")) {
+        dnn_release(c);
+        return -1;
+    }
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int n = 0;
+    /* The shared handle may still name a stream an earlier run destroyed: the search runs on the legacy stream. */
+    if (climb_cudnn_ok(cudnnSetStream(c->dnn, 0), who, "cudnnSetStream") ||
+        climb_cudnn_ok(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->dx, c->dw, c->dconv, c->dy,
+                                                            CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
+                       who, "cudnnFindConvolutionForwardAlgorithm")) {
+        dnn_release(c);
+        return -1;
+    }
+    int pick = -1;
+    for (int k = 0; k < n && pick < 0; k++)
+        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].mathType == CUDNN_FMA_MATH)
+            pick = k;
+    if (pick < 0) {
+        fprintf(stderr, "climb: %s: no forward algorithm runs this layer with FMA math\n", who);
+        dnn_release(c);
+        return -1;
+    }
+    c->algo = perf[pick].algo;
+    c->dnn_ws_bytes = perf[pick].memory;
+    if (c->dnn_ws_bytes && CLIMB_FAILED(cudaMalloc(&c->dnn_ws, c->dnn_ws_bytes))) {
+        dnn_release(c);
+        return -1;
+    }
+    const int indirect = c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT || c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
+                         c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
+                         c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+    c->vendor_factor = indirect ? 16 : 1;
+    c->dnn_ready = 1;
+    return 0;
+}
+
+static cudaError_t launch_cudnn(climb_case *c, cudaStream_t s)
+{
+    if (c->l.c == 0) /* cuDNN takes no empty reduction: the outputs are 0 */
+        return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
+    const float one = 1, zero = 0;
+    if (climb_cudnn_ok(cudnnSetStream(c->dnn, s), "cnn cuDNN", "cudnnSetStream") ||
+        climb_cudnn_ok(cudnnConvolutionForward(c->dnn, &one, c->dx, c->d_x, c->dw, c->d_w, c->dconv, c->algo, c->dnn_ws,
+                                               c->dnn_ws_bytes, &zero, c->dy, c->d_y),
+                       "cnn cuDNN", "cudnnConvolutionForward"))
+        return cudaErrorUnknown;
+    return cudaGetLastError();
+}
+#endif
+
+/* ---------------------------------------------------------------- the registry */
+
+static int k_direct(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)cnn_direct_kernel, "cnn_direct_kernel", 256, 0);
+}
+static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    /* the 3 x 3 layers' tile: 17 x 17 inputs and 9 weights */
+    return climb_one_kernel(o, max, (const void *)cnn_tiled_kernel, "cnn_tiled_kernel", CNN_TILE * CNN_TILE,
+                            (17 * 17 + 9) * sizeof(float));
+}
+static int k_im2col(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    /* SGEMM's kernels are listed under sgemm */
+    return climb_one_kernel(o, max, (const void *)cnn_im2col_kernel, "cnn_im2col_kernel", 256, 0);
+}
+static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+{
+    int n = 0;
+#define CNN_K(BM_, BN_, BK_, RM_)                                                                            \
+    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, BK_, RM_, 2>,               \
+                        CLIMB_GEMM_NT(BM_, BN_, RM_, 2), 2 * (size_t)BK_ * (BM_ + 4 + BN_ + 4) * sizeof(float), \
+                        "cnn_implicit_gemm_kernel<%d, %d, %d, %d, 2>", BM_, BN_, BK_, RM_);
+    if (tuning[0] == 128 && tuning[1] == 16) {
+        CNN_K(128, 128, 16, 4)
+        CNN_K(128, 64, 16, 4)
+    } else if (tuning[0] == 128) {
+        CNN_K(128, 128, 8, 4)
+        CNN_K(128, 64, 8, 4)
+    }
+    if (tuning[1] == 16) {
+        CNN_K(64, 128, 16, 2)
+        CNN_K(64, 64, 16, 2)
+    } else {
+        CNN_K(64, 128, 8, 2)
+        CNN_K(64, 64, 8, 2)
+    }
+#undef CNN_K
+    return n;
+}
+
+typedef struct cnn_rung {
+    climb_rung_info info;
+    cnn_launch_fn launch;
+} cnn_rung;
+
+static const cnn_rung CNN_RUNGS[] = {
+#ifdef CLIMB_HAVE_CUDNN
+    {.info = {.name = "cudnn", .idea = "vendor: cudnnConvolutionForward, FP32 FMA math (no TF32), the fastest "
+                                       "algorithm cudnnFindConvolutionForwardAlgorithm finds",
+              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+     .launch = launch_cudnn},
+#endif
+    {.info = {.name = "direct", .idea = "a thread per output, its C R S products from global memory",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct},
+     .launch = launch_direct},
+    {.info = {.name = "shared_tiles", .idea = "the seed's kernel: a 16 x 16 output tile a block; per input map, the "
+                                              "input tile and the filter in shared memory",
+              .needs = "N and K below 65536; the input tile and filter within 48 KB", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_tiled},
+     .launch = launch_tiled},
+    {.info = {.name = "im2col_sgemm", .idea = "the seed's unrolling: each image's inputs as a C R S x P Q matrix, "
+                                              "times the filters with climb's best SGEMM",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col},
+     .launch = launch_im2col},
+    {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
+                                               "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
+     .launch = launch_best},
+};
+
+static const climb_rung_info *cnn_rung_info(int i) { return &CNN_RUNGS[i].info; }
+static int is_vendor(int rung) { return CNN_RUNGS[rung].info.kind == CLIMB_RUNG_VENDOR; }
+
+/* ---------------------------------------------------------------- options and tuning */
+
+enum { OPT_PAD };
+static constexpr climb_option CNN_OPTIONS[] = {
+    {.name = "pad", .kind = CLIMB_OPT_INT,
+     .meaning = "zero padding on each side of the image; -1: (R - 1) / 2 rows and (S - 1) / 2 columns (size-keeping)",
+     .def = "-1", .min = -1, .max = 64},
+};
+CLIMB_OPTION_AT(CNN_OPTIONS, OPT_PAD, "pad");
+
+static const climb_tunable CNN_TUNABLES[] = {
+    {.name = "bm", .meaning = "output channels a block computes at most (64 where K <= 64)", .values = CNN_BM,
+     .n_values = CLIMB_COUNT(CNN_BM)},
+    {.name = "bk", .meaning = "c r s a k-tile holds", .values = CNN_BK, .n_values = CLIMB_COUNT(CNN_BK)},
+};
+
+static const char *cnn_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
+{
+    (void)dev;
+    (void)k;
+    values[0] = 128;
+    values[1] = 8;
+    return "built-in: up to 128 channels a block, 8 c r s a k-tile";
+}
+
+static const climb_tuning CNN_TUNING = {.params = CNN_TUNABLES, .n_params = CLIMB_COUNT(CNN_TUNABLES),
+                                        .candidates = NULL, .n_candidates = 0, .defaults = cnn_defaults,
+                                        .rejects = NULL};
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void cnn_release(climb_case *c, int rung)
+{
+#ifdef CLIMB_HAVE_CUDNN
+    if (is_vendor(rung))
+        dnn_release(c);
+#endif
+    if (CNN_RUNGS[rung].launch == launch_im2col) {
+        cudaFree(c->d_col);
+        cudaFree(c->d_gemm_ws);
+        c->d_col = NULL;
+        c->d_gemm_ws = NULL;
+    }
+}
+
+static void cnn_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+#ifdef CLIMB_HAVE_CUDNN
+    dnn_release(c);
+#endif
+    cudaFree(c->d_col);
+    cudaFree(c->d_gemm_ws);
+    for (int k = 0; k < 3; k++)
+        if (c->d_alloc[k])
+            cudaFree(c->d_alloc[k]);
+    free(c->h_x);
+    free(c->h_w);
+    free(c->h_y);
+    free(c->w_abs);
+    free(c->ref);
+    free(c->tol);
+    free(c->samples);
+    free(c->sample_ref);
+    free(c->sample_tol);
+    free(c);
+}
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+
+static int cnn_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    const size_t *d = p->shape.d;
+    const int pad = (int)p->opts[OPT_PAD].i;
+    for (int k = 0; k < 8; k++)
+        if (d[k] > 0x7fffffffu) {
+            fprintf(stderr, "climb: cnn: a size of 2^31 or more\n");
+            free(c);
+            return -1;
+        }
+    climb_cnn_layer l = {(int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6], (int)d[7],
+                         (int)d[7], pad >= 0 ? pad : ((int)d[5] - 1) / 2, pad >= 0 ? pad : ((int)d[6] - 1) / 2, 0, 0};
+    if (climb_cnn_layer_check(&l) != 0) {
+        fprintf(stderr, "climb: cnn: this layer is outside what the kernels take (R, S and the stride at least 1; x, "
+                        "w, y and C R S below 2^31 elements)\n");
+        free(c);
+        return -1;
+    }
+    c->l = l;
+    c->sms = p->dev ? p->dev->sms : 1;
+    c->tn.bm = 128;
+    c->tn.bk = 8;
+    c->vendor_factor = 1;
+    c->nx = (size_t)l.n * l.c * l.h * l.w;
+    c->nw = (size_t)l.k * l.c * l.r * l.s;
+    c->ny = (size_t)l.n * l.k * l.p * l.q;
+    const size_t off = p->offset * sizeof(float);
+    const size_t sizes[3] = {c->nx, c->nw, c->ny};
+    float **dev[3] = {&c->d_x, &c->d_w, &c->d_y};
+    for (int k = 0; k < 3; k++)
+        if (climb_device_alloc_offset(at_least_1(sizes[k]) * sizeof(float), off, (void **)&c->d_alloc[k],
+                                      (void **)dev[k], "a cnn tensor") != 0) {
+            cnn_destroy(c);
+            return -1;
+        }
+    if (climb_host_memory_refuses((c->nx + c->nw + 3 * c->ny) * sizeof(float), "the cnn tensors and reference")) {
+        cnn_destroy(c);
+        return -1;
+    }
+    c->h_x = (float *)malloc(at_least_1(c->nx) * sizeof(float));
+    c->h_w = (float *)malloc(at_least_1(c->nw) * sizeof(float));
+    c->h_y = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+    c->w_abs = (double *)calloc(at_least_1((size_t)l.k), sizeof(double));
+    if (!c->h_x || !c->h_w || !c->h_y || !c->w_abs) {
+        climb_host_oom("the cnn layer");
+        cnn_destroy(c);
+        return -1;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    climb_rng_fill_f32(&rng, c->h_x, c->nx, -1.0f, 1.0f);
+    climb_rng_fill_f32(&rng, c->h_w, c->nw, -1.0f, 1.0f);
+    c->x_max = 0;
+    for (size_t i = 0; i < c->nx; i++)
+        c->x_max = fmax(c->x_max, fabs(c->h_x[i]));
+    const size_t crs = (size_t)l.c * l.r * l.s;
+    for (int k = 0; k < l.k; k++)
+        for (size_t i = 0; i < crs; i++)
+            c->w_abs[k] += fabs(c->h_w[(size_t)k * crs + i]);
+    if (CLIMB_FAILED(cudaMemcpy(c->d_x, c->h_x, c->nx * sizeof(float), cudaMemcpyHostToDevice)) ||
+        CLIMB_FAILED(cudaMemcpy(c->d_w, c->h_w, c->nw * sizeof(float), cudaMemcpyHostToDevice))) {
+        cnn_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *cnn_describe(const climb_case *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "x and w random in [-1, 1); pad %d x %d; output %d x %d", c->l.pad_h, c->l.pad_w, c->l.p,
+             c->l.q);
+    return buf;
+}
+
+/* Output i's (n, k, p, q). */
+static void unflatten(const climb_cnn_layer *l, size_t i, int *n, int *k, int *p, int *q)
+{
+    *q = (int)(i % l->q);
+    *p = (int)((i / l->q) % l->p);
+    *k = (int)((i / ((size_t)l->q * l->p)) % l->k);
+    *n = (int)(i / ((size_t)l->q * l->p * l->k));
+}
+
+#define CNN_SAMPLES 4096
+
+static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    const climb_cnn_layer *l = &c->l;
+    c->mode = mode;
+    if (mode == CLIMB_REF_CPU) {
+        c->ref = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+        c->tol = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+        if (!c->ref || !c->tol)
+            return climb_host_oom("the cnn reference");
+        for (size_t i = 0; i < c->ny; i++) {
+            int n, k, p, q;
+            double mag;
+            unflatten(l, i, &n, &k, &p, &q);
+            c->ref[i] = (float)climb_cnn_ref_at(l, c->h_x, c->h_w, n, k, p, q, &mag);
+            c->tol[i] = (float)(climb_cnn_tolerance(l, mag) + fabs(c->ref[i]) * 0x1p-24);
+        }
+        snprintf(desc, desclen, "CPU, double; |error| <= 1.01 (C R S + 2) 2^-24 sum |w x| each");
+        return 0;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed ^ 0xc44ULL);
+    c->samples = climb_rng_samples(&rng, c->ny, CNN_SAMPLES, &c->n_samples);
+    c->sample_ref = (double *)malloc(at_least_1(c->n_samples) * sizeof(double));
+    c->sample_tol = (double *)malloc(at_least_1(c->n_samples) * sizeof(double));
+    if (!c->samples || !c->sample_ref || !c->sample_tol)
+        return climb_host_oom("the cnn reference");
+    for (size_t s = 0; s < c->n_samples; s++) {
+        int n, k, p, q;
+        double mag;
+        unflatten(l, c->samples[s], &n, &k, &p, &q);
+        c->sample_ref[s] = climb_cnn_ref_at(l, c->h_x, c->h_w, n, k, p, q, &mag);
+        c->sample_tol[s] = climb_cnn_tolerance(l, mag);
+    }
+    if (mode == CLIMB_REF_SAMPLES) {
+        snprintf(desc, desclen, "CPU, %zu random outputs in double", c->n_samples);
+        return 0;
+    }
+    /* VENDOR: its output (in y) checked on the samples, then adopted; the tolerance of output (n, k, ...) from the
+     * filter's sum |w| and max |x| (sum |w x| <= max|x| sum|w_k|), doubled: two results within the bound of the
+     * exact one are within twice it of each other. */
+    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t s = 0; s < c->n_samples; s++) {
+        const double got = c->h_y[c->samples[s]], want = c->sample_ref[s];
+        if (!(fabs(got - want) <= c->vendor_factor * c->sample_tol[s])) {
+            snprintf(desc, desclen, "the vendor's y[%zu] = %.9g, CPU %.9g", c->samples[s], got, want);
+            return 1;
+        }
+    }
+    c->ref = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+    c->tol = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+    if (!c->ref || !c->tol)
+        return climb_host_oom("the cnn reference");
+    for (size_t i = 0; i < c->ny; i++) {
+        int n, k, p, q;
+        unflatten(l, i, &n, &k, &p, &q);
+        c->ref[i] = c->h_y[i];
+        c->tol[i] = (float)((1 + c->vendor_factor) * climb_cnn_tolerance(l, c->x_max * c->w_abs[k]));
+    }
+    snprintf(desc, desclen, "the vendor's output (%zu CPU outputs agree), within 2 x 1.01 (C R S + 2) 2^-24 max|x| "
+                            "sum|w_k|; the CPU outputs checked too", c->n_samples);
+    return 0;
+}
+
+static double cnn_ref_cost(const climb_case *c) { return (double)c->ny * c->l.c * c->l.r * c->l.s; }
+
+static const char *cnn_refuses(const climb_case *c, int rung)
+{
+    if (CNN_RUNGS[rung].launch == launch_tiled) {
+        if (c->l.n > 65535 || c->l.k > 65535)
+            return "N and K below 65536 (the grid's y and z)";
+        if (tiled_smem(&c->l) > 48 * 1024)
+            return "the input tile and the filter take more than 48 KB of shared memory";
+    }
+    return NULL;
+}
+
+static int cnn_prepare(climb_case *c, int rung)
+{
+#ifdef CLIMB_HAVE_CUDNN
+    if (is_vendor(rung))
+        return dnn_prepare(c);
+#endif
+    if (CNN_RUNGS[rung].launch == launch_im2col && !c->d_col) {
+        const climb_cnn_layer *l = &c->l;
+        const size_t crs = (size_t)l->c * l->r * l->s, pq = (size_t)l->p * l->q;
+        climb_tuning_key key = {CLIMB_SHAPE3(l->k, pq, crs), CLIMB_F32, NULL};
+        climb_sgemm_tuning()->defaults(c->p.dev, &key, c->gemm_tuning);
+        c->gemm_ws_bytes = climb_sgemm_workspace(c->gemm_tuning, 0, 0, (size_t)l->k, pq, crs, c->sms);
+        CLIMB_CHECK(cudaMalloc((void **)&c->d_col, at_least_1(crs * pq) * sizeof(float)));
+        if (c->gemm_ws_bytes)
+            CLIMB_CHECK(cudaMalloc(&c->d_gemm_ws, c->gemm_ws_bytes));
+    }
+    return 0;
+}
+
+static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
+{
+#ifdef CLIMB_HAVE_CUDNN
+    if (is_vendor(rung)) {
+        out->bytes = (double)c->dnn_ws_bytes;
+        return 1;
+    }
+#endif
+    if (CNN_RUNGS[rung].launch == launch_im2col) {
+        out->bytes = (double)c->l.c * c->l.r * c->l.s * c->l.p * c->l.q * sizeof(float) + (double)c->gemm_ws_bytes;
+        return 1;
+    }
+    return 0;
+}
+
+static int cnn_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (c->ny == 0)
+        return 0;
+    CLIMB_CHECK(CNN_RUNGS[rung].launch(c, s));
+    return 0;
+}
+
+static int cnn_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_y, 0xFF, at_least_1(c->ny) * sizeof(float)));
+    return 0;
+}
+
+static int cnn_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    if (c->ny == 0)
+        return 0;
+    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost));
+    const double factor = is_vendor(rung) ? c->vendor_factor : 1;
+    size_t bad = 0;
+    for (size_t i = 0; c->ref && i < c->ny; i++)
+        if (!(fabs(c->h_y[i] - c->ref[i]) <= factor * c->tol[i])) {
+            if (bad < 3) {
+                int n, k, p, q;
+                unflatten(&c->l, i, &n, &k, &p, &q);
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sy[%d][%d][%d][%d] = %.9g, expected %.9g", used ? "; " : "", n, k,
+                         p, q, c->h_y[i], c->ref[i]);
+            }
+            bad++;
+        }
+    for (size_t s = 0; s < c->n_samples; s++) {
+        const double got = c->h_y[c->samples[s]];
+        if (!(fabs(got - c->sample_ref[s]) <= factor * c->sample_tol[s])) {
+            if (bad < 3) {
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sy[%zu] = %.9g, CPU %.9g", used ? "; " : "", c->samples[s], got,
+                         c->sample_ref[s]);
+            }
+            bad++;
+        }
+    }
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
+        return 1;
+    }
+    return 0;
+}
+
+static void cnn_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = 4.0 * ((double)c->nx + (double)c->nw);
+    out->bytes_written = 4.0 * (double)c->ny;
+    out->flops = 2.0 * (double)c->ny * c->l.c * c->l.r * c->l.s;
+}
+
+static void cnn_set_tuning(climb_case *c, const int *values) { climb_cnn_set_tuning(&c->tn, values); }
+
+/* N C H W K R S U. The issue's layers: ResNet's 56 x 56 and 14 x 14 3 x 3 stages and its 7 x 7 stride-2 stem. */
+static const climb_shape CNN_BENCH_SHAPES[] = {CLIMB_SHAPEN(8, 64, 64, 56, 56, 64, 3, 3, 1),
+                                               CLIMB_SHAPEN(8, 32, 256, 14, 14, 256, 3, 3, 1),
+                                               CLIMB_SHAPEN(8, 16, 3, 224, 224, 64, 7, 7, 2)};
+/* Empty, one of everything, a filter larger than the image, 1 x 1 filters, strides 2 and 3, channels and filters
+ * that are not multiples of any tile, outputs of one pixel. */
+static const climb_shape CNN_CHECK_SHAPES[] = {
+    CLIMB_SHAPEN(8, 0, 3, 8, 8, 4, 3, 3, 1),    CLIMB_SHAPEN(8, 2, 3, 8, 8, 0, 3, 3, 1),
+    CLIMB_SHAPEN(8, 2, 0, 8, 8, 4, 3, 3, 1),    CLIMB_SHAPEN(8, 1, 1, 1, 1, 1, 1, 1, 1),
+    CLIMB_SHAPEN(8, 1, 1, 5, 5, 1, 3, 3, 1),    CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3, 3, 1),
+    CLIMB_SHAPEN(8, 3, 5, 11, 13, 7, 5, 5, 2),  CLIMB_SHAPEN(8, 1, 2, 4, 4, 3, 7, 7, 1),
+    CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1),   CLIMB_SHAPEN(8, 2, 17, 15, 15, 130, 1, 1, 1),
+    CLIMB_SHAPEN(8, 1, 3, 33, 35, 64, 7, 7, 2), CLIMB_SHAPEN(8, 3, 7, 20, 30, 129, 3, 3, 3),
+    CLIMB_SHAPEN(8, 5, 9, 3, 3, 33, 3, 3, 1)};
+static const climb_shape CNN_QUICK_SHAPES[] = {CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3, 3, 1),
+                                               CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1)};
+
+extern "C" const climb_workload climb_cnn_workload = {
+    .name = "cnn",
+    .title = "One convolutional layer forward (NCHW, f32)",
+    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
+                "tiles, im2col and a matrix product)",
+    .command = NULL,
+    .dims = {"N", "C", "H", "W", "K", "R", "S", "U"},
+    .shape_format = "N{N} C{C} {H}x{W} K{K} {R}x{S} stride {U}",
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = CNN_OPTIONS,
+    .n_options = CLIMB_COUNT(CNN_OPTIONS),
+    .bytes_counted = "read: x (N C H W) and w (K C R S) once; written: y (N K P Q)",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = CNN_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(CNN_BENCH_SHAPES),
+    .check_shapes = CNN_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(CNN_CHECK_SHAPES),
+    .quick_shapes = CNN_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(CNN_QUICK_SHAPES),
+    .check_max_offset = 3,
+    .n_rungs = CLIMB_COUNT(CNN_RUNGS),
+    .rung = cnn_rung_info,
+    .published = NULL,
+    .sweeps = NULL,
+    .n_sweeps = 0,
+    .load = NULL,
+    .unload = NULL,
+    .create = cnn_create,
+    .describe = cnn_describe,
+    .reference = cnn_reference,
+    .ref_cost = cnn_ref_cost,
+    .ref_cost_limit = 3e8,
+    .refuses = cnn_refuses,
+    .prepare = cnn_prepare,
+    .setup = cnn_setup,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = cnn_run,
+    .poison = cnn_poison,
+    .verify = cnn_verify,
+    .counts = cnn_counts,
+    .rung_counts = NULL,
+    .release = cnn_release,
+    .save = NULL,
+    .destroy = cnn_destroy,
+    .tuning = &CNN_TUNING,
+    .set_tuning = cnn_set_tuning,
+};

@@ -1,0 +1,51 @@
+/* One convolutional layer forward: the parts of src/workloads/cnn.cu that the library face and the tests use. */
+#ifndef CLIMB_WORKLOADS_CNN_H
+#define CLIMB_WORKLOADS_CNN_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_cnn_workload;
+
+/* A layer: x is n x c x h x w (NCHW), the filters k x c x r x s, y is n x k x p x q with p = (h + 2 pad_h - r) /
+ * stride_h + 1 and q = (w + 2 pad_w - s) / stride_w + 1 (0 when the padded input is smaller than the filter). */
+typedef struct climb_cnn_layer {
+    int n, c, h, w, k, r, s;
+    int stride_h, stride_w, pad_h, pad_w;
+    int p, q;
+} climb_cnn_layer;
+
+/* Fills p and q; 0, or -1 for a layer no kernel takes (a size below 0 or 1, a pad below 0, a stride below 1, an
+ * element count of x, w or y, or c r s, at 2^31 or more). */
+int climb_cnn_layer_check(climb_cnn_layer *l);
+
+/* y[n][k][p][q] of the layer on the CPU in double (x and w as above); abs (may be NULL) gets sum |w x|. */
+double climb_cnn_ref_at(const climb_cnn_layer *l, const float *x, const float *w, int n, int k, int p, int q,
+                        double *abs);
+/* |GPU - exact| allowed for an output whose c r s products add up, in absolute value, to at most abs_sum. */
+double climb_cnn_tolerance(const climb_cnn_layer *l, double abs_sum);
+
+/* The best rung's tunable parameters, in the order of climb_cnn_workload.tuning->params. */
+typedef struct climb_cnn_tuning {
+    int bm;         /* output channels a block computes at most (64 or 128; 64 when k <= 64) */
+    int bk;         /* c r s a k-tile holds (8 or 16) */
+} climb_cnn_tuning;
+
+void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values);
+
+/* The rung marked best (implicit GEMM), for the library face: y = the layer of x with filters w on stream s, on a
+ * device of `sms` SMs. Any layer climb_cnn_layer_check takes. */
+cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x, const float *w,
+                           float *y, int sms, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

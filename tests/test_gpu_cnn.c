@@ -1,0 +1,137 @@
+/* GPU: every CNN layer rung over the edge layers (empty batches, maps and filters; one of everything; a filter
+ * larger than the image; 1 x 1 filters; strides 2 and 3; channel and filter counts that are no multiple of a tile),
+ * with the size-keeping pad, no pad and pad 2, misaligned tensors, every output checked against the CPU in double;
+ * proof that an output nobody wrote fails; the C API (layers of both strides and pads, its refusals). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "climb.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "device/device.h"
+#include "workloads/cnn.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_cnn_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed, const char *pad)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "pad", pad, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "pad %s: %ld runs, %d failures, %ld refused", pad, cr.runs,
+               cr.failures, cr.refused);
+    printf("pad=%s: %ld runs, %ld refused, seed %" PRIu64 "\n", pad, cr.runs, cr.refused, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    climb_case_key k = {CLIMB_F32, CLIMB_SHAPEN(8, 2, 5, 9, 11, 70, 3, 3, 1), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    char msg[400];
+    for (int r = 0; r < w->n_rungs; r++) {
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "y[0][0][0][0]"), "%s: %s",
+                   w->rung(r)->name, msg);
+        EXPECT(w->prepare(oc.c, r) == 0 && w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        w->release(oc.c, r);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng rg;
+    climb_rng_seed(&rg, climb_fresh_seed());
+    const climb_conv_layer_desc layers[] = {
+        {3, 5, 17, 19, 70, 3, 3, 1, 1, 1, 1}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}, {4, 16, 8, 8, 130, 1, 1, 1, 1, 0, 0},
+        {1, 2, 9, 12, 3, 3, 5, 2, 3, 0, 2}};
+    for (int li = 0; li < 4; li++) {
+        const climb_conv_layer_desc *d = &layers[li];
+        int p, q;
+        EXPECT(climb_conv_output_size(d, &p, &q) == CLIMB_STATUS_SUCCESS && p > 0 && q > 0);
+        const size_t nx = (size_t)d->n * d->c * d->h * d->w, nw = (size_t)d->k * d->c * d->r * d->s;
+        const size_t ny = (size_t)d->n * d->k * p * q;
+        float *hx = malloc(nx * 4), *hw = malloc(nw * 4), *hy = malloc(ny * 4), *dx, *dw, *dy;
+        climb_rng_fill_f32(&rg, hx, nx, -1.0f, 1.0f);
+        climb_rng_fill_f32(&rg, hw, nw, -1.0f, 1.0f);
+        EXPECT(cudaMalloc((void **)&dx, nx * 4) == cudaSuccess && cudaMalloc((void **)&dw, nw * 4) == cudaSuccess &&
+               cudaMalloc((void **)&dy, ny * 4) == cudaSuccess);
+        EXPECT(cudaMemcpy(dx, hx, nx * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
+        EXPECT(climb_conv_forward_f32(h, d, dx, dw, dy) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
+        EXPECT(climb_cnn_layer_check(&l) == 0);
+        size_t bad = 0, i = 0;
+        for (int n = 0; n < l.n; n++)
+            for (int k = 0; k < l.k; k++)
+                for (int pp = 0; pp < l.p; pp++)
+                    for (int qq = 0; qq < l.q; qq++, i++) {
+                        double mag;
+                        const double want = climb_cnn_ref_at(&l, hx, hw, n, k, pp, qq, &mag);
+                        bad += !(fabs(hy[i] - want) <= climb_cnn_tolerance(&l, mag));
+                    }
+        EXPECT_MSG(bad == 0, "climb_conv_forward_f32 layer %d: %zu of %zu wrong", li, bad, ny);
+        free(hx);
+        free(hw);
+        free(hy);
+        cudaFree(dx);
+        cudaFree(dw);
+        cudaFree(dy);
+    }
+    float *d;
+    EXPECT(cudaMalloc((void **)&d, 1 << 22) == cudaSuccess);
+    climb_conv_layer_desc bad = {1, 2, 8, 8, 4, 3, 3, 1, 1, 1, 1};
+    EXPECT(climb_conv_forward_f32(h, &bad, d, d + 200000, d + 100) == CLIMB_STATUS_INVALID_VALUE); /* y over x */
+    EXPECT(climb_conv_forward_f32(h, NULL, d, d, d) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_conv_forward_f32(NULL, &bad, d, d + 200000, d + 300000) == CLIMB_STATUS_INVALID_VALUE);
+    bad.stride_h = 0;
+    EXPECT(climb_conv_forward_f32(h, &bad, d, d + 200000, d + 300000) == CLIMB_STATUS_INVALID_VALUE);
+    bad.stride_h = 1;
+    bad.pad_w = -1;
+    EXPECT(climb_conv_forward_f32(h, &bad, d, d + 200000, d + 300000) == CLIMB_STATUS_INVALID_VALUE);
+    bad.pad_w = 1;
+    float host[16];
+    EXPECT(climb_conv_forward_f32(h, &bad, host, d + 200000, d + 300000) == CLIMB_STATUS_INVALID_VALUE);
+    bad.n = 0;
+    EXPECT(climb_conv_forward_f32(h, &bad, NULL, NULL, NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaPeekAtLastError() == cudaSuccess);
+    cudaFree(d);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_poisoned();
+    const uint64_t fresh = climb_fresh_seed();
+    test_check(fresh, "-1");
+    test_check(fresh + 1, "0");
+    test_check(fresh + 2, "2");
+    test_api();
+    return test_finish("test_gpu_cnn");
+}
