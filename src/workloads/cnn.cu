@@ -152,19 +152,20 @@ __global__ void __launch_bounds__(256) cnn_im2col_kernel(const float *x, float *
     col[i] = (ih >= 0 && ih < l.h && iw >= 0 && iw < l.w) ? x[(((size_t)n * l.c + c) * l.h + ih) * l.w + iw] : 0.0f;
 }
 
-/* The implicit GEMM's B operand: the C R S x N P Q im2col matrix, never stored. With one thread a column (NT ==
- * BN), thread t owns column j = col0 + t of every k-tile: its image n and output (p, q) are found once, and a
- * k-tile's BK rows (c, r, s) are stepped through with carries instead of divisions. Each element goes to shared
- * memory by a 4-byte cp.async, zero-filled where it falls in the padding or past C R S. */
-template <int BN, int BK> struct cnn_im2col_loader {
-    static constexpr int LDS = BN + 4;
-    const float *x, *img;
-    int ih0, iw0, crs, rs_n, r_n, s_n, h, w, cc;
-    bool col_ok;
-    __device__ __forceinline__ void init(const climb_cnn_layer &l, const float *xp, int j)
+/* The implicit GEMM's B operand: the C R S x N P Q im2col matrix, never stored. Thread t owns CPT columns of every
+ * k-tile (j = col0 + t + m NT, NT CPT = BN): each column's image n and output (p, q) are found once, and a k-tile's
+ * BK rows (c, r, s) are stepped through with carries instead of divisions. Each element goes to shared memory by a
+ * 4-byte cp.async, zero-filled where it falls in the padding or past C R S. Tile t covers rows kb + t BK on. */
+template <int BN, int BK, int NT> struct cnn_im2col_loader {
+    static constexpr int LDS = BN + 4, CPT = BN / NT;
+    static_assert(CPT * NT == BN, "whole columns a thread");
+    const float *x, *img[CPT];
+    int ih0[CPT], iw0[CPT], kb, crs, rs_n, r_n, s_n, h, w;
+    bool col_ok[CPT];
+    __device__ __forceinline__ void init(const climb_cnn_layer &l, const float *xp, int col0, int k_begin)
     {
         x = xp;
-        cc = (int)threadIdx.x;
+        kb = k_begin;
         crs = l.c * l.r * l.s;
         rs_n = l.r * l.s;
         r_n = l.r;
@@ -172,22 +173,31 @@ template <int BN, int BK> struct cnn_im2col_loader {
         h = l.h;
         w = l.w;
         const int pq_n = l.p * l.q;
-        col_ok = j < l.n * pq_n;
-        const int n = col_ok ? j / pq_n : 0, pq = col_ok ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
-        const int q = pq - p * l.q;
-        img = x + (size_t)n * l.c * l.h * l.w;
-        ih0 = p * l.stride_h - l.pad_h;
-        iw0 = q * l.stride_w - l.pad_w;
+#pragma unroll
+        for (int m = 0; m < CPT; m++) {
+            const int j = col0 + (int)threadIdx.x + m * NT;
+            col_ok[m] = j < l.n * pq_n;
+            const int n = col_ok[m] ? j / pq_n : 0, pq = col_ok[m] ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
+            const int q = pq - p * l.q;
+            img[m] = x + (size_t)n * l.c * l.h * l.w;
+            ih0[m] = p * l.stride_h - l.pad_h;
+            iw0[m] = q * l.stride_w - l.pad_w;
+        }
     }
     __device__ __forceinline__ void fetch(int tile, float *s)
     {
-        const int p0 = tile * BK;
+        const int p0 = kb + tile * BK;
         int c = p0 / rs_n, rs = p0 - c * rs_n, r = rs / s_n, sc = rs - r * s_n;
 #pragma unroll
         for (int i = 0; i < BK; i++) {
-            const int ih = ih0 + r, iw = iw0 + sc;
-            const bool ok = col_ok && p0 + i < crs && (unsigned)ih < (unsigned)h && (unsigned)iw < (unsigned)w;
-            climb_gemm_cp_async4(s + i * LDS + cc, ok ? img + ((size_t)c * h + ih) * w + iw : x, ok ? 4 : 0);
+            const bool row_ok = p0 + i < crs;
+#pragma unroll
+            for (int m = 0; m < CPT; m++) {
+                const int ih = ih0[m] + r, iw = iw0[m] + sc;
+                const bool ok = row_ok && col_ok[m] && (unsigned)ih < (unsigned)h && (unsigned)iw < (unsigned)w;
+                climb_gemm_cp_async4(s + i * LDS + (int)threadIdx.x + m * NT,
+                                     ok ? img[m] + ((size_t)c * h + ih) * w + iw : x, ok ? 4 : 0);
+            }
             if (++sc == s_n) {
                 sc = 0;
                 if (++r == r_n) {
@@ -204,14 +214,14 @@ template <int BN, int BK> struct cnn_im2col_loader {
  * BM x BN x BK on climb's double-buffered, warp-tiled main loop: W through the k-major loader (float4 along c r s
  * where rows are 16-byte aligned), Xcol through the im2col gather. The epilogue writes each output column j
  * (image n, pixel p q) to y[n][k][p][q]: along a tile row the pixels are consecutive in y, so float4 stores where
- * P Q is a multiple of 4. */
+ * P Q is a multiple of 4. Split-K (gridDim.z > 1, a layer of few output tiles): split z takes c r s in [z kchunk,
+ * (z + 1) kchunk) and adds its partial sums into y (zeroed first) atomically. */
 template <int BM, int BN, int BK, int RM, int RN>
 __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
     cnn_implicit_gemm_kernel(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
-                             climb_cnn_layer l)
+                             climb_cnn_layer l, int kchunk)
 {
     constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, A_BUF = BK * LDA_S, TM = 4 * RM, TN = 4 * RN;
-    static_assert(NT == BN, "one thread a column of the im2col tile");
     extern __shared__ __align__(16) float smem[];
     float *const as = smem, *const bs = smem + 2 * A_BUF;
     int row_base, row_stride, col_base, col_stride;
@@ -219,11 +229,13 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
     const int crs = l.c * l.r * l.s, pq_n = l.p * l.q, npq = l.n * pq_n;
     const int tiles_n = (npq + BN - 1) / BN;
     const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
+    const int kb = (int)blockIdx.z * kchunk, ke = min(crs, kb + kchunk);
+    const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
 
     climb_gemm_matrix_operand<climb_gemm_kmajor_loader<BM, BK, NT, LDA_S>, BK> la;
-    la.src = w, la.ld = crs, la.r0 = row0, la.rlim = l.k, la.kb = 0, la.ke = crs, la.vec = climb_gemm_vec_ok(w, crs);
-    cnn_im2col_loader<BN, BK> lb;
-    lb.init(l, x, col0 + (int)threadIdx.x);
+    la.src = w, la.ld = crs, la.r0 = row0, la.rlim = l.k, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(w, crs);
+    cnn_im2col_loader<BN, BK, NT> lb;
+    lb.init(l, x, col0, kb);
 
     float acc[TM][TN];
 #pragma unroll
@@ -231,10 +243,9 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
         for (int q = 0; q < TN; q++)
             acc[r][q] = 0.0f;
-    climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, (crs + BK - 1) / BK, as, bs, row_base, row_stride, col_base,
-                                               col_stride, acc);
+    climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
 
-    const bool vec = pq_n % 4 == 0 && (uintptr_t)y % 16 == 0;
+    const bool split = gridDim.z > 1, vec = !split && pq_n % 4 == 0 && (uintptr_t)y % 16 == 0;
 #pragma unroll
     for (int v = 0; v < RN; v++) {
         const int j = col0 + col_base + v * col_stride; /* a multiple of 4 */
@@ -254,7 +265,11 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
                 } else {
                     for (int e = 0; e < 4 && j + e < npq; e++) {
                         const int ne = (j + e) / pq_n, pe = (j + e) - ne * pq_n;
-                        y[((size_t)ne * l.k + i) * pq_n + pe] = a[e];
+                        float *o = y + ((size_t)ne * l.k + i) * pq_n + pe;
+                        if (split)
+                            atomicAdd(o, a[e]);
+                        else
+                            *o = a[e];
                     }
                 }
             }
@@ -274,20 +289,44 @@ extern "C" void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values)
     t->bk = values[1];
 }
 
+/* Split-K: a layer whose output tiles give fewer than CNN_SPLIT_BLOCKS blocks a SM splits C R S, each split at
+ * least CNN_SPLIT_MIN_TILES k-tiles. */
+#define CNN_SPLIT_BLOCKS 3
+#define CNN_SPLIT_MIN_TILES 16
+
 template <int BM, int BN, int BK, int RM, int RN>
-static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, cudaStream_t s)
+static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, int sms,
+                                cudaStream_t s)
 {
     const size_t tiles = cdiv((size_t)l->k, BM) * cdiv((size_t)l->n * l->p * l->q, BN);
     if (tiles > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
+    const int crs = l->c * l->r * l->s, ktiles = (crs + BK - 1) / BK;
+    int splits = 1;
+    const size_t want = (size_t)CNN_SPLIT_BLOCKS * (sms > 0 ? sms : 1);
+    if (tiles < want) {
+        splits = (int)cdiv(want, tiles);
+        if (splits > ktiles / CNN_SPLIT_MIN_TILES)
+            splits = ktiles / CNN_SPLIT_MIN_TILES;
+        if (splits < 1)
+            splits = 1;
+    }
+    const int kchunk = splits > 1 ? (int)cdiv((size_t)ktiles, (size_t)splits) * BK : (crs > 0 ? crs : 1);
+    splits = splits > 1 ? (crs + kchunk - 1) / kchunk : 1;
+    if (splits > 1) {
+        cudaError_t e = cudaMemsetAsync(y, 0, (size_t)l->n * l->k * l->p * l->q * sizeof(float), s);
+        if (e != cudaSuccess)
+            return e;
+    }
     const size_t smem = 2 * (size_t)BK * (BM + 4 + BN + 4) * sizeof(float);
-    cnn_implicit_gemm_kernel<BM, BN, BK, RM, RN><<<(unsigned)tiles, CLIMB_GEMM_NT(BM, BN, RM, RN), smem, s>>>(x, w, y, *l);
+    cnn_implicit_gemm_kernel<BM, BN, BK, RM, RN>
+        <<<dim3((unsigned)tiles, 1, (unsigned)splits), CLIMB_GEMM_NT(BM, BN, RM, RN), smem, s>>>(x, w, y, *l, kchunk);
     return cudaGetLastError();
 }
 
-/* The tile: BM = t->bm (64 where there are at most 64 filters), BN = 128 where that still gives every SM two
- * blocks, else 64 (a layer of few output pixels, 14 x 14 ones). 4 x 4 sub-blocks, RM x RN of them a thread, so
- * that a block has BN threads. */
+/* The tile: BM = t->bm (64 where there are at most 64 filters); BN = 128 (64 for a layer of under 1024 output
+ * pixels in all); split-K where the tiles are too few to fill the SMs. A thread computes 8 x 16 outputs on the
+ * 128-wide tiles (as SGEMM's best rung does), 8 x 8 or 16 x 8 on the 64-wide ones. */
 extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
                                       const float *w, float *y, int sms, cudaStream_t s)
 {
@@ -295,15 +334,15 @@ extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn
         return cudaSuccess;
     const int bm = t->bm == 128 && l->k > 64 ? 128 : 64;
     const size_t npq = (size_t)l->n * l->p * l->q;
-    const int bn = cdiv((size_t)l->k, bm) * cdiv(npq, 128) >= 2 * (size_t)(sms > 0 ? sms : 1) ? 128 : 64;
-#define CNN_IGEMM(BM_, BN_, RM_)                                                                             \
+    const int bn = npq >= 1024 ? 128 : 64;
+#define CNN_IGEMM(BM_, BN_, RM_, RN_)                                                                        \
     if (bm == BM_ && bn == BN_)                                                                              \
-        return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, 2>(l, x, w, y, s)                               \
-                           : launch_igemm<BM_, BN_, 8, RM_, 2>(l, x, w, y, s);
-    CNN_IGEMM(64, 64, 2)
-    CNN_IGEMM(64, 128, 2)
-    CNN_IGEMM(128, 64, 4)
-    CNN_IGEMM(128, 128, 4)
+        return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, RN_>(l, x, w, y, sms, s)                        \
+                           : launch_igemm<BM_, BN_, 8, RM_, RN_>(l, x, w, y, sms, s);
+    CNN_IGEMM(64, 64, 2, 2)
+    CNN_IGEMM(64, 128, 2, 4)
+    CNN_IGEMM(128, 64, 4, 2)
+    CNN_IGEMM(128, 128, 2, 4)
 #undef CNN_IGEMM
     return cudaErrorInvalidValue;
 }
@@ -505,23 +544,23 @@ static int k_im2col(climb_dtype, const climb_device_info *, const int *, climb_k
 static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
     int n = 0;
-#define CNN_K(BM_, BN_, BK_, RM_)                                                                            \
-    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, BK_, RM_, 2>,               \
-                        CLIMB_GEMM_NT(BM_, BN_, RM_, 2), 2 * (size_t)BK_ * (BM_ + 4 + BN_ + 4) * sizeof(float), \
-                        "cnn_implicit_gemm_kernel<%d, %d, %d, %d, 2>", BM_, BN_, BK_, RM_);
+#define CNN_K(BM_, BN_, BK_, RM_, RN_)                                                                       \
+    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, BK_, RM_, RN_>,             \
+                        CLIMB_GEMM_NT(BM_, BN_, RM_, RN_), 2 * (size_t)BK_ * (BM_ + 4 + BN_ + 4) * sizeof(float), \
+                        "cnn_implicit_gemm_kernel<%d, %d, %d, %d, %d>", BM_, BN_, BK_, RM_, RN_);
     if (tuning[0] == 128 && tuning[1] == 16) {
-        CNN_K(128, 128, 16, 4)
-        CNN_K(128, 64, 16, 4)
+        CNN_K(128, 128, 16, 2, 4)
+        CNN_K(128, 64, 16, 4, 2)
     } else if (tuning[0] == 128) {
-        CNN_K(128, 128, 8, 4)
-        CNN_K(128, 64, 8, 4)
+        CNN_K(128, 128, 8, 2, 4)
+        CNN_K(128, 64, 8, 4, 2)
     }
     if (tuning[1] == 16) {
-        CNN_K(64, 128, 16, 2)
-        CNN_K(64, 64, 16, 2)
+        CNN_K(64, 128, 16, 2, 4)
+        CNN_K(64, 64, 16, 2, 2)
     } else {
-        CNN_K(64, 128, 8, 2)
-        CNN_K(64, 64, 8, 2)
+        CNN_K(64, 128, 8, 2, 4)
+        CNN_K(64, 64, 8, 2, 2)
     }
 #undef CNN_K
     return n;
