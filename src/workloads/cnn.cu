@@ -282,11 +282,13 @@ static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
 
 static const int CNN_BM[] = {64, 128};
 static const int CNN_BK[] = {8, 16};
+static const int CNN_WIDE[] = {0, 1};
 
 extern "C" void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values)
 {
     t->bm = values[0];
     t->bk = values[1];
+    t->wide = values[2];
 }
 
 /* Split-K: a layer whose output tiles give fewer than CNN_SPLIT_BLOCKS blocks a SM splits C R S, each split at
@@ -335,13 +337,14 @@ extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn
         return cudaSuccess;
     const int bm = t->bm == 128 && l->k > 64 ? 128 : 64;
     const size_t npq = (size_t)l->n * l->p * l->q;
-    const int bn = npq >= 1024 ? 128 : 64;
+    const int bn = npq < 1024 ? 64 : bm == 64 && t->wide && npq >= 16384 ? 256 : 128;
 #define CNN_IGEMM(BM_, BN_, RM_, RN_)                                                                        \
     if (bm == BM_ && bn == BN_)                                                                              \
         return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, RN_>(l, x, w, y, sms, s)                        \
                            : launch_igemm<BM_, BN_, 8, RM_, RN_>(l, x, w, y, sms, s);
     CNN_IGEMM(64, 64, 2, 2)
     CNN_IGEMM(64, 128, 2, 2)
+    CNN_IGEMM(64, 256, 2, 4)
     CNN_IGEMM(128, 64, 4, 2)
     CNN_IGEMM(128, 128, 2, 4)
 #undef CNN_IGEMM
@@ -556,6 +559,10 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
         CNN_K(128, 128, 8, 2, 4)
         CNN_K(128, 64, 8, 4, 2)
     }
+    if (tuning[2] == 1 && tuning[1] == 16)
+        CNN_K(64, 256, 16, 2, 4)
+    else if (tuning[2] == 1)
+        CNN_K(64, 256, 8, 2, 4)
     if (tuning[1] == 16) {
         CNN_K(64, 128, 16, 2, 2)
         CNN_K(64, 64, 16, 2, 2)
@@ -614,6 +621,8 @@ static const climb_tunable CNN_TUNABLES[] = {
     {.name = "bm", .meaning = "output channels a block computes at most (64 where K <= 64)", .values = CNN_BM,
      .n_values = CLIMB_COUNT(CNN_BM)},
     {.name = "bk", .meaning = "c r s a k-tile holds", .values = CNN_BK, .n_values = CLIMB_COUNT(CNN_BK)},
+    {.name = "wide", .meaning = "1: 64 x 256 tiles, 8 x 16 a thread, where BM is 64 and there are 16384 pixels",
+     .values = CNN_WIDE, .n_values = CLIMB_COUNT(CNN_WIDE)},
 };
 
 static const char *cnn_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
@@ -622,7 +631,8 @@ static const char *cnn_defaults(const climb_device_info *dev, const climb_tuning
     (void)k;
     values[0] = 128;
     values[1] = 8;
-    return "built-in: up to 128 channels a block, 8 c r s a k-tile";
+    values[2] = 1;
+    return "built-in: up to 128 channels a block, 8 c r s a k-tile, 64 x 256 tiles where they fit";
 }
 
 static const climb_tuning CNN_TUNING = {.params = CNN_TUNABLES, .n_params = CLIMB_COUNT(CNN_TUNABLES),
@@ -698,6 +708,7 @@ static int cnn_create(const climb_case_params *p, climb_case **out)
     c->sms = p->dev ? p->dev->sms : 1;
     c->tn.bm = 128;
     c->tn.bk = 8;
+    c->tn.wide = 1;
     c->vendor_factor = 1;
     c->nx = (size_t)l.n * l.c * l.h * l.w;
     c->nw = (size_t)l.k * l.c * l.r * l.s;
@@ -940,7 +951,7 @@ static const climb_shape CNN_BENCH_SHAPES[] = {CLIMB_SHAPEN(8, 64, 64, 56, 56, 6
                                                CLIMB_SHAPEN(8, 32, 256, 14, 14, 256, 3, 3, 1),
                                                CLIMB_SHAPEN(8, 16, 3, 224, 224, 64, 7, 7, 2)};
 /* Empty, one of everything, a filter larger than the image, 1 x 1 filters, strides 2 and 3, channels and filters
- * that are not multiples of any tile, outputs of one pixel. */
+ * that are not multiples of any tile, outputs of one pixel, and enough pixels for the 64 x 256 tile. */
 static const climb_shape CNN_CHECK_SHAPES[] = {
     CLIMB_SHAPEN(8, 0, 3, 8, 8, 4, 3, 3, 1),    CLIMB_SHAPEN(8, 2, 3, 8, 8, 0, 3, 3, 1),
     CLIMB_SHAPEN(8, 2, 0, 8, 8, 4, 3, 3, 1),    CLIMB_SHAPEN(8, 1, 1, 1, 1, 1, 1, 1, 1),
@@ -948,7 +959,7 @@ static const climb_shape CNN_CHECK_SHAPES[] = {
     CLIMB_SHAPEN(8, 3, 5, 11, 13, 7, 5, 5, 2),  CLIMB_SHAPEN(8, 1, 2, 4, 4, 3, 7, 7, 1),
     CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1),   CLIMB_SHAPEN(8, 2, 17, 15, 15, 130, 1, 1, 1),
     CLIMB_SHAPEN(8, 1, 3, 33, 35, 64, 7, 7, 2), CLIMB_SHAPEN(8, 3, 7, 20, 30, 129, 3, 3, 3),
-    CLIMB_SHAPEN(8, 5, 9, 3, 3, 33, 3, 3, 1)};
+    CLIMB_SHAPEN(8, 5, 9, 3, 3, 33, 3, 3, 1),   CLIMB_SHAPEN(8, 4, 3, 64, 70, 33, 3, 3, 1)};
 static const climb_shape CNN_QUICK_SHAPES[] = {CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3, 3, 1),
                                                CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1)};
 

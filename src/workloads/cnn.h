@@ -35,6 +35,7 @@ double climb_cnn_tolerance(const climb_cnn_layer *l, double abs_sum);
 typedef struct climb_cnn_tuning {
     int bm;         /* output channels a block computes at most (64 or 128; 64 when k <= 64) */
     int bk;         /* c r s a k-tile holds (8 or 16) */
+    int wide;       /* 1: 64 x 256 tiles (8 x 16 outputs a thread) where BM is 64 and there are 16384 pixels */
 } climb_cnn_tuning;
 
 void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values);
