@@ -631,8 +631,9 @@ static const char *cnn_defaults(const climb_device_info *dev, const climb_tuning
     (void)k;
     values[0] = 128;
     values[1] = 8;
-    values[2] = 1;
-    return "built-in: up to 128 channels a block, 8 c r s a k-tile, 64 x 256 tiles where they fit";
+    values[2] = 0;
+    return "built-in: up to 128 channels a block, 8 c r s a k-tile, no 64 x 256 tiles (measured slower: 664 us "
+           "against 532 on the 56 x 56 layer)";
 }
 
 static const climb_tuning CNN_TUNING = {.params = CNN_TUNABLES, .n_params = CLIMB_COUNT(CNN_TUNABLES),
@@ -708,7 +709,7 @@ static int cnn_create(const climb_case_params *p, climb_case **out)
     c->sms = p->dev ? p->dev->sms : 1;
     c->tn.bm = 128;
     c->tn.bk = 8;
-    c->tn.wide = 1;
+    c->tn.wide = 0;
     c->vendor_factor = 1;
     c->nx = (size_t)l.n * l.c * l.h * l.w;
     c->nw = (size_t)l.k * l.c * l.r * l.s;
