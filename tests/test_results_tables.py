@@ -146,6 +146,25 @@ with tempfile.TemporaryDirectory() as root:
                           ("f32", (4096, 4096), "{}", ""), set())
     expect(plain == "f32 rows,cols=4096x4096", "no shape_format: dims=sizes (%s)" % plain)
 
+# scripts/pgm_to_png.py: a P5 with a comment, read and written as a PNG whose pixels decode back the same
+import struct  # noqa: E402
+import zlib  # noqa: E402
+import pgm_to_png  # noqa: E402
+with tempfile.TemporaryDirectory() as d:
+    pgm, png = os.path.join(d, "a.pgm"), os.path.join(d, "a.png")
+    raster = bytes([0, 255, 7, 128, 64, 1])
+    open(pgm, "wb").write(b"P5\n# climb\n3 2\n255\n" + raster)
+    w, h, got = pgm_to_png.read_pgm(pgm)
+    expect((w, h, got) == (3, 2, raster), "pgm read: %r" % ((w, h, got),))
+    pgm_to_png.write_png(png, w, h, got)
+    data = open(png, "rb").read()
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", "png signature")
+    ihdr = struct.unpack(">IIBBBBB", data[16:29])
+    expect(ihdr[:4] == (3, 2, 8, 0), "png header: %r" % (ihdr,))
+    n = struct.unpack(">I", data[33:37])[0]
+    rows = zlib.decompress(data[41:41 + n])
+    expect(rows == b"\0" + raster[:3] + b"\0" + raster[3:], "png pixels")
+
 if failures:
     print("FAILED: " + "; ".join(failures))
     sys.exit(1)
