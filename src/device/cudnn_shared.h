@@ -4,6 +4,7 @@
 #define CLIMB_DEVICE_CUDNN_SHARED_H
 
 #ifdef CLIMB_HAVE_CUDNN
+#include <cuda_runtime_api.h>
 #include <cudnn.h>
 
 #ifdef __cplusplus
@@ -14,6 +15,33 @@ extern "C" {
 int climb_cudnn_shared(cudnnHandle_t *out, const char *who);
 /* 0 when st is success; else prints "climb: who: what: cuDNN's message" and returns -1. */
 int climb_cudnn_ok(cudnnStatus_t st, const char *who, const char *what);
+
+/* One forward convolution planned for a vendor rung: NCHW tensors with the strides given (a padded image's rows
+ * ld apart, say), cross-correlation, FP32 FMA math (no TF32 tensor cores), and the algorithm that
+ * cudnnFindConvolutionForwardAlgorithm times fastest with FMA math, with its workspace. Zero it before the first
+ * plan; release frees what a plan holds (a released or never planned one too). */
+typedef struct climb_cudnn_conv {
+    cudnnHandle_t h;
+    cudnnTensorDescriptor_t x, y;
+    cudnnFilterDescriptor_t w;
+    cudnnConvolutionDescriptor_t conv;
+    cudnnConvolutionFwdAlgo_t algo;
+    void *ws;
+    size_t ws_bytes;
+    int ready;
+} climb_cudnn_conv;
+
+/* x: n c h w with strides xs (n, c, h, w order); the filters k c r s; y: n k p q with strides ys; padding and
+ * stride per dimension. 0, or -1 after printing why (who names the caller). A planned p is kept as it is. */
+int climb_cudnn_conv_plan(climb_cudnn_conv *p, const int x_dims[4], const int xs[4], const int w_dims[4],
+                          const int y_dims[4], const int ys[4], int pad_h, int pad_w, int stride_h, int stride_w,
+                          const char *who);
+/* y = conv(x, w) on stream s: cudaSuccess, or cudaErrorUnknown after printing cuDNN's error. */
+cudaError_t climb_cudnn_conv_run(climb_cudnn_conv *p, const float *x, const float *w, float *y, cudaStream_t s,
+                                 const char *who);
+void climb_cudnn_conv_release(climb_cudnn_conv *p);
+/* 1 when the planned algorithm does not sum the products directly (FFT, Winograd): it rounds differently. */
+int climb_cudnn_conv_indirect(const climb_cudnn_conv *p);
 
 #ifdef __cplusplus
 }

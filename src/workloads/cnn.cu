@@ -373,14 +373,7 @@ struct climb_case {
     int gemm_tuning[CLIMB_MAX_TUNABLES];
     double vendor_factor;        /* the vendor's tolerance over ours (FFT and Winograd round differently) */
 #ifdef CLIMB_HAVE_CUDNN
-    cudnnHandle_t dnn;
-    cudnnTensorDescriptor_t dx, dy;
-    cudnnFilterDescriptor_t dw;
-    cudnnConvolutionDescriptor_t dconv;
-    cudnnConvolutionFwdAlgo_t algo;
-    void *dnn_ws;
-    size_t dnn_ws_bytes;
-    int dnn_ready;
+    climb_cudnn_conv dnn;        /* the vendor rung's plan, while it is prepared */
 #endif
 };
 
@@ -435,82 +428,19 @@ static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 /* ---------------------------------------------------------------- cuDNN */
 
 #ifdef CLIMB_HAVE_CUDNN
-static void dnn_release(climb_case *c)
-{
-    if (c->dx)
-        cudnnDestroyTensorDescriptor(c->dx);
-    if (c->dy)
-        cudnnDestroyTensorDescriptor(c->dy);
-    if (c->dw)
-        cudnnDestroyFilterDescriptor(c->dw);
-    if (c->dconv)
-        cudnnDestroyConvolutionDescriptor(c->dconv);
-    if (c->dnn_ws)
-        cudaFree(c->dnn_ws);
-    c->dx = c->dy = NULL;
-    c->dw = NULL;
-    c->dconv = NULL;
-    c->dnn_ws = NULL;
-    c->dnn_ready = 0;
-}
-
-/* NCHW tensors, cross-correlation, FP32 FMA math (no TF32 tensor cores); the fastest algorithm
- * cudnnFindConvolutionForwardAlgorithm times with FMA math. */
+/* NCHW tensors, packed; cross-correlation, FMA math. */
 static int dnn_prepare(climb_case *c)
 {
     const climb_cnn_layer *l = &c->l;
-    if (c->dnn_ready || c->ny == 0 || l->c == 0)
+    if (c->dnn.ready || c->ny == 0 || l->c == 0)
         return 0;
-    const char *who = "cnn cuDNN";
-    if (climb_cudnn_shared(&c->dnn, who) != 0)
+    const int xd[4] = {l->n, l->c, l->h, l->w}, xs[4] = {l->c * l->h * l->w, l->h * l->w, l->w, 1};
+    const int wd[4] = {l->k, l->c, l->r, l->s}, yd[4] = {l->n, l->k, l->p, l->q};
+    const int ys[4] = {l->k * l->p * l->q, l->p * l->q, l->q, 1};
+    if (climb_cudnn_conv_plan(&c->dnn, xd, xs, wd, yd, ys, l->pad_h, l->pad_w, l->stride_h, l->stride_w,
+                              "cnn cuDNN") != 0)
         return -1;
-    if (climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dx), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dy), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateFilterDescriptor(&c->dw), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateConvolutionDescriptor(&c->dconv), who, "descriptor") ||
-        climb_cudnn_ok(cudnnSetTensor4dDescriptor(c->dx, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, l->n, l->c, l->h, l->w),
-                       who, "input descriptor") ||
-        climb_cudnn_ok(cudnnSetTensor4dDescriptor(c->dy, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, l->n, l->k, l->p, l->q),
-                       who, "output descriptor") ||
-        climb_cudnn_ok(cudnnSetFilter4dDescriptor(c->dw, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, l->k, l->c, l->r, l->s),
-                       who, "filter descriptor") ||
-        climb_cudnn_ok(cudnnSetConvolution2dDescriptor(c->dconv, l->pad_h, l->pad_w, l->stride_h, l->stride_w, 1, 1,
-                                                       CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
-                       who, "convolution descriptor") ||
-        climb_cudnn_ok(cudnnSetConvolutionMathType(c->dconv, CUDNN_FMA_MATH), who, "FMA math")) {
-        dnn_release(c);
-        return -1;
-    }
-    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int n = 0;
-    /* The shared handle may still name a stream an earlier run destroyed: the search runs on the legacy stream. */
-    if (climb_cudnn_ok(cudnnSetStream(c->dnn, 0), who, "cudnnSetStream") ||
-        climb_cudnn_ok(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->dx, c->dw, c->dconv, c->dy,
-                                                            CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
-                       who, "cudnnFindConvolutionForwardAlgorithm")) {
-        dnn_release(c);
-        return -1;
-    }
-    int pick = -1;
-    for (int k = 0; k < n && pick < 0; k++)
-        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].mathType == CUDNN_FMA_MATH)
-            pick = k;
-    if (pick < 0) {
-        fprintf(stderr, "climb: %s: no forward algorithm runs this layer with FMA math\n", who);
-        dnn_release(c);
-        return -1;
-    }
-    c->algo = perf[pick].algo;
-    c->dnn_ws_bytes = perf[pick].memory;
-    if (c->dnn_ws_bytes && CLIMB_FAILED(cudaMalloc(&c->dnn_ws, c->dnn_ws_bytes))) {
-        dnn_release(c);
-        return -1;
-    }
-    const int indirect = c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT || c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
-                         c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
-                         c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
-    c->vendor_factor = indirect ? 16 : 1;
-    c->dnn_ready = 1;
+    c->vendor_factor = climb_cudnn_conv_indirect(&c->dnn) ? 16 : 1;
     return 0;
 }
 
@@ -518,13 +448,7 @@ static cudaError_t launch_cudnn(climb_case *c, cudaStream_t s)
 {
     if (c->l.c == 0) /* cuDNN takes no empty reduction: the outputs are 0 */
         return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
-    const float one = 1, zero = 0;
-    if (climb_cudnn_ok(cudnnSetStream(c->dnn, s), "cnn cuDNN", "cudnnSetStream") ||
-        climb_cudnn_ok(cudnnConvolutionForward(c->dnn, &one, c->dx, c->d_x, c->dw, c->d_w, c->dconv, c->algo, c->dnn_ws,
-                                               c->dnn_ws_bytes, &zero, c->dy, c->d_y),
-                       "cnn cuDNN", "cudnnConvolutionForward"))
-        return cudaErrorUnknown;
-    return cudaGetLastError();
+    return climb_cudnn_conv_run(&c->dnn, c->d_x, c->d_w, c->d_y, s, "cnn cuDNN");
 }
 #endif
 
@@ -646,7 +570,7 @@ static void cnn_release(climb_case *c, int rung)
 {
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung))
-        dnn_release(c);
+        climb_cudnn_conv_release(&c->dnn);
 #endif
     if (CNN_RUNGS[rung].launch == launch_im2col) {
         cudaFree(c->d_col);
@@ -661,7 +585,7 @@ static void cnn_destroy(climb_case *c)
     if (!c)
         return;
 #ifdef CLIMB_HAVE_CUDNN
-    dnn_release(c);
+    climb_cudnn_conv_release(&c->dnn);
 #endif
     cudaFree(c->d_col);
     cudaFree(c->d_gemm_ws);
@@ -874,7 +798,7 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
 {
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung)) {
-        out->bytes = (double)c->dnn_ws_bytes;
+        out->bytes = (double)c->dnn.ws_bytes;
         return 1;
     }
 #endif

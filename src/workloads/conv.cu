@@ -481,14 +481,7 @@ struct climb_case {
     double *row_ref;                 /* their values (n_rows_s x cols) */
     climb_conv_tuning tn;
 #ifdef CLIMB_HAVE_CUDNN
-    cudnnHandle_t dnn;
-    cudnnTensorDescriptor_t dx, dy;
-    cudnnFilterDescriptor_t dw;
-    cudnnConvolutionDescriptor_t dconv;
-    cudnnConvolutionFwdAlgo_t algo;
-    void *dnn_ws;
-    size_t dnn_ws_bytes;
-    int dnn_ready;
+    climb_cudnn_conv dnn;            /* the vendor rung's plan, while it is prepared */
 #endif
 };
 
@@ -533,99 +526,20 @@ static cudaError_t launch_copy(climb_case *c, cudaStream_t s)
 /* ---------------------------------------------------------------- cuDNN */
 
 #ifdef CLIMB_HAVE_CUDNN
-static void dnn_release(climb_case *c)
-{
-    if (c->dx)
-        cudnnDestroyTensorDescriptor(c->dx);
-    if (c->dy)
-        cudnnDestroyTensorDescriptor(c->dy);
-    if (c->dw)
-        cudnnDestroyFilterDescriptor(c->dw);
-    if (c->dconv)
-        cudnnDestroyConvolutionDescriptor(c->dconv);
-    if (c->dnn_ws)
-        cudaFree(c->dnn_ws);
-    c->dx = c->dy = NULL;
-    c->dw = NULL;
-    c->dconv = NULL;
-    c->dnn_ws = NULL;
-    c->dnn_ready = 0;
-}
-
 /* One image, one channel, one filter: NCHW 1 x 1 x rows x cols with row stride ld, the mask a 1 x 1 x (2ry + 1) x
- * (2rx + 1) filter, padding ry and rx (zero ghost cells), cross-correlation (the seed's form), FP32 FMA math (no
- * tensor cores). The algorithm: the fastest that cudnnFindConvolutionForwardAlgorithm times with FMA math. */
+ * (2rx + 1) filter, padding ry and rx (zero ghost cells), cross-correlation (the seed's form), FMA math. */
 static int dnn_prepare(climb_case *c)
 {
-    if (c->dnn_ready || c->rows == 0 || c->cols == 0)
+    if (c->dnn.ready || c->rows == 0 || c->cols == 0)
         return 0; /* nothing to plan for an empty image: its run does nothing */
-    const char *who = "conv cuDNN";
-    if (climb_cudnn_shared(&c->dnn, who) != 0)
-        return -1;
     const int r = (int)c->rows, q = (int)c->cols, ld = (int)c->ld;
-    if (climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dx), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateTensorDescriptor(&c->dy), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateFilterDescriptor(&c->dw), who, "descriptor") ||
-        climb_cudnn_ok(cudnnCreateConvolutionDescriptor(&c->dconv), who, "descriptor") ||
-        climb_cudnn_ok(cudnnSetTensor4dDescriptorEx(c->dx, CUDNN_DATA_FLOAT, 1, 1, r, q, r * ld, r * ld, ld, 1), who,
-                       "input descriptor") ||
-        climb_cudnn_ok(cudnnSetTensor4dDescriptorEx(c->dy, CUDNN_DATA_FLOAT, 1, 1, r, q, r * ld, r * ld, ld, 1), who,
-                       "output descriptor") ||
-        climb_cudnn_ok(cudnnSetFilter4dDescriptor(c->dw, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 2 * c->ry + 1,
-                                                  2 * c->rx + 1),
-                       who, "filter descriptor") ||
-        climb_cudnn_ok(cudnnSetConvolution2dDescriptor(c->dconv, c->ry, c->rx, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
-                                                       CUDNN_DATA_FLOAT),
-                       who, "convolution descriptor") ||
-        climb_cudnn_ok(cudnnSetConvolutionMathType(c->dconv, CUDNN_FMA_MATH), who, "FMA math")) {
-        dnn_release(c);
-        return -1;
-    }
-    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int n = 0;
-    /* The shared handle may still name a stream an earlier run destroyed: the search runs on the legacy stream. */
-    if (climb_cudnn_ok(cudnnSetStream(c->dnn, 0), who, "cudnnSetStream") ||
-        climb_cudnn_ok(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->dx, c->dw, c->dconv, c->dy,
-                                                            CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
-                       who, "cudnnFindConvolutionForwardAlgorithm")) {
-        dnn_release(c);
-        return -1;
-    }
-    int pick = -1;
-    for (int k = 0; k < n && pick < 0; k++)
-        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].mathType == CUDNN_FMA_MATH)
-            pick = k;
-    if (pick < 0) {
-        fprintf(stderr, "climb: %s: no forward algorithm runs this case with FMA math\n", who);
-        dnn_release(c);
-        return -1;
-    }
-    c->algo = perf[pick].algo;
-    c->dnn_ws_bytes = perf[pick].memory;
-    if (c->dnn_ws_bytes && CLIMB_FAILED(cudaMalloc(&c->dnn_ws, c->dnn_ws_bytes))) {
-        dnn_release(c);
-        return -1;
-    }
-    c->dnn_ready = 1;
-    return 0;
+    const int xd[4] = {1, 1, r, q}, st[4] = {r * ld, r * ld, ld, 1}, wd[4] = {1, 1, 2 * c->ry + 1, 2 * c->rx + 1};
+    return climb_cudnn_conv_plan(&c->dnn, xd, st, wd, xd, st, c->ry, c->rx, 1, 1, "conv cuDNN");
 }
 
 static cudaError_t launch_cudnn(climb_case *c, cudaStream_t s)
 {
-    const float one = 1, zero = 0;
-    if (climb_cudnn_ok(cudnnSetStream(c->dnn, s), "conv cuDNN", "cudnnSetStream") ||
-        climb_cudnn_ok(cudnnConvolutionForward(c->dnn, &one, c->dx, c->d_in, c->dw, c->d_mask, c->dconv, c->algo,
-                                               c->dnn_ws, c->dnn_ws_bytes, &zero, c->dy, c->d_out),
-                       "conv cuDNN", "cudnnConvolutionForward"))
-        return cudaErrorUnknown;
-    return cudaGetLastError();
-}
-
-/* The algorithms that do not sum the products directly (FFT, Winograd) round differently. */
-static int dnn_indirect(const climb_case *c)
-{
-    return c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT || c->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
-           c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD || c->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+    return climb_cudnn_conv_run(&c->dnn, c->d_in, c->d_mask, c->d_out, s, "conv cuDNN");
 }
 #endif
 
@@ -790,7 +704,7 @@ static void conv_release(climb_case *c, int rung)
 {
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung))
-        dnn_release(c);
+        climb_cudnn_conv_release(&c->dnn);
 #else
     (void)c;
     (void)rung;
@@ -802,7 +716,7 @@ static void conv_destroy(climb_case *c)
     if (!c)
         return;
 #ifdef CLIMB_HAVE_CUDNN
-    dnn_release(c);
+    climb_cudnn_conv_release(&c->dnn);
 #endif
     for (int k = 0; k < 2; k++)
         if (c->d_alloc[k])
@@ -968,7 +882,7 @@ static int conv_prepare(climb_case *c, int rung)
     if (is_vendor(rung)) {
         if (dnn_prepare(c) != 0)
             return -1;
-        if (dnn_indirect(c) && c->vendor_tol < 64 * c->tol)
+        if (climb_cudnn_conv_indirect(&c->dnn) && c->vendor_tol < 64 * c->tol)
             c->vendor_tol = 64 * c->tol;
     }
 #endif
@@ -979,7 +893,7 @@ static int conv_setup(const climb_case *c, int rung, climb_setup *out)
 {
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung)) {
-        out->bytes = (double)c->dnn_ws_bytes;
+        out->bytes = (double)c->dnn.ws_bytes;
         out->ms = 0;
         return 1;
     }
