@@ -41,9 +41,12 @@ void climb_cudnn_conv_release(climb_cudnn_conv *p)
         cudnnDestroyConvolutionDescriptor(p->conv);
     if (p->ws)
         cudaFree(p->ws);
+    /* the handle is the process's; the workspace's size stays for the reports (they read it after release) */
     cudnnHandle_t h = p->h;
+    const size_t ws_bytes = p->ws_bytes;
     memset(p, 0, sizeof *p);
     p->h = h;
+    p->ws_bytes = ws_bytes;
 }
 
 int climb_cudnn_conv_plan(climb_cudnn_conv *p, const int x_dims[4], const int xs[4], const int w_dims[4],

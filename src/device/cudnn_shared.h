@@ -19,7 +19,8 @@ int climb_cudnn_ok(cudnnStatus_t st, const char *who, const char *what);
 /* One forward convolution planned for a vendor rung: NCHW tensors with the strides given (a padded image's rows
  * ld apart, say), cross-correlation, FP32 FMA math (no TF32 tensor cores), and the algorithm that
  * cudnnFindConvolutionForwardAlgorithm times fastest with FMA math, with its workspace. Zero it before the first
- * plan; release frees what a plan holds (a released or never planned one too). */
+ * plan; release frees what a plan holds (a released or never planned one too) and keeps ws_bytes, the last plan's
+ * workspace, for the reports' set-up columns. */
 typedef struct climb_cudnn_conv {
     cudnnHandle_t h;
     cudnnTensorDescriptor_t x, y;
