@@ -1,0 +1,52 @@
+/* Molecules and potential maps, the electrostatics workloads' files (issue 22):
+ *
+ * PQR (the PDB-like format of PDB2PQR and APBS): ATOM and HETATM records, whose last five whitespace-separated
+ * fields are x, y, z (Å), the charge (e) and the radius (Å); every other record (REMARK, CRYST1, TER, END, ...) is
+ * skipped. Every malformed record gives "file:line: what is wrong", never a crash (tests/test_cpu_molecule.c fuzzes
+ * it); a gzip'd file is refused with a message.
+ *
+ * OpenDX scalar maps in the layout APBS writes and VMD, PyMOL and APBS read: comment lines, "object 1 class
+ * gridpositions counts nx ny nz", the origin, three delta lines, the connections, "object 3 class array type double
+ * rank 0 items N data follows", the values three to a line with z varying fastest, then the field's attributes. */
+#ifndef CLIMB_IO_MOLECULE_H
+#define CLIMB_IO_MOLECULE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most atoms read: the issue's largest systems are 1M atoms; 2^26 leaves room and bounds the memory. */
+#define CLIMB_PQR_MAX_ATOMS ((size_t)1 << 26)
+
+typedef struct climb_atoms {
+    size_t n;
+    float *xyzq;            /* 4 n: x, y, z, charge */
+    float *radius;          /* n */
+    double lo[3], hi[3];    /* the bounding box of the centres (0 when n is 0) */
+} climb_atoms;
+
+/* Reads a PQR file. 0, or -1 with err ("file:line: ..."). A file of no atoms is read (n = 0). */
+int climb_pqr_read(const char *path, climb_atoms *a, char *err, size_t errlen);
+void climb_atoms_free(climb_atoms *a);
+
+/* A regular 3-D map: counts n[3] (x, y, z) points from origin, delta[3] apart along the axes. */
+typedef struct climb_dx_grid {
+    size_t n[3];
+    double origin[3], delta[3];
+} climb_dx_grid;
+
+/* Writes values (n[0] n[1] n[2] of them, stored x fastest: v[(k n[1] + j) n[0] + i] is point (i, j, k)) as an
+ * OpenDX map, in the file's z-fastest order, with `comment` (may be NULL) as comment lines. 0, or -1 with err. */
+int climb_dx_write(const char *path, const climb_dx_grid *g, const float *v, const char *comment, char *err,
+                   size_t errlen);
+/* Reads an OpenDX scalar map on a regular grid (as written above, or by APBS) into *g and *v (malloc'd, stored x
+ * fastest as above). 0, or -1 with err ("file:line: ..."). */
+int climb_dx_read(const char *path, climb_dx_grid *g, float **v, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
