@@ -248,6 +248,25 @@ CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_c
                                               const float *d_x, const float *d_w, float *d_y);
 
 /*
+ * Direct Coulomb summation: d_out[(k ny + j) nx + i] = sum over the atoms of q / r, the potential (e/Å, no Coulomb
+ * constant) at lattice point origin + spacing (i, j, k). d_atoms holds n_atoms x, y, z, q as 4 floats each (device
+ * memory, 16-byte aligned); an atom nearer to a point than `exclusion` (at least 0.001 Å; Parboil uses 1 Å) adds
+ * nothing there. nx below 2^31, ny and nz below 65536; an empty lattice does nothing; the lattice must not overlap
+ * the atoms (INVALID_VALUE). FP32 with the hardware rsqrt: each point within 1.01 (n_atoms + 8) 2^-24 sum |q / r|
+ * of the exact sum, and the rounding of its coordinates. Runs the tuned best rung (docs/coulomb.md). Capturable; no
+ * workspace.
+ */
+typedef struct climb_lattice_desc {
+    size_t nx, ny, nz;
+    float spacing;                    /* Å */
+    float origin[3];                  /* Å: point (0, 0, 0) */
+    float exclusion;                  /* Å */
+} climb_lattice_desc;
+
+CLIMB_API climb_status climb_coulomb_dcs_f32(climb_handle handle, const float *d_atoms, size_t n_atoms,
+                                             const climb_lattice_desc *lattice, float *d_out);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -1,0 +1,821 @@
+/*
+ * dcs.cu - direct Coulomb summation: the electrostatic potential of N atoms on a 3-D lattice, f32, the ladder of
+ * the Coulomb chapter of Hwu, Kirk and El Hajj, "Programming Massively Parallel Processors" (seed 004).
+ *
+ *   V(i, j, k) = sum over atoms a of q_a / |p(i, j, k) - a|,   p(i, j, k) = origin + h (i, j, k)
+ *
+ * in e/Å (no Coulomb constant, as the seed). An atom nearer to a point than the exclusion distance (1 Å by default,
+ * Parboil's) adds nothing there: an atom on a lattice point would add infinity.
+ *
+ * The ladder: scatter (a thread per atom and slice, atomicAdd into every point of the slice); gather (a thread per
+ * point, the atoms from global memory); the atoms in constant memory, in chunks of 4000 (a launch each); thread
+ * coarsening along x (4 points a thread, dy^2 + dz^2 computed once per atom for all of them); coalesced coarsening
+ * (a thread's points a block's width apart, so each store is coalesced); the lattice padded to whole blocks (no
+ * bounds checks in the loop); and the best rung, the coalesced coarsening with the atoms staged through shared
+ * memory (no constant symbol, so calls on several streams cannot race on it, and one launch for all atoms), more
+ * points a thread, tuned.
+ *
+ * Counted per case: N x points atom-evaluations (the items), one rsqrt each (MUFU, the special-function ceiling),
+ * and 5 flops each (the x difference, the squared distance, the charge times 1/r added). See docs/coulomb.md.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../io/molecule.h"
+#include "../io/text.h"
+#include "dcs.h"
+
+/* ---------------------------------------------------------------- CPU reference */
+
+extern "C" double climb_dcs_ref_at(const climb_dcs_lattice *l, const float *xyzq, size_t n, size_t i, size_t j,
+                                   size_t k, double *tol)
+{
+    const double px = l->origin[0] + (double)l->h * i, py = l->origin[1] + (double)l->h * j;
+    const double pz = l->origin[2] + (double)l->h * k, e2 = (double)l->exclusion * l->exclusion;
+    const double coord = 4 * 0x1p-24 * (fabs(px) + fabs(py) + fabs(pz) + 1e-30);
+    double sum = 0, mag = 0, mag2 = 0, slack = 0;
+    for (size_t a = 0; a < n; a++) {
+        const double dx = px - xyzq[4 * a], dy = py - xyzq[4 * a + 1], dz = pz - xyzq[4 * a + 2];
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        const double q = xyzq[4 * a + 3];
+        if (fabs(r2 - e2) <= 1e-5 * e2 && r2 > 0) {
+            slack += fabs(q) / sqrt(r2); /* counted or not by a float computation */
+            continue;
+        }
+        if (r2 < e2 || r2 == 0)
+            continue;
+        const double t = q / sqrt(r2);
+        sum += t;
+        mag += fabs(t);
+        mag2 += fabs(t) / sqrt(r2);
+    }
+    if (tol)
+        *tol = 1.01 * ((double)n + 8) * 0x1p-24 * mag + coord * mag2 + slack;
+    return sum;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+typedef struct dcs_grid {
+    int nx, ny, nz;
+    float h, ox, oy, oz, e2;     /* spacing, origin, exclusion distance squared */
+} dcs_grid;
+
+/* q / r, or 0 inside the exclusion distance: the one evaluation every rung does (one MUFU.RSQ). */
+__device__ __forceinline__ float dcs_term(float r2, float q, float e2)
+{
+    const float rinv = rsqrtf(r2);
+    return r2 >= e2 ? q * rinv : 0.0f;
+}
+
+/* scatter: a thread per (atom, slice) adds the atom's term to every point of slice z with atomicAdd: N nz threads,
+ * nx ny atomics each. The output is zeroed first. */
+__global__ void __launch_bounds__(256) dcs_scatter_kernel(const float4 *atoms, int n, float *out, dcs_grid g)
+{
+    const int a = blockIdx.x * 256 + threadIdx.x, k = blockIdx.y;
+    if (a >= n)
+        return;
+    const float4 at = atoms[a];
+    const float dz = g.oz + g.h * k - at.z;
+    for (int j = 0; j < g.ny; j++) {
+        const float dy = g.oy + g.h * j - at.y, dyz = dy * dy + dz * dz;
+        for (int i = 0; i < g.nx; i++) {
+            const float dx = g.ox + g.h * i - at.x;
+            atomicAdd(out + ((size_t)k * g.ny + j) * g.nx + i, dcs_term(dx * dx + dyz, at.w, g.e2));
+        }
+    }
+}
+
+/* gather: a thread per point sums over every atom, read from global memory (every thread of a warp reads the same
+ * atom: one broadcast load). Loop fission and interchange turn the scatter inside out: no atomics. */
+__global__ void __launch_bounds__(256) dcs_gather_kernel(const float4 *atoms, int n, float *out, dcs_grid g)
+{
+    const int i = blockIdx.x * 256 + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    if (i >= g.nx)
+        return;
+    const float px = g.ox + g.h * i, py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float acc = 0.0f;
+    for (int a = 0; a < n; a++) {
+        const float4 at = atoms[a];
+        const float dx = px - at.x, dy = py - at.y, dz = pz - at.z;
+        acc += dcs_term(dx * dx + dy * dy + dz * dz, at.w, g.e2);
+    }
+    out[((size_t)k * g.ny + j) * g.nx + i] = acc;
+}
+
+/* The seed's constant-memory atoms: 4000 at a time (64 KB holds 4096 float4), one launch a chunk, each adding its
+ * sums to the output (the first chunk writes). */
+#define DCS_CHUNK 4000
+__constant__ float4 dcs_const_atoms[DCS_CHUNK];
+
+__global__ void __launch_bounds__(256) dcs_const_kernel(int n, float *out, dcs_grid g, int first)
+{
+    const int i = blockIdx.x * 256 + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    if (i >= g.nx)
+        return;
+    const float px = g.ox + g.h * i, py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float acc = 0.0f;
+    for (int a = 0; a < n; a++) {
+        const float4 at = dcs_const_atoms[a];
+        const float dx = px - at.x, dy = py - at.y, dz = pz - at.z;
+        acc += dcs_term(dx * dx + dy * dy + dz * dz, at.w, g.e2);
+    }
+    float *o = out + ((size_t)k * g.ny + j) * g.nx + i;
+    *o = first ? acc : *o + acc;
+}
+
+/* Thread coarsening along x: a thread computes DCS_COARSE consecutive points of a row; per atom, dy^2 + dz^2 once
+ * for all of them. Adjacent threads' stores are DCS_COARSE floats apart (uncoalesced). */
+#define DCS_COARSE 4
+__global__ void __launch_bounds__(256) dcs_coarse_kernel(int n, float *out, dcs_grid g, int first)
+{
+    const int i0 = (blockIdx.x * 256 + threadIdx.x) * DCS_COARSE, j = blockIdx.y, k = blockIdx.z;
+    if (i0 >= g.nx)
+        return;
+    const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float acc[DCS_COARSE] = {0};
+    for (int a = 0; a < n; a++) {
+        const float4 at = dcs_const_atoms[a];
+        const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+#pragma unroll
+        for (int p = 0; p < DCS_COARSE; p++) {
+            const float dx = g.ox + g.h * (i0 + p) - at.x;
+            acc[p] += dcs_term(dx * dx + dyz, at.w, g.e2);
+        }
+    }
+    float *o = out + ((size_t)k * g.ny + j) * g.nx;
+#pragma unroll
+    for (int p = 0; p < DCS_COARSE; p++)
+        if (i0 + p < g.nx)
+            o[i0 + p] = first ? acc[p] : o[i0 + p] + acc[p];
+}
+
+/* Coalesced coarsening: a thread's points are a block's width apart (point i0 + p 256), so a warp's stores for
+ * each p are 32 consecutive floats. PADDED: the row is a whole number of block spans (the lattice padded), so no
+ * point needs a bounds check. */
+template <bool PADDED>
+__global__ void __launch_bounds__(256) dcs_coalesced_kernel(int n, float *out, int ld, dcs_grid g, int first)
+{
+    const int i0 = blockIdx.x * 256 * DCS_COARSE + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float acc[DCS_COARSE] = {0};
+    for (int a = 0; a < n; a++) {
+        const float4 at = dcs_const_atoms[a];
+        const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+#pragma unroll
+        for (int p = 0; p < DCS_COARSE; p++) {
+            const float dx = g.ox + g.h * (i0 + p * 256) - at.x;
+            acc[p] += dcs_term(dx * dx + dyz, at.w, g.e2);
+        }
+    }
+    float *o = out + ((size_t)k * g.ny + j) * ld;
+#pragma unroll
+    for (int p = 0; p < DCS_COARSE; p++) {
+        const int i = i0 + p * 256;
+        if (PADDED || i < g.nx)
+            o[i] = first ? acc[p] : o[i] + acc[p];
+    }
+}
+
+/* The best rung: coalesced coarsening with P points a thread, B threads a block, the atoms staged through shared
+ * memory a tile of B at a time (one launch for every atom; a warp reads each atom from shared memory as a
+ * broadcast float4), the x coordinates of the thread's points computed once. */
+template <int P, int B>
+__global__ void __launch_bounds__(B) dcs_best_kernel(const float4 *__restrict__ atoms, int n, float *out, dcs_grid g)
+{
+    __shared__ float4 tile[B];
+    const int i0 = blockIdx.x * B * P + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float px[P], acc[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        px[p] = g.ox + g.h * (i0 + p * B);
+        acc[p] = 0.0f;
+    }
+    for (int a0 = 0; a0 < n; a0 += B) {
+        const int m = min(B, n - a0);
+        __syncthreads();
+        if ((int)threadIdx.x < m)
+            tile[threadIdx.x] = atoms[a0 + threadIdx.x];
+        __syncthreads();
+        for (int a = 0; a < m; a++) {
+            const float4 at = tile[a];
+            const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+#pragma unroll
+            for (int p = 0; p < P; p++) {
+                const float dx = px[p] - at.x;
+                acc[p] += dcs_term(fmaf(dx, dx, dyz), at.w, g.e2);
+            }
+        }
+    }
+    float *o = out + ((size_t)k * g.ny + j) * g.nx;
+#pragma unroll
+    for (int p = 0; p < P; p++)
+        if (i0 + p * B < g.nx)
+            o[i0 + p * B] = acc[p];
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static const int DCS_POINTS[] = {4, 8, 16};
+static const int DCS_BLOCK[] = {64, 128, 256};
+
+extern "C" void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values)
+{
+    t->points = values[0];
+    t->block = values[1];
+}
+
+static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
+
+static dcs_grid grid_of(const climb_dcs_lattice *l)
+{
+    dcs_grid g = {(int)l->nx, (int)l->ny, (int)l->nz, l->h, l->origin[0], l->origin[1], l->origin[2],
+                  l->exclusion * l->exclusion};
+    return g;
+}
+
+extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms,
+                                      size_t n, float *out, cudaStream_t s)
+{
+    if (l->nx == 0 || l->ny == 0 || l->nz == 0)
+        return cudaSuccess;
+    if (l->ny > 65535 || l->nz > 65535 || l->nx > INT32_MAX || n > INT32_MAX)
+        return cudaErrorInvalidValue;
+    const dcs_grid g = grid_of(l);
+    const float4 *a = (const float4 *)d_atoms;
+#define DCS_BEST(P_, B_)                                                                                     \
+    if (t->points == P_ && t->block == B_) {                                                                 \
+        dcs_best_kernel<P_, B_><<<dim3((unsigned)cdiv(l->nx, (size_t)P_ * B_), (unsigned)l->ny, (unsigned)l->nz), B_, 0, \
+                                  s>>>(a, (int)n, out, g);                                                   \
+        return cudaGetLastError();                                                                           \
+    }
+    DCS_BEST(4, 64) DCS_BEST(4, 128) DCS_BEST(4, 256)
+    DCS_BEST(8, 64) DCS_BEST(8, 128) DCS_BEST(8, 256)
+    DCS_BEST(16, 64) DCS_BEST(16, 128) DCS_BEST(16, 256)
+#undef DCS_BEST
+    return cudaErrorInvalidValue;
+}
+
+struct climb_case {
+    climb_case_params p;
+    climb_dcs_lattice l;
+    size_t points, n;
+    float *h_atoms;              /* 4 n: x, y, z, q */
+    float *d_atoms_alloc, *d_atoms, *d_out, *d_pad;
+    char *d_alloc;
+    size_t pad_ld;
+    float *h_out;
+    climb_ref_mode mode;
+    double *ref, *tol;           /* CPU: every point; SAMPLES: the sampled points */
+    size_t *samples, n_samples;
+    climb_dcs_tuning tn;
+};
+
+typedef cudaError_t (*dcs_launch_fn)(climb_case *c, cudaStream_t s);
+
+static cudaError_t launch_scatter(climb_case *c, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(c->d_out, 0, c->points * sizeof(float), s);
+    if (e != cudaSuccess || c->n == 0)
+        return e;
+    dcs_scatter_kernel<<<dim3((unsigned)cdiv(c->n, 256), (unsigned)c->l.nz), 256, 0, s>>>(
+        (const float4 *)c->d_atoms, (int)c->n, c->d_out, grid_of(&c->l));
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_gather(climb_case *c, cudaStream_t s)
+{
+    dcs_gather_kernel<<<dim3((unsigned)cdiv(c->l.nx, 256), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
+        (const float4 *)c->d_atoms, (int)c->n, c->d_out, grid_of(&c->l));
+    return cudaGetLastError();
+}
+
+/* The constant-memory rungs: each chunk of atoms copied into the symbol on the stream, then a launch over the
+ * lattice; no atoms: one launch of none, which writes zeros. */
+static cudaError_t const_chunks(climb_case *c, cudaStream_t s, int kind)
+{
+    const dcs_grid g = grid_of(&c->l);
+    for (size_t a0 = 0; a0 == 0 || a0 < c->n; a0 += DCS_CHUNK) {
+        const size_t m = c->n - a0 < DCS_CHUNK ? c->n - a0 : DCS_CHUNK;
+        cudaError_t e = m ? cudaMemcpyToSymbolAsync(dcs_const_atoms, c->d_atoms + 4 * a0, m * sizeof(float4), 0,
+                                                    cudaMemcpyDeviceToDevice, s)
+                          : cudaSuccess;
+        if (e != cudaSuccess)
+            return e;
+        const int first = a0 == 0;
+        if (kind == 0)
+            dcs_const_kernel<<<dim3((unsigned)cdiv(c->l.nx, 256), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
+                (int)m, c->d_out, g, first);
+        else if (kind == 1)
+            dcs_coarse_kernel<<<dim3((unsigned)cdiv(c->l.nx, 256 * DCS_COARSE), (unsigned)c->l.ny, (unsigned)c->l.nz),
+                                256, 0, s>>>((int)m, c->d_out, g, first);
+        else if (kind == 2)
+            dcs_coalesced_kernel<false>
+                <<<dim3((unsigned)cdiv(c->l.nx, 256 * DCS_COARSE), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
+                    (int)m, c->d_out, (int)c->l.nx, g, first);
+        else
+            dcs_coalesced_kernel<true>
+                <<<dim3((unsigned)(c->pad_ld / (256 * DCS_COARSE)), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
+                    (int)m, c->d_pad, (int)c->pad_ld, g, first);
+        if ((e = cudaGetLastError()) != cudaSuccess)
+            return e;
+        if (c->n == 0)
+            break;
+    }
+    if (kind == 3) /* the padded lattice's points, back into the output */
+        return cudaMemcpy2DAsync(c->d_out, c->l.nx * sizeof(float), c->d_pad, c->pad_ld * sizeof(float),
+                                 c->l.nx * sizeof(float), c->l.ny * c->l.nz, cudaMemcpyDeviceToDevice, s);
+    return cudaSuccess;
+}
+
+static cudaError_t launch_const(climb_case *c, cudaStream_t s) { return const_chunks(c, s, 0); }
+static cudaError_t launch_coarse(climb_case *c, cudaStream_t s) { return const_chunks(c, s, 1); }
+static cudaError_t launch_coalesced(climb_case *c, cudaStream_t s) { return const_chunks(c, s, 2); }
+static cudaError_t launch_padded(climb_case *c, cudaStream_t s) { return const_chunks(c, s, 3); }
+
+static cudaError_t launch_best(climb_case *c, cudaStream_t s)
+{
+    return climb_dcs_best(&c->tn, &c->l, c->d_atoms, c->n, c->d_out, s);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+static int k_scatter(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_scatter_kernel, "dcs_scatter_kernel", 256, 0);
+}
+static int k_gather(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_gather_kernel, "dcs_gather_kernel", 256, 0);
+}
+static int k_const(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_const_kernel, "dcs_const_kernel", 256, 0);
+}
+static int k_coarse(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_coarse_kernel, "dcs_coarse_kernel", 256, 0);
+}
+static int k_coalesced(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<false>, "dcs_coalesced_kernel<false>", 256, 0);
+}
+static int k_padded(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<true>, "dcs_coalesced_kernel<true>", 256, 0);
+}
+static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+{
+    climb_dcs_tuning t;
+    climb_dcs_set_tuning(&t, tuning);
+#define DCS_K(P_, B_)                                                                                        \
+    if (t.points == P_ && t.block == B_)                                                                     \
+        return climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, B_, 0, "dcs_best_kernel<%d, %d>", P_, B_);
+    DCS_K(4, 64) DCS_K(4, 128) DCS_K(4, 256)
+    DCS_K(8, 64) DCS_K(8, 128) DCS_K(8, 256)
+    DCS_K(16, 64) DCS_K(16, 128) DCS_K(16, 256)
+#undef DCS_K
+    return 0;
+}
+
+typedef struct dcs_rung {
+    climb_rung_info info;
+    dcs_launch_fn launch;
+} dcs_rung;
+
+static const dcs_rung DCS_RUNGS[] = {
+    {.info = {.name = "scatter", .idea = "the seed's first kernel: a thread per atom and slice, atomicAdd into every "
+                                         "point of the slice",
+              .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter},
+     .launch = launch_scatter},
+    {.info = {.name = "gather", .idea = "loop fission and interchange: a thread per point sums every atom, no atomics",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather},
+     .launch = launch_gather},
+    {.info = {.name = "const_atoms", .idea = "the atoms in constant memory, 4000 a launch: one broadcast read an atom",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_const},
+     .launch = launch_const},
+    {.info = {.name = "coarsened", .idea = "4 consecutive points a thread: dy^2 + dz^2 once an atom for all of them",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse},
+     .launch = launch_coarse},
+    {.info = {.name = "coalesced", .idea = "a thread's 4 points a block's width apart: coalesced stores",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coalesced},
+     .launch = launch_coalesced},
+    {.info = {.name = "padded", .idea = "the lattice padded to whole blocks: no bounds check on a point",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_padded},
+     .launch = launch_padded},
+    {.info = {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), "
+                                              "8 or 16 points a thread, tuned",
+              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
+     .launch = launch_best},
+};
+
+static const climb_rung_info *dcs_rung_info(int i) { return &DCS_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options and tuning */
+
+enum { OPT_SPACING, OPT_EXCLUSION, OPT_ATOMS, OPT_INPUT };
+static const char *const DCS_ATOMS[] = {"random", "water", "on_points", NULL};
+static constexpr climb_option DCS_OPTIONS[] = {
+    {.name = "spacing", .kind = CLIMB_OPT_FLOAT, .meaning = "the lattice spacing h, in Å", .def = "0.5", .min = 0.01,
+     .max = 100},
+    {.name = "exclusion", .kind = CLIMB_OPT_FLOAT,
+     .meaning = "atoms nearer to a point than this (Å) add nothing there (Parboil's 1 Å; at least 0.001: an atom on a "
+                "point)",
+     .def = "1", .min = 0.001, .max = 100},
+    {.name = "atoms", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "generated atoms: random in the lattice's box and 20% beyond it, charges in [-1, 1); a water box "
+                "(TIP3P-like molecules 3.1 Å apart); or random atoms moved onto lattice points",
+     .def = "random", .choices = DCS_ATOMS, .generator = 1},
+    {.name = "input", .kind = CLIMB_OPT_FILE,
+     .meaning = "a PQR molecule; the lattice (0.5 Å, 4 Å beyond its atoms) and the atom count come from it", .def = ""},
+};
+CLIMB_OPTION_AT(DCS_OPTIONS, OPT_SPACING, "spacing");
+CLIMB_OPTION_AT(DCS_OPTIONS, OPT_EXCLUSION, "exclusion");
+CLIMB_OPTION_AT(DCS_OPTIONS, OPT_ATOMS, "atoms");
+CLIMB_OPTION_AT(DCS_OPTIONS, OPT_INPUT, "input");
+
+static const climb_tunable DCS_TUNABLES[] = {
+    {.name = "points", .meaning = "lattice points a thread computes, a block's width apart", .values = DCS_POINTS,
+     .n_values = CLIMB_COUNT(DCS_POINTS)},
+    {.name = "block", .meaning = "threads per block (and atoms a shared tile)", .values = DCS_BLOCK,
+     .n_values = CLIMB_COUNT(DCS_BLOCK)},
+};
+
+static const char *dcs_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
+{
+    (void)dev;
+    (void)k;
+    values[0] = 8;
+    values[1] = 128;
+    return "built-in: 8 points a thread, 128 threads a block";
+}
+
+static const climb_tuning DCS_TUNING = {.params = DCS_TUNABLES, .n_params = CLIMB_COUNT(DCS_TUNABLES),
+                                        .candidates = NULL, .n_candidates = 0, .defaults = dcs_defaults,
+                                        .rejects = NULL};
+
+/* ---------------------------------------------------------------- harness glue */
+
+/* A file's lattice: its atoms' box and 4 Å beyond, at 0.5 Å. */
+#define DCS_FILE_SPACING 0.5
+#define DCS_FILE_MARGIN 4.0
+
+static int dcs_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
+                    size_t errlen)
+{
+    climb_atoms *a = (climb_atoms *)calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "%s: out of host memory", path);
+        return -1;
+    }
+    if (climb_pqr_read(path, a, err, errlen) != 0) {
+        free(a);
+        return -1;
+    }
+    size_t n[3];
+    for (int d = 0; d < 3; d++)
+        n[d] = (size_t)ceil((a->hi[d] - a->lo[d] + 2 * DCS_FILE_MARGIN) / DCS_FILE_SPACING) + 1;
+    *data = a;
+    *shape = (climb_shape)CLIMB_SHAPE4(n[0], n[1], n[2], a->n);
+    snprintf(desc, desclen, "%s: %zu atoms, box %.1f x %.1f x %.1f Å", climb_base_name(path), a->n, a->hi[0] - a->lo[0],
+             a->hi[1] - a->lo[1], a->hi[2] - a->lo[2]);
+    return 0;
+}
+
+static void dcs_unload(void *data)
+{
+    climb_atoms *a = (climb_atoms *)data;
+    if (a)
+        climb_atoms_free(a);
+    free(a);
+}
+
+static void dcs_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    cudaFree(c->d_atoms_alloc);
+    cudaFree(c->d_alloc);
+    cudaFree(c->d_pad);
+    free(c->h_atoms);
+    free(c->h_out);
+    free(c->ref);
+    free(c->tol);
+    free(c->samples);
+    free(c);
+}
+
+/* Generated atoms (see the `atoms` option). */
+static void make_atoms(climb_case *c, int kind, climb_rng *r)
+{
+    const climb_dcs_lattice *l = &c->l;
+    const double ext[3] = {l->h * (double)(l->nx ? l->nx - 1 : 0), l->h * (double)(l->ny ? l->ny - 1 : 0),
+                           l->h * (double)(l->nz ? l->nz - 1 : 0)};
+    for (size_t a = 0; a < c->n; a++) {
+        float *p = c->h_atoms + 4 * a;
+        if (kind == 1) { /* water: molecule a / 3 on a cubic lattice 3.1 Å apart, O then two H at 0.96 Å */
+            const size_t mol = a / 3, side = (size_t)ceil(cbrt((double)(c->n + 2) / 3));
+            const double base[3] = {3.1 * (double)(mol % side), 3.1 * (double)((mol / side) % side),
+                                    3.1 * (double)(mol / (side * side))};
+            const int at = (int)(a % 3);
+            for (int d = 0; d < 3; d++)
+                p[d] = (float)(l->origin[d] + base[d] + (at == 1 && d == 0 ? 0.96 : 0) + (at == 2 && d == 1 ? 0.96 : 0));
+            p[3] = at == 0 ? -0.834f : 0.417f;
+        } else {
+            for (int d = 0; d < 3; d++) {
+                const double u = climb_rng_double(r, -0.2, 1.2) * ext[d];
+                p[d] = (float)(l->origin[d] + (kind == 2 ? l->h * floor(u / l->h + 0.5) : u));
+            }
+            p[3] = climb_rng_float(r, -1, 1);
+        }
+    }
+}
+
+static int dcs_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    const climb_atoms *file = (const climb_atoms *)p->opts[OPT_INPUT].data;
+    c->l.nx = p->shape.d[0];
+    c->l.ny = p->shape.d[1];
+    c->l.nz = p->shape.d[2];
+    c->n = file ? file->n : p->shape.d[3];
+    c->l.h = (float)p->opts[OPT_SPACING].f;
+    c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
+    c->points = c->l.nx * c->l.ny * c->l.nz;
+    c->tn.points = 8;
+    c->tn.block = 128;
+    if (c->n > INT32_MAX || c->l.nx > INT32_MAX) {
+        fprintf(stderr, "climb: dcs: more than 2^31 atoms or points along x\n");
+        free(c);
+        return -1;
+    }
+    /* a file's lattice is centred on its atoms; generated atoms fill the lattice's box from the origin 0 */
+    for (int d = 0; d < 3; d++) {
+        const size_t nd = d == 0 ? c->l.nx : d == 1 ? c->l.ny : c->l.nz;
+        c->l.origin[d] = file ? (float)((file->lo[d] + file->hi[d]) / 2 - c->l.h * (double)(nd ? nd - 1 : 0) / 2) : 0.0f;
+    }
+    const size_t off = p->offset * sizeof(float);
+    if (climb_device_alloc_offset((c->points ? c->points : 1) * sizeof(float), off, (void **)&c->d_alloc,
+                                  (void **)&c->d_out, "the dcs lattice") != 0 ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_atoms_alloc, (c->n ? c->n : 1) * 4 * sizeof(float)))) {
+        dcs_destroy(c);
+        return -1;
+    }
+    c->d_atoms = c->d_atoms_alloc; /* float4 loads: the atoms stay 16-byte aligned whatever the offset */
+    c->h_atoms = (float *)malloc((c->n ? c->n : 1) * 4 * sizeof(float));
+    c->h_out = (float *)malloc((c->points ? c->points : 1) * sizeof(float));
+    if (!c->h_atoms || !c->h_out) {
+        climb_host_oom("the dcs case");
+        dcs_destroy(c);
+        return -1;
+    }
+    climb_rng rng;
+    climb_rng_seed(&rng, p->seed);
+    if (file)
+        memcpy(c->h_atoms, file->xyzq, c->n * 4 * sizeof(float));
+    else
+        make_atoms(c, p->opts[OPT_ATOMS].choice, &rng);
+    if (CLIMB_FAILED(cudaMemcpy(c->d_atoms, c->h_atoms, c->n * 4 * sizeof(float), cudaMemcpyHostToDevice))) {
+        dcs_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *dcs_describe(const climb_case *c)
+{
+    static char buf[200];
+    snprintf(buf, sizeof buf, "%zu atoms on a %zu x %zu x %zu lattice of %g Å from (%.2f, %.2f, %.2f), exclusion %g Å",
+             c->n, c->l.nx, c->l.ny, c->l.nz, c->l.h, c->l.origin[0], c->l.origin[1], c->l.origin[2], c->l.exclusion);
+    return buf;
+}
+
+#define DCS_SAMPLES 4096
+
+static void point_of(const climb_case *c, size_t idx, size_t *i, size_t *j, size_t *k)
+{
+    *i = idx % c->l.nx;
+    *j = (idx / c->l.nx) % c->l.ny;
+    *k = idx / (c->l.nx * c->l.ny);
+}
+
+static int dcs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    c->mode = mode;
+    if (mode == CLIMB_REF_SAMPLES || mode == CLIMB_REF_VENDOR) {
+        climb_rng rng;
+        climb_rng_seed(&rng, c->p.seed ^ 0xdc5ULL);
+        c->samples = climb_rng_samples(&rng, c->points, DCS_SAMPLES, &c->n_samples);
+        if (!c->samples)
+            return -1;
+    } else {
+        c->n_samples = c->points;
+    }
+    c->ref = (double *)malloc((c->n_samples ? c->n_samples : 1) * sizeof(double));
+    c->tol = (double *)malloc((c->n_samples ? c->n_samples : 1) * sizeof(double));
+    if (!c->ref || !c->tol)
+        return climb_host_oom("the dcs reference");
+    for (size_t s = 0; s < c->n_samples; s++) {
+        size_t i, j, k;
+        point_of(c, c->samples ? c->samples[s] : s, &i, &j, &k);
+        c->ref[s] = climb_dcs_ref_at(&c->l, c->h_atoms, c->n, i, j, k, &c->tol[s]);
+    }
+    if (c->samples)
+        snprintf(desc, desclen, "CPU, %zu random points in double, each within 1.01 (N + 8) 2^-24 sum |q / r| and the "
+                                "coordinates' rounding", c->n_samples);
+    else
+        snprintf(desc, desclen, "CPU, double; each point within 1.01 (N + 8) 2^-24 sum |q / r| and the coordinates' "
+                                "rounding");
+    return 0;
+}
+
+static double dcs_ref_cost(const climb_case *c) { return (double)c->points * (double)c->n; }
+
+static const char *dcs_refuses(const climb_case *c, int rung)
+{
+    if (c->l.nz > 65535 || (DCS_RUNGS[rung].launch != launch_scatter && c->l.ny > 65535))
+        return "ny and nz below 65536 (the grid's y and z)";
+    return NULL;
+}
+
+static int dcs_prepare(climb_case *c, int rung)
+{
+    if (DCS_RUNGS[rung].launch == launch_padded && !c->d_pad) {
+        c->pad_ld = cdiv(c->l.nx ? c->l.nx : 1, 256 * DCS_COARSE) * 256 * DCS_COARSE;
+        const size_t rows = c->l.ny * c->l.nz;
+        CLIMB_CHECK(cudaMalloc((void **)&c->d_pad, c->pad_ld * (rows > 0 ? rows : 1) * sizeof(float)));
+    }
+    return 0;
+}
+
+static int dcs_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    if (DCS_RUNGS[rung].launch != launch_padded)
+        return 0;
+    out->bytes = (double)c->pad_ld * c->l.ny * c->l.nz * sizeof(float);
+    return 1;
+}
+
+static void dcs_release(climb_case *c, int rung)
+{
+    if (DCS_RUNGS[rung].launch == launch_padded) {
+        cudaFree(c->d_pad);
+        c->d_pad = NULL;
+    }
+}
+
+static int dcs_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (c->points == 0)
+        return 0;
+    CLIMB_CHECK(DCS_RUNGS[rung].launch(c, s));
+    return 0;
+}
+
+static int dcs_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, (c->points ? c->points : 1) * sizeof(float)));
+    return 0;
+}
+
+static int dcs_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    msg[0] = '\0';
+    if (c->points == 0)
+        return 0;
+    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (size_t s = 0; s < c->n_samples; s++) {
+        const size_t idx = c->samples ? c->samples[s] : s;
+        if (!(fabs(c->h_out[idx] - c->ref[s]) <= c->tol[s])) {
+            if (bad < 3) {
+                size_t i, j, k;
+                point_of(c, idx, &i, &j, &k);
+                const size_t used = strlen(msg);
+                snprintf(msg + used, msglen - used, "%sV(%zu, %zu, %zu) = %.9g, expected %.9g", used ? "; " : "", i, j,
+                         k, c->h_out[idx], c->ref[s]);
+            }
+            bad++;
+        }
+    }
+    if (bad) {
+        const size_t used = strlen(msg);
+        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
+        return 1;
+    }
+    return 0;
+}
+
+static void dcs_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    const double evals = (double)c->points * (double)c->n;
+    out->items = evals;
+    out->special_ops = evals;
+    out->flops = 5 * evals;
+    out->bytes_read = 16.0 * (double)c->n;
+    out->bytes_written = 4.0 * (double)c->points;
+}
+
+/* The potential map as an OpenDX file (what VMD, PyMOL and APBS open). */
+static int dcs_save(climb_case *c, int rung, const char *path, char *err, size_t errlen)
+{
+    if (c->points == 0) {
+        snprintf(err, errlen, "%s: an empty lattice", path);
+        return -1;
+    }
+    if (CLIMB_FAILED(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost))) {
+        snprintf(err, errlen, "%s: could not read the lattice back", path);
+        return -1;
+    }
+    const climb_dx_grid g = {{c->l.nx, c->l.ny, c->l.nz},
+                             {c->l.origin[0], c->l.origin[1], c->l.origin[2]},
+                             {c->l.h, c->l.h, c->l.h}};
+    char comment[300];
+    snprintf(comment, sizeof comment, "climb dcs %s: Coulomb potential sum q / r (e/A), %zu atoms, exclusion %g A",
+             DCS_RUNGS[rung].info.name, c->n, c->l.exclusion);
+    return climb_dx_write(path, &g, c->h_out, comment, err, errlen);
+}
+
+static void dcs_set_tuning(climb_case *c, const int *values) { climb_dcs_set_tuning(&c->tn, values); }
+
+/* nx ny nz atoms: the seed's 2-D slice in 3-D, Parboil-like sizes. */
+static const climb_shape DCS_BENCH_SHAPES[] = {CLIMB_SHAPE4(256, 256, 16, 4000), CLIMB_SHAPE4(128, 128, 128, 1000),
+                                               CLIMB_SHAPE4(100, 99, 7, 10007)};
+/* Empty lattices and atom lists, one point, lines, planes, rows that are no multiple of a block span. */
+static const climb_shape DCS_CHECK_SHAPES[] = {
+    CLIMB_SHAPE4(0, 0, 0, 5),   CLIMB_SHAPE4(5, 5, 5, 0),    CLIMB_SHAPE4(1, 1, 1, 1),    CLIMB_SHAPE4(1, 1, 1, 37),
+    CLIMB_SHAPE4(7, 3, 2, 11),  CLIMB_SHAPE4(300, 1, 1, 50), CLIMB_SHAPE4(1, 40, 30, 9),  CLIMB_SHAPE4(33, 17, 5, 257),
+    CLIMB_SHAPE4(1030, 3, 2, 4001), CLIMB_SHAPE4(129, 65, 3, 8100)};
+static const climb_shape DCS_QUICK_SHAPES[] = {CLIMB_SHAPE4(7, 3, 2, 11), CLIMB_SHAPE4(33, 17, 5, 257)};
+
+static const climb_sweep DCS_SWEEPS[] = {
+    {.name = "molecules", .title = "Coulomb potential of the data folder's molecules: evaluations/s against the atoms",
+     .args = "--input {data}/pqr/1d7h-min.pqr --input {data}/pqr/mache.pqr --input {data}/parboil/cutcp/watbox.sl40.pqr",
+     .x = "atoms", .log_x = 1},
+};
+
+extern "C" const climb_workload climb_dcs_workload = {
+    .name = "dcs",
+    .title = "Direct Coulomb summation on a 3-D lattice (f32)",
+    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
+                "(scatter, gather, constant memory, coarsening, coalescing, padding)",
+    .command = NULL,
+    .dims = {"nx", "ny", "nz", "atoms"},
+    .shape_format = "{nx}x{ny}x{nz}, {atoms} atoms",
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = DCS_OPTIONS,
+    .n_options = CLIMB_COUNT(DCS_OPTIONS),
+    .bytes_counted = "read: the atoms (16 bytes each) once; written: the lattice (4 bytes a point)",
+    .items_unit = "atom-evaluations",
+    .items_rate = "Geval/s",
+    .extra_ceiling = CLIMB_CEIL_SFU,
+    .bench_shapes = DCS_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(DCS_BENCH_SHAPES),
+    .check_shapes = DCS_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(DCS_CHECK_SHAPES),
+    .quick_shapes = DCS_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(DCS_QUICK_SHAPES),
+    .check_max_offset = 3,
+    .n_rungs = CLIMB_COUNT(DCS_RUNGS),
+    .rung = dcs_rung_info,
+    .published = NULL,
+    .sweeps = DCS_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(DCS_SWEEPS),
+    .load = dcs_load,
+    .unload = dcs_unload,
+    .create = dcs_create,
+    .describe = dcs_describe,
+    .reference = dcs_reference,
+    .ref_cost = dcs_ref_cost,
+    .ref_cost_limit = 2e8,
+    .refuses = dcs_refuses,
+    .prepare = dcs_prepare,
+    .setup = dcs_setup,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = dcs_run,
+    .poison = dcs_poison,
+    .verify = dcs_verify,
+    .counts = dcs_counts,
+    .rung_counts = NULL,
+    .release = dcs_release,
+    .save = dcs_save,
+    .destroy = dcs_destroy,
+    .tuning = &DCS_TUNING,
+    .set_tuning = dcs_set_tuning,
+};

@@ -1,0 +1,50 @@
+/* Direct Coulomb summation: the parts of src/workloads/dcs.cu that the library face and the tests use. */
+#ifndef CLIMB_WORKLOADS_DCS_H
+#define CLIMB_WORKLOADS_DCS_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_dcs_workload;
+
+/* A lattice: nx x ny x nz points, point (i, j, k) at origin + h (i, j, k); the potential stored x fastest. Atoms
+ * nearer to a point than `exclusion` add nothing there (an atom on a point would add infinity). */
+typedef struct climb_dcs_lattice {
+    size_t nx, ny, nz;
+    float h;
+    float origin[3];
+    float exclusion;
+} climb_dcs_lattice;
+
+/* The potential at point (i, j, k) in double: sum over the atoms (x, y, z, q: 4 floats each) of q / r, r >=
+ * exclusion. tol (may be NULL) gets the error a float computation may make there: 1.01 (N + 8) 2^-24 sum |q / r|
+ * (each term's rsqrt within 2^-22 relative, N float additions), plus the point's coordinates' rounding (up to 4
+ * 2^-24 of their magnitude, times sum |q| / r^2), plus every term of an atom within 10^-5 of the exclusion distance
+ * (which a float computation may count or not). */
+double climb_dcs_ref_at(const climb_dcs_lattice *l, const float *xyzq, size_t n, size_t i, size_t j, size_t k,
+                        double *tol);
+
+/* The best rung's tunable parameters, in the order of climb_dcs_workload.tuning->params. */
+typedef struct climb_dcs_tuning {
+    int points;     /* lattice points a thread computes along x, a block's width apart */
+    int block;      /* threads per block along x */
+} climb_dcs_tuning;
+
+void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values);
+
+/* The rung marked best, for the library face: out (nx ny nz floats, x fastest) = the potential of the n atoms
+ * (d_atoms: x, y, z, q per atom, device memory, 16-byte aligned) on stream s. */
+cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms, size_t n,
+                           float *out, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,183 @@
+/* GPU: every Coulomb summation rung over the edge cases (empty lattices and atom lists, one point, lines, planes,
+ * rows that are no multiple of a block span, more atoms than a constant-memory chunk), random atoms (some outside
+ * the lattice), a water box and atoms on lattice points, misaligned lattices, every point checked against the CPU;
+ * proof that an output nobody wrote fails; a PQR file in, an OpenDX map out and read back; the C API. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "climb.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "device/device.h"
+#include "io/molecule.h"
+#include "workloads/dcs.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_dcs_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed, const char *atoms, const char *exclusion)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "atoms", atoms, "exclusion", exclusion, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "atoms %s: %ld runs, %d failures, %ld refused",
+               atoms, cr.runs, cr.failures, cr.refused);
+    printf("atoms=%s exclusion=%s: %ld runs, seed %" PRIu64 "\n", atoms, exclusion, cr.runs, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE4(37, 5, 3, 100), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    char msg[400];
+    for (int r = 0; r < w->n_rungs; r++) {
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "V(0, 0, 0)"), "%s: %s", w->rung(r)->name, msg);
+        EXPECT(w->prepare(oc.c, r) == 0 && w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        w->release(oc.c, r);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* A PQR in, the best rung's map out as OpenDX (bench --output), read back and compared with the CPU. */
+static void test_files(void)
+{
+    char dir[] = "/tmp/climb_dcs_XXXXXX", in[300], out[300], err[400], desc[300];
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/m.pqr", dir);
+    snprintf(out, sizeof out, "%s/v.dx", dir);
+    test_write_text(in, "REMARK three atoms\nATOM      1  O   HOH     1       0.000   0.000   0.000  -0.834  1.520\n"
+                        "ATOM      2  H1  HOH     1       0.957   0.000   0.000   0.417  1.000\n"
+                        "HETATM    3  H2  HOH A   1      -0.240   0.927   2.000   0.417  1.000\nEND\n");
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    const int k = climb_opt_find(w->options, w->n_options, "input");
+    EXPECT(climb_opt_plan_set(&p, k, in, 0, err, sizeof err) == 0);
+    climb_opt_value *v = &p.values[k][0];
+    EXPECT_MSG(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0, "%s", err);
+    v->desc = strdup(desc);
+    EXPECT(v->shape.ndims == 4 && v->shape.d[3] == 3);
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 5;
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.05;
+    o.options = &p;
+    o.output = out;
+    climb_report rep;
+    climb_report_init(&rep, "bench", 5, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    climb_report_free(&rep);
+    climb_timer_free(&t);
+    climb_dx_grid g;
+    float *map = NULL;
+    EXPECT_MSG(climb_dx_read(out, &g, &map, err, sizeof err) == 0, "%s", err);
+    const climb_atoms *a = (const climb_atoms *)v->data;
+    if (map && a) {
+        EXPECT(g.n[0] == v->shape.d[0] && g.n[1] == v->shape.d[1] && g.n[2] == v->shape.d[2] && g.delta[0] == 0.5);
+        climb_dcs_lattice l = {g.n[0], g.n[1], g.n[2], 0.5f, {(float)g.origin[0], (float)g.origin[1], (float)g.origin[2]}, 1.0f};
+        size_t bad = 0;
+        for (size_t kk = 0; kk < g.n[2]; kk++)
+            for (size_t j = 0; j < g.n[1]; j++)
+                for (size_t i = 0; i < g.n[0]; i++) {
+                    double tol;
+                    const double want = climb_dcs_ref_at(&l, a->xyzq, a->n, i, j, kk, &tol);
+                    /* the file holds %e: 7 significant digits */
+                    bad += !(fabs(map[(kk * g.n[1] + j) * g.n[0] + i] - want) <= tol + 1e-6 * fabs(want) + 1e-30);
+                }
+        EXPECT_MSG(bad == 0, "%zu points of the OpenDX map differ from the CPU", bad);
+    }
+    free(map);
+    climb_opt_plan_free(&p, w->unload);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
+
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    const size_t n = 5000;
+    float *ha = malloc(n * 16), *d_atoms, *d_out;
+    for (size_t a = 0; a < n; a++) {
+        ha[4 * a] = climb_rng_float(&r, -5, 40);
+        ha[4 * a + 1] = climb_rng_float(&r, -5, 30);
+        ha[4 * a + 2] = climb_rng_float(&r, -5, 10);
+        ha[4 * a + 3] = climb_rng_float(&r, -1, 1);
+    }
+    const climb_lattice_desc lat = {77, 61, 9, 0.45f, {-1.0f, 0.5f, 2.0f}, 1.0f};
+    const size_t pts = lat.nx * lat.ny * lat.nz;
+    float *hv = malloc(pts * 4);
+    EXPECT(cudaMalloc((void **)&d_atoms, n * 16) == cudaSuccess && cudaMalloc((void **)&d_out, pts * 4) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_atoms, ha, n * 16, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemset(d_out, 0xFF, pts * 4) == cudaSuccess);
+    EXPECT(climb_coulomb_dcs_f32(h, d_atoms, n, &lat, d_out) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaMemcpy(hv, d_out, pts * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    climb_dcs_lattice l = {lat.nx, lat.ny, lat.nz, lat.spacing, {lat.origin[0], lat.origin[1], lat.origin[2]}, lat.exclusion};
+    size_t bad = 0;
+    for (size_t p = 0; p < pts; p += 7) {
+        double tol;
+        const double want = climb_dcs_ref_at(&l, ha, n, p % lat.nx, (p / lat.nx) % lat.ny, p / (lat.nx * lat.ny), &tol);
+        bad += !(fabs(hv[p] - want) <= tol);
+    }
+    EXPECT_MSG(bad == 0, "climb_coulomb_dcs_f32: %zu wrong", bad);
+    climb_lattice_desc badl = lat;
+    badl.exclusion = 0;
+    EXPECT(climb_coulomb_dcs_f32(h, d_atoms, n, &badl, d_out) == CLIMB_STATUS_INVALID_VALUE);
+    badl = lat;
+    badl.spacing = -1;
+    EXPECT(climb_coulomb_dcs_f32(h, d_atoms, n, &badl, d_out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_coulomb_dcs_f32(h, d_atoms, n, NULL, d_out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_coulomb_dcs_f32(h, ha, n, &lat, d_out) == CLIMB_STATUS_INVALID_VALUE); /* host atoms */
+    EXPECT(climb_coulomb_dcs_f32(h, d_atoms, n, &lat, d_atoms + 4) == CLIMB_STATUS_INVALID_VALUE); /* overlap */
+    badl = lat;
+    badl.nz = 0;
+    EXPECT(climb_coulomb_dcs_f32(h, NULL, 0, &badl, NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaPeekAtLastError() == cudaSuccess);
+    free(ha);
+    free(hv);
+    cudaFree(d_atoms);
+    cudaFree(d_out);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_poisoned();
+    const uint64_t fresh = climb_fresh_seed();
+    test_check(fresh, "random", "1");
+    test_check(fresh + 1, "water", "0.5");
+    test_check(fresh + 2, "on_points", "0.001");
+    test_check(fresh + 3, "on_points", "1");
+    test_files();
+    test_api();
+    return test_finish("test_gpu_dcs");
+}
