@@ -157,13 +157,17 @@ __global__ void __launch_bounds__(256) dcs_coarse_kernel(int n, float *out, dcs_
             o[i0 + p] = first ? acc[p] : o[i0 + p] + acc[p];
 }
 
-/* Coalesced coarsening: a thread's points are a block's width apart (point i0 + p 256), so a warp's stores for
- * each p are 32 consecutive floats. PADDED: the row is a whole number of block spans (the lattice padded), so no
- * point needs a bounds check. */
+/* Coalesced coarsening: a warp's 32 threads cover 32 consecutive points of a row, and a thread's DCS_COARSE points
+ * are a warp's width apart (x0 + lane + 32 p), so each of the warp's stores is 32 consecutive floats; a block is 8
+ * such rows. PADDED: the rows are a whole number of spans (the lattice padded in x), so no point needs a check on
+ * x. */
+#define DCS_ROWS 8
 template <bool PADDED>
-__global__ void __launch_bounds__(256) dcs_coalesced_kernel(int n, float *out, int ld, dcs_grid g, int first)
+__global__ void __launch_bounds__(32 * DCS_ROWS) dcs_coalesced_kernel(int n, float *out, int ld, dcs_grid g, int first)
 {
-    const int i0 = blockIdx.x * 256 * DCS_COARSE + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    const int i0 = blockIdx.x * 32 * DCS_COARSE + threadIdx.x, j = blockIdx.y * DCS_ROWS + threadIdx.y, k = blockIdx.z;
+    if (j >= g.ny)
+        return;
     const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
     float acc[DCS_COARSE] = {0};
     for (int a = 0; a < n; a++) {
@@ -171,39 +175,42 @@ __global__ void __launch_bounds__(256) dcs_coalesced_kernel(int n, float *out, i
         const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
 #pragma unroll
         for (int p = 0; p < DCS_COARSE; p++) {
-            const float dx = g.ox + g.h * (i0 + p * 256) - at.x;
+            const float dx = g.ox + g.h * (i0 + p * 32) - at.x;
             acc[p] += dcs_term(dx * dx + dyz, at.w, g.e2);
         }
     }
     float *o = out + ((size_t)k * g.ny + j) * ld;
 #pragma unroll
     for (int p = 0; p < DCS_COARSE; p++) {
-        const int i = i0 + p * 256;
+        const int i = i0 + p * 32;
         if (PADDED || i < g.nx)
             o[i] = first ? acc[p] : o[i] + acc[p];
     }
 }
 
-/* The best rung: coalesced coarsening with P points a thread, B threads a block, the atoms staged through shared
- * memory a tile of B at a time (one launch for every atom; a warp reads each atom from shared memory as a
- * broadcast float4), the x coordinates of the thread's points computed once. */
-template <int P, int B>
-__global__ void __launch_bounds__(B) dcs_best_kernel(const float4 *__restrict__ atoms, int n, float *out, dcs_grid g)
+/* The best rung: coalesced coarsening (P points a thread, 32 apart; BY rows a block) with the atoms staged through
+ * shared memory a tile of 32 BY at a time: one launch for every atom, no constant symbol (calls on several streams
+ * cannot race on it), each atom a broadcast float4 read shared by the thread's P points, their x coordinates computed
+ * once. */
+template <int P, int BY>
+__global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restrict__ atoms, int n, float *out, dcs_grid g)
 {
-    __shared__ float4 tile[B];
-    const int i0 = blockIdx.x * B * P + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
+    constexpr int T = 32 * BY;
+    __shared__ float4 tile[T];
+    const int t = threadIdx.y * 32 + threadIdx.x;
+    const int i0 = blockIdx.x * 32 * P + threadIdx.x, j = blockIdx.y * BY + threadIdx.y, k = blockIdx.z;
     const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
     float px[P], acc[P];
 #pragma unroll
     for (int p = 0; p < P; p++) {
-        px[p] = g.ox + g.h * (i0 + p * B);
+        px[p] = g.ox + g.h * (i0 + p * 32);
         acc[p] = 0.0f;
     }
-    for (int a0 = 0; a0 < n; a0 += B) {
-        const int m = min(B, n - a0);
+    for (int a0 = 0; a0 < n; a0 += T) {
+        const int m = min(T, n - a0);
         __syncthreads();
-        if ((int)threadIdx.x < m)
-            tile[threadIdx.x] = atoms[a0 + threadIdx.x];
+        if (t < m)
+            tile[t] = atoms[a0 + t];
         __syncthreads();
         for (int a = 0; a < m; a++) {
             const float4 at = tile[a];
@@ -215,17 +222,19 @@ __global__ void __launch_bounds__(B) dcs_best_kernel(const float4 *__restrict__ 
             }
         }
     }
+    if (j >= g.ny)
+        return;
     float *o = out + ((size_t)k * g.ny + j) * g.nx;
 #pragma unroll
     for (int p = 0; p < P; p++)
-        if (i0 + p * B < g.nx)
-            o[i0 + p * B] = acc[p];
+        if (i0 + p * 32 < g.nx)
+            o[i0 + p * 32] = acc[p];
 }
 
 /* ---------------------------------------------------------------- launchers */
 
-static const int DCS_POINTS[] = {4, 8, 16};
-static const int DCS_BLOCK[] = {64, 128, 256};
+static const int DCS_POINTS[] = {2, 4, 8};
+static const int DCS_BLOCK[] = {2, 4, 8};
 
 extern "C" void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values)
 {
@@ -253,13 +262,13 @@ extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs
     const float4 *a = (const float4 *)d_atoms;
 #define DCS_BEST(P_, B_)                                                                                     \
     if (t->points == P_ && t->block == B_) {                                                                 \
-        dcs_best_kernel<P_, B_><<<dim3((unsigned)cdiv(l->nx, (size_t)P_ * B_), (unsigned)l->ny, (unsigned)l->nz), B_, 0, \
-                                  s>>>(a, (int)n, out, g);                                                   \
+        dcs_best_kernel<P_, B_><<<dim3((unsigned)cdiv(l->nx, (size_t)32 * P_), (unsigned)cdiv(l->ny, B_), (unsigned)l->nz), \
+                                  dim3(32, B_), 0, s>>>(a, (int)n, out, g);                                  \
         return cudaGetLastError();                                                                           \
     }
-    DCS_BEST(4, 64) DCS_BEST(4, 128) DCS_BEST(4, 256)
-    DCS_BEST(8, 64) DCS_BEST(8, 128) DCS_BEST(8, 256)
-    DCS_BEST(16, 64) DCS_BEST(16, 128) DCS_BEST(16, 256)
+    DCS_BEST(2, 2) DCS_BEST(2, 4) DCS_BEST(2, 8)
+    DCS_BEST(4, 2) DCS_BEST(4, 4) DCS_BEST(4, 8)
+    DCS_BEST(8, 2) DCS_BEST(8, 4) DCS_BEST(8, 8)
 #undef DCS_BEST
     return cudaErrorInvalidValue;
 }
@@ -318,13 +327,13 @@ static cudaError_t const_chunks(climb_case *c, cudaStream_t s, int kind)
             dcs_coarse_kernel<<<dim3((unsigned)cdiv(c->l.nx, 256 * DCS_COARSE), (unsigned)c->l.ny, (unsigned)c->l.nz),
                                 256, 0, s>>>((int)m, c->d_out, g, first);
         else if (kind == 2)
-            dcs_coalesced_kernel<false>
-                <<<dim3((unsigned)cdiv(c->l.nx, 256 * DCS_COARSE), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
-                    (int)m, c->d_out, (int)c->l.nx, g, first);
+            dcs_coalesced_kernel<false><<<dim3((unsigned)cdiv(c->l.nx, 32 * DCS_COARSE),
+                                               (unsigned)cdiv(c->l.ny, DCS_ROWS), (unsigned)c->l.nz),
+                                          dim3(32, DCS_ROWS), 0, s>>>((int)m, c->d_out, (int)c->l.nx, g, first);
         else
-            dcs_coalesced_kernel<true>
-                <<<dim3((unsigned)(c->pad_ld / (256 * DCS_COARSE)), (unsigned)c->l.ny, (unsigned)c->l.nz), 256, 0, s>>>(
-                    (int)m, c->d_pad, (int)c->pad_ld, g, first);
+            dcs_coalesced_kernel<true><<<dim3((unsigned)(c->pad_ld / (32 * DCS_COARSE)),
+                                              (unsigned)cdiv(c->l.ny, DCS_ROWS), (unsigned)c->l.nz),
+                                         dim3(32, DCS_ROWS), 0, s>>>((int)m, c->d_pad, (int)c->pad_ld, g, first);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return e;
         if (c->n == 0)
@@ -366,11 +375,13 @@ static int k_coarse(climb_dtype, const climb_device_info *, const int *, climb_k
 }
 static int k_coalesced(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<false>, "dcs_coalesced_kernel<false>", 256, 0);
+    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<false>, "dcs_coalesced_kernel<false>",
+                            32 * DCS_ROWS, 0);
 }
 static int k_padded(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<true>, "dcs_coalesced_kernel<true>", 256, 0);
+    return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<true>, "dcs_coalesced_kernel<true>",
+                            32 * DCS_ROWS, 0);
 }
 static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
@@ -378,10 +389,10 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     climb_dcs_set_tuning(&t, tuning);
 #define DCS_K(P_, B_)                                                                                        \
     if (t.points == P_ && t.block == B_)                                                                     \
-        return climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, B_, 0, "dcs_best_kernel<%d, %d>", P_, B_);
-    DCS_K(4, 64) DCS_K(4, 128) DCS_K(4, 256)
-    DCS_K(8, 64) DCS_K(8, 128) DCS_K(8, 256)
-    DCS_K(16, 64) DCS_K(16, 128) DCS_K(16, 256)
+        return climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, 32 * B_, 0, "dcs_best_kernel<%d, %d>", P_, B_);
+    DCS_K(2, 2) DCS_K(2, 4) DCS_K(2, 8)
+    DCS_K(4, 2) DCS_K(4, 4) DCS_K(4, 8)
+    DCS_K(8, 2) DCS_K(8, 4) DCS_K(8, 8)
 #undef DCS_K
     return 0;
 }
@@ -405,14 +416,14 @@ static const dcs_rung DCS_RUNGS[] = {
     {.info = {.name = "coarsened", .idea = "4 consecutive points a thread: dy^2 + dz^2 once an atom for all of them",
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse},
      .launch = launch_coarse},
-    {.info = {.name = "coalesced", .idea = "a thread's 4 points a block's width apart: coalesced stores",
+    {.info = {.name = "coalesced", .idea = "a thread's 4 points a warp's width apart: coalesced stores",
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coalesced},
      .launch = launch_coalesced},
     {.info = {.name = "padded", .idea = "the lattice padded to whole blocks: no bounds check on a point",
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_padded},
      .launch = launch_padded},
     {.info = {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), "
-                                              "8 or 16 points a thread, tuned",
+                                              "coalesced coarsening, tuned points and rows",
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best},
 };
@@ -443,9 +454,9 @@ CLIMB_OPTION_AT(DCS_OPTIONS, OPT_ATOMS, "atoms");
 CLIMB_OPTION_AT(DCS_OPTIONS, OPT_INPUT, "input");
 
 static const climb_tunable DCS_TUNABLES[] = {
-    {.name = "points", .meaning = "lattice points a thread computes, a block's width apart", .values = DCS_POINTS,
+    {.name = "points", .meaning = "lattice points a thread computes, a warp's width apart", .values = DCS_POINTS,
      .n_values = CLIMB_COUNT(DCS_POINTS)},
-    {.name = "block", .meaning = "threads per block (and atoms a shared tile)", .values = DCS_BLOCK,
+    {.name = "block", .meaning = "rows of 32 threads a block (atoms a shared tile: 32 x rows)", .values = DCS_BLOCK,
      .n_values = CLIMB_COUNT(DCS_BLOCK)},
 };
 
@@ -453,9 +464,9 @@ static const char *dcs_defaults(const climb_device_info *dev, const climb_tuning
 {
     (void)dev;
     (void)k;
-    values[0] = 8;
-    values[1] = 128;
-    return "built-in: 8 points a thread, 128 threads a block";
+    values[0] = 4;
+    values[1] = 4;
+    return "built-in: 4 points a thread (32 apart), 4 rows of 32 threads a block";
 }
 
 static const climb_tuning DCS_TUNING = {.params = DCS_TUNABLES, .n_params = CLIMB_COUNT(DCS_TUNABLES),
@@ -554,8 +565,8 @@ static int dcs_create(const climb_case_params *p, climb_case **out)
     c->l.h = (float)p->opts[OPT_SPACING].f;
     c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
     c->points = c->l.nx * c->l.ny * c->l.nz;
-    c->tn.points = 8;
-    c->tn.block = 128;
+    c->tn.points = 4;
+    c->tn.block = 4;
     if (c->n > INT32_MAX || c->l.nx > INT32_MAX) {
         fprintf(stderr, "climb: dcs: more than 2^31 atoms or points along x\n");
         free(c);
@@ -654,7 +665,7 @@ static const char *dcs_refuses(const climb_case *c, int rung)
 static int dcs_prepare(climb_case *c, int rung)
 {
     if (DCS_RUNGS[rung].launch == launch_padded && !c->d_pad) {
-        c->pad_ld = cdiv(c->l.nx ? c->l.nx : 1, 256 * DCS_COARSE) * 256 * DCS_COARSE;
+        c->pad_ld = cdiv(c->l.nx ? c->l.nx : 1, 32 * DCS_COARSE) * 32 * DCS_COARSE;
         const size_t rows = c->l.ny * c->l.nz;
         CLIMB_CHECK(cudaMalloc((void **)&c->d_pad, c->pad_ld * (rows > 0 ? rows : 1) * sizeof(float)));
     }

@@ -32,8 +32,8 @@ double climb_dcs_ref_at(const climb_dcs_lattice *l, const float *xyzq, size_t n,
 
 /* The best rung's tunable parameters, in the order of climb_dcs_workload.tuning->params. */
 typedef struct climb_dcs_tuning {
-    int points;     /* lattice points a thread computes along x, a block's width apart */
-    int block;      /* threads per block along x */
+    int points;     /* lattice points a thread computes along x, a warp's width (32) apart */
+    int block;      /* rows of 32 threads a block */
 } climb_dcs_tuning;
 
 void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values);
