@@ -253,7 +253,7 @@ CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_c
  * memory, 16-byte aligned); an atom nearer to a point than `exclusion` (at least 0.001 Å; Parboil uses 1 Å) adds
  * nothing there. nx below 2^31, ny and nz below 65536; an empty lattice does nothing; the lattice must not overlap
  * the atoms (INVALID_VALUE). FP32 with the hardware rsqrt: each point within 1.01 (n_atoms + 8) 2^-24 sum |q / r|
- * of the exact sum, and the rounding of its coordinates. Runs the tuned best rung (docs/coulomb.md). Capturable; no
+ * of the exact sum, and the rounding of its coordinates. Runs the tuned best rung (docs/dcs.md). Capturable; no
  * workspace.
  */
 typedef struct climb_lattice_desc {

@@ -16,7 +16,7 @@
  * points a thread, tuned.
  *
  * Counted per case: N x points atom-evaluations (the items), one rsqrt each (MUFU, the special-function ceiling),
- * and 5 flops each (the x difference, the squared distance, the charge times 1/r added). See docs/coulomb.md.
+ * and 5 flops each (the x difference, the squared distance, the charge times 1/r added). See docs/dcs.md.
  */
 #include <math.h>
 #include <stdint.h>
