@@ -22,16 +22,9 @@ static void test_check(uint64_t seed, const char *pad)
 {
     climb_opt_plan p;
     test_plan(&p, w, "pad", pad, NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = seed;
-    o.options = &p;
-    climb_check_result cr;
-    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "pad %s: %ld runs, %d failures, %ld refused", pad, cr.runs,
-               cr.failures, cr.refused);
-    printf("pad=%s: %ld runs, %ld refused, seed %" PRIu64 "\n", pad, cr.runs, cr.refused, seed);
-    climb_check_result_free(&cr);
+    char what[40];
+    snprintf(what, sizeof what, "pad=%s", pad);
+    test_check_plan(w, &dev, &p, seed, 1, what); /* shared_tiles may refuse a tile over 48 KB */
     climb_opt_plan_free(&p, NULL);
 }
 
@@ -39,22 +32,7 @@ static void test_poisoned(void)
 {
     climb_opt_plan p;
     test_plan(&p, w, NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 4;
-    climb_case_key k = {CLIMB_F32, CLIMB_SHAPEN(8, 2, 5, 9, 11, 70, 3, 3, 1), 0};
-    climb_open_case oc;
-    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
-    char msg[400];
-    for (int r = 0; r < w->n_rungs; r++) {
-        EXPECT(w->poison(oc.c) == 0);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "y[0][0][0][0]"), "%s: %s",
-                   w->rung(r)->name, msg);
-        EXPECT(w->prepare(oc.c, r) == 0 && w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
-        w->release(oc.c, r);
-    }
-    climb_case_close(w, &oc);
+    test_poison_every_rung(w, &dev, &p, (climb_shape)CLIMB_SHAPEN(8, 2, 5, 9, 11, 70, 3, 3, 1), "y[0][0][0][0]");
     climb_opt_plan_free(&p, NULL);
 }
 

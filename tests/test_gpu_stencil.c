@@ -21,16 +21,9 @@ static void test_check(uint64_t seed, const char *steps)
 {
     climb_opt_plan p;
     test_plan(&p, w, "steps", steps, NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = seed;
-    o.options = &p;
-    climb_check_result cr;
-    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "steps %s: %ld runs, %d failures, %ld refused",
-               steps, cr.runs, cr.failures, cr.refused);
-    printf("steps=%s: %ld runs, seed %" PRIu64 "\n", steps, cr.runs, seed);
-    climb_check_result_free(&cr);
+    char what[40];
+    snprintf(what, sizeof what, "steps=%s", steps);
+    test_check_plan(w, &dev, &p, seed, 0, what);
     climb_opt_plan_free(&p, NULL);
 }
 
@@ -38,21 +31,7 @@ static void test_poisoned(void)
 {
     climb_opt_plan p;
     test_plan(&p, w, "steps", "2", NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 4;
-    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE3(37, 20, 9), 0};
-    climb_open_case oc;
-    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
-    char msg[400];
-    for (int r = 0; r < w->n_rungs; r++) {
-        EXPECT(w->poison(oc.c) == 0);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, "out[0][0][0]"), "%s: %s",
-                   w->rung(r)->name, msg);
-        EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
-    }
-    climb_case_close(w, &oc);
+    test_poison_every_rung(w, &dev, &p, (climb_shape)CLIMB_SHAPE3(37, 20, 9), "out[0][0][0]");
     climb_opt_plan_free(&p, NULL);
 }
 

@@ -26,4 +26,50 @@ static inline void test_plan(climb_opt_plan *p, const climb_workload *w, ...)
     va_end(ap);
 }
 
+/* `climb check` of w over its check shapes with plan p and seed: every run right, and none refused unless
+ * allow_refused. `what` names the plan in the failure message and the progress line. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/harness.h"
+
+static inline void test_check_plan(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
+                                   uint64_t seed, int allow_refused, const char *what)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = p;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && (allow_refused || cr.refused == 0),
+               "%s %s: %ld runs, %d failures, %ld refused", w->name, what, cr.runs, cr.failures, cr.refused);
+    printf("%s %s: %ld runs, %ld refused, seed %" PRIu64 "\n", w->name, what, cr.runs, cr.refused, seed);
+    climb_check_result_free(&cr);
+}
+
+/* Every rung of w on one case (shape, plan p): a poisoned output fails verification, naming the element `first`
+ * ("out[0][0]"), and after the rung's run it passes; what prepare built is released. */
+static inline void test_poison_every_rung(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
+                                          climb_shape shape, const char *first)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 4;
+    climb_case_key k = {CLIMB_F32, shape, 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, p, &k, 0, dev, 0, &oc) == 0);
+    char msg[400];
+    for (int r = 0; r < w->n_rungs; r++) {
+        EXPECT(w->poison(oc.c) == 0);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, first), "%s: %s", w->rung(r)->name, msg);
+        EXPECT((!w->prepare || w->prepare(oc.c, r) == 0) && w->run(oc.c, r, 0) == 0 &&
+               cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        if (w->release)
+            w->release(oc.c, r);
+    }
+    climb_case_close(w, &oc);
+}
+
 #endif
