@@ -3,8 +3,11 @@
 #ifndef CLIMB_TESTS_TEST_PLAN_H
 #define CLIMB_TESTS_TEST_PLAN_H
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <string.h>
 
+#include "core/harness.h"
 #include "core/options.h"
 #include "core/workload.h"
 #include "testing.h"
@@ -28,11 +31,6 @@ static inline void test_plan(climb_opt_plan *p, const climb_workload *w, ...)
 
 /* `climb check` of w over its check shapes with plan p and seed: every run right, and none refused unless
  * allow_refused. `what` names the plan in the failure message and the progress line. */
-#include <inttypes.h>
-#include <string.h>
-
-#include "core/harness.h"
-
 static inline void test_check_plan(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
                                    uint64_t seed, int allow_refused, const char *what)
 {
