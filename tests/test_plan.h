@@ -1,5 +1,6 @@
-/* The option plan a test runs a workload's cases with: every option at its default, then the listed ones set by
- * name. One helper for every workload's tests instead of a copy in each. */
+/* What a workload's GPU test repeats, once: the option plan it runs cases with (every option at its default, then
+ * the listed ones set by name), `climb check` over the check shapes with that plan, and every rung run from a
+ * poisoned output. */
 #ifndef CLIMB_TESTS_TEST_PLAN_H
 #define CLIMB_TESTS_TEST_PLAN_H
 
