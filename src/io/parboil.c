@@ -1,0 +1,195 @@
+/* Parboil's binary files (see parboil.h): the whole file read, then every count and length checked before a value
+ * is copied. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parboil.h"
+
+/* The whole file into memory (at most max bytes). 0, or -1 with err. */
+static int slurp(const char *path, size_t max, unsigned char **data, size_t *n, char *err, size_t errlen)
+{
+    struct stat st;
+    *data = NULL;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(err, errlen, "%s: %lld bytes, more than any Parboil file of the sizes read", path, (long long)st.st_size);
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    *n = (size_t)st.st_size;
+    *data = (unsigned char *)malloc(*n ? *n : 1);
+    const size_t got = *data ? fread(*data, 1, *n, f) : 0;
+    fclose(f);
+    if (!*data || got != *n) {
+        snprintf(err, errlen, "%s: %s", path, *data ? "read error" : "out of host memory");
+        free(*data);
+        *data = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static uint32_t le32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* n little-endian floats at data + off into a new array; -1 (err) on NaN or infinity. */
+static float *floats(const char *path, const unsigned char *data, size_t off, size_t n, const char *what, char *err,
+                     size_t errlen)
+{
+    float *v = (float *)malloc((n ? n : 1) * sizeof(float));
+    if (!v) {
+        snprintf(err, errlen, "%s: out of host memory for %s", path, what);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t b = le32(data + off + 4 * i);
+        memcpy(&v[i], &b, 4);
+        if (!isfinite(v[i])) {
+            snprintf(err, errlen, "%s: %s[%zu] is not a finite number (at byte %zu)", path, what, i, off + 4 * i);
+            free(v);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+void climb_mriq_free(climb_mriq_input *in)
+{
+    free(in->kx);
+    free(in->ky);
+    free(in->kz);
+    free(in->x_);
+    free(in->y_);
+    free(in->z_);
+    free(in->phi_r);
+    free(in->phi_i);
+    memset(in, 0, sizeof *in);
+}
+
+int climb_mriq_read(const char *path, climb_mriq_input *in, char *err, size_t errlen)
+{
+    memset(in, 0, sizeof *in);
+    unsigned char *d;
+    size_t n;
+    if (slurp(path, 8 + 4 * 6 * CLIMB_PARBOIL_MAX_COUNT, &d, &n, err, errlen) != 0)
+        return -1;
+    int rc = -1;
+    if (n < 8) {
+        snprintf(err, errlen, "%s: %zu bytes: shorter than the two counts (8 bytes)", path, n);
+        goto done;
+    }
+    const int32_t k = (int32_t)le32(d), x = (int32_t)le32(d + 4);
+    if (k < 0 || (size_t)k > CLIMB_PARBOIL_MAX_COUNT || x < 0 || (size_t)x > CLIMB_PARBOIL_MAX_COUNT) {
+        snprintf(err, errlen, "%s: the counts numK = %d and numX = %d are not both from 0 to 2^28 (at byte 0)", path, k, x);
+        goto done;
+    }
+    const size_t want = 8 + 4 * (5 * (size_t)k + 3 * (size_t)x);
+    if (n != want) {
+        snprintf(err, errlen, "%s: %zu bytes; numK = %d and numX = %d need %zu", path, n, k, x, want);
+        goto done;
+    }
+    in->k = (size_t)k;
+    in->x = (size_t)x;
+    size_t off = 8;
+    float **dst[8] = {&in->kx, &in->ky, &in->kz, &in->x_, &in->y_, &in->z_, &in->phi_r, &in->phi_i};
+    const char *names[8] = {"kx", "ky", "kz", "x", "y", "z", "phiR", "phiI"};
+    for (int a = 0; a < 8; a++) {
+        const size_t cnt = (a >= 3 && a < 6) ? in->x : in->k;
+        if (!(*dst[a] = floats(path, d, off, cnt, names[a], err, errlen)))
+            goto done;
+        off += 4 * cnt;
+    }
+    rc = 0;
+done:
+    free(d);
+    if (rc != 0)
+        climb_mriq_free(in);
+    return rc;
+}
+
+int climb_mriq_read_output(const char *path, size_t *count, float **qr, float **qi, char *err, size_t errlen)
+{
+    *qr = *qi = NULL;
+    *count = 0;
+    unsigned char *d;
+    size_t n;
+    if (slurp(path, 4 + 8 * CLIMB_PARBOIL_MAX_COUNT, &d, &n, err, errlen) != 0)
+        return -1;
+    int rc = -1;
+    if (n < 4) {
+        snprintf(err, errlen, "%s: %zu bytes: shorter than the count (4 bytes)", path, n);
+        goto done;
+    }
+    const uint32_t x = le32(d);
+    if (x > CLIMB_PARBOIL_MAX_COUNT || n != 4 + 8 * (size_t)x) {
+        snprintf(err, errlen, "%s: %zu bytes; numX = %u needs %zu", path, n, x, 4 + 8 * (size_t)x);
+        goto done;
+    }
+    if (!(*qr = floats(path, d, 4, x, "Qr", err, errlen)) || !(*qi = floats(path, d, 4 + 4 * (size_t)x, x, "Qi", err, errlen)))
+        goto done;
+    *count = x;
+    rc = 0;
+done:
+    free(d);
+    if (rc != 0) {
+        free(*qr);
+        free(*qi);
+        *qr = *qi = NULL;
+    }
+    return rc;
+}
+
+int climb_cutcp_read_reference(const char *path, double *abs_sum, size_t *plane_size, float **first, float **last,
+                               char *err, size_t errlen)
+{
+    *first = *last = NULL;
+    unsigned char *d;
+    size_t n;
+    if (slurp(path, 8 + 8 * CLIMB_PARBOIL_MAX_COUNT, &d, &n, err, errlen) != 0)
+        return -1;
+    int rc = -1;
+    if (n < 8) {
+        snprintf(err, errlen, "%s: %zu bytes: shorter than the sum and the plane size (8 bytes)", path, n);
+        goto done;
+    }
+    float sum;
+    const uint32_t b = le32(d), p = le32(d + 4);
+    memcpy(&sum, &b, 4);
+    if (!isfinite(sum) || sum < 0) {
+        snprintf(err, errlen, "%s: the sum of |potential| is %g, not a finite number >= 0 (at byte 0)", path, sum);
+        goto done;
+    }
+    if (p > CLIMB_PARBOIL_MAX_COUNT || n != 8 + 8 * (size_t)p) {
+        snprintf(err, errlen, "%s: %zu bytes; a plane of %u points needs %zu", path, n, p, 8 + 8 * (size_t)p);
+        goto done;
+    }
+    if (!(*first = floats(path, d, 8, p, "the first plane", err, errlen)) ||
+        !(*last = floats(path, d, 8 + 4 * (size_t)p, p, "the last plane", err, errlen)))
+        goto done;
+    *abs_sum = sum;
+    *plane_size = p;
+    rc = 0;
+done:
+    free(d);
+    if (rc != 0) {
+        free(*first);
+        free(*last);
+        *first = *last = NULL;
+    }
+    return rc;
+}
