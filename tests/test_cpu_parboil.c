@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/molecule.h"
 #include "io/parboil.h"
 #include "testing.h"
 
@@ -159,11 +160,56 @@ static void test_mriq_real(void)
     free(qi);
 }
 
+/* Parboil's cutcp reference for its water box: the lattice (0.5 Å, padding 0.5 Å) and the first and last planes
+ * of the potential (cutoff 12 Å, exclusion 1 Å) computed here in double from the PQR file, against the file. */
+static void test_cutcp_real(void)
+{
+    const char *base = CLIMB_SOURCE_DIR "/../shared/data/parboil/cutcp/watbox.sl40";
+    char pqr[400], ref[400], err[400];
+    snprintf(pqr, sizeof pqr, "%s.pqr", base);
+    snprintf(ref, sizeof ref, "%s.lattice.dat", base);
+    if (access(pqr, R_OK) != 0 || access(ref, R_OK) != 0) {
+        printf("the data folder is not there: Parboil's cutcp reference was not read\n");
+        return;
+    }
+    climb_atoms a;
+    double sum;
+    size_t plane;
+    float *first = NULL, *last = NULL;
+    EXPECT_MSG(climb_pqr_read(pqr, &a, err, sizeof err) == 0, "%s", err);
+    EXPECT_MSG(climb_cutcp_read_reference(ref, &sum, &plane, &first, &last, err, sizeof err) == 0, "%s", err);
+    double origin[3];
+    size_t n[3];
+    climb_cutcp_lattice(a.lo, a.hi, 0.5, 0.5, origin, n);
+    EXPECT_MSG(n[0] * n[1] == plane, "the lattice is %zu x %zu, the file's plane %zu points", n[0], n[1], plane);
+    if (first && last && n[0] * n[1] == plane) {
+        double worst = 0, scale = 0;
+        for (int z = 0; z < 2; z++)
+            for (size_t j = 0; j < n[1]; j++)
+                for (size_t i = 0; i < n[0]; i++) {
+                    const double p[3] = {origin[0] + 0.5 * (double)i, origin[1] + 0.5 * (double)j,
+                                         origin[2] + 0.5 * (double)(z ? n[2] - 1 : 0)};
+                    const double v = climb_cutcp_potential_at(a.xyzq, a.n, p, 12.0, 1.0);
+                    const float got = (z ? last : first)[j * n[0] + i];
+                    worst = fmax(worst, fabs(v - got));
+                    scale = fmax(scale, fabs(v));
+                }
+        printf("Parboil's cutcp planes: the largest difference from the double potential is %.3g (largest |V| %.3g)\n",
+               worst, scale);
+        EXPECT_MSG(worst <= 1e-4 * scale, "Parboil's planes differ from the double potential by %g (scale %g)", worst,
+                   scale);
+    }
+    free(first);
+    free(last);
+    climb_atoms_free(&a);
+}
+
 int main(void)
 {
     EXPECT(mkdtemp(dir) != NULL);
     test_mriq_small();
     test_mriq_real();
+    test_cutcp_real();
     rmdir(dir);
     return test_finish("test_cpu_parboil");
 }

@@ -193,3 +193,32 @@ done:
     }
     return rc;
 }
+
+double climb_cutcp_potential_at(const float *xyzq, size_t n, const double p[3], double cutoff, double exclusion)
+{
+    const double c2 = cutoff * cutoff, e2 = exclusion * exclusion;
+    double v = 0;
+    for (size_t a = 0; a < n; a++) {
+        const double q = xyzq[4 * a + 3];
+        if (q == 0)
+            continue;
+        const double dx = p[0] - xyzq[4 * a], dy = p[1] - xyzq[4 * a + 1], dz = p[2] - xyzq[4 * a + 2];
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < e2)
+            return 0; /* Parboil zeroes a point any atom is this near */
+        if (r2 < c2) {
+            const double s = 1 - r2 / c2;
+            v += q / sqrt(r2) * s * s;
+        }
+    }
+    return v;
+}
+
+void climb_cutcp_lattice(const double lo[3], const double hi[3], double h, double padding, double origin[3],
+                         size_t n[3])
+{
+    for (int d = 0; d < 3; d++) {
+        origin[d] = lo[d] - padding;
+        n[d] = (size_t)floor((hi[d] + padding - origin[d]) / h) + 1;
+    }
+}

@@ -36,6 +36,15 @@ int climb_mriq_read_output(const char *path, size_t *n, float **qr, float **qi, 
 int climb_cutcp_read_reference(const char *path, double *abs_sum, size_t *plane_size, float **first, float **last,
                                char *err, size_t errlen);
 
+/* Parboil cutcp's potential at point p (in double), what its reference lattice holds: the sum over the atoms (x, y,
+ * z, q: 4 floats each) nearer than the cutoff c of q / r (1 - r^2 / c^2)^2, and 0 where any atom of nonzero charge
+ * is nearer than the exclusion distance. Atoms of charge 0 are skipped, as Parboil does. */
+double climb_cutcp_potential_at(const float *xyzq, size_t n, const double p[3], double cutoff, double exclusion);
+/* Parboil cutcp's lattice for atoms in [lo, hi]: points from lo - padding, h apart, floor((hi - lo + 2 padding) / h)
+ * + 1 of them along each axis. */
+void climb_cutcp_lattice(const double lo[3], const double hi[3], double h, double padding, double origin[3],
+                         size_t n[3]);
+
 #ifdef __cplusplus
 }
 #endif
