@@ -75,6 +75,11 @@ printf 'P2\n3 2\n9\n1 2 3\n4 5 x\n' >"$imgdata/images/cameraman.pgm"
 CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:5: the pixel 6 of 6 \\(row 2, column 3\\): expected a number, found 'x'" \
     bench conv --sweep images --dry-run
 rm -rf "$imgdata"
+# --output: a file path, checked before any GPU work, for a workload that writes its output as a file
+expect 2 "an empty file name or '-'" bench conv --output -
+expect 2 'cannot write /nonexistent/dir/x.pgm' bench conv --output /nonexistent/dir/x.pgm --size 10x10
+expect 2 'this workload writes no output file' bench reduce --output /tmp/climb-cli-out.txt --dry-run
+expect 2 "name one, not 'all'" bench all --output /tmp/climb-cli-out.txt --dry-run
 expect 0 '^transpose camping$' list --sweeps
 expect 0 '^camping$' list transpose --sweeps
 expect 0 'transpose: [0-9]+ cases x [0-9]+ rungs, sweep camping' bench transpose --sweep camping --dry-run

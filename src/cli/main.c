@@ -775,6 +775,12 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     }
     if (a->json && a->md && !strcmp(a->json, "-") && !strcmp(a->md, "-"))
         return usage_error(usage, "--json and --md cannot both go to stdout%s", "");
+    /* --output: a workload whose outputs are written as a file (its save hook), one of them */
+    for (int t = 0; a->run.output && t < a->n_targets; t++)
+        if (!a->targets[t]->save || a->n_targets > 1)
+            return usage_msg("--output %s: %s", a->run.output,
+                             a->n_targets > 1 ? "one workload's output is written; name one, not 'all'"
+                                              : "this workload writes no output file (conv and dcs do)");
     /* Every --rung must name a rung of some target; every --type one some target has; every --size must have as
      * many sizes as each target has dims. */
     for (int k = 0; k < a->run.n_rungs; k++) {
