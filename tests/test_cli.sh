@@ -75,6 +75,17 @@ printf 'P2\n3 2\n9\n1 2 3\n4 5 x\n' >"$imgdata/images/cameraman.pgm"
 CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:5: the pixel 6 of 6 \\(row 2, column 3\\): expected a number, found 'x'" \
     bench conv --sweep images --dry-run
 rm -rf "$imgdata"
+# No two reports to one file (issue 29, item 1), stdout included.
+expect 2 '^climb: --json and --csv cannot both go to stdout' bench reduce --json - --csv - --dry-run
+expect 2 '^climb: --json and --md cannot both go to /tmp/climb-same' bench reduce --json /tmp/climb-same --md /tmp/./climb-same --dry-run
+expect 2 '^climb: --csv and --md cannot both go to' bench reduce --csv /tmp/climb-same --md /tmp/../tmp/climb-same --dry-run
+expect 0 'reduce: [0-9]+ cases' bench reduce --json /tmp/climb-a.json --csv /tmp/climb-a.csv --dry-run
+# help and version take what they document (issue 29, item 9)
+expect 0 'usage: climb <command>' help help
+expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch
+expect 0 '^reduce: Parallel reduction' help bench reduce
+expect 2 "version takes no arguments; '--frob' is extra" version --frob
+expect 2 "wisdom: unknown option '--frob'" wisdom show --frob
 # --output: a file path, checked before any GPU work, for a workload that writes its output as a file
 expect 2 "an empty file name or '-'" bench conv --output -
 expect 2 'cannot write /nonexistent/dir/x.pgm' bench conv --output /nonexistent/dir/x.pgm --size 10x10

@@ -4,6 +4,7 @@
  * the registry. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -203,6 +204,29 @@ int parse_int(const char *s, int lo, int hi, int *out)
         return -1;
     *out = (int)v;
     return 0;
+}
+
+/* 1 when two output paths name one file: both '-', or the same name in the same folder once the folders are
+ * resolved (the folders need not exist: then the paths as written are compared). */
+static int same_output(const char *a, const char *b)
+{
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return strcmp(a, b) == 0;
+    char ra[PATH_MAX + 4096], rb[PATH_MAX + 4096];
+    const char *p[2] = {a, b};
+    char *r[2] = {ra, rb};
+    for (int k = 0; k < 2; k++) {
+        const char *slash = strrchr(p[k], '/');
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p[k]) : 1, slash ? p[k] : ".");
+        if (slash == p[k])
+            snprintf(dir, sizeof dir, "/");
+        char real[PATH_MAX];
+        if (!realpath(dir, real))
+            return strcmp(a, b) == 0;
+        snprintf(r[k], sizeof ra, "%s/%s", real, slash ? slash + 1 : p[k]);
+    }
+    return strcmp(ra, rb) == 0;
 }
 
 /* ---- list ---- */
@@ -773,8 +797,16 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             return EXIT_FAILED;
         }
     }
-    if (a->json && a->md && !strcmp(a->json, "-") && !strcmp(a->md, "-"))
-        return usage_error(usage, "--json and --md cannot both go to stdout%s", "");
+    /* no two reports to one file, stdout included ('-'): o/x, ./o/x and o/../o/x are one file */
+    {
+        const char *outs[4] = {a->json, a->csv, a->md, a->run.output};
+        const char *flags[4] = {"--json", "--csv", "--md", "--output"};
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++)
+                if (outs[i] && outs[j] && same_output(outs[i], outs[j]))
+                    return usage_msg("%s and %s cannot both go to %s: one report a file", flags[i], flags[j],
+                                     strcmp(outs[i], "-") == 0 ? "stdout" : outs[i]);
+    }
     /* --output: a workload whose outputs are written as a file (its save hook), one of them */
     for (int t = 0; a->run.output && t < a->n_targets; t++)
         if (!a->targets[t]->save || a->n_targets > 1)
@@ -1360,10 +1392,14 @@ typedef struct {
 
 static int cmd_version(int argc, char **argv)
 {
+    static const char *const VERSION_USAGE =
+        "usage: climb version\n\nThe version, git commit, CUDA architectures and cuDNN this build has.\n";
     if (argc > 1 && is_help(argv[1])) {
-        fputs("usage: climb version\n\nThe version, git commit, CUDA architectures and cuDNN this build has.\n", stdout);
+        fputs(VERSION_USAGE, stdout);
         return 0;
     }
+    if (argc > 1)
+        return usage_error(VERSION_USAGE, "version takes no arguments; '%s' is extra", argv[1]);
     printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s\n", climb_build_version, climb_build_commit,
            climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
            climb_build_cudnn[0] ? climb_build_cudnn : "not built in");
@@ -1436,13 +1472,32 @@ int climb_cli_main(int argc, char **argv)
         main_usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "help") == 0) { /* climb help COMMAND: that command's --help */
+    if (strcmp(cmd, "help") == 0) { /* climb help COMMAND [WORKLOAD...]: that command's --help */
+        if (strcmp(argv[2], "help") == 0) {
+            main_usage(stdout);
+            return 0;
+        }
+        for (int i = 3; i < argc; i++)
+            if (strcmp(argv[i], "all") != 0 && !climb_find_workload(argv[i]))
+                return usage_msg("help %s: '%s' is not a workload (run 'climb list')", argv[2], argv[i]);
         const command *c = find_command(argv[2]);
         const climb_workload *w = c ? NULL : workload_command(argv[2]);
         if (!c && !w)
             return usage_error(MAIN_USAGE, "unknown command '%s'", argv[2]);
-        char *help[] = {argv[2], (char *)"--help", NULL};
-        return c ? c->run(2, help) : run_workload_command(w, 2, help);
+        /* the command's usage, then each workload named after it in full */
+        char **help = calloc((size_t)argc + 1, sizeof *help);
+        if (!help) {
+            climb_host_oom("the command line's arguments");
+            return EXIT_FAILED;
+        }
+        int n = 0;
+        help[n++] = argv[2];
+        help[n++] = (char *)"--help";
+        for (int i = 3; i < argc; i++)
+            help[n++] = argv[i];
+        const int rc = c ? c->run(n, help) : run_workload_command(w, n, help);
+        free(help);
+        return rc;
     }
     if (strcmp(cmd, "--version") == 0)
         return cmd_version(1, argv + 1);

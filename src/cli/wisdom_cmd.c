@@ -56,6 +56,8 @@ int cmd_wisdom(int argc, char **argv)
         return usage_error(WISDOM_USAGE, "wisdom: '%s' is not show or check", verb);
     if (argc > 3)
         return usage_error(WISDOM_USAGE, "wisdom: one file at most; '%s' is extra", argv[3]);
+    if (argc == 3 && argv[2][0] == '-' && argv[2][1] != '\0')
+        return usage_error(WISDOM_USAGE, "wisdom: unknown option '%s' (a file named so: write ./%s)", argv[2]);
     char path[4096];
     if (argc == 3) {
         snprintf(path, sizeof path, "%s", argv[2]);
