@@ -14,6 +14,7 @@ kinds, the published case), and the tables are keyed on type, shape and option v
 (before contract v2: a "size" per row, no registry entries) are not read.
 Usage: scripts/results_tables.py [--check]   (--check: exit 1 if a file would change)
 """
+import argparse
 import glob
 import json
 import os
@@ -513,8 +514,11 @@ def blocks(root):
     return files
 
 
-def main():
-    check = "--check" in sys.argv
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Rewrite the results tables of README.md and docs/ and the sweep plots "
+                                             "in docs/img from the reports under results/<gpu>/<workload>/.")
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
+    check = ap.parse_args(argv).check  # --help and unknown arguments end here, before any file is written
     changed = False
     for rel, bl in sorted(blocks(ROOT).items()):
         path = os.path.join(ROOT, rel)

@@ -165,6 +165,14 @@ with tempfile.TemporaryDirectory() as d:
     rows = zlib.decompress(data[41:41 + n])
     expect(rows == b"\0" + raster[:3] + b"\0" + raster[3:], "png pixels")
 
+# the script's arguments: --help and an unknown one write nothing (issue 29, item 3)
+import subprocess  # noqa: E402
+script = os.path.join(sys.argv[1], "scripts", "results_tables.py")
+for args, code in ((["--help"], 0), (["--frob"], 2), (["check"], 2)):
+    r = subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+    expect(r.returncode == code and "updated" not in r.stdout, "results_tables.py %s: exit %d, %r" %
+           (" ".join(args), r.returncode, r.stdout[:200]))
+
 if failures:
     print("FAILED: " + "; ".join(failures))
     sys.exit(1)
