@@ -80,6 +80,11 @@ expect 2 '^climb: --json and --csv cannot both go to stdout' bench reduce --json
 expect 2 '^climb: --json and --md cannot both go to /tmp/climb-same' bench reduce --json /tmp/climb-same --md /tmp/./climb-same --dry-run
 expect 2 '^climb: --csv and --md cannot both go to' bench reduce --csv /tmp/climb-same --md /tmp/../tmp/climb-same --dry-run
 expect 0 'reduce: [0-9]+ cases' bench reduce --json /tmp/climb-a.json --csv /tmp/climb-a.csv --dry-run
+# A usage error is one line, naming where the usage is (issue 29, item 6)
+expect 2 "^climb: --size: '-1' is not a size .*\(see 'climb help bench'\)$" bench reduce --size -1
+out=$("$climb" bench reduce --size -1 2>&1)
+checks=$((checks + 1))
+[ "$(wc -l <<<"$out")" = 1 ] || { echo "FAIL: a usage error takes $(wc -l <<<"$out") lines"; fails=$((fails + 1)); }
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

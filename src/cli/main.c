@@ -148,11 +148,17 @@ static const char *const CHECK_USAGE =
     "\n"
     "Exit status: 0 every run right, 1 any failure, 2 bad usage or a bad input file.\n";
 
+/* One line: the message, and where the command's usage is ("usage: climb bench ..." gives 'climb help bench'). */
 int usage_error(const char *usage, const char *fmt, const char *arg)
 {
     fprintf(stderr, "climb: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n\n%s", usage);
+    const char *c = strncmp(usage, "usage: climb ", 13) == 0 ? usage + 13 : "";
+    const int len = (int)strcspn(c, " \n");
+    if (len > 0 && c[0] != '<')
+        fprintf(stderr, " (see 'climb help %.*s')\n", len, c);
+    else
+        fprintf(stderr, " (see 'climb help')\n");
     return EXIT_USAGE;
 }
 
