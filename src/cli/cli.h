@@ -10,7 +10,8 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 
-/* Prints "climb: <fmt with arg>" and the usage to stderr; returns EXIT_USAGE. */
+/* Prints "climb: <fmt with arg> (see 'climb help CMD')" to stderr, one line (CMD from the usage's first line);
+ * returns EXIT_USAGE. */
 int usage_error(const char *usage, const char *fmt, const char *arg);
 int is_help(const char *a);
 /* A decimal count or 2^K. 0 or -1. */
