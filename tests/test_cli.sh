@@ -85,6 +85,12 @@ expect 2 "^climb: --size: '-1' is not a size .*\(see 'climb help bench'\)$" benc
 out=$("$climb" bench reduce --size -1 2>&1)
 checks=$((checks + 1))
 [ "$(wc -l <<<"$out")" = 1 ] || { echo "FAIL: a usage error takes $(wc -l <<<"$out") lines"; fails=$((fails + 1)); }
+# --name=value (GNU style) for every option that takes a value; --max-time from 1 ms (issue 29, item 10)
+first_ladder=$("$climb" list reduce | awk '$1 ~ /^[0-9]+$/ && $3 == "ladder" {print $2; exit}')
+expect 0 '^reduce: 1 case x 1 rung' bench reduce --size=2^22 --type=i32 "--rung=$first_ladder" --dry-run
+expect 0 '^reduce: 2 cases' bench reduce --size=5 --size 7 --type=f32 --dry-run
+expect 2 "unknown or incomplete option '--quiet=1'" bench reduce --quiet=1 --dry-run
+expect 2 "--max-time: '1e-9' is not a number of seconds \(0.001 to 3600\)" bench reduce --max-time 1e-9 --dry-run
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

@@ -515,6 +515,9 @@ typedef struct {
     const char *sweep;    /* bench: --sweep NAME */
     int dry_run;          /* bench: --dry-run */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
+    char **split_argv;    /* the arguments with --name=value split in two (GNU style) */
+    char **owned;         /* the split names, freed with the arguments */
+    int n_owned;
 } run_args;
 
 static void free_run_args(run_args *a)
@@ -528,7 +531,50 @@ static void free_run_args(run_args *a)
     free(a->sets);
     free(a->inputs);
     free(a->tuned);
+    for (int k = 0; k < a->n_owned; k++)
+        free(a->owned[k]);
+    free(a->owned);
+    free(a->split_argv);
     memset(a, 0, sizeof *a);
+}
+
+/* The options that take a value: each may also be written --name=value (GNU style). */
+static int takes_value(const char *name, size_t len)
+{
+    static const char *const VALUED[] = {"--rung", "--size", "--type", "--set", "--input", "--reference", "--seed",
+                                         "--device", "--wisdom", "--sweep", "--min-samples", "--max-time", "--json",
+                                         "--csv", "--md", "--output", NULL};
+    for (int k = 0; VALUED[k]; k++)
+        if (strlen(VALUED[k]) == len && strncmp(VALUED[k], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* argv with every --name=value of a valued option split into --name and value (the value points into the
+ * argument). 0, or -1 out of memory. */
+static int split_gnu(run_args *a, int argc, char **argv, int *argc2, char ***argv2)
+{
+    a->split_argv = calloc(2 * (size_t)argc + 1, sizeof *a->split_argv);
+    a->owned = calloc((size_t)argc + 1, sizeof *a->owned);
+    if (!a->split_argv || !a->owned)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
+        if (i > 0 && eq && takes_value(argv[i], (size_t)(eq - argv[i]))) {
+            char *name = strndup(argv[i], (size_t)(eq - argv[i]));
+            if (!name)
+                return -1;
+            a->owned[a->n_owned++] = name;
+            a->split_argv[n++] = name;
+            a->split_argv[n++] = (char *)eq + 1;
+        } else {
+            a->split_argv[n++] = argv[i];
+        }
+    }
+    *argc2 = n;
+    *argv2 = a->split_argv;
+    return 0;
 }
 
 /* "--help" anywhere: the command's usage, then each workload named beside it in full. */
@@ -678,6 +724,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     for (int i = 1; i < argc; i++)
         if (is_help(argv[i]))
             exit(print_help(usage, argc, argv));
+    if (split_gnu(a, argc, argv, &argc, &argv) != 0) {
+        climb_host_oom("the command line's arguments");
+        return EXIT_FAILED;
+    }
     /* argc bounds every list: no caps. */
     a->rungs = calloc((size_t)argc, sizeof *a->rungs);
     a->shapes = calloc((size_t)argc, sizeof *a->shapes);
@@ -750,8 +800,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
                 a->run.timing.max_samples = a->run.timing.min_samples;
         } else if (timed && strcmp(o, "--max-time") == 0 && has) {
             double s;
-            if (climb_parse_double(argv[++i], &s) != 0 || !(s > 0 && s <= 3600))
-                return usage_error(usage, "--max-time: '%s' is not a number of seconds (0 to 3600)", argv[i]);
+            if (climb_parse_double(argv[++i], &s) != 0 || !(s >= 0.001 && s <= 3600))
+                return usage_error(usage, "--max-time: '%s' is not a number of seconds (0.001 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
         } else if (strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
