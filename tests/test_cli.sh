@@ -89,6 +89,8 @@ checks=$((checks + 1))
 first_ladder=$("$climb" list reduce | awk '$1 ~ /^[0-9]+$/ && $3 == "ladder" {print $2; exit}')
 expect 0 '^reduce: 1 case x 1 rung' bench reduce --size=2^22 --type=i32 "--rung=$first_ladder" --dry-run
 expect 0 '^reduce: 2 cases' bench reduce --size=5 --size 7 --type=f32 --dry-run
+expect 0 '^reduce: [0-9]+ cases? x 2 rungs' bench reduce --rung 0 --rung=1 --dry-run   # the ordinals list prints
+expect 2 "unknown rung '999'" bench reduce --rung 999 --dry-run
 expect 2 "unknown or incomplete option '--quiet=1'" bench reduce --quiet=1 --dry-run
 expect 2 "--max-time: '1e-9' is not a number of seconds \(0.001 to 3600\)" bench reduce --max-time 1e-9 --dry-run
 # help and version take what they document (issue 29, item 9)

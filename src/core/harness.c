@@ -13,7 +13,7 @@ int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *se
     for (int i = 0; i < w->n_rungs; i++) {
         sel[i] = o->n_rungs == 0;
         for (int k = 0; k < o->n_rungs; k++)
-            if (strcmp(o->rungs[k], w->rung(i)->name) == 0)
+            if (climb_find_rung(w, o->rungs[k]) == i) /* by name, or by the ordinal `climb list` prints */
                 sel[i] = 1;
         count += sel[i];
     }

@@ -108,7 +108,12 @@ int climb_find_rung(const climb_workload *w, const char *name)
     for (int i = 0; i < w->n_rungs; i++)
         if (strcmp(w->rung(i)->name, name) == 0)
             return i;
-    return -1;
+    /* the ordinal `climb list` prints beside it */
+    int k = 0;
+    const char *p = name;
+    for (; *p >= '0' && *p <= '9' && k <= w->n_rungs; p++)
+        k = 10 * k + (*p - '0');
+    return p != name && *p == '\0' && k < w->n_rungs ? k : -1;
 }
 
 static int first_of_kind(const climb_workload *w, climb_rung_kind k)

@@ -299,7 +299,7 @@ const climb_workload *const *climb_workloads(int *count);
 /* Adds a workload to the list (the tests add their test workload). 0, or -1 if the name is taken. */
 int climb_register_workload(const climb_workload *w);
 const climb_workload *climb_find_workload(const char *name);
-/* Index of the rung called `name`, or -1. */
+/* Index of the rung called `name`, or numbered so (the ordinal `climb list` prints: "3"), or -1. */
 int climb_find_rung(const climb_workload *w, const char *name);
 /* Index of the rung marked CLIMB_RUNG_BEST, or -1. */
 int climb_best_rung(const climb_workload *w);
