@@ -254,6 +254,9 @@ static void test_wisdom(void)
     unsetenv("XDG_CONFIG_HOME");
     setenv("HOME", "/home/u", 1);
     EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/home/u/.config/climb/wisdom.json") == 0);
+    setenv("XDG_CONFIG_HOME", "relative/cfg", 1); /* invalid by the XDG spec: ignored (issue 29, item 14) */
+    EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/home/u/.config/climb/wisdom.json") == 0);
+    unsetenv("XDG_CONFIG_HOME");
     unsetenv("HOME");
     EXPECT(climb_wisdom_default_path(p, sizeof p) == -1);
 }

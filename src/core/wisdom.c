@@ -24,7 +24,7 @@ int climb_wisdom_default_path(char *buf, size_t len)
     if (w && *w)
         return snprintf(buf, len, "%s", w) < (int)len ? 0 : -1;
     const char *x = getenv("XDG_CONFIG_HOME");
-    if (x && *x)
+    if (x && *x == '/') /* the XDG spec: a relative XDG_CONFIG_HOME is invalid and ignored */
         return snprintf(buf, len, "%s/climb/wisdom.json", x) < (int)len ? 0 : -1;
     const char *h = getenv("HOME");
     if (h && *h)
