@@ -93,6 +93,9 @@ expect 0 '^reduce: [0-9]+ cases? x 2 rungs' bench reduce --rung 0 --rung=1 --dry
 expect 2 "unknown rung '999'" bench reduce --rung 999 --dry-run
 expect 2 "unknown or incomplete option '--quiet=1'" bench reduce --quiet=1 --dry-run
 expect 2 "--max-time: '1e-9' is not a number of seconds \(0.001 to 3600\)" bench reduce --max-time 1e-9 --dry-run
+# Every path a command writes is checked before any GPU work (issue 29, item 2)
+expect 2 'cannot write /nonexistent/dir/w.json' tune reduce --wisdom /nonexistent/dir/w.json
+expect 2 'cannot write /nonexistent/dir/d.json' devices --json /nonexistent/dir/d.json
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

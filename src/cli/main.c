@@ -446,6 +446,10 @@ static int cmd_devices(int argc, char **argv)
         }
     }
     char why[256];
+    if (json && strcmp(json, "-") != 0 && climb_report_path_ok(json, why, sizeof why) != 0) {
+        fprintf(stderr, "climb: cannot write %s: %s\n", json, why); /* before any device work */
+        return EXIT_USAGE;
+    }
     int n = climb_device_count(why, sizeof why);
     if (n == 0) {
         fprintf(stderr, "climb: %s\n", why);
@@ -920,8 +924,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     if (rc)
         return rc;
     /* Every report path before any GPU work: each one that cannot be written is said, with why. */
-    const char *outs[4] = {a->json, a->csv, a->md, a->run.output};
-    for (int k = 0; k < 4; k++) {
+    /* tune writes its winner to --wisdom FILE unless --no-save: that path too */
+    const char *saved = mode == MODE_TUNE && !a->no_wisdom ? a->wisdom : NULL;
+    const char *outs[5] = {a->json, a->csv, a->md, a->run.output, saved};
+    for (int k = 0; k < 5; k++) {
         char err[200];
         if (outs[k] && climb_report_path_ok(outs[k], err, sizeof err) != 0) {
             fprintf(stderr, "climb: cannot write %s: %s\n", outs[k], err);
