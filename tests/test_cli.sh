@@ -326,8 +326,10 @@ tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "
 expect 2 "$tdir/empty.bin: the file is empty: nothing to count" bench histogram --input "$tdir/empty.bin"
 expect 2 "$tdir/none.bin: cannot read: No such file" check histogram --input "$tdir/none.bin"
 expect 2 "$tdir: not a regular file" bench histogram --input "$tdir"
-expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters \
-    --set dist=uniform --dry-run
+expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
+# an option that shapes generated inputs is refused beside a file, not silently ignored (issue 29, item 12)
+expect 2 "--set dist: histogram's option dist shapes generated inputs; with --input it has no effect" \
+    bench histogram --input "$data/histogram-sample.txt" --set map=letters --set dist=uniform --dry-run
 expect 2 "bins=300" bench histogram --set bins=300
 # SpMV's Matrix Market input: a malformed file is file:line and exit 2 before any GPU work; a good one fixes the
 # shape (one case per type).

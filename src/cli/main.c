@@ -519,6 +519,7 @@ typedef struct {
     const char *sweep;    /* bench: --sweep NAME */
     int dry_run;          /* bench: --dry-run */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
+    unsigned *set_opts;   /* per target: bit k when --set named option k */
     char **split_argv;    /* the arguments with --name=value split in two (GNU style) */
     char **owned;         /* the split names, freed with the arguments */
     int n_owned;
@@ -535,6 +536,7 @@ static void free_run_args(run_args *a)
     free(a->sets);
     free(a->inputs);
     free(a->tuned);
+    free(a->set_opts);
     for (int k = 0; k < a->n_owned; k++)
         free(a->owned[k]);
     free(a->owned);
@@ -625,6 +627,8 @@ static int apply_set(run_args *a, const char *text)
         char err[600];
         if (climb_opt_plan_set(&a->plans[t], k, eq + 1, 0, err, sizeof err) != 0)
             return usage_msg("--set %s: %s", w->name, err);
+        if (k < 32)
+            a->set_opts[t] |= 1u << k;
         applied++;
     }
     if (applied)
@@ -833,7 +837,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     const climb_workload *const *all = climb_workloads(&n);
     a->targets = calloc((size_t)n + 1, sizeof *a->targets);
     a->plans = calloc((size_t)n + 1, sizeof *a->plans);
-    if (!a->targets || !a->plans) {
+    a->set_opts = calloc((size_t)n + 1, sizeof *a->set_opts);
+    if (!a->targets || !a->plans || !a->set_opts) {
         climb_host_oom("the list of workloads");
         return EXIT_FAILED;
     }
@@ -919,6 +924,20 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
         int rc = apply_input(a, a->inputs[k]);
         if (rc)
             return rc;
+    }
+    /* An option that shapes generated inputs does nothing to a file's case: setting it with --input is an error,
+     * not a silent no-op (issue 29, item 12). */
+    for (int t = 0; t < a->n_targets; t++) {
+        const climb_workload *w = a->targets[t];
+        int file = 0;
+        for (int k = 0; k < w->n_options; k++)
+            if (w->options[k].kind == CLIMB_OPT_FILE && a->plans[t].count[k] > 0 && a->plans[t].values[k][0].text &&
+                a->plans[t].values[k][0].text[0])
+                file = 1;
+        for (int k = 0; file && k < w->n_options && k < 32; k++)
+            if (w->options[k].generator && (a->set_opts[t] >> k & 1u))
+                return usage_msg("--set %s: %s's option %s shapes generated inputs; with --input it has no effect",
+                                 w->options[k].name, w->name, w->options[k].name);
     }
     int rc = load_inputs(a);
     if (rc)

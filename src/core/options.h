@@ -31,7 +31,8 @@ typedef struct climb_option {
     double min, max;                /* INT and FLOAT: the accepted range, inclusive */
     const char *const *choices;     /* CHOICE: the accepted words, NULL-terminated */
     int generator;                  /* 1: it shapes generated inputs only, so when a FILE option names a file only
-                                       its first value runs (no copies of the file's case under other values) */
+                                       its first value runs (no copies of the file's case under other values), and
+                                       the CLI refuses --set of it beside --input (it would have no effect) */
     int keys_tuning;                /* 1: the best rung's tuned parameters depend on this option's value (a stencil
                                        radius, a mask size, histogram bins): `climb tune` tunes each value class
                                        apart and the wisdom keeps one entry per class (climb_tuning_class) */
