@@ -327,6 +327,8 @@ expect 2 "$tdir/empty.bin: the file is empty: nothing to count" bench histogram 
 expect 2 "$tdir/none.bin: cannot read: No such file" check histogram --input "$tdir/none.bin"
 expect 2 "$tdir: not a regular file" bench histogram --input "$tdir"
 expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
+expect 2 "--sweep bins sets dist, an option of generated inputs: it cannot go with --input" \
+    bench histogram --input "$data/histogram-sample.txt" --sweep bins --dry-run
 # an option that shapes generated inputs is refused beside a file, not silently ignored (issue 29, item 12)
 expect 2 "--set dist: histogram's option dist shapes generated inputs; with --input it has no effect" \
     bench histogram --input "$data/histogram-sample.txt" --set map=letters --set dist=uniform --dry-run

@@ -707,7 +707,9 @@ static int load_inputs(run_args *a)
                     return EXIT_FAILED;
                 }
                 if (shape.ndims > 0 && a->run.n_shapes > 0)
-                    return usage_msg("--size cannot go with %s: the file gives the shape", v->text);
+                    return a->sweep ? usage_msg("--sweep %s runs its own sizes, which cannot go with %s: the file "
+                                                "gives the shape", a->sweep, v->text)
+                                    : usage_msg("--size cannot go with %s: the file gives the shape", v->text);
             }
         }
     }
@@ -935,9 +937,13 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
                 a->plans[t].values[k][0].text[0])
                 file = 1;
         for (int k = 0; file && k < w->n_options && k < 32; k++)
-            if (w->options[k].generator && (a->set_opts[t] >> k & 1u))
+            if (w->options[k].generator && (a->set_opts[t] >> k & 1u)) {
+                if (a->sweep)
+                    return usage_msg("--sweep %s sets %s, an option of generated inputs: it cannot go with --input",
+                                     a->sweep, w->options[k].name);
                 return usage_msg("--set %s: %s's option %s shapes generated inputs; with --input it has no effect",
                                  w->options[k].name, w->name, w->options[k].name);
+            }
     }
     int rc = load_inputs(a);
     if (rc)
