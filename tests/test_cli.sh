@@ -96,6 +96,8 @@ expect 2 "--max-time: '1e-9' is not a number of seconds \(0.001 to 3600\)" bench
 # Every path a command writes is checked before any GPU work (issue 29, item 2)
 expect 2 'cannot write /nonexistent/dir/w.json' tune reduce --wisdom /nonexistent/dir/w.json
 expect 2 'cannot write /nonexistent/dir/d.json' devices --json /nonexistent/dir/d.json
+expect 2 'cannot write /nonexistent/dir/cc35-block-size.svg' occupancy --cc 3.5 --threads 256 --svg /nonexistent/dir/cc35
+expect 2 "--svg plots/: a prefix of file names, not a folder" occupancy --cc 3.5 --threads 256 --svg plots/
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

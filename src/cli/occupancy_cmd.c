@@ -1,6 +1,7 @@
 /* climb occupancy: the occupancy calculator (seed 000's G80 sheet, seed 001's CC 3.5 sheet) on the command
  * line, its three "impact of varying" series as tables and SVG plots, the physical-limits table of every
  * compute capability, and the registry's real kernels set beside the CUDA runtime's own answer. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "../device/device.h"
 #include "cli.h"
 #include "../device/occupancy_check.h"
+#include "../core/report.h"
 #include "../core/workload.h"
 
 static const char *const OCC_USAGE =
@@ -201,7 +203,7 @@ static int write_svg(const char *path, const climb_occ_arch *a, const climb_occ_
         return -1;
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "climb: cannot write %s\n", path);
+        fprintf(stderr, "climb: cannot write %s: %s\n", path, strerror(errno));
         free(p);
         return -1;
     }
@@ -401,6 +403,9 @@ int cmd_occupancy(int argc, char **argv)
             svg = argv[++i];
             if (!svg[0])
                 return usage_error(OCC_USAGE, "--svg: an empty prefix (write e.g. --svg plots/occupancy)%s", "");
+            if (svg[strlen(svg) - 1] == '/')
+                return usage_error(OCC_USAGE, "--svg %s: a prefix of file names, not a folder (write e.g. plots/cc35)",
+                                   svg);
         } else if (strcmp(o, "--limits") == 0) {
             limits = 1;
         } else if (strcmp(o, "--kernel") == 0 && has) {
@@ -437,6 +442,14 @@ int cmd_occupancy(int argc, char **argv)
         return usage_error(OCC_USAGE, "--cc: the calculator does not know CC %s (see climb occupancy --limits)", cc);
     }
     climb_occ_result r;
+    for (int w = 0; svg && w < 3; w++) { /* the plots' paths before any work (issue 29, item 7) */
+        char path[1024], why[200];
+        snprintf(path, sizeof path, "%s-%s.svg", svg, SERIES_FILE[w]);
+        if (climb_report_path_ok(path, why, sizeof why) != 0) {
+            fprintf(stderr, "climb: cannot write %s: %s\n", path, why);
+            return EXIT_USAGE;
+        }
+    }
     if (climb_occupancy(&in, &r) != CLIMB_STATUS_SUCCESS) {
         char msg[200];
         size_t used = (size_t)snprintf(msg, sizeof msg, "--smem-config: CC %s offers ", cc);
