@@ -132,6 +132,9 @@ static void test_bad(void)
         {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", ":3: entry (1, 2) is above the diagonal"},
         {"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 2 1\n", ":3: entry (2, 2) is on the diag"},
         {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2", ":4: the line ends before its value"},
+        /* a number too large is said so, not "not a whole number" (issue 29, item 13) */
+        {"%%MatrixMarket matrix coordinate real general\n99999999999999999999 2 1\n1 1 1\n",
+         ":2: row count 99999999999999999999 is too large"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         climb_csr m;
@@ -140,6 +143,15 @@ static void test_bad(void)
         EXPECT_MSG(rc == -1 && strstr(err, cases[c].want) && strstr(err, dir), "case %zu: rc %d, '%s' lacks '%s'", c,
                    rc, err, cases[c].want);
         EXPECT(m.row_ptr == NULL && m.nnz == 0);
+    }
+    /* A UTF-8 byte-order mark before the header is skipped (issue 29, item 13). */
+    {
+        climb_csr b;
+        char e[300];
+        EXPECT_MSG(read_text("\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n", &b, NULL, e,
+                             sizeof e) == 0 && b.nnz == 1,
+                   "%s", e);
+        climb_csr_free(&b);
     }
     /* A gzip'd file, a missing one and a folder: refused with the path. */
     climb_csr m;

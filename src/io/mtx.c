@@ -158,8 +158,15 @@ static int entry_int(climb_lines *r, const char **s, long long lo, long long hi,
     if (*p == '\0')
         return climb_lines_fail(r, err, errlen, "the line ends before its %s", what);
     long long v;
-    if (climb_scan_int(&p, -(1LL << 62), 1LL << 62, &v) != 0 || (*p != '\0' && *p != ' ' && *p != '\t'))
+    if (climb_scan_int(&p, -(1LL << 62), 1LL << 62, &v) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
+        /* digits alone (after a sign) are a whole number, too large to be a count or an index */
+        const char *d = p + (*p == '-' || *p == '+');
+        const size_t digits = strspn(d, "0123456789");
+        if (digits > 0 && (d[digits] == '\0' || d[digits] == ' ' || d[digits] == '\t'))
+            return climb_lines_fail(r, err, errlen, "%s %s is too large (%lld at most)", what, shown(*s, q, sizeof q),
+                                    hi);
         return climb_lines_fail(r, err, errlen, "%s '%s' is not a whole number", what, shown(*s, q, sizeof q));
+    }
     if (v < lo || v > hi)
         return climb_lines_fail(r, err, errlen, "%s %lld is out of range (%lld to %lld)", what, v, lo, hi);
     *out = v;

@@ -199,8 +199,13 @@ int climb_lines_next(climb_lines *r, char **line, size_t *len, char *err, size_t
     if (n > 0 && r->buf[n - 1] == '\r')
         n--;
     r->buf[n] = '\0';
-    *line = r->buf;
-    *len = n;
+    /* a UTF-8 byte-order mark before the first line (some editors write one) is not part of the text */
+    size_t skip = 0;
+    if (r->line == 1 && n >= 3 && (unsigned char)r->buf[0] == 0xEF && (unsigned char)r->buf[1] == 0xBB &&
+        (unsigned char)r->buf[2] == 0xBF)
+        skip = 3;
+    *line = r->buf + skip;
+    *len = n - skip;
     return 1;
 }
 
