@@ -98,6 +98,8 @@ expect 2 'cannot write /nonexistent/dir/w.json' tune reduce --wisdom /nonexisten
 expect 2 'cannot write /nonexistent/dir/d.json' devices --json /nonexistent/dir/d.json
 expect 2 'cannot write /nonexistent/dir/cc35-block-size.svg' occupancy --cc 3.5 --threads 256 --svg /nonexistent/dir/cc35
 expect 2 "--svg plots/: a prefix of file names, not a folder" occupancy --cc 3.5 --threads 256 --svg plots/
+# a tunable's meaning never runs into its values (issue 29, item 14)
+expect 0 'columns of C a thread computes \(8 rows each\) +8, 16' list sgemm
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

@@ -293,8 +293,12 @@ static void print_workload(const climb_workload *w, FILE *f)
         const climb_tuning *tn = w->tuning;
         int best = climb_best_rung(w);
         fprintf(f, "\n  tunable parameters of %s (climb tune %s):\n", best >= 0 ? w->rung(best)->name : "?", w->name);
+        int mw = 40; /* the meanings' column: as wide as the longest, so the values stay apart (issue 29, item 14) */
+        for (int k = 0; k < tn->n_params; k++)
+            if ((int)strlen(tn->params[k].meaning) + 1 > mw)
+                mw = (int)strlen(tn->params[k].meaning) + 1;
         for (int k = 0; k < tn->n_params; k++) {
-            fprintf(f, "    %-14s %-40s", tn->params[k].name, tn->params[k].meaning);
+            fprintf(f, "    %-14s %-*s", tn->params[k].name, mw, tn->params[k].meaning);
             for (int j = 0; j < tn->params[k].n_values; j++)
                 fprintf(f, "%s%d", j ? ", " : "", tn->params[k].values[j]);
             fputc('\n', f);
