@@ -318,7 +318,7 @@ printf '1 2\n1 abc\n' >"$tdir/word.txt"
 tclimb 2 "$tdir/word.txt:2: 'abc' is not a finite number" check affine --input "$tdir/word.txt"
 printf '' >"$tdir/empty.txt"
 tclimb 2 "$tdir/empty.txt:1: the file is empty" bench affine --input "$tdir/empty.txt"
-tclimb 2 "$tdir/none.txt: cannot be read: No such file" bench affine --input "$tdir/none.txt"
+tclimb 2 "$tdir/none.txt: cannot read: No such file" bench affine --input "$tdir/none.txt"
 tclimb 2 "$tdir: not a regular file" bench affine --input "$tdir"
 tclimb 2 "--input: an empty file name" bench affine --input ''
 tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --input "$data/affine-3x4.txt" \

@@ -75,7 +75,7 @@ static void test_lines(void)
     climb_lines_close(&r);
     /* Not there, a folder, a FIFO: refused before any read (a FIFO would block). */
     path_of(p, sizeof p, "none.txt");
-    EXPECT(climb_lines_open(&r, p, 100, 1000, err, sizeof err) == -1 && strstr(err, "none.txt: cannot be read"));
+    EXPECT(climb_lines_open(&r, p, 100, 1000, err, sizeof err) == -1 && strstr(err, "none.txt: cannot read"));
     EXPECT(climb_lines_open(&r, dir, 100, 1000, err, sizeof err) == -1 && strstr(err, "not a regular file"));
     path_of(p, sizeof p, "fifo");
     if (mkfifo(p, 0600) == 0)

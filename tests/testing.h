@@ -123,7 +123,7 @@ static inline climb_device_info test_device(const char *name, int major, int min
 static inline const char *test_no_gpu_reason(cudaError_t e, int count, char *buf, size_t len)
 {
     if (e == cudaSuccess)
-        return count == 0 ? "no CUDA device (the driver reports none)" : NULL;
+        return count == 0 ? "no CUDA device present" : NULL; /* the CLI's words (climb_device_count) */
     if (e == cudaErrorNoDevice) {
         snprintf(buf, len, "no CUDA device (%s)", cudaGetErrorString(e));
         return buf;
@@ -131,7 +131,7 @@ static inline const char *test_no_gpu_reason(cudaError_t e, int count, char *buf
     if (e == cudaErrorInsufficientDriver) {
         void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
         if (!lib) {
-            snprintf(buf, len, "no CUDA driver (libcuda.so.1 cannot be loaded)");
+            snprintf(buf, len, "no NVIDIA driver found (libcuda.so.1 could not be loaded)");
             return buf;
         }
         dlclose(lib);

@@ -69,7 +69,7 @@ static int read_file(const char *path, char **text, size_t *len, char *msg, size
             snprintf(msg, msglen, "no wisdom file at %s", path);
             return 1;
         }
-        snprintf(msg, msglen, "%s: cannot be read: %s", path, strerror(errno));
+        snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -82,7 +82,7 @@ static int read_file(const char *path, char **text, size_t *len, char *msg, size
     }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(msg, msglen, "%s: cannot be read: %s", path, strerror(errno));
+        snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(errno));
         return errno == ENOENT ? 1 : -1;
     }
     /* One byte more than allowed, to tell a file that grew from one that is exactly at the limit. */
@@ -91,7 +91,7 @@ static int read_file(const char *path, char **text, size_t *len, char *msg, size
     int err = !buf || ferror(f);
     fclose(f);
     if (err) {
-        snprintf(msg, msglen, "%s: cannot be read%s", path, buf ? "" : " (out of memory)");
+        snprintf(msg, msglen, "%s: cannot read%s", path, buf ? "" : " (out of memory)");
         free(buf);
         return -1;
     }

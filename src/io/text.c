@@ -122,7 +122,7 @@ int climb_lines_open(climb_lines *r, const char *path, size_t max_line, uint64_t
     r->max_bytes = max_bytes;
     struct stat st;
     if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot be read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -136,7 +136,7 @@ int climb_lines_open(climb_lines *r, const char *path, size_t max_line, uint64_t
     }
     r->f = fopen(path, "rb");
     if (!r->f) {
-        snprintf(err, errlen, "%s: cannot be read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     r->cap = 256;
