@@ -100,6 +100,14 @@ expect 2 'cannot write /nonexistent/dir/cc35-block-size.svg' occupancy --cc 3.5 
 expect 2 "--svg plots/: a prefix of file names, not a folder" occupancy --cc 3.5 --threads 256 --svg plots/
 # a tunable's meaning never runs into its values (issue 29, item 14)
 expect 0 'columns of C a thread computes \(8 rows each\) +8, 16' list sgemm
+# One rule for repeats (issue 29, item 11): lists add values; a value twice, or a one-value option twice, is an error
+expect 0 '^reduce: 2 cases' bench reduce --size 5 --size 7 --type i32 --dry-run
+expect 2 '^climb: --size 5 given twice$' bench reduce --size 5 --size 5 --dry-run
+expect 2 '^climb: --type f32 given twice$' bench reduce --type f32 --type f32 --dry-run
+expect 2 '^climb: --json given twice: it takes one value$' bench reduce --json /tmp/climb-a --json /tmp/climb-b --dry-run
+expect 2 '^climb: --set dist given twice \(for histogram\)' bench histogram --set dist=uniform --set dist=constant --dry-run
+expect 2 'bins: 7 is listed twice' bench histogram --set bins=7,7 --dry-run
+expect 2 '^climb: --rung 0 given twice$' bench reduce --rung 0 --rung 0 --dry-run
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch
@@ -321,7 +329,7 @@ tclimb 2 "$tdir/empty.txt:1: the file is empty" bench affine --input "$tdir/empt
 tclimb 2 "$tdir/none.txt: cannot read: No such file" bench affine --input "$tdir/none.txt"
 tclimb 2 "$tdir: not a regular file" bench affine --input "$tdir"
 tclimb 2 "--input: an empty file name" bench affine --input ''
-tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --input "$data/affine-3x4.txt" \
+tclimb 2 '^climb: --input .*affine-3x4.txt given twice$' bench affine --input "$data/affine-3x4.txt" \
     --input "$data/affine-3x4.txt"
 tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "input=$data/affine-3x4.txt" \
     --input "$data/affine-3x4.txt"

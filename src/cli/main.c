@@ -109,6 +109,8 @@ static const char *const BENCH_USAGE =
     "                   built-in per-architecture defaults, with a warning (none when the default file is absent)\n"
     "  --no-wisdom      the built-in defaults, whatever wisdom there is\n"
     "\n"
+    "Repeats: --rung, --size, --type, --input and --set of another option add values; the same value twice, or an\n"
+    "option that takes one value (--json, --seed, ...) twice, is an error.\n"
     "Report paths are checked before any GPU work (a path that cannot be written is refused, exit 2); every\n"
     "report named is written even if another cannot be.\n"
     "\n"
@@ -629,6 +631,8 @@ static int apply_set(run_args *a, const char *text)
         if (k < 0)
             continue;
         char err[600];
+        if (k < 32 && (a->set_opts[t] >> k & 1u))
+            return usage_msg("--set %s given twice (for %s): list its values in one, %s=a,b", opt, w->name, opt);
         if (climb_opt_plan_set(&a->plans[t], k, eq + 1, 0, err, sizeof err) != 0)
             return usage_msg("--set %s: %s", w->name, err);
         if (k < 32)
@@ -755,27 +759,50 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     a->run.progress = 1;
     a->measure = mode == MODE_BENCH;
     const char *target = NULL;
+    /* One rule for repeats (issue 29, item 11): the list options (--rung, --size, --type, --input, --set of another
+     * option) add values; a value given twice, or a one-value option given twice, is an error. */
+    static const char *const ONE_VALUE[] = {"--json", "--csv", "--md", "--output", "--seed", "--device", "--wisdom",
+                                            "--reference", "--sweep", "--min-samples", "--max-time", NULL};
+    const char *seen[16] = {0};
+    int n_seen = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has = i + 1 < argc;
+        for (int k = 0; ONE_VALUE[k] && has; k++)
+            if (strcmp(o, ONE_VALUE[k]) == 0) {
+                for (int q = 0; q < n_seen; q++)
+                    if (seen[q] == ONE_VALUE[k])
+                        return usage_msg("%s given twice: it takes one value", o);
+                seen[n_seen++] = ONE_VALUE[k];
+            }
         if (mode != MODE_TUNE && strcmp(o, "--rung") == 0 && has) {
+            for (int q = 0; q < a->run.n_rungs; q++)
+                if (strcmp(a->rungs[q], argv[i + 1]) == 0)
+                    return usage_msg("--rung %s given twice", argv[i + 1]);
             a->rungs[a->run.n_rungs++] = argv[++i];
         } else if (strcmp(o, "--size") == 0 && has) {
             char err[200];
             if (climb_shape_parse(argv[++i], &a->shapes[a->run.n_shapes++], err, sizeof err) != 0)
                 return usage_error(usage, "--size: %s", err);
+            for (int q = 0; q + 1 < a->run.n_shapes; q++)
+                if (climb_shape_equal(&a->shapes[q], &a->shapes[a->run.n_shapes - 1]))
+                    return usage_msg("--size %s given twice", argv[i]);
         } else if (strcmp(o, "--type") == 0 && has) {
             climb_dtype t;
             if (climb_dtype_parse(argv[++i], &t)) {
                 char all[128];
                 climb_dtype_list((1u << CLIMB_NTYPES) - 1, all, sizeof all);
-                fprintf(stderr, "climb: --type: '%s' is not a type (%s)\n\n%s", argv[i], all, usage);
-                return EXIT_USAGE;
+                return usage_msg("--type: '%s' is not a type (%s)", argv[i], all);
             }
+            if (a->run.types & CLIMB_TYPE_BIT(t))
+                return usage_msg("--type %s given twice", argv[i]);
             a->run.types |= CLIMB_TYPE_BIT(t);
         } else if (strcmp(o, "--set") == 0 && has) {
             a->sets[a->n_sets++] = argv[++i];
         } else if (strcmp(o, "--input") == 0 && has) {
+            for (int q = 0; q < a->n_inputs; q++)
+                if (strcmp(a->inputs[q], argv[i + 1]) == 0)
+                    return usage_msg("--input %s given twice", argv[i + 1]);
             a->inputs[a->n_inputs++] = argv[++i];
             if (!argv[i][0])
                 return usage_error(usage, "--input: an empty file name%s", "");
