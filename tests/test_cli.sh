@@ -108,6 +108,12 @@ expect 2 '^climb: --json given twice: it takes one value$' bench reduce --json /
 expect 2 '^climb: --set dist given twice \(for histogram\)' bench histogram --set dist=uniform --set dist=constant --dry-run
 expect 2 'bins: 7 is listed twice' bench histogram --set bins=7,7 --dry-run
 expect 2 '^climb: --rung 0 given twice$' bench reduce --rung 0 --rung 0 --dry-run
+# --dry-run in check and tune too, listing the cases (issue 29, item 4)
+expect 0 '^  f32 N64 C64 56x56 K64 3x3 stride 1 \[pad=-1\]$' bench cnn --dry-run
+expect 0 '^  f32 8192x8192 \[radius=2 dims=2 mask=random\]$' tune conv --dry-run
+expect 0 '^conv: [0-9]+ cases x [0-9]+ candidates of [a-z_]+$' tune conv --dry-run
+expect 0 "^reduce: [0-9]+ cases x $(rungs_of reduce) rungs" check reduce --dry-run
+expect 0 '^  i32 n=1$' check reduce --quick --dry-run --type i32
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch

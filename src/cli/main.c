@@ -100,7 +100,7 @@ static const char *const BENCH_USAGE =
     "                   report records the sweep (scripts/results_tables.py draws docs/img/<workload>-NAME-<gpu>.svg);\n"
     "                   a sweep over real inputs reads them from $CLIMB_DATA (default: ../shared/data beside the\n"
     "                   source tree) and is skipped, with a note, where they are not there\n"
-    "  --dry-run        check the arguments and say how many cases and rungs would run; no GPU work\n"
+    "  --dry-run        check the arguments and list the cases and rungs that would run; no GPU work\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
     "  --output FILE    write the output of a run of one case to FILE, in the form of the workload's input files\n"
     "                   (conv: the filtered image as a PGM): the best rung's, else the last rung selected\n"
@@ -131,6 +131,7 @@ static const char *const TUNE_USAGE =
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
     "  --wisdom FILE    where to save (default as for bench)\n"
     "  --no-save        report only, save nothing\n"
+    "  --dry-run        check the arguments and list the cases that would be tuned; no GPU work\n"
     "  --json FILE      every candidate's figures as JSON ('-' for stdout); --md FILE as markdown\n"
     "\n"
     "Exit status: 0 tuned, 1 a candidate was wrong or a CUDA call failed, 2 bad usage or a bad input file.\n";
@@ -145,6 +146,7 @@ static const char *const CHECK_USAGE =
     "  --rung NAME      only this rung (repeatable)\n"
     CASE_OPTIONS
     "  --quick          the workload's few quick shapes (every code path, fewest cases: for slow tools)\n"
+    "  --dry-run        check the arguments and list the cases that would be checked; no GPU work\n"
     "  --json FILE      write what was checked and every failure as JSON ('-' for stdout)\n"
     "  --wisdom FILE, --no-wisdom  the best rung's tuned parameters, as for bench\n"
     "\n"
@@ -830,7 +832,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->run.timing.batch = 1;
         } else if (bench && strcmp(o, "--sweep") == 0 && has) {
             a->sweep = argv[++i];
-        } else if (bench && strcmp(o, "--dry-run") == 0) {
+        } else if (strcmp(o, "--dry-run") == 0) {
             a->dry_run = 1;
         } else if (bench && strcmp(o, "--no-ceilings") == 0) {
             a->measure = 0;
@@ -1192,16 +1194,31 @@ static int expand_sweep(const run_args *a, int argc, char **argv, int *argc2, ch
 }
 
 /* --dry-run: what would run, per workload. */
-static int dry_run(run_args *a)
+static int dry_run(run_args *a, int mode)
 {
     for (int t = 0; t < a->n_targets; t++) {
         const climb_workload *w = a->targets[t];
         a->run.options = &a->plans[t];
+        const int check = mode == MODE_CHECK;
+        const climb_shape *shapes = check ? (a->run.quick ? w->quick_shapes : w->check_shapes) : w->bench_shapes;
+        const int n_shapes = check ? (a->run.quick ? w->n_quick_shapes : w->n_check_shapes) : w->n_bench_shapes;
         climb_run_setup s;
-        if (climb_run_setup_open(w, &a->run, w->bench_shapes, w->n_bench_shapes, &s) != 0)
+        if (climb_run_setup_open(w, &a->run, shapes, n_shapes, &s) != 0)
             return EXIT_FAILED;
-        printf("%s: %d case%s x %d rung%s%s%s\n", w->name, s.n_cases, s.n_cases == 1 ? "" : "s", s.n_selected,
-               s.n_selected == 1 ? "" : "s", a->sweep ? ", sweep " : "", a->sweep ? a->sweep : "");
+        if (mode == MODE_TUNE && w->tuning)
+            printf("%s: %d case%s x %ld candidates of %s\n", w->name, s.n_cases, s.n_cases == 1 ? "" : "s",
+                   climb_tuning_count(w->tuning), w->rung(climb_best_rung(w))->name);
+        else
+            printf("%s: %d case%s x %d rung%s%s%s\n", w->name, s.n_cases, s.n_cases == 1 ? "" : "s", s.n_selected,
+                   s.n_selected == 1 ? "" : "s", a->sweep ? ", sweep " : "", a->sweep ? a->sweep : "");
+        for (int c = 0; c < s.n_cases; c++) { /* the cases, as a run names them (nvbench's --list) */
+            char label[200], opts[400];
+            climb_opt_plan_combo(s.plan, s.keys[c].combo, s.vals);
+            climb_case_label(w, &s.keys[c].shape, label, sizeof label);
+            climb_opt_format(w->options, w->n_options, s.vals, opts, sizeof opts);
+            printf("  %s %s%s%s%s\n", climb_dtype_name(s.keys[c].type), label, opts[0] ? " [" : "", opts,
+                   opts[0] ? "]" : "");
+        }
         climb_run_setup_close(w, &s);
     }
     return 0;
@@ -1220,7 +1237,7 @@ static int cmd_bench(int argc, char **argv)
             rc = parse_run_args(argc2, argv2, MODE_BENCH, &a);
     }
     if (!rc && a.dry_run)
-        rc = dry_run(&a) ? EXIT_FAILED : -1;
+        rc = dry_run(&a, MODE_BENCH) ? EXIT_FAILED : -1;
     if (rc) {
         free_run_args(&a);
         free(argv2);
@@ -1275,9 +1292,11 @@ static int cmd_check(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_CHECK, &a);
+    if (!rc && a.dry_run)
+        rc = dry_run(&a, MODE_CHECK) ? EXIT_FAILED : -1;
     if (rc) {
         free_run_args(&a);
-        return rc;
+        return rc < 0 ? 0 : rc;
     }
     climb_device_info dev;
     if (open_device(a.device, &dev, 0, 0) != 0) {
@@ -1403,9 +1422,11 @@ static int cmd_tune(int argc, char **argv)
 {
     run_args a;
     int rc = parse_run_args(argc, argv, MODE_TUNE, &a);
+    if (!rc && a.dry_run)
+        rc = dry_run(&a, MODE_TUNE) ? EXIT_FAILED : -1;
     if (rc) {
         free_run_args(&a);
-        return rc;
+        return rc < 0 ? 0 : rc;
     }
     char path[4096];
     const char *file = a.wisdom;
