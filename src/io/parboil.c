@@ -1,48 +1,18 @@
 /* Parboil's binary files (see parboil.h): the whole file read, then every count and length checked before a value
  * is copied. */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "parboil.h"
+#include "text.h"
 
 /* The whole file into memory (at most max bytes). 0, or -1 with err. */
 static int slurp(const char *path, size_t max, unsigned char **data, size_t *n, char *err, size_t errlen)
 {
-    struct stat st;
-    *data = NULL;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
-    if ((unsigned long long)st.st_size > max) {
-        snprintf(err, errlen, "%s: %lld bytes, more than any Parboil file of the sizes read", path, (long long)st.st_size);
-        return -1;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    *n = (size_t)st.st_size;
-    *data = (unsigned char *)malloc(*n ? *n : 1);
-    const size_t got = *data ? fread(*data, 1, *n, f) : 0;
-    fclose(f);
-    if (!*data || got != *n) {
-        snprintf(err, errlen, "%s: %s", path, *data ? "read error" : "out of host memory");
-        free(*data);
-        *data = NULL;
-        return -1;
-    }
-    return 0;
+    return climb_read_file(path, max, "Parboil file of the sizes read", data, n, err, errlen);
 }
 
 static uint32_t le32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }

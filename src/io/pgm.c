@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "pgm.h"
+#include "text.h"
 
 /* The largest file read: a 2^28-pixel P2 with five characters a pixel is 1.3 GB; beyond that is not an image. */
 #define PGM_MAX_FILE ((size_t)3 << 30)
@@ -151,39 +151,10 @@ int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb
 int climb_pgm_read(const char *path, climb_pgm *img, char *err, size_t errlen)
 {
     memset(img, 0, sizeof *img);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    unsigned char *data;
+    size_t n;
+    if (climb_read_file(path, PGM_MAX_FILE, "image accepted", &data, &n, err, errlen) != 0)
         return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
-    if ((unsigned long long)st.st_size > PGM_MAX_FILE) {
-        snprintf(err, errlen, "%s: %lld bytes: larger than any image accepted", path, (long long)st.st_size);
-        return -1;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    const size_t n = (size_t)st.st_size;
-    unsigned char *data = (unsigned char *)malloc(n ? n : 1);
-    if (!data) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of host memory for %zu bytes", path, n);
-        return -1;
-    }
-    const size_t got = fread(data, 1, n, f);
-    const int bad = ferror(f);
-    fclose(f);
-    if (bad || got != n) {
-        free(data);
-        snprintf(err, errlen, "%s: read error", path);
-        return -1;
-    }
     int rc = climb_pgm_parse(path, data, n, img, err, errlen);
     free(data);
     return rc;

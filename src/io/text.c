@@ -257,3 +257,46 @@ void climb_printable(const char *s, size_t n, char *buf, size_t len)
     }
     buf[o] = '\0';
 }
+
+int climb_read_file(const char *path, size_t max, const char *what, unsigned char **data, size_t *n, char *err,
+                    size_t errlen)
+{
+    *data = NULL;
+    *n = 0;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(err, errlen, "%s: %lld bytes: larger than any %s", path, (long long)st.st_size, what);
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    const size_t size = (size_t)st.st_size;
+    unsigned char *d = (unsigned char *)malloc(size ? size : 1);
+    if (!d) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of host memory for %zu bytes", path, size);
+        return -1;
+    }
+    const size_t got = fread(d, 1, size, f);
+    const int bad = ferror(f);
+    fclose(f);
+    if (bad || got != size) {
+        free(d);
+        snprintf(err, errlen, "%s: read error", path);
+        return -1;
+    }
+    *data = d;
+    *n = size;
+    return 0;
+}

@@ -56,6 +56,14 @@ int climb_lines_open_plain(climb_lines *r, const char *path, size_t max_line, ui
 int climb_lines_fail(const climb_lines *r, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* ---- whole files ---- */
+
+/* Reads the regular file `path` whole into *data (malloc'd, at least 1 byte; free it) and its length into *n, for
+ * the binary formats the line reader does not take (PGM's P5, Parboil's files). A file over max bytes is refused
+ * as "larger than any <what>". 0, or -1 with err ("path: what is wrong"). */
+int climb_read_file(const char *path, size_t max, const char *what, unsigned char **data, size_t *n, char *err,
+                    size_t errlen);
+
 /* Skips spaces and tabs. */
 const char *climb_skip_blanks(const char *s);
 /* The file name without its folders, for descriptions ("cant.mtx"). */
