@@ -62,32 +62,12 @@ static void test_file_output(void)
     fclose(f);
     climb_opt_plan p;
     test_plan(&p, w, "radius", "2", "mask", "gauss", NULL);
-    const int k = climb_opt_find(w->options, w->n_options, "input");
-    EXPECT(climb_opt_plan_set(&p, k, in, 0, err, sizeof err) == 0);
-    climb_opt_value *v = &p.values[k][0];
-    EXPECT_MSG(w->load(v->text, &v->data, &v->shape, desc, sizeof desc, err, sizeof err) == 0, "%s", err);
-    v->desc = strdup(desc);
+    climb_opt_value *v = test_plan_input(&p, w, "input", in, desc, sizeof desc);
     EXPECT_MSG(strstr(desc, "37 x 23 pixels (P2, maxval 200)") != NULL, "%s", desc);
-    climb_timer t;
-    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 5;
-    o.timing = climb_timing_defaults();
-    o.timing.min_samples = 3;
-    o.timing.max_wall_s = 0.05;
-    o.options = &p;
-    o.output = out;
-    climb_report rep;
-    climb_report_init(&rep, "bench", 5, 0, &dev);
-    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
-    for (int i = 0; i < rep.n_rows; i++)
-        EXPECT_MSG(rep.rows[i].status == CLIMB_ROW_OK, "%s: %s", w->rung(rep.rows[i].rung)->name, rep.rows[i].note);
-    climb_report_free(&rep);
-    climb_timer_free(&t);
+    test_bench_output(w, &dev, &p, out, 1);
     climb_pgm got;
     EXPECT_MSG(climb_pgm_read(out, &got, err, sizeof err) == 0, "%s", err);
-    const climb_pgm *src = (const climb_pgm *)v->data;
+    const climb_pgm *src = v ? (const climb_pgm *)v->data : NULL;
     if (got.pixels && src) {
         EXPECT(got.rows == 23 && got.cols == 37 && got.maxval == 255);
         /* the Gaussian of radius 2 the workload makes: sigma 1, weights adding to 1 */

@@ -71,4 +71,44 @@ static inline void test_poison_every_rung(const climb_workload *w, const climb_d
     climb_case_close(w, &oc);
 }
 
+/* Sets the FILE option `name` of plan p to path and loads the file as the CLI does (w->load); the loaded value,
+ * its description in desc. A failure is a failed check. */
+static inline climb_opt_value *test_plan_input(climb_opt_plan *p, const climb_workload *w, const char *name,
+                                               const char *path, char *desc, size_t desclen)
+{
+    char err[400] = "";
+    const int k = climb_opt_find(w->options, w->n_options, name);
+    EXPECT(k >= 0 && climb_opt_plan_set(p, k, path, 0, err, sizeof err) == 0);
+    if (k < 0)
+        return NULL;
+    climb_opt_value *v = &p->values[k][0];
+    EXPECT_MSG(w->load(v->text, &v->data, &v->shape, desc, desclen, err, sizeof err) == 0, "%s", err);
+    v->desc = strdup(desc);
+    return v;
+}
+
+/* `climb bench` of w with plan p, a few short samples a rung, writing the output to `out` (--output): the bench
+ * succeeds and, with every_row_ok, every row is right. */
+static inline void test_bench_output(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
+                                     const char *out, int every_row_ok)
+{
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev->l2_bytes) == 0);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 5;
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.05;
+    o.options = p;
+    o.output = out;
+    climb_report rep;
+    climb_report_init(&rep, "bench", 5, 0, dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    for (int i = 0; every_row_ok && i < rep.n_rows; i++)
+        EXPECT_MSG(rep.rows[i].status == CLIMB_ROW_OK, "%s: %s", w->rung(rep.rows[i].rung)->name, rep.rows[i].note);
+    climb_report_free(&rep);
+    climb_timer_free(&t);
+}
+
 #endif
