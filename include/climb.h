@@ -267,6 +267,20 @@ CLIMB_API climb_status climb_coulomb_dcs_f32(climb_handle handle, const float *d
                                              const climb_lattice_desc *lattice, float *d_out);
 
 /*
+ * Cutoff Coulomb summation, Parboil cutcp's potential: d_out[(k ny + j) nx + i] = the sum over the atoms nearer than
+ * `cutoff` to lattice point p of q / r (1 - r^2 / cutoff^2)^2, and 0 at a point any atom of nonzero charge is nearer
+ * to than the lattice's `exclusion` (Parboil zeroes those points; 0.001 <= exclusion < cutoff). Atoms as for
+ * climb_coulomb_dcs_f32; any number of them may lie outside the lattice. nx below 2^31, ny and nz below 524288, at
+ * most 2^28 bins of 8 spacings a side over the lattice and a cutoff beyond it (INVALID_VALUE otherwise). The atoms
+ * are binned on the device by a scan (workspace: about 20 bytes an atom and 8 a bin, kept by the handle), then each
+ * block of 8 x 8 x 8 points reads its neighbour bins. Each point within 1.01 (within + 8) 2^-24 sum |term| +
+ * 16 2^-24 sum |q| s / r of the exact sum, and the rounding of its coordinates. Runs the tuned best rung
+ * (docs/cutoff.md). Capturable, as a handle's first call too.
+ */
+CLIMB_API climb_status climb_coulomb_cutoff_f32(climb_handle handle, const float *d_atoms, size_t n_atoms,
+                                                const climb_lattice_desc *lattice, float cutoff, float *d_out);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -154,6 +154,11 @@ static void test_bench(void)
         else if (host)
             EXPECT_MSG(host->status == CLIMB_ROW_OK && host->wall && host->t.wall && host->t.median_us > 0, "%s",
                        host->note);
+        /* a rung's note about its run (rung_note) reaches the report's notes, once per measured row */
+        int host_notes = 0;
+        for (int i = 0; i < rep.n_notes; i++)
+            host_notes += strstr(rep.notes[i], "affine_host_blocks: the device reported 1000 rows done") != NULL;
+        EXPECT_MSG(host_notes == (host && host->status == CLIMB_ROW_OK), "%d notes of affine_host_blocks", host_notes);
         if (cub)
             EXPECT(cub->own_counts && cub->counts.bytes_read == 1000.0 * 1003 * 4 && !tuned->own_counts &&
                    tuned->counts.bytes_read == 4e6);

@@ -28,6 +28,7 @@
 #include "workloads/cnn.h"
 #include "workloads/conv.h"
 #include "workloads/dcs.h"
+#include "workloads/cutoff.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
@@ -39,7 +40,7 @@
 
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
-typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS } job_kind;
+typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
 typedef struct matrix {
@@ -59,7 +60,8 @@ typedef struct job {
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
     size_t rows, cols;          /* transpose, conv; stencil: nx, ny (and nz in n) */
-    climb_lattice_desc lattice; /* dcs: atoms (x y z q) in h_a, n of them; the potential out */
+    climb_lattice_desc lattice; /* dcs, cutoff: atoms (x y z q) in h_a, n of them; the potential out */
+    float cutoff;               /* cutoff */
     climb_conv_layer_desc layer; /* cnn: x in h_a, w in h_b (drawn once, at setup), y out */
     int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
     int ta, tb;                 /* sgemm */
@@ -104,6 +106,7 @@ static int job_setup(job *j)
         break;
     }
     case J_DCS:
+    case J_CUTOFF:
         j->a_bytes = j->n * 16;
         j->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
         break;
@@ -178,6 +181,11 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
     case J_STENCIL: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols * j->n, -1.0f, 1.0f); break;
     case J_CNN: climb_rng_fill_f32(r, j->h_a, j->a_bytes / 4, -1.0f, 1.0f); break;
     case J_DCS: climb_rng_fill_f32(r, j->h_a, j->n * 4, -1.0f, 20.0f); break; /* atoms around the lattice; q in [-1, 20) */
+    case J_CUTOFF: /* atoms in and around the lattice, some beyond the cutoff; q in [-1, 1) */
+        for (size_t a = 0; a < j->n; a++)
+            for (int d = 0; d < 4; d++)
+                ((float *)j->h_a)[4 * a + d] = d == 3 ? climb_rng_float(r, -1, 1) : climb_rng_float(r, -15, 40);
+        break;
     case J_SGEMM:
         climb_rng_fill_f32(r, j->h_a, j->m * j->kk, -1.0f, 1.0f);
         climb_rng_fill_f32(r, j->h_b, j->kk * j->nn, -1.0f, 1.0f);
@@ -226,6 +234,7 @@ static climb_status job_call(job *j, climb_handle h)
     case J_CONV:
         return climb_conv2d_f32(h, j->rows, j->cols, j->d_a, j->cols, j->h_b, j->radius, j->d_out, j->cols);
     case J_DCS: return climb_coulomb_dcs_f32(h, j->d_a, j->n, &j->lattice, j->d_out);
+    case J_CUTOFF: return climb_coulomb_cutoff_f32(h, j->d_a, j->n, &j->lattice, j->cutoff, j->d_out);
     case J_CNN: return climb_conv_forward_f32(h, &j->layer, j->d_a, j->d_b, j->d_out);
     case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
     case J_SPMV:
@@ -359,6 +368,22 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
             if (!(fabs(((float *)got)[i] - want) <= tol))
                 MISMATCH(i, ((float *)got)[i], want);
         }
+        break;
+    }
+    case J_CUTOFF: {
+        const climb_lattice_desc *d = &j->lattice;
+        climb_cutoff_lattice l = {d->nx, d->ny, d->nz, d->spacing, {d->origin[0], d->origin[1], d->origin[2]},
+                                  j->cutoff, d->exclusion};
+        climb_cutoff_cells cc;
+        if (climb_cutoff_cells_build(&cc, &l, j->h_a, j->n) != 0)
+            return 0;
+        for (size_t i = 0; i < d->nx * d->ny * d->nz; i++) {
+            climb_cutoff_ref ref;
+            climb_cutoff_ref_at(&cc, &l, i % d->nx, (i / d->nx) % d->ny, i / (d->nx * d->ny), &ref);
+            if (!climb_cutoff_ref_ok(&ref, ((float *)got)[i]))
+                MISMATCH(i, ((float *)got)[i], ref.zero ? 0.0 : ref.v);
+        }
+        climb_cutoff_cells_free(&cc);
         break;
     }
     case J_CNN: {
@@ -602,6 +627,14 @@ static job dcs_job(size_t nx, size_t ny, size_t nz, size_t atoms)
     return j;
 }
 
+static job cutoff_job(size_t nx, size_t ny, size_t nz, size_t atoms, float cutoff)
+{
+    job j = {.k = J_CUTOFF, .n = atoms, .lattice = {nx, ny, nz, 0.6f, {0.5f, -0.5f, 1.0f}, 1.0f}, .cutoff = cutoff};
+    snprintf(j.label, sizeof j.label, "climb_coulomb_cutoff_f32 %zux%zux%zu %zu atoms cutoff %g", nx, ny, nz, atoms,
+             cutoff);
+    return j;
+}
+
 static job cnn_job(int n, int c, int hw, int k, int rs, int stride)
 {
     job j = {.k = J_CNN, .layer = {n, c, hw, hw, k, rs, rs, stride, stride, (rs - 1) / 2, (rs - 1) / 2}};
@@ -648,6 +681,7 @@ static void test_capture(climb_rng *r)
         sgemm_job(1, 1, 257, 129, 4000, 2.0f, 0.0f),
         conv_job(1001, 3001, 2), conv_job(37, 513, 4), stencil_job(130, 250, 33), stencil_job(31, 7, 5),
         cnn_job(4, 16, 28, 64, 3, 1), cnn_job(2, 3, 45, 70, 7, 2), dcs_job(33, 20, 5, 1000), dcs_job(129, 3, 2, 77),
+        cutoff_job(40, 33, 17, 20000, 8.0f), cutoff_job(9, 3, 2, 50, 12.0f),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -858,7 +892,7 @@ static void *work(void *arg)
         sgemm_job(0, 0, 64, 96, 200, 1.0f, 0.0f), sgemm_job(1, 0, 33, 65, 3000, 1.0f, 0.5f),
         spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
         stencil_job(40, 33, 9 + w->id), cnn_job(2, 4, 9 + w->id, 20, 3, 1),
-        dcs_job(17, 9 + w->id, 3, 300),
+        dcs_job(17, 9 + w->id, 3, 300), cutoff_job(21, 9 + w->id, 5, 3000, 6.0f),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

@@ -451,6 +451,11 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
             if (v >= 0 && w->setup && (row->has_setup = w->setup(oc.c, r, &row->setup) == 1))
                 row->setup.ms = row->t.prepare_ms; /* the harness times every rung's prepare */
+            if (v >= 0) /* asked again: a rung's counts may depend on what its run found */
+                row->own_counts = row_counts(w, oc.c, r, &row->counts);
+            const char *about = v == 0 && w->rung_note ? w->rung_note(oc.c, r) : NULL;
+            if (about && about[0])
+                climb_report_note(rep, "%s, %s: %s", name, w->rung(r)->name, about);
             if (v == 0 && r == save_rung) {
                 char err[240];
                 if (w->save(oc.c, r, o->output, err, sizeof err) != 0) {

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-typedef struct { uint64_t s[4]; } climb_rng;
+typedef struct climb_rng { uint64_t s[4]; } climb_rng;
 
 void climb_rng_seed(climb_rng *r, uint64_t seed);
 uint64_t climb_rng_next(climb_rng *r);

@@ -276,6 +276,12 @@ typedef struct climb_workload {
      * function work): 1 with *out filled, and its roofline is its own; 0: the case's counts. The reports say which
      * counts a row used ("counts": "rung" or "case"). NULL: every rung uses the case's. */
     int (*rung_counts)(const climb_case *c, int rung, climb_counts *out);
+    /* One line about the last run of `rung` on this case that the row's figures do not say (the share of the atoms
+     * a cutoff rung examined that were within the cutoff, the overflow a fixed-capacity bin sent to the CPU), or
+     * NULL for none. The harness asks after every measured run and adds it to the report's notes as "case, rung:
+     * line". rung_counts is asked again after the run too, so a rung's counts may depend on what its run found.
+     * NULL: no rung has anything to add. */
+    const char *(*rung_note)(climb_case *c, int rung);
     /* Frees what prepare built for `rung` (a converted format, a workspace, a library's descriptors) once the
      * harness is done with that rung on this case, so that a case holds one rung's large buffers at a time;
      * prepare builds them again if the rung runs again. NULL: they stay until destroy. */

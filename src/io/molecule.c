@@ -7,6 +7,7 @@
 
 #include "molecule.h"
 #include "text.h"
+#include "../core/rng.h"
 
 #define MOL_MAX_LINE 4096
 #define MOL_MAX_BYTES ((uint64_t)64 << 30)
@@ -307,4 +308,29 @@ done:
         return -1;
     }
     return 0;
+}
+
+void climb_atoms_generate(int kind, size_t n, const double lo[3], const double ext[3], double h, struct climb_rng *r,
+                          float *xyzq)
+{
+    const size_t side = (size_t)ceil(cbrt((double)(n + 2) / 3));
+    for (size_t a = 0; a < n; a++) {
+        float *p = xyzq + 4 * a;
+        if (kind == CLIMB_ATOMS_WATER) { /* molecule a / 3, O then H along x and H along y */
+            const size_t mol = a / 3, at = a % 3;
+            const size_t cell[3] = {mol % side, (mol / side) % side, mol / (side * side)};
+            for (int d = 0; d < 3; d++) {
+                const double start = lo[d] + ext[d] / 2 - 3.1 * (double)(side - 1) / 2;
+                p[d] = (float)(start + 3.1 * (double)cell[d] + (at == 1 && d == 0 ? 0.96 : 0) +
+                               (at == 2 && d == 1 ? 0.96 : 0));
+            }
+            p[3] = at == 0 ? -0.834f : 0.417f;
+        } else {
+            for (int d = 0; d < 3; d++) {
+                const double u = climb_rng_double(r, -0.2, 1.2) * ext[d];
+                p[d] = (float)(lo[d] + (kind == CLIMB_ATOMS_ON_POINTS ? h * floor(u / h + 0.5) : u));
+            }
+            p[3] = climb_rng_float(r, -1, 1);
+        }
+    }
 }

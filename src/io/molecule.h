@@ -31,6 +31,17 @@ typedef struct climb_atoms {
 int climb_pqr_read(const char *path, climb_atoms *a, char *err, size_t errlen);
 void climb_atoms_free(climb_atoms *a);
 
+/* Generated atoms for the electrostatics workloads, from the generator r (a climb_rng): n atoms (x, y, z, q) into
+ * xyzq for a lattice whose box starts at lo and spans ext (Å):
+ *   CLIMB_ATOMS_RANDOM     uniform in the box and 20% beyond it on every side, charges uniform in [-1, 1);
+ *   CLIMB_ATOMS_WATER      a water box: TIP3P-like molecules (O -0.834 e, two H +0.417 e at 0.96 Å) on a cubic
+ *                          lattice 3.1 Å apart (about water's density), the box of molecules centred on the lattice's;
+ *   CLIMB_ATOMS_ON_POINTS  as random, each atom then moved onto the nearest point of the lattice of spacing h. */
+enum { CLIMB_ATOMS_RANDOM = 0, CLIMB_ATOMS_WATER = 1, CLIMB_ATOMS_ON_POINTS = 2 };
+struct climb_rng;
+void climb_atoms_generate(int kind, size_t n, const double lo[3], const double ext[3], double h, struct climb_rng *r,
+                          float *xyzq);
+
 /* A regular 3-D map: counts n[3] (x, y, z) points from origin, delta[3] apart along the axes. */
 typedef struct climb_dx_grid {
     size_t n[3];

@@ -524,30 +524,14 @@ static void dcs_destroy(climb_case *c)
     free(c);
 }
 
-/* Generated atoms (see the `atoms` option). */
+/* Generated atoms (see the `atoms` option): the lattice's box from its origin. */
 static void make_atoms(climb_case *c, int kind, climb_rng *r)
 {
     const climb_dcs_lattice *l = &c->l;
+    const double lo[3] = {l->origin[0], l->origin[1], l->origin[2]};
     const double ext[3] = {l->h * (double)(l->nx ? l->nx - 1 : 0), l->h * (double)(l->ny ? l->ny - 1 : 0),
                            l->h * (double)(l->nz ? l->nz - 1 : 0)};
-    for (size_t a = 0; a < c->n; a++) {
-        float *p = c->h_atoms + 4 * a;
-        if (kind == 1) { /* water: molecule a / 3 on a cubic lattice 3.1 Å apart, O then two H at 0.96 Å */
-            const size_t mol = a / 3, side = (size_t)ceil(cbrt((double)(c->n + 2) / 3));
-            const double base[3] = {3.1 * (double)(mol % side), 3.1 * (double)((mol / side) % side),
-                                    3.1 * (double)(mol / (side * side))};
-            const int at = (int)(a % 3);
-            for (int d = 0; d < 3; d++)
-                p[d] = (float)(l->origin[d] + base[d] + (at == 1 && d == 0 ? 0.96 : 0) + (at == 2 && d == 1 ? 0.96 : 0));
-            p[3] = at == 0 ? -0.834f : 0.417f;
-        } else {
-            for (int d = 0; d < 3; d++) {
-                const double u = climb_rng_double(r, -0.2, 1.2) * ext[d];
-                p[d] = (float)(l->origin[d] + (kind == 2 ? l->h * floor(u / l->h + 0.5) : u));
-            }
-            p[3] = climb_rng_float(r, -1, 1);
-        }
-    }
+    climb_atoms_generate(kind, c->n, lo, ext, l->h, r, c->h_atoms);
 }
 
 static int dcs_create(const climb_case_params *p, climb_case **out)
