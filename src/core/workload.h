@@ -280,7 +280,7 @@ typedef struct climb_workload {
      * a cutoff rung examined that were within the cutoff, the overflow a fixed-capacity bin sent to the CPU), or
      * NULL for none. The harness asks after every measured run and adds it to the report's notes as "case, rung:
      * line". rung_counts is asked again after the run too, so a rung's counts may depend on what its run found.
-     * NULL: no rung has anything to add. */
+     * Both are asked after release: keep what they need in the case. NULL: no rung has anything to add. */
     const char *(*rung_note)(climb_case *c, int rung);
     /* Frees what prepare built for `rung` (a converted format, a workspace, a library's descriptors) once the
      * harness is done with that rung on this case, so that a case holds one rung's large buffers at a time;

@@ -336,6 +336,7 @@ struct climb_case {
     int held;                 /* the rung whose prepared buffers the case holds, or -1 (release frees them) */
     unsigned *d_done;         /* affine_host_blocks: rows done, as the device reports them */
     unsigned *h_done;         /* ... read back into page-locked memory */
+    unsigned last_done;       /* what the last run's device reported (kept past release, for its note) */
 #if CLIMB_HAVE_CUDNN
     cudnnHandle_t cudnn;      /* the process's one handle (creating one costs far more than a run) */
     cudnnTensorDescriptor_t desc;
@@ -414,6 +415,7 @@ template <typename T> static cudaError_t launch_host_blocks_t(climb_case *c, cud
             e = cudaStreamSynchronize(s);
         if (e != cudaSuccess)
             return e;
+        c->last_done = *c->h_done;
         if (*c->h_done != r0 + n) {
             fprintf(stderr, "climb: affine_host_blocks: the device reports %u rows done, expected %zu\n", *c->h_done,
                     r0 + n);
@@ -1041,9 +1043,9 @@ static int affine_rung_counts(const climb_case *c, int rung, climb_counts *out)
 static const char *affine_rung_note(climb_case *c, int rung)
 {
     static char buf[80];
-    if (AFFINE_RUNGS[rung].launch != launch_host_blocks || !c->h_done)
+    if (AFFINE_RUNGS[rung].launch != launch_host_blocks)
         return NULL;
-    snprintf(buf, sizeof buf, "the device reported %u rows done", *c->h_done);
+    snprintf(buf, sizeof buf, "the device reported %u rows done", c->last_done);
     return buf;
 }
 
