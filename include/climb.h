@@ -281,6 +281,20 @@ CLIMB_API climb_status climb_coulomb_cutoff_f32(climb_handle handle, const float
                                                 const climb_lattice_desc *lattice, float cutoff, float *d_out);
 
 /*
+ * MRI-Q (Parboil's): for each voxel v at (d_x[v], d_y[v], d_z[v]) in field-of-view units,
+ *   d_qr[v] + i d_qi[v] = sum over the samples k of |phi_k|^2 (cos + i sin)(2 pi (kx_k x + ky_k y + kz_k z)),
+ * the samples' k-space positions d_kx, d_ky, d_kz (cycles per field of view) and values d_phi_r + i d_phi_i, each
+ * `samples` floats; every pointer device memory, 4-byte aligned. Below 2^31 samples and voxels; no voxels does
+ * nothing; Qr and Qi must not overlap (INVALID_VALUE). FP32 with the hardware's __sinf and __cosf: each of Qr and Qi
+ * within sum |phi|^2 (8 2^-24 A + 2^-20) + (1.01 (samples + 8) 2^-24 + 2^-22) sum |phi|^2 of the exact value, A the
+ * phase's magnitude 2 pi (|kx x| + |ky y| + |kz z|) (docs/mriq.md gives the error measured). Workspace: 16 bytes a
+ * sample, kept by the handle. Runs the tuned best rung. Capturable, as a handle's first call too.
+ */
+CLIMB_API climb_status climb_mriq_f32(climb_handle handle, size_t samples, const float *d_kx, const float *d_ky,
+                                      const float *d_kz, const float *d_phi_r, const float *d_phi_i, size_t voxels,
+                                      const float *d_x, const float *d_y, const float *d_z, float *d_qr, float *d_qi);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -29,6 +29,7 @@
 #include "workloads/conv.h"
 #include "workloads/dcs.h"
 #include "workloads/cutoff.h"
+#include "workloads/mriq.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
@@ -40,7 +41,9 @@
 
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
-typedef enum { J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF } job_kind;
+typedef enum {
+    J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF, J_MRIQ
+} job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
 typedef struct matrix {
@@ -62,6 +65,7 @@ typedef struct job {
     size_t rows, cols;          /* transpose, conv; stencil: nx, ny (and nz in n) */
     climb_lattice_desc lattice; /* dcs, cutoff: atoms (x y z q) in h_a, n of them; the potential out */
     float cutoff;               /* cutoff */
+    size_t samples, voxels;     /* mriq: kx ky kz phi_r phi_i (samples each), then x y z (voxels each) in h_a; Qr, Qi out */
     climb_conv_layer_desc layer; /* cnn: x in h_a, w in h_b (drawn once, at setup), y out */
     int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
     int ta, tb;                 /* sgemm */
@@ -110,6 +114,7 @@ static int job_setup(job *j)
         j->a_bytes = j->n * 16;
         j->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
         break;
+    case J_MRIQ: j->a_bytes = (5 * j->samples + 3 * j->voxels) * 4; j->out_bytes = 2 * j->voxels * 4; break;
     case J_STENCIL: j->a_bytes = j->rows * j->cols * j->n * 4; j->out_bytes = j->a_bytes; j->b_bytes = 7 * 4; break;
     case J_SGEMM:
         j->a_bytes = j->m * j->kk * 4;
@@ -181,6 +186,13 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
     case J_STENCIL: climb_rng_fill_f32(r, j->h_a, j->rows * j->cols * j->n, -1.0f, 1.0f); break;
     case J_CNN: climb_rng_fill_f32(r, j->h_a, j->a_bytes / 4, -1.0f, 1.0f); break;
     case J_DCS: climb_rng_fill_f32(r, j->h_a, j->n * 4, -1.0f, 20.0f); break; /* atoms around the lattice; q in [-1, 20) */
+    case J_MRIQ: { /* k in [-8, 8)^3, phi in [-1, 1)^2, voxels in [-0.5, 0.5)^3 */
+        float *a = j->h_a;
+        climb_rng_fill_f32(r, a, 3 * j->samples, -8.0f, 8.0f);
+        climb_rng_fill_f32(r, a + 3 * j->samples, 2 * j->samples, -1.0f, 1.0f);
+        climb_rng_fill_f32(r, a + 5 * j->samples, 3 * j->voxels, -0.5f, 0.5f);
+        break;
+    }
     case J_CUTOFF: /* atoms in and around the lattice, some beyond the cutoff; q in [-1, 1) */
         for (size_t a = 0; a < j->n; a++)
             for (int d = 0; d < 4; d++)
@@ -234,6 +246,12 @@ static climb_status job_call(job *j, climb_handle h)
     case J_CONV:
         return climb_conv2d_f32(h, j->rows, j->cols, j->d_a, j->cols, j->h_b, j->radius, j->d_out, j->cols);
     case J_DCS: return climb_coulomb_dcs_f32(h, j->d_a, j->n, &j->lattice, j->d_out);
+    case J_MRIQ: {
+        const float *k = j->d_a, *x = (const float *)j->d_a + 5 * j->samples;
+        const size_t K = j->samples, X = j->voxels;
+        return climb_mriq_f32(h, K, k, k + K, k + 2 * K, k + 3 * K, k + 4 * K, X, x, x + X, x + 2 * X, j->d_out,
+                              (float *)j->d_out + X);
+    }
     case J_CUTOFF: return climb_coulomb_cutoff_f32(h, j->d_a, j->n, &j->lattice, j->cutoff, j->d_out);
     case J_CNN: return climb_conv_forward_f32(h, &j->layer, j->d_a, j->d_b, j->d_out);
     case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
@@ -367,6 +385,21 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
             const double want = climb_dcs_ref_at(&l, j->h_a, j->n, i % d->nx, (i / d->nx) % d->ny, i / (d->nx * d->ny), &tol);
             if (!(fabs(((float *)got)[i] - want) <= tol))
                 MISMATCH(i, ((float *)got)[i], want);
+        }
+        break;
+    }
+    case J_MRIQ: {
+        const float *a = j->h_a, *x = a + 5 * j->samples;
+        const size_t K = j->samples, X = j->voxels;
+        const climb_mriq_kspace ks = {K, a, a + K, a + 2 * K, a + 3 * K, a + 4 * K};
+        for (size_t v = 0; v < X; v++) {
+            double qr, qi, tol;
+            climb_mriq_ref_at(&ks, x[v], x[X + v], x[2 * X + v], 1, &qr, &qi, &tol, NULL);
+            const float gr = ((float *)got)[v], gi = ((float *)got)[X + v];
+            if (!(fabs(gr - qr) <= tol))
+                MISMATCH(v, gr, qr);
+            if (!(fabs(gi - qi) <= tol))
+                MISMATCH(X + v, gi, qi);
         }
         break;
     }
@@ -635,6 +668,13 @@ static job cutoff_job(size_t nx, size_t ny, size_t nz, size_t atoms, float cutof
     return j;
 }
 
+static job mriq_job(size_t samples, size_t voxels)
+{
+    job j = {.k = J_MRIQ, .samples = samples, .voxels = voxels};
+    snprintf(j.label, sizeof j.label, "climb_mriq_f32 %zu samples %zu voxels", samples, voxels);
+    return j;
+}
+
 static job cnn_job(int n, int c, int hw, int k, int rs, int stride)
 {
     job j = {.k = J_CNN, .layer = {n, c, hw, hw, k, rs, rs, stride, stride, (rs - 1) / 2, (rs - 1) / 2}};
@@ -682,6 +722,7 @@ static void test_capture(climb_rng *r)
         conv_job(1001, 3001, 2), conv_job(37, 513, 4), stencil_job(130, 250, 33), stencil_job(31, 7, 5),
         cnn_job(4, 16, 28, 64, 3, 1), cnn_job(2, 3, 45, 70, 7, 2), dcs_job(33, 20, 5, 1000), dcs_job(129, 3, 2, 77),
         cutoff_job(40, 33, 17, 20000, 8.0f), cutoff_job(9, 3, 2, 50, 12.0f),
+        mriq_job(3000, 5000), mriq_job(1, 1),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -893,6 +934,7 @@ static void *work(void *arg)
         spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
         stencil_job(40, 33, 9 + w->id), cnn_job(2, 4, 9 + w->id, 20, 3, 1),
         dcs_job(17, 9 + w->id, 3, 300), cutoff_job(21, 9 + w->id, 5, 3000, 6.0f),
+        mriq_job(500 + w->id, 700),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

@@ -1310,7 +1310,8 @@ static const char *cut_refuses(const climb_case *c, int rung)
         snprintf(buf, sizeof buf, "%s", c->bins_err);
         return buf;
     }
-    if (c->l.nz > 65535 || c->l.ny > 65535 * (size_t)(CUT_RUNGS[rung].launch == launch_direct ? CUT_DIRECT_ROWS : CLIMB_CUTOFF_BIN))
+    const size_t rows = CUT_RUNGS[rung].launch == launch_direct ? CUT_DIRECT_ROWS : CLIMB_CUTOFF_BIN;
+    if (c->l.nz > 65535 || c->l.ny > 65535 * rows)
         return "ny and nz below 65536 (the grid's y and z)";
     if (is_capacity(rung) && c->n_nbr_all > CUT_MAX_NBR) {
         snprintf(buf, sizeof buf, "more than %d neighbour bins (cutoff %g Å over bins of %g Å): constant memory holds "
