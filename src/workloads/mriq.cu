@@ -199,9 +199,11 @@ __global__ void __launch_bounds__(256) mriq_const_rec_kernel(int nk, const float
 }
 
 /* The best rung: the records staged through shared memory, BLOCK at a time (one launch, no constant symbol), V
- * voxels a thread BLOCK apart, the MUFU's sin and cos. */
+ * voxels a thread BLOCK apart, the MUFU's sin and cos. Where the voxels are too few to fill the GPU, the samples are
+ * split into gridDim.y slices of `per` (a multiple of BLOCK): each block sums its slice and adds it to Q (zeroed
+ * first) with atomics. */
 template <int V, int BLOCK>
-__global__ void __launch_bounds__(BLOCK) mriq_best_kernel(const float4 *__restrict__ rec, int nk,
+__global__ void __launch_bounds__(BLOCK) mriq_best_kernel(const float4 *__restrict__ rec, int nk, int per,
                                                           const float *__restrict__ x, const float *__restrict__ y,
                                                           const float *__restrict__ z, int nv, float *qr, float *qi)
 {
@@ -216,8 +218,9 @@ __global__ void __launch_bounds__(BLOCK) mriq_best_kernel(const float4 *__restri
         pz[u] = z[v];
         r[u] = i[u] = 0.0f;
     }
-    for (int k0 = 0; k0 < nk; k0 += BLOCK) {
-        const int m = min(BLOCK, nk - k0);
+    const int k_end = min(nk, (int)(blockIdx.y + 1) * per);
+    for (int k0 = blockIdx.y * per; k0 < k_end; k0 += BLOCK) {
+        const int m = min(BLOCK, k_end - k0);
         __syncthreads();
         if (t < m)
             tile[t] = rec[k0 + t];
@@ -233,7 +236,10 @@ __global__ void __launch_bounds__(BLOCK) mriq_best_kernel(const float4 *__restri
 #pragma unroll
     for (int u = 0; u < V; u++) {
         const int v = v0 + u * BLOCK;
-        if (v < nv) {
+        if (v < nv && gridDim.y > 1) {
+            atomicAdd(qr + v, r[u]);
+            atomicAdd(qi + v, i[u]);
+        } else if (v < nv) {
             qr[v] = r[u];
             qi[v] = i[u];
         }
@@ -259,15 +265,38 @@ extern "C" cudaError_t climb_mriq_best(const climb_mriq_tuning *t, const climb_m
 {
     if (voxels == 0)
         return cudaSuccess;
-    if (voxels > INT32_MAX || ks->k > INT32_MAX)
+    if (voxels > INT32_MAX || ks->k > INT32_MAX || t->voxels < 1 || t->block < 1)
         return cudaErrorInvalidValue;
     float4 *rec = (float4 *)ws;
     const int nk = (int)ks->k, nv = (int)voxels;
     if (nk)
         mriq_aos_kernel<<<(unsigned)cdiv(ks->k, 256), 256, 0, s>>>(ks->kx, ks->ky, ks->kz, ks->phi_r, ks->phi_i, nk, rec);
+    /* Slices of the samples while the voxels' blocks hold fewer threads than the SMs (2048 each), at least a tile of
+     * samples a slice. */
+    int dev = 0, sms = 1;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess)
+        return e;
+    const size_t blocks = cdiv(voxels, (size_t)t->voxels * t->block);
+    const size_t want = (size_t)sms * 2048 / t->block, tiles = cdiv(ks->k, (size_t)t->block);
+    size_t slices = blocks < want ? cdiv(want, blocks) : 1;
+    slices = slices > tiles ? tiles : slices;
+    slices = slices < 1 ? 1 : slices > 65535 ? 65535 : slices;
+    const int per = (int)(cdiv(tiles, slices) * t->block);
+    slices = per > 0 ? cdiv(ks->k, (size_t)per) : 1;
+    if (slices > 1) {
+        if ((e = cudaMemsetAsync(qr, 0, voxels * sizeof(float), s)) != cudaSuccess ||
+            (e = cudaMemsetAsync(qi, 0, voxels * sizeof(float), s)) != cudaSuccess)
+            return e;
+    } else {
+        slices = 1;
+    }
 #define MRIQ_BEST(V_, B_)                                                                                    \
     if (t->voxels == V_ && t->block == B_) {                                                                 \
-        mriq_best_kernel<V_, B_><<<(unsigned)cdiv(voxels, (size_t)V_ * B_), B_, 0, s>>>(rec, nk, x, y, z, nv, qr, qi); \
+        mriq_best_kernel<V_, B_><<<dim3((unsigned)blocks, (unsigned)slices), B_, 0, s>>>(rec, nk, per, x, y, z, nv, \
+                                                                                          qr, qi);           \
         return cudaGetLastError();                                                                           \
     }
     MRIQ_BEST(1, 128) MRIQ_BEST(1, 256) MRIQ_BEST(1, 512)
@@ -496,7 +525,8 @@ static const mriq_rung MRIQ_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sfu},
      .launch = launch_sfu, .sfu = 1},
     {.info = {.name = "shared_records", .idea = "the records staged through shared memory (one launch, no constant "
-                                                "symbol), tuned voxels a thread and block",
+                                                "symbol), tuned voxels a thread and block; the samples split in "
+                                                "slices where the voxels cannot fill the GPU",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best, .sfu = 1},
 };
