@@ -30,6 +30,18 @@ struct climb_op_min {
     template <typename T> __device__ __forceinline__ static T identity() { return cuda::std::numeric_limits<T>::max(); }
 };
 
+/* ---- math ---- */
+
+/* 1 / sqrt(x) from the special-function unit alone: rsqrt.approx with subnormals flushed, one MUFU.RSQ. rsqrtf
+ * compiled without -ftz adds a fix-up for subnormal inputs around it; callers whose x is never subnormal where the
+ * result is used (a squared distance above an exclusion radius) save those instructions. */
+__device__ __forceinline__ float climb_rsqrt_ftz(float x)
+{
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 /* ---- warp ---- */
 
 /* The reduction of v over the 32 lanes of a full warp, in every lane (butterfly: 5 shuffles). */

@@ -28,6 +28,7 @@
 #include "../core/workload.cuh"
 #include "../device/check.h"
 #include "../device/device.h"
+#include "../device/device_primitives.cuh"
 #include "../io/molecule.h"
 #include "../io/text.h"
 #include "dcs.h"
@@ -68,10 +69,11 @@ typedef struct dcs_grid {
     float h, ox, oy, oz, e2;     /* spacing, origin, exclusion distance squared */
 } dcs_grid;
 
-/* q / r, or 0 inside the exclusion distance: the one evaluation every rung does (one MUFU.RSQ). */
+/* q / r, or 0 inside the exclusion distance: the one evaluation every rung does (one MUFU.RSQ; r2 is at least the
+ * exclusion distance squared, 10^-6 or more, where the result is used: never subnormal). */
 __device__ __forceinline__ float dcs_term(float r2, float q, float e2)
 {
-    const float rinv = rsqrtf(r2);
+    const float rinv = climb_rsqrt_ftz(r2);
     return r2 >= e2 ? q * rinv : 0.0f;
 }
 
