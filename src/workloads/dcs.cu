@@ -195,12 +195,15 @@ __global__ void __launch_bounds__(32 * DCS_ROWS) dcs_coalesced_kernel(int n, flo
  * cannot race on it), each atom a broadcast float4 read shared by the thread's P points, their x coordinates computed
  * once. */
 template <int P, int BY>
-__global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restrict__ atoms, int n, float *out, dcs_grid g)
+__global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restrict__ atoms, int n, int per, float *out,
+                                                           dcs_grid g)
 {
     constexpr int T = 32 * BY;
     __shared__ float4 tile[T];
     const int t = threadIdx.y * 32 + threadIdx.x;
-    const int i0 = blockIdx.x * 32 * P + threadIdx.x, j = blockIdx.y * BY + threadIdx.y, k = blockIdx.z;
+    /* grid z: the slices' z planes, then (where the lattice is too small to fill the GPU) slices of `per` atoms */
+    const int k = blockIdx.z % g.nz, slice = blockIdx.z / g.nz, split = gridDim.z > (unsigned)g.nz;
+    const int i0 = blockIdx.x * 32 * P + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
     float px[P], acc[P];
 #pragma unroll
@@ -208,8 +211,9 @@ __global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restr
         px[p] = g.ox + g.h * (i0 + p * 32);
         acc[p] = 0.0f;
     }
-    for (int a0 = 0; a0 < n; a0 += T) {
-        const int m = min(T, n - a0);
+    const int a_end = min(n, (slice + 1) * per);
+    for (int a0 = slice * per; a0 < a_end; a0 += T) {
+        const int m = min(T, a_end - a0);
         __syncthreads();
         if (t < m)
             tile[t] = atoms[a0 + t];
@@ -229,8 +233,12 @@ __global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restr
     float *o = out + ((size_t)k * g.ny + j) * g.nx;
 #pragma unroll
     for (int p = 0; p < P; p++)
-        if (i0 + p * 32 < g.nx)
-            o[i0 + p * 32] = acc[p];
+        if (i0 + p * 32 < g.nx) {
+            if (split)
+                atomicAdd(o + i0 + p * 32, acc[p]);
+            else
+                o[i0 + p * 32] = acc[p];
+        }
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -262,10 +270,30 @@ extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs
         return cudaErrorInvalidValue;
     const dcs_grid g = grid_of(l);
     const float4 *a = (const float4 *)d_atoms;
+    if (t->points < 1 || t->block < 1)
+        return cudaErrorInvalidValue;
+    /* Slices of the atoms while the lattice's blocks hold fewer threads than the SMs (2048 each), at least a tile of
+     * atoms a slice; the slices add into the zeroed lattice with atomics. */
+    int dev = 0, sms = 1;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess)
+        return e;
+    const size_t tile = (size_t)32 * t->block, bx = cdiv(l->nx, (size_t)32 * t->points), by = cdiv(l->ny, t->block);
+    const size_t blocks = bx * by * l->nz, want = (size_t)sms * 2048 / tile, tiles = cdiv(n, tile);
+    size_t slices = blocks < want ? cdiv(want, blocks) : 1;
+    slices = slices > tiles ? tiles : slices;
+    slices = slices < 1 ? 1 : slices > 65535 / l->nz ? 65535 / l->nz : slices;
+    const int per = (int)(cdiv(tiles, slices ? slices : 1) * tile);
+    slices = per > 0 ? cdiv(n, (size_t)per) : 1;
+    slices = slices < 1 ? 1 : slices;
+    if (slices > 1 && (e = cudaMemsetAsync(out, 0, l->nx * l->ny * l->nz * sizeof(float), s)) != cudaSuccess)
+        return e;
+    const dim3 grid((unsigned)bx, (unsigned)by, (unsigned)(l->nz * slices));
 #define DCS_BEST(P_, B_)                                                                                     \
     if (t->points == P_ && t->block == B_) {                                                                 \
-        dcs_best_kernel<P_, B_><<<dim3((unsigned)cdiv(l->nx, (size_t)32 * P_), (unsigned)cdiv(l->ny, B_), (unsigned)l->nz), \
-                                  dim3(32, B_), 0, s>>>(a, (int)n, out, g);                                  \
+        dcs_best_kernel<P_, B_><<<grid, dim3(32, B_), 0, s>>>(a, (int)n, per > 0 ? per : 1, out, g);         \
         return cudaGetLastError();                                                                           \
     }
     DCS_BEST(2, 2) DCS_BEST(2, 4) DCS_BEST(2, 8)
@@ -425,7 +453,8 @@ static const dcs_rung DCS_RUNGS[] = {
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_padded},
      .launch = launch_padded},
     {.info = {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), "
-                                              "coalesced coarsening, tuned points and rows",
+                                              "coalesced coarsening, tuned points and rows; the atoms split in slices "
+                                              "where the lattice cannot fill the GPU",
               .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best},
 };
