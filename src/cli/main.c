@@ -152,7 +152,8 @@ static const char *const CHECK_USAGE =
     "\n"
     "Exit status: 0 every run right, 1 any failure, 2 bad usage or a bad input file.\n";
 
-/* One line: the message, and where the command's usage is ("usage: climb bench ..." gives 'climb help bench'). */
+/* One line: the message (fmt with at most one conversion, of arg), and where the command's usage is ("usage: climb
+ * bench ..." gives 'climb help bench'). */
 int usage_error(const char *usage, const char *fmt, const char *arg)
 {
     fprintf(stderr, "climb: ");

@@ -42,6 +42,14 @@ static void each_entry(const climb_wisdom_entry *e, void *p)
     printf("%s\n", e->problem[0] ? "  (not valid: see climb wisdom check)" : "");
 }
 
+/* An option where the file goes: named twice in the message, which usage_error (one argument) cannot format. */
+static int usage_msg_wisdom(const char *opt)
+{
+    char msg[600];
+    snprintf(msg, sizeof msg, "wisdom: unknown option '%s' (a file named so: write ./%s)", opt, opt);
+    return usage_error(WISDOM_USAGE, "%s", msg);
+}
+
 int cmd_wisdom(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -57,7 +65,7 @@ int cmd_wisdom(int argc, char **argv)
     if (argc > 3)
         return usage_error(WISDOM_USAGE, "wisdom: one file at most; '%s' is extra", argv[3]);
     if (argc == 3 && argv[2][0] == '-' && argv[2][1] != '\0')
-        return usage_error(WISDOM_USAGE, "wisdom: unknown option '%s' (a file named so: write ./%s)", argv[2]);
+        return usage_msg_wisdom(argv[2]);
     char path[4096];
     if (argc == 3) {
         snprintf(path, sizeof path, "%s", argv[2]);
