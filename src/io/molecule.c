@@ -334,3 +334,25 @@ void climb_atoms_generate(int kind, size_t n, const double lo[3], const double e
         }
     }
 }
+
+climb_atoms *climb_pqr_load(const char *path, char *err, size_t errlen)
+{
+    climb_atoms *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "%s: out of host memory", path);
+        return NULL;
+    }
+    if (climb_pqr_read(path, a, err, errlen) != 0) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void climb_pqr_unload(void *atoms)
+{
+    climb_atoms *a = atoms;
+    if (a)
+        climb_atoms_free(a);
+    free(a);
+}

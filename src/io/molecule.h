@@ -30,6 +30,10 @@ typedef struct climb_atoms {
 /* Reads a PQR file. 0, or -1 with err ("file:line: ..."). A file of no atoms is read (n = 0). */
 int climb_pqr_read(const char *path, climb_atoms *a, char *err, size_t errlen);
 void climb_atoms_free(climb_atoms *a);
+/* A PQR file into atoms of its own (malloc'd): a FILE option's loader. NULL with err on failure. */
+climb_atoms *climb_pqr_load(const char *path, char *err, size_t errlen);
+/* Frees what climb_pqr_load returned (NULL is fine): a FILE option's unload. */
+void climb_pqr_unload(void *atoms);
 
 /* Generated atoms for the electrostatics workloads, from the generator r (a climb_rng): n atoms (x, y, z, q) into
  * xyzq for a lattice whose box starts at lo and spans ext (Å):

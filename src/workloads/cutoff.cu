@@ -1090,15 +1090,9 @@ static const climb_tuning CUT_TUNING = {.params = CUT_TUNABLES, .n_params = CLIM
 static int cut_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
                     size_t errlen)
 {
-    climb_atoms *a = (climb_atoms *)calloc(1, sizeof *a);
-    if (!a) {
-        snprintf(err, errlen, "%s: out of host memory", path);
+    climb_atoms *a = climb_pqr_load(path, err, errlen);
+    if (!a)
         return -1;
-    }
-    if (climb_pqr_read(path, a, err, errlen) != 0) {
-        free(a);
-        return -1;
-    }
     double origin[3];
     size_t n[3];
     climb_cutcp_lattice(a->lo, a->hi, CUT_FILE_SPACING, CUT_FILE_PADDING, origin, n);
@@ -1107,14 +1101,6 @@ static int cut_load(const char *path, void **data, climb_shape *shape, char *des
     snprintf(desc, desclen, "%s: %zu atoms, box %.1f x %.1f x %.1f Å", climb_base_name(path), a->n, a->hi[0] - a->lo[0],
              a->hi[1] - a->lo[1], a->hi[2] - a->lo[2]);
     return 0;
-}
-
-static void cut_unload(void *data)
-{
-    climb_atoms *a = (climb_atoms *)data;
-    if (a)
-        climb_atoms_free(a);
-    free(a);
 }
 
 static void cut_release_all(climb_case *c)
@@ -1566,7 +1552,7 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .sweeps = CUT_SWEEPS,
     .n_sweeps = CLIMB_COUNT(CUT_SWEEPS),
     .load = cut_load,
-    .unload = cut_unload,
+    .unload = climb_pqr_unload,
     .create = cut_create,
     .describe = cut_describe,
     .reference = cut_reference,

@@ -513,15 +513,9 @@ static const climb_tuning DCS_TUNING = {.params = DCS_TUNABLES, .n_params = CLIM
 static int dcs_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
                     size_t errlen)
 {
-    climb_atoms *a = (climb_atoms *)calloc(1, sizeof *a);
-    if (!a) {
-        snprintf(err, errlen, "%s: out of host memory", path);
+    climb_atoms *a = climb_pqr_load(path, err, errlen);
+    if (!a)
         return -1;
-    }
-    if (climb_pqr_read(path, a, err, errlen) != 0) {
-        free(a);
-        return -1;
-    }
     size_t n[3];
     for (int d = 0; d < 3; d++)
         n[d] = (size_t)ceil((a->hi[d] - a->lo[d] + 2 * DCS_FILE_MARGIN) / DCS_FILE_SPACING) + 1;
@@ -530,14 +524,6 @@ static int dcs_load(const char *path, void **data, climb_shape *shape, char *des
     snprintf(desc, desclen, "%s: %zu atoms, box %.1f x %.1f x %.1f Å", climb_base_name(path), a->n, a->hi[0] - a->lo[0],
              a->hi[1] - a->lo[1], a->hi[2] - a->lo[2]);
     return 0;
-}
-
-static void dcs_unload(void *data)
-{
-    climb_atoms *a = (climb_atoms *)data;
-    if (a)
-        climb_atoms_free(a);
-    free(a);
 }
 
 static void dcs_destroy(climb_case *c)
@@ -823,7 +809,7 @@ extern "C" const climb_workload climb_dcs_workload = {
     .sweeps = DCS_SWEEPS,
     .n_sweeps = CLIMB_COUNT(DCS_SWEEPS),
     .load = dcs_load,
-    .unload = dcs_unload,
+    .unload = climb_pqr_unload,
     .create = dcs_create,
     .describe = dcs_describe,
     .reference = dcs_reference,
