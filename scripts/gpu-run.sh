@@ -14,7 +14,8 @@
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
 # occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json;
 # CLIMB_RESULTS=DIR puts them under DIR instead of results/<gpu>. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
-# every step still runs, so one call gives the whole picture.
+# every step still runs, so one call gives the whole picture. Without a GPU it stops after the build, with exit 1.
+# The build and test logs go to a fresh folder under $TMPDIR (or /tmp), named in the output.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 4)
@@ -27,10 +28,13 @@ for s in ${CLIMB_STEPS:+${CLIMB_STEPS//,/ }}; do
     [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
 done
 
+# The logs of this run: a folder of its own (two runs at once, or another user, never share one).
+logs=$(mktemp -d "${TMPDIR:-/tmp}/climb-gpu-run.XXXXXX") || { echo "gpu-run: cannot make a folder for the logs"; exit 1; }
+
 step "build (CLIMB_CUDA_ARCH=${CLIMB_CUDA_ARCH:-90})"
-make BUILD="$build" JOBS="$jobs" >/tmp/climb-build.log 2>&1 || { cat /tmp/climb-build.log; exit 1; }
+make BUILD="$build" JOBS="$jobs" >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; exit 1; }
 grep -i "cudnn" "$build/CMakeCache.txt" | grep -E "^CLIMB_CUDNN_(LIBRARY|INCLUDE_DIR):" || true
-tail -n 3 /tmp/climb-build.log
+tail -n 3 "$logs/build.log"
 climb="$build/climb"
 "$climb" version
 
@@ -46,25 +50,30 @@ name=$(sed -n 's/^device 0: //p' <<<"$query")
 folder=$(sed -n 's/^  results folder *//p' <<<"$query")
 root=${CLIMB_RESULTS:-${folder:-results/unknown}}
 mkdir -p "$root"
-echo "GPU: ${name:-none}; workloads: ${workloads[*]}; reports go to $root/<workload>/"
+if [ -z "$name" ]; then
+    echo "gpu-run: no CUDA GPU here (climb devices finds none): nothing to measure; 'make test' is the run for a"
+    echo "machine without a GPU. Logs: $logs"
+    exit 1
+fi
+echo "GPU: $name; workloads: ${workloads[*]}; reports go to $root/<workload>/; logs in $logs"
 
 if want tests; then
     step "tests: CPU, core GPU, and the GPU tests of ${workloads[*]}"
     labels=$(IFS='|'; echo "^(cpu|core|${workloads[*]})\$")
-    (cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee /tmp/climb-tests.log | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
-    grep -q "100% tests passed" /tmp/climb-tests.log || status=1
+    (cd "$build" && ctest --verbose -L "$labels") 2>&1 | tee "$logs/tests.log" | grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|FAIL" || status=1
+    grep -q "100% tests passed" "$logs/tests.log" || status=1
     # On a GPU machine a GPU test that skipped did not run: that fails the run (a missing compute-sanitizer is
     # the one skip allowed, and said).
     gpu_tests=" $(cd "$build" && ctest -N -L '^gpu$' | sed -nE 's/^ *Test +#[0-9]+: //p' | tr '\n' ' ') "
     while read -r num tname; do
         [[ "$gpu_tests" == *" $tname "* ]] || continue
-        if grep -q "^$num: SKIP: compute-sanitizer not found" /tmp/climb-tests.log; then
+        if grep -q "^$num: SKIP: compute-sanitizer not found" "$logs/tests.log"; then
             echo "gpu-run: $tname skipped: compute-sanitizer not found"
         else
-            echo "gpu-run: FAIL: GPU test $tname skipped on a GPU machine: $(grep -m1 "^$num: SKIP" /tmp/climb-tests.log)"
+            echo "gpu-run: FAIL: GPU test $tname skipped on a GPU machine: $(grep -m1 "^$num: SKIP" "$logs/tests.log")"
             status=1
         fi
-    done < <(sed -nE 's/.*Test +#([0-9]+): ([^ ]+) .*\*\*\*Skipped.*/\1 \2/p' /tmp/climb-tests.log)
+    done < <(sed -nE 's/.*Test +#([0-9]+): ([^ ]+) .*\*\*\*Skipped.*/\1 \2/p' "$logs/tests.log")
 fi
 
 step "devices"
@@ -73,7 +82,7 @@ step "devices"
 for w in "${workloads[@]}"; do
     out="$root/$w"
     mkdir -p "$out"
-    want tests && cp /tmp/climb-tests.log "$out/tests.log"
+    want tests && cp "$logs/tests.log" "$out/tests.log"
 
     if want sanitizer; then
         step "$w: compute-sanitizer (memcheck, racecheck, synccheck) on every rung, the quick shapes"

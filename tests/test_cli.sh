@@ -445,5 +445,19 @@ PY
     rm -rf "$wdir"
 fi
 
+# scripts/gpu-run.sh on a machine without a GPU stops after the build, says so, exit 1, and keeps its logs in a
+# folder of its own (issue 29, item 8). Only where there is no GPU: there the script would run everything.
+if ! "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
+    checks=$((checks + 1))
+    out=$(cd "$(dirname "$0")/.." && CLIMB_BUILD="$(cd "$(dirname "$climb")" && pwd)" bash scripts/gpu-run.sh reduce 2>&1)
+    rc=$?
+    logdir=$(sed -nE 's/.*Logs: (.*)$/\1/p' <<<"$out")
+    if [ "$rc" != 1 ] || ! grep -q "no CUDA GPU here" <<<"$out" || grep -q "=== tests" <<<"$out" ||
+        [ ! -f "$logdir/build.log" ]; then
+        echo "FAIL: gpu-run.sh without a GPU: exit $rc"; echo "$out" | tail -5; fails=$((fails + 1))
+    fi
+    [ -n "$logdir" ] && rm -rf "$logdir"
+fi
+
 echo "test_cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]
