@@ -1,6 +1,6 @@
 # Thin wrapper over CMake. `make` builds, `make test` builds and runs the tests, `make bench` runs the
-# whole benchmark on the GPU, `make sanitize` runs the CPU tests under ASan and UBSan. CLIMB_CUDA_ARCH=80 (say)
-# builds for another GPU.
+# whole benchmark on the GPU, `make sanitize` runs the CPU tests under ASan and UBSan. The build is for the GPUs in the
+# machine (or, with none, a list from A100 to H100 with PTX for newer); CLIMB_CUDA_ARCH=80 (say) builds for another.
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -8,7 +8,7 @@ ifneq ($(CLIMB_CUDA_ARCH),)
 CMAKE_ARGS += -DCLIMB_CUDA_ARCH=$(CLIMB_CUDA_ARCH)
 endif
 
-.PHONY: all configure test sanitize bench check install clean
+.PHONY: all configure test sanitize bench check install uninstall clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -22,8 +22,9 @@ test: all
 # The host C code under AddressSanitizer and UndefinedBehaviorSanitizer, in a folder of its own, and the CPU tests
 # on it (not the install and configure tests, which build the project again). Any sanitizer report fails a test.
 SANITIZE_BUILD ?= build-asan
+# Its device code is built for one architecture (sm_90, or CLIMB_CUDA_ARCH): the sanitizers look at the host code.
 sanitize:
-	cmake -S . -B $(SANITIZE_BUILD) -DCLIMB_SANITIZE=ON $(CMAKE_ARGS)
+	cmake -S . -B $(SANITIZE_BUILD) -DCLIMB_SANITIZE=ON $(if $(CLIMB_CUDA_ARCH),,-DCLIMB_CUDA_ARCH=90) $(CMAKE_ARGS)
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && \
 	  ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1:detect_stack_use_after_return=1 \
@@ -39,6 +40,10 @@ check: all
 
 install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX),)
+
+# What the last `make install` wrote, file by file, from the build's install_manifest.txt.
+uninstall:
+	cmake --build $(BUILD) --target uninstall
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

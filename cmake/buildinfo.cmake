@@ -2,6 +2,7 @@
 # never stale; the file is rewritten only when its text changes. CLIMB_GIT_COMMIT and CLIMB_GIT_DIRTY from
 # the environment, when set, name the commit of a copied tree (whose .git, if any, may be another commit's);
 # else git is asked; else "unknown".
+string(REPLACE "," ";" ARCH "${ARCH}") # CMakeLists.txt passes a list comma-separated
 set(commit "unknown")
 set(dirty -1)
 set(rc 1)

@@ -420,8 +420,26 @@ static void test_selection(void)
     rmdir(dir);
 }
 
+/* Which builds hold code a GPU runs (issue 29): machine code of its major version up to its minor, PTX up to its
+ * capability, arch-specific entries for their own capability alone. */
+static void test_archs(void)
+{
+    const char *fallback = "80-real;86-real;89-real;90";
+    EXPECT(climb_archs_cover(fallback, 8, 0) && climb_archs_cover(fallback, 8, 6) && climb_archs_cover(fallback, 8, 7));
+    EXPECT(climb_archs_cover(fallback, 8, 9) && climb_archs_cover(fallback, 9, 0));
+    EXPECT(climb_archs_cover(fallback, 10, 0) && climb_archs_cover(fallback, 12, 0)); /* PTX of sm_90 */
+    EXPECT(!climb_archs_cover(fallback, 7, 5));
+    EXPECT(climb_archs_cover("90", 9, 0) && climb_archs_cover("90", 12, 1) && !climb_archs_cover("90", 8, 9));
+    EXPECT(climb_archs_cover("90-real", 9, 0) && !climb_archs_cover("90-real", 10, 0));
+    EXPECT(!climb_archs_cover("86-real", 8, 0) && climb_archs_cover("80-real", 8, 6));
+    EXPECT(climb_archs_cover("90a-real", 9, 0) && !climb_archs_cover("90a-real", 10, 0));
+    EXPECT(climb_archs_cover("75-virtual", 8, 0) && !climb_archs_cover("80-virtual", 7, 5));
+    EXPECT(climb_archs_cover("80;90", 9, 0) && !climb_archs_cover("", 9, 0) && !climb_archs_cover("native", 9, 0));
+}
+
 int main(void)
 {
+    test_archs();
     test_rng();
     test_stats();
     test_validate();

@@ -88,4 +88,22 @@ for m in "--static climb" climb-static; do
         ! pkg-config --libs $m | grep -q -- "-lcudnn" || fail "pkg-config --libs $m names cuDNN, which the build lacks"
     fi
 done
+# The installed CLI finds the CUDA runtime by its own runpath, as libclimb.so does (issue 29): where the libraries
+# are not in ld.so.conf, it must still start.
+if command -v readelf >/dev/null; then
+    rp=$(readelf -d "$prefix/bin/climb" | sed -nE 's/.*\(R(UN)?PATH\).*\[(.*)\]/\2/p')
+    [ -n "$rp" ] || fail "the installed climb has no runpath to the CUDA libraries"
+    found=0
+    IFS=: read -ra dirs <<<"$rp"
+    for d in "${dirs[@]}"; do ls "$d"/libcudart.so* >/dev/null 2>&1 && found=1; done
+    [ "$found" = 1 ] || fail "the installed climb's runpath ($rp) holds no libcudart"
+fi
+"$prefix/bin/climb" version >/dev/null || fail "the installed climb does not start without LD_LIBRARY_PATH"
+
+# make uninstall: every file the install wrote is gone.
+cmake --build "$build" --target uninstall >/dev/null || fail "the uninstall target failed"
+for f in include/climb.h bin/climb; do [ ! -e "$prefix/$f" ] || fail "$f is still there after uninstall"; done
+! ls "$prefix"/lib*/libclimb.* "$prefix"/lib*/cmake/climb/climbConfig.cmake >/dev/null 2>&1 ||
+    fail "libraries or the CMake package are still there after uninstall"
 echo "installed library: the README's shared and static builds, pkg-config --static and the CMake package link and run"
+echo "the installed CLI starts by its runpath; make uninstall removes every installed file"

@@ -427,6 +427,11 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
     }
     if (climb_device_query(ordinal, d) != 0)
         return -1;
+    char nocode[400];
+    if (climb_device_code_check(d, nocode, sizeof nocode) != 0) {
+        fprintf(stderr, "climb: %s\n", nocode);
+        return -1;
+    }
     if (measure) {
         fprintf(stderr, "[%s] measuring ceilings\n", d->name);
         if (climb_measure_ceilings(d, extra) != 0)

@@ -322,10 +322,12 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
     fprintf(f, "%sGPU: %s (CC %d.%d, %d SMs, SM clock %d MHz, memory clock %d MHz, %d-bit bus, L2 %d MiB)\n",
             prefix, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1000, d->mem_clock_khz / 1000,
             d->bus_width_bits, d->l2_bytes >> 20);
-    fprintf(f, "%sDriver %d.%d, CUDA runtime %d.%d; climb %s, commit %.12s%s; %s; seed %llu; %s timing\n", prefix,
+    fprintf(f, "%sDriver %d.%d, CUDA runtime %d.%d; climb %s, commit %.12s%s, CUDA architectures %s; %s; seed %llu; "
+               "%s timing\n", prefix,
             d->driver_version / 1000, (d->driver_version % 1000) / 10, d->runtime_version / 1000,
             (d->runtime_version % 1000) / 10, r->version, r->git_commit,
-            r->git_dirty > 0 ? " (dirty tree)" : (r->git_dirty < 0 ? " (tree state unknown)" : ""), r->date,
+            r->git_dirty > 0 ? " (dirty tree)" : (r->git_dirty < 0 ? " (tree state unknown)" : ""), climb_build_arch,
+            r->date,
             (unsigned long long)r->seed, r->batch ? "batch (back-to-back launches, warm L2)" : "cold (L2 flushed before each sample)");
     if (d->measured) {
         fprintf(f,
@@ -472,6 +474,8 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     fprintf(f, ",\n  \"git_commit\": ");
     json_str(f, r->git_commit);
     fprintf(f, ",\n  \"git_dirty\": %s", r->git_dirty > 0 ? "true" : (r->git_dirty == 0 ? "false" : "null"));
+    fputs(",\n  \"cuda_archs\": ", f); /* the CUDA architectures this build holds code for */
+    json_str(f, climb_build_arch);
     fprintf(f, ",\n  \"date\": ");
     json_str(f, r->date);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n  \"sweep\": ", (unsigned long long)r->seed,

@@ -269,3 +269,10 @@ done:
     climb_timer_free(&t);
     return rc;
 }
+
+/* Whether this build's code runs on the current device: the runtime's attributes of one kernel (no launch). */
+extern "C" cudaError_t climb_kernel_image_probe(void)
+{
+    cudaFuncAttributes a;
+    return cudaFuncGetAttributes(&a, (const void *)ceiling_copy_kernel);
+}

@@ -1,5 +1,6 @@
 #include "device.h"
 #include "check.h"
+#include "../core/build_info.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -182,4 +183,54 @@ void climb_device_slug(const char *name, char *out, size_t outlen)
         return;
     }
     out[o] = '\0';
+}
+
+int climb_archs_cover(const char *archs, int cc_major, int cc_minor)
+{
+    const int cc = 10 * cc_major + cc_minor;
+    const char *p = archs;
+    while (p && *p) {
+        while (*p == ';' || *p == ',' || *p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            break;
+        int v = 0;
+        while (isdigit((unsigned char)*p))
+            v = 10 * v + (*p++ - '0');
+        int specific = 0, sass = 1, ptx = 1;
+        while (isalpha((unsigned char)*p)) { /* 90a, 100f: for that capability alone */
+            specific = 1;
+            p++;
+        }
+        if (strncmp(p, "-real", 5) == 0) {
+            ptx = 0;
+            p += 5;
+        } else if (strncmp(p, "-virtual", 8) == 0) {
+            sass = 0;
+            p += 8;
+        }
+        if (specific ? v == cc : ((sass && v / 10 == cc_major && v <= cc) || (ptx && v <= cc)))
+            return 1;
+        while (*p && *p != ';' && *p != ',')
+            p++;
+    }
+    return 0;
+}
+
+cudaError_t climb_kernel_image_probe(void); /* ceilings.cu */
+
+int climb_device_code_check(const climb_device_info *d, char *why, size_t whylen)
+{
+    cudaError_t e = cudaSuccess;
+    if (climb_archs_cover(climb_build_arch, d->cc_major, d->cc_minor)) {
+        e = climb_kernel_image_probe();
+        if (e == cudaSuccess)
+            return 0;
+        cudaGetLastError();
+    }
+    snprintf(why, whylen, "this build holds code for CUDA architectures %s, and device %s is compute capability %d.%d%s%s: "
+             "rebuild with make CLIMB_CUDA_ARCH=%d%d (or run cmake with -DCLIMB_CUDA_ARCH=%d%d)", climb_build_arch,
+             d->name, d->cc_major, d->cc_minor, e == cudaSuccess ? "" : "; the runtime says: ",
+             e == cudaSuccess ? "" : cudaGetErrorString(e), d->cc_major, d->cc_minor, d->cc_major, d->cc_minor);
+    return -1;
 }

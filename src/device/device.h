@@ -54,6 +54,15 @@ int climb_device_alloc_offset(size_t bytes, size_t offset, void **alloc, void **
 
 /* Fills the facts for device `ordinal` and makes it current. Returns 0, or -1 after printing why. */
 int climb_device_query(int ordinal, climb_device_info *d);
+
+/* 1 when a list of CUDA architectures as CMake writes it ("80-real;86-real;89-real;90") holds code a GPU of compute
+ * capability major.minor runs: machine code (NN or NN-real) of its major version and a minor version not above its
+ * own, or PTX (NN or NN-virtual) of a version not above its own, which the driver compiles. Arch-specific entries
+ * (90a) count for their own capability only. */
+int climb_archs_cover(const char *archs, int cc_major, int cc_minor);
+/* 0 when this build holds code device d runs (climb_build_arch, and a kernel's image checked with the runtime); else
+ * -1 with one line in why: what the binary holds, what the GPU is, how to rebuild. */
+int climb_device_code_check(const climb_device_info *d, char *why, size_t whylen);
 /* The same facts, without printing and without changing the current device: the one reader the CLI and the C API
  * share, so a policy keyed on any of them (L2 size, clocks) behaves the same in both. The CUDA error, or
  * cudaSuccess; the runtime's last-error state is left clear. */

@@ -125,6 +125,9 @@ climb_status climb_create(climb_handle *handle, int device)
     e = guard_enter(device, &prev, &switched);
     if (e == cudaSuccess)
         e = climb_device_read(device, &h->dev); /* the CLI's reader: the same facts */
+    char why[400];
+    if (e == cudaSuccess && climb_device_code_check(&h->dev, why, sizeof why) != 0)
+        e = cudaErrorNoKernelImageForDevice; /* ARCH_MISMATCH now, not a launch failure later */
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&h->side, cudaStreamNonBlocking);
     guard_leave(prev, switched);
