@@ -366,6 +366,22 @@ expect 0 'trapezoid: 4 cases x 5 rungs' bench trapezoid --dry-run
 expect 2 "a=x" bench trapezoid --set a=x
 rm -rf "$tdir"
 
+# --profile (issue 29): one warm-up and one run a rung, for nsys and ncu; no sampling options beside it.
+expect 2 "--profile runs each rung once: not with --batch" bench reduce --profile --batch
+expect 2 "--profile runs each rung once" bench reduce --max-time 2 --profile
+expect 2 "--profile given twice" bench reduce --profile --profile
+expect 2 "unknown or incomplete option '--profile'" check reduce --profile
+if "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
+    pdir=$(mktemp -d)
+    expect 0 "" bench reduce --profile --size 4096 --type i32 --rung 1 --quiet --json "$pdir/p.json"
+    checks=$((checks + 1))
+    if ! python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; sys.exit(0 if r and all(x['samples'] == 1 for x in r) else 1)" \
+        "$pdir/p.json" 2>/dev/null; then
+        echo "FAIL: bench --profile: not one sample a row"; fails=$((fails + 1))
+    fi
+    rm -rf "$pdir"
+fi
+
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).
 if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then

@@ -95,6 +95,8 @@ static const char *const BENCH_USAGE =
     "                   (refused for rungs that change their operands: the reset would be timed)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --profile        for nsys and ncu: one warm-up and one timed run a rung, no sampling, no ceilings; each\n"
+    "                   rung's timed runs are in an NVTX range named workload/rung/case (ranges are always there)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
     "  --sweep NAME     one of the workload's sweeps (see 'climb list <workload>'): adds its arguments, and the\n"
     "                   report records the sweep (scripts/results_tables.py draws docs/img/<workload>-NAME-<gpu>.svg);\n"
@@ -532,6 +534,8 @@ typedef struct {
     int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
     const char *sweep;    /* bench: --sweep NAME */
     int dry_run;          /* bench: --dry-run */
+    int profile;          /* bench: --profile (one warm-up, one run) */
+    int sampling_set;     /* --batch, --min-samples or --max-time given */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
     unsigned *set_opts;   /* per target: bit k when --set named option k */
     char **split_argv;    /* the arguments with --name=value split in two (GNU style) */
@@ -836,10 +840,15 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->no_wisdom = 1;
         } else if (timed && strcmp(o, "--batch") == 0) {
             a->run.timing.batch = 1;
+            a->sampling_set = 1;
         } else if (bench && strcmp(o, "--sweep") == 0 && has) {
             a->sweep = argv[++i];
         } else if (strcmp(o, "--dry-run") == 0) {
             a->dry_run = 1;
+        } else if (bench && strcmp(o, "--profile") == 0) {
+            if (a->profile)
+                return usage_msg("--profile given twice");
+            a->profile = 1;
         } else if (bench && strcmp(o, "--no-ceilings") == 0) {
             a->measure = 0;
         } else if (timed && strcmp(o, "--min-samples") == 0 && has) {
@@ -847,11 +856,13 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
                 return usage_error(usage, "--min-samples: '%s' is not a count from 1 to 100000", argv[i]);
             if (a->run.timing.max_samples < a->run.timing.min_samples)
                 a->run.timing.max_samples = a->run.timing.min_samples;
+            a->sampling_set = 1;
         } else if (timed && strcmp(o, "--max-time") == 0 && has) {
             double s;
             if (climb_parse_double(argv[++i], &s) != 0 || !(s >= 0.001 && s <= 3600))
                 return usage_error(usage, "--max-time: '%s' is not a number of seconds (0.001 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
+            a->sampling_set = 1;
         } else if (strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
         } else if (bench && strcmp(o, "--output") == 0 && has) {
@@ -872,6 +883,14 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     }
     a->run.rungs = a->rungs;
     a->run.shapes = a->shapes;
+    if (a->profile && a->sampling_set)
+        return usage_msg("--profile runs each rung once: not with --batch, --min-samples or --max-time");
+    if (a->profile) { /* one warm-up, one run: what a profiler wants to see, and nothing else */
+        a->run.timing.warmup = 1;
+        a->run.timing.min_samples = a->run.timing.max_samples = 1;
+        a->run.timing.min_gpu_s = 0;
+        a->measure = 0;
+    }
     if (!target)
         return usage_error(usage, "which workload? name one or 'all' (run 'climb list')%s", "");
     int n;

@@ -1,4 +1,6 @@
 #include "harness.h"
+
+#include <nvtx3/nvToolsExt.h>
 #include "../device/device.h"
 #include "../device/check.h"
 
@@ -447,8 +449,12 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             }
             if (o->progress)
                 fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
-            char msg[300];
+            char msg[300], range[700];
+            /* An NVTX range per rung and case, named workload/rung/case, for nsys and ncu (--profile) */
+            snprintf(range, sizeof range, "%s/%s/%s", w->name, w->rung(r)->name, name);
+            nvtxRangePushA(range);
             int v = climb_measure_rung(w, oc.c, r, t, &o->timing, &row->t, msg, sizeof msg);
+            nvtxRangePop();
             if (v >= 0 && w->setup && (row->has_setup = w->setup(oc.c, r, &row->setup) == 1))
                 row->setup.ms = row->t.prepare_ms; /* the harness times every rung's prepare */
             if (v >= 0) /* asked again: a rung's counts may depend on what its run found */
