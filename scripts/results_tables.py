@@ -396,8 +396,21 @@ def sweep_series(reg, sweep, rows):
     return series, unit
 
 
-def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
-    """A line plot, one coloured line with markers per series, a legend below."""
+def ceilings_of(device, unit):
+    """[(value, label)] of the ceilings measured in the same run that a rate in `unit` is drawn against."""
+    m = (device or {}).get("measured") or {}
+    if unit == "GB/s":
+        return [(m[k], "%s ceiling %.0f GB/s" % (name, m[k])) for k, name in (("read_gbs", "read"), ("copy_gbs", "copy"))
+                if m.get(k)]
+    if unit == "GFLOP/s" and m.get("ffma_gflops"):
+        return [(m["ffma_gflops"], "FFMA ceiling %.0f GFLOP/s" % m["ffma_gflops"])]
+    return []
+
+
+def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis, ceilings=()):
+    """A line plot, one coloured line with markers per series (colours come round again dashed), a legend below,
+    and the measured ceilings as grey dashed lines where they are within 4x of the data (else they would flatten
+    it; the subtitle's source has them)."""
     import math
     W, left, right, top = 760, 70, 20, 50
     ph = 320
@@ -405,6 +418,8 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
     H = top + ph + 50 + 18 * legend_rows + 10
     xs = [p[0] for v in series.values() for p in v]
     ys = [p[1] for v in series.values() for p in v]
+    ceilings = [(v, lab) for v, lab in ceilings if v and v <= 4 * max(ys)]
+    ys_range = ys + [v for v, _ in ceilings]
     fx = (lambda v: math.log2(v)) if log_x else (lambda v: float(v))
     x0, x1 = fx(min(xs)), fx(max(xs))
     if x1 == x0:
@@ -412,12 +427,12 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
     # Rates that span more than two decades (a transfer of 1 KiB beside a device copy) go on a log scale.
     log_y = min(ys) > 0 and max(ys) / min(ys) > 100
     if log_y:
-        e0, e1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+        e0, e1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys_range)))
         yt = [10.0 ** e for e in range(e0, e1 + 1)]
         y0, y1 = float(e0), float(e1)
         fy = math.log10
     else:
-        yt, _ = nice_ticks(0, max(ys) * 1.05)
+        yt, _ = nice_ticks(0, max(ys_range) * 1.05)
         y0, y1 = 0.0, (yt[-1] if yt[-1] > 0 else 1)
         fy = float
     pw = W - left - right
@@ -442,7 +457,9 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
         xt = [t for t in nice_ticks(min(xs), max(xs), 8)[0] if min(xs) <= t <= max(xs)]
     for t in xt:
         label = fmt_size(int(t)) if size_axis and t == int(t) else fmt_tick(t)
-        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (px(t), top + ph + 16, esc(label)))
+        # a label that would run past the right edge ends at it (about 7 px a character)
+        anchor, lx = ("end", W - 2) if px(t) + 3.5 * len(label) > W - 2 else ("middle", px(t))
+        out.append('<text x="%.1f" y="%d" text-anchor="%s">%s</text>' % (lx, top + ph + 16, anchor, esc(label)))
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (px(t), top, px(t), top + ph))
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + ph, W - right, top + ph))
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + ph))
@@ -450,6 +467,10 @@ def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis):
         left + pw // 2, top + ph + 34, esc(xlabel), " (log scale)" if log_x else ""))
     out.append('<text x="16" y="%d" text-anchor="middle" transform="rotate(-90 16 %d)">%s%s</text>' % (
         top + ph // 2, top + ph // 2, esc(ylabel), " (log scale)" if log_y else ""))
+    for v, lab in ceilings:
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#888" stroke-dasharray="2,3" class="ceiling"/>'
+                   % (left, py(v), W - right, py(v)))
+        out.append('<text x="%d" y="%.1f" text-anchor="end" fill="#666">%s</text>' % (W - right - 4, py(v) - 4, esc(lab)))
     for i, (label, pts) in enumerate(sorted(series.items())):
         c = PALETTE[i % len(PALETTE)]
         dash = ' stroke-dasharray="6,3"' if (i // len(PALETTE)) % 2 else ""  # colours come round again: dashed
@@ -489,7 +510,7 @@ def plots(root):
                 data["device"]["name"], data["version"], data["git_commit"][:12], data["timing"], gpu, wl, name)
             size_axis = sw["x"] in reg["dims"] and reg.get("items_unit") == "bytes"
             out["docs/img/%s-%s-%s.svg" % (wl, sw["name"], gpu)] = svg_plot(
-                sw["title"], sub, sw["x"], unit, series, sw["log_x"], size_axis)
+                sw["title"], sub, sw["x"], unit, series, sw["log_x"], size_axis, ceilings_of(data.get("device"), unit))
     return out
 
 

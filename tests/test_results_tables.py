@@ -133,6 +133,16 @@ with tempfile.TemporaryDirectory() as root:
     expect(off.count("(log scale)") == 0, "linear axes otherwise")
     expect(">1 KiB<" in sizes and ">1 MiB<" in sizes and ">1 GiB<" in sizes, "byte sizes labelled")
     expect(rt.nice_ticks(0, 3100)[0] == [0, 1000, 2000, 3000, 4000], "round ticks")
+    # issue 29, item 15: the measured ceilings drawn where they are near the data (the sizes plot reaches 10^6
+    # GB/s, so read and copy are drawn; the offset plot's 13 GB/s would be flattened by them: none); the last x
+    # label ends at the right edge instead of running past it.
+    expect('class="ceiling"' in sizes and "read ceiling 3000 GB/s" in sizes and "copy ceiling 2800 GB/s" in sizes,
+           "ceilings drawn near the data")
+    expect('class="ceiling"' not in off, "no ceiling far above the data")
+    wide = rt.svg_plot("t", "s", "rows", "GB/s", {"a": [(1000, 1.0), (2684354, 2.0)]}, False, False,
+                       [(2.5, "copy ceiling 2.5 GB/s"), (100.0, "far")])
+    expect('text-anchor="end">2684354<' in wide, "the last x label is not clipped")
+    expect(wide.count('class="ceiling"') == 1, "a ceiling beyond 4x the data is left out")
 
     text = "a\n<!-- results:x:begin -->\nold\n<!-- results:x:end -->\nb\n"
     expect(rt.replace_block(text, "x", "new") == "a\n<!-- results:x:begin -->\nnew\n<!-- results:x:end -->\nb\n",
