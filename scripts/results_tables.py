@@ -2,7 +2,8 @@
 """Rewrites the results tables in README.md and docs/ from the reports under results/<gpu>/<workload>/.
 
 Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end -->':
-  README.md               results:summary   every workload, every GPU: each rung's time, rate and ratio to the vendor
+  README.md               results:overview  every workload, every GPU: the best rung against vendor, bound, roofline
+  docs/results.md         results:summary   every workload, every GPU: each rung's time, rate and ratio to the vendor
   docs/<workload>.md      results:ladder    the ladder on the case the seeds published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
@@ -216,7 +217,8 @@ def ladder_table(gpu, workload, r):
         head += ["%s: rate" % case_label(reg, big, varying), "% of roofline", "× vendor"]
     out = [header(gpu, workload, r), ""]
     if pub:
-        out += ["Seed figures: %s, on a %s, %s." % (pub["source"], pub["gpu"], case_label(reg, main, varying)), ""]
+        source = re.sub(r"^seed \d+ \((.*?)\),?", r"\1,", pub["source"])  # the text by author and title
+        out += ["Published figures: %s on a %s, %s." % (source, pub["gpu"], case_label(reg, main, varying)), ""]
     out += ["Case: %s%s." % (case_label(reg, main, varying), "; then %s" % case_label(reg, big, varying) if big else ""), "",
             "| " + " | ".join(head) + " |", "|--:|---|" + "--:|" * (len(head) - 2)]
     published = {x["name"]: (x.get("published_us"), x.get("published_rate")) for x in reg["rungs"]}
@@ -514,6 +516,34 @@ def plots(root):
     return out
 
 
+def span(values, spec, suffix):
+    """'0.80–0.86×' over the values (one figure when they agree at that precision), or '-' without any."""
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return "-"
+    lo, hi = fmt(min(vals), spec), fmt(max(vals), spec)
+    return "%s%s" % (lo if lo == hi else "%s–%s" % (lo, hi), suffix)
+
+
+def overview_table(bench):
+    """One row per workload and GPU: the best rung over every case of its bench report, against the vendor, the
+    bound and the roofline: what the README claims, from the reports alone."""
+    out = ["| workload | GPU | best rung | cases | vendor's time / best's | bound's time / best's | % of roofline |",
+           "|---|---|---|--:|--:|--:|--:|"]
+    for (gpu, wl), r in sorted(bench.items(), key=lambda k: (k[0][1], k[0][0])):
+        rows = [x for x in r["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"]
+        if not rows:
+            continue
+        vendors = sorted({x["rung"] for x in r["results"] if x["workload"] == wl and x["kind"] == "vendor"})
+        vend = span([x.get("vs_vendor") for x in rows], ".2f", "×")
+        if vend != "-" and vendors:
+            vend += " (%s)" % ", ".join("`%s`" % v for v in vendors)
+        out.append("| [%s](docs/%s.md) | %s | `%s` | %d | %s | %s | %s |" % (
+            wl, wl, r["device"]["name"].replace("NVIDIA ", ""), rows[0]["rung"], len(rows), vend,
+            span([x.get("vs_bound") for x in rows], ".2f", "×"), span([x.get("pct_roofline") for x in rows], ".0f", "%")))
+    return "\n".join(out)
+
+
 def blocks(root):
     """{relative file: {marker: body}} for every table this script writes."""
     bench = load(root, "bench.json")
@@ -529,7 +559,8 @@ def blocks(root):
         parts.append("### %s: %s ([docs/%s.md](docs/%s.md))\n\n%s" % (
             wl, title, wl, wl, "\n\n".join(summary_table(g, wl, bench[(g, w)]) for g, w in runs)))
         files["docs/%s.md" % wl] = {"ladder": "\n\n".join(ladder_table(g, wl, bench[(g, w)]) for g, w in runs)}
-    files["README.md"] = {"summary": "\n\n".join(parts) if parts else "No results committed yet."}
+    files["docs/results.md"] = {"summary": "\n\n".join(parts) if parts else "No results committed yet."}
+    files["README.md"] = {"overview": overview_table(bench) if bench else "No results committed yet."}
     tune_parts = [tuning_table(g, w, tunes[(g, w)]) for g, w in sorted(tunes)]
     files["docs/tuning.md"] = {"tuning": "\n\n".join(tune_parts) if tune_parts else "No tuning results committed yet."}
     return files

@@ -80,7 +80,12 @@ with tempfile.TemporaryDirectory() as root:
     put("gpua", "lad", "tune.json", tune)
 
     files = rt.blocks(root)
-    readme = files["README.md"]["summary"]
+    readme = files["docs/results.md"]["summary"]
+    ov = files["README.md"]["overview"]
+    expect("| [lad](docs/lad.md) | Test | `lad_top` | 3 | 1.50–2.00× (`lad_vendor`) |" in ov,
+           "the README's overview: the best rung's range against the vendor over its cases (%s)" % ov)
+    expect("| [grid](docs/grid.md) | Test | `g_best` | 2 | 1.10–1.20× |" in ov, "no vendor rung: the ratio alone")
+    expect(ov.index("[grid]") < ov.index("[lad]") and "gpub" not in ov, "workloads in order, old formats skipped")
     expect("### grid: Two dims" in readme and "### lad: A ladder" in readme, "a section per workload")
     expect(readme.index("### grid") < readme.index("### lad"), "workloads in order")
     expect("gpub" not in readme, "the first format is skipped")
