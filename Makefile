@@ -8,7 +8,7 @@ ifneq ($(CLIMB_CUDA_ARCH),)
 CMAKE_ARGS += -DCLIMB_CUDA_ARCH=$(CLIMB_CUDA_ARCH)
 endif
 
-.PHONY: all configure test sanitize bench check install uninstall clean
+.PHONY: all configure test sanitize bench bench-full check install uninstall clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -32,8 +32,13 @@ sanitize:
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) -L cpu -E '^test_(install|rdc_install|configure_without_cudnn)$$'
 
+# The main command: every workload's ladder, a quick run (a few minutes on an H100; rungs too slow to sample in it
+# are said so in their row). bench-full: the full sampling, as `climb bench W` does for one workload.
 bench: all
 	$(BUILD)/climb bench all
+
+bench-full: all
+	$(BUILD)/climb bench all --full
 
 check: all
 	$(BUILD)/climb check all

@@ -370,6 +370,11 @@ rm -rf "$tdir"
 expect 2 "--profile runs each rung once: not with --batch" bench reduce --profile --batch
 expect 2 "--profile runs each rung once" bench reduce --max-time 2 --profile
 expect 2 "--profile given twice" bench reduce --profile --profile
+# bench all is a quick run unless --full (issue 29): the flag is bench's, once, and not with --profile
+expect 2 "--full given twice" bench all --full --full
+expect 2 "--full and --profile: one or the other" bench all --full --profile
+expect 2 "unknown or incomplete option '--full'" check all --full
+expect 0 "reduce: 4 cases x" bench all --full --dry-run
 expect 2 "unknown or incomplete option '--profile'" check reduce --profile
 if "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
     pdir=$(mktemp -d)

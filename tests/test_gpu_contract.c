@@ -111,6 +111,37 @@ static const climb_row *row_of(const climb_report *rep, const char *rung, climb_
     return NULL;
 }
 
+/* The quick run's budget (bench all): a rung whose first run takes longer is right but not timed, and its row
+ * says so; nothing fails. */
+static void test_budget(void)
+{
+    climb_timer t;
+    EXPECT(climb_timer_init(&t, (size_t)dev.l2_bytes) == 0);
+    climb_run_opts o = timed_opts(climb_fresh_seed(), 0.05);
+    climb_shape shapes[1] = {CLIMB_SHAPE2(300, 200)};
+    o.shapes = shapes;
+    o.n_shapes = 1;
+    o.timing.budget_s = 1e-9;
+    climb_opt_plan p;
+    const char *sets[] = {NULL};
+    plan_with(&p, sets);
+    o.options = &p;
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32);
+    climb_progress meter = {100, 0, 0, 0};
+    o.meter = &meter;
+    climb_report rep;
+    climb_report_init(&rep, "bench", o.seed, 0, &dev);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    int refused = 0;
+    for (int i = 0; i < rep.n_rows; i++)
+        refused += rep.rows[i].status == CLIMB_ROW_REFUSED && strstr(rep.rows[i].note, "not timed: one verified run took");
+    EXPECT_MSG(rep.n_rows > 0 && refused > 0 && meter.done == refused, "%d rows, %d over the budget, %ld counted",
+               rep.n_rows, refused, meter.done);
+    climb_report_free(&rep);
+    climb_opt_plan_free(&p, NULL);
+    climb_timer_free(&t);
+}
+
 static void test_bench(void)
 {
     climb_timer t;
@@ -419,6 +450,7 @@ int main(void)
     test_reset();
     test_references();
     test_bench();
+    test_budget();
     test_file_input();
     test_tune();
     test_tuning_classes();

@@ -95,6 +95,8 @@ static const char *const BENCH_USAGE =
     "                   (refused for rungs that change their operands: the reset would be timed)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --full           with 'all': the full sampling of a single workload's bench (default for 'all': a quick\n"
+    "                   run: 5 to 20 samples, 0.2 s a rung, and a rung whose one run takes over 0.5 s not timed)\n"
     "  --profile        for nsys and ncu: one warm-up and one timed run a rung, no sampling, no ceilings; each\n"
     "                   rung's timed runs are in an NVTX range named workload/rung/case (ranges are always there)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
@@ -535,6 +537,7 @@ typedef struct {
     const char *sweep;    /* bench: --sweep NAME */
     int dry_run;          /* bench: --dry-run */
     int profile;          /* bench: --profile (one warm-up, one run) */
+    int full;             /* bench: --full (no quick run for 'all') */
     int sampling_set;     /* --batch, --min-samples or --max-time given */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
     unsigned *set_opts;   /* per target: bit k when --set named option k */
@@ -845,6 +848,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->sweep = argv[++i];
         } else if (strcmp(o, "--dry-run") == 0) {
             a->dry_run = 1;
+        } else if (bench && strcmp(o, "--full") == 0) {
+            if (a->full)
+                return usage_msg("--full given twice");
+            a->full = 1;
         } else if (bench && strcmp(o, "--profile") == 0) {
             if (a->profile)
                 return usage_msg("--profile given twice");
@@ -883,6 +890,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     }
     a->run.rungs = a->rungs;
     a->run.shapes = a->shapes;
+    if (a->full && a->profile)
+        return usage_msg("--full and --profile: one or the other (--profile runs each rung once)");
     if (a->profile && a->sampling_set)
         return usage_msg("--profile runs each rung once: not with --batch, --min-samples or --max-time");
     if (a->profile) { /* one warm-up, one run: what a profiler wants to see, and nothing else */
@@ -901,6 +910,13 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     if (!a->targets || !a->plans || !a->set_opts) {
         climb_host_oom("the list of workloads");
         return EXIT_FAILED;
+    }
+    if (bench && strcmp(target, "all") == 0 && !a->full && !a->profile && !a->sampling_set) {
+        /* bench all, the main command: a quick run (issue 29) - fewer samples, and rungs too slow to sample said so */
+        a->run.timing.min_samples = 5;
+        a->run.timing.max_samples = 20;
+        a->run.timing.max_wall_s = 0.2;
+        a->run.timing.budget_s = 0.5;
     }
     if (strcmp(target, "all") == 0) {
         for (int i = 0; i < n; i++)
@@ -1276,6 +1292,18 @@ static int cmd_bench(int argc, char **argv)
         free_run_args(&a);
         return EXIT_FAILED;
     }
+    /* The rung runs planned, for the progress lines' time left on a terminal. */
+    climb_progress meter = {0, 0, climb_wall_s(), isatty(2)};
+    for (int t = 0; t < a.n_targets; t++) {
+        const climb_workload *w = a.targets[t];
+        a.run.options = &a.plans[t];
+        climb_run_setup s;
+        if (climb_run_setup_open(w, &a.run, w->bench_shapes, w->n_bench_shapes, &s) == 0) {
+            meter.total += (long)s.n_cases * s.n_selected;
+            climb_run_setup_close(w, &s);
+        }
+    }
+    a.run.meter = &meter;
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         target_run(&a, t, &dev, &rep);

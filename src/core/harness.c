@@ -322,12 +322,20 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const double t0 = climb_wall_s();
     const int prepared = !w->prepare || (w->prepare(c, rung) == 0 && !CLIMB_FAILED(cudaDeviceSynchronize()));
     const double prepare_ms = 1e3 * (climb_wall_s() - t0);
+    const double t1 = climb_wall_s();
     int v = prepared ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
     if (v != 0) {
         if (v < 0 && !msg[0])
             snprintf(msg, len, "CUDA error (see stderr)");
         release(w, c, rung);
         return v;
+    }
+    const double first_s = climb_wall_s() - t1;
+    if (o->budget_s > 0 && first_s > o->budget_s) { /* right, but too slow to sample in a quick run */
+        snprintf(msg, len, "not timed: one verified run took %.2f s, over the quick run's %.2g s a rung (climb bench "
+                           "%s, or --full, times it)", first_s, o->budget_s, w->name);
+        release(w, c, rung);
+        return 2;
     }
     /* Time from poisoned outputs, then check what the last timed run left. A rung with a host part is timed by
      * the host's clock, its waits for the host included. */
@@ -447,8 +455,17 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                          "time it cold", changes);
                 continue;
             }
-            if (o->progress)
+            if (o->progress && o->meter && o->meter->tty && o->meter->done > 0) {
+                const double el = climb_wall_s() - o->meter->t0;
+                const double left = el / (double)o->meter->done * (double)(o->meter->total - o->meter->done);
+                fprintf(stderr, "[%s] %d %s (%ld/%ld, %d:%02d elapsed, about %d:%02d left)\n", name, r,
+                        w->rung(r)->name, o->meter->done + 1, o->meter->total, (int)el / 60, (int)el % 60,
+                        (int)left / 60, (int)left % 60);
+            } else if (o->progress) {
                 fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
+            }
+            if (o->meter)
+                o->meter->done++;
             char msg[300], range[700];
             /* An NVTX range per rung and case, named workload/rung/case, for nsys and ncu (--profile) */
             snprintf(range, sizeof range, "%s/%s/%s", w->name, w->rung(r)->name, name);
@@ -470,6 +487,12 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 } else if (o->progress) {
                     fprintf(stderr, "[%s] %s's output written to %s\n", name, w->rung(r)->name, o->output);
                 }
+            }
+            if (v == 2) { /* over the quick run's budget: refused, with the time it took */
+                row->status = CLIMB_ROW_REFUSED;
+                snprintf(row->note, sizeof row->note, "%s", msg);
+                v = 0;
+                continue;
             }
             if (v != 0) {
                 row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;

@@ -23,6 +23,13 @@ typedef struct climb_tuned_class {
     int values[CLIMB_MAX_TUNABLES];
 } climb_tuned_class;
 
+/* A run's progress over several workloads: rung runs planned and done, and when it began. */
+typedef struct climb_progress {
+    long total, done;
+    double t0;
+    int tty;                              /* stderr is a terminal: the lines carry the time left */
+} climb_progress;
+
 typedef struct climb_run_opts {
     const char *const *rungs;             /* rung names to run; none: all */
     int n_rungs;
@@ -32,6 +39,7 @@ typedef struct climb_run_opts {
     uint64_t seed;
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
+    struct climb_progress *meter;         /* NULL, or rungs done of all planned, for the time left (bench) */
     int quick;                            /* check: the workload's quick shapes instead of its check sweep */
     climb_ref_mode reference;             /* AUTO: the CPU unless the case is costly (see climb_workload) */
     const climb_opt_plan *options;        /* the workload's option values, files loaded; NULL: its defaults */
@@ -105,7 +113,8 @@ void climb_case_close(const climb_workload *w, climb_open_case *oc);
 
 /* Prepares `rung` on case c, runs it once from poisoned outputs (operands reset where it changes them) and
  * verifies, then times it and verifies what the last timed run left, then releases what prepare built
- * (w->release). 0 right (out filled), 1 wrong, -1 error; msg says what went wrong. A rung that changes its
+ * (w->release). 0 right (out filled), 1 wrong, -1 error, 2 right but its first run took longer than o->budget_s
+ * (not timed); msg says what went wrong. A rung that changes its
  * operands is timed with an untimed reset before each run; a rung with a host part by the host's clock. */
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len);

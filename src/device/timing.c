@@ -11,6 +11,7 @@
 climb_timing_opts climb_timing_defaults(void)
 {
     climb_timing_opts o;
+    memset(&o, 0, sizeof o);
     o.warmup = 3;
     o.min_samples = 20;
     o.max_samples = 2000;

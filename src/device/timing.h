@@ -30,6 +30,8 @@ typedef struct climb_timing_opts {
     int wall;             /* 1: each sample is the host's monotonic clock around one run and a wait for the stream
                              (for runs that wait for the host inside: the host's work is part of their time);
                              cold only */
+    double budget_s;      /* > 0: a rung whose first (verified) run takes longer than this is not sampled; its row
+                             is refused with the time it took (`climb bench all`'s quick run); 0: no budget */
 } climb_timing_opts;
 
 /* Defaults: 3 warm-ups, 20..2000 samples, 0.05 s of GPU time, at most 1 s of wall time, cold. */
