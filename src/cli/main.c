@@ -96,7 +96,7 @@ static const char *const BENCH_USAGE =
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
     "  --full           with 'all': the full sampling of a single workload's bench (default for 'all': a quick\n"
-    "                   run: 5 to 20 samples, 0.2 s a rung, and a rung whose one run takes over 0.5 s not timed)\n"
+    "                   run: 5 to 20 samples, 0.05 s a rung, and a rung whose one run takes over 0.25 s not timed)\n"
     "  --profile        for nsys and ncu: one warm-up and one timed run a rung, no sampling, no ceilings; each\n"
     "                   rung's timed runs are in an NVTX range named workload/rung/case (ranges are always there)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
@@ -915,8 +915,9 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
         /* bench all, the main command: a quick run (issue 29) - fewer samples, and rungs too slow to sample said so */
         a->run.timing.min_samples = 5;
         a->run.timing.max_samples = 20;
-        a->run.timing.max_wall_s = 0.2;
-        a->run.timing.budget_s = 0.5;
+        a->run.timing.min_gpu_s = 0.01;
+        a->run.timing.max_wall_s = 0.05;
+        a->run.timing.budget_s = 0.25;
     }
     if (strcmp(target, "all") == 0) {
         for (int i = 0; i < n; i++)
