@@ -375,6 +375,11 @@ expect 2 "--full given twice" bench all --full --full
 expect 2 "--full and --profile: one or the other" bench all --full --profile
 expect 2 "unknown or incomplete option '--full'" check all --full
 expect 0 "reduce: 4 cases x" bench all --full --dry-run
+# --dry-run applies the workloads' own size limits, as the run would (issue 29, item 5): exit 1, each case said
+expect 1 "i32 n=2\^62 - refused: i32 n=2\^62: its inputs and outputs need 18.4 EB of host memory" bench reduce --size 2^62 --dry-run
+expect 1 "refused by the workload's limits" check scan --size 2^61 --dry-run
+expect 1 "the counts are 32-bit, so n must be below 2\^32 - 1" bench histogram --size 2^32 --dry-run
+expect 0 "u8 n=2\^20" bench histogram --size 2^20 --dry-run
 expect 2 "unknown or incomplete option '--profile'" check reduce --profile
 if "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
     pdir=$(mktemp -d)

@@ -1238,6 +1238,7 @@ static int expand_sweep(const run_args *a, int argc, char **argv, int *argc2, ch
 /* --dry-run: what would run, per workload. */
 static int dry_run(run_args *a, int mode)
 {
+    int too_large = 0;
     for (int t = 0; t < a->n_targets; t++) {
         const climb_workload *w = a->targets[t];
         a->run.options = &a->plans[t];
@@ -1258,12 +1259,18 @@ static int dry_run(run_args *a, int mode)
             climb_opt_plan_combo(s.plan, s.keys[c].combo, s.vals);
             climb_case_label(w, &s.keys[c].shape, label, sizeof label);
             climb_opt_format(w->options, w->n_options, s.vals, opts, sizeof opts);
-            printf("  %s %s%s%s%s\n", climb_dtype_name(s.keys[c].type), label, opts[0] ? " [" : "", opts,
-                   opts[0] ? "]" : "");
+            char why[300];
+            const char *big = climb_case_too_large(w, &s.keys[c], s.vals, why, sizeof why);
+            printf("  %s %s%s%s%s%s%s\n", climb_dtype_name(s.keys[c].type), label, opts[0] ? " [" : "", opts,
+                   opts[0] ? "]" : "", big ? " - refused: " : "", big ? big : "");
+            too_large += big != NULL;
         }
         climb_run_setup_close(w, &s);
     }
-    return 0;
+    if (too_large)
+        fprintf(stderr, "climb: %d case%s refused by the workload's limits (see above): the run would fail\n",
+                too_large, too_large == 1 ? " is" : "s are");
+    return too_large ? 1 : 0;
 }
 
 static int cmd_bench(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel)
 {
@@ -143,6 +144,39 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
     return w->verify(c, rung, msg, len);
 }
 
+const char *climb_case_too_large(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts,
+                                 char *buf, size_t len)
+{
+    const char *rule = w->case_refuses ? w->case_refuses(&k->shape, k->type, opts) : NULL;
+    if (rule) {
+        char label[160];
+        climb_case_label(w, &k->shape, label, sizeof label);
+        snprintf(buf, len, "%s %s: %s", climb_dtype_name(k->type), label, rule);
+        return buf;
+    }
+    if (!w->case_bytes)
+        return NULL;
+    const double need = w->case_bytes(&k->shape, k->type, opts);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return NULL; /* unknown: create decides */
+    const double total = (double)pages * (double)page;
+    if (need <= total / 2)
+        return NULL;
+    char label[160];
+    climb_case_label(w, &k->shape, label, sizeof label);
+    static const char *const units[] = {"GB", "TB", "PB", "EB", "ZB"};
+    double v = need / 1e9;
+    int u = 0;
+    while (v >= 1000 && u < 4) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, len, "%s %s: its inputs and outputs need %.1f %s of host memory; this machine has %.1f GB (at most "
+                       "half is used)", climb_dtype_name(k->type), label, v, units[u], total / 1e9);
+    return buf;
+}
+
 int climb_case_open(const climb_workload *w, const climb_run_opts *o, const climb_opt_plan *plan,
                     const climb_case_key *k, unsigned offset, const climb_device_info *dev, cudaStream_t s,
                     climb_open_case *oc)
@@ -155,6 +189,12 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
             return -1;
         }
         climb_opt_plan_combo(plan, k->combo, oc->opts);
+    }
+    char why[300];
+    if (climb_case_too_large(w, k, oc->opts, why, sizeof why)) {
+        fprintf(stderr, "climb: %s: %s\n", w->name, why);
+        climb_case_close(w, oc);
+        return -1;
     }
     climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev};
     if (w->create(&p, &oc->c) != 0) {

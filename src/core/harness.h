@@ -111,6 +111,13 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
                     climb_open_case *oc);
 void climb_case_close(const climb_workload *w, climb_open_case *oc);
 
+/* NULL when a case of key k with option values opts passes w->case_refuses and fits the host memory by
+ * w->case_bytes (or w has neither);
+ * else why not, in buf ("n=2^62: ... need 36.9 EB of host memory; this machine has 25.3 GB (at most half is used)").
+ * Used before creating a case and by --dry-run. */
+const char *climb_case_too_large(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts,
+                                 char *buf, size_t len);
+
 /* Prepares `rung` on case c, runs it once from poisoned outputs (operands reset where it changes them) and
  * verifies, then times it and verifies what the last timed run left, then releases what prepare built
  * (w->release). 0 right (out filled), 1 wrong, -1 error, 2 right but its first run took longer than o->budget_s

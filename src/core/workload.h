@@ -249,6 +249,13 @@ typedef struct climb_workload {
     double (*ref_cost)(const climb_case *c);
     double ref_cost_limit;
 
+    /* The host memory a case of this shape, type and options needs at the least (its inputs and outputs' host
+     * copies), known before anything is allocated. The harness refuses a case over half the host memory before
+     * creating it, and `--dry-run` says so too (exit 1, as the run would fail). NULL: no estimate (create decides). */
+    double (*case_bytes)(const climb_shape *s, climb_dtype t, const climb_opt_value *opts);
+    /* A size rule of the workload's own, checked as case_bytes is (before create, and in a dry run): NULL if the
+     * case can be made, else why not ("the counts are 32-bit: n must be below 2^32 - 1"). NULL: none. */
+    const char *(*case_refuses)(const climb_shape *s, climb_dtype t, const climb_opt_value *opts);
     /* NULL if rung takes this case, else a one-line reason. */
     const char *(*refuses)(const climb_case *c, int rung);
     /* Untimed per-rung set-up (workspace). 0 or -1 (printed). May be NULL. */

@@ -1523,6 +1523,14 @@ static const climb_sweep CUT_SWEEPS[] = {
      .args = "--size 128x128x128x1000000 --set cutoff=4,8,12,16", .x = "cutoff", .log_x = 0},
 };
 
+/* The host memory a case needs at the least (the lattice and the atoms), for the harness's check before anything is allocated. */
+static double cutoff_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 4.0 * (double)s->d[0] * (double)s->d[1] * (double)s->d[2] + 16.0 * (double)s->d[3];
+}
+
 extern "C" const climb_workload climb_cutoff_workload = {
     .name = "cutoff",
     .title = "Cutoff Coulomb summation on a 3-D lattice, Parboil cutcp's potential (f32)",
@@ -1558,6 +1566,7 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .reference = cut_reference,
     .ref_cost = cut_ref_cost,
     .ref_cost_limit = 2e8,
+    .case_bytes = cutoff_case_bytes,
     .refuses = cut_refuses,
     .prepare = cut_prepare,
     .setup = cut_setup,

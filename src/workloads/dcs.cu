@@ -781,6 +781,14 @@ static const climb_sweep DCS_SWEEPS[] = {
      .x = "atoms", .log_x = 1},
 };
 
+/* The host memory a case needs at the least (the lattice and the atoms), for the harness's check before anything is allocated. */
+static double dcs_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 4.0 * (double)s->d[0] * (double)s->d[1] * (double)s->d[2] + 16.0 * (double)s->d[3];
+}
+
 extern "C" const climb_workload climb_dcs_workload = {
     .name = "dcs",
     .title = "Direct Coulomb summation on a 3-D lattice (f32)",
@@ -815,6 +823,7 @@ extern "C" const climb_workload climb_dcs_workload = {
     .reference = dcs_reference,
     .ref_cost = dcs_ref_cost,
     .ref_cost_limit = 2e8,
+    .case_bytes = dcs_case_bytes,
     .refuses = dcs_refuses,
     .prepare = dcs_prepare,
     .setup = dcs_setup,

@@ -765,6 +765,21 @@ static const climb_sweep HIST_SWEEPS[] = {
      .log_x = 1},
 };
 
+/* The host memory a case needs at the least (the bytes), for the harness's check before anything is allocated. */
+static const char *histogram_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return s->d[0] >= (size_t)UINT32_MAX ? "the counts are 32-bit, so n must be below 2^32 - 1" : NULL;
+}
+
+static double histogram_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return (double)s->d[0];
+}
+
 extern "C" const climb_workload climb_histogram_workload = {
     .name = "histogram",
     .title = "Byte histogram (256 bins, fewer, or the seed's 7 letter bins)",
@@ -797,6 +812,8 @@ extern "C" const climb_workload climb_histogram_workload = {
     .reference = hist_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
+    .case_bytes = histogram_case_bytes,
+    .case_refuses = histogram_case_refuses,
     .refuses = hist_refuses,
     .prepare = hist_prepare,
     .modifies = NULL,

@@ -448,6 +448,14 @@ static const climb_shape MATADD_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(129, 257), CLIMB_SHAPE2(1001, 3001)};
 static const climb_shape MATADD_QUICK_SHAPES[] = {CLIMB_SHAPE2(1, 1), CLIMB_SHAPE2(15, 17), CLIMB_SHAPE2(129, 257)};
 
+/* The host memory a case needs at the least (A, B and C), for the harness's check before anything is allocated. */
+static double matadd_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 3.0 * (double)s->d[0] * (double)s->d[1] * (double)climb_dtype_size(t);
+}
+
 extern "C" const climb_workload climb_matadd_workload = {
     .name = "matadd",
     .title = "Matrix addition C = A + B (row-major, pitched)",
@@ -480,6 +488,7 @@ extern "C" const climb_workload climb_matadd_workload = {
     .reference = matadd_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
+    .case_bytes = matadd_case_bytes,
     .refuses = matadd_refuses,
     .prepare = matadd_prepare,
     .setup = NULL,

@@ -864,6 +864,14 @@ static const climb_sweep MRIQ_SWEEPS[] = {
      .x = "voxels", .log_x = 1},
 };
 
+/* The host memory a case needs at the least (the samples, the voxels and Q), for the harness's check before anything is allocated. */
+static double mriq_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 20.0 * (double)s->d[0] + 20.0 * (double)s->d[1];
+}
+
 extern "C" const climb_workload climb_mriq_workload = {
     .name = "mriq",
     .title = "MRI-Q: the Q matrix of non-Cartesian MRI reconstruction (f32)",
@@ -898,6 +906,7 @@ extern "C" const climb_workload climb_mriq_workload = {
     .reference = mriq_reference,
     .ref_cost = mriq_ref_cost,
     .ref_cost_limit = 2e8,
+    .case_bytes = mriq_case_bytes,
     .refuses = mriq_refuses,
     .prepare = NULL,
     .setup = NULL,

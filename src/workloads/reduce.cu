@@ -968,6 +968,14 @@ static const climb_shape REDUCE_CHECK_SHAPES[] = {
 static const climb_shape REDUCE_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(1025), CLIMB_SHAPE1(65537),
                                                   CLIMB_SHAPE1(1000003)};
 
+/* The host memory a case needs at the least (the input), for the harness's check before anything is allocated. */
+static double reduce_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return (double)s->d[0] * (double)climb_dtype_size(t);
+}
+
 extern "C" const climb_workload climb_reduce_workload = {
     .name = "reduce",
     .title = "Parallel reduction (sum)",
@@ -997,6 +1005,7 @@ extern "C" const climb_workload climb_reduce_workload = {
     .reference = reduce_reference,
     .ref_cost = NULL, /* one output: the CPU sum is always cheap */
     .ref_cost_limit = 0,
+    .case_bytes = reduce_case_bytes,
     .refuses = reduce_refuses,
     .prepare = reduce_prepare,
     .modifies = NULL, /* the input is only read */

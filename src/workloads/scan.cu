@@ -1127,6 +1127,14 @@ static const climb_sweep SCAN_SWEEPS[] = {
      .log_x = 1},
 };
 
+/* The host memory a case needs at the least (input and output), for the harness's check before anything is allocated. */
+static double scan_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 2.0 * (double)s->d[0] * (double)climb_dtype_size(t);
+}
+
 extern "C" const climb_workload climb_scan_workload = {
     .name = "scan",
     .title = "Prefix sum (inclusive and exclusive scan)",
@@ -1160,6 +1168,7 @@ extern "C" const climb_workload climb_scan_workload = {
     .reference = scan_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
+    .case_bytes = scan_case_bytes,
     .refuses = scan_refuses,
     .prepare = scan_prepare,
     .modifies = NULL,

@@ -1202,6 +1202,14 @@ static const climb_shape SGEMM_CHECK_SHAPES[] = {
 static const climb_shape SGEMM_QUICK_SHAPES[] = {CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(128, 128, 8),
                                                  CLIMB_SHAPE3(257, 255, 300)};
 
+/* The host memory a case needs at the least (A, B and C), for the harness's check before anything is allocated. */
+static double sgemm_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 4.0 * ((double)s->d[0] * s->d[2] + (double)s->d[2] * s->d[1] + (double)s->d[0] * s->d[1]);
+}
+
 extern "C" const climb_workload climb_sgemm_workload = {
     .name = "sgemm",
     .title = "SGEMM C = alpha A B + beta C (FP32, row-major)",
@@ -1234,6 +1242,7 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .reference = sgemm_reference,
     .ref_cost = sgemm_ref_cost,
     .ref_cost_limit = 1 << 28,
+    .case_bytes = sgemm_case_bytes,
     .refuses = sgemm_refuses,
     .prepare = sgemm_prepare,
     .setup = sgemm_setup,

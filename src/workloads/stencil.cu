@@ -741,6 +741,14 @@ static const climb_sweep ST_SWEEPS[] = {
      .args = "--size 256x256x256 --set steps=1,2,4,8,16", .x = "steps", .log_x = 1},
 };
 
+/* The host memory a case needs at the least (the grid and its next step), for the harness's check before anything is allocated. */
+static double stencil_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 8.0 * (double)s->d[0] * (double)s->d[1] * (double)s->d[2];
+}
+
 extern "C" const climb_workload climb_stencil_workload = {
     .name = "stencil",
     .title = "7-point 3-D stencil, fixed boundary, time steps (f32)",
@@ -775,6 +783,7 @@ extern "C" const climb_workload climb_stencil_workload = {
     .reference = st_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
+    .case_bytes = stencil_case_bytes,
     .refuses = st_refuses,
     .prepare = NULL,
     .setup = NULL,

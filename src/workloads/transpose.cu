@@ -881,6 +881,14 @@ static const climb_sweep TRANSPOSE_SWEEPS[] = {
 
 static const climb_shape TRANSPOSE_QUICK_SHAPES[] = {CLIMB_SHAPE2(1, 1), CLIMB_SHAPE2(33, 31), CLIMB_SHAPE2(129, 257)};
 
+/* The host memory a case needs at the least (input and output), for the harness's check before anything is allocated. */
+static double transpose_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return 2.0 * (double)s->d[0] * (double)s->d[1] * (double)climb_dtype_size(t);
+}
+
 extern "C" const climb_workload climb_transpose_workload = {
     .name = "transpose",
     .title = "Matrix transpose (out = in^T, row-major, pitched)",
@@ -912,6 +920,7 @@ extern "C" const climb_workload climb_transpose_workload = {
     .reference = transpose_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
+    .case_bytes = transpose_case_bytes,
     .refuses = transpose_refuses,
     .prepare = transpose_prepare,
     .modifies = NULL,
