@@ -407,7 +407,9 @@ if ! "$climb" devices --no-measure >/dev/null 2>&1; then
 else
     expect 1 'no device 999' devices --device 999
     expect 0 'check reduce: .* 0 failures' check reduce --rung reduce_seq_addressing --size 1025 --seed 3 --quiet
-    expect 1 'out of device memory for the reduce input \(4398046511120 bytes\)' check reduce --size '2^40' --type i32 --quiet
+    # too large: refused before any allocation by the host-memory estimate (case_bytes), or by the device's memory
+    expect 1 'i32 n=2\^40: its inputs and outputs need 4.4 TB of host memory|out of device memory for the reduce input \(4398046511120 bytes\)' \
+        check reduce --size '2^40' --type i32 --quiet
     expect 0 'check reduce: .* 0 failures' check reduce --quick --seed 4 --quiet
     # The test workload from a file, every option's sweep, and a rung that refuses batch timing.
     tclimb 0 '\(affine-3x4.txt: 3 x 4 text matrix\)' bench affine --input "$data/affine-3x4.txt" \
