@@ -361,6 +361,12 @@ printf '\037\213gzipped' >"$tdir/z.mtx"
 expect 2 "gzip" bench spmv --input "$tdir/z.mtx"
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n1 1\n3 1\n4 4\n' >"$tdir/ok.mtx"
 expect 0 "spmv: 2 cases x $(rungs_of spmv) rungs" bench spmv --input "$tdir/ok.mtx" --dry-run
+# A dry run reads only the header a listing needs (issue 29, item 5): entries past it are not read (a real run
+# reads and checks them); a bad header is still file:line, exit 2.
+printf '%%%%MatrixMarket matrix coordinate real general\n3 5 2\n1 1 2.5\nnot an entry\n' >"$tdir/head.mtx"
+expect 0 "f32 rows,cols=3x5 " bench spmv --input "$tdir/head.mtx" --dry-run --rung 1
+printf '%%%%MatrixMarket matrix coordinate real general\n3 x 2\n' >"$tdir/badhead.mtx"
+expect 2 "badhead.mtx:2: " bench spmv --input "$tdir/badhead.mtx" --dry-run
 expect 0 'scan: 16 cases x 9 rungs' bench scan --dry-run
 expect 0 'trapezoid: 4 cases x 5 rungs' bench trapezoid --dry-run
 expect 2 "a=x" bench trapezoid --set a=x

@@ -718,7 +718,9 @@ static int load_inputs(run_args *a)
                     continue;
                 char desc[400] = "", err[800] = "";
                 climb_shape shape = {0, {0, 0, 0, 0}};
-                if (w->load(v->text, &v->data, &shape, desc, sizeof desc, err, sizeof err) != 0) {
+                const int peek = a->dry_run && w->peek; /* a dry run reads only what the listing needs */
+                if (peek ? w->peek(v->text, &shape, desc, sizeof desc, err, sizeof err) != 0
+                         : w->load(v->text, &v->data, &shape, desc, sizeof desc, err, sizeof err) != 0) {
                     fprintf(stderr, "climb: %s\n", err[0] ? err : "the input file could not be read");
                     return EXIT_USAGE;
                 }

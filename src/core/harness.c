@@ -77,7 +77,8 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
             int n_shapes = o->n_shapes ? o->n_shapes : n_defaults;
             int file = 0, repeat = 0;
             for (int k = 0; k < w->n_options; k++)
-                if (w->options[k].kind == CLIMB_OPT_FILE && vals[k].data) {
+                if (w->options[k].kind == CLIMB_OPT_FILE && (vals[k].data || vals[k].shape.ndims > 0)) {
+                    /* loaded, or (a dry run) peeked at: its shape alone */
                     file = 1;
                     if (vals[k].shape.ndims > 0) {
                         shapes = &vals[k].shape; /* the file fixes the shape */

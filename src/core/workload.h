@@ -235,6 +235,10 @@ typedef struct climb_workload {
     int (*load)(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
                 size_t errlen);
     void (*unload)(void *data);
+    /* What --dry-run needs of a user's file: the shape and the description from its header alone (a Matrix Market
+     * size line, a file's size), without reading the rest; the same errors as load for what it reads. NULL: the
+     * dry run loads the file whole. */
+    int (*peek)(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen);
 
     /* Allocates the case and fills fresh random inputs from p->seed (or from a loaded file). 0, or -1 (printed). */
     int (*create)(const climb_case_params *p, climb_case **out);

@@ -246,6 +246,58 @@ static int build_csr(const char *path, const mtx_entry *e, int64_t count, int32_
     return 0;
 }
 
+/* The banner and the size line, checked: 0, or -1 with err. */
+static int read_head(climb_lines *r, long long file_bytes, climb_mtx_info *info, long long *rows, long long *cols,
+                     long long *entries, char *err, size_t errlen)
+{
+    char *line;
+    if (parse_header(r, info, err, errlen) != 0)
+        return -1;
+    int k = next_content(r, &line, err, errlen);
+    if (k == 0)
+        climb_lines_fail(r, err, errlen, "the file ends before its size line (rows columns entries)");
+    if (k != 1)
+        return -1;
+    const char *s = line;
+    char q[64];
+    if (entry_int(r, &s, 1, CLIMB_MTX_MAX_DIM, "row count", rows, err, errlen) != 0 ||
+        entry_int(r, &s, 1, CLIMB_MTX_MAX_DIM, "column count", cols, err, errlen) != 0 ||
+        entry_int(r, &s, 0, CLIMB_MTX_MAX_NNZ, "entry count", entries, err, errlen) != 0)
+        return -1;
+    if (*climb_skip_blanks(s) != '\0') {
+        climb_lines_fail(r, err, errlen, "unexpected '%s' after the size line's 3 numbers", shown(s, q, sizeof q));
+        return -1;
+    }
+    if (info->symmetry != CLIMB_MTX_GENERAL && *rows != *cols) {
+        climb_lines_fail(r, err, errlen, "a %s matrix must be square, this one is %lld x %lld",
+                         info->symmetry == CLIMB_MTX_SKEW ? "skew-symmetric" : "symmetric", *rows, *cols);
+        return -1;
+    }
+    if (*entries > file_bytes / MTX_MIN_ENTRY_BYTES + 1) {
+        climb_lines_fail(r, err, errlen, "%lld entries promised, more than a file of %lld bytes can hold", *entries,
+                         file_bytes);
+        return -1;
+    }
+    info->entries = *entries;
+    return 0;
+}
+
+int climb_mtx_peek(const char *path, int32_t *rows, int32_t *cols, climb_mtx_info *info, char *err, size_t errlen)
+{
+    memset(info, 0, sizeof *info);
+    climb_lines r;
+    if (climb_lines_open_plain(&r, path, MTX_MAX_LINE, MTX_MAX_BYTES, err, errlen) != 0)
+        return -1;
+    struct stat st;
+    const long long file_bytes = stat(path, &st) == 0 ? (long long)st.st_size : (long long)MTX_MAX_BYTES;
+    long long nr = 0, nc = 0, ne = 0;
+    const int rc = read_head(&r, file_bytes, info, &nr, &nc, &ne, err, errlen);
+    climb_lines_close(&r);
+    *rows = (int32_t)nr;
+    *cols = (int32_t)nc;
+    return rc;
+}
+
 int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *err, size_t errlen)
 {
     climb_mtx_info own;
@@ -261,37 +313,9 @@ int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *e
     mtx_entry *e = NULL;
     int rc = -1;
     char *line;
-    if (parse_header(&r, info, err, errlen) != 0)
-        goto done;
-    int k = next_content(&r, &line, err, errlen);
-    if (k == 0)
-        climb_lines_fail(&r, err, errlen, "the file ends before its size line (rows columns entries)");
-    if (k != 1)
-        goto done;
     long long rows = 0, cols = 0, entries = 0;
-    {
-        const char *s = line;
-        char q[64];
-        if (entry_int(&r, &s, 1, CLIMB_MTX_MAX_DIM, "row count", &rows, err, errlen) != 0 ||
-            entry_int(&r, &s, 1, CLIMB_MTX_MAX_DIM, "column count", &cols, err, errlen) != 0 ||
-            entry_int(&r, &s, 0, CLIMB_MTX_MAX_NNZ, "entry count", &entries, err, errlen) != 0)
-            goto done;
-        if (*climb_skip_blanks(s) != '\0') {
-            climb_lines_fail(&r, err, errlen, "unexpected '%s' after the size line's 3 numbers", shown(s, q, sizeof q));
-            goto done;
-        }
-    }
-    if (info->symmetry != CLIMB_MTX_GENERAL && rows != cols) {
-        climb_lines_fail(&r, err, errlen, "a %s matrix must be square, this one is %lld x %lld",
-                         info->symmetry == CLIMB_MTX_SKEW ? "skew-symmetric" : "symmetric", rows, cols);
+    if (read_head(&r, file_bytes, info, &rows, &cols, &entries, err, errlen) != 0)
         goto done;
-    }
-    if (entries > file_bytes / MTX_MIN_ENTRY_BYTES + 1) {
-        climb_lines_fail(&r, err, errlen, "%lld entries promised, more than a file of %lld bytes can hold", entries,
-                         file_bytes);
-        goto done;
-    }
-    info->entries = entries;
     const int mirror = info->symmetry != CLIMB_MTX_GENERAL;
     e = (mtx_entry *)malloc((size_t)(entries > 0 ? entries : 1) * (mirror ? 2 : 1) * sizeof *e);
     if (!e) {
@@ -300,7 +324,7 @@ int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *e
     }
     int64_t count = 0;
     for (long long n = 0; n < entries; n++) {
-        k = next_content(&r, &line, err, errlen);
+        const int k = next_content(&r, &line, err, errlen);
         if (k == 0)
             climb_lines_fail(&r, err, errlen, "the file ends after %lld of its %lld entries", n, entries);
         if (k != 1)
@@ -351,7 +375,7 @@ int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *e
             e[count++].v = info->symmetry == CLIMB_MTX_SKEW ? -v : v;
         }
     }
-    k = next_content(&r, &line, err, errlen);
+    const int k = next_content(&r, &line, err, errlen);
     if (k == 1)
         climb_lines_fail(&r, err, errlen, "more entries than the %lld the size line gives", entries);
     if (k != 0)

@@ -44,6 +44,9 @@ typedef struct climb_mtx_info {
 /* Reads `path` into *m (free with climb_csr_free; left empty on failure). info may be NULL. 0, or -1 with err
  * ("path:line: what is wrong", or "path: ..." for what concerns no line). */
 int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *err, size_t errlen);
+/* The banner and the size line alone (rows, columns, info->entries), checked as climb_mtx_read checks them: what a
+ * dry run needs of a file, without reading its entries. 0, or -1 with err. */
+int climb_mtx_peek(const char *path, int32_t *rows, int32_t *cols, climb_mtx_info *info, char *err, size_t errlen);
 void climb_csr_free(climb_csr *m);
 
 /* NULL if m is a consistent CSR matrix (row pointers from 0 to nnz, never decreasing; columns in range and

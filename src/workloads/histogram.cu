@@ -497,24 +497,46 @@ typedef struct hist_file {
     size_t n;
 } hist_file;
 
+/* The file's size, checked: what a dry run needs (peek) and what load reads first. 0, or -1 with err. */
+static int hist_stat(const char *path, struct stat *st, char *err, size_t errlen)
+{
+    if (stat(path, st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if ((unsigned long long)st->st_size >= (unsigned long long)UINT32_MAX) {
+        snprintf(err, errlen, "%s: %lld bytes: the counts are 32-bit, so at most 4294967294 bytes", path,
+                 (long long)st->st_size);
+        return -1;
+    }
+    if (st->st_size == 0) {
+        snprintf(err, errlen, "%s: the file is empty: nothing to count", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int hist_peek(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen)
+{
+    struct stat st;
+    if (hist_stat(path, &st, err, errlen) != 0)
+        return -1;
+    *shape = CLIMB_SHAPE1((size_t)st.st_size);
+    snprintf(desc, desclen, "%s: %zu bytes", climb_base_name(path), (size_t)st.st_size);
+    return 0;
+}
+
 static int hist_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
                      size_t errlen)
 {
     *data = NULL;
     struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    if (hist_stat(path, &st, err, errlen) != 0)
         return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
-    if ((unsigned long long)st.st_size >= (unsigned long long)UINT32_MAX) {
-        snprintf(err, errlen, "%s: %lld bytes: the counts are 32-bit, so at most 4294967294 bytes", path,
-                 (long long)st.st_size);
-        return -1;
-    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
@@ -807,6 +829,7 @@ extern "C" const climb_workload climb_histogram_workload = {
     .n_sweeps = CLIMB_COUNT(HIST_SWEEPS),
     .load = hist_load,
     .unload = hist_unload,
+    .peek = hist_peek,
     .create = hist_create,
     .describe = hist_describe,
     .reference = hist_reference,

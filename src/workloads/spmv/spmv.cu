@@ -892,6 +892,19 @@ static int spmv_load(const char *path, void **data, climb_shape *shape, char *de
     return 0;
 }
 
+/* A dry run's look at the file: its banner and size line. */
+static int spmv_peek(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen)
+{
+    int32_t rows, cols;
+    climb_mtx_info info;
+    if (climb_mtx_peek(path, &rows, &cols, &info, err, errlen) != 0)
+        return -1;
+    *shape = CLIMB_SHAPE2((size_t)rows, (size_t)cols);
+    snprintf(desc, desclen, "%s: %d x %d, %lld entries (the header only: a dry run)", climb_base_name(path), rows, cols,
+             (long long)info.entries);
+    return 0;
+}
+
 static void spmv_unload(void *data)
 {
     climb_csr *m = (climb_csr *)data;
@@ -1258,6 +1271,7 @@ extern "C" const climb_workload climb_spmv_workload = {
     .n_sweeps = CLIMB_COUNT(SPMV_SWEEPS),
     .load = spmv_load,
     .unload = spmv_unload,
+    .peek = spmv_peek,
     .create = spmv_create,
     .describe = spmv_describe,
     .reference = spmv_reference,
