@@ -183,11 +183,21 @@ static void test_fuzz(void)
         fuzz_mutate(&r, text, &n, sizeof text, "0123456789 .-e\n%abcmrxyzSGPI");
         const char *path = write_file("f.mtx", text, n);
         climb_csr m;
-        char err[300] = "";
+        char err[300] = "", perr[300] = "";
+        /* the dry run's peek at the same file: never a crash, a worded message, and where the whole file reads, the
+         * same sizes */
+        int32_t prow = -1, pcol = -1;
+        climb_mtx_info pinfo;
+        const int peeked = climb_mtx_peek(path, &prow, &pcol, &pinfo, perr, sizeof perr) == 0;
+        if (!peeked && (strncmp(perr, prefix, strlen(prefix)) != 0 || strlen(perr) < strlen(prefix) + 5)) {
+            bad_form++;
+            fprintf(stderr, "fuzz run %d: badly formed peek message '%s'\n", runs, perr);
+        }
         if (climb_mtx_read(path, &m, NULL, err, sizeof err) == 0) {
             loaded++;
             const char *why = climb_csr_check(&m);
             EXPECT_MSG(why == NULL, "fuzz run %d: loaded an inconsistent matrix: %s", runs, why);
+            EXPECT_MSG(peeked && prow == m.rows && pcol == m.cols, "fuzz run %d: the peek disagrees with the read", runs);
             climb_csr_free(&m);
         } else if (strncmp(err, prefix, strlen(prefix)) != 0 || strlen(err) < strlen(prefix) + 5) {
             bad_form++;
