@@ -671,7 +671,7 @@ struct climb_case {
     int *d_fill, *d_novf;
     cudaStream_t aux;
     cudaEvent_t binned;
-    double cap_examined[8], cpu_examined[8];
+    double cpu_examined[8];        /* per rung: the pairs the host examined in its last run */
     size_t n_ovf[8];
     int ran_cap[8];
     /* the scan-binning rungs */
@@ -1016,6 +1016,8 @@ static const cut_rung CUT_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best},
 };
+
+static_assert(sizeof CUT_RUNGS / sizeof CUT_RUNGS[0] <= 8, "the case keeps 8 rungs' overflow figures");
 
 static const climb_rung_info *cut_rung_info(int i) { return &CUT_RUNGS[i].info; }
 
