@@ -63,12 +63,18 @@ static void test_mriq_small(void)
         EXPECT(in.kx[1] == 0.5f && in.kz[0] == 2.0f && in.x_[2] == 4.0f && in.z_[0] == 6.0f && in.phi_r[0] == 7.5f &&
                in.phi_i[1] == 9.0f);
     climb_mriq_free(&in);
-    /* every truncation and one byte too many are refused, naming the file */
+    /* the dry run's peek: the counts alone */
+    size_t pk = 0, px = 0;
+    char perr[300];
+    EXPECT_MSG(climb_mriq_peek(p, &pk, &px, perr, sizeof perr) == 0 && pk == 2 && px == 3, "%s", perr);
+    /* every truncation and one byte too many are refused, naming the file, by the read and the peek alike */
     for (size_t cut = 0; cut <= sizeof d; cut++) {
         if (cut == sizeof d)
             continue;
         write_bytes(p, d, cut);
         EXPECT_MSG(climb_mriq_read(p, &in, err, sizeof err) == -1 && strstr(err, p) && in.kx == NULL, "cut %zu: %s", cut, err);
+        EXPECT_MSG(climb_mriq_peek(p, &pk, &px, perr, sizeof perr) == -1 && strcmp(perr, err) == 0,
+                   "cut %zu: the peek says '%s', the read '%s'", cut, perr, err);
     }
     unsigned char more[85];
     memcpy(more, d, sizeof d);

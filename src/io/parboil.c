@@ -1,5 +1,6 @@
 /* Parboil's binary files (see parboil.h): the whole file read, then every count and length checked before a value
  * is copied. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,50 @@ static float *floats(const char *path, const unsigned char *data, size_t off, si
     return v;
 }
 
+/* The counts at the head of an MRI-Q input against its length n. 0, or -1 with err. */
+static int mriq_counts(const char *path, const unsigned char *d, size_t n, size_t *k, size_t *x, char *err,
+                       size_t errlen)
+{
+    if (n < 8) {
+        snprintf(err, errlen, "%s: %zu bytes: shorter than the two counts (8 bytes)", path, n);
+        return -1;
+    }
+    const int32_t nk = (int32_t)le32(d), nx = (int32_t)le32(d + 4);
+    if (nk < 0 || (size_t)nk > CLIMB_PARBOIL_MAX_COUNT || nx < 0 || (size_t)nx > CLIMB_PARBOIL_MAX_COUNT) {
+        snprintf(err, errlen, "%s: the counts numK = %d and numX = %d are not both from 0 to 2^28 (at byte 0)", path, nk,
+                 nx);
+        return -1;
+    }
+    const size_t want = 8 + 4 * (5 * (size_t)nk + 3 * (size_t)nx);
+    if (n != want) {
+        snprintf(err, errlen, "%s: %zu bytes; numK = %d and numX = %d need %zu", path, n, nk, nx, want);
+        return -1;
+    }
+    *k = (size_t)nk;
+    *x = (size_t)nx;
+    return 0;
+}
+
+int climb_mriq_peek(const char *path, size_t *k, size_t *x, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    unsigned char head[8];
+    const size_t got = fread(head, 1, sizeof head, f);
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    fclose(f);
+    if (n < 0) {
+        snprintf(err, errlen, "%s: cannot tell its length (not a regular file?)", path);
+        return -1;
+    }
+    return mriq_counts(path, head, got < sizeof head ? got : (size_t)n, k, x, err, errlen);
+}
+
 void climb_mriq_free(climb_mriq_input *in)
 {
     free(in->kx);
@@ -59,22 +104,8 @@ int climb_mriq_read(const char *path, climb_mriq_input *in, char *err, size_t er
     if (slurp(path, 8 + 4 * 6 * CLIMB_PARBOIL_MAX_COUNT, &d, &n, err, errlen) != 0)
         return -1;
     int rc = -1;
-    if (n < 8) {
-        snprintf(err, errlen, "%s: %zu bytes: shorter than the two counts (8 bytes)", path, n);
+    if (mriq_counts(path, d, n, &in->k, &in->x, err, errlen) != 0)
         goto done;
-    }
-    const int32_t k = (int32_t)le32(d), x = (int32_t)le32(d + 4);
-    if (k < 0 || (size_t)k > CLIMB_PARBOIL_MAX_COUNT || x < 0 || (size_t)x > CLIMB_PARBOIL_MAX_COUNT) {
-        snprintf(err, errlen, "%s: the counts numK = %d and numX = %d are not both from 0 to 2^28 (at byte 0)", path, k, x);
-        goto done;
-    }
-    const size_t want = 8 + 4 * (5 * (size_t)k + 3 * (size_t)x);
-    if (n != want) {
-        snprintf(err, errlen, "%s: %zu bytes; numK = %d and numX = %d need %zu", path, n, k, x, want);
-        goto done;
-    }
-    in->k = (size_t)k;
-    in->x = (size_t)x;
     size_t off = 8;
     float **dst[8] = {&in->kx, &in->ky, &in->kz, &in->x_, &in->y_, &in->z_, &in->phi_r, &in->phi_i};
     const char *names[8] = {"kx", "ky", "kz", "x", "y", "z", "phiR", "phiI"};

@@ -27,6 +27,9 @@ typedef struct climb_mriq_input {
 
 int climb_mriq_read(const char *path, climb_mriq_input *in, char *err, size_t errlen);
 void climb_mriq_free(climb_mriq_input *in);
+/* The two counts and the file's length, checked as climb_mriq_read checks them, without reading the values: what a
+ * dry run needs. 0 with *k and *x, or -1 with err. */
+int climb_mriq_peek(const char *path, size_t *k, size_t *x, char *err, size_t errlen);
 
 /* Parboil's MRI-Q output: n voxels, qr and qi malloc'd (free both). */
 int climb_mriq_read_output(const char *path, size_t *n, float **qr, float **qi, char *err, size_t errlen);

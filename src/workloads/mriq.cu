@@ -591,6 +591,17 @@ static int mriq_load(const char *path, void **data, climb_shape *shape, char *de
     return 0;
 }
 
+/* A dry run's look at the file: its two counts and its length. */
+static int mriq_peek(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen)
+{
+    size_t k, x;
+    if (climb_mriq_peek(path, &k, &x, err, errlen) != 0)
+        return -1;
+    *shape = (climb_shape)CLIMB_SHAPE2(k, x);
+    snprintf(desc, desclen, "%s: %zu samples, %zu voxels", climb_base_name(path), k, x);
+    return 0;
+}
+
 static void mriq_unload(void *data)
 {
     climb_mriq_input *in = (climb_mriq_input *)data;
@@ -901,6 +912,7 @@ extern "C" const climb_workload climb_mriq_workload = {
     .n_sweeps = CLIMB_COUNT(MRIQ_SWEEPS),
     .load = mriq_load,
     .unload = mriq_unload,
+    .peek = mriq_peek,
     .create = mriq_create,
     .describe = mriq_describe,
     .reference = mriq_reference,
