@@ -128,6 +128,25 @@ static void test_pgm(void)
         EXPECT(img.pixels[4] == 64.0f / 255);
     }
     climb_pgm_free(&img);
+    /* the dry run's peek: the header alone, the same checks (a raster cut short is the read's to find) */
+    EXPECT_MSG(climb_pgm_peek(path, &img, err, sizeof err) == 0 && img.rows == 2 && img.cols == 3 && !img.pixels,
+               "%s", err);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs("P5\n3 2\n255\n\x01", f); /* the raster cut short */
+        fclose(f);
+    }
+    EXPECT(climb_pgm_peek(path, &img, err, sizeof err) == 0 && img.rows == 2);
+    EXPECT(climb_pgm_read(path, &img, err, sizeof err) == -1 && strstr(err, "cut short"));
+    f = fopen(path, "wb");
+    if (f) {
+        fputs("P5\n3 x\n255\n", f);
+        fclose(f);
+    }
+    char err2[300];
+    EXPECT(climb_pgm_peek(path, &img, err, sizeof err) == -1 && climb_pgm_read(path, &img, err2, sizeof err2) == -1 &&
+           strcmp(err, err2) == 0);
+    EXPECT(climb_pgm_peek("/nonexistent/x.pgm", &img, err, sizeof err) == -1 && strstr(err, "/nonexistent/x.pgm: "));
     EXPECT(climb_pgm_write(path, v, 0, 3, 3, "", err, sizeof err) == -1);
     EXPECT(climb_pgm_write("/nonexistent/dir/x.pgm", v, 1, 1, 1, "", err, sizeof err) == -1 &&
            strstr(err, "/nonexistent/dir/x.pgm: "));

@@ -77,7 +77,9 @@ static int read_number(pgm_cursor *c, const char *what, unsigned long lo, unsign
     return 0;
 }
 
-int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb_pgm *img, char *err, size_t errlen)
+/* header_only: stops after the header (img->pixels NULL): what a dry run needs. */
+static int pgm_parse(const char *name, const unsigned char *data, size_t n, climb_pgm *img, int header_only, char *err,
+                     size_t errlen)
 {
     memset(img, 0, sizeof *img);
     pgm_cursor c = {name, data, data + n, 1, err, errlen};
@@ -96,6 +98,13 @@ int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb
         return -1;
     if ((size_t)rows * cols > CLIMB_PGM_MAX_PIXELS)
         return fail(&c, "%lu x %lu pixels: more than the 2^28 accepted", cols, rows);
+    if (header_only) {
+        img->rows = rows;
+        img->cols = cols;
+        img->maxval = (unsigned)maxval;
+        img->plain = plain;
+        return 0;
+    }
     const size_t pixels = (size_t)rows * cols;
     float *px = (float *)malloc(pixels * sizeof(float));
     if (!px) {
@@ -146,6 +155,31 @@ int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb
     img->plain = plain;
     img->pixels = px;
     return 0;
+}
+
+int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb_pgm *img, char *err, size_t errlen)
+{
+    return pgm_parse(name, data, n, img, 0, err, errlen);
+}
+
+int climb_pgm_peek(const char *path, climb_pgm *img, char *err, size_t errlen)
+{
+    memset(img, 0, sizeof *img);
+    FILE *f = fopen(path, "rb");
+    if (!f) /* the full reader's message */
+        return climb_pgm_read(path, img, err, errlen);
+    unsigned char head[65536];
+    const size_t n = fread(head, 1, sizeof head, f);
+    const int whole = fgetc(f) == EOF;
+    fclose(f);
+    if (pgm_parse(path, head, n, img, 1, err, errlen) == 0)
+        return 0;
+    if (whole)
+        return -1;
+    /* a header longer than 64 KB (comments): the whole file, as the reader reads it */
+    int rc = climb_pgm_read(path, img, err, errlen);
+    climb_pgm_free(img);
+    return rc;
 }
 
 int climb_pgm_read(const char *path, climb_pgm *img, char *err, size_t errlen)

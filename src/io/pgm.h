@@ -27,6 +27,9 @@ int climb_pgm_read(const char *path, climb_pgm *img, char *err, size_t errlen);
 /* Parses a PGM held in memory (data[0..n)); name stands for the file in messages. */
 int climb_pgm_parse(const char *name, const unsigned char *data, size_t n, climb_pgm *img, char *err, size_t errlen);
 void climb_pgm_free(climb_pgm *img);
+/* The header alone (rows, cols, maxval, plain; pixels NULL), checked as climb_pgm_read checks it: what a dry run
+ * needs of an image. 0, or -1 with err. */
+int climb_pgm_peek(const char *path, climb_pgm *img, char *err, size_t errlen);
 
 /* Writes rows x cols values (rows ld apart), each clamped to [0, 1] and scaled to 0..255, as a P5 with a comment
  * line. 0, or -1 with err ("path: why"). */

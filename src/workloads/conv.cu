@@ -692,6 +692,18 @@ static int conv_load(const char *path, void **data, climb_shape *shape, char *de
     return 0;
 }
 
+/* A dry run's look at the image: its header. */
+static int conv_peek(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen)
+{
+    climb_pgm img;
+    if (climb_pgm_peek(path, &img, err, errlen) != 0)
+        return -1;
+    *shape = (climb_shape)CLIMB_SHAPE2(img.rows, img.cols);
+    snprintf(desc, desclen, "%s: %zu x %zu pixels (P%c, maxval %u)", climb_base_name(path), img.cols, img.rows,
+             img.plain ? '2' : '5', img.maxval);
+    return 0;
+}
+
 static void conv_unload(void *data)
 {
     climb_pgm *img = (climb_pgm *)data;
@@ -1059,6 +1071,7 @@ extern "C" const climb_workload climb_conv_workload = {
     .n_sweeps = CLIMB_COUNT(CONV_SWEEPS),
     .load = conv_load,
     .unload = conv_unload,
+    .peek = conv_peek,
     .create = conv_create,
     .describe = conv_describe,
     .reference = conv_reference,
