@@ -71,8 +71,12 @@ for f in boat_256_ascii cameraman cuda_teapot_1024 resolution_test_1920; do
     printf 'P2\n# test\n3 2\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/$f.pgm"
 done
 CLIMB_DATA=$imgdata expect 0 '^conv: 16 cases x [0-9]+ rungs, sweep images' bench conv --sweep images --dry-run
+# a dry run reads an image's header alone (issue 29, item 5): a bad pixel is the run's to find, a bad header is
+# file:line, exit 2, in the dry run too
 printf 'P2\n3 2\n9\n1 2 3\n4 5 x\n' >"$imgdata/images/cameraman.pgm"
-CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:5: the pixel 6 of 6 \\(row 2, column 3\\): expected a number, found 'x'" \
+CLIMB_DATA=$imgdata expect 0 '^conv: 16 cases x [0-9]+ rungs, sweep images' bench conv --sweep images --dry-run
+printf 'P2\n3 x\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/cameraman.pgm"
+CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:2: the height: expected a number, found 'x'" \
     bench conv --sweep images --dry-run
 rm -rf "$imgdata"
 # No two reports to one file (issue 29, item 1), stdout included.
