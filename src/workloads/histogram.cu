@@ -763,7 +763,7 @@ static void hist_counts(const climb_case *c, climb_counts *out)
     out->bytes_written = (double)c->nbins * 4;
 }
 
-/* 1 MiB, and 512 MiB (the issue's size for the CUB figures). */
+/* 1 MiB, and 512 MiB (the size of an earlier measurement of CUB on an H100). */
 static const climb_shape HIST_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 29)};
 /* 0, 1, the 16-byte vectors' head and tail, a warp's and a block's worth of vectors either side, odd sizes. */
 static const climb_shape HIST_CHECK_SHAPES[] = {
@@ -804,7 +804,7 @@ static double histogram_case_bytes(const climb_shape *s, climb_dtype t, const cl
 
 extern "C" const climb_workload climb_histogram_workload = {
     .name = "histogram",
-    .title = "Byte histogram (256 bins, fewer, or the seed's 7 letter bins)",
+    .title = "Byte histogram (256 bins, fewer, or the book's 7 letter bins)",
     .seed_ref = "seed 004 histogram (atomics, contiguous and interleaved partitioning, privatization, aggregation)",
     .command = NULL,
     .dims = {"n"},

@@ -1224,7 +1224,7 @@ static void spmv_counts(const climb_case *c, climb_counts *out)
 }
 
 
-/* 160^3 = 4096000 rows: the Poisson matrix of the issue's cuSPARSE figure, and every generator at that size. */
+/* 160^3 = 4096000 rows: the Poisson matrix of an earlier cuSPARSE measurement, and every generator at that size. */
 static const climb_shape SPMV_BENCH_SHAPES[] = {CLIMB_SHAPE2(4096000, 4096000)};
 /* Empty, 1 x 1, a row or a column, rectangular both ways, tiles' edges, a few thousand rows. */
 static const climb_shape SPMV_CHECK_SHAPES[] = {
@@ -1236,7 +1236,7 @@ static const climb_shape SPMV_QUICK_SHAPES[] = {CLIMB_SHAPE2(33, 33), CLIMB_SHAP
 
 static const climb_sweep SPMV_SWEEPS[] = {
     {.name = "rows",
-     .title = "SpMV f32: GB/s against the rows, Poisson and power-law (2^22 rows: the issue's power-law case)",
+     .title = "SpMV f32: GB/s against the rows, Poisson and power-law (2^22 rows: the power-law case cuSPARSE was first compared on)",
      .args = "--type f32 --set matrix=poisson,powerlaw --size 65536x65536 --size 262144x262144 "
              "--size 1048576x1048576 --size 4194304x4194304",
      .x = "rows",
