@@ -389,6 +389,9 @@ expect 0 "reduce: 4 cases x" bench all --full --dry-run
 expect 1 "i32 n=2\^62 - refused: i32 n=2\^62: its inputs and outputs need 18.4 EB of host memory" bench reduce --size 2^62 --dry-run
 expect 1 "refused by the workload's limits" check scan --size 2^61 --dry-run
 expect 1 "the counts are 32-bit, so n must be below 2\^32 - 1" bench histogram --size 2^32 --dry-run
+expect 1 "sizes and leading dimensions must be below 2\^31" bench sgemm --size 2147483648x1x1 --dry-run
+expect 1 "more than 2\^31 samples or voxels" bench mriq --size 2147483648x1 --dry-run
+expect 1 "this layer is outside what the kernels take" bench cnn --size 1x1x8x8x1x3x3x0 --dry-run
 expect 0 "u8 n=2\^20" bench histogram --size 2^20 --dry-run
 expect 2 "unknown or incomplete option '--profile'" check reduce --profile
 if "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then

@@ -606,6 +606,30 @@ static void cnn_destroy(climb_case *c)
 
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 
+/* The layer a shape and pad option describe, or why the kernels cannot take it: create's rule and the dry run's. */
+static const char *cnn_layer_of(const climb_shape *s, const climb_opt_value *opts, climb_cnn_layer *out)
+{
+    const size_t *d = s->d;
+    const int pad = (int)opts[OPT_PAD].i;
+    for (int k = 0; k < 8; k++)
+        if (d[k] > 0x7fffffffu)
+            return "a size of 2^31 or more";
+    climb_cnn_layer l = {(int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6], (int)d[7],
+                         (int)d[7], pad >= 0 ? pad : ((int)d[5] - 1) / 2, pad >= 0 ? pad : ((int)d[6] - 1) / 2, 0, 0};
+    if (climb_cnn_layer_check(&l) != 0)
+        return "this layer is outside what the kernels take (R, S and the stride at least 1; x, w, y and C R S below "
+               "2^31 elements)";
+    *out = l;
+    return NULL;
+}
+
+static const char *cnn_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    climb_cnn_layer l;
+    return cnn_layer_of(s, opts, &l);
+}
+
 static int cnn_create(const climb_case_params *p, climb_case **out)
 {
     *out = NULL;
@@ -613,19 +637,10 @@ static int cnn_create(const climb_case_params *p, climb_case **out)
     if (!c)
         return climb_host_oom("the case");
     c->p = *p;
-    const size_t *d = p->shape.d;
-    const int pad = (int)p->opts[OPT_PAD].i;
-    for (int k = 0; k < 8; k++)
-        if (d[k] > 0x7fffffffu) {
-            fprintf(stderr, "climb: cnn: a size of 2^31 or more\n");
-            free(c);
-            return -1;
-        }
-    climb_cnn_layer l = {(int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6], (int)d[7],
-                         (int)d[7], pad >= 0 ? pad : ((int)d[5] - 1) / 2, pad >= 0 ? pad : ((int)d[6] - 1) / 2, 0, 0};
-    if (climb_cnn_layer_check(&l) != 0) {
-        fprintf(stderr, "climb: cnn: this layer is outside what the kernels take (R, S and the stride at least 1; x, "
-                        "w, y and C R S below 2^31 elements)\n");
+    climb_cnn_layer l;
+    const char *why = cnn_layer_of(&p->shape, p->opts, &l);
+    if (why) {
+        fprintf(stderr, "climb: cnn: %s\n", why);
         free(c);
         return -1;
     }
@@ -922,6 +937,7 @@ extern "C" const climb_workload climb_cnn_workload = {
     .reference = cnn_reference,
     .ref_cost = cnn_ref_cost,
     .ref_cost_limit = 3e8,
+    .case_refuses = cnn_case_refuses,
     .refuses = cnn_refuses,
     .prepare = cnn_prepare,
     .setup = cnn_setup,

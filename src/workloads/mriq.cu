@@ -883,6 +883,14 @@ static double mriq_case_bytes(const climb_shape *s, climb_dtype t, const climb_o
     return 20.0 * (double)s->d[0] + 20.0 * (double)s->d[1];
 }
 
+/* create's size rule, for the dry run too (a Parboil file's counts come in as the shape). */
+static const char *mriq_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    (void)opts;
+    return s->d[0] > INT32_MAX || s->d[1] > INT32_MAX ? "more than 2^31 samples or voxels" : NULL;
+}
+
 extern "C" const climb_workload climb_mriq_workload = {
     .name = "mriq",
     .title = "MRI-Q: the Q matrix of non-Cartesian MRI reconstruction (f32)",
@@ -919,6 +927,7 @@ extern "C" const climb_workload climb_mriq_workload = {
     .ref_cost = mriq_ref_cost,
     .ref_cost_limit = 2e8,
     .case_bytes = mriq_case_bytes,
+    .case_refuses = mriq_case_refuses,
     .refuses = mriq_refuses,
     .prepare = NULL,
     .setup = NULL,

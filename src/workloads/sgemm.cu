@@ -1210,6 +1210,16 @@ static double sgemm_case_bytes(const climb_shape *s, climb_dtype t, const climb_
     return 4.0 * ((double)s->d[0] * s->d[2] + (double)s->d[2] * s->d[1] + (double)s->d[0] * s->d[1]);
 }
 
+/* create's size rule, for the dry run too: every size and leading dimension is a 32-bit int in the kernels. */
+static const char *sgemm_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    const double pad = (double)opts[OPT_PAD].i;
+    return (double)s->d[0] > INT32_MAX || (double)s->d[1] + pad > INT32_MAX || (double)s->d[2] + pad > INT32_MAX
+               ? "sizes and leading dimensions must be below 2^31"
+               : NULL;
+}
+
 extern "C" const climb_workload climb_sgemm_workload = {
     .name = "sgemm",
     .title = "SGEMM C = alpha A B + beta C (FP32, row-major)",
@@ -1243,6 +1253,7 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .ref_cost = sgemm_ref_cost,
     .ref_cost_limit = 1 << 28,
     .case_bytes = sgemm_case_bytes,
+    .case_refuses = sgemm_case_refuses,
     .refuses = sgemm_refuses,
     .prepare = sgemm_prepare,
     .setup = sgemm_setup,
