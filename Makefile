@@ -32,9 +32,9 @@ sanitize:
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) -L cpu -E '^test_(install|rdc_install|configure_without_cudnn)$$'
 
-# The main command: every workload's ladder, a quick run (426 s on an H100 at ef3cc6c, most of it creating inputs,
-# CPU references and verifying every run; rungs too slow to sample in it are said so in their row). bench-full:
-# the full sampling, as `climb bench W` does for one workload.
+# The main command: every workload's ladder, a quick run (each workload's main sizes, 5 to 20 samples a rung; rungs
+# too slow to sample in it are said so in their row; the README gives its time on an H100). bench-full: every
+# workload's full bench, as `climb bench W` does for one workload.
 bench: all
 	$(BUILD)/climb bench all
 

@@ -118,6 +118,15 @@ expect 0 '^  f32 8192x8192 \[radius=2 dims=2 mask=random\]$' tune conv --dry-run
 expect 0 '^conv: [0-9]+ cases x [0-9]+ candidates of [a-z_]+$' tune conv --dry-run
 expect 0 "^reduce: [0-9]+ cases x $(rungs_of reduce) rungs" check reduce --dry-run
 expect 0 '^  i32 n=1$' check reduce --quick --dry-run --type i32
+# the quick run (bench all's default, bench W --quick): each workload's main sizes; --full the bench list
+expect 0 '^reduce: 2 cases x [0-9]+ rungs' bench reduce --quick --dry-run
+expect 0 '^  f32 n=2\^24$' bench reduce --quick --dry-run
+expect 0 '^reduce: 4 cases x [0-9]+ rungs' bench all --full --dry-run
+expect 0 '^reduce: 2 cases x [0-9]+ rungs' bench all --dry-run
+expect 0 '^reduce: 1 case x [0-9]+ rungs' bench reduce --quick --size 5 --type i32 --dry-run
+expect 2 '^climb: --full and --quick: one or the other' bench reduce --quick --full
+expect 2 '^climb: --quick given twice' bench reduce --quick --quick
+expect 0 "quick run's sizes \(bench all, bench --quick\): 2\^24" list reduce
 # help and version take what they document (issue 29, item 9)
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch
@@ -177,7 +186,7 @@ expect 2 "--reference: 'gpu' is not one of auto, cpu, vendor, samples" bench red
 expect 0 'Lists the workloads' list --help
 expect 0 '--set NAME=V' bench reduce --help
 expect 0 'reduce: Parallel reduction' bench reduce --help
-expect 2 "unknown or incomplete option '--quick'" bench reduce --quick
+expect 2 "unknown or incomplete option '--quick'" tune reduce --quick
 expect 2 "'-1' is not a non-negative integer" bench reduce --seed -1
 expect 2 "'0' is not a count" bench reduce --min-samples 0
 expect 2 "'fast' is not a number of seconds" bench reduce --max-time fast

@@ -255,6 +255,39 @@ static void test_many_dims(void)
     EXPECT_MSG(strcmp(lbl, "N,C,H,W,K,R,S=64x64x56x56x64x3x3") == 0, "%s", lbl);
 }
 
+/* The shapes a run takes when none are named: check's sweep or quick shapes, bench's list or the quick run's main
+ * size class (falling back to the bench list), and the table rule that main_shapes and its count go together. */
+static void test_default_shapes(void)
+{
+    const climb_shape bench[] = {CLIMB_SHAPE1(10), CLIMB_SHAPE1(20)}, check[] = {CLIMB_SHAPE1(0), CLIMB_SHAPE1(1),
+                                                                                CLIMB_SHAPE1(3)};
+    const climb_shape quick[] = {CLIMB_SHAPE1(7)}, main_[] = {CLIMB_SHAPE1(15)}, two[] = {CLIMB_SHAPE2(1, 2)};
+    climb_workload w = {.name = "w", .dims = {"n"}, .bench_shapes = bench, .n_bench_shapes = 2, .check_shapes = check,
+                        .n_check_shapes = 3, .quick_shapes = quick, .n_quick_shapes = 1};
+    int n = -1;
+    EXPECT(climb_default_shapes(&w, 0, 0, &n) == bench && n == 2);
+    EXPECT(climb_default_shapes(&w, 0, 1, &n) == bench && n == 2); /* no main class: the bench list */
+    EXPECT(climb_default_shapes(&w, 1, 0, &n) == check && n == 3);
+    EXPECT(climb_default_shapes(&w, 1, 1, &n) == quick && n == 1);
+    char msg[2000];
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(!strstr(msg, "main_shapes"), "%s", msg);
+    w.main_shapes = main_;
+    w.n_main_shapes = 1;
+    EXPECT(climb_default_shapes(&w, 0, 1, &n) == main_ && n == 1);
+    EXPECT(climb_default_shapes(&w, 0, 0, &n) == bench && n == 2);
+    EXPECT(climb_default_shapes(&w, 1, 1, &n) == quick && n == 1); /* check --quick is the quick shapes still */
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(!strstr(msg, "main_shapes"), "%s", msg);
+    w.n_main_shapes = 0;
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "main_shapes and n_main_shapes go together"), "%s", msg);
+    w.main_shapes = two;
+    w.n_main_shapes = 1;
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "main_shapes[0] has 2 sizes"), "%s", msg);
+}
+
 /* The GPU tests' skip rule (testing.h): no device or no driver skips; a query that fails with a driver present
  * fails the test. */
 static void test_skip_rule(void)
@@ -446,6 +479,7 @@ int main(void)
     test_fill();
     test_shapes();
     test_many_dims();
+    test_default_shapes();
     test_skip_rule();
     test_names();
     test_selection();

@@ -95,8 +95,9 @@ static const char *const BENCH_USAGE =
     "                   (refused for rungs that change their operands: the reset would be timed)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
     "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
-    "  --full           with 'all': the full sampling of a single workload's bench (default for 'all': a quick\n"
-    "                   run: 5 to 20 samples, 0.05 s a rung, and a rung whose one run takes over 0.25 s not timed)\n"
+    "  --quick          the quick run (the default for 'all'): the workload's main sizes (see 'climb list W'),\n"
+    "                   5 to 20 samples and 0.05 s a rung, and a rung whose one run takes over 0.25 s not timed\n"
+    "  --full           with 'all': every workload's full bench, sizes and sampling (make bench-full)\n"
     "  --profile        for nsys and ncu: one warm-up and one timed run a rung, no sampling, no ceilings; each\n"
     "                   rung's timed runs are in an NVTX range named workload/rung/case (ranges are always there)\n"
     "  --no-ceilings    skip measuring the device ceilings (no roofline column)\n"
@@ -291,6 +292,14 @@ static void print_workload(const climb_workload *w, FILE *f)
         char l[128];
         climb_shape_label(&w->bench_shapes[i], l, sizeof l);
         fprintf(f, " %s", l);
+    }
+    if (w->main_shapes) {
+        fprintf(f, "\n  quick run's sizes (bench all, bench --quick):");
+        for (int i = 0; i < w->n_main_shapes; i++) {
+            char l[128];
+            climb_shape_label(&w->main_shapes[i], l, sizeof l);
+            fprintf(f, " %s", l);
+        }
     }
     fprintf(f, "\n\n  %2s  %-36s %-7s %s\n", "#", "rung", "kind", "idea");
     for (int i = 0; i < w->n_rungs; i++) {
@@ -835,7 +844,9 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
                 return usage_error(usage, "--device: '%s' is not a device ordinal", argv[i]);
         } else if (strcmp(o, "--quiet") == 0) {
             a->run.progress = 0;
-        } else if (mode == MODE_CHECK && strcmp(o, "--quick") == 0) {
+        } else if (mode != MODE_TUNE && strcmp(o, "--quick") == 0) {
+            if (a->run.quick)
+                return usage_msg("--quick given twice");
             a->run.quick = 1;
         } else if (strcmp(o, "--wisdom") == 0 && has) {
             a->wisdom = argv[++i];
@@ -913,8 +924,12 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
         climb_host_oom("the list of workloads");
         return EXIT_FAILED;
     }
-    if (bench && strcmp(target, "all") == 0 && !a->full && !a->profile && !a->sampling_set) {
-        /* bench all, the main command: a quick run (issue 29) - fewer samples, and rungs too slow to sample said so */
+    if (bench && a->full && a->run.quick)
+        return usage_msg("--full and --quick: one or the other");
+    if (bench && strcmp(target, "all") == 0 && !a->full && !a->profile && !a->sampling_set)
+        a->run.quick = 1; /* bench all, the main command: a quick run (issue 29) */
+    if (bench && a->run.quick && !a->profile && !a->sampling_set) {
+        /* the quick run: each workload's main size class, fewer samples, and rungs too slow to sample said so */
         a->run.timing.min_samples = 5;
         a->run.timing.max_samples = 20;
         a->run.timing.min_gpu_s = 0.01;
@@ -1170,6 +1185,12 @@ static int start_timed(const run_args *a, const char *command, climb_device_info
     climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
     if (a->sweep)
         snprintf(rep->sweep, sizeof rep->sweep, "%s", a->sweep);
+    if (strcmp(command, "bench") == 0 && a->run.quick && a->run.timing.budget_s > 0 &&
+        climb_report_note(rep, "quick run: each workload's main sizes%s, %d to %d samples and %.2g s of sampling a rung, "
+                               "a rung whose one verified run took over %.2g s not timed (--full: the full bench)",
+                          a->run.n_shapes ? " (here the sizes given)" : "", a->run.timing.min_samples,
+                          a->run.timing.max_samples, a->run.timing.max_wall_s, a->run.timing.budget_s) != 0)
+        return -1;
     return 0;
 }
 
@@ -1245,8 +1266,8 @@ static int dry_run(run_args *a, int mode)
         const climb_workload *w = a->targets[t];
         a->run.options = &a->plans[t];
         const int check = mode == MODE_CHECK;
-        const climb_shape *shapes = check ? (a->run.quick ? w->quick_shapes : w->check_shapes) : w->bench_shapes;
-        const int n_shapes = check ? (a->run.quick ? w->n_quick_shapes : w->n_check_shapes) : w->n_bench_shapes;
+        int n_shapes;
+        const climb_shape *shapes = climb_default_shapes(w, check, a->run.quick && mode != MODE_TUNE, &n_shapes);
         climb_run_setup s;
         if (climb_run_setup_open(w, &a->run, shapes, n_shapes, &s) != 0)
             return EXIT_FAILED;
@@ -1308,7 +1329,9 @@ static int cmd_bench(int argc, char **argv)
         const climb_workload *w = a.targets[t];
         a.run.options = &a.plans[t];
         climb_run_setup s;
-        if (climb_run_setup_open(w, &a.run, w->bench_shapes, w->n_bench_shapes, &s) == 0) {
+        int n_shapes;
+        const climb_shape *shapes = climb_default_shapes(w, 0, a.run.quick, &n_shapes);
+        if (climb_run_setup_open(w, &a.run, shapes, n_shapes, &s) == 0) {
             meter.total += (long)s.n_cases * s.n_selected;
             climb_run_setup_close(w, &s);
         }

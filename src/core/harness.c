@@ -414,7 +414,9 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
 {
     climb_run_setup rs;
     int failures = 0;
-    if (climb_run_setup_open(w, o, w->bench_shapes, w->n_bench_shapes, &rs) != 0) {
+    int n_shapes;
+    const climb_shape *shapes = climb_default_shapes(w, 0, o->quick, &n_shapes);
+    if (climb_run_setup_open(w, o, shapes, n_shapes, &rs) != 0) {
         failures = -1;
         goto done;
     }
@@ -595,8 +597,9 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
     cudaStream_t s = NULL;
     long runs = 0, refused = 0, cases = 0;
     int failures = 0;
-    if (climb_run_setup_open(w, o, o->quick ? w->quick_shapes : w->check_shapes,
-                             o->quick ? w->n_quick_shapes : w->n_check_shapes, &rs) != 0 ||
+    int n_shapes;
+    const climb_shape *shapes = climb_default_shapes(w, 1, o->quick, &n_shapes);
+    if (climb_run_setup_open(w, o, shapes, n_shapes, &rs) != 0 ||
         CLIMB_FAILED(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking))) {
         failures = -1;
         goto done;

@@ -40,7 +40,8 @@ typedef struct climb_run_opts {
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
     struct climb_progress *meter;         /* NULL, or rungs done of all planned, for the time left (bench) */
-    int quick;                            /* check: the workload's quick shapes instead of its check sweep */
+    int quick;                            /* check: the workload's quick shapes instead of its check sweep; bench: its
+                                             main size class instead of its bench list (climb_default_shapes) */
     climb_ref_mode reference;             /* AUTO: the CPU unless the case is costly (see climb_workload) */
     const climb_opt_plan *options;        /* the workload's option values, files loaded; NULL: its defaults */
     const int *tuning;                    /* the best rung's values for every case; NULL: by tuning class, below */

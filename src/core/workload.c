@@ -394,6 +394,20 @@ static int identifier(const char *s)
 
 static int text(const char *s) { return s && *s; }
 
+const climb_shape *climb_default_shapes(const climb_workload *w, int check, int quick, int *n)
+{
+    if (check) {
+        *n = quick ? w->n_quick_shapes : w->n_check_shapes;
+        return quick ? w->quick_shapes : w->check_shapes;
+    }
+    if (quick && w->main_shapes && w->n_main_shapes > 0) {
+        *n = w->n_main_shapes;
+        return w->main_shapes;
+    }
+    *n = w->n_bench_shapes;
+    return w->bench_shapes;
+}
+
 static void check_shapes(problems *p, const char *what, const climb_shape *s, int n, int ndims, int need)
 {
     if (need && (n < 1 || !s))
@@ -660,6 +674,9 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     check_shapes(&p, "bench_shapes", w->bench_shapes, w->n_bench_shapes, nd, 1);
     check_shapes(&p, "check_shapes", w->check_shapes, w->n_check_shapes, nd, 1);
     check_shapes(&p, "quick_shapes", w->quick_shapes, w->n_quick_shapes, nd, 1);
+    check_shapes(&p, "main_shapes", w->main_shapes, w->n_main_shapes, nd, 0);
+    if ((w->main_shapes != NULL) != (w->n_main_shapes > 0))
+        problem(&p, "main_shapes and n_main_shapes go together");
     if (!w->create || !w->reference || !w->run || !w->poison || !w->verify || !w->counts || !w->destroy ||
         !w->refuses)
         problem(&p, "create, reference, refuses, run, poison, verify, counts and destroy are all needed");

@@ -221,6 +221,11 @@ typedef struct climb_workload {
     int n_check_shapes;
     const climb_shape *quick_shapes;  /* a few shapes that reach every code path, for slow tools (the sanitizer) */
     int n_quick_shapes;
+    const climb_shape *main_shapes;   /* the size class of the quick bench (`climb bench all`, the main command, and
+                                         `bench W --quick`): one or two shapes of bench_shapes' kind that show the
+                                         ladder's steps (past the L2 for memory-bound work, a full wave for compute)
+                                         at a small cost in inputs and CPU references. NULL: bench_shapes */
+    int n_main_shapes;
     unsigned check_max_offset;     /* check also runs offsets 1..this on small shapes (misaligned inputs) */
 
     int n_rungs;
@@ -318,6 +323,9 @@ int climb_register_workload(const climb_workload *w);
 const climb_workload *climb_find_workload(const char *name);
 /* Index of the rung called `name`, or numbered so (the ordinal `climb list` prints: "3"), or -1. */
 int climb_find_rung(const climb_workload *w, const char *name);
+/* The shapes a run takes when the user names none: check's edge sweep (or its quick shapes), bench's list (or, for a
+ * quick bench, its main size class, falling back to the bench list). */
+const climb_shape *climb_default_shapes(const climb_workload *w, int check, int quick, int *n);
 /* Index of the rung marked CLIMB_RUNG_BEST, or -1. */
 int climb_best_rung(const climb_workload *w);
 /* Index of the first vendor rung, or -1. */

@@ -551,6 +551,8 @@ static const climb_shape BW_BENCH_SHAPES[] = {
     CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
     CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24),
     CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28), CLIMB_SHAPE1(1u << 30)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape BW_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 26)};
 static const climb_shape BW_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),      CLIMB_SHAPE1(1),      CLIMB_SHAPE1(3),
                                               CLIMB_SHAPE1(4),      CLIMB_SHAPE1(255),    CLIMB_SHAPE1(1000),
                                               CLIMB_SHAPE1(4097),   CLIMB_SHAPE1(65535),  CLIMB_SHAPE1(65537),
@@ -581,6 +583,8 @@ extern "C" const climb_workload climb_bandwidth_workload = {
     .n_check_shapes = CLIMB_COUNT(BW_CHECK_SHAPES),
     .quick_shapes = BW_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(BW_QUICK_SHAPES),
+    .main_shapes = BW_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(BW_MAIN_SHAPES),
     .check_max_offset = 0,
     .n_rungs = BW_N_RUNGS,
     .rung = bw_rung_info,

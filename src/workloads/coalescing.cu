@@ -572,6 +572,8 @@ static void coal_counts(const climb_case *c, climb_counts *out)
 
 /* The seed's 3M floats, and 2^28 floats (1 GiB in, 1 GiB out) to fill the GPU's memory system. */
 static const climb_shape COAL_BENCH_SHAPES[] = {CLIMB_SHAPE1(3145728), CLIMB_SHAPE1(1u << 28)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape COAL_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 24)};
 static const climb_shape COAL_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),   CLIMB_SHAPE1(1),    CLIMB_SHAPE1(2),
                                                 CLIMB_SHAPE1(3),   CLIMB_SHAPE1(4),    CLIMB_SHAPE1(31),
                                                 CLIMB_SHAPE1(33),  CLIMB_SHAPE1(95),   CLIMB_SHAPE1(97),
@@ -616,6 +618,8 @@ extern "C" const climb_workload climb_coalescing_workload = {
     .n_check_shapes = CLIMB_COUNT(COAL_CHECK_SHAPES),
     .quick_shapes = COAL_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(COAL_QUICK_SHAPES),
+    .main_shapes = COAL_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(COAL_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = COAL_N_RUNGS,
     .rung = coal_rung_info,

@@ -1023,6 +1023,8 @@ static void conv_set_tuning(climb_case *c, const int *values) { climb_conv_set_t
 /* The issue's images: 8192^2, 4096^2 and an odd 1001 x 3001. */
 static const climb_shape CONV_BENCH_SHAPES[] = {CLIMB_SHAPE2(8192, 8192), CLIMB_SHAPE2(4096, 4096),
                                                 CLIMB_SHAPE2(1001, 3001)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape CONV_MAIN_SHAPES[] = {CLIMB_SHAPE2(4096, 4096)};
 /* Empty, one pixel, a row, a column, smaller than every tile, tiles' edges and one past them. */
 static const climb_shape CONV_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 5),   CLIMB_SHAPE2(5, 0),    CLIMB_SHAPE2(1, 1),   CLIMB_SHAPE2(1, 300),
@@ -1063,6 +1065,8 @@ extern "C" const climb_workload climb_conv_workload = {
     .n_check_shapes = CLIMB_COUNT(CONV_CHECK_SHAPES),
     .quick_shapes = CONV_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(CONV_QUICK_SHAPES),
+    .main_shapes = CONV_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(CONV_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(CONV_RUNGS),
     .rung = conv_rung_info,

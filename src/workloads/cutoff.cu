@@ -1509,6 +1509,8 @@ static void cut_set_tuning(climb_case *c, const int *values) { climb_cutoff_set_
 static const climb_shape CUT_BENCH_SHAPES[] = {CLIMB_SHAPE4(128, 128, 128, 1000000),
                                                CLIMB_SHAPE4(200, 200, 200, 100000),
                                                CLIMB_SHAPE4(101, 77, 45, 20000)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape CUT_MAIN_SHAPES[] = {CLIMB_SHAPE4(128, 128, 128, 100000)};
 /* Empty lattices and atom lists, one point, a lattice smaller than the cutoff, lines, planes, odd sizes. */
 static const climb_shape CUT_CHECK_SHAPES[] = {
     CLIMB_SHAPE4(0, 0, 0, 5),   CLIMB_SHAPE4(5, 5, 5, 0),     CLIMB_SHAPE4(1, 1, 1, 1),    CLIMB_SHAPE4(1, 1, 1, 37),
@@ -1555,6 +1557,8 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .n_check_shapes = CLIMB_COUNT(CUT_CHECK_SHAPES),
     .quick_shapes = CUT_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(CUT_QUICK_SHAPES),
+    .main_shapes = CUT_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(CUT_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(CUT_RUNGS),
     .rung = cut_rung_info,

@@ -768,6 +768,8 @@ static void dcs_set_tuning(climb_case *c, const int *values) { climb_dcs_set_tun
 /* nx ny nz atoms: the seed's 2-D slice in 3-D, Parboil-like sizes. */
 static const climb_shape DCS_BENCH_SHAPES[] = {CLIMB_SHAPE4(256, 256, 16, 4000), CLIMB_SHAPE4(128, 128, 128, 1000),
                                                CLIMB_SHAPE4(100, 99, 7, 10007)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape DCS_MAIN_SHAPES[] = {CLIMB_SHAPE4(256, 256, 16, 4000)};
 /* Empty lattices and atom lists, one point, lines, planes, rows that are no multiple of a block span. */
 static const climb_shape DCS_CHECK_SHAPES[] = {
     CLIMB_SHAPE4(0, 0, 0, 5),   CLIMB_SHAPE4(5, 5, 5, 0),    CLIMB_SHAPE4(1, 1, 1, 1),    CLIMB_SHAPE4(1, 1, 1, 37),
@@ -810,6 +812,8 @@ extern "C" const climb_workload climb_dcs_workload = {
     .n_check_shapes = CLIMB_COUNT(DCS_CHECK_SHAPES),
     .quick_shapes = DCS_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(DCS_QUICK_SHAPES),
+    .main_shapes = DCS_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(DCS_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(DCS_RUNGS),
     .rung = dcs_rung_info,

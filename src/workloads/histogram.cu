@@ -765,6 +765,8 @@ static void hist_counts(const climb_case *c, climb_counts *out)
 
 /* 1 MiB, and 512 MiB (the size of an earlier measurement of CUB on an H100). */
 static const climb_shape HIST_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 29)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape HIST_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 26)};
 /* 0, 1, the 16-byte vectors' head and tail, a warp's and a block's worth of vectors either side, odd sizes. */
 static const climb_shape HIST_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),       CLIMB_SHAPE1(15),     CLIMB_SHAPE1(16),
@@ -821,6 +823,8 @@ extern "C" const climb_workload climb_histogram_workload = {
     .n_check_shapes = CLIMB_COUNT(HIST_CHECK_SHAPES),
     .quick_shapes = HIST_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(HIST_QUICK_SHAPES),
+    .main_shapes = HIST_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(HIST_MAIN_SHAPES),
     .check_max_offset = 15,
     .n_rungs = HIST_N_RUNGS,
     .rung = hist_rung_info,

@@ -442,6 +442,8 @@ static void matadd_counts(const climb_case *c, climb_counts *out)
 /* The issue's sizes: 512^2, 4096^2, 16384^2, and an odd 1001 x 3001. */
 static const climb_shape MATADD_BENCH_SHAPES[] = {CLIMB_SHAPE2(512, 512), CLIMB_SHAPE2(4096, 4096),
                                                   CLIMB_SHAPE2(16384, 16384), CLIMB_SHAPE2(1001, 3001)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape MATADD_MAIN_SHAPES[] = {CLIMB_SHAPE2(4096, 4096)};
 static const climb_shape MATADD_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 7),    CLIMB_SHAPE2(7, 0),   CLIMB_SHAPE2(1, 1),    CLIMB_SHAPE2(1, 1000),
     CLIMB_SHAPE2(1000, 1), CLIMB_SHAPE2(3, 5),   CLIMB_SHAPE2(15, 17), CLIMB_SHAPE2(33, 31),  CLIMB_SHAPE2(64, 64),
@@ -475,6 +477,8 @@ extern "C" const climb_workload climb_matadd_workload = {
     .n_check_shapes = CLIMB_COUNT(MATADD_CHECK_SHAPES),
     .quick_shapes = MATADD_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(MATADD_QUICK_SHAPES),
+    .main_shapes = MATADD_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(MATADD_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(MATADD_RUNGS),
     .rung = matadd_rung_info,

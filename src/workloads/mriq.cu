@@ -862,6 +862,8 @@ static void mriq_set_tuning(climb_case *c, const int *values) { climb_mriq_set_t
 /* samples, voxels: Parboil's two datasets' sizes (generated), and a larger grid. */
 static const climb_shape MRIQ_BENCH_SHAPES[] = {CLIMB_SHAPE2(3072, 32768), CLIMB_SHAPE2(2048, 262144),
                                                 CLIMB_SHAPE2(8192, 2097152)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape MRIQ_MAIN_SHAPES[] = {CLIMB_SHAPE2(2048, 262144)};
 /* Empty, one, odd, more samples than a constant chunk, fewer voxels than a block, no multiple of a block. */
 static const climb_shape MRIQ_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),     CLIMB_SHAPE2(5, 0),     CLIMB_SHAPE2(0, 7),       CLIMB_SHAPE2(1, 1),
@@ -912,6 +914,8 @@ extern "C" const climb_workload climb_mriq_workload = {
     .n_check_shapes = CLIMB_COUNT(MRIQ_CHECK_SHAPES),
     .quick_shapes = MRIQ_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(MRIQ_QUICK_SHAPES),
+    .main_shapes = MRIQ_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(MRIQ_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(MRIQ_RUNGS),
     .rung = mriq_rung_info,

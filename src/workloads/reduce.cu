@@ -952,6 +952,8 @@ static void reduce_counts(const climb_case *c, climb_counts *out)
 static void reduce_set_tuning(climb_case *c, const int *values) { climb_reduce_set_tuning(&c->x, values); }
 
 static const climb_shape REDUCE_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 22), CLIMB_SHAPE1((size_t)1 << 28)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape REDUCE_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 24)};
 /* 0, 1, odd sizes, powers of two and their neighbours, non-multiples of every block's tile, and sizes that need
  * two and three levels of the multi-pass rungs. */
 static const climb_shape REDUCE_CHECK_SHAPES[] = {
@@ -994,6 +996,8 @@ extern "C" const climb_workload climb_reduce_workload = {
     .n_check_shapes = CLIMB_COUNT(REDUCE_CHECK_SHAPES),
     .quick_shapes = REDUCE_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(REDUCE_QUICK_SHAPES),
+    .main_shapes = REDUCE_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(REDUCE_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = REDUCE_N_RUNGS,
     .rung = reduce_rung_info,

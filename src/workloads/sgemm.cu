@@ -1194,6 +1194,8 @@ static const climb_shape SGEMM_BENCH_SHAPES[] = {
     CLIMB_SHAPE3(512, 512, 512),    CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048),
     CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(4097, 4097, 4097),
     CLIMB_SHAPE3(1000, 3000, 500),  CLIMB_SHAPE3(16384, 16384, 64), CLIMB_SHAPE3(64, 64, 65536)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape SGEMM_MAIN_SHAPES[] = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(1000, 3000, 500)};
 static const climb_shape SGEMM_CHECK_SHAPES[] = {
     CLIMB_SHAPE3(0, 0, 0),    CLIMB_SHAPE3(1, 1, 0),   CLIMB_SHAPE3(1, 1, 1),   CLIMB_SHAPE3(2, 3, 5),
     CLIMB_SHAPE3(32, 32, 32), CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(64, 64, 64), CLIMB_SHAPE3(127, 129, 65),
@@ -1239,6 +1241,8 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .n_check_shapes = CLIMB_COUNT(SGEMM_CHECK_SHAPES),
     .quick_shapes = SGEMM_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(SGEMM_QUICK_SHAPES),
+    .main_shapes = SGEMM_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(SGEMM_MAIN_SHAPES),
     .check_max_offset = 0,
     .n_rungs = CLIMB_COUNT(SGEMM_RUNGS),
     .rung = sgemm_rung_info,

@@ -728,6 +728,8 @@ static void st_set_tuning(climb_case *c, const int *values) { climb_stencil_set_
 /* The issue's grids: 512^3, 256^3 and an odd 130 x 250 x 333. */
 static const climb_shape ST_BENCH_SHAPES[] = {CLIMB_SHAPE3(512, 512, 512), CLIMB_SHAPE3(256, 256, 256),
                                               CLIMB_SHAPE3(130, 250, 333)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape ST_MAIN_SHAPES[] = {CLIMB_SHAPE3(256, 256, 256)};
 /* Empty, a point, a line, a plane, smaller than every tile, tiles' edges and one past them, the odd grid. */
 static const climb_shape ST_CHECK_SHAPES[] = {
     CLIMB_SHAPE3(0, 0, 0),    CLIMB_SHAPE3(0, 4, 4),   CLIMB_SHAPE3(4, 4, 0),     CLIMB_SHAPE3(1, 1, 1),
@@ -770,6 +772,8 @@ extern "C" const climb_workload climb_stencil_workload = {
     .n_check_shapes = CLIMB_COUNT(ST_CHECK_SHAPES),
     .quick_shapes = ST_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(ST_QUICK_SHAPES),
+    .main_shapes = ST_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(ST_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(ST_RUNGS),
     .rung = stencil_rung_info,

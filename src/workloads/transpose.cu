@@ -861,6 +861,8 @@ static void transpose_set_tuning(climb_case *c, const int *values) { climb_trans
 static const climb_shape TRANSPOSE_BENCH_SHAPES[] = {CLIMB_SHAPE2(4000, 4000), CLIMB_SHAPE2(4096, 4096),
                                                      CLIMB_SHAPE2(8192, 8192), CLIMB_SHAPE2(1024, 2048),
                                                      CLIMB_SHAPE2(1001, 3001)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape TRANSPOSE_MAIN_SHAPES[] = {CLIMB_SHAPE2(4096, 4096)};
 static const climb_shape TRANSPOSE_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 7),     CLIMB_SHAPE2(7, 0),    CLIMB_SHAPE2(1, 1),     CLIMB_SHAPE2(1, 1000),
     CLIMB_SHAPE2(1000, 1), CLIMB_SHAPE2(33, 31),  CLIMB_SHAPE2(31, 33),  CLIMB_SHAPE2(64, 64),   CLIMB_SHAPE2(65, 63),
@@ -907,6 +909,8 @@ extern "C" const climb_workload climb_transpose_workload = {
     .n_check_shapes = CLIMB_COUNT(TRANSPOSE_CHECK_SHAPES),
     .quick_shapes = TRANSPOSE_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(TRANSPOSE_QUICK_SHAPES),
+    .main_shapes = TRANSPOSE_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(TRANSPOSE_MAIN_SHAPES),
     .check_max_offset = 3,
     .n_rungs = TRANSPOSE_N_RUNGS,
     .rung = transpose_rung_info,

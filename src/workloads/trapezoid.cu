@@ -458,6 +458,8 @@ static void trap_counts(const climb_case *c, climb_counts *out)
 }
 
 static const climb_shape TRAP_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 30)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape TRAP_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 26)};
 static const climb_shape TRAP_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),      CLIMB_SHAPE1(2),       CLIMB_SHAPE1(3),      CLIMB_SHAPE1(31),
     CLIMB_SHAPE1(32),    CLIMB_SHAPE1(33),     CLIMB_SHAPE1(255),     CLIMB_SHAPE1(256),    CLIMB_SHAPE1(257),
@@ -492,6 +494,8 @@ extern "C" const climb_workload climb_trapezoid_workload = {
     .n_check_shapes = CLIMB_COUNT(TRAP_CHECK_SHAPES),
     .quick_shapes = TRAP_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(TRAP_QUICK_SHAPES),
+    .main_shapes = TRAP_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(TRAP_MAIN_SHAPES),
     .check_max_offset = 0,
     .n_rungs = TRAP_N_RUNGS,
     .rung = trap_rung_info,

@@ -1226,6 +1226,8 @@ static void spmv_counts(const climb_case *c, climb_counts *out)
 
 /* 160^3 = 4096000 rows: the Poisson matrix of an earlier cuSPARSE measurement, and every generator at that size. */
 static const climb_shape SPMV_BENCH_SHAPES[] = {CLIMB_SHAPE2(4096000, 4096000)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape SPMV_MAIN_SHAPES[] = {CLIMB_SHAPE2(1048576, 1048576)};
 /* Empty, 1 x 1, a row or a column, rectangular both ways, tiles' edges, a few thousand rows. */
 static const climb_shape SPMV_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 5),     CLIMB_SHAPE2(5, 0),       CLIMB_SHAPE2(1, 1),
@@ -1263,6 +1265,8 @@ extern "C" const climb_workload climb_spmv_workload = {
     .n_check_shapes = CLIMB_COUNT(SPMV_CHECK_SHAPES),
     .quick_shapes = SPMV_QUICK_SHAPES,
     .n_quick_shapes = CLIMB_COUNT(SPMV_QUICK_SHAPES),
+    .main_shapes = SPMV_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(SPMV_MAIN_SHAPES),
     .check_max_offset = 0,
     .n_rungs = SPMV_N_RUNGS,
     .rung = spmv_rung_info,
