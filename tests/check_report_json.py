@@ -24,6 +24,9 @@ expect(r["seed"] == 1234, "seed")
 expect(len(r["notes"]) == 20, "20 notes")
 m = r["device"]["measured"]
 expect(m["read_gbs"] == 3000 and m["sfu_gops"] == 1000 and abs(m["write_gbs"] - 2625) < 1e-6, "measured ceilings")
+nv = r["device"]["nvml"]
+expect(nv["sm_clock_mhz"] == 1755 and nv["power_w"] == 512.5 and nv["clock_event_reasons"] == 0x10024
+       and nv["clock_event_reasons_named"].startswith("software power cap"), "NVML's clocks, power and reasons")
 ws = {w["name"]: w for w in r["workloads"]}
 expect(set(ws) == {"reduce", "affine"}, "workloads " + str(sorted(ws)))
 red, aff = ws.get("reduce", {}), ws.get("affine", {})

@@ -211,6 +211,23 @@ int main(void)
     dev.dfma_gflops = 30000;
     dev.sfu_gops = 1000;
     dev.peak_ffma_gflops = 67000;
+    /* NVML's view: clocks below their maxima, a power cap and a thermal slowdown, and an unnamed bit */
+    dev.nvml = (climb_nvml){1, 1755, 2619, 1980, 2619, 1980, 1980, 700, 700, 512.5, 61, 1, 0x4ull | 0x20ull | 0x10000ull};
+    {
+        char buf[600];
+        climb_nvml_reasons(0, buf, sizeof buf);
+        EXPECT(strcmp(buf, "none") == 0);
+        climb_nvml_reasons(dev.nvml.reasons, buf, sizeof buf);
+        EXPECT_MSG(strcmp(buf, "software power cap, software thermal slowdown, other (0x10000)") == 0, "%s", buf);
+        climb_nvml_reasons(0x4, buf, 10); /* cut, still terminated */
+        EXPECT(strlen(buf) == 9);
+        climb_nvml_line(&dev.nvml, buf, sizeof buf);
+        EXPECT_MSG(strstr(buf, "SM clock 1755 of 1980 MHz") && strstr(buf, "power limit 700 W (the default)") &&
+                   strstr(buf, "drawing 512 W, 61 C") && strstr(buf, "held by: software power cap"), "%s", buf);
+        climb_nvml none = {0};
+        climb_nvml_line(&none, buf, sizeof buf);
+        EXPECT(strstr(buf, "NVML not available") != NULL);
+    }
     /* A copy's time from the derived write rate is the copy's own: B/read + B/write = 2B/copy. */
     EXPECT(near(1.0 / 3000 + 1.0 / dev.write_gbs, 2.0 / 2800));
     EXPECT(climb_write_gbs(100, 40) == 100); /* inconsistent measurements fall back to the copy rate */
@@ -347,6 +364,7 @@ int main(void)
     EXPECT(strstr(json, "\"name\": \"Test GPU \\\"quoted\\\"\"") != NULL);
     EXPECT(strstr(json, "\"step_speedup\": null") != NULL);
     EXPECT(strstr(json, "\"format\": 2") != NULL);
+    EXPECT(strstr(json, "\"sm_clock_mhz\": 1755, \"sm_clock_max_mhz\": 1980") != NULL);
     free(json);
     const char *out = getenv("CLIMB_TEST_JSON_OUT");
     if (out)

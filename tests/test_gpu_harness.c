@@ -1,5 +1,6 @@
 /* GPU: device facts, the measured ceilings, and the timer, checked against each other: a timed read of
  * a buffer must take about as long as its bytes over the measured read ceiling. */
+#include <dlfcn.h>
 #include <math.h>
 #include <string.h>
 
@@ -56,6 +57,17 @@ int main(void)
     EXPECT(d.read_gbs > 0.3 * d.peak_bw_gbs && d.read_gbs < 1.05 * d.peak_bw_gbs);
     EXPECT(d.ffma_gflops > 0.3 * d.peak_ffma_gflops && d.ffma_gflops < 1.05 * d.peak_ffma_gflops);
     EXPECT(d.launch_us > 0.5 && d.launch_us < 100);
+    /* NVML: where the driver's library is there, it answers for this device, clocks within their maxima */
+    void *nvml = dlopen("libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL);
+    EXPECT((climb_device_nvml(&d) == 0) == (nvml != NULL) && d.nvml.read == (nvml != NULL));
+    if (nvml) {
+        dlclose(nvml);
+        EXPECT(d.nvml.sm_mhz > 0 && (d.nvml.sm_max_mhz < 0 || d.nvml.sm_mhz <= d.nvml.sm_max_mhz));
+        EXPECT(d.nvml.mem_mhz > 0 && d.nvml.reasons_known);
+        char line[600];
+        climb_nvml_line(&d.nvml, line, sizeof line);
+        printf("%s\n", line);
+    }
 
     /* The timer on a 1 GiB read, cold and batched: both near bytes / read ceiling. */
     climb_timer t;

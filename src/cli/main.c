@@ -411,6 +411,9 @@ static void print_device(FILE *f, const climb_device_info *d)
     fprintf(f, "  driver / runtime     %d.%d / %d.%d\n", d->driver_version / 1000, (d->driver_version % 1000) / 10,
            d->runtime_version / 1000, (d->runtime_version % 1000) / 10);
     fprintf(f, "  theoretical          %.0f GB/s memory, %.0f GFLOP/s FP32 FFMA\n", d->peak_bw_gbs, d->peak_ffma_gflops);
+    char nvml[600];
+    climb_nvml_line(&d->nvml, nvml, sizeof nvml);
+    fprintf(f, "  clocks and power     %s\n", nvml);
     if (d->measured) {
         fprintf(f, "  measured copy        %.0f GB/s (bytes read + written; %.1f%% of theoretical)\n", d->copy_gbs,
                100 * d->copy_gbs / d->peak_bw_gbs);
@@ -450,6 +453,7 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
         if (climb_measure_ceilings(d, extra) != 0)
             return -1;
     }
+    climb_device_nvml(d); /* right after the ceilings, the GPU warm; where there is no NVML the reports say so */
     return 0;
 }
 

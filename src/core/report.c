@@ -329,6 +329,9 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
             r->git_dirty > 0 ? " (dirty tree)" : (r->git_dirty < 0 ? " (tree state unknown)" : ""), climb_build_arch,
             r->date,
             (unsigned long long)r->seed, r->batch ? "batch (back-to-back launches, warm L2)" : "cold (L2 flushed before each sample)");
+    char nvml[600];
+    climb_nvml_line(&d->nvml, nvml, sizeof nvml);
+    fprintf(f, "%s%s\n", prefix, nvml);
     if (d->measured) {
         fprintf(f,
                 "%sMeasured ceilings: copy %.0f GB/s (read+write), read %.0f GB/s, write %.0f GB/s (derived), FFMA %.0f "
@@ -500,7 +503,35 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     json_num(f, d->peak_bw_gbs);
     fprintf(f, ", \"ffma_gflops\": ");
     json_num(f, d->peak_ffma_gflops);
-    fprintf(f, "},\n    \"measured\": ");
+    fprintf(f, "},\n    \"nvml\": ");
+    const climb_nvml *nv = &d->nvml;
+    if (nv->read) {
+        const struct { const char *k; double v; } m[] = {
+            {"sm_clock_mhz", nv->sm_mhz},           {"sm_clock_max_mhz", nv->sm_max_mhz},
+            {"mem_clock_mhz", nv->mem_mhz},         {"mem_clock_max_mhz", nv->mem_max_mhz},
+            {"app_sm_clock_mhz", nv->app_sm_mhz},   {"app_sm_clock_default_mhz", nv->app_sm_default_mhz},
+            {"power_limit_w", nv->power_limit_w},   {"power_default_limit_w", nv->power_default_w},
+            {"power_w", nv->power_w},               {"temperature_c", nv->temp_c},
+        };
+        fputc('{', f);
+        for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+            fprintf(f, "%s\"%s\": ", i ? ", " : "", m[i].k);
+            json_num(f, m[i].v < 0 ? NAN : m[i].v);
+        }
+        char reasons[300];
+        climb_nvml_reasons(nv->reasons, reasons, sizeof reasons);
+        fprintf(f, ", \"clock_event_reasons\": ");
+        if (nv->reasons_known) {
+            fprintf(f, "%llu, \"clock_event_reasons_named\": ", nv->reasons);
+            json_str(f, reasons);
+        } else {
+            fprintf(f, "null, \"clock_event_reasons_named\": null");
+        }
+        fputs("}", f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n    \"measured\": ");
     if (d->measured) {
         const struct { const char *k; double v; } m[] = {
             {"copy_gbs", d->copy_gbs},       {"read_gbs", d->read_gbs},       {"write_gbs", d->write_gbs},

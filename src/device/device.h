@@ -9,6 +9,19 @@
 extern "C" {
 #endif
 
+/* NVML's view of the GPU at one moment (climb_device_nvml): right after the ceilings' measurement, while the GPU is
+ * warm, or at the start of a run that measures none. -1: NVML could not say. */
+typedef struct climb_nvml {
+    int read;                 /* 1: NVML answered; 0: no NVML (no driver library, no such device), the rest unset */
+    int sm_mhz, mem_mhz;      /* the clocks at that moment */
+    int sm_max_mhz, mem_max_mhz;
+    int app_sm_mhz, app_sm_default_mhz; /* the application SM clock and its default: unequal when someone set it */
+    double power_limit_w, power_default_w, power_w; /* the enforced limit, its default, the draw */
+    int temp_c;
+    int reasons_known;
+    unsigned long long reasons; /* NVML's clock event ("throttle") reasons, bits as climb_nvml_reasons names them */
+} climb_nvml;
+
 typedef struct climb_device_info {
     int ordinal;
     char name[256];
@@ -39,7 +52,16 @@ typedef struct climb_device_info {
     double dfma_gflops;       /* the same with FP64 DFMA */
     double sfu_gops;          /* 10^9 special-function ops (MUFU rsqrt) per second; 0 unless asked (CLIMB_MEASURE_SFU) */
     double launch_us;         /* an empty kernel, event to event, one launch at a time */
+    climb_nvml nvml;          /* clocks, power and throttle reasons from NVML (read by the CLI; zero in the C API) */
 } climb_device_info;
+
+/* Reads d->nvml for device d->ordinal through NVML, opened at run time. 0, or -1 with d->nvml.read == 0 (no NVML). */
+int climb_device_nvml(climb_device_info *d);
+/* The reasons NVML holds the clocks down by, named: "software power cap, hardware slowdown"; "none" for 0. */
+void climb_nvml_reasons(unsigned long long bits, char *buf, size_t len);
+/* One line for the reports: "NVML: SM clock 1980 of 1980 MHz, memory clock 2619 of 2619 MHz; ...; clocks held by:
+ * none", or that NVML was not available. */
+void climb_nvml_line(const climb_nvml *s, char *buf, size_t len);
 
 /* Number of usable CUDA devices; 0 when there is no device or no driver (reason written to `why`). */
 int climb_device_count(char *why, size_t whylen);
