@@ -59,9 +59,16 @@ def header(gpu, workload, r, what="bench.json"):
     m = d.get("measured")
     ceilings = (" Measured ceilings: read %s GB/s, copy %s GB/s, FFMA %s GFLOP/s." % (
         fmt(m.get("read_gbs"), ".0f"), fmt(m.get("copy_gbs"), ".0f"), fmt(m.get("ffma_gflops"), ".0f")) if m else "")
-    return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing.%s" % (
+    nv = d.get("nvml")  # reports since NVML was read; older ones have no key
+    clocks = ""
+    if nv:
+        clocks = " NVML after the ceilings: SM clock %s of %s MHz, power limit %s W, clocks held by: %s." % (
+            fmt(nv.get("sm_clock_mhz"), ".0f"), fmt(nv.get("sm_clock_max_mhz"), ".0f"),
+            fmt(nv.get("power_limit_w"), ".0f"), nv.get("clock_event_reasons_named") or "unknown")
+    return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing.%s%s" % (
         d["name"], gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
-        cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"], ceilings))
+        cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"], ceilings,
+        clocks))
 
 
 def opts_key(x):
