@@ -295,6 +295,16 @@ CLIMB_API climb_status climb_mriq_f32(climb_handle handle, size_t samples, const
                                       const float *d_x, const float *d_y, const float *d_z, float *d_qr, float *d_qi);
 
 /*
+ * Merge sort, stable, in place: d_keys[0 .. n) in nondecreasing order; with pairs, d_vals[i] moves with d_keys[i],
+ * and values of equal keys keep their order. n up to 2^31 - 1; n == 0 does nothing (the pointers are not touched).
+ * Both arrays device memory, 4-byte aligned, not overlapping (INVALID_VALUE). Workspace: 4 bytes a key (8 with
+ * values), kept by the handle and grown with the largest n seen. Runs the tuned best rung (docs/sort.md).
+ * Capturable, as a handle's first call too.
+ */
+CLIMB_API climb_status climb_sort_u32(climb_handle handle, uint32_t *d_keys, size_t n);
+CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_keys, uint32_t *d_vals, size_t n);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

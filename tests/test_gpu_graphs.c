@@ -30,6 +30,7 @@
 #include "workloads/dcs.h"
 #include "workloads/cutoff.h"
 #include "workloads/mriq.h"
+#include "workloads/sort.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
@@ -42,7 +43,8 @@
 /* ---------------------------------------------------------------- one call of the API, with its check */
 
 typedef enum {
-    J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF, J_MRIQ
+    J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF, J_MRIQ,
+    J_SORT
 } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
@@ -58,7 +60,7 @@ typedef struct matrix {
 typedef struct job {
     char label[96];
     job_kind k;
-    int f32;                    /* reduce, scan: f32 (else i32); transpose: f32 (else f64) */
+    int f32;                    /* reduce, scan: f32 (else i32); transpose: f32 (else f64); sort: pairs (else keys) */
     int exclusive;              /* scan */
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
@@ -115,6 +117,10 @@ static int job_setup(job *j)
         j->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
         break;
     case J_MRIQ: j->a_bytes = (5 * j->samples + 3 * j->voxels) * 4; j->out_bytes = 2 * j->voxels * 4; break;
+    case J_SORT: /* in place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b) */
+        j->a_bytes = j->out_bytes = j->n * 4;
+        j->b_bytes = j->f32 ? j->n * 4 : 0;
+        break;
     case J_STENCIL: j->a_bytes = j->rows * j->cols * j->n * 4; j->out_bytes = j->a_bytes; j->b_bytes = 7 * 4; break;
     case J_SGEMM:
         j->a_bytes = j->m * j->kk * 4;
@@ -207,6 +213,18 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
         climb_rng_fill(r, j->mat->f64 ? CLIMB_F64 : CLIMB_F32, j->h_a, (size_t)j->mat->cols, -1.0, 1.0);
         climb_rng_fill(r, j->mat->f64 ? CLIMB_F64 : CLIMB_F32, j->h_c0, (size_t)j->mat->rows, -1.0, 1.0);
         break;
+    case J_SORT: /* keys from 1000 values (many ties: the values' order checks stability), values uniform */
+        climb_rng_fill_i32(r, j->h_a, j->n, 0, 999);
+        climb_rng_fill_i32(r, j->h_b, j->b_bytes / 4, INT32_MIN, INT32_MAX);
+        break;
+    }
+    if (j->k == J_SORT) { /* in place: the input goes where the output will be */
+        cudaError_t e = cudaMemcpyAsync(j->d_out, j->h_a, j->a_bytes, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(j->d_b, j->h_b, j->b_bytes, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        return e == cudaSuccess ? 0 : -1;
     }
     cudaError_t e = cudaMemcpyAsync(j->d_a, j->h_a, j->a_bytes, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess && j->k == J_SGEMM)
@@ -253,6 +271,7 @@ static climb_status job_call(job *j, climb_handle h)
                               (float *)j->d_out + X);
     }
     case J_CUTOFF: return climb_coulomb_cutoff_f32(h, j->d_a, j->n, &j->lattice, j->cutoff, j->d_out);
+    case J_SORT: return j->f32 ? climb_sort_pairs_u32(h, j->d_out, j->d_b, j->n) : climb_sort_u32(h, j->d_out, j->n);
     case J_CNN: return climb_conv_forward_f32(h, &j->layer, j->d_a, j->d_b, j->d_out);
     case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
     case J_SPMV:
@@ -386,6 +405,30 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
             if (!(fabs(((float *)got)[i] - want) <= tol))
                 MISMATCH(i, ((float *)got)[i], want);
         }
+        break;
+    }
+    case J_SORT: {
+        uint32_t *k = malloc(j->n * 4 + 4), *v = malloc(j->b_bytes + 4), *tmp = malloc(j->n * 8 + 8),
+                 *gv = malloc(j->b_bytes + 4);
+        if (!k || !v || !tmp || !gv ||
+            (j->f32 && (cudaMemcpyAsync(gv, j->d_b, j->b_bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
+                        cudaStreamSynchronize(s) != cudaSuccess))) {
+            MISMATCH(0, 0, 1);
+        } else {
+            memcpy(k, j->h_a, j->n * 4);
+            memcpy(v, j->h_b, j->b_bytes);
+            climb_sort_ref(k, j->f32 ? v : NULL, j->n, tmp);
+            for (size_t i = 0; i < j->n; i++) {
+                if (((uint32_t *)got)[i] != k[i])
+                    MISMATCH(i, ((uint32_t *)got)[i], k[i]);
+                if (j->f32 && gv[i] != v[i])
+                    MISMATCH(j->n + i, gv[i], v[i]);
+            }
+        }
+        free(k);
+        free(v);
+        free(tmp);
+        free(gv);
         break;
     }
     case J_MRIQ: {
@@ -675,6 +718,13 @@ static job mriq_job(size_t samples, size_t voxels)
     return j;
 }
 
+static job sort_job(int pairs, size_t n)
+{
+    job j = {.k = J_SORT, .f32 = pairs, .n = n};
+    snprintf(j.label, sizeof j.label, "climb_sort_%su32 n=%zu", pairs ? "pairs_" : "", n);
+    return j;
+}
+
 static job cnn_job(int n, int c, int hw, int k, int rs, int stride)
 {
     job j = {.k = J_CNN, .layer = {n, c, hw, hw, k, rs, rs, stride, stride, (rs - 1) / 2, (rs - 1) / 2}};
@@ -723,6 +773,7 @@ static void test_capture(climb_rng *r)
         cnn_job(4, 16, 28, 64, 3, 1), cnn_job(2, 3, 45, 70, 7, 2), dcs_job(33, 20, 5, 1000), dcs_job(129, 3, 2, 77),
         cutoff_job(40, 33, 17, 20000, 8.0f), cutoff_job(9, 3, 2, 50, 12.0f),
         mriq_job(3000, 5000), mriq_job(1, 1),
+        sort_job(0, ((size_t)1 << 20) + 7), sort_job(1, 1000003), sort_job(1, 2), sort_job(0, 1),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -934,7 +985,7 @@ static void *work(void *arg)
         spmv_job(w->mat, w->plan, 2.0f, 0.0f), conv_job(65, 129, 1 + w->id % 4),
         stencil_job(40, 33, 9 + w->id), cnn_job(2, 4, 9 + w->id, 20, 3, 1),
         dcs_job(17, 9 + w->id, 3, 300), cutoff_job(21, 9 + w->id, 5, 3000, 6.0f),
-        mriq_job(500 + w->id, 700),
+        mriq_job(500 + w->id, 700), sort_job(w->id % 2, 20011 + w->id),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

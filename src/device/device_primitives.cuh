@@ -318,6 +318,27 @@ __host__ __device__ __forceinline__ int climb_merge_path_search(const int *e, in
     return lo;
 }
 
+/* ---- co-rank ---- */
+
+/* The co-rank of position k in the stable merge of sorted a[0 .. m) and b[0 .. n), an element of a first on a tie
+ * (Siebert and Träff, "Perfectly load-balanced, optimal, stable, parallel merge"; Kirk and Hwu, PMPP chapter 11):
+ * how many of the first k outputs come from a (the rest, k minus that, from b). Binary search for the first i with
+ * a[i] > b[k - i - 1]: O(log min(m, n)). a and b are anything indexable (pointers, or a circular buffer's view).
+ * 0 <= k <= m + n. Host and device. */
+template <typename A, typename B>
+__host__ __device__ __forceinline__ int climb_co_rank(int k, const A &a, int m, const B &b, int n)
+{
+    int lo = k > n ? k - n : 0, hi = k < m ? k : m;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (!(b[k - mid - 1] < a[mid]))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* ---- wide loads ---- */
 
 /* The 16-byte vector type of an element type, and how many elements it holds. */

@@ -1,0 +1,39 @@
+/* The C API of merge sort: climb_sort_u32 and climb_sort_pairs_u32 over the rung marked best, in place. */
+#include "handle.h"
+#include "../workloads/sort.h"
+
+static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, size_t n, int pairs)
+{
+    if (!h)
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CLIMB_STATUS_SUCCESS; /* nothing to sort; the pointers are not touched */
+    if (n > CLIMB_SORT_MAX_N || !climb_device_reachable(d_keys, 4) || (pairs && !climb_device_reachable(d_vals, 4)))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (pairs) {
+        const char *k = (const char *)d_keys, *v = (const char *)d_vals;
+        if (k < v + n * 4 && v < k + n * 4)
+            return CLIMB_STATUS_INVALID_VALUE;
+    }
+    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U32, NULL};
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_sort_workload, &key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    climb_sort_tuning tn;
+    climb_sort_set_tuning(&tn, call.values);
+    void *ws = NULL;
+    size_t ws_bytes = 0;
+    cudaError_t e = climb_call_workspace(&call, climb_sort_best_workspace(&tn, n, pairs), 0, &ws, &ws_bytes);
+    if (e == cudaSuccess)
+        e = climb_sort_best(&tn, d_keys, pairs ? d_vals : NULL, d_keys, pairs ? d_vals : NULL, n, ws, ws_bytes,
+                            call.stream);
+    return climb_call_end(&call, e);
+}
+
+climb_status climb_sort_u32(climb_handle h, uint32_t *d_keys, size_t n) { return sort(h, d_keys, NULL, n, 0); }
+
+climb_status climb_sort_pairs_u32(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, size_t n)
+{
+    return sort(h, d_keys, d_vals, n, 1);
+}

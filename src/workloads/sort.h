@@ -1,0 +1,56 @@
+/* Merge sort of u32 keys and u32 key-value pairs (stable): the parts of src/workloads/sort.cu that the library
+ * face and the tests use. */
+#ifndef CLIMB_WORKLOADS_SORT_H
+#define CLIMB_WORKLOADS_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_sort_workload;
+
+/* The largest n a rung takes: indices are 32-bit ints in the kernels. */
+#define CLIMB_SORT_MAX_N 2147483647u
+
+/* The co-rank (Siebert and Träff; Kirk and Hwu, PMPP chapter 11): of the first k elements of the stable merge of
+ * sorted a[0 .. m) and b[0 .. n) (an element of a first on a tie), how many come from a. 0 <= k <= m + n. */
+int climb_sort_co_rank(int k, const uint32_t *a, int m, const uint32_t *b, int n);
+
+/* CPU reference: keys[0 .. n) sorted stably (an LSD radix sort, 11 bits a pass), vals (NULL: keys only) carried
+ * along. tmp holds 2 n words. */
+void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_t *tmp);
+
+/* The generated key distributions (the dist option). UNIFORM: every 32-bit value alike. SORTED: nondecreasing (n
+ * strata of 2^32 / n values, one key drawn in each). REVERSE: SORTED backwards. FEW: 16 distinct values drawn
+ * once, each key one of them (long runs of ties: stability is tested). NEARLY: SORTED with n / 100 random pairs of
+ * positions swapped. Values (pairs) are uniform. */
+enum { CLIMB_SORT_UNIFORM = 0, CLIMB_SORT_SORTED = 1, CLIMB_SORT_REVERSE = 2, CLIMB_SORT_FEW = 3, CLIMB_SORT_NEARLY = 4 };
+void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n);
+
+/* The best rung's tunable parameters, in the order of climb_sort_workload.tuning->params. */
+typedef struct climb_sort_tuning {
+    int block;   /* threads per block */
+    int items;   /* keys per thread: a tile of block x items is sorted in a block, and merged a block at a time */
+} climb_sort_tuning;
+
+void climb_sort_set_tuning(climb_sort_tuning *t, const int *values);
+
+/* The best rung for the library face (src/lib/sort.c): keys (and vals, NULL for keys only) of in sorted stably into
+ * out on s; out == in allowed (in place), other overlaps not. Any n up to CLIMB_SORT_MAX_N. The workspace holds
+ * climb_sort_best_workspace bytes for n (a second copy of the keys and values, the merge partitions). */
+size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs);
+cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_t *in_keys, const uint32_t *in_vals,
+                            uint32_t *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
+                            cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

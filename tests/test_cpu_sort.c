@@ -1,0 +1,164 @@
+/* CPU: the co-rank against counting (every k of random sorted arrays with many ties, empty arrays), the reference
+ * sort against insertion sort (order and stability), the generated key distributions (each has the shape its name
+ * promises), and the size rule the dry run applies. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "workloads/sort.h"
+#include "testing.h"
+
+static int cmp_u32(const void *x, const void *y)
+{
+    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The co-rank by its definition: merge stably, count the first k outputs that came from a. */
+static int co_rank_by_merging(int k, const uint32_t *a, int m, const uint32_t *b, int n)
+{
+    int i = 0, j = 0;
+    while (i + j < k) {
+        if (i < m && (j >= n || a[i] <= b[j]))
+            i++;
+        else
+            j++;
+    }
+    return i;
+}
+
+static void test_co_rank(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    uint32_t a[64], b[64];
+    int bad = 0, cases = 0;
+    for (int t = 0; t < 400; t++) {
+        const int m = climb_rng_int(&r, 0, 64), n = climb_rng_int(&r, 0, 64), span = climb_rng_int(&r, 1, 8);
+        for (int i = 0; i < m; i++)
+            a[i] = (uint32_t)climb_rng_int(&r, 0, span);
+        for (int i = 0; i < n; i++)
+            b[i] = (uint32_t)climb_rng_int(&r, 0, span);
+        qsort(a, (size_t)m, 4, cmp_u32);
+        qsort(b, (size_t)n, 4, cmp_u32);
+        for (int k = 0; k <= m + n; k++, cases++)
+            bad += climb_sort_co_rank(k, a, m, b, n) != co_rank_by_merging(k, a, m, b, n);
+    }
+    EXPECT_MSG(bad == 0, "%d of %d co-ranks wrong", bad, cases);
+    /* ties go to a first: a = {5, 5}, b = {5}: the first two outputs are a's */
+    const uint32_t x[] = {5, 5}, y[] = {5};
+    EXPECT(climb_sort_co_rank(0, x, 2, y, 1) == 0 && climb_sort_co_rank(2, x, 2, y, 1) == 2);
+    EXPECT(climb_sort_co_rank(3, x, 2, y, 1) == 2 && climb_sort_co_rank(1, y, 1, x, 2) == 1);
+}
+
+static void test_reference(void)
+{
+    const size_t sizes[] = {0, 1, 2, 7, 1000, 65537};
+    const uint64_t seed = climb_fresh_seed();
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int dist = 0; dist < 5; dist++) {
+            const size_t n = sizes[s], n1 = n ? n : 1;
+            uint32_t *k = malloc(n1 * 4), *v = malloc(n1 * 4), *tmp = malloc(n1 * 8), *ik = malloc(n1 * 4),
+                     *iv = malloc(n1 * 4);
+            EXPECT(k && v && tmp && ik && iv);
+            if (!k || !v || !tmp || !ik || !iv)
+                return;
+            climb_sort_generate(seed + s, dist, k, v, n);
+            /* the values are the input positions: stability is that equal keys keep increasing values */
+            for (size_t i = 0; i < n; i++)
+                v[i] = (uint32_t)i;
+            memcpy(ik, k, n * 4);
+            climb_sort_ref(k, v, n, tmp);
+            int bad = 0;
+            for (size_t i = 1; i < n; i++)
+                bad += k[i - 1] > k[i] || (k[i - 1] == k[i] && v[i - 1] > v[i]);
+            for (size_t i = 0; i < n; i++)
+                bad += k[i] != ik[v[i]]; /* a permutation of the input, each value with its key */
+            /* insertion sort (stable) agrees for the smaller sizes */
+            if (n <= 1000) {
+                for (size_t i = 0; i < n; i++)
+                    iv[i] = (uint32_t)i;
+                for (size_t i = 1; i < n; i++)
+                    for (size_t j = i; j > 0 && ik[j - 1] > ik[j]; j--) {
+                        uint32_t t = ik[j];
+                        ik[j] = ik[j - 1];
+                        ik[j - 1] = t;
+                        t = iv[j];
+                        iv[j] = iv[j - 1];
+                        iv[j - 1] = t;
+                    }
+                bad += memcmp(ik, k, n * 4) != 0 || memcmp(iv, v, n * 4) != 0;
+            }
+            EXPECT_MSG(bad == 0, "n=%zu dist=%d: %d wrong", n, dist, bad);
+            /* keys alone */
+            climb_sort_generate(seed + s, dist, k, NULL, n);
+            climb_sort_ref(k, NULL, n, tmp);
+            int unsorted = 0;
+            for (size_t i = 1; i < n; i++)
+                unsorted += k[i - 1] > k[i];
+            EXPECT(unsorted == 0);
+            free(k);
+            free(v);
+            free(tmp);
+            free(ik);
+            free(iv);
+        }
+}
+
+static void test_generators(void)
+{
+    const size_t n = 100000;
+    uint32_t *k = malloc(n * 4), *v = malloc(n * 4);
+    EXPECT(k && v);
+    if (!k || !v)
+        return;
+    const uint64_t seed = climb_fresh_seed();
+    size_t descents = 0, ascents = 0;
+    climb_sort_generate(seed, CLIMB_SORT_SORTED, k, v, n);
+    for (size_t i = 1; i < n; i++)
+        descents += k[i] < k[i - 1];
+    EXPECT(descents == 0 && k[n - 1] > 4000000000u && k[0] < 50000u);
+    climb_sort_generate(seed, CLIMB_SORT_REVERSE, k, v, n);
+    for (size_t i = 1; i < n; i++)
+        ascents += k[i] > k[i - 1];
+    EXPECT(ascents == 0);
+    climb_sort_generate(seed, CLIMB_SORT_NEARLY, k, v, n);
+    descents = 0;
+    for (size_t i = 1; i < n; i++)
+        descents += k[i] < k[i - 1];
+    EXPECT_MSG(descents > 0 && descents <= 2 * (n / 100), "%zu descents", descents); /* each swap makes two at most */
+    climb_sort_generate(seed, CLIMB_SORT_FEW, k, v, n);
+    qsort(k, n, 4, cmp_u32);
+    size_t distinct = 1;
+    for (size_t i = 1; i < n; i++)
+        distinct += k[i] != k[i - 1];
+    EXPECT(distinct >= 12 && distinct <= 16);
+    climb_sort_generate(seed, CLIMB_SORT_UNIFORM, k, v, n);
+    size_t high = 0, same = 0;
+    for (size_t i = 0; i < n; i++)
+        high += k[i] >> 31;
+    for (size_t i = 1; i < n; i++)
+        same += v[i] == v[i - 1];
+    EXPECT(high > n / 2 - n / 50 && high < n / 2 + n / 50 && same < 5);
+    free(k);
+    free(v);
+}
+
+static void test_table(void)
+{
+    const climb_workload *w = &climb_sort_workload;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
+    const climb_shape big = CLIMB_SHAPE1((size_t)1 << 31), ok = CLIMB_SHAPE1(((size_t)1 << 31) - 1);
+    EXPECT(w->case_refuses(&big, CLIMB_U32, NULL) != NULL && w->case_refuses(&ok, CLIMB_U32, NULL) == NULL);
+    EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
+}
+
+int main(void)
+{
+    test_co_rank();
+    test_reference();
+    test_generators();
+    test_table();
+    return test_finish("test_cpu_sort");
+}

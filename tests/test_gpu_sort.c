@@ -1,0 +1,158 @@
+/* GPU: every sort rung over the edge sizes (0, 1, 2, odd, every tile's edges, several passes) with misaligned
+ * inputs, for keys and pairs and every key distribution, each key and value checked from poisoned outputs (the
+ * values check stability); proof that outputs nobody wrote fail; every tuning candidate of the best rung; the C API
+ * in place (keys and pairs, stability, n = 0, bad arguments refused, a failed call leaves no error behind). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "climb.h"
+#include "device/device.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "workloads/sort.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_sort_workload;
+static climb_device_info dev;
+
+static void test_check(uint64_t seed, const char *what, const char *dist, const int *tuning)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "what", what, "dist", dist, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    o.tuning = tuning;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "what %s dist %s: %ld runs, %d failures, %ld refused",
+               what, dist, cr.runs, cr.failures, cr.refused);
+    printf("what=%s dist=%s tuning=%s: %ld runs, seed %" PRIu64 "\n", what, dist, tuning ? "set" : "default", cr.runs,
+           seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* The best rung for every tuning candidate, on a few sizes around its tiles. */
+static void test_candidates(uint64_t seed)
+{
+    const climb_tuning *tn = w->tuning;
+    for (long i = 0; i < climb_tuning_count(tn); i++) {
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_values(tn, i, v);
+        char buf[200];
+        if (climb_tuning_check(tn, &dev, v, buf, sizeof buf))
+            continue;
+        climb_opt_plan p;
+        test_plan(&p, w, "what", "keys,pairs", "dist", "uniform,few", NULL);
+        const char *only[] = {"register_merge_path"};
+        const size_t tile = (size_t)v[0] * v[1];
+        const climb_shape sizes[] = {CLIMB_SHAPE1(tile - 1), CLIMB_SHAPE1(tile + 1), CLIMB_SHAPE1(5 * tile + 7),
+                                     CLIMB_SHAPE1(300001)};
+        climb_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.seed = seed + (uint64_t)i;
+        o.options = &p;
+        o.tuning = v;
+        o.rungs = only;
+        o.n_rungs = 1;
+        o.shapes = sizes;
+        o.n_shapes = 4;
+        climb_check_result cr;
+        EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+        EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "candidate %d x %d: %d failures", v[0], v[1], cr.failures);
+        climb_check_result_free(&cr);
+        climb_opt_plan_free(&p, NULL);
+    }
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "what", "pairs", "dist", "few", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 9;
+    climb_case_key k = {CLIMB_U32, CLIMB_SHAPE1(100001), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    const int best = climb_best_rung(w);
+    char msg[400];
+    EXPECT(w->poison(oc.c) == 0);
+    EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "key[0]"));
+    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_api(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    const size_t max_n = (1 << 22) + 13;
+    uint32_t *k = malloc(max_n * 4), *v = malloc(max_n * 4), *ik = malloc(max_n * 4), *gk = malloc(max_n * 4),
+             *gv = malloc(max_n * 4), *tmp = malloc(max_n * 8), *d_k, *d_v;
+    EXPECT(k && v && ik && gk && gv && tmp);
+    EXPECT(cudaMalloc((void **)&d_k, max_n * 4 + 16) == cudaSuccess &&
+           cudaMalloc((void **)&d_v, max_n * 4 + 16) == cudaSuccess);
+    const size_t sizes[] = {1, 2, 17, 3841, 65537, 1000003, max_n};
+    const uint64_t seed = climb_fresh_seed();
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int pairs = 0; pairs < 2; pairs++) {
+            const size_t n = sizes[s];
+            const unsigned off = (unsigned)(s % 3); /* 4-byte aligned, not 16 */
+            const int dist = (int)((s + (size_t)pairs) % 5);
+            climb_sort_generate(seed + s, dist, k, pairs ? v : NULL, n);
+            memcpy(ik, k, n * 4);
+            EXPECT(cudaMemcpy(d_k + off, k, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            if (pairs)
+                EXPECT(cudaMemcpy(d_v + off, v, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            const climb_status st = pairs ? climb_sort_pairs_u32(h, d_k + off, d_v + off, n) : climb_sort_u32(h, d_k + off, n);
+            EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "n=%zu pairs=%d: %s", n, pairs, climb_status_string(st));
+            EXPECT(cudaMemcpy(gk, d_k + off, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            if (pairs)
+                EXPECT(cudaMemcpy(gv, d_v + off, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            climb_sort_ref(k, pairs ? v : NULL, n, tmp);
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++)
+                bad += gk[i] != k[i] || (pairs && gv[i] != v[i]);
+            EXPECT_MSG(bad == 0, "api n=%zu pairs=%d dist=%d: %zu wrong", n, pairs, dist, bad);
+        }
+    /* n = 0 touches nothing; bad arguments are refused and leave no CUDA error for the next call */
+    EXPECT(climb_sort_u32(h, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_sort_pairs_u32(h, NULL, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_sort_u32(h, k, 10) == CLIMB_STATUS_INVALID_VALUE);            /* host memory */
+    EXPECT(climb_sort_u32(h, (uint32_t *)((char *)d_k + 2), 10) == CLIMB_STATUS_INVALID_VALUE); /* misaligned */
+    EXPECT(climb_sort_pairs_u32(h, d_k, d_k + 5, 10) == CLIMB_STATUS_INVALID_VALUE);           /* overlap */
+    EXPECT(climb_sort_pairs_u32(h, d_k, NULL, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sort_u32(h, d_k, (size_t)1 << 31) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_sort_u32(NULL, d_k, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_sort_u32(h, d_k, 3) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    cudaFree(d_k);
+    cudaFree(d_v);
+    free(k);
+    free(v);
+    free(ik);
+    free(gk);
+    free(gv);
+    free(tmp);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    test_poisoned();
+    test_api();
+    const uint64_t fresh = climb_fresh_seed();
+    test_check(20261124, "keys,pairs", "uniform", NULL);
+    test_check(fresh, "keys,pairs", "sorted,reverse,few,nearly", NULL);
+    test_candidates(fresh);
+    return test_finish("test_gpu_sort");
+}
