@@ -178,6 +178,25 @@ static void test_vendors_and_setup(const climb_device_info *dev)
     climb_report_derive(&r);
     EXPECT(near(v0->vs_vendor, 8.0 / 12.0) && near(v1->vs_vendor, 1.0) && near(top->vs_vendor, 0.8));
     EXPECT(near(top2->vs_vendor, 1.2));
+    /* A second vendor beside the bar (another algorithm): faster, but no row's ratio is to it. */
+    bound_rungs[1].beside = 1;
+    EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
+    climb_report_derive(&r);
+    EXPECT(near(v1->vs_vendor, 12.0 / 8.0) && near(top->vs_vendor, 1.2) && near(v0->vs_vendor, 1.0));
+    char *besides = render(&r, climb_report_md);
+    EXPECT(strstr(besides, "`second_vendor [vendor, beside the bar]`") != NULL);
+    EXPECT(strstr(besides, "| × cub_device_reduce |") != NULL); /* one bar left: named */
+    free(besides);
+    bound_rungs[0].beside = 1; /* the first vendor is the bar */
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "the first vendor rung is the bar") != NULL, "%s", msg);
+    bound_rungs[0].beside = 0;
+    bound_rungs[best].beside = 1;
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "beside the bar but not a vendor rung") != NULL, "%s", msg);
+    bound_rungs[best].beside = 0;
+    bound_rungs[1].beside = 0;
+    climb_report_derive(&r);
     char *table = render(&r, climb_report_table);
     EXPECT(strstr(table, "setup ms  setup MB") != NULL && strstr(table, "     1.25       3.5") != NULL);
     free(table);

@@ -110,7 +110,8 @@ static const climb_row *fastest_vendor(const climb_report *r, const climb_row *l
     const climb_row *best = NULL;
     for (int i = 0; i < r->n_rows; i++) {
         const climb_row *x = &r->rows[i];
-        if (x->w->rung(x->rung)->kind == CLIMB_RUNG_VENDOR && x->status == CLIMB_ROW_OK && x->t.median_us > 0 &&
+        if (x->w->rung(x->rung)->kind == CLIMB_RUNG_VENDOR && !x->w->rung(x->rung)->beside &&
+            x->status == CLIMB_ROW_OK && x->t.median_us > 0 &&
             same_case(x, like) && (!best || x->t.median_us < best->t.median_us))
             best = x;
     }
@@ -285,7 +286,8 @@ static void rung_name(const climb_row *row, char *buf, size_t len)
 {
     const climb_rung_info *info = row->w->rung(row->rung);
     char tags[96] = "";
-    snprintf(tags, sizeof tags, "%s%s%s%s", info->kind == CLIMB_RUNG_LADDER ? "" : climb_rung_kind_name(info->kind),
+    snprintf(tags, sizeof tags, "%s%s%s%s%s", info->kind == CLIMB_RUNG_LADDER ? "" : climb_rung_kind_name(info->kind),
+             info->beside ? ", beside the bar" : "",
              row->wall ? (info->kind == CLIMB_RUNG_LADDER ? "host part: wall clock" : "; host part: wall clock") : "",
              row->own_counts && (info->kind != CLIMB_RUNG_LADDER || row->wall) ? "; " : "",
              row->own_counts ? "own counts" : "");
@@ -300,7 +302,7 @@ static const char *vendor_name(const climb_workload *w)
 {
     int v = climb_vendor_rung(w), n = 0;
     for (int i = 0; i < w->n_rungs; i++)
-        n += w->rung(i)->kind == CLIMB_RUNG_VENDOR;
+        n += w->rung(i)->kind == CLIMB_RUNG_VENDOR && !w->rung(i)->beside;
     return n == 1 ? w->rung(v)->name : n > 1 ? "vendor's best" : "vendor";
 }
 
@@ -647,6 +649,7 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
             fputs(", \"needs\": ", f);
             json_str(f, ri->needs);
             fprintf(f, ", \"host_part\": %s", ri->host_part ? "true" : "false");
+            fprintf(f, ", \"beside\": %s", ri->beside ? "true" : "false");
             fputs(", \"published_us\": ", f);
             json_num(f, ri->published_us > 0 ? ri->published_us : NAN);
             fputs(", \"published_rate\": ", f);

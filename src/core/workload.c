@@ -460,13 +460,18 @@ static void check_rungs(problems *p, const climb_workload *w)
         problem(p, "a ladder needs at least two rungs");
         return;
     }
-    int best = 0, seen_bound = 0, seen_ladder = 0, published = 0;
+    int best = 0, seen_bound = 0, seen_ladder = 0, published = 0, vendors = 0;
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
         if (!r) {
             problem(p, "rung %d is NULL", i);
             continue;
         }
+        if (r->beside && r->kind != CLIMB_RUNG_VENDOR)
+            problem(p, "rung %s is beside the bar but not a vendor rung", r->name ? r->name : "?");
+        if (r->beside && r->kind == CLIMB_RUNG_VENDOR && vendors == 0)
+            problem(p, "vendor rung %s is beside the bar: the first vendor rung is the bar", r->name ? r->name : "?");
+        vendors += r->kind == CLIMB_RUNG_VENDOR;
         if (!identifier(r->name))
             problem(p, "rung %d has no proper name", i);
         if (!text(r->idea))

@@ -80,6 +80,9 @@ typedef struct climb_rung_info {
                                   run and a wait for its stream, the host's work included, and refused under
                                   --batch (back-to-back launches cannot hold a run that waits for the host). The
                                   reports mark its rows ("timing": "wall") */
+    int beside;                /* vendor rungs only: 1 for a library rung shown beside the bar, not part of it (CUB's
+                                  radix sort beside its merge sort: another algorithm). The vendor ratio of every row
+                                  is to the fastest vendor rung without it; the reports mark its rows */
 } climb_rung_info;
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */

@@ -334,13 +334,22 @@ __global__ void __launch_bounds__(BLOCK)
     u32 *sk = smem, *sv = smem + TILE;
     const long long base = (long long)blockIdx.x * TILE;
     const int len = (int)(n - base < TILE ? n - base : TILE);
-    for (int x = threadIdx.x; x < TILE; x += BLOCK) {
-        sk[x] = x < len ? ki[base + x] : 0xffffffffu;
+    u32 k[ITEMS], v[ITEMS];
+    /* striped loads into registers first (ITEMS of them in flight a thread), then to shared memory */
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        const int x = r * BLOCK + (int)threadIdx.x;
+        k[r] = x < len ? ki[base + x] : 0xffffffffu;
         if (PAIRS)
-            sv[x] = x < len ? vi[base + x] : 0u;
+            v[r] = x < len ? vi[base + x] : 0u;
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        sk[r * BLOCK + threadIdx.x] = k[r];
+        if (PAIRS)
+            sv[r * BLOCK + threadIdx.x] = v[r];
     }
     __syncthreads();
-    u32 k[ITEMS], v[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; r++) {
         k[r] = sk[threadIdx.x * ITEMS + r];
@@ -419,16 +428,31 @@ __global__ void __launch_bounds__(BLOCK)
     const int b0 = (int)(k0 - p.start) - a0, b1 = (int)(k1 - p.start) - a1;
     const int la = a1 - a0, total = (int)(k1 - k0);
     const u32 *a = ki + p.start + a0, *b = ki + p.start + p.m + b0;
-    for (int x = threadIdx.x; x < total; x += BLOCK) {
-        sk[x] = x < la ? a[x] : b[x - la];
-        if (PAIRS)
-            sv[x] = x < la ? vi[p.start + a0 + x] : vi[p.start + p.m + b0 + x - la];
+    u32 k[ITEMS], v[ITEMS];
+    /* striped loads into registers first (ITEMS of them in flight a thread), then to shared memory */
+    const u32 *va = vi + p.start + a0, *vb = vi + p.start + p.m + b0;
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        const int x = r * BLOCK + (int)threadIdx.x;
+        if (x < total) {
+            k[r] = x < la ? a[x] : b[x - la];
+            if (PAIRS)
+                v[r] = x < la ? va[x] : vb[x - la];
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        const int x = r * BLOCK + (int)threadIdx.x;
+        if (x < total) {
+            sk[x] = k[r];
+            if (PAIRS)
+                sv[x] = v[r];
+        }
     }
     (void)b1;
     __syncthreads();
     const int d = (int)threadIdx.x * ITEMS < total ? (int)threadIdx.x * ITEMS : total;
     const int i = climb_co_rank(d, sk, la, sk + la, total - la);
-    u32 k[ITEMS], v[ITEMS];
     sort_serial_merge<ITEMS, PAIRS>(sk, sv, i, la, la + d - i, total, k, v);
     __syncthreads();
 #pragma unroll
@@ -585,9 +609,10 @@ template <bool CIRCULAR> static cudaError_t launch_tiled(const sort_args *a)
 }
 
 /* The best rung's instances: (block, items) pairs `climb tune sort` tries, each listed once. */
-#define SORT_BEST_CANDIDATES(X) X(128, 15) X(256, 11) X(256, 15) X(256, 19) X(512, 11) X(512, 15)
+#define SORT_BEST_CANDIDATES(X)                                                                                 \
+    X(128, 15) X(256, 11) X(256, 15) X(256, 17) X(256, 19) X(256, 23) X(512, 15) X(512, 19)
 static const int SORT_TUNE_BLOCKS[] = {128, 256, 512};
-static const int SORT_TUNE_ITEMS[] = {11, 15, 19};
+static const int SORT_TUNE_ITEMS[] = {11, 15, 17, 19, 23};
 #define SORT_CANDIDATE_VALUES(b, i) b, i,
 static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES)};
 
@@ -768,7 +793,7 @@ static const sort_rung SORT_RUNGS[] = {
      .launch = launch_cub_merge},
     {.info = {.name = "cub_radix_sort", .idea = "vendor: cub::DeviceRadixSort (SortKeys, SortPairs): another "
                                                 "algorithm, for reference, not the bar",
-              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
+              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .beside = 1},
      .launch = launch_cub_radix},
     {.info = {.name = "corank_naive", .idea = "a thread per output finds its element by the co-rank; log2(n) merge "
                                               "passes over doubling runs from 1",
