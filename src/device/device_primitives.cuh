@@ -318,6 +318,27 @@ __host__ __device__ __forceinline__ int climb_merge_path_search(const int *e, in
     return lo;
 }
 
+/* ---- programmatic dependent launch (sm_90 and later; nothing before) ---- */
+
+/* A kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may start while the kernel before it
+ * in the stream is still running: before it reads what that kernel wrote, it waits here for it to finish (and its
+ * writes to be visible). Without the attribute, or before sm_90, it returns at once. */
+__device__ __forceinline__ void climb_grid_dependency_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* Lets the next kernel in the stream (if launched with the attribute) begin launching once every block of this one
+ * has called it or exited: its blocks then wait in climb_grid_dependency_wait, already resident. */
+__device__ __forceinline__ void climb_grid_dependents_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /* ---- co-rank ---- */
 
 /* The co-rank of position k in the stable merge of sorted a[0 .. m) and b[0 .. n), an element of a first on a tie

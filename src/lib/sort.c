@@ -27,7 +27,7 @@ static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, siz
     cudaError_t e = climb_call_workspace(&call, climb_sort_best_workspace(&tn, n, pairs), 0, &ws, &ws_bytes);
     if (e == cudaSuccess)
         e = climb_sort_best(&tn, d_keys, pairs ? d_vals : NULL, d_keys, pairs ? d_vals : NULL, n, ws, ws_bytes,
-                            call.stream);
+                            call.dev->cc_major, call.stream);
     return climb_call_end(&call, e);
 }
 

@@ -350,6 +350,7 @@ __global__ void __launch_bounds__(BLOCK)
             sv[r * BLOCK + threadIdx.x] = v[r];
     }
     __syncthreads();
+    climb_grid_dependents_launch(); /* the input read: the first pass's partition kernel may start launching */
 #pragma unroll
     for (int r = 0; r < ITEMS; r++) {
         k[r] = sk[threadIdx.x * ITEMS + r];
@@ -399,17 +400,38 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* The co-rank of every tile's first output in its pair of runs (tiles + 1 of them: the last is n's). */
-__global__ void sort_partition_kernel(const u32 *__restrict__ ki, int *__restrict__ part, long long n, long long w,
-                                      int tile, int tiles)
+/* The co-rank of every tile's first output in its pair of runs (tiles + 1 of them: the last is n's), a warp each:
+ * each step the 32 lanes probe 32 evenly spaced positions of the range at once and a ballot keeps the part between
+ * the last probe that says "further right" and the first that does not, so a range of r shrinks to r / 33 a step (3
+ * dependent rounds of global reads for a run of 2^14 instead of the binary search's 14). */
+#define SORT_PARTITION_BLOCK 256
+__global__ void __launch_bounds__(SORT_PARTITION_BLOCK)
+    sort_partition_kernel(const u32 *__restrict__ ki, int *__restrict__ part, long long n, long long w, int tile,
+                          int tiles)
 {
-    const int b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b > tiles)
-        return;
-    const long long k = (long long)b * tile < n ? (long long)b * tile : n;
+    climb_grid_dependency_wait(); /* the keys are the last pass's output */
+    const int t = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5), lane = threadIdx.x & 31;
+    if (t > tiles)
+        return; /* the whole warp */
+    const long long k = (long long)t * tile < n ? (long long)t * tile : n;
     const sort_pair_of_runs p = sort_runs_at(k, w, n);
-    const u32 *a = ki + p.start;
-    part[b] = climb_co_rank((int)(k - p.start), a, p.m, a + p.m, p.nb);
+    const u32 *a = ki + p.start, *b = a + p.m;
+    const int kk = (int)(k - p.start);
+    int lo = kk > p.nb ? kk - p.nb : 0, hi = kk < p.m ? kk : p.m;
+    while (lo < hi) {
+        const int i = lo + (int)((long long)(hi - lo) * (lane + 1) / 33);
+        const bool right = !(b[kk - i - 1] < a[i]); /* a[i] comes before b[kk - i - 1]: the co-rank is past i */
+        const int trues = __popc(__ballot_sync(0xffffffffu, right));
+        const int at_last = __shfl_sync(0xffffffffu, i, trues > 0 ? trues - 1 : 0);
+        const int at_first = __shfl_sync(0xffffffffu, i, trues < 32 ? trues : 31);
+        if (trues > 0)
+            lo = at_last + 1;
+        if (trues < 32)
+            hi = at_first;
+    }
+    climb_grid_dependents_launch();
+    if (lane == 0)
+        part[t] = lo;
 }
 
 template <int BLOCK, int ITEMS, bool PAIRS>
@@ -420,6 +442,7 @@ __global__ void __launch_bounds__(BLOCK)
     constexpr int TILE = BLOCK * ITEMS;
     extern __shared__ u32 smem[];
     u32 *sk = smem, *sv = smem + TILE;
+    climb_grid_dependency_wait(); /* the partitions, and through them the last pass's keys */
     const long long k0 = (long long)blockIdx.x * TILE, k1 = k0 + TILE < n ? k0 + TILE : n;
     const sort_pair_of_runs p = sort_runs_at(k0, w, n);
     const int a0 = part[blockIdx.x];
@@ -451,6 +474,7 @@ __global__ void __launch_bounds__(BLOCK)
     }
     (void)b1;
     __syncthreads();
+    climb_grid_dependents_launch(); /* everything read: the next kernel may start launching */
     const int d = (int)threadIdx.x * ITEMS < total ? (int)threadIdx.x * ITEMS : total;
     const int i = climb_co_rank(d, sk, la, sk + la, total - la);
     sort_serial_merge<ITEMS, PAIRS>(sk, sv, i, la, la + d - i, total, k, v);
@@ -480,6 +504,7 @@ typedef struct sort_args {
     void *vendor_ws;         /* CUB's temporary storage */
     size_t vendor_ws_bytes;
     climb_sort_tuning tn;
+    int pdl;                 /* the best rung's passes as programmatic dependent launches (sm_90 and later) */
     cudaStream_t s;
 } sort_args;
 
@@ -639,15 +664,28 @@ static size_t sort_best_smem(const sort_best_instance *in, int pairs)
     return (size_t)in->block * in->items * 4 * (pairs ? 2 : 1);
 }
 
-/* A launch with `smem` bytes of dynamic shared memory, the opt-in raised where it is over 48 KB. */
-static cudaError_t sort_launch(const void *fn, unsigned grid, int block, size_t smem, cudaStream_t s, void **args)
+/* A launch with `smem` bytes of dynamic shared memory, the opt-in raised where it is over 48 KB; with `pdl`, a
+ * programmatic dependent launch (it may start while the kernel before it finishes: it waits in
+ * climb_grid_dependency_wait before reading what that kernel wrote). */
+static cudaError_t sort_launch(const void *fn, unsigned grid, int block, size_t smem, cudaStream_t s, void **args,
+                               int pdl)
 {
     if (smem > 48 * 1024) {
         const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e != cudaSuccess)
             return e;
     }
-    return cudaLaunchKernel(fn, dim3(grid), dim3((unsigned)block), args, smem, s);
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3((unsigned)block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = pdl ? &attr : NULL;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelExC(&cfg, fn, args);
 }
 
 static cudaError_t launch_best(const sort_args *a)
@@ -667,20 +705,23 @@ static cudaError_t launch_best(const sort_args *a)
     const u32 *ik = a->in_k, *iv = a->in_v;
     long long nn = n;
     void *bargs[] = {(void *)&ik, (void *)&iv, (void *)&k, (void *)&v, (void *)&nn};
-    cudaError_t e = sort_launch(in->block_fn[pairs], sort_grid(n, (int)tile), in->block, smem, a->s, bargs);
-    const int tiles = (int)sort_grid(n, (int)tile);
+    /* the block sort waits for whatever ran before (a plain launch); each kernel after it is a programmatic
+     * dependent launch on sm_90 and later, its launch hidden behind the end of the one before */
+    cudaError_t e = sort_launch(in->block_fn[pairs], sort_grid(n, (int)tile), in->block, smem, a->s, bargs, 0);
+    const int tiles = (int)sort_grid(n, (int)tile), pdl = a->pdl;
     long long w = tile;
     for (int p = 0; p < passes && e == cudaSuccess; p++, w *= 2) {
         u32 *dk, *dv;
         sort_pass_dst(a, p, passes, &dk, &dv);
-        sort_partition_kernel<<<sort_grid(tiles + 1, 256), 256, 0, a->s>>>(k, a->part, n, w, (int)tile, tiles);
-        e = cudaGetLastError();
+        const u32 *sk = k, *sv = v;
+        int *part = a->part, tl = (int)tile, tn = tiles;
+        void *pargs[] = {(void *)&sk, (void *)&part, (void *)&nn, (void *)&w, (void *)&tl, (void *)&tn};
+        e = sort_launch((const void *)sort_partition_kernel, sort_grid((long long)(tiles + 1) * 32, SORT_PARTITION_BLOCK),
+                        SORT_PARTITION_BLOCK, 0, a->s, pargs, pdl);
         if (e != cudaSuccess)
             break;
-        const u32 *sk = k, *sv = v;
-        const int *part = a->part;
         void *margs[] = {(void *)&sk, (void *)&sv, (void *)&dk, (void *)&dv, (void *)&part, (void *)&nn, (void *)&w};
-        e = sort_launch(in->merge_fn[pairs], (unsigned)tiles, in->block, smem, a->s, margs);
+        e = sort_launch(in->merge_fn[pairs], (unsigned)tiles, in->block, smem, a->s, margs, pdl);
         k = dk;
         v = dv;
     }
@@ -776,7 +817,8 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
         n = climb_kernel_at(o, max, n, in->merge_fn[pairs], in->block, smem, "sort_best_merge_kernel<%d, %d, %s>",
                             in->block, in->items, pairs ? "pairs" : "keys");
     }
-    return climb_kernel_at(o, max, n, (const void *)sort_partition_kernel, 256, 0, "sort_partition_kernel");
+    return climb_kernel_at(o, max, n, (const void *)sort_partition_kernel, SORT_PARTITION_BLOCK, 0,
+                           "sort_partition_kernel");
 }
 
 typedef struct sort_rung {
@@ -886,7 +928,7 @@ extern "C" size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n
 
 extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_t *in_keys, const uint32_t *in_vals,
                                        uint32_t *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
-                                       cudaStream_t s)
+                                       int cc_major, cudaStream_t s)
 {
     const int pairs = in_vals != NULL;
     if (n > CLIMB_SORT_MAX_N || (pairs && !out_vals) || !sort_instance(t) ||
@@ -904,6 +946,7 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
     a.part = (int *)(w + sort_align(n * 4) * (pairs ? 2 : 1));
     a.n = (long long)n;
     a.tn = *t;
+    a.pdl = cc_major >= 9;
     a.s = s;
     return launch_best(&a);
 }
@@ -974,6 +1017,7 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
     a.vendor_ws = c->d_vendor;
     a.vendor_ws_bytes = c->vendor_bytes;
     a.tn = c->tn;
+    a.pdl = c->p.dev && c->p.dev->cc_major >= 9;
     a.s = s;
     return a;
 }

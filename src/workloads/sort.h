@@ -43,11 +43,12 @@ void climb_sort_set_tuning(climb_sort_tuning *t, const int *values);
 
 /* The best rung for the library face (src/lib/sort.c): keys (and vals, NULL for keys only) of in sorted stably into
  * out on s; out == in allowed (in place), other overlaps not. Any n up to CLIMB_SORT_MAX_N. The workspace holds
- * climb_sort_best_workspace bytes for n (a second copy of the keys and values, the merge partitions). */
+ * climb_sort_best_workspace bytes for n (a second copy of the keys and values, the merge partitions). cc_major: the
+ * device's (from 9 the passes are programmatic dependent launches). */
 size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs);
 cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_t *in_keys, const uint32_t *in_vals,
                             uint32_t *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
-                            cudaStream_t s);
+                            int cc_major, cudaStream_t s);
 
 #ifdef __cplusplus
 }
