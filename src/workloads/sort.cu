@@ -400,38 +400,23 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* The co-rank of every tile's first output in its pair of runs (tiles + 1 of them: the last is n's), a warp each:
- * each step the 32 lanes probe 32 evenly spaced positions of the range at once and a ballot keeps the part between
- * the last probe that says "further right" and the first that does not, so a range of r shrinks to r / 33 a step (3
- * dependent rounds of global reads for a run of 2^14 instead of the binary search's 14). */
+/* The co-rank of every tile's first output in its pair of runs (tiles + 1 of them: the last is n's), a thread each.
+ * (A warp-cooperative search, 32 probes a step, took 3 rounds of reads instead of 14 but read 10 times the sectors:
+ * slower on an H100 at 2^26 keys.) */
 #define SORT_PARTITION_BLOCK 256
 __global__ void __launch_bounds__(SORT_PARTITION_BLOCK)
     sort_partition_kernel(const u32 *__restrict__ ki, int *__restrict__ part, long long n, long long w, int tile,
                           int tiles)
 {
     climb_grid_dependency_wait(); /* the keys are the last pass's output */
-    const int t = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5), lane = threadIdx.x & 31;
-    if (t > tiles)
-        return; /* the whole warp */
-    const long long k = (long long)t * tile < n ? (long long)t * tile : n;
-    const sort_pair_of_runs p = sort_runs_at(k, w, n);
-    const u32 *a = ki + p.start, *b = a + p.m;
-    const int kk = (int)(k - p.start);
-    int lo = kk > p.nb ? kk - p.nb : 0, hi = kk < p.m ? kk : p.m;
-    while (lo < hi) {
-        const int i = lo + (int)((long long)(hi - lo) * (lane + 1) / 33);
-        const bool right = !(b[kk - i - 1] < a[i]); /* a[i] comes before b[kk - i - 1]: the co-rank is past i */
-        const int trues = __popc(__ballot_sync(0xffffffffu, right));
-        const int at_last = __shfl_sync(0xffffffffu, i, trues > 0 ? trues - 1 : 0);
-        const int at_first = __shfl_sync(0xffffffffu, i, trues < 32 ? trues : 31);
-        if (trues > 0)
-            lo = at_last + 1;
-        if (trues < 32)
-            hi = at_first;
+    const int t = (int)(blockIdx.x * (long long)blockDim.x + threadIdx.x);
+    if (t <= tiles) {
+        const long long k = (long long)t * tile < n ? (long long)t * tile : n;
+        const sort_pair_of_runs p = sort_runs_at(k, w, n);
+        const u32 *a = ki + p.start;
+        part[t] = climb_co_rank((int)(k - p.start), a, p.m, a + p.m, p.nb);
     }
     climb_grid_dependents_launch();
-    if (lane == 0)
-        part[t] = lo;
 }
 
 template <int BLOCK, int ITEMS, bool PAIRS>
@@ -716,7 +701,7 @@ static cudaError_t launch_best(const sort_args *a)
         const u32 *sk = k, *sv = v;
         int *part = a->part, tl = (int)tile, tn = tiles;
         void *pargs[] = {(void *)&sk, (void *)&part, (void *)&nn, (void *)&w, (void *)&tl, (void *)&tn};
-        e = sort_launch((const void *)sort_partition_kernel, sort_grid((long long)(tiles + 1) * 32, SORT_PARTITION_BLOCK),
+        e = sort_launch((const void *)sort_partition_kernel, sort_grid((long long)tiles + 1, SORT_PARTITION_BLOCK),
                         SORT_PARTITION_BLOCK, 0, a->s, pargs, pdl);
         if (e != cudaSuccess)
             break;
