@@ -294,6 +294,7 @@ __global__ void __launch_bounds__(SORT_TILED_BLOCK)
  * stays behind any real largest key), each thread sorts its ITEMS keys in registers by an odd-even transposition
  * network (a swap only on a strict >: stable), then log2(BLOCK) rounds merge pairs of runs in shared memory, each
  * thread finding its ITEMS outputs' start by the co-rank (the merge path) and merging them serially into registers.
+ * The first five rounds stay within a warp and synchronise the warp alone.
  *
  * Merge passes: a search kernel finds the co-rank of every tile's first output (one thread a tile); each block then
  * loads exactly its tile's keys of a and b into shared memory (coalesced, its range known), merges ITEMS outputs a
@@ -373,14 +374,23 @@ __global__ void __launch_bounds__(BLOCK)
                 }
             }
     for (int w = ITEMS; w < TILE; w *= 2) {
-        __syncthreads();
+        /* while a pair of runs lies within one warp's 32 x ITEMS keys (the first five rounds), the warp merges it
+         * alone: a warp barrier, not the block's */
+        const bool in_warp = 2 * w <= 32 * ITEMS;
+        if (in_warp)
+            __syncwarp();
+        else
+            __syncthreads();
 #pragma unroll
         for (int r = 0; r < ITEMS; r++) {
             sk[threadIdx.x * ITEMS + r] = k[r];
             if (PAIRS)
                 sv[threadIdx.x * ITEMS + r] = v[r];
         }
-        __syncthreads();
+        if (in_warp)
+            __syncwarp();
+        else
+            __syncthreads();
         const int d = threadIdx.x * ITEMS, start = d / (2 * w) * (2 * w), diag = d - start;
         const int i = climb_co_rank(diag, sk + start, w, sk + start + w, w);
         sort_serial_merge<ITEMS, PAIRS>(sk, sv, start + i, start + w, start + w + diag - i, start + 2 * w, k, v);
