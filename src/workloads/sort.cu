@@ -481,10 +481,14 @@ __global__ void __launch_bounds__(BLOCK)
             sv[threadIdx.x * ITEMS + r] = v[r];
     }
     __syncthreads();
-    for (int x = threadIdx.x; x < total; x += BLOCK) {
-        ko[k0 + x] = sk[x];
-        if (PAIRS)
-            vo[k0 + x] = sv[x];
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        const int x = r * BLOCK + (int)threadIdx.x;
+        if (x < total) {
+            ko[k0 + x] = sk[x];
+            if (PAIRS)
+                vo[k0 + x] = sv[x];
+        }
     }
 }
 
