@@ -1,4 +1,6 @@
 /* The C API of merge sort: climb_sort_u32 and climb_sort_pairs_u32 over the rung marked best, in place. */
+#include <string.h>
+
 #include "handle.h"
 #include "../workloads/sort.h"
 
@@ -15,7 +17,13 @@ static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, siz
         if (k < v + n * 4 && v < k + n * 4)
             return CLIMB_STATUS_INVALID_VALUE;
     }
-    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U32, NULL};
+    /* the tuning class: keys alone or pairs, as the workload's `what` option keys it */
+    climb_opt_value opts[2];
+    memset(opts, 0, sizeof opts);
+    opts[0].text = (char *)(pairs ? "pairs" : "keys");
+    opts[0].choice = pairs;
+    opts[1].text = (char *)"uniform";
+    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U32, opts};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_sort_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

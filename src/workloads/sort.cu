@@ -31,6 +31,8 @@
 
 typedef uint32_t u32;
 
+enum { OPT_WHAT, OPT_DIST }; /* the options, in their table's order (below) */
+
 /* ---------------------------------------------------------------- the reference and the inputs */
 
 extern "C" int climb_sort_co_rank(int k, const uint32_t *a, int m, const uint32_t *b, int n)
@@ -640,6 +642,19 @@ static const int SORT_TUNE_ITEMS[] = {11, 15, 17, 19, 23};
 #define SORT_CANDIDATE_VALUES(b, i) b, i,
 static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES)};
 
+/* Built-in values, per tuning class (keys alone, or pairs), used where no wisdom file matches the device: what
+ * `climb tune sort` chose on an H100 at 87cc628 (2^24 and 2^26 uniform keys, cold L2). Keys: 512 x 19, a tile of
+ * 9728 (one global pass fewer than 256 x 19 from 2^24 up). Pairs: 256 x 19 (512 x 19 holds 76 KB of shared memory a
+ * block with the values: two blocks an SM, 12% slower). */
+typedef struct sort_class_policy {
+    int block, items;
+    const char *source;
+} sort_class_policy;
+static const sort_class_policy SORT_POLICY[2] = {
+    {512, 19, "built-in (measured on an H100: keys alone, 512 threads x 19 keys, a tile of 9728)"},
+    {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
+};
+
 typedef struct sort_best_instance {
     int block, items;
     const void *block_fn[2], *merge_fn[2]; /* [pairs] */
@@ -804,7 +819,7 @@ template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info
 
 static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_kernel_desc *o, int max)
 {
-    const climb_sort_tuning t = {v ? v[0] : 256, v ? v[1] : 15};
+    const climb_sort_tuning t = {v ? v[0] : SORT_POLICY[0].block, v ? v[1] : SORT_POLICY[0].items};
     const sort_best_instance *in = sort_instance(&t);
     if (!in)
         return 0;
@@ -862,16 +877,6 @@ static const climb_rung_info *sort_rung_info(int i) { return &SORT_RUNGS[i].info
 
 /* ---------------------------------------------------------------- tuning */
 
-/* Built-in values per architecture, used where no wisdom file matches the device. */
-typedef struct sort_arch_policy {
-    int cc_major; /* 0: any other architecture */
-    int block, items;
-    const char *source;
-} sort_arch_policy;
-static const sort_arch_policy SORT_ARCH_POLICY[] = {
-    {0, 256, 15, "built-in default (not yet measured: 256 threads x 15 keys, a tile of 3840)"},
-};
-
 static const climb_tunable SORT_TUNABLES[] = {
     {.name = "block", .meaning = "threads per block", .values = SORT_TUNE_BLOCKS, .n_values = CLIMB_COUNT(SORT_TUNE_BLOCKS)},
     {.name = "items", .meaning = "keys per thread (odd: conflict-free shared memory)", .values = SORT_TUNE_ITEMS,
@@ -880,12 +885,9 @@ static const climb_tunable SORT_TUNABLES[] = {
 
 static const char *sort_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
-    (void)k;
-    const int n = CLIMB_COUNT(SORT_ARCH_POLICY);
-    const sort_arch_policy *p = &SORT_ARCH_POLICY[n - 1];
-    for (int i = 0; i < n - 1; i++)
-        if (SORT_ARCH_POLICY[i].cc_major == dev->cc_major)
-            p = &SORT_ARCH_POLICY[i];
+    (void)dev;
+    const int pairs = k && k->opts && k->opts[OPT_WHAT].choice == 1;
+    const sort_class_policy *p = &SORT_POLICY[pairs];
     v[0] = p->block;
     v[1] = p->items;
     return p->source;
@@ -954,11 +956,10 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
 
 static const char *const SORT_DISTS[] = {"uniform", "sorted", "reverse", "few", "nearly", NULL};
 static const char *const SORT_WHAT[] = {"keys", "pairs", NULL};
-enum { OPT_WHAT, OPT_DIST };
 static constexpr climb_option SORT_OPTIONS[] = {
     {.name = "what", .kind = CLIMB_OPT_CHOICE,
      .meaning = "keys (u32 keys alone) or pairs (u32 keys, each with a u32 value carried along; stability checked)",
-     .def = "keys,pairs", .choices = SORT_WHAT},
+     .def = "keys,pairs", .choices = SORT_WHAT, .keys_tuning = 1},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
      .meaning = "keys: uniform 32-bit, sorted, reverse (sorted backwards), few (16 distinct values: long runs of "
                 "ties), nearly (sorted, 1% of positions swapped)",
@@ -1031,8 +1032,8 @@ static int sort_create(const climb_case_params *p, climb_case **out)
     c->n = p->shape.d[0];
     c->pairs = p->opts[OPT_WHAT].choice == 1;
     c->dist = p->opts[OPT_DIST].choice;
-    c->tn.block = 256;
-    c->tn.items = 15;
+    c->tn.block = SORT_POLICY[c->pairs].block;
+    c->tn.items = SORT_POLICY[c->pairs].items;
     if (c->n > CLIMB_SORT_MAX_N) {
         fprintf(stderr, "climb: sort n = %zu: indices are 32-bit, so n must be below 2^31\n", c->n);
         free(c);
