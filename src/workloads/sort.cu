@@ -817,6 +817,8 @@ template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info
                            "sort_merge_tiled_kernel<pairs, %s>", CIRCULAR ? "circular" : "tiled");
 }
 
+/* The best rung's kernels for values v, each allowed its shared memory past 48 KB first (the runtime's occupancy
+ * counts it, as a launch does). */
 static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_kernel_desc *o, int max)
 {
     const climb_sort_tuning t = {v ? v[0] : SORT_POLICY[0].block, v ? v[1] : SORT_POLICY[0].items};
@@ -826,6 +828,11 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
     int n = 0;
     for (int pairs = 0; pairs < 2; pairs++) {
         const size_t smem = sort_best_smem(in, pairs);
+        if (smem > 48 * 1024 && (cudaFuncSetAttribute(in->block_fn[pairs], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      (int)smem) != cudaSuccess ||
+                                 cudaFuncSetAttribute(in->merge_fn[pairs], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      (int)smem) != cudaSuccess))
+            cudaGetLastError(); /* no device (listing only): the runtime is not asked then */
         n = climb_kernel_at(o, max, n, in->block_fn[pairs], in->block, smem, "sort_best_block_kernel<%d, %d, %s>",
                             in->block, in->items, pairs ? "pairs" : "keys");
         n = climb_kernel_at(o, max, n, in->merge_fn[pairs], in->block, smem, "sort_best_merge_kernel<%d, %d, %s>",
