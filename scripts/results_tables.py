@@ -161,8 +161,13 @@ def rungs_in_order(rows):
     return sorted({(x["ordinal"], x["rung"], x["kind"]) for x in rows})
 
 
-def name_cell(name, kind):
-    return "`%s`%s" % (name, "" if kind == "ladder" else " (%s)" % kind)
+def beside(r, workload):
+    """The vendor rungs shown beside the bar, not part of it (the registry's "beside"; older reports have none)."""
+    return {x["name"] for x in registry(r, workload)["rungs"] if x.get("beside")}
+
+
+def name_cell(name, kind, aside=()):
+    return "`%s`%s" % (name, "" if kind == "ladder" else " (%s%s)" % (kind, ", beside the bar" if name in aside else ""))
 
 
 def summary_table(gpu, workload, r):
@@ -172,8 +177,9 @@ def summary_table(gpu, workload, r):
     cs, cut = summary_cases(rows)
     varying = varying_options(rows)
     vendors = []
+    aside = beside(r, workload)
     for x in rows:
-        if x["kind"] == "vendor" and x["rung"] not in vendors:
+        if x["kind"] == "vendor" and x["rung"] not in vendors and x["rung"] not in aside:
             vendors.append(x["rung"])
     which = (" (vendor: `%s`)" % vendors[0] if len(vendors) == 1 else
              " (the fastest of the vendor rungs %s in each case)" % ", ".join("`%s`" % v for v in vendors)
@@ -195,7 +201,7 @@ def summary_table(gpu, workload, r):
                 cells.append(x["status"])
             else:
                 cells.append("%s µs, %s, %s" % (fmt(x["median_us"], ".2f"), rate_of(x, reg), ratio(x["vs_vendor"])))
-        out.append("| %d | %s | %s |" % (o, name_cell(name, kind), " | ".join(cells)))
+        out.append("| %d | %s | %s |" % (o, name_cell(name, kind, aside), " | ".join(cells)))
     return "\n".join(out)
 
 
@@ -234,7 +240,7 @@ def ladder_table(gpu, workload, r):
     prev = first = None
     for o, name, kind in rungs_in_order(rows):
         x = next((x for x in rows if x["rung"] == name and case_of(x) == main), None)
-        cells = [str(o), name_cell(name, kind)]
+        cells = [str(o), name_cell(name, kind, beside(r, workload))]
         if pub:
             us, rate = published.get(name, (None, None))
             # What the step and cumulative columns compare: the seed's time, or its rate's inverse. A vendor or
@@ -541,7 +547,7 @@ def overview_table(bench):
         rows = [x for x in r["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"]
         if not rows:
             continue
-        vendors = sorted({x["rung"] for x in r["results"] if x["workload"] == wl and x["kind"] == "vendor"})
+        vendors = sorted({x["rung"] for x in r["results"] if x["workload"] == wl and x["kind"] == "vendor"} - beside(r, wl))
         vend = span([x.get("vs_vendor") for x in rows], ".2f", "×")
         if vend != "-" and vendors:
             vend += " (%s)" % ", ".join("`%s`" % v for v in vendors)

@@ -47,7 +47,8 @@ LADDER = {"name": "lad", "title": "A ladder", "dims": ["n"], "options": [],
                     {"name": "lad_top", "kind": "best", "published_us": None, "published_rate": None}]}
 GRID = {"name": "grid", "title": "Two dims", "dims": ["rows", "cols"], "published": None,
         "options": [{"name": "pad"}, {"name": "op"}],
-        "rungs": [{"name": "g_v", "kind": "vendor"}, {"name": "g_best", "kind": "best"}]}
+        "rungs": [{"name": "g_v", "kind": "vendor"}, {"name": "g_aside", "kind": "vendor", "beside": True},
+                  {"name": "g_best", "kind": "best"}]}
 
 with tempfile.TemporaryDirectory() as root:
     def put(gpu, wl, name, r):
@@ -64,8 +65,9 @@ with tempfile.TemporaryDirectory() as root:
                      row("lad", 4, "lad_top", "best", "i32", [n], 5 * scale, 2.0)]
     lad_rows.append(dict(row("lad", 4, "lad_top", "best", "f32", [1024], 6, 1.5)))
     put("gpua", "lad", "bench.json", report([LADDER], lad_rows))
-    grid_rows = [row("grid", 1, "g_best", "best", "f32", [1000, 3000], 7, 1.1, {"pad": 0, "op": "axpb"}),
-                 row("grid", 1, "g_best", "best", "f32", [1000, 3000], 9, 1.2, {"pad": 3, "op": "axpb"},
+    grid_rows = [row("grid", 1, "g_aside", "vendor", "f32", [1000, 3000], 3, 2.3, {"pad": 0, "op": "axpb"}),
+                 row("grid", 2, "g_best", "best", "f32", [1000, 3000], 7, 1.1, {"pad": 0, "op": "axpb"}),
+                 row("grid", 2, "g_best", "best", "f32", [1000, 3000], 9, 1.2, {"pad": 3, "op": "axpb"},
                      bound="ffma", gflops=123.0)]
     put("gpua", "grid", "bench.json", report([GRID], grid_rows))
     put("gpub", "lad", "bench.json", {"tool": "climb", "results": [{"size": 4}]})  # the first format: skipped
@@ -84,7 +86,9 @@ with tempfile.TemporaryDirectory() as root:
     ov = files["README.md"]["overview"]
     expect("| [lad](docs/lad.md) | Test | `lad_top` | 3 | 1.50–2.00× (`lad_vendor`) |" in ov,
            "the README's overview: the best rung's range against the vendor over its cases (%s)" % ov)
-    expect("| [grid](docs/grid.md) | Test | `g_best` | 2 | 1.10–1.20× |" in ov, "no vendor rung: the ratio alone")
+    expect("| [grid](docs/grid.md) | Test | `g_best` | 2 | 1.10–1.20× |" in ov,
+           "no vendor rung but one beside the bar: the ratio alone (%s)" % ov)
+    expect("`g_aside` (vendor, beside the bar)" in readme, "a vendor rung beside the bar is marked")
     expect(ov.index("[grid]") < ov.index("[lad]") and "gpub" not in ov, "workloads in order, old formats skipped")
     expect("### grid: Two dims" in readme and "### lad: A ladder" in readme, "a section per workload")
     expect(readme.index("### grid") < readme.index("### lad"), "workloads in order")
