@@ -305,6 +305,22 @@ CLIMB_API climb_status climb_sort_u32(climb_handle handle, uint32_t *d_keys, siz
 CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_keys, uint32_t *d_vals, size_t n);
 
 /*
+ * Breadth-first search: d_levels[v] = the number of edges on a shortest path from `source` to v, -1 where v is not
+ * reached, over the graph of n_vertices vertices in CSR on the device: 32-bit row pointers (n_vertices + 1, from 0)
+ * and column indices (rows need not be sorted; self-loops and repeated edges are harmless). climb_bfs follows the
+ * out-edges as stored (a directed graph): top-down steps only. climb_bfs_symmetric is for an undirected graph with
+ * both directions stored (it is not checked): it also takes bottom-up steps, which look for parents along the
+ * in-edges, while the frontier is large (direction-optimising BFS; much faster on social and power-law graphs). One
+ * cooperative kernel, a grid-wide barrier a level: no host round trip, capturable, as a handle's first call too.
+ * Workspace: 8 bytes a vertex, kept by the handle. n_vertices == 0 does nothing; a source outside [0, n_vertices),
+ * a negative count or memory the device cannot reach is INVALID_VALUE.
+ */
+CLIMB_API climb_status climb_bfs(climb_handle handle, int32_t n_vertices, const int32_t *d_row_ptr,
+                                 const int32_t *d_col_idx, int32_t source, int32_t *d_levels);
+CLIMB_API climb_status climb_bfs_symmetric(climb_handle handle, int32_t n_vertices, const int32_t *d_row_ptr,
+                                           const int32_t *d_col_idx, int32_t source, int32_t *d_levels);
+
+/*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions

@@ -31,6 +31,8 @@
 #include "workloads/cutoff.h"
 #include "workloads/mriq.h"
 #include "workloads/sort.h"
+#include "workloads/bfs.h"
+#include "io/graph.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
@@ -44,7 +46,7 @@
 
 typedef enum {
     J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF, J_MRIQ,
-    J_SORT
+    J_SORT, J_BFS
 } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
@@ -60,7 +62,10 @@ typedef struct matrix {
 typedef struct job {
     char label[96];
     job_kind k;
-    int f32;                    /* reduce, scan: f32 (else i32); transpose: f32 (else f64); sort: pairs (else keys) */
+    int f32;                    /* reduce, scan: f32 (else i32); transpose: f32 (else f64); sort: pairs (else keys);
+                                   bfs: climb_bfs_symmetric (else climb_bfs) */
+    int graph;                  /* bfs: the generator (CLIMB_GEN_*); the CSR's row pointers in h_a, columns in h_b,
+                                   m edges, the source in `rows`, the levels out */
     int exclusive;              /* scan */
     size_t n;                   /* reduce, scan, histogram: elements */
     unsigned bins;              /* histogram */
@@ -117,6 +122,32 @@ static int job_setup(job *j)
         j->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
         break;
     case J_MRIQ: j->a_bytes = (5 * j->samples + 3 * j->voxels) * 4; j->out_bytes = 2 * j->voxels * 4; break;
+    case J_BFS: { /* the graph drawn once; each fill shuffles the order within rows (the same levels) */
+        climb_sparse_gen sg = {j->graph, (int64_t)j->n, (int64_t)j->n, 0, 8, 0, 20261124};
+        climb_csr g;
+        char err[200];
+        if (climb_sparse_generate(&sg, &g, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", j->label, err);
+            return -1;
+        }
+        j->m = (size_t)g.nnz;
+        j->a_bytes = (j->n + 1) * 4;
+        j->b_bytes = j->m * 4;
+        j->out_bytes = j->n * 4;
+        j->rows = (size_t)climb_bfs_default_source((int32_t)j->n, g.row_ptr, g.col_idx, 7);
+        j->h_a = malloc(j->a_bytes + 16);
+        j->h_b = malloc(j->b_bytes + 16);
+        if (j->h_a && j->h_b) {
+            memcpy(j->h_a, g.row_ptr, j->a_bytes);
+            memcpy(j->h_b, g.col_idx, j->b_bytes);
+        }
+        climb_csr_free(&g);
+        j->h_c0 = malloc(j->out_bytes + 16);
+        if (!j->h_a || !j->h_b || !j->h_c0 || cudaMalloc(&j->d_a, j->a_bytes + 16) != cudaSuccess ||
+            cudaMalloc(&j->d_b, j->b_bytes + 16) != cudaSuccess || cudaMalloc(&j->d_out, j->out_bytes + 16) != cudaSuccess)
+            return -1;
+        return cudaMemcpy(j->d_a, j->h_a, j->a_bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+    }
     case J_SORT: /* in place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b) */
         j->a_bytes = j->out_bytes = j->n * 4;
         j->b_bytes = j->f32 ? j->n * 4 : 0;
@@ -213,10 +244,27 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
         climb_rng_fill(r, j->mat->f64 ? CLIMB_F64 : CLIMB_F32, j->h_a, (size_t)j->mat->cols, -1.0, 1.0);
         climb_rng_fill(r, j->mat->f64 ? CLIMB_F64 : CLIMB_F32, j->h_c0, (size_t)j->mat->rows, -1.0, 1.0);
         break;
+    case J_BFS: break; /* below: the graph stays, its rows are shuffled */
     case J_SORT: /* keys from 1000 values (many ties: the values' order checks stability), values uniform */
         climb_rng_fill_i32(r, j->h_a, j->n, 0, 999);
         climb_rng_fill_i32(r, j->h_b, j->b_bytes / 4, INT32_MIN, INT32_MAX);
         break;
+    }
+    if (j->k == J_BFS) { /* the rows' orders shuffled; the levels poisoned with a level no vertex has */
+        const int32_t *rp = j->h_a;
+        int32_t *ci = j->h_b;
+        for (size_t v = 0; v < j->n; v++)
+            for (int32_t e = rp[v + 1] - 1; e > rp[v]; e--) {
+                const int32_t o = rp[v] + (int32_t)(climb_rng_next(r) % (uint64_t)(e - rp[v] + 1)), t = ci[e];
+                ci[e] = ci[o];
+                ci[o] = t;
+            }
+        cudaError_t e = cudaMemcpyAsync(j->d_b, j->h_b, j->b_bytes, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess)
+            e = cudaMemsetAsync(j->d_out, 0x7f, j->out_bytes, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        return e == cudaSuccess ? 0 : -1;
     }
     if (j->k == J_SORT) { /* in place: the input goes where the output will be */
         cudaError_t e = cudaMemcpyAsync(j->d_out, j->h_a, j->a_bytes, cudaMemcpyHostToDevice, s);
@@ -272,6 +320,9 @@ static climb_status job_call(job *j, climb_handle h)
     }
     case J_CUTOFF: return climb_coulomb_cutoff_f32(h, j->d_a, j->n, &j->lattice, j->cutoff, j->d_out);
     case J_SORT: return j->f32 ? climb_sort_pairs_u32(h, j->d_out, j->d_b, j->n) : climb_sort_u32(h, j->d_out, j->n);
+    case J_BFS:
+        return j->f32 ? climb_bfs_symmetric(h, (int32_t)j->n, j->d_a, j->d_b, (int32_t)j->rows, j->d_out)
+                      : climb_bfs(h, (int32_t)j->n, j->d_a, j->d_b, (int32_t)j->rows, j->d_out);
     case J_CNN: return climb_conv_forward_f32(h, &j->layer, j->d_a, j->d_b, j->d_out);
     case J_STENCIL: return climb_stencil7_f32(h, j->rows, j->cols, j->n, j->h_b, j->d_a, j->d_out);
     case J_SPMV:
@@ -405,6 +456,19 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
             if (!(fabs(((float *)got)[i] - want) <= tol))
                 MISMATCH(i, ((float *)got)[i], want);
         }
+        break;
+    }
+    case J_BFS: {
+        int32_t *want = malloc(j->n * 4 + 4);
+        if (!want) {
+            MISMATCH(0, 0, 1);
+            break;
+        }
+        climb_bfs_ref((int32_t)j->n, j->h_a, j->h_b, (int32_t)j->rows, want, NULL, NULL);
+        for (size_t v = 0; v < j->n; v++)
+            if (((int32_t *)got)[v] != want[v])
+                MISMATCH(v, ((int32_t *)got)[v], want[v]);
+        free(want);
         break;
     }
     case J_SORT: {
@@ -718,6 +782,14 @@ static job mriq_job(size_t samples, size_t voxels)
     return j;
 }
 
+static job bfs_job(int symmetric, int graph, size_t n)
+{
+    job j = {.k = J_BFS, .f32 = symmetric, .graph = graph, .n = n};
+    snprintf(j.label, sizeof j.label, "climb_bfs%s %s n=%zu", symmetric ? "_symmetric" : "",
+             climb_sparse_gen_name(graph), n);
+    return j;
+}
+
 static job sort_job(int pairs, size_t n)
 {
     job j = {.k = J_SORT, .f32 = pairs, .n = n};
@@ -774,6 +846,8 @@ static void test_capture(climb_rng *r)
         cutoff_job(40, 33, 17, 20000, 8.0f), cutoff_job(9, 3, 2, 50, 12.0f),
         mriq_job(3000, 5000), mriq_job(1, 1),
         sort_job(0, ((size_t)1 << 20) + 7), sort_job(1, 1000003), sort_job(1, 2), sort_job(0, 1),
+        bfs_job(1, CLIMB_GEN_RMAT, 100000), bfs_job(0, CLIMB_GEN_RANDOM, 30011), bfs_job(1, CLIMB_GEN_GRID2D, 4097),
+        bfs_job(0, CLIMB_GEN_GRID2D, 1),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -986,6 +1060,7 @@ static void *work(void *arg)
         stencil_job(40, 33, 9 + w->id), cnn_job(2, 4, 9 + w->id, 20, 3, 1),
         dcs_job(17, 9 + w->id, 3, 300), cutoff_job(21, 9 + w->id, 5, 3000, 6.0f),
         mriq_job(500 + w->id, 700), sort_job(w->id % 2, 20011 + w->id),
+        bfs_job(w->id % 2, w->id % 2 ? CLIMB_GEN_RMAT : CLIMB_GEN_RANDOM, 5003 + w->id),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

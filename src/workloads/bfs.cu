@@ -1,0 +1,1255 @@
+/*
+ * bfs.cu - breadth-first search levels from a source vertex, as a ladder.
+ *
+ * From Kirk and Hwu, Programming Massively Parallel Processors, chapter 12 (graph traversal; the UIUC ECE 508 lecture
+ * on BFS follows it): vertex-centric BFS that checks every vertex at every level; frontiers in a global queue with
+ * atomic enqueues; block-privatised queues in shared memory with an overflow to the global one (the hierarchical
+ * queue); then load balance for power-law graphs by expanding large vertices with a warp or a whole block (Merrill,
+ * Garland and Grimshaw, "Scalable GPU Graph Traversal", whose warp-wide gather of small adjacency lists is used too);
+ * and Beamer, Asanović and Patterson's direction-optimising BFS ("Direction-Optimizing Breadth-First Search"), which
+ * switches to bottom-up steps (every unvisited vertex looks for a parent in the frontier) while the frontier is
+ * large. See docs/bfs.md.
+ *
+ * The ladder's first four rungs are level-synchronous from the host: a launch a level and a read of the frontier's
+ * size (a host part, timed by the wall clock). The best rung is one cooperative kernel with a grid-wide barrier
+ * between levels: no host round trip a level, and capturable in a CUDA graph.
+ *
+ * Order of this file: the reference and inputs, the kernels (one group per rung), the launchers, the registry, the
+ * harness glue.
+ *
+ * Bytes counted: the row pointers and column indices read once, and the level array read and written once (the
+ * one-pass bound); items: the edges of the traversed part (Graph500's TEPS: undirected edges counted once).
+ */
+#include <cooperative_groups.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../device/device_primitives.cuh"
+#include "../io/graph.h"
+#include "../io/mtx.h"
+#include "../io/text.h"
+#include "../core/rng.h"
+#include "../core/workload.cuh"
+#include "bfs.h"
+
+namespace cg = cooperative_groups;
+
+enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE, OPT_INPUT };
+
+/* ---------------------------------------------------------------- the reference and the inputs */
+
+extern "C" int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t source, int32_t *level,
+                                 int32_t *frontier, int32_t *depth)
+{
+    for (int32_t v = 0; v < n; v++)
+        level[v] = -1;
+    if (depth)
+        *depth = 0;
+    if (source < 0 || source >= n)
+        return 0;
+    int32_t *q = frontier ? frontier : (int32_t *)malloc((size_t)n * sizeof *q);
+    if (!q)
+        return -1;
+    int32_t head = 0, tail = 0, levels = 0;
+    q[tail++] = source;
+    level[source] = 0;
+    while (head < tail) {
+        const int32_t v = q[head++];
+        if (level[v] + 1 > levels)
+            levels = level[v] + 1;
+        for (int32_t e = rp[v]; e < rp[v + 1]; e++)
+            if (level[ci[e]] < 0) {
+                level[ci[e]] = level[v] + 1;
+                q[tail++] = ci[e];
+            }
+    }
+    if (depth)
+        *depth = levels;
+    if (!frontier)
+        free(q);
+    return tail;
+}
+
+static int32_t find_root(int32_t *parent, int32_t v)
+{
+    while (parent[v] != v) {
+        parent[v] = parent[parent[v]];
+        v = parent[v];
+    }
+    return v;
+}
+
+extern "C" int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed)
+{
+    if (n <= 0)
+        return -1;
+    int32_t *parent = (int32_t *)malloc((size_t)n * sizeof *parent), *size = (int32_t *)calloc((size_t)n, sizeof *size);
+    if (!parent || !size) {
+        free(parent);
+        free(size);
+        return 0;
+    }
+    for (int32_t v = 0; v < n; v++)
+        parent[v] = v;
+    for (int32_t v = 0; v < n; v++)
+        for (int32_t e = rp[v]; e < rp[v + 1]; e++) {
+            const int32_t a = find_root(parent, v), b = find_root(parent, ci[e]);
+            if (a != b)
+                parent[a < b ? b : a] = a < b ? a : b; /* the smaller id is the root */
+        }
+    int32_t best = 0;
+    for (int32_t v = 0; v < n; v++)
+        size[find_root(parent, v)]++;
+    for (int32_t v = 1; v < n; v++)
+        if (size[v] > size[best])
+            best = v;
+    const int64_t pick = (int64_t)(seed % (uint64_t)size[best]);
+    int32_t source = best;
+    for (int32_t v = 0, k = 0; v < n; v++)
+        if (find_root(parent, v) == best && k++ == pick) {
+            source = v;
+            break;
+        }
+    free(parent);
+    free(size);
+    return source;
+}
+
+static int has_edge(const int32_t *rp, const int32_t *ci, int32_t u, int32_t v)
+{
+    int32_t lo = rp[u], hi = rp[u + 1];
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (ci[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < rp[u + 1] && ci[lo] == v;
+}
+
+extern "C" int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci)
+{
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = rp[u]; e < rp[u + 1]; e++)
+            if (!has_edge(rp, ci, ci[e], u))
+                return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+#define BFS_BLOCK 256
+#define BFS_FULL 0xffffffffu
+
+/* Where a level's discoveries go: the next frontier's queue and size, and the sum of its vertices' degrees (what
+ * the next top-down step will examine). */
+struct bfs_out {
+    int *q;
+    int *count;
+    unsigned long long *edges;
+    const int *rp;
+};
+
+/* Makes u a vertex of level `next` if nobody did: 1 for the thread that did. The read first spares an atomic on the
+ * many edges to vertices already visited. */
+__device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
+{
+    return level[u] == -1 && atomicCAS(&level[u], -1, next) == -1;
+}
+
+/* Every lane of a full warp calls it: the claimed vertices go to the queue with one atomic for the warp. */
+__device__ __forceinline__ void bfs_enqueue_warp(bool claimed, int u, const bfs_out &o)
+{
+    const unsigned m = __ballot_sync(BFS_FULL, claimed);
+    if (!m)
+        return;
+    const int lane = threadIdx.x & 31, leader = __ffs(m) - 1;
+    const unsigned long long deg = claimed ? (unsigned long long)(o.rp[u + 1] - o.rp[u]) : 0ull;
+    const unsigned long long sum = climb_warp_sum(deg);
+    int base = 0;
+    if (lane == leader) {
+        base = atomicAdd(o.count, __popc(m));
+        atomicAdd(o.edges, sum);
+    }
+    base = __shfl_sync(BFS_FULL, base, leader);
+    if (claimed)
+        o.q[base + __popc(m & ((1u << lane) - 1))] = u;
+}
+
+struct bfs_smem {
+    int owner, beg, end;
+    int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
+};
+
+/* A block expands BFS_BLOCK frontier vertices (v < 0: none), every thread calling: vertices of a block's worth of
+ * edges or more by the whole block, one at a time; then those of a warp's worth or more by their warp; the rest by
+ * a warp-wide gather (each warp scans its small lists' lengths and takes 32 edges of their concatenation a step). */
+__device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int next, int v,
+                                 const bfs_out &o, bfs_smem *sm)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int beg = 0, end = 0;
+    if (v >= 0) {
+        beg = rp[v];
+        end = rp[v + 1];
+    }
+    int d = end - beg;
+    for (;;) { /* block-wide */
+        __syncthreads();
+        if (threadIdx.x == 0)
+            sm->owner = -1;
+        __syncthreads();
+        if (d >= BFS_BLOCK)
+            sm->owner = threadIdx.x;
+        __syncthreads();
+        const int owner = sm->owner;
+        if (owner < 0)
+            break;
+        if ((int)threadIdx.x == owner) {
+            sm->beg = beg;
+            sm->end = end;
+            d = 0;
+        }
+        __syncthreads();
+        const int b0 = sm->beg, e0 = sm->end;
+        for (int e = b0 + (int)threadIdx.x; e - (int)threadIdx.x < e0; e += BFS_BLOCK) {
+            bool c = false;
+            int u = 0;
+            if (e < e0) {
+                u = ci[e];
+                c = bfs_claim(level, u, next);
+            }
+            bfs_enqueue_warp(c, u, o);
+        }
+    }
+    for (;;) { /* warp-wide */
+        const unsigned big = __ballot_sync(BFS_FULL, d >= 32);
+        if (!big)
+            break;
+        const int leader = __ffs(big) - 1;
+        const int b0 = __shfl_sync(BFS_FULL, beg, leader), e0 = __shfl_sync(BFS_FULL, end, leader);
+        if (lane == leader)
+            d = 0;
+        for (int e = b0 + lane; e - lane < e0; e += 32) {
+            bool c = false;
+            int u = 0;
+            if (e < e0) {
+                u = ci[e];
+                c = bfs_claim(level, u, next);
+            }
+            bfs_enqueue_warp(c, u, o);
+        }
+    }
+    /* the warp-wide gather of the small lists */
+    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
+    const int total = __shfl_sync(BFS_FULL, off + d, 31);
+    sm->wbeg[warp][lane] = beg;
+    sm->woff[warp][lane] = off;
+    __syncwarp();
+    for (int k = lane; k - lane < total; k += 32) {
+        bool c = false;
+        int u = 0;
+        if (k < total) {
+            int lo = 0, hi = 31; /* the last lane whose list starts at or before k owns edge k */
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) >> 1;
+                if (sm->woff[warp][mid] <= k)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            u = ci[sm->wbeg[warp][lo] + k - sm->woff[warp][lo]];
+            c = bfs_claim(level, u, next);
+        }
+        bfs_enqueue_warp(c, u, o);
+    }
+    __syncwarp();
+}
+
+/* Levels -1 but the source's 0; the source alone in the first queue. */
+__global__ void bfs_init_kernel(int *level, int n, int source, int *q, int *count)
+{
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+        level[v] = v == source ? 0 : -1;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        q[0] = source;
+        *count = 1;
+    }
+}
+
+/* --- rung vertex_top_down: a thread per vertex each level; the vertices of the level expand, the rest idle. */
+__global__ void bfs_vertex_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int n, int cur,
+                                  int *changed)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur)
+        return;
+    for (int e = rp[v]; e < rp[v + 1]; e++) {
+        const int u = ci[e];
+        if (level[u] == -1) {
+            level[u] = cur + 1; /* every writer writes the same */
+            *changed = 1;
+        }
+    }
+}
+
+/* --- rung frontier_queue: a thread per frontier vertex; a neighbour claimed by an atomic goes to the next queue by
+ * another. */
+__global__ void bfs_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
+                                 const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nin)
+        return;
+    const int v = qin[i];
+    for (int e = rp[v]; e < rp[v + 1]; e++) {
+        const int u = ci[e];
+        if (atomicCAS(&level[u], -1, next) == -1)
+            qout[atomicAdd(nout, 1)] = u;
+    }
+}
+
+/* --- rung block_queue: the block's discoveries gathered in shared memory (overflow to the global queue), then one
+ * atomic for the block and a coalesced copy. */
+#define BFS_BQ_CAP 2048
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_block_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
+                           const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
+{
+    __shared__ int sq[BFS_BQ_CAP];
+    __shared__ int sn, sbase;
+    if (threadIdx.x == 0)
+        sn = 0;
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nin) {
+        const int v = qin[i];
+        for (int e = rp[v]; e < rp[v + 1]; e++) {
+            const int u = ci[e];
+            if (bfs_claim(level, u, next)) {
+                const int p = atomicAdd(&sn, 1);
+                if (p < BFS_BQ_CAP)
+                    sq[p] = u;
+                else
+                    qout[atomicAdd(nout, 1)] = u;
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        sn = sn < BFS_BQ_CAP ? sn : BFS_BQ_CAP;
+        sbase = atomicAdd(nout, sn);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < sn; j += BFS_BLOCK)
+        qout[sbase + j] = sq[j];
+}
+
+/* --- rung warp_expand: a launch a level of the cooperative expansion above. */
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_expand_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, const int *__restrict__ qin,
+                      int nin, int *qout, int *nout, unsigned long long *nedges, int next)
+{
+    __shared__ bfs_smem sm;
+    const int i = blockIdx.x * BFS_BLOCK + threadIdx.x;
+    const bfs_out o = {qout, nout, nedges, rp};
+    bfs_expand_chunk(rp, ci, level, next, i < nin ? qin[i] : -1, o, &sm);
+}
+
+/* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
+ * every thread reads the same counters and takes the same decision (Beamer's): go bottom-up when the frontier's
+ * edges pass 1/14 of the unvisited vertices' edges, back top-down when the frontier holds fewer than n/24
+ * vertices. Top-down: the blocks expand the queue as warp_expand does. Bottom-up: a thread per unvisited vertex
+ * looks through its in-edges for a parent of the current level and stops at the first; the vertices found go to the
+ * queue too, for a later top-down step. The counters rotate over three slots so that one barrier a level is enough:
+ * level L reads slot L mod 3, fills L + 1 and clears L + 2. */
+struct bfs_state {
+    int count[3];
+    unsigned long long edges[3];
+    int depth;
+    int bottom_up_levels;
+    unsigned long long bottom_up_mask; /* levels 0 to 63 taken bottom-up */
+};
+
+struct bfs_best_args {
+    int n;
+    const int *rp, *ci, *in_rp, *in_ci; /* in_rp NULL: top-down only */
+    int source;
+    int *level, *qa, *qb;
+    bfs_state *st;
+};
+
+__global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
+{
+    cg::grid_group grid = cg::this_grid();
+    __shared__ bfs_smem sm;
+    const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
+    const int n = a.n, lane = threadIdx.x & 31;
+    bfs_state *st = a.st;
+    for (long long v = gt; v < n; v += gsize)
+        a.level[v] = v == a.source ? 0 : -1;
+    const long long m = a.rp[n];
+    long long unvisited = m - (a.rp[a.source + 1] - a.rp[a.source]);
+    if (gt == 0) {
+        a.qa[0] = a.source;
+        st->count[0] = 1;
+        st->edges[0] = (unsigned long long)(a.rp[a.source + 1] - a.rp[a.source]);
+        st->count[1] = st->count[2] = 0;
+        st->edges[1] = st->edges[2] = 0;
+        st->bottom_up_levels = 0;
+        st->bottom_up_mask = 0;
+    }
+    grid.sync();
+    bool bottom = false;
+    int *qin = a.qa, *qout = a.qb, depth = 0;
+    for (int cur = 0;; cur++) {
+        const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
+        const int nf = ((volatile int *)st->count)[now];
+        const long long mf = (long long)((volatile unsigned long long *)st->edges)[now];
+        if (nf == 0)
+            break;
+        depth = cur + 1;
+        if (a.in_rp) {
+            if (!bottom && mf > unvisited / 14)
+                bottom = true;
+            else if (bottom && nf < n / 24)
+                bottom = false;
+        }
+        if (gt == 0) {
+            st->count[clr] = 0;
+            st->edges[clr] = 0;
+            if (bottom) {
+                st->bottom_up_levels++;
+                if (cur < 64)
+                    st->bottom_up_mask |= 1ull << cur;
+            }
+        }
+        const bfs_out o = {qout, &st->count[nxt], &st->edges[nxt], a.rp};
+        if (!bottom) {
+            for (long long base = (long long)blockIdx.x * BFS_BLOCK; base < nf; base += gsize) {
+                const long long i = base + threadIdx.x;
+                bfs_expand_chunk(a.rp, a.ci, a.level, cur + 1, i < nf ? qin[i] : -1, o, &sm);
+            }
+        } else {
+            for (long long base = gt - lane; base < n; base += gsize) {
+                const long long v = base + lane;
+                bool found = false;
+                if (v < n && a.level[v] == -1) {
+                    for (int e = a.in_rp[v]; e < a.in_rp[v + 1]; e++)
+                        if (a.level[a.in_ci[e]] == cur) {
+                            found = true;
+                            break;
+                        }
+                    if (found)
+                        a.level[v] = cur + 1;
+                }
+                bfs_enqueue_warp(found, (int)v, o);
+            }
+        }
+        grid.sync();
+        unvisited -= (long long)((volatile unsigned long long *)st->edges)[nxt];
+        int *t = qin;
+        qin = qout;
+        qout = t;
+    }
+    if (gt == 0)
+        st->depth = depth;
+}
+
+/* --- the bound: the least a BFS must read (the row pointers and every column index) and write (a value a
+ * vertex), by the fastest kernel that does it: each vertex's degree written, the column indices XORed (16-byte
+ * loads). Verified by its own rule (the degrees and the XOR). */
+__global__ void bfs_bound_kernel(const int *__restrict__ rp, const int4 *__restrict__ ci4, const int *__restrict__ ci,
+                                 long long m, int n, int *out, unsigned *x)
+{
+    const long long gt = (long long)blockIdx.x * blockDim.x + threadIdx.x, gsize = (long long)gridDim.x * blockDim.x;
+    for (long long v = gt; v < n; v += gsize)
+        out[v] = rp[v + 1] - rp[v];
+    unsigned acc = 0;
+    for (long long i = gt; i < m / 4; i += gsize) {
+        const int4 q = ci4[i];
+        acc ^= (unsigned)q.x ^ (unsigned)q.y ^ (unsigned)q.z ^ (unsigned)q.w;
+    }
+    for (long long i = m / 4 * 4 + gt; i < m; i += gsize)
+        acc ^= (unsigned)ci[i];
+    for (int s = 16; s > 0; s >>= 1)
+        acc ^= __shfl_xor_sync(BFS_FULL, acc, s);
+    if ((threadIdx.x & 31) == 0 && acc)
+        atomicXor(x, acc);
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+typedef struct bfs_args {
+    int n;
+    long long m;
+    const int *rp, *ci, *in_rp, *in_ci;
+    int source;
+    int *level;
+    int *qa, *qb;          /* n each */
+    int *count;            /* 2 (host-driven rungs) */
+    unsigned long long *edges;
+    bfs_state *st;         /* the best rung's */
+    unsigned *x;           /* the bound's XOR */
+    int *h_count;          /* pinned: the frontier's size read back */
+    int sms, levels;       /* levels: what the last host-driven run took */
+    cudaStream_t s;
+} bfs_args;
+
+static unsigned bfs_grid(long long n) { return (unsigned)((n + BFS_BLOCK - 1) / BFS_BLOCK); }
+
+static cudaError_t bfs_init(const bfs_args *a)
+{
+    bfs_init_kernel<<<a->n ? (bfs_grid(a->n) < 4096 ? bfs_grid(a->n) : 4096) : 1, BFS_BLOCK, 0, a->s>>>(
+        a->level, a->n, a->source, a->qa, &a->count[0]);
+    return cudaGetLastError();
+}
+
+/* The host reads one int back and waits for it. */
+static cudaError_t bfs_read_int(const bfs_args *a, const int *d, int *out)
+{
+    cudaError_t e = cudaMemcpyAsync(a->h_count, d, sizeof(int), cudaMemcpyDeviceToHost, a->s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(a->s);
+    *out = *a->h_count;
+    return e;
+}
+
+static cudaError_t launch_vertex(bfs_args *a)
+{
+    if (a->n == 0 || a->source < 0)
+        return cudaSuccess;
+    cudaError_t e = bfs_init(a);
+    int changed = 1, cur = 0;
+    for (; e == cudaSuccess && changed; cur++) {
+        e = cudaMemsetAsync(&a->count[1], 0, sizeof(int), a->s);
+        if (e != cudaSuccess)
+            break;
+        bfs_vertex_kernel<<<bfs_grid(a->n), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, a->n, cur, &a->count[1]);
+        e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = bfs_read_int(a, &a->count[1], &changed);
+    }
+    a->levels = cur;
+    return e;
+}
+
+/* The frontier-queue rungs: a launch a level, the next frontier's size read back to size the next launch. */
+typedef void (*bfs_level_fn)(const bfs_args *a, const int *qin, int nin, int *qout, int *nout, int next);
+
+static void level_queue(const bfs_args *a, const int *qin, int nin, int *qout, int *nout, int next)
+{
+    bfs_queue_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, nin, qout, nout, next);
+}
+
+static void level_block_queue(const bfs_args *a, const int *qin, int nin, int *qout, int *nout, int next)
+{
+    bfs_block_queue_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, nin, qout, nout, next);
+}
+
+static void level_expand(const bfs_args *a, const int *qin, int nin, int *qout, int *nout, int next)
+{
+    bfs_expand_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, nin, qout, nout, a->edges,
+                                                             next);
+}
+
+static cudaError_t run_queue_levels(bfs_args *a, bfs_level_fn level)
+{
+    if (a->n == 0 || a->source < 0)
+        return cudaSuccess;
+    cudaError_t e = bfs_init(a);
+    int nin = 1, cur = 0;
+    int *qin = a->qa, *qout = a->qb;
+    for (; e == cudaSuccess && nin > 0; cur++) {
+        e = cudaMemsetAsync(&a->count[1], 0, sizeof(int), a->s);
+        if (e != cudaSuccess)
+            break;
+        level(a, qin, nin, qout, &a->count[1], cur + 1);
+        e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = bfs_read_int(a, &a->count[1], &nin);
+        int *t = qin;
+        qin = qout;
+        qout = t;
+    }
+    a->levels = cur;
+    return e;
+}
+
+static cudaError_t launch_queue(bfs_args *a) { return run_queue_levels(a, level_queue); }
+static cudaError_t launch_block_queue(bfs_args *a) { return run_queue_levels(a, level_block_queue); }
+static cudaError_t launch_expand(bfs_args *a) { return run_queue_levels(a, level_expand); }
+
+/* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
+ * resident). */
+static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
+{
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bfs_best_kernel, BFS_BLOCK, 0);
+    if (e != cudaSuccess)
+        return e;
+    if (per_sm < 1)
+        return cudaErrorCooperativeLaunchTooLarge;
+    long long blocks = (long long)per_sm * sms, need = b->n > 0 ? bfs_grid(b->n) : 1;
+    if (blocks > need)
+        blocks = need;
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeCooperative;
+    attr.val.cooperative = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)blocks);
+    cfg.blockDim = dim3(BFS_BLOCK);
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    bfs_best_args copy = *b;
+    void *args[] = {(void *)&copy};
+    return cudaLaunchKernelExC(&cfg, (const void *)bfs_best_kernel, args);
+}
+
+static cudaError_t launch_best(bfs_args *a)
+{
+    if (a->n == 0 || a->source < 0)
+        return cudaSuccess;
+    const bfs_best_args b = {a->n, a->rp, a->ci, a->in_rp, a->in_ci, a->source, a->level, a->qa, a->qb, a->st};
+    return best_launch(&b, a->sms, a->s);
+}
+
+static cudaError_t launch_bound(bfs_args *a)
+{
+    cudaError_t e = cudaMemsetAsync(a->x, 0, sizeof(unsigned), a->s);
+    if (e != cudaSuccess || (a->n == 0 && a->m == 0))
+        return e;
+    long long blocks = (a->m / 4 > a->n ? a->m / 4 : a->n) / BFS_BLOCK + 1;
+    if (blocks > 8L * a->sms)
+        blocks = 8L * a->sms;
+    bfs_bound_kernel<<<(unsigned)blocks, BFS_BLOCK, 0, a->s>>>(a->rp, (const int4 *)a->ci, a->ci, a->m, a->n,
+                                                                a->level, a->x);
+    return cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------- the library face */
+
+static size_t bfs_align(size_t x) { return (x + 255) / 256 * 256; }
+
+extern "C" size_t climb_bfs_best_workspace(int32_t n)
+{
+    const size_t n1 = n > 0 ? (size_t)n : 1;
+    return 2 * bfs_align(n1 * sizeof(int)) + bfs_align(sizeof(bfs_state));
+}
+
+extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
+                                      const int32_t *in_ci, int32_t source, int32_t *level, void *ws, size_t ws_bytes,
+                                      int sms, cudaStream_t s)
+{
+    if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
+        return cudaErrorInvalidValue;
+    char *w = (char *)ws;
+    const size_t q = bfs_align((size_t)n * sizeof(int));
+    const bfs_best_args b = {n, rp, ci, in_rp, in_ci, source, level, (int *)w, (int *)(w + q), (bfs_state *)(w + 2 * q)};
+    return best_launch(&b, sms, s);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+typedef cudaError_t (*bfs_launch_fn)(bfs_args *a);
+
+#define BFS_KERNELS_FN(fname, kernel, kname)                                                                       \
+    static int fname(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)         \
+    {                                                                                                            \
+        const int n = climb_kernel_at(o, max, 0, (const void *)bfs_init_kernel, BFS_BLOCK, 0, "bfs_init_kernel"); \
+        return climb_kernel_at(o, max, n, (const void *)kernel, BFS_BLOCK, 0, "%s", kname);                      \
+    }
+BFS_KERNELS_FN(k_vertex, bfs_vertex_kernel, "bfs_vertex_kernel")
+BFS_KERNELS_FN(k_queue, bfs_queue_kernel, "bfs_queue_kernel")
+BFS_KERNELS_FN(k_block_queue, bfs_block_queue_kernel, "bfs_block_queue_kernel")
+BFS_KERNELS_FN(k_expand, bfs_expand_kernel, "bfs_expand_kernel")
+static int k_best(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel, "bfs_best_kernel", BFS_BLOCK, 0);
+}
+
+typedef struct bfs_rung {
+    climb_rung_info info;
+    bfs_launch_fn launch;
+} bfs_rung;
+
+enum { RUNG_BOUND = 0, RUNG_BEST = 5 };
+
+static const bfs_rung BFS_RUNGS[] = {
+    {.info = {.name = "one_pass_read", .idea = "bound: the row pointers and every column index read once (16-byte "
+                                               "loads), a value a vertex written: what one pass over the graph costs",
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
+     .launch = launch_bound},
+    {.info = {.name = "vertex_top_down", .idea = "a thread per vertex each level: the level's vertices expand, every "
+                                                 "other thread checks and idles",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_vertex, .host_part = 1},
+     .launch = launch_vertex},
+    {.info = {.name = "frontier_queue", .idea = "the frontier as a queue in global memory: a thread per frontier "
+                                                "vertex, neighbours claimed and enqueued by atomics",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_queue, .host_part = 1},
+     .launch = launch_queue},
+    {.info = {.name = "block_queue", .idea = "each block's discoveries queued in shared memory (overflow to the global "
+                                             "queue), one atomic a block; a read before each atomic",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block_queue, .host_part = 1},
+     .launch = launch_block_queue},
+    {.info = {.name = "warp_expand", .idea = "load balance: large vertices expanded by a whole block or warp, small "
+                                             "ones by a warp-wide gather; one atomic a warp to enqueue",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_expand, .host_part = 1},
+     .launch = launch_expand},
+    {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
+                                                      "trip); bottom-up steps while the frontier is large",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
+     .launch = launch_best},
+};
+#define BFS_N_RUNGS CLIMB_COUNT(BFS_RUNGS)
+static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+static const char *const BFS_GRAPHS[] = {"rmat", "grid2d", "random", NULL};
+static constexpr climb_option BFS_OPTIONS[] = {
+    {.name = "graph", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "generated graph: rmat (R-MAT / Kronecker with Graph500's parameters, undirected), grid2d (a 2-D grid, "
+                "4 neighbours: depth about 2 sqrt(n)), random (edge_factor uniform out-edges a vertex, directed)",
+     .def = "all", .choices = BFS_GRAPHS, .generator = 1},
+    {.name = "edge_factor", .kind = CLIMB_OPT_INT,
+     .meaning = "edges drawn a vertex (rmat: Graph500's 16; random: out-edges a vertex)", .def = "16", .min = 1,
+     .max = 1024, .generator = 1},
+    {.name = "source", .kind = CLIMB_OPT_INT,
+     .meaning = "the source vertex; -1: a vertex of the largest connected component, chosen from the seed",
+     .def = "-1", .min = -1, .max = 2147483646},
+    {.name = "input", .kind = CLIMB_OPT_FILE,
+     .meaning = "a graph file: Matrix Market (pattern or valued, symmetric or general: rows are out-edges), a SNAP edge "
+                "list ('# ' comments, 'u v' a line) or DIMACS shortest paths ('p sp N M', 'a u v w')",
+     .def = ""},
+};
+CLIMB_OPTION_AT(BFS_OPTIONS, OPT_GRAPH, "graph");
+CLIMB_OPTION_AT(BFS_OPTIONS, OPT_EDGE_FACTOR, "edge_factor");
+CLIMB_OPTION_AT(BFS_OPTIONS, OPT_SOURCE, "source");
+CLIMB_OPTION_AT(BFS_OPTIONS, OPT_INPUT, "input");
+
+/* ---------------------------------------------------------------- the input file */
+
+typedef struct bfs_file {
+    climb_csr g;
+    int directed;
+} bfs_file;
+
+static int bfs_load(const char *path, void **data, climb_shape *shape, char *desc, size_t desclen, char *err,
+                    size_t errlen)
+{
+    *data = NULL;
+    bfs_file *f = (bfs_file *)calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "%s: out of host memory", path);
+        return -1;
+    }
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        free(f);
+        return -1;
+    }
+    char head[16] = "";
+    const size_t got = fread(head, 1, sizeof head - 1, in);
+    fclose(in);
+    head[got] = '\0';
+    const char *kind;
+    if (strncmp(head, "%%MatrixMarket", 14) == 0) {
+        climb_mtx_info info;
+        if (climb_mtx_read(path, &f->g, &info, err, errlen) != 0) {
+            free(f);
+            return -1;
+        }
+        if (f->g.rows != f->g.cols) {
+            snprintf(err, errlen, "%s: a %d x %d matrix: a graph's adjacency is square", path, f->g.rows, f->g.cols);
+            climb_csr_free(&f->g);
+            free(f);
+            return -1;
+        }
+        f->directed = info.symmetry == 0;
+        kind = f->directed ? "Matrix Market, general: directed" : "Matrix Market, symmetric: undirected";
+    } else {
+        climb_graph_info info;
+        if (climb_graph_read(path, 0, &f->g, &info, err, errlen) != 0) {
+            free(f);
+            return -1;
+        }
+        if (!info.directed && info.format == CLIMB_GRAPH_SNAP) { /* an undirected edge list: each edge both ways */
+            climb_csr_free(&f->g);
+            if (climb_graph_read(path, 1, &f->g, &info, err, errlen) != 0) {
+                free(f);
+                return -1;
+            }
+        }
+        f->directed = info.directed;
+        kind = info.format == CLIMB_GRAPH_DIMACS ? "DIMACS, directed arcs"
+               : info.directed                   ? "SNAP edge list, directed"
+                                                 : "SNAP edge list, undirected";
+    }
+    *shape = CLIMB_SHAPE1((size_t)f->g.rows);
+    snprintf(desc, desclen, "%s: %d vertices, %d edges stored (%s)", climb_base_name(path), f->g.rows, f->g.nnz, kind);
+    *data = f;
+    return 0;
+}
+
+static void bfs_unload(void *data)
+{
+    bfs_file *f = (bfs_file *)data;
+    if (f)
+        climb_csr_free(&f->g);
+    free(f);
+}
+
+/* ---------------------------------------------------------------- harness glue */
+
+struct climb_case {
+    climb_case_params p;
+    climb_csr own;            /* a generated graph (the file's is the option's) */
+    const climb_csr *g;
+    int graph, symmetric, directed_file;
+    int32_t n, source, depth, reached;
+    long long m;
+    double traversed;         /* the items: edges of the traversed part */
+    int32_t *ref, *got, *frontier;
+    int *d_rp, *d_ci, *d_in_rp, *d_in_ci, *d_level, *d_qa, *d_qb, *d_count;
+    unsigned long long *d_edges;
+    bfs_state *d_st;
+    unsigned *d_x, ref_x;
+    int *h_count;
+    int sms, last_levels;
+    double in_bytes;
+    char desc[400], note[200];
+};
+
+static void bfs_free_in_edges(climb_case *c)
+{
+    if (c->d_in_rp && c->d_in_rp != c->d_rp)
+        cudaFree(c->d_in_rp);
+    if (c->d_in_ci && c->d_in_ci != c->d_ci)
+        cudaFree(c->d_in_ci);
+    c->d_in_rp = c->d_in_ci = NULL;
+    c->in_bytes = 0;
+}
+
+static void bfs_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    bfs_free_in_edges(c);
+    climb_csr_free(&c->own);
+    free(c->ref);
+    free(c->got);
+    free(c->frontier);
+    void *dev[] = {c->d_rp, c->d_ci, c->d_level, c->d_qa, c->d_qb, c->d_count, c->d_edges, c->d_st, c->d_x};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    if (c->h_count)
+        cudaFreeHost(c->h_count);
+    free(c);
+}
+
+static int bfs_upload(const void *h, size_t bytes, int **d)
+{
+    if (CLIMB_FAILED(cudaMalloc((void **)d, bytes ? bytes : 4)))
+        return -1;
+    return bytes && CLIMB_FAILED(cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice)) ? -1 : 0;
+}
+
+static const char *const BFS_GRAPH_NAMES[] = {"R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; undirected)",
+                                              "2-D grid, 4 neighbours", "uniform random out-edges (directed)"};
+
+static int bfs_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    c->sms = p->dev ? p->dev->sms : 1;
+    c->graph = p->opts[OPT_GRAPH].choice;
+    const bfs_file *f = (const bfs_file *)p->opts[OPT_INPUT].data;
+    char err[400];
+    if (f) {
+        c->g = &f->g;
+        c->directed_file = f->directed;
+    } else {
+        const size_t nv = p->shape.d[0];
+        if (nv > 0x7fffffffu) {
+            fprintf(stderr, "climb: bfs: more than 2^31 - 1 vertices\n");
+            bfs_destroy(c);
+            return -1;
+        }
+        static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
+        const climb_sparse_gen sg = {KIND[c->graph], (int64_t)nv, (int64_t)nv, 0, (int)p->opts[OPT_EDGE_FACTOR].i, 0,
+                                     p->seed};
+        if (nv > 0 && climb_sparse_generate(&sg, &c->own, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: bfs: %s\n", err);
+            bfs_destroy(c);
+            return -1;
+        }
+        if (nv == 0) { /* an empty graph: no vertex, no edge */
+            c->own.row_ptr = (int32_t *)calloc(1, sizeof(int32_t));
+            if (!c->own.row_ptr) {
+                bfs_destroy(c);
+                return climb_host_oom("the graph");
+            }
+        }
+        c->g = &c->own;
+    }
+    const climb_csr *g = c->g;
+    c->n = g->rows;
+    c->m = g->row_ptr[c->n];
+    c->symmetric = f ? !f->directed || climb_bfs_is_symmetric(c->n, g->row_ptr, g->col_idx)
+                     : c->graph != 2 || climb_bfs_is_symmetric(c->n, g->row_ptr, g->col_idx);
+    const int64_t want = p->opts[OPT_SOURCE].i;
+    if (want >= c->n) {
+        fprintf(stderr, "climb: bfs: source %lld is not a vertex: the graph has %d\n", (long long)want, c->n);
+        bfs_destroy(c);
+        return -1;
+    }
+    c->source = want >= 0 ? (int32_t)want : climb_bfs_default_source(c->n, g->row_ptr, g->col_idx, p->seed);
+    const size_t n1 = c->n ? (size_t)c->n : 1;
+    c->ref = (int32_t *)malloc(n1 * 4);
+    c->got = (int32_t *)malloc(n1 * 4);
+    c->frontier = (int32_t *)malloc((n1 + 1) * 4);
+    if (!c->ref || !c->got || !c->frontier) {
+        bfs_destroy(c);
+        return climb_host_oom("%d vertices", c->n);
+    }
+    c->reached = climb_bfs_ref(c->n, g->row_ptr, g->col_idx, c->source, c->ref, c->frontier, &c->depth);
+    double edges = 0;
+    for (int32_t v = 0; v < c->n; v++)
+        if (c->ref[v] >= 0)
+            edges += g->row_ptr[v + 1] - g->row_ptr[v];
+    c->traversed = c->symmetric ? edges / 2 : edges;
+    c->ref_x = 0;
+    for (long long e = 0; e < c->m; e++)
+        c->ref_x ^= (unsigned)g->col_idx[e];
+    /* the description: the graph, and what the BFS from this source finds (depth, frontier sizes) */
+    int used = snprintf(c->desc, sizeof c->desc, "%s: %d vertices, %lld edges stored (%s); source %d reaches %d in %d "
+                        "levels; frontier sizes",
+                        f ? "the named file" : BFS_GRAPH_NAMES[c->graph], c->n, c->m,
+                        c->symmetric ? "symmetric" : "directed", c->source, c->reached, c->depth);
+    {
+        int32_t lvl = 0, start = 0;
+        for (int32_t i = 0; i <= c->reached && used < (int)sizeof c->desc - 40; i++) {
+            if (i == c->reached || c->ref[c->frontier[i]] != lvl) {
+                if (lvl < 12 || lvl == c->depth - 1)
+                    used += snprintf(c->desc + used, sizeof c->desc - used, "%s %d", lvl == 12 ? " ..." : "", i - start);
+                else if (lvl == 12)
+                    used += snprintf(c->desc + used, sizeof c->desc - used, " ...");
+                if (i == c->reached)
+                    break;
+                lvl++;
+                start = i;
+            }
+        }
+    }
+    /* the device copies */
+    const size_t m1 = c->m ? (size_t)c->m : 1;
+    if (bfs_upload(g->row_ptr, (n1 + 1) * 4, &c->d_rp) || bfs_upload(g->col_idx, (size_t)c->m * 4, &c->d_ci) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_level, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_qa, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_qb, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_count, 8)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_edges, 8)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_st, sizeof(bfs_state))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_x, 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->h_count, 4))) {
+        cudaGetLastError();
+        fprintf(stderr, "climb: out of device memory for a graph of %d vertices and %lld edges\n", c->n, c->m);
+        bfs_destroy(c);
+        return -1;
+    }
+    (void)m1;
+    *out = c;
+    return 0;
+}
+
+static const char *bfs_describe(const climb_case *c) { return c->desc; }
+
+static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode;
+    snprintf(desc, desclen, "CPU BFS (a queue), every vertex's level, exact");
+    return 0;
+}
+
+static const char *bfs_refuses(const climb_case *c, int rung)
+{
+    (void)c;
+    (void)rung;
+    return NULL;
+}
+
+/* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here (untimed, reported as
+ * set-up); a symmetric graph's are its out-edges. */
+static int bfs_prepare(climb_case *c, int rung)
+{
+    if (rung != RUNG_BEST || c->d_in_rp)
+        return 0;
+    if (c->symmetric) {
+        c->d_in_rp = c->d_rp;
+        c->d_in_ci = c->d_ci;
+        return 0;
+    }
+    const climb_csr *g = c->g;
+    int32_t *src = (int32_t *)malloc((size_t)(c->m ? c->m : 1) * 4), *dst = (int32_t *)malloc((size_t)(c->m ? c->m : 1) * 4);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return climb_host_oom("the transpose");
+    }
+    for (int32_t v = 0; v < c->n; v++)
+        for (int32_t e = g->row_ptr[v]; e < g->row_ptr[v + 1]; e++) {
+            src[e] = g->col_idx[e];
+            dst[e] = v;
+        }
+    climb_csr t;
+    memset(&t, 0, sizeof t);
+    char err[300];
+    const int rc = climb_csr_from_edges(c->n, c->n, c->m, src, dst, NULL, 0, 1, &t, NULL, err, sizeof err);
+    free(src);
+    free(dst);
+    if (rc != 0) {
+        fprintf(stderr, "climb: bfs: the transpose: %s\n", err);
+        return -1;
+    }
+    const int ok = bfs_upload(t.row_ptr, ((size_t)c->n + 1) * 4, &c->d_in_rp) == 0 &&
+                   bfs_upload(t.col_idx, (size_t)t.nnz * 4, &c->d_in_ci) == 0;
+    c->in_bytes = ((double)c->n + 1 + t.nnz) * 4;
+    climb_csr_free(&t);
+    return ok ? 0 : -1;
+}
+
+static int bfs_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    if (rung != RUNG_BEST || c->symmetric)
+        return 0;
+    out->bytes = c->in_bytes;
+    out->ms = 0;
+    return 1;
+}
+
+static void bfs_release(climb_case *c, int rung)
+{
+    if (rung == RUNG_BEST)
+        bfs_free_in_edges(c);
+}
+
+static bfs_args bfs_case_args(climb_case *c, cudaStream_t s)
+{
+    bfs_args a;
+    memset(&a, 0, sizeof a);
+    a.n = c->n;
+    a.m = c->m;
+    a.rp = c->d_rp;
+    a.ci = c->d_ci;
+    a.in_rp = c->d_in_rp;
+    a.in_ci = c->d_in_ci;
+    a.source = c->source;
+    a.level = c->d_level;
+    a.qa = c->d_qa;
+    a.qb = c->d_qb;
+    a.count = c->d_count;
+    a.edges = c->d_edges;
+    a.st = c->d_st;
+    a.x = c->d_x;
+    a.h_count = c->h_count;
+    a.sms = c->sms;
+    a.s = s;
+    return a;
+}
+
+static int bfs_run(climb_case *c, int rung, cudaStream_t s)
+{
+    bfs_args a = bfs_case_args(c, s);
+    CLIMB_CHECK(BFS_RUNGS[rung].launch(&a));
+    c->last_levels = a.levels;
+    return 0;
+}
+
+/* 0x7f7f7f7f: a level no graph of fewer than 2^31 vertices has. */
+static int bfs_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_level, 0x7f, (c->n ? (size_t)c->n : 1) * 4));
+    CLIMB_CHECK(cudaMemset(c->d_x, 0x7f, 4));
+    return 0;
+}
+
+static int bfs_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    if (c->n == 0)
+        return 0;
+    CLIMB_CHECK(cudaMemcpy(c->got, c->d_level, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
+    const climb_csr *g = c->g;
+    size_t bad = 0, first = 0;
+    int32_t want_first = 0;
+    for (int32_t v = 0; v < c->n; v++) {
+        const int32_t want = rung == RUNG_BOUND ? g->row_ptr[v + 1] - g->row_ptr[v] : c->ref[v];
+        if (c->got[v] != want) {
+            if (!bad) {
+                first = (size_t)v;
+                want_first = want;
+            }
+            bad++;
+        }
+    }
+    if (bad) {
+        snprintf(msg, msglen, "%s of vertex %zu = %d, expected %d (%zu of %d wrong)",
+                 rung == RUNG_BOUND ? "degree" : "level", first, c->got[first], want_first, bad, c->n);
+        return 1;
+    }
+    if (rung == RUNG_BOUND) {
+        unsigned x;
+        CLIMB_CHECK(cudaMemcpy(&x, c->d_x, 4, cudaMemcpyDeviceToHost));
+        if (x != c->ref_x) {
+            snprintf(msg, msglen, "the column indices' XOR is %08x, expected %08x", x, c->ref_x);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void bfs_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = ((double)c->n + 1) * 4 + (double)c->m * 4 + (double)c->n * 4;
+    out->bytes_written = (double)c->n * 4;
+    out->items = c->traversed;
+}
+
+/* The best rung's levels taken bottom-up; the host-driven rungs' launches. */
+static const char *bfs_rung_note(climb_case *c, int rung)
+{
+    if (rung == RUNG_BEST && c->n > 0) {
+        bfs_state st;
+        if (cudaMemcpy(&st, c->d_st, sizeof st, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            cudaGetLastError();
+            return NULL;
+        }
+        int used = snprintf(c->note, sizeof c->note, "%d levels, %d of them bottom-up", st.depth, st.bottom_up_levels);
+        if (st.bottom_up_mask) {
+            used += snprintf(c->note + used, sizeof c->note - used, " (levels");
+            for (int l = 0; l < 64 && used < (int)sizeof c->note - 8; l++)
+                if (st.bottom_up_mask >> l & 1)
+                    used += snprintf(c->note + used, sizeof c->note - used, " %d", l);
+            snprintf(c->note + used, sizeof c->note - used, ")");
+        }
+        return c->note;
+    }
+    if (rung != RUNG_BOUND && rung != RUNG_BEST && c->n > 0) {
+        snprintf(c->note, sizeof c->note, "%d launches and host round trips, one a level", c->last_levels);
+        return c->note;
+    }
+    return NULL;
+}
+
+static const climb_shape BFS_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 22)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape BFS_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20)};
+/* Empty, one vertex, a few, odd sizes, past a block and a queue's shared capacity. */
+static const climb_shape BFS_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),    CLIMB_SHAPE1(2),
+                                               CLIMB_SHAPE1(3),    CLIMB_SHAPE1(17),   CLIMB_SHAPE1(257),
+                                               CLIMB_SHAPE1(3001), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(300007)};
+static const climb_shape BFS_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(3001), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep BFS_SWEEPS[] = {
+    {.name = "graphs",
+     .title = "BFS on real graphs (social, vote, e-mail, a Delaunay mesh, FEM, a road network): GTEPS against vertices",
+     .args = "--input {data}/matrices/wiki-Vote.mtx --input {data}/matrices/email-Enron.mtx "
+             "--input {data}/matrices/delaunay_n16.mtx --input {data}/matrices/bcsstk13.mtx "
+             "--input {data}/matrices/1138_bus.mtx --input {data}/graphs/rome99.gr",
+     .x = "vertices",
+     .log_x = 1},
+    {.name = "scale",
+     .title = "BFS on R-MAT graphs (edge factor 16): GTEPS against vertices (Graph500 scale 16 to 22)",
+     .args = "--set graph=rmat --size 2^16 --size 2^18 --size 2^20 --size 2^22",
+     .x = "vertices",
+     .log_x = 1},
+};
+
+static const char *bfs_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    if (s->d[0] > 0x7fffffffu)
+        return "more than 2^31 - 1 vertices";
+    if (opts && opts[OPT_SOURCE].i >= 0 && (size_t)opts[OPT_SOURCE].i >= s->d[0])
+        return "the source is not a vertex of the graph (it has fewer vertices)";
+    return NULL;
+}
+
+/* Host memory: the graph (a generated one's edges drawn before the CSR is built) and four values a vertex. */
+static double bfs_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    const double ef = opts && !opts[OPT_INPUT].data ? (double)opts[OPT_EDGE_FACTOR].i : 0;
+    return (double)s->d[0] * (16 + ef * 2 * 12);
+}
+
+extern "C" const climb_workload climb_bfs_workload = {
+    .name = "bfs",
+    .title = "Breadth-first search: every vertex's level from a source",
+    .seed_ref = "seed 004: Kirk and Hwu, Programming Massively Parallel Processors, chapter 12 (frontiers, "
+                "privatised queues); Merrill, Garland and Grimshaw (load balance); Beamer, Asanovic and Patterson "
+                "(direction-optimising BFS)",
+    .command = NULL,
+    .dims = {"vertices"},
+    .shape_format = "{vertices} vertices",
+    .types = CLIMB_TYPE_BIT(CLIMB_I32),
+    .options = BFS_OPTIONS,
+    .n_options = CLIMB_COUNT(BFS_OPTIONS),
+    .bytes_counted = "read: the row pointers, the column indices and the level array once; written: the level array "
+                     "once (the one-pass bound)",
+    .items_unit = "traversed edges",
+    .items_rate = "GTEPS",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = BFS_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(BFS_BENCH_SHAPES),
+    .check_shapes = BFS_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(BFS_CHECK_SHAPES),
+    .quick_shapes = BFS_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(BFS_QUICK_SHAPES),
+    .main_shapes = BFS_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(BFS_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = BFS_N_RUNGS,
+    .rung = bfs_rung_info,
+    .published = NULL,
+    .sweeps = BFS_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(BFS_SWEEPS),
+    .load = bfs_load,
+    .unload = bfs_unload,
+    .peek = NULL,
+    .create = bfs_create,
+    .describe = bfs_describe,
+    .reference = bfs_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .case_bytes = bfs_case_bytes,
+    .case_refuses = bfs_case_refuses,
+    .refuses = bfs_refuses,
+    .prepare = bfs_prepare,
+    .setup = bfs_setup,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = bfs_run,
+    .poison = bfs_poison,
+    .verify = bfs_verify,
+    .counts = bfs_counts,
+    .rung_counts = NULL,
+    .rung_note = bfs_rung_note,
+    .release = bfs_release,
+    .save = NULL,
+    .destroy = bfs_destroy,
+    .tuning = NULL,
+    .set_tuning = NULL,
+};

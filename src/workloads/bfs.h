@@ -1,0 +1,43 @@
+/* Breadth-first search levels: the parts of src/workloads/bfs.cu that the library face and the tests use. */
+#ifndef CLIMB_WORKLOADS_BFS_H
+#define CLIMB_WORKLOADS_BFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_bfs_workload;
+
+/* CPU reference: level[v] = the number of edges on a shortest path from source to v along the out-edges of the n x
+ * n CSR (rp, ci), -1 where v is not reached. frontier (NULL, or room for n + 1) gets the vertices of each level;
+ * *depth (if not NULL) the number of levels. Returns the vertices reached. source outside [0, n): nothing reached. */
+int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t source, int32_t *level,
+                      int32_t *frontier, int32_t *depth);
+
+/* The default source: a vertex of the largest (weakly) connected component, the (seed mod its size)-th in vertex
+ * order; the smallest vertex id breaks a tie between components. -1 for an empty graph. */
+int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed);
+
+/* 1 when every edge u -> v has its v -> u (the pattern is symmetric: an undirected graph). Rows sorted. */
+int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci);
+
+/* The best rung for the library face (src/lib/bfs.c): levels from source over the n x n CSR (rp, ci) on s, in one
+ * cooperative kernel (no host round trip: capturable). in_rp, in_ci: the in-edges (the transpose; the same arrays
+ * for a symmetric graph), or NULL for top-down steps only. The workspace holds climb_bfs_best_workspace(n) bytes.
+ * sms: the device's. */
+size_t climb_bfs_best_workspace(int32_t n);
+cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
+                           const int32_t *in_ci, int32_t source, int32_t *level, void *ws, size_t ws_bytes, int sms,
+                           cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,163 @@
+/* GPU: every BFS rung over the edge sizes for every generated graph kind (R-MAT, 2-D grid, random directed) from
+ * fresh seeds, each vertex's level checked from poisoned levels; every rung on the real graphs of the data folder
+ * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
+ * and symmetric, isolated sources, bad arguments refused, no error left behind). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "climb.h"
+#include "device/device.h"
+#include "core/harness.h"
+#include "core/rng.h"
+#include "io/graph.h"
+#include "workloads/bfs.h"
+#include "test_plan.h"
+#include "testing.h"
+
+#ifndef CLIMB_SOURCE_DIR
+#define CLIMB_SOURCE_DIR "."
+#endif
+
+static const climb_workload *w = &climb_bfs_workload;
+static climb_device_info dev;
+
+static void check_plan(climb_opt_plan *p, uint64_t seed, const char *what, const climb_shape *shapes, int n_shapes)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = p;
+    o.shapes = shapes;
+    o.n_shapes = n_shapes;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "%s: %ld runs, %d failures, %ld refused", what,
+               cr.runs, cr.failures, cr.refused);
+    printf("%s: %ld runs, seed %" PRIu64 "\n", what, cr.runs, seed);
+    climb_check_result_free(&cr);
+}
+
+static void test_generated(uint64_t seed)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "graph", "all", "edge_factor", "1,16", NULL);
+    check_plan(&p, seed, "generated graphs, every check size", NULL, 0);
+    climb_opt_plan_free(&p, NULL);
+    /* a source given: vertex 0, which a random directed graph may leave nearly alone */
+    test_plan(&p, w, "graph", "random,grid2d", "source", "0", NULL);
+    const climb_shape s[] = {CLIMB_SHAPE1(1000), CLIMB_SHAPE1(100003)};
+    check_plan(&p, seed + 1, "source 0", s, 2);
+    climb_opt_plan_free(&p, NULL);
+}
+
+/* Every rung on each real graph present in the data folder. */
+static void test_real(uint64_t seed)
+{
+    const char *files[] = {"matrices/wiki-Vote.mtx", "matrices/email-Enron.mtx", "matrices/delaunay_n16.mtx",
+                           "matrices/bcsstk13.mtx",  "matrices/west0067.mtx",    "graphs/rome99.gr"};
+    const char *dir = getenv("CLIMB_DATA");
+    char path[600];
+    int tried = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir && dir[0] ? dir : CLIMB_SOURCE_DIR "/../shared/data", files[i]);
+        if (access(path, R_OK) != 0)
+            continue;
+        climb_opt_plan p;
+        test_plan(&p, w, "input", path, NULL);
+        const climb_shape none[1] = {CLIMB_SHAPE1(0)};
+        (void)none;
+        check_plan(&p, seed, files[i], NULL, 0);
+        climb_opt_plan_free(&p, NULL);
+        tried++;
+    }
+    printf("real graphs: %d checked%s\n", tried, tried ? "" : " (no data folder: skipped)");
+}
+
+static void test_poisoned(void)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "graph", "rmat", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 9;
+    climb_case_key k = {CLIMB_I32, CLIMB_SHAPE1(5000), 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
+    const int best = climb_best_rung(w);
+    char msg[400];
+    EXPECT(w->poison(oc.c) == 0);
+    EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "level of vertex"));
+    EXPECT(w->poison(oc.c) == 0);
+    EXPECT(w->verify(oc.c, climb_bound_rung(w), msg, sizeof msg) == 1 && strstr(msg, "degree of vertex"));
+    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void test_api(uint64_t seed)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    const int kinds[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
+    for (int k = 0; k < 3; k++)
+        for (int sz = 0; sz < 2; sz++) {
+            const int32_t n = sz ? 200003 : 1000;
+            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + (uint64_t)k};
+            climb_csr g;
+            char err[300];
+            EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
+            int32_t *d_rp, *d_ci, *d_lv, *want = malloc((size_t)n * 4), *got = malloc((size_t)n * 4);
+            EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+                   cudaMalloc((void **)&d_ci, (size_t)g.nnz * 4 + 4) == cudaSuccess &&
+                   cudaMalloc((void **)&d_lv, (size_t)n * 4) == cudaSuccess);
+            EXPECT(cudaMemcpy(d_rp, g.row_ptr, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+                   cudaMemcpy(d_ci, g.col_idx, (size_t)g.nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            const int sym = climb_bfs_is_symmetric(n, g.row_ptr, g.col_idx);
+            const int32_t sources[] = {0, n - 1, climb_bfs_default_source(n, g.row_ptr, g.col_idx, seed)};
+            for (int si = 0; si < 3; si++)
+                for (int mode = 0; mode < 1 + sym; mode++) {
+                    EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess);
+                    const climb_status st = mode ? climb_bfs_symmetric(h, n, d_rp, d_ci, sources[si], d_lv)
+                                                 : climb_bfs(h, n, d_rp, d_ci, sources[si], d_lv);
+                    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s", climb_status_string(st));
+                    EXPECT(cudaMemcpy(got, d_lv, (size_t)n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+                    climb_bfs_ref(n, g.row_ptr, g.col_idx, sources[si], want, NULL, NULL);
+                    int bad = 0;
+                    for (int32_t v = 0; v < n; v++)
+                        bad += got[v] != want[v];
+                    EXPECT_MSG(bad == 0, "api kind %d n=%d source %d %s: %d wrong", k, n, sources[si],
+                               mode ? "symmetric" : "directed", bad);
+                }
+            /* bad arguments */
+            EXPECT(climb_bfs(h, n, d_rp, d_ci, n, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, n, d_rp, d_ci, -1, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, -5, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, n, g.row_ptr, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE); /* host memory */
+            EXPECT(climb_bfs(NULL, n, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, 0, NULL, NULL, 0, NULL) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaGetLastError() == cudaSuccess);
+            cudaFree(d_rp);
+            cudaFree(d_ci);
+            cudaFree(d_lv);
+            free(want);
+            free(got);
+            climb_csr_free(&g);
+        }
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    EXPECT(climb_device_query(0, &dev) == 0);
+    const uint64_t fresh = climb_fresh_seed();
+    test_poisoned();
+    test_api(fresh);
+    test_generated(fresh);
+    test_real(fresh);
+    return test_finish("test_gpu_bfs");
+}
