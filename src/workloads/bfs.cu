@@ -163,35 +163,73 @@ __device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
     return level[u] == -1 && atomicCAS(&level[u], -1, next) == -1;
 }
 
-/* Every lane of a full warp calls it: the claimed vertices go to the queue with one atomic for the warp. */
-__device__ __forceinline__ void bfs_enqueue_warp(bool claimed, int u, const bfs_out &o)
+struct bfs_smem {
+    int owner, beg, end;
+    int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
+    int wq[BFS_BLOCK / 32][64]; /* each warp's discoveries, flushed to the queue 32 at a time */
+};
+
+/* A warp's staging of its discoveries: the queue takes them 32 at a time (one atomic for 32 vertices, not one for
+ * every round of 32 edges that finds any), and the edges of the new frontier are summed in each lane and added once
+ * at the end. n is the same in every lane. */
+struct bfs_wbuf {
+    int *q;
+    int n;
+    unsigned long long edges;
+};
+
+__device__ __forceinline__ void bfs_wbuf_flush(bfs_wbuf &b, int count, const bfs_out &o)
+{
+    const int lane = threadIdx.x & 31;
+    int base = 0;
+    if (lane == 0)
+        base = atomicAdd(o.count, count);
+    base = __shfl_sync(BFS_FULL, base, 0);
+    if (lane < count)
+        o.q[base + lane] = b.q[lane];
+    __syncwarp();
+    const int rest = b.n - count; /* what is left moves to the front */
+    const int keep = lane < rest ? b.q[count + lane] : 0;
+    __syncwarp();
+    if (lane < rest)
+        b.q[lane] = keep;
+    __syncwarp();
+    b.n = rest;
+}
+
+/* Every lane of a full warp calls it. */
+__device__ __forceinline__ void bfs_push(bool claimed, int u, bfs_wbuf &b, const bfs_out &o)
 {
     const unsigned m = __ballot_sync(BFS_FULL, claimed);
     if (!m)
         return;
-    const int lane = threadIdx.x & 31, leader = __ffs(m) - 1;
-    const unsigned long long deg = claimed ? (unsigned long long)(o.rp[u + 1] - o.rp[u]) : 0ull;
-    const unsigned long long sum = climb_warp_sum(deg);
-    int base = 0;
-    if (lane == leader) {
-        base = atomicAdd(o.count, __popc(m));
-        atomicAdd(o.edges, sum);
+    const int lane = threadIdx.x & 31;
+    if (claimed) {
+        b.q[b.n + __popc(m & ((1u << lane) - 1))] = u;
+        b.edges += (unsigned long long)(o.rp[u + 1] - o.rp[u]);
     }
-    base = __shfl_sync(BFS_FULL, base, leader);
-    if (claimed)
-        o.q[base + __popc(m & ((1u << lane) - 1))] = u;
+    b.n += __popc(m);
+    __syncwarp();
+    if (b.n >= 32)
+        bfs_wbuf_flush(b, 32, o);
 }
 
-struct bfs_smem {
-    int owner, beg, end;
-    int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
-};
+/* The rest of the staging, and the edges' sum, at the end of a warp's work. */
+__device__ __forceinline__ void bfs_wbuf_done(bfs_wbuf &b, const bfs_out &o)
+{
+    if (b.n > 0)
+        bfs_wbuf_flush(b, b.n, o);
+    const unsigned long long sum = climb_warp_sum(b.edges);
+    if ((threadIdx.x & 31) == 0 && sum)
+        atomicAdd(o.edges, sum);
+    b.edges = 0;
+}
 
 /* A block expands BFS_BLOCK frontier vertices (v < 0: none), every thread calling: vertices of a block's worth of
  * edges or more by the whole block, one at a time; then those of a warp's worth or more by their warp; the rest by
  * a warp-wide gather (each warp scans its small lists' lengths and takes 32 edges of their concatenation a step). */
 __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int next, int v,
-                                 const bfs_out &o, bfs_smem *sm)
+                                 const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int beg = 0, end = 0;
@@ -225,7 +263,7 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
                 u = ci[e];
                 c = bfs_claim(level, u, next);
             }
-            bfs_enqueue_warp(c, u, o);
+            bfs_push(c, u, wb, o);
         }
     }
     for (;;) { /* warp-wide */
@@ -243,7 +281,7 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
                 u = ci[e];
                 c = bfs_claim(level, u, next);
             }
-            bfs_enqueue_warp(c, u, o);
+            bfs_push(c, u, wb, o);
         }
     }
     /* the warp-wide gather of the small lists */
@@ -267,7 +305,7 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
             u = ci[sm->wbeg[warp][lo] + k - sm->woff[warp][lo]];
             c = bfs_claim(level, u, next);
         }
-        bfs_enqueue_warp(c, u, o);
+        bfs_push(c, u, wb, o);
     }
     __syncwarp();
 }
@@ -359,13 +397,15 @@ __global__ void __launch_bounds__(BFS_BLOCK)
     __shared__ bfs_smem sm;
     const int i = blockIdx.x * BFS_BLOCK + threadIdx.x;
     const bfs_out o = {qout, nout, nedges, rp};
-    bfs_expand_chunk(rp, ci, level, next, i < nin ? qin[i] : -1, o, &sm);
+    bfs_wbuf wb = {sm.wq[threadIdx.x >> 5], 0, 0};
+    bfs_expand_chunk(rp, ci, level, next, i < nin ? qin[i] : -1, o, &sm, wb);
+    bfs_wbuf_done(wb, o);
 }
 
 /* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
  * every thread reads the same counters and takes the same decision (Beamer's): go bottom-up when the frontier's
- * edges pass 1/14 of the unvisited vertices' edges, back top-down when the frontier holds fewer than n/24
- * vertices. Top-down: the blocks expand the queue as warp_expand does. Bottom-up: a thread per unvisited vertex
+ * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
+ * n/24 vertices and shrank. Top-down: the blocks expand the queue as warp_expand does. Bottom-up: a thread per unvisited vertex
  * looks through its in-edges for a parent of the current level and stops at the first; the vertices found go to the
  * queue too, for a later top-down step. The counters rotate over three slots so that one barrier a level is enough:
  * level L reads slot L mod 3, fills L + 1 and clears L + 2. */
@@ -407,7 +447,7 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
     }
     grid.sync();
     bool bottom = false;
-    int *qin = a.qa, *qout = a.qb, depth = 0;
+    int *qin = a.qa, *qout = a.qb, depth = 0, last_nf = 0;
     for (int cur = 0;; cur++) {
         const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
         const int nf = ((volatile int *)st->count)[now];
@@ -416,11 +456,12 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
             break;
         depth = cur + 1;
         if (a.in_rp) {
-            if (!bottom && mf > unvisited / 14)
+            if (!bottom && mf > unvisited / 14 && nf > last_nf) /* large and growing */
                 bottom = true;
-            else if (bottom && nf < n / 24)
+            else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
         }
+        last_nf = nf;
         if (gt == 0) {
             st->count[clr] = 0;
             st->edges[clr] = 0;
@@ -431,10 +472,11 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
             }
         }
         const bfs_out o = {qout, &st->count[nxt], &st->edges[nxt], a.rp};
+        bfs_wbuf wb = {sm.wq[threadIdx.x >> 5], 0, 0};
         if (!bottom) {
             for (long long base = (long long)blockIdx.x * BFS_BLOCK; base < nf; base += gsize) {
                 const long long i = base + threadIdx.x;
-                bfs_expand_chunk(a.rp, a.ci, a.level, cur + 1, i < nf ? qin[i] : -1, o, &sm);
+                bfs_expand_chunk(a.rp, a.ci, a.level, cur + 1, i < nf ? qin[i] : -1, o, &sm, wb);
             }
         } else {
             for (long long base = gt - lane; base < n; base += gsize) {
@@ -449,9 +491,10 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
                     if (found)
                         a.level[v] = cur + 1;
                 }
-                bfs_enqueue_warp(found, (int)v, o);
+                bfs_push(found, (int)v, wb, o);
             }
         }
+        bfs_wbuf_done(wb, o);
         grid.sync();
         unvisited -= (long long)((volatile unsigned long long *)st->edges)[nxt];
         int *t = qin;
@@ -596,6 +639,8 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
         return e;
     if (per_sm < 1)
         return cudaErrorCooperativeLaunchTooLarge;
+    if (per_sm > 4)
+        per_sm = 4; /* a barrier's cost grows with the blocks that arrive at it: 4 a SM (half the threads) */
     long long blocks = (long long)per_sm * sms, need = b->n > 0 ? bfs_grid(b->n) : 1;
     if (blocks > need)
         blocks = need;
