@@ -401,6 +401,10 @@ expect 1 "the counts are 32-bit, so n must be below 2\^32 - 1" bench histogram -
 expect 1 "sizes and leading dimensions must be below 2\^31" bench sgemm --size 2147483648x1x1 --dry-run
 expect 1 "more than 2\^31 samples or voxels" bench mriq --size 2147483648x1 --dry-run
 expect 1 "this layer is outside what the kernels take" bench cnn --size 1x1x8x8x1x3x3x0 --dry-run
+expect 1 "the source is not a vertex of the graph" bench bfs --set source=1000 --size 1000 --dry-run
+printf '0 1\n1 2\n2 z\n' > /tmp/climb-cli-bad-graph.txt
+expect 2 "climb-cli-bad-graph.txt:3:" bench bfs --input /tmp/climb-cli-bad-graph.txt --dry-run
+expect 1 "indices are 32-bit, so n must be below 2\^31" bench sort --size 2^31 --dry-run
 expect 0 "u8 n=2\^20" bench histogram --size 2^20 --dry-run
 expect 2 "unknown or incomplete option '--profile'" check reduce --profile
 if "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
