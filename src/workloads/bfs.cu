@@ -244,7 +244,7 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
             sm->owner = -1;
         __syncthreads();
         if (d >= BFS_BLOCK)
-            sm->owner = threadIdx.x;
+            atomicMax(&sm->owner, (int)threadIdx.x); /* the last such thread: one winner, no racing writes */
         __syncthreads();
         const int owner = sm->owner;
         if (owner < 0)
