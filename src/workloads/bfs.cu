@@ -164,7 +164,8 @@ __device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
 }
 
 struct bfs_smem {
-    int owner, beg, end;
+    int scan[BFS_BLOCK / 32 + 1];
+    int bbeg[BFS_BLOCK], boff[BFS_BLOCK];
     int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
     int wq[BFS_BLOCK / 32][64]; /* each warp's discoveries, flushed to the queue 32 at a time */
 };
@@ -225,9 +226,10 @@ __device__ __forceinline__ void bfs_wbuf_done(bfs_wbuf &b, const bfs_out &o)
     b.edges = 0;
 }
 
-/* A block expands BFS_BLOCK frontier vertices (v < 0: none), every thread calling: vertices of a block's worth of
- * edges or more by the whole block, one at a time; then those of a warp's worth or more by their warp; the rest by
- * a warp-wide gather (each warp scans its small lists' lengths and takes 32 edges of their concatenation a step). */
+/* A block expands BFS_BLOCK frontier vertices (v < 0: none), every thread calling: the lists of a block's worth of
+ * edges or more by a block-wide gather (a block scan of their lengths, then BFS_BLOCK edges of their concatenation a
+ * step); those of a warp's worth or more by their warp, one at a time; the rest by a warp-wide gather (each warp
+ * scans its small lists' lengths and takes 32 edges of their concatenation a step). */
 __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int next, int v,
                                  const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
 {
@@ -238,33 +240,35 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
         end = rp[v + 1];
     }
     int d = end - beg;
-    for (;;) { /* block-wide */
+    /* block-wide: the lists of a block's worth of edges or more, gathered together: one block scan of their lengths,
+     * then BFS_BLOCK edges of their concatenation a step, each edge's list found by a binary search over the
+     * offsets (the last list that starts at or before it) */
+    int btotal;
+    const int boff = climb_block_exclusive_scan<climb_op_sum, BFS_BLOCK>(d >= BFS_BLOCK ? d : 0, sm->scan, &btotal);
+    if (btotal > 0) { /* the same in every thread */
+        sm->bbeg[threadIdx.x] = beg;
+        sm->boff[threadIdx.x] = boff;
         __syncthreads();
-        if (threadIdx.x == 0)
-            sm->owner = -1;
-        __syncthreads();
-        if (d >= BFS_BLOCK)
-            atomicMax(&sm->owner, (int)threadIdx.x); /* the last such thread: one winner, no racing writes */
-        __syncthreads();
-        const int owner = sm->owner;
-        if (owner < 0)
-            break;
-        if ((int)threadIdx.x == owner) {
-            sm->beg = beg;
-            sm->end = end;
-            d = 0;
-        }
-        __syncthreads();
-        const int b0 = sm->beg, e0 = sm->end;
-        for (int e = b0 + (int)threadIdx.x; e - (int)threadIdx.x < e0; e += BFS_BLOCK) {
+        for (int k = (int)threadIdx.x; k - (int)threadIdx.x < btotal; k += BFS_BLOCK) {
             bool c = false;
             int u = 0;
-            if (e < e0) {
-                u = ci[e];
+            if (k < btotal) {
+                int lo = 0, hi = BFS_BLOCK - 1;
+                while (lo < hi) {
+                    const int mid = (lo + hi + 1) >> 1;
+                    if (sm->boff[mid] <= k)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                u = ci[sm->bbeg[lo] + k - sm->boff[lo]];
                 c = bfs_claim(level, u, next);
             }
             bfs_push(c, u, wb, o);
         }
+        __syncthreads(); /* the offsets are read until here */
+        if (d >= BFS_BLOCK)
+            d = 0;
     }
     for (;;) { /* warp-wide */
         const unsigned big = __ballot_sync(BFS_FULL, d >= 32);
@@ -744,8 +748,9 @@ static const bfs_rung BFS_RUNGS[] = {
                                              "queue), one atomic a block; a read before each atomic",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block_queue, .host_part = 1},
      .launch = launch_block_queue},
-    {.info = {.name = "warp_expand", .idea = "load balance: large vertices expanded by a whole block or warp, small "
-                                             "ones by a warp-wide gather; one atomic a warp to enqueue",
+    {.info = {.name = "warp_expand", .idea = "load balance: the largest lists gathered block-wide, large ones by "
+                                             "their warp, small ones by a warp-wide gather; one atomic a warp to "
+                                             "enqueue",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_expand, .host_part = 1},
      .launch = launch_expand},
     {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
