@@ -105,6 +105,22 @@ static void test_reference(void)
         }
 }
 
+/* All keys equal: the reference leaves every value where it was. */
+static void test_all_equal(void)
+{
+    enum { N = 5000 };
+    static uint32_t k[N], v[N], tmp[2 * N];
+    for (uint32_t i = 0; i < N; i++) {
+        k[i] = 0xdeadbeefu;
+        v[i] = i;
+    }
+    climb_sort_ref(k, v, N, tmp);
+    int moved = 0;
+    for (uint32_t i = 0; i < N; i++)
+        moved += k[i] != 0xdeadbeefu || v[i] != i;
+    EXPECT(moved == 0);
+}
+
 static void test_generators(void)
 {
     const size_t n = 100000;
@@ -158,6 +174,7 @@ int main(void)
 {
     test_co_rank();
     test_reference();
+    test_all_equal();
     test_generators();
     test_table();
     return test_finish("test_cpu_sort");

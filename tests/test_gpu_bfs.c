@@ -149,6 +149,35 @@ static void test_api(uint64_t seed)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* A CSR by hand: rows unsorted, repeated edges, self-loops, two components; both API functions against the CPU. */
+static void test_api_messy(void)
+{
+    /* 0: 2 1 1 0 | 1: 0 1 3 | 2: 0 | 3: 1 3 | 4: 5 | 5: 4 4 */
+    const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13};
+    const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
+    const int32_t n = 6;
+    int32_t *d_rp, *d_ci, *d_lv, got[6], want[6];
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaMalloc((void **)&d_rp, sizeof rp) == cudaSuccess && cudaMalloc((void **)&d_ci, sizeof ci) == cudaSuccess &&
+           cudaMalloc((void **)&d_lv, sizeof got) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, sizeof rp, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, ci, sizeof ci, cudaMemcpyHostToDevice) == cudaSuccess);
+    for (int32_t src = 0; src < n; src++)
+        for (int sym = 0; sym < 2; sym++) {
+            EXPECT(cudaMemset(d_lv, 0x7f, sizeof got) == cudaSuccess);
+            const climb_status st = sym ? climb_bfs_symmetric(h, n, d_rp, d_ci, src, d_lv) : climb_bfs(h, n, d_rp, d_ci, src, d_lv);
+            EXPECT(st == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaMemcpy(got, d_lv, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+            climb_bfs_ref(n, rp, ci, src, want, NULL, NULL);
+            EXPECT_MSG(memcmp(got, want, sizeof got) == 0, "messy CSR, source %d, %s", src, sym ? "symmetric" : "directed");
+        }
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_lv);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -156,6 +185,7 @@ int main(void)
     const uint64_t fresh = climb_fresh_seed();
     test_poisoned();
     test_api(fresh);
+    test_api_messy();
     test_generated(fresh);
     test_real(fresh);
     return test_finish("test_gpu_bfs");

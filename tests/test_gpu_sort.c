@@ -122,6 +122,23 @@ static void test_api(void)
                 bad += gk[i] != k[i] || (pairs && gv[i] != v[i]);
             EXPECT_MSG(bad == 0, "api n=%zu pairs=%d dist=%d: %zu wrong", n, pairs, dist, bad);
         }
+    /* all keys equal: a stable sort moves nothing, so the values stay in their input order */
+    {
+        const size_t n = 100003;
+        for (size_t i = 0; i < n; i++) {
+            k[i] = 7u;
+            v[i] = (uint32_t)i;
+        }
+        EXPECT(cudaMemcpy(d_k, k, n * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+               cudaMemcpy(d_v, v, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(climb_sort_pairs_u32(h, d_k, d_v, n) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaMemcpy(gk, d_k, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
+               cudaMemcpy(gv, d_v, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t moved = 0;
+        for (size_t i = 0; i < n; i++)
+            moved += gk[i] != 7u || gv[i] != (uint32_t)i;
+        EXPECT_MSG(moved == 0, "all keys equal: %zu elements moved", moved);
+    }
     /* n = 0 touches nothing; bad arguments are refused and leave no CUDA error for the next call */
     EXPECT(climb_sort_u32(h, NULL, 0) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_sort_pairs_u32(h, NULL, NULL, 0) == CLIMB_STATUS_SUCCESS);
