@@ -91,10 +91,8 @@ __global__ void ceiling_empty_kernel(void) {}
 extern "C" cudaError_t climb_launch_read_pass(const void *buf, size_t bytes, unsigned *sink, cudaStream_t s)
 {
     size_t nvec = bytes / 16;
-    int dev = 0, sms = 1;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int sms = 1;
+    cudaError_t e = climb_current_sms(&sms);
     if (e != cudaSuccess)
         return e;
     /* 512 threads x 4 blocks per SM: the shape that read fastest on an H200 (see src/workloads/reduce.cu). */

@@ -91,6 +91,15 @@ cudaError_t climb_device_read(int ordinal, climb_device_info *d)
     return cudaSuccess;
 }
 
+cudaError_t climb_current_sms(int *sms)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
+    return e;
+}
+
 int climb_device_query(int ordinal, climb_device_info *d)
 {
     CLIMB_CHECK(cudaSetDevice(ordinal));

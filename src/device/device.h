@@ -90,6 +90,10 @@ int climb_device_code_check(const climb_device_info *d, char *why, size_t whylen
  * cudaSuccess; the runtime's last-error state is left clear. */
 cudaError_t climb_device_read(int ordinal, climb_device_info *d);
 
+/* The current device's SM count, for launchers that size grids without the device facts (the library face). The
+ * CUDA error, or cudaSuccess with *sms set. */
+cudaError_t climb_current_sms(int *sms);
+
 /* FP32 lanes per SM for a compute capability (0 if unknown). */
 int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 

@@ -444,9 +444,8 @@ extern "C" cudaError_t climb_conv_best(const climb_conv_tuning *t, size_t rows, 
             /* a block walks `tiles` tiles down its column; fewer on a small image, so that the grid keeps at least
              * CONV_MIN_BLOCKS_PER_SM blocks a SM where the image has that many tiles */
             const size_t th = (size_t)BY * OY, tiles_y = cdiv(rows, th);
-            int per_block = t->tiles, dev = 0, sms = 0;
-            if (cudaGetDevice(&dev) != cudaSuccess ||
-                cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+            int per_block = t->tiles, sms = 0;
+            if (climb_current_sms(&sms) != cudaSuccess)
                 sms = 0; /* unknown: no floor */
             while (per_block > 1 &&
                    cdiv(cols, CONV_BEST_X) * cdiv(tiles_y, (size_t)per_block) < (size_t)CONV_MIN_BLOCKS_PER_SM * sms)

@@ -274,10 +274,8 @@ extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs
         return cudaErrorInvalidValue;
     /* Slices of the atoms while the lattice's blocks hold fewer threads than the SMs (2048 each), at least a tile of
      * atoms a slice; the slices add into the zeroed lattice with atomics. */
-    int dev = 0, sms = 1;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int sms = 1;
+    cudaError_t e = climb_current_sms(&sms);
     if (e != cudaSuccess)
         return e;
     const size_t tile = (size_t)32 * t->block, bx = cdiv(l->nx, (size_t)32 * t->points), by = cdiv(l->ny, t->block);

@@ -273,10 +273,8 @@ extern "C" cudaError_t climb_mriq_best(const climb_mriq_tuning *t, const climb_m
         mriq_aos_kernel<<<(unsigned)cdiv(ks->k, 256), 256, 0, s>>>(ks->kx, ks->ky, ks->kz, ks->phi_r, ks->phi_i, nk, rec);
     /* Slices of the samples while the voxels' blocks hold fewer threads than the SMs (2048 each), at least a tile of
      * samples a slice. */
-    int dev = 0, sms = 1;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int sms = 1;
+    cudaError_t e = climb_current_sms(&sms);
     if (e != cudaSuccess)
         return e;
     const size_t blocks = cdiv(voxels, (size_t)t->voxels * t->block);
