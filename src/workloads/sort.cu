@@ -328,6 +328,18 @@ __device__ __forceinline__ void sort_serial_merge(const u32 *s, const u32 *sv, i
     }
 }
 
+/* A thread's ITEMS keys (and values) to its blocked place in shared memory: thread t's at t x ITEMS. */
+template <int ITEMS, bool PAIRS>
+__device__ __forceinline__ void sort_regs_to_smem(u32 *sk, u32 *sv, const u32 *k, const u32 *v)
+{
+#pragma unroll
+    for (int r = 0; r < ITEMS; r++) {
+        sk[threadIdx.x * ITEMS + r] = k[r];
+        if (PAIRS)
+            sv[threadIdx.x * ITEMS + r] = v[r];
+    }
+}
+
 template <int BLOCK, int ITEMS, bool PAIRS>
 __global__ void __launch_bounds__(BLOCK)
     sort_best_block_kernel(const u32 *ki, const u32 *vi, u32 *ko, u32 *vo, long long n)
@@ -383,12 +395,7 @@ __global__ void __launch_bounds__(BLOCK)
             __syncwarp();
         else
             __syncthreads();
-#pragma unroll
-        for (int r = 0; r < ITEMS; r++) {
-            sk[threadIdx.x * ITEMS + r] = k[r];
-            if (PAIRS)
-                sv[threadIdx.x * ITEMS + r] = v[r];
-        }
+        sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
         if (in_warp)
             __syncwarp();
         else
@@ -398,12 +405,7 @@ __global__ void __launch_bounds__(BLOCK)
         sort_serial_merge<ITEMS, PAIRS>(sk, sv, start + i, start + w, start + w + diag - i, start + 2 * w, k, v);
     }
     __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        sk[threadIdx.x * ITEMS + r] = k[r];
-        if (PAIRS)
-            sv[threadIdx.x * ITEMS + r] = v[r];
-    }
+    sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
     __syncthreads();
     for (int x = threadIdx.x; x < len; x += BLOCK) {
         ko[base + x] = sk[x];
@@ -476,12 +478,7 @@ __global__ void __launch_bounds__(BLOCK)
     const int i = climb_co_rank(d, sk, la, sk + la, total - la);
     sort_serial_merge<ITEMS, PAIRS>(sk, sv, i, la, la + d - i, total, k, v);
     __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        sk[threadIdx.x * ITEMS + r] = k[r];
-        if (PAIRS)
-            sv[threadIdx.x * ITEMS + r] = v[r];
-    }
+    sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < ITEMS; r++) {
