@@ -506,9 +506,8 @@ typedef struct sort_args {
     cudaStream_t s;
 } sort_args;
 
-/* Merge passes from run length w0 until one run holds everything, the first reading (src_k, src_v), alternating
- * between out and tmp so that the last writes out: `pass` launches one. The first pass's destination is chosen by
- * the count; where it would be its own source (in place), *first_dst is the other buffer. Returns the count. */
+/* How many merge passes take runs of w0 to one run of n: the passes alternate between out and tmp so that the last
+ * writes out (sort_pass_dst), and the step before them writes where that parity wants. */
 static int sort_pass_count(long long n, long long w0)
 {
     int passes = 0;
