@@ -1005,7 +1005,6 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
         }
     }
     /* the device copies */
-    const size_t m1 = c->m ? (size_t)c->m : 1;
     if (bfs_upload(g->row_ptr, (n1 + 1) * 4, &c->d_rp) || bfs_upload(g->col_idx, (size_t)c->m * 4, &c->d_ci) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_level, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_qa, n1 * 4)) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_qb, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_count, 8)) ||
@@ -1017,7 +1016,6 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
         bfs_destroy(c);
         return -1;
     }
-    (void)m1;
     *out = c;
     return 0;
 }
