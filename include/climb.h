@@ -312,8 +312,8 @@ CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_key
  * both directions stored (it is not checked): it also takes bottom-up steps, which look for parents along the
  * in-edges, while the frontier is large (direction-optimising BFS; much faster on social and power-law graphs). One
  * cooperative kernel, a grid-wide barrier a level: no host round trip, capturable, as a handle's first call too.
- * Workspace: 8 bytes a vertex, kept by the handle. n_vertices == 0 does nothing; a source outside [0, n_vertices),
- * a negative count or memory the device cannot reach is INVALID_VALUE.
+ * Workspace: about 16.5 bytes a vertex, kept by the handle. n_vertices == 0 does nothing; a source outside
+ * [0, n_vertices), a negative count or memory the device cannot reach is INVALID_VALUE.
  */
 CLIMB_API climb_status climb_bfs(climb_handle handle, int32_t n_vertices, const int32_t *d_row_ptr,
                                  const int32_t *d_col_idx, int32_t source, int32_t *d_levels);

@@ -6,13 +6,15 @@
  * atomic enqueues; block-privatised queues in shared memory with an overflow to the global one (the hierarchical
  * queue); then load balance for power-law graphs by expanding large vertices with a warp or a whole block (Merrill,
  * Garland and Grimshaw, "Scalable GPU Graph Traversal", whose warp-wide gather of small adjacency lists is used too);
+ * load balance over the whole grid (the frontier's edges cut into equal tiles, as merge-path and Gunrock's
+ * load-balanced advance partition work); a visited bitmap in place of the level array behind every edge's check;
  * and Beamer, Asanović and Patterson's direction-optimising BFS ("Direction-Optimizing Breadth-First Search"), which
  * switches to bottom-up steps (every unvisited vertex looks for a parent in the frontier) while the frontier is
  * large. See docs/bfs.md.
  *
- * The ladder's first four rungs are level-synchronous from the host: a launch a level and a read of the frontier's
- * size (a host part, timed by the wall clock). The best rung is one cooperative kernel with a grid-wide barrier
- * between levels: no host round trip a level, and capturable in a CUDA graph.
+ * The ladder's rungs but the best are level-synchronous from the host: a launch a level and a read of the
+ * frontier's size (a host part, timed by the wall clock). The best rung is one cooperative kernel with a grid-wide
+ * barrier between levels: no host round trip a level, and capturable in a CUDA graph.
  *
  * Order of this file: the reference and inputs, the kernels (one group per rung), the launchers, the registry, the
  * harness glue.
@@ -23,6 +25,7 @@
 #include <cooperative_groups.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,16 +148,25 @@ extern "C" int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_
 /* ---------------------------------------------------------------- kernels */
 
 #define BFS_BLOCK 256
+#define BFS_BEST_PER_SM 4 /* the best rung's blocks a SM: a barrier's cost grows with the blocks that arrive at it */
 #define BFS_FULL 0xffffffffu
 
-/* Where a level's discoveries go: the next frontier's queue and size, and the sum of its vertices' degrees (what
- * the next top-down step will examine). */
+/* Where a level's discoveries go: the next frontier's queue, each entry the start of a vertex's adjacency list (what
+ * a top-down step reads; the vertex itself is not needed) with the list's offset in the concatenation of the
+ * frontier's lists (what an edge-balanced step partitions; the next offset gives the length), and one 64-bit counter
+ * that holds
+ * both sizes: the vertices in the high half, the edges in the low (a level's edges are fewer than 2^31, the column
+ * indices being 32-bit). One atomic on it gives a group of vertices their places and their lists' offsets at once,
+ * so the offsets rise along the queue. A vertex without out-edges is levelled but not queued: it has nothing to
+ * expand. */
 struct bfs_out {
-    int *q;
-    int *count;
-    unsigned long long *edges;
+    int *q, *qo;
+    unsigned long long *count;
     const int *rp;
 };
+
+__host__ __device__ __forceinline__ int bfs_count_vertices(unsigned long long c) { return (int)(c >> 32); }
+__host__ __device__ __forceinline__ int bfs_count_edges(unsigned long long c) { return (int)(c & 0xffffffffu); }
 
 /* Makes u a vertex of level `next` if nobody did: 1 for the thread that did. The read first spares an atomic on the
  * many edges to vertices already visited. */
@@ -163,37 +175,53 @@ __device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
     return level[u] == -1 && atomicCAS(&level[u], -1, next) == -1;
 }
 
+#define BFS_ITEMS 4                      /* edges a thread in an edge-balanced tile */
+#define BFS_TILE (BFS_BLOCK * BFS_ITEMS) /* edges a tile */
+
 struct bfs_smem {
-    int scan[BFS_BLOCK / 32 + 1];
-    int bbeg[BFS_BLOCK], boff[BFS_BLOCK];
-    int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
-    int wq[BFS_BLOCK / 32][64]; /* each warp's discoveries, flushed to the queue 32 at a time */
+    union {
+        struct { /* warp_expand's gathers */
+            int scan[BFS_BLOCK / 32 + 1];
+            int bbeg[BFS_BLOCK], boff[BFS_BLOCK];
+            int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
+        } g;
+        struct { /* an edge-balanced tile: the queue entries its edges belong to */
+            int off[BFS_TILE], beg[BFS_TILE];
+            int first, last;
+        } t;
+    } u;
+    int wq[BFS_BLOCK / 32][64], wd[BFS_BLOCK / 32][64]; /* each warp's discoveries and their degrees */
 };
 
-/* A warp's staging of its discoveries: the queue takes them 32 at a time (one atomic for 32 vertices, not one for
- * every round of 32 edges that finds any), and the edges of the new frontier are summed in each lane and added once
- * at the end. n is the same in every lane. */
+/* A warp's staging of its discoveries (their lists' starts and lengths): the queue takes them 32 at a time (one atomic for 32 vertices, not one for
+ * every round of 32 edges that finds any). n is the same in every lane. */
 struct bfs_wbuf {
-    int *q;
+    int *q, *d;
     int n;
-    unsigned long long edges;
 };
 
 __device__ __forceinline__ void bfs_wbuf_flush(bfs_wbuf &b, int count, const bfs_out &o)
 {
     const int lane = threadIdx.x & 31;
-    int base = 0;
+    const int d = lane < count ? b.d[lane] : 0;
+    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
+    const int total = __shfl_sync(BFS_FULL, off + d, 31);
+    unsigned long long base = 0;
     if (lane == 0)
-        base = atomicAdd(o.count, count);
+        base = atomicAdd(o.count, (unsigned long long)count << 32 | (unsigned)total);
     base = __shfl_sync(BFS_FULL, base, 0);
-    if (lane < count)
-        o.q[base + lane] = b.q[lane];
+    if (lane < count) {
+        o.q[bfs_count_vertices(base) + lane] = b.q[lane];
+        o.qo[bfs_count_vertices(base) + lane] = bfs_count_edges(base) + off;
+    }
     __syncwarp();
     const int rest = b.n - count; /* what is left moves to the front */
-    const int keep = lane < rest ? b.q[count + lane] : 0;
+    const int keep = lane < rest ? b.q[count + lane] : 0, keepd = lane < rest ? b.d[count + lane] : 0;
     __syncwarp();
-    if (lane < rest)
+    if (lane < rest) {
         b.q[lane] = keep;
+        b.d[lane] = keepd;
+    }
     __syncwarp();
     b.n = rest;
 }
@@ -201,13 +229,19 @@ __device__ __forceinline__ void bfs_wbuf_flush(bfs_wbuf &b, int count, const bfs
 /* Every lane of a full warp calls it. */
 __device__ __forceinline__ void bfs_push(bool claimed, int u, bfs_wbuf &b, const bfs_out &o)
 {
-    const unsigned m = __ballot_sync(BFS_FULL, claimed);
+    int beg = 0, d = 0;
+    if (claimed) {
+        beg = o.rp[u];
+        d = o.rp[u + 1] - beg;
+    }
+    const unsigned m = __ballot_sync(BFS_FULL, d > 0);
     if (!m)
         return;
     const int lane = threadIdx.x & 31;
-    if (claimed) {
-        b.q[b.n + __popc(m & ((1u << lane) - 1))] = u;
-        b.edges += (unsigned long long)(o.rp[u + 1] - o.rp[u]);
+    if (d > 0) {
+        const int at = b.n + __popc(m & ((1u << lane) - 1));
+        b.q[at] = beg;
+        b.d[at] = d;
     }
     b.n += __popc(m);
     __syncwarp();
@@ -215,39 +249,36 @@ __device__ __forceinline__ void bfs_push(bool claimed, int u, bfs_wbuf &b, const
         bfs_wbuf_flush(b, 32, o);
 }
 
-/* The rest of the staging, and the edges' sum, at the end of a warp's work. */
+/* The rest of the staging at the end of a warp's work. */
 __device__ __forceinline__ void bfs_wbuf_done(bfs_wbuf &b, const bfs_out &o)
 {
     if (b.n > 0)
         bfs_wbuf_flush(b, b.n, o);
-    const unsigned long long sum = climb_warp_sum(b.edges);
-    if ((threadIdx.x & 31) == 0 && sum)
-        atomicAdd(o.edges, sum);
-    b.edges = 0;
 }
 
-/* A block expands BFS_BLOCK frontier vertices (v < 0: none), every thread calling: the lists of a block's worth of
+__device__ __forceinline__ bfs_wbuf bfs_wbuf_of(bfs_smem *sm)
+{
+    const bfs_wbuf b = {sm->wq[threadIdx.x >> 5], sm->wd[threadIdx.x >> 5], 0};
+    return b;
+}
+
+/* A block expands BFS_BLOCK frontier vertices' lists (each thread's: ci[beg] to ci[end - 1]), every thread calling: the lists of a block's worth of
  * edges or more by a block-wide gather (a block scan of their lengths, then BFS_BLOCK edges of their concatenation a
  * step); those of a warp's worth or more by their warp, one at a time; the rest by a warp-wide gather (each warp
  * scans its small lists' lengths and takes 32 edges of their concatenation a step). */
-__device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int next, int v,
-                                 const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
+__device__ void bfs_expand_chunk(const int *__restrict__ ci, int *level, int next, int beg, int end, const bfs_out &o,
+                                 bfs_smem *sm, bfs_wbuf &wb)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int beg = 0, end = 0;
-    if (v >= 0) {
-        beg = rp[v];
-        end = rp[v + 1];
-    }
     int d = end - beg;
     /* block-wide: the lists of a block's worth of edges or more, gathered together: one block scan of their lengths,
      * then BFS_BLOCK edges of their concatenation a step, each edge's list found by a binary search over the
      * offsets (the last list that starts at or before it) */
     int btotal;
-    const int boff = climb_block_exclusive_scan<climb_op_sum, BFS_BLOCK>(d >= BFS_BLOCK ? d : 0, sm->scan, &btotal);
+    const int boff = climb_block_exclusive_scan<climb_op_sum, BFS_BLOCK>(d >= BFS_BLOCK ? d : 0, sm->u.g.scan, &btotal);
     if (btotal > 0) { /* the same in every thread */
-        sm->bbeg[threadIdx.x] = beg;
-        sm->boff[threadIdx.x] = boff;
+        sm->u.g.bbeg[threadIdx.x] = beg;
+        sm->u.g.boff[threadIdx.x] = boff;
         __syncthreads();
         for (int k = (int)threadIdx.x; k - (int)threadIdx.x < btotal; k += BFS_BLOCK) {
             bool c = false;
@@ -256,12 +287,12 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
                 int lo = 0, hi = BFS_BLOCK - 1;
                 while (lo < hi) {
                     const int mid = (lo + hi + 1) >> 1;
-                    if (sm->boff[mid] <= k)
+                    if (sm->u.g.boff[mid] <= k)
                         lo = mid;
                     else
                         hi = mid - 1;
                 }
-                u = ci[sm->bbeg[lo] + k - sm->boff[lo]];
+                u = ci[sm->u.g.bbeg[lo] + k - sm->u.g.boff[lo]];
                 c = bfs_claim(level, u, next);
             }
             bfs_push(c, u, wb, o);
@@ -291,8 +322,8 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
     /* the warp-wide gather of the small lists */
     const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
     const int total = __shfl_sync(BFS_FULL, off + d, 31);
-    sm->wbeg[warp][lane] = beg;
-    sm->woff[warp][lane] = off;
+    sm->u.g.wbeg[warp][lane] = beg;
+    sm->u.g.woff[warp][lane] = off;
     __syncwarp();
     for (int k = lane; k - lane < total; k += 32) {
         bool c = false;
@@ -301,12 +332,12 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
             int lo = 0, hi = 31; /* the last lane whose list starts at or before k owns edge k */
             while (lo < hi) {
                 const int mid = (lo + hi + 1) >> 1;
-                if (sm->woff[warp][mid] <= k)
+                if (sm->u.g.woff[warp][mid] <= k)
                     lo = mid;
                 else
                     hi = mid - 1;
             }
-            u = ci[sm->wbeg[warp][lo] + k - sm->woff[warp][lo]];
+            u = ci[sm->u.g.wbeg[warp][lo] + k - sm->u.g.woff[warp][lo]];
             c = bfs_claim(level, u, next);
         }
         bfs_push(c, u, wb, o);
@@ -314,14 +345,27 @@ __device__ void bfs_expand_chunk(const int *__restrict__ rp, const int *__restri
     __syncwarp();
 }
 
-/* Levels -1 but the source's 0; the source alone in the first queue. */
-__global__ void bfs_init_kernel(int *level, int n, int source, int *q, int *count)
+/* Levels -1 but the source's 0; the source alone in the first queue (count: the plain counter of the first rungs;
+ * packed: the 64-bit one of bfs_out, the source queued only if it has out-edges); the visited bitmap, where given,
+ * holds the source alone. */
+__global__ void bfs_init_kernel(const int *rp, int *level, int n, int source, int *q, int *qo, int *count,
+                                unsigned long long *packed, unsigned *vis)
 {
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
         level[v] = v == source ? 0 : -1;
+    if (vis)
+        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < (n + 31) / 32; w += gridDim.x * blockDim.x)
+            vis[w] = w == source / 32 ? 1u << (source & 31) : 0u;
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        q[0] = source;
-        *count = 1;
+        q[0] = packed ? rp[source] : source;
+        if (qo)
+            qo[0] = 0;
+        if (count)
+            *count = 1;
+        if (packed) {
+            const int d = rp[source + 1] - rp[source];
+            packed[0] = d > 0 ? 1ull << 32 | (unsigned)d : 0ull;
+        }
     }
 }
 
@@ -396,27 +440,148 @@ __global__ void __launch_bounds__(BFS_BLOCK)
 /* --- rung warp_expand: a launch a level of the cooperative expansion above. */
 __global__ void __launch_bounds__(BFS_BLOCK)
     bfs_expand_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, const int *__restrict__ qin,
-                      int nin, int *qout, int *nout, unsigned long long *nedges, int next)
+                      const int *__restrict__ qoin, int nin, int E, int *qout, int *qoout, unsigned long long *nout,
+                      int next)
 {
     __shared__ bfs_smem sm;
     const int i = blockIdx.x * BFS_BLOCK + threadIdx.x;
-    const bfs_out o = {qout, nout, nedges, rp};
-    bfs_wbuf wb = {sm.wq[threadIdx.x >> 5], 0, 0};
-    bfs_expand_chunk(rp, ci, level, next, i < nin ? qin[i] : -1, o, &sm, wb);
+    const bfs_out o = {qout, qoout, nout, rp};
+    bfs_wbuf wb = bfs_wbuf_of(&sm);
+    int beg = 0, end = 0;
+    if (i < nin) {
+        beg = qin[i];
+        end = beg + (i + 1 < nin ? qoin[i + 1] : E) - qoin[i];
+    }
+    bfs_expand_chunk(ci, level, next, beg, end, o, &sm, wb);
+    bfs_wbuf_done(wb, o);
+}
+
+/* --- rungs edge_balanced and visited_bitmap: the work a level divided by edges, not by vertices. The queue's
+ * offsets (bfs_out) number the frontier's edges 0 to E - 1; a tile of BFS_TILE consecutive edges goes to a block,
+ * whose first two warps find the queue entries that own its first and last edge (a 32-way search of the offsets),
+ * so every block does the same work whether the frontier holds one vertex of a million edges or a million vertices
+ * of one. Each thread then loads its BFS_ITEMS edges' ends before it checks any (the loads overlap). */
+
+/* The last queue entry whose offset is at or below k (qo[0] = 0 <= k): a warp probes 32 points of the range a step,
+ * so 2^20 entries take 4 steps. Every lane of the warp calls it and gets the answer. */
+__device__ __forceinline__ int bfs_owner(const int *qo, int nf, int k)
+{
+    const int lane = threadIdx.x & 31;
+    int lo = 0, hi = nf;
+    while (hi - lo > 1) {
+        const int step = (hi - lo + 31) / 32, p = lo + lane * step;
+        const unsigned ok = __ballot_sync(BFS_FULL, p < hi && qo[p] <= k); /* lane 0's probe, lo, always is */
+        lo += (31 - __clz(ok)) * step;
+        hi = min(lo + step, hi);
+    }
+    return lo;
+}
+
+/* Claims for a thread's edges' ends u (u < 0: none). BITS: a bitmap of visited vertices filters (its word read
+ * through L1: a stale word can only say "not visited", and the atomicOr that follows tells the truth), the claim is
+ * an atomicOr on it, and the claimer writes the level; the frontier bitmap `front`, where given, gets the claimed
+ * vertices too (the bottom-up steps read it). Otherwise the level array itself, read then claimed by atomicCAS. */
+template <bool BITS>
+__device__ __forceinline__ void bfs_claim_items(const int (&u)[BFS_ITEMS], bool (&c)[BFS_ITEMS], int *level,
+                                                unsigned *vis, unsigned *front, int next)
+{
+    if (BITS) {
+        unsigned w[BFS_ITEMS];
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            w[it] = u[it] >= 0 ? __ldca(&vis[u[it] >> 5]) : ~0u;
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++) {
+            const unsigned bit = 1u << (u[it] & 31);
+            c[it] = !(w[it] & bit) && !(atomicOr(&vis[u[it] >> 5], bit) & bit);
+            if (c[it]) {
+                level[u[it]] = next;
+                if (front)
+                    atomicOr(&front[u[it] >> 5], bit);
+            }
+        }
+    } else {
+        int l[BFS_ITEMS];
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            l[it] = u[it] >= 0 ? level[u[it]] : 0;
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            c[it] = l[it] == -1 && atomicCAS(&level[u[it]], -1, next) == -1;
+    }
+}
+
+/* One tile: edges k0 to k0 + BFS_TILE - 1 (and below E) of the frontier q/qo of nf entries. Every thread calls it. */
+template <bool BITS>
+__device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
+                         unsigned *front, const int *q, const int *qo, int nf, int E, int k0, int next,
+                         const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
+{
+    const int warp = threadIdx.x >> 5;
+    const int k1 = (int)min((long long)k0 + BFS_TILE, (long long)E);
+    if (warp < 2) {
+        const int at = bfs_owner(qo, nf, warp == 0 ? k0 : k1 - 1);
+        if ((threadIdx.x & 31) == 0)
+            (warp == 0 ? sm->u.t.first : sm->u.t.last) = at;
+    }
+    __syncthreads();
+    const int i0 = sm->u.t.first, w = sm->u.t.last - i0 + 1; /* at most BFS_TILE: every entry has an edge */
+    for (int j = threadIdx.x; j < w; j += BFS_BLOCK) {
+        sm->u.t.off[j] = qo[i0 + j];
+        sm->u.t.beg[j] = q[i0 + j];
+    }
+    __syncthreads();
+    int u[BFS_ITEMS];
+    bool c[BFS_ITEMS];
+#pragma unroll
+    for (int it = 0; it < BFS_ITEMS; it++) {
+        const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
+        u[it] = -1;
+        if (k < k1) {
+            int lo = 0, hi = w - 1; /* the last entry whose offset is at or below k */
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) >> 1;
+                if (sm->u.t.off[mid] <= k)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            u[it] = ci[sm->u.t.beg[lo] + k - sm->u.t.off[lo]];
+        }
+    }
+    bfs_claim_items<BITS>(u, c, level, vis, front, next);
+#pragma unroll
+    for (int it = 0; it < BFS_ITEMS; it++)
+        bfs_push(c[it], u[it], wb, o);
+    __syncthreads(); /* the tile's entries are read until here */
+}
+
+template <bool BITS>
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_balanced_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
+                        const int *__restrict__ qin, const int *__restrict__ qoin, int nin, int E, int *qout,
+                        int *qoout, unsigned long long *nout, int next)
+{
+    __shared__ bfs_smem sm;
+    const bfs_out o = {qout, qoout, nout, rp};
+    bfs_wbuf wb = bfs_wbuf_of(&sm);
+    bfs_tile<BITS>(rp, ci, level, vis, NULL, qin, qoin, nin, E, (int)blockIdx.x * BFS_TILE, next, o, &sm, wb);
     bfs_wbuf_done(wb, o);
 }
 
 /* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
- * every thread reads the same counters and takes the same decision (Beamer's): go bottom-up when the frontier's
+ * every thread reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
  * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
- * n/24 vertices and shrank. Top-down: the blocks expand the queue as warp_expand does. Bottom-up: a thread per unvisited vertex
- * looks through its in-edges for a parent of the current level and stops at the first; the vertices found go to the
- * queue too, for a later top-down step. The counters rotate over three slots so that one barrier a level is enough:
- * level L reads slot L mod 3, fills L + 1 and clears L + 2. */
+ * n/24 vertices and shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per
+ * unvisited vertex looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the
+ * level's vertices) and stops at the first; the vertices found go to the queue too, for a later top-down step. The counters and frontier
+ * bitmaps rotate over three slots so that one barrier a level is enough: level L reads slot L mod 3, fills L + 1 and
+ * clears L + 2. */
+#define BFS_TIMED 64 /* levels whose start time the best rung records */
 struct bfs_state {
-    int count[3];
-    unsigned long long edges[3];
-    int depth;
+    unsigned long long count[3]; /* bfs_out's packed counters */
+    unsigned long long t[BFS_TIMED + 1]; /* the global timer (ns) at each level's start, and at the end */
+    int depth;                   /* levels expanded */
     int bottom_up_levels;
     unsigned long long bottom_up_mask; /* levels 0 to 63 taken bottom-up */
 };
@@ -425,9 +590,18 @@ struct bfs_best_args {
     int n;
     const int *rp, *ci, *in_rp, *in_ci; /* in_rp NULL: top-down only */
     int source;
-    int *level, *qa, *qb;
+    int *level, *qa, *qb, *qoa, *qob;
+    unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
+    int words;
     bfs_state *st;
 };
+
+__device__ __forceinline__ unsigned long long bfs_now()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
 {
@@ -436,74 +610,103 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
+    const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
     for (long long v = gt; v < n; v += gsize)
         a.level[v] = v == a.source ? 0 : -1;
+    for (long long w = gt; w < a.words; w += gsize) {
+        const unsigned s = w == a.source / 32 ? 1u << (a.source & 31) : 0u;
+        a.vis[w] = s;
+        a.front[w] = s;
+        a.front[a.words + w] = 0;
+        a.front[2 * a.words + w] = 0;
+    }
     const long long m = a.rp[n];
-    long long unvisited = m - (a.rp[a.source + 1] - a.rp[a.source]);
+    long long unvisited = m - sdeg;
     if (gt == 0) {
-        a.qa[0] = a.source;
-        st->count[0] = 1;
-        st->edges[0] = (unsigned long long)(a.rp[a.source + 1] - a.rp[a.source]);
+        a.qa[0] = a.rp[a.source];
+        a.qoa[0] = 0;
+        st->count[0] = sdeg > 0 ? 1ull << 32 | (unsigned)sdeg : 0ull;
         st->count[1] = st->count[2] = 0;
-        st->edges[1] = st->edges[2] = 0;
         st->bottom_up_levels = 0;
         st->bottom_up_mask = 0;
     }
     grid.sync();
+    if (gt == 0)
+        st->t[0] = bfs_now();
     bool bottom = false;
-    int *qin = a.qa, *qout = a.qb, depth = 0, last_nf = 0;
+    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0;
     for (int cur = 0;; cur++) {
         const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
-        const int nf = ((volatile int *)st->count)[now];
-        const long long mf = (long long)((volatile unsigned long long *)st->edges)[now];
+        const unsigned long long cnt = ((volatile unsigned long long *)st->count)[now];
+        const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
         if (nf == 0)
             break;
         depth = cur + 1;
         if (a.in_rp) {
-            if (!bottom && mf > unvisited / 14 && nf > last_nf) /* large and growing */
+            if (!bottom && E > unvisited / 14 && nf > last_nf) /* large and growing */
                 bottom = true;
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
         }
         last_nf = nf;
+        unsigned *fcur = a.front + (size_t)now * a.words, *fnext = a.front + (size_t)nxt * a.words;
+        for (long long w = gt; w < a.words; w += gsize)
+            a.front[(size_t)clr * a.words + w] = 0;
         if (gt == 0) {
             st->count[clr] = 0;
-            st->edges[clr] = 0;
             if (bottom) {
                 st->bottom_up_levels++;
                 if (cur < 64)
                     st->bottom_up_mask |= 1ull << cur;
             }
         }
-        const bfs_out o = {qout, &st->count[nxt], &st->edges[nxt], a.rp};
-        bfs_wbuf wb = {sm.wq[threadIdx.x >> 5], 0, 0};
+        const bfs_out o = {qout, qoout, &st->count[nxt], a.rp};
+        bfs_wbuf wb = bfs_wbuf_of(&sm);
         if (!bottom) {
-            for (long long base = (long long)blockIdx.x * BFS_BLOCK; base < nf; base += gsize) {
-                const long long i = base + threadIdx.x;
-                bfs_expand_chunk(a.rp, a.ci, a.level, cur + 1, i < nf ? qin[i] : -1, o, &sm, wb);
-            }
+            for (long long k0 = (long long)blockIdx.x * BFS_TILE; k0 < E; k0 += (long long)gridDim.x * BFS_TILE)
+                bfs_tile<true>(a.rp, a.ci, a.level, a.vis, fnext, qin, qoin, nf, E, (int)k0, cur + 1, o, &sm, wb);
         } else {
-            for (long long base = gt - lane; base < n; base += gsize) {
+            for (long long base = gt - lane; base < n; base += gsize) { /* a warp: 32 vertices, a bitmap word */
                 const long long v = base + lane;
+                const unsigned seen = a.vis[base >> 5];
                 bool found = false;
-                if (v < n && a.level[v] == -1) {
-                    for (int e = a.in_rp[v]; e < a.in_rp[v + 1]; e++)
-                        if (a.level[a.in_ci[e]] == cur) {
-                            found = true;
-                            break;
-                        }
+                if (v < n && !(seen >> lane & 1)) {
+                    const int end = a.in_rp[v + 1];
+                    for (int e = a.in_rp[v]; e < end && !found; e += BFS_ITEMS) { /* BFS_ITEMS loads in flight */
+                        int p[BFS_ITEMS];
+                        unsigned f[BFS_ITEMS];
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            p[j] = e + j < end ? a.in_ci[e + j] : -1;
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            f[j] = p[j] >= 0 ? fcur[p[j] >> 5] >> (p[j] & 31) & 1 : 0;
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            found |= f[j] != 0;
+                    }
                     if (found)
                         a.level[v] = cur + 1;
+                }
+                const unsigned got = __ballot_sync(BFS_FULL, found);
+                if (lane == 0 && got) { /* the word is this warp's alone in a bottom-up step */
+                    a.vis[base >> 5] = seen | got;
+                    fnext[base >> 5] = got;
                 }
                 bfs_push(found, (int)v, wb, o);
             }
         }
         bfs_wbuf_done(wb, o);
         grid.sync();
-        unvisited -= (long long)((volatile unsigned long long *)st->edges)[nxt];
+        if (gt == 0 && cur < BFS_TIMED)
+            st->t[cur + 1] = bfs_now();
+        unvisited -= bfs_count_edges(((volatile unsigned long long *)st->count)[nxt]);
         int *t = qin;
         qin = qout;
         qout = t;
+        t = qoin;
+        qoin = qoout;
+        qoout = t;
     }
     if (gt == 0)
         st->depth = depth;
@@ -539,29 +742,34 @@ typedef struct bfs_args {
     const int *rp, *ci, *in_rp, *in_ci;
     int source;
     int *level;
-    int *qa, *qb;          /* n each */
-    int *count;            /* 2 (host-driven rungs) */
-    unsigned long long *edges;
-    bfs_state *st;         /* the best rung's */
-    unsigned *x;           /* the bound's XOR */
-    int *h_count;          /* pinned: the frontier's size read back */
-    int sms, levels;       /* levels: what the last host-driven run took */
+    int *qa, *qb, *qoa, *qob; /* n each */
+    int *count;               /* 2: the first rungs' plain counters */
+    unsigned long long *packed; /* 2: bfs_out's */
+    unsigned *vis;            /* the visited bitmap: (n + 31) / 32 words */
+    bfs_state *st;            /* the best rung's */
+    unsigned *x;              /* the bound's XOR */
+    unsigned long long *h_count; /* pinned: a counter read back */
+    bfs_best_args best;       /* the best rung's arguments (its workspace holds the queues and bitmaps above) */
+    int sms, levels;          /* levels: what the last host-driven run took */
     cudaStream_t s;
 } bfs_args;
 
 static unsigned bfs_grid(long long n) { return (unsigned)((n + BFS_BLOCK - 1) / BFS_BLOCK); }
 
-static cudaError_t bfs_init(const bfs_args *a)
+/* The first queue and the levels; the counter of the kind the rung reads, and the bitmap where it has one. */
+static cudaError_t bfs_init(const bfs_args *a, int packed, int bits)
 {
     bfs_init_kernel<<<a->n ? (bfs_grid(a->n) < 4096 ? bfs_grid(a->n) : 4096) : 1, BFS_BLOCK, 0, a->s>>>(
-        a->level, a->n, a->source, a->qa, &a->count[0]);
+        a->rp, a->level, a->n, a->source, a->qa, packed ? a->qoa : NULL, packed ? NULL : &a->count[0],
+        packed ? &a->packed[0] : NULL, bits ? a->vis : NULL);
     return cudaGetLastError();
 }
 
-/* The host reads one int back and waits for it. */
-static cudaError_t bfs_read_int(const bfs_args *a, const int *d, int *out)
+/* The host reads a counter back and waits for it. */
+static cudaError_t bfs_read_back(const bfs_args *a, const void *d, size_t bytes, unsigned long long *out)
 {
-    cudaError_t e = cudaMemcpyAsync(a->h_count, d, sizeof(int), cudaMemcpyDeviceToHost, a->s);
+    *a->h_count = 0;
+    cudaError_t e = cudaMemcpyAsync(a->h_count, d, bytes, cudaMemcpyDeviceToHost, a->s);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(a->s);
     *out = *a->h_count;
@@ -572,8 +780,9 @@ static cudaError_t launch_vertex(bfs_args *a)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    cudaError_t e = bfs_init(a);
-    int changed = 1, cur = 0;
+    cudaError_t e = bfs_init(a, 0, 0);
+    unsigned long long changed = 1;
+    int cur = 0;
     for (; e == cudaSuccess && changed; cur++) {
         e = cudaMemsetAsync(&a->count[1], 0, sizeof(int), a->s);
         if (e != cudaSuccess)
@@ -581,7 +790,7 @@ static cudaError_t launch_vertex(bfs_args *a)
         bfs_vertex_kernel<<<bfs_grid(a->n), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, a->n, cur, &a->count[1]);
         e = cudaGetLastError();
         if (e == cudaSuccess)
-            e = bfs_read_int(a, &a->count[1], &changed);
+            e = bfs_read_back(a, &a->count[1], sizeof(int), &changed);
     }
     a->levels = cur;
     return e;
@@ -600,27 +809,22 @@ static void level_block_queue(const bfs_args *a, const int *qin, int nin, int *q
     bfs_block_queue_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, nin, qout, nout, next);
 }
 
-static void level_expand(const bfs_args *a, const int *qin, int nin, int *qout, int *nout, int next)
-{
-    bfs_expand_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, nin, qout, nout, a->edges,
-                                                             next);
-}
-
 static cudaError_t run_queue_levels(bfs_args *a, bfs_level_fn level)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    cudaError_t e = bfs_init(a);
-    int nin = 1, cur = 0;
+    cudaError_t e = bfs_init(a, 0, 0);
+    unsigned long long nin = 1;
+    int cur = 0;
     int *qin = a->qa, *qout = a->qb;
     for (; e == cudaSuccess && nin > 0; cur++) {
         e = cudaMemsetAsync(&a->count[1], 0, sizeof(int), a->s);
         if (e != cudaSuccess)
             break;
-        level(a, qin, nin, qout, &a->count[1], cur + 1);
+        level(a, qin, (int)nin, qout, &a->count[1], cur + 1);
         e = cudaGetLastError();
         if (e == cudaSuccess)
-            e = bfs_read_int(a, &a->count[1], &nin);
+            e = bfs_read_back(a, &a->count[1], sizeof(int), &nin);
         int *t = qin;
         qin = qout;
         qout = t;
@@ -631,7 +835,53 @@ static cudaError_t run_queue_levels(bfs_args *a, bfs_level_fn level)
 
 static cudaError_t launch_queue(bfs_args *a) { return run_queue_levels(a, level_queue); }
 static cudaError_t launch_block_queue(bfs_args *a) { return run_queue_levels(a, level_block_queue); }
-static cudaError_t launch_expand(bfs_args *a) { return run_queue_levels(a, level_expand); }
+
+/* The rungs on bfs_out's queue (offsets, the packed counter): a launch a level, sized by the frontier's vertices
+ * (warp_expand) or its edges (the edge-balanced ones). */
+enum { BFS_BY_VERTEX, BFS_BY_EDGE, BFS_BY_EDGE_BITS };
+
+static cudaError_t run_packed_levels(bfs_args *a, int how)
+{
+    if (a->n == 0 || a->source < 0)
+        return cudaSuccess;
+    cudaError_t e = bfs_init(a, 1, how == BFS_BY_EDGE_BITS);
+    unsigned long long cnt = 0;
+    if (e == cudaSuccess)
+        e = bfs_read_back(a, &a->packed[0], sizeof cnt, &cnt);
+    int cur = 0;
+    int *qin = a->qa, *qout = a->qb, *qoin = a->qoa, *qoout = a->qob;
+    for (; e == cudaSuccess && bfs_count_vertices(cnt) > 0; cur++) {
+        unsigned long long *next = &a->packed[(cur + 1) & 1];
+        e = cudaMemsetAsync(next, 0, sizeof *next, a->s);
+        if (e != cudaSuccess)
+            break;
+        const int nin = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
+        if (how == BFS_BY_VERTEX)
+            bfs_expand_kernel<<<bfs_grid(nin), BFS_BLOCK, 0, a->s>>>(a->rp, a->ci, a->level, qin, qoin, nin, E, qout,
+                                                                     qoout, next, cur + 1);
+        else if (how == BFS_BY_EDGE)
+            bfs_balanced_kernel<false><<<(unsigned)((E + BFS_TILE - 1) / BFS_TILE), BFS_BLOCK, 0, a->s>>>(
+                a->rp, a->ci, a->level, NULL, qin, qoin, nin, E, qout, qoout, next, cur + 1);
+        else
+            bfs_balanced_kernel<true><<<(unsigned)((E + BFS_TILE - 1) / BFS_TILE), BFS_BLOCK, 0, a->s>>>(
+                a->rp, a->ci, a->level, a->vis, qin, qoin, nin, E, qout, qoout, next, cur + 1);
+        e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = bfs_read_back(a, next, sizeof cnt, &cnt);
+        int *t = qin;
+        qin = qout;
+        qout = t;
+        t = qoin;
+        qoin = qoout;
+        qoout = t;
+    }
+    a->levels = cur;
+    return e;
+}
+
+static cudaError_t launch_expand(bfs_args *a) { return run_packed_levels(a, BFS_BY_VERTEX); }
+static cudaError_t launch_balanced(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE); }
+static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE_BITS); }
 
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
  * resident). */
@@ -643,8 +893,8 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
         return e;
     if (per_sm < 1)
         return cudaErrorCooperativeLaunchTooLarge;
-    if (per_sm > 4)
-        per_sm = 4; /* a barrier's cost grows with the blocks that arrive at it: 4 a SM (half the threads) */
+    if (per_sm > BFS_BEST_PER_SM)
+        per_sm = BFS_BEST_PER_SM;
     long long blocks = (long long)per_sm * sms, need = b->n > 0 ? bfs_grid(b->n) : 1;
     if (blocks > need)
         blocks = need;
@@ -662,12 +912,33 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
     return cudaLaunchKernelExC(&cfg, (const void *)bfs_best_kernel, args);
 }
 
+/* The best rung's workspace: two queues and their offsets, the visited bitmap, three frontier bitmaps, the state. */
+static size_t bfs_align(size_t x) { return (x + 255) / 256 * 256; }
+
+static bfs_best_args bfs_best_layout(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
+                                     const int32_t *in_ci, int32_t source, int32_t *level, void *ws)
+{
+    const size_t n1 = n > 0 ? (size_t)n : 1, q = bfs_align(n1 * sizeof(int)), words = (n1 + 31) / 32,
+                 wb = bfs_align(words * sizeof(unsigned));
+    char *w = (char *)ws;
+    bfs_best_args b = {n, rp, ci, in_rp, in_ci, source, level, (int *)w, (int *)(w + q), (int *)(w + 2 * q),
+                       (int *)(w + 3 * q), (unsigned *)(w + 4 * q), (unsigned *)(w + 4 * q + wb), (int)words,
+                       (bfs_state *)(w + 4 * q + 4 * wb)};
+    return b;
+}
+
+extern "C" size_t climb_bfs_best_workspace(int32_t n)
+{
+    const size_t n1 = n > 0 ? (size_t)n : 1;
+    return 4 * bfs_align(n1 * sizeof(int)) + 4 * bfs_align((n1 + 31) / 32 * sizeof(unsigned)) +
+           bfs_align(sizeof(bfs_state));
+}
+
 static cudaError_t launch_best(bfs_args *a)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    const bfs_best_args b = {a->n, a->rp, a->ci, a->in_rp, a->in_ci, a->source, a->level, a->qa, a->qb, a->st};
-    return best_launch(&b, a->sms, a->s);
+    return best_launch(&a->best, a->sms, a->s);
 }
 
 static cudaError_t launch_bound(bfs_args *a)
@@ -685,23 +956,13 @@ static cudaError_t launch_bound(bfs_args *a)
 
 /* ---------------------------------------------------------------- the library face */
 
-static size_t bfs_align(size_t x) { return (x + 255) / 256 * 256; }
-
-extern "C" size_t climb_bfs_best_workspace(int32_t n)
-{
-    const size_t n1 = n > 0 ? (size_t)n : 1;
-    return 2 * bfs_align(n1 * sizeof(int)) + bfs_align(sizeof(bfs_state));
-}
-
 extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
                                       const int32_t *in_ci, int32_t source, int32_t *level, void *ws, size_t ws_bytes,
                                       int sms, cudaStream_t s)
 {
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
-    char *w = (char *)ws;
-    const size_t q = bfs_align((size_t)n * sizeof(int));
-    const bfs_best_args b = {n, rp, ci, in_rp, in_ci, source, level, (int *)w, (int *)(w + q), (bfs_state *)(w + 2 * q)};
+    const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
     return best_launch(&b, sms, s);
 }
 
@@ -719,6 +980,8 @@ BFS_KERNELS_FN(k_vertex, bfs_vertex_kernel, "bfs_vertex_kernel")
 BFS_KERNELS_FN(k_queue, bfs_queue_kernel, "bfs_queue_kernel")
 BFS_KERNELS_FN(k_block_queue, bfs_block_queue_kernel, "bfs_block_queue_kernel")
 BFS_KERNELS_FN(k_expand, bfs_expand_kernel, "bfs_expand_kernel")
+BFS_KERNELS_FN(k_balanced, bfs_balanced_kernel<false>, "bfs_balanced_kernel<false>")
+BFS_KERNELS_FN(k_bitmap, bfs_balanced_kernel<true>, "bfs_balanced_kernel<true>")
 static int k_best(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     return climb_one_kernel(o, max, (const void *)bfs_best_kernel, "bfs_best_kernel", BFS_BLOCK, 0);
@@ -729,7 +992,7 @@ typedef struct bfs_rung {
     bfs_launch_fn launch;
 } bfs_rung;
 
-enum { RUNG_BOUND = 0, RUNG_BEST = 5 };
+enum { RUNG_BOUND = 0, RUNG_BEST = 7 };
 
 static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "one_pass_read", .idea = "bound: the row pointers and every column index read once (16-byte "
@@ -753,8 +1016,18 @@ static const bfs_rung BFS_RUNGS[] = {
                                              "enqueue",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_expand, .host_part = 1},
      .launch = launch_expand},
+    {.info = {.name = "edge_balanced", .idea = "load balance over the grid: the frontier's edges cut into equal tiles "
+                                               "(the queue carries each list's offset), a tile's owners found by a "
+                                               "search; loads overlapped, 4 edges a thread",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_balanced, .host_part = 1},
+     .launch = launch_balanced},
+    {.info = {.name = "visited_bitmap", .idea = "a bit a vertex for 'visited', read through L1 before the atomicOr "
+                                                "that claims: 32 times fewer bytes behind every edge's check",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_bitmap, .host_part = 1},
+     .launch = launch_bitmap},
     {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
-                                                      "trip); bottom-up steps while the frontier is large",
+                                                      "trip); bottom-up steps while the frontier is large, over "
+                                                      "a bitmap of the frontier",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best},
 };
@@ -869,14 +1142,14 @@ struct climb_case {
     long long m;
     double traversed;         /* the items: edges of the traversed part */
     int32_t *ref, *got, *frontier;
-    int *d_rp, *d_ci, *d_in_rp, *d_in_ci, *d_level, *d_qa, *d_qb, *d_count;
-    unsigned long long *d_edges;
-    bfs_state *d_st;
+    int *d_rp, *d_ci, *d_in_rp, *d_in_ci, *d_level, *d_count;
+    unsigned long long *d_packed;
+    void *d_ws; /* the best rung's workspace: the queues, their offsets and the bitmaps of every rung */
     unsigned *d_x, ref_x;
-    int *h_count;
+    unsigned long long *h_count;
     int sms, last_levels;
     double in_bytes;
-    char desc[400], note[200];
+    char desc[400], note[700];
 };
 
 static void bfs_free_in_edges(climb_case *c)
@@ -898,7 +1171,7 @@ static void bfs_destroy(climb_case *c)
     free(c->ref);
     free(c->got);
     free(c->frontier);
-    void *dev[] = {c->d_rp, c->d_ci, c->d_level, c->d_qa, c->d_qb, c->d_count, c->d_edges, c->d_st, c->d_x};
+    void *dev[] = {c->d_rp, c->d_ci, c->d_level, c->d_count, c->d_packed, c->d_ws, c->d_x};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             cudaFree(dev[i]);
@@ -1006,11 +1279,10 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
     }
     /* the device copies */
     if (bfs_upload(g->row_ptr, (n1 + 1) * 4, &c->d_rp) || bfs_upload(g->col_idx, (size_t)c->m * 4, &c->d_ci) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_level, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_qa, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_qb, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_count, 8)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_edges, 8)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_st, sizeof(bfs_state))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_x, 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->h_count, 4))) {
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_level, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_count, 8)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_packed, 16)) ||
+        CLIMB_FAILED(cudaMalloc(&c->d_ws, climb_bfs_best_workspace(c->n))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_x, 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->h_count, 8))) {
         cudaGetLastError();
         fprintf(stderr, "climb: out of device memory for a graph of %d vertices and %lld edges\n", c->n, c->m);
         bfs_destroy(c);
@@ -1104,11 +1376,15 @@ static bfs_args bfs_case_args(climb_case *c, cudaStream_t s)
     a.in_ci = c->d_in_ci;
     a.source = c->source;
     a.level = c->d_level;
-    a.qa = c->d_qa;
-    a.qb = c->d_qb;
+    a.best = bfs_best_layout(c->n, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, c->source, c->d_level, c->d_ws);
+    a.qa = a.best.qa;
+    a.qb = a.best.qb;
+    a.qoa = a.best.qoa;
+    a.qob = a.best.qob;
+    a.vis = a.best.vis;
     a.count = c->d_count;
-    a.edges = c->d_edges;
-    a.st = c->d_st;
+    a.packed = c->d_packed;
+    a.st = a.best.st;
     a.x = c->d_x;
     a.h_count = c->h_count;
     a.sms = c->sms;
@@ -1180,17 +1456,34 @@ static const char *bfs_rung_note(climb_case *c, int rung)
 {
     if (rung == RUNG_BEST && c->n > 0) {
         bfs_state st;
-        if (cudaMemcpy(&st, c->d_st, sizeof st, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        const bfs_best_args b = bfs_best_layout(c->n, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, c->source, c->d_level,
+                                                c->d_ws);
+        if (cudaMemcpy(&st, b.st, sizeof st, cudaMemcpyDeviceToHost) != cudaSuccess) {
             cudaGetLastError();
             return NULL;
         }
-        int used = snprintf(c->note, sizeof c->note, "%d levels, %d of them bottom-up", st.depth, st.bottom_up_levels);
+        int used = snprintf(c->note, sizeof c->note, "%d levels expanded, %d of them bottom-up", st.depth,
+                            st.bottom_up_levels);
         if (st.bottom_up_mask) {
             used += snprintf(c->note + used, sizeof c->note - used, " (levels");
             for (int l = 0; l < 64 && used < (int)sizeof c->note - 8; l++)
                 if (st.bottom_up_mask >> l & 1)
                     used += snprintf(c->note + used, sizeof c->note - used, " %d", l);
-            snprintf(c->note + used, sizeof c->note - used, ")");
+            used += snprintf(c->note + used, sizeof c->note - used, ")");
+        }
+        /* each level's time in the last run, from the kernel's own clock (the global timer, read at the barriers) */
+        const int timed = st.depth < BFS_TIMED ? st.depth : BFS_TIMED;
+        if (timed <= 16) {
+            used += snprintf(c->note + used, sizeof c->note - used, "; us a level (b: bottom-up):");
+            for (int l = 0; l < timed && used < (int)sizeof c->note - 16; l++)
+                used += snprintf(c->note + used, sizeof c->note - used, " %.1f%s", (st.t[l + 1] - st.t[l]) * 1e-3,
+                                 l < 64 && st.bottom_up_mask >> l & 1 ? "b" : "");
+        } else if (timed > 0) {
+            double most = 0;
+            for (int l = 0; l < timed; l++)
+                most = fmax(most, (st.t[l + 1] - st.t[l]) * 1e-3);
+            snprintf(c->note + used, sizeof c->note - used, "; the first %d levels took %.1f us each on average, %.1f at "
+                     "most", timed, (st.t[timed] - st.t[0]) * 1e-3 / timed, most);
         }
         return c->note;
     }
