@@ -5,9 +5,10 @@
 # relocatable device code (what dynamic parallelism needs) and device-linked once, on their own, into
 # <name>_dlink.o (target <name>_dlink, path in the target property CLIMB_DLINK), which a library or program takes
 # beside the objects together with libcudadevrt.a. Nothing else changes how it builds: the other objects stay
-# whole-program (-rdc=false) and are not part of that device link.
+# whole-program (-rdc=false) and are not part of that device link. DLINK_WITH: other RDC object libraries whose
+# objects join this device link: a program holds one device link, as two would each carry the device runtime.
 function(climb_cuda_objects name)
-  cmake_parse_arguments(A "RDC" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(A "RDC" "" "SOURCES;DLINK_WITH" ${ARGN})
   add_library(${name} OBJECT ${A_SOURCES})
   target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR}/include PRIVATE ${CMAKE_SOURCE_DIR}/src/core)
   target_link_libraries(${name} PUBLIC CUDA::cudart)
@@ -24,10 +25,14 @@ function(climb_cuda_objects name)
       string(REGEX REPLACE "-.*" "" n "${a}") # 90-real -> 90
       list(APPEND gencode "-gencode=arch=compute_${n},code=sm_${n}")
     endforeach()
+    set(with)
+    foreach(t ${A_DLINK_WITH})
+      list(APPEND with $<TARGET_OBJECTS:${t}>)
+    endforeach()
     add_custom_command(OUTPUT ${dl}
-      COMMAND ${CMAKE_CUDA_COMPILER} -dlink ${gencode} -Xcompiler=-fPIC $<TARGET_OBJECTS:${name}>
+      COMMAND ${CMAKE_CUDA_COMPILER} -dlink ${gencode} -Xcompiler=-fPIC $<TARGET_OBJECTS:${name}> ${with}
               -L${CUDAToolkit_LIBRARY_DIR} -lcudadevrt -o ${dl}
-      DEPENDS $<TARGET_OBJECTS:${name}>
+      DEPENDS $<TARGET_OBJECTS:${name}> ${with}
       COMMAND_EXPAND_LISTS VERBATIM
       COMMENT "Device-linking ${name} (relocatable device code)")
     add_custom_target(${name}_dlink DEPENDS ${dl})

@@ -5,7 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "core/bezier.h"
+#include "core/harness.h"
+#include "workloads/bezier.h"
 #include "core/rng.h"
 #include "testing.h"
 
@@ -104,8 +108,28 @@ static void test_sets(void)
     free(c);
 }
 
+/* The workload's table: the size rule (curves x max_points within 32-bit offsets) refuses before any GPU work, the
+ * ladder's order (the best rung last, the dynamic-parallelism rung before it), the options' defaults. */
+static void test_table(void)
+{
+    const climb_workload *w = &climb_bezier_workload;
+    climb_opt_value o[2];
+    memset(o, 0, sizeof o);
+    o[1].i = 32;
+    const climb_shape fits = CLIMB_SHAPE1(((size_t)1 << 26) - 1), over = CLIMB_SHAPE1((size_t)1 << 26);
+    EXPECT(w->case_refuses(&fits, CLIMB_F32, o) == NULL);
+    EXPECT(w->case_refuses(&over, CLIMB_F32, o) != NULL && strstr(w->case_refuses(&over, CLIMB_F32, o), "2^31"));
+    o[1].i = 4096;
+    const climb_shape big = CLIMB_SHAPE1((size_t)1 << 19);
+    EXPECT(w->case_refuses(&big, CLIMB_F32, o) != NULL);
+    EXPECT(w->n_rungs == 4 && climb_best_rung(w) == 3 && strcmp(w->rung(2)->name, "dynamic_parallelism") == 0);
+    EXPECT(strcmp(w->options[1].name, "max_points") == 0 && strcmp(w->options[1].def, "32") == 0 &&
+           w->options[1].min == CLIMB_BEZIER_MIN_POINTS);
+}
+
 int main(void)
 {
+    test_table();
     test_counts();
     test_points();
     test_sets();

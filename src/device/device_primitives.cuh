@@ -298,6 +298,24 @@ __device__ __forceinline__ T climb_lookback_prefix(unsigned long long *status, u
     return prefix;
 }
 
+/* ---- a warp's search of a sorted array ---- */
+
+/* The last index i of a[0 .. n) (nondecreasing, a[0] <= k, n >= 1) with a[i] <= k: every lane of a full warp calls
+ * it and gets the answer. The warp probes 32 evenly spaced points of the range a step, so 2^20 entries take 4
+ * dependent steps (a thread's binary search takes 20). The owner of item k when a holds each list's first item. */
+__device__ __forceinline__ int climb_warp_search_le(const int *a, int n, int k)
+{
+    const int lane = threadIdx.x & 31;
+    int lo = 0, hi = n;
+    while (hi - lo > 1) {
+        const int step = (hi - lo + 31) / 32, p = lo + lane * step;
+        const unsigned ok = __ballot_sync(0xffffffffu, p < hi && a[p] <= k); /* lane 0's probe, lo, always is */
+        lo += (31 - __clz(ok)) * step;
+        hi = min(lo + step, hi);
+    }
+    return lo;
+}
+
 /* ---- merge path ---- */
 
 /* The merge-path search (Green, McColl and Bader, "GPU Merge Path"; Merrill and Garland's merge-based SpMV): on

@@ -462,21 +462,6 @@ __global__ void __launch_bounds__(BFS_BLOCK)
  * so every block does the same work whether the frontier holds one vertex of a million edges or a million vertices
  * of one. Each thread then loads its BFS_ITEMS edges' ends before it checks any (the loads overlap). */
 
-/* The last queue entry whose offset is at or below k (qo[0] = 0 <= k): a warp probes 32 points of the range a step,
- * so 2^20 entries take 4 steps. Every lane of the warp calls it and gets the answer. */
-__device__ __forceinline__ int bfs_owner(const int *qo, int nf, int k)
-{
-    const int lane = threadIdx.x & 31;
-    int lo = 0, hi = nf;
-    while (hi - lo > 1) {
-        const int step = (hi - lo + 31) / 32, p = lo + lane * step;
-        const unsigned ok = __ballot_sync(BFS_FULL, p < hi && qo[p] <= k); /* lane 0's probe, lo, always is */
-        lo += (31 - __clz(ok)) * step;
-        hi = min(lo + step, hi);
-    }
-    return lo;
-}
-
 /* Claims for a thread's edges' ends u (u < 0: none). BITS: a bitmap of visited vertices filters (its word read
  * through L1: a stale word can only say "not visited", and the atomicOr that follows tells the truth), the claim is
  * an atomicOr on it, and the claimer writes the level; the frontier bitmap `front`, where given, gets the claimed
@@ -520,7 +505,7 @@ __device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci,
     const int warp = threadIdx.x >> 5;
     const int k1 = (int)min((long long)k0 + BFS_TILE, (long long)E);
     if (warp < 2) {
-        const int at = bfs_owner(qo, nf, warp == 0 ? k0 : k1 - 1);
+        const int at = climb_warp_search_le(qo, nf, warp == 0 ? k0 : k1 - 1); /* the owners */
         if ((threadIdx.x & 31) == 0)
             (warp == 0 ? sm->u.t.first : sm->u.t.last) = at;
     }

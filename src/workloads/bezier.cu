@@ -1,0 +1,640 @@
+/*
+ * bezier.cu - adaptive tessellation of quadratic Bezier curves, as a ladder: the data-dependent parallelism that
+ * dynamic parallelism was introduced for, and what replaces it.
+ *
+ * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's Bezier
+ * example) and seed 001 (CUDA 5 introducing dynamic parallelism), after Adinets, "Adaptive Parallel Computation
+ * with CUDA Dynamic Parallelism" (NVIDIA, 2014): each curve's curvature decides its point count (floor(16
+ * curvature), clamped to [4, max_points]; src/core/bezier.h). Rungs: every curve at the maximum count (balanced,
+ * wasteful); a block per curve with its own count (the seed's version: imbalanced); a parent thread per curve that
+ * launches a child grid of its points into a pool placed by a scan (dynamic parallelism); and the best rung, with
+ * no device launch: the counts and their scan in one kernel, then one flat launch over all the points, each block
+ * finding the curves its points belong to. See docs/bezier.md and docs/dynamic-parallelism.md.
+ *
+ * The output: counts[i], offsets[i] (where curve i's points start) and the points (x, y as float2). The first two
+ * rungs keep the seed's layout, max_points slots a curve (offsets[i] = i max_points); the others pack the points
+ * (offsets the exclusive scan of the counts).
+ *
+ * This file is compiled with relocatable device code (CLIMB_RDC_NEEDED in CMakeLists.txt) for its device launches.
+ *
+ * Order of this file: kernels, launchers, the registry table, options, the harness glue.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/bezier.h"
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../device/device_primitives.cuh"
+#include "../core/workload.cuh"
+#include "bezier.h"
+
+/* ---------------------------------------------------------------- policy */
+
+#define BEZ_WARP 32    /* the seed's blocks, and the child grids' */
+#define BEZ_BLOCK 256  /* the scan's and the flat launch's blocks */
+#define BEZ_ITEMS 4    /* points a thread in a flat tile */
+#define BEZ_TILE (BEZ_BLOCK * BEZ_ITEMS)
+#define BEZ_WINDOW (BEZ_TILE / CLIMB_BEZIER_MIN_POINTS + 1) /* the most curves a tile's points belong to */
+#define BEZ_FLAT_PER_SM 8
+
+/* ---------------------------------------------------------------- kernels */
+
+/* A curve's point count, in float, by the rule of climb_bezier_count (a float may round across a whole number
+ * where the double does not: the check accepts either neighbour there). */
+__device__ __forceinline__ int bez_count(const climb_bezier &b, int maxp)
+{
+    const float cx = 0.5f * (b.x[0] + b.x[2]), cy = 0.5f * (b.y[0] + b.y[2]);
+    const float off = hypotf(b.x[1] - cx, b.y[1] - cy), chord = hypotf(b.x[2] - b.x[0], b.y[2] - b.y[0]);
+    if (chord == 0.0f)
+        return off == 0.0f ? CLIMB_BEZIER_MIN_POINTS : maxp;
+    const float k = 16.0f * (off / chord);
+    if (!(k < (float)maxp))
+        return maxp;
+    const int c = (int)floorf(k);
+    return c < CLIMB_BEZIER_MIN_POINTS ? CLIMB_BEZIER_MIN_POINTS : c;
+}
+
+/* Point i of count (count >= 2): B(t), t = i / (count - 1). */
+__device__ __forceinline__ float2 bez_point(const climb_bezier &b, int i, int count)
+{
+    const float t = (float)i / (float)(count - 1), s = 1.0f - t;
+    const float a = s * s, m = 2.0f * s * t, c = t * t;
+    return make_float2(a * b.x[0] + m * b.x[1] + c * b.x[2], a * b.y[0] + m * b.y[1] + c * b.y[2]);
+}
+
+/* --- rungs max_points and block_per_curve: a block of 32 threads a curve, max_points slots a curve. MAX: every
+ * curve at max_points points (no curvature); else its own count, and the block's other slots left alone. */
+template <bool MAX>
+__global__ void __launch_bounds__(BEZ_WARP)
+    bez_block_kernel(const climb_bezier *__restrict__ curves, int maxp, int *counts, int *offsets, float2 *pts)
+{
+    const int i = blockIdx.x;
+    const climb_bezier b = curves[i];
+    const int count = MAX ? maxp : bez_count(b, maxp);
+    float2 *out = pts + (size_t)i * maxp;
+    for (int j = threadIdx.x; j < count; j += BEZ_WARP)
+        out[j] = bez_point(b, j, count);
+    if (threadIdx.x == 0) {
+        counts[i] = count;
+        offsets[i] = i * maxp;
+    }
+}
+
+/* --- the counts and their exclusive scan, a thread a curve, in one pass (the decoupled look-back of
+ * device_primitives.cuh): counts, offsets and the total. LAUNCH (rung dynamic_parallelism): each thread then
+ * launches its curve's child grid, 32 threads a block, into the fire-and-forget stream (launches from one block
+ * would serialise in the block's default stream); a failed launch sets *failed. */
+__global__ void __launch_bounds__(BEZ_WARP) bez_child_kernel(const climb_bezier *curve, int count, float2 *out)
+{
+    const int j = blockIdx.x * BEZ_WARP + threadIdx.x;
+    if (j < count)
+        out[j] = bez_point(*curve, j, count);
+}
+
+template <bool LAUNCH>
+__global__ void __launch_bounds__(BEZ_BLOCK)
+    bez_scan_kernel(const climb_bezier *__restrict__ curves, int n, int maxp, int *counts, int *offsets, int *total,
+                    float2 *pts, char *ws, unsigned capacity, int *failed)
+{
+    __shared__ unsigned s_tile, s_epoch;
+    __shared__ int s_scan[BEZ_BLOCK / 32 + 1], s_prefix;
+    climb_lookback_hdr *h = (climb_lookback_hdr *)ws;
+    unsigned long long *status = (unsigned long long *)(ws + CLIMB_LOOKBACK_HDR);
+    if (!LAUNCH)
+        climb_grid_dependents_launch(); /* the flat launch may take its place; it waits for this grid's end */
+    if (threadIdx.x == 0)
+        climb_lookback_ticket(h, gridDim.x, &s_tile, &s_epoch);
+    __syncthreads();
+    const unsigned tile = s_tile, marker = s_epoch + 1;
+    const int i = (int)(tile * BEZ_BLOCK + threadIdx.x);
+    const int count = i < n ? bez_count(curves[i], maxp) : 0;
+    int aggregate;
+    const int local = climb_block_exclusive_scan<climb_op_sum, BEZ_BLOCK>(count, s_scan, &aggregate);
+    if (threadIdx.x < 32) {
+        const int prefix = climb_lookback_prefix<int>(status, tile, marker, aggregate);
+        if (threadIdx.x == 0) {
+            s_prefix = prefix;
+            if (tile == gridDim.x - 1)
+                *total = prefix + aggregate;
+        }
+    }
+    __syncthreads();
+    const int off = s_prefix + local;
+    if (i < n) {
+        counts[i] = count;
+        offsets[i] = off;
+        if (LAUNCH) {
+            bez_child_kernel<<<(count + BEZ_WARP - 1) / BEZ_WARP, BEZ_WARP, 0, cudaStreamFireAndForget>>>(
+                curves + i, count, pts + off);
+            if (cudaGetLastError() != cudaSuccess)
+                atomicOr(failed, 1);
+        }
+    }
+    climb_lookback_finish<BEZ_BLOCK>(h, status, capacity, s_epoch, gridDim.x);
+}
+
+/* --- the best rung's flat launch: the points 0 .. total - 1 in tiles of BEZ_TILE over a grid that stays; a tile's
+ * first two warps find the curves that own its first and last point (a warp's search of the offsets), the block
+ * stages those curves (at most BEZ_WINDOW: every curve has 4 points or more), and each thread computes 4 points,
+ * each finding its curve by a binary search of the staged offsets. The stores are coalesced float2s. */
+__global__ void __launch_bounds__(BEZ_BLOCK)
+    bez_flat_kernel(const climb_bezier *__restrict__ curves, int n, const int *offsets, const int *total_p,
+                    float2 *pts)
+{
+    __shared__ int s_off[BEZ_WINDOW + 1];
+    __shared__ climb_bezier s_curve[BEZ_WINDOW];
+    __shared__ int s_first, s_last;
+    climb_grid_dependency_wait();
+    const int total = *total_p, warp = threadIdx.x >> 5;
+    for (long long k0 = (long long)blockIdx.x * BEZ_TILE; k0 < total; k0 += (long long)gridDim.x * BEZ_TILE) {
+        const int k1 = (int)min(k0 + BEZ_TILE, (long long)total);
+        if (warp < 2) {
+            const int at = climb_warp_search_le(offsets, n, warp == 0 ? (int)k0 : k1 - 1);
+            if ((threadIdx.x & 31) == 0)
+                (warp == 0 ? s_first : s_last) = at;
+        }
+        __syncthreads();
+        const int first = s_first, w = s_last - first + 1;
+        for (int j = threadIdx.x; j <= w; j += BEZ_BLOCK) {
+            s_off[j] = first + j < n ? offsets[first + j] : total; /* one past: the last curve's end */
+            if (j < w)
+                s_curve[j] = curves[first + j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int it = 0; it < BEZ_ITEMS; it++) {
+            const int k = (int)k0 + it * BEZ_BLOCK + (int)threadIdx.x;
+            if (k < k1) {
+                int lo = 0, hi = w - 1; /* the last staged curve that starts at or before k */
+                while (lo < hi) {
+                    const int mid = (lo + hi + 1) >> 1;
+                    if (s_off[mid] <= k)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                pts[k] = bez_point(s_curve[lo], k - s_off[lo], s_off[lo + 1] - s_off[lo]);
+            }
+        }
+        __syncthreads(); /* the staged curves are read until here */
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+typedef struct bez_args {
+    int n, maxp;
+    const climb_bezier *curves;
+    int *counts, *offsets, *total, *failed;
+    float2 *pts;
+    char *ws;            /* the look-back's header and a status word a tile, zeroed once */
+    unsigned capacity;   /* status words */
+    int sms, cc_major;
+    cudaStream_t s;
+} bez_args;
+
+static unsigned bez_tiles(int n) { return (unsigned)((n + BEZ_BLOCK - 1) / BEZ_BLOCK); }
+
+static cudaError_t launch_max(const bez_args *a)
+{
+    if (a->n > 0)
+        bez_block_kernel<true><<<a->n, BEZ_WARP, 0, a->s>>>(a->curves, a->maxp, a->counts, a->offsets, a->pts);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_block(const bez_args *a)
+{
+    if (a->n > 0)
+        bez_block_kernel<false><<<a->n, BEZ_WARP, 0, a->s>>>(a->curves, a->maxp, a->counts, a->offsets, a->pts);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_dp(const bez_args *a)
+{
+    if (a->n > 0)
+        bez_scan_kernel<true><<<bez_tiles(a->n), BEZ_BLOCK, 0, a->s>>>(a->curves, a->n, a->maxp, a->counts,
+                                                                      a->offsets, a->total, a->pts, a->ws,
+                                                                      a->capacity, a->failed);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_flat(const bez_args *a)
+{
+    if (a->n == 0)
+        return cudaSuccess;
+    bez_scan_kernel<false><<<bez_tiles(a->n), BEZ_BLOCK, 0, a->s>>>(a->curves, a->n, a->maxp, a->counts,
+                                                                   a->offsets, a->total, a->pts, a->ws, a->capacity,
+                                                                   a->failed);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    /* enough tiles for the output at its largest, but no more than the device holds at once */
+    const long long most = ((long long)a->n * a->maxp + BEZ_TILE - 1) / BEZ_TILE, fit = (long long)a->sms * BEZ_FLAT_PER_SM;
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(most < fit ? most : fit));
+    cfg.blockDim = dim3(BEZ_BLOCK);
+    cfg.stream = a->s;
+    cfg.attrs = a->cc_major >= 9 ? &attr : NULL;
+    cfg.numAttrs = a->cc_major >= 9 ? 1 : 0;
+    const climb_bezier *curves = a->curves;
+    int n = a->n;
+    const int *offsets = a->offsets, *total = a->total;
+    float2 *pts = a->pts;
+    void *args[] = {(void *)&curves, (void *)&n, (void *)&offsets, (void *)&total, (void *)&pts};
+    return cudaLaunchKernelExC(&cfg, (const void *)bez_flat_kernel, args);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+typedef cudaError_t (*bez_launch_fn)(const bez_args *a);
+
+static int k_max(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)bez_block_kernel<true>, "bez_block_kernel<true>", BEZ_WARP, 0);
+}
+static int k_block(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)bez_block_kernel<false>, "bez_block_kernel<false>", BEZ_WARP, 0);
+}
+static int k_dp(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    const int n = climb_kernel_at(o, max, 0, (const void *)bez_scan_kernel<true>, BEZ_BLOCK, 0, "bez_scan_kernel<true>");
+    return climb_kernel_at(o, max, n, (const void *)bez_child_kernel, BEZ_WARP, 0, "bez_child_kernel");
+}
+static int k_flat(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    const int n = climb_kernel_at(o, max, 0, (const void *)bez_scan_kernel<false>, BEZ_BLOCK, 0,
+                                  "bez_scan_kernel<false>");
+    return climb_kernel_at(o, max, n, (const void *)bez_flat_kernel, BEZ_BLOCK, 0, "bez_flat_kernel");
+}
+
+typedef struct bez_rung {
+    climb_rung_info info;
+    bez_launch_fn launch;
+    int packed; /* 1: the points packed by the scan; 0: max_points slots a curve */
+} bez_rung;
+
+enum { RUNG_MAX = 0, RUNG_DP = 2 };
+
+static const bez_rung BEZ_RUNGS[] = {
+    {.info = {.name = "max_points", .idea = "a block of 32 threads a curve, every curve at max_points points: "
+                                            "balanced, and as many points for a straight curve as the most curved",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_max},
+     .launch = launch_max, .packed = 0},
+    {.info = {.name = "block_per_curve", .idea = "the seed's version: a block of 32 threads a curve, each curve's own "
+                                                 "count from its curvature: no wasted points, blocks of unequal work",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block},
+     .launch = launch_block, .packed = 0},
+    {.info = {.name = "dynamic_parallelism", .idea = "a parent thread a curve: its count, its place in a pool by a "
+                                                     "one-pass scan, then a child grid of its points launched from "
+                                                     "the device (fire-and-forget stream)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp},
+     .launch = launch_dp, .packed = 1},
+    {.info = {.name = "flat_scan", .idea = "no device launch: the counts and their scan in one pass, then one flat "
+                                           "launch over all the points (a programmatic dependent launch), each tile "
+                                           "finding its curves by a search of the offsets",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_flat},
+     .launch = launch_flat, .packed = 1},
+};
+#define BEZ_N_RUNGS CLIMB_COUNT(BEZ_RUNGS)
+static const climb_rung_info *bez_rung_info(int i) { return &BEZ_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+enum { OPT_CURVES, OPT_MAX_POINTS };
+static const char *const BEZ_SETS[] = {"uniform", "skewed", "straight", NULL};
+static constexpr climb_option BEZ_OPTIONS[] = {
+    {.name = "curves", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "the curve set: uniform (curvatures spread from 0 to 1: 4 to 16 points), skewed (1 curve in 100 very "
+                "curved, max_points points; the rest nearly straight, 4: the imbalance), straight (4 points each)",
+     .def = "all", .choices = BEZ_SETS, .generator = 1},
+    {.name = "max_points", .kind = CLIMB_OPT_INT,
+     .meaning = "the most points a curve gets (the seed's MAX_TESS_POINTS)", .def = "32", .min = 4, .max = 4096},
+};
+CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_CURVES, "curves");
+CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_MAX_POINTS, "max_points");
+
+/* ---------------------------------------------------------------- harness glue */
+
+struct climb_case {
+    climb_case_params p;
+    int n, maxp, set;
+    long long total;              /* the reference's points (the items) */
+    climb_bezier *curves;
+    int *got_counts, *got_offsets;
+    float2 *got_pts;
+    climb_bezier *d_curves;
+    int *d_counts, *d_offsets, *d_total, *d_failed;
+    float2 *d_pts;
+    char *d_ws;
+    unsigned capacity;
+    char desc[300], note[160];
+};
+
+static void bez_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    free(c->curves);
+    free(c->got_counts);
+    free(c->got_offsets);
+    free(c->got_pts);
+    void *dev[] = {c->d_curves, c->d_counts, c->d_offsets, c->d_total, c->d_failed, c->d_pts, c->d_ws};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    free(c);
+}
+
+static const char *bez_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    if (opts && (double)s->d[0] * (double)opts[OPT_MAX_POINTS].i > (double)CLIMB_BEZIER_MAX_OUTPUT)
+        return "curves x max_points passes 2^31 - 1 points (the offsets are 32-bit)";
+    return NULL;
+}
+
+/* Host memory: the curves, the counts and offsets read back, the points read back (max_points slots a curve). */
+static double bez_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    return (double)s->d[0] * (24.0 + 8.0 + 8.0 * (opts ? (double)opts[OPT_MAX_POINTS].i : 32.0));
+}
+
+static int bez_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    if (bez_case_refuses(&p->shape, p->type, p->opts)) {
+        fprintf(stderr, "climb: bezier: %s\n", bez_case_refuses(&p->shape, p->type, p->opts));
+        return -1;
+    }
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    c->n = (int)p->shape.d[0];
+    c->maxp = (int)p->opts[OPT_MAX_POINTS].i;
+    c->set = p->opts[OPT_CURVES].choice;
+    const size_t n1 = c->n ? (size_t)c->n : 1, slots = n1 * (size_t)c->maxp;
+    c->curves = (climb_bezier *)malloc(n1 * sizeof *c->curves);
+    c->got_counts = (int *)malloc(n1 * sizeof(int));
+    c->got_offsets = (int *)malloc(n1 * sizeof(int));
+    c->got_pts = (float2 *)malloc(slots * sizeof(float2));
+    if (!c->curves || !c->got_counts || !c->got_offsets || !c->got_pts) {
+        bez_destroy(c);
+        return climb_host_oom("%d curves of up to %d points", c->n, c->maxp);
+    }
+    climb_bezier_generate(p->seed, c->set, c->curves, (size_t)c->n);
+    int most = 0, fewest = c->maxp;
+    for (int i = 0; i < c->n; i++) {
+        const int k = climb_bezier_count(climb_bezier_curvature(&c->curves[i]), c->maxp);
+        c->total += k;
+        most = k > most ? k : most;
+        fewest = k < fewest ? k : fewest;
+    }
+    snprintf(c->desc, sizeof c->desc, "%s curves: %lld points (%.2f a curve, %d to %d; max_points %d)",
+             BEZ_SETS[c->set], c->total, c->n ? (double)c->total / c->n : 0.0, c->n ? fewest : 0, most, c->maxp);
+    c->capacity = c->n ? (unsigned)((c->n + BEZ_BLOCK - 1) / BEZ_BLOCK) : 1;
+    const size_t ws = CLIMB_LOOKBACK_HDR + (size_t)c->capacity * 8;
+    if (CLIMB_FAILED(cudaMalloc((void **)&c->d_curves, n1 * sizeof(climb_bezier))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_counts, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_offsets, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_total, 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_failed, 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_pts, slots * sizeof(float2))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_ws, ws)) || CLIMB_FAILED(cudaMemset(c->d_ws, 0, ws)) ||
+        CLIMB_FAILED(cudaMemset(c->d_failed, 0, 4)) ||
+        (c->n && CLIMB_FAILED(cudaMemcpy(c->d_curves, c->curves, (size_t)c->n * sizeof(climb_bezier),
+                                         cudaMemcpyHostToDevice)))) {
+        cudaGetLastError();
+        fprintf(stderr, "climb: out of device memory for %d curves of up to %d points\n", c->n, c->maxp);
+        bez_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *bez_describe(const climb_case *c) { return c->desc; }
+
+static int bez_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode;
+    snprintf(desc, desclen, "every curve's count (its neighbour where 16 x the curvature is within 1e-5 of a whole "
+                            "number) and every point against the CPU in double, within 2^-20 (|P0| + 2|P1| + |P2|)");
+    return 0;
+}
+
+static const char *bez_refuses(const climb_case *c, int rung)
+{
+    if (rung == RUNG_DP && (size_t)c->n > CLIMB_BEZIER_DP_MAX_CURVES)
+        return "more than 2^20 curves: a device launch a curve, all pending at once";
+    return NULL;
+}
+
+/* The device launches pending at once: one a curve. The runtime's fixed pool holds 2048 unless told more; past it,
+ * launches go to a slower virtualised pool. Sized to the curves before the runs (untimed). */
+static int bez_prepare(climb_case *c, int rung)
+{
+    if (rung != RUNG_DP || c->n == 0)
+        return 0;
+    size_t have = 0;
+    CLIMB_CHECK(cudaDeviceGetLimit(&have, cudaLimitDevRuntimePendingLaunchCount));
+    if (have < (size_t)c->n + 64)
+        CLIMB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)c->n + 64));
+    return 0;
+}
+
+static int bez_run(climb_case *c, int rung, cudaStream_t s)
+{
+    const bez_args a = {c->n,        c->maxp,  c->d_curves, c->d_counts, c->d_offsets, c->d_total,
+                        c->d_failed, c->d_pts, c->d_ws,     c->capacity, c->p.dev ? c->p.dev->sms : 1,
+                        c->p.dev ? c->p.dev->cc_major : 0, s};
+    CLIMB_CHECK(BEZ_RUNGS[rung].launch(&a));
+    return 0;
+}
+
+static int bez_poison(climb_case *c)
+{
+    const size_t n1 = c->n ? (size_t)c->n : 1;
+    CLIMB_CHECK(cudaMemset(c->d_counts, 0xff, n1 * 4));
+    CLIMB_CHECK(cudaMemset(c->d_offsets, 0xff, n1 * 4));
+    CLIMB_CHECK(cudaMemset(c->d_pts, 0xff, n1 * (size_t)c->maxp * sizeof(float2))); /* NaN */
+    return 0;
+}
+
+static int bez_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    if (c->n == 0)
+        return 0;
+    int failed = 0;
+    CLIMB_CHECK(cudaMemcpy(&failed, c->d_failed, 4, cudaMemcpyDeviceToHost));
+    if (failed) {
+        snprintf(msg, msglen, "a device-side launch failed");
+        return 1;
+    }
+    CLIMB_CHECK(cudaMemcpy(c->got_counts, c->d_counts, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
+    CLIMB_CHECK(cudaMemcpy(c->got_offsets, c->d_offsets, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
+    const int packed = BEZ_RUNGS[rung].packed;
+    long long at = 0;
+    for (int i = 0; i < c->n; i++) { /* the counts and the layout first: they say where the points are */
+        const int k = c->got_counts[i];
+        const int ok = rung == RUNG_MAX ? k == c->maxp : climb_bezier_count_ok(&c->curves[i], c->maxp, k);
+        if (!ok || k < CLIMB_BEZIER_MIN_POINTS || k > c->maxp) {
+            snprintf(msg, msglen, "curve %d: %d points, expected %d (curvature %.9g)", i, k,
+                     rung == RUNG_MAX ? c->maxp
+                                      : climb_bezier_count(climb_bezier_curvature(&c->curves[i]), c->maxp),
+                     climb_bezier_curvature(&c->curves[i]));
+            return 1;
+        }
+        const long long want = packed ? at : (long long)i * c->maxp;
+        if (c->got_offsets[i] != want) {
+            snprintf(msg, msglen, "curve %d starts at point %d, expected %lld (%s)", i, c->got_offsets[i], want,
+                     packed ? "the exclusive scan of the counts" : "max_points slots a curve");
+            return 1;
+        }
+        at += k;
+    }
+    const size_t span = packed ? (size_t)at : (size_t)c->n * c->maxp;
+    CLIMB_CHECK(cudaMemcpy(c->got_pts, c->d_pts, span * sizeof(float2), cudaMemcpyDeviceToHost));
+    long long bad = 0, first_i = -1, first_j = 0;
+    for (int i = 0; i < c->n; i++) {
+        const climb_bezier *b = &c->curves[i];
+        const double tol = climb_bezier_tolerance(b);
+        const int k = c->got_counts[i];
+        const float2 *p = c->got_pts + c->got_offsets[i];
+        for (int j = 0; j < k; j++) {
+            double x, y;
+            climb_bezier_point(b, j, k, &x, &y);
+            const double e = fmax(fabs(p[j].x - x), fabs(p[j].y - y));
+            if (!(e <= tol)) { /* NaN fails */
+                if (first_i < 0) {
+                    first_i = i;
+                    first_j = j;
+                }
+                bad++;
+            }
+        }
+    }
+    if (bad) {
+        double x, y;
+        climb_bezier_point(&c->curves[first_i], (int)first_j, c->got_counts[first_i], &x, &y);
+        const float2 g = c->got_pts[c->got_offsets[first_i] + first_j];
+        snprintf(msg, msglen, "curve %lld point %lld = (%.9g, %.9g), expected (%.9g, %.9g) within %.3g (%lld points "
+                              "wrong)", first_i, first_j, g.x, g.y, x, y, climb_bezier_tolerance(&c->curves[first_i]),
+                 bad);
+        return 1;
+    }
+    return 0;
+}
+
+/* Read: the curves (24 bytes each); written: the points (8 bytes each), a count and an offset a curve. */
+static void bez_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = 24.0 * c->n;
+    out->bytes_written = 8.0 * (double)c->total + 8.0 * c->n;
+    out->items = (double)c->total;
+}
+
+/* max_points writes max_points points a curve; the items stay the points the case asks for. */
+static int bez_rung_counts(const climb_case *c, int rung, climb_counts *out)
+{
+    if (rung != RUNG_MAX)
+        return 0;
+    bez_counts(c, out);
+    out->bytes_written = 8.0 * (double)c->n * c->maxp + 8.0 * c->n;
+    return 1;
+}
+
+static const char *bez_rung_note(climb_case *c, int rung)
+{
+    if (rung != RUNG_DP || c->n == 0)
+        return NULL;
+    snprintf(c->note, sizeof c->note, "%d device launches a run (a child grid a curve) from %u parent blocks", c->n,
+             c->capacity);
+    return c->note;
+}
+
+static const climb_shape BEZ_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 16), CLIMB_SHAPE1((size_t)1 << 20)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape BEZ_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20)};
+/* Empty, one curve, a few, around a warp, a scan block and a flat tile, several tiles. */
+static const climb_shape BEZ_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),   CLIMB_SHAPE1(1),    CLIMB_SHAPE1(2),
+                                               CLIMB_SHAPE1(3),   CLIMB_SHAPE1(31),   CLIMB_SHAPE1(33),
+                                               CLIMB_SHAPE1(255), CLIMB_SHAPE1(257),  CLIMB_SHAPE1(1000),
+                                               CLIMB_SHAPE1(4099), CLIMB_SHAPE1(65537)};
+static const climb_shape BEZ_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(257), CLIMB_SHAPE1(4099)};
+
+static const climb_sweep BEZ_SWEEPS[] = {
+    {.name = "curves",
+     .title = "Bezier tessellation of skewed curves: points per second against the number of curves",
+     .args = "--set curves=skewed --size 2^10 --size 2^12 --size 2^14 --size 2^16 --size 2^18 --size 2^20",
+     .x = "curves",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_bezier_workload = {
+    .name = "bezier",
+    .title = "Adaptive tessellation of quadratic Bezier curves (dynamic parallelism and what replaces it)",
+    .seed_ref = "seeds 004 and 001: Kirk and Hwu, Programming Massively Parallel Processors (dynamic parallelism, the "
+                "Bezier example); Adinets, Adaptive Parallel Computation with CUDA Dynamic Parallelism",
+    .command = NULL,
+    .dims = {"curves"},
+    .shape_format = "{curves} curves",
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = BEZ_OPTIONS,
+    .n_options = CLIMB_COUNT(BEZ_OPTIONS),
+    .bytes_counted = "read: the curves (24 bytes each); written: the points (8 bytes each), a count and an offset a "
+                     "curve (max_points: its max_points points a curve)",
+    .items_unit = "points",
+    .items_rate = "Gpoints/s",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = BEZ_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(BEZ_BENCH_SHAPES),
+    .check_shapes = BEZ_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(BEZ_CHECK_SHAPES),
+    .quick_shapes = BEZ_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(BEZ_QUICK_SHAPES),
+    .main_shapes = BEZ_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(BEZ_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = BEZ_N_RUNGS,
+    .rung = bez_rung_info,
+    .published = NULL,
+    .sweeps = BEZ_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(BEZ_SWEEPS),
+    .load = NULL,
+    .unload = NULL,
+    .peek = NULL,
+    .create = bez_create,
+    .describe = bez_describe,
+    .reference = bez_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .case_bytes = bez_case_bytes,
+    .case_refuses = bez_case_refuses,
+    .refuses = bez_refuses,
+    .prepare = bez_prepare,
+    .setup = NULL,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = bez_run,
+    .poison = bez_poison,
+    .verify = bez_verify,
+    .counts = bez_counts,
+    .rung_counts = bez_rung_counts,
+    .rung_note = bez_rung_note,
+    .release = NULL,
+    .save = NULL,
+    .destroy = bez_destroy,
+    .tuning = NULL,
+    .set_tuning = NULL,
+};
