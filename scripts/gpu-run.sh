@@ -90,13 +90,20 @@ for w in "${workloads[@]}"; do
             : >"$out/sanitizer.log"
             # racecheck looks at our kernels only: a vendor library's kernels may share memory on purpose
             # (cuSPARSE's csrmv does), which is NVIDIA's to answer for, and their reports would hide ours.
-            ours=()
+            # racecheck and synccheck do not support dynamic parallelism: the rungs that launch from the device
+            # (`climb list` says "device launches") get memcheck alone.
+            ours=() nodp=()
             while read -r r; do ours+=(--rung "$r"); done < <("$climb" list "$w" |
-                awk '$1 ~ /^[0-9]+$/ && ($3 == "ladder" || $3 == "best" || $3 == "bound") {print $2}')
+                awk '$1 ~ /^[0-9]+$/ && ($3 == "ladder" || $3 == "best" || $3 == "bound") && !/device launches/ {print $2}')
+            while read -r r; do nodp+=(--rung "$r"); done < <("$climb" list "$w" |
+                awk '$1 ~ /^[0-9]+$/ && !/device launches/ {print $2}')
             for tool in memcheck racecheck synccheck; do
                 only=()
                 [ "$tool" = racecheck ] && only=("${ours[@]}") &&
-                    echo "racecheck: the non-vendor rungs (${#ours[@]} options: ${ours[*]})" >>"$out/sanitizer.log"
+                    echo "racecheck: the non-vendor rungs without device launches (${ours[*]})" >>"$out/sanitizer.log"
+                dp=$("$climb" list "$w" | awk '$1 ~ /^[0-9]+$/ && /device launches/' | wc -l)
+                [ "$tool" = synccheck ] && [ "$dp" -gt 0 ] && only=("${nodp[@]}") &&
+                    echo "synccheck: the rungs without device launches (${nodp[*]})" >>"$out/sanitizer.log"
                 compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
                     "${only[@]}" >>"$out/sanitizer.log" 2>&1
                 rc=$?

@@ -55,6 +55,7 @@ wall = [x for x in rows if x["clock"] == "wall"]
 expect(len(own) == 1 and own[0]["rung"] == "affine_cub_transform", "one row with the rung's own counts")
 expect(len(wall) == 1 and wall[0]["type"] == "f64" and wall[0]["kind"] == "best", "one row timed by the wall clock")
 expect(all(x["host_part"] is False for x in red.get("rungs", [])), "host_part in the registry entry")
+expect(all(x["device_launches"] is False for x in red.get("rungs", [])), "device_launches in the registry entry")
 statuses = sorted(x["status"] for x in rows)
 expect(statuses == ["WRONG"] + ["ok"] * 9 + ["refused"], "statuses " + str(statuses))
 for x in rows:

@@ -34,6 +34,11 @@ static void test_every_workload(void)
             if (r > 0 && k == CLIMB_RUNG_VENDOR)
                 EXPECT(w->rung(r - 1)->kind == CLIMB_RUNG_VENDOR);
             EXPECT(!climb_rung_on_ladder(w, r) || w->rung(r)->kernels != NULL);
+            /* a rung that launches from the device is ours (the sanitizer step reads the mark), and the ladders'
+             * dynamic-parallelism rungs carry it */
+            EXPECT(!w->rung(r)->device_launches || climb_rung_on_ladder(w, r));
+            EXPECT_MSG(!strstr(w->rung(r)->name, "dynamic_parallelism") || w->rung(r)->device_launches,
+                       "%s/%s launches from the device but is not marked", w->name, w->rung(r)->name);
         }
         if (w->tuning)
             EXPECT(w->tuning->n_params <= CLIMB_MAX_TUNABLES && climb_tuning_count(w->tuning) >= 1);

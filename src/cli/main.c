@@ -304,8 +304,9 @@ static void print_workload(const climb_workload *w, FILE *f)
     fprintf(f, "\n\n  %2s  %-36s %-7s %s\n", "#", "rung", "kind", "idea");
     for (int i = 0; i < w->n_rungs; i++) {
         const climb_rung_info *r = w->rung(i);
-        fprintf(f, "  %2d  %-36s %-7s %s%s%s%s\n", i, r->name, climb_rung_kind_name(r->kind), r->idea,
-                r->needs[0] ? "; needs " : "", r->needs, r->host_part ? "; host part: timed by the wall clock" : "");
+        fprintf(f, "  %2d  %-36s %-7s %s%s%s%s%s\n", i, r->name, climb_rung_kind_name(r->kind), r->idea,
+                r->needs[0] ? "; needs " : "", r->needs, r->host_part ? "; host part: timed by the wall clock" : "",
+                r->device_launches ? "; device launches (dynamic parallelism)" : "");
     }
     if (w->tuning) {
         const climb_tuning *tn = w->tuning;

@@ -650,6 +650,7 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
             json_str(f, ri->needs);
             fprintf(f, ", \"host_part\": %s", ri->host_part ? "true" : "false");
             fprintf(f, ", \"beside\": %s", ri->beside ? "true" : "false");
+            fprintf(f, ", \"device_launches\": %s", ri->device_launches ? "true" : "false");
             fputs(", \"published_us\": ", f);
             json_num(f, ri->published_us > 0 ? ri->published_us : NAN);
             fputs(", \"published_rate\": ", f);

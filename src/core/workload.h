@@ -83,6 +83,9 @@ typedef struct climb_rung_info {
     int beside;                /* vendor rungs only: 1 for a library rung shown beside the bar, not part of it (CUB's
                                   radix sort beside its merge sort: another algorithm). The vendor ratio of every row
                                   is to the fastest vendor rung without it; the reports mark its rows */
+    int device_launches;       /* 1: its kernels launch kernels (dynamic parallelism). compute-sanitizer's racecheck
+                                  and synccheck do not support that, so scripts/gpu-run.sh gives it memcheck alone;
+                                  `climb list` and the reports say so */
 } climb_rung_info;
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */

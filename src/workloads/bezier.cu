@@ -294,7 +294,7 @@ static const bez_rung BEZ_RUNGS[] = {
     {.info = {.name = "dynamic_parallelism", .idea = "a parent thread a curve: its count, its place in a pool by a "
                                                      "one-pass scan, then a child grid of its points launched from "
                                                      "the device (fire-and-forget stream)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .device_launches = 1},
      .launch = launch_dp, .packed = 1},
     {.info = {.name = "flat_scan", .idea = "no device launch: the counts and their scan in one pass, then one flat "
                                            "launch over all the points (a programmatic dependent launch), each tile "
@@ -434,7 +434,7 @@ static int bez_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 static const char *bez_refuses(const climb_case *c, int rung)
 {
     if (rung == RUNG_DP && (size_t)c->n > CLIMB_BEZIER_DP_MAX_CURVES)
-        return "more than 2^20 curves: a device launch a curve, all pending at once";
+        return "more than 2^16 curves: a device launch a curve, all pending at once (2^20 failed on an H100)";
     return NULL;
 }
 
@@ -466,6 +466,7 @@ static int bez_poison(climb_case *c)
     CLIMB_CHECK(cudaMemset(c->d_counts, 0xff, n1 * 4));
     CLIMB_CHECK(cudaMemset(c->d_offsets, 0xff, n1 * 4));
     CLIMB_CHECK(cudaMemset(c->d_pts, 0xff, n1 * (size_t)c->maxp * sizeof(float2))); /* NaN */
+    CLIMB_CHECK(cudaMemset(c->d_failed, 0, 4)); /* a device launch that fails sets it again */
     return 0;
 }
 
@@ -570,7 +571,7 @@ static const climb_shape BEZ_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20)};
 static const climb_shape BEZ_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),   CLIMB_SHAPE1(1),    CLIMB_SHAPE1(2),
                                                CLIMB_SHAPE1(3),   CLIMB_SHAPE1(31),   CLIMB_SHAPE1(33),
                                                CLIMB_SHAPE1(255), CLIMB_SHAPE1(257),  CLIMB_SHAPE1(1000),
-                                               CLIMB_SHAPE1(4099), CLIMB_SHAPE1(65537)};
+                                               CLIMB_SHAPE1(4099), CLIMB_SHAPE1(65536)};
 static const climb_shape BEZ_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(257), CLIMB_SHAPE1(4099)};
 
 static const climb_sweep BEZ_SWEEPS[] = {

@@ -593,7 +593,7 @@ static const affine_rung AFFINE_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_host_blocks, .host_part = 1},
      .launch = launch_host_blocks},
     {.info = {.name = "affine_dynamic_parallelism", .idea = "a parent grid launches one child grid per 32 rows (CDP)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cdp},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cdp, .device_launches = 1},
      .launch = launch_cdp},
     {.info = {.name = "affine_tuned", .idea = "2-D blocks, several rows and columns per thread, capped grid-stride grid",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
