@@ -289,6 +289,7 @@ int main(void)
     climb_opt_plan_free(&plan, NULL);
     /* contract v3: a row with the rung's own counts, a row timed by the wall clock (a rung with a host part) */
     av1->own_counts = 1;
+    av1->counts.bytes_read = 123e6; /* its own: the case's line must take the case's counts (an1's), not these */
     ad->wall = 1;
 
     /* Notes: no cap. */
@@ -377,6 +378,7 @@ int main(void)
     EXPECT(strstr(md, want) != NULL);
     EXPECT(strstr(md, "× cub_device_reduce |") != NULL && strstr(md, "% of roofline") != NULL);
     EXPECT(strstr(md, "|--:|") != NULL);
+    EXPECT_MSG(strstr(md, "123 MB read") == NULL, "a case's line took a row's own counts");
     free(md);
 
     char *json = render(&r, climb_report_json);

@@ -253,6 +253,16 @@ static case_columns columns_of(const climb_row *row)
     return c;
 }
 
+/* The row whose counts are the case's: the first of its case (rows[i] starts it) that has no counts of its own; the
+ * first row where every rung has its own. */
+static const climb_row *case_head(const climb_report *r, int i)
+{
+    for (int k = i; k < r->n_rows && same_case(&r->rows[k], &r->rows[i]); k++)
+        if (!r->rows[k].own_counts)
+            return &r->rows[k];
+    return &r->rows[i];
+}
+
 /* One line on the case: its label, options, input, counts, roofline and reference. */
 static void case_line(const climb_report *r, const climb_row *row, FILE *f, const char *bold)
 {
@@ -393,7 +403,7 @@ void climb_report_table(const climb_report *r, FILE *f)
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
             cols = columns_of(row);
             fputc('\n', f);
-            case_line(r, row, f, "");
+            case_line(r, case_head(r, i), f, "");
             const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fprintf(f, "%2s  %-40s %11s %11s %7s", "#", "rung", "median us", "min us", "noise");
             rate_cells(f, cols, heads, " %9s");
@@ -841,7 +851,7 @@ void climb_report_md(const climb_report *r, FILE *f)
         if (i == 0 || !same_case(row, &r->rows[i - 1])) {
             cols = columns_of(row);
             fputc('\n', f);
-            case_line(r, row, f, "**");
+            case_line(r, case_head(r, i), f, "**");
             const char *heads[4] = {"GB/s", "GFLOP/s", row->w->items_rate, "Gsfu/s"};
             fputs("\n| # | rung | median µs | min µs | noise |", f);
             rate_cells(f, cols, heads, " %s |");
