@@ -41,20 +41,31 @@ function(climb_cuda_objects name)
   endif()
 endfunction()
 
-# climb_workload_sources(<out> <name>...): each workload's src/workloads/<name>.cu, or every .cu of its folder
-# src/workloads/<name>/ where it has several files, and its API file src/lib/<name>.c when it has one.
+# climb_workload_sources(<out> [NO_RDC_FILES | RDC_FILES] <name>...): each workload's src/workloads/<name>.cu, or
+# every .cu of its folder src/workloads/<name>/ where it has several files, and its API file src/lib/<name>.c when
+# it has one. A file named *.rdc.cu launches kernels from the device (dynamic parallelism) and is compiled as
+# relocatable device code: NO_RDC_FILES leaves such files out, RDC_FILES gives them alone.
 function(climb_workload_sources out)
+  cmake_parse_arguments(A "NO_RDC_FILES;RDC_FILES" "" "" ${ARGN})
   set(srcs)
-  foreach(w ${ARGN})
+  foreach(w ${A_UNPARSED_ARGUMENTS})
     if(IS_DIRECTORY ${CMAKE_SOURCE_DIR}/src/workloads/${w})
       file(GLOB wsrcs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/workloads/${w}/*.cu)
-      list(APPEND srcs ${wsrcs})
     else()
-      list(APPEND srcs src/workloads/${w}.cu)
+      set(wsrcs src/workloads/${w}.cu)
     endif()
-    if(EXISTS ${CMAKE_SOURCE_DIR}/src/lib/${w}.c)
-      list(APPEND srcs src/lib/${w}.c)
+    if(NOT A_RDC_FILES AND EXISTS ${CMAKE_SOURCE_DIR}/src/lib/${w}.c)
+      list(APPEND wsrcs src/lib/${w}.c)
     endif()
+    foreach(f ${wsrcs})
+      if(f MATCHES "\\.rdc\\.cu$")
+        if(NOT A_NO_RDC_FILES)
+          list(APPEND srcs ${f})
+        endif()
+      elseif(NOT A_RDC_FILES)
+        list(APPEND srcs ${f})
+      endif()
+    endforeach()
   endforeach()
   set(${out} ${srcs} PARENT_SCOPE)
 endfunction()

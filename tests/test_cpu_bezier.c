@@ -9,7 +9,7 @@
 
 #include "core/bezier.h"
 #include "core/harness.h"
-#include "workloads/bezier.h"
+#include "workloads/bezier/bezier.h"
 #include "core/rng.h"
 #include "testing.h"
 

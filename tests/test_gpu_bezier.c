@@ -7,7 +7,7 @@
 #include "core/rng.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "workloads/bezier.h"
+#include "workloads/bezier/bezier.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,9 @@
  * rungs keep the seed's layout, max_points slots a curve (offsets[i] = i max_points); the others pack the points
  * (offsets the exclusive scan of the counts).
  *
- * This file is compiled with relocatable device code (CLIMB_RDC_NEEDED in CMakeLists.txt) for its device launches.
+ * The kernels all rungs share are in kernels.cuh; the dynamic-parallelism rung's, which launch from the device, in
+ * launch.rdc.cu, the one file compiled as relocatable device code (a module that holds device launches is one the
+ * sanitizer's racecheck and synccheck refuse to load).
  *
  * Order of this file: kernels, launchers, the registry table, options, the harness glue.
  */
@@ -24,117 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bezier.h"
-#include "../device/check.h"
-#include "../device/device.h"
-#include "../device/device_primitives.cuh"
-#include "../core/workload.cuh"
+#include "../../core/bezier.h"
+#include "../../device/check.h"
+#include "../../device/device.h"
+#include "../../core/workload.cuh"
 #include "bezier.h"
+#include "kernels.cuh"
 
-/* ---------------------------------------------------------------- policy */
-
-#define BEZ_WARP 32    /* the seed's blocks, and the child grids' */
-#define BEZ_BLOCK 256  /* the scan's and the flat launch's blocks */
-#define BEZ_ITEMS 4    /* points a thread in a flat tile */
-#define BEZ_TILE (BEZ_BLOCK * BEZ_ITEMS)
-#define BEZ_WINDOW (BEZ_TILE / CLIMB_BEZIER_MIN_POINTS + 1) /* the most curves a tile's points belong to */
-#define BEZ_FLAT_PER_SM 8
-
-/* ---------------------------------------------------------------- kernels */
-
-/* A curve's point count, in float, by the rule of climb_bezier_count (a float may round across a whole number
- * where the double does not: the check accepts either neighbour there). */
-__device__ __forceinline__ int bez_count(const climb_bezier &b, int maxp)
-{
-    const float cx = 0.5f * (b.x[0] + b.x[2]), cy = 0.5f * (b.y[0] + b.y[2]);
-    const float off = hypotf(b.x[1] - cx, b.y[1] - cy), chord = hypotf(b.x[2] - b.x[0], b.y[2] - b.y[0]);
-    if (chord == 0.0f)
-        return off == 0.0f ? CLIMB_BEZIER_MIN_POINTS : maxp;
-    const float k = 16.0f * (off / chord);
-    if (!(k < (float)maxp))
-        return maxp;
-    const int c = (int)floorf(k);
-    return c < CLIMB_BEZIER_MIN_POINTS ? CLIMB_BEZIER_MIN_POINTS : c;
-}
-
-/* Point i of count (count >= 2): B(t), t = i / (count - 1). */
-__device__ __forceinline__ float2 bez_point(const climb_bezier &b, int i, int count)
-{
-    const float t = (float)i / (float)(count - 1), s = 1.0f - t;
-    const float a = s * s, m = 2.0f * s * t, c = t * t;
-    return make_float2(a * b.x[0] + m * b.x[1] + c * b.x[2], a * b.y[0] + m * b.y[1] + c * b.y[2]);
-}
-
-/* --- rungs max_points and block_per_curve: a block of 32 threads a curve, max_points slots a curve. MAX: every
- * curve at max_points points (no curvature); else its own count, and the block's other slots left alone. */
-template <bool MAX>
-__global__ void __launch_bounds__(BEZ_WARP)
-    bez_block_kernel(const climb_bezier *__restrict__ curves, int maxp, int *counts, int *offsets, float2 *pts)
-{
-    const int i = blockIdx.x;
-    const climb_bezier b = curves[i];
-    const int count = MAX ? maxp : bez_count(b, maxp);
-    float2 *out = pts + (size_t)i * maxp;
-    for (int j = threadIdx.x; j < count; j += BEZ_WARP)
-        out[j] = bez_point(b, j, count);
-    if (threadIdx.x == 0) {
-        counts[i] = count;
-        offsets[i] = i * maxp;
-    }
-}
-
-/* --- the counts and their exclusive scan, a thread a curve, in one pass (the decoupled look-back of
- * device_primitives.cuh): counts, offsets and the total. LAUNCH (rung dynamic_parallelism): each thread then
- * launches its curve's child grid, 32 threads a block, into the fire-and-forget stream (launches from one block
- * would serialise in the block's default stream); a failed launch sets *failed. */
-__global__ void __launch_bounds__(BEZ_WARP) bez_child_kernel(const climb_bezier *curve, int count, float2 *out)
-{
-    const int j = blockIdx.x * BEZ_WARP + threadIdx.x;
-    if (j < count)
-        out[j] = bez_point(*curve, j, count);
-}
-
-template <bool LAUNCH>
-__global__ void __launch_bounds__(BEZ_BLOCK)
-    bez_scan_kernel(const climb_bezier *__restrict__ curves, int n, int maxp, int *counts, int *offsets, int *total,
-                    float2 *pts, char *ws, unsigned capacity, int *failed)
-{
-    __shared__ unsigned s_tile, s_epoch;
-    __shared__ int s_scan[BEZ_BLOCK / 32 + 1], s_prefix;
-    climb_lookback_hdr *h = (climb_lookback_hdr *)ws;
-    unsigned long long *status = (unsigned long long *)(ws + CLIMB_LOOKBACK_HDR);
-    if (!LAUNCH)
-        climb_grid_dependents_launch(); /* the flat launch may take its place; it waits for this grid's end */
-    if (threadIdx.x == 0)
-        climb_lookback_ticket(h, gridDim.x, &s_tile, &s_epoch);
-    __syncthreads();
-    const unsigned tile = s_tile, marker = s_epoch + 1;
-    const int i = (int)(tile * BEZ_BLOCK + threadIdx.x);
-    const int count = i < n ? bez_count(curves[i], maxp) : 0;
-    int aggregate;
-    const int local = climb_block_exclusive_scan<climb_op_sum, BEZ_BLOCK>(count, s_scan, &aggregate);
-    if (threadIdx.x < 32) {
-        const int prefix = climb_lookback_prefix<int>(status, tile, marker, aggregate);
-        if (threadIdx.x == 0) {
-            s_prefix = prefix;
-            if (tile == gridDim.x - 1)
-                *total = prefix + aggregate;
-        }
-    }
-    __syncthreads();
-    const int off = s_prefix + local;
-    if (i < n) {
-        counts[i] = count;
-        offsets[i] = off;
-        if (LAUNCH) {
-            bez_child_kernel<<<(count + BEZ_WARP - 1) / BEZ_WARP, BEZ_WARP, 0, cudaStreamFireAndForget>>>(
-                curves + i, count, pts + off);
-            if (cudaGetLastError() != cudaSuccess)
-                atomicOr(failed, 1);
-        }
-    }
-    climb_lookback_finish<BEZ_BLOCK>(h, status, capacity, s_epoch, gridDim.x);
-}
+/* ---------------------------------------------------------------- kernels (the rest: kernels.cuh) */
 
 /* --- the best rung's flat launch: the points 0 .. total - 1 in tiles of BEZ_TILE over a grid that stays; a tile's
  * first two warps find the curves that own its first and last point (a warp's search of the offsets), the block
@@ -185,18 +84,6 @@ __global__ void __launch_bounds__(BEZ_BLOCK)
 
 /* ---------------------------------------------------------------- launchers */
 
-typedef struct bez_args {
-    int n, maxp;
-    const climb_bezier *curves;
-    int *counts, *offsets, *total, *failed;
-    float2 *pts;
-    char *ws;            /* the look-back's header and a status word a tile, zeroed once */
-    unsigned capacity;   /* status words */
-    int sms, cc_major;
-    cudaStream_t s;
-} bez_args;
-
-static unsigned bez_tiles(int n) { return (unsigned)((n + BEZ_BLOCK - 1) / BEZ_BLOCK); }
 
 static cudaError_t launch_max(const bez_args *a)
 {
@@ -209,15 +96,6 @@ static cudaError_t launch_block(const bez_args *a)
 {
     if (a->n > 0)
         bez_block_kernel<false><<<a->n, BEZ_WARP, 0, a->s>>>(a->curves, a->maxp, a->counts, a->offsets, a->pts);
-    return cudaGetLastError();
-}
-
-static cudaError_t launch_dp(const bez_args *a)
-{
-    if (a->n > 0)
-        bez_scan_kernel<true><<<bez_tiles(a->n), BEZ_BLOCK, 0, a->s>>>(a->curves, a->n, a->maxp, a->counts,
-                                                                      a->offsets, a->total, a->pts, a->ws,
-                                                                      a->capacity, a->failed);
     return cudaGetLastError();
 }
 
@@ -264,8 +142,7 @@ static int k_block(climb_dtype, const climb_device_info *, const int *, climb_ke
 }
 static int k_dp(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)bez_scan_kernel<true>, BEZ_BLOCK, 0, "bez_scan_kernel<true>");
-    return climb_kernel_at(o, max, n, (const void *)bez_child_kernel, BEZ_WARP, 0, "bez_child_kernel");
+    return bez_dp_kernels(o, max);
 }
 static int k_flat(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
@@ -295,7 +172,7 @@ static const bez_rung BEZ_RUNGS[] = {
                                                      "one-pass scan, then a child grid of its points launched from "
                                                      "the device (fire-and-forget stream)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .device_launches = 1},
-     .launch = launch_dp, .packed = 1},
+     .launch = bez_launch_dp, .packed = 1},
     {.info = {.name = "flat_scan", .idea = "no device launch: the counts and their scan in one pass, then one flat "
                                            "launch over all the points (a programmatic dependent launch), each tile "
                                            "finding its curves by a search of the offsets",
