@@ -305,6 +305,24 @@ CLIMB_API climb_status climb_sort_u32(climb_handle handle, uint32_t *d_keys, siz
 CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_keys, uint32_t *d_vals, size_t n);
 
 /*
+ * Adaptive tessellation of quadratic Bezier curves, B(t) = (1 - t)^2 P0 + 2 (1 - t) t P1 + t^2 P2: each curve gets
+ * floor(16 curvature) points clamped to [4, max_points], the curvature being the distance of the control point P1
+ * from the chord's middle over the chord's length, at t = i / (count - 1). d_curves: n curves on the device (x of P0,
+ * P1, P2, then y of P0, P1, P2: 24 bytes each, 4-byte aligned). Out: d_counts[i], d_offsets[i] (the exclusive scan
+ * of the counts: curve i's points start at point d_offsets[i]) and d_points, the points packed in curve order as x, y
+ * pairs (8-byte aligned, room for n x max_points points; the total is d_offsets[n - 1] + d_counts[n - 1]). One scan
+ * and one flat launch over the points, no device launch and no host round trip: capturable, as a handle's first
+ * call too. n == 0 does nothing; max_points outside [4, 4096], n x max_points past 2^31 - 1 or memory the device
+ * cannot reach is INVALID_VALUE.
+ */
+typedef struct climb_bezier_curve {
+    float x[3], y[3];
+} climb_bezier_curve;
+CLIMB_API climb_status climb_bezier_tessellate(climb_handle handle, size_t n, const climb_bezier_curve *d_curves,
+                                               int max_points, int32_t *d_counts, int32_t *d_offsets,
+                                               float *d_points);
+
+/*
  * Breadth-first search: d_levels[v] = the number of edges on a shortest path from `source` to v, -1 where v is not
  * reached, over the graph of n_vertices vertices in CSR on the device: 32-bit row pointers (n_vertices + 1, from 0)
  * and column indices (rows need not be sorted; self-loops and repeated edges are harmless). climb_bfs follows the

@@ -28,6 +28,8 @@ int main(void)
     EXPECT(climb_reduce_sum_f32(NULL, &f32, 1, &f32) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_sgemm(NULL, CLIMB_OP_N, CLIMB_OP_N, 1, 1, 1, 1, &f32, 1, &f32, 1, 0, &f32, 1) ==
            CLIMB_STATUS_INVALID_VALUE);
+    climb_bezier_curve curve = {{0, 0.5f, 1}, {0, 1, 0}};
+    EXPECT(climb_bezier_tessellate(NULL, 1, &curve, 32, &i32, &i32, &f32) == CLIMB_STATUS_INVALID_VALUE);
 
     int n = 0;
     int have_gpu = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
@@ -43,6 +45,8 @@ int main(void)
         EXPECT(climb_get_stream(h, NULL) == CLIMB_STATUS_INVALID_VALUE);
         /* Host stack memory is not device memory: refused, not faulted. */
         EXPECT(climb_reduce_sum_i32(h, &i32, 1, &i32) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_bezier_tessellate(h, 1, &curve, 32, &i32, &i32, &f32) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_bezier_tessellate(h, 0, NULL, 32, NULL, NULL, NULL) == CLIMB_STATUS_SUCCESS);
         EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
     }
     return test_finish("test_cpu_api");

@@ -30,6 +30,7 @@
 #include "workloads/dcs.h"
 #include "workloads/cutoff.h"
 #include "workloads/mriq.h"
+#include "workloads/bezier/bezier.h"
 #include "workloads/sort.h"
 #include "workloads/bfs.h"
 #include "io/graph.h"
@@ -46,7 +47,7 @@
 
 typedef enum {
     J_REDUCE, J_SCAN, J_HIST, J_TRANSPOSE, J_SGEMM, J_SPMV, J_CONV, J_STENCIL, J_CNN, J_DCS, J_CUTOFF, J_MRIQ,
-    J_SORT, J_BFS
+    J_SORT, J_BFS, J_BEZIER
 } job_kind;
 
 /* A device CSR matrix (shared by SpMV jobs) with its host copy. */
@@ -75,6 +76,7 @@ typedef struct job {
     size_t samples, voxels;     /* mriq: kx ky kz phi_r phi_i (samples each), then x y z (voxels each) in h_a; Qr, Qi out */
     climb_conv_layer_desc layer; /* cnn: x in h_a, w in h_b (drawn once, at setup), y out */
     int radius;                 /* conv: its mask (in h_b, host memory) is drawn once, at setup: a graph keeps it */
+    int max_points;             /* bezier: n curves in h_a; counts, offsets, then the points out */
     int ta, tb;                 /* sgemm */
     size_t m, nn, kk;
     float alpha, beta;
@@ -148,6 +150,10 @@ static int job_setup(job *j)
             return -1;
         return cudaMemcpy(j->d_a, j->h_a, j->a_bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
     }
+    case J_BEZIER:
+        j->a_bytes = j->n * sizeof(climb_bezier);
+        j->out_bytes = j->n * 8 + j->n * (size_t)j->max_points * 8;
+        break;
     case J_SORT: /* in place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b) */
         j->a_bytes = j->out_bytes = j->n * 4;
         j->b_bytes = j->f32 ? j->n * 4 : 0;
@@ -245,6 +251,7 @@ static int job_fill(job *j, climb_rng *r, cudaStream_t s)
         climb_rng_fill(r, j->mat->f64 ? CLIMB_F64 : CLIMB_F32, j->h_c0, (size_t)j->mat->rows, -1.0, 1.0);
         break;
     case J_BFS: break; /* below: the graph stays, its rows are shuffled */
+    case J_BEZIER: climb_bezier_generate(climb_rng_next(r), (int)(climb_rng_next(r) % 3), j->h_a, j->n); break;
     case J_SORT: /* keys from 1000 values (many ties: the values' order checks stability), values uniform */
         climb_rng_fill_i32(r, j->h_a, j->n, 0, 999);
         climb_rng_fill_i32(r, j->h_b, j->b_bytes / 4, INT32_MIN, INT32_MAX);
@@ -320,6 +327,10 @@ static climb_status job_call(job *j, climb_handle h)
     }
     case J_CUTOFF: return climb_coulomb_cutoff_f32(h, j->d_a, j->n, &j->lattice, j->cutoff, j->d_out);
     case J_SORT: return j->f32 ? climb_sort_pairs_u32(h, j->d_out, j->d_b, j->n) : climb_sort_u32(h, j->d_out, j->n);
+    case J_BEZIER: { /* counts, offsets and points one after another in d_out */
+        int32_t *o = j->d_out;
+        return climb_bezier_tessellate(h, j->n, j->d_a, j->max_points, o, o + j->n, (float *)(o + 2 * j->n));
+    }
     case J_BFS:
         return j->f32 ? climb_bfs_symmetric(h, (int32_t)j->n, j->d_a, j->d_b, (int32_t)j->rows, j->d_out)
                       : climb_bfs(h, (int32_t)j->n, j->d_a, j->d_b, (int32_t)j->rows, j->d_out);
@@ -469,6 +480,28 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
             if (((int32_t *)got)[v] != want[v])
                 MISMATCH(v, ((int32_t *)got)[v], want[v]);
         free(want);
+        break;
+    }
+    case J_BEZIER: { /* each count within the boundary rule, the offsets their scan, every point within tolerance */
+        const climb_bezier *c = j->h_a;
+        const int32_t *counts = got, *offsets = counts + j->n;
+        const float *pts = (const float *)(offsets + j->n);
+        long long at = 0;
+        for (size_t i = 0; i < j->n; i++) {
+            if (!climb_bezier_count_ok(&c[i], j->max_points, counts[i]) || offsets[i] != at) {
+                MISMATCH(i, counts[i], climb_bezier_count(climb_bezier_curvature(&c[i]), j->max_points));
+                break;
+            }
+            const double tol = climb_bezier_tolerance(&c[i]);
+            for (int k = 0; k < counts[i]; k++) {
+                double x, y;
+                climb_bezier_point(&c[i], k, counts[i], &x, &y);
+                const float *p = pts + 2 * (size_t)(at + k);
+                if (!(fabs(p[0] - x) <= tol && fabs(p[1] - y) <= tol))
+                    MISMATCH(2 * j->n + 2 * (size_t)(at + k), p[0], x);
+            }
+            at += counts[i];
+        }
         break;
     }
     case J_SORT: {
@@ -790,6 +823,13 @@ static job bfs_job(int symmetric, int graph, size_t n)
     return j;
 }
 
+static job bezier_job(size_t n, int max_points)
+{
+    job j = {.k = J_BEZIER, .n = n, .max_points = max_points};
+    snprintf(j.label, sizeof j.label, "climb_bezier_tessellate n=%zu max_points=%d", n, max_points);
+    return j;
+}
+
 static job sort_job(int pairs, size_t n)
 {
     job j = {.k = J_SORT, .f32 = pairs, .n = n};
@@ -847,7 +887,7 @@ static void test_capture(climb_rng *r)
         mriq_job(3000, 5000), mriq_job(1, 1),
         sort_job(0, ((size_t)1 << 20) + 7), sort_job(1, 1000003), sort_job(1, 2), sort_job(0, 1),
         bfs_job(1, CLIMB_GEN_RMAT, 100000), bfs_job(0, CLIMB_GEN_RANDOM, 30011), bfs_job(1, CLIMB_GEN_GRID2D, 4097),
-        bfs_job(0, CLIMB_GEN_GRID2D, 1),
+        bfs_job(0, CLIMB_GEN_GRID2D, 1), bezier_job(300007, 32), bezier_job(1, 4), bezier_job(4099, 100),
     };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         if (job_setup(&jobs[i]) == 0)
@@ -1061,6 +1101,7 @@ static void *work(void *arg)
         dcs_job(17, 9 + w->id, 3, 300), cutoff_job(21, 9 + w->id, 5, 3000, 6.0f),
         mriq_job(500 + w->id, 700), sort_job(w->id % 2, 20011 + w->id),
         bfs_job(w->id % 2, w->id % 2 ? CLIMB_GEN_RMAT : CLIMB_GEN_RANDOM, 5003 + w->id),
+        bezier_job(10007 + w->id, 16 + w->id),
     };
     const int n_jobs = (int)(sizeof jobs / sizeof jobs[0]);
     for (int i = 0; i < n_jobs; i++)

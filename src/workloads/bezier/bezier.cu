@@ -128,6 +128,29 @@ static cudaError_t launch_flat(const bez_args *a)
     return cudaLaunchKernelExC(&cfg, (const void *)bez_flat_kernel, args);
 }
 
+/* ---------------------------------------------------------------- the library face */
+
+/* The best rung's workspace: the total's word, then the look-back's header and a status word a tile (zeroed once,
+ * kept zeroed by the scan itself). */
+extern "C" size_t climb_bezier_best_workspace(int32_t n)
+{
+    const size_t tiles = n > 0 ? bez_tiles(n) : 1;
+    return 16 + CLIMB_LOOKBACK_HDR + tiles * 8;
+}
+
+extern "C" cudaError_t climb_bezier_best(int32_t n, int32_t max_points, const climb_bezier *curves, int32_t *counts,
+                                         int32_t *offsets, float *points, void *ws, size_t ws_bytes, int sms,
+                                         int cc_major, cudaStream_t s)
+{
+    if (n < 0 || max_points < CLIMB_BEZIER_MIN_POINTS || ws_bytes < climb_bezier_best_workspace(n) ||
+        (double)n * max_points > (double)CLIMB_BEZIER_MAX_OUTPUT)
+        return cudaErrorInvalidValue;
+    char *w = (char *)ws;
+    const bez_args a = {n,      max_points, curves, counts, offsets, (int *)w, NULL, (float2 *)points, w + 16,
+                        (unsigned)((ws_bytes - 16 - CLIMB_LOOKBACK_HDR) / 8), sms, cc_major, s};
+    return launch_flat(&a);
+}
+
 /* ---------------------------------------------------------------- the registry */
 
 typedef cudaError_t (*bez_launch_fn)(const bez_args *a);

@@ -1,0 +1,37 @@
+/* The C API of Bezier tessellation: climb_bezier_tessellate over the rung marked best (a scan and a flat launch). */
+#include <string.h>
+
+#include "handle.h"
+#include "../workloads/bezier/bezier.h"
+
+_Static_assert(sizeof(climb_bezier_curve) == sizeof(climb_bezier), "the public curve is the workload's");
+
+climb_status climb_bezier_tessellate(climb_handle h, size_t n, const climb_bezier_curve *d_curves, int max_points,
+                                     int32_t *d_counts, int32_t *d_offsets, float *d_points)
+{
+    if (!h)
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CLIMB_STATUS_SUCCESS; /* nothing to tessellate; the pointers are not touched */
+    if (max_points < CLIMB_BEZIER_MIN_POINTS || max_points > 4096 ||
+        (double)n * max_points > (double)CLIMB_BEZIER_MAX_OUTPUT || !climb_device_reachable(d_curves, 4) ||
+        !climb_device_reachable(d_counts, 4) || !climb_device_reachable(d_offsets, 4) ||
+        !climb_device_reachable(d_points, 8))
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_opt_value opts[2];
+    memset(opts, 0, sizeof opts);
+    opts[0].text = (char *)"uniform";
+    opts[1].i = max_points;
+    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_F32, opts};
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_bezier_workload, &key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    void *ws = NULL;
+    size_t ws_bytes = 0;
+    cudaError_t e = climb_call_workspace(&call, climb_bezier_best_workspace((int32_t)n), 1, &ws, &ws_bytes);
+    if (e == cudaSuccess)
+        e = climb_bezier_best((int32_t)n, max_points, (const climb_bezier *)d_curves, d_counts, d_offsets, d_points,
+                              ws, ws_bytes, call.dev->sms, call.dev->cc_major, call.stream);
+    return climb_call_end(&call, e);
+}
