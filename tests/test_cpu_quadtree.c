@@ -7,6 +7,7 @@
 
 #include "core/quadtree.h"
 #include "core/rng.h"
+#include "workloads/quadtree.h"
 #include "testing.h"
 
 static void test_codes(void)
@@ -135,8 +136,44 @@ static void test_generated_and_wrong(void)
     free(y);
 }
 
+/* The workload's node bound (hand-counted, and above real builds) and its size rule. */
+static void test_bound(void)
+{
+    const climb_qt_params d12 = {12, 16}, d3 = {3, 16}, d16 = {16, 1};
+    EXPECT(climb_qt_node_bound(0, &d12) == 1 && climb_qt_node_bound(16, &d12) == 1);
+    /* 100 points, 16 a leaf: at most 100 / 17 = 5 splits a level, and 1, 4, 16 by level: 1 + 4 (1 + 4 + 5) */
+    EXPECT(climb_qt_node_bound(100, &d3) == 41);
+    EXPECT(climb_qt_node_bound(0x7fffffff, &d16) == 0); /* past 2^31 nodes: refused */
+    const int n = 20000;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    EXPECT(x && y);
+    for (int dist = 0; dist < 3; dist++) {
+        const climb_qt_params ps[] = {{12, 16}, {16, 1}, {5, 3}};
+        for (int k = 0; k < 3; k++) {
+            climb_qt_points(77 + (uint64_t)dist, dist, x, y, n);
+            climb_qt t;
+            char err[100];
+            EXPECT(climb_qt_build_cpu(n, x, y, &ps[k], &t, err, sizeof err) == 0);
+            EXPECT_MSG(t.n_nodes <= climb_qt_node_bound(n, &ps[k]), "dist %d: %d nodes over the bound %lld", dist,
+                       t.n_nodes, (long long)climb_qt_node_bound(n, &ps[k]));
+            climb_qt_free(&t);
+        }
+    }
+    free(x);
+    free(y);
+    const climb_workload *w = &climb_quadtree_workload;
+    climb_opt_value o[3];
+    memset(o, 0, sizeof o);
+    o[1].i = 16;
+    o[2].i = 1;
+    const climb_shape big = CLIMB_SHAPE1(0x7fffffffu), fits = CLIMB_SHAPE1((size_t)1 << 22);
+    EXPECT(w->case_refuses(&big, CLIMB_F32, o) != NULL && w->case_refuses(&fits, CLIMB_F32, o) == NULL);
+    EXPECT(climb_best_rung(w) == w->n_rungs - 1 && w->rung(0)->host_part);
+}
+
 int main(void)
 {
+    test_bound();
     test_codes();
     test_hand();
     test_depth_limit();

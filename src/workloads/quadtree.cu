@@ -1,0 +1,684 @@
+/*
+ * quadtree.cu - point quadtree construction, as a ladder.
+ *
+ * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's quadtree; the
+ * UIUC ECE 508 lecture on it): a fluid-dynamics code rebuilds a quadtree of its particles every step; before
+ * dynamic parallelism the tree was built on the CPU and shipped over PCIe, after it the GPU builds it in place.
+ * Rungs: the CPU build (points down, tree up: the baseline the seed says GPUs replaced); a level-by-level build
+ * from the host (each level: which nodes split, their points counted into quadrants and moved, a launch each and one
+ * read-back of the level's size); and the best rung, Morton codes sorted once (CUB's radix sort) so that every node's
+ * points are a range of the sorted order, after which a level needs only a search of each splitting node's range
+ * for its children's bounds: no point moves after the sort. See docs/quadtree.md.
+ *
+ * The tree is the canonical one of src/core/quadtree.h (level order, Z order, a split makes four children): every
+ * rung's nodes are compared with the CPU build's exactly, and each leaf's points as a set.
+ *
+ * Bytes counted: the points read once (x, y), and each point's index read and written once for every level whose
+ * node splits (the "point moved once per level" bound), the order and the nodes written once. Items: points.
+ *
+ * Order of this file: kernels, launchers, the registry table, options, the harness glue.
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device/check.h"
+#include "../device/device.h"
+#include "../core/workload.cuh"
+#include "quadtree.h"
+
+#define QT_BLOCK 256
+
+extern "C" int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p)
+{
+    if (climb_qt_params_refuse(p) || n < 0)
+        return 0;
+    int64_t splits = 0, level_most = 1; /* 4^level */
+    const int64_t per_level = n / ((int64_t)p->leaf_points + 1);
+    for (int l = 0; l < p->max_depth; l++) {
+        splits += level_most < per_level ? level_most : per_level;
+        if (level_most < ((int64_t)1 << 40))
+            level_most *= 4;
+        if (1 + 4 * splits > 0x7fffffff)
+            return 0;
+    }
+    return 1 + 4 * splits;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* The host's cell and code (quadtree.h), in float: v 2^16 is exact, so the cells are the same. */
+__device__ __forceinline__ uint32_t qt_cell(float v)
+{
+    if (!(v > 0.0f))
+        return 0;
+    const float f = v * 65536.0f;
+    return f >= 65535.0f ? 65535u : (uint32_t)f;
+}
+
+__device__ __forceinline__ uint32_t qt_spread(uint32_t v)
+{
+    v &= 0xffffu;
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+}
+
+__device__ __forceinline__ uint32_t qt_prefix(uint32_t code, int level)
+{
+    return level == 0 ? 0u : code >> (2 * (CLIMB_QT_BITS - level));
+}
+
+/* Every point's code, its index (the sort's values, and the level-by-level build's first order) and its node (the
+ * root). */
+__global__ void qt_code_kernel(const float *__restrict__ x, const float *__restrict__ y, int n, uint32_t *code,
+                               int *idx, int *pnode)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        code[i] = qt_spread(qt_cell(x[i])) | qt_spread(qt_cell(y[i])) << 1;
+        idx[i] = i;
+        if (pnode)
+            pnode[i] = 0;
+    }
+}
+
+__global__ void qt_root_kernel(climb_qt_node *nodes, int n)
+{
+    const climb_qt_node r = {0u, 0, -1, 0, n};
+    nodes[0] = r;
+}
+
+/* A level's nodes lo .. lo + count - 1: 1 for each that splits (more than leaf_points points, above max_depth). */
+__global__ void qt_split_kernel(const climb_qt_node *nodes, int lo, int count, int leaf, int max_depth, int *flag)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < count) {
+        const climb_qt_node nd = nodes[lo + j];
+        flag[j] = nd.end - nd.begin > leaf && nd.level < max_depth;
+    }
+}
+
+/* level_by_level: each point of a splitting node of the level counted into its child's quadrant. The child's slot:
+ * 4 rank + quadrant, rank the node's among the level's splitting nodes (the scan of the flags). */
+__global__ void qt_count_kernel(const uint32_t *__restrict__ code, const int *__restrict__ pnode, int n, int lo,
+                                int count, int level, const int *flag, const int *rank, int *qcount)
+{
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
+        const int j = pnode[p] - lo;
+        if (j >= 0 && j < count && flag[j])
+            atomicAdd(&qcount[4 * rank[j] + (int)(code[p] >> (2 * (CLIMB_QT_BITS - 1 - level)) & 3u)], 1);
+    }
+}
+
+/* Each splitting node of the level writes its four children (after hi, in the order of the splitting nodes: Z order
+ * within the level) and links to them. level_by_level: the bounds from the quadrants' counts, which become the
+ * children's cursors for the points' move. morton_sort (sc given): the bounds by a binary search of the node's range
+ * of sorted codes. */
+__global__ void qt_children_kernel(climb_qt_node *nodes, int lo, int count, int hi, const int *flag, const int *rank,
+                                   int *qcount, const uint32_t *__restrict__ sc)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= count || !flag[j])
+        return;
+    climb_qt_node nd = nodes[lo + j];
+    const int c0 = hi + 4 * rank[j];
+    nodes[lo + j].first_child = c0;
+    int at = nd.begin;
+    for (int q = 0; q < 4; q++) {
+        const uint32_t cc = nd.code << 2 | (uint32_t)q;
+        int stop;
+        if (sc) {
+            stop = nd.end;
+            if (q < 3) { /* the first sorted code at or past the next quadrant's prefix */
+                int a = at, b = nd.end;
+                while (a < b) {
+                    const int mid = a + (b - a) / 2;
+                    if (qt_prefix(sc[mid], nd.level + 1) < cc + 1)
+                        a = mid + 1;
+                    else
+                        b = mid;
+                }
+                stop = a;
+            }
+        } else {
+            stop = at + qcount[4 * rank[j] + q];
+            qcount[4 * rank[j] + q] = at; /* the cursor where the child's points go */
+        }
+        const climb_qt_node ch = {cc, nd.level + 1, -1, at, stop};
+        nodes[c0 + q] = ch;
+        at = stop;
+    }
+}
+
+/* level_by_level: each point of a splitting node moves into its child's range (a slot from the child's cursor),
+ * and now belongs to the child. The ranges partition the parent's, so no other point's slot is touched. */
+__global__ void qt_move_kernel(const uint32_t *__restrict__ code, int *pnode, int n, int lo, int count, int hi,
+                               int level, const int *flag, const int *rank, int *cursor, int *order)
+{
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
+        const int j = pnode[p] - lo;
+        if (j >= 0 && j < count && flag[j]) {
+            const int q = (int)(code[p] >> (2 * (CLIMB_QT_BITS - 1 - level)) & 3u);
+            order[atomicAdd(&cursor[4 * rank[j] + q], 1)] = p;
+            pnode[p] = hi + 4 * rank[j] + q;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+typedef struct qt_args {
+    int n;
+    climb_qt_params prm;
+    const float *x, *y;
+    climb_qt_node *nodes; /* cap of them */
+    int *order;
+    int cap;
+    /* workspace */
+    uint32_t *code, *sc;
+    int *idx, *pnode, *flag, *rank, *qcount;
+    void *tmp;
+    size_t tmp_bytes;
+    int *h_int;           /* pinned: a level's splitting nodes read back */
+    /* the CPU build's host buffers */
+    float *h_x, *h_y;
+    int sms;
+    cudaStream_t s;
+    int built;            /* out: the nodes built */
+    int levels;           /* out: the levels the host loop took */
+} qt_args;
+
+static unsigned qt_grid(long long n, int sms)
+{
+    const long long g = (n + QT_BLOCK - 1) / QT_BLOCK, most = 8LL * sms;
+    return (unsigned)(g < 1 ? 1 : g < most ? g : most);
+}
+
+/* The scan of a level's flags into ranks, and the number of its splitting nodes read back (the level's one round
+ * trip). */
+static cudaError_t qt_level_splits(qt_args *a, int lo, int count, int *splits)
+{
+    qt_split_kernel<<<(count + QT_BLOCK - 1) / QT_BLOCK, QT_BLOCK, 0, a->s>>>(a->nodes, lo, count, a->prm.leaf_points,
+                                                                          a->prm.max_depth, a->flag);
+    cudaError_t e = cudaGetLastError();
+    size_t bytes = a->tmp_bytes;
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(a->tmp, bytes, a->flag, a->rank, count, a->s);
+    /* the total: the last rank plus the last flag */
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&a->h_int[0], a->rank + count - 1, 4, cudaMemcpyDeviceToHost, a->s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&a->h_int[1], a->flag + count - 1, 4, cudaMemcpyDeviceToHost, a->s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(a->s);
+    *splits = a->h_int[0] + a->h_int[1];
+    return e;
+}
+
+/* The levels, from the root down: MORTON, children by a search of the sorted codes; else by counts and a move of the
+ * points. */
+static cudaError_t qt_levels(qt_args *a, int morton)
+{
+    int lo = 0, hi = 1, level = 0;
+    cudaError_t e = cudaSuccess;
+    for (; e == cudaSuccess && hi > lo; level++) {
+        const int count = hi - lo;
+        int splits = 0;
+        e = qt_level_splits(a, lo, count, &splits);
+        if (e != cudaSuccess || splits == 0)
+            break;
+        if ((long long)hi + 4LL * splits > a->cap)
+            return cudaErrorInvalidValue; /* past the bound: cannot happen for a tree of these rules */
+        const unsigned g = qt_grid(a->n, a->sms), gn = (count + QT_BLOCK - 1) / QT_BLOCK;
+        if (morton) {
+            qt_children_kernel<<<gn, QT_BLOCK, 0, a->s>>>(a->nodes, lo, count, hi, a->flag, a->rank, NULL, a->sc);
+            e = cudaGetLastError();
+        } else {
+            e = cudaMemsetAsync(a->qcount, 0, 16 * (size_t)splits, a->s);
+            if (e == cudaSuccess) {
+                qt_count_kernel<<<g, QT_BLOCK, 0, a->s>>>(a->code, a->pnode, a->n, lo, count, level, a->flag, a->rank,
+                                                           a->qcount);
+                qt_children_kernel<<<gn, QT_BLOCK, 0, a->s>>>(a->nodes, lo, count, hi, a->flag, a->rank, a->qcount,
+                                                              NULL);
+                qt_move_kernel<<<g, QT_BLOCK, 0, a->s>>>(a->code, a->pnode, a->n, lo, count, hi, level, a->flag,
+                                                         a->rank, a->qcount, a->order);
+                e = cudaGetLastError();
+            }
+        }
+        lo = hi;
+        hi += 4 * splits;
+    }
+    a->built = hi;
+    a->levels = level;
+    return e;
+}
+
+static cudaError_t launch_cpu(qt_args *a)
+{
+    cudaError_t e = cudaSuccess;
+    if (a->n > 0) {
+        e = cudaMemcpyAsync(a->h_x, a->x, (size_t)a->n * 4, cudaMemcpyDeviceToHost, a->s);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(a->h_y, a->y, (size_t)a->n * 4, cudaMemcpyDeviceToHost, a->s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(a->s);
+    }
+    if (e != cudaSuccess)
+        return e;
+    climb_qt t;
+    char err[200];
+    if (climb_qt_build_cpu(a->n, a->h_x, a->h_y, &a->prm, &t, err, sizeof err) != 0)
+        return cudaErrorMemoryAllocation;
+    if (t.n_nodes > a->cap) {
+        climb_qt_free(&t);
+        return cudaErrorInvalidValue;
+    }
+    e = cudaMemcpyAsync(a->nodes, t.nodes, (size_t)t.n_nodes * sizeof(climb_qt_node), cudaMemcpyHostToDevice, a->s);
+    if (e == cudaSuccess && a->n > 0)
+        e = cudaMemcpyAsync(a->order, t.order, (size_t)a->n * 4, cudaMemcpyHostToDevice, a->s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(a->s); /* the host's tree is freed next */
+    a->built = t.n_nodes;
+    a->levels = 0;
+    climb_qt_free(&t);
+    return e;
+}
+
+static cudaError_t launch_levels(qt_args *a)
+{
+    qt_code_kernel<<<qt_grid(a->n, a->sms), QT_BLOCK, 0, a->s>>>(a->x, a->y, a->n, a->code, a->order, a->pnode);
+    qt_root_kernel<<<1, 1, 0, a->s>>>(a->nodes, a->n);
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? qt_levels(a, 0) : e;
+}
+
+static cudaError_t launch_morton(qt_args *a)
+{
+    qt_code_kernel<<<qt_grid(a->n, a->sms), QT_BLOCK, 0, a->s>>>(a->x, a->y, a->n, a->code, a->idx, NULL);
+    qt_root_kernel<<<1, 1, 0, a->s>>>(a->nodes, a->n);
+    cudaError_t e = cudaGetLastError();
+    size_t bytes = a->tmp_bytes;
+    if (e == cudaSuccess && a->n > 0) /* stable: points of one code stay in index order, as the canonical tree's */
+        e = cub::DeviceRadixSort::SortPairs(a->tmp, bytes, a->code, a->sc, a->idx, a->order, a->n, 0, 32, a->s);
+    return e == cudaSuccess ? qt_levels(a, 1) : e;
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+typedef cudaError_t (*qt_launch_fn)(qt_args *a);
+
+static int k_levels(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)qt_code_kernel, QT_BLOCK, 0, "qt_code_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_split_kernel, QT_BLOCK, 0, "qt_split_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_count_kernel, QT_BLOCK, 0, "qt_count_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_children_kernel, QT_BLOCK, 0, "qt_children_kernel");
+    return climb_kernel_at(o, max, n, (const void *)qt_move_kernel, QT_BLOCK, 0, "qt_move_kernel");
+}
+static int k_morton(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)qt_code_kernel, QT_BLOCK, 0, "qt_code_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_split_kernel, QT_BLOCK, 0, "qt_split_kernel");
+    return climb_kernel_at(o, max, n, (const void *)qt_children_kernel, QT_BLOCK, 0, "qt_children_kernel");
+}
+
+typedef struct qt_rung {
+    climb_rung_info info;
+    qt_launch_fn launch;
+} qt_rung;
+
+enum { RUNG_CPU = 0 };
+
+static const qt_rung QT_RUNGS[] = {
+    {.info = {.name = "cpu_build", .idea = "the points copied to the host, the tree built there (a sort by Morton "
+                                           "code, then the levels) and copied back: the baseline the GPU replaced",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
+     .launch = launch_cpu},
+    {.info = {.name = "level_by_level", .idea = "a level at a time from the host: the splitting nodes scanned, their "
+                                                "points counted into quadrants and moved into the children's "
+                                                "ranges; one read-back a level",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_levels, .host_part = 1},
+     .launch = launch_levels},
+    {.info = {.name = "morton_sort", .idea = "Morton codes radix-sorted once (every node's points a range of the "
+                                             "order), then a level's children found by a search of each splitting "
+                                             "node's range: no point moves after the sort",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_morton, .host_part = 1},
+     .launch = launch_morton},
+};
+#define QT_N_RUNGS CLIMB_COUNT(QT_RUNGS)
+static const climb_rung_info *qt_rung_info(int i) { return &QT_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+enum { OPT_POINTS, OPT_MAX_DEPTH, OPT_LEAF_POINTS };
+static const char *const QT_SETS[] = {"uniform", "clustered", "same", NULL};
+static constexpr climb_option QT_OPTIONS[] = {
+    {.name = "points", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "the points: uniform in the unit square, clustered (8 Gaussians, sigma 0.01 to 0.05), same (every "
+                "point the same: the depth limit)",
+     .def = "uniform,clustered", .choices = QT_SETS, .generator = 1},
+    {.name = "max_depth", .kind = CLIMB_OPT_INT, .meaning = "the deepest level (the root is level 0)", .def = "12",
+     .min = 0, .max = CLIMB_QT_BITS},
+    {.name = "leaf_points", .kind = CLIMB_OPT_INT, .meaning = "a node of more points than this splits", .def = "16",
+     .min = 1, .max = 1 << 20},
+};
+CLIMB_OPTION_AT(QT_OPTIONS, OPT_POINTS, "points");
+CLIMB_OPTION_AT(QT_OPTIONS, OPT_MAX_DEPTH, "max_depth");
+CLIMB_OPTION_AT(QT_OPTIONS, OPT_LEAF_POINTS, "leaf_points");
+
+/* ---------------------------------------------------------------- harness glue */
+
+struct climb_case {
+    climb_case_params p;
+    int n, set;
+    climb_qt_params prm;
+    float *x, *y;          /* host points (also the CPU build's buffers: pinned) */
+    climb_qt ref;
+    double moved;          /* points moved, summed over the splitting nodes */
+    int cap, built, levels;
+    float *d_x, *d_y;
+    climb_qt_node *d_nodes;
+    int *d_order;
+    uint32_t *d_code, *d_sc;
+    int *d_idx, *d_pnode, *d_flag, *d_rank, *d_qcount, *h_int;
+    void *d_tmp;
+    size_t tmp_bytes;
+    climb_qt_node *got_nodes;
+    int *got_order;
+    char desc[300], note[120];
+};
+
+static void qt_destroy(climb_case *c)
+{
+    if (!c)
+        return;
+    climb_qt_free(&c->ref);
+    if (c->x)
+        cudaFreeHost(c->x);
+    if (c->y)
+        cudaFreeHost(c->y);
+    if (c->h_int)
+        cudaFreeHost(c->h_int);
+    free(c->got_nodes);
+    free(c->got_order);
+    void *dev[] = {c->d_x, c->d_y, c->d_nodes, c->d_order, c->d_code, c->d_sc, c->d_idx, c->d_pnode,
+                   c->d_flag, c->d_rank, c->d_qcount, c->d_tmp};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    free(c);
+}
+
+static const char *qt_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    if (s->d[0] > 0x7fffffffu)
+        return "more than 2^31 - 1 points";
+    if (opts) {
+        const climb_qt_params p = {(int)opts[OPT_MAX_DEPTH].i, (int)opts[OPT_LEAF_POINTS].i};
+        if (climb_qt_node_bound((int64_t)s->d[0], &p) == 0)
+            return "the tree's node bound passes 2^31 - 1 nodes (raise leaf_points or lower max_depth)";
+    }
+    return NULL;
+}
+
+/* Host memory: the points, the reference tree (its nodes at the bound), the order and nodes read back. */
+static double qt_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    double nodes = 1;
+    if (opts) {
+        const climb_qt_params p = {(int)opts[OPT_MAX_DEPTH].i, (int)opts[OPT_LEAF_POINTS].i};
+        nodes = (double)climb_qt_node_bound((int64_t)s->d[0], &p);
+    }
+    return (double)s->d[0] * (8 + 4 + 4 + 16) + nodes * 2 * sizeof(climb_qt_node);
+}
+
+static int qt_create(const climb_case_params *p, climb_case **out)
+{
+    *out = NULL;
+    const char *why = qt_case_refuses(&p->shape, p->type, p->opts);
+    if (why) {
+        fprintf(stderr, "climb: quadtree: %s\n", why);
+        return -1;
+    }
+    climb_case *c = (climb_case *)calloc(1, sizeof *c);
+    if (!c)
+        return climb_host_oom("the case");
+    c->p = *p;
+    c->n = (int)p->shape.d[0];
+    c->set = p->opts[OPT_POINTS].choice;
+    c->prm.max_depth = (int)p->opts[OPT_MAX_DEPTH].i;
+    c->prm.leaf_points = (int)p->opts[OPT_LEAF_POINTS].i;
+    c->cap = (int)climb_qt_node_bound(c->n, &c->prm);
+    const size_t n1 = c->n ? (size_t)c->n : 1;
+    if (CLIMB_FAILED(cudaMallocHost((void **)&c->x, n1 * 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->y, n1 * 4)) ||
+        CLIMB_FAILED(cudaMallocHost((void **)&c->h_int, 16))) {
+        cudaGetLastError();
+        qt_destroy(c);
+        return climb_host_oom("%d points", c->n);
+    }
+    climb_qt_points(p->seed, c->set, c->x, c->y, (size_t)c->n);
+    char err[200];
+    if (climb_qt_build_cpu(c->n, c->x, c->y, &c->prm, &c->ref, err, sizeof err) != 0) {
+        fprintf(stderr, "climb: quadtree: the reference: %s\n", err);
+        qt_destroy(c);
+        return -1;
+    }
+    int leaves = 0, depth = 0;
+    for (int i = 0; i < c->ref.n_nodes; i++) {
+        const climb_qt_node *nd = &c->ref.nodes[i];
+        if (nd->first_child >= 0)
+            c->moved += nd->end - nd->begin;
+        else
+            leaves++;
+        depth = nd->level > depth ? nd->level : depth;
+    }
+    snprintf(c->desc, sizeof c->desc, "%s points: %d nodes (%d leaves), depth %d; max_depth %d, leaf_points %d",
+             QT_SETS[c->set], c->ref.n_nodes, leaves, depth, c->prm.max_depth, c->prm.leaf_points);
+    c->got_nodes = (climb_qt_node *)malloc((size_t)c->cap * sizeof(climb_qt_node));
+    c->got_order = (int *)malloc(n1 * 4);
+    /* the workspace: codes, sorted codes, indices, each point's node; a level's flags, ranks and quadrant counts
+     * (at most the nodes' bound); CUB's scratch for the sort of n and the scan of the bound */
+    size_t sort_bytes = 0, scan_bytes = 0;
+    cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL, (int *)NULL, (int *)NULL,
+                                    c->n ? c->n : 1, 0, 32);
+    cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int *)NULL, (int *)NULL, c->cap);
+    c->tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+    const size_t cap = (size_t)c->cap;
+    if (!c->got_nodes || !c->got_order) {
+        qt_destroy(c);
+        return climb_host_oom("the tree read back");
+    }
+    if (CLIMB_FAILED(cudaMalloc((void **)&c->d_x, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_y, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_nodes, cap * sizeof(climb_qt_node))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_order, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_code, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_sc, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_idx, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_pnode, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_flag, cap * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_rank, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_qcount, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc(&c->d_tmp, c->tmp_bytes ? c->tmp_bytes : 1)) ||
+        (c->n && (CLIMB_FAILED(cudaMemcpy(c->d_x, c->x, (size_t)c->n * 4, cudaMemcpyHostToDevice)) ||
+                  CLIMB_FAILED(cudaMemcpy(c->d_y, c->y, (size_t)c->n * 4, cudaMemcpyHostToDevice))))) {
+        cudaGetLastError();
+        fprintf(stderr, "climb: out of device memory for %d points (a tree of up to %d nodes)\n", c->n, c->cap);
+        qt_destroy(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static const char *qt_describe(const climb_case *c) { return c->desc; }
+
+static int qt_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode;
+    snprintf(desc, desclen, "the CPU build: every node equal (code, level, children, range), every point in exactly "
+                            "one leaf and in its cell, each leaf's points the same set");
+    return 0;
+}
+
+static const char *qt_refuses(const climb_case *c, int rung)
+{
+    (void)c;
+    (void)rung;
+    return NULL; /* every rung takes every case the size rule lets through */
+}
+
+static int qt_run(climb_case *c, int rung, cudaStream_t s)
+{
+    qt_args a;
+    memset(&a, 0, sizeof a);
+    a.n = c->n;
+    a.prm = c->prm;
+    a.x = c->d_x;
+    a.y = c->d_y;
+    a.nodes = c->d_nodes;
+    a.order = c->d_order;
+    a.cap = c->cap;
+    a.code = c->d_code;
+    a.sc = c->d_sc;
+    a.idx = c->d_idx;
+    a.pnode = c->d_pnode;
+    a.flag = c->d_flag;
+    a.rank = c->d_rank;
+    a.qcount = c->d_qcount;
+    a.tmp = c->d_tmp;
+    a.tmp_bytes = c->tmp_bytes;
+    a.h_int = c->h_int;
+    a.h_x = c->x; /* the CPU build copies the device's points here (the same values) */
+    a.h_y = c->y;
+    a.sms = c->p.dev ? c->p.dev->sms : 1;
+    a.s = s;
+    CLIMB_CHECK(QT_RUNGS[rung].launch(&a));
+    c->built = a.built;
+    c->levels = a.levels;
+    return 0;
+}
+
+static int qt_poison(climb_case *c)
+{
+    CLIMB_CHECK(cudaMemset(c->d_nodes, 0xff, (size_t)c->cap * sizeof(climb_qt_node)));
+    CLIMB_CHECK(cudaMemset(c->d_order, 0xff, (c->n ? (size_t)c->n : 1) * 4));
+    c->built = 0;
+    return 0;
+}
+
+static int qt_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    msg[0] = '\0';
+    if (c->built < 1 || c->built > c->cap) {
+        snprintf(msg, msglen, "the build reported %d nodes (at most %d)", c->built, c->cap);
+        return 1;
+    }
+    CLIMB_CHECK(cudaMemcpy(c->got_nodes, c->d_nodes, (size_t)c->built * sizeof(climb_qt_node), cudaMemcpyDeviceToHost));
+    if (c->n)
+        CLIMB_CHECK(cudaMemcpy(c->got_order, c->d_order, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
+    const climb_qt t = {c->built, c->built, c->got_nodes, c->n, c->got_order};
+    const int rc = climb_qt_check(c->n, c->x, c->y, &c->prm, &t, &c->ref, msg, msglen);
+    if (rc < 0)
+        return climb_host_oom("the tree's check");
+    return rc;
+}
+
+/* The points read once; each point's index read and written once for every splitting node it is in; the order and
+ * the nodes written once. */
+static void qt_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = 8.0 * c->n + 4.0 * c->moved;
+    out->bytes_written = 4.0 * c->n + 4.0 * c->moved + (double)sizeof(climb_qt_node) * c->ref.n_nodes;
+    out->items = c->n;
+}
+
+static const char *qt_rung_note(climb_case *c, int rung)
+{
+    if (rung == RUNG_CPU || c->n == 0)
+        return NULL;
+    snprintf(c->note, sizeof c->note, "%d levels, a host round trip each", c->levels);
+    return c->note;
+}
+
+static const climb_shape QT_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 16), CLIMB_SHAPE1((size_t)1 << 20),
+                                              CLIMB_SHAPE1((size_t)1 << 22)};
+/* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
+static const climb_shape QT_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20)};
+/* No point, one, a few, a leaf's worth around the default, a block, several blocks. */
+static const climb_shape QT_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),  CLIMB_SHAPE1(1),   CLIMB_SHAPE1(2),
+                                              CLIMB_SHAPE1(3),  CLIMB_SHAPE1(16),  CLIMB_SHAPE1(17),
+                                              CLIMB_SHAPE1(257), CLIMB_SHAPE1(1000), CLIMB_SHAPE1(65537)};
+static const climb_shape QT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(1000), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep QT_SWEEPS[] = {
+    {.name = "sizes",
+     .title = "quadtree of uniform points: points per second against the number of points (2^16 to 2^24)",
+     .args = "--set points=uniform --size 2^16 --size 2^18 --size 2^20 --size 2^22 --size 2^24",
+     .x = "points",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_quadtree_workload = {
+    .name = "quadtree",
+    .title = "Point quadtree construction (on the CPU, level by level, and from sorted Morton codes)",
+    .seed_ref = "seed 004: Kirk and Hwu, Programming Massively Parallel Processors (dynamic parallelism, the quadtree "
+                "example), and the UIUC ECE 508 lecture on it",
+    .command = NULL,
+    .dims = {"points"},
+    .shape_format = "{points} points",
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = QT_OPTIONS,
+    .n_options = CLIMB_COUNT(QT_OPTIONS),
+    .bytes_counted = "read: the points once, and each point's index once a level its node splits; written: the same "
+                     "indices, the order and the nodes (each point moved once a level)",
+    .items_unit = "points",
+    .items_rate = "Gpoints/s",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = QT_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(QT_BENCH_SHAPES),
+    .check_shapes = QT_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(QT_CHECK_SHAPES),
+    .quick_shapes = QT_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(QT_QUICK_SHAPES),
+    .main_shapes = QT_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(QT_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = QT_N_RUNGS,
+    .rung = qt_rung_info,
+    .published = NULL,
+    .sweeps = QT_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(QT_SWEEPS),
+    .load = NULL,
+    .unload = NULL,
+    .peek = NULL,
+    .create = qt_create,
+    .describe = qt_describe,
+    .reference = qt_reference,
+    .ref_cost = NULL,
+    .ref_cost_limit = 0,
+    .case_bytes = qt_case_bytes,
+    .case_refuses = qt_case_refuses,
+    .refuses = qt_refuses,
+    .prepare = NULL,
+    .setup = NULL,
+    .modifies = NULL,
+    .reset = NULL,
+    .run = qt_run,
+    .poison = qt_poison,
+    .verify = qt_verify,
+    .counts = qt_counts,
+    .rung_counts = NULL,
+    .rung_note = qt_rung_note,
+    .release = NULL,
+    .save = NULL,
+    .destroy = qt_destroy,
+    .tuning = NULL,
+    .set_tuning = NULL,
+};

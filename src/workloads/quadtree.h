@@ -1,0 +1,26 @@
+/* Point quadtree construction: the parts of src/workloads/quadtree.cu that the tests use. */
+#ifndef CLIMB_WORKLOADS_QUADTREE_H
+#define CLIMB_WORKLOADS_QUADTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/quadtree.h"
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_quadtree_workload;
+
+/* The most nodes a build of n points under p can make: a split takes more than leaf_points points, and the nodes
+ * of a level are disjoint, so a level splits at most n / (leaf_points + 1) nodes, and at most 4^level; each split
+ * makes 4 nodes. Where the bound passes 2^31 - 1, 0 (refused). */
+int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
