@@ -323,6 +323,39 @@ CLIMB_API climb_status climb_bezier_tessellate(climb_handle handle, size_t n, co
                                                float *d_points);
 
 /*
+ * Point quadtree: the tree of n points (x, y on the device, float, in the unit square: outside it a coordinate
+ * falls in the nearest edge cell) with Morton codes sorted once and a level at a time found by searches of the
+ * sorted order. A node splits while it holds more than params->leaf_points points (at least 1) and its level is
+ * below params->max_depth (0 to 16; the root is level 0); a split makes all four children, empty ones too.
+ * Coordinates are quantised to 16 bits a side; a node's code is its cell prefix (2 bits a level, x in the even
+ * bits), its children are four consecutive nodes in Z order (child q = 2 ybit + xbit), the nodes are stored level
+ * by level, and every node's points are order[begin .. end) (by code, then by index). The tree owns its device
+ * memory until climb_quadtree_free, is complete when the call returns, and does not refer to d_x or d_y after it.
+ * The build reads each level's size back (it waits for the handle's stream): not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream
+ * is capturing). n == 0 gives a tree of one empty leaf. Bad parameters, n past 2^31 - 1, a node bound past 2^31 - 1
+ * (raise leaf_points or lower max_depth) or memory the device cannot reach is INVALID_VALUE.
+ */
+typedef struct climb_quadtree_params {
+    int max_depth;
+    int leaf_points;
+} climb_quadtree_params;
+typedef struct climb_quadtree_node {
+    uint32_t code;       /* the node's cell prefix, right-aligned */
+    int32_t level;
+    int32_t first_child; /* its first child's index (four consecutive), -1 for a leaf */
+    int32_t begin, end;  /* its points: order[begin .. end) */
+} climb_quadtree_node;
+typedef struct climb_quadtree_s *climb_quadtree;
+CLIMB_API climb_status climb_quadtree_build(climb_handle handle, size_t n, const float *d_x, const float *d_y,
+                                            const climb_quadtree_params *params, climb_quadtree *tree);
+/* The tree's nodes (device memory, n_nodes of them) and its order (device memory, one index a point). */
+CLIMB_API climb_status climb_quadtree_nodes(climb_quadtree tree, const climb_quadtree_node **d_nodes,
+                                            int32_t *n_nodes);
+CLIMB_API climb_status climb_quadtree_order(climb_quadtree tree, const int32_t **d_order, size_t *n_points);
+/* Frees the tree (NULL: nothing). Work that still uses it must have finished. */
+CLIMB_API climb_status climb_quadtree_free(climb_quadtree tree);
+
+/*
  * Breadth-first search: d_levels[v] = the number of edges on a shortest path from `source` to v, -1 where v is not
  * reached, over the graph of n_vertices vertices in CSR on the device: 32-bit row pointers (n_vertices + 1, from 0)
  * and column indices (rows need not be sorted; self-loops and repeated edges are harmless). climb_bfs follows the

@@ -30,6 +30,16 @@ int main(void)
            CLIMB_STATUS_INVALID_VALUE);
     climb_bezier_curve curve = {{0, 0.5f, 1}, {0, 1, 0}};
     EXPECT(climb_bezier_tessellate(NULL, 1, &curve, 32, &i32, &i32, &f32) == CLIMB_STATUS_INVALID_VALUE);
+    climb_quadtree tree = (climb_quadtree)&tree;
+    const climb_quadtree_params qp = {12, 16};
+    EXPECT(climb_quadtree_build(NULL, 1, &f32, &f32, &qp, &tree) == CLIMB_STATUS_INVALID_VALUE && tree == NULL);
+    const climb_quadtree_node *qn;
+    int32_t qcount;
+    const int32_t *qorder;
+    size_t qpoints;
+    EXPECT(climb_quadtree_nodes(NULL, &qn, &qcount) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_quadtree_order(NULL, &qorder, &qpoints) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_quadtree_free(NULL) == CLIMB_STATUS_SUCCESS);
 
     int n = 0;
     int have_gpu = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
@@ -47,6 +57,11 @@ int main(void)
         EXPECT(climb_reduce_sum_i32(h, &i32, 1, &i32) == CLIMB_STATUS_INVALID_VALUE);
         EXPECT(climb_bezier_tessellate(h, 1, &curve, 32, &i32, &i32, &f32) == CLIMB_STATUS_INVALID_VALUE);
         EXPECT(climb_bezier_tessellate(h, 0, NULL, 32, NULL, NULL, NULL) == CLIMB_STATUS_SUCCESS);
+        const climb_quadtree_params bad_depth = {17, 16}, bad_leaf = {12, 0};
+        EXPECT(climb_quadtree_build(h, 1, &f32, &f32, &qp, &tree) == CLIMB_STATUS_INVALID_VALUE); /* host memory */
+        EXPECT(climb_quadtree_build(h, 0, NULL, NULL, &bad_depth, &tree) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_quadtree_build(h, 0, NULL, NULL, &bad_leaf, &tree) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_quadtree_build(h, 0, NULL, NULL, NULL, &tree) == CLIMB_STATUS_INVALID_VALUE);
         EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
     }
     return test_finish("test_cpu_api");

@@ -308,6 +308,74 @@ static cudaError_t launch_morton(qt_args *a)
     return e == cudaSuccess ? qt_levels(a, 1) : e;
 }
 
+/* ---------------------------------------------------------------- the library face */
+
+static size_t qt_align(size_t x) { return (x + 255) / 256 * 256; }
+
+/* CUB's scratch for the sort of n codes and the scan of cap flags. */
+static size_t qt_cub_bytes(int32_t n, int32_t cap)
+{
+    size_t sort_bytes = 0, scan_bytes = 0;
+    cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL, (int *)NULL, (int *)NULL,
+                                    n > 0 ? n : 1, 0, 32);
+    cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int *)NULL, (int *)NULL, cap > 0 ? cap : 1);
+    return sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+}
+
+/* The best rung's workspace: the nodes at their bound, codes, sorted codes, indices, a level's flags and ranks,
+ * CUB's scratch. 0 where the bound is refused. */
+extern "C" size_t climb_qt_best_workspace(int32_t n, const climb_qt_params *p)
+{
+    const int64_t cap = climb_qt_node_bound(n, p);
+    if (cap == 0 || n < 0)
+        return 0;
+    const size_t n1 = n > 0 ? (size_t)n : 1;
+    return qt_align((size_t)cap * sizeof(climb_qt_node)) + 3 * qt_align(n1 * 4) + 2 * qt_align((size_t)cap * 4) +
+           qt_align(qt_cub_bytes(n, (int32_t)cap));
+}
+
+extern "C" cudaError_t climb_qt_best(int32_t n, const float *x, const float *y, const climb_qt_params *p,
+                                     int32_t *order, void *ws, size_t ws_bytes, int sms, cudaStream_t s,
+                                     const climb_qt_node **nodes, int32_t *built)
+{
+    const size_t need = climb_qt_best_workspace(n, p);
+    if (need == 0 || ws_bytes < need)
+        return cudaErrorInvalidValue;
+    const int64_t cap = climb_qt_node_bound(n, p);
+    const size_t n1 = n > 0 ? (size_t)n : 1;
+    char *w = (char *)ws;
+    qt_args a;
+    memset(&a, 0, sizeof a);
+    a.n = n;
+    a.prm = *p;
+    a.x = x;
+    a.y = y;
+    a.cap = (int)cap;
+    a.nodes = (climb_qt_node *)w;
+    w += qt_align((size_t)cap * sizeof(climb_qt_node));
+    a.code = (uint32_t *)w;
+    w += qt_align(n1 * 4);
+    a.sc = (uint32_t *)w;
+    w += qt_align(n1 * 4);
+    a.idx = (int *)w;
+    w += qt_align(n1 * 4);
+    a.flag = (int *)w;
+    w += qt_align((size_t)cap * 4);
+    a.rank = (int *)w;
+    w += qt_align((size_t)cap * 4);
+    a.tmp = w;
+    a.tmp_bytes = qt_cub_bytes(n, (int32_t)cap);
+    int h[2] = {0, 0};
+    a.h_int = h; /* pageable: each level's copy completes before the stream is waited for */
+    a.order = order;
+    a.sms = sms;
+    a.s = s;
+    const cudaError_t e = launch_morton(&a);
+    *nodes = a.nodes;
+    *built = a.built;
+    return e;
+}
+
 /* ---------------------------------------------------------------- the registry */
 
 typedef cudaError_t (*qt_launch_fn)(qt_args *a);
@@ -485,11 +553,7 @@ static int qt_create(const climb_case_params *p, climb_case **out)
     c->got_order = (int *)malloc(n1 * 4);
     /* the workspace: codes, sorted codes, indices, each point's node; a level's flags, ranks and quadrant counts
      * (at most the nodes' bound); CUB's scratch for the sort of n and the scan of the bound */
-    size_t sort_bytes = 0, scan_bytes = 0;
-    cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL, (int *)NULL, (int *)NULL,
-                                    c->n ? c->n : 1, 0, 32);
-    cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (int *)NULL, (int *)NULL, c->cap);
-    c->tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+    c->tmp_bytes = qt_cub_bytes(c->n, c->cap);
     const size_t cap = (size_t)c->cap;
     if (!c->got_nodes || !c->got_order) {
         qt_destroy(c);
