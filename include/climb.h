@@ -332,8 +332,8 @@ CLIMB_API climb_status climb_bezier_tessellate(climb_handle handle, size_t n, co
  * bits), its children are four consecutive nodes in Z order (child q = 2 ybit + xbit), the nodes are stored level
  * by level, and every node's points are order[begin .. end) (by code, then by index). The tree owns its device
  * memory until climb_quadtree_free, is complete when the call returns, and does not refer to d_x or d_y after it.
- * The build reads each level's size back (it waits for the handle's stream): not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream
- * is capturing). n == 0 gives a tree of one empty leaf. Bad parameters, n past 2^31 - 1, a node bound past 2^31 - 1
+ * The build reads each level's size back (it waits for the handle's stream): not capturable
+ * (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is capturing). n == 0 gives a tree of one empty leaf. Bad parameters, n past 2^31 - 1, a node bound past 2^31 - 1
  * (raise leaf_points or lower max_depth) or memory the device cannot reach is INVALID_VALUE.
  */
 typedef struct climb_quadtree_params {

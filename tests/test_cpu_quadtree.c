@@ -7,7 +7,7 @@
 
 #include "core/quadtree.h"
 #include "core/rng.h"
-#include "workloads/quadtree.h"
+#include "workloads/quadtree/quadtree.h"
 #include "testing.h"
 
 static void test_codes(void)

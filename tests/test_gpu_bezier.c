@@ -126,8 +126,8 @@ int main(void)
         o.n_shapes = 1;
         climb_check_result cr;
         EXPECT(climb_check(w, &o, &dev, &cr) == 0);
-        EXPECT_MSG(cr.failures == 0 && cr.refused == 1 && cr.runs > 0, "past the limit: %ld runs, %d failures, %ld refused",
-                   cr.runs, cr.failures, cr.refused);
+        EXPECT_MSG(cr.failures == 0 && cr.refused == 1 && cr.runs > 0,
+                   "past the limit: %ld runs, %d failures, %ld refused", cr.runs, cr.failures, cr.refused);
         climb_check_result_free(&cr);
         climb_opt_plan_free(&p, NULL);
     }

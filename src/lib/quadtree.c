@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "handle.h"
-#include "../workloads/quadtree.h"
+#include "../workloads/quadtree/quadtree.h"
 
 _Static_assert(sizeof(climb_quadtree_node) == sizeof(climb_qt_node), "the public node is the workload's");
 

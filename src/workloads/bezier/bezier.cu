@@ -110,7 +110,8 @@ static cudaError_t launch_flat(const bez_args *a)
     if (e != cudaSuccess)
         return e;
     /* enough tiles for the output at its largest, but no more than the device holds at once */
-    const long long most = ((long long)a->n * a->maxp + BEZ_TILE - 1) / BEZ_TILE, fit = (long long)a->sms * BEZ_FLAT_PER_SM;
+    const long long most = ((long long)a->n * a->maxp + BEZ_TILE - 1) / BEZ_TILE;
+    const long long fit = (long long)a->sms * BEZ_FLAT_PER_SM;
     cudaLaunchAttribute attr = {};
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;

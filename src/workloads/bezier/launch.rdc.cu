@@ -23,6 +23,7 @@ cudaError_t bez_launch_dp(const bez_args *a)
 
 int bez_dp_kernels(climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)bez_scan_kernel<true>, BEZ_BLOCK, 0, "bez_scan_kernel<true>");
+    const int n =
+        climb_kernel_at(o, max, 0, (const void *)bez_scan_kernel<true>, BEZ_BLOCK, 0, "bez_scan_kernel<true>");
     return climb_kernel_at(o, max, n, (const void *)bez_child_kernel, BEZ_WARP, 0, "bez_child_kernel");
 }

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/quadtree.h"
-#include "../core/workload.h"
+#include "../../core/quadtree.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

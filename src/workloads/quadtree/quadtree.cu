@@ -25,12 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
-#include "../device/device.h"
-#include "../core/workload.cuh"
+#include "../../device/check.h"
+#include "../../device/device.h"
+#include "../../core/workload.cuh"
 #include "quadtree.h"
+#include "kernels.cuh"
 
-#define QT_BLOCK 256
 
 extern "C" int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p)
 {
@@ -49,30 +49,6 @@ extern "C" int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p)
 }
 
 /* ---------------------------------------------------------------- kernels */
-
-/* The host's cell and code (quadtree.h), in float: v 2^16 is exact, so the cells are the same. */
-__device__ __forceinline__ uint32_t qt_cell(float v)
-{
-    if (!(v > 0.0f))
-        return 0;
-    const float f = v * 65536.0f;
-    return f >= 65535.0f ? 65535u : (uint32_t)f;
-}
-
-__device__ __forceinline__ uint32_t qt_spread(uint32_t v)
-{
-    v &= 0xffffu;
-    v = (v | (v << 8)) & 0x00ff00ffu;
-    v = (v | (v << 4)) & 0x0f0f0f0fu;
-    v = (v | (v << 2)) & 0x33333333u;
-    v = (v | (v << 1)) & 0x55555555u;
-    return v;
-}
-
-__device__ __forceinline__ uint32_t qt_prefix(uint32_t code, int level)
-{
-    return level == 0 ? 0u : code >> (2 * (CLIMB_QT_BITS - level));
-}
 
 /* Every point's code, its index (the sort's values, and the level-by-level build's first order) and its node (the
  * root). */
@@ -172,33 +148,6 @@ __global__ void qt_move_kernel(const uint32_t *__restrict__ code, int *pnode, in
 
 /* ---------------------------------------------------------------- launchers */
 
-typedef struct qt_args {
-    int n;
-    climb_qt_params prm;
-    const float *x, *y;
-    climb_qt_node *nodes; /* cap of them */
-    int *order;
-    int cap;
-    /* workspace */
-    uint32_t *code, *sc;
-    int *idx, *pnode, *flag, *rank, *qcount;
-    void *tmp;
-    size_t tmp_bytes;
-    int *h_int;           /* pinned: a level's splitting nodes read back */
-    /* the CPU build's host buffers */
-    float *h_x, *h_y;
-    int sms;
-    cudaStream_t s;
-    int built;            /* out: the nodes built */
-    int levels;           /* out: the levels the host loop took */
-} qt_args;
-
-static unsigned qt_grid(long long n, int sms)
-{
-    const long long g = (n + QT_BLOCK - 1) / QT_BLOCK, most = 8LL * sms;
-    return (unsigned)(g < 1 ? 1 : g < most ? g : most);
-}
-
 /* The scan of a level's flags into ranks, and the number of its splitting nodes read back (the level's one round
  * trip). */
 static cudaError_t qt_level_splits(qt_args *a, int lo, int count, int *splits)
@@ -289,19 +238,22 @@ static cudaError_t launch_cpu(qt_args *a)
     return e;
 }
 
+cudaError_t qt_launch_codes(qt_args *a, int *idx, int *pnode, climb_qt_node *root_at)
+{
+    qt_code_kernel<<<qt_grid(a->n, a->sms), QT_BLOCK, 0, a->s>>>(a->x, a->y, a->n, a->code, idx, pnode);
+    qt_root_kernel<<<1, 1, 0, a->s>>>(root_at, a->n);
+    return cudaGetLastError();
+}
+
 static cudaError_t launch_levels(qt_args *a)
 {
-    qt_code_kernel<<<qt_grid(a->n, a->sms), QT_BLOCK, 0, a->s>>>(a->x, a->y, a->n, a->code, a->order, a->pnode);
-    qt_root_kernel<<<1, 1, 0, a->s>>>(a->nodes, a->n);
-    cudaError_t e = cudaGetLastError();
+    const cudaError_t e = qt_launch_codes(a, a->order, a->pnode, a->nodes);
     return e == cudaSuccess ? qt_levels(a, 0) : e;
 }
 
 static cudaError_t launch_morton(qt_args *a)
 {
-    qt_code_kernel<<<qt_grid(a->n, a->sms), QT_BLOCK, 0, a->s>>>(a->x, a->y, a->n, a->code, a->idx, NULL);
-    qt_root_kernel<<<1, 1, 0, a->s>>>(a->nodes, a->n);
-    cudaError_t e = cudaGetLastError();
+    cudaError_t e = qt_launch_codes(a, a->idx, NULL, a->nodes);
     size_t bytes = a->tmp_bytes;
     if (e == cudaSuccess && a->n > 0) /* stable: points of one code stay in index order, as the canonical tree's */
         e = cub::DeviceRadixSort::SortPairs(a->tmp, bytes, a->code, a->sc, a->idx, a->order, a->n, 0, 32, a->s);
@@ -388,6 +340,10 @@ static int k_levels(climb_dtype, const climb_device_info *, const int *, climb_k
     n = climb_kernel_at(o, max, n, (const void *)qt_children_kernel, QT_BLOCK, 0, "qt_children_kernel");
     return climb_kernel_at(o, max, n, (const void *)qt_move_kernel, QT_BLOCK, 0, "qt_move_kernel");
 }
+static int k_dp(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return qt_dp_kernels(o, max);
+}
 static int k_morton(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     int n = climb_kernel_at(o, max, 0, (const void *)qt_code_kernel, QT_BLOCK, 0, "qt_code_kernel");
@@ -400,13 +356,22 @@ typedef struct qt_rung {
     qt_launch_fn launch;
 } qt_rung;
 
-enum { RUNG_CPU = 0 };
+enum { RUNG_CPU = 0, RUNG_DP = 1 };
+/* The most splitting nodes the dynamic-parallelism rung takes: a device launch each, pending at once (bezier's
+ * rung failed at 2^20 pending launches on an H100 and ran at 2^16). */
+#define QT_DP_MAX_SPLITS 65536
 
 static const qt_rung QT_RUNGS[] = {
     {.info = {.name = "cpu_build", .idea = "the points copied to the host, the tree built there (a sort by Morton "
                                            "code, then the levels) and copied back: the baseline the GPU replaced",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
      .launch = launch_cpu},
+    {.info = {.name = "dynamic_parallelism", .idea = "recursive: a node's kernel (a block) partitions its points into "
+                                                     "four children and launches the kernels of those that split, "
+                                                     "from the device; the nodes then sorted into the canonical order",
+              .needs = "at most 2^16 splitting nodes", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .host_part = 1,
+              .device_launches = 1},
+     .launch = qt_launch_dp},
     {.info = {.name = "level_by_level", .idea = "a level at a time from the host: the splitting nodes scanned, their "
                                                 "points counted into quadrants and moved into the children's "
                                                 "ranges; one read-back a level",
@@ -448,7 +413,8 @@ struct climb_case {
     float *x, *y;          /* host points (also the CPU build's buffers: pinned) */
     climb_qt ref;
     double moved;          /* points moved, summed over the splitting nodes */
-    int cap, built, levels;
+    int cap, built, levels, splits;
+    qt_dp_space dp;        /* the dynamic-parallelism rung's, from its prepare to its release */
     float *d_x, *d_y;
     climb_qt_node *d_nodes;
     int *d_order;
@@ -461,10 +427,13 @@ struct climb_case {
     char desc[300], note[120];
 };
 
+static void qt_release(climb_case *c, int rung);
+
 static void qt_destroy(climb_case *c)
 {
     if (!c)
         return;
+    qt_release(c, RUNG_DP);
     climb_qt_free(&c->ref);
     if (c->x)
         cudaFreeHost(c->x);
@@ -541,8 +510,10 @@ static int qt_create(const climb_case_params *p, climb_case **out)
     int leaves = 0, depth = 0;
     for (int i = 0; i < c->ref.n_nodes; i++) {
         const climb_qt_node *nd = &c->ref.nodes[i];
-        if (nd->first_child >= 0)
+        if (nd->first_child >= 0) {
             c->moved += nd->end - nd->begin;
+            c->splits++;
+        }
         else
             leaves++;
         depth = nd->level > depth ? nd->level : depth;
@@ -561,10 +532,11 @@ static int qt_create(const climb_case_params *p, climb_case **out)
     }
     if (CLIMB_FAILED(cudaMalloc((void **)&c->d_x, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_y, n1 * 4)) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_nodes, cap * sizeof(climb_qt_node))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_order, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_code, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_sc, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_idx, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_pnode, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_flag, cap * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_rank, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_order, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_code, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_sc, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_idx, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_pnode, n1 * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_flag, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_rank, cap * 4)) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_qcount, cap * 4)) ||
         CLIMB_FAILED(cudaMalloc(&c->d_tmp, c->tmp_bytes ? c->tmp_bytes : 1)) ||
         (c->n && (CLIMB_FAILED(cudaMemcpy(c->d_x, c->x, (size_t)c->n * 4, cudaMemcpyHostToDevice)) ||
@@ -591,9 +563,50 @@ static int qt_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t d
 
 static const char *qt_refuses(const climb_case *c, int rung)
 {
-    (void)c;
-    (void)rung;
-    return NULL; /* every rung takes every case the size rule lets through */
+    if (rung == RUNG_DP && c->splits > QT_DP_MAX_SPLITS)
+        return "more than 2^16 splitting nodes: a device launch each, all pending at once";
+    return NULL;
+}
+
+static void qt_release(climb_case *c, int rung)
+{
+    if (rung != RUNG_DP)
+        return;
+    qt_dp_space *d = &c->dp;
+    void *dev[] = {d->tnodes, d->keys, d->keys_out, d->vals, d->perm, d->inv, d->counter, d->tmp};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    memset(d, 0, sizeof *d);
+}
+
+/* The dynamic-parallelism rung's buffers, at the tree's node count (the recursion stops, failed, past it), and
+ * the runtime's pool of pending launches raised to its splitting nodes. */
+static int qt_prepare(climb_case *c, int rung)
+{
+    if (rung != RUNG_DP || c->dp.tnodes)
+        return 0;
+    qt_dp_space *d = &c->dp;
+    d->cap = c->ref.n_nodes;
+    const size_t cap = (size_t)d->cap;
+    d->tmp_bytes = qt_dp_cub_bytes(d->cap);
+    if (CLIMB_FAILED(cudaMalloc((void **)&d->tnodes, cap * sizeof(climb_qt_node))) ||
+        CLIMB_FAILED(cudaMalloc((void **)&d->keys, cap * 8)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&d->keys_out, cap * 8)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&d->vals, cap * 4)) || CLIMB_FAILED(cudaMalloc((void **)&d->perm, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&d->inv, cap * 4)) || CLIMB_FAILED(cudaMalloc((void **)&d->counter, 8)) ||
+        CLIMB_FAILED(cudaMalloc(&d->tmp, d->tmp_bytes ? d->tmp_bytes : 1))) {
+        cudaGetLastError();
+        qt_release(c, rung);
+        fprintf(stderr, "climb: quadtree: out of device memory for the recursion's %d nodes\n", d->cap);
+        return -1;
+    }
+    d->failed = d->counter + 1;
+    size_t have = 0;
+    CLIMB_CHECK(cudaDeviceGetLimit(&have, cudaLimitDevRuntimePendingLaunchCount));
+    if (have < (size_t)c->splits + 64)
+        CLIMB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)c->splits + 64));
+    return 0;
 }
 
 static int qt_run(climb_case *c, int rung, cudaStream_t s)
@@ -618,6 +631,7 @@ static int qt_run(climb_case *c, int rung, cudaStream_t s)
     a.tmp_bytes = c->tmp_bytes;
     a.h_int = c->h_int;
     a.h_x = c->x; /* the CPU build copies the device's points here (the same values) */
+    a.dp = c->dp;
     a.h_y = c->y;
     a.sms = c->p.dev ? c->p.dev->sms : 1;
     a.s = s;
@@ -667,6 +681,11 @@ static const char *qt_rung_note(climb_case *c, int rung)
 {
     if (rung == RUNG_CPU || c->n == 0)
         return NULL;
+    if (rung == RUNG_DP) {
+        snprintf(c->note, sizeof c->note, "%d kernels a run: the root's from the host, %d from the device",
+                 c->splits ? 1 : 0, c->splits ? c->splits - 1 : 0);
+        return c->note;
+    }
     snprintf(c->note, sizeof c->note, "%d levels, a host round trip each", c->levels);
     return c->note;
 }
@@ -730,7 +749,7 @@ extern "C" const climb_workload climb_quadtree_workload = {
     .case_bytes = qt_case_bytes,
     .case_refuses = qt_case_refuses,
     .refuses = qt_refuses,
-    .prepare = NULL,
+    .prepare = qt_prepare,
     .setup = NULL,
     .modifies = NULL,
     .reset = NULL,
@@ -740,7 +759,7 @@ extern "C" const climb_workload climb_quadtree_workload = {
     .counts = qt_counts,
     .rung_counts = NULL,
     .rung_note = qt_rung_note,
-    .release = NULL,
+    .release = qt_release,
     .save = NULL,
     .destroy = qt_destroy,
     .tuning = NULL,
