@@ -48,18 +48,10 @@ uint32_t climb_qt_cell(float v)
     return f >= (double)((1u << CLIMB_QT_BITS) - 1) ? (1u << CLIMB_QT_BITS) - 1 : (uint32_t)f;
 }
 
-/* The 16 bits of v spread to the even bits of 32. */
-static uint32_t spread(uint32_t v)
+uint32_t climb_qt_code(float x, float y)
 {
-    v &= 0xffffu;
-    v = (v | (v << 8)) & 0x00ff00ffu;
-    v = (v | (v << 4)) & 0x0f0f0f0fu;
-    v = (v | (v << 2)) & 0x33333333u;
-    v = (v | (v << 1)) & 0x55555555u;
-    return v;
+    return climb_qt_spread(climb_qt_cell(x)) | (climb_qt_spread(climb_qt_cell(y)) << 1);
 }
-
-uint32_t climb_qt_code(float x, float y) { return spread(climb_qt_cell(x)) | (spread(climb_qt_cell(y)) << 1); }
 
 /* A code's prefix of `level` levels (2 bits a level), right-aligned. */
 static uint32_t prefix(uint32_t code, int level) { return level == 0 ? 0 : code >> (2 * (CLIMB_QT_BITS - level)); }

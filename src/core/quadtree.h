@@ -48,6 +48,22 @@ typedef struct climb_qt {
 enum { CLIMB_QT_UNIFORM = 0, CLIMB_QT_CLUSTERED = 1, CLIMB_QT_SAME = 2 };
 void climb_qt_points(uint64_t seed, int dist, float *x, float *y, size_t n);
 
+/* The 16 bits of v spread to the even bits of 32 (a code's x half; y's is this shifted by one). Host and device. */
+#ifdef __CUDACC__
+#define CLIMB_QT_HD __host__ __device__
+#else
+#define CLIMB_QT_HD
+#endif
+static inline CLIMB_QT_HD uint32_t climb_qt_spread(uint32_t v)
+{
+    v &= 0xffffu;
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+}
+
 /* The quantised cell of a coordinate, and a point's code. */
 uint32_t climb_qt_cell(float v);
 uint32_t climb_qt_code(float x, float y);

@@ -19,16 +19,6 @@ __device__ __forceinline__ uint32_t qt_cell(float v)
     return f >= 65535.0f ? 65535u : (uint32_t)f;
 }
 
-__device__ __forceinline__ uint32_t qt_spread(uint32_t v)
-{
-    v &= 0xffffu;
-    v = (v | (v << 8)) & 0x00ff00ffu;
-    v = (v | (v << 4)) & 0x0f0f0f0fu;
-    v = (v | (v << 2)) & 0x33333333u;
-    v = (v | (v << 1)) & 0x55555555u;
-    return v;
-}
-
 __device__ __forceinline__ uint32_t qt_prefix(uint32_t code, int level)
 {
     return level == 0 ? 0u : code >> (2 * (CLIMB_QT_BITS - level));

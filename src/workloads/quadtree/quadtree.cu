@@ -56,7 +56,7 @@ __global__ void qt_code_kernel(const float *__restrict__ x, const float *__restr
                                int *idx, int *pnode)
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        code[i] = qt_spread(qt_cell(x[i])) | qt_spread(qt_cell(y[i])) << 1;
+        code[i] = climb_qt_spread(qt_cell(x[i])) | climb_qt_spread(qt_cell(y[i])) << 1;
         idx[i] = i;
         if (pnode)
             pnode[i] = 0;
