@@ -35,19 +35,7 @@ static void test_poisoned(void)
 {
     climb_opt_plan p;
     test_plan(&p, w, "pad", "2", NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 4;
-    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE2(100, 37), 0};
-    climb_open_case oc;
-    EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
-    const int best = climb_best_rung(w);
-    char msg[400];
-    EXPECT(w->poison(oc.c) == 0);
-    EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "C[0][0]"));
-    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
-    climb_case_close(w, &oc);
+    test_poison_best(w, &dev, &p, (climb_case_key){CLIMB_F32, CLIMB_SHAPE2(100, 37), 0}, 4, "C[0][0]");
     climb_opt_plan_free(&p, NULL);
 }
 

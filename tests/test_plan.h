@@ -47,6 +47,25 @@ static inline void test_check_plan(const climb_workload *w, const climb_device_i
     climb_check_result_free(&cr);
 }
 
+/* The best rung of w on one case (key, plan p, inputs from `seed`): a poisoned output fails verification, naming
+ * `first` (the first wrong element), and after the rung's run it passes. */
+static inline void test_poison_best(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
+                                    climb_case_key k, uint64_t seed, const char *first)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, p, &k, 0, dev, 0, &oc) == 0);
+    const int best = climb_best_rung(w);
+    char msg[400];
+    EXPECT(w->poison(oc.c) == 0);
+    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, first), "%s", msg);
+    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    climb_case_close(w, &oc);
+}
+
 /* Every rung of w on one case (shape, plan p): a poisoned output fails verification, naming the element `first`
  * ("out[0][0]"), and after the rung's run it passes; what prepare built is released. */
 static inline void test_poison_every_rung(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
