@@ -6,13 +6,13 @@
  * example) and seed 001 (CUDA 5 introducing dynamic parallelism), after Adinets, "Adaptive Parallel Computation
  * with CUDA Dynamic Parallelism" (NVIDIA, 2014): each curve's curvature decides its point count (floor(16
  * curvature), clamped to [4, max_points]; src/core/bezier.h). Rungs: every curve at the maximum count (balanced,
- * wasteful); a block per curve with its own count (the seed's version: imbalanced); a parent thread per curve that
+ * wasteful); a block per curve with its own count (the book's version: imbalanced); a parent thread per curve that
  * launches a child grid of its points into a pool placed by a scan (dynamic parallelism); and the best rung, with
  * no device launch: the counts and their scan in one kernel, then one flat launch over all the points, each block
  * finding the curves its points belong to. See docs/bezier.md and docs/dynamic-parallelism.md.
  *
  * The output: counts[i], offsets[i] (where curve i's points start) and the points (x, y as float2). The first two
- * rungs keep the seed's layout, max_points slots a curve (offsets[i] = i max_points); the others pack the points
+ * rungs keep the book's layout, max_points slots a curve (offsets[i] = i max_points); the others pack the points
  * (offsets the exclusive scan of the counts).
  *
  * The kernels all rungs share are in kernels.cuh; the dynamic-parallelism rung's, which launch from the device, in
@@ -188,7 +188,7 @@ static const bez_rung BEZ_RUNGS[] = {
                                             "balanced, and as many points for a straight curve as the most curved",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_max},
      .launch = launch_max, .packed = 0},
-    {.info = {.name = "block_per_curve", .idea = "the seed's version: a block of 32 threads a curve, each curve's own "
+    {.info = {.name = "block_per_curve", .idea = "the book's version: a block of 32 threads a curve, each curve's own "
                                                  "count from its curvature: no wasted points, blocks of unequal work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block},
      .launch = launch_block, .packed = 0},
@@ -216,7 +216,7 @@ static constexpr climb_option BEZ_OPTIONS[] = {
                 "curved, max_points points; the rest nearly straight, 4: the imbalance), straight (4 points each)",
      .def = "all", .choices = BEZ_SETS, .generator = 1},
     {.name = "max_points", .kind = CLIMB_OPT_INT,
-     .meaning = "the most points a curve gets (the seed's MAX_TESS_POINTS)", .def = "32", .min = 4, .max = 4096},
+     .meaning = "the most points a curve gets (the book's MAX_TESS_POINTS)", .def = "32", .min = 4, .max = 4096},
 };
 CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_CURVES, "curves");
 CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_MAX_POINTS, "max_points");

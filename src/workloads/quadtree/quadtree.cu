@@ -4,7 +4,7 @@
  * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's quadtree; the
  * UIUC ECE 508 lecture on it): a fluid-dynamics code rebuilds a quadtree of its particles every step; before
  * dynamic parallelism the tree was built on the CPU and shipped over PCIe, after it the GPU builds it in place.
- * Rungs: the CPU build (points down, tree up: the baseline the seed says GPUs replaced); a level-by-level build
+ * Rungs: the CPU build (points down, tree up: the baseline the book says GPUs replaced); a level-by-level build
  * from the host (each level: which nodes split, their points counted into quadrants and moved, a launch each and one
  * read-back of the level's size); and the best rung, Morton codes sorted once (CUB's radix sort) so that every node's
  * points are a range of the sorted order, after which a level needs only a search of each splitting node's range
