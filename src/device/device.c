@@ -100,6 +100,15 @@ cudaError_t climb_current_sms(int *sms)
     return e;
 }
 
+cudaError_t climb_reserve_device_launches(size_t launches)
+{
+    size_t have = 0;
+    cudaError_t e = cudaDeviceGetLimit(&have, cudaLimitDevRuntimePendingLaunchCount);
+    if (e == cudaSuccess && have < launches + 64)
+        e = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, launches + 64);
+    return e;
+}
+
 int climb_device_query(int ordinal, climb_device_info *d)
 {
     CLIMB_CHECK(cudaSetDevice(ordinal));

@@ -94,6 +94,11 @@ cudaError_t climb_device_read(int ordinal, climb_device_info *d);
  * CUDA error, or cudaSuccess with *sms set. */
 cudaError_t climb_current_sms(int *sms);
 
+/* Room in the device runtime's pool for `launches` device-side launches pending at once, plus a margin (the pool
+ * holds 2048 unless raised; past it, launches spill to a slower pool or fail): raised, never lowered. For the
+ * rungs that launch from the device, before their runs. */
+cudaError_t climb_reserve_device_launches(size_t launches);
+
 /* FP32 lanes per SM for a compute capability (0 if unknown). */
 int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 

@@ -345,10 +345,7 @@ static int bez_prepare(climb_case *c, int rung)
 {
     if (rung != RUNG_DP || c->n == 0)
         return 0;
-    size_t have = 0;
-    CLIMB_CHECK(cudaDeviceGetLimit(&have, cudaLimitDevRuntimePendingLaunchCount));
-    if (have < (size_t)c->n + 64)
-        CLIMB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)c->n + 64));
+    CLIMB_CHECK(climb_reserve_device_launches((size_t)c->n));
     return 0;
 }
 

@@ -602,10 +602,7 @@ static int qt_prepare(climb_case *c, int rung)
         return -1;
     }
     d->failed = d->counter + 1;
-    size_t have = 0;
-    CLIMB_CHECK(cudaDeviceGetLimit(&have, cudaLimitDevRuntimePendingLaunchCount));
-    if (have < (size_t)c->splits + 64)
-        CLIMB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)c->splits + 64));
+    CLIMB_CHECK(climb_reserve_device_launches((size_t)c->splits));
     return 0;
 }
 
