@@ -97,11 +97,11 @@ for w in "${workloads[@]}"; do
                 awk '$1 ~ /^[0-9]+$/ && ($3 == "ladder" || $3 == "best" || $3 == "bound") && !/device launches/ {print $2}')
             while read -r r; do nodp+=(--rung "$r"); done < <("$climb" list "$w" |
                 awk '$1 ~ /^[0-9]+$/ && !/device launches/ {print $2}')
+            dp=$("$climb" list "$w" | awk '$1 ~ /^[0-9]+$/ && /device launches/' | wc -l)
             for tool in memcheck racecheck synccheck; do
                 only=()
                 [ "$tool" = racecheck ] && only=("${ours[@]}") &&
                     echo "racecheck: the non-vendor rungs without device launches (${ours[*]})" >>"$out/sanitizer.log"
-                dp=$("$climb" list "$w" | awk '$1 ~ /^[0-9]+$/ && /device launches/' | wc -l)
                 [ "$tool" = synccheck ] && [ "$dp" -gt 0 ] && only=("${nodp[@]}") &&
                     echo "synccheck: the rungs without device launches (${nodp[*]})" >>"$out/sanitizer.log"
                 compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
