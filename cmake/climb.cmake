@@ -42,15 +42,16 @@ function(climb_cuda_objects name)
 endfunction()
 
 # climb_workload_sources(<out> [NO_RDC_FILES | RDC_FILES] <name>...): each workload's src/workloads/<name>.cu, or
-# every .cu of its folder src/workloads/<name>/ where it has several files, and its API file src/lib/<name>.c when
-# it has one. A file named *.rdc.cu launches kernels from the device (dynamic parallelism) and is compiled as
+# every .cu and .c of its folder src/workloads/<name>/ where it has several files (host code such as its CPU
+# reference in C), and its API file src/lib/<name>.c when it has one. A file named *.rdc.cu launches kernels from the device (dynamic parallelism) and is compiled as
 # relocatable device code: NO_RDC_FILES leaves such files out, RDC_FILES gives them alone.
 function(climb_workload_sources out)
   cmake_parse_arguments(A "NO_RDC_FILES;RDC_FILES" "" "" ${ARGN})
   set(srcs)
   foreach(w ${A_UNPARSED_ARGUMENTS})
     if(IS_DIRECTORY ${CMAKE_SOURCE_DIR}/src/workloads/${w})
-      file(GLOB wsrcs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/workloads/${w}/*.cu)
+      file(GLOB wsrcs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/workloads/${w}/*.cu
+           ${CMAKE_SOURCE_DIR}/src/workloads/${w}/*.c)
     else()
       set(wsrcs src/workloads/${w}.cu)
     endif()

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "core/bezier.h"
+#include "workloads/bezier/reference.h"
 #include "core/harness.h"
 #include "workloads/bezier/bezier.h"
 #include "core/rng.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/quadtree.h"
+#include "workloads/quadtree/reference.h"
 #include "core/rng.h"
 #include "workloads/quadtree/quadtree.h"
 #include "testing.h"

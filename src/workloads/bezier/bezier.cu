@@ -5,7 +5,7 @@
  * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's Bezier
  * example) and seed 001 (CUDA 5 introducing dynamic parallelism), after Adinets, "Adaptive Parallel Computation
  * with CUDA Dynamic Parallelism" (NVIDIA, 2014): each curve's curvature decides its point count (floor(16
- * curvature), clamped to [4, max_points]; src/core/bezier.h). Rungs: every curve at the maximum count (balanced,
+ * curvature), clamped to [4, max_points]; src/workloads/bezier/reference.h). Rungs: every curve at the maximum count (balanced,
  * wasteful); a block per curve with its own count (the book's version: imbalanced); a parent thread per curve that
  * launches a child grid of its points into a pool placed by a scan (dynamic parallelism); and the best rung, with
  * no device launch: the counts and their scan in one kernel, then one flat launch over all the points, each block
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/bezier.h"
+#include "reference.h"
 #include "../../device/check.h"
 #include "../../device/device.h"
 #include "../../core/workload.cuh"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../../core/bezier.h"
+#include "reference.h"
 #include "../../core/workload.h"
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../core/bezier.h"
+#include "reference.h"
 #include "../../core/workload.h"
 #include "../../device/device_primitives.cuh"
 

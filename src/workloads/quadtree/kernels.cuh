@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../core/quadtree.h"
+#include "reference.h"
 #include "../../core/workload.h"
 
 #define QT_BLOCK 256

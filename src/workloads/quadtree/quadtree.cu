@@ -10,7 +10,7 @@
  * points are a range of the sorted order, after which a level needs only a search of each splitting node's range
  * for its children's bounds: no point moves after the sort. See docs/quadtree.md.
  *
- * The tree is the canonical one of src/core/quadtree.h (level order, Z order, a split makes four children): every
+ * The tree is the canonical one of src/workloads/quadtree/reference.h (level order, Z order, a split makes four children): every
  * rung's nodes are compared with the CPU build's exactly, and each leaf's points as a set.
  *
  * Bytes counted: the points read once (x, y), and each point's index read and written once for every level whose

@@ -1,12 +1,12 @@
 /* Point quadtrees on the host: generated points, Morton codes, the CPU build and the check (quadtree.h). */
-#include "quadtree.h"
+#include "reference.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "../../core/rng.h"
 
 void climb_qt_points(uint64_t seed, int dist, float *x, float *y, size_t n)
 {

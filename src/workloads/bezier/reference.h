@@ -1,13 +1,12 @@
-/* Quadratic Bezier curves on the host, for the tessellation ladder (issue 24) to build on: the generated curve sets,
- * each curve's point count from its curvature, the reference points and the check a GPU tessellation must pass.
- * Host code.
+/* Quadratic Bezier curves on the host, the bezier ladder's reference: the generated curve sets, each curve's point
+ * count from its curvature, the reference points and the check a GPU tessellation must pass. Host code (C).
  *
  * A curve is B(t) = (1 - t)^2 P0 + 2 (1 - t) t P1 + t^2 P2, t in [0, 1]. Its curvature, as the adaptive
  * tessellation example of dynamic parallelism measures it (Adinets, "Adaptive Parallel Computation with CUDA Dynamic
  * Parallelism", NVIDIA, 2014), is the distance of the control point P1 from the chord's middle over the chord's
  * length; its point count is floor(16 curvature) clamped to [4, max_points], the points at t = i / (count - 1). */
-#ifndef CLIMB_CORE_BEZIER_H
-#define CLIMB_CORE_BEZIER_H
+#ifndef CLIMB_WORKLOADS_BEZIER_REFERENCE_H
+#define CLIMB_WORKLOADS_BEZIER_REFERENCE_H
 
 #include <stddef.h>
 #include <stdint.h>

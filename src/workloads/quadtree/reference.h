@@ -1,4 +1,4 @@
-/* Point quadtrees on the host, for the quadtree ladder (and its C API) to build on: the generated point sets, the
+/* Point quadtrees on the host, the quadtree ladder's reference (and its C API's rules): the generated point sets, the
  * Morton code of a point, the CPU build (the baseline), and the check a GPU build must pass. Host code.
  *
  * The tree is canonical, so that two builds can be compared node for node:
@@ -12,8 +12,8 @@
  *   - `order` lists the point indices sorted by (code, index): every node's points are the range [begin, end) of it.
  * A build that partitions otherwise (by dynamic parallelism, level by level) may order the points of a leaf
  * differently: climb_qt_check compares the nodes exactly and each leaf's points as a set. */
-#ifndef CLIMB_CORE_QUADTREE_H
-#define CLIMB_CORE_QUADTREE_H
+#ifndef CLIMB_WORKLOADS_QUADTREE_REFERENCE_H
+#define CLIMB_WORKLOADS_QUADTREE_REFERENCE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* Quadratic Bezier curves on the host: generated sets, curvature, point counts, reference points (bezier.h). */
-#include "bezier.h"
+#include "reference.h"
 
 #include <math.h>
 
-#include "rng.h"
+#include "../../core/rng.h"
 
 void climb_bezier_generate(uint64_t seed, int set, climb_bezier *c, size_t n)
 {
