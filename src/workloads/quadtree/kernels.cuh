@@ -46,6 +46,7 @@ typedef struct qt_args {
     /* workspace */
     uint32_t *code, *sc;
     int *idx, *pnode, *flag, *rank, *qcount;
+    int *tally;           /* split_scan's per-tile tallies and the levels' starts (qt_tally_ints) */
     void *tmp;
     size_t tmp_bytes;
     int *h_int;           /* pinned: a level's splitting nodes read back */

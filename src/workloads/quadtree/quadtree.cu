@@ -27,6 +27,7 @@
 
 #include "../../device/check.h"
 #include "../../device/device.h"
+#include "../../device/device_primitives.cuh"
 #include "../../core/workload.cuh"
 #include "quadtree.h"
 #include "kernels.cuh"
@@ -146,6 +147,202 @@ __global__ void qt_move_kernel(const uint32_t *__restrict__ code, int *pnode, in
     }
 }
 
+
+/* split_scan: every level's splitting nodes from one pass over the sorted codes, with no host round trip.
+ *
+ * In the sorted order a node is a range, and it is named by its first point. Point i is the first of its level-L
+ * node where L exceeds t, the levels it shares with point i - 1 (t = -1 for point 0). That node holds more than
+ * leaf_points points when point i + leaf_points shares level L with it, so it splits at the levels L with
+ * t < L <= min(u, max_depth - 1), u the levels point i shares with point i + leaf_points. A node whose parent splits
+ * exists, and a node that splits has a splitting parent (its parent holds its points and more), so these levels
+ * name every splitting node, each once. Canonically the children of the k-th splitting node (by level, then Z
+ * order) are nodes 1 + 4k .. 1 + 4k + 3: the nodes of level L + 1 are four a splitting node of level L, in order.
+ * Three kernels rank the splitting nodes by (level, first point): a tally of each tile's per level, a scan of the
+ * tallies, and the emission; a fourth writes every splitting node's four children. */
+#define QT_TILE_ITEMS 16
+#define QT_TILE (QT_BLOCK * QT_TILE_ITEMS)
+#define QT_LEVELS CLIMB_QT_BITS /* the levels a node can split at: 0 .. 15 */
+
+/* The levels two codes share: their prefixes are equal at every level up to this (16: the same cell). */
+__device__ __forceinline__ int qt_common_levels(uint32_t a, uint32_t b) { return __clz((int)(a ^ b)) >> 1; }
+
+/* The levels at which point i (of n sorted codes) is the first point of a splitting node, as a bit mask. */
+__device__ __forceinline__ unsigned qt_split_levels(const uint32_t *__restrict__ sc, int n, long long i, int leaf,
+                                                    int max_depth)
+{
+    if (i >= n || i + leaf >= n)
+        return 0u;
+    const uint32_t c = sc[i];
+    const int t = i > 0 ? qt_common_levels(sc[i - 1], c) : -1;
+    const int s = qt_common_levels(c, sc[i + leaf]);
+    const int u = s < max_depth - 1 ? s : max_depth - 1;
+    if (u <= t)
+        return 0u;
+    return ((2u << u) - 1u) & (t >= 0 ? ~((2u << t) - 1u) : ~0u);
+}
+
+/* Each tile's splitting nodes a level: tally[L * tiles + tile]. */
+__global__ void __launch_bounds__(QT_BLOCK) qt_tally_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
+                                                            int max_depth, int tiles, int *tally)
+{
+    __shared__ int count[QT_LEVELS];
+    const int lane = threadIdx.x & 31;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        if (threadIdx.x < QT_LEVELS)
+            count[threadIdx.x] = 0;
+        __syncthreads();
+        const long long base = (long long)tile * QT_TILE + threadIdx.x;
+        for (int it = 0; it < QT_TILE_ITEMS; it++) {
+            const unsigned m = qt_split_levels(sc, n, base + it * QT_BLOCK, leaf, max_depth);
+            for (unsigned any = __reduce_or_sync(~0u, m); any; any &= any - 1) {
+                const int L = __ffs((int)any) - 1;
+                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
+                if (lane == 0)
+                    atomicAdd(&count[L], __popc(b));
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x < QT_LEVELS)
+            tally[threadIdx.x * tiles + tile] = count[threadIdx.x];
+    }
+}
+
+/* One block, a warp a level: each level's tallies scanned into the tiles' offsets within the level, and the levels'
+ * starts: start[L] the splitting nodes above level L, start[QT_LEVELS] all of them. */
+__global__ void __launch_bounds__(QT_LEVELS * 32) qt_tally_scan_kernel(int *tally, int tiles, int *start)
+{
+    __shared__ int total[QT_LEVELS];
+    const int L = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int *row = tally + (size_t)L * tiles, run = 0;
+    for (int b = 0; b < tiles; b += 32) {
+        const int j = b + lane, v = j < tiles ? row[j] : 0;
+        const int x = climb_warp_inclusive_scan<climb_op_sum>(v);
+        if (j < tiles)
+            row[j] = run + x - v;
+        run += __shfl_sync(~0u, x, 31);
+    }
+    if (lane == 0)
+        total[L] = run;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (int l = 0; l < QT_LEVELS; l++) {
+            start[l] = sum;
+            sum += total[l];
+        }
+        start[QT_LEVELS] = sum;
+    }
+}
+
+/* Each splitting node's first point at its rank: split[start[L] + its rank within level L]; the ranks follow the
+ * points' order (Z order within the level). */
+__global__ void __launch_bounds__(QT_BLOCK) qt_emit_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
+                                                           int max_depth, int tiles, const int *__restrict__ tally,
+                                                           const int *__restrict__ start, int *split)
+{
+    constexpr int WARPS = QT_BLOCK / 32;
+    __shared__ int wcount[WARPS][QT_LEVELS];
+    __shared__ int run[QT_LEVELS];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned below = (1u << lane) - 1u;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        if (threadIdx.x < QT_LEVELS)
+            run[threadIdx.x] = start[threadIdx.x] + tally[threadIdx.x * tiles + tile];
+        const long long base = (long long)tile * QT_TILE + threadIdx.x;
+        for (int it = 0; it < QT_TILE_ITEMS; it++) {
+            const long long i = base + it * QT_BLOCK;
+            const unsigned m = qt_split_levels(sc, n, i, leaf, max_depth);
+            const unsigned any = __reduce_or_sync(~0u, m);
+            if (lane < QT_LEVELS)
+                wcount[warp][lane] = 0;
+            __syncwarp();
+            for (unsigned a = any; a; a &= a - 1) {
+                const int L = __ffs((int)a) - 1;
+                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
+                if (lane == 0)
+                    wcount[warp][L] = __popc(b);
+            }
+            __syncthreads();
+            for (unsigned a = any; a; a &= a - 1) {
+                const int L = __ffs((int)a) - 1;
+                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
+                if (m >> L & 1u) {
+                    int at = run[L] + __popc(b & below);
+                    for (int w = 0; w < warp; w++)
+                        at += wcount[w][L];
+                    split[at] = (int)i;
+                }
+            }
+            __syncthreads();
+            if (threadIdx.x < QT_LEVELS) {
+                int sum = 0;
+                for (int w = 0; w < WARPS; w++)
+                    sum += wcount[w][threadIdx.x];
+                run[threadIdx.x] += sum;
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* The first index in [a, b) whose code's level-L prefix is at least v (b if none). */
+__device__ __forceinline__ int qt_lower_bound(const uint32_t *__restrict__ sc, int a, int b, int level, uint32_t v)
+{
+    while (a < b) {
+        const int mid = a + (b - a) / 2;
+        if (qt_prefix(sc[mid], level) < v)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+/* The root, and each splitting node's four children: their codes, ranges (searches of the parent's range) and, for a
+ * child that splits in turn, its first child (its rank among the next level's splitting nodes, by a search). */
+__global__ void __launch_bounds__(QT_BLOCK) qt_nodes_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
+                                                            int max_depth, const int *__restrict__ start,
+                                                            const int *__restrict__ split, climb_qt_node *nodes)
+{
+    __shared__ int st[QT_LEVELS + 1];
+    if (threadIdx.x <= QT_LEVELS)
+        st[threadIdx.x] = start[threadIdx.x];
+    __syncthreads();
+    const int K = st[QT_LEVELS];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        const climb_qt_node root = {0u, 0, K > 0 ? 1 : -1, 0, n};
+        nodes[0] = root;
+    }
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < K; k += gridDim.x * blockDim.x) {
+        int L = 0;
+        while (L + 1 < QT_LEVELS && st[L + 1] <= k)
+            L++;
+        const int i = split[k];
+        const uint32_t pfx = qt_prefix(sc[i], L);
+        const int end = qt_lower_bound(sc, i + leaf + 1, n, L, pfx + 1);
+        int b = i;
+        for (int q = 0; q < 4; q++) {
+            const uint32_t cc = pfx << 2 | (uint32_t)q;
+            const int e = q < 3 ? qt_lower_bound(sc, b, end, L + 1, cc + 1) : end;
+            int fc = -1;
+            if (e - b > leaf && L + 1 < max_depth) { /* it splits: its rank among level L + 1's splitting nodes */
+                int lo = st[L + 1], hi = st[L + 2];
+                while (lo < hi) {
+                    const int mid = lo + (hi - lo) / 2;
+                    if (split[mid] < b)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                fc = 1 + 4 * lo;
+            }
+            const climb_qt_node ch = {cc, L + 1, fc, b, e};
+            nodes[1 + 4 * k + q] = ch;
+            b = e;
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 /* The scan of a level's flags into ranks, and the number of its splitting nodes read back (the level's one round
@@ -260,6 +457,45 @@ static cudaError_t launch_morton(qt_args *a)
     return e == cudaSuccess ? qt_levels(a, 1) : e;
 }
 
+
+/* The tiles of split_scan's tally, and its buffer's ints: a tally a level a tile, and the levels' starts. */
+static int qt_tiles(int n) { return (int)(((long long)n + QT_TILE - 1) / QT_TILE); }
+static size_t qt_tally_ints(int n) { return (size_t)QT_LEVELS * (size_t)qt_tiles(n) + QT_LEVELS + 1; }
+
+/* split_scan: the codes sorted on the bits the tree uses (2 max_depth), the splitting nodes ranked in three passes,
+ * the nodes written, and the node count read back: the one round trip. */
+static cudaError_t launch_split_scan(qt_args *a)
+{
+    const int md = a->prm.max_depth, leaf = a->prm.leaf_points, tiles = qt_tiles(a->n);
+    cudaError_t e = qt_launch_codes(a, md > 0 ? a->idx : a->order, NULL, a->nodes);
+    size_t bytes = a->tmp_bytes;
+    if (e == cudaSuccess && a->n > 0 && md > 0) /* stable: points of one cell keep their index order */
+        e = cub::DeviceRadixSort::SortPairs(a->tmp, bytes, a->code, a->sc, a->idx, a->order, a->n,
+                                            2 * (CLIMB_QT_BITS - md), 32, a->s);
+    if (e != cudaSuccess)
+        return e;
+    const uint32_t *sc = md > 0 ? a->sc : a->code;
+    int *start = a->tally + (size_t)QT_LEVELS * tiles, *split = a->rank;
+    const unsigned g = (unsigned)(tiles < 1 ? 1 : tiles < 8 * a->sms ? tiles : 8 * a->sms);
+    qt_tally_kernel<<<g, QT_BLOCK, 0, a->s>>>(sc, a->n, leaf, md, tiles, a->tally);
+    qt_tally_scan_kernel<<<1, QT_LEVELS * 32, 0, a->s>>>(a->tally, tiles, start);
+    qt_emit_kernel<<<g, QT_BLOCK, 0, a->s>>>(sc, a->n, leaf, md, tiles, a->tally, start, split);
+    qt_nodes_kernel<<<qt_grid((a->cap - 1) / 4, a->sms), QT_BLOCK, 0, a->s>>>(sc, a->n, leaf, md, start, split,
+                                                                               a->nodes);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(a->h_int, start + QT_LEVELS, 4, cudaMemcpyDeviceToHost, a->s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(a->s);
+    if (e != cudaSuccess)
+        return e;
+    if (a->h_int[0] < 0 || 1 + 4LL * a->h_int[0] > a->cap)
+        return cudaErrorInvalidValue; /* past the bound: cannot happen for a tree of these rules */
+    a->built = 1 + 4 * a->h_int[0];
+    a->levels = 1;
+    return cudaSuccess;
+}
+
 /* ---------------------------------------------------------------- the library face */
 
 static size_t qt_align(size_t x) { return (x + 255) / 256 * 256; }
@@ -274,16 +510,16 @@ static size_t qt_cub_bytes(int32_t n, int32_t cap)
     return sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
 }
 
-/* The best rung's workspace: the nodes at their bound, codes, sorted codes, indices, a level's flags and ranks,
- * CUB's scratch. 0 where the bound is refused. */
+/* The best rung's workspace: the nodes at their bound, codes, sorted codes, indices, the splitting nodes' first points
+ * (a quarter of the bound: the ranks' buffer), the tallies, CUB's scratch. 0 where the bound is refused. */
 extern "C" size_t climb_qt_best_workspace(int32_t n, const climb_qt_params *p)
 {
     const int64_t cap = climb_qt_node_bound(n, p);
     if (cap == 0 || n < 0)
         return 0;
     const size_t n1 = n > 0 ? (size_t)n : 1;
-    return qt_align((size_t)cap * sizeof(climb_qt_node)) + 3 * qt_align(n1 * 4) + 2 * qt_align((size_t)cap * 4) +
-           qt_align(qt_cub_bytes(n, (int32_t)cap));
+    return qt_align((size_t)cap * sizeof(climb_qt_node)) + 3 * qt_align(n1 * 4) + qt_align((size_t)cap * 4) +
+           qt_align(qt_tally_ints(n) * 4) + qt_align(qt_cub_bytes(n, (int32_t)cap));
 }
 
 extern "C" cudaError_t climb_qt_best(int32_t n, const float *x, const float *y, const climb_qt_params *p,
@@ -311,18 +547,18 @@ extern "C" cudaError_t climb_qt_best(int32_t n, const float *x, const float *y, 
     w += qt_align(n1 * 4);
     a.idx = (int *)w;
     w += qt_align(n1 * 4);
-    a.flag = (int *)w;
-    w += qt_align((size_t)cap * 4);
     a.rank = (int *)w;
     w += qt_align((size_t)cap * 4);
+    a.tally = (int *)w;
+    w += qt_align(qt_tally_ints(n) * 4);
     a.tmp = w;
     a.tmp_bytes = qt_cub_bytes(n, (int32_t)cap);
     int h[2] = {0, 0};
-    a.h_int = h; /* pageable: each level's copy completes before the stream is waited for */
+    a.h_int = h; /* pageable: the node count's copy completes before the stream is waited for */
     a.order = order;
     a.sms = sms;
     a.s = s;
-    const cudaError_t e = launch_morton(&a);
+    const cudaError_t e = launch_split_scan(&a);
     *nodes = a.nodes;
     *built = a.built;
     return e;
@@ -350,13 +586,21 @@ static int k_morton(climb_dtype, const climb_device_info *, const int *, climb_k
     n = climb_kernel_at(o, max, n, (const void *)qt_split_kernel, QT_BLOCK, 0, "qt_split_kernel");
     return climb_kernel_at(o, max, n, (const void *)qt_children_kernel, QT_BLOCK, 0, "qt_children_kernel");
 }
+static int k_split_scan(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)qt_code_kernel, QT_BLOCK, 0, "qt_code_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_tally_kernel, QT_BLOCK, 0, "qt_tally_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_tally_scan_kernel, QT_LEVELS * 32, 0, "qt_tally_scan_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)qt_emit_kernel, QT_BLOCK, 0, "qt_emit_kernel");
+    return climb_kernel_at(o, max, n, (const void *)qt_nodes_kernel, QT_BLOCK, 0, "qt_nodes_kernel");
+}
 
 typedef struct qt_rung {
     climb_rung_info info;
     qt_launch_fn launch;
 } qt_rung;
 
-enum { RUNG_CPU = 0, RUNG_DP = 1 };
+enum { RUNG_CPU = 0, RUNG_DP = 1, RUNG_SPLIT_SCAN = 4 };
 /* The most splitting nodes the dynamic-parallelism rung takes: a device launch each, pending at once (bezier's
  * rung failed at 2^20 pending launches on an H100 and ran at 2^16). */
 #define QT_DP_MAX_SPLITS 65536
@@ -380,8 +624,15 @@ static const qt_rung QT_RUNGS[] = {
     {.info = {.name = "morton_sort", .idea = "Morton codes radix-sorted once (every node's points a range of the "
                                              "order), then a level's children found by a search of each splitting "
                                              "node's range: no point moves after the sort",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_morton, .host_part = 1},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_morton, .host_part = 1},
      .launch = launch_morton},
+    {.info = {.name = "split_scan", .idea = "no round trip a level: the codes sorted on the tree's 2 max_depth bits, "
+                                            "then every level's splitting nodes found at once (point i starts one "
+                                            "where it shares the level with point i + leaf_points but not with "
+                                            "i - 1), ranked by a tally and a scan, and their children written in "
+                                            "one launch; one read-back, the node count",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_split_scan, .host_part = 1},
+     .launch = launch_split_scan},
 };
 #define QT_N_RUNGS CLIMB_COUNT(QT_RUNGS)
 static const climb_rung_info *qt_rung_info(int i) { return &QT_RUNGS[i].info; }
@@ -413,13 +664,13 @@ struct climb_case {
     float *x, *y;          /* host points (also the CPU build's buffers: pinned) */
     climb_qt ref;
     double moved;          /* points moved, summed over the splitting nodes */
-    int cap, built, levels, splits;
+    int cap, built, levels, splits, depth;
     qt_dp_space dp;        /* the dynamic-parallelism rung's, from its prepare to its release */
     float *d_x, *d_y;
     climb_qt_node *d_nodes;
     int *d_order;
     uint32_t *d_code, *d_sc;
-    int *d_idx, *d_pnode, *d_flag, *d_rank, *d_qcount, *h_int;
+    int *d_idx, *d_pnode, *d_flag, *d_rank, *d_qcount, *d_tally, *h_int;
     void *d_tmp;
     size_t tmp_bytes;
     climb_qt_node *got_nodes;
@@ -444,7 +695,7 @@ static void qt_destroy(climb_case *c)
     free(c->got_nodes);
     free(c->got_order);
     void *dev[] = {c->d_x, c->d_y, c->d_nodes, c->d_order, c->d_code, c->d_sc, c->d_idx, c->d_pnode,
-                   c->d_flag, c->d_rank, c->d_qcount, c->d_tmp};
+                   c->d_flag, c->d_rank, c->d_qcount, c->d_tally, c->d_tmp};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             cudaFree(dev[i]);
@@ -518,6 +769,7 @@ static int qt_create(const climb_case_params *p, climb_case **out)
             leaves++;
         depth = nd->level > depth ? nd->level : depth;
     }
+    c->depth = depth;
     snprintf(c->desc, sizeof c->desc, "%s points: %d nodes (%d leaves), depth %d; max_depth %d, leaf_points %d",
              QT_SETS[c->set], c->ref.n_nodes, leaves, depth, c->prm.max_depth, c->prm.leaf_points);
     c->got_nodes = (climb_qt_node *)malloc((size_t)c->cap * sizeof(climb_qt_node));
@@ -538,6 +790,7 @@ static int qt_create(const climb_case_params *p, climb_case **out)
         CLIMB_FAILED(cudaMalloc((void **)&c->d_flag, cap * 4)) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_rank, cap * 4)) ||
         CLIMB_FAILED(cudaMalloc((void **)&c->d_qcount, cap * 4)) ||
+        CLIMB_FAILED(cudaMalloc((void **)&c->d_tally, qt_tally_ints(c->n) * 4)) ||
         CLIMB_FAILED(cudaMalloc(&c->d_tmp, c->tmp_bytes ? c->tmp_bytes : 1)) ||
         (c->n && (CLIMB_FAILED(cudaMemcpy(c->d_x, c->x, (size_t)c->n * 4, cudaMemcpyHostToDevice)) ||
                   CLIMB_FAILED(cudaMemcpy(c->d_y, c->y, (size_t)c->n * 4, cudaMemcpyHostToDevice))))) {
@@ -624,6 +877,7 @@ static int qt_run(climb_case *c, int rung, cudaStream_t s)
     a.flag = c->d_flag;
     a.rank = c->d_rank;
     a.qcount = c->d_qcount;
+    a.tally = c->d_tally;
     a.tmp = c->d_tmp;
     a.tmp_bytes = c->tmp_bytes;
     a.h_int = c->h_int;
@@ -683,7 +937,10 @@ static const char *qt_rung_note(climb_case *c, int rung)
                  c->splits ? 1 : 0, c->splits ? c->splits - 1 : 0);
         return c->note;
     }
-    snprintf(c->note, sizeof c->note, "%d levels, a host round trip each", c->levels);
+    if (rung == RUNG_SPLIT_SCAN)
+        snprintf(c->note, sizeof c->note, "%d levels, one host round trip (the node count)", c->depth + 1);
+    else
+        snprintf(c->note, sizeof c->note, "%d levels, a host round trip each", c->levels);
     return c->note;
 }
 

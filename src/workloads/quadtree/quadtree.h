@@ -22,7 +22,7 @@ int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p);
 
 /* The best rung for the library face (src/lib/quadtree.c): the tree of n points (x, y on the device) built into
  * the workspace (climb_qt_best_workspace bytes; 0: the bound is refused) with the order written to `order` (n);
- * *nodes points at the *built nodes in the workspace. It waits for s once a level (not capturable). */
+ * *nodes points at the *built nodes in the workspace. It waits for s once, for the node count (not capturable). */
 size_t climb_qt_best_workspace(int32_t n, const climb_qt_params *p);
 cudaError_t climb_qt_best(int32_t n, const float *x, const float *y, const climb_qt_params *p, int32_t *order,
                           void *ws, size_t ws_bytes, int sms, cudaStream_t s, const climb_qt_node **nodes,
