@@ -6,9 +6,10 @@
  * dynamic parallelism the tree was built on the CPU and shipped over PCIe, after it the GPU builds it in place.
  * Rungs: the CPU build (points down, tree up: the baseline the book says GPUs replaced); a level-by-level build
  * from the host (each level: which nodes split, their points counted into quadrants and moved, a launch each and one
- * read-back of the level's size); and the best rung, Morton codes sorted once (CUB's radix sort) so that every node's
- * points are a range of the sorted order, after which a level needs only a search of each splitting node's range
- * for its children's bounds: no point moves after the sort. See docs/quadtree.md.
+ * read-back of the level's size); Morton codes sorted once (CUB's radix sort) so that every node's points are a range
+ * of the sorted order, after which a level needs only a search of each splitting node's range for its children's
+ * bounds: no point moves after the sort; and the best rung, which finds every level's splitting nodes at once from
+ * the sorted codes, with one read-back in all. See docs/quadtree.md.
  *
  * The tree is the canonical one of src/workloads/quadtree/reference.h (level order, Z order, a split makes four children): every
  * rung's nodes are compared with the CPU build's exactly, and each leaf's points as a set.
