@@ -1,7 +1,8 @@
 /* GPU: every quadtree rung over the check sizes (0, 1, a few, around a leaf, several blocks) for uniform, clustered
  * and identical points, at the default limits and at tight ones (max_depth 3, leaf_points 1; max_depth 16, leaf_points
  * 1: the depth limit where points coincide; and depth 0), each tree compared with the CPU build node for node
- * from poisoned outputs; every rung's poisoned output fails; the C API against the CPU build, in and out of a capture. */
+ * from poisoned outputs; every rung's poisoned output fails; the C API against the CPU build (points on the nodes'
+ * boundaries too), in and out of a capture. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,11 +33,22 @@ static void test_api(void)
     const int sizes[] = {0, 1, 17, 4099, max_n};
     const climb_quadtree_params limits[] = {{12, 16}, {16, 1}, {4, 3}};
     const uint64_t seed = climb_fresh_seed();
+    /* the three sets, and a fourth of points on the nodes' boundaries: every coordinate a multiple of 1/16 in [0, 1]
+     * (the split lines of levels 1 to 4, the square's edges, and 1, which falls in the last cell) */
     for (int si = 0; si < 5; si++)
-        for (int set = 0; set < 3; set++) {
+        for (int set = 0; set < 4; set++) {
             const int n = sizes[si];
             const climb_quadtree_params qp = limits[(si + set) % 3];
-            climb_qt_points(seed + (uint64_t)(si * 3 + set), set, x, y, (size_t)n);
+            if (set < 3)
+                climb_qt_points(seed + (uint64_t)(si * 4 + set), set, x, y, (size_t)n);
+            else {
+                climb_rng r;
+                climb_rng_seed(&r, seed + (uint64_t)(si * 4 + set));
+                for (int i = 0; i < n; i++) {
+                    x[i] = (float)climb_rng_int(&r, 0, 16) / 16.0f;
+                    y[i] = (float)climb_rng_int(&r, 0, 16) / 16.0f;
+                }
+            }
             if (n)
                 EXPECT(cudaMemcpy(d_x, x, (size_t)n * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
                        cudaMemcpy(d_y, y, (size_t)n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
