@@ -166,6 +166,12 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  * gives CLIMB_STATUS_INVALID_MATRIX and no plan. It reads the row pointers and columns once (about a run's
  * time, plus a synchronisation). Without it an invalid matrix is undefined behaviour (out-of-range reads).
  *
+ * The plan chooses how to run by trial (inspector-executor): the rules' choice and the other ways the row lengths
+ * admit (lanes a row, a JDS copy, row blocks) are each built and run on the matrix itself, once or twice, into
+ * scratch vectors the plan allocates and frees, and the fastest is kept; about 5 to 20 multiplies' time in all
+ * (docs/spmv.md). CLIMB_SPMV_NO_TRIAL in flags (or CLIMB_SPMV_NO_TRIAL=1 in the environment) takes the rules'
+ * choice untimed, which is faster to plan and may run slower.
+ *
  * climb_spmv: y is not read when beta is 0 (NaN there is overwritten). The f32 and f64 faces take plans made
  * for their type (else INVALID_VALUE), on the device the plan was made on. Rows are summed in an order that
  * depends on the plan, so results may differ in the last bits from a sequential sum (docs/spmv.md bounds it).
@@ -174,6 +180,7 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  */
 typedef struct climb_spmv_plan_s *climb_spmv_plan;
 #define CLIMB_SPMV_VALIDATE 1u
+#define CLIMB_SPMV_NO_TRIAL 2u
 
 CLIMB_API climb_status climb_spmv_plan_create(climb_handle handle, int rows, int cols, int nnz,
                                               const int32_t *d_row_ptr, const int32_t *d_col_idx, const float *d_val,

@@ -346,7 +346,7 @@ tclimb 2 "$tdir/word.txt:2: 'abc' is not a finite number" check affine --input "
 printf '' >"$tdir/empty.txt"
 tclimb 2 "$tdir/empty.txt:1: the file is empty" bench affine --input "$tdir/empty.txt"
 tclimb 2 "$tdir/none.txt: cannot read: No such file" bench affine --input "$tdir/none.txt"
-tclimb 2 "$tdir: not a regular file" bench affine --input "$tdir"
+tclimb 2 "--input $tdir: a folder; affine reads one file a case: name the files" bench affine --input "$tdir"
 tclimb 2 "--input: an empty file name" bench affine --input ''
 tclimb 2 '^climb: --input .*affine-3x4.txt given twice$' bench affine --input "$data/affine-3x4.txt" \
     --input "$data/affine-3x4.txt"
@@ -356,7 +356,19 @@ tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "
 : >"$tdir/empty.bin"
 expect 2 "$tdir/empty.bin: the file is empty: nothing to count" bench histogram --input "$tdir/empty.bin"
 expect 2 "$tdir/none.bin: cannot read: No such file" check histogram --input "$tdir/none.bin"
-expect 2 "$tdir: not a regular file" bench histogram --input "$tdir"
+expect 2 "--input $tdir: a folder; histogram reads one file a case: name the files" bench histogram --input "$tdir"
+# A folder as SpMV's input: each .mtx file in it, by name, a case each (other files and folders left out); a folder
+# with none is an error.
+mkdir -p "$tdir/mtx/sub.mtx" "$tdir/nomtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.5\n2 2 -2\n' >"$tdir/mtx/b.mtx"
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n' >"$tdir/mtx/a.mtx"
+printf 'not a matrix\n' >"$tdir/mtx/README.md"
+printf 'x\n' >"$tdir/nomtx/notes.txt"
+expect 0 "spmv: 4 cases x" bench spmv --input "$tdir/mtx" --dry-run
+expect 0 "f32 rows,cols=3x3 .*input=$tdir/mtx/a.mtx\]" bench spmv --input "$tdir/mtx" --type f32 --dry-run
+expect 0 "f32 rows,cols=2x2 .*input=$tdir/mtx/b.mtx\]" bench spmv --input "$tdir/mtx" --type f32 --dry-run
+refute "README|sub.mtx" bench spmv --input "$tdir/mtx" --type f32 --dry-run
+expect 2 "--input $tdir/nomtx: no file ending in .mtx in this folder" bench spmv --input "$tdir/nomtx" --dry-run
 expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
 expect 2 "--sweep bins sets dist, an option of generated inputs: it cannot go with --input" \
     bench histogram --input "$data/histogram-sample.txt" --sweep bins --dry-run

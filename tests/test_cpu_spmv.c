@@ -61,6 +61,46 @@ static void test_generators(void)
         EXPECT_MSG(m.nnz == 28 * 28 * 28, "stencil27 nnz %d", m.nnz);
         climb_csr_free(&m);
     }
+    /* Elasticity: 1000 nodes on a 10^3 grid, 3 unknowns each; 28^3 pairs of neighbouring nodes, a 3 x 3 block
+     * each; an interior row holds 81 columns, the 3 x 3 blocks of its node's 27 neighbours. */
+    if (gen(CLIMB_SPMV_ELASTIC27, 3000, 3000, 1, &m) == 0) {
+        EXPECT_MSG(m.nnz == 9 * 28 * 28 * 28, "elastic27 nnz %d", m.nnz);
+        const int node = 5 + 5 * 10 + 5 * 100;
+        for (int c = 0; c < 3; c++) {
+            const int r = 3 * node + c, len = m.row_ptr[r + 1] - m.row_ptr[r];
+            EXPECT_MSG(len == 81, "elastic27 interior row %d: %d columns", r, len);
+            for (int k = 0; k < len && len == 81; k++) {
+                const int nb = node + (k / 3 % 3 - 1) + (k / 9 % 3 - 1) * 10 + (k / 27 - 1) * 100;
+                EXPECT(m.col_idx[m.row_ptr[r] + k] == 3 * nb + k % 3);
+            }
+        }
+        /* a corner node: 8 neighbours, 24 columns */
+        EXPECT(m.row_ptr[1] - m.row_ptr[0] == 24);
+        climb_csr_free(&m);
+    }
+    /* A cut that ends inside a node's unknowns, and a rectangle: nothing at or past rows or cols. */
+    if (gen(CLIMB_SPMV_ELASTIC27, 3001, 2000, 2, &m) == 0) {
+        for (int32_t j = 0; j < m.nnz; j++)
+            EXPECT(m.col_idx[j] < 2000);
+        climb_csr_free(&m);
+    }
+    /* FEM-like: per_row 16 and band 8 make rows of 8 to 24 distinct columns within r - 16 .. r + 16, about 16 on
+     * average. */
+    if (gen(CLIMB_SPMV_FEM, 20000, 20000, 3, &m) == 0) {
+        int32_t lo = 1 << 30, hi = 0;
+        int bad = 0;
+        for (int32_t r = 0; r < m.rows; r++) {
+            const int32_t len = m.row_ptr[r + 1] - m.row_ptr[r];
+            lo = len < lo ? len : lo;
+            hi = len > hi ? len : hi;
+            for (int32_t j = m.row_ptr[r]; j < m.row_ptr[r + 1]; j++)
+                bad += m.col_idx[j] < r - 16 || m.col_idx[j] > r + 16;
+        }
+        EXPECT_MSG(lo == 8 && hi == 24, "fem row lengths %d to %d", lo, hi);
+        EXPECT_MSG(bad == 0, "fem: %d columns outside the band", bad);
+        EXPECT_MSG(fabs((double)m.nnz / m.rows - 16.0) < 0.2, "fem mean %.2f", (double)m.nnz / m.rows);
+        climb_csr_free(&m);
+    }
     /* 160^3 is what the bench runs: the grid is exactly 160 x 160 x 160. */
     {
         climb_spmv_gen g = {CLIMB_SPMV_POISSON, 4096000, 4096000, 8, 16, 4096, 3};
@@ -183,7 +223,7 @@ static void test_block_flags(void)
     climb_csr m;
     const int budgets[] = {64, 1024};
     for (int bi = 0; bi < 2; bi++)
-        for (int matrix = 0; matrix <= CLIMB_SPMV_POWERLAW; matrix++) {
+        for (int matrix = 0; matrix <= CLIMB_SPMV_FEM; matrix++) {
             if (gen(matrix, 20000, 20000, 3, &m) != 0)
                 continue;
             const int B = budgets[bi];

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "../core/build_info.h"
 #include "../device/device.h"
@@ -696,6 +698,75 @@ static int apply_set(run_args *a, const char *text)
 }
 
 /* --input FILE: one more file for the one target's FILE option. 0, or a usage error. */
+static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* 1 when name ends in one of the space-separated endings. */
+static int has_suffix(const char *name, const char *suffixes)
+{
+    const size_t n = strlen(name);
+    for (const char *q = suffixes; *q;) {
+        const size_t len = strcspn(q, " ");
+        if (len > 0 && len < n && strncmp(name + n - len, q, len) == 0)
+            return 1;
+        q += len + (q[len] == ' ');
+    }
+    return 0;
+}
+
+/* --input FOLDER: each regular file in it whose name ends in one of the option's suffixes, in name order, a case
+ * each. A folder with none is an error, as is a workload whose files cannot be told apart by name. */
+static int apply_input_folder(run_args *a, int k, const char *path)
+{
+    const climb_workload *w = a->targets[0];
+    const char *suffixes = w->options[k].suffixes;
+    if (!suffixes)
+        return usage_msg("--input %s: a folder; %s reads one file a case: name the files", path, w->name);
+    DIR *d = opendir(path);
+    if (!d)
+        return usage_msg("--input %s: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffixes))
+            continue;
+        char full[4096];
+        struct stat st;
+        if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >= (int)sizeof full || stat(full, &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                climb_host_oom("a folder's file names");
+                rc = EXIT_FAILED;
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(full))) {
+            climb_host_oom("a folder's file names");
+            rc = EXIT_FAILED;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc == 0 && n == 0)
+        rc = usage_msg("--input %s: no file ending in %s in this folder", path, suffixes);
+    if (rc == 0)
+        qsort(names, n, sizeof *names, by_name);
+    char err[600];
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (climb_opt_plan_set(&a->plans[0], k, names[i], 1, err, sizeof err) != 0)
+            rc = usage_msg("--input: %s", err);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
 static int apply_input(run_args *a, const char *path)
 {
     if (a->n_targets != 1)
@@ -712,6 +783,9 @@ static int apply_input(run_args *a, const char *path)
     if (files > 1)
         return usage_msg("--input %s: %s reads several files: use --set NAME=FILE", path, w->name);
     char err[600];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return apply_input_folder(a, k, path);
     if (climb_opt_plan_set(&a->plans[0], k, path, 1, err, sizeof err) != 0)
         return usage_msg("--input: %s", err);
     return 0;

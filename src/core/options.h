@@ -33,6 +33,9 @@ typedef struct climb_option {
     int generator;                  /* 1: it shapes generated inputs only, so when a FILE option names a file only
                                        its first value runs (no copies of the file's case under other values), and
                                        the CLI refuses --set of it beside --input (it would have no effect) */
+    const char *suffixes;           /* FILE: the endings of the files a folder given as the input stands for
+                                       (".mtx"; space-separated): --input FOLDER runs each such file in it, by
+                                       name; NULL: a folder is refused */
     int keys_tuning;                /* 1: the best rung's tuned parameters depend on this option's value (a stencil
                                        radius, a mask size, histogram bins): `climb tune` tunes each value class
                                        apart and the wisdom keeps one entry per class (climb_tuning_class) */

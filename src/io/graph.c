@@ -10,8 +10,8 @@
 #include "../core/rng.h"
 #include "text.h"
 
-static const char *const GEN_NAMES[CLIMB_GEN_KINDS] = {"poisson", "stencil27", "banded", "random",
-                                                      "powerlaw", "grid2d",    "rmat"};
+static const char *const GEN_NAMES[CLIMB_GEN_KINDS] = {"poisson", "stencil27", "banded",    "random", "powerlaw",
+                                                      "grid2d",  "rmat",      "elastic27", "fem"};
 
 const char *climb_sparse_gen_name(int kind) { return kind >= 0 && kind < CLIMB_GEN_KINDS ? GEN_NAMES[kind] : "?"; }
 
@@ -94,6 +94,33 @@ static int32_t stencil_columns(int kind, int64_t r, int64_t gx, int64_t gy, int6
             }
     return k;
 }
+
+/* ELASTIC27: row r's columns (node r / 3's 27 neighbours, 3 components each, in column order) on the gx x gx x gz
+ * grid of nodes. */
+static int32_t elastic_columns(int64_t r, int64_t gx, int64_t gz, int32_t rows, int32_t cols, int32_t *out)
+{
+    const int64_t node = r / 3, x = node % gx, y = (node / gx) % gx, z = node / (gx * gx);
+    int32_t k = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (x + dx < 0 || x + dx >= gx || y + dy < 0 || y + dy >= gx || z + dz < 0 || z + dz >= gz)
+                    continue;
+                const int64_t nb = node + dx + dy * gx + dz * gx * gx;
+                for (int c = 0; c < 3; c++) {
+                    const int64_t col = 3 * nb + c;
+                    if (col < cols && col < rows) {
+                        if (out)
+                            out[k] = (int32_t)col;
+                        k++;
+                    }
+                }
+            }
+    return k;
+}
+
+/* FEM: the window's half-width for a mean of per_row. */
+static int64_t fem_half(const climb_sparse_gen *g) { return g->band > g->per_row ? g->band : g->per_row; }
 
 static int rmat(const climb_sparse_gen *g, climb_rng *rng, climb_csr *m, char *err, size_t errlen)
 {
@@ -180,12 +207,13 @@ int climb_sparse_generate(const climb_sparse_gen *g, climb_csr *m, int grid[3], 
     }
     if (g->kind == CLIMB_GEN_RANDOM && (int64_t)rows * (g->per_row < cols ? g->per_row : cols) > CLIMB_MTX_MAX_NNZ)
         return too_large(err, errlen, name, rows, (int64_t)rows * (g->per_row < cols ? g->per_row : cols));
-    const int plane = g->kind == CLIMB_GEN_GRID2D;
-    int64_t gx = (int64_t)llround(plane ? sqrt((double)rows) : cbrt((double)rows));
+    const int plane = g->kind == CLIMB_GEN_GRID2D, elastic = g->kind == CLIMB_GEN_ELASTIC27;
+    const int64_t points = elastic ? (rows + 2) / 3 : rows; /* grid points: nodes of 3 unknowns for ELASTIC27 */
+    int64_t gx = (int64_t)llround(plane ? sqrt((double)points) : cbrt((double)points));
     if (gx < 1)
         gx = 1;
-    const int64_t gy = plane ? (rows ? (rows + gx - 1) / gx : 0) : gx;
-    const int64_t gz = plane ? 1 : (rows ? (rows + gx * gx - 1) / (gx * gx) : 0);
+    const int64_t gy = plane ? (points ? (points + gx - 1) / gx : 0) : gx;
+    const int64_t gz = plane ? 1 : (points ? (points + gx * gx - 1) / (gx * gx) : 0);
     if (grid) {
         grid[0] = (int)gx;
         grid[1] = (int)gy;
@@ -206,6 +234,13 @@ int climb_sparse_generate(const climb_sparse_gen *g, climb_csr *m, int grid[3], 
         int64_t len = 0;
         if (stencil) {
             len = stencil_columns(g->kind, r, gx, gy, gz, rows, cols, NULL);
+        } else if (elastic) {
+            len = elastic_columns(r, gx, gz, rows, cols, NULL);
+        } else if (g->kind == CLIMB_GEN_FEM) {
+            const int64_t h = fem_half(g), lo = r - h < 0 ? 0 : r - h, hi = r + h >= cols ? cols - 1 : r + h;
+            const int64_t width = hi >= lo ? hi - lo + 1 : 0;
+            len = climb_rng_int(&rng, g->per_row / 2, g->per_row + g->per_row / 2);
+            len = len < width ? len : width;
         } else if (g->kind == CLIMB_GEN_BANDED) {
             const int64_t lo = r - g->band < 0 ? 0 : r - g->band, hi = r + g->band >= cols ? cols - 1 : r + g->band;
             len = hi >= lo ? hi - lo + 1 : 0;
@@ -233,7 +268,11 @@ int climb_sparse_generate(const climb_sparse_gen *g, climb_csr *m, int grid[3], 
     const int sparse_draw = g->kind == CLIMB_GEN_RANDOM || g->kind == CLIMB_GEN_POWERLAW;
     if (sparse_draw)
         scratch = malloc(((size_t)cols + 1) * sizeof(int32_t));
-    if (!m->col_idx || !m->val || (sparse_draw && !scratch)) {
+    else if (g->kind == CLIMB_GEN_FEM)
+        scratch = malloc(((size_t)(2 * fem_half(g) + 1) < (size_t)cols + 1 ? (size_t)(2 * fem_half(g) + 1)
+                                                                            : (size_t)cols + 1) *
+                         sizeof(int32_t));
+    if (!m->col_idx || !m->val || ((sparse_draw || g->kind == CLIMB_GEN_FEM) && !scratch)) {
         snprintf(err, errlen, "out of host memory for %lld nonzeros", (long long)nnz);
         free(scratch);
         climb_csr_free(m);
@@ -244,6 +283,13 @@ int climb_sparse_generate(const climb_sparse_gen *g, climb_csr *m, int grid[3], 
         const int32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
         if (stencil) {
             stencil_columns(g->kind, r, gx, gy, gz, rows, cols, out);
+        } else if (elastic) {
+            elastic_columns(r, gx, gz, rows, cols, out);
+        } else if (g->kind == CLIMB_GEN_FEM) {
+            const int64_t h = fem_half(g), lo = r - h < 0 ? 0 : r - h, hi = r + h >= cols ? cols - 1 : r + h;
+            distinct_columns(&rng, (int32_t)(hi - lo + 1), len, out, scratch);
+            for (int32_t k = 0; k < len; k++)
+                out[k] += (int32_t)lo;
         } else if (g->kind == CLIMB_GEN_BANDED) {
             const int64_t lo = r - g->band < 0 ? 0 : r - g->band;
             for (int32_t k = 0; k < len; k++)

@@ -31,6 +31,11 @@ extern "C" {
  *     factor `per_row` (Graph500: 16): rows x per_row edges drawn over 2^ceil(log2 rows) vertices (a vertex at or
  *     past rows is drawn again), vertex labels permuted at random as the Graph500 generator does, made undirected
  *     (both directions stored), self-loops and repeated edges dropped. No per-level noise.
+ *   ELASTIC27: 3-D linear elasticity on the 27-point stencil: 3 unknowns a node (row 3 node + component), a node on
+ *     a g x g x gz grid (g = round(cbrt(rows / 3))), each row the 3 x 3 blocks of the node's 27 neighbours: 81 a row
+ *     inside the grid, 3 x 3 blocks of columns as a finite-element stiffness matrix has them;
+ *   FEM: finite-element-like rows: a length uniform in [per_row / 2, 3 per_row / 2] (at most 2 W + 1), distinct
+ *     columns uniform in the window r - W .. r + W, W = max(band, per_row): varied lengths, no long row, a band.
  * Columns at or past `cols` are dropped (a rectangular cut of the square pattern; RMAT and GRID2D are square:
  * cols must equal rows). Values uniform in [-1, 1). */
 enum {
@@ -41,14 +46,16 @@ enum {
     CLIMB_GEN_POWERLAW = 4,
     CLIMB_GEN_GRID2D = 5,
     CLIMB_GEN_RMAT = 6,
-    CLIMB_GEN_KINDS = 7
+    CLIMB_GEN_ELASTIC27 = 7,
+    CLIMB_GEN_FEM = 8,
+    CLIMB_GEN_KINDS = 9
 };
 
 typedef struct climb_sparse_gen {
     int kind;                 /* CLIMB_GEN_* */
     int64_t rows, cols;
-    int band;                 /* BANDED */
-    int per_row;              /* RANDOM: columns per row; RMAT: the edge factor */
+    int band;                 /* BANDED; FEM: the least half-width of the window */
+    int per_row;              /* RANDOM: columns per row; FEM: the mean; RMAT: the edge factor */
     int max_row;              /* POWERLAW: the longest row */
     uint64_t seed;
 } climb_sparse_gen;

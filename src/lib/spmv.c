@@ -16,7 +16,7 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     if (plan)
         *plan = NULL;
     if (!h || !plan || rows < 0 || cols < 0 || nnz < 0 || rows > 2147483646 || cols > 2147483646 ||
-        (flags & ~CLIMB_SPMV_VALIDATE) != 0 || !climb_device_reachable(d_row_ptr, 4) ||
+        (flags & ~(CLIMB_SPMV_VALIDATE | CLIMB_SPMV_NO_TRIAL)) != 0 || !climb_device_reachable(d_row_ptr, 4) ||
         (nnz > 0 && (!climb_device_reachable(d_col_idx, 4) || !climb_device_reachable(d_val, f64 ? 8 : 4))))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
@@ -44,6 +44,7 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     p->val = d_val;
     p->f64 = f64;
     p->sms = call.dev->sms;
+    p->no_trial = (flags & CLIMB_SPMV_NO_TRIAL) != 0;
     cudaError_t e = cudaSuccess;
     if (flags & CLIMB_SPMV_VALIDATE) {
         int bad = 0;

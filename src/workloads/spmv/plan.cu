@@ -9,6 +9,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,13 +376,11 @@ static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
     return cudaSuccess;
 }
 
-extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
+/* The lanes path: `lanes` lanes a row, and the rows longer than long_min listed (a block each). */
+static cudaError_t build_lanes(climb_spmv_plan_dev *p, int lanes, cudaStream_t s)
 {
-    climb_spmv_plan_free(p);
-    p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
-    p->long_min = climb_spmv_long_min(p->lanes);
-    if (p->rows == 0)
-        return cudaSuccess;
+    p->lanes = lanes;
+    p->long_min = climb_spmv_long_min(lanes);
     unsigned char *flags = NULL;
     int *kept = NULL, n = 0;
     cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
@@ -399,26 +398,222 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_rows = kept;
     p->n_long = n;
     p->bytes = (size_t)n * sizeof(int);
-    if (n == 0 && p->lanes > 1)
+    return cudaSuccess;
+}
+
+/* The merge path: merge_blocks' row blocks. */
+static cudaError_t build_merge(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
+    if (!mp)
+        return cudaErrorMemoryAllocation;
+    const cudaError_t e = spmv_merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
+    if (e != cudaSuccess) {
+        free(mp);
+        return e;
+    }
+    p->merge = mp;
+    p->bytes = mp->bytes;
+    return cudaSuccess;
+}
+
+/* The rules, fitted on the generated matrices (docs/spmv.md): lanes from the mean row length; a JDS copy when rows
+ * are longer than 8 on average and none is long; merge_blocks' row blocks when more than one row in 1024 is long. */
+static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    cudaError_t e = build_lanes(p, climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0), s);
+    if (e != cudaSuccess)
+        return e;
+    if (p->n_long == 0 && p->lanes > 1)
         return jds_build(p, s);
-    if ((long long)n * 1024 > p->rows) {
+    if ((long long)p->n_long * 1024 > p->rows) {
         /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
          * 0.71 to 0.78x for lanes and listed rows). */
-        spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
-        if (!mp)
-            return cudaErrorMemoryAllocation;
-        e = spmv_merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
-        if (e != cudaSuccess) {
-            free(mp);
-            return e;
-        }
         cudaFree(p->long_rows);
         p->long_rows = NULL;
         p->n_long = 0;
-        p->merge = mp;
-        p->bytes = mp->bytes;
+        return build_merge(p, s);
     }
     return cudaSuccess;
+}
+
+/* What a plan runs, in a few words. */
+static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
+{
+    if (p->merge)
+        snprintf(buf, n, "merge blocks");
+    else if (p->jds_perm)
+        snprintf(buf, n, "JDS");
+    else if (p->n_long)
+        snprintf(buf, n, "%d lanes + %d long rows", p->lanes, p->n_long);
+    else
+        snprintf(buf, n, "%d lanes", p->lanes);
+}
+
+/* Loads a path's kernels (the runtime loads a kernel at its first launch), so that a candidate's first timed run
+ * does not pay for it. */
+template <typename T> static void preload(const climb_spmv_plan_dev *p)
+{
+    cudaFuncAttributes at;
+    if (p->merge) {
+        cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
+    } else if (p->jds_perm) {
+        cudaFuncGetAttributes(&at, spmv_jds_kernel<T>);
+    } else {
+        switch (p->lanes) {
+        case 1: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 1>); break;
+        case 2: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 2>); break;
+        case 4: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 4>); break;
+        case 8: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 8>); break;
+        case 16: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 16>); break;
+        default: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 32>); break;
+        }
+        cudaFuncGetAttributes(&at, spmv_long_rows_kernel<T>);
+    }
+    cudaGetLastError();
+}
+
+/* One run of plan q between two events: its time in microseconds, or < 0 (*e says why). */
+static double time_once(const climb_spmv_plan_dev *q, const void *x, void *y, cudaEvent_t ev[2], cudaStream_t s,
+                        cudaError_t *e)
+{
+    float ms = 0;
+    *e = cudaEventRecord(ev[0], s);
+    if (*e == cudaSuccess)
+        *e = climb_spmv_plan_run(q, 1.0, x, 0.0, y, s);
+    if (*e == cudaSuccess)
+        *e = cudaEventRecord(ev[1], s);
+    if (*e == cudaSuccess)
+        *e = cudaEventSynchronize(ev[1]);
+    if (*e == cudaSuccess)
+        *e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
+    return *e == cudaSuccess ? 1000.0 * ms : -1;
+}
+
+/* A candidate's time: one run, and a second (the lesser kept) where the first is within 15% of the best so far. */
+static double time_candidate(const climb_spmv_plan_dev *q, double best, const void *x, void *y, cudaEvent_t ev[2],
+                             cudaStream_t s, cudaError_t *e)
+{
+    if (q->f64)
+        preload<double>(q);
+    else
+        preload<float>(q);
+    double t = time_once(q, x, y, ev, s, e);
+    if (*e == cudaSuccess && t < 1.15 * best) {
+        const double t2 = time_once(q, x, y, ev, s, e);
+        t = t2 < t ? t2 : t;
+    }
+    return t;
+}
+
+/* The inspector-executor plan: the rules' choice and the other paths the row lengths admit, each built and timed on
+ * the matrix itself (y = A x on scratch vectors), the fastest kept. A candidate replaces the one kept only when 3%
+ * faster (timing noise does not flip a choice). A candidate that does not fit in memory is left out. */
+static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    const double mean = (double)p->nnz / p->rows;
+    const size_t each = p->f64 ? 8 : 4;
+    void *x = NULL, *y = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    cudaError_t e = cudaMalloc(&x, (p->cols ? (size_t)p->cols : 1) * each);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&y, (size_t)p->rows * each);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(x, 0, (p->cols ? (size_t)p->cols : 1) * each, s);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&ev[0]);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&ev[1]);
+    climb_spmv_plan_dev best = *p;
+    double best_t = 1e300;
+    char line[sizeof p->choice] = "", name[64];
+    size_t used = 0;
+    if (e == cudaSuccess)
+        e = plan_rules(&best, s);
+    if (e == cudaSuccess)
+        best_t = time_candidate(&best, 1e300, x, y, ev, s, &e);
+    if (e == cudaSuccess) {
+        path_name(&best, name, sizeof name);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us (the rules' choice)", name, best_t);
+    }
+    /* the others the row lengths admit: lanes as the rules have them, lanes at the mean rounded up to a power of
+     * two, JDS where no row is long and rows average more than 4, and the row blocks */
+    const int rules_lanes = climb_spmv_lanes(mean);
+    const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
+    const int rules_path = best.merge ? 2 : best.jds_perm ? 1 : 0;
+    const int no_long = rules_path == 1 || (rules_path == 0 && best.n_long == 0);
+    for (int c = 0; e == cudaSuccess && c < 4; c++) {
+        climb_spmv_plan_dev q = *p;
+        if (c == 0 && rules_path != 0)
+            e = build_lanes(&q, rules_lanes, s);
+        else if (c == 1 && sized != rules_lanes)
+            e = build_lanes(&q, sized, s);
+        else if (c == 2 && rules_path != 1 && no_long && mean > 4)
+            e = jds_build(&q, s);
+        else if (c == 3 && rules_path != 2)
+            e = build_merge(&q, s);
+        else
+            continue;
+        double t = 1e300;
+        if (e == cudaSuccess)
+            t = time_candidate(&q, best_t, x, y, ev, s, &e);
+        if (e == cudaErrorMemoryAllocation) { /* this candidate does not fit: the others may */
+            cudaGetLastError();
+            climb_spmv_plan_free(&q);
+            e = cudaSuccess;
+            continue;
+        }
+        if (e == cudaSuccess) {
+            path_name(&q, name, sizeof name);
+            if (used < sizeof line)
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f", name, t);
+        }
+        if (e == cudaSuccess && t < 0.97 * best_t) {
+            climb_spmv_plan_free(&best);
+            best = q;
+            best_t = t;
+        } else {
+            climb_spmv_plan_free(&q);
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (ev[k])
+            cudaEventDestroy(ev[k]);
+    if (x)
+        cudaFree(x);
+    if (y)
+        cudaFree(y);
+    if (e != cudaSuccess) {
+        climb_spmv_plan_free(&best);
+        return e;
+    }
+    *p = best;
+    path_name(p, name, sizeof name);
+    snprintf(p->choice, sizeof p->choice, "%s, by trial: %s", name, line);
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    climb_spmv_plan_free(p);
+    p->choice[0] = '\0';
+    p->lanes = climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0);
+    p->long_min = climb_spmv_long_min(p->lanes);
+    if (p->rows == 0)
+        return cudaSuccess;
+    const char *env = getenv("CLIMB_SPMV_NO_TRIAL");
+    if (p->no_trial || (env && env[0] && strcmp(env, "0") != 0)) {
+        const cudaError_t e = plan_rules(p, s);
+        if (e == cudaSuccess) {
+            char name[64];
+            path_name(p, name, sizeof name);
+            snprintf(p->choice, sizeof p->choice, "%s, by the rules (no trial)", name);
+        } else {
+            climb_spmv_plan_free(p);
+        }
+        return e;
+    }
+    return plan_trial(p, s);
 }
 
 template <typename T, unsigned LANES>

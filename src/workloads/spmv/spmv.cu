@@ -49,7 +49,10 @@
 /* The generated matrices are core's (src/io/graph.c), shared with the graph workloads. */
 extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen)
 {
-    const climb_sparse_gen sg = {g->matrix, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};
+    const int kind = g->matrix == CLIMB_SPMV_ELASTIC27 ? CLIMB_GEN_ELASTIC27
+                     : g->matrix == CLIMB_SPMV_FEM     ? CLIMB_GEN_FEM
+                                                       : g->matrix;
+    const climb_sparse_gen sg = {kind, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};
     return climb_sparse_generate(&sg, m, grid, err, errlen);
 }
 
@@ -840,24 +843,28 @@ static const climb_rung_info *spmv_rung_info(int i) { return &SPMV_RUNGS[i].info
 
 /* ---------------------------------------------------------------- options */
 
-static const char *const SPMV_MATRICES[] = {"poisson", "stencil27", "banded", "random", "powerlaw", NULL};
+static const char *const SPMV_MATRICES[] = {"poisson", "stencil27", "banded", "random", "powerlaw", "elastic27", "fem",
+                                            NULL};
 enum { OPT_MATRIX, OPT_BAND, OPT_PER_ROW, OPT_MAX_ROW, OPT_LIMIT, OPT_INPUT };
 static constexpr climb_option SPMV_OPTIONS[] = {
     {.name = "matrix", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated matrix: poisson (3-D 7-point), stencil27, banded, random (per_row a row), powerlaw "
-                "(Pareto row lengths up to max_row); not used with --input",
+                "(Pareto row lengths up to max_row), elastic27 (3-D elasticity: 3 unknowns a node, 27-point, 81 a "
+                "row in 3 x 3 blocks), fem (rows of per_row / 2 to 3 per_row / 2 columns within a band of "
+                "max(band, per_row)); not used with --input",
      .def = "all", .choices = SPMV_MATRICES, .generator = 1},
     {.name = "band", .kind = CLIMB_OPT_INT, .meaning = "banded: columns r - band .. r + band", .def = "8", .min = 0,
      .max = 100000, .generator = 1},
-    {.name = "per_row", .kind = CLIMB_OPT_INT, .meaning = "random: nonzeros per row", .def = "16", .min = 1,
+    {.name = "per_row", .kind = CLIMB_OPT_INT, .meaning = "random: nonzeros per row; fem: their mean", .def = "16", .min = 1,
      .max = 1000000, .generator = 1},
     {.name = "max_row", .kind = CLIMB_OPT_INT, .meaning = "powerlaw: the longest row", .def = "4096", .min = 1,
      .max = 2147483646, .generator = 1},
     {.name = "format_limit", .kind = CLIMB_OPT_FLOAT,
      .meaning = "a padded format (ell, jds_ell) is refused above this multiple of the CSR's bytes", .def = "3",
      .min = 1, .max = 1000},
-    {.name = "input", .kind = CLIMB_OPT_FILE, .meaning = "a Matrix Market file (coordinate real, integer or pattern)",
-     .def = ""},
+    {.name = "input", .kind = CLIMB_OPT_FILE,
+     .meaning = "a Matrix Market file (coordinate real, integer or pattern); a folder: each .mtx file in it",
+     .def = "", .suffixes = ".mtx"},
 };
 CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_MATRIX, "matrix");
 CLIMB_OPTION_AT(SPMV_OPTIONS, OPT_BAND, "band");
@@ -1061,13 +1068,17 @@ static const char *spmv_describe(const climb_case *c)
     char what[160];
     if (c->p.opts[OPT_INPUT].data)
         snprintf(what, sizeof what, "the named file");
-    else if (c->matrix == CLIMB_SPMV_POISSON || c->matrix == CLIMB_SPMV_STENCIL27)
+    else if (c->matrix == CLIMB_SPMV_POISSON || c->matrix == CLIMB_SPMV_STENCIL27 || c->matrix == CLIMB_SPMV_ELASTIC27)
         snprintf(what, sizeof what, "%s on a %dx%dx%d grid", SPMV_MATRICES[c->matrix], c->grid[0], c->grid[1],
                  c->grid[2]);
     else if (c->matrix == CLIMB_SPMV_BANDED)
         snprintf(what, sizeof what, "banded, half-width %lld", c->p.opts[OPT_BAND].i);
     else if (c->matrix == CLIMB_SPMV_RANDOM)
         snprintf(what, sizeof what, "random, %lld a row", c->p.opts[OPT_PER_ROW].i);
+    else if (c->matrix == CLIMB_SPMV_FEM)
+        snprintf(what, sizeof what, "fem, %lld a row on average, band %lld", c->p.opts[OPT_PER_ROW].i,
+                 c->p.opts[OPT_BAND].i > c->p.opts[OPT_PER_ROW].i ? c->p.opts[OPT_BAND].i
+                                                                   : c->p.opts[OPT_PER_ROW].i);
     else
         snprintf(what, sizeof what, "powerlaw, rows up to %lld", c->p.opts[OPT_MAX_ROW].i);
     snprintf(buf, sizeof buf, "%s: %d x %d, %d nonzeros; row length mean %.2f, max %d, cv %.2f, %d empty rows",
@@ -1223,6 +1234,13 @@ static void spmv_counts(const climb_case *c, climb_counts *out)
     out->flops = 2.0 * c->m->nnz;
 }
 
+/* The best rung's plan: what it runs and how it chose (each candidate's time in the trial). */
+static const char *spmv_rung_note(climb_case *c, int rung)
+{
+    if (SPMV_RUNGS[rung].format != FMT_ADAPTIVE || !c->plan.choice[0])
+        return NULL;
+    return c->plan.choice;
+}
 
 /* 160^3 = 4096000 rows: the Poisson matrix of an earlier cuSPARSE measurement, and every generator at that size. */
 static const climb_shape SPMV_BENCH_SHAPES[] = {CLIMB_SHAPE2(4096000, 4096000)};
@@ -1241,6 +1259,12 @@ static const climb_sweep SPMV_SWEEPS[] = {
      .title = "SpMV f32: GB/s against the rows, Poisson and power-law (2^22 rows: the power-law case cuSPARSE was first compared on)",
      .args = "--type f32 --set matrix=poisson,powerlaw --size 65536x65536 --size 262144x262144 "
              "--size 1048576x1048576 --size 4194304x4194304",
+     .x = "rows",
+     .log_x = 1},
+    {.name = "matrices",
+     .title = "SpMV on real matrices (every .mtx file of the data folder's matrices/: structural, circuit, mesh, "
+              "social and vote graphs), f32 and f64, against the rows",
+     .args = "--input {data}/matrices",
      .x = "rows",
      .log_x = 1},
 };
@@ -1290,6 +1314,7 @@ extern "C" const climb_workload climb_spmv_workload = {
     .poison = spmv_poison,
     .verify = spmv_verify,
     .counts = spmv_counts,
+    .rung_note = spmv_rung_note,
     .release = spmv_release,
     .destroy = spmv_destroy,
     .tuning = NULL,

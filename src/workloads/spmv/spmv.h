@@ -19,7 +19,7 @@ extern const climb_workload climb_spmv_workload;
 /* The generated matrices (the `matrix` option): io's generators (src/io/graph.h says what each draws). */
 enum { CLIMB_SPMV_POISSON = CLIMB_GEN_POISSON, CLIMB_SPMV_STENCIL27 = CLIMB_GEN_STENCIL27,
        CLIMB_SPMV_BANDED = CLIMB_GEN_BANDED, CLIMB_SPMV_RANDOM = CLIMB_GEN_RANDOM,
-       CLIMB_SPMV_POWERLAW = CLIMB_GEN_POWERLAW };
+       CLIMB_SPMV_POWERLAW = CLIMB_GEN_POWERLAW, CLIMB_SPMV_ELASTIC27 = 5, CLIMB_SPMV_FEM = 6 };
 
 typedef struct climb_spmv_gen {
     int matrix;
@@ -77,6 +77,8 @@ typedef struct climb_spmv_plan_dev {
     void *jds_val;
     int diagonals;
     size_t bytes;             /* device bytes the plan keeps */
+    int no_trial;             /* in: 1 takes the rules' choice untimed (also CLIMB_SPMV_NO_TRIAL in the environment) */
+    char choice[320];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
 } climb_spmv_plan_dev;
 
 /* Lanes per row for a mean row length (the power of two at or above it, at most 32; 1 for short rows), and
