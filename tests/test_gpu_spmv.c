@@ -183,9 +183,10 @@ static void cpu_spmv(const climb_csr *m, double alpha, const double *x, double b
     }
 }
 
-/* One matrix through the API in f32 and f64: plan (validated), two calls (beta 0 over NaN, then beta != 0),
- * every row checked. Returns the plan's bytes (f64). */
-static size_t api_matrix(climb_handle h, const climb_csr *m, uint64_t seed)
+/* One matrix through the API in f32 and f64: plan (validated; chosen by trial, or by the rules with
+ * CLIMB_SPMV_NO_TRIAL in flags), two calls (beta 0 over NaN, then beta != 0), every row checked. Returns the plan's
+ * bytes (f64). */
+static size_t api_matrix_flags(climb_handle h, const climb_csr *m, uint64_t seed, unsigned flags)
 {
     size_t kept = 0;
     int32_t *d_rp, *d_ci;
@@ -222,8 +223,10 @@ static size_t api_matrix(climb_handle h, const climb_csr *m, uint64_t seed)
         EXPECT(cudaMemcpy(d_x, buf, cols * each, cudaMemcpyHostToDevice) == cudaSuccess);
         climb_spmv_plan plan = NULL;
         const climb_status st =
-            f64 ? climb_spmv_plan_create_f64(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan)
-                : climb_spmv_plan_create(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE, &plan);
+            f64 ? climb_spmv_plan_create_f64(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val,
+                                             CLIMB_SPMV_VALIDATE | flags, &plan)
+                : climb_spmv_plan_create(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val, CLIMB_SPMV_VALIDATE | flags,
+                                         &plan);
         EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "plan: %s", climb_status_string(st));
         if (st != CLIMB_STATUS_SUCCESS)
             continue;
@@ -275,6 +278,14 @@ static size_t api_matrix(climb_handle h, const climb_csr *m, uint64_t seed)
     return kept;
 }
 
+/* The rules' plan (whose kept bytes the caller checks: they say which way it runs), then the trial's. */
+static size_t api_matrix(climb_handle h, const climb_csr *m, uint64_t seed)
+{
+    const size_t kept = api_matrix_flags(h, m, seed, CLIMB_SPMV_NO_TRIAL);
+    api_matrix_flags(h, m, seed + 1000, 0);
+    return kept;
+}
+
 static void test_api(void)
 {
     climb_handle h;
@@ -282,11 +293,13 @@ static void test_api(void)
     const uint64_t seed = climb_fresh_seed();
     char err[300];
     /* regular (a thread per row), 8 lanes, a power law (many long rows: the merge plan, which keeps row blocks),
-     * one dense row among short ones (a listed long row), rectangular, empty */
+     * one dense row among short ones (a listed long row), rectangular, empty; elasticity (81 a row in 3 x 3
+     * blocks) and FEM-like rows (20 to 60 within a band), where the trial's choice differs from the rules' */
     const struct { int matrix; int64_t rows, cols; int per_row; } cases[] = {
         {CLIMB_SPMV_POISSON, 27000, 27000, 16}, {CLIMB_SPMV_RANDOM, 5000, 7000, 24},
         {CLIMB_SPMV_POWERLAW, 100000, 100000, 16}, {CLIMB_SPMV_BANDED, 333, 4000, 16},
-        {CLIMB_SPMV_RANDOM, 0, 0, 16}, {CLIMB_SPMV_RANDOM, 10, 0, 16}};
+        {CLIMB_SPMV_RANDOM, 0, 0, 16}, {CLIMB_SPMV_RANDOM, 10, 0, 16},
+        {CLIMB_SPMV_ELASTIC27, 30000, 30000, 16}, {CLIMB_SPMV_FEM, 20001, 20001, 40}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         climb_spmv_gen g = {cases[c].matrix, cases[c].rows, cases[c].cols, 8, cases[c].per_row, 4096, seed + c};
         climb_csr m;

@@ -17,6 +17,7 @@
  * f64): 128 x 8 was the fastest on all three, 1.27x the geometric mean of 256 x 4. */
 #define SPMV_MERGE_BLOCK 128u
 #define SPMV_MERGE_ITEMS 8u
+#define SPMV_MERGE_ITEMS_SMALL 2u /* the plan's row blocks for a matrix too small to fill the GPU with budgets of 8 */
 
 
 static inline unsigned grid_for(long long n, unsigned per_block) { return (unsigned)((n + per_block - 1) / per_block); }

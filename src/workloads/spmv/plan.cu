@@ -243,8 +243,13 @@ static cudaError_t merge_launch(const spmv_merge_plan *p, const climb_spmv_plan_
 {
     if (p->n_blocks == 0)
         return cudaSuccess;
-    spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0, s>>>(
-        p->blocks, m->row_ptr, m->col_idx, (const T *)m->val, x, y, alpha, beta);
+    if (p->items == SPMV_MERGE_ITEMS_SMALL)
+        spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0,
+                                                                        s>>>(p->blocks, m->row_ptr, m->col_idx,
+                                                                             (const T *)m->val, x, y, alpha, beta);
+    else
+        spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS><<<(unsigned)p->n_blocks, SPMV_MERGE_BLOCK, 0, s>>>(
+            p->blocks, m->row_ptr, m->col_idx, (const T *)m->val, x, y, alpha, beta);
     return cudaGetLastError();
 }
 
@@ -401,13 +406,13 @@ static cudaError_t build_lanes(climb_spmv_plan_dev *p, int lanes, cudaStream_t s
     return cudaSuccess;
 }
 
-/* The merge path: merge_blocks' row blocks. */
-static cudaError_t build_merge(climb_spmv_plan_dev *p, cudaStream_t s)
+/* The merge path: merge_blocks' row blocks of `items` merge items a thread (SPMV_MERGE_ITEMS, or _SMALL). */
+static cudaError_t build_merge(climb_spmv_plan_dev *p, unsigned items, cudaStream_t s)
 {
     spmv_merge_plan *mp = (spmv_merge_plan *)calloc(1, sizeof *mp);
     if (!mp)
         return cudaErrorMemoryAllocation;
-    const cudaError_t e = spmv_merge_plan_build(mp, p, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, s);
+    const cudaError_t e = spmv_merge_plan_build(mp, p, SPMV_MERGE_BLOCK, (int)items, s);
     if (e != cudaSuccess) {
         free(mp);
         return e;
@@ -432,7 +437,7 @@ static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
         cudaFree(p->long_rows);
         p->long_rows = NULL;
         p->n_long = 0;
-        return build_merge(p, s);
+        return build_merge(p, SPMV_MERGE_ITEMS, s);
     }
     return cudaSuccess;
 }
@@ -441,7 +446,7 @@ static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
 static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 {
     if (p->merge)
-        snprintf(buf, n, "merge blocks");
+        snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_perm)
         snprintf(buf, n, "JDS");
     else if (p->n_long)
@@ -456,7 +461,10 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
 {
     cudaFuncAttributes at;
     if (p->merge) {
-        cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
+        if (((const spmv_merge_plan *)p->merge)->items == SPMV_MERGE_ITEMS_SMALL)
+            cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>);
+        else
+            cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
     } else if (p->jds_perm) {
         cudaFuncGetAttributes(&at, spmv_jds_kernel<T>);
     } else {
@@ -473,13 +481,13 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
     cudaGetLastError();
 }
 
-/* One run of plan q between two events: its time in microseconds, or < 0 (*e says why). */
-static double time_once(const climb_spmv_plan_dev *q, const void *x, void *y, cudaEvent_t ev[2], cudaStream_t s,
-                        cudaError_t *e)
+/* `reps` runs of plan q back to back between two events: the time of one in microseconds, or < 0 (*e says why). */
+static double time_runs(const climb_spmv_plan_dev *q, int reps, const void *x, void *y, cudaEvent_t ev[2],
+                        cudaStream_t s, cudaError_t *e)
 {
     float ms = 0;
     *e = cudaEventRecord(ev[0], s);
-    if (*e == cudaSuccess)
+    for (int r = 0; r < reps && *e == cudaSuccess; r++)
         *e = climb_spmv_plan_run(q, 1.0, x, 0.0, y, s);
     if (*e == cudaSuccess)
         *e = cudaEventRecord(ev[1], s);
@@ -487,10 +495,12 @@ static double time_once(const climb_spmv_plan_dev *q, const void *x, void *y, cu
         *e = cudaEventSynchronize(ev[1]);
     if (*e == cudaSuccess)
         *e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
-    return *e == cudaSuccess ? 1000.0 * ms : -1;
+    return *e == cudaSuccess ? 1000.0 * ms / reps : -1;
 }
 
-/* A candidate's time: one run, and a second (the lesser kept) where the first is within 15% of the best so far. */
+/* A candidate's time. A first run; where it took 100 us or more, it is the sample (a launch's overhead is small
+ * beside it), else runs back to back fill about 100 us (up to 16) and their mean is the sample, as a solver's loop
+ * runs them. A second sample, the lesser kept, where the first is within 15% of the best so far. */
 static double time_candidate(const climb_spmv_plan_dev *q, double best, const void *x, void *y, cudaEvent_t ev[2],
                              cudaStream_t s, cudaError_t *e)
 {
@@ -498,9 +508,14 @@ static double time_candidate(const climb_spmv_plan_dev *q, double best, const vo
         preload<double>(q);
     else
         preload<float>(q);
-    double t = time_once(q, x, y, ev, s, e);
+    double t = time_runs(q, 1, x, y, ev, s, e);
+    int reps = 1;
+    if (*e == cudaSuccess && t < 100.0) {
+        reps = t > 100.0 / 16 ? (int)(100.0 / t) + 1 : 16;
+        t = time_runs(q, reps, x, y, ev, s, e);
+    }
     if (*e == cudaSuccess && t < 1.15 * best) {
-        const double t2 = time_once(q, x, y, ev, s, e);
+        const double t2 = time_runs(q, reps, x, y, ev, s, e);
         t = t2 < t ? t2 : t;
     }
     return t;
@@ -537,12 +552,15 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us (the rules' choice)", name, best_t);
     }
     /* the others the row lengths admit: lanes as the rules have them, lanes at the mean rounded up to a power of
-     * two, JDS where no row is long and rows average more than 4, and the row blocks */
+     * two, JDS where no row is long and rows average more than 4, the row blocks, and smaller row blocks where the
+     * usual ones would not give every multiprocessor 4 */
     const int rules_lanes = climb_spmv_lanes(mean);
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : best.jds_perm ? 1 : 0;
     const int no_long = rules_path == 1 || (rules_path == 0 && best.n_long == 0);
-    for (int c = 0; e == cudaSuccess && c < 4; c++) {
+    const long long items = (long long)p->rows + p->nnz;
+    const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
+    for (int c = 0; e == cudaSuccess && c < 5; c++) {
         climb_spmv_plan_dev q = *p;
         if (c == 0 && rules_path != 0)
             e = build_lanes(&q, rules_lanes, s);
@@ -551,7 +569,9 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         else if (c == 2 && rules_path != 1 && no_long && mean > 4)
             e = jds_build(&q, s);
         else if (c == 3 && rules_path != 2)
-            e = build_merge(&q, s);
+            e = build_merge(&q, SPMV_MERGE_ITEMS, s);
+        else if (c == 4 && small_merge)
+            e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
         else
             continue;
         double t = 1e300;

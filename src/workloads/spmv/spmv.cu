@@ -777,10 +777,17 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
 #undef SPMV_L
         return kernel_at(o, max, k, (const void *)spmv_long_rows_kernel<T>, "spmv_long_rows_kernel", t, 0, SPMV_BLOCK);
     });
-    climb_kernel_desc more[2];
+    climb_kernel_desc more[3];
     k_merge(t, NULL, NULL, &more[0], 1);
     k_jds(t, NULL, NULL, &more[1], 1);
-    for (int k = 0; k < 2; k++, i++)
+    climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        return climb_kernel_at(more, 3, 2,
+                               (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>,
+                               SPMV_MERGE_BLOCK, 0, "spmv_merge_kernel<%s, %u, %u>", climb_dtype_name(t),
+                               SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL);
+    });
+    for (int k = 0; k < 3; k++, i++)
         if (i < max)
             o[i] = more[k];
     return i;
