@@ -206,4 +206,44 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *_
     if (threadIdx.x == 0)
         y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
 }
+
+/* spmv_coo: one thread per nonzero with its row index beside it (COO), so every thread has the same work
+ * whatever the row lengths. The products of a row are added across the warp by a segmented scan (rows are
+ * sorted, so equal rows are neighbours) and the last lane of each row's segment adds it to y with one atomic:
+ * y is zeroed (or scaled by beta) first; alpha scales each product. Costs 4 more bytes per nonzero (the row
+ * index) and an atomic per row per warp; the atomics' order varies, so the last bits may differ from run to run. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, const int *__restrict__ row,
+                                                              const int *__restrict__ ci, const T *__restrict__ val,
+                                                              const T *__restrict__ x, T *__restrict__ y, T alpha)
+{
+    const long long i = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31;
+    int r = -1;
+    T v = 0;
+    if (i < nnz) {
+        r = row[i];
+        v = alpha * (val[i] * x[ci[i]]);
+    }
+#pragma unroll
+    for (unsigned o = 1; o < 32; o *= 2) {
+        const T ov = __shfl_up_sync(0xffffffffu, v, o);
+        const int orow = __shfl_up_sync(0xffffffffu, r, o);
+        if (lane >= o && orow == r)
+            v += ov;
+    }
+    const int next = __shfl_down_sync(0xffffffffu, r, 1);
+    if (r >= 0 && (lane == 31 || next != r))
+        atomicAdd(&y[r], v);
+}
+
+/* The best rung's COO path: y scaled by beta (0: zeroed) before the atomics add alpha A x. */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_scale_kernel(int rows, T *__restrict__ y, T beta)
+{
+    const int i = blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    if (i < rows)
+        y[i] = beta != T(0) ? beta * y[i] : T(0);
+}
+
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../device/device_primitives.cuh"
 #include "kernels.cuh"
@@ -283,6 +284,9 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     }
     if (p->long_rows)
         cudaFree(p->long_rows);
+    if (p->coo_row)
+        cudaFree(p->coo_row);
+    p->coo_row = NULL;
     void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val};
     for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
         if (jds[k])
@@ -422,6 +426,42 @@ static cudaError_t build_merge(climb_spmv_plan_dev *p, unsigned items, cudaStrea
     return cudaSuccess;
 }
 
+/* The COO path's row of each nonzero: a search of the row pointers. */
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_rows_kernel(long long nnz, int rows, const int *__restrict__ rp,
+                                                                 int *row)
+{
+    const long long j = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    if (j >= nnz)
+        return;
+    int lo = 0, hi = rows; /* the last row whose start is at or before j */
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if (rp[mid] <= j)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    row[j] = lo;
+}
+
+/* The COO path: each nonzero's row, for a thread a nonzero and atomics (power laws: every thread the same work). */
+static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    if (p->nnz == 0)
+        return cudaSuccess;
+    cudaError_t e = cudaMalloc((void **)&p->coo_row, (size_t)p->nnz * sizeof(int));
+    if (e == cudaSuccess) {
+        spmv_coo_rows_kernel<<<grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->nnz, p->rows, p->row_ptr,
+                                                                                p->coo_row);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess)
+        p->bytes = (size_t)p->nnz * sizeof(int);
+    return e;
+}
+
 /* The rules, fitted on the generated matrices (docs/spmv.md): lanes from the mean row length; a JDS copy when rows
  * are longer than 8 on average and none is long; merge_blocks' row blocks when more than one row in 1024 is long. */
 static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
@@ -445,7 +485,9 @@ static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
 /* What a plan runs, in a few words. */
 static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 {
-    if (p->merge)
+    if (p->coo_row)
+        snprintf(buf, n, "COO");
+    else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_perm)
         snprintf(buf, n, "JDS");
@@ -460,7 +502,10 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 template <typename T> static void preload(const climb_spmv_plan_dev *p)
 {
     cudaFuncAttributes at;
-    if (p->merge) {
+    if (p->coo_row) {
+        cudaFuncGetAttributes(&at, spmv_coo_kernel<T>);
+        cudaFuncGetAttributes(&at, spmv_scale_kernel<T>);
+    } else if (p->merge) {
         if (((const spmv_merge_plan *)p->merge)->items == SPMV_MERGE_ITEMS_SMALL)
             cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>);
         else
@@ -524,8 +569,16 @@ static double time_candidate(const climb_spmv_plan_dev *q, double best, const vo
 /* The inspector-executor plan: the rules' choice and the other paths the row lengths admit, each built and timed on
  * the matrix itself (y = A x on scratch vectors), the fastest kept. A candidate replaces the one kept only when 3%
  * faster (timing noise does not flip a choice). A candidate that does not fit in memory is left out. */
+static double plan_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
 {
+    const double t0 = plan_clock();
     const double mean = (double)p->nnz / p->rows;
     const size_t each = p->f64 ? 8 : 4;
     void *x = NULL, *y = NULL;
@@ -551,27 +604,35 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         path_name(&best, name, sizeof name);
         used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us (the rules' choice)", name, best_t);
     }
-    /* the others the row lengths admit: lanes as the rules have them, lanes at the mean rounded up to a power of
-     * two, JDS where no row is long and rows average more than 4, the row blocks, and smaller row blocks where the
-     * usual ones would not give every multiprocessor 4 */
+    /* the others the row lengths admit, the cheaper to build first: lanes as the rules have them, lanes at the mean
+     * rounded up to a power of two, the row blocks, smaller row blocks where the usual ones would not give every
+     * multiprocessor 4, COO where some rows are long, and last JDS where none is and rows average more than 4. The
+     * trial stops trying once it has spent 12 runs' time of the fastest so far (at least 1 ms), so that the plan
+     * costs about 20 runs at most on a large matrix. */
     const int rules_lanes = climb_spmv_lanes(mean);
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : best.jds_perm ? 1 : 0;
     const int no_long = rules_path == 1 || (rules_path == 0 && best.n_long == 0);
     const long long items = (long long)p->rows + p->nnz;
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
-    for (int c = 0; e == cudaSuccess && c < 5; c++) {
+    const int some_long = rules_path == 2 || (rules_path == 0 && best.n_long > 0);
+    for (int c = 0; e == cudaSuccess && c < 6; c++) {
+        const double budget = 12.0 * best_t > 1000.0 ? 12.0 * best_t : 1000.0;
+        if (1e6 * (plan_clock() - t0) > budget)
+            break;
         climb_spmv_plan_dev q = *p;
         if (c == 0 && rules_path != 0)
             e = build_lanes(&q, rules_lanes, s);
         else if (c == 1 && sized != rules_lanes)
             e = build_lanes(&q, sized, s);
-        else if (c == 2 && rules_path != 1 && no_long && mean > 4)
-            e = jds_build(&q, s);
-        else if (c == 3 && rules_path != 2)
+        else if (c == 2 && rules_path != 2)
             e = build_merge(&q, SPMV_MERGE_ITEMS, s);
-        else if (c == 4 && small_merge)
+        else if (c == 3 && small_merge)
             e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
+        else if (c == 4 && some_long)
+            e = build_coo(&q, s);
+        else if (c == 5 && rules_path != 1 && no_long && mean > 4)
+            e = jds_build(&q, s);
         else
             continue;
         double t = 1e300;
@@ -657,6 +718,16 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
 {
     if (p->rows == 0)
         return cudaSuccess;
+    if (p->coo_row) {
+        spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
+        cudaError_t e = cudaGetLastError();
+        if (e == cudaSuccess && p->nnz > 0) {
+            spmv_coo_kernel<T><<<grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->nnz, p->coo_row, p->col_idx,
+                                                                                  (const T *)p->val, x, y, alpha);
+            e = cudaGetLastError();
+        }
+        return e;
+    }
     if (p->merge)
         return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
     if (p->jds_perm) {

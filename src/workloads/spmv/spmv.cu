@@ -238,34 +238,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_ell_kernel(int rows, int widt
     y[r] = s;
 }
 
-/* spmv_coo: one thread per nonzero with its row index beside it (COO), so every thread has the same work
- * whatever the row lengths. The products of a row are added across the warp by a segmented scan (rows are
- * sorted, so equal rows are neighbours) and the last lane of each row's segment adds it to y with one atomic:
- * y is zeroed first. Costs 4 more bytes per nonzero (the row index) and an atomic per row per warp. */
-template <typename T>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, const int *__restrict__ row,
-                                                              const int *__restrict__ ci, const T *__restrict__ val,
-                                                              const T *__restrict__ x, T *__restrict__ y)
-{
-    const long long i = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
-    const unsigned lane = threadIdx.x & 31;
-    int r = -1;
-    T v = 0;
-    if (i < nnz) {
-        r = row[i];
-        v = val[i] * x[ci[i]];
-    }
-#pragma unroll
-    for (unsigned o = 1; o < 32; o *= 2) {
-        const T ov = __shfl_up_sync(0xffffffffu, v, o);
-        const int orow = __shfl_up_sync(0xffffffffu, r, o);
-        if (lane >= o && orow == r)
-            v += ov;
-    }
-    const int next = __shfl_down_sync(0xffffffffu, r, 1);
-    if (r >= 0 && (lane == 31 || next != r))
-        atomicAdd(&y[r], v);
-}
+/* spmv_coo: spmv_coo_kernel, in kernels.cuh (the best rung's plan runs it too). */
 
 /* spmv_jds_ell: the sorted rows cut into sections of 32 (a warp), each section stored as its own small ELL
  * padded only to its longest row (column-major within the section). The padding of plain ELL shrinks to the
@@ -653,7 +626,7 @@ template <typename T> static cudaError_t launch_coo(climb_case *c, cudaStream_t 
     if (e != cudaSuccess || c->m->nnz == 0)
         return e;
     spmv_coo_kernel<T><<<grid_for(c->m->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-        c->m->nnz, c->d_coo_row, c->d_ci, (const T *)c->d_val, (const T *)c->d_x, (T *)c->d_y);
+        c->m->nnz, c->d_coo_row, c->d_ci, (const T *)c->d_val, (const T *)c->d_x, (T *)c->d_y, T(1));
     return cudaGetLastError();
 }
 
@@ -667,7 +640,7 @@ template <typename T> static cudaError_t launch_hyb(climb_case *c, cudaStream_t 
     if (e != cudaSuccess || c->sz.hyb_coo == 0)
         return e;
     spmv_coo_kernel<T><<<grid_for(c->sz.hyb_coo, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-        c->sz.hyb_coo, c->d_hyb_row, c->d_hyb_cci, (const T *)c->d_hyb_cval, (const T *)c->d_x, (T *)c->d_y);
+        c->sz.hyb_coo, c->d_hyb_row, c->d_hyb_cci, (const T *)c->d_hyb_cval, (const T *)c->d_x, (T *)c->d_y, T(1));
     return cudaGetLastError();
 }
 
@@ -777,17 +750,20 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
 #undef SPMV_L
         return kernel_at(o, max, k, (const void *)spmv_long_rows_kernel<T>, "spmv_long_rows_kernel", t, 0, SPMV_BLOCK);
     });
-    climb_kernel_desc more[3];
+    climb_kernel_desc more[5];
     k_merge(t, NULL, NULL, &more[0], 1);
     k_jds(t, NULL, NULL, &more[1], 1);
+    k_coo(t, NULL, NULL, &more[3], 1);
     climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
         typedef decltype(x) T;
+        climb_kernel_at(more, 5, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
+                        climb_dtype_name(t));
         return climb_kernel_at(more, 3, 2,
                                (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>,
                                SPMV_MERGE_BLOCK, 0, "spmv_merge_kernel<%s, %u, %u>", climb_dtype_name(t),
                                SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL);
     });
-    for (int k = 0; k < 3; k++, i++)
+    for (int k = 0; k < 5; k++, i++)
         if (i < max)
             o[i] = more[k];
     return i;

@@ -74,6 +74,7 @@ typedef struct climb_spmv_plan_dev {
     int n_long;
     void *merge;              /* the row blocks when the plan merges (NULL when it does not) */
     int *jds_perm, *jds_ptr, *jds_col; /* the JDS when the plan keeps one (NULL when it does not) */
+    int *coo_row;             /* each nonzero's row when the plan runs COO (NULL when it does not) */
     void *jds_val;
     int diagonals;
     size_t bytes;             /* device bytes the plan keeps */
