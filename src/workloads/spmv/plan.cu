@@ -545,7 +545,8 @@ static double time_runs(const climb_spmv_plan_dev *q, int reps, const void *x, v
 
 /* A candidate's time. A first run; where it took 100 us or more, it is the sample (a launch's overhead is small
  * beside it), else runs back to back fill about 100 us (up to 16) and their mean is the sample, as a solver's loop
- * runs them. A second sample, the lesser kept, where the first is within 15% of the best so far. */
+ * runs them. A second sample, the lesser kept, where the first is within 15% of the best so far (none for the
+ * first candidate: the others are held to it). */
 static double time_candidate(const climb_spmv_plan_dev *q, double best, const void *x, void *y, cudaEvent_t ev[2],
                              cudaStream_t s, cudaError_t *e)
 {
@@ -559,7 +560,7 @@ static double time_candidate(const climb_spmv_plan_dev *q, double best, const vo
         reps = t > 100.0 / 16 ? (int)(100.0 / t) + 1 : 16;
         t = time_runs(q, reps, x, y, ev, s, e);
     }
-    if (*e == cudaSuccess && t < 1.15 * best) {
+    if (*e == cudaSuccess && best < 1e300 && t < 1.15 * best) {
         const double t2 = time_runs(q, reps, x, y, ev, s, e);
         t = t2 < t ? t2 : t;
     }
@@ -596,28 +597,40 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     double best_t = 1e300;
     char line[sizeof p->choice] = "", name[64];
     size_t used = 0;
+    /* The first candidate: the rules' lanes, or their row blocks where many rows are long. Where the rules take JDS
+     * (no long row, rows longer than 8 on average) the JDS, the costliest to build, comes last. */
+    const int rules_lanes = climb_spmv_lanes(mean);
+    int rules_jds = 0;
     if (e == cudaSuccess)
-        e = plan_rules(&best, s);
+        e = build_lanes(&best, rules_lanes, s);
+    if (e == cudaSuccess && best.n_long == 0 && best.lanes > 1) {
+        rules_jds = 1;
+    } else if (e == cudaSuccess && (long long)best.n_long * 1024 > p->rows) {
+        cudaFree(best.long_rows);
+        best.long_rows = NULL;
+        best.n_long = 0;
+        e = build_merge(&best, SPMV_MERGE_ITEMS, s);
+    }
     if (e == cudaSuccess)
         best_t = time_candidate(&best, 1e300, x, y, ev, s, &e);
     if (e == cudaSuccess) {
         path_name(&best, name, sizeof name);
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us (the rules' choice)", name, best_t);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us%s", name, best_t,
+                                 rules_jds ? "" : " (the rules' choice)");
     }
-    /* the others the row lengths admit, the cheaper to build first: lanes as the rules have them, lanes at the mean
-     * rounded up to a power of two, the row blocks, smaller row blocks where the usual ones would not give every
-     * multiprocessor 4, COO where some rows are long, and last JDS where none is and rows average more than 4. The
-     * trial stops trying once it has spent 12 runs' time of the fastest so far (at least 1 ms), so that the plan
-     * costs about 20 runs at most on a large matrix. */
-    const int rules_lanes = climb_spmv_lanes(mean);
+    /* the others the row lengths admit, the cheaper to build first: lanes at the mean rounded up to a power of two,
+     * the row blocks, COO where some rows are long, smaller row blocks where the usual ones would not give every
+     * multiprocessor 4, and last JDS where no row is long and rows average more than 8. The trial stops trying once
+     * it has spent 12 runs' time of the fastest so far (at least 2 ms: a small matrix's fixed costs), so that a
+     * large matrix's plan costs about 20 runs. */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
-    const int rules_path = best.merge ? 2 : best.jds_perm ? 1 : 0;
-    const int no_long = rules_path == 1 || (rules_path == 0 && best.n_long == 0);
+    const int rules_path = best.merge ? 2 : 0;
+    const int no_long = rules_path == 0 && best.n_long == 0;
     const long long items = (long long)p->rows + p->nnz;
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
-    const int some_long = rules_path == 2 || (rules_path == 0 && best.n_long > 0);
+    const int some_long = !no_long;
     for (int c = 0; e == cudaSuccess && c < 6; c++) {
-        const double budget = 12.0 * best_t > 1000.0 ? 12.0 * best_t : 1000.0;
+        const double budget = 12.0 * best_t > 2000.0 ? 12.0 * best_t : 2000.0;
         if (1e6 * (plan_clock() - t0) > budget)
             break;
         climb_spmv_plan_dev q = *p;
@@ -627,11 +640,11 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
             e = build_lanes(&q, sized, s);
         else if (c == 2 && rules_path != 2)
             e = build_merge(&q, SPMV_MERGE_ITEMS, s);
-        else if (c == 3 && small_merge)
-            e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
-        else if (c == 4 && some_long)
+        else if (c == 3 && some_long)
             e = build_coo(&q, s);
-        else if (c == 5 && rules_path != 1 && no_long && mean > 4)
+        else if (c == 4 && small_merge)
+            e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
+        else if (c == 5 && no_long && mean > 8)
             e = jds_build(&q, s);
         else
             continue;
@@ -647,7 +660,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         if (e == cudaSuccess) {
             path_name(&q, name, sizeof name);
             if (used < sizeof line)
-                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f", name, t);
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f%s", name, t,
+                                         c == 5 && rules_jds ? " (the rules' choice)" : "");
         }
         if (e == cudaSuccess && t < 0.97 * best_t) {
             climb_spmv_plan_free(&best);
