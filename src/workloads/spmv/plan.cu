@@ -1,8 +1,8 @@
 /*
  * spmv/plan.cu - the best rung's plan of the SpMV ladder, shared with the C API (src/lib/spmv.c): the checks of a
- * device CSR matrix, the analysis (lanes per row, the long rows, a JDS copy built on the device, or merge_blocks'
- * row blocks for a power law) and the run. See spmv.cu for the ladder and docs/spmv.md for the measurements
- * behind each choice.
+ * device CSR matrix, the candidates (lanes per row with the long rows listed, merge_blocks' row blocks, COO, a JDS
+ * copy built on the device), the trial that times them on the matrix and keeps the fastest (or the rules, without
+ * it) and the run. See spmv.cu for the ladder and docs/spmv.md for the measurements behind each choice.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

@@ -7,9 +7,9 @@
  * ELL sections; the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
  * vector kernel (a warp, then a right-sized group of lanes, per row); merge_blocks, row blocks of a fixed budget
  * of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a block); and
- * the best rung, an adaptive CSR that looks at the row lengths once per matrix (on the device) and takes a thread
- * per short row, a JDS copy for longer rows, or merge_blocks' row blocks for a power law, with rows longer than
- * the rest a block each. See docs/spmv.md.
+ * the best rung, an adaptive CSR whose plan builds and times, on the matrix itself, each way of running it that the
+ * row lengths admit (lanes a row with long rows a block each, row blocks, COO, a JDS copy) and keeps the fastest
+ * (plan.cu). See docs/spmv.md.
  *
  * Order of this file: generators, statistics, the host formats (built once per matrix, untimed: the report's
  * setup columns), kernels (one per rung, each with what it changes), launchers, cuSPARSE, the registry table,

@@ -56,12 +56,13 @@ int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d);
  * row. CPU twin of the device build, for the tests: flags[r] = 1 where row r starts a block. */
 void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags);
 
-/* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it).
- * Rows of at most long_min nonzeros are taken by groups of `lanes` lanes (1 to 32, from the mean row length),
- * in row order; the longer ones, listed, by a block each. Two exceptions: when more than one row in 1024 is long
- * (a power-law matrix), the plan takes merge_blocks' row blocks (merge path in shared memory), which hold up
- * better there; when rows are longer than 8 on average and none is long, it builds a JDS copy of the matrix on
- * the device (rows sorted by length, stored by diagonal: a thread per row, coalesced), which beats lanes there. */
+/* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it). It
+ * runs one of: lanes (rows of at most long_min nonzeros taken by groups of `lanes` lanes, in row order; the longer
+ * ones, listed, by a block each); merge_blocks' row blocks (merge path in shared memory); COO (a thread a nonzero,
+ * atomics); or a JDS copy of the matrix built on the device (rows sorted by length, stored by diagonal). It chooses
+ * by trial, each candidate the row lengths admit built and timed on the matrix (plan.cu says which and how), or with
+ * no_trial by the rules: lanes for a mean row length up to 8, JDS for longer rows with none long, row blocks where
+ * more than one row in 1024 is long. */
 typedef struct climb_spmv_plan_dev {
     int rows, cols, nnz;
     const int *row_ptr, *col_idx;
