@@ -19,10 +19,7 @@ __device__ __forceinline__ uint32_t qt_cell(float v)
     return f >= 65535.0f ? 65535u : (uint32_t)f;
 }
 
-__device__ __forceinline__ uint32_t qt_prefix(uint32_t code, int level)
-{
-    return level == 0 ? 0u : code >> (2 * (CLIMB_QT_BITS - level));
-}
+__device__ __forceinline__ uint32_t qt_prefix(uint32_t code, int level) { return climb_qt_prefix(code, level); }
 
 /* The dynamic-parallelism rung's buffers (allocated by its prepare): the nodes as the recursion makes them, their
  * sort keys and the sorted copies, the recursion's node counter and failure flag, CUB's scratch. */

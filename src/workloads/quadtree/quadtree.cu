@@ -112,17 +112,8 @@ __global__ void qt_children_kernel(climb_qt_node *nodes, int lo, int count, int 
         int stop;
         if (sc) {
             stop = nd.end;
-            if (q < 3) { /* the first sorted code at or past the next quadrant's prefix */
-                int a = at, b = nd.end;
-                while (a < b) {
-                    const int mid = a + (b - a) / 2;
-                    if (qt_prefix(sc[mid], nd.level + 1) < cc + 1)
-                        a = mid + 1;
-                    else
-                        b = mid;
-                }
-                stop = a;
-            }
+            if (q < 3) /* the first sorted code at or past the next quadrant's prefix */
+                stop = climb_qt_lower(sc, at, nd.end, nd.level + 1, cc + 1);
         } else {
             stop = at + qcount[4 * rank[j] + q];
             qcount[4 * rank[j] + q] = at; /* the cursor where the child's points go */
@@ -286,18 +277,6 @@ __global__ void __launch_bounds__(QT_BLOCK) qt_emit_kernel(const uint32_t *__res
     }
 }
 
-/* The first index in [a, b) whose code's level-L prefix is at least v (b if none). */
-__device__ __forceinline__ int qt_lower_bound(const uint32_t *__restrict__ sc, int a, int b, int level, uint32_t v)
-{
-    while (a < b) {
-        const int mid = a + (b - a) / 2;
-        if (qt_prefix(sc[mid], level) < v)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return a;
-}
 
 /* The root, and each splitting node's four children: their codes, ranges (searches of the parent's range) and, for a
  * child that splits in turn, its first child (its rank among the next level's splitting nodes, by a search). */
@@ -320,11 +299,11 @@ __global__ void __launch_bounds__(QT_BLOCK) qt_nodes_kernel(const uint32_t *__re
             L++;
         const int i = split[k];
         const uint32_t pfx = qt_prefix(sc[i], L);
-        const int end = qt_lower_bound(sc, i + leaf + 1, n, L, pfx + 1);
+        const int end = climb_qt_lower(sc, i + leaf + 1, n, L, pfx + 1);
         int b = i;
         for (int q = 0; q < 4; q++) {
             const uint32_t cc = pfx << 2 | (uint32_t)q;
-            const int e = q < 3 ? qt_lower_bound(sc, b, end, L + 1, cc + 1) : end;
+            const int e = q < 3 ? climb_qt_lower(sc, b, end, L + 1, cc + 1) : end;
             int fc = -1;
             if (e - b > leaf && L + 1 < max_depth) { /* it splits: its rank among level L + 1's splitting nodes */
                 int lo = st[L + 1], hi = st[L + 2];

@@ -54,7 +54,6 @@ uint32_t climb_qt_code(float x, float y)
 }
 
 /* A code's prefix of `level` levels (2 bits a level), right-aligned. */
-static uint32_t prefix(uint32_t code, int level) { return level == 0 ? 0 : code >> (2 * (CLIMB_QT_BITS - level)); }
 
 const char *climb_qt_params_refuse(const climb_qt_params *p)
 {
@@ -86,18 +85,6 @@ static int push_node(climb_qt *t, climb_qt_node nd)
     return 0;
 }
 
-/* The first position in sorted codes sc[lo .. hi) whose prefix at `level` is at least want. */
-static int32_t lower(const uint32_t *sc, int32_t lo, int32_t hi, int level, uint32_t want)
-{
-    while (lo < hi) {
-        const int32_t mid = lo + (hi - lo) / 2;
-        if (prefix(sc[mid], level) < want)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 int climb_qt_build_cpu(int32_t n, const float *x, const float *y, const climb_qt_params *p, climb_qt *t, char *err,
                        size_t errlen)
@@ -153,7 +140,7 @@ int climb_qt_build_cpu(int32_t n, const float *x, const float *y, const climb_qt
         int32_t at = nd.begin;
         for (uint32_t q = 0; q < 4 && rc == 0; q++) {
             const uint32_t cc = (nd.code << 2) | q;
-            const int32_t stop = q == 3 ? nd.end : lower(sc, at, nd.end, nd.level + 1, cc + 1);
+            const int32_t stop = q == 3 ? nd.end : climb_qt_lower(sc, at, nd.end, nd.level + 1, cc + 1);
             rc = push_node(t, (climb_qt_node){cc, nd.level + 1, -1, at, stop});
             at = stop;
         }
@@ -234,7 +221,7 @@ int climb_qt_check(int32_t n, const float *x, const float *y, const climb_qt_par
         } else {
             for (int32_t j = nd->begin; j < nd->end && !bad; j++) {
                 const int32_t v = t->order[j];
-                if (prefix(climb_qt_code(x[v], y[v]), nd->level) != nd->code) {
+                if (climb_qt_prefix(climb_qt_code(x[v], y[v]), nd->level) != nd->code) {
                     snprintf(msg, msglen, "point %d (%g, %g) is in leaf %d (level %d, cell %u), not its cell", v, x[v],
                              y[v], i, nd->level, nd->code);
                     bad = 1;

@@ -64,6 +64,24 @@ static inline CLIMB_QT_HD uint32_t climb_qt_spread(uint32_t v)
     return v;
 }
 
+/* A code's prefix at `level` (its node there), and the first position in sorted codes sc[lo .. hi) whose prefix at
+ * `level` is at least want (hi if none). Host and device. */
+static inline CLIMB_QT_HD uint32_t climb_qt_prefix(uint32_t code, int level)
+{
+    return level == 0 ? 0u : code >> (2 * (CLIMB_QT_BITS - level));
+}
+static inline CLIMB_QT_HD int32_t climb_qt_lower(const uint32_t *sc, int32_t lo, int32_t hi, int level, uint32_t want)
+{
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (climb_qt_prefix(sc[mid], level) < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The quantised cell of a coordinate, and a point's code. */
 uint32_t climb_qt_cell(float v);
 uint32_t climb_qt_code(float x, float y);
