@@ -352,6 +352,41 @@ tclimb 2 '^climb: --input .*affine-3x4.txt given twice$' bench affine --input "$
     --input "$data/affine-3x4.txt"
 tclimb 2 '--input: input: .*affine-3x4.txt is listed twice' bench affine --set "input=$data/affine-3x4.txt" \
     --input "$data/affine-3x4.txt"
+# climb compare: a report against itself (every row the same, exit 0); a planted 20% regression (SLOW, exit 1); a
+# change within the noise (SAME); another GPU refused without --force; a file that is not a report; bad usage.
+rep="$(cd "$(dirname "$0")/.." && pwd)/results/h100-80gb-hbm3/reduce/bench.json"
+if [ -f "$rep" ] && command -v python3 >/dev/null; then
+    python3 - "$rep" "$tdir" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for name, factor, noise in (("slow", 1.2, 0.5), ("noisy", 1.02, 0.5), ("fast", 0.7, 0.5)):
+    e = json.loads(json.dumps(d))
+    for r in e["results"]:
+        if r.get("median_us"):
+            r["median_us"] *= factor
+            r["noise_pct"] = noise
+    json.dump(e, open(sys.argv[2] + "/" + name + ".json", "w"))
+g = json.loads(json.dumps(d)); g["device"]["name"] = "Another GPU"; json.dump(g, open(sys.argv[2] + "/gpu.json", "w"))
+t = json.loads(json.dumps(d)); t["timing"] = "batch"; json.dump(t, open(sys.argv[2] + "/batch.json", "w"))
+o = json.loads(json.dumps(d)); o["results"] = o["results"][1:]; json.dump(o, open(sys.argv[2] + "/fewer.json", "w"))
+PY
+    expect 0 " 0 slower, 0 faster, [0-9]+ the same" compare "$rep" "$rep"
+    expect 1 "\| SLOW \|" compare "$rep" "$tdir/slow.json"
+    expect 1 " [1-9][0-9]* slower" compare "$rep" "$tdir/slow.json"
+    expect 0 " 0 slower, 0 faster" compare "$rep" "$tdir/noisy.json"
+    expect 0 "\| FAST \|" compare "$rep" "$tdir/fast.json"
+    expect 0 " 0 slower" compare "$rep" "$tdir/slow.json" --threshold 25
+    expect 2 "different GPUs; --force compares them anyway" compare "$rep" "$tdir/gpu.json"
+    expect 2 "different timing modes" compare "$rep" "$tdir/batch.json"
+    expect 0 "forced: different GPUs" compare "$rep" "$tdir/gpu.json" --force
+    expect 0 "only in the old report: reduce cub_device_reduce i32 2\^22" compare "$rep" "$tdir/fewer.json"
+    printf '{"tool": "other", "results": []}\n' >"$tdir/other.json"
+    expect 1 "other.json: not a climb report" compare "$rep" "$tdir/other.json"
+    expect 1 "affine-3x4.txt:line 1: " compare "$data/affine-3x4.txt" "$rep"
+    expect 1 "none.json: No such file" compare "$rep" "$tdir/none.json"
+    expect 2 "name the old and the new report" compare "$rep"
+    expect 2 "--threshold 'x': a percentage" compare "$rep" "$rep" --threshold x
+fi
 # The histogram's input file: an empty, missing or unreadable file is a clear error before any GPU work.
 : >"$tdir/empty.bin"
 expect 2 "$tdir/empty.bin: the file is empty: nothing to count" bench histogram --input "$tdir/empty.bin"
