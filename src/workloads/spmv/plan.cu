@@ -464,13 +464,18 @@ static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
 
 /* The rules, fitted on the generated matrices (docs/spmv.md): lanes from the mean row length; a JDS copy when rows
  * are longer than 8 on average and none is long; merge_blocks' row blocks when more than one row in 1024 is long. */
-static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s)
+static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s, int *wants_jds)
 {
+    /* wants_jds given: where the rules take JDS, the lanes are built and *wants_jds set, the JDS left to the caller */
     cudaError_t e = build_lanes(p, climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0), s);
     if (e != cudaSuccess)
         return e;
-    if (p->n_long == 0 && p->lanes > 1)
-        return jds_build(p, s);
+    if (p->n_long == 0 && p->lanes > 1) {
+        if (!wants_jds)
+            return jds_build(p, s);
+        *wants_jds = 1;
+        return cudaSuccess;
+    }
     if ((long long)p->n_long * 1024 > p->rows) {
         /* Many long rows: the row blocks of merge_blocks (0.92x cuSPARSE on the power-law bench matrix, against
          * 0.71 to 0.78x for lanes and listed rows). */
@@ -602,15 +607,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     const int rules_lanes = climb_spmv_lanes(mean);
     int rules_jds = 0;
     if (e == cudaSuccess)
-        e = build_lanes(&best, rules_lanes, s);
-    if (e == cudaSuccess && best.n_long == 0 && best.lanes > 1) {
-        rules_jds = 1;
-    } else if (e == cudaSuccess && (long long)best.n_long * 1024 > p->rows) {
-        cudaFree(best.long_rows);
-        best.long_rows = NULL;
-        best.n_long = 0;
-        e = build_merge(&best, SPMV_MERGE_ITEMS, s);
-    }
+        e = plan_rules(&best, s, &rules_jds);
     if (e == cudaSuccess)
         best_t = time_candidate(&best, 1e300, x, y, ev, s, &e);
     if (e == cudaSuccess) {
@@ -698,7 +695,7 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
         return cudaSuccess;
     const char *env = getenv("CLIMB_SPMV_NO_TRIAL");
     if (p->no_trial || (env && env[0] && strcmp(env, "0") != 0)) {
-        const cudaError_t e = plan_rules(p, s);
+        const cudaError_t e = plan_rules(p, s, NULL);
         if (e == cudaSuccess) {
             char name[64];
             path_name(p, name, sizeof name);
