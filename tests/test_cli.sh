@@ -379,6 +379,8 @@ PY
     expect 2 "different GPUs; --force compares them anyway" compare "$rep" "$tdir/gpu.json"
     expect 2 "different timing modes" compare "$rep" "$tdir/batch.json"
     expect 0 "forced: different GPUs" compare "$rep" "$tdir/gpu.json" --force
+    expect 0 "\| 1\.000× \|" compare "$rep" "$tdir/gpu.json" --force
+    expect 1 "\| \+20\.0% \| 0\.833× \|" compare "$rep" "$tdir/slow.json"
     expect 0 "only in the old report: reduce cub_device_reduce i32 2\^22" compare "$rep" "$tdir/fewer.json"
     printf '{"tool": "other", "results": []}\n' >"$tdir/other.json"
     expect 1 "other.json: not a climb report" compare "$rep" "$tdir/other.json"

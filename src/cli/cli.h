@@ -24,6 +24,7 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra);
 int cmd_occupancy(int argc, char **argv);
 int cmd_wisdom(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* The whole CLI: what main() runs. A test build registers its test workload first, then calls this. */
 int climb_cli_main(int argc, char **argv);

@@ -1,0 +1,1420 @@
+/* climb report [PATH...] --html FILE [--md FILE]: one self-contained page (inline SVG, no script, no network) from
+ * any folders or files of climb's JSON reports: per GPU its device block and a roofline of every workload's ladder,
+ * per workload and case a chart of each rung's time with the vendor and the roofline as lines, a side-by-side
+ * table of each best rung against its vendor when several GPUs are given, and every report read, with its commit,
+ * date, timing mode and notes. It reads reports only, never a workload by name. No GPU needed. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "report_read.h"
+
+static const char *const REPORT_USAGE =
+    "usage: climb report [PATH...] [--html FILE] [--md FILE] [--title TEXT]\n"
+    "\n"
+    "Builds one page from climb's JSON reports (climb bench --json, gpu-run.sh's results/<gpu>/<workload>/*.json):\n"
+    "each PATH is a report or a folder searched for *.json (default: results). Other JSON files in a folder\n"
+    "(wisdom, device lists, tune reports) are skipped; a file that is not JSON is named with its line and skipped.\n"
+    "For each GPU: its device block and a roofline (flops per byte against GFLOP/s, log axes, the measured\n"
+    "bandwidth and FFMA/DFMA/SFU ceilings as lines, each workload's ladder joined from its first rung to its best\n"
+    "on its largest case). For each workload and case: a bar of each rung's median time (log scale), the vendor\n"
+    "and bound rungs as lines, each rung's roofline time as a tick, and the source text's published times beside\n"
+    "where it gave them. With several GPUs: each best rung's ratio to its vendor on each. Where several reports hold\n"
+    "one workload on one GPU, the plain bench report is drawn (cold timing first, then the newest); every report\n"
+    "read is listed with its commit, date, timing and notes. The page needs no network: inline SVG and CSS only.\n"
+    "\n"
+    "  --html FILE   write the page (default: results.html)\n"
+    "  --md FILE     also write the tables as markdown\n"
+    "  --title TEXT  the page's title (default: climb results)\n"
+    "\n"
+    "Exit status: 0 written; 1 a named file could not be read as a report, or an output could not be written;\n"
+    "2 bad usage, or no report found.\n";
+
+/* ---- the reports read ---- */
+
+typedef struct {
+    char *path;
+    climb_report_file f;
+} rp_file;
+
+typedef struct {
+    rp_file *files;
+    int n, cap;
+    int skipped_other, skipped_bad;
+} rp_set;
+
+static int add_file(rp_set *s, const char *path, int named)
+{
+    char err[700];
+    climb_report_file f;
+    climb_report_read_status st = climb_report_file_read(path, &f, err, sizeof err);
+    if (st != CLIMB_REPORT_OK) {
+        if (named) {
+            fprintf(stderr, "climb: report: %s\n", err);
+            return -1;
+        }
+        if (st == CLIMB_REPORT_UNREADABLE) {
+            fprintf(stderr, "climb: report: %s; skipped\n", err);
+            s->skipped_bad++;
+        } else {
+            s->skipped_other++;
+        }
+        return 0;
+    }
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 32;
+        rp_file *grown = realloc(s->files, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            climb_report_file_free(&f);
+            fprintf(stderr, "climb: report: out of host memory\n");
+            return -1;
+        }
+        s->files = grown;
+        s->cap = cap;
+    }
+    s->files[s->n].path = strdup(path);
+    s->files[s->n].f = f;
+    if (!s->files[s->n].path) {
+        climb_report_file_free(&f);
+        fprintf(stderr, "climb: report: out of host memory\n");
+        return -1;
+    }
+    s->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* A report file, or a folder searched for *.json in name order (hidden entries left out). */
+static int collect(rp_set *s, const char *path, int named, int depth)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "climb: report: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return named || ends_with(path, ".json") ? add_file(s, path, named) : 0;
+    if (depth > 16)
+        return 0;
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "climb: report: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0, rc = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **grown = realloc(names, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            names = grown;
+        }
+        size_t len = strlen(path) + strlen(e->d_name) + 2;
+        if (!(names[n] = malloc(len))) {
+            rc = -1;
+            break;
+        }
+        snprintf(names[n++], len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", e->d_name);
+    }
+    closedir(d);
+    if (rc != 0)
+        fprintf(stderr, "climb: report: out of host memory\n");
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = collect(s, names[i], 0, depth + 1);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/* ---- what is drawn: per GPU and workload, one report ---- */
+
+typedef struct {
+    const char *gpu;
+    const char *workload;
+    const rp_file *file;        /* the report drawn */
+    const climb_json *reg;      /* its registry entry for the workload, or NULL */
+} rp_pick;
+
+typedef struct {
+    const char **gpus;          /* distinct device names, in the order first met */
+    int n_gpus;
+    const char **workloads;     /* distinct workload names, sorted */
+    int n_workloads;
+    rp_pick *picks;             /* n_gpus x n_workloads; file NULL where none */
+} rp_view;
+
+static int str_index(const char **list, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static int same(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
+
+static const climb_json *registry_of(const climb_report_file *f, const char *workload)
+{
+    for (int i = 0; f->workloads && i < f->workloads->n; i++)
+        if (same(climb_jstr(&f->workloads->items[i], "name"), workload))
+            return &f->workloads->items[i];
+    return NULL;
+}
+
+static int rows_of(const rp_file *f, const char *workload)
+{
+    int n = 0;
+    for (int r = 0; r < f->f.results->n; r++)
+        n += same(climb_jstr(&f->f.results->items[r], "workload"), workload);
+    return n;
+}
+
+/* 1 when a is the better report of workload to draw than b: a plain bench over a sweep, cold over batch, the
+ * fuller (more rows of the workload: a full bench over a quick one), then the newer. */
+static int better(const rp_file *a, const rp_file *b, const char *workload)
+{
+    const int pa = !a->f.sweep, pb = !b->f.sweep;
+    if (pa != pb)
+        return pa > pb;
+    const int ca = same(a->f.timing, "cold"), cb = same(b->f.timing, "cold");
+    if (ca != cb)
+        return ca > cb;
+    const int na = rows_of(a, workload), nb = rows_of(b, workload);
+    if (na != nb)
+        return na > nb;
+    const int d = strcmp(a->f.date ? a->f.date : "", b->f.date ? b->f.date : "");
+    return d != 0 ? d > 0 : strcmp(a->path, b->path) > 0;
+}
+
+static const char *gpu_of(const rp_file *f) { return f->f.gpu ? f->f.gpu : "unknown GPU"; }
+
+static int build_view(const rp_set *s, rp_view *v)
+{
+    memset(v, 0, sizeof *v);
+    size_t rows = 0;
+    for (int i = 0; i < s->n; i++)
+        rows += (size_t)s->files[i].f.results->n;
+    v->gpus = calloc((size_t)(s->n > 0 ? s->n : 0) + 1, sizeof *v->gpus);
+    v->workloads = calloc(rows + 1, sizeof *v->workloads);
+    if (!v->gpus || !v->workloads)
+        return -1;
+    for (int i = 0; i < s->n; i++) {
+        const rp_file *f = &s->files[i];
+        if (str_index(v->gpus, v->n_gpus, gpu_of(f)) < 0)
+            v->gpus[v->n_gpus++] = gpu_of(f);
+        for (int r = 0; r < f->f.results->n; r++) {
+            const char *w = climb_jstr(&f->f.results->items[r], "workload");
+            if (str_index(v->workloads, v->n_workloads, w) < 0)
+                v->workloads[v->n_workloads++] = w;
+        }
+    }
+    if (v->n_workloads > 1)
+        qsort(v->workloads, (size_t)v->n_workloads, sizeof *v->workloads, cmp_str);
+    v->picks = calloc((size_t)v->n_gpus * (size_t)v->n_workloads + 1, sizeof *v->picks);
+    if (!v->picks)
+        return -1;
+    for (int i = 0; i < s->n; i++) {
+        const rp_file *f = &s->files[i];
+        const int g = str_index(v->gpus, v->n_gpus, gpu_of(f));
+        for (int r = 0; r < f->f.results->n; r++) {
+            const char *w = climb_jstr(&f->f.results->items[r], "workload");
+            rp_pick *p = &v->picks[g * v->n_workloads + str_index(v->workloads, v->n_workloads, w)];
+            if (p->file == f)
+                continue;
+            if (!p->file || better(f, p->file, w)) {
+                p->gpu = v->gpus[g];
+                p->workload = w;
+                p->file = f;
+                p->reg = registry_of(&f->f, w);
+            }
+        }
+    }
+    return 0;
+}
+
+static void free_view(rp_view *v)
+{
+    free(v->gpus);
+    free(v->workloads);
+    free(v->picks);
+}
+
+/* ---- a case: the rows of one workload, type, shape and option values in one report ---- */
+
+typedef struct {
+    char key[700];
+    const climb_json **rows;
+    int n;
+} rp_case;
+
+typedef struct {
+    rp_case *cases;
+    int n;
+    const climb_json **pool;
+} rp_cases;
+
+static int cases_of(const rp_pick *p, rp_cases *out)
+{
+    memset(out, 0, sizeof *out);
+    const climb_json *res = p->file->f.results;
+    out->cases = calloc((size_t)res->n + 1, sizeof *out->cases);
+    out->pool = calloc((size_t)res->n + 1, sizeof *out->pool);
+    if (!out->cases || !out->pool)
+        return -1;
+    /* rows grouped by case in the order first met; each case's rows kept contiguous in the pool */
+    int *case_of = calloc((size_t)res->n + 1, sizeof *case_of);
+    if (!case_of)
+        return -1;
+    for (int i = 0; i < res->n; i++) {
+        const climb_json *row = &res->items[i];
+        case_of[i] = -1;
+        if (!same(climb_jstr(row, "workload"), p->workload))
+            continue;
+        char key[700];
+        climb_row_key(row, 0, key, sizeof key);
+        int c = 0;
+        while (c < out->n && strcmp(out->cases[c].key, key) != 0)
+            c++;
+        if (c == out->n)
+            snprintf(out->cases[out->n++].key, sizeof out->cases[0].key, "%s", key);
+        out->cases[c].n++;
+        case_of[i] = c;
+    }
+    int at = 0;
+    for (int c = 0; c < out->n; c++) {
+        out->cases[c].rows = out->pool + at;
+        at += out->cases[c].n;
+        out->cases[c].n = 0;
+    }
+    for (int i = 0; i < res->n; i++)
+        if (case_of[i] >= 0) {
+            rp_case *c = &out->cases[case_of[i]];
+            c->rows[c->n++] = &res->items[i];
+        }
+    free(case_of);
+    return 0;
+}
+
+static void free_cases(rp_cases *c)
+{
+    free(c->cases);
+    free(c->pool);
+}
+
+static int row_ok(const climb_json *row) { return same(climb_jstr(row, "status"), "ok"); }
+
+static double row_bytes(const climb_json *row)
+{
+    const double r = climb_jnum(row, "bytes_read"), w = climb_jnum(row, "bytes_written");
+    return (isnan(r) ? 0 : r) + (isnan(w) ? 0 : w);
+}
+
+static const char *kind_of(const climb_json *row)
+{
+    const char *k = climb_jstr(row, "kind");
+    return k ? k : "ladder";
+}
+
+/* ---- output helpers ---- */
+
+static void esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+                fputc(*s, f);
+        }
+    }
+}
+
+/* Markdown: a table cell's text with its bars escaped. */
+static void md_cell(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else if (*s != '\n')
+            fputc(*s, f);
+    }
+}
+
+static void fmt_num(char *out, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(out, len, "-");
+    else if (fabs(v) >= 1e4)
+        snprintf(out, len, "%.0f", v);
+    else if (fabs(v) >= 100)
+        snprintf(out, len, "%.1f", v);
+    else if (fabs(v) >= 1)
+        snprintf(out, len, "%.2f", v);
+    else
+        snprintf(out, len, "%.3g", v);
+}
+
+/* A tick label of a log axis: 1, 10, 100, 1k, 10k, 1M, ..., 0.1, 0.01. */
+static void fmt_tick(char *out, size_t len, double v)
+{
+    static const char *const SI[] = {"", "k", "M", "G", "T", "P"};
+    int k = 0;
+    while (v >= 1000 && k < 5) {
+        v /= 1000;
+        k++;
+    }
+    snprintf(out, len, "%g%s", v, SI[k]);
+}
+
+static void shape_text(const climb_json *row, char *out, size_t len)
+{
+    const char *type = climb_jstr(row, "type"), *shape = climb_jstr(row, "shape_label");
+    char opts[500];
+    climb_row_options_text(climb_json_get(row, "options"), opts, sizeof opts);
+    snprintf(out, len, "%s %s%s%s", type ? type : "", shape ? shape : "", opts[0] ? " " : "", opts);
+}
+
+/* Log axis over whole decades covering [lo, hi], mapped onto [p0, p1] pixels. */
+typedef struct {
+    double lo, hi, p0, p1;
+} log_axis;
+
+static void axis_fit(log_axis *a, double lo, double hi, double p0, double p1)
+{
+    /* a report's figures are whatever its file says: the axis keeps to 10^-30..10^30, 60 decades at most */
+    if (!(lo > 1e-30) || !isfinite(lo))
+        lo = 1e-30;
+    if (!(hi < 1e30))
+        hi = 1e30;
+    if (!(hi > lo))
+        hi = lo * 10;
+    a->lo = pow(10, floor(log10(lo) + 1e-9));
+    a->hi = pow(10, ceil(log10(hi) - 1e-9));
+    if (a->hi <= a->lo)
+        a->hi = a->lo * 10;
+    a->p0 = p0;
+    a->p1 = p1;
+}
+
+static double axis_at(const log_axis *a, double v)
+{
+    if (!(v > 0))
+        v = a->lo;
+    return a->p0 + (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo)) * (a->p1 - a->p0);
+}
+
+static const char *const PALETTE[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a",
+                                      "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354"};
+#define N_PALETTE ((int)(sizeof PALETTE / sizeof PALETTE[0]))
+
+/* ---- the roofline of one GPU ---- */
+
+typedef struct {
+    const rp_pick *pick;
+    const rp_case *cs;          /* its largest case with flops */
+} rl_series;
+
+/* The case of a workload the roofline shows: of the first type met, the one with the most work (flops + bytes
+ * of its rows), where any of its rows counts flops. NULL: no case counts flops. */
+static const rp_case *roofline_case(const rp_cases *cases)
+{
+    const rp_case *best = NULL;
+    const char *type = NULL;
+    double most = -1;
+    for (int c = 0; c < cases->n; c++) {
+        const rp_case *cs = &cases->cases[c];
+        double work = -1;
+        for (int i = 0; i < cs->n; i++) {
+            const double fl = climb_jnum(cs->rows[i], "flops");
+            if (row_ok(cs->rows[i]) && fl > 0 && row_bytes(cs->rows[i]) > 0)
+                work = fmax(work, fl + row_bytes(cs->rows[i]));
+        }
+        if (work < 0)
+            continue;
+        const char *t = climb_jstr(cs->rows[0], "type");
+        if (!type)
+            type = t;
+        if (same(t, type) && work > most) {
+            most = work;
+            best = cs;
+        }
+    }
+    return best;
+}
+
+typedef struct {
+    const char *name;
+    const char *label;
+    double rate;                /* GB/s for memory, G/s for compute */
+    int memory;
+    const char *dash;
+} rl_ceiling;
+
+static int ceilings_of(const climb_json *device, rl_ceiling *out)
+{
+    const climb_json *m = device ? climb_json_get(device, "measured") : NULL;
+    int n = 0;
+    if (!m || m->type != CLIMB_JSON_OBJECT)
+        return 0;
+    const struct {
+        const char *key, *label, *dash;
+        int memory;
+    } K[] = {{"read_gbs", "read", "", 1},        {"copy_gbs", "copy", "6,3", 1},
+             {"ffma_gflops", "FP32 FFMA", "", 0}, {"dfma_gflops", "FP64 DFMA", "6,3", 0},
+             {"sfu_gops", "SFU (MUFU)", "2,3", 0}};
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
+        const double v = climb_jnum(m, K[k].key);
+        if (v > 0)
+            out[n++] = (rl_ceiling){K[k].key, K[k].label, v, K[k].memory, K[k].dash};
+    }
+    return n;
+}
+
+static void svg_log_grid(FILE *f, const log_axis *x, const log_axis *y, double top, double bottom, double left,
+                         double right)
+{
+    char t[32];
+    const int nx = (int)lround(log10(x->hi / x->lo));
+    for (int d = 0; d <= nx; d++) {
+        const double v = x->lo * pow(10, d), px = axis_at(x, v);
+        fmt_tick(t, sizeof t, v);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", px, top, px, bottom);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>\n", px, bottom + 14,
+                t);
+    }
+    if (!y)
+        return;
+    const int ny = (int)lround(log10(y->hi / y->lo));
+    for (int d = 0; d <= ny; d++) {
+        const double v = y->lo * pow(10, d), py = axis_at(y, v);
+        fmt_tick(t, sizeof t, v);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", left, py, right, py);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>\n", left - 4, py + 4,
+                t);
+    }
+}
+
+/* One GPU's roofline: returns the number of workloads drawn. */
+static int roofline_svg(FILE *f, const rp_view *v, int g, const climb_json *device, FILE *legend)
+{
+    rl_ceiling ceil[8];
+    const int n_ceil = ceilings_of(device, ceil);
+    rl_series *series = calloc((size_t)v->n_workloads + 1, sizeof *series);
+    rp_cases *all = calloc((size_t)v->n_workloads + 1, sizeof *all);
+    int n = 0;
+    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+    for (int w = 0; series && all && w < v->n_workloads; w++) {
+        const rp_pick *p = &v->picks[g * v->n_workloads + w];
+        if (!p->file || cases_of(p, &all[n]) != 0)
+            continue;
+        const rp_case *cs = roofline_case(&all[n]);
+        if (!cs) {
+            free_cases(&all[n]);
+            continue;
+        }
+        series[n].pick = p;
+        series[n].cs = cs;
+        for (int i = 0; i < cs->n; i++) {
+            const double fl = climb_jnum(cs->rows[i], "flops"), b = row_bytes(cs->rows[i]),
+                         r = climb_jnum(cs->rows[i], "gflops");
+            if (!row_ok(cs->rows[i]) || !(fl > 0) || !(b > 0) || !(r > 0))
+                continue;
+            xlo = fmin(xlo, fl / b);
+            xhi = fmax(xhi, fl / b);
+            ylo = fmin(ylo, r);
+            yhi = fmax(yhi, r);
+        }
+        n++;
+    }
+    if (n == 0) {
+        free(series);
+        free(all);
+        return 0;
+    }
+    double peak = 0, bw_lo = INFINITY;
+    for (int c = 0; c < n_ceil; c++) {
+        if (ceil[c].memory)
+            bw_lo = fmin(bw_lo, ceil[c].rate);
+        else
+            peak = fmax(peak, ceil[c].rate);
+    }
+    yhi = fmax(yhi, peak);
+    if (bw_lo < INFINITY && peak > 0)
+        xhi = fmax(xhi, 2 * peak / bw_lo); /* past the ridge */
+    const double W = 760, H = 470, L = 70, R = 130, T = 20, B = 50;
+    log_axis x, y;
+    axis_fit(&x, xlo / 2, xhi * 2, L, W - R);
+    axis_fit(&y, ylo / 2, yhi * 1.5, H - B, T);
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n<title>Roofline</title>\n",
+            W, H, W, H);
+    fprintf(f, "<defs><clipPath id=\"plot%d\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>"
+               "</defs>\n",
+            g, L, T, W - R - L, H - B - T);
+    svg_log_grid(f, &x, &y, T, H - B, L, W - R);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n", L, T, W - R - L,
+            H - B - T);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">arithmetic intensity (flops per "
+               "byte moved)</text>\n",
+            (L + W - R) / 2, H - 12);
+    fprintf(f, "<text x=\"14\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
+               "GFLOP/s</text>\n",
+            (T + H - B) / 2, (T + H - B) / 2);
+    /* ceilings: a memory line rises with intensity until the highest compute ceiling; a compute line is flat from
+       where the fastest memory line meets it */
+    double bw_hi = 0;
+    for (int c = 0; c < n_ceil; c++)
+        if (ceil[c].memory)
+            bw_hi = fmax(bw_hi, ceil[c].rate);
+    fprintf(f, "<g clip-path=\"url(#plot%d)\">\n", g);
+    for (int c = 0; c < n_ceil; c++) {
+        const rl_ceiling *k = &ceil[c];
+        double x0, x1, y0, y1;
+        if (k->memory) {
+            x0 = x.lo;
+            x1 = peak > 0 ? peak / k->rate : x.hi;
+            y0 = k->rate * x0;
+            y1 = k->rate * x1;
+        } else {
+            x0 = bw_hi > 0 ? k->rate / bw_hi : x.lo;
+            x1 = x.hi;
+            y0 = y1 = k->rate;
+        }
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ceiling\"%s%s%s><title>%s: "
+                   "%.0f %s (measured)</title></line>\n",
+                axis_at(&x, x0), axis_at(&y, y0), axis_at(&x, x1), axis_at(&y, y1), k->dash[0] ? " stroke-dasharray=\"" : "",
+                k->dash, k->dash[0] ? "\"" : "", k->label, k->rate, k->memory ? "GB/s" : "G/s");
+    }
+    fputs("</g>\n", f);
+    for (int c = 0; c < n_ceil; c++) { /* labels outside the clip, at the right edge or the top */
+        const rl_ceiling *k = &ceil[c];
+        if (k->memory) {
+            const double xe = peak > 0 ? fmin(peak / k->rate, x.hi) : x.hi;
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"clabel\" text-anchor=\"end\">%s %.0f GB/s</text>\n",
+                    axis_at(&x, xe) - 4, axis_at(&y, k->rate * xe) + (c == 0 ? -6 : 14), k->label, k->rate);
+        } else {
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"clabel\">%s %.0f G/s</text>\n", W - R + 4,
+                    axis_at(&y, k->rate) + 4, k->label, k->rate);
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        const rp_case *cs = series[s].cs;
+        const char *color = PALETTE[s % N_PALETTE];
+        /* the ladder, in rung order, joined up to the best rung */
+        fputs("<g><title>", f);
+        esc(f, series[s].pick->workload);
+        fprintf(f, "</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
+        double best_ord = INFINITY;
+        for (int i = 0; i < cs->n; i++)
+            if (same(kind_of(cs->rows[i]), "best"))
+                best_ord = climb_jnum(cs->rows[i], "ordinal");
+        const climb_json **line = calloc((size_t)cs->n + 1, sizeof *line);
+        int n_line = 0;
+        for (int i = 0; line && i < cs->n; i++) {
+            const climb_json *row = cs->rows[i];
+            const char *k = kind_of(row);
+            const double fl = climb_jnum(row, "flops"), b = row_bytes(row), r = climb_jnum(row, "gflops"),
+                         ord = climb_jnum(row, "ordinal");
+            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0) || !(same(k, "ladder") || same(k, "best")) ||
+                ord > best_ord)
+                continue;
+            int at = n_line++; /* insertion by ordinal */
+            while (at > 0 && climb_jnum(line[at - 1], "ordinal") > ord) {
+                line[at] = line[at - 1];
+                at--;
+            }
+            line[at] = row;
+        }
+        for (int i = 0; i < n_line; i++)
+            fprintf(f, "%.1f,%.1f ", axis_at(&x, climb_jnum(line[i], "flops") / row_bytes(line[i])),
+                    axis_at(&y, climb_jnum(line[i], "gflops")));
+        free(line);
+        fputs("\"/></g>\n", f);
+        for (int i = 0; i < cs->n; i++) {
+            const climb_json *row = cs->rows[i];
+            const char *k = kind_of(row), *rung = climb_jstr(row, "rung");
+            const double fl = climb_jnum(row, "flops"), b = row_bytes(row), r = climb_jnum(row, "gflops");
+            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0))
+                continue;
+            const double px = axis_at(&x, fl / b), py = axis_at(&y, r);
+            fputs("<g>", f);
+            if (same(k, "vendor") || same(k, "bound"))
+                fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#000\" "
+                           "stroke-width=\"%s\"/>",
+                        px - 4.5, py - 4.5, same(k, "vendor") ? color : "#fff", same(k, "vendor") ? "1.5" : "1");
+            else
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"%s/>", px, py,
+                        same(k, "best") ? "6" : "3.5", color, same(k, "best") ? " stroke=\"#000\" stroke-width=\"1.5\"" : "");
+            char shape[600], pct[32];
+            shape_text(row, shape, sizeof shape);
+            fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
+                fputs("<title>", f);
+            esc(f, series[s].pick->workload);
+            fputs(" ", f);
+            esc(f, rung);
+            fprintf(f, " (%s), ", k);
+            esc(f, shape);
+            fprintf(f, ": %.3g flops/byte, %.4g GFLOP/s, %s%% of roofline</title></g>\n", fl / b, r, pct);
+        }
+        if (legend) {
+            fprintf(legend, "<li><span class=\"swatch\" style=\"background:%s\"></span><a href=\"#wl-", color);
+            esc(legend, series[s].pick->workload);
+            fputs("\">", legend);
+            esc(legend, series[s].pick->workload);
+            fputs("</a>: ", legend);
+            char shape[600];
+            shape_text(cs->rows[0], shape, sizeof shape);
+            esc(legend, shape);
+            fputs("</li>\n", legend);
+        }
+    }
+    fputs("</svg>\n", f);
+    for (int s = 0; s < n; s++)
+        free_cases(&all[s]);
+    free(series);
+    free(all);
+    return n;
+}
+
+/* ---- the ladder chart of one case ---- */
+
+/* The published figure of a rung on this case: the registry's published case must be this row's type and shape. */
+static double published_us(const climb_json *reg, const climb_json *row)
+{
+    const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
+    if (!pub || pub->type != CLIMB_JSON_OBJECT || !same(climb_jstr(pub, "type"), climb_jstr(row, "type")))
+        return NAN;
+    const climb_json *a = climb_json_get(pub, "shape"), *b = climb_json_get(row, "shape");
+    if (!a || !b || a->type != CLIMB_JSON_ARRAY || b->type != CLIMB_JSON_ARRAY || a->n != b->n)
+        return NAN;
+    for (int i = 0; i < a->n; i++)
+        if (a->items[i].number != b->items[i].number)
+            return NAN;
+    const climb_json *rungs = climb_json_get(reg, "rungs");
+    for (int i = 0; rungs && rungs->type == CLIMB_JSON_ARRAY && i < rungs->n; i++)
+        if (same(climb_jstr(&rungs->items[i], "name"), climb_jstr(row, "rung")))
+            return climb_jnum(&rungs->items[i], "published_us");
+    return NAN;
+}
+
+static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
+{
+    const climb_json *pub = p->reg ? climb_json_get(p->reg, "published") : NULL;
+    const char *pub_gpu = pub && pub->type == CLIMB_JSON_OBJECT ? climb_jstr(pub, "gpu") : NULL;
+    double lo = INFINITY, hi = 0;
+    int bars = 0, has_pub = 0;
+    for (int i = 0; i < cs->n; i++) {
+        const climb_json *row = cs->rows[i];
+        const char *k = kind_of(row);
+        const double t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us"),
+                     pu = published_us(p->reg, row);
+        if (!same(k, "vendor") && !same(k, "bound"))
+            bars++;
+        if (pu > 0)
+            has_pub = 1;
+        const double vals[] = {row_ok(row) ? t : NAN, row_ok(row) ? roof : NAN, pu};
+        for (int j = 0; j < 3; j++)
+            if (vals[j] > 0) {
+                lo = fmin(lo, vals[j]);
+                hi = fmax(hi, vals[j]);
+            }
+    }
+    if (!(hi > 0)) {
+        fputs("<p class=\"none\">No rung ran on this case.</p>\n", f);
+        return;
+    }
+    const double W = 760, L = 250, R = 170, T = 30, rowh = has_pub ? 30 : 22, B = 30;
+    const double H = T + bars * rowh + B;
+    log_axis x;
+    axis_fit(&x, lo / 1.2, hi * 1.2, L, W - R);
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n<title>",
+            W, H, W, H);
+    esc(f, p->workload);
+    fputs(" ", f);
+    char shape[600];
+    shape_text(cs->rows[0], shape, sizeof shape);
+    esc(f, shape);
+    fputs(": median time per rung (log scale)</title>\n", f);
+    svg_log_grid(f, &x, NULL, T - 6, H - B, L, W - R);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">median µs (log scale)</text>\n",
+            (L + W - R) / 2, H - 2);
+    int at = 0;
+    for (int i = 0; i < cs->n; i++) {
+        const climb_json *row = cs->rows[i];
+        const char *k = kind_of(row), *rung = climb_jstr(row, "rung"), *status = climb_jstr(row, "status");
+        if (same(k, "vendor") || same(k, "bound"))
+            continue;
+        const double y0 = T + at * rowh, t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us");
+        at++;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"rung%s\" text-anchor=\"end\">", L - 6, y0 + 13,
+                same(k, "best") ? " best" : "");
+        esc(f, rung);
+        fputs("</text>", f);
+        if (row_ok(row) && t > 0) {
+            char a[32], pct[32];
+            fmt_num(a, sizeof a, t);
+            fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" class=\"bar %s\"><title>", L,
+                    y0 + 3, fmax(1, axis_at(&x, t) - L), same(k, "best") ? "bestbar" : "ladderbar");
+            esc(f, rung);
+            fprintf(f, ": %s µs median, noise %.1f%%, %s%% of roofline</title></rect>", a,
+                    climb_jnum(row, "noise_pct"), pct);
+            if (roof > 0)
+                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"rooftick\"/>",
+                        axis_at(&x, roof), y0 + 1, axis_at(&x, roof), y0 + 19);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\">%s µs%s%s%s</text>", W - R + 6, y0 + 13, a,
+                    isnan(climb_jnum(row, "pct_roofline")) ? "" : ", ", isnan(climb_jnum(row, "pct_roofline")) ? "" : pct,
+                    isnan(climb_jnum(row, "pct_roofline")) ? "" : "% roof");
+        } else {
+            const char *note = climb_jstr(row, "note");
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"status\"><title>", L + 4, y0 + 13);
+            esc(f, note);
+            fputs("</title>", f);
+            esc(f, status ? status : "not run");
+            if (note && note[0]) {
+                char cut[72];
+                snprintf(cut, sizeof cut, "%s", note);
+                fputs(": ", f);
+                esc(f, cut);
+                if (strlen(note) >= sizeof cut - 1)
+                    fputs("…", f);
+            }
+            fputs("</text>", f);
+        }
+        const double pu = published_us(p->reg, row);
+        if (pu > 0) {
+            char a[32];
+            fmt_num(a, sizeof a, pu);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"6\" class=\"bar pubbar\"><title>published "
+                       "(%s): %s µs</title></rect>",
+                    L, y0 + 19, fmax(1, axis_at(&x, pu) - L), pub_gpu ? pub_gpu : "?", a);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"pub\">published (", W - R + 6, y0 + 26);
+            esc(f, pub_gpu ? pub_gpu : "?");
+            fprintf(f, ") %s µs</text>", a);
+        }
+        fputs("\n", f);
+    }
+    /* vendor and bound rungs: lines across the bars, labelled on top */
+    int labels = 0;
+    for (int i = 0; i < cs->n; i++) {
+        const climb_json *row = cs->rows[i];
+        const char *k = kind_of(row);
+        const double t = climb_jnum(row, "median_us");
+        if (!(same(k, "vendor") || same(k, "bound")) || !row_ok(row) || !(t > 0))
+            continue;
+        char a[32];
+        fmt_num(a, sizeof a, t);
+        const double px = axis_at(&x, t);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"><title>", px, T - 4, px,
+                H - B, same(k, "vendor") ? "vendorline" : "boundline");
+        esc(f, climb_jstr(row, "rung"));
+        fprintf(f, " (%s): %s µs</title></line>", k, a);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"%s\">", px, T - 8 - 10.0 * (labels % 2),
+                same(k, "vendor") ? "vendorlabel" : "boundlabel", px > (L + W - R) / 2 ? "end" : "start");
+        esc(f, climb_jstr(row, "rung"));
+        fprintf(f, " %s µs</text>\n", a);
+        labels++;
+    }
+    fputs("</svg>\n", f);
+}
+
+/* ---- the page ---- */
+
+static const char *const CSS =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;max-width:1600px;padding:0 16px;"
+    "color:#222;background:#fff}\n"
+    "h1{margin:16px 0 4px}h2{border-bottom:1px solid #ccc;padding-bottom:2px;margin-top:32px}h3{margin:20px 0 6px}\n"
+    "table{border-collapse:collapse;font-size:13px;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+    "text-align:left;vertical-align:top}td.n,th.n{text-align:right}\n"
+    "code{font-family:ui-monospace,monospace;font-size:12px}.muted{color:#666;font-size:13px}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:8px 24px}.case{flex:0 0 auto}.case h4{margin:8px 0 2px;font-size:13px;"
+    "font-weight:600}\n"
+    "svg.chart{background:#fff;max-width:100%;height:auto;font-family:system-ui,sans-serif}\n"
+    "svg .grid{stroke:#e4e4e4;stroke-width:1}svg .frame{fill:none;stroke:#888}svg .tick{font-size:10px;fill:#555}\n"
+    "svg .label{font-size:12px;fill:#333}svg .ceiling{stroke:#222;stroke-width:1.6;fill:none}"
+    "svg .clabel{font-size:11px;fill:#222}\n"
+    "svg .rung{font-size:11px;font-family:ui-monospace,monospace;fill:#222}svg .rung.best{font-weight:700}\n"
+    "svg .ladderbar{fill:#6a9fd4}svg .bestbar{fill:#e07b27}svg .pubbar{fill:#aaa}svg .val{font-size:11px;fill:#222}"
+    "svg .pub{font-size:9px;fill:#777}svg .status{font-size:11px;fill:#a33}\n"
+    "svg .rooftick{stroke:#2a8a2a;stroke-width:2}svg .vendorline{stroke:#c0392b;stroke-width:1.5;"
+    "stroke-dasharray:5,3}svg .boundline{stroke:#555;stroke-width:1.2;stroke-dasharray:2,3}\n"
+    "svg .vendorlabel{font-size:10px;fill:#c0392b}svg .boundlabel{font-size:10px;fill:#555}\n"
+    "ul.legend{columns:2;font-size:13px;list-style:none;padding-left:0}.swatch{display:inline-block;width:10px;"
+    "height:10px;margin-right:6px;border-radius:5px}\n"
+    "details{margin:4px 0 8px}summary{cursor:pointer;font-size:13px}.notes{font-size:12px}\n";
+
+static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *from)
+{
+    const char *name = climb_jstr(d, "name"), *cc = climb_jstr(d, "compute_capability");
+    const climb_json *th = climb_json_get(d, "theoretical"), *m = climb_json_get(d, "measured"),
+                     *nv = climb_json_get(d, "nvml");
+    const double drv = climb_jnum(d, "driver_version"), rt = climb_jnum(d, "runtime_version");
+    char facts[600];
+    snprintf(facts, sizeof facts,
+             "%s, compute capability %s, %.0f SMs, SM clock %.0f MHz, memory clock %.0f MHz, %.0f-bit bus, "
+             "L2 %.0f MiB, %.0f GiB; driver %.0f.%.0f, runtime %.0f.%.0f",
+             name ? name : "?", cc ? cc : "?", climb_jnum(d, "sms"), climb_jnum(d, "sm_clock_mhz"),
+             climb_jnum(d, "mem_clock_mhz"), climb_jnum(d, "bus_width_bits"), climb_jnum(d, "l2_bytes") / 1048576.0,
+             climb_jnum(d, "global_mem_bytes") / 1073741824.0, floor(drv / 1000), fmod(drv, 1000) / 10,
+             floor(rt / 1000), fmod(rt, 1000) / 10);
+    fputs("<table><tr><th>device</th><td>", f);
+    esc(f, facts);
+    fputs("</td></tr>\n", f);
+    fprintf(md, "- device: %s\n", facts);
+    if (th && th->type == CLIMB_JSON_OBJECT) {
+        fprintf(f, "<tr><th>theoretical</th><td>%.0f GB/s memory, %.0f GFLOP/s FP32 FFMA</td></tr>\n",
+                climb_jnum(th, "bandwidth_gbs"), climb_jnum(th, "ffma_gflops"));
+        fprintf(md, "- theoretical: %.0f GB/s memory, %.0f GFLOP/s FP32 FFMA\n", climb_jnum(th, "bandwidth_gbs"),
+                climb_jnum(th, "ffma_gflops"));
+    }
+    if (m && m->type == CLIMB_JSON_OBJECT) {
+        char line[400], v[7][32];
+        const char *keys[] = {"copy_gbs", "read_gbs", "write_gbs", "ffma_gflops", "dfma_gflops", "sfu_gops",
+                              "launch_us"};
+        for (int i = 0; i < 7; i++)
+            fmt_num(v[i], sizeof v[i], climb_jnum(m, keys[i]));
+        snprintf(line, sizeof line,
+                 "copy %s GB/s (read + written), read %s GB/s, write %s GB/s, FFMA %s GFLOP/s, DFMA %s GFLOP/s, "
+                 "SFU %s G/s, launch %s µs",
+                 v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        fprintf(f, "<tr><th>measured</th><td>%s<br><span class=\"muted\">at the start of ", line);
+        esc(f, from->path);
+        fputs(" (each report carries its own; a row's % of roofline uses its report's)</span></td></tr>\n", f);
+        fprintf(md, "- measured (%s): %s\n", from->path, line);
+    }
+    if (nv && nv->type == CLIMB_JSON_OBJECT) {
+        fputs("<tr><th>NVML</th><td>", f);
+        for (int i = 0; i < nv->n; i++) {
+            const climb_json *x = &nv->items[i];
+            fprintf(f, "%s", i ? ", " : "");
+            esc(f, nv->keys[i]);
+            if (x->type == CLIMB_JSON_NUMBER)
+                fprintf(f, " %g", x->number);
+            else if (x->type == CLIMB_JSON_STRING) {
+                fputs(" ", f);
+                esc(f, x->string);
+            }
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+/* The best rung's row of a case (status ok), or NULL. */
+static const climb_json *best_row(const rp_case *cs)
+{
+    for (int i = 0; i < cs->n; i++)
+        if (same(kind_of(cs->rows[i]), "best") && row_ok(cs->rows[i]))
+            return cs->rows[i];
+    return NULL;
+}
+
+static void range_text(char *out, size_t len, double lo, double hi, const char *suffix)
+{
+    if (!(hi >= lo))
+        snprintf(out, len, "-");
+    else if (fabs(hi - lo) < 0.005 * fabs(hi))
+        snprintf(out, len, "%.2f%s", lo, suffix);
+    else
+        snprintf(out, len, "%.2f–%.2f%s", lo, hi, suffix);
+}
+
+/* One GPU's table: each workload's best rung over its cases against the vendor and the roofline. */
+static void gpu_table(FILE *f, FILE *md, const rp_view *v, int g)
+{
+    fputs("<table><tr><th>workload</th><th>best rung</th><th class=\"n\">cases</th><th class=\"n\">vendor's time / "
+          "best's</th><th class=\"n\">% of roofline</th><th>report</th></tr>\n",
+          f);
+    fputs("| workload | best rung | cases | vendor's time / best's | % of roofline | report |\n|---|---|--:|--:|--:|---|\n",
+          md);
+    for (int w = 0; w < v->n_workloads; w++) {
+        const rp_pick *p = &v->picks[g * v->n_workloads + w];
+        rp_cases cases;
+        if (!p->file || cases_of(p, &cases) != 0)
+            continue;
+        double vlo = INFINITY, vhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
+        const char *best = NULL;
+        int n = 0;
+        for (int c = 0; c < cases.n; c++) {
+            const climb_json *b = best_row(&cases.cases[c]);
+            if (!b)
+                continue;
+            n++;
+            best = climb_jstr(b, "rung");
+            const double vv = climb_jnum(b, "vs_vendor"), pr = climb_jnum(b, "pct_roofline");
+            if (!isnan(vv)) {
+                vlo = fmin(vlo, vv);
+                vhi = fmax(vhi, vv);
+            }
+            if (!isnan(pr)) {
+                rlo = fmin(rlo, pr);
+                rhi = fmax(rhi, pr);
+            }
+        }
+        char vend[64], roof[64];
+        range_text(vend, sizeof vend, vlo, vhi, "×");
+        if (rhi >= rlo && lround(rlo) == lround(rhi))
+            snprintf(roof, sizeof roof, "%.0f%%", rlo);
+        else if (rhi >= rlo)
+            snprintf(roof, sizeof roof, "%.0f–%.0f%%", rlo, rhi);
+        else
+            snprintf(roof, sizeof roof, "-");
+        fputs("<tr><td><a href=\"#wl-", f);
+        esc(f, p->workload);
+        fputs("\">", f);
+        esc(f, p->workload);
+        fputs("</a></td><td><code>", f);
+        esc(f, best ? best : "-");
+        fprintf(f, "</code></td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>", n, vend,
+                roof);
+        esc(f, p->file->path);
+        fputs("</td></tr>\n", f);
+        fprintf(md, "| %s | `%s` | %d | %s | %s | ", p->workload, best ? best : "-", n, vend, roof);
+        md_cell(md, p->file->path);
+        fputs(" |\n", md);
+        free_cases(&cases);
+    }
+    fputs("</table>\n", f);
+    fputs("\n", md);
+}
+
+/* Several GPUs: each case that two or more of them ran, its best rung's time and ratio to the vendor on each. */
+static void gpus_table(FILE *f, FILE *md, const rp_view *v)
+{
+    fputs("<h2 id=\"gpus\">Side by side</h2>\n<p class=\"muted\">Each case that more than one GPU ran: the best rung's "
+          "median and, in brackets, the vendor's time over it (above 1: the best rung is faster).</p>\n<table><tr>"
+          "<th>workload</th><th>case</th>",
+          f);
+    fputs("## Side by side\n\n| workload | case |", md);
+    for (int g = 0; g < v->n_gpus; g++) {
+        fputs("<th class=\"n\">", f);
+        esc(f, v->gpus[g]);
+        fputs("</th>", f);
+        fprintf(md, " %s |", v->gpus[g]);
+    }
+    fputs("</tr>\n", f);
+    fputs("\n|---|---|", md);
+    for (int g = 0; g < v->n_gpus; g++)
+        fputs("--:|", md);
+    fputs("\n", md);
+    for (int w = 0; w < v->n_workloads; w++) {
+        const int ng = v->n_gpus;
+        rp_cases *cs = calloc((size_t)ng, sizeof *cs);
+        int *have = calloc((size_t)ng, sizeof *have);
+        const climb_json **rows = calloc((size_t)ng, sizeof *rows);
+        if (!cs || !have || !rows) {
+            free(cs);
+            free(have);
+            free(rows);
+            continue;
+        }
+        for (int g = 0; g < ng; g++) {
+            const rp_pick *p = &v->picks[g * v->n_workloads + w];
+            have[g] = p->file && cases_of(p, &cs[g]) == 0;
+        }
+        for (int g0 = 0; g0 < ng; g0++) {
+            if (!have[g0])
+                continue;
+            for (int c = 0; c < cs[g0].n; c++) {
+                const char *key = cs[g0].cases[c].key;
+                int first = 1, count = 0;
+                memset(rows, 0, (size_t)ng * sizeof *rows);
+                for (int g = 0; g < ng; g++) {
+                    if (!have[g])
+                        continue;
+                    for (int k = 0; k < cs[g].n; k++)
+                        if (strcmp(cs[g].cases[k].key, key) == 0) {
+                            rows[g] = best_row(&cs[g].cases[k]);
+                            first &= !(g < g0);
+                            count++;
+                        }
+                }
+                if (count < 2 || !first) /* shown once, from the first GPU that has it */
+                    continue;
+                char shape[600];
+                shape_text(cs[g0].cases[c].rows[0], shape, sizeof shape);
+                fputs("<tr><td>", f);
+                esc(f, v->workloads[w]);
+                fputs("</td><td>", f);
+                esc(f, shape);
+                fputs("</td>", f);
+                fprintf(md, "| %s | ", v->workloads[w]);
+                md_cell(md, shape);
+                fputs(" |", md);
+                for (int g = 0; g < v->n_gpus; g++) {
+                    char cell[96] = "-", a[32];
+                    if (rows[g]) {
+                        fmt_num(a, sizeof a, climb_jnum(rows[g], "median_us"));
+                        const double vv = climb_jnum(rows[g], "vs_vendor");
+                        if (isnan(vv))
+                            snprintf(cell, sizeof cell, "%s µs", a);
+                        else
+                            snprintf(cell, sizeof cell, "%s µs (%.2f×)", a, vv);
+                    }
+                    fprintf(f, "<td class=\"n\">%s</td>", cell);
+                    fprintf(md, " %s |", cell);
+                }
+                fputs("</tr>\n", f);
+                fputs("\n", md);
+            }
+        }
+        for (int g = 0; g < ng; g++)
+            if (have[g])
+                free_cases(&cs[g]);
+        free(cs);
+        free(have);
+        free(rows);
+    }
+    fputs("</table>\n", f);
+    fputs("\n", md);
+}
+
+static void reports_table(FILE *f, FILE *md, const rp_set *s)
+{
+    fputs("<h2 id=\"reports\">Reports read</h2>\n<table><tr><th>report</th><th>command</th><th>GPU</th><th>timing</th>"
+          "<th>sweep</th><th>commit</th><th>date</th><th class=\"n\">rows</th><th>notes</th></tr>\n",
+          f);
+    fputs("## Reports read\n\n| report | command | GPU | timing | sweep | commit | date | rows |\n"
+          "|---|---|---|---|---|---|---|--:|\n",
+          md);
+    for (int i = 0; i < s->n; i++) {
+        const rp_file *r = &s->files[i];
+        const climb_json *dirty = climb_json_get(r->f.root, "git_dirty");
+        const int is_dirty = dirty && dirty->type == CLIMB_JSON_BOOL && dirty->number != 0;
+        const climb_json *notes = climb_json_get(r->f.root, "notes");
+        const int n_notes = notes && notes->type == CLIMB_JSON_ARRAY ? notes->n : 0;
+        const char *cells[] = {r->path, r->f.command, gpu_of(r), r->f.timing, r->f.sweep ? r->f.sweep : "-",
+                               r->f.commit, r->f.date};
+        fputs("<tr>", f);
+        fputs("|", md);
+        for (int c = 0; c < 7; c++) {
+            fputs(c == 5 ? "<td><code>" : "<td>", f);
+            char cut[16];
+            const char *txt = cells[c] ? cells[c] : "?";
+            if (c == 5) { /* a commit by its first 7 characters */
+                snprintf(cut, sizeof cut, "%.7s%s", txt, is_dirty ? "+" : "");
+                txt = cut;
+            }
+            esc(f, txt);
+            fputs(c == 5 ? "</code></td>" : "</td>", f);
+            fputs(" ", md);
+            md_cell(md, txt);
+            fputs(" |", md);
+        }
+        fprintf(f, "<td class=\"n\">%d</td><td>", r->f.results->n);
+        fprintf(md, " %d |\n", r->f.results->n);
+        if (n_notes > 0) {
+            fprintf(f, "<details><summary>%d note%s</summary><ul class=\"notes\">", n_notes, n_notes > 1 ? "s" : "");
+            for (int k = 0; k < n_notes; k++)
+                if (notes->items[k].type == CLIMB_JSON_STRING) {
+                    fputs("<li>", f);
+                    esc(f, notes->items[k].string);
+                    fputs("</li>", f);
+                }
+            fputs("</ul></details>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    fputs("\n", md);
+    if (s->skipped_other || s->skipped_bad) {
+        fprintf(f, "<p class=\"muted\">Skipped: %d JSON file%s that %s not bench reports (wisdom, device lists, tune "
+                   "reports)%s",
+                s->skipped_other, s->skipped_other == 1 ? "" : "s", s->skipped_other == 1 ? "is" : "are",
+                s->skipped_bad ? "; " : ".</p>\n");
+        if (s->skipped_bad)
+            fprintf(f, "%d that could not be read (named on stderr).</p>\n", s->skipped_bad);
+    }
+}
+
+static void workload_section(FILE *f, const rp_view *v, int w)
+{
+    const char *name = v->workloads[w];
+    const climb_json *reg = NULL;
+    for (int g = 0; g < v->n_gpus && !reg; g++)
+        reg = v->picks[g * v->n_workloads + w].reg;
+    fputs("<h2 id=\"wl-", f);
+    esc(f, name);
+    fputs("\">", f);
+    esc(f, name);
+    const char *title = reg ? climb_jstr(reg, "title") : NULL, *src = reg ? climb_jstr(reg, "seed_ref") : NULL;
+    if (title) {
+        fputs(": ", f);
+        esc(f, title);
+    }
+    fputs("</h2>\n", f);
+    if (src) {
+        fputs("<p class=\"muted\">From: ", f);
+        esc(f, src);
+        fputs("</p>\n", f);
+    }
+    const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
+    if (pub && pub->type == CLIMB_JSON_OBJECT) {
+        fputs("<p class=\"muted\">Published figures (grey bars): ", f);
+        esc(f, climb_jstr(pub, "source"));
+        fputs(", on ", f);
+        esc(f, climb_jstr(pub, "gpu"));
+        fputs(".</p>\n", f);
+    }
+    for (int g = 0; g < v->n_gpus; g++) {
+        const rp_pick *p = &v->picks[g * v->n_workloads + w];
+        rp_cases cases;
+        if (!p->file || cases_of(p, &cases) != 0)
+            continue;
+        fputs("<h3>", f);
+        esc(f, p->gpu);
+        fputs("</h3>\n<p class=\"muted\">", f);
+        esc(f, p->file->path);
+        fputs(": commit <code>", f);
+        char c7[8];
+        snprintf(c7, sizeof c7, "%.7s", p->file->f.commit ? p->file->f.commit : "?");
+        esc(f, c7);
+        fputs("</code>, ", f);
+        esc(f, p->file->f.date ? p->file->f.date : "?");
+        fputs(", ", f);
+        esc(f, p->file->f.timing ? p->file->f.timing : "?");
+        fprintf(f, " timing. %d case%s. Bars: each rung's median (orange: the best rung); red dashed line: the "
+                   "vendor; grey dotted: the bound rung; green tick: the least time the measured ceilings allow "
+                   "(the roofline).</p>\n<div class=\"charts\">\n",
+                cases.n, cases.n == 1 ? "" : "s");
+        for (int c = 0; c < cases.n; c++) {
+            const rp_case *cs = &cases.cases[c];
+            char shape[600];
+            shape_text(cs->rows[0], shape, sizeof shape);
+            fputs("<div class=\"case\"><h4>", f);
+            esc(f, shape);
+            const char *input = climb_jstr(cs->rows[0], "input");
+            if (input && input[0]) {
+                fputs(" <span class=\"muted\">(", f);
+                esc(f, input);
+                fputs(")</span>", f);
+            }
+            fputs("</h4>\n", f);
+            ladder_svg(f, p, cs);
+            fputs("</div>\n", f);
+        }
+        fputs("</div>\n", f);
+        free_cases(&cases);
+    }
+}
+
+static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, const char *title, const char *const *paths,
+                      int n_paths)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+          "content=\"width=device-width, initial-scale=1\">\n<title>",
+          f);
+    esc(f, title);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head><body>\n<h1>", CSS);
+    esc(f, title);
+    fputs("</h1>\n<p class=\"muted\">Built by <code>climb report", f);
+    fprintf(md, "# %s\n\nBuilt by `climb report", title);
+    for (int i = 0; i < n_paths; i++) { /* the inputs only: the page does not name where it was written */
+        fputs(" ", f);
+        esc(f, paths[i]);
+        fprintf(md, " %s", paths[i]);
+    }
+    fprintf(f, "</code> from %d report%s. Every figure is from the reports (docs/report-format.md says what each "
+               "field means); hover a point or bar for its numbers.</p>\n<ul>",
+            s->n, s->n == 1 ? "" : "s");
+    fprintf(md, "` from %d report%s.\n\n", s->n, s->n == 1 ? "" : "s");
+    for (int g = 0; g < v->n_gpus; g++) {
+        fprintf(f, "<li><a href=\"#gpu-%d\">", g);
+        esc(f, v->gpus[g]);
+        fputs("</a></li>", f);
+    }
+    if (v->n_gpus > 1)
+        fputs("<li><a href=\"#gpus\">side by side</a></li>", f);
+    fputs("<li>workloads:", f);
+    for (int w = 0; w < v->n_workloads; w++) {
+        fputs(" <a href=\"#wl-", f);
+        esc(f, v->workloads[w]);
+        fputs("\">", f);
+        esc(f, v->workloads[w]);
+        fputs("</a>", f);
+    }
+    fputs("</li><li><a href=\"#reports\">reports read</a></li></ul>\n", f);
+    for (int g = 0; g < v->n_gpus; g++) {
+        /* the device block of the newest report drawn for this GPU */
+        const rp_file *newest = NULL;
+        for (int w = 0; w < v->n_workloads; w++) {
+            const rp_file *p = v->picks[g * v->n_workloads + w].file;
+            if (p && p->f.device &&
+                (!newest || strcmp(p->f.date ? p->f.date : "", newest->f.date ? newest->f.date : "") > 0))
+                newest = p;
+        }
+        fprintf(f, "<h2 id=\"gpu-%d\">", g);
+        esc(f, v->gpus[g]);
+        fputs("</h2>\n", f);
+        fprintf(md, "## %s\n\n", v->gpus[g]);
+        if (newest)
+            device_block(f, md, newest->f.device, newest);
+        fputs("\n", md);
+        fputs("<h3>Roofline</h3>\n", f);
+        char *legend_text = NULL;
+        size_t legend_len = 0;
+        FILE *legend = open_memstream(&legend_text, &legend_len);
+        const int drawn = legend ? roofline_svg(f, v, g, newest ? newest->f.device : NULL, legend) : 0;
+        if (legend)
+            fclose(legend);
+        if (drawn > 0) {
+            fprintf(f, "<p class=\"muted\">Each workload with floating-point work, on its largest case (below): its "
+                       "ladder joined from the first rung to the best (large circle); squares: vendor rungs (filled) "
+                       "and bound rungs (open). Lines: the measured ceilings of ");
+            esc(f, newest ? newest->path : "?");
+            fputs(". Workloads that count no flops (data movement, sorting, graphs) are in their ladder charts "
+                  "only.</p>\n<ul class=\"legend\">",
+                  f);
+            fputs(legend_text ? legend_text : "", f);
+            fputs("</ul>\n", f);
+        } else {
+            fputs("<p class=\"muted\">No report of this GPU counts flops: no roofline.</p>\n", f);
+        }
+        free(legend_text);
+        fputs("<h3>Best rungs</h3>\n", f);
+        gpu_table(f, md, v, g);
+    }
+    if (v->n_gpus > 1)
+        gpus_table(f, md, v);
+    for (int w = 0; w < v->n_workloads; w++)
+        workload_section(f, v, w);
+    reports_table(f, md, s);
+    fputs("</body></html>\n", f);
+    return ferror(f) || ferror(md) ? -1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *html = NULL, *mdpath = NULL, *title = NULL;
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    int n_paths = 0;
+    if (!paths) {
+        fprintf(stderr, "climb: report: out of host memory\n");
+        return EXIT_FAILED;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(REPORT_USAGE, stdout);
+            free(paths);
+            return 0;
+        }
+        const char **slot = strcmp(argv[i], "--html") == 0 ? &html
+                            : strcmp(argv[i], "--md") == 0 ? &mdpath
+                            : strcmp(argv[i], "--title") == 0 ? &title
+                                                               : NULL;
+        if (slot) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                free(paths);
+                return usage_error(REPORT_USAGE, "report: %s needs a value", argv[i]);
+            }
+            if (*slot) {
+                free(paths);
+                return usage_error(REPORT_USAGE, "report: %s given twice", argv[i]);
+            }
+            *slot = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            free(paths);
+            return usage_error(REPORT_USAGE, "report: unknown option '%s'", argv[i]);
+        } else {
+            paths[n_paths++] = argv[i];
+        }
+    }
+    if (!html)
+        html = "results.html";
+    if (!title)
+        title = "climb results";
+    if (n_paths == 0)
+        paths[n_paths++] = "results";
+    if (mdpath && strcmp(mdpath, html) == 0) {
+        free(paths);
+        return usage_error(REPORT_USAGE, "report: --html and --md name the same file '%s'", html);
+    }
+    /* the outputs are checked before any report is read */
+    FILE *f = strcmp(html, "-") == 0 ? stdout : fopen(html, "w");
+    if (!f) {
+        fprintf(stderr, "climb: report: cannot write %s: %s\n", html, strerror(errno));
+        free(paths);
+        return EXIT_FAILED;
+    }
+    FILE *md = mdpath ? (strcmp(mdpath, "-") == 0 ? stdout : fopen(mdpath, "w")) : fopen("/dev/null", "w");
+    if (!md) {
+        fprintf(stderr, "climb: report: cannot write %s: %s\n", mdpath ? mdpath : "/dev/null", strerror(errno));
+        if (f != stdout)
+            fclose(f);
+        free(paths);
+        return EXIT_FAILED;
+    }
+    rp_set s;
+    memset(&s, 0, sizeof s);
+    int rc = 0;
+    for (int i = 0; i < n_paths && rc == 0; i++)
+        rc = collect(&s, paths[i], 1, 0);
+    rp_view v;
+    memset(&v, 0, sizeof v);
+    if (rc == 0 && s.n == 0) {
+        fprintf(stderr, "climb: report: no climb bench report found in %s%s\n", paths[0], n_paths > 1 ? " and the rest" : "");
+        rc = EXIT_USAGE;
+    } else if (rc == 0 && build_view(&s, &v) != 0) {
+        fprintf(stderr, "climb: report: out of host memory\n");
+        rc = EXIT_FAILED;
+    } else if (rc == 0 && write_page(f, md, &s, &v, title, paths, n_paths) != 0) {
+        fprintf(stderr, "climb: report: writing %s failed\n", html);
+        rc = EXIT_FAILED;
+    } else if (rc != 0) {
+        rc = EXIT_FAILED;
+    }
+    if (f != stdout && fclose(f) != 0 && rc == 0) {
+        fprintf(stderr, "climb: report: writing %s failed: %s\n", html, strerror(errno));
+        rc = EXIT_FAILED;
+    }
+    if (md != stdout && fclose(md) != 0 && rc == 0) {
+        fprintf(stderr, "climb: report: writing %s failed: %s\n", mdpath, strerror(errno));
+        rc = EXIT_FAILED;
+    }
+    if (rc != 0) { /* no half-written page left behind */
+        if (strcmp(html, "-") != 0)
+            remove(html);
+        if (mdpath && strcmp(mdpath, "-") != 0)
+            remove(mdpath);
+    }
+    if (rc == 0 && strcmp(html, "-") != 0)
+        fprintf(stderr, "climb report: %d report%s, %d GPU%s, %d workload%s: %s%s%s\n", s.n, s.n == 1 ? "" : "s",
+                v.n_gpus, v.n_gpus == 1 ? "" : "s", v.n_workloads, v.n_workloads == 1 ? "" : "s", html,
+                mdpath ? " and " : "", mdpath ? mdpath : "");
+    free_view(&v);
+    for (int i = 0; i < s.n; i++) {
+        free(s.files[i].path);
+        climb_report_file_free(&s.files[i].f);
+    }
+    free(s.files);
+    free(paths);
+    return rc;
+}
