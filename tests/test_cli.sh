@@ -56,6 +56,28 @@ expect 0 'pad +int +default 0' list transpose
 expect 2 'transpose takes 2 sizes \(rows, cols\), this has 1' bench transpose --size 4096
 expect 2 "transpose has no i32" bench transpose --type i32
 expect 0 'options: none' list reduce
+# Size classes: S the smallest bench size, L the largest, M the quick run's; listed by 'climb list'; one class,
+# never with --size, --quick or --sweep. Noise target: a percentage, not with --profile.
+expect 0 'size classes \(bench --size-class\): S 2\^22; M 2\^24; L 2\^28' list reduce
+expect 0 '^  f32 n=2\^28' bench reduce --size-class L --dry-run
+[ "$(cases_of reduce --size-class S)" = 2 ] || { echo "FAIL: reduce --size-class S: not 2 cases"; fails=$((fails + 1)); }
+for w in $("$climb" list --names); do
+    cs=$(cases_of "$w" --size-class S) cl=$(cases_of "$w" --size-class L)
+    checks=$((checks + 1))
+    if [ -z "$cs" ] || [ -z "$cl" ] || [ "$cs" -lt 1 ] || [ "$cl" -lt 1 ]; then
+        echo "FAIL: $w: --size-class S or L runs no case ($cs, $cl)"; fails=$((fails + 1))
+    fi
+done
+expect 2 "--size-class: 'X' is not S, M or L" bench reduce --size-class X
+expect 2 '--size-class and --size: one or the other' bench reduce --size-class S --size 100
+expect 2 '--size-class and --quick: one or the other' bench reduce --size-class S --quick
+expect 2 '--size-class and --sweep: one or the other' bench reduce --size-class L --sweep sizes
+expect 2 '--size-class given twice' bench reduce --size-class S --size-class L
+expect 2 "--max-noise: '0' is not a percentage" bench reduce --max-noise 0
+expect 2 'not with --batch, --min-samples, --max-time or --max-noise' bench reduce --max-noise 1 --profile
+expect 0 'reduce: 4 cases' bench reduce --max-noise 0.5 --dry-run
+expect 0 '--max-noise PCT' help bench
+
 # Sweeps: each one's arguments parse (--dry-run: no GPU); the wrong ones are refused.
 # A sweep over real inputs ({data}/...) is skipped, exit 0 and said, where the data folder lacks them.
 while read -r w s; do

@@ -288,6 +288,69 @@ static void test_default_shapes(void)
     EXPECT_MSG(strstr(msg, "main_shapes[0] has 2 sizes"), "%s", msg);
 }
 
+/* The size classes of `bench --size-class`: S the smallest bench shape by elements, L the largest, M the quick
+ * run's main sizes (the bench list without them); a bench's shapes: the class first, then --quick, then the list. */
+static void test_size_classes(void)
+{
+    const climb_shape bench[] = {CLIMB_SHAPE2(64, 64), CLIMB_SHAPE2(8, 8), CLIMB_SHAPE2(100, 1000),
+                                 CLIMB_SHAPE2(1000, 100)};
+    const climb_shape main_[] = {CLIMB_SHAPE2(32, 32), CLIMB_SHAPE2(16, 64)};
+    climb_workload w = {.name = "w", .dims = {"r", "c"}, .bench_shapes = bench, .n_bench_shapes = 4};
+    int n = -1;
+    EXPECT(climb_size_class_shapes(&w, 'S', &n) == &bench[1] && n == 1);
+    EXPECT(climb_size_class_shapes(&w, 'L', &n) == &bench[2] && n == 1); /* the first of two largest */
+    EXPECT(climb_size_class_shapes(&w, 'M', &n) == bench && n == 4);
+    EXPECT(climb_size_class_shapes(&w, 'X', &n) == NULL && n == 0);
+    w.main_shapes = main_;
+    w.n_main_shapes = 2;
+    EXPECT(climb_size_class_shapes(&w, 'M', &n) == main_ && n == 2);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    EXPECT(climb_bench_shapes(&w, &o, &n) == bench && n == 4);
+    o.quick = 1;
+    EXPECT(climb_bench_shapes(&w, &o, &n) == main_ && n == 2);
+    o.size_class = 'S';
+    EXPECT(climb_bench_shapes(&w, &o, &n) == &bench[1] && n == 1);
+    w.n_bench_shapes = 0;
+    EXPECT(climb_size_class_shapes(&w, 'L', &n) == NULL && n == 0);
+}
+
+/* The progress bar: on a terminal a line redrawn in place with the share done and, once a step has finished, the
+ * time left; elsewhere a plain line a step; a break ends the bar's line once. */
+static void test_progress(void)
+{
+    char path[] = "/tmp/climb-progress-XXXXXX";
+    const int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    if (fd < 0)
+        return;
+    fflush(stderr);
+    const int saved = dup(2);
+    dup2(fd, 2);
+    climb_progress tty = {4, 0, climb_wall_s(), 1, 0}, plain = {3, 0, climb_wall_s(), 0, 0};
+    climb_progress_step(&tty, "case a rung x");
+    climb_progress_step(&tty, "case a rung y");
+    climb_progress_break(&tty);
+    climb_progress_break(&tty); /* once */
+    climb_progress_step(&plain, "case b rung z");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char buf[2048] = "";
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[got] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+    close(fd);
+    EXPECT_MSG(strstr(buf, "\r\033[K[....................]   0% 1/4 0:00  case a rung x"), "%s", buf);
+    EXPECT_MSG(strstr(buf, "\r\033[K[#####...............]  25% 2/4 0:00, about 0:00 left  case a rung y\n[1/3]"),
+               "%s", buf);
+    EXPECT_MSG(strstr(buf, "[1/3] case b rung z\n"), "%s", buf);
+    EXPECT(tty.done == 2 && plain.done == 1 && !tty.shown);
+}
+
 /* The GPU tests' skip rule (testing.h): no device or no driver skips; a query that fails with a driver present
  * fails the test. */
 static void test_skip_rule(void)
@@ -480,6 +543,8 @@ int main(void)
     test_shapes();
     test_many_dims();
     test_default_shapes();
+    test_size_classes();
+    test_progress();
     test_skip_rule();
     test_names();
     test_selection();

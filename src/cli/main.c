@@ -98,7 +98,12 @@ static const char *const BENCH_USAGE =
     "  --batch          time back-to-back launches with a warm L2 instead of one cold launch per sample\n"
     "                   (refused for rungs that change their operands: the reset would be timed)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
-    "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --max-time S     at most S seconds of sampling per measurement (default 1; 10 with --max-noise)\n"
+    "  --max-noise PCT  sample on until the samples' noise (relative standard deviation) is at most PCT %, or\n"
+    "                   --max-time has passed, as nvbench does; a row that stops on the time limit says so in\n"
+    "                   its note, and every row gives the noise reached\n"
+    "  --size-class C   S, M or L: the workload's smallest bench size, its main sizes, or its largest (see\n"
+    "                   'climb list W'); a preset per workload, as SHOC's and Parboil's sizes are\n"
     "  --quick          the quick run (the default for 'all'): the workload's main sizes (see 'climb list W'),\n"
     "                   5 to 20 samples and 0.05 s a rung, and a rung whose one run takes over 0.25 s not timed\n"
     "  --full           with 'all': every workload's full bench, sizes and sampling (make bench-full)\n"
@@ -137,7 +142,8 @@ static const char *const TUNE_USAGE =
     CASE_OPTIONS
     "  --batch          time back-to-back launches with a warm L2 (default: cold, L2 flushed per sample)\n"
     "  --min-samples N  at least N samples per measurement (default 20)\n"
-    "  --max-time S     at most S seconds of sampling per measurement (default 1)\n"
+    "  --max-time S     at most S seconds of sampling per measurement (default 1; 10 with --max-noise)\n"
+    "  --max-noise PCT  sample each candidate until its noise is at most PCT % or --max-time has passed\n"
     "  --wisdom FILE    where to save (default as for bench)\n"
     "  --no-save        report only, save nothing\n"
     "  --dry-run        check the arguments and list the cases that would be tuned; no GPU work\n"
@@ -302,6 +308,17 @@ static void print_workload(const climb_workload *w, FILE *f)
         for (int i = 0; i < w->n_main_shapes; i++) {
             char l[128];
             climb_shape_label(&w->main_shapes[i], l, sizeof l);
+            fprintf(f, " %s", l);
+        }
+    }
+    fprintf(f, "\n  size classes (bench --size-class):");
+    for (const char *c = "SML"; *c; c++) {
+        int n = 0;
+        const climb_shape *s = climb_size_class_shapes(w, *c, &n);
+        fprintf(f, "%s %c", *c == 'S' ? "" : ";", *c);
+        for (int i = 0; i < n; i++) {
+            char l[128];
+            climb_shape_label(&s[i], l, sizeof l);
             fprintf(f, " %s", l);
         }
     }
@@ -556,7 +573,8 @@ typedef struct {
     int dry_run;          /* bench: --dry-run */
     int profile;          /* bench: --profile (one warm-up, one run) */
     int full;             /* bench: --full (no quick run for 'all') */
-    int sampling_set;     /* --batch, --min-samples or --max-time given */
+    int sampling_set;     /* --batch, --min-samples, --max-time or --max-noise given */
+    int max_time_set;     /* --max-time given */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
     unsigned *set_opts;   /* per target: bit k when --set named option k */
     char **split_argv;    /* the arguments with --name=value split in two (GNU style) */
@@ -588,6 +606,7 @@ static int takes_value(const char *name, size_t len)
 {
     static const char *const VALUED[] = {"--rung", "--size", "--type", "--set", "--input", "--reference", "--seed",
                                          "--device", "--wisdom", "--sweep", "--min-samples", "--max-time", "--json",
+                                         "--size-class", "--max-noise",
                                          "--csv", "--md", "--output", NULL};
     for (int k = 0; VALUED[k]; k++)
         if (strlen(VALUED[k]) == len && strncmp(VALUED[k], name, len) == 0)
@@ -821,6 +840,8 @@ static int load_inputs(run_args *a)
                             w->name);
                     return EXIT_FAILED;
                 }
+                if (shape.ndims > 0 && a->run.size_class)
+                    return usage_msg("--size-class cannot go with %s: the file gives the shape", v->text);
                 if (shape.ndims > 0 && a->run.n_shapes > 0)
                     return a->sweep ? usage_msg("--sweep %s runs its own sizes, which cannot go with %s: the file "
                                                 "gives the shape", a->sweep, v->text)
@@ -869,7 +890,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     /* One rule for repeats (issue 29, item 11): the list options (--rung, --size, --type, --input, --set of another
      * option) add values; a value given twice, or a one-value option given twice, is an error. */
     static const char *const ONE_VALUE[] = {"--json", "--csv", "--md", "--output", "--seed", "--device", "--wisdom",
-                                            "--reference", "--sweep", "--min-samples", "--max-time", NULL};
+                                            "--reference", "--sweep", "--min-samples", "--max-time", "--size-class",
+                                            "--max-noise", NULL};
     const char *seen[16] = {0};
     int n_seen = 0;
     for (int i = 1; i < argc; i++) {
@@ -950,6 +972,13 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             if (a->profile)
                 return usage_msg("--profile given twice");
             a->profile = 1;
+        } else if (bench && strcmp(o, "--size-class") == 0 && has) {
+            const char *c = argv[++i];
+            if (a->run.size_class)
+                return usage_msg("--size-class given twice");
+            if (!((c[0] == 'S' || c[0] == 'M' || c[0] == 'L') && c[1] == '\0'))
+                return usage_error(usage, "--size-class: '%s' is not S, M or L", c);
+            a->run.size_class = c[0];
         } else if (bench && strcmp(o, "--no-ceilings") == 0) {
             a->measure = 0;
         } else if (timed && strcmp(o, "--min-samples") == 0 && has) {
@@ -963,6 +992,14 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             if (climb_parse_double(argv[++i], &s) != 0 || !(s >= 0.001 && s <= 3600))
                 return usage_error(usage, "--max-time: '%s' is not a number of seconds (0.001 to 3600)", argv[i]);
             a->run.timing.max_wall_s = s;
+            a->sampling_set = a->max_time_set = 1;
+        } else if (timed && strcmp(o, "--max-noise") == 0 && has) {
+            double pct;
+            if (climb_parse_double(argv[++i], &pct) != 0 || !(pct >= 0.01 && pct <= 100))
+                return usage_error(usage, "--max-noise: '%s' is not a percentage from 0.01 to 100", argv[i]);
+            if (a->run.timing.max_noise_pct > 0)
+                return usage_msg("--max-noise given twice");
+            a->run.timing.max_noise_pct = pct;
             a->sampling_set = 1;
         } else if (strcmp(o, "--json") == 0 && has) {
             a->json = argv[++i];
@@ -987,7 +1024,9 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     if (a->full && a->profile)
         return usage_msg("--full and --profile: one or the other (--profile runs each rung once)");
     if (a->profile && a->sampling_set)
-        return usage_msg("--profile runs each rung once: not with --batch, --min-samples or --max-time");
+        return usage_msg("--profile runs each rung once: not with --batch, --min-samples, --max-time or --max-noise");
+    if (a->run.timing.max_noise_pct > 0 && !a->max_time_set)
+        a->run.timing.max_wall_s = 10; /* the noise target's time limit: nvbench's is 15 s */
     if (a->profile) { /* one warm-up, one run: what a profiler wants to see, and nothing else */
         a->run.timing.warmup = 1;
         a->run.timing.min_samples = a->run.timing.max_samples = 1;
@@ -1007,6 +1046,12 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     }
     if (bench && a->full && a->run.quick)
         return usage_msg("--full and --quick: one or the other");
+    if (a->run.size_class && a->run.n_shapes > 0)
+        return usage_msg("--size-class and --size: one or the other (a class is a set of sizes)");
+    if (a->run.size_class && a->run.quick)
+        return usage_msg("--size-class and --quick: one or the other (--quick runs the main sizes, class M)");
+    if (a->run.size_class && a->sweep)
+        return usage_msg("--size-class and --sweep: one or the other (a sweep runs its own sizes)");
     if (bench && strcmp(target, "all") == 0 && !a->full && !a->profile && !a->sampling_set)
         a->run.quick = 1; /* bench all, the main command: a quick run (issue 29) */
     if (bench && a->run.quick && !a->profile && !a->sampling_set) {
@@ -1272,6 +1317,12 @@ static int start_timed(const run_args *a, const char *command, climb_device_info
                           a->run.n_shapes ? " (here the sizes given)" : "", a->run.timing.min_samples,
                           a->run.timing.max_samples, a->run.timing.max_wall_s, a->run.timing.budget_s) != 0)
         return -1;
+    if (a->run.timing.max_noise_pct > 0 &&
+        climb_report_note(rep, "sampling: at least %d samples and %.2g s of GPU time, then on until the noise is at "
+                               "most %.2g%% or %.3g s have passed (a row that stopped on the time limit says so)",
+                          a->run.timing.min_samples, a->run.timing.min_gpu_s, a->run.timing.max_noise_pct,
+                          a->run.timing.max_wall_s) != 0)
+        return -1;
     return 0;
 }
 
@@ -1348,7 +1399,9 @@ static int dry_run(run_args *a, int mode)
         a->run.options = &a->plans[t];
         const int check = mode == MODE_CHECK;
         int n_shapes;
-        const climb_shape *shapes = climb_default_shapes(w, check, a->run.quick && mode != MODE_TUNE, &n_shapes);
+        const climb_shape *shapes = mode == MODE_BENCH ? climb_bench_shapes(w, &a->run, &n_shapes)
+                                                       : climb_default_shapes(w, check, a->run.quick && mode != MODE_TUNE,
+                                                                              &n_shapes);
         climb_run_setup s;
         if (climb_run_setup_open(w, &a->run, shapes, n_shapes, &s) != 0)
             return EXIT_FAILED;
@@ -1405,13 +1458,13 @@ static int cmd_bench(int argc, char **argv)
         return EXIT_FAILED;
     }
     /* The rung runs planned, for the progress lines' time left on a terminal. */
-    climb_progress meter = {0, 0, climb_wall_s(), isatty(2)};
+    climb_progress meter = {0, 0, climb_wall_s(), isatty(2), 0};
     for (int t = 0; t < a.n_targets; t++) {
         const climb_workload *w = a.targets[t];
         a.run.options = &a.plans[t];
         climb_run_setup s;
         int n_shapes;
-        const climb_shape *shapes = climb_default_shapes(w, 0, a.run.quick, &n_shapes);
+        const climb_shape *shapes = climb_bench_shapes(w, &a.run, &n_shapes);
         if (climb_run_setup_open(w, &a.run, shapes, n_shapes, &s) == 0) {
             meter.total += (long)s.n_cases * s.n_selected;
             climb_run_setup_close(w, &s);
@@ -1420,6 +1473,7 @@ static int cmd_bench(int argc, char **argv)
     a.run.meter = &meter;
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
+        climb_progress_break(&meter); /* what target_run says starts a line of its own */
         target_run(&a, t, &dev, &rep);
         int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
         if (f < 0)
@@ -1427,6 +1481,7 @@ static int cmd_bench(int argc, char **argv)
         else
             failures += f;
     }
+    climb_progress_break(&meter);
     climb_timer_free(&timer);
     climb_report_derive(&rep);
     /* With a report on stdout ('-'), the table goes to stderr so stdout stays machine-readable. */

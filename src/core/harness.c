@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel)
@@ -410,12 +411,59 @@ static void case_name(const climb_workload *w, const climb_case_key *k, const cl
     snprintf(buf, len, "%s %s %s%s%s%s", w->name, climb_dtype_name(k->type), label, o[0] ? " [" : "", o, o[0] ? "]" : "");
 }
 
+const climb_shape *climb_bench_shapes(const climb_workload *w, const climb_run_opts *o, int *n)
+{
+    if (o->size_class)
+        return climb_size_class_shapes(w, o->size_class, n);
+    return climb_default_shapes(w, 0, o->quick, n);
+}
+
+void climb_progress_step(climb_progress *m, const char *what)
+{
+    const long i = m->done + 1, total = m->total > 0 ? m->total : 1;
+    if (!m->tty) {
+        fprintf(stderr, "[%ld/%ld] %s\n", i, m->total, what);
+        m->done++;
+        return;
+    }
+    int cols = 100;
+    struct winsize ws;
+    if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        cols = ws.ws_col;
+    const double frac = (double)m->done / (double)total, el = climb_wall_s() - m->t0;
+    char bar[21], line[512], left[48] = "";
+    const int fill = (int)(frac * 20 + 0.5);
+    for (int k = 0; k < 20; k++)
+        bar[k] = k < fill ? '#' : '.';
+    bar[20] = '\0';
+    if (m->done > 0) {
+        const double rest = el / (double)m->done * (double)(total - m->done);
+        snprintf(left, sizeof left, ", about %d:%02d left", (int)rest / 60, (int)rest % 60);
+    }
+    int n = snprintf(line, sizeof line, "[%s] %3d%% %ld/%ld %d:%02d%s  %s", bar, (int)(100 * frac), i, m->total,
+                     (int)el / 60, (int)el % 60, left, what);
+    if (n >= cols) /* one line: cut to the terminal's width */
+        line[cols - 1 < (int)sizeof line ? cols - 1 : (int)sizeof line - 1] = '\0';
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    m->shown = 1;
+    m->done++;
+}
+
+void climb_progress_break(climb_progress *m)
+{
+    if (m && m->tty && m->shown) {
+        fputc('\n', stderr);
+        m->shown = 0;
+    }
+}
+
 int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t, climb_report *rep)
 {
     climb_run_setup rs;
     int failures = 0;
     int n_shapes;
-    const climb_shape *shapes = climb_default_shapes(w, 0, o->quick, &n_shapes);
+    const climb_shape *shapes = climb_bench_shapes(w, o, &n_shapes);
     if (climb_run_setup_open(w, o, shapes, n_shapes, &rs) != 0) {
         failures = -1;
         goto done;
@@ -445,7 +493,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
         climb_opt_plan_combo(rs.plan, k->combo, vals);
         char name[600];
         case_name(w, k, vals, name, sizeof name);
-        if (o->progress)
+        if (o->progress && !(o->meter && o->meter->tty)) /* on a terminal the bar names the case */
             fprintf(stderr, "[%s] preparing inputs and reference\n", name);
         climb_open_case oc;
         int opened = climb_case_open(w, o, rs.plan, k, 0, &rep->dev, t->stream, &oc) == 0;
@@ -498,17 +546,15 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                          "time it cold", changes);
                 continue;
             }
-            if (o->progress && o->meter && o->meter->tty && o->meter->done > 0) {
-                const double el = climb_wall_s() - o->meter->t0;
-                const double left = el / (double)o->meter->done * (double)(o->meter->total - o->meter->done);
-                fprintf(stderr, "[%s] %d %s (%ld/%ld, %d:%02d elapsed, about %d:%02d left)\n", name, r,
-                        w->rung(r)->name, o->meter->done + 1, o->meter->total, (int)el / 60, (int)el % 60,
-                        (int)left / 60, (int)left % 60);
+            if (o->progress && o->meter) {
+                char what[700];
+                snprintf(what, sizeof what, "%s %s", name, w->rung(r)->name);
+                climb_progress_step(o->meter, what);
             } else if (o->progress) {
                 fprintf(stderr, "[%s] %d %s\n", name, r, w->rung(r)->name);
-            }
-            if (o->meter)
+            } else if (o->meter) {
                 o->meter->done++;
+            }
             char msg[300], range[700];
             /* An NVTX range per rung and case, named workload/rung/case, for nsys and ncu (--profile) */
             snprintf(range, sizeof range, "%s/%s/%s", w->name, w->rung(r)->name, name);
@@ -522,6 +568,9 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             const char *about = v == 0 && w->rung_note ? w->rung_note(oc.c, r) : NULL;
             if (about && about[0])
                 climb_report_note(rep, "%s, %s: %s", name, w->rung(r)->name, about);
+            if (v == 0 && o->timing.max_noise_pct > 0 && row->t.noise_pct > o->timing.max_noise_pct)
+                snprintf(row->note, sizeof row->note, "noise %.2f%% above the %.2g%% target at the %.3g s limit (%d "
+                         "samples)", row->t.noise_pct, o->timing.max_noise_pct, o->timing.max_wall_s, row->t.samples);
             if (v == 0 && r == save_rung) {
                 char err[240];
                 if (w->save(oc.c, r, o->output, err, sizeof err) != 0) {
@@ -540,6 +589,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             if (v != 0) {
                 row->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
                 snprintf(row->note, sizeof row->note, "%s", msg);
+                climb_progress_break(o->meter);
                 fprintf(stderr, "FAIL %s %s seed=%llu: %s\n", name, w->rung(r)->name, (unsigned long long)o->seed,
                         row->note);
                 failures++;

@@ -27,8 +27,15 @@ typedef struct climb_tuned_class {
 typedef struct climb_progress {
     long total, done;
     double t0;
-    int tty;                              /* stderr is a terminal: the lines carry the time left */
+    int tty;                              /* stderr is a terminal: a bar redrawn in place, with the time left */
+    int shown;                            /* the bar is on the terminal's last line */
 } climb_progress;
+
+/* The next step of m begins: on a terminal, the bar ("[#####.....]  45%  12/27  0:32 elapsed, about 1:05 left
+ * what") redrawn in place; elsewhere a plain line "[12/27] what". Then m->done counts it. */
+void climb_progress_step(climb_progress *m, const char *what);
+/* Ends the bar's line, so that the next message starts a line of its own (no-op when none is shown). */
+void climb_progress_break(climb_progress *m);
 
 typedef struct climb_run_opts {
     const char *const *rungs;             /* rung names to run; none: all */
@@ -40,6 +47,8 @@ typedef struct climb_run_opts {
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
     struct climb_progress *meter;         /* NULL, or rungs done of all planned, for the time left (bench) */
+    char size_class;                      /* bench: 'S', 'M' or 'L' (climb_size_class_shapes) instead of the bench
+                                             list; 0: none */
     int quick;                            /* check: the workload's quick shapes instead of its check sweep; bench: its
                                              main size class instead of its bench list (climb_default_shapes) */
     climb_ref_mode reference;             /* AUTO: the CPU unless the case is costly (see climb_workload) */
@@ -127,6 +136,10 @@ const char *climb_case_too_large(const climb_workload *w, const climb_case_key *
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len);
 
+
+/* The shapes a bench of w runs when no --size is given: its size class (o->size_class), else its quick run's
+ * main sizes (o->quick), else its bench list. */
+const climb_shape *climb_bench_shapes(const climb_workload *w, const climb_run_opts *o, int *n);
 
 /* Verifies then times each selected rung, adding one row per rung and case to rep. Returns the number of
  * rows that are wrong or errors, or -1 when the run could not go on. */

@@ -2,6 +2,8 @@
 #include "../device/device.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,11 +135,13 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
             res->defaults = -1;
 
     int done = 0;
+    /* on a terminal, a bar over every candidate of every case, with the time left; elsewhere a line each */
+    climb_progress meter = {(long)runnable * res->n_cases, 0, climb_wall_s(), o->progress && isatty(2), 0};
     for (int ci = 0; ci < res->n_cases; ci++) {
         const climb_case_key *k = &res->cases[ci];
         char label[160];
         climb_case_label(w, &k->shape, label, sizeof label);
-        if (o->progress)
+        if (o->progress && !meter.tty)
             fprintf(stderr, "[tune %s %s %s] preparing inputs and reference\n", w->name, climb_dtype_name(k->type), label);
         climb_open_case oc;
         if (climb_case_open(w, o, plan, k, 0, dev, t->stream, &oc) != 0)
@@ -146,6 +150,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         w->counts(oc.c, &res->counts[ci]);
         const char *why = w->refuses(oc.c, res->rung);
         if (why || oc.ref_failed) {
+            climb_progress_break(&meter);
             fprintf(stderr, "climb: %s cannot be tuned on %s %s: %s\n", w->rung(res->rung)->name,
                     climb_dtype_name(k->type), label, why ? why : oc.reference);
             climb_case_close(w, &oc);
@@ -158,14 +163,20 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
             w->set_tuning(oc.c, cd->values);
             char msg[300], desc[200];
             climb_tuning_format(tn, cd->values, desc, sizeof desc);
+            if (meter.tty) {
+                char what[480];
+                snprintf(what, sizeof what, "tune %s %s %s: %s", w->name, climb_dtype_name(k->type), label, desc);
+                climb_progress_step(&meter, what);
+            }
             int v = climb_measure_rung(w, oc.c, res->rung, t, &o->timing, &cd->t[ci], msg, sizeof msg);
             done++;
-            if (v == 0 && o->progress)
+            if (v == 0 && o->progress && !meter.tty)
                 fprintf(stderr, "[tune %s %s %s] %d/%d %s: %.2f us\n", w->name, climb_dtype_name(k->type), label, done,
                         runnable * res->n_cases, desc, cd->t[ci].median_us);
             if (v != 0) {
                 cd->status = v == 1 ? CLIMB_ROW_WRONG : CLIMB_ROW_ERROR;
                 snprintf(cd->note, sizeof cd->note, "%s %s: %s", climb_dtype_name(k->type), label, msg);
+                climb_progress_break(&meter);
                 fprintf(stderr, "FAIL tune %s %s: %s\n", w->name, desc, cd->note);
                 failures++;
                 if (climb_context_lost(v)) {
@@ -176,6 +187,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         }
         climb_case_close(w, &oc);
     }
+    climb_progress_break(&meter);
     /* Scores: each case's medians relative to that case's fastest, geometric mean over the cases. */
     double *best = calloc((size_t)res->n_cases + 1, sizeof *best);
     int *same = calloc((size_t)res->n_cases + 1, sizeof *same);

@@ -408,6 +408,24 @@ const climb_shape *climb_default_shapes(const climb_workload *w, int check, int 
     return w->bench_shapes;
 }
 
+const climb_shape *climb_size_class_shapes(const climb_workload *w, char cls, int *n)
+{
+    *n = 0;
+    if (cls == 'M')
+        return climb_default_shapes(w, 0, 1, n);
+    if (cls != 'S' && cls != 'L')
+        return NULL;
+    const climb_shape *pick = NULL;
+    for (int i = 0; i < w->n_bench_shapes; i++) {
+        const climb_shape *s = &w->bench_shapes[i];
+        if (!pick || (cls == 'S' ? climb_shape_elems(s) < climb_shape_elems(pick)
+                                 : climb_shape_elems(s) > climb_shape_elems(pick)))
+            pick = s;
+    }
+    *n = pick ? 1 : 0;
+    return pick;
+}
+
 static void check_shapes(problems *p, const char *what, const climb_shape *s, int n, int ndims, int need)
 {
     if (need && (n < 1 || !s))

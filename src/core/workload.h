@@ -332,6 +332,10 @@ int climb_find_rung(const climb_workload *w, const char *name);
 /* The shapes a run takes when the user names none: check's edge sweep (or its quick shapes), bench's list (or, for a
  * quick bench, its main size class, falling back to the bench list). */
 const climb_shape *climb_default_shapes(const climb_workload *w, int check, int quick, int *n);
+/* A size class of the bench (`climb bench --size-class`, SHOC's and Parboil's presets): 'S' the smallest shape
+ * of the bench list (by elements), 'M' the quick run's main sizes (the bench list where there are none), 'L' the
+ * largest of the bench list. NULL for another letter. */
+const climb_shape *climb_size_class_shapes(const climb_workload *w, char cls, int *n);
 /* Index of the rung marked CLIMB_RUNG_BEST, or -1. */
 int climb_best_rung(const climb_workload *w);
 /* Index of the first vendor rung, or -1. */

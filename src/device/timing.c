@@ -164,7 +164,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         return -1;
     }
     int n = 0;
-    double gpu_s = 0, t0 = climb_wall_s();
+    double gpu_s = 0, t0 = climb_wall_s(), sum = 0, sum2 = 0;
     while (n < cap) {
         double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall);
         if (us < 0) {
@@ -172,9 +172,20 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
             return -1;
         }
         x[n++] = us / reps;
+        sum += us / reps;
+        sum2 += (us / reps) * (us / reps);
         gpu_s += us * 1e-6;
-        if (n >= o->min_samples && (gpu_s >= o->min_gpu_s || climb_wall_s() - t0 >= o->max_wall_s))
+        if (n < o->min_samples)
+            continue;
+        if (climb_wall_s() - t0 >= o->max_wall_s)
+            break; /* the time limit, whatever the noise */
+        if (gpu_s < o->min_gpu_s)
+            continue;
+        if (o->max_noise_pct <= 0 || n < 2)
             break;
+        const double mean = sum / n, var = (sum2 - n * mean * mean) / (n - 1);
+        if (mean > 0 && 100.0 * sqrt(var > 0 ? var : 0) / mean <= o->max_noise_pct)
+            break; /* the noise target reached */
     }
     climb_timing_stats(x, n, out);
     out->batch = reps;

@@ -26,6 +26,9 @@ typedef struct climb_timing_opts {
     int max_samples;
     double min_gpu_s;     /* after min_samples, sample until this much GPU time has been measured */
     double max_wall_s;    /* ...or until this much wall time has passed */
+    double max_noise_pct; /* > 0: after min_samples and min_gpu_s, sample on until the samples' noise (relative
+                             standard deviation, %) is at most this, or max_wall_s has passed (nvbench's
+                             --max-noise and --timeout); 0: no noise target */
     int batch;            /* 0: cold, one launch per sample after an L2 flush; 1: back-to-back launches */
     int wall;             /* 1: each sample is the host's monotonic clock around one run and a wait for the stream
                              (for runs that wait for the host inside: the host's work is part of their time);
