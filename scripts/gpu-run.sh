@@ -9,7 +9,9 @@
 #
 # CLIMB_STEPS=LIST (comma-separated; default all) runs only some steps, for a workload whose whole run does not fit
 # one device session: tests, sanitizer, occupancy, tune, bench (cold), batch, sweeps. Two calls with complementary
-# lists write the same reports as one.
+# lists write the same reports as one. One step runs only when named: repeat, a second cold bench of the same
+# binary compared with bench.json by `climb compare` (repeat-compare.md: every row's change against the two runs'
+# noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
 #
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
 # occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json;
@@ -25,7 +27,7 @@ step() { echo; echo "=== $* ==="; }
 steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,sweeps},"
 want() { [[ "$steps" == *",$1,"* ]]; }
 for s in ${CLIMB_STEPS:+${CLIMB_STEPS//,/ }}; do
-    [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
+    [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps,repeat," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
 done
 
 # The logs of this run: a folder of its own (two runs at once, or another user, never share one).
@@ -135,6 +137,20 @@ for w in "${workloads[@]}"; do
         step "$w: bench (cold: L2 flushed before every sample)"
         "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" \
             --csv "$out/bench.csv" || status=1
+    fi
+
+    if want repeat; then
+        step "$w: repeat the cold bench and compare it with bench.json"
+        if [ -f "$out/bench.json" ]; then
+            again=$(mktemp "${TMPDIR:-/tmp}/climb-repeat.XXXXXX.json")
+            "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$again" >/dev/null || status=1
+            "$climb" compare "$out/bench.json" "$again" >"$out/repeat-compare.md" || status=1
+            tail -n 1 "$out/repeat-compare.md"
+            rm -f "$again"
+        else
+            echo "gpu-run: $w: no bench.json to repeat (run the bench step first)"
+            status=1
+        fi
     fi
 
     if want batch; then

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "device/device.h"
@@ -288,6 +289,41 @@ static void test_default_shapes(void)
     EXPECT_MSG(strstr(msg, "main_shapes[0] has 2 sizes"), "%s", msg);
 }
 
+/* When sampling stops: at the minimum without a noise target; with one, when the noise is under it, when its
+ * estimate holds steady above it, or at the time limit; never before the minimum samples and GPU time. */
+static void test_sampler(void)
+{
+    climb_timing_opts o = climb_timing_defaults();
+    o.min_gpu_s = 0;
+    climb_sampler s;
+    int why = -1, n = 0;
+#define FEED(expr, elapsed)                                                                                          \
+    do {                                                                                                             \
+        memset(&s, 0, sizeof s);                                                                                     \
+        why = -1;                                                                                                    \
+        for (n = 0; n < 100000 && why < 0; n++)                                                                      \
+            why = climb_sampler_add(&s, &o, (expr), 1e-5, (elapsed));                                               \
+    } while (0)
+    FEED(10.0, 0.0);
+    EXPECT(why == CLIMB_STOP_ENOUGH && n == o.min_samples);
+    o.max_noise_pct = 0.5;
+    FEED(10.0, 0.0);
+    EXPECT(why == CLIMB_STOP_NOISE && n == o.min_samples);
+    FEED(n % 2 ? 9.0 : 11.0, 0.0); /* a 10% spread: the estimate settles there */
+    EXPECT_MSG(why == CLIMB_STOP_STEADY && n % CLIMB_SAMPLER_EVERY == 0 &&
+                   n >= CLIMB_SAMPLER_EVERY * CLIMB_SAMPLER_HIST,
+               "why %d after %d samples", why, n);
+    FEED(n % 2 ? 9.0 : 11.0, n >= 40 ? 2.0 : 0.0); /* the time limit first */
+    EXPECT_MSG(why == CLIMB_STOP_TIME && n == 41, "why %d after %d samples", why, n);
+    FEED(n < 30 ? (n % 2 ? 5.0 : 15.0) : 10.0, 0.0); /* noisy at first, then steady at 10: the noise falls under 0.5% */
+    EXPECT_MSG(why == CLIMB_STOP_NOISE || why == CLIMB_STOP_STEADY, "why %d after %d samples", why, n);
+    o.min_gpu_s = 0.5; /* 1e-5 s a sample: 50000 samples before the GPU time is enough */
+    o.max_noise_pct = 0;
+    FEED(10.0, 0.0);
+    EXPECT_MSG(why == CLIMB_STOP_ENOUGH && n >= 49999 && n <= 50001, "why %d after %d samples", why, n);
+#undef FEED
+}
+
 /* The size classes of `bench --size-class`: S the smallest bench shape by elements, L the largest, M the quick
  * run's main sizes (the bench list without them); a bench's shapes: the class first, then --quick, then the list. */
 static void test_size_classes(void)
@@ -342,13 +378,30 @@ static void test_progress(void)
     buf[got] = '\0';
     if (f)
         fclose(f);
-    unlink(path);
     close(fd);
     EXPECT_MSG(strstr(buf, "\r\033[K[....................]   0% 1/4 0:00  case a rung x"), "%s", buf);
     EXPECT_MSG(strstr(buf, "\r\033[K[#####...............]  25% 2/4 0:00, about 0:00 left  case a rung y\n[1/3]"),
                "%s", buf);
     EXPECT_MSG(strstr(buf, "[1/3] case b rung z\n"), "%s", buf);
     EXPECT(tty.done == 2 && plain.done == 1 && !tty.shown);
+    /* the last step done: the bar shown full as it ends (to stdout's null device, unlike the above) */
+    climb_progress full = {1, 0, climb_wall_s(), 1, 0};
+    fflush(stderr);
+    const int saved2 = dup(2), fd2 = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    dup2(fd2, 2);
+    climb_progress_step(&full, "the one step");
+    climb_progress_break(&full);
+    fflush(stderr);
+    dup2(saved2, 2);
+    close(saved2);
+    close(fd2);
+    f = fopen(path, "r");
+    got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[got] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+    EXPECT_MSG(strstr(buf, "\r\033[K[####################] 100% 1/1 0:00\n"), "%s", buf);
 }
 
 /* The GPU tests' skip rule (testing.h): no device or no driver skips; a query that fails with a driver present
@@ -544,6 +597,7 @@ int main(void)
     test_many_dims();
     test_default_shapes();
     test_size_classes();
+    test_sampler();
     test_progress();
     test_skip_rule();
     test_names();

@@ -453,6 +453,11 @@ void climb_progress_step(climb_progress *m, const char *what)
 void climb_progress_break(climb_progress *m)
 {
     if (m && m->tty && m->shown) {
+        if (m->done >= m->total) { /* the last step has finished: the bar full */
+            const double el = climb_wall_s() - m->t0;
+            fprintf(stderr, "\r\033[K[####################] 100%% %ld/%ld %d:%02d", m->total, m->total, (int)el / 60,
+                    (int)el % 60);
+        }
         fputc('\n', stderr);
         m->shown = 0;
     }
@@ -569,8 +574,12 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             if (about && about[0])
                 climb_report_note(rep, "%s, %s: %s", name, w->rung(r)->name, about);
             if (v == 0 && o->timing.max_noise_pct > 0 && row->t.noise_pct > o->timing.max_noise_pct)
-                snprintf(row->note, sizeof row->note, "noise %.2f%% above the %.2g%% target at the %.3g s limit (%d "
-                         "samples)", row->t.noise_pct, o->timing.max_noise_pct, o->timing.max_wall_s, row->t.samples);
+                snprintf(row->note, sizeof row->note, "noise %.2f%% above the %.2g%% target: %s (%d samples)",
+                         row->t.noise_pct, o->timing.max_noise_pct,
+                         row->t.stop == CLIMB_STOP_STEADY ? "it held steady there, so more samples would not lower it"
+                         : row->t.stop == CLIMB_STOP_TIME ? "stopped at the time limit (--max-time)"
+                                                          : "stopped at the sample cap",
+                         row->t.samples);
             if (v == 0 && r == save_rung) {
                 char err[240];
                 if (w->save(oc.c, r, o->output, err, sizeof err) != 0) {

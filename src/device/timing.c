@@ -21,6 +21,39 @@ climb_timing_opts climb_timing_defaults(void)
     return o;
 }
 
+int climb_sampler_add(climb_sampler *s, const climb_timing_opts *o, double sample_us, double gpu_s, double elapsed_s)
+{
+    s->n++;
+    s->sum += sample_us;
+    s->sum2 += sample_us * sample_us;
+    s->gpu_s += gpu_s;
+    if (s->n < o->min_samples)
+        return -1;
+    if (elapsed_s >= o->max_wall_s)
+        return CLIMB_STOP_TIME; /* the time limit, whatever the noise */
+    if (s->gpu_s < o->min_gpu_s)
+        return -1;
+    if (o->max_noise_pct <= 0 || s->n < 2)
+        return CLIMB_STOP_ENOUGH;
+    const double mean = s->sum / s->n, var = (s->sum2 - s->n * mean * mean) / (s->n - 1);
+    const double noise = mean > 0 ? 100.0 * sqrt(var > 0 ? var : 0) / mean : 0;
+    if (noise <= o->max_noise_pct)
+        return CLIMB_STOP_NOISE;
+    if (s->n % CLIMB_SAMPLER_EVERY == 0) { /* steady: the last CLIMB_SAMPLER_HIST estimates within 5% of each other */
+        s->hist[s->n_hist++ % CLIMB_SAMPLER_HIST] = noise;
+        if (s->n_hist >= CLIMB_SAMPLER_HIST) {
+            double lo = s->hist[0], hi = s->hist[0];
+            for (int k = 1; k < CLIMB_SAMPLER_HIST; k++) {
+                lo = fmin(lo, s->hist[k]);
+                hi = fmax(hi, s->hist[k]);
+            }
+            if (hi - lo <= 0.05 * hi)
+                return CLIMB_STOP_STEADY;
+        }
+    }
+    return -1;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -163,8 +196,10 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         climb_host_oom("%d timing samples", cap);
         return -1;
     }
-    int n = 0;
-    double gpu_s = 0, t0 = climb_wall_s(), sum = 0, sum2 = 0;
+    int n = 0, stop = CLIMB_STOP_CAP;
+    climb_sampler sm;
+    memset(&sm, 0, sizeof sm);
+    const double t0 = climb_wall_s();
     while (n < cap) {
         double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall);
         if (us < 0) {
@@ -172,24 +207,16 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
             return -1;
         }
         x[n++] = us / reps;
-        sum += us / reps;
-        sum2 += (us / reps) * (us / reps);
-        gpu_s += us * 1e-6;
-        if (n < o->min_samples)
-            continue;
-        if (climb_wall_s() - t0 >= o->max_wall_s)
-            break; /* the time limit, whatever the noise */
-        if (gpu_s < o->min_gpu_s)
-            continue;
-        if (o->max_noise_pct <= 0 || n < 2)
+        const int why = climb_sampler_add(&sm, o, us / reps, us * 1e-6, climb_wall_s() - t0);
+        if (why >= 0) {
+            stop = why;
             break;
-        const double mean = sum / n, var = (sum2 - n * mean * mean) / (n - 1);
-        if (mean > 0 && 100.0 * sqrt(var > 0 ? var : 0) / mean <= o->max_noise_pct)
-            break; /* the noise target reached */
+        }
     }
     climb_timing_stats(x, n, out);
     out->batch = reps;
     out->wall = o->wall;
+    out->stop = stop;
     free(x);
     return 0;
 }

@@ -17,8 +17,18 @@ typedef struct climb_timing {
     int samples;
     int batch;            /* launches per sample (1 in cold mode) */
     int wall;             /* 1: timed by the host's clock (a rung with a host part), not by events */
+    int stop;             /* why sampling stopped (climb_timing_stop) */
     double prepare_ms;    /* the rung's prepare (climb_measure_rung): wall milliseconds, its device work included */
 } climb_timing;
+
+/* Why sampling stopped. */
+typedef enum climb_timing_stop {
+    CLIMB_STOP_ENOUGH = 0,    /* min_samples and min_gpu_s reached (no noise target) */
+    CLIMB_STOP_NOISE,         /* the noise target reached */
+    CLIMB_STOP_STEADY,        /* the noise estimate stopped moving above the target: more samples would not lower it */
+    CLIMB_STOP_TIME,          /* max_wall_s passed */
+    CLIMB_STOP_CAP,           /* max_samples taken */
+} climb_timing_stop;
 
 typedef struct climb_timing_opts {
     int warmup;           /* untimed runs before sampling */
@@ -27,8 +37,9 @@ typedef struct climb_timing_opts {
     double min_gpu_s;     /* after min_samples, sample until this much GPU time has been measured */
     double max_wall_s;    /* ...or until this much wall time has passed */
     double max_noise_pct; /* > 0: after min_samples and min_gpu_s, sample on until the samples' noise (relative
-                             standard deviation, %) is at most this, or max_wall_s has passed (nvbench's
-                             --max-noise and --timeout); 0: no noise target */
+                             standard deviation, %) is at most this, or its estimate holds steady above it (the
+                             spread is the kernel's, not the sample count's), or max_wall_s has passed (nvbench's
+                             --max-noise, its convergence test and --timeout); 0: no noise target */
     int batch;            /* 0: cold, one launch per sample after an L2 flush; 1: back-to-back launches */
     int wall;             /* 1: each sample is the host's monotonic clock around one run and a wait for the stream
                              (for runs that wait for the host inside: the host's work is part of their time);
@@ -36,6 +47,18 @@ typedef struct climb_timing_opts {
     double budget_s;      /* > 0: a rung whose first (verified) run takes longer than this is not sampled; its row
                              is refused with the time it took (`climb bench all`'s quick run); 0: no budget */
 } climb_timing_opts;
+
+/* When sampling stops: the running sums of the samples and the noise estimates of the last checks. */
+enum { CLIMB_SAMPLER_HIST = 6, CLIMB_SAMPLER_EVERY = 50 };
+typedef struct climb_sampler {
+    int n, n_hist;
+    double sum, sum2, gpu_s;
+    double hist[CLIMB_SAMPLER_HIST]; /* the noise every CLIMB_SAMPLER_EVERY samples past the minimum */
+} climb_sampler;
+
+/* Adds one sample (its time per run, the GPU time it took, the seconds since sampling began): -1 to go on, or a
+ * climb_timing_stop. max_samples is the caller's. Zero the sampler first. */
+int climb_sampler_add(climb_sampler *s, const climb_timing_opts *o, double sample_us, double gpu_s, double elapsed_s);
 
 /* Defaults: 3 warm-ups, 20..2000 samples, 0.05 s of GPU time, at most 1 s of wall time, cold. */
 climb_timing_opts climb_timing_defaults(void);
