@@ -1027,6 +1027,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
         return usage_msg("--profile runs each rung once: not with --batch, --min-samples, --max-time or --max-noise");
     if (a->run.timing.max_noise_pct > 0 && !a->max_time_set)
         a->run.timing.max_wall_s = 10; /* the noise target's time limit: nvbench's is 15 s */
+    if (a->run.timing.max_noise_pct > 0 && a->run.timing.max_samples < 1000000)
+        a->run.timing.max_samples = 1000000; /* with a target, the noise and the time limit end sampling, not a count */
     if (a->profile) { /* one warm-up, one run: what a profiler wants to see, and nothing else */
         a->run.timing.warmup = 1;
         a->run.timing.min_samples = a->run.timing.max_samples = 1;
