@@ -477,12 +477,12 @@ typedef struct {
     const char *dash;
 } rl_ceiling;
 
-static int ceilings_of(const climb_json *device, rl_ceiling *out)
+/* The measured ceilings of GPU g: each from the newest report drawn that measured it (a report measures the SFU
+ * rate only for the workloads that need it). *from: the newest report drawn. */
+static int ceilings_of(const rp_view *v, int g, rl_ceiling *out, const rp_file **from)
 {
-    const climb_json *m = device ? climb_json_get(device, "measured") : NULL;
     int n = 0;
-    if (!m || m->type != CLIMB_JSON_OBJECT)
-        return 0;
+    *from = NULL;
     const struct {
         const char *key, *label, *dash;
         int memory;
@@ -490,9 +490,21 @@ static int ceilings_of(const climb_json *device, rl_ceiling *out)
              {"ffma_gflops", "FP32 FFMA", "", 0}, {"dfma_gflops", "FP64 DFMA", "6,3", 0},
              {"sfu_gops", "SFU (MUFU)", "2,3", 0}};
     for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
-        const double v = climb_jnum(m, K[k].key);
-        if (v > 0)
-            out[n++] = (rl_ceiling){K[k].key, K[k].label, v, K[k].memory, K[k].dash};
+        const rp_file *newest = NULL;
+        double rate = NAN;
+        for (int w = 0; w < v->n_workloads; w++) {
+            const rp_file *p = v->picks[g * v->n_workloads + w].file;
+            const climb_json *m = p && p->f.device ? climb_json_get(p->f.device, "measured") : NULL;
+            const double x = m && m->type == CLIMB_JSON_OBJECT ? climb_jnum(m, K[k].key) : NAN;
+            if (p && p->f.device && (!*from || strcmp(p->f.date ? p->f.date : "", (*from)->f.date ? (*from)->f.date : "") > 0))
+                *from = p;
+            if (x > 0 && (!newest || strcmp(p->f.date ? p->f.date : "", newest->f.date ? newest->f.date : "") > 0)) {
+                newest = p;
+                rate = x;
+            }
+        }
+        if (rate > 0)
+            out[n++] = (rl_ceiling){K[k].key, K[k].label, rate, K[k].memory, K[k].dash};
     }
     return n;
 }
@@ -522,10 +534,11 @@ static void svg_log_grid(FILE *f, const log_axis *x, const log_axis *y, double t
 }
 
 /* One GPU's roofline: returns the number of workloads drawn. */
-static int roofline_svg(FILE *f, const rp_view *v, int g, const climb_json *device, FILE *legend)
+static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
 {
     rl_ceiling ceil[8];
-    const int n_ceil = ceilings_of(device, ceil);
+    const rp_file *newest;
+    const int n_ceil = ceilings_of(v, g, ceil, &newest);
     rl_series *series = calloc((size_t)v->n_workloads + 1, sizeof *series);
     rp_cases *all = calloc((size_t)v->n_workloads + 1, sizeof *all);
     int n = 0;
@@ -1282,16 +1295,15 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
         char *legend_text = NULL;
         size_t legend_len = 0;
         FILE *legend = open_memstream(&legend_text, &legend_len);
-        const int drawn = legend ? roofline_svg(f, v, g, newest ? newest->f.device : NULL, legend) : 0;
+        const int drawn = legend ? roofline_svg(f, v, g, legend) : 0;
         if (legend)
             fclose(legend);
         if (drawn > 0) {
-            fprintf(f, "<p class=\"muted\">Each workload with floating-point work, on its largest case (below): its "
-                       "ladder joined from the first rung to the best (large circle); squares: vendor rungs (filled) "
-                       "and bound rungs (open). Lines: the measured ceilings of ");
-            esc(f, newest ? newest->path : "?");
-            fputs(". Workloads that count no flops (data movement, sorting, graphs) are in their ladder charts "
-                  "only.</p>\n<ul class=\"legend\">",
+            fputs("<p class=\"muted\">Each workload with floating-point work, on its largest case (below): its ladder "
+                  "joined from the first rung to the best (large circle); squares: vendor rungs (filled) and bound "
+                  "rungs (open). Lines: the measured ceilings, each from the newest report drawn that measured it (the "
+                  "SFU rate only where a workload needs it). Workloads that count no flops (data movement, sorting, "
+                  "graphs) are in their ladder charts only.</p>\n<ul class=\"legend\">",
                   f);
             fputs(legend_text ? legend_text : "", f);
             fputs("</ul>\n", f);
