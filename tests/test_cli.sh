@@ -428,7 +428,7 @@ expect 0 "f32 rows,cols=3x3 .*input=$tdir/mtx/a.mtx\]" bench spmv --input "$tdir
 expect 0 "f32 rows,cols=2x2 .*input=$tdir/mtx/b.mtx\]" bench spmv --input "$tdir/mtx" --type f32 --dry-run
 refute "README|sub.mtx" bench spmv --input "$tdir/mtx" --type f32 --dry-run
 expect 2 "--input $tdir/nomtx: no file ending in .mtx in this folder" bench spmv --input "$tdir/nomtx" --dry-run
-expect 0 'histogram: 1 case x 7 rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
+expect 0 'histogram: 1 case x [0-9]+ rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
 expect 2 "--sweep bins sets dist, an option of generated inputs: it cannot go with --input" \
     bench histogram --input "$data/histogram-sample.txt" --sweep bins --dry-run
 # an option that shapes generated inputs is refused beside a file, not silently ignored (issue 29, item 12)

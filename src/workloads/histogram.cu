@@ -314,50 +314,69 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
     hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
 }
 
-/* At most this many bins: hist_packed_kernel's byte counters fit one 64-bit register. */
+/* At most this many bins take hist_packed_kernel: one counter a bin edge in registers. */
 #define HIST_PACKED_MAX_BINS 8u
 
-/* Adds one byte's bin to the packed counters: byte k of acc counts bin k. */
-__device__ __forceinline__ void hist_pack_byte(unsigned byte, int map, unsigned bins, unsigned long long &acc)
-{
-    const int b = hist_bin(byte, map, bins);
-    acc += (unsigned long long)(b >= 0) << (8 * (b & 7));
-}
+/* The bins' edges: bin k holds the bytes in [edge[k], edge[k + 1]); an edge of 256 is past every byte. Both maps
+ * are runs of consecutive byte values (letters: 'a' + 4k, up to '{'; bytes: the least b with b * bins / 256 = k),
+ * so a bin's count is (bytes at or above its lower edge) - (bytes at or above its upper one). */
+typedef struct hist_edges {
+    unsigned edge[HIST_PACKED_MAX_BINS + 1];
+} hist_edges;
 
-/* Moves the packed counters into the 32-bit ones (before any byte counter can pass 255). */
-__device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&c)[HIST_PACKED_MAX_BINS])
+static hist_edges hist_edges_of(int map, unsigned nb, unsigned bins)
 {
-#pragma unroll
-    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++)
-        c[k] += (unsigned)(acc >> (8 * k)) & 255u;
-    acc = 0;
+    hist_edges e;
+    for (unsigned k = 0; k <= nb; k++)
+        e.edge[k] = map == CLIMB_HIST_LETTERS ? (k < nb ? 'a' + 4 * k : 'z' + 1) : (256 * k + bins - 1) / bins;
+    for (unsigned k = nb + 1; k <= HIST_PACKED_MAX_BINS; k++)
+        e.edge[k] = 256;
+    return e;
 }
 
 /* hist_packed_registers, the best rung for few bins (at most 8: the letters map's 7, or bytes into up to 8): no
- * atomics while counting. With few bins every lane of a warp hits the same handful of shared-memory words, and
- * the per-warp copies still serialise on them (the letters over text run at half CUB's speed that way); here each
- * thread counts into its own registers instead: eight 8-bit counters packed in one 64-bit register (a byte of bin b
- * adds 1 << 8b), moved into eight 32-bit counters after every 64 bytes, before one can wrap. The loads are
- * wide_per_warp's (16-byte vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes' counters
- * with one reduction a bin, and the block's warps add theirs into the global bins. */
-__global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                                 unsigned *counts, int map, unsigned bins)
+ * atomics and no per-byte work while counting. With few bins every lane of a warp hits the same handful of shared
+ * words, and the per-byte bin arithmetic costs more instructions than the memory system leaves time for (the
+ * letters over text ran at half CUB's speed that way). Here each thread keeps, for every bin edge, four 8-bit
+ * counters in one register: one 4-byte SIMD compare (__vcmpgeu4: 0xff in each byte at or above the edge) and one
+ * SIMD subtract count 4 bytes an edge, about 2 instructions an edge per 4 bytes; after every 64 bytes one dp4a an
+ * edge folds the four byte counters into a 32-bit one, before any can wrap. The loads are wide_per_warp's (16-byte
+ * vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one reduction an edge, and the
+ * block's warps add the differences into the global bins. NE = bins + 1 edges, a compile-time count. */
+template <unsigned NE>
+__device__ __forceinline__ void hist_edges_word(unsigned w, const unsigned (&splat)[NE], unsigned (&acc)[NE])
 {
-    __shared__ unsigned s[HIST_PACKED_MAX_BINS];
-    if (threadIdx.x < HIST_PACKED_MAX_BINS)
+#pragma unroll
+    for (unsigned k = 0; k < NE; k++)
+        acc[k] = __vsub4(acc[k], __vcmpgeu4(w, splat[k])); /* 0xff is -1: each byte at or above adds 1 */
+}
+
+template <unsigned NE>
+__global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
+                                                                 unsigned *counts, hist_edges edges)
+{
+    __shared__ unsigned s[NE];
+    if (threadIdx.x < NE)
         s[threadIdx.x] = 0;
-    unsigned c[HIST_PACKED_MAX_BINS] = {0, 0, 0, 0, 0, 0, 0, 0};
-    unsigned long long acc = 0;
+    unsigned splat[NE], acc[NE], total[NE];
+#pragma unroll
+    for (unsigned k = 0; k < NE; k++) {
+        /* an edge of 256 (past every byte) has no SIMD form: its counter runs on every byte, read as 0 at the end */
+        splat[k] = edges.edge[k] < 256 ? edges.edge[k] * 0x01010101u : 0u;
+        acc[k] = total[k] = 0;
+    }
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     size_t head = (16 - ((uintptr_t)in & 15)) & 15;
     if (head > n)
         head = n;
     const size_t nvec = (n - head) / 16, tail = head + 16 * nvec;
     const size_t gtid = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x;
-    if (gtid < head)
-        hist_pack_byte(in[gtid], map, bins, acc);
-    if (gtid < n - tail)
-        hist_pack_byte(in[tail + gtid], map, bins, acc);
+    /* the bytes outside the 16-byte vectors, one by one */
+#pragma unroll
+    for (unsigned k = 0; k < NE; k++) {
+        const unsigned e = edges.edge[k];
+        total[k] += (gtid < head && in[gtid] >= e) + (gtid < n - tail && in[tail + gtid] >= e);
+    }
     const uint4 *body = reinterpret_cast<const uint4 *>(in + head);
     const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
     for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
@@ -367,31 +386,34 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
             const size_t v = base + u * 32 + lane;
             r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
         }
-        hist_unpack(acc, c); /* at most 2 bytes before the loop, 64 a pass: no counter passes 255 */
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++) {
             if (base + u * 32 + lane >= nvec)
                 continue;
-            const unsigned w[4] = {r[u].x, r[u].y, r[u].z, r[u].w};
+            hist_edges_word<NE>(r[u].x, splat, acc);
+            hist_edges_word<NE>(r[u].y, splat, acc);
+            hist_edges_word<NE>(r[u].z, splat, acc);
+            hist_edges_word<NE>(r[u].w, splat, acc);
+        }
 #pragma unroll
-            for (int k = 0; k < 4; k++)
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    hist_pack_byte((w[k] >> (8 * e)) & 255u, map, bins, acc);
+        for (unsigned k = 0; k < NE; k++) { /* at most 16 a byte counter a pass: fold them before any wraps */
+            total[k] = __dp4a(acc[k], 0x01010101u, total[k]);
+            acc[k] = 0;
         }
     }
-    hist_unpack(acc, c);
     __syncthreads(); /* s zeroed */
 #pragma unroll
-    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
-        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
+    for (unsigned k = 0; k < NE; k++) {
+        const unsigned v = __reduce_add_sync(0xffffffffu, edges.edge[k] < 256 ? total[k] : 0u);
         if (lane == 0 && v)
             atomicAdd(&s[k], v);
     }
     __syncthreads();
-    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
-    if (threadIdx.x < nb && s[threadIdx.x])
-        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
+    if (threadIdx.x + 1 < NE) {
+        const unsigned v = s[threadIdx.x] - s[threadIdx.x + 1];
+        if (v)
+            atomicAdd(&counts[threadIdx.x], v);
+    }
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -450,12 +472,24 @@ HIST_GRID_STRIDE_LAUNCHER(launch_shared, hist_shared_kernel<false>, 64 * HIST_BL
 HIST_GRID_STRIDE_LAUNCHER(launch_aggregated, hist_shared_kernel<true>, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_per_warp, hist_per_warp_kernel, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_wide, hist_wide_kernel, 64 * HIST_BLOCK)
-HIST_GRID_STRIDE_LAUNCHER(launch_packed_few, hist_packed_kernel, 64 * HIST_BLOCK)
+/* hist_packed_kernel for 1 to HIST_PACKED_MAX_BINS bins (2 to 9 edges), by bins - 1. */
+typedef void (*hist_packed_fn)(const uint8_t *, size_t, unsigned *, hist_edges);
+static const hist_packed_fn HIST_PACKED[HIST_PACKED_MAX_BINS] = {
+    hist_packed_kernel<2>, hist_packed_kernel<3>, hist_packed_kernel<4>, hist_packed_kernel<5>,
+    hist_packed_kernel<6>, hist_packed_kernel<7>, hist_packed_kernel<8>, hist_packed_kernel<9>};
 
-/* packed_registers: the packed counters for at most 8 bins, wide_per_warp for more. */
+/* packed_registers: the edge counters for at most 8 bins, wide_per_warp for more. */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    return hist_nbins(a) <= HIST_PACKED_MAX_BINS ? launch_packed_few(a) : launch_wide(a);
+    const unsigned nb = hist_nbins(a);
+    if (nb > HIST_PACKED_MAX_BINS)
+        return launch_wide(a);
+    cudaError_t e = zero_counts(a);
+    if (e != cudaSuccess || a->n == 0)
+        return e;
+    HIST_PACKED[nb - 1]<<<hist_grid(a->sms, a->n, 64 * HIST_BLOCK), HIST_BLOCK, 0, a->s>>>(
+        a->in, a->n, a->counts, hist_edges_of(a->map, nb, a->bins));
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bins, unsigned *counts, int sms,
@@ -517,7 +551,9 @@ HIST_KERNELS_FN(k_per_warp, hist_per_warp_kernel, "hist_per_warp_kernel")
 HIST_KERNELS_FN(k_wide, hist_wide_kernel, "hist_wide_kernel")
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)hist_packed_kernel, HIST_BLOCK, 0, "hist_packed_kernel");
+    int n = 0;
+    for (unsigned b = 1; b <= HIST_PACKED_MAX_BINS; b++)
+        n = climb_kernel_at(o, max, n, (const void *)HIST_PACKED[b - 1], HIST_BLOCK, 0, "hist_packed_kernel<%u>", b + 1);
     return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel, HIST_BLOCK, 0, "hist_wide_kernel");
 }
 
@@ -553,8 +589,9 @@ static const hist_rung HIST_RUNGS[] = {
                                                "warp when all 32 agree",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
      .launch = launch_wide},
-    {.info = {.name = "packed_registers", .idea = "at most 8 bins: byte counters packed in a 64-bit register per "
-                                                  "thread, no atomics until the end; more bins as wide_per_warp",
+    {.info = {.name = "packed_registers", .idea = "at most 8 bins: per bin edge, four byte counters in a register fed "
+                                                  "by 4-byte SIMD compares; no atomics until the end; more bins as "
+                                                  "wide_per_warp",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_packed},
      .launch = launch_packed},
 };
