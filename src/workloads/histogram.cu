@@ -314,69 +314,54 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
     hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
 }
 
-/* At most this many bins take hist_packed_kernel: one counter a bin edge in registers. */
+/* At most this many bins take hist_packed_kernel: a byte counter a bin in one 64-bit register. */
 #define HIST_PACKED_MAX_BINS 8u
 
-/* The bins' edges: bin k holds the bytes in [edge[k], edge[k + 1]); an edge of 256 is past every byte. Both maps
- * are runs of consecutive byte values (letters: 'a' + 4k, up to '{'; bytes: the least b with b * bins / 256 = k),
- * so a bin's count is (bytes at or above its lower edge) - (bytes at or above its upper one). */
-typedef struct hist_edges {
-    unsigned edge[HIST_PACKED_MAX_BINS + 1];
-} hist_edges;
-
-static hist_edges hist_edges_of(int map, unsigned nb, unsigned bins)
+/* Moves the packed byte counters into the 32-bit ones (before any byte counter can pass 255). */
+__device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&c)[HIST_PACKED_MAX_BINS])
 {
-    hist_edges e;
-    for (unsigned k = 0; k <= nb; k++)
-        e.edge[k] = map == CLIMB_HIST_LETTERS ? (k < nb ? 'a' + 4 * k : 'z' + 1) : (256 * k + bins - 1) / bins;
-    for (unsigned k = nb + 1; k <= HIST_PACKED_MAX_BINS; k++)
-        e.edge[k] = 256;
-    return e;
+#pragma unroll
+    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++)
+        c[k] += (unsigned)(acc >> (8 * k)) & 255u;
+    acc = 0;
 }
 
 /* hist_packed_registers, the best rung for few bins (at most 8: the letters map's 7, or bytes into up to 8): no
- * atomics and no per-byte work while counting. With few bins every lane of a warp hits the same handful of shared
- * words, and the per-byte bin arithmetic costs more instructions than the memory system leaves time for (the
- * letters over text ran at half CUB's speed that way). Here each thread keeps, for every bin edge, four 8-bit
- * counters in one register: one 4-byte SIMD compare (__vcmpgeu4: 0xff in each byte at or above the edge) and one
- * SIMD subtract count 4 bytes an edge, about 2 instructions an edge per 4 bytes; after every 64 bytes one dp4a an
- * edge folds the four byte counters into a 32-bit one, before any can wrap. The loads are wide_per_warp's (16-byte
- * vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one reduction an edge, and the
- * block's warps add the differences into the global bins. NE = bins + 1 edges, a compile-time count. */
-template <unsigned NE>
-__device__ __forceinline__ void hist_edges_word(unsigned w, const unsigned (&splat)[NE], unsigned (&acc)[NE])
-{
-#pragma unroll
-    for (unsigned k = 0; k < NE; k++)
-        acc[k] = __vsub4(acc[k], __vcmpgeu4(w, splat[k])); /* 0xff is -1: each byte at or above adds 1 */
-}
-
-template <unsigned NE>
+ * atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
+ * words, and the per-byte bin arithmetic, a branch and a variable shift cost more instructions than the memory
+ * leaves time for (the letters over text ran at half CUB's speed). Here each block first writes a 256-entry table
+ * in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for a byte no bin counts). A thread
+ * then counts a byte with one table load and one 64-bit add into eight 8-bit counters packed in a register, and
+ * moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about 5 instructions a byte.
+ * (A first version computed the one-hot shift per byte: 1.05x wide_per_warp; one with 4-byte SIMD compares per bin
+ * edge, which Hopper emulates in several instructions each: 0.79x; docs/histogram.md.) The loads are
+ * wide_per_warp's (16-byte vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one
+ * reduction a bin, and the block's warps add theirs into the global bins. */
 __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                                 unsigned *counts, hist_edges edges)
+                                                                 unsigned *counts, int map, unsigned bins)
 {
-    __shared__ unsigned s[NE];
-    if (threadIdx.x < NE)
-        s[threadIdx.x] = 0;
-    unsigned splat[NE], acc[NE], total[NE];
-#pragma unroll
-    for (unsigned k = 0; k < NE; k++) {
-        /* an edge of 256 (past every byte) has no SIMD form: its counter runs on every byte, read as 0 at the end */
-        splat[k] = edges.edge[k] < 256 ? edges.edge[k] * 0x01010101u : 0u;
-        acc[k] = total[k] = 0;
+    static_assert(HIST_BLOCK == 256, "one table entry a thread");
+    __shared__ unsigned long long lut[256];
+    __shared__ unsigned s[HIST_PACKED_MAX_BINS];
+    {
+        const int b = hist_bin(threadIdx.x, map, bins);
+        lut[threadIdx.x] = b >= 0 ? 1ull << (8 * b) : 0ull;
+        if (threadIdx.x < HIST_PACKED_MAX_BINS)
+            s[threadIdx.x] = 0;
     }
+    __syncthreads();
+    unsigned c[HIST_PACKED_MAX_BINS] = {0, 0, 0, 0, 0, 0, 0, 0};
+    unsigned long long acc = 0;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     size_t head = (16 - ((uintptr_t)in & 15)) & 15;
     if (head > n)
         head = n;
     const size_t nvec = (n - head) / 16, tail = head + 16 * nvec;
     const size_t gtid = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x;
-    /* the bytes outside the 16-byte vectors, one by one */
-#pragma unroll
-    for (unsigned k = 0; k < NE; k++) {
-        const unsigned e = edges.edge[k];
-        total[k] += (gtid < head && in[gtid] >= e) + (gtid < n - tail && in[tail + gtid] >= e);
-    }
+    if (gtid < head) /* the bytes outside the 16-byte vectors, one by one */
+        acc += lut[in[gtid]];
+    if (gtid < n - tail)
+        acc += lut[in[tail + gtid]];
     const uint4 *body = reinterpret_cast<const uint4 *>(in + head);
     const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
     for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
@@ -386,34 +371,30 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
             const size_t v = base + u * 32 + lane;
             r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
         }
+        hist_unpack(acc, c); /* at most 2 bytes before the loop, 64 a pass: no byte counter passes 255 */
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++) {
             if (base + u * 32 + lane >= nvec)
                 continue;
-            hist_edges_word<NE>(r[u].x, splat, acc);
-            hist_edges_word<NE>(r[u].y, splat, acc);
-            hist_edges_word<NE>(r[u].z, splat, acc);
-            hist_edges_word<NE>(r[u].w, splat, acc);
-        }
+            const unsigned w[4] = {r[u].x, r[u].y, r[u].z, r[u].w};
 #pragma unroll
-        for (unsigned k = 0; k < NE; k++) { /* at most 16 a byte counter a pass: fold them before any wraps */
-            total[k] = __dp4a(acc[k], 0x01010101u, total[k]);
-            acc[k] = 0;
+            for (int k = 0; k < 4; k++)
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    acc += lut[(w[k] >> (8 * e)) & 255u];
         }
     }
-    __syncthreads(); /* s zeroed */
+    hist_unpack(acc, c);
 #pragma unroll
-    for (unsigned k = 0; k < NE; k++) {
-        const unsigned v = __reduce_add_sync(0xffffffffu, edges.edge[k] < 256 ? total[k] : 0u);
+    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
+        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
         if (lane == 0 && v)
             atomicAdd(&s[k], v);
     }
     __syncthreads();
-    if (threadIdx.x + 1 < NE) {
-        const unsigned v = s[threadIdx.x] - s[threadIdx.x + 1];
-        if (v)
-            atomicAdd(&counts[threadIdx.x], v);
-    }
+    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
+    if (threadIdx.x < nb && s[threadIdx.x])
+        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -472,24 +453,12 @@ HIST_GRID_STRIDE_LAUNCHER(launch_shared, hist_shared_kernel<false>, 64 * HIST_BL
 HIST_GRID_STRIDE_LAUNCHER(launch_aggregated, hist_shared_kernel<true>, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_per_warp, hist_per_warp_kernel, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_wide, hist_wide_kernel, 64 * HIST_BLOCK)
-/* hist_packed_kernel for 1 to HIST_PACKED_MAX_BINS bins (2 to 9 edges), by bins - 1. */
-typedef void (*hist_packed_fn)(const uint8_t *, size_t, unsigned *, hist_edges);
-static const hist_packed_fn HIST_PACKED[HIST_PACKED_MAX_BINS] = {
-    hist_packed_kernel<2>, hist_packed_kernel<3>, hist_packed_kernel<4>, hist_packed_kernel<5>,
-    hist_packed_kernel<6>, hist_packed_kernel<7>, hist_packed_kernel<8>, hist_packed_kernel<9>};
+HIST_GRID_STRIDE_LAUNCHER(launch_packed_few, hist_packed_kernel, 64 * HIST_BLOCK)
 
-/* packed_registers: the edge counters for at most 8 bins, wide_per_warp for more. */
+/* packed_registers: the packed counters for at most 8 bins, wide_per_warp for more. */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    const unsigned nb = hist_nbins(a);
-    if (nb > HIST_PACKED_MAX_BINS)
-        return launch_wide(a);
-    cudaError_t e = zero_counts(a);
-    if (e != cudaSuccess || a->n == 0)
-        return e;
-    HIST_PACKED[nb - 1]<<<hist_grid(a->sms, a->n, 64 * HIST_BLOCK), HIST_BLOCK, 0, a->s>>>(
-        a->in, a->n, a->counts, hist_edges_of(a->map, nb, a->bins));
-    return cudaGetLastError();
+    return hist_nbins(a) <= HIST_PACKED_MAX_BINS ? launch_packed_few(a) : launch_wide(a);
 }
 
 extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bins, unsigned *counts, int sms,
@@ -551,9 +520,7 @@ HIST_KERNELS_FN(k_per_warp, hist_per_warp_kernel, "hist_per_warp_kernel")
 HIST_KERNELS_FN(k_wide, hist_wide_kernel, "hist_wide_kernel")
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int n = 0;
-    for (unsigned b = 1; b <= HIST_PACKED_MAX_BINS; b++)
-        n = climb_kernel_at(o, max, n, (const void *)HIST_PACKED[b - 1], HIST_BLOCK, 0, "hist_packed_kernel<%u>", b + 1);
+    const int n = climb_kernel_at(o, max, 0, (const void *)hist_packed_kernel, HIST_BLOCK, 0, "hist_packed_kernel");
     return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel, HIST_BLOCK, 0, "hist_wide_kernel");
 }
 
@@ -589,9 +556,9 @@ static const hist_rung HIST_RUNGS[] = {
                                                "warp when all 32 agree",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
      .launch = launch_wide},
-    {.info = {.name = "packed_registers", .idea = "at most 8 bins: per bin edge, four byte counters in a register fed "
-                                                  "by 4-byte SIMD compares; no atomics until the end; more bins as "
-                                                  "wide_per_warp",
+    {.info = {.name = "packed_registers", .idea = "at most 8 bins: a shared table gives each byte's one-hot "
+                                                  "increment to 8 byte counters packed in a register; no atomics "
+                                                  "until the end; more bins as wide_per_warp",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_packed},
      .launch = launch_packed},
 };
