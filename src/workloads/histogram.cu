@@ -316,6 +316,9 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
 
 /* At most this many bins take hist_packed_kernel: a byte counter a bin in one 64-bit register. */
 #define HIST_PACKED_MAX_BINS 8u
+/* Copies of its table (32 KB a block), and its blocks per SM: 6 x 32 KB fit the 228 KB of an SM on CC 9.0. */
+#define HIST_LUT_COPIES 16u
+#define HIST_PACKED_BLOCKS_PER_SM 6u
 
 /* Moves the packed byte counters into the 32-bit ones (before any byte counter can pass 255). */
 __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&c)[HIST_PACKED_MAX_BINS])
@@ -330,7 +333,8 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
  * atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
  * words, and the per-byte bin arithmetic, a branch and a variable shift cost more instructions than the memory
  * leaves time for (the letters over text ran at half CUB's speed). Here each block first writes a 256-entry table
- * in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for a byte no bin counts). A thread
+ * in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for a byte no bin counts), in 16
+ * copies so that no two lanes of a half warp read one bank (one copy had 2-way conflicts on text). A thread
  * then counts a byte with one table load and one 64-bit add into eight 8-bit counters packed in a register, and
  * moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about 5 instructions a byte.
  * (A first version computed the one-hot shift per byte: 1.05x wide_per_warp; one with 4-byte SIMD compares per bin
@@ -341,15 +345,21 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
                                                                  unsigned *counts, int map, unsigned bins)
 {
     static_assert(HIST_BLOCK == 256, "one table entry a thread");
-    __shared__ unsigned long long lut[256];
+    /* 16 copies of the table, entry v's copies side by side: lane l reads copy l % 16, so the 16 lanes of each half
+       warp (a 64-bit load is served a half warp at a time) always hit 16 different bank pairs */
+    __shared__ unsigned long long lut[256 * HIST_LUT_COPIES];
     __shared__ unsigned s[HIST_PACKED_MAX_BINS];
     {
         const int b = hist_bin(threadIdx.x, map, bins);
-        lut[threadIdx.x] = b >= 0 ? 1ull << (8 * b) : 0ull;
+        const unsigned long long inc = b >= 0 ? 1ull << (8 * b) : 0ull;
+#pragma unroll
+        for (unsigned k = 0; k < HIST_LUT_COPIES; k++)
+            lut[threadIdx.x * HIST_LUT_COPIES + k] = inc;
         if (threadIdx.x < HIST_PACKED_MAX_BINS)
             s[threadIdx.x] = 0;
     }
     __syncthreads();
+    const unsigned long long *mine = lut + (threadIdx.x & (HIST_LUT_COPIES - 1));
     unsigned c[HIST_PACKED_MAX_BINS] = {0, 0, 0, 0, 0, 0, 0, 0};
     unsigned long long acc = 0;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -359,9 +369,9 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
     const size_t nvec = (n - head) / 16, tail = head + 16 * nvec;
     const size_t gtid = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x;
     if (gtid < head) /* the bytes outside the 16-byte vectors, one by one */
-        acc += lut[in[gtid]];
+        acc += mine[in[gtid] * HIST_LUT_COPIES];
     if (gtid < n - tail)
-        acc += lut[in[tail + gtid]];
+        acc += mine[in[tail + gtid] * HIST_LUT_COPIES];
     const uint4 *body = reinterpret_cast<const uint4 *>(in + head);
     const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
     for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
@@ -381,7 +391,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
             for (int k = 0; k < 4; k++)
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    acc += lut[(w[k] >> (8 * e)) & 255u];
+                    acc += mine[((w[k] >> (8 * e)) & 255u) * HIST_LUT_COPIES];
         }
     }
     hist_unpack(acc, c);
@@ -453,12 +463,19 @@ HIST_GRID_STRIDE_LAUNCHER(launch_shared, hist_shared_kernel<false>, 64 * HIST_BL
 HIST_GRID_STRIDE_LAUNCHER(launch_aggregated, hist_shared_kernel<true>, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_per_warp, hist_per_warp_kernel, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_wide, hist_wide_kernel, 64 * HIST_BLOCK)
-HIST_GRID_STRIDE_LAUNCHER(launch_packed_few, hist_packed_kernel, 64 * HIST_BLOCK)
-
-/* packed_registers: the packed counters for at most 8 bins, wide_per_warp for more. */
+/* packed_registers: the packed counters for at most 8 bins (HIST_PACKED_BLOCKS_PER_SM blocks an SM, for their
+ * tables), wide_per_warp for more. */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    return hist_nbins(a) <= HIST_PACKED_MAX_BINS ? launch_packed_few(a) : launch_wide(a);
+    if (hist_nbins(a) > HIST_PACKED_MAX_BINS)
+        return launch_wide(a);
+    cudaError_t e = zero_counts(a);
+    if (e != cudaSuccess || a->n == 0)
+        return e;
+    const unsigned fill = hist_grid(a->sms, a->n, 64 * HIST_BLOCK),
+                   cap = (unsigned)(a->sms > 0 ? a->sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
+    hist_packed_kernel<<<fill < cap ? fill : cap, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bins, unsigned *counts, int sms,
