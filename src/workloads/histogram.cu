@@ -267,9 +267,11 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
     for (int k = 0; k < 4; k++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
+            /* a byte no bin counts (letters: not a-z) goes to the copy's last word, which the merge never reads
+               (the letters have 7 bins; the bytes map counts every byte): an atomic for every byte, but no branch,
+               so the lanes of a warp never split over which bytes count */
             const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
-            if (b >= 0)
-                atomicAdd(&mine[b], 1u);
+            atomicAdd(&mine[b >= 0 ? b : 255], 1u);
         }
 }
 
