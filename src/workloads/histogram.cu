@@ -384,6 +384,8 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
             r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
         }
         hist_unpack(acc, c); /* at most 2 bytes before the loop, 64 a pass: no byte counter passes 255 */
+        /* four sums, one a word of the vectors: four chains of adds in flight instead of one of 64 */
+        unsigned long long part[4] = {0, 0, 0, 0};
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++) {
             if (base + u * 32 + lane >= nvec)
@@ -393,8 +395,9 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
             for (int k = 0; k < 4; k++)
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    acc += mine[((w[k] >> (8 * e)) & 255u) * HIST_LUT_COPIES];
+                    part[k] += mine[((w[k] >> (8 * e)) & 255u) * HIST_LUT_COPIES];
         }
+        acc += (part[0] + part[1]) + (part[2] + part[3]);
     }
     hist_unpack(acc, c);
 #pragma unroll
