@@ -331,7 +331,8 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
     acc = 0;
 }
 
-/* hist_packed_registers, the best rung for few bins (at most 8: the letters map's 7, or bytes into up to 8): no
+/* hist_packed_registers, an experiment past the best rung, for few bins (at most 8: the letters map's 7, or bytes
+ * into up to 8); it wins only on the largest letters input (docs/histogram.md), so it is not the best. No
  * atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
  * words, and the per-byte bin arithmetic, a branch and a variable shift cost more instructions than the memory
  * leaves time for (the letters over text ran at half CUB's speed). Here each block first writes a 256-entry table
@@ -489,7 +490,7 @@ extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bin
     if (bins < 1 || bins > 256 || n > (size_t)UINT32_MAX)
         return cudaErrorInvalidValue;
     const hist_args a = {in, n, counts, CLIMB_HIST_BYTES, bins, sms, NULL, 0, s};
-    return launch_packed(&a);
+    return launch_wide(&a);
 }
 
 /* The vendor rung, CUB: HistogramEven over [0, 256) for bytes (its bin is (byte - 0) x bins / 256, the same map);
@@ -576,12 +577,12 @@ static const hist_rung HIST_RUNGS[] = {
      .launch = launch_per_warp},
     {.info = {.name = "wide_per_warp", .idea = "16-byte loads, 4 in flight; one atomic per uniform vector, one per "
                                                "warp when all 32 agree",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide},
      .launch = launch_wide},
-    {.info = {.name = "packed_registers", .idea = "at most 8 bins: a shared table gives each byte's one-hot "
-                                                  "increment to 8 byte counters packed in a register; no atomics "
-                                                  "until the end; more bins as wide_per_warp",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_packed},
+    {.info = {.name = "packed_registers", .idea = "an experiment past the best, for at most 8 bins: a shared table "
+                                                  "gives each byte's one-hot increment to 8 byte counters packed in "
+                                                  "a register, no atomics until the end (more bins: wide_per_warp)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_packed},
      .launch = launch_packed},
 };
 #define HIST_N_RUNGS CLIMB_COUNT(HIST_RUNGS)
