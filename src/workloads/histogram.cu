@@ -267,11 +267,11 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
     for (int k = 0; k < 4; k++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            /* a byte no bin counts (letters: not a-z) goes to the copy's last word, which the merge never reads
-               (the letters have 7 bins; the bytes map counts every byte): an atomic for every byte, but no branch,
-               so the lanes of a warp never split over which bytes count */
+            /* the bytes map counts every byte; under the letters map a byte no bin counts goes to the copy's last
+               word, which the merge never reads (7 bins): an atomic for every byte, but no branch, so the lanes of
+               a warp never split over which bytes count (map is the same for the whole grid) */
             const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
-            atomicAdd(&mine[b >= 0 ? b : 255], 1u);
+            atomicAdd(&mine[map == CLIMB_HIST_LETTERS && b < 0 ? 255 : b], 1u);
         }
 }
 
