@@ -243,12 +243,13 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_per_warp_kernel(const uint8_t
 /* Counts the 16 bytes of one vector into a warp's copy. When all 16 are one bin, one atomic of 16; when every
  * lane of the warp holds 16 of the same bin (constant input, long runs), lane 0 alone adds 512. Every lane of
  * the warp calls it (the votes need them all); `valid` says whether the lane holds a vector. */
-__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, int map, unsigned bins)
+template <int MAP>
+__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, unsigned bins)
 {
     const unsigned lane = threadIdx.x & 31;
     const unsigned splat = (v.x & 255u) * 0x01010101u;
     const bool same = valid && v.x == splat && v.y == splat && v.z == splat && v.w == splat;
-    const int b0 = hist_bin(v.x & 255u, map, bins);
+    const int b0 = hist_bin(v.x & 255u, MAP, bins);
     const int lead = __shfl_sync(0xffffffffu, b0, 0);
     if (__all_sync(0xffffffffu, same && b0 == lead)) {
         if (lane == 0 && b0 >= 0)
@@ -269,18 +270,21 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
         for (int e = 0; e < 4; e++) {
             /* the bytes map counts every byte; under the letters map a byte no bin counts goes to the copy's last
                word, which the merge never reads (7 bins): an atomic for every byte, but no branch, so the lanes of
-               a warp never split over which bytes count (map is the same for the whole grid) */
-            const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
-            atomicAdd(&mine[map == CLIMB_HIST_LETTERS && b < 0 ? 255 : b], 1u);
+               a warp never split over which bytes count. MAP is a template argument so that the bytes map's code
+               has no select either (one cost 8% at 256 bins over uniform bytes) */
+            const int b = hist_bin((w[k] >> (8 * e)) & 255u, MAP, bins);
+            atomicAdd(&mine[MAP == CLIMB_HIST_LETTERS && b < 0 ? 255 : b], 1u);
         }
 }
 
 /* hist_wide_per_warp, the best rung: the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
  * flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths for runs. The bytes
  * before the first 16-byte boundary and after the last are counted one by one. */
+template <int MAP>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                               unsigned *counts, int map, unsigned bins)
+                                                               unsigned *counts, unsigned bins)
 {
+    const int map = MAP;
     __shared__ unsigned s[HIST_WARPS * 256];
     hist_zero(s, HIST_WARPS * 256);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -311,7 +315,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
         }
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++)
-            hist_count_vector(r[u], base + u * 32 + lane < nvec, mine, map, bins);
+            hist_count_vector<MAP>(r[u], base + u * 32 + lane < nvec, mine, bins);
     }
     hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
 }
@@ -468,7 +472,19 @@ HIST_GRID_STRIDE_LAUNCHER(launch_interleaved, hist_global_interleaved_kernel, 64
 HIST_GRID_STRIDE_LAUNCHER(launch_shared, hist_shared_kernel<false>, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_aggregated, hist_shared_kernel<true>, 64 * HIST_BLOCK)
 HIST_GRID_STRIDE_LAUNCHER(launch_per_warp, hist_per_warp_kernel, 64 * HIST_BLOCK)
-HIST_GRID_STRIDE_LAUNCHER(launch_wide, hist_wide_kernel, 64 * HIST_BLOCK)
+/* wide_per_warp: the kernel of the case's map. */
+static cudaError_t launch_wide(const hist_args *a)
+{
+    cudaError_t e = zero_counts(a);
+    if (e != cudaSuccess || a->n == 0)
+        return e;
+    const unsigned grid = hist_grid(a->sms, a->n, 64 * HIST_BLOCK);
+    if (a->map == CLIMB_HIST_LETTERS)
+        hist_wide_kernel<CLIMB_HIST_LETTERS><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->bins);
+    else
+        hist_wide_kernel<CLIMB_HIST_BYTES><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->bins);
+    return cudaGetLastError();
+}
 /* packed_registers: the packed counters for at most 8 bins (HIST_PACKED_BLOCKS_PER_SM blocks an SM, for their
  * tables), wide_per_warp for more. */
 static cudaError_t launch_packed(const hist_args *a)
@@ -540,11 +556,17 @@ HIST_KERNELS_FN(k_interleaved, hist_global_interleaved_kernel, "hist_global_inte
 HIST_KERNELS_FN(k_shared, hist_shared_kernel<false>, "hist_shared_kernel<false>")
 HIST_KERNELS_FN(k_aggregated, hist_shared_kernel<true>, "hist_shared_kernel<true>")
 HIST_KERNELS_FN(k_per_warp, hist_per_warp_kernel, "hist_per_warp_kernel")
-HIST_KERNELS_FN(k_wide, hist_wide_kernel, "hist_wide_kernel")
+static int k_wide(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    const int n = climb_kernel_at(o, max, 0, (const void *)hist_wide_kernel<CLIMB_HIST_BYTES>, HIST_BLOCK, 0,
+                                  "hist_wide_kernel<bytes>");
+    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<CLIMB_HIST_LETTERS>, HIST_BLOCK, 0,
+                           "hist_wide_kernel<letters>");
+}
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     const int n = climb_kernel_at(o, max, 0, (const void *)hist_packed_kernel, HIST_BLOCK, 0, "hist_packed_kernel");
-    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel, HIST_BLOCK, 0, "hist_wide_kernel");
+    return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
 }
 
 typedef struct hist_rung {
