@@ -244,12 +244,12 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_per_warp_kernel(const uint8_t
  * lane of the warp holds 16 of the same bin (constant input, long runs), lane 0 alone adds 512. Every lane of
  * the warp calls it (the votes need them all); `valid` says whether the lane holds a vector. */
 template <int MAP>
-__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, unsigned bins)
+__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, int map, unsigned bins)
 {
     const unsigned lane = threadIdx.x & 31;
     const unsigned splat = (v.x & 255u) * 0x01010101u;
     const bool same = valid && v.x == splat && v.y == splat && v.z == splat && v.w == splat;
-    const int b0 = hist_bin(v.x & 255u, MAP, bins);
+    const int b0 = hist_bin(v.x & 255u, map, bins);
     const int lead = __shfl_sync(0xffffffffu, b0, 0);
     if (__all_sync(0xffffffffu, same && b0 == lead)) {
         if (lane == 0 && b0 >= 0)
@@ -268,12 +268,13 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
     for (int k = 0; k < 4; k++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            /* the bytes map counts every byte; under the letters map a byte no bin counts goes to the copy's last
-               word, which the merge never reads (7 bins): an atomic for every byte, but no branch, so the lanes of
-               a warp never split over which bytes count. MAP is a template argument so that the bytes map's code
-               has no select either (one cost 8% at 256 bins over uniform bytes) */
-            const int b = hist_bin((w[k] >> (8 * e)) & 255u, MAP, bins);
-            atomicAdd(&mine[MAP == CLIMB_HIST_LETTERS && b < 0 ? 255 : b], 1u);
+            /* the bytes map counts every byte; under a map that skips bytes (letters) a byte no bin counts goes to
+               the copy's last word, which the merge never reads (7 bins): an atomic for every byte, but no branch,
+               so the lanes of a warp never split over which bytes count. MAP is CLIMB_HIST_BYTES (compiled in: no
+               select, which cost 8% at 256 bins over uniform bytes) or -1 (the map read at run time: for the
+               letters this measured 248 us at 2^29 against 298 with the letters map compiled in, docs/histogram.md) */
+            const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
+            atomicAdd(&mine[MAP == CLIMB_HIST_BYTES ? b : b >= 0 ? b : 255], 1u);
         }
 }
 
@@ -282,9 +283,9 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
  * before the first 16-byte boundary and after the last are counted one by one. */
 template <int MAP>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                               unsigned *counts, unsigned bins)
+                                                               unsigned *counts, int map_arg, unsigned bins)
 {
-    const int map = MAP;
+    const int map = MAP >= 0 ? MAP : map_arg;
     __shared__ unsigned s[HIST_WARPS * 256];
     hist_zero(s, HIST_WARPS * 256);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -315,7 +316,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
         }
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++)
-            hist_count_vector<MAP>(r[u], base + u * 32 + lane < nvec, mine, bins);
+            hist_count_vector<MAP>(r[u], base + u * 32 + lane < nvec, mine, map, bins);
     }
     hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
 }
@@ -479,10 +480,10 @@ static cudaError_t launch_wide(const hist_args *a)
     if (e != cudaSuccess || a->n == 0)
         return e;
     const unsigned grid = hist_grid(a->sms, a->n, 64 * HIST_BLOCK);
-    if (a->map == CLIMB_HIST_LETTERS)
-        hist_wide_kernel<CLIMB_HIST_LETTERS><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->bins);
+    if (a->map == CLIMB_HIST_BYTES)
+        hist_wide_kernel<CLIMB_HIST_BYTES><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     else
-        hist_wide_kernel<CLIMB_HIST_BYTES><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->bins);
+        hist_wide_kernel<-1><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
 /* packed_registers: the packed counters for at most 8 bins (HIST_PACKED_BLOCKS_PER_SM blocks an SM, for their
@@ -560,8 +561,8 @@ static int k_wide(climb_dtype, const climb_device_info *, const int *, climb_ker
 {
     const int n = climb_kernel_at(o, max, 0, (const void *)hist_wide_kernel<CLIMB_HIST_BYTES>, HIST_BLOCK, 0,
                                   "hist_wide_kernel<bytes>");
-    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<CLIMB_HIST_LETTERS>, HIST_BLOCK, 0,
-                           "hist_wide_kernel<letters>");
+    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<-1>, HIST_BLOCK, 0,
+                           "hist_wide_kernel<any map>");
 }
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
