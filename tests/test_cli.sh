@@ -410,6 +410,8 @@ PY
     expect 1 "none.json: No such file" compare "$rep" "$tdir/none.json"
     expect 2 "name the old and the new report" compare "$rep"
     expect 2 "--threshold 'x': a percentage" compare "$rep" "$rep" --threshold x
+    expect 0 "usage: climb report \\[PATH...\\]" report --help
+    expect 0 "report \\[PATH...\\] +one HTML page" help
 fi
 # The histogram's input file: an empty, missing or unreadable file is a clear error before any GPU work.
 : >"$tdir/empty.bin"
