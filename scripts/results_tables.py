@@ -7,7 +7,9 @@ Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end
   docs/<workload>.md      results:ladder    the ladder on the case the seeds published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
-and draws every sweep a workload declares (its registry entry's "sweeps") as docs/img/<workload>-<sweep>-<gpu>.svg:
+and draws every sweep a workload declares (its registry entry's "sweeps") as docs/img/<workload>-<sweep>-<gpu>.svg,
+and for a sweep over input files the best rung's ratio to the vendor case by case, beside the bench's generated
+cases, as docs/img/<workload>-<sweep>-vs-vendor-<gpu>.svg:
 the rate against the sweep's x (a dim or an option), one line per rung and per value of whatever else varies, from
 results/<gpu>/<workload>/sweep-<sweep>.json (or bench.json for a sweep without arguments of its own).
 Nothing here knows a workload: each report carries its workloads' registry entries (dims, options, rungs and their
@@ -505,6 +507,89 @@ def esc(s):
     return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def file_options(reg):
+    """The names of a workload's options that name input files."""
+    return [o["name"] for o in reg.get("options", []) if o.get("kind") == "file"]
+
+
+def case_name(x, reg, varying=()):
+    """A case as a bar's label: its input file's name, else its type, shape and the options that vary."""
+    opts = "".join(" %s=%s" % (k, x["options"][k]) for k in reg_option_names(reg)
+                   if k in varying and k not in file_options(reg))
+    for k in file_options(reg):
+        if x["options"].get(k):
+            return "%s %s%s" % (os.path.basename(x["options"][k]), x["type"], opts)
+    return "%s %s%s" % (x["type"], x["shape_label"], opts)
+
+
+def svg_ratio_bars(title, subtitle, bars):
+    """Horizontal bars, one a case in the order given: [(label, ratio, group)]; a line at 1.0 (level with the
+    vendor); groups coloured (inputs from files, generated cases)."""
+    W, left, right, top, rowh = 760, 250, 60, 50, 16
+    H = top + rowh * len(bars) + 60
+    hi = max(1.25, max(r for _, r, _ in bars) * 1.05)
+    pw = W - left - right
+
+    def px(v):
+        return left + v / hi * pw
+
+    colours = {"file": "#1f77b4", "generated": "#ff7f0e"}
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (W, H),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" text-anchor="middle" font-size="14">%s</text>' % (W // 2, esc(title)),
+           '<text x="%d" y="38" text-anchor="middle" fill="#555">%s</text>' % (W // 2, esc(subtitle))]
+    for t in nice_ticks(0, hi, 6)[0]:
+        if t <= hi:
+            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (px(t), top, px(t), top + rowh * len(bars)))
+            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s×</text>' % (px(t), top + rowh * len(bars) + 14, fmt_tick(t)))
+    for i, (label, r, group) in enumerate(bars):
+        y = top + i * rowh
+        out.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 6, y + 12, esc(label)))
+        out.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s" class="bar"/>' % (
+            left, y + 3, max(1.0, px(r) - left), rowh - 5, colours[group]))
+        out.append('<text x="%.1f" y="%d">%.2f×</text>' % (px(r) + 4, y + 12, r))
+    out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c0392b" stroke-dasharray="5,3" class="level"/>' % (
+        px(1.0), top - 4, px(1.0), top + rowh * len(bars)))
+    ly = top + rowh * len(bars) + 34
+    out.append('<text x="%d" y="%d">vendor\'s time / best\'s (above 1: the best rung is faster); blue: input files, '
+               'orange: generated inputs (the bench); sorted by bytes moved</text>' % (left - 200, ly))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def ratio_plots(root):
+    """{relative path: SVG text}: for every sweep over input files, the best rung against the vendor case by case,
+    the files' cases and the bench's generated ones together, in order of the bytes each moves."""
+    out = {}
+    for (gpu, wl), r in sorted(load(root, "bench.json").items()):
+        reg = registry(r, wl)
+        files = file_options(reg)
+        for sw in reg.get("sweeps", []):
+            path = os.path.join(root, "results", gpu, wl, "sweep-%s.json" % sw["name"])
+            if sw["args"] is None or not files or not os.path.exists(path):
+                continue
+            with open(path) as f:
+                data = json.load(f)
+            best = [x for x in data["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"
+                    and x.get("vs_vendor") and any(x["options"].get(k) for k in files)]
+            if not best:
+                continue
+            gen = [x for x in r["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"
+                   and x.get("vs_vendor") and not any(x["options"].get(k) for k in files)]
+            rows = [(x, "file") for x in best] + [(x, "generated") for x in gen]
+            varying = {"file": varying_options(best), "generated": varying_options(gen)}  # each labelled by its own
+            rows.sort(key=lambda p: ((p[0].get("bytes_read") or 0) + (p[0].get("bytes_written") or 0),
+                                     case_name(p[0], reg, varying[p[1]])))
+            vendors = sorted({x["rung"] for x in data["results"] if x["workload"] == wl and x["kind"] == "vendor"}
+                             - beside(data, wl))
+            title = "%s: %s against %s, case by case" % (wl, best[0]["rung"], ", ".join(vendors) or "the vendor")
+            sub = "%s; files: results/%s/%s/sweep-%s.json (%s), generated: bench.json (%s)" % (
+                data["device"]["name"], gpu, wl, sw["name"], data["git_commit"][:7], r["git_commit"][:7])
+            out["docs/img/%s-%s-vs-vendor-%s.svg" % (wl, sw["name"], gpu)] = svg_ratio_bars(
+                title, sub, [(case_name(x, reg, varying[g]), x["vs_vendor"], g) for x, g in rows])
+    return out
+
+
 def plots(root):
     """{relative path: SVG text} for every sweep of every workload with results."""
     out = {}
@@ -526,6 +611,7 @@ def plots(root):
             size_axis = sw["x"] in reg["dims"] and reg.get("items_unit") == "bytes"
             out["docs/img/%s-%s-%s.svg" % (wl, sw["name"], gpu)] = svg_plot(
                 sw["title"], sub, sw["x"], unit, series, sw["log_x"], size_axis, ceilings_of(data.get("device"), unit))
+    out.update(ratio_plots(root))
     return out
 
 

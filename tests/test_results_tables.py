@@ -3,6 +3,7 @@ two-dim workload with an option sweep), rungs named by kind not position, the se
 the largest case, reports of the old format skipped, the tuning table with case-dependent defaults.
 Usage: test_results_tables.py SOURCE_DIR"""
 import json
+import re
 import os
 import sys
 import tempfile
@@ -152,6 +153,32 @@ with tempfile.TemporaryDirectory() as root:
                        [(2.5, "copy ceiling 2.5 GB/s"), (100.0, "far")])
     expect('text-anchor="end">2684354<' in wide, "the last x label is not clipped")
     expect(wide.count('class="ceiling"') == 1, "a ceiling beyond 4x the data is left out")
+
+    # A sweep over input files: the best rung's ratio to the vendor, a bar a case, the files' cases and the bench's
+    # generated ones together in order of the bytes each moves; labelled by file name, or by what varies.
+    FIL = {"name": "fil", "title": "Files", "dims": ["n"], "published": None,
+           "options": [{"name": "gen", "kind": "choice"}, {"name": "input", "kind": "file"}],
+           "sweeps": [{"name": "files", "title": "GB/s against n", "args": "--input d", "x": "n", "log_x": True}],
+           "rungs": [{"name": "f_v", "kind": "vendor"}, {"name": "f_best", "kind": "best"}]}
+
+    def frow(rung, kind, vs, nbytes, gen, path):
+        return row("fil", 0 if kind == "vendor" else 1, rung, kind, "f32", [nbytes], 1.0, vs,
+                   {"gen": gen, "input": path}, shape_label=str(nbytes), bytes_read=nbytes, bytes_written=0)
+    put("gpua", "fil", "bench.json", report([FIL], [frow("f_v", "vendor", 1.0, 300, "a", ""),
+                                                   frow("f_best", "best", 0.9, 300, "a", ""),
+                                                   frow("f_best", "best", 1.2, 100, "b", "")]))
+    put("gpua", "fil", "sweep-files.json", report([FIL], [frow("f_best", "best", 1.5, 200, "a", "/d/big.mtx"),
+                                                         frow("f_v", "vendor", 1.0, 50, "a", "/d/small.mtx"),
+                                                         frow("f_best", "best", 2.5, 50, "a", "/d/small.mtx")],
+                                                  sweep="files"))
+    rp = rt.plots(root).get("docs/img/fil-files-vs-vendor-gpua.svg", "")
+    labels = re.findall(r'text-anchor="end">([^<]*)<', rp)
+    expect(labels == ["small.mtx f32", "f32 100 gen=b", "big.mtx f32", "f32 300 gen=a"],
+           "a bar a best row, in order of bytes, labelled by file or by what varies (%s)" % labels)
+    expect(rp.count('class="bar"') == 4 and ">2.50×<" in rp and ">0.90×<" in rp, "each ratio written")
+    expect(rp.count('fill="#1f77b4" class="bar"') == 2, "the files' cases in their own colour")
+    expect('class="level"' in rp and "f_best against f_v" in rp, "the line at 1.0, the rungs named")
+    expect("docs/img/sw-offset-vs-vendor-gpua.svg" not in rt.plots(root), "no ratio plot for a sweep without files")
 
     text = "a\n<!-- results:x:begin -->\nold\n<!-- results:x:end -->\nb\n"
     expect(rt.replace_block(text, "x", "new") == "a\n<!-- results:x:begin -->\nnew\n<!-- results:x:end -->\nb\n",
