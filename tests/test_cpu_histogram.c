@@ -1,4 +1,4 @@
-/* CPU: the histogram's bin maps (bytes with any number of bins, the seed's letters), the reference count, and the
+/* CPU: the histogram's bin maps (bytes with any number of bins, PMPP's letters), the reference count, and the
  * generated inputs: each has the shape its name promises (constant is one value, skewed is geometric, text is
  * letters and spaces at English frequencies). */
 #include <stdlib.h>

@@ -80,8 +80,6 @@ static void shown_key(const char *key, char *out, size_t len)
             *p = ' ';
 }
 
-static int same_text(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
-
 int cmd_compare(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
@@ -121,7 +119,8 @@ int cmd_compare(int argc, char **argv)
         free_report(&new_);
         return EXIT_FAILED;
     }
-    const int same_gpu = same_text(old.f.gpu, new_.f.gpu), same_timing = same_text(old.f.timing, new_.f.timing);
+    const int same_gpu = climb_same_text(old.f.gpu, new_.f.gpu),
+              same_timing = climb_same_text(old.f.timing, new_.f.timing);
     if ((!same_gpu || !same_timing) && !force) {
         fprintf(stderr, "climb: compare: the reports are of %s (%s timing) and %s (%s timing): %s; --force compares "
                         "them anyway\n",
@@ -152,9 +151,9 @@ int cmd_compare(int argc, char **argv)
         shown_key(o->key, name, sizeof name);
         const char *sa = climb_jstr(a, "status"), *sb = climb_jstr(b, "status");
         const double ta = climb_jnum(a, "median_us"), tb = climb_jnum(b, "median_us");
-        if (!same_text(sa, "ok") || !same_text(sb, "ok") || !(ta > 0) || !(tb > 0)) {
-            printf("| %s | %s | %s | | | | not compared |\n", name, same_text(sa, "ok") ? "ok" : sa ? sa : "?",
-                   same_text(sb, "ok") ? "ok" : sb ? sb : "?");
+        if (!climb_same_text(sa, "ok") || !climb_same_text(sb, "ok") || !(ta > 0) || !(tb > 0)) {
+            printf("| %s | %s | %s | | | | not compared |\n", name,
+                   climb_same_text(sa, "ok") ? "ok" : sa ? sa : "?", climb_same_text(sb, "ok") ? "ok" : sb ? sb : "?");
             other++;
             continue;
         }

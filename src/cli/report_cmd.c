@@ -174,12 +174,10 @@ static int str_index(const char **list, int n, const char *s)
     return -1;
 }
 
-static int same(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
-
 static const climb_json *registry_of(const climb_report_file *f, const char *workload)
 {
     for (int i = 0; f->workloads && i < f->workloads->n; i++)
-        if (same(climb_jstr(&f->workloads->items[i], "name"), workload))
+        if (climb_same_text(climb_jstr(&f->workloads->items[i], "name"), workload))
             return &f->workloads->items[i];
     return NULL;
 }
@@ -188,7 +186,7 @@ static int rows_of(const rp_file *f, const char *workload)
 {
     int n = 0;
     for (int r = 0; r < f->f.results->n; r++)
-        n += same(climb_jstr(&f->f.results->items[r], "workload"), workload);
+        n += climb_same_text(climb_jstr(&f->f.results->items[r], "workload"), workload);
     return n;
 }
 
@@ -199,7 +197,7 @@ static int better(const rp_file *a, const rp_file *b, const char *workload)
     const int pa = !a->f.sweep, pb = !b->f.sweep;
     if (pa != pb)
         return pa > pb;
-    const int ca = same(a->f.timing, "cold"), cb = same(b->f.timing, "cold");
+    const int ca = climb_same_text(a->f.timing, "cold"), cb = climb_same_text(b->f.timing, "cold");
     if (ca != cb)
         return ca > cb;
     const int na = rows_of(a, workload), nb = rows_of(b, workload);
@@ -291,7 +289,7 @@ static int cases_of(const rp_pick *p, rp_cases *out)
     for (int i = 0; i < res->n; i++) {
         const climb_json *row = &res->items[i];
         case_of[i] = -1;
-        if (!same(climb_jstr(row, "workload"), p->workload))
+        if (!climb_same_text(climb_jstr(row, "workload"), p->workload))
             continue;
         char key[700];
         climb_row_key(row, 0, key, sizeof key);
@@ -324,7 +322,7 @@ static void free_cases(rp_cases *c)
     free(c->pool);
 }
 
-static int row_ok(const climb_json *row) { return same(climb_jstr(row, "status"), "ok"); }
+static int row_ok(const climb_json *row) { return climb_same_text(climb_jstr(row, "status"), "ok"); }
 
 static double row_bytes(const climb_json *row)
 {
@@ -461,7 +459,7 @@ static const rp_case *roofline_case(const rp_cases *cases)
         const char *t = climb_jstr(cs->rows[0], "type");
         if (!type)
             type = t;
-        if (same(t, type) && work > most) {
+        if (climb_same_text(t, type) && work > most) {
             most = work;
             best = cs;
         }
@@ -646,7 +644,7 @@ static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
         fprintf(f, "</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
         double best_ord = INFINITY;
         for (int i = 0; i < cs->n; i++)
-            if (same(kind_of(cs->rows[i]), "best"))
+            if (climb_same_text(kind_of(cs->rows[i]), "best"))
                 best_ord = climb_jnum(cs->rows[i], "ordinal");
         const climb_json **line = calloc((size_t)cs->n + 1, sizeof *line);
         int n_line = 0;
@@ -655,7 +653,7 @@ static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
             const char *k = kind_of(row);
             const double fl = climb_jnum(row, "flops"), b = row_bytes(row), r = climb_jnum(row, "gflops"),
                          ord = climb_jnum(row, "ordinal");
-            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0) || !(same(k, "ladder") || same(k, "best")) ||
+            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0) || !(climb_same_text(k, "ladder") || climb_same_text(k, "best")) ||
                 ord > best_ord)
                 continue;
             int at = n_line++; /* insertion by ordinal */
@@ -678,13 +676,13 @@ static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
                 continue;
             const double px = axis_at(&x, fl / b), py = axis_at(&y, r);
             fputs("<g>", f);
-            if (same(k, "vendor") || same(k, "bound"))
+            if (climb_same_text(k, "vendor") || climb_same_text(k, "bound"))
                 fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#000\" "
                            "stroke-width=\"%s\"/>",
-                        px - 4.5, py - 4.5, same(k, "vendor") ? color : "#fff", same(k, "vendor") ? "1.5" : "1");
+                        px - 4.5, py - 4.5, climb_same_text(k, "vendor") ? color : "#fff", climb_same_text(k, "vendor") ? "1.5" : "1");
             else
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"%s/>", px, py,
-                        same(k, "best") ? "6" : "3.5", color, same(k, "best") ? " stroke=\"#000\" stroke-width=\"1.5\"" : "");
+                        climb_same_text(k, "best") ? "6" : "3.5", color, climb_same_text(k, "best") ? " stroke=\"#000\" stroke-width=\"1.5\"" : "");
             char shape[600], pct[32];
             shape_text(row, shape, sizeof shape);
             fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
@@ -722,7 +720,7 @@ static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
 static double published_us(const climb_json *reg, const climb_json *row)
 {
     const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
-    if (!pub || pub->type != CLIMB_JSON_OBJECT || !same(climb_jstr(pub, "type"), climb_jstr(row, "type")))
+    if (!pub || pub->type != CLIMB_JSON_OBJECT || !climb_same_text(climb_jstr(pub, "type"), climb_jstr(row, "type")))
         return NAN;
     const climb_json *a = climb_json_get(pub, "shape"), *b = climb_json_get(row, "shape");
     if (!a || !b || a->type != CLIMB_JSON_ARRAY || b->type != CLIMB_JSON_ARRAY || a->n != b->n)
@@ -732,7 +730,7 @@ static double published_us(const climb_json *reg, const climb_json *row)
             return NAN;
     const climb_json *rungs = climb_json_get(reg, "rungs");
     for (int i = 0; rungs && rungs->type == CLIMB_JSON_ARRAY && i < rungs->n; i++)
-        if (same(climb_jstr(&rungs->items[i], "name"), climb_jstr(row, "rung")))
+        if (climb_same_text(climb_jstr(&rungs->items[i], "name"), climb_jstr(row, "rung")))
             return climb_jnum(&rungs->items[i], "published_us");
     return NAN;
 }
@@ -748,7 +746,7 @@ static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
         const char *k = kind_of(row);
         const double t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us"),
                      pu = published_us(p->reg, row);
-        if (!same(k, "vendor") && !same(k, "bound"))
+        if (!climb_same_text(k, "vendor") && !climb_same_text(k, "bound"))
             bars++;
         if (pu > 0)
             has_pub = 1;
@@ -783,12 +781,12 @@ static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
     for (int i = 0; i < cs->n; i++) {
         const climb_json *row = cs->rows[i];
         const char *k = kind_of(row), *rung = climb_jstr(row, "rung"), *status = climb_jstr(row, "status");
-        if (same(k, "vendor") || same(k, "bound"))
+        if (climb_same_text(k, "vendor") || climb_same_text(k, "bound"))
             continue;
         const double y0 = T + at * rowh, t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us");
         at++;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"rung%s\" text-anchor=\"end\">", L - 6, y0 + 13,
-                same(k, "best") ? " best" : "");
+                climb_same_text(k, "best") ? " best" : "");
         esc(f, rung);
         fputs("</text>", f);
         if (row_ok(row) && t > 0) {
@@ -796,7 +794,7 @@ static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
             fmt_num(a, sizeof a, t);
             fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" class=\"bar %s\"><title>", L,
-                    y0 + 3, fmax(1, axis_at(&x, t) - L), same(k, "best") ? "bestbar" : "ladderbar");
+                    y0 + 3, fmax(1, axis_at(&x, t) - L), climb_same_text(k, "best") ? "bestbar" : "ladderbar");
             esc(f, rung);
             fprintf(f, ": %s µs median, noise %.1f%%, %s%% of roofline</title></rect>", a,
                     climb_jnum(row, "noise_pct"), pct);
@@ -841,17 +839,17 @@ static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
         const climb_json *row = cs->rows[i];
         const char *k = kind_of(row);
         const double t = climb_jnum(row, "median_us");
-        if (!(same(k, "vendor") || same(k, "bound")) || !row_ok(row) || !(t > 0))
+        if (!(climb_same_text(k, "vendor") || climb_same_text(k, "bound")) || !row_ok(row) || !(t > 0))
             continue;
         char a[32];
         fmt_num(a, sizeof a, t);
         const double px = axis_at(&x, t);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"><title>", px, T - 4, px,
-                H - B, same(k, "vendor") ? "vendorline" : "boundline");
+                H - B, climb_same_text(k, "vendor") ? "vendorline" : "boundline");
         esc(f, climb_jstr(row, "rung"));
         fprintf(f, " (%s): %s µs</title></line>", k, a);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"%s\">", px, T - 8 - 10.0 * (labels % 2),
-                same(k, "vendor") ? "vendorlabel" : "boundlabel", px > (L + W - R) / 2 ? "end" : "start");
+                climb_same_text(k, "vendor") ? "vendorlabel" : "boundlabel", px > (L + W - R) / 2 ? "end" : "start");
         esc(f, climb_jstr(row, "rung"));
         fprintf(f, " %s µs</text>\n", a);
         labels++;
@@ -945,7 +943,7 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
 static const climb_json *best_row(const rp_case *cs)
 {
     for (int i = 0; i < cs->n; i++)
-        if (same(kind_of(cs->rows[i]), "best") && row_ok(cs->rows[i]))
+        if (climb_same_text(kind_of(cs->rows[i]), "best") && row_ok(cs->rows[i]))
             return cs->rows[i];
     return NULL;
 }

@@ -7,6 +7,8 @@
 
 #include "../io/text.h"
 
+int climb_same_text(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
+
 const char *climb_jstr(const climb_json *o, const char *key)
 {
     const climb_json *v = climb_json_get(o, key);

@@ -26,6 +26,8 @@ typedef enum climb_report_read_status {
 climb_report_read_status climb_report_file_read(const char *path, climb_report_file *out, char *err, size_t errlen);
 void climb_report_file_free(climb_report_file *r);
 
+/* 1 when a and b are the same text, or both NULL. */
+int climb_same_text(const char *a, const char *b);
 /* A string member, or NULL when missing or not a string. */
 const char *climb_jstr(const climb_json *o, const char *key);
 /* A number member, or NaN when missing, null or not a number. */

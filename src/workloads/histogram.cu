@@ -1,6 +1,7 @@
 /*
- * histogram.cu - byte histograms as a ladder: 256 bins over bytes (fewer with `bins`), or the seed's letter
- * histogram (a-z into 7 bins of 4 letters), over generated inputs or a file the user names.
+ * histogram.cu - byte histograms as a ladder: 256 bins over bytes (fewer with `bins`), or the letter histogram
+ * of Hwu, Kirk and El Hajj's Programming Massively Parallel Processors (PMPP: a-z into 7 bins of 4 letters),
+ * over generated inputs or a file the user names.
  *
  * Seed 004 (the ECE 408 / PMPP histogram notes): global atomics with contiguous partitioning (each thread a
  * stretch: uncoalesced) and interleaved partitioning (coalesced), privatization in shared memory, aggregation of
@@ -194,7 +195,7 @@ __device__ __forceinline__ void hist_zero(unsigned *s, unsigned words)
  * memory, in the SM, instead of L2), and adds its copy to the global bins once at the end. With AGGREGATE
  * (hist_shared_aggregated) each thread also keeps the bin it saw last and a count, and issues one atomic per run
  * of equal bins instead of one per byte: fewer atomics where a thread's bytes repeat, a compare and a branch per
- * byte everywhere (the seed warns it loses when contention is low; docs/histogram.md has what it costs here). */
+ * byte everywhere (PMPP warns it loses when contention is low; docs/histogram.md has what it costs here). */
 template <bool AGGREGATE>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_shared_kernel(const uint8_t *__restrict__ in, size_t n,
                                                                  unsigned *counts, int map, unsigned bins)
@@ -278,6 +279,18 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
         }
 }
 
+/* A lane's HIST_UNROLL 16-byte vectors of a warp's step (base + u * 32 + lane, zeros past nvec), streamed past L2:
+ * the loads of wide_per_warp and packed_registers. */
+__device__ __forceinline__ void hist_load_vectors(const uint4 *body, size_t base, unsigned lane, size_t nvec,
+                                                  uint4 (&r)[HIST_UNROLL])
+{
+#pragma unroll
+    for (unsigned u = 0; u < HIST_UNROLL; u++) {
+        const size_t v = base + u * 32 + lane;
+        r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
+    }
+}
+
 /* hist_wide_per_warp, the best rung: the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
  * flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths for runs. The bytes
  * before the first 16-byte boundary and after the last are counted one by one. */
@@ -309,11 +322,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
     const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
     for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
         uint4 r[HIST_UNROLL];
-#pragma unroll
-        for (unsigned u = 0; u < HIST_UNROLL; u++) {
-            const size_t v = base + u * 32 + lane;
-            r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
-        }
+        hist_load_vectors(body, base, lane, nvec, r);
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++)
             hist_count_vector<MAP>(r[u], base + u * 32 + lane < nvec, mine, map, bins);
@@ -384,11 +393,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
     const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
     for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
         uint4 r[HIST_UNROLL];
-#pragma unroll
-        for (unsigned u = 0; u < HIST_UNROLL; u++) {
-            const size_t v = base + u * 32 + lane;
-            r[u] = v < nvec ? __ldcs(&body[v]) : make_uint4(0, 0, 0, 0);
-        }
+        hist_load_vectors(body, base, lane, nvec, r);
         hist_unpack(acc, c); /* at most 2 bytes before the loop, 64 a pass: no byte counter passes 255 */
         /* four sums, one a word of the vectors: four chains of adds in flight instead of one of 64 */
         unsigned long long part[4] = {0, 0, 0, 0};
@@ -621,7 +626,7 @@ static constexpr climb_option HIST_OPTIONS[] = {
     {.name = "bins", .kind = CLIMB_OPT_INT, .meaning = "bins over the byte values, map=bytes (bin = byte x bins / 256)",
      .def = "256", .min = 1, .max = 256},
     {.name = "map", .kind = CLIMB_OPT_CHOICE,
-     .meaning = "bytes (every byte, `bins` bins) or letters (the seed's: a-z into 7 bins of 4, other bytes not "
+     .meaning = "bytes (every byte, `bins` bins) or letters (PMPP's: a-z into 7 bins of 4, other bytes not "
                 "counted)",
      .def = "bytes", .choices = HIST_MAPS},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
@@ -929,7 +934,7 @@ static const climb_sweep HIST_SWEEPS[] = {
      .x = "bins",
      .log_x = 1},
     {.name = "letters",
-     .title = "the seed's letter histogram (a-z into 7 bins) of generated text: GB/s against n",
+     .title = "PMPP's letter histogram (a-z into 7 bins) of generated text: GB/s against n",
      .args = "--set map=letters --set dist=text --size 2^20 --size 2^23 --size 2^26 --size 2^29",
      .x = "n",
      .log_x = 1},
@@ -953,7 +958,8 @@ static double histogram_case_bytes(const climb_shape *s, climb_dtype t, const cl
 extern "C" const climb_workload climb_histogram_workload = {
     .name = "histogram",
     .title = "Byte histogram (256 bins, fewer, or the book's 7 letter bins)",
-    .seed_ref = "seed 004 histogram (atomics, contiguous and interleaved partitioning, privatization, aggregation)",
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors (PMPP), histogram (atomics, "
+                "contiguous and interleaved partitioning, privatization, aggregation)",
     .command = NULL,
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8),
