@@ -388,7 +388,17 @@ def sweep_series(reg, sweep, rows):
     xname = sweep["x"]
     varying = varying_options(rows) - {xname}
     shapes = {tuple(x["shape"]) for x in rows}
-    series, unit = {}, None
+    # x a dim of several: the shapes of one aspect (the other dims in the same ratio to x, as squares are) belong on
+    # one line; a line that would join several aspects (squares and skinny shapes) is split, each part named by its
+    # first shape
+    family_of, family_label = {}, {}
+    if xname in dims and len(dims) > 1:
+        xi = dims.index(xname)
+        for shp in sorted(shapes):
+            if shp[xi]:
+                family_of[shp] = tuple(round(v / shp[xi], 6) for i, v in enumerate(shp) if i != xi)
+                family_label.setdefault(family_of[shp], shp)
+    points, unit = [], None
     for x in rows:
         if x["status"] != "ok":
             continue
@@ -396,9 +406,11 @@ def sweep_series(reg, sweep, rows):
         if y is None:
             continue
         unit = u or reg.get("items_rate") or "rate"
+        fam = None
         if xname in dims:
             xv = x["shape"][dims.index(xname)]
             label_shape = ""
+            fam = family_of.get(tuple(x["shape"]))
         else:
             xv = x["options"].get(xname)
             label_shape = " %s=%s" % (",".join(dims), shape_label(x["shape"])) if len(shapes) > 1 else ""
@@ -406,8 +418,16 @@ def sweep_series(reg, sweep, rows):
             continue
         opts = "".join(" %s=%s" % (k, x["options"][k]) for k in reg_option_names(reg) if k in varying)
         types = {r["type"] for r in rows}
-        label = "%s%s%s%s" % (x["rung"], " " + x["type"] if len(types) > 1 else "", label_shape, opts)
-        series.setdefault(label, []).append((xv, y))
+        head = "%s%s%s" % (x["rung"], " " + x["type"] if len(types) > 1 else "", label_shape)
+        points.append((head, opts, fam, xv, y))
+    families = {}
+    for head, opts, fam, _, _ in points:
+        families.setdefault((head, opts), set()).add(fam)
+    series = {}
+    for head, opts, fam, xv, y in points:
+        split = len(families[(head, opts)]) > 1 and fam is not None
+        aspect = " %s=%s" % (",".join(dims), shape_label(family_label[fam])) if split else ""
+        series.setdefault(head + aspect + opts, []).append((xv, y))
     for v in series.values():
         v.sort()
     return series, unit

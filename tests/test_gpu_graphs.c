@@ -429,7 +429,7 @@ static int job_check(const job *j, cudaStream_t s, const char *when)
                 b[p * j->nn + c] = j->tb ? hb[c * j->kk + p] : hb[p * j->nn + c];
         double *row = malloc(j->nn * 8), *mag = malloc(j->nn * 8);
         for (size_t r = 0; r < j->m; r++) {
-            climb_sgemm_ref_row(a, j->kk, b, j->nn, (const float *)j->h_c0 + r * j->nn, j->nn, j->kk, j->alpha,
+            climb_sgemm_ref_row(a, j->kk, 0, b, j->nn, 0, (const float *)j->h_c0 + r * j->nn, j->nn, j->kk, j->alpha,
                                 j->beta, r, row, mag);
             for (size_t c = 0; c < j->nn; c++) {
                 const float g = ((float *)got)[r * j->nn + c];

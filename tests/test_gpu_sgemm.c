@@ -20,10 +20,10 @@
 static const climb_workload *w = &climb_sgemm_workload;
 static climb_device_info dev;
 
-static void test_check(uint64_t seed, const char *alpha, const char *beta, const char *pad)
+static void test_check(uint64_t seed, const char *alpha, const char *beta, const char *pad, const char *form)
 {
     climb_opt_plan p;
-    test_plan(&p, w, "alpha", alpha, "beta", beta, "pad", pad, NULL);
+    test_plan(&p, w, "alpha", alpha, "beta", beta, "pad", pad, "form", form, NULL);
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     o.seed = seed;
@@ -33,16 +33,16 @@ static void test_check(uint64_t seed, const char *alpha, const char *beta, const
     /* the seed's tiled16 and tiled32 refuse shapes that are not multiples of their tile, and only those */
     EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "alpha %s beta %s pad %s: %ld runs, %d failures", alpha, beta, pad,
                cr.runs, cr.failures);
-    printf("alpha=%s beta=%s pad=%s: %ld runs, %ld refused, seed %" PRIu64 "\n", alpha, beta, pad, cr.runs,
-           cr.refused, seed);
+    printf("alpha=%s beta=%s pad=%s form=%s: %ld runs, %ld refused, seed %" PRIu64 "\n", alpha, beta, pad, form,
+           cr.runs, cr.refused, seed);
     climb_check_result_free(&cr);
     climb_opt_plan_free(&p, NULL);
 }
 
-static void test_vendor_reference(void)
+static void test_vendor_reference(const char *form)
 {
     climb_opt_plan p;
-    test_plan(&p, w, "beta", "0.5", NULL);
+    test_plan(&p, w, "beta", "0.5", "form", form, NULL);
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     o.seed = 3;
@@ -70,7 +70,7 @@ static void test_every_tile(uint64_t seed)
 {
     const climb_tuning *tn = w->tuning;
     climb_opt_plan p;
-    test_plan(&p, w, "beta", "0.5", "pad", "1", NULL);
+    test_plan(&p, w, "beta", "0.5", "pad", "1", "form", "all", NULL);
     const char *const best[] = {"tuned"};
     for (long i = 0; i < climb_tuning_count(tn); i++) {
         int v[CLIMB_MAX_TUNABLES];
@@ -93,9 +93,10 @@ static void test_every_tile(uint64_t seed)
     climb_opt_plan_free(&p, NULL);
 }
 
-/* One climb_sgemm call against the CPU in double: every element of C (m x n, rows ldc apart) checked, the padding
+/* One climb_sgemm call (or, with sms > 0, the best rung's plan for a GPU of that many SMs: whole waves and split
+ * tiles on small shapes) against the CPU in double: every element of C (m x n, rows ldc apart) checked, the padding
  * after each row untouched. beta 0 puts NaN in C first (it must not be read); alpha 0 passes no A or B. */
-static void api_case(climb_handle h, climb_rng *rng, int ta, int tb, size_t m, size_t n, size_t k, size_t pad,
+static void api_case(climb_handle h, int sms, climb_rng *rng, int ta, int tb, size_t m, size_t n, size_t k, size_t pad,
                      float alpha, float beta)
 {
     const size_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
@@ -124,14 +125,25 @@ static void api_case(climb_handle h, climb_rng *rng, int ta, int tb, size_t m, s
     EXPECT(cudaMemcpy(da, ha, na * 4, cudaMemcpyHostToDevice) == cudaSuccess);
     EXPECT(cudaMemcpy(db, hb, nb * 4, cudaMemcpyHostToDevice) == cudaSuccess);
     EXPECT(cudaMemcpy(dc, hc, nc * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-    const climb_status st = climb_sgemm(h, ta ? CLIMB_OP_T : CLIMB_OP_N, tb ? CLIMB_OP_T : CLIMB_OP_N, m, n, k, alpha,
-                                        alpha == 0.0f ? NULL : da, lda, alpha == 0.0f ? NULL : db, ldb, beta, dc, ldc);
-    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "climb_sgemm: %s", climb_status_string(st));
+    if (sms > 0) {
+        const size_t wsb = climb_sgemm_workspace(NULL, ta, tb, m, n, k, sms);
+        void *ws = NULL;
+        EXPECT(!wsb || cudaMalloc(&ws, wsb) == cudaSuccess);
+        EXPECT(climb_sgemm_best(NULL, ta, tb, m, n, k, alpha, da, lda, db, ldb, beta, dc, ldc, ws, wsb, sms, 0) ==
+               cudaSuccess);
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+        cudaFree(ws);
+    } else {
+        const climb_status st = climb_sgemm(h, ta ? CLIMB_OP_T : CLIMB_OP_N, tb ? CLIMB_OP_T : CLIMB_OP_N, m, n, k,
+                                            alpha, alpha == 0.0f ? NULL : da, lda, alpha == 0.0f ? NULL : db, ldb, beta,
+                                            dc, ldc);
+        EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "climb_sgemm: %s", climb_status_string(st));
+    }
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     EXPECT(cudaMemcpy(got, dc, nc * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
     size_t bad = 0;
     for (size_t i = 0; i < m; i++) {
-        climb_sgemm_ref_row(opa, k, opb, n, hc + i * ldc, n, k, alpha, beta, i, want, mag);
+        climb_sgemm_ref_row(opa, k, 0, opb, n, 0, hc + i * ldc, n, k, alpha, beta, i, want, mag);
         for (size_t j = 0; j < ldc; j++) {
             const float g = got[i * ldc + j];
             const int ok = j < n ? fabs(g - want[j]) <= climb_sgemm_tolerance(k, mag[j])
@@ -169,12 +181,12 @@ static void test_api(uint64_t seed)
         for (int tb = 0; tb < 2; tb++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
                 const size_t pad = (s * 3 + (size_t)ta + 2 * (size_t)tb) % 5;
-                api_case(h, &rng, ta, tb, shapes[s][0], shapes[s][1], shapes[s][2], pad, s % 2 ? -0.75f : 1.0f,
+                api_case(h, 0, &rng, ta, tb, shapes[s][0], shapes[s][1], shapes[s][2], pad, s % 2 ? -0.75f : 1.0f,
                          s % 3 ? 0.0f : 1.5f);
             }
-    api_case(h, &rng, 0, 0, 2048, 1024, 512, 0, 1.0f, 0.0f); /* the large tile, vector paths */
-    api_case(h, &rng, 0, 0, 100, 90, 80, 1, 0.0f, 0.5f);     /* alpha 0: C = beta C, A and B not passed */
-    api_case(h, &rng, 1, 1, 100, 90, 80, 0, 0.0f, 0.0f);     /* alpha 0, beta 0: zeros over NaN */
+    api_case(h, 0, &rng, 0, 0, 2048, 1024, 512, 0, 1.0f, 0.0f); /* the large tile, vector paths */
+    api_case(h, 0, &rng, 0, 0, 100, 90, 80, 1, 0.0f, 0.5f);     /* alpha 0: C = beta C, A and B not passed */
+    api_case(h, 0, &rng, 1, 1, 100, 90, 80, 0, 0.0f, 0.0f);     /* alpha 0, beta 0: zeros over NaN */
 
     float *d;
     EXPECT(cudaMalloc((void **)&d, 64 * 64 * 4) == cudaSuccess);
@@ -199,15 +211,42 @@ static void test_api(uint64_t seed)
            sizeof shapes / sizeof shapes[0], seed);
 }
 
+/* The plans on GPUs of 1 to 7 SMs (the grid and the second pass do not depend on the real count): whole waves with
+ * the remaining tiles split (the hybrid), every tile split, every tile whole, in every form. */
+static void test_plans(uint64_t seed)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    static const size_t shapes[][3] = {{389, 261, 700}, {130, 1000, 900}, {1, 70, 3000}, {200, 3, 333}};
+    static const int sms[] = {1, 2, 3, 5, 7};
+    int hybrid = 0, split = 0, whole = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t q = 0; q < sizeof sms / sizeof sms[0]; q++) {
+            climb_sgemm_plan_info pi;
+            climb_sgemm_plan_describe(NULL, 0, 0, shapes[s][0], shapes[s][1], shapes[s][2], sms[q], &pi);
+            hybrid += pi.dp_tiles && pi.sk_tiles;
+            split += !pi.dp_tiles && pi.sk_tiles;
+            whole += !pi.sk_tiles;
+            const int f = (int)(s + q) % 4;
+            api_case(NULL, sms[q], &rng, f & 1, f >> 1, shapes[s][0], shapes[s][1], shapes[s][2], q % 3,
+                     q % 2 ? -0.75f : 1.0f, s % 2 ? 0.0f : 1.5f);
+        }
+    EXPECT_MSG(hybrid > 0 && split > 0 && whole > 0, "plans: %d hybrid, %d split, %d whole", hybrid, split, whole);
+    printf("plans on 1 to 7 SMs: %d hybrid, %d split, %d whole, seed %" PRIu64 "\n", hybrid, split, whole, seed);
+}
+
 int main(void)
 {
     test_require_gpu();
     EXPECT(climb_device_query(0, &dev) == 0);
-    test_vendor_reference();
+    test_vendor_reference("nn");
+    test_vendor_reference("tt"); /* the tolerance's row and column norms of op(A) and op(B) */
     const uint64_t fresh = climb_fresh_seed();
-    test_check(fresh, "1", "0", "0");
-    test_check(fresh + 1, "-0.75", "1.5", "3");
+    test_check(fresh, "1", "0", "0", "nn");
+    test_check(fresh + 1, "-0.75", "1.5", "3", "nn");
+    test_check(fresh + 3, "1", "0", "1", "tn,nt,tt"); /* the vendor and tuned; the rest refuse */
     test_every_tile(fresh + 2);
     test_api(fresh + 100);
+    test_plans(fresh + 200);
     return test_finish("test_gpu_sgemm");
 }

@@ -30,20 +30,28 @@
 
 /* ---------------------------------------------------------------- CPU reference */
 
-extern "C" void climb_sgemm_ref_row(const float *a, size_t lda, const float *b, size_t ldb, const float *c0_row,
-                                    size_t n, size_t k, float alpha, float beta, size_t row, double *out,
-                                    double *mag)
+extern "C" void climb_sgemm_ref_row(const float *a, size_t lda, int ta, const float *b, size_t ldb, int tb,
+                                    const float *c0_row, size_t n, size_t k, float alpha, float beta, size_t row,
+                                    double *out, double *mag)
 {
     for (size_t j = 0; j < n; j++) {
         out[j] = 0;
         mag[j] = 0;
     }
     for (size_t p = 0; p < k; p++) {
-        const double av = a[row * lda + p];
-        const float *brow = b + p * ldb;
-        for (size_t j = 0; j < n; j++) {
-            out[j] += av * brow[j];
-            mag[j] += fabs(av * brow[j]);
+        const double av = ta ? a[p * lda + row] : a[row * lda + p];
+        if (tb) {
+            for (size_t j = 0; j < n; j++) {
+                const double t = av * b[j * ldb + p];
+                out[j] += t;
+                mag[j] += fabs(t);
+            }
+        } else {
+            const float *brow = b + p * ldb;
+            for (size_t j = 0; j < n; j++) {
+                out[j] += av * brow[j];
+                mag[j] += fabs(av * brow[j]);
+            }
         }
     }
     for (size_t j = 0; j < n; j++) {
@@ -349,8 +357,10 @@ typedef struct sgemm_args {
     float alpha, beta;
     const float *a, *b;
     float *c;
-    float *ws;      /* split-K partial sums, gridDim.z x m x n (unused with one split) */
+    float *ws;      /* the split tiles' partial sums: splits x sk_tiles x BM x BN (unused without them) */
     int kchunk;     /* k per split, a multiple of BK */
+    int dp_tiles;   /* blocks [0, dp_tiles) run tiles 0.. whole; the rest, sk_tiles tiles x splits, a chunk of k each */
+    int sk_tiles;
 } sgemm_args;
 
 template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB>
@@ -365,10 +375,13 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 
     int row_base, row_stride, col_base, col_stride;
     climb_gemm_thread_layout<BM, BN, RM, RN, WARP>((int)threadIdx.x, &row_base, &row_stride, &col_base, &col_stride);
-    /* tiles numbered along n first, in x (y and z are limited to 65535) */
-    const int tiles_n = (g.n + BN - 1) / BN;
-    const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
-    const int kb = (int)blockIdx.z * g.kchunk, ke = min(g.k, kb + g.kchunk);
+    /* blocks below dp_tiles: tile blockIdx.x whole; above: split z of tile dp_tiles + r, the splits of all the split
+     * tiles one after another (z-major: blocks running together share a chunk of k of A's and B's rows). Tiles are
+     * numbered along n first. */
+    const int tiles_n = (g.n + BN - 1) / BN, b = (int)blockIdx.x, split = b >= g.dp_tiles;
+    const int q = b - g.dp_tiles, z = split ? q / g.sk_tiles : 0, tile = split ? g.dp_tiles + q % g.sk_tiles : b;
+    const int kb = z * g.kchunk, ke = split ? min(g.k, kb + g.kchunk) : g.k;
+    const int row0 = (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
     const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
 
     climb_gemm_matrix_operand<typename climb_gemm_loader<TA, BM, BK, NT, LDA_S>::type, BK> la;
@@ -384,11 +397,24 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
             acc[r][q] = 0.0f;
     climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
 
-    /* the epilogue: alpha acc + beta C into C, or the raw sums into this split's slice of ws */
-    const bool partial = gridDim.z > 1;
-    float *const out = partial ? g.ws + (size_t)blockIdx.z * g.m * g.n : g.c;
-    const int ldo = partial ? g.n : g.ldc;
-    const bool out_vec = climb_gemm_vec_ok(out, ldo);
+    if ((int)blockIdx.x >= g.dp_tiles) {
+        /* a split: its raw sums, the whole BM x BN tile (rows and columns past C's hold zeros), into its slot of ws
+         * (block dp_tiles + z sk_tiles + r writes slot z sk_tiles + r) */
+        float *const out = g.ws + (size_t)(blockIdx.x - g.dp_tiles) * (BM * BN);
+#pragma unroll
+        for (int h = 0; h < RM; h++)
+#pragma unroll
+            for (int rr = 0; rr < 4; rr++)
+#pragma unroll
+                for (int v = 0; v < RN; v++) {
+                    const float *x = &acc[h * 4 + rr][v * 4];
+                    *(float4 *)(out + (row_base + h * row_stride + rr) * BN + col_base + v * col_stride) =
+                        make_float4(x[0], x[1], x[2], x[3]);
+                }
+        return;
+    }
+    /* the epilogue: alpha acc + beta C into C */
+    const bool out_vec = climb_gemm_vec_ok(g.c, g.ldc);
 #pragma unroll
     for (int h = 0; h < RM; h++)
 #pragma unroll
@@ -399,13 +425,13 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
             for (int v = 0; v < RN; v++) {
                 const int j = col0 + col_base + v * col_stride;
-                float *o = out + (size_t)i * ldo + j;
+                float *o = g.c + (size_t)i * g.ldc + j;
                 float x[4];
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    x[e] = partial ? acc[h * 4 + rr][v * 4 + e] : g.alpha * acc[h * 4 + rr][v * 4 + e];
+                    x[e] = g.alpha * acc[h * 4 + rr][v * 4 + e];
                 if (out_vec && j + 4 <= g.n) {
-                    if (!partial && g.beta != 0.0f) {
+                    if (g.beta != 0.0f) {
                         const float4 old = *(const float4 *)o;
                         x[0] += g.beta * old.x;
                         x[1] += g.beta * old.y;
@@ -417,24 +443,37 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
                     for (int e = 0; e < 4; e++)
                         if (j + e < g.n)
-                            o[e] = !partial && g.beta != 0.0f ? x[e] + g.beta * o[e] : x[e];
+                            o[e] = g.beta != 0.0f ? x[e] + g.beta * o[e] : x[e];
                 }
             }
         }
 }
 
-/* Split-K's second pass: C = alpha (sum of the splits' partial sums) + beta C, the splits added in order. */
-__global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(int m, int n, int splits, const float *__restrict__ ws,
-                                                                 float alpha, float beta, float *__restrict__ c,
-                                                                 int ldc)
+/* Split-K's second pass: for each element of the split tiles (dp_tiles + r, r < sk_tiles; bm x bn each),
+ * C = alpha (the splits' partial sums, added in split order) + beta C. Four columns a thread (float4 reads of ws). */
+__global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(sgemm_args g, int splits, int bm, int bn)
 {
-    const size_t mn = (size_t)m * n;
-    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < mn; e += (size_t)gridDim.x * blockDim.x) {
-        float s = 0.0f;
-        for (int z = 0; z < splits; z++)
-            s += ws[(size_t)z * mn + e];
-        float *o = c + (e / n) * ldc + e % n;
-        *o = beta != 0.0f ? alpha * s + beta * *o : alpha * s;
+    const int tiles_n = (g.n + bn - 1) / bn;
+    const size_t tile_elems = (size_t)bm * bn, quads = (size_t)g.sk_tiles * tile_elems / 4;
+    const float4 *ws = (const float4 *)g.ws;
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < quads; e += (size_t)gridDim.x * blockDim.x) {
+        const size_t r = 4 * e / tile_elems, loc = 4 * e % tile_elems;
+        const int tile = g.dp_tiles + (int)r;
+        const int i = (tile / tiles_n) * bm + (int)(loc / bn), j = (tile % tiles_n) * bn + (int)(loc % bn);
+        if (i >= g.m || j >= g.n)
+            continue;
+        float4 s = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int z = 0; z < splits; z++) {
+            const float4 p = ws[(size_t)z * quads + e];
+            s.x += p.x;
+            s.y += p.y;
+            s.z += p.z;
+            s.w += p.w;
+        }
+        const float x[4] = {s.x, s.y, s.z, s.w};
+        float *o = g.c + (size_t)i * g.ldc + j;
+        for (int q = 0; q < 4 && j + q < g.n; q++)
+            o[q] = g.beta != 0.0f ? g.alpha * x[q] + g.beta * o[q] : g.alpha * x[q];
     }
 }
 
@@ -448,42 +487,49 @@ typedef struct sgemm_instance {
     const char *name;
 } sgemm_instance;
 
-/* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance table and the
+/* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance tables and the
  * candidate list come from it. A thread computes 8 x tn outputs: 8 x 8 keeps 16 warps an SM (128 registers),
  * 8 x 16 needs about 200 registers and runs 8 warps an SM, with 6 shared loads for 128 FFMAs instead of 4 for
  * 64. All fit the 48 KB of static shared memory double-buffered. */
 #define SGEMM_TUNE_LIST(X) X(64, 64, 8, 8, 8) X(128, 128, 8, 8, 8) X(128, 128, 16, 8, 16) X(128, 128, 16, 16, 8) \
     X(128, 256, 8, 16, 8) X(128, 256, 16, 16, 16) X(256, 128, 16, 16, 16)
-#define SGEMM_INSTANCE(bm, bn, bk, tn, u)                                                                      \
-    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, false, false>,                         \
-     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp>"},
-static const sgemm_instance SGEMM_TUNED[] = {SGEMM_TUNE_LIST(SGEMM_INSTANCE)};
 #define SGEMM_CANDIDATE(bm, bn, bk, tn, u) bm, bn, bk, tn, u,
 static const int SGEMM_TUNE_CANDIDATES[] = {SGEMM_TUNE_LIST(SGEMM_CANDIDATE)};
+#define SGEMM_N_TILES ((int)(sizeof SGEMM_TUNE_CANDIDATES / sizeof SGEMM_TUNE_CANDIDATES[0] / 5))
 
-/* the instance for small outputs: the first (64 x 64) */
-#define SGEMM_SMALL (&SGEMM_TUNED[0])
+/* The operand forms, numbered transa + 2 transb: A B, A^T B, A B^T, A^T B^T. Every tile shape has an instance for
+ * each: the loaders swap roles (an operand with k along its rows goes through registers and is stored k-major,
+ * one with k down its columns is copied by cp.async), so each form fills the same shared tiles and runs the same
+ * multiply loop. */
+#define SGEMM_FORMS 4
+static const char *const SGEMM_FORM_NAMES[] = {"nn", "tn", "nt", "tt", NULL};
+#define SGEMM_INSTANCE(ta, tb, label, bm, bn, bk, tn, u)                                                         \
+    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, ta, tb>,                                   \
+     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp" label ">"},
+#define SGEMM_INSTANCE_NN(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, false, "", bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_TN(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, false, ", A^T", bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_NT(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, true, ", B^T", bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_TT(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, true, ", A^T, B^T", bm, bn, bk, tn, u)
+static const sgemm_instance SGEMM_TUNED[SGEMM_FORMS][SGEMM_N_TILES] = {
+    {SGEMM_TUNE_LIST(SGEMM_INSTANCE_NN)}, {SGEMM_TUNE_LIST(SGEMM_INSTANCE_TN)},
+    {SGEMM_TUNE_LIST(SGEMM_INSTANCE_NT)}, {SGEMM_TUNE_LIST(SGEMM_INSTANCE_TT)}};
+
+/* the instance small outputs may take: the first (64 x 64) of the form */
+#define SGEMM_SMALL(form) (&SGEMM_TUNED[form][0])
 
 static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8, 8,
                                                    sgemm_db_kernel<128, 128, 8, 2, 2, 8, false, false, false>,
                                                    "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>"};
-static const sgemm_instance SGEMM_WARP_TILED = {128, 128, 8, 8, 8,
-                                                sgemm_db_kernel<128, 128, 8, 2, 2, 8, true, false, false>,
-                                                "sgemm_db_kernel<128, 128, 8, 8 x 8, warp>"};
-/* The C API's transposed operands: one tile shape, the loaders swapped. [transa][transb] */
-#define SGEMM_TRANSPOSED_INSTANCE(ta, tb, label)                                                               \
-    {128, 128, 8, 8, 8, sgemm_db_kernel<128, 128, 8, 2, 2, 8, true, ta, tb>,                                  \
-     "sgemm_db_kernel<128, 128, 8, 8 x 8, warp, " label ">"}
-static const sgemm_instance SGEMM_TRANSPOSED[2][2] = {
-    {SGEMM_WARP_TILED, SGEMM_TRANSPOSED_INSTANCE(false, true, "B^T")},
-    {SGEMM_TRANSPOSED_INSTANCE(true, false, "A^T"), SGEMM_TRANSPOSED_INSTANCE(true, true, "A^T, B^T")}};
+/* warp_tiled is the built-in list's 128 x 128 x 8 instance */
+#define SGEMM_WARP_TILED (&SGEMM_TUNED[0][1])
 
-static const sgemm_instance *sgemm_tuned_instance(const int *v)
+static const sgemm_instance *sgemm_tuned_instance(const int *v, int form)
 {
-    for (int i = 0; i < CLIMB_COUNT(SGEMM_TUNED); i++)
-        if (SGEMM_TUNED[i].bm == v[0] && SGEMM_TUNED[i].bn == v[1] && SGEMM_TUNED[i].bk == v[2] &&
-            SGEMM_TUNED[i].tn == v[3] && SGEMM_TUNED[i].unroll == v[4])
-            return &SGEMM_TUNED[i];
+    for (int i = 0; i < SGEMM_N_TILES; i++) {
+        const sgemm_instance *in = &SGEMM_TUNED[form][i];
+        if (in->bm == v[0] && in->bn == v[1] && in->bk == v[2] && in->tn == v[3] && in->unroll == v[4])
+            return in;
+    }
     return NULL;
 }
 
@@ -503,98 +549,193 @@ static cudaError_t sgemm_allow_smem(const sgemm_instance *in)
 }
 static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in->bm, in->bn, 2, in->tn / 4); }
 
+/* ---- plans: which tiles run whole and which are split along k, chosen by a model of the GPU's time ----
+ *
+ * A grid of whole tiles loses to wave quantisation: 1089 tiles of 4097^2 on 264 block slots (132 SMs x 2) run as
+ * 4 full waves and a fifth with one tile in eight slots; 128 tiles of a tall 16384 x 128 output leave half the
+ * slots empty. The plan runs the tiles of the full waves whole (data-parallel) and splits each remaining tile into
+ * `splits` chunks of k, the splits of all of them one block each, in the same grid; a second pass adds each split
+ * tile's partial sums in order (deterministic) into C. With no full wave that is split-K; with no remainder, the
+ * plain grid. (Stream-K (Osama, Merrill, Cecka, Garland and Kalra, "Stream-K: Work-centric Parallel Decomposition
+ * for Dense Matrix-Matrix Multiplication on the GPU", 2023) divides the remainder's k-iterations evenly over the
+ * slots instead and fixes up partial tiles; this is its "data-parallel + split-K" hybrid.)
+ *
+ * The model: the busiest SM's share, in multiply-adds. Blocks are spread evenly, per_sm resident at a time; an SM
+ * reaches its FFMA rate with SGEMM_SAT_WARPS warps resident, and a fraction of it with fewer (a last round of one
+ * 4-warp block per SM runs at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
+ * tile's unhidden load and the epilogue); the split tiles' partial sums cost their bytes twice (written, read) at
+ * SGEMM_MACS_PER_BYTE, and the second pass a launch. The 64 x 64 instance of small outputs runs at SGEMM_SMALL_EFF
+ * of the tuned tile's rate. A split plan is taken only when it saves SGEMM_SPLIT_GAIN of the whole-tile plan's
+ * estimate. docs/sgemm.md gives the numbers the constants come from. */
+#define SGEMM_SAT_WARPS 8          /* 2 a scheduler: the 8 x 16 tile's FFMAs hide the shared loads' latency */
+#define SGEMM_BLOCK_K 32           /* a block's fixed cost, in k steps (an estimate) */
+#define SGEMM_MACS_PER_BYTE 0.0625 /* an H100 SM's FFMA rate over the GPU's copy bandwidth: ~170 G/s / ~2.8 TB/s */
+#define SGEMM_LAUNCH_MACS 4.0e5    /* a launch, ~2.5 us, at ~170 G multiply-adds a second an SM */
+#define SGEMM_SMALL_EFF 0.85       /* 64 x 64 over 128 x 128 x 16 at 4096^3 in tune.md: 3132 / 3687 us */
+#define SGEMM_SPLIT_GAIN 0.97      /* a split plan must save 3% of the estimate: the model is no better than that */
 /* Each split covers at least this much of k: below it the second pass costs more than the split buys. */
 #define SGEMM_SPLIT_MIN_K 128
+/* At most this many splits a tile (the second pass adds them one after another). */
+#define SGEMM_MAX_SPLITS 512
 
 typedef struct sgemm_plan {
     const sgemm_instance *in;
     size_t tiles;        /* output tiles */
+    size_t dp_tiles;     /* tiles 0 .. dp_tiles - 1 run whole */
+    size_t sk_tiles;     /* the rest, each split into `splits` chunks of kchunk (a multiple of bk) */
     int splits, kchunk;
-    size_t ws_bytes;     /* split-K partial sums */
+    size_t blocks;       /* dp_tiles + sk_tiles x splits */
+    size_t ws_bytes;     /* the split tiles' partial sums */
+    double cost;         /* the model's estimate: the busiest SM's multiply-adds */
 } sgemm_plan;
 
-/* How to run m x n x k on `sms` SMs with instance `in`: when its tiles would fill less than 3/4 of one wave
- * (sgemm_per_sm blocks an SM), `small` (if any) takes the case instead; when the tiles still fill less than a wave, k is split so that tiles x splits fill it, each split at least SGEMM_SPLIT_MIN_K long. */
-static sgemm_plan sgemm_make_plan(const sgemm_instance *in, const sgemm_instance *small, size_t m, size_t n, size_t k,
-                                  int sms)
+/* The busiest SM's time for `blocks` blocks of `macs` multiply-adds each, in multiply-adds at the SM's full rate. */
+static double sgemm_sm_time(size_t blocks, int sms, int per_sm, int warps, double macs)
+{
+    if (!blocks)
+        return 0;
+    const size_t mine = (blocks + sms - 1) / sms, rounds = mine / per_sm, rest = mine % per_sm;
+    const double full_rate = per_sm * warps >= SGEMM_SAT_WARPS ? 1.0 : (double)per_sm * warps / SGEMM_SAT_WARPS;
+    const double rest_rate = (double)rest * warps >= SGEMM_SAT_WARPS ? 1.0 : (double)rest * warps / SGEMM_SAT_WARPS;
+    return (double)rounds * per_sm * macs / full_rate + (rest ? (double)rest * macs / rest_rate : 0.0);
+}
+
+/* Fills pl's grid for sk of the tiles split `splits` ways (0: none) and returns the model's estimate. */
+static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t m, size_t n, size_t k, int sms, double eff)
+{
+    const sgemm_instance *in = pl->in;
+    const size_t bk = (size_t)in->bk, tile = (size_t)in->bm * in->bn;
+    const int per_sm = sgemm_per_sm(in), warps = sgemm_threads(in) / 32;
+    pl->dp_tiles = pl->tiles - sk;
+    pl->sk_tiles = sk;
+    pl->splits = 1;
+    pl->kchunk = (int)(k > 0 ? (k + bk - 1) / bk * bk : bk);
+    if (sk && splits > 1) {
+        const size_t chunk = ((k + splits - 1) / splits + bk - 1) / bk * bk;
+        pl->kchunk = (int)chunk;
+        pl->splits = (int)((k + chunk - 1) / chunk);
+    }
+    if (pl->splits == 1) { /* nothing split after all: every tile whole */
+        pl->dp_tiles = pl->tiles;
+        pl->sk_tiles = 0;
+    }
+    pl->blocks = pl->dp_tiles + pl->sk_tiles * pl->splits;
+    pl->ws_bytes = pl->sk_tiles * pl->splits * tile * sizeof(float);
+    double t = (sgemm_sm_time(pl->dp_tiles, sms, per_sm, warps, (double)tile * (k + SGEMM_BLOCK_K)) +
+                sgemm_sm_time(pl->sk_tiles * pl->splits, sms, per_sm, warps,
+                              (double)tile * (pl->kchunk + SGEMM_BLOCK_K))) / eff;
+    if (pl->sk_tiles)
+        t += (2.0 * pl->ws_bytes + 8.0 * pl->sk_tiles * tile) * SGEMM_MACS_PER_BYTE + SGEMM_LAUNCH_MACS;
+    (void)m;
+    (void)n;
+    return t;
+}
+
+/* Instance in's best plan for m x n x k on `sms` SMs: every tile whole, or the tiles past the last full wave split
+ * into the number of chunks the model likes best. */
+static sgemm_plan sgemm_plan_for(const sgemm_instance *in, size_t m, size_t n, size_t k, int sms, double eff)
 {
     sgemm_plan pl;
     memset(&pl, 0, sizeof pl);
     pl.in = in;
     pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
-    if (small && 4 * pl.tiles < 3 * (size_t)sms * sgemm_per_sm(in)) {
-        pl.in = small;
-        pl.tiles = ((m + small->bm - 1) / small->bm) * ((n + small->bn - 1) / small->bn);
+    pl.cost = sgemm_plan_cost(&pl, 0, 1, m, n, k, sms, eff);
+    const size_t wave = (size_t)sms * sgemm_per_sm(in), rest = pl.tiles % wave;
+    size_t most = k / SGEMM_SPLIT_MIN_K;
+    if (most > SGEMM_MAX_SPLITS)
+        most = SGEMM_MAX_SPLITS;
+    sgemm_plan best = pl;
+    for (size_t s = 2; rest && s <= most; s++) {
+        sgemm_plan q = pl;
+        q.cost = sgemm_plan_cost(&q, rest, (int)s, m, n, k, sms, eff);
+        if (q.splits > 1 && q.cost < best.cost)
+            best = q;
     }
-    const size_t wave = (size_t)sms * sgemm_per_sm(pl.in);
-    size_t splits = 1;
-    if (pl.tiles > 0 && pl.tiles < wave) {
-        splits = wave / pl.tiles;
-        if (splits > k / SGEMM_SPLIT_MIN_K)
-            splits = k / SGEMM_SPLIT_MIN_K;
-        if (splits < 1)
-            splits = 1;
+    return best.cost < SGEMM_SPLIT_GAIN * pl.cost ? best : pl;
+}
+
+/* The tuned rung's plan: instance `in`'s, or that of `small` (the 64 x 64 instance, when in is another) where the
+ * model says it is faster. */
+static sgemm_plan sgemm_make_plan(const sgemm_instance *in, const sgemm_instance *small, size_t m, size_t n, size_t k,
+                                  int sms)
+{
+    sgemm_plan pl = sgemm_plan_for(in, m, n, k, sms, 1.0);
+    if (small && small != in) {
+        const sgemm_plan q = sgemm_plan_for(small, m, n, k, sms, SGEMM_SMALL_EFF);
+        if (q.cost < pl.cost)
+            pl = q;
     }
-    const size_t bk = (size_t)pl.in->bk;
-    size_t chunk = (k + splits - 1) / splits;
-    chunk = chunk ? (chunk + bk - 1) / bk * bk : bk;
-    if (chunk > (size_t)INT32_MAX)
-        chunk = (size_t)INT32_MAX / bk * bk; /* k itself is below 2^31: one split */
-    pl.kchunk = (int)chunk;
-    pl.splits = k ? (int)((k + chunk - 1) / chunk) : 1;
-    pl.ws_bytes = pl.splits > 1 ? (size_t)pl.splits * m * n * sizeof(float) : 0;
     return pl;
 }
 
-/* One split, every tile: the ladder rungs before tuned. */
+/* One block a tile, each whole: the ladder rungs before tuned. */
 static sgemm_plan sgemm_plain_plan(const sgemm_instance *in, size_t m, size_t n, size_t k)
 {
     sgemm_plan pl;
     memset(&pl, 0, sizeof pl);
     pl.in = in;
     pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
+    pl.dp_tiles = pl.blocks = pl.tiles;
     pl.splits = 1;
     pl.kchunk = (int)(k > 0 ? k : 1);
     return pl;
 }
 
-/* Runs plan pl: the tiles (x), the splits (z), then the splits' sum. ws holds pl->ws_bytes. */
+/* Runs plan pl: every block, then the split tiles' sums. ws holds pl->ws_bytes. */
 static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *ws, int sms, cudaStream_t s)
 {
     if (g.m == 0 || g.n == 0)
         return cudaSuccess;
     g.kchunk = pl->kchunk;
     g.ws = ws;
+    g.dp_tiles = (int)pl->dp_tiles;
+    g.sk_tiles = (int)pl->sk_tiles;
     cudaError_t e = sgemm_allow_smem(pl->in);
     if (e != cudaSuccess)
         return e;
-    pl->in->fn<<<dim3((unsigned)pl->tiles, 1, (unsigned)pl->splits), sgemm_threads(pl->in), sgemm_smem_bytes(pl->in),
-                 s>>>(g);
+    pl->in->fn<<<(unsigned)pl->blocks, sgemm_threads(pl->in), sgemm_smem_bytes(pl->in), s>>>(g);
     e = cudaGetLastError();
-    if (e != cudaSuccess || pl->splits == 1)
+    if (e != cudaSuccess || !pl->sk_tiles)
         return e;
-    const size_t mn = (size_t)g.m * g.n;
-    size_t blocks = (mn + 255) / 256;
+    const size_t quads = pl->sk_tiles * pl->in->bm * pl->in->bn / 4;
+    size_t blocks = (quads + 255) / 256;
     if (blocks > (size_t)sms * 8)
         blocks = (size_t)sms * 8;
-    sgemm_split_reduce_kernel<<<(unsigned)blocks, 256, 0, s>>>(g.m, g.n, pl->splits, ws, g.alpha, g.beta, g.c, g.ldc);
+    sgemm_split_reduce_kernel<<<(unsigned)blocks, 256, 0, s>>>(g, pl->splits, pl->in->bm, pl->in->bn);
     return cudaGetLastError();
 }
 
-/* The C API's plan: the tuned tile shape for A B, the transposed instances otherwise. */
+/* The C API's plan: the tuned tile shape (the built-in one where the values name none) in the operands' form. */
 static sgemm_plan sgemm_api_plan(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k, int sms)
 {
-    if (!transa && !transb) {
-        const sgemm_instance *in = sgemm_tuned_instance(tuning);
-        return sgemm_make_plan(in ? in : &SGEMM_WARP_TILED, SGEMM_SMALL, m, n, k, sms);
+    const int form = (transa != 0) + 2 * (transb != 0);
+    const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning, form) : NULL;
+    if (!in) {
+        const int dflt[5] = {128, 128, 16, 16, 8};
+        in = sgemm_tuned_instance(dflt, form);
     }
-    return sgemm_make_plan(&SGEMM_TRANSPOSED[transa != 0][transb != 0], NULL, m, n, k, sms);
+    return sgemm_make_plan(in, SGEMM_SMALL(form), m, n, k, sms);
 }
 
 extern "C" size_t climb_sgemm_workspace(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k,
                                         int sms)
 {
     return sgemm_api_plan(tuning, transa, transb, m, n, k, sms).ws_bytes;
+}
+
+extern "C" int climb_sgemm_plan_describe(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k,
+                                         int sms, climb_sgemm_plan_info *out)
+{
+    const sgemm_plan pl = sgemm_api_plan(tuning, transa, transb, m, n, k, sms);
+    out->bm = pl.in->bm;
+    out->bn = pl.in->bn;
+    out->tiles = pl.tiles;
+    out->dp_tiles = pl.dp_tiles;
+    out->sk_tiles = pl.sk_tiles;
+    out->splits = pl.splits;
+    out->kchunk = pl.kchunk;
+    out->ws_bytes = pl.ws_bytes;
+    return 0;
 }
 
 extern "C" cudaError_t climb_sgemm_best(const int *tuning, int transa, int transb, size_t m, size_t n, size_t k,
@@ -605,7 +746,7 @@ extern "C" cudaError_t climb_sgemm_best(const int *tuning, int transa, int trans
     const sgemm_plan pl = sgemm_api_plan(tuning, transa, transb, m, n, k, sms);
     if (pl.ws_bytes > ws_bytes)
         return cudaErrorInvalidValue;
-    sgemm_args g = {(int)m, (int)n, (int)k, (int)lda, (int)ldb, (int)ldc, alpha, beta, a, b, c, NULL, 0};
+    sgemm_args g = {(int)m, (int)n, (int)k, (int)lda, (int)ldb, (int)ldc, alpha, beta, a, b, c, NULL, 0, 0, 0};
     return sgemm_launch_plan(&pl, g, (float *)ws, sms, s);
 }
 
@@ -614,6 +755,7 @@ extern "C" cudaError_t climb_sgemm_best(const int *tuning, int transa, int trans
 struct climb_case {
     climb_case_params p;
     size_t m, n, k, lda, ldb, ldc;
+    int ta, tb, form;             /* op(A) = A^T, op(B) = B^T; form = ta + 2 tb */
     float alpha, beta;
     float *h_a, *h_b, *h_c0, *h_c;
     float *d_a, *d_b, *d_c, *d_c0;
@@ -677,7 +819,7 @@ static cudaError_t launch_vec(climb_case *c, cudaStream_t s)
 static sgemm_args case_args(const climb_case *c)
 {
     sgemm_args g = {(int)c->m, (int)c->n, (int)c->k, (int)c->lda, (int)c->ldb, (int)c->ldc, c->alpha, c->beta,
-                    c->d_a, c->d_b, c->d_c, NULL, 0};
+                    c->d_a, c->d_b, c->d_c, NULL, 0, 0, 0};
     return g;
 }
 
@@ -689,7 +831,7 @@ static cudaError_t launch_double_buffer(climb_case *c, cudaStream_t s)
 
 static cudaError_t launch_warp_tiled(climb_case *c, cudaStream_t s)
 {
-    const sgemm_plan pl = sgemm_plain_plan(&SGEMM_WARP_TILED, c->m, c->n, c->k);
+    const sgemm_plan pl = sgemm_plain_plan(SGEMM_WARP_TILED, c->m, c->n, c->k);
     return sgemm_launch_plan(&pl, case_args(c), NULL, c->sms, s);
 }
 
@@ -698,13 +840,14 @@ static cudaError_t launch_tuned(climb_case *c, cudaStream_t s)
     return sgemm_launch_plan(&c->plan, case_args(c), c->d_ws, c->sms, s);
 }
 
-/* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B as its first operand. */
+/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLAS gets B as its first operand, each
+ * transposed where ours is (a row-major k x n B is a column-major n x k B^T, as cuBLAS wants it untransposed). */
 static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 {
     cublasStatus_t st = cublasSetStream(c->cublas, s);
     if (st == CUBLAS_STATUS_SUCCESS)
         /* cuBLAS wants every leading dimension >= 1, even for an empty operand (k = 0: lda = 0 here) */
-        st = cublasSgemm(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)c->n, (int)c->m, (int)c->k, &c->alpha, c->d_b,
+        st = cublasSgemm(c->cublas, c->tb ? CUBLAS_OP_T : CUBLAS_OP_N, c->ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)c->n, (int)c->m, (int)c->k, &c->alpha, c->d_b,
                          (int)(c->ldb ? c->ldb : 1), c->d_a, (int)(c->lda ? c->lda : 1), &c->beta, c->d_c,
                          (int)(c->ldc ? c->ldc : 1));
     if (st != CUBLAS_STATUS_SUCCESS) {
@@ -741,18 +884,19 @@ static int k_double_buffer(climb_dtype, const climb_device_info *, const int *, 
 }
 static int k_warp_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return instance_kernel(o, max, &SGEMM_WARP_TILED);
+    return instance_kernel(o, max, SGEMM_WARP_TILED);
 }
-/* tuned: its tile shape, the 64 x 64 instance small outputs take, and split-K's second pass */
+/* tuned: its tile shape, the 64 x 64 instance small outputs take, and split-K's second pass (A B; the transposed
+ * forms' instances use the same registers within a few and the same shared memory) */
 static int k_tuned(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
-    const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning) : NULL;
+    const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning, 0) : NULL;
     if (!in)
-        in = &SGEMM_WARP_TILED;
+        in = SGEMM_WARP_TILED;
     int n = 0;
     n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, in);
-    if (in != SGEMM_SMALL)
-        n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, SGEMM_SMALL);
+    if (in != SGEMM_SMALL(0))
+        n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, SGEMM_SMALL(0));
     n += climb_one_kernel(n < max ? o + n : o, n < max ? max - n : 0, (const void *)sgemm_split_reduce_kernel,
                           "sgemm_split_reduce_kernel", 256, 0);
     return n;
@@ -801,8 +945,9 @@ static const sgemm_rung SGEMM_RUNGS[] = {
                                             "over it; float4 shared reads without bank conflicts",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_warp_tiled},
      .launch = launch_warp_tiled},
-    {.info = {.name = "tuned", .idea = "the tile shape `climb tune` picks; 64 x 64 tiles and split-K when the output "
-                                       "has too few tiles to fill the GPU",
+    {.info = {.name = "tuned", .idea = "the tile shape `climb tune` picks, in every operand form; the tiles past the "
+                                       "last full wave split along k (split-K for few tiles), or 64 x 64 tiles, as "
+                                       "a model of the GPU's time chooses",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
      .launch = launch_tuned},
 };
@@ -811,19 +956,25 @@ static const climb_rung_info *sgemm_rung_info(int i) { return &SGEMM_RUNGS[i].in
 
 /* ---------------------------------------------------------------- options */
 
-enum { OPT_ALPHA, OPT_BETA, OPT_PAD };
+enum { OPT_ALPHA, OPT_BETA, OPT_PAD, OPT_FORM };
 static constexpr climb_option SGEMM_OPTIONS[] = {
     {.name = "alpha", .kind = CLIMB_OPT_FLOAT, .meaning = "C = alpha A B + beta C", .def = "1", .min = -1000,
      .max = 1000},
     {.name = "beta", .kind = CLIMB_OPT_FLOAT, .meaning = "beta != 0 reads C (restored before every run)",
      .def = "0", .min = -1000, .max = 1000},
     {.name = "pad", .kind = CLIMB_OPT_INT,
-     .meaning = "elements of padding after each row of A, B and C (lda = k + pad, ldb = ldc = n + pad)", .def = "0",
-     .min = 0, .max = 64},
+     .meaning = "elements of padding after each row of A, B and C (lda = k + pad, ldb = ldc = n + pad; m + pad and "
+                "k + pad for a transposed A and B)",
+     .def = "0", .min = 0, .max = 64},
+    {.name = "form", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "op(A) op(B): nn = A B, tn = A^T B (A stored k x m), nt = A B^T (B stored n x k), tt = A^T B^T; the "
+                "ladder's kernels before tuned take nn only",
+     .def = "nn", .choices = SGEMM_FORM_NAMES},
 };
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_ALPHA, "alpha");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_BETA, "beta");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_PAD, "pad");
+CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_FORM, "form");
 
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
@@ -904,21 +1055,25 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
     c->n = p->shape.d[1];
     c->k = p->shape.d[2];
     const size_t pad = (size_t)p->opts[OPT_PAD].i;
-    c->lda = c->k + pad;
-    c->ldb = c->n + pad;
+    c->form = p->opts[OPT_FORM].choice;
+    c->ta = c->form & 1;
+    c->tb = c->form >> 1 & 1;
+    c->lda = (c->ta ? c->m : c->k) + pad;
+    c->ldb = (c->tb ? c->k : c->n) + pad;
     c->ldc = c->n + pad;
     c->alpha = (float)p->opts[OPT_ALPHA].f;
     c->beta = (float)p->opts[OPT_BETA].f;
     const int dflt[5] = {128, 128, 16, 16, 8};
     sgemm_set_tuning(c, dflt);
     c->sms = p->dev ? p->dev->sms : 1; /* the device facts already hold it */
-    if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
+    if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX ||
+        c->ldc > INT32_MAX) {
         fprintf(stderr, "climb: sgemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
                 c->k);
         sgemm_destroy(c);
         return -1;
     }
-    const size_t na = c->m * c->lda, nb = c->k * c->ldb, nc = c->m * c->ldc;
+    const size_t na = (c->ta ? c->k : c->m) * c->lda, nb = (c->tb ? c->n : c->k) * c->ldb, nc = c->m * c->ldc;
     cudaError_t e = cudaMalloc((void **)&c->d_a, (na ? na : 1) * 4);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&c->d_b, (nb ? nb : 1) * 4);
@@ -963,8 +1118,16 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
 
 static const char *sgemm_describe(const climb_case *c)
 {
-    return c->lda == c->k ? "A, B (and C for beta != 0) uniform random in [-1, 1)"
-                          : "A, B (and C for beta != 0) uniform random in [-1, 1), rows padded";
+    static const char *const what[2][SGEMM_FORMS] = {
+        {"A, B (and C for beta != 0) uniform random in [-1, 1)",
+         "A^T B: A stored k x m; A, B (and C for beta != 0) uniform random in [-1, 1)",
+         "A B^T: B stored n x k; A, B (and C for beta != 0) uniform random in [-1, 1)",
+         "A^T B^T: A stored k x m, B n x k; A, B (and C for beta != 0) uniform random in [-1, 1)"},
+        {"A, B (and C for beta != 0) uniform random in [-1, 1), rows padded",
+         "A^T B: A stored k x m; A, B (and C for beta != 0) uniform random in [-1, 1), rows padded",
+         "A B^T: B stored n x k; A, B (and C for beta != 0) uniform random in [-1, 1), rows padded",
+         "A^T B^T: A stored k x m, B n x k; A, B (and C for beta != 0) uniform random in [-1, 1), rows padded"}};
+    return what[c->ldc != c->n][c->form];
 }
 
 /* CPU rows checked against every rung when the reference is the vendor's output. */
@@ -973,8 +1136,8 @@ static const char *sgemm_describe(const climb_case *c)
 /* The reference of row i into out and tol (n each). */
 static void cpu_row(const climb_case *c, size_t i, double *out, double *tol)
 {
-    climb_sgemm_ref_row(c->h_a, c->lda, c->h_b, c->ldb, c->h_c0 + i * c->ldc, c->n, c->k, c->alpha, c->beta, i, out,
-                        tol);
+    climb_sgemm_ref_row(c->h_a, c->lda, c->ta, c->h_b, c->ldb, c->tb, c->h_c0 + i * c->ldc, c->n, c->k, c->alpha,
+                        c->beta, i, out, tol);
     for (size_t j = 0; j < c->n; j++)
         tol[j] = climb_sgemm_tolerance(c->k, tol[j]);
 }
@@ -1031,14 +1194,18 @@ static int sgemm_reference(climb_case *c, climb_ref_mode mode, char *desc, size_
         climb_host_oom("the sgemm reference");
         return -1;
     }
-    for (size_t i = 0; i < m; i++) {
-        for (size_t p = 0; p < c->k; p++)
-            an[i] += (double)c->h_a[i * c->lda + p] * c->h_a[i * c->lda + p];
+    for (size_t i = 0; i < m; i++)
+        for (size_t p = 0; p < c->k; p++) {
+            const double x = c->ta ? c->h_a[p * c->lda + i] : c->h_a[i * c->lda + p];
+            an[i] += x * x;
+        }
+    for (size_t i = 0; i < m; i++)
         an[i] = sqrt(an[i]);
-    }
     for (size_t p = 0; p < c->k; p++)
-        for (size_t j = 0; j < n; j++)
-            bn[j] += (double)c->h_b[p * c->ldb + j] * c->h_b[p * c->ldb + j];
+        for (size_t j = 0; j < n; j++) {
+            const double x = c->tb ? c->h_b[j * c->ldb + p] : c->h_b[p * c->ldb + j];
+            bn[j] += x * x;
+        }
     for (size_t j = 0; j < n; j++)
         bn[j] = sqrt(bn[j]);
     for (size_t i = 0; i < m; i++)
@@ -1060,6 +1227,8 @@ static double sgemm_ref_cost(const climb_case *c) { return (double)c->m * c->n *
 static const char *sgemm_refuses(const climb_case *c, int rung)
 {
     static char why[120];
+    if (c->form != 0 && SGEMM_RUNGS[rung].launch != launch_cublas && SGEMM_RUNGS[rung].launch != launch_tuned)
+        return "form nn only: the ladder's kernels before tuned read A and B untransposed";
     const int t = SGEMM_RUNGS[rung].tile;
     if (t && (c->m % t || c->n % t || c->k % t)) {
         snprintf(why, sizeof why, "m, n and k must be multiples of %d (the seed's assumption; tiled_any takes any)", t);
@@ -1071,13 +1240,13 @@ static const char *sgemm_refuses(const climb_case *c, int rung)
 static int sgemm_prepare(climb_case *c, int rung)
 {
     if (SGEMM_RUNGS[rung].launch == launch_tuned) {
-        const sgemm_instance *in = sgemm_tuned_instance(c->tune);
+        const sgemm_instance *in = sgemm_tuned_instance(c->tune, c->form);
         if (!in) {
             fprintf(stderr, "climb: sgemm: no tuned instance %d x %d x %d, %d a thread, unroll %d\n", c->tune[0],
                     c->tune[1], c->tune[2], c->tune[3], c->tune[4]);
             return -1;
         }
-        c->plan = sgemm_make_plan(in, SGEMM_SMALL, c->m, c->n, c->k, c->sms);
+        c->plan = sgemm_make_plan(in, SGEMM_SMALL(c->form), c->m, c->n, c->k, c->sms);
         if (c->d_ws) {
             cudaFree(c->d_ws);
             c->d_ws = NULL;
@@ -1109,7 +1278,7 @@ static int sgemm_prepare(climb_case *c, int rung)
 /* The tuned rung's split-K workspace, when its plan splits k. */
 static int sgemm_setup(const climb_case *c, int rung, climb_setup *out)
 {
-    if (SGEMM_RUNGS[rung].launch != launch_tuned || c->plan.splits <= 1)
+    if (SGEMM_RUNGS[rung].launch != launch_tuned || !c->plan.ws_bytes)
         return 0;
     out->bytes = (double)c->plan.ws_bytes;
     out->ms = 0; /* the harness times prepare */
@@ -1189,11 +1358,22 @@ static void sgemm_counts(const climb_case *c, climb_counts *out)
     out->flops = 2.0 * c->m * c->n * c->k;
 }
 
-/* The issue's shapes: squares, the odd 4097, a rectangle and two skinny ones. */
+/* Squares, the odd 4097 (a fifth wave of 33 tiles), rectangles, and the skinny shapes that leave most of the GPU
+ * idle without split tiles: tall, wide, long k, short k. */
 static const climb_shape SGEMM_BENCH_SHAPES[] = {
-    CLIMB_SHAPE3(512, 512, 512),    CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048),
-    CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(4097, 4097, 4097),
-    CLIMB_SHAPE3(1000, 3000, 500),  CLIMB_SHAPE3(16384, 16384, 64), CLIMB_SHAPE3(64, 64, 65536)};
+    CLIMB_SHAPE3(512, 512, 512),       CLIMB_SHAPE3(1024, 1024, 1024),    CLIMB_SHAPE3(2048, 2048, 2048),
+    CLIMB_SHAPE3(4096, 4096, 4096),    CLIMB_SHAPE3(8192, 8192, 8192),    CLIMB_SHAPE3(4097, 4097, 4097),
+    CLIMB_SHAPE3(6144, 3072, 1536),    CLIMB_SHAPE3(1000, 3000, 500),     CLIMB_SHAPE3(16384, 128, 16384),
+    CLIMB_SHAPE3(128, 16384, 16384),   CLIMB_SHAPE3(512, 512, 32768),     CLIMB_SHAPE3(16384, 16384, 64),
+    CLIMB_SHAPE3(64, 64, 65536)};
+/* Every form on every bench shape, the vendor and the best rung only (the ladder before tuned takes A B only). */
+static const climb_sweep SGEMM_SWEEPS[] = {
+    {.name = "forms",
+     .title = "SGEMM in its four operand forms (nn = A B, tn = A^T B, nt = A B^T, tt = A^T B^T): GFLOP/s against m",
+     .args = "--set form=all --rung cublas_sgemm --rung tuned",
+     .x = "m",
+     .log_x = 1},
+};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
 static const climb_shape SGEMM_MAIN_SHAPES[] = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(1000, 3000, 500)};
 static const climb_shape SGEMM_CHECK_SHAPES[] = {
@@ -1217,7 +1397,7 @@ static const char *sgemm_case_refuses(const climb_shape *s, climb_dtype t, const
 {
     (void)t;
     const double pad = (double)opts[OPT_PAD].i;
-    return (double)s->d[0] > INT32_MAX || (double)s->d[1] + pad > INT32_MAX || (double)s->d[2] + pad > INT32_MAX
+    return (double)s->d[0] + pad > INT32_MAX || (double)s->d[1] + pad > INT32_MAX || (double)s->d[2] + pad > INT32_MAX
                ? "sizes and leading dimensions must be below 2^31"
                : NULL;
 }
@@ -1247,8 +1427,8 @@ extern "C" const climb_workload climb_sgemm_workload = {
     .n_rungs = CLIMB_COUNT(SGEMM_RUNGS),
     .rung = sgemm_rung_info,
     .published = NULL,
-    .sweeps = NULL,
-    .n_sweeps = 0,
+    .sweeps = SGEMM_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(SGEMM_SWEEPS),
     .load = NULL,
     .unload = NULL,
     .create = sgemm_create,
