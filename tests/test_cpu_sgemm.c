@@ -97,6 +97,26 @@ int main(void)
     /* one small output tile and a long k: hundreds of splits, capped by the 128 a split */
     EXPECT(pi[7].bm == 64 && pi[7].tiles == 1 && pi[7].splits == 512);
     EXPECT(pi[12].sk_tiles == 0); /* k too short to split */
+    /* the built-in tiles per form: A B^T (both operands transposed into shared memory) takes 8 x 8 a thread; the
+     * form keys the tuning, as the C API's key gives it */
+    climb_opt_value ov[4];
+    memset(ov, 0, sizeof ov);
+    const char *const fnames[] = {"nn", "tn", "nt", "tt"};
+    for (int f = 0; f < 4; f++) {
+        ov[3].text = (char *)fnames[f];
+        ov[3].choice = f;
+        climb_tuning_key fk = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_F32, ov};
+        int fv[CLIMB_MAX_TUNABLES];
+        w->tuning->defaults(NULL, &fk, fv);
+        EXPECT(fv[0] == 128 && fv[1] == 128 && fv[2] == 16 && fv[3] == (f == 2 ? 8 : 16) && fv[4] == (f == 2 ? 16 : 8));
+        char cls[64];
+        climb_tuning_class(w, ov, cls, sizeof cls);
+        char want[64];
+        snprintf(want, sizeof want, "form=%s", fnames[f]);
+        EXPECT_MSG(strcmp(cls, want) == 0, "%s", cls);
+        climb_sgemm_plan_info q;
+        EXPECT(climb_sgemm_plan_describe(NULL, f & 1, f >> 1, 4096, 4096, 4096, 132, &q) == 0 && q.bm == 128);
+    }
     /* every form plans alike (the same tiles), and every candidate tile shape has an instance in each */
     for (int f = 1; f < 4; f++) {
         climb_sgemm_plan_info q;

@@ -1,5 +1,6 @@
 /* The C API of SGEMM: climb_sgemm over the rung marked best (tuned), with the transposed operands' instances. */
 #include <limits.h>
+#include <string.h>
 
 #include "handle.h"
 #include "../workloads/sgemm.h"
@@ -36,7 +37,13 @@ climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation
     if (kk && (!climb_device_reachable(A, sizeof(float)) || !climb_device_reachable(B, sizeof(float)) ||
                overlaps(C, m, n, ldc, A, a_rows, a_cols, lda) || overlaps(C, m, n, ldc, B, b_rows, b_cols, ldb)))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_tuning_key key = {CLIMB_SHAPE3(m, n, k), CLIMB_F32, NULL};
+    /* the tuning class: the form, as the workload's option keys it (alpha, beta and pad do not) */
+    static const char *const forms[2][2] = {{"nn", "nt"}, {"tn", "tt"}};
+    climb_opt_value opts[4];
+    memset(opts, 0, sizeof opts);
+    opts[3].text = (char *)forms[transa == CLIMB_OP_T][transb == CLIMB_OP_T];
+    opts[3].choice = (transa == CLIMB_OP_T) + 2 * (transb == CLIMB_OP_T);
+    climb_tuning_key key = {CLIMB_SHAPE3(m, n, k), CLIMB_F32, opts};
     climb_call call;
     climb_status st = climb_call_begin(h, &climb_sgemm_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)

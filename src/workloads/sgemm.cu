@@ -326,7 +326,7 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
  * Its loaders, thread layouts and main loop live in src/device/gemm_tile.cuh, which the CNN layer's implicit GEMM
  * shares (with an im2col gather as its B loader); this file keeps the kernel, its epilogue and split-K.
  *
- * One template, sgemm_db_kernel<BM, BN, BK, RM, RN, U, WARP, TA, TB>. A block computes a BM x BN tile of C, each
+ * One template, sgemm_db_kernel<BM, BN, BK, RM, RN, U, WARP, TA, TB, STAGED>. A block computes a BM x BN tile of C, each
  * thread a 4 RM x 4 RN block of outputs held as RM x RN sub-blocks of 4 x 4 (so every shared read is a float4):
  * 8 x 8 (RN = 2) or 8 x 16 (RN = 4; 6 shared loads for 128 FFMAs instead of 4 for 64, at about 230 registers
  * and 8 warps an SM instead of 16). U is how many of the BK steps of a tile the compiler unrolls: fully
@@ -346,11 +346,14 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
  * each tile.
  *
  * TA / TB: the operand is stored transposed (A as k x m, B as n x k): the loaders swap roles, so a transposed
- * operand needs no pass of its own (the C API's transposed forms; not benchmarked). Shared tiles are padded by 4 floats a row, which makes the transposed
- * stores conflict-free for BK = 8 and keeps rows 16-byte aligned.
+ * operand needs no pass of its own. STAGED: an operand with k along its rows (A, B^T) is copied by cp.async as it
+ * lies into a stage of its own and transposed from there into its tile, instead of through registers (used in
+ * A B^T, where both operands are transposed: docs/sgemm.md). Shared tiles are padded by 4 floats a row, which
+ * keeps rows 16-byte aligned.
  *
- * Split-K: blockIdx.z takes k range [z kchunk, (z + 1) kchunk); with more than one, each writes its raw sums to
- * ws (splits x m x n) and sgemm_split_reduce_kernel adds them with alpha and beta. */
+ * Blocks: the first dp_tiles run a tile each over the whole of k; the rest each run one chunk of k of one of the
+ * sk_tiles tiles after them, write its raw sums to that split's slot of ws, and sgemm_split_reduce_kernel adds
+ * them with alpha and beta (the plan, below, says which tiles split). */
 
 typedef struct sgemm_args {
     int m, n, k, lda, ldb, ldc;
@@ -363,14 +366,29 @@ typedef struct sgemm_args {
     int sk_tiles;
 } sgemm_args;
 
-template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB>
+/* The loader of an operand: cp.async straight into the tile (k down its columns); through registers, or staged by
+ * cp.async and transposed in shared memory (STAGED), when k runs along its rows. */
+template <bool STAGED, bool DIRECT, int ROWS, int BK, int NT, int LDS> struct sgemm_loader {
+    typedef typename climb_gemm_loader<DIRECT, ROWS, BK, NT, LDS>::type type;
+};
+template <int ROWS, int BK, int NT, int LDS> struct sgemm_loader<true, false, ROWS, BK, NT, LDS> {
+    typedef climb_gemm_staged_loader<ROWS, BK, NT, LDS> type;
+};
+template <class L> __device__ __forceinline__ void sgemm_set_stage(L &, float *) {}
+template <int ROWS, int BK, int NT, int LDS>
+__device__ __forceinline__ void sgemm_set_stage(climb_gemm_staged_loader<ROWS, BK, NT, LDS> &l, float *p)
+{
+    l.stage = p;
+}
+
+template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB, bool STAGED>
 __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
     sgemm_db_kernel(sgemm_args g)
 {
     constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
-    constexpr int A_BUF = BK * LDA_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
+    constexpr int A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
     static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0 && BK % U == 0, "tile shape");
-    extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats: sgemm_smem_bytes */
+    extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats and the stages: sgemm_smem_bytes */
     float *const as = smem, *const bs = smem + 2 * A_BUF;
 
     int row_base, row_stride, col_base, col_stride;
@@ -384,8 +402,10 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
     const int row0 = (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
     const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
 
-    climb_gemm_matrix_operand<typename climb_gemm_loader<TA, BM, BK, NT, LDA_S>::type, BK> la;
-    climb_gemm_matrix_operand<typename climb_gemm_loader<!TB, BN, BK, NT, LDB_S>::type, BK> lb;
+    climb_gemm_matrix_operand<typename sgemm_loader<STAGED, TA, BM, BK, NT, LDA_S>::type, BK> la;
+    climb_gemm_matrix_operand<typename sgemm_loader<STAGED, !TB, BN, BK, NT, LDB_S>::type, BK> lb;
+    sgemm_set_stage(la.l, bs + 2 * B_BUF);
+    sgemm_set_stage(lb.l, bs + 2 * B_BUF + (TA ? 0 : BM * BK));
     la.src = g.a, la.ld = g.lda, la.r0 = row0, la.rlim = g.m, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(g.a, g.lda);
     lb.src = g.b, lb.ld = g.ldb, lb.r0 = col0, lb.rlim = g.n, lb.kb = kb, lb.ke = ke, lb.vec = climb_gemm_vec_ok(g.b, g.ldb);
 
@@ -397,24 +417,13 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
             acc[r][q] = 0.0f;
     climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
 
-    if ((int)blockIdx.x >= g.dp_tiles) {
-        /* a split: its raw sums, the whole BM x BN tile (rows and columns past C's hold zeros), into its slot of ws
-         * (block dp_tiles + z sk_tiles + r writes slot z sk_tiles + r) */
-        float *const out = g.ws + (size_t)(blockIdx.x - g.dp_tiles) * (BM * BN);
-#pragma unroll
-        for (int h = 0; h < RM; h++)
-#pragma unroll
-            for (int rr = 0; rr < 4; rr++)
-#pragma unroll
-                for (int v = 0; v < RN; v++) {
-                    const float *x = &acc[h * 4 + rr][v * 4];
-                    *(float4 *)(out + (row_base + h * row_stride + rr) * BN + col_base + v * col_stride) =
-                        make_float4(x[0], x[1], x[2], x[3]);
-                }
-        return;
-    }
-    /* the epilogue: alpha acc + beta C into C */
-    const bool out_vec = climb_gemm_vec_ok(g.c, g.ldc);
+    /* the epilogue: alpha acc + beta C into C; or, for a split, the raw sums into its BM x BN slot of ws (block
+     * dp_tiles + z sk_tiles + r writes slot z sk_tiles + r; the parts of the tile outside C are left unwritten, and
+     * unread by the second pass) */
+    const bool partial = split;
+    float *const out = partial ? g.ws + (size_t)(b - g.dp_tiles) * (BM * BN) : g.c;
+    const int ldo = partial ? BN : g.ldc, ri0 = partial ? row0 : 0, cj0 = partial ? col0 : 0;
+    const bool out_vec = climb_gemm_vec_ok(out, ldo);
 #pragma unroll
     for (int h = 0; h < RM; h++)
 #pragma unroll
@@ -425,13 +434,13 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
             for (int v = 0; v < RN; v++) {
                 const int j = col0 + col_base + v * col_stride;
-                float *o = g.c + (size_t)i * g.ldc + j;
+                float *o = out + (size_t)(i - ri0) * ldo + (j - cj0);
                 float x[4];
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    x[e] = g.alpha * acc[h * 4 + rr][v * 4 + e];
+                    x[e] = partial ? acc[h * 4 + rr][v * 4 + e] : g.alpha * acc[h * 4 + rr][v * 4 + e];
                 if (out_vec && j + 4 <= g.n) {
-                    if (g.beta != 0.0f) {
+                    if (!partial && g.beta != 0.0f) {
                         const float4 old = *(const float4 *)o;
                         x[0] += g.beta * old.x;
                         x[1] += g.beta * old.y;
@@ -443,7 +452,7 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
                     for (int e = 0; e < 4; e++)
                         if (j + e < g.n)
-                            o[e] = g.beta != 0.0f ? x[e] + g.beta * o[e] : x[e];
+                            o[e] = !partial && g.beta != 0.0f ? x[e] + g.beta * o[e] : x[e];
                 }
             }
         }
@@ -485,6 +494,7 @@ typedef struct sgemm_instance {
     int unroll;           /* steps of k the compiler unrolls in the multiply loop */
     sgemm_db_fn fn;
     const char *name;
+    int staged_rows;      /* rows of the operands staged in shared memory (STAGED: A and B^T) */
 } sgemm_instance;
 
 /* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance tables and the
@@ -503,12 +513,28 @@ static const int SGEMM_TUNE_CANDIDATES[] = {SGEMM_TUNE_LIST(SGEMM_CANDIDATE)};
  * multiply loop. */
 #define SGEMM_FORMS 4
 static const char *const SGEMM_FORM_NAMES[] = {"nn", "tn", "nt", "tt", NULL};
+
+/* The built-in tiles: 128 x 128 x 16 with 8 x 16 a thread and 8 steps unrolled, the fastest on an H100 in A B, A^T
+ * B and A^T B^T; in A B^T, where both operands are transposed into shared memory, 8 x 8 a thread and 16 steps
+ * unrolled (3200 us at 4096^3 against 3460 with 8 x 16; docs/sgemm.md). Whatever the tile, the plan splits the
+ * tiles past the last full wave, or takes 64 x 64 tiles, where its model says so. */
+static void sgemm_form_defaults(int form, int *v)
+{
+    const int nt = form == 2;
+    v[0] = 128;
+    v[1] = 128;
+    v[2] = 16;
+    v[3] = nt ? 8 : 16;
+    v[4] = nt ? 16 : 8;
+}
+
 #define SGEMM_INSTANCE(ta, tb, label, bm, bn, bk, tn, u)                                                         \
-    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, ta, tb>,                                   \
-     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp" label ">"},
+    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, ta, tb, !(ta) && (tb)>,                    \
+     "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp" label ">",                      \
+     !(ta) && (tb) ? (bm) + (bn) : 0},
 #define SGEMM_INSTANCE_NN(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, false, "", bm, bn, bk, tn, u)
 #define SGEMM_INSTANCE_TN(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, false, ", A^T", bm, bn, bk, tn, u)
-#define SGEMM_INSTANCE_NT(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, true, ", B^T", bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_NT(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, true, ", B^T, staged", bm, bn, bk, tn, u)
 #define SGEMM_INSTANCE_TT(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, true, ", A^T, B^T", bm, bn, bk, tn, u)
 static const sgemm_instance SGEMM_TUNED[SGEMM_FORMS][SGEMM_N_TILES] = {
     {SGEMM_TUNE_LIST(SGEMM_INSTANCE_NN)}, {SGEMM_TUNE_LIST(SGEMM_INSTANCE_TN)},
@@ -518,8 +544,8 @@ static const sgemm_instance SGEMM_TUNED[SGEMM_FORMS][SGEMM_N_TILES] = {
 #define SGEMM_SMALL(form) (&SGEMM_TUNED[form][0])
 
 static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8, 8,
-                                                   sgemm_db_kernel<128, 128, 8, 2, 2, 8, false, false, false>,
-                                                   "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>"};
+                                                   sgemm_db_kernel<128, 128, 8, 2, 2, 8, false, false, false, false>,
+                                                   "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>", 0};
 /* warp_tiled is the built-in list's 128 x 128 x 8 instance */
 #define SGEMM_WARP_TILED (&SGEMM_TUNED[0][1])
 
@@ -537,7 +563,7 @@ static int sgemm_threads(const sgemm_instance *in) { return CLIMB_GEMM_NT(in->bm
 /* Two k-tiles of A and of B, rows padded by 4 floats: the kernel's dynamic shared memory. */
 static size_t sgemm_smem_bytes(const sgemm_instance *in)
 {
-    return 2 * (size_t)in->bk * (in->bm + 4 + in->bn + 4) * sizeof(float);
+    return (2 * (size_t)in->bk * (in->bm + 4 + in->bn + 4) + (size_t)in->staged_rows * in->bk) * sizeof(float);
 }
 /* Lets an instance use more than 48 KB of dynamic shared memory (idempotent; needed before a launch and before
  * the runtime is asked for its occupancy). */
@@ -711,7 +737,8 @@ static sgemm_plan sgemm_api_plan(const int *tuning, int transa, int transb, size
     const int form = (transa != 0) + 2 * (transb != 0);
     const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning, form) : NULL;
     if (!in) {
-        const int dflt[5] = {128, 128, 16, 16, 8};
+        int dflt[5];
+        sgemm_form_defaults(form, dflt);
         in = sgemm_tuned_instance(dflt, form);
     }
     return sgemm_make_plan(in, SGEMM_SMALL(form), m, n, k, sms);
@@ -969,7 +996,7 @@ static constexpr climb_option SGEMM_OPTIONS[] = {
     {.name = "form", .kind = CLIMB_OPT_CHOICE,
      .meaning = "op(A) op(B): nn = A B, tn = A^T B (A stored k x m), nt = A B^T (B stored n x k), tt = A^T B^T; the "
                 "ladder's kernels before tuned take nn only",
-     .def = "nn", .choices = SGEMM_FORM_NAMES},
+     .def = "nn", .choices = SGEMM_FORM_NAMES, .keys_tuning = 1},
 };
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_ALPHA, "alpha");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_BETA, "beta");
@@ -993,18 +1020,25 @@ static const climb_tunable SGEMM_TUNABLES[] = {
      .n_values = CLIMB_COUNT(SGEMM_TUNE_UNROLL)},
 };
 
-/* The built-in tile: 128 x 128 x 16 with 8 x 16 a thread and 8 steps unrolled, the fastest on an H100
- * (docs/sgemm.md), for every shape; small outputs take the 64 x 64 instance and split-K whatever the tile. */
+/* (the built-in tiles: sgemm_form_defaults, with the forms) */
+
+/* The form of a tuning key: its form option's value as written (the harness and the C API both give it), else nn. */
+static int sgemm_key_form(const climb_tuning_key *k)
+{
+    const char *t = k && k->opts ? k->opts[OPT_FORM].text : NULL;
+    for (int f = 0; t && f < SGEMM_FORMS; f++)
+        if (strcmp(t, SGEMM_FORM_NAMES[f]) == 0)
+            return f;
+    return 0;
+}
+
 static const char *sgemm_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     (void)dev;
-    (void)k;
-    v[0] = 128;
-    v[1] = 128;
-    v[2] = 16;
-    v[3] = 16;
-    v[4] = 8;
-    return "built-in 128 x 128 x 16, 8 x 16 a thread, unroll 8";
+    const int form = sgemm_key_form(k);
+    sgemm_form_defaults(form, v);
+    return form == 2 ? "built-in for A B^T: 128 x 128 x 16, 8 x 8 a thread, unroll 16"
+                     : "built-in 128 x 128 x 16, 8 x 16 a thread, unroll 8";
 }
 
 static const climb_tuning SGEMM_TUNING = {
@@ -1063,7 +1097,8 @@ static int sgemm_create(const climb_case_params *p, climb_case **out)
     c->ldc = c->n + pad;
     c->alpha = (float)p->opts[OPT_ALPHA].f;
     c->beta = (float)p->opts[OPT_BETA].f;
-    const int dflt[5] = {128, 128, 16, 16, 8};
+    int dflt[5];
+    sgemm_form_defaults(c->form, dflt);
     sgemm_set_tuning(c, dflt);
     c->sms = p->dev ? p->dev->sms : 1; /* the device facts already hold it */
     if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX ||
