@@ -24,28 +24,6 @@ __device__ __forceinline__ void climb_gemm_cp_async4(float *dst, const float *sr
 
 __device__ __forceinline__ void climb_gemm_cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::); }
 
-/* 16 bytes from g into shared d by cp.async: in one piece when the whole tile is inside the matrix (full); else
- * element by element, the first `n` of the four (n may be below 0 or above 4) copied and the rest zero-filled. */
-__device__ __forceinline__ void climb_gemm_cp_async_piece(float *d, const float *g, const float *src, bool full, int n)
-{
-    if (full) {
-        climb_gemm_cp_async16(d, g);
-        return;
-    }
-#pragma unroll
-    for (int e = 0; e < 4; e++)
-        climb_gemm_cp_async4(d + e, e < n ? g + e : src, e < n ? 4 : 0);
-}
-
-/* A float4 of 4 consecutive k (q..q+3) of row r, stored k-major: s[(q + e) LDS + r]. */
-template <int LDS> __device__ __forceinline__ void climb_gemm_store_kmajor(float *s, int r, int q, float4 v)
-{
-    s[(q + 0) * LDS + r] = v.x;
-    s[(q + 1) * LDS + r] = v.y;
-    s[(q + 2) * LDS + r] = v.z;
-    s[(q + 3) * LDS + r] = v.w;
-}
-
 /* A ROWS x BK tile of an operand whose k runs along its rows (A, or B^T: element (r, p) at src[r ld + p]),
  * loaded as float4s along k into registers, then stored k-major (s[p LDS + r]) in shared memory. */
 template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_kmajor_loader {
@@ -80,7 +58,11 @@ template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_kmajor_loader {
             const int f = (int)threadIdx.x + i * NT;
             if (TOTAL % NT != 0 && f >= TOTAL)
                 break;
-            climb_gemm_store_kmajor<LDS>(s, f / (BK / 4), (f % (BK / 4)) * 4, v[i]);
+            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
+            s[(q + 0) * LDS + r] = v[i].x;
+            s[(q + 1) * LDS + r] = v[i].y;
+            s[(q + 2) * LDS + r] = v[i].z;
+            s[(q + 3) * LDS + r] = v[i].w;
         }
     }
 };
@@ -99,8 +81,17 @@ template <int COLS, int BK, int NT, int LDS> struct climb_gemm_direct_loader {
             if (TOTAL % NT != 0 && f >= TOTAL)
                 break;
             const int p = f / (COLS / 4), cc = (f % (COLS / 4)) * 4;
-            climb_gemm_cp_async_piece(s + p * LDS + cc, src + (size_t)(p0 + p) * ld + c0 + cc, src, full,
-                                      p0 + p < plim ? clim - (c0 + cc) : 0);
+            float *d = s + p * LDS + cc;
+            const float *g = src + (size_t)(p0 + p) * ld + c0 + cc;
+            if (full) {
+                climb_gemm_cp_async16(d, g);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const bool ok = p0 + p < plim && c0 + cc + e < clim;
+                    climb_gemm_cp_async4(d + e, ok ? g + e : src, ok ? 4 : 0);
+                }
+            }
         }
     }
     __device__ __forceinline__ void commit(float *) {}
@@ -110,7 +101,9 @@ template <int COLS, int BK, int NT, int LDS> struct climb_gemm_direct_loader {
  * `stage` (ROWS x BK floats of shared memory of its own), and commit transposes it from there into the k-major
  * tile, each thread moving the 16-byte pieces it copied itself (its own cp.async writes are visible to it after
  * cp.async.wait_all, so no barrier is needed between the copy and the transpose). The registers a thread holds
- * for the register loader's next tile are free for the multiply. */
+ * for the register loader's next tile are free for the multiply. (Its loops repeat the other two loaders' on
+ * purpose: sharing helpers with them moved ptxas's register allocation of the A B kernel, 3134 -> 3512 us at
+ * 4096^3; docs/sgemm.md.) */
 template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_staged_loader {
     static constexpr int TOTAL = ROWS * BK / 4, PER = (TOTAL + NT - 1) / NT;
     float *stage;
@@ -124,8 +117,17 @@ template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_staged_loader {
             if (TOTAL % NT != 0 && f >= TOTAL)
                 break;
             const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
-            climb_gemm_cp_async_piece(stage + 4 * f, src + (size_t)(r0 + r) * ld + p0 + q, src, full,
-                                      r0 + r < rlim ? plim - (p0 + q) : 0);
+            const float *g = src + (size_t)(r0 + r) * ld + p0 + q;
+            float *d = stage + 4 * f;
+            if (full) {
+                climb_gemm_cp_async16(d, g);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const bool ok = r0 + r < rlim && p0 + q + e < plim;
+                    climb_gemm_cp_async4(d + e, ok ? g + e : src, ok ? 4 : 0);
+                }
+            }
         }
     }
     __device__ __forceinline__ void commit(float *s)
@@ -136,7 +138,12 @@ template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_staged_loader {
             const int f = (int)threadIdx.x + i * NT;
             if (TOTAL % NT != 0 && f >= TOTAL)
                 break;
-            climb_gemm_store_kmajor<LDS>(s, f / (BK / 4), (f % (BK / 4)) * 4, *(const float4 *)(stage + 4 * f));
+            const int r = f / (BK / 4), q = (f % (BK / 4)) * 4;
+            const float4 v = *(const float4 *)(stage + 4 * f);
+            s[(q + 0) * LDS + r] = v.x;
+            s[(q + 1) * LDS + r] = v.y;
+            s[(q + 2) * LDS + r] = v.z;
+            s[(q + 3) * LDS + r] = v.w;
         }
     }
 };
