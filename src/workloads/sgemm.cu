@@ -459,30 +459,25 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 }
 
 /* Split-K's second pass: for each element of the split tiles (dp_tiles + r, r < sk_tiles; bm x bn each),
- * C = alpha (the splits' partial sums, added in split order) + beta C. Four columns a thread (float4 reads of ws). */
+ * C = alpha (the splits' partial sums, added in split order) + beta C. A thread an element: with one tile split
+ * 512 ways (64 x 64 x 65536) the reads of one element are a chain, so as many chains as there are elements run
+ * side by side, and the loop is unrolled so that the loads of one chain are in flight together. */
 __global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(sgemm_args g, int splits, int bm, int bn)
 {
     const int tiles_n = (g.n + bn - 1) / bn;
-    const size_t tile_elems = (size_t)bm * bn, quads = (size_t)g.sk_tiles * tile_elems / 4;
-    const float4 *ws = (const float4 *)g.ws;
-    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < quads; e += (size_t)gridDim.x * blockDim.x) {
-        const size_t r = 4 * e / tile_elems, loc = 4 * e % tile_elems;
+    const size_t tile_elems = (size_t)bm * bn, elems = (size_t)g.sk_tiles * tile_elems;
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < elems; e += (size_t)gridDim.x * blockDim.x) {
+        const size_t r = e / tile_elems, loc = e % tile_elems;
         const int tile = g.dp_tiles + (int)r;
         const int i = (tile / tiles_n) * bm + (int)(loc / bn), j = (tile % tiles_n) * bn + (int)(loc % bn);
         if (i >= g.m || j >= g.n)
             continue;
-        float4 s = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        for (int z = 0; z < splits; z++) {
-            const float4 p = ws[(size_t)z * quads + e];
-            s.x += p.x;
-            s.y += p.y;
-            s.z += p.z;
-            s.w += p.w;
-        }
-        const float x[4] = {s.x, s.y, s.z, s.w};
+        float s = 0.0f;
+#pragma unroll 8
+        for (int z = 0; z < splits; z++)
+            s += g.ws[(size_t)z * elems + e];
         float *o = g.c + (size_t)i * g.ldc + j;
-        for (int q = 0; q < 4 && j + q < g.n; q++)
-            o[q] = g.beta != 0.0f ? g.alpha * x[q] + g.beta * o[q] : g.alpha * x[q];
+        *o = g.beta != 0.0f ? g.alpha * s + g.beta * *o : g.alpha * s;
     }
 }
 
@@ -723,8 +718,8 @@ static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *
     e = cudaGetLastError();
     if (e != cudaSuccess || !pl->sk_tiles)
         return e;
-    const size_t quads = pl->sk_tiles * pl->in->bm * pl->in->bn / 4;
-    size_t blocks = (quads + 255) / 256;
+    const size_t elems = pl->sk_tiles * pl->in->bm * pl->in->bn;
+    size_t blocks = (elems + 255) / 256;
     if (blocks > (size_t)sms * 8)
         blocks = (size_t)sms * 8;
     sgemm_split_reduce_kernel<<<(unsigned)blocks, 256, 0, s>>>(g, pl->splits, pl->in->bm, pl->in->bn);
