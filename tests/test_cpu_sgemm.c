@@ -88,8 +88,9 @@ int main(void)
     EXPECT(pi[2].sk_tiles == 0 && pi[2].bm == 128 && pi[3].sk_tiles == 0 && pi[6].sk_tiles == 0);
     /* 4097^3: 1089 tiles = 4 waves + 33: the 33 split, the rest whole */
     EXPECT(pi[4].bm == 128 && pi[4].dp_tiles == 1056 && pi[4].sk_tiles == 33 && pi[4].splits >= 4);
-    /* 1000 x 3000 x 500: 192 large tiles leave 72 SMs with one block; 752 small ones spread six an SM */
-    EXPECT(pi[5].bm == 64 && pi[5].sk_tiles == 0);
+    /* 1000 x 3000 x 500: k too short to split; 192 large tiles (two blocks on 60 SMs) against 752 small ones, six
+     * blocks (12 warps) an SM, short of the 16 warps their 8 x 8 tile needs: the large ones */
+    EXPECT(pi[5].bm == 128 && pi[5].sk_tiles == 0);
     /* tall, wide and long k: few tiles, split along k, the large tile kept */
     EXPECT(pi[10].bm == 128 && pi[10].dp_tiles == 0 && pi[10].splits >= 2);
     EXPECT(pi[11].bm == 128 && pi[11].dp_tiles == 0 && pi[11].splits >= 2);
@@ -116,6 +117,16 @@ int main(void)
         EXPECT_MSG(strcmp(cls, want) == 0, "%s", cls);
         climb_sgemm_plan_info q;
         EXPECT(climb_sgemm_plan_describe(NULL, f & 1, f >> 1, 4096, 4096, 4096, 132, &q) == 0 && q.bm == 128);
+    }
+    /* A B^T's 8 x 8 tile needs 16 warps an SM to reach its rate: one 8-warp block an SM is half of it, so a tall
+     * product splits there too (and 4097^3's fifth wave) */
+    {
+        climb_sgemm_plan_info q;
+        EXPECT(climb_sgemm_plan_describe(NULL, 0, 1, 16384, 128, 16384, 132, &q) == 0);
+        printf("A B^T 16384x128x16384: %zu split %d ways\n", q.sk_tiles, q.splits);
+        EXPECT(q.bm == 128 && q.dp_tiles == 0 && q.splits >= 2);
+        EXPECT(climb_sgemm_plan_describe(NULL, 0, 1, 4097, 4097, 4097, 132, &q) == 0);
+        EXPECT(q.dp_tiles == 1056 && q.sk_tiles == 33);
     }
     /* every form plans alike (the same tiles), and every candidate tile shape has an instance in each */
     for (int f = 1; f < 4; f++) {

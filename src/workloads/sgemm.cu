@@ -582,13 +582,14 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
  * slots instead and fixes up partial tiles; this is its "data-parallel + split-K" hybrid.)
  *
  * The model: the busiest SM's share, in multiply-adds. Blocks are spread evenly, per_sm resident at a time; an SM
- * reaches its FFMA rate with SGEMM_SAT_WARPS warps resident, and a fraction of it with fewer (a last round of one
+ * reaches its FFMA rate with SGEMM_SAT_OUTPUTS accumulators a thread times its warps resident (8 warps of the 8 x
+ * 16 tile, 16 of 8 x 8), and a fraction of it with fewer (a last round of one
  * 4-warp block per SM runs at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
  * tile's unhidden load and the epilogue); the split tiles' partial sums cost their bytes twice (written, read) at
  * SGEMM_MACS_PER_BYTE, and the second pass a launch. The 64 x 64 instance of small outputs runs at SGEMM_SMALL_EFF
  * of the tuned tile's rate. A split plan is taken only when it saves SGEMM_SPLIT_GAIN of the whole-tile plan's
  * estimate. docs/sgemm.md gives the numbers the constants come from. */
-#define SGEMM_SAT_WARPS 8          /* 2 a scheduler: the 8 x 16 tile's FFMAs hide the shared loads' latency */
+#define SGEMM_SAT_OUTPUTS 1024     /* 8 warps of 128 outputs a thread: the 8 x 16 tile's FFMAs hide its shared loads */
 #define SGEMM_BLOCK_K 32           /* a block's fixed cost, in k steps (an estimate) */
 #define SGEMM_MACS_PER_BYTE 0.0625 /* an H100 SM's FFMA rate over the GPU's copy bandwidth: ~170 G/s / ~2.8 TB/s */
 #define SGEMM_LAUNCH_MACS 4.0e5    /* a launch, ~2.5 us, at ~170 G multiply-adds a second an SM */
@@ -610,14 +611,15 @@ typedef struct sgemm_plan {
     double cost;         /* the model's estimate: the busiest SM's multiply-adds */
 } sgemm_plan;
 
-/* The busiest SM's time for `blocks` blocks of `macs` multiply-adds each, in multiply-adds at the SM's full rate. */
-static double sgemm_sm_time(size_t blocks, int sms, int per_sm, int warps, double macs)
+/* The busiest SM's time for `blocks` blocks of `macs` multiply-adds each, in multiply-adds at the SM's full rate;
+ * `sat` warps resident reach that rate. */
+static double sgemm_sm_time(size_t blocks, int sms, int per_sm, int warps, int sat, double macs)
 {
     if (!blocks)
         return 0;
     const size_t mine = (blocks + sms - 1) / sms, rounds = mine / per_sm, rest = mine % per_sm;
-    const double full_rate = per_sm * warps >= SGEMM_SAT_WARPS ? 1.0 : (double)per_sm * warps / SGEMM_SAT_WARPS;
-    const double rest_rate = (double)rest * warps >= SGEMM_SAT_WARPS ? 1.0 : (double)rest * warps / SGEMM_SAT_WARPS;
+    const double full_rate = per_sm * warps >= sat ? 1.0 : (double)per_sm * warps / sat;
+    const double rest_rate = (double)rest * warps >= sat ? 1.0 : (double)rest * warps / sat;
     return (double)rounds * per_sm * macs / full_rate + (rest ? (double)rest * macs / rest_rate : 0.0);
 }
 
@@ -626,7 +628,7 @@ static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t m, s
 {
     const sgemm_instance *in = pl->in;
     const size_t bk = (size_t)in->bk, tile = (size_t)in->bm * in->bn;
-    const int per_sm = sgemm_per_sm(in), warps = sgemm_threads(in) / 32;
+    const int per_sm = sgemm_per_sm(in), warps = sgemm_threads(in) / 32, sat = SGEMM_SAT_OUTPUTS / (8 * in->tn);
     pl->dp_tiles = pl->tiles - sk;
     pl->sk_tiles = sk;
     pl->splits = 1;
@@ -642,8 +644,8 @@ static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t m, s
     }
     pl->blocks = pl->dp_tiles + pl->sk_tiles * pl->splits;
     pl->ws_bytes = pl->sk_tiles * pl->splits * tile * sizeof(float);
-    double t = (sgemm_sm_time(pl->dp_tiles, sms, per_sm, warps, (double)tile * (k + SGEMM_BLOCK_K)) +
-                sgemm_sm_time(pl->sk_tiles * pl->splits, sms, per_sm, warps,
+    double t = (sgemm_sm_time(pl->dp_tiles, sms, per_sm, warps, sat, (double)tile * (k + SGEMM_BLOCK_K)) +
+                sgemm_sm_time(pl->sk_tiles * pl->splits, sms, per_sm, warps, sat,
                               (double)tile * (pl->kchunk + SGEMM_BLOCK_K))) / eff;
     if (pl->sk_tiles)
         t += (2.0 * pl->ws_bytes + 8.0 * pl->sk_tiles * tile) * SGEMM_MACS_PER_BYTE + SGEMM_LAUNCH_MACS;
