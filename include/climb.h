@@ -384,12 +384,13 @@ CLIMB_API climb_status climb_bfs_symmetric(climb_handle handle, int32_t n_vertic
  * k x n, C is m x n with rows ldc >= n apart. With CLIMB_OP_N, A is stored m x k (lda >= k) and B k x n
  * (ldb >= n); with CLIMB_OP_T, A is stored k x m (lda >= m) and B n x k (ldb >= k). Sizes and leading dimensions
  * below 2^31; any alignment (16-byte aligned rows with leading dimensions a multiple of 4 are fastest).
- * A B runs the tuned best rung (docs/sgemm.md); the transposed forms run the same kernel with the operand
- * loaders swapped. As in BLAS: m or n 0 does nothing; with alpha 0 or k 0, A and B are not read and C = beta C;
+ * Every form runs the tuned best rung (docs/sgemm.md) with the handle's wisdom for that form, the operand loaders
+ * swapped for transposed operands. As in BLAS: m or n 0 does nothing; with alpha 0 or k 0, A and B are not read and C = beta C;
  * with beta 0, C is not read (NaN there is overwritten). C must not overlap A or B (INVALID_VALUE). Results may
  * differ from a sequential sum in the last bits: each element is within (k + 2) 2^-24 (|alpha| sum |a b| +
- * |beta c|) of the exact value. Small outputs with long k split k and use the handle's workspace (splits x m x n
- * floats). Capturable, a call that grows the workspace too.
+ * |beta c|) of the exact value. Products whose tiles leave part of a wave idle (few tiles, long k, a last partial
+ * wave) split those tiles along k and use the handle's workspace for their partial sums (splits x tiles x 128 x
+ * 128 floats at the most). Capturable, a call that grows the workspace too.
  */
 typedef enum climb_operation {
     CLIMB_OP_N = 0,   /* the operand as stored */

@@ -343,8 +343,11 @@ PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
            "#17becf", "#000000", "#aec7e8"]
 
 
-def plot_rate(x):
-    """(value, unit) of the rate a sweep draws: GB/s when bytes are counted, else the items rate, else GFLOP/s."""
+def plot_rate(x, flops=False):
+    """(value, unit) of the rate a sweep draws: GFLOP/s where asked (a sweep of compute-bound rows) and the workload
+    counts no items of its own, else GB/s when bytes are counted, else the items rate, else GFLOP/s."""
+    if flops and x.get("gflops") is not None and x.get("items_rate") is None:
+        return x["gflops"], "GFLOP/s"
     if x.get("gbs") is not None:
         return x["gbs"], "GB/s"
     if x.get("items_rate") is not None:
@@ -398,11 +401,15 @@ def sweep_series(reg, sweep, rows):
             if shp[xi]:
                 family_of[shp] = tuple(round(v / shp[xi], 6) for i, v in enumerate(shp) if i != xi)
                 family_label.setdefault(family_of[shp], shp)
+    # the rate of what binds most of the rows: GFLOP/s where arithmetic does (SGEMM, MRI-Q), else the bytes' rate
+    ok = [x for x in rows if x["status"] == "ok"]
+    flops = bool(ok) and all(x.get("gflops") is not None for x in ok) and \
+        2 * sum(1 for x in ok if x.get("bound") not in (None, "memory")) > len(ok)
     points, unit = [], None
     for x in rows:
         if x["status"] != "ok":
             continue
-        y, u = plot_rate(x)
+        y, u = plot_rate(x, flops)
         if y is None:
             continue
         unit = u or reg.get("items_rate") or "rate"

@@ -159,7 +159,7 @@ with tempfile.TemporaryDirectory() as root:
           "sweeps": [{"name": "forms", "title": "GFLOP/s against m", "args": "--set form=all", "x": "m",
                       "log_x": True}],
           "rungs": [{"name": "q_best", "kind": "best"}]}
-    sq_rows = [row("sq", 0, "q_best", "best", "f32", shp, 5.0, None, {"form": f})
+    sq_rows = [row("sq", 0, "q_best", "best", "f32", shp, 5.0, None, {"form": f}, gflops=40000.0, bound="ffma")
                for shp in ([1024] * 3, [2048] * 3, [4096] * 3, [16384, 128, 16384]) for f in ("nn", "tn")]
     put("gpua", "sq", "sweep-forms.json", report([SQ], sq_rows, sweep="forms"))
     put("gpua", "sq", "bench.json", report([SQ], sq_rows[:2]))
@@ -167,6 +167,8 @@ with tempfile.TemporaryDirectory() as root:
     expect("q_best m,n,k=1024x1024x1024 form=tn" in sq and "q_best m,n,k=16384x128x16384 form=nn" in sq,
            "lines of one aspect, named by their first shape and the option that varies")
     expect(sq.count("<circle") == 8 and "m,n,k=2048x2048x2048" not in sq, "the squares on one line")
+    expect(">GFLOP/s<" in sq and "FFMA ceiling" in sq, "compute-bound rows drawn in GFLOP/s, against the FFMA ceiling")
+    expect(">GB/s<" in off, "memory-bound rows in GB/s")
 
     # A sweep over input files: the best rung's ratio to the vendor, a bar a case, the files' cases and the bench's
     # generated ones together in order of the bytes each moves; labelled by file name, or by what varies.
