@@ -495,7 +495,8 @@ typedef struct sgemm_instance {
 /* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance tables and the
  * candidate list come from it. A thread computes 8 x tn outputs: 8 x 8 keeps 16 warps an SM (128 registers),
  * 8 x 16 needs about 200 registers and runs 8 warps an SM, with 6 shared loads for 128 FFMAs instead of 4 for
- * 64. All fit the 48 KB of static shared memory double-buffered. */
+ * 64. All fit 48 KB of shared memory double-buffered; A B^T's stages add (BM + BN) BK floats, which the launch asks
+ * for (sgemm_allow_smem). */
 #define SGEMM_TUNE_LIST(X) X(64, 64, 8, 8, 8) X(128, 128, 8, 8, 8) X(128, 128, 16, 8, 16) X(128, 128, 16, 16, 8) \
     X(128, 256, 8, 16, 8) X(128, 256, 16, 16, 16) X(256, 128, 16, 16, 16)
 #define SGEMM_CANDIDATE(bm, bn, bk, tn, u) bm, bn, bk, tn, u,
@@ -582,9 +583,9 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
  * slots instead and fixes up partial tiles; this is its "data-parallel + split-K" hybrid.)
  *
  * The model: the busiest SM's share, in multiply-adds. Blocks are spread evenly, per_sm resident at a time; an SM
- * reaches its FFMA rate with SGEMM_SAT_OUTPUTS accumulators a thread times its warps resident (8 warps of the 8 x
- * 16 tile, 16 of 8 x 8), and a fraction of it with fewer (a last round of one
- * 4-warp block per SM runs at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
+ * reaches its FFMA rate with SGEMM_SAT_OUTPUTS accumulators a thread times its warps resident (8 warps of the
+ * 8 x 16 tile, 16 of 8 x 8), and a fraction of it with fewer (a last round of one 4-warp block per SM of the
+ * 8 x 16 tile runs at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
  * tile's unhidden load and the epilogue); the split tiles' partial sums cost their bytes twice (written, read) at
  * SGEMM_MACS_PER_BYTE, and the second pass a launch. The 64 x 64 instance of small outputs runs at SGEMM_SMALL_EFF
  * of the tuned tile's rate. A split plan is taken only when it saves SGEMM_SPLIT_GAIN of the whole-tile plan's
@@ -593,7 +594,7 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
 #define SGEMM_BLOCK_K 32           /* a block's fixed cost, in k steps (an estimate) */
 #define SGEMM_MACS_PER_BYTE 0.0625 /* an H100 SM's FFMA rate over the GPU's copy bandwidth: ~170 G/s / ~2.8 TB/s */
 #define SGEMM_LAUNCH_MACS 4.0e5    /* a launch, ~2.5 us, at ~170 G multiply-adds a second an SM */
-#define SGEMM_SMALL_EFF 0.85       /* 64 x 64 over 128 x 128 x 16 at 4096^3 in tune.md: 3132 / 3687 us */
+#define SGEMM_SMALL_EFF 0.85       /* 64 x 64 over 128 x 128 x 16 at 4096^3 in tune.md at f334924: 3132 / 3687 us */
 #define SGEMM_SPLIT_GAIN 0.97      /* a split plan must save 3% of the estimate: the model is no better than that */
 /* Each split covers at least this much of k: below it the second pass costs more than the split buys. */
 #define SGEMM_SPLIT_MIN_K 128
@@ -624,7 +625,7 @@ static double sgemm_sm_time(size_t blocks, int sms, int per_sm, int warps, int s
 }
 
 /* Fills pl's grid for sk of the tiles split `splits` ways (0: none) and returns the model's estimate. */
-static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t m, size_t n, size_t k, int sms, double eff)
+static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t k, int sms, double eff)
 {
     const sgemm_instance *in = pl->in;
     const size_t bk = (size_t)in->bk, tile = (size_t)in->bm * in->bn;
@@ -649,8 +650,6 @@ static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t m, s
                               (double)tile * (pl->kchunk + SGEMM_BLOCK_K))) / eff;
     if (pl->sk_tiles)
         t += (2.0 * pl->ws_bytes + 8.0 * pl->sk_tiles * tile) * SGEMM_MACS_PER_BYTE + SGEMM_LAUNCH_MACS;
-    (void)m;
-    (void)n;
     return t;
 }
 
@@ -662,7 +661,7 @@ static sgemm_plan sgemm_plan_for(const sgemm_instance *in, size_t m, size_t n, s
     memset(&pl, 0, sizeof pl);
     pl.in = in;
     pl.tiles = ((m + in->bm - 1) / in->bm) * ((n + in->bn - 1) / in->bn);
-    pl.cost = sgemm_plan_cost(&pl, 0, 1, m, n, k, sms, eff);
+    pl.cost = sgemm_plan_cost(&pl, 0, 1, k, sms, eff);
     const size_t wave = (size_t)sms * sgemm_per_sm(in), rest = pl.tiles % wave;
     size_t most = k / SGEMM_SPLIT_MIN_K;
     if (most > SGEMM_MAX_SPLITS)
@@ -670,7 +669,7 @@ static sgemm_plan sgemm_plan_for(const sgemm_instance *in, size_t m, size_t n, s
     sgemm_plan best = pl;
     for (size_t s = 2; rest && s <= most; s++) {
         sgemm_plan q = pl;
-        q.cost = sgemm_plan_cost(&q, rest, (int)s, m, n, k, sms, eff);
+        q.cost = sgemm_plan_cost(&q, rest, (int)s, k, sms, eff);
         if (q.splits > 1 && q.cost < best.cost)
             best = q;
     }
@@ -910,8 +909,8 @@ static int k_warp_tiled(climb_dtype, const climb_device_info *, const int *, cli
 {
     return instance_kernel(o, max, SGEMM_WARP_TILED);
 }
-/* tuned: its tile shape, the 64 x 64 instance small outputs take, and split-K's second pass (A B; the transposed
- * forms' instances use the same registers within a few and the same shared memory) */
+/* tuned: its tile shape, the 64 x 64 instance small outputs take, and split-K's second pass, in A B (the other
+ * forms' instances of a tile shape differ in registers by a few, and A B^T's in its stages' shared memory) */
 static int k_tuned(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
     const sgemm_instance *in = tuning ? sgemm_tuned_instance(tuning, 0) : NULL;
