@@ -1524,7 +1524,7 @@ static double bfs_case_bytes(const climb_shape *s, climb_dtype t, const climb_op
 extern "C" const climb_workload climb_bfs_workload = {
     .name = "bfs",
     .title = "Breadth-first search: every vertex's level from a source",
-    .seed_ref = "seed 004: Kirk and Hwu, Programming Massively Parallel Processors, chapter 12 (frontiers, "
+    .seed_ref = "Kirk and Hwu, Programming Massively Parallel Processors, chapter 12 (frontiers, "
                 "privatised queues); Merrill, Garland and Grimshaw (load balance); Beamer, Asanovic and Patterson "
                 "(direction-optimising BFS)",
     .command = NULL,

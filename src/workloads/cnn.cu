@@ -513,12 +513,12 @@ static const cnn_rung CNN_RUNGS[] = {
     {.info = {.name = "direct", .idea = "a thread per output, its C R S products from global memory",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct},
      .launch = launch_direct},
-    {.info = {.name = "shared_tiles", .idea = "the seed's kernel: a 16 x 16 output tile a block; per input map, the "
+    {.info = {.name = "shared_tiles", .idea = "PMPP's kernel: a 16 x 16 output tile a block; per input map, the "
                                               "input tile and the filter in shared memory",
               .needs = "N and K below 65536; the input tile and filter within 48 KB", .kind = CLIMB_RUNG_LADDER,
               .kernels = k_tiled},
      .launch = launch_tiled},
-    {.info = {.name = "im2col_sgemm", .idea = "the seed's unrolling: each image's inputs as a C R S x P Q matrix, "
+    {.info = {.name = "im2col_sgemm", .idea = "PMPP's unrolling: each image's inputs as a C R S x P Q matrix, "
                                               "times the filters with climb's best SGEMM",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col},
      .launch = launch_im2col},
@@ -906,7 +906,7 @@ static const climb_shape CNN_QUICK_SHAPES[] = {CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3,
 extern "C" const climb_workload climb_cnn_workload = {
     .name = "cnn",
     .title = "One convolutional layer forward (NCHW, f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
                 "tiles, im2col and a matrix product)",
     .command = NULL,
     .dims = {"N", "C", "H", "W", "K", "R", "S", "U"},

@@ -329,11 +329,11 @@ typedef struct coal_rung {
  * 359 staged through shared memory. Its 357 (idle threads) and 3494 (permuted or misaligned) belong to the float
  * rung under those patterns; docs/coalescing.md sets them beside ours. */
 static const coal_rung COAL_RUNGS[] = {
-    {.info = {.name = "coalesced_float", .idea = "bound: the seed's kernel with thread t on float t, whatever the "
+    {.info = {.name = "coalesced_float", .idea = "bound: Harris's kernel with thread t on float t, whatever the "
                                                  "pattern: what these bytes cost when the warp's accesses coalesce",
               .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_float, .published_us = 356},
      .launch = run_coalesced},
-    {.info = {.name = "float", .idea = "the seed's kernel (read a float, add one, write it) under the case's pattern",
+    {.info = {.name = "float", .idea = "Harris's kernel (read a float, add one, write it) under the case's pattern",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_float},
      .launch = run_float},
     {.info = {.name = "float3_aos", .idea = "12-byte structs read and written directly, one per thread",
@@ -363,7 +363,7 @@ static const coal_rung COAL_RUNGS[] = {
 static const climb_rung_info *coal_rung_info(int i) { return &COAL_RUNGS[i].info; }
 
 static const climb_published COAL_PUBLISHED = {
-    .source = "seed 000 (Harris, Optimizing CUDA), 'Coalescing: Timing Results' (3M floats, 12 MB)",
+    .source = "Harris, Optimizing CUDA, 'Coalescing: Timing Results' (3M floats, 12 MB)",
     .gpu = "G80",
     .type = CLIMB_F32,
     .shape = CLIMB_SHAPE1(3145728),
@@ -603,7 +603,8 @@ static const climb_sweep COAL_SWEEPS[] = {
 extern "C" const climb_workload climb_coalescing_workload = {
     .name = "coalescing",
     .title = "Coalescing lab: read a float, add one, write it, under each access pattern",
-    .seed_ref = "seed 000 coalescing (Harris, G80); seed 002 coalescing rules and strided access (Filipovic)",
+    .seed_ref = "Harris, Optimizing CUDA: coalescing (G80); Filipovic, GPU Hardware Performance: coalescing rules "
+                "and strided access",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .options = COAL_OPTIONS,

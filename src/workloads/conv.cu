@@ -597,7 +597,7 @@ static const conv_rung CONV_RUNGS[] = {
                                              "written once)",
               .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
      .launch = launch_copy},
-    {.info = {.name = "basic", .idea = "the seed's basic kernel: a thread per output, mask and input from global "
+    {.info = {.name = "basic", .idea = "PMPP's basic kernel: a thread per output, mask and input from global "
                                        "memory",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_basic},
      .launch = launch_basic},
@@ -1046,7 +1046,7 @@ static const climb_sweep CONV_SWEEPS[] = {
 extern "C" const climb_workload climb_conv_workload = {
     .name = "conv",
     .title = "1-D and 2-D convolution with a (2r+1)^2 mask, zero ghost cells (f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, convolution (basic, constant "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, convolution (basic, constant "
                 "memory, tiling strategies 1-3)",
     .command = NULL,
     .dims = {"rows", "cols"},

@@ -1538,7 +1538,7 @@ static double cutoff_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_cutoff_workload = {
     .name = "cutoff",
     .title = "Cutoff Coulomb summation on a 3-D lattice, Parboil cutcp's potential (f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, cutoff summation (bins, "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, cutoff summation (bins, "
                 "neighbour lists in constant memory, a CPU overflow list, parallel and scan binning, the cylinder "
                 "test)",
     .command = NULL,

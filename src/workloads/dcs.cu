@@ -431,7 +431,7 @@ typedef struct dcs_rung {
 } dcs_rung;
 
 static const dcs_rung DCS_RUNGS[] = {
-    {.info = {.name = "scatter", .idea = "the seed's first kernel: a thread per atom and slice, atomicAdd into every "
+    {.info = {.name = "scatter", .idea = "PMPP's first kernel: a thread per atom and slice, atomicAdd into every "
                                          "point of the slice",
               .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter},
      .launch = launch_scatter},
@@ -792,7 +792,7 @@ static double dcs_case_bytes(const climb_shape *s, climb_dtype t, const climb_op
 extern "C" const climb_workload climb_dcs_workload = {
     .name = "dcs",
     .title = "Direct Coulomb summation on a 3-D lattice (f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
                 "(scatter, gather, constant memory, coarsening, coalescing, padding)",
     .command = NULL,
     .dims = {"nx", "ny", "nz", "atoms"},

@@ -234,7 +234,8 @@ static const matadd_rung MATADD_RUNGS[] = {
     {.info = {.name = "cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam, C = 1 A + 1 B",
               .needs = "rows, cols and ld below 2^31", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
      .launch = {launch_cublas<float>, launch_cublas<double>}},
-    {.info = {.name = "seed_2d", .idea = "the seed's kernel: 16 x 16 blocks, a thread per element, x along the row",
+    {.info = {.name = "seed_2d", .idea = "Introduction to CUDA 5.0's kernel: 16 x 16 blocks, a thread per element, x "
+                      "along the row",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_seed},
      .launch = {launch_seed_2d<float>, launch_seed_2d<double>}},
     {.info = {.name = "transposed_2d", .idea = "x down the column instead: a warp's loads 16 rows apart "
@@ -461,7 +462,7 @@ static double matadd_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_matadd_workload = {
     .name = "matadd",
     .title = "Matrix addition C = A + B (row-major, pitched)",
-    .seed_ref = "seed 001 matrix addition (2-D grid, a thread per element, bounds check)",
+    .seed_ref = "Introduction to CUDA 5.0: matrix addition (2-D grid, a thread per element, bounds check)",
     .command = NULL,
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),

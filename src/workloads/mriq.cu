@@ -894,7 +894,7 @@ static const char *mriq_case_refuses(const climb_shape *s, climb_dtype t, const 
 extern "C" const climb_workload climb_mriq_workload = {
     .name = "mriq",
     .title = "MRI-Q: the Q matrix of non-Cartesian MRI reconstruction (f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, MRI-Q (scatter, fission and "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, MRI-Q (scatter, fission and "
                 "interchange, registers, constant memory chunks, AoS, coarsening, SFU sin/cos)",
     .command = NULL,
     .dims = {"samples", "voxels"},

@@ -688,7 +688,7 @@ static const reduce_rung REDUCE_RUNGS[] = {
 #define REDUCE_N_RUNGS CLIMB_COUNT(REDUCE_RUNGS)
 
 static const climb_published REDUCE_PUBLISHED = {
-    .source = "seed 000 (Harris, Optimizing Parallel Reduction in CUDA), table 'Performance for 4M element reduction'",
+    .source = "Harris, Optimizing Parallel Reduction in CUDA, table 'Performance for 4M element reduction'",
     .gpu = "G80",
     .type = CLIMB_I32,
     .shape = CLIMB_SHAPE1(1 << 22),
@@ -981,7 +981,8 @@ static double reduce_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_reduce_workload = {
     .name = "reduce",
     .title = "Parallel reduction (sum)",
-    .seed_ref = "seed 000 Optimization Example 2; seed 004 reduction; seed 003 warp shuffle",
+    .seed_ref = "Harris, Optimizing CUDA, Optimization Example 2 (reduction); Hwu, Kirk and El Hajj, Programming "
+                "Massively Parallel Processors, reduction; Pacheco, the CUDA trapezoidal rule (warp shuffle)",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
     .options = NULL,

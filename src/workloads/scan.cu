@@ -782,7 +782,7 @@ static const scan_rung SCAN_RUNGS[] = {
     {.info = {.name = "device_copy", .idea = "bound: cudaMemcpyAsync of the same n elements, device to device",
               .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
      .launch = launch_copy, .workspace = no_workspace, .chain_tile = 0},
-    {.info = {.name = "kogge_stone", .idea = "the seed's block scan: log2(B) steps in shared memory, two barriers a "
+    {.info = {.name = "kogge_stone", .idea = "PMPP's block scan: log2(B) steps in shared memory, two barriers a "
                                              "step; hierarchical for any n",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_kogge_stone},
      .launch = launch_kogge_stone, .workspace = launch_kogge_stone_ws, .chain_tile = 0},
@@ -1140,7 +1140,8 @@ static double scan_case_bytes(const climb_shape *s, climb_dtype t, const climb_o
 extern "C" const climb_workload climb_scan_workload = {
     .name = "scan",
     .title = "Prefix sum (inclusive and exclusive scan)",
-    .seed_ref = "seed 004 scan (Kogge-Stone, Brent-Kung, three-phase, hierarchical, single-pass with dynamic block "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, scan (Kogge-Stone, Brent-Kung, "
+                "three-phase, hierarchical, single-pass with dynamic block "
                 "indices)",
     .command = NULL,
     .dims = {"n"},

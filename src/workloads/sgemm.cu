@@ -941,7 +941,8 @@ static const sgemm_rung SGEMM_RUNGS[] = {
     {.info = {.name = "naive_coalesced", .idea = "x along the rows of C: B and C read and written coalesced",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive_coalesced},
      .launch = launch_naive_coalesced},
-    {.info = {.name = "tiled16", .idea = "16 x 16 shared-memory tiles (the seed's): global traffic / 16",
+    {.info = {.name = "tiled16",
+              .idea = "16 x 16 shared-memory tiles (Introduction to CUDA 5.0's): global traffic / 16",
               .needs = "m, n and k multiples of 16", .kind = CLIMB_RUNG_LADDER, .kernels = k_tiled16},
      .launch = launch_tiled<16, false>, .tile = 16},
     {.info = {.name = "tiled32", .idea = "32 x 32 tiles: global traffic / 32", .needs = "m, n and k multiples of 32",
@@ -1262,7 +1263,8 @@ static const char *sgemm_refuses(const climb_case *c, int rung)
         return "form nn only: the ladder's kernels before tuned read A and B untransposed";
     const int t = SGEMM_RUNGS[rung].tile;
     if (t && (c->m % t || c->n % t || c->k % t)) {
-        snprintf(why, sizeof why, "m, n and k must be multiples of %d (the seed's assumption; tiled_any takes any)", t);
+        snprintf(why, sizeof why, "m, n and k must be multiples of %d (Introduction to CUDA 5.0's assumption; "
+                                  "tiled_any takes any)", t);
         return why;
     }
     return NULL;
@@ -1436,7 +1438,8 @@ static const char *sgemm_case_refuses(const climb_shape *s, climb_dtype t, const
 extern "C" const climb_workload climb_sgemm_workload = {
     .name = "sgemm",
     .title = "SGEMM C = alpha A B + beta C (FP32, row-major)",
-    .seed_ref = "seeds 001 and 004 matrix multiply (global memory, shared tiles, register tiling, coarsening)",
+    .seed_ref = "Introduction to CUDA 5.0 and Hwu, Kirk and El Hajj, Programming Massively Parallel Processors: "
+                "matrix multiply (global memory, shared tiles, register tiling, coarsening)",
     .command = NULL,
     .dims = {"m", "n", "k"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32),

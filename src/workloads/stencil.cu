@@ -498,7 +498,7 @@ static const stencil_rung ST_RUNGS[] = {
                                              "once)",
               .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
      .step = step_copy},
-    {.info = {.name = "naive", .idea = "the seed's first kernel: a thread per point, 7 loads from global memory",
+    {.info = {.name = "naive", .idea = "PMPP's first kernel: a thread per point, 7 loads from global memory",
               .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
      .step = step_naive, .max_nz = 65535},
     {.info = {.name = "shared_3d", .idea = "8^3 input tiles in shared memory, 6^3 outputs: 58% of the threads only "
@@ -754,7 +754,7 @@ static double stencil_case_bytes(const climb_shape *s, climb_dtype t, const clim
 extern "C" const climb_workload climb_stencil_workload = {
     .name = "stencil",
     .title = "7-point 3-D stencil, fixed boundary, time steps (f32)",
-    .seed_ref = "seed 004: Hwu, Kirk, El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
                 "tiles, thread coarsening, register tiling)",
     .command = NULL,
     .dims = {"nx", "ny", "nz"},

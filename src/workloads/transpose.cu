@@ -541,7 +541,7 @@ static const transpose_rung TRANSPOSE_RUNGS[] = {
 #define TRANSPOSE_N_RUNGS CLIMB_COUNT(TRANSPOSE_RUNGS)
 
 static const climb_published TRANSPOSE_PUBLISHED = {
-    .source = "seed 002 (Filipovic, GPU Hardware Performance), 'Matrix Transposition'",
+    .source = "Filipovic, GPU Hardware Performance, 'Matrix Transposition'",
     .gpu = "GTX 280",
     .type = CLIMB_F32,
     .shape = CLIMB_SHAPE2(4000, 4000),
@@ -894,7 +894,8 @@ static double transpose_case_bytes(const climb_shape *s, climb_dtype t, const cl
 extern "C" const climb_workload climb_transpose_workload = {
     .name = "transpose",
     .title = "Matrix transpose (out = in^T, row-major, pitched)",
-    .seed_ref = "seed 002 Matrix Transposition; seed 004 transpose (Professional CUDA C ch. 5); seed 000 transpose",
+    .seed_ref = "Filipovic, GPU Hardware Performance: Matrix Transposition; the UIUC ECE 408 notes: transpose (after "
+                "Professional CUDA C, ch. 5); Harris, Optimizing CUDA: transpose",
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = TRANSPOSE_OPTIONS,

@@ -276,7 +276,7 @@ typedef struct trap_rung {
 /* Table 6.8's GTX Titan X times (ms, n = 2^20, blocks of 32 threads): original 3.08, warp shuffle 0.210, shared
  * memory 0.206. */
 static const trap_rung TRAP_RUNGS[] = {
-    {.info = {.name = "atomic_per_thread", .idea = "the seed's first version: one atomicAdd per trapezoid, blocks of "
+    {.info = {.name = "atomic_per_thread", .idea = "Pacheco's first version: one atomicAdd per trapezoid, blocks of "
                                                    "32",
               .needs = "n <= 2^26 (n atomics on one address)", .kind = CLIMB_RUNG_LADDER, .kernels = k_atomic,
               .published_us = 3080},
@@ -300,7 +300,8 @@ static const trap_rung TRAP_RUNGS[] = {
 static const climb_rung_info *trap_rung_info(int i) { return &TRAP_RUNGS[i].info; }
 
 static const climb_published TRAP_PUBLISHED = {
-    .source = "seed 003 (Pacheco), table 6.8 'Mean run-times for trapezoidal rule using block size of 32 threads'",
+    .source = "Pacheco, the CUDA trapezoidal rule, table 6.8 'Mean run-times for trapezoidal rule using block size "
+              "of 32 threads'",
     .gpu = "GTX Titan X",
     .type = CLIMB_F32,
     .shape = CLIMB_SHAPE1((size_t)1 << 20),
@@ -478,7 +479,7 @@ static const climb_sweep TRAP_SWEEPS[] = {
 extern "C" const climb_workload climb_trapezoid_workload = {
     .name = "trapezoid",
     .title = "Trapezoidal rule, f(x) = x^2 + 1",
-    .seed_ref = "seed 003 (Pacheco) CUDA trapezoidal rule II and III, table 6.8",
+    .seed_ref = "Pacheco, CUDA trapezoidal rule II and III, table 6.8",
     .command = NULL,
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),

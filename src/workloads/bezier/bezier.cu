@@ -483,8 +483,9 @@ static const climb_sweep BEZ_SWEEPS[] = {
 extern "C" const climb_workload climb_bezier_workload = {
     .name = "bezier",
     .title = "Adaptive tessellation of quadratic Bezier curves (dynamic parallelism and what replaces it)",
-    .seed_ref = "seeds 004 and 001: Kirk and Hwu, Programming Massively Parallel Processors (dynamic parallelism, the "
-                "Bezier example); Adinets, Adaptive Parallel Computation with CUDA Dynamic Parallelism",
+    .seed_ref = "Kirk and Hwu, Programming Massively Parallel Processors, and Introduction to CUDA 5.0 (dynamic "
+                "parallelism, the Bezier example); Adinets, Adaptive Parallel Computation with CUDA Dynamic "
+                "Parallelism",
     .command = NULL,
     .dims = {"curves"},
     .shape_format = "{curves} curves",

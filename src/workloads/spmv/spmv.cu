@@ -1255,7 +1255,8 @@ static const climb_sweep SPMV_SWEEPS[] = {
 extern "C" const climb_workload climb_spmv_workload = {
     .name = "spmv",
     .title = "Sparse matrix-vector product y = A x (CSR in, a ladder of formats)",
-    .seed_ref = "seed 004 SpMV (CSR, ELL, COO, hybrid, JDS, JDS with ELL sections)",
+    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, SpMV (CSR, ELL, COO, hybrid, JDS, "
+                "JDS with ELL sections)",
     .command = NULL,
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
