@@ -12,6 +12,8 @@ import sys
 import tempfile
 import zlib
 
+from checks import check, finish
+
 climb, root = sys.argv[1], sys.argv[2]
 browser = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome", "chrome")
                 if shutil.which(b)), None)
@@ -22,15 +24,6 @@ if not os.path.isdir(os.path.join(root, "results")):
     print("SKIP: no committed results")
     sys.exit(77)
 
-fails = checks = 0
-
-
-def check(ok, what, detail=""):
-    global fails, checks
-    checks += 1
-    if not ok:
-        fails += 1
-        print("FAIL: %s%s" % (what, ("\n" + detail[-1500:]) if detail else ""))
 
 
 def png_pixels(path):
@@ -106,5 +99,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("%d passed, %d failed" % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+finish()

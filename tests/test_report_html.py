@@ -13,16 +13,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from checks import check, finish
+
 climb, root = sys.argv[1], sys.argv[2]
-fails = checks = 0
-
-
-def check(ok, what, detail=""):
-    global fails, checks
-    checks += 1
-    if not ok:
-        fails += 1
-        print("FAIL: %s%s" % (what, ("\n" + detail[-1500:]) if detail else ""))
 
 
 def run(args, cwd=None):
@@ -298,5 +291,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("%d passed, %d failed" % (checks - fails, fails))
-sys.exit(1 if fails else 0)
+finish()
