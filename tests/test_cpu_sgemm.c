@@ -88,9 +88,12 @@ int main(void)
     EXPECT(pi[2].sk_tiles == 0 && pi[2].bm == 128 && pi[3].sk_tiles == 0 && pi[6].sk_tiles == 0);
     /* 4097^3: 1089 tiles = 4 waves + 33: the 33 split, the rest whole */
     EXPECT(pi[4].bm == 128 && pi[4].dp_tiles == 1056 && pi[4].sk_tiles == 33 && pi[4].splits >= 4);
-    /* 1000 x 3000 x 500: k too short to split; 192 large tiles (two blocks on 60 SMs) against 752 small ones, six
-     * blocks (12 warps) an SM, short of the 16 warps their 8 x 8 tile needs: the large ones */
-    EXPECT(pi[5].bm == 128 && pi[5].sk_tiles == 0);
+    /* 1000 x 3000 x 500: k too short to split; 192 large tiles (two blocks on 60 SMs, one on the rest) against 752
+     * small ones, six 2-warp blocks an SM, past the 8 warps such blocks need: the small ones, whole */
+    EXPECT(pi[5].bm == 64 && pi[5].sk_tiles == 0);
+    /* 512^3: k split 4 ways (128 each) either way; 16 large tiles make 64 blocks, one on each of 64 SMs, and 64
+     * small ones 256 blocks, two an SM with a quarter of a large block's work each: the small ones */
+    EXPECT(pi[0].bm == 64 && pi[0].sk_tiles == 64 && pi[0].splits == 4);
     /* tall, wide and long k: few tiles, split along k, the large tile kept */
     EXPECT(pi[10].bm == 128 && pi[10].dp_tiles == 0 && pi[10].splits >= 2);
     EXPECT(pi[11].bm == 128 && pi[11].dp_tiles == 0 && pi[11].splits >= 2);

@@ -219,7 +219,7 @@ static void test_plans(uint64_t seed)
     climb_rng_seed(&rng, seed);
     static const size_t shapes[][3] = {{389, 261, 700}, {130, 1000, 900}, {1, 70, 3000}, {200, 3, 333}};
     static const int sms[] = {1, 2, 3, 5, 7};
-    int hybrid = 0, split = 0, whole = 0;
+    int hybrid = 0, split = 0, whole = 0, slices[3] = {0, 0, 0};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (size_t q = 0; q < sizeof sms / sizeof sms[0]; q++) {
             climb_sgemm_plan_info pi;
@@ -227,11 +227,16 @@ static void test_plans(uint64_t seed)
             hybrid += pi.dp_tiles && pi.sk_tiles;
             split += !pi.dp_tiles && pi.sk_tiles;
             whole += !pi.sk_tiles;
+            /* the second pass adds 2, 4 or 8 slices of the splits (splits < 4, < 8, more) */
+            if (pi.sk_tiles)
+                slices[pi.splits >= 8 ? 2 : pi.splits >= 4 ? 1 : 0]++;
             const int f = (int)(s + q) % 4;
             api_case(NULL, sms[q], &rng, f & 1, f >> 1, shapes[s][0], shapes[s][1], shapes[s][2], q % 3,
                      q % 2 ? -0.75f : 1.0f, s % 2 ? 0.0f : 1.5f);
         }
     EXPECT_MSG(hybrid > 0 && split > 0 && whole > 0, "plans: %d hybrid, %d split, %d whole", hybrid, split, whole);
+    EXPECT_MSG(slices[0] > 0 && slices[1] > 0 && slices[2] > 0, "second passes of 2, 4, 8 slices: %d %d %d", slices[0],
+               slices[1], slices[2]);
     printf("plans on 1 to 7 SMs: %d hybrid, %d split, %d whole, seed %" PRIu64 "\n", hybrid, split, whole, seed);
 }
 

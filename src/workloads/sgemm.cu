@@ -420,8 +420,16 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
     /* the epilogue: alpha acc + beta C into C; or, for a split, the raw sums into its BM x BN slot of ws (block
      * dp_tiles + z sk_tiles + r writes slot z sk_tiles + r; the parts of the tile outside C are left unwritten, and
      * unread by the second pass) */
-    const bool partial = split;
-    float *const out = partial ? g.ws + (size_t)(b - g.dp_tiles) * (BM * BN) : g.c;
+    /* 8 x 8 a thread, unstaged: blockIdx.x read again, so that nothing of the split numbering stays live through
+     * the main loop (it spilled under their 128-register cap; docs/sgemm.md, "Registers of the 8 x 8 kernels") */
+    int b_out = b;
+    if (RN == 2 && !STAGED) {
+        unsigned r;
+        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(r));
+        b_out = (int)r;
+    }
+    const bool partial = b_out >= g.dp_tiles;
+    float *const out = partial ? g.ws + (size_t)(b_out - g.dp_tiles) * (BM * BN) : g.c;
     const int ldo = partial ? BN : g.ldc, ri0 = partial ? row0 : 0, cj0 = partial ? col0 : 0;
     const bool out_vec = climb_gemm_vec_ok(out, ldo);
 #pragma unroll
@@ -459,25 +467,43 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 }
 
 /* Split-K's second pass: for each element of the split tiles (dp_tiles + r, r < sk_tiles; bm x bn each),
- * C = alpha (the splits' partial sums, added in split order) + beta C. A thread an element: with one tile split
- * 512 ways (64 x 64 x 65536) the reads of one element are a chain, so as many chains as there are elements run
- * side by side, and the loop is unrolled so that the loads of one chain are in flight together. */
-__global__ void __launch_bounds__(256) sgemm_split_reduce_kernel(sgemm_args g, int splits, int bm, int bn)
+ * C = alpha (the splits' partial sums) + beta C. The block's SLICES groups of threads (256 / SLICES consecutive
+ * elements each, so every read is coalesced) take the splits z = s, s + SLICES, ...: each thread adds its element's
+ * sums of one slice in split order, and thread s = 0 adds the slices' sums in slice order from shared memory.
+ * The order depends only on the split count, so the result is the same run to run. With one tile split 512 ways
+ * (64 x 64 x 65536) a thread an element made chains of 512 reads; 8 slices make them 64 long. */
+#define SGEMM_REDUCE_THREADS 256
+static int sgemm_reduce_slices(int splits) { return splits >= 8 ? 8 : splits >= 4 ? 4 : 2; }
+__global__ void __launch_bounds__(SGEMM_REDUCE_THREADS) sgemm_split_reduce_kernel(sgemm_args g, int splits, int bm,
+                                                                                  int bn, int slices)
 {
+    __shared__ float part[SGEMM_REDUCE_THREADS];
+    const int per = SGEMM_REDUCE_THREADS / slices, sl = (int)threadIdx.x / per, t = (int)threadIdx.x % per;
     const int tiles_n = (g.n + bn - 1) / bn;
-    const size_t tile_elems = (size_t)bm * bn, elems = (size_t)g.sk_tiles * tile_elems;
-    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < elems; e += (size_t)gridDim.x * blockDim.x) {
-        const size_t r = e / tile_elems, loc = e % tile_elems;
-        const int tile = g.dp_tiles + (int)r;
-        const int i = (tile / tiles_n) * bm + (int)(loc / bn), j = (tile % tiles_n) * bn + (int)(loc % bn);
-        if (i >= g.m || j >= g.n)
-            continue;
+    const unsigned tile_elems = (unsigned)(bm * bn), elems = (unsigned)g.sk_tiles * tile_elems;
+    for (unsigned e0 = blockIdx.x * (unsigned)per; e0 < elems; e0 += gridDim.x * (unsigned)per) {
+        const unsigned e = e0 + (unsigned)t;
         float s = 0.0f;
+        if (e < elems) {
 #pragma unroll 8
-        for (int z = 0; z < splits; z++)
-            s += g.ws[(size_t)z * elems + e];
-        float *o = g.c + (size_t)i * g.ldc + j;
-        *o = g.beta != 0.0f ? g.alpha * s + g.beta * *o : g.alpha * s;
+            for (int z = sl; z < splits; z += slices)
+                s += g.ws[(size_t)z * elems + e];
+        }
+        part[threadIdx.x] = s;
+        __syncthreads();
+        if (sl == 0 && e < elems) {
+            for (int q = 1; q < slices; q++)
+                s += part[q * per + t];
+            const unsigned r = e / tile_elems, loc = e % tile_elems;
+            const int tile = g.dp_tiles + (int)r;
+            const int i = (tile / tiles_n) * bm + (int)(loc / (unsigned)bn);
+            const int j = (tile % tiles_n) * bn + (int)(loc % (unsigned)bn);
+            if (i < g.m && j < g.n) {
+                float *o = g.c + (size_t)i * g.ldc + j;
+                *o = g.beta != 0.0f ? g.alpha * s + g.beta * *o : g.alpha * s;
+            }
+        }
+        __syncthreads();
     }
 }
 
@@ -584,13 +610,15 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
  *
  * The model: the busiest SM's share, in multiply-adds. Blocks are spread evenly, per_sm resident at a time; an SM
  * reaches its FFMA rate with SGEMM_SAT_OUTPUTS accumulators a thread times its warps resident (8 warps of the
- * 8 x 16 tile, 16 of 8 x 8), and a fraction of it with fewer (a last round of one 4-warp block per SM of the
- * 8 x 16 tile runs at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
+ * 8 x 16 tile, 16 of 8 x 8, but 8 for the 2-warp blocks of the 64 x 64 tile, whose barriers the other blocks of
+ * the SM hide), and a fraction of it with fewer (a last round of one 4-warp block per SM of the 8 x 16 tile runs
+ * at about half speed). A block costs its tile times its k plus SGEMM_BLOCK_K (the first
  * tile's unhidden load and the epilogue); the split tiles' partial sums cost their bytes twice (written, read) at
  * SGEMM_MACS_PER_BYTE, and the second pass a launch. The 64 x 64 instance of small outputs runs at SGEMM_SMALL_EFF
  * of the tuned tile's rate. A split plan is taken only when it saves SGEMM_SPLIT_GAIN of the whole-tile plan's
  * estimate. docs/sgemm.md gives the numbers the constants come from. */
 #define SGEMM_SAT_OUTPUTS 1024     /* 8 warps of 128 outputs a thread: the 8 x 16 tile's FFMAs hide its shared loads */
+#define SGEMM_SAT_SMALL_BLOCKS 8   /* warps, for blocks of 2 warps (64 x 64): measured, docs/sgemm.md */
 #define SGEMM_BLOCK_K 32           /* a block's fixed cost, in k steps (an estimate) */
 #define SGEMM_MACS_PER_BYTE 0.0625 /* an H100 SM's FFMA rate over the GPU's copy bandwidth: ~170 G/s / ~2.8 TB/s */
 #define SGEMM_LAUNCH_MACS 4.0e5    /* a launch, ~2.5 us, at ~170 G multiply-adds a second an SM */
@@ -629,7 +657,8 @@ static double sgemm_plan_cost(sgemm_plan *pl, size_t sk, int splits, size_t k, i
 {
     const sgemm_instance *in = pl->in;
     const size_t bk = (size_t)in->bk, tile = (size_t)in->bm * in->bn;
-    const int per_sm = sgemm_per_sm(in), warps = sgemm_threads(in) / 32, sat = SGEMM_SAT_OUTPUTS / (8 * in->tn);
+    const int per_sm = sgemm_per_sm(in), warps = sgemm_threads(in) / 32;
+    const int sat = warps <= 2 ? SGEMM_SAT_SMALL_BLOCKS : SGEMM_SAT_OUTPUTS / (8 * in->tn);
     pl->dp_tiles = pl->tiles - sk;
     pl->sk_tiles = sk;
     pl->splits = 1;
@@ -719,11 +748,13 @@ static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *
     e = cudaGetLastError();
     if (e != cudaSuccess || !pl->sk_tiles)
         return e;
+    const int slices = sgemm_reduce_slices(pl->splits), per = SGEMM_REDUCE_THREADS / slices;
     const size_t elems = pl->sk_tiles * pl->in->bm * pl->in->bn;
-    size_t blocks = (elems + 255) / 256;
+    size_t blocks = (elems + per - 1) / per;
     if (blocks > (size_t)sms * 8)
         blocks = (size_t)sms * 8;
-    sgemm_split_reduce_kernel<<<(unsigned)blocks, 256, 0, s>>>(g, pl->splits, pl->in->bm, pl->in->bn);
+    sgemm_split_reduce_kernel<<<(unsigned)blocks, SGEMM_REDUCE_THREADS, 0, s>>>(g, pl->splits, pl->in->bm, pl->in->bn,
+                                                                              slices);
     return cudaGetLastError();
 }
 
@@ -921,7 +952,7 @@ static int k_tuned(climb_dtype, const climb_device_info *, const int *tuning, cl
     if (in != SGEMM_SMALL(0))
         n += instance_kernel(n < max ? o + n : o, n < max ? max - n : 0, SGEMM_SMALL(0));
     n += climb_one_kernel(n < max ? o + n : o, n < max ? max - n : 0, (const void *)sgemm_split_reduce_kernel,
-                          "sgemm_split_reduce_kernel", 256, 0);
+                          "sgemm_split_reduce_kernel", SGEMM_REDUCE_THREADS, 0);
     return n;
 }
 
