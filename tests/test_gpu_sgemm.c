@@ -219,7 +219,7 @@ static void test_plans(uint64_t seed)
     climb_rng_seed(&rng, seed);
     static const size_t shapes[][3] = {{389, 261, 700}, {130, 1000, 900}, {1, 70, 3000}, {200, 3, 333}};
     static const int sms[] = {1, 2, 3, 5, 7};
-    int hybrid = 0, split = 0, whole = 0, slices[3] = {0, 0, 0};
+    int hybrid = 0, split = 0, whole = 0, slices[4] = {0, 0, 0, 0};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (size_t q = 0; q < sizeof sms / sizeof sms[0]; q++) {
             climb_sgemm_plan_info pi;
@@ -227,16 +227,24 @@ static void test_plans(uint64_t seed)
             hybrid += pi.dp_tiles && pi.sk_tiles;
             split += !pi.dp_tiles && pi.sk_tiles;
             whole += !pi.sk_tiles;
-            /* the second pass adds 2, 4 or 8 slices of the splits (splits < 4, < 8, more) */
-            if (pi.sk_tiles)
-                slices[pi.splits >= 8 ? 2 : pi.splits >= 4 ? 1 : 0]++;
+            slices[0] += pi.sk_tiles && pi.splits <= 32;
             const int f = (int)(s + q) % 4;
             api_case(NULL, sms[q], &rng, f & 1, f >> 1, shapes[s][0], shapes[s][1], shapes[s][2], q % 3,
                      q % 2 ? -0.75f : 1.0f, s % 2 ? 0.0f : 1.5f);
         }
+    /* one tile and a long k on GPUs of 16, 20 and 40 SMs: 63, 79 and 148 splits, which the second pass adds in 2, 4
+     * and 8 slices (a slice more for every 32 splits past 32, at most 8) */
+    static const int many[] = {16, 20, 40};
+    for (size_t q = 0; q < sizeof many / sizeof many[0]; q++) {
+        climb_sgemm_plan_info pi;
+        climb_sgemm_plan_describe(NULL, 0, 0, 33, 47, 20000, many[q], &pi);
+        if (pi.sk_tiles)
+            slices[pi.splits > 128 ? 3 : pi.splits > 64 ? 2 : pi.splits > 32 ? 1 : 0]++;
+        api_case(NULL, many[q], &rng, (int)q & 1, 0, 33, 47, 20000, q, 1.0f, q % 2 ? 0.0f : 0.5f);
+    }
     EXPECT_MSG(hybrid > 0 && split > 0 && whole > 0, "plans: %d hybrid, %d split, %d whole", hybrid, split, whole);
-    EXPECT_MSG(slices[0] > 0 && slices[1] > 0 && slices[2] > 0, "second passes of 2, 4, 8 slices: %d %d %d", slices[0],
-               slices[1], slices[2]);
+    EXPECT_MSG(slices[0] > 0 && slices[1] > 0 && slices[2] > 0 && slices[3] > 0,
+               "second passes of 1, 2, 4, 8 slices: %d %d %d %d", slices[0], slices[1], slices[2], slices[3]);
     printf("plans on 1 to 7 SMs: %d hybrid, %d split, %d whole, seed %" PRIu64 "\n", hybrid, split, whole, seed);
 }
 

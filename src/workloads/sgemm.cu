@@ -467,13 +467,22 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 }
 
 /* Split-K's second pass: for each element of the split tiles (dp_tiles + r, r < sk_tiles; bm x bn each),
- * C = alpha (the splits' partial sums) + beta C. The block's SLICES groups of threads (256 / SLICES consecutive
- * elements each, so every read is coalesced) take the splits z = s, s + SLICES, ...: each thread adds its element's
- * sums of one slice in split order, and thread s = 0 adds the slices' sums in slice order from shared memory.
- * The order depends only on the split count, so the result is the same run to run. With one tile split 512 ways
- * (64 x 64 x 65536) a thread an element made chains of 512 reads; 8 slices make them 64 long. */
+ * C = alpha (the splits' partial sums) + beta C. The block's `slices` groups of threads (256 / slices consecutive
+ * elements each, so every read is coalesced) take the splits z = s, s + slices, ...: each thread adds its element's
+ * sums of one slice in split order, and the threads of slice 0 add the slices' sums in slice order from shared
+ * memory. The order depends only on the split count, so the result is the same run to run. One slice (a thread an
+ * element, all its splits) keeps the most reads in flight while the chains are short; with one tile split 512 ways
+ * (64 x 64 x 65536) its chains of 512 reads took 49.7 us, 8 slices of 64 reads 32.6 us. At 1024^3 (4 splits) 4
+ * slices took 76.7 us against 69.8 for one (docs/sgemm.md). */
 #define SGEMM_REDUCE_THREADS 256
-static int sgemm_reduce_slices(int splits) { return splits >= 8 ? 8 : splits >= 4 ? 4 : 2; }
+#define SGEMM_REDUCE_CHAIN 32 /* splits a thread adds before the pass takes another slice (up to 8) */
+static int sgemm_reduce_slices(int splits)
+{
+    int s = 1;
+    while (s < 8 && splits > SGEMM_REDUCE_CHAIN * s)
+        s *= 2;
+    return s;
+}
 __global__ void __launch_bounds__(SGEMM_REDUCE_THREADS) sgemm_split_reduce_kernel(sgemm_args g, int splits, int bm,
                                                                                   int bn, int slices)
 {
@@ -489,8 +498,10 @@ __global__ void __launch_bounds__(SGEMM_REDUCE_THREADS) sgemm_split_reduce_kerne
             for (int z = sl; z < splits; z += slices)
                 s += g.ws[(size_t)z * elems + e];
         }
-        part[threadIdx.x] = s;
-        __syncthreads();
+        if (slices > 1) {
+            part[threadIdx.x] = s;
+            __syncthreads();
+        }
         if (sl == 0 && e < elems) {
             for (int q = 1; q < slices; q++)
                 s += part[q * per + t];
@@ -503,7 +514,8 @@ __global__ void __launch_bounds__(SGEMM_REDUCE_THREADS) sgemm_split_reduce_kerne
                 *o = g.beta != 0.0f ? g.alpha * s + g.beta * *o : g.alpha * s;
             }
         }
-        __syncthreads();
+        if (slices > 1)
+            __syncthreads();
     }
 }
 
