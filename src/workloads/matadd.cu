@@ -4,7 +4,8 @@
  *
  * Seed 001 (the "Matrix Addition Example"): a 2-D grid of 16 x 16 blocks, one thread per element, column from
  * x and row from y, a bounds check. The ladder adds the mapping the other way round (threads of a warp down a
- * column: each load a sector of its own) and a best rung with 16-byte loads, grid-stride. See docs/matadd.md.
+ * column: each load a sector of its own), 16-byte loads walked grid-stride, and a best rung with the same loads
+ * over a full grid. See docs/matadd.md.
  *
  * Layout: A, B and C are rows x cols, rows ld = cols + pad elements apart; C's padding is never written.
  * Bytes counted: A and B read, C written (rows x cols elements each).
@@ -160,14 +161,17 @@ static int rows_aligned(const climb_case *c)
     return any % 16 == 0 && (c->ld * c->es) % 16 == 0;
 }
 
-template <typename T> static cudaError_t launch_wide(climb_case *c, cudaStream_t s)
+/* FULL = false (wide_grid_stride): MATADD_BLOCKS_PER_SM blocks an SM walk the matrix. FULL (wide_full_grid, best):
+ * a block for every 2 x MATADD_BLOCK steps, so each thread takes its two and the loop runs once (the grid-stride
+ * loop stays for grids past 2^31 - 1 blocks). */
+template <typename T, bool FULL> static cudaError_t launch_wide(climb_case *c, cudaStream_t s)
 {
     /* With no padding the matrix is one row of rows x cols elements: no tail per row. */
     const size_t rows = c->ld == c->cols ? 1 : c->rows, cols = c->ld == c->cols ? c->rows * c->cols : c->cols;
     const int vec = rows_aligned(c);
     const size_t w = vec ? matadd_vec<T>::n : 1, steps = rows * ((cols + w - 1) / w);
     size_t grid = (steps + 2 * MATADD_BLOCK - 1) / (2 * MATADD_BLOCK);
-    const size_t cap = (size_t)(c->sms > 0 ? c->sms : 1) * MATADD_BLOCKS_PER_SM;
+    const size_t cap = FULL ? (size_t)INT32_MAX : (size_t)(c->sms > 0 ? c->sms : 1) * MATADD_BLOCKS_PER_SM;
     if (grid > cap)
         grid = cap;
     if (vec)
@@ -244,8 +248,12 @@ static const matadd_rung MATADD_RUNGS[] = {
      .launch = {launch_transposed_2d<float>, launch_transposed_2d<double>}},
     {.info = {.name = "wide_grid_stride", .idea = "16-byte loads and stores, a few blocks per SM walking the matrix, "
                                                   "two vectors in flight",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
+     .launch = {launch_wide<float, false>, launch_wide<double, false>}},
+    {.info = {.name = "wide_full_grid", .idea = "the same steps, a block for every 512 vectors instead of a walk "
+                                                "(the grid shape of cuBLAS's geam)",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide},
-     .launch = {launch_wide<float>, launch_wide<double>}},
+     .launch = {launch_wide<float, true>, launch_wide<double, true>}},
 };
 
 static const climb_rung_info *matadd_rung_info(int i) { return &MATADD_RUNGS[i].info; }
