@@ -140,6 +140,15 @@ expect 0 '^  f32 8192x8192 \[radius=2 dims=2 mask=random\]$' tune conv --dry-run
 expect 0 '^conv: [0-9]+ cases x [0-9]+ candidates of [a-z_]+$' tune conv --dry-run
 expect 0 "^reduce: [0-9]+ cases x $(rungs_of reduce) rungs" check reduce --dry-run
 expect 0 '^  i32 n=1$' check reduce --quick --dry-run --type i32
+# An option's check default (check_def): climb check, and so the sanitizer, runs every sgemm form and both
+# histogram maps unless --set names one; bench keeps the plain default.
+expect 0 '^sgemm: 12 cases x' check sgemm --quick --dry-run
+expect 0 'form=tt\]$' check sgemm --quick --dry-run
+expect 0 '^sgemm: 3 cases x' check sgemm --quick --set form=nt --dry-run
+expect 0 '^histogram: 24 cases x' check histogram --quick --dry-run
+expect 0 'map=letters' check histogram --quick --dry-run
+expect 0 '^sgemm: 1 case x' bench sgemm --size 64x64x64 --dry-run
+expect 0 'climb check runs all' list sgemm
 # the quick run (bench all's default, bench W --quick): each workload's main sizes; --full the bench list
 expect 0 '^reduce: 2 cases x [0-9]+ rungs' bench reduce --quick --dry-run
 expect 0 '^  f32 n=2\^24$' bench reduce --quick --dry-run

@@ -127,7 +127,7 @@ static void test_budget(void)
     plan_with(&p, sets);
     o.options = &p;
     o.types = CLIMB_TYPE_BIT(CLIMB_F32);
-    climb_progress meter = {100, 0, 0, 0};
+    climb_progress meter = {100, 0, 0, 0, 0};
     o.meter = &meter;
     climb_report rep;
     climb_report_init(&rep, "bench", o.seed, 0, &dev);

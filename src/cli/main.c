@@ -290,6 +290,8 @@ static void print_workload(const climb_workload *w, FILE *f)
             fprintf(f, "    %-12s %-7s default %-12s %s%s%s\n", o->name, climb_opt_kind_name(o->kind),
                     o->def && o->def[0] ? o->def : "(none)", o->meaning, range,
                     o->keys_tuning ? "; keys the tuning (tuned per value)" : "");
+            if (o->check_def)
+                fprintf(f, "    %-12s %-7s climb check runs %s\n", "", "", o->check_def);
         }
     }
     fprintf(f, "  counts: %s", w->bytes_counted);
@@ -1083,6 +1085,12 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             fprintf(stderr, "climb: %s: a default does not parse: %s\n", w->name, err);
             return EXIT_FAILED;
         }
+        for (int k = 0; mode == MODE_CHECK && k < w->n_options; k++) /* --set, later, replaces these */
+            if (w->options[k].check_def && w->options[k].kind != CLIMB_OPT_FILE &&
+                climb_opt_plan_set(&a->plans[t], k, w->options[k].check_def, 0, err, sizeof err) != 0) {
+                fprintf(stderr, "climb: %s: a check default does not parse: %s\n", w->name, err);
+                return EXIT_FAILED;
+            }
     }
     /* no two reports to one file, stdout included ('-'): o/x, ./o/x and o/../o/x are one file */
     {

@@ -39,6 +39,9 @@ typedef struct climb_option {
     int keys_tuning;                /* 1: the best rung's tuned parameters depend on this option's value (a stencil
                                        radius, a mask size, histogram bins): `climb tune` tunes each value class
                                        apart and the wisdom keeps one entry per class (climb_tuning_class) */
+    const char *check_def;          /* not FILE: the value(s) `climb check` runs where --set names none (NULL: def),
+                                       for an option whose values reach different kernels (sgemm's "all" forms), so
+                                       that the check, and the sanitizer's run of it, reach every one */
 } climb_option;
 
 /* One value of one option. */

@@ -628,7 +628,7 @@ static constexpr climb_option HIST_OPTIONS[] = {
     {.name = "map", .kind = CLIMB_OPT_CHOICE,
      .meaning = "bytes (every byte, `bins` bins) or letters (PMPP's: a-z into 7 bins of 4, other bytes not "
                 "counted)",
-     .def = "bytes", .choices = HIST_MAPS},
+     .def = "bytes", .choices = HIST_MAPS, .check_def = "all"},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated input: uniform random bytes, constant (all one value), skewed (geometric), text "
                 "(English-like); not used with --input",

@@ -1036,7 +1036,7 @@ static constexpr climb_option SGEMM_OPTIONS[] = {
     {.name = "form", .kind = CLIMB_OPT_CHOICE,
      .meaning = "op(A) op(B): nn = A B, tn = A^T B (A stored k x m), nt = A B^T (B stored n x k), tt = A^T B^T; the "
                 "ladder's kernels before tuned take nn only",
-     .def = "nn", .choices = SGEMM_FORM_NAMES, .keys_tuning = 1},
+     .def = "nn", .choices = SGEMM_FORM_NAMES, .keys_tuning = 1, .check_def = "all"},
 };
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_ALPHA, "alpha");
 CLIMB_OPTION_AT(SGEMM_OPTIONS, OPT_BETA, "beta");
