@@ -472,7 +472,7 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
  * sums of one slice in split order, and the threads of slice 0 add the slices' sums in slice order from shared
  * memory. The order depends only on the split count, so the result is the same run to run. One slice (a thread an
  * element, all its splits) keeps the most reads in flight while the chains are short; with one tile split 512 ways
- * (64 x 64 x 65536) its chains of 512 reads took 49.7 us, 8 slices of 64 reads 32.6 us. At 1024^3 (4 splits) 4
+ * (64 x 64 x 65536) its chains of 512 reads took 44.3 us, 8 slices of 64 reads 32.4 us. At 1024^3 (4 splits) 4
  * slices took 76.7 us against 69.8 for one (docs/sgemm.md). */
 #define SGEMM_REDUCE_THREADS 256
 #define SGEMM_REDUCE_CHAIN 32 /* splits a thread adds before the pass takes another slice (up to 8) */
