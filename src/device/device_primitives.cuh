@@ -256,12 +256,15 @@ __device__ __forceinline__ void climb_lookback_finish(climb_lookback_hdr *h, uns
 }
 
 /* The 32 lanes of one warp of the block scanning `tile` (marker: its epoch + 1), with the tile's aggregate:
- * publishes it, looks back 32 tiles at a time (the nearest inclusive prefix ends the walk; a warp that finds its
- * window not ready backs off with __nanosleep), publishes the tile's inclusive prefix, and returns in every lane
- * the sum of every tile before this one (the identity for tile 0). */
+ * publishes it, looks back 32 tiles at a time (the nearest inclusive prefix ends the walk), publishes the tile's
+ * inclusive prefix, and returns in every lane the sum of every tile before this one (the identity for tile 0).
+ * first_ns: a sleep between publishing the aggregate and the first read of the window, so that the predecessors'
+ * words have landed before it is read (0: none). poll_ns: the sleep before reading a window again that was not all
+ * ready (0: a back-off from 32 ns doubling to 512). Polling warps compete with the data for L2: on a grid that
+ * streams memory, reading later and less often is faster (scan.cu, docs/scan.md). */
 template <typename T>
 __device__ __forceinline__ T climb_lookback_prefix(unsigned long long *status, unsigned tile, unsigned marker,
-                                                   T aggregate)
+                                                   T aggregate, unsigned first_ns = 0, unsigned poll_ns = 0)
 {
     const unsigned lane = threadIdx.x & 31;
     T prefix = T(0);
@@ -272,6 +275,8 @@ __device__ __forceinline__ T climb_lookback_prefix(unsigned long long *status, u
     }
     if (lane == 0)
         climb_lookback_publish(&status[tile], marker, 0, aggregate);
+    if (first_ns)
+        __nanosleep(first_ns);
     long long pos = (long long)tile - 1;
     for (;;) {
         const long long i = pos - lane;
@@ -282,7 +287,7 @@ __device__ __forceinline__ T climb_lookback_prefix(unsigned long long *status, u
             ready = (unsigned)(w >> 33) == marker;
             if (__all_sync(0xffffffffu, ready))
                 break;
-            __nanosleep(sleep); /* back off: polling warps compete with the data for L2 */
+            __nanosleep(poll_ns ? poll_ns : sleep);
         }
         const unsigned p = __ballot_sync(0xffffffffu, (unsigned)(w >> 32) & 1u);
         T v = climb_lookback_from_bits<T>((unsigned)w);

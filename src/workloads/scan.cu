@@ -97,6 +97,17 @@ extern "C" double climb_scan_depth(size_t i, size_t chain_tile)
  * The candidates `climb tune scan` tries, each listed once: the instance table and the tuning lists come from it.
  * Larger tiles mean fewer look-backs per byte and more bytes in flight per block, and more registers (fewer blocks
  * per SM). */
+/* The best rung's look-back sleeps (climb_lookback_prefix) and its register budget, measured on an H100
+ * (2026-11-24, f32 and i32, cold L2, block 128 x 32 items; docs/scan.md has the table). Reading the window at once
+ * and backing off from 32 ns ran 2^28 at 0.90x CUB: each tile waited twice as long for its prefix as for its data
+ * (clock64 in the kernel: 8.6 us against 3.8), and polled 3.8 times. Sleeping 1.5 us before the first read and
+ * 0.7 us between polls (CUB's sm_90 scan sleeps 1.14 us and 0.69 us) cut the polls to 2.1 a tile; the 16-byte
+ * kernel held to 1024 threads an SM (64 registers: 8 blocks of 128, not 7) keeps more tiles' loads in flight
+ * while some wait. Together: 2^28 962 -> 852 us (1.02x CUB), 2^24 1.02x, 10^7 1.06x; at 2^20 (256 tiles, all
+ * resident at once) 9.4 -> 9.5 us, still 1.22x. */
+#define SCAN_LOOKBACK_FIRST_NS 1500u
+#define SCAN_LOOKBACK_POLL_NS 700u
+#define SCAN_LOOKBACK_MIN_THREADS 1024u
 #define SCAN_BEST_CANDIDATES(X) X(128, 16) X(256, 8) X(256, 16) X(512, 16) X(128, 32) X(256, 32)
 static const int SCAN_TUNE_BLOCKS[] = {128, 256, 512};
 static const int SCAN_TUNE_ITEMS[] = {8, 16, 32};
@@ -359,12 +370,12 @@ __global__ void scan_add_kernel(T *out, size_t n, const T *sums, unsigned sectio
  *   rounds; the warps' totals meet once in shared memory.
  * - Decoupled look-back: the tile publishes its aggregate at once (flag A), then warp 0 reads the 32 tiles before
  *   it in one go, adds aggregates back to the nearest tile that has published its inclusive prefix (flag P), and
- *   steps back 32 tiles more while none has; then it publishes its own inclusive prefix. A tile rarely waits for
- *   more than its neighbours' aggregates, which they publish as soon as they have read their data: the chain's
- *   serial latency is gone. */
+ *   steps back 32 tiles more while none has; then it publishes its own inclusive prefix. No tile waits for a chain
+ *   of its predecessors' look-backs, only for their aggregates, which they publish as soon as they have read their
+ *   data. On a large input the wait is still the cost: the sleeps and the register budget above. */
 template <typename T, unsigned BLOCK, unsigned ITEMS, unsigned W>
-__global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *out, size_t n, int exclusive, char *ws,
-                                                              unsigned capacity)
+__global__ void __launch_bounds__(BLOCK, W == 4 ? SCAN_LOOKBACK_MIN_THREADS / BLOCK : 1)
+    scan_lookback_kernel(const T *in, T *out, size_t n, int exclusive, char *ws, unsigned capacity)
 {
     typedef typename std::conditional<W == 4, typename climb_vec16<T>::type, T>::type V;
     constexpr unsigned VECS = ITEMS / W, WARPS = BLOCK / 32, TILE = BLOCK * ITEMS;
@@ -421,7 +432,8 @@ __global__ void __launch_bounds__(BLOCK) scan_lookback_kernel(const T *in, T *ou
         const T aggregate = __shfl_sync(0xffffffffu, inc, 31);
         const T up = __shfl_up_sync(0xffffffffu, inc, 1); /* every lane: the mask names all 32 */
         const T wexc = lane == 0 ? T(0) : up;
-        const T prefix = climb_lookback_prefix<T>(status, tile, marker, aggregate);
+        const T prefix =
+            climb_lookback_prefix<T>(status, tile, marker, aggregate, SCAN_LOOKBACK_FIRST_NS, SCAN_LOOKBACK_POLL_NS);
         if (lane < WARPS)
             s_warp[lane] = prefix + wexc;
     }
