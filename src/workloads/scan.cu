@@ -93,21 +93,22 @@ extern "C" double climb_scan_depth(size_t i, size_t chain_tile)
  * a section of 4096 (16 KB of shared memory for f32). */
 #define SCAN_BLOCK 512u
 #define SCAN_COARSE 8u
-/* The best rung's tile: `block` threads x `items` elements each (16-byte vectors, items / 4 of them a thread).
- * The candidates `climb tune scan` tries, each listed once: the instance table and the tuning lists come from it.
- * Larger tiles mean fewer look-backs per byte and more bytes in flight per block, and more registers (fewer blocks
- * per SM). */
 /* The best rung's look-back sleeps (climb_lookback_prefix) and its register budget, measured on an H100
  * (2026-11-24, f32 and i32, cold L2, block 128 x 32 items; docs/scan.md has the table). Reading the window at once
  * and backing off from 32 ns ran 2^28 at 0.90x CUB: each tile waited twice as long for its prefix as for its data
  * (clock64 in the kernel: 8.6 us against 3.8), and polled 3.8 times. Sleeping 1.5 us before the first read and
  * 0.7 us between polls (CUB's sm_90 scan sleeps 1.14 us and 0.69 us) cut the polls to 2.1 a tile; the 16-byte
  * kernel held to 1024 threads an SM (64 registers: 8 blocks of 128, not 7) keeps more tiles' loads in flight
- * while some wait. Together: 2^28 962 -> 852 us (1.02x CUB), 2^24 1.02x, 10^7 1.06x; at 2^20 (256 tiles, all
- * resident at once) 9.4 -> 9.5 us, still 1.22x. */
+ * while some wait. Together, in the committed reports (e83cff3 -> 6cad1ed, f32 inclusive): 2^28 964 -> 850 us
+ * (0.90x -> 1.02x CUB), 2^24 0.96x -> 1.02x, 10^7 0.99x -> 1.06x; at 2^20 (256 tiles, all resident at once, so
+ * the first sleep is latency) 9.38 -> 9.54 us, 1.23x -> 1.21x. */
 #define SCAN_LOOKBACK_FIRST_NS 1500u
 #define SCAN_LOOKBACK_POLL_NS 700u
 #define SCAN_LOOKBACK_MIN_THREADS 1024u
+/* The best rung's tile: `block` threads x `items` elements each (16-byte vectors, items / 4 of them a thread).
+ * The candidates `climb tune scan` tries, each listed once: the instance table and the tuning lists come from it.
+ * Larger tiles mean fewer look-backs per byte and more bytes in flight per block, and more registers (fewer blocks
+ * per SM). */
 #define SCAN_BEST_CANDIDATES(X) X(128, 16) X(256, 8) X(256, 16) X(512, 16) X(128, 32) X(256, 32)
 static const int SCAN_TUNE_BLOCKS[] = {128, 256, 512};
 static const int SCAN_TUNE_ITEMS[] = {8, 16, 32};
