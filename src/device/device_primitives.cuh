@@ -173,6 +173,18 @@ __device__ __forceinline__ bool climb_last_block(unsigned *ticket)
     return last;
 }
 
+/* Thread 0 of a block that hands a result to the last block, after writing it: the block's ticket (the count before
+ * its own; the block that draws gridDim.x - 1 is the last). One acquire-release atomic: its release makes this
+ * thread's earlier writes visible before the ticket, its acquire makes the other blocks' writes visible to what this
+ * thread does next (and, after a __syncwarp or __syncthreads, to its warp or block). No fence of its own, unlike
+ * climb_last_block. The caller resets *ticket to 0 (from the last block) for the next launch. */
+__device__ __forceinline__ unsigned climb_ticket_acq_rel(unsigned *ticket)
+{
+    unsigned before;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(ticket) : "memory");
+    return before;
+}
+
 /* ---- single-pass tile scan: decoupled look-back ----
  *
  * Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back" (NVIDIA, 2016). A grid scans

@@ -383,17 +383,15 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
         }
         return;
     }
-    /* f32: warp 0 alone. Thread 0 writes the slot and takes the ticket with one acquire-release atomic (its
-       release orders the slot before the ticket, its acquire orders the other blocks' slots before the reads), so
-       neither a full fence nor a block barrier is needed; the last block's warp then adds the slots. */
+    /* f32: warp 0 alone. Thread 0 writes the slot and takes the ticket with one acquire-release atomic
+       (climb_ticket_acq_rel), so neither a full fence nor a block barrier is needed; the last block's warp then adds
+       the slots. */
     if (threadIdx.x >= 32)
         return;
     unsigned last = 0;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = v;
-        unsigned before;
-        asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(ticket) : "memory");
-        last = before == gridDim.x - 1;
+        last = climb_ticket_acq_rel(ticket) == gridDim.x - 1;
     }
     if (!__shfl_sync(0xffffffffu, last, 0))
         return;
