@@ -6,8 +6,9 @@
  * Seed 004 (the ECE 408 / PMPP histogram notes): global atomics with contiguous partitioning (each thread a
  * stretch: uncoalesced) and interleaved partitioning (coalesced), privatization in shared memory, aggregation of
  * runs of equal values; the notes' advice that a private copy per subset of threads balances contention against
- * the merge (here one per warp). The best rung adds 16-byte loads and a whole-warp path for runs. See
- * docs/histogram.md.
+ * the merge (here one per warp). Past the notes: 16-byte loads and a whole-warp path for runs (wide_per_warp),
+ * then, for a map that skips bytes, counters packed in registers and no atomics (packed_registers, the best
+ * rung). See docs/histogram.md.
  *
  * Order of this file: the bin map, CPU reference and input generators, kernels (one per rung, each with what it
  * changes), launchers, the registry table, the harness glue (file input included).
@@ -133,7 +134,8 @@ extern "C" void climb_hist_generate(uint64_t seed, int dist, int map, uint8_t *x
 #define HIST_BLOCK 256u
 #define HIST_WARPS (HIST_BLOCK / 32)
 #define HIST_BLOCKS_PER_SM 8u
-/* The best rung: 16-byte vectors each warp takes per step, each lane HIST_UNROLL of them in flight. */
+/* wide_per_warp and packed_registers: 16-byte vectors each warp takes per step, each lane HIST_UNROLL of them in
+ * flight. */
 #define HIST_UNROLL 4u
 
 /* ---------------------------------------------------------------- kernels */
@@ -291,7 +293,7 @@ __device__ __forceinline__ void hist_load_vectors(const uint4 *body, size_t base
     }
 }
 
-/* hist_wide_per_warp, the best rung: the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
+/* hist_wide_per_warp (the best rung's kernel for the byte map): the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
  * flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths for runs. The bytes
  * before the first 16-byte boundary and after the last are counted one by one. */
 template <int MAP>
@@ -332,9 +334,10 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
 
 /* At most this many bins take hist_packed_kernel: a byte counter a bin in one 64-bit register. */
 #define HIST_PACKED_MAX_BINS 8u
-/* Copies of its table (32 KB a block), and its blocks per SM: 6 x 32 KB fit the 228 KB of an SM on CC 9.0. */
+/* Copies of its table (32 KB a block), and its blocks per SM: 4, what its registers allow (64 a thread, the
+ * kernel's launch bounds; 4 x 32 KB of tables fit the 228 KB of an SM on CC 9.0). */
 #define HIST_LUT_COPIES 16u
-#define HIST_PACKED_BLOCKS_PER_SM 6u
+#define HIST_PACKED_BLOCKS_PER_SM 4u
 
 /* Moves the packed byte counters into the 32-bit ones (before any byte counter can pass 255). */
 __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&c)[HIST_PACKED_MAX_BINS])
@@ -345,20 +348,21 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
     acc = 0;
 }
 
-/* hist_packed_registers, an experiment past the best rung, for few bins (at most 8: the letters map's 7, or bytes
- * into up to 8); it wins only on the largest letters input (docs/histogram.md), so it is not the best. No
- * atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
+/* hist_packed_registers, the best rung's kernel for a map that skips bytes (the letters map's 7 bins; it takes any
+ * map of at most 8 bins). No atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
  * words, and the per-byte bin arithmetic, a branch and a variable shift cost more instructions than the memory
  * leaves time for (the letters over text ran at half CUB's speed). Here each block first writes a 256-entry table
  * in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for a byte no bin counts), in 16
- * copies so that no two lanes of a half warp read one bank (one copy had 2-way conflicts on text). A thread
+ * copies so that no two lanes of a half warp read one bank (one copy had 2-way conflicts on text); consecutive
+ * threads write consecutive entries, so the writes have no conflicts either (a thread writing its byte value's
+ * 16 copies put a half warp's 16 writes in one bank: 16-way conflicts, a cost every block pays). A thread
  * then counts a byte with one table load and one 64-bit add into eight 8-bit counters packed in a register, and
  * moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about 5 instructions a byte.
  * (A first version computed the one-hot shift per byte: 1.05x wide_per_warp; one with 4-byte SIMD compares per bin
  * edge, which Hopper emulates in several instructions each: 0.79x; docs/histogram.md.) The loads are
  * wide_per_warp's (16-byte vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one
  * reduction a bin, and the block's warps add theirs into the global bins. */
-__global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
+__global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
                                                                  unsigned *counts, int map, unsigned bins)
 {
     static_assert(HIST_BLOCK == 256, "one table entry a thread");
@@ -367,11 +371,13 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_packed_kernel(const uint8_t *
     __shared__ unsigned long long lut[256 * HIST_LUT_COPIES];
     __shared__ unsigned s[HIST_PACKED_MAX_BINS];
     {
-        const int b = hist_bin(threadIdx.x, map, bins);
-        const unsigned long long inc = b >= 0 ? 1ull << (8 * b) : 0ull;
-#pragma unroll
-        for (unsigned k = 0; k < HIST_LUT_COPIES; k++)
-            lut[threadIdx.x * HIST_LUT_COPIES + k] = inc;
+        /* entry e is byte value e / HIST_LUT_COPIES's increment: a half warp writes 16 consecutive entries */
+#pragma unroll 1
+        for (unsigned j = 0; j < HIST_LUT_COPIES; j++) {
+            const unsigned e = j * HIST_BLOCK + threadIdx.x;
+            const int b = hist_bin(e / HIST_LUT_COPIES, map, bins);
+            lut[e] = b >= 0 ? 1ull << (8 * b) : 0ull;
+        }
         if (threadIdx.x < HIST_PACKED_MAX_BINS)
             s[threadIdx.x] = 0;
     }
@@ -491,18 +497,31 @@ static cudaError_t launch_wide(const hist_args *a)
         hist_wide_kernel<-1><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
-/* packed_registers: the packed counters for at most 8 bins (HIST_PACKED_BLOCKS_PER_SM blocks an SM, for their
- * tables), wide_per_warp for more. */
+/* The packed kernel's grid: a block for every 64 x HIST_BLOCK bytes (one pass of its loop), at most
+ * HIST_PACKED_BLOCKS_PER_SM an SM (the blocks that can run at once); past that, the passes are spread evenly, so
+ * that no block runs one more pass than the rest (2^24 letters: 1024 passes on a grid capped at 792 blocks left
+ * some blocks a second pass alone; 512 blocks of 2 passes each ran 18.7 -> 15.5 us, docs/histogram.md). */
+static unsigned hist_packed_grid(int sms, size_t n)
+{
+    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK), cap = (unsigned)(sms > 0 ? sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
+    if (want <= cap)
+        return want;
+    const unsigned passes = (want + cap - 1) / cap;
+    return (want + passes - 1) / passes;
+}
+
+/* packed_registers, the best rung: the packed counters for a map that skips bytes (letters), where
+ * wide_per_warp's atomics on its few hot words cost most; wide_per_warp for the byte map, which it counts faster
+ * at every bin count (8 bins over uniform bytes, 2^24: 11.4 against 13.2 us; docs/histogram.md). */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    if (hist_nbins(a) > HIST_PACKED_MAX_BINS)
+    if (a->map == CLIMB_HIST_BYTES || hist_nbins(a) > HIST_PACKED_MAX_BINS)
         return launch_wide(a);
     cudaError_t e = zero_counts(a);
     if (e != cudaSuccess || a->n == 0)
         return e;
-    const unsigned fill = hist_grid(a->sms, a->n, 64 * HIST_BLOCK),
-                   cap = (unsigned)(a->sms > 0 ? a->sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
-    hist_packed_kernel<<<fill < cap ? fill : cap, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
+    hist_packed_kernel<<<hist_packed_grid(a->sms, a->n), HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
+                                                                               a->bins);
     return cudaGetLastError();
 }
 
@@ -512,7 +531,7 @@ extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bin
     if (bins < 1 || bins > 256 || n > (size_t)UINT32_MAX)
         return cudaErrorInvalidValue;
     const hist_args a = {in, n, counts, CLIMB_HIST_BYTES, bins, sms, NULL, 0, s};
-    return launch_wide(&a);
+    return launch_packed(&a); /* the best rung (on the byte map, wide_per_warp's kernel) */
 }
 
 /* The vendor rung, CUB: HistogramEven over [0, 256) for bytes (its bin is (byte - 0) x bins / 256, the same map);
@@ -605,12 +624,12 @@ static const hist_rung HIST_RUNGS[] = {
      .launch = launch_per_warp},
     {.info = {.name = "wide_per_warp", .idea = "16-byte loads, 4 in flight; one atomic per uniform vector, one per "
                                                "warp when all 32 agree",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
      .launch = launch_wide},
-    {.info = {.name = "packed_registers", .idea = "an experiment past the best, for at most 8 bins: a shared table "
-                                                  "gives each byte's one-hot increment to 8 byte counters packed in "
-                                                  "a register, no atomics until the end (more bins: wide_per_warp)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_packed},
+    {.info = {.name = "packed_registers", .idea = "for a map that skips bytes (letters): a shared table gives each "
+                                                  "byte's one-hot increment to 8 byte counters packed in a "
+                                                  "register, no atomics until the end (the byte map: wide_per_warp)",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_packed},
      .launch = launch_packed},
 };
 #define HIST_N_RUNGS CLIMB_COUNT(HIST_RUNGS)

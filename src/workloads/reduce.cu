@@ -321,9 +321,10 @@ __global__ void __launch_bounds__(BLOCK) reduce_warp_shuffle_kernel(const T *__r
  *   than 65536 blocks). The block that draws the last ticket holds the total mod 2^32 in the atomic's
  *   return value: no fence, no second read of anything, and the word is reset for the next call.
  * - f32: each block writes its sum to a slot and takes a ticket (an acquire-release atomic: no separate fence);
- *   the last block's first warp adds the slots in a fixed order, so f32 results repeat exactly, and resets the
- *   ticket. (With a fence, a block barrier and the whole last block adding, 2^18 and 2^20 ran 0.6 us slower.)
+ *   the last block's first warp adds the slots in a fixed order, so f32 results repeat exactly (16 loads in
+ *   flight a lane), and resets the ticket. (With a fence, a block barrier and the whole last block adding, 2^18 and 2^20 ran 0.6 us slower.)
  * The workspace: the 64-bit word, the 32-bit ticket, then one slot per block; zeroed once, left zeroed. */
+#define REDUCE_SLOT_BATCH 16u /* slots a lane of the finishing warp loads at once */
 template <typename T, unsigned BLOCK, unsigned VECS>
 __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(const T *__restrict__ in, size_t n,
                                                                               T *__restrict__ out,
@@ -396,9 +397,20 @@ __global__ void __launch_bounds__(BLOCK) reduce_vectorized_single_pass_kernel(co
     if (!__shfl_sync(0xffffffffu, last, 0))
         return;
     __syncwarp(); /* the lanes' reads after lane 0's acquire */
+    /* Each lane adds slots lane, lane + 32, lane + 64, ... in that order (so the result repeats exactly), with
+       REDUCE_SLOT_BATCH of its loads in flight at once: one load at a time cost one L2 round trip a slot, 16 in a
+       row at 512 blocks (11.6 -> 11.1 us at 2^22, docs/reduce.md). */
     T total = 0;
-    for (unsigned j = threadIdx.x; j < gridDim.x; j += 32)
-        total += __ldcg(&partials[j]); /* from L2: another SM wrote it */
+    for (unsigned j0 = threadIdx.x; j0 < gridDim.x; j0 += 32 * REDUCE_SLOT_BATCH) {
+        T p[REDUCE_SLOT_BATCH];
+#pragma unroll
+        for (unsigned k = 0; k < REDUCE_SLOT_BATCH; k++) /* from L2: other SMs wrote them */
+            p[k] = j0 + 32 * k < gridDim.x ? __ldcg(&partials[j0 + 32 * k]) : T(0);
+#pragma unroll
+        for (unsigned k = 0; k < REDUCE_SLOT_BATCH; k++)
+            if (j0 + 32 * k < gridDim.x)
+                total += p[k];
+    }
     total = climb_warp_sum(total);
     if (threadIdx.x == 0) {
         *out = total;
