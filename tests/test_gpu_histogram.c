@@ -1,5 +1,6 @@
 /* GPU: every histogram rung over the edge sizes with misaligned inputs (0 to 15 bytes), for every input
- * distribution, both maps and 1, 7, 8, 9, 100 and 256 bins, each count checked exactly from poisoned counts; proof that
+ * distribution, both maps and 1, 7, 8, 9, 100 and 256 bins, each count checked exactly from poisoned counts; the
+ * letters again as GPUs of 1 and 3 SMs would run them (the best rung's packed kernel on more sizes); proof that
  * counts nobody wrote fail; the C API (any alignment, n = 0 writes zeros, bad arguments refused). */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static void plan(climb_opt_plan *p, const char *bins, const char *map, const cha
     test_plan(p, w, "bins", bins, "map", map, "dist", dist, NULL);
 }
 
-static void test_check(uint64_t seed, const char *bins, const char *map)
+static void test_check_on(const climb_device_info *d, uint64_t seed, const char *bins, const char *map)
 {
     climb_opt_plan p;
     plan(&p, bins, map, "all");
@@ -30,12 +31,28 @@ static void test_check(uint64_t seed, const char *bins, const char *map)
     o.seed = seed;
     o.options = &p;
     climb_check_result cr;
-    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "bins %s map %s: %ld runs, %d failures, %ld refused",
-               bins, map, cr.runs, cr.failures, cr.refused);
-    printf("bins=%s map=%s: %ld runs, seed %" PRIu64 "\n", bins, map, cr.runs, seed);
+    EXPECT(climb_check(w, &o, d, &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0,
+               "bins %s map %s, %d SMs: %ld runs, %d failures, %ld refused", bins, map, d->sms, cr.runs, cr.failures,
+               cr.refused);
+    printf("bins=%s map=%s, %d SMs: %ld runs, seed %" PRIu64 "\n", bins, map, d->sms, cr.runs, seed);
     climb_check_result_free(&cr);
     climb_opt_plan_free(&p, NULL);
+}
+
+static void test_check(uint64_t seed, const char *bins, const char *map) { test_check_on(&dev, seed, bins, map); }
+
+/* The best rung counts letters with its packed kernel only where every block makes two passes or more: on this
+ * GPU only the largest edge size does. On GPUs of 1 and 3 SMs the sizes from 65537 up take it, with one to
+ * hundreds of passes a block spread over the grid. */
+static void test_small_gpus(uint64_t seed)
+{
+    static const int sms[] = {1, 3};
+    for (size_t i = 0; i < sizeof sms / sizeof sms[0]; i++) {
+        climb_device_info small = dev;
+        small.sms = sms[i];
+        test_check_on(&small, seed, "256", "letters");
+    }
 }
 
 static void test_poisoned(void)
@@ -99,5 +116,6 @@ int main(void)
     test_check(20261122, "256", "bytes");
     test_check(fresh, "1,7,8,9,100", "bytes"); /* 8 bins and fewer: packed_registers runs wide_per_warp here */
     test_check(fresh, "256", "letters");
+    test_small_gpus(fresh);
     return test_finish("test_gpu_histogram");
 }

@@ -497,28 +497,34 @@ static cudaError_t launch_wide(const hist_args *a)
         hist_wide_kernel<-1><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
-/* The packed kernel's grid: a block for every 64 x HIST_BLOCK bytes (one pass of its loop), at most
- * HIST_PACKED_BLOCKS_PER_SM an SM (the blocks that can run at once); past that, the passes are spread evenly, so
- * that no block runs one more pass than the rest (2^24 letters: 1024 passes on a grid capped at 792 blocks left
- * some blocks a second pass alone; 512 blocks of 2 passes each ran 18.7 -> 15.5 us, docs/histogram.md). */
+/* The packed kernel's passes (64 x HIST_BLOCK bytes each, one of its loop) a block when its grid is the blocks
+ * that can run at once (HIST_PACKED_BLOCKS_PER_SM an SM), and that grid with the passes spread evenly, so that no
+ * block runs one more pass than the rest (2^24 letters: 1024 passes on a grid capped at 792 blocks left some blocks
+ * a second pass alone; 512 blocks of 2 passes each ran 18.7 -> 15.5 us, docs/histogram.md). */
+static unsigned hist_packed_passes(int sms, size_t n)
+{
+    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK),
+                   cap = (unsigned)(sms > 0 ? sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
+    return (want + cap - 1) / cap;
+}
 static unsigned hist_packed_grid(int sms, size_t n)
 {
-    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK), cap = (unsigned)(sms > 0 ? sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
-    if (want <= cap)
-        return want;
-    const unsigned passes = (want + cap - 1) / cap;
+    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK), passes = hist_packed_passes(sms, n);
     return (want + passes - 1) / passes;
 }
 
 /* packed_registers, the best rung: the packed counters for a map that skips bytes (letters), where
- * wide_per_warp's atomics on its few hot words cost most; wide_per_warp for the byte map, which it counts faster
- * at every bin count (8 bins over uniform bytes, 2^24: 11.4 against 13.2 us; docs/histogram.md). */
+ * wide_per_warp's atomics on its few hot words cost most, once every block makes two passes or more: a block's
+ * table (4096 entries written, a barrier) and its final reductions are a fixed cost that one pass does not pay
+ * back (letters over text at one pass a block: 6.98 against 6.05 us at 2^20, 10.18 against 9.66 at 2^23; at two,
+ * 2^24: 13.2 against 13.4). wide_per_warp for the byte map, which it counts faster at every bin count (8 bins over
+ * uniform bytes, 2^24: 11.4 against 13.2 us; docs/histogram.md), and for a single pass. */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    if (a->map == CLIMB_HIST_BYTES || hist_nbins(a) > HIST_PACKED_MAX_BINS)
+    if (a->map == CLIMB_HIST_BYTES || hist_nbins(a) > HIST_PACKED_MAX_BINS || hist_packed_passes(a->sms, a->n) < 2)
         return launch_wide(a);
     cudaError_t e = zero_counts(a);
-    if (e != cudaSuccess || a->n == 0)
+    if (e != cudaSuccess)
         return e;
     hist_packed_kernel<<<hist_packed_grid(a->sms, a->n), HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
                                                                                a->bins);
