@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/harness.h"
 #include "core/workload.h"
 #include "workloads/affine.h"
 #include "workloads/reduce.h"
@@ -267,19 +268,19 @@ static void test_tuning(void)
     int rsqrt_seen = 0;
     for (long i = 0; i < climb_opt_plan_combos(&plan); i++) {
         climb_opt_plan_combo(&plan, i, vals);
-        climb_tuning_class(a, vals, cls, sizeof cls);
+        climb_tuning_key k = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32, vals};
+        climb_tuning_class(a, &k, &dev, cls, sizeof cls);
         const int is_rsqrt = vals[op].choice == 1;
         EXPECT_MSG(strcmp(cls, is_rsqrt ? "op=rsqrt" : "op=axpb") == 0, "%s", cls);
         int d[CLIMB_MAX_TUNABLES];
-        climb_tuning_key k = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32, vals};
         tn->defaults(&dev, &k, d);
         EXPECT(is_rsqrt ? d[0] == 256 && d[2] == 2 : d[0] == 128 && d[1] == 2);
         rsqrt_seen += is_rsqrt;
     }
     EXPECT(rsqrt_seen == 2);
-    climb_tuning_class(a, NULL, cls, sizeof cls); /* no values: the option's default */
+    climb_tuning_class(a, NULL, &dev, cls, sizeof cls); /* no values: the option's default */
     EXPECT_MSG(strcmp(cls, "op=axpb") == 0, "%s", cls);
-    climb_tuning_class(&plain, NULL, cls, sizeof cls);
+    climb_tuning_class(&plain, NULL, &dev, cls, sizeof cls);
     EXPECT(cls[0] == '\0');
     climb_opt_plan_free(&plan, NULL);
     /* a file option cannot key the tuning, nor can an option of a workload with nothing to tune */
@@ -295,6 +296,82 @@ static void test_tuning(void)
     bad.tuning = NULL;
     climb_workload_validate(&bad, msg, sizeof msg);
     EXPECT_MSG(strstr(msg, "option op keys the tuning but the workload has nothing to tune") != NULL, "%s", msg);
+}
+
+/* A class from the shape (contract: climb_tuning.shape_class), as a copy of affine's tuning with one would have:
+ * "big" from a million elements on a GPU of 100 SMs, "small" below; nothing on other GPUs. */
+static void big_or_small(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
+{
+    if (dev->sms == 100)
+        snprintf(buf, len, "%s", k->shape.d[0] * k->shape.d[1] >= 1000000 ? "big" : "small");
+}
+
+static void test_shape_classes(void)
+{
+    const climb_workload *a = &climb_affine_workload;
+    climb_tuning tn = *a->tuning;
+    tn.shape_class = big_or_small;
+    climb_workload s = *a;
+    s.tuning = &tn;
+    climb_workload plain = s; /* no options: a class from the shape alone */
+    plain.options = NULL;
+    plain.n_options = 0;
+    EXPECT(climb_tuning_has_classes(&s) && climb_tuning_has_classes(&plain));
+    char msg[4000];
+    EXPECT_MSG(climb_workload_validate(&s, msg, sizeof msg) == 0, "%s", msg);
+    climb_device_info dev, other;
+    memset(&dev, 0, sizeof dev);
+    dev.sms = 100;
+    other = dev;
+    other.sms = 80;
+    char cls[128];
+    climb_tuning_key big = {CLIMB_SHAPE2(1000, 1000), CLIMB_F32, NULL}, small = {CLIMB_SHAPE2(999, 1000), CLIMB_F32, NULL};
+    climb_tuning_class(&s, &big, &dev, cls, sizeof cls); /* the options' part first */
+    EXPECT_MSG(strcmp(cls, "op=axpb,big") == 0, "%s", cls);
+    climb_tuning_class(&s, &small, &dev, cls, sizeof cls);
+    EXPECT_MSG(strcmp(cls, "op=axpb,small") == 0, "%s", cls);
+    climb_tuning_class(&plain, &small, &dev, cls, sizeof cls);
+    EXPECT_MSG(strcmp(cls, "small") == 0, "%s", cls);
+    climb_tuning_class(&s, &big, &other, cls, sizeof cls); /* the hook says nothing on this GPU */
+    EXPECT_MSG(strcmp(cls, "op=axpb") == 0, "%s", cls);
+    climb_tuning_class(&s, &big, NULL, cls, sizeof cls); /* no device: the options' part alone */
+    EXPECT_MSG(strcmp(cls, "op=axpb") == 0, "%s", cls);
+    climb_tuning_class(&plain, NULL, &dev, cls, sizeof cls); /* no case: nothing from a shape */
+    EXPECT(cls[0] == '\0');
+    char tiny[8]; /* a class longer than its buffer is cut, never overrun */
+    climb_tuning_class(&s, &small, &dev, tiny, sizeof tiny);
+    EXPECT_MSG(strcmp(tiny, "op=axpb") == 0, "%s", tiny);
+
+    /* climb tune's one class at a time: the cases of the run that are in it, by shape (and option) */
+    climb_opt_plan plan;
+    char err[200];
+    EXPECT(climb_opt_plan_init(&plan, s.options, s.n_options, err, sizeof err) == 0);
+    climb_shape shapes[4] = {CLIMB_SHAPE2(1000, 1000), CLIMB_SHAPE2(10, 10), CLIMB_SHAPE2(2000, 1000),
+                             CLIMB_SHAPE2(999, 1000)};
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.types = CLIMB_TYPE_BIT(CLIMB_F32);
+    o.shapes = shapes;
+    o.n_shapes = 4;
+    o.only_class = "op=axpb,big";
+    o.class_dev = &dev;
+    climb_case_key *keys;
+    const long combos = climb_opt_plan_combos(&plan);
+    int n = climb_cases(&s, &o, &plan, NULL, 0, &keys);
+    EXPECT_MSG(n == 2 * (int)combos && keys[0].shape.d[0] == 1000 && keys[1].shape.d[0] == 2000 &&
+                   keys[n - 1].shape.d[0] == 2000,
+               "%d cases of %ld combinations", n, combos);
+    free(keys);
+    o.only_class = "op=axpb,small";
+    n = climb_cases(&s, &o, &plan, NULL, 0, &keys);
+    EXPECT(n == 2 * (int)combos && keys[0].shape.d[0] == 10 && keys[n - 1].shape.d[0] == 999);
+    free(keys);
+    o.class_dev = &other; /* no class from the shape there: every case is "op=axpb" */
+    o.only_class = "op=axpb";
+    n = climb_cases(&s, &o, &plan, NULL, 0, &keys);
+    EXPECT(n == 4 * (int)combos);
+    free(keys);
+    climb_opt_plan_free(&plan, NULL);
 }
 
 /* The registry is CMake's one list, in its order (the built-in workloads, before any registered at run time). */
@@ -318,5 +395,6 @@ int main(void)
     test_every_workload();
     test_broken();
     test_tuning();
+    test_shape_classes();
     return test_finish("test_cpu_registry");
 }

@@ -114,7 +114,7 @@ int main(void)
         w->tuning->defaults(NULL, &fk, fv);
         EXPECT(fv[0] == 128 && fv[1] == 128 && fv[2] == 16 && fv[3] == (f == 2 ? 8 : 16) && fv[4] == (f == 2 ? 16 : 8));
         char cls[64];
-        climb_tuning_class(w, ov, cls, sizeof cls);
+        climb_tuning_class(w, &fk, NULL, cls, sizeof cls);
         char want[64];
         snprintf(want, sizeof want, "form=%s", fnames[f]);
         EXPECT_MSG(strcmp(cls, want) == 0, "%s", cls);

@@ -1206,25 +1206,23 @@ static climb_tuning_key example_case(const climb_workload *w)
     return k;
 }
 
-/* The tuned values w's best rung runs with: the wisdom file's if it matches this device (*use_values = 1, values
- * set), else the built-in defaults of each case. Says which on stderr (warning for a foreign, stale or corrupt
- * file) and in the report. */
+/* The tuned values w's best rung runs with for the cases of ex's tuning class: the wisdom file's if it matches this
+ * device (*use_values = 1, values set), else the built-in defaults of each case. Says which on stderr (warning for a
+ * foreign, stale or corrupt file) and in the report. */
 static void resolve_tuning(const climb_workload *w, const run_args *a, const climb_device_info *dev,
-                           const climb_opt_value *opts, int *values, int *use_values, climb_report *rep)
+                           const climb_tuning_key *ex, int *values, int *use_values, climb_report *rep)
 {
     const climb_tuning *tn = w->tuning;
     char msg[700], line[900], cls[128];
-    climb_tuning_key ex = example_case(w);
-    ex.opts = opts;
-    climb_tuning_class(w, opts, cls, sizeof cls);
+    climb_tuning_class(w, ex, dev, cls, sizeof cls);
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     if (a->no_wisdom) {
         char desc[200];
-        const char *source = tn->defaults(dev, &ex, values);
+        const char *source = tn->defaults(dev, ex, values);
         climb_tuning_format(tn, values, desc, sizeof desc);
         snprintf(line, sizeof line, "%s (%s); --no-wisdom", source, desc);
     } else {
-        o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, &ex, values, msg, sizeof msg, line, sizeof line);
+        o = climb_wisdom_resolve(a->wisdom, w->name, tn, dev, ex, values, msg, sizeof msg, line, sizeof line);
     }
     *use_values = o == CLIMB_WISDOM_USED;
     /* One line, once: where the values come from, and why a file was not used (a warning when the user should
@@ -1239,37 +1237,51 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
     climb_report_note(rep, "%s %s%s%s: %s", w->name, w->rung(climb_best_rung(w))->name, sep, cls, line);
 }
 
-/* The tuning classes among the combinations of plan (climb_tuning_class), each once, in order: *out is malloc'd
- * (free it), and first[k] (when first is not NULL; malloc'd too) the first combination of class k. Returns how many
- * (1, the class "", for a workload whose options do not key its tuning), or -1 when out of memory (printed). */
-static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, climb_tuned_class **out, long **first)
+/* The tuning classes (climb_tuning_class on dev) of the cases a run of w with options plan makes over `shapes`
+ * (unless run names sizes or a file fixes them), each once, in the cases' order: *out is malloc'd (free it), and
+ * first[k] (when first is not NULL; malloc'd too) class k's first case. Returns how many: 1, the class "", for a
+ * run without cases (first[0].combo then -1); -1 when out of memory (printed). */
+static int plan_classes(const climb_workload *w, const climb_run_opts *run, const climb_opt_plan *plan,
+                        const climb_shape *shapes, int n_shapes, const climb_device_info *dev,
+                        climb_tuned_class **out, climb_case_key **first)
 {
-    const long combos = climb_opt_plan_combos(plan);
-    climb_tuned_class *c = calloc((size_t)combos + 1, sizeof *c);
-    long *f = calloc((size_t)combos + 1, sizeof *f);
+    climb_run_opts o = *run;
+    o.options = plan;
+    o.only_class = NULL;
+    climb_case_key *keys = NULL;
+    const int n_keys = climb_cases(w, &o, plan, shapes, n_shapes, &keys);
+    if (n_keys < 0)
+        return -1;
+    climb_tuned_class *c = calloc((size_t)n_keys + 1, sizeof *c);
+    climb_case_key *f = calloc((size_t)n_keys + 1, sizeof *f);
     climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
     if (!c || !f || !vals) {
         climb_host_oom("the tuning classes");
+        free(keys);
         free(c);
         free(f);
         free(vals);
         return -1;
     }
     int n = 0;
-    for (long i = 0; i < combos; i++) {
-        climb_opt_plan_combo(plan, i, vals);
+    for (int i = 0; i < n_keys; i++) {
+        climb_opt_plan_combo(plan, keys[i].combo, vals);
+        const climb_tuning_key tk = {keys[i].shape, keys[i].type, vals};
         char cls[128];
-        climb_tuning_class(w, vals, cls, sizeof cls);
+        climb_tuning_class(w, &tk, dev, cls, sizeof cls);
         int seen = 0;
         for (int k = 0; k < n && !seen; k++)
             seen = strcmp(c[k].cls, cls) == 0;
         if (!seen) {
-            f[n] = i;
+            f[n] = keys[i];
             snprintf(c[n++].cls, sizeof c->cls, "%s", cls);
         }
     }
-    if (n == 0)
-        n = 1; /* no combination at all: the one class "" */
+    if (n == 0) { /* no case at all: the one class "" */
+        f[0].combo = -1;
+        n = 1;
+    }
+    free(keys);
     free(vals);
     *out = c;
     if (first)
@@ -1280,8 +1292,9 @@ static int plan_classes(const climb_workload *w, const climb_opt_plan *plan, cli
 }
 
 /* Sets the per-target fields of a->run for target t: its options, and the tuned values of each tuning class of its
- * plan that a wisdom file holds (the others run their cases' defaults). */
-static void target_run(run_args *a, int t, const climb_device_info *dev, climb_report *rep)
+ * cases over `shapes` that a wisdom file holds (the others run their cases' defaults). */
+static void target_run(run_args *a, int t, const climb_shape *shapes, int n_shapes, const climb_device_info *dev,
+                       climb_report *rep)
 {
     const climb_workload *w = a->targets[t];
     a->run.options = &a->plans[t];
@@ -1291,14 +1304,18 @@ static void target_run(run_args *a, int t, const climb_device_info *dev, climb_r
     a->tuned = NULL;
     if (!w->tuning)
         return;
-    long *first = NULL;
-    int n = plan_classes(w, &a->plans[t], &a->tuned, &first);
+    climb_case_key *first = NULL;
+    int n = plan_classes(w, &a->run, &a->plans[t], shapes, n_shapes, dev, &a->tuned, &first);
     climb_opt_value *vals = calloc((size_t)w->n_options + 1, sizeof *vals);
     for (int k = 0; k < n && vals && first; k++) {
-        if (climb_opt_plan_combos(&a->plans[t]) > 0) /* an example case of the class: its first combination */
-            climb_opt_plan_combo(&a->plans[t], first[k], vals);
+        /* the class's first case describes it; without cases, the workload's first bench shape and type */
+        climb_tuning_key ex = example_case(w);
+        if (first[k].combo >= 0) {
+            climb_opt_plan_combo(&a->plans[t], first[k].combo, vals);
+            ex = (climb_tuning_key){first[k].shape, first[k].type, vals};
+        }
         int use = 0;
-        resolve_tuning(w, a, dev, vals, a->tuned[k].values, &use, rep);
+        resolve_tuning(w, a, dev, &ex, a->tuned[k].values, &use, rep);
         if (use)
             a->tuned[a->run.n_tuned++] = a->tuned[k]; /* kept in order: n_tuned <= k */
     }
@@ -1484,7 +1501,10 @@ static int cmd_bench(int argc, char **argv)
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         climb_progress_break(&meter); /* what target_run says starts a line of its own */
-        target_run(&a, t, &dev, &rep);
+        a.run.options = &a.plans[t];
+        int n_shapes;
+        const climb_shape *shapes = climb_bench_shapes(a.targets[t], &a.run, &n_shapes);
+        target_run(&a, t, shapes, n_shapes, &dev, &rep);
         int f = climb_bench(a.targets[t], &a.run, &timer, &rep);
         if (f < 0)
             broken = 1;
@@ -1544,7 +1564,9 @@ static int cmd_check(int argc, char **argv)
     climb_check_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
     int failures = 0, broken = !res, done = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
-        target_run(&a, t, &dev, &rep);
+        int n_shapes;
+        const climb_shape *shapes = climb_default_shapes(a.targets[t], 1, a.run.quick, &n_shapes);
+        target_run(&a, t, shapes, n_shapes, &dev, &rep);
         fflush(stdout);
         int f = climb_check(a.targets[t], &a.run, &dev, &res[t]);
         done = t + 1;
@@ -1682,7 +1704,9 @@ static int cmd_tune(int argc, char **argv)
     climb_tuned_class **classes = calloc((size_t)a.n_targets + 1, sizeof *classes);
     int *n_classes = calloc((size_t)a.n_targets + 1, sizeof *n_classes), total = 0;
     for (int t = 0; t < a.n_targets && classes && n_classes; t++) {
-        n_classes[t] = plan_classes(a.targets[t], &a.plans[t], &classes[t], NULL);
+        const climb_workload *w = a.targets[t];
+        n_classes[t] = plan_classes(w, &a.run, &a.plans[t], w->bench_shapes, w->n_bench_shapes, &dev, &classes[t],
+                                    NULL);
         total += n_classes[t] > 0 ? n_classes[t] : 0;
     }
     climb_tune_result *res = calloc((size_t)total + 1, sizeof *res);
@@ -1699,6 +1723,7 @@ static int cmd_tune(int argc, char **argv)
         a.run.options = &a.plans[t];
         a.run.tuning = NULL;
         a.run.only_class = climb_tuning_has_classes(a.targets[t]) ? classes[t][c].cls : NULL;
+        a.run.class_dev = &dev;
         key.cls = a.run.only_class;
         int f = climb_tune(a.targets[t], &a.run, &timer, &dev, r);
         if (f < 0) {

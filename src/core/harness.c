@@ -93,13 +93,14 @@ int climb_cases(const climb_workload *w, const climb_run_opts *o, const climb_op
                     repeat = 1;
             if (repeat)
                 continue;
-            if (o->only_class) { /* tune, one tuning class at a time */
-                char cls[128];
-                climb_tuning_class(w, vals, cls, sizeof cls);
-                if (strcmp(cls, o->only_class) != 0)
-                    continue;
-            }
             for (int s = 0; s < n_shapes; s++) {
+                if (o->only_class) { /* tune, one tuning class at a time */
+                    char cls[128];
+                    const climb_tuning_key tk = {shapes[s], (climb_dtype)t, vals};
+                    climb_tuning_class(w, &tk, o->class_dev, cls, sizeof cls);
+                    if (strcmp(cls, o->only_class) != 0)
+                        continue;
+                }
                 if (n == cap) {
                     climb_case_key *p = realloc(keys, sizeof *keys * (cap *= 2));
                     if (!p) {
@@ -206,7 +207,8 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
     if (w->tuning) {
         int v[CLIMB_MAX_TUNABLES];
         char cls[128];
-        climb_tuning_class(w, oc->opts, cls, sizeof cls);
+        const climb_tuning_key tk = {k->shape, k->type, oc->opts};
+        climb_tuning_class(w, &tk, dev, cls, sizeof cls);
         const climb_tuned_class *tc = NULL;
         for (int i = 0; !o->tuning && i < o->n_tuned && !tc; i++)
             if (strcmp(o->tuned[i].cls, cls) == 0)

@@ -386,7 +386,7 @@ climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload
     char file[4096], desc[160], cls[128] = "";
     const climb_workload *w = climb_find_workload(workload);
     if (w)
-        climb_tuning_class(w, example->opts, cls, sizeof cls);
+        climb_tuning_class(w, example, dev, cls, sizeof cls);
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     const int named = path != NULL;
     if (!path && climb_wisdom_default_path(file, sizeof file) == 0)

@@ -256,8 +256,10 @@ void climb_case_label(const climb_workload *w, const climb_shape *s, char *buf, 
 
 /* ---- tuning helpers ---- */
 
-void climb_tuning_class(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len)
+void climb_tuning_class(const climb_workload *w, const climb_tuning_key *key, const climb_device_info *dev, char *buf,
+                        size_t len)
 {
+    const climb_opt_value *opts = key ? key->opts : NULL;
     size_t used = 0;
     if (len)
         buf[0] = '\0';
@@ -277,10 +279,18 @@ void climb_tuning_class(const climb_workload *w, const climb_opt_value *opts, ch
         if (k > 0)
             used += (size_t)k;
     }
+    if (w->tuning && w->tuning->shape_class && key && dev && used + 1 < len) {
+        char part[64] = "";
+        w->tuning->shape_class(dev, key, part, sizeof part);
+        if (part[0])
+            snprintf(buf + used, len - used, "%s%s", used ? "," : "", part);
+    }
 }
 
 int climb_tuning_has_classes(const climb_workload *w)
 {
+    if (w->tuning && w->tuning->shape_class)
+        return 1;
     for (int i = 0; i < w->n_options; i++)
         if (w->options[i].keys_tuning)
             return 1;

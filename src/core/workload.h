@@ -180,6 +180,10 @@ typedef struct climb_tuning {
     const char *(*defaults)(const climb_device_info *dev, const climb_tuning_key *k, int *values);
     /* Device rules beyond the lists (NULL: none): NULL if `values` can run on dev, else why not. */
     const char *(*rejects)(const climb_device_info *dev, const int *values);
+    /* The part of a case's tuning class that its type and shape give on dev (NULL: none): writes a short name,
+     * "f32,large", that climb_tuning_class appends to the keys_tuning options'. Cases of one class share tuned
+     * values; `climb tune` tunes each class of its cases apart, and the wisdom keeps an entry per class. */
+    void (*shape_class)(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len);
 } climb_tuning;
 
 /* ---- sweeps: the figures the docs draw ---- */
@@ -369,11 +373,13 @@ void climb_tuning_values(const climb_tuning *tn, long i, int *values);
  * "not one of the 6 listed candidate sets", or the workload's rejects). buf holds a generated message. */
 const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *values, char *buf,
                                size_t len);
-/* The tuning class of a case with option values opts: its keys_tuning options as "name=value" (the value as
- * written), comma-separated in the table's order: "radius=2", "bins=256,dims=2"; "" when no option keys the
- * tuning. Cases of one class share tuned values; the wisdom keeps one entry per class. */
-void climb_tuning_class(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len);
-/* 1 when an option of w keys its tuning. */
+/* The tuning class of case k on dev: its keys_tuning options as "name=value" (the value as written; k NULL or
+ * k->opts NULL: the options' defaults), comma-separated in the table's order, then the tuning's shape_class of
+ * k on dev where it has one (and k and dev are given): "radius=2", "bins=256,dims=2", "f32,large"; "" when
+ * nothing keys the tuning. Cases of one class share tuned values; the wisdom keeps one entry per class. */
+void climb_tuning_class(const climb_workload *w, const climb_tuning_key *k, const climb_device_info *dev, char *buf,
+                        size_t len);
+/* 1 when an option of w keys its tuning, or its tuning has a shape_class. */
 int climb_tuning_has_classes(const climb_workload *w);
 /* "block=512 blocks_per_sm=4 vecs=4" */
 void climb_tuning_format(const climb_tuning *tn, const int *values, char *buf, size_t len);

@@ -250,7 +250,7 @@ static void resolve(climb_handle h, climb_slot *s)
 static const climb_slot_class *class_of(climb_handle h, climb_slot *s, const climb_tuning_key *key)
 {
     char cls[128];
-    climb_tuning_class(s->w, key->opts, cls, sizeof cls);
+    climb_tuning_class(s->w, key, &h->dev, cls, sizeof cls);
     for (int i = 0; i < s->n_classes; i++)
         if (strcmp(s->classes[i].cls, cls) == 0)
             return &s->classes[i];

@@ -574,17 +574,41 @@ static const climb_tunable TRANSPOSE_TUNABLES[] = {
     {.name = "diagonal", .meaning = "1: tiles in diagonal order", .values = ORDERS, .n_values = CLIMB_COUNT(ORDERS)},
 };
 
-/* Built-in values, used where no wisdom file matches the device: 32 x 32 tiles, 8 rows of threads, 16-byte
- * vectors (4 floats, 2 doubles), row order. A first guess from the seeds' shape and the vector width of the
- * reduction's best rung, before any measurement of this ladder; `climb tune transpose` measures the rest. */
+/* A matrix is large, for its tuning class, when its bytes read and written pass four times the L2. */
+static int transpose_large(const climb_device_info *dev, const climb_tuning_key *k)
+{
+    const double bytes = 2.0 * (double)k->shape.d[0] * (double)k->shape.d[1] * (double)climb_dtype_size(k->type);
+    return dev->l2_bytes > 0 && bytes > 4.0 * dev->l2_bytes;
+}
+
+/* The tuning classes: the element type, and large against small (transpose_large). The fastest set is not the
+ * same for all (docs/transpose.md: on the H100, 64 x 64 tiles with 8 rows of threads are 3.5-5% faster than
+ * 32 x 32 on f32 matrices of 268 MB, 1-6% slower on those of 64 MB and less). The line between the sizes measured
+ * (64 MB of f32 favours 32 x 32, 268 MB favours 64 x 64) is a choice: four times the L2 lies between them on the
+ * H100 (200 MB) and the H200 (240 MB), and `climb tune transpose` picks each class's values on the GPU itself, so
+ * the line only decides which cases share a set. */
+static void transpose_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s,%s", climb_dtype_name(k->type), transpose_large(dev, k) ? "large" : "small");
+}
+
+/* Built-in values, used where no wisdom file matches the device. CC 9.x: what `climb tune` measured fastest on an
+ * H100 (docs/transpose.md): 32 x 32 tiles, 8 rows of threads, one element an access, row order; 64 x 64 tiles for
+ * a large f32 matrix. Elsewhere a first guess from the seeds' shape: 32 x 32, 8 rows, 16-byte vectors. */
 static const char *transpose_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
-    (void)dev;
-    v[0] = 32;
     v[1] = 8;
-    v[2] = k->type == CLIMB_F64 ? 2 : 4;
     v[3] = 0;
-    return "built-in default (not yet measured: 32 x 32 tiles, 8 rows of threads, 16-byte vectors)";
+    if (dev && dev->cc_major == 9) {
+        const int big = k->type == CLIMB_F32 && transpose_large(dev, k);
+        v[0] = big ? 64 : 32;
+        v[2] = 1;
+        return big ? "built-in CC 9.x policy for a large f32 matrix (measured on an H100)"
+                   : "built-in CC 9.x policy (measured on an H100)";
+    }
+    v[0] = 32;
+    v[2] = k->type == CLIMB_F64 ? 2 : 4;
+    return "built-in default (not measured on this architecture: 32 x 32 tiles, 8 rows of threads, 16-byte vectors)";
 }
 
 static const char *transpose_rejects(const climb_device_info *dev, const int *v)
@@ -605,6 +629,7 @@ static const climb_tuning TRANSPOSE_TUNING = {
     .n_candidates = 0,
     .defaults = transpose_defaults,
     .rejects = transpose_rejects,
+    .shape_class = transpose_class,
 };
 
 /* ---------------------------------------------------------------- harness glue */
