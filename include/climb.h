@@ -117,8 +117,10 @@ CLIMB_API climb_status climb_load_wisdom(climb_handle handle, const char *path);
 
 /* One line on where `workload`'s (e.g. "reduce") parameters come from and what they are; *from_wisdom (if not
  * NULL) is 1 when a wisdom file supplied them (then for every call; otherwise each call runs with the built-in
- * defaults for its own size and type). INVALID_VALUE for a NULL handle or buffer, an unknown workload, or len 0;
- * a line longer than len is cut. */
+ * defaults for its own size and type). A workload tuned by class (sgemm by form, transpose by type and size)
+ * keeps one wisdom entry a class: the line is that of its first benchmark case's class, and each call uses
+ * its own class's entry where the file has one. INVALID_VALUE for a NULL handle or buffer, an unknown workload,
+ * or len 0; a line longer than len is cut. */
 CLIMB_API climb_status climb_get_tuning(climb_handle handle, const char *workload, char *buf, size_t len,
                                         int *from_wisdom);
 

@@ -59,7 +59,8 @@ typedef struct climb_run_opts {
     int n_tuned;
     const char *only_class;               /* tune: only the cases of this tuning class; NULL: every case */
     const climb_device_info *class_dev;   /* with only_class: the device the classes are for (a shape_class may
-                                             depend on it); NULL: classes from the options alone */
+                                             depend on it); NULL: classes from the options alone (climb_tune
+                                             takes its own device) */
     const char *output;                   /* bench: where the one case's output goes (w->save), written from the
                                              best rung's last run, or the last selected rung's when the best is not
                                              selected; NULL: none. A run of more than one case is refused */
