@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "io/json.h"
+#include "core/build_info.h"
 #include "core/wisdom.h"
 #include "workloads/reduce.h"
+#include "workloads/transpose.h"
 #include "testing.h"
 
 static char dir[256];
@@ -470,6 +472,41 @@ static void test_classes(void)
     EXPECT_MSG(strstr(msg, ":2: entry's \"class\" must be a string") != NULL, "%s", msg);
 }
 
+/* Classes from the shape (the transpose's type and size against the L2): each case resolves its own class's entry,
+ * a class without one gets its own built-in defaults, and the same matrix falls in another class on a GPU with
+ * another L2. */
+static void test_shape_classes(void)
+{
+    const climb_workload *w = &climb_transpose_workload;
+    const climb_tuning *tn = w->tuning;
+    char path[400], msg[600], line[900];
+    snprintf(path, sizeof path, "%s/transpose.json", dir);
+    climb_device_info h100 = test_device("NVIDIA H100 80GB HBM3", 9, 0, 2048, 13000);
+    h100.l2_bytes = 50 << 20;
+    climb_wisdom_key large = {h100.name, 9, 0, 13000, climb_build_version, "f32,large"}, small = large;
+    small.cls = "f32,small";
+    int big[4] = {64, 16, 2, 1}, little[4] = {32, 4, 4, 1}, v[4];
+    EXPECT(climb_wisdom_store(path, w->name, tn, &large, big, "t", 1.0, msg, sizeof msg) == 0);
+    EXPECT(climb_wisdom_store(path, w->name, tn, &small, little, "t", 1.0, msg, sizeof msg) == 0);
+    climb_tuning_key k8192 = {CLIMB_SHAPE2(8192, 8192), CLIMB_F32, NULL}, k4096 = {CLIMB_SHAPE2(4096, 4096), CLIMB_F32, NULL},
+                     f64 = {CLIMB_SHAPE2(8192, 8192), CLIMB_F64, NULL};
+    climb_wisdom_outcome o = climb_wisdom_resolve(path, w->name, tn, &h100, &k8192, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(o == CLIMB_WISDOM_USED && v[0] == 64 && v[1] == 16 && v[2] == 2 && v[3] == 1, "%d %s", o, line);
+    EXPECT_MSG(strstr(line, "f32,large") != NULL, "%s", line);
+    o = climb_wisdom_resolve(path, w->name, tn, &h100, &k4096, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(o == CLIMB_WISDOM_USED && v[0] == 32 && v[1] == 4 && v[2] == 4, "%d %s", o, line);
+    o = climb_wisdom_resolve(path, w->name, tn, &h100, &f64, v, msg, sizeof msg, line, sizeof line);
+    EXPECT_MSG(o == CLIMB_WISDOM_NO_ENTRY && v[0] == 32 && v[1] == 8 && v[2] == 1 && v[3] == 0, "%d %s", o, line);
+    EXPECT_MSG(strstr(msg, "f64,large") != NULL, "%s", msg);
+    /* 5600 x 5600 f32 (251 MB) is large on the H100 (200 MiB line), small with a 60 MiB L2 */
+    climb_tuning_key mid = {CLIMB_SHAPE2(5600, 5600), CLIMB_F32, NULL};
+    o = climb_wisdom_resolve(path, w->name, tn, &h100, &mid, v, msg, sizeof msg, line, sizeof line);
+    EXPECT(o == CLIMB_WISDOM_USED && v[0] == 64);
+    h100.l2_bytes = 60 << 20;
+    o = climb_wisdom_resolve(path, w->name, tn, &h100, &mid, v, msg, sizeof msg, line, sizeof line);
+    EXPECT(o == CLIMB_WISDOM_USED && v[0] == 32 && v[1] == 4);
+}
+
 int main(void)
 {
     register_fixture();
@@ -478,6 +515,7 @@ int main(void)
     test_json();
     test_wisdom();
     test_classes();
+    test_shape_classes();
     test_hardening();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
