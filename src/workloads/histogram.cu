@@ -293,9 +293,9 @@ __device__ __forceinline__ void hist_load_vectors(const uint4 *body, size_t base
     }
 }
 
-/* hist_wide_per_warp (the best rung's kernel for the byte map): the per-warp copies, fed by 16-byte loads (16 bytes a thread a load, 4 in
- * flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths for runs. The bytes
- * before the first 16-byte boundary and after the last are counted one by one. */
+/* hist_wide_per_warp (the best rung's kernel for the byte map): the per-warp copies, fed by 16-byte loads (16
+ * bytes a thread a load, 4 in flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths
+ * for runs. The bytes before the first 16-byte boundary and after the last are counted one by one. */
 template <int MAP>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__restrict__ in, size_t n,
                                                                unsigned *counts, int map_arg, unsigned bins)
@@ -349,23 +349,24 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
 }
 
 /* hist_packed_registers, the best rung's kernel for a map that skips bytes (the letters map's 7 bins; it takes any
- * map of at most 8 bins). No atomics and no bin arithmetic while counting. With few bins every lane of a warp hits the same handful of shared
- * words, and the per-byte bin arithmetic, a branch and a variable shift cost more instructions than the memory
- * leaves time for (the letters over text ran at half CUB's speed). Here each block first writes a 256-entry table
- * in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for a byte no bin counts), in 16
- * copies so that no two lanes of a half warp read one bank (one copy had 2-way conflicts on text); consecutive
- * threads write consecutive entries, so the writes have no conflicts either (a thread writing its byte value's
- * 16 copies put a half warp's 16 writes in one bank: 16-way conflicts, a cost every block pays). A thread
+ * map of at most 8 bins). No atomics and no bin arithmetic while counting. With few bins every lane of a warp hits
+ * the same handful of shared words, and the per-byte bin arithmetic, a branch and a variable shift cost more
+ * instructions than the memory leaves time for (the letters over text ran at half CUB's speed). Here each block
+ * first writes a 256-entry table in shared memory: for byte value v, the 64-bit increment 1 << 8 * bin(v) (0 for
+ * a byte no bin counts), in 16 copies so that no two lanes of a half warp read one bank (one copy had 2-way
+ * conflicts on text); consecutive threads write consecutive entries, so the writes have no conflicts either (a
+ * thread writing its byte value's 16 copies put a half warp's 16 writes in one bank: 16-way conflicts, a cost
+ * every block pays). A thread
  * then counts a byte with one table load and one 64-bit add into eight 8-bit counters packed in a register, and
  * moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about 5 instructions a byte.
  * (A first version computed the one-hot shift per byte: 1.05x wide_per_warp; one with 4-byte SIMD compares per bin
  * edge, which Hopper emulates in several instructions each: 0.79x; docs/histogram.md.) The loads are
  * wide_per_warp's (16-byte vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one
  * reduction a bin, and the block's warps add theirs into the global bins. */
-__global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM) hist_packed_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                                 unsigned *counts, int map, unsigned bins)
+__global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
+    hist_packed_kernel(const uint8_t *__restrict__ in, size_t n, unsigned *counts, int map, unsigned bins)
 {
-    static_assert(HIST_BLOCK == 256, "one table entry a thread");
+    static_assert(HIST_BLOCK == 256, "the set-up writes HIST_BLOCK x HIST_LUT_COPIES entries: 256 byte values");
     /* 16 copies of the table, entry v's copies side by side: lane l reads copy l % 16, so the 16 lanes of each half
        warp (a 64-bit load is served a half warp at a time) always hit 16 different bank pairs */
     __shared__ unsigned long long lut[256 * HIST_LUT_COPIES];

@@ -322,7 +322,8 @@ __global__ void __launch_bounds__(BLOCK) reduce_warp_shuffle_kernel(const T *__r
  *   return value: no fence, no second read of anything, and the word is reset for the next call.
  * - f32: each block writes its sum to a slot and takes a ticket (an acquire-release atomic: no separate fence);
  *   the last block's first warp adds the slots in a fixed order, so f32 results repeat exactly (16 loads in
- *   flight a lane), and resets the ticket. (With a fence, a block barrier and the whole last block adding, 2^18 and 2^20 ran 0.6 us slower.)
+ *   flight a lane), and resets the ticket. (With a fence, a block barrier and the whole last block adding, 2^18
+ *   and 2^20 ran 0.6 us slower.)
  * The workspace: the 64-bit word, the 32-bit ticket, then one slot per block; zeroed once, left zeroed. */
 #define REDUCE_SLOT_BATCH 16u /* slots a lane of the finishing warp loads at once */
 template <typename T, unsigned BLOCK, unsigned VECS>

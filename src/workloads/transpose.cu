@@ -583,10 +583,10 @@ static int transpose_large(const climb_device_info *dev, const climb_tuning_key 
 
 /* The tuning classes: the element type, and large against small (transpose_large). The fastest set is not the
  * same for all (docs/transpose.md: on the H100, 64 x 64 tiles with 8 rows of threads are 3.5-5% faster than
- * 32 x 32 on f32 matrices of 268 MB, 1-6% slower on those of 64 MB and less). The line between the sizes measured
- * (64 MB of f32 favours 32 x 32, 268 MB favours 64 x 64) is a choice: four times the L2 lies between them on the
- * H100 (200 MB) and the H200 (240 MB), and `climb tune transpose` picks each class's values on the GPU itself, so
- * the line only decides which cases share a set. */
+ * 32 x 32 on f32 matrices of 268 MB, 537 MB read and written, and 1-6% slower on those of 64 MB, 128 MB read and
+ * written, and less). The line between those sizes is a choice: four times the L2 lies between them on the H100
+ * (200 MiB) and the H200 (240 MiB), and `climb tune transpose` picks each class's values on the GPU itself, so the
+ * line only decides which cases share a set. */
 static void transpose_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
 {
     snprintf(buf, len, "%s,%s", climb_dtype_name(k->type), transpose_large(dev, k) ? "large" : "small");
