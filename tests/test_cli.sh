@@ -328,6 +328,7 @@ rm -rf "$wdir"
 # Tuning and wisdom options.
 expect 0 'Experiment mode' tune --help
 expect 0 'tunable parameters of reduce_vectorized_single_pass' list reduce
+expect 0 'tuned per class of type and shape: the element type, and large .*one wisdom entry a class' list transpose
 expect 2 'which workload' tune
 expect 2 "unknown workload 'nosuch'" tune nosuch
 expect 2 "unknown or incomplete option '--rung'" tune reduce --rung reduce_seq_addressing

@@ -313,11 +313,14 @@ static void test_shape_classes(void)
     tn.shape_class = big_or_small;
     climb_workload s = *a;
     s.tuning = &tn;
+    char msg[4000];
+    climb_workload_validate(&s, msg, sizeof msg); /* a hook without its meaning for `climb list` */
+    EXPECT_MSG(strstr(msg, "shape_class and shape_class_meaning go together") != NULL, "%s", msg);
+    tn.shape_class_meaning = "big from a million elements on a GPU of 100 SMs, else small";
     climb_workload plain = s; /* no options: a class from the shape alone */
     plain.options = NULL;
     plain.n_options = 0;
     EXPECT(climb_tuning_has_classes(&s) && climb_tuning_has_classes(&plain));
-    char msg[4000];
     EXPECT_MSG(climb_workload_validate(&s, msg, sizeof msg) == 0, "%s", msg);
     climb_device_info dev, other;
     memset(&dev, 0, sizeof dev);

@@ -347,6 +347,9 @@ static void print_workload(const climb_workload *w, FILE *f)
         }
         if (tn->candidates)
             fprintf(f, "    candidates: the %d sets listed in the workload, not every combination\n", tn->n_candidates);
+        if (tn->shape_class)
+            fprintf(f, "    tuned per class of type and shape: %s (each class apart; one wisdom entry a class)\n",
+                    tn->shape_class_meaning);
     }
     if (w->n_sweeps > 0) {
         fprintf(f, "\n  sweeps (climb bench %s --sweep NAME):\n", w->name);

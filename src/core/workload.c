@@ -595,6 +595,8 @@ static void check_tuning(problems *p, const climb_workload *w)
         problem(p, "tuning has %d parameters (1 to %d)", tn->n_params, CLIMB_MAX_TUNABLES);
         return;
     }
+    if (!tn->shape_class != !text(tn->shape_class_meaning))
+        problem(p, "shape_class and shape_class_meaning go together");
     for (int k = 0; k < tn->n_params; k++) {
         const climb_tunable *t = &tn->params[k];
         if (!identifier(t->name) || !text(t->meaning) || t->n_values < 1 || !t->values)

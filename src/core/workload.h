@@ -184,6 +184,8 @@ typedef struct climb_tuning {
      * "f32,large", that climb_tuning_class appends to the keys_tuning options'. Cases of one class share tuned
      * values; `climb tune` tunes each class of its cases apart, and the wisdom keeps an entry per class. */
     void (*shape_class)(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len);
+    /* What shape_class's classes are, for `climb list` (required with it): "the element type, and large or small". */
+    const char *shape_class_meaning;
 } climb_tuning;
 
 /* ---- sweeps: the figures the docs draw ---- */

@@ -630,6 +630,7 @@ static const climb_tuning TRANSPOSE_TUNING = {
     .defaults = transpose_defaults,
     .rejects = transpose_rejects,
     .shape_class = transpose_class,
+    .shape_class_meaning = "the element type, and large (more bytes read and written than 4 x the L2) or small",
 };
 
 /* ---------------------------------------------------------------- harness glue */
