@@ -552,7 +552,7 @@ static void test_selection(void)
     const int input = climb_opt_find(hw->options, hw->n_options, "input");
     EXPECT(dist >= 0 && input >= 0 && hw->options[dist].generator && !hw->options[input].generator);
     n = climb_cases(hw, &o, &plan, hw->bench_shapes, hw->n_bench_shapes, &keys);
-    EXPECT(n == 4 * hw->n_bench_shapes); /* dist=all: four distributions */
+    EXPECT(n == 5 * hw->n_bench_shapes); /* dist=all: five distributions */
     free(keys);
     char dir[] = "/tmp/climb_core_XXXXXX", path[128], desc[200];
     EXPECT(mkdtemp(dir) != NULL);

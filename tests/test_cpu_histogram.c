@@ -77,6 +77,28 @@ static void test_generators(void)
             other += c[b];
     }
     EXPECT(other == 0 && lower > n * 6 / 10 && c[' '] > n / 10 && c['e'] > c['z'] * 20);
+
+    /* runs: about n / 16 stretches (a step of 0 joins two of them: 1 in 17), each a step of at most 8 from the
+       last, and over a 2^20-byte line the value drifts across many bins */
+    climb_hist_generate(seed, CLIMB_HIST_RUNS, CLIMB_HIST_BYTES, x, n);
+    climb_hist_ref(x, n, CLIMB_HIST_BYTES, 256, c);
+    size_t changes = 0, wide_steps = 0, used = 0;
+    for (size_t i = 1; i < n; i++)
+        if (x[i] != x[i - 1]) {
+            changes++;
+            wide_steps += abs((int)x[i] - (int)x[i - 1]) > 8;
+        }
+    for (int b = 0; b < 256; b++)
+        used += c[b] > 0;
+    EXPECT_MSG(changes > n / 16 * 85 / 100 && changes < n / 16 * 105 / 100 && wide_steps == 0 && used >= 64,
+               "runs: %zu changes, %zu steps over 8, %zu values", changes, wide_steps, used);
+    climb_hist_generate(seed, CLIMB_HIST_RUNS, CLIMB_HIST_LETTERS, x, n);
+    size_t letters = 0;
+    for (size_t i = 0; i < n; i++)
+        letters += x[i] >= 'a' && x[i] <= 'z';
+    EXPECT(letters == n); /* only letters */
+    uint8_t one[3];
+    climb_hist_generate(seed, CLIMB_HIST_RUNS, CLIMB_HIST_BYTES, one, 3); /* shorter than a run: no overrun */
     free(x);
 }
 

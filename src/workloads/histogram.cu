@@ -117,6 +117,19 @@ extern "C" void climb_hist_generate(uint64_t seed, int dist, int map, uint8_t *x
         }
         break;
     }
+    case CLIMB_HIST_RUNS: {
+        int v = (int)(climb_rng_next(&r) & 255);
+        for (size_t i = 0; i < n;) {
+            const double u = ((double)(climb_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+            const double len = 1 + floor(log(u) / log(15.0 / 16.0)); /* geometric, mean 16 */
+            const size_t k = len < (double)(n - i) ? (size_t)len : n - i;
+            memset(x + i, letters ? (int)hist_letter(&r) : v, k);
+            i += k;
+            v += (int)(climb_rng_next(&r) % 17) - 8;
+            v = v < 0 ? 0 : v > 255 ? 255 : v;
+        }
+        break;
+    }
     default:
         for (size_t i = 0; i + 8 <= n; i += 8) {
             const uint64_t v = climb_rng_next(&r);
@@ -645,7 +658,7 @@ static const climb_rung_info *hist_rung_info(int i) { return &HIST_RUNGS[i].info
 
 /* ---------------------------------------------------------------- options */
 
-static const char *const HIST_DISTS[] = {"uniform", "constant", "skewed", "text", NULL};
+static const char *const HIST_DISTS[] = {"uniform", "constant", "skewed", "text", "runs", NULL};
 static const char *const HIST_MAPS[] = {"bytes", "letters", NULL};
 enum { OPT_BINS, OPT_MAP, OPT_DIST, OPT_INPUT };
 static constexpr climb_option HIST_OPTIONS[] = {
@@ -657,7 +670,8 @@ static constexpr climb_option HIST_OPTIONS[] = {
      .def = "bytes", .choices = HIST_MAPS, .check_def = "all"},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated input: uniform random bytes, constant (all one value), skewed (geometric), text "
-                "(English-like); not used with --input",
+                "(English-like), runs (a photograph's scan lines: stretches of one value, drifting); not used with "
+                "--input",
      .def = "all", .choices = HIST_DISTS, .generator = 1},
     {.name = "input", .kind = CLIMB_OPT_FILE, .meaning = "a file whose bytes are counted (a text for map=letters)",
      .def = ""},

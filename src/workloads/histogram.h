@@ -26,8 +26,10 @@ void climb_hist_ref(const uint8_t *x, size_t n, int map, unsigned bins, uint64_t
 
 /* The generated inputs (the dist option): uniform random bytes; all equal (one value, drawn); skewed (geometric,
  * P(k) = 0.3 x 0.7^k, so a few values take most bytes); English-like text (words of letters at English
- * frequencies, spaces, punctuation, line breaks). With LETTERS, constant and skewed draw letters. */
-enum { CLIMB_HIST_UNIFORM = 0, CLIMB_HIST_CONSTANT = 1, CLIMB_HIST_SKEWED = 2, CLIMB_HIST_TEXT = 3 };
+ * frequencies, spaces, punctuation, line breaks); runs, as a photograph's scan lines are (stretches of one value,
+ * geometric lengths of mean 16, each value a step of -8 to +8 from the last, held within 0..255). With LETTERS,
+ * constant, skewed and runs draw letters. */
+enum { CLIMB_HIST_UNIFORM = 0, CLIMB_HIST_CONSTANT = 1, CLIMB_HIST_SKEWED = 2, CLIMB_HIST_TEXT = 3, CLIMB_HIST_RUNS = 4 };
 void climb_hist_generate(uint64_t seed, int dist, int map, uint8_t *x, size_t n);
 
 /* The best rung for the library face (src/lib/histogram.c): counts[0 .. bins) = the histogram of in[0 .. n) with
