@@ -1504,7 +1504,6 @@ static int cmd_bench(int argc, char **argv)
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
         climb_progress_break(&meter); /* what target_run says starts a line of its own */
-        a.run.options = &a.plans[t];
         int n_shapes;
         const climb_shape *shapes = climb_bench_shapes(a.targets[t], &a.run, &n_shapes);
         target_run(&a, t, shapes, n_shapes, &dev, &rep);

@@ -369,9 +369,9 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
  * a byte no bin counts), in 16 copies so that no two lanes of a half warp read one bank (one copy had 2-way
  * conflicts on text); consecutive threads write consecutive entries, so the writes have no conflicts either (a
  * thread writing its byte value's 16 copies put a half warp's 16 writes in one bank: 16-way conflicts, a cost
- * every block pays). A thread
- * then counts a byte with one table load and one 64-bit add into eight 8-bit counters packed in a register, and
- * moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about 5 instructions a byte.
+ * every block pays). A thread then counts a byte with one table load and one 64-bit add into eight 8-bit counters
+ * packed in a register, and moves them into eight 32-bit counters after every 64 bytes, before one can wrap: about
+ * 5 instructions a byte.
  * (A first version computed the one-hot shift per byte: 1.05x wide_per_warp; one with 4-byte SIMD compares per bin
  * edge, which Hopper emulates in several instructions each: 0.79x; docs/histogram.md.) The loads are
  * wide_per_warp's (16-byte vectors, 4 in flight, streamed past L2). At the end each warp sums its lanes with one
@@ -511,22 +511,6 @@ static cudaError_t launch_wide(const hist_args *a)
         hist_wide_kernel<-1><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
-/* The packed kernel's passes (64 x HIST_BLOCK bytes each, one of its loop) a block when its grid is the blocks
- * that can run at once (HIST_PACKED_BLOCKS_PER_SM an SM), and that grid with the passes spread evenly, so that no
- * block runs one more pass than the rest (2^24 letters: 1024 passes on a grid capped at 792 blocks left some blocks
- * a second pass alone; 512 blocks of 2 passes each ran 18.7 -> 15.5 us, docs/histogram.md). */
-static unsigned hist_packed_passes(int sms, size_t n)
-{
-    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK),
-                   cap = (unsigned)(sms > 0 ? sms : 1) * HIST_PACKED_BLOCKS_PER_SM;
-    return (want + cap - 1) / cap;
-}
-static unsigned hist_packed_grid(int sms, size_t n)
-{
-    const unsigned want = hist_grid(sms, n, 64 * HIST_BLOCK), passes = hist_packed_passes(sms, n);
-    return (want + passes - 1) / passes;
-}
-
 /* packed_registers, the best rung: the packed counters for a map that skips bytes (letters), where
  * wide_per_warp's atomics on its few hot words cost most, once every block makes two passes or more: a block's
  * table (4096 entries written, a barrier) and its final reductions are a fixed cost that one pass does not pay
@@ -535,13 +519,20 @@ static unsigned hist_packed_grid(int sms, size_t n)
  * uniform bytes, 2^24: 11.4 against 13.2 us; docs/histogram.md), and for a single pass. */
 static cudaError_t launch_packed(const hist_args *a)
 {
-    if (a->map == CLIMB_HIST_BYTES || hist_nbins(a) > HIST_PACKED_MAX_BINS || hist_packed_passes(a->sms, a->n) < 2)
+    /* The passes (64 x HIST_BLOCK bytes each, one of the kernel's loop) a block makes when the grid is the blocks
+       that can run at once (HIST_PACKED_BLOCKS_PER_SM an SM); the grid then spreads them evenly, so that no block
+       runs one more pass than the rest (2^24 letters: 1024 passes on a grid capped at 792 blocks left some blocks
+       a second pass alone; 512 blocks of 2 passes each ran 18.7 -> 15.5 us, docs/histogram.md). */
+    const unsigned want = hist_grid(a->sms, a->n, 64 * HIST_BLOCK),
+                   cap = (unsigned)(a->sms > 0 ? a->sms : 1) * HIST_PACKED_BLOCKS_PER_SM,
+                   passes = (want + cap - 1) / cap;
+    if (a->map == CLIMB_HIST_BYTES || hist_nbins(a) > HIST_PACKED_MAX_BINS || passes < 2)
         return launch_wide(a);
     cudaError_t e = zero_counts(a);
     if (e != cudaSuccess)
         return e;
-    hist_packed_kernel<<<hist_packed_grid(a->sms, a->n), HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
-                                                                               a->bins);
+    hist_packed_kernel<<<(want + passes - 1) / passes, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
+                                                                             a->bins);
     return cudaGetLastError();
 }
 
