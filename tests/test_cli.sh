@@ -145,8 +145,9 @@ expect 0 '^  i32 n=1$' check reduce --quick --dry-run --type i32
 expect 0 '^sgemm: 12 cases x' check sgemm --quick --dry-run
 expect 0 'form=tt\]$' check sgemm --quick --dry-run
 expect 0 '^sgemm: 3 cases x' check sgemm --quick --set form=nt --dry-run
-expect 0 '^histogram: 30 cases x' check histogram --quick --dry-run
+expect 0 '^histogram: 40 cases x' check histogram --quick --dry-run
 expect 0 'map=letters' check histogram --quick --dry-run
+expect 0 'u8 n=16777229 \[bins=256 map=letters dist=text\]' check histogram --quick --dry-run
 expect 0 '^sgemm: 1 case x' bench sgemm --size 64x64x64 --dry-run
 expect 0 'climb check runs all' list sgemm
 # the quick run (bench all's default, bench W --quick): each workload's main sizes; --full the bench list

@@ -956,7 +956,11 @@ static const climb_shape HIST_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(257),   CLIMB_SHAPE1(511),   CLIMB_SHAPE1(2047),    CLIMB_SHAPE1(2049),   CLIMB_SHAPE1(4095),
     CLIMB_SHAPE1(4097),  CLIMB_SHAPE1(16385), CLIMB_SHAPE1(65537),   CLIMB_SHAPE1(1000003),
     CLIMB_SHAPE1((size_t)1 << 22), CLIMB_SHAPE1(((size_t)1 << 24) + 13)};
-static const climb_shape HIST_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(2049), CLIMB_SHAPE1(65537)};
+/* For the sanitizer: 1, a block's worth and a pass's worth either side, and 2^24 + 13, which the letters take
+ * through the packed kernel, two passes a block on any GPU of up to 256 SMs (1025 passes, 4 blocks an SM; the
+ * smaller sizes take wide_per_warp's kernel there). */
+static const climb_shape HIST_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(2049), CLIMB_SHAPE1(65537),
+                                                CLIMB_SHAPE1(((size_t)1 << 24) + 13)};
 
 static const climb_sweep HIST_SWEEPS[] = {
     {.name = "bins",
