@@ -53,6 +53,54 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diag
     y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
 }
 
+/* The plan's JDS: spmv_jds_kernel's rows and order of additions (so the same sums, bit for bit), with the
+ * diagonals taken SPMV_JDS_AHEAD at a time. The plain loop cannot start a diagonal's column load before the last
+ * diagonal's test (a loop that may stop at any diagonal), so each thread has one column load, then one x load, in
+ * flight at a time. Here the group's lengths are read first (jd_ptr, the same for the whole warp), then the
+ * group's columns and values, then its x: AHEAD nonzeros' loads in flight a thread. A diagonal past the row's
+ * length is a predicated-off load. */
+#define SPMV_JDS_AHEAD 4
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ahead_kernel(int rows, int diagonals,
+                                                                    const int *__restrict__ perm,
+                                                                    const int *__restrict__ jd_ptr,
+                                                                    const int *__restrict__ ci,
+                                                                    const T *__restrict__ val,
+                                                                    const T *__restrict__ x, T *__restrict__ y,
+                                                                    T alpha, T beta)
+{
+    const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
+    if (i >= rows)
+        return;
+    T s = 0;
+    for (int d = 0; d < diagonals; d += SPMV_JDS_AHEAD) {
+        int at[SPMV_JDS_AHEAD], c[SPMV_JDS_AHEAD];
+        bool has[SPMV_JDS_AHEAD];
+        T v[SPMV_JDS_AHEAD];
+        int start = jd_ptr[d];
+#pragma unroll
+        for (int k = 0; k < SPMV_JDS_AHEAD; k++) {
+            const int end = d + k < diagonals ? jd_ptr[d + k + 1] : start;
+            has[k] = i < end - start;
+            at[k] = start + i;
+            start = end;
+        }
+        if (!has[0])
+            break;
+#pragma unroll
+        for (int k = 0; k < SPMV_JDS_AHEAD; k++) {
+            c[k] = has[k] ? ci[at[k]] : 0;
+            v[k] = has[k] ? val[at[k]] : T(0);
+        }
+#pragma unroll
+        for (int k = 0; k < SPMV_JDS_AHEAD; k++)
+            if (has[k])
+                s += v[k] * x[c[k]];
+    }
+    const int r = perm[i];
+    y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
+}
+
 /* spmv_merge_blocks: each block takes a row block, a run of whole rows holding about a fixed budget of
  * merge items (rows + nonzeros), found once per matrix. The block loads the run's values and columns coalesced,
  * multiplies them by x into shared memory, and then each thread takes an equal share of the merged list of row

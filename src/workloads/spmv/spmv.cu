@@ -688,6 +688,7 @@ SPMV_KERNELS_FN(k_scalar, spmv_csr_scalar_kernel)
 SPMV_KERNELS_FN(k_ell, spmv_ell_kernel)
 SPMV_KERNELS_FN(k_coo, spmv_coo_kernel)
 SPMV_KERNELS_FN(k_jds, spmv_jds_kernel)
+SPMV_KERNELS_FN(k_jds_ahead, spmv_jds_ahead_kernel)
 SPMV_KERNELS_FN(k_jds_ell, spmv_jds_ell_kernel)
 
 /* One kernel at index i of o (core's helper with spmv's block); the next index. */
@@ -752,7 +753,7 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
     });
     climb_kernel_desc more[5];
     k_merge(t, NULL, NULL, &more[0], 1);
-    k_jds(t, NULL, NULL, &more[1], 1);
+    k_jds_ahead(t, NULL, NULL, &more[1], 1);
     k_coo(t, NULL, NULL, &more[3], 1);
     climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
         typedef decltype(x) T;

@@ -78,6 +78,7 @@ typedef struct climb_spmv_plan_dev {
     int *coo_row;             /* each nonzero's row when the plan runs COO (NULL when it does not) */
     void *jds_val;
     int diagonals;
+    int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
     size_t bytes;             /* device bytes the plan keeps */
     int no_trial;             /* in: 1 takes the rules' choice untimed (also CLIMB_SPMV_NO_TRIAL in the environment) */
     char choice[320];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
