@@ -90,6 +90,11 @@ double climb_wall_s(void);
 /* Median, min, max, mean and noise of n samples in microseconds (sorts x). */
 void climb_timing_stats(double *x, int n, climb_timing *out);
 
+/* Launches a kernel that keeps stream s busy for about `ns` nanoseconds: launches the host enqueues behind it in
+ * that time run back to back, so that an event recorded after it times the GPU's work and not the host's launch
+ * rate (what the cold samples' L2 flush does for the bench). */
+cudaError_t climb_launch_gate(unsigned ns, cudaStream_t s);
+
 /* Launches a read of `bytes` at `buf` (multiple of 16 B, 16-B aligned) that the compiler cannot drop. */
 cudaError_t climb_launch_read_pass(const void *buf, size_t bytes, unsigned *sink, cudaStream_t s);
 
