@@ -537,14 +537,14 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
 }
 
 /* `reps` runs of plan q back to back between two events: the time of one in microseconds, or < 0 (*e says why).
- * A gate of 10 us a run (at most 160) holds the stream while the host enqueues them: without it a short run's time
+ * A gate of 20 us a run (at most 200) holds the stream while the host enqueues them: without it a short run's time
  * was the host's launch rate (COO, two launches a run, took 14.1 us a run in one trial and 7.4 in another on the
  * same matrix, where the bench's samples give 7.9). */
 static double time_runs(const climb_spmv_plan_dev *q, int reps, const void *x, void *y, cudaEvent_t ev[2],
                         cudaStream_t s, cudaError_t *e)
 {
     float ms = 0;
-    *e = climb_launch_gate(10000u * (unsigned)(reps < 16 ? reps : 16), s);
+    *e = climb_launch_gate(reps < 10 ? 20000u * (unsigned)reps : 200000u, s);
     if (*e == cudaSuccess)
         *e = cudaEventRecord(ev[0], s);
     for (int r = 0; r < reps && *e == cudaSuccess; r++)
@@ -629,9 +629,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     /* the others the row lengths admit, the cheaper to build first: lanes at the mean rounded up to a power of two,
      * the row blocks, COO where some rows are long, smaller row blocks where the usual ones would not give every
      * multiprocessor 4, and last JDS where no row is long and rows average more than 8. The trial stops trying once
-     * it has spent 12 runs' time of the fastest so far (at least 4 ms: a small matrix's fixed costs, its builds'
-     * synchronisations and the gates and second samples of short candidates; at 2 ms the gates left COO untried on
-     * two graphs where it is the fastest), so that a large matrix's plan costs about 20 runs. */
+     * it has spent 12 runs' time of the fastest so far (at least 2 ms: a small matrix's fixed costs), so that a
+     * large matrix's plan costs about 20 runs. */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : 0;
     const int no_long = rules_path == 0 && best.n_long == 0;
@@ -639,7 +638,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
     const int some_long = !no_long;
     for (int c = 0; e == cudaSuccess && c < 6; c++) {
-        const double budget = 12.0 * best_t > 4000.0 ? 12.0 * best_t : 4000.0;
+        const double budget = 12.0 * best_t > 2000.0 ? 12.0 * best_t : 2000.0;
         if (1e6 * (plan_clock() - t0) > budget)
             break;
         climb_spmv_plan_dev q = *p;
