@@ -276,6 +276,18 @@ extern "C" int climb_spmv_lanes(double mean)
 
 extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
 
+/* 12 runs of the fastest so far, so that a large matrix's plan costs about 20 runs (issue 25's goal, for matrices of
+ * more than 1M nonzeros), with a floor for the fixed costs of a small matrix's trial: its builds' allocations and
+ * synchronisations, and the gates and second samples of short candidates. 2 ms for the large ones; 4 ms for those
+ * of at most 1M nonzeros, whose runs are short enough that the plan's fixed costs are hundreds of runs anyway. At
+ * 2 ms for all (8182110), the trial on the graphs wiki-Vote and email-Enron stopped after three candidates, before
+ * COO, their fastest path (docs/spmv.md). */
+extern "C" double climb_spmv_trial_budget_us(long long nnz, double best_us)
+{
+    const double floor_us = nnz > 1000000 ? 2000.0 : 4000.0;
+    return 12.0 * best_us > floor_us ? 12.0 * best_us : floor_us;
+}
+
 extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
 {
     if (p->merge) {
@@ -629,8 +641,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     /* the others the row lengths admit, the cheaper to build first: lanes at the mean rounded up to a power of two,
      * the row blocks, COO where some rows are long, smaller row blocks where the usual ones would not give every
      * multiprocessor 4, and last JDS where no row is long and rows average more than 8. The trial stops trying once
-     * it has spent 12 runs' time of the fastest so far (at least 2 ms: a small matrix's fixed costs), so that a
-     * large matrix's plan costs about 20 runs. */
+     * it has spent climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 2 ms (4 ms for a matrix
+     * of at most 1M nonzeros). */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : 0;
     const int no_long = rules_path == 0 && best.n_long == 0;
@@ -638,8 +650,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
     const int some_long = !no_long;
     for (int c = 0; e == cudaSuccess && c < 6; c++) {
-        const double budget = 12.0 * best_t > 2000.0 ? 12.0 * best_t : 2000.0;
-        if (1e6 * (plan_clock() - t0) > budget)
+        if (1e6 * (plan_clock() - t0) > climb_spmv_trial_budget_us(p->nnz, best_t))
             break;
         climb_spmv_plan_dev q = *p;
         if (c == 0 && rules_path != 0)

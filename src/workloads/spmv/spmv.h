@@ -88,6 +88,9 @@ typedef struct climb_spmv_plan_dev {
  * the long-row threshold for those lanes. */
 int climb_spmv_lanes(double mean);
 int climb_spmv_long_min(int lanes);
+/* How long the plan's trial may go on trying candidates (microseconds since it began), with the fastest at best_us:
+ * 12 of its runs, and at least 2 ms, or 4 ms for a matrix of at most 1M nonzeros (plan.cu says why). */
+double climb_spmv_trial_budget_us(long long nnz, double best_us);
 
 /* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
  * [0, cols)): *bad = 0 if it is one, else 1 (row pointers) or 2 (a column). Synchronises s. */
