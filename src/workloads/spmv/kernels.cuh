@@ -53,8 +53,8 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diag
     y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
 }
 
-/* The plan's JDS: spmv_jds_kernel's rows and order of additions (so the same sums, bit for bit), with the
- * diagonals taken SPMV_JDS_AHEAD at a time. The plain loop cannot start a diagonal's column load before the last
+/* The plan's JDS: spmv_jds_kernel's rows, and its products added in the same order, with the diagonals taken
+ * SPMV_JDS_AHEAD at a time. The plain loop cannot start a diagonal's column load before the last
  * diagonal's test (a loop that may stop at any diagonal), so each thread has one column load, then one x load, in
  * flight at a time. Here the group's lengths are read first (jd_ptr, the same for the whole warp), then the
  * group's columns and values, then its x: AHEAD nonzeros' loads in flight a thread. A diagonal past the row's
