@@ -1,6 +1,7 @@
 /* Measured ceilings: what this GPU really does for the simplest memory and arithmetic loops, so each
  * rung can be judged against the hardware it runs on rather than a datasheet. */
 #include "check.h"
+#include "device_primitives.cuh"
 #include "device.h"
 #include "timing.h"
 
@@ -91,11 +92,9 @@ __global__ void ceiling_empty_kernel(void) {}
 /* One thread that spins until `ns` nanoseconds of the GPU's global timer have passed. */
 __global__ void timing_gate_kernel(unsigned long long ns)
 {
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    while (t - t0 < ns);
+    const unsigned long long t0 = climb_globaltimer();
+    while (climb_globaltimer() - t0 < ns) {
+    }
 }
 
 extern "C" cudaError_t climb_launch_gate(unsigned ns, cudaStream_t s)

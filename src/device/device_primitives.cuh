@@ -156,6 +156,14 @@ __device__ __forceinline__ T climb_block_exclusive_scan(T v, T *scratch, T *tota
 
 /* ---- grid ---- */
 
+/* The GPU's global timer, in nanoseconds (the same clock on every SM). */
+__device__ __forceinline__ unsigned long long climb_globaltimer()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 /* Every thread of every block calls it once, after the block has written what it leaves for the others (a partial
  * sum in a slot): true in every thread of the block that arrives last, which may then read every block's slot.
  * Thread 0 fences the block's writes device-wide before it takes a ticket; the last block fences again before it

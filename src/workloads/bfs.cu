@@ -581,13 +581,6 @@ struct bfs_best_args {
     bfs_state *st;
 };
 
-__device__ __forceinline__ unsigned long long bfs_now()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
 {
     cg::grid_group grid = cg::this_grid();
@@ -617,7 +610,7 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
     }
     grid.sync();
     if (gt == 0)
-        st->t[0] = bfs_now();
+        st->t[0] = climb_globaltimer();
     bool bottom = false;
     int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0;
     for (int cur = 0;; cur++) {
@@ -684,7 +677,7 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
         bfs_wbuf_done(wb, o);
         grid.sync();
         if (gt == 0 && cur < BFS_TIMED)
-            st->t[cur + 1] = bfs_now();
+            st->t[cur + 1] = climb_globaltimer();
         unvisited -= bfs_count_edges(((volatile unsigned long long *)st->count)[nxt]);
         int *t = qin;
         qin = qout;

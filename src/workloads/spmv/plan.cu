@@ -516,6 +516,14 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
         snprintf(buf, n, "%d lanes", p->lanes);
 }
 
+/* The plan's JDS kernel: one diagonal at a time, or SPMV_JDS_AHEAD (the same arguments). */
+template <typename T>
+static void (*jds_kernel_of(const climb_spmv_plan_dev *p))(int, int, const int *, const int *, const int *, const T *,
+                                                           const T *, T *, T, T)
+{
+    return p->jds_plain ? spmv_jds_kernel<T> : spmv_jds_ahead_kernel<T>;
+}
+
 /* Loads a path's kernels (the runtime loads a kernel at its first launch), so that a candidate's first timed run
  * does not pay for it. */
 template <typename T> static void preload(const climb_spmv_plan_dev *p)
@@ -530,10 +538,7 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
         else
             cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
     } else if (p->jds_perm) {
-        if (p->jds_plain)
-            cudaFuncGetAttributes(&at, spmv_jds_kernel<T>);
-        else
-            cudaFuncGetAttributes(&at, spmv_jds_ahead_kernel<T>);
+        cudaFuncGetAttributes(&at, jds_kernel_of<T>(p));
     } else {
         switch (p->lanes) {
         case 1: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 1>); break;
@@ -677,11 +682,11 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
             climb_spmv_plan_dev r = q;
             r.jds_plain = 1;
             const double t2 = time_candidate(&r, t < best_t ? t : best_t, x, y, ev, s, &e);
-            if (e == cudaSuccess && used < sizeof line)
-                used += (size_t)snprintf(line + used, sizeof line - used, t2 < 0.97 * t ? ", JDS %.1f"
-                                                                                        : ", JDS, a diagonal at a time %.1f",
-                                         t2 < 0.97 * t ? t : t2);
-            if (e == cudaSuccess && t2 < 0.97 * t) {
+            const int plain = e == cudaSuccess && t2 < 0.97 * t;
+            if (e == cudaSuccess && used < sizeof line) /* the one not kept; the kept one's entry follows */
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f",
+                                         plain ? "JDS" : "JDS, a diagonal at a time", plain ? t : t2);
+            if (plain) {
                 q.jds_plain = 1;
                 t = t2;
             }
@@ -780,12 +785,8 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     if (p->merge)
         return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
     if (p->jds_perm) {
-        if (p->jds_plain)
-            spmv_jds_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-                p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
-        else
-            spmv_jds_ahead_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-                p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
+        jds_kernel_of<T>(p)<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);
         return cudaGetLastError();
     }
     cudaError_t e;
