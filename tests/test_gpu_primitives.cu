@@ -325,7 +325,7 @@ static void test_merge_path(int on_gpu)
     }
 }
 
-int main(void)
+extern "C" int main(void) /* C linkage: climb-tests calls it from C as climb_test_main_test_gpu_primitives */
 {
     test_merge_path(0); /* the host half runs where there is no GPU too, and its failure is a failure there */
     if (test_failures)
