@@ -1,7 +1,7 @@
 /* CPU tests of the SpMV workload's logic: the five generators (exact nonzero counts, sorted in-range columns,
  * symmetric stencils, the power law's mean and cap, rectangular cuts, seeds), the row statistics, the merge-path
- * search against a sequential merge, the row blocks' guarantees, the lanes rule, the Matrix Market load hook,
- * and the option table. */
+ * search against a sequential merge, the row blocks' guarantees, the windowed JDS's layout, the lanes rule, the
+ * Matrix Market load hook, and the option table. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +249,137 @@ static void test_block_flags(void)
         }
 }
 
+/* The windowed JDS's layout held to its definition (spmv.h): NULL, or what is wrong. Each window's ranks are its rows,
+ * longest first, ties in row order; its starts are the sums of min(length, d); every nonzero lands once, inside the
+ * window's span of the CSR; and y computed the kernel's way from the scattered copy (rank i walks the diagonals while
+ * it has one) equals the CSR's row-order sums bit for bit, the same products added in the same order. */
+static const char *windows_check(const climb_csr *m, const int32_t *perm, const int64_t *woff, const int32_t *jd)
+{
+    static char why[200];
+    const int W = CLIMB_SPMV_WINDOW;
+    const int64_t windows = ((int64_t)m->rows + W - 1) / W, nnz = m->nnz;
+    int32_t *ci = malloc(((size_t)nnz + 1) * sizeof *ci), *seen = calloc((size_t)nnz + 1, sizeof *seen);
+    double *v = malloc(((size_t)nnz + 1) * sizeof *v);
+    const char *bad = NULL;
+#define LEN(r) (m->row_ptr[(r) + 1] - m->row_ptr[r])
+#define FAIL(...) do { snprintf(why, sizeof why, __VA_ARGS__); bad = why; goto done; } while (0)
+    if (woff[0] != 0)
+        FAIL("woff[0] = %lld", (long long)woff[0]);
+    for (int64_t w = 0; w < windows; w++) {
+        const int64_t first = w * W;
+        const int n = (int)(m->rows - first < W ? m->rows - first : W);
+        int32_t longest = 0;
+        for (int i = 0; i < n; i++) {
+            const int32_t r = perm[first + i];
+            if (r < first || r >= first + n)
+                FAIL("window %lld rank %d: row %d is not the window's", (long long)w, i, r);
+            if (i > 0 && (LEN(perm[first + i - 1]) < LEN(r) ||
+                          (LEN(perm[first + i - 1]) == LEN(r) && perm[first + i - 1] >= r)))
+                FAIL("window %lld ranks %d and %d out of order", (long long)w, i - 1, i);
+            longest = LEN(r) > longest ? LEN(r) : longest;
+        }
+        if (woff[w + 1] - woff[w] != longest + 1)
+            FAIL("window %lld: %lld starts for a longest row of %d", (long long)w, (long long)(woff[w + 1] - woff[w]),
+                 longest);
+        for (int32_t d = 0; d <= longest; d++) {
+            int64_t want = 0;
+            for (int i = 0; i < n; i++)
+                want += LEN(perm[first + i]) < d ? LEN(perm[first + i]) : d;
+            if (jd[woff[w] + d] != want)
+                FAIL("window %lld diagonal %d starts at %d, not %lld", (long long)w, d, jd[woff[w] + d], (long long)want);
+        }
+        for (int i = 0; i < n; i++) {
+            const int32_t r = perm[first + i];
+            for (int32_t k = 0; k < LEN(r); k++) {
+                const int64_t at = m->row_ptr[first] + jd[woff[w] + k] + i;
+                if (at < m->row_ptr[first] || at >= m->row_ptr[first + n] || seen[at]++)
+                    FAIL("window %lld rank %d nonzero %d at %lld: outside the window or taken", (long long)w, i, k,
+                         (long long)at);
+                ci[at] = m->col_idx[m->row_ptr[r] + k];
+                v[at] = m->val[m->row_ptr[r] + k];
+            }
+        }
+    }
+    for (int64_t w = 0; w < windows; w++) { /* the kernel's walk, one diagonal at a time */
+        const int64_t first = w * W;
+        const int32_t *wjd = jd + woff[w];
+        const int diagonals = (int)(woff[w + 1] - woff[w]) - 1;
+        for (int i = 0; i < W && first + i < m->rows; i++) {
+            double got = 0, want = 0;
+            for (int d = 0; d < diagonals && i < wjd[d + 1] - wjd[d]; d++) {
+                const int64_t at = m->row_ptr[first] + wjd[d] + i;
+                got += v[at] * (1.0 + ci[at] % 7);
+            }
+            const int32_t r = perm[first + i];
+            for (int32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j++)
+                want += m->val[j] * (1.0 + m->col_idx[j] % 7);
+            if (got != want)
+                FAIL("window %lld rank %d: %.17g, the CSR's %.17g", (long long)w, i, got, want);
+        }
+    }
+done:
+#undef LEN
+#undef FAIL
+    free(ci);
+    free(seen);
+    free(v);
+    return bad;
+}
+
+static void test_windows_layout(void)
+{
+    climb_csr m;
+    const int64_t shapes[][2] = {{0, 0}, {1, 1}, {255, 300}, {256, 256}, {257, 100}, {20000, 20000}};
+    for (int matrix = 0; matrix <= CLIMB_SPMV_FEM; matrix++)
+        for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+            if (gen(matrix, shapes[sh][0], shapes[sh][1], 11 + sh, &m) != 0)
+                continue;
+            int32_t *perm = malloc(((size_t)m.rows + 1) * sizeof *perm), *jd = NULL;
+            int64_t *woff = malloc(((size_t)m.rows / CLIMB_SPMV_WINDOW + 2) * sizeof *woff);
+            EXPECT(climb_spmv_windows_layout(m.row_ptr, m.rows, perm, woff, &jd) == 0);
+            const char *why = jd ? windows_check(&m, perm, woff, jd) : "no layout";
+            EXPECT_MSG(why == NULL, "matrix %d %dx%d: %s", matrix, m.rows, m.cols, why ? why : "");
+            free(perm);
+            free(woff);
+            free(jd);
+            climb_csr_free(&m);
+        }
+    /* rows with nothing and whole windows of empty rows: 1000 rows, nonzeros only in rows 300 .. 399 and 999 */
+    {
+        int32_t rp[1001], ci[600];
+        double v[600];
+        int32_t n = 0;
+        for (int32_t r = 0; r < 1000; r++) {
+            rp[r] = n;
+            const int32_t len = r >= 300 && r < 400 ? r % 5 : r == 999 ? 100 : 0;
+            for (int32_t k = 0; k < len; k++, n++) {
+                ci[n] = r == 999 ? 10 * k : r + k;
+                v[n] = 0.25 * (k + 1) - r * 1e-3;
+            }
+        }
+        rp[1000] = n;
+        climb_csr e = {.rows = 1000, .cols = 1000, .nnz = n, .row_ptr = rp, .col_idx = ci, .val = v};
+        int32_t perm[1000], *jd = NULL;
+        int64_t woff[5];
+        EXPECT(climb_spmv_windows_layout(rp, 1000, perm, woff, &jd) == 0);
+        const char *why = windows_check(&e, perm, woff, jd);
+        EXPECT_MSG(why == NULL, "empty windows: %s", why ? why : "");
+        EXPECT(woff[1] - woff[0] == 1 && woff[4] - woff[3] == 101);
+        /* the check can fail: two ranks of different lengths swapped (window 1's ranks 19 and 20, its last row of 4
+           and first of 3), and a start one off */
+        int32_t swapped[1000];
+        memcpy(swapped, perm, sizeof perm);
+        const int32_t t = swapped[275];
+        swapped[275] = swapped[276];
+        swapped[276] = t;
+        EXPECT(rp[swapped[275] + 1] - rp[swapped[275]] == 3 && rp[swapped[276] + 1] - rp[swapped[276]] == 4);
+        EXPECT(windows_check(&e, swapped, woff, jd) != NULL);
+        jd[woff[1] + 2]++;
+        EXPECT(windows_check(&e, perm, woff, jd) != NULL);
+        free(jd);
+    }
+}
+
 static void test_lanes(void)
 {
     EXPECT(climb_spmv_lanes(0) == 1 && climb_spmv_lanes(6.96) == 1 && climb_spmv_lanes(8) == 1);
@@ -325,6 +456,7 @@ int main(void)
     test_generators();
     test_merge_search();
     test_block_flags();
+    test_windows_layout();
     test_lanes();
     test_stats();
     test_tolerance();

@@ -2,7 +2,8 @@
  * files with empty rows, an empty last row, a 1 x 1 matrix, a single dense row, rectangular shapes both ways and a
  * pattern file, each row checked against the CPU from poisoned output; proof that a wrong y fails (one product
  * lost in one row); the C API (alpha and beta, beta = 0 over NaN, the validation flag, a power-law matrix that
- * takes the merge plan, a matrix with long rows listed, bad arguments). */
+ * takes the merge plan, a matrix with long rows listed, bad arguments); the plan's windowed JDS built on the device
+ * against its host layout. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -382,6 +383,154 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* The plan's windowed JDS built on the device (only_windows), held array by array to the host layout
+ * (climb_spmv_windows_layout, which test_cpu_spmv holds to its definition) and to the host's scatter, then run with
+ * alpha and beta against the CPU: FEM-like rows over many windows, 257 rows (a last window of one row), one row, a
+ * power law (long rows among short ones), a band, and rows with whole empty windows. */
+static void windows_case(const climb_csr *m, uint64_t seed)
+{
+    const int W = CLIMB_SPMV_WINDOW;
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    const size_t windows = (rows + W - 1) / W;
+    int32_t *perm = malloc((rows + 1) * 4), *jd = NULL, *hci = malloc((nnz + 1) * 4), *gi = malloc((rows + nnz + 1) * 4);
+    int64_t *woff = malloc((windows + 1) * 8), *goff = malloc((windows + 1) * 8);
+    double *hv = malloc((nnz + 1) * 8), *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8),
+           *ref = malloc((rows + 1) * 8), *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
+    void *buf = malloc((rows + cols + nnz + 1) * 8);
+    EXPECT(climb_spmv_windows_layout(m->row_ptr, m->rows, perm, woff, &jd) == 0);
+    for (size_t wi = 0; wi < windows; wi++) /* the host's scatter, as the ladder's jds_windows rung does it */
+        for (size_t i = 0; i < (size_t)W && wi * W + i < rows; i++) {
+            const int32_t r = perm[wi * W + i], b = m->row_ptr[r];
+            for (int32_t k = 0; k < m->row_ptr[r + 1] - b; k++) {
+                const int64_t at = m->row_ptr[wi * W] + jd[woff[wi] + k] + (int64_t)i;
+                hci[at] = m->col_idx[b + k];
+                hv[at] = m->val[b + k];
+            }
+        }
+    int32_t *d_rp, *d_ci;
+    void *d_val, *d_x, *d_y;
+    EXPECT(cudaMalloc((void **)&d_rp, (rows + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_ci, (nnz + 1) * 4) == cudaSuccess && cudaMalloc(&d_val, (nnz + 1) * 8) == cudaSuccess &&
+           cudaMalloc(&d_x, (cols + 1) * 8) == cudaSuccess && cudaMalloc(&d_y, (rows + 1) * 8) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int f64 = 0; f64 < 2; f64++) {
+        const size_t each = f64 ? 8 : 4;
+        climb_csr mt = *m;
+        for (size_t k = 0; k < nnz; k++)
+            val[k] = f64 ? m->val[k] : (double)(float)m->val[k];
+        mt.val = val;
+        for (size_t k = 0; k < nnz; k++)
+            f64 ? (void)(((double *)buf)[k] = val[k]) : (void)(((float *)buf)[k] = (float)val[k]);
+        EXPECT(cudaMemcpy(d_val, buf, nnz * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        for (size_t k = 0; k < cols; k++) {
+            x[k] = climb_rng_double(&rng, -1, 1);
+            x[k] = f64 ? x[k] : (double)(float)x[k];
+            f64 ? (void)(((double *)buf)[k] = x[k]) : (void)(((float *)buf)[k] = (float)x[k]);
+        }
+        EXPECT(cudaMemcpy(d_x, buf, cols * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        climb_spmv_plan_dev p;
+        memset(&p, 0, sizeof p);
+        p.rows = m->rows;
+        p.cols = m->cols;
+        p.nnz = m->nnz;
+        p.row_ptr = d_rp;
+        p.col_idx = d_ci;
+        p.val = d_val;
+        p.f64 = f64;
+        p.sms = dev.sms;
+        p.only_windows = 1;
+        const cudaError_t e = climb_spmv_plan_build(&p, 0);
+        EXPECT_MSG(e == cudaSuccess && p.jds_woff && strstr(p.choice, "windows"), "%dx%d nnz %d: %s, %s", m->rows,
+                   m->cols, m->nnz, cudaGetErrorString(e), p.choice);
+        if (e != cudaSuccess || !p.jds_woff)
+            continue;
+        /* the device's arrays are the host's */
+        EXPECT(cudaMemcpy(gi, p.jds_perm, rows * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT_MSG(memcmp(gi, perm, rows * 4) == 0, "%dx%d: perm", m->rows, m->cols);
+        EXPECT(cudaMemcpy(goff, p.jds_woff, (windows + 1) * 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT_MSG(memcmp(goff, woff, (windows + 1) * 8) == 0, "%dx%d: woff", m->rows, m->cols);
+        if (goff[windows] == woff[windows]) {
+            EXPECT(cudaMemcpy(gi, p.jds_ptr, (size_t)woff[windows] * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(gi, jd, (size_t)woff[windows] * 4) == 0, "%dx%d: diagonal starts", m->rows, m->cols);
+        }
+        EXPECT(cudaMemcpy(gi, p.jds_col, nnz * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT_MSG(memcmp(gi, hci, nnz * 4) == 0, "%dx%d: columns", m->rows, m->cols);
+        EXPECT(cudaMemcpy(buf, p.jds_val, nnz * each, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t vbad = 0;
+        for (size_t k = 0; k < nnz; k++)
+            vbad += (f64 ? ((double *)buf)[k] : (double)((float *)buf)[k]) != (f64 ? hv[k] : (double)(float)hv[k]);
+        EXPECT_MSG(vbad == 0, "%dx%d: %zu values", m->rows, m->cols, vbad);
+        /* y = -0.75 A x + 0.5 y, y drawn */
+        for (size_t i = 0; i < rows; i++) {
+            y[i] = climb_rng_double(&rng, -1, 1);
+            y[i] = f64 ? y[i] : (double)(float)y[i];
+            f64 ? (void)(((double *)buf)[i] = y[i]) : (void)(((float *)buf)[i] = (float)y[i]);
+        }
+        EXPECT(cudaMemcpy(d_y, buf, rows * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        memcpy(ref, y, rows * 8);
+        cpu_spmv(&mt, -0.75, x, 0.5, ref, tol, f64);
+        EXPECT(climb_spmv_plan_run(&p, -0.75, d_x, 0.5, d_y, 0) == cudaSuccess);
+        EXPECT(cudaMemcpy(buf, d_y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < rows; i++)
+            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+        EXPECT_MSG(bad == 0, "windows %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz, f64 ? "f64" : "f32",
+                   bad);
+        climb_spmv_plan_free(&p);
+    }
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_val);
+    cudaFree(d_x);
+    cudaFree(d_y);
+    free(perm);
+    free(jd);
+    free(hci);
+    free(gi);
+    free(woff);
+    free(goff);
+    free(hv);
+    free(x);
+    free(y);
+    free(ref);
+    free(tol);
+    free(val);
+    free(buf);
+}
+
+static void test_windows_build(uint64_t seed)
+{
+    char err[300];
+    const struct { int matrix; int64_t rows, cols; int per_row; } cases[] = {
+        {CLIMB_SPMV_FEM, 20001, 20001, 24}, {CLIMB_SPMV_RANDOM, 257, 300, 9}, {CLIMB_SPMV_RANDOM, 1, 5, 3},
+        {CLIMB_SPMV_POWERLAW, 5000, 5000, 16}, {CLIMB_SPMV_BANDED, 4096, 4096, 16}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        climb_spmv_gen g = {cases[c].matrix, cases[c].rows, cases[c].cols, 8, cases[c].per_row, 4096, seed + c};
+        climb_csr m;
+        EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
+        windows_case(&m, seed + 50 + c);
+        climb_csr_free(&m);
+    }
+    /* 1000 rows with nonzeros only in rows 300 .. 399 (0 to 4 each) and 999 (100): windows 0 and 2 empty */
+    int32_t rp[1001], ci[600];
+    double v[600];
+    int32_t n = 0;
+    for (int32_t r = 0; r < 1000; r++) {
+        rp[r] = n;
+        const int32_t len = r >= 300 && r < 400 ? r % 5 : r == 999 ? 100 : 0;
+        for (int32_t k = 0; k < len; k++, n++) {
+            ci[n] = r == 999 ? 10 * k : r + k;
+            v[n] = 0.25 * (k + 1) - r * 1e-3;
+        }
+    }
+    rp[1000] = n;
+    climb_csr e = {.rows = 1000, .cols = 1000, .nnz = n, .row_ptr = rp, .col_idx = ci, .val = v};
+    windows_case(&e, seed + 99);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -389,6 +538,7 @@ int main(void)
     test_files();
     test_poisoned();
     test_api();
+    test_windows_build(climb_fresh_seed());
     test_check(20261122);
     test_check(climb_fresh_seed());
     return test_finish("test_gpu_spmv");

@@ -60,6 +60,42 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_kernel(int rows, int diag
  * group's columns and values, then its x: AHEAD nonzeros' loads in flight a thread. A diagonal past the row's
  * length is a predicated-off load. */
 #define SPMV_JDS_AHEAD 4
+
+/* Row i's sum over a JDS (diagonal d holds rows 0 .. jd_ptr[d + 1] - jd_ptr[d] - 1, row i's at jd_ptr[d] + i of
+ * ci and val), AHEAD diagonals at a time, added in diagonal order. AHEAD = 1 is spmv_jds_kernel's loop. */
+template <typename T, int AHEAD>
+__device__ __forceinline__ T jds_row_sum(int i, int diagonals, const int *__restrict__ jd_ptr,
+                                         const int *__restrict__ ci, const T *__restrict__ val,
+                                         const T *__restrict__ x)
+{
+    T s = 0;
+    for (int d = 0; d < diagonals; d += AHEAD) {
+        int at[AHEAD], c[AHEAD];
+        bool has[AHEAD];
+        T v[AHEAD];
+        int start = jd_ptr[d];
+#pragma unroll
+        for (int k = 0; k < AHEAD; k++) {
+            const int end = d + k < diagonals ? jd_ptr[d + k + 1] : start;
+            has[k] = i < end - start;
+            at[k] = start + i;
+            start = end;
+        }
+        if (!has[0])
+            break;
+#pragma unroll
+        for (int k = 0; k < AHEAD; k++) {
+            c[k] = has[k] ? ci[at[k]] : 0;
+            v[k] = has[k] ? val[at[k]] : T(0);
+        }
+#pragma unroll
+        for (int k = 0; k < AHEAD; k++)
+            if (has[k])
+                s += v[k] * x[c[k]];
+    }
+    return s;
+}
+
 template <typename T>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ahead_kernel(int rows, int diagonals,
                                                                     const int *__restrict__ perm,
@@ -72,31 +108,36 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ahead_kernel(int rows, in
     const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (i >= rows)
         return;
-    T s = 0;
-    for (int d = 0; d < diagonals; d += SPMV_JDS_AHEAD) {
-        int at[SPMV_JDS_AHEAD], c[SPMV_JDS_AHEAD];
-        bool has[SPMV_JDS_AHEAD];
-        T v[SPMV_JDS_AHEAD];
-        int start = jd_ptr[d];
-#pragma unroll
-        for (int k = 0; k < SPMV_JDS_AHEAD; k++) {
-            const int end = d + k < diagonals ? jd_ptr[d + k + 1] : start;
-            has[k] = i < end - start;
-            at[k] = start + i;
-            start = end;
-        }
-        if (!has[0])
-            break;
-#pragma unroll
-        for (int k = 0; k < SPMV_JDS_AHEAD; k++) {
-            c[k] = has[k] ? ci[at[k]] : 0;
-            v[k] = has[k] ? val[at[k]] : T(0);
-        }
-#pragma unroll
-        for (int k = 0; k < SPMV_JDS_AHEAD; k++)
-            if (has[k])
-                s += v[k] * x[c[k]];
-    }
+    const T s = jds_row_sum<T, SPMV_JDS_AHEAD>(i, diagonals, jd_ptr, ci, val, x);
+    const int r = perm[i];
+    y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
+}
+
+/* spmv_jds_windows: JDS within windows of SPMV_BLOCK consecutive rows, a block each (the sorting window of
+ * Kreutzer, Hager, Wellein, Fehske and Bishop's SELL-C-sigma). Within its window the rows are sorted by length,
+ * longest first, and stored by jagged diagonal in the window's own span of the CSR's nonzeros (from the row
+ * pointer of its first row): the window's diagonal d starts at wjd[woff[w] + d], d = 0 .. its longest row. As in
+ * the JDS, neighbouring threads read each diagonal coalesced, with no padding; unlike it, a block's rows are
+ * SPMV_BLOCK neighbours of the row order, so the x they read stays as local as the matrix made it, where a sort of
+ * the whole matrix sends rows of one length, from anywhere in it, to neighbouring threads. Each window's rows are
+ * in perm (window by window). AHEAD diagonals at a time (jds_row_sum): 1 on the ladder, SPMV_JDS_AHEAD in the
+ * plan. */
+template <typename T, int AHEAD>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_windows_kernel(int rows, const int *__restrict__ rp,
+                                                                      const int *__restrict__ perm,
+                                                                      const long long *__restrict__ woff,
+                                                                      const int *__restrict__ wjd,
+                                                                      const int *__restrict__ ci,
+                                                                      const T *__restrict__ val,
+                                                                      const T *__restrict__ x, T *__restrict__ y,
+                                                                      T alpha, T beta)
+{
+    const long long first_row = (long long)blockIdx.x * SPMV_BLOCK, i = first_row + threadIdx.x;
+    if (i >= rows)
+        return;
+    const long long first = woff[blockIdx.x];
+    const int base = rp[first_row], diagonals = (int)(woff[blockIdx.x + 1] - first) - 1;
+    const T s = jds_row_sum<T, AHEAD>((int)threadIdx.x, diagonals, wjd + first, ci + base, val + base, x);
     const int r = perm[i];
     y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
 }

@@ -1,13 +1,17 @@
 /*
  * spmv/plan.cu - the best rung's plan of the SpMV ladder, shared with the C API (src/lib/spmv.c): the checks of a
  * device CSR matrix, the candidates (lanes per row with the long rows listed, merge_blocks' row blocks, COO, a JDS
- * copy built on the device), the trial that times them on the matrix and keeps the fastest (or the rules, without
+ * copy built on the device, of the whole matrix or in windows of rows), the trial that times them on the matrix and keeps the fastest (or the rules, without
  * it) and the run. See spmv.cu for the ladder and docs/spmv.md for the measurements behind each choice.
  */
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +42,49 @@ extern "C" void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int bud
 {
     for (int r = 0; r < rows; r++)
         flags[r] = (uint8_t)block_flag(row_ptr, r, budget);
+}
+
+/* ---------------------------------------------------------------- the windowed JDS's layout (host) */
+
+static_assert(CLIMB_SPMV_WINDOW == SPMV_BLOCK, "a window of the windowed JDS is a block of its kernel");
+
+extern "C" int climb_spmv_windows_layout(const int32_t *row_ptr, int rows, int32_t *perm, int64_t *woff, int32_t **jd)
+{
+    const int W = CLIMB_SPMV_WINDOW;
+    const int64_t windows = ((int64_t)rows + W - 1) / W;
+    *jd = NULL;
+    woff[0] = 0;
+    for (int64_t w = 0; w < windows; w++) {
+        int32_t longest = 0;
+        for (int64_t r = w * W; r < rows && r < (w + 1) * W; r++)
+            longest = std::max(longest, row_ptr[r + 1] - row_ptr[r]);
+        woff[w + 1] = woff[w] + longest + 1;
+    }
+    *jd = (int32_t *)malloc((size_t)(woff[windows] ? woff[windows] : 1) * sizeof(int32_t));
+    if (!*jd)
+        return -1;
+    for (int64_t w = 0; w < windows; w++) {
+        const int64_t first = w * W;
+        const int n = (int)std::min<int64_t>(W, rows - first);
+        int32_t *rank = perm + first;
+        for (int i = 0; i < n; i++)
+            rank[i] = (int32_t)(first + i);
+        /* longest first, ties in row order */
+        std::stable_sort(rank, rank + n, [row_ptr](int32_t a, int32_t b) {
+            return row_ptr[a + 1] - row_ptr[a] > row_ptr[b + 1] - row_ptr[b];
+        });
+        /* jd[d + 1] = jd[d] + the rows longer than d, which are the first `longer` of the window */
+        int32_t *wjd = *jd + woff[w];
+        const int32_t longest = (int32_t)(woff[w + 1] - woff[w]) - 1;
+        int longer = n;
+        wjd[0] = 0;
+        for (int32_t d = 0; d < longest; d++) {
+            while (longer > 0 && row_ptr[rank[longer - 1] + 1] - row_ptr[rank[longer - 1]] <= d)
+                longer--;
+            wjd[d + 1] = wjd[d] + longer;
+        }
+    }
+    return 0;
 }
 
 
@@ -77,6 +124,82 @@ __global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, 
     for (int k = 0; k < sorted_len[i]; k++) {
         jci[jd_ptr[k] + i] = ci[b + k];
         jval[jd_ptr[k] + i] = val[b + k];
+    }
+}
+
+/* The windowed JDS's build (climb_spmv_windows_layout is its host twin), a block a window. First each window's
+ * rows sorted by length, longest first, ties in row order (CUB's block radix sort is stable, on the bits the window's
+ * longest row needs), and the window's count of diagonal starts (its longest row + 1) for the scan into woff. */
+__global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(int rows, const int *__restrict__ rp,
+                                                                              int *perm, int *slen, long long *count)
+{
+    typedef cub::BlockRadixSort<unsigned, CLIMB_SPMV_WINDOW, 1, int> Sort;
+    __shared__ typename Sort::TempStorage tmp;
+    __shared__ unsigned top;
+    const long long r = (long long)blockIdx.x * CLIMB_SPMV_WINDOW + threadIdx.x;
+    unsigned key[1] = {r < rows ? (unsigned)(rp[r + 1] - rp[r]) : 0u};
+    int id[1] = {r < rows ? (int)r : -1}; /* past the last row: length 0, after every row of the window */
+    if (threadIdx.x == 0)
+        top = 0;
+    __syncthreads();
+    if (key[0] != 0)
+        atomicMax(&top, key[0]);
+    __syncthreads();
+    const int bits = top ? 32 - __clz((int)top) : 1;
+    Sort(tmp).SortDescending(key, id, 0, bits); /* one item a thread: thread i holds rank i */
+    if (r < rows) {
+        perm[r] = id[0];
+        slen[r] = (int)key[0];
+    }
+    if (threadIdx.x == 0)
+        count[blockIdx.x] = (long long)key[0] + 1;
+}
+
+/* Then each window's diagonal starts, jd[d] = the sum over its rows of min(length, d): with m rows longer than d
+ * (a search of the sorted lengths) and P the lengths' prefix sums, m d + P[n] - P[m]; and its nonzeros scattered,
+ * each row's k-th to row_ptr[first row] + jd[k] + its rank. */
+template <typename T>
+__global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_scatter_kernel(
+    int rows, const int *__restrict__ rp, const int *__restrict__ ci, const T *__restrict__ val,
+    const int *__restrict__ perm, const int *__restrict__ slen, const long long *__restrict__ woff, int *wjd, int *jci,
+    T *jval)
+{
+    constexpr int W = CLIMB_SPMV_WINDOW;
+    typedef cub::BlockScan<int, W> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    __shared__ int len_s[W], prefix[W + 1];
+    const long long first_row = (long long)blockIdx.x * W, r = first_row + threadIdx.x;
+    const int n = rows - first_row < W ? (int)(rows - first_row) : W;
+    const int len = (int)threadIdx.x < n ? slen[r] : 0;
+    int before, total;
+    Scan(tmp).ExclusiveSum(len, before, total);
+    len_s[threadIdx.x] = len;
+    prefix[threadIdx.x] = before;
+    if (threadIdx.x == 0)
+        prefix[W] = total;
+    __syncthreads();
+    const long long off = woff[blockIdx.x];
+    const int longest = (int)(woff[blockIdx.x + 1] - off) - 1;
+    for (int d = (int)threadIdx.x; d <= longest; d += W) {
+        int lo = 0, hi = n; /* m: the rows longer than d, the first of the window's ranks */
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (len_s[mid] > d)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        wjd[off + d] = lo * d + (prefix[W] - prefix[lo]);
+    }
+    __syncthreads(); /* the window's starts, written to global memory above, are visible to the whole block */
+    if ((int)threadIdx.x < n) {
+        const int b = rp[perm[r]], base = rp[first_row];
+        const int *jd = wjd + off;
+        for (int k = 0; k < len; k++) {
+            const int at = base + jd[k] + (int)threadIdx.x;
+            jci[at] = ci[b + k];
+            jval[at] = val[b + k];
+        }
     }
 }
 
@@ -300,12 +423,13 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     if (p->coo_row)
         cudaFree(p->coo_row);
     p->coo_row = NULL;
-    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val};
+    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff};
     for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
         if (jds[k])
             cudaFree(jds[k]);
     p->jds_perm = p->jds_ptr = p->jds_col = NULL;
     p->jds_val = NULL;
+    p->jds_woff = NULL;
     p->diagonals = 0;
     p->jds_plain = 0;
     p->long_rows = NULL;
@@ -396,6 +520,79 @@ static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
     p->jds_val = jval;
     p->diagonals = maxlen;
     p->bytes = rows * 4 + ((size_t)maxlen + 1) * 4 + nnz * (4 + each);
+    return cudaSuccess;
+}
+
+/* The plan's windowed JDS (spmv_jds_windows_kernel): perm, woff and the windows' diagonal starts, then the
+ * columns and values in the windows' order. A sort within each window and one scan over the windows, where the JDS
+ * of the whole matrix sorts every row. */
+static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
+{
+    const size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, each = p->f64 ? 8 : 4;
+    const size_t windows = (rows + CLIMB_SPMV_WINDOW - 1) / CLIMB_SPMV_WINDOW;
+    int *perm = NULL, *slen = NULL, *wjd = NULL, *jci = NULL;
+    long long *count = NULL, *woff = NULL, total = 0;
+    void *jval = NULL, *tmp = NULL;
+    size_t tmp_bytes = 0;
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(NULL, tmp_bytes, count, woff, (int)windows + 1, s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&perm, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&slen, rows * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&count, (windows + 1) * 8);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&woff, (windows + 1) * 8);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&tmp, tmp_bytes);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(count + windows, 0, 8, s);
+    if (e == cudaSuccess) {
+        spmv_windows_sort_kernel<<<(unsigned)windows, CLIMB_SPMV_WINDOW, 0, s>>>(p->rows, p->row_ptr, perm, slen,
+                                                                                 count);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, count, woff, (int)windows + 1, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&total, woff + windows, sizeof total, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&wjd, (size_t)total * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&jci, (nnz ? nnz : 1) * 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&jval, (nnz ? nnz : 1) * each);
+    if (e == cudaSuccess) {
+        if (p->f64)
+            spmv_windows_scatter_kernel<double><<<(unsigned)windows, CLIMB_SPMV_WINDOW, 0, s>>>(
+                p->rows, p->row_ptr, p->col_idx, (const double *)p->val, perm, slen, woff, wjd, jci, (double *)jval);
+        else
+            spmv_windows_scatter_kernel<float><<<(unsigned)windows, CLIMB_SPMV_WINDOW, 0, s>>>(
+                p->rows, p->row_ptr, p->col_idx, (const float *)p->val, perm, slen, woff, wjd, jci, (float *)jval);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    void *scratch[] = {slen, count, tmp};
+    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
+        if (scratch[k])
+            cudaFree(scratch[k]);
+    if (e != cudaSuccess) {
+        void *kept[] = {perm, woff, wjd, jci, jval};
+        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+            if (kept[k])
+                cudaFree(kept[k]);
+        return e;
+    }
+    p->jds_perm = perm;
+    p->jds_woff = woff;
+    p->jds_ptr = wjd;
+    p->jds_col = jci;
+    p->jds_val = jval;
+    p->diagonals = 0;
+    p->bytes = rows * 4 + (windows + 1) * 8 + (size_t)total * 4 + nnz * (4 + each);
     return cudaSuccess;
 }
 
@@ -508,6 +705,8 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
         snprintf(buf, n, "COO");
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
+    else if (p->jds_woff)
+        snprintf(buf, n, "JDS in windows of %d rows", CLIMB_SPMV_WINDOW);
     else if (p->jds_perm)
         snprintf(buf, n, p->jds_plain ? "JDS, a diagonal at a time" : "JDS");
     else if (p->n_long)
@@ -537,6 +736,8 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
             cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>);
         else
             cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
+    } else if (p->jds_woff) {
+        cudaFuncGetAttributes(&at, spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>);
     } else if (p->jds_perm) {
         cudaFuncGetAttributes(&at, jds_kernel_of<T>(p));
     } else {
@@ -645,7 +846,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     }
     /* the others the row lengths admit, the cheaper to build first: lanes at the mean rounded up to a power of two,
      * the row blocks, COO where some rows are long, smaller row blocks where the usual ones would not give every
-     * multiprocessor 4, and last JDS where no row is long and rows average more than 8. The trial stops trying once
+     * multiprocessor 4, and last, where no row is long and rows average more than 8, the JDS in windows of rows,
+     * then of the whole matrix (the rules' JDS, which sorts every row). The trial stops trying once
      * it has spent climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 2 ms (4 ms for a matrix
      * of at most 1M nonzeros). */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
@@ -654,7 +856,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     const long long items = (long long)p->rows + p->nnz;
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
     const int some_long = !no_long;
-    for (int c = 0; e == cudaSuccess && c < 6; c++) {
+    for (int c = 0; e == cudaSuccess && c < 7; c++) {
         if (1e6 * (plan_clock() - t0) > climb_spmv_trial_budget_us(p->nnz, best_t))
             break;
         climb_spmv_plan_dev q = *p;
@@ -669,6 +871,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         else if (c == 4 && small_merge)
             e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
         else if (c == 5 && no_long && mean > 8)
+            e = windows_build(&q, s);
+        else if (c == 6 && no_long && mean > 8)
             e = jds_build(&q, s);
         else
             continue;
@@ -678,7 +882,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         /* The JDS has two kernels on the one copy: several diagonals' loads in flight a thread (the default), or
            one diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md). Timing the second costs
            a few runs and no build; the faster (by 3%) is the candidate, the other's time goes in the line. */
-        if (c == 5 && e == cudaSuccess) {
+        if (c == 6 && e == cudaSuccess) {
             climb_spmv_plan_dev r = q;
             r.jds_plain = 1;
             const double t2 = time_candidate(&r, t < best_t ? t : best_t, x, y, ev, s, &e);
@@ -701,7 +905,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
             path_name(&q, name, sizeof name);
             if (used < sizeof line)
                 used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f%s", name, t,
-                                         c == 5 && rules_jds ? " (the rules' choice)" : "");
+                                         c == 6 && rules_jds ? " (the rules' choice)" : "");
         }
         if (e == cudaSuccess && t < 0.97 * best_t) {
             climb_spmv_plan_free(&best);
@@ -736,6 +940,15 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
+    if (p->only_windows) { /* the tests' way to the windowed JDS whatever it would measure */
+        const cudaError_t e = windows_build(p, s);
+        if (e == cudaSuccess)
+            snprintf(p->choice, sizeof p->choice, "JDS in windows of %d rows, built alone (only_windows)",
+                     CLIMB_SPMV_WINDOW);
+        else
+            climb_spmv_plan_free(p);
+        return e;
+    }
     const char *env = getenv("CLIMB_SPMV_NO_TRIAL");
     if (p->no_trial || (env && env[0] && strcmp(env, "0") != 0)) {
         const cudaError_t e = plan_rules(p, s, NULL);
@@ -784,6 +997,13 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     }
     if (p->merge)
         return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
+    if (p->jds_woff) {
+        spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>
+            <<<grid_for(p->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
+                p->rows, p->row_ptr, p->jds_perm, p->jds_woff, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y,
+                alpha, beta);
+        return cudaGetLastError();
+    }
     if (p->jds_perm) {
         jds_kernel_of<T>(p)<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
             p->rows, p->diagonals, p->jds_perm, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y, alpha, beta);

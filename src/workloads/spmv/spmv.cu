@@ -4,7 +4,7 @@
  *
  * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
  * the hybrid ELL + COO built on the host; JDS (rows sorted by length, stored by jagged diagonal) and JDS with
- * ELL sections; the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
+ * ELL sections; beside them JDS sorted within windows of 256 rows (SELL-C-sigma's window, Kreutzer et al.); the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
  * vector kernel (a warp, then a right-sized group of lanes, per row); merge_blocks, row blocks of a fixed budget
  * of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a block); and
  * the best rung, an adaptive CSR whose plan builds and times, on the matrix itself, each way of running it that the
@@ -274,9 +274,9 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int 
 
 /* What each rung runs on: the CSR itself, or a format built from it in prepare. */
 typedef enum spmv_format {
-    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_MERGE, FMT_ADAPTIVE, FMT_CUSPARSE
+    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_WINDOWS, FMT_MERGE, FMT_ADAPTIVE, FMT_CUSPARSE
 } spmv_format;
-#define SPMV_N_FORMATS 9
+#define SPMV_N_FORMATS 10
 
 struct climb_case {
     climb_case_params p;
@@ -307,6 +307,9 @@ struct climb_case {
     long long *d_sec_ptr;
     int *d_sec_w, *d_sell_ci;
     void *d_sell_val;
+    int *d_win_perm, *d_win_jd, *d_win_ci; /* the windowed JDS (climb_spmv_windows_layout) */
+    long long *d_win_off;
+    void *d_win_val;
     spmv_merge_plan mplan;
     climb_spmv_plan_dev plan;
     int lanes;                    /* the sized CSR vector kernel's lanes per row */
@@ -491,6 +494,38 @@ static int build_format(climb_case *c, spmv_format f)
         bytes = (double)n * (4 + c->tsize) + (double)m->rows * 4 + (double)ns * 12;
         break;
     }
+    case FMT_WINDOWS: {
+        const int W = CLIMB_SPMV_WINDOW;
+        const int64_t windows = ((int64_t)m->rows + W - 1) / W;
+        int64_t *woff = (int64_t *)malloc(((size_t)windows + 1) * sizeof(int64_t));
+        int32_t *jd = NULL;
+        idx = (int32_t *)malloc(((size_t)m->rows + 1) * sizeof(int32_t));
+        ci = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
+        v = (double *)malloc(((size_t)m->nnz + 1) * sizeof(double));
+        rc = woff && idx && ci && v ? climb_spmv_windows_layout(m->row_ptr, m->rows, idx, woff, &jd) : -1;
+        /* the k-th nonzero of the row at rank i of window w: row_ptr[w W] + jd[woff[w] + k] + i */
+        for (int64_t w = 0; rc == 0 && w < windows; w++)
+            for (int64_t i = 0; i < W && w * W + i < m->rows; i++) {
+                const int32_t r = idx[w * W + i], b = m->row_ptr[r];
+                for (int32_t k = 0; k < m->row_ptr[r + 1] - b; k++) {
+                    const int64_t at = m->row_ptr[w * W] + jd[woff[w] + k] + i;
+                    ci[at] = m->col_idx[b + k];
+                    v[at] = m->val[b + k];
+                }
+            }
+        if (rc == 0)
+            rc = upload_ints(idx, (size_t)m->rows, 4, (void **)&c->d_win_perm) ||
+                 upload_ints(woff, (size_t)windows + 1, sizeof(int64_t), (void **)&c->d_win_off) ||
+                 upload_ints(jd, (size_t)woff[windows], 4, (void **)&c->d_win_jd) ||
+                 upload_ints(ci, (size_t)m->nnz, 4, (void **)&c->d_win_ci) ||
+                 upload_vals(c, v, (size_t)m->nnz, &c->d_win_val);
+        bytes = rc == 0 ? (double)m->nnz * (4 + c->tsize) + (double)m->rows * 4 + ((double)windows + 1) * 8 +
+                              (double)woff[windows] * 4
+                        : 0;
+        free(woff);
+        free(jd);
+        break;
+    }
     case FMT_MERGE:
     case FMT_ADAPTIVE: {
         cudaError_t e = f == FMT_MERGE ? spmv_merge_plan_build(&c->mplan, &c->plan, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, 0)
@@ -664,6 +699,16 @@ template <typename T> static cudaError_t launch_jds_ell(climb_case *c, cudaStrea
     return cudaGetLastError();
 }
 
+template <typename T> static cudaError_t launch_jds_windows(climb_case *c, cudaStream_t s)
+{
+    if (c->m->rows == 0)
+        return cudaSuccess;
+    spmv_jds_windows_kernel<T, 1><<<grid_for(c->m->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
+        c->m->rows, c->d_rp, c->d_win_perm, c->d_win_off, c->d_win_jd, c->d_win_ci, (const T *)c->d_win_val,
+        (const T *)c->d_x, (T *)c->d_y, T(1), T(0));
+    return cudaGetLastError();
+}
+
 template <typename T> static cudaError_t launch_merge(climb_case *c, cudaStream_t s)
 {
     return spmv_merge_run(&c->mplan, &c->plan, sizeof(T) == 8, 1.0, c->d_x, 0.0, c->d_y, s);
@@ -690,6 +735,23 @@ SPMV_KERNELS_FN(k_coo, spmv_coo_kernel)
 SPMV_KERNELS_FN(k_jds, spmv_jds_kernel)
 SPMV_KERNELS_FN(k_jds_ahead, spmv_jds_ahead_kernel)
 SPMV_KERNELS_FN(k_jds_ell, spmv_jds_ell_kernel)
+
+/* The windowed JDS's kernel, with `ahead` diagonals at a time (1 on the ladder, SPMV_JDS_AHEAD in the plan). */
+static int windows_kernel_at(climb_dtype t, int ahead, climb_kernel_desc *o, int max, int i)
+{
+    return climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
+        typedef decltype(x) T;
+        const void *f = ahead == 1 ? (const void *)spmv_jds_windows_kernel<T, 1>
+                                   : (const void *)spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>;
+        return climb_kernel_at(o, max, i, f, CLIMB_SPMV_WINDOW, 0, "spmv_jds_windows_kernel<%s, %d>",
+                               climb_dtype_name(t), ahead);
+    });
+}
+
+static int k_jds_windows(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return windows_kernel_at(t, 1, o, max, 0);
+}
 
 /* One kernel at index i of o (core's helper with spmv's block); the next index. */
 /* Kernel i of o, named with its element type and a parameter ("spmv_csr_vector_kernel<float, 32>"); the next index. */
@@ -751,20 +813,21 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
 #undef SPMV_L
         return kernel_at(o, max, k, (const void *)spmv_long_rows_kernel<T>, "spmv_long_rows_kernel", t, 0, SPMV_BLOCK);
     });
-    climb_kernel_desc more[5];
+    climb_kernel_desc more[6];
     k_merge(t, NULL, NULL, &more[0], 1);
     k_jds_ahead(t, NULL, NULL, &more[1], 1);
     k_coo(t, NULL, NULL, &more[3], 1);
+    windows_kernel_at(t, SPMV_JDS_AHEAD, more, 6, 5);
     climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
         typedef decltype(x) T;
-        climb_kernel_at(more, 5, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
+        climb_kernel_at(more, 6, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
                         climb_dtype_name(t));
         return climb_kernel_at(more, 3, 2,
                                (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>,
                                SPMV_MERGE_BLOCK, 0, "spmv_merge_kernel<%s, %u, %u>", climb_dtype_name(t),
                                SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL);
     });
-    for (int k = 0; k < 5; k++, i++)
+    for (int k = 0; k < 6; k++, i++)
         if (i < max)
             o[i] = more[k];
     return i;
@@ -812,12 +875,17 @@ static const spmv_rung SPMV_RUNGS[] = {
               .needs = "sections within format_limit x the CSR bytes", .kind = CLIMB_RUNG_LADDER,
               .kernels = k_jds_ell},
      .format = FMT_SELL, .launch = SPMV_LAUNCH(launch_jds_ell)},
+    {.info = {.name = "jds_windows", .idea = "JDS sorted within windows of 256 rows, a block each: no padding, and "
+                                             "x read as locally as the row order allows",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_jds_windows},
+     .format = FMT_WINDOWS, .launch = SPMV_LAUNCH(launch_jds_windows)},
     {.info = {.name = "merge_blocks", .idea = "row blocks of a fixed rows+nonzeros budget, merge path in shared "
                                               "memory: every thread the same work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_merge},
      .format = FMT_MERGE, .launch = SPMV_LAUNCH(launch_merge)},
     {.info = {.name = "csr_adaptive", .idea = "by row lengths: a thread per short row, long rows a block each; JDS "
-                                              "built on the device for longer rows; merge blocks for power laws",
+                                              "(in windows or whole) built on the device for longer rows; merge "
+                                              "blocks for power laws",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_adaptive},
      .format = FMT_ADAPTIVE, .launch = SPMV_LAUNCH(launch_adaptive)},
 };
@@ -923,7 +991,7 @@ static void spmv_destroy(climb_case *c)
     void *dev[] = {c->d_rp,     c->d_ci,     c->d_val,    c->d_x,       c->d_y,       c->d_ell_ci,   c->d_ell_val,
                    c->d_coo_row, c->d_hyb_ci, c->d_hyb_row, c->d_hyb_cci, c->d_hyb_val, c->d_hyb_cval, c->d_perm,
                    c->d_jd_ptr, c->d_jds_ci, c->d_jds_val, c->d_sec_ptr, c->d_sec_w,   c->d_sell_ci,  c->d_sell_val,
-                   c->sp_buf};
+                   c->d_win_perm, c->d_win_off, c->d_win_jd, c->d_win_ci, c->d_win_val, c->sp_buf};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         if (dev[k])
             cudaFree(dev[k]);
@@ -1150,6 +1218,10 @@ static void spmv_release(climb_case *c, int rung)
         SPMV_FREE_DEV(c->d_perm); SPMV_FREE_DEV(c->d_sec_ptr); SPMV_FREE_DEV(c->d_sec_w); SPMV_FREE_DEV(c->d_sell_ci);
         SPMV_FREE_DEV(c->d_sell_val);
         break;
+    case FMT_WINDOWS:
+        SPMV_FREE_DEV(c->d_win_perm); SPMV_FREE_DEV(c->d_win_off); SPMV_FREE_DEV(c->d_win_jd);
+        SPMV_FREE_DEV(c->d_win_ci); SPMV_FREE_DEV(c->d_win_val);
+        break;
     case FMT_MERGE: spmv_merge_plan_free(&c->mplan); break;
     case FMT_ADAPTIVE: climb_spmv_plan_free(&c->plan); break;
     case FMT_CUSPARSE: SPMV_FREE_DEV(c->sp_buf); c->sp_bytes = 0; break;
@@ -1257,7 +1329,9 @@ extern "C" const climb_workload climb_spmv_workload = {
     .name = "spmv",
     .title = "Sparse matrix-vector product y = A x (CSR in, a ladder of formats)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, SpMV (CSR, ELL, COO, hybrid, JDS, "
-                "JDS with ELL sections)",
+                "JDS with ELL sections); Kreutzer, Hager, Wellein, Fehske and Bishop, A unified sparse matrix data "
+                "format for efficient general sparse matrix-vector multiplication on modern processors with wide SIMD "
+                "units (SELL-C-sigma's sorting window: jds_windows)",
     .command = NULL,
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),

@@ -56,10 +56,22 @@ int climb_spmv_merge_search(const int32_t *e, int rows, int nnz, int d);
  * row. CPU twin of the device build, for the tests: flags[r] = 1 where row r starts a block. */
 void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_t *flags);
 
+/* The windowed JDS (spmv_jds_windows_kernel in kernels.cuh): rows in windows of CLIMB_SPMV_WINDOW consecutive rows
+ * (a block of the kernel each); within a window the rows sorted by length, longest first, ties in row order, and
+ * stored by jagged diagonal in the window's own span of the CSR's nonzeros. The nonzero k of the row at rank i of
+ * window w goes to row_ptr[w x WINDOW] + jd[woff[w] + k] + i, where jd[woff[w] + d] = the sum over the window's
+ * rows of min(length, d), d = 0 .. the window's longest row (so woff[w + 1] - woff[w] is that length + 1). */
+#define CLIMB_SPMV_WINDOW 256
+/* Its layout on the host (the ladder's jds_windows rung builds with it; the tests hold the plan's device build to
+ * it): perm[rows] (window by window, its rows in rank order), woff[windows + 1] (windows = rows / WINDOW rounded
+ * up), *jd (allocated here, woff[windows] entries; free() it). 0, or -1 out of host memory (nothing allocated). */
+int climb_spmv_windows_layout(const int32_t *row_ptr, int rows, int32_t *perm, int64_t *woff, int32_t **jd);
+
 /* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it). It
  * runs one of: lanes (rows of at most long_min nonzeros taken by groups of `lanes` lanes, in row order; the longer
  * ones, listed, by a block each); merge_blocks' row blocks (merge path in shared memory); COO (a thread a nonzero,
- * atomics); or a JDS copy of the matrix built on the device (rows sorted by length, stored by diagonal). It chooses
+ * atomics); or a JDS copy of the matrix built on the device (rows sorted by length, stored by diagonal: of the whole
+ * matrix, or within windows of CLIMB_SPMV_WINDOW rows). It chooses
  * by trial, each candidate the row lengths admit built and timed on the matrix (plan.cu says which and how), or with
  * no_trial by the rules: lanes for a mean row length up to 8, JDS for longer rows with none long, row blocks where
  * more than one row in 1024 is long. */
@@ -75,12 +87,15 @@ typedef struct climb_spmv_plan_dev {
     int n_long;
     void *merge;              /* the row blocks when the plan merges (NULL when it does not) */
     int *jds_perm, *jds_ptr, *jds_col; /* the JDS when the plan keeps one (NULL when it does not) */
+    long long *jds_woff;      /* a windowed JDS (climb_spmv_windows_layout): its woff, and jds_ptr its jd; NULL for a
+                                 JDS of the whole matrix (jds_ptr its diagonals' starts) */
     int *coo_row;             /* each nonzero's row when the plan runs COO (NULL when it does not) */
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
     size_t bytes;             /* device bytes the plan keeps */
     int no_trial;             /* in: 1 takes the rules' choice untimed (also CLIMB_SPMV_NO_TRIAL in the environment) */
+    int only_windows;         /* in, for the tests: 1 builds the windowed JDS and nothing else, untimed */
     char choice[320];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
 } climb_spmv_plan_dev;
 
