@@ -706,7 +706,7 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_woff)
-        snprintf(buf, n, "JDS in windows of %d rows", CLIMB_SPMV_WINDOW);
+        snprintf(buf, n, "JDS in windows of %d rows%s", CLIMB_SPMV_WINDOW, p->jds_plain ? ", a diagonal at a time" : "");
     else if (p->jds_perm)
         snprintf(buf, n, p->jds_plain ? "JDS, a diagonal at a time" : "JDS");
     else if (p->n_long)
@@ -723,6 +723,15 @@ static void (*jds_kernel_of(const climb_spmv_plan_dev *p))(int, int, const int *
     return p->jds_plain ? spmv_jds_kernel<T> : spmv_jds_ahead_kernel<T>;
 }
 
+/* The plan's windowed JDS kernel: one diagonal at a time, or SPMV_JDS_AHEAD. */
+template <typename T>
+static void (*windows_kernel_of(const climb_spmv_plan_dev *p))(int, const int *, const int *, const long long *,
+                                                               const int *, const int *, const T *, const T *, T *, T,
+                                                               T)
+{
+    return p->jds_plain ? spmv_jds_windows_kernel<T, 1> : spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>;
+}
+
 /* Loads a path's kernels (the runtime loads a kernel at its first launch), so that a candidate's first timed run
  * does not pay for it. */
 template <typename T> static void preload(const climb_spmv_plan_dev *p)
@@ -737,7 +746,7 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
         else
             cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
     } else if (p->jds_woff) {
-        cudaFuncGetAttributes(&at, spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>);
+        cudaFuncGetAttributes(&at, windows_kernel_of<T>(p));
     } else if (p->jds_perm) {
         cudaFuncGetAttributes(&at, jds_kernel_of<T>(p));
     } else {
@@ -844,52 +853,70 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us%s", name, best_t,
                                  rules_jds ? "" : " (the rules' choice)");
     }
-    /* the others the row lengths admit, the cheaper to build first: lanes at the mean rounded up to a power of two,
-     * the row blocks, COO where some rows are long, smaller row blocks where the usual ones would not give every
-     * multiprocessor 4, and last, where no row is long and rows average more than 8, the JDS in windows of rows,
-     * then of the whole matrix (the rules' JDS, which sorts every row). The trial stops trying once
-     * it has spent climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 2 ms (4 ms for a matrix
-     * of at most 1M nonzeros). */
+    /* the others the row lengths admit: where no row is long and rows average more than 8, the JDS in windows of
+     * rows; lanes at the mean rounded up to a power of two, the row blocks, COO where some rows are long, smaller row
+     * blocks where the usual ones would not give every multiprocessor 4; and where the JDS in windows was tried, the
+     * JDS of the whole matrix (the rules' JDS, which sorts every row). The trial stops trying once it has spent
+     * climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 2 ms (4 ms for a matrix of at most 1M
+     * nonzeros). */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : 0;
     const int no_long = rules_path == 0 && best.n_long == 0;
     const long long items = (long long)p->rows + p->nnz;
     const int small_merge = items < 4LL * (p->sms > 0 ? p->sms : 1) * SPMV_MERGE_BLOCK * SPMV_MERGE_ITEMS;
     const int some_long = !no_long;
-    for (int c = 0; e == cudaSuccess && c < 7; c++) {
+    const int jds_family = no_long && mean > 8;
+    /* The order. Where the rules take JDS (no long row, a mean past 8), the JDS in windows first: a JDS won the
+     * trial on 8 of the 10 such generated cases at 8182110, and the windowed one keeps the row order's locality
+     * where the whole sort loses it (the FEM-like rows). A fast candidate early brings the budget, 12 of its runs,
+     * down before the slower ones are built and timed; a slow one leaves the budget high and the rest are tried.
+     * Then the others, cheapest to build first, and the JDS of the whole matrix last. */
+    enum { C_RULES_LANES, C_SIZED_LANES, C_MERGE, C_COO, C_MERGE_SMALL, C_WINDOWS, C_JDS };
+    int order[7], n_order = 0;
+    if (jds_family)
+        order[n_order++] = C_WINDOWS;
+    if (rules_path != 0)
+        order[n_order++] = C_RULES_LANES;
+    if (sized != rules_lanes)
+        order[n_order++] = C_SIZED_LANES;
+    if (rules_path != 2)
+        order[n_order++] = C_MERGE;
+    if (some_long)
+        order[n_order++] = C_COO;
+    if (small_merge)
+        order[n_order++] = C_MERGE_SMALL;
+    if (jds_family)
+        order[n_order++] = C_JDS;
+    for (int o = 0; e == cudaSuccess && o < n_order; o++) {
         if (1e6 * (plan_clock() - t0) > climb_spmv_trial_budget_us(p->nnz, best_t))
             break;
+        const int c = order[o];
         climb_spmv_plan_dev q = *p;
-        if (c == 0 && rules_path != 0)
-            e = build_lanes(&q, rules_lanes, s);
-        else if (c == 1 && sized != rules_lanes)
-            e = build_lanes(&q, sized, s);
-        else if (c == 2 && rules_path != 2)
-            e = build_merge(&q, SPMV_MERGE_ITEMS, s);
-        else if (c == 3 && some_long)
-            e = build_coo(&q, s);
-        else if (c == 4 && small_merge)
-            e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s);
-        else if (c == 5 && no_long && mean > 8)
-            e = windows_build(&q, s);
-        else if (c == 6 && no_long && mean > 8)
-            e = jds_build(&q, s);
-        else
-            continue;
+        switch (c) {
+        case C_RULES_LANES: e = build_lanes(&q, rules_lanes, s); break;
+        case C_SIZED_LANES: e = build_lanes(&q, sized, s); break;
+        case C_MERGE: e = build_merge(&q, SPMV_MERGE_ITEMS, s); break;
+        case C_COO: e = build_coo(&q, s); break;
+        case C_MERGE_SMALL: e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s); break;
+        case C_WINDOWS: e = windows_build(&q, s); break;
+        default: e = jds_build(&q, s); break;
+        }
         double t = 1e300;
         if (e == cudaSuccess)
             t = time_candidate(&q, best_t, x, y, ev, s, &e);
-        /* The JDS has two kernels on the one copy: several diagonals' loads in flight a thread (the default), or
-           one diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md). Timing the second costs
-           a few runs and no build; the faster (by 3%) is the candidate, the other's time goes in the line. */
-        if (c == 6 && e == cudaSuccess) {
+        /* A JDS (in windows or whole) has two kernels on the one copy: several diagonals' loads in flight a thread
+           (the default), or one diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md).
+           Timing the second costs a few runs and no build; the faster (by 3%) is the candidate, the other's time
+           goes in the line. */
+        if ((c == C_WINDOWS || c == C_JDS) && e == cudaSuccess) {
             climb_spmv_plan_dev r = q;
             r.jds_plain = 1;
             const double t2 = time_candidate(&r, t < best_t ? t : best_t, x, y, ev, s, &e);
             const int plain = e == cudaSuccess && t2 < 0.97 * t;
-            if (e == cudaSuccess && used < sizeof line) /* the one not kept; the kept one's entry follows */
-                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f",
-                                         plain ? "JDS" : "JDS, a diagonal at a time", plain ? t : t2);
+            if (e == cudaSuccess && used < sizeof line) { /* the one not kept; the kept one's entry follows */
+                path_name(plain ? &q : &r, name, sizeof name);
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f", name, plain ? t : t2);
+            }
             if (plain) {
                 q.jds_plain = 1;
                 t = t2;
@@ -905,7 +932,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
             path_name(&q, name, sizeof name);
             if (used < sizeof line)
                 used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f%s", name, t,
-                                         c == 6 && rules_jds ? " (the rules' choice)" : "");
+                                         c == C_JDS && rules_jds ? " (the rules' choice)" : "");
         }
         if (e == cudaSuccess && t < 0.97 * best_t) {
             climb_spmv_plan_free(&best);
@@ -998,8 +1025,7 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     if (p->merge)
         return merge_launch<T>((const spmv_merge_plan *)p->merge, p, alpha, x, beta, y, s);
     if (p->jds_woff) {
-        spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>
-            <<<grid_for(p->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
+        windows_kernel_of<T>(p)<<<grid_for(p->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
                 p->rows, p->row_ptr, p->jds_perm, p->jds_woff, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y,
                 alpha, beta);
         return cudaGetLastError();

@@ -96,7 +96,7 @@ typedef struct climb_spmv_plan_dev {
     size_t bytes;             /* device bytes the plan keeps */
     int no_trial;             /* in: 1 takes the rules' choice untimed (also CLIMB_SPMV_NO_TRIAL in the environment) */
     int only_windows;         /* in, for the tests: 1 builds the windowed JDS and nothing else, untimed */
-    char choice[320];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
+    char choice[512];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
 } climb_spmv_plan_dev;
 
 /* Lanes per row for a mean row length (the power of two at or above it, at most 32; 1 for short rows), and
