@@ -10,6 +10,7 @@
 #include "io/mtx.h"
 #include "core/rng.h"
 #include "workloads/spmv/spmv.h"
+#include "spmv_fixture.h"
 #include "testing.h"
 
 static int gen(int matrix, int64_t rows, int64_t cols, uint64_t seed, climb_csr *m)
@@ -344,21 +345,11 @@ static void test_windows_layout(void)
             free(jd);
             climb_csr_free(&m);
         }
-    /* rows with nothing and whole windows of empty rows: 1000 rows, nonzeros only in rows 300 .. 399 and 999 */
+    /* rows with nothing and whole windows of empty rows (windows 0 and 2) */
     {
         int32_t rp[1001], ci[600];
         double v[600];
-        int32_t n = 0;
-        for (int32_t r = 0; r < 1000; r++) {
-            rp[r] = n;
-            const int32_t len = r >= 300 && r < 400 ? r % 5 : r == 999 ? 100 : 0;
-            for (int32_t k = 0; k < len; k++, n++) {
-                ci[n] = r == 999 ? 10 * k : r + k;
-                v[n] = 0.25 * (k + 1) - r * 1e-3;
-            }
-        }
-        rp[1000] = n;
-        climb_csr e = {.rows = 1000, .cols = 1000, .nnz = n, .row_ptr = rp, .col_idx = ci, .val = v};
+        climb_csr e = spmv_fixture_empty_windows(rp, ci, v);
         int32_t perm[1000], *jd = NULL;
         int64_t woff[5];
         EXPECT(climb_spmv_windows_layout(rp, 1000, perm, woff, &jd) == 0);

@@ -15,6 +15,7 @@
 #include "core/harness.h"
 #include "core/rng.h"
 #include "workloads/spmv/spmv.h"
+#include "spmv_fixture.h"
 #include "test_plan.h"
 #include "testing.h"
 
@@ -184,21 +185,72 @@ static void cpu_spmv(const climb_csr *m, double alpha, const double *x, double b
     }
 }
 
+/* n values to the device array d in the case's type (double with f64, else float), through the host buffer buf. */
+static void upload_typed(void *d, const double *v, size_t n, int f64, void *buf)
+{
+    for (size_t k = 0; k < n; k++)
+        f64 ? (void)(((double *)buf)[k] = v[k]) : (void)(((float *)buf)[k] = (float)v[k]);
+    EXPECT(cudaMemcpy(d, buf, n * (f64 ? 8 : 4), cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
+/* n values drawn uniform in [-1, 1) as the type holds them, into v and the device array d. */
+static void draw_typed(double *v, size_t n, int f64, climb_rng *r, void *d, void *buf)
+{
+    for (size_t k = 0; k < n; k++) {
+        v[k] = climb_rng_double(r, -1, 1);
+        v[k] = f64 ? v[k] : (double)(float)v[k];
+    }
+    upload_typed(d, v, n, f64, buf);
+}
+
+/* A matrix on the device: its row pointers and columns copied, room for its values, x and y in f64. */
+typedef struct dev_csr {
+    int32_t *rp, *ci;
+    void *val, *x, *y;
+} dev_csr;
+
+static void dev_csr_make(dev_csr *d, const climb_csr *m)
+{
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    memset(d, 0, sizeof *d);
+    EXPECT(cudaMalloc((void **)&d->rp, (rows + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d->ci, (nnz + 1) * 4) == cudaSuccess && cudaMalloc(&d->val, (nnz + 1) * 8) == cudaSuccess &&
+           cudaMalloc(&d->x, (cols + 1) * 8) == cudaSuccess && cudaMalloc(&d->y, (rows + 1) * 8) == cudaSuccess);
+    EXPECT(cudaMemcpy(d->rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaMemcpy(d->ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
+static void dev_csr_free(dev_csr *d)
+{
+    cudaFree(d->rp);
+    cudaFree(d->ci);
+    cudaFree(d->val);
+    cudaFree(d->x);
+    cudaFree(d->y);
+}
+
+/* m with its values as the type holds them (val: f64's own, or each rounded to float), uploaded in the type. */
+static climb_csr typed_values(const climb_csr *m, int f64, double *val, const dev_csr *d, void *buf)
+{
+    climb_csr mt = *m;
+    for (int32_t k = 0; k < m->nnz; k++)
+        val[k] = f64 ? m->val[k] : (double)(float)m->val[k];
+    mt.val = val;
+    upload_typed(d->val, val, (size_t)m->nnz, f64, buf);
+    return mt;
+}
+
 /* One matrix through the API in f32 and f64: plan (validated; chosen by trial, or by the rules with
  * CLIMB_SPMV_NO_TRIAL in flags), two calls (beta 0 over NaN, then beta != 0), every row checked. Returns the plan's
  * bytes (f64). */
 static size_t api_matrix_flags(climb_handle h, const climb_csr *m, uint64_t seed, unsigned flags)
 {
     size_t kept = 0;
-    int32_t *d_rp, *d_ci;
-    void *d_val, *d_x, *d_y;
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
-    EXPECT(cudaMalloc((void **)&d_rp, (rows + 1) * 4) == cudaSuccess &&
-           cudaMalloc((void **)&d_ci, (nnz + 1) * 4) == cudaSuccess &&
-           cudaMalloc(&d_val, (nnz + 1) * 8) == cudaSuccess && cudaMalloc(&d_x, (cols + 1) * 8) == cudaSuccess &&
-           cudaMalloc(&d_y, (rows + 1) * 8) == cudaSuccess);
-    EXPECT(cudaMemcpy(d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-    EXPECT(cudaMemcpy(d_ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    dev_csr d;
+    dev_csr_make(&d, m);
+    int32_t *d_rp = d.rp, *d_ci = d.ci;
+    void *d_val = d.val, *d_x = d.x, *d_y = d.y;
     double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
            *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
     void *buf = malloc((rows + cols + nnz + 1) * 8);
@@ -206,22 +258,8 @@ static size_t api_matrix_flags(climb_handle h, const climb_csr *m, uint64_t seed
     climb_rng_seed(&r, seed);
     for (int f64 = 0; f64 < 2; f64++) {
         const size_t each = f64 ? 8 : 4;
-        climb_csr mt = *m;
-        for (size_t k = 0; k < nnz; k++)
-            val[k] = f64 ? m->val[k] : (double)(float)m->val[k];
-        mt.val = val;
-        for (size_t k = 0; k < cols; k++) {
-            x[k] = climb_rng_double(&r, -1, 1);
-            if (!f64)
-                x[k] = (float)x[k];
-        }
-        /* upload in the type */
-        for (size_t k = 0; k < nnz; k++)
-            f64 ? (void)(((double *)buf)[k] = val[k]) : (void)(((float *)buf)[k] = (float)val[k]);
-        EXPECT(cudaMemcpy(d_val, buf, nnz * each, cudaMemcpyHostToDevice) == cudaSuccess);
-        for (size_t k = 0; k < cols; k++)
-            f64 ? (void)(((double *)buf)[k] = x[k]) : (void)(((float *)buf)[k] = (float)x[k]);
-        EXPECT(cudaMemcpy(d_x, buf, cols * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        const climb_csr mt = typed_values(m, f64, val, &d, buf);
+        draw_typed(x, cols, f64, &r, d_x, buf);
         climb_spmv_plan plan = NULL;
         const climb_status st =
             f64 ? climb_spmv_plan_create_f64(h, m->rows, m->cols, m->nnz, d_rp, d_ci, d_val,
@@ -271,11 +309,7 @@ static size_t api_matrix_flags(climb_handle h, const climb_csr *m, uint64_t seed
     free(tol);
     free(val);
     free(buf);
-    cudaFree(d_rp);
-    cudaFree(d_ci);
-    cudaFree(d_val);
-    cudaFree(d_x);
-    cudaFree(d_y);
+    dev_csr_free(&d);
     return kept;
 }
 
@@ -407,38 +441,22 @@ static void windows_case(const climb_csr *m, uint64_t seed)
                 hv[at] = m->val[b + k];
             }
         }
-    int32_t *d_rp, *d_ci;
-    void *d_val, *d_x, *d_y;
-    EXPECT(cudaMalloc((void **)&d_rp, (rows + 1) * 4) == cudaSuccess &&
-           cudaMalloc((void **)&d_ci, (nnz + 1) * 4) == cudaSuccess && cudaMalloc(&d_val, (nnz + 1) * 8) == cudaSuccess &&
-           cudaMalloc(&d_x, (cols + 1) * 8) == cudaSuccess && cudaMalloc(&d_y, (rows + 1) * 8) == cudaSuccess);
-    EXPECT(cudaMemcpy(d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-    EXPECT(cudaMemcpy(d_ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    dev_csr d;
+    dev_csr_make(&d, m);
     climb_rng rng;
     climb_rng_seed(&rng, seed);
     for (int f64 = 0; f64 < 2; f64++) {
         const size_t each = f64 ? 8 : 4;
-        climb_csr mt = *m;
-        for (size_t k = 0; k < nnz; k++)
-            val[k] = f64 ? m->val[k] : (double)(float)m->val[k];
-        mt.val = val;
-        for (size_t k = 0; k < nnz; k++)
-            f64 ? (void)(((double *)buf)[k] = val[k]) : (void)(((float *)buf)[k] = (float)val[k]);
-        EXPECT(cudaMemcpy(d_val, buf, nnz * each, cudaMemcpyHostToDevice) == cudaSuccess);
-        for (size_t k = 0; k < cols; k++) {
-            x[k] = climb_rng_double(&rng, -1, 1);
-            x[k] = f64 ? x[k] : (double)(float)x[k];
-            f64 ? (void)(((double *)buf)[k] = x[k]) : (void)(((float *)buf)[k] = (float)x[k]);
-        }
-        EXPECT(cudaMemcpy(d_x, buf, cols * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        const climb_csr mt = typed_values(m, f64, val, &d, buf);
+        draw_typed(x, cols, f64, &rng, d.x, buf);
         climb_spmv_plan_dev p;
         memset(&p, 0, sizeof p);
         p.rows = m->rows;
         p.cols = m->cols;
         p.nnz = m->nnz;
-        p.row_ptr = d_rp;
-        p.col_idx = d_ci;
-        p.val = d_val;
+        p.row_ptr = d.rp;
+        p.col_idx = d.ci;
+        p.val = d.val;
         p.f64 = f64;
         p.sms = dev.sms;
         p.only_windows = 1;
@@ -464,16 +482,11 @@ static void windows_case(const climb_csr *m, uint64_t seed)
             vbad += (f64 ? ((double *)buf)[k] : (double)((float *)buf)[k]) != (f64 ? hv[k] : (double)(float)hv[k]);
         EXPECT_MSG(vbad == 0, "%dx%d: %zu values", m->rows, m->cols, vbad);
         /* y = -0.75 A x + 0.5 y, y drawn */
-        for (size_t i = 0; i < rows; i++) {
-            y[i] = climb_rng_double(&rng, -1, 1);
-            y[i] = f64 ? y[i] : (double)(float)y[i];
-            f64 ? (void)(((double *)buf)[i] = y[i]) : (void)(((float *)buf)[i] = (float)y[i]);
-        }
-        EXPECT(cudaMemcpy(d_y, buf, rows * each, cudaMemcpyHostToDevice) == cudaSuccess);
+        draw_typed(y, rows, f64, &rng, d.y, buf);
         memcpy(ref, y, rows * 8);
         cpu_spmv(&mt, -0.75, x, 0.5, ref, tol, f64);
-        EXPECT(climb_spmv_plan_run(&p, -0.75, d_x, 0.5, d_y, 0) == cudaSuccess);
-        EXPECT(cudaMemcpy(buf, d_y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT(climb_spmv_plan_run(&p, -0.75, d.x, 0.5, d.y, 0) == cudaSuccess);
+        EXPECT(cudaMemcpy(buf, d.y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
         size_t bad = 0;
         for (size_t i = 0; i < rows; i++)
             bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
@@ -481,11 +494,7 @@ static void windows_case(const climb_csr *m, uint64_t seed)
                    bad);
         climb_spmv_plan_free(&p);
     }
-    cudaFree(d_rp);
-    cudaFree(d_ci);
-    cudaFree(d_val);
-    cudaFree(d_x);
-    cudaFree(d_y);
+    dev_csr_free(&d);
     free(perm);
     free(jd);
     free(hci);
@@ -514,20 +523,10 @@ static void test_windows_build(uint64_t seed)
         windows_case(&m, seed + 50 + c);
         climb_csr_free(&m);
     }
-    /* 1000 rows with nonzeros only in rows 300 .. 399 (0 to 4 each) and 999 (100): windows 0 and 2 empty */
+    /* windows 0 and 2 with no nonzero */
     int32_t rp[1001], ci[600];
     double v[600];
-    int32_t n = 0;
-    for (int32_t r = 0; r < 1000; r++) {
-        rp[r] = n;
-        const int32_t len = r >= 300 && r < 400 ? r % 5 : r == 999 ? 100 : 0;
-        for (int32_t k = 0; k < len; k++, n++) {
-            ci[n] = r == 999 ? 10 * k : r + k;
-            v[n] = 0.25 * (k + 1) - r * 1e-3;
-        }
-    }
-    rp[1000] = n;
-    climb_csr e = {.rows = 1000, .cols = 1000, .nnz = n, .row_ptr = rp, .col_idx = ci, .val = v};
+    climb_csr e = spmv_fixture_empty_windows(rp, ci, v);
     windows_case(&e, seed + 99);
 }
 

@@ -411,6 +411,14 @@ extern "C" double climb_spmv_trial_budget_us(long long nnz, double best_us)
     return 12.0 * best_us > floor_us ? 12.0 * best_us : floor_us;
 }
 
+/* cudaFree of each of n pointers that is not NULL. */
+static void free_each(void *const *ptrs, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (ptrs[k])
+            cudaFree(ptrs[k]);
+}
+
 extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
 {
     if (p->merge) {
@@ -424,9 +432,7 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
         cudaFree(p->coo_row);
     p->coo_row = NULL;
     void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff};
-    for (size_t k = 0; k < sizeof jds / sizeof jds[0]; k++)
-        if (jds[k])
-            cudaFree(jds[k]);
+    free_each(jds, sizeof jds / sizeof jds[0]);
     p->jds_perm = p->jds_ptr = p->jds_col = NULL;
     p->jds_val = NULL;
     p->jds_woff = NULL;
@@ -504,14 +510,10 @@ static cudaError_t jds_build(climb_spmv_plan_dev *p, cudaStream_t s)
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     void *scratch[] = {len, ids, slen, count, tmp};
-    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
-        if (scratch[k])
-            cudaFree(scratch[k]);
+    free_each(scratch, sizeof scratch / sizeof scratch[0]);
     if (e != cudaSuccess) {
         void *kept[] = {perm, jd, jci, jval};
-        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
-            if (kept[k])
-                cudaFree(kept[k]);
+        free_each(kept, sizeof kept / sizeof kept[0]);
         return e;
     }
     p->jds_perm = perm;
@@ -576,14 +578,10 @@ static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     void *scratch[] = {slen, count, tmp};
-    for (size_t k = 0; k < sizeof scratch / sizeof scratch[0]; k++)
-        if (scratch[k])
-            cudaFree(scratch[k]);
+    free_each(scratch, sizeof scratch / sizeof scratch[0]);
     if (e != cudaSuccess) {
         void *kept[] = {perm, woff, wjd, jci, jval};
-        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
-            if (kept[k])
-                cudaFree(kept[k]);
+        free_each(kept, sizeof kept / sizeof kept[0]);
         return e;
     }
     p->jds_perm = perm;
