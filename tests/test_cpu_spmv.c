@@ -287,7 +287,8 @@ static const char *windows_check(const climb_csr *m, const int32_t *perm, const 
             for (int i = 0; i < n; i++)
                 want += LEN(perm[first + i]) < d ? LEN(perm[first + i]) : d;
             if (jd[woff[w] + d] != want)
-                FAIL("window %lld diagonal %d starts at %d, not %lld", (long long)w, d, jd[woff[w] + d], (long long)want);
+                FAIL("window %lld diagonal %d starts at %d, not %lld", (long long)w, d, jd[woff[w] + d],
+                     (long long)want);
         }
         for (int i = 0; i < n; i++) {
             const int32_t r = perm[first + i];

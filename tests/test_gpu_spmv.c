@@ -214,8 +214,9 @@ static void dev_csr_make(dev_csr *d, const climb_csr *m)
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
     memset(d, 0, sizeof *d);
     EXPECT(cudaMalloc((void **)&d->rp, (rows + 1) * 4) == cudaSuccess &&
-           cudaMalloc((void **)&d->ci, (nnz + 1) * 4) == cudaSuccess && cudaMalloc(&d->val, (nnz + 1) * 8) == cudaSuccess &&
-           cudaMalloc(&d->x, (cols + 1) * 8) == cudaSuccess && cudaMalloc(&d->y, (rows + 1) * 8) == cudaSuccess);
+           cudaMalloc((void **)&d->ci, (nnz + 1) * 4) == cudaSuccess &&
+           cudaMalloc(&d->val, (nnz + 1) * 8) == cudaSuccess && cudaMalloc(&d->x, (cols + 1) * 8) == cudaSuccess &&
+           cudaMalloc(&d->y, (rows + 1) * 8) == cudaSuccess);
     EXPECT(cudaMemcpy(d->rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
     EXPECT(cudaMemcpy(d->ci, m->col_idx, nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
 }
@@ -426,7 +427,8 @@ static void windows_case(const climb_csr *m, uint64_t seed)
     const int W = CLIMB_SPMV_WINDOW;
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
     const size_t windows = (rows + W - 1) / W;
-    int32_t *perm = malloc((rows + 1) * 4), *jd = NULL, *hci = malloc((nnz + 1) * 4), *gi = malloc((rows + nnz + 1) * 4);
+    int32_t *perm = malloc((rows + 1) * 4), *jd = NULL, *hci = malloc((nnz + 1) * 4);
+    int32_t *gi = malloc((rows + nnz + 1) * 4);
     int64_t *woff = malloc((windows + 1) * 8), *goff = malloc((windows + 1) * 8);
     double *hv = malloc((nnz + 1) * 8), *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8),
            *ref = malloc((rows + 1) * 8), *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);

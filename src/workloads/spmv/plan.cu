@@ -1,8 +1,9 @@
 /*
  * spmv/plan.cu - the best rung's plan of the SpMV ladder, shared with the C API (src/lib/spmv.c): the checks of a
  * device CSR matrix, the candidates (lanes per row with the long rows listed, merge_blocks' row blocks, COO, a JDS
- * copy built on the device, of the whole matrix or in windows of rows), the trial that times them on the matrix and keeps the fastest (or the rules, without
- * it) and the run. See spmv.cu for the ladder and docs/spmv.md for the measurements behind each choice.
+ * copy built on the device, of the whole matrix or in windows of rows), the trial that times them on the matrix and
+ * keeps the fastest (or the rules, without it) and the run. See spmv.cu for the ladder and docs/spmv.md for the
+ * measurements behind each choice.
  */
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
@@ -704,7 +705,8 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_woff)
-        snprintf(buf, n, "JDS in windows of %d rows%s", CLIMB_SPMV_WINDOW, p->jds_plain ? ", a diagonal at a time" : "");
+        snprintf(buf, n, "JDS in windows of %d rows%s", CLIMB_SPMV_WINDOW,
+                 p->jds_plain ? ", a diagonal at a time" : "");
     else if (p->jds_perm)
         snprintf(buf, n, p->jds_plain ? "JDS, a diagonal at a time" : "JDS");
     else if (p->n_long)

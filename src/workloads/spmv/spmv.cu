@@ -4,7 +4,8 @@
  *
  * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
  * the hybrid ELL + COO built on the host; JDS (rows sorted by length, stored by jagged diagonal) and JDS with
- * ELL sections; beside them JDS sorted within windows of 256 rows (SELL-C-sigma's window, Kreutzer et al.); the point that newer GPUs care about bytes more than about coalescing. Beside them the CSR
+ * ELL sections; the point that newer GPUs care about bytes more than about coalescing; and, from Kreutzer et al.'s
+ * SELL-C-sigma, JDS sorted only within windows of 256 rows. Beside them the CSR
  * vector kernel (a warp, then a right-sized group of lanes, per row); merge_blocks, row blocks of a fixed budget
  * of rows + nonzeros, each merged by merge path in shared memory (Merrill and Garland's idea, inside a block); and
  * the best rung, an adaptive CSR whose plan builds and times, on the matrix itself, each way of running it that the
