@@ -3,7 +3,7 @@
  * pattern file, each row checked against the CPU from poisoned output; proof that a wrong y fails (one product
  * lost in one row); the C API (alpha and beta, beta = 0 over NaN, the validation flag, a power-law matrix that
  * takes the merge plan, a matrix with long rows listed, bad arguments); the plan's windowed JDS built on the device
- * against its host layout. */
+ * against its host layout, and its lanes with rows a warp, each built alone. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -418,7 +418,7 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
-/* The plan's windowed JDS built on the device (only_windows), held array by array to the host layout
+/* The plan's windowed JDS built on the device (only), held array by array to the host layout
  * (climb_spmv_windows_layout, which test_cpu_spmv holds to its definition) and to the host's scatter, then run with
  * alpha and beta against the CPU: FEM-like rows over many windows, 257 rows (a last window of one row), one row, a
  * power law (long rows among short ones), a band, and rows with whole empty windows. */
@@ -461,7 +461,7 @@ static void windows_case(const climb_csr *m, uint64_t seed)
         p.val = d.val;
         p.f64 = f64;
         p.sms = dev.sms;
-        p.only_windows = 1;
+        p.only = CLIMB_SPMV_ONLY_WINDOWS;
         const cudaError_t e = climb_spmv_plan_build(&p, 0);
         EXPECT_MSG(e == cudaSuccess && p.jds_woff && strstr(p.choice, "windows"), "%dx%d nnz %d: %s, %s", m->rows,
                    m->cols, m->nnz, cudaGetErrorString(e), p.choice);
@@ -512,7 +512,85 @@ static void windows_case(const climb_csr *m, uint64_t seed)
     free(buf);
 }
 
-static void test_windows_build(uint64_t seed)
+/* The plan's lanes with the long rows of at most SPMV_WARP_ROW_MAX (1024) nonzeros a warp each, built alone (only):
+ * its two lists are the rows the host finds in each class, in row order, and it computes alpha A x + beta y. */
+static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int want_long)
+{
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    const int long_min = climb_spmv_long_min(climb_spmv_lanes(rows ? (double)nnz / (double)rows : 0));
+    int32_t *hw = malloc((rows + 1) * 4), *hl = malloc((rows + 1) * 4), *got = malloc((rows + 1) * 4);
+    int nw = 0, nl = 0;
+    for (int32_t r = 0; r < m->rows; r++) {
+        const int32_t len = m->row_ptr[r + 1] - m->row_ptr[r];
+        if (len > 1024)
+            hl[nl++] = r;
+        else if (len > long_min)
+            hw[nw++] = r;
+    }
+    EXPECT_MSG((nw > 0) == want_warp && (nl > 0) == want_long, "%dx%d: %d rows a warp, %d long: not the case meant",
+               m->rows, m->cols, nw, nl);
+    double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
+           *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
+    void *buf = malloc((rows + cols + nnz + 1) * 8);
+    dev_csr d;
+    dev_csr_make(&d, m);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int f64 = 0; f64 < 2; f64++) {
+        const size_t each = f64 ? 8 : 4;
+        const climb_csr mt = typed_values(m, f64, val, &d, buf);
+        draw_typed(x, cols, f64, &rng, d.x, buf);
+        climb_spmv_plan_dev p;
+        memset(&p, 0, sizeof p);
+        p.rows = m->rows;
+        p.cols = m->cols;
+        p.nnz = m->nnz;
+        p.row_ptr = d.rp;
+        p.col_idx = d.ci;
+        p.val = d.val;
+        p.f64 = f64;
+        p.sms = dev.sms;
+        p.only = CLIMB_SPMV_ONLY_WARP_ROWS;
+        const cudaError_t e = climb_spmv_plan_build(&p, 0);
+        EXPECT_MSG(e == cudaSuccess && p.n_warp == nw && p.n_long == nl, "%dx%d: %s, %s (host: %d a warp, %d long)",
+                   m->rows, m->cols, cudaGetErrorString(e), p.choice, nw, nl);
+        if (e != cudaSuccess || p.n_warp != nw || p.n_long != nl) {
+            climb_spmv_plan_free(&p);
+            continue;
+        }
+        if (nw > 0) {
+            EXPECT(cudaMemcpy(got, p.warp_rows, (size_t)nw * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(got, hw, (size_t)nw * 4) == 0, "%dx%d: the rows a warp", m->rows, m->cols);
+        }
+        if (nl > 0) {
+            EXPECT(cudaMemcpy(got, p.long_rows, (size_t)nl * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(got, hl, (size_t)nl * 4) == 0, "%dx%d: the long rows", m->rows, m->cols);
+        }
+        draw_typed(y, rows, f64, &rng, d.y, buf);
+        memcpy(ref, y, rows * 8);
+        cpu_spmv(&mt, -0.75, x, 0.5, ref, tol, f64);
+        EXPECT(climb_spmv_plan_run(&p, -0.75, d.x, 0.5, d.y, 0) == cudaSuccess);
+        EXPECT(cudaMemcpy(buf, d.y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < rows; i++)
+            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+        EXPECT_MSG(bad == 0, "rows a warp %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz,
+                   f64 ? "f64" : "f32", bad);
+        climb_spmv_plan_free(&p);
+    }
+    dev_csr_free(&d);
+    free(hw);
+    free(hl);
+    free(got);
+    free(x);
+    free(y);
+    free(ref);
+    free(tol);
+    free(val);
+    free(buf);
+}
+
+static void test_plan_paths(uint64_t seed)
 {
     char err[300];
     const struct { int matrix; int64_t rows, cols; int per_row; } cases[] = {
@@ -530,6 +608,16 @@ static void test_windows_build(uint64_t seed)
     double v[600];
     climb_csr e = spmv_fixture_empty_windows(rp, ci, v);
     windows_case(&e, seed + 99);
+    /* the lanes with rows a warp: a power law with rows past 1024 and one without, and the fixture (one row of 100) */
+    warp_rows_case(&e, seed + 98, 1, 0);
+    const struct { int64_t rows; int max_row, has_long; } laws[] = {{100000, 4096, 1}, {100000, 300, 0}};
+    for (int k = 0; k < 2; k++) {
+        climb_spmv_gen g = {CLIMB_SPMV_POWERLAW, laws[k].rows, laws[k].rows, 8, 16, laws[k].max_row, seed + 200 + k};
+        climb_csr m;
+        EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
+        warp_rows_case(&m, seed + 300 + k, 1, laws[k].has_long);
+        climb_csr_free(&m);
+    }
 }
 
 int main(void)
@@ -539,7 +627,7 @@ int main(void)
     test_files();
     test_poisoned();
     test_api();
-    test_windows_build(climb_fresh_seed());
+    test_plan_paths(climb_fresh_seed());
     test_check(20261122);
     test_check(climb_fresh_seed());
     return test_finish("test_gpu_spmv");

@@ -296,6 +296,46 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_long_rows_kernel(const int *_
         y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
 }
 
+/* The rows of more than long_min and at most SPMV_WARP_ROW_MAX nonzeros, where the plan takes them a warp each
+ * (the binning of rows by length of Ashari, Sedaghati, Eisenlohr, Parthasarathy and Sadayappan's ACSR): a block
+ * per such row leaves most of its 256 threads idle on a row of 33 to a few hundred nonzeros, the common long row
+ * of a power law; a warp reads it 32 nonzeros at a time, 4 of those steps' loads in flight, and adds its lanes by
+ * shuffles. */
+#define SPMV_WARP_ROW_MAX 1024
+template <typename T>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_warp_rows_kernel(const int *__restrict__ list, int n,
+                                                                    const int *__restrict__ rp,
+                                                                    const int *__restrict__ ci,
+                                                                    const T *__restrict__ val,
+                                                                    const T *__restrict__ x, T *__restrict__ y,
+                                                                    T alpha, T beta)
+{
+    const long long w = ((long long)blockIdx.x * SPMV_BLOCK + threadIdx.x) / 32;
+    const int lane = (int)(threadIdx.x % 32);
+    if (w >= n)
+        return; /* a whole warp: n is the same for all its lanes */
+    const int row = list[w];
+    const int b = rp[row], e = rp[row + 1];
+    T s = 0;
+    for (int j = b + lane; j < e; j += 4 * 32) {
+        int c[4];
+        T v[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int at = j + k * 32;
+            c[k] = at < e ? ci[at] : 0;
+            v[k] = at < e ? val[at] : T(0);
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (j + k * 32 < e)
+                s += v[k] * x[c[k]];
+    }
+    s = climb_warp_sum(s);
+    if (lane == 0)
+        y[row] = beta != T(0) ? alpha * s + beta * y[row] : alpha * s;
+}
+
 /* spmv_coo: one thread per nonzero with its row index beside it (COO), so every thread has the same work
  * whatever the row lengths. The products of a row are added across the warp by a segmented scan (rows are
  * sorted, so equal rows are neighbours) and the last lane of each row's segment adds it to y with one atomic:

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,11 +205,14 @@ __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_scatter_kernel
     }
 }
 
-__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int long_min, unsigned char *flags)
+/* The rows of more than lo and at most hi nonzeros. */
+__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int lo, int hi, unsigned char *flags)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (r < rows)
-        flags[r] = (unsigned char)(rp[r + 1] - rp[r] > long_min);
+    if (r < rows) {
+        const int len = rp[r + 1] - rp[r];
+        flags[r] = (unsigned char)(len > lo && len <= hi);
+    }
 }
 
 /* merge_blocks' build: which rows start a block (block_flag), compacted into the list of starting rows. */
@@ -429,6 +433,10 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     }
     if (p->long_rows)
         cudaFree(p->long_rows);
+    if (p->warp_rows)
+        cudaFree(p->warp_rows);
+    p->warp_rows = NULL;
+    p->n_warp = 0;
     if (p->coo_row)
         cudaFree(p->coo_row);
     p->coo_row = NULL;
@@ -595,28 +603,36 @@ static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
     return cudaSuccess;
 }
 
-/* The lanes path: `lanes` lanes a row, and the rows longer than long_min listed (a block each). */
-static cudaError_t build_lanes(climb_spmv_plan_dev *p, int lanes, cudaStream_t s)
+/* The rows of more than lo and at most hi nonzeros, listed in row order (*list NULL where there are none). */
+static cudaError_t rows_between(const climb_spmv_plan_dev *p, int lo, int hi, int **list, int *n, cudaStream_t s)
 {
-    p->lanes = lanes;
-    p->long_min = climb_spmv_long_min(lanes);
     unsigned char *flags = NULL;
-    int *kept = NULL, n = 0;
     cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
     if (e == cudaSuccess) {
-        spmv_long_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr,
-                                                                                  p->long_min, flags);
+        spmv_long_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, lo, hi,
+                                                                                  flags);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
-        e = flagged_rows(p->rows, flags, &kept, &n, s);
+        e = flagged_rows(p->rows, flags, list, n, s);
     if (flags)
         cudaFree(flags);
+    return e;
+}
+
+/* The lanes path: `lanes` lanes a row, and the rows longer than long_min listed: a block each, or with warps a warp
+ * each up to SPMV_WARP_ROW_MAX nonzeros and a block each past it. */
+static cudaError_t build_lanes(climb_spmv_plan_dev *p, int lanes, int warps, cudaStream_t s)
+{
+    p->lanes = lanes;
+    p->long_min = climb_spmv_long_min(lanes);
+    const int block_min = warps && p->long_min < SPMV_WARP_ROW_MAX ? SPMV_WARP_ROW_MAX : p->long_min;
+    cudaError_t e = rows_between(p, block_min, INT_MAX, &p->long_rows, &p->n_long, s);
+    if (e == cudaSuccess && block_min > p->long_min)
+        e = rows_between(p, p->long_min, block_min, &p->warp_rows, &p->n_warp, s);
     if (e != cudaSuccess)
         return e;
-    p->long_rows = kept;
-    p->n_long = n;
-    p->bytes = (size_t)n * sizeof(int);
+    p->bytes = ((size_t)p->n_long + (size_t)p->n_warp) * sizeof(int);
     return cudaSuccess;
 }
 
@@ -677,7 +693,7 @@ static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
 static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s, int *wants_jds)
 {
     /* wants_jds given: where the rules take JDS, the lanes are built and *wants_jds set, the JDS left to the caller */
-    cudaError_t e = build_lanes(p, climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0), s);
+    cudaError_t e = build_lanes(p, climb_spmv_lanes(p->rows ? (double)p->nnz / p->rows : 0), 0, s);
     if (e != cudaSuccess)
         return e;
     if (p->n_long == 0 && p->lanes > 1) {
@@ -709,6 +725,8 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
                  p->jds_plain ? ", a diagonal at a time" : "");
     else if (p->jds_perm)
         snprintf(buf, n, p->jds_plain ? "JDS, a diagonal at a time" : "JDS");
+    else if (p->n_warp)
+        snprintf(buf, n, "%d lanes + %d rows a warp + %d long rows", p->lanes, p->n_warp, p->n_long);
     else if (p->n_long)
         snprintf(buf, n, "%d lanes + %d long rows", p->lanes, p->n_long);
     else
@@ -759,6 +777,7 @@ template <typename T> static void preload(const climb_spmv_plan_dev *p)
         default: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 32>); break;
         }
         cudaFuncGetAttributes(&at, spmv_long_rows_kernel<T>);
+        cudaFuncGetAttributes(&at, spmv_warp_rows_kernel<T>);
     }
     cudaGetLastError();
 }
@@ -870,11 +889,15 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
      * trial on 8 of the 10 such generated cases at 8182110, and the windowed one keeps the row order's locality
      * where the whole sort loses it (the FEM-like rows). A fast candidate early brings the budget, 12 of its runs,
      * down before the slower ones are built and timed; a slow one leaves the budget high and the rest are tried.
+     * Where some rows are long, the rules' lanes with the long rows of at most SPMV_WARP_ROW_MAX nonzeros a warp
+     * each, first (not yet measured: it is for the power law, whose long rows are mostly 33 to a few hundred long).
      * Then the others, cheapest to build first, and the JDS of the whole matrix last. */
-    enum { C_RULES_LANES, C_SIZED_LANES, C_MERGE, C_COO, C_MERGE_SMALL, C_WINDOWS, C_JDS };
-    int order[7], n_order = 0;
+    enum { C_RULES_LANES, C_LANES_WARPS, C_SIZED_LANES, C_MERGE, C_COO, C_MERGE_SMALL, C_WINDOWS, C_JDS };
+    int order[8], n_order = 0;
     if (jds_family)
         order[n_order++] = C_WINDOWS;
+    if (some_long)
+        order[n_order++] = C_LANES_WARPS;
     if (rules_path != 0)
         order[n_order++] = C_RULES_LANES;
     if (sized != rules_lanes)
@@ -893,8 +916,9 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         const int c = order[o];
         climb_spmv_plan_dev q = *p;
         switch (c) {
-        case C_RULES_LANES: e = build_lanes(&q, rules_lanes, s); break;
-        case C_SIZED_LANES: e = build_lanes(&q, sized, s); break;
+        case C_RULES_LANES: e = build_lanes(&q, rules_lanes, 0, s); break;
+        case C_LANES_WARPS: e = build_lanes(&q, rules_lanes, 1, s); break;
+        case C_SIZED_LANES: e = build_lanes(&q, sized, 0, s); break;
         case C_MERGE: e = build_merge(&q, SPMV_MERGE_ITEMS, s); break;
         case C_COO: e = build_coo(&q, s); break;
         case C_MERGE_SMALL: e = build_merge(&q, SPMV_MERGE_ITEMS_SMALL, s); break;
@@ -967,13 +991,16 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
-    if (p->only_windows) { /* the tests' way to the windowed JDS whatever it would measure */
-        const cudaError_t e = windows_build(p, s);
-        if (e == cudaSuccess)
-            snprintf(p->choice, sizeof p->choice, "JDS in windows of %d rows, built alone (only_windows)",
-                     CLIMB_SPMV_WINDOW);
-        else
+    if (p->only) { /* the tests' way to a path whatever the trial would measure */
+        const cudaError_t e = p->only == CLIMB_SPMV_ONLY_WINDOWS ? windows_build(p, s)
+                                                                  : build_lanes(p, p->lanes, 1, s);
+        if (e == cudaSuccess) {
+            char name[64];
+            path_name(p, name, sizeof name);
+            snprintf(p->choice, sizeof p->choice, "%s, built alone (only)", name);
+        } else {
             climb_spmv_plan_free(p);
+        }
         return e;
     }
     const char *env = getenv("CLIMB_SPMV_NO_TRIAL");
@@ -1043,6 +1070,11 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     case 8: e = adaptive_lanes<T, 8>(p, alpha, x, beta, y, s); break;
     case 16: e = adaptive_lanes<T, 16>(p, alpha, x, beta, y, s); break;
     default: e = adaptive_lanes<T, 32>(p, alpha, x, beta, y, s); break;
+    }
+    if (e == cudaSuccess && p->n_warp > 0) {
+        spmv_warp_rows_kernel<T><<<grid_for((long long)p->n_warp * 32, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            p->warp_rows, p->n_warp, p->row_ptr, p->col_idx, (const T *)p->val, x, y, alpha, beta);
+        e = cudaGetLastError();
     }
     if (e != cudaSuccess || p->n_long == 0)
         return e;

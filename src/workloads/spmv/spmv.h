@@ -83,8 +83,11 @@ typedef struct climb_spmv_plan_dev {
     int sms;                  /* the device's multiprocessors (the grid) */
     int lanes;                /* lanes per short row */
     int long_min;             /* a row with more nonzeros than this is long */
-    int *long_rows;           /* the long rows, n_long of them */
+    int *long_rows;           /* the long rows, n_long of them: a block each */
     int n_long;
+    int *warp_rows;           /* where the plan takes them a warp each: the long rows of at most SPMV_WARP_ROW_MAX
+                                 (1024) nonzeros, n_warp of them (then long_rows holds the longer ones alone) */
+    int n_warp;
     void *merge;              /* the row blocks when the plan merges (NULL when it does not) */
     int *jds_perm, *jds_ptr, *jds_col; /* the JDS when the plan keeps one (NULL when it does not) */
     long long *jds_woff;      /* a windowed JDS (climb_spmv_windows_layout): its woff, and jds_ptr its jd; NULL for a
@@ -95,9 +98,12 @@ typedef struct climb_spmv_plan_dev {
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
     size_t bytes;             /* device bytes the plan keeps */
     int no_trial;             /* in: 1 takes the rules' choice untimed (also CLIMB_SPMV_NO_TRIAL in the environment) */
-    int only_windows;         /* in, for the tests: 1 builds the windowed JDS and nothing else, untimed */
+    int only;                 /* in, for the tests: a path built alone, untimed (CLIMB_SPMV_ONLY_*); 0 chooses */
     char choice[512];         /* out: what the plan runs, and how it was chosen (each candidate's time) */
 } climb_spmv_plan_dev;
+
+/* The paths a test may ask the plan to build alone (climb_spmv_plan_dev.only). */
+enum { CLIMB_SPMV_ONLY_WINDOWS = 1, CLIMB_SPMV_ONLY_WARP_ROWS = 2 };
 
 /* Lanes per row for a mean row length (the power of two at or above it, at most 32; 1 for short rows), and
  * the long-row threshold for those lanes. */
