@@ -886,9 +886,9 @@ static const spmv_rung SPMV_RUNGS[] = {
                                               "memory: every thread the same work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_merge},
      .format = FMT_MERGE, .launch = SPMV_LAUNCH(launch_merge)},
-    {.info = {.name = "csr_adaptive", .idea = "by row lengths: a thread per short row, long rows a block each; JDS "
-                                              "(in windows or whole) built on the device for longer rows; merge "
-                                              "blocks for power laws",
+    {.info = {.name = "csr_adaptive", .idea = "timed on the matrix: lanes a short row with long rows a warp or a "
+                                              "block each, JDS (in windows or whole) built on the device, merge "
+                                              "blocks or COO for power laws",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_adaptive},
      .format = FMT_ADAPTIVE, .launch = SPMV_LAUNCH(launch_adaptive)},
 };
