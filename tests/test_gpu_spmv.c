@@ -418,6 +418,39 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* The plan of m on the device d with one path built alone (only: CLIMB_SPMV_ONLY_*), untimed. */
+static cudaError_t build_only(climb_spmv_plan_dev *p, const climb_csr *m, const dev_csr *d, int f64, int only)
+{
+    memset(p, 0, sizeof *p);
+    p->rows = m->rows;
+    p->cols = m->cols;
+    p->nnz = m->nnz;
+    p->row_ptr = d->rp;
+    p->col_idx = d->ci;
+    p->val = d->val;
+    p->f64 = f64;
+    p->sms = dev.sms;
+    p->only = only;
+    return climb_spmv_plan_build(p, 0);
+}
+
+/* y = -0.75 A x + 0.5 y by plan p, y drawn, against the CPU (mt: the matrix with its values as the type holds
+ * them): the rows outside their tolerance. */
+static size_t run_checked(const climb_spmv_plan_dev *p, const climb_csr *mt, const double *x, double *y, double *ref,
+                          double *tol, const dev_csr *d, climb_rng *rng, void *buf)
+{
+    const size_t rows = (size_t)mt->rows;
+    draw_typed(y, rows, p->f64, rng, d->y, buf);
+    memcpy(ref, y, rows * 8);
+    cpu_spmv(mt, -0.75, x, 0.5, ref, tol, p->f64);
+    EXPECT(climb_spmv_plan_run(p, -0.75, d->x, 0.5, d->y, 0) == cudaSuccess);
+    EXPECT(cudaMemcpy(buf, d->y, rows * (p->f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (size_t i = 0; i < rows; i++)
+        bad += !(fabs((p->f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+    return bad;
+}
+
 /* The plan's windowed JDS built on the device (only), held array by array to the host layout
  * (climb_spmv_windows_layout, which test_cpu_spmv holds to its definition) and to the host's scatter, then run with
  * alpha and beta against the CPU: FEM-like rows over many windows, 257 rows (a last window of one row), one row, a
@@ -452,17 +485,7 @@ static void windows_case(const climb_csr *m, uint64_t seed)
         const climb_csr mt = typed_values(m, f64, val, &d, buf);
         draw_typed(x, cols, f64, &rng, d.x, buf);
         climb_spmv_plan_dev p;
-        memset(&p, 0, sizeof p);
-        p.rows = m->rows;
-        p.cols = m->cols;
-        p.nnz = m->nnz;
-        p.row_ptr = d.rp;
-        p.col_idx = d.ci;
-        p.val = d.val;
-        p.f64 = f64;
-        p.sms = dev.sms;
-        p.only = CLIMB_SPMV_ONLY_WINDOWS;
-        const cudaError_t e = climb_spmv_plan_build(&p, 0);
+        const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_WINDOWS);
         EXPECT_MSG(e == cudaSuccess && p.jds_woff && strstr(p.choice, "windows"), "%dx%d nnz %d: %s, %s", m->rows,
                    m->cols, m->nnz, cudaGetErrorString(e), p.choice);
         if (e != cudaSuccess || !p.jds_woff)
@@ -483,15 +506,7 @@ static void windows_case(const climb_csr *m, uint64_t seed)
         for (size_t k = 0; k < nnz; k++)
             vbad += (f64 ? ((double *)buf)[k] : (double)((float *)buf)[k]) != (f64 ? hv[k] : (double)(float)hv[k]);
         EXPECT_MSG(vbad == 0, "%dx%d: %zu values", m->rows, m->cols, vbad);
-        /* y = -0.75 A x + 0.5 y, y drawn */
-        draw_typed(y, rows, f64, &rng, d.y, buf);
-        memcpy(ref, y, rows * 8);
-        cpu_spmv(&mt, -0.75, x, 0.5, ref, tol, f64);
-        EXPECT(climb_spmv_plan_run(&p, -0.75, d.x, 0.5, d.y, 0) == cudaSuccess);
-        EXPECT(cudaMemcpy(buf, d.y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
-        size_t bad = 0;
-        for (size_t i = 0; i < rows; i++)
-            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+        const size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
         EXPECT_MSG(bad == 0, "windows %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz, f64 ? "f64" : "f32",
                    bad);
         climb_spmv_plan_free(&p);
@@ -537,21 +552,10 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
     climb_rng rng;
     climb_rng_seed(&rng, seed);
     for (int f64 = 0; f64 < 2; f64++) {
-        const size_t each = f64 ? 8 : 4;
         const climb_csr mt = typed_values(m, f64, val, &d, buf);
         draw_typed(x, cols, f64, &rng, d.x, buf);
         climb_spmv_plan_dev p;
-        memset(&p, 0, sizeof p);
-        p.rows = m->rows;
-        p.cols = m->cols;
-        p.nnz = m->nnz;
-        p.row_ptr = d.rp;
-        p.col_idx = d.ci;
-        p.val = d.val;
-        p.f64 = f64;
-        p.sms = dev.sms;
-        p.only = CLIMB_SPMV_ONLY_WARP_ROWS;
-        const cudaError_t e = climb_spmv_plan_build(&p, 0);
+        const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_WARP_ROWS);
         EXPECT_MSG(e == cudaSuccess && p.n_warp == nw && p.n_long == nl, "%dx%d: %s, %s (host: %d a warp, %d long)",
                    m->rows, m->cols, cudaGetErrorString(e), p.choice, nw, nl);
         if (e != cudaSuccess || p.n_warp != nw || p.n_long != nl) {
@@ -566,14 +570,7 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
             EXPECT(cudaMemcpy(got, p.long_rows, (size_t)nl * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
             EXPECT_MSG(memcmp(got, hl, (size_t)nl * 4) == 0, "%dx%d: the long rows", m->rows, m->cols);
         }
-        draw_typed(y, rows, f64, &rng, d.y, buf);
-        memcpy(ref, y, rows * 8);
-        cpu_spmv(&mt, -0.75, x, 0.5, ref, tol, f64);
-        EXPECT(climb_spmv_plan_run(&p, -0.75, d.x, 0.5, d.y, 0) == cudaSuccess);
-        EXPECT(cudaMemcpy(buf, d.y, rows * each, cudaMemcpyDeviceToHost) == cudaSuccess);
-        size_t bad = 0;
-        for (size_t i = 0; i < rows; i++)
-            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+        const size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
         EXPECT_MSG(bad == 0, "rows a warp %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz,
                    f64 ? "f64" : "f32", bad);
         climb_spmv_plan_free(&p);
