@@ -617,9 +617,23 @@ static void test_plan_paths(uint64_t seed)
     }
 }
 
+/* The plan's kernels loaded for both types, twice (the second a no-op), on a stream: no error, none left behind. */
+static void test_warm(void)
+{
+    cudaStream_t s;
+    EXPECT(cudaStreamCreate(&s) == cudaSuccess);
+    for (int k = 0; k < 2; k++) {
+        EXPECT(climb_spmv_plan_warm(0, s) == cudaSuccess);
+        EXPECT(climb_spmv_plan_warm(1, s) == cudaSuccess);
+    }
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess && cudaGetLastError() == cudaSuccess);
+    cudaStreamDestroy(s);
+}
+
 int main(void)
 {
     test_require_gpu();
+    test_warm();
     EXPECT(climb_device_query(0, &dev) == 0);
     test_files();
     test_poisoned();

@@ -406,13 +406,14 @@ extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes *
 
 /* 12 runs of the fastest so far, so that a large matrix's plan costs about 20 runs (issue 25's goal, for matrices of
  * more than 1M nonzeros), with a floor for the fixed costs of a small matrix's trial: its builds' allocations and
- * synchronisations, and the gates and second samples of short candidates. 2 ms for the large ones; 4 ms for those
- * of at most 1M nonzeros, whose runs are short enough that the plan's fixed costs are hundreds of runs anyway. At
- * 2 ms for all (8182110), the trial on the graphs wiki-Vote and email-Enron stopped after three candidates, before
- * COO, their fastest path (docs/spmv.md). */
+ * synchronisations, and the gates and second samples of short candidates. 1 ms for the large ones (2 ms until the
+ * kernels were loaded before the trial: at 9afeb52, with 2 ms, the plan on the generated Poisson matrix took 27
+ * runs, its first candidate and two others); 4 ms for those of at most 1M nonzeros, whose runs are short enough that
+ * the plan's fixed costs are hundreds of runs anyway. At 2 ms for all (8182110), the trial on the graphs wiki-Vote
+ * and email-Enron stopped after three candidates, before COO, their fastest path (docs/spmv.md). */
 extern "C" double climb_spmv_trial_budget_us(long long nnz, double best_us)
 {
-    const double floor_us = nnz > 1000000 ? 2000.0 : 4000.0;
+    const double floor_us = nnz > 1000000 ? 1000.0 : 4000.0;
     return 12.0 * best_us > floor_us ? 12.0 * best_us : floor_us;
 }
 
@@ -839,8 +840,94 @@ static double plan_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Every kernel a trial may launch, loaded once per device and element type before the trial's clock starts. CUDA
+ * loads a kernel at its first launch (lazy loading, the default since CUDA 12.2); in a process's first plan that took
+ * 5 ms of the trial's 2 ms budget on an H100 (the rules' build alone: 5.0 to 5.7 ms, against 0.2 once loaded), so the
+ * trial stopped after its first candidate and kept 8 lanes (390 us) on the 27-point matrix, where the windowed JDS
+ * runs 336 us. The loading still counts in the plan's setup time (the first plan of a process pays it), but no
+ * longer decides which candidates are tried. CUB's device-wide algorithms are loaded by running them on a few items
+ * (the radix sort on enough for its many-tile kernels). */
+template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
+{
+    static int warmed[2][64]; /* [f64][device]; a race only loads twice */
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    const int f64 = sizeof(T) == 8;
+    if (e != cudaSuccess || dev < 0 || dev >= 64 || warmed[f64][dev])
+        return e;
+    cudaFuncAttributes at;
+    const void *const kernels[] = {
+        (const void *)spmv_lengths_kernel, (const void *)spmv_diagonal_counts_kernel,
+        (const void *)spmv_jds_scatter_kernel<T>, (const void *)spmv_windows_sort_kernel,
+        (const void *)spmv_windows_scatter_kernel<T>, (const void *)spmv_long_flags_kernel,
+        (const void *)spmv_flags_kernel, (const void *)spmv_pair_blocks_kernel, (const void *)spmv_coo_rows_kernel,
+        (const void *)spmv_jds_kernel<T>, (const void *)spmv_jds_ahead_kernel<T>,
+        (const void *)spmv_jds_windows_kernel<T, 1>, (const void *)spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>,
+        (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>,
+        (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>,
+        (const void *)spmv_adaptive_kernel<T, 1>, (const void *)spmv_adaptive_kernel<T, 2>,
+        (const void *)spmv_adaptive_kernel<T, 4>, (const void *)spmv_adaptive_kernel<T, 8>,
+        (const void *)spmv_adaptive_kernel<T, 16>, (const void *)spmv_adaptive_kernel<T, 32>,
+        (const void *)spmv_long_rows_kernel<T>, (const void *)spmv_warp_rows_kernel<T>,
+        (const void *)spmv_coo_kernel<T>, (const void *)spmv_scale_kernel<T>};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0] && e == cudaSuccess; k++)
+        e = cudaFuncGetAttributes(&at, kernels[k]);
+    /* CUB's: a select of flagged rows, scans of int and long long counts, a descending sort of pairs, with the types
+     * the builds call them with (another type is another kernel) */
+    const int n = 1 << 16;
+    unsigned char *buf = NULL;
+    size_t sel_bytes = 0, scan_bytes = 0, sort_bytes = 0;
+    thrust::counting_iterator<int> rows_it(0);
+    int *ip = NULL;
+    long long *lp = NULL;
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(NULL, sel_bytes, rows_it, (const unsigned char *)NULL, ip, ip, n, s);
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, lp, lp, n, s);
+    size_t int_scan_bytes = 0;
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(NULL, int_scan_bytes, ip, ip, n, s);
+    scan_bytes = scan_bytes > int_scan_bytes ? scan_bytes : int_scan_bytes;
+    if (e == cudaSuccess)
+        e = cub::DeviceRadixSort::SortPairsDescending(NULL, sort_bytes, ip, ip, ip, ip, n, 0, 32, s);
+    size_t tmp = sel_bytes > scan_bytes ? sel_bytes : scan_bytes;
+    tmp = tmp > sort_bytes ? tmp : sort_bytes;
+    const size_t arrays = (size_t)n * (4 * 4 + 2 * 8 + 1) + 64;
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&buf, arrays + tmp);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(buf, 0, arrays, s);
+    if (e == cudaSuccess) {
+        int *a = (int *)buf, *b = a + n, *c = b + n, *d = c + n;
+        long long *la = (long long *)(d + n), *lb = la + n;
+        unsigned char *flags = (unsigned char *)(lb + n), *t = buf + arrays;
+        e = cub::DeviceSelect::Flagged(t, sel_bytes, rows_it, (const unsigned char *)flags, a, b, n, s);
+        if (e == cudaSuccess)
+            e = cub::DeviceScan::ExclusiveSum(t, scan_bytes, la, lb, n, s);
+        if (e == cudaSuccess)
+            e = cub::DeviceScan::ExclusiveSum(t, int_scan_bytes, a, b, n, s);
+        if (e == cudaSuccess)
+            e = cub::DeviceRadixSort::SortPairsDescending(t, sort_bytes, a, b, c, d, n, 0, 32, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+    }
+    if (buf)
+        cudaFree(buf);
+    if (e == cudaSuccess)
+        warmed[f64][dev] = 1;
+    return e;
+}
+
+extern "C" cudaError_t climb_spmv_plan_warm(int f64, cudaStream_t s)
+{
+    return f64 ? warm_kernels<double>(s) : warm_kernels<float>(s);
+}
+
 static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
 {
+    const cudaError_t warm = climb_spmv_plan_warm(p->f64, s);
+    if (warm != cudaSuccess)
+        return warm;
     const double t0 = plan_clock();
     const double mean = (double)p->nnz / p->rows;
     const size_t each = p->f64 ? 8 : 4;
@@ -869,14 +956,14 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         best_t = time_candidate(&best, 1e300, x, y, ev, s, &e);
     if (e == cudaSuccess) {
         path_name(&best, name, sizeof name);
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us%s", name, best_t,
-                                 rules_jds ? "" : " (the rules' choice)");
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %.1f us%s [%.2f ms]", name, best_t,
+                                 rules_jds ? "" : " (the rules' choice)", 1e3 * (plan_clock() - t0));
     }
     /* the others the row lengths admit: where no row is long and rows average more than 8, the JDS in windows of
      * rows; lanes at the mean rounded up to a power of two, the row blocks, COO where some rows are long, smaller row
      * blocks where the usual ones would not give every multiprocessor 4; and where the JDS in windows was tried, the
      * JDS of the whole matrix (the rules' JDS, which sorts every row). The trial stops trying once it has spent
-     * climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 2 ms (4 ms for a matrix of at most 1M
+     * climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 1 ms (4 ms for a matrix of at most 1M
      * nonzeros). */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : 0;
@@ -914,6 +1001,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         if (1e6 * (plan_clock() - t0) > climb_spmv_trial_budget_us(p->nnz, best_t))
             break;
         const int c = order[o];
+        const double tc = plan_clock();
         climb_spmv_plan_dev q = *p;
         switch (c) {
         case C_RULES_LANES: e = build_lanes(&q, rules_lanes, 0, s); break;
@@ -955,8 +1043,9 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         if (e == cudaSuccess) {
             path_name(&q, name, sizeof name);
             if (used < sizeof line)
-                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f%s", name, t,
-                                         c == C_JDS && rules_jds ? " (the rules' choice)" : "");
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f%s [%.2f ms]", name, t,
+                                         c == C_JDS && rules_jds ? " (the rules' choice)" : "",
+                                         1e3 * (plan_clock() - tc));
         }
         if (e == cudaSuccess && t < 0.97 * best_t) {
             climb_spmv_plan_free(&best);
@@ -979,7 +1068,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     }
     *p = best;
     path_name(p, name, sizeof name);
-    snprintf(p->choice, sizeof p->choice, "%s, by trial: %s", name, line);
+    snprintf(p->choice, sizeof p->choice, "%s, by trial (us a run [ms to build and time]): %s", name, line);
     return cudaSuccess;
 }
 

@@ -110,12 +110,17 @@ enum { CLIMB_SPMV_ONLY_WINDOWS = 1, CLIMB_SPMV_ONLY_WARP_ROWS = 2 };
 int climb_spmv_lanes(double mean);
 int climb_spmv_long_min(int lanes);
 /* How long the plan's trial may go on trying candidates (microseconds since it began), with the fastest at best_us:
- * 12 of its runs, and at least 2 ms, or 4 ms for a matrix of at most 1M nonzeros (plan.cu says why). */
+ * 12 of its runs, and at least 1 ms, or 4 ms for a matrix of at most 1M nonzeros (plan.cu says why). */
 double climb_spmv_trial_budget_us(long long nnz, double best_us);
 
 /* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
  * [0, cols)): *bad = 0 if it is one, else 1 (row pointers) or 2 (a column). Synchronises s. */
 cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s);
+/* Loads every kernel the plan's trial may launch for f32 (f64 = 0) or f64 on the current device, once per process
+ * (CUDA loads a kernel at its first launch); climb_spmv_plan_build calls it before its trial's clock starts, and the
+ * bench before it times a plan, so that a plan's setup figure is what every plan after a process's first costs.
+ * Synchronises s the first time. */
+cudaError_t climb_spmv_plan_warm(int f64, cudaStream_t s);
 /* Chooses the lanes and lists the long rows, on s (allocates p->long_rows; synchronises s). */
 cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s);
 void climb_spmv_plan_free(climb_spmv_plan_dev *p);
