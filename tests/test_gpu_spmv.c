@@ -499,6 +499,28 @@ static void windows_case(const climb_csr *m, uint64_t seed)
             EXPECT(cudaMemcpy(gi, p.jds_ptr, (size_t)woff[windows] * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
             EXPECT_MSG(memcmp(gi, jd, (size_t)woff[windows] * 4) == 0, "%dx%d: diagonal starts", m->rows, m->cols);
         }
+        /* the starts again at a stride of the longest row + 1, padded with each window's end, where that is at most
+           4 times their number (+ 1024) */
+        int64_t longest = 0;
+        for (size_t wi = 0; wi < windows; wi++)
+            longest = woff[wi + 1] - woff[wi] - 1 > longest ? woff[wi + 1] - woff[wi] - 1 : longest;
+        const int64_t stride = longest + 1;
+        const int want_pad = windows > 0 && (int64_t)windows * stride <= 4 * woff[windows] + 1024;
+        EXPECT_MSG(p.jds_wstride == (want_pad ? stride : 0) && (p.jds_wpad != NULL) == want_pad,
+                   "%dx%d: stride %d, want %lld", m->rows, m->cols, p.jds_wstride, (long long)(want_pad ? stride : 0));
+        if (want_pad && p.jds_wstride == stride) {
+            int32_t *pad = malloc((size_t)windows * (size_t)stride * 4 + 4);
+            EXPECT(cudaMemcpy(pad, p.jds_wpad, (size_t)windows * (size_t)stride * 4, cudaMemcpyDeviceToHost) ==
+                   cudaSuccess);
+            size_t pbad = 0;
+            for (size_t wi = 0; wi < windows; wi++) {
+                const int64_t n = woff[wi + 1] - woff[wi];
+                for (int64_t dd = 0; dd < stride; dd++)
+                    pbad += pad[wi * (size_t)stride + (size_t)dd] != jd[woff[wi] + (dd < n ? dd : n - 1)];
+            }
+            EXPECT_MSG(pbad == 0, "%dx%d: %zu padded starts wrong", m->rows, m->cols, pbad);
+            free(pad);
+        }
         EXPECT(cudaMemcpy(gi, p.jds_col, nnz * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
         EXPECT_MSG(memcmp(gi, hci, nnz * 4) == 0, "%dx%d: columns", m->rows, m->cols);
         EXPECT(cudaMemcpy(buf, p.jds_val, nnz * each, cudaMemcpyDeviceToHost) == cudaSuccess);

@@ -130,14 +130,26 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_windows_kernel(int rows, 
                                                                       const int *__restrict__ ci,
                                                                       const T *__restrict__ val,
                                                                       const T *__restrict__ x, T *__restrict__ y,
-                                                                      T alpha, T beta)
+                                                                      T alpha, T beta, const int *__restrict__ wpad,
+                                                                      int stride)
 {
     const long long first_row = (long long)blockIdx.x * SPMV_BLOCK, i = first_row + threadIdx.x;
     if (i >= rows)
         return;
-    const long long first = woff[blockIdx.x];
-    const int base = rp[first_row], diagonals = (int)(woff[blockIdx.x + 1] - first) - 1;
-    const T s = jds_row_sum<T, AHEAD>((int)threadIdx.x, diagonals, wjd + first, ci + base, val + base, x);
+    const int base = rp[first_row];
+    /* The window's diagonal starts: at woff[window] in wjd, or (the plan, stride > 0) at window x stride in wpad,
+     * padded past its longest row with its end, which saves the dependent load of woff before them */
+    const int *jd;
+    int diagonals;
+    if (stride > 0) {
+        jd = wpad + (long long)blockIdx.x * stride;
+        diagonals = stride - 1;
+    } else {
+        const long long first = woff[blockIdx.x];
+        jd = wjd + first;
+        diagonals = (int)(woff[blockIdx.x + 1] - first) - 1;
+    }
+    const T s = jds_row_sum<T, AHEAD>((int)threadIdx.x, diagonals, jd, ci + base, val + base, x);
     const int r = perm[i];
     y[r] = beta != T(0) ? alpha * s + beta * y[r] : alpha * s;
 }

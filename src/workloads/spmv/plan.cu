@@ -133,7 +133,8 @@ __global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, 
  * rows sorted by length, longest first, ties in row order (CUB's block radix sort is stable, on the bits the window's
  * longest row needs), and the window's count of diagonal starts (its longest row + 1) for the scan into woff. */
 __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(int rows, const int *__restrict__ rp,
-                                                                              int *perm, int *slen, long long *count)
+                                                                              int *perm, int *slen, long long *count,
+                                                                              unsigned *longest)
 {
     typedef cub::BlockRadixSort<unsigned, CLIMB_SPMV_WINDOW, 1, int> Sort;
     __shared__ typename Sort::TempStorage tmp;
@@ -153,8 +154,23 @@ __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(in
         perm[r] = id[0];
         slen[r] = (int)key[0];
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         count[blockIdx.x] = (long long)key[0] + 1;
+        if (key[0] != 0)
+            atomicMax(longest, key[0]);
+    }
+}
+
+/* The windows' diagonal starts at a stride: window w's d-th at w x stride + d, and past its longest row its end. */
+__global__ void spmv_windows_pad_kernel(long long windows, int stride, const long long *__restrict__ woff,
+                                        const int *__restrict__ wjd, int *wpad)
+{
+    const long long k = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    if (k >= windows * stride)
+        return;
+    const long long w = k / stride, first = woff[w];
+    const int d = (int)(k - w * stride), n = (int)(woff[w + 1] - first);
+    wpad[k] = wjd[first + (d < n ? d : n - 1)];
 }
 
 /* Then each window's diagonal starts, jd[d] = the sum over its rows of min(length, d): with m rows longer than d
@@ -441,11 +457,13 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
     if (p->coo_row)
         cudaFree(p->coo_row);
     p->coo_row = NULL;
-    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff};
+    void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff, p->jds_wpad};
     free_each(jds, sizeof jds / sizeof jds[0]);
     p->jds_perm = p->jds_ptr = p->jds_col = NULL;
     p->jds_val = NULL;
     p->jds_woff = NULL;
+    p->jds_wpad = NULL;
+    p->jds_wstride = 0;
     p->diagonals = 0;
     p->jds_plain = 0;
     p->long_rows = NULL;
@@ -542,8 +560,9 @@ static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
 {
     const size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, each = p->f64 ? 8 : 4;
     const size_t windows = (rows + CLIMB_SPMV_WINDOW - 1) / CLIMB_SPMV_WINDOW;
-    int *perm = NULL, *slen = NULL, *wjd = NULL, *jci = NULL;
+    int *perm = NULL, *slen = NULL, *wjd = NULL, *jci = NULL, *wpad = NULL;
     long long *count = NULL, *woff = NULL, total = 0;
+    unsigned *d_longest = NULL, longest = 0;
     void *jval = NULL, *tmp = NULL;
     size_t tmp_bytes = 0;
     cudaError_t e = cub::DeviceScan::ExclusiveSum(NULL, tmp_bytes, count, woff, (int)windows + 1, s);
@@ -558,16 +577,22 @@ static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
     if (e == cudaSuccess)
         e = cudaMalloc(&tmp, tmp_bytes);
     if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_longest, sizeof *d_longest);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(d_longest, 0, sizeof *d_longest, s);
+    if (e == cudaSuccess)
         e = cudaMemsetAsync(count + windows, 0, 8, s);
     if (e == cudaSuccess) {
         spmv_windows_sort_kernel<<<(unsigned)windows, CLIMB_SPMV_WINDOW, 0, s>>>(p->rows, p->row_ptr, perm, slen,
-                                                                                 count);
+                                                                                 count, d_longest);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
         e = cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, count, woff, (int)windows + 1, s);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&total, woff + windows, sizeof total, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&longest, d_longest, sizeof longest, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     if (e == cudaSuccess)
@@ -585,22 +610,36 @@ static cudaError_t windows_build(climb_spmv_plan_dev *p, cudaStream_t s)
                 p->rows, p->row_ptr, p->col_idx, (const float *)p->val, perm, slen, woff, wjd, jci, (float *)jval);
         e = cudaGetLastError();
     }
+    /* The starts again at a stride of the longest row + 1, where that pads them to at most 4 times their number
+     * (always where no row is long, the trial's case: rows of at most 512 then) */
+    const long long stride = (long long)longest + 1;
+    const int padded = windows > 0 && (long long)windows * stride <= 4 * total + 1024;
+    if (e == cudaSuccess && padded)
+        e = cudaMalloc((void **)&wpad, (size_t)windows * (size_t)stride * 4);
+    if (e == cudaSuccess && padded) {
+        spmv_windows_pad_kernel<<<grid_for((long long)windows * stride, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+            (long long)windows, (int)stride, woff, wjd, wpad);
+        e = cudaGetLastError();
+    }
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
-    void *scratch[] = {slen, count, tmp};
+    void *scratch[] = {slen, count, tmp, d_longest};
     free_each(scratch, sizeof scratch / sizeof scratch[0]);
     if (e != cudaSuccess) {
-        void *kept[] = {perm, woff, wjd, jci, jval};
+        void *kept[] = {perm, woff, wjd, jci, jval, wpad};
         free_each(kept, sizeof kept / sizeof kept[0]);
         return e;
     }
+    p->jds_wpad = wpad;
+    p->jds_wstride = padded ? (int)stride : 0;
     p->jds_perm = perm;
     p->jds_woff = woff;
     p->jds_ptr = wjd;
     p->jds_col = jci;
     p->jds_val = jval;
     p->diagonals = 0;
-    p->bytes = rows * 4 + (windows + 1) * 8 + (size_t)total * 4 + nnz * (4 + each);
+    p->bytes = rows * 4 + (windows + 1) * 8 + (size_t)total * 4 + nnz * (4 + each) +
+               (padded ? (size_t)windows * (size_t)stride * 4 : 0);
     return cudaSuccess;
 }
 
@@ -746,7 +785,7 @@ static void (*jds_kernel_of(const climb_spmv_plan_dev *p))(int, int, const int *
 template <typename T>
 static void (*windows_kernel_of(const climb_spmv_plan_dev *p))(int, const int *, const int *, const long long *,
                                                                const int *, const int *, const T *, const T *, T *, T,
-                                                               T)
+                                                               T, const int *, int)
 {
     return p->jds_plain ? spmv_jds_windows_kernel<T, 1> : spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>;
 }
@@ -859,7 +898,8 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
     const void *const kernels[] = {
         (const void *)spmv_lengths_kernel, (const void *)spmv_diagonal_counts_kernel,
         (const void *)spmv_jds_scatter_kernel<T>, (const void *)spmv_windows_sort_kernel,
-        (const void *)spmv_windows_scatter_kernel<T>, (const void *)spmv_long_flags_kernel,
+        (const void *)spmv_windows_scatter_kernel<T>, (const void *)spmv_windows_pad_kernel,
+        (const void *)spmv_long_flags_kernel,
         (const void *)spmv_flags_kernel, (const void *)spmv_pair_blocks_kernel, (const void *)spmv_coo_rows_kernel,
         (const void *)spmv_jds_kernel<T>, (const void *)spmv_jds_ahead_kernel<T>,
         (const void *)spmv_jds_windows_kernel<T, 1>, (const void *)spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>,
@@ -1143,7 +1183,7 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     if (p->jds_woff) {
         windows_kernel_of<T>(p)<<<grid_for(p->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
                 p->rows, p->row_ptr, p->jds_perm, p->jds_woff, p->jds_ptr, p->jds_col, (const T *)p->jds_val, x, y,
-                alpha, beta);
+                alpha, beta, p->jds_wpad, p->jds_wstride);
         return cudaGetLastError();
     }
     if (p->jds_perm) {

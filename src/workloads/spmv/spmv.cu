@@ -706,7 +706,7 @@ template <typename T> static cudaError_t launch_jds_windows(climb_case *c, cudaS
         return cudaSuccess;
     spmv_jds_windows_kernel<T, 1><<<grid_for(c->m->rows, CLIMB_SPMV_WINDOW), CLIMB_SPMV_WINDOW, 0, s>>>(
         c->m->rows, c->d_rp, c->d_win_perm, c->d_win_off, c->d_win_jd, c->d_win_ci, (const T *)c->d_win_val,
-        (const T *)c->d_x, (T *)c->d_y, T(1), T(0));
+        (const T *)c->d_x, (T *)c->d_y, T(1), T(0), NULL, 0);
     return cudaGetLastError();
 }
 

@@ -92,6 +92,10 @@ typedef struct climb_spmv_plan_dev {
     int *jds_perm, *jds_ptr, *jds_col; /* the JDS when the plan keeps one (NULL when it does not) */
     long long *jds_woff;      /* a windowed JDS (climb_spmv_windows_layout): its woff, and jds_ptr its jd; NULL for a
                                  JDS of the whole matrix (jds_ptr its diagonals' starts) */
+    int *jds_wpad;            /* a windowed JDS's diagonal starts again, window w's at w x jds_wstride, padded past
+                                 its longest row with its end (the kernel reads them without woff); NULL, and
+                                 jds_wstride 0, where the padding would be more than 4 times the starts */
+    int jds_wstride;
     int *coo_row;             /* each nonzero's row when the plan runs COO (NULL when it does not) */
     void *jds_val;
     int diagonals;
