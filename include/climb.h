@@ -171,10 +171,13 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  * The plan chooses how to run by trial (inspector-executor): the rules' choice and the other ways the row lengths
  * admit (lanes a row with the long rows a warp or a block each, a JDS copy of the whole matrix or in windows of
  * rows, row blocks, COO) are each built and run on the matrix itself, once or twice, into scratch vectors the plan
- * allocates and frees, and the fastest is kept. Measured on an H100 (docs/spmv.md): 12 to 32 multiplies' time on
- * generated matrices of 4096000 rows, and 2 to 3 ms on matrices of under 1M nonzeros (hundreds of their short
- * multiplies). CLIMB_SPMV_NO_TRIAL in flags (or CLIMB_SPMV_NO_TRIAL=1 in the environment) takes the rules'
- * choice untimed, which is faster to plan and may run slower.
+ * allocates and frees, and the fastest is kept. Measured on an H100 (docs/spmv.md): 13 to 20 multiplies' time on
+ * generated matrices of 4096000 rows, and 2.5 to 5 ms on matrices of under 1M nonzeros (hundreds of their short
+ * multiplies). A process's first plan of each type also loads the kernels the trial may launch (CUDA loads a
+ * kernel at its first launch), before the trial is timed: loading the first path's kernels alone took 5 ms on an
+ * H100.
+ * CLIMB_SPMV_NO_TRIAL in flags (or CLIMB_SPMV_NO_TRIAL=1 in the environment) takes the rules' choice untimed,
+ * which is faster to plan and may run slower.
  *
  * climb_spmv: y is not read when beta is 0 (NaN there is overwritten). The f32 and f64 faces take plans made
  * for their type (else INVALID_VALUE), on the device the plan was made on. Rows are summed in an order that
