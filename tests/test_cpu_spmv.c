@@ -377,11 +377,13 @@ static void test_lanes(void)
     EXPECT(climb_spmv_lanes(0) == 1 && climb_spmv_lanes(6.96) == 1 && climb_spmv_lanes(8) == 1);
     EXPECT(climb_spmv_lanes(8.5) == 8 && climb_spmv_lanes(26.7) == 8 && climb_spmv_lanes(64) == 8);
     EXPECT(climb_spmv_lanes(100) == 16 && climb_spmv_lanes(1000) == 32);
-    /* the trial's budget: 12 runs of the fastest, at least 2 ms past 1M nonzeros and 4 ms up to it */
+    /* the trial's budget: 12 runs of the fastest, at least 4 ms up to 1M nonzeros and 2 ms less 12 runs past it */
     EXPECT(climb_spmv_trial_budget_us(20000000, 96.5) == 12.0 * 96.5);
-    EXPECT(climb_spmv_trial_budget_us(20000000, 50.0) == 1000.0);
+    EXPECT(climb_spmv_trial_budget_us(20000000, 50.0) == 2000.0 - 12.0 * 50.0);
+    EXPECT(fabs(climb_spmv_trial_budget_us(20000000, 1000.0 / 12.0) - 1000.0) < 1e-9); /* floor meets 12 runs */
+    EXPECT(climb_spmv_trial_budget_us(20000000, 0.0) == 2000.0);
     EXPECT(climb_spmv_trial_budget_us(20000000, 329.4) == 12.0 * 329.4);
-    EXPECT(climb_spmv_trial_budget_us(1000001, 10.0) == 1000.0);
+    EXPECT(climb_spmv_trial_budget_us(1000001, 10.0) == 2000.0 - 120.0);
     EXPECT(climb_spmv_trial_budget_us(1000000, 10.0) == 4000.0 && climb_spmv_trial_budget_us(103689, 7.6) == 4000.0);
     EXPECT(climb_spmv_trial_budget_us(1000000, 500.0) == 6000.0);
     EXPECT(climb_spmv_long_min(1) == 32 && climb_spmv_long_min(8) == 128 && climb_spmv_long_min(32) == 512);

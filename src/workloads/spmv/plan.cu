@@ -421,16 +421,22 @@ extern "C" int climb_spmv_lanes(double mean)
 extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
 
 /* 12 runs of the fastest so far, so that a large matrix's plan costs about 20 runs (issue 25's goal, for matrices of
- * more than 1M nonzeros), with a floor for the fixed costs of a small matrix's trial: its builds' allocations and
- * synchronisations, and the gates and second samples of short candidates. 1 ms for the large ones (2 ms until the
- * kernels were loaded before the trial: at 9afeb52, with 2 ms, the plan on the generated Poisson matrix took 27
- * runs, its first candidate and two others); 4 ms for those of at most 1M nonzeros, whose runs are short enough that
- * the plan's fixed costs are hundreds of runs anyway. At 2 ms for all (8182110), the trial on the graphs wiki-Vote
- * and email-Enron stopped after three candidates, before COO, their fastest path (docs/spmv.md). */
+ * more than 1M nonzeros), with a floor for the fixed costs of a trial (its builds' allocations and synchronisations,
+ * the gates and second samples of short candidates: 0.5 to 2.5 ms for the first candidate alone on an H100):
+ *   - at most 1M nonzeros: 4 ms. Their runs are short enough that the plan's fixed costs are hundreds of runs
+ *     anyway; at 2 ms (8182110) the trial on the graphs wiki-Vote and email-Enron stopped after three candidates,
+ *     before COO, their fastest path (docs/spmv.md).
+ *   - past 1M: 2 ms less 12 runs, so that the budget, max(12 runs, the floor), falls from 2 ms for short runs to
+ *     1 ms where 12 runs take 1 ms, and is 12 runs past that. Where 12 runs are well under 1 ms, 20 runs cannot
+ *     cover even the first candidate, the goal cannot be met, and the trial keeps its 2 ms for trying the others
+ *     (at 1155891, with a flat 1 ms floor, the power law of 262144 rows and the Poisson matrix of 1048576 tried one
+ *     candidate); near 1 ms the floor gives way to the goal (at 9afeb52, with a flat 2 ms, the Poisson matrix of
+ *     4096000 rows, 96 us a run, took 27 runs to plan). */
 extern "C" double climb_spmv_trial_budget_us(long long nnz, double best_us)
 {
-    const double floor_us = nnz > 1000000 ? 1000.0 : 4000.0;
-    return 12.0 * best_us > floor_us ? 12.0 * best_us : floor_us;
+    const double runs = 12.0 * best_us;
+    const double floor_us = nnz > 1000000 ? 2000.0 - runs : 4000.0;
+    return runs > floor_us ? runs : floor_us;
 }
 
 /* cudaFree of each of n pointers that is not NULL. */
@@ -1007,8 +1013,7 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
      * rows; lanes at the mean rounded up to a power of two, the row blocks, COO where some rows are long, smaller row
      * blocks where the usual ones would not give every multiprocessor 4; and where the JDS in windows was tried, the
      * JDS of the whole matrix (the rules' JDS, which sorts every row). The trial stops trying once it has spent
-     * climb_spmv_trial_budget_us: 12 runs' time of the fastest so far, at least 1 ms (4 ms for a matrix of at most 1M
-     * nonzeros). */
+     * climb_spmv_trial_budget_us (12 runs' time of the fastest so far, with a floor). */
     const int sized = mean <= 2 ? 2 : mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
     const int rules_path = best.merge ? 2 : 0;
     const int no_long = rules_path == 0 && best.n_long == 0;
@@ -1020,25 +1025,28 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
      * trial on 8 of the 10 such generated cases at 8182110, and the windowed one keeps the row order's locality
      * where the whole sort loses it (the FEM-like rows). A fast candidate early brings the budget, 12 of its runs,
      * down before the slower ones are built and timed; a slow one leaves the budget high and the rest are tried.
-     * Where some rows are long, the rules' lanes with the long rows of at most SPMV_WARP_ROW_MAX nonzeros a warp
-     * each, first (not yet measured: it is for the power law, whose long rows are mostly 33 to a few hundred long).
-     * Then the others, cheapest to build first, and the JDS of the whole matrix last. */
+     * Where some rows are long, COO first: it won the trial on both graphs of the data folder and on the power law
+     * of 65536 and 262144 rows (8182110), and is cheap to build; at 9afeb52 and 1155891, with the lanes with rows a
+     * warp tried first, the trial on the 262144-row power law ran out before COO and kept the row blocks (0.90x
+     * cuSPARSE, against 1.13x with COO). The lanes with rows a warp last: they won no case measured (the power law
+     * at every size, the graphs; 7 to 260% slower than the fastest). Then the others, cheapest to build first, and
+     * the JDS of the whole matrix last. */
     enum { C_RULES_LANES, C_LANES_WARPS, C_SIZED_LANES, C_MERGE, C_COO, C_MERGE_SMALL, C_WINDOWS, C_JDS };
     int order[8], n_order = 0;
     if (jds_family)
         order[n_order++] = C_WINDOWS;
     if (some_long)
-        order[n_order++] = C_LANES_WARPS;
+        order[n_order++] = C_COO;
     if (rules_path != 0)
         order[n_order++] = C_RULES_LANES;
     if (sized != rules_lanes)
         order[n_order++] = C_SIZED_LANES;
     if (rules_path != 2)
         order[n_order++] = C_MERGE;
-    if (some_long)
-        order[n_order++] = C_COO;
     if (small_merge)
         order[n_order++] = C_MERGE_SMALL;
+    if (some_long)
+        order[n_order++] = C_LANES_WARPS;
     if (jds_family)
         order[n_order++] = C_JDS;
     for (int o = 0; e == cudaSuccess && o < n_order; o++) {

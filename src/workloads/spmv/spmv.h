@@ -114,7 +114,8 @@ enum { CLIMB_SPMV_ONLY_WINDOWS = 1, CLIMB_SPMV_ONLY_WARP_ROWS = 2 };
 int climb_spmv_lanes(double mean);
 int climb_spmv_long_min(int lanes);
 /* How long the plan's trial may go on trying candidates (microseconds since it began), with the fastest at best_us:
- * 12 of its runs, and at least 1 ms, or 4 ms for a matrix of at most 1M nonzeros (plan.cu says why). */
+ * 12 of its runs, and at least 4 ms for a matrix of at most 1M nonzeros, 2 ms less 12 runs for a larger one (plan.cu
+ * says why). */
 double climb_spmv_trial_budget_us(long long nnz, double best_us);
 
 /* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
