@@ -894,11 +894,11 @@ static double plan_clock(void)
  * (the radix sort on enough for its many-tile kernels). */
 template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
 {
-    static int warmed[2][64]; /* [f64][device]; a race only loads twice */
+    static int warmed[2][64]; /* [f64][device], atomic: two threads at once only load twice */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     const int f64 = sizeof(T) == 8;
-    if (e != cudaSuccess || dev < 0 || dev >= 64 || warmed[f64][dev])
+    if (e != cudaSuccess || dev < 0 || dev >= 64 || __atomic_load_n(&warmed[f64][dev], __ATOMIC_ACQUIRE))
         return e;
     cudaFuncAttributes at;
     const void *const kernels[] = {
@@ -964,7 +964,7 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
     if (buf)
         cudaFree(buf);
     if (e == cudaSuccess)
-        warmed[f64][dev] = 1;
+        __atomic_store_n(&warmed[f64][dev], 1, __ATOMIC_RELEASE);
     return e;
 }
 
