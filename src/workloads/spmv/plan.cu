@@ -902,7 +902,8 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         return e;
     cudaFuncAttributes at;
     const void *const kernels[] = {
-        (const void *)spmv_validate_kernel, (const void *)spmv_lengths_kernel, (const void *)spmv_diagonal_counts_kernel,
+        (const void *)spmv_validate_kernel, (const void *)spmv_lengths_kernel,
+        (const void *)spmv_diagonal_counts_kernel,
         (const void *)spmv_jds_scatter_kernel<T>, (const void *)spmv_windows_sort_kernel,
         (const void *)spmv_windows_scatter_kernel<T>, (const void *)spmv_windows_pad_kernel,
         (const void *)spmv_long_flags_kernel,
