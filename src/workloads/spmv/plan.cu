@@ -796,38 +796,6 @@ static void (*windows_kernel_of(const climb_spmv_plan_dev *p))(int, const int *,
     return p->jds_plain ? spmv_jds_windows_kernel<T, 1> : spmv_jds_windows_kernel<T, SPMV_JDS_AHEAD>;
 }
 
-/* Loads a path's kernels (the runtime loads a kernel at its first launch), so that a candidate's first timed run
- * does not pay for it. */
-template <typename T> static void preload(const climb_spmv_plan_dev *p)
-{
-    cudaFuncAttributes at;
-    if (p->coo_row) {
-        cudaFuncGetAttributes(&at, spmv_coo_kernel<T>);
-        cudaFuncGetAttributes(&at, spmv_scale_kernel<T>);
-    } else if (p->merge) {
-        if (((const spmv_merge_plan *)p->merge)->items == SPMV_MERGE_ITEMS_SMALL)
-            cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>);
-        else
-            cudaFuncGetAttributes(&at, spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS>);
-    } else if (p->jds_woff) {
-        cudaFuncGetAttributes(&at, windows_kernel_of<T>(p));
-    } else if (p->jds_perm) {
-        cudaFuncGetAttributes(&at, jds_kernel_of<T>(p));
-    } else {
-        switch (p->lanes) {
-        case 1: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 1>); break;
-        case 2: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 2>); break;
-        case 4: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 4>); break;
-        case 8: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 8>); break;
-        case 16: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 16>); break;
-        default: cudaFuncGetAttributes(&at, spmv_adaptive_kernel<T, 32>); break;
-        }
-        cudaFuncGetAttributes(&at, spmv_long_rows_kernel<T>);
-        cudaFuncGetAttributes(&at, spmv_warp_rows_kernel<T>);
-    }
-    cudaGetLastError();
-}
-
 /* `reps` runs of plan q back to back between two events: the time of one in microseconds, or < 0 (*e says why).
  * A gate of 20 us a run (at most 200) holds the stream while the host enqueues them: without it a short run's time
  * was the host's launch rate (COO, two launches a run, took 14.1 us a run in one trial and 7.4 in another on the
@@ -858,11 +826,7 @@ static double time_runs(const climb_spmv_plan_dev *q, int reps, const void *x, v
 static double time_candidate(const climb_spmv_plan_dev *q, double best, const void *x, void *y, cudaEvent_t ev[2],
                              cudaStream_t s, cudaError_t *e)
 {
-    if (q->f64)
-        preload<double>(q);
-    else
-        preload<float>(q);
-    double t = time_runs(q, 1, x, y, ev, s, e);
+    double t = time_runs(q, 1, x, y, ev, s, e); /* its kernels loaded before the trial (warm_kernels) */
     int reps = 1;
     if (*e == cudaSuccess && t < 100.0) {
         reps = t > 100.0 / 16 ? (int)(100.0 / t) + 1 : 16;
@@ -894,11 +858,13 @@ static double plan_clock(void)
  * (the radix sort on enough for its many-tile kernels). */
 template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
 {
-    static int warmed[2][64]; /* [f64][device], atomic: two threads at once only load twice */
+    static int warmed[2][64]; /* [f64][device], atomic: two threads at once only load twice; past device 63, every
+                                 plan asks again (a no-op once loaded) */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     const int f64 = sizeof(T) == 8;
-    if (e != cudaSuccess || dev < 0 || dev >= 64 || __atomic_load_n(&warmed[f64][dev], __ATOMIC_ACQUIRE))
+    const int flagged = dev >= 0 && dev < 64;
+    if (e != cudaSuccess || (flagged && __atomic_load_n(&warmed[f64][dev], __ATOMIC_ACQUIRE)))
         return e;
     cudaFuncAttributes at;
     const void *const kernels[] = {
@@ -964,7 +930,7 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
     }
     if (buf)
         cudaFree(buf);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && flagged)
         __atomic_store_n(&warmed[f64][dev], 1, __ATOMIC_RELEASE);
     return e;
 }
