@@ -1091,6 +1091,19 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
     return cudaSuccess;
 }
 
+/* A plan built without a trial (built with result e): its choice says what it runs and `how`; freed if e failed. */
+static cudaError_t untimed_choice(climb_spmv_plan_dev *p, cudaError_t e, const char *how)
+{
+    if (e != cudaSuccess) {
+        climb_spmv_plan_free(p);
+        return e;
+    }
+    char name[64];
+    path_name(p, name, sizeof name);
+    snprintf(p->choice, sizeof p->choice, "%s, %s", name, how);
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_t s)
 {
     climb_spmv_plan_free(p);
@@ -1099,30 +1112,13 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
-    if (p->only) { /* the tests' way to a path whatever the trial would measure */
-        const cudaError_t e = p->only == CLIMB_SPMV_ONLY_WINDOWS ? windows_build(p, s)
-                                                                  : build_lanes(p, p->lanes, 1, s);
-        if (e == cudaSuccess) {
-            char name[64];
-            path_name(p, name, sizeof name);
-            snprintf(p->choice, sizeof p->choice, "%s, built alone (only)", name);
-        } else {
-            climb_spmv_plan_free(p);
-        }
-        return e;
-    }
+    if (p->only) /* the tests' way to a path whatever the trial would measure */
+        return untimed_choice(p, p->only == CLIMB_SPMV_ONLY_WINDOWS ? windows_build(p, s)
+                                                                    : build_lanes(p, p->lanes, 1, s),
+                              "built alone (only)");
     const char *env = getenv("CLIMB_SPMV_NO_TRIAL");
-    if (p->no_trial || (env && env[0] && strcmp(env, "0") != 0)) {
-        const cudaError_t e = plan_rules(p, s, NULL);
-        if (e == cudaSuccess) {
-            char name[64];
-            path_name(p, name, sizeof name);
-            snprintf(p->choice, sizeof p->choice, "%s, by the rules (no trial)", name);
-        } else {
-            climb_spmv_plan_free(p);
-        }
-        return e;
-    }
+    if (p->no_trial || (env && env[0] && strcmp(env, "0") != 0))
+        return untimed_choice(p, plan_rules(p, s, NULL), "by the rules (no trial)");
     return plan_trial(p, s);
 }
 
