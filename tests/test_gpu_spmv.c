@@ -609,6 +609,93 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
     free(buf);
 }
 
+/* The plan's COO built alone (only): its rows in 16 bits (a base per block of CLIMB_SPMV_COO_BLOCK nonzeros and each
+ * nonzero's offset from it) where every block spans fewer than 65536 rows, else in 32 (want16 says which the case is
+ * meant to take); its arrays against the rows the host finds, and alpha A x + beta y against the CPU. */
+static void coo_case(const climb_csr *m, uint64_t seed, int want16)
+{
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    const size_t blocks = (nnz + CLIMB_SPMV_COO_BLOCK - 1) / CLIMB_SPMV_COO_BLOCK;
+    int32_t *hrow = malloc((nnz + 1) * 4), *got = malloc((nnz + 1) * 4);
+    uint16_t *got16 = malloc((nnz + 1) * 2);
+    int wide = 0;
+    for (int32_t r = 0; r < m->rows; r++)
+        for (int32_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++)
+            hrow[k] = r;
+    for (size_t k = 0; k < nnz; k++)
+        wide |= hrow[k] - hrow[k / CLIMB_SPMV_COO_BLOCK * CLIMB_SPMV_COO_BLOCK] > 65535;
+    EXPECT_MSG(wide == !want16, "%dx%d nnz %d: a block spans %s 65536 rows: not the case meant", m->rows, m->cols,
+               m->nnz, wide ? "at least" : "fewer than");
+    double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
+           *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
+    void *buf = malloc((rows + cols + nnz + 1) * 8);
+    dev_csr d;
+    dev_csr_make(&d, m);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int f64 = 0; f64 < 2; f64++) {
+        const climb_csr mt = typed_values(m, f64, val, &d, buf);
+        draw_typed(x, cols, f64, &rng, d.x, buf);
+        climb_spmv_plan_dev p;
+        const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_COO);
+        const int is16 = p.coo_delta != NULL && p.coo_base != NULL && p.coo_row == NULL;
+        const int is32 = p.coo_row != NULL && p.coo_delta == NULL && p.coo_base == NULL;
+        EXPECT_MSG(e == cudaSuccess && (nnz == 0 || (wide ? is32 : is16)) && strstr(p.choice, "COO"),
+                   "%dx%d nnz %d: %s, %s", m->rows, m->cols, m->nnz, cudaGetErrorString(e), p.choice);
+        if (e != cudaSuccess) {
+            climb_spmv_plan_free(&p);
+            continue;
+        }
+        if (is16) {
+            size_t bad = 0;
+            EXPECT(cudaMemcpy(got, p.coo_base, blocks * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT(cudaMemcpy(got16, p.coo_delta, nnz * 2, cudaMemcpyDeviceToHost) == cudaSuccess);
+            for (size_t b = 0; b < blocks; b++)
+                bad += got[b] != hrow[b * CLIMB_SPMV_COO_BLOCK];
+            for (size_t k = 0; k < nnz; k++)
+                bad += got[k / CLIMB_SPMV_COO_BLOCK] + (int32_t)got16[k] != hrow[k];
+            EXPECT_MSG(bad == 0, "%dx%d: %zu 16-bit rows or bases wrong", m->rows, m->cols, bad);
+        } else if (is32) {
+            EXPECT(cudaMemcpy(got, p.coo_row, nnz * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(got, hrow, nnz * 4) == 0, "%dx%d: the 32-bit rows", m->rows, m->cols);
+        }
+        const size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
+        EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz, f64 ? "f64" : "f32",
+                   bad);
+        climb_spmv_plan_free(&p);
+    }
+    dev_csr_free(&d);
+    free(hrow);
+    free(got);
+    free(got16);
+    free(x);
+    free(y);
+    free(ref);
+    free(tol);
+    free(val);
+    free(buf);
+}
+
+/* A rows x 3 matrix whose nonzeros sit in the rows of `at` (sorted, n of them, 3 each at columns 0..2): empty runs
+ * between them as long as the case needs. */
+static climb_csr coo_fixture(int32_t rows, const int32_t *at, int n, int32_t *rp, int32_t *ci, double *v)
+{
+    int k = 0, nz = 0;
+    rp[0] = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        if (k < n && at[k] == r) {
+            for (int c = 0; c < 3; c++, nz++) {
+                ci[nz] = c;
+                v[nz] = 0.5 + 0.25 * (double)((r + c) % 7);
+            }
+            k++;
+        }
+        rp[r + 1] = nz;
+    }
+    climb_csr m = {.rows = rows, .cols = 3, .nnz = nz, .row_ptr = rp, .col_idx = ci, .val = v};
+    return m;
+}
+
 static void test_plan_paths(uint64_t seed)
 {
     char err[300];
@@ -637,6 +724,30 @@ static void test_plan_paths(uint64_t seed)
         warp_rows_case(&m, seed + 300 + k, 1, laws[k].has_long);
         climb_csr_free(&m);
     }
+    /* COO: a power law (the case it is for) and the empty-windows fixture in 16 bits; rows far apart in one block
+       (65535 rows between the first and last of a block: 16 bits; 65536: 32), and 702 nonzeros (3 blocks, the last
+       partial) with a gap of 70000 empty rows in the last block only */
+    coo_case(&e, seed + 97, 1);
+    {
+        climb_spmv_gen g = {CLIMB_SPMV_POWERLAW, 30001, 30001, 8, 16, 4096, seed + 400};
+        climb_csr m;
+        EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
+        coo_case(&m, seed + 401, 1);
+        climb_csr_free(&m);
+    }
+    static int32_t frp[140002], fci[800];
+    static double fv[800];
+    const int32_t edge16[] = {0, 65535}, edge32[] = {0, 65536};
+    climb_csr f = coo_fixture(65537, edge16, 2, frp, fci, fv);
+    coo_case(&f, seed + 402, 1);
+    f = coo_fixture(65537, edge32, 2, frp, fci, fv);
+    coo_case(&f, seed + 403, 0);
+    int32_t spread[234];
+    for (int k = 0; k < 233; k++) /* 699 nonzeros in rows 0..232, then 3 in row 70300 */
+        spread[k] = k;
+    spread[233] = 70300;
+    f = coo_fixture(140001, spread, 234, frp, fci, fv);
+    coo_case(&f, seed + 404, 0);
 }
 
 /* The plan's kernels loaded for both types, twice (the second a no-op), on a stream: no error, none left behind. */

@@ -403,6 +403,38 @@ __host__ __device__ __forceinline__ int climb_co_rank(int k, const A &a, int m, 
     return lo;
 }
 
+/* ---- loads with an L2 eviction priority (sm_80 and later; plain loads before) ---- */
+
+/* An L2 eviction policy for data a kernel reads once: evict-first, so that under pressure the L2 gives these lines
+ * up before the lines it keeps at normal priority (what the kernel reads again: a gathered vector). */
+__device__ __forceinline__ unsigned long long climb_l2_evict_first_policy()
+{
+    unsigned long long p = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+#endif
+    return p;
+}
+
+/* A read-only load (the non-coherent path: the data must not change during the kernel) under an L2 policy. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CLIMB_LD_POLICY(T, SUFFIX, C)                                                                                 \
+    __device__ __forceinline__ T climb_ld_policy(const T *a, unsigned long long p)                                   \
+    {                                                                                                                 \
+        T v;                                                                                                          \
+        asm("ld.global.nc.L2::cache_hint." SUFFIX " %0, [%1], %2;" : "=" C(v) : "l"(a), "l"(p));                     \
+        return v;                                                                                                     \
+    }
+#else
+#define CLIMB_LD_POLICY(T, SUFFIX, C)                                                                                 \
+    __device__ __forceinline__ T climb_ld_policy(const T *a, unsigned long long) { return __ldg(a); }
+#endif
+CLIMB_LD_POLICY(float, "f32", "f")
+CLIMB_LD_POLICY(double, "f64", "d")
+CLIMB_LD_POLICY(int, "s32", "r")
+CLIMB_LD_POLICY(unsigned short, "u16", "h")
+#undef CLIMB_LD_POLICY
+
 /* ---- wide loads ---- */
 
 /* The 16-byte vector type of an element type, and how many elements it holds. */

@@ -1051,8 +1051,10 @@ static int sort_create(const climb_case_params *p, climb_case **out)
         c->ref_v = (u32 *)malloc(n1 * 4);
     }
     if (!c->h_k || !c->ref_k || !c->got || (c->pairs && (!c->h_v || !c->ref_v))) {
-        sort_destroy(c);
-        return climb_host_oom("%zu keys%s", c->n, c->pairs ? " and values" : "");
+        const size_t n = c->n;
+        const int pairs = c->pairs;
+        sort_destroy(c); /* frees c */
+        return climb_host_oom("%zu keys%s", n, pairs ? " and values" : "");
     }
     climb_sort_generate(p->seed, c->dist, c->h_k, c->h_v, c->n);
     memcpy(c->ref_k, c->h_k, c->n * 4);

@@ -67,6 +67,9 @@ void climb_spmv_block_flags(const int32_t *row_ptr, int rows, int budget, uint8_
  * up), *jd (allocated here, woff[windows] entries; free() it). 0, or -1 out of host memory (nothing allocated). */
 int climb_spmv_windows_layout(const int32_t *row_ptr, int rows, int32_t *perm, int64_t *woff, int32_t **jd);
 
+/* The nonzeros a block of the plan's COO kernel takes: each such block's rows share one base in 16-bit COO. */
+#define CLIMB_SPMV_COO_BLOCK 256
+
 /* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it). It
  * runs one of: lanes (rows of at most long_min nonzeros taken by groups of `lanes` lanes, in row order; the longer
  * ones, listed, by a block each); merge_blocks' row blocks (merge path in shared memory); COO (a thread a nonzero,
@@ -96,7 +99,10 @@ typedef struct climb_spmv_plan_dev {
                                  its longest row with its end (the kernel reads them without woff); NULL, and
                                  jds_wstride 0, where the padding would be more than 4 times the starts */
     int jds_wstride;
-    int *coo_row;             /* each nonzero's row when the plan runs COO (NULL when it does not) */
+    int *coo_row;             /* each nonzero's row when the plan runs COO with 32-bit rows (else NULL) */
+    unsigned short *coo_delta; /* when it runs COO with 16-bit rows: each nonzero's row less coo_base[its block of
+                                  CLIMB_SPMV_COO_BLOCK nonzeros], the row of the block's first nonzero (else NULL) */
+    int *coo_base;
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
@@ -107,7 +113,7 @@ typedef struct climb_spmv_plan_dev {
 } climb_spmv_plan_dev;
 
 /* The paths a test may ask the plan to build alone (climb_spmv_plan_dev.only). */
-enum { CLIMB_SPMV_ONLY_WINDOWS = 1, CLIMB_SPMV_ONLY_WARP_ROWS = 2 };
+enum { CLIMB_SPMV_ONLY_WINDOWS = 1, CLIMB_SPMV_ONLY_WARP_ROWS = 2, CLIMB_SPMV_ONLY_COO = 3 };
 
 /* Lanes per row for a mean row length (the power of two at or above it, at most 32; 1 for short rows), and
  * the long-row threshold for those lanes. */
