@@ -386,28 +386,13 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
     spmv_coo_warp_add(r, v, y);
 }
 
-/* Nonzero j's row in the plan's COO: 32-bit rows, or (ROWS16) 16-bit offsets from a base per block. */
-template <int ROWS16>
-__device__ __forceinline__ int spmv_coo_row_at(long long j, const int *__restrict__ row,
-                                               const unsigned short *__restrict__ delta,
-                                               const int *__restrict__ base, unsigned long long policy)
-{
-    return ROWS16 ? base[j / SPMV_BLOCK] + (int)climb_ld_policy(delta + j, policy) : climb_ld_policy(row + j, policy);
-}
-
-/* The best rung's COO: spmv_coo_kernel's thread a nonzero with fewer bytes moved.
+/* The best rung's COO: spmv_coo_kernel's sums with fewer bytes and the L2 kept for x.
  * - ROWS16: each nonzero's row as a 16-bit offset (delta) from base[block], the row of the block's first nonzero,
  *   where every block of SPMV_BLOCK nonzeros spans fewer than 65536 rows (else ROWS16 = 0, 32-bit rows): 2 bytes a
  *   nonzero instead of 4, 14 a nonzero in f64 where the CSR has 12.
  * - The matrix (rows, columns, values) is read with the L2's evict-first policy: each byte is read once, while x's
  *   lines are read again by later nonzeros of the same columns. On the H100's f64 power law (4096000 rows, uniformly
- *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone.
- * - A row whose nonzeros all fall in one warp's 32 (nonzeros 32w .. 32w + 31) is written by that warp, y = alpha s +
- *   beta y, with no atomic; the others (a row that crosses a warp's edge: the warp's first row where the nonzero
- *   before the warp has it too, its last where the nonzero after does) add to y by atomics, on a y their list's
- *   rows were scaled by beta in first (spmv_scale_rows_kernel, with the empty rows, which no warp writes). So y is
- *   written once, not zeroed first by a kernel of its own; only the crossing rows' sums vary in their last bits from
- *   run to run. */
+ *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone. */
 template <typename T, int ROWS16>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const int *__restrict__ row,
                                                                      const unsigned short *__restrict__ delta,
@@ -415,50 +400,26 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long n
                                                                      const int *__restrict__ ci,
                                                                      const T *__restrict__ val,
                                                                      const T *__restrict__ x, T *__restrict__ y,
-                                                                     T alpha, T beta)
+                                                                     T alpha)
 {
     const long long i = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
-    const unsigned lane = threadIdx.x & 31;
-    const long long w0 = i - lane; /* the warp's first nonzero */
-    const unsigned long long once = climb_l2_evict_first_policy();
-    int r = -1, edge = -1;
+    int r = -1;
     T v = 0;
     if (i < nnz) {
-        r = spmv_coo_row_at<ROWS16>(i, row, delta, base, once);
-        v = climb_ld_policy(val + i, once) * x[climb_ld_policy(ci + i, once)];
+        const unsigned long long once = climb_l2_evict_first_policy();
+        r = ROWS16 ? base[blockIdx.x] + (int)climb_ld_policy(delta + i, once) : climb_ld_policy(row + i, once);
+        v = alpha * (climb_ld_policy(val + i, once) * x[climb_ld_policy(ci + i, once)]);
     }
-    if (lane == 0 && w0 > 0)
-        edge = spmv_coo_row_at<ROWS16>(w0 - 1, row, delta, base, once);
-    if (lane == 31 && w0 + 32 < nnz)
-        edge = spmv_coo_row_at<ROWS16>(w0 + 32, row, delta, base, once);
-    const int before = __shfl_sync(0xffffffffu, edge, 0), after = __shfl_sync(0xffffffffu, edge, 31);
-#pragma unroll
-    for (unsigned o = 1; o < 32; o *= 2) {
-        const T ov = __shfl_up_sync(0xffffffffu, v, o);
-        const int orow = __shfl_up_sync(0xffffffffu, r, o);
-        if (lane >= o && orow == r)
-            v += ov;
-    }
-    const int next = __shfl_down_sync(0xffffffffu, r, 1);
-    if (r >= 0 && (lane == 31 || next != r)) {
-        if (r == before || r == after)
-            atomicAdd(&y[r], alpha * v);
-        else
-            y[r] = beta != T(0) ? alpha * v + beta * y[r] : alpha * v;
-    }
+    spmv_coo_warp_add(r, v, y);
 }
 
-/* The plan's COO: its listed rows (those crossing a warp's edge, and the empty ones) scaled by beta (0: zeroed)
- * before the COO kernel adds to them. */
+/* The best rung's COO path: y scaled by beta (0: zeroed) before the atomics add alpha A x. */
 template <typename T>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_scale_rows_kernel(int n, const int *__restrict__ list,
-                                                                     T *__restrict__ y, T beta)
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_scale_kernel(int rows, T *__restrict__ y, T beta)
 {
-    const int k = blockIdx.x * SPMV_BLOCK + threadIdx.x;
-    if (k < n) {
-        const int r = list[k];
-        y[r] = beta != T(0) ? beta * y[r] : T(0);
-    }
+    const int i = blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    if (i < rows)
+        y[i] = beta != T(0) ? beta * y[i] : T(0);
 }
 
 #endif

@@ -460,13 +460,11 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
         cudaFree(p->warp_rows);
     p->warp_rows = NULL;
     p->n_warp = 0;
-    void *coo[] = {p->coo_row, p->coo_delta, p->coo_base, p->coo_shared};
+    void *coo[] = {p->coo_row, p->coo_delta, p->coo_base};
     free_each(coo, sizeof coo / sizeof coo[0]);
     p->coo_row = NULL;
     p->coo_delta = NULL;
     p->coo_base = NULL;
-    p->coo_shared = NULL;
-    p->n_shared = 0;
     void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff, p->jds_wpad};
     free_each(jds, sizeof jds / sizeof jds[0]);
     p->jds_perm = p->jds_ptr = p->jds_col = NULL;
@@ -748,38 +746,15 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_rows16_kernel(long long n
     }
 }
 
-/* The rows COO leaves to atomics (spmv_coo_stream_kernel): empty, or with nonzeros in more than one warp's 32. */
-__global__ void spmv_coo_shared_flags_kernel(int rows, const int *__restrict__ rp, unsigned char *flags)
-{
-    const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
-    if (r < rows) {
-        const int b = rp[r], e = rp[r + 1];
-        flags[r] = (unsigned char)(b == e || b / 32 != (e - 1) / 32);
-    }
-}
-
-/* The COO path: each nonzero's row, for a thread a nonzero (power laws: every thread the same work), in 16 bits
- * from a base per block of nonzeros where every block spans fewer than 65536 rows, else in 32; and the list of the
- * rows it adds to by atomics. */
+/* The COO path: each nonzero's row, for a thread a nonzero and atomics (power laws: every thread the same work):
+ * in 16 bits from a base per block of nonzeros where every block spans fewer than 65536 rows, else in 32. */
 static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
 {
-    unsigned char *flags = NULL;
-    cudaError_t e = cudaMalloc((void **)&flags, (size_t)p->rows);
-    if (e == cudaSuccess) {
-        spmv_coo_shared_flags_kernel<<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, p->row_ptr, flags);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = flagged_rows(p->rows, flags, &p->coo_shared, &p->n_shared, s);
-    if (flags)
-        cudaFree(flags);
-    if (e != cudaSuccess || p->nnz == 0) {
-        p->bytes = (size_t)p->n_shared * sizeof(int);
-        return e;
-    }
+    if (p->nnz == 0)
+        return cudaSuccess;
     const unsigned blocks = grid_for(p->nnz, SPMV_BLOCK);
     unsigned *d_wide = NULL, wide = 1;
-    e = cudaMalloc((void **)&p->coo_delta, (size_t)p->nnz * sizeof(unsigned short));
+    cudaError_t e = cudaMalloc((void **)&p->coo_delta, (size_t)p->nnz * sizeof(unsigned short));
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&p->coo_base, (size_t)blocks * sizeof(int));
     if (e == cudaSuccess)
@@ -798,8 +773,7 @@ static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
     if (d_wide)
         cudaFree(d_wide);
     if (e == cudaSuccess && !wide) {
-        p->bytes = (size_t)p->nnz * sizeof(unsigned short) + (size_t)blocks * sizeof(int) +
-                   (size_t)p->n_shared * sizeof(int);
+        p->bytes = (size_t)p->nnz * sizeof(unsigned short) + (size_t)blocks * sizeof(int);
         return cudaSuccess;
     }
     void *narrow[] = {p->coo_delta, p->coo_base};
@@ -816,7 +790,7 @@ static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
     if (e == cudaSuccess)
-        p->bytes = (size_t)p->nnz * sizeof(int) + (size_t)p->n_shared * sizeof(int);
+        p->bytes = (size_t)p->nnz * sizeof(int);
     return e;
 }
 
@@ -850,7 +824,7 @@ static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 {
     if (p->coo_delta)
         snprintf(buf, n, "COO, 16-bit rows");
-    else if (p->coo_row || p->coo_shared)
+    else if (p->coo_row)
         snprintf(buf, n, "COO");
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
@@ -971,8 +945,7 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         (const void *)spmv_adaptive_kernel<T, 16>, (const void *)spmv_adaptive_kernel<T, 32>,
         (const void *)spmv_long_rows_kernel<T>, (const void *)spmv_warp_rows_kernel<T>,
         (const void *)spmv_coo_rows16_kernel, (const void *)spmv_coo_stream_kernel<T, 0>,
-        (const void *)spmv_coo_stream_kernel<T, 1>, (const void *)spmv_coo_shared_flags_kernel,
-        (const void *)spmv_scale_rows_kernel<T>};
+        (const void *)spmv_coo_stream_kernel<T, 1>, (const void *)spmv_scale_kernel<T>};
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0] && e == cudaSuccess; k++)
         e = cudaFuncGetAttributes(&at, kernels[k]);
     /* and the gate the trial's samples start with (core's; also loaded at its first launch). At 8e49499, without
@@ -1234,17 +1207,13 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
 {
     if (p->rows == 0)
         return cudaSuccess;
-    if (p->coo_row || p->coo_delta || p->coo_shared) {
-        cudaError_t e = cudaSuccess;
-        if (p->n_shared > 0) {
-            spmv_scale_rows_kernel<T><<<grid_for(p->n_shared, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->n_shared,
-                                                                                              p->coo_shared, y, beta);
-            e = cudaGetLastError();
-        }
+    if (p->coo_row || p->coo_delta) {
+        spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
+        cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess && p->nnz > 0) {
             (p->coo_delta ? spmv_coo_stream_kernel<T, 1> : spmv_coo_stream_kernel<T, 0>)<<<
                 grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->nnz, p->coo_row, p->coo_delta, p->coo_base,
-                                                                   p->col_idx, (const T *)p->val, x, y, alpha, beta);
+                                                                   p->col_idx, (const T *)p->val, x, y, alpha);
             e = cudaGetLastError();
         }
         return e;

@@ -824,8 +824,8 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
                         "spmv_coo_stream_kernel<%s, 1>", climb_dtype_name(t));
         climb_kernel_at(more, 8, 7, (const void *)spmv_coo_stream_kernel<T, 0>, SPMV_BLOCK, 0,
                         "spmv_coo_stream_kernel<%s, 0>", climb_dtype_name(t));
-        climb_kernel_at(more, 8, 4, (const void *)spmv_scale_rows_kernel<T>, SPMV_BLOCK, 0,
-                        "spmv_scale_rows_kernel<%s>", climb_dtype_name(t));
+        climb_kernel_at(more, 8, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
+                        climb_dtype_name(t));
         climb_kernel_at(more, 8, 6, (const void *)spmv_warp_rows_kernel<T>, SPMV_BLOCK, 0,
                         "spmv_warp_rows_kernel<%s>", climb_dtype_name(t));
         return climb_kernel_at(more, 3, 2,

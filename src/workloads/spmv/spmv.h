@@ -103,10 +103,6 @@ typedef struct climb_spmv_plan_dev {
     unsigned short *coo_delta; /* when it runs COO with 16-bit rows: each nonzero's row less coo_base[its block of
                                   CLIMB_SPMV_COO_BLOCK nonzeros], the row of the block's first nonzero (else NULL) */
     int *coo_base;
-    int *coo_shared;          /* with COO (either): the rows it scales by beta before its kernel adds to them, n_shared
-                                 of them: the empty rows and those whose nonzeros fall in more than one warp's 32
-                                 (nonzeros 32w .. 32w + 31); the kernel writes the others once (NULL when none) */
-    int n_shared;
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
