@@ -609,23 +609,53 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
     free(buf);
 }
 
-/* The plan's COO built alone (only): its rows in 16 bits (a base per block of CLIMB_SPMV_COO_BLOCK nonzeros and each
- * nonzero's offset from it) where every block spans fewer than 65536 rows, else in 32 (want16 says which the case is
- * meant to take); its arrays against the rows the host finds, and alpha A x + beta y against the CPU. */
-static void coo_case(const climb_csr *m, uint64_t seed, int want16)
+/* The rows of the plan's COO in `bits` bits as the host finds them (spmv_coo_stream_kernel's layout), for a matrix
+ * whose nonzero k is in row hrow[k]: into rows_out and base (each large enough); 0 where they do not fit. */
+static int coo_layout(const int32_t *hrow, size_t nnz, int bits, void *rows_out, int32_t *base)
+{
+    for (size_t k = 0; k < nnz; k++) {
+        if (bits == 8) {
+            const int32_t step = k % 32 == 0 ? 0 : hrow[k] - hrow[k - 1];
+            if (k % 32 == 0)
+                base[k / 32] = hrow[k];
+            if (step > 255)
+                return 0;
+            ((uint8_t *)rows_out)[k] = (uint8_t)step;
+        } else if (bits == 16) {
+            const size_t b = k / CLIMB_SPMV_COO_BLOCK;
+            const int32_t off = hrow[k] - hrow[b * CLIMB_SPMV_COO_BLOCK];
+            if (k % CLIMB_SPMV_COO_BLOCK == 0)
+                base[b] = hrow[k];
+            if (off > 65535)
+                return 0;
+            ((uint16_t *)rows_out)[k] = (uint16_t)off;
+        } else {
+            ((int32_t *)rows_out)[k] = hrow[k];
+        }
+    }
+    return 1;
+}
+
+/* The plan's COO built alone (only): each nonzero's row in the fewest of 8, 16 and 32 bits that hold the matrix's
+ * rows (want_bits: which the case is meant to take; 0 for any); its arrays against the host's layout, then
+ * alpha A x + beta y against the CPU, and 1.25 A x with beta 0 over a y of NaN (y is not read). */
+static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
 {
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
-    const size_t blocks = (nnz + CLIMB_SPMV_COO_BLOCK - 1) / CLIMB_SPMV_COO_BLOCK;
-    int32_t *hrow = malloc((nnz + 1) * 4), *got = malloc((nnz + 1) * 4);
-    uint16_t *got16 = malloc((nnz + 1) * 2);
-    int wide = 0;
+    int32_t *hrow = malloc((nnz + 1) * 4), *hbase = malloc((nnz / 32 + 2) * 4), *gbase = malloc((nnz / 32 + 2) * 4);
+    void *hrows = malloc((nnz + 1) * 4), *grows = malloc((nnz + 1) * 4);
     for (int32_t r = 0; r < m->rows; r++)
         for (int32_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++)
             hrow[k] = r;
-    for (size_t k = 0; k < nnz; k++)
-        wide |= hrow[k] - hrow[k / CLIMB_SPMV_COO_BLOCK * CLIMB_SPMV_COO_BLOCK] > 65535;
-    EXPECT_MSG(wide == !want16, "%dx%d nnz %d: a block spans %s 65536 rows: not the case meant", m->rows, m->cols,
-               m->nnz, wide ? "at least" : "fewer than");
+    int bits = 8;
+    while (bits < 32 && !coo_layout(hrow, nnz, bits, hrows, hbase))
+        bits *= 2;
+    if (bits == 32)
+        coo_layout(hrow, nnz, 32, hrows, hbase);
+    const size_t n_base = bits == 8 ? (nnz + 31) / 32 : bits == 16 ? (nnz + CLIMB_SPMV_COO_BLOCK - 1) /
+                                                                         CLIMB_SPMV_COO_BLOCK : 0;
+    EXPECT_MSG(want_bits == 0 || bits == want_bits, "%dx%d nnz %d: the host's rows take %d bits: not the case meant",
+               m->rows, m->cols, m->nnz, bits);
     double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
            *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
     void *buf = malloc((rows + cols + nnz + 1) * 8);
@@ -638,36 +668,45 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want16)
         draw_typed(x, cols, f64, &rng, d.x, buf);
         climb_spmv_plan_dev p;
         const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_COO);
-        const int is16 = p.coo_delta != NULL && p.coo_base != NULL && p.coo_row == NULL;
-        const int is32 = p.coo_row != NULL && p.coo_delta == NULL && p.coo_base == NULL;
-        EXPECT_MSG(e == cudaSuccess && (nnz == 0 || (wide ? is32 : is16)) && strstr(p.choice, "COO"),
-                   "%dx%d nnz %d: %s, %s", m->rows, m->cols, m->nnz, cudaGetErrorString(e), p.choice);
+        const int as_meant = nnz == 0 ? p.coo_rows == NULL
+                                      : p.coo_rows != NULL && p.coo_bits == bits && (p.coo_base != NULL) == (bits < 32);
+        EXPECT_MSG(e == cudaSuccess && as_meant, "%dx%d nnz %d: %s, %s (host: %d bits)", m->rows, m->cols, m->nnz,
+                   cudaGetErrorString(e), p.choice, bits);
         if (e != cudaSuccess) {
             climb_spmv_plan_free(&p);
             continue;
         }
-        if (is16) {
-            size_t bad = 0;
-            EXPECT(cudaMemcpy(got, p.coo_base, blocks * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-            EXPECT(cudaMemcpy(got16, p.coo_delta, nnz * 2, cudaMemcpyDeviceToHost) == cudaSuccess);
-            for (size_t b = 0; b < blocks; b++)
-                bad += got[b] != hrow[b * CLIMB_SPMV_COO_BLOCK];
-            for (size_t k = 0; k < nnz; k++)
-                bad += got[k / CLIMB_SPMV_COO_BLOCK] + (int32_t)got16[k] != hrow[k];
-            EXPECT_MSG(bad == 0, "%dx%d: %zu 16-bit rows or bases wrong", m->rows, m->cols, bad);
-        } else if (is32) {
-            EXPECT(cudaMemcpy(got, p.coo_row, nnz * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-            EXPECT_MSG(memcmp(got, hrow, nnz * 4) == 0, "%dx%d: the 32-bit rows", m->rows, m->cols);
+        if (as_meant && nnz > 0) {
+            EXPECT(cudaMemcpy(grows, p.coo_rows, nnz * (size_t)(bits / 8), cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(grows, hrows, nnz * (size_t)(bits / 8)) == 0, "%dx%d: the %d-bit rows", m->rows,
+                       m->cols, bits);
+            if (n_base) {
+                EXPECT(cudaMemcpy(gbase, p.coo_base, n_base * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+                EXPECT_MSG(memcmp(gbase, hbase, n_base * 4) == 0, "%dx%d: the bases of %d-bit rows", m->rows,
+                           m->cols, bits);
+            }
         }
-        const size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
+        size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
         EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz, f64 ? "f64" : "f32",
                    bad);
+        memset(ref, 0, rows * 8);
+        cpu_spmv(&mt, 1.25, x, 0.0, ref, tol, f64);
+        EXPECT(cudaMemset(d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
+        EXPECT(climb_spmv_plan_run(&p, 1.25, d.x, 0.0, d.y, 0) == cudaSuccess);
+        EXPECT(cudaMemcpy(buf, d.y, rows * (f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
+        bad = 0;
+        for (size_t i = 0; i < rows; i++)
+            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+        EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s, beta 0 over NaN: %zu rows wrong", m->rows, m->cols, m->nnz,
+                   f64 ? "f64" : "f32", bad);
         climb_spmv_plan_free(&p);
     }
     dev_csr_free(&d);
     free(hrow);
-    free(got);
-    free(got16);
+    free(hbase);
+    free(gbase);
+    free(hrows);
+    free(grows);
     free(x);
     free(y);
     free(ref);
@@ -724,30 +763,34 @@ static void test_plan_paths(uint64_t seed)
         warp_rows_case(&m, seed + 300 + k, 1, laws[k].has_long);
         climb_csr_free(&m);
     }
-    /* COO: a power law (the case it is for) and the empty-windows fixture in 16 bits; rows far apart in one block
-       (65535 rows between the first and last of a block: 16 bits; 65536: 32), and 702 nonzeros (3 blocks, the last
-       partial) with a gap of 70000 empty rows in the last block only */
-    coo_case(&e, seed + 97, 1);
+    /* COO: a power law (the case it is for) in 8 bits, the empty-windows fixture; steps of 255 (8 bits) and 256 (16)
+       within a warp; 65535 rows between the first and last of a block (16 bits) and 65536 (32); 702 nonzeros (3
+       blocks, the last partial) with a gap of 70000 empty rows in the last block only (32); no nonzero at all */
+    coo_case(&e, seed + 97, 0);
     {
         climb_spmv_gen g = {CLIMB_SPMV_POWERLAW, 30001, 30001, 8, 16, 4096, seed + 400};
         climb_csr m;
         EXPECT(climb_spmv_generate(&g, &m, NULL, err, sizeof err) == 0);
-        coo_case(&m, seed + 401, 1);
+        coo_case(&m, seed + 401, 8);
         climb_csr_free(&m);
     }
     static int32_t frp[140002], fci[800];
     static double fv[800];
-    const int32_t edge16[] = {0, 65535}, edge32[] = {0, 65536};
-    climb_csr f = coo_fixture(65537, edge16, 2, frp, fci, fv);
-    coo_case(&f, seed + 402, 1);
-    f = coo_fixture(65537, edge32, 2, frp, fci, fv);
-    coo_case(&f, seed + 403, 0);
+    const struct { int32_t rows, first, last; int bits; } pairs[] = {
+        {300, 0, 255, 8}, {300, 0, 256, 16}, {65537, 0, 65535, 16}, {65537, 0, 65536, 32}};
+    for (int k = 0; k < 4; k++) {
+        const int32_t at[2] = {pairs[k].first, pairs[k].last};
+        const climb_csr f = coo_fixture(pairs[k].rows, at, 2, frp, fci, fv);
+        coo_case(&f, seed + 402 + k, pairs[k].bits);
+    }
     int32_t spread[234];
     for (int k = 0; k < 233; k++) /* 699 nonzeros in rows 0..232, then 3 in row 70300 */
         spread[k] = k;
     spread[233] = 70300;
-    f = coo_fixture(140001, spread, 234, frp, fci, fv);
-    coo_case(&f, seed + 404, 0);
+    climb_csr f = coo_fixture(140001, spread, 234, frp, fci, fv);
+    coo_case(&f, seed + 406, 32);
+    f = coo_fixture(5, spread, 0, frp, fci, fv);
+    coo_case(&f, seed + 407, 0);
 }
 
 /* The plan's kernels loaded for both types, twice (the second a no-op), on a stream: no error, none left behind. */

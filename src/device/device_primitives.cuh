@@ -434,6 +434,17 @@ CLIMB_LD_POLICY(double, "f64", "d")
 CLIMB_LD_POLICY(int, "s32", "r")
 CLIMB_LD_POLICY(unsigned short, "u16", "h")
 #undef CLIMB_LD_POLICY
+__device__ __forceinline__ unsigned char climb_ld_policy(const unsigned char *a, unsigned long long p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned v;
+    asm("ld.global.nc.L2::cache_hint.u8 %0, [%1], %2;" : "=r"(v) : "l"(a), "l"(p));
+    return (unsigned char)v;
+#else
+    (void)p;
+    return __ldg(a);
+#endif
+}
 
 /* ---- wide loads ---- */
 

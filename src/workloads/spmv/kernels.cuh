@@ -386,16 +386,20 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
     spmv_coo_warp_add(r, v, y);
 }
 
-/* The best rung's COO: spmv_coo_kernel's sums with fewer bytes and the L2 kept for x.
- * - ROWS16: each nonzero's row as a 16-bit offset (delta) from base[block], the row of the block's first nonzero,
- *   where every block of SPMV_BLOCK nonzeros spans fewer than 65536 rows (else ROWS16 = 0, 32-bit rows): 2 bytes a
- *   nonzero instead of 4, 14 a nonzero in f64 where the CSR has 12.
+/* The best rung's COO: spmv_coo_kernel's sums with fewer bytes moved.
+ * - Each nonzero's row in BITS bits (the plan takes the fewest that hold the matrix's rows):
+ *   - 8: the step from the row of the nonzero before it in its warp's 32 (nonzeros 32w .. 32w + 31; 0 for the
+ *     warp's first), base[w] the row of the warp's first; a warp's inclusive scan of the steps gives the rows. Where
+ *     no step is more than 255 (no 255 empty rows in a row): 1 byte a nonzero and 4 a warp.
+ *   - 16: the offset from base[b], the row of the first nonzero of block b (SPMV_BLOCK nonzeros), where every block
+ *     spans fewer than 65536 rows.
+ *   - 32: the row.
+ *   In f64 that is 13, 14 or 16 bytes a nonzero where the CSR has 12 (and 4 a row); in f32 9, 10 or 12 against 8.
  * - The matrix (rows, columns, values) is read with the L2's evict-first policy: each byte is read once, while x's
  *   lines are read again by later nonzeros of the same columns. On the H100's f64 power law (4096000 rows, uniformly
  *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone. */
-template <typename T, int ROWS16>
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const int *__restrict__ row,
-                                                                     const unsigned short *__restrict__ delta,
+template <typename T, int BITS>
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const void *__restrict__ rows,
                                                                      const int *__restrict__ base,
                                                                      const int *__restrict__ ci,
                                                                      const T *__restrict__ val,
@@ -403,13 +407,21 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long n
                                                                      T alpha)
 {
     const long long i = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    const bool in = i < nnz;
+    const unsigned long long once = climb_l2_evict_first_policy();
     int r = -1;
     T v = 0;
-    if (i < nnz) {
-        const unsigned long long once = climb_l2_evict_first_policy();
-        r = ROWS16 ? base[blockIdx.x] + (int)climb_ld_policy(delta + i, once) : climb_ld_policy(row + i, once);
-        v = alpha * (climb_ld_policy(val + i, once) * x[climb_ld_policy(ci + i, once)]);
+    if (BITS == 8) { /* every lane of the warp in the scan: a step of 0 past the last nonzero */
+        const int step = in ? (int)climb_ld_policy((const unsigned char *)rows + i, once) : 0;
+        const int sum = climb_warp_inclusive_scan<climb_op_sum>(step);
+        if (in)
+            r = base[i / 32] + sum;
+    } else if (in) {
+        r = BITS == 16 ? base[i / SPMV_BLOCK] + (int)climb_ld_policy((const unsigned short *)rows + i, once)
+                       : climb_ld_policy((const int *)rows + i, once);
     }
+    if (in)
+        v = alpha * (climb_ld_policy(val + i, once) * x[climb_ld_policy(ci + i, once)]);
     spmv_coo_warp_add(r, v, y);
 }
 

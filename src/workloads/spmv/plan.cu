@@ -460,11 +460,11 @@ extern "C" void climb_spmv_plan_free(climb_spmv_plan_dev *p)
         cudaFree(p->warp_rows);
     p->warp_rows = NULL;
     p->n_warp = 0;
-    void *coo[] = {p->coo_row, p->coo_delta, p->coo_base};
+    void *coo[] = {p->coo_rows, p->coo_base};
     free_each(coo, sizeof coo / sizeof coo[0]);
-    p->coo_row = NULL;
-    p->coo_delta = NULL;
+    p->coo_rows = NULL;
     p->coo_base = NULL;
+    p->coo_bits = 0;
     void *jds[] = {p->jds_perm, p->jds_ptr, p->jds_col, p->jds_val, p->jds_woff, p->jds_wpad};
     free_each(jds, sizeof jds / sizeof jds[0]);
     p->jds_perm = p->jds_ptr = p->jds_col = NULL;
@@ -714,83 +714,84 @@ __device__ __forceinline__ int coo_row_of(const int *__restrict__ rp, int rows, 
     return lo;
 }
 
-/* The COO path's row of each nonzero, in 32 bits. */
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_rows_kernel(long long nnz, int rows, const int *__restrict__ rp,
-                                                                 int *row)
-{
-    const long long j = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
-    if (j < nnz)
-        row[j] = coo_row_of(rp, rows, j);
-}
-
-/* The COO path's rows in 16 bits: base[b], the row of block b's first nonzero, and each nonzero's row less it;
- * *wide set where a block spans 65536 rows or more (then delta is incomplete, and the 32-bit rows are used). */
+/* The COO path's rows in `bits` bits (spmv_coo_stream_kernel says how each is kept): out and base; *wide set where
+ * they do not fit (a step past 255 with 8, a block spanning 65536 rows or more with 16; out is then incomplete). A
+ * warp of this kernel is a warp of the COO kernel's 32 nonzeros, a block its block. */
 static_assert(SPMV_BLOCK == CLIMB_SPMV_COO_BLOCK, "16-bit COO: a kernel block is a base's block");
-__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_rows16_kernel(long long nnz, int rows,
-                                                                   const int *__restrict__ rp, unsigned short *delta,
-                                                                   int *base, unsigned *wide)
+__global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_rows_kernel(long long nnz, int rows,
+                                                                 const int *__restrict__ rp, int bits, void *out,
+                                                                 int *base, unsigned *wide)
 {
     __shared__ int first;
     const long long j = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31;
     const int r = j < nnz ? coo_row_of(rp, rows, j) : 0;
-    if (threadIdx.x == 0) { /* j < nnz: a block is launched only for nonzeros */
+    const int before = __shfl_up_sync(0xffffffffu, r, 1);
+    if (threadIdx.x == 0) /* j < nnz: a block is launched only for nonzeros */
         first = r;
-        base[blockIdx.x] = r;
-    }
     __syncthreads();
-    if (j < nnz) {
+    if (j >= nnz)
+        return;
+    if (bits == 8) {
+        const int step = lane == 0 ? 0 : r - before;
+        if (lane == 0)
+            base[j / 32] = r;
+        if (step > 255)
+            atomicOr(wide, 1u);
+        else
+            ((unsigned char *)out)[j] = (unsigned char)step;
+    } else if (bits == 16) {
+        if (threadIdx.x == 0)
+            base[blockIdx.x] = r;
         if (r - first > 65535)
             atomicOr(wide, 1u);
         else
-            delta[j] = (unsigned short)(r - first);
+            ((unsigned short *)out)[j] = (unsigned short)(r - first);
+    } else {
+        ((int *)out)[j] = r;
     }
 }
 
-/* The COO path: each nonzero's row, for a thread a nonzero and atomics (power laws: every thread the same work):
- * in 16 bits from a base per block of nonzeros where every block spans fewer than 65536 rows, else in 32. */
+/* The COO path: each nonzero's row, for a thread a nonzero and atomics (power laws: every thread the same work), in
+ * the fewest bits of 8, 16 and 32 that hold them (spmv_coo_stream_kernel). */
 static cudaError_t build_coo(climb_spmv_plan_dev *p, cudaStream_t s)
 {
     if (p->nnz == 0)
         return cudaSuccess;
     const unsigned blocks = grid_for(p->nnz, SPMV_BLOCK);
-    unsigned *d_wide = NULL, wide = 1;
-    cudaError_t e = cudaMalloc((void **)&p->coo_delta, (size_t)p->nnz * sizeof(unsigned short));
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&p->coo_base, (size_t)blocks * sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&d_wide, sizeof *d_wide);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(d_wide, 0, sizeof *d_wide, s);
-    if (e == cudaSuccess) {
-        spmv_coo_rows16_kernel<<<blocks, SPMV_BLOCK, 0, s>>>(p->nnz, p->rows, p->row_ptr, p->coo_delta, p->coo_base,
-                                                              d_wide);
-        e = cudaGetLastError();
+    unsigned *d_wide = NULL;
+    cudaError_t e = cudaMalloc((void **)&d_wide, sizeof *d_wide);
+    for (int bits = 8; bits <= 32 && e == cudaSuccess; bits *= 2) {
+        const size_t n_base = bits == 8 ? ((size_t)p->nnz + 31) / 32 : bits == 16 ? blocks : 0;
+        unsigned wide = 0;
+        void *rows = NULL;
+        int *base = NULL;
+        e = cudaMalloc(&rows, (size_t)p->nnz * (size_t)(bits / 8));
+        if (e == cudaSuccess && n_base)
+            e = cudaMalloc((void **)&base, n_base * sizeof(int));
+        if (e == cudaSuccess)
+            e = cudaMemsetAsync(d_wide, 0, sizeof *d_wide, s);
+        if (e == cudaSuccess) {
+            spmv_coo_rows_kernel<<<blocks, SPMV_BLOCK, 0, s>>>(p->nnz, p->rows, p->row_ptr, bits, rows, base,
+                                                                d_wide);
+            e = cudaGetLastError();
+        }
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(&wide, d_wide, sizeof wide, cudaMemcpyDeviceToHost, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        if (e == cudaSuccess && !wide) {
+            p->coo_rows = rows;
+            p->coo_base = base;
+            p->coo_bits = bits;
+            p->bytes = (size_t)p->nnz * (size_t)(bits / 8) + n_base * sizeof(int);
+            break;
+        }
+        void *tried[] = {rows, base};
+        free_each(tried, 2);
     }
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&wide, d_wide, sizeof wide, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
     if (d_wide)
         cudaFree(d_wide);
-    if (e == cudaSuccess && !wide) {
-        p->bytes = (size_t)p->nnz * sizeof(unsigned short) + (size_t)blocks * sizeof(int);
-        return cudaSuccess;
-    }
-    void *narrow[] = {p->coo_delta, p->coo_base};
-    free_each(narrow, 2);
-    p->coo_delta = NULL;
-    p->coo_base = NULL;
-    if (e != cudaSuccess)
-        return e;
-    e = cudaMalloc((void **)&p->coo_row, (size_t)p->nnz * sizeof(int));
-    if (e == cudaSuccess) {
-        spmv_coo_rows_kernel<<<blocks, SPMV_BLOCK, 0, s>>>(p->nnz, p->rows, p->row_ptr, p->coo_row);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (e == cudaSuccess)
-        p->bytes = (size_t)p->nnz * sizeof(int);
     return e;
 }
 
@@ -822,10 +823,8 @@ static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s, int *wants
 /* What a plan runs, in a few words. */
 static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 {
-    if (p->coo_delta)
-        snprintf(buf, n, "COO, 16-bit rows");
-    else if (p->coo_row)
-        snprintf(buf, n, "COO");
+    if (p->coo_rows)
+        snprintf(buf, n, "COO, %d-bit rows", p->coo_bits);
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_woff)
@@ -944,8 +943,8 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         (const void *)spmv_adaptive_kernel<T, 4>, (const void *)spmv_adaptive_kernel<T, 8>,
         (const void *)spmv_adaptive_kernel<T, 16>, (const void *)spmv_adaptive_kernel<T, 32>,
         (const void *)spmv_long_rows_kernel<T>, (const void *)spmv_warp_rows_kernel<T>,
-        (const void *)spmv_coo_rows16_kernel, (const void *)spmv_coo_stream_kernel<T, 0>,
-        (const void *)spmv_coo_stream_kernel<T, 1>, (const void *)spmv_scale_kernel<T>};
+        (const void *)spmv_coo_stream_kernel<T, 8>, (const void *)spmv_coo_stream_kernel<T, 16>,
+        (const void *)spmv_coo_stream_kernel<T, 32>, (const void *)spmv_scale_kernel<T>};
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0] && e == cudaSuccess; k++)
         e = cudaFuncGetAttributes(&at, kernels[k]);
     /* and the gate the trial's samples start with (core's; also loaded at its first launch). At 8e49499, without
@@ -1207,13 +1206,14 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
 {
     if (p->rows == 0)
         return cudaSuccess;
-    if (p->coo_row || p->coo_delta) {
+    if (p->coo_rows) {
         spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess && p->nnz > 0) {
-            (p->coo_delta ? spmv_coo_stream_kernel<T, 1> : spmv_coo_stream_kernel<T, 0>)<<<
-                grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->nnz, p->coo_row, p->coo_delta, p->coo_base,
-                                                                   p->col_idx, (const T *)p->val, x, y, alpha);
+            (p->coo_bits == 8 ? spmv_coo_stream_kernel<T, 8>
+             : p->coo_bits == 16 ? spmv_coo_stream_kernel<T, 16>
+                                 : spmv_coo_stream_kernel<T, 32>)<<<grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
+                p->nnz, p->coo_rows, p->coo_base, p->col_idx, (const T *)p->val, x, y, alpha);
             e = cudaGetLastError();
         }
         return e;

@@ -814,26 +814,27 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
 #undef SPMV_L
         return kernel_at(o, max, k, (const void *)spmv_long_rows_kernel<T>, "spmv_long_rows_kernel", t, 0, SPMV_BLOCK);
     });
-    climb_kernel_desc more[8];
+    climb_kernel_desc more[9];
     k_merge(t, NULL, NULL, &more[0], 1);
     k_jds_ahead(t, NULL, NULL, &more[1], 1);
-    windows_kernel_at(t, SPMV_JDS_AHEAD, more, 8, 5);
+    windows_kernel_at(t, SPMV_JDS_AHEAD, more, 9, 5);
     climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
         typedef decltype(x) T;
-        climb_kernel_at(more, 8, 3, (const void *)spmv_coo_stream_kernel<T, 1>, SPMV_BLOCK, 0,
-                        "spmv_coo_stream_kernel<%s, 1>", climb_dtype_name(t));
-        climb_kernel_at(more, 8, 7, (const void *)spmv_coo_stream_kernel<T, 0>, SPMV_BLOCK, 0,
-                        "spmv_coo_stream_kernel<%s, 0>", climb_dtype_name(t));
-        climb_kernel_at(more, 8, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
+        const void *coo[] = {(const void *)spmv_coo_stream_kernel<T, 8>, (const void *)spmv_coo_stream_kernel<T, 16>,
+                             (const void *)spmv_coo_stream_kernel<T, 32>};
+        for (int b = 0; b < 3; b++)
+            climb_kernel_at(more, 9, b == 0 ? 3 : 6 + b, coo[b], SPMV_BLOCK, 0, "spmv_coo_stream_kernel<%s, %d>",
+                            climb_dtype_name(t), 8 << b);
+        climb_kernel_at(more, 9, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
                         climb_dtype_name(t));
-        climb_kernel_at(more, 8, 6, (const void *)spmv_warp_rows_kernel<T>, SPMV_BLOCK, 0,
+        climb_kernel_at(more, 9, 6, (const void *)spmv_warp_rows_kernel<T>, SPMV_BLOCK, 0,
                         "spmv_warp_rows_kernel<%s>", climb_dtype_name(t));
         return climb_kernel_at(more, 3, 2,
                                (const void *)spmv_merge_kernel<T, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL>,
                                SPMV_MERGE_BLOCK, 0, "spmv_merge_kernel<%s, %u, %u>", climb_dtype_name(t),
                                SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS_SMALL);
     });
-    for (int k = 0; k < 8; k++, i++)
+    for (int k = 0; k < 9; k++, i++)
         if (i < max)
             o[i] = more[k];
     return i;

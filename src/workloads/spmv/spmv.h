@@ -99,10 +99,13 @@ typedef struct climb_spmv_plan_dev {
                                  its longest row with its end (the kernel reads them without woff); NULL, and
                                  jds_wstride 0, where the padding would be more than 4 times the starts */
     int jds_wstride;
-    int *coo_row;             /* each nonzero's row when the plan runs COO with 32-bit rows (else NULL) */
-    unsigned short *coo_delta; /* when it runs COO with 16-bit rows: each nonzero's row less coo_base[its block of
-                                  CLIMB_SPMV_COO_BLOCK nonzeros], the row of the block's first nonzero (else NULL) */
+    void *coo_rows;           /* when the plan runs COO: each nonzero's row in coo_bits bits (NULL when it does not):
+                                 8, the step from the row of the nonzero before it in its warp's 32 (0 for the first),
+                                 and coo_base[w] the row of warp w's first nonzero (nonzeros 32w .. 32w + 31); 16,
+                                 the offset from coo_base[b], the row of the first nonzero of block b of
+                                 CLIMB_SPMV_COO_BLOCK; 32, the row (coo_base NULL) */
     int *coo_base;
+    int coo_bits;
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
