@@ -252,3 +252,23 @@ int climb_device_code_check(const climb_device_info *d, char *why, size_t whylen
              e == cudaSuccess ? "" : cudaGetErrorString(e), d->cc_major, d->cc_minor, d->cc_major, d->cc_minor);
     return -1;
 }
+
+cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_t smem, cudaStream_t s, void **args,
+                            int pdl)
+{
+    cudaLaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gridDim.x = grid;
+    cfg.gridDim.y = cfg.gridDim.z = 1;
+    cfg.blockDim.x = block;
+    cfg.blockDim.y = cfg.blockDim.z = 1;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = pdl ? &attr : NULL;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelExC(&cfg, fn, args);
+}

@@ -122,6 +122,13 @@ int climb_host_memory_refuses(size_t bytes, const char *what);
  * kept when large enough, else freed and allocated again (contents not kept). 0, or -1 after printing why. */
 int climb_grow_device_buffer(void **buf, size_t *have, size_t need);
 
+/* A launch of fn: grid blocks of `block` threads, smem bytes of dynamic shared memory, on s, with args (as
+ * cudaLaunchKernel takes them). With pdl, a programmatic dependent launch: it may start while the kernel before it
+ * in s finishes, and waits in climb_grid_dependency_wait before it reads what that kernel wrote (sm_90 and later;
+ * callers pass 0 before). */
+cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_t smem, cudaStream_t s, void **args,
+                            int pdl);
+
 /* Short lowercase slug of the device name for result folders: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void climb_device_slug(const char *name, char *out, size_t outlen);
 

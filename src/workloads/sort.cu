@@ -685,17 +685,7 @@ static cudaError_t sort_launch(const void *fn, unsigned grid, int block, size_t 
         if (e != cudaSuccess)
             return e;
     }
-    cudaLaunchAttribute attr = {};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3((unsigned)block);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = pdl ? &attr : NULL;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelExC(&cfg, fn, args);
+    return climb_launch_ex(fn, grid, (unsigned)block, smem, s, args, pdl);
 }
 
 static cudaError_t launch_best(const sort_args *a)

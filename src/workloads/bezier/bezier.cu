@@ -112,21 +112,13 @@ static cudaError_t launch_flat(const bez_args *a)
     /* enough tiles for the output at its largest, but no more than the device holds at once */
     const long long most = ((long long)a->n * a->maxp + BEZ_TILE - 1) / BEZ_TILE;
     const long long fit = (long long)a->sms * BEZ_FLAT_PER_SM;
-    cudaLaunchAttribute attr = {};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)(most < fit ? most : fit));
-    cfg.blockDim = dim3(BEZ_BLOCK);
-    cfg.stream = a->s;
-    cfg.attrs = a->cc_major >= 9 ? &attr : NULL;
-    cfg.numAttrs = a->cc_major >= 9 ? 1 : 0;
     const climb_bezier *curves = a->curves;
     int n = a->n;
     const int *offsets = a->offsets, *total = a->total;
     float2 *pts = a->pts;
     void *args[] = {(void *)&curves, (void *)&n, (void *)&offsets, (void *)&total, (void *)&pts};
-    return cudaLaunchKernelExC(&cfg, (const void *)bez_flat_kernel, args);
+    return climb_launch_ex((const void *)bez_flat_kernel, (unsigned)(most < fit ? most : fit), BEZ_BLOCK, 0, a->s,
+                           args, a->cc_major >= 9);
 }
 
 /* ---------------------------------------------------------------- the library face */

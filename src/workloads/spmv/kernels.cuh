@@ -386,7 +386,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
     spmv_coo_warp_add(r, v, y);
 }
 
-/* The best rung's COO: spmv_coo_kernel's sums with fewer bytes moved.
+/* The best rung's COO: spmv_coo_kernel's sums with fewer bytes moved, and launched while y's scaling runs.
  * - Each nonzero's row in BITS bits (the plan takes the fewest that hold the matrix's rows):
  *   - 8: the step from the row of the nonzero before it in its warp's 32 (nonzeros 32w .. 32w + 31; 0 for the
  *     warp's first), base[w] the row of the warp's first; a warp's inclusive scan of the steps gives the rows. Where
@@ -397,7 +397,9 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
  *   In f64 that is 13, 14 or 16 bytes a nonzero where the CSR has 12 (and 4 a row); in f32 9, 10 or 12 against 8.
  * - The matrix (rows, columns, values) is read with the L2's evict-first policy: each byte is read once, while x's
  *   lines are read again by later nonzeros of the same columns. On the H100's f64 power law (4096000 rows, uniformly
- *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone. */
+ *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone.
+ * - On sm_90 and later the plan launches it as a programmatic dependent of spmv_scale_kernel: its loads and products
+ *   start while y is being scaled, and it waits (climb_grid_dependency_wait) only before adding to y. */
 template <typename T, int BITS>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const void *__restrict__ rows,
                                                                      const int *__restrict__ base,
@@ -422,6 +424,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long n
     }
     if (in)
         v = alpha * (climb_ld_policy(val + i, once) * x[climb_ld_policy(ci + i, once)]);
+    climb_grid_dependency_wait(); /* launched as a dependent of the scaling of y: y scaled before the atomics */
     spmv_coo_warp_add(r, v, y);
 }
 
@@ -429,6 +432,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long n
 template <typename T>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_scale_kernel(int rows, T *__restrict__ y, T beta)
 {
+    climb_grid_dependents_launch(); /* the COO kernel after it may start its loads (it waits before its atomics) */
     const int i = blockIdx.x * SPMV_BLOCK + threadIdx.x;
     if (i < rows)
         y[i] = beta != T(0) ? beta * y[i] : T(0);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../device/device.h"
 #include "../../device/device_primitives.cuh"
 #include "../../device/timing.h"
 #include "kernels.cuh"
@@ -1174,6 +1175,13 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
+    int dev = 0, major = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess)
+        return e;
+    p->pdl = major >= 9;
     if (p->only) /* the tests' way to a path whatever the trial would measure */
         return untimed_choice(p, p->only == CLIMB_SPMV_ONLY_WINDOWS ? windows_build(p, s)
                                  : p->only == CLIMB_SPMV_ONLY_COO   ? build_coo(p, s)
@@ -1210,11 +1218,16 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
         spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess && p->nnz > 0) {
-            (p->coo_bits == 8 ? spmv_coo_stream_kernel<T, 8>
-             : p->coo_bits == 16 ? spmv_coo_stream_kernel<T, 16>
-                                 : spmv_coo_stream_kernel<T, 32>)<<<grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(
-                p->nnz, p->coo_rows, p->coo_base, p->col_idx, (const T *)p->val, x, y, alpha);
-            e = cudaGetLastError();
+            const void *fn = p->coo_bits == 8    ? (const void *)spmv_coo_stream_kernel<T, 8>
+                             : p->coo_bits == 16 ? (const void *)spmv_coo_stream_kernel<T, 16>
+                                                 : (const void *)spmv_coo_stream_kernel<T, 32>;
+            long long nnz = p->nnz;
+            const void *rows = p->coo_rows;
+            const int *base = p->coo_base, *ci = p->col_idx;
+            const T *val = (const T *)p->val;
+            void *args[] = {(void *)&nnz, (void *)&rows, (void *)&base, (void *)&ci, (void *)&val, (void *)&x,
+                            (void *)&y, (void *)&alpha};
+            e = climb_launch_ex(fn, grid_for(p->nnz, SPMV_BLOCK), SPMV_BLOCK, 0, s, args, p->pdl);
         }
         return e;
     }

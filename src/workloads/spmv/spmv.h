@@ -106,6 +106,7 @@ typedef struct climb_spmv_plan_dev {
                                  CLIMB_SPMV_COO_BLOCK; 32, the row (coo_base NULL) */
     int *coo_base;
     int coo_bits;
+    int pdl;                  /* the device takes programmatic dependent launches (sm_90 and later) */
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
