@@ -686,19 +686,22 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
                            m->cols, bits);
             }
         }
-        size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
-        EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz, f64 ? "f64" : "f32",
-                   bad);
-        memset(ref, 0, rows * 8);
-        cpu_spmv(&mt, 1.25, x, 0.0, ref, tol, f64);
-        EXPECT(cudaMemset(d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
-        EXPECT(climb_spmv_plan_run(&p, 1.25, d.x, 0.0, d.y, 0) == cudaSuccess);
-        EXPECT(cudaMemcpy(buf, d.y, rows * (f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
-        bad = 0;
-        for (size_t i = 0; i < rows; i++)
-            bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
-        EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s, beta 0 over NaN: %zu rows wrong", m->rows, m->cols, m->nnz,
-                   f64 ? "f64" : "f32", bad);
+        for (int early = p.pdl; early >= 0; early--) { /* launched early where the device can, and after y's scaling */
+            p.pdl = early;
+            size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
+            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d): %zu rows wrong", m->rows, m->cols, m->nnz,
+                       f64 ? "f64" : "f32", early, bad);
+            memset(ref, 0, rows * 8);
+            cpu_spmv(&mt, 1.25, x, 0.0, ref, tol, f64);
+            EXPECT(cudaMemset(d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
+            EXPECT(climb_spmv_plan_run(&p, 1.25, d.x, 0.0, d.y, 0) == cudaSuccess);
+            EXPECT(cudaMemcpy(buf, d.y, rows * (f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
+            bad = 0;
+            for (size_t i = 0; i < rows; i++)
+                bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d), beta 0 over NaN: %zu rows wrong", m->rows, m->cols,
+                       m->nnz, f64 ? "f64" : "f32", early, bad);
+        }
         climb_spmv_plan_free(&p);
     }
     dev_csr_free(&d);

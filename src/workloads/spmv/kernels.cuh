@@ -398,8 +398,9 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
  * - The matrix (rows, columns, values) is read with the L2's evict-first policy: each byte is read once, while x's
  *   lines are read again by later nonzeros of the same columns. On the H100's f64 power law (4096000 rows, uniformly
  *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone.
- * - On sm_90 and later the plan launches it as a programmatic dependent of spmv_scale_kernel: its loads and products
- *   start while y is being scaled, and it waits (climb_grid_dependency_wait) only before adding to y. */
+ * - On sm_90 and later the plan may launch it as a programmatic dependent of spmv_scale_kernel (where its trial
+ *   finds that faster): it starts as the scaling's last blocks run, and waits (climb_grid_dependency_wait) only
+ *   before adding to y. */
 template <typename T, int BITS>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const void *__restrict__ rows,
                                                                      const int *__restrict__ base,

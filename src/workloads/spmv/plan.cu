@@ -825,7 +825,7 @@ static cudaError_t plan_rules(climb_spmv_plan_dev *p, cudaStream_t s, int *wants
 static void path_name(const climb_spmv_plan_dev *p, char *buf, size_t n)
 {
     if (p->coo_rows)
-        snprintf(buf, n, "COO, %d-bit rows", p->coo_bits);
+        snprintf(buf, n, "COO, %d-bit rows%s", p->coo_bits, p->pdl ? ", launched early" : "");
     else if (p->merge)
         snprintf(buf, n, "merge blocks of %u", SPMV_MERGE_BLOCK * (unsigned)((const spmv_merge_plan *)p->merge)->items);
     else if (p->jds_woff)
@@ -1098,21 +1098,29 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
         double t = 1e300;
         if (e == cudaSuccess)
             t = time_candidate(&q, best_t, x, y, ev, s, &e);
-        /* A JDS (in windows or whole) has two kernels on the one copy: several diagonals' loads in flight a thread
-           (the default), or one diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md).
-           Timing the second costs a few runs and no build; the faster (by 3%) is the candidate, the other's time
-           goes in the line. */
-        if ((c == C_WINDOWS || c == C_JDS) && e == cudaSuccess) {
+        /* Two ways to run one build, the second timed at the cost of a few runs and no build; the faster (by 3%)
+           is the candidate, the other's time goes in the line:
+           - a JDS (in windows or whole): several diagonals' loads in flight a thread (the default), or one
+             diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md);
+           - COO on sm_90+: its kernel launched as a programmatic dependent of y's scaling (the default), or after
+             it. The early launch took 1.1 to 1.4 us off the two graphs (6 to 11 us a run) and 0.6 to 1.0 off the
+             262144-row power law, but added 8 us to the 4096000-row power law (188.3 -> 196.6 us f32, 288.5 ->
+             297.3 f64) on an H100. */
+        if (((c == C_WINDOWS || c == C_JDS) || (c == C_COO && q.pdl && q.coo_rows)) && e == cudaSuccess) {
             climb_spmv_plan_dev r = q;
-            r.jds_plain = 1;
+            if (c == C_COO)
+                r.pdl = 0;
+            else
+                r.jds_plain = 1;
             const double t2 = time_candidate(&r, t < best_t ? t : best_t, x, y, ev, s, &e);
-            const int plain = e == cudaSuccess && t2 < 0.97 * t;
+            const int second = e == cudaSuccess && t2 < 0.97 * t;
             if (e == cudaSuccess && used < sizeof line) { /* the one not kept; the kept one's entry follows */
-                path_name(plain ? &q : &r, name, sizeof name);
-                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f", name, plain ? t : t2);
+                path_name(second ? &q : &r, name, sizeof name);
+                used += (size_t)snprintf(line + used, sizeof line - used, ", %s %.1f", name, second ? t : t2);
             }
-            if (plain) {
-                q.jds_plain = 1;
+            if (second) {
+                q.jds_plain = r.jds_plain;
+                q.pdl = r.pdl;
                 t = t2;
             }
         }

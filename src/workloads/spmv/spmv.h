@@ -106,7 +106,8 @@ typedef struct climb_spmv_plan_dev {
                                  CLIMB_SPMV_COO_BLOCK; 32, the row (coo_base NULL) */
     int *coo_base;
     int coo_bits;
-    int pdl;                  /* the device takes programmatic dependent launches (sm_90 and later) */
+    int pdl;                  /* COO's kernel launched as a programmatic dependent of y's scaling: set by the build
+                                 where the device takes it (sm_90 and later); the trial keeps it where faster */
     void *jds_val;
     int diagonals;
     int jds_plain;            /* 1: the JDS one diagonal at a time (spmv_jds_kernel); 0: SPMV_JDS_AHEAD at a time */
