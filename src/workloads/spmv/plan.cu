@@ -944,8 +944,10 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         (const void *)spmv_adaptive_kernel<T, 4>, (const void *)spmv_adaptive_kernel<T, 8>,
         (const void *)spmv_adaptive_kernel<T, 16>, (const void *)spmv_adaptive_kernel<T, 32>,
         (const void *)spmv_long_rows_kernel<T>, (const void *)spmv_warp_rows_kernel<T>,
-        (const void *)spmv_coo_stream_kernel<T, 8>, (const void *)spmv_coo_stream_kernel<T, 16>,
-        (const void *)spmv_coo_stream_kernel<T, 32>, (const void *)spmv_scale_kernel<T>};
+        (const void *)spmv_coo_stream_kernel<T, 8, 0>, (const void *)spmv_coo_stream_kernel<T, 16, 0>,
+        (const void *)spmv_coo_stream_kernel<T, 32, 0>, (const void *)spmv_coo_stream_kernel<T, 8, 1>,
+        (const void *)spmv_coo_stream_kernel<T, 16, 1>, (const void *)spmv_coo_stream_kernel<T, 32, 1>,
+        (const void *)spmv_scale_kernel<T>};
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0] && e == cudaSuccess; k++)
         e = cudaFuncGetAttributes(&at, kernels[k]);
     /* and the gate the trial's samples start with (core's; also loaded at its first launch). At 8e49499, without
@@ -1226,9 +1228,12 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
         spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess && p->nnz > 0) {
-            const void *fn = p->coo_bits == 8    ? (const void *)spmv_coo_stream_kernel<T, 8>
-                             : p->coo_bits == 16 ? (const void *)spmv_coo_stream_kernel<T, 16>
-                                                 : (const void *)spmv_coo_stream_kernel<T, 32>;
+            const void *const fns[2][3] = {
+                {(const void *)spmv_coo_stream_kernel<T, 8, 0>, (const void *)spmv_coo_stream_kernel<T, 16, 0>,
+                 (const void *)spmv_coo_stream_kernel<T, 32, 0>},
+                {(const void *)spmv_coo_stream_kernel<T, 8, 1>, (const void *)spmv_coo_stream_kernel<T, 16, 1>,
+                 (const void *)spmv_coo_stream_kernel<T, 32, 1>}};
+            const void *fn = fns[p->pdl != 0][p->coo_bits == 8 ? 0 : p->coo_bits == 16 ? 1 : 2];
             long long nnz = p->nnz;
             const void *rows = p->coo_rows;
             const int *base = p->coo_base, *ci = p->col_idx;

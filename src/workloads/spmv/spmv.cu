@@ -820,10 +820,12 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
     windows_kernel_at(t, SPMV_JDS_AHEAD, more, 9, 5);
     climb_typed<CLIMB_TYPES_F32_F64>(t, 0, [&](auto x) {
         typedef decltype(x) T;
-        const void *coo[] = {(const void *)spmv_coo_stream_kernel<T, 8>, (const void *)spmv_coo_stream_kernel<T, 16>,
-                             (const void *)spmv_coo_stream_kernel<T, 32>};
+        /* (the variants launched early, EARLY = 1, use the same resources) */
+        const void *coo[] = {(const void *)spmv_coo_stream_kernel<T, 8, 0>,
+                             (const void *)spmv_coo_stream_kernel<T, 16, 0>,
+                             (const void *)spmv_coo_stream_kernel<T, 32, 0>};
         for (int b = 0; b < 3; b++)
-            climb_kernel_at(more, 9, b == 0 ? 3 : 6 + b, coo[b], SPMV_BLOCK, 0, "spmv_coo_stream_kernel<%s, %d>",
+            climb_kernel_at(more, 9, b == 0 ? 3 : 6 + b, coo[b], SPMV_BLOCK, 0, "spmv_coo_stream_kernel<%s, %d, 0>",
                             climb_dtype_name(t), 8 << b);
         climb_kernel_at(more, 9, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
                         climb_dtype_name(t));
