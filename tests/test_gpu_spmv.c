@@ -549,6 +549,36 @@ static void windows_case(const climb_csr *m, uint64_t seed)
     free(buf);
 }
 
+/* What a case of one plan path needs besides its own arrays: x, y, the reference and its tolerances, the values as
+ * the type holds them, a staging buffer, the matrix on the device and the case's random stream. */
+typedef struct plan_case {
+    double *x, *y, *ref, *tol, *val;
+    void *buf;
+    dev_csr d;
+    climb_rng rng;
+} plan_case;
+
+static void plan_case_make(plan_case *c, const climb_csr *m, uint64_t seed)
+{
+    const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
+    c->x = malloc((cols + 1) * 8);
+    c->y = malloc((rows + 1) * 8);
+    c->ref = malloc((rows + 1) * 8);
+    c->tol = malloc((rows + 1) * 8);
+    c->val = malloc((nnz + 1) * 8);
+    c->buf = malloc((rows + cols + nnz + 1) * 8);
+    dev_csr_make(&c->d, m);
+    climb_rng_seed(&c->rng, seed);
+}
+
+static void plan_case_free(plan_case *c)
+{
+    dev_csr_free(&c->d);
+    void *each[] = {c->x, c->y, c->ref, c->tol, c->val, c->buf};
+    for (size_t k = 0; k < sizeof each / sizeof each[0]; k++)
+        free(each[k]);
+}
+
 /* The plan's lanes with the long rows of at most SPMV_WARP_ROW_MAX (1024) nonzeros a warp each, built alone (only):
  * its two lists are the rows the host finds in each class, in row order, and it computes alpha A x + beta y. */
 static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int want_long)
@@ -566,18 +596,13 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
     }
     EXPECT_MSG((nw > 0) == want_warp && (nl > 0) == want_long, "%dx%d: %d rows a warp, %d long: not the case meant",
                m->rows, m->cols, nw, nl);
-    double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
-           *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
-    void *buf = malloc((rows + cols + nnz + 1) * 8);
-    dev_csr d;
-    dev_csr_make(&d, m);
-    climb_rng rng;
-    climb_rng_seed(&rng, seed);
+    plan_case c;
+    plan_case_make(&c, m, seed);
     for (int f64 = 0; f64 < 2; f64++) {
-        const climb_csr mt = typed_values(m, f64, val, &d, buf);
-        draw_typed(x, cols, f64, &rng, d.x, buf);
+        const climb_csr mt = typed_values(m, f64, c.val, &c.d, c.buf);
+        draw_typed(c.x, cols, f64, &c.rng, c.d.x, c.buf);
         climb_spmv_plan_dev p;
-        const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_WARP_ROWS);
+        const cudaError_t e = build_only(&p, m, &c.d, f64, CLIMB_SPMV_ONLY_WARP_ROWS);
         EXPECT_MSG(e == cudaSuccess && p.n_warp == nw && p.n_long == nl, "%dx%d: %s, %s (host: %d a warp, %d long)",
                    m->rows, m->cols, cudaGetErrorString(e), p.choice, nw, nl);
         if (e != cudaSuccess || p.n_warp != nw || p.n_long != nl) {
@@ -592,21 +617,15 @@ static void warp_rows_case(const climb_csr *m, uint64_t seed, int want_warp, int
             EXPECT(cudaMemcpy(got, p.long_rows, (size_t)nl * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
             EXPECT_MSG(memcmp(got, hl, (size_t)nl * 4) == 0, "%dx%d: the long rows", m->rows, m->cols);
         }
-        const size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
+        const size_t bad = run_checked(&p, &mt, c.x, c.y, c.ref, c.tol, &c.d, &c.rng, c.buf);
         EXPECT_MSG(bad == 0, "rows a warp %dx%d nnz %d %s: %zu rows wrong", m->rows, m->cols, m->nnz,
                    f64 ? "f64" : "f32", bad);
         climb_spmv_plan_free(&p);
     }
-    dev_csr_free(&d);
+    plan_case_free(&c);
     free(hw);
     free(hl);
     free(got);
-    free(x);
-    free(y);
-    free(ref);
-    free(tol);
-    free(val);
-    free(buf);
 }
 
 /* The rows of the plan's COO in `bits` bits as the host finds them (spmv_coo_stream_kernel's layout), for a matrix
@@ -656,18 +675,13 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
                                                                          CLIMB_SPMV_COO_BLOCK : 0;
     EXPECT_MSG(want_bits == 0 || bits == want_bits, "%dx%d nnz %d: the host's rows take %d bits: not the case meant",
                m->rows, m->cols, m->nnz, bits);
-    double *x = malloc((cols + 1) * 8), *y = malloc((rows + 1) * 8), *ref = malloc((rows + 1) * 8),
-           *tol = malloc((rows + 1) * 8), *val = malloc((nnz + 1) * 8);
-    void *buf = malloc((rows + cols + nnz + 1) * 8);
-    dev_csr d;
-    dev_csr_make(&d, m);
-    climb_rng rng;
-    climb_rng_seed(&rng, seed);
+    plan_case c;
+    plan_case_make(&c, m, seed);
     for (int f64 = 0; f64 < 2; f64++) {
-        const climb_csr mt = typed_values(m, f64, val, &d, buf);
-        draw_typed(x, cols, f64, &rng, d.x, buf);
+        const climb_csr mt = typed_values(m, f64, c.val, &c.d, c.buf);
+        draw_typed(c.x, cols, f64, &c.rng, c.d.x, c.buf);
         climb_spmv_plan_dev p;
-        const cudaError_t e = build_only(&p, m, &d, f64, CLIMB_SPMV_ONLY_COO);
+        const cudaError_t e = build_only(&p, m, &c.d, f64, CLIMB_SPMV_ONLY_COO);
         const int as_meant = nnz == 0 ? p.coo_rows == NULL
                                       : p.coo_rows != NULL && p.coo_bits == bits && (p.coo_base != NULL) == (bits < 32);
         EXPECT_MSG(e == cudaSuccess && as_meant, "%dx%d nnz %d: %s, %s (host: %d bits)", m->rows, m->cols, m->nnz,
@@ -688,34 +702,28 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
         }
         for (int early = p.pdl; early >= 0; early--) { /* launched early where the device can, and after y's scaling */
             p.pdl = early;
-            size_t bad = run_checked(&p, &mt, x, y, ref, tol, &d, &rng, buf);
+            size_t bad = run_checked(&p, &mt, c.x, c.y, c.ref, c.tol, &c.d, &c.rng, c.buf);
             EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d): %zu rows wrong", m->rows, m->cols, m->nnz,
                        f64 ? "f64" : "f32", early, bad);
-            memset(ref, 0, rows * 8);
-            cpu_spmv(&mt, 1.25, x, 0.0, ref, tol, f64);
-            EXPECT(cudaMemset(d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
-            EXPECT(climb_spmv_plan_run(&p, 1.25, d.x, 0.0, d.y, 0) == cudaSuccess);
-            EXPECT(cudaMemcpy(buf, d.y, rows * (f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
+            memset(c.ref, 0, rows * 8);
+            cpu_spmv(&mt, 1.25, c.x, 0.0, c.ref, c.tol, f64);
+            EXPECT(cudaMemset(c.d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
+            EXPECT(climb_spmv_plan_run(&p, 1.25, c.d.x, 0.0, c.d.y, 0) == cudaSuccess);
+            EXPECT(cudaMemcpy(c.buf, c.d.y, rows * (f64 ? 8 : 4), cudaMemcpyDeviceToHost) == cudaSuccess);
             bad = 0;
             for (size_t i = 0; i < rows; i++)
-                bad += !(fabs((f64 ? ((double *)buf)[i] : ((float *)buf)[i]) - ref[i]) <= tol[i]);
+                bad += !(fabs((f64 ? ((double *)c.buf)[i] : ((float *)c.buf)[i]) - c.ref[i]) <= c.tol[i]);
             EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d), beta 0 over NaN: %zu rows wrong", m->rows, m->cols,
                        m->nnz, f64 ? "f64" : "f32", early, bad);
         }
         climb_spmv_plan_free(&p);
     }
-    dev_csr_free(&d);
+    plan_case_free(&c);
     free(hrow);
     free(hbase);
     free(gbase);
     free(hrows);
     free(grows);
-    free(x);
-    free(y);
-    free(ref);
-    free(tol);
-    free(val);
-    free(buf);
 }
 
 /* A rows x 3 matrix whose nonzeros sit in the rows of `at` (sorted, n of them, 3 each at columns 0..2): empty runs
