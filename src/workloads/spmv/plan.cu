@@ -1105,9 +1105,9 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
            - a JDS (in windows or whole): several diagonals' loads in flight a thread (the default), or one
              diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md);
            - COO on sm_90+: its kernel launched as a programmatic dependent of y's scaling (the default), or after
-             it. The early launch took 1.1 to 1.4 us off the two graphs (6 to 11 us a run) and 0.6 to 1.0 off the
-             262144-row power law, but added 8 us to the 4096000-row power law (188.3 -> 196.6 us f32, 288.5 ->
-             297.3 f64) on an H100. */
+             it. On an H100 (a70f5b7) the early launch took 1.0 to 1.4 us off the two graphs (5 to 7 us a run) and
+             1.3 to 1.4 off the f32 power laws of 65536 to 1048576 rows; on the 4096000-row one the two were within
+             1% (198.1 and 198.8 us f32). */
         if (((c == C_WINDOWS || c == C_JDS) || (c == C_COO && q.pdl && q.coo_rows)) && e == cudaSuccess) {
             climb_spmv_plan_dev r = q;
             if (c == C_COO)
