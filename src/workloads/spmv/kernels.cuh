@@ -400,9 +400,9 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_kernel(long long nnz, con
  *   random columns: x is 33 MB, beside 300 MB of matrix) COO went from 356 to 301 us with the policy alone.
  * - EARLY (sm_90 and later, where the plan's trial finds it faster): launched as a programmatic dependent of
  *   spmv_scale_kernel, it starts as the scaling's last blocks run, and waits (climb_grid_dependency_wait) only
- *   before adding to y. The wait is compiled only into this variant: with it in every launch (a no-op without the
- *   dependency) the 4096000-row power law's COO, not launched early, ran 198.8 us f32 against 188.3 without it
- *   (trials on an H100, the ladder's coo at 194.9 in both; the SASS otherwise the same, the wait one ACQBULK). */
+ *   before adding to y. The wait (one ACQBULK in SASS) is compiled only into this variant; the 10 us the COO path
+ *   lost on the 4096000-row power law when the early launch came in (a70f5b7) were the scaling's, not the wait's
+ *   (spmv_scale_kernel). */
 template <typename T, int BITS, int EARLY>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long nnz, const void *__restrict__ rows,
                                                                      const int *__restrict__ base,
@@ -432,17 +432,21 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_coo_stream_kernel(long long n
     spmv_coo_warp_add(r, v, y);
 }
 
-/* The best rung's COO path: y scaled by beta (0: zeroed) before the atomics add alpha A x. */
-template <typename T>
+/* The best rung's COO path: y scaled by beta (0: zeroed) before the atomics add alpha A x. A bounded grid (the
+ * launch: 8 blocks an SM at most), each thread a stride of rows. One row a thread, with the trigger below in every
+ * one of its 16000 blocks, took 21.5 us (ncu, H100, f32, 4096000 rows; 18% achieved occupancy) and the COO path 198
+ * us; this kernel takes 6.3 us (77%) and the path 182 (the trial, same matrix).
+ * TRIGGER (the variant the COO kernel is launched early after): each block lets the dependent grid launch once its
+ * rows are stored; its blocks take the places of this kernel's finished ones and start their loads (they wait
+ * before their atomics). */
+template <typename T, int TRIGGER>
 __global__ void __launch_bounds__(SPMV_BLOCK) spmv_scale_kernel(int rows, T *__restrict__ y, T beta)
 {
-    const int i = blockIdx.x * SPMV_BLOCK + threadIdx.x;
-    if (i < rows)
+    const unsigned stride = gridDim.x * SPMV_BLOCK; /* unsigned: i + stride stays below 2^32 */
+    for (unsigned i = blockIdx.x * SPMV_BLOCK + threadIdx.x; i < (unsigned)rows; i += stride)
         y[i] = beta != T(0) ? beta * y[i] : T(0);
-    /* the COO kernel after it, launched early, may start once every block is here: its blocks take the places of
-       this kernel's last ones and start their loads (they wait before their atomics). Here or first in the kernel
-       made no difference on the 4096000-row power law (196.6 us f32 either way, 6a252d0 against 9372a59). */
-    climb_grid_dependents_launch();
+    if (TRIGGER)
+        climb_grid_dependents_launch();
 }
 
 #endif

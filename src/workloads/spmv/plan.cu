@@ -947,7 +947,7 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         (const void *)spmv_coo_stream_kernel<T, 8, 0>, (const void *)spmv_coo_stream_kernel<T, 16, 0>,
         (const void *)spmv_coo_stream_kernel<T, 32, 0>, (const void *)spmv_coo_stream_kernel<T, 8, 1>,
         (const void *)spmv_coo_stream_kernel<T, 16, 1>, (const void *)spmv_coo_stream_kernel<T, 32, 1>,
-        (const void *)spmv_scale_kernel<T>};
+        (const void *)spmv_scale_kernel<T, 0>, (const void *)spmv_scale_kernel<T, 1>};
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0] && e == cudaSuccess; k++)
         e = cudaFuncGetAttributes(&at, kernels[k]);
     /* and the gate the trial's samples start with (core's; also loaded at its first launch). At 8e49499, without
@@ -1225,7 +1225,13 @@ static cudaError_t adaptive_launch(const climb_spmv_plan_dev *p, T alpha, const 
     if (p->rows == 0)
         return cudaSuccess;
     if (p->coo_rows) {
-        spmv_scale_kernel<T><<<grid_for(p->rows, SPMV_BLOCK), SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
+        /* the scaling's grid: a full wave of 8 blocks an SM at most (spmv_scale_kernel says why) */
+        const unsigned need = grid_for(p->rows, SPMV_BLOCK), cap = (unsigned)(p->sms > 0 ? p->sms : 1) * 8u;
+        const unsigned sgrid = need < cap ? need : cap;
+        if (p->pdl)
+            spmv_scale_kernel<T, 1><<<sgrid, SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
+        else
+            spmv_scale_kernel<T, 0><<<sgrid, SPMV_BLOCK, 0, s>>>(p->rows, y, beta);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess && p->nnz > 0) {
             const void *const fns[2][3] = {

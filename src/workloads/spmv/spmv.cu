@@ -827,8 +827,8 @@ static int k_adaptive(climb_dtype t, const climb_device_info *, const int *, cli
         for (int b = 0; b < 3; b++)
             climb_kernel_at(more, 9, b == 0 ? 3 : 6 + b, coo[b], SPMV_BLOCK, 0, "spmv_coo_stream_kernel<%s, %d, 0>",
                             climb_dtype_name(t), 8 << b);
-        climb_kernel_at(more, 9, 4, (const void *)spmv_scale_kernel<T>, SPMV_BLOCK, 0, "spmv_scale_kernel<%s>",
-                        climb_dtype_name(t));
+        climb_kernel_at(more, 9, 4, (const void *)spmv_scale_kernel<T, 0>, SPMV_BLOCK, 0,
+                        "spmv_scale_kernel<%s, 0>", climb_dtype_name(t));
         climb_kernel_at(more, 9, 6, (const void *)spmv_warp_rows_kernel<T>, SPMV_BLOCK, 0,
                         "spmv_warp_rows_kernel<%s>", climb_dtype_name(t));
         return climb_kernel_at(more, 3, 2,
