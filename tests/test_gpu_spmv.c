@@ -657,7 +657,8 @@ static int coo_layout(const int32_t *hrow, size_t nnz, int bits, void *rows_out,
 
 /* The plan's COO built alone (only): each nonzero's row in the fewest of 8, 16 and 32 bits that hold the matrix's
  * rows (want_bits: which the case is meant to take; 0 for any); its arrays against the host's layout, then
- * alpha A x + beta y against the CPU, and 1.25 A x with beta 0 over a y of NaN (y is not read). */
+ * alpha A x + beta y against the CPU, and 1.25 A x with beta 0 over a y of NaN (y is not read); each launched early
+ * and not, with y's scaling on the device's SMs and on one. */
 static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
 {
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols, nnz = (size_t)m->nnz;
@@ -700,11 +701,16 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
                            m->cols, bits);
             }
         }
-        for (int early = p.pdl; early >= 0; early--) { /* launched early where the device can, and after y's scaling */
+        const int sms = p.sms;
+        /* launched early where the device can, and after y's scaling; y's scaling on the device's SMs, then as if
+           on one (8 blocks: a thread strides over rows past 2048) */
+        for (int run = 2 * p.pdl + 1; run >= 0; run--) {
+            const int early = run / 2, one_sm = run % 2;
             p.pdl = early;
+            p.sms = one_sm ? 1 : sms;
             size_t bad = run_checked(&p, &mt, c.x, c.y, c.ref, c.tol, &c.d, &c.rng, c.buf);
-            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d): %zu rows wrong", m->rows, m->cols, m->nnz,
-                       f64 ? "f64" : "f32", early, bad);
+            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d, %d SMs): %zu rows wrong", m->rows, m->cols, m->nnz,
+                       f64 ? "f64" : "f32", early, p.sms, bad);
             memset(c.ref, 0, rows * 8);
             cpu_spmv(&mt, 1.25, c.x, 0.0, c.ref, c.tol, f64);
             EXPECT(cudaMemset(c.d.y, 0xff, rows * (f64 ? 8 : 4)) == cudaSuccess); /* NaN */
@@ -713,8 +719,8 @@ static void coo_case(const climb_csr *m, uint64_t seed, int want_bits)
             bad = 0;
             for (size_t i = 0; i < rows; i++)
                 bad += !(fabs((f64 ? ((double *)c.buf)[i] : ((float *)c.buf)[i]) - c.ref[i]) <= c.tol[i]);
-            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d), beta 0 over NaN: %zu rows wrong", m->rows, m->cols,
-                       m->nnz, f64 ? "f64" : "f32", early, bad);
+            EXPECT_MSG(bad == 0, "COO %dx%d nnz %d %s (pdl %d, %d SMs), beta 0 over NaN: %zu rows wrong", m->rows,
+                       m->cols, m->nnz, f64 ? "f64" : "f32", early, p.sms, bad);
         }
         climb_spmv_plan_free(&p);
     }
