@@ -1106,8 +1106,8 @@ static cudaError_t plan_trial(climb_spmv_plan_dev *p, cudaStream_t s)
              diagonal at a time, which ran faster on the f64 random matrix (docs/spmv.md);
            - COO on sm_90+: its kernel launched as a programmatic dependent of y's scaling (the default), or after
              it. On an H100 (a70f5b7) the early launch took 1.0 to 1.4 us off the two graphs (5 to 7 us a run) and
-             1.3 to 1.4 off the f32 power laws of 65536 to 1048576 rows; on the 4096000-row one the two were within
-             1% (198.1 and 198.8 us f32). */
+             1.3 to 1.4 off the f32 power laws of 65536 to 1048576 rows; at 261c167 the 4096000-row one ran 183.4
+             against 185.7 us f32, and the two within 0.3% f64 (286.0 and 285.3). */
         if (((c == C_WINDOWS || c == C_JDS) || (c == C_COO && q.pdl && q.coo_rows)) && e == cudaSuccess) {
             climb_spmv_plan_dev r = q;
             if (c == C_COO)
