@@ -80,8 +80,8 @@ int main(void)
                            : p->splits == 1);
         EXPECT(p->ws_bytes == p->sk_tiles * p->splits * (size_t)p->bm * p->bn * 4);
         EXPECT(climb_sgemm_workspace(v, 0, 0, m, n, k, 132) == p->ws_bytes);
-        /* a split tile gets at least 128 of k a split; the whole tiles are full waves of 264 (or every tile) */
-        EXPECT(!p->sk_tiles || p->kchunk >= 128);
+        /* a split tile gets at least 64 of k a split; the whole tiles are full waves of 264 (or every tile) */
+        EXPECT(!p->sk_tiles || p->kchunk >= 64);
         EXPECT(!p->sk_tiles || p->dp_tiles % (p->bm == 128 ? 264 : 132 * 8) == 0);
     }
     /* full waves do not split: 4096^3 (1024 tiles, 3.9 waves), 8192^3, and k = 64 (too short) */
@@ -91,9 +91,9 @@ int main(void)
     /* 1000 x 3000 x 500: k too short to split; 192 large tiles (two blocks on 60 SMs, one on the rest) against 752
      * small ones, six 2-warp blocks an SM, past the 8 warps such blocks need: the small ones, whole */
     EXPECT(pi[5].bm == 64 && pi[5].sk_tiles == 0);
-    /* 512^3: k split 4 ways (128 each) either way; 16 large tiles make 64 blocks, one on each of 64 SMs, and 64
-     * small ones 256 blocks, two an SM with a quarter of a large block's work each: the small ones */
-    EXPECT(pi[0].bm == 64 && pi[0].sk_tiles == 64 && pi[0].splits == 4);
+    /* 512^3: 64 small tiles split 8 ways (64 of k each): 512 blocks, four 2-warp blocks an SM, where 16 large tiles
+     * split as finely make 128 blocks of four times the work each, one an SM: the small ones */
+    EXPECT(pi[0].bm == 64 && pi[0].sk_tiles == 64 && pi[0].splits == 8);
     /* tall, wide and long k: few tiles, split along k, the large tile kept */
     EXPECT(pi[10].bm == 128 && pi[10].dp_tiles == 0 && pi[10].splits >= 2);
     EXPECT(pi[11].bm == 128 && pi[11].dp_tiles == 0 && pi[11].splits >= 2);

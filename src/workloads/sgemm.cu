@@ -23,6 +23,7 @@
 #include "../device/cublas_shared.h"
 #include "../device/gemm_tile.cuh"
 #include "../device/device.h"
+#include "../device/device_primitives.cuh"
 #include "../core/rng.h"
 #include "../device/timing.h"
 #include "../core/workload.cuh"
@@ -487,6 +488,7 @@ __global__ void __launch_bounds__(SGEMM_REDUCE_THREADS) sgemm_split_reduce_kerne
                                                                                   int bn, int slices)
 {
     __shared__ float part[SGEMM_REDUCE_THREADS];
+    climb_grid_dependency_wait(); /* launched early (sgemm_launch_plan): the splits' sums are complete from here */
     const int per = SGEMM_REDUCE_THREADS / slices, sl = (int)threadIdx.x / per, t = (int)threadIdx.x % per;
     const int tiles_n = (g.n + bn - 1) / bn;
     const unsigned tile_elems = (unsigned)(bm * bn), elems = (unsigned)g.sk_tiles * tile_elems;
@@ -615,8 +617,9 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
  * 4 full waves and a fifth with one tile in eight slots; 128 tiles of a tall 16384 x 128 output leave half the
  * slots empty. The plan runs the tiles of the full waves whole (data-parallel) and splits each remaining tile into
  * `splits` chunks of k, the splits of all of them one block each, in the same grid; a second pass adds each split
- * tile's partial sums in order (deterministic) into C. With no full wave that is split-K; with no remainder, the
- * plain grid. (Stream-K (Osama, Merrill, Cecka, Garland and Kalra, "Stream-K: Work-centric Parallel Decomposition
+ * tile's partial sums in order (deterministic) into C, launched early (programmatic dependent launch, sm_90 on) so
+ * that its launch overlaps the first kernel's last blocks. With no full wave that is split-K; with no remainder,
+ * the plain grid. (Stream-K (Osama, Merrill, Cecka, Garland and Kalra, "Stream-K: Work-centric Parallel Decomposition
  * for Dense Matrix-Matrix Multiplication on the GPU", 2023) divides the remainder's k-iterations evenly over the
  * slots instead and fixes up partial tiles; this is its "data-parallel + split-K" hybrid.)
  *
@@ -636,8 +639,10 @@ static int sgemm_per_sm(const sgemm_instance *in) { return CLIMB_GEMM_PER_SM(in-
 #define SGEMM_LAUNCH_MACS 4.0e5    /* a launch, ~2.5 us, at ~170 G multiply-adds a second an SM */
 #define SGEMM_SMALL_EFF 0.85       /* 64 x 64 over 128 x 128 x 16 at 4096^3 in tune.md at f334924: 3132 / 3687 us */
 #define SGEMM_SPLIT_GAIN 0.97      /* a split plan must save 3% of the estimate: the model is no better than that */
-/* Each split covers at least this much of k: below it the second pass costs more than the split buys. */
-#define SGEMM_SPLIT_MIN_K 128
+/* Each split covers at least this much of k: below it the second pass costs more than the split buys. (128 before
+ * the second pass was launched early; at 64, 512^3 splits 8 ways instead of 4: 23.8 -> 21.0 us, and 19.5 with the
+ * early launch; docs/sgemm.md.) */
+#define SGEMM_SPLIT_MIN_K 64
 /* At most this many splits a tile (the second pass adds them one after another). */
 #define SGEMM_MAX_SPLITS 512
 
@@ -765,9 +770,18 @@ static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *
     size_t blocks = (elems + per - 1) / per;
     if (blocks > (size_t)sms * 8)
         blocks = (size_t)sms * 8;
-    sgemm_split_reduce_kernel<<<(unsigned)blocks, SGEMM_REDUCE_THREADS, 0, s>>>(g, pl->splits, pl->in->bm, pl->in->bn,
-                                                                              slices);
-    return cudaGetLastError();
+    /* launched early on sm_90 and later (programmatic dependent launch): its launch overlaps the split kernel's
+     * last blocks, and each of its blocks waits for that kernel's sums before reading them */
+    int dev = 0, major = 0;
+    e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess)
+        return e;
+    int splits = pl->splits, bm = pl->in->bm, bn = pl->in->bn, sl = slices;
+    void *args[] = {&g, &splits, &bm, &bn, &sl};
+    return climb_launch_ex((const void *)sgemm_split_reduce_kernel, (unsigned)blocks, SGEMM_REDUCE_THREADS, 0, s, args,
+                           major >= 9);
 }
 
 /* The C API's plan: the tuned tile shape (the built-in one where the values name none) in the operands' form. */
