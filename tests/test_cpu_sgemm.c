@@ -98,7 +98,7 @@ int main(void)
     EXPECT(pi[10].bm == 128 && pi[10].dp_tiles == 0 && pi[10].splits >= 2);
     EXPECT(pi[11].bm == 128 && pi[11].dp_tiles == 0 && pi[11].splits >= 2);
     EXPECT(pi[9].dp_tiles == 0 && pi[9].splits >= 8);
-    /* one small output tile and a long k: hundreds of splits, capped by the 128 a split */
+    /* one small output tile and a long k: hundreds of splits, capped at 512 (SGEMM_MAX_SPLITS) */
     EXPECT(pi[7].bm == 64 && pi[7].tiles == 1 && pi[7].splits == 512);
     EXPECT(pi[12].sk_tiles == 0); /* k too short to split */
     /* the built-in tiles per form: A B^T (both operands transposed into shared memory) takes 8 x 8 a thread; the

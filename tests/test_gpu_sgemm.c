@@ -232,7 +232,7 @@ static void test_plans(uint64_t seed)
             api_case(NULL, sms[q], &rng, f & 1, f >> 1, shapes[s][0], shapes[s][1], shapes[s][2], q % 3,
                      q % 2 ? -0.75f : 1.0f, s % 2 ? 0.0f : 1.5f);
         }
-    /* one tile and a long k on GPUs of 16, 20 and 40 SMs: 63, 79 and 148 splits, which the second pass adds in 2, 4
+    /* one tile and a long k on GPUs of 16, 20 and 40 SMs: 63, 79 and 157 splits, which the second pass adds in 2, 4
      * and 8 slices (a slice more for every 32 splits past 32, at most 8) */
     static const int many[] = {16, 20, 40};
     for (size_t q = 0; q < sizeof many / sizeof many[0]; q++) {
