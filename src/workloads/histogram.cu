@@ -443,6 +443,109 @@ __global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
         atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
 }
 
+/* hist_nibble_kernel (packed_nibbles): hist_packed_kernel with half the shared bytes a counted byte. In
+ * packed_registers each byte costs one 8-byte shared load, and a warp's 8-byte load is two 128-byte wavefronts:
+ * 2^29 bytes are 16.8 M warp loads, 2 clocks each of an SM's shared memory, 128 us on 132 SMs at 1.98 GHz before
+ * anything else, which is about what the kernel takes on the H100 and on the H200 alike (188-190 us; CUB 158 us
+ * on the H200: docs/histogram.md). Here the table's entry is 32 bits, the increment 1 << 4 bin: eight 4-bit
+ * counters, one 128-byte wavefront a warp load. The table holds 32 copies, entry v's copy c at v 32 + c, and lane
+ * l reads copy l: every lane of a warp reads its own bank whatever the bytes (32 KB, as before). A 4-bit counter
+ * holds 15, so each sum of table entries covers 8 bytes (two words of a vector) and is then folded into byte
+ * counters, the even bins' nibbles and the odd bins' (p & 0x0f0f0f0f, (p >> 4) & 0x0f0f0f0f), 8 at most a fold;
+ * the byte counters move into 32-bit ones once a pass (64 bytes a lane, at most 64 a byte counter). About 4 to 5
+ * instructions a byte, as before, with half the shared traffic. Unmeasured when written (2026-11-25: no device
+ * time was left); docs/histogram.md. */
+#define HIST_NIBBLE_COPIES 32u
+__device__ __forceinline__ void hist_fold(unsigned p, unsigned &even, unsigned &odd)
+{
+    even += p & 0x0f0f0f0fu;
+    odd += (p >> 4) & 0x0f0f0f0fu;
+}
+/* Moves the byte counters of the even bins (0, 2, 4, 6) and the odd ones (1, 3, 5, 7) into c. */
+__device__ __forceinline__ void hist_unfold(unsigned &even, unsigned &odd, unsigned (&c)[HIST_PACKED_MAX_BINS])
+{
+#pragma unroll
+    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS / 2; k++) {
+        c[2 * k] += (even >> (8 * k)) & 255u;
+        c[2 * k + 1] += (odd >> (8 * k)) & 255u;
+    }
+    even = odd = 0;
+}
+
+__global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
+    hist_nibble_kernel(const uint8_t *__restrict__ in, size_t n, unsigned *counts, int map, unsigned bins)
+{
+    static_assert(HIST_BLOCK == 256, "the set-up writes HIST_NIBBLE_COPIES rounds of HIST_BLOCK entries: 256 byte "
+                                     "values");
+    __shared__ unsigned lut[256 * HIST_NIBBLE_COPIES];
+    __shared__ unsigned s[HIST_PACKED_MAX_BINS];
+    {
+        /* entry e is byte value e / 32's increment: a warp writes 32 consecutive entries, one a bank */
+#pragma unroll 1
+        for (unsigned j = 0; j < HIST_NIBBLE_COPIES; j++) {
+            const unsigned e = j * HIST_BLOCK + threadIdx.x;
+            const int b = hist_bin(e / HIST_NIBBLE_COPIES, map, bins);
+            lut[e] = b >= 0 ? 1u << (4 * b) : 0u;
+        }
+        if (threadIdx.x < HIST_PACKED_MAX_BINS)
+            s[threadIdx.x] = 0;
+    }
+    __syncthreads();
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned *mine = lut + lane;
+    const char *mine_bytes = (const char *)mine; /* entry v's copy: 128 v bytes on (32 copies of 4 bytes) */
+    unsigned c[HIST_PACKED_MAX_BINS] = {0, 0, 0, 0, 0, 0, 0, 0};
+    unsigned even = 0, odd = 0;
+    size_t head = (16 - ((uintptr_t)in & 15)) & 15;
+    if (head > n)
+        head = n;
+    const size_t nvec = (n - head) / 16, tail = head + 16 * nvec;
+    const size_t gtid = (size_t)blockIdx.x * HIST_BLOCK + threadIdx.x;
+    {
+        unsigned p = 0; /* the bytes outside the 16-byte vectors, one by one: at most 2 a thread */
+        if (gtid < head)
+            p += mine[in[gtid] * HIST_NIBBLE_COPIES];
+        if (gtid < n - tail)
+            p += mine[in[tail + gtid] * HIST_NIBBLE_COPIES];
+        hist_fold(p, even, odd);
+    }
+    const uint4 *body = reinterpret_cast<const uint4 *>(in + head);
+    const size_t step = (size_t)gridDim.x * HIST_WARPS * 32 * HIST_UNROLL;
+    for (size_t base = ((size_t)blockIdx.x * HIST_WARPS + warp) * 32 * HIST_UNROLL; base < nvec; base += step) {
+        uint4 r[HIST_UNROLL];
+        hist_load_vectors(body, base, lane, nvec, r);
+        hist_unfold(even, odd, c); /* then at most 64 counts a byte counter before the next unfold */
+#pragma unroll
+        for (unsigned u = 0; u < HIST_UNROLL; u++) {
+            if (base + u * 32 + lane >= nvec)
+                continue;
+            const unsigned w[4] = {r[u].x, r[u].y, r[u].z, r[u].w};
+            unsigned p[2] = {0, 0}; /* 8 bytes each: no 4-bit counter passes 8 */
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    /* byte e of the word moved to the low bits (one PRMT), then one shift-add to its entry */
+                    const unsigned v = __byte_perm(w[k], 0, 0x4440u + (unsigned)e);
+                    p[k >> 1] += *(const unsigned *)(mine_bytes + (v << 7));
+                }
+            hist_fold(p[0], even, odd);
+            hist_fold(p[1], even, odd);
+        }
+    }
+    hist_unfold(even, odd, c);
+#pragma unroll
+    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
+        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
+        if (lane == 0 && v)
+            atomicAdd(&s[k], v);
+    }
+    __syncthreads();
+    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
+    if (threadIdx.x < nb && s[threadIdx.x])
+        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 typedef struct hist_args {
@@ -517,7 +620,8 @@ static cudaError_t launch_wide(const hist_args *a)
  * back (letters over text at one pass a block: 6.98 against 6.05 us at 2^20, 10.18 against 9.66 at 2^23; at two,
  * 2^24: 13.2 against 13.4). wide_per_warp for the byte map, which it counts faster at every bin count (8 bins over
  * uniform bytes, 2^24: 11.4 against 13.2 us; docs/histogram.md), and for a single pass. */
-static cudaError_t launch_packed(const hist_args *a)
+typedef void (*hist_counters_kernel)(const uint8_t *, size_t, unsigned *, int, unsigned);
+static cudaError_t launch_counters(const hist_args *a, hist_counters_kernel kernel)
 {
     /* The passes (64 x HIST_BLOCK bytes each, one of the kernel's loop) a block makes when the grid is the blocks
        that can run at once (HIST_PACKED_BLOCKS_PER_SM an SM); the grid then spreads them evenly, so that no block
@@ -531,10 +635,12 @@ static cudaError_t launch_packed(const hist_args *a)
     cudaError_t e = zero_counts(a);
     if (e != cudaSuccess)
         return e;
-    hist_packed_kernel<<<(want + passes - 1) / passes, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
-                                                                             a->bins);
+    kernel<<<(want + passes - 1) / passes, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
+static cudaError_t launch_packed(const hist_args *a) { return launch_counters(a, hist_packed_kernel); }
+/* packed_nibbles: the same passes and fallbacks, with 4-bit counters (hist_nibble_kernel). */
+static cudaError_t launch_nibbles(const hist_args *a) { return launch_counters(a, hist_nibble_kernel); }
 
 extern "C" cudaError_t climb_hist_best(const uint8_t *in, size_t n, unsigned bins, unsigned *counts, int sms,
                                        cudaStream_t s)
@@ -604,6 +710,11 @@ static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_k
     const int n = climb_kernel_at(o, max, 0, (const void *)hist_packed_kernel, HIST_BLOCK, 0, "hist_packed_kernel");
     return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
 }
+static int k_nibbles(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    const int n = climb_kernel_at(o, max, 0, (const void *)hist_nibble_kernel, HIST_BLOCK, 0, "hist_nibble_kernel");
+    return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
+}
 
 typedef struct hist_rung {
     climb_rung_info info;
@@ -642,6 +753,12 @@ static const hist_rung HIST_RUNGS[] = {
                                                   "register, no atomics until the end (the byte map: wide_per_warp)",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_packed},
      .launch = launch_packed},
+    /* after the best: not yet measured (docs/histogram.md) */
+    {.info = {.name = "packed_nibbles", .idea = "packed_registers with 4-bit counters: a 32-bit table entry, half "
+                                                "the shared bytes a counted byte; the nibbles folded into byte "
+                                                "counters every 8 bytes",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_nibbles},
+     .launch = launch_nibbles},
 };
 #define HIST_N_RUNGS CLIMB_COUNT(HIST_RUNGS)
 
