@@ -361,6 +361,40 @@ __device__ __forceinline__ void hist_unpack(unsigned long long &acc, unsigned (&
     acc = 0;
 }
 
+/* The packed kernels' table: entry e holds byte value e / COPIES's increment, 1 << WIDTH bin (0 for a byte no bin
+ * counts), so entry v's copies lie side by side; consecutive threads write consecutive entries (no bank
+ * conflicts). s, the block's bins, zeroed too. */
+template <typename T, unsigned COPIES, unsigned WIDTH>
+__device__ __forceinline__ void hist_fill_table(T *lut, unsigned *s, int map, unsigned bins)
+{
+#pragma unroll 1
+    for (unsigned j = 0; j < COPIES; j++) {
+        const unsigned e = j * HIST_BLOCK + threadIdx.x;
+        const int b = hist_bin(e / COPIES, map, bins);
+        lut[e] = b >= 0 ? (T)1 << (WIDTH * b) : (T)0;
+    }
+    if (threadIdx.x < HIST_PACKED_MAX_BINS)
+        s[threadIdx.x] = 0;
+}
+
+/* The packed kernels' end: each warp sums its lanes' counters with one reduction a bin into s, and the block adds
+ * s to the global bins. */
+__device__ __forceinline__ void hist_add_counters(const unsigned (&c)[HIST_PACKED_MAX_BINS], unsigned *s,
+                                                  unsigned *counts, int map, unsigned bins)
+{
+    const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
+        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
+        if (lane == 0 && v)
+            atomicAdd(&s[k], v);
+    }
+    __syncthreads();
+    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
+    if (threadIdx.x < nb && s[threadIdx.x])
+        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
+}
+
 /* hist_packed_registers, the best rung's kernel for a map that skips bytes (the letters map's 7 bins; it takes any
  * map of at most 8 bins). No atomics and no bin arithmetic while counting. With few bins every lane of a warp hits
  * the same handful of shared words, and the per-byte bin arithmetic, a branch and a variable shift cost more
@@ -384,17 +418,7 @@ __global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
        warp (a 64-bit load is served a half warp at a time) always hit 16 different bank pairs */
     __shared__ unsigned long long lut[256 * HIST_LUT_COPIES];
     __shared__ unsigned s[HIST_PACKED_MAX_BINS];
-    {
-        /* entry e is byte value e / HIST_LUT_COPIES's increment: a half warp writes 16 consecutive entries */
-#pragma unroll 1
-        for (unsigned j = 0; j < HIST_LUT_COPIES; j++) {
-            const unsigned e = j * HIST_BLOCK + threadIdx.x;
-            const int b = hist_bin(e / HIST_LUT_COPIES, map, bins);
-            lut[e] = b >= 0 ? 1ull << (8 * b) : 0ull;
-        }
-        if (threadIdx.x < HIST_PACKED_MAX_BINS)
-            s[threadIdx.x] = 0;
-    }
+    hist_fill_table<unsigned long long, HIST_LUT_COPIES, 8>(lut, s, map, bins); /* a half warp: 16 entries */
     __syncthreads();
     const unsigned long long *mine = lut + (threadIdx.x & (HIST_LUT_COPIES - 1));
     unsigned c[HIST_PACKED_MAX_BINS] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -431,16 +455,7 @@ __global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
         acc += (part[0] + part[1]) + (part[2] + part[3]);
     }
     hist_unpack(acc, c);
-#pragma unroll
-    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
-        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
-        if (lane == 0 && v)
-            atomicAdd(&s[k], v);
-    }
-    __syncthreads();
-    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
-    if (threadIdx.x < nb && s[threadIdx.x])
-        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
+    hist_add_counters(c, s, counts, map, bins);
 }
 
 /* hist_nibble_kernel (packed_nibbles): hist_packed_kernel with half the shared bytes a counted byte. In
@@ -479,17 +494,7 @@ __global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
                                      "values");
     __shared__ unsigned lut[256 * HIST_NIBBLE_COPIES];
     __shared__ unsigned s[HIST_PACKED_MAX_BINS];
-    {
-        /* entry e is byte value e / 32's increment: a warp writes 32 consecutive entries, one a bank */
-#pragma unroll 1
-        for (unsigned j = 0; j < HIST_NIBBLE_COPIES; j++) {
-            const unsigned e = j * HIST_BLOCK + threadIdx.x;
-            const int b = hist_bin(e / HIST_NIBBLE_COPIES, map, bins);
-            lut[e] = b >= 0 ? 1u << (4 * b) : 0u;
-        }
-        if (threadIdx.x < HIST_PACKED_MAX_BINS)
-            s[threadIdx.x] = 0;
-    }
+    hist_fill_table<unsigned, HIST_NIBBLE_COPIES, 4>(lut, s, map, bins); /* a warp: 32 entries, one a bank */
     __syncthreads();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned *mine = lut + lane;
@@ -534,16 +539,7 @@ __global__ void __launch_bounds__(HIST_BLOCK, HIST_PACKED_BLOCKS_PER_SM)
         }
     }
     hist_unfold(even, odd, c);
-#pragma unroll
-    for (unsigned k = 0; k < HIST_PACKED_MAX_BINS; k++) {
-        const unsigned v = __reduce_add_sync(0xffffffffu, c[k]);
-        if (lane == 0 && v)
-            atomicAdd(&s[k], v);
-    }
-    __syncthreads();
-    const unsigned nb = map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins;
-    if (threadIdx.x < nb && s[threadIdx.x])
-        atomicAdd(&counts[threadIdx.x], s[threadIdx.x]);
+    hist_add_counters(c, s, counts, map, bins);
 }
 
 /* ---------------------------------------------------------------- launchers */
