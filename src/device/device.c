@@ -253,6 +253,16 @@ int climb_device_code_check(const climb_device_info *d, char *why, size_t whylen
     return -1;
 }
 
+cudaError_t climb_current_device_pdl(int *pdl)
+{
+    int dev = 0, major = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    *pdl = e == cudaSuccess && major >= 9;
+    return e;
+}
+
 cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_t smem, cudaStream_t s, void **args,
                             int pdl)
 {

@@ -128,6 +128,8 @@ int climb_grow_device_buffer(void **buf, size_t *have, size_t need);
  * callers pass 0 before). */
 cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_t smem, cudaStream_t s, void **args,
                             int pdl);
+/* *pdl = 1 when the current device takes programmatic dependent launches (sm_90 and later), else 0. */
+cudaError_t climb_current_device_pdl(int *pdl);
 
 /* Short lowercase slug of the device name for result folders: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void climb_device_slug(const char *name, char *out, size_t outlen);

@@ -772,16 +772,14 @@ static cudaError_t sgemm_launch_plan(const sgemm_plan *pl, sgemm_args g, float *
         blocks = (size_t)sms * 8;
     /* launched early on sm_90 and later (programmatic dependent launch): its launch overlaps the split kernel's
      * last blocks, and each of its blocks waits for that kernel's sums before reading them */
-    int dev = 0, major = 0;
-    e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    int pdl = 0;
+    e = climb_current_device_pdl(&pdl);
     if (e != cudaSuccess)
         return e;
     int splits = pl->splits, bm = pl->in->bm, bn = pl->in->bn, sl = slices;
     void *args[] = {&g, &splits, &bm, &bn, &sl};
     return climb_launch_ex((const void *)sgemm_split_reduce_kernel, (unsigned)blocks, SGEMM_REDUCE_THREADS, 0, s, args,
-                           major >= 9);
+                           pdl);
 }
 
 /* The C API's plan: the tuned tile shape (the built-in one where the values name none) in the operands' form. */

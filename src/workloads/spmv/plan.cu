@@ -1185,13 +1185,9 @@ extern "C" cudaError_t climb_spmv_plan_build(climb_spmv_plan_dev *p, cudaStream_
     p->long_min = climb_spmv_long_min(p->lanes);
     if (p->rows == 0)
         return cudaSuccess;
-    int dev = 0, major = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaError_t e = climb_current_device_pdl(&p->pdl);
     if (e != cudaSuccess)
         return e;
-    p->pdl = major >= 9;
     if (p->only) /* the tests' way to a path whatever the trial would measure */
         return untimed_choice(p, p->only == CLIMB_SPMV_ONLY_WINDOWS ? windows_build(p, s)
                                  : p->only == CLIMB_SPMV_ONLY_COO   ? build_coo(p, s)
