@@ -257,4 +257,77 @@ __device__ __forceinline__ void climb_gemm_mainloop(LA &la, LB &lb, int ntiles, 
     }
 }
 
+/* The same loop with S >= 3 buffers a ring: tile t + S - 1 is fetched while tile t is multiplied, so a cp.async
+ * operand has S - 1 multiplies to land instead of one (an operand through registers still has one: it is committed
+ * after the multiply that hid its loads). Shared memory: S BK (BM + 4) floats for as, S BK (BN + 4) for bs. Every
+ * tile's copies are one cp.async group (empty past the last tile), so waiting for all but the newest S - 2 groups
+ * is waiting for the next tile. */
+template <int S> __device__ __forceinline__ void climb_gemm_cp_async_wait_group()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(S));
+}
+template <int BM, int BN, int BK, int RM, int RN, int U, int S, class LA, class LB>
+__device__ __forceinline__ void climb_gemm_mainloop_ring(LA &la, LB &lb, int ntiles, float *as, float *bs, int row_base,
+                                                         int row_stride, int col_base, int col_stride,
+                                                         float (&acc)[4 * RM][4 * RN])
+{
+    static_assert(S >= 3, "climb_gemm_mainloop is the two-buffer loop");
+    constexpr int LDA_S = BM + 4, LDB_S = BN + 4, A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN;
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < ntiles) {
+            la.fetch(s, as + s * A_BUF);
+            lb.fetch(s, bs + s * B_BUF);
+            la.commit(as + s * A_BUF);
+            lb.commit(bs + s * B_BUF);
+        }
+        asm volatile("cp.async.commit_group;\n" ::);
+    }
+    climb_gemm_cp_async_wait_group<S - 2>();
+    __syncthreads();
+    int cur = 0, nb = S - 1;
+    for (int tile = 0; tile < ntiles; tile++) {
+        const bool more = tile + S - 1 < ntiles;
+        if (more) {
+            la.fetch(tile + S - 1, as + nb * A_BUF);
+            lb.fetch(tile + S - 1, bs + nb * B_BUF);
+        }
+        asm volatile("cp.async.commit_group;\n" ::);
+        const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
+#pragma unroll U
+        for (int p = 0; p < BK; p++) {
+            float ra[TM], rb[TN];
+#pragma unroll
+            for (int h = 0; h < RM; h++) {
+                const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
+                ra[h * 4 + 0] = x.x;
+                ra[h * 4 + 1] = x.y;
+                ra[h * 4 + 2] = x.z;
+                ra[h * 4 + 3] = x.w;
+            }
+#pragma unroll
+            for (int h = 0; h < RN; h++) {
+                const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
+                rb[h * 4 + 0] = y.x;
+                rb[h * 4 + 1] = y.y;
+                rb[h * 4 + 2] = y.z;
+                rb[h * 4 + 3] = y.w;
+            }
+#pragma unroll
+            for (int r = 0; r < TM; r++)
+#pragma unroll
+                for (int q = 0; q < TN; q++)
+                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
+        }
+        if (more) {
+            la.commit(as + nb * A_BUF);
+            lb.commit(bs + nb * B_BUF);
+        }
+        climb_gemm_cp_async_wait_group<S - 2>();
+        __syncthreads();
+        cur = cur == S - 1 ? 0 : cur + 1;
+        nb = nb == S - 1 ? 0 : nb + 1;
+    }
+}
+
 #endif

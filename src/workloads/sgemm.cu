@@ -382,15 +382,15 @@ __device__ __forceinline__ void sgemm_set_stage(climb_gemm_staged_loader<ROWS, B
     l.stage = p;
 }
 
-template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB, bool STAGED>
+template <int BM, int BN, int BK, int RM, int RN, int U, bool WARP, bool TA, bool TB, bool STAGED, int S = 2>
 __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
     sgemm_db_kernel(sgemm_args g)
 {
     constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, LDB_S = BN + 4;
     constexpr int A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN, WM = 32 * RM, WN = 16 * RN;
     static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0 && NT % 32 == 0 && BK % U == 0, "tile shape");
-    extern __shared__ __align__(16) float smem[]; /* 2 (A_BUF + B_BUF) floats and the stages: sgemm_smem_bytes */
-    float *const as = smem, *const bs = smem + 2 * A_BUF;
+    extern __shared__ __align__(16) float smem[]; /* S (A_BUF + B_BUF) floats and the stages: sgemm_smem_bytes */
+    float *const as = smem, *const bs = smem + S * A_BUF;
 
     int row_base, row_stride, col_base, col_stride;
     climb_gemm_thread_layout<BM, BN, RM, RN, WARP>((int)threadIdx.x, &row_base, &row_stride, &col_base, &col_stride);
@@ -405,8 +405,8 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 
     climb_gemm_matrix_operand<typename sgemm_loader<STAGED, TA, BM, BK, NT, LDA_S>::type, BK> la;
     climb_gemm_matrix_operand<typename sgemm_loader<STAGED, !TB, BN, BK, NT, LDB_S>::type, BK> lb;
-    sgemm_set_stage(la.l, bs + 2 * B_BUF);
-    sgemm_set_stage(lb.l, bs + 2 * B_BUF + (TA ? 0 : BM * BK));
+    sgemm_set_stage(la.l, bs + S * B_BUF);
+    sgemm_set_stage(lb.l, bs + S * B_BUF + (TA ? 0 : BM * BK));
     la.src = g.a, la.ld = g.lda, la.r0 = row0, la.rlim = g.m, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(g.a, g.lda);
     lb.src = g.b, lb.ld = g.ldb, lb.r0 = col0, lb.rlim = g.n, lb.kb = kb, lb.ke = ke, lb.vec = climb_gemm_vec_ok(g.b, g.ldb);
 
@@ -416,7 +416,12 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
 #pragma unroll
         for (int q = 0; q < TN; q++)
             acc[r][q] = 0.0f;
-    climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
+    if constexpr (S == 2)
+        climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride,
+                                                   acc);
+    else
+        climb_gemm_mainloop_ring<BM, BN, BK, RM, RN, U, S>(la, lb, ntiles, as, bs, row_base, row_stride, col_base,
+                                                           col_stride, acc);
 
     /* the epilogue: alpha acc + beta C into C; or, for a split, the raw sums into its BM x BN slot of ws (block
      * dp_tiles + z sk_tiles + r writes slot z sk_tiles + r; the parts of the tile outside C are left unwritten, and
@@ -530,6 +535,7 @@ typedef struct sgemm_instance {
     sgemm_db_fn fn;
     const char *name;
     int staged_rows;      /* rows of the operands staged in shared memory (STAGED: A and B^T) */
+    int stages;           /* k-tiles of each operand in shared memory (S) */
 } sgemm_instance;
 
 /* The tile shapes `climb tune sgemm` tries for the tuned rung, each listed once: the instance tables and the
@@ -564,14 +570,16 @@ static void sgemm_form_defaults(int form, int *v)
     v[4] = nt ? 16 : 8;
 }
 
-#define SGEMM_INSTANCE(ta, tb, label, bm, bn, bk, tn, u)                                                         \
-    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, ta, tb, !(ta) && (tb)>,                    \
+#define SGEMM_INSTANCE(ta, tb, label, st, bm, bn, bk, tn, u)                                                     \
+    {bm, bn, bk, tn, u, sgemm_db_kernel<bm, bn, bk, 2, tn / 4, u, true, ta, tb, !(ta) && (tb), st>,                \
      "sgemm_db_kernel<" #bm ", " #bn ", " #bk ", 8 x " #tn ", unroll " #u ", warp" label ">",                      \
-     !(ta) && (tb) ? (bm) + (bn) : 0},
-#define SGEMM_INSTANCE_NN(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, false, "", bm, bn, bk, tn, u)
-#define SGEMM_INSTANCE_TN(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, false, ", A^T", bm, bn, bk, tn, u)
-#define SGEMM_INSTANCE_NT(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, true, ", B^T, staged", bm, bn, bk, tn, u)
-#define SGEMM_INSTANCE_TT(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, true, ", A^T, B^T", bm, bn, bk, tn, u)
+     !(ta) && (tb) ? (bm) + (bn) : 0, st},
+/* A^T B, where both operands come by cp.async, keeps a ring of 4 k-tiles (climb_gemm_mainloop_ring); the forms
+ * with an operand through registers keep 2 (a ring spilled there and lost 5%; docs/sgemm.md) */
+#define SGEMM_INSTANCE_NN(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, false, "", 2, bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_TN(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, false, ", A^T, ring of 4", 4, bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_NT(bm, bn, bk, tn, u) SGEMM_INSTANCE(false, true, ", B^T, staged", 2, bm, bn, bk, tn, u)
+#define SGEMM_INSTANCE_TT(bm, bn, bk, tn, u) SGEMM_INSTANCE(true, true, ", A^T, B^T", 2, bm, bn, bk, tn, u)
 static const sgemm_instance SGEMM_TUNED[SGEMM_FORMS][SGEMM_N_TILES] = {
     {SGEMM_TUNE_LIST(SGEMM_INSTANCE_NN)}, {SGEMM_TUNE_LIST(SGEMM_INSTANCE_TN)},
     {SGEMM_TUNE_LIST(SGEMM_INSTANCE_NT)}, {SGEMM_TUNE_LIST(SGEMM_INSTANCE_TT)}};
@@ -581,7 +589,7 @@ static const sgemm_instance SGEMM_TUNED[SGEMM_FORMS][SGEMM_N_TILES] = {
 
 static const sgemm_instance SGEMM_DOUBLE_BUFFER = {128, 128, 8, 8, 8,
                                                    sgemm_db_kernel<128, 128, 8, 2, 2, 8, false, false, false, false>,
-                                                   "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>", 0};
+                                                   "sgemm_db_kernel<128, 128, 8, 8 x 8, thread>", 0, 2};
 /* warp_tiled is the built-in list's 128 x 128 x 8 instance */
 #define SGEMM_WARP_TILED (&SGEMM_TUNED[0][1])
 
@@ -599,7 +607,7 @@ static int sgemm_threads(const sgemm_instance *in) { return CLIMB_GEMM_NT(in->bm
 /* Two k-tiles of A and of B, rows padded by 4 floats: the kernel's dynamic shared memory. */
 static size_t sgemm_smem_bytes(const sgemm_instance *in)
 {
-    return (2 * (size_t)in->bk * (in->bm + 4 + in->bn + 4) + (size_t)in->staged_rows * in->bk) * sizeof(float);
+    return ((size_t)in->stages * in->bk * (in->bm + 4 + in->bn + 4) + (size_t)in->staged_rows * in->bk) * sizeof(float);
 }
 /* Lets an instance use more than 48 KB of dynamic shared memory (idempotent; needed before a launch and before
  * the runtime is asked for its occupancy). */
