@@ -114,7 +114,7 @@ int main(void)
     test_api();
     const uint64_t fresh = climb_fresh_seed();
     test_check(20261122, "256", "bytes");
-    test_check(fresh, "1,7,8,9,100", "bytes"); /* 8 bins and fewer: packed_registers runs wide_per_warp here */
+    test_check(fresh, "1,7,8,9,100", "bytes"); /* 8 bins and fewer: the packed rungs run wide_per_warp here */
     test_check(fresh, "256", "letters");
     test_small_gpus(fresh);
     return test_finish("test_gpu_histogram");
