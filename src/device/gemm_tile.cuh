@@ -196,6 +196,40 @@ __device__ __forceinline__ void climb_gemm_thread_layout(int t, int *row_base, i
     }
 }
 
+/* One k-tile's multiply: acc[4 RM][4 RN] += the thread's outputs of the BK steps of the tiles at ac (k-major, rows
+ * BM + 4 floats apart) and bc (rows BN + 4 apart), U steps unrolled. */
+template <int BM, int BN, int BK, int RM, int RN, int U>
+__device__ __forceinline__ void climb_gemm_multiply(const float *ac, const float *bc, int row_base, int row_stride,
+                                                    int col_base, int col_stride, float (&acc)[4 * RM][4 * RN])
+{
+    constexpr int LDA_S = BM + 4, LDB_S = BN + 4, TM = 4 * RM, TN = 4 * RN;
+#pragma unroll U
+    for (int p = 0; p < BK; p++) {
+        float ra[TM], rb[TN];
+#pragma unroll
+        for (int h = 0; h < RM; h++) {
+            const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
+            ra[h * 4 + 0] = x.x;
+            ra[h * 4 + 1] = x.y;
+            ra[h * 4 + 2] = x.z;
+            ra[h * 4 + 3] = x.w;
+        }
+#pragma unroll
+        for (int h = 0; h < RN; h++) {
+            const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
+            rb[h * 4 + 0] = y.x;
+            rb[h * 4 + 1] = y.y;
+            rb[h * 4 + 2] = y.z;
+            rb[h * 4 + 3] = y.w;
+        }
+#pragma unroll
+        for (int r = 0; r < TM; r++)
+#pragma unroll
+            for (int q = 0; q < TN; q++)
+                acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
+    }
+}
+
 /* The double-buffered main loop over ntiles k-tiles: shared memory holds two tiles of each operand (as: 2 BK (BM +
  * 4) floats, bs: 2 BK (BN + 4)); while the block multiplies one, the next is on its way into the other (cp.async,
  * or registers committed after the multiply). acc[4 RM][4 RN] += the thread's outputs. Every thread calls it. */
@@ -204,7 +238,7 @@ __device__ __forceinline__ void climb_gemm_mainloop(LA &la, LB &lb, int ntiles, 
                                                     int row_stride, int col_base, int col_stride,
                                                     float (&acc)[4 * RM][4 * RN])
 {
-    constexpr int LDA_S = BM + 4, LDB_S = BN + 4, A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN;
+    constexpr int A_BUF = BK * (BM + 4), B_BUF = BK * (BN + 4);
     if (ntiles > 0) {
         la.fetch(0, as);
         lb.fetch(0, bs);
@@ -223,31 +257,7 @@ __device__ __forceinline__ void climb_gemm_mainloop(LA &la, LB &lb, int ntiles, 
             asm volatile("cp.async.commit_group;\n" ::);
         }
         const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
-#pragma unroll U
-        for (int p = 0; p < BK; p++) {
-            float ra[TM], rb[TN];
-#pragma unroll
-            for (int h = 0; h < RM; h++) {
-                const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
-                ra[h * 4 + 0] = x.x;
-                ra[h * 4 + 1] = x.y;
-                ra[h * 4 + 2] = x.z;
-                ra[h * 4 + 3] = x.w;
-            }
-#pragma unroll
-            for (int h = 0; h < RN; h++) {
-                const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
-                rb[h * 4 + 0] = y.x;
-                rb[h * 4 + 1] = y.y;
-                rb[h * 4 + 2] = y.z;
-                rb[h * 4 + 3] = y.w;
-            }
-#pragma unroll
-            for (int r = 0; r < TM; r++)
-#pragma unroll
-                for (int q = 0; q < TN; q++)
-                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
-        }
+        climb_gemm_multiply<BM, BN, BK, RM, RN, U>(ac, bc, row_base, row_stride, col_base, col_stride, acc);
         if (more) {
             la.commit(as + nxt * A_BUF);
             lb.commit(bs + nxt * B_BUF);
@@ -272,7 +282,7 @@ __device__ __forceinline__ void climb_gemm_mainloop_ring(LA &la, LB &lb, int nti
                                                          float (&acc)[4 * RM][4 * RN])
 {
     static_assert(S >= 3, "climb_gemm_mainloop is the two-buffer loop");
-    constexpr int LDA_S = BM + 4, LDB_S = BN + 4, A_BUF = BK * LDA_S, B_BUF = BK * LDB_S, TM = 4 * RM, TN = 4 * RN;
+    constexpr int A_BUF = BK * (BM + 4), B_BUF = BK * (BN + 4);
 #pragma unroll
     for (int s = 0; s < S - 1; s++) {
         if (s < ntiles) {
@@ -294,31 +304,7 @@ __device__ __forceinline__ void climb_gemm_mainloop_ring(LA &la, LB &lb, int nti
         }
         asm volatile("cp.async.commit_group;\n" ::);
         const float *ac = as + cur * A_BUF, *bc = bs + cur * B_BUF;
-#pragma unroll U
-        for (int p = 0; p < BK; p++) {
-            float ra[TM], rb[TN];
-#pragma unroll
-            for (int h = 0; h < RM; h++) {
-                const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
-                ra[h * 4 + 0] = x.x;
-                ra[h * 4 + 1] = x.y;
-                ra[h * 4 + 2] = x.z;
-                ra[h * 4 + 3] = x.w;
-            }
-#pragma unroll
-            for (int h = 0; h < RN; h++) {
-                const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
-                rb[h * 4 + 0] = y.x;
-                rb[h * 4 + 1] = y.y;
-                rb[h * 4 + 2] = y.z;
-                rb[h * 4 + 3] = y.w;
-            }
-#pragma unroll
-            for (int r = 0; r < TM; r++)
-#pragma unroll
-                for (int q = 0; q < TN; q++)
-                    acc[r][q] = fmaf(ra[r], rb[q], acc[r][q]);
-        }
+        climb_gemm_multiply<BM, BN, BK, RM, RN, U>(ac, bc, row_base, row_stride, col_base, col_stride, acc);
         if (more) {
             la.commit(as + nb * A_BUF);
             lb.commit(bs + nb * B_BUF);

@@ -337,7 +337,9 @@ __global__ void __launch_bounds__(256) sgemm_vec_kernel(int m, int n, int k, flo
  * buffer, the next tile is on its way into the other: the operand stored with k contiguous (A, or B^T) is loaded
  * into registers (16-byte loads) before the multiply and written transposed into shared memory after it; the
  * operand stored with k as its rows (B, or A^T) is copied straight into shared memory by cp.async, which needs
- * no registers. One __syncthreads a tile instead of two, and the loads' latency hides behind 8 BK FFMAs.
+ * no registers. One __syncthreads a tile instead of two, and the loads' latency hides behind 8 BK FFMAs. A^T B,
+ * where both operands come by cp.async, keeps a ring of 4 k-tiles instead (S = 4: climb_gemm_mainloop_ring), so
+ * its copies have three multiplies to land.
  *
  * WARP selects which outputs a thread owns. Without it (double_buffer), thread t owns 8 contiguous rows and 8
  * contiguous columns, as in vec: the float4 reads of a k-row of B by the 16 threads along n land 32 bytes apart,
@@ -604,7 +606,8 @@ static const sgemm_instance *sgemm_tuned_instance(const int *v, int form)
 }
 
 static int sgemm_threads(const sgemm_instance *in) { return CLIMB_GEMM_NT(in->bm, in->bn, 2, in->tn / 4); }
-/* Two k-tiles of A and of B, rows padded by 4 floats: the kernel's dynamic shared memory. */
+/* `stages` k-tiles of A and of B, rows padded by 4 floats, and the stages of staged operands: the kernel's dynamic
+ * shared memory. */
 static size_t sgemm_smem_bytes(const sgemm_instance *in)
 {
     return ((size_t)in->stages * in->bk * (in->bm + 4 + in->bn + 4) + (size_t)in->staged_rows * in->bk) * sizeof(float);
