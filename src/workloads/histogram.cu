@@ -258,10 +258,16 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_per_warp_kernel(const uint8_t
 
 /* Counts the 16 bytes of one vector into a warp's copy. When all 16 are one bin, one atomic of 16; when every
  * lane of the warp holds 16 of the same bin (constant input, long runs), lane 0 alone adds 512. Every lane of
- * the warp calls it (the votes need them all); `valid` says whether the lane holds a vector. */
-template <int MAP>
-__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *mine, int map, unsigned bins)
+ * the warp calls it (the votes need them all); `valid` says whether the lane holds a vector; `s` is the block's
+ * copies, of which `mine` is the warp's. BINS is the bin count compiled in, or 0 (`bins`): 256 under the bytes map
+ * (the full byte histogram) takes each byte's word address in the warp's copy straight from the vector, the
+ * byte's bits shifted into place, masked and or-ed with the warp's offset: two instructions and the atomic a byte,
+ * where the bin arithmetic and the scaled index took four. */
+template <int MAP, unsigned BINS>
+__device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *s, unsigned *mine, int map,
+                                                  unsigned bins_arg)
 {
+    const unsigned bins = BINS ? BINS : bins_arg;
     const unsigned lane = threadIdx.x & 31;
     const unsigned splat = (v.x & 255u) * 0x01010101u;
     const bool same = valid && v.x == splat && v.y == splat && v.z == splat && v.w == splat;
@@ -280,18 +286,32 @@ __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned 
         return;
     }
     const unsigned w[4] = {v.x, v.y, v.z, v.w};
+    if constexpr (MAP == CLIMB_HIST_BYTES && BINS == 256) {
+        /* the warp's copy begins (threadIdx.x >> 5) x 1024 bytes into s: bits 10 and up, above a byte's 4 x b */
+        const unsigned copy = (threadIdx.x << 5) & ~1023u;
+        char *const base = reinterpret_cast<char *>(s);
 #pragma unroll
-    for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4; k++)
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            /* the bytes map counts every byte; under a map that skips bytes (letters) a byte no bin counts goes to
-               the copy's last word, which the merge never reads (7 bins): an atomic for every byte, but no branch,
-               so the lanes of a warp never split over which bytes count. MAP is CLIMB_HIST_BYTES (compiled in: no
-               select, which cost 8% at 256 bins over uniform bytes) or -1 (the map read at run time: for the
-               letters this measured 248 us at 2^29 against 298 with the letters map compiled in, docs/histogram.md) */
-            const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
-            atomicAdd(&mine[MAP == CLIMB_HIST_BYTES ? b : b >= 0 ? b : 255], 1u);
-        }
+            for (int e = 0; e < 4; e++) {
+                const unsigned at = ((e == 0 ? w[k] << 2 : w[k] >> (8 * e - 2)) & 1020u) | copy;
+                atomicAdd(reinterpret_cast<unsigned *>(base + at), 1u);
+            }
+    } else {
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                /* the bytes map counts every byte; under a map that skips bytes (letters) a byte no bin counts goes
+                   to the copy's last word, which the merge never reads (7 bins): an atomic for every byte, but no
+                   branch, so the lanes of a warp never split over which bytes count. MAP is CLIMB_HIST_BYTES
+                   (compiled in: no select, which cost 8% at 256 bins over uniform bytes) or -1 (the map read at run
+                   time: for the letters this measured 248 us at 2^29 against 298 with the letters map compiled in,
+                   docs/histogram.md) */
+                const int b = hist_bin((w[k] >> (8 * e)) & 255u, map, bins);
+                atomicAdd(&mine[MAP == CLIMB_HIST_BYTES ? b : b >= 0 ? b : 255], 1u);
+            }
+    }
 }
 
 /* A lane's HIST_UNROLL 16-byte vectors of a warp's step (base + u * 32 + lane, zeros past nvec), streamed past L2:
@@ -308,12 +328,14 @@ __device__ __forceinline__ void hist_load_vectors(const uint4 *body, size_t base
 
 /* hist_wide_per_warp (the best rung's kernel for the byte map): the per-warp copies, fed by 16-byte loads (16
  * bytes a thread a load, 4 in flight, streamed past L2), and hist_count_vector's whole-vector and whole-warp paths
- * for runs. The bytes before the first 16-byte boundary and after the last are counted one by one. */
-template <int MAP>
+ * for runs. The bytes before the first 16-byte boundary and after the last are counted one by one. BINS: as
+ * hist_count_vector's (256 compiled in for the bytes map's full byte histogram, the common case). */
+template <int MAP, unsigned BINS>
 __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__restrict__ in, size_t n,
-                                                               unsigned *counts, int map_arg, unsigned bins)
+                                                               unsigned *counts, int map_arg, unsigned bins_arg)
 {
     const int map = MAP >= 0 ? MAP : map_arg;
+    const unsigned bins = BINS ? BINS : bins_arg;
     __shared__ unsigned s[HIST_WARPS * 256];
     hist_zero(s, HIST_WARPS * 256);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -340,7 +362,7 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_wide_kernel(const uint8_t *__
         hist_load_vectors(body, base, lane, nvec, r);
 #pragma unroll
         for (unsigned u = 0; u < HIST_UNROLL; u++)
-            hist_count_vector<MAP>(r[u], base + u * 32 + lane < nvec, mine, map, bins);
+            hist_count_vector<MAP, BINS>(r[u], base + u * 32 + lane < nvec, s, mine, map, bins);
     }
     hist_merge<HIST_WARPS>(s, counts, map == CLIMB_HIST_LETTERS ? CLIMB_HIST_LETTER_BINS : bins);
 }
@@ -604,10 +626,13 @@ static cudaError_t launch_wide(const hist_args *a)
     if (e != cudaSuccess || a->n == 0)
         return e;
     const unsigned grid = hist_grid(a->sms, a->n, 64 * HIST_BLOCK);
-    if (a->map == CLIMB_HIST_BYTES)
-        hist_wide_kernel<CLIMB_HIST_BYTES><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
+    if (a->map == CLIMB_HIST_BYTES && a->bins == 256)
+        hist_wide_kernel<CLIMB_HIST_BYTES, 256><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map,
+                                                                             a->bins);
+    else if (a->map == CLIMB_HIST_BYTES)
+        hist_wide_kernel<CLIMB_HIST_BYTES, 0><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     else
-        hist_wide_kernel<-1><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
+        hist_wide_kernel<-1, 0><<<grid, HIST_BLOCK, 0, a->s>>>(a->in, a->n, a->counts, a->map, a->bins);
     return cudaGetLastError();
 }
 /* packed_registers: the packed counters for a map that skips bytes (letters), where
@@ -697,9 +722,11 @@ HIST_KERNELS_FN(k_aggregated, hist_shared_kernel<true>, "hist_shared_kernel<true
 HIST_KERNELS_FN(k_per_warp, hist_per_warp_kernel, "hist_per_warp_kernel")
 static int k_wide(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)hist_wide_kernel<CLIMB_HIST_BYTES>, HIST_BLOCK, 0,
-                                  "hist_wide_kernel<bytes>");
-    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<-1>, HIST_BLOCK, 0,
+    int n = climb_kernel_at(o, max, 0, (const void *)hist_wide_kernel<CLIMB_HIST_BYTES, 256>, HIST_BLOCK, 0,
+                            "hist_wide_kernel<bytes, 256 bins>");
+    n = climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<CLIMB_HIST_BYTES, 0>, HIST_BLOCK, 0,
+                        "hist_wide_kernel<bytes>");
+    return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<-1, 0>, HIST_BLOCK, 0,
                            "hist_wide_kernel<any map>");
 }
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -742,7 +769,8 @@ static const hist_rung HIST_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_per_warp},
      .launch = launch_per_warp},
     {.info = {.name = "wide_per_warp", .idea = "16-byte loads, 4 in flight; one atomic per uniform vector, one per "
-                                               "warp when all 32 agree",
+                                               "warp when all 32 agree; 256 bins: the atomic's address cut "
+                                               "straight from the vector",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
      .launch = launch_wide},
     {.info = {.name = "packed_registers", .idea = "for a map that skips bytes (letters): a shared table gives each "
