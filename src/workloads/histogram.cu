@@ -262,7 +262,8 @@ __global__ void __launch_bounds__(HIST_BLOCK) hist_per_warp_kernel(const uint8_t
  * copies, of which `mine` is the warp's. BINS is the bin count compiled in, or 0 (`bins`): 256 under the bytes map
  * (the full byte histogram) takes each byte's word address in the warp's copy straight from the vector, the
  * byte's bits shifted into place, masked and or-ed with the warp's offset: two instructions and the atomic a byte,
- * where the bin arithmetic and the scaled index took four. */
+ * against five and the atomic with the bin count read at run time (take the byte out, multiply by bins, shift and
+ * add the warp's copy, scale to an address). */
 template <int MAP, unsigned BINS>
 __device__ __forceinline__ void hist_count_vector(uint4 v, bool valid, unsigned *s, unsigned *mine, int map,
                                                   unsigned bins_arg)
