@@ -730,15 +730,19 @@ static int k_wide(climb_dtype, const climb_device_info *, const int *, climb_ker
     return climb_kernel_at(o, max, n, (const void *)hist_wide_kernel<-1, 0>, HIST_BLOCK, 0,
                            "hist_wide_kernel<any map>");
 }
+/* a packed rung's kernels: its own, and wide_per_warp's, which it falls back to */
+static int k_counters(const void *kernel, const char *kname, climb_kernel_desc *o, int max)
+{
+    const int n = climb_kernel_at(o, max, 0, kernel, HIST_BLOCK, 0, kname);
+    return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
+}
 static int k_packed(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)hist_packed_kernel, HIST_BLOCK, 0, "hist_packed_kernel");
-    return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
+    return k_counters((const void *)hist_packed_kernel, "hist_packed_kernel", o, max);
 }
 static int k_nibbles(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    const int n = climb_kernel_at(o, max, 0, (const void *)hist_nibble_kernel, HIST_BLOCK, 0, "hist_nibble_kernel");
-    return n + k_wide(CLIMB_U8, NULL, NULL, o + (n < max ? n : max), max > n ? max - n : 0);
+    return k_counters((const void *)hist_nibble_kernel, "hist_nibble_kernel", o, max);
 }
 
 typedef struct hist_rung {
