@@ -196,6 +196,20 @@ __device__ __forceinline__ void climb_gemm_thread_layout(int t, int *row_base, i
     }
 }
 
+/* A thread's fragment of one k-step: R float4 reads, stride floats apart from row[base], into f[4 R]. */
+template <int R>
+__device__ __forceinline__ void climb_gemm_fragment(const float *row, int base, int stride, float (&f)[4 * R])
+{
+#pragma unroll
+    for (int h = 0; h < R; h++) {
+        const float4 x = *(const float4 *)&row[base + h * stride];
+        f[h * 4 + 0] = x.x;
+        f[h * 4 + 1] = x.y;
+        f[h * 4 + 2] = x.z;
+        f[h * 4 + 3] = x.w;
+    }
+}
+
 /* One k-tile's multiply: acc[4 RM][4 RN] += the thread's outputs of the BK steps of the tiles at ac (k-major, rows
  * BM + 4 floats apart) and bc (rows BN + 4 apart), U steps unrolled. */
 template <int BM, int BN, int BK, int RM, int RN, int U>
@@ -206,22 +220,8 @@ __device__ __forceinline__ void climb_gemm_multiply(const float *ac, const float
 #pragma unroll U
     for (int p = 0; p < BK; p++) {
         float ra[TM], rb[TN];
-#pragma unroll
-        for (int h = 0; h < RM; h++) {
-            const float4 x = *(const float4 *)&ac[p * LDA_S + row_base + h * row_stride];
-            ra[h * 4 + 0] = x.x;
-            ra[h * 4 + 1] = x.y;
-            ra[h * 4 + 2] = x.z;
-            ra[h * 4 + 3] = x.w;
-        }
-#pragma unroll
-        for (int h = 0; h < RN; h++) {
-            const float4 y = *(const float4 *)&bc[p * LDB_S + col_base + h * col_stride];
-            rb[h * 4 + 0] = y.x;
-            rb[h * 4 + 1] = y.y;
-            rb[h * 4 + 2] = y.z;
-            rb[h * 4 + 3] = y.w;
-        }
+        climb_gemm_fragment<RM>(ac + p * LDA_S, row_base, row_stride, ra);
+        climb_gemm_fragment<RN>(bc + p * LDB_S, col_base, col_stride, rb);
 #pragma unroll
         for (int r = 0; r < TM; r++)
 #pragma unroll
