@@ -27,6 +27,21 @@
  * exception is the runtime's own: after a kernel faults (an illegal address, say) the context is broken and every
  * later CUDA call in the process fails, climb's included.
  *
+ * Arguments. Every call checks its arguments before it does anything on the GPU, in this order, and refuses a bad one
+ * with CLIMB_STATUS_INVALID_VALUE having written nothing and made no allocation, launch or other CUDA call but the one
+ * named in step 4:
+ *  1. the handle (NULL), then every scalar argument: sizes against the limits the call states (each limit is exact:
+ *     the value stated passes, the next is refused), options, flags and descriptors; every product of sizes is
+ *     checked, and one that would wrap (size_t, or a 32-bit count the call names) is refused;
+ *  2. an empty problem (a size 0 where the call says it does nothing) returns CLIMB_STATUS_SUCCESS here: its
+ *     pointers are not looked at and may be NULL;
+ *  3. each array's extent from its pointer and sizes (its byte count and its end must not wrap the address space)
+ *     and the overlaps the call forbids (an output over an input or over another output);
+ *  4. each pointer: memory the handle's device can reach (device, managed, or mapped host memory), aligned as the
+ *     call states. This asks the runtime (cudaPointerGetAttributes), the one CUDA call a refused call may make.
+ * climb checks where each array starts, not how long it is: an array shorter than its sizes say is undefined
+ * behaviour, as in cuBLAS.
+ *
  * Threads. Different handles may be used from different host threads at once (each thread its own handle, and
  * each handle its own stream where calls run concurrently). One handle must not be used by two threads at once
  * (its workspace and tuning are not locked). An SpMV plan is read-only once made: it may be used at the same time
@@ -66,7 +81,8 @@ typedef enum climb_status {
     CLIMB_STATUS_ARCH_MISMATCH = 5,   /* the library holds no code for this GPU's architecture */
     CLIMB_STATUS_LAUNCH_FAILED = 6,   /* a kernel launch or another CUDA call failed; see climb_last_cuda_error */
     CLIMB_STATUS_INTERNAL_ERROR = 7,
-    CLIMB_STATUS_INVALID_MATRIX = 8,  /* a sparse matrix failed the checks asked for (CLIMB_SPMV_VALIDATE) */
+    CLIMB_STATUS_INVALID_MATRIX = 8,  /* a sparse matrix or graph failed the checks asked for (CLIMB_SPMV_VALIDATE,
+                                         CLIMB_BFS_VALIDATE) */
     CLIMB_STATUS_CAPTURE_UNSUPPORTED = 9 /* the call waits for the GPU: not while its stream is captured into a graph */
 } climb_status;
 
@@ -126,7 +142,8 @@ CLIMB_API climb_status climb_get_tuning(climb_handle handle, const char *workloa
 
 /*
  * Sum reduction: *d_out = d_in[0] + ... + d_in[n-1].
- * n == 0 writes 0. Any n and any element alignment of d_in are handled. i32 sums wrap modulo 2^32.
+ * n == 0 writes 0 (d_in is not looked at). Any n and any element alignment of d_in are handled; d_out must not lie
+ * inside d_in (INVALID_VALUE). i32 sums wrap modulo 2^32.
  * The f32 order of additions is fixed for a given n, device and library version, so results repeat.
  * Capturable; the workspace (a few kilobytes, zeroed) is made on the handle's first reduction.
  */
@@ -135,8 +152,9 @@ CLIMB_API climb_status climb_reduce_sum_f32(climb_handle handle, const float *d_
 
 /*
  * Prefix sum: inclusive d_out[i] = d_in[0] + ... + d_in[i]; exclusive d_out[i] = d_in[0] + ... + d_in[i-1], d_out[0] = 0.
- * In place (d_out == d_in) is allowed; arrays that overlap otherwise are INVALID_VALUE. n == 0 does nothing. Any n
- * and any element alignment (16-byte aligned arrays are the fast case). i32 sums wrap modulo 2^32. One pass over
+ * In place (d_out == d_in) is allowed; arrays that overlap otherwise are INVALID_VALUE. n == 0 does nothing; n up to
+ * 2^40 (a grid's limit on the tiles; INVALID_VALUE past it). Any element alignment (16-byte aligned arrays are the
+ * fast case). i32 sums wrap modulo 2^32. One pass over
  * the data (decoupled look-back); the f32 order of additions depends on the timing of the GPU's blocks, so f32
  * results may differ in the last bits from call to call (within the bound docs/scan.md derives). Capturable; the
  * workspace (8 bytes a tile of the input, zeroed once) grows with the largest n seen.
@@ -149,7 +167,8 @@ CLIMB_API climb_status climb_scan_exclusive_f32(climb_handle handle, const float
 /*
  * Byte histogram: d_counts[k] = the number of bytes of d_in[0 .. n) whose bin is k, bin = byte x bins / 256, for
  * k < bins (bins 1 to 256; 256: one bin per byte value). The counts are overwritten, not added to. n below
- * 2^32 - 1 (the counts are 32-bit), any alignment; n == 0 writes zeros. Capturable; no workspace.
+ * 2^32 - 1 (the counts are 32-bit), any alignment; n == 0 writes zeros (d_in is not looked at); the counts must not
+ * overlap the input (INVALID_VALUE). Capturable; no workspace.
  */
 CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_in, size_t n, unsigned bins,
                                           uint32_t *d_counts);
@@ -161,7 +180,9 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  * not capturable: CLIMB_STATUS_CAPTURE_UNSUPPORTED while that stream is capturing; make plans before) and
  * keeps what the best rung needs (climb_spmv_plan_bytes says how much: lists of the long rows, row blocks, each
  * nonzero's row, or a JDS copy of the matrix); the plan refers to the caller's arrays, which must stay alive and unchanged until
- * climb_spmv_plan_destroy. Any shape, empty rows and rows = 0 included; columns need not be sorted.
+ * climb_spmv_plan_destroy. Any shape with rows and cols at most 2^31 - 2 (the rows + 1 row pointers are counted in
+ * an int), empty rows and rows = 0 included; columns need not be sorted; flags other than those below are
+ * INVALID_VALUE.
  *
  * With CLIMB_SPMV_VALIDATE in flags the plan first checks the matrix on the device: row_ptr[0] = 0,
  * row_ptr[rows] = nnz, row pointers never decreasing, every column index in [0, cols); a matrix that fails
@@ -179,7 +200,8 @@ CLIMB_API climb_status climb_histogram_u8(climb_handle handle, const uint8_t *d_
  * CLIMB_SPMV_NO_TRIAL in flags (or CLIMB_SPMV_NO_TRIAL=1 in the environment) takes the rules' choice untimed,
  * which is faster to plan and may run slower.
  *
- * climb_spmv: y is not read when beta is 0 (NaN there is overwritten). The f32 and f64 faces take plans made
+ * climb_spmv: y is not read when beta is 0 (NaN there is overwritten); y must not overlap x or the plan's matrix
+ * arrays (INVALID_VALUE). The f32 and f64 faces take plans made
  * for their type (else INVALID_VALUE), on the device the plan was made on. Rows are summed in an order that
  * depends on the plan, so results may differ in the last bits from a sequential sum (docs/spmv.md bounds it).
  * climb_spmv is capturable and needs no workspace; a plan may be used by any handle on its device, from any
@@ -208,8 +230,9 @@ CLIMB_API climb_status climb_spmv_plan_destroy(climb_spmv_plan plan);
  * Matrix transpose: d_out = d_in^T. d_in is rows x cols, row-major, its rows ld_in elements apart (ld_in >= cols);
  * d_out is cols x rows, row-major, its rows ld_out elements apart (ld_out >= rows). out[j * ld_out + i] =
  * in[i * ld_in + j] for i < rows, j < cols; the padding of d_out (columns rows .. ld_out - 1) is not written.
- * rows or cols 0 does nothing. Any element alignment. The matrices must not overlap (no in-place transpose):
- * INVALID_VALUE if they do, or if a leading dimension is too small. Capturable; no workspace.
+ * rows or cols 0 does nothing. Any element alignment. ceil(rows / 32) x ceil(cols / 32) must be below 2^31 (the
+ * smallest tile's grid). The matrices must not overlap (no in-place transpose): INVALID_VALUE if they do, or if a
+ * leading dimension is too small. Capturable; no workspace.
  */
 CLIMB_API climb_status climb_transpose_f32(climb_handle handle, size_t rows, size_t cols, const float *d_in,
                                            size_t ld_in, float *d_out, size_t ld_out);
@@ -222,8 +245,8 @@ CLIMB_API climb_status climb_transpose_f64(climb_handle handle, size_t rows, siz
  * mask[a (2 radius + 1) + b] in[i + a - radius][j + b - radius]. d_in and d_out are rows x cols, row-major, rows
  * ld_in and ld_out >= cols elements apart (padding not written). radius 1 to 4 (3 x 3 to 9 x 9). mask is in HOST
  * memory, read during the call and passed to the kernel by value: a graph captured with one mask keeps those
- * weights. rows or cols 0 does nothing; rows and cols below 2^31; any element alignment. The images must not
- * overlap (INVALID_VALUE). FP32 FMAs: each output is within (taps + 2) 2^-24 sum |mask| |in| of the exact value.
+ * weights. rows or cols 0 does nothing; rows and cols below 2^31 and ceil(rows / 16) x ceil(cols / 32) below 2^31
+ * (the smallest block tile's grid); any element alignment. The images must not overlap (INVALID_VALUE). FP32 FMAs: each output is within (taps + 2) 2^-24 sum |mask| |in| of the exact value.
  * Runs the tuned best rung (docs/conv.md). Capturable; no workspace.
  */
 CLIMB_API climb_status climb_conv2d_f32(climb_handle handle, size_t rows, size_t cols, const float *d_in,
@@ -234,8 +257,9 @@ CLIMB_API climb_status climb_conv2d_f32(climb_handle handle, size_t rows, size_t
  * y, then z; no padding). At every interior point out[z][y][x] = c[0] in[z][y][x] + c[1] in[z][y][x-1] +
  * c[2] in[z][y][x+1] + c[3] in[z][y-1][x] + c[4] in[z][y+1][x] + c[5] in[z-1][y][x] + c[6] in[z+1][y][x]; a boundary
  * point (an index 0 or n - 1) is copied (out = in), so steps can ping-pong between two grids. coeffs is 7 floats in
- * HOST memory, read during the call and passed to the kernel by value (a captured graph keeps them). Any size (0
- * does nothing; each below 2^31); the grids must not overlap (INVALID_VALUE). FP32: each point within 9 2^-24
+ * HOST memory, read during the call and passed to the kernel by value (a captured graph keeps them). Each size below
+ * 2^31 and ceil(nx / 32) x ceil(ny / 4) x ceil(nz / 8) below 2^31 (the smallest block tile's grid); a size 0 does
+ * nothing; the grids must not overlap (INVALID_VALUE). FP32: each point within 9 2^-24
  * sum |c_k in_k| of the exact step. Runs the tuned best rung (docs/stencil.md). Capturable; no workspace.
  */
 CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t ny, size_t nz, const float coeffs[7],
@@ -247,8 +271,9 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * cross-correlation cuDNN computes). d_x is n x c x h x w, d_w k x c x r x s, d_y n x k x p x q, each dense (no
  * padding between rows), with p = (h + 2 pad_h - r) / stride_h + 1 and q = (w + 2 pad_w - s) / stride_w + 1 (0 when
  * the padded image is smaller than the filter): climb_conv_output_size computes them. r, s and the strides at least
- * 1, pads at least 0; x, w, y and c r s below 2^31 elements (else INVALID_VALUE). An empty output does nothing. y
- * must not overlap x or w. FFMA (no TF32): each output within 1.01 (c r s + 2) 2^-24 sum |w x| of the exact value.
+ * 1, pads and the other sizes at least 0; x, w, y, c r s and n p q below 2^30 elements, and the padded sizes h + 2
+ * pad_h and w + 2 pad_w below 2^30 (the kernels index in 32 bits; else INVALID_VALUE, from climb_conv_output_size
+ * too). An empty output does nothing. y must not overlap x or w. FFMA (no TF32): each output within 1.01 (c r s + 2) 2^-24 sum |w x| of the exact value.
  * Runs the tuned best rung, an implicit GEMM (docs/cnn.md). Capturable; no workspace.
  */
 typedef struct climb_conv_layer_desc {
@@ -266,16 +291,20 @@ CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_c
  * Direct Coulomb summation: d_out[(k ny + j) nx + i] = sum over the atoms of q / r, the potential (e/Å, no Coulomb
  * constant) at lattice point origin + spacing (i, j, k). d_atoms holds n_atoms x, y, z, q as 4 floats each (device
  * memory, 16-byte aligned); an atom nearer to a point than `exclusion` (at least 0.001 Å; Parboil uses 1 Å) adds
- * nothing there. nx below 2^31, ny and nz below 65536; an empty lattice does nothing; the lattice must not overlap
- * the atoms (INVALID_VALUE). FP32 with the hardware rsqrt: each point within 1.01 (n_atoms + 8) 2^-24 sum |q / r|
- * of the exact sum, and the rounding of its coordinates. Runs the tuned best rung (docs/dcs.md). Capturable; no
- * workspace.
+ * nothing there (the atom is skipped at that point: dcs's meaning of the field). nx and n_atoms below 2^31, ny and
+ * nz below 65536; an empty lattice does nothing; the lattice must not overlap the atoms (INVALID_VALUE). FP32 with
+ * the hardware rsqrt: each point within 1.01 (n_atoms + 8) 2^-24 sum |q / r| of the exact sum at the point's float
+ * coordinates, which are themselves within 4 2^-24 of their magnitude of the exact origin + spacing (i, j, k): that
+ * moves the exact sum by up to 4 2^-24 |p| sum |q| / r^2 more (|p| the point's largest coordinate). Runs the tuned
+ * best rung (docs/dcs.md). Capturable; no workspace.
  */
 typedef struct climb_lattice_desc {
     size_t nx, ny, nz;
     float spacing;                    /* Å */
     float origin[3];                  /* Å: point (0, 0, 0) */
-    float exclusion;                  /* Å */
+    float exclusion;                  /* Å. The two calls read it apart: climb_coulomb_dcs_f32 skips an atom nearer
+                                         than this to a point; climb_coulomb_cutoff_f32 writes 0 at a point any
+                                         charged atom is nearer to than this (Parboil's rule) */
 } climb_lattice_desc;
 
 CLIMB_API climb_status climb_coulomb_dcs_f32(climb_handle handle, const float *d_atoms, size_t n_atoms,
@@ -284,13 +313,17 @@ CLIMB_API climb_status climb_coulomb_dcs_f32(climb_handle handle, const float *d
 /*
  * Cutoff Coulomb summation, Parboil cutcp's potential: d_out[(k ny + j) nx + i] = the sum over the atoms nearer than
  * `cutoff` to lattice point p of q / r (1 - r^2 / cutoff^2)^2, and 0 at a point any atom of nonzero charge is nearer
- * to than the lattice's `exclusion` (Parboil zeroes those points; 0.001 <= exclusion < cutoff). Atoms as for
- * climb_coulomb_dcs_f32; any number of them may lie outside the lattice. nx below 2^31, ny and nz below 524288, at
- * most 2^28 bins of 8 spacings a side over the lattice and a cutoff beyond it (INVALID_VALUE otherwise). The atoms
- * are binned on the device by a scan (workspace: about 20 bytes an atom and 8 a bin, kept by the handle), then each
- * block of 8 x 8 x 8 points reads its neighbour bins. Each point within 1.01 (within + 8) 2^-24 sum |term| +
- * 16 2^-24 sum |q| s / r of the exact sum, and the rounding of its coordinates. Runs the tuned best rung
- * (docs/cutoff.md). Capturable, as a handle's first call too.
+ * to than the lattice's `exclusion` (Parboil zeroes those points; 0.001 <= exclusion < cutoff: cutoff's meaning of
+ * the field). Atoms as for climb_coulomb_dcs_f32; any number of them may lie outside the lattice. nx and n_atoms
+ * below 2^31, ny and nz at most 524280 (65535 blocks of 8 points: a grid's limit), at most 2^28 bins of 8 spacings a
+ * side over the lattice and a cutoff beyond it (INVALID_VALUE otherwise, checked for an empty lattice too). The
+ * atoms are binned on the device by a scan (workspace: about 20 bytes an atom and 8 a bin, kept by the handle), then
+ * each block of 8 x 8 x 8 points reads its neighbour bins. With a term's smoothing s = (1 - r^2 / cutoff^2)^2, and
+ * `within` the atoms nearer than the cutoff, each point is within 1.01 (within + 8) 2^-24 sum |term| +
+ * 16 2^-24 sum |q| s / r of the exact sum at the point's float coordinates, which are within 4 2^-24 of their
+ * magnitude of the exact point: that moves the exact sum by up to 4 2^-24 |p| sum |q| (1 / r^2 + 4 / cutoff^2) more
+ * (|p| the point's largest coordinate); an atom within 10^-5 Å of the cutoff may be counted or not. Runs the tuned
+ * best rung (docs/cutoff.md). Capturable, as a handle's first call too.
  */
 CLIMB_API climb_status climb_coulomb_cutoff_f32(climb_handle handle, const float *d_atoms, size_t n_atoms,
                                                 const climb_lattice_desc *lattice, float cutoff, float *d_out);
@@ -300,9 +333,10 @@ CLIMB_API climb_status climb_coulomb_cutoff_f32(climb_handle handle, const float
  *   d_qr[v] + i d_qi[v] = sum over the samples k of |phi_k|^2 (cos + i sin)(2 pi (kx_k x + ky_k y + kz_k z)),
  * the samples' k-space positions d_kx, d_ky, d_kz (cycles per field of view) and values d_phi_r + i d_phi_i, each
  * `samples` floats; every pointer device memory, 4-byte aligned. Below 2^31 samples and voxels; no voxels does
- * nothing; Qr and Qi must not overlap (INVALID_VALUE). FP32 with the hardware's __sinf and __cosf: each of Qr and Qi
- * within sum |phi|^2 (8 2^-24 A + 2^-20) + (1.01 (samples + 8) 2^-24 + 2^-22) sum |phi|^2 of the exact value, A the
- * phase's magnitude 2 pi (|kx x| + |ky y| + |kz z|) (docs/mriq.md gives the error measured). Workspace: 16 bytes a
+ * nothing; Qr and Qi must not overlap each other or any input (INVALID_VALUE). FP32 with the hardware's __sinf and
+ * __cosf: each of Qr and Qi within sum over k of |phi_k|^2 (8 2^-24 A_k + 2^-20) + (1.01 (samples + 8) 2^-24 +
+ * 2^-22) sum over k of |phi_k|^2 of the exact value, A_k the magnitude of sample k's phase at the voxel,
+ * 2 pi (|kx_k x| + |ky_k y| + |kz_k z|) (docs/mriq.md gives the error measured). Workspace: 16 bytes a
  * sample, kept by the handle. Runs the tuned best rung. Capturable, as a handle's first call too.
  */
 CLIMB_API climb_status climb_mriq_f32(climb_handle handle, size_t samples, const float *d_kx, const float *d_ky,
@@ -322,13 +356,17 @@ CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_key
 /*
  * Adaptive tessellation of quadratic Bezier curves, B(t) = (1 - t)^2 P0 + 2 (1 - t) t P1 + t^2 P2: each curve gets
  * floor(16 curvature) points clamped to [4, max_points], the curvature being the distance of the control point P1
- * from the chord's middle over the chord's length, at t = i / (count - 1). d_curves: n curves on the device (x of P0,
+ * from the chord's middle over the chord's length, at t = i / (count - 1). The count is computed in float from the
+ * curve's coordinates: it is floor(16 curvature), clamped, except where 16 curvature lies within
+ * 2^-17 (1 + curvature) (1 + M / chord) of a whole number (M the largest coordinate's magnitude), where it may be
+ * the count on the other side of that number. d_curves: n curves on the device (x of P0,
  * P1, P2, then y of P0, P1, P2: 24 bytes each, 4-byte aligned). Out: d_counts[i], d_offsets[i] (the exclusive scan
  * of the counts: curve i's points start at point d_offsets[i]) and d_points, the points packed in curve order as x, y
  * pairs (8-byte aligned, room for n x max_points points; the total is d_offsets[n - 1] + d_counts[n - 1]). One scan
  * and one flat launch over the points, no device launch and no host round trip: capturable, as a handle's first
- * call too. n == 0 does nothing; max_points outside [4, 4096], n x max_points past 2^31 - 1 or memory the device
- * cannot reach is INVALID_VALUE.
+ * call too. max_points outside [4, 4096] or n x max_points past 2^31 - 1 is INVALID_VALUE (n == 0 included); then
+ * n == 0 does nothing (the pointers are not looked at); the three outputs must not overlap each other or the curves,
+ * and memory the device cannot reach is INVALID_VALUE.
  */
 typedef struct climb_bezier_curve {
     float x[3], y[3];
@@ -344,11 +382,14 @@ CLIMB_API climb_status climb_bezier_tessellate(climb_handle handle, size_t n, co
  * below params->max_depth (0 to 16; the root is level 0); a split makes all four children, empty ones too.
  * Coordinates are quantised to 16 bits a side; a node's code is its cell prefix (2 bits a level, x in the even
  * bits), its children are four consecutive nodes in Z order (child q = 2 ybit + xbit), the nodes are stored level
- * by level, and every node's points are order[begin .. end) (by code, then by index). The tree owns its device
+ * by level, and every node's points are order[begin .. end): the points sorted by their cell at max_depth (the top
+ * 2 max_depth bits of the 32-bit code), points of one cell in index order. The tree owns its device
  * memory until climb_quadtree_free, is complete when the call returns, and does not refer to d_x or d_y after it.
  * The build reads each level's size back (it waits for the handle's stream): not capturable
- * (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is capturing). n == 0 gives a tree of one empty leaf. Bad parameters, n past 2^31 - 1, a node bound past 2^31 - 1
- * (raise leaf_points or lower max_depth) or memory the device cannot reach is INVALID_VALUE.
+ * (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is capturing). n == 0 gives a tree of one empty leaf (d_x and
+ * d_y are not looked at and may be NULL). Bad parameters, n past 2^31 - 1, a node bound past 2^31 - 1 (raise
+ * leaf_points or lower max_depth) or memory the device cannot reach is INVALID_VALUE. *tree is set to NULL first,
+ * and stays NULL unless the call succeeds.
  */
 typedef struct climb_quadtree_params {
     int max_depth;
@@ -378,13 +419,34 @@ CLIMB_API climb_status climb_quadtree_free(climb_quadtree tree);
  * both directions stored (it is not checked): it also takes bottom-up steps, which look for parents along the
  * in-edges, while the frontier is large (direction-optimising BFS; much faster on social and power-law graphs). One
  * cooperative kernel, a grid-wide barrier a level: no host round trip, capturable, as a handle's first call too.
- * Workspace: about 16.5 bytes a vertex, kept by the handle. n_vertices == 0 does nothing; a source outside
- * [0, n_vertices), a negative count or memory the device cannot reach is INVALID_VALUE.
+ * Workspace: about 16.5 bytes a vertex, kept by the handle. A negative count is INVALID_VALUE; n_vertices == 0
+ * does nothing (source and the pointers are not looked at); a source outside [0, n_vertices), levels that overlap
+ * the row pointers, or memory the device cannot reach is INVALID_VALUE.
+ *
+ * The graph is not checked: like cuSPARSE, these calls trust row_ptr and col_idx. A corrupt graph is undefined
+ * behaviour: row pointers past the column array, or decreasing, make the kernel read outside it, and a column
+ * outside [0, n_vertices) makes it read and write outside the levels and the workspace. Either may fault, after
+ * the call has returned SUCCESS: the context is then lost (cudaErrorIllegalAddress at the next synchronisation,
+ * and from every later CUDA call of the process), or leave wrong levels behind.
+ *
+ * climb_bfs_csr takes the column array's length too (n_edges: row_ptr[n_vertices] of a valid graph) and flags:
+ * CLIMB_BFS_SYMMETRIC runs climb_bfs_symmetric's search, and CLIMB_BFS_VALIDATE first checks the graph on the device
+ * (row_ptr[0] = 0, row_ptr[n_vertices] = n_edges, row pointers never decreasing, every column in [0, n_vertices);
+ * it reads them once and waits for the handle's stream, so a validated call is not capturable:
+ * CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is capturing). A graph that fails is
+ * CLIMB_STATUS_INVALID_MATRIX, with nothing written and the context intact. The symmetry CLIMB_BFS_SYMMETRIC assumes
+ * is not checked. Without CLIMB_BFS_VALIDATE, climb_bfs_csr is climb_bfs or climb_bfs_symmetric (capturable). Other
+ * flags, or n_edges below 0, are INVALID_VALUE.
  */
+#define CLIMB_BFS_SYMMETRIC 1u
+#define CLIMB_BFS_VALIDATE 2u
 CLIMB_API climb_status climb_bfs(climb_handle handle, int32_t n_vertices, const int32_t *d_row_ptr,
                                  const int32_t *d_col_idx, int32_t source, int32_t *d_levels);
 CLIMB_API climb_status climb_bfs_symmetric(climb_handle handle, int32_t n_vertices, const int32_t *d_row_ptr,
                                            const int32_t *d_col_idx, int32_t source, int32_t *d_levels);
+CLIMB_API climb_status climb_bfs_csr(climb_handle handle, int32_t n_vertices, int32_t n_edges,
+                                     const int32_t *d_row_ptr, const int32_t *d_col_idx, int32_t source,
+                                     unsigned flags, int32_t *d_levels);
 
 /*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/bezier/bezier.h"
 
 _Static_assert(sizeof(climb_bezier_curve) == sizeof(climb_bezier), "the public curve is the workload's");
@@ -9,14 +10,21 @@ _Static_assert(sizeof(climb_bezier_curve) == sizeof(climb_bezier), "the public c
 climb_status climb_bezier_tessellate(climb_handle h, size_t n, const climb_bezier_curve *d_curves, int max_points,
                                      int32_t *d_counts, int32_t *d_offsets, float *d_points)
 {
-    if (!h)
+    size_t out_points;
+    if (!h || max_points < CLIMB_BEZIER_MIN_POINTS || max_points > CLIMB_BEZIER_MAX_POINTS ||
+        !climb_mul_fits(n, (size_t)max_points, &out_points) || out_points > CLIMB_BEZIER_MAX_OUTPUT)
         return CLIMB_STATUS_INVALID_VALUE;
     if (n == 0)
         return CLIMB_STATUS_SUCCESS; /* nothing to tessellate; the pointers are not touched */
-    if (max_points < CLIMB_BEZIER_MIN_POINTS || max_points > 4096 ||
-        (double)n * max_points > (double)CLIMB_BEZIER_MAX_OUTPUT || !climb_device_reachable(d_curves, 4) ||
-        !climb_device_reachable(d_counts, 4) || !climb_device_reachable(d_offsets, 4) ||
-        !climb_device_reachable(d_points, 8))
+    /* four arrays, the three outputs apart from each other and from the curves */
+    climb_span c, k, o, p;
+    if (!climb_span_of(d_curves, n, sizeof(climb_bezier_curve), &c) || !climb_span_of(d_counts, n, 4, &k) ||
+        !climb_span_of(d_offsets, n, 4, &o) || !climb_span_of(d_points, out_points, 8, &p) ||
+        climb_spans_overlap(k, o) || climb_spans_overlap(k, p) || climb_spans_overlap(o, p) ||
+        climb_spans_overlap(c, k) || climb_spans_overlap(c, o) || climb_spans_overlap(c, p))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_curves, 4) || !climb_device_reachable(d_counts, 4) ||
+        !climb_device_reachable(d_offsets, 4) || !climb_device_reachable(d_points, 8))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_opt_value opts[2];
     memset(opts, 0, sizeof opts);

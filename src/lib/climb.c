@@ -141,6 +141,19 @@ climb_status climb_create(climb_handle *handle, int device)
     return CLIMB_STATUS_SUCCESS;
 }
 
+climb_status climb_handle_offline(climb_handle *handle, const climb_device_info *dev)
+{
+    if (!handle || !dev)
+        return CLIMB_STATUS_INVALID_VALUE;
+    struct climb_context *h = calloc(1, sizeof *h);
+    if (!h)
+        return CLIMB_STATUS_ALLOC_FAILED;
+    h->device = dev->ordinal;
+    h->dev = *dev;
+    *handle = h;
+    return CLIMB_STATUS_SUCCESS;
+}
+
 /* Frees every workspace, the slots' and the outgrown ones (after the stream's work is done). */
 static cudaError_t free_workspaces(climb_handle h)
 {

@@ -1,5 +1,6 @@
 /* The C API of the convolutional layer: climb_conv_forward_f32 over the rung marked best (implicit GEMM). */
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/cnn.h"
 
 /* The layer as the workload takes it, checked; 0, or -1 for a descriptor no kernel takes. */
@@ -21,24 +22,23 @@ climb_status climb_conv_output_size(const climb_conv_layer_desc *layer, int *p, 
     return CLIMB_STATUS_SUCCESS;
 }
 
-static int overlap(const void *a, size_t an, const void *b, size_t bn)
-{
-    const char *a0 = (const char *)a, *b0 = (const char *)b;
-    return an && bn && a0 < b0 + bn && b0 < a0 + an;
-}
-
 climb_status climb_conv_forward_f32(climb_handle h, const climb_conv_layer_desc *layer, const float *d_x,
                                     const float *d_w, float *d_y)
 {
     climb_cnn_layer l;
     if (!h || layer_of(layer, &l) != 0)
         return CLIMB_STATUS_INVALID_VALUE;
-    const size_t nx = (size_t)l.n * l.c * l.h * l.w * sizeof(float), nw = (size_t)l.k * l.c * l.r * l.s * sizeof(float);
-    const size_t ny = (size_t)l.n * l.k * l.p * l.q * sizeof(float);
+    /* every count below 2^30 (climb_cnn_layer_check): these products cannot wrap */
+    const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * l.r * l.s;
+    const size_t ny = (size_t)l.n * l.k * l.p * l.q;
     if (ny == 0)
         return CLIMB_STATUS_SUCCESS; /* no output: nothing is touched */
+    climb_span x, w, y;
+    if (!climb_span_of(d_x, nx, sizeof(float), &x) || !climb_span_of(d_w, nw, sizeof(float), &w) ||
+        !climb_span_of(d_y, ny, sizeof(float), &y) || climb_spans_overlap(y, x) || climb_spans_overlap(y, w))
+        return CLIMB_STATUS_INVALID_VALUE;
     if (!climb_device_reachable(d_y, sizeof(float)) || (nx && !climb_device_reachable(d_x, sizeof(float))) ||
-        (nw && !climb_device_reachable(d_w, sizeof(float))) || overlap(d_y, ny, d_x, nx) || overlap(d_y, ny, d_w, nw))
+        (nw && !climb_device_reachable(d_w, sizeof(float))))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPEN(8, (size_t)l.n, (size_t)l.c, (size_t)l.h, (size_t)l.w, (size_t)l.k,
                                          (size_t)l.r, (size_t)l.s, (size_t)l.stride_h),

@@ -3,25 +3,23 @@
 #include <string.h>
 
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/conv.h"
 
 climb_status climb_conv2d_f32(climb_handle h, size_t rows, size_t cols, const float *d_in, size_t ld_in,
                               const float *mask, int radius, float *d_out, size_t ld_out)
 {
-    if (!h)
-        return CLIMB_STATUS_INVALID_VALUE;
-    if (!mask || radius < 1 || radius > CLIMB_CONV_MAX_RADIUS)
+    if (!h || !mask || radius < 1 || radius > CLIMB_CONV_MAX_RADIUS || ld_in < cols || ld_out < cols ||
+        !climb_conv_fits(rows, cols))
         return CLIMB_STATUS_INVALID_VALUE;
     if (rows == 0 || cols == 0)
         return CLIMB_STATUS_SUCCESS; /* nothing to filter; the pointers are not touched */
-    if (ld_in < cols || ld_out < cols || rows > 0x7fffffffu || cols > 0x7fffffffu ||
-        !climb_device_reachable(d_in, sizeof(float)) || !climb_device_reachable(d_out, sizeof(float)))
-        return CLIMB_STATUS_INVALID_VALUE;
     /* No in-place filtering: a block would read inputs another block has overwritten. */
-    const char *in0 = (const char *)d_in, *out0 = (const char *)d_out;
-    const char *in1 = in0 + ((rows - 1) * ld_in + cols) * sizeof(float);
-    const char *out1 = out0 + ((rows - 1) * ld_out + cols) * sizeof(float);
-    if (in0 < out1 && out0 < in1)
+    climb_span in, out;
+    if (!climb_span_matrix(d_in, rows, cols, ld_in, sizeof(float), &in) ||
+        !climb_span_matrix(d_out, rows, cols, ld_out, sizeof(float), &out) || climb_spans_overlap(in, out))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_in, sizeof(float)) || !climb_device_reachable(d_out, sizeof(float)))
         return CLIMB_STATUS_INVALID_VALUE;
     /* The tuning class: radius and dims, as the workload's options key it. */
     climb_opt_value opts[4];

@@ -1,28 +1,18 @@
 /* The C API of direct Coulomb summation: climb_coulomb_dcs_f32 over the rung marked best. */
-#include <math.h>
-#include <stdint.h>
-
 #include "handle.h"
 #include "../workloads/dcs.h"
 
 climb_status climb_coulomb_dcs_f32(climb_handle h, const float *d_atoms, size_t n_atoms,
                                    const climb_lattice_desc *lattice, float *d_out)
 {
-    if (!h || !lattice)
+    size_t points = 0;
+    if (!h || climb_lattice_args(lattice, 65535, n_atoms, &points) != CLIMB_STATUS_SUCCESS)
         return CLIMB_STATUS_INVALID_VALUE;
-    const climb_lattice_desc *d = lattice;
-    if (!(d->spacing > 0) || !(d->exclusion >= 1e-3f) || !isfinite(d->spacing) || !isfinite(d->exclusion) ||
-        !isfinite(d->origin[0]) || !isfinite(d->origin[1]) || !isfinite(d->origin[2]))
-        return CLIMB_STATUS_INVALID_VALUE;
-    const size_t points = d->nx * d->ny * d->nz;
     if (points == 0)
         return CLIMB_STATUS_SUCCESS; /* an empty lattice: nothing is touched */
-    if (d->ny > 65535 || d->nz > 65535 || d->nx > 0x7fffffffu || n_atoms > 0x7fffffffu ||
-        !climb_device_reachable(d_out, sizeof(float)) || (n_atoms && !climb_device_reachable(d_atoms, 16)))
+    if (climb_lattice_arrays(d_atoms, n_atoms, d_out, points) != CLIMB_STATUS_SUCCESS)
         return CLIMB_STATUS_INVALID_VALUE;
-    const char *a0 = (const char *)d_atoms, *o0 = (const char *)d_out;
-    if (n_atoms && a0 < o0 + points * sizeof(float) && o0 < a0 + n_atoms * 16)
-        return CLIMB_STATUS_INVALID_VALUE; /* the lattice must not overlap the atoms */
+    const climb_lattice_desc *d = lattice;
     climb_dcs_lattice l = {d->nx, d->ny, d->nz, d->spacing, {d->origin[0], d->origin[1], d->origin[2]}, d->exclusion};
     climb_tuning_key key = {CLIMB_SHAPE4(d->nx, d->ny, d->nz, n_atoms), CLIMB_F32, NULL};
     climb_call call;

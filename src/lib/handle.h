@@ -64,7 +64,22 @@ enum cudaStreamCaptureMode climb_relaxed_begin(void);
 void climb_relaxed_end(enum cudaStreamCaptureMode previous);
 
 /* 1 if the handle's device can read or write p (device, managed or mapped host memory) and p is aligned to
- * `align`; host memory the device cannot reach is refused here rather than faulting later. */
+ * `align`; host memory the device cannot reach is refused here rather than faulting later. The one CUDA call an
+ * argument check makes (cudaPointerGetAttributes), after every check of sizes, limits and overlaps. */
 int climb_device_reachable(const void *p, size_t align);
+
+/* ---- argument checks shared by several API files (src/lib/args.c); sizes by src/base/checked.h ---- */
+
+/* A Coulomb lattice and its atoms (climb_coulomb_dcs_f32, climb_coulomb_cutoff_f32): the spacing and exclusion
+ * finite, spacing > 0, exclusion >= 0.001; nx at most 2^31 - 1, ny and nz at most max_yz, n_atoms at most 2^31 - 1;
+ * the lattice's points counted in *points without wrapping. CLIMB_STATUS_SUCCESS, or INVALID_VALUE. No CUDA call. */
+climb_status climb_lattice_args(const climb_lattice_desc *d, size_t max_yz, size_t n_atoms, size_t *points);
+/* The lattice's arrays for a non-empty lattice: d_out (points floats, 4-byte aligned) and d_atoms (16 bytes an
+ * atom, 16-byte aligned) must not overlap and must be memory the device reaches. */
+climb_status climb_lattice_arrays(const float *d_atoms, size_t n_atoms, const float *d_out, size_t points);
+
+/* A handle on a described device made without the CUDA runtime, for the argument tests that run where no GPU is:
+ * a call on it that passes its checks goes on to its first CUDA call. climb_destroy frees it. */
+climb_status climb_handle_offline(climb_handle *handle, const climb_device_info *dev);
 
 #endif

@@ -1,11 +1,15 @@
 /* The C API of the reduction: climb_reduce_sum_i32 and climb_reduce_sum_f32 over the rung marked best. */
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/reduce.h"
 
 static climb_status reduce_sum(climb_handle h, climb_dtype t, const void *d_in, size_t n, void *d_out)
 {
     const size_t es = climb_dtype_size(t);
-    if (!h || !climb_device_reachable(d_out, es) || (n > 0 && !climb_device_reachable(d_in, es)))
+    climb_span in, out;
+    if (!h || !climb_span_of(d_in, n, es, &in) || !climb_span_of(d_out, 1, es, &out) || climb_spans_overlap(in, out))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_out, es) || (n > 0 && !climb_device_reachable(d_in, es)))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE1(n), t, NULL};
     climb_call call;

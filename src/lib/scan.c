@@ -1,18 +1,20 @@
 /* The C API of the prefix sum: climb_scan_{inclusive,exclusive}_{i32,f32} over the rung marked best. */
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/scan.h"
 
 static climb_status scan(climb_handle h, climb_dtype t, int exclusive, const void *d_in, size_t n, void *d_out)
 {
-    if (!h)
+    if (!h || n > CLIMB_SCAN_MAX_N)
         return CLIMB_STATUS_INVALID_VALUE;
     if (n == 0)
         return CLIMB_STATUS_SUCCESS; /* nothing to write; the pointers are not touched */
-    if (!climb_device_reachable(d_in, 4) || !climb_device_reachable(d_out, 4))
-        return CLIMB_STATUS_INVALID_VALUE;
     /* In place (d_out == d_in) is allowed; a partial overlap is not: a tile would read what another wrote. */
-    const char *in0 = (const char *)d_in, *out0 = (const char *)d_out;
-    if (in0 != out0 && in0 < out0 + n * 4 && out0 < in0 + n * 4)
+    climb_span in, out;
+    if (!climb_span_of(d_in, n, 4, &in) || !climb_span_of(d_out, n, 4, &out) ||
+        (in.begin != out.begin && climb_spans_overlap(in, out)))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_in, 4) || !climb_device_reachable(d_out, 4))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE1(n), t, NULL};
     climb_call call;

@@ -3,17 +3,8 @@
 #include <string.h>
 
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/sgemm.h"
-
-/* 1 if the rows x cols matrix at p (rows ld apart) overlaps the one at q. */
-static int overlaps(const float *p, size_t rows, size_t cols, size_t ld, const float *q, size_t qrows, size_t qcols,
-                    size_t qld)
-{
-    if (!rows || !cols || !qrows || !qcols)
-        return 0;
-    const float *p1 = p + (rows - 1) * ld + cols, *q1 = q + (qrows - 1) * qld + qcols;
-    return p < q1 && q < p1;
-}
 
 climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation transb, size_t m, size_t n, size_t k,
                          float alpha, const float *A, size_t lda, const float *B, size_t ldb, float beta, float *C,
@@ -32,10 +23,14 @@ climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation
         return CLIMB_STATUS_SUCCESS; /* no output; nothing is touched */
     /* BLAS: with alpha 0 (or k 0) A and B are not read, C = beta C */
     const size_t kk = alpha == 0.0f ? 0 : k;
-    if (!climb_device_reachable(C, sizeof(float)))
+    climb_span a, b, c;
+    if (!climb_span_matrix(C, m, n, ldc, sizeof(float), &c) ||
+        (kk && (!climb_span_matrix(A, a_rows, a_cols, lda, sizeof(float), &a) ||
+                !climb_span_matrix(B, b_rows, b_cols, ldb, sizeof(float), &b) || climb_spans_overlap(c, a) ||
+                climb_spans_overlap(c, b))))
         return CLIMB_STATUS_INVALID_VALUE;
-    if (kk && (!climb_device_reachable(A, sizeof(float)) || !climb_device_reachable(B, sizeof(float)) ||
-               overlaps(C, m, n, ldc, A, a_rows, a_cols, lda) || overlaps(C, m, n, ldc, B, b_rows, b_cols, ldb)))
+    if (!climb_device_reachable(C, sizeof(float)) ||
+        (kk && (!climb_device_reachable(A, sizeof(float)) || !climb_device_reachable(B, sizeof(float)))))
         return CLIMB_STATUS_INVALID_VALUE;
     /* the tuning class: the form, as the workload's option keys it (alpha, beta and pad do not) */
     static const char *const forms[2][2] = {{"nn", "nt"}, {"tn", "tt"}};

@@ -2,21 +2,20 @@
 #include <string.h>
 
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/sort.h"
 
 static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, size_t n, int pairs)
 {
-    if (!h)
+    if (!h || n > CLIMB_SORT_MAX_N)
         return CLIMB_STATUS_INVALID_VALUE;
     if (n == 0)
         return CLIMB_STATUS_SUCCESS; /* nothing to sort; the pointers are not touched */
-    if (n > CLIMB_SORT_MAX_N || !climb_device_reachable(d_keys, 4) || (pairs && !climb_device_reachable(d_vals, 4)))
+    climb_span k, v;
+    if (!climb_span_of(d_keys, n, 4, &k) || (pairs && (!climb_span_of(d_vals, n, 4, &v) || climb_spans_overlap(k, v))))
         return CLIMB_STATUS_INVALID_VALUE;
-    if (pairs) {
-        const char *k = (const char *)d_keys, *v = (const char *)d_vals;
-        if (k < v + n * 4 && v < k + n * 4)
-            return CLIMB_STATUS_INVALID_VALUE;
-    }
+    if (!climb_device_reachable(d_keys, 4) || (pairs && !climb_device_reachable(d_vals, 4)))
+        return CLIMB_STATUS_INVALID_VALUE;
     /* the tuning class: keys alone or pairs, as the workload's `what` option keys it */
     climb_opt_value opts[2];
     memset(opts, 0, sizeof opts);

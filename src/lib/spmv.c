@@ -2,11 +2,14 @@
 #include <stdlib.h>
 
 #include "handle.h"
+#include "../base/checked.h"
+#include "../device/csr_check.h"
 #include "../workloads/spmv/spmv.h"
 
 struct climb_spmv_plan_s {
     int device;               /* the handle's device when the plan was made */
     climb_spmv_plan_dev p;
+    climb_span rp, ci, va;    /* where the caller's row pointers, columns and values lie: y must not overlap them */
 };
 
 static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, const int32_t *d_row_ptr,
@@ -15,8 +18,14 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
 {
     if (plan)
         *plan = NULL;
-    if (!h || !plan || rows < 0 || cols < 0 || nnz < 0 || rows > 2147483646 || cols > 2147483646 ||
-        (flags & ~(CLIMB_SPMV_VALIDATE | CLIMB_SPMV_NO_TRIAL)) != 0 || !climb_device_reachable(d_row_ptr, 4) ||
+    if (!h || !plan || rows < 0 || cols < 0 || nnz < 0 || rows > CLIMB_SPMV_MAX_DIM || cols > CLIMB_SPMV_MAX_DIM ||
+        (flags & ~(CLIMB_SPMV_VALIDATE | CLIMB_SPMV_NO_TRIAL)) != 0)
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_span rp, ci, va;
+    if (!climb_span_of(d_row_ptr, (size_t)rows + 1, 4, &rp) || !climb_span_of(d_col_idx, (size_t)nnz, 4, &ci) ||
+        !climb_span_of(d_val, (size_t)nnz, f64 ? 8 : 4, &va))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_row_ptr, 4) ||
         (nnz > 0 && (!climb_device_reachable(d_col_idx, 4) || !climb_device_reachable(d_val, f64 ? 8 : 4))))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
@@ -35,6 +44,9 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     /* its allocations must not invalidate a capture another stream or thread has in progress */
     const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
     pl->device = call.dev->ordinal;
+    pl->rp = rp;
+    pl->ci = ci;
+    pl->va = va;
     climb_spmv_plan_dev *p = &pl->p;
     p->rows = rows;
     p->cols = cols;
@@ -47,8 +59,8 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
     p->no_trial = (flags & CLIMB_SPMV_NO_TRIAL) != 0;
     cudaError_t e = cudaSuccess;
     if (flags & CLIMB_SPMV_VALIDATE) {
-        int bad = 0;
-        e = climb_spmv_validate(p, &bad, call.stream);
+        unsigned bad = 0;
+        e = climb_csr_check_device(rows, cols, nnz, d_row_ptr, d_col_idx, &bad, call.stream);
         if (e == cudaSuccess && bad) {
             climb_relaxed_end(mode);
             free(pl);
@@ -97,8 +109,14 @@ static climb_status run(climb_handle h, climb_spmv_plan plan, int f64, double al
     if (!h || !plan || plan->p.f64 != f64)
         return CLIMB_STATUS_INVALID_VALUE;
     const size_t each = f64 ? 8 : 4;
-    if ((plan->p.cols > 0 && !climb_device_reachable(d_x, each)) ||
-        (plan->p.rows > 0 && !climb_device_reachable(d_y, each)))
+    const climb_spmv_plan_dev *p = &plan->p;
+    /* y is written: it must not overlap x or the matrix */
+    climb_span x, y;
+    if (!climb_span_of(d_x, (size_t)p->cols, each, &x) || !climb_span_of(d_y, (size_t)p->rows, each, &y) ||
+        climb_spans_overlap(y, x) || climb_spans_overlap(y, plan->rp) || climb_spans_overlap(y, plan->ci) ||
+        climb_spans_overlap(y, plan->va))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if ((p->cols > 0 && !climb_device_reachable(d_x, each)) || (p->rows > 0 && !climb_device_reachable(d_y, each)))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE2((size_t)plan->p.rows, (size_t)plan->p.cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
     climb_call call;

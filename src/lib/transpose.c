@@ -1,21 +1,22 @@
 /* The C API of the transpose: climb_transpose_f32 and climb_transpose_f64 over the rung marked best. */
 #include "handle.h"
+#include "../base/checked.h"
 #include "../workloads/transpose.h"
 
 static climb_status transpose(climb_handle h, climb_dtype t, size_t rows, size_t cols, const void *d_in, size_t ld_in,
                               void *d_out, size_t ld_out)
 {
     const size_t es = climb_dtype_size(t);
-    if (!h)
+    if (!h || ld_in < cols || ld_out < rows || !climb_transpose_fits(rows, cols))
         return CLIMB_STATUS_INVALID_VALUE;
     if (rows == 0 || cols == 0)
         return CLIMB_STATUS_SUCCESS; /* nothing to move; the pointers are not touched */
-    if (ld_in < cols || ld_out < rows || !climb_device_reachable(d_in, es) || !climb_device_reachable(d_out, es))
-        return CLIMB_STATUS_INVALID_VALUE;
     /* The two matrices must not overlap: in place is not supported. */
-    const char *in0 = (const char *)d_in, *out0 = (const char *)d_out;
-    const char *in1 = in0 + ((rows - 1) * ld_in + cols) * es, *out1 = out0 + ((cols - 1) * ld_out + rows) * es;
-    if (in0 < out1 && out0 < in1)
+    climb_span in, out;
+    if (!climb_span_matrix(d_in, rows, cols, ld_in, es, &in) || !climb_span_matrix(d_out, cols, rows, ld_out, es, &out) ||
+        climb_spans_overlap(in, out))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_in, es) || !climb_device_reachable(d_out, es))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE2(rows, cols), t, NULL};
     climb_call call;

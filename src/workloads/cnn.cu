@@ -32,22 +32,43 @@
 #include "../device/device.h"
 #include "../device/gemm_tile.cuh"
 #include "cnn.h"
+#include "../base/checked.h"
 #include "sgemm.h"
 
 /* ---------------------------------------------------------------- the layer and the CPU reference */
 
+/* The product of four sizes below CLIMB_CNN_MAX_ELEMS, in *out; 0 when it is not (or wraps). */
+static int below_limit(long long a, long long b, long long c, long long d, long long *out)
+{
+    int64_t p;
+    if (!climb_mul_i64_fits(a, b, &p) || !climb_mul_i64_fits(p, c, &p) || !climb_mul_i64_fits(p, d, &p) ||
+        p >= CLIMB_CNN_MAX_ELEMS)
+        return 0;
+    if (out)
+        *out = p;
+    return 1;
+}
+
 extern "C" int climb_cnn_layer_check(climb_cnn_layer *l)
 {
+    l->p = l->q = 0;
     if (l->n < 0 || l->c < 0 || l->h < 0 || l->w < 0 || l->k < 0 || l->r < 1 || l->s < 1 || l->stride_h < 1 ||
         l->stride_w < 1 || l->pad_h < 0 || l->pad_w < 0)
         return -1;
+    /* the padded sizes below the limit, so that every index a kernel forms (p stride - pad + r and the like) stays
+     * below 2^31 */
     const long long hp = (long long)l->h + 2LL * l->pad_h, wp = (long long)l->w + 2LL * l->pad_w;
-    l->p = hp >= l->r ? (int)((hp - l->r) / l->stride_h + 1) : 0;
-    l->q = wp >= l->s ? (int)((wp - l->s) / l->stride_w + 1) : 0;
-    const long long lim = 0x7fffffffLL;
-    const long long nx = (long long)l->n * l->c * l->h * l->w, nw = (long long)l->k * l->c * l->r * l->s;
-    const long long ny = (long long)l->n * l->k * l->p * l->q, crs = (long long)l->c * l->r * l->s;
-    return nx < lim && nw < lim && ny < lim && crs < lim && (long long)l->n * l->p * l->q < lim ? 0 : -1;
+    if (hp >= CLIMB_CNN_MAX_ELEMS || wp >= CLIMB_CNN_MAX_ELEMS)
+        return -1;
+    const int p = hp >= l->r ? (int)((hp - l->r) / l->stride_h + 1) : 0;
+    const int q = wp >= l->s ? (int)((wp - l->s) / l->stride_w + 1) : 0;
+    if (!below_limit(l->n, l->c, l->h, l->w, NULL) || !below_limit(l->k, l->c, l->r, l->s, NULL) ||
+        !below_limit(l->n, l->k, p, q, NULL) || !below_limit(l->c, l->r, l->s, 1, NULL) ||
+        !below_limit(l->n, p, q, 1, NULL))
+        return -1;
+    l->p = p;
+    l->q = q;
+    return 0;
 }
 
 extern "C" double climb_cnn_ref_at(const climb_cnn_layer *l, const float *x, const float *w, int n, int k, int p,
@@ -617,8 +638,8 @@ static const char *cnn_layer_of(const climb_shape *s, const climb_opt_value *opt
     climb_cnn_layer l = {(int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6], (int)d[7],
                          (int)d[7], pad >= 0 ? pad : ((int)d[5] - 1) / 2, pad >= 0 ? pad : ((int)d[6] - 1) / 2, 0, 0};
     if (climb_cnn_layer_check(&l) != 0)
-        return "this layer is outside what the kernels take (R, S and the stride at least 1; x, w, y and C R S below "
-               "2^31 elements)";
+        return "this layer is outside what the kernels take (R, S and the strides at least 1, pads at least 0; x, w, y, "
+               "C R S and N P Q below 2^30 elements, H + 2 pad_h and W + 2 pad_w below 2^30)";
     *out = l;
     return NULL;
 }

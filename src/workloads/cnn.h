@@ -21,8 +21,13 @@ typedef struct climb_cnn_layer {
     int p, q;
 } climb_cnn_layer;
 
-/* Fills p and q; 0, or -1 for a layer no kernel takes (a size below 0 or 1, a pad below 0, a stride below 1, an
- * element count of x, w or y, or c r s, at 2^31 or more). */
+/* The limit of every element count of a layer (x, w, y, c r s, n p q) and of its padded sizes (h + 2 pad_h, w + 2
+ * pad_w): the kernels index in 32-bit integers, and a count below 2^30 leaves every index they form (a tile's edge
+ * past the end, p stride - pad + r) below 2^31. */
+#define CLIMB_CNN_MAX_ELEMS (1LL << 30)
+
+/* Fills p and q; 0, or -1 (p and q 0) for a layer no kernel takes: a size below 0 (r, s and the strides below 1), a
+ * pad below 0, or a count at CLIMB_CNN_MAX_ELEMS or more. */
 int climb_cnn_layer_check(climb_cnn_layer *l);
 
 /* y[n][k][p][q] of the layer on the CPU in double (x and w as above); abs (may be NULL) gets sum |w x|. */

@@ -37,6 +37,7 @@
 #include "../io/pgm.h"
 #include "../io/text.h"
 #include "conv.h"
+#include "../base/checked.h"
 
 /* ---------------------------------------------------------------- CPU reference */
 
@@ -424,6 +425,13 @@ static cudaError_t tile_grid(size_t rows, size_t cols, size_t tw, size_t th, uns
     *blocks = (unsigned)n;
     *tiles_x = (int)tx;
     return cudaSuccess;
+}
+
+extern "C" int climb_conv_fits(size_t rows, size_t cols)
+{
+    size_t blocks;
+    return rows <= INT32_MAX && cols <= INT32_MAX && climb_mul_fits(cdiv(rows, 16), cdiv(cols, CONV_BEST_X), &blocks) &&
+           blocks <= 0x7fffffffu;
 }
 
 extern "C" cudaError_t climb_conv_best(const climb_conv_tuning *t, size_t rows, size_t cols, const float *in,

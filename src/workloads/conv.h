@@ -34,6 +34,10 @@ void climb_conv_ref_row(const float *in, size_t ld, size_t rows, size_t cols, co
  * values add up to at most abs_sum: (taps + 2) 2^-24 abs_sum. */
 double climb_conv_tolerance(int taps, double abs_sum);
 
+/* 1 when a rows x cols image is within what the best rung launches: rows and cols below 2^31, and ceil(rows / 16) x
+ * ceil(cols / 32) blocks (its smallest block tile, 32 x 16 outputs, in every candidate) below 2^31, a grid's limit. */
+int climb_conv_fits(size_t rows, size_t cols);
+
 /* The rung marked best, for the library face: out = in convolved with the (2ry + 1) x (2rx + 1) mask (row-major,
  * host memory, read now and passed by value to the kernel), zero ghost cells; rx in 1..4, ry in {0, rx}; any rows
  * and cols (0 does nothing), ld_in >= cols, ld_out >= cols, any element alignment; in and out must not overlap. */

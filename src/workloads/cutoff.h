@@ -29,6 +29,9 @@ typedef struct climb_cutoff_lattice {
  * them is farther than the cutoff from every point and is dropped, as is an atom of charge 0. Bin (x, y, z) is
  * number (z by + y) bx + x. */
 #define CLIMB_CUTOFF_BIN 8
+/* The most points a lattice of the binned rungs has along y and along z: a block a bin's region, 65535 of them (a
+ * grid's y and z limit) of CLIMB_CUTOFF_BIN points. */
+#define CLIMB_CUTOFF_MAX_YZ (65535u * CLIMB_CUTOFF_BIN)
 typedef struct climb_cutoff_bins {
     int bx, by, bz;          /* bins along each axis */
     int margin;              /* bins beyond the lattice on each side */

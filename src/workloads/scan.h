@@ -36,8 +36,12 @@ typedef struct climb_scan_tuning {
 
 void climb_scan_set_tuning(climb_scan_tuning *t, const int *values);
 
+/* The most elements the best rung takes: its tiles (1024 elements at the least, in every candidate) number below
+ * 2^31, a grid's limit, up to 2^41 elements; 2^40 leaves room and no GPU holds such an array. */
+#define CLIMB_SCAN_MAX_N ((size_t)1 << 40)
+
 /* The best rung (single-pass decoupled look-back) for the library face (src/lib/scan.c): out = scan(in) on s;
- * out == in allowed; any n and alignment. The workspace (climb_scan_best_workspace bytes for n) must be zeroed
+ * out == in allowed; n up to CLIMB_SCAN_MAX_N, any alignment. The workspace (climb_scan_best_workspace bytes for n) must be zeroed
  * once when allocated; each call leaves it ready for the next (no reset between calls), whatever the tuning. */
 size_t climb_scan_best_workspace(const climb_scan_tuning *t, size_t n);
 cudaError_t climb_scan_best(const climb_scan_tuning *t, climb_dtype type, int exclusive, const void *in, void *out,

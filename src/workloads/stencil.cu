@@ -28,6 +28,7 @@
 #include "../device/check.h"
 #include "../device/device.h"
 #include "stencil.h"
+#include "../base/checked.h"
 
 /* ---------------------------------------------------------------- CPU reference */
 
@@ -353,6 +354,13 @@ static stencil_coef coef_of(const float c[7])
     stencil_coef k;
     memcpy(k.c, c, sizeof k.c);
     return k;
+}
+
+extern "C" int climb_stencil_fits(size_t nx, size_t ny, size_t nz)
+{
+    size_t blocks;
+    return nx <= INT32_MAX && ny <= INT32_MAX && nz <= INT32_MAX &&
+           climb_mul3_fits(cdiv(nx, ST_BEST_X), cdiv(ny, 4), cdiv(nz, 8), &blocks) && blocks <= 0x7fffffffu;
 }
 
 extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,

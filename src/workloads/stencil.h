@@ -27,8 +27,12 @@ void climb_stencil_ref_step(const double *in, double *out, size_t nx, size_t ny,
 /* The bound on |GPU - exact| after `steps` float steps with sum |c| <= 1 and |in| <= max_abs. */
 double climb_stencil_tolerance(int steps, double max_abs);
 
-/* The rung marked best, for the library face: one step out = stencil(in) on stream s (any sizes; 0 does nothing;
- * in and out must not overlap). */
+/* 1 when an nx x ny x nz grid is within what the best rung launches: each size below 2^31, and ceil(nx / 32) x
+ * ceil(ny / 4) x ceil(nz / 8) blocks (its smallest block tile, in every candidate) below 2^31, a grid's limit. */
+int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
+
+/* The rung marked best, for the library face: one step out = stencil(in) on stream s (any sizes climb_stencil_fits
+ * takes; 0 does nothing; in and out must not overlap). */
 cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, const float c[7],
                                const float *in, float *out, cudaStream_t s);
 

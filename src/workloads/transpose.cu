@@ -28,6 +28,7 @@
 #include "../core/rng.h"
 #include "../core/workload.cuh"
 #include "transpose.h"
+#include "../base/checked.h"
 
 /* ---------------------------------------------------------------- options */
 
@@ -216,6 +217,13 @@ struct climb_case;
 
 static unsigned tiles(size_t n, size_t tile) { return (unsigned)((n + tile - 1) / tile); }
 
+extern "C" int climb_transpose_fits(size_t rows, size_t cols)
+{
+    const size_t tx = cols / 32 + (cols % 32 != 0), ty = rows / 32 + (rows % 32 != 0);
+    size_t blocks;
+    return climb_mul_fits(tx, ty, &blocks) && blocks <= 0x7fffffffu;
+}
+
 /* A 1-D grid of tiles_x x tiles_y blocks; the counts are checked to fit (refuses() says when they do not). */
 #define TRANSPOSE_GRID(tx, ty) dim3((unsigned)((size_t)(tx) * (ty)))
 
@@ -311,6 +319,8 @@ static cudaError_t launch_tiled(const climb_transpose_tuning *t, const T *in, T 
     const void *f = tiled_instance<T>(t->tile, vec, trows);
     if (!f)
         return cudaErrorInvalidValue;
+    if (!climb_transpose_fits(rows, cols))
+        return cudaErrorInvalidConfiguration;
     unsigned tx = tiles(cols, (size_t)t->tile), ty = tiles(rows, (size_t)t->tile);
     int diagonal = t->diagonal;
     void *args[] = {(void *)&in, (void *)&out, (void *)&rows, (void *)&cols, (void *)&ld_in, (void *)&ld_out,

@@ -28,8 +28,13 @@ void climb_transpose_set_tuning(climb_transpose_tuning *t, const int *values);
  * elements of es bytes; the padding of out is left as it is. */
 void climb_transpose_ref(const void *in, size_t ld_in, void *out, size_t ld_out, size_t rows, size_t cols, size_t es);
 
+/* 1 when a rows x cols transpose is within what the tiled rungs launch: ceil(rows / 32) x ceil(cols / 32) tiles of
+ * the smallest tile (32, every candidate's least) below 2^31, a grid's limit. */
+int climb_transpose_fits(size_t rows, size_t cols);
+
 /* The rung marked best, for the library face (src/lib/transpose.c): out = in^T on stream s, type f32 or f64,
- * any rows and cols (0 does nothing), ld_in >= cols, ld_out >= rows, any element alignment. */
+ * any rows and cols climb_transpose_fits takes (0 does nothing), ld_in >= cols, ld_out >= rows, any element
+ * alignment. */
 cudaError_t climb_transpose_best(const climb_transpose_tuning *t, climb_dtype type, const void *in, size_t ld_in,
                                  void *out, size_t ld_out, size_t rows, size_t cols, cudaStream_t s);
 

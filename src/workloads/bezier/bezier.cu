@@ -208,7 +208,8 @@ static constexpr climb_option BEZ_OPTIONS[] = {
                 "curved, max_points points; the rest nearly straight, 4: the imbalance), straight (4 points each)",
      .def = "all", .choices = BEZ_SETS, .generator = 1},
     {.name = "max_points", .kind = CLIMB_OPT_INT,
-     .meaning = "the most points a curve gets (the book's MAX_TESS_POINTS)", .def = "32", .min = 4, .max = 4096},
+     .meaning = "the most points a curve gets (the book's MAX_TESS_POINTS)", .def = "32",
+     .min = CLIMB_BEZIER_MIN_POINTS, .max = CLIMB_BEZIER_MAX_POINTS},
 };
 CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_CURVES, "curves");
 CLIMB_OPTION_AT(BEZ_OPTIONS, OPT_MAX_POINTS, "max_points");

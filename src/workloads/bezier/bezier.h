@@ -17,6 +17,8 @@ extern const climb_workload climb_bezier_workload;
 
 /* The most points a case's output holds (curves x max_points): the offsets are 32-bit. */
 #define CLIMB_BEZIER_MAX_OUTPUT 2147483647u
+/* The most points a curve may be given (max_points). */
+#define CLIMB_BEZIER_MAX_POINTS 4096
 /* The most curves the dynamic-parallelism rung takes: a device launch a curve, all pending at once. 2^20 curves
  * failed on an H100 ("a device-side launch failed", the pending pool set to 2^20 + 64) at e246d9f; 65537 ran. */
 #define CLIMB_BEZIER_DP_MAX_CURVES ((size_t)1 << 16)

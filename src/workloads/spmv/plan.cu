@@ -249,46 +249,7 @@ __global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, con
     }
 }
 
-/* The library's validation: row pointers from 0 to nnz, never decreasing (bit 1), columns in range (bit 2). */
-__global__ void spmv_validate_kernel(int rows, int cols, int nnz, const int *__restrict__ rp,
-                                     const int *__restrict__ ci, unsigned *bad)
-{
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k <= rows; k += stride) {
-        const int p = rp[k];
-        if ((k == 0 && p != 0) || (k == rows && p != nnz) || (k < rows && rp[k + 1] < p) || p < 0 || p > nnz)
-            atomicOr(bad, 1u);
-    }
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride) {
-        const int c = ci[k];
-        if (c < 0 || c >= cols)
-            atomicOr(bad, 2u);
-    }
-}
-
 /* ---------------------------------------------------------------- the best rung's plan (shared with the C API) */
-
-
-extern "C" cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s)
-{
-    *bad = 0;
-    unsigned *d_bad = NULL, h_bad = 0;
-    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof *d_bad);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
-    if (e == cudaSuccess) {
-        spmv_validate_kernel<<<1024, SPMV_BLOCK, 0, s>>>(p->rows, p->cols, p->nnz, p->row_ptr, p->col_idx, d_bad);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&h_bad, d_bad, sizeof h_bad, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(s);
-    if (d_bad)
-        cudaFree(d_bad);
-    *bad = h_bad & 1u ? 1 : h_bad & 2u ? 2 : 0;
-    return e;
-}
 
 
 void spmv_merge_plan_free(spmv_merge_plan *p)
@@ -930,7 +891,7 @@ template <typename T> static cudaError_t warm_kernels(cudaStream_t s)
         return e;
     cudaFuncAttributes at;
     const void *const kernels[] = {
-        (const void *)spmv_validate_kernel, (const void *)spmv_lengths_kernel,
+        (const void *)spmv_lengths_kernel,
         (const void *)spmv_diagonal_counts_kernel,
         (const void *)spmv_jds_scatter_kernel<T>, (const void *)spmv_windows_sort_kernel,
         (const void *)spmv_windows_scatter_kernel<T>, (const void *)spmv_windows_pad_kernel,

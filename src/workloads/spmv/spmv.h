@@ -70,6 +70,9 @@ int climb_spmv_windows_layout(const int32_t *row_ptr, int rows, int32_t *perm, i
 /* The nonzeros a block of the plan's COO kernel takes: each such block's rows share one base in 16-bit COO. */
 #define CLIMB_SPMV_COO_BLOCK 256
 
+/* The most rows or columns a matrix of the C API has: its rows + 1 row pointers are counted in an int. */
+#define CLIMB_SPMV_MAX_DIM 2147483646
+
 /* The best rung's plan on a device CSR matrix (the library face, src/lib/spmv.c, and the workload share it). It
  * runs one of: lanes (rows of at most long_min nonzeros taken by groups of `lanes` lanes, in row order; the longer
  * ones, listed, by a block each); merge_blocks' row blocks (merge path in shared memory); COO (a thread a nonzero,
@@ -129,9 +132,6 @@ int climb_spmv_long_min(int lanes);
  * says why). */
 double climb_spmv_trial_budget_us(long long nnz, double best_us);
 
-/* Checks the CSR on the device (row_ptr[0] = 0, row_ptr[rows] = nnz, never decreasing; every column in
- * [0, cols)): *bad = 0 if it is one, else 1 (row pointers) or 2 (a column). Synchronises s. */
-cudaError_t climb_spmv_validate(const climb_spmv_plan_dev *p, int *bad, cudaStream_t s);
 /* Loads every kernel the plan's trial may launch for f32 (f64 = 0) or f64 on the current device, once per process
  * (CUDA loads a kernel at its first launch); climb_spmv_plan_build calls it before its trial's clock starts, and the
  * bench before it times a plan, so that a plan's setup figure is what every plan after a process's first costs.
