@@ -124,7 +124,7 @@ static void spmv(climb_handle h)
     REFUSED0(climb_spmv_plan_create(h, 4, 4, 4, NULL, D(4096), D(8192), 0, &plan));
     REFUSED(climb_spmv_plan_create_f64(h, 4, 4, 4, D(0), D(4096), D(8196), 0, &plan)); /* f64 values 4-aligned */
     ACCEPTED(climb_spmv_plan_create(h, 4, 4, 0, D(0), NULL, NULL, 0, &plan)); /* no nonzeros: no columns needed */
-    REFUSED(climb_spmv_plan_create(h, 4, 4, 4, host_only, D(4096), D(8192), 0, &plan));
+    REFUSED(climb_spmv_plan_create(h, 4, 4, 4, (const int32_t *)host_only, D(4096), D(8192), 0, &plan));
     size_t bytes;
     REFUSED0(climb_spmv_plan_bytes(NULL, &bytes));
     REFUSED0(climb_spmv(h, NULL, 1.0f, D(0), 0.0f, D(4096)));
@@ -146,7 +146,7 @@ static void dense(climb_handle h)
     REFUSED0(climb_transpose_f32(h, 64, 64, D(0), 64, D(64 * 64 * 4 - 4), 64)); /* the last element shared */
     ACCEPTED(climb_transpose_f32(h, 64, 64, D(0), 64, D(64 * 64 * 4), 64));
     REFUSED0(climb_transpose_f64(h, 64, 64, D(4), 64, D(GB), 64));
-    REFUSED(climb_transpose_f32(h, 4, 4, host_only, 4, D(GB), 4));
+    REFUSED(climb_transpose_f32(h, 4, 4, (const float *)host_only, 4, D(GB), 4));
 
     /* conv2d: radius 1 to 4, a host mask, ld >= cols, rows and cols below 2^31, ceil(rows/16) ceil(cols/32) < 2^31 */
     float mask[81] = {0};
@@ -172,7 +172,7 @@ static void dense(climb_handle h)
     ACCEPTED(climb_stencil7_f32(h, 32, (size_t)4 << 16, ((size_t)8 << 15) - 8, c, D(0), D(GB * 8192)));
     REFUSED0(climb_stencil7_f32(h, 32, (size_t)4 << 16, (size_t)8 << 15, c, D(0), D(GB * 8192)));
     REFUSED0(climb_stencil7_f32(h, 8, 8, 8, c, D(0), D(8 * 8 * 8 * 4 - 4)));
-    REFUSED(climb_stencil7_f32(h, 8, 8, 8, c, host_only, D(GB)));
+    REFUSED(climb_stencil7_f32(h, 8, 8, 8, c, (const float *)host_only, D(GB)));
 
     /* sgemm: sizes and leading dimensions below 2^31; op's shapes; C apart from A and B unless alpha is 0 */
     const size_t m31 = (size_t)1 << 31;

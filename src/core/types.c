@@ -1,4 +1,5 @@
 #include "types.h"
+#include "../base/checked.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -108,16 +109,13 @@ int climb_shape_parse(const char *text, climb_shape *out, char *err, size_t errl
         p++;
     }
     /* The element count must be representable (a zero anywhere makes it 0, which is fine). */
-    uint64_t prod = 1;
+    size_t prod = 0;
     int zero = 0;
     for (int i = 0; i < s.ndims; i++)
         zero |= s.d[i] == 0;
-    for (int i = 0; i < s.ndims && !zero; i++) {
-        if (prod > (UINT64_C(1) << 62) / s.d[i]) {
-            snprintf(err, errlen, "'%s' has more than 2^62 elements", text);
-            return -1;
-        }
-        prod *= s.d[i];
+    if (!zero && (!climb_prod_fits(s.d, s.ndims, &prod) || prod > ((size_t)1 << 62))) {
+        snprintf(err, errlen, "'%s' has more than 2^62 elements", text);
+        return -1;
     }
     *out = s;
     return 0;
@@ -127,10 +125,8 @@ size_t climb_shape_elems(const climb_shape *s)
 {
     if (s->ndims <= 0)
         return 0;
-    size_t n = 1;
-    for (int i = 0; i < s->ndims; i++)
-        n *= s->d[i];
-    return n;
+    size_t n;
+    return climb_prod_fits(s->d, s->ndims, &n) ? n : SIZE_MAX; /* a product past size_t: as many as can be said */
 }
 
 int climb_shape_equal(const climb_shape *a, const climb_shape *b)

@@ -62,7 +62,8 @@ typedef struct climb_shape {
 /* "4096x4096", "2^28", "4097x4097x4097": sizes separated by 'x', each a decimal count or 2^K (K <= 62). The
  * product of the sizes must fit in 63 bits. 0, or -1 with err saying what is wrong. */
 int climb_shape_parse(const char *text, climb_shape *out, char *err, size_t errlen);
-/* The product of the sizes (elements of a dense array of this shape); 0 for an empty shape. */
+/* The product of the sizes (elements of a dense array of this shape); 0 for an empty shape, SIZE_MAX where the
+ * product would wrap. */
 size_t climb_shape_elems(const climb_shape *s);
 int climb_shape_equal(const climb_shape *a, const climb_shape *b);
 /* One dimension: "2^22" for powers of two from 2, else decimal. Several: "4096x4096" (decimal). */

@@ -8,6 +8,7 @@
 #include "molecule.h"
 #include "text.h"
 #include "../core/rng.h"
+#include "../base/checked.h"
 
 #define MOL_MAX_LINE 4096
 #define MOL_MAX_BYTES ((uint64_t)64 << 30)
@@ -267,8 +268,9 @@ int climb_dx_read(const char *path, climb_dx_grid *g, float **v, char *err, size
             goto done;
         }
         s = climb_skip_blanks(s + 5);
-        const size_t want = g->n[0] * g->n[1] * g->n[2];
-        if (climb_scan_int(&s, 0, 1LL << 40, &items) != 0 || (size_t)items != want) {
+        size_t want = 0; /* each count at most 2^20: the product fits, but it is checked like every other */
+        if (!climb_mul3_fits(g->n[0], g->n[1], g->n[2], &want) || climb_scan_int(&s, 0, 1LL << 40, &items) != 0 ||
+            (size_t)items != want) {
             rc = climb_lines_fail(&r, err, errlen, "the item count is not %zu x %zu x %zu = %zu", g->n[0], g->n[1],
                                   g->n[2], want);
             goto done;

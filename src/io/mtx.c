@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "text.h"
+#include "../base/checked.h"
 
 #define MTX_MAX_LINE ((size_t)1 << 16)
 #define MTX_MAX_BYTES ((uint64_t)1 << 42)
@@ -317,7 +318,9 @@ int climb_mtx_read(const char *path, climb_csr *m, climb_mtx_info *info, char *e
     if (read_head(&r, file_bytes, info, &rows, &cols, &entries, err, errlen) != 0)
         goto done;
     const int mirror = info->symmetry != CLIMB_MTX_GENERAL;
-    e = (mtx_entry *)malloc((size_t)(entries > 0 ? entries : 1) * (mirror ? 2 : 1) * sizeof *e);
+    size_t e_bytes = 0;
+    if (climb_mul3_fits((size_t)(entries > 0 ? entries : 1), mirror ? 2 : 1, sizeof *e, &e_bytes))
+        e = (mtx_entry *)malloc(e_bytes);
     if (!e) {
         snprintf(err, errlen, "%s: out of host memory for %lld entries", path, entries);
         goto done;

@@ -9,6 +9,7 @@
 
 #include "parboil.h"
 #include "text.h"
+#include "../base/checked.h"
 
 /* The whole file into memory (at most max bytes). 0, or -1 with err. */
 static int slurp(const char *path, size_t max, unsigned char **data, size_t *n, char *err, size_t errlen)
@@ -22,7 +23,8 @@ static uint32_t le32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t
 static float *floats(const char *path, const unsigned char *data, size_t off, size_t n, const char *what, char *err,
                      size_t errlen)
 {
-    float *v = (float *)malloc((n ? n : 1) * sizeof(float));
+    size_t bytes;
+    float *v = climb_mul_fits(n ? n : 1, sizeof(float), &bytes) ? (float *)malloc(bytes) : NULL;
     if (!v) {
         snprintf(err, errlen, "%s: out of host memory for %s", path, what);
         return NULL;

@@ -9,6 +9,7 @@
 
 #include "pgm.h"
 #include "text.h"
+#include "../base/checked.h"
 
 /* The largest file read: a 2^28-pixel P2 with five characters a pixel is 1.3 GB; beyond that is not an image. */
 #define PGM_MAX_FILE ((size_t)3 << 30)
@@ -96,7 +97,8 @@ static int pgm_parse(const char *name, const unsigned char *data, size_t n, clim
     if (read_number(&c, "width", 1, CLIMB_PGM_MAX_SIDE, &cols) || read_number(&c, "height", 1, CLIMB_PGM_MAX_SIDE, &rows) ||
         read_number(&c, "maxval", 1, 65535, &maxval))
         return -1;
-    if ((size_t)rows * cols > CLIMB_PGM_MAX_PIXELS)
+    size_t pixels;
+    if (!climb_mul_fits(rows, cols, &pixels) || pixels > CLIMB_PGM_MAX_PIXELS)
         return fail(&c, "%lu x %lu pixels: more than the 2^28 accepted", cols, rows);
     if (header_only) {
         img->rows = rows;
@@ -105,7 +107,6 @@ static int pgm_parse(const char *name, const unsigned char *data, size_t n, clim
         img->plain = plain;
         return 0;
     }
-    const size_t pixels = (size_t)rows * cols;
     float *px = (float *)malloc(pixels * sizeof(float));
     if (!px) {
         snprintf(err, errlen, "%s: out of host memory for %lu x %lu pixels", name, cols, rows);
