@@ -33,8 +33,10 @@ sanitize:
 	  ctest --output-on-failure -j $(JOBS) -L cpu -E '^test_(install|rdc_install|configure_without_cudnn)$$'
 
 # The main command: every workload's ladder, a quick run (each workload's main sizes, 5 to 20 samples a rung; rungs
-# too slow to sample in it are said so in their row; the README gives its time on an H100). bench-full: every
-# workload's full bench, as `climb bench W` does for one workload.
+# too slow to sample in it are said so in their row; the README gives its time on an H100). It keeps its reports,
+# bench.json and bench.md, and a results page of the run beside the committed results of the nearest GPU, in
+# climb-bench/<gpu>-<UTC time>/, and ends with a line a workload. bench-full: every workload's full bench, as
+# `climb bench W` does for one workload.
 bench: all
 	$(BUILD)/climb bench all
 

@@ -597,5 +597,32 @@ if ! "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
     [ -n "$logdir" ] && rm -rf "$logdir"
 fi
 
+# The main command keeps what it measures: `climb bench all` (no report option) writes bench.json, bench.md and a page
+# into climb-bench/<gpu>-<UTC time>/ and ends with a line a workload; --out DIR names the folder (a dry run only says
+# so and makes nothing); --out goes with no other report option; a folder that cannot be made is refused first.
+expect 0 '^reports: climb-bench/<gpu>-<UTC time>/bench.json, bench.md and index.html' bench all --dry-run
+refute '^reports:' bench all --json /tmp/climb-main.json --dry-run
+refute '^reports:' bench all --full --dry-run
+outdir=$(mktemp -d)/not/yet
+expect 0 "^reports: $outdir/bench.json" bench reduce --out "$outdir" --dry-run
+checks=$((checks + 1))
+[ ! -e "$outdir" ] || { echo "FAIL: bench --out --dry-run made $outdir"; fails=$((fails + 1)); }
+expect 2 '^climb: --out writes bench.json and bench.md in its folder' bench reduce --out "$outdir" --md /tmp/x.md --dry-run
+expect 2 "^climb: --out: an empty folder name or '-'" bench reduce --out - --dry-run
+expect 2 '^climb: --out given twice' bench reduce --out /tmp/a --out /tmp/b --dry-run
+expect 2 '^climb: --out /etc/passwd/x: cannot write there: /etc/passwd is not a folder' bench reduce --out /etc/passwd/x --dry-run
+expect 2 '^climb: --out and --profile' bench reduce --out "$outdir" --profile --dry-run
+rm -rf "$(dirname "$(dirname "$outdir")")"
+# The page of a run of one's own beside committed results: one report read twice is two GPUs, the run's own named so.
+src=$(cd "$(dirname "$0")/.." && pwd)
+page=$(mktemp --suffix=.html)
+expect 0 'climb report: 2 reports, 2 GPUs, 1 workload' report "$src/results/h100-80gb-hbm3/reduce/bench.json" \
+    --this-run "$src/results/h100-80gb-hbm3/reduce/bench.json" --html "$page"
+checks=$((checks + 1))
+grep -q 'NVIDIA H100 80GB HBM3 (this run)' "$page" || { echo "FAIL: the page lacks the run's own GPU"; fails=$((fails + 1)); }
+expect 0 'climb report: 1 report, 1 GPU' report --this-run "$src/results/h100-80gb-hbm3/reduce/bench.json" --html "$page"
+expect 2 'report: --this-run given twice' report --this-run a.json --this-run b.json --html "$page"
+rm -f "$page"
+
 echo "test_cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/report.h"
 #include "workloads/affine.h"
@@ -214,6 +216,95 @@ static void test_vendors_and_setup(const climb_device_info *dev)
     climb_report_free(&r);
 }
 
+/* The main command's ending: a line a workload (the best rung's geometric-mean ratio to the vendor, its range and
+ * the median roofline share; a workload without a vendor against its bound), the GPU's folder name, and the
+ * committed results' folder nearest to a GPU. */
+static void write_devices(const char *dir, const char *name, const char *cc, int sms, double bw)
+{
+    char path[512], text[1024];
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/devices.json", dir);
+    snprintf(text, sizeof text,
+             "[{\"tool\": \"climb\", \"device\": {\"name\": \"%s\", \"compute_capability\": \"%s\", \"sms\": %d, "
+             "\"theoretical\": {\"bandwidth_gbs\": %g, \"ffma_gflops\": 1}}}]\n",
+             name, cc, sms, bw);
+    test_write_text(path, text);
+}
+
+static void test_summary(const climb_device_info *dev)
+{
+    climb_workload w = *fixture();
+    const int best = climb_best_rung(&w), vendor = climb_vendor_rung(&w);
+    climb_report r;
+    climb_report_init(&r, "bench", 7, 0, dev);
+    const climb_counts c = {4e6, 4, 1e6, 0, 0};
+    const size_t sizes[3] = {1000000, 2000000, 4000000};
+    const double vend[3] = {10, 20, 40}, mine[3] = {8, 20, 50}; /* ratios 1.25, 1, 0.8: geometric mean 1 */
+    for (int i = 0; i < 3; i++) {
+        add(&r, &w, vendor, CLIMB_F32, (climb_shape)CLIMB_SHAPE1(sizes[i]), NULL, vend[i], CLIMB_ROW_OK, c);
+        add(&r, &w, best, CLIMB_F32, (climb_shape)CLIMB_SHAPE1(sizes[i]), NULL, mine[i], CLIMB_ROW_OK, c);
+    }
+    add(&r, &w, 1, CLIMB_F32, (climb_shape)CLIMB_SHAPE1(sizes[0]), NULL, 99, CLIMB_ROW_WRONG, c);
+    climb_report_derive(&r);
+    char *text = render(&r, climb_report_summary);
+    EXPECT_MSG(strstr(text, "reduce_vectorized_single_pass") && strstr(text, "1.00x cub_device_reduce (0.80-1.25, 3 cases)") &&
+                   strstr(text, "(1 row wrong or failed)"),
+               "%s", text);
+    EXPECT(count_lines(text) == 2); /* the head and one workload */
+    free(text);
+    climb_report_free(&r);
+
+    char slug[64];
+    climb_gpu_slug("NVIDIA H100 80GB HBM3", slug, sizeof slug);
+    EXPECT_MSG(strcmp(slug, "h100-80gb-hbm3") == 0, "%s", slug);
+    climb_gpu_slug("NVIDIA H200", slug, sizeof slug);
+    EXPECT(strcmp(slug, "h200") == 0);
+    climb_gpu_slug("  Tesla  K40c!! ", slug, sizeof slug);
+    EXPECT_MSG(strcmp(slug, "tesla-k40c") == 0, "%s", slug);
+    climb_gpu_slug("***", slug, sizeof slug);
+    EXPECT(strcmp(slug, "gpu") == 0);
+    climb_gpu_slug("NVIDIA GeForce RTX 4090", slug, 8);
+    EXPECT(strcmp(slug, "geforce") == 0 && strlen(slug) == 7);
+
+    char dir[] = "/tmp/climb_results_XXXXXX", sub[600], out[700], why[300];
+    EXPECT(mkdtemp(dir) != NULL);
+    climb_device_info me = *dev;
+    snprintf(me.name, sizeof me.name, "NVIDIA H100 PCIe");
+    me.cc_major = 9;
+    me.cc_minor = 0;
+    me.sms = 114;
+    me.peak_bw_gbs = 2039;
+    EXPECT(climb_results_nearest(&me, dir, out, sizeof out, why, sizeof why) == -1); /* no folder with a GPU yet */
+    snprintf(sub, sizeof sub, "%s/a100", dir);
+    write_devices(sub, "NVIDIA A100-SXM4-80GB", "8.0", 108, 2039);
+    snprintf(sub, sizeof sub, "%s/h200", dir);
+    write_devices(sub, "NVIDIA H200", "9.0", 132, 4800);
+    snprintf(sub, sizeof sub, "%s/h100-80gb-hbm3", dir);
+    write_devices(sub, "NVIDIA H100 80GB HBM3", "9.0", 132, 3352);
+    snprintf(sub, sizeof sub, "%s/not-a-gpu", dir);
+    mkdir(sub, 0777); /* a folder without devices.json: not a GPU's */
+    EXPECT(climb_results_nearest(&me, dir, out, sizeof out, why, sizeof why) == 0);
+    EXPECT_MSG(strstr(out, "/h100-80gb-hbm3") && strstr(why, "nearest"), "%s: %s", out, why); /* cc, then bandwidth */
+    snprintf(me.name, sizeof me.name, "NVIDIA H200");
+    EXPECT(climb_results_nearest(&me, dir, out, sizeof out, why, sizeof why) == 0);
+    EXPECT_MSG(strstr(out, "/h200") && strstr(why, "this GPU"), "%s: %s", out, why); /* the same GPU first */
+    me.cc_major = 8;
+    snprintf(me.name, sizeof me.name, "NVIDIA A10");
+    EXPECT(climb_results_nearest(&me, dir, out, sizeof out, why, sizeof why) == 0 && strstr(out, "/a100"));
+    EXPECT(climb_results_nearest(&me, "/nonexistent/climb", out, sizeof out, why, sizeof why) == -1 &&
+           strstr(why, "no results folder"));
+    const char *subs[] = {"a100", "h200", "h100-80gb-hbm3"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(sub, sizeof sub, "%s/%s/devices.json", dir, subs[i]);
+        remove(sub);
+        snprintf(sub, sizeof sub, "%s/%s", dir, subs[i]);
+        rmdir(sub);
+    }
+    snprintf(sub, sizeof sub, "%s/not-a-gpu", dir);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
     climb_device_info dev;
@@ -395,5 +486,6 @@ int main(void)
     climb_report_free(&r);
     test_bound(&dev);
     test_vendors_and_setup(&dev);
+    test_summary(&dev);
     return test_finish("test_cpu_report");
 }

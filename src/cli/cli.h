@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../device/device.h"
 
@@ -25,6 +26,17 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_wisdom(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* bench --out DIR (bench_out.c). 0 if DIR can take the reports: made (with the folders above it) when create, else
+ * only checked (the folder, or the nearest one above it that exists, writable); -1 with err. */
+struct climb_report;
+int bench_out_check(const char *dir, int create, char *err, size_t errlen);
+/* The main command's folder for a GPU: climb-bench/<gpu's slug>-<UTC yyyymmdd-hhmmss>. */
+void bench_out_auto_dir(const char *gpu, char *buf, size_t len);
+/* Writes DIR/bench.json, DIR/bench.md and DIR/index.html (the report page of this run beside the committed results
+ * of the nearest GPU: $CLIMB_RESULTS, else the source tree's results/), then the summary and the paths to out.
+ * 0, or -1 when something could not be written (said on stderr). */
+int bench_out_finish(const struct climb_report *rep, const char *dir, FILE *out);
 
 /* The whole CLI: what main() runs. A test build registers its test workload first, then calls this. */
 int climb_cli_main(int argc, char **argv);

@@ -116,6 +116,10 @@ static const char *const BENCH_USAGE =
     "                   source tree) and is skipped, with a note, where they are not there\n"
     "  --dry-run        check the arguments and list the cases and rungs that would run; no GPU work\n"
     "  --json FILE      write the report as JSON ('-' for stdout); likewise --csv FILE, --md FILE\n"
+    "  --out DIR        write the report to DIR as bench.json and bench.md, the results page of this run beside the\n"
+    "                   committed results of the nearest GPU as DIR/index.html, and end with a line a workload\n"
+    "                   instead of the tables. 'climb bench all' with no report option (the main command, make\n"
+    "                   bench) does so into climb-bench/<gpu>-<UTC time>/\n"
     "  --output FILE    write the output of a run of one case to FILE, in the form of the workload's input files\n"
     "                   (conv: the filtered image as a PGM): the best rung's, else the last rung selected\n"
     "  --wisdom FILE    tuned parameters from FILE (default: $CLIMB_WISDOM, else $XDG_CONFIG_HOME/climb/wisdom.json,\n"
@@ -572,6 +576,8 @@ typedef struct {
     int seed_given;
     int measure;
     const char *json, *csv, *md;
+    const char *out;      /* bench: --out DIR */
+    int out_auto;         /* bench: the main command's folder, climb-bench/<gpu>-<time>, named once the GPU is known */
     const char *wisdom;   /* --wisdom FILE, else NULL for the default file */
     int no_wisdom;        /* bench/check: --no-wisdom; tune: --no-save */
     const char *sweep;    /* bench: --sweep NAME */
@@ -612,7 +618,7 @@ static int takes_value(const char *name, size_t len)
     static const char *const VALUED[] = {"--rung", "--size", "--type", "--set", "--input", "--reference", "--seed",
                                          "--device", "--wisdom", "--sweep", "--min-samples", "--max-time", "--json",
                                          "--size-class", "--max-noise",
-                                         "--csv", "--md", "--output", NULL};
+                                         "--csv", "--md", "--output", "--out", NULL};
     for (int k = 0; VALUED[k]; k++)
         if (strlen(VALUED[k]) == len && strncmp(VALUED[k], name, len) == 0)
             return 1;
@@ -896,8 +902,8 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
      * option) add values; a value given twice, or a one-value option given twice, is an error. */
     static const char *const ONE_VALUE[] = {"--json", "--csv", "--md", "--output", "--seed", "--device", "--wisdom",
                                             "--reference", "--sweep", "--min-samples", "--max-time", "--size-class",
-                                            "--max-noise", NULL};
-    const char *seen[16] = {0};
+                                            "--max-noise", "--out", NULL};
+    const char *seen[sizeof ONE_VALUE / sizeof ONE_VALUE[0]] = {0};
     int n_seen = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -1012,6 +1018,10 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             a->run.output = argv[++i];
             if (!argv[i][0] || strcmp(argv[i], "-") == 0)
                 return usage_error(usage, "--output: an empty file name or '-' (it names a file)%s", "");
+        } else if (bench && strcmp(o, "--out") == 0 && has) {
+            a->out = argv[++i];
+            if (!a->out[0] || strcmp(a->out, "-") == 0)
+                return usage_error(usage, "--out: an empty folder name or '-' (it names a folder)%s", "");
         } else if (bench && strcmp(o, "--csv") == 0 && has) {
             a->csv = argv[++i];
         } else if (timed && strcmp(o, "--md") == 0 && has) {
@@ -1060,7 +1070,15 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     if (a->run.size_class && a->sweep)
         return usage_msg("--size-class and --sweep: one or the other (a sweep runs its own sizes)");
     if (bench && strcmp(target, "all") == 0 && !a->full && !a->profile && !a->sampling_set)
-        a->run.quick = 1; /* bench all, the main command: a quick run (issue 29) */
+        a->run.quick = 1; /* bench all, the main command: a quick run */
+    if (a->out && (a->json || a->csv || a->md))
+        return usage_msg("--out writes bench.json and bench.md in its folder: not with --json, --csv or --md");
+    if (a->out && a->profile)
+        return usage_msg("--out and --profile: one or the other (--profile runs each rung once, for a profiler)");
+    /* the main command keeps what it measured: its reports, a page and a summary in a folder of its own */
+    if (bench && strcmp(target, "all") == 0 && a->run.quick && !a->out && !a->json && !a->csv && !a->md &&
+        !a->profile && !a->sweep)
+        a->out_auto = 1;
     if (bench && a->run.quick && !a->profile && !a->sampling_set) {
         /* the quick run: each workload's main size class, fewer samples, and rungs too slow to sample said so */
         a->run.timing.min_samples = 5;
@@ -1190,6 +1208,17 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             rc = EXIT_USAGE;
         }
     }
+    /* --out DIR is made now (a dry run only checks it); the main command's own folder is named once the GPU is */
+    char err[300];
+    if (a->out && bench_out_check(a->out, !a->dry_run, err, sizeof err) != 0) {
+        fprintf(stderr, "climb: --out %s: cannot write there: %s\n", a->out, err);
+        rc = EXIT_USAGE;
+    }
+    if (a->out_auto && bench_out_check("climb-bench", 0, err, sizeof err) != 0) {
+        fprintf(stderr, "climb: cannot write the main command's reports under climb-bench/: %s (name a folder with "
+                        "--out DIR)\n", err);
+        rc = EXIT_USAGE;
+    }
     if (rc)
         return rc;
     if (!a->seed_given)
@@ -1231,10 +1260,15 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
     /* One line, once: where the values come from, and why a file was not used (a warning when the user should
      * know: a named file missing, or a file that is foreign, stale or corrupt). */
     const char *sep = cls[0] ? " " : "";
-    if (o == CLIMB_WISDOM_USED)
-        fprintf(stderr, "%s%s%s: tuned parameters from %s\n", w->name, sep, cls, line);
-    else if (climb_wisdom_warns(o))
+    const int quiet = a->out || a->out_auto; /* the report's notes keep the line; the progress bar stays one line */
+    if (climb_wisdom_warns(o)) {
+        climb_progress_break(a->run.meter); /* a line of its own, under the progress bar */
         fprintf(stderr, "climb: warning: %s%s%s: %s\n", w->name, sep, cls, line);
+    }
+    else if (quiet)
+        ;
+    else if (o == CLIMB_WISDOM_USED)
+        fprintf(stderr, "%s%s%s: tuned parameters from %s\n", w->name, sep, cls, line);
     else
         fprintf(stderr, "%s%s%s: %s\n", w->name, sep, cls, line);
     climb_report_note(rep, "%s %s%s%s: %s", w->name, w->rung(climb_best_rung(w))->name, sep, cls, line);
@@ -1454,6 +1488,9 @@ static int dry_run(run_args *a, int mode)
         }
         climb_run_setup_close(w, &s);
     }
+    if (a->out || a->out_auto)
+        printf("reports: %s/bench.json, bench.md and index.html (the page beside the committed results of the "
+               "nearest GPU), then a line a workload\n", a->out ? a->out : "climb-bench/<gpu>-<UTC time>");
     if (too_large)
         fprintf(stderr, "climb: %d case%s refused by the workload's limits (see above): the run would fail\n",
                 too_large, too_large == 1 ? " is" : "s are");
@@ -1487,6 +1524,19 @@ static int cmd_bench(int argc, char **argv)
         free_run_args(&a);
         return EXIT_FAILED;
     }
+    char out_dir[4096] = "", err[300];
+    if (a.out)
+        snprintf(out_dir, sizeof out_dir, "%s", a.out);
+    if (a.out_auto) {
+        bench_out_auto_dir(dev.name, out_dir, sizeof out_dir);
+        if (bench_out_check(out_dir, 1, err, sizeof err) != 0) {
+            fprintf(stderr, "climb: cannot make %s: %s (name a folder with --out DIR)\n", out_dir, err);
+            climb_timer_free(&timer);
+            climb_report_free(&rep);
+            free_run_args(&a);
+            return EXIT_FAILED;
+        }
+    }
     /* The rung runs planned, for the progress lines' time left on a terminal. */
     climb_progress meter = {0, 0, climb_wall_s(), isatty(2), 0};
     for (int t = 0; t < a.n_targets; t++) {
@@ -1503,7 +1553,8 @@ static int cmd_bench(int argc, char **argv)
     a.run.meter = &meter;
     int failures = 0, broken = 0;
     for (int t = 0; t < a.n_targets && !broken; t++) {
-        climb_progress_break(&meter); /* what target_run says starts a line of its own */
+        if (!out_dir[0]) /* what target_run says starts a line of its own; with --out it says only warnings */
+            climb_progress_break(&meter);
         int n_shapes;
         const climb_shape *shapes = climb_bench_shapes(a.targets[t], &a.run, &n_shapes);
         target_run(&a, t, shapes, n_shapes, &dev, &rep);
@@ -1518,7 +1569,12 @@ static int cmd_bench(int argc, char **argv)
     climb_report_derive(&rep);
     /* With a report on stdout ('-'), the table goes to stderr so stdout stays machine-readable. */
     int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) || (a.md && !strcmp(a.md, "-"));
-    climb_report_table(&rep, to_stdout ? stderr : stdout);
+    if (out_dir[0]) { /* the folder keeps the tables; the terminal gets a line a workload */
+        if (bench_out_finish(&rep, out_dir, stdout) != 0)
+            broken = 1;
+    } else {
+        climb_report_table(&rep, to_stdout ? stderr : stdout);
+    }
     /* Every report is attempted, whatever happened to the one before. */
     if (a.json && climb_report_write(&rep, climb_report_json, a.json) != 0)
         broken = 1;

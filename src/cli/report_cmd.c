@@ -16,7 +16,7 @@
 #include "report_read.h"
 
 static const char *const REPORT_USAGE =
-    "usage: climb report [PATH...] [--html FILE] [--md FILE] [--title TEXT]\n"
+    "usage: climb report [PATH...] [--this-run FILE] [--html FILE] [--md FILE] [--title TEXT]\n"
     "\n"
     "Builds one page from climb's JSON reports (climb bench --json, gpu-run.sh's results/<gpu>/<workload>/*.json):\n"
     "each PATH is a report or a folder searched for *.json (default: results). Other JSON files in a folder\n"
@@ -29,6 +29,9 @@ static const char *const REPORT_USAGE =
     "one workload on one GPU, the plain bench report is drawn (cold timing first, then the newest); every report\n"
     "read is listed with its commit, date, timing and notes. The page needs no network: inline SVG and CSS only.\n"
     "\n"
+    "  --this-run FILE  a report of one's own (climb bench --json, or the main command's bench.json), shown as a\n"
+    "                GPU of its own, '<GPU> (this run)', beside the others: a run on an H100 set beside the\n"
+    "                committed H100 results, say\n"
     "  --html FILE   write the page (default: results.html)\n"
     "  --md FILE     also write the tables as markdown\n"
     "  --title TEXT  the page's title (default: climb results)\n"
@@ -41,6 +44,7 @@ static const char *const REPORT_USAGE =
 typedef struct {
     char *path;
     climb_report_file f;
+    char *label;                /* the GPU column's name where it is not the device's ("... (this run)"), or NULL */
 } rp_file;
 
 typedef struct {
@@ -80,6 +84,7 @@ static int add_file(rp_set *s, const char *path, int named)
     }
     s->files[s->n].path = strdup(path);
     s->files[s->n].f = f;
+    s->files[s->n].label = NULL;
     if (!s->files[s->n].path) {
         climb_report_file_free(&f);
         fprintf(stderr, "climb: report: out of host memory\n");
@@ -207,7 +212,7 @@ static int better(const rp_file *a, const rp_file *b, const char *workload)
     return d != 0 ? d > 0 : strcmp(a->path, b->path) > 0;
 }
 
-static const char *gpu_of(const rp_file *f) { return f->f.gpu ? f->f.gpu : "unknown GPU"; }
+static const char *gpu_of(const rp_file *f) { return f->label ? f->label : f->f.gpu ? f->f.gpu : "unknown GPU"; }
 
 static int build_view(const rp_set *s, rp_view *v)
 {
@@ -1323,7 +1328,7 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
 
 int cmd_report(int argc, char **argv)
 {
-    const char *html = NULL, *mdpath = NULL, *title = NULL;
+    const char *html = NULL, *mdpath = NULL, *title = NULL, *this_run = NULL;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int n_paths = 0;
     if (!paths) {
@@ -1339,7 +1344,8 @@ int cmd_report(int argc, char **argv)
         const char **slot = strcmp(argv[i], "--html") == 0 ? &html
                             : strcmp(argv[i], "--md") == 0 ? &mdpath
                             : strcmp(argv[i], "--title") == 0 ? &title
-                                                               : NULL;
+                            : strcmp(argv[i], "--this-run") == 0 ? &this_run
+                                                                  : NULL;
         if (slot) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 free(paths);
@@ -1361,7 +1367,7 @@ int cmd_report(int argc, char **argv)
         html = "results.html";
     if (!title)
         title = "climb results";
-    if (n_paths == 0)
+    if (n_paths == 0 && !this_run)
         paths[n_paths++] = "results";
     if (mdpath && strcmp(mdpath, html) == 0) {
         free(paths);
@@ -1387,10 +1393,23 @@ int cmd_report(int argc, char **argv)
     int rc = 0;
     for (int i = 0; i < n_paths && rc == 0; i++)
         rc = collect(&s, paths[i], 1, 0);
+    if (rc == 0 && this_run) {
+        const int at = s.n;
+        rc = collect(&s, this_run, 1, 0);
+        for (int i = at; i < s.n && rc == 0; i++) {
+            const char *g = s.files[i].f.gpu ? s.files[i].f.gpu : "unknown GPU";
+            const size_t len = strlen(g) + 16;
+            if (!(s.files[i].label = malloc(len)))
+                rc = -1;
+            else
+                snprintf(s.files[i].label, len, "%s (this run)", g);
+        }
+    }
     rp_view v;
     memset(&v, 0, sizeof v);
     if (rc == 0 && s.n == 0) {
-        fprintf(stderr, "climb: report: no climb bench report found in %s%s\n", paths[0], n_paths > 1 ? " and the rest" : "");
+        fprintf(stderr, "climb: report: no climb bench report found in %s%s\n", n_paths ? paths[0] : this_run,
+                n_paths > 1 ? " and the rest" : "");
         rc = EXIT_USAGE;
     } else if (rc == 0 && build_view(&s, &v) != 0) {
         fprintf(stderr, "climb: report: out of host memory\n");
@@ -1422,6 +1441,7 @@ int cmd_report(int argc, char **argv)
     free_view(&v);
     for (int i = 0; i < s.n; i++) {
         free(s.files[i].path);
+        free(s.files[i].label);
         climb_report_file_free(&s.files[i].f);
     }
     free(s.files);

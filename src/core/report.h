@@ -123,6 +123,21 @@ int climb_report_write(const climb_report *r, void (*writer)(const climb_report 
 
 const char *climb_row_status_name(climb_row_status s);
 
+/* ---- the main command's ending (summary.c) ---- */
+
+/* One line a workload of the report: its best rung, the geometric mean (and range) over the cases of that rung's
+ * ratio to the fastest vendor rung (to the bound rung where there is no vendor), and the median % of the roofline;
+ * with a count of the workload's rows that were wrong or failed. */
+void climb_report_summary(const climb_report *r, FILE *f);
+/* A GPU's name as a folder name: "NVIDIA H100 80GB HBM3" gives "h100-80gb-hbm3" (lower case, "NVIDIA " dropped,
+ * every run of other characters one '-'); "gpu" for a name with no letter or digit. */
+void climb_gpu_slug(const char *name, char *buf, size_t len);
+/* The folder of `results` (results/<gpu>/, one with a devices.json) whose GPU is nearest to dev: the same name,
+ * else the nearest compute capability, then theoretical bandwidth and SM count. 0 with the folder in out and why
+ * ("NVIDIA H200 (the nearest GPU with committed results)"), or -1 with why (no such folder). */
+int climb_results_nearest(const climb_device_info *dev, const char *results, char *out, size_t outlen, char *why,
+                          size_t whylen);
+
 #ifdef __cplusplus
 }
 #endif
