@@ -16,8 +16,8 @@
  * so a graph captured earlier stays valid when a later call needs a larger one (each growth at least doubles, so
  * the kept ones add up to less than the current one). Not capturable, and refused with
  * CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream is capturing: climb_spmv_plan_create (it reads its
- * analysis back), climb_quadtree_build (it reads each level's size back) and climb_destroy (it waits for the
- * stream). climb_create, climb_load_wisdom and
+ * analysis back), climb_quadtree_build (it reads each level's size back), climb_bfs_csr with CLIMB_BFS_VALIDATE (it
+ * reads the graph check's verdict back) and climb_destroy (it waits for the stream). climb_create, climb_load_wisdom and
  * climb_spmv_plan_destroy launch nothing and may be called during a capture.
  *
  * Errors. A call starts by clearing the runtime's last-error state (cudaGetLastError), so an error an earlier,
