@@ -146,7 +146,8 @@ static void test_api(void)
     EXPECT(climb_conv2d_f32(h, 10, 10, d, 10, mask, 1, d + 50, 10) == CLIMB_STATUS_INVALID_VALUE); /* overlap */
     EXPECT(climb_conv2d_f32(h, 10, 10, mask, 10, mask, 1, d, 10) == CLIMB_STATUS_INVALID_VALUE);  /* host input */
     EXPECT(climb_conv2d_f32(NULL, 10, 10, d, 10, mask, 1, d + 1000, 10) == CLIMB_STATUS_INVALID_VALUE);
-    EXPECT(climb_conv2d_f32(h, 0, 10, NULL, 0, mask, 1, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_conv2d_f32(h, 0, 10, NULL, 10, mask, 1, NULL, 10) == CLIMB_STATUS_SUCCESS); /* empty: no pointer read */
+    EXPECT(climb_conv2d_f32(h, 0, 10, NULL, 0, mask, 1, NULL, 0) == CLIMB_STATUS_INVALID_VALUE); /* ld checked first */
     EXPECT(cudaPeekAtLastError() == cudaSuccess);
     cudaFree(d);
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);

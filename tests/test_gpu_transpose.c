@@ -155,11 +155,14 @@ static void test_api(void)
                     EXPECT(climb_transpose_f32(h, rows, cols, fi, ld_in, fi + 1, ld_out) == CLIMB_STATUS_INVALID_VALUE);
                     EXPECT(climb_transpose_f32(h, rows, cols, (const float *)h_in, ld_in, fo, ld_out) ==
                            CLIMB_STATUS_INVALID_VALUE);
-                    EXPECT(climb_transpose_f32(h, 0, cols, NULL, 0, NULL, 0) == CLIMB_STATUS_SUCCESS);
+                    /* empty: the pointers are not looked at, the leading dimensions are (climb.h's order) */
+                    EXPECT(climb_transpose_f32(h, 0, cols, NULL, cols, NULL, 0) == CLIMB_STATUS_SUCCESS);
+                    EXPECT(climb_transpose_f32(h, 0, cols, NULL, 0, NULL, 0) == CLIMB_STATUS_INVALID_VALUE);
                 } else {
                     EXPECT(climb_transpose_f64(h, rows, cols, di, ld_in, di, ld_out) == CLIMB_STATUS_INVALID_VALUE);
                     EXPECT(climb_transpose_f64(h, rows, cols, di, ld_in, dout, 0) == CLIMB_STATUS_INVALID_VALUE);
-                    EXPECT(climb_transpose_f64(h, rows, 0, NULL, 0, NULL, 0) == CLIMB_STATUS_SUCCESS);
+                    EXPECT(climb_transpose_f64(h, rows, 0, NULL, 0, NULL, rows) == CLIMB_STATUS_SUCCESS);
+                    EXPECT(climb_transpose_f64(h, rows, 0, NULL, 0, NULL, 0) == CLIMB_STATUS_INVALID_VALUE);
                 }
                 EXPECT(cudaDeviceSynchronize() == cudaSuccess);
                 char *after = malloc(out_bytes + off * es), *poison = malloc(out_bytes + off * es);
