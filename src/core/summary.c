@@ -46,7 +46,7 @@ void climb_report_summary(const climb_report *r, FILE *f)
         fprintf(f, "(no summary: out of host memory)\n");
         return;
     }
-    fprintf(f, "%-12s %-30s %-34s %s\n", "workload", "best rung", "against", "% of roofline (median)");
+    fprintf(f, "%-12s %-30s %-48s %s\n", "workload", "best rung", "against", "% of roofline (median)");
     for (int i = 0; i < r->n_rows; i++) {
         const climb_workload *w = r->rows[i].w;
         int first = 1;
@@ -90,7 +90,7 @@ void climb_report_summary(const climb_report *r, FILE *f)
         const double m = median_of(roof, n_roof);
         if (isfinite(m))
             snprintf(roofline, sizeof roofline, "%.0f%%", m);
-        fprintf(f, "%-12s %-30s %-34s %s%s", w->name, best >= 0 ? w->rung(best)->name : "-", against, roofline,
+        fprintf(f, "%-12s %-30s %-48s %s%s", w->name, best >= 0 ? w->rung(best)->name : "-", against, roofline,
                 bad ? "" : "\n");
         if (bad)
             fprintf(f, "   (%d row%s wrong or failed)\n", bad, bad == 1 ? "" : "s");
