@@ -10,7 +10,7 @@
 function(climb_cuda_objects name)
   cmake_parse_arguments(A "RDC" "" "SOURCES;DLINK_WITH" ${ARGN})
   add_library(${name} OBJECT ${A_SOURCES})
-  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR}/include PRIVATE ${CMAKE_SOURCE_DIR}/src/core)
+  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR}/include PRIVATE ${CMAKE_SOURCE_DIR}/src/base)  # the generated build_info.c finds build_info.h
   target_link_libraries(${name} PUBLIC CUDA::cudart)
   set_target_properties(${name} PROPERTIES C_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden)
   if(CLIMB_HAVE_CUDNN)

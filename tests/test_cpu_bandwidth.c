@@ -2,7 +2,7 @@
  * arithmetic (work rounds of x = A x + B mod 2^32 as one a x + b), against the rounds done one by one. */
 #include <string.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/bandwidth.h"
 #include "testing.h"
 

@@ -10,7 +10,7 @@
 #include "workloads/bezier/reference.h"
 #include "core/harness.h"
 #include "workloads/bezier/bezier.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 static climb_bezier curve(float x0, float y0, float x1, float y1, float x2, float y2)

@@ -8,7 +8,7 @@
 
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "device/timing.h"
 #include "core/validate.h"
 #include "core/workload.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "io/parboil.h"
 #include "workloads/cutoff.h"
 #include "testing.h"

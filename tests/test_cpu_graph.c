@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "io/graph.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 static char dir[64];

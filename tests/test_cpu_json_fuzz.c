@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "io/json.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/wisdom.h"
 #include "workloads/reduce.h"
 #include "fuzz.h"

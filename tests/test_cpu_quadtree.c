@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "workloads/quadtree/reference.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/quadtree/quadtree.h"
 #include "testing.h"
 

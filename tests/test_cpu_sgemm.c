@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/sgemm.h"
 #include "testing.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/mtx.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/spmv/spmv.h"
 #include "spmv_fixture.h"
 #include "testing.h"

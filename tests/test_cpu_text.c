@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "io/text.h"
 #include "workloads/affine.h"
 #include "fuzz.h"

@@ -4,7 +4,7 @@
  * and size against the L2, and the defaults of each). */
 #include <string.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/transpose.h"
 #include "testing.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/json.h"
-#include "core/build_info.h"
+#include "base/build_info.h"
 #include "core/wisdom.h"
 #include "workloads/reduce.h"
 #include "workloads/transpose.h"

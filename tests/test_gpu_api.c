@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "climb.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/reduce.h"
 #include "testing.h"
 

@@ -11,7 +11,7 @@
 #include "climb.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "io/graph.h"
 #include "workloads/bfs.h"
 #include "test_plan.h"

@@ -9,7 +9,7 @@
 
 #include "climb.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "device/device.h"
 #include "workloads/cnn.h"
 #include "test_plan.h"

@@ -8,7 +8,7 @@
 
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/coalescing.h"
 #include "test_plan.h"
 #include "testing.h"

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/build_info.h"
+#include "base/build_info.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/tune.h"
 #include "lib/handle.h"
 #include "workloads/affine.h"

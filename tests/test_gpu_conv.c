@@ -10,7 +10,7 @@
 
 #include "climb.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "device/device.h"
 #include "io/pgm.h"
 #include "workloads/conv.h"

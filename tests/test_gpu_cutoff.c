@@ -11,7 +11,7 @@
 
 #include "climb.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "device/device.h"
 #include "io/molecule.h"
 #include "io/parboil.h"

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "climb.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/cnn.h"
 #include "workloads/conv.h"
 #include "workloads/dcs.h"

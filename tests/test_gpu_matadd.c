@@ -6,7 +6,7 @@
 
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/matadd.h"
 #include "test_plan.h"
 #include "testing.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "device/device.h"
-#include "device/occupancy_check.h"
+#include "lib/occupancy_check.h"
 #include "core/workload.h"
 #include "workloads/affine.h"
 #include "testing.h"

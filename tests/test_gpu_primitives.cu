@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "device/device_primitives.cuh"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 enum { OP_WARP_SUM, OP_WARP_MAX, OP_WARP_MIN, OP_WARP_INC, OP_WARP_EXC, OP_BLOCK_SUM, OP_BLOCK_MAX, OP_BLOCK_MIN,

@@ -8,7 +8,7 @@
 
 #include "climb.h"
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "device/device.h"
 #include "core/harness.h"
 #include "workloads/quadtree/quadtree.h"

@@ -10,7 +10,7 @@
 #include "climb.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/scan.h"
 #include "testing.h"
 

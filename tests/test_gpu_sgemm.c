@@ -12,7 +12,7 @@
 
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/sgemm.h"
 #include "test_plan.h"
 #include "testing.h"

@@ -9,7 +9,7 @@
 #include "climb.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/sort.h"
 #include "test_plan.h"
 #include "testing.h"

@@ -13,7 +13,7 @@
 #include "climb.h"
 #include "device/device.h"
 #include "core/harness.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "workloads/spmv/spmv.h"
 #include "spmv_fixture.h"
 #include "test_plan.h"

@@ -9,7 +9,7 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cmake --install "$build" --prefix "$prefix" >/dev/null || fail "install"
-for f in include/climb.h bin/climb; do [ -e "$prefix/$f" ] || fail "$f not installed"; done
+for f in include/climb.h include/climb_base.h include/climb_occupancy.h bin/climb; do [ -e "$prefix/$f" ] || fail "$f not installed"; done
 ls "$prefix"/lib*/libclimb.a "$prefix"/lib*/libclimb.so >/dev/null || fail "libraries not installed"
 pc=$(ls "$prefix"/lib*/pkgconfig/climb.pc) || fail "climb.pc not installed"
 [ -e "$(dirname "$pc")/climb-static.pc" ] || fail "climb-static.pc not installed"
@@ -102,7 +102,7 @@ fi
 
 # make uninstall: every file the install wrote is gone.
 cmake --build "$build" --target uninstall >/dev/null || fail "the uninstall target failed"
-for f in include/climb.h bin/climb; do [ ! -e "$prefix/$f" ] || fail "$f is still there after uninstall"; done
+for f in include/climb.h include/climb_base.h include/climb_occupancy.h bin/climb; do [ ! -e "$prefix/$f" ] || fail "$f is still there after uninstall"; done
 ! ls "$prefix"/lib*/libclimb.* "$prefix"/lib*/cmake/climb/climbConfig.cmake >/dev/null 2>&1 ||
     fail "libraries or the CMake package are still there after uninstall"
 echo "installed library: the README's shared and static builds, pkg-config --static and the CMake package link and run"

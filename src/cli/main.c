@@ -14,11 +14,11 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "../core/build_info.h"
+#include "../base/build_info.h"
 #include "../device/device.h"
 #include "../core/harness.h"
 #include "../core/report.h"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../io/text.h"
 #include "../core/tune.h"
 #include "../core/wisdom.h"

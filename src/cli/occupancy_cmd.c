@@ -10,7 +10,7 @@
 #include "climb.h"
 #include "../device/device.h"
 #include "cli.h"
-#include "../device/occupancy_check.h"
+#include "../lib/occupancy_check.h"
 #include "../core/report.h"
 #include "../core/workload.h"
 

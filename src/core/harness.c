@@ -2,7 +2,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 #include "../device/device.h"
-#include "../device/check.h"
+#include "../base/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "types.h"
+#include "../base/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 #include "../device/device.h"
 
 #include "../io/json.h"
-#include "build_info.h"
+#include "../base/build_info.h"
 
 #include <errno.h>
 #include <fcntl.h>

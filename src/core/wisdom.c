@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build_info.h"
-#include "climb.h"
+#include "../base/build_info.h"
+#include "climb_occupancy.h"
 #include "../io/json.h"
 #include "../io/text.h"
 

@@ -10,7 +10,7 @@
 #ifndef CLIMB_CORE_WORKLOAD_CUH
 #define CLIMB_CORE_WORKLOAD_CUH
 
-#include "types.h"
+#include "../base/types.h"
 #include "workload.h"
 
 template <climb_dtype T> struct climb_ctype;

@@ -19,7 +19,7 @@
 
 #include "../device/device.h"
 #include "options.h"
-#include "types.h"
+#include "../base/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* Measured ceilings: what this GPU really does for the simplest memory and arithmetic loops, so each
  * rung can be judged against the hardware it runs on rather than a datasheet. */
-#include "check.h"
+#include "../base/check.h"
 #include "device_primitives.cuh"
 #include "device.h"
 #include "timing.h"

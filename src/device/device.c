@@ -1,6 +1,6 @@
 #include "device.h"
-#include "check.h"
-#include "../core/build_info.h"
+#include "../base/check.h"
+#include "../base/build_info.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -8,14 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int climb_cuda_failed(cudaError_t err, const char *call, const char *file, int line)
-{
-    if (err == cudaSuccess)
-        return 0;
-    fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorName(err),
-            cudaGetErrorString(err));
-    return 1;
-}
 
 int climb_device_count(char *why, size_t whylen)
 {
@@ -121,16 +113,6 @@ int climb_device_query(int ordinal, climb_device_info *d)
     return 0;
 }
 
-int climb_host_oom(const char *fmt, ...)
-{
-    char what[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "climb: out of host memory for %s\n", what[0] ? what : "the case");
-    return -1;
-}
 
 int climb_device_alloc_offset(size_t bytes, size_t offset, void **alloc, void **p, const char *what)
 {
@@ -147,18 +129,6 @@ int climb_device_alloc_offset(size_t bytes, size_t offset, void **alloc, void **
     return 0;
 }
 
-int climb_host_memory_refuses(size_t bytes, const char *what)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
-        return 0; /* unknown: let malloc decide */
-    size_t total = (size_t)pages * (size_t)page;
-    if (bytes <= total / 2)
-        return 0;
-    fprintf(stderr, "climb: %s need %.1f GB of host memory; this machine has %.1f GB (at most half is used)\n", what,
-            bytes / 1e9, total / 1e9);
-    return 1;
-}
 
 int climb_grow_device_buffer(void **buf, size_t *have, size_t need)
 {

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
+#include "../base/host.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,9 +68,6 @@ void climb_nvml_line(const climb_nvml *s, char *buf, size_t len);
 /* Number of usable CUDA devices; 0 when there is no device or no driver (reason written to `why`). */
 int climb_device_count(char *why, size_t whylen);
 
-/* The one message for a host allocation that failed: "climb: out of host memory for WHAT" (WHAT from fmt, "the
- * case" when fmt is ""). Returns -1, for `return climb_host_oom(...)`. */
-int climb_host_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A device buffer of `bytes` whose start *p lies `offset` bytes past the start of its allocation *alloc (inputs made
  * misaligned on purpose), with 16 bytes to spare after the end (vector loads that round up): free *alloc. 0, or
  * -1 after printing why (out of device memory, with `what`), the runtime's error cleared. */
@@ -113,10 +112,6 @@ int climb_measure_ceilings(climb_device_info *d, unsigned extra);
  * so that bytes_read/read + bytes_written/write is the copy's own time for a copy. */
 double climb_write_gbs(double copy_gbs, double read_gbs);
 
-/* 1 (after printing why) if `bytes` of host memory for `what` are more than half of this machine's
- * physical memory. Checked before allocating, because with memory overcommit a huge malloc succeeds
- * and the process is killed only when the pages are touched. */
-int climb_host_memory_refuses(size_t bytes, const char *what);
 
 /* A device buffer of at least `need` bytes for a case's workspace: *buf (of *have bytes, NULL and 0 at first) is
  * kept when large enough, else freed and allocated again (contents not kept). 0, or -1 after printing why. */

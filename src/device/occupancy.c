@@ -3,7 +3,7 @@
  * shared memory into resident blocks per SM. The rules follow the CUDA occupancy calculator sheet (seeds
  * 000 and 001) for CC 1.x-6.x and the runtime's own model (cuda_occupancy.h in the toolkit) from 7.0 on;
  * docs/occupancy.md works through them. */
-#include "climb.h"
+#include "climb_occupancy.h"
 
 #include <limits.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 #include "timing.h"
 #include "device.h"
-#include "check.h"
+#include "../base/check.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/device.h"
-#include "../core/rng.h"
+#include "../base/host.h"
+#include "../base/rng.h"
 #include "text.h"
 
 static const char *const GEN_NAMES[CLIMB_GEN_KINDS] = {"poisson", "stencil27", "banded",    "random", "powerlaw",

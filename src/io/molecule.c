@@ -7,7 +7,7 @@
 
 #include "molecule.h"
 #include "text.h"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../base/checked.h"
 
 #define MOL_MAX_LINE 4096

@@ -30,13 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
 #include "../device/device_primitives.cuh"
 #include "../io/graph.h"
 #include "../io/mtx.h"
 #include "../io/text.h"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
 #include "bfs.h"
 

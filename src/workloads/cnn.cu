@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/cudnn_shared.h"
 #include "../device/device.h"
 #include "../device/gemm_tile.cuh"

@@ -29,9 +29,9 @@
 #include <string.h>
 #include <type_traits>
 
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/cudnn_shared.h"
 #include "../device/device.h"
 #include "../io/pgm.h"

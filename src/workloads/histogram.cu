@@ -25,9 +25,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../io/text.h"
 #include "../core/workload.cuh"
 #include "histogram.h"

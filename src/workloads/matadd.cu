@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/cublas_shared.h"
 #include "../device/device.h"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
 #include "matadd.h"
 

@@ -22,10 +22,10 @@
 #include <string.h>
 #include <type_traits>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
 #include "../device/device_primitives.cuh"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
 #include "scan.h"
 

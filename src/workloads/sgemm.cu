@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/cublas_shared.h"
 #include "../device/gemm_tile.cuh"
 #include "../device/device.h"
 #include "../device/device_primitives.cuh"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../device/timing.h"
 #include "../core/workload.cuh"
 #include "sgemm.h"

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
 #include "../device/device_primitives.cuh"
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
 #include "sort.h"
 

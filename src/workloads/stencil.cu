@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rng.h"
+#include "../base/rng.h"
 #include "../core/workload.cuh"
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
 #include "stencil.h"
 #include "../base/checked.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/check.h"
+#include "../base/check.h"
 #include "../device/device.h"
 #include "../device/device_primitives.cuh"
 #include "../core/workload.cuh"

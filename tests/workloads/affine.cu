@@ -19,9 +19,9 @@
 #include <cudnn.h>
 #endif
 
-#include "device/check.h"
+#include "base/check.h"
 #include "device/device.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "io/text.h"
 #include "core/validate.h"
 #include "core/workload.cuh"

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "reference.h"
-#include "../../device/check.h"
+#include "../../base/check.h"
 #include "../../device/device.h"
 #include "../../core/workload.cuh"
 #include "bezier.h"

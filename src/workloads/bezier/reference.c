@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "../../core/rng.h"
+#include "../../base/rng.h"
 
 void climb_bezier_generate(uint64_t seed, int set, climb_bezier *c, size_t n)
 {

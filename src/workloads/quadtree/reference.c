@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/rng.h"
+#include "../../base/rng.h"
 
 void climb_qt_points(uint64_t seed, int dist, float *x, float *y, size_t n)
 {

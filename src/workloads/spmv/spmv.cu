@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../device/check.h"
+#include "../../base/check.h"
 #include "../../device/device.h"
 #include "../../device/device_primitives.cuh"
 #include "../../io/graph.h"
-#include "../../core/rng.h"
+#include "../../base/rng.h"
 #include "../../io/text.h"
 #include "../../device/timing.h"
 #include "../../core/workload.cuh"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 
-#include "check.h"
+#include "../base/check.h"
 
 int climb_occupancy_check_kernel(const climb_device_info *dev, const climb_kernel_desc *d, climb_occ_check *out)
 {

@@ -1,5 +1,5 @@
 #include "types.h"
-#include "../base/checked.h"
+#include "checked.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Seeded random numbers for inputs: xoshiro256** seeded by splitmix64. The same seed gives the same
  * inputs on every machine, so a failure can be reproduced with --seed. */
-#ifndef CLIMB_CORE_RNG_H
-#define CLIMB_CORE_RNG_H
+#ifndef CLIMB_BASE_RNG_H
+#define CLIMB_BASE_RNG_H
 
 #include <stddef.h>
 #include <stdint.h>

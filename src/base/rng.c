@@ -1,5 +1,5 @@
 #include "rng.h"
-#include "../device/device.h"
+#include "host.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * type); the names the CLI accepts, the random fills, the exact and tolerance comparisons and the C++ type
  * mapping of the kernels (dtype.cuh) all follow from it. A shape is up to CLIMB_MAX_DIMS sizes whose names the
  * workload declares (n; rows,cols; m,n,k; nx,ny,nz). */
-#ifndef CLIMB_CORE_TYPES_H
-#define CLIMB_CORE_TYPES_H
+#ifndef CLIMB_BASE_TYPES_H
+#define CLIMB_BASE_TYPES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,12 +1,12 @@
 /* The calculator against the CUDA runtime on the current device: a kernel's real registers and shared
  * memory (from the compiled code), the calculator's prediction, and cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
-#ifndef CLIMB_DEVICE_OCCUPANCY_CHECK_H
-#define CLIMB_DEVICE_OCCUPANCY_CHECK_H
+#ifndef CLIMB_LIB_OCCUPANCY_CHECK_H
+#define CLIMB_LIB_OCCUPANCY_CHECK_H
 
 #include <stddef.h>
 
-#include "climb.h"
-#include "device.h"
+#include "climb_occupancy.h"
+#include "../device/device.h"
 #include "../core/workload.h"
 
 #ifdef __cplusplus

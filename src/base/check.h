@@ -1,7 +1,7 @@
 /* Error checking for the harness (CLI, tests, benchmarks). The library face (src/lib) maps errors to
  * climb_status instead and never prints. */
-#ifndef CLIMB_DEVICE_CHECK_H
-#define CLIMB_DEVICE_CHECK_H
+#ifndef CLIMB_BASE_CHECK_H
+#define CLIMB_BASE_CHECK_H
 
 #include <cuda_runtime_api.h>
 
