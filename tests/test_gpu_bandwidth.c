@@ -57,13 +57,13 @@ static void test_poisoned(void)
                 continue;
             }
             EXPECT(why == NULL);
-            EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0);
+            EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
             /* a byte of 255, or a word of the kernel's output: 0xFFFFFFFF */
-            EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 &&
+            EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1 &&
                            (strstr(msg, "= 255, expected") || strstr(msg, "= 4294967295, expected")), "%s %s: %s",
                        dirs[d], w->rung(r)->name, msg);
-            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s %s: %s", dirs[d], w->rung(r)->name, msg);
+            EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s %s: %s", dirs[d], w->rung(r)->name, msg);
         }
         climb_case_close(w, &oc);
         climb_opt_plan_free(&p, NULL);

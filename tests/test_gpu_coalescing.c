@@ -53,13 +53,13 @@ static void test_poisoned(void)
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
     const int flat = climb_find_rung(w, "float3_aos"), padded = climb_find_rung(w, "float4_padded");
     char msg[400];
-    EXPECT(w->prepare(oc.c, padded) == 0 && w->poison(oc.c) == 0);
-    EXPECT(w->verify(oc.c, flat, msg, sizeof msg) == 1 && strstr(msg, "out[0] = ") && strstr(msg, "nan") && strstr(msg, "wrong of 1001"));
-    EXPECT(w->verify(oc.c, padded, msg, sizeof msg) == 1 && strstr(msg, "nan"));
+    EXPECT(w->prepare(oc.c, padded) == 0 && climb_case_poison(w, oc.c) == 0);
+    EXPECT(climb_case_verify(w, oc.c, flat, msg, sizeof msg) == 1 && strstr(msg, "out[0] = ") && strstr(msg, "nan") && strstr(msg, "wrong of 1001"));
+    EXPECT(climb_case_verify(w, oc.c, padded, msg, sizeof msg) == 1 && strstr(msg, "nan"));
     EXPECT(w->refuses(oc.c, padded) == NULL);
-    EXPECT(w->run(oc.c, padded, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, padded, msg, sizeof msg) == 0, "%s", msg);
-    EXPECT(w->verify(oc.c, flat, msg, sizeof msg) == 1); /* the flat output was not written */
+    EXPECT(climb_case_run(w, oc.c, padded, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(climb_case_verify(w, oc.c, padded, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(climb_case_verify(w, oc.c, flat, msg, sizeof msg) == 1); /* the flat output was not written */
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
 

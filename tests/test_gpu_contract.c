@@ -95,10 +95,10 @@ static void test_reset(void)
     int r = climb_find_rung(w, "affine_in_place");
     EXPECT(r >= 0 && w->modifies(oc.c, r) != NULL && w->modifies(oc.c, climb_best_rung(w)) == NULL);
     char msg[300];
-    EXPECT(w->poison(oc.c) == 0 && w->reset(oc.c, 0) == 0 && w->run(oc.c, r, 0) == 0);
-    EXPECT(cudaDeviceSynchronize() == cudaSuccess && w->verify(oc.c, r, msg, sizeof msg) == 0);
-    EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1, "a second run without reset went unnoticed");
+    EXPECT(climb_case_poison(w, oc.c) == 0 && w->reset(oc.c, 0) == 0 && climb_case_run(w, oc.c, r, 0) == 0);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess && climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0);
+    EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "a second run without reset went unnoticed");
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
 }
@@ -239,13 +239,13 @@ static void test_references(void)
             /* Each mode sees a wrong result and a right one. */
             char msg[300];
             int r = climb_best_rung(w);
-            EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, r, msg, sizeof msg) == 1);
-            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s", msg);
+            EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1);
+            EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s", msg);
             /* The vendor's output is spot-checked before it is adopted: poisoned output fails. */
             if (cases[i].m == CLIMB_REF_VENDOR) {
                 char desc[300];
-                EXPECT(w->poison(oc.c) == 0 && w->reference(oc.c, CLIMB_REF_VENDOR, desc, sizeof desc) == 1);
+                EXPECT(climb_case_poison(w, oc.c) == 0 && w->reference(oc.c, CLIMB_REF_VENDOR, desc, sizeof desc) == 1);
                 EXPECT(strstr(desc, "the vendor's y[") != NULL);
             }
             climb_case_close(w, &oc);

@@ -55,9 +55,9 @@ static void test_notes(void)
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
     char msg[400];
     for (int r = 0; r < w->n_rungs; r++) {
-        EXPECT(w->poison(oc.c) == 0 && w->prepare(oc.c, r) == 0 && w->run(oc.c, r, 0) == 0 &&
+        EXPECT(climb_case_poison(w, oc.c) == 0 && w->prepare(oc.c, r) == 0 && climb_case_run(w, oc.c, r, 0) == 0 &&
                cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
         const char *note = w->rung_note(oc.c, r);
         climb_counts own, cs;
         w->counts(oc.c, &cs);

@@ -33,13 +33,13 @@ int main(void)
         EXPECT(climb_case_open(w, &o, &plan, &k, 0, &d, 0, &oc) == 0);
         EXPECT(strstr(oc.reference, "CPU sum") != NULL);
         char msg[256];
-        EXPECT(w->poison(oc.c) == 0);
-        EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1);
+        EXPECT(climb_case_poison(w, oc.c) == 0);
+        EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
         /* ...and the same case passes once a rung has run. */
         EXPECT(w->prepare(oc.c, best) == 0);
-        EXPECT(w->run(oc.c, best, 0) == 0);
+        EXPECT(climb_case_run(w, oc.c, best, 0) == 0);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+        EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
         climb_case_close(w, &oc);
         /* The vendor as the reference: CUB's sum checked against the CPU's. */
         o.reference = CLIMB_REF_VENDOR;

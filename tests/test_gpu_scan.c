@@ -44,15 +44,15 @@ static void test_poison_and_vendor(void)
         climb_open_case oc;
         EXPECT(climb_case_open(w, &o, &plan, &k, 0, &dev, 0, &oc) == 0);
         char msg[400];
-        EXPECT(w->prepare(oc.c, best) == 0 && w->poison(oc.c) == 0);
-        EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 100003"));
-        EXPECT(w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+        EXPECT(w->prepare(oc.c, best) == 0 && climb_case_poison(w, oc.c) == 0);
+        EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 100003"));
+        EXPECT(climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
         /* A copy of the input is not a scan: the bound's output fails the scan's check. */
         const int bound = climb_bound_rung(w);
-        EXPECT(w->run(oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT(w->verify(oc.c, bound, msg, sizeof msg) == 0);
-        EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1);
+        EXPECT(climb_case_run(w, oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(climb_case_verify(w, oc.c, bound, msg, sizeof msg) == 0);
+        EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
         climb_case_close(w, &oc);
         o.reference = CLIMB_REF_VENDOR;
         EXPECT(climb_case_open(w, &o, &plan, &k, 0, &dev, 0, &oc) == 0);

@@ -55,12 +55,12 @@ static void test_vendor_reference(const char *form)
         char msg[600];
         if (w->refuses(oc.c, r))
             continue;
-        EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0 && w->reset(oc.c, 0) == 0);
-        EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0 && w->reset(oc.c, 0) == 0);
+        EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
     }
     char msg[600];
-    EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, 1, msg, sizeof msg) == 1);
+    EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, 1, msg, sizeof msg) == 1);
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
 }

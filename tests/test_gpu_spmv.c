@@ -69,9 +69,9 @@ static int every_rung_on(const char *dir, const char *name, const char *text)
                 continue;
             }
             char msg[600] = "";
-            EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0);
-            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            const int bad = w->verify(oc.c, r, msg, sizeof msg);
+            EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+            EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            const int bad = climb_case_verify(w, oc.c, r, msg, sizeof msg);
             EXPECT_MSG(bad == 0, "%s %s %s: %s", name, climb_dtype_name(types[ti]), w->rung(r)->name, msg);
             verified += bad == 0;
         }
@@ -136,9 +136,9 @@ static void test_files(void)
         for (int r = 0; r < w->n_rungs; r++) {
             char msg[600] = "";
             EXPECT_MSG(w->refuses(oc.c, r) == NULL, "%s", w->rung(r)->name);
-            EXPECT(w->prepare(oc.c, r) == 0 && w->poison(oc.c) == 0);
-            EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            const int bad = w->verify(oc.c, r, msg, sizeof msg);
+            EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+            EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            const int bad = climb_case_verify(w, oc.c, r, msg, sizeof msg);
             EXPECT_MSG(bad == 0, "dense row, %s: %s", w->rung(r)->name, msg);
             verified += bad == 0;
         }
@@ -163,9 +163,9 @@ static void test_poisoned(void)
     EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
     const int best = climb_best_rung(w);
     char msg[600];
-    EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 20000 rows"));
-    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 20000 rows"));
+    EXPECT(w->prepare(oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
 }

@@ -46,16 +46,16 @@ static void test_failures_and_modes(void)
             EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
             EXPECT_MSG(!oc.ref_failed && strstr(oc.reference, modes[m].want), "%s", oc.reference);
             char msg[400];
-            EXPECT(w->poison(oc.c) == 0 && w->verify(oc.c, best, msg, sizeof msg) == 1);
+            EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
             EXPECT_MSG(strstr(msg, "out[") && strstr(msg, "nan, expected") && strstr(msg, "elements wrong"), "%s", msg);
-            EXPECT(w->verify(oc.c, bound, msg, sizeof msg) == 1 && strstr(msg, "copy[0][0] = ") && strstr(msg, "nan"));
-            EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
-            EXPECT(w->run(oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT_MSG(w->verify(oc.c, bound, msg, sizeof msg) == 0, "%s", msg);
+            EXPECT(climb_case_verify(w, oc.c, bound, msg, sizeof msg) == 1 && strstr(msg, "copy[0][0] = ") && strstr(msg, "nan"));
+            EXPECT(w->prepare(oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+            EXPECT(climb_case_run(w, oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT_MSG(climb_case_verify(w, oc.c, bound, msg, sizeof msg) == 0, "%s", msg);
             /* The copy is not a transpose: checked as one, it fails (the outputs are separate). */
-            EXPECT(w->poison(oc.c) == 0 && w->run(oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-            EXPECT(w->verify(oc.c, best, msg, sizeof msg) == 1);
+            EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_run(w, oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
             climb_case_close(w, &oc);
         }
     climb_opt_plan_free(&p, NULL);

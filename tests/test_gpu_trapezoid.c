@@ -52,14 +52,14 @@ static void test_errors(void)
                 if (w->refuses(oc.c, r))
                     continue;
                 char msg[300];
-                EXPECT(w->poison(oc.c) == 0);
-                EXPECT(w->verify(oc.c, r, msg, sizeof msg) == 1);
-                EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-                EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s", msg);
+                EXPECT(climb_case_poison(w, oc.c) == 0);
+                EXPECT(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1);
+                EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+                EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s", msg);
                 double v = 0, again = 1;
                 EXPECT(climb_trap_result(oc.c, &v) == 0);
                 if (w->rung(r)->kind == CLIMB_RUNG_BEST) { /* a fixed order: the same bits every run */
-                    EXPECT(w->run(oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+                    EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
                     EXPECT(climb_trap_result(oc.c, &again) == 0 && again == v);
                 }
                 printf("%-22s %-4s 2^%-4d %-24.17g %+.3e\n", w->rung(r)->name, t ? "f64" : "f32", s ? 30 : 20, v,

@@ -139,12 +139,12 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
     msg[0] = '\0';
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     /* The poison is written with blocking copies on the default stream: wait for them before s runs. */
-    if (w->poison(c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(c, s) != 0) ||
-        w->run(c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
+    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(c, s) != 0) ||
+        climb_case_run(w, c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
         snprintf(msg, len, "CUDA error (see above)");
         return -1;
     }
-    return w->verify(c, rung, msg, len);
+    return climb_case_verify(w, c, rung, msg, len);
 }
 
 const char *climb_case_too_large(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts,
@@ -200,7 +200,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         return -1;
     }
     climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev};
-    if (w->create(&p, &oc->c) != 0) {
+    if (climb_case_create(w, &p, &oc->c) != 0) {
         climb_case_close(w, oc);
         return -1;
     }
@@ -235,22 +235,22 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         mode = w->ref_cost && w->ref_cost(oc->c) > w->ref_cost_limit ? CLIMB_REF_VENDOR : CLIMB_REF_CPU;
     const char *fallback = NULL;
     int v = climb_vendor_rung(w);
-    if (mode == CLIMB_REF_VENDOR && (v < 0 || w->refuses(oc->c, v))) {
+    if (mode == CLIMB_REF_VENDOR && (v < 0 || climb_case_refuses(w, oc->c, v))) {
         mode = CLIMB_REF_SAMPLES;
         fallback = v < 0 ? "no vendor rung" : "the vendor rung does not take this case";
     }
     if (mode == CLIMB_REF_VENDOR) {
         /* The vendor rung's output, in the outputs, is what the workload spot-checks and adopts. */
         const char *changes = w->modifies ? w->modifies(oc->c, v) : NULL;
-        if ((w->prepare && w->prepare(oc->c, v) != 0) || w->poison(oc->c) != 0 ||
-            CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(oc->c, s) != 0) || w->run(oc->c, v, s) != 0 ||
-            CLIMB_FAILED(cudaStreamSynchronize(s))) {
+        if ((w->prepare && w->prepare(oc->c, v) != 0) || climb_case_poison(w, oc->c) != 0 ||
+            CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(oc->c, s) != 0) ||
+            climb_case_run(w, oc->c, v, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
             fprintf(stderr, "climb: %s: the vendor rung %s could not run for the reference\n", w->name, w->rung(v)->name);
             climb_case_close(w, oc);
             return -1;
         }
     }
-    int r = w->reference(oc->c, mode, oc->reference, sizeof oc->reference);
+    int r = climb_case_reference(w, oc->c, mode, oc->reference, sizeof oc->reference);
     if (mode == CLIMB_REF_VENDOR)
         release(w, oc->c, v);
     if (r < 0) {
@@ -270,7 +270,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
 void climb_case_close(const climb_workload *w, climb_open_case *oc)
 {
     if (oc->c)
-        w->destroy(oc->c);
+        climb_case_destroy(w, oc->c);
     free(oc->opts);
     memset(oc, 0, sizeof *oc);
 }
@@ -284,7 +284,7 @@ typedef struct {
 static int run_one(void *p, cudaStream_t s)
 {
     run_ctx *r = (run_ctx *)p;
-    return r->w->run(r->c, r->rung, s);
+    return climb_case_run(r->w, r->c, r->rung, s);
 }
 
 static int reset_one(void *p, cudaStream_t s)
@@ -387,7 +387,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     climb_timing_opts to = *o;
     to.wall = w->rung(rung)->host_part;
-    if (w->poison(c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
+    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
         climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");
         release(w, c, rung);
@@ -395,7 +395,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     }
     out->prepare_ms = prepare_ms;
     char m[256];
-    if ((v = w->verify(c, rung, m, sizeof m)) == 1)
+    if ((v = climb_case_verify(w, c, rung, m, sizeof m)) == 1)
         snprintf(msg, len, "wrong after repeated runs: %s", m);
     else if (v < 0)
         snprintf(msg, len, "CUDA error (see stderr)");
@@ -532,7 +532,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                 failures++;
                 continue;
             }
-            const char *why = w->refuses(oc.c, r);
+            const char *why = climb_case_refuses(w, oc.c, r);
             if (why) {
                 row->status = CLIMB_ROW_REFUSED;
                 snprintf(row->note, sizeof row->note, "%s", why);
@@ -692,7 +692,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
             for (int r = 0; r < w->n_rungs; r++) {
                 if (!rs.sel[r])
                     continue;
-                if (w->refuses(oc.c, r)) {
+                if (climb_case_refuses(w, oc.c, r)) {
                     refused++;
                     continue;
                 }

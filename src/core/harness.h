@@ -124,6 +124,18 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
                     climb_open_case *oc);
 void climb_case_close(const climb_workload *w, climb_open_case *oc);
 
+/* A case's hooks, whichever way the workload makes its cases (kit.c): create (the kit's, or w->create), destroy,
+ * poison (w->poison, or the declared outputs' bytes), run (w->run, or the rung's own launch, its error checked),
+ * verify (the kit's outputs downloaded first), the reference (the outputs downloaded first for VENDOR), and the
+ * refusal (the rung's own, then w->refuses). Tests reach a case through these too. */
+int climb_case_create(const climb_workload *w, const climb_case_params *p, climb_case **out);
+void climb_case_destroy(const climb_workload *w, climb_case *c);
+int climb_case_poison(const climb_workload *w, climb_case *c);
+int climb_case_run(const climb_workload *w, climb_case *c, int rung, cudaStream_t s);
+int climb_case_verify(const climb_workload *w, climb_case *c, int rung, char *msg, size_t len);
+int climb_case_reference(const climb_workload *w, climb_case *c, climb_ref_mode mode, char *desc, size_t len);
+const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung);
+
 /* NULL when a case of key k with option values opts passes w->case_refuses and fits the host memory by
  * w->case_bytes (or w has neither);
  * else why not, in buf ("n=2^62: ... need 36.9 EB of host memory; this machine has 25.3 GB (at most half is used)").

@@ -151,7 +151,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
             goto out;
         res->case_opts[ci] = climb_opt_values_dup(w->n_options, oc.opts);
         w->counts(oc.c, &res->counts[ci]);
-        const char *why = w->refuses(oc.c, res->rung);
+        const char *why = climb_case_refuses(w, oc.c, res->rung);
         if (why || oc.ref_failed) {
             climb_progress_break(&meter);
             fprintf(stderr, "climb: %s cannot be tuned on %s %s: %s\n", w->rung(res->rung)->name,

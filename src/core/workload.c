@@ -652,6 +652,53 @@ static void check_tuning(problems *p, const climb_workload *w)
     }
 }
 
+/* The case, one way or the other: the kit (case_size, buffers, init, fill, fini) or create and destroy by hand; a run
+ * for every rung (the workload's, or each row's launch); a poison (the workload's, or declared outputs). */
+static void check_case_kit(problems *p, const climb_workload *w)
+{
+    if (w->case_size && (w->create || w->destroy))
+        problem(p, "case_size (the kit) and create/destroy: one way or the other");
+    if (!w->case_size && (!w->create || !w->destroy))
+        problem(p, "no case: set case_size (the kit) or both create and destroy");
+    if (!w->case_size && (w->n_buffers || w->init || w->fill || w->fini))
+        problem(p, "buffers, init, fill and fini are the kit's: they need case_size");
+    if ((w->buffers != NULL) != (w->n_buffers > 0))
+        problem(p, "buffers and n_buffers go together");
+    int outputs = 0;
+    for (int i = 0; i < w->n_buffers; i++) {
+        const climb_buffer *b = &w->buffers[i];
+        const char *name = b->name ? b->name : "?";
+        if (!b->name || !b->name[0] || !b->bytes)
+            problem(p, "buffer %d needs a name and a bytes function", i);
+        if (!(b->flags & (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)) || b->flags >= 64)
+            problem(p, "buffer %s: flags name neither host nor device, or an unknown bit", name);
+        if ((b->flags & CLIMB_BUF_INPUT) && (b->flags & (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)) !=
+                                                 (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE))
+            problem(p, "buffer %s: an input is uploaded, so it needs a host copy and a device array", name);
+        if ((b->flags & CLIMB_BUF_OUTPUT) && !(b->flags & CLIMB_BUF_DEVICE))
+            problem(p, "buffer %s: an output is a device array", name);
+        if ((b->flags & CLIMB_BUF_OFFSET) && !(b->flags & CLIMB_BUF_DEVICE))
+            problem(p, "buffer %s: the offset moves a device array", name);
+        if (((b->flags & CLIMB_BUF_HOST) != 0) != (b->host_at != 0) ||
+            ((b->flags & CLIMB_BUF_DEVICE) != 0) != (b->device_at != 0))
+            problem(p, "buffer %s: a field for each of its host copy and device array, and none for what it lacks",
+                    name);
+        if (b->host_at && b->host_at + sizeof(void *) > w->case_size)
+            problem(p, "buffer %s: its host field lies past the case", name);
+        if (b->device_at && b->device_at + sizeof(void *) > w->case_size)
+            problem(p, "buffer %s: its device field lies past the case", name);
+        for (int j = 0; j < i; j++)
+            if (w->buffers[j].name && b->name && strcmp(w->buffers[j].name, b->name) == 0)
+                problem(p, "buffer %s declared twice", name);
+        outputs += (b->flags & CLIMB_BUF_OUTPUT) != 0;
+    }
+    if (!w->poison && !outputs)
+        problem(p, "no poison: give a poison hook or declare the outputs (CLIMB_BUF_OUTPUT)");
+    for (int r = 0; !w->run && r < w->n_rungs; r++)
+        if (!w->rung(r)->launch)
+            problem(p, "rung %s has no launch and the workload no run", w->rung(r)->name);
+}
+
 int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
 {
     problems p = {msg, len, 0, 0, w && w->name ? w->name : "?"};
@@ -712,9 +759,9 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     check_shapes(&p, "main_shapes", w->main_shapes, w->n_main_shapes, nd, 0);
     if ((w->main_shapes != NULL) != (w->n_main_shapes > 0))
         problem(&p, "main_shapes and n_main_shapes go together");
-    if (!w->create || !w->reference || !w->run || !w->poison || !w->verify || !w->counts || !w->destroy ||
-        !w->refuses)
-        problem(&p, "create, reference, refuses, run, poison, verify, counts and destroy are all needed");
+    if (!w->reference || !w->verify || !w->counts)
+        problem(&p, "reference, verify and counts are all needed");
+    check_case_kit(&p, w);
     if (w->modifies && !w->reset)
         problem(&p, "modifies without reset");
     if (w->ref_cost && !(w->ref_cost_limit > 0))

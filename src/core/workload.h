@@ -27,6 +27,8 @@ extern "C" {
 
 #define CLIMB_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
+
 /* ---- rungs ---- */
 
 typedef enum climb_rung_kind {
@@ -86,6 +88,12 @@ typedef struct climb_rung_info {
     int device_launches;       /* 1: its kernels launch kernels (dynamic parallelism). compute-sanitizer's racecheck
                                   and synccheck do not support that, so scripts/gpu-run.sh gives it memcheck alone;
                                   `climb list` and the reports say so */
+    /* The row's own run, for a workload without a run hook (the default run): every launch of one run of this
+     * rung on s; the harness checks the error it returns. NULL where the workload's run hook runs the rungs. */
+    cudaError_t (*launch)(climb_case *c, cudaStream_t s);
+    /* The row's own refusal, asked before the workload's refuses hook: NULL if this rung takes the case, else why
+     * not. NULL: the rung refuses nothing of its own. */
+    const char *(*refuses)(const climb_case *c);
 } climb_rung_info;
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */
@@ -140,7 +148,6 @@ typedef struct climb_case_params {
     const climb_device_info *dev;
 } climb_case_params;
 
-typedef struct climb_case climb_case;  /* a workload's own inputs, outputs, reference and workspaces */
 
 /* What a rung's prepare built for a case beside the case's own inputs (a converted sparse format, an analysis),
  * done once and untimed, so reported apart from the run: the device bytes it keeps and the wall time it took. */
@@ -148,6 +155,30 @@ typedef struct climb_setup {
     double bytes;                   /* device bytes the rung keeps for its runs (its format, its workspace) */
     double ms;                      /* milliseconds the build took (host work, copies, device kernels) */
 } climb_setup;
+
+/* ---- the case kit: what the harness does for every workload alike ---- */
+
+/* A buffer the workload declares in its table (w->buffers). The harness allocates it once the case's sizes are known
+ * (after init: a host copy and/or a device array, the host memory checked first, one out-of-memory message), uploads
+ * it after fill when it is an input, fills it with its poison before every run when it is an output, downloads it to
+ * its host copy before verify (and before a vendor reference) when it is an output with one, and frees it with the
+ * case. The pointers land in the case's own fields: host_at and device_at are offsetof(climb_case, field) of a
+ * pointer field (0: none; the case starts with its params, so 0 is never a pointer's). */
+enum {
+    CLIMB_BUF_HOST = 1,        /* a host copy */
+    CLIMB_BUF_DEVICE = 2,      /* a device array (16 spare bytes after it, for vector loads that round up) */
+    CLIMB_BUF_INPUT = 4,       /* fill writes the host copy; uploaded to the device array before the reference */
+    CLIMB_BUF_OUTPUT = 8,      /* poisoned before every run; its host copy (if any) downloaded before verify */
+    CLIMB_BUF_OFFSET = 16,     /* the device array starts p.offset elements (of the case's type) past its allocation */
+    CLIMB_BUF_ZERO = 32        /* zeroed when allocated (host and device) */
+};
+typedef struct climb_buffer {
+    const char *name;              /* for messages: "x", "the levels" */
+    unsigned flags;                /* CLIMB_BUF_* */
+    size_t (*bytes)(const climb_case *c); /* its size, from the case as init left it; 0: an empty buffer (no pointer) */
+    size_t host_at, device_at;     /* offsetof(climb_case, field), 0 for none */
+    unsigned char poison;          /* outputs: the byte every byte is set to before a run (0xFF: NaN, -1) */
+} climb_buffer;
 
 /* ---- tuning (experiment mode, `climb tune`) ---- */
 
@@ -257,7 +288,18 @@ typedef struct climb_workload {
      * dry run loads the file whole. */
     int (*peek)(const char *path, climb_shape *shape, char *desc, size_t desclen, char *err, size_t errlen);
 
-    /* Allocates the case and fills fresh random inputs from p->seed (or from a loaded file). 0, or -1 (printed). */
+    /* The case, one of two ways. The kit (case_size set): the harness allocates case_size zeroed bytes, whose first
+     * member must be `climb_case_params p` (it is set); calls init (sizes and derived fields; may be NULL), allocates
+     * the declared buffers, calls fill (inputs on the host, the reference's own data; may be NULL) and uploads the
+     * inputs; fini (may be NULL) frees what init, fill and prepare made beyond the buffers; the harness frees the
+     * buffers and the case. Or by hand: create allocates the case and its inputs, destroy frees it all. 0, or -1
+     * (printed). */
+    size_t case_size;
+    const climb_buffer *buffers;
+    int n_buffers;
+    int (*init)(climb_case *c);
+    int (*fill)(climb_case *c);
+    void (*fini)(climb_case *c);
     int (*create)(const climb_case_params *p, climb_case **out);
     /* One line describing the case's inputs (a generator's parameters); NULL for none. May be NULL. */
     const char *(*describe)(const climb_case *c);
@@ -291,9 +333,10 @@ typedef struct climb_workload {
     const char *(*modifies)(const climb_case *c, int rung);
     /* Restores the operands a run changes, on stream s. 0 or -1 (printed). Needed when modifies can say so. */
     int (*reset)(climb_case *c, cudaStream_t s);
-    /* One complete run of the rung on s (every launch it needs). 0 or -1 (printed). */
+    /* One complete run of the rung on s (every launch it needs). 0 or -1 (printed). NULL: each rung's own launch. */
     int (*run)(climb_case *c, int rung, cudaStream_t s);
-    /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). */
+    /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). NULL: the declared outputs'
+     * poison bytes. */
     int (*poison)(climb_case *c);
     /* Copies the outputs of the last run, a run of `rung`, back and compares every element (or the samples) with
      * the reference (a bound rung's with what it must produce): 0 right, 1 wrong (msg says how), -1 error
@@ -318,7 +361,7 @@ typedef struct climb_workload {
      * filtered image as a PGM), for `climb bench W --output FILE`: a user sees what the ladder computes. 0, or -1
      * with err ("path: why"). NULL: the workload's outputs are not something to look at as a file. */
     int (*save)(climb_case *c, int rung, const char *path, char *err, size_t errlen);
-    void (*destroy)(climb_case *c);
+    void (*destroy)(climb_case *c);  /* with create */
 
     /* The best rung's tunable parameters; NULL: nothing to tune. */
     const climb_tuning *tuning;
