@@ -106,6 +106,37 @@ static void test_stats(void)
     EXPECT(o.warmup > 0 && o.min_samples >= 10 && o.max_samples >= o.min_samples && !o.batch);
 }
 
+/* The one comparer: labels formatted only for the mismatches told, the first five, the count of what was checked. */
+static void test_compare(void)
+{
+    char msg[600];
+    climb_compare k;
+    climb_compare_begin(&k, msg, sizeof msg);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            climb_compare_close(&k, i * 10 + j + (i == 1 && j == 2 ? 0.5 : 0.0), i * 10 + j, 0.25, "C[%d][%d]", i, j);
+    EXPECT(climb_compare_end(&k) == 1);
+    EXPECT_MSG(strstr(msg, "C[1][2] = 12.5, expected 12 (tolerance 0.25)") && strstr(msg, "(1 of 12 elements wrong)"),
+               "%s", msg);
+    climb_compare_begin(&k, msg, sizeof msg);
+    EXPECT(climb_compare_close(&k, NAN, NAN, 0, "nan") == 1 && climb_compare_close(&k, INFINITY, INFINITY, 0, "inf") == 1);
+    EXPECT(climb_compare_close(&k, NAN, 1.0, 1e30, "q[%d]", 7) == 0); /* NaN is never close to a number */
+    EXPECT(climb_compare_close(&k, 1.0, NAN, 1e30, "q[%d]", 8) == 0);
+    for (int i = 0; i < 10; i++)
+        EXPECT(climb_compare_exact(&k, i, i == 3 || i > 5 ? i + 1 : i, "level of vertex %d", i) == (i != 3 && i <= 5));
+    climb_compare_fail(&k, "the padding C[%d][%d] was written", 2, 9);
+    EXPECT(climb_compare_end(&k) == 1);
+    EXPECT_MSG(strstr(msg, "q[7] = nan, expected 1") && strstr(msg, "level of vertex 3 = 3, expected 4") &&
+                   strstr(msg, "and 3 more") && strstr(msg, "(8 of 15 elements wrong)") && !strstr(msg, "padding"),
+               "%s", msg);
+    climb_compare_begin(&k, msg, sizeof msg);
+    EXPECT(climb_compare_end(&k) == 0 && msg[0] == '\0');
+    char tiny[10];
+    climb_compare_begin(&k, tiny, sizeof tiny);
+    climb_compare_exact(&k, 1, 2, "a very long label %s", "indeed");
+    EXPECT(climb_compare_end(&k) == 1 && strlen(tiny) < sizeof tiny);
+}
+
 static void test_validate(void)
 {
     char msg[512];
@@ -592,6 +623,7 @@ int main(void)
     test_rng();
     test_stats();
     test_validate();
+    test_compare();
     test_fill();
     test_shapes();
     test_many_dims();

@@ -1,6 +1,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,4 +112,72 @@ size_t climb_verify_close(climb_dtype t, const void *got, const double *want, co
     }
     finish(msg, msglen, used, bad, n);
     return bad;
+}
+
+void climb_compare_begin(climb_compare *k, char *msg, size_t len)
+{
+    k->msg = msg;
+    k->len = len;
+    k->used = 0;
+    k->checked = k->bad = 0;
+    if (msg && len)
+        msg[0] = '\0';
+}
+
+/* A mismatch: counted, and the first few told with their label. */
+static void mismatch(climb_compare *k, const char *label, va_list ap, const char *tail)
+{
+    if (k->bad++ >= CLIMB_MAX_LISTED_MISMATCHES)
+        return;
+    char item[400];
+    int n = vsnprintf(item, sizeof item, label, ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n < sizeof item)
+        snprintf(item + n, sizeof item - (size_t)n, "%s", tail);
+    append(k->msg, k->len, &k->used, item);
+}
+
+int climb_compare_close(climb_compare *k, double got, double want, double tol, const char *label, ...)
+{
+    k->checked++;
+    const int ok = isfinite(want) ? isfinite(got) && fabs(got - want) <= tol : (isnan(want) && isnan(got)) || got == want;
+    if (ok)
+        return 1;
+    char tail[120];
+    snprintf(tail, sizeof tail, " = %.9g, expected %.9g (tolerance %.3g)", got, want, tol);
+    va_list ap;
+    va_start(ap, label);
+    mismatch(k, label, ap, tail);
+    va_end(ap);
+    return 0;
+}
+
+int climb_compare_exact(climb_compare *k, long long got, long long want, const char *label, ...)
+{
+    k->checked++;
+    if (got == want)
+        return 1;
+    char tail[96];
+    snprintf(tail, sizeof tail, " = %lld, expected %lld", got, want);
+    va_list ap;
+    va_start(ap, label);
+    mismatch(k, label, ap, tail);
+    va_end(ap);
+    return 0;
+}
+
+void climb_compare_fail(climb_compare *k, const char *what, ...)
+{
+    k->checked++;
+    va_list ap;
+    va_start(ap, what);
+    mismatch(k, what, ap, "");
+    va_end(ap);
+}
+
+int climb_compare_end(climb_compare *k)
+{
+    finish(k->msg, k->len, k->used, k->bad, k->checked);
+    return k->bad > 0;
 }

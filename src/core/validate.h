@@ -25,6 +25,35 @@ size_t climb_verify_exact(climb_dtype t, const void *got, const void *want, size
 size_t climb_verify_close(climb_dtype t, const void *got, const double *want, const double *tol, double tol_scalar,
                           size_t n, char *msg, size_t msglen);
 
+/* ---- the one element-by-element comparer: every check of a workload's outputs (and the C API tests') ----
+ *
+ *     climb_compare k;
+ *     climb_compare_begin(&k, msg, msglen);
+ *     for (...) climb_compare_close(&k, got, want, tol, "C[%zu][%zu]", i, j);   // or _exact, _fail
+ *     return climb_compare_end(&k);                                            // 1 when any was wrong
+ *
+ * Each check counts one element; a mismatch is described in msg with its label (formatted only then), the first
+ * CLIMB_MAX_LISTED_MISMATCHES of them, and climb_compare_end adds "; and N more" and "(N of M wrong)". A sampled
+ * check is the same loop over the samples: M counts what was checked. */
+typedef struct climb_compare {
+    char *msg;
+    size_t len, used;
+    size_t checked, bad;
+} climb_compare;
+
+void climb_compare_begin(climb_compare *k, char *msg, size_t len);
+/* 1 when |got - want| <= tol (a non-finite want: got the same non-finite value); else 0, and the mismatch is told
+ * as "LABEL = got, expected want (tolerance tol)". */
+int climb_compare_close(climb_compare *k, double got, double want, double tol, const char *label, ...)
+    __attribute__((format(printf, 5, 6)));
+/* 1 when got == want; else 0, told as "LABEL = got, expected want". */
+int climb_compare_exact(climb_compare *k, long long got, long long want, const char *label, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A mismatch that is not a number against a number ("the padding C[1][7] was written"): counted and told. */
+void climb_compare_fail(climb_compare *k, const char *what, ...) __attribute__((format(printf, 2, 3)));
+/* Ends the comparison: 1 when any element was wrong (msg says which), else 0. */
+int climb_compare_end(climb_compare *k);
+
 #ifdef __cplusplus
 }
 #endif
