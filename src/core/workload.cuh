@@ -11,6 +11,7 @@
 #define CLIMB_CORE_WORKLOAD_CUH
 
 #include "../base/types.h"
+#include "validate.h"
 #include "workload.h"
 
 template <climb_dtype T> struct climb_ctype;

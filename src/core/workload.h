@@ -335,6 +335,9 @@ typedef struct climb_workload {
     int (*reset)(climb_case *c, cudaStream_t s);
     /* One complete run of the rung on s (every launch it needs). 0 or -1 (printed). NULL: each rung's own launch. */
     int (*run)(climb_case *c, int rung, cudaStream_t s);
+    /* 1 when the case has nothing to compute (an empty lattice or matrix): no rung launches anything for it, and
+     * verify still runs. NULL: every case runs. */
+    int (*empty)(const climb_case *c);
     /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). NULL: the declared outputs'
      * poison bytes. */
     int (*poison)(climb_case *c);

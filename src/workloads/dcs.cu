@@ -32,6 +32,7 @@
 #include "../io/molecule.h"
 #include "../io/text.h"
 #include "dcs.h"
+#include "../base/checked.h"
 
 /* ---------------------------------------------------------------- CPU reference */
 
@@ -305,18 +306,15 @@ struct climb_case {
     climb_case_params p;
     climb_dcs_lattice l;
     size_t points, n;
-    float *h_atoms;              /* 4 n: x, y, z, q */
-    float *d_atoms_alloc, *d_atoms, *d_out, *d_pad;
-    char *d_alloc;
+    float *h_atoms, *d_atoms;    /* 4 n: x, y, z, q (16-byte aligned, whatever the offset: float4 loads) */
+    float *h_out, *d_out;        /* the lattice, the offset's elements past its allocation */
+    float *d_pad;                /* padded's lattice of whole blocks (its prepare) */
     size_t pad_ld;
-    float *h_out;
     climb_ref_mode mode;
     double *ref, *tol;           /* CPU: every point; SAMPLES: the sampled points */
     size_t *samples, n_samples;
     climb_dcs_tuning tn;
 };
-
-typedef cudaError_t (*dcs_launch_fn)(climb_case *c, cudaStream_t s);
 
 static cudaError_t launch_scatter(climb_case *c, cudaStream_t s)
 {
@@ -425,39 +423,45 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return 0;
 }
 
-typedef struct dcs_rung {
-    climb_rung_info info;
-    dcs_launch_fn launch;
-} dcs_rung;
+/* The rows' own rules: the scatter rung's grid is atoms x slices (z on the grid's y); the others put y and z on the
+ * grid's y and z. */
+static const char *refuses_z(const climb_case *c)
+{
+    return c->l.nz > 65535 ? "nz below 65536 (the grid's y)" : NULL;
+}
+static const char *refuses_yz(const climb_case *c)
+{
+    return c->l.ny > 65535 || c->l.nz > 65535 ? "ny and nz below 65536 (the grid's y and z)" : NULL;
+}
 
-static const dcs_rung DCS_RUNGS[] = {
-    {.info = {.name = "scatter", .idea = "PMPP's first kernel: a thread per atom and slice, atomicAdd into every "
-                                         "point of the slice",
-              .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter},
-     .launch = launch_scatter},
-    {.info = {.name = "gather", .idea = "loop fission and interchange: a thread per point sums every atom, no atomics",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather},
-     .launch = launch_gather},
-    {.info = {.name = "const_atoms", .idea = "the atoms in constant memory, 4000 a launch: one broadcast read an atom",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_const},
-     .launch = launch_const},
-    {.info = {.name = "coarsened", .idea = "4 consecutive points a thread: dy^2 + dz^2 once an atom for all of them",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse},
-     .launch = launch_coarse},
-    {.info = {.name = "coalesced", .idea = "a thread's 4 points a warp's width apart: coalesced stores",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coalesced},
-     .launch = launch_coalesced},
-    {.info = {.name = "padded", .idea = "the lattice padded to whole blocks: no bounds check on a point",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_padded},
-     .launch = launch_padded},
-    {.info = {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), "
-                                              "coalesced coarsening, tuned points and rows; the atoms split in slices "
-                                              "where the lattice cannot fill the GPU",
-              .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+static const climb_rung_info DCS_RUNGS[] = {
+    {.name = "scatter", .idea = "PMPP's first kernel: a thread per atom and slice, atomicAdd into every point of the "
+                                "slice",
+     .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter, .launch = launch_scatter,
+     .refuses = refuses_z},
+    {.name = "gather", .idea = "loop fission and interchange: a thread per point sums every atom, no atomics",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather, .launch = launch_gather,
+     .refuses = refuses_yz},
+    {.name = "const_atoms", .idea = "the atoms in constant memory, 4000 a launch: one broadcast read an atom",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_const, .launch = launch_const,
+     .refuses = refuses_yz},
+    {.name = "coarsened", .idea = "4 consecutive points a thread: dy^2 + dz^2 once an atom for all of them",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse, .launch = launch_coarse,
+     .refuses = refuses_yz},
+    {.name = "coalesced", .idea = "a thread's 4 points a warp's width apart: coalesced stores",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_coalesced, .launch = launch_coalesced,
+     .refuses = refuses_yz},
+    {.name = "padded", .idea = "the lattice padded to whole blocks: no bounds check on a point",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_padded, .launch = launch_padded,
+     .refuses = refuses_yz},
+    {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), coalesced "
+                                     "coarsening, tuned points and rows; the atoms split in slices where the lattice "
+                                     "cannot fill the GPU",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best,
+     .refuses = refuses_yz},
 };
 
-static const climb_rung_info *dcs_rung_info(int i) { return &DCS_RUNGS[i].info; }
+static const climb_rung_info *dcs_rung_info(int i) { return &DCS_RUNGS[i]; }
 
 /* ---------------------------------------------------------------- options and tuning */
 
@@ -524,19 +528,12 @@ static int dcs_load(const char *path, void **data, climb_shape *shape, char *des
     return 0;
 }
 
-static void dcs_destroy(climb_case *c)
+static void dcs_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    cudaFree(c->d_atoms_alloc);
-    cudaFree(c->d_alloc);
     cudaFree(c->d_pad);
-    free(c->h_atoms);
-    free(c->h_out);
     free(c->ref);
     free(c->tol);
     free(c->samples);
-    free(c);
 }
 
 /* Generated atoms (see the `atoms` option): the lattice's box from its origin. */
@@ -549,13 +546,9 @@ static void make_atoms(climb_case *c, int kind, climb_rng *r)
     climb_atoms_generate(kind, c->n, lo, ext, l->h, r, c->h_atoms);
 }
 
-static int dcs_create(const climb_case_params *p, climb_case **out)
+static int dcs_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     const climb_atoms *file = (const climb_atoms *)p->opts[OPT_INPUT].data;
     c->l.nx = p->shape.d[0];
     c->l.ny = p->shape.d[1];
@@ -563,12 +556,8 @@ static int dcs_create(const climb_case_params *p, climb_case **out)
     c->n = file ? file->n : p->shape.d[3];
     c->l.h = (float)p->opts[OPT_SPACING].f;
     c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
-    c->points = c->l.nx * c->l.ny * c->l.nz;
-    c->tn.points = 2;
-    c->tn.block = 4;
-    if (c->n > INT32_MAX || c->l.nx > INT32_MAX) {
-        fprintf(stderr, "climb: dcs: more than 2^31 atoms or points along x\n");
-        free(c);
+    if (c->n > INT32_MAX || c->l.nx > INT32_MAX || !climb_mul3_fits(c->l.nx, c->l.ny, c->l.nz, &c->points)) {
+        fprintf(stderr, "climb: dcs: more than 2^31 atoms or points along x, or points past size_t\n");
         return -1;
     }
     /* a file's lattice is centred on its atoms; generated atoms fill the lattice's box from the origin 0 */
@@ -576,34 +565,34 @@ static int dcs_create(const climb_case_params *p, climb_case **out)
         const size_t nd = d == 0 ? c->l.nx : d == 1 ? c->l.ny : c->l.nz;
         c->l.origin[d] = file ? (float)((file->lo[d] + file->hi[d]) / 2 - c->l.h * (double)(nd ? nd - 1 : 0) / 2) : 0.0f;
     }
-    const size_t off = p->offset * sizeof(float);
-    if (climb_device_alloc_offset((c->points ? c->points : 1) * sizeof(float), off, (void **)&c->d_alloc,
-                                  (void **)&c->d_out, "the dcs lattice") != 0 ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_atoms_alloc, (c->n ? c->n : 1) * 4 * sizeof(float)))) {
-        dcs_destroy(c);
-        return -1;
-    }
-    c->d_atoms = c->d_atoms_alloc; /* float4 loads: the atoms stay 16-byte aligned whatever the offset */
-    c->h_atoms = (float *)malloc((c->n ? c->n : 1) * 4 * sizeof(float));
-    c->h_out = (float *)malloc((c->points ? c->points : 1) * sizeof(float));
-    if (!c->h_atoms || !c->h_out) {
-        climb_host_oom("the dcs case");
-        dcs_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+static int dcs_fill(climb_case *c)
+{
+    const climb_atoms *file = (const climb_atoms *)c->p.opts[OPT_INPUT].data;
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
+    climb_rng_seed(&rng, c->p.seed);
     if (file)
         memcpy(c->h_atoms, file->xyzq, c->n * 4 * sizeof(float));
     else
-        make_atoms(c, p->opts[OPT_ATOMS].choice, &rng);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_atoms, c->h_atoms, c->n * 4 * sizeof(float), cudaMemcpyHostToDevice))) {
-        dcs_destroy(c);
-        return -1;
-    }
-    *out = c;
+        make_atoms(c, c->p.opts[OPT_ATOMS].choice, &rng);
     return 0;
 }
+
+/* At least one element each, so that a kernel's pointer is never NULL. */
+static size_t atom_bytes(const climb_case *c) { return (c->n ? c->n : 1) * 4 * sizeof(float); }
+static size_t lattice_bytes(const climb_case *c) { return (c->points ? c->points : 1) * sizeof(float); }
+
+static const climb_buffer DCS_BUFFERS[] = {
+    {.name = "atoms", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT, .bytes = atom_bytes,
+     .host_at = offsetof(climb_case, h_atoms), .device_at = offsetof(climb_case, d_atoms)},
+    {.name = "lattice", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = lattice_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out),
+     .poison = 0xFF},
+};
+
+static int dcs_empty(const climb_case *c) { return c->points == 0; }
 
 static const char *dcs_describe(const climb_case *c)
 {
@@ -654,13 +643,6 @@ static int dcs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 
 static double dcs_ref_cost(const climb_case *c) { return (double)c->points * (double)c->n; }
 
-static const char *dcs_refuses(const climb_case *c, int rung)
-{
-    if (c->l.nz > 65535 || (DCS_RUNGS[rung].launch != launch_scatter && c->l.ny > 65535))
-        return "ny and nz below 65536 (the grid's y and z)";
-    return NULL;
-}
-
 static int dcs_prepare(climb_case *c, int rung)
 {
     if (DCS_RUNGS[rung].launch == launch_padded && !c->d_pad) {
@@ -687,47 +669,19 @@ static void dcs_release(climb_case *c, int rung)
     }
 }
 
-static int dcs_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->points == 0)
-        return 0;
-    CLIMB_CHECK(DCS_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-static int dcs_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, (c->points ? c->points : 1) * sizeof(float)));
-    return 0;
-}
-
+/* The lattice (downloaded by the harness) at every point, or the samples, within each one's tolerance. */
 static int dcs_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    msg[0] = '\0';
-    if (c->points == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    for (size_t s = 0; s < c->n_samples; s++) {
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t s = 0; s < c->n_samples && c->points; s++) {
         const size_t idx = c->samples ? c->samples[s] : s;
-        if (!(fabs(c->h_out[idx] - c->ref[s]) <= c->tol[s])) {
-            if (bad < 3) {
-                size_t i, j, k;
-                point_of(c, idx, &i, &j, &k);
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sV(%zu, %zu, %zu) = %.9g, expected %.9g", used ? "; " : "", i, j,
-                         k, c->h_out[idx], c->ref[s]);
-            }
-            bad++;
-        }
+        size_t i, j, z;
+        point_of(c, idx, &i, &j, &z);
+        climb_compare_close(&k, c->h_out[idx], c->ref[s], c->tol[s], "V(%zu, %zu, %zu)", i, j, z);
     }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 static void dcs_counts(const climb_case *c, climb_counts *out)
@@ -757,13 +711,13 @@ static int dcs_save(climb_case *c, int rung, const char *path, char *err, size_t
                              {c->l.h, c->l.h, c->l.h}};
     char comment[300];
     snprintf(comment, sizeof comment, "climb dcs %s: Coulomb potential sum q / r (e/A), %zu atoms, exclusion %g A",
-             DCS_RUNGS[rung].info.name, c->n, c->l.exclusion);
+             DCS_RUNGS[rung].name, c->n, c->l.exclusion);
     return climb_dx_write(path, &g, c->h_out, comment, err, errlen);
 }
 
 static void dcs_set_tuning(climb_case *c, const int *values) { climb_dcs_set_tuning(&c->tn, values); }
 
-/* nx ny nz atoms: the seed's 2-D slice in 3-D, Parboil-like sizes. */
+/* nx ny nz atoms: the book's 2-D slice in 3-D, Parboil-like sizes. */
 static const climb_shape DCS_BENCH_SHAPES[] = {CLIMB_SHAPE4(256, 256, 16, 4000), CLIMB_SHAPE4(128, 128, 128, 1000),
                                                CLIMB_SHAPE4(100, 99, 7, 10007)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
@@ -794,7 +748,6 @@ extern "C" const climb_workload climb_dcs_workload = {
     .title = "Direct Coulomb summation on a 3-D lattice (f32)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
                 "(scatter, gather, constant memory, coarsening, coalescing, padding)",
-    .command = NULL,
     .dims = {"nx", "ny", "nz", "atoms"},
     .shape_format = "{nx}x{ny}x{nz}, {atoms} atoms",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
@@ -815,30 +768,28 @@ extern "C" const climb_workload climb_dcs_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(DCS_RUNGS),
     .rung = dcs_rung_info,
-    .published = NULL,
     .sweeps = DCS_SWEEPS,
     .n_sweeps = CLIMB_COUNT(DCS_SWEEPS),
     .load = dcs_load,
     .unload = climb_pqr_unload,
-    .create = dcs_create,
+    .case_size = sizeof(climb_case),
+    .buffers = DCS_BUFFERS,
+    .n_buffers = CLIMB_COUNT(DCS_BUFFERS),
+    .init = dcs_init,
+    .fill = dcs_fill,
+    .fini = dcs_fini,
     .describe = dcs_describe,
     .reference = dcs_reference,
     .ref_cost = dcs_ref_cost,
     .ref_cost_limit = 2e8,
     .case_bytes = dcs_case_bytes,
-    .refuses = dcs_refuses,
     .prepare = dcs_prepare,
     .setup = dcs_setup,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = dcs_run,
-    .poison = dcs_poison,
+    .empty = dcs_empty,
     .verify = dcs_verify,
     .counts = dcs_counts,
-    .rung_counts = NULL,
     .release = dcs_release,
     .save = dcs_save,
-    .destroy = dcs_destroy,
     .tuning = &DCS_TUNING,
     .set_tuning = dcs_set_tuning,
 };
