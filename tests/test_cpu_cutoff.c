@@ -8,7 +8,7 @@
 
 #include "base/rng.h"
 #include "io/parboil.h"
-#include "workloads/cutoff.h"
+#include "workloads/cutoff/cutoff.h"
 #include "testing.h"
 
 static void test_hand_worked(void)

@@ -15,7 +15,7 @@
 #include "device/device.h"
 #include "io/molecule.h"
 #include "io/parboil.h"
-#include "workloads/cutoff.h"
+#include "workloads/cutoff/cutoff.h"
 #include "test_plan.h"
 #include "testing.h"
 

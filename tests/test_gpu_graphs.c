@@ -28,7 +28,7 @@
 #include "workloads/cnn.h"
 #include "workloads/conv.h"
 #include "workloads/dcs.h"
-#include "workloads/cutoff.h"
+#include "workloads/cutoff/cutoff.h"
 #include "workloads/mriq.h"
 #include "workloads/bezier/bezier.h"
 #include "workloads/sort.h"

@@ -29,7 +29,7 @@ size_t climb_verify_close(climb_dtype t, const void *got, const double *want, co
  *
  *     climb_compare k;
  *     climb_compare_begin(&k, msg, msglen);
- *     for (...) climb_compare_close(&k, got, want, tol, "C[%zu][%zu]", i, j);   // or _exact, _fail
+ *     for (...) climb_compare_close(&k, got, want, tol, "C[%zu][%zu]", i, j);   // or _exact, _check
  *     return climb_compare_end(&k);                                            // 1 when any was wrong
  *
  * Each check counts one element; a mismatch is described in msg with its label (formatted only then), the first
@@ -49,8 +49,9 @@ int climb_compare_close(climb_compare *k, double got, double want, double tol, c
 /* 1 when got == want; else 0, told as "LABEL = got, expected want". */
 int climb_compare_exact(climb_compare *k, long long got, long long want, const char *label, ...)
     __attribute__((format(printf, 4, 5)));
-/* A mismatch that is not a number against a number ("the padding C[1][7] was written"): counted and told. */
-void climb_compare_fail(climb_compare *k, const char *what, ...) __attribute__((format(printf, 2, 3)));
+/* An element checked by the caller's own rule: counted; when ok is 0 a mismatch, told as WHAT ("the padding C[1][7]
+ * was written", "V(1, 2, 3) = 0.5, expected 0"). Returns ok. */
+int climb_compare_check(climb_compare *k, int ok, const char *what, ...) __attribute__((format(printf, 3, 4)));
 /* Ends the comparison: 1 when any element was wrong (msg says which), else 0. */
 int climb_compare_end(climb_compare *k);
 

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "handle.h"
-#include "../workloads/cutoff.h"
+#include "../workloads/cutoff/cutoff.h"
 
 climb_status climb_coulomb_cutoff_f32(climb_handle h, const float *d_atoms, size_t n_atoms,
                                       const climb_lattice_desc *lattice, float cutoff, float *d_out)

@@ -33,585 +33,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/rng.h"
-#include "../core/workload.cuh"
-#include "../base/check.h"
-#include "../device/device.h"
-#include "../device/device_primitives.cuh"
-#include "../io/molecule.h"
-#include "../io/parboil.h"
-#include "../io/text.h"
+#include "../../base/rng.h"
+#include "../../core/workload.cuh"
+#include "../../base/check.h"
+#include "../../device/device.h"
+#include "../../device/device_primitives.cuh"
+#include "../../io/molecule.h"
+#include "../../io/parboil.h"
+#include "../../io/text.h"
 #include "cutoff.h"
+#include "../../base/checked.h"
 
-/* ---------------------------------------------------------------- geometry, shared by host and device */
-
-typedef struct cut_grid {
-    int nx, ny, nz;
-    float h, ox, oy, oz;
-    float c2, inv_c2, e2;
-    int bx, by, bz, margin;
-    float side, inv_side;
-} cut_grid;
-
-/* The bin of an atom, in float arithmetic (the host's count of examined atoms and the kernels agree), or -1. */
-__host__ __device__ __forceinline__ int64_t cut_bin(const cut_grid &g, float x, float y, float z, float q)
-{
-    if (q == 0.0f)
-        return -1;
-    const float fx = (x - g.ox) * g.inv_side, fy = (y - g.oy) * g.inv_side, fz = (z - g.oz) * g.inv_side;
-    const float m = (float)g.margin;
-    if (!(fx >= -m && fx < (float)(g.bx - g.margin) && fy >= -m && fy < (float)(g.by - g.margin) && fz >= -m &&
-          fz < (float)(g.bz - g.margin)))
-        return -1;
-    const int ix = (int)floorf(fx) + g.margin, iy = (int)floorf(fy) + g.margin, iz = (int)floorf(fz) + g.margin;
-    return ((int64_t)iz * g.by + iy) * g.bx + ix;
-}
-
-/* The bins of pencil p (0 .. (2 margin + 1)^2) of region (rx, ry, rz): the bins along x in [lo, hi] of row
- * (dy, dz) = (p % w - margin, p / w - margin) that may hold an atom within the cutoff of a point of the region (the
- * region's points to a bin d bins away are at least (|d| - 1) side apart on that axis). 0 when the row is too far. */
-__host__ __device__ __forceinline__ int cut_pencil(const cut_grid &g, int rx, int ry, int rz, int p, int64_t *lo,
-                                                   int64_t *hi)
-{
-    const int w = 2 * g.margin + 1, dy = p % w - g.margin, dz = p / w - g.margin;
-    const float gy = (float)max(0, abs(dy) - 1) * g.side, gz = (float)max(0, abs(dz) - 1) * g.side;
-    const float rem = g.c2 - gy * gy - gz * gz;
-    if (!(rem > 0.0f))
-        return 0;
-    const int dmax = min(g.margin, 1 + (int)(sqrtf(rem) * g.inv_side));
-    const int64_t b = ((int64_t)(rz + g.margin + dz) * g.by + (ry + g.margin + dy)) * g.bx + rx + g.margin;
-    *lo = b - dmax;
-    *hi = b + dmax;
-    return 1;
-}
-
-static cut_grid grid_of(const climb_cutoff_lattice *l, const climb_cutoff_bins *b)
-{
-    cut_grid g;
-    g.nx = (int)l->nx;
-    g.ny = (int)l->ny;
-    g.nz = (int)l->nz;
-    g.h = l->h;
-    g.ox = l->origin[0];
-    g.oy = l->origin[1];
-    g.oz = l->origin[2];
-    g.c2 = l->cutoff * l->cutoff;
-    g.inv_c2 = 1.0f / g.c2;
-    g.e2 = l->exclusion * l->exclusion;
-    g.bx = b->bx;
-    g.by = b->by;
-    g.bz = b->bz;
-    g.margin = b->margin;
-    g.side = b->side;
-    g.inv_side = b->inv_side;
-    return g;
-}
-
-static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
-
-extern "C" int climb_cutoff_bins_of(const climb_cutoff_lattice *l, climb_cutoff_bins *b, char *err, size_t errlen)
-{
-    b->side = (float)CLIMB_CUTOFF_BIN * l->h;
-    b->inv_side = 1.0f / b->side;
-    const double m = ceil((double)l->cutoff / b->side);
-    const double nb[3] = {(double)cdiv(l->nx, CLIMB_CUTOFF_BIN) + 2 * m, (double)cdiv(l->ny, CLIMB_CUTOFF_BIN) + 2 * m,
-                          (double)cdiv(l->nz, CLIMB_CUTOFF_BIN) + 2 * m};
-    if (m > 4096 || nb[0] * nb[1] * nb[2] > (double)(1 << 28)) {
-        snprintf(err, errlen, "the bins around the lattice would be %.3g (cutoff %g Å over bins of %g Å, %.0f of them "
-                              "beyond each side): at most 2^28; raise the spacing or lower the cutoff",
-                 nb[0] * nb[1] * nb[2], l->cutoff, b->side, m);
-        return -1;
-    }
-    b->margin = (int)m;
-    b->bx = (int)nb[0];
-    b->by = (int)nb[1];
-    b->bz = (int)nb[2];
-    b->count = (size_t)b->bx * b->by * b->bz;
-    return 0;
-}
-
-extern "C" int64_t climb_cutoff_bin_of(const climb_cutoff_lattice *l, const climb_cutoff_bins *b, const float *xyzq)
-{
-    const cut_grid g = grid_of(l, b);
-    return cut_bin(g, xyzq[0], xyzq[1], xyzq[2], xyzq[3]);
-}
-
-/* ---------------------------------------------------------------- CPU reference */
-
-extern "C" int climb_cutoff_cells_build(climb_cutoff_cells *cc, const climb_cutoff_lattice *l, const float *xyzq,
-                                        size_t n)
-{
-    memset(cc, 0, sizeof *cc);
-    cc->side = l->cutoff;
-    const double ext[3] = {l->h * (double)(l->nx ? l->nx - 1 : 0), l->h * (double)(l->ny ? l->ny - 1 : 0),
-                           l->h * (double)(l->nz ? l->nz - 1 : 0)};
-    size_t cells = 1;
-    for (int d = 0; d < 3; d++) {
-        cc->lo[d] = l->origin[d] - l->cutoff;
-        cc->n[d] = (size_t)floor((ext[d] + 2.0 * l->cutoff) / cc->side) + 1;
-        cells *= cc->n[d];
-    }
-    size_t *cell_of = (size_t *)malloc((n ? n : 1) * sizeof(size_t));
-    cc->start = (size_t *)calloc(cells + 1, sizeof(size_t));
-    if (!cell_of || !cc->start) {
-        free(cell_of);
-        climb_cutoff_cells_free(cc);
-        return climb_host_oom("the cutoff reference's cells");
-    }
-    size_t kept = 0;
-    for (size_t a = 0; a < n; a++) {
-        const float *p = xyzq + 4 * a;
-        cell_of[a] = SIZE_MAX;
-        if (p[3] == 0)
-            continue;
-        size_t idx[3];
-        int inside = 1;
-        for (int d = 0; d < 3; d++) {
-            const double f = floor((p[d] - cc->lo[d]) / cc->side);
-            inside &= f >= 0 && f < (double)cc->n[d];
-            idx[d] = inside ? (size_t)f : 0;
-        }
-        if (!inside)
-            continue;
-        cell_of[a] = (idx[2] * cc->n[1] + idx[1]) * cc->n[0] + idx[0];
-        cc->start[cell_of[a] + 1]++;
-        kept++;
-    }
-    for (size_t i = 0; i < cells; i++)
-        cc->start[i + 1] += cc->start[i];
-    cc->xyzq = (float *)malloc((kept ? kept : 1) * 4 * sizeof(float));
-    size_t *fill = (size_t *)malloc((cells ? cells : 1) * sizeof(size_t));
-    if (!cc->xyzq || !fill) {
-        free(cell_of);
-        free(fill);
-        climb_cutoff_cells_free(cc);
-        return climb_host_oom("the cutoff reference's cells");
-    }
-    memcpy(fill, cc->start, cells * sizeof(size_t));
-    for (size_t a = 0; a < n; a++)
-        if (cell_of[a] != SIZE_MAX)
-            memcpy(cc->xyzq + 4 * fill[cell_of[a]]++, xyzq + 4 * a, 4 * sizeof(float));
-    free(fill);
-    free(cell_of);
-    return 0;
-}
-
-extern "C" void climb_cutoff_cells_free(climb_cutoff_cells *cc)
-{
-    free(cc->start);
-    free(cc->xyzq);
-    memset(cc, 0, sizeof *cc);
-}
-
-extern "C" void climb_cutoff_ref_at(const climb_cutoff_cells *cc, const climb_cutoff_lattice *l, size_t i, size_t j,
-                                    size_t k, climb_cutoff_ref *out)
-{
-    memset(out, 0, sizeof *out);
-    const double p[3] = {l->origin[0] + (double)l->h * (double)i, l->origin[1] + (double)l->h * (double)j,
-                         l->origin[2] + (double)l->h * (double)k};
-    const double c2 = (double)l->cutoff * l->cutoff, e2 = (double)l->exclusion * l->exclusion;
-    const double coord = 4 * 0x1p-24 * (fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + 1e-30);
-    size_t lo[3], hi[3];
-    for (int d = 0; d < 3; d++) {
-        const double f = floor((p[d] - cc->lo[d]) / cc->side);
-        lo[d] = f < 1 ? 0 : (size_t)f - 1;
-        hi[d] = f + 1 >= (double)cc->n[d] - 1 ? cc->n[d] - 1 : (size_t)f + 1;
-    }
-    double sum = 0, mag = 0, rel = 0, deriv = 0, slack = 0;
-    for (size_t z = lo[2]; z <= hi[2]; z++)
-        for (size_t y = lo[1]; y <= hi[1]; y++) {
-            const size_t row = (z * cc->n[1] + y) * cc->n[0];
-            for (size_t a = cc->start[row + lo[0]]; a < cc->start[row + hi[0] + 1]; a++) {
-                const float *at = cc->xyzq + 4 * a;
-                const double dx = p[0] - at[0], dy = p[1] - at[1], dz = p[2] - at[2];
-                const double r2 = dx * dx + dy * dy + dz * dz, q = at[3];
-                if (fabs(r2 - e2) <= 1e-5 * e2)
-                    out->maybe_zero = 1;
-                else if (r2 < e2)
-                    out->zero = 1;
-                if (r2 >= c2 * (1 + 1e-5))
-                    continue;
-                const double r = sqrt(r2), s = 1 - r2 / c2, t = q / r * s * s;
-                if (r2 > c2 * (1 - 1e-5)) { /* on the cutoff: counted or not by a float computation */
-                    slack += fabs(q) / r * 4e-10;
-                    continue;
-                }
-                out->within++;
-                if (r2 < e2 * (1 - 1e-5))
-                    continue;
-                sum += t;
-                mag += fabs(t);
-                rel += fabs(q) * s / r;
-                deriv += fabs(q) * (1 / r2 + 4 / c2);
-            }
-        }
-    out->v = sum;
-    out->tol = 1.01 * ((double)out->within + 8) * 0x1p-24 * mag + 16 * 0x1p-24 * rel + coord * deriv + slack;
-}
-
-extern "C" int climb_cutoff_ref_ok(const climb_cutoff_ref *r, float v)
-{
-    if (r->zero)
-        return v == 0.0f;
-    return (r->maybe_zero && v == 0.0f) || fabs((double)v - r->v) <= r->tol;
-}
-
-/* ---------------------------------------------------------------- kernels */
-
-/* One atom at squared distance r2 from a point: its smoothed term added when exclusion <= r < cutoff (one MUFU.RSQ,
- * computed for every pair examined), and the point marked when a charged atom is inside the exclusion distance. */
-__device__ __forceinline__ void cut_eval(float r2, float q, const cut_grid &g, float &acc, bool &ex)
-{
-    const float s = fmaf(-r2, g.inv_c2, 1.0f);
-    const float t = q * climb_rsqrt_ftz(r2) * (s * s); /* r2 >= e2 >= 10^-6 where used: never subnormal */
-    acc += (r2 < g.c2 && r2 >= g.e2) ? t : 0.0f;
-    ex = ex || (r2 < g.e2 && q != 0.0f);
-}
-
-/* direct: dcs's best loop with the cutoff test (2 points a thread 32 apart along x, 4 rows a block, the atoms
- * staged through shared memory): every atom for every point. */
-#define CUT_DIRECT_P 2
-#define CUT_DIRECT_ROWS 4
-__global__ void __launch_bounds__(32 * CUT_DIRECT_ROWS) cut_direct_kernel(const float4 *__restrict__ atoms, int n,
-                                                                          float *out, cut_grid g)
-{
-    constexpr int T = 32 * CUT_DIRECT_ROWS, P = CUT_DIRECT_P;
-    __shared__ float4 tile[T];
-    const int t = threadIdx.y * 32 + threadIdx.x;
-    const int i0 = blockIdx.x * 32 * P + threadIdx.x, j = blockIdx.y * CUT_DIRECT_ROWS + threadIdx.y, k = blockIdx.z;
-    const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
-    float px[P], acc[P];
-    bool ex[P];
-#pragma unroll
-    for (int p = 0; p < P; p++) {
-        px[p] = g.ox + g.h * (i0 + p * 32);
-        acc[p] = 0.0f;
-        ex[p] = false;
-    }
-    for (int a0 = 0; a0 < n; a0 += T) {
-        const int m = min(T, n - a0);
-        __syncthreads();
-        if (t < m)
-            tile[t] = atoms[a0 + t];
-        __syncthreads();
-        for (int a = 0; a < m; a++) {
-            const float4 at = tile[a];
-            const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
-#pragma unroll
-            for (int p = 0; p < P; p++) {
-                const float dx = px[p] - at.x;
-                cut_eval(fmaf(dx, dx, dyz), at.w, g, acc[p], ex[p]);
-            }
-        }
-    }
-    if (j >= g.ny)
-        return;
-    float *o = out + ((size_t)k * g.ny + j) * g.nx;
-#pragma unroll
-    for (int p = 0; p < P; p++)
-        if (i0 + p * 32 < g.nx)
-            o[i0 + p * 32] = ex[p] ? 0.0f : acc[p];
-}
-
-/* A block's region: 8 x 8 x 8 points, the block 8 x 8 x (8 / P) threads (x fastest), each P points along z. */
-template <int P> struct cut_region {
-    int i, j, k0;
-    float px, py, pz[P];
-    __device__ __forceinline__ cut_region(const cut_grid &g, int t)
-    {
-        i = blockIdx.x * CLIMB_CUTOFF_BIN + (t & 7);
-        j = blockIdx.y * CLIMB_CUTOFF_BIN + ((t >> 3) & 7);
-        k0 = blockIdx.z * CLIMB_CUTOFF_BIN + (t >> 6) * P;
-        px = g.ox + g.h * i;
-        py = g.oy + g.h * j;
-#pragma unroll
-        for (int p = 0; p < P; p++)
-            pz[p] = g.oz + g.h * (k0 + p);
-    }
-    /* the region's points that are on the lattice: excluded ones 0, or NaN (nan_excluded: a later pass adds the
-     * CPU's part and turns NaN into 0) */
-    __device__ __forceinline__ void store(const cut_grid &g, float *out, const float *acc, const bool *ex,
-                                          bool nan_excluded) const
-    {
-        if (i >= g.nx || j >= g.ny)
-            return;
-#pragma unroll
-        for (int p = 0; p < P; p++)
-            if (k0 + p < g.nz)
-                out[((size_t)(k0 + p) * g.ny + j) * g.nx + i] = ex[p] ? (nan_excluded ? __int_as_float(0x7fc00000) : 0.0f)
-                                                                      : acc[p];
-    }
-};
-
-/* The neighbour bins of a region, as offsets from its own bin (the book keeps them in constant memory). */
-#define CUT_MAX_NBR 8192
-__constant__ int cut_nbr[CUT_MAX_NBR];
-#define CUT_CAP_THREADS 128
-#define CUT_CAP_P 4
-
-/* cpu_bins and gpu_bins: a block per region reads its n_nbr neighbour bins of cap atoms each (dummy atoms of charge
- * 0 far away fill the bins), 128 slots at a time through shared memory. Excluded points are left NaN. */
-__global__ void __launch_bounds__(CUT_CAP_THREADS) cut_capacity_kernel(const float4 *__restrict__ bins, int cap,
-                                                                       int n_nbr, float *out, cut_grid g)
-{
-    __shared__ float4 tile[CUT_CAP_THREADS];
-    const int t = threadIdx.x;
-    const cut_region<CUT_CAP_P> r(g, t);
-    const int64_t home = ((int64_t)(blockIdx.z + g.margin) * g.by + blockIdx.y + g.margin) * g.bx + blockIdx.x + g.margin;
-    float acc[CUT_CAP_P];
-    bool ex[CUT_CAP_P];
-#pragma unroll
-    for (int p = 0; p < CUT_CAP_P; p++) {
-        acc[p] = 0.0f;
-        ex[p] = false;
-    }
-    const int total = n_nbr * cap;
-    for (int s0 = 0; s0 < total; s0 += CUT_CAP_THREADS) {
-        const int s = s0 + t;
-        __syncthreads();
-        if (s < total) {
-            const int nb = s / cap;
-            tile[t] = bins[(size_t)(home + cut_nbr[nb]) * cap + (s - nb * cap)];
-        }
-        __syncthreads();
-        const int m = min(CUT_CAP_THREADS, total - s0);
-        for (int a = 0; a < m; a++) {
-            const float4 at = tile[a];
-            const float dx = r.px - at.x, dy = r.py - at.y, dxy = fmaf(dx, dx, dy * dy);
-#pragma unroll
-            for (int p = 0; p < CUT_CAP_P; p++) {
-                const float dz = r.pz[p] - at.z;
-                cut_eval(fmaf(dz, dz, dxy), at.w, g, acc[p], ex[p]);
-            }
-        }
-    }
-    r.store(g, out, acc, ex, true);
-}
-
-/* scan_bins and the best rung: the region's pencils (rows of neighbour bins along x, each one contiguous range of
- * the sorted atoms), a block's width of them at a time: their lengths scanned into offsets, the concatenated atoms
- * read in tiles of a block's width (a thread's atom found by a binary search over the offsets). CYL: the cylinder
- * test, dx^2 + dy^2 against the cutoff once for the thread's P points along z. */
-template <int P, bool CYL>
-__global__ void __launch_bounds__(64 * (8 / P)) cut_pencil_kernel(const float4 *__restrict__ sorted,
-                                                                  const int *__restrict__ start, float *out, cut_grid g)
-{
-    constexpr int NT = 64 * (8 / P);
-    __shared__ float4 tile[NT];
-    __shared__ int pbeg[NT], poff[NT], scratch[NT / 32 + 1];
-    const int t = threadIdx.x;
-    const cut_region<P> r(g, t);
-    float acc[P];
-    bool ex[P];
-#pragma unroll
-    for (int p = 0; p < P; p++) {
-        acc[p] = 0.0f;
-        ex[p] = false;
-    }
-    const int w = 2 * g.margin + 1, n_pencils = w * w;
-    for (int g0 = 0; g0 < n_pencils; g0 += NT) {
-        int beg = 0, len = 0;
-        int64_t lo, hi;
-        if (g0 + t < n_pencils && cut_pencil(g, blockIdx.x, blockIdx.y, blockIdx.z, g0 + t, &lo, &hi)) {
-            beg = start[lo];
-            len = start[hi + 1] - beg;
-        }
-        int total;
-        const int off = climb_block_exclusive_scan<climb_op_sum, NT>(len, scratch, &total);
-        __syncthreads(); /* the last group's offsets are read no more */
-        pbeg[t] = beg;
-        poff[t] = off;
-        for (int a0 = 0; a0 < total; a0 += NT) {
-            __syncthreads();
-            const int j = a0 + t;
-            if (j < total) {
-                int lo2 = 0, hi2 = NT - 1;
-                while (lo2 < hi2) {
-                    const int mid = (lo2 + hi2 + 1) >> 1;
-                    if (poff[mid] <= j)
-                        lo2 = mid;
-                    else
-                        hi2 = mid - 1;
-                }
-                tile[t] = sorted[pbeg[lo2] + (j - poff[lo2])];
-            }
-            __syncthreads();
-            const int m = min(NT, total - a0);
-            for (int a = 0; a < m; a++) {
-                const float4 at = tile[a];
-                const float dx = r.px - at.x, dy = r.py - at.y, dxy = fmaf(dx, dx, dy * dy);
-                if (CYL && !(dxy < g.c2))
-                    continue;
-#pragma unroll
-                for (int p = 0; p < P; p++) {
-                    const float dz = r.pz[p] - at.z;
-                    cut_eval(fmaf(dz, dz, dxy), at.w, g, acc[p], ex[p]);
-                }
-            }
-        }
-    }
-    r.store(g, out, acc, ex, false);
-}
-
-/* Binning by a scan, step 1: each atom's bin counted, its rank among its bin's atoms kept (NULL: counts only). */
-__global__ void __launch_bounds__(256) cut_count_kernel(const float4 *__restrict__ atoms, int n, int *counts, int *rank,
-                                                        cut_grid g)
-{
-    const int a = blockIdx.x * 256 + threadIdx.x;
-    if (a >= n)
-        return;
-    const float4 at = atoms[a];
-    const int64_t b = cut_bin(g, at.x, at.y, at.z, at.w);
-    const int k = b >= 0 ? atomicAdd(counts + b, 1) : -1;
-    if (rank)
-        rank[a] = k;
-}
-
-/* Step 2: the counts' exclusive prefix sum, start[nb] the total, in one block. */
-#define CUT_SCAN_THREADS 1024
-__global__ void __launch_bounds__(CUT_SCAN_THREADS) cut_scan_kernel(const int *counts, int nb, int *start)
-{
-    __shared__ int scratch[CUT_SCAN_THREADS / 32 + 1];
-    int carry = 0;
-    for (int base = 0; base < nb; base += CUT_SCAN_THREADS) {
-        const int i = base + threadIdx.x;
-        int total;
-        const int ex = climb_block_exclusive_scan<climb_op_sum, CUT_SCAN_THREADS>(i < nb ? counts[i] : 0, scratch, &total);
-        if (i < nb)
-            start[i] = carry + ex;
-        carry += total;
-    }
-    if (threadIdx.x == 0)
-        start[nb] = carry;
-}
-
-/* Step 3: each atom to its bin's range at its rank. */
-__global__ void __launch_bounds__(256) cut_scatter_kernel(const float4 *__restrict__ atoms, int n, const int *rank,
-                                                          const int *start, float4 *sorted, cut_grid g)
-{
-    const int a = blockIdx.x * 256 + threadIdx.x;
-    if (a >= n)
-        return;
-    const float4 at = atoms[a];
-    const int64_t b = cut_bin(g, at.x, at.y, at.z, at.w);
-    if (b >= 0)
-        sorted[start[b] + rank[a]] = at;
-}
-
-/* gpu_bins: every slot a dummy atom (charge 0, 10^18 Å away), then each atom into its bin if there is room (the
- * count read first: a full bin costs no atomic), else onto the overflow list. */
-__global__ void __launch_bounds__(256) cut_dummy_kernel(float4 *bins, size_t slots)
-{
-    const size_t i = (size_t)blockIdx.x * 256 + threadIdx.x;
-    if (i < slots)
-        bins[i] = make_float4(1e18f, 1e18f, 1e18f, 0.0f);
-}
-
-__global__ void __launch_bounds__(256) cut_bin_capacity_kernel(const float4 *__restrict__ atoms, int n, int *fill,
-                                                               float4 *bins, int cap, float4 *ovf, int *n_ovf, cut_grid g)
-{
-    const int a = blockIdx.x * 256 + threadIdx.x;
-    if (a >= n)
-        return;
-    const float4 at = atoms[a];
-    const int64_t b = cut_bin(g, at.x, at.y, at.z, at.w);
-    if (b < 0)
-        return;
-    if (*(volatile int *)(fill + b) < cap) {
-        const int s = atomicAdd(fill + b, 1);
-        if (s < cap) {
-            bins[(size_t)b * cap + s] = at;
-            return;
-        }
-    }
-    ovf[atomicAdd(n_ovf, 1)] = at;
-}
-
-/* The capacity rungs' last pass: the CPU's sums of the overflow atoms added (cpu NULL: none), and the excluded
- * points (NaN from either side) set to 0. */
-__global__ void __launch_bounds__(256) cut_combine_kernel(float *out, const float *cpu, size_t n)
-{
-    const size_t i = (size_t)blockIdx.x * 256 + threadIdx.x;
-    if (i >= n)
-        return;
-    const float v = out[i] + (cpu ? cpu[i] : 0.0f);
-    out[i] = isnan(v) ? 0.0f : v;
-}
+#include "kernels.cuh"
 
 /* ---------------------------------------------------------------- the best rung, for the library face */
 
 static const int CUT_POINTS[] = {2, 4, 8};
 
 extern "C" void climb_cutoff_set_tuning(climb_cutoff_tuning *t, const int *values) { t->points = values[0]; }
-
-static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
-
-/* The scan-binning workspace: counts (nb), start (nb + 1), rank (n), sorted atoms (n float4). */
-typedef struct cut_ws {
-    int *counts, *start, *rank;
-    float4 *sorted;
-} cut_ws;
-
-static size_t ws_layout(size_t nb, size_t n, void *base, cut_ws *w)
-{
-    const size_t sizes[4] = {align256(nb * 4), align256((nb + 1) * 4), align256((n ? n : 1) * 4),
-                             align256((n ? n : 1) * 16)};
-    if (base) {
-        char *p = (char *)base;
-        w->counts = (int *)p;
-        w->start = (int *)(p + sizes[0]);
-        w->rank = (int *)(p + sizes[0] + sizes[1]);
-        w->sorted = (float4 *)(p + sizes[0] + sizes[1] + sizes[2]);
-    }
-    return sizes[0] + sizes[1] + sizes[2] + sizes[3];
-}
-
-extern "C" size_t climb_cutoff_best_workspace(const climb_cutoff_lattice *l, size_t n)
-{
-    climb_cutoff_bins b;
-    char err[200];
-    if (climb_cutoff_bins_of(l, &b, err, sizeof err) != 0)
-        return 0;
-    return ws_layout(b.count, n, NULL, NULL);
-}
-
-/* Bins by a scan on s: counts, offsets, scatter. */
-static cudaError_t scan_binning(const cut_grid &g, size_t nb, const float4 *atoms, size_t n, const cut_ws &w,
-                                cudaStream_t s)
-{
-    cudaError_t e = cudaMemsetAsync(w.counts, 0, nb * sizeof(int), s);
-    if (e != cudaSuccess)
-        return e;
-    if (n)
-        cut_count_kernel<<<(unsigned)cdiv(n, 256), 256, 0, s>>>(atoms, (int)n, w.counts, w.rank, g);
-    cut_scan_kernel<<<1, CUT_SCAN_THREADS, 0, s>>>(w.counts, (int)nb, w.start);
-    if (n)
-        cut_scatter_kernel<<<(unsigned)cdiv(n, 256), 256, 0, s>>>(atoms, (int)n, w.rank, w.start, w.sorted, g);
-    return cudaGetLastError();
-}
-
-static dim3 regions_of(const climb_cutoff_lattice *l)
-{
-    return dim3((unsigned)cdiv(l->nx, CLIMB_CUTOFF_BIN), (unsigned)cdiv(l->ny, CLIMB_CUTOFF_BIN),
-                (unsigned)cdiv(l->nz, CLIMB_CUTOFF_BIN));
-}
-
-static cudaError_t launch_pencils(int points, bool cyl, const cut_grid &g, const climb_cutoff_lattice *l,
-                                  const cut_ws &w, float *out, cudaStream_t s)
-{
-    const dim3 grid = regions_of(l);
-#define CUT_PENCIL(P_)                                                                                       \
-    if (points == P_) {                                                                                      \
-        if (cyl)                                                                                             \
-            cut_pencil_kernel<P_, true><<<grid, 64 * (8 / P_), 0, s>>>(w.sorted, w.start, out, g);           \
-        else                                                                                                 \
-            cut_pencil_kernel<P_, false><<<grid, 64 * (8 / P_), 0, s>>>(w.sorted, w.start, out, g);          \
-        return cudaGetLastError();                                                                           \
-    }
-    CUT_PENCIL(2) CUT_PENCIL(4) CUT_PENCIL(8)
-#undef CUT_PENCIL
-    return cudaErrorInvalidValue;
-}
 
 static int lattice_fits(const climb_cutoff_lattice *l, size_t n)
 {
@@ -645,10 +84,8 @@ struct climb_case {
     char bins_err[200];
     cut_grid g;
     size_t points, n;
-    float *h_atoms;                 /* 4 n */
-    float *d_atoms, *d_out;
-    char *d_alloc;
-    float *h_out;
+    float *h_atoms, *d_atoms;       /* 4 n: x, y, z, q (16-byte aligned: float4 loads) */
+    float *h_out, *d_out;           /* the lattice, the offset's elements past its allocation */
     double lo[3], hi[3];            /* the atoms' box */
     /* the reference */
     climb_ref_mode mode;
@@ -681,6 +118,7 @@ struct climb_case {
 };
 
 typedef cudaError_t (*cut_launch_fn)(climb_case *c, cudaStream_t s);
+static int refused_grid(const climb_case *c, size_t rows, char *buf, size_t len);
 
 /* The host's binning of the case's atoms, once: each atom's bin, the bins' counts and offsets. */
 static int host_bins(climb_case *c)
@@ -987,56 +425,81 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
                            t.points);
 }
 
+/* How a rung bins the atoms: not at all, in bins of a fixed capacity with an overflow list, or by a scan. */
+enum { CUT_NO_BINS, CUT_CAPACITY, CUT_SCAN };
+
+/* The rows' own rules: the grid's y holds the lattice's rows in the rung's row blocks (a block of 4 rows for direct,
+ * a bin's 8 for the others) and its z the planes; the capacity rungs' neighbour offsets fit constant memory. */
+static const char *refuses_direct(const climb_case *c)
+{
+    static char buf[120];
+    return refused_grid(c, CUT_DIRECT_ROWS, buf, sizeof buf) ? buf : NULL;
+}
+static const char *refuses_binned(const climb_case *c)
+{
+    static char buf[120];
+    return refused_grid(c, CLIMB_CUTOFF_BIN, buf, sizeof buf) ? buf : NULL;
+}
+static const char *refuses_capacity(const climb_case *c)
+{
+    static char buf[300];
+    if (refused_grid(c, CLIMB_CUTOFF_BIN, buf, sizeof buf))
+        return buf;
+    if (c->n_nbr_all <= CUT_MAX_NBR)
+        return NULL;
+    snprintf(buf, sizeof buf, "more than %d neighbour bins (cutoff %g Å over bins of %g Å): constant memory holds %d "
+                              "offsets", CUT_MAX_NBR, c->l.cutoff, c->b.side, CUT_MAX_NBR);
+    return buf;
+}
+
 typedef struct cut_rung {
     climb_rung_info info;
-    cut_launch_fn launch;
+    int binning;                  /* CUT_NO_BINS, CUT_CAPACITY or CUT_SCAN */
 } cut_rung;
 
 static const cut_rung CUT_RUNGS[] = {
     {.info = {.name = "direct", .idea = "every atom for every point with the cutoff test (dcs's best loop): the "
                                         "O(N M) baseline",
-              .needs = "nx below 2^31, ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct},
-     .launch = launch_direct},
+              .needs = "nx below 2^31, ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct,
+              .launch = launch_direct, .refuses = refuses_direct},
+     .binning = CUT_NO_BINS},
     {.info = {.name = "cpu_bins", .idea = "the book's scheme: bins of a fixed capacity built on the host, neighbour "
                                           "offsets in constant memory, the overflow list summed by the host",
               .needs = "at most 8192 neighbour bins (cutoff up to about 12 bin sides)", .kind = CLIMB_RUNG_LADDER,
-              .kernels = k_cpu_bins, .host_part = 1},
-     .launch = launch_cpu_bins},
+              .kernels = k_cpu_bins, .host_part = 1, .launch = launch_cpu_bins, .refuses = refuses_capacity},
+     .binning = CUT_CAPACITY},
     {.info = {.name = "gpu_bins", .idea = "the same bins built on the GPU with atomics; the overflow list read back "
                                           "for the host",
               .needs = "at most 8192 neighbour bins (cutoff up to about 12 bin sides)", .kind = CLIMB_RUNG_LADDER,
-              .kernels = k_gpu_bins, .host_part = 1},
-     .launch = launch_gpu_bins},
+              .kernels = k_gpu_bins, .host_part = 1, .launch = launch_gpu_bins, .refuses = refuses_capacity},
+     .binning = CUT_CAPACITY},
     {.info = {.name = "scan_bins", .idea = "binning by a scan (counts, offsets, scatter): no capacity, no dummy "
                                            "atoms, no overflow; a row of neighbour bins is one range of atoms",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_scan_bins},
-     .launch = launch_scan_bins},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_scan_bins, .launch = launch_scan_bins,
+              .refuses = refuses_binned},
+     .binning = CUT_SCAN},
     {.info = {.name = "pencils_cylinder", .idea = "the rows of neighbour bins read as one list in tiles, the cylinder "
                                                   "test shared by a thread's points along z, tuned points a thread",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best,
+              .refuses = refuses_binned},
+     .binning = CUT_SCAN},
 };
 
 static_assert(sizeof CUT_RUNGS / sizeof CUT_RUNGS[0] <= 8, "the case keeps 8 rungs' overflow figures");
 
 static const climb_rung_info *cut_rung_info(int i) { return &CUT_RUNGS[i].info; }
 
+/* The row whose launch is f: where a launcher keeps figures of its own run for the row's note. */
 static int rung_index(cut_launch_fn f)
 {
     for (int r = 0; r < CLIMB_COUNT(CUT_RUNGS); r++)
-        if (CUT_RUNGS[r].launch == f)
+        if (CUT_RUNGS[r].info.launch == f)
             return r;
     return 0;
 }
 
-static int is_capacity(int rung)
-{
-    return CUT_RUNGS[rung].launch == launch_cpu_bins || CUT_RUNGS[rung].launch == launch_gpu_bins;
-}
-static int is_scan(int rung)
-{
-    return CUT_RUNGS[rung].launch == launch_scan_bins || CUT_RUNGS[rung].launch == launch_best;
-}
+static int is_capacity(int rung) { return CUT_RUNGS[rung].binning == CUT_CAPACITY; }
+static int is_scan(int rung) { return CUT_RUNGS[rung].binning == CUT_SCAN; }
 
 /* ---------------------------------------------------------------- options and tuning */
 
@@ -1133,31 +596,20 @@ static void cut_release_all(climb_case *c)
     c->binned = NULL;
 }
 
-static void cut_destroy(climb_case *c)
+static void cut_fini(climb_case *c)
 {
-    if (!c)
-        return;
     cut_release_all(c);
-    cudaFree(c->d_atoms);
-    cudaFree(c->d_alloc);
-    free(c->h_atoms);
-    free(c->h_out);
     free(c->ref);
     free(c->samples);
     free(c->h_bin);
     free(c->h_counts);
     free(c->h_start);
     free(c->h_nbr);
-    free(c);
 }
 
-static int cut_create(const climb_case_params *p, climb_case **out)
+static int cut_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     const climb_atoms *file = (const climb_atoms *)p->opts[OPT_INPUT].data;
     c->l.nx = p->shape.d[0];
     c->l.ny = p->shape.d[1];
@@ -1166,11 +618,9 @@ static int cut_create(const climb_case_params *p, climb_case **out)
     c->l.h = (float)p->opts[OPT_SPACING].f;
     c->l.cutoff = (float)p->opts[OPT_CUTOFF].f;
     c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
-    c->points = c->l.nx * c->l.ny * c->l.nz;
     c->tn.points = 4;
-    if (c->n > INT32_MAX || c->l.nx > INT32_MAX) {
-        fprintf(stderr, "climb: cutoff: more than 2^31 atoms or points along x\n");
-        free(c);
+    if (c->n > INT32_MAX || c->l.nx > INT32_MAX || !climb_mul3_fits(c->l.nx, c->l.ny, c->l.nz, &c->points)) {
+        fprintf(stderr, "climb: cutoff: more than 2^31 atoms or points along x, or points past size_t\n");
         return -1;
     }
     for (int d = 0; d < 3; d++)
@@ -1180,32 +630,22 @@ static int cut_create(const climb_case_params *p, climb_case **out)
         c->g = grid_of(&c->l, &c->b);
         c->n_nbr_all = neighbours(&c->b, c->g.c2, NULL, CUT_MAX_NBR);
     }
-    const size_t off = p->offset * sizeof(float);
-    if (climb_device_alloc_offset((c->points ? c->points : 1) * sizeof(float), off, (void **)&c->d_alloc,
-                                  (void **)&c->d_out, "the cutoff lattice") != 0 ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_atoms, (c->n ? c->n : 1) * 4 * sizeof(float)))) {
-        cut_destroy(c);
-        return -1;
-    }
-    c->h_atoms = (float *)malloc((c->n ? c->n : 1) * 4 * sizeof(float));
-    c->h_out = (float *)malloc((c->points ? c->points : 1) * sizeof(float));
-    if (!c->h_atoms || !c->h_out) {
-        climb_host_oom("the cutoff case");
-        cut_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+static int cut_fill(climb_case *c)
+{
+    const climb_atoms *file = (const climb_atoms *)c->p.opts[OPT_INPUT].data;
     if (file) {
         memcpy(c->h_atoms, file->xyzq, c->n * 4 * sizeof(float));
     } else {
+        static const int kinds[] = {CLIMB_ATOMS_WATER, CLIMB_ATOMS_RANDOM, CLIMB_ATOMS_ON_POINTS}; /* CUT_ATOMS */
         climb_rng rng;
-        climb_rng_seed(&rng, p->seed);
+        climb_rng_seed(&rng, c->p.seed);
         const double lo[3] = {0, 0, 0};
         const double ext[3] = {c->l.h * (double)(c->l.nx ? c->l.nx - 1 : 0), c->l.h * (double)(c->l.ny ? c->l.ny - 1 : 0),
                                c->l.h * (double)(c->l.nz ? c->l.nz - 1 : 0)};
-        climb_atoms_generate(p->opts[OPT_ATOMS].choice == 0   ? CLIMB_ATOMS_WATER
-                             : p->opts[OPT_ATOMS].choice == 1 ? CLIMB_ATOMS_RANDOM
-                                                              : CLIMB_ATOMS_ON_POINTS,
-                             c->n, lo, ext, c->l.h, &rng, c->h_atoms);
+        climb_atoms_generate(kinds[c->p.opts[OPT_ATOMS].choice], c->n, lo, ext, c->l.h, &rng, c->h_atoms);
     }
     for (int d = 0; d < 3; d++) {
         c->lo[d] = c->n ? INFINITY : 0;
@@ -1216,13 +656,22 @@ static int cut_create(const climb_case_params *p, climb_case **out)
             c->lo[d] = fmin(c->lo[d], c->h_atoms[4 * a + d]);
             c->hi[d] = fmax(c->hi[d], c->h_atoms[4 * a + d]);
         }
-    if (CLIMB_FAILED(cudaMemcpy(c->d_atoms, c->h_atoms, c->n * 4 * sizeof(float), cudaMemcpyHostToDevice))) {
-        cut_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+/* At least one element each, so that a kernel's pointer is never NULL. */
+static size_t atom_bytes(const climb_case *c) { return (c->n ? c->n : 1) * 4 * sizeof(float); }
+static size_t lattice_bytes(const climb_case *c) { return (c->points ? c->points : 1) * sizeof(float); }
+
+static const climb_buffer CUT_BUFFERS[] = {
+    {.name = "atoms", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT, .bytes = atom_bytes,
+     .host_at = offsetof(climb_case, h_atoms), .device_at = offsetof(climb_case, d_atoms)},
+    {.name = "lattice", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = lattice_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out),
+     .poison = 0xFF},
+};
+
+static int cut_empty(const climb_case *c) { return c->points == 0; }
 
 static const char *cut_describe(const climb_case *c)
 {
@@ -1289,25 +738,23 @@ static double cut_ref_cost(const climb_case *c)
     return (double)c->points * fmin((double)c->n, (double)c->n * c3 / fmax(vol, c3) + 1);
 }
 
+/* The case's own rules, for every rung. */
 static const char *cut_refuses(const climb_case *c, int rung)
 {
-    static char buf[300];
+    (void)rung; /* a row's own rules are its refuses */
     if (!(c->l.exclusion < c->l.cutoff))
         return "the exclusion distance must be below the cutoff";
-    if (!c->bins_ok) {
-        snprintf(buf, sizeof buf, "%s", c->bins_err);
-        return buf;
-    }
-    const size_t rows = CUT_RUNGS[rung].launch == launch_direct ? CUT_DIRECT_ROWS : CLIMB_CUTOFF_BIN;
-    if (c->l.nz > 65535 || c->l.ny > 65535 * rows)
-        return "ny and nz below 65536 (the grid's y and z)";
-    if (is_capacity(rung) && c->n_nbr_all > CUT_MAX_NBR) {
-        snprintf(buf, sizeof buf, "more than %d neighbour bins (cutoff %g Å over bins of %g Å): constant memory holds "
-                                  "%d offsets",
-                 CUT_MAX_NBR, c->l.cutoff, c->b.side, CUT_MAX_NBR);
-        return buf;
-    }
+    if (!c->bins_ok)
+        return c->bins_err;
     return NULL;
+}
+
+static int refused_grid(const climb_case *c, size_t rows, char *buf, size_t len)
+{
+    if (c->l.nz <= 65535 && c->l.ny <= 65535 * rows)
+        return 0;
+    snprintf(buf, len, "nz at most 65535 and ny at most 65535 x %zu (the grid's z and y)", rows);
+    return 1;
 }
 
 static int cut_prepare(climb_case *c, int rung)
@@ -1363,47 +810,21 @@ static void cut_release(climb_case *c, int rung)
     cut_release_all(c);
 }
 
-static int cut_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->points == 0)
-        return 0;
-    CLIMB_CHECK(CUT_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-static int cut_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, (c->points ? c->points : 1) * sizeof(float)));
-    return 0;
-}
-
+/* The lattice (downloaded by the harness) at every point, or the samples: within each one's tolerance, or exactly
+ * 0 where an atom is inside the exclusion distance (climb_cutoff_ref_ok). */
 static int cut_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    msg[0] = '\0';
-    if (c->points == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    for (size_t s = 0; s < c->n_samples; s++) {
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t s = 0; s < c->n_samples && c->points; s++) {
         const size_t idx = c->samples ? c->samples[s] : s;
-        if (!climb_cutoff_ref_ok(&c->ref[s], c->h_out[idx])) {
-            if (bad < 3) {
-                size_t i, j, k;
-                point_of(c, idx, &i, &j, &k);
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sV(%zu, %zu, %zu) = %.9g, expected %.9g", used ? "; " : "", i, j,
-                         k, c->h_out[idx], c->ref[s].zero ? 0.0 : c->ref[s].v);
-            }
-            bad++;
-        }
+        size_t i, j, z;
+        point_of(c, idx, &i, &j, &z);
+        climb_compare_check(&k, climb_cutoff_ref_ok(&c->ref[s], c->h_out[idx]), "V(%zu, %zu, %zu) = %.9g, expected %.9g",
+                            i, j, z, c->h_out[idx], c->ref[s].zero ? 0.0 : c->ref[s].v);
     }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 #define CUT_FLOPS 14.0
@@ -1447,7 +868,7 @@ static int cut_rung_counts(const climb_case *c, int rung, climb_counts *out)
     climb_case *m = (climb_case *)c;
     cut_counts(c, out);
     double examined;
-    if (CUT_RUNGS[rung].launch == launch_direct)
+    if (CUT_RUNGS[rung].binning == CUT_NO_BINS)
         examined = (double)c->points * (double)c->n;
     else if (is_capacity(rung))
         examined = (double)c->points * c->n_nbr * c->ran_cap[rung] + c->cpu_examined[rung];
@@ -1541,7 +962,6 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, cutoff summation (bins, "
                 "neighbour lists in constant memory, a CPU overflow list, parallel and scan binning, the cylinder "
                 "test)",
-    .command = NULL,
     .dims = {"nx", "ny", "nz", "atoms"},
     .shape_format = "{nx}x{ny}x{nz}, {atoms} atoms",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
@@ -1562,12 +982,16 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(CUT_RUNGS),
     .rung = cut_rung_info,
-    .published = NULL,
     .sweeps = CUT_SWEEPS,
     .n_sweeps = CLIMB_COUNT(CUT_SWEEPS),
     .load = cut_load,
     .unload = climb_pqr_unload,
-    .create = cut_create,
+    .case_size = sizeof(climb_case),
+    .buffers = CUT_BUFFERS,
+    .n_buffers = CLIMB_COUNT(CUT_BUFFERS),
+    .init = cut_init,
+    .fill = cut_fill,
+    .fini = cut_fini,
     .describe = cut_describe,
     .reference = cut_reference,
     .ref_cost = cut_ref_cost,
@@ -1576,17 +1000,13 @@ extern "C" const climb_workload climb_cutoff_workload = {
     .refuses = cut_refuses,
     .prepare = cut_prepare,
     .setup = cut_setup,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = cut_run,
-    .poison = cut_poison,
+    .empty = cut_empty,
     .verify = cut_verify,
     .counts = cut_counts,
     .rung_counts = cut_rung_counts,
     .rung_note = cut_rung_note,
     .release = cut_release,
     .save = cut_save,
-    .destroy = cut_destroy,
     .tuning = &CUT_TUNING,
     .set_tuning = cut_set_tuning,
 };
