@@ -65,6 +65,13 @@ int climb_shape_parse(const char *text, climb_shape *out, char *err, size_t errl
 /* The product of the sizes (elements of a dense array of this shape); 0 for an empty shape, SIZE_MAX where the
  * product would wrap. */
 size_t climb_shape_elems(const climb_shape *s);
+/* The point (i, j, k) at index idx of an nx x ny x nz grid stored x fastest, then y, then z. */
+static inline void climb_grid_point(size_t idx, size_t nx, size_t ny, size_t *i, size_t *j, size_t *k)
+{
+    *i = idx % nx;
+    *j = (idx / nx) % ny;
+    *k = idx / nx / ny;
+}
 int climb_shape_equal(const climb_shape *a, const climb_shape *b);
 /* One dimension: "2^22" for powers of two from 2, else decimal. Several: "4096x4096" (decimal). */
 void climb_shape_label(const climb_shape *s, char *buf, size_t len);

@@ -584,7 +584,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
                          row->t.samples);
             if (v == 0 && r == save_rung) {
                 char err[240];
-                if (w->save(oc.c, r, o->output, err, sizeof err) != 0) {
+                if (climb_case_save(w, oc.c, r, o->output, err, sizeof err) != 0) {
                     snprintf(msg, sizeof msg, "its output could not be written: %s", err);
                     v = -1;
                 } else if (o->progress) {

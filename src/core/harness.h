@@ -135,6 +135,8 @@ int climb_case_run(const climb_workload *w, climb_case *c, int rung, cudaStream_
 int climb_case_verify(const climb_workload *w, climb_case *c, int rung, char *msg, size_t len);
 int climb_case_reference(const climb_workload *w, climb_case *c, climb_ref_mode mode, char *desc, size_t len);
 const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung);
+/* w->save, the kit's outputs downloaded first. */
+int climb_case_save(const climb_workload *w, climb_case *c, int rung, const char *path, char *err, size_t len);
 
 /* NULL when a case of key k with option values opts passes w->case_refuses and fits the host memory by
  * w->case_bytes (or w has neither);

@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "../base/check.h"
 #include "../base/host.h"
+#include "../base/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,9 +194,30 @@ int climb_case_reference(const climb_workload *w, climb_case *c, climb_ref_mode 
     return w->reference(c, mode, desc, len);
 }
 
+int climb_case_save(const climb_workload *w, climb_case *c, int rung, const char *path, char *err, size_t len)
+{
+    if (w->case_size && kit_download(w, c) != 0) {
+        snprintf(err, len, "%s: could not read the output back", path);
+        return -1;
+    }
+    return w->save(c, rung, path, err, len);
+}
+
 const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung)
 {
     const climb_rung_info *r = w->rung(rung);
     const char *why = r->refuses ? r->refuses(c) : NULL;
     return why ? why : w->refuses ? w->refuses(c, rung) : NULL;
+}
+
+int climb_ref_points(climb_ref_mode mode, uint64_t seed, size_t n, size_t max, size_t **samples, size_t *count)
+{
+    *samples = NULL;
+    *count = n;
+    if (mode != CLIMB_REF_SAMPLES && mode != CLIMB_REF_VENDOR)
+        return 0;
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    *samples = climb_rng_samples(&rng, n, max, count);
+    return *samples ? 0 : -1;
 }

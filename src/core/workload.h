@@ -136,6 +136,11 @@ typedef enum climb_ref_mode {
 
 const char *climb_ref_mode_name(climb_ref_mode m);
 
+/* The elements a reference of mode computes, for an output of n elements: every one (CPU: *samples NULL, *count n),
+ * or at most max drawn from seed (SAMPLES, and a VENDOR reference's spot checks: *samples malloc'd, free it). 0, or
+ * -1 when out of host memory (said). */
+int climb_ref_points(climb_ref_mode mode, uint64_t seed, size_t n, size_t max, size_t **samples, size_t *count);
+
 /* ---- cases ---- */
 
 typedef struct climb_case_params {
@@ -360,7 +365,7 @@ typedef struct climb_workload {
      * harness is done with that rung on this case, so that a case holds one rung's large buffers at a time;
      * prepare builds them again if the rung runs again. NULL: they stay until destroy. */
     void (*release)(climb_case *c, int rung);
-    /* Writes what the last run of `rung` left in the outputs to path, in the form of the workload's input files (a
+    /* Writes what the last run of `rung` left in the outputs (the kit's downloaded first) to path, in the form of the workload's input files (a
      * filtered image as a PGM), for `climb bench W --output FILE`: a user sees what the ladder computes. 0, or -1
      * with err ("path: why"). NULL: the workload's outputs are not something to look at as a file. */
     int (*save)(climb_case *c, int rung, const char *path, char *err, size_t errlen);

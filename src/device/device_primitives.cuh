@@ -461,4 +461,31 @@ __device__ __forceinline__ unsigned climb_vec_sum(uint4 v) { return (v.x + v.y) 
 __device__ __forceinline__ float climb_vec_sum(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 __device__ __forceinline__ double climb_vec_sum(double2 v) { return v.x + v.y; }
 
+/* ---- a block's tiles of shared memory ---- */
+
+/* Every thread of the block gets every element of src[begin .. end), in order: the block stages them through `tile`
+ * (T elements of shared memory, thread t loading element t of each tile) and each thread calls f(element) for each;
+ * the broadcast loop of the Coulomb kernels (an element read from global memory once a block, from shared
+ * memory by every thread). UNROLL: the inner loop's unroll count (0: the compiler's choice). Every thread of the block
+ * must call it (it holds barriers). */
+template <int T, int UNROLL = 0, typename E, typename F>
+__device__ __forceinline__ void climb_block_tiles(const E *__restrict__ src, int begin, int end, E *tile, int t, F f)
+{
+    for (int a0 = begin; a0 < end; a0 += T) {
+        const int m = min(T, end - a0);
+        __syncthreads();
+        if (t < m)
+            tile[t] = src[a0 + t];
+        __syncthreads();
+        if constexpr (UNROLL == 0) {
+            for (int a = 0; a < m; a++)
+                f(tile[a]);
+        } else {
+#pragma unroll UNROLL
+            for (int a = 0; a < m; a++)
+                f(tile[a]);
+        }
+    }
+}
+
 #endif

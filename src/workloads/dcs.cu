@@ -32,6 +32,7 @@
 #include "../io/molecule.h"
 #include "../io/text.h"
 #include "dcs.h"
+#include "common/lattice.h"
 #include "../base/checked.h"
 
 /* ---------------------------------------------------------------- CPU reference */
@@ -212,23 +213,14 @@ __global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restr
         px[p] = g.ox + g.h * (i0 + p * 32);
         acc[p] = 0.0f;
     }
-    const int a_end = min(n, (slice + 1) * per);
-    for (int a0 = slice * per; a0 < a_end; a0 += T) {
-        const int m = min(T, a_end - a0);
-        __syncthreads();
-        if (t < m)
-            tile[t] = atoms[a0 + t];
-        __syncthreads();
-        for (int a = 0; a < m; a++) {
-            const float4 at = tile[a];
-            const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+    climb_block_tiles<T>(atoms, slice * per, min(n, (slice + 1) * per), tile, t, [&](const float4 at) {
+        const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
 #pragma unroll
-            for (int p = 0; p < P; p++) {
-                const float dx = px[p] - at.x;
-                acc[p] += dcs_term(fmaf(dx, dx, dyz), at.w, g.e2);
-            }
+        for (int p = 0; p < P; p++) {
+            const float dx = px[p] - at.x;
+            acc[p] += dcs_term(fmaf(dx, dx, dyz), at.w, g.e2);
         }
-    }
+    });
     if (j >= g.ny)
         return;
     float *o = out + ((size_t)k * g.ny + j) * g.nx;
@@ -550,16 +542,14 @@ static int dcs_init(climb_case *c)
 {
     const climb_case_params *p = &c->p;
     const climb_atoms *file = (const climb_atoms *)p->opts[OPT_INPUT].data;
-    c->l.nx = p->shape.d[0];
-    c->l.ny = p->shape.d[1];
-    c->l.nz = p->shape.d[2];
-    c->n = file ? file->n : p->shape.d[3];
+    size_t n[3];
+    if (climb_lattice_sizes(p, file, "dcs", n, &c->n, &c->points) != 0)
+        return -1;
+    c->l.nx = n[0];
+    c->l.ny = n[1];
+    c->l.nz = n[2];
     c->l.h = (float)p->opts[OPT_SPACING].f;
     c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
-    if (c->n > INT32_MAX || c->l.nx > INT32_MAX || !climb_mul3_fits(c->l.nx, c->l.ny, c->l.nz, &c->points)) {
-        fprintf(stderr, "climb: dcs: more than 2^31 atoms or points along x, or points past size_t\n");
-        return -1;
-    }
     /* a file's lattice is centred on its atoms; generated atoms fill the lattice's box from the origin 0 */
     for (int d = 0; d < 3; d++) {
         const size_t nd = d == 0 ? c->l.nx : d == 1 ? c->l.ny : c->l.nz;
@@ -606,23 +596,14 @@ static const char *dcs_describe(const climb_case *c)
 
 static void point_of(const climb_case *c, size_t idx, size_t *i, size_t *j, size_t *k)
 {
-    *i = idx % c->l.nx;
-    *j = (idx / c->l.nx) % c->l.ny;
-    *k = idx / (c->l.nx * c->l.ny);
+    climb_grid_point(idx, c->l.nx, c->l.ny, i, j, k);
 }
 
 static int dcs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
 {
     c->mode = mode;
-    if (mode == CLIMB_REF_SAMPLES || mode == CLIMB_REF_VENDOR) {
-        climb_rng rng;
-        climb_rng_seed(&rng, c->p.seed ^ 0xdc5ULL);
-        c->samples = climb_rng_samples(&rng, c->points, DCS_SAMPLES, &c->n_samples);
-        if (!c->samples)
-            return -1;
-    } else {
-        c->n_samples = c->points;
-    }
+    if (climb_ref_points(mode, c->p.seed ^ 0xdc5ULL, c->points, DCS_SAMPLES, &c->samples, &c->n_samples) != 0)
+        return -1;
     c->ref = (double *)malloc((c->n_samples ? c->n_samples : 1) * sizeof(double));
     c->tol = (double *)malloc((c->n_samples ? c->n_samples : 1) * sizeof(double));
     if (!c->ref || !c->tol)
@@ -673,15 +654,12 @@ static void dcs_release(climb_case *c, int rung)
 static int dcs_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    climb_compare k;
-    climb_compare_begin(&k, msg, msglen);
-    for (size_t s = 0; s < c->n_samples && c->points; s++) {
-        const size_t idx = c->samples ? c->samples[s] : s;
-        size_t i, j, z;
-        point_of(c, idx, &i, &j, &z);
-        climb_compare_close(&k, c->h_out[idx], c->ref[s], c->tol[s], "V(%zu, %zu, %zu)", i, j, z);
-    }
-    return climb_compare_end(&k);
+    return climb_lattice_verify(c->h_out, c->samples, c->points ? c->n_samples : 0, c->l.nx, c->l.ny,
+                                [&](size_t s, float v, double *want) {
+                                    *want = c->ref[s];
+                                    return fabs(v - c->ref[s]) <= c->tol[s];
+                                },
+                                msg, msglen);
 }
 
 static void dcs_counts(const climb_case *c, climb_counts *out)
@@ -698,21 +676,11 @@ static void dcs_counts(const climb_case *c, climb_counts *out)
 /* The potential map as an OpenDX file (what VMD, PyMOL and APBS open). */
 static int dcs_save(climb_case *c, int rung, const char *path, char *err, size_t errlen)
 {
-    if (c->points == 0) {
-        snprintf(err, errlen, "%s: an empty lattice", path);
-        return -1;
-    }
-    if (CLIMB_FAILED(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost))) {
-        snprintf(err, errlen, "%s: could not read the lattice back", path);
-        return -1;
-    }
-    const climb_dx_grid g = {{c->l.nx, c->l.ny, c->l.nz},
-                             {c->l.origin[0], c->l.origin[1], c->l.origin[2]},
-                             {c->l.h, c->l.h, c->l.h}};
     char comment[300];
     snprintf(comment, sizeof comment, "climb dcs %s: Coulomb potential sum q / r (e/A), %zu atoms, exclusion %g A",
              DCS_RUNGS[rung].name, c->n, c->l.exclusion);
-    return climb_dx_write(path, &g, c->h_out, comment, err, errlen);
+    const size_t n[3] = {c->l.nx, c->l.ny, c->l.nz};
+    return climb_lattice_save(path, n, c->l.origin, c->l.h, c->h_out, comment, err, errlen);
 }
 
 static void dcs_set_tuning(climb_case *c, const int *values) { climb_dcs_set_tuning(&c->tn, values); }

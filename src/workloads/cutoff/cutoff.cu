@@ -42,6 +42,7 @@
 #include "../../io/parboil.h"
 #include "../../io/text.h"
 #include "cutoff.h"
+#include "../common/lattice.h"
 #include "../../base/checked.h"
 
 #include "kernels.cuh"
@@ -611,18 +612,16 @@ static int cut_init(climb_case *c)
 {
     const climb_case_params *p = &c->p;
     const climb_atoms *file = (const climb_atoms *)p->opts[OPT_INPUT].data;
-    c->l.nx = p->shape.d[0];
-    c->l.ny = p->shape.d[1];
-    c->l.nz = p->shape.d[2];
-    c->n = file ? file->n : p->shape.d[3];
+    size_t n[3];
+    if (climb_lattice_sizes(p, file, "cutoff", n, &c->n, &c->points) != 0)
+        return -1;
+    c->l.nx = n[0];
+    c->l.ny = n[1];
+    c->l.nz = n[2];
     c->l.h = (float)p->opts[OPT_SPACING].f;
     c->l.cutoff = (float)p->opts[OPT_CUTOFF].f;
     c->l.exclusion = (float)p->opts[OPT_EXCLUSION].f;
     c->tn.points = 4;
-    if (c->n > INT32_MAX || c->l.nx > INT32_MAX || !climb_mul3_fits(c->l.nx, c->l.ny, c->l.nz, &c->points)) {
-        fprintf(stderr, "climb: cutoff: more than 2^31 atoms or points along x, or points past size_t\n");
-        return -1;
-    }
     for (int d = 0; d < 3; d++)
         c->l.origin[d] = file ? (float)(file->lo[d] - CUT_FILE_PADDING) : 0.0f;
     c->bins_ok = climb_cutoff_bins_of(&c->l, &c->b, c->bins_err, sizeof c->bins_err) == 0;
@@ -688,23 +687,14 @@ static const char *cut_describe(const climb_case *c)
 
 static void point_of(const climb_case *c, size_t idx, size_t *i, size_t *j, size_t *k)
 {
-    *i = idx % c->l.nx;
-    *j = (idx / c->l.nx) % c->l.ny;
-    *k = idx / (c->l.nx * c->l.ny);
+    climb_grid_point(idx, c->l.nx, c->l.ny, i, j, k);
 }
 
 static int cut_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
 {
     c->mode = mode;
-    if (mode == CLIMB_REF_SAMPLES || mode == CLIMB_REF_VENDOR) {
-        climb_rng rng;
-        climb_rng_seed(&rng, c->p.seed ^ 0xc07ULL);
-        c->samples = climb_rng_samples(&rng, c->points, CUT_SAMPLES, &c->n_samples);
-        if (!c->samples)
-            return -1;
-    } else {
-        c->n_samples = c->points;
-    }
+    if (climb_ref_points(mode, c->p.seed ^ 0xc07ULL, c->points, CUT_SAMPLES, &c->samples, &c->n_samples) != 0)
+        return -1;
     c->ref = (climb_cutoff_ref *)malloc((c->n_samples ? c->n_samples : 1) * sizeof *c->ref);
     if (!c->ref)
         return climb_host_oom("the cutoff reference");
@@ -815,16 +805,12 @@ static void cut_release(climb_case *c, int rung)
 static int cut_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    climb_compare k;
-    climb_compare_begin(&k, msg, msglen);
-    for (size_t s = 0; s < c->n_samples && c->points; s++) {
-        const size_t idx = c->samples ? c->samples[s] : s;
-        size_t i, j, z;
-        point_of(c, idx, &i, &j, &z);
-        climb_compare_check(&k, climb_cutoff_ref_ok(&c->ref[s], c->h_out[idx]), "V(%zu, %zu, %zu) = %.9g, expected %.9g",
-                            i, j, z, c->h_out[idx], c->ref[s].zero ? 0.0 : c->ref[s].v);
-    }
-    return climb_compare_end(&k);
+    return climb_lattice_verify(c->h_out, c->samples, c->points ? c->n_samples : 0, c->l.nx, c->l.ny,
+                                [&](size_t s, float v, double *want) {
+                                    *want = c->ref[s].zero ? 0.0 : c->ref[s].v;
+                                    return climb_cutoff_ref_ok(&c->ref[s], v);
+                                },
+                                msg, msglen);
 }
 
 #define CUT_FLOPS 14.0
@@ -904,23 +890,13 @@ static const char *cut_rung_note(climb_case *c, int rung)
 /* The potential map as an OpenDX file. */
 static int cut_save(climb_case *c, int rung, const char *path, char *err, size_t errlen)
 {
-    if (c->points == 0) {
-        snprintf(err, errlen, "%s: an empty lattice", path);
-        return -1;
-    }
-    if (CLIMB_FAILED(cudaMemcpy(c->h_out, c->d_out, c->points * sizeof(float), cudaMemcpyDeviceToHost))) {
-        snprintf(err, errlen, "%s: could not read the lattice back", path);
-        return -1;
-    }
-    const climb_dx_grid g = {{c->l.nx, c->l.ny, c->l.nz},
-                             {c->l.origin[0], c->l.origin[1], c->l.origin[2]},
-                             {c->l.h, c->l.h, c->l.h}};
     char comment[300];
     snprintf(comment, sizeof comment,
              "climb cutoff %s: Coulomb potential sum q / r (1 - r^2 / c^2)^2 (e/A), %zu atoms, cutoff %g A, "
              "exclusion %g A",
              CUT_RUNGS[rung].info.name, c->n, c->l.cutoff, c->l.exclusion);
-    return climb_dx_write(path, &g, c->h_out, comment, err, errlen);
+    const size_t n[3] = {c->l.nx, c->l.ny, c->l.nz};
+    return climb_lattice_save(path, n, c->l.origin, c->l.h, c->h_out, comment, err, errlen);
 }
 
 static void cut_set_tuning(climb_case *c, const int *values) { climb_cutoff_set_tuning(&c->tn, values); }

@@ -37,22 +37,14 @@ __global__ void __launch_bounds__(32 * CUT_DIRECT_ROWS) cut_direct_kernel(const 
         acc[p] = 0.0f;
         ex[p] = false;
     }
-    for (int a0 = 0; a0 < n; a0 += T) {
-        const int m = min(T, n - a0);
-        __syncthreads();
-        if (t < m)
-            tile[t] = atoms[a0 + t];
-        __syncthreads();
-        for (int a = 0; a < m; a++) {
-            const float4 at = tile[a];
-            const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+    climb_block_tiles<T>(atoms, 0, n, tile, t, [&](const float4 at) {
+        const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
 #pragma unroll
-            for (int p = 0; p < P; p++) {
-                const float dx = px[p] - at.x;
-                cut_eval(fmaf(dx, dx, dyz), at.w, g, acc[p], ex[p]);
-            }
+        for (int p = 0; p < P; p++) {
+            const float dx = px[p] - at.x;
+            cut_eval(fmaf(dx, dx, dyz), at.w, g, acc[p], ex[p]);
         }
-    }
+    });
     if (j >= g.ny)
         return;
     float *o = out + ((size_t)k * g.ny + j) * g.nx;
