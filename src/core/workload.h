@@ -94,6 +94,9 @@ typedef struct climb_rung_info {
     /* The row's own refusal, asked before the workload's refuses hook: NULL if this rung takes the case, else why
      * not. NULL: the rung refuses nothing of its own. */
     const char *(*refuses)(const climb_case *c);
+    /* The rung's earlier name, where it was renamed (NULL: none): reports made before carry it, and climb compare
+     * and climb report read it as this rung's. */
+    const char *formerly;
 } climb_rung_info;
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */

@@ -127,14 +127,13 @@ __global__ void __launch_bounds__(MATADD_BLOCK)
 struct climb_case {
     climb_case_params p;
     size_t rows, cols, ld, es;
-    char *d_alloc[3];
-    void *d_a, *d_b, *d_c;
-    void *h_a, *h_b, *h_c, *ref;
+    void *h_a, *d_a, *h_b, *d_b;  /* the inputs, rows x ld each, padding marked */
+    void *h_c, *d_c;              /* the output, rows x ld (its padding never written) */
+    void *ref;                    /* rows x ld: the CPU's sums */
     cublasHandle_t cublas;
     int sms;
 };
 
-typedef cudaError_t (*matadd_launch_fn)(climb_case *c, cudaStream_t s);
 
 static unsigned ceil_div(size_t n, size_t d) { return (unsigned)((n + d - 1) / d); }
 
@@ -229,34 +228,59 @@ static int k_wide(climb_dtype t, const climb_device_info *, const int *, climb_k
     });
 }
 
-typedef struct matadd_rung {
-    climb_rung_info info;
-    matadd_launch_fn launch[2]; /* f32, f64 */
-} matadd_rung;
+/* A row's launch: its typed launcher for the case's type. */
+#define MATADD_TYPED(name, ...)                                                                                \
+    static cudaError_t name(climb_case *c, cudaStream_t s)                                                     \
+    {                                                                                                          \
+        return climb_typed<CLIMB_TYPES_F32_F64>(c->p.type, cudaErrorInvalidValue, [&](auto x) {                 \
+            typedef decltype(x) T;                                                                             \
+            return __VA_ARGS__(c, s);                                                                          \
+        });                                                                                                    \
+    }
+MATADD_TYPED(run_cublas, launch_cublas<T>)
+MATADD_TYPED(run_seed_2d, launch_seed_2d<T>)
+MATADD_TYPED(run_transposed_2d, launch_transposed_2d<T>)
+MATADD_TYPED(run_wide_grid_stride, launch_wide<T, false>)
+MATADD_TYPED(run_wide_full_grid, launch_wide<T, true>)
+#undef MATADD_TYPED
 
-static const matadd_rung MATADD_RUNGS[] = {
-    {.info = {.name = "cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam, C = 1 A + 1 B",
-              .needs = "rows, cols and ld below 2^31", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
-     .launch = {launch_cublas<float>, launch_cublas<double>}},
-    {.info = {.name = "seed_2d", .idea = "Introduction to CUDA 5.0's kernel: 16 x 16 blocks, a thread per element, x "
-                      "along the row",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_seed},
-     .launch = {launch_seed_2d<float>, launch_seed_2d<double>}},
-    {.info = {.name = "transposed_2d", .idea = "x down the column instead: a warp's loads 16 rows apart "
-                                               "(uncoalesced)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_transposed},
-     .launch = {launch_transposed_2d<float>, launch_transposed_2d<double>}},
-    {.info = {.name = "wide_grid_stride", .idea = "16-byte loads and stores, a few blocks per SM walking the matrix, "
-                                                  "two vectors in flight",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide},
-     .launch = {launch_wide<float, false>, launch_wide<double, false>}},
-    {.info = {.name = "wide_full_grid", .idea = "the same steps, a block for every 512 vectors instead of a walk "
-                                                "(the grid shape of cuBLAS's geam)",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide},
-     .launch = {launch_wide<float, true>, launch_wide<double, true>}},
+/* The rows' own rules: cuBLAS's int sizes; the 2-D rungs' grid y (65535 blocks of 16 rows, or of 16 columns). */
+static const char *refuses_cublas(const climb_case *c)
+{
+    return c->rows > (size_t)INT32_MAX || c->cols > (size_t)INT32_MAX || c->ld > (size_t)INT32_MAX
+               ? "cuBLAS takes sizes and leading dimensions below 2^31"
+               : NULL;
+}
+static const char *refuses_rows_on_y(const climb_case *c)
+{
+    return ceil_div(c->rows, MATADD_TILE) > 65535u ? "more than 65535 x 16 rows: the grid's y holds 65535 blocks" : NULL;
+}
+static const char *refuses_cols_on_y(const climb_case *c)
+{
+    return ceil_div(c->cols, MATADD_TILE) > 65535u ? "more than 65535 x 16 columns: the grid's y holds 65535 blocks"
+                                                    : NULL;
+}
+
+static const climb_rung_info MATADD_RUNGS[] = {
+    {.name = "cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam, C = 1 A + 1 B",
+     .needs = "rows, cols and ld below 2^31", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .launch = run_cublas,
+     .refuses = refuses_cublas},
+    {.name = "textbook_2d", .idea = "Introduction to CUDA 5.0's kernel: 16 x 16 blocks, a thread per element, x along "
+                                    "the row",
+     .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_seed, .launch = run_seed_2d, .refuses = refuses_rows_on_y,
+     .formerly = "seed_2d"},
+    {.name = "transposed_2d", .idea = "x down the column instead: a warp's loads 16 rows apart (uncoalesced)",
+     .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_transposed, .launch = run_transposed_2d,
+     .refuses = refuses_cols_on_y},
+    {.name = "wide_grid_stride", .idea = "16-byte loads and stores, a few blocks per SM walking the matrix, two vectors "
+                                         "in flight",
+     .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_wide, .launch = run_wide_grid_stride},
+    {.name = "wide_full_grid", .idea = "the same steps, a block for every 512 vectors instead of a walk (the grid shape "
+                                       "of cuBLAS's geam)",
+     .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_wide, .launch = run_wide_full_grid},
 };
 
-static const climb_rung_info *matadd_rung_info(int i) { return &MATADD_RUNGS[i].info; }
+static const climb_rung_info *matadd_rung_info(int i) { return &MATADD_RUNGS[i]; }
 
 /* ---------------------------------------------------------------- options */
 
@@ -270,82 +294,54 @@ CLIMB_OPTION_AT(MATADD_OPTIONS, OPT_PAD, "pad");
 
 /* ---------------------------------------------------------------- harness glue */
 
-static void matadd_destroy(climb_case *c)
-{
-    if (!c)
-        return;
-    for (int k = 0; k < 3; k++)
-        if (c->d_alloc[k])
-            cudaFree(c->d_alloc[k]);
-    free(c->h_a);
-    free(c->h_b);
-    free(c->h_c);
-    free(c->ref);
-    free(c);
-}
-
 /* A padding element's value: a sum never produces it from the inputs' range. */
 #define MATADD_PAD_MARK 7777.0
 
-static int matadd_create(const climb_case_params *p, climb_case **out)
+static int matadd_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->rows = p->shape.d[0];
-    c->cols = p->shape.d[1];
-    c->ld = c->cols + (size_t)p->opts[OPT_PAD].i;
-    c->es = climb_dtype_size(p->type);
-    c->sms = p->dev ? p->dev->sms : 1;
-    const size_t elems = c->rows * c->ld, bytes = elems * c->es, off = p->offset * c->es;
-    void **dev[3] = {&c->d_a, &c->d_b, &c->d_c};
-    for (int k = 0; k < 3; k++) {
-        if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[k], dev[k], "a matadd operand") != 0) {
-            matadd_destroy(c);
-            return -1;
-        }
-    }
-    if (climb_host_memory_refuses(4 * bytes, "matadd inputs and reference")) {
-        matadd_destroy(c);
-        return -1;
-    }
-    c->h_a = malloc(bytes + 1);
-    c->h_b = malloc(bytes + 1);
-    c->h_c = malloc(bytes + 1);
-    c->ref = malloc(bytes + 1);
-    if (!c->h_a || !c->h_b || !c->h_c || !c->ref) {
-        climb_host_oom("matadd %zu x %zu", c->rows, c->cols);
-        matadd_destroy(c);
-        return -1;
-    }
-    /* Values in [-1000, 1000); the padding marked, so a kernel that reads it instead of an element shows. */
+    c->rows = c->p.shape.d[0];
+    c->cols = c->p.shape.d[1];
+    c->ld = c->cols + (size_t)c->p.opts[OPT_PAD].i;
+    c->es = climb_dtype_size(c->p.type);
+    c->sms = c->p.dev ? c->p.dev->sms : 1;
+    return 0;
+}
+
+/* Values in [-1000, 1000); the padding marked, so a kernel that reads it instead of an element shows. */
+static int matadd_fill(climb_case *c)
+{
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
+    climb_rng_seed(&rng, c->p.seed);
     void *h[2] = {c->h_a, c->h_b};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < c->rows; i++) {
             char *row = (char *)h[k] + i * c->ld * c->es;
-            climb_rng_fill(&rng, p->type, row, c->cols, -1000, 1000);
+            climb_rng_fill(&rng, c->p.type, row, c->cols, -1000, 1000);
             for (size_t j = c->cols; j < c->ld; j++) {
-                if (p->type == CLIMB_F64)
+                if (c->p.type == CLIMB_F64)
                     ((double *)row)[j] = MATADD_PAD_MARK;
                 else
                     ((float *)row)[j] = (float)MATADD_PAD_MARK;
             }
         }
-    climb_matadd_ref(p->type, c->h_a, c->h_b, c->ref, c->rows, c->cols, c->ld);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_a, c->h_a, bytes, cudaMemcpyHostToDevice)) ||
-        CLIMB_FAILED(cudaMemcpy(c->d_b, c->h_b, bytes, cudaMemcpyHostToDevice))) {
-        matadd_destroy(c);
-        return -1;
-    }
-    *out = c;
+    climb_matadd_ref(c->p.type, c->h_a, c->h_b, c->ref, c->rows, c->cols, c->ld);
     return 0;
 }
+
+static size_t matrix_bytes(const climb_case *c) { return c->rows * c->ld * c->es; }
+
+/* C's poison is all ones: a NaN in f32 and f64, which no sum of finite inputs becomes; the padding keeps it. */
+static const climb_buffer MATADD_BUFFERS[] = {
+    {.name = "A", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = matrix_bytes,
+     .host_at = offsetof(climb_case, h_a), .device_at = offsetof(climb_case, d_a)},
+    {.name = "B", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = matrix_bytes,
+     .host_at = offsetof(climb_case, h_b), .device_at = offsetof(climb_case, d_b)},
+    {.name = "C", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = matrix_bytes,
+     .host_at = offsetof(climb_case, h_c), .device_at = offsetof(climb_case, d_c), .poison = 0xFF},
+    {.name = "the reference", .flags = CLIMB_BUF_HOST, .bytes = matrix_bytes, .host_at = offsetof(climb_case, ref)},
+};
+
+static int matadd_empty(const climb_case *c) { return c->rows == 0 || c->cols == 0; }
 
 static const char *matadd_describe(const climb_case *c)
 {
@@ -361,38 +357,10 @@ static int matadd_reference(climb_case *c, climb_ref_mode mode, char *desc, size
     return 0;
 }
 
-static const char *matadd_refuses(const climb_case *c, int rung)
-{
-    if (MATADD_RUNGS[rung].launch[0] == launch_cublas<float> &&
-        (c->rows > (size_t)INT32_MAX || c->cols > (size_t)INT32_MAX || c->ld > (size_t)INT32_MAX))
-        return "cuBLAS takes sizes and leading dimensions below 2^31";
-    /* The 2-D rungs put rows (seed) or columns (transposed) on the grid's y, which holds 65535 blocks. */
-    if (MATADD_RUNGS[rung].launch[0] == launch_seed_2d<float> && ceil_div(c->rows, MATADD_TILE) > 65535u)
-        return "more than 65535 x 16 rows: the grid's y holds 65535 blocks";
-    if (MATADD_RUNGS[rung].launch[0] == launch_transposed_2d<float> && ceil_div(c->cols, MATADD_TILE) > 65535u)
-        return "more than 65535 x 16 columns: the grid's y holds 65535 blocks";
-    return NULL;
-}
-
 static int matadd_prepare(climb_case *c, int rung)
 {
-    if (MATADD_RUNGS[rung].launch[0] == launch_cublas<float> && !c->cublas)
+    if (MATADD_RUNGS[rung].launch == run_cublas && !c->cublas)
         return climb_cublas_shared(&c->cublas, "matadd");
-    return 0;
-}
-
-static int matadd_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->rows == 0 || c->cols == 0)
-        return 0; /* the empty matrix: nothing to add */
-    CLIMB_CHECK(MATADD_RUNGS[rung].launch[c->p.type == CLIMB_F64](c, s));
-    return 0;
-}
-
-/* All ones: a NaN in f32 and f64, which no sum of finite inputs becomes; the padding keeps it. */
-static int matadd_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_c, 0xFF, c->rows * c->ld * c->es));
     return 0;
 }
 
@@ -401,42 +369,28 @@ static double value_at(const climb_case *c, const void *base, size_t k)
     return c->p.type == CLIMB_F64 ? ((const double *)base)[k] : ((const float *)base)[k];
 }
 
+/* C (downloaded by the harness) against the CPU's sums, exactly (the same IEEE addition), its padding untouched. */
 static int matadd_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    CLIMB_CHECK(cudaMemcpy(c->h_c, c->d_c, c->rows * c->ld * c->es, cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    msg[0] = '\0';
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     unsigned char ones[8];
     memset(ones, 0xFF, sizeof ones);
     for (size_t i = 0; i < c->rows; i++) {
         const char *got = (const char *)c->h_c + i * c->ld * c->es, *want = (const char *)c->ref + i * c->ld * c->es;
-        if (memcmp(got, want, c->cols * c->es) != 0)
-            for (size_t j = 0; j < c->cols; j++)
-                if (memcmp(got + j * c->es, want + j * c->es, c->es) != 0) {
-                    if (bad < 4) {
-                        const size_t used = strlen(msg);
-                        snprintf(msg + used, msglen - used, "%sC[%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", i,
-                                 j, value_at(c, got, j), value_at(c, want, j));
-                    }
-                    bad++;
-                }
+        for (size_t j = 0; j < c->cols; j++) {
+            const int same = memcmp(got + j * c->es, want + j * c->es, c->es) == 0;
+            if (same)
+                climb_compare_check(&k, 1, "C");
+            else
+                climb_compare_close(&k, value_at(c, got, j), value_at(c, want, j), 0, "C[%zu][%zu]", i, j);
+        }
         for (size_t j = c->cols; j < c->ld; j++)
-            if (memcmp(got + j * c->es, ones, c->es) != 0) {
-                if (bad < 4) {
-                    const size_t used = strlen(msg);
-                    snprintf(msg + used, msglen - used, "%sthe padding C[%zu][%zu] was written", used ? "; " : "", i,
-                             j);
-                }
-                bad++;
-            }
+            climb_compare_check(&k, memcmp(got + j * c->es, ones, c->es) == 0, "the padding C[%zu][%zu] was written", i,
+                                j);
     }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 static void matadd_counts(const climb_case *c, climb_counts *out)
@@ -471,14 +425,11 @@ extern "C" const climb_workload climb_matadd_workload = {
     .name = "matadd",
     .title = "Matrix addition C = A + B (row-major, pitched)",
     .seed_ref = "Introduction to CUDA 5.0: matrix addition (2-D grid, a thread per element, bounds check)",
-    .command = NULL,
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = MATADD_OPTIONS,
     .n_options = CLIMB_COUNT(MATADD_OPTIONS),
     .bytes_counted = "read: A and B (rows x cols each); written: C (rows x cols)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = MATADD_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(MATADD_BENCH_SHAPES),
@@ -491,27 +442,16 @@ extern "C" const climb_workload climb_matadd_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(MATADD_RUNGS),
     .rung = matadd_rung_info,
-    .published = NULL,
-    .sweeps = NULL,
-    .n_sweeps = 0,
-    .load = NULL,
-    .unload = NULL,
-    .create = matadd_create,
+    .case_size = sizeof(climb_case),
+    .buffers = MATADD_BUFFERS,
+    .n_buffers = CLIMB_COUNT(MATADD_BUFFERS),
+    .init = matadd_init,
+    .fill = matadd_fill,
     .describe = matadd_describe,
     .reference = matadd_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .case_bytes = matadd_case_bytes,
-    .refuses = matadd_refuses,
     .prepare = matadd_prepare,
-    .setup = NULL,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = matadd_run,
-    .poison = matadd_poison,
+    .empty = matadd_empty,
     .verify = matadd_verify,
     .counts = matadd_counts,
-    .destroy = matadd_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
 };
