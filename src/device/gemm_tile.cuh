@@ -155,6 +155,16 @@ template <int ROWS, int BK, int NT, int LDS> struct climb_gemm_loader<true, ROWS
     typedef climb_gemm_direct_loader<ROWS, BK, NT, LDS> type;
 };
 
+/* The accumulators of a thread's TM x TN outputs, zeroed before the main loop. */
+template <int TM, int TN> __device__ __forceinline__ void climb_gemm_zero(float (&acc)[TM][TN])
+{
+#pragma unroll
+    for (int r = 0; r < TM; r++)
+#pragma unroll
+        for (int q = 0; q < TN; q++)
+            acc[r][q] = 0.0f;
+}
+
 __device__ __forceinline__ bool climb_gemm_vec_ok(const void *p, int ld) { return ((uintptr_t)p % 16 == 0) && ld % 4 == 0; }
 
 /* Threads of a block: BM BN outputs, 16 RM RN a thread. */

@@ -259,11 +259,7 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
     lb.init(l, x, col0, kb);
 
     float acc[TM][TN];
-#pragma unroll
-    for (int r = 0; r < TM; r++)
-#pragma unroll
-        for (int q = 0; q < TN; q++)
-            acc[r][q] = 0.0f;
+    climb_gemm_zero(acc);
     climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
 
     const bool split = gridDim.z > 1, vec = !split && pq_n % 4 == 0 && (uintptr_t)y % 16 == 0;

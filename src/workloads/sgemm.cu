@@ -413,11 +413,7 @@ __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_
     lb.src = g.b, lb.ld = g.ldb, lb.r0 = col0, lb.rlim = g.n, lb.kb = kb, lb.ke = ke, lb.vec = climb_gemm_vec_ok(g.b, g.ldb);
 
     float acc[TM][TN];
-#pragma unroll
-    for (int r = 0; r < TM; r++)
-#pragma unroll
-        for (int q = 0; q < TN; q++)
-            acc[r][q] = 0.0f;
+    climb_gemm_zero(acc);
     if constexpr (S == 2)
         climb_gemm_mainloop<BM, BN, BK, RM, RN, U>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride,
                                                    acc);
