@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(256) bw_work_kernel(const uint32_t *__restrict
 
 /* ---------------------------------------------------------------- the case */
 
-typedef enum { MEM_PAGEABLE, MEM_PINNED, MEM_WC, MEM_KINDS } bw_mem;
+typedef enum { MEM_NONE = -1, MEM_PAGEABLE, MEM_PINNED, MEM_WC, MEM_KINDS } bw_mem;
 static const char *const BW_MEM_NAMES[] = {"pageable", "pinned", "write-combined"};
 
 struct climb_case {
@@ -92,10 +92,10 @@ struct climb_case {
     int streams;
     unsigned work;
     unsigned char *h_src_ref;  /* what the host sends (the h2d source, in every kind of host memory) */
-    unsigned char *h_dev_ref;  /* what d_src holds (the d2h source) */
+    unsigned char *h_dev_ref, *d_src; /* what d_src holds (the d2h source) */
     unsigned char *h_check;    /* a download to check against */
     unsigned char *src[MEM_KINDS], *dst[MEM_KINDS]; /* host buffers of each kind, made by prepare */
-    unsigned char *d_src, *d_dst, *d_work;          /* device: d2h source, h2d destination, the kernel's output */
+    unsigned char *d_dst, *d_work; /* device: h2d destination, the kernel's output */
     cudaStream_t side[16];     /* the streams a run forks onto (bidir's second direction, the overlap chunks) */
     cudaEvent_t fork, join[16];
     int side_made;
@@ -246,45 +246,54 @@ static int k_work(climb_dtype, const climb_device_info *, const int *, climb_ker
     return climb_one_kernel(out, max, (const void *)bw_work_kernel, "bw_work_kernel", 256, 0);
 }
 
+/* The rows' own rule: the vendor's copy and the overlap rungs move one direction at a time. */
+static const char *refuses_bidir(const climb_case *c)
+{
+    return c->dir == CLIMB_BW_BIDIR ? "one direction at a time (bidir: the ladder's rungs move both at once)" : NULL;
+}
+
 typedef struct bw_rung {
     climb_rung_info info;
     bw_run_fn run;
+    bw_mem mem;     /* the host memory it moves from and to (MEM_NONE: device to device) */
     int work;       /* 1: the output is the kernel's (d_work for h2d, the pinned dst for d2h) */
 } bw_rung;
 
 static const bw_rung BW_RUNGS[] = {
     {.info = {.name = "cudamemcpy_pinned", .idea = "vendor: synchronous cudaMemcpy of page-locked memory, as "
                                                    "bandwidthTest measured it",
-              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_VENDOR},
-     .run = run_cudamemcpy},
+              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_bidir},
+     .run = run_cudamemcpy, .mem = MEM_PINNED},
     {.info = {.name = "device_copy", .idea = "bound: cudaMemcpyAsync device to device of the same bytes: what "
                                              "device memory moves",
               .needs = "", .kind = CLIMB_RUNG_BOUND},
-     .run = run_device_copy},
+     .run = run_device_copy, .mem = MEM_NONE},
     {.info = {.name = "pageable_chunks", .idea = "malloc'd memory, in transfers of `chunk` bytes: the driver "
                                                  "stages each through its own pinned buffer",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_pageable_chunks},
+     .run = run_pageable_chunks, .mem = MEM_PAGEABLE},
     {.info = {.name = "pageable", .idea = "the transfers grouped into one (seed: 'one large transfer much better "
                                           "than many small ones')",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_pageable},
+     .run = run_pageable, .mem = MEM_PAGEABLE},
     {.info = {.name = "pinned", .idea = "page-locked memory (cudaMallocHost): the copy engine reads or writes it "
                                         "directly, cudaMemcpyAsync on the stream",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = climb_no_kernels},
-     .run = run_pinned},
+     .run = run_pinned, .mem = MEM_PINNED},
     {.info = {.name = "write_combined", .idea = "page-locked and write-combined (cudaHostAllocWriteCombined): no "
                                                 "CPU caching of the buffer",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_write_combined},
+     .run = run_write_combined, .mem = MEM_WC},
     {.info = {.name = "copy_then_kernel", .idea = "the pinned transfer and a kernel over its bytes, one after the "
                                                   "other (what overlap is measured against)",
-              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_LADDER, .kernels = k_work},
-     .run = run_copy_then_kernel, .work = 1},
+              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_LADDER, .kernels = k_work,
+              .refuses = refuses_bidir},
+     .run = run_copy_then_kernel, .mem = MEM_PINNED, .work = 1},
     {.info = {.name = "overlap_streams", .idea = "the same in `streams` pieces on as many streams: transfers "
                                                  "overlap the kernels",
-              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_LADDER, .kernels = k_work},
-     .run = run_overlap_streams, .work = 1},
+              .needs = "one direction (h2d or d2h)", .kind = CLIMB_RUNG_LADDER, .kernels = k_work,
+              .refuses = refuses_bidir},
+     .run = run_overlap_streams, .mem = MEM_PINNED, .work = 1},
 };
 #define BW_N_RUNGS CLIMB_COUNT(BW_RUNGS)
 
@@ -302,20 +311,13 @@ static void free_host(int m, void *p)
         cudaFreeHost(p);
 }
 
-static void bw_destroy(climb_case *c)
+/* The host buffers and streams the rungs' prepare made. */
+static void bw_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    free(c->h_src_ref);
-    free(c->h_dev_ref);
-    free(c->h_check);
     for (int m = 0; m < MEM_KINDS; m++) {
         free_host(m, c->src[m]);
         free_host(m, c->dst[m]);
     }
-    cudaFree(c->d_src);
-    cudaFree(c->d_dst);
-    cudaFree(c->d_work);
     if (c->side_made) {
         for (int k = 0; k < 16; k++) {
             cudaStreamDestroy(c->side[k]);
@@ -323,58 +325,43 @@ static void bw_destroy(climb_case *c)
         }
         cudaEventDestroy(c->fork);
     }
-    free(c);
 }
 
-static int bw_create(const climb_case_params *p, climb_case **out)
+static int bw_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->n = p->shape.d[0];
-    c->dir = p->opts[OPT_DIRECTION].choice;
-    c->chunk = (size_t)p->opts[OPT_CHUNK].i;
-    c->streams = (int)p->opts[OPT_STREAMS].i;
-    c->work = (unsigned)p->opts[OPT_WORK].i;
-    const size_t alloc = c->n + 16;
-    cudaError_t e = cudaMalloc((void **)&c->d_src, alloc);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_dst, alloc);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_work, alloc);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for bandwidth bytes=%zu: %s\n", c->n, cudaGetErrorString(e));
-        cudaGetLastError();
-        bw_destroy(c);
-        return -1;
-    }
-    if (climb_host_memory_refuses(3 * alloc, "bandwidth references")) {
-        bw_destroy(c);
-        return -1;
-    }
-    c->h_src_ref = (unsigned char *)malloc(alloc);
-    c->h_dev_ref = (unsigned char *)malloc(alloc);
-    c->h_check = (unsigned char *)malloc(alloc);
-    if (!c->h_src_ref || !c->h_dev_ref || !c->h_check) {
-        climb_host_oom("bandwidth bytes=%zu", c->n);
-        bw_destroy(c);
-        return -1;
-    }
-    climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
-    fill_bytes(&rng, c->h_src_ref, c->n);
-    fill_bytes(&rng, c->h_dev_ref, c->n);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_src, c->h_dev_ref, c->n, cudaMemcpyHostToDevice))) {
-        bw_destroy(c);
-        return -1;
-    }
-    *out = c;
+    c->n = c->p.shape.d[0];
+    c->dir = c->p.opts[OPT_DIRECTION].choice;
+    c->chunk = (size_t)c->p.opts[OPT_CHUNK].i;
+    c->streams = (int)c->p.opts[OPT_STREAMS].i;
+    c->work = (unsigned)c->p.opts[OPT_WORK].i;
     return 0;
 }
+
+static int bw_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    fill_bytes(&rng, c->h_src_ref, c->n);
+    fill_bytes(&rng, c->h_dev_ref, c->n);
+    return 0;
+}
+
+static size_t bw_bytes(const climb_case *c) { return c->n ? c->n : 1; }
+
+/* The device's buffers and the references; the host buffers of each kind of memory are the rungs' (prepare). */
+static const climb_buffer BW_BUFFERS[] = {
+    {.name = "the device source", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT, .bytes = bw_bytes,
+     .host_at = offsetof(climb_case, h_dev_ref), .device_at = offsetof(climb_case, d_src)},
+    {.name = "the device destination", .flags = CLIMB_BUF_DEVICE, .bytes = bw_bytes,
+     .device_at = offsetof(climb_case, d_dst)},
+    {.name = "the kernel's output", .flags = CLIMB_BUF_DEVICE, .bytes = bw_bytes,
+     .device_at = offsetof(climb_case, d_work)},
+    {.name = "the bytes sent", .flags = CLIMB_BUF_HOST, .bytes = bw_bytes, .host_at = offsetof(climb_case, h_src_ref)},
+    {.name = "the download checked", .flags = CLIMB_BUF_HOST, .bytes = bw_bytes,
+     .host_at = offsetof(climb_case, h_check)},
+};
+
+static int bw_empty(const climb_case *c) { return c->n == 0; }
 
 static const char *bw_describe(const climb_case *c)
 {
@@ -392,24 +379,11 @@ static int bw_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t d
     return 0;
 }
 
-static const char *bw_refuses(const climb_case *c, int rung)
-{
-    if (c->dir == CLIMB_BW_BIDIR && strstr(BW_RUNGS[rung].info.needs, "one direction"))
-        return "one direction at a time (bidir: the ladder's rungs move both at once)";
-    return NULL;
-}
-
 /* The host buffers a rung uses, each once per case, untimed: the sources filled with the bytes to send. */
 static int bw_prepare(climb_case *c, int rung)
 {
-    int m = -1;
+    const int m = BW_RUNGS[rung].mem;
     const bw_run_fn r = BW_RUNGS[rung].run;
-    if (r == run_pageable || r == run_pageable_chunks)
-        m = MEM_PAGEABLE;
-    else if (r == run_write_combined)
-        m = MEM_WC;
-    else if (r != run_device_copy)
-        m = MEM_PINNED;
     if ((BW_RUNGS[rung].work || c->dir == CLIMB_BW_BIDIR || r == run_overlap_streams) && !c->side_made) {
         CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming));
         for (int k = 0; k < 16; k++) {
@@ -446,12 +420,7 @@ static int bw_prepare(climb_case *c, int rung)
     return 0;
 }
 
-static int bw_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->n == 0)
-        return 0;
-    return BW_RUNGS[rung].run(c, s);
-}
+static int bw_run(climb_case *c, int rung, cudaStream_t s) { return BW_RUNGS[rung].run(c, s); }
 
 /* 0xFF everywhere a run writes: device destinations and every host destination made so far. */
 static int bw_poison(climb_case *c)
@@ -464,79 +433,55 @@ static int bw_poison(climb_case *c)
     return 0;
 }
 
-static void note_bad(const char *what, size_t i, unsigned got, unsigned want, size_t *bad, char *msg, size_t msglen)
-{
-    if (*bad < 4) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, "%s%s[%zu] = %u, expected %u", used ? "; " : "", what, i, got, want);
-    }
-    (*bad)++;
-}
-
 /* Byte by byte: got against want, or against the kernel's closed form of want where `work` (whole words; the
  * last bytes copied). */
-static void compare(const char *what, const unsigned char *got, const unsigned char *want, size_t n, int work,
-                    unsigned rounds, size_t *bad, char *msg, size_t msglen)
+static void compare(climb_compare *k, const char *what, const unsigned char *got, const unsigned char *want, size_t n,
+                    int work, unsigned rounds)
 {
-    if (!work) {
-        if (memcmp(got, want, n) == 0)
-            return;
-        for (size_t i = 0; i < n; i++)
-            if (got[i] != want[i])
-                note_bad(what, i, got[i], want[i], bad, msg, msglen);
-        return;
-    }
-    uint32_t a, b;
-    climb_bw_rounds(rounds, &a, &b);
-    const size_t words = n / 4;
+    uint32_t a = 1, b = 0;
+    if (work)
+        climb_bw_rounds(rounds, &a, &b);
+    const size_t words = work ? n / 4 : 0;
     for (size_t i = 0; i < words; i++) {
         uint32_t x, y;
         memcpy(&x, want + 4 * i, 4);
         memcpy(&y, got + 4 * i, 4);
-        x = a * x + b;
-        if (x != y)
-            note_bad(what, 4 * i, y, x, bad, msg, msglen);
+        climb_compare_exact(k, y, a * x + b, "%s[%zu]", what, 4 * i);
+    }
+    if (memcmp(got + 4 * words, want + 4 * words, n - 4 * words) == 0) {
+        k->checked += n - 4 * words;
+        return;
     }
     for (size_t i = 4 * words; i < n; i++)
-        if (got[i] != want[i])
-            note_bad(what, i, got[i], want[i], bad, msg, msglen);
+        climb_compare_exact(k, got[i], want[i], "%s[%zu]", what, i);
 }
 
 static int bw_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    size_t bad = 0;
-    msg[0] = '\0';
-    const bw_run_fn r = BW_RUNGS[rung].run;
-    const int work = BW_RUNGS[rung].work;
-    if (r == run_device_copy) {
+    const int m = BW_RUNGS[rung].mem, work = BW_RUNGS[rung].work;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    if (m == MEM_NONE) {
         CLIMB_CHECK(cudaMemcpy(c->h_check, c->d_dst, c->n, cudaMemcpyDeviceToHost));
-        compare("device copy", c->h_check, c->h_dev_ref, c->n, 0, 0, &bad, msg, msglen);
+        compare(&k, "device copy", c->h_check, c->h_dev_ref, c->n, 0, 0);
     } else {
-        const int m = r == run_pageable || r == run_pageable_chunks ? MEM_PAGEABLE : r == run_write_combined ? MEM_WC
-                                                                                                            : MEM_PINNED;
         if (c->dir != CLIMB_BW_D2H) { /* what arrived on the device (or the kernel made of it) */
             CLIMB_CHECK(cudaMemcpy(c->h_check, work ? c->d_work : c->d_dst, c->n, cudaMemcpyDeviceToHost));
-            compare("device", c->h_check, c->h_src_ref, c->n, work, c->work, &bad, msg, msglen);
+            compare(&k, "device", c->h_check, c->h_src_ref, c->n, work, c->work);
         }
-        if (c->dir != CLIMB_BW_H2D && c->dst[m]) { /* what arrived on the host */
+        if (c->dir != CLIMB_BW_H2D) { /* what arrived on the host */
+            if (!climb_compare_check(&k, c->dst[m] != NULL, "no host buffer was made for this rung"))
+                return climb_compare_end(&k);
             const unsigned char *got = c->dst[m];
             if (m == MEM_WC) { /* uncached for the CPU: read back through the GPU instead */
                 CLIMB_CHECK(cudaMemcpy(c->d_work, c->dst[m], c->n, cudaMemcpyHostToDevice));
                 CLIMB_CHECK(cudaMemcpy(c->h_check, c->d_work, c->n, cudaMemcpyDeviceToHost));
                 got = c->h_check;
             }
-            compare("host", got, c->h_dev_ref, c->n, work, c->work, &bad, msg, msglen);
-        } else if (c->dir != CLIMB_BW_H2D) {
-            snprintf(msg, msglen, "no host buffer was made for this rung");
-            return 1;
+            compare(&k, "host", got, c->h_dev_ref, c->n, work, c->work);
         }
     }
-    if (bad) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu mismatches in %zu bytes)", bad, c->n);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 /* The bytes that cross the bus: bytes, or twice that both ways. */
@@ -588,25 +533,20 @@ extern "C" const climb_workload climb_bandwidth_workload = {
     .check_max_offset = 0,
     .n_rungs = BW_N_RUNGS,
     .rung = bw_rung_info,
-    .published = NULL,
     .sweeps = BW_SWEEPS,
     .n_sweeps = CLIMB_COUNT(BW_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = bw_create,
+    .case_size = sizeof(climb_case),
+    .buffers = BW_BUFFERS,
+    .n_buffers = CLIMB_COUNT(BW_BUFFERS),
+    .init = bw_init,
+    .fill = bw_fill,
+    .fini = bw_fini,
     .describe = bw_describe,
     .reference = bw_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
-    .refuses = bw_refuses,
     .prepare = bw_prepare,
-    .modifies = NULL,
-    .reset = NULL,
     .run = bw_run,
+    .empty = bw_empty,
     .poison = bw_poison,
     .verify = bw_verify,
     .counts = bw_counts,
-    .destroy = bw_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
 };
