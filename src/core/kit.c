@@ -79,7 +79,7 @@ static int kit_create(const climb_workload *w, const climb_case_params *p, climb
             host_total += h->bytes[i];
         if (!(b->flags & CLIMB_BUF_DEVICE) || h->bytes[i] == 0)
             continue;
-        const size_t shift = b->flags & CLIMB_BUF_OFFSET ? off : 0;
+        const size_t shift = !(b->flags & CLIMB_BUF_OFFSET) ? 0 : b->shift ? b->shift(c) : off;
         if (h->bytes[i] > SIZE_MAX - shift - 16) {
             fprintf(stderr, "climb: %s's %s: %zu bytes cannot be addressed\n", w->name, b->name, h->bytes[i]);
             kit_free(c);

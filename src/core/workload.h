@@ -186,6 +186,9 @@ typedef struct climb_buffer {
     size_t (*bytes)(const climb_case *c); /* its size, from the case as init left it; 0: an empty buffer (no pointer) */
     size_t host_at, device_at;     /* offsetof(climb_case, field), 0 for none */
     unsigned char poison;          /* outputs: the byte every byte is set to before a run (0xFF: NaN, -1) */
+    /* With CLIMB_BUF_OFFSET: the bytes the device array starts past its allocation, where the workload moves it
+     * further than the case's offset (a pattern of its own); NULL: p.offset elements of the case's type. */
+    size_t (*shift)(const climb_case *c);
 } climb_buffer;
 
 /* ---- tuning (experiment mode, `climb tune`) ---- */

@@ -218,18 +218,16 @@ struct climb_case {
     unsigned stride;
     size_t shift;              /* words the arrays start past their allocation: the contract's offset, plus the
                                   option's for pattern=misaligned */
-    float *h_in, *h_out;       /* in; the last output, downloaded */
-    float *h_pad;              /* the padded layout's output, downloaded */
-    char *d_in_alloc, *d_out_alloc, *d_pin_alloc, *d_pout_alloc;
-    float *d_in, *d_out;       /* flat: n floats */
-    float *d_pin, *d_pout;     /* padded: m structs of 4 floats, then the tail (made by prepare for float4_padded) */
+    float *h_in, *d_in;        /* flat: n floats */
+    float *h_out, *d_out;      /* the last output, downloaded */
+    float *h_pad;              /* padded: m structs of 4 floats, then the tail; its output downloaded */
+    char *d_pin_alloc, *d_pout_alloc;
+    float *d_pin, *d_pout;     /* padded, on the device (made by prepare for float4_padded) */
 };
 
 #define COAL_PAD_MARK -7777.0f /* the fourth float of a padded struct: copied through unchanged */
 
 /* ---------------------------------------------------------------- launchers */
-
-typedef cudaError_t (*coal_launch_fn)(climb_case *c, cudaStream_t s);
 
 static unsigned blocks_for(size_t threads) { return (unsigned)((threads + 255) / 256 > 0 ? (threads + 255) / 256 : 1); }
 
@@ -319,9 +317,20 @@ static int k_vector(climb_dtype, const climb_device_info *, const int *, climb_k
     return one_kernel((const void *)coal_vector_kernel, "coal_vector_kernel", o, max);
 }
 
+/* The rows' own rules: staging takes a block's contiguous span; 16-byte structs need a 16-byte start. */
+static const char *refuses_pattern(const climb_case *c)
+{
+    return c->pattern != CLIMB_COAL_COALESCED && c->pattern != CLIMB_COAL_MISALIGNED
+               ? "staging takes a block's contiguous span: patterns coalesced and misaligned only"
+               : NULL;
+}
+static const char *refuses_unaligned(const climb_case *c)
+{
+    return c->shift % 4 ? "16-byte structs need a 16-byte aligned start (offset a multiple of 4 words)" : NULL;
+}
+
 typedef struct coal_rung {
     climb_rung_info info;
-    coal_launch_fn launch;
     int padded;   /* 1: works on the padded layout (d_pin, d_pout) */
 } coal_rung;
 
@@ -331,32 +340,26 @@ typedef struct coal_rung {
 static const coal_rung COAL_RUNGS[] = {
     {.info = {.name = "coalesced_float", .idea = "bound: Harris's kernel with thread t on float t, whatever the "
                                                  "pattern: what these bytes cost when the warp's accesses coalesce",
-              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_float, .published_us = 356},
-     .launch = run_coalesced},
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_float, .published_us = 356, .launch = run_coalesced}},
     {.info = {.name = "float", .idea = "Harris's kernel (read a float, add one, write it) under the case's pattern",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_float},
-     .launch = run_float},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_float, .launch = run_float}},
     {.info = {.name = "float3_aos", .idea = "12-byte structs read and written directly, one per thread",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_aos, .published_us = 3302},
-     .launch = run_aos},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_aos, .published_us = 3302, .launch = run_aos}},
     {.info = {.name = "float3_shared", .idea = "the structs staged through shared memory: three coalesced 4-byte "
                                                "loads and stores a thread",
               .needs = "pattern coalesced or misaligned", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared,
-              .published_us = 359},
-     .launch = run_shared},
+              .published_us = 359, .launch = run_shared, .refuses = refuses_pattern}},
     {.info = {.name = "float3_soa", .idea = "structure of arrays: x, y and z in three arrays, three coalesced "
                                             "accesses a thread",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_soa},
-     .launch = run_soa},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_soa, .launch = run_soa}},
     {.info = {.name = "float4_padded", .idea = "the struct padded to 16 aligned bytes: one vector access a thread, "
                                                "a third more bytes moved",
               .needs = "a 16-byte aligned start (offset a multiple of 4 words)", .kind = CLIMB_RUNG_LADDER,
-              .kernels = k_padded},
-     .launch = run_padded, .padded = 1},
+              .kernels = k_padded, .launch = run_padded, .refuses = refuses_unaligned},
+     .padded = 1},
     {.info = {.name = "vector_grid_stride", .idea = "the remedy: bytes in order, 16-byte vectors, a grid of a few "
                                                     "waves striding through them",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_vector},
-     .launch = run_vector},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_vector, .launch = run_vector}},
 };
 #define COAL_N_RUNGS CLIMB_COUNT(COAL_RUNGS)
 
@@ -372,72 +375,48 @@ static const climb_published COAL_PUBLISHED = {
 
 /* ---------------------------------------------------------------- harness glue */
 
-static void coal_destroy(climb_case *c)
+/* The padded layout, made by prepare. */
+static void coal_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    free(c->h_in);
-    free(c->h_out);
     free(c->h_pad);
-    if (c->d_in_alloc)
-        cudaFree(c->d_in_alloc);
-    if (c->d_out_alloc)
-        cudaFree(c->d_out_alloc);
     if (c->d_pin_alloc)
         cudaFree(c->d_pin_alloc);
     if (c->d_pout_alloc)
         cudaFree(c->d_pout_alloc);
-    free(c);
 }
 
-static int coal_create(const climb_case_params *p, climb_case **out)
+static int coal_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->n = p->shape.d[0];
+    c->n = c->p.shape.d[0];
     c->m = c->n / 3;
     c->tail = (unsigned)(c->n % 3);
-    c->pattern = p->opts[OPT_PATTERN].choice;
-    c->stride = (unsigned)p->opts[OPT_STRIDE].i;
-    c->shift = p->offset + (c->pattern == CLIMB_COAL_MISALIGNED ? (size_t)p->opts[OPT_OFFSET].i : 0);
-    const size_t bytes = (c->n + c->shift) * sizeof(float) + 16;
-    cudaError_t e = cudaMalloc((void **)&c->d_in_alloc, bytes);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_out_alloc, bytes);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for coalescing n=%zu: %s\n", c->n, cudaGetErrorString(e));
-        cudaGetLastError();
-        coal_destroy(c);
-        return -1;
-    }
-    if (climb_host_memory_refuses(2 * c->n * sizeof(float), "coalescing input and output")) {
-        coal_destroy(c);
-        return -1;
-    }
-    c->h_in = (float *)malloc(c->n * sizeof(float) + 1);
-    c->h_out = (float *)malloc(c->n * sizeof(float) + 1);
-    if (!c->h_in || !c->h_out) {
-        climb_host_oom("coalescing n=%zu", c->n);
-        coal_destroy(c);
-        return -1;
-    }
-    c->d_in = (float *)c->d_in_alloc + c->shift;
-    c->d_out = (float *)c->d_out_alloc + c->shift;
-    climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
-    climb_rng_fill_f32(&rng, c->h_in, c->n, -1000.0f, 1000.0f);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, c->n * sizeof(float), cudaMemcpyHostToDevice))) {
-        coal_destroy(c);
-        return -1;
-    }
-    *out = c;
+    c->pattern = c->p.opts[OPT_PATTERN].choice;
+    c->stride = (unsigned)c->p.opts[OPT_STRIDE].i;
+    c->shift = c->p.offset + (c->pattern == CLIMB_COAL_MISALIGNED ? (size_t)c->p.opts[OPT_OFFSET].i : 0);
     return 0;
 }
+
+static int coal_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    climb_rng_fill_f32(&rng, c->h_in, c->n, -1000.0f, 1000.0f);
+    return 0;
+}
+
+static size_t flat_bytes(const climb_case *c) { return (c->n ? c->n : 1) * sizeof(float); }
+static size_t shift_bytes(const climb_case *c) { return c->shift * sizeof(float); }
+
+/* The output's poison is all ones: NaN, which no finite input plus one becomes. */
+static const climb_buffer COAL_BUFFERS[] = {
+    {.name = "in", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = flat_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in), .shift = shift_bytes},
+    {.name = "out", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = flat_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out), .poison = 0xFF,
+     .shift = shift_bytes},
+};
+
+static int coal_empty(const climb_case *c) { return c->n == 0; }
 
 static const char *coal_describe(const climb_case *c)
 {
@@ -458,11 +437,7 @@ static int coal_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 
 static const char *coal_refuses(const climb_case *c, int rung)
 {
-    if (COAL_RUNGS[rung].launch == run_shared && c->pattern != CLIMB_COAL_COALESCED &&
-        c->pattern != CLIMB_COAL_MISALIGNED)
-        return "staging takes a block's contiguous span: patterns coalesced and misaligned only";
-    if (COAL_RUNGS[rung].padded && c->shift % 4)
-        return "16-byte structs need a 16-byte aligned start (offset a multiple of 4 words)";
+    (void)rung; /* a row's own rules are its refuses */
     if (climb_coal_threads(c->pattern, c->n, c->stride) / 256 >= (size_t)INT32_MAX)
         return "more blocks than a 1-D grid holds";
     return NULL;
@@ -498,15 +473,7 @@ static int coal_prepare(climb_case *c, int rung)
     return 0;
 }
 
-static int coal_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->n == 0)
-        return 0;
-    CLIMB_CHECK(COAL_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-/* All ones: NaN, which no finite input plus one becomes. */
+/* The flat output (downloaded by the harness) and the padded one (its padding keeps its mark) bit for bit. */
 static int coal_poison(climb_case *c)
 {
     CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, c->n * sizeof(float)));
@@ -515,50 +482,28 @@ static int coal_poison(climb_case *c)
     return 0;
 }
 
-static void note_bad(size_t k, float got, float want, size_t *bad, char *msg, size_t msglen)
-{
-    if (*bad < 4) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, "%sout[%zu] = %.9g, expected %.9g", used ? "; " : "", k, got, want);
-    }
-    (*bad)++;
-}
+static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 static int coal_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    size_t bad = 0;
-    msg[0] = '\0';
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     if (COAL_RUNGS[rung].padded) {
-        const size_t floats = 4 * c->m + c->tail;
-        CLIMB_CHECK(cudaMemcpy(c->h_pad, c->d_pout, floats * sizeof(float), cudaMemcpyDeviceToHost));
-        for (size_t i = 0; i < c->m; i++) {
-            for (int e = 0; e < 3; e++) {
-                const float want = c->h_in[3 * i + e] + 1.0f, got = c->h_pad[4 * i + e];
-                if (memcmp(&got, &want, sizeof got))
-                    note_bad(3 * i + e, got, want, &bad, msg, msglen);
+        CLIMB_CHECK(cudaMemcpy(c->h_pad, c->d_pout, (4 * c->m + c->tail) * sizeof(float), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i <= c->m; i++)
+            for (unsigned e = 0; e < (i < c->m ? 4u : c->tail); e++) {
+                const float want = e == 3 ? COAL_PAD_MARK : c->h_in[3 * i + e] + 1.0f, got = c->h_pad[4 * i + e];
+                climb_compare_check(&k, same_bits(got, want), "out[%zu] = %.9g, expected %.9g", 3 * i + (e % 3), got,
+                                    want);
             }
-            if (c->h_pad[4 * i + 3] != COAL_PAD_MARK)
-                note_bad(3 * i, c->h_pad[4 * i + 3], COAL_PAD_MARK, &bad, msg, msglen);
-        }
-        for (unsigned k = 0; k < c->tail; k++) {
-            const float want = c->h_in[3 * c->m + k] + 1.0f, got = c->h_pad[4 * c->m + k];
-            if (memcmp(&got, &want, sizeof got))
-                note_bad(3 * c->m + k, got, want, &bad, msg, msglen);
-        }
     } else {
-        CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
-        for (size_t k = 0; k < c->n; k++) {
-            const float want = c->h_in[k] + 1.0f;
-            if (memcmp(&c->h_out[k], &want, sizeof want))
-                note_bad(k, c->h_out[k], want, &bad, msg, msglen);
+        for (size_t i = 0; i < c->n; i++) {
+            const float want = c->h_in[i] + 1.0f;
+            climb_compare_check(&k, same_bits(c->h_out[i], want), "out[%zu] = %.9g, expected %.9g", i, c->h_out[i],
+                                want);
         }
     }
-    if (bad) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong of %zu)", bad, c->n);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 /* The bytes the result needs, the same for every rung: n floats read, n written (the padded rung moves a third
@@ -610,8 +555,6 @@ extern "C" const climb_workload climb_coalescing_workload = {
     .options = COAL_OPTIONS,
     .n_options = CLIMB_COUNT(COAL_OPTIONS),
     .bytes_counted = "n floats read and n written (the padded structs' padding not counted)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = COAL_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(COAL_BENCH_SHAPES),
@@ -627,22 +570,18 @@ extern "C" const climb_workload climb_coalescing_workload = {
     .published = &COAL_PUBLISHED,
     .sweeps = COAL_SWEEPS,
     .n_sweeps = CLIMB_COUNT(COAL_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = coal_create,
+    .case_size = sizeof(climb_case),
+    .buffers = COAL_BUFFERS,
+    .n_buffers = CLIMB_COUNT(COAL_BUFFERS),
+    .init = coal_init,
+    .fill = coal_fill,
+    .fini = coal_fini,
     .describe = coal_describe,
     .reference = coal_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .refuses = coal_refuses,
     .prepare = coal_prepare,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = coal_run,
+    .empty = coal_empty,
     .poison = coal_poison,
     .verify = coal_verify,
     .counts = coal_counts,
-    .destroy = coal_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
 };
