@@ -803,9 +803,7 @@ extern "C" void climb_reduce_set_tuning(climb_reduce_exec *x, const int *v)
 struct climb_case {
     climb_case_params p;
     climb_reduce_exec x;
-    void *h_in;          /* n elements */
-    char *d_alloc;       /* n + offset elements */
-    void *d_in;          /* d_alloc + offset elements */
+    void *h_in, *d_in;   /* n elements (the device's the offset's elements past its allocation) */
     void *d_out;         /* one element */
     void *d_ws;
     size_t ws_bytes;
@@ -815,71 +813,41 @@ struct climb_case {
 
 static size_t reduce_n(const climb_case_params *p) { return p->shape.d[0]; }
 
-static void reduce_destroy(climb_case *c)
+static void reduce_fini(climb_case *c) { cudaFree(c->d_ws); }
+
+static int reduce_init(climb_case *c)
 {
-    if (!c)
-        return;
-    free(c->h_in);
-    if (c->d_alloc)
-        cudaFree(c->d_alloc);
-    if (c->d_out)
-        cudaFree(c->d_out);
-    if (c->d_ws)
-        cudaFree(c->d_ws);
-    free(c);
+    c->x.stream = 0;
+    c->x.sms = c->p.dev ? c->p.dev->sms : 1;
+    return 0;
 }
 
-static int reduce_create(const climb_case_params *p, climb_case **out)
+/* i32: the full 32-bit range, so sums wrap constantly and any lost or doubled element changes the result. f32:
+ * uniform in [-1, 1). The CPU sum now: the poison needs it. */
+static int reduce_fill(climb_case *c)
 {
-    *out = NULL;
-    const size_t es = climb_dtype_size(p->type), n = reduce_n(p);
-    if (n > (SIZE_MAX - p->offset) / es) {
-        fprintf(stderr, "climb: reduce n = %zu is too large to address\n", n);
-        return -1;
-    }
-    const size_t bytes = n * es;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->x.stream = 0;
-    c->x.sms = p->dev ? p->dev->sms : 1;
-    /* Device memory first: a size the GPU cannot hold is refused before any host memory is touched. */
-    if (climb_device_alloc_offset(bytes, p->offset * es, (void **)&c->d_alloc, &c->d_in, "the reduce input") != 0 ||
-        climb_device_alloc_offset(16, 0, &c->d_out, &c->d_out, "the reduce output") != 0) {
-        reduce_destroy(c);
-        return -1;
-    }
-    if (climb_host_memory_refuses(bytes, "reduce inputs")) {
-        reduce_destroy(c);
-        return -1;
-    }
-    c->h_in = malloc(bytes ? bytes : 1);
-    if (!c->h_in) {
-        climb_host_oom("%zu input bytes (reduce n = %zu)", bytes, n);
-        reduce_destroy(c);
-        return -1;
-    }
+    const size_t n = reduce_n(&c->p);
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
-    /* i32: the full 32-bit range, so sums wrap constantly and any lost or doubled element changes the result.
-     * f32: uniform in [-1, 1). */
+    climb_rng_seed(&rng, c->p.seed);
     double lo, hi;
-    climb_dtype_full_range(p->type, &lo, &hi);
-    climb_rng_fill(&rng, p->type, c->h_in, n, lo, hi);
-    if (p->type == CLIMB_I32)
+    climb_dtype_full_range(c->p.type, &lo, &hi);
+    climb_rng_fill(&rng, c->p.type, c->h_in, n, lo, hi);
+    if (c->p.type == CLIMB_I32)
         c->ref_i32 = climb_reduce_ref_i32((const int32_t *)c->h_in, n);
     else
         c->ref_f32 = climb_reduce_ref_f32((const float *)c->h_in, n, &c->abs_f32);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
-        reduce_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t input_bytes(const climb_case *c) { return reduce_n(&c->p) * climb_dtype_size(c->p.type); }
+static size_t sum_bytes(const climb_case *c) { return climb_dtype_size(c->p.type); }
+
+static const climb_buffer REDUCE_BUFFERS[] = {
+    {.name = "the input", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = input_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "the sum", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = sum_bytes,
+     .device_at = offsetof(climb_case, d_out)},
+};
 
 /* The sum has one element, so every mode uses the whole CPU sum made at creation; with the vendor's output in
  * d_out (VENDOR), that output must agree with it as any rung's must. */
@@ -901,13 +869,6 @@ static int reduce_reference(climb_case *c, climb_ref_mode mode, char *desc, size
     }
     snprintf(desc, desclen, "%s", what);
     return 0;
-}
-
-static const char *reduce_refuses(const climb_case *c, int rung)
-{
-    (void)c;
-    (void)rung;
-    return NULL; /* every rung takes every n and every element alignment */
 }
 
 static int reduce_prepare(climb_case *c, int rung)
@@ -937,6 +898,7 @@ static int reduce_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
+/* Never the right answer: the sum's complement, or NaN. */
 static int reduce_poison(climb_case *c)
 {
     if (c->p.type == CLIMB_I32) {
@@ -952,15 +914,18 @@ static int reduce_poison(climb_case *c)
 static int reduce_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung; /* every rung of the reduction makes the same sum */
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     if (c->p.type == CLIMB_I32) {
         int32_t got;
         CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
-        return climb_verify_exact(CLIMB_I32, &got, &c->ref_i32, 1, msg, msglen) ? 1 : 0;
+        climb_compare_exact(&k, got, c->ref_i32, "the sum");
+    } else {
+        float got;
+        CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
+        climb_compare_close(&k, got, c->ref_f32, climb_reduce_tol_f32(reduce_n(&c->p), c->abs_f32), "the sum");
     }
-    float got;
-    CLIMB_CHECK(cudaMemcpy(&got, c->d_out, sizeof got, cudaMemcpyDeviceToHost));
-    double tol = climb_reduce_tol_f32(reduce_n(&c->p), c->abs_f32);
-    return climb_verify_close(CLIMB_F32, &got, &c->ref_f32, NULL, tol, 1, msg, msglen) ? 1 : 0;
+    return climb_compare_end(&k);
 }
 
 static void reduce_counts(const climb_case *c, climb_counts *out)
@@ -1008,11 +973,7 @@ extern "C" const climb_workload climb_reduce_workload = {
                 "Massively Parallel Processors, reduction; Pacheco, the CUDA trapezoidal rule (warp shuffle)",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
-    .options = NULL,
-    .n_options = 0,
     .bytes_counted = "read: n x element size; written: the one sum",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = REDUCE_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(REDUCE_BENCH_SHAPES),
@@ -1026,23 +987,19 @@ extern "C" const climb_workload climb_reduce_workload = {
     .n_rungs = REDUCE_N_RUNGS,
     .rung = reduce_rung_info,
     .published = &REDUCE_PUBLISHED,
-    .load = NULL,
-    .unload = NULL,
-    .create = reduce_create,
-    .describe = NULL,
+    .case_size = sizeof(climb_case),
+    .buffers = REDUCE_BUFFERS,
+    .n_buffers = CLIMB_COUNT(REDUCE_BUFFERS),
+    .init = reduce_init,
+    .fill = reduce_fill,
+    .fini = reduce_fini,
     .reference = reduce_reference,
-    .ref_cost = NULL, /* one output: the CPU sum is always cheap */
-    .ref_cost_limit = 0,
     .case_bytes = reduce_case_bytes,
-    .refuses = reduce_refuses,
     .prepare = reduce_prepare,
-    .modifies = NULL, /* the input is only read */
-    .reset = NULL,
     .run = reduce_run,
     .poison = reduce_poison,
     .verify = reduce_verify,
     .counts = reduce_counts,
-    .destroy = reduce_destroy,
     .tuning = &REDUCE_TUNING,
     .set_tuning = reduce_set_tuning,
 };
