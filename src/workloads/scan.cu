@@ -881,102 +881,60 @@ struct climb_case {
     climb_case_params p;
     size_t n;
     int exclusive;
-    void *h_in, *h_out;   /* n elements each */
+    void *h_in, *d_in;    /* n elements (the device's the offset's elements past its allocation) */
+    void *h_out, *d_out;
     int32_t *ref_i32;     /* i32: the exact scan */
     double *ref_f32;      /* f32: the scan in double */
     float *abs_f32;       /* f32: sum of |x_j| over each output's inputs */
-    char *d_in_alloc, *d_out_alloc;
-    void *d_in, *d_out;   /* offset elements past the allocations */
     void *d_ws;
     size_t ws_bytes;
     climb_scan_tuning tune;  /* the best rung's tile */
 };
 
-static void scan_destroy(climb_case *c)
-{
-    if (!c)
-        return;
-    free(c->h_in);
-    free(c->h_out);
-    free(c->ref_i32);
-    free(c->ref_f32);
-    free(c->abs_f32);
-    if (c->d_in_alloc)
-        cudaFree(c->d_in_alloc);
-    if (c->d_out_alloc)
-        cudaFree(c->d_out_alloc);
-    if (c->d_ws)
-        cudaFree(c->d_ws);
-    free(c);
-}
+static void scan_fini(climb_case *c) { cudaFree(c->d_ws); }
 
-static int scan_create(const climb_case_params *p, climb_case **out)
+static int scan_init(climb_case *c)
 {
-    *out = NULL;
-    const size_t es = 4, n = p->shape.d[0];
-    if (n > (SIZE_MAX / 16) - p->offset) {
-        fprintf(stderr, "climb: scan n = %zu is too large to address\n", n);
-        return -1;
-    }
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->n = n;
-    c->exclusive = p->opts[OPT_KIND].choice == 1;
-    const size_t bytes = n * es, alloc = (n + p->offset) * es + 16;
-    cudaError_t e = cudaMalloc((void **)&c->d_in_alloc, alloc);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_out_alloc, alloc);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for scan n = %zu (2 x %zu bytes): %s\n", n, bytes,
-                cudaGetErrorString(e));
-        cudaGetLastError();
-        scan_destroy(c);
-        return -1;
-    }
-    const size_t host = p->type == CLIMB_F32 ? n * (4 + 4 + 8 + 4) : n * 12;
-    if (climb_host_memory_refuses(host, "scan input, output and reference")) {
-        scan_destroy(c);
-        return -1;
-    }
-    c->h_in = malloc(bytes + 1);
-    c->h_out = malloc(bytes + 1);
-    if (p->type == CLIMB_F32) {
-        c->ref_f32 = (double *)malloc(n * sizeof(double) + 1);
-        c->abs_f32 = (float *)malloc(n * sizeof(float) + 1);
-    } else {
-        c->ref_i32 = (int32_t *)malloc(bytes + 1);
-    }
-    if (!c->h_in || !c->h_out || (p->type == CLIMB_F32 ? !c->ref_f32 || !c->abs_f32 : !c->ref_i32)) {
-        climb_host_oom("scan n = %zu", n);
-        scan_destroy(c);
-        return -1;
-    }
-    climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
-    /* i32: the full 32-bit range, so every partial sum wraps and a lost or doubled element shows at every later
-     * output. f32: uniform in [-1, 1), signs mixed so that partial sums cancel. */
-    if (p->type == CLIMB_I32) {
-        double lo, hi;
-        climb_dtype_full_range(CLIMB_I32, &lo, &hi);
-        climb_rng_fill(&rng, CLIMB_I32, c->h_in, n, lo, hi);
-        climb_scan_ref_i32((const int32_t *)c->h_in, n, c->exclusive, c->ref_i32);
-    } else {
-        climb_rng_fill_f32(&rng, (float *)c->h_in, n, -1.0f, 1.0f);
-        climb_scan_ref_f32((const float *)c->h_in, n, c->exclusive, c->ref_f32, c->abs_f32);
-    }
-    c->d_in = c->d_in_alloc + p->offset * es;
-    c->d_out = c->d_out_alloc + p->offset * es;
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice))) {
-        scan_destroy(c);
-        return -1;
-    }
-    *out = c;
+    c->n = c->p.shape.d[0];
+    c->exclusive = c->p.opts[OPT_KIND].choice == 1;
     return 0;
 }
+
+/* i32: the full 32-bit range, so every partial sum wraps and a lost or doubled element shows at every later output.
+ * f32: uniform in [-1, 1), signs mixed so that partial sums cancel. */
+static int scan_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    if (c->p.type == CLIMB_I32) {
+        double lo, hi;
+        climb_dtype_full_range(CLIMB_I32, &lo, &hi);
+        climb_rng_fill(&rng, CLIMB_I32, c->h_in, c->n, lo, hi);
+        climb_scan_ref_i32((const int32_t *)c->h_in, c->n, c->exclusive, c->ref_i32);
+    } else {
+        climb_rng_fill_f32(&rng, (float *)c->h_in, c->n, -1.0f, 1.0f);
+        climb_scan_ref_f32((const float *)c->h_in, c->n, c->exclusive, c->ref_f32, c->abs_f32);
+    }
+    return 0;
+}
+
+static size_t array_bytes(const climb_case *c) { return c->n * 4; }
+static size_t i32_ref_bytes(const climb_case *c) { return c->p.type == CLIMB_I32 ? c->n * 4 : 0; }
+static size_t f32_ref_bytes(const climb_case *c) { return c->p.type == CLIMB_F32 ? c->n * 8 : 0; }
+static size_t f32_abs_bytes(const climb_case *c) { return c->p.type == CLIMB_F32 ? c->n * 4 : 0; }
+
+static const climb_buffer SCAN_BUFFERS[] = {
+    {.name = "in", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = array_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "out", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = array_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out)},
+    {.name = "the i32 reference", .flags = CLIMB_BUF_HOST, .bytes = i32_ref_bytes,
+     .host_at = offsetof(climb_case, ref_i32)},
+    {.name = "the f32 reference", .flags = CLIMB_BUF_HOST, .bytes = f32_ref_bytes,
+     .host_at = offsetof(climb_case, ref_f32)},
+    {.name = "the f32 magnitudes", .flags = CLIMB_BUF_HOST, .bytes = f32_abs_bytes,
+     .host_at = offsetof(climb_case, abs_f32)},
+};
 
 static const char *scan_describe(const climb_case *c)
 {
@@ -987,6 +945,7 @@ static const char *scan_describe(const climb_case *c)
     return buf;
 }
 
+
 static int scan_verify(climb_case *c, int rung, char *msg, size_t msglen);
 
 static int scan_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
@@ -995,7 +954,7 @@ static int scan_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
                            ? "CPU scan, exact (wrapped modulo 2^32), every element"
                            : "CPU scan in double, every element; |got - ref| <= gamma(H) sum|x_j| (H: the "
                              "rung's summation height, docs/scan.md)";
-    if (mode == CLIMB_REF_VENDOR) {
+    if (mode == CLIMB_REF_VENDOR) { /* its output downloaded by the harness */
         char msg[300];
         const int v = scan_verify(c, climb_vendor_rung(&climb_scan_workload), msg, sizeof msg);
         if (v != 0) {
@@ -1051,59 +1010,32 @@ static int scan_poison(climb_case *c)
     return 0;
 }
 
-static void note_bad(size_t i, double got, double want, double tol, size_t *bad, char *msg, size_t msglen)
-{
-    if (*bad < 4) {
-        size_t used = strlen(msg);
-        if (tol >= 0)
-            snprintf(msg + used, msglen - used, "%sout[%zu] = %.9g, expected %.9g (tolerance %.3g)", used ? "; " : "",
-                     i, got, want, tol);
-        else
-            snprintf(msg + used, msglen - used, "%sout[%zu] = %.0f, expected %.0f", used ? "; " : "", i, got, want);
-    }
-    (*bad)++;
-}
-
+/* out (downloaded by the harness): the bound's copy bit for bit; i32 exactly; f32 within each element's bound. */
 static int scan_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    size_t bad = 0;
-    const bool bound = SCAN_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND;
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->n * 4, cudaMemcpyDeviceToHost));
-    if (bound) { /* the copy: out == in, bit for bit */
-        for (size_t i = 0; i < c->n; i++)
-            if (memcmp((char *)c->h_out + 4 * i, (char *)c->h_in + 4 * i, 4)) {
-                double g, wv;
-                if (c->p.type == CLIMB_I32) {
-                    g = ((int32_t *)c->h_out)[i];
-                    wv = ((int32_t *)c->h_in)[i];
-                } else {
-                    g = ((float *)c->h_out)[i];
-                    wv = ((float *)c->h_in)[i];
-                }
-                note_bad(i, g, wv, 0, &bad, msg, msglen);
-            }
-    } else if (c->p.type == CLIMB_I32) {
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    const bool f32 = c->p.type == CLIMB_F32;
+    if (SCAN_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND) { /* the copy: out == in, bit for bit */
+        for (size_t i = 0; i < c->n; i++) {
+            const double got = f32 ? ((float *)c->h_out)[i] : ((int32_t *)c->h_out)[i];
+            const double want = f32 ? ((float *)c->h_in)[i] : ((int32_t *)c->h_in)[i];
+            climb_compare_check(&k, memcmp((char *)c->h_out + 4 * i, (char *)c->h_in + 4 * i, 4) == 0,
+                                "out[%zu] = %.9g, expected %.9g", i, got, want);
+        }
+    } else if (!f32) {
         const int32_t *g = (const int32_t *)c->h_out;
         for (size_t i = 0; i < c->n; i++)
-            if (g[i] != c->ref_i32[i])
-                note_bad(i, g[i], c->ref_i32[i], -1, &bad, msg, msglen);
+            climb_compare_exact(&k, g[i], c->ref_i32[i], "out[%zu]", i);
     } else {
         const float *g = (const float *)c->h_out;
         const size_t chain = SCAN_RUNGS[rung].launch == launch_best ? (size_t)c->tune.block * c->tune.items / 8
                                                                     : SCAN_RUNGS[rung].chain_tile;
-        for (size_t i = 0; i < c->n; i++) {
-            const double tol = climb_scan_tol_f32(c->abs_f32[i], climb_scan_depth(i, chain));
-            if (!(fabs((double)g[i] - c->ref_f32[i]) <= tol))
-                note_bad(i, g[i], c->ref_f32[i], tol, &bad, msg, msglen);
-        }
+        for (size_t i = 0; i < c->n; i++)
+            climb_compare_close(&k, g[i], c->ref_f32[i], climb_scan_tol_f32(c->abs_f32[i], climb_scan_depth(i, chain)),
+                                "out[%zu]", i);
     }
-    if (bad) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong of %zu)", bad, c->n);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 static void scan_set_tuning(climb_case *c, const int *values) { climb_scan_set_tuning(&c->tune, values); }
@@ -1156,14 +1088,11 @@ extern "C" const climb_workload climb_scan_workload = {
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, scan (Kogge-Stone, Brent-Kung, "
                 "three-phase, hierarchical, single-pass with dynamic block "
                 "indices)",
-    .command = NULL,
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
     .options = SCAN_OPTIONS,
     .n_options = CLIMB_COUNT(SCAN_OPTIONS),
     .bytes_counted = "read: n x 4 bytes; written: n x 4 bytes",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = SCAN_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(SCAN_BENCH_SHAPES),
@@ -1179,23 +1108,21 @@ extern "C" const climb_workload climb_scan_workload = {
     .published = NULL,
     .sweeps = SCAN_SWEEPS,
     .n_sweeps = CLIMB_COUNT(SCAN_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = scan_create,
+    .case_size = sizeof(climb_case),
+    .buffers = SCAN_BUFFERS,
+    .n_buffers = CLIMB_COUNT(SCAN_BUFFERS),
+    .init = scan_init,
+    .fill = scan_fill,
+    .fini = scan_fini,
     .describe = scan_describe,
     .reference = scan_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .case_bytes = scan_case_bytes,
     .refuses = scan_refuses,
     .prepare = scan_prepare,
-    .modifies = NULL,
-    .reset = NULL,
     .run = scan_run,
     .poison = scan_poison,
     .verify = scan_verify,
     .counts = scan_counts,
-    .destroy = scan_destroy,
     .tuning = &SCAN_TUNING,
     .set_tuning = scan_set_tuning,
 };
