@@ -940,39 +940,18 @@ struct climb_case {
     int map, dist;
     unsigned bins, nbins;
     const hist_file *file;   /* the loaded input, or NULL */
-    uint8_t *h_in;           /* generated input (NULL with a file) */
-    const uint8_t *h_bytes;  /* the bytes counted: h_in or the file's */
+    uint8_t *h_in, *d_in;    /* the bytes counted (the file's, or generated); the device's offset bytes in */
     uint64_t ref[256];
-    char *d_alloc;
-    uint8_t *d_in;           /* offset bytes past d_alloc */
-    unsigned *d_counts;
+    unsigned *h_counts, *d_counts;
     void *d_ws;
     size_t ws_bytes;
 };
 
-static void hist_destroy(climb_case *c)
-{
-    if (!c)
-        return;
-    free(c->h_in);
-    if (c->d_alloc)
-        cudaFree(c->d_alloc);
-    if (c->d_counts)
-        cudaFree(c->d_counts);
-    if (c->d_ws)
-        cudaFree(c->d_ws);
-    free(c);
-}
+static void hist_fini(climb_case *c) { cudaFree(c->d_ws); }
 
-static int hist_create(const climb_case_params *p, climb_case **out)
+static int hist_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     c->map = p->opts[OPT_MAP].choice;
     c->dist = p->opts[OPT_DIST].choice;
     c->bins = (unsigned)p->opts[OPT_BINS].i;
@@ -981,39 +960,31 @@ static int hist_create(const climb_case_params *p, climb_case **out)
     c->n = c->file ? c->file->n : p->shape.d[0];
     if (c->n >= (size_t)UINT32_MAX) {
         fprintf(stderr, "climb: histogram n = %zu: the counts are 32-bit, so n must be below 2^32 - 1\n", c->n);
-        hist_destroy(c);
         return -1;
     }
-    void *counts_alloc = NULL;
-    if (climb_device_alloc_offset(c->n, p->offset, (void **)&c->d_alloc, (void **)&c->d_in, "the histogram input") ||
-        climb_device_alloc_offset(256 * 4, 0, &counts_alloc, (void **)&c->d_counts, "the counts")) {
-        hist_destroy(c);
-        return -1;
-    }
-    if (c->file) {
-        c->h_bytes = c->file->bytes;
-    } else {
-        if (climb_host_memory_refuses(c->n, "histogram input")) {
-            hist_destroy(c);
-            return -1;
-        }
-        c->h_in = (uint8_t *)malloc(c->n + 1);
-        if (!c->h_in) {
-            climb_host_oom("%zu input bytes", c->n);
-            hist_destroy(c);
-            return -1;
-        }
-        climb_hist_generate(p->seed, c->dist, c->map, c->h_in, c->n);
-        c->h_bytes = c->h_in;
-    }
-    climb_hist_ref(c->h_bytes, c->n, c->map, c->bins, c->ref);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_bytes, c->n, cudaMemcpyHostToDevice))) {
-        hist_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static int hist_fill(climb_case *c)
+{
+    if (c->file)
+        memcpy(c->h_in, c->file->bytes, c->n);
+    else
+        climb_hist_generate(c->p.seed, c->dist, c->map, c->h_in, c->n);
+    climb_hist_ref(c->h_in, c->n, c->map, c->bins, c->ref);
+    return 0;
+}
+
+static size_t input_bytes(const climb_case *c) { return c->n; }
+static size_t counts_bytes(const climb_case *c) { return 256 * 4; }
+
+/* The counts' poison is all ones: no count of fewer than 2^32 - 1 bytes. */
+static const climb_buffer HIST_BUFFERS[] = {
+    {.name = "the input", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = input_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "the counts", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = counts_bytes,
+     .host_at = offsetof(climb_case, h_counts), .device_at = offsetof(climb_case, d_counts), .poison = 0xFF},
+};
 
 static const char *hist_describe(const climb_case *c)
 {
@@ -1075,35 +1046,15 @@ static int hist_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-/* All ones: no count of fewer than 2^32 - 1 bytes. */
-static int hist_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_counts, 0xFF, 256 * 4));
-    return 0;
-}
-
+/* The counts (downloaded by the harness), exactly. */
 static int hist_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    unsigned got[256];
-    CLIMB_CHECK(cudaMemcpy(got, c->d_counts, c->nbins * 4, cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    msg[0] = '\0';
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     for (unsigned b = 0; b < c->nbins; b++)
-        if (got[b] != c->ref[b]) {
-            if (bad < 4) {
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sbin %u = %u, expected %llu", used ? "; " : "", b, got[b],
-                         (unsigned long long)c->ref[b]);
-            }
-            bad++;
-        }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong of %u bins)", bad, c->nbins);
-        return 1;
-    }
-    return 0;
+        climb_compare_exact(&k, c->h_counts[b], (long long)c->ref[b], "bin %u", b);
+    return climb_compare_end(&k);
 }
 
 static void hist_counts(const climb_case *c, climb_counts *out)
@@ -1163,14 +1114,11 @@ extern "C" const climb_workload climb_histogram_workload = {
     .title = "Byte histogram (256 bins, fewer, or the book's 7 letter bins)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors (PMPP), histogram (atomics, "
                 "contiguous and interleaved partitioning, privatization, aggregation)",
-    .command = NULL,
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8),
     .options = HIST_OPTIONS,
     .n_options = CLIMB_COUNT(HIST_OPTIONS),
     .bytes_counted = "read: n bytes; written: the bins' 32-bit counts",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = HIST_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(HIST_BENCH_SHAPES),
@@ -1183,28 +1131,24 @@ extern "C" const climb_workload climb_histogram_workload = {
     .check_max_offset = 15,
     .n_rungs = HIST_N_RUNGS,
     .rung = hist_rung_info,
-    .published = NULL,
     .sweeps = HIST_SWEEPS,
     .n_sweeps = CLIMB_COUNT(HIST_SWEEPS),
     .load = hist_load,
     .unload = hist_unload,
     .peek = hist_peek,
-    .create = hist_create,
+    .case_size = sizeof(climb_case),
+    .buffers = HIST_BUFFERS,
+    .n_buffers = CLIMB_COUNT(HIST_BUFFERS),
+    .init = hist_init,
+    .fill = hist_fill,
+    .fini = hist_fini,
     .describe = hist_describe,
     .reference = hist_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .case_bytes = histogram_case_bytes,
     .case_refuses = histogram_case_refuses,
     .refuses = hist_refuses,
     .prepare = hist_prepare,
-    .modifies = NULL,
-    .reset = NULL,
     .run = hist_run,
-    .poison = hist_poison,
     .verify = hist_verify,
     .counts = hist_counts,
-    .destroy = hist_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
 };
