@@ -330,45 +330,25 @@ struct climb_case {
     void *d_ws;
 };
 
-static void trap_destroy(climb_case *c)
+static int trap_init(climb_case *c)
 {
-    if (!c)
-        return;
-    if (c->d_out)
-        cudaFree(c->d_out);
-    if (c->d_ws)
-        cudaFree(c->d_ws);
-    free(c);
-}
-
-static int trap_create(const climb_case_params *p, climb_case **out)
-{
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->a = p->opts[OPT_A].f;
-    c->b = p->opts[OPT_B].f;
-    c->n = p->shape.d[0];
+    c->a = c->p.opts[OPT_A].f;
+    c->b = c->p.opts[OPT_B].f;
+    c->n = c->p.shape.d[0];
     c->exact = c->n ? climb_trap_exact(c->a, c->b, c->n) : 0;
-    const size_t ws = trap_workspace(p->dev ? p->dev->sms : 1);
-    cudaError_t e = cudaMalloc(&c->d_out, 16);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&c->d_ws, ws);
-    if (e == cudaSuccess)
-        e = cudaMemset(c->d_ws, 0, ws); /* the best rung's ticket starts at 0 and is left at 0 */
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: trapezoid: %s\n", cudaGetErrorString(e));
-        cudaGetLastError();
-        trap_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t result_bytes(const climb_case *c) { return 16; }
+static size_t ws_bytes(const climb_case *c) { return trap_workspace(c->p.dev ? c->p.dev->sms : 1); }
+
+/* The result's poison is all ones: NaN in either type. The best rung's ticket starts at 0 and is left at 0. */
+static const climb_buffer TRAP_BUFFERS[] = {
+    {.name = "the result", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = result_bytes,
+     .device_at = offsetof(climb_case, d_out), .poison = 0xFF},
+    {.name = "the workspace", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_ZERO, .bytes = ws_bytes,
+     .device_at = offsetof(climb_case, d_ws)},
+};
 
 static const char *trap_describe(const climb_case *c)
 {
@@ -405,12 +385,6 @@ static int trap_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-static int trap_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, 16)); /* NaN in either type */
-    return 0;
-}
-
 /* The summation height of a rung: the tree or chain its n - 1 terms pass through. */
 static double trap_depth(const climb_case *c, int rung)
 {
@@ -440,16 +414,14 @@ static int trap_verify(climb_case *c, int rung, char *msg, size_t msglen)
     if (climb_trap_result(c, &got) != 0)
         return -1;
     const double u = c->p.type == CLIMB_F32 ? 1.0 / 16777216.0 : 1.0 / 9007199254740992.0;
-    const double tol = climb_trap_tol(u, c->a, c->b, c->n, trap_depth(c, rung));
-    if (!(fabs(got - c->exact) <= tol)) {
-        snprintf(msg, msglen, "T_n = %.17g, expected %.17g (tolerance %.3g)", got, c->exact, tol);
-        return 1;
-    }
-    return 0;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    climb_compare_close(&k, got, c->exact, climb_trap_tol(u, c->a, c->b, c->n, trap_depth(c, rung)), "T_n");
+    return climb_compare_end(&k);
 }
 
 /* Two FMAs per inner trapezoid (x = a + i h, and x^2 added to the sum; the +1s are one addition of n - 1): 4 flops
- * each, the least the rule needs. The seed's rungs do more (a multiply and two adds); they are counted the same. */
+ * each, the least the rule needs. The book's rungs do more (a multiply and two adds); they are counted the same. */
 static void trap_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
@@ -480,7 +452,6 @@ extern "C" const climb_workload climb_trapezoid_workload = {
     .name = "trapezoid",
     .title = "Trapezoidal rule, f(x) = x^2 + 1",
     .seed_ref = "Pacheco, CUDA trapezoidal rule II and III, table 6.8",
-    .command = NULL,
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = TRAP_OPTIONS,
@@ -503,22 +474,14 @@ extern "C" const climb_workload climb_trapezoid_workload = {
     .published = &TRAP_PUBLISHED,
     .sweeps = TRAP_SWEEPS,
     .n_sweeps = CLIMB_COUNT(TRAP_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = trap_create,
+    .case_size = sizeof(climb_case),
+    .buffers = TRAP_BUFFERS,
+    .n_buffers = CLIMB_COUNT(TRAP_BUFFERS),
+    .init = trap_init,
     .describe = trap_describe,
     .reference = trap_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .refuses = trap_refuses,
-    .prepare = NULL,
-    .modifies = NULL,
-    .reset = NULL,
     .run = trap_run,
-    .poison = trap_poison,
     .verify = trap_verify,
     .counts = trap_counts,
-    .destroy = trap_destroy,
-    .tuning = NULL,
-    .set_tuning = NULL,
 };
