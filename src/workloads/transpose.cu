@@ -341,11 +341,9 @@ extern "C" void climb_transpose_set_tuning(climb_transpose_tuning *t, const int 
 struct climb_case {
     climb_case_params p;
     size_t rows, cols, ld_in, ld_out, es;
-    void *h_in;               /* rows x ld_in, as uploaded (padding holds a marker) */
-    void *h_out;              /* cols x ld_out: verify's download */
-    void *h_copy;             /* rows x ld_in: a bound rung's download */
-    char *d_in_alloc, *d_out_alloc, *d_copy_alloc;
-    void *d_in, *d_out, *d_copy; /* offset elements past the allocations */
+    void *h_in, *d_in;        /* rows x ld_in, as uploaded (padding holds a marker) */
+    void *h_out, *d_out;      /* cols x ld_out: the transpose, and verify's download */
+    void *h_copy, *d_copy;    /* rows x ld_in: a bound rung's copy, and its download */
     /* The reference: CPU (every element of out, dense cols x rows), vendor (the vendor's output, adopted after
      * spot checks, also dense) or samples (the dense indices checked, against in). */
     climb_ref_mode ref_mode;
@@ -360,7 +358,6 @@ struct climb_case {
 
 typedef struct transpose_rung {
     climb_rung_info info;
-    cudaError_t (*launch)(climb_case *c, cudaStream_t s);
     int copies;               /* a bound rung that copies in to d_copy instead of transposing */
 } transpose_rung;
 
@@ -513,40 +510,31 @@ static int k_best(climb_dtype t, const climb_device_info *, const int *tuning, c
  * 002's for 4000 x 4000 floats (GB/s; its copy within 32 x 32 tiles is the tiled copy bound). */
 static const transpose_rung TRANSPOSE_RUNGS[] = {
     {.info = {.name = "transpose_cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam with op(A) = A^T",
-              .needs = "rows, cols and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR},
-     .launch = run_cublas},
+              .needs = "rows, cols and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR, .launch = run_cublas}},
     {.info = {.name = "copy_memcpy", .idea = "bound: cudaMemcpyAsync of the same bytes, in to a copy of in "
                                              "(cudaMemcpy2DAsync when rows are padded)",
-              .needs = "", .kind = CLIMB_RUNG_BOUND},
-     .launch = run_memcpy, .copies = 1},
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .launch = run_memcpy},
+     .copies = 1},
     {.info = {.name = "copy_tiled", .idea = "bound: the tiled rungs' mapping, copying instead of transposing",
-              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_copy_tiled, .published_rate = 94.9},
-     .launch = run_copy_tiled, .copies = 1},
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = k_copy_tiled, .published_rate = 94.9, .launch = run_copy_tiled},
+     .copies = 1},
     {.info = {.name = "transpose_naive", .idea = "one thread per element: coalesced reads, writes 32 rows apart",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive, .published_rate = 5.3},
-     .launch = run_naive},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive, .published_rate = 5.3, .launch = run_naive}},
     {.info = {.name = "transpose_naive_out_order", .idea = "threads laid over out: coalesced writes, strided reads",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive_out_order},
-     .launch = run_naive_out_order},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive_out_order, .launch = run_naive_out_order}},
     {.info = {.name = "transpose_shared_tile", .idea = "32 x 32 tile in shared memory: both sides coalesced, "
                                                        "32-way bank conflicts on the column reads",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_tile},
-     .launch = run_shared_tile},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_tile, .launch = run_shared_tile}},
     {.info = {.name = "transpose_tile_padded", .idea = "one element of padding per tile row: no bank conflicts",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_padded},
-     .launch = run_tile_padded},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_padded, .launch = run_tile_padded}},
     {.info = {.name = "transpose_rect_tile", .idea = "32 x 16 rectangular tile, 512 threads a block",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_rect_tile},
-     .launch = run_rect_tile},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_rect_tile, .launch = run_rect_tile}},
     {.info = {.name = "transpose_multi_element", .idea = "32 x 8 threads per 32 x 32 tile: four elements a thread",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_multi_element, .published_rate = 93.4},
-     .launch = run_multi_element},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_multi_element, .published_rate = 93.4, .launch = run_multi_element}},
     {.info = {.name = "transpose_diagonal", .idea = "tiles in diagonal order (against partition camping)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_diagonal, .published_rate = 80},
-     .launch = run_diagonal},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_diagonal, .published_rate = 80, .launch = run_diagonal}},
     {.info = {.name = "transpose_vectorized", .idea = "16-byte loads and stores; tile, threads and order tuned",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = run_best},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = run_best}},
 };
 #define TRANSPOSE_N_RUNGS CLIMB_COUNT(TRANSPOSE_RUNGS)
 
@@ -645,83 +633,59 @@ static const climb_tuning TRANSPOSE_TUNING = {
 
 /* ---------------------------------------------------------------- harness glue */
 
-static void transpose_destroy(climb_case *c)
+static void transpose_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    free(c->h_in);
-    free(c->h_out);
-    free(c->h_copy);
     free(c->ref);
     free(c->samples);
-    if (c->d_in_alloc)
-        cudaFree(c->d_in_alloc);
-    if (c->d_out_alloc)
-        cudaFree(c->d_out_alloc);
-    if (c->d_copy_alloc)
-        cudaFree(c->d_copy_alloc);
-    free(c);
 }
 
 /* A padding element's value: never part of a result, so reading it where an element belongs shows. */
 #define TRANSPOSE_PAD_MARK 7777.0
 
-static int transpose_create(const climb_case_params *p, climb_case **out)
+static int transpose_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
-    c->rows = p->shape.d[0];
-    c->cols = p->shape.d[1];
-    c->ld_in = c->cols + (size_t)p->opts[OPT_PAD].i;
-    c->ld_out = c->rows + (size_t)p->opts[OPT_PAD].i;
-    c->es = climb_dtype_size(p->type);
-    const size_t in_elems = c->rows * c->ld_in, out_elems = c->cols * c->ld_out, off = p->offset * c->es;
-    /* Device memory first: a matrix the GPU cannot hold is refused before host memory is touched. */
-    if (climb_device_alloc_offset(in_elems * c->es, off, (void **)&c->d_in_alloc, (void **)&c->d_in, "the transpose input") ||
-        climb_device_alloc_offset(out_elems * c->es, off, (void **)&c->d_out_alloc, (void **)&c->d_out,
-                                  "the transpose output") ||
-        climb_device_alloc_offset(in_elems * c->es, off, (void **)&c->d_copy_alloc, (void **)&c->d_copy,
-                                  "the copy bound's output")) {
-        transpose_destroy(c);
-        return -1;
-    }
-    if (climb_host_memory_refuses((2 * in_elems + out_elems + c->rows * c->cols) * c->es, "transpose inputs and references")) {
-        transpose_destroy(c);
-        return -1;
-    }
-    c->h_in = malloc(in_elems * c->es + 1);
-    c->h_out = malloc(out_elems * c->es + 1);
-    c->h_copy = malloc(in_elems * c->es + 1);
-    if (!c->h_in || !c->h_out || !c->h_copy) {
-        climb_host_oom("transpose %zu x %zu", c->rows, c->cols);
-        transpose_destroy(c);
-        return -1;
-    }
-    /* Values in [-1000, 1000): every element distinct with overwhelming odds, so a misplaced one shows. */
+    c->rows = c->p.shape.d[0];
+    c->cols = c->p.shape.d[1];
+    c->ld_in = c->cols + (size_t)c->p.opts[OPT_PAD].i;
+    c->ld_out = c->rows + (size_t)c->p.opts[OPT_PAD].i;
+    c->es = climb_dtype_size(c->p.type);
+    return 0;
+}
+
+/* Values in [-1000, 1000): every element distinct with overwhelming odds, so a misplaced one shows. */
+static int transpose_fill(climb_case *c)
+{
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
+    climb_rng_seed(&rng, c->p.seed);
     for (size_t i = 0; i < c->rows; i++) {
         char *row = (char *)c->h_in + i * c->ld_in * c->es;
-        climb_rng_fill(&rng, p->type, row, c->cols, -1000, 1000);
+        climb_rng_fill(&rng, c->p.type, row, c->cols, -1000, 1000);
         for (size_t j = c->cols; j < c->ld_in; j++) {
-            if (p->type == CLIMB_F32)
+            if (c->p.type == CLIMB_F32)
                 ((float *)row)[j] = (float)TRANSPOSE_PAD_MARK;
             else
                 ((double *)row)[j] = TRANSPOSE_PAD_MARK;
         }
     }
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, in_elems * c->es, cudaMemcpyHostToDevice))) {
-        transpose_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t in_bytes(const climb_case *c) { return c->rows * c->ld_in * c->es; }
+static size_t out_bytes(const climb_case *c) { return c->cols * c->ld_out * c->es; }
+
+/* The outputs' poison is all ones: a NaN in f32 and f64, which no finite input can become. The copy's host copy is
+ * downloaded by verify itself, for the copying rungs alone. */
+static const climb_buffer TRANSPOSE_BUFFERS[] = {
+    {.name = "in", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = in_bytes,
+     .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "out", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = out_bytes,
+     .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out), .poison = 0xFF},
+    {.name = "the copy", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = in_bytes,
+     .device_at = offsetof(climb_case, d_copy), .poison = 0xFF},
+    {.name = "the copy's download", .flags = CLIMB_BUF_HOST, .bytes = in_bytes, .host_at = offsetof(climb_case, h_copy)},
+};
+
+static int transpose_empty(const climb_case *c) { return c->rows == 0 || c->cols == 0; }
 
 static const char *transpose_describe(const climb_case *c)
 {
@@ -767,9 +731,7 @@ static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, s
         snprintf(desc, desclen, "CPU transpose, every element, bit for bit");
         return 0;
     }
-    /* The vendor's output is in out: spot-check it against in, then adopt all of it. */
-    if (download(c, c->h_out, c->d_out, c->cols * c->ld_out) != 0)
-        return -1;
+    /* The vendor's output is in out (downloaded by the harness): spot-check it against in, then adopt all of it. */
     for (int k = 0; k < TRANSPOSE_SPOT_CHECKS && n > 0; k++) {
         size_t d = (size_t)climb_rng_range(&rng, 0, (int64_t)n - 1), j = d / c->rows, i = d % c->rows;
         const char *got = (const char *)c->h_out + (j * c->ld_out + i) * c->es;
@@ -783,7 +745,7 @@ static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, s
     for (size_t j = 0; j < c->cols; j++)
         memcpy((char *)c->ref + j * c->rows * c->es, (const char *)c->h_out + j * c->ld_out * c->es, c->rows * c->es);
     snprintf(desc, desclen, "%s's output, %d elements spot-checked on the CPU, bit for bit",
-             TRANSPOSE_RUNGS[0].info.name, TRANSPOSE_SPOT_CHECKS);
+             TRANSPOSE_RUNGS[climb_vendor_rung(&climb_transpose_workload)].info.name, TRANSPOSE_SPOT_CHECKS);
     return 0;
 }
 
@@ -791,7 +753,7 @@ static int transpose_reference(climb_case *c, climb_ref_mode mode, char *desc, s
  * than any rung's); cuBLAS takes int sizes. */
 static const char *transpose_refuses(const climb_case *c, int rung)
 {
-    if (TRANSPOSE_RUNGS[rung].launch == run_cublas &&
+    if (TRANSPOSE_RUNGS[rung].info.launch == run_cublas &&
         (c->rows > (size_t)INT32_MAX || c->cols > (size_t)INT32_MAX || c->ld_in > (size_t)INT32_MAX ||
          c->ld_out > (size_t)INT32_MAX))
         return "cuBLAS takes sizes and leading dimensions below 2^31";
@@ -803,86 +765,44 @@ static const char *transpose_refuses(const climb_case *c, int rung)
 
 static int transpose_prepare(climb_case *c, int rung)
 {
-    if (TRANSPOSE_RUNGS[rung].launch == run_cublas && !c->cublas)
+    if (TRANSPOSE_RUNGS[rung].info.launch == run_cublas && !c->cublas)
         return climb_cublas_shared(&c->cublas, "transpose");
     return 0;
 }
 
-static int transpose_run(climb_case *c, int rung, cudaStream_t s)
+/* One element, bit for bit: got at its place against want. */
+static void same(climb_compare *k, const climb_case *c, const char *what, size_t r, size_t col, const char *got,
+                 const char *want)
 {
-    if (c->rows == 0 || c->cols == 0)
-        return 0; /* nothing to move: every rung's result is the empty matrix */
-    CLIMB_CHECK(TRANSPOSE_RUNGS[rung].launch(c, s));
-    return 0;
+    climb_compare_check(k, memcmp(got, want, c->es) == 0, "%s[%zu][%zu] = %.9g, expected %.9g", what, r, col,
+                        value_at(c, got, 0), value_at(c, want, 0));
 }
 
-/* All ones: a NaN in f32 and f64, which no finite input can become. */
-static int transpose_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, c->cols * c->ld_out * c->es));
-    CLIMB_CHECK(cudaMemset(c->d_copy, 0xFF, c->rows * c->ld_in * c->es));
-    return 0;
-}
-
-/* Appends "out[j][i] = X, expected Y" for the first few mismatches; counts them all. */
-static void mismatch(const char *what, size_t j, size_t i, double got, double want, size_t *bad, char *msg,
-                     size_t msglen)
-{
-    if (*bad < 4) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, "%s%s[%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", what, j, i, got,
-                 want);
-    }
-    (*bad)++;
-}
-
+/* A copying bound against in; out (downloaded by the harness) against the reference, or against in at the samples. */
 static int transpose_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    size_t bad = 0, checked = 0;
-    msg[0] = '\0';
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     if (TRANSPOSE_RUNGS[rung].copies) {
-        /* A bound: the copy must equal in, element by element (padding aside). */
         if (download(c, c->h_copy, c->d_copy, c->rows * c->ld_in) != 0)
             return -1;
-        for (size_t i = 0; i < c->rows; i++) {
-            const char *got = (const char *)c->h_copy + i * c->ld_in * c->es, *want = (const char *)c->h_in + i * c->ld_in * c->es;
-            if (memcmp(got, want, c->cols * c->es) == 0)
-                continue;
+        for (size_t i = 0; i < c->rows; i++)
             for (size_t j = 0; j < c->cols; j++)
-                if (memcmp(got + j * c->es, want + j * c->es, c->es) != 0)
-                    mismatch("copy", i, j, value_at(c, got, j), value_at(c, want, j), &bad, msg, msglen);
+                same(&k, c, "copy", i, j, (const char *)c->h_copy + (i * c->ld_in + j) * c->es,
+                     (const char *)c->h_in + (i * c->ld_in + j) * c->es);
+    } else if (c->ref_mode == CLIMB_REF_SAMPLES) {
+        for (size_t s = 0; s < c->n_samples; s++) {
+            const size_t d = c->samples[s], j = d / c->rows, i = d % c->rows;
+            same(&k, c, "out", j, i, (const char *)c->h_out + (j * c->ld_out + i) * c->es,
+                 (const char *)c->h_in + (i * c->ld_in + j) * c->es);
         }
-        checked = c->rows * c->cols;
     } else {
-        if (download(c, c->h_out, c->d_out, c->cols * c->ld_out) != 0)
-            return -1;
-        if (c->ref_mode == CLIMB_REF_SAMPLES) {
-            for (size_t k = 0; k < c->n_samples; k++) {
-                size_t d = c->samples[k], j = d / c->rows, i = d % c->rows;
-                const char *got = (const char *)c->h_out + (j * c->ld_out + i) * c->es;
-                const char *want = (const char *)c->h_in + (i * c->ld_in + j) * c->es;
-                if (memcmp(got, want, c->es) != 0)
-                    mismatch("out", j, i, value_at(c, got, 0), value_at(c, want, 0), &bad, msg, msglen);
-            }
-            checked = c->n_samples;
-        } else {
-            for (size_t j = 0; j < c->cols; j++) {
-                const char *got = (const char *)c->h_out + j * c->ld_out * c->es, *want = (const char *)c->ref + j * c->rows * c->es;
-                if (memcmp(got, want, c->rows * c->es) == 0)
-                    continue;
-                for (size_t i = 0; i < c->rows; i++)
-                    if (memcmp(got + i * c->es, want + i * c->es, c->es) != 0)
-                        mismatch("out", j, i, value_at(c, got, i), value_at(c, want, i), &bad, msg, msglen);
-            }
-            checked = c->rows * c->cols;
-        }
+        for (size_t j = 0; j < c->cols; j++)
+            for (size_t i = 0; i < c->rows; i++)
+                same(&k, c, "out", j, i, (const char *)c->h_out + (j * c->ld_out + i) * c->es,
+                     (const char *)c->ref + (j * c->rows + i) * c->es);
     }
-    if (bad) {
-        size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu of %zu elements wrong)", bad, checked);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 static void transpose_counts(const climb_case *c, climb_counts *out)
@@ -937,8 +857,6 @@ extern "C" const climb_workload climb_transpose_workload = {
     .options = TRANSPOSE_OPTIONS,
     .n_options = CLIMB_COUNT(TRANSPOSE_OPTIONS),
     .bytes_counted = "rows x cols x element size read from in and written to out (not the padding)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = TRANSPOSE_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(TRANSPOSE_BENCH_SHAPES),
@@ -954,23 +872,20 @@ extern "C" const climb_workload climb_transpose_workload = {
     .published = &TRANSPOSE_PUBLISHED,
     .sweeps = TRANSPOSE_SWEEPS,
     .n_sweeps = CLIMB_COUNT(TRANSPOSE_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = transpose_create,
+    .case_size = sizeof(climb_case),
+    .buffers = TRANSPOSE_BUFFERS,
+    .n_buffers = CLIMB_COUNT(TRANSPOSE_BUFFERS),
+    .init = transpose_init,
+    .fill = transpose_fill,
+    .fini = transpose_fini,
     .describe = transpose_describe,
     .reference = transpose_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .case_bytes = transpose_case_bytes,
     .refuses = transpose_refuses,
     .prepare = transpose_prepare,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = transpose_run,
-    .poison = transpose_poison,
+    .empty = transpose_empty,
     .verify = transpose_verify,
     .counts = transpose_counts,
-    .destroy = transpose_destroy,
     .tuning = &TRANSPOSE_TUNING,
     .set_tuning = transpose_set_tuning,
 };
