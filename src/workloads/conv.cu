@@ -476,9 +476,9 @@ struct climb_case {
     size_t rows, cols, ld;
     int rx, ry, taps, mask_kind;
     const climb_pgm *image;          /* the loaded file, or NULL: random pixels */
-    char *d_alloc[2];
-    float *d_in, *d_out, *d_mask;
-    float *h_in, *h_out;
+    float *h_in, *d_in;              /* rows x ld */
+    float *h_out, *d_out;            /* rows x ld, and verify's download */
+    float *d_mask;
     float mask[CLIMB_CONV_MAX_TAPS];
     double mask_abs, in_max;         /* sum |mask|, max |in|: the tolerance's scale */
     climb_ref_mode mode;
@@ -491,8 +491,6 @@ struct climb_case {
     climb_cudnn_conv dnn;            /* the vendor rung's plan, while it is prepared */
 #endif
 };
-
-typedef cudaError_t (*conv_launch_fn)(climb_case *c, cudaStream_t s);
 
 /* The ladder rungs' launches: kernel K over tiles tw x th, block bx x by. */
 #define CONV_LAUNCHER(fname, kernel, tw, th, bx, by, ...)                                                    \
@@ -589,45 +587,48 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return n;
 }
 
+/* The vendor's rule: cuDNN's tensors hold fewer than 2^31 elements. */
+static const char *refuses_cudnn(const climb_case *c)
+{
+    return c->rows * c->ld >= ((size_t)1 << 31) ? "cuDNN's tensors hold fewer than 2^31 elements" : NULL;
+}
+
 typedef struct conv_rung {
     climb_rung_info info;
-    conv_launch_fn launch;
+    int const_mask;           /* 1: its kernels read the mask from constant memory (prepare puts it there) */
 } conv_rung;
 
 static const conv_rung CONV_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
     {.info = {.name = "cudnn", .idea = "vendor: cudnnConvolutionForward, FP32 FMA math, the fastest algorithm "
                                        "cudnnFindConvolutionForwardAlgorithm finds",
-              .needs = "fewer than 2^31 pixels", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
-     .launch = launch_cudnn},
+              .needs = "fewer than 2^31 pixels", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .launch = launch_cudnn,
+              .refuses = refuses_cudnn}},
 #endif
     {.info = {.name = "device_copy", .idea = "bound: cudaMemcpyAsync of the image to the output (read once, "
                                              "written once)",
-              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
-     .launch = launch_copy},
+              .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL, .launch = launch_copy}},
     {.info = {.name = "basic", .idea = "PMPP's basic kernel: a thread per output, mask and input from global "
                                        "memory",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_basic},
-     .launch = launch_basic},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_basic, .launch = launch_basic}},
     {.info = {.name = "const_mask", .idea = "the mask in constant memory: one broadcast weight per tap for a warp",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_const},
-     .launch = launch_const},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_const, .launch = launch_const},
+     .const_mask = 1},
     {.info = {.name = "tile_input", .idea = "strategy 1: a block is a 32 x 32 input tile in shared memory; the halo "
                                             "threads load and idle",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_in},
-     .launch = launch_tile_in},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_in, .launch = launch_tile_in},
+     .const_mask = 1},
     {.info = {.name = "tile_output", .idea = "strategy 2: a block is a 32 x 16 output tile; the input tile and halo "
                                              "loaded in several passes",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_out},
-     .launch = launch_tile_out},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_tile_out, .launch = launch_tile_out},
+     .const_mask = 1},
     {.info = {.name = "tile_cached_halo", .idea = "strategy 3: only the tile in shared memory, the halo read "
                                                   "through L1 and L2",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cached_halo},
-     .launch = launch_cached_halo},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cached_halo, .launch = launch_cached_halo},
+     .const_mask = 1},
     {.info = {.name = "register_blocked", .idea = "a thread computes a column of outputs from one pass over its "
                                                   "window's rows; the mask as FMA operands from the parameter bank",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
 };
 
 static const climb_rung_info *conv_rung_info(int i) { return &CONV_RUNGS[i].info; }
@@ -730,33 +731,19 @@ static void conv_release(climb_case *c, int rung)
 #endif
 }
 
-static void conv_destroy(climb_case *c)
+static void conv_fini(climb_case *c)
 {
-    if (!c)
-        return;
 #ifdef CLIMB_HAVE_CUDNN
     climb_cudnn_conv_release(&c->dnn);
 #endif
-    for (int k = 0; k < 2; k++)
-        if (c->d_alloc[k])
-            cudaFree(c->d_alloc[k]);
-    if (c->d_mask)
-        cudaFree(c->d_mask);
-    free(c->h_in);
-    free(c->h_out);
     free(c->ref);
     free(c->rows_s);
     free(c->row_ref);
-    free(c);
 }
 
-static int conv_create(const climb_case_params *p, climb_case **out)
+static int conv_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     c->rows = p->shape.d[0];
     c->cols = p->shape.d[1];
     c->ld = c->cols;
@@ -768,26 +755,14 @@ static int conv_create(const climb_case_params *p, climb_case **out)
     c->tn.outputs = 8;
     c->tn.rows = 4;
     c->tn.tiles = 8;
-    const size_t n = c->rows * c->ld, bytes = (n ? n : 1) * sizeof(float), off = p->offset * sizeof(float);
-    if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[0], (void **)&c->d_in, "the conv input") != 0 ||
-        climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[1], (void **)&c->d_out, "the conv output") != 0 ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_mask, sizeof c->mask))) {
-        conv_destroy(c);
-        return -1;
-    }
-    if (climb_host_memory_refuses(3 * bytes, "the conv image, its output and reference")) {
-        conv_destroy(c);
-        return -1;
-    }
-    c->h_in = (float *)malloc(bytes);
-    c->h_out = (float *)malloc(bytes);
-    if (!c->h_in || !c->h_out) {
-        climb_host_oom("conv %zu x %zu", c->rows, c->cols);
-        conv_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+static int conv_fill(climb_case *c)
+{
+    const size_t n = c->rows * c->ld;
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
+    climb_rng_seed(&rng, c->p.seed);
     make_mask(c->mask_kind, c->rx, c->ry, &rng, c->mask);
     if (c->image)
         memcpy(c->h_in, c->image->pixels, n * sizeof(float));
@@ -802,14 +777,24 @@ static int conv_create(const climb_case_params *p, climb_case **out)
         c->mask_abs += fabs(c->mask[k]);
     c->tol = climb_conv_tolerance(c->taps, c->mask_abs * c->in_max);
     c->vendor_tol = c->tol;
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, n * sizeof(float), cudaMemcpyHostToDevice)) ||
-        CLIMB_FAILED(cudaMemcpy(c->d_mask, c->mask, sizeof c->mask, cudaMemcpyHostToDevice))) {
-        conv_destroy(c);
-        return -1;
-    }
-    *out = c;
+    CLIMB_CHECK(cudaMemcpy(c->d_mask, c->mask, sizeof c->mask, cudaMemcpyHostToDevice));
     return 0;
 }
+
+static size_t image_bytes(const climb_case *c) { return at_least_1(c->rows * c->ld) * sizeof(float); }
+static size_t mask_bytes(const climb_case *c) { return sizeof c->mask; }
+
+/* The output's poison is all ones: a NaN, which no sum of finite products becomes. */
+static const climb_buffer CONV_BUFFERS[] = {
+    {.name = "the image", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = image_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "the output", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = image_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out),
+     .poison = 0xFF},
+    {.name = "the mask", .flags = CLIMB_BUF_DEVICE, .bytes = mask_bytes, .device_at = offsetof(climb_case, d_mask)},
+};
+
+static int conv_empty(const climb_case *c) { return c->rows == 0 || c->cols == 0; }
 
 static const char *conv_describe(const climb_case *c)
 {
@@ -861,8 +846,8 @@ static int conv_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
         snprintf(desc, desclen, "CPU, %zu random rows in double, within %.3g", c->n_rows_s, c->tol);
         return 0;
     }
-    /* VENDOR: the vendor's output (in d_out) checked on the sample rows, then adopted for every element. */
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, rows * cols * sizeof(float), cudaMemcpyDeviceToHost));
+    /* VENDOR: the vendor's output (downloaded by the harness) checked on the sample rows, then adopted for every
+     * element. */
     for (size_t r = 0; r < c->n_rows_s; r++)
         for (size_t j = 0; j < cols; j++) {
             const double got = c->h_out[c->rows_s[r] * cols + j], want = c->row_ref[r * cols + j];
@@ -872,10 +857,10 @@ static int conv_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
                 return 1;
             }
         }
-    c->ref = c->h_out;
-    c->h_out = (float *)malloc(at_least_1(rows * cols) * sizeof(float));
-    if (!c->h_out)
-        return climb_host_oom("the conv output");
+    c->ref = (float *)malloc(at_least_1(rows * cols) * sizeof(float));
+    if (!c->ref)
+        return climb_host_oom("the conv reference");
+    memcpy(c->ref, c->h_out, rows * cols * sizeof(float));
     snprintf(desc, desclen, "the vendor's output (%zu CPU rows agree within %.3g), within %.3g; the CPU rows checked "
                             "too", c->n_rows_s, c->vendor_tol, c->tol + c->vendor_tol);
     return 0;
@@ -887,15 +872,13 @@ static const char *conv_refuses(const climb_case *c, int rung)
 {
     if (c->rows > INT32_MAX || c->cols > INT32_MAX)
         return "rows and cols below 2^31";
-    if (is_vendor(rung) && c->rows * c->ld >= ((size_t)1 << 31))
-        return "cuDNN's tensors hold fewer than 2^31 elements";
+    (void)rung; /* a row's own rules are its refuses */
     return NULL;
 }
 
 static int conv_prepare(climb_case *c, int rung)
 {
-    if (CONV_RUNGS[rung].launch == launch_const || CONV_RUNGS[rung].launch == launch_tile_in ||
-        CONV_RUNGS[rung].launch == launch_tile_out || CONV_RUNGS[rung].launch == launch_cached_halo)
+    if (CONV_RUNGS[rung].const_mask)
         CLIMB_CHECK(cudaMemcpyToSymbol(conv_const_mask, c->mask, sizeof c->mask));
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung)) {
@@ -924,78 +907,28 @@ static int conv_setup(const climb_case *c, int rung, climb_setup *out)
     return 0;
 }
 
-static int conv_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->rows == 0 || c->cols == 0)
-        return 0;
-    CLIMB_CHECK(CONV_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-/* All ones: a NaN, which no sum of finite products becomes. */
-static int conv_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, at_least_1(c->rows * c->ld) * sizeof(float)));
-    return 0;
-}
-
+/* The output (downloaded by the harness): the copy bound reproduces the input; a rung the reference (a vendor's own
+ * output held to its algorithm's tolerance; against an adopted vendor output both tolerances add up); and the CPU
+ * rows, whatever the reference (SAMPLES: they are the reference). */
 static int conv_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     const size_t rows = c->rows, cols = c->cols;
-    msg[0] = '\0';
-    if (rows == 0 || cols == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, rows * cols * sizeof(float), cudaMemcpyDeviceToHost));
     const int bound = CONV_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND;
-    /* The copy bound must reproduce the input; a rung, the reference. A vendor's own output is held to its
-     * algorithm's tolerance; against an adopted vendor output, both tolerances add up. */
     double tol = is_vendor(rung) ? c->vendor_tol : c->tol;
     if (c->mode == CLIMB_REF_VENDOR && !is_vendor(rung))
         tol += c->vendor_tol;
-    size_t bad = 0;
-    double worst = 0;
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < cols; j++) {
-            const float got = c->h_out[i * cols + j];
-            double want;
-            if (bound)
-                want = c->h_in[i * c->ld + j];
-            else if (c->ref)
-                want = c->ref[i * cols + j];
-            else
-                continue;
-            const double err = fabs(got - want);
-            if (!(err <= (bound ? 0 : tol))) {
-                if (bad < 3) {
-                    const size_t used = strlen(msg);
-                    snprintf(msg + used, msglen - used, "%sout[%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", i,
-                             j, got, want);
-                }
-                bad++;
-            } else if (err > worst) {
-                worst = err;
-            }
-        }
-    /* The CPU rows, whatever the reference (SAMPLES: they are the reference). */
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t i = 0; i < rows && (bound || c->ref); i++)
+        for (size_t j = 0; j < cols; j++)
+            climb_compare_close(&k, c->h_out[i * cols + j], bound ? c->h_in[i * c->ld + j] : c->ref[i * cols + j],
+                                bound ? 0 : tol, "out[%zu][%zu]", i, j);
+    const double allowed = is_vendor(rung) ? c->vendor_tol : c->tol;
     for (size_t r = 0; !bound && r < c->n_rows_s; r++)
-        for (size_t j = 0; j < cols; j++) {
-            const double got = c->h_out[c->rows_s[r] * cols + j], want = c->row_ref[r * cols + j];
-            const double allowed = is_vendor(rung) ? c->vendor_tol : c->tol;
-            if (!(fabs(got - want) <= allowed)) {
-                if (bad < 3) {
-                    const size_t used = strlen(msg);
-                    snprintf(msg + used, msglen - used, "%sout[%zu][%zu] = %.9g, CPU %.9g", used ? "; " : "",
-                             c->rows_s[r], j, got, want);
-                }
-                bad++;
-            }
-        }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong, allowed %.3g)", bad, bound ? 0.0 : tol);
-        return 1;
-    }
-    return 0;
+        for (size_t j = 0; j < cols; j++)
+            climb_compare_close(&k, c->h_out[c->rows_s[r] * cols + j], c->row_ref[r * cols + j], allowed,
+                                "out[%zu][%zu] against the CPU", c->rows_s[r], j);
+    return climb_compare_end(&k);
 }
 
 static void conv_counts(const climb_case *c, climb_counts *out)
@@ -1013,10 +946,6 @@ static int conv_save(climb_case *c, int rung, const char *path, char *err, size_
 {
     if (c->rows == 0 || c->cols == 0) {
         snprintf(err, errlen, "%s: an empty image", path);
-        return -1;
-    }
-    if (CLIMB_FAILED(cudaMemcpy(c->h_out, c->d_out, c->rows * c->cols * sizeof(float), cudaMemcpyDeviceToHost))) {
-        snprintf(err, errlen, "%s: could not read the output back", path);
         return -1;
     }
     char comment[200];
@@ -1056,15 +985,12 @@ extern "C" const climb_workload climb_conv_workload = {
     .title = "1-D and 2-D convolution with a (2r+1)^2 mask, zero ghost cells (f32)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, convolution (basic, constant "
                 "memory, tiling strategies 1-3)",
-    .command = NULL,
     .dims = {"rows", "cols"},
     .shape_format = "{rows}x{cols}",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .options = CONV_OPTIONS,
     .n_options = CLIMB_COUNT(CONV_OPTIONS),
     .bytes_counted = "read: the image (rows x cols floats) once; written: the output (rows x cols floats)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = CONV_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(CONV_BENCH_SHAPES),
@@ -1077,13 +1003,17 @@ extern "C" const climb_workload climb_conv_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(CONV_RUNGS),
     .rung = conv_rung_info,
-    .published = NULL,
     .sweeps = CONV_SWEEPS,
     .n_sweeps = CLIMB_COUNT(CONV_SWEEPS),
     .load = conv_load,
     .unload = conv_unload,
     .peek = conv_peek,
-    .create = conv_create,
+    .case_size = sizeof(climb_case),
+    .buffers = CONV_BUFFERS,
+    .n_buffers = CLIMB_COUNT(CONV_BUFFERS),
+    .init = conv_init,
+    .fill = conv_fill,
+    .fini = conv_fini,
     .describe = conv_describe,
     .reference = conv_reference,
     .ref_cost = conv_ref_cost,
@@ -1091,16 +1021,12 @@ extern "C" const climb_workload climb_conv_workload = {
     .refuses = conv_refuses,
     .prepare = conv_prepare,
     .setup = conv_setup,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = conv_run,
-    .poison = conv_poison,
+    .empty = conv_empty,
     .verify = conv_verify,
     .counts = conv_counts,
     .rung_counts = NULL,
     .release = conv_release,
     .save = conv_save,
-    .destroy = conv_destroy,
     .tuning = &CONV_TUNING,
     .set_tuning = conv_set_tuning,
 };
