@@ -404,10 +404,10 @@ struct climb_case {
     size_t nx, ny, nz, n;
     int steps;
     float c[7];
-    char *d_alloc[3];
-    float *d_in, *d_out, *d_tmp;
-    float *h_in, *h_out;
-    double *ref;
+    float *h_in, *d_in;      /* the grid */
+    float *h_out, *d_out;    /* the last step's grid, and verify's download */
+    float *d_tmp;            /* the steps' other grid */
+    double *ref;             /* made by the reference (its steps swap two arrays) */
     double max_abs, tol;
     climb_stencil_tuning tn;
 };
@@ -495,10 +495,29 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
 }
 
+/* The rows' own rules: the grid's y and z hold 65535 blocks each, of the rung's own height and depth. */
+static const char *refuses_naive(const climb_case *c)
+{
+    if (c->nz > 65535)
+        return "nz above 65535: the grid's z holds 65535 blocks";
+    return cdiv(c->ny, ST_NAIVE_Y) > 65535 ? "ny above 524280: the grid's y holds 65535 blocks" : NULL;
+}
+static const char *refuses_shared_3d(const climb_case *c)
+{
+    return cdiv(c->ny, ST_OUT3) > 65535 || cdiv(c->nz, ST_OUT3) > 65535
+               ? "ny or nz above 393210: the grid's y and z hold 65535 blocks"
+               : NULL;
+}
+static const char *refuses_marching(const climb_case *c)
+{
+    return cdiv(c->ny, ST_OUT2) > 65535 || cdiv(c->nz, ST_ZC) > 65535
+               ? "ny or nz too large for the grid's y and z (65535 blocks)"
+               : NULL;
+}
+
 typedef struct stencil_rung {
     climb_rung_info info;
     stencil_step_fn step;
-    unsigned max_nz;       /* the largest nz its grid takes (0: any) */
 } stencil_rung;
 
 static const stencil_rung ST_RUNGS[] = {
@@ -507,18 +526,18 @@ static const stencil_rung ST_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_BOUND, .kernels = NULL},
      .step = step_copy},
     {.info = {.name = "naive", .idea = "PMPP's first kernel: a thread per point, 7 loads from global memory",
-              .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
-     .step = step_naive, .max_nz = 65535},
+              .needs = "nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive, .refuses = refuses_naive},
+     .step = step_naive},
     {.info = {.name = "shared_3d", .idea = "8^3 input tiles in shared memory, 6^3 outputs: 58% of the threads only "
                                            "load",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_3d},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_shared_3d, .refuses = refuses_shared_3d},
      .step = step_shared_3d},
     {.info = {.name = "coarsened_z", .idea = "a 32 x 32 tile marching through 32 planes, three planes in shared "
                                              "memory: no z halo",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarsened},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarsened, .refuses = refuses_marching},
      .step = step_coarsened},
     {.info = {.name = "register_tiled", .idea = "the z neighbours in registers, one plane in shared memory",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_register},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_register, .refuses = refuses_marching},
      .step = step_register},
     {.info = {.name = "register_tiled_wide", .idea = "four (or two) points a thread as one vector, x neighbours by "
                                                      "shuffles, no idle threads, the next plane in flight, tuned",
@@ -559,55 +578,28 @@ static const climb_tuning ST_TUNING = {.params = ST_TUNABLES, .n_params = CLIMB_
 
 /* ---------------------------------------------------------------- harness glue */
 
-static void st_destroy(climb_case *c)
-{
-    if (!c)
-        return;
-    for (int k = 0; k < 3; k++)
-        if (c->d_alloc[k])
-            cudaFree(c->d_alloc[k]);
-    free(c->h_in);
-    free(c->h_out);
-    free(c->ref);
-    free(c);
-}
+static void st_fini(climb_case *c) { free(c->ref); }
 
-static int st_create(const climb_case_params *p, climb_case **out)
+static int st_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
-    c->nx = p->shape.d[0];
-    c->ny = p->shape.d[1];
-    c->nz = p->shape.d[2];
-    c->n = c->nx * c->ny * c->nz;
-    c->steps = (int)p->opts[OPT_STEPS].i;
+    c->nx = c->p.shape.d[0];
+    c->ny = c->p.shape.d[1];
+    c->nz = c->p.shape.d[2];
+    if (!climb_mul3_fits(c->nx, c->ny, c->nz, &c->n)) {
+        fprintf(stderr, "climb: stencil %zu x %zu x %zu: more points than size_t counts\n", c->nx, c->ny, c->nz);
+        return -1;
+    }
+    c->steps = (int)c->p.opts[OPT_STEPS].i;
     c->tn.rows = 4;
     c->tn.planes = 8;
-    const size_t bytes = (c->n ? c->n : 1) * sizeof(float), off = p->offset * sizeof(float);
-    float **dev[3] = {&c->d_in, &c->d_out, &c->d_tmp};
-    for (int k = 0; k < 3; k++)
-        if (climb_device_alloc_offset(bytes, off, (void **)&c->d_alloc[k], (void **)dev[k], "a stencil grid") != 0) {
-            st_destroy(c);
-            return -1;
-        }
-    if (climb_host_memory_refuses(2 * bytes + 2 * bytes * 2, "the stencil grids and reference")) {
-        st_destroy(c);
-        return -1;
-    }
-    c->h_in = (float *)malloc(bytes);
-    c->h_out = (float *)malloc(bytes);
-    c->ref = (double *)malloc((c->n ? c->n : 1) * sizeof(double));
-    if (!c->h_in || !c->h_out || !c->ref) {
-        climb_host_oom("stencil %zu x %zu x %zu", c->nx, c->ny, c->nz);
-        st_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+/* Random weights scaled to sum |c| = 1 (steps neither grow nor blow up the values), values in [-1, 1). */
+static int st_fill(climb_case *c)
+{
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
-    /* random weights scaled to sum |c| = 1: steps neither grow nor blow up the values */
+    climb_rng_seed(&rng, c->p.seed);
     double sum = 0;
     for (int k = 0; k < 7; k++) {
         c->c[k] = climb_rng_float(&rng, -1, 1);
@@ -620,13 +612,24 @@ static int st_create(const climb_case_params *p, climb_case **out)
     for (size_t i = 0; i < c->n; i++)
         c->max_abs = fmax(c->max_abs, fabs(c->h_in[i]));
     c->tol = climb_stencil_tolerance(c->steps, c->max_abs);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in, c->h_in, c->n * sizeof(float), cudaMemcpyHostToDevice))) {
-        st_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t grid_bytes(const climb_case *c) { return (c->n ? c->n : 1) * sizeof(float); }
+
+/* The outputs' poison is all ones: a NaN, which no step of finite values makes; the intermediate grid's too, so a
+ * step that reads a point the previous step did not write shows. */
+static const climb_buffer ST_BUFFERS[] = {
+    {.name = "the grid", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET,
+     .bytes = grid_bytes, .host_at = offsetof(climb_case, h_in), .device_at = offsetof(climb_case, d_in)},
+    {.name = "the output", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = grid_bytes, .host_at = offsetof(climb_case, h_out), .device_at = offsetof(climb_case, d_out),
+     .poison = 0xFF},
+    {.name = "the intermediate grid", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET,
+     .bytes = grid_bytes, .device_at = offsetof(climb_case, d_tmp), .poison = 0xFF},
+};
+
+static int st_empty(const climb_case *c) { return c->n == 0; }
 
 static const char *st_describe(const climb_case *c)
 {
@@ -637,9 +640,12 @@ static const char *st_describe(const climb_case *c)
 static int st_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
 {
     (void)mode; /* 7 multiply-adds a point a step: always computed in full on the CPU */
+    c->ref = (double *)malloc((c->n ? c->n : 1) * sizeof(double));
     double *tmp = (double *)malloc((c->n ? c->n : 1) * sizeof(double));
-    if (!tmp)
+    if (!c->ref || !tmp) {
+        free(tmp);
         return climb_host_oom("the stencil reference");
+    }
     for (size_t i = 0; i < c->n; i++)
         c->ref[i] = c->h_in[i];
     for (int s = 0; s < c->steps; s++) {
@@ -656,25 +662,15 @@ static int st_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t d
 
 static const char *st_refuses(const climb_case *c, int rung)
 {
+    (void)rung; /* a row's own rules are its refuses */
     if (c->nx > INT32_MAX || c->ny > INT32_MAX || c->nz > INT32_MAX)
         return "nx, ny and nz below 2^31";
-    if (ST_RUNGS[rung].max_nz && c->nz > ST_RUNGS[rung].max_nz)
-        return "nz above 65535: the grid's z holds 65535 blocks";
-    if (ST_RUNGS[rung].step == step_naive && cdiv(c->ny, ST_NAIVE_Y) > 65535)
-        return "ny above 524280: the grid's y holds 65535 blocks";
-    if (ST_RUNGS[rung].step == step_shared_3d && (cdiv(c->ny, ST_OUT3) > 65535 || cdiv(c->nz, ST_OUT3) > 65535))
-        return "ny or nz above 393210: the grid's y and z hold 65535 blocks";
-    if ((ST_RUNGS[rung].step == step_coarsened || ST_RUNGS[rung].step == step_register) &&
-        (cdiv(c->ny, ST_OUT2) > 65535 || cdiv(c->nz, ST_ZC) > 65535))
-        return "ny or nz too large for the grid's y and z (65535 blocks)";
     return NULL;
 }
 
 /* `steps` steps, ping-ponging so that the last lands in out: the first writes out (odd) or tmp (even). */
 static int st_run(climb_case *c, int rung, cudaStream_t s)
 {
-    if (c->n == 0)
-        return 0;
     const float *src = c->d_in;
     float *dst = (c->steps % 2) ? c->d_out : c->d_tmp;
     for (int k = 0; k < c->steps; k++) {
@@ -685,40 +681,18 @@ static int st_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-/* All ones: a NaN, which no step of finite values makes; the intermediate grid too, so a step that reads a point
- * the previous step did not write shows. */
-static int st_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_out, 0xFF, (c->n ? c->n : 1) * sizeof(float)));
-    CLIMB_CHECK(cudaMemset(c->d_tmp, 0xFF, (c->n ? c->n : 1) * sizeof(float)));
-    return 0;
-}
-
+/* The last step's grid (downloaded by the harness) against the reference; the copy bound's against the input. */
 static int st_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    if (c->n == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_out, c->d_out, c->n * sizeof(float), cudaMemcpyDeviceToHost));
     const int bound = ST_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND;
-    size_t bad = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const double want = bound ? c->h_in[i] : c->ref[i];
-        if (!(fabs(c->h_out[i] - want) <= (bound ? 0 : c->tol))) {
-            if (bad < 3) {
-                const size_t used = strlen(msg), x = i % c->nx, y = (i / c->nx) % c->ny, z = i / (c->nx * c->ny);
-                snprintf(msg + used, msglen - used, "%sout[%zu][%zu][%zu] = %.9g, expected %.9g", used ? "; " : "", z,
-                         y, x, c->h_out[i], want);
-            }
-            bad++;
-        }
-    }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong, allowed %.3g)", bad, bound ? 0.0 : c->tol);
-        return 1;
-    }
-    return 0;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t z = 0, i = 0; z < c->nz; z++)
+        for (size_t y = 0; y < c->ny; y++)
+            for (size_t x = 0; x < c->nx; x++, i++)
+                climb_compare_close(&k, c->h_out[i], bound ? c->h_in[i] : c->ref[i], bound ? 0 : c->tol,
+                                    "out[%zu][%zu][%zu]", z, y, x);
+    return climb_compare_end(&k);
 }
 
 static void st_counts(const climb_case *c, climb_counts *out)
@@ -764,15 +738,12 @@ extern "C" const climb_workload climb_stencil_workload = {
     .title = "7-point 3-D stencil, fixed boundary, time steps (f32)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
                 "tiles, thread coarsening, register tiling)",
-    .command = NULL,
     .dims = {"nx", "ny", "nz"},
     .shape_format = "{nx}x{ny}x{nz}",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .options = ST_OPTIONS,
     .n_options = CLIMB_COUNT(ST_OPTIONS),
     .bytes_counted = "per step: read the grid once, write it once (nx ny nz floats each)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = ST_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(ST_BENCH_SHAPES),
@@ -785,30 +756,26 @@ extern "C" const climb_workload climb_stencil_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(ST_RUNGS),
     .rung = stencil_rung_info,
-    .published = NULL,
     .sweeps = ST_SWEEPS,
     .n_sweeps = CLIMB_COUNT(ST_SWEEPS),
-    .load = NULL,
-    .unload = NULL,
-    .create = st_create,
+    .case_size = sizeof(climb_case),
+    .buffers = ST_BUFFERS,
+    .n_buffers = CLIMB_COUNT(ST_BUFFERS),
+    .init = st_init,
+    .fill = st_fill,
+    .fini = st_fini,
     .describe = st_describe,
     .reference = st_reference,
-    .ref_cost = NULL,
-    .ref_cost_limit = 0,
     .case_bytes = stencil_case_bytes,
     .refuses = st_refuses,
-    .prepare = NULL,
     .setup = NULL,
-    .modifies = NULL,
-    .reset = NULL,
     .run = st_run,
-    .poison = st_poison,
+    .empty = st_empty,
     .verify = st_verify,
     .counts = st_counts,
     .rung_counts = NULL,
     .release = NULL,
     .save = NULL,
-    .destroy = st_destroy,
     .tuning = &ST_TUNING,
     .set_tuning = st_set_tuning,
 };
