@@ -372,9 +372,8 @@ struct climb_case {
     climb_case_params p;
     climb_cnn_layer l;
     size_t nx, nw, ny;
-    float *d_x, *d_w, *d_y;
-    char *d_alloc[3];
-    float *h_x, *h_w, *h_y;
+    float *h_x, *d_x, *h_w, *d_w;  /* the inputs and the filters */
+    float *h_y, *d_y;              /* the output, and verify's download */
     double x_max;
     double *w_abs;               /* sum |w| of each filter (k of them): the tolerance's scale without a CPU pass */
     climb_ref_mode mode;
@@ -393,8 +392,6 @@ struct climb_case {
     climb_cudnn_conv dnn;        /* the vendor rung's plan, while it is prepared */
 #endif
 };
-
-typedef cudaError_t (*cnn_launch_fn)(climb_case *c, cudaStream_t s);
 
 static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
 {
@@ -515,34 +512,40 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return n;
 }
 
+/* The shared-tile rung's rules: N and K on the grid's y and z, its tiles within 48 KB. */
+static const char *refuses_tiled(const climb_case *c)
+{
+    if (c->l.n > 65535 || c->l.k > 65535)
+        return "N and K below 65536 (the grid's y and z)";
+    if (tiled_smem(&c->l) > 48 * 1024)
+        return "the input tile and the filter take more than 48 KB of shared memory";
+    return NULL;
+}
+
 typedef struct cnn_rung {
     climb_rung_info info;
-    cnn_launch_fn launch;
+    int im2col;               /* 1: it keeps a column matrix and SGEMM's workspace (prepare makes them) */
 } cnn_rung;
 
 static const cnn_rung CNN_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
     {.info = {.name = "cudnn", .idea = "vendor: cudnnConvolutionForward, FP32 FMA math (no TF32), the fastest "
                                        "algorithm cudnnFindConvolutionForwardAlgorithm finds",
-              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
-     .launch = launch_cudnn},
+              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .launch = launch_cudnn}},
 #endif
     {.info = {.name = "direct", .idea = "a thread per output, its C R S products from global memory",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct},
-     .launch = launch_direct},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direct, .launch = launch_direct}},
     {.info = {.name = "shared_tiles", .idea = "PMPP's kernel: a 16 x 16 output tile a block; per input map, the "
                                               "input tile and the filter in shared memory",
               .needs = "N and K below 65536; the input tile and filter within 48 KB", .kind = CLIMB_RUNG_LADDER,
-              .kernels = k_tiled},
-     .launch = launch_tiled},
+              .kernels = k_tiled, .launch = launch_tiled, .refuses = refuses_tiled}},
     {.info = {.name = "im2col_sgemm", .idea = "PMPP's unrolling: each image's inputs as a C R S x P Q matrix, "
                                               "times the filters with climb's best SGEMM",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col},
-     .launch = launch_im2col},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col, .launch = launch_im2col},
+     .im2col = 1},
     {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
                                                "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
 };
 
 static const climb_rung_info *cnn_rung_info(int i) { return &CNN_RUNGS[i].info; }
@@ -589,7 +592,7 @@ static void cnn_release(climb_case *c, int rung)
     if (is_vendor(rung))
         climb_cudnn_conv_release(&c->dnn);
 #endif
-    if (CNN_RUNGS[rung].launch == launch_im2col) {
+    if (CNN_RUNGS[rung].im2col) {
         cudaFree(c->d_col);
         cudaFree(c->d_gemm_ws);
         c->d_col = NULL;
@@ -597,28 +600,19 @@ static void cnn_release(climb_case *c, int rung)
     }
 }
 
-static void cnn_destroy(climb_case *c)
+static void cnn_fini(climb_case *c)
 {
-    if (!c)
-        return;
 #ifdef CLIMB_HAVE_CUDNN
     climb_cudnn_conv_release(&c->dnn);
 #endif
     cudaFree(c->d_col);
     cudaFree(c->d_gemm_ws);
-    for (int k = 0; k < 3; k++)
-        if (c->d_alloc[k])
-            cudaFree(c->d_alloc[k]);
-    free(c->h_x);
-    free(c->h_w);
-    free(c->h_y);
     free(c->w_abs);
     free(c->ref);
     free(c->tol);
     free(c->samples);
     free(c->sample_ref);
     free(c->sample_tol);
-    free(c);
 }
 
 static size_t at_least_1(size_t n) { return n ? n : 1; }
@@ -647,22 +641,16 @@ static const char *cnn_case_refuses(const climb_shape *s, climb_dtype t, const c
     return cnn_layer_of(s, opts, &l);
 }
 
-static int cnn_create(const climb_case_params *p, climb_case **out)
+static int cnn_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
     climb_cnn_layer l;
-    const char *why = cnn_layer_of(&p->shape, p->opts, &l);
+    const char *why = cnn_layer_of(&c->p.shape, c->p.opts, &l);
     if (why) {
         fprintf(stderr, "climb: cnn: %s\n", why);
-        free(c);
         return -1;
     }
     c->l = l;
-    c->sms = p->dev ? p->dev->sms : 1;
+    c->sms = c->p.dev ? c->p.dev->sms : 1;
     c->tn.bm = 128;
     c->tn.bk = 8;
     c->tn.wide = 0;
@@ -670,47 +658,45 @@ static int cnn_create(const climb_case_params *p, climb_case **out)
     c->nx = (size_t)l.n * l.c * l.h * l.w;
     c->nw = (size_t)l.k * l.c * l.r * l.s;
     c->ny = (size_t)l.n * l.k * l.p * l.q;
-    const size_t off = p->offset * sizeof(float);
-    const size_t sizes[3] = {c->nx, c->nw, c->ny};
-    float **dev[3] = {&c->d_x, &c->d_w, &c->d_y};
-    for (int k = 0; k < 3; k++)
-        if (climb_device_alloc_offset(at_least_1(sizes[k]) * sizeof(float), off, (void **)&c->d_alloc[k],
-                                      (void **)dev[k], "a cnn tensor") != 0) {
-            cnn_destroy(c);
-            return -1;
-        }
-    if (climb_host_memory_refuses((c->nx + c->nw + 3 * c->ny) * sizeof(float), "the cnn tensors and reference")) {
-        cnn_destroy(c);
-        return -1;
-    }
-    c->h_x = (float *)malloc(at_least_1(c->nx) * sizeof(float));
-    c->h_w = (float *)malloc(at_least_1(c->nw) * sizeof(float));
-    c->h_y = (float *)malloc(at_least_1(c->ny) * sizeof(float));
-    c->w_abs = (double *)calloc(at_least_1((size_t)l.k), sizeof(double));
-    if (!c->h_x || !c->h_w || !c->h_y || !c->w_abs) {
-        climb_host_oom("the cnn layer");
-        cnn_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+/* x and w random in [-1, 1); max |x| and each filter's sum |w|, the tolerance's scale without a CPU pass. */
+static int cnn_fill(climb_case *c)
+{
+    const climb_cnn_layer *l = &c->l;
+    c->w_abs = (double *)calloc(at_least_1((size_t)l->k), sizeof(double));
+    if (!c->w_abs)
+        return climb_host_oom("the cnn filters' sums");
     climb_rng rng;
-    climb_rng_seed(&rng, p->seed);
+    climb_rng_seed(&rng, c->p.seed);
     climb_rng_fill_f32(&rng, c->h_x, c->nx, -1.0f, 1.0f);
     climb_rng_fill_f32(&rng, c->h_w, c->nw, -1.0f, 1.0f);
     c->x_max = 0;
     for (size_t i = 0; i < c->nx; i++)
         c->x_max = fmax(c->x_max, fabs(c->h_x[i]));
-    const size_t crs = (size_t)l.c * l.r * l.s;
-    for (int k = 0; k < l.k; k++)
+    const size_t crs = (size_t)l->c * l->r * l->s;
+    for (int k = 0; k < l->k; k++)
         for (size_t i = 0; i < crs; i++)
             c->w_abs[k] += fabs(c->h_w[(size_t)k * crs + i]);
-    if (CLIMB_FAILED(cudaMemcpy(c->d_x, c->h_x, c->nx * sizeof(float), cudaMemcpyHostToDevice)) ||
-        CLIMB_FAILED(cudaMemcpy(c->d_w, c->h_w, c->nw * sizeof(float), cudaMemcpyHostToDevice))) {
-        cnn_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t x_bytes(const climb_case *c) { return at_least_1(c->nx) * sizeof(float); }
+static size_t w_bytes(const climb_case *c) { return at_least_1(c->nw) * sizeof(float); }
+static size_t y_bytes(const climb_case *c) { return at_least_1(c->ny) * sizeof(float); }
+
+/* The output's poison is all ones: a NaN, which no sum of finite products becomes. */
+static const climb_buffer CNN_BUFFERS[] = {
+    {.name = "x", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = x_bytes,
+     .host_at = offsetof(climb_case, h_x), .device_at = offsetof(climb_case, d_x)},
+    {.name = "w", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = w_bytes,
+     .host_at = offsetof(climb_case, h_w), .device_at = offsetof(climb_case, d_w)},
+    {.name = "y", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = y_bytes,
+     .host_at = offsetof(climb_case, h_y), .device_at = offsetof(climb_case, d_y), .poison = 0xFF},
+};
+
+static int cnn_empty(const climb_case *c) { return c->ny == 0; }
 
 static const char *cnn_describe(const climb_case *c)
 {
@@ -768,10 +754,9 @@ static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
         snprintf(desc, desclen, "CPU, %zu random outputs in double", c->n_samples);
         return 0;
     }
-    /* VENDOR: its output (in y) checked on the samples, then adopted; the tolerance of output (n, k, ...) from the
-     * filter's sum |w| and max |x| (sum |w x| <= max|x| sum|w_k|), doubled: two results within the bound of the
-     * exact one are within twice it of each other. */
-    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost));
+    /* VENDOR: its output (in y, downloaded by the harness) checked on the samples, then adopted; the tolerance of
+     * output (n, k, ...) from the filter's sum |w| and max |x| (sum |w x| <= max|x| sum|w_k|), doubled: two results
+     * within the bound of the exact one are within twice it of each other. */
     for (size_t s = 0; s < c->n_samples; s++) {
         const double got = c->h_y[c->samples[s]], want = c->sample_ref[s];
         if (!(fabs(got - want) <= c->vendor_factor * c->sample_tol[s])) {
@@ -796,24 +781,13 @@ static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 
 static double cnn_ref_cost(const climb_case *c) { return (double)c->ny * c->l.c * c->l.r * c->l.s; }
 
-static const char *cnn_refuses(const climb_case *c, int rung)
-{
-    if (CNN_RUNGS[rung].launch == launch_tiled) {
-        if (c->l.n > 65535 || c->l.k > 65535)
-            return "N and K below 65536 (the grid's y and z)";
-        if (tiled_smem(&c->l) > 48 * 1024)
-            return "the input tile and the filter take more than 48 KB of shared memory";
-    }
-    return NULL;
-}
-
 static int cnn_prepare(climb_case *c, int rung)
 {
 #ifdef CLIMB_HAVE_CUDNN
     if (is_vendor(rung))
         return dnn_prepare(c);
 #endif
-    if (CNN_RUNGS[rung].launch == launch_im2col && !c->d_col) {
+    if (CNN_RUNGS[rung].im2col && !c->d_col) {
         const climb_cnn_layer *l = &c->l;
         const size_t crs = (size_t)l->c * l->r * l->s, pq = (size_t)l->p * l->q;
         climb_tuning_key key = {CLIMB_SHAPE3(l->k, pq, crs), CLIMB_F32, NULL};
@@ -834,63 +808,31 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
         return 1;
     }
 #endif
-    if (CNN_RUNGS[rung].launch == launch_im2col) {
+    if (CNN_RUNGS[rung].im2col) {
         out->bytes = (double)c->l.c * c->l.r * c->l.s * c->l.p * c->l.q * sizeof(float) + (double)c->gemm_ws_bytes;
         return 1;
     }
     return 0;
 }
 
-static int cnn_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->ny == 0)
-        return 0;
-    CLIMB_CHECK(CNN_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-static int cnn_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_y, 0xFF, at_least_1(c->ny) * sizeof(float)));
-    return 0;
-}
-
+/* y (downloaded by the harness) against the full reference where there is one, and at the CPU's samples; a
+ * vendor's own output within its algorithm's tolerance. */
 static int cnn_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    if (c->ny == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost));
     const double factor = is_vendor(rung) ? c->vendor_factor : 1;
-    size_t bad = 0;
-    for (size_t i = 0; c->ref && i < c->ny; i++)
-        if (!(fabs(c->h_y[i] - c->ref[i]) <= factor * c->tol[i])) {
-            if (bad < 3) {
-                int n, k, p, q;
-                unflatten(&c->l, i, &n, &k, &p, &q);
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sy[%d][%d][%d][%d] = %.9g, expected %.9g", used ? "; " : "", n, k,
-                         p, q, c->h_y[i], c->ref[i]);
-            }
-            bad++;
-        }
-    for (size_t s = 0; s < c->n_samples; s++) {
-        const double got = c->h_y[c->samples[s]];
-        if (!(fabs(got - c->sample_ref[s]) <= factor * c->sample_tol[s])) {
-            if (bad < 3) {
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sy[%zu] = %.9g, CPU %.9g", used ? "; " : "", c->samples[s], got,
-                         c->sample_ref[s]);
-            }
-            bad++;
-        }
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t i = 0; c->ref && i < c->ny; i++) {
+        const int ok = fabs(c->h_y[i] - c->ref[i]) <= factor * c->tol[i];
+        int n = 0, f = 0, p = 0, q = 0;
+        if (!ok)
+            unflatten(&c->l, i, &n, &f, &p, &q);
+        climb_compare_check(&k, ok, "y[%d][%d][%d][%d] = %.9g, expected %.9g", n, f, p, q, c->h_y[i], c->ref[i]);
     }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
-        return 1;
-    }
-    return 0;
+    for (size_t s = 0; s < c->n_samples; s++)
+        climb_compare_close(&k, c->h_y[c->samples[s]], c->sample_ref[s], factor * c->sample_tol[s],
+                            "y[%zu] against the CPU", c->samples[s]);
+    return climb_compare_end(&k);
 }
 
 static void cnn_counts(const climb_case *c, climb_counts *out)
@@ -925,15 +867,12 @@ extern "C" const climb_workload climb_cnn_workload = {
     .title = "One convolutional layer forward (NCHW, f32)",
     .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
                 "tiles, im2col and a matrix product)",
-    .command = NULL,
     .dims = {"N", "C", "H", "W", "K", "R", "S", "U"},
     .shape_format = "N{N} C{C} {H}x{W} K{K} {R}x{S} stride {U}",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .options = CNN_OPTIONS,
     .n_options = CLIMB_COUNT(CNN_OPTIONS),
     .bytes_counted = "read: x (N C H W) and w (K C R S) once; written: y (N K P Q)",
-    .items_unit = NULL,
-    .items_rate = NULL,
     .extra_ceiling = CLIMB_CEIL_NONE,
     .bench_shapes = CNN_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(CNN_BENCH_SHAPES),
@@ -944,30 +883,27 @@ extern "C" const climb_workload climb_cnn_workload = {
     .check_max_offset = 3,
     .n_rungs = CLIMB_COUNT(CNN_RUNGS),
     .rung = cnn_rung_info,
-    .published = NULL,
     .sweeps = NULL,
     .n_sweeps = 0,
-    .load = NULL,
-    .unload = NULL,
-    .create = cnn_create,
+    .case_size = sizeof(climb_case),
+    .buffers = CNN_BUFFERS,
+    .n_buffers = CLIMB_COUNT(CNN_BUFFERS),
+    .init = cnn_init,
+    .fill = cnn_fill,
+    .fini = cnn_fini,
     .describe = cnn_describe,
     .reference = cnn_reference,
     .ref_cost = cnn_ref_cost,
     .ref_cost_limit = 3e8,
     .case_refuses = cnn_case_refuses,
-    .refuses = cnn_refuses,
     .prepare = cnn_prepare,
     .setup = cnn_setup,
-    .modifies = NULL,
-    .reset = NULL,
-    .run = cnn_run,
-    .poison = cnn_poison,
+    .empty = cnn_empty,
     .verify = cnn_verify,
     .counts = cnn_counts,
     .rung_counts = NULL,
     .release = cnn_release,
     .save = NULL,
-    .destroy = cnn_destroy,
     .tuning = &CNN_TUNING,
     .set_tuning = cnn_set_tuning,
 };
