@@ -307,21 +307,20 @@ extern "C" cudaError_t climb_mriq_best(const climb_mriq_tuning *t, const climb_m
 
 /* ---------------------------------------------------------------- the case */
 
+enum { MRIQ_N_RUNGS = 8 };  /* the table's rows (a static_assert below holds it to the table) */
+
 struct climb_case {
     climb_case_params p;
     size_t nk, nv;
-    float *h_k;                  /* 5 nk: kx, ky, kz, phi_r, phi_i */
-    float *h_x;                  /* 3 nv: x, y, z */
-    float *d_k, *d_x;
+    float *h_k, *d_k;            /* 5 nk: kx, ky, kz, phi_r, phi_i */
+    float *h_x, *d_x;            /* 3 nv: x, y, z */
     float *d_mag;                /* nk: |phi|^2 (gather, registers, const_chunks) */
     float4 *d_rec;               /* nk records (the record rungs and the best) */
-    char *d_alloc_r, *d_alloc_i;
-    float *d_qr, *d_qi;
-    float *h_qr, *h_qi;
+    float *h_qr, *d_qr, *h_qi, *d_qi;  /* Q, and verify's download */
     climb_ref_mode mode;
     double *ref_r, *ref_i, *tol, *tol_sfu, *mag;
     size_t *samples, n_samples;
-    double worst[16];            /* per rung: its last verified run's largest error over sum |phi|^2 */
+    double worst[MRIQ_N_RUNGS];  /* per rung: its last verified run's largest error over sum |phi|^2 */
     climb_mriq_tuning tn;
 };
 
@@ -330,8 +329,6 @@ static climb_mriq_kspace kspace_of(const climb_case *c, const float *base)
     climb_mriq_kspace ks = {c->nk, base, base + c->nk, base + 2 * c->nk, base + 3 * c->nk, base + 4 * c->nk};
     return ks;
 }
-
-typedef cudaError_t (*mriq_launch_fn)(climb_case *c, cudaStream_t s);
 
 #define DK(i) (c->d_k + (size_t)(i) * c->nk)
 #define DX(i) (c->d_x + (size_t)(i) * c->nv)
@@ -489,45 +486,49 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return n;
 }
 
+/* The atomic rung's rule: beyond 2^30 pairs its atomics (a warp's all on one voxel) take seconds. */
+static const char *refuses_scatter(const climb_case *c)
+{
+    if ((double)c->nk * (double)c->nv > 1073741824.0)
+        return "samples x voxels up to 2^30 (its 2 atomics a pair, all of a warp on one voxel, take seconds beyond)";
+    return NULL;
+}
+
 typedef struct mriq_rung {
     climb_rung_info info;
-    mriq_launch_fn launch;
-    int sfu;
+    int sfu;                  /* 1: sin and cos on the special-function unit (its tolerance, its counts) */
 } mriq_rung;
 
 static const mriq_rung MRIQ_RUNGS[] = {
     {.info = {.name = "scatter", .idea = "a thread per k-space sample adds its term to every voxel with atomicAdd",
               .needs = "samples x voxels up to 2^30 (its 2 atomics a pair, all of a warp on one voxel, take seconds "
                        "beyond)",
-              .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter},
-     .launch = launch_scatter},
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_scatter, .launch = launch_scatter,
+              .refuses = refuses_scatter}},
     {.info = {.name = "gather", .idea = "loop fission (|phi|^2 its own kernel) and interchange: a thread per voxel, "
                                         "no atomics; its coordinates and sums in global memory",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather},
-     .launch = launch_gather},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather, .launch = launch_gather}},
     {.info = {.name = "registers", .idea = "the voxel's coordinates and sums in registers, one store at the end",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_registers},
-     .launch = launch_registers},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_registers, .launch = launch_registers}},
     {.info = {.name = "const_chunks", .idea = "the samples in constant memory, 2000 a launch, as four arrays",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_const},
-     .launch = launch_const},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_const, .launch = launch_const}},
     {.info = {.name = "const_records", .idea = "each sample one (kx, ky, kz, |phi|^2) record (AoS): one 16-byte "
                                                "broadcast read",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_records},
-     .launch = launch_records},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_records, .launch = launch_records}},
     {.info = {.name = "coarsened", .idea = "4 voxels a thread, a block's width apart: a sample read once for four",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse},
-     .launch = launch_coarse},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_coarse, .launch = launch_coarse}},
     {.info = {.name = "sfu", .idea = "__sinf and __cosf on the special-function unit instead of the accurate sincosf "
                                      "(error measured: see the notes)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sfu},
-     .launch = launch_sfu, .sfu = 1},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sfu, .launch = launch_sfu},
+     .sfu = 1},
     {.info = {.name = "shared_records", .idea = "the records staged through shared memory (one launch, no constant "
                                                 "symbol), tuned voxels a thread and block; the samples split in "
                                                 "slices where the voxels cannot fill the GPU",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best, .sfu = 1},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best},
+     .sfu = 1},
 };
+
+static_assert(CLIMB_COUNT(MRIQ_RUNGS) == MRIQ_N_RUNGS, "MRIQ_N_RUNGS is the table's length");
 
 static const climb_rung_info *mriq_rung_info(int i) { return &MRIQ_RUNGS[i].info; }
 
@@ -608,27 +609,14 @@ static void mriq_unload(void *data)
     free(in);
 }
 
-static void mriq_destroy(climb_case *c)
+static void mriq_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    cudaFree(c->d_k);
-    cudaFree(c->d_x);
-    cudaFree(c->d_mag);
-    cudaFree(c->d_rec);
-    cudaFree(c->d_alloc_r);
-    cudaFree(c->d_alloc_i);
-    free(c->h_k);
-    free(c->h_x);
-    free(c->h_qr);
-    free(c->h_qi);
     free(c->ref_r);
     free(c->ref_i);
     free(c->tol);
     free(c->tol_sfu);
     free(c->mag);
     free(c->samples);
-    free(c);
 }
 
 /* Generated samples and voxels (see the `trajectory` option). */
@@ -661,42 +649,24 @@ static void make_inputs(climb_case *c, int traj, climb_rng *r)
     }
 }
 
-static int mriq_create(const climb_case_params *p, climb_case **out)
+static int mriq_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
-    const climb_mriq_input *file = (const climb_mriq_input *)p->opts[OPT_INPUT].data;
-    c->nk = file ? file->k : p->shape.d[0];
-    c->nv = file ? file->x : p->shape.d[1];
+    const climb_mriq_input *file = (const climb_mriq_input *)c->p.opts[OPT_INPUT].data;
+    c->nk = file ? file->k : c->p.shape.d[0];
+    c->nv = file ? file->x : c->p.shape.d[1];
     c->tn.voxels = 4;
     c->tn.block = 256;
     if (c->nk > INT32_MAX || c->nv > INT32_MAX) {
         fprintf(stderr, "climb: mriq: more than 2^31 samples or voxels\n");
-        free(c);
         return -1;
     }
-    const size_t kb = (c->nk ? c->nk : 1), vb = (c->nv ? c->nv : 1), off = p->offset * sizeof(float);
-    c->h_k = (float *)malloc(5 * kb * sizeof(float));
-    c->h_x = (float *)malloc(3 * vb * sizeof(float));
-    c->h_qr = (float *)malloc(vb * sizeof(float));
-    c->h_qi = (float *)malloc(vb * sizeof(float));
-    if (!c->h_k || !c->h_x || !c->h_qr || !c->h_qi) {
-        climb_host_oom("the mriq case");
-        mriq_destroy(c);
-        return -1;
-    }
-    if (CLIMB_FAILED(cudaMalloc((void **)&c->d_k, 5 * kb * sizeof(float))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_x, 3 * vb * sizeof(float))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_mag, kb * sizeof(float))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_rec, kb * sizeof(float4))) ||
-        climb_device_alloc_offset(vb * sizeof(float), off, (void **)&c->d_alloc_r, (void **)&c->d_qr, "Qr") != 0 ||
-        climb_device_alloc_offset(vb * sizeof(float), off, (void **)&c->d_alloc_i, (void **)&c->d_qi, "Qi") != 0) {
-        mriq_destroy(c);
-        return -1;
-    }
+    return 0;
+}
+
+/* A Parboil file's samples and voxels, or generated ones. */
+static int mriq_fill(climb_case *c)
+{
+    const climb_mriq_input *file = (const climb_mriq_input *)c->p.opts[OPT_INPUT].data;
     if (file) {
         const float *src[5] = {file->kx, file->ky, file->kz, file->phi_r, file->phi_i};
         for (int a = 0; a < 5; a++)
@@ -706,17 +676,33 @@ static int mriq_create(const climb_case_params *p, climb_case **out)
             memcpy(c->h_x + a * c->nv, xs[a], c->nv * sizeof(float));
     } else {
         climb_rng rng;
-        climb_rng_seed(&rng, p->seed);
-        make_inputs(c, p->opts[OPT_TRAJECTORY].choice, &rng);
+        climb_rng_seed(&rng, c->p.seed);
+        make_inputs(c, c->p.opts[OPT_TRAJECTORY].choice, &rng);
     }
-    if (CLIMB_FAILED(cudaMemcpy(c->d_k, c->h_k, 5 * c->nk * sizeof(float), cudaMemcpyHostToDevice)) ||
-        CLIMB_FAILED(cudaMemcpy(c->d_x, c->h_x, 3 * c->nv * sizeof(float), cudaMemcpyHostToDevice))) {
-        mriq_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t k_bytes(const climb_case *c) { return 5 * (c->nk ? c->nk : 1) * sizeof(float); }
+static size_t x_bytes(const climb_case *c) { return 3 * (c->nv ? c->nv : 1) * sizeof(float); }
+static size_t mag_bytes(const climb_case *c) { return (c->nk ? c->nk : 1) * sizeof(float); }
+static size_t rec_bytes(const climb_case *c) { return (c->nk ? c->nk : 1) * sizeof(float4); }
+static size_t q_bytes(const climb_case *c) { return (c->nv ? c->nv : 1) * sizeof(float); }
+
+/* Q's poison is all ones: a NaN, which no sum of finite terms becomes. */
+static const climb_buffer MRIQ_BUFFERS[] = {
+    {.name = "samples", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT, .bytes = k_bytes,
+     .host_at = offsetof(climb_case, h_k), .device_at = offsetof(climb_case, d_k)},
+    {.name = "voxels", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_INPUT, .bytes = x_bytes,
+     .host_at = offsetof(climb_case, h_x), .device_at = offsetof(climb_case, d_x)},
+    {.name = "|phi|^2", .flags = CLIMB_BUF_DEVICE, .bytes = mag_bytes, .device_at = offsetof(climb_case, d_mag)},
+    {.name = "records", .flags = CLIMB_BUF_DEVICE, .bytes = rec_bytes, .device_at = offsetof(climb_case, d_rec)},
+    {.name = "Qr", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = q_bytes,
+     .host_at = offsetof(climb_case, h_qr), .device_at = offsetof(climb_case, d_qr), .poison = 0xFF},
+    {.name = "Qi", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT | CLIMB_BUF_OFFSET, .bytes = q_bytes,
+     .host_at = offsetof(climb_case, h_qi), .device_at = offsetof(climb_case, d_qi), .poison = 0xFF},
+};
+
+static int mriq_empty(const climb_case *c) { return c->nv == 0; }
 
 static const char *mriq_describe(const climb_case *c)
 {
@@ -764,61 +750,22 @@ static int mriq_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 
 static double mriq_ref_cost(const climb_case *c) { return (double)c->nk * (double)c->nv; }
 
-static const char *mriq_refuses(const climb_case *c, int rung)
-{
-    if (MRIQ_RUNGS[rung].launch == launch_scatter && (double)c->nk * (double)c->nv > 1073741824.0)
-        return "samples x voxels up to 2^30 (its 2 atomics a pair, all of a warp on one voxel, take seconds beyond)";
-    return NULL;
-}
-
-static int mriq_run(climb_case *c, int rung, cudaStream_t s)
-{
-    if (c->nv == 0)
-        return 0;
-    CLIMB_CHECK(MRIQ_RUNGS[rung].launch(c, s));
-    return 0;
-}
-
-static int mriq_poison(climb_case *c)
-{
-    const size_t vb = c->nv ? c->nv : 1;
-    CLIMB_CHECK(cudaMemset(c->d_qr, 0xFF, vb * sizeof(float)));
-    CLIMB_CHECK(cudaMemset(c->d_qi, 0xFF, vb * sizeof(float)));
-    return 0;
-}
-
 static int mriq_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    if (c->nv == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->h_qr, c->d_qr, c->nv * sizeof(float), cudaMemcpyDeviceToHost));
-    CLIMB_CHECK(cudaMemcpy(c->h_qi, c->d_qi, c->nv * sizeof(float), cudaMemcpyDeviceToHost));
     const double *tol = MRIQ_RUNGS[rung].sfu ? c->tol_sfu : c->tol;
-    size_t bad = 0;
     double worst = 0;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
     for (size_t s = 0; s < c->n_samples; s++) {
         const size_t v = c->samples ? c->samples[s] : s;
         const double er = fabs(c->h_qr[v] - c->ref_r[s]), ei = fabs(c->h_qi[v] - c->ref_i[s]);
         if (c->mag[s] > 0)
             worst = fmax(worst, fmax(er, ei) / c->mag[s]);
-        if (!(er <= tol[s]) || !(ei <= tol[s])) {
-            if (bad < 3) {
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sQ[%zu] = (%.9g, %.9g), expected (%.9g, %.9g)", used ? "; " : "",
-                         v, c->h_qr[v], c->h_qi[v], c->ref_r[s], c->ref_i[s]);
-            }
-            bad++;
-        }
+        climb_compare_check(&k, er <= tol[s] && ei <= tol[s], "Q[%zu] = (%.9g, %.9g), expected (%.9g, %.9g)", v,
+                            c->h_qr[v], c->h_qi[v], c->ref_r[s], c->ref_i[s]);
     }
-    if (rung < 16)
-        c->worst[rung] = worst;
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong)", bad);
-        return 1;
-    }
-    return 0;
+    c->worst[rung] = worst;
+    return climb_compare_end(&k);
 }
 
 #define MRIQ_FLOPS 10.0
@@ -848,7 +795,7 @@ static int mriq_rung_counts(const climb_case *c, int rung, climb_counts *out)
 static const char *mriq_rung_note(climb_case *c, int rung)
 {
     static char buf[200];
-    if (rung >= 16 || c->n_samples == 0)
+    if (c->n_samples == 0)
         return NULL;
     snprintf(buf, sizeof buf, "largest error %.3g x sum |phi|^2 over the %zu voxels checked (%s)", c->worst[rung],
              c->n_samples, MRIQ_RUNGS[rung].sfu ? "__sinf and __cosf" : "the accurate sincosf");
@@ -923,27 +870,34 @@ extern "C" const climb_workload climb_mriq_workload = {
     .load = mriq_load,
     .unload = mriq_unload,
     .peek = mriq_peek,
-    .create = mriq_create,
+    .case_size = sizeof(climb_case),
+    .buffers = MRIQ_BUFFERS,
+    .n_buffers = CLIMB_COUNT(MRIQ_BUFFERS),
+    .init = mriq_init,
+    .fill = mriq_fill,
+    .fini = mriq_fini,
+    .create = NULL,
     .describe = mriq_describe,
     .reference = mriq_reference,
     .ref_cost = mriq_ref_cost,
     .ref_cost_limit = 2e8,
     .case_bytes = mriq_case_bytes,
     .case_refuses = mriq_case_refuses,
-    .refuses = mriq_refuses,
+    .refuses = NULL,
     .prepare = NULL,
     .setup = NULL,
     .modifies = NULL,
     .reset = NULL,
-    .run = mriq_run,
-    .poison = mriq_poison,
+    .run = NULL,
+    .empty = mriq_empty,
+    .poison = NULL,
     .verify = mriq_verify,
     .counts = mriq_counts,
     .rung_counts = mriq_rung_counts,
     .rung_note = mriq_rung_note,
     .release = NULL,
     .save = NULL,
-    .destroy = mriq_destroy,
+    .destroy = NULL,
     .tuning = &MRIQ_TUNING,
     .set_tuning = mriq_set_tuning,
 };
