@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/sort.h"
+#include "workloads/sort/sort.h"
 #include "testing.h"
 
 static int cmp_u32(const void *x, const void *y)

@@ -31,7 +31,7 @@
 #include "workloads/cutoff/cutoff.h"
 #include "workloads/mriq.h"
 #include "workloads/bezier/bezier.h"
-#include "workloads/sort.h"
+#include "workloads/sort/sort.h"
 #include "workloads/bfs.h"
 #include "io/graph.h"
 #include "workloads/histogram.h"

@@ -10,7 +10,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/sort.h"
+#include "workloads/sort/sort.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -3,7 +3,7 @@
 
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/sort.h"
+#include "../workloads/sort/sort.h"
 
 static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, size_t n, int pairs)
 {

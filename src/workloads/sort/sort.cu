@@ -9,8 +9,8 @@
  * and of CUB's block merge sort: many keys a thread in registers, sorted there, block-wide merges in shared memory,
  * then one global pass per doubling with the partitions found by a separate search. See docs/sort.md.
  *
- * Order of this file: the CPU reference and inputs, the kernels (one group per rung), the pass drivers, the
- * registry, the harness glue.
+ * The folder: reference.cu the CPU reference and the inputs, kernels.cuh the kernels (one group per rung), this file
+ * the pass drivers, the registry and the harness glue.
  *
  * Bytes counted: the keys (and values) read once and written once: the least a sort moves; each rung's passes move
  * that many bytes again each (its own counts say how many passes).
@@ -22,474 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/check.h"
-#include "../device/device.h"
-#include "../device/device_primitives.cuh"
-#include "../base/rng.h"
-#include "../core/workload.cuh"
-#include "sort.h"
-
-typedef uint32_t u32;
+#include "../../base/check.h"
+#include "../../core/workload.cuh"
+#include "../../device/device.h"
+#include "kernels.cuh"
 
 enum { OPT_WHAT, OPT_DIST }; /* the options, in their table's order (below) */
-
-/* ---------------------------------------------------------------- the reference and the inputs */
-
-extern "C" int climb_sort_co_rank(int k, const uint32_t *a, int m, const uint32_t *b, int n)
-{
-    return climb_co_rank(k, a, m, b, n);
-}
-
-/* LSD radix sort, 11 bits a pass (three passes): stable at every pass, so stable overall. */
-extern "C" void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_t *tmp)
-{
-    u32 *src_k = keys, *src_v = vals, *dst_k = tmp, *dst_v = vals ? tmp + n : NULL;
-    for (int shift = 0; shift < 32; shift += 11) {
-        size_t count[2049] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((src_k[i] >> shift) & 2047u) + 1]++;
-        for (int d = 0; d < 2048; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) {
-            const size_t at = count[(src_k[i] >> shift) & 2047u]++;
-            dst_k[at] = src_k[i];
-            if (vals)
-                dst_v[at] = src_v[i];
-        }
-        u32 *t = src_k;
-        src_k = dst_k;
-        dst_k = t;
-        t = src_v;
-        src_v = dst_v;
-        dst_v = t;
-    }
-    /* three passes: the result is in tmp */
-    memcpy(keys, src_k, n * sizeof *keys);
-    if (vals)
-        memcpy(vals, src_v, n * sizeof *vals);
-}
-
-extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n)
-{
-    climb_rng r;
-    climb_rng_seed(&r, seed);
-    const double stratum = n ? 4294967296.0 / (double)n : 0;
-    u32 few[16];
-    for (int i = 0; i < 16; i++)
-        few[i] = (u32)climb_rng_next(&r);
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t x = climb_rng_next(&r);
-        switch (dist) {
-        case CLIMB_SORT_SORTED:
-        case CLIMB_SORT_NEARLY:
-        case CLIMB_SORT_REVERSE: {
-            const size_t at = dist == CLIMB_SORT_REVERSE ? n - 1 - i : i;
-            const double lo = (double)i * stratum;
-            double v = lo + (double)(x >> 11) * 0x1p-53 * stratum;
-            if (v > 4294967295.0)
-                v = 4294967295.0;
-            keys[at] = (u32)v;
-            break;
-        }
-        case CLIMB_SORT_FEW: keys[i] = few[x & 15]; break;
-        default: keys[i] = (u32)(x >> 32); break;
-        }
-    }
-    if (dist == CLIMB_SORT_NEARLY)
-        for (size_t s = 0; s < n / 100; s++) {
-            const size_t a = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1), b = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
-            const u32 t = keys[a];
-            keys[a] = keys[b];
-            keys[b] = t;
-        }
-    if (vals)
-        for (size_t i = 0; i < n; i++)
-            vals[i] = (u32)climb_rng_next(&r);
-}
-
-/* ---------------------------------------------------------------- kernels */
-
-/* What every pass of every rung reads and writes: keys, and values when PAIRS. A run of `w` sorted keys starts at
- * every multiple of w; a merge pass makes runs of 2 w. The pair of runs output position k belongs to starts at
- * (k / 2w) 2w; its first run (a) has min(w, n - start) keys, its second (b) the rest up to 2 w. */
-struct sort_pair_of_runs {
-    long long start;
-    int m, nb;
-};
-
-__host__ __device__ __forceinline__ sort_pair_of_runs sort_runs_at(long long k, long long w, long long n)
-{
-    sort_pair_of_runs p;
-    p.start = (k / (2 * w)) * (2 * w);
-    const long long left = n - p.start;
-    p.m = (int)(left < w ? (left > 0 ? left : 0) : w);
-    const long long rest = left - p.m;
-    p.nb = (int)(rest < w ? (rest > 0 ? rest : 0) : w);
-    return p;
-}
-
-/* --- rung corank_naive: a thread per output, its element found by the co-rank (the book's basic merge, one output
- * a thread), over doubling run lengths from 1. log2(n) passes over the whole array. */
-template <bool PAIRS>
-__global__ void sort_merge_naive_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi, u32 *__restrict__ ko,
-                                        u32 *__restrict__ vo, long long n, long long w)
-{
-    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    const sort_pair_of_runs p = sort_runs_at(k, w, n);
-    const u32 *a = ki + p.start, *b = a + p.m;
-    const int kk = (int)(k - p.start);
-    const int i = climb_co_rank(kk, a, p.m, b, p.nb), j = kk - i;
-    const bool from_a = i < p.m && (j >= p.nb || a[i] <= b[j]);
-    ko[k] = from_a ? a[i] : b[j];
-    if (PAIRS)
-        vo[k] = from_a ? vi[p.start + i] : vi[p.start + p.m + j];
-}
-
-/* --- rung block_sort: tiles of SORT_SMEM_TILE keys sorted by one block in shared memory (the same co-rank merge,
- * log2(tile) rounds without leaving the SM), then the naive passes from that run length. */
-#define SORT_SMEM_BLOCK 256
-#define SORT_SMEM_TILE 1024
-
-template <bool PAIRS>
-__global__ void __launch_bounds__(SORT_SMEM_BLOCK)
-    sort_block_smem_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi, u32 *ko, u32 *vo, long long n)
-{
-    __shared__ u32 sk[2][SORT_SMEM_TILE];
-    __shared__ u32 sv[PAIRS ? 2 : 1][PAIRS ? SORT_SMEM_TILE : 1];
-    const long long base = (long long)blockIdx.x * SORT_SMEM_TILE;
-    const int len = (int)(n - base < SORT_SMEM_TILE ? n - base : SORT_SMEM_TILE);
-    for (int x = threadIdx.x; x < len; x += SORT_SMEM_BLOCK) {
-        sk[0][x] = ki[base + x];
-        if (PAIRS)
-            sv[0][x] = vi[base + x];
-    }
-    __syncthreads();
-    int cur = 0;
-    for (int w = 1; w < len; w *= 2) {
-        for (int k = threadIdx.x; k < len; k += SORT_SMEM_BLOCK) {
-            const sort_pair_of_runs p = sort_runs_at(k, w, len);
-            const u32 *a = sk[cur] + p.start, *b = a + p.m;
-            const int kk = k - (int)p.start;
-            const int i = climb_co_rank(kk, a, p.m, b, p.nb), j = kk - i;
-            const bool from_a = i < p.m && (j >= p.nb || a[i] <= b[j]);
-            sk[cur ^ 1][k] = from_a ? a[i] : b[j];
-            if (PAIRS)
-                sv[cur ^ 1][k] = from_a ? sv[cur][p.start + i] : sv[cur][p.start + p.m + j];
-        }
-        __syncthreads();
-        cur ^= 1;
-    }
-    for (int x = threadIdx.x; x < len; x += SORT_SMEM_BLOCK) {
-        ko[base + x] = sk[cur][x];
-        if (PAIRS)
-            vo[base + x] = sv[cur][x];
-    }
-}
-
-/* --- rungs tiled_merge and circular_buffer: a block merges SORT_TILED_CHUNK outputs of a pair of runs. Its two ends'
- * co-ranks give the ranges of a and b it consumes; it walks them SORT_TILED_TS keys of each at a time through shared
- * memory, each thread merging SORT_TILED_TS / block outputs of every step after a co-rank within the tiles. The
- * tiled merge loads both tiles whole each step (what the last step left unconsumed is loaded again); the circular
- * buffer keeps the unconsumed keys and loads only as many as the step used (the book's refinement). */
-#define SORT_TILED_BLOCK 256
-#define SORT_TILED_TS 1024
-#define SORT_TILED_CHUNK 2048 /* divides 2 w for every pass: the passes start at w = SORT_SMEM_TILE */
-
-/* A circular buffer's view: element x of the logical sequence is buf[(head + x) % size]; size a power of two. */
-struct sort_ring {
-    const u32 *buf;
-    int head;
-    __device__ __forceinline__ u32 operator[](int x) const { return buf[(head + x) & (SORT_TILED_TS - 1)]; }
-};
-
-template <bool PAIRS, bool CIRCULAR>
-__global__ void __launch_bounds__(SORT_TILED_BLOCK)
-    sort_merge_tiled_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi, u32 *__restrict__ ko,
-                            u32 *__restrict__ vo, long long n, long long w)
-{
-    __shared__ u32 sa[SORT_TILED_TS], sb[SORT_TILED_TS];
-    __shared__ u32 sva[PAIRS ? SORT_TILED_TS : 1], svb[PAIRS ? SORT_TILED_TS : 1];
-    __shared__ int ends[2];
-    const long long k0 = (long long)blockIdx.x * SORT_TILED_CHUNK;
-    const long long k1 = k0 + SORT_TILED_CHUNK < n ? k0 + SORT_TILED_CHUNK : n;
-    const sort_pair_of_runs p = sort_runs_at(k0, w, n);
-    const u32 *a = ki + p.start, *b = a + p.m;
-    if (threadIdx.x < 2) {
-        const int kk = (int)((threadIdx.x ? k1 : k0) - p.start);
-        ends[threadIdx.x] = climb_co_rank(kk, a, p.m, b, p.nb);
-    }
-    __syncthreads();
-    const int a0 = ends[0], a1 = ends[1];
-    const int b0 = (int)(k0 - p.start) - a0, b1 = (int)(k1 - p.start) - a1;
-    const int total = (int)(k1 - k0);
-    int used_a = 0, used_b = 0;       /* consumed of a's range and b's */
-    int head_a = 0, head_b = 0;       /* circular: where the unconsumed keys start in the buffers */
-    int have_a = 0, have_b = 0;       /* circular: unconsumed keys in the buffers; loaded so far: used + have */
-    for (int done = 0; done < total;) {
-        /* stage: the tiled merge loads both tiles whole; the circular buffer tops them up */
-        const int left_a = a1 - a0 - used_a, left_b = b1 - b0 - used_b;
-        const int len_a = left_a < SORT_TILED_TS ? left_a : SORT_TILED_TS;
-        const int len_b = left_b < SORT_TILED_TS ? left_b : SORT_TILED_TS;
-        if (CIRCULAR) {
-            for (int x = have_a + (int)threadIdx.x; x < len_a; x += SORT_TILED_BLOCK) {
-                const int at = (head_a + x) & (SORT_TILED_TS - 1);
-                sa[at] = a[a0 + used_a + x];
-                if (PAIRS)
-                    sva[at] = vi[p.start + a0 + used_a + x];
-            }
-            for (int x = have_b + (int)threadIdx.x; x < len_b; x += SORT_TILED_BLOCK) {
-                const int at = (head_b + x) & (SORT_TILED_TS - 1);
-                sb[at] = b[b0 + used_b + x];
-                if (PAIRS)
-                    svb[at] = vi[p.start + p.m + b0 + used_b + x];
-            }
-        } else {
-            for (int x = threadIdx.x; x < len_a; x += SORT_TILED_BLOCK) {
-                sa[x] = a[a0 + used_a + x];
-                if (PAIRS)
-                    sva[x] = vi[p.start + a0 + used_a + x];
-            }
-            for (int x = threadIdx.x; x < len_b; x += SORT_TILED_BLOCK) {
-                sb[x] = b[b0 + used_b + x];
-                if (PAIRS)
-                    svb[x] = vi[p.start + p.m + b0 + used_b + x];
-            }
-        }
-        __syncthreads();
-        const sort_ring ra = {sa, CIRCULAR ? head_a : 0}, rb = {sb, CIRCULAR ? head_b : 0};
-        /* this step's outputs: as many as one tile holds, or what is left */
-        const int step = total - done < SORT_TILED_TS ? total - done : SORT_TILED_TS;
-        const int per = step / SORT_TILED_BLOCK + (step % SORT_TILED_BLOCK != 0);
-        const int d0 = min((int)threadIdx.x * per, step), d1 = min(d0 + per, step);
-        int i = climb_co_rank(d0, ra, len_a, rb, len_b), j = d0 - i;
-        for (int d = d0; d < d1; d++) {
-            const bool from_a = i < len_a && (j >= len_b || ra[i] <= rb[j]);
-            const long long out = k0 + done + d;
-            ko[out] = from_a ? ra[i] : rb[j];
-            if (PAIRS)
-                vo[out] = from_a ? sva[(ra.head + i) & (SORT_TILED_TS - 1)] : svb[(rb.head + j) & (SORT_TILED_TS - 1)];
-            if (from_a)
-                i++;
-            else
-                j++;
-        }
-        const int took_a = climb_co_rank(step, ra, len_a, rb, len_b), took_b = step - took_a;
-        __syncthreads(); /* every thread done with the tiles before they change */
-        used_a += took_a;
-        used_b += took_b;
-        if (CIRCULAR) {
-            head_a = (head_a + took_a) & (SORT_TILED_TS - 1);
-            head_b = (head_b + took_b) & (SORT_TILED_TS - 1);
-            have_a = len_a - took_a;
-            have_b = len_b - took_b;
-        }
-        done += step;
-    }
-}
-
-/* --- the best rung, register_merge_path: BLOCK threads x ITEMS keys a tile (ITEMS odd: a thread's keys in shared
- * memory sit ITEMS words apart, which spreads a warp's reads over every bank).
- *
- * Block sort: the tile is loaded striped (coalesced) and padded past n with the largest key (stable: the padding
- * stays behind any real largest key), each thread sorts its ITEMS keys in registers by an odd-even transposition
- * network (a swap only on a strict >: stable), then log2(BLOCK) rounds merge pairs of runs in shared memory, each
- * thread finding its ITEMS outputs' start by the co-rank (the merge path) and merging them serially into registers.
- * The first five rounds stay within a warp and synchronise the warp alone.
- *
- * Merge passes: a search kernel finds the co-rank of every tile's first output (one thread a tile); each block then
- * loads exactly its tile's keys of a and b into shared memory (coalesced, its range known), merges ITEMS outputs a
- * thread in registers (a co-rank and a serial merge), and writes them back striped. One read and one write of every
- * key a pass; log2(n / tile) passes. */
-
-/* The serial merge of ITEMS outputs from s[a .. a_end) and s[b .. b_end) into k (and v, the values at the same
- * positions of sv): at the ends, what is read is never used. */
-template <int ITEMS, bool PAIRS>
-__device__ __forceinline__ void sort_serial_merge(const u32 *s, const u32 *sv, int a, int a_end, int b, int b_end,
-                                                  u32 *k, u32 *v)
-{
-    u32 ka = a < a_end ? s[a] : 0u, kb = b < b_end ? s[b] : 0u;
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        const bool from_a = b >= b_end || (a < a_end && ka <= kb);
-        k[r] = from_a ? ka : kb;
-        if (PAIRS) {
-            const int at = from_a ? a : b;
-            v[r] = (from_a ? a < a_end : b < b_end) ? sv[at] : 0u;
-        }
-        if (from_a) {
-            a++;
-            ka = a < a_end ? s[a] : 0u;
-        } else {
-            b++;
-            kb = b < b_end ? s[b] : 0u;
-        }
-    }
-}
-
-/* A thread's ITEMS keys (and values) to its blocked place in shared memory: thread t's at t x ITEMS. */
-template <int ITEMS, bool PAIRS>
-__device__ __forceinline__ void sort_regs_to_smem(u32 *sk, u32 *sv, const u32 *k, const u32 *v)
-{
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        sk[threadIdx.x * ITEMS + r] = k[r];
-        if (PAIRS)
-            sv[threadIdx.x * ITEMS + r] = v[r];
-    }
-}
-
-template <int BLOCK, int ITEMS, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK)
-    sort_best_block_kernel(const u32 *ki, const u32 *vi, u32 *ko, u32 *vo, long long n)
-{
-    constexpr int TILE = BLOCK * ITEMS;
-    extern __shared__ u32 smem[];
-    u32 *sk = smem, *sv = smem + TILE;
-    const long long base = (long long)blockIdx.x * TILE;
-    const int len = (int)(n - base < TILE ? n - base : TILE);
-    u32 k[ITEMS], v[ITEMS];
-    /* striped loads into registers first (ITEMS of them in flight a thread), then to shared memory */
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        const int x = r * BLOCK + (int)threadIdx.x;
-        k[r] = x < len ? ki[base + x] : 0xffffffffu;
-        if (PAIRS)
-            v[r] = x < len ? vi[base + x] : 0u;
-    }
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        sk[r * BLOCK + threadIdx.x] = k[r];
-        if (PAIRS)
-            sv[r * BLOCK + threadIdx.x] = v[r];
-    }
-    __syncthreads();
-    climb_grid_dependents_launch(); /* the input read: the first pass's partition kernel may start launching */
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        k[r] = sk[threadIdx.x * ITEMS + r];
-        if (PAIRS)
-            v[r] = sv[threadIdx.x * ITEMS + r];
-    }
-    /* odd-even transposition: ITEMS rounds of compare-exchanges of neighbours, stable */
-#pragma unroll
-    for (int round = 0; round < ITEMS; round++)
-#pragma unroll
-        for (int j = round & 1; j + 1 < ITEMS; j += 2)
-            if (k[j + 1] < k[j]) {
-                const u32 t = k[j];
-                k[j] = k[j + 1];
-                k[j + 1] = t;
-                if (PAIRS) {
-                    const u32 tv = v[j];
-                    v[j] = v[j + 1];
-                    v[j + 1] = tv;
-                }
-            }
-    for (int w = ITEMS; w < TILE; w *= 2) {
-        /* while a pair of runs lies within one warp's 32 x ITEMS keys (the first five rounds), the warp merges it
-         * alone: a warp barrier, not the block's */
-        const bool in_warp = 2 * w <= 32 * ITEMS;
-        if (in_warp)
-            __syncwarp();
-        else
-            __syncthreads();
-        sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
-        if (in_warp)
-            __syncwarp();
-        else
-            __syncthreads();
-        const int d = threadIdx.x * ITEMS, start = d / (2 * w) * (2 * w), diag = d - start;
-        const int i = climb_co_rank(diag, sk + start, w, sk + start + w, w);
-        sort_serial_merge<ITEMS, PAIRS>(sk, sv, start + i, start + w, start + w + diag - i, start + 2 * w, k, v);
-    }
-    __syncthreads();
-    sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
-    __syncthreads();
-    for (int x = threadIdx.x; x < len; x += BLOCK) {
-        ko[base + x] = sk[x];
-        if (PAIRS)
-            vo[base + x] = sv[x];
-    }
-}
-
-/* The co-rank of every tile's first output in its pair of runs (tiles + 1 of them: the last is n's), a thread each.
- * (A warp-cooperative search, 32 probes a step, took 3 rounds of reads instead of 14 but read 10 times the sectors:
- * slower on an H100 at 2^26 keys.) */
-#define SORT_PARTITION_BLOCK 256
-__global__ void __launch_bounds__(SORT_PARTITION_BLOCK)
-    sort_partition_kernel(const u32 *__restrict__ ki, int *__restrict__ part, long long n, long long w, int tile,
-                          int tiles)
-{
-    climb_grid_dependency_wait(); /* the keys are the last pass's output */
-    const int t = (int)(blockIdx.x * (long long)blockDim.x + threadIdx.x);
-    if (t <= tiles) {
-        const long long k = (long long)t * tile < n ? (long long)t * tile : n;
-        const sort_pair_of_runs p = sort_runs_at(k, w, n);
-        const u32 *a = ki + p.start;
-        part[t] = climb_co_rank((int)(k - p.start), a, p.m, a + p.m, p.nb);
-    }
-    climb_grid_dependents_launch();
-}
-
-template <int BLOCK, int ITEMS, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK)
-    sort_best_merge_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi, u32 *__restrict__ ko,
-                           u32 *__restrict__ vo, const int *__restrict__ part, long long n, long long w)
-{
-    constexpr int TILE = BLOCK * ITEMS;
-    extern __shared__ u32 smem[];
-    u32 *sk = smem, *sv = smem + TILE;
-    climb_grid_dependency_wait(); /* the partitions, and through them the last pass's keys */
-    const long long k0 = (long long)blockIdx.x * TILE, k1 = k0 + TILE < n ? k0 + TILE : n;
-    const sort_pair_of_runs p = sort_runs_at(k0, w, n);
-    const int a0 = part[blockIdx.x];
-    /* the tile's last output: the next tile's first, unless the pair of runs ends with this tile */
-    const int a1 = k1 - p.start == (long long)p.m + p.nb ? p.m : part[blockIdx.x + 1];
-    const int b0 = (int)(k0 - p.start) - a0, b1 = (int)(k1 - p.start) - a1;
-    const int la = a1 - a0, total = (int)(k1 - k0);
-    const u32 *a = ki + p.start + a0, *b = ki + p.start + p.m + b0;
-    u32 k[ITEMS], v[ITEMS];
-    /* striped loads into registers first (ITEMS of them in flight a thread), then to shared memory */
-    const u32 *va = vi + p.start + a0, *vb = vi + p.start + p.m + b0;
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        const int x = r * BLOCK + (int)threadIdx.x;
-        if (x < total) {
-            k[r] = x < la ? a[x] : b[x - la];
-            if (PAIRS)
-                v[r] = x < la ? va[x] : vb[x - la];
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        const int x = r * BLOCK + (int)threadIdx.x;
-        if (x < total) {
-            sk[x] = k[r];
-            if (PAIRS)
-                sv[x] = v[r];
-        }
-    }
-    (void)b1;
-    __syncthreads();
-    climb_grid_dependents_launch(); /* everything read: the next kernel may start launching */
-    const int d = (int)threadIdx.x * ITEMS < total ? (int)threadIdx.x * ITEMS : total;
-    const int i = climb_co_rank(d, sk, la, sk + la, total - la);
-    sort_serial_merge<ITEMS, PAIRS>(sk, sv, i, la, la + d - i, total, k, v);
-    __syncthreads();
-    sort_regs_to_smem<ITEMS, PAIRS>(sk, sv, k, v);
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ITEMS; r++) {
-        const int x = r * BLOCK + (int)threadIdx.x;
-        if (x < total) {
-            ko[k0 + x] = sk[x];
-            if (PAIRS)
-                vo[k0 + x] = sv[x];
-        }
-    }
-}
 
 /* ---------------------------------------------------------------- pass drivers */
 
@@ -828,22 +366,24 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
                            "sort_partition_kernel");
 }
 
+/* The rows' launches take the pass drivers' arguments, not the case: the run hook makes those and calls them. */
+typedef cudaError_t (*sort_cub_fn)(const sort_args *a, void *tmp, size_t *bytes);
+
 typedef struct sort_rung {
     climb_rung_info info;
     sort_launch_fn launch;
+    sort_cub_fn cub;         /* a CUB rung: its call, whose temporary storage prepare sizes (NULL for the ladder) */
 } sort_rung;
-
-enum { RUNG_CUB_MERGE = 0, RUNG_CUB_RADIX = 1 };
 
 static const sort_rung SORT_RUNGS[] = {
     {.info = {.name = "cub_merge_sort", .idea = "vendor: cub::DeviceMergeSort (SortKeysCopy, SortPairsCopy: its stable "
                                                 "merge sort): the bar",
               .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
-     .launch = launch_cub_merge},
+     .launch = launch_cub_merge, .cub = cub_merge},
     {.info = {.name = "cub_radix_sort", .idea = "vendor: cub::DeviceRadixSort (SortKeys, SortPairs): another "
                                                 "algorithm, for reference, not the bar",
               .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .beside = 1},
-     .launch = launch_cub_radix},
+     .launch = launch_cub_radix, .cub = cub_radix},
     {.info = {.name = "corank_naive", .idea = "a thread per output finds its element by the co-rank; log2(n) merge "
                                               "passes over doubling runs from 1",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
@@ -967,33 +507,17 @@ struct climb_case {
     climb_case_params p;
     size_t n;
     int pairs, dist;
-    u32 *h_k, *h_v;          /* the input */
+    u32 *h_k, *d_in_k, *h_v, *d_in_v;   /* the input */
+    u32 *h_out_k, *d_out_k, *h_out_v, *d_out_v;  /* the output, and verify's download */
+    u32 *d_tmp_k, *d_tmp_v;  /* the passes' second buffer */
+    int *d_part;             /* the best rung's partitions */
     u32 *ref_k, *ref_v;      /* the input sorted on the CPU */
-    u32 *got;                /* a run's output, read back */
-    u32 *d_alloc, *d_in_k, *d_in_v, *d_out_k, *d_out_v, *d_tmp_k, *d_tmp_v;
-    int *d_part;
     void *d_vendor;
     size_t vendor_bytes;
     climb_sort_tuning tn;
 };
 
-static void sort_destroy(climb_case *c)
-{
-    if (!c)
-        return;
-    free(c->h_k);
-    free(c->h_v);
-    free(c->ref_k);
-    free(c->ref_v);
-    free(c->got);
-    if (c->d_alloc)
-        cudaFree(c->d_alloc);
-    if (c->d_part)
-        cudaFree(c->d_part);
-    if (c->d_vendor)
-        cudaFree(c->d_vendor);
-    free(c);
-}
+static void sort_fini(climb_case *c) { cudaFree(c->d_vendor); }
 
 static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
 {
@@ -1015,72 +539,60 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
     return a;
 }
 
-static int sort_create(const climb_case_params *p, climb_case **out)
+static int sort_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
-    c->n = p->shape.d[0];
-    c->pairs = p->opts[OPT_WHAT].choice == 1;
-    c->dist = p->opts[OPT_DIST].choice;
+    c->n = c->p.shape.d[0];
+    c->pairs = c->p.opts[OPT_WHAT].choice == 1;
+    c->dist = c->p.opts[OPT_DIST].choice;
     c->tn.block = SORT_POLICY[c->pairs].block;
     c->tn.items = SORT_POLICY[c->pairs].items;
     if (c->n > CLIMB_SORT_MAX_N) {
         fprintf(stderr, "climb: sort n = %zu: indices are 32-bit, so n must be below 2^31\n", c->n);
-        free(c);
         return -1;
     }
-    const size_t n1 = c->n ? c->n : 1, words = c->pairs ? 2 : 1;
-    c->h_k = (u32 *)malloc(n1 * 4);
-    c->ref_k = (u32 *)malloc(n1 * 4);
-    c->got = (u32 *)malloc(n1 * 4 * 2); /* also the reference's scratch */
-    if (c->pairs) {
-        c->h_v = (u32 *)malloc(n1 * 4);
-        c->ref_v = (u32 *)malloc(n1 * 4);
-    }
-    if (!c->h_k || !c->ref_k || !c->got || (c->pairs && (!c->h_v || !c->ref_v))) {
-        const size_t n = c->n;
-        const int pairs = c->pairs;
-        sort_destroy(c); /* frees c */
-        return climb_host_oom("%zu keys%s", n, pairs ? " and values" : "");
-    }
-    climb_sort_generate(p->seed, c->dist, c->h_k, c->h_v, c->n);
+    return 0;
+}
+
+/* The input, and the reference: the input sorted by the CPU's radix sort (2 n words of scratch, only here). */
+static int sort_fill(climb_case *c)
+{
+    climb_sort_generate(c->p.seed, c->dist, c->h_k, c->h_v, c->n);
+    u32 *scratch = (u32 *)malloc((c->n ? c->n : 1) * 4 * 2);
+    if (!scratch)
+        return climb_host_oom("the reference sort's scratch (%zu keys)", c->n);
     memcpy(c->ref_k, c->h_k, c->n * 4);
     if (c->pairs)
         memcpy(c->ref_v, c->h_v, c->n * 4);
-    climb_sort_ref(c->ref_k, c->pairs ? c->ref_v : NULL, c->n, c->got);
-    /* input, output and the passes' second buffer, keys and values, in one allocation (the input misaligned by
-     * `offset` elements); the best rung's partitions apart */
-    const size_t span = sort_align((n1 + p->offset) * 4 + 16);
-    char *base = NULL;
-    if (CLIMB_FAILED(cudaMalloc((void **)&base, span * 3 * words)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_part, (n1 / 64 + 2) * sizeof(int)))) {
-        cudaGetLastError();
-        fprintf(stderr, "climb: out of device memory for sort n = %zu (%zu bytes)\n", c->n, span * 3 * words);
-        if (base)
-            cudaFree(base);
-        sort_destroy(c);
-        return -1;
-    }
-    c->d_alloc = (u32 *)base;
-    c->d_in_k = (u32 *)base + p->offset;
-    c->d_out_k = (u32 *)(base + span);
-    c->d_tmp_k = (u32 *)(base + 2 * span);
-    if (c->pairs) {
-        c->d_in_v = (u32 *)(base + 3 * span);
-        c->d_out_v = (u32 *)(base + 4 * span);
-        c->d_tmp_v = (u32 *)(base + 5 * span);
-    }
-    if (CLIMB_FAILED(cudaMemcpy(c->d_in_k, c->h_k, c->n * 4, cudaMemcpyHostToDevice)) ||
-        (c->pairs && CLIMB_FAILED(cudaMemcpy(c->d_in_v, c->h_v, c->n * 4, cudaMemcpyHostToDevice)))) {
-        sort_destroy(c);
-        return -1;
-    }
-    *out = c;
+    climb_sort_ref(c->ref_k, c->pairs ? c->ref_v : NULL, c->n, scratch);
+    free(scratch);
     return 0;
 }
+
+static size_t keys_bytes(const climb_case *c) { return (c->n ? c->n : 1) * 4; }
+static size_t vals_bytes(const climb_case *c) { return c->pairs ? keys_bytes(c) : 0; }
+static size_t part_bytes(const climb_case *c) { return ((c->n ? c->n : 1) / 64 + 2) * sizeof(int); }
+
+#define SORT_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
+/* The outputs' poison, 0xA5 in every byte: a uniform input has no run of n equal keys, so the first element that
+ * was not written says so. The keys' input starts `offset` elements past alignment; the values' (pairs only) not. */
+static const climb_buffer SORT_BUFFERS[] = {
+    {.name = "keys in", .flags = SORT_IO | CLIMB_BUF_INPUT | CLIMB_BUF_OFFSET, .bytes = keys_bytes,
+     .host_at = offsetof(climb_case, h_k), .device_at = offsetof(climb_case, d_in_k)},
+    {.name = "values in", .flags = SORT_IO | CLIMB_BUF_INPUT, .bytes = vals_bytes,
+     .host_at = offsetof(climb_case, h_v), .device_at = offsetof(climb_case, d_in_v)},
+    {.name = "keys out", .flags = SORT_IO | CLIMB_BUF_OUTPUT, .bytes = keys_bytes,
+     .host_at = offsetof(climb_case, h_out_k), .device_at = offsetof(climb_case, d_out_k), .poison = 0xA5},
+    {.name = "values out", .flags = SORT_IO | CLIMB_BUF_OUTPUT, .bytes = vals_bytes,
+     .host_at = offsetof(climb_case, h_out_v), .device_at = offsetof(climb_case, d_out_v), .poison = 0xA5},
+    {.name = "keys between passes", .flags = CLIMB_BUF_DEVICE, .bytes = keys_bytes,
+     .device_at = offsetof(climb_case, d_tmp_k)},
+    {.name = "values between passes", .flags = CLIMB_BUF_DEVICE, .bytes = vals_bytes,
+     .device_at = offsetof(climb_case, d_tmp_v)},
+    {.name = "partitions", .flags = CLIMB_BUF_DEVICE, .bytes = part_bytes, .device_at = offsetof(climb_case, d_part)},
+    {.name = "sorted keys", .flags = CLIMB_BUF_HOST, .bytes = keys_bytes, .host_at = offsetof(climb_case, ref_k)},
+    {.name = "sorted values", .flags = CLIMB_BUF_HOST, .bytes = vals_bytes, .host_at = offsetof(climb_case, ref_v)},
+};
+#undef SORT_IO
 
 static const char *sort_describe(const climb_case *c)
 {
@@ -1098,20 +610,13 @@ static int sort_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
     return 0;
 }
 
-static const char *sort_refuses(const climb_case *c, int rung)
-{
-    (void)c;
-    (void)rung;
-    return NULL;
-}
-
 /* CUB's temporary storage, and the partitions for the best rung's tile. */
 static int sort_prepare(climb_case *c, int rung)
 {
     sort_args a = sort_case_args(c, 0);
-    if (rung == RUNG_CUB_MERGE || rung == RUNG_CUB_RADIX) {
+    if (SORT_RUNGS[rung].cub) {
         size_t bytes = 0;
-        const cudaError_t e = rung == RUNG_CUB_MERGE ? cub_merge(&a, NULL, &bytes) : cub_radix(&a, NULL, &bytes);
+        const cudaError_t e = SORT_RUNGS[rung].cub(&a, NULL, &bytes);
         if (CLIMB_FAILED(e))
             return -1;
         return climb_grow_device_buffer(&c->d_vendor, &c->vendor_bytes, bytes ? bytes : 1);
@@ -1135,49 +640,23 @@ static int sort_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-/* All ones in keys and values: a uniform input has no run of n largest keys, and the first wrong element says so. */
-static int sort_poison(climb_case *c)
-{
-    const size_t n1 = c->n ? c->n : 1;
-    CLIMB_CHECK(cudaMemset(c->d_out_k, 0xA5, n1 * 4));
-    if (c->pairs)
-        CLIMB_CHECK(cudaMemset(c->d_out_v, 0xA5, n1 * 4));
-    return 0;
-}
-
-static int sort_compare(const u32 *got, const u32 *want, size_t n, const char *what, char *msg, size_t msglen)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i]) {
-            if (!bad)
-                first = i;
-            bad++;
-        }
-    if (bad)
-        snprintf(msg, msglen, "%s[%zu] = %u, expected %u (%zu of %zu wrong)", what, first, got[first], want[first], bad,
-                 n);
-    return bad != 0;
-}
-
 static int sort_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    msg[0] = '\0';
-    if (c->n == 0)
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t i = 0; i < c->n; i++)
+        climb_compare_exact(&k, c->h_out_k[i], c->ref_k[i], "key[%zu]", i);
+    if (climb_compare_end(&k) || !c->pairs)
+        return k.bad != 0;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t i = 0; i < c->n; i++)
+        climb_compare_exact(&k, c->h_out_v[i], c->ref_v[i], "value[%zu]", i);
+    if (!climb_compare_end(&k))
         return 0;
-    CLIMB_CHECK(cudaMemcpy(c->got, c->d_out_k, c->n * 4, cudaMemcpyDeviceToHost));
-    if (sort_compare(c->got, c->ref_k, c->n, "key", msg, msglen))
-        return 1;
-    if (!c->pairs)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->got, c->d_out_v, c->n * 4, cudaMemcpyDeviceToHost));
-    if (sort_compare(c->got, c->ref_v, c->n, "value", msg, msglen)) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, ": the keys are right, the order of equal keys is not (unstable)");
-        return 1;
-    }
-    return 0;
+    const size_t used = strlen(msg);
+    snprintf(msg + used, msglen - used, ": the keys are right, the order of equal keys is not (unstable)");
+    return 1;
 }
 
 static void sort_counts(const climb_case *c, climb_counts *out)
@@ -1193,9 +672,9 @@ static void sort_counts(const climb_case *c, climb_counts *out)
  * key and value; the vendors' are CUB's own business (the case's counts). */
 static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
 {
-    if (rung == RUNG_CUB_MERGE || rung == RUNG_CUB_RADIX || c->n <= 1)
-        return 0;
     const sort_rung *r = &SORT_RUNGS[rung];
+    if (r->cub || c->n <= 1)
+        return 0;
     long long first = 1;
     int extra = 0;
     if (r->launch == launch_naive)
@@ -1250,7 +729,7 @@ static const char *sort_case_refuses(const climb_shape *s, climb_dtype t, const 
     return s->d[0] > CLIMB_SORT_MAX_N ? "indices are 32-bit, so n must be below 2^31" : NULL;
 }
 
-/* Host memory: the input, the reference and the read-back (twice n words for the reference's scratch). */
+/* Host memory: the input, the reference and the read-back (and twice n words for the reference's scratch). */
 static double sort_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
     (void)t;
@@ -1291,27 +770,34 @@ extern "C" const climb_workload climb_sort_workload = {
     .load = NULL,
     .unload = NULL,
     .peek = NULL,
-    .create = sort_create,
+    .case_size = sizeof(climb_case),
+    .buffers = SORT_BUFFERS,
+    .n_buffers = CLIMB_COUNT(SORT_BUFFERS),
+    .init = sort_init,
+    .fill = sort_fill,
+    .fini = sort_fini,
+    .create = NULL,
     .describe = sort_describe,
     .reference = sort_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
     .case_bytes = sort_case_bytes,
     .case_refuses = sort_case_refuses,
-    .refuses = sort_refuses,
+    .refuses = NULL,
     .prepare = sort_prepare,
     .setup = NULL,
     .modifies = NULL,
     .reset = NULL,
     .run = sort_run,
-    .poison = sort_poison,
+    .empty = NULL,
+    .poison = NULL,
     .verify = sort_verify,
     .counts = sort_counts,
     .rung_counts = sort_rung_counts,
     .rung_note = NULL,
     .release = sort_release,
     .save = NULL,
-    .destroy = sort_destroy,
+    .destroy = NULL,
     .tuning = &SORT_TUNING,
     .set_tuning = sort_set_tuning,
 };
