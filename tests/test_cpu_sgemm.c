@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/sgemm.h"
+#include "workloads/sgemm/sgemm.h"
 #include "testing.h"
 
 int main(void)

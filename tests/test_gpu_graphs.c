@@ -37,7 +37,7 @@
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"
 #include "workloads/scan.h"
-#include "workloads/sgemm.h"
+#include "workloads/sgemm/sgemm.h"
 #include "workloads/spmv/spmv.h"
 #include "workloads/stencil.h"
 #include "workloads/transpose.h"

@@ -13,7 +13,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/sgemm.h"
+#include "workloads/sgemm/sgemm.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -4,7 +4,7 @@
 
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/sgemm.h"
+#include "../workloads/sgemm/sgemm.h"
 
 climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation transb, size_t m, size_t n, size_t k,
                          float alpha, const float *A, size_t lda, const float *B, size_t ldb, float beta, float *C,

@@ -33,7 +33,7 @@
 #include "../device/gemm_tile.cuh"
 #include "cnn.h"
 #include "../base/checked.h"
-#include "sgemm.h"
+#include "sgemm/sgemm.h"
 
 /* ---------------------------------------------------------------- the layer and the CPU reference */
 

@@ -1,4 +1,4 @@
-/* SGEMM: the parts of src/workloads/sgemm.cu that the tests use. */
+/* SGEMM: the parts of src/workloads/sgemm/ that the tests use. */
 #ifndef CLIMB_WORKLOADS_SGEMM_H
 #define CLIMB_WORKLOADS_SGEMM_H
 
@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
