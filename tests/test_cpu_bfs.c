@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/graph.h"
-#include "workloads/bfs.h"
+#include "workloads/bfs/bfs.h"
 #include "testing.h"
 
 static void csr_of(int32_t n, int64_t ne, const int32_t *src, const int32_t *dst, int sym, climb_csr *g)

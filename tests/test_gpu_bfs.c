@@ -13,7 +13,7 @@
 #include "core/harness.h"
 #include "base/rng.h"
 #include "io/graph.h"
-#include "workloads/bfs.h"
+#include "workloads/bfs/bfs.h"
 #include "test_plan.h"
 #include "testing.h"
 

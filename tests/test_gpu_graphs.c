@@ -32,7 +32,7 @@
 #include "workloads/mriq.h"
 #include "workloads/bezier/bezier.h"
 #include "workloads/sort/sort.h"
-#include "workloads/bfs.h"
+#include "workloads/bfs/bfs.h"
 #include "io/graph.h"
 #include "workloads/histogram.h"
 #include "workloads/reduce.h"

@@ -4,7 +4,7 @@
 #include "handle.h"
 #include "../base/checked.h"
 #include "../device/csr_check.h"
-#include "../workloads/bfs.h"
+#include "../workloads/bfs/bfs.h"
 
 /* n_edges < 0: not given (climb_bfs, climb_bfs_symmetric), so the column array's extent is unknown. */
 static climb_status bfs(climb_handle h, int32_t n, int64_t n_edges, const int32_t *d_row_ptr,

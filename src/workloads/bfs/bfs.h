@@ -1,4 +1,4 @@
-/* Breadth-first search levels: the parts of src/workloads/bfs.cu that the library face and the tests use. */
+/* Breadth-first search levels: the parts of src/workloads/bfs/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_BFS_H
 #define CLIMB_WORKLOADS_BFS_H
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,701 +16,28 @@
  * frontier's size (a host part, timed by the wall clock). The best rung is one cooperative kernel with a grid-wide
  * barrier between levels: no host round trip a level, and capturable in a CUDA graph.
  *
- * Order of this file: the reference and inputs, the kernels (one group per rung), the launchers, the registry, the
- * harness glue.
+ * The folder: reference.cu the CPU reference and the choice of source, kernels.cuh the kernels (one group per rung),
+ * this file the launchers, the registry and the harness glue.
  *
  * Bytes counted: the row pointers and column indices read once, and the level array read and written once (the
  * one-pass bound); items: the edges of the traversed part (Graph500's TEPS: undirected edges counted once).
  */
-#include <cooperative_groups.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/check.h"
-#include "../device/device.h"
-#include "../device/device_primitives.cuh"
-#include "../io/graph.h"
-#include "../io/mtx.h"
-#include "../io/text.h"
-#include "../base/rng.h"
-#include "../core/workload.cuh"
-#include "bfs.h"
-
-namespace cg = cooperative_groups;
+#include "../../base/check.h"
+#include "../../base/rng.h"
+#include "../../core/workload.cuh"
+#include "../../device/device.h"
+#include "../../io/graph.h"
+#include "../../io/mtx.h"
+#include "../../io/text.h"
+#include "kernels.cuh"
 
 enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE, OPT_INPUT };
-
-/* ---------------------------------------------------------------- the reference and the inputs */
-
-extern "C" int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t source, int32_t *level,
-                                 int32_t *frontier, int32_t *depth)
-{
-    for (int32_t v = 0; v < n; v++)
-        level[v] = -1;
-    if (depth)
-        *depth = 0;
-    if (source < 0 || source >= n)
-        return 0;
-    int32_t *q = frontier ? frontier : (int32_t *)malloc((size_t)n * sizeof *q);
-    if (!q)
-        return -1;
-    int32_t head = 0, tail = 0, levels = 0;
-    q[tail++] = source;
-    level[source] = 0;
-    while (head < tail) {
-        const int32_t v = q[head++];
-        if (level[v] + 1 > levels)
-            levels = level[v] + 1;
-        for (int32_t e = rp[v]; e < rp[v + 1]; e++)
-            if (level[ci[e]] < 0) {
-                level[ci[e]] = level[v] + 1;
-                q[tail++] = ci[e];
-            }
-    }
-    if (depth)
-        *depth = levels;
-    if (!frontier)
-        free(q);
-    return tail;
-}
-
-static int32_t find_root(int32_t *parent, int32_t v)
-{
-    while (parent[v] != v) {
-        parent[v] = parent[parent[v]];
-        v = parent[v];
-    }
-    return v;
-}
-
-extern "C" int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed)
-{
-    if (n <= 0)
-        return -1;
-    int32_t *parent = (int32_t *)malloc((size_t)n * sizeof *parent), *size = (int32_t *)calloc((size_t)n, sizeof *size);
-    if (!parent || !size) {
-        free(parent);
-        free(size);
-        return 0;
-    }
-    for (int32_t v = 0; v < n; v++)
-        parent[v] = v;
-    for (int32_t v = 0; v < n; v++)
-        for (int32_t e = rp[v]; e < rp[v + 1]; e++) {
-            const int32_t a = find_root(parent, v), b = find_root(parent, ci[e]);
-            if (a != b)
-                parent[a < b ? b : a] = a < b ? a : b; /* the smaller id is the root */
-        }
-    int32_t best = 0;
-    for (int32_t v = 0; v < n; v++)
-        size[find_root(parent, v)]++;
-    for (int32_t v = 1; v < n; v++)
-        if (size[v] > size[best])
-            best = v;
-    const int64_t pick = (int64_t)(seed % (uint64_t)size[best]);
-    int32_t source = best;
-    for (int32_t v = 0, k = 0; v < n; v++)
-        if (find_root(parent, v) == best && k++ == pick) {
-            source = v;
-            break;
-        }
-    free(parent);
-    free(size);
-    return source;
-}
-
-static int has_edge(const int32_t *rp, const int32_t *ci, int32_t u, int32_t v)
-{
-    int32_t lo = rp[u], hi = rp[u + 1];
-    while (lo < hi) {
-        const int32_t mid = lo + (hi - lo) / 2;
-        if (ci[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < rp[u + 1] && ci[lo] == v;
-}
-
-extern "C" int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci)
-{
-    for (int32_t u = 0; u < n; u++)
-        for (int32_t e = rp[u]; e < rp[u + 1]; e++)
-            if (!has_edge(rp, ci, ci[e], u))
-                return 0;
-    return 1;
-}
-
-/* ---------------------------------------------------------------- kernels */
-
-#define BFS_BLOCK 256
-#define BFS_BEST_PER_SM 4 /* the best rung's blocks a SM: a barrier's cost grows with the blocks that arrive at it */
-#define BFS_FULL 0xffffffffu
-
-/* Where a level's discoveries go: the next frontier's queue, each entry the start of a vertex's adjacency list (what
- * a top-down step reads; the vertex itself is not needed) with the list's offset in the concatenation of the
- * frontier's lists (what an edge-balanced step partitions; the next offset gives the length), and one 64-bit counter
- * that holds
- * both sizes: the vertices in the high half, the edges in the low (a level's edges are fewer than 2^31, the column
- * indices being 32-bit). One atomic on it gives a group of vertices their places and their lists' offsets at once,
- * so the offsets rise along the queue. A vertex without out-edges is levelled but not queued: it has nothing to
- * expand. */
-struct bfs_out {
-    int *q, *qo;
-    unsigned long long *count;
-    const int *rp;
-};
-
-__host__ __device__ __forceinline__ int bfs_count_vertices(unsigned long long c) { return (int)(c >> 32); }
-__host__ __device__ __forceinline__ int bfs_count_edges(unsigned long long c) { return (int)(c & 0xffffffffu); }
-
-/* Makes u a vertex of level `next` if nobody did: 1 for the thread that did. The read first spares an atomic on the
- * many edges to vertices already visited. */
-__device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
-{
-    return level[u] == -1 && atomicCAS(&level[u], -1, next) == -1;
-}
-
-#define BFS_ITEMS 4                      /* edges a thread in an edge-balanced tile */
-#define BFS_TILE (BFS_BLOCK * BFS_ITEMS) /* edges a tile */
-
-struct bfs_smem {
-    union {
-        struct { /* warp_expand's gathers */
-            int scan[BFS_BLOCK / 32 + 1];
-            int bbeg[BFS_BLOCK], boff[BFS_BLOCK];
-            int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
-        } g;
-        struct { /* an edge-balanced tile: the queue entries its edges belong to */
-            int off[BFS_TILE], beg[BFS_TILE];
-            int first, last;
-        } t;
-    } u;
-    int wq[BFS_BLOCK / 32][64], wd[BFS_BLOCK / 32][64]; /* each warp's discoveries and their degrees */
-};
-
-/* A warp's staging of its discoveries (their lists' starts and lengths): the queue takes them 32 at a time (one atomic for 32 vertices, not one for
- * every round of 32 edges that finds any). n is the same in every lane. */
-struct bfs_wbuf {
-    int *q, *d;
-    int n;
-};
-
-__device__ __forceinline__ void bfs_wbuf_flush(bfs_wbuf &b, int count, const bfs_out &o)
-{
-    const int lane = threadIdx.x & 31;
-    const int d = lane < count ? b.d[lane] : 0;
-    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
-    const int total = __shfl_sync(BFS_FULL, off + d, 31);
-    unsigned long long base = 0;
-    if (lane == 0)
-        base = atomicAdd(o.count, (unsigned long long)count << 32 | (unsigned)total);
-    base = __shfl_sync(BFS_FULL, base, 0);
-    if (lane < count) {
-        o.q[bfs_count_vertices(base) + lane] = b.q[lane];
-        o.qo[bfs_count_vertices(base) + lane] = bfs_count_edges(base) + off;
-    }
-    __syncwarp();
-    const int rest = b.n - count; /* what is left moves to the front */
-    const int keep = lane < rest ? b.q[count + lane] : 0, keepd = lane < rest ? b.d[count + lane] : 0;
-    __syncwarp();
-    if (lane < rest) {
-        b.q[lane] = keep;
-        b.d[lane] = keepd;
-    }
-    __syncwarp();
-    b.n = rest;
-}
-
-/* Every lane of a full warp calls it. */
-__device__ __forceinline__ void bfs_push(bool claimed, int u, bfs_wbuf &b, const bfs_out &o)
-{
-    int beg = 0, d = 0;
-    if (claimed) {
-        beg = o.rp[u];
-        d = o.rp[u + 1] - beg;
-    }
-    const unsigned m = __ballot_sync(BFS_FULL, d > 0);
-    if (!m)
-        return;
-    const int lane = threadIdx.x & 31;
-    if (d > 0) {
-        const int at = b.n + __popc(m & ((1u << lane) - 1));
-        b.q[at] = beg;
-        b.d[at] = d;
-    }
-    b.n += __popc(m);
-    __syncwarp();
-    if (b.n >= 32)
-        bfs_wbuf_flush(b, 32, o);
-}
-
-/* The rest of the staging at the end of a warp's work. */
-__device__ __forceinline__ void bfs_wbuf_done(bfs_wbuf &b, const bfs_out &o)
-{
-    if (b.n > 0)
-        bfs_wbuf_flush(b, b.n, o);
-}
-
-__device__ __forceinline__ bfs_wbuf bfs_wbuf_of(bfs_smem *sm)
-{
-    const bfs_wbuf b = {sm->wq[threadIdx.x >> 5], sm->wd[threadIdx.x >> 5], 0};
-    return b;
-}
-
-/* A block expands BFS_BLOCK frontier vertices' lists (each thread's: ci[beg] to ci[end - 1]), every thread calling: the lists of a block's worth of
- * edges or more by a block-wide gather (a block scan of their lengths, then BFS_BLOCK edges of their concatenation a
- * step); those of a warp's worth or more by their warp, one at a time; the rest by a warp-wide gather (each warp
- * scans its small lists' lengths and takes 32 edges of their concatenation a step). */
-__device__ void bfs_expand_chunk(const int *__restrict__ ci, int *level, int next, int beg, int end, const bfs_out &o,
-                                 bfs_smem *sm, bfs_wbuf &wb)
-{
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int d = end - beg;
-    /* block-wide: the lists of a block's worth of edges or more, gathered together: one block scan of their lengths,
-     * then BFS_BLOCK edges of their concatenation a step, each edge's list found by a binary search over the
-     * offsets (the last list that starts at or before it) */
-    int btotal;
-    const int boff = climb_block_exclusive_scan<climb_op_sum, BFS_BLOCK>(d >= BFS_BLOCK ? d : 0, sm->u.g.scan, &btotal);
-    if (btotal > 0) { /* the same in every thread */
-        sm->u.g.bbeg[threadIdx.x] = beg;
-        sm->u.g.boff[threadIdx.x] = boff;
-        __syncthreads();
-        for (int k = (int)threadIdx.x; k - (int)threadIdx.x < btotal; k += BFS_BLOCK) {
-            bool c = false;
-            int u = 0;
-            if (k < btotal) {
-                int lo = 0, hi = BFS_BLOCK - 1;
-                while (lo < hi) {
-                    const int mid = (lo + hi + 1) >> 1;
-                    if (sm->u.g.boff[mid] <= k)
-                        lo = mid;
-                    else
-                        hi = mid - 1;
-                }
-                u = ci[sm->u.g.bbeg[lo] + k - sm->u.g.boff[lo]];
-                c = bfs_claim(level, u, next);
-            }
-            bfs_push(c, u, wb, o);
-        }
-        __syncthreads(); /* the offsets are read until here */
-        if (d >= BFS_BLOCK)
-            d = 0;
-    }
-    for (;;) { /* warp-wide */
-        const unsigned big = __ballot_sync(BFS_FULL, d >= 32);
-        if (!big)
-            break;
-        const int leader = __ffs(big) - 1;
-        const int b0 = __shfl_sync(BFS_FULL, beg, leader), e0 = __shfl_sync(BFS_FULL, end, leader);
-        if (lane == leader)
-            d = 0;
-        for (int e = b0 + lane; e - lane < e0; e += 32) {
-            bool c = false;
-            int u = 0;
-            if (e < e0) {
-                u = ci[e];
-                c = bfs_claim(level, u, next);
-            }
-            bfs_push(c, u, wb, o);
-        }
-    }
-    /* the warp-wide gather of the small lists */
-    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
-    const int total = __shfl_sync(BFS_FULL, off + d, 31);
-    sm->u.g.wbeg[warp][lane] = beg;
-    sm->u.g.woff[warp][lane] = off;
-    __syncwarp();
-    for (int k = lane; k - lane < total; k += 32) {
-        bool c = false;
-        int u = 0;
-        if (k < total) {
-            int lo = 0, hi = 31; /* the last lane whose list starts at or before k owns edge k */
-            while (lo < hi) {
-                const int mid = (lo + hi + 1) >> 1;
-                if (sm->u.g.woff[warp][mid] <= k)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            u = ci[sm->u.g.wbeg[warp][lo] + k - sm->u.g.woff[warp][lo]];
-            c = bfs_claim(level, u, next);
-        }
-        bfs_push(c, u, wb, o);
-    }
-    __syncwarp();
-}
-
-/* Levels -1 but the source's 0; the source alone in the first queue (count: the plain counter of the first rungs;
- * packed: the 64-bit one of bfs_out, the source queued only if it has out-edges); the visited bitmap, where given,
- * holds the source alone. */
-__global__ void bfs_init_kernel(const int *rp, int *level, int n, int source, int *q, int *qo, int *count,
-                                unsigned long long *packed, unsigned *vis)
-{
-    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
-        level[v] = v == source ? 0 : -1;
-    if (vis)
-        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < (n + 31) / 32; w += gridDim.x * blockDim.x)
-            vis[w] = w == source / 32 ? 1u << (source & 31) : 0u;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        q[0] = packed ? rp[source] : source;
-        if (qo)
-            qo[0] = 0;
-        if (count)
-            *count = 1;
-        if (packed) {
-            const int d = rp[source + 1] - rp[source];
-            packed[0] = d > 0 ? 1ull << 32 | (unsigned)d : 0ull;
-        }
-    }
-}
-
-/* --- rung vertex_top_down: a thread per vertex each level; the vertices of the level expand, the rest idle. */
-__global__ void bfs_vertex_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int n, int cur,
-                                  int *changed)
-{
-    const int v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= n || level[v] != cur)
-        return;
-    for (int e = rp[v]; e < rp[v + 1]; e++) {
-        const int u = ci[e];
-        if (level[u] == -1) {
-            level[u] = cur + 1; /* every writer writes the same */
-            *changed = 1;
-        }
-    }
-}
-
-/* --- rung frontier_queue: a thread per frontier vertex; a neighbour claimed by an atomic goes to the next queue by
- * another. */
-__global__ void bfs_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
-                                 const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= nin)
-        return;
-    const int v = qin[i];
-    for (int e = rp[v]; e < rp[v + 1]; e++) {
-        const int u = ci[e];
-        if (atomicCAS(&level[u], -1, next) == -1)
-            qout[atomicAdd(nout, 1)] = u;
-    }
-}
-
-/* --- rung block_queue: the block's discoveries gathered in shared memory (overflow to the global queue), then one
- * atomic for the block and a coalesced copy. */
-#define BFS_BQ_CAP 2048
-__global__ void __launch_bounds__(BFS_BLOCK)
-    bfs_block_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
-                           const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
-{
-    __shared__ int sq[BFS_BQ_CAP];
-    __shared__ int sn, sbase;
-    if (threadIdx.x == 0)
-        sn = 0;
-    __syncthreads();
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < nin) {
-        const int v = qin[i];
-        for (int e = rp[v]; e < rp[v + 1]; e++) {
-            const int u = ci[e];
-            if (bfs_claim(level, u, next)) {
-                const int p = atomicAdd(&sn, 1);
-                if (p < BFS_BQ_CAP)
-                    sq[p] = u;
-                else
-                    qout[atomicAdd(nout, 1)] = u;
-            }
-        }
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        sn = sn < BFS_BQ_CAP ? sn : BFS_BQ_CAP;
-        sbase = atomicAdd(nout, sn);
-    }
-    __syncthreads();
-    for (int j = threadIdx.x; j < sn; j += BFS_BLOCK)
-        qout[sbase + j] = sq[j];
-}
-
-/* --- rung warp_expand: a launch a level of the cooperative expansion above. */
-__global__ void __launch_bounds__(BFS_BLOCK)
-    bfs_expand_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, const int *__restrict__ qin,
-                      const int *__restrict__ qoin, int nin, int E, int *qout, int *qoout, unsigned long long *nout,
-                      int next)
-{
-    __shared__ bfs_smem sm;
-    const int i = blockIdx.x * BFS_BLOCK + threadIdx.x;
-    const bfs_out o = {qout, qoout, nout, rp};
-    bfs_wbuf wb = bfs_wbuf_of(&sm);
-    int beg = 0, end = 0;
-    if (i < nin) {
-        beg = qin[i];
-        end = beg + (i + 1 < nin ? qoin[i + 1] : E) - qoin[i];
-    }
-    bfs_expand_chunk(ci, level, next, beg, end, o, &sm, wb);
-    bfs_wbuf_done(wb, o);
-}
-
-/* --- rungs edge_balanced and visited_bitmap: the work a level divided by edges, not by vertices. The queue's
- * offsets (bfs_out) number the frontier's edges 0 to E - 1; a tile of BFS_TILE consecutive edges goes to a block,
- * whose first two warps find the queue entries that own its first and last edge (a 32-way search of the offsets),
- * so every block does the same work whether the frontier holds one vertex of a million edges or a million vertices
- * of one. Each thread then loads its BFS_ITEMS edges' ends before it checks any (the loads overlap). */
-
-/* Claims for a thread's edges' ends u (u < 0: none). BITS: a bitmap of visited vertices filters (its word read
- * through L1: a stale word can only say "not visited", and the atomicOr that follows tells the truth), the claim is
- * an atomicOr on it, and the claimer writes the level; the frontier bitmap `front`, where given, gets the claimed
- * vertices too (the bottom-up steps read it). Otherwise the level array itself, read then claimed by atomicCAS. */
-template <bool BITS>
-__device__ __forceinline__ void bfs_claim_items(const int (&u)[BFS_ITEMS], bool (&c)[BFS_ITEMS], int *level,
-                                                unsigned *vis, unsigned *front, int next)
-{
-    if (BITS) {
-        unsigned w[BFS_ITEMS];
-#pragma unroll
-        for (int it = 0; it < BFS_ITEMS; it++)
-            w[it] = u[it] >= 0 ? __ldca(&vis[u[it] >> 5]) : ~0u;
-#pragma unroll
-        for (int it = 0; it < BFS_ITEMS; it++) {
-            const unsigned bit = 1u << (u[it] & 31);
-            c[it] = !(w[it] & bit) && !(atomicOr(&vis[u[it] >> 5], bit) & bit);
-            if (c[it]) {
-                level[u[it]] = next;
-                if (front)
-                    atomicOr(&front[u[it] >> 5], bit);
-            }
-        }
-    } else {
-        int l[BFS_ITEMS];
-#pragma unroll
-        for (int it = 0; it < BFS_ITEMS; it++)
-            l[it] = u[it] >= 0 ? level[u[it]] : 0;
-#pragma unroll
-        for (int it = 0; it < BFS_ITEMS; it++)
-            c[it] = l[it] == -1 && atomicCAS(&level[u[it]], -1, next) == -1;
-    }
-}
-
-/* One tile: edges k0 to k0 + BFS_TILE - 1 (and below E) of the frontier q/qo of nf entries. Every thread calls it. */
-template <bool BITS>
-__device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
-                         unsigned *front, const int *q, const int *qo, int nf, int E, int k0, int next,
-                         const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
-{
-    const int warp = threadIdx.x >> 5;
-    const int k1 = (int)min((long long)k0 + BFS_TILE, (long long)E);
-    if (warp < 2) {
-        const int at = climb_warp_search_le(qo, nf, warp == 0 ? k0 : k1 - 1); /* the owners */
-        if ((threadIdx.x & 31) == 0)
-            (warp == 0 ? sm->u.t.first : sm->u.t.last) = at;
-    }
-    __syncthreads();
-    const int i0 = sm->u.t.first, w = sm->u.t.last - i0 + 1; /* at most BFS_TILE: every entry has an edge */
-    for (int j = threadIdx.x; j < w; j += BFS_BLOCK) {
-        sm->u.t.off[j] = qo[i0 + j];
-        sm->u.t.beg[j] = q[i0 + j];
-    }
-    __syncthreads();
-    int u[BFS_ITEMS];
-    bool c[BFS_ITEMS];
-#pragma unroll
-    for (int it = 0; it < BFS_ITEMS; it++) {
-        const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
-        u[it] = -1;
-        if (k < k1) {
-            int lo = 0, hi = w - 1; /* the last entry whose offset is at or below k */
-            while (lo < hi) {
-                const int mid = (lo + hi + 1) >> 1;
-                if (sm->u.t.off[mid] <= k)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            u[it] = ci[sm->u.t.beg[lo] + k - sm->u.t.off[lo]];
-        }
-    }
-    bfs_claim_items<BITS>(u, c, level, vis, front, next);
-#pragma unroll
-    for (int it = 0; it < BFS_ITEMS; it++)
-        bfs_push(c[it], u[it], wb, o);
-    __syncthreads(); /* the tile's entries are read until here */
-}
-
-template <bool BITS>
-__global__ void __launch_bounds__(BFS_BLOCK)
-    bfs_balanced_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
-                        const int *__restrict__ qin, const int *__restrict__ qoin, int nin, int E, int *qout,
-                        int *qoout, unsigned long long *nout, int next)
-{
-    __shared__ bfs_smem sm;
-    const bfs_out o = {qout, qoout, nout, rp};
-    bfs_wbuf wb = bfs_wbuf_of(&sm);
-    bfs_tile<BITS>(rp, ci, level, vis, NULL, qin, qoin, nin, E, (int)blockIdx.x * BFS_TILE, next, o, &sm, wb);
-    bfs_wbuf_done(wb, o);
-}
-
-/* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
- * every thread reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
- * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
- * n/24 vertices and shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per
- * unvisited vertex looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the
- * level's vertices) and stops at the first; the vertices found go to the queue too, for a later top-down step. The counters and frontier
- * bitmaps rotate over three slots so that one barrier a level is enough: level L reads slot L mod 3, fills L + 1 and
- * clears L + 2. */
-#define BFS_TIMED 64 /* levels whose start time the best rung records */
-struct bfs_state {
-    unsigned long long count[3]; /* bfs_out's packed counters */
-    unsigned long long t[BFS_TIMED + 1]; /* the global timer (ns) at each level's start, and at the end */
-    int depth;                   /* levels expanded */
-    int bottom_up_levels;
-    unsigned long long bottom_up_mask; /* levels 0 to 63 taken bottom-up */
-};
-
-struct bfs_best_args {
-    int n;
-    const int *rp, *ci, *in_rp, *in_ci; /* in_rp NULL: top-down only */
-    int source;
-    int *level, *qa, *qb, *qoa, *qob;
-    unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
-    int words;
-    bfs_state *st;
-};
-
-__global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
-{
-    cg::grid_group grid = cg::this_grid();
-    __shared__ bfs_smem sm;
-    const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
-    const int n = a.n, lane = threadIdx.x & 31;
-    bfs_state *st = a.st;
-    const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
-    for (long long v = gt; v < n; v += gsize)
-        a.level[v] = v == a.source ? 0 : -1;
-    for (long long w = gt; w < a.words; w += gsize) {
-        const unsigned s = w == a.source / 32 ? 1u << (a.source & 31) : 0u;
-        a.vis[w] = s;
-        a.front[w] = s;
-        a.front[a.words + w] = 0;
-        a.front[2 * a.words + w] = 0;
-    }
-    const long long m = a.rp[n];
-    long long unvisited = m - sdeg;
-    if (gt == 0) {
-        a.qa[0] = a.rp[a.source];
-        a.qoa[0] = 0;
-        st->count[0] = sdeg > 0 ? 1ull << 32 | (unsigned)sdeg : 0ull;
-        st->count[1] = st->count[2] = 0;
-        st->bottom_up_levels = 0;
-        st->bottom_up_mask = 0;
-    }
-    grid.sync();
-    if (gt == 0)
-        st->t[0] = climb_globaltimer();
-    bool bottom = false;
-    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0;
-    for (int cur = 0;; cur++) {
-        const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
-        const unsigned long long cnt = ((volatile unsigned long long *)st->count)[now];
-        const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
-        if (nf == 0)
-            break;
-        depth = cur + 1;
-        if (a.in_rp) {
-            if (!bottom && E > unvisited / 14 && nf > last_nf) /* large and growing */
-                bottom = true;
-            else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
-                bottom = false;
-        }
-        last_nf = nf;
-        unsigned *fcur = a.front + (size_t)now * a.words, *fnext = a.front + (size_t)nxt * a.words;
-        for (long long w = gt; w < a.words; w += gsize)
-            a.front[(size_t)clr * a.words + w] = 0;
-        if (gt == 0) {
-            st->count[clr] = 0;
-            if (bottom) {
-                st->bottom_up_levels++;
-                if (cur < 64)
-                    st->bottom_up_mask |= 1ull << cur;
-            }
-        }
-        const bfs_out o = {qout, qoout, &st->count[nxt], a.rp};
-        bfs_wbuf wb = bfs_wbuf_of(&sm);
-        if (!bottom) {
-            for (long long k0 = (long long)blockIdx.x * BFS_TILE; k0 < E; k0 += (long long)gridDim.x * BFS_TILE)
-                bfs_tile<true>(a.rp, a.ci, a.level, a.vis, fnext, qin, qoin, nf, E, (int)k0, cur + 1, o, &sm, wb);
-        } else {
-            for (long long base = gt - lane; base < n; base += gsize) { /* a warp: 32 vertices, a bitmap word */
-                const long long v = base + lane;
-                const unsigned seen = a.vis[base >> 5];
-                bool found = false;
-                if (v < n && !(seen >> lane & 1)) {
-                    const int end = a.in_rp[v + 1];
-                    for (int e = a.in_rp[v]; e < end && !found; e += BFS_ITEMS) { /* BFS_ITEMS loads in flight */
-                        int p[BFS_ITEMS];
-                        unsigned f[BFS_ITEMS];
-#pragma unroll
-                        for (int j = 0; j < BFS_ITEMS; j++)
-                            p[j] = e + j < end ? a.in_ci[e + j] : -1;
-#pragma unroll
-                        for (int j = 0; j < BFS_ITEMS; j++)
-                            f[j] = p[j] >= 0 ? fcur[p[j] >> 5] >> (p[j] & 31) & 1 : 0;
-#pragma unroll
-                        for (int j = 0; j < BFS_ITEMS; j++)
-                            found |= f[j] != 0;
-                    }
-                    if (found)
-                        a.level[v] = cur + 1;
-                }
-                const unsigned got = __ballot_sync(BFS_FULL, found);
-                if (lane == 0 && got) { /* the word is this warp's alone in a bottom-up step */
-                    a.vis[base >> 5] = seen | got;
-                    fnext[base >> 5] = got;
-                }
-                bfs_push(found, (int)v, wb, o);
-            }
-        }
-        bfs_wbuf_done(wb, o);
-        grid.sync();
-        if (gt == 0 && cur < BFS_TIMED)
-            st->t[cur + 1] = climb_globaltimer();
-        unvisited -= bfs_count_edges(((volatile unsigned long long *)st->count)[nxt]);
-        int *t = qin;
-        qin = qout;
-        qout = t;
-        t = qoin;
-        qoin = qoout;
-        qoout = t;
-    }
-    if (gt == 0)
-        st->depth = depth;
-}
-
-/* --- the bound: the least a BFS must read (the row pointers and every column index) and write (a value a
- * vertex), by the fastest kernel that does it: each vertex's degree written, the column indices XORed (16-byte
- * loads). Verified by its own rule (the degrees and the XOR). */
-__global__ void bfs_bound_kernel(const int *__restrict__ rp, const int4 *__restrict__ ci4, const int *__restrict__ ci,
-                                 long long m, int n, int *out, unsigned *x)
-{
-    const long long gt = (long long)blockIdx.x * blockDim.x + threadIdx.x, gsize = (long long)gridDim.x * blockDim.x;
-    for (long long v = gt; v < n; v += gsize)
-        out[v] = rp[v + 1] - rp[v];
-    unsigned acc = 0;
-    for (long long i = gt; i < m / 4; i += gsize) {
-        const int4 q = ci4[i];
-        acc ^= (unsigned)q.x ^ (unsigned)q.y ^ (unsigned)q.z ^ (unsigned)q.w;
-    }
-    for (long long i = m / 4 * 4 + gt; i < m; i += gsize)
-        acc ^= (unsigned)ci[i];
-    for (int s = 16; s > 0; s >>= 1)
-        acc ^= __shfl_xor_sync(BFS_FULL, acc, s);
-    if ((threadIdx.x & 31) == 0 && acc)
-        atomicXor(x, acc);
-}
 
 /* ---------------------------------------------------------------- launchers */
 
@@ -965,12 +292,13 @@ static int k_best(climb_dtype, const climb_device_info *, const int *, climb_ker
     return climb_one_kernel(o, max, (const void *)bfs_best_kernel, "bfs_best_kernel", BFS_BLOCK, 0);
 }
 
+/* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. */
 typedef struct bfs_rung {
     climb_rung_info info;
     bfs_launch_fn launch;
+    int bottom_up;            /* 1: it takes bottom-up steps over the in-edges (prepare builds a directed graph's
+                                 transpose) and keeps its own state on the device (the note reads it) */
 } bfs_rung;
-
-enum { RUNG_BOUND = 0, RUNG_BEST = 7 };
 
 static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "one_pass_read", .idea = "bound: the row pointers and every column index read once (16-byte "
@@ -1007,7 +335,7 @@ static const bfs_rung BFS_RUNGS[] = {
                                                       "trip); bottom-up steps while the frontier is large, over "
                                                       "a bitmap of the frontier",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+     .launch = launch_best, .bottom_up = 1},
 };
 #define BFS_N_RUNGS CLIMB_COUNT(BFS_RUNGS)
 static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; }
@@ -1119,16 +447,19 @@ struct climb_case {
     int32_t n, source, depth, reached;
     long long m;
     double traversed;         /* the items: edges of the traversed part */
-    int32_t *ref, *got, *frontier;
-    int *d_rp, *d_ci, *d_in_rp, *d_in_ci, *d_level, *d_count;
+    int32_t *ref, *frontier;  /* the CPU's levels, and its queue (the vertices in the order reached) */
+    int32_t *h_level, *d_level;  /* the levels (the bound: the degrees), and verify's download */
+    int *d_rp, *d_ci, *d_in_rp, *d_in_ci, *d_count;
     unsigned long long *d_packed;
     void *d_ws; /* the best rung's workspace: the queues, their offsets and the bitmaps of every rung */
-    unsigned *d_x, ref_x;
+    unsigned *h_x, *d_x, ref_x;  /* the bound's XOR of the column indices */
     unsigned long long *h_count;
     int sms, last_levels;
     double in_bytes;
     char desc[400], note[700];
 };
+
+static int is_bound(int rung) { return BFS_RUNGS[rung].info.kind == CLIMB_RUNG_BOUND; }
 
 static void bfs_free_in_edges(climb_case *c)
 {
@@ -1140,22 +471,11 @@ static void bfs_free_in_edges(climb_case *c)
     c->in_bytes = 0;
 }
 
-static void bfs_destroy(climb_case *c)
+static void bfs_fini(climb_case *c)
 {
-    if (!c)
-        return;
     bfs_free_in_edges(c);
     climb_csr_free(&c->own);
-    free(c->ref);
-    free(c->got);
-    free(c->frontier);
-    void *dev[] = {c->d_rp, c->d_ci, c->d_level, c->d_count, c->d_packed, c->d_ws, c->d_x};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        if (dev[i])
-            cudaFree(dev[i]);
-    if (c->h_count)
-        cudaFreeHost(c->h_count);
-    free(c);
+    cudaFreeHost(c->h_count);
 }
 
 static int bfs_upload(const void *h, size_t bytes, int **d)
@@ -1168,13 +488,10 @@ static int bfs_upload(const void *h, size_t bytes, int **d)
 static const char *const BFS_GRAPH_NAMES[] = {"R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; undirected)",
                                               "2-D grid, 4 neighbours", "uniform random out-edges (directed)"};
 
-static int bfs_create(const climb_case_params *p, climb_case **out)
+/* The graph (a file's, or generated), its source and whether it is symmetric: what the buffers' sizes need. */
+static int bfs_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     c->sms = p->dev ? p->dev->sms : 1;
     c->graph = p->opts[OPT_GRAPH].choice;
     const bfs_file *f = (const bfs_file *)p->opts[OPT_INPUT].data;
@@ -1186,7 +503,6 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
         const size_t nv = p->shape.d[0];
         if (nv > 0x7fffffffu) {
             fprintf(stderr, "climb: bfs: more than 2^31 - 1 vertices\n");
-            bfs_destroy(c);
             return -1;
         }
         static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
@@ -1194,15 +510,12 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
                                      p->seed};
         if (nv > 0 && climb_sparse_generate(&sg, &c->own, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "climb: bfs: %s\n", err);
-            bfs_destroy(c);
             return -1;
         }
         if (nv == 0) { /* an empty graph: no vertex, no edge */
             c->own.row_ptr = (int32_t *)calloc(1, sizeof(int32_t));
-            if (!c->own.row_ptr) {
-                bfs_destroy(c);
+            if (!c->own.row_ptr)
                 return climb_host_oom("the graph");
-            }
         }
         c->g = &c->own;
     }
@@ -1214,18 +527,17 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
     const int64_t want = p->opts[OPT_SOURCE].i;
     if (want >= c->n) {
         fprintf(stderr, "climb: bfs: source %lld is not a vertex: the graph has %d\n", (long long)want, c->n);
-        bfs_destroy(c);
         return -1;
     }
     c->source = want >= 0 ? (int32_t)want : climb_bfs_default_source(c->n, g->row_ptr, g->col_idx, p->seed);
-    const size_t n1 = c->n ? (size_t)c->n : 1;
-    c->ref = (int32_t *)malloc(n1 * 4);
-    c->got = (int32_t *)malloc(n1 * 4);
-    c->frontier = (int32_t *)malloc((n1 + 1) * 4);
-    if (!c->ref || !c->got || !c->frontier) {
-        bfs_destroy(c);
-        return climb_host_oom("%d vertices", c->n);
-    }
+    return 0;
+}
+
+/* The reference (the CPU's BFS), the description, and the graph's device copy. */
+static int bfs_fill(climb_case *c)
+{
+    const climb_csr *g = c->g;
+    const bfs_file *f = (const bfs_file *)c->p.opts[OPT_INPUT].data;
     c->reached = climb_bfs_ref(c->n, g->row_ptr, g->col_idx, c->source, c->ref, c->frontier, &c->depth);
     double edges = 0;
     for (int32_t v = 0; v < c->n; v++)
@@ -1255,20 +567,39 @@ static int bfs_create(const climb_case_params *p, climb_case **out)
             }
         }
     }
-    /* the device copies */
-    if (bfs_upload(g->row_ptr, (n1 + 1) * 4, &c->d_rp) || bfs_upload(g->col_idx, (size_t)c->m * 4, &c->d_ci) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_level, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_count, 8)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_packed, 16)) ||
-        CLIMB_FAILED(cudaMalloc(&c->d_ws, climb_bfs_best_workspace(c->n))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_x, 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->h_count, 8))) {
-        cudaGetLastError();
-        fprintf(stderr, "climb: out of device memory for a graph of %d vertices and %lld edges\n", c->n, c->m);
-        bfs_destroy(c);
+    /* the device copies, and the pinned word a host-driven rung reads each level's count into */
+    const size_t n1 = c->n ? (size_t)c->n : 1;
+    if (CLIMB_FAILED(cudaMemcpy(c->d_rp, g->row_ptr, (n1 + 1) * 4, cudaMemcpyHostToDevice)) ||
+        (c->m && CLIMB_FAILED(cudaMemcpy(c->d_ci, g->col_idx, (size_t)c->m * 4, cudaMemcpyHostToDevice))) ||
+        CLIMB_FAILED(cudaMallocHost((void **)&c->h_count, 8)))
         return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t n_words(const climb_case *c) { return (c->n ? (size_t)c->n : 1) * 4; }
+static size_t rp_bytes(const climb_case *c) { return ((size_t)c->n + 1) * 4; }
+static size_t ci_bytes(const climb_case *c) { return (c->m ? (size_t)c->m : 1) * 4; }
+static size_t ws_bytes(const climb_case *c) { return climb_bfs_best_workspace(c->n); }
+static size_t one_word(const climb_case *c) { return (void)c, 4; }
+static size_t two_words(const climb_case *c) { return (void)c, 8; }
+static size_t two_counters(const climb_case *c) { return (void)c, 16; }
+
+/* The outputs' poison, 0x7f7f7f7f: a level no graph of fewer than 2^31 vertices has, and no XOR of its indices
+ * but by chance (the bound's check reads both). */
+static const climb_buffer BFS_BUFFERS[] = {
+    {.name = "row pointers", .flags = CLIMB_BUF_DEVICE, .bytes = rp_bytes, .device_at = offsetof(climb_case, d_rp)},
+    {.name = "column indices", .flags = CLIMB_BUF_DEVICE, .bytes = ci_bytes, .device_at = offsetof(climb_case, d_ci)},
+    {.name = "levels", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = n_words,
+     .host_at = offsetof(climb_case, h_level), .device_at = offsetof(climb_case, d_level), .poison = 0x7f},
+    {.name = "XOR", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = one_word,
+     .host_at = offsetof(climb_case, h_x), .device_at = offsetof(climb_case, d_x), .poison = 0x7f},
+    {.name = "counters", .flags = CLIMB_BUF_DEVICE, .bytes = two_words, .device_at = offsetof(climb_case, d_count)},
+    {.name = "packed counters", .flags = CLIMB_BUF_DEVICE, .bytes = two_counters,
+     .device_at = offsetof(climb_case, d_packed)},
+    {.name = "queues and bitmaps", .flags = CLIMB_BUF_DEVICE, .bytes = ws_bytes, .device_at = offsetof(climb_case, d_ws)},
+    {.name = "CPU levels", .flags = CLIMB_BUF_HOST, .bytes = n_words, .host_at = offsetof(climb_case, ref)},
+    {.name = "CPU queue", .flags = CLIMB_BUF_HOST, .bytes = rp_bytes, .host_at = offsetof(climb_case, frontier)},
+};
 
 static const char *bfs_describe(const climb_case *c) { return c->desc; }
 
@@ -1280,18 +611,11 @@ static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
     return 0;
 }
 
-static const char *bfs_refuses(const climb_case *c, int rung)
-{
-    (void)c;
-    (void)rung;
-    return NULL;
-}
-
 /* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here (untimed, reported as
  * set-up); a symmetric graph's are its out-edges. */
 static int bfs_prepare(climb_case *c, int rung)
 {
-    if (rung != RUNG_BEST || c->d_in_rp)
+    if (!BFS_RUNGS[rung].bottom_up || c->d_in_rp)
         return 0;
     if (c->symmetric) {
         c->d_in_rp = c->d_rp;
@@ -1329,7 +653,7 @@ static int bfs_prepare(climb_case *c, int rung)
 
 static int bfs_setup(const climb_case *c, int rung, climb_setup *out)
 {
-    if (rung != RUNG_BEST || c->symmetric)
+    if (!BFS_RUNGS[rung].bottom_up || c->symmetric)
         return 0;
     out->bytes = c->in_bytes;
     out->ms = 0;
@@ -1338,7 +662,7 @@ static int bfs_setup(const climb_case *c, int rung, climb_setup *out)
 
 static void bfs_release(climb_case *c, int rung)
 {
-    if (rung == RUNG_BEST)
+    if (BFS_RUNGS[rung].bottom_up)
         bfs_free_in_edges(c);
 }
 
@@ -1378,47 +702,20 @@ static int bfs_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-/* 0x7f7f7f7f: a level no graph of fewer than 2^31 vertices has. */
-static int bfs_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_level, 0x7f, (c->n ? (size_t)c->n : 1) * 4));
-    CLIMB_CHECK(cudaMemset(c->d_x, 0x7f, 4));
-    return 0;
-}
-
+/* Every vertex's level (the bound: its degree); the bound's XOR too. */
 static int bfs_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    if (c->n == 0)
-        return 0;
-    CLIMB_CHECK(cudaMemcpy(c->got, c->d_level, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
     const climb_csr *g = c->g;
-    size_t bad = 0, first = 0;
-    int32_t want_first = 0;
-    for (int32_t v = 0; v < c->n; v++) {
-        const int32_t want = rung == RUNG_BOUND ? g->row_ptr[v + 1] - g->row_ptr[v] : c->ref[v];
-        if (c->got[v] != want) {
-            if (!bad) {
-                first = (size_t)v;
-                want_first = want;
-            }
-            bad++;
-        }
-    }
-    if (bad) {
-        snprintf(msg, msglen, "%s of vertex %zu = %d, expected %d (%zu of %d wrong)",
-                 rung == RUNG_BOUND ? "degree" : "level", first, c->got[first], want_first, bad, c->n);
-        return 1;
-    }
-    if (rung == RUNG_BOUND) {
-        unsigned x;
-        CLIMB_CHECK(cudaMemcpy(&x, c->d_x, 4, cudaMemcpyDeviceToHost));
-        if (x != c->ref_x) {
-            snprintf(msg, msglen, "the column indices' XOR is %08x, expected %08x", x, c->ref_x);
-            return 1;
-        }
-    }
-    return 0;
+    const int bound = is_bound(rung);
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (int32_t v = 0; v < c->n; v++)
+        climb_compare_exact(&k, c->h_level[v], bound ? g->row_ptr[v + 1] - g->row_ptr[v] : c->ref[v],
+                            "%s of vertex %d", bound ? "degree" : "level", v);
+    if (bound && c->n > 0)
+        climb_compare_check(&k, *c->h_x == c->ref_x, "the column indices' XOR is %08x, expected %08x", *c->h_x,
+                            c->ref_x);
+    return climb_compare_end(&k);
 }
 
 static void bfs_counts(const climb_case *c, climb_counts *out)
@@ -1432,7 +729,7 @@ static void bfs_counts(const climb_case *c, climb_counts *out)
 /* The best rung's levels taken bottom-up; the host-driven rungs' launches. */
 static const char *bfs_rung_note(climb_case *c, int rung)
 {
-    if (rung == RUNG_BEST && c->n > 0) {
+    if (BFS_RUNGS[rung].bottom_up && c->n > 0) {
         bfs_state st;
         const bfs_best_args b = bfs_best_layout(c->n, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, c->source, c->d_level,
                                                 c->d_ws);
@@ -1465,7 +762,7 @@ static const char *bfs_rung_note(climb_case *c, int rung)
         }
         return c->note;
     }
-    if (rung != RUNG_BOUND && rung != RUNG_BEST && c->n > 0) {
+    if (BFS_RUNGS[rung].info.host_part && c->n > 0) {
         snprintf(c->note, sizeof c->note, "%d launches and host round trips, one a level", c->last_levels);
         return c->note;
     }
@@ -1548,27 +845,33 @@ extern "C" const climb_workload climb_bfs_workload = {
     .load = bfs_load,
     .unload = bfs_unload,
     .peek = NULL,
-    .create = bfs_create,
+    .case_size = sizeof(climb_case),
+    .buffers = BFS_BUFFERS,
+    .n_buffers = CLIMB_COUNT(BFS_BUFFERS),
+    .init = bfs_init,
+    .fill = bfs_fill,
+    .fini = bfs_fini,
+    .create = NULL,
     .describe = bfs_describe,
     .reference = bfs_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
     .case_bytes = bfs_case_bytes,
     .case_refuses = bfs_case_refuses,
-    .refuses = bfs_refuses,
+    .refuses = NULL,
     .prepare = bfs_prepare,
     .setup = bfs_setup,
     .modifies = NULL,
     .reset = NULL,
     .run = bfs_run,
-    .poison = bfs_poison,
+    .poison = NULL,
     .verify = bfs_verify,
     .counts = bfs_counts,
     .rung_counts = NULL,
     .rung_note = bfs_rung_note,
     .release = bfs_release,
     .save = NULL,
-    .destroy = bfs_destroy,
+    .destroy = NULL,
     .tuning = NULL,
     .set_tuning = NULL,
 };

@@ -1,0 +1,579 @@
+/* BFS's kernels (src/workloads/bfs/), one group per rung: the vertex-centric level, the global and block queues,
+ * the warp and edge-balanced expansions, the visited bitmap, the bound's one pass and the best rung's cooperative
+ * direction-optimising kernel. */
+#ifndef CLIMB_WORKLOADS_BFS_KERNELS_CUH
+#define CLIMB_WORKLOADS_BFS_KERNELS_CUH
+
+#include <cooperative_groups.h>
+
+#include "../../device/device_primitives.cuh"
+#include "bfs.h"
+
+namespace cg = cooperative_groups;
+
+#define BFS_BLOCK 256
+#define BFS_BEST_PER_SM 4 /* the best rung's blocks a SM: a barrier's cost grows with the blocks that arrive at it */
+#define BFS_FULL 0xffffffffu
+
+/* Where a level's discoveries go: the next frontier's queue, each entry the start of a vertex's adjacency list (what
+ * a top-down step reads; the vertex itself is not needed) with the list's offset in the concatenation of the
+ * frontier's lists (what an edge-balanced step partitions; the next offset gives the length), and one 64-bit counter
+ * that holds
+ * both sizes: the vertices in the high half, the edges in the low (a level's edges are fewer than 2^31, the column
+ * indices being 32-bit). One atomic on it gives a group of vertices their places and their lists' offsets at once,
+ * so the offsets rise along the queue. A vertex without out-edges is levelled but not queued: it has nothing to
+ * expand. */
+struct bfs_out {
+    int *q, *qo;
+    unsigned long long *count;
+    const int *rp;
+};
+
+__host__ __device__ __forceinline__ int bfs_count_vertices(unsigned long long c) { return (int)(c >> 32); }
+__host__ __device__ __forceinline__ int bfs_count_edges(unsigned long long c) { return (int)(c & 0xffffffffu); }
+
+/* Makes u a vertex of level `next` if nobody did: 1 for the thread that did. The read first spares an atomic on the
+ * many edges to vertices already visited. */
+__device__ __forceinline__ bool bfs_claim(int *level, int u, int next)
+{
+    return level[u] == -1 && atomicCAS(&level[u], -1, next) == -1;
+}
+
+#define BFS_ITEMS 4                      /* edges a thread in an edge-balanced tile */
+#define BFS_TILE (BFS_BLOCK * BFS_ITEMS) /* edges a tile */
+
+struct bfs_smem {
+    union {
+        struct { /* warp_expand's gathers */
+            int scan[BFS_BLOCK / 32 + 1];
+            int bbeg[BFS_BLOCK], boff[BFS_BLOCK];
+            int wbeg[BFS_BLOCK / 32][32], woff[BFS_BLOCK / 32][32];
+        } g;
+        struct { /* an edge-balanced tile: the queue entries its edges belong to */
+            int off[BFS_TILE], beg[BFS_TILE];
+            int first, last;
+        } t;
+    } u;
+    int wq[BFS_BLOCK / 32][64], wd[BFS_BLOCK / 32][64]; /* each warp's discoveries and their degrees */
+};
+
+/* A warp's staging of its discoveries (their lists' starts and lengths): the queue takes them 32 at a time (one atomic for 32 vertices, not one for
+ * every round of 32 edges that finds any). n is the same in every lane. */
+struct bfs_wbuf {
+    int *q, *d;
+    int n;
+};
+
+__device__ __forceinline__ void bfs_wbuf_flush(bfs_wbuf &b, int count, const bfs_out &o)
+{
+    const int lane = threadIdx.x & 31;
+    const int d = lane < count ? b.d[lane] : 0;
+    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
+    const int total = __shfl_sync(BFS_FULL, off + d, 31);
+    unsigned long long base = 0;
+    if (lane == 0)
+        base = atomicAdd(o.count, (unsigned long long)count << 32 | (unsigned)total);
+    base = __shfl_sync(BFS_FULL, base, 0);
+    if (lane < count) {
+        o.q[bfs_count_vertices(base) + lane] = b.q[lane];
+        o.qo[bfs_count_vertices(base) + lane] = bfs_count_edges(base) + off;
+    }
+    __syncwarp();
+    const int rest = b.n - count; /* what is left moves to the front */
+    const int keep = lane < rest ? b.q[count + lane] : 0, keepd = lane < rest ? b.d[count + lane] : 0;
+    __syncwarp();
+    if (lane < rest) {
+        b.q[lane] = keep;
+        b.d[lane] = keepd;
+    }
+    __syncwarp();
+    b.n = rest;
+}
+
+/* Every lane of a full warp calls it. */
+__device__ __forceinline__ void bfs_push(bool claimed, int u, bfs_wbuf &b, const bfs_out &o)
+{
+    int beg = 0, d = 0;
+    if (claimed) {
+        beg = o.rp[u];
+        d = o.rp[u + 1] - beg;
+    }
+    const unsigned m = __ballot_sync(BFS_FULL, d > 0);
+    if (!m)
+        return;
+    const int lane = threadIdx.x & 31;
+    if (d > 0) {
+        const int at = b.n + __popc(m & ((1u << lane) - 1));
+        b.q[at] = beg;
+        b.d[at] = d;
+    }
+    b.n += __popc(m);
+    __syncwarp();
+    if (b.n >= 32)
+        bfs_wbuf_flush(b, 32, o);
+}
+
+/* The rest of the staging at the end of a warp's work. */
+__device__ __forceinline__ void bfs_wbuf_done(bfs_wbuf &b, const bfs_out &o)
+{
+    if (b.n > 0)
+        bfs_wbuf_flush(b, b.n, o);
+}
+
+__device__ __forceinline__ bfs_wbuf bfs_wbuf_of(bfs_smem *sm)
+{
+    const bfs_wbuf b = {sm->wq[threadIdx.x >> 5], sm->wd[threadIdx.x >> 5], 0};
+    return b;
+}
+
+/* A block expands BFS_BLOCK frontier vertices' lists (each thread's: ci[beg] to ci[end - 1]), every thread calling: the lists of a block's worth of
+ * edges or more by a block-wide gather (a block scan of their lengths, then BFS_BLOCK edges of their concatenation a
+ * step); those of a warp's worth or more by their warp, one at a time; the rest by a warp-wide gather (each warp
+ * scans its small lists' lengths and takes 32 edges of their concatenation a step). */
+__device__ void bfs_expand_chunk(const int *__restrict__ ci, int *level, int next, int beg, int end, const bfs_out &o,
+                                 bfs_smem *sm, bfs_wbuf &wb)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int d = end - beg;
+    /* block-wide: the lists of a block's worth of edges or more, gathered together: one block scan of their lengths,
+     * then BFS_BLOCK edges of their concatenation a step, each edge's list found by a binary search over the
+     * offsets (the last list that starts at or before it) */
+    int btotal;
+    const int boff = climb_block_exclusive_scan<climb_op_sum, BFS_BLOCK>(d >= BFS_BLOCK ? d : 0, sm->u.g.scan, &btotal);
+    if (btotal > 0) { /* the same in every thread */
+        sm->u.g.bbeg[threadIdx.x] = beg;
+        sm->u.g.boff[threadIdx.x] = boff;
+        __syncthreads();
+        for (int k = (int)threadIdx.x; k - (int)threadIdx.x < btotal; k += BFS_BLOCK) {
+            bool c = false;
+            int u = 0;
+            if (k < btotal) {
+                int lo = 0, hi = BFS_BLOCK - 1;
+                while (lo < hi) {
+                    const int mid = (lo + hi + 1) >> 1;
+                    if (sm->u.g.boff[mid] <= k)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                u = ci[sm->u.g.bbeg[lo] + k - sm->u.g.boff[lo]];
+                c = bfs_claim(level, u, next);
+            }
+            bfs_push(c, u, wb, o);
+        }
+        __syncthreads(); /* the offsets are read until here */
+        if (d >= BFS_BLOCK)
+            d = 0;
+    }
+    for (;;) { /* warp-wide */
+        const unsigned big = __ballot_sync(BFS_FULL, d >= 32);
+        if (!big)
+            break;
+        const int leader = __ffs(big) - 1;
+        const int b0 = __shfl_sync(BFS_FULL, beg, leader), e0 = __shfl_sync(BFS_FULL, end, leader);
+        if (lane == leader)
+            d = 0;
+        for (int e = b0 + lane; e - lane < e0; e += 32) {
+            bool c = false;
+            int u = 0;
+            if (e < e0) {
+                u = ci[e];
+                c = bfs_claim(level, u, next);
+            }
+            bfs_push(c, u, wb, o);
+        }
+    }
+    /* the warp-wide gather of the small lists */
+    const int off = climb_warp_exclusive_scan<climb_op_sum>(d);
+    const int total = __shfl_sync(BFS_FULL, off + d, 31);
+    sm->u.g.wbeg[warp][lane] = beg;
+    sm->u.g.woff[warp][lane] = off;
+    __syncwarp();
+    for (int k = lane; k - lane < total; k += 32) {
+        bool c = false;
+        int u = 0;
+        if (k < total) {
+            int lo = 0, hi = 31; /* the last lane whose list starts at or before k owns edge k */
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) >> 1;
+                if (sm->u.g.woff[warp][mid] <= k)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            u = ci[sm->u.g.wbeg[warp][lo] + k - sm->u.g.woff[warp][lo]];
+            c = bfs_claim(level, u, next);
+        }
+        bfs_push(c, u, wb, o);
+    }
+    __syncwarp();
+}
+
+/* Levels -1 but the source's 0; the source alone in the first queue (count: the plain counter of the first rungs;
+ * packed: the 64-bit one of bfs_out, the source queued only if it has out-edges); the visited bitmap, where given,
+ * holds the source alone. */
+__global__ void bfs_init_kernel(const int *rp, int *level, int n, int source, int *q, int *qo, int *count,
+                                unsigned long long *packed, unsigned *vis)
+{
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+        level[v] = v == source ? 0 : -1;
+    if (vis)
+        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < (n + 31) / 32; w += gridDim.x * blockDim.x)
+            vis[w] = w == source / 32 ? 1u << (source & 31) : 0u;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        q[0] = packed ? rp[source] : source;
+        if (qo)
+            qo[0] = 0;
+        if (count)
+            *count = 1;
+        if (packed) {
+            const int d = rp[source + 1] - rp[source];
+            packed[0] = d > 0 ? 1ull << 32 | (unsigned)d : 0ull;
+        }
+    }
+}
+
+/* --- rung vertex_top_down: a thread per vertex each level; the vertices of the level expand, the rest idle. */
+__global__ void bfs_vertex_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, int n, int cur,
+                                  int *changed)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || level[v] != cur)
+        return;
+    for (int e = rp[v]; e < rp[v + 1]; e++) {
+        const int u = ci[e];
+        if (level[u] == -1) {
+            level[u] = cur + 1; /* every writer writes the same */
+            *changed = 1;
+        }
+    }
+}
+
+/* --- rung frontier_queue: a thread per frontier vertex; a neighbour claimed by an atomic goes to the next queue by
+ * another. */
+__global__ void bfs_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
+                                 const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nin)
+        return;
+    const int v = qin[i];
+    for (int e = rp[v]; e < rp[v + 1]; e++) {
+        const int u = ci[e];
+        if (atomicCAS(&level[u], -1, next) == -1)
+            qout[atomicAdd(nout, 1)] = u;
+    }
+}
+
+/* --- rung block_queue: the block's discoveries gathered in shared memory (overflow to the global queue), then one
+ * atomic for the block and a coalesced copy. */
+#define BFS_BQ_CAP 2048
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_block_queue_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level,
+                           const int *__restrict__ qin, int nin, int *qout, int *nout, int next)
+{
+    __shared__ int sq[BFS_BQ_CAP];
+    __shared__ int sn, sbase;
+    if (threadIdx.x == 0)
+        sn = 0;
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nin) {
+        const int v = qin[i];
+        for (int e = rp[v]; e < rp[v + 1]; e++) {
+            const int u = ci[e];
+            if (bfs_claim(level, u, next)) {
+                const int p = atomicAdd(&sn, 1);
+                if (p < BFS_BQ_CAP)
+                    sq[p] = u;
+                else
+                    qout[atomicAdd(nout, 1)] = u;
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        sn = sn < BFS_BQ_CAP ? sn : BFS_BQ_CAP;
+        sbase = atomicAdd(nout, sn);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < sn; j += BFS_BLOCK)
+        qout[sbase + j] = sq[j];
+}
+
+/* --- rung warp_expand: a launch a level of the cooperative expansion above. */
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_expand_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, const int *__restrict__ qin,
+                      const int *__restrict__ qoin, int nin, int E, int *qout, int *qoout, unsigned long long *nout,
+                      int next)
+{
+    __shared__ bfs_smem sm;
+    const int i = blockIdx.x * BFS_BLOCK + threadIdx.x;
+    const bfs_out o = {qout, qoout, nout, rp};
+    bfs_wbuf wb = bfs_wbuf_of(&sm);
+    int beg = 0, end = 0;
+    if (i < nin) {
+        beg = qin[i];
+        end = beg + (i + 1 < nin ? qoin[i + 1] : E) - qoin[i];
+    }
+    bfs_expand_chunk(ci, level, next, beg, end, o, &sm, wb);
+    bfs_wbuf_done(wb, o);
+}
+
+/* --- rungs edge_balanced and visited_bitmap: the work a level divided by edges, not by vertices. The queue's
+ * offsets (bfs_out) number the frontier's edges 0 to E - 1; a tile of BFS_TILE consecutive edges goes to a block,
+ * whose first two warps find the queue entries that own its first and last edge (a 32-way search of the offsets),
+ * so every block does the same work whether the frontier holds one vertex of a million edges or a million vertices
+ * of one. Each thread then loads its BFS_ITEMS edges' ends before it checks any (the loads overlap). */
+
+/* Claims for a thread's edges' ends u (u < 0: none). BITS: a bitmap of visited vertices filters (its word read
+ * through L1: a stale word can only say "not visited", and the atomicOr that follows tells the truth), the claim is
+ * an atomicOr on it, and the claimer writes the level; the frontier bitmap `front`, where given, gets the claimed
+ * vertices too (the bottom-up steps read it). Otherwise the level array itself, read then claimed by atomicCAS. */
+template <bool BITS>
+__device__ __forceinline__ void bfs_claim_items(const int (&u)[BFS_ITEMS], bool (&c)[BFS_ITEMS], int *level,
+                                                unsigned *vis, unsigned *front, int next)
+{
+    if (BITS) {
+        unsigned w[BFS_ITEMS];
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            w[it] = u[it] >= 0 ? __ldca(&vis[u[it] >> 5]) : ~0u;
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++) {
+            const unsigned bit = 1u << (u[it] & 31);
+            c[it] = !(w[it] & bit) && !(atomicOr(&vis[u[it] >> 5], bit) & bit);
+            if (c[it]) {
+                level[u[it]] = next;
+                if (front)
+                    atomicOr(&front[u[it] >> 5], bit);
+            }
+        }
+    } else {
+        int l[BFS_ITEMS];
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            l[it] = u[it] >= 0 ? level[u[it]] : 0;
+#pragma unroll
+        for (int it = 0; it < BFS_ITEMS; it++)
+            c[it] = l[it] == -1 && atomicCAS(&level[u[it]], -1, next) == -1;
+    }
+}
+
+/* One tile: edges k0 to k0 + BFS_TILE - 1 (and below E) of the frontier q/qo of nf entries. Every thread calls it. */
+template <bool BITS>
+__device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
+                         unsigned *front, const int *q, const int *qo, int nf, int E, int k0, int next,
+                         const bfs_out &o, bfs_smem *sm, bfs_wbuf &wb)
+{
+    const int warp = threadIdx.x >> 5;
+    const int k1 = (int)min((long long)k0 + BFS_TILE, (long long)E);
+    if (warp < 2) {
+        const int at = climb_warp_search_le(qo, nf, warp == 0 ? k0 : k1 - 1); /* the owners */
+        if ((threadIdx.x & 31) == 0)
+            (warp == 0 ? sm->u.t.first : sm->u.t.last) = at;
+    }
+    __syncthreads();
+    const int i0 = sm->u.t.first, w = sm->u.t.last - i0 + 1; /* at most BFS_TILE: every entry has an edge */
+    for (int j = threadIdx.x; j < w; j += BFS_BLOCK) {
+        sm->u.t.off[j] = qo[i0 + j];
+        sm->u.t.beg[j] = q[i0 + j];
+    }
+    __syncthreads();
+    int u[BFS_ITEMS];
+    bool c[BFS_ITEMS];
+#pragma unroll
+    for (int it = 0; it < BFS_ITEMS; it++) {
+        const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
+        u[it] = -1;
+        if (k < k1) {
+            int lo = 0, hi = w - 1; /* the last entry whose offset is at or below k */
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) >> 1;
+                if (sm->u.t.off[mid] <= k)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            u[it] = ci[sm->u.t.beg[lo] + k - sm->u.t.off[lo]];
+        }
+    }
+    bfs_claim_items<BITS>(u, c, level, vis, front, next);
+#pragma unroll
+    for (int it = 0; it < BFS_ITEMS; it++)
+        bfs_push(c[it], u[it], wb, o);
+    __syncthreads(); /* the tile's entries are read until here */
+}
+
+template <bool BITS>
+__global__ void __launch_bounds__(BFS_BLOCK)
+    bfs_balanced_kernel(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
+                        const int *__restrict__ qin, const int *__restrict__ qoin, int nin, int E, int *qout,
+                        int *qoout, unsigned long long *nout, int next)
+{
+    __shared__ bfs_smem sm;
+    const bfs_out o = {qout, qoout, nout, rp};
+    bfs_wbuf wb = bfs_wbuf_of(&sm);
+    bfs_tile<BITS>(rp, ci, level, vis, NULL, qin, qoin, nin, E, (int)blockIdx.x * BFS_TILE, next, o, &sm, wb);
+    bfs_wbuf_done(wb, o);
+}
+
+/* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
+ * every thread reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
+ * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
+ * n/24 vertices and shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per
+ * unvisited vertex looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the
+ * level's vertices) and stops at the first; the vertices found go to the queue too, for a later top-down step. The counters and frontier
+ * bitmaps rotate over three slots so that one barrier a level is enough: level L reads slot L mod 3, fills L + 1 and
+ * clears L + 2. */
+#define BFS_TIMED 64 /* levels whose start time the best rung records */
+struct bfs_state {
+    unsigned long long count[3]; /* bfs_out's packed counters */
+    unsigned long long t[BFS_TIMED + 1]; /* the global timer (ns) at each level's start, and at the end */
+    int depth;                   /* levels expanded */
+    int bottom_up_levels;
+    unsigned long long bottom_up_mask; /* levels 0 to 63 taken bottom-up */
+};
+
+struct bfs_best_args {
+    int n;
+    const int *rp, *ci, *in_rp, *in_ci; /* in_rp NULL: top-down only */
+    int source;
+    int *level, *qa, *qb, *qoa, *qob;
+    unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
+    int words;
+    bfs_state *st;
+};
+
+__global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
+{
+    cg::grid_group grid = cg::this_grid();
+    __shared__ bfs_smem sm;
+    const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
+    const int n = a.n, lane = threadIdx.x & 31;
+    bfs_state *st = a.st;
+    const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
+    for (long long v = gt; v < n; v += gsize)
+        a.level[v] = v == a.source ? 0 : -1;
+    for (long long w = gt; w < a.words; w += gsize) {
+        const unsigned s = w == a.source / 32 ? 1u << (a.source & 31) : 0u;
+        a.vis[w] = s;
+        a.front[w] = s;
+        a.front[a.words + w] = 0;
+        a.front[2 * a.words + w] = 0;
+    }
+    const long long m = a.rp[n];
+    long long unvisited = m - sdeg;
+    if (gt == 0) {
+        a.qa[0] = a.rp[a.source];
+        a.qoa[0] = 0;
+        st->count[0] = sdeg > 0 ? 1ull << 32 | (unsigned)sdeg : 0ull;
+        st->count[1] = st->count[2] = 0;
+        st->bottom_up_levels = 0;
+        st->bottom_up_mask = 0;
+    }
+    grid.sync();
+    if (gt == 0)
+        st->t[0] = climb_globaltimer();
+    bool bottom = false;
+    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0;
+    for (int cur = 0;; cur++) {
+        const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
+        const unsigned long long cnt = ((volatile unsigned long long *)st->count)[now];
+        const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
+        if (nf == 0)
+            break;
+        depth = cur + 1;
+        if (a.in_rp) {
+            if (!bottom && E > unvisited / 14 && nf > last_nf) /* large and growing */
+                bottom = true;
+            else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
+                bottom = false;
+        }
+        last_nf = nf;
+        unsigned *fcur = a.front + (size_t)now * a.words, *fnext = a.front + (size_t)nxt * a.words;
+        for (long long w = gt; w < a.words; w += gsize)
+            a.front[(size_t)clr * a.words + w] = 0;
+        if (gt == 0) {
+            st->count[clr] = 0;
+            if (bottom) {
+                st->bottom_up_levels++;
+                if (cur < 64)
+                    st->bottom_up_mask |= 1ull << cur;
+            }
+        }
+        const bfs_out o = {qout, qoout, &st->count[nxt], a.rp};
+        bfs_wbuf wb = bfs_wbuf_of(&sm);
+        if (!bottom) {
+            for (long long k0 = (long long)blockIdx.x * BFS_TILE; k0 < E; k0 += (long long)gridDim.x * BFS_TILE)
+                bfs_tile<true>(a.rp, a.ci, a.level, a.vis, fnext, qin, qoin, nf, E, (int)k0, cur + 1, o, &sm, wb);
+        } else {
+            for (long long base = gt - lane; base < n; base += gsize) { /* a warp: 32 vertices, a bitmap word */
+                const long long v = base + lane;
+                const unsigned seen = a.vis[base >> 5];
+                bool found = false;
+                if (v < n && !(seen >> lane & 1)) {
+                    const int end = a.in_rp[v + 1];
+                    for (int e = a.in_rp[v]; e < end && !found; e += BFS_ITEMS) { /* BFS_ITEMS loads in flight */
+                        int p[BFS_ITEMS];
+                        unsigned f[BFS_ITEMS];
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            p[j] = e + j < end ? a.in_ci[e + j] : -1;
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            f[j] = p[j] >= 0 ? fcur[p[j] >> 5] >> (p[j] & 31) & 1 : 0;
+#pragma unroll
+                        for (int j = 0; j < BFS_ITEMS; j++)
+                            found |= f[j] != 0;
+                    }
+                    if (found)
+                        a.level[v] = cur + 1;
+                }
+                const unsigned got = __ballot_sync(BFS_FULL, found);
+                if (lane == 0 && got) { /* the word is this warp's alone in a bottom-up step */
+                    a.vis[base >> 5] = seen | got;
+                    fnext[base >> 5] = got;
+                }
+                bfs_push(found, (int)v, wb, o);
+            }
+        }
+        bfs_wbuf_done(wb, o);
+        grid.sync();
+        if (gt == 0 && cur < BFS_TIMED)
+            st->t[cur + 1] = climb_globaltimer();
+        unvisited -= bfs_count_edges(((volatile unsigned long long *)st->count)[nxt]);
+        int *t = qin;
+        qin = qout;
+        qout = t;
+        t = qoin;
+        qoin = qoout;
+        qoout = t;
+    }
+    if (gt == 0)
+        st->depth = depth;
+}
+
+/* --- the bound: the least a BFS must read (the row pointers and every column index) and write (a value a
+ * vertex), by the fastest kernel that does it: each vertex's degree written, the column indices XORed (16-byte
+ * loads). Verified by its own rule (the degrees and the XOR). */
+__global__ void bfs_bound_kernel(const int *__restrict__ rp, const int4 *__restrict__ ci4, const int *__restrict__ ci,
+                                 long long m, int n, int *out, unsigned *x)
+{
+    const long long gt = (long long)blockIdx.x * blockDim.x + threadIdx.x, gsize = (long long)gridDim.x * blockDim.x;
+    for (long long v = gt; v < n; v += gsize)
+        out[v] = rp[v + 1] - rp[v];
+    unsigned acc = 0;
+    for (long long i = gt; i < m / 4; i += gsize) {
+        const int4 q = ci4[i];
+        acc ^= (unsigned)q.x ^ (unsigned)q.y ^ (unsigned)q.z ^ (unsigned)q.w;
+    }
+    for (long long i = m / 4 * 4 + gt; i < m; i += gsize)
+        acc ^= (unsigned)ci[i];
+    for (int s = 16; s > 0; s >>= 1)
+        acc ^= __shfl_xor_sync(BFS_FULL, acc, s);
+    if ((threadIdx.x & 31) == 0 && acc)
+        atomicXor(x, acc);
+}
+
+#endif

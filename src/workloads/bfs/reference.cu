@@ -1,0 +1,106 @@
+/* BFS on the host: the CPU reference (a queue), the default source (a vertex of the largest component) and the
+ * symmetry test. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../base/rng.h"
+#include "bfs.h"
+
+extern "C" int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t source, int32_t *level,
+                                 int32_t *frontier, int32_t *depth)
+{
+    for (int32_t v = 0; v < n; v++)
+        level[v] = -1;
+    if (depth)
+        *depth = 0;
+    if (source < 0 || source >= n)
+        return 0;
+    int32_t *q = frontier ? frontier : (int32_t *)malloc((size_t)n * sizeof *q);
+    if (!q)
+        return -1;
+    int32_t head = 0, tail = 0, levels = 0;
+    q[tail++] = source;
+    level[source] = 0;
+    while (head < tail) {
+        const int32_t v = q[head++];
+        if (level[v] + 1 > levels)
+            levels = level[v] + 1;
+        for (int32_t e = rp[v]; e < rp[v + 1]; e++)
+            if (level[ci[e]] < 0) {
+                level[ci[e]] = level[v] + 1;
+                q[tail++] = ci[e];
+            }
+    }
+    if (depth)
+        *depth = levels;
+    if (!frontier)
+        free(q);
+    return tail;
+}
+
+static int32_t find_root(int32_t *parent, int32_t v)
+{
+    while (parent[v] != v) {
+        parent[v] = parent[parent[v]];
+        v = parent[v];
+    }
+    return v;
+}
+
+extern "C" int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed)
+{
+    if (n <= 0)
+        return -1;
+    int32_t *parent = (int32_t *)malloc((size_t)n * sizeof *parent), *size = (int32_t *)calloc((size_t)n, sizeof *size);
+    if (!parent || !size) {
+        free(parent);
+        free(size);
+        return 0;
+    }
+    for (int32_t v = 0; v < n; v++)
+        parent[v] = v;
+    for (int32_t v = 0; v < n; v++)
+        for (int32_t e = rp[v]; e < rp[v + 1]; e++) {
+            const int32_t a = find_root(parent, v), b = find_root(parent, ci[e]);
+            if (a != b)
+                parent[a < b ? b : a] = a < b ? a : b; /* the smaller id is the root */
+        }
+    int32_t best = 0;
+    for (int32_t v = 0; v < n; v++)
+        size[find_root(parent, v)]++;
+    for (int32_t v = 1; v < n; v++)
+        if (size[v] > size[best])
+            best = v;
+    const int64_t pick = (int64_t)(seed % (uint64_t)size[best]);
+    int32_t source = best;
+    for (int32_t v = 0, k = 0; v < n; v++)
+        if (find_root(parent, v) == best && k++ == pick) {
+            source = v;
+            break;
+        }
+    free(parent);
+    free(size);
+    return source;
+}
+
+static int has_edge(const int32_t *rp, const int32_t *ci, int32_t u, int32_t v)
+{
+    int32_t lo = rp[u], hi = rp[u + 1];
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (ci[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < rp[u + 1] && ci[lo] == v;
+}
+
+extern "C" int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci)
+{
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = rp[u]; e < rp[u + 1]; e++)
+            if (!has_edge(rp, ci, ci[e], u))
+                return 0;
+    return 1;
+}
