@@ -91,7 +91,7 @@ static void test_poisoned(void)
     EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "level of vertex"));
     EXPECT(climb_case_poison(w, oc.c) == 0);
     EXPECT(climb_case_verify(w, oc.c, climb_bound_rung(w), msg, sizeof msg) == 1 && strstr(msg, "degree of vertex"));
-    EXPECT(w->prepare(oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
     EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);

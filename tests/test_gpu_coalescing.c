@@ -53,10 +53,10 @@ static void test_poisoned(void)
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
     const int flat = climb_find_rung(w, "float3_aos"), padded = climb_find_rung(w, "float4_padded");
     char msg[400];
-    EXPECT(w->prepare(oc.c, padded) == 0 && climb_case_poison(w, oc.c) == 0);
+    EXPECT(climb_case_prepare(w, oc.c, padded) == 0 && climb_case_poison(w, oc.c) == 0);
     EXPECT(climb_case_verify(w, oc.c, flat, msg, sizeof msg) == 1 && strstr(msg, "out[0] = ") && strstr(msg, "nan") && strstr(msg, "of 1001 elements wrong"));
     EXPECT(climb_case_verify(w, oc.c, padded, msg, sizeof msg) == 1 && strstr(msg, "nan"));
-    EXPECT(w->refuses(oc.c, padded) == NULL);
+    EXPECT(climb_case_refuses(w, oc.c, padded) == NULL);
     EXPECT(climb_case_run(w, oc.c, padded, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
     EXPECT_MSG(climb_case_verify(w, oc.c, padded, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(climb_case_verify(w, oc.c, flat, msg, sizeof msg) == 1); /* the flat output was not written */
@@ -65,14 +65,14 @@ static void test_poisoned(void)
 
     plan(&p, "strided", "3", "7");
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
-    const char *why = w->refuses(oc.c, climb_find_rung(w, "float3_shared"));
+    const char *why = climb_case_refuses(w, oc.c, climb_find_rung(w, "float3_shared"));
     EXPECT(why && strstr(why, "coalesced and misaligned"));
-    EXPECT(w->refuses(oc.c, padded) == NULL); /* the offset applies to pattern=misaligned only */
+    EXPECT(climb_case_refuses(w, oc.c, padded) == NULL); /* the offset applies to pattern=misaligned only */
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);
     plan(&p, "misaligned", "3", "1");
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
-    why = w->refuses(oc.c, padded);
+    why = climb_case_refuses(w, oc.c, padded);
     EXPECT(why && strstr(why, "16-byte aligned"));
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);

@@ -95,7 +95,7 @@ static void test_reset(void)
     int r = climb_find_rung(w, "affine_in_place");
     EXPECT(r >= 0 && w->modifies(oc.c, r) != NULL && w->modifies(oc.c, climb_best_rung(w)) == NULL);
     char msg[300];
-    EXPECT(climb_case_poison(w, oc.c) == 0 && w->reset(oc.c, 0) == 0 && climb_case_run(w, oc.c, r, 0) == 0);
+    EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_reset(w, oc.c, 0) == 0 && climb_case_run(w, oc.c, r, 0) == 0);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess && climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0);
     EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
     EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "a second run without reset went unnoticed");

@@ -55,7 +55,7 @@ static void test_notes(void)
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
     char msg[400];
     for (int r = 0; r < w->n_rungs; r++) {
-        EXPECT(climb_case_poison(w, oc.c) == 0 && w->prepare(oc.c, r) == 0 && climb_case_run(w, oc.c, r, 0) == 0 &&
+        EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_prepare(w, oc.c, r) == 0 && climb_case_run(w, oc.c, r, 0) == 0 &&
                cudaDeviceSynchronize() == cudaSuccess);
         EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
         const char *note = w->rung_note(oc.c, r);
@@ -67,7 +67,7 @@ static void test_notes(void)
             EXPECT_MSG(note && strstr(note, "overflow list") && !strstr(note, " 0 of the"), "%s", note);
         if (note)
             printf("%s: %s\n", w->rung(r)->name, note);
-        w->release(oc.c, r);
+        climb_case_release(w, oc.c, r);
     }
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);

@@ -36,7 +36,7 @@ int main(void)
         EXPECT(climb_case_poison(w, oc.c) == 0);
         EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
         /* ...and the same case passes once a rung has run. */
-        EXPECT(w->prepare(oc.c, best) == 0);
+        EXPECT(climb_case_prepare(w, oc.c, best) == 0);
         EXPECT(climb_case_run(w, oc.c, best, 0) == 0);
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
         EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);

@@ -44,7 +44,7 @@ static void test_poison_and_vendor(void)
         climb_open_case oc;
         EXPECT(climb_case_open(w, &o, &plan, &k, 0, &dev, 0, &oc) == 0);
         char msg[400];
-        EXPECT(w->prepare(oc.c, best) == 0 && climb_case_poison(w, oc.c) == 0);
+        EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_poison(w, oc.c) == 0);
         EXPECT(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "of 100003 elements wrong"));
         EXPECT(climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
         EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);

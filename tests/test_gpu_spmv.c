@@ -63,13 +63,13 @@ static int every_rung_on(const char *dir, const char *name, const char *text)
         climb_open_case oc;
         EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
         for (int r = 0; r < w->n_rungs; r++) {
-            const char *why = w->refuses(oc.c, r);
+            const char *why = climb_case_refuses(w, oc.c, r);
             if (why) {
                 EXPECT_MSG(strstr(why, "cuSPARSE") != NULL, "%s %s refused: %s", name, w->rung(r)->name, why);
                 continue;
             }
             char msg[600] = "";
-            EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+            EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
             EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
             const int bad = climb_case_verify(w, oc.c, r, msg, sizeof msg);
             EXPECT_MSG(bad == 0, "%s %s %s: %s", name, climb_dtype_name(types[ti]), w->rung(r)->name, msg);
@@ -135,8 +135,8 @@ static void test_files(void)
         int verified = 0;
         for (int r = 0; r < w->n_rungs; r++) {
             char msg[600] = "";
-            EXPECT_MSG(w->refuses(oc.c, r) == NULL, "%s", w->rung(r)->name);
-            EXPECT(w->prepare(oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+            EXPECT_MSG(climb_case_refuses(w, oc.c, r) == NULL, "%s", w->rung(r)->name);
+            EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
             EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
             const int bad = climb_case_verify(w, oc.c, r, msg, sizeof msg);
             EXPECT_MSG(bad == 0, "dense row, %s: %s", w->rung(r)->name, msg);
@@ -164,7 +164,7 @@ static void test_poisoned(void)
     const int best = climb_best_rung(w);
     char msg[600];
     EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "wrong of 20000 rows"));
-    EXPECT(w->prepare(oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
     EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
     climb_case_close(w, &oc);
     climb_opt_plan_free(&p, NULL);

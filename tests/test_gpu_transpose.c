@@ -49,7 +49,7 @@ static void test_failures_and_modes(void)
             EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1);
             EXPECT_MSG(strstr(msg, "out[") && strstr(msg, "nan, expected") && strstr(msg, "elements wrong"), "%s", msg);
             EXPECT(climb_case_verify(w, oc.c, bound, msg, sizeof msg) == 1 && strstr(msg, "copy[0][0] = ") && strstr(msg, "nan"));
-            EXPECT(w->prepare(oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
             EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
             EXPECT(climb_case_run(w, oc.c, bound, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
             EXPECT_MSG(climb_case_verify(w, oc.c, bound, msg, sizeof msg) == 0, "%s", msg);

@@ -59,10 +59,10 @@ static inline void test_poison_best(const climb_workload *w, const climb_device_
     EXPECT(climb_case_open(w, &o, p, &k, 0, dev, 0, &oc) == 0);
     const int best = climb_best_rung(w);
     char msg[400];
-    EXPECT(w->poison(oc.c) == 0);
-    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 1 && strstr(msg, first), "%s", msg);
-    EXPECT(w->prepare(oc.c, best) == 0 && w->run(oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-    EXPECT_MSG(w->verify(oc.c, best, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(climb_case_poison(w, oc.c) == 0);
+    EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, first), "%s", msg);
+    EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
     climb_case_close(w, &oc);
 }
 
@@ -79,13 +79,12 @@ static inline void test_poison_every_rung(const climb_workload *w, const climb_d
     EXPECT(climb_case_open(w, &o, p, &k, 0, dev, 0, &oc) == 0);
     char msg[400];
     for (int r = 0; r < w->n_rungs; r++) {
-        EXPECT(w->poison(oc.c) == 0);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 1 && strstr(msg, first), "%s: %s", w->rung(r)->name, msg);
-        EXPECT((!w->prepare || w->prepare(oc.c, r) == 0) && w->run(oc.c, r, 0) == 0 &&
+        EXPECT(climb_case_poison(w, oc.c) == 0);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1 && strstr(msg, first), "%s: %s", w->rung(r)->name, msg);
+        EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_run(w, oc.c, r, 0) == 0 &&
                cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(w->verify(oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
-        if (w->release)
-            w->release(oc.c, r);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s: %s", w->rung(r)->name, msg);
+        climb_case_release(w, oc.c, r);
     }
     climb_case_close(w, &oc);
 }

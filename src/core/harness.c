@@ -139,8 +139,8 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
     msg[0] = '\0';
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     /* The poison is written with blocking copies on the default stream: wait for them before s runs. */
-    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(c, s) != 0) ||
-        climb_case_run(w, c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
+    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
+        (changes && climb_case_reset(w, c, s) != 0) || climb_case_run(w, c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
         snprintf(msg, len, "CUDA error (see above)");
         return -1;
     }
@@ -242,8 +242,8 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
     if (mode == CLIMB_REF_VENDOR) {
         /* The vendor rung's output, in the outputs, is what the workload spot-checks and adopts. */
         const char *changes = w->modifies ? w->modifies(oc->c, v) : NULL;
-        if ((w->prepare && w->prepare(oc->c, v) != 0) || climb_case_poison(w, oc->c) != 0 ||
-            CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && w->reset(oc->c, s) != 0) ||
+        if (climb_case_prepare(w, oc->c, v) != 0 || climb_case_poison(w, oc->c) != 0 ||
+            CLIMB_FAILED(cudaDeviceSynchronize()) || (changes && climb_case_reset(w, oc->c, s) != 0) ||
             climb_case_run(w, oc->c, v, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
             fprintf(stderr, "climb: %s: the vendor rung %s could not run for the reference\n", w->name, w->rung(v)->name);
             climb_case_close(w, oc);
@@ -290,7 +290,7 @@ static int run_one(void *p, cudaStream_t s)
 static int reset_one(void *p, cudaStream_t s)
 {
     run_ctx *r = (run_ctx *)p;
-    return r->w->reset(r->c, s);
+    return climb_case_reset(r->w, r->c, s);
 }
 
 int climb_context_lost(int v)
@@ -343,7 +343,7 @@ static void release(const climb_workload *w, climb_case *c, int rung)
     if (!w->release)
         return;
     cudaDeviceSynchronize();
-    w->release(c, rung);
+    climb_case_release(w, c, rung);
 }
 
 /* The counts of rung r's row: its own where it declares them, else the case's. 1 when they are its own. */
@@ -364,7 +364,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     msg[0] = '\0';
     /* The rung's set-up is timed here, for every workload alike: the wall clock around prepare and its device work. */
     const double t0 = climb_wall_s();
-    const int prepared = !w->prepare || (w->prepare(c, rung) == 0 && !CLIMB_FAILED(cudaDeviceSynchronize()));
+    const int prepared = climb_case_prepare(w, c, rung) == 0 && !CLIMB_FAILED(cudaDeviceSynchronize());
     const double prepare_ms = 1e3 * (climb_wall_s() - t0);
     const double t1 = climb_wall_s();
     int v = prepared ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
@@ -696,7 +696,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                     refused++;
                     continue;
                 }
-                if (w->prepare && w->prepare(oc.c, r) != 0) {
+                if (climb_case_prepare(w, oc.c, r) != 0) {
                     check_failed(res, "FAIL %s %s offset=%u: could not prepare the rung", name, w->rung(r)->name, off);
                     failures++;
                     continue;

@@ -127,7 +127,8 @@ void climb_case_close(const climb_workload *w, climb_open_case *oc);
 /* A case's hooks, whichever way the workload makes its cases (kit.c): create (the kit's, or w->create), destroy,
  * poison (w->poison, or the declared outputs' bytes), run (w->run, or the rung's own launch, its error checked),
  * verify (the kit's outputs downloaded first), the reference (the outputs downloaded first for VENDOR), and the
- * refusal (the rung's own, then w->refuses). Tests reach a case through these too. */
+ * refusal (the rung's own, then w->refuses), and prepare, release and reset (0 or nothing where the workload has
+ * none). Tests reach a case through these too, never through the hooks themselves. */
 int climb_case_create(const climb_workload *w, const climb_case_params *p, climb_case **out);
 void climb_case_destroy(const climb_workload *w, climb_case *c);
 int climb_case_poison(const climb_workload *w, climb_case *c);
@@ -135,6 +136,9 @@ int climb_case_run(const climb_workload *w, climb_case *c, int rung, cudaStream_
 int climb_case_verify(const climb_workload *w, climb_case *c, int rung, char *msg, size_t len);
 int climb_case_reference(const climb_workload *w, climb_case *c, climb_ref_mode mode, char *desc, size_t len);
 const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung);
+int climb_case_prepare(const climb_workload *w, climb_case *c, int rung);
+void climb_case_release(const climb_workload *w, climb_case *c, int rung);
+int climb_case_reset(const climb_workload *w, climb_case *c, cudaStream_t s);
 /* w->save, the kit's outputs downloaded first. */
 int climb_case_save(const climb_workload *w, climb_case *c, int rung, const char *path, char *err, size_t len);
 

@@ -210,6 +210,22 @@ const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int
     return why ? why : w->refuses ? w->refuses(c, rung) : NULL;
 }
 
+int climb_case_prepare(const climb_workload *w, climb_case *c, int rung)
+{
+    return w->prepare ? w->prepare(c, rung) : 0;
+}
+
+void climb_case_release(const climb_workload *w, climb_case *c, int rung)
+{
+    if (w->release)
+        w->release(c, rung);
+}
+
+int climb_case_reset(const climb_workload *w, climb_case *c, cudaStream_t s)
+{
+    return w->reset ? w->reset(c, s) : 0;
+}
+
 int climb_ref_points(climb_ref_mode mode, uint64_t seed, size_t n, size_t max, size_t **samples, size_t *count)
 {
     *samples = NULL;

@@ -400,6 +400,8 @@ __global__ void affine_mark_kernel(unsigned *done, unsigned rows) { *done = rows
 template <typename T> static cudaError_t launch_host_blocks_t(climb_case *c, cudaStream_t s)
 {
     affine_coef<T> k = coef_of<T>(c->alpha, c->beta);
+    if (c->cols == 0)
+        return cudaSuccess; /* the empty matrix: nothing to launch */
     for (size_t r0 = 0; r0 < c->rows; r0 += AFFINE_HOST_BLOCK_ROWS) {
         const size_t n = c->rows - r0 < AFFINE_HOST_BLOCK_ROWS ? c->rows - r0 : AFFINE_HOST_BLOCK_ROWS;
         dim3 b(16, 16), g = grid_2d(n, c->cols, b);
