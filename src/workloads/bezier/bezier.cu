@@ -167,19 +167,22 @@ static int k_flat(climb_dtype, const climb_device_info *, const int *, climb_ker
     return climb_kernel_at(o, max, n, (const void *)bez_flat_kernel, BEZ_BLOCK, 0, "bez_flat_kernel");
 }
 
+/* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. */
 typedef struct bez_rung {
     climb_rung_info info;
     bez_launch_fn launch;
-    int packed; /* 1: the points packed by the scan; 0: max_points slots a curve */
+    int packed;    /* 1: the points packed by the scan; 0: max_points slots a curve */
+    int every_max; /* 1: every curve gets max_points points, whatever its curvature */
 } bez_rung;
 
-enum { RUNG_MAX = 0, RUNG_DP = 2 };
+struct climb_case;
+static const char *refuses_dp(const climb_case *c);
 
 static const bez_rung BEZ_RUNGS[] = {
     {.info = {.name = "max_points", .idea = "a block of 32 threads a curve, every curve at max_points points: "
                                             "balanced, and as many points for a straight curve as the most curved",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_max},
-     .launch = launch_max, .packed = 0},
+     .launch = launch_max, .packed = 0, .every_max = 1},
     {.info = {.name = "block_per_curve", .idea = "the book's version: a block of 32 threads a curve, each curve's own "
                                                  "count from its curvature: no wasted points, blocks of unequal work",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block},
@@ -187,7 +190,8 @@ static const bez_rung BEZ_RUNGS[] = {
     {.info = {.name = "dynamic_parallelism", .idea = "a parent thread a curve: its count, its place in a pool by a "
                                                      "one-pass scan, then a child grid of its points launched from "
                                                      "the device (fire-and-forget stream)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .device_launches = 1},
+              .needs = "up to 2^16 curves", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .device_launches = 1,
+              .refuses = refuses_dp},
      .launch = bez_launch_dp, .packed = 1},
     {.info = {.name = "flat_scan", .idea = "no device launch: the counts and their scan in one pass, then one flat "
                                            "launch over all the points (a programmatic dependent launch), each tile "
@@ -220,30 +224,22 @@ struct climb_case {
     climb_case_params p;
     int n, maxp, set;
     long long total;              /* the reference's points (the items) */
-    climb_bezier *curves;
-    int *got_counts, *got_offsets;
-    float2 *got_pts;
-    climb_bezier *d_curves;
-    int *d_counts, *d_offsets, *d_total, *d_failed;
-    float2 *d_pts;
+    climb_bezier *curves, *d_curves;
+    int *got_counts, *d_counts, *got_offsets, *d_offsets;  /* each curve's count and first point */
+    float2 *got_pts, *d_pts;      /* max_points slots a curve */
+    int *got_failed, *d_failed;   /* set by a device launch that fails */
+    int *d_total;
     char *d_ws;
     unsigned capacity;
     char desc[300], note[160];
 };
 
-static void bez_destroy(climb_case *c)
+/* The device-launching rung: a launch a curve, all pending at once (2^20 failed on an H100). */
+static const char *refuses_dp(const climb_case *c)
 {
-    if (!c)
-        return;
-    free(c->curves);
-    free(c->got_counts);
-    free(c->got_offsets);
-    free(c->got_pts);
-    void *dev[] = {c->d_curves, c->d_counts, c->d_offsets, c->d_total, c->d_failed, c->d_pts, c->d_ws};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        if (dev[i])
-            cudaFree(dev[i]);
-    free(c);
+    if ((size_t)c->n > CLIMB_BEZIER_DP_MAX_CURVES)
+        return "more than 2^16 curves: a device launch a curve, all pending at once (2^20 failed on an H100)";
+    return NULL;
 }
 
 static const char *bez_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
@@ -261,30 +257,24 @@ static double bez_case_bytes(const climb_shape *s, climb_dtype t, const climb_op
     return (double)s->d[0] * (24.0 + 8.0 + 8.0 * (opts ? (double)opts[OPT_MAX_POINTS].i : 32.0));
 }
 
-static int bez_create(const climb_case_params *p, climb_case **out)
+static int bez_init(climb_case *c)
 {
-    *out = NULL;
-    if (bez_case_refuses(&p->shape, p->type, p->opts)) {
-        fprintf(stderr, "climb: bezier: %s\n", bez_case_refuses(&p->shape, p->type, p->opts));
+    const char *why = bez_case_refuses(&c->p.shape, c->p.type, c->p.opts);
+    if (why) {
+        fprintf(stderr, "climb: bezier: %s\n", why);
         return -1;
     }
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
-    c->n = (int)p->shape.d[0];
-    c->maxp = (int)p->opts[OPT_MAX_POINTS].i;
-    c->set = p->opts[OPT_CURVES].choice;
-    const size_t n1 = c->n ? (size_t)c->n : 1, slots = n1 * (size_t)c->maxp;
-    c->curves = (climb_bezier *)malloc(n1 * sizeof *c->curves);
-    c->got_counts = (int *)malloc(n1 * sizeof(int));
-    c->got_offsets = (int *)malloc(n1 * sizeof(int));
-    c->got_pts = (float2 *)malloc(slots * sizeof(float2));
-    if (!c->curves || !c->got_counts || !c->got_offsets || !c->got_pts) {
-        bez_destroy(c);
-        return climb_host_oom("%d curves of up to %d points", c->n, c->maxp);
-    }
-    climb_bezier_generate(p->seed, c->set, c->curves, (size_t)c->n);
+    c->n = (int)c->p.shape.d[0];
+    c->maxp = (int)c->p.opts[OPT_MAX_POINTS].i;
+    c->set = c->p.opts[OPT_CURVES].choice;
+    c->capacity = c->n ? (unsigned)((c->n + BEZ_BLOCK - 1) / BEZ_BLOCK) : 1;
+    return 0;
+}
+
+/* The curves, and what the reference says of them: the points in all, the fewest and most a curve. */
+static int bez_fill(climb_case *c)
+{
+    climb_bezier_generate(c->p.seed, c->set, c->curves, (size_t)c->n);
     int most = 0, fewest = c->maxp;
     for (int i = 0; i < c->n; i++) {
         const int k = climb_bezier_count(climb_bezier_curvature(&c->curves[i]), c->maxp);
@@ -294,25 +284,37 @@ static int bez_create(const climb_case_params *p, climb_case **out)
     }
     snprintf(c->desc, sizeof c->desc, "%s curves: %lld points (%.2f a curve, %d to %d; max_points %d)",
              BEZ_SETS[c->set], c->total, c->n ? (double)c->total / c->n : 0.0, c->n ? fewest : 0, most, c->maxp);
-    c->capacity = c->n ? (unsigned)((c->n + BEZ_BLOCK - 1) / BEZ_BLOCK) : 1;
-    const size_t ws = CLIMB_LOOKBACK_HDR + (size_t)c->capacity * 8;
-    if (CLIMB_FAILED(cudaMalloc((void **)&c->d_curves, n1 * sizeof(climb_bezier))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_counts, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_offsets, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_total, 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_failed, 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_pts, slots * sizeof(float2))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_ws, ws)) || CLIMB_FAILED(cudaMemset(c->d_ws, 0, ws)) ||
-        CLIMB_FAILED(cudaMemset(c->d_failed, 0, 4)) ||
-        (c->n && CLIMB_FAILED(cudaMemcpy(c->d_curves, c->curves, (size_t)c->n * sizeof(climb_bezier),
-                                         cudaMemcpyHostToDevice)))) {
-        cudaGetLastError();
-        fprintf(stderr, "climb: out of device memory for %d curves of up to %d points\n", c->n, c->maxp);
-        bez_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+static size_t n1(const climb_case *c) { return c->n ? (size_t)c->n : 1; }
+static size_t curves_bytes(const climb_case *c) { return n1(c) * sizeof(climb_bezier); }
+static size_t ints_bytes(const climb_case *c) { return n1(c) * sizeof(int); }
+static size_t pts_bytes(const climb_case *c) { return n1(c) * (size_t)c->maxp * sizeof(float2); }
+static size_t word_bytes(const climb_case *c) { return (void)c, sizeof(int); }
+static size_t ws_bytes(const climb_case *c) { return CLIMB_LOOKBACK_HDR + (size_t)c->capacity * 8; }
+
+#define BEZ_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
+/* The counts, offsets and points poisoned with all ones (-1, -1 and NaN); the failure flag cleared (a device launch
+ * that fails sets it again). */
+static const climb_buffer BEZ_BUFFERS[] = {
+    {.name = "curves", .flags = BEZ_IO | CLIMB_BUF_INPUT, .bytes = curves_bytes,
+     .host_at = offsetof(climb_case, curves), .device_at = offsetof(climb_case, d_curves)},
+    {.name = "counts", .flags = BEZ_IO | CLIMB_BUF_OUTPUT, .bytes = ints_bytes,
+     .host_at = offsetof(climb_case, got_counts), .device_at = offsetof(climb_case, d_counts), .poison = 0xff},
+    {.name = "offsets", .flags = BEZ_IO | CLIMB_BUF_OUTPUT, .bytes = ints_bytes,
+     .host_at = offsetof(climb_case, got_offsets), .device_at = offsetof(climb_case, d_offsets), .poison = 0xff},
+    {.name = "points", .flags = BEZ_IO | CLIMB_BUF_OUTPUT, .bytes = pts_bytes,
+     .host_at = offsetof(climb_case, got_pts), .device_at = offsetof(climb_case, d_pts), .poison = 0xff},
+    {.name = "failure flag", .flags = BEZ_IO | CLIMB_BUF_OUTPUT | CLIMB_BUF_ZERO, .bytes = word_bytes,
+     .host_at = offsetof(climb_case, got_failed), .device_at = offsetof(climb_case, d_failed), .poison = 0},
+    {.name = "total", .flags = CLIMB_BUF_DEVICE, .bytes = word_bytes, .device_at = offsetof(climb_case, d_total)},
+    {.name = "scan's look-back", .flags = CLIMB_BUF_DEVICE | CLIMB_BUF_ZERO, .bytes = ws_bytes,
+     .device_at = offsetof(climb_case, d_ws)},
+};
+#undef BEZ_IO
+
+static int bez_empty(const climb_case *c) { return c->n == 0; }
 
 static const char *bez_describe(const climb_case *c) { return c->desc; }
 
@@ -325,18 +327,11 @@ static int bez_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
     return 0;
 }
 
-static const char *bez_refuses(const climb_case *c, int rung)
-{
-    if (rung == RUNG_DP && (size_t)c->n > CLIMB_BEZIER_DP_MAX_CURVES)
-        return "more than 2^16 curves: a device launch a curve, all pending at once (2^20 failed on an H100)";
-    return NULL;
-}
-
 /* The device launches pending at once: one a curve. The runtime's fixed pool holds 2048 unless told more; past it,
  * launches go to a slower virtualised pool. Sized to the curves before the runs (untimed). */
 static int bez_prepare(climb_case *c, int rung)
 {
-    if (rung != RUNG_DP || c->n == 0)
+    if (!BEZ_RUNGS[rung].info.device_launches || c->n == 0)
         return 0;
     CLIMB_CHECK(climb_reserve_device_launches((size_t)c->n));
     return 0;
@@ -351,80 +346,44 @@ static int bez_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-static int bez_poison(climb_case *c)
-{
-    const size_t n1 = c->n ? (size_t)c->n : 1;
-    CLIMB_CHECK(cudaMemset(c->d_counts, 0xff, n1 * 4));
-    CLIMB_CHECK(cudaMemset(c->d_offsets, 0xff, n1 * 4));
-    CLIMB_CHECK(cudaMemset(c->d_pts, 0xff, n1 * (size_t)c->maxp * sizeof(float2))); /* NaN */
-    CLIMB_CHECK(cudaMemset(c->d_failed, 0, 4)); /* a device launch that fails sets it again */
-    return 0;
-}
-
+/* The counts and the layout first (they say where the points are), then every point. */
 static int bez_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    msg[0] = '\0';
-    if (c->n == 0)
-        return 0;
-    int failed = 0;
-    CLIMB_CHECK(cudaMemcpy(&failed, c->d_failed, 4, cudaMemcpyDeviceToHost));
-    if (failed) {
-        snprintf(msg, msglen, "a device-side launch failed");
-        return 1;
-    }
-    CLIMB_CHECK(cudaMemcpy(c->got_counts, c->d_counts, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
-    CLIMB_CHECK(cudaMemcpy(c->got_offsets, c->d_offsets, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
-    const int packed = BEZ_RUNGS[rung].packed;
+    const bez_rung *r = &BEZ_RUNGS[rung];
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    if (!climb_compare_check(&k, c->n == 0 || !*c->got_failed, "a device-side launch failed"))
+        return climb_compare_end(&k);
     long long at = 0;
-    for (int i = 0; i < c->n; i++) { /* the counts and the layout first: they say where the points are */
-        const int k = c->got_counts[i];
-        const int ok = rung == RUNG_MAX ? k == c->maxp : climb_bezier_count_ok(&c->curves[i], c->maxp, k);
-        if (!ok || k < CLIMB_BEZIER_MIN_POINTS || k > c->maxp) {
-            snprintf(msg, msglen, "curve %d: %d points, expected %d (curvature %.9g)", i, k,
-                     rung == RUNG_MAX ? c->maxp
-                                      : climb_bezier_count(climb_bezier_curvature(&c->curves[i]), c->maxp),
-                     climb_bezier_curvature(&c->curves[i]));
-            return 1;
-        }
-        const long long want = packed ? at : (long long)i * c->maxp;
-        if (c->got_offsets[i] != want) {
-            snprintf(msg, msglen, "curve %d starts at point %d, expected %lld (%s)", i, c->got_offsets[i], want,
-                     packed ? "the exclusive scan of the counts" : "max_points slots a curve");
-            return 1;
-        }
-        at += k;
+    for (int i = 0; i < c->n; i++) {
+        const int got = c->got_counts[i];
+        const double curv = climb_bezier_curvature(&c->curves[i]);
+        const int ok = r->every_max ? got == c->maxp : climb_bezier_count_ok(&c->curves[i], c->maxp, got);
+        climb_compare_check(&k, ok && got >= CLIMB_BEZIER_MIN_POINTS && got <= c->maxp,
+                            "curve %d: %d points, expected %d (curvature %.9g)", i, got,
+                            r->every_max ? c->maxp : climb_bezier_count(curv, c->maxp), curv);
+        const long long want = r->packed ? at : (long long)i * c->maxp;
+        climb_compare_check(&k, c->got_offsets[i] == want, "curve %d starts at point %d, expected %lld (%s)", i,
+                            c->got_offsets[i], want,
+                            r->packed ? "the exclusive scan of the counts" : "max_points slots a curve");
+        at += got >= 0 && got <= c->maxp ? got : 0;
     }
-    const size_t span = packed ? (size_t)at : (size_t)c->n * c->maxp;
-    CLIMB_CHECK(cudaMemcpy(c->got_pts, c->d_pts, span * sizeof(float2), cudaMemcpyDeviceToHost));
-    long long bad = 0, first_i = -1, first_j = 0;
+    if (k.bad)
+        return climb_compare_end(&k);
     for (int i = 0; i < c->n; i++) {
         const climb_bezier *b = &c->curves[i];
         const double tol = climb_bezier_tolerance(b);
-        const int k = c->got_counts[i];
+        const int n = c->got_counts[i];
         const float2 *p = c->got_pts + c->got_offsets[i];
-        for (int j = 0; j < k; j++) {
+        for (int j = 0; j < n; j++) {
             double x, y;
-            climb_bezier_point(b, j, k, &x, &y);
+            climb_bezier_point(b, j, n, &x, &y);
             const double e = fmax(fabs(p[j].x - x), fabs(p[j].y - y));
-            if (!(e <= tol)) { /* NaN fails */
-                if (first_i < 0) {
-                    first_i = i;
-                    first_j = j;
-                }
-                bad++;
-            }
+            climb_compare_check(&k, e <= tol, "curve %d point %d = (%.9g, %.9g), expected (%.9g, %.9g) within %.3g",
+                                i, j, p[j].x, p[j].y, x, y, tol); /* NaN fails */
         }
     }
-    if (bad) {
-        double x, y;
-        climb_bezier_point(&c->curves[first_i], (int)first_j, c->got_counts[first_i], &x, &y);
-        const float2 g = c->got_pts[c->got_offsets[first_i] + first_j];
-        snprintf(msg, msglen, "curve %lld point %lld = (%.9g, %.9g), expected (%.9g, %.9g) within %.3g (%lld points "
-                              "wrong)", first_i, first_j, g.x, g.y, x, y, climb_bezier_tolerance(&c->curves[first_i]),
-                 bad);
-        return 1;
-    }
-    return 0;
+    return climb_compare_end(&k);
 }
 
 /* Read: the curves (24 bytes each); written: the points (8 bytes each), a count and an offset a curve. */
@@ -439,7 +398,7 @@ static void bez_counts(const climb_case *c, climb_counts *out)
 /* max_points writes max_points points a curve; the items stay the points the case asks for. */
 static int bez_rung_counts(const climb_case *c, int rung, climb_counts *out)
 {
-    if (rung != RUNG_MAX)
+    if (!BEZ_RUNGS[rung].every_max)
         return 0;
     bez_counts(c, out);
     out->bytes_written = 8.0 * (double)c->n * c->maxp + 8.0 * c->n;
@@ -448,7 +407,7 @@ static int bez_rung_counts(const climb_case *c, int rung, climb_counts *out)
 
 static const char *bez_rung_note(climb_case *c, int rung)
 {
-    if (rung != RUNG_DP || c->n == 0)
+    if (!BEZ_RUNGS[rung].info.device_launches || c->n == 0)
         return NULL;
     snprintf(c->note, sizeof c->note, "%d device launches a run (a child grid a curve) from %u parent blocks", c->n,
              c->capacity);
@@ -507,27 +466,34 @@ extern "C" const climb_workload climb_bezier_workload = {
     .load = NULL,
     .unload = NULL,
     .peek = NULL,
-    .create = bez_create,
+    .case_size = sizeof(climb_case),
+    .buffers = BEZ_BUFFERS,
+    .n_buffers = CLIMB_COUNT(BEZ_BUFFERS),
+    .init = bez_init,
+    .fill = bez_fill,
+    .fini = NULL,
+    .create = NULL,
     .describe = bez_describe,
     .reference = bez_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
     .case_bytes = bez_case_bytes,
     .case_refuses = bez_case_refuses,
-    .refuses = bez_refuses,
+    .refuses = NULL,
     .prepare = bez_prepare,
     .setup = NULL,
     .modifies = NULL,
     .reset = NULL,
     .run = bez_run,
-    .poison = bez_poison,
+    .empty = bez_empty,
+    .poison = NULL,
     .verify = bez_verify,
     .counts = bez_counts,
     .rung_counts = bez_rung_counts,
     .rung_note = bez_rung_note,
     .release = NULL,
     .save = NULL,
-    .destroy = bez_destroy,
+    .destroy = NULL,
     .tuning = NULL,
     .set_tuning = NULL,
 };
