@@ -1,7 +1,7 @@
 /*
  * quadtree.cu - point quadtree construction, as a ladder.
  *
- * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's quadtree; the
+ * From Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's quadtree; the
  * UIUC ECE 508 lecture on it): a fluid-dynamics code rebuilds a quadtree of its particles every step; before
  * dynamic parallelism the tree was built on the CPU and shipped over PCIe, after it the GPU builds it in place.
  * Rungs: the CPU build (points down, tree up: the baseline the book says GPUs replaced); a level-by-level build
@@ -11,13 +11,15 @@
  * bounds: no point moves after the sort; and the best rung, which finds every level's splitting nodes at once from
  * the sorted codes, with one read-back in all. See docs/quadtree.md.
  *
- * The tree is the canonical one of src/workloads/quadtree/reference.h (level order, Z order, a split makes four children): every
- * rung's nodes are compared with the CPU build's exactly, and each leaf's points as a set.
+ * The tree is the canonical one of reference.h (level order, Z order, a split makes four children): every rung's
+ * nodes are compared with the CPU build's exactly, and each leaf's points as a set.
  *
  * Bytes counted: the points read once (x, y), and each point's index read and written once for every level whose
  * node splits (the "point moved once per level" bound), the order and the nodes written once. Items: points.
  *
- * Order of this file: kernels, launchers, the registry table, options, the harness glue.
+ * The folder: levels.cuh the host-driven and sorted-code rungs' kernels, kernels.cuh and launch.rdc.cu the
+ * device-launching rung's, reference.c the CPU build and its check; this file the launchers, the registry table,
+ * options and the harness glue.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -32,7 +34,7 @@
 #include "../../core/workload.cuh"
 #include "quadtree.h"
 #include "kernels.cuh"
-
+#include "levels.cuh"
 
 extern "C" int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p)
 {
@@ -48,279 +50,6 @@ extern "C" int64_t climb_qt_node_bound(int64_t n, const climb_qt_params *p)
             return 0;
     }
     return 1 + 4 * splits;
-}
-
-/* ---------------------------------------------------------------- kernels */
-
-/* Every point's code, its index (the sort's values, and the level-by-level build's first order) and its node (the
- * root). */
-__global__ void qt_code_kernel(const float *__restrict__ x, const float *__restrict__ y, int n, uint32_t *code,
-                               int *idx, int *pnode)
-{
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        code[i] = climb_qt_spread(qt_cell(x[i])) | climb_qt_spread(qt_cell(y[i])) << 1;
-        idx[i] = i;
-        if (pnode)
-            pnode[i] = 0;
-    }
-}
-
-__global__ void qt_root_kernel(climb_qt_node *nodes, int n)
-{
-    const climb_qt_node r = {0u, 0, -1, 0, n};
-    nodes[0] = r;
-}
-
-/* A level's nodes lo .. lo + count - 1: 1 for each that splits (more than leaf_points points, above max_depth). */
-__global__ void qt_split_kernel(const climb_qt_node *nodes, int lo, int count, int leaf, int max_depth, int *flag)
-{
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < count) {
-        const climb_qt_node nd = nodes[lo + j];
-        flag[j] = nd.end - nd.begin > leaf && nd.level < max_depth;
-    }
-}
-
-/* level_by_level: each point of a splitting node of the level counted into its child's quadrant. The child's slot:
- * 4 rank + quadrant, rank the node's among the level's splitting nodes (the scan of the flags). */
-__global__ void qt_count_kernel(const uint32_t *__restrict__ code, const int *__restrict__ pnode, int n, int lo,
-                                int count, int level, const int *flag, const int *rank, int *qcount)
-{
-    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
-        const int j = pnode[p] - lo;
-        if (j >= 0 && j < count && flag[j])
-            atomicAdd(&qcount[4 * rank[j] + (int)(code[p] >> (2 * (CLIMB_QT_BITS - 1 - level)) & 3u)], 1);
-    }
-}
-
-/* Each splitting node of the level writes its four children (after hi, in the order of the splitting nodes: Z order
- * within the level) and links to them. level_by_level: the bounds from the quadrants' counts, which become the
- * children's cursors for the points' move. morton_sort (sc given): the bounds by a binary search of the node's range
- * of sorted codes. */
-__global__ void qt_children_kernel(climb_qt_node *nodes, int lo, int count, int hi, const int *flag, const int *rank,
-                                   int *qcount, const uint32_t *__restrict__ sc)
-{
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= count || !flag[j])
-        return;
-    climb_qt_node nd = nodes[lo + j];
-    const int c0 = hi + 4 * rank[j];
-    nodes[lo + j].first_child = c0;
-    int at = nd.begin;
-    for (int q = 0; q < 4; q++) {
-        const uint32_t cc = nd.code << 2 | (uint32_t)q;
-        int stop;
-        if (sc) {
-            stop = nd.end;
-            if (q < 3) /* the first sorted code at or past the next quadrant's prefix */
-                stop = climb_qt_lower(sc, at, nd.end, nd.level + 1, cc + 1);
-        } else {
-            stop = at + qcount[4 * rank[j] + q];
-            qcount[4 * rank[j] + q] = at; /* the cursor where the child's points go */
-        }
-        const climb_qt_node ch = {cc, nd.level + 1, -1, at, stop};
-        nodes[c0 + q] = ch;
-        at = stop;
-    }
-}
-
-/* level_by_level: each point of a splitting node moves into its child's range (a slot from the child's cursor),
- * and now belongs to the child. The ranges partition the parent's, so no other point's slot is touched. */
-__global__ void qt_move_kernel(const uint32_t *__restrict__ code, int *pnode, int n, int lo, int count, int hi,
-                               int level, const int *flag, const int *rank, int *cursor, int *order)
-{
-    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < n; p += gridDim.x * blockDim.x) {
-        const int j = pnode[p] - lo;
-        if (j >= 0 && j < count && flag[j]) {
-            const int q = (int)(code[p] >> (2 * (CLIMB_QT_BITS - 1 - level)) & 3u);
-            order[atomicAdd(&cursor[4 * rank[j] + q], 1)] = p;
-            pnode[p] = hi + 4 * rank[j] + q;
-        }
-    }
-}
-
-
-/* split_scan: every level's splitting nodes from one pass over the sorted codes, with no host round trip.
- *
- * In the sorted order a node is a range, and it is named by its first point. Point i is the first of its level-L
- * node where L exceeds t, the levels it shares with point i - 1 (t = -1 for point 0). That node holds more than
- * leaf_points points when point i + leaf_points shares level L with it, so it splits at the levels L with
- * t < L <= min(u, max_depth - 1), u the levels point i shares with point i + leaf_points. A node whose parent splits
- * exists, and a node that splits has a splitting parent (its parent holds its points and more), so these levels
- * name every splitting node, each once. Canonically the children of the k-th splitting node (by level, then Z
- * order) are nodes 1 + 4k .. 1 + 4k + 3: the nodes of level L + 1 are four a splitting node of level L, in order.
- * Three kernels rank the splitting nodes by (level, first point): a tally of each tile's per level, a scan of the
- * tallies, and the emission; a fourth writes every splitting node's four children. */
-#define QT_TILE_ITEMS 16
-#define QT_TILE (QT_BLOCK * QT_TILE_ITEMS)
-#define QT_LEVELS CLIMB_QT_BITS /* the levels a node can split at: 0 .. 15 */
-
-/* The levels two codes share: their prefixes are equal at every level up to this (16: the same cell). */
-__device__ __forceinline__ int qt_common_levels(uint32_t a, uint32_t b) { return __clz((int)(a ^ b)) >> 1; }
-
-/* The levels at which point i (of n sorted codes) is the first point of a splitting node, as a bit mask. */
-__device__ __forceinline__ unsigned qt_split_levels(const uint32_t *__restrict__ sc, int n, long long i, int leaf,
-                                                    int max_depth)
-{
-    if (i >= n || i + leaf >= n)
-        return 0u;
-    const uint32_t c = sc[i];
-    const int t = i > 0 ? qt_common_levels(sc[i - 1], c) : -1;
-    const int s = qt_common_levels(c, sc[i + leaf]);
-    const int u = s < max_depth - 1 ? s : max_depth - 1;
-    if (u <= t)
-        return 0u;
-    return ((2u << u) - 1u) & (t >= 0 ? ~((2u << t) - 1u) : ~0u);
-}
-
-/* Each tile's splitting nodes a level: tally[L * tiles + tile]. */
-__global__ void __launch_bounds__(QT_BLOCK) qt_tally_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
-                                                            int max_depth, int tiles, int *tally)
-{
-    __shared__ int count[QT_LEVELS];
-    const int lane = threadIdx.x & 31;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        if (threadIdx.x < QT_LEVELS)
-            count[threadIdx.x] = 0;
-        __syncthreads();
-        const long long base = (long long)tile * QT_TILE + threadIdx.x;
-        for (int it = 0; it < QT_TILE_ITEMS; it++) {
-            const unsigned m = qt_split_levels(sc, n, base + it * QT_BLOCK, leaf, max_depth);
-            for (unsigned any = __reduce_or_sync(~0u, m); any; any &= any - 1) {
-                const int L = __ffs((int)any) - 1;
-                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
-                if (lane == 0)
-                    atomicAdd(&count[L], __popc(b));
-            }
-        }
-        __syncthreads();
-        if (threadIdx.x < QT_LEVELS)
-            tally[threadIdx.x * tiles + tile] = count[threadIdx.x];
-    }
-}
-
-/* One block, a warp a level: each level's tallies scanned into the tiles' offsets within the level, and the levels'
- * starts: start[L] the splitting nodes above level L, start[QT_LEVELS] all of them. */
-__global__ void __launch_bounds__(QT_LEVELS * 32) qt_tally_scan_kernel(int *tally, int tiles, int *start)
-{
-    __shared__ int total[QT_LEVELS];
-    const int L = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    int *row = tally + (size_t)L * tiles, run = 0;
-    for (int b = 0; b < tiles; b += 32) {
-        const int j = b + lane, v = j < tiles ? row[j] : 0;
-        const int x = climb_warp_inclusive_scan<climb_op_sum>(v);
-        if (j < tiles)
-            row[j] = run + x - v;
-        run += __shfl_sync(~0u, x, 31);
-    }
-    if (lane == 0)
-        total[L] = run;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        int sum = 0;
-        for (int l = 0; l < QT_LEVELS; l++) {
-            start[l] = sum;
-            sum += total[l];
-        }
-        start[QT_LEVELS] = sum;
-    }
-}
-
-/* Each splitting node's first point at its rank: split[start[L] + its rank within level L]; the ranks follow the
- * points' order (Z order within the level). */
-__global__ void __launch_bounds__(QT_BLOCK) qt_emit_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
-                                                           int max_depth, int tiles, const int *__restrict__ tally,
-                                                           const int *__restrict__ start, int *split)
-{
-    constexpr int WARPS = QT_BLOCK / 32;
-    __shared__ int wcount[WARPS][QT_LEVELS];
-    __shared__ int run[QT_LEVELS];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned below = (1u << lane) - 1u;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        if (threadIdx.x < QT_LEVELS)
-            run[threadIdx.x] = start[threadIdx.x] + tally[threadIdx.x * tiles + tile];
-        const long long base = (long long)tile * QT_TILE + threadIdx.x;
-        for (int it = 0; it < QT_TILE_ITEMS; it++) {
-            const long long i = base + it * QT_BLOCK;
-            const unsigned m = qt_split_levels(sc, n, i, leaf, max_depth);
-            const unsigned any = __reduce_or_sync(~0u, m);
-            if (lane < QT_LEVELS)
-                wcount[warp][lane] = 0;
-            __syncwarp();
-            for (unsigned a = any; a; a &= a - 1) {
-                const int L = __ffs((int)a) - 1;
-                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
-                if (lane == 0)
-                    wcount[warp][L] = __popc(b);
-            }
-            __syncthreads();
-            for (unsigned a = any; a; a &= a - 1) {
-                const int L = __ffs((int)a) - 1;
-                const unsigned b = __ballot_sync(~0u, m >> L & 1u);
-                if (m >> L & 1u) {
-                    int at = run[L] + __popc(b & below);
-                    for (int w = 0; w < warp; w++)
-                        at += wcount[w][L];
-                    split[at] = (int)i;
-                }
-            }
-            __syncthreads();
-            if (threadIdx.x < QT_LEVELS) {
-                int sum = 0;
-                for (int w = 0; w < WARPS; w++)
-                    sum += wcount[w][threadIdx.x];
-                run[threadIdx.x] += sum;
-            }
-            __syncthreads();
-        }
-    }
-}
-
-
-/* The root, and each splitting node's four children: their codes, ranges (searches of the parent's range) and, for a
- * child that splits in turn, its first child (its rank among the next level's splitting nodes, by a search). */
-__global__ void __launch_bounds__(QT_BLOCK) qt_nodes_kernel(const uint32_t *__restrict__ sc, int n, int leaf,
-                                                            int max_depth, const int *__restrict__ start,
-                                                            const int *__restrict__ split, climb_qt_node *nodes)
-{
-    __shared__ int st[QT_LEVELS + 1];
-    if (threadIdx.x <= QT_LEVELS)
-        st[threadIdx.x] = start[threadIdx.x];
-    __syncthreads();
-    const int K = st[QT_LEVELS];
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        const climb_qt_node root = {0u, 0, K > 0 ? 1 : -1, 0, n};
-        nodes[0] = root;
-    }
-    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < K; k += gridDim.x * blockDim.x) {
-        int L = 0;
-        while (L + 1 < QT_LEVELS && st[L + 1] <= k)
-            L++;
-        const int i = split[k];
-        const uint32_t pfx = qt_prefix(sc[i], L);
-        const int end = climb_qt_lower(sc, i + leaf + 1, n, L, pfx + 1);
-        int b = i;
-        for (int q = 0; q < 4; q++) {
-            const uint32_t cc = pfx << 2 | (uint32_t)q;
-            const int e = q < 3 ? climb_qt_lower(sc, b, end, L + 1, cc + 1) : end;
-            int fc = -1;
-            if (e - b > leaf && L + 1 < max_depth) { /* it splits: its rank among level L + 1's splitting nodes */
-                int lo = st[L + 1], hi = st[L + 2];
-                while (lo < hi) {
-                    const int mid = lo + (hi - lo) / 2;
-                    if (split[mid] < b)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                fc = 1 + 4 * lo;
-            }
-            const climb_qt_node ch = {cc, L + 1, fc, b, e};
-            nodes[1 + 4 * k + q] = ch;
-            b = e;
-        }
-    }
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -575,26 +304,32 @@ static int k_split_scan(climb_dtype, const climb_device_info *, const int *, cli
     return climb_kernel_at(o, max, n, (const void *)qt_nodes_kernel, QT_BLOCK, 0, "qt_nodes_kernel");
 }
 
+/* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. What a
+ * row's note says: the kernels launched from the device (device_launches), the host round trips a level, or one. */
 typedef struct qt_rung {
     climb_rung_info info;
     qt_launch_fn launch;
+    int on_cpu;              /* 1: the tree is built on the host (no note: nothing launched) */
+    int one_round_trip;      /* 1: one read-back a build (the node count), not one a level */
 } qt_rung;
 
-enum { RUNG_CPU = 0, RUNG_DP = 1, RUNG_SPLIT_SCAN = 4 };
 /* The most splitting nodes the dynamic-parallelism rung takes: a device launch each, pending at once (bezier's
  * rung failed at 2^20 pending launches on an H100 and ran at 2^16). */
 #define QT_DP_MAX_SPLITS 65536
+
+struct climb_case;
+static const char *refuses_dp(const climb_case *c);
 
 static const qt_rung QT_RUNGS[] = {
     {.info = {.name = "cpu_build", .idea = "the points copied to the host, the tree built there (a sort by Morton "
                                            "code, then the levels) and copied back: the baseline the GPU replaced",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
-     .launch = launch_cpu},
+     .launch = launch_cpu, .on_cpu = 1},
     {.info = {.name = "dynamic_parallelism", .idea = "recursive: a node's kernel (a block) partitions its points into "
                                                      "four children and launches the kernels of those that split, "
                                                      "from the device; the nodes then sorted into the canonical order",
               .needs = "at most 2^16 splitting nodes", .kind = CLIMB_RUNG_LADDER, .kernels = k_dp, .host_part = 1,
-              .device_launches = 1},
+              .device_launches = 1, .refuses = refuses_dp},
      .launch = qt_launch_dp},
     {.info = {.name = "level_by_level", .idea = "a level at a time from the host: the splitting nodes scanned, their "
                                                 "points counted into quadrants and moved into the children's "
@@ -612,7 +347,7 @@ static const qt_rung QT_RUNGS[] = {
                                             "i - 1), ranked by a tally and a scan, and their children written in "
                                             "one launch; one read-back, the node count",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_split_scan, .host_part = 1},
-     .launch = launch_split_scan},
+     .launch = launch_split_scan, .one_round_trip = 1},
 };
 #define QT_N_RUNGS CLIMB_COUNT(QT_RUNGS)
 static const climb_rung_info *qt_rung_info(int i) { return &QT_RUNGS[i].info; }
@@ -641,7 +376,7 @@ struct climb_case {
     climb_case_params p;
     int n, set;
     climb_qt_params prm;
-    float *x, *y;          /* host points (also the CPU build's buffers: pinned) */
+    float *x, *y;          /* host points (also the CPU build's buffers: pinned, made by init) */
     climb_qt ref;
     double moved;          /* points moved, summed over the splitting nodes */
     int cap, built, levels, splits, depth;
@@ -653,33 +388,29 @@ struct climb_case {
     int *d_idx, *d_pnode, *d_flag, *d_rank, *d_qcount, *d_tally, *h_int;
     void *d_tmp;
     size_t tmp_bytes;
-    climb_qt_node *got_nodes;
+    climb_qt_node *got_nodes;  /* the downloads of d_nodes and d_order */
     int *got_order;
     char desc[300], note[120];
 };
 
 static void qt_release(climb_case *c, int rung);
 
-static void qt_destroy(climb_case *c)
+static void qt_fini(climb_case *c)
 {
-    if (!c)
-        return;
-    qt_release(c, RUNG_DP);
+    for (int r = 0; r < (int)QT_N_RUNGS; r++)
+        qt_release(c, r);
     climb_qt_free(&c->ref);
-    if (c->x)
-        cudaFreeHost(c->x);
-    if (c->y)
-        cudaFreeHost(c->y);
-    if (c->h_int)
-        cudaFreeHost(c->h_int);
-    free(c->got_nodes);
-    free(c->got_order);
-    void *dev[] = {c->d_x, c->d_y, c->d_nodes, c->d_order, c->d_code, c->d_sc, c->d_idx, c->d_pnode,
-                   c->d_flag, c->d_rank, c->d_qcount, c->d_tally, c->d_tmp};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        if (dev[i])
-            cudaFree(dev[i]);
-    free(c);
+    cudaFreeHost(c->x);
+    cudaFreeHost(c->y);
+    cudaFreeHost(c->h_int);
+}
+
+/* The dynamic-parallelism rung's rule: a device launch a splitting node, all pending at once. */
+static const char *refuses_dp(const climb_case *c)
+{
+    if (c->splits > QT_DP_MAX_SPLITS)
+        return "more than 2^16 splitting nodes: a device launch each, all pending at once";
+    return NULL;
 }
 
 static const char *qt_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
@@ -707,35 +438,31 @@ static double qt_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt
     return (double)s->d[0] * (8 + 4 + 4 + 16) + nodes * 2 * sizeof(climb_qt_node);
 }
 
-static int qt_create(const climb_case_params *p, climb_case **out)
+/* The points (pinned host memory: the CPU build's copies are part of its time) and the reference tree, whose node
+ * bound sizes the buffers. */
+static int qt_init(climb_case *c)
 {
-    *out = NULL;
+    const climb_case_params *p = &c->p;
     const char *why = qt_case_refuses(&p->shape, p->type, p->opts);
     if (why) {
         fprintf(stderr, "climb: quadtree: %s\n", why);
         return -1;
     }
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c)
-        return climb_host_oom("the case");
-    c->p = *p;
     c->n = (int)p->shape.d[0];
     c->set = p->opts[OPT_POINTS].choice;
     c->prm.max_depth = (int)p->opts[OPT_MAX_DEPTH].i;
     c->prm.leaf_points = (int)p->opts[OPT_LEAF_POINTS].i;
     c->cap = (int)climb_qt_node_bound(c->n, &c->prm);
     const size_t n1 = c->n ? (size_t)c->n : 1;
-    if (CLIMB_FAILED(cudaMallocHost((void **)&c->x, n1 * 4)) || CLIMB_FAILED(cudaMallocHost((void **)&c->y, n1 * 4)) ||
-        CLIMB_FAILED(cudaMallocHost((void **)&c->h_int, 16))) {
+    if (cudaMallocHost((void **)&c->x, n1 * 4) != cudaSuccess || cudaMallocHost((void **)&c->y, n1 * 4) != cudaSuccess ||
+        cudaMallocHost((void **)&c->h_int, 16) != cudaSuccess) {
         cudaGetLastError();
-        qt_destroy(c);
-        return climb_host_oom("%d points", c->n);
+        return climb_host_oom("%d points (pinned)", c->n);
     }
     climb_qt_points(p->seed, c->set, c->x, c->y, (size_t)c->n);
     char err[200];
     if (climb_qt_build_cpu(c->n, c->x, c->y, &c->prm, &c->ref, err, sizeof err) != 0) {
         fprintf(stderr, "climb: quadtree: the reference: %s\n", err);
-        qt_destroy(c);
         return -1;
     }
     int leaves = 0, depth = 0;
@@ -744,44 +471,56 @@ static int qt_create(const climb_case_params *p, climb_case **out)
         if (nd->first_child >= 0) {
             c->moved += nd->end - nd->begin;
             c->splits++;
-        }
-        else
+        } else {
             leaves++;
+        }
         depth = nd->level > depth ? nd->level : depth;
     }
     c->depth = depth;
     snprintf(c->desc, sizeof c->desc, "%s points: %d nodes (%d leaves), depth %d; max_depth %d, leaf_points %d",
              QT_SETS[c->set], c->ref.n_nodes, leaves, depth, c->prm.max_depth, c->prm.leaf_points);
-    c->got_nodes = (climb_qt_node *)malloc((size_t)c->cap * sizeof(climb_qt_node));
-    c->got_order = (int *)malloc(n1 * 4);
-    /* the workspace: codes, sorted codes, indices, each point's node; a level's flags, ranks and quadrant counts
-     * (at most the nodes' bound); CUB's scratch for the sort of n and the scan of the bound */
     c->tmp_bytes = qt_cub_bytes(c->n, c->cap);
-    const size_t cap = (size_t)c->cap;
-    if (!c->got_nodes || !c->got_order) {
-        qt_destroy(c);
-        return climb_host_oom("the tree read back");
-    }
-    if (CLIMB_FAILED(cudaMalloc((void **)&c->d_x, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_y, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_nodes, cap * sizeof(climb_qt_node))) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_order, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_code, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_sc, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_idx, n1 * 4)) || CLIMB_FAILED(cudaMalloc((void **)&c->d_pnode, n1 * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_flag, cap * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_rank, cap * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_qcount, cap * 4)) ||
-        CLIMB_FAILED(cudaMalloc((void **)&c->d_tally, qt_tally_ints(c->n) * 4)) ||
-        CLIMB_FAILED(cudaMalloc(&c->d_tmp, c->tmp_bytes ? c->tmp_bytes : 1)) ||
-        (c->n && (CLIMB_FAILED(cudaMemcpy(c->d_x, c->x, (size_t)c->n * 4, cudaMemcpyHostToDevice)) ||
-                  CLIMB_FAILED(cudaMemcpy(c->d_y, c->y, (size_t)c->n * 4, cudaMemcpyHostToDevice))))) {
-        cudaGetLastError();
-        fprintf(stderr, "climb: out of device memory for %d points (a tree of up to %d nodes)\n", c->n, c->cap);
-        qt_destroy(c);
-        return -1;
-    }
-    *out = c;
     return 0;
 }
+
+/* The points' device copy (the host's are pinned, not declared). */
+static int qt_fill(climb_case *c)
+{
+    if (c->n && (CLIMB_FAILED(cudaMemcpy(c->d_x, c->x, (size_t)c->n * 4, cudaMemcpyHostToDevice)) ||
+                 CLIMB_FAILED(cudaMemcpy(c->d_y, c->y, (size_t)c->n * 4, cudaMemcpyHostToDevice))))
+        return -1;
+    return 0;
+}
+
+static size_t n_words(const climb_case *c) { return (c->n ? (size_t)c->n : 1) * 4; }
+static size_t cap_words(const climb_case *c) { return (size_t)c->cap * 4; }
+static size_t nodes_bytes(const climb_case *c) { return (size_t)c->cap * sizeof(climb_qt_node); }
+static size_t tally_bytes(const climb_case *c) { return qt_tally_ints(c->n) * 4; }
+static size_t tmp_bytes(const climb_case *c) { return c->tmp_bytes ? c->tmp_bytes : 1; }
+
+#define QT_DEV(name_, field_, bytes_) \
+    {.name = name_, .flags = CLIMB_BUF_DEVICE, .bytes = bytes_, .device_at = offsetof(climb_case, field_)}
+/* The nodes and the order: poisoned all ones by qt_poison (with the build's node count). The workspace: codes, sorted
+ * codes, indices, each point's node; a level's flags, ranks and quadrant counts (at most the nodes' bound); CUB's
+ * scratch for the sort of n and the scan of the bound. */
+static const climb_buffer QT_BUFFERS[] = {
+    QT_DEV("x", d_x, n_words),
+    QT_DEV("y", d_y, n_words),
+    {.name = "nodes", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = nodes_bytes,
+     .host_at = offsetof(climb_case, got_nodes), .device_at = offsetof(climb_case, d_nodes), .poison = 0xff},
+    {.name = "order", .flags = CLIMB_BUF_HOST | CLIMB_BUF_DEVICE | CLIMB_BUF_OUTPUT, .bytes = n_words,
+     .host_at = offsetof(climb_case, got_order), .device_at = offsetof(climb_case, d_order), .poison = 0xff},
+    QT_DEV("codes", d_code, n_words),
+    QT_DEV("sorted codes", d_sc, n_words),
+    QT_DEV("indices", d_idx, n_words),
+    QT_DEV("points' nodes", d_pnode, n_words),
+    QT_DEV("flags", d_flag, cap_words),
+    QT_DEV("ranks", d_rank, cap_words),
+    QT_DEV("quadrant counts", d_qcount, cap_words),
+    QT_DEV("tally", d_tally, tally_bytes),
+    QT_DEV("CUB's scratch", d_tmp, tmp_bytes),
+};
+#undef QT_DEV
 
 static const char *qt_describe(const climb_case *c) { return c->desc; }
 
@@ -794,16 +533,9 @@ static int qt_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t d
     return 0;
 }
 
-static const char *qt_refuses(const climb_case *c, int rung)
-{
-    if (rung == RUNG_DP && c->splits > QT_DP_MAX_SPLITS)
-        return "more than 2^16 splitting nodes: a device launch each, all pending at once";
-    return NULL;
-}
-
 static void qt_release(climb_case *c, int rung)
 {
-    if (rung != RUNG_DP)
+    if (!QT_RUNGS[rung].info.device_launches)
         return;
     qt_dp_space *d = &c->dp;
     void *dev[] = {d->tnodes, d->keys, d->keys_out, d->vals, d->perm, d->inv, d->counter, d->tmp};
@@ -813,11 +545,11 @@ static void qt_release(climb_case *c, int rung)
     memset(d, 0, sizeof *d);
 }
 
-/* The dynamic-parallelism rung's buffers, at the tree's node count (the recursion stops, failed, past it), and
+/* The device-launching rung's buffers, at the tree's node count (the recursion stops, failed, past it), and
  * the runtime's pool of pending launches raised to its splitting nodes. */
 static int qt_prepare(climb_case *c, int rung)
 {
-    if (rung != RUNG_DP || c->dp.tnodes)
+    if (!QT_RUNGS[rung].info.device_launches || c->dp.tnodes)
         return 0;
     qt_dp_space *d = &c->dp;
     d->cap = c->ref.n_nodes;
@@ -872,6 +604,7 @@ static int qt_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
+/* The declared outputs' poison, and the build's node count cleared: a verify before any run fails on it. */
 static int qt_poison(climb_case *c)
 {
     CLIMB_CHECK(cudaMemset(c->d_nodes, 0xff, (size_t)c->cap * sizeof(climb_qt_node)));
@@ -888,9 +621,6 @@ static int qt_verify(climb_case *c, int rung, char *msg, size_t msglen)
         snprintf(msg, msglen, "the build reported %d nodes (at most %d)", c->built, c->cap);
         return 1;
     }
-    CLIMB_CHECK(cudaMemcpy(c->got_nodes, c->d_nodes, (size_t)c->built * sizeof(climb_qt_node), cudaMemcpyDeviceToHost));
-    if (c->n)
-        CLIMB_CHECK(cudaMemcpy(c->got_order, c->d_order, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
     const climb_qt t = {c->built, c->built, c->got_nodes, c->n, c->got_order};
     const int rc = climb_qt_check(c->n, c->x, c->y, &c->prm, &t, &c->ref, msg, msglen);
     if (rc < 0)
@@ -910,14 +640,15 @@ static void qt_counts(const climb_case *c, climb_counts *out)
 
 static const char *qt_rung_note(climb_case *c, int rung)
 {
-    if (rung == RUNG_CPU || c->n == 0)
+    const qt_rung *r = &QT_RUNGS[rung];
+    if (r->on_cpu || c->n == 0)
         return NULL;
-    if (rung == RUNG_DP) {
+    if (r->info.device_launches) {
         snprintf(c->note, sizeof c->note, "%d kernels a run: the root's from the host, %d from the device",
                  c->splits ? 1 : 0, c->splits ? c->splits - 1 : 0);
         return c->note;
     }
-    if (rung == RUNG_SPLIT_SCAN)
+    if (r->one_round_trip)
         snprintf(c->note, sizeof c->note, "%d levels, one host round trip (the node count)", c->depth + 1);
     else
         snprintf(c->note, sizeof c->note, "%d levels, a host round trip each", c->levels);
@@ -975,19 +706,26 @@ extern "C" const climb_workload climb_quadtree_workload = {
     .load = NULL,
     .unload = NULL,
     .peek = NULL,
-    .create = qt_create,
+    .case_size = sizeof(climb_case),
+    .buffers = QT_BUFFERS,
+    .n_buffers = CLIMB_COUNT(QT_BUFFERS),
+    .init = qt_init,
+    .fill = qt_fill,
+    .fini = qt_fini,
+    .create = NULL,
     .describe = qt_describe,
     .reference = qt_reference,
     .ref_cost = NULL,
     .ref_cost_limit = 0,
     .case_bytes = qt_case_bytes,
     .case_refuses = qt_case_refuses,
-    .refuses = qt_refuses,
+    .refuses = NULL,
     .prepare = qt_prepare,
     .setup = NULL,
     .modifies = NULL,
     .reset = NULL,
     .run = qt_run,
+    .empty = NULL,
     .poison = qt_poison,
     .verify = qt_verify,
     .counts = qt_counts,
@@ -995,7 +733,7 @@ extern "C" const climb_workload climb_quadtree_workload = {
     .rung_note = qt_rung_note,
     .release = qt_release,
     .save = NULL,
-    .destroy = qt_destroy,
+    .destroy = NULL,
     .tuning = NULL,
     .set_tuning = NULL,
 };
