@@ -12,9 +12,9 @@
  * row lengths admit (lanes a row with long rows a block each, row blocks, COO, a JDS copy) and keeps the fastest
  * (plan.cu). See docs/spmv.md.
  *
- * Order of this file: generators, statistics, the host formats (built once per matrix, untimed: the report's
- * setup columns), kernels (one per rung, each with what it changes), launchers, cuSPARSE, the registry table,
- * the harness glue.
+ * The folder: formats.cu the generators, statistics and the host formats (built once per matrix, untimed: the
+ * report's setup columns), case.h the case, kernels.cuh the shared kernels, plan.cu the best rung's plan; this file
+ * the rungs' own kernels, launchers, cuSPARSE, the registry table and the harness glue.
  *
  * Bytes counted (the least a run must move): values and column indices once, row pointers once, x once, y once
  * (written).
@@ -41,138 +41,8 @@
 #include "../../io/text.h"
 #include "../../device/timing.h"
 #include "../../core/workload.cuh"
-#include "spmv.h"
+#include "case.h"
 #include "kernels.cuh"
-#include "plan_internal.h"
-
-/* ---------------------------------------------------------------- generators */
-
-/* The generated matrices are core's (src/io/graph.c), shared with the graph workloads. */
-extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int grid[3], char *err, size_t errlen)
-{
-    const int kind = g->matrix == CLIMB_SPMV_ELASTIC27 ? CLIMB_GEN_ELASTIC27
-                     : g->matrix == CLIMB_SPMV_FEM     ? CLIMB_GEN_FEM
-                                                       : g->matrix;
-    const climb_sparse_gen sg = {kind, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};
-    return climb_sparse_generate(&sg, m, grid, err, errlen);
-}
-
-extern "C" double climb_spmv_tolerance(int32_t len, double sum_abs, int f64)
-{
-    return 1.01 * ((double)len + 1) * ldexp(1.0, f64 ? -53 : -24) * sum_abs;
-}
-
-extern "C" void climb_spmv_row_stats(const climb_csr *m, climb_spmv_stats *s)
-{
-    memset(s, 0, sizeof *s);
-    if (m->rows == 0)
-        return;
-    double sum = 0, sq = 0;
-    for (int32_t r = 0; r < m->rows; r++) {
-        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
-        sum += l;
-        sq += (double)l * l;
-        s->max = l > s->max ? l : s->max;
-        s->empty += l == 0;
-    }
-    s->mean = sum / m->rows;
-    const double var = sq / m->rows - s->mean * s->mean;
-    s->cv = s->mean > 0 ? sqrt(var > 0 ? var : 0) / s->mean : 0;
-}
-
-/* ---------------------------------------------------------------- host formats (built once per matrix) */
-
-/* The formats the ladder converts CSR into, in host memory, before they are copied to the device. Every format
- * keeps the values in the case's type T and 32-bit column indices; padding has column -1 (and value 0). */
-typedef struct spmv_sorted {
-    int32_t *perm;        /* rows by length, longest first (ties in row order) */
-    int32_t *len;         /* the sorted rows' lengths */
-} spmv_sorted;
-
-static int sort_rows(const climb_csr *m, spmv_sorted *s)
-{
-    const int32_t rows = m->rows;
-    s->perm = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
-    s->len = (int32_t *)malloc(((size_t)rows + 1) * sizeof(int32_t));
-    int32_t maxlen = 0;
-    for (int32_t r = 0; r < rows; r++) {
-        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
-        maxlen = l > maxlen ? l : maxlen;
-    }
-    int64_t *start = (int64_t *)calloc((size_t)maxlen + 2, sizeof(int64_t));
-    if (!s->perm || !s->len || !start) {
-        free(start);
-        return -1;
-    }
-    /* counting sort, descending: start[k] = rows longer than maxlen - k ... as positions */
-    for (int32_t r = 0; r < rows; r++)
-        start[maxlen - (m->row_ptr[r + 1] - m->row_ptr[r]) + 1]++;
-    for (int32_t k = 1; k <= maxlen + 1; k++)
-        start[k] += start[k - 1];
-    for (int32_t r = 0; r < rows; r++) {
-        const int32_t l = m->row_ptr[r + 1] - m->row_ptr[r];
-        const int64_t at = start[maxlen - l]++;
-        s->perm[at] = r;
-        s->len[at] = l;
-    }
-    free(start);
-    return 0;
-}
-
-static void free_sorted(spmv_sorted *s)
-{
-    free(s->perm);
-    free(s->len);
-    memset(s, 0, sizeof *s);
-}
-
-/* The sizes the formats would take, known before building them (refuses() compares them with the CSR's). */
-typedef struct spmv_sizes {
-    int32_t ell_width;          /* the longest row */
-    int64_t ell_elems;          /* width x rows */
-    int32_t hyb_width;          /* the hybrid's ELL width (from the row-length histogram) */
-    int64_t hyb_coo;            /* nonzeros past it */
-    int64_t sell_elems;         /* JDS + ELL sections: 32 x (each section's longest row), summed */
-    int32_t sections;
-} spmv_sizes;
-
-/* Rows per JDS+ELL section: a warp, one lane per row. */
-#define SPMV_SECTION 32
-
-/* The hybrid's ELL width, as CUSP chooses it: the largest k such that at least max(4096, rows / 3) rows have k
- * or more nonzeros (so most of the ELL slots hold a nonzero); the rest of each longer row goes to COO. */
-static int32_t hyb_width(const climb_csr *m, const int64_t *at_least, int32_t maxlen)
-{
-    const int64_t need = m->rows / 3 > 4096 ? m->rows / 3 : 4096;
-    int32_t k = 0;
-    while (k < maxlen && at_least[k + 1] >= need)
-        k++;
-    return k;
-}
-
-static int compute_sizes(const climb_csr *m, const spmv_sorted *s, spmv_sizes *z)
-{
-    memset(z, 0, sizeof *z);
-    const int32_t rows = m->rows;
-    int32_t maxlen = rows ? s->len[0] : 0;
-    z->ell_width = maxlen;
-    z->ell_elems = (int64_t)maxlen * rows;
-    int64_t *at_least = (int64_t *)calloc((size_t)maxlen + 2, sizeof(int64_t));
-    if (!at_least)
-        return -1;
-    for (int32_t r = 0; r < rows; r++)
-        at_least[s->len[r]]++;
-    for (int32_t k = maxlen - 1; k >= 0; k--)
-        at_least[k] += at_least[k + 1];
-    z->hyb_width = hyb_width(m, at_least, maxlen);
-    for (int32_t r = 0; r < rows; r++)
-        z->hyb_coo += s->len[r] > z->hyb_width ? s->len[r] - z->hyb_width : 0;
-    free(at_least);
-    z->sections = (int32_t)(((int64_t)rows + SPMV_SECTION - 1) / SPMV_SECTION);
-    for (int32_t sec = 0; sec < z->sections; sec++)
-        z->sell_elems += (int64_t)SPMV_SECTION * s->len[(int64_t)sec * SPMV_SECTION];
-    return 0;
-}
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -269,291 +139,6 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_jds_ell_kernel(int rows, int 
     const long long i = sec * SPMV_SECTION + lane;
     if (i < rows)
         y[perm[i]] = s;
-}
-
-/* ---------------------------------------------------------------- the case */
-
-/* What each rung runs on: the CSR itself, or a format built from it in prepare. */
-typedef enum spmv_format {
-    FMT_CSR = 0, FMT_ELL, FMT_COO, FMT_HYB, FMT_JDS, FMT_SELL, FMT_WINDOWS, FMT_MERGE, FMT_ADAPTIVE, FMT_CUSPARSE
-} spmv_format;
-#define SPMV_N_FORMATS 10
-
-struct climb_case {
-    climb_case_params p;
-    int matrix;
-    double limit;                 /* format_limit */
-    climb_csr gen;                /* the generated matrix (empty with a file) */
-    const climb_csr *m;           /* the matrix: &gen or the file's */
-    int grid[3];
-    climb_spmv_stats st;
-    spmv_sorted sorted;
-    spmv_sizes sz;
-    size_t tsize;
-    char unfit[160];              /* why the values do not fit the type ("" when they do) */
-    double *ref, *tol;
-    void *h_y;
-    int *d_rp, *d_ci;
-    void *d_val, *d_x, *d_y;
-    /* formats, built on first use */
-    int built[SPMV_N_FORMATS];
-    climb_setup made[SPMV_N_FORMATS];
-    int *d_ell_ci;
-    void *d_ell_val;
-    int *d_coo_row;
-    int *d_hyb_ci, *d_hyb_row, *d_hyb_cci;
-    void *d_hyb_val, *d_hyb_cval;
-    int *d_perm, *d_jd_ptr, *d_jds_ci;
-    void *d_jds_val;
-    long long *d_sec_ptr;
-    int *d_sec_w, *d_sell_ci;
-    void *d_sell_val;
-    int *d_win_perm, *d_win_jd, *d_win_ci; /* the windowed JDS (climb_spmv_windows_layout) */
-    long long *d_win_off;
-    void *d_win_val;
-    spmv_merge_plan mplan;
-    climb_spmv_plan_dev plan;
-    int lanes;                    /* the sized CSR vector kernel's lanes per row */
-    cusparseHandle_t sp;
-    cusparseSpMatDescr_t sp_a;
-    cusparseDnVecDescr_t sp_x, sp_y;
-    void *sp_buf;
-    size_t sp_bytes;
-};
-
-
-/* Copies n values to a new device array in the case's type. */
-static int upload_vals(const climb_case *c, const double *v, size_t n, void **d)
-{
-    void *h = malloc((n ? n : 1) * c->tsize);
-    if (!h) {
-        climb_host_oom("%zu values", n);
-        return -1;
-    }
-    if (c->p.type == CLIMB_F64)
-        memcpy(h, v, n * sizeof(double));
-    else
-        for (size_t k = 0; k < n; k++)
-            ((float *)h)[k] = (float)v[k];
-    cudaError_t e = cudaMalloc(d, (n ? n : 1) * c->tsize);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(*d, h, n * c->tsize, cudaMemcpyHostToDevice);
-    free(h);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: spmv: could not place %zu values on the device: %s\n", n, cudaGetErrorString(e));
-        cudaGetLastError();
-        return -1;
-    }
-    return 0;
-}
-
-static int upload_ints(const void *v, size_t n, size_t each, void **d)
-{
-    cudaError_t e = cudaMalloc(d, (n ? n : 1) * each);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(*d, v, n * each, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: spmv: could not place %zu indices on the device: %s\n", n, cudaGetErrorString(e));
-        cudaGetLastError();
-        return -1;
-    }
-    return 0;
-}
-
-/* An ELL block of `width` slots for `nrows` rows (slot k of row i at k x nrows + i): row i is perm[i] (or i
- * without perm), and its slots from `skip` on... the first `width` nonzeros of each row. */
-static int build_ell_host(const climb_csr *m, int32_t width, int32_t **ci, double **v)
-{
-    const size_t n = (size_t)width * (size_t)m->rows;
-    *ci = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
-    *v = (double *)calloc(n ? n : 1, sizeof(double));
-    if (!*ci || !*v)
-        return -1;
-    for (size_t k = 0; k < n; k++)
-        (*ci)[k] = -1;
-    for (int32_t r = 0; r < m->rows; r++) {
-        const int32_t b = m->row_ptr[r], l = m->row_ptr[r + 1] - b;
-        for (int32_t k = 0; k < l && k < width; k++) {
-            (*ci)[(size_t)k * m->rows + r] = m->col_idx[b + k];
-            (*v)[(size_t)k * m->rows + r] = m->val[b + k];
-        }
-    }
-    return 0;
-}
-
-static int build_format(climb_case *c, spmv_format f)
-{
-    const climb_csr *m = c->m;
-    int rc = 0;
-    int32_t *ci = NULL, *idx = NULL, *idx2 = NULL;
-    double *v = NULL, *v2 = NULL;
-    long long *sec = NULL;
-    double bytes = 0;
-    switch (f) {
-    case FMT_ELL:
-        rc = build_ell_host(m, c->sz.ell_width, &ci, &v);
-        if (rc == 0)
-            rc = upload_ints(ci, (size_t)c->sz.ell_elems, 4, (void **)&c->d_ell_ci) ||
-                 upload_vals(c, v, (size_t)c->sz.ell_elems, &c->d_ell_val);
-        bytes = (double)c->sz.ell_elems * (4 + c->tsize);
-        break;
-    case FMT_COO:
-        idx = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
-        rc = idx ? 0 : -1;
-        for (int32_t r = 0; rc == 0 && r < m->rows; r++)
-            for (int32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j++)
-                idx[j] = r;
-        if (rc == 0)
-            rc = upload_ints(idx, (size_t)m->nnz, 4, (void **)&c->d_coo_row);
-        bytes = (double)m->nnz * 4;
-        break;
-    case FMT_HYB: {
-        const int32_t w = c->sz.hyb_width;
-        const int64_t rest = c->sz.hyb_coo;
-        rc = build_ell_host(m, w, &ci, &v);
-        idx = (int32_t *)malloc(((size_t)rest + 1) * sizeof(int32_t));
-        idx2 = (int32_t *)malloc(((size_t)rest + 1) * sizeof(int32_t));
-        v2 = (double *)malloc(((size_t)rest + 1) * sizeof(double));
-        if (rc == 0 && (!idx || !idx2 || !v2))
-            rc = -1;
-        int64_t k = 0;
-        for (int32_t r = 0; rc == 0 && r < m->rows; r++)
-            for (int32_t j = m->row_ptr[r] + w; j < m->row_ptr[r + 1]; j++, k++) {
-                idx[k] = r;
-                idx2[k] = m->col_idx[j];
-                v2[k] = m->val[j];
-            }
-        const size_t ell = (size_t)w * (size_t)m->rows;
-        if (rc == 0)
-            rc = upload_ints(ci, ell, 4, (void **)&c->d_hyb_ci) || upload_vals(c, v, ell, &c->d_hyb_val) ||
-                 upload_ints(idx, (size_t)rest, 4, (void **)&c->d_hyb_row) ||
-                 upload_ints(idx2, (size_t)rest, 4, (void **)&c->d_hyb_cci) ||
-                 upload_vals(c, v2, (size_t)rest, &c->d_hyb_cval);
-        bytes = (double)ell * (4 + c->tsize) + (double)rest * (8 + c->tsize);
-        break;
-    }
-    case FMT_JDS: {
-        const int32_t diag = m->rows ? c->sorted.len[0] : 0;
-        idx = (int32_t *)calloc((size_t)diag + 1, sizeof(int32_t));
-        ci = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
-        v = (double *)malloc(((size_t)m->nnz + 1) * sizeof(double));
-        rc = idx && ci && v ? 0 : -1;
-        /* jd_ptr[d]: nonzeros on the diagonals before d; the rows with a d-th nonzero are the first of perm */
-        int32_t longer = m->rows;
-        for (int32_t d = 0; rc == 0 && d < diag; d++) {
-            while (longer > 0 && c->sorted.len[longer - 1] <= d)
-                longer--;
-            idx[d + 1] = idx[d] + longer;
-            for (int32_t i = 0; i < longer; i++) {
-                const int32_t j = m->row_ptr[c->sorted.perm[i]] + d;
-                ci[idx[d] + i] = m->col_idx[j];
-                v[idx[d] + i] = m->val[j];
-            }
-        }
-        if (rc == 0)
-            rc = upload_ints(c->sorted.perm, (size_t)m->rows, 4, (void **)&c->d_perm) ||
-                 upload_ints(idx, (size_t)diag + 1, 4, (void **)&c->d_jd_ptr) ||
-                 upload_ints(ci, (size_t)m->nnz, 4, (void **)&c->d_jds_ci) ||
-                 upload_vals(c, v, (size_t)m->nnz, &c->d_jds_val);
-        bytes = (double)m->nnz * (4 + c->tsize) + (double)m->rows * 4 + ((double)diag + 1) * 4;
-        break;
-    }
-    case FMT_SELL: {
-        const int32_t ns = c->sz.sections;
-        const size_t n = (size_t)c->sz.sell_elems;
-        sec = (long long *)malloc(((size_t)ns + 1) * sizeof(long long));
-        idx = (int32_t *)malloc(((size_t)ns + 1) * sizeof(int32_t));
-        ci = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
-        v = (double *)calloc(n ? n : 1, sizeof(double));
-        rc = sec && idx && ci && v ? 0 : -1;
-        for (size_t k = 0; rc == 0 && k < n; k++)
-            ci[k] = -1;
-        long long at = 0;
-        for (int32_t s = 0; rc == 0 && s < ns; s++) {
-            const int32_t w = c->sorted.len[(int64_t)s * SPMV_SECTION];
-            sec[s] = at;
-            idx[s] = w;
-            for (int32_t l = 0; l < SPMV_SECTION; l++) {
-                const int64_t i = (int64_t)s * SPMV_SECTION + l;
-                if (i >= m->rows)
-                    break;
-                const int32_t r = c->sorted.perm[i], b = m->row_ptr[r], len = m->row_ptr[r + 1] - b;
-                for (int32_t k = 0; k < len; k++) {
-                    ci[at + (long long)k * SPMV_SECTION + l] = m->col_idx[b + k];
-                    v[at + (long long)k * SPMV_SECTION + l] = m->val[b + k];
-                }
-            }
-            at += (long long)w * SPMV_SECTION;
-        }
-        if (rc == 0) {
-            sec[ns] = at;
-            rc = upload_ints(c->sorted.perm, (size_t)m->rows, 4, (void **)&c->d_perm) ||
-                 upload_ints(sec, (size_t)ns + 1, sizeof(long long), (void **)&c->d_sec_ptr) ||
-                 upload_ints(idx, (size_t)ns, 4, (void **)&c->d_sec_w) ||
-                 upload_ints(ci, n, 4, (void **)&c->d_sell_ci) || upload_vals(c, v, n, &c->d_sell_val);
-        }
-        bytes = (double)n * (4 + c->tsize) + (double)m->rows * 4 + (double)ns * 12;
-        break;
-    }
-    case FMT_WINDOWS: {
-        const int W = CLIMB_SPMV_WINDOW;
-        const int64_t windows = ((int64_t)m->rows + W - 1) / W;
-        int64_t *woff = (int64_t *)malloc(((size_t)windows + 1) * sizeof(int64_t));
-        int32_t *jd = NULL;
-        idx = (int32_t *)malloc(((size_t)m->rows + 1) * sizeof(int32_t));
-        ci = (int32_t *)malloc(((size_t)m->nnz + 1) * sizeof(int32_t));
-        v = (double *)malloc(((size_t)m->nnz + 1) * sizeof(double));
-        rc = woff && idx && ci && v ? climb_spmv_windows_layout(m->row_ptr, m->rows, idx, woff, &jd) : -1;
-        /* the k-th nonzero of the row at rank i of window w: row_ptr[w W] + jd[woff[w] + k] + i */
-        for (int64_t w = 0; rc == 0 && w < windows; w++)
-            for (int64_t i = 0; i < W && w * W + i < m->rows; i++) {
-                const int32_t r = idx[w * W + i], b = m->row_ptr[r];
-                for (int32_t k = 0; k < m->row_ptr[r + 1] - b; k++) {
-                    const int64_t at = m->row_ptr[w * W] + jd[woff[w] + k] + i;
-                    ci[at] = m->col_idx[b + k];
-                    v[at] = m->val[b + k];
-                }
-            }
-        if (rc == 0)
-            rc = upload_ints(idx, (size_t)m->rows, 4, (void **)&c->d_win_perm) ||
-                 upload_ints(woff, (size_t)windows + 1, sizeof(int64_t), (void **)&c->d_win_off) ||
-                 upload_ints(jd, (size_t)woff[windows], 4, (void **)&c->d_win_jd) ||
-                 upload_ints(ci, (size_t)m->nnz, 4, (void **)&c->d_win_ci) ||
-                 upload_vals(c, v, (size_t)m->nnz, &c->d_win_val);
-        bytes = rc == 0 ? (double)m->nnz * (4 + c->tsize) + (double)m->rows * 4 + ((double)windows + 1) * 8 +
-                              (double)woff[windows] * 4
-                        : 0;
-        free(woff);
-        free(jd);
-        break;
-    }
-    case FMT_MERGE:
-    case FMT_ADAPTIVE: {
-        cudaError_t e = f == FMT_MERGE ? spmv_merge_plan_build(&c->mplan, &c->plan, SPMV_MERGE_BLOCK, SPMV_MERGE_ITEMS, 0)
-                                       : climb_spmv_plan_build(&c->plan, 0);
-        if (e != cudaSuccess) {
-            fprintf(stderr, "climb: spmv: could not build the plan: %s\n", cudaGetErrorString(e));
-            cudaGetLastError();
-            rc = -1;
-        }
-        bytes = f == FMT_MERGE ? (double)c->mplan.bytes : (double)c->plan.bytes;
-        break;
-    }
-    default:
-        break;
-    }
-    if (rc != 0 && f != FMT_MERGE && f != FMT_ADAPTIVE)
-        fprintf(stderr, "climb: spmv: could not build a format (host or device memory)\n");
-    free(ci);
-    free(v);
-    free(idx);
-    free(idx2);
-    free(v2);
-    free(sec);
-    if (rc == 0 && CLIMB_FAILED(cudaDeviceSynchronize()))
-        rc = -1;
-    c->made[f].bytes = bytes;
-    return rc;
 }
 
 /* ---------------------------------------------------------------- cuSPARSE */
@@ -983,10 +568,10 @@ static void spmv_unload(void *data)
 
 /* ---------------------------------------------------------------- harness glue */
 
-static void spmv_destroy(climb_case *c)
+static void spmv_release(climb_case *c, int rung);
+
+static void spmv_fini(climb_case *c)
 {
-    if (!c)
-        return;
     if (c->sp_a)
         cusparseDestroySpMat(c->sp_a);
     if (c->sp_x)
@@ -995,32 +580,17 @@ static void spmv_destroy(climb_case *c)
         cusparseDestroyDnVec(c->sp_y);
     if (c->sp)
         cusparseDestroy(c->sp);
-    climb_spmv_plan_free(&c->plan);
-    spmv_merge_plan_free(&c->mplan);
-    void *dev[] = {c->d_rp,     c->d_ci,     c->d_val,    c->d_x,       c->d_y,       c->d_ell_ci,   c->d_ell_val,
-                   c->d_coo_row, c->d_hyb_ci, c->d_hyb_row, c->d_hyb_cci, c->d_hyb_val, c->d_hyb_cval, c->d_perm,
-                   c->d_jd_ptr, c->d_jds_ci, c->d_jds_val, c->d_sec_ptr, c->d_sec_w,   c->d_sell_ci,  c->d_sell_val,
-                   c->d_win_perm, c->d_win_off, c->d_win_jd, c->d_win_ci, c->d_win_val, c->sp_buf};
-    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
-        if (dev[k])
-            cudaFree(dev[k]);
+    for (int r = 0; r < (int)SPMV_N_RUNGS; r++)
+        spmv_release(c, r);
     climb_csr_free(&c->gen);
-    free_sorted(&c->sorted);
-    free(c->ref);
-    free(c->tol);
-    free(c->h_y);
-    free(c);
+    spmv_free_sorted(&c->sorted);
 }
 
-static int spmv_create(const climb_case_params *p, climb_case **out)
+/* The matrix (the file's, or generated with its values as the case's type holds them, so that the reference sees
+ * what the GPU sees), its row statistics and the formats' sizes. */
+static int spmv_init(climb_case *c)
 {
-    *out = NULL;
-    climb_case *c = (climb_case *)calloc(1, sizeof *c);
-    if (!c) {
-        climb_host_oom("the case");
-        return -1;
-    }
-    c->p = *p;
+    const climb_case_params *p = &c->p;
     c->matrix = p->opts[OPT_MATRIX].choice;
     c->limit = p->opts[OPT_LIMIT].f;
     c->tsize = p->type == CLIMB_F64 ? 8 : 4;
@@ -1035,10 +605,8 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
                             p->seed};
         if (climb_spmv_generate(&g, &c->gen, c->grid, err, sizeof err) != 0) {
             fprintf(stderr, "climb: spmv: %s\n", err);
-            spmv_destroy(c);
             return -1;
         }
-        /* The values as the case's type holds them, so that the reference sees what the GPU sees. */
         if (p->type == CLIMB_F32)
             for (int32_t j = 0; j < c->gen.nnz; j++)
                 c->gen.val[j] = (float)c->gen.val[j];
@@ -1046,70 +614,54 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     }
     const climb_csr *m = c->m;
     climb_spmv_row_stats(m, &c->st);
-    if (sort_rows(m, &c->sorted) != 0 || compute_sizes(m, &c->sorted, &c->sz) != 0) {
-        climb_host_oom("the row statistics");
-        spmv_destroy(c);
-        return -1;
-    }
+    if (spmv_sort_rows(m, &c->sorted) != 0 || spmv_compute_sizes(m, &c->sorted, &c->sz) != 0)
+        return climb_host_oom("the row statistics");
     for (int32_t j = 0; j < m->nnz && p->type == CLIMB_F32; j++)
         if (!isfinite((float)m->val[j])) {
             snprintf(c->unfit, sizeof c->unfit, "the file's value %g (nonzero %d) does not fit f32", m->val[j], j);
             break;
         }
-    /* x, the reference and its tolerance */
+    return 0;
+}
+
+static double val_at(const climb_case *c, const void *v, size_t k)
+{
+    return c->p.type == CLIMB_F64 ? ((const double *)v)[k] : ((const float *)v)[k];
+}
+
+static void set_val(const climb_case *c, void *v, size_t k, double x)
+{
+    if (c->p.type == CLIMB_F64)
+        ((double *)v)[k] = x;
+    else
+        ((float *)v)[k] = (float)x;
+}
+
+/* The values and x in the case's type, the reference from them, the indices' device copies, and the best rung's
+ * view of the matrix. */
+static int spmv_fill(climb_case *c)
+{
+    const climb_csr *m = c->m;
     const size_t rows = (size_t)m->rows, cols = (size_t)m->cols;
-    double *x = (double *)malloc((cols ? cols : 1) * sizeof(double));
-    c->ref = (double *)malloc((rows ? rows : 1) * sizeof(double));
-    c->tol = (double *)malloc((rows ? rows : 1) * sizeof(double));
-    c->h_y = malloc((rows ? rows : 1) * c->tsize);
-    if (!x || !c->ref || !c->tol || !c->h_y) {
-        climb_host_oom("x and y");
-        free(x);
-        spmv_destroy(c);
-        return -1;
-    }
+    for (size_t j = 0; j < (size_t)m->nnz; j++)
+        set_val(c, c->h_val, j, m->val[j]);
     climb_rng r;
-    climb_rng_seed(&r, p->seed ^ 0x5eedf00dULL);
-    for (size_t k = 0; k < cols; k++) {
-        x[k] = climb_rng_double(&r, -1.0, 1.0);
-        if (p->type == CLIMB_F32)
-            x[k] = (float)x[k];
-    }
+    climb_rng_seed(&r, c->p.seed ^ 0x5eedf00dULL);
+    for (size_t k = 0; k < cols; k++)
+        set_val(c, c->h_x, k, climb_rng_double(&r, -1.0, 1.0));
     for (size_t i = 0; i < rows; i++) {
         double s = 0, a = 0;
         for (int32_t j = m->row_ptr[i]; j < m->row_ptr[i + 1]; j++) {
-            /* a file's values as the case's type holds them (generated ones were drawn that way already) */
-            const double a_ij = p->type == CLIMB_F32 ? (double)(float)m->val[j] : m->val[j];
-            const double t = a_ij * x[m->col_idx[j]];
+            const double t = val_at(c, c->h_val, (size_t)j) * val_at(c, c->h_x, (size_t)m->col_idx[j]);
             s += t;
             a += fabs(t);
         }
         c->ref[i] = s;
-        c->tol[i] = climb_spmv_tolerance(m->row_ptr[i + 1] - m->row_ptr[i], a, p->type == CLIMB_F64);
+        c->tol[i] = climb_spmv_tolerance(m->row_ptr[i + 1] - m->row_ptr[i], a, c->p.type == CLIMB_F64);
     }
-    cudaError_t e = cudaMalloc((void **)&c->d_rp, (rows + 1) * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_ci, ((size_t)m->nnz + 1) * 4);
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&c->d_y, (rows ? rows : 1) * c->tsize);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(c->d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(c->d_ci, m->col_idx, (size_t)m->nnz * 4, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "climb: out of device memory for a %d x %d matrix with %d nonzeros: %s\n", m->rows, m->cols,
-                m->nnz, cudaGetErrorString(e));
-        cudaGetLastError();
-        free(x);
-        spmv_destroy(c);
+    if (CLIMB_FAILED(cudaMemcpy(c->d_rp, m->row_ptr, (rows + 1) * 4, cudaMemcpyHostToDevice)) ||
+        CLIMB_FAILED(cudaMemcpy(c->d_ci, m->col_idx, (size_t)m->nnz * 4, cudaMemcpyHostToDevice)))
         return -1;
-    }
-    if (upload_vals(c, m->val, (size_t)m->nnz, &c->d_val) != 0 || upload_vals(c, x, cols, &c->d_x) != 0) {
-        free(x);
-        spmv_destroy(c);
-        return -1;
-    }
-    free(x);
     c->lanes = sized_lanes(c->st.mean);
     c->plan.rows = m->rows;
     c->plan.cols = m->cols;
@@ -1117,19 +669,41 @@ static int spmv_create(const climb_case_params *p, climb_case **out)
     c->plan.row_ptr = c->d_rp;
     c->plan.col_idx = c->d_ci;
     c->plan.val = c->d_val;
-    c->plan.sms = p->dev ? p->dev->sms : 1;
+    c->plan.sms = c->p.dev ? c->p.dev->sms : 1;
     /* The plan's kernels loaded now, untimed: the best rung's setup figure is then what a plan costs once its
      * kernels are loaded, as in a program that made one before, not the process's one-time loading (docs/spmv.md) */
-    const cudaError_t w = climb_spmv_plan_warm(p->type == CLIMB_F64, 0);
+    const cudaError_t w = climb_spmv_plan_warm(c->p.type == CLIMB_F64, 0);
     if (w != cudaSuccess) {
         fprintf(stderr, "climb: spmv: could not load the plan's kernels: %s\n", cudaGetErrorString(w));
         cudaGetLastError();
-        spmv_destroy(c);
         return -1;
     }
-    *out = c;
     return 0;
 }
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+static size_t rp_bytes(const climb_case *c) { return ((size_t)c->m->rows + 1) * 4; }
+static size_t ci_bytes(const climb_case *c) { return ((size_t)c->m->nnz + 1) * 4; }
+static size_t val_bytes(const climb_case *c) { return at_least_1((size_t)c->m->nnz) * c->tsize; }
+static size_t x_bytes(const climb_case *c) { return at_least_1((size_t)c->m->cols) * c->tsize; }
+static size_t y_bytes(const climb_case *c) { return at_least_1((size_t)c->m->rows) * c->tsize; }
+static size_t ref_bytes(const climb_case *c) { return at_least_1((size_t)c->m->rows) * sizeof(double); }
+
+#define SPMV_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
+/* y's poison is all ones: NaN in f32 and f64. */
+static const climb_buffer SPMV_BUFFERS[] = {
+    {.name = "row pointers", .flags = CLIMB_BUF_DEVICE, .bytes = rp_bytes, .device_at = offsetof(climb_case, d_rp)},
+    {.name = "column indices", .flags = CLIMB_BUF_DEVICE, .bytes = ci_bytes, .device_at = offsetof(climb_case, d_ci)},
+    {.name = "values", .flags = SPMV_IO | CLIMB_BUF_INPUT, .bytes = val_bytes, .host_at = offsetof(climb_case, h_val),
+     .device_at = offsetof(climb_case, d_val)},
+    {.name = "x", .flags = SPMV_IO | CLIMB_BUF_INPUT, .bytes = x_bytes, .host_at = offsetof(climb_case, h_x),
+     .device_at = offsetof(climb_case, d_x)},
+    {.name = "y", .flags = SPMV_IO | CLIMB_BUF_OUTPUT, .bytes = y_bytes, .host_at = offsetof(climb_case, h_y),
+     .device_at = offsetof(climb_case, d_y), .poison = 0xFF},
+    {.name = "reference", .flags = CLIMB_BUF_HOST, .bytes = ref_bytes, .host_at = offsetof(climb_case, ref)},
+    {.name = "tolerances", .flags = CLIMB_BUF_HOST, .bytes = ref_bytes, .host_at = offsetof(climb_case, tol)},
+};
+#undef SPMV_IO
 
 static const char *spmv_describe(const climb_case *c)
 {
@@ -1204,7 +778,7 @@ static int spmv_prepare(climb_case *c, int rung)
     }
     if (r->format == FMT_CSR || c->built[r->format])
         return 0;
-    if (build_format(c, r->format) != 0)
+    if (spmv_build_format(c, r->format) != 0)
         return -1;
     c->built[r->format] = 1;
     return 0;
@@ -1221,6 +795,8 @@ static int spmv_prepare(climb_case *c, int rung)
  * setup figures in c->made stay for the report). */
 static void spmv_release(climb_case *c, int rung)
 {
+    if (!c->m)
+        return; /* init failed before the matrix */
     const spmv_format f = SPMV_RUNGS[rung].format;
     switch (f) {
     case FMT_ELL: SPMV_FREE_DEV(c->d_ell_ci); SPMV_FREE_DEV(c->d_ell_val); break;
@@ -1266,38 +842,14 @@ static int spmv_run(climb_case *c, int rung, cudaStream_t s)
     return 0;
 }
 
-/* All ones: NaN in f32 and f64. */
-static int spmv_poison(climb_case *c)
-{
-    CLIMB_CHECK(cudaMemset(c->d_y, 0xFF, ((size_t)c->m->rows ? (size_t)c->m->rows : 1) * c->tsize));
-    return 0;
-}
-
 static int spmv_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     (void)rung;
-    const size_t rows = (size_t)c->m->rows;
-    CLIMB_CHECK(cudaMemcpy(c->h_y, c->d_y, rows * c->tsize, cudaMemcpyDeviceToHost));
-    size_t bad = 0;
-    msg[0] = '\0';
-    for (size_t i = 0; i < rows; i++) {
-        const double got = c->p.type == CLIMB_F64 ? ((const double *)c->h_y)[i] : ((const float *)c->h_y)[i];
-        const double err = fabs(got - c->ref[i]);
-        if (!(err <= c->tol[i])) {
-            if (bad < 4) {
-                const size_t used = strlen(msg);
-                snprintf(msg + used, msglen - used, "%sy[%zu] = %.9g, expected %.9g (tolerance %.3g)",
-                         used ? "; " : "", i, got, c->ref[i], c->tol[i]);
-            }
-            bad++;
-        }
-    }
-    if (bad) {
-        const size_t used = strlen(msg);
-        snprintf(msg + used, msglen - used, " (%zu wrong of %zu rows)", bad, rows);
-        return 1;
-    }
-    return 0;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (size_t i = 0; i < (size_t)c->m->rows; i++)
+        climb_compare_close(&k, val_at(c, c->h_y, i), c->ref[i], c->tol[i], "y[%zu]", i);
+    return climb_compare_end(&k);
 }
 
 static void spmv_counts(const climb_case *c, climb_counts *out)
@@ -1377,7 +929,12 @@ extern "C" const climb_workload climb_spmv_workload = {
     .load = spmv_load,
     .unload = spmv_unload,
     .peek = spmv_peek,
-    .create = spmv_create,
+    .case_size = sizeof(climb_case),
+    .buffers = SPMV_BUFFERS,
+    .n_buffers = CLIMB_COUNT(SPMV_BUFFERS),
+    .init = spmv_init,
+    .fill = spmv_fill,
+    .fini = spmv_fini,
     .describe = spmv_describe,
     .reference = spmv_reference,
     .ref_cost = NULL,
@@ -1388,12 +945,10 @@ extern "C" const climb_workload climb_spmv_workload = {
     .modifies = NULL,
     .reset = NULL,
     .run = spmv_run,
-    .poison = spmv_poison,
     .verify = spmv_verify,
     .counts = spmv_counts,
     .rung_note = spmv_rung_note,
     .release = spmv_release,
-    .destroy = spmv_destroy,
     .tuning = NULL,
     .set_tuning = NULL,
 };
