@@ -132,6 +132,15 @@ static void test_compare(void)
                "%s", msg);
     climb_compare_begin(&k, msg, sizeof msg);
     EXPECT(climb_compare_end(&k) == 0 && msg[0] == '\0');
+    /* long mismatches in a short message: the count still ends it */
+    char shortmsg[200];
+    climb_compare_begin(&k, shortmsg, sizeof shortmsg);
+    for (int i = 0; i < 20000; i++)
+        climb_compare_close(&k, NAN, -1.0 / 3, 1e-7, "y[%d] of a label long enough to fill the message", i);
+    EXPECT(climb_compare_end(&k) == 1);
+    EXPECT_MSG(strstr(shortmsg, "y[0] of a") && strstr(shortmsg, "(20000 of 20000 elements wrong)") &&
+                   strlen(shortmsg) < sizeof shortmsg,
+               "%s", shortmsg);
     char tiny[10];
     climb_compare_begin(&k, tiny, sizeof tiny);
     climb_compare_exact(&k, 1, 2, "a very long label %s", "indeed");

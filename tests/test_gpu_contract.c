@@ -245,7 +245,7 @@ static void test_references(void)
             /* The vendor's output is spot-checked before it is adopted: poisoned output fails. */
             if (cases[i].m == CLIMB_REF_VENDOR) {
                 char desc[300];
-                EXPECT(climb_case_poison(w, oc.c) == 0 && w->reference(oc.c, CLIMB_REF_VENDOR, desc, sizeof desc) == 1);
+                EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_reference(w, oc.c, CLIMB_REF_VENDOR, desc, sizeof desc) == 1);
                 EXPECT(strstr(desc, "the vendor's y[") != NULL);
             }
             climb_case_close(w, &oc);

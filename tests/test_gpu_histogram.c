@@ -59,7 +59,7 @@ static void test_poisoned(void)
 {
     climb_opt_plan p;
     plan(&p, "256", "bytes", "text");
-    test_poison_best(w, &dev, &p, (climb_case_key){CLIMB_U8, CLIMB_SHAPE1(100001), 0}, 9, "wrong of 256 bins");
+    test_poison_best(w, &dev, &p, (climb_case_key){CLIMB_U8, CLIMB_SHAPE1(100001), 0}, 9, "of 256 elements wrong");
     climb_opt_plan_free(&p, NULL);
 }
 

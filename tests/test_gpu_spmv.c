@@ -163,7 +163,7 @@ static void test_poisoned(void)
     EXPECT(climb_case_open(w, &o, &p, &key, 0, &dev, 0, &oc) == 0);
     const int best = climb_best_rung(w);
     char msg[600];
-    EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "of 20000 wrong"));
+    EXPECT(climb_case_poison(w, oc.c) == 0 && climb_case_verify(w, oc.c, best, msg, sizeof msg) == 1 && strstr(msg, "of 20000 elements wrong"));
     EXPECT(climb_case_prepare(w, oc.c, best) == 0 && climb_case_run(w, oc.c, best, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
     EXPECT_MSG(climb_case_verify(w, oc.c, best, msg, sizeof msg) == 0, "%s", msg);
     climb_case_close(w, &oc);

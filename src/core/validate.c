@@ -5,22 +5,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The room a message keeps at its end for finish's count ("; and N more (N of M elements wrong)"), where it is
+ * long enough to: a mismatch that would crowd the count out is left out (only the first may be cut short). */
+#define TAIL_ROOM 72
+
 static void append(char *msg, size_t msglen, size_t *used, const char *item)
 {
-    if (!msg || *used + 1 >= msglen)
+    const size_t room = msglen > 2 * TAIL_ROOM ? msglen - TAIL_ROOM : msglen;
+    if (!msg || *used + 1 >= room)
         return;
     if (*used > 0) {
-        int k = snprintf(msg + *used, msglen - *used, "; ");
-        if (k > 0)
-            *used += (size_t)k;
-        if (*used + 1 >= msglen)
+        if (*used + 2 + strlen(item) >= room)
             return;
+        *used += (size_t)snprintf(msg + *used, room - *used, "; ");
     }
-    int k = snprintf(msg + *used, msglen - *used, "%s", item);
+    int k = snprintf(msg + *used, room - *used, "%s", item);
     if (k > 0)
         *used += (size_t)k;
-    if (*used >= msglen)
-        *used = msglen - 1;
+    if (*used >= room)
+        *used = room - 1;
 }
 
 static void finish(char *msg, size_t msglen, size_t used, size_t bad, size_t n)
