@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "io/pgm.h"
-#include "workloads/conv.h"
+#include "workloads/conv/conv.h"
 #include "fuzz.h"
 #include "testing.h"
 

@@ -12,7 +12,7 @@
 #include "device/timing.h"
 #include "core/validate.h"
 #include "core/workload.h"
-#include "workloads/histogram.h"
+#include "workloads/histogram/histogram.h"
 #include "testing.h"
 
 static void test_rng(void)

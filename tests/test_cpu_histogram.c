@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/histogram.h"
+#include "workloads/histogram/histogram.h"
 #include "testing.h"
 
 static void test_maps(void)

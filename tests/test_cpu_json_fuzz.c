@@ -13,7 +13,7 @@
 #include "io/json.h"
 #include "base/rng.h"
 #include "core/wisdom.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "fuzz.h"
 #include "testing.h"
 

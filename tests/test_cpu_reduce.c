@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "testing.h"
 
 static void test_reference_i32(void)

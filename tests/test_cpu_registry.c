@@ -8,7 +8,7 @@
 #include "core/harness.h"
 #include "core/workload.h"
 #include "workloads/affine.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "workloads/transpose.h"
 #include "testing.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/report.h"
 #include "workloads/affine.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "testing.h"
 
 static climb_row *add(climb_report *r, const climb_workload *w, int rung, climb_dtype t, climb_shape shape,

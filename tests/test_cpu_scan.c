@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/scan.h"
+#include "workloads/scan/scan.h"
 #include "testing.h"
 
 static void test_small(void)

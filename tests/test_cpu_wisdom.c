@@ -10,7 +10,7 @@
 #include "io/json.h"
 #include "base/build_info.h"
 #include "core/wisdom.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "workloads/transpose.h"
 #include "testing.h"
 

@@ -8,7 +8,7 @@
 
 #include "climb.h"
 #include "base/rng.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "testing.h"
 
 static const size_t SIZES[] = {0, 1, 3, 4, 5, 255, 1000, 4097, 65537, ((size_t)1 << 20) + 3, ((size_t)1 << 24) + 1};

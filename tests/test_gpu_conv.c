@@ -13,7 +13,7 @@
 #include "base/rng.h"
 #include "device/device.h"
 #include "io/pgm.h"
-#include "workloads/conv.h"
+#include "workloads/conv/conv.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -10,7 +10,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/histogram.h"
+#include "workloads/histogram/histogram.h"
 #include "test_plan.h"
 #include "testing.h"
 

@@ -7,7 +7,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/reduce.h"
+#include "workloads/reduce/reduce.h"
 #include "testing.h"
 
 int main(void)

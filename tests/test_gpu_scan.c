@@ -11,7 +11,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/scan.h"
+#include "workloads/scan/scan.h"
 #include "testing.h"
 
 static const climb_workload *w = &climb_scan_workload;

@@ -18,7 +18,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
     { tail -20 "$tmp/configure.log"; fail "configure with CLIMB_RDC_WORKLOADS=reduce"; }
 "$cmake" --build "$tmp/b" -j "$jobs" >"$tmp/build.log" 2>&1 || { tail -30 "$tmp/build.log"; fail "the RDC build"; }
 # reduce went through the RDC path: its own object library and device link
-ls "$tmp/b"/CMakeFiles/climb_rdc_objects.dir/src/workloads/reduce.cu.o >/dev/null 2>&1 ||
+ls "$tmp/b"/CMakeFiles/climb_rdc_objects.dir/src/workloads/reduce/reduce.cu.o >/dev/null 2>&1 ||
     fail "reduce was not compiled as relocatable device code"
 ls "$tmp/b"/climb_rdc_objects_dlink*.o >/dev/null 2>&1 || fail "no device link of the RDC objects"
 ls "$tmp/b"/CMakeFiles/climb_rdc_objects.dir/src/workloads/bezier/launch.rdc.cu.o >/dev/null 2>&1 ||

@@ -110,7 +110,7 @@ extern "C" cudaError_t climb_launch_read_pass(const void *buf, size_t bytes, uns
     cudaError_t e = climb_current_sms(&sms);
     if (e != cudaSuccess)
         return e;
-    /* 512 threads x 4 blocks per SM: the shape that read fastest on an H200 (see src/workloads/reduce.cu). */
+    /* 512 threads x 4 blocks per SM: the shape that read fastest on an H200 (see src/workloads/reduce/kernels.cuh). */
     ceiling_read_kernel<<<sms * 4, 512, 0, s>>>((const uint4 *)buf, nvec, sink);
     return cudaGetLastError();
 }

@@ -4,7 +4,7 @@
 
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/conv.h"
+#include "../workloads/conv/conv.h"
 
 climb_status climb_conv2d_f32(climb_handle h, size_t rows, size_t cols, const float *d_in, size_t ld_in,
                               const float *mask, int radius, float *d_out, size_t ld_out)

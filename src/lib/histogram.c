@@ -1,7 +1,7 @@
 /* The C API of the histogram: climb_histogram_u8 over the rung marked best. */
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/histogram.h"
+#include "../workloads/histogram/histogram.h"
 
 climb_status climb_histogram_u8(climb_handle h, const uint8_t *d_in, size_t n, unsigned bins, uint32_t *d_counts)
 {

@@ -1,7 +1,7 @@
 /* The C API of the reduction: climb_reduce_sum_i32 and climb_reduce_sum_f32 over the rung marked best. */
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/reduce.h"
+#include "../workloads/reduce/reduce.h"
 
 static climb_status reduce_sum(climb_handle h, climb_dtype t, const void *d_in, size_t n, void *d_out)
 {

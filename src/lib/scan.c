@@ -1,7 +1,7 @@
 /* The C API of the prefix sum: climb_scan_{inclusive,exclusive}_{i32,f32} over the rung marked best. */
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/scan.h"
+#include "../workloads/scan/scan.h"
 
 static climb_status scan(climb_handle h, climb_dtype t, int exclusive, const void *d_in, size_t n, void *d_out)
 {

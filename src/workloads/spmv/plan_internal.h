@@ -15,6 +15,8 @@ typedef struct spmv_merge_plan {
     size_t bytes;
 } spmv_merge_plan;
 
+/* The rows whose flag is set, in order, as a new device list of exactly *n entries (NULL when none). Synchronises s. */
+cudaError_t spmv_flagged_rows(int rows, const unsigned char *flags, int **list, int *n, cudaStream_t s);
 void spmv_merge_plan_free(spmv_merge_plan *p);
 /* The row blocks of matrix m for `block` threads x `items` merge items (synchronises s). */
 cudaError_t spmv_merge_plan_build(spmv_merge_plan *p, const climb_spmv_plan_dev *m, int block, int items,

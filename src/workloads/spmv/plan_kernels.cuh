@@ -4,6 +4,9 @@
 #ifndef CLIMB_WORKLOADS_SPMV_PLAN_KERNELS_CUH
 #define CLIMB_WORKLOADS_SPMV_PLAN_KERNELS_CUH
 
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+
 #include "kernels.cuh"
 
 /* 1 where row r starts a row block of merge_blocks: its rows + nonzeros cross a multiple of the budget, or it or the
@@ -18,7 +21,7 @@ __host__ __device__ static inline int block_flag(const int32_t *rp, int r, int b
 
 /* The adaptive plan's JDS, built on the device: row lengths and ids, sorted (longest first) by CUB; the count of
  * rows reaching each diagonal; the nonzeros scattered diagonal by diagonal. */
-__global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *len, int *ids)
+static __global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *len, int *ids)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (r < rows) {
@@ -27,7 +30,7 @@ __global__ void spmv_lengths_kernel(int rows, const int *__restrict__ rp, int *l
     }
 }
 
-__global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ sorted_len, int *count)
+static __global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ sorted_len, int *count)
 {
     const int i = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (i >= rows)
@@ -38,7 +41,7 @@ __global__ void spmv_diagonal_counts_kernel(int rows, const int *__restrict__ so
 }
 
 template <typename T>
-__global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, const int *__restrict__ sorted_len,
+static __global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, const int *__restrict__ sorted_len,
                                         const int *__restrict__ jd_ptr, const int *__restrict__ rp,
                                         const int *__restrict__ ci, const T *__restrict__ val, int *jci, T *jval)
 {
@@ -55,7 +58,7 @@ __global__ void spmv_jds_scatter_kernel(int rows, const int *__restrict__ perm, 
 /* The windowed JDS's build (climb_spmv_windows_layout is its host twin), a block a window. First each window's
  * rows sorted by length, longest first, ties in row order (CUB's block radix sort is stable, on the bits the window's
  * longest row needs), and the window's count of diagonal starts (its longest row + 1) for the scan into woff. */
-__global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(int rows, const int *__restrict__ rp,
+static __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(int rows, const int *__restrict__ rp,
                                                                               int *perm, int *slen, long long *count,
                                                                               unsigned *longest)
 {
@@ -85,7 +88,7 @@ __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_sort_kernel(in
 }
 
 /* The windows' diagonal starts at a stride: window w's d-th at w x stride + d, and past its longest row its end. */
-__global__ void spmv_windows_pad_kernel(long long windows, int stride, const long long *__restrict__ woff,
+static __global__ void spmv_windows_pad_kernel(long long windows, int stride, const long long *__restrict__ woff,
                                         const int *__restrict__ wjd, int *wpad)
 {
     const long long k = (long long)blockIdx.x * SPMV_BLOCK + threadIdx.x;
@@ -100,7 +103,7 @@ __global__ void spmv_windows_pad_kernel(long long windows, int stride, const lon
  * (a search of the sorted lengths) and P the lengths' prefix sums, m d + P[n] - P[m]; and its nonzeros scattered,
  * each row's k-th to row_ptr[first row] + jd[k] + its rank. */
 template <typename T>
-__global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_scatter_kernel(
+static __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_scatter_kernel(
     int rows, const int *__restrict__ rp, const int *__restrict__ ci, const T *__restrict__ val,
     const int *__restrict__ perm, const int *__restrict__ slen, const long long *__restrict__ woff, int *wjd, int *jci,
     T *jval)
@@ -145,7 +148,7 @@ __global__ void __launch_bounds__(CLIMB_SPMV_WINDOW) spmv_windows_scatter_kernel
 }
 
 /* The rows of more than lo and at most hi nonzeros. */
-__global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int lo, int hi, unsigned char *flags)
+static __global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int lo, int hi, unsigned char *flags)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (r < rows) {
@@ -155,7 +158,7 @@ __global__ void spmv_long_flags_kernel(int rows, const int *__restrict__ rp, int
 }
 
 /* merge_blocks' build: which rows start a block (block_flag), compacted into the list of starting rows. */
-__global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
+static __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budget, unsigned char *flags)
 {
     const int r = (int)(blockIdx.x * SPMV_BLOCK + threadIdx.x);
     if (r < rows)
@@ -163,7 +166,7 @@ __global__ void spmv_flags_kernel(int rows, const int *__restrict__ rp, int budg
 }
 
 /* The plan keeps each block's first row and its first nonzero, and one more pair past the last block. */
-__global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, const int *__restrict__ rp, int2 *pairs)
+static __global__ void spmv_pair_blocks_kernel(const int *rows_of, int n, int rows, const int *__restrict__ rp, int2 *pairs)
 {
     for (int b = (int)(blockIdx.x * blockDim.x + threadIdx.x); b <= n; b += (int)(gridDim.x * blockDim.x)) {
         const int r = b < n ? rows_of[b] : rows;

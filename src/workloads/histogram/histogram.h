@@ -1,4 +1,4 @@
-/* Byte histogram: the parts of src/workloads/histogram.cu that the library face and the tests use. */
+/* Byte histogram: the parts of src/workloads/histogram/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_HISTOGRAM_H
 #define CLIMB_WORKLOADS_HISTOGRAM_H
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

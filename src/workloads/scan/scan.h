@@ -1,4 +1,4 @@
-/* Prefix scan (sum): the parts of src/workloads/scan.cu that the library face and the tests use. */
+/* Prefix scan (sum): the parts of src/workloads/scan/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_SCAN_H
 #define CLIMB_WORKLOADS_SCAN_H
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* Parallel reduction (sum): the parts of src/workloads/reduce.cu that the library face and the tests use. */
+/* Parallel reduction (sum): the parts of src/workloads/reduce/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_REDUCE_H
 #define CLIMB_WORKLOADS_REDUCE_H
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

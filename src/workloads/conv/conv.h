@@ -1,11 +1,11 @@
-/* 1-D and 2-D convolution: the parts of src/workloads/conv.cu that the library face and the tests use. */
+/* 1-D and 2-D convolution: the parts of src/workloads/conv/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_CONV_H
 #define CLIMB_WORKLOADS_CONV_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
