@@ -444,11 +444,34 @@ static void handle_calls(climb_handle h)
     EXPECT(climb_set_stream(h, NULL) == CLIMB_STATUS_SUCCESS);
 }
 
+/* A call's tuning key by option name: the values land at the options' places in the workload's table, parsed as
+ * their kinds; a name the workload lacks, a value that does not parse, fail (never a key set at the wrong place). */
+static void test_api_key(void)
+{
+    const climb_workload *w = climb_find_workload("sgemm");
+    climb_api_key k;
+    EXPECT(w && climb_api_key_make(&k, w, (climb_shape)CLIMB_SHAPE3(5, 6, 7), CLIMB_F32, "form", "tn", NULL) == 0);
+    const int form = climb_opt_find(w->options, w->n_options, "form");
+    EXPECT(form >= 0 && k.key.opts == k.opts && k.opts[form].choice == 1 && strcmp(k.opts[form].text, "tn") == 0);
+    for (int i = 0; i < w->n_options; i++)
+        EXPECT(i == form || !k.opts[i].text);
+    EXPECT(k.key.shape.d[2] == 7 && k.key.type == CLIMB_F32);
+    EXPECT(climb_api_key_make(&k, w, (climb_shape)CLIMB_SHAPE3(5, 6, 7), CLIMB_F32, "shape", "tn", NULL) == -1);
+    EXPECT(climb_api_key_make(&k, w, (climb_shape)CLIMB_SHAPE3(5, 6, 7), CLIMB_F32, "form", "nx", NULL) == -1);
+    w = climb_find_workload("conv");
+    EXPECT(w && climb_api_key_make(&k, w, (climb_shape)CLIMB_SHAPE2(9, 9), CLIMB_F32, "radius", "3", "dims", "2",
+                                   NULL) == 0);
+    const int radius = climb_opt_find(w->options, w->n_options, "radius");
+    EXPECT(radius >= 0 && k.opts[radius].i == 3);
+    EXPECT(climb_api_key_make(&k, w, (climb_shape)CLIMB_SHAPE2(9, 9), CLIMB_F32, "radius", "three", NULL) == -1);
+}
+
 int main(void)
 {
     /* No wisdom file of the machine's: the defaults, whatever is there. */
     setenv("CLIMB_WISDOM", "/nonexistent/climb-test/wisdom.json", 1);
     memset(arena, 0xA5, sizeof arena);
+    test_api_key();
     climb_shim_set_mode(CLIMB_SHIM_OFFLINE);
     climb_shim_fake_device((const void *)DEV_BASE, DEV_BYTES);
     climb_shim_fake_device(arena, sizeof arena);

@@ -1,4 +1,5 @@
 /* The C API of Bezier tessellation: climb_bezier_tessellate over the rung marked best (a scan and a flat launch). */
+#include <stdio.h>
 #include <string.h>
 
 #include "handle.h"
@@ -26,13 +27,14 @@ climb_status climb_bezier_tessellate(climb_handle h, size_t n, const climb_bezie
     if (!climb_device_reachable(d_curves, 4) || !climb_device_reachable(d_counts, 4) ||
         !climb_device_reachable(d_offsets, 4) || !climb_device_reachable(d_points, 8))
         return CLIMB_STATUS_INVALID_VALUE;
-    climb_opt_value opts[2];
-    memset(opts, 0, sizeof opts);
-    opts[0].text = (char *)"uniform";
-    opts[1].i = max_points;
-    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_F32, opts};
+    char mp[16];
+    snprintf(mp, sizeof mp, "%d", max_points);
+    climb_api_key key;
+    if (climb_api_key_make(&key, &climb_bezier_workload, (climb_shape)CLIMB_SHAPE1(n), CLIMB_F32, "curves", "uniform",
+                           "max_points", mp, NULL) != 0)
+        return CLIMB_STATUS_INTERNAL_ERROR;
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_bezier_workload, &key, &call);
+    climb_status st = climb_call_begin(h, &climb_bezier_workload, &key.key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
     void *ws = NULL;

@@ -8,6 +8,7 @@
  * is kept until climb_destroy, because a graph captured earlier may still use it. */
 #include "handle.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,6 +340,32 @@ int climb_device_reachable(const void *p, size_t align)
     }
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ||
            (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
+}
+
+int climb_api_key_make(climb_api_key *k, const climb_workload *w, climb_shape shape, climb_dtype t, ...)
+{
+    memset(k, 0, sizeof *k);
+    k->key.shape = shape;
+    k->key.type = t;
+    k->key.opts = w->n_options ? k->opts : NULL;
+    if (w->n_options > CLIMB_API_MAX_OPTIONS)
+        return -1;
+    int rc = 0;
+    va_list ap;
+    va_start(ap, t);
+    for (const char *name = va_arg(ap, const char *); name && rc == 0; name = va_arg(ap, const char *)) {
+        const char *text = va_arg(ap, const char *);
+        const int i = climb_opt_find(w->options, w->n_options, name);
+        char err[200];
+        if (i < 0 || !text || climb_opt_parse(&w->options[i], text, &k->opts[i], err, sizeof err) != 0) {
+            rc = -1;
+            break;
+        }
+        free(k->opts[i].text); /* the parse's copy: the caller's text stands instead */
+        k->opts[i].text = (char *)text;
+    }
+    va_end(ap);
+    return rc;
 }
 
 climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c)

@@ -22,17 +22,14 @@ climb_status climb_conv2d_f32(climb_handle h, size_t rows, size_t cols, const fl
     if (!climb_device_reachable(d_in, sizeof(float)) || !climb_device_reachable(d_out, sizeof(float)))
         return CLIMB_STATUS_INVALID_VALUE;
     /* The tuning class: radius and dims, as the workload's options key it. */
-    climb_opt_value opts[4];
-    memset(opts, 0, sizeof opts);
     char r[16];
     snprintf(r, sizeof r, "%d", radius);
-    opts[0].text = r;
-    opts[0].i = radius;
-    opts[1].text = (char *)"2";
-    opts[1].i = 2;
-    climb_tuning_key key = {CLIMB_SHAPE2(rows, cols), CLIMB_F32, opts};
+    climb_api_key key;
+    if (climb_api_key_make(&key, &climb_conv_workload, (climb_shape)CLIMB_SHAPE2(rows, cols), CLIMB_F32, "radius", r,
+                           "dims", "2", NULL) != 0)
+        return CLIMB_STATUS_INTERNAL_ERROR;
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_conv_workload, &key, &call);
+    climb_status st = climb_call_begin(h, &climb_conv_workload, &key.key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
     climb_conv_tuning tn;

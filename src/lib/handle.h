@@ -42,6 +42,20 @@ typedef struct climb_call {
     int prev_device, switched;
 } climb_call;
 
+/* The most options a workload may declare for a C API call's key to hold them. */
+#define CLIMB_API_MAX_OPTIONS 8
+/* A C API call's tuning key: the case's shape and type, and the option values that key the tuning, set by name
+ * through the workload's own option table (never by position; the others stay unset, as they key nothing). */
+typedef struct climb_api_key {
+    climb_opt_value opts[CLIMB_API_MAX_OPTIONS];
+    climb_tuning_key key;
+} climb_api_key;
+/* Fills *k for workload w: shape and type, then each ("name", "value") pair up to a NULL name, the value parsed as
+ * the option's kind (its text must outlive the call). 0; -1 when w declares more options than a key holds, a name
+ * is not one of w's options or a value does not parse: a renamed option fails the call (the caller returns
+ * CLIMB_STATUS_INTERNAL_ERROR) and the API tests, and never keys the tuning wrongly. */
+int climb_api_key_make(climb_api_key *k, const climb_workload *w, climb_shape shape, climb_dtype t, ...);
+
 /* Starts a call of workload w on case `key` (shape and type): makes the handle's device current, resolves the
  * tuned values (wisdom, else the defaults for the case). CLIMB_STATUS_SUCCESS, or the status to return. */
 climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c);

@@ -34,13 +34,12 @@ climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation
         return CLIMB_STATUS_INVALID_VALUE;
     /* the tuning class: the form, as the workload's option keys it (alpha, beta and pad do not) */
     static const char *const forms[2][2] = {{"nn", "nt"}, {"tn", "tt"}};
-    climb_opt_value opts[4];
-    memset(opts, 0, sizeof opts);
-    opts[3].text = (char *)forms[transa == CLIMB_OP_T][transb == CLIMB_OP_T];
-    opts[3].choice = (transa == CLIMB_OP_T) + 2 * (transb == CLIMB_OP_T);
-    climb_tuning_key key = {CLIMB_SHAPE3(m, n, k), CLIMB_F32, opts};
+    climb_api_key key;
+    if (climb_api_key_make(&key, &climb_sgemm_workload, (climb_shape)CLIMB_SHAPE3(m, n, k), CLIMB_F32, "form",
+                           forms[transa == CLIMB_OP_T][transb == CLIMB_OP_T], NULL) != 0)
+        return CLIMB_STATUS_INTERNAL_ERROR;
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_sgemm_workload, &key, &call);
+    climb_status st = climb_call_begin(h, &climb_sgemm_workload, &key.key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
     const int ta = transa == CLIMB_OP_T, tb = transb == CLIMB_OP_T;

@@ -17,14 +17,12 @@ static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, siz
     if (!climb_device_reachable(d_keys, 4) || (pairs && !climb_device_reachable(d_vals, 4)))
         return CLIMB_STATUS_INVALID_VALUE;
     /* the tuning class: keys alone or pairs, as the workload's `what` option keys it */
-    climb_opt_value opts[2];
-    memset(opts, 0, sizeof opts);
-    opts[0].text = (char *)(pairs ? "pairs" : "keys");
-    opts[0].choice = pairs;
-    opts[1].text = (char *)"uniform";
-    climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_U32, opts};
+    climb_api_key key;
+    if (climb_api_key_make(&key, &climb_sort_workload, (climb_shape)CLIMB_SHAPE1(n), CLIMB_U32, "what",
+                           pairs ? "pairs" : "keys", "dist", "uniform", NULL) != 0)
+        return CLIMB_STATUS_INTERNAL_ERROR;
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_sort_workload, &key, &call);
+    climb_status st = climb_call_begin(h, &climb_sort_workload, &key.key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
     climb_sort_tuning tn;
