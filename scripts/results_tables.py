@@ -4,7 +4,7 @@
 Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end -->':
   README.md               results:overview  every workload, every GPU: the best rung against vendor, bound, roofline
   docs/results.md         results:summary   every workload, every GPU: each rung's time, rate and ratio to the vendor
-  docs/<workload>.md      results:ladder    the ladder on the case the seeds published figures for (their figures
+  docs/<workload>.md      results:ladder    the ladder on the case the texts published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
 and draws every sweep a workload declares (its registry entry's "sweeps") as docs/img/<workload>-<sweep>-<gpu>.svg,
@@ -28,12 +28,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def load(root, name):
-    """{(gpu, workload): report} for every results/<gpu>/<workload>/<name> of format 2."""
+    """{(gpu, workload): report} for every results/<gpu>/<workload>/<name> of format 2 or 3."""
     out = {}
     for path in sorted(glob.glob(os.path.join(root, "results", "*", "*", name))):
         with open(path) as f:
             r = json.load(f)
-        if r.get("format") != 2:
+        if r.get("format") not in (2, 3):
             continue
         parts = path.split(os.sep)
         out[(parts[-3], parts[-2])] = r
@@ -208,7 +208,7 @@ def summary_table(gpu, workload, r):
 
 
 def ladder_table(gpu, workload, r):
-    """The ladder on the published case (the seed's figures beside), and the largest case of the same type and
+    """The ladder on the published case (the book's figures beside), and the largest case of the same type and
     options; without a published case, on the first case and the largest."""
     rows = [x for x in r["results"] if x["workload"] == workload]
     reg = registry(r, workload)
@@ -237,7 +237,7 @@ def ladder_table(gpu, workload, r):
     out += ["Case: %s%s." % (case_label(reg, main, varying), "; then %s" % case_label(reg, big, varying) if big else ""), "",
             "| " + " | ".join(head) + " |", "|--:|---|" + "--:|" * (len(head) - 2)]
     published = {x["name"]: (x.get("published_us"), x.get("published_rate")) for x in reg["rungs"]}
-    # The seed's steps compare times; where it gave only rates for some rungs, all compare rates (same bytes).
+    # The book's steps compare times; where it gave only rates for some rungs, all compare rates (same bytes).
     by_rate = any(rate and not us for us, rate in published.values())
     prev = first = None
     for o, name, kind in rungs_in_order(rows):
@@ -245,7 +245,7 @@ def ladder_table(gpu, workload, r):
         cells = [str(o), name_cell(name, kind, beside(r, workload))]
         if pub:
             us, rate = published.get(name, (None, None))
-            # What the step and cumulative columns compare: the seed's time, or its rate's inverse. A vendor or
+            # What the step and cumulative columns compare: the book's time, or its rate's inverse. A vendor or
             # bound rung is shown but outside the chain.
             cost = (1.0 / rate if rate else None) if by_rate else us
             if cost and kind in ("vendor", "bound"):

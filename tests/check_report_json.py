@@ -18,7 +18,7 @@ for key in ("tool", "format", "command", "version", "git_commit", "git_dirty", "
             "sweep", "device",
             "workloads", "results", "notes"):
     expect(key in r, "top-level key " + key)
-expect(r["format"] == 2, "format 2")
+expect(r["format"] == 3, "format 3")
 expect(isinstance(r["cuda_archs"], str) and r["cuda_archs"] != "", "cuda_archs names the build's architectures")
 expect(r["seed"] == 1234, "seed")
 expect(len(r["notes"]) == 20, "20 notes")

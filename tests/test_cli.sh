@@ -37,7 +37,7 @@ expect() { # expect EXIT_CODE 'regex' args...
 rungs_of() { "$climb" list "$1" | awk '$1 ~ /^[0-9]+$/ && $3 ~ /^(vendor|ladder|best|bound)$/' | wc -l; }
 cases_of() { "$climb" bench "$@" --dry-run 2>&1 | sed -nE 's/^[a-z0-9_]+: ([0-9]+) cases? x.*/\1/p'; }
 expect 0 'usage: climb <command>' --help
-# help is a command too (issue 8, item 11); check writes JSON like the others.
+# help is a command too; check writes JSON like the others.
 expect 0 'usage: climb <command>' help
 expect 0 'usage: climb bench' help bench
 expect 0 'usage: climb wisdom' help wisdom
@@ -93,7 +93,7 @@ for f in boat_256_ascii cameraman cuda_teapot_1024 resolution_test_1920; do
     printf 'P2\n# test\n3 2\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/$f.pgm"
 done
 CLIMB_DATA=$imgdata expect 0 '^conv: 16 cases x [0-9]+ rungs, sweep images' bench conv --sweep images --dry-run
-# a dry run reads an image's header alone (issue 29, item 5): a bad pixel is the run's to find, a bad header is
+# a dry run reads an image's header alone: a bad pixel is the run's to find, a bad header is
 # file:line, exit 2, in the dry run too
 printf 'P2\n3 2\n9\n1 2 3\n4 5 x\n' >"$imgdata/images/cameraman.pgm"
 CLIMB_DATA=$imgdata expect 0 '^conv: 16 cases x [0-9]+ rungs, sweep images' bench conv --sweep images --dry-run
@@ -101,17 +101,17 @@ printf 'P2\n3 x\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/cameraman.pgm"
 CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:2: the height: expected a number, found 'x'" \
     bench conv --sweep images --dry-run
 rm -rf "$imgdata"
-# No two reports to one file (issue 29, item 1), stdout included.
+# No two reports to one file, stdout included.
 expect 2 '^climb: --json and --csv cannot both go to stdout' bench reduce --json - --csv - --dry-run
 expect 2 '^climb: --json and --md cannot both go to /tmp/climb-same' bench reduce --json /tmp/climb-same --md /tmp/./climb-same --dry-run
 expect 2 '^climb: --csv and --md cannot both go to' bench reduce --csv /tmp/climb-same --md /tmp/../tmp/climb-same --dry-run
 expect 0 'reduce: [0-9]+ cases' bench reduce --json /tmp/climb-a.json --csv /tmp/climb-a.csv --dry-run
-# A usage error is one line, naming where the usage is (issue 29, item 6)
+# A usage error is one line, naming where the usage is
 expect 2 "^climb: --size: '-1' is not a size .*\(see 'climb help bench'\)$" bench reduce --size -1
 out=$("$climb" bench reduce --size -1 2>&1)
 checks=$((checks + 1))
 [ "$(wc -l <<<"$out")" = 1 ] || { echo "FAIL: a usage error takes $(wc -l <<<"$out") lines"; fails=$((fails + 1)); }
-# --name=value (GNU style) for every option that takes a value; --max-time from 1 ms (issue 29, item 10)
+# --name=value (GNU style) for every option that takes a value; --max-time from 1 ms
 first_ladder=$("$climb" list reduce | awk '$1 ~ /^[0-9]+$/ && $3 == "ladder" {print $2; exit}')
 expect 0 '^reduce: 1 case x 1 rung' bench reduce --size=2^22 --type=i32 "--rung=$first_ladder" --dry-run
 expect 0 '^reduce: 2 cases' bench reduce --size=5 --size 7 --type=f32 --dry-run
@@ -119,14 +119,14 @@ expect 0 '^reduce: [0-9]+ cases? x 2 rungs' bench reduce --rung 0 --rung=1 --dry
 expect 2 "unknown rung '999'" bench reduce --rung 999 --dry-run
 expect 2 "unknown or incomplete option '--quiet=1'" bench reduce --quiet=1 --dry-run
 expect 2 "--max-time: '1e-9' is not a number of seconds \(0.001 to 3600\)" bench reduce --max-time 1e-9 --dry-run
-# Every path a command writes is checked before any GPU work (issue 29, item 2)
+# Every path a command writes is checked before any GPU work
 expect 2 'cannot write /nonexistent/dir/w.json' tune reduce --wisdom /nonexistent/dir/w.json
 expect 2 'cannot write /nonexistent/dir/d.json' devices --json /nonexistent/dir/d.json
 expect 2 'cannot write /nonexistent/dir/cc35-block-size.svg' occupancy --cc 3.5 --threads 256 --svg /nonexistent/dir/cc35
 expect 2 "--svg plots/: a prefix of file names, not a folder" occupancy --cc 3.5 --threads 256 --svg plots/
-# a tunable's meaning never runs into its values (issue 29, item 14)
+# a tunable's meaning never runs into its values
 expect 0 'columns of C a thread computes \(8 rows each\) +8, 16' list sgemm
-# One rule for repeats (issue 29, item 11): lists add values; a value twice, or a one-value option twice, is an error
+# One rule for repeats: lists add values; a value twice, or a one-value option twice, is an error
 expect 0 '^reduce: 2 cases' bench reduce --size 5 --size 7 --type i32 --dry-run
 expect 2 '^climb: --size 5 given twice$' bench reduce --size 5 --size 5 --dry-run
 expect 2 '^climb: --type f32 given twice$' bench reduce --type f32 --type f32 --dry-run
@@ -134,7 +134,7 @@ expect 2 '^climb: --json given twice: it takes one value$' bench reduce --json /
 expect 2 '^climb: --set dist given twice \(for histogram\)' bench histogram --set dist=uniform --set dist=constant --dry-run
 expect 2 'bins: 7 is listed twice' bench histogram --set bins=7,7 --dry-run
 expect 2 '^climb: --rung 0 given twice$' bench reduce --rung 0 --rung 0 --dry-run
-# --dry-run in check and tune too, listing the cases (issue 29, item 4)
+# --dry-run in check and tune too, listing the cases
 expect 0 '^  f32 N64 C64 56x56 K64 3x3 stride 1 \[pad=-1\]$' bench cnn --dry-run
 expect 0 '^  f32 8192x8192 \[radius=2 dims=2 mask=random\]$' tune conv --dry-run
 expect 0 '^conv: [0-9]+ cases x [0-9]+ candidates of [a-z_]+$' tune conv --dry-run
@@ -159,7 +159,7 @@ expect 0 '^reduce: 1 case x [0-9]+ rungs' bench reduce --quick --size 5 --type i
 expect 2 '^climb: --full and --quick: one or the other' bench reduce --quick --full
 expect 2 '^climb: --quick given twice' bench reduce --quick --quick
 expect 0 "quick run's sizes \(bench all, bench --quick\): 2\^24" list reduce
-# help and version take what they document (issue 29, item 9)
+# help and version take what they document
 expect 0 'usage: climb <command>' help help
 expect 2 "help bench: 'nosuch' is not a workload" help bench nosuch
 expect 0 '^reduce: Parallel reduction' help bench reduce
@@ -229,13 +229,13 @@ expect 2 "'extra' is extra" check reduce extra
 expect 2 "'x' is not a device ordinal" bench reduce --device x
 expect 2 "unknown or incomplete option '--bogus'" devices --bogus
 
-# The occupancy calculator needs no GPU: the seeds' sheets, the limits table, the series, bad input.
+# The occupancy calculator needs no GPU: the texts' sheets, the limits table, the series, bad input.
 expect 0 'Active per SM: 384 threads, 12 warps, 2 blocks' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
 expect 0 'Occupancy: 50% \(12 of 24 warps\), limited by registers$' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
 expect 0 'Allocation per block: 6 warps, 3840 registers, 512 B' occupancy --cc 1.0 --threads 192 --regs 20 --smem 68
 expect 0 'Occupancy: 100% \(64 of 64 warps\), limited by warps per SM, registers' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
 expect 0 'allowed by: warps 8, blocks-per-SM limit 16, registers 8, shared memory 12' occupancy --cc 3.5 --threads 256 --regs 32 --smem 4096
-# A block that cannot launch: the reason alone, and exit 1 (issue 8, item 14).
+# A block that cannot launch: the reason alone, and exit 1.
 expect 1 '^Cannot launch: more threads per block' occupancy --cc 1.3 --threads 1024
 refute 'Allocation per block|blocks-per-SM limit 0|Active per SM' occupancy --cc 1.3 --threads 1024
 expect 1 'Cannot launch: .*shared memory' occupancy --cc 9.0 --threads 128 --smem 300000
@@ -281,7 +281,7 @@ PY
 then echo "FAIL: occupancy --svg did not write three valid SVG plots"; fails=$((fails + 1)); fi
 rm -rf "$svgdir"
 
-# Report paths are checked before any GPU work, every one of them, with the reason (issue 8, item 10).
+# Report paths are checked before any GPU work, every one of them, with the reason.
 odir=$(mktemp -d)
 expect 2 'cannot write /nonexistent/dir/r.json: No such file or directory' bench reduce --json /nonexistent/dir/r.json
 refute 'CUDA device|NVIDIA driver|rung run' bench reduce --json /nonexistent/dir/r.json
@@ -301,7 +301,7 @@ checks=$((checks + 1))
 if [ -e "$odir/new.json" ]; then echo "FAIL: a path tried for a run that did not start was left behind"; fails=$((fails + 1)); fi
 rm -rf "$odir"
 
-# Wisdom files without a GPU: climb wisdom show|check (issue 8, item 9).
+# Wisdom files without a GPU: climb wisdom show|check.
 wdir=$(mktemp -d)
 entry() { # entry GPU CC BLOCK BLOCKS_PER_SM WORKLOAD
     printf '    {"workload": "%s", "gpu": "%s", "cc": "%s", "driver": 13000, "climb": "0.1.0",\n' "$5" "$1" "$2"
@@ -420,6 +420,24 @@ PY
     expect 1 "affine-3x4.txt:line 1: " compare "$data/affine-3x4.txt" "$rep"
     expect 1 "none.json: No such file" compare "$rep" "$tdir/none.json"
     expect 2 "name the old and the new report" compare "$rep"
+    # a report of format 2 with a rung renamed since (matadd's seed_2d) pairs with today's name in format 3
+    old="$(dirname "$rep")/../matadd/bench.json"
+    if [ -f "$old" ] && grep -q '"seed_2d"' "$old"; then
+        python3 - "$old" "$tdir/renamed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["format"] = 3
+for r in d["results"]:
+    if r["rung"] == "seed_2d":
+        r["rung"] = "textbook_2d"
+for w in d.get("workloads", []):
+    w["sources"] = w.pop("seed_ref", "")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+        expect 0 " 0 slower, 0 faster, [0-9]+ the same" compare "$old" "$tdir/renamed.json"
+        expect 0 "textbook_2d" compare "$old" "$tdir/renamed.json"
+        expect 0 " 0 only in the old report, 0 only in the new" compare "$old" "$tdir/renamed.json"
+    fi
     expect 2 "--threshold 'x': a percentage" compare "$rep" "$rep" --threshold x
     expect 0 "usage: climb report \\[PATH...\\]" report --help
     expect 0 "report \\[PATH...\\] +one HTML page" help
@@ -444,7 +462,7 @@ expect 2 "--input $tdir/nomtx: no file ending in .mtx in this folder" bench spmv
 expect 0 'histogram: 1 case x [0-9]+ rungs' bench histogram --input "$data/histogram-sample.txt" --set map=letters --dry-run
 expect 2 "--sweep bins sets dist, an option of generated inputs: it cannot go with --input" \
     bench histogram --input "$data/histogram-sample.txt" --sweep bins --dry-run
-# an option that shapes generated inputs is refused beside a file, not silently ignored (issue 29, item 12)
+# an option that shapes generated inputs is refused beside a file, not silently ignored
 expect 2 "--set dist: histogram's option dist shapes generated inputs; with --input it has no effect" \
     bench histogram --input "$data/histogram-sample.txt" --set map=letters --set dist=uniform --dry-run
 expect 2 "bins=300" bench histogram --set bins=300
@@ -458,7 +476,7 @@ printf '\037\213gzipped' >"$tdir/z.mtx"
 expect 2 "gzip" bench spmv --input "$tdir/z.mtx"
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n1 1\n3 1\n4 4\n' >"$tdir/ok.mtx"
 expect 0 "spmv: 2 cases x $(rungs_of spmv) rungs" bench spmv --input "$tdir/ok.mtx" --dry-run
-# A dry run reads only the header a listing needs (issue 29, item 5): entries past it are not read (a real run
+# A dry run reads only the header a listing needs: entries past it are not read (a real run
 # reads and checks them); a bad header is still file:line, exit 2.
 printf '%%%%MatrixMarket matrix coordinate real general\n3 5 2\n1 1 2.5\nnot an entry\n' >"$tdir/head.mtx"
 expect 0 "f32 rows,cols=3x5 " bench spmv --input "$tdir/head.mtx" --dry-run --rung 1
@@ -469,16 +487,16 @@ expect 0 'trapezoid: 4 cases x 5 rungs' bench trapezoid --dry-run
 expect 2 "a=x" bench trapezoid --set a=x
 rm -rf "$tdir"
 
-# --profile (issue 29): one warm-up and one run a rung, for nsys and ncu; no sampling options beside it.
+# --profile: one warm-up and one run a rung, for nsys and ncu; no sampling options beside it.
 expect 2 "--profile runs each rung once: not with --batch" bench reduce --profile --batch
 expect 2 "--profile runs each rung once" bench reduce --max-time 2 --profile
 expect 2 "--profile given twice" bench reduce --profile --profile
-# bench all is a quick run unless --full (issue 29): the flag is bench's, once, and not with --profile
+# bench all is a quick run unless --full: the flag is bench's, once, and not with --profile
 expect 2 "--full given twice" bench all --full --full
 expect 2 "--full and --profile: one or the other" bench all --full --profile
 expect 2 "unknown or incomplete option '--full'" check all --full
 expect 0 "reduce: 4 cases x" bench all --full --dry-run
-# --dry-run applies the workloads' own size limits, as the run would (issue 29, item 5): exit 1, each case said
+# --dry-run applies the workloads' own size limits, as the run would: exit 1, each case said
 expect 1 "i32 n=2\^62 - refused: i32 n=2\^62: its inputs and outputs need 18.4 EB of host memory" bench reduce --size 2^62 --dry-run
 expect 1 "refused by the workload's limits" check scan --size 2^61 --dry-run
 expect 1 "the counts are 32-bit, so n must be below 2\^32 - 1" bench histogram --size 2^32 --dry-run
@@ -505,7 +523,7 @@ fi
 # Without a GPU, commands that need one say so and fail; with one, they would run (covered by GPU tests).
 if ! "$climb" devices --no-measure >/dev/null 2>&1; then
     if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
-        expect 1 '^climb: no NVIDIA driver found' devices # no libcuda at all (issue 8, item 12)
+        expect 1 '^climb: no NVIDIA driver found' devices # no libcuda at all
     fi
     expect 1 'no (usable )?CUDA device|no NVIDIA driver' devices
     expect 1 'no (usable )?CUDA device|no NVIDIA driver' check reduce --seed 1
@@ -564,7 +582,7 @@ PY
     sed 's/"driver": [0-9]*/"driver": 1/' "$wdir/w.json" >"$wdir/stale.json"
     expect 0 'warning: reduce: .*wisdom not used: .*stale' bench reduce --rung reduce_vectorized_single_pass --size 4096 \
         --type i32 --min-samples 3 --max-time 0.05 --quiet --no-ceilings --wisdom "$wdir/stale.json"
-    # Each warning once (issue 8, item 8), and a named file that is missing is a warning too.
+    # Each warning once, and a named file that is missing is a warning too.
     checks=$((checks + 1))
     n=$("$climb" check reduce --rung reduce_vectorized_single_pass --size 1000 --quiet --wisdom "$wdir/stale.json" 2>&1 |
         grep -c 'stale')
@@ -584,7 +602,7 @@ PY
 fi
 
 # scripts/gpu-run.sh on a machine without a GPU stops after the build, says so, exit 1, and keeps its logs in a
-# folder of its own (issue 29, item 8). Only where there is no GPU: there the script would run everything.
+# folder of its own. Only where there is no GPU: there the script would run everything.
 if ! "$climb" devices --no-measure 2>/dev/null | grep -q '^device 0: '; then
     checks=$((checks + 1))
     out=$(cd "$(dirname "$0")/.." && CLIMB_BUILD="$(cd "$(dirname "$climb")" && pwd)" bash scripts/gpu-run.sh reduce 2>&1)

@@ -29,7 +29,7 @@ grep -q "cuDNN: not found; its vendor rungs are left out" <<<"$out" ||
     { tail -20 "$tmp/build.log"; fail "the test workload did not build without cuDNN"; }
 grep -q 'climb_build_cudnn\[\] = "";' "$tmp/b/generated/build_info.c" || fail "build info names a cuDNN"
 echo "configured and built without cuDNN (hidden: ${hide:-nothing to hide}); message: $(grep -o 'cuDNN: not found.*' <<<"$out")"
-# No GPU to ask (issue 29): the fallback list of architectures, said at configure time and kept in the build info.
+# No GPU to ask: the fallback list of architectures, said at configure time and kept in the build info.
 grep -q "climb: CUDA architectures 80-real;86-real;89-real;90 (no GPU found" <<<"$out" ||
     { echo "$out" | grep -i "architectures"; fail "no GPU: not the fallback list of architectures, or not said"; }
 grep -q 'climb_build_arch\[\] = "80-real;86-real;89-real;90";' "$tmp/b/generated/build_info.c" ||

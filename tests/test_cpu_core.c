@@ -610,7 +610,7 @@ static void test_selection(void)
     rmdir(dir);
 }
 
-/* Which builds hold code a GPU runs (issue 29): machine code of its major version up to its minor, PTX up to its
+/* Which builds hold code a GPU runs: machine code of its major version up to its minor, PTX up to its
  * capability, arch-specific entries for their own capability alone. */
 static void test_archs(void)
 {

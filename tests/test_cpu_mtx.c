@@ -132,7 +132,7 @@ static void test_bad(void)
         {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", ":3: entry (1, 2) is above the diagonal"},
         {"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 2 1\n", ":3: entry (2, 2) is on the diag"},
         {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2", ":4: the line ends before its value"},
-        /* a number too large is said so, not "not a whole number" (issue 29, item 13) */
+        /* a number too large is said so, not "not a whole number" */
         {"%%MatrixMarket matrix coordinate real general\n99999999999999999999 2 1\n1 1 1\n",
          ":2: row count 99999999999999999999 is too large"},
     };
@@ -144,7 +144,7 @@ static void test_bad(void)
                    rc, err, cases[c].want);
         EXPECT(m.row_ptr == NULL && m.nnz == 0);
     }
-    /* A UTF-8 byte-order mark before the header is skipped (issue 29, item 13). */
+    /* A UTF-8 byte-order mark before the header is skipped. */
     {
         climb_csr b;
         char e[300];

@@ -1,4 +1,4 @@
-/* The occupancy calculator against the seeds' worked examples (seed 000's G80 sheet, seed 001's CC 3.5
+/* The occupancy calculator against the texts' worked examples (Harris's G80 sheet, Introduction to CUDA 5.0's CC 3.5
  * sheet and its exercises Q2-Q5), plus the allocation rules one at a time and the table's consistency. */
 #include <limits.h>
 #include <string.h>
@@ -44,7 +44,7 @@ static size_t max_smem_for(int major, int minor, int threads, int blocks)
 
 int main(void)
 {
-    /* Seed 000, the G80 sheet: 192 threads, 20 registers, 68 B -> 384 threads, 12 warps, 2 blocks, 50%,
+    /* Harris, the G80 sheet: 192 threads, 20 registers, 68 B -> 384 threads, 12 warps, 2 blocks, 50%,
      * limited by registers; per block 6 warps, 3840 registers, 512 B; limits 4 (warps), 2, 32. */
     climb_occ_result g = occ(1, 0, 192, 20, 68);
     EXPECT(g.active_threads == 384);
@@ -57,7 +57,7 @@ int main(void)
     EXPECT(occ(1, 0, 192, 0, 0).blocks_by_regs == INT_MAX && occ(1, 0, 192, 0, 0).blocks_by_smem == INT_MAX);
     EXPECT(g.refusal == CLIMB_OCC_FITS);
 
-    /* Seed 001, the CC 3.5 sheet: 256 threads, 32 registers, 4096 B -> 2048 threads, 64 warps, 8 blocks,
+    /* Introduction to CUDA 5.0, the CC 3.5 sheet: 256 threads, 32 registers, 4096 B -> 2048 threads, 64 warps, 8 blocks,
      * 100%; limits 8 (warps), 8 (registers), 12 (shared memory). */
     climb_occ_result k = occ(3, 5, 256, 32, 4096);
     EXPECT(k.active_threads == 2048 && k.active_warps == 64 && k.active_blocks == 8 && k.occupancy == 1.0);
@@ -100,7 +100,7 @@ int main(void)
     EXPECT(occ(2, 0, 256, 21, 0).active_blocks == 5);
     EXPECT(occ(3, 0, 256, 33, 0).active_blocks == 6); /* 1280 per warp: 12 warps per part, 48 per SM */
 
-    /* Seed 001's text: 16x16 blocks of 32 registers on CC 1.3 -> 2 blocks (8192 registers each). */
+    /* Introduction to CUDA 5.0's text: 16x16 blocks of 32 registers on CC 1.3 -> 2 blocks (8192 registers each). */
     climb_occ_result t = occ(1, 3, 256, 32, 0);
     EXPECT(t.active_blocks == 2 && t.regs_per_block == 8192 && t.limited_by == CLIMB_OCC_LIMIT_REGISTERS);
     /* ... and a block using all 16 KB of shared memory on CC 1.x -> 1 block, 25% with 16x16 threads. */
@@ -184,7 +184,7 @@ int main(void)
     const climb_occ_arch *hop = climb_occ_arch_find(9, 0);
     EXPECT(hop->max_warps_per_sm == 64 && hop->max_blocks_per_sm == 32 && hop->smem_per_sm == 233472 &&
            hop->smem_reserved_per_block == 1024 && hop->smem_per_block_optin == 232448);
-    /* Issue 8, item 13: extreme inputs are answered without overflow (UBSan sees any signed overflow in the CI's
+    /* extreme inputs are answered without overflow (UBSan sees any signed overflow in the CI's
      * sanitizer build), and a block too large to launch still gets its warp count right. */
     {
         climb_occ_input big = {9, 0, INT_MAX, 32, 0, 0};

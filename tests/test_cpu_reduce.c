@@ -67,7 +67,7 @@ static void test_registry(void)
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(strcmp(w->name, "reduce") == 0 && climb_workload_ndims(w) == 1);
-    /* The vendor first, the best marked, the seed's figures on the rungs the text has (kernels 1-7). */
+    /* The vendor first, the best marked, Harris's figures on the rungs the text has (kernels 1-7). */
     EXPECT(w->rung(0)->kind == CLIMB_RUNG_VENDOR && w->rung(0)->kernels == NULL);
     int best = climb_best_rung(w), published = 0;
     EXPECT(best > 0 && w->rung(best)->kind == CLIMB_RUNG_BEST);

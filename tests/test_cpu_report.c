@@ -48,7 +48,7 @@ static int count_lines(const char *s)
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12; }
 
-/* The fixture: a ladder frozen here (the seed's reduction ladder as it was when this test was written), on
+/* The fixture: a ladder frozen here (the book's reduction ladder as it was when this test was written), on
  * reduce's dims, types and hooks: a rung added to or renamed in the real reduce changes nothing in this test. */
 static const climb_rung_info FIX_RUNGS[] = {
     {.name = "cub_device_reduce", .idea = "vendor: cub::DeviceReduce::Sum", .needs = "", .kind = CLIMB_RUNG_VENDOR},
@@ -475,7 +475,7 @@ int main(void)
     char *json = render(&r, climb_report_json);
     EXPECT(strstr(json, "\"name\": \"Test GPU \\\"quoted\\\"\"") != NULL);
     EXPECT(strstr(json, "\"step_speedup\": null") != NULL);
-    EXPECT(strstr(json, "\"format\": 2") != NULL);
+    EXPECT(strstr(json, "\"format\": 3") != NULL);
     EXPECT(strstr(json, "\"sm_clock_mhz\": 1755, \"sm_clock_max_mhz\": 1980") != NULL);
     free(json);
     const char *out = getenv("CLIMB_TEST_JSON_OUT");

@@ -1,4 +1,4 @@
-/* CPU: the trapezoidal rule's closed form against a long-double sum, the integral over the seed's interval (24),
+/* CPU: the trapezoidal rule's closed form against a long-double sum, the integral over Pacheco's interval (24),
  * and the rounding bound: it holds for a float sum in the worst order (one running sum) and catches a lost warp's
  * worth of trapezoids in double. */
 #include <math.h>

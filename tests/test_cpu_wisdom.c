@@ -256,7 +256,7 @@ static void test_wisdom(void)
     unsetenv("XDG_CONFIG_HOME");
     setenv("HOME", "/home/u", 1);
     EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/home/u/.config/climb/wisdom.json") == 0);
-    setenv("XDG_CONFIG_HOME", "relative/cfg", 1); /* invalid by the XDG spec: ignored (issue 29, item 14) */
+    setenv("XDG_CONFIG_HOME", "relative/cfg", 1); /* invalid by the XDG spec: ignored */
     EXPECT(climb_wisdom_default_path(p, sizeof p) == 0 && strcmp(p, "/home/u/.config/climb/wisdom.json") == 0);
     unsetenv("XDG_CONFIG_HOME");
     unsetenv("HOME");
@@ -280,7 +280,7 @@ static int printable_ascii(const char *s)
     return 1;
 }
 
-/* Issue 8, items 1-8: what a user's file system and locale can do to a wisdom file. */
+/* what a user's file system and locale can do to a wisdom file. */
 static void test_hardening(void)
 {
     const climb_tuning *tn = &FIX_TUNING;

@@ -30,7 +30,7 @@ static void test_check(uint64_t seed, const char *alpha, const char *beta, const
     o.options = &p;
     climb_check_result cr;
     EXPECT(climb_check(w, &o, &dev, &cr) == 0);
-    /* the seed's tiled16 and tiled32 refuse shapes that are not multiples of their tile, and only those */
+    /* the article's tiled16 and tiled32 refuse shapes that are not multiples of their tile, and only those */
     EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "alpha %s beta %s pad %s: %ld runs, %d failures", alpha, beta, pad,
                cr.runs, cr.failures);
     printf("alpha=%s beta=%s pad=%s form=%s: %ld runs, %ld refused, seed %" PRIu64 "\n", alpha, beta, pad, form,

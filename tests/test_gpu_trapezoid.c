@@ -1,4 +1,4 @@
-/* GPU: every trapezoid rung over the edge sizes, f32 and f64, on the seed's interval and others (reversed, wide),
+/* GPU: every trapezoid rung over the edge sizes, f32 and f64, on Pacheco's interval and others (reversed, wide),
  * each result checked against the closed form within the rung's bound from a poisoned start; proof that a result
  * nobody wrote fails; the best rung repeats bit for bit. It prints each rung's value and error against the
  * integral (24 on [-3, 3]) at n = 2^20 and 2^30, the figures docs/trapezoid.md sets beside table 6.8. */

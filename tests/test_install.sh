@@ -88,7 +88,7 @@ for m in "--static climb" climb-static; do
         ! pkg-config --libs $m | grep -q -- "-lcudnn" || fail "pkg-config --libs $m names cuDNN, which the build lacks"
     fi
 done
-# The installed CLI finds the CUDA runtime by its own runpath, as libclimb.so does (issue 29): where the libraries
+# The installed CLI finds the CUDA runtime by its own runpath, as libclimb.so does: where the libraries
 # are not in ld.so.conf, it must still start.
 if command -v readelf >/dev/null; then
     rp=$(readelf -d "$prefix/bin/climb" | sed -nE 's/.*\(R(UN)?PATH\).*\[(.*)\]/\2/p')

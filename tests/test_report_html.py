@@ -120,7 +120,7 @@ try:
             if not name.endswith(".json"):
                 continue
             d = json.load(open(os.path.join(dirpath, name)))
-            if isinstance(d, dict) and d.get("tool") == "climb" and d.get("format") == 2 and isinstance(d.get("results"), list):
+            if isinstance(d, dict) and d.get("tool") == "climb" and d.get("format") in (2, 3) and isinstance(d.get("results"), list):
                 n_reports += 1
                 gpus.add(d["device"]["name"])
                 workloads |= {r["workload"] for r in d["results"]}

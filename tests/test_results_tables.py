@@ -1,5 +1,5 @@
 """The logic of scripts/results_tables.py on synthetic reports: tables keyed on type, shape and options (a
-two-dim workload with an option sweep), rungs named by kind not position, the seed's figures beside the ladder,
+two-dim workload with an option sweep), rungs named by kind not position, the book's figures beside the ladder,
 the largest case, reports of the old format skipped, the tuning table with case-dependent defaults.
 Usage: test_results_tables.py SOURCE_DIR"""
 import json
@@ -101,11 +101,11 @@ with tempfile.TemporaryDirectory() as root:
     expect("| 4 | `lad_top` (best) |" in readme and "`lad_vendor` (vendor)" in readme, "rungs marked by kind")
     expect("i32 n=2^10 | i32 n=2^20 | f32 n=2^10" in readme, "cases in order")
     ladder = files["docs/lad.md"]["ladder"]
-    expect("| 2 | `lad_naive` | 800 | 2 | - | 1.00× | 40.00 |" in ladder, "seed figures beside the first ladder rung")
-    expect("| 3 | `lad_fast` | 200 | 8 | 4.00× | 4.00× | 20.00 |" in ladder, "seed step and cumulative (by rate)")
-    expect("| 1 | `lad_copy` (bound) |  | 50 | - | - | 8.00 |" in ladder, "a bound's seed rate, outside the steps")
+    expect("| 2 | `lad_naive` | 800 | 2 | - | 1.00× | 40.00 |" in ladder, "published figures beside the first ladder rung")
+    expect("| 3 | `lad_fast` | 200 | 8 | 4.00× | 4.00× | 20.00 |" in ladder, "published step and cumulative (by rate)")
+    expect("| 1 | `lad_copy` (bound) |  | 50 | - | - | 8.00 |" in ladder, "a bound's published rate, outside the steps")
     expect("Case: i32 n=2^10; then i32 n=2^20." in ladder, "the largest case of the published type")
-    expect("| 4 | `lad_top` (best) |  |  |  |  | 5.00 |" in ladder, "no seed figure for the best")
+    expect("| 4 | `lad_top` (best) |  |  |  |  | 5.00 |" in ladder, "no published figure for the best")
     expect("docs/grid.md" in files, "a ladder for every workload")
     tuning = files["docs/tuning.md"]["tuning"]
     expect("| fastest, winner | `block=2` | 1.000 | 2.00 | 5.00 |" in tuning, "fastest and winner")
@@ -143,7 +143,7 @@ with tempfile.TemporaryDirectory() as root:
     expect(off.count("(log scale)") == 0, "linear axes otherwise")
     expect(">1 KiB<" in sizes and ">1 MiB<" in sizes and ">1 GiB<" in sizes, "byte sizes labelled")
     expect(rt.nice_ticks(0, 3100)[0] == [0, 1000, 2000, 3000, 4000], "round ticks")
-    # issue 29, item 15: the measured ceilings drawn where they are near the data (the sizes plot reaches 10^6
+    # the measured ceilings drawn where they are near the data (the sizes plot reaches 10^6
     # GB/s, so read and copy are drawn; the offset plot's 13 GB/s would be flattened by them: none); the last x
     # label ends at the right edge instead of running past it.
     expect('class="ceiling"' in sizes and "read ceiling 3000 GB/s" in sizes and "copy ceiling 2800 GB/s" in sizes,
@@ -227,7 +227,7 @@ with tempfile.TemporaryDirectory() as d:
     rows = zlib.decompress(data[41:41 + n])
     expect(rows == b"\0" + raster[:3] + b"\0" + raster[3:], "png pixels")
 
-# the script's arguments: --help and an unknown one write nothing (issue 29, item 3)
+# the script's arguments: --help and an unknown one write nothing
 import subprocess  # noqa: E402
 script = os.path.join(sys.argv[1], "scripts", "results_tables.py")
 for args, code in ((["--help"], 0), (["--frob"], 2), (["check"], 2)):

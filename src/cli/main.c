@@ -269,7 +269,7 @@ static void print_workload(const climb_workload *w, FILE *f)
     fprintf(f, "%s: %s\n", w->name, w->title);
     if (w->command)
         fprintf(f, "  command: climb %s (the same as climb bench %s)\n", w->command, w->name);
-    fprintf(f, "  from: %s\n  shape: %s (--size", w->seed_ref, dims);
+    fprintf(f, "  from: %s\n  shape: %s (--size", w->sources, dims);
     for (int i = 0; i < climb_workload_ndims(w); i++)
         fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
     fprintf(f, ")\n  types: %s (--type)\n", types);
@@ -339,7 +339,7 @@ static void print_workload(const climb_workload *w, FILE *f)
         const climb_tuning *tn = w->tuning;
         int best = climb_best_rung(w);
         fprintf(f, "\n  tunable parameters of %s (climb tune %s):\n", best >= 0 ? w->rung(best)->name : "?", w->name);
-        int mw = 40; /* the meanings' column: as wide as the longest, so the values stay apart (issue 29, item 14) */
+        int mw = 40; /* the meanings' column: as wide as the longest, so the values stay apart */
         for (int k = 0; k < tn->n_params; k++)
             if ((int)strlen(tn->params[k].meaning) + 1 > mw)
                 mw = (int)strlen(tn->params[k].meaning) + 1;
@@ -898,7 +898,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
     a->run.progress = 1;
     a->measure = mode == MODE_BENCH;
     const char *target = NULL;
-    /* One rule for repeats (issue 29, item 11): the list options (--rung, --size, --type, --input, --set of another
+    /* One rule for repeats: the list options (--rung, --size, --type, --input, --set of another
      * option) add values; a value given twice, or a one-value option given twice, is an error. */
     static const char *const ONE_VALUE[] = {"--json", "--csv", "--md", "--output", "--seed", "--device", "--wisdom",
                                             "--reference", "--sweep", "--min-samples", "--max-time", "--size-class",
@@ -1177,7 +1177,7 @@ static int parse_run_args(int argc, char **argv, int mode, run_args *a)
             return rc;
     }
     /* An option that shapes generated inputs does nothing to a file's case: setting it with --input is an error,
-     * not a silent no-op (issue 29, item 12). */
+     * not a silent no-op. */
     for (int t = 0; t < a->n_targets; t++) {
         const climb_workload *w = a->targets[t];
         int file = 0;
@@ -1362,7 +1362,7 @@ static void target_run(run_args *a, int t, const climb_shape *shapes, int n_shap
 }
 
 /* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
- * the seed line, the timer, an empty report. 0, or -1 after printing why. */
+ * the book line, the timer, an empty report. 0, or -1 after printing why. */
 static int start_timed(const run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
                        climb_report *rep)
 {

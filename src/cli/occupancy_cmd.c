@@ -1,4 +1,4 @@
-/* climb occupancy: the occupancy calculator (seed 000's G80 sheet, seed 001's CC 3.5 sheet) on the command
+/* climb occupancy: the occupancy calculator (Harris's G80 sheet, Introduction to CUDA 5.0's CC 3.5 sheet) on the command
  * line, its three "impact of varying" series as tables and SVG plots, the physical-limits table of every
  * compute capability, and the registry's real kernels set beside the CUDA runtime's own answer. */
 #include <errno.h>
@@ -442,7 +442,7 @@ int cmd_occupancy(int argc, char **argv)
         return usage_error(OCC_USAGE, "--cc: the calculator does not know CC %s (see climb occupancy --limits)", cc);
     }
     climb_occ_result r;
-    for (int w = 0; svg && w < 3; w++) { /* the plots' paths before any work (issue 29, item 7) */
+    for (int w = 0; svg && w < 3; w++) { /* the plots' paths before any work */
         char path[1024], why[200];
         snprintf(path, sizeof path, "%s-%s.svg", svg, SERIES_FILE[w]);
         if (climb_report_path_ok(path, why, sizeof why) != 0) {

@@ -1181,7 +1181,7 @@ static void workload_section(FILE *f, const rp_view *v, int w)
     esc(f, name);
     fputs("\">", f);
     esc(f, name);
-    const char *title = reg ? climb_jstr(reg, "title") : NULL, *src = reg ? climb_jstr(reg, "seed_ref") : NULL;
+    const char *title = reg ? climb_jstr(reg, "title") : NULL, *src = reg ? climb_report_sources(reg) : NULL;
     if (title) {
         fputs(": ", f);
         esc(f, title);

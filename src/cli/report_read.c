@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/report.h"
+#include "../core/workload.h"
 #include "../io/text.h"
 
 int climb_same_text(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
@@ -54,6 +56,32 @@ void climb_row_key(const climb_json *row, int with_rung, char *out, size_t len)
              type ? type : "", shape ? shape : "", opts[0] ? "|" : "", opts);
 }
 
+const char *climb_report_sources(const climb_json *reg)
+{
+    const char *s = climb_jstr(reg, "sources");
+    return s ? s : climb_jstr(reg, "seed_ref"); /* format 2's name */
+}
+
+/* A row of an older report whose rung has been renamed since gets today's name (the rung's `formerly`), so that
+ * compare and report pair it with today's rows. 0, or -1 out of memory. */
+static int rename_rung(const climb_json *row)
+{
+    const climb_workload *w = climb_find_workload(climb_jstr(row, "workload"));
+    climb_json *v = (climb_json *)climb_json_get(row, "rung");
+    for (int k = 0; w && k < w->n_rungs; k++) {
+        const char *was = w->rung(k)->formerly;
+        if (was && strcmp(was, v->string) == 0) {
+            char *now = strdup(w->rung(k)->name);
+            if (!now)
+                return -1;
+            free(v->string);
+            v->string = now;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 climb_report_read_status climb_report_file_read(const char *path, climb_report_file *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -80,8 +108,9 @@ climb_report_read_status climb_report_file_read(const char *path, climb_report_f
         climb_report_file_free(r);
         return CLIMB_REPORT_NOT_REPORT;
     }
-    if (!climb_json_int(climb_json_get(r->root, "format"), 2, 2, &format)) {
-        snprintf(err, errlen, "%s: a climb report of another format than 2 (docs/report-format.md)", path);
+    if (!climb_json_int(climb_json_get(r->root, "format"), 2, CLIMB_REPORT_FORMAT, &format)) {
+        snprintf(err, errlen, "%s: a climb report of another format than 2 to %d (docs/report-format.md)", path,
+                 CLIMB_REPORT_FORMAT);
         climb_report_file_free(r);
         return CLIMB_REPORT_NOT_REPORT;
     }
@@ -100,6 +129,11 @@ climb_report_read_status climb_report_file_read(const char *path, climb_report_f
         const climb_json *row = &r->results->items[i];
         if (row->type != CLIMB_JSON_OBJECT || !climb_jstr(row, "workload") || !climb_jstr(row, "rung")) {
             snprintf(err, errlen, "%s:%d: a result without workload and rung", path, row->line);
+            climb_report_file_free(r);
+            return CLIMB_REPORT_UNREADABLE;
+        }
+        if (rename_rung(row) != 0) {
+            snprintf(err, errlen, "%s: out of host memory", path);
             climb_report_file_free(r);
             return CLIMB_REPORT_UNREADABLE;
         }

@@ -30,6 +30,8 @@ void climb_report_file_free(climb_report_file *r);
 int climb_same_text(const char *a, const char *b);
 /* A string member, or NULL when missing or not a string. */
 const char *climb_jstr(const climb_json *o, const char *key);
+/* A report's registry entry's texts the ladder comes from ("sources"; "seed_ref" in format 2), or NULL. */
+const char *climb_report_sources(const climb_json *reg);
 /* A number member, or NaN when missing, null or not a number. */
 double climb_jnum(const climb_json *o, const char *key);
 /* "name=value ..." of a row's options, in the file's order, an input file by its last part (so that runs from

@@ -570,8 +570,8 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
         json_str(f, w->name);
         fputs(", \"title\": ", f);
         json_str(f, w->title);
-        fputs(", \"seed_ref\": ", f);
-        json_str(f, w->seed_ref);
+        fputs(", \"sources\": ", f);
+        json_str(f, w->sources);
         fputs(",\n     \"dims\": [", f);
         for (int k = 0; k < climb_workload_ndims(w); k++) {
             fputs(k ? ", " : "", f);

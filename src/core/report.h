@@ -1,6 +1,6 @@
 /* Results of a run and the writers that print them: an aligned table for the terminal, JSON, CSV and
  * markdown. Every format carries the same rows and the same run facts; the JSON also carries each workload's
- * registry entry (dims, options, rungs and their kinds, the seed's published figures), so that scripts such as
+ * registry entry (dims, options, rungs and their kinds, the book's published figures), so that scripts such as
  * results_tables.py need nothing but the report. */
 #ifndef CLIMB_CORE_REPORT_H
 #define CLIMB_CORE_REPORT_H
@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The "format" member of every JSON report: 2 since contract v2 (shapes, options, counts, roofline). */
-#define CLIMB_REPORT_FORMAT 2
+#define CLIMB_REPORT_FORMAT 3
 
 typedef enum climb_row_status {
     CLIMB_ROW_OK = 0,       /* verified and timed */

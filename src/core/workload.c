@@ -710,8 +710,8 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     }
     if (!identifier(w->name))
         problem(&p, "no proper name");
-    if (!text(w->title) || !text(w->seed_ref) || !text(w->bytes_counted))
-        problem(&p, "title, seed_ref and bytes_counted are all needed");
+    if (!text(w->title) || !text(w->sources) || !text(w->bytes_counted))
+        problem(&p, "title, sources and bytes_counted are all needed");
     if (w->command && !identifier(w->command))
         problem(&p, "command is not a proper name");
     int nd = climb_workload_ndims(w);

@@ -75,8 +75,8 @@ typedef struct climb_rung_info {
     climb_rung_kind kind;
     climb_kernels_fn kernels;  /* the kernels it launches; NULL only for a vendor or bound rung (its kernels are not
                                   ours); climb_no_kernels for a ladder rung that launches none */
-    double published_us;       /* the seed's time for the workload's published case (w->published); 0: none */
-    double published_rate;     /* the seed's rate in w->published->rate_unit; 0: none */
+    double published_us;       /* the book's time for the workload's published case (w->published); 0: none */
+    double published_rate;     /* the book's rate in w->published->rate_unit; 0: none */
     int host_part;             /* 1: a run waits for the host inside itself (a level-synchronous loop driven from
                                   the host, a CPU build, a CPU overflow list): timed by the wall clock around the
                                   run and a wait for its stream, the host's work included, and refused under
@@ -101,7 +101,7 @@ typedef struct climb_rung_info {
 
 /* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */
 typedef struct climb_published {
-    const char *source;        /* "seed 000 (Harris), 'Performance for 4M element reduction'" */
+    const char *source;        /* "Harris (Harris), 'Performance for 4M element reduction'" */
     const char *gpu;           /* "G80" */
     climb_dtype type;
     climb_shape shape;
@@ -253,7 +253,7 @@ typedef struct climb_sweep {
 typedef struct climb_workload {
     const char *name;              /* "reduce": the CLI name, the results folder, the docs page */
     const char *title;
-    const char *seed_ref;          /* where the ladder comes from */
+    const char *sources;           /* where the ladder comes from */
     const char *command;           /* NULL, or a CLI command of its own: `climb <command> ARGS` is `climb bench <name>
                                       ARGS` ("bandwidth", the bandwidthTest the CUDA samples dropped) */
     const char *dims[CLIMB_MAX_DIMS]; /* names of the shape's sizes: {"n"}, {"rows", "cols"}, {"m", "n", "k"} */
@@ -284,7 +284,7 @@ typedef struct climb_workload {
 
     int n_rungs;
     const climb_rung_info *(*rung)(int i);
-    const climb_published *published; /* NULL: the seeds published no figures for this ladder */
+    const climb_published *published; /* NULL: the texts published no figures for this ladder */
     const climb_sweep *sweeps;     /* NULL when there are none */
     int n_sweeps;
 

@@ -1,7 +1,7 @@
 /* The occupancy calculator behind climb_occupancy() and `climb occupancy`: a table of the physical limits
  * of every compute capability, and the allocation rules that turn a kernel's block size, registers and
- * shared memory into resident blocks per SM. The rules follow the CUDA occupancy calculator sheet (seeds
- * 000 and 001) for CC 1.x-6.x and the runtime's own model (cuda_occupancy.h in the toolkit) from 7.0 on;
+ * shared memory into resident blocks per SM. The rules follow the CUDA occupancy calculator sheet (Harris's and
+ * Introduction to CUDA 5.0's) for CC 1.x-6.x and the runtime's own model (cuda_occupancy.h in the toolkit) from 7.0 on;
  * docs/occupancy.md works through them. */
 #include "climb_occupancy.h"
 

@@ -1,4 +1,4 @@
-/* Molecules and potential maps, the electrostatics workloads' files (issue 22):
+/* Molecules and potential maps, the electrostatics workloads' files:
  *
  * PQR (the PDB-like format of PDB2PQR and APBS): ATOM and HETATM records, whose last five whitespace-separated
  * fields are x, y, z (Å), the charge (e) and the radius (Å); every other record (REMARK, CRYST1, TER, END, ...) is
@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* The most atoms read: the issue's largest systems are 1M atoms; 2^26 leaves room and bounds the memory. */
+/* The most atoms read: climb's largest systems are 1M atoms; 2^26 leaves room and bounds the memory. */
 #define CLIMB_PQR_MAX_ATOMS ((size_t)1 << 26)
 
 typedef struct climb_atoms {

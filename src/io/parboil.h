@@ -1,5 +1,5 @@
 /* Parboil's binary files (Stratton et al., "Parboil: A Revised Benchmark Suite for Scientific and Commercial
- * Throughput Computing"), the outside references of the electrostatics and MRI workloads (issue 22). All
+ * Throughput Computing"), the outside references of the electrostatics and MRI workloads. All
  * little-endian:
  *   MRI-Q input:   int32 numK, int32 numX, then float32 kx[K], ky[K], kz[K], x[X], y[X], z[X], phiR[K], phiI[K]
  *   MRI-Q output:  uint32 numX, then float32 Qr[X], Qi[X]

@@ -3,7 +3,7 @@
  * device's own copy beside them. `climb bandwidth` is `climb bench bandwidth`; it replaces the CUDA samples'
  * bandwidthTest.
  *
- * Seed 000 (Harris, "Optimizing CUDA": device-to-host bandwidth far below device memory bandwidth, group
+ * From Harris ("Optimizing CUDA": device-to-host bandwidth far below device memory bandwidth, group
  * transfers, page-locked memory with cudaMallocHost for the highest cudaMemcpy rate, streams to overlap copies
  * with kernels). See docs/bandwidth.md.
  *
@@ -512,7 +512,7 @@ static const climb_sweep BW_SWEEPS[] = {
 extern "C" const climb_workload climb_bandwidth_workload = {
     .name = "bandwidth",
     .title = "Host <-> device transfers: pageable, pinned, write-combined, grouped, overlapped, bidirectional",
-    .seed_ref = "Harris, Optimizing CUDA: data transfers (page-locked memory, group transfers, streams)",
+    .sources = "Harris, Optimizing CUDA: data transfers (page-locked memory, group transfers, streams)",
     .command = "bandwidth",
     .dims = {"bytes"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8),

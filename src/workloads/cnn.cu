@@ -1,16 +1,16 @@
 /*
  * cnn.cu - one convolutional layer forward, NCHW, f32: the CNN chapter of Hwu, Kirk and El Hajj, "Programming
- * Massively Parallel Processors" (seed 004), against cuDNN.
+ * Massively Parallel Processors" (PMPP), against cuDNN.
  *
  *   y[n][k][p][q] = sum over c, r, s of x[n][c][p U - pad + r][q U - pad + s] w[k][c][r][s]
  *
- * (cross-correlation, as cuDNN and the seed compute it; x is 0 outside the image). A layer is N images of C maps
- * of H x W, K filters of C x R x S, stride U (the shape's last size, so one bench runs the three layers of the
- * issue) and padding `pad` (an option; -1, the default, keeps the size: (R - 1) / 2).
+ * (cross-correlation, as cuDNN and the book compute it; x is 0 outside the image). A layer is N images of C maps
+ * of H x W, K filters of C x R x S, stride U (the shape's last size, so one bench runs the three layers
+ * of ResNet below) and padding `pad` (an option; -1, the default, keeps the size: (R - 1) / 2).
  *
- * The ladder: direct (a thread per output, every operand from global memory); shared-memory tiles (the seed's
+ * The ladder: direct (a thread per output, every operand from global memory); shared-memory tiles (the book's
  * kernel: a block computes a 16 x 16 tile of one output map, and for each input map loads the input tile with its
- * halo and the R x S filter into shared memory); im2col (the seed's "unrolling": each image's inputs copied into a
+ * halo and the R x S filter into shared memory); im2col (the book's "unrolling": each image's inputs copied into a
  * C R S x P Q matrix, then multiplied by the K x C R S filter matrix with climb's own best SGEMM rung, the one
  * climb_sgemm runs); and the best rung, an implicit GEMM: the same product, its B operand gathered from x tile by
  * tile straight into shared memory (cp.async with zero fill for the padding), so the im2col matrix never exists.
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(256) cnn_direct_kernel(const float *x, const f
     y[i] = acc;
 }
 
-/* The seed's tiled kernel: a block of 16 x 16 threads computes a 16 x 16 tile of output map (n, k). For each input
+/* The book's tiled kernel: a block of 16 x 16 threads computes a 16 x 16 tile of output map (n, k). For each input
  * map c it loads the input tile the outputs read ((15 U + R) x (15 U + S), halo and padding included) and the
  * R x S filter w[k][c] into shared memory, then every thread adds its R S products from there. */
 #define CNN_TILE 16
@@ -845,7 +845,7 @@ static void cnn_counts(const climb_case *c, climb_counts *out)
 
 static void cnn_set_tuning(climb_case *c, const int *values) { climb_cnn_set_tuning(&c->tn, values); }
 
-/* N C H W K R S U. The issue's layers: ResNet's 56 x 56 and 14 x 14 3 x 3 stages and its 7 x 7 stride-2 stem. */
+/* N C H W K R S U. climb's layers: ResNet's 56 x 56 and 14 x 14 3 x 3 stages and its 7 x 7 stride-2 stem. */
 static const climb_shape CNN_BENCH_SHAPES[] = {CLIMB_SHAPEN(8, 64, 64, 56, 56, 64, 3, 3, 1),
                                                CLIMB_SHAPEN(8, 32, 256, 14, 14, 256, 3, 3, 1),
                                                CLIMB_SHAPEN(8, 16, 3, 224, 224, 64, 7, 7, 2)};
@@ -865,7 +865,7 @@ static const climb_shape CNN_QUICK_SHAPES[] = {CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3,
 extern "C" const climb_workload climb_cnn_workload = {
     .name = "cnn",
     .title = "One convolutional layer forward (NCHW, f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
                 "tiles, im2col and a matrix product)",
     .dims = {"N", "C", "H", "W", "K", "R", "S", "U"},
     .shape_format = "N{N} C{C} {H}x{W} K{K} {R}x{S} stride {U}",

@@ -1,10 +1,10 @@
 /*
- * coalescing.cu - what access patterns cost: the seed's experiment (read a float, add one, write it back) under
+ * coalescing.cu - what access patterns cost: Harris's experiment (read a float, add one, write it back) under
  * each pattern a warp can make of its addresses, and the same for 12-byte structs (float3).
  *
- * Seed 000 (Harris, "Optimizing CUDA": coalescing on the G80, 3M floats, 12K blocks of 256 threads: 356 us
+ * From Harris ("Optimizing CUDA": coalescing on the G80, 3M floats, 12K blocks of 256 threads: 356 us
  * coalesced, 357 us with some threads idle, 3494 us permuted or misaligned; float3 3302 us directly and 359 us
- * staged through shared memory) and seed 002 (Filipovic: the coalescing rules per compute capability, strided
+ * staged through shared memory) and Filipovič (Filipovic: the coalescing rules per compute capability, strided
  * access). See docs/coalescing.md.
  *
  * A case is n floats, `in`, and the result out[k] = in[k] + 1 for every k, whatever the rung: the rungs differ
@@ -94,7 +94,7 @@ extern "C" size_t climb_coal_item(int p, size_t gid, size_t m, unsigned stride)
 
 /* ---------------------------------------------------------------- kernels */
 
-/* float (and the bound, coalesced_float, with the coalesced pattern): the seed's kernel. One float per thread,
+/* float (and the bound, coalesced_float, with the coalesced pattern): Harris's kernel. One float per thread,
  * taken by the pattern. Hopper moves global memory in 32-byte sectors: a warp's request costs the sectors its
  * addresses touch, however they are ordered (permuted is free) or which lanes are off (idle is free); what costs
  * is touching sectors the warp does not use up (misaligned: one sector more per 128 bytes; strided: a sector per
@@ -117,10 +117,10 @@ __device__ __forceinline__ void coal_tail(const float *__restrict__ in, float *_
 
 /* float3_aos (S = float3) and float4_padded (S = float4): one struct per thread, x, y and z each plus one (the
  * padded struct's fourth float is copied through).
- * float3_aos, the seed's accessFloat3: a 12-byte load is three 4-byte loads, each touching a third of the sectors
+ * float3_aos, Harris's accessFloat3: a 12-byte load is three 4-byte loads, each touching a third of the sectors
  * of the warp's 384 bytes, so the same sectors are requested three times (the G80 made that 3 uncoalesced
  * transactions per thread; L1 now absorbs most of the repeats).
- * float4_padded, the seed's __align__(16) advice: one 16-byte load and store a thread, a quarter of the bytes
+ * float4_padded, Harris's __align__(16) advice: one 16-byte load and store a thread, a quarter of the bytes
  * moved being padding. */
 template <typename S>
 __global__ void coal_struct_kernel(const S *__restrict__ in, S *__restrict__ out, size_t m,
@@ -138,7 +138,7 @@ __global__ void coal_struct_kernel(const S *__restrict__ in, S *__restrict__ out
     }
 }
 
-/* float3_shared: the seed's cure. A block of 256 threads reads its 256 structs as 768 floats, three coalesced
+/* float3_shared: Harris's cure. A block of 256 threads reads its 256 structs as 768 floats, three coalesced
  * loads a thread, into shared memory; each thread works on its struct there (a stride of 3 words: 3 is odd, so
  * no bank conflicts), and the block writes the 768 floats back the same way. The pattern is the block's
  * contiguous span, so only coalesced and misaligned apply. */
@@ -334,7 +334,7 @@ typedef struct coal_rung {
     int padded;   /* 1: works on the padded layout (d_pin, d_pout) */
 } coal_rung;
 
-/* The G80 figures are seed 000's, 3M floats (us): 356 coalesced (the bound here), 3302 for float3 read directly,
+/* The G80 figures are Harris's, 3M floats (us): 356 coalesced (the bound here), 3302 for float3 read directly,
  * 359 staged through shared memory. Its 357 (idle threads) and 3494 (permuted or misaligned) belong to the float
  * rung under those patterns; docs/coalescing.md sets them beside ours. */
 static const coal_rung COAL_RUNGS[] = {
@@ -515,7 +515,7 @@ static void coal_counts(const climb_case *c, climb_counts *out)
     out->bytes_written = out->bytes_read;
 }
 
-/* The seed's 3M floats, and 2^28 floats (1 GiB in, 1 GiB out) to fill the GPU's memory system. */
+/* Harris's 3M floats, and 2^28 floats (1 GiB in, 1 GiB out) to fill the GPU's memory system. */
 static const climb_shape COAL_BENCH_SHAPES[] = {CLIMB_SHAPE1(3145728), CLIMB_SHAPE1(1u << 28)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
 static const climb_shape COAL_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 24)};
@@ -548,7 +548,7 @@ static const climb_sweep COAL_SWEEPS[] = {
 extern "C" const climb_workload climb_coalescing_workload = {
     .name = "coalescing",
     .title = "Coalescing lab: read a float, add one, write it, under each access pattern",
-    .seed_ref = "Harris, Optimizing CUDA: coalescing (G80); Filipovic, GPU Hardware Performance: coalescing rules "
+    .sources = "Harris, Optimizing CUDA: coalescing (G80); Filipovic, GPU Hardware Performance: coalescing rules "
                 "and strided access",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32),

@@ -1,10 +1,10 @@
 /*
  * dcs.cu - direct Coulomb summation: the electrostatic potential of N atoms on a 3-D lattice, f32, the ladder of
- * the Coulomb chapter of Hwu, Kirk and El Hajj, "Programming Massively Parallel Processors" (seed 004).
+ * the Coulomb chapter of Hwu, Kirk and El Hajj, "Programming Massively Parallel Processors" (PMPP).
  *
  *   V(i, j, k) = sum over atoms a of q_a / |p(i, j, k) - a|,   p(i, j, k) = origin + h (i, j, k)
  *
- * in e/Å (no Coulomb constant, as the seed). An atom nearer to a point than the exclusion distance (1 Å by default,
+ * in e/Å (no Coulomb constant, as the book). An atom nearer to a point than the exclusion distance (1 Å by default,
  * Parboil's) adds nothing there: an atom on a lattice point would add infinity.
  *
  * The ladder: scatter (a thread per atom and slice, atomicAdd into every point of the slice); gather (a thread per
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(256) dcs_gather_kernel(const float4 *atoms, in
     out[((size_t)k * g.ny + j) * g.nx + i] = acc;
 }
 
-/* The seed's constant-memory atoms: 4000 at a time (64 KB holds 4096 float4), one launch a chunk, each adding its
+/* The book's constant-memory atoms: 4000 at a time (64 KB holds 4096 float4), one launch a chunk, each adding its
  * sums to the output (the first chunk writes). */
 #define DCS_CHUNK 4000
 __constant__ float4 dcs_const_atoms[DCS_CHUNK];
@@ -714,7 +714,7 @@ static double dcs_case_bytes(const climb_shape *s, climb_dtype t, const climb_op
 extern "C" const climb_workload climb_dcs_workload = {
     .name = "dcs",
     .title = "Direct Coulomb summation on a 3-D lattice (f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, direct Coulomb summation "
                 "(scatter, gather, constant memory, coarsening, coalescing, padding)",
     .dims = {"nx", "ny", "nz", "atoms"},
     .shape_format = "{nx}x{ny}x{nz}, {atoms} atoms",

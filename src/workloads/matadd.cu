@@ -1,9 +1,9 @@
 /*
  * matadd.cu - matrix addition C = A + B, f32 and f64, row-major with a leading dimension: the simplest
- * bandwidth-bound ladder (issue 11's first half; SGEMM is its second).
+ * bandwidth-bound ladder (the dense ladders' first half; SGEMM is their second).
  *
- * Seed 001 (the "Matrix Addition Example"): a 2-D grid of 16 x 16 blocks, one thread per element, column from
- * x and row from y, a bounds check. The ladder adds the mapping the other way round (threads of a warp down a
+ * From Introduction to CUDA 5.0 (the "Matrix Addition Example"): a 2-D grid of 16 x 16 blocks, one thread per
+ * element, column from x and row from y, a bounds check. The ladder adds the mapping the other way round (threads of a warp down a
  * column: each load a sector of its own), 16-byte loads walked grid-stride, and a best rung with the same loads
  * over a full grid. See docs/matadd.md.
  *
@@ -46,12 +46,12 @@ extern "C" void climb_matadd_ref(climb_dtype t, const void *a, const void *b, vo
 
 /* ---------------------------------------------------------------- kernels */
 
-#define MATADD_TILE 16u     /* the seed's 16 x 16 blocks */
+#define MATADD_TILE 16u     /* the article's 16 x 16 blocks */
 #define MATADD_BLOCK 256u   /* the best rung's threads per block */
 #define MATADD_BLOCKS_PER_SM 8u
 
-/* matadd_seed_2d: the seed's kernel. Thread (x, y) of the 2-D grid adds element (row y, column x): the 16 threads
- * of a half-warp read 16 neighbours of one row (64 or 128 contiguous bytes), so loads coalesce. The seed checks
+/* matadd_seed_2d: the article's kernel. Thread (x, y) of the 2-D grid adds element (row y, column x): the 16 threads
+ * of a half-warp read 16 neighbours of one row (64 or 128 contiguous bytes), so loads coalesce. The article checks
  * index < n^2, right only for square unpadded matrices; this checks row and column. */
 template <typename T>
 __global__ void __launch_bounds__(MATADD_TILE *MATADD_TILE)
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(MATADD_TILE *MATADD_TILE)
 }
 
 /* matadd_transposed_2d: the same grid with x and y swapped: the threads of a half-warp walk down a column, 16
- * elements ld apart, so each load touches 16 sectors for 16 elements. What the seed's mapping buys. */
+ * elements ld apart, so each load touches 16 sectors for 16 elements. What the article's mapping buys. */
 template <typename T>
 __global__ void __launch_bounds__(MATADD_TILE *MATADD_TILE)
     matadd_transposed_2d_kernel(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ c, size_t rows,
@@ -402,7 +402,7 @@ static void matadd_counts(const climb_case *c, climb_counts *out)
     out->flops = (double)c->rows * (double)c->cols;
 }
 
-/* The issue's sizes: 512^2, 4096^2, 16384^2, and an odd 1001 x 3001. */
+/* climb's sizes: 512^2, 4096^2, 16384^2, and an odd 1001 x 3001. */
 static const climb_shape MATADD_BENCH_SHAPES[] = {CLIMB_SHAPE2(512, 512), CLIMB_SHAPE2(4096, 4096),
                                                   CLIMB_SHAPE2(16384, 16384), CLIMB_SHAPE2(1001, 3001)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
@@ -424,7 +424,7 @@ static double matadd_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_matadd_workload = {
     .name = "matadd",
     .title = "Matrix addition C = A + B (row-major, pitched)",
-    .seed_ref = "Introduction to CUDA 5.0: matrix addition (2-D grid, a thread per element, bounds check)",
+    .sources = "Introduction to CUDA 5.0: matrix addition (2-D grid, a thread per element, bounds check)",
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = MATADD_OPTIONS,

@@ -1,6 +1,6 @@
 /*
  * mriq.cu - the Q matrix of non-Cartesian MRI reconstruction (Parboil's MRI-Q), f32, the MRI-Q ladder of Hwu, Kirk
- * and El Hajj, "Programming Massively Parallel Processors" (seed 004), chapter "Application case study: non-Cartesian
+ * and El Hajj, "Programming Massively Parallel Processors" (PMPP), chapter "Application case study: non-Cartesian
  * MRI":
  *
  *   Q(x) = sum over the k-space samples k of |phi(k)|^2 (cos + i sin)(2 pi k . x),   at every voxel x.
@@ -841,7 +841,7 @@ static const char *mriq_case_refuses(const climb_shape *s, climb_dtype t, const 
 extern "C" const climb_workload climb_mriq_workload = {
     .name = "mriq",
     .title = "MRI-Q: the Q matrix of non-Cartesian MRI reconstruction (f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, MRI-Q (scatter, fission and "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, MRI-Q (scatter, fission and "
                 "interchange, registers, constant memory chunks, AoS, coarsening, SFU sin/cos)",
     .command = NULL,
     .dims = {"samples", "voxels"},

@@ -1,6 +1,6 @@
 /*
  * stencil.cu - the 7-point 3-D stencil in f32: the ladder of Hwu, Kirk and El Hajj, "Programming Massively Parallel
- * Processors" (seed 004, the stencil chapter), against the copy bound.
+ * Processors" (PMPP, the stencil chapter), against the copy bound.
  *
  *   out[z][y][x] = c0 in[z][y][x] + c1 in[z][y][x-1] + c2 in[z][y][x+1] + c3 in[z][y-1][x] + c4 in[z][y+1][x]
  *                + c5 in[z-1][y][x] + c6 in[z+1][y][x]
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(ST_IN3 *ST_IN3 *ST_IN3)
  * loaded once for the three outputs that use it, and the 3-D tile's z halo is gone. */
 #define ST_IN2 32
 #define ST_OUT2 (ST_IN2 - 2)
-#define ST_ZC 32 /* planes a block marches through (the seeds' rungs) */
+#define ST_ZC 32 /* planes a block marches through (the book's rungs) */
 __global__ void __launch_bounds__(ST_IN2 *ST_IN2)
     stencil_coarsened_kernel(const float *in, float *out, int nx, int ny, int nz, const stencil_coef k)
 {
@@ -707,7 +707,7 @@ static void st_counts(const climb_case *c, climb_counts *out)
 
 static void st_set_tuning(climb_case *c, const int *values) { climb_stencil_set_tuning(&c->tn, values); }
 
-/* The issue's grids: 512^3, 256^3 and an odd 130 x 250 x 333. */
+/* climb's grids: 512^3, 256^3 and an odd 130 x 250 x 333. */
 static const climb_shape ST_BENCH_SHAPES[] = {CLIMB_SHAPE3(512, 512, 512), CLIMB_SHAPE3(256, 256, 256),
                                               CLIMB_SHAPE3(130, 250, 333)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
@@ -736,7 +736,7 @@ static double stencil_case_bytes(const climb_shape *s, climb_dtype t, const clim
 extern "C" const climb_workload climb_stencil_workload = {
     .name = "stencil",
     .title = "7-point 3-D stencil, fixed boundary, time steps (f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, stencil (naive, shared "
                 "tiles, thread coarsening, register tiling)",
     .dims = {"nx", "ny", "nz"},
     .shape_format = "{nx}x{ny}x{nz}",

@@ -1,7 +1,7 @@
 /*
  * transpose.cu - matrix transpose (out = in^T), f32 and f64, as a ladder to the copy bound.
  *
- * Seeds: 002 (Filipovic, "Matrix Transposition": the naive kernel, the 32 x 32 shared tile with 32 x 8 threads,
+ * From Filipovič (Filipovic, "Matrix Transposition": the naive kernel, the 32 x 32 shared tile with 32 x 8 threads,
  * the bank-conflict padding, partition camping and the diagonal block order, with GTX 280 figures for 4000 x 4000),
  * 004 (Professional CUDA C ch. 5 notes: copy kernels as the bounds, rectangular tiles, several elements per thread),
  * 000 (Harris: coalesced transpose through shared memory). See docs/transpose.md.
@@ -58,7 +58,7 @@ extern "C" void climb_transpose_ref(const void *in, size_t ld_in, void *out, siz
 /* ---------------------------------------------------------------- tile order */
 
 /* Which tile block b of a 1-D grid moves: row by row (b = tile column + tiles_x x tile row, as a 2-D grid is
- * dispatched), or diagonally. Diagonal order (seed 002's cure for partition camping): the blocks that run together
+ * dispatched), or diagonally. Diagonal order (Filipovič's cure for partition camping): the blocks that run together
  * take tiles from different tile columns, so their writes (rows of out) and reads spread over more memory
  * partitions. Blocks are numbered down the diagonals: q = b / tiles_y walks across, the tile row is b % tiles_y,
  * and the tile column is (q + tile row) % tiles_x, a one-to-one map for any tiles_x, tiles_y. */
@@ -78,7 +78,7 @@ __device__ __forceinline__ void tile_of(unsigned b, unsigned tiles_x, unsigned t
 
 /* Bound, copy_tiled: the same bytes copied (in to a copy of in), no transposition, with the tiled rungs' mapping:
  * 32 x 32 tiles, 32 x 8 threads, four rows each. Reads and writes are both coalesced: what the transposes would
- * reach if reordering the elements cost nothing (seed 002's "copy within the blocks"). */
+ * reach if reordering the elements cost nothing (Filipovič's "copy within the blocks"). */
 template <typename T>
 __global__ void transpose_copy_tiled_kernel(const T *__restrict__ in, T *__restrict__ copy, size_t rows, size_t cols,
                                             size_t ld, unsigned tiles_x)
@@ -133,7 +133,7 @@ __global__ void transpose_tile_kernel(const T *__restrict__ in, T *__restrict__ 
         out[(c0 + y) * ld_out + r0 + x] = tile[x][y];
 }
 
-/* transpose_rect_tile: seed 004's rectangular tile, 32 rows x 16 columns, one element per thread of a 16 x 32
+/* transpose_rect_tile: PMPP's rectangular tile, 32 rows x 16 columns, one element per thread of a 16 x 32
  * block (512 threads instead of 1024: finer-grained blocks for the scheduler). The block reads 32 half-rows of
  * 16 elements and, renumbering its threads, writes 16 full rows of 32 elements of out. One element of padding
  * keeps the column reads conflict-free (17 is odd). */
@@ -161,7 +161,7 @@ template <typename T, int VEC> struct alignas(sizeof(T) * VEC > 16 ? 16 : sizeof
 /* transpose_multi_element (32 x 32 tiles, 8 rows of threads, row order), transpose_diagonal (the same in diagonal
  * order) and the best rung (tile, vector, rows of threads and order tuned): a TILE x TILE tile, padded, moved by
  * a block of TILE/VEC x ROWS threads, each thread moving VEC elements of PER = TILE/ROWS rows. Several elements
- * per thread spend the index arithmetic and the barrier on more bytes (seed 002's 32 x 8 threads per 32 x 32
+ * per thread spend the index arithmetic and the barrier on more bytes (Filipovič's 32 x 8 threads per 32 x 32
  * tile), and because PER is known at compile time every load of a thread is issued before the first of them is
  * stored to shared memory: PER x VEC elements in flight per thread, where a loop storing each row as it arrives
  * waits for every load in turn. Vectors move up to 16 bytes per instruction. A full tile takes that path; the
@@ -506,8 +506,8 @@ static int k_best(climb_dtype t, const climb_device_info *, const int *tuning, c
     return tiled_kernels(&tn, t, out, max);
 }
 
-/* The ladder, in order: the vendor, the two bounds, the seeds' steps, the best. The GTX 280 figures are seed
- * 002's for 4000 x 4000 floats (GB/s; its copy within 32 x 32 tiles is the tiled copy bound). */
+/* The ladder, in order: the vendor, the two bounds, Harris's and Filipovič's steps, the best. The GTX 280 figures
+ * are Filipovič's for 4000 x 4000 floats (GB/s; its copy within 32 x 32 tiles is the tiled copy bound). */
 static const transpose_rung TRANSPOSE_RUNGS[] = {
     {.info = {.name = "transpose_cublas_geam", .idea = "vendor: cublasSgeam / cublasDgeam with op(A) = A^T",
               .needs = "rows, cols and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR, .launch = run_cublas}},
@@ -592,7 +592,7 @@ static void transpose_class(const climb_device_info *dev, const climb_tuning_key
 
 /* Built-in values, used where no wisdom file matches the device. CC 9.x: what `climb tune` measured fastest on an
  * H100 (docs/transpose.md): 32 x 32 tiles, 8 rows of threads, one element an access, row order; 64 x 64 tiles for
- * a large f32 matrix. Elsewhere a first guess from the seeds' shape: 32 x 32, 8 rows, 16-byte vectors. */
+ * a large f32 matrix. Elsewhere a first guess from the texts' shape: 32 x 32, 8 rows, 16-byte vectors. */
 static const char *transpose_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     v[1] = 8;
@@ -823,7 +823,7 @@ static const climb_shape TRANSPOSE_CHECK_SHAPES[] = {
     CLIMB_SHAPE2(0, 0),   CLIMB_SHAPE2(0, 7),     CLIMB_SHAPE2(7, 0),    CLIMB_SHAPE2(1, 1),     CLIMB_SHAPE2(1, 1000),
     CLIMB_SHAPE2(1000, 1), CLIMB_SHAPE2(33, 31),  CLIMB_SHAPE2(31, 33),  CLIMB_SHAPE2(64, 64),   CLIMB_SHAPE2(65, 63),
     CLIMB_SHAPE2(129, 257), CLIMB_SHAPE2(250, 100), CLIMB_SHAPE2(1001, 3001)};
-/* Seed 002 found partition camping on the GTX 280 at sizes that are multiples of 512 (and, less, 256 and 128):
+/* Filipovič found partition camping on the GTX 280 at sizes that are multiples of 512 (and, less, 256 and 128):
  * the tiles of a column of out then all start in the same memory partition. Square f32 sizes from 3968 to 4224,
  * 32 apart, against the copy of the same bytes, show whether Hopper's address hashing still has it. */
 static const climb_sweep TRANSPOSE_SWEEPS[] = {
@@ -850,7 +850,7 @@ static double transpose_case_bytes(const climb_shape *s, climb_dtype t, const cl
 extern "C" const climb_workload climb_transpose_workload = {
     .name = "transpose",
     .title = "Matrix transpose (out = in^T, row-major, pitched)",
-    .seed_ref = "Filipovic, GPU Hardware Performance: Matrix Transposition; the UIUC ECE 408 notes: transpose (after "
+    .sources = "Filipovic, GPU Hardware Performance: Matrix Transposition; the UIUC ECE 408 notes: transpose (after "
                 "Professional CUDA C, ch. 5); Harris, Optimizing CUDA: transpose",
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),

@@ -1,7 +1,7 @@
 /*
  * trapezoid.cu - the trapezoidal rule for f(x) = x^2 + 1 over [a, b] (default [-3, 3], exactly 24), as a ladder.
  *
- * Seed 003 (Pacheco, CUDA trapezoidal rule II and III): one atomicAdd per thread; a warp-shuffle tree sum with
+ * From Pacheco (CUDA trapezoidal rule II and III): one atomicAdd per thread; a warp-shuffle tree sum with
  * blocks of one warp (one atomic per warp); a shared-memory dissemination sum with blocks of one warp; blocks of
  * several warps (warp sums in shared memory, one atomic per block). Table 6.8 gives the GTX Titan X's times for
  * n = 2^20 (3.08, 0.210, 0.206 ms). The best rung coarsens: a grid-stride loop of two FMAs per trapezoid, one
@@ -9,7 +9,7 @@
  * docs/trapezoid.md.
  *
  * T_n = h [ (f(a) + f(b)) / 2 + sum_{i=1}^{n-1} f(a + i h) ], h = (b - a) / n. Every rung computes in the case's
- * type (f32 or f64), the seed's way: x_i and f(x_i) in that type.
+ * type (f32 or f64), Pacheco's way: x_i and f(x_i) in that type.
  *
  * Order of this file: the exact value and tolerance, kernels, launchers, the registry table, the harness glue.
  */
@@ -62,7 +62,7 @@ extern "C" double climb_trap_tol(double u, double a, double b, size_t n, double 
 
 /* ---------------------------------------------------------------- policy */
 
-/* The seed's rungs: blocks of one warp (table 6.8: "block size of 32 threads"); the several-warp rung: 256
+/* Pacheco's rungs: blocks of one warp (table 6.8: "block size of 32 threads"); the several-warp rung: 256
  * threads. The best rung: 256 threads, TRAP_BLOCKS_PER_SM blocks per SM, TRAP_UNROLL independent sums a thread. */
 #define TRAP_WARP 32u
 #define TRAP_BLOCK 256u
@@ -75,12 +75,12 @@ extern "C" double climb_trap_tol(double u, double a, double b, size_t n, double 
 
 template <typename T> __device__ __forceinline__ T trap_f(T x) { return x * x + T(1); }
 
-/* The seed's host sets the sum to (f(a) + f(b)) / 2 before the kernel and multiplies by h after; here two
+/* Pacheco's host sets the sum to (f(a) + f(b)) / 2 before the kernel and multiplies by h after; here two
  * one-thread kernels do it on the device, so that every rung leaves T_n in device memory. */
 template <typename T> __global__ void trap_init_kernel(T a, T b, T *acc) { *acc = (trap_f(a) + trap_f(b)) / T(2); }
 template <typename T> __global__ void trap_scale_kernel(T h, T *acc) { *acc = *acc * h; }
 
-/* trap_atomic_per_thread, the seed's first CUDA version: thread i (0 < i < n) evaluates f(a + i h) and adds it
+/* trap_atomic_per_thread, Pacheco's first CUDA version: thread i (0 < i < n) evaluates f(a + i h) and adds it
  * to the one sum with atomicAdd. n - 1 atomics on one address, serialised in L2. */
 template <typename T> __global__ void trap_atomic_kernel(T a, T h, size_t n, T *acc)
 {
@@ -90,7 +90,7 @@ template <typename T> __global__ void trap_atomic_kernel(T a, T h, size_t n, T *
 }
 
 /* trap_warp_shuffle: blocks of one warp; the warp's 32 values summed in registers (a shuffle tree, five steps,
- * the result in lane 0, the seed's Warp_sum), then one atomicAdd per warp: 32 times fewer atomics. */
+ * the result in lane 0, Pacheco's Warp_sum), then one atomicAdd per warp: 32 times fewer atomics. */
 template <typename T> __global__ void __launch_bounds__(TRAP_WARP) trap_warp_shuffle_kernel(T a, T h, size_t n, T *acc)
 {
     const size_t i = (size_t)blockIdx.x * TRAP_WARP + threadIdx.x;
@@ -102,8 +102,8 @@ template <typename T> __global__ void __launch_bounds__(TRAP_WARP) trap_warp_shu
         atomicAdd(acc, v);
 }
 
-/* trap_shared_dissemination: the same blocks, the sum in shared memory (the seed's Shared_mem_sum): at each of five
- * steps every lane adds the value `diff` lanes on (mod 32), so every lane ends with the total. The seed relied
+/* trap_shared_dissemination: the same blocks, the sum in shared memory (Pacheco's Shared_mem_sum): at each of five
+ * steps every lane adds the value `diff` lanes on (mod 32), so every lane ends with the total. Pacheco relied
  * on the warp's lock-step for the reads to come before the writes; since Volta the lanes are scheduled
  * independently, so a __syncwarp() separates the reads from the writes of each step. */
 template <typename T>
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(TRAP_WARP) trap_shared_dissemination_kernel(T 
         atomicAdd(acc, vals[0]);
 }
 
-/* trap_multi_warp: blocks of TRAP_BLOCK threads (the seed's section 6.13): each warp sums with shuffles, the warp
+/* trap_multi_warp: blocks of TRAP_BLOCK threads (Pacheco's section 6.13): each warp sums with shuffles, the warp
  * sums meet in shared memory and one warp adds them: one atomic per block, 8 times fewer than per warp. */
 template <typename T> __global__ void __launch_bounds__(TRAP_BLOCK) trap_multi_warp_kernel(T a, T h, size_t n, T *acc)
 {
@@ -212,7 +212,7 @@ static unsigned trap_best_grid(const trap_args *x)
 
 static size_t trap_workspace(int sms) { return 16 + (size_t)(sms > 0 ? sms : 1) * TRAP_BLOCKS_PER_SM * 8; }
 
-/* The seed's shape of run: the sum set to the endpoints' half, the kernel's atomics, the product with h. */
+/* Pacheco's shape of run: the sum set to the endpoints' half, the kernel's atomics, the product with h. */
 template <typename T>
 static cudaError_t launch_atomic_rung(void (*kernel)(T, T, size_t, T *), unsigned block, const trap_args *x)
 {
@@ -451,7 +451,7 @@ static const climb_sweep TRAP_SWEEPS[] = {
 extern "C" const climb_workload climb_trapezoid_workload = {
     .name = "trapezoid",
     .title = "Trapezoidal rule, f(x) = x^2 + 1",
-    .seed_ref = "Pacheco, CUDA trapezoidal rule II and III, table 6.8",
+    .sources = "Pacheco, CUDA trapezoidal rule II and III, table 6.8",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = TRAP_OPTIONS,

@@ -240,7 +240,7 @@ done:
 
 /* ---------------------------------------------------------------- kernels */
 
-/* affine_naive: one thread per element on a 2-D grid of 16 x 16 blocks, the seed's matrix-add mapping. */
+/* affine_naive: one thread per element on a 2-D grid of 16 x 16 blocks, the book's matrix-add mapping. */
 template <typename T, int OP>
 __global__ void affine_naive_kernel(const T *x, T *y, size_t rows, size_t cols, size_t ld, affine_coef<T> k)
 {
@@ -1081,7 +1081,7 @@ static const climb_shape AFFINE_QUICK_SHAPES[] = {CLIMB_SHAPE2(1, 1), CLIMB_SHAP
 extern "C" const climb_workload climb_affine_workload = {
     .name = "affine",
     .title = "y = alpha x + beta on a padded matrix (the contract's test workload)",
-    .seed_ref = "tests only; the matrix addition mapping of NVIDIA's Introduction to CUDA 5.0",
+    .sources = "tests only; the matrix addition mapping of NVIDIA's Introduction to CUDA 5.0",
     .dims = {"rows", "cols"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8) | CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_F64),
     .options = AFFINE_OPTIONS,

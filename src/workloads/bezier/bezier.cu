@@ -2,8 +2,8 @@
  * bezier.cu - adaptive tessellation of quadratic Bezier curves, as a ladder: the data-dependent parallelism that
  * dynamic parallelism was introduced for, and what replaces it.
  *
- * Seed 004 (Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's Bezier
- * example) and seed 001 (CUDA 5 introducing dynamic parallelism), after Adinets, "Adaptive Parallel Computation
+ * From Kirk and Hwu, Programming Massively Parallel Processors, the dynamic-parallelism chapter's Bezier
+ * example) and Introduction to CUDA 5.0 (CUDA 5 introducing dynamic parallelism), after Adinets, "Adaptive Parallel Computation
  * with CUDA Dynamic Parallelism" (NVIDIA, 2014): each curve's curvature decides its point count (floor(16
  * curvature), clamped to [4, max_points]; src/workloads/bezier/reference.h). Rungs: every curve at the maximum count (balanced,
  * wasteful); a block per curve with its own count (the book's version: imbalanced); a parent thread per curve that
@@ -435,7 +435,7 @@ static const climb_sweep BEZ_SWEEPS[] = {
 extern "C" const climb_workload climb_bezier_workload = {
     .name = "bezier",
     .title = "Adaptive tessellation of quadratic Bezier curves (dynamic parallelism and what replaces it)",
-    .seed_ref = "Kirk and Hwu, Programming Massively Parallel Processors, and Introduction to CUDA 5.0 (dynamic "
+    .sources = "Kirk and Hwu, Programming Massively Parallel Processors, and Introduction to CUDA 5.0 (dynamic "
                 "parallelism, the Bezier example); Adinets, Adaptive Parallel Computation with CUDA Dynamic "
                 "Parallelism",
     .command = NULL,

@@ -11,7 +11,7 @@
 
 /* ---------------------------------------------------------------- policy */
 
-#define BEZ_WARP 32    /* the seed's blocks, and the child grids' */
+#define BEZ_WARP 32    /* the book's blocks, and the child grids' */
 #define BEZ_BLOCK 256  /* the scan's and the flat launch's blocks */
 #define BEZ_ITEMS 4    /* points a thread in a flat tile */
 #define BEZ_TILE (BEZ_BLOCK * BEZ_ITEMS)

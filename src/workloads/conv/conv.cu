@@ -1,11 +1,11 @@
 /*
  * conv.cu - 1-D and 2-D convolution of a single-channel f32 image with a (2r+1) x (2r+1) mask (r = 1..4), zero
- * ghost cells: the tiling ladder of Hwu, Kirk and El Hajj, "Programming Massively Parallel Processors" (seed 004,
+ * ghost cells: the tiling ladder of Hwu, Kirk and El Hajj, "Programming Massively Parallel Processors" (PMPP,
  * the convolution chapter), against cuDNN and the copy bound.
  *
  *   out[i][j] = sum over a in [0, 2ry], b in [0, 2rx] of M[a][b] in[i + a - ry][j + b - rx]
  *
- * (the seed's cross-correlation form; in is 0 outside the image). dims=1 is the same ladder in one dimension: ry =
+ * (the book's cross-correlation form; in is 0 outside the image). dims=1 is the same ladder in one dimension: ry =
  * 0, each row convolved on its own.
  *
  * The ladder: basic (mask and input from global memory); the mask in constant memory; tiling strategy 1 (a block
@@ -239,7 +239,7 @@ static cudaError_t launch_copy(climb_case *c, cudaStream_t s)
 
 #ifdef CLIMB_HAVE_CUDNN
 /* One image, one channel, one filter: NCHW 1 x 1 x rows x cols with row stride ld, the mask a 1 x 1 x (2ry + 1) x
- * (2rx + 1) filter, padding ry and rx (zero ghost cells), cross-correlation (the seed's form), FMA math. */
+ * (2rx + 1) filter, padding ry and rx (zero ghost cells), cross-correlation (the book's form), FMA math. */
 static int dnn_prepare(climb_case *c)
 {
     if (c->dnn.ready || c->rows == 0 || c->cols == 0)
@@ -663,7 +663,7 @@ static int conv_save(climb_case *c, int rung, const char *path, char *err, size_
 
 static void conv_set_tuning(climb_case *c, const int *values) { climb_conv_set_tuning(&c->tn, values); }
 
-/* The issue's images: 8192^2, 4096^2 and an odd 1001 x 3001. */
+/* climb's images: 8192^2, 4096^2 and an odd 1001 x 3001. */
 static const climb_shape CONV_BENCH_SHAPES[] = {CLIMB_SHAPE2(8192, 8192), CLIMB_SHAPE2(4096, 4096),
                                                 CLIMB_SHAPE2(1001, 3001)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
@@ -690,7 +690,7 @@ static const climb_sweep CONV_SWEEPS[] = {
 extern "C" const climb_workload climb_conv_workload = {
     .name = "conv",
     .title = "1-D and 2-D convolution with a (2r+1)^2 mask, zero ghost cells (f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, convolution (basic, constant "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, convolution (basic, constant "
                 "memory, tiling strategies 1-3)",
     .dims = {"rows", "cols"},
     .shape_format = "{rows}x{cols}",

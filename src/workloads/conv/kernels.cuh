@@ -37,7 +37,7 @@ typedef struct conv_taps {
     float w[CLIMB_CONV_MAX_TAPS];
 } conv_taps;
 
-/* The seed's constant-memory mask (rungs const_mask to tile_cached_halo). One symbol for the process: the harness's
+/* The book's constant-memory mask (rungs const_mask to tile_cached_halo). One symbol for the process: the harness's
  * runs are one at a time; the C API's best rung passes its mask by value instead. */
 __constant__ float conv_const_mask[CLIMB_CONV_MAX_TAPS];
 

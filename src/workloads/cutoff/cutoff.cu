@@ -1,7 +1,7 @@
 /*
  * cutoff.cu - cutoff Coulomb summation: the electrostatic potential of N atoms on a 3-D lattice with a cutoff radius
  * and a smoothing function, f32, the cutoff ladder of the Coulomb chapter of Hwu, Kirk and El Hajj, "Programming
- * Massively Parallel Processors" (seed 004), in Parboil cutcp's form:
+ * Massively Parallel Processors" (PMPP), in Parboil cutcp's form:
  *
  *   V(p) = sum over atoms a with r = |p - a| < c of q_a / r (1 - r^2 / c^2)^2,   and V(p) = 0 where an atom of
  *   nonzero charge is nearer to p than the exclusion distance (Parboil zeroes those points).
@@ -935,7 +935,7 @@ static double cutoff_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_cutoff_workload = {
     .name = "cutoff",
     .title = "Cutoff Coulomb summation on a 3-D lattice, Parboil cutcp's potential (f32)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, cutoff summation (bins, "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, cutoff summation (bins, "
                 "neighbour lists in constant memory, a CPU overflow list, parallel and scan binning, the cylinder "
                 "test)",
     .dims = {"nx", "ny", "nz", "atoms"},

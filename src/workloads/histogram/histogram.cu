@@ -3,7 +3,7 @@
  * of Hwu, Kirk and El Hajj's Programming Massively Parallel Processors (PMPP: a-z into 7 bins of 4 letters),
  * over generated inputs or a file the user names.
  *
- * Seed 004 (the ECE 408 / PMPP histogram notes): global atomics with contiguous partitioning (each thread a
+ * From the ECE 408 / PMPP histogram notes): global atomics with contiguous partitioning (each thread a
  * stretch: uncoalesced) and interleaved partitioning (coalesced), privatization in shared memory, aggregation of
  * runs of equal values; the notes' advice that a private copy per subset of threads balances contention against
  * the merge (here one per warp). Past the notes: 16-byte loads and a whole-warp path for runs (wide_per_warp),
@@ -669,7 +669,7 @@ static double histogram_case_bytes(const climb_shape *s, climb_dtype t, const cl
 extern "C" const climb_workload climb_histogram_workload = {
     .name = "histogram",
     .title = "Byte histogram (256 bins, fewer, or the book's 7 letter bins)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors (PMPP), histogram (atomics, "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors (PMPP), histogram (atomics, "
                 "contiguous and interleaved partitioning, privatization, aggregation)",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_U8),

@@ -15,7 +15,7 @@ extern "C" {
 extern const climb_workload climb_histogram_workload;
 
 /* The two maps from a byte to its bin. BYTES: bin = byte x bins / 256 (bins 1 to 256: 256 is one bin per byte
- * value). LETTERS, the seed's: 'a' to 'z' into 7 bins of 4 letters (a-d, e-h, ..., y-z); other bytes not counted. */
+ * value). LETTERS, the book's: 'a' to 'z' into 7 bins of 4 letters (a-d, e-h, ..., y-z); other bytes not counted. */
 enum { CLIMB_HIST_BYTES = 0, CLIMB_HIST_LETTERS = 1 };
 #define CLIMB_HIST_LETTER_BINS 7
 

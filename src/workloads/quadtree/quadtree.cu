@@ -676,7 +676,7 @@ static const climb_sweep QT_SWEEPS[] = {
 extern "C" const climb_workload climb_quadtree_workload = {
     .name = "quadtree",
     .title = "Point quadtree construction (on the CPU, level by level, and from sorted Morton codes)",
-    .seed_ref = "Kirk and Hwu, Programming Massively Parallel Processors (dynamic parallelism, the quadtree "
+    .sources = "Kirk and Hwu, Programming Massively Parallel Processors (dynamic parallelism, the quadtree "
                 "example), and the UIUC ECE 508 lecture on it",
     .command = NULL,
     .dims = {"points"},

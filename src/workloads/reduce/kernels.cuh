@@ -47,7 +47,7 @@ static const reduce_arch_policy REDUCE_ARCH_POLICY[] = {
 /* ---------------------------------------------------------------- device helpers */
 
 /* The last 64 partial sums of a shared-memory tree, by the first warp alone. Since Volta the threads
- * of a warp are scheduled independently, so the seed's implicit lock-step (a volatile pointer and no
+ * of a warp are scheduled independently, so Harris's implicit lock-step (a volatile pointer and no
  * barrier) is a race: a lane may read s[tid + 16] before the lane that owns it has written it. Here
  * each step reads into a register, then __syncwarp() orders every read before any lane writes, and a
  * second __syncwarp() makes the writes visible before the next step reads. */
@@ -153,7 +153,7 @@ __global__ void reduce_first_add_load_kernel(const T *__restrict__ in, T *__rest
 
 /* reduce_unroll_last_warp: unrolled last warp. Once 64 partial sums are left, only the first warp works; it finishes
  * without __syncthreads() and without the loop's bookkeeping (see warp_tail_sum for why this is
- * correct under independent thread scheduling where the seed's version is not). */
+ * correct under independent thread scheduling where Harris's version is not). */
 template <typename T>
 __global__ void reduce_unroll_last_warp_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {

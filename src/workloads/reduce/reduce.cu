@@ -1,11 +1,11 @@
 /*
  * reduce.cu - parallel reduction (sum of i32 or f32), as a ladder.
  *
- * Seeds: 000 "Optimization Example 2: Parallel Reduction" (kernels 1-7 and their G80 timings),
- * 004 (the ECE 408 reduction notes), 003 (the warp-shuffle tree sum). See docs/reduce.md.
+ * From Harris, "Optimizing Parallel Reduction in CUDA" (kernels 1-7 and their G80 timings), PMPP (the ECE 408
+ * reduction notes) and Pacheco (the warp-shuffle tree sum). See docs/reduce.md.
  *
- * Order of this file: CPU reference, policy, kernels (one per rung, each with what it changes),
- * launchers, the registry table, then the harness glue (inputs, reference, poison, verify, counts).
+ * The folder: kernels.cuh the policy and the kernels (one per rung, each with what it changes); this file the CPU
+ * reference, the launchers, the registry table, then the harness glue (inputs, reference, verify, counts).
  *
  * The element type is a compile-time parameter of the kernels, like the block size: one body serves
  * i32 and f32 where the alternative is two copies of every kernel.
@@ -311,7 +311,7 @@ typedef struct reduce_rung {
 
 #define REDUCE_LAUNCH(fn) .launch_i32 = fn<int32_t>, .launch_f32 = fn<float>
 
-/* The ladder, in order: the vendor, the text's kernels 1-7 (with the seed's G80 figures for 2^22 ints, time
+/* The ladder, in order: the vendor, the text's kernels 1-7 (with Harris's G80 figures for 2^22 ints, time
  * and GB/s, from its table 'Performance for 4M element reduction'), the warp-shuffle step, the best. */
 static const reduce_rung REDUCE_RUNGS[] = {
     {.info = {.name = "cub_device_reduce", .idea = "vendor: cub::DeviceReduce::Sum", .needs = "",
@@ -614,7 +614,7 @@ static double reduce_case_bytes(const climb_shape *s, climb_dtype t, const climb
 extern "C" const climb_workload climb_reduce_workload = {
     .name = "reduce",
     .title = "Parallel reduction (sum)",
-    .seed_ref = "Harris, Optimizing CUDA, Optimization Example 2 (reduction); Hwu, Kirk and El Hajj, Programming "
+    .sources = "Harris, Optimizing CUDA, Optimization Example 2 (reduction); Hwu, Kirk and El Hajj, Programming "
                 "Massively Parallel Processors, reduction; Pacheco, the CUDA trapezoidal rule (warp shuffle)",
     .dims = {"n"},
     .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),

@@ -3,7 +3,7 @@
  * of its own. */
 /* ---------------------------------------------------------------- policy */
 
-/* The shared-memory block scans (Kogge-Stone, Brent-Kung): 512 threads, the seed's SECTION_SIZE = blockDim
+/* The shared-memory block scans (Kogge-Stone, Brent-Kung): 512 threads, the book's SECTION_SIZE = blockDim
  * (Brent-Kung: 2 x blockDim). The three-phase, warp-shuffle and chained rungs: 512 threads x 8 elements each,
  * a section of 4096 (16 KB of shared memory for f32). */
 #define SCAN_BLOCK 512u
@@ -59,7 +59,7 @@ typedef climb_lookback_hdr scan_hdr;
 /* The section kernels of the hierarchical rungs share one signature: scan the section of `blockIdx.x`, write it,
  * and its total to sums[blockIdx.x]. They read the whole section before writing any of it, so out may be in (the
  * hierarchy scans the section sums in place). An exclusive scan of a section is the inclusive scan of its
- * inputs shifted right by one (the seed's way): slot t holds x[t - 1], slot 0 the identity. */
+ * inputs shifted right by one (the book's way): slot t holds x[t - 1], slot 0 the identity. */
 
 /* scan_kogge_stone: one section of BLOCK elements, one per thread, in shared memory. At step d every thread
  * adds the value d slots to its left: log2(BLOCK) steps, n log n adds (not work-efficient), each step two

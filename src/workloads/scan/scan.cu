@@ -1,10 +1,10 @@
 /*
  * scan.cu - prefix sum (inclusive and exclusive, i32 and f32), as a ladder.
  *
- * Seed 004 (the ECE 408 / PMPP scan notes): Kogge-Stone, its double-buffered form, Brent-Kung, the three-phase
+ * From the ECE 408 / PMPP scan notes): Kogge-Stone, its double-buffered form, Brent-Kung, the three-phase
  * (coarsened) block scan, the hierarchical scheme that extends each to any n (scan sections, scan the section
  * sums, add them back), and the single-pass scan that chains adjacent blocks through flags, with dynamic block
- * indices so that it cannot deadlock. Above the seed: a warp-shuffle block scan, and the best rung, a single pass
+ * indices so that it cannot deadlock. Above the book: a warp-shuffle block scan, and the best rung, a single pass
  * with decoupled look-back (Merrill & Garland) and 16-byte loads. See docs/scan.md.
  *
  * Order of this file: CPU reference and tolerance, policy, the chained tiles' flags, kernels (one per rung, each
@@ -698,7 +698,7 @@ static double scan_case_bytes(const climb_shape *s, climb_dtype t, const climb_o
 extern "C" const climb_workload climb_scan_workload = {
     .name = "scan",
     .title = "Prefix sum (inclusive and exclusive scan)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, scan (Kogge-Stone, Brent-Kung, "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, scan (Kogge-Stone, Brent-Kung, "
                 "three-phase, hierarchical, single-pass with dynamic block "
                 "indices)",
     .dims = {"n"},

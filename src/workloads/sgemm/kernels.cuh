@@ -39,9 +39,9 @@ __global__ void __launch_bounds__(256) sgemm_naive_coalesced_kernel(int m, int n
     *out = beta != 0.0f ? alpha * s + beta * *out : alpha * s;
 }
 
-/* sgemm_tiled<T, CHECKED>: the seed's shared-memory tiles. A block computes a T x T tile of C; it walks k in steps
+/* sgemm_tiled<T, CHECKED>: the article's shared-memory tiles. A block computes a T x T tile of C; it walks k in steps
  * of T, each thread loading one element of A's and B's T x T tiles into shared memory, then T FFMAs from shared
- * memory: global traffic falls by T. Without CHECKED the shapes must be multiples of T (the seed's assumption);
+ * memory: global traffic falls by T. Without CHECKED the shapes must be multiples of T (the article's assumption);
  * with it, loads past the edges read zeros and stores past them are skipped (any m, n, k). */
 template <int T, bool CHECKED>
 __global__ void __launch_bounds__(T *T) sgemm_tiled_kernel(int m, int n, int k, float alpha,
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(T *T) sgemm_tiled_kernel(int m, int n, int k, 
     }
 }
 
-/* sgemm_reg_1d: joint register and shared-memory tiling (Volkov and Demmel; the seed's U/T/S): a block computes a
+/* sgemm_reg_1d: joint register and shared-memory tiling (Volkov and Demmel; the article's U/T/S): a block computes a
  * 64 x 64 tile of C with 512 threads, each thread a column strip of 8 outputs. A's 64 x 8 tile and B's 8 x 64
  * tile go to shared memory; for each p the thread holds one B value in a register and reuses it for its 8 rows:
  * 9 shared loads for 8 FFMAs instead of 2 for 1. Any shape (edges zero-filled). */

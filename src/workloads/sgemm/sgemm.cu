@@ -1,7 +1,7 @@
 /*
  * sgemm.cu - C = alpha A B + beta C in FP32, row-major with leading dimensions, as a ladder toward cuBLAS.
  *
- * Seeds: 001 (matrix multiply from global memory, then with shared-memory tiles), 004 (naive GEMM's bytes per
+ * From Introduction to CUDA 5.0 (matrix multiply from global memory, then with shared-memory tiles), 004 (naive GEMM's bytes per
  * flop, tiling with boundary handling, joint register and shared-memory tiling after Volkov and Demmel, thread
  * coarsening, double buffering, transposed tiles). See docs/sgemm.md.
  *
@@ -626,7 +626,7 @@ static const char *sgemm_case_refuses(const climb_shape *s, climb_dtype t, const
 extern "C" const climb_workload climb_sgemm_workload = {
     .name = "sgemm",
     .title = "SGEMM C = alpha A B + beta C (FP32, row-major)",
-    .seed_ref = "Introduction to CUDA 5.0 and Hwu, Kirk and El Hajj, Programming Massively Parallel Processors: "
+    .sources = "Introduction to CUDA 5.0 and Hwu, Kirk and El Hajj, Programming Massively Parallel Processors: "
                 "matrix multiply (global memory, shared tiles, register tiling, coarsening)",
     .command = NULL,
     .dims = {"m", "n", "k"},

@@ -740,7 +740,7 @@ static double sort_case_bytes(const climb_shape *s, climb_dtype t, const climb_o
 extern "C" const climb_workload climb_sort_workload = {
     .name = "sort",
     .title = "Merge sort of u32 keys and key-value pairs (stable)",
-    .seed_ref = "Kirk and Hwu, Programming Massively Parallel Processors, chapter 11 (co-rank, basic and "
+    .sources = "Kirk and Hwu, Programming Massively Parallel Processors, chapter 11 (co-rank, basic and "
                 "tiled merge, circular buffer); Green, McColl and Bader, GPU Merge Path",
     .command = NULL,
     .dims = {"n"},

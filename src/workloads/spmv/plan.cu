@@ -79,7 +79,7 @@ extern "C" int climb_spmv_lanes(double mean)
 
 extern "C" int climb_spmv_long_min(int lanes) { return lanes * 16 > 32 ? lanes * 16 : 32; }
 
-/* 12 runs of the fastest so far, so that a large matrix's plan costs about 20 runs (issue 25's goal, for matrices of
+/* 12 runs of the fastest so far, so that a large matrix's plan costs about 20 runs (climb's goal, for matrices of
  * more than 1M nonzeros), with a floor for the fixed costs of a trial (its builds' allocations and synchronisations,
  * the gates and second samples of short candidates: 0.5 to 2.5 ms for the first candidate alone on an H100):
  *   - at most 1M nonzeros: 4 ms. Their runs are short enough that the plan's fixed costs are hundreds of runs

@@ -2,7 +2,7 @@
  * spmv/spmv.cu - sparse matrix-vector product y = A x as a ladder of storage formats, on generated matrices or a
  * Matrix Market file (--input FILE.mtx), f32 or f64 values with 32-bit indices.
  *
- * Seed 004 (the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
+ * From the PMPP SpMV notes): CSR with one thread per row; ELL with padding, stored column-major; COO;
  * the hybrid ELL + COO built on the host; JDS (rows sorted by length, stored by jagged diagonal) and JDS with
  * ELL sections; the point that newer GPUs care about bytes more than about coalescing; and, from Kreutzer et al.'s
  * SELL-C-sigma, JDS sorted only within windows of 256 rows. Beside them the CSR
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(SPMV_BLOCK) spmv_csr_scalar_kernel(int rows, c
     y[r] = s;
 }
 
-/* spmv_csr_vector: LANES lanes per row (the seed's CSR vector kernel uses a warp): the lanes read a row's
+/* spmv_csr_vector: LANES lanes per row (the book's CSR vector kernel uses a warp): the lanes read a row's
  * nonzeros side by side (coalesced) and add their partial sums with shuffles. A warp per row idles most lanes
  * when rows are short (7 nonzeros of a Poisson row keep 7 of 32 busy); the sized rung picks LANES from the mean
  * row length. */
@@ -898,7 +898,7 @@ static const climb_sweep SPMV_SWEEPS[] = {
 extern "C" const climb_workload climb_spmv_workload = {
     .name = "spmv",
     .title = "Sparse matrix-vector product y = A x (CSR in, a ladder of formats)",
-    .seed_ref = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, SpMV (CSR, ELL, COO, hybrid, JDS, "
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, SpMV (CSR, ELL, COO, hybrid, JDS, "
                 "JDS with ELL sections); Kreutzer, Hager, Wellein, Fehske and Bishop, A unified sparse matrix data "
                 "format for efficient general sparse matrix-vector multiplication on modern processors with wide SIMD "
                 "units (SELL-C-sigma's sorting window: jds_windows)",
