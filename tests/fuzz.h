@@ -1,5 +1,5 @@
 /* Mutations for the parsers' fuzz runs (test_cpu_text's input files, test_cpu_json_fuzz's wisdom files): a good
- * file with a few random edits. CLIMB_FUZZ_SEED picks the book, to reproduce a run. */
+ * file with a few random edits. CLIMB_FUZZ_SEED picks the seed, to reproduce a run. */
 #ifndef CLIMB_TESTS_FUZZ_H
 #define CLIMB_TESTS_FUZZ_H
 

@@ -32,7 +32,7 @@ static void test_reference(void)
     EXPECT(climb_bfs_ref(7, g.row_ptr, g.col_idx, 6, level, NULL, &depth) == 1 && depth == 1 && level[0] == -1);
     EXPECT(climb_bfs_ref(7, g.row_ptr, g.col_idx, 7, level, NULL, &depth) == 0 && depth == 0); /* no such vertex */
     EXPECT(climb_bfs_is_symmetric(7, g.row_ptr, g.col_idx) == 1);
-    /* the largest component is {0, 1, 2, 3}: the book picks one of them */
+    /* the largest component is {0, 1, 2, 3}: the seed picks one of them */
     for (uint64_t seed = 0; seed < 8; seed++) {
         const int32_t src = climb_bfs_default_source(7, g.row_ptr, g.col_idx, seed);
         EXPECT(src >= 0 && src <= 3 && src == (int32_t)(seed % 4));

@@ -1362,7 +1362,7 @@ static void target_run(run_args *a, int t, const climb_shape *shapes, int n_shap
 }
 
 /* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
- * the book line, the timer, an empty report. 0, or -1 after printing why. */
+ * the seed line, the timer, an empty report. 0, or -1 after printing why. */
 static int start_timed(const run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
                        climb_report *rep)
 {

@@ -352,7 +352,7 @@ static constexpr climb_option BFS_OPTIONS[] = {
      .meaning = "edges drawn a vertex (rmat: Graph500's 16; random: out-edges a vertex)", .def = "16", .min = 1,
      .max = 1024, .generator = 1},
     {.name = "source", .kind = CLIMB_OPT_INT,
-     .meaning = "the source vertex; -1: a vertex of the largest connected component, chosen from the book",
+     .meaning = "the source vertex; -1: a vertex of the largest connected component, chosen from the seed",
      .def = "-1", .min = -1, .max = 2147483646},
     {.name = "input", .kind = CLIMB_OPT_FILE,
      .meaning = "a graph file: Matrix Market (pattern or valued, symmetric or general: rows are out-edges), a SNAP edge "
