@@ -15,6 +15,11 @@
  * returns EXIT_USAGE. */
 int usage_error(const char *usage, const char *fmt, const char *arg);
 int is_help(const char *a);
+/* Prints "climb: <message>" to stderr, one line (the message names the fix); returns EXIT_USAGE. */
+int usage_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct climb_workload;
+/* A workload in full, as 'climb list W' prints it. */
+void print_workload(const struct climb_workload *w, FILE *f);
 /* A decimal count or 2^K. 0 or -1. */
 int parse_size(const char *s, size_t *out);
 int parse_int(const char *s, int lo, int hi, int *out);
@@ -22,6 +27,8 @@ int parse_int(const char *s, int lo, int hi, int *out);
  * 0, or -1 after printing why. */
 int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra);
 
+int cmd_list(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_wisdom(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
