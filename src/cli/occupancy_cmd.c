@@ -10,6 +10,7 @@
 #include "climb.h"
 #include "../device/device.h"
 #include "cli.h"
+#include "plot.h"
 #include "../lib/occupancy_check.h"
 #include "../core/report.h"
 #include "../core/workload.h"
@@ -208,46 +209,40 @@ static int write_svg(const char *path, const climb_occ_arch *a, const climb_occ_
         return -1;
     }
     const double W = 640, H = 360, L = 60, R = 20, T = 40, B = 50;
-    const double xmax = p[n - 1].x, ymax = a->max_warps_per_sm;
-    double pw = W - L - R, ph = H - T - B;
-#define SX(x) (L + (xmax > 0 ? (double)(x) / xmax : 0) * pw)
-#define SY(y) (T + ph - (double)(y) / ymax * ph)
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
-               "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
-    fprintf(f, "<text x=\"%.0f\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s (CC %d.%d)</text>\n", W / 2,
-            SERIES_TITLE[which], a->cc_major, a->cc_minor);
-    for (int k = 0; k <= 4; k++) { /* y grid: 0, 1/4 ... of the max warps */
-        double y = ymax * k / 4;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, SY(y), L + pw, SY(y));
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n", L - 6, SY(y) + 4, y);
+    plot_axis xa, ya;
+    plot_lin_axis(&xa, 0, p[n - 1].x, L, W - R);
+    plot_lin_axis(&ya, 0, a->max_warps_per_sm, H - B, T);
+    char title[160];
+    snprintf(title, sizeof title, "%s (CC %d.%d)", SERIES_TITLE[which], a->cc_major, a->cc_minor);
+    plot_begin(f, W, H, title);
+    plot_lin_grid(f, &xa, 8, &ya, 4); /* y: 0, 1/4 ... of the max warps */
+    plot_axis_titles(f, &xa, &ya, H - 12, SERIES_X[which], "active warps per SM", NULL);
+    double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
+    if (!xs || !ys) {
+        fprintf(stderr, "climb: out of host memory for %s\n", path);
+        free(xs);
+        free(ys);
+        free(p);
+        fclose(f);
+        return -1;
     }
-    for (int k = 0; k <= 8; k++) {
-        double x = xmax * k / 8;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", SX(x), T + ph + 16, x);
-    }
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", L + pw / 2, H - 12, SERIES_X[which]);
-    fprintf(f, "<text x=\"14\" y=\"%.0f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.0f)\">active warps per SM"
-               "</text>\n", T + ph / 2, T + ph / 2);
-    fputs("<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"", f);
     for (int i = 0; i < n; i++) {
-        if (i > 0)
-            fprintf(f, "%.1f,%.1f ", SX(p[i].x), SY(p[i - 1].warps)); /* a step: across, then up or down */
-        fprintf(f, "%.1f,%.1f ", SX(p[i].x), SY(p[i].warps));
+        xs[i] = p[i].x;
+        ys[i] = p[i].warps;
     }
-    fputs("\"/>\n", f);
+    plot_polyline(f, &xa, &ya, xs, ys, n, "#1f5fa8", 2, 1);
+    fputs("\n", f);
+    free(xs);
+    free(ys);
     /* The chosen value: a red triangle, as on the sheet. */
     double cx = which == 0 ? in->threads_per_block : which == 1 ? in->regs_per_thread : (double)in->smem_per_block;
     climb_occ_result r;
-    if (cx <= xmax && climb_occupancy(in, &r) == CLIMB_STATUS_SUCCESS) {
-        double x = SX(cx), y = SY(r.active_warps);
+    if (cx <= xa.hi && climb_occupancy(in, &r) == CLIMB_STATUS_SUCCESS) {
+        double x = plot_at(&xa, cx), y = plot_at(&ya, r.active_warps);
         fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"#d62728\"><title>yours: %.0f, %d warps"
                    "</title></polygon>\n", x, y - 2, x - 6, y - 12, x + 6, y - 12, cx, r.active_warps);
     }
-    fputs("</svg>\n", f);
-#undef SX
-#undef SY
+    plot_end(f);
     free(p);
     if (fclose(f) != 0) {
         fprintf(stderr, "climb: error writing %s\n", path);

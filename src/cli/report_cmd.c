@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "plot.h"
 #include "report_read.h"
+#include "report_view.h"
 
 static const char *const REPORT_USAGE =
     "usage: climb report [PATH...] [--this-run FILE] [--html FILE] [--md FILE] [--title TEXT]\n"
@@ -40,18 +42,6 @@ static const char *const REPORT_USAGE =
     "2 bad usage, or no report found.\n";
 
 /* ---- the reports read ---- */
-
-typedef struct {
-    char *path;
-    climb_report_file f;
-    char *label;                /* the GPU column's name where it is not the device's ("... (this run)"), or NULL */
-} rp_file;
-
-typedef struct {
-    rp_file *files;
-    int n, cap;
-    int skipped_other, skipped_bad;
-} rp_set;
 
 static int add_file(rp_set *s, const char *path, int named)
 {
@@ -156,21 +146,6 @@ static int collect(rp_set *s, const char *path, int named, int depth)
 
 /* ---- what is drawn: per GPU and workload, one report ---- */
 
-typedef struct {
-    const char *gpu;
-    const char *workload;
-    const rp_file *file;        /* the report drawn */
-    const climb_json *reg;      /* its registry entry for the workload, or NULL */
-} rp_pick;
-
-typedef struct {
-    const char **gpus;          /* distinct device names, in the order first met */
-    int n_gpus;
-    const char **workloads;     /* distinct workload names, sorted */
-    int n_workloads;
-    rp_pick *picks;             /* n_gpus x n_workloads; file NULL where none */
-} rp_view;
-
 static int str_index(const char **list, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
@@ -267,19 +242,7 @@ static void free_view(rp_view *v)
 
 /* ---- a case: the rows of one workload, type, shape and option values in one report ---- */
 
-typedef struct {
-    char key[700];
-    const climb_json **rows;
-    int n;
-} rp_case;
-
-typedef struct {
-    rp_case *cases;
-    int n;
-    const climb_json **pool;
-} rp_cases;
-
-static int cases_of(const rp_pick *p, rp_cases *out)
+int rp_cases_of(const rp_pick *p, rp_cases *out)
 {
     memset(out, 0, sizeof *out);
     const climb_json *res = p->file->f.results;
@@ -321,42 +284,27 @@ static int cases_of(const rp_pick *p, rp_cases *out)
     return 0;
 }
 
-static void free_cases(rp_cases *c)
+void rp_free_cases(rp_cases *c)
 {
     free(c->cases);
     free(c->pool);
 }
 
-static int row_ok(const climb_json *row) { return climb_same_text(climb_jstr(row, "status"), "ok"); }
+int rp_row_ok(const climb_json *row) { return climb_same_text(climb_jstr(row, "status"), "ok"); }
 
-static double row_bytes(const climb_json *row)
+double rp_row_bytes(const climb_json *row)
 {
     const double r = climb_jnum(row, "bytes_read"), w = climb_jnum(row, "bytes_written");
     return (isnan(r) ? 0 : r) + (isnan(w) ? 0 : w);
 }
 
-static const char *kind_of(const climb_json *row)
+const char *rp_kind_of(const climb_json *row)
 {
     const char *k = climb_jstr(row, "kind");
     return k ? k : "ladder";
 }
 
 /* ---- output helpers ---- */
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-                fputc(*s, f);
-        }
-    }
-}
 
 /* Markdown: a table cell's text with its bars escaped. */
 static void md_cell(FILE *f, const char *s)
@@ -369,497 +317,12 @@ static void md_cell(FILE *f, const char *s)
     }
 }
 
-static void fmt_num(char *out, size_t len, double v)
-{
-    if (isnan(v))
-        snprintf(out, len, "-");
-    else if (fabs(v) >= 1e4)
-        snprintf(out, len, "%.0f", v);
-    else if (fabs(v) >= 100)
-        snprintf(out, len, "%.1f", v);
-    else if (fabs(v) >= 1)
-        snprintf(out, len, "%.2f", v);
-    else
-        snprintf(out, len, "%.3g", v);
-}
-
-/* A tick label of a log axis: 1, 10, 100, 1k, 10k, 1M, ..., 0.1, 0.01. */
-static void fmt_tick(char *out, size_t len, double v)
-{
-    static const char *const SI[] = {"", "k", "M", "G", "T", "P"};
-    int k = 0;
-    while (v >= 1000 && k < 5) {
-        v /= 1000;
-        k++;
-    }
-    snprintf(out, len, "%g%s", v, SI[k]);
-}
-
-static void shape_text(const climb_json *row, char *out, size_t len)
+void rp_shape_text(const climb_json *row, char *out, size_t len)
 {
     const char *type = climb_jstr(row, "type"), *shape = climb_jstr(row, "shape_label");
     char opts[500];
     climb_row_options_text(climb_json_get(row, "options"), opts, sizeof opts);
     snprintf(out, len, "%s %s%s%s", type ? type : "", shape ? shape : "", opts[0] ? " " : "", opts);
-}
-
-/* Log axis over whole decades covering [lo, hi], mapped onto [p0, p1] pixels. */
-typedef struct {
-    double lo, hi, p0, p1;
-} log_axis;
-
-static void axis_fit(log_axis *a, double lo, double hi, double p0, double p1)
-{
-    /* a report's figures are whatever its file says: the axis keeps to 10^-30..10^30, 60 decades at most */
-    if (!(lo > 1e-30) || !isfinite(lo))
-        lo = 1e-30;
-    if (!(hi < 1e30))
-        hi = 1e30;
-    if (!(hi > lo))
-        hi = lo * 10;
-    a->lo = pow(10, floor(log10(lo) + 1e-9));
-    a->hi = pow(10, ceil(log10(hi) - 1e-9));
-    if (a->hi <= a->lo)
-        a->hi = a->lo * 10;
-    a->p0 = p0;
-    a->p1 = p1;
-}
-
-static double axis_at(const log_axis *a, double v)
-{
-    if (!(v > 0))
-        v = a->lo;
-    return a->p0 + (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo)) * (a->p1 - a->p0);
-}
-
-static const char *const PALETTE[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a",
-                                      "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354"};
-#define N_PALETTE ((int)(sizeof PALETTE / sizeof PALETTE[0]))
-
-/* ---- the roofline of one GPU ---- */
-
-typedef struct {
-    const rp_pick *pick;
-    const rp_case *cs;          /* its largest case with flops */
-} rl_series;
-
-/* The case of a workload the roofline shows: of the first type met, the one with the most work (flops + bytes
- * of its rows), where any of its rows counts flops. NULL: no case counts flops. */
-static const rp_case *roofline_case(const rp_cases *cases)
-{
-    const rp_case *best = NULL;
-    const char *type = NULL;
-    double most = -1;
-    for (int c = 0; c < cases->n; c++) {
-        const rp_case *cs = &cases->cases[c];
-        double work = -1;
-        for (int i = 0; i < cs->n; i++) {
-            const double fl = climb_jnum(cs->rows[i], "flops");
-            if (row_ok(cs->rows[i]) && fl > 0 && row_bytes(cs->rows[i]) > 0)
-                work = fmax(work, fl + row_bytes(cs->rows[i]));
-        }
-        if (work < 0)
-            continue;
-        const char *t = climb_jstr(cs->rows[0], "type");
-        if (!type)
-            type = t;
-        if (climb_same_text(t, type) && work > most) {
-            most = work;
-            best = cs;
-        }
-    }
-    return best;
-}
-
-typedef struct {
-    const char *name;
-    const char *label;
-    double rate;                /* GB/s for memory, G/s for compute */
-    int memory;
-    const char *dash;
-} rl_ceiling;
-
-/* The measured ceilings of GPU g: each from the newest report drawn that measured it (a report measures the SFU
- * rate only for the workloads that need it). *from: the newest report drawn. */
-static int ceilings_of(const rp_view *v, int g, rl_ceiling *out, const rp_file **from)
-{
-    int n = 0;
-    *from = NULL;
-    const struct {
-        const char *key, *label, *dash;
-        int memory;
-    } K[] = {{"read_gbs", "read", "", 1},        {"copy_gbs", "copy", "6,3", 1},
-             {"ffma_gflops", "FP32 FFMA", "", 0}, {"dfma_gflops", "FP64 DFMA", "6,3", 0},
-             {"sfu_gops", "SFU (MUFU)", "2,3", 0}};
-    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
-        const rp_file *newest = NULL;
-        double rate = NAN;
-        for (int w = 0; w < v->n_workloads; w++) {
-            const rp_file *p = v->picks[g * v->n_workloads + w].file;
-            const climb_json *m = p && p->f.device ? climb_json_get(p->f.device, "measured") : NULL;
-            const double x = m && m->type == CLIMB_JSON_OBJECT ? climb_jnum(m, K[k].key) : NAN;
-            if (p && p->f.device && (!*from || strcmp(p->f.date ? p->f.date : "", (*from)->f.date ? (*from)->f.date : "") > 0))
-                *from = p;
-            if (x > 0 && (!newest || strcmp(p->f.date ? p->f.date : "", newest->f.date ? newest->f.date : "") > 0)) {
-                newest = p;
-                rate = x;
-            }
-        }
-        if (rate > 0)
-            out[n++] = (rl_ceiling){K[k].key, K[k].label, rate, K[k].memory, K[k].dash};
-    }
-    return n;
-}
-
-static void svg_log_grid(FILE *f, const log_axis *x, const log_axis *y, double top, double bottom, double left,
-                         double right)
-{
-    char t[32];
-    const int nx = (int)lround(log10(x->hi / x->lo));
-    for (int d = 0; d <= nx; d++) {
-        const double v = x->lo * pow(10, d), px = axis_at(x, v);
-        fmt_tick(t, sizeof t, v);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", px, top, px, bottom);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>\n", px, bottom + 14,
-                t);
-    }
-    if (!y)
-        return;
-    const int ny = (int)lround(log10(y->hi / y->lo));
-    for (int d = 0; d <= ny; d++) {
-        const double v = y->lo * pow(10, d), py = axis_at(y, v);
-        fmt_tick(t, sizeof t, v);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", left, py, right, py);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>\n", left - 4, py + 4,
-                t);
-    }
-}
-
-/* One GPU's roofline: returns the number of workloads drawn. */
-static int roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend)
-{
-    rl_ceiling ceil[8];
-    const rp_file *newest;
-    const int n_ceil = ceilings_of(v, g, ceil, &newest);
-    rl_series *series = calloc((size_t)v->n_workloads + 1, sizeof *series);
-    rp_cases *all = calloc((size_t)v->n_workloads + 1, sizeof *all);
-    int n = 0;
-    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    for (int w = 0; series && all && w < v->n_workloads; w++) {
-        const rp_pick *p = &v->picks[g * v->n_workloads + w];
-        if (!p->file || cases_of(p, &all[n]) != 0)
-            continue;
-        const rp_case *cs = roofline_case(&all[n]);
-        if (!cs) {
-            free_cases(&all[n]);
-            continue;
-        }
-        series[n].pick = p;
-        series[n].cs = cs;
-        for (int i = 0; i < cs->n; i++) {
-            const double fl = climb_jnum(cs->rows[i], "flops"), b = row_bytes(cs->rows[i]),
-                         r = climb_jnum(cs->rows[i], "gflops");
-            if (!row_ok(cs->rows[i]) || !(fl > 0) || !(b > 0) || !(r > 0))
-                continue;
-            xlo = fmin(xlo, fl / b);
-            xhi = fmax(xhi, fl / b);
-            ylo = fmin(ylo, r);
-            yhi = fmax(yhi, r);
-        }
-        n++;
-    }
-    if (n == 0) {
-        free(series);
-        free(all);
-        return 0;
-    }
-    double peak = 0, bw_lo = INFINITY;
-    for (int c = 0; c < n_ceil; c++) {
-        if (ceil[c].memory)
-            bw_lo = fmin(bw_lo, ceil[c].rate);
-        else
-            peak = fmax(peak, ceil[c].rate);
-    }
-    yhi = fmax(yhi, peak);
-    if (bw_lo < INFINITY && peak > 0)
-        xhi = fmax(xhi, 2 * peak / bw_lo); /* past the ridge */
-    const double W = 760, H = 470, L = 70, R = 130, T = 20, B = 50;
-    log_axis x, y;
-    axis_fit(&x, xlo / 2, xhi * 2, L, W - R);
-    axis_fit(&y, ylo / 2, yhi * 1.5, H - B, T);
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n<title>Roofline</title>\n",
-            W, H, W, H);
-    fprintf(f, "<defs><clipPath id=\"plot%d\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath>"
-               "</defs>\n",
-            g, L, T, W - R - L, H - B - T);
-    svg_log_grid(f, &x, &y, T, H - B, L, W - R);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n", L, T, W - R - L,
-            H - B - T);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">arithmetic intensity (flops per "
-               "byte moved)</text>\n",
-            (L + W - R) / 2, H - 12);
-    fprintf(f, "<text x=\"14\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
-               "GFLOP/s</text>\n",
-            (T + H - B) / 2, (T + H - B) / 2);
-    /* ceilings: a memory line rises with intensity until the highest compute ceiling; a compute line is flat from
-       where the fastest memory line meets it */
-    double bw_hi = 0;
-    for (int c = 0; c < n_ceil; c++)
-        if (ceil[c].memory)
-            bw_hi = fmax(bw_hi, ceil[c].rate);
-    fprintf(f, "<g clip-path=\"url(#plot%d)\">\n", g);
-    for (int c = 0; c < n_ceil; c++) {
-        const rl_ceiling *k = &ceil[c];
-        double x0, x1, y0, y1;
-        if (k->memory) {
-            x0 = x.lo;
-            x1 = peak > 0 ? peak / k->rate : x.hi;
-            y0 = k->rate * x0;
-            y1 = k->rate * x1;
-        } else {
-            x0 = bw_hi > 0 ? k->rate / bw_hi : x.lo;
-            x1 = x.hi;
-            y0 = y1 = k->rate;
-        }
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ceiling\"%s%s%s><title>%s: "
-                   "%.0f %s (measured)</title></line>\n",
-                axis_at(&x, x0), axis_at(&y, y0), axis_at(&x, x1), axis_at(&y, y1), k->dash[0] ? " stroke-dasharray=\"" : "",
-                k->dash, k->dash[0] ? "\"" : "", k->label, k->rate, k->memory ? "GB/s" : "G/s");
-    }
-    fputs("</g>\n", f);
-    for (int c = 0; c < n_ceil; c++) { /* labels outside the clip, at the right edge or the top */
-        const rl_ceiling *k = &ceil[c];
-        if (k->memory) {
-            const double xe = peak > 0 ? fmin(peak / k->rate, x.hi) : x.hi;
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"clabel\" text-anchor=\"end\">%s %.0f GB/s</text>\n",
-                    axis_at(&x, xe) - 4, axis_at(&y, k->rate * xe) + (c == 0 ? -6 : 14), k->label, k->rate);
-        } else {
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"clabel\">%s %.0f G/s</text>\n", W - R + 4,
-                    axis_at(&y, k->rate) + 4, k->label, k->rate);
-        }
-    }
-    for (int s = 0; s < n; s++) {
-        const rp_case *cs = series[s].cs;
-        const char *color = PALETTE[s % N_PALETTE];
-        /* the ladder, in rung order, joined up to the best rung */
-        fputs("<g><title>", f);
-        esc(f, series[s].pick->workload);
-        fprintf(f, "</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
-        double best_ord = INFINITY;
-        for (int i = 0; i < cs->n; i++)
-            if (climb_same_text(kind_of(cs->rows[i]), "best"))
-                best_ord = climb_jnum(cs->rows[i], "ordinal");
-        const climb_json **line = calloc((size_t)cs->n + 1, sizeof *line);
-        int n_line = 0;
-        for (int i = 0; line && i < cs->n; i++) {
-            const climb_json *row = cs->rows[i];
-            const char *k = kind_of(row);
-            const double fl = climb_jnum(row, "flops"), b = row_bytes(row), r = climb_jnum(row, "gflops"),
-                         ord = climb_jnum(row, "ordinal");
-            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0) || !(climb_same_text(k, "ladder") || climb_same_text(k, "best")) ||
-                ord > best_ord)
-                continue;
-            int at = n_line++; /* insertion by ordinal */
-            while (at > 0 && climb_jnum(line[at - 1], "ordinal") > ord) {
-                line[at] = line[at - 1];
-                at--;
-            }
-            line[at] = row;
-        }
-        for (int i = 0; i < n_line; i++)
-            fprintf(f, "%.1f,%.1f ", axis_at(&x, climb_jnum(line[i], "flops") / row_bytes(line[i])),
-                    axis_at(&y, climb_jnum(line[i], "gflops")));
-        free(line);
-        fputs("\"/></g>\n", f);
-        for (int i = 0; i < cs->n; i++) {
-            const climb_json *row = cs->rows[i];
-            const char *k = kind_of(row), *rung = climb_jstr(row, "rung");
-            const double fl = climb_jnum(row, "flops"), b = row_bytes(row), r = climb_jnum(row, "gflops");
-            if (!row_ok(row) || !(fl > 0) || !(b > 0) || !(r > 0))
-                continue;
-            const double px = axis_at(&x, fl / b), py = axis_at(&y, r);
-            fputs("<g>", f);
-            if (climb_same_text(k, "vendor") || climb_same_text(k, "bound"))
-                fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#000\" "
-                           "stroke-width=\"%s\"/>",
-                        px - 4.5, py - 4.5, climb_same_text(k, "vendor") ? color : "#fff", climb_same_text(k, "vendor") ? "1.5" : "1");
-            else
-                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"%s/>", px, py,
-                        climb_same_text(k, "best") ? "6" : "3.5", color, climb_same_text(k, "best") ? " stroke=\"#000\" stroke-width=\"1.5\"" : "");
-            char shape[600], pct[32];
-            shape_text(row, shape, sizeof shape);
-            fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
-                fputs("<title>", f);
-            esc(f, series[s].pick->workload);
-            fputs(" ", f);
-            esc(f, rung);
-            fprintf(f, " (%s), ", k);
-            esc(f, shape);
-            fprintf(f, ": %.3g flops/byte, %.4g GFLOP/s, %s%% of roofline</title></g>\n", fl / b, r, pct);
-        }
-        if (legend) {
-            fprintf(legend, "<li><span class=\"swatch\" style=\"background:%s\"></span><a href=\"#wl-", color);
-            esc(legend, series[s].pick->workload);
-            fputs("\">", legend);
-            esc(legend, series[s].pick->workload);
-            fputs("</a>: ", legend);
-            char shape[600];
-            shape_text(cs->rows[0], shape, sizeof shape);
-            esc(legend, shape);
-            fputs("</li>\n", legend);
-        }
-    }
-    fputs("</svg>\n", f);
-    for (int s = 0; s < n; s++)
-        free_cases(&all[s]);
-    free(series);
-    free(all);
-    return n;
-}
-
-/* ---- the ladder chart of one case ---- */
-
-/* The published figure of a rung on this case: the registry's published case must be this row's type and shape. */
-static double published_us(const climb_json *reg, const climb_json *row)
-{
-    const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
-    if (!pub || pub->type != CLIMB_JSON_OBJECT || !climb_same_text(climb_jstr(pub, "type"), climb_jstr(row, "type")))
-        return NAN;
-    const climb_json *a = climb_json_get(pub, "shape"), *b = climb_json_get(row, "shape");
-    if (!a || !b || a->type != CLIMB_JSON_ARRAY || b->type != CLIMB_JSON_ARRAY || a->n != b->n)
-        return NAN;
-    for (int i = 0; i < a->n; i++)
-        if (a->items[i].number != b->items[i].number)
-            return NAN;
-    const climb_json *rungs = climb_json_get(reg, "rungs");
-    for (int i = 0; rungs && rungs->type == CLIMB_JSON_ARRAY && i < rungs->n; i++)
-        if (climb_same_text(climb_jstr(&rungs->items[i], "name"), climb_jstr(row, "rung")))
-            return climb_jnum(&rungs->items[i], "published_us");
-    return NAN;
-}
-
-static void ladder_svg(FILE *f, const rp_pick *p, const rp_case *cs)
-{
-    const climb_json *pub = p->reg ? climb_json_get(p->reg, "published") : NULL;
-    const char *pub_gpu = pub && pub->type == CLIMB_JSON_OBJECT ? climb_jstr(pub, "gpu") : NULL;
-    double lo = INFINITY, hi = 0;
-    int bars = 0, has_pub = 0;
-    for (int i = 0; i < cs->n; i++) {
-        const climb_json *row = cs->rows[i];
-        const char *k = kind_of(row);
-        const double t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us"),
-                     pu = published_us(p->reg, row);
-        if (!climb_same_text(k, "vendor") && !climb_same_text(k, "bound"))
-            bars++;
-        if (pu > 0)
-            has_pub = 1;
-        const double vals[] = {row_ok(row) ? t : NAN, row_ok(row) ? roof : NAN, pu};
-        for (int j = 0; j < 3; j++)
-            if (vals[j] > 0) {
-                lo = fmin(lo, vals[j]);
-                hi = fmax(hi, vals[j]);
-            }
-    }
-    if (!(hi > 0)) {
-        fputs("<p class=\"none\">No rung ran on this case.</p>\n", f);
-        return;
-    }
-    const double W = 760, L = 250, R = 170, T = 30, rowh = has_pub ? 30 : 22, B = 30;
-    const double H = T + bars * rowh + B;
-    log_axis x;
-    axis_fit(&x, lo / 1.2, hi * 1.2, L, W - R);
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n<title>",
-            W, H, W, H);
-    esc(f, p->workload);
-    fputs(" ", f);
-    char shape[600];
-    shape_text(cs->rows[0], shape, sizeof shape);
-    esc(f, shape);
-    fputs(": median time per rung (log scale)</title>\n", f);
-    svg_log_grid(f, &x, NULL, T - 6, H - B, L, W - R);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">median µs (log scale)</text>\n",
-            (L + W - R) / 2, H - 2);
-    int at = 0;
-    for (int i = 0; i < cs->n; i++) {
-        const climb_json *row = cs->rows[i];
-        const char *k = kind_of(row), *rung = climb_jstr(row, "rung"), *status = climb_jstr(row, "status");
-        if (climb_same_text(k, "vendor") || climb_same_text(k, "bound"))
-            continue;
-        const double y0 = T + at * rowh, t = climb_jnum(row, "median_us"), roof = climb_jnum(row, "roofline_us");
-        at++;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"rung%s\" text-anchor=\"end\">", L - 6, y0 + 13,
-                climb_same_text(k, "best") ? " best" : "");
-        esc(f, rung);
-        fputs("</text>", f);
-        if (row_ok(row) && t > 0) {
-            char a[32], pct[32];
-            fmt_num(a, sizeof a, t);
-            fmt_num(pct, sizeof pct, climb_jnum(row, "pct_roofline"));
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" class=\"bar %s\"><title>", L,
-                    y0 + 3, fmax(1, axis_at(&x, t) - L), climb_same_text(k, "best") ? "bestbar" : "ladderbar");
-            esc(f, rung);
-            fprintf(f, ": %s µs median, noise %.1f%%, %s%% of roofline</title></rect>", a,
-                    climb_jnum(row, "noise_pct"), pct);
-            if (roof > 0)
-                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"rooftick\"/>",
-                        axis_at(&x, roof), y0 + 1, axis_at(&x, roof), y0 + 19);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\">%s µs%s%s%s</text>", W - R + 6, y0 + 13, a,
-                    isnan(climb_jnum(row, "pct_roofline")) ? "" : ", ", isnan(climb_jnum(row, "pct_roofline")) ? "" : pct,
-                    isnan(climb_jnum(row, "pct_roofline")) ? "" : "% roof");
-        } else {
-            const char *note = climb_jstr(row, "note");
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"status\"><title>", L + 4, y0 + 13);
-            esc(f, note);
-            fputs("</title>", f);
-            esc(f, status ? status : "not run");
-            if (note && note[0]) {
-                char cut[72];
-                snprintf(cut, sizeof cut, "%s", note);
-                fputs(": ", f);
-                esc(f, cut);
-                if (strlen(note) >= sizeof cut - 1)
-                    fputs("…", f);
-            }
-            fputs("</text>", f);
-        }
-        const double pu = published_us(p->reg, row);
-        if (pu > 0) {
-            char a[32];
-            fmt_num(a, sizeof a, pu);
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"6\" class=\"bar pubbar\"><title>published "
-                       "(%s): %s µs</title></rect>",
-                    L, y0 + 19, fmax(1, axis_at(&x, pu) - L), pub_gpu ? pub_gpu : "?", a);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"pub\">published (", W - R + 6, y0 + 26);
-            esc(f, pub_gpu ? pub_gpu : "?");
-            fprintf(f, ") %s µs</text>", a);
-        }
-        fputs("\n", f);
-    }
-    /* vendor and bound rungs: lines across the bars, labelled on top */
-    int labels = 0;
-    for (int i = 0; i < cs->n; i++) {
-        const climb_json *row = cs->rows[i];
-        const char *k = kind_of(row);
-        const double t = climb_jnum(row, "median_us");
-        if (!(climb_same_text(k, "vendor") || climb_same_text(k, "bound")) || !row_ok(row) || !(t > 0))
-            continue;
-        char a[32];
-        fmt_num(a, sizeof a, t);
-        const double px = axis_at(&x, t);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"><title>", px, T - 4, px,
-                H - B, climb_same_text(k, "vendor") ? "vendorline" : "boundline");
-        esc(f, climb_jstr(row, "rung"));
-        fprintf(f, " (%s): %s µs</title></line>", k, a);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\" text-anchor=\"%s\">", px, T - 8 - 10.0 * (labels % 2),
-                climb_same_text(k, "vendor") ? "vendorlabel" : "boundlabel", px > (L + W - R) / 2 ? "end" : "start");
-        esc(f, climb_jstr(row, "rung"));
-        fprintf(f, " %s µs</text>\n", a);
-        labels++;
-    }
-    fputs("</svg>\n", f);
 }
 
 /* ---- the page ---- */
@@ -902,7 +365,7 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
              climb_jnum(d, "global_mem_bytes") / 1073741824.0, floor(drv / 1000), fmod(drv, 1000) / 10,
              floor(rt / 1000), fmod(rt, 1000) / 10);
     fputs("<table><tr><th>device</th><td>", f);
-    esc(f, facts);
+    plot_esc(f, facts);
     fputs("</td></tr>\n", f);
     fprintf(md, "- device: %s\n", facts);
     if (th && th->type == CLIMB_JSON_OBJECT) {
@@ -916,13 +379,13 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
         const char *keys[] = {"copy_gbs", "read_gbs", "write_gbs", "ffma_gflops", "dfma_gflops", "sfu_gops",
                               "launch_us"};
         for (int i = 0; i < 7; i++)
-            fmt_num(v[i], sizeof v[i], climb_jnum(m, keys[i]));
+            plot_num(v[i], sizeof v[i], climb_jnum(m, keys[i]));
         snprintf(line, sizeof line,
                  "copy %s GB/s (read + written), read %s GB/s, write %s GB/s, FFMA %s GFLOP/s, DFMA %s GFLOP/s, "
                  "SFU %s G/s, launch %s µs",
                  v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
         fprintf(f, "<tr><th>measured</th><td>%s<br><span class=\"muted\">at the start of ", line);
-        esc(f, from->path);
+        plot_esc(f, from->path);
         fputs(" (each report carries its own; a row's % of roofline uses its report's)</span></td></tr>\n", f);
         fprintf(md, "- measured (%s): %s\n", from->path, line);
     }
@@ -931,12 +394,12 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
         for (int i = 0; i < nv->n; i++) {
             const climb_json *x = &nv->items[i];
             fprintf(f, "%s", i ? ", " : "");
-            esc(f, nv->keys[i]);
+            plot_esc(f, nv->keys[i]);
             if (x->type == CLIMB_JSON_NUMBER)
                 fprintf(f, " %g", x->number);
             else if (x->type == CLIMB_JSON_STRING) {
                 fputs(" ", f);
-                esc(f, x->string);
+                plot_esc(f, x->string);
             }
         }
         fputs("</td></tr>\n", f);
@@ -948,7 +411,7 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
 static const climb_json *best_row(const rp_case *cs)
 {
     for (int i = 0; i < cs->n; i++)
-        if (climb_same_text(kind_of(cs->rows[i]), "best") && row_ok(cs->rows[i]))
+        if (climb_same_text(rp_kind_of(cs->rows[i]), "best") && rp_row_ok(cs->rows[i]))
             return cs->rows[i];
     return NULL;
 }
@@ -974,7 +437,7 @@ static void gpu_table(FILE *f, FILE *md, const rp_view *v, int g)
     for (int w = 0; w < v->n_workloads; w++) {
         const rp_pick *p = &v->picks[g * v->n_workloads + w];
         rp_cases cases;
-        if (!p->file || cases_of(p, &cases) != 0)
+        if (!p->file || rp_cases_of(p, &cases) != 0)
             continue;
         double vlo = INFINITY, vhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
         const char *best = NULL;
@@ -1004,19 +467,19 @@ static void gpu_table(FILE *f, FILE *md, const rp_view *v, int g)
         else
             snprintf(roof, sizeof roof, "-");
         fputs("<tr><td><a href=\"#wl-", f);
-        esc(f, p->workload);
+        plot_esc(f, p->workload);
         fputs("\">", f);
-        esc(f, p->workload);
+        plot_esc(f, p->workload);
         fputs("</a></td><td><code>", f);
-        esc(f, best ? best : "-");
+        plot_esc(f, best ? best : "-");
         fprintf(f, "</code></td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>", n, vend,
                 roof);
-        esc(f, p->file->path);
+        plot_esc(f, p->file->path);
         fputs("</td></tr>\n", f);
         fprintf(md, "| %s | `%s` | %d | %s | %s | ", p->workload, best ? best : "-", n, vend, roof);
         md_cell(md, p->file->path);
         fputs(" |\n", md);
-        free_cases(&cases);
+        rp_free_cases(&cases);
     }
     fputs("</table>\n", f);
     fputs("\n", md);
@@ -1032,7 +495,7 @@ static void gpus_table(FILE *f, FILE *md, const rp_view *v)
     fputs("## Side by side\n\n| workload | case |", md);
     for (int g = 0; g < v->n_gpus; g++) {
         fputs("<th class=\"n\">", f);
-        esc(f, v->gpus[g]);
+        plot_esc(f, v->gpus[g]);
         fputs("</th>", f);
         fprintf(md, " %s |", v->gpus[g]);
     }
@@ -1054,7 +517,7 @@ static void gpus_table(FILE *f, FILE *md, const rp_view *v)
         }
         for (int g = 0; g < ng; g++) {
             const rp_pick *p = &v->picks[g * v->n_workloads + w];
-            have[g] = p->file && cases_of(p, &cs[g]) == 0;
+            have[g] = p->file && rp_cases_of(p, &cs[g]) == 0;
         }
         for (int g0 = 0; g0 < ng; g0++) {
             if (!have[g0])
@@ -1076,11 +539,11 @@ static void gpus_table(FILE *f, FILE *md, const rp_view *v)
                 if (count < 2 || !first) /* shown once, from the first GPU that has it */
                     continue;
                 char shape[600];
-                shape_text(cs[g0].cases[c].rows[0], shape, sizeof shape);
+                rp_shape_text(cs[g0].cases[c].rows[0], shape, sizeof shape);
                 fputs("<tr><td>", f);
-                esc(f, v->workloads[w]);
+                plot_esc(f, v->workloads[w]);
                 fputs("</td><td>", f);
-                esc(f, shape);
+                plot_esc(f, shape);
                 fputs("</td>", f);
                 fprintf(md, "| %s | ", v->workloads[w]);
                 md_cell(md, shape);
@@ -1088,7 +551,7 @@ static void gpus_table(FILE *f, FILE *md, const rp_view *v)
                 for (int g = 0; g < v->n_gpus; g++) {
                     char cell[96] = "-", a[32];
                     if (rows[g]) {
-                        fmt_num(a, sizeof a, climb_jnum(rows[g], "median_us"));
+                        plot_num(a, sizeof a, climb_jnum(rows[g], "median_us"));
                         const double vv = climb_jnum(rows[g], "vs_vendor");
                         if (isnan(vv))
                             snprintf(cell, sizeof cell, "%s µs", a);
@@ -1104,7 +567,7 @@ static void gpus_table(FILE *f, FILE *md, const rp_view *v)
         }
         for (int g = 0; g < ng; g++)
             if (have[g])
-                free_cases(&cs[g]);
+                rp_free_cases(&cs[g]);
         free(cs);
         free(have);
         free(rows);
@@ -1139,7 +602,7 @@ static void reports_table(FILE *f, FILE *md, const rp_set *s)
                 snprintf(cut, sizeof cut, "%.7s%s", txt, is_dirty ? "+" : "");
                 txt = cut;
             }
-            esc(f, txt);
+            plot_esc(f, txt);
             fputs(c == 5 ? "</code></td>" : "</td>", f);
             fputs(" ", md);
             md_cell(md, txt);
@@ -1152,7 +615,7 @@ static void reports_table(FILE *f, FILE *md, const rp_set *s)
             for (int k = 0; k < n_notes; k++)
                 if (notes->items[k].type == CLIMB_JSON_STRING) {
                     fputs("<li>", f);
-                    esc(f, notes->items[k].string);
+                    plot_esc(f, notes->items[k].string);
                     fputs("</li>", f);
                 }
             fputs("</ul></details>", f);
@@ -1178,45 +641,45 @@ static void workload_section(FILE *f, const rp_view *v, int w)
     for (int g = 0; g < v->n_gpus && !reg; g++)
         reg = v->picks[g * v->n_workloads + w].reg;
     fputs("<h2 id=\"wl-", f);
-    esc(f, name);
+    plot_esc(f, name);
     fputs("\">", f);
-    esc(f, name);
+    plot_esc(f, name);
     const char *title = reg ? climb_jstr(reg, "title") : NULL, *src = reg ? climb_report_sources(reg) : NULL;
     if (title) {
         fputs(": ", f);
-        esc(f, title);
+        plot_esc(f, title);
     }
     fputs("</h2>\n", f);
     if (src) {
         fputs("<p class=\"muted\">From: ", f);
-        esc(f, src);
+        plot_esc(f, src);
         fputs("</p>\n", f);
     }
     const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
     if (pub && pub->type == CLIMB_JSON_OBJECT) {
         fputs("<p class=\"muted\">Published figures (grey bars): ", f);
-        esc(f, climb_jstr(pub, "source"));
+        plot_esc(f, climb_jstr(pub, "source"));
         fputs(", on ", f);
-        esc(f, climb_jstr(pub, "gpu"));
+        plot_esc(f, climb_jstr(pub, "gpu"));
         fputs(".</p>\n", f);
     }
     for (int g = 0; g < v->n_gpus; g++) {
         const rp_pick *p = &v->picks[g * v->n_workloads + w];
         rp_cases cases;
-        if (!p->file || cases_of(p, &cases) != 0)
+        if (!p->file || rp_cases_of(p, &cases) != 0)
             continue;
         fputs("<h3>", f);
-        esc(f, p->gpu);
+        plot_esc(f, p->gpu);
         fputs("</h3>\n<p class=\"muted\">", f);
-        esc(f, p->file->path);
+        plot_esc(f, p->file->path);
         fputs(": commit <code>", f);
         char c7[8];
         snprintf(c7, sizeof c7, "%.7s", p->file->f.commit ? p->file->f.commit : "?");
-        esc(f, c7);
+        plot_esc(f, c7);
         fputs("</code>, ", f);
-        esc(f, p->file->f.date ? p->file->f.date : "?");
+        plot_esc(f, p->file->f.date ? p->file->f.date : "?");
         fputs(", ", f);
-        esc(f, p->file->f.timing ? p->file->f.timing : "?");
+        plot_esc(f, p->file->f.timing ? p->file->f.timing : "?");
         fprintf(f, " timing. %d case%s. Bars: each rung's median (orange: the best rung); red dashed line: the "
                    "vendor; grey dotted: the bound rung; green tick: the least time the measured ceilings allow "
                    "(the roofline).</p>\n<div class=\"charts\">\n",
@@ -1224,21 +687,21 @@ static void workload_section(FILE *f, const rp_view *v, int w)
         for (int c = 0; c < cases.n; c++) {
             const rp_case *cs = &cases.cases[c];
             char shape[600];
-            shape_text(cs->rows[0], shape, sizeof shape);
+            rp_shape_text(cs->rows[0], shape, sizeof shape);
             fputs("<div class=\"case\"><h4>", f);
-            esc(f, shape);
+            plot_esc(f, shape);
             const char *input = climb_jstr(cs->rows[0], "input");
             if (input && input[0]) {
                 fputs(" <span class=\"muted\">(", f);
-                esc(f, input);
+                plot_esc(f, input);
                 fputs(")</span>", f);
             }
             fputs("</h4>\n", f);
-            ladder_svg(f, p, cs);
+            rp_ladder_svg(f, p, cs);
             fputs("</div>\n", f);
         }
         fputs("</div>\n", f);
-        free_cases(&cases);
+        rp_free_cases(&cases);
     }
 }
 
@@ -1248,14 +711,14 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" "
           "content=\"width=device-width, initial-scale=1\">\n<title>",
           f);
-    esc(f, title);
+    plot_esc(f, title);
     fprintf(f, "</title>\n<style>\n%s</style>\n</head><body>\n<h1>", CSS);
-    esc(f, title);
+    plot_esc(f, title);
     fputs("</h1>\n<p class=\"muted\">Built by <code>climb report", f);
     fprintf(md, "# %s\n\nBuilt by `climb report", title);
     for (int i = 0; i < n_paths; i++) { /* the inputs only: the page does not name where it was written */
         fputs(" ", f);
-        esc(f, paths[i]);
+        plot_esc(f, paths[i]);
         fprintf(md, " %s", paths[i]);
     }
     fprintf(f, "</code> from %d report%s. Every figure is from the reports (docs/report-format.md says what each "
@@ -1264,7 +727,7 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
     fprintf(md, "` from %d report%s.\n\n", s->n, s->n == 1 ? "" : "s");
     for (int g = 0; g < v->n_gpus; g++) {
         fprintf(f, "<li><a href=\"#gpu-%d\">", g);
-        esc(f, v->gpus[g]);
+        plot_esc(f, v->gpus[g]);
         fputs("</a></li>", f);
     }
     if (v->n_gpus > 1)
@@ -1272,9 +735,9 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
     fputs("<li>workloads:", f);
     for (int w = 0; w < v->n_workloads; w++) {
         fputs(" <a href=\"#wl-", f);
-        esc(f, v->workloads[w]);
+        plot_esc(f, v->workloads[w]);
         fputs("\">", f);
-        esc(f, v->workloads[w]);
+        plot_esc(f, v->workloads[w]);
         fputs("</a>", f);
     }
     fputs("</li><li><a href=\"#reports\">reports read</a></li></ul>\n", f);
@@ -1288,7 +751,7 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
                 newest = p;
         }
         fprintf(f, "<h2 id=\"gpu-%d\">", g);
-        esc(f, v->gpus[g]);
+        plot_esc(f, v->gpus[g]);
         fputs("</h2>\n", f);
         fprintf(md, "## %s\n\n", v->gpus[g]);
         if (newest)
@@ -1298,7 +761,7 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
         char *legend_text = NULL;
         size_t legend_len = 0;
         FILE *legend = open_memstream(&legend_text, &legend_len);
-        const int drawn = legend ? roofline_svg(f, v, g, legend) : 0;
+        const int drawn = legend ? rp_roofline_svg(f, v, g, legend) : 0;
         if (legend)
             fclose(legend);
         if (drawn > 0) {
