@@ -91,6 +91,13 @@ static void test_broken(void)
     expect_problem(&c, "0 rungs marked best");
     rungs[best].kind = CLIMB_RUNG_BEST;
 
+    /* A former name is no rung's name today: an old report's rows would read as another rung's. */
+    rungs[best].formerly = rungs[1].name;
+    expect_problem(&c, "its former name");
+    rungs[best].formerly = "an_old_name";
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0);
+    rungs[best].formerly = NULL;
+
     /* The best need not be last: a rung appended after it changes nothing. */
     rungs[n_rungs] = rungs[1];
     rungs[n_rungs].name = "appended_after_best";

@@ -533,6 +533,9 @@ static void check_rungs(problems *p, const climb_workload *w)
         }
         if (r->published_us < 0 || r->published_rate < 0)
             problem(p, "rung %s: a negative published figure", r->name);
+        if (r->formerly && climb_find_rung(w, r->formerly) >= 0)
+            problem(p, "rung %s: its former name %s is a rung's name today (old reports would read as the wrong "
+                       "rung)", r->name, r->formerly);
         published |= r->published_us > 0 || r->published_rate > 0;
     }
     if (best != 1)

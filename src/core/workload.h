@@ -99,9 +99,9 @@ typedef struct climb_rung_info {
     const char *formerly;
 } climb_rung_info;
 
-/* The case a seed published figures for, shown beside the measured ladder in docs/<workload>.md. */
+/* The case a source text published figures for, shown beside the measured ladder in docs/<workload>.md. */
 typedef struct climb_published {
-    const char *source;        /* "Harris (Harris), 'Performance for 4M element reduction'" */
+    const char *source;        /* the text and its table: "Harris, ..., 'Performance for 4M element reduction'" */
     const char *gpu;           /* "G80" */
     climb_dtype type;
     climb_shape shape;
