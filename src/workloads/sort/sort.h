@@ -1,4 +1,4 @@
-/* Merge sort of u32 keys and u32 key-value pairs (stable): the parts of src/workloads/sort.cu that the library
+/* Merge sort of u32 keys and u32 key-value pairs (stable): the parts of src/workloads/sort/ that the library
  * face and the tests use. */
 #ifndef CLIMB_WORKLOADS_SORT_H
 #define CLIMB_WORKLOADS_SORT_H
