@@ -14,7 +14,7 @@ extern "C" {
 
 extern const climb_workload climb_reduce_workload;
 
-/* The best rung's tunable parameters (see the policy in reduce.cu and `climb tune`). */
+/* The best rung's tunable parameters (see the policy in kernels.cuh and `climb tune`). */
 typedef struct climb_reduce_tuning {
     int block;          /* threads per block */
     int blocks_per_sm;  /* blocks launched per SM */
