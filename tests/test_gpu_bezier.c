@@ -2,6 +2,8 @@
  * tiles) for every curve set and three maxima (4: every curve at the minimum; 32, the default; 100, not a multiple
  * of a warp), each count, offset and point checked from poisoned outputs; every rung's poisoned output fails; the
  * dynamic-parallelism rung's refusal past its curve limit; the C API against the CPU, and its refusals. */
+#include <stdio.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,96 @@
 #include "core/harness.h"
 #include "workloads/bezier/bezier.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+/* n curves in h_a; counts, offsets, then the points one after another in d_out. */
+typedef struct bezier_job {
+    api_job base;
+    size_t n;
+    int max_points;
+} bezier_job;
+
+static int bezier_sizes(api_job *b)
+{
+    const bezier_job *j = (const bezier_job *)b;
+    b->a_bytes = j->n * sizeof(climb_bezier);
+    b->out_bytes = j->n * 8 + j->n * (size_t)j->max_points * 8;
+    return 0;
+}
+
+static int bezier_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const bezier_job *j = (const bezier_job *)b;
+    climb_bezier_generate(climb_rng_next(r), (int)(climb_rng_next(r) % 3), b->h_a, j->n);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status bezier_call(api_job *b, climb_handle h)
+{
+    const bezier_job *j = (const bezier_job *)b;
+    int32_t *o = b->d_out;
+    return climb_bezier_tessellate(h, j->n, b->d_a, j->max_points, o, o + j->n, (float *)(o + 2 * j->n));
+}
+
+/* Each count within the boundary rule, the offsets their scan, every point within tolerance. */
+static void bezier_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const bezier_job *j = (const bezier_job *)b;
+    const climb_bezier *c = b->h_a;
+    const int32_t *counts = got, *offsets = counts + j->n;
+    const float *pts = (const float *)(offsets + j->n);
+    long long at = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        if (!climb_bezier_count_ok(&c[i], j->max_points, counts[i]) || offsets[i] != at) {
+            api_mismatch_note(m, i, counts[i], climb_bezier_count(climb_bezier_curvature(&c[i]), j->max_points));
+            break;
+        }
+        const double tol = climb_bezier_tolerance(&c[i]);
+        for (int k = 0; k < counts[i]; k++) {
+            double x, y;
+            climb_bezier_point(&c[i], k, counts[i], &x, &y);
+            const float *p = pts + 2 * (size_t)(at + k);
+            if (!(fabs(p[0] - x) <= tol && fabs(p[1] - y) <= tol))
+                api_mismatch_note(m, 2 * j->n + 2 * (size_t)(at + k), p[0], x);
+        }
+        at += counts[i];
+    }
+}
+
+static const api_job_ops bezier_ops = {
+    .sizes = bezier_sizes, .fill = bezier_fill, .call = bezier_call, .check = bezier_check};
+
+static api_job *bezier_job_of(size_t n, int max_points)
+{
+    bezier_job *j = api_job_new(sizeof *j, &bezier_ops);
+    if (!j)
+        return NULL;
+    j->n = n;
+    j->max_points = max_points;
+    snprintf(j->base.label, sizeof j->base.label, "climb_bezier_tessellate n=%zu max_points=%d", n, max_points);
+    return &j->base;
+}
+
+static int bezier_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 3)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = bezier_job_of(10007 + (size_t)id, 16 + id);
+        return 1;
+    }
+    out[0] = bezier_job_of(300007, 32);
+    out[1] = bezier_job_of(1, 4);
+    out[2] = bezier_job_of(4099, 100);
+    return 3;
+}
+
+const api_workload api_workload_bezier = {.name = "bezier", .jobs = bezier_jobs};
 
 static const climb_workload *w = &climb_bezier_workload;
 static climb_device_info dev;
@@ -131,5 +222,6 @@ int main(void)
         climb_check_result_free(&cr);
         climb_opt_plan_free(&p, NULL);
     }
+    EXPECT(api_test_workload(&api_workload_bezier) == 0);
     return test_finish("test_gpu_bezier");
 }

@@ -2,6 +2,8 @@
  * fresh seeds, each vertex's level checked from poisoned levels; every rung on the real graphs of the data folder
  * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
  * and symmetric, isolated sources, bad arguments refused, no error left behind). */
+#include <stdint.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,126 @@
 #include "io/graph.h"
 #include "workloads/bfs/bfs.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+/* A generated graph, drawn once: its row pointers in h_a (and d_a), its columns in h_b; each fill shuffles the
+ * order within rows (the same levels) and copies the columns in; the levels out. */
+typedef struct bfs_job {
+    api_job base;
+    int symmetric; /* climb_bfs_symmetric, else climb_bfs */
+    int graph;     /* CLIMB_GEN_* */
+    int32_t n, source;
+    climb_csr g;   /* from sizes until once */
+} bfs_job;
+
+static int bfs_sizes(api_job *b)
+{
+    bfs_job *j = (bfs_job *)b;
+    climb_sparse_gen sg = {j->graph, (int64_t)j->n, (int64_t)j->n, 0, 8, 0, 20261124};
+    char err[200];
+    if (climb_sparse_generate(&sg, &j->g, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", b->label, err);
+        return -1;
+    }
+    b->a_bytes = ((size_t)j->n + 1) * 4;
+    b->b_bytes = (size_t)j->g.nnz * 4;
+    b->out_bytes = (size_t)j->n * 4;
+    j->source = climb_bfs_default_source(j->n, j->g.row_ptr, j->g.col_idx, 7);
+    return 0;
+}
+
+static int bfs_once(api_job *b)
+{
+    bfs_job *j = (bfs_job *)b;
+    memcpy(b->h_a, j->g.row_ptr, b->a_bytes);
+    memcpy(b->h_b, j->g.col_idx, b->b_bytes);
+    climb_csr_free(&j->g);
+    return cudaMemcpy(b->d_a, b->h_a, b->a_bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+}
+
+static void bfs_release(api_job *b)
+{
+    climb_csr_free(&((bfs_job *)b)->g);
+}
+
+/* The rows' orders shuffled; the levels poisoned with a level no vertex has. */
+static int bfs_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const bfs_job *j = (const bfs_job *)b;
+    const int32_t *rp = b->h_a;
+    int32_t *ci = b->h_b;
+    for (int32_t v = 0; v < j->n; v++)
+        for (int32_t e = rp[v + 1] - 1; e > rp[v]; e--) {
+            const int32_t o = rp[v] + (int32_t)(climb_rng_next(r) % (uint64_t)(e - rp[v] + 1)), t = ci[e];
+            ci[e] = ci[o];
+            ci[o] = t;
+        }
+    return api_job_send(b, s, API_SEND_B | API_POISON_OUT, 0x7f);
+}
+
+static climb_status bfs_call(api_job *b, climb_handle h)
+{
+    const bfs_job *j = (const bfs_job *)b;
+    return j->symmetric ? climb_bfs_symmetric(h, j->n, b->d_a, b->d_b, j->source, b->d_out)
+                        : climb_bfs(h, j->n, b->d_a, b->d_b, j->source, b->d_out);
+}
+
+static void bfs_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const bfs_job *j = (const bfs_job *)b;
+    int32_t *want = malloc((size_t)j->n * 4 + 4);
+    if (!want) {
+        api_mismatch_note(m, 0, 0, 1);
+        return;
+    }
+    climb_bfs_ref(j->n, b->h_a, b->h_b, j->source, want, NULL, NULL);
+    for (int32_t v = 0; v < j->n; v++)
+        if (((const int32_t *)got)[v] != want[v])
+            api_mismatch_note(m, (size_t)v, ((const int32_t *)got)[v], want[v]);
+    free(want);
+}
+
+static const api_job_ops bfs_ops = {.sizes = bfs_sizes,
+                                    .once = bfs_once,
+                                    .fill = bfs_fill,
+                                    .call = bfs_call,
+                                    .check = bfs_check,
+                                    .release = bfs_release};
+
+static api_job *bfs_job_of(int symmetric, int graph, int32_t n)
+{
+    bfs_job *j = api_job_new(sizeof *j, &bfs_ops);
+    if (!j)
+        return NULL;
+    j->symmetric = symmetric;
+    j->graph = graph;
+    j->n = n;
+    snprintf(j->base.label, sizeof j->base.label, "climb_bfs%s %s n=%d", symmetric ? "_symmetric" : "",
+             climb_sparse_gen_name(graph), (int)n);
+    return &j->base;
+}
+
+static int bfs_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 4)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = bfs_job_of(id % 2, id % 2 ? CLIMB_GEN_RMAT : CLIMB_GEN_RANDOM, 5003 + id);
+        return 1;
+    }
+    out[0] = bfs_job_of(1, CLIMB_GEN_RMAT, 100000);
+    out[1] = bfs_job_of(0, CLIMB_GEN_RANDOM, 30011);
+    out[2] = bfs_job_of(1, CLIMB_GEN_GRID2D, 4097);
+    out[3] = bfs_job_of(0, CLIMB_GEN_GRID2D, 1);
+    return 4;
+}
+
+const api_workload api_workload_bfs = {.name = "bfs", .jobs = bfs_jobs};
 
 #ifndef CLIMB_SOURCE_DIR
 #define CLIMB_SOURCE_DIR "."
@@ -188,5 +309,6 @@ int main(void)
     test_api_messy();
     test_generated(fresh);
     test_real(fresh);
+    EXPECT(api_test_workload(&api_workload_bfs) == 0);
     return test_finish("test_gpu_bfs");
 }

@@ -2,6 +2,8 @@
  * larger than the image; 1 x 1 filters; strides 2 and 3; channel and filter counts that are no multiple of a tile),
  * with the size-keeping pad, no pad and pad 2, misaligned tensors, every output checked against the CPU in double;
  * proof that an output nobody wrote fails; the C API (layers of both strides and pads, its refusals). */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +15,98 @@
 #include "device/device.h"
 #include "workloads/cnn.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct cnn_job {
+    api_job base;
+    climb_conv_layer_desc layer;
+} cnn_job;
+
+static int cnn_sizes(api_job *b)
+{
+    const climb_conv_layer_desc *d = &((const cnn_job *)b)->layer;
+    int p = 0, q = 0;
+    if (climb_conv_output_size(d, &p, &q) != CLIMB_STATUS_SUCCESS) {
+        fprintf(stderr, "%s: no output size\n", b->label);
+        return -1;
+    }
+    b->a_bytes = (size_t)d->n * d->c * d->h * d->w * 4;
+    b->b_bytes = (size_t)d->k * d->c * d->r * d->s * 4;
+    b->out_bytes = (size_t)d->n * d->k * p * q * 4;
+    return 0;
+}
+
+/* The filters: drawn once, copied once. */
+static int cnn_once(api_job *b)
+{
+    const climb_conv_layer_desc *d = &((const cnn_job *)b)->layer;
+    climb_rng mr;
+    climb_rng_seed(&mr, (uint64_t)d->k * 131 + d->c);
+    climb_rng_fill_f32(&mr, b->h_b, b->b_bytes / 4, -1.0f, 1.0f);
+    return cudaMemcpy(b->d_b, b->h_b, b->b_bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+}
+
+static int cnn_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    climb_rng_fill_f32(r, b->h_a, b->a_bytes / 4, -1.0f, 1.0f);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status cnn_call(api_job *b, climb_handle h)
+{
+    return climb_conv_forward_f32(h, &((const cnn_job *)b)->layer, b->d_a, b->d_b, b->d_out);
+}
+
+static void cnn_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const climb_conv_layer_desc *d = &((const cnn_job *)b)->layer;
+    climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
+    climb_cnn_layer_check(&l);
+    size_t i = 0;
+    for (int n = 0; n < l.n; n++)
+        for (int k = 0; k < l.k; k++)
+            for (int p = 0; p < l.p; p++)
+                for (int q = 0; q < l.q; q++, i++) {
+                    double mag;
+                    const double want = climb_cnn_ref_at(&l, b->h_a, b->h_b, n, k, p, q, &mag);
+                    if (!(fabs(((const float *)got)[i] - want) <= climb_cnn_tolerance(&l, mag)))
+                        api_mismatch_note(m, i, ((const float *)got)[i], want);
+                }
+}
+
+static const api_job_ops cnn_ops = {
+    .sizes = cnn_sizes, .once = cnn_once, .fill = cnn_fill, .call = cnn_call, .check = cnn_check};
+
+static api_job *cnn_job_of(int n, int c, int hw, int k, int rs, int stride)
+{
+    cnn_job *j = api_job_new(sizeof *j, &cnn_ops);
+    if (!j)
+        return NULL;
+    j->layer = (climb_conv_layer_desc){n, c, hw, hw, k, rs, rs, stride, stride, (rs - 1) / 2, (rs - 1) / 2};
+    snprintf(j->base.label, sizeof j->base.label, "climb_conv_forward_f32 N%d C%d %dx%d K%d %dx%d stride %d", n, c,
+             hw, hw, k, rs, rs, stride);
+    return &j->base;
+}
+
+static int cnn_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = cnn_job_of(2, 4, 9 + id, 20, 3, 1);
+        return 1;
+    }
+    out[0] = cnn_job_of(4, 16, 28, 64, 3, 1);
+    out[1] = cnn_job_of(2, 3, 45, 70, 7, 2);
+    return 2;
+}
+
+const api_workload api_workload_cnn = {.name = "cnn", .jobs = cnn_jobs};
 
 static const climb_workload *w = &climb_cnn_workload;
 static climb_device_info dev;
@@ -111,5 +204,6 @@ int main(void)
     test_check(fresh + 1, "0");
     test_check(fresh + 2, "2");
     test_api();
+    EXPECT(api_test_workload(&api_workload_cnn) == 0);
     return test_finish("test_gpu_cnn");
 }

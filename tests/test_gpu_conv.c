@@ -2,6 +2,8 @@
  * edges), masks of radius 1 to 4 in 2-D and 1-D, misaligned inputs, every element checked against the CPU; proof
  * that an output nobody wrote fails; a PGM file filtered and written back (--output); the C API (padded rows, every
  * radius, refusals that leave no CUDA error behind). */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +17,98 @@
 #include "io/pgm.h"
 #include "workloads/conv/conv.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct conv_job {
+    api_job base;
+    size_t rows, cols;
+    int radius;
+} conv_job;
+
+static int conv_sizes(api_job *b)
+{
+    const conv_job *j = (const conv_job *)b;
+    b->a_bytes = b->out_bytes = j->rows * j->cols * 4;
+    b->b_bytes = CLIMB_CONV_MAX_TAPS * 4;
+    return 0;
+}
+
+/* The mask, in host memory, drawn once: a captured graph keeps the one it was captured with. */
+static int conv_once(api_job *b)
+{
+    const conv_job *j = (const conv_job *)b;
+    climb_rng mr;
+    climb_rng_seed(&mr, (uint64_t)j->rows * 31 + j->cols);
+    climb_rng_fill_f32(&mr, b->h_b, CLIMB_CONV_MAX_TAPS, -1.0f, 1.0f);
+    return 0;
+}
+
+static int conv_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const conv_job *j = (const conv_job *)b;
+    climb_rng_fill_f32(r, b->h_a, j->rows * j->cols, 0.0f, 1.0f);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status conv_call(api_job *b, climb_handle h)
+{
+    const conv_job *j = (const conv_job *)b;
+    return climb_conv2d_f32(h, j->rows, j->cols, b->d_a, j->cols, b->h_b, j->radius, b->d_out, j->cols);
+}
+
+static void conv_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const conv_job *j = (const conv_job *)b;
+    double *row = malloc(j->cols * 8 + 8), *mag = malloc(j->cols * 8 + 8);
+    const int taps = (2 * j->radius + 1) * (2 * j->radius + 1);
+    for (size_t r = 0; row && mag && r < j->rows; r++) {
+        climb_conv_ref_row(b->h_a, j->cols, j->rows, j->cols, b->h_b, j->radius, j->radius, r, row, mag);
+        for (size_t c = 0; c < j->cols; c++) {
+            const float g = ((const float *)got)[r * j->cols + c];
+            if (!(fabs(g - row[c]) <= climb_conv_tolerance(taps, mag[c])))
+                api_mismatch_note(m, r * j->cols + c, g, row[c]);
+        }
+    }
+    if (!row || !mag)
+        api_mismatch_note(m, 0, 0, 1);
+    free(row);
+    free(mag);
+}
+
+static const api_job_ops conv_ops = {
+    .sizes = conv_sizes, .once = conv_once, .fill = conv_fill, .call = conv_call, .check = conv_check};
+
+static api_job *conv_job_of(size_t rows, size_t cols, int radius)
+{
+    conv_job *j = api_job_new(sizeof *j, &conv_ops);
+    if (!j)
+        return NULL;
+    j->rows = rows;
+    j->cols = cols;
+    j->radius = radius;
+    snprintf(j->base.label, sizeof j->base.label, "climb_conv2d_f32 %zux%zu radius %d", rows, cols, radius);
+    return &j->base;
+}
+
+static int conv_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = conv_job_of(65, 129, 1 + id % 4);
+        return 1;
+    }
+    out[0] = conv_job_of(1001, 3001, 2);
+    out[1] = conv_job_of(37, 513, 4);
+    return 2;
+}
+
+const api_workload api_workload_conv = {.name = "conv", .jobs = conv_jobs};
 
 static const climb_workload *w = &climb_conv_workload;
 static climb_device_info dev;
@@ -164,5 +257,6 @@ int main(void)
     test_check(fresh + 2, "2", "edges");
     test_file_output();
     test_api();
+    EXPECT(api_test_workload(&api_workload_conv) == 0);
     return test_finish("test_gpu_conv");
 }

@@ -3,6 +3,8 @@
  * lattice points, cutoffs from 2 to 40 Å, misaligned lattices, every point checked against the CPU; proof that an
  * output nobody wrote fails; each rung's note (pairs examined, the share within the cutoff, the overflow); a PQR
  * file in, an OpenDX map out and read back; Parboil's cutcp reference lattice; the C API. */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +19,94 @@
 #include "io/parboil.h"
 #include "workloads/cutoff/cutoff.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct cutoff_job {
+    api_job base;
+    size_t atoms;
+    climb_lattice_desc lattice;
+    float cutoff;
+} cutoff_job;
+
+static int cutoff_sizes(api_job *b)
+{
+    const cutoff_job *j = (const cutoff_job *)b;
+    b->a_bytes = j->atoms * 16;
+    b->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
+    return 0;
+}
+
+/* Atoms (x y z q) in and around the lattice, some beyond the cutoff; q in [-1, 1). */
+static int cutoff_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const cutoff_job *j = (const cutoff_job *)b;
+    for (size_t a = 0; a < j->atoms; a++)
+        for (int d = 0; d < 4; d++)
+            ((float *)b->h_a)[4 * a + d] = d == 3 ? climb_rng_float(r, -1, 1) : climb_rng_float(r, -15, 40);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status cutoff_call(api_job *b, climb_handle h)
+{
+    const cutoff_job *j = (const cutoff_job *)b;
+    return climb_coulomb_cutoff_f32(h, b->d_a, j->atoms, &j->lattice, j->cutoff, b->d_out);
+}
+
+static void cutoff_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const cutoff_job *j = (const cutoff_job *)b;
+    const climb_lattice_desc *d = &j->lattice;
+    climb_cutoff_lattice l = {d->nx, d->ny, d->nz, d->spacing, {d->origin[0], d->origin[1], d->origin[2]},
+                              j->cutoff, d->exclusion};
+    climb_cutoff_cells cc;
+    if (climb_cutoff_cells_build(&cc, &l, b->h_a, j->atoms) != 0) {
+        api_mismatch_note(m, 0, 0, 1);
+        return;
+    }
+    for (size_t i = 0; i < d->nx * d->ny * d->nz; i++) {
+        climb_cutoff_ref ref;
+        climb_cutoff_ref_at(&cc, &l, i % d->nx, (i / d->nx) % d->ny, i / (d->nx * d->ny), &ref);
+        if (!climb_cutoff_ref_ok(&ref, ((const float *)got)[i]))
+            api_mismatch_note(m, i, ((const float *)got)[i], ref.zero ? 0.0 : ref.v);
+    }
+    climb_cutoff_cells_free(&cc);
+}
+
+static const api_job_ops cutoff_ops = {
+    .sizes = cutoff_sizes, .fill = cutoff_fill, .call = cutoff_call, .check = cutoff_check};
+
+static api_job *cutoff_job_of(size_t nx, size_t ny, size_t nz, size_t atoms, float cutoff)
+{
+    cutoff_job *j = api_job_new(sizeof *j, &cutoff_ops);
+    if (!j)
+        return NULL;
+    j->atoms = atoms;
+    j->lattice = (climb_lattice_desc){nx, ny, nz, 0.6f, {0.5f, -0.5f, 1.0f}, 1.0f};
+    j->cutoff = cutoff;
+    snprintf(j->base.label, sizeof j->base.label, "climb_coulomb_cutoff_f32 %zux%zux%zu %zu atoms cutoff %g", nx, ny,
+             nz, atoms, cutoff);
+    return &j->base;
+}
+
+static int cutoff_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = cutoff_job_of(21, 9 + (size_t)id, 5, 3000, 6.0f);
+        return 1;
+    }
+    out[0] = cutoff_job_of(40, 33, 17, 20000, 8.0f);
+    out[1] = cutoff_job_of(9, 3, 2, 50, 12.0f);
+    return 2;
+}
+
+const api_workload api_workload_cutoff = {.name = "cutoff", .jobs = cutoff_jobs};
 
 static const climb_workload *w = &climb_cutoff_workload;
 static climb_device_info dev;
@@ -252,5 +341,6 @@ int main(void)
     test_files();
     test_parboil();
     test_api();
+    EXPECT(api_test_workload(&api_workload_cutoff) == 0);
     return test_finish("test_gpu_cutoff");
 }

@@ -2,6 +2,8 @@
  * rows that are no multiple of a block span, more atoms than a constant-memory chunk), random atoms (some outside
  * the lattice), a water box and atoms on lattice points, misaligned lattices, every point checked against the CPU;
  * proof that an output nobody wrote fails; a PQR file in, an OpenDX map out and read back; the C API. */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +17,82 @@
 #include "io/molecule.h"
 #include "workloads/dcs.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct dcs_job {
+    api_job base;
+    size_t atoms;
+    climb_lattice_desc lattice;
+} dcs_job;
+
+static int dcs_sizes(api_job *b)
+{
+    const dcs_job *j = (const dcs_job *)b;
+    b->a_bytes = j->atoms * 16;
+    b->out_bytes = j->lattice.nx * j->lattice.ny * j->lattice.nz * 4;
+    return 0;
+}
+
+/* Atoms (x y z q) around the lattice; q in [-1, 20). */
+static int dcs_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const dcs_job *j = (const dcs_job *)b;
+    climb_rng_fill_f32(r, b->h_a, j->atoms * 4, -1.0f, 20.0f);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status dcs_call(api_job *b, climb_handle h)
+{
+    const dcs_job *j = (const dcs_job *)b;
+    return climb_coulomb_dcs_f32(h, b->d_a, j->atoms, &j->lattice, b->d_out);
+}
+
+static void dcs_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const dcs_job *j = (const dcs_job *)b;
+    const climb_lattice_desc *d = &j->lattice;
+    climb_dcs_lattice l = {d->nx, d->ny, d->nz, d->spacing, {d->origin[0], d->origin[1], d->origin[2]}, d->exclusion};
+    for (size_t i = 0; i < d->nx * d->ny * d->nz; i++) {
+        double tol;
+        const double want = climb_dcs_ref_at(&l, b->h_a, j->atoms, i % d->nx, (i / d->nx) % d->ny, i / (d->nx * d->ny),
+                                             &tol);
+        if (!(fabs(((const float *)got)[i] - want) <= tol))
+            api_mismatch_note(m, i, ((const float *)got)[i], want);
+    }
+}
+
+static const api_job_ops dcs_ops = {.sizes = dcs_sizes, .fill = dcs_fill, .call = dcs_call, .check = dcs_check};
+
+static api_job *dcs_job_of(size_t nx, size_t ny, size_t nz, size_t atoms)
+{
+    dcs_job *j = api_job_new(sizeof *j, &dcs_ops);
+    if (!j)
+        return NULL;
+    j->atoms = atoms;
+    j->lattice = (climb_lattice_desc){nx, ny, nz, 0.7f, {0.5f, -0.5f, 1.0f}, 1.0f};
+    snprintf(j->base.label, sizeof j->base.label, "climb_coulomb_dcs_f32 %zux%zux%zu %zu atoms", nx, ny, nz, atoms);
+    return &j->base;
+}
+
+static int dcs_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = dcs_job_of(17, 9 + (size_t)id, 3, 300);
+        return 1;
+    }
+    out[0] = dcs_job_of(33, 20, 5, 1000);
+    out[1] = dcs_job_of(129, 3, 2, 77);
+    return 2;
+}
+
+const api_workload api_workload_dcs = {.name = "dcs", .jobs = dcs_jobs};
 
 static const climb_workload *w = &climb_dcs_workload;
 static climb_device_info dev;
@@ -140,5 +217,6 @@ int main(void)
     test_check(fresh + 3, "on_points", "1");
     test_files();
     test_api();
+    EXPECT(api_test_workload(&api_workload_dcs) == 0);
     return test_finish("test_gpu_dcs");
 }

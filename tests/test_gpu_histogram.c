@@ -2,6 +2,9 @@
  * distribution, both maps and 1, 7, 8, 9, 100 and 256 bins, each count checked exactly from poisoned counts; the
  * letters again as GPUs of 1 and 3 SMs would run them (the best rung's packed kernel on more sizes); proof that
  * counts nobody wrote fail; the C API (any alignment, n = 0 writes zeros, bad arguments refused). */
+#include <stdio.h>
+#include <stdint.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,75 @@
 #include "base/rng.h"
 #include "workloads/histogram/histogram.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct hist_job {
+    api_job base;
+    size_t n;
+    unsigned bins;
+} hist_job;
+
+static int hist_sizes(api_job *b)
+{
+    const hist_job *j = (const hist_job *)b;
+    b->a_bytes = j->n;
+    b->out_bytes = (size_t)j->bins * 4;
+    return 0;
+}
+
+static int hist_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const hist_job *j = (const hist_job *)b;
+    for (size_t i = 0; i < j->n; i++)
+        ((uint8_t *)b->h_a)[i] = (uint8_t)climb_rng_next(r);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status hist_call(api_job *b, climb_handle h)
+{
+    const hist_job *j = (const hist_job *)b;
+    return climb_histogram_u8(h, b->d_a, j->n, j->bins, b->d_out);
+}
+
+static void hist_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const hist_job *j = (const hist_job *)b;
+    uint64_t want[256];
+    climb_hist_ref(b->h_a, j->n, CLIMB_HIST_BYTES, j->bins, want);
+    for (unsigned k = 0; k < j->bins; k++)
+        if (((const uint32_t *)got)[k] != want[k])
+            api_mismatch_note(m, k, ((const uint32_t *)got)[k], (double)want[k]);
+}
+
+static const api_job_ops hist_ops = {.sizes = hist_sizes, .fill = hist_fill, .call = hist_call, .check = hist_check};
+
+static api_job *hist_job_of(size_t n, unsigned bins)
+{
+    hist_job *j = api_job_new(sizeof *j, &hist_ops);
+    if (!j)
+        return NULL;
+    j->n = n;
+    j->bins = bins;
+    snprintf(j->base.label, sizeof j->base.label, "climb_histogram_u8 n=%zu bins=%u", n, bins);
+    return &j->base;
+}
+
+static int hist_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    (void)id;
+    if (cap < 2)
+        return -1;
+    out[0] = set == API_CAPTURE ? hist_job_of(((size_t)1 << 22) + 1, 256) : hist_job_of(50001, 256);
+    out[1] = set == API_CAPTURE ? hist_job_of(999999, 7) : hist_job_of(4097, 13);
+    return 2;
+}
+
+const api_workload api_workload_histogram = {.name = "histogram", .jobs = hist_jobs};
 
 static const climb_workload *w = &climb_histogram_workload;
 static climb_device_info dev;
@@ -117,5 +188,6 @@ int main(void)
     test_check(fresh, "1,7,8,9,100", "bytes"); /* 8 bins and fewer: the packed rungs run wide_per_warp here */
     test_check(fresh, "256", "letters");
     test_small_gpus(fresh);
+    EXPECT(api_test_workload(&api_workload_histogram) == 0);
     return test_finish("test_gpu_histogram");
 }

@@ -3,6 +3,8 @@
  * the CPU (the MUFU rungs with their own tolerance); proof that an output nobody wrote fails; each rung's measured
  * error in its note; Parboil's 32^3 dataset through --input and through the C API against Parboil's output; the
  * C API's argument checks. */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +18,91 @@
 #include "io/parboil.h"
 #include "workloads/mriq.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+/* kx ky kz phi_r phi_i (samples each), then x y z (voxels each) in h_a; Qr then Qi out. */
+typedef struct mriq_job {
+    api_job base;
+    size_t samples, voxels;
+} mriq_job;
+
+static int mriq_sizes(api_job *b)
+{
+    const mriq_job *j = (const mriq_job *)b;
+    b->a_bytes = (5 * j->samples + 3 * j->voxels) * 4;
+    b->out_bytes = 2 * j->voxels * 4;
+    return 0;
+}
+
+/* k in [-8, 8)^3, phi in [-1, 1)^2, voxels in [-0.5, 0.5)^3 */
+static int mriq_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const mriq_job *j = (const mriq_job *)b;
+    float *a = b->h_a;
+    climb_rng_fill_f32(r, a, 3 * j->samples, -8.0f, 8.0f);
+    climb_rng_fill_f32(r, a + 3 * j->samples, 2 * j->samples, -1.0f, 1.0f);
+    climb_rng_fill_f32(r, a + 5 * j->samples, 3 * j->voxels, -0.5f, 0.5f);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status mriq_call(api_job *b, climb_handle h)
+{
+    const mriq_job *j = (const mriq_job *)b;
+    const float *k = b->d_a, *x = (const float *)b->d_a + 5 * j->samples;
+    const size_t K = j->samples, X = j->voxels;
+    return climb_mriq_f32(h, K, k, k + K, k + 2 * K, k + 3 * K, k + 4 * K, X, x, x + X, x + 2 * X, b->d_out,
+                          (float *)b->d_out + X);
+}
+
+static void mriq_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const mriq_job *j = (const mriq_job *)b;
+    const float *a = b->h_a, *x = a + 5 * j->samples;
+    const size_t K = j->samples, X = j->voxels;
+    const climb_mriq_kspace ks = {K, a, a + K, a + 2 * K, a + 3 * K, a + 4 * K};
+    for (size_t v = 0; v < X; v++) {
+        double qr, qi, tol;
+        climb_mriq_ref_at(&ks, x[v], x[X + v], x[2 * X + v], 1, &qr, &qi, &tol, NULL);
+        const float gr = ((const float *)got)[v], gi = ((const float *)got)[X + v];
+        if (!(fabs(gr - qr) <= tol))
+            api_mismatch_note(m, v, gr, qr);
+        if (!(fabs(gi - qi) <= tol))
+            api_mismatch_note(m, X + v, gi, qi);
+    }
+}
+
+static const api_job_ops mriq_ops = {.sizes = mriq_sizes, .fill = mriq_fill, .call = mriq_call, .check = mriq_check};
+
+static api_job *mriq_job_of(size_t samples, size_t voxels)
+{
+    mriq_job *j = api_job_new(sizeof *j, &mriq_ops);
+    if (!j)
+        return NULL;
+    j->samples = samples;
+    j->voxels = voxels;
+    snprintf(j->base.label, sizeof j->base.label, "climb_mriq_f32 %zu samples %zu voxels", samples, voxels);
+    return &j->base;
+}
+
+static int mriq_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = mriq_job_of(500 + (size_t)id, 700);
+        return 1;
+    }
+    out[0] = mriq_job_of(3000, 5000);
+    out[1] = mriq_job_of(1, 1);
+    return 2;
+}
+
+const api_workload api_workload_mriq = {.name = "mriq", .jobs = mriq_jobs};
 
 static const climb_workload *w = &climb_mriq_workload;
 static climb_device_info dev;
@@ -152,5 +238,6 @@ int main(void)
     test_check(fresh + 1, "random");
     test_notes();
     test_parboil();
+    EXPECT(api_test_workload(&api_workload_mriq) == 0);
     return test_finish("test_gpu_mriq");
 }

@@ -1,14 +1,99 @@
 /* GPU: every reduction rung over the edge-size sweep (misaligned inputs included, each run twice from poisoned
- * outputs), for a fixed seed and a fresh one; every tuning candidate of the best rung on edge sizes; and proof
- * that the check can fail. */
+ * outputs), for a fixed seed and a fresh one; every tuning candidate of the best rung on edge sizes; proof that
+ * the check can fail; and climb_reduce_sum_f32 and _i32 captured as a handle's first call and from eight threads
+ * (tests/api_jobs.h). */
 #include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
 #include "workloads/reduce/reduce.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct reduce_job {
+    api_job base;
+    int f32; /* else i32 */
+    size_t n;
+} reduce_job;
+
+static int reduce_sizes(api_job *b)
+{
+    reduce_job *j = (reduce_job *)b;
+    b->a_bytes = j->n * 4;
+    b->out_bytes = 4;
+    return 0;
+}
+
+static int reduce_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    reduce_job *j = (reduce_job *)b;
+    if (j->f32)
+        climb_rng_fill_f32(r, b->h_a, j->n, -1.0f, 1.0f);
+    else
+        climb_rng_fill_i32(r, b->h_a, j->n, INT32_MIN, INT32_MAX);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status reduce_call(api_job *b, climb_handle h)
+{
+    reduce_job *j = (reduce_job *)b;
+    return j->f32 ? climb_reduce_sum_f32(h, b->d_a, j->n, b->d_out) : climb_reduce_sum_i32(h, b->d_a, j->n, b->d_out);
+}
+
+static void reduce_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const reduce_job *j = (const reduce_job *)b;
+    if (j->f32) {
+        double abs_sum, want = climb_reduce_ref_f32(b->h_a, j->n, &abs_sum);
+        const float g = *(const float *)got;
+        if (!(fabs(g - want) <= climb_reduce_tol_f32(j->n, abs_sum)))
+            api_mismatch_note(m, 0, g, want);
+    } else {
+        const int32_t want = climb_reduce_ref_i32(b->h_a, j->n), g = *(const int32_t *)got;
+        if (g != want)
+            api_mismatch_note(m, 0, g, want);
+    }
+}
+
+static const api_job_ops reduce_ops = {
+    .sizes = reduce_sizes, .fill = reduce_fill, .call = reduce_call, .check = reduce_check};
+
+static api_job *reduce_job_of(int f32, size_t n)
+{
+    reduce_job *j = api_job_new(sizeof *j, &reduce_ops);
+    if (!j)
+        return NULL;
+    j->f32 = f32;
+    j->n = n;
+    snprintf(j->base.label, sizeof j->base.label, "climb_reduce_sum_%s n=%zu", f32 ? "f32" : "i32", n);
+    return &j->base;
+}
+
+static int reduce_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    const size_t big = ((size_t)1 << 22) + 3;
+    if (cap < 2)
+        return -1;
+    if (set == API_CAPTURE) {
+        out[0] = reduce_job_of(0, big);
+        out[1] = reduce_job_of(1, big);
+    } else {
+        out[0] = reduce_job_of(0, 10007 + (size_t)id);
+        out[1] = reduce_job_of(1, 30011);
+    }
+    return 2;
+}
+
+const api_workload api_workload_reduce = {.name = "reduce", .jobs = reduce_jobs};
 
 int main(void)
 {
@@ -98,5 +183,7 @@ int main(void)
     }
     printf("%d tuning candidates checked, seed %" PRIu64 "\n", tried, ot.seed);
     EXPECT(tried >= 40);
+
+    EXPECT(api_test_workload(&api_workload_reduce) == 0);
     return test_finish("test_gpu_reduce");
 }

@@ -2,6 +2,8 @@
  * from a poisoned output), for a fixed seed and a fresh one; proof that an output nobody wrote fails; CUB as the
  * reference; the C API (in place, misaligned, on the caller's stream, overlap refused); and the best rung across
  * the wrap of its flags' epochs, where stale flags would otherwise be read as fresh. */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +14,111 @@
 #include "core/harness.h"
 #include "base/rng.h"
 #include "workloads/scan/scan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct scan_job {
+    api_job base;
+    int f32, exclusive; /* f32, else i32 */
+    size_t n;
+} scan_job;
+
+static int scan_sizes(api_job *b)
+{
+    const scan_job *j = (const scan_job *)b;
+    b->a_bytes = b->out_bytes = j->n * 4;
+    return 0;
+}
+
+static int scan_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const scan_job *j = (const scan_job *)b;
+    if (j->f32)
+        climb_rng_fill_f32(r, b->h_a, j->n, -1.0f, 1.0f);
+    else
+        climb_rng_fill_i32(r, b->h_a, j->n, -1000, 1000);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status scan_call(api_job *b, climb_handle h)
+{
+    const scan_job *j = (const scan_job *)b;
+    if (j->f32)
+        return j->exclusive ? climb_scan_exclusive_f32(h, b->d_a, j->n, b->d_out)
+                            : climb_scan_inclusive_f32(h, b->d_a, j->n, b->d_out);
+    return j->exclusive ? climb_scan_exclusive_i32(h, b->d_a, j->n, b->d_out)
+                        : climb_scan_inclusive_i32(h, b->d_a, j->n, b->d_out);
+}
+
+static void scan_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const scan_job *j = (const scan_job *)b;
+    if (j->f32) {
+        double *want = malloc(j->n * 8 + 8);
+        float *absp = malloc(j->n * 4 + 4);
+        if (!want || !absp)
+            api_mismatch_note(m, 0, 0, 1);
+        else {
+            climb_scan_ref_f32(b->h_a, j->n, j->exclusive, want, absp);
+            for (size_t i = 0; i < j->n; i++) {
+                const float g = ((const float *)got)[i];
+                if (!(fabs(g - want[i]) <= climb_scan_tol_f32(absp[i], climb_scan_depth(i, 512))))
+                    api_mismatch_note(m, i, g, want[i]);
+            }
+        }
+        free(want);
+        free(absp);
+    } else {
+        int32_t *want = malloc(j->n * 4 + 4);
+        if (!want) {
+            api_mismatch_note(m, 0, 0, 1);
+            return;
+        }
+        climb_scan_ref_i32(b->h_a, j->n, j->exclusive, want);
+        for (size_t i = 0; i < j->n; i++)
+            if (((const int32_t *)got)[i] != want[i])
+                api_mismatch_note(m, i, ((const int32_t *)got)[i], want[i]);
+        free(want);
+    }
+}
+
+static const api_job_ops scan_ops = {.sizes = scan_sizes, .fill = scan_fill, .call = scan_call, .check = scan_check};
+
+static api_job *scan_job_of(int f32, int exclusive, size_t n)
+{
+    scan_job *j = api_job_new(sizeof *j, &scan_ops);
+    if (!j)
+        return NULL;
+    j->f32 = f32;
+    j->exclusive = exclusive;
+    j->n = n;
+    snprintf(j->base.label, sizeof j->base.label, "climb_scan_%s_%s n=%zu", exclusive ? "exclusive" : "inclusive",
+             f32 ? "f32" : "i32", n);
+    return &j->base;
+}
+
+static int scan_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    const size_t big = ((size_t)1 << 22) + 3;
+    if (cap < 4)
+        return -1;
+    if (set == API_CAPTURE) {
+        out[0] = scan_job_of(0, 0, big);
+        out[1] = scan_job_of(1, 0, big);
+        out[2] = scan_job_of(0, 1, 1000003);
+        out[3] = scan_job_of(1, 1, 1000003);
+        return 4;
+    }
+    out[0] = scan_job_of(0, 0, 20011);
+    out[1] = scan_job_of(1, 1, 70001 + (size_t)id);
+    return 2;
+}
+
+const api_workload api_workload_scan = {.name = "scan", .jobs = scan_jobs};
 
 static const climb_workload *w = &climb_scan_workload;
 static climb_device_info dev;
@@ -219,5 +325,12 @@ int main(void)
     test_candidates();
     test_check(20261122);
     test_check(climb_fresh_seed());
+    EXPECT(api_test_workload(&api_workload_scan) == 0);
+    /* A used handle whose workspace must grow inside a capture: a larger n. */
+    {
+        climb_rng r;
+        climb_rng_seed(&r, climb_fresh_seed());
+        EXPECT(api_test_growth(scan_job_of(1, 0, 5000), scan_job_of(1, 0, ((size_t)1 << 24) + 7), &r) == 0);
+    }
     return test_finish("test_gpu_scan");
 }

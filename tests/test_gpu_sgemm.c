@@ -2,6 +2,7 @@
  * != 0 restores C before each run), padded leading dimensions, the CPU reference in double; the tuned rung with
  * every tile shape `climb tune` may pick; the vendor reference with CPU rows at a shape past the CPU limit; proof
  * that poisoned output fails; the C API (climb_sgemm) in its four transpose forms and its argument checks. */
+#include <stdio.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -15,7 +16,153 @@
 #include "base/rng.h"
 #include "workloads/sgemm/sgemm.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct sgemm_job {
+    api_job base;
+    int ta, tb;
+    size_t m, n, k;
+    float alpha, beta;
+} sgemm_job;
+
+static int sgemm_sizes(api_job *b)
+{
+    const sgemm_job *j = (const sgemm_job *)b;
+    b->a_bytes = j->m * j->k * 4;
+    b->b_bytes = j->k * j->n * 4;
+    b->out_bytes = j->m * j->n * 4;
+    return 0;
+}
+
+/* C is an input too where beta is not 0: its start copied in; else poisoned. */
+static int sgemm_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const sgemm_job *j = (const sgemm_job *)b;
+    climb_rng_fill_f32(r, b->h_a, j->m * j->k, -1.0f, 1.0f);
+    climb_rng_fill_f32(r, b->h_b, j->k * j->n, -1.0f, 1.0f);
+    climb_rng_fill_f32(r, b->h_c0, j->m * j->n, -1.0f, 1.0f);
+    return api_job_send(b, s, API_SEND_A | API_SEND_B | (j->beta != 0.0f ? API_SEND_C0 : API_POISON_OUT), 0xFF);
+}
+
+static climb_status sgemm_call(api_job *b, climb_handle h)
+{
+    const sgemm_job *j = (const sgemm_job *)b;
+    const size_t lda = j->ta ? j->m : j->k, ldb = j->tb ? j->k : j->n;
+    return climb_sgemm(h, j->ta ? CLIMB_OP_T : CLIMB_OP_N, j->tb ? CLIMB_OP_T : CLIMB_OP_N, j->m, j->n, j->k, j->alpha,
+                       b->d_a, lda, b->d_b, ldb, j->beta, b->d_out, j->n);
+}
+
+static void sgemm_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *mm)
+{
+    (void)s;
+    const sgemm_job *j = (const sgemm_job *)b;
+    /* op(A) and op(B) as plain row-major matrices for the reference */
+    float *a = malloc(j->m * j->k * 4 + 4), *bb = malloc(j->k * j->n * 4 + 4);
+    double *row = malloc(j->n * 8 + 8), *mag = malloc(j->n * 8 + 8);
+    const float *ha = b->h_a, *hb = b->h_b;
+    if (!a || !bb || !row || !mag)
+        api_mismatch_note(mm, 0, 0, 1);
+    else {
+        for (size_t r = 0; r < j->m; r++)
+            for (size_t p = 0; p < j->k; p++)
+                a[r * j->k + p] = j->ta ? ha[p * j->m + r] : ha[r * j->k + p];
+        for (size_t p = 0; p < j->k; p++)
+            for (size_t c = 0; c < j->n; c++)
+                bb[p * j->n + c] = j->tb ? hb[c * j->k + p] : hb[p * j->n + c];
+        for (size_t r = 0; r < j->m; r++) {
+            climb_sgemm_ref_row(a, j->k, 0, bb, j->n, 0, (const float *)b->h_c0 + r * j->n, j->n, j->k, j->alpha,
+                                j->beta, r, row, mag);
+            for (size_t c = 0; c < j->n; c++) {
+                const float g = ((const float *)got)[r * j->n + c];
+                if (!(fabs(g - row[c]) <= climb_sgemm_tolerance(j->k, mag[c])))
+                    api_mismatch_note(mm, r * j->n + c, g, row[c]);
+            }
+        }
+    }
+    free(a);
+    free(bb);
+    free(row);
+    free(mag);
+}
+
+static const api_job_ops sgemm_ops = {
+    .sizes = sgemm_sizes, .fill = sgemm_fill, .call = sgemm_call, .check = sgemm_check};
+
+static api_job *sgemm_job_of(int ta, int tb, size_t m, size_t n, size_t k, float alpha, float beta)
+{
+    sgemm_job *j = api_job_new(sizeof *j, &sgemm_ops);
+    if (!j)
+        return NULL;
+    *j = (sgemm_job){.base = j->base, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta};
+    snprintf(j->base.label, sizeof j->base.label, "climb_sgemm %c%c %zux%zux%zu beta=%g", ta ? 'T' : 'N',
+             tb ? 'T' : 'N', m, n, k, beta);
+    return &j->base;
+}
+
+static int sgemm_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    (void)id;
+    if (cap < 6)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = sgemm_job_of(0, 0, 64, 96, 200, 1.0f, 0.0f);
+        out[1] = sgemm_job_of(1, 0, 33, 65, 3000, 1.0f, 0.5f);
+        return 2;
+    }
+    out[0] = sgemm_job_of(0, 0, 512, 512, 512, 1.0f, 0.0f); /* small output: split k, a workspace */
+    out[1] = sgemm_job_of(0, 0, 64, 64, 65536, 0.5f, 1.0f); /* long k: many splits */
+    out[2] = sgemm_job_of(0, 0, 1000, 1000, 1000, 1.0f, 0.0f);
+    out[3] = sgemm_job_of(1, 0, 300, 200, 700, 1.0f, -0.5f);
+    out[4] = sgemm_job_of(0, 1, 300, 200, 700, 1.0f, 0.0f);
+    out[5] = sgemm_job_of(1, 1, 257, 129, 4000, 2.0f, 0.0f);
+    return 6;
+}
+
+const api_workload api_workload_sgemm = {.name = "sgemm", .jobs = sgemm_jobs};
+
+/* A workspace that cannot be allocated: the device's memory taken, then a call that needs a new workspace (a
+ * small output with a long k: split k) is CLIMB_STATUS_ALLOC_FAILED with no error left behind; once the memory is
+ * back the same call works on the same handle and on another that has been used. */
+static void test_api_workspace_refused(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    cudaStream_t s;
+    EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    api_job *big = sgemm_job_of(0, 0, 256, 256, 65536, 1.0f, 0.0f), *small = sgemm_job_of(0, 0, 64, 64, 64, 1.0f, 0.0f);
+    climb_handle used, fresh;
+    EXPECT(climb_create(&used, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(used, s) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_setup(big) == 0 && api_job_fill(big, &r, s) == 0);
+    EXPECT(api_job_setup(small) == 0 && api_job_fill(small, &r, s) == 0);
+    EXPECT(small->ops->call(small, used) == CLIMB_STATUS_SUCCESS && api_job_check(small, s, "before"));
+    void *hog[4096];
+    int n_hog = 0;
+    for (size_t chunk = (size_t)1 << 30; chunk >= ((size_t)1 << 20) && n_hog < 4096; chunk /= 2)
+        while (n_hog < 4096 && cudaMalloc(&hog[n_hog], chunk) == cudaSuccess)
+            n_hog++;
+    cudaGetLastError();
+    EXPECT(climb_create(&fresh, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(fresh, s) == CLIMB_STATUS_SUCCESS);
+    const climb_status as = big->ops->call(big, fresh);
+    EXPECT_MSG(as == CLIMB_STATUS_ALLOC_FAILED, "no memory for the workspace: %s", climb_status_string(as));
+    EXPECT(climb_last_cuda_error(fresh) == cudaErrorMemoryAllocation);
+    EXPECT_MSG(cudaPeekAtLastError() == cudaSuccess, "left behind: %s", cudaGetErrorName(cudaPeekAtLastError()));
+    for (int i = 0; i < n_hog; i++)
+        cudaFree(hog[i]);
+    printf("workspace allocation refused with %d blocks of the device's memory taken\n", n_hog);
+    EXPECT(api_job_fill(big, &r, s) == 0 && big->ops->call(big, fresh) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_check(big, s, "after the memory came back"));
+    EXPECT(api_job_fill(big, &r, s) == 0 && big->ops->call(big, used) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_check(big, s, "another handle, after the memory came back"));
+    api_job_free(big);
+    api_job_free(small);
+    EXPECT(climb_destroy(used) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_destroy(fresh) == CLIMB_STATUS_SUCCESS);
+    cudaStreamDestroy(s);
+}
 
 static const climb_workload *w = &climb_sgemm_workload;
 static climb_device_info dev;
@@ -261,5 +408,14 @@ int main(void)
     test_every_tile(fresh + 2);
     test_api(fresh + 100);
     test_plans(fresh + 200);
+    EXPECT(api_test_workload(&api_workload_sgemm) == 0);
+    /* A used handle whose workspace must grow inside a capture: more splits of k. */
+    {
+        climb_rng r;
+        climb_rng_seed(&r, climb_fresh_seed());
+        EXPECT(api_test_growth(sgemm_job_of(0, 0, 96, 96, 2048, 1.0f, 0.0f),
+                               sgemm_job_of(0, 0, 128, 128, 40000, 1.0f, 0.0f), &r) == 0);
+    }
+    test_api_workspace_refused();
     return test_finish("test_gpu_sgemm");
 }

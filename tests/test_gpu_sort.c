@@ -2,6 +2,9 @@
  * inputs, for keys and pairs and every key distribution, each key and value checked from poisoned outputs (the
  * values check stability); proof that outputs nobody wrote fail; every tuning candidate of the best rung; the C API
  * in place (keys and pairs, stability, n = 0, bad arguments refused, a failed call leaves no error behind). */
+#include <stdio.h>
+#include <stdint.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,97 @@
 #include "base/rng.h"
 #include "workloads/sort/sort.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+/* In place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b). */
+typedef struct sort_job {
+    api_job base;
+    int pairs; /* else keys alone */
+    size_t n;
+} sort_job;
+
+static int sort_sizes(api_job *b)
+{
+    const sort_job *j = (const sort_job *)b;
+    b->a_bytes = b->out_bytes = j->n * 4;
+    b->b_bytes = j->pairs ? j->n * 4 : 0;
+    return 0;
+}
+
+/* Keys from 1000 values (many ties: the values' order checks stability), values uniform. */
+static int sort_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const sort_job *j = (const sort_job *)b;
+    climb_rng_fill_i32(r, b->h_a, j->n, 0, 999);
+    climb_rng_fill_i32(r, b->h_b, b->b_bytes / 4, INT32_MIN, INT32_MAX);
+    return api_job_send(b, s, API_SEND_A_TO_OUT | API_SEND_B, 0);
+}
+
+static climb_status sort_call(api_job *b, climb_handle h)
+{
+    const sort_job *j = (const sort_job *)b;
+    return j->pairs ? climb_sort_pairs_u32(h, b->d_out, b->d_b, j->n) : climb_sort_u32(h, b->d_out, j->n);
+}
+
+static void sort_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    const sort_job *j = (const sort_job *)b;
+    uint32_t *k = malloc(j->n * 4 + 4), *v = malloc(b->b_bytes + 4), *tmp = malloc(j->n * 8 + 8),
+             *gv = malloc(b->b_bytes + 4);
+    if (!k || !v || !tmp || !gv ||
+        (j->pairs && (cudaMemcpyAsync(gv, b->d_b, b->b_bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
+                      cudaStreamSynchronize(s) != cudaSuccess))) {
+        api_mismatch_note(m, 0, 0, 1);
+    } else {
+        memcpy(k, b->h_a, j->n * 4);
+        memcpy(v, b->h_b, b->b_bytes);
+        climb_sort_ref(k, j->pairs ? v : NULL, j->n, tmp);
+        for (size_t i = 0; i < j->n; i++) {
+            if (((const uint32_t *)got)[i] != k[i])
+                api_mismatch_note(m, i, ((const uint32_t *)got)[i], k[i]);
+            if (j->pairs && gv[i] != v[i])
+                api_mismatch_note(m, j->n + i, gv[i], v[i]);
+        }
+    }
+    free(k);
+    free(v);
+    free(tmp);
+    free(gv);
+}
+
+static const api_job_ops sort_ops = {.sizes = sort_sizes, .fill = sort_fill, .call = sort_call, .check = sort_check};
+
+static api_job *sort_job_of(int pairs, size_t n)
+{
+    sort_job *j = api_job_new(sizeof *j, &sort_ops);
+    if (!j)
+        return NULL;
+    j->pairs = pairs;
+    j->n = n;
+    snprintf(j->base.label, sizeof j->base.label, "climb_sort_%su32 n=%zu", pairs ? "pairs_" : "", n);
+    return &j->base;
+}
+
+static int sort_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 4)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = sort_job_of(id % 2, 20011 + (size_t)id);
+        return 1;
+    }
+    out[0] = sort_job_of(0, ((size_t)1 << 20) + 7);
+    out[1] = sort_job_of(1, 1000003);
+    out[2] = sort_job_of(1, 2);
+    out[3] = sort_job_of(0, 1);
+    return 4;
+}
+
+const api_workload api_workload_sort = {.name = "sort", .jobs = sort_jobs};
 
 static const climb_workload *w = &climb_sort_workload;
 static climb_device_info dev;
@@ -159,5 +252,6 @@ int main(void)
     test_check(20261124, "keys,pairs", "uniform", NULL);
     test_check(fresh, "keys,pairs", "sorted,reverse,few,nearly", NULL);
     test_candidates(fresh);
+    EXPECT(api_test_workload(&api_workload_sort) == 0);
     return test_finish("test_gpu_sort");
 }

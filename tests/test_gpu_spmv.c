@@ -4,6 +4,8 @@
  * lost in one row); the C API (alpha and beta, beta = 0 over NaN, the validation flag, a power-law matrix that
  * takes the merge plan, a matrix with long rows listed, bad arguments); the plan's windowed JDS built on the device
  * against its host layout, and its lanes with rows a warp, each built alone. */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +19,297 @@
 #include "workloads/spmv/spmv.h"
 #include "spmv_fixture.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+/* A device CSR matrix with its host copy, and a plan made on the main thread's handle. */
+typedef struct api_csr {
+    int rows, cols, nnz, f64;
+    int32_t *rp, *ci;
+    double *val; /* host values, as the type holds them */
+    int32_t *d_rp, *d_ci;
+    void *d_val; /* f32 or f64 */
+    climb_spmv_plan plan;
+} api_csr;
+
+/* A random CSR matrix: row lengths 0 to 2 x mean, a few rows `long_len` long, columns distinct in each row. */
+static int api_csr_make(api_csr *mt, int rows, int cols, int mean, int n_long, int long_len, int f64, climb_rng *r)
+{
+    memset(mt, 0, sizeof *mt);
+    mt->rows = rows;
+    mt->cols = cols;
+    mt->f64 = f64;
+    mt->rp = malloc(sizeof(int32_t) * (size_t)(rows + 1));
+    if (!mt->rp)
+        return -1;
+    mt->rp[0] = 0;
+    for (int i = 0; i < rows; i++) {
+        int len = (int)climb_rng_range(r, 0, 2 * mean);
+        if (i % (rows / (n_long + 1) + 1) == 7 && n_long > 0)
+            len = long_len;
+        if (len > cols)
+            len = cols;
+        mt->rp[i + 1] = mt->rp[i] + len;
+    }
+    mt->nnz = mt->rp[rows];
+    mt->ci = malloc(sizeof(int32_t) * (size_t)mt->nnz + 4);
+    mt->val = malloc(sizeof(double) * (size_t)mt->nnz + 8);
+    if (!mt->ci || !mt->val)
+        return -1;
+    for (int i = 0; i < rows; i++) {
+        /* a random start and a gap that cannot wrap: the columns of a row are distinct */
+        const int len = mt->rp[i + 1] - mt->rp[i];
+        const int gap = len > 0 ? (int)(cols / len) : 1;
+        const int start = (int)climb_rng_range(r, 0, cols - (int64_t)(len > 0 ? (len - 1) * (int64_t)gap : 0) - 1);
+        for (int p = 0; p < len; p++) {
+            mt->ci[mt->rp[i] + p] = start + p * gap;
+            const double v = climb_rng_double(r, -1.0, 1.0);
+            mt->val[mt->rp[i] + p] = f64 ? v : (double)(float)v;
+        }
+    }
+    const size_t es = f64 ? 8 : 4;
+    void *hv = malloc(es * (size_t)mt->nnz + 8);
+    if (!hv)
+        return -1;
+    for (int p = 0; p < mt->nnz; p++) {
+        if (f64)
+            ((double *)hv)[p] = mt->val[p];
+        else
+            ((float *)hv)[p] = (float)mt->val[p];
+    }
+    cudaError_t e = cudaMalloc((void **)&mt->d_rp, sizeof(int32_t) * (size_t)(rows + 1));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&mt->d_ci, sizeof(int32_t) * (size_t)mt->nnz + 4);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&mt->d_val, es * (size_t)mt->nnz + 8);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mt->d_rp, mt->rp, sizeof(int32_t) * (size_t)(rows + 1), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mt->d_ci, mt->ci, sizeof(int32_t) * (size_t)mt->nnz, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mt->d_val, hv, es * (size_t)mt->nnz, cudaMemcpyHostToDevice);
+    free(hv);
+    return e == cudaSuccess ? 0 : -1;
+}
+
+static void api_csr_free(api_csr *mt)
+{
+    climb_spmv_plan_destroy(mt->plan);
+    free(mt->rp);
+    free(mt->ci);
+    free(mt->val);
+    cudaFree(mt->d_rp);
+    cudaFree(mt->d_ci);
+    cudaFree(mt->d_val);
+}
+
+static climb_status api_plan_for(climb_handle h, const api_csr *mt, climb_spmv_plan *plan)
+{
+    return mt->f64 ? climb_spmv_plan_create_f64(h, mt->rows, mt->cols, mt->nnz, mt->d_rp, mt->d_ci, mt->d_val,
+                                                CLIMB_SPMV_VALIDATE, plan)
+                   : climb_spmv_plan_create(h, mt->rows, mt->cols, mt->nnz, mt->d_rp, mt->d_ci, mt->d_val,
+                                            CLIMB_SPMV_VALIDATE, plan);
+}
+
+typedef struct spmv_job {
+    api_job base;
+    const api_csr *mat;
+    float alpha, beta;
+} spmv_job;
+
+static int spmv_sizes(api_job *b)
+{
+    const spmv_job *j = (const spmv_job *)b;
+    const size_t es = j->mat->f64 ? 8 : 4;
+    b->a_bytes = (size_t)j->mat->cols * es;
+    b->out_bytes = (size_t)j->mat->rows * es;
+    return 0;
+}
+
+/* y is an input too where beta is not 0: its start copied in; else poisoned. */
+static int spmv_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const spmv_job *j = (const spmv_job *)b;
+    const climb_dtype t = j->mat->f64 ? CLIMB_F64 : CLIMB_F32;
+    climb_rng_fill(r, t, b->h_a, (size_t)j->mat->cols, -1.0, 1.0);
+    climb_rng_fill(r, t, b->h_c0, (size_t)j->mat->rows, -1.0, 1.0);
+    return api_job_send(b, s, API_SEND_A | (j->beta != 0.0f ? API_SEND_C0 : API_POISON_OUT), 0xFF);
+}
+
+static climb_status spmv_call(api_job *b, climb_handle h)
+{
+    const spmv_job *j = (const spmv_job *)b;
+    return j->mat->f64 ? climb_spmv_f64(h, j->mat->plan, j->alpha, b->d_a, j->beta, b->d_out)
+                       : climb_spmv(h, j->mat->plan, j->alpha, b->d_a, j->beta, b->d_out);
+}
+
+static void spmv_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const spmv_job *j = (const spmv_job *)b;
+    const api_csr *mt = j->mat;
+    for (int r = 0; r < mt->rows; r++) {
+        double sum = 0, abs_sum = 0;
+        for (int p = mt->rp[r]; p < mt->rp[r + 1]; p++) {
+            const double x = mt->f64 ? ((const double *)b->h_a)[mt->ci[p]] : ((const float *)b->h_a)[mt->ci[p]];
+            sum += mt->val[p] * x;
+            abs_sum += fabs(mt->val[p] * x);
+        }
+        const double y0 = mt->f64 ? ((const double *)b->h_c0)[r] : ((const float *)b->h_c0)[r];
+        const double want = j->alpha * sum + (j->beta != 0.0f ? j->beta * y0 : 0.0);
+        const double mag = fabs(j->alpha) * abs_sum + fabs(j->beta * y0);
+        const double g = mt->f64 ? ((const double *)got)[r] : ((const float *)got)[r];
+        if (!(fabs(g - want) <= climb_spmv_tolerance(mt->rp[r + 1] - mt->rp[r] + 2, mag, mt->f64)))
+            api_mismatch_note(m, (size_t)r, g, want);
+    }
+}
+
+static const api_job_ops spmv_ops = {.sizes = spmv_sizes, .fill = spmv_fill, .call = spmv_call, .check = spmv_check};
+
+static api_job *spmv_job_of(const api_csr *mt, float alpha, float beta)
+{
+    spmv_job *j = api_job_new(sizeof *j, &spmv_ops);
+    if (!j)
+        return NULL;
+    j->mat = mt;
+    j->alpha = alpha;
+    j->beta = beta;
+    snprintf(j->base.label, sizeof j->base.label, "climb_spmv%s %dx%d nnz=%d beta=%g", mt->f64 ? "_f64" : "",
+             mt->rows, mt->cols, mt->nnz, beta);
+    return &j->base;
+}
+
+/* The matrices, each with its plan made on h: for the captures, short rows with a few long ones and rows averaging
+ * 24 (the plan's other path), in f32 and f64; for the threads, one. */
+typedef struct spmv_shared {
+    int n;
+    api_csr m[4];
+} spmv_shared;
+
+static void spmv_shared_free(void *p)
+{
+    spmv_shared *sh = p;
+    for (int i = 0; i < sh->n; i++)
+        api_csr_free(&sh->m[i]);
+    free(sh);
+}
+
+static void *spmv_shared_make(int set, climb_handle h, climb_rng *r)
+{
+    spmv_shared *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return NULL;
+    const int n = set == API_CAPTURE ? 4 : 1;
+    for (int i = 0; i < n; i++, sh->n++) {
+        const int f64 = i / 2, shape = i % 2;
+        int ok = set == API_THREAD  ? api_csr_make(&sh->m[i], 30011, 20011, 5, 4, 2500, 0, r)
+                 : shape == 0       ? api_csr_make(&sh->m[i], 20011, 15013, 4, 5, 3000, f64, r)
+                                    : api_csr_make(&sh->m[i], 9001, 9001, 24, 0, 0, f64, r);
+        const climb_status st = ok == 0 ? api_plan_for(h, &sh->m[i], &sh->m[i].plan) : CLIMB_STATUS_ALLOC_FAILED;
+        if (st != CLIMB_STATUS_SUCCESS) {
+            fprintf(stderr, "spmv: a matrix and its plan: %s\n", climb_status_string(st));
+            sh->n++;
+            spmv_shared_free(sh);
+            return NULL;
+        }
+    }
+    return sh;
+}
+
+static int spmv_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)id;
+    const spmv_shared *sh = shared;
+    if (!sh || cap < 2 * sh->n)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = spmv_job_of(&sh->m[0], 2.0f, 0.0f);
+        return 1;
+    }
+    for (int i = 0; i < sh->n; i++) {
+        out[2 * i] = spmv_job_of(&sh->m[i], 1.5f, 0.0f);
+        out[2 * i + 1] = spmv_job_of(&sh->m[i], 1.5f, 0.25f);
+    }
+    return 2 * sh->n;
+}
+
+const api_workload api_workload_spmv = {
+    .name = "spmv", .jobs = spmv_jobs, .shared_make = spmv_shared_make, .shared_free = spmv_shared_free};
+
+/* Making a plan waits for the GPU, so it is refused on a capturing stream, and that capture stays valid; a plan
+ * made while ANOTHER stream is being captured (global mode) is allowed, and leaves that capture valid; a plan made
+ * eagerly right after a call into a capture the caller broke works (its analysis checks its own launches). */
+static void test_api_plans_and_captures(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    cudaStream_t s, s2;
+    EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    EXPECT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
+    api_csr mt;
+    EXPECT(api_csr_make(&mt, 5003, 4001, 6, 3, 1500, 0, &r) == 0);
+    climb_handle h, other;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(h, s) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_create(&other, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(other, s2) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_plan_for(other, &mt, &mt.plan) == CLIMB_STATUS_SUCCESS);
+    api_job *j = spmv_job_of(&mt, 1.0f, 0.0f);
+    EXPECT(api_job_setup(j) == 0 && api_job_fill(j, &r, s) == 0);
+
+    /* refused inside the capture, which stays valid: the product captured after it runs right */
+    EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    climb_spmv_plan p2 = NULL;
+    EXPECT(api_plan_for(h, &mt, &p2) == CLIMB_STATUS_CAPTURE_UNSUPPORTED && p2 == NULL);
+    EXPECT(j->ops->call(j, h) == CLIMB_STATUS_SUCCESS);
+    cudaGraph_t g = NULL;
+    EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && g);
+    cudaGraphExec_t ex = NULL;
+    EXPECT(g && cudaGraphInstantiate(&ex, g, 0) == cudaSuccess);
+    if (ex) {
+        EXPECT(api_replay(j, ex, s, &r, 1, "after a plan refused inside the capture:") == 0);
+        cudaGraphExecDestroy(ex);
+    }
+    if (g)
+        cudaGraphDestroy(g);
+
+    /* beside another stream's capture: allowed, and that capture stays valid */
+    EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    EXPECT(j->ops->call(j, h) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_plan_for(other, &mt, &p2) == CLIMB_STATUS_SUCCESS && p2);
+    EXPECT(climb_spmv_plan_destroy(p2) == CLIMB_STATUS_SUCCESS);
+    g = NULL;
+    EXPECT_MSG(cudaStreamEndCapture(s, &g) == cudaSuccess && g, "a plan made beside a capture invalidated it");
+    if (g)
+        cudaGraphDestroy(g);
+
+    /* a call into a capture the caller broke (a wait on the capturing stream is illegal), then a plan eagerly */
+    EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) != cudaSuccess); /* invalidates the capture */
+    const climb_status st = j->ops->call(j, h);
+    EXPECT_MSG(st != CLIMB_STATUS_SUCCESS, "a call into a broken capture: %s", climb_status_string(st));
+    EXPECT_MSG(climb_last_cuda_error(h) == cudaErrorStreamCaptureInvalidated, "%s",
+               cudaGetErrorName(climb_last_cuda_error(h)));
+    EXPECT_MSG(cudaPeekAtLastError() == cudaSuccess, "left behind: %s", cudaGetErrorName(cudaPeekAtLastError()));
+    g = NULL;
+    EXPECT(cudaStreamEndCapture(s, &g) != cudaSuccess); /* the caller's own error, left unread on purpose */
+    if (g)
+        cudaGraphDestroy(g);
+    cudaGetLastError();
+    EXPECT(api_plan_for(other, &mt, &p2) == CLIMB_STATUS_SUCCESS && p2);
+    EXPECT(climb_spmv_plan_destroy(p2) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_fill(j, &r, s2) == 0 && j->ops->call(j, other) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_check(j, s2, "after a broken capture"));
+    EXPECT(api_job_fill(j, &r, s) == 0 && j->ops->call(j, h) == CLIMB_STATUS_SUCCESS);
+    EXPECT(api_job_check(j, s, "the failed handle, next call"));
+
+    api_job_free(j);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_destroy(other) == CLIMB_STATUS_SUCCESS);
+    api_csr_free(&mt);
+    cudaStreamDestroy(s);
+    cudaStreamDestroy(s2);
+}
 
 static const climb_workload *w = &climb_spmv_workload;
 static climb_device_info dev;
@@ -834,5 +1126,7 @@ int main(void)
     test_plan_paths(climb_fresh_seed());
     test_check(20261122);
     test_check(climb_fresh_seed());
+    EXPECT(api_test_workload(&api_workload_spmv) == 0);
+    test_api_plans_and_captures();
     return test_finish("test_gpu_spmv");
 }

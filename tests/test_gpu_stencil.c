@@ -1,6 +1,8 @@
 /* GPU: every stencil rung over the edge grids (empty, a point, lines, planes, smaller than a tile, tiles' edges),
  * 1 and 3 time steps (the ping-pong), misaligned grids, every point checked against the CPU in double; proof that
  * an output nobody wrote fails; the C API (every grid of the sweep, refusals that leave no CUDA error). */
+#include <stdio.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +14,96 @@
 #include "device/device.h"
 #include "workloads/stencil.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct stencil_job {
+    api_job base;
+    size_t nx, ny, nz;
+} stencil_job;
+
+static int stencil_sizes(api_job *b)
+{
+    const stencil_job *j = (const stencil_job *)b;
+    b->a_bytes = b->out_bytes = j->nx * j->ny * j->nz * 4;
+    b->b_bytes = 7 * 4;
+    return 0;
+}
+
+/* The weights, in host memory, drawn once: a captured graph keeps the ones it was captured with. */
+static int stencil_once(api_job *b)
+{
+    const stencil_job *j = (const stencil_job *)b;
+    climb_rng mr;
+    climb_rng_seed(&mr, (uint64_t)j->nx * 31 + j->ny);
+    climb_rng_fill_f32(&mr, b->h_b, 7, -0.14f, 0.14f);
+    return 0;
+}
+
+static int stencil_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const stencil_job *j = (const stencil_job *)b;
+    climb_rng_fill_f32(r, b->h_a, j->nx * j->ny * j->nz, -1.0f, 1.0f);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status stencil_call(api_job *b, climb_handle h)
+{
+    const stencil_job *j = (const stencil_job *)b;
+    return climb_stencil7_f32(h, j->nx, j->ny, j->nz, b->h_b, b->d_a, b->d_out);
+}
+
+static void stencil_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const stencil_job *j = (const stencil_job *)b;
+    const size_t n = j->nx * j->ny * j->nz;
+    double *in = calloc(n + 1, 8), *want = calloc(n + 1, 8);
+    if (in && want) {
+        for (size_t i = 0; i < n; i++)
+            in[i] = ((const float *)b->h_a)[i];
+        climb_stencil_ref_step(in, want, j->nx, j->ny, j->nz, b->h_b);
+        for (size_t i = 0; i < n; i++)
+            if (!(fabs(((const float *)got)[i] - want[i]) <= climb_stencil_tolerance(1, 1.0)))
+                api_mismatch_note(m, i, ((const float *)got)[i], want[i]);
+    } else
+        api_mismatch_note(m, 0, 0, 1);
+    free(in);
+    free(want);
+}
+
+static const api_job_ops stencil_ops = {
+    .sizes = stencil_sizes, .once = stencil_once, .fill = stencil_fill, .call = stencil_call, .check = stencil_check};
+
+static api_job *stencil_job_of(size_t nx, size_t ny, size_t nz)
+{
+    stencil_job *j = api_job_new(sizeof *j, &stencil_ops);
+    if (!j)
+        return NULL;
+    j->nx = nx;
+    j->ny = ny;
+    j->nz = nz;
+    snprintf(j->base.label, sizeof j->base.label, "climb_stencil7_f32 %zux%zux%zu", nx, ny, nz);
+    return &j->base;
+}
+
+static int stencil_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 2)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = stencil_job_of(40, 33, 9 + (size_t)id);
+        return 1;
+    }
+    out[0] = stencil_job_of(130, 250, 33);
+    out[1] = stencil_job_of(31, 7, 5);
+    return 2;
+}
+
+const api_workload api_workload_stencil = {.name = "stencil", .jobs = stencil_jobs};
 
 static const climb_workload *w = &climb_stencil_workload;
 static climb_device_info dev;
@@ -89,5 +180,6 @@ int main(void)
     test_check(fresh, "1");
     test_check(fresh + 1, "3");
     test_api();
+    EXPECT(api_test_workload(&api_workload_stencil) == 0);
     return test_finish("test_gpu_stencil");
 }

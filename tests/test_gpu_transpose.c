@@ -2,6 +2,9 @@
  * padded rows, misaligned inputs included, each run twice from poisoned outputs, for a fixed seed and a fresh one;
  * each reference mode; every tuning candidate of the best rung on edge shapes; proof that a wrong output and a
  * wrong copy fail; and the C API (both types, leading dimensions, the argument checks) against the CPU. */
+#include <stdio.h>
+#include <stdint.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,83 @@
 #include "base/rng.h"
 #include "workloads/transpose.h"
 #include "test_plan.h"
+#include "api_jobs.h"
 #include "testing.h"
+
+/* ---------------------------------------------------------------- the C API's jobs */
+
+typedef struct transpose_job {
+    api_job base;
+    int f32; /* else f64 */
+    size_t rows, cols;
+} transpose_job;
+
+static int transpose_sizes(api_job *b)
+{
+    const transpose_job *j = (const transpose_job *)b;
+    b->a_bytes = b->out_bytes = j->rows * j->cols * (j->f32 ? 4 : 8);
+    return 0;
+}
+
+static int transpose_fill(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const transpose_job *j = (const transpose_job *)b;
+    climb_rng_fill(r, j->f32 ? CLIMB_F32 : CLIMB_F64, b->h_a, j->rows * j->cols, -1.0, 1.0);
+    return api_job_send(b, s, API_SEND_A | API_POISON_OUT, 0xFF);
+}
+
+static climb_status transpose_call(api_job *b, climb_handle h)
+{
+    const transpose_job *j = (const transpose_job *)b;
+    return j->f32 ? climb_transpose_f32(h, j->rows, j->cols, b->d_a, j->cols, b->d_out, j->rows)
+                  : climb_transpose_f64(h, j->rows, j->cols, b->d_a, j->cols, b->d_out, j->rows);
+}
+
+static void transpose_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
+{
+    (void)s;
+    const transpose_job *j = (const transpose_job *)b;
+    const size_t es = j->f32 ? 4 : 8;
+    char *want = malloc(b->out_bytes + 16);
+    if (!want) {
+        api_mismatch_note(m, 0, 0, 1);
+        return;
+    }
+    climb_transpose_ref(b->h_a, j->cols, want, j->rows, j->rows, j->cols, es);
+    for (size_t i = 0; i < j->rows * j->cols; i++)
+        if (memcmp((const char *)got + i * es, want + i * es, es) != 0)
+            api_mismatch_note(m, i, es == 4 ? ((const float *)got)[i] : ((const double *)got)[i],
+                              es == 4 ? ((const float *)want)[i] : ((const double *)want)[i]);
+    free(want);
+}
+
+static const api_job_ops transpose_ops = {
+    .sizes = transpose_sizes, .fill = transpose_fill, .call = transpose_call, .check = transpose_check};
+
+static api_job *transpose_job_of(int f32, size_t rows, size_t cols)
+{
+    transpose_job *j = api_job_new(sizeof *j, &transpose_ops);
+    if (!j)
+        return NULL;
+    j->f32 = f32;
+    j->rows = rows;
+    j->cols = cols;
+    snprintf(j->base.label, sizeof j->base.label, "climb_transpose_%s %zux%zu", f32 ? "f32" : "f64", rows, cols);
+    return &j->base;
+}
+
+static int transpose_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    (void)id;
+    if (cap < 2)
+        return -1;
+    out[0] = set == API_CAPTURE ? transpose_job_of(1, 1001, 3001) : transpose_job_of(1, 37, 1001);
+    out[1] = set == API_CAPTURE ? transpose_job_of(0, 513, 700) : transpose_job_of(0, 300, 17);
+    return 2;
+}
+
+const api_workload api_workload_transpose = {.name = "transpose", .jobs = transpose_jobs};
 
 static const climb_workload *w = &climb_transpose_workload;
 static climb_device_info dev;
@@ -193,5 +272,6 @@ int main(void)
     test_check(climb_fresh_seed());
     test_candidates();
     test_api();
+    EXPECT(api_test_workload(&api_workload_transpose) == 0);
     return test_finish("test_gpu_transpose");
 }
