@@ -8,7 +8,9 @@ turns (A, B, A, B, ...) on the same GPU, so that a refactoring can show the figu
 Each build is asked for its own rung names (`climb list W`) and times the same cases (`climb bench W --rung V
 --rung B`, the workload's default bench cases, cold L2, --no-wisdom: the built-in defaults on both sides). The
 table gives each median (µs) of every turn and the after/before ratio of the medians of the turns; the spread of
-one build's turns says how much is noise. Exit 1 when a bench fails."""
+one build's turns says how much is noise. Exit 1 when a bench fails. With --json-dir, a turn whose report is already
+there is read rather than run again (a run that was cut short goes on where it stopped), and --out is rewritten
+after each workload."""
 import argparse
 import json
 import os
@@ -28,6 +30,9 @@ def listing(climb, w):
 
 
 def bench(climb, w, rungs, path):
+    if os.path.exists(path) and os.path.getsize(path) > 0:  # a turn an earlier, interrupted run finished (--json-dir)
+        with open(path) as f:
+            return json.load(f)
     cmd = [climb, "bench", w, "--quiet", "--no-wisdom", "--max-time", "0.5", "--json", path]
     for r in rungs:
         cmd += ["--rung", r]
@@ -66,6 +71,10 @@ def main():
     workloads = [w for w in a.workloads.split(",") if w] or names
     jdir = a.json_dir or tempfile.mkdtemp()
     os.makedirs(jdir, exist_ok=True)
+    head = lambda: ["# %s against %s, in turns" % (a.label_after, a.label_before), "",
+            "On %s: each build's vendor and best rungs over the workload's default bench cases, cold L2, built-in "
+            "defaults (--no-wisdom), at most 0.5 s of samples a measurement, %d turns each, alternating. Written by scripts/compare_builds.py." % (
+                device or "the GPU", a.repeat), ""]
     lines = ["| workload | case | rung | %s µs (each turn) | %s µs (each turn) | %s / %s |" % (
         a.label_before, a.label_after, a.label_after, a.label_before), "|---|---|---|---|---|--:|"]
     failed = 0
@@ -98,11 +107,10 @@ def main():
             case = "%s %s%s" % (k[0], k[1], "".join(" %s=%s" % (n, v) for n, v in opts.items() if v is not None))
             lines.append("| %s | %s | %s (%s) | %s | %s | %s |" % (
                 w, case, rung, k[3], " / ".join("%.2f" % x for x in b), " / ".join("%.2f" % x for x in f), ratio))
-    head = ["# %s against %s, in turns" % (a.label_after, a.label_before), "",
-            "On %s: each build's vendor and best rungs over the workload's default bench cases, cold L2, built-in "
-            "defaults (--no-wisdom), at most 0.5 s of samples a measurement, %d turns each, alternating. Written by scripts/compare_builds.py." % (
-                device or "the GPU", a.repeat), ""]
-    text = "\n".join(head + lines) + "\n"
+        if a.out != "-":  # the table so far, after each workload: a run cut short keeps what it measured
+            with open(a.out, "w") as f:
+                f.write("\n".join(head() + lines) + "\n")
+    text = "\n".join(head() + lines) + "\n"
     if a.out == "-":
         sys.stdout.write(text)
     else:
