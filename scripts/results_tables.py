@@ -7,7 +7,8 @@ Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end
   docs/<workload>.md      results:ladder    the ladder on the case the texts published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
-and draws every sweep a workload declares (its registry entry's "sweeps") as docs/img/<workload>-<sweep>-<gpu>.svg,
+and has `climb plot` draw every sweep a workload declares (its registry entry's "sweeps") as
+docs/img/<workload>-<sweep>-<gpu>.svg,
 and for a sweep over input files the best rung's ratio to the vendor case by case, beside the bench's generated
 cases, as docs/img/<workload>-<sweep>-vs-vendor-<gpu>.svg:
 the rate against the sweep's x (a dim or an option), one line per rung and per value of whatever else varies, from
@@ -16,6 +17,7 @@ Nothing here knows a workload: each report carries its workloads' registry entri
 kinds, the published case), and the tables are keyed on type, shape and option values. Reports of the first format
 (before contract v2: a "size" per row, no registry entries) are not read.
 Usage: scripts/results_tables.py [--check]   (--check: exit 1 if a file would change)
+The plots need a built climb: $CLIMB_BIN, else build/climb.
 """
 import argparse
 import glob
@@ -339,10 +341,6 @@ def replace_block(text, name, body):
     return pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#17becf", "#000000", "#aec7e8"]
-
-
 def plot_rate(x, flops=False):
     """(value, unit) of the rate a sweep draws: GFLOP/s where asked (a sweep of compute-bound rows) and the workload
     counts no items of its own, else GB/s when bytes are counted, else the items rate, else GFLOP/s."""
@@ -353,36 +351,6 @@ def plot_rate(x, flops=False):
     if x.get("items_rate") is not None:
         return x["items_rate"], None
     return x.get("gflops"), "GFLOP/s"
-
-
-def nice_ticks(lo, hi, n=5):
-    """Round tick values (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi]."""
-    import math
-    if hi <= lo:
-        hi = lo + 1
-    raw = (hi - lo) / n
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw * (1 - 1e-9))
-    t = math.floor(lo / step) * step
-    ticks = []
-    while t <= hi + step * 1e-9:
-        if t >= lo - step * 1e-9:
-            ticks.append(round(t, 10))
-        t += step
-    if ticks[-1] < hi - step * 1e-9:
-        ticks.append(round(ticks[-1] + step, 10))
-    return ticks, step
-
-
-def fmt_tick(v):
-    return ("%d" % v) if abs(v - round(v)) < 1e-9 else ("%g" % v)
-
-
-def fmt_size(v):
-    for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if v >= k and v % k == 0:
-            return "%d %s" % (v // k, unit)
-    return fmt_tick(v)
 
 
 def sweep_series(reg, sweep, rows):
@@ -451,87 +419,32 @@ def ceilings_of(device, unit):
     return []
 
 
+def climb_binary():
+    """The climb that draws the plots: $CLIMB_BIN, else build/climb beside this script."""
+    path = os.environ.get("CLIMB_BIN") or os.path.join(ROOT, "build", "climb")
+    if not os.access(path, os.X_OK):
+        sys.exit("results_tables.py: the plots are drawn by `climb plot`, and %s is not there: build climb first "
+                 "(make), or set CLIMB_BIN to a climb binary" % path)
+    return path
+
+
+def draw(spec):
+    """The SVG text `climb plot` draws from a chart description (climb plot --help says what one holds)."""
+    import subprocess
+    r = subprocess.run([climb_binary(), "plot", "-"], input=json.dumps(spec), capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("results_tables.py: climb plot failed: %s" % r.stderr.strip())
+    return r.stdout
+
+
 def svg_plot(title, subtitle, xlabel, ylabel, series, log_x, size_axis, ceilings=()):
-    """A line plot, one coloured line with markers per series (colours come round again dashed), a legend below,
-    and the measured ceilings as grey dashed lines where they are within 4x of the data (else they would flatten
-    it; the subtitle's source has them)."""
-    import math
-    W, left, right, top = 760, 70, 20, 50
-    ph = 320
-    legend_rows = (len(series) + 1) // 2
-    H = top + ph + 50 + 18 * legend_rows + 10
-    xs = [p[0] for v in series.values() for p in v]
-    ys = [p[1] for v in series.values() for p in v]
-    ceilings = [(v, lab) for v, lab in ceilings if v and v <= 4 * max(ys)]
-    ys_range = ys + [v for v, _ in ceilings]
-    fx = (lambda v: math.log2(v)) if log_x else (lambda v: float(v))
-    x0, x1 = fx(min(xs)), fx(max(xs))
-    if x1 == x0:
-        x1 = x0 + 1
-    # Rates that span more than two decades (a transfer of 1 KiB beside a device copy) go on a log scale.
-    log_y = min(ys) > 0 and max(ys) / min(ys) > 100
-    if log_y:
-        e0, e1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys_range)))
-        yt = [10.0 ** e for e in range(e0, e1 + 1)]
-        y0, y1 = float(e0), float(e1)
-        fy = math.log10
-    else:
-        yt, _ = nice_ticks(0, max(ys_range) * 1.05)
-        y0, y1 = 0.0, (yt[-1] if yt[-1] > 0 else 1)
-        fy = float
-    pw = W - left - right
-
-    def px(v):
-        return left + (fx(v) - x0) / (x1 - x0) * pw
-
-    def py(v):
-        return top + ph - (fy(v) - y0) / (y1 - y0) * ph
-
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (W, H),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="20" text-anchor="middle" font-size="14">%s</text>' % (W // 2, esc(title)),
-           '<text x="%d" y="38" text-anchor="middle" fill="#555">%s</text>' % (W // 2, esc(subtitle))]
-    for t in yt:
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, py(t), W - right, py(t)))
-        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 6, py(t) + 4, fmt_tick(t)))
-    xt = sorted(set(xs))
-    if len(xt) > 12 and log_x:
-        xt = xt[::(len(xt) + 11) // 12]
-    elif len(xt) > 12:
-        xt = [t for t in nice_ticks(min(xs), max(xs), 8)[0] if min(xs) <= t <= max(xs)]
-    for t in xt:
-        label = fmt_size(int(t)) if size_axis and t == int(t) else fmt_tick(t)
-        # a label that would run past the right edge ends at it (about 7 px a character)
-        anchor, lx = ("end", W - 2) if px(t) + 3.5 * len(label) > W - 2 else ("middle", px(t))
-        out.append('<text x="%.1f" y="%d" text-anchor="%s">%s</text>' % (lx, top + ph + 16, anchor, esc(label)))
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (px(t), top, px(t), top + ph))
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + ph, W - right, top + ph))
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + ph))
-    out.append('<text x="%d" y="%d" text-anchor="middle">%s%s</text>' % (
-        left + pw // 2, top + ph + 34, esc(xlabel), " (log scale)" if log_x else ""))
-    out.append('<text x="16" y="%d" text-anchor="middle" transform="rotate(-90 16 %d)">%s%s</text>' % (
-        top + ph // 2, top + ph // 2, esc(ylabel), " (log scale)" if log_y else ""))
-    for v, lab in ceilings:
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#888" stroke-dasharray="2,3" class="ceiling"/>'
-                   % (left, py(v), W - right, py(v)))
-        out.append('<text x="%d" y="%.1f" text-anchor="end" fill="#666">%s</text>' % (W - right - 4, py(v) - 4, esc(lab)))
-    for i, (label, pts) in enumerate(sorted(series.items())):
-        c = PALETTE[i % len(PALETTE)]
-        dash = ' stroke-dasharray="6,3"' if (i // len(PALETTE)) % 2 else ""  # colours come round again: dashed
-        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5"%s points="%s"/>' % (
-            c, dash, " ".join("%.1f,%.1f" % (px(a), py(b)) for a, b in pts)))
-        for a, b in pts:
-            out.append('<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>' % (px(a), py(b), c))
-        lx, ly = left + (i % 2) * (pw // 2), top + ph + 52 + 18 * (i // 2)
-        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"%s/>' % (
-            lx, ly - 4, lx + 20, ly - 4, c, dash))
-        out.append('<text x="%d" y="%d">%s</text>' % (lx + 26, ly, esc(label)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def esc(s):
-    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A line plot, one coloured line with markers per series in the order of their labels, a legend below, and
+    the measured ceilings as grey dashed lines where they are within 4x of the data (else they would flatten it;
+    the subtitle's source has them); drawn by `climb plot`."""
+    return draw({"chart": "lines", "title": title, "subtitle": subtitle, "x_label": xlabel, "y_label": ylabel,
+                 "log_x": bool(log_x), "x_bytes": bool(size_axis),
+                 "series": [{"label": k, "points": [[x, y] for x, y in v]} for k, v in sorted(series.items())],
+                 "ceilings": [{"value": v, "label": lab} for v, lab in ceilings if v]})
 
 
 def file_options(reg):
@@ -551,37 +464,12 @@ def case_name(x, reg, varying=()):
 
 def svg_ratio_bars(title, subtitle, bars):
     """Horizontal bars, one a case in the order given: [(label, ratio, group)]; a line at 1.0 (level with the
-    vendor); groups coloured (inputs from files, generated cases)."""
-    W, left, right, top, rowh = 760, 250, 60, 50, 16
-    H = top + rowh * len(bars) + 60
-    hi = max(1.25, max(r for _, r, _ in bars) * 1.05)
-    pw = W - left - right
-
-    def px(v):
-        return left + v / hi * pw
-
-    colours = {"file": "#1f77b4", "generated": "#ff7f0e"}
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (W, H),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="20" text-anchor="middle" font-size="14">%s</text>' % (W // 2, esc(title)),
-           '<text x="%d" y="38" text-anchor="middle" fill="#555">%s</text>' % (W // 2, esc(subtitle))]
-    for t in nice_ticks(0, hi, 6)[0]:
-        if t <= hi:
-            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (px(t), top, px(t), top + rowh * len(bars)))
-            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s×</text>' % (px(t), top + rowh * len(bars) + 14, fmt_tick(t)))
-    for i, (label, r, group) in enumerate(bars):
-        y = top + i * rowh
-        out.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 6, y + 12, esc(label)))
-        out.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s" class="bar"/>' % (
-            left, y + 3, max(1.0, px(r) - left), rowh - 5, colours[group]))
-        out.append('<text x="%.1f" y="%d">%.2f×</text>' % (px(r) + 4, y + 12, r))
-    out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c0392b" stroke-dasharray="5,3" class="level"/>' % (
-        px(1.0), top - 4, px(1.0), top + rowh * len(bars)))
-    ly = top + rowh * len(bars) + 34
-    out.append('<text x="%d" y="%d">vendor\'s time / best\'s (above 1: the best rung is faster); blue: input files, '
-               'orange: generated inputs (the bench); sorted by bytes moved</text>' % (left - 200, ly))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    vendor); groups coloured (inputs from files, generated cases); drawn by `climb plot`."""
+    groups = {"file": 0, "generated": 1}  # the plotting module's first two colours: blue, orange
+    return draw({"chart": "bars", "title": title, "subtitle": subtitle, "level": 1.0,
+                 "note": "vendor's time / best's (above 1: the best rung is faster); blue: input files, orange: "
+                         "generated inputs (the bench); sorted by bytes moved",
+                 "bars": [{"label": lab, "value": r, "group": groups[g]} for lab, r, g in bars]})
 
 
 def ratio_plots(root):

@@ -642,5 +642,32 @@ expect 0 'climb report: 1 report, 1 GPU' report --this-run "$src/results/h100-80
 expect 2 'report: --this-run given twice' report --this-run a.json --this-run b.json --html "$page"
 rm -f "$page"
 
+# climb plot: a chart from a description; a bad description is "file:line: what is wrong" (exit 2), nothing written.
+pd=$(mktemp -d)
+printf '{"chart": "lines", "title": "T & U", "x_label": "n", "y_label": "GB/s", "log_x": true, "x_bytes": true,\n "series": [{"label": "a", "points": [[1024, 1], [1048576, 500]]}, {"label": "b", "points": [[4096, 2]]}],\n "ceilings": [{"value": 900, "label": "copy"}, {"value": 9000, "label": "far"}]}\n' >"$pd/l.json"
+expect 0 '' plot "$pd/l.json" -o "$pd/l.svg"
+checks=$((checks + 1))
+[ "$(grep -c '<polyline' "$pd/l.svg")" = 2 ] && grep -q '>1 KiB<' "$pd/l.svg" && grep -q '>1 MiB<' "$pd/l.svg" &&
+    grep -q 'T &amp; U' "$pd/l.svg" && [ "$(grep -c 'class="ceiling"' "$pd/l.svg")" = 1 ] &&
+    [ "$(grep -c '(log scale)' "$pd/l.svg")" = 2 ] || { echo "FAIL: climb plot lines: $(head -c 300 "$pd/l.svg")"; fails=$((fails + 1)); }
+printf '{"chart": "bars", "bars": [{"label": "x", "value": 2.5, "group": 1}, {"label": "y", "value": 0.5}]}' >"$pd/b.json"
+expect 0 'class="level"' plot "$pd/b.json"
+expect 0 '>2.50×<' plot "$pd/b.json"
+printf '{"chart": "lines",\n "series": [{"label": "a", "points": [[1, 2], [3]]}]}' >"$pd/bad1.json"
+expect 2 "bad1.json:2: a point is \[x, y\]" plot "$pd/bad1.json" -o "$pd/bad.svg"
+checks=$((checks + 1))
+[ ! -e "$pd/bad.svg" ] || { echo "FAIL: climb plot wrote a chart from a bad description"; fails=$((fails + 1)); }
+printf '{"chart": "pie"}' >"$pd/bad2.json"
+expect 2 'bad2.json:1: "chart" is "lines" or "bars"' plot "$pd/bad2.json"
+printf '{"chart": "lines", "log_x": true,\n\n "series": [{"label": "a", "points": [[0, 2]]}]}' >"$pd/bad3.json"
+expect 2 'bad3.json:3: log_x: every x must be above 0' plot "$pd/bad3.json"
+printf '{"chart": "bars", "bars": [\n{"label": "x", "value": -1}]}' >"$pd/bad4.json"
+expect 2 'bad4.json:2: a bar is' plot "$pd/bad4.json"
+printf '{"chart": "bars",' >"$pd/bad5.json"
+expect 2 'bad5.json:1: ' plot "$pd/bad5.json"
+expect 2 "plot: name a chart description" plot
+expect 2 "plot: unknown option '--frob'" plot --frob
+rm -rf "$pd"
+
 echo "test_cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]

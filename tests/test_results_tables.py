@@ -142,7 +142,12 @@ with tempfile.TemporaryDirectory() as root:
     expect(sizes.count("(log scale)") == 2 and ">1000<" in sizes, "rates over more than two decades: log y")
     expect(off.count("(log scale)") == 0, "linear axes otherwise")
     expect(">1 KiB<" in sizes and ">1 MiB<" in sizes and ">1 GiB<" in sizes, "byte sizes labelled")
-    expect(rt.nice_ticks(0, 3100)[0] == [0, 1000, 2000, 3000, 4000], "round ticks")
+    yt = [float(v) for v in re.findall(r'text-anchor="end">([0-9.]+)<', off)]
+    steps = {round(b - a, 9) for a, b in zip(yt, yt[1:])}
+    step = steps.pop() if len(steps) == 1 else 0
+    expect(len(yt) >= 3 and yt[0] == 0 and step > 0 and
+           round(step / 10 ** __import__("math").floor(__import__("math").log10(step)), 9) in (1, 2, 2.5, 5),
+           "round linear ticks from 0, evenly spaced by 1, 2, 2.5 or 5 times a power of ten: %s" % yt)
     # the measured ceilings drawn where they are near the data (the sizes plot reaches 10^6
     # GB/s, so read and copy are drawn; the offset plot's 13 GB/s would be flattened by them: none); the last x
     # label ends at the right edge instead of running past it.

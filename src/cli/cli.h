@@ -33,6 +33,7 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_wisdom(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* bench --out DIR (bench_out.c). 0 if DIR can take the reports: made (with the folders above it) when create, else
  * only checked (the folder, or the nearest one above it that exists, writable); -1 with err. */

@@ -45,6 +45,7 @@ static const char *const MAIN_USAGE =
     "  wisdom show|check     a wisdom file's entries, and whether each is valid (no GPU needed)\n"
     "  compare OLD NEW       two reports row by row: each change and whether it exceeds the noise (no GPU needed)\n"
     "  report [PATH...]      one HTML page (roofline, ladder charts, devices) from folders of reports (no GPU)\n"
+    "  plot SPEC.json        an SVG line or bar chart from a JSON description (the results script's plots; no GPU)\n"
     "  version               version, commit and CUDA architectures of this build\n"
     "  help [command]        this text, or a command's\n"
     "  <workload command>    a workload's own command: 'climb bench <workload>' with the same options (below)\n"
@@ -783,7 +784,7 @@ static void main_usage(FILE *f)
 static const command COMMANDS[] = {
     {"devices", cmd_devices}, {"list", cmd_list},           {"bench", cmd_bench},   {"check", cmd_check},
     {"tune", cmd_tune},       {"occupancy", cmd_occupancy}, {"wisdom", cmd_wisdom}, {"version", cmd_version},
-    {"compare", cmd_compare}, {"report", cmd_report},
+    {"compare", cmd_compare}, {"report", cmd_report},       {"plot", cmd_plot},
 };
 
 static const command *find_command(const char *name)

@@ -119,12 +119,15 @@ void plot_polyline(FILE *f, const plot_axis *xa, const plot_axis *ya, const doub
     fputs("\"/>", f);
 }
 
+static const char *const PALETTE[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a",
+                                      "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354"};
+
+int plot_n_colors(void) { return (int)(sizeof PALETTE / sizeof PALETTE[0]); }
+
 const char *plot_color(int i)
 {
-    static const char *const PALETTE[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a",
-                                          "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354"};
-    const int n = (int)(sizeof PALETTE / sizeof PALETTE[0]);
+    const int n = plot_n_colors();
     return PALETTE[((i % n) + n) % n];
 }
 

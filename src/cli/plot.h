@@ -1,6 +1,7 @@
 /* The CLI's one plotting module: SVG charts with log or linear axes, their grids and tick labels, titles, series as
- * polylines (or steps), the palette and the text helpers. climb report's charts (report_charts.c) and the occupancy
- * calculator's series plots (occupancy_cmd.c) draw with it. */
+ * polylines (or steps), the palette and the text helpers. climb report's charts (report_charts.c), the occupancy
+ * calculator's series plots (occupancy_cmd.c) and `climb plot` (plot_cmd.c: the sweep plots of docs/img, which
+ * scripts/results_tables.py describes) draw with it. */
 #ifndef CLIMB_CLI_PLOT_H
 #define CLIMB_CLI_PLOT_H
 
@@ -36,8 +37,9 @@ void plot_axis_titles(FILE *f, const plot_axis *x, const plot_axis *y, double bo
 void plot_polyline(FILE *f, const plot_axis *xa, const plot_axis *ya, const double *x, const double *y, int n,
                    const char *color, double width, int step);
 
-/* The series colours, cycled. */
+/* The series colours, cycled, and how many there are before they come round again. */
 const char *plot_color(int i);
+int plot_n_colors(void);
 /* Text for XML: & < > " escaped, control characters but newline and tab dropped. */
 void plot_esc(FILE *f, const char *s);
 /* A figure as the charts and tables print it: "-" for NaN, 4 significant digits or so. */
