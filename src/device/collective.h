@@ -1,0 +1,59 @@
+/* The arithmetic of collectives across GPUs, on the host: how an array is cut into chunks, and which chunk each
+ * rank sends and receives at each step of the ring and of recursive halving and doubling. The all-reduce ladder's
+ * rungs and the C API's calls follow these schedules; test_cpu_collectives runs them on host arrays.
+ *
+ * Ring (Patarasuk and Yuan's bandwidth-optimal all-reduce, as NCCL's ring does it): n - 1 reduce-scatter steps,
+ * then n - 1 all-gather steps; at each step every rank sends one chunk to the next rank and receives one from the
+ * previous. Recursive halving and doubling (Rabenseifner; Thakur, Rabenseifner and Gropp): log2 n steps each way,
+ * every rank exchanging half of what it still holds with a partner at distance n/2, n/4, ..., then doubling back;
+ * it takes a power-of-two number of ranks. */
+#ifndef CLIMB_DEVICE_COLLECTIVE_H
+#define CLIMB_DEVICE_COLLECTIVE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most GPUs a collective spans (a node's: 8 today, room for 64). */
+#define CLIMB_MAX_RANKS 64
+
+/* Chunk i of count elements cut into n: the first count % n chunks one element longer than the rest; *off its first
+ * element. Every element in exactly one chunk; n in 1..CLIMB_MAX_RANKS, i in 0..n-1. */
+void climb_chunk_of(size_t count, int n, int i, size_t *off, size_t *len);
+
+enum { CLIMB_REDUCE_SCATTER = 0, CLIMB_ALL_GATHER = 1 };
+
+/* The ring, n ranks, phase CLIMB_REDUCE_SCATTER or CLIMB_ALL_GATHER, step 0..n-2: the chunk rank `rank` sends to
+ * rank (rank + 1) % n, and the chunk it receives from rank (rank + n - 1) % n (added into its own copy in the
+ * reduce-scatter, copied in the all-gather). After the reduce-scatter rank r holds the whole sum of chunk
+ * climb_ring_owned(n, r). -1 for arguments out of range. */
+int climb_ring_send(int n, int rank, int phase, int step);
+int climb_ring_recv(int n, int rank, int phase, int step);
+int climb_ring_owned(int n, int rank);
+
+/* One step of recursive halving (CLIMB_REDUCE_SCATTER, distances n/2 down to 1) or doubling (CLIMB_ALL_GATHER,
+ * distances 1 up to n/2), in chunks: the partner; the chunks [send_lo, send_hi) sent to it; the chunks
+ * [recv_lo, recv_hi) received from it (halving: added into the rank's own, which it keeps; doubling: copied).
+ * After the halving rank r holds the sum of chunk r. */
+typedef struct climb_halving_step {
+    int partner, send_lo, send_hi, recv_lo, recv_hi;
+} climb_halving_step;
+
+/* log2 n where n is a power of two (1 gives 0), else -1. */
+int climb_log2_exact(int n);
+/* The step (0 .. log2 n - 1) of a phase: 0, or -1 where n is not a power of two or an argument is out of range. */
+int climb_halving(int n, int rank, int phase, int step, climb_halving_step *out);
+
+/* nccl-tests' bus bandwidth: algorithm bandwidth (the bytes of the collective's "size" over the time) times
+ * 2(n-1)/n for all-reduce, (n-1)/n for all-gather and reduce-scatter (their size being the whole gathered array),
+ * 1 for a copy between two GPUs; what a link carries in the best schedule, so comparable across GPU counts. */
+typedef enum { CLIMB_COLL_ALL_REDUCE, CLIMB_COLL_ALL_GATHER, CLIMB_COLL_REDUCE_SCATTER, CLIMB_COLL_PEER_COPY } climb_coll;
+double climb_busbw_factor(climb_coll c, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,205 @@
+/* CPU: the schedules of collectives across GPUs (src/device/collective.h) run on host arrays, one per simulated
+ * rank: the chunks cover an array exactly; the ring's reduce-scatter and all-gather leave every rank with the whole
+ * sum for 1 to 9 ranks and 64, for counts that do not divide, are smaller than the ranks, or are empty; recursive
+ * halving and doubling do the same for powers of two and refuse other counts; every step's arguments checked; the
+ * bus bandwidth factors are nccl-tests'. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * opened, whatever it was; a library that is not there is a clear refusal. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "device/collective.h"
+#include "device/nccl.h"
+#include "testing.h"
+
+/* Every element of each rank's array against the sum over ranks of what the ranks started with. */
+static int all_hold_sum(int n, size_t count, int64_t *const *buf, const int64_t *want)
+{
+    for (int r = 0; r < n; r++)
+        for (size_t i = 0; i < count; i++)
+            if (buf[r][i] != want[i])
+                return 0;
+    return 1;
+}
+
+/* Rank r's chunk c is the whole sum. */
+static int chunk_done(int n, size_t count, const int64_t *b, int c, const int64_t *want)
+{
+    size_t off, len;
+    climb_chunk_of(count, n, c, &off, &len);
+    return memcmp(b + off, want + off, len * sizeof *b) == 0;
+}
+
+/* The ring on n simulated ranks: each step's sends taken from the state before it, as the GPUs' copies are; after
+ * the reduce-scatter each rank's owned chunk must be complete. */
+static int ring_allreduce(int n, size_t count, int64_t **buf, int64_t *stage, const int64_t *want)
+{
+    for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
+        for (int s = 0; s < n - 1; s++) {
+            for (int r = 0; r < n; r++) { /* rank r's send lands at rank r + 1: staged first */
+                const int c = climb_ring_send(n, r, phase, s);
+                if (c < 0 || climb_ring_recv(n, (r + 1) % n, phase, s) != c)
+                    return 0;
+                size_t off, len;
+                climb_chunk_of(count, n, c, &off, &len);
+                memcpy(stage + (size_t)((r + 1) % n) * count + off, buf[r] + off, len * sizeof(int64_t));
+            }
+            for (int r = 0; r < n; r++) {
+                size_t off, len;
+                climb_chunk_of(count, n, climb_ring_recv(n, r, phase, s), &off, &len);
+                for (size_t i = off; i < off + len; i++)
+                    buf[r][i] = phase == CLIMB_REDUCE_SCATTER ? buf[r][i] + stage[(size_t)r * count + i]
+                                                              : stage[(size_t)r * count + i];
+            }
+            if (phase == CLIMB_REDUCE_SCATTER && s == n - 2)
+                for (int r = 0; r < n; r++)
+                    if (!chunk_done(n, count, buf[r], climb_ring_owned(n, r), want))
+                        return 0;
+        }
+    return 1;
+}
+
+static int halving_allreduce(int n, size_t count, int64_t **buf, int64_t *stage, const int64_t *want)
+{
+    const int lg = climb_log2_exact(n);
+    for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
+        for (int s = 0; s < lg; s++) {
+            climb_halving_step st[CLIMB_MAX_RANKS];
+            for (int r = 0; r < n; r++) {
+                if (climb_halving(n, r, phase, s, &st[r]) != 0)
+                    return 0;
+                const int p = st[r].partner;
+                size_t lo, hi, len;
+                climb_chunk_of(count, n, st[r].send_lo, &lo, &len);
+                climb_chunk_of(count, n, st[r].send_hi - 1, &hi, &len);
+                hi += len;
+                memcpy(stage + (size_t)p * count + lo, buf[r] + lo, (hi - lo) * sizeof(int64_t));
+            }
+            for (int r = 0; r < n; r++) {
+                climb_halving_step ps;
+                climb_halving(n, st[r].partner, phase, s, &ps);
+                if (ps.partner != r || ps.send_lo != st[r].recv_lo || ps.send_hi != st[r].recv_hi)
+                    return 0; /* what the partner sends is what this rank receives */
+                size_t lo, hi, len;
+                climb_chunk_of(count, n, st[r].recv_lo, &lo, &len);
+                climb_chunk_of(count, n, st[r].recv_hi - 1, &hi, &len);
+                hi += len;
+                for (size_t i = lo; i < hi; i++)
+                    buf[r][i] = phase == CLIMB_REDUCE_SCATTER ? buf[r][i] + stage[(size_t)r * count + i]
+                                                              : stage[(size_t)r * count + i];
+            }
+            if (phase == CLIMB_REDUCE_SCATTER && s == lg - 1)
+                for (int r = 0; r < n; r++)
+                    if (!chunk_done(n, count, buf[r], r, want))
+                        return 0;
+        }
+    return 1;
+}
+
+static void test_schedules(climb_rng *rng)
+{
+    const int ns[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 64};
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+        const int n = ns[a];
+        const size_t counts[] = {0, 1, (size_t)n - 1 + (n == 1), (size_t)n, (size_t)n + 1, 1000, 4099};
+        for (size_t b = 0; b < sizeof counts / sizeof counts[0]; b++) {
+            const size_t count = counts[b];
+            /* the chunks: in order, back to back, covering [0, count) */
+            size_t at = 0;
+            for (int i = 0; i < n; i++) {
+                size_t off, len;
+                climb_chunk_of(count, n, i, &off, &len);
+                EXPECT_MSG(off == at && len <= count / n + 1 && len >= count / n, "n %d count %zu chunk %d", n, count,
+                           i);
+                at = off + len;
+            }
+            EXPECT(at == count);
+            int64_t *buf[CLIMB_MAX_RANKS], *want = calloc(count + 1, 8), *stage = calloc((size_t)n * count + 1, 8);
+            for (int kind = 0; kind < 2; kind++) {
+                if (kind == 1 && climb_log2_exact(n) < 0)
+                    continue;
+                memset(want, 0, (count + 1) * 8);
+                for (int r = 0; r < n; r++) {
+                    buf[r] = malloc((count + 1) * 8);
+                    for (size_t i = 0; i < count; i++) {
+                        buf[r][i] = (int64_t)climb_rng_range(rng, -1000000, 1000000);
+                        want[i] += buf[r][i];
+                    }
+                }
+                const int ran = kind == 0 ? ring_allreduce(n, count, buf, stage, want)
+                                          : halving_allreduce(n, count, buf, stage, want);
+                EXPECT_MSG(ran && all_hold_sum(n, count, buf, want), "%s, %d ranks, %zu elements",
+                           kind ? "halving and doubling" : "ring", n, count);
+                for (int r = 0; r < n; r++)
+                    free(buf[r]);
+            }
+            free(want);
+            free(stage);
+        }
+    }
+    /* After the ring's reduce-scatter each rank owns a different chunk; after halving, rank r owns chunk r. */
+    for (int n = 1; n <= 9; n++) {
+        unsigned seen = 0;
+        for (int r = 0; r < n; r++)
+            seen |= 1u << climb_ring_owned(n, r);
+        EXPECT(seen == (1u << n) - 1);
+    }
+    /* Arguments out of range: refused, never a chunk. */
+    climb_halving_step st;
+    EXPECT(climb_ring_send(4, 4, CLIMB_REDUCE_SCATTER, 0) == -1 && climb_ring_send(4, 0, 2, 0) == -1);
+    EXPECT(climb_ring_send(4, 0, CLIMB_ALL_GATHER, 3) == -1 && climb_ring_recv(0, 0, 0, 0) == -1);
+    EXPECT(climb_ring_send(1, 0, CLIMB_REDUCE_SCATTER, 0) == -1); /* one rank: no steps */
+    EXPECT(climb_ring_owned(CLIMB_MAX_RANKS + 1, 0) == -1 && climb_ring_owned(3, -1) == -1);
+    EXPECT(climb_halving(6, 0, CLIMB_REDUCE_SCATTER, 0, &st) == -1); /* not a power of two */
+    EXPECT(climb_halving(8, 0, CLIMB_REDUCE_SCATTER, 3, &st) == -1 && climb_halving(8, 8, CLIMB_ALL_GATHER, 0, &st) == -1);
+    EXPECT(climb_halving(128, 0, CLIMB_ALL_GATHER, 0, &st) == -1);
+    EXPECT(climb_log2_exact(1) == 0 && climb_log2_exact(64) == 6 && climb_log2_exact(0) == -1 &&
+           climb_log2_exact(12) == -1 && climb_log2_exact(-8) == -1);
+    /* nccl-tests' factors */
+    EXPECT(climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, 4) == 1.5 && climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, 2) == 1.0);
+    EXPECT(climb_busbw_factor(CLIMB_COLL_ALL_GATHER, 4) == 0.75 && climb_busbw_factor(CLIMB_COLL_REDUCE_SCATTER, 8) == 0.875);
+    EXPECT(climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, 1) == 0.0 && climb_busbw_factor(CLIMB_COLL_PEER_COPY, 2) == 1.0);
+    /* a chunk of the largest count: no wrap */
+    size_t off, len;
+    climb_chunk_of(SIZE_MAX, 7, 6, &off, &len);
+    EXPECT(off + len == SIZE_MAX && len == SIZE_MAX / 7 + (6 < (int)(SIZE_MAX % 7)));
+}
+
+static void test_nccl(void)
+{
+    setenv("NCCL_NVLS_ENABLE", "1", 1);
+    EXPECT(climb_nccl_forbid_multicast() == 0);
+    EXPECT(getenv("NCCL_NVLS_ENABLE") && strcmp(getenv("NCCL_NVLS_ENABLE"), "0") == 0);
+#if CLIMB_HAVE_NCCL
+    char why[600];
+    climb_nccl missing;
+    setenv("NCCL_NVLS_ENABLE", "1", 1);
+    EXPECT(climb_nccl_open("/nonexistent/libnccl.so.2", &missing, why, sizeof why) == -1);
+    EXPECT_MSG(strstr(why, "NCCL could not be opened") && strstr(why, "/nonexistent/libnccl.so.2"), "%s", why);
+    EXPECT(strcmp(getenv("NCCL_NVLS_ENABLE"), "0") == 0); /* set before any attempt */
+    setenv("NCCL_NVLS_ENABLE", "1", 1);
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    EXPECT(strcmp(getenv("NCCL_NVLS_ENABLE"), "0") == 0);
+    if (nc) {
+        printf("NCCL %d.%d.%d from %s\n", nc->version / 10000, nc->version / 100 % 100, nc->version % 100, nc->path);
+        EXPECT(nc->version >= 20000 && nc->all_reduce && nc->comm_init_all && nc->error_string);
+        EXPECT(nc->error_string(ncclInvalidArgument) != NULL);
+    } else
+        printf("note: no NCCL library here (%s); the refusal is all that is checked\n", why);
+#else
+    printf("note: built without nccl.h; NCCL's loader is not built\n");
+#endif
+}
+
+int main(void)
+{
+    climb_rng rng;
+    const uint64_t seed = climb_fresh_seed();
+    printf("seed %llu\n", (unsigned long long)seed);
+    climb_rng_seed(&rng, seed);
+    test_schedules(&rng);
+    test_nccl();
+    return test_finish("test_cpu_collectives");
+}
