@@ -2,7 +2,7 @@
  * rank: the chunks cover an array exactly; the ring's reduce-scatter and all-gather leave every rank with the whole
  * sum for 1 to 9 ranks and 64, for counts that do not divide, are smaller than the ranks, or are empty; recursive
  * halving and doubling do the same for powers of two and refuse other counts; every step's arguments checked; the
- * bus bandwidth factors are nccl-tests'. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * bus bandwidth factors are nccl-tests'. Device sets (--gpus, --devices) and their refusals. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
  * opened, whatever it was; a library that is not there is a clear refusal. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "base/rng.h"
 #include "device/collective.h"
+#include "device/device_set.h"
 #include "device/nccl.h"
 #include "testing.h"
 
@@ -167,6 +168,38 @@ static void test_schedules(climb_rng *rng)
     EXPECT(off + len == SIZE_MAX && len == SIZE_MAX / 7 + (6 < (int)(SIZE_MAX % 7)));
 }
 
+/* --gpus N and --devices LIST: what they give, and every refusal with its reason. */
+static void test_device_sets(void)
+{
+    climb_device_set s;
+    char why[200], buf[64];
+    EXPECT(climb_device_set_first(2, 4, &s, why, sizeof why) == 0 && s.n == 2 && s.id[0] == 0 && s.id[1] == 1);
+    EXPECT(climb_device_set_first(4, -1, &s, why, sizeof why) == 0 && s.n == 4); /* the count not known yet */
+    EXPECT(climb_device_set_first(5, 4, &s, why, sizeof why) == -1 && strstr(why, "5 GPUs asked for, 4 here"));
+    EXPECT(climb_device_set_first(0, 4, &s, why, sizeof why) == -1 && strstr(why, "1 to 64"));
+    EXPECT(climb_device_set_first(65, -1, &s, why, sizeof why) == -1 && s.n == 0);
+    EXPECT(climb_device_set_parse("0,2", 4, &s, why, sizeof why) == 0 && s.n == 2 && s.id[1] == 2);
+    EXPECT(climb_device_set_parse("3,0-1", 4, &s, why, sizeof why) == 0 && s.n == 3 && s.id[0] == 3 && s.id[2] == 1);
+    climb_device_set_format(&s, buf, sizeof buf);
+    EXPECT(strcmp(buf, "3,0,1") == 0);
+    EXPECT(climb_device_set_parse("0-63", -1, &s, why, sizeof why) == 0 && s.n == 64);
+    static const struct {
+        const char *list, *why;
+    } bad[] = {
+        {"", "an empty list"},           {"0,0", "device 0 is listed twice"},  {"0-2,1", "device 1 is listed twice"},
+        {"4", "device 4 is not here (4 GPUs: 0 to 3)"},                         {"a", "item 1 is not an ordinal"},
+        {"0,", "nothing after the last comma"},                                  {",0", "item 1 is not an ordinal"},
+        {"2-1", "item 1 runs backwards"}, {"1-", "item 1 is not an ordinal"},    {"0;1", "item 1 is not an ordinal"},
+        {"-1", "item 1 is not an ordinal"}, {"0,99999", "item 2 has an ordinal of more than four digits"},
+        {"4294967296", "more than four digits"},                                 {"0 ,1", "item 1 is not an ordinal"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const int rc = climb_device_set_parse(bad[i].list, 4, &s, why, sizeof why);
+        EXPECT_MSG(rc == -1 && strstr(why, bad[i].why) && s.n == 0, "'%s': %d, %s", bad[i].list, rc, why);
+    }
+    EXPECT(climb_device_set_parse("0-64", -1, &s, why, sizeof why) == -1 && strstr(why, "more than 64 devices"));
+}
+
 static void test_nccl(void)
 {
     setenv("NCCL_NVLS_ENABLE", "1", 1);
@@ -200,6 +233,7 @@ int main(void)
     printf("seed %llu\n", (unsigned long long)seed);
     climb_rng_seed(&rng, seed);
     test_schedules(&rng);
+    test_device_sets();
     test_nccl();
     return test_finish("test_cpu_collectives");
 }
