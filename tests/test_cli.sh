@@ -642,6 +642,16 @@ expect 0 'climb report: 1 report, 1 GPU' report --this-run "$src/results/h100-80
 expect 2 'report: --this-run given twice' report --this-run a.json --this-run b.json --html "$page"
 rm -f "$page"
 
+# --gpus and --devices: refused before any GPU is touched where they cannot apply or do not parse.
+expect 2 "reduce runs on one GPU: --gpus and --devices choose the GPUs of a workload that spans several" bench reduce --gpus 2
+expect 2 "reduce runs on one GPU" check reduce --devices 0-1
+expect 2 "^climb: --devices: '0,0': device 0 is listed twice" bench reduce --devices 0,0
+expect 2 "^climb: --devices: '1-0': the range of item 1 runs backwards" bench reduce --devices 1-0
+expect 2 "^climb: --gpus and --devices: one or the other" bench reduce --gpus 2 --devices 1
+expect 2 "^climb: --device names a one-GPU run's GPU" check reduce --device 1 --gpus 1
+expect 2 "^climb: --gpus: '65' is not a number of GPUs from 1 to 64" tune reduce --gpus 65
+expect 0 "reduce: [0-9]+ cases" bench reduce --devices 0 --dry-run
+
 # climb plot: a chart from a description; a bad description is "file:line: what is wrong" (exit 2), nothing written.
 pd=$(mktemp -d)
 printf '{"chart": "lines", "title": "T & U", "x_label": "n", "y_label": "GB/s", "log_x": true, "x_bytes": true,\n "series": [{"label": "a", "points": [[1024, 1], [1048576, 500]]}, {"label": "b", "points": [[4096, 2]]}],\n "ceilings": [{"value": 900, "label": "copy"}, {"value": 9000, "label": "far"}]}\n' >"$pd/l.json"

@@ -188,6 +188,21 @@ static void test_broken(void)
     c.command = "sum";
     EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0);
 
+    /* The GPUs a case spans: none said (one GPU), or 1 <= min <= max <= CLIMB_MAX_DEVICES. */
+    c = copy_of(&climb_reduce_workload);
+    EXPECT(!climb_spans_devices(&c));
+    const int spans[][2] = {{0, 2}, {2, 1}, {-1, 4}, {2, CLIMB_MAX_DEVICES + 1}, {3, 0}};
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+        c.min_devices = spans[i][0];
+        c.max_devices = spans[i][1];
+        expect_problem(&c, "min_devices");
+    }
+    c.min_devices = 2;
+    c.max_devices = CLIMB_MAX_DEVICES;
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0 && climb_spans_devices(&c));
+    c.min_devices = c.max_devices = 1;
+    EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0 && !climb_spans_devices(&c));
+
     /* Sweeps: the axis is a dim or a numeric option; names are unique; args are not the report paths. */
     {
         climb_workload t = climb_transpose_workload;

@@ -240,11 +240,74 @@ static void target_run(run_args *a, int t, const climb_shape *shapes, int n_shap
     a->run.tuned = a->tuned;
 }
 
+/* The GPUs of the targets that span several: --devices as given, else the first --gpus, else the first as many as
+ * the most demanding target takes at the least; each one's facts; the run's device the first of them. With 'all',
+ * a target that needs more GPUs than there are is left out, said; named alone, it is an error. 0, or -1 after
+ * printing why. Nothing to do where no target spans GPUs. */
+static int open_device_set(run_args *a)
+{
+    int need = 0;
+    for (int t = 0; t < a->n_targets; t++)
+        if (climb_spans_devices(a->targets[t]) && a->targets[t]->min_devices > need)
+            need = a->targets[t]->min_devices;
+    if (!need)
+        return 0;
+    char why[300];
+    const int count = climb_device_count(why, sizeof why);
+    if (count == 0) {
+        fprintf(stderr, "climb: %s\n", why);
+        return -1;
+    }
+    int kept = 0;
+    for (int t = 0; t < a->n_targets; t++) {
+        const climb_workload *w = a->targets[t];
+        if (climb_spans_devices(w) && w->min_devices > count) {
+            fprintf(stderr, "climb: %s spans %d GPUs at the least, and this machine has %d%s\n", w->name,
+                    w->min_devices, count, a->n_targets > 1 ? ": left out" : "");
+            if (a->n_targets == 1)
+                return -1;
+            if (a->plans)
+                climb_opt_plan_free(&a->plans[t], w->unload);
+            continue;
+        }
+        if (a->plans)
+            a->plans[kept] = a->plans[t];
+        if (a->set_opts)
+            a->set_opts[kept] = a->set_opts[t];
+        a->targets[kept++] = w;
+    }
+    a->n_targets = kept;
+    climb_device_set s;
+    const int n = a->gpus ? a->gpus : a->devset.n ? a->devset.n : need > count ? count : need;
+    char list[400];
+    climb_device_set_format(&a->devset, list, sizeof list);
+    if (a->devset.n ? climb_device_set_parse(list, count, &s, why, sizeof why)
+                    : climb_device_set_first(n, count, &s, why, sizeof why)) {
+        fprintf(stderr, "climb: %s %s\n", a->devset.n ? "--devices:" : "--gpus:", why);
+        return -1;
+    }
+    a->devset = s;
+    a->devs = calloc((size_t)s.n, sizeof *a->devs);
+    if (!a->devs) {
+        climb_host_oom("the devices' facts");
+        return -1;
+    }
+    for (int i = 0; i < s.n; i++)
+        if (climb_device_query(s.id[i], &a->devs[i]) != 0)
+            return -1;
+    a->device = s.id[0];
+    a->run.devices = &a->devset;
+    a->run.devs = a->devs;
+    return 0;
+}
+
 /* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
  * the seed line, the timer, an empty report. 0, or -1 after printing why. */
-static int start_timed(const run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
+static int start_timed(run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
                        climb_report *rep)
 {
+    if (open_device_set(a) != 0)
+        return -1;
     unsigned extra = climb_extra_ceilings(a->targets, a->n_targets);
     if (open_device(a->device, dev, a->measure, extra) != 0)
         return -1;
@@ -488,7 +551,7 @@ static int cmd_check(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     }
     climb_device_info dev;
-    if (open_device(a.device, &dev, 0, 0) != 0) {
+    if (open_device_set(&a) != 0 || open_device(a.device, &dev, 0, 0) != 0) {
         free_run_args(&a);
         return EXIT_FAILED;
     }

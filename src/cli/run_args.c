@@ -66,6 +66,7 @@ void free_run_args(run_args *a)
     free(a->inputs);
     free(a->tuned);
     free(a->set_opts);
+    free(a->devs);
     for (int k = 0; k < a->n_owned; k++)
         free(a->owned[k]);
     free(a->owned);
@@ -164,7 +165,22 @@ static int f_seed(run_args *a, const char *v, const char *usage)
 
 static int f_device(run_args *a, const char *v, const char *usage)
 {
+    a->device_given = 1;
     return parse_int(v, 0, 1023, &a->device) ? usage_error(usage, "--device: '%s' is not a device ordinal", v) : 0;
+}
+
+static int f_gpus(run_args *a, const char *v, const char *usage)
+{
+    return parse_int(v, 1, CLIMB_MAX_DEVICES, &a->gpus)
+               ? usage_error(usage, "--gpus: '%s' is not a number of GPUs from 1 to 64", v)
+               : 0;
+}
+
+static int f_devices(run_args *a, const char *v, const char *usage)
+{
+    (void)usage;
+    char why[300];
+    return climb_device_set_parse(v, -1, &a->devset, why, sizeof why) ? usage_msg("--devices: %s", why) : 0;
 }
 
 static int f_quiet(run_args *a, const char *v, const char *usage)
@@ -335,6 +351,10 @@ static const run_flag RUN_FLAGS[] = {
      f_reference},
     {"--seed", "S", ALL_MODES, REPEAT_ONCE, "input seed (default: a fresh one, printed)", f_seed},
     {"--device", "N", ALL_MODES, REPEAT_ONCE, "CUDA device (default 0)", f_device},
+    {"--gpus", "N", ALL_MODES, REPEAT_ONCE,
+     "a workload that spans GPUs: the first N (default: as many as it takes at the least)", f_gpus},
+    {"--devices", "LIST", ALL_MODES, REPEAT_ONCE, "a workload that spans GPUs: these, in order (\"0,2\", \"0-3\")",
+     f_devices},
     {"--quiet", NULL, ALL_MODES, REPEAT_ANY, "no progress on stderr", f_quiet},
     {"--batch", NULL, BENCH_ONLY, REPEAT_ANY,
      "time back-to-back launches with a warm L2 instead of one cold launch per sample\n"
@@ -850,6 +870,21 @@ int parse_run_args(int argc, char **argv, int mode, run_args *a)
             return usage_error(usage, "%s has no tunable parameters", target);
         a->targets[a->n_targets++] = w;
     }
+    if (a->gpus && a->devset.n)
+        return usage_msg("--gpus and --devices: one or the other");
+    if (a->device_given && (a->gpus || a->devset.n))
+        return usage_msg("--device names a one-GPU run's GPU, --gpus and --devices the GPUs of a workload that spans "
+                         "several: not together");
+    const int asked = a->gpus ? a->gpus : a->devset.n;
+    if (a->n_targets == 1 && asked > 1 && !climb_spans_devices(a->targets[0]))
+        return usage_msg("%s runs on one GPU: --gpus and --devices choose the GPUs of a workload that spans several "
+                         "('climb list' says which)", a->targets[0]->name);
+    if (a->n_targets == 1 && asked && climb_spans_devices(a->targets[0]) &&
+        (asked < a->targets[0]->min_devices || asked > a->targets[0]->max_devices))
+        return usage_msg("%s spans %d to %d GPUs, not %d", a->targets[0]->name, a->targets[0]->min_devices,
+                         a->targets[0]->max_devices, asked);
+    if (a->devset.n)
+        a->device = a->devset.id[0]; /* the run's device: the first of the set */
     for (int t = 0; t < a->n_targets; t++) {
         char err[400];
         const climb_workload *w = a->targets[t];

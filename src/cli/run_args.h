@@ -18,6 +18,10 @@ typedef struct {
     const char **sets, **inputs;          /* --set and --input, in order */
     int n_sets, n_inputs;
     int device;
+    int device_given;     /* --device given */
+    int gpus;             /* --gpus N, 0: not given */
+    climb_device_set devset; /* --devices LIST; then (open_device_set) the GPUs a spanning workload's cases take */
+    climb_device_info *devs; /* their facts, devset.n of them */
     int seed_given;
     int measure;
     const char *json, *csv, *md;

@@ -199,7 +199,20 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         climb_case_close(w, oc);
         return -1;
     }
-    climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev};
+    climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev, 1,
+                           &dev->ordinal, dev};
+    if (climb_spans_devices(w)) {
+        const int n = o->devices ? o->devices->n : 0;
+        if (n < w->min_devices || n > w->max_devices || !o->devs) {
+            fprintf(stderr, "climb: %s: a case spans %d to %d GPUs, and %d %s given\n", w->name, w->min_devices,
+                    w->max_devices, n, n == 1 ? "was" : "were");
+            climb_case_close(w, oc);
+            return -1;
+        }
+        p.n_devices = n;
+        p.devices = o->devices->id;
+        p.devs = o->devs;
+    }
     if (climb_case_create(w, &p, &oc->c) != 0) {
         climb_case_close(w, oc);
         return -1;

@@ -61,6 +61,10 @@ typedef struct climb_run_opts {
     const climb_device_info *class_dev;   /* with only_class: the device the classes are for (a shape_class may
                                              depend on it); NULL: classes from the options alone (climb_tune
                                              takes its own device) */
+    const climb_device_set *devices;      /* the GPUs a case of a workload that spans several takes (--gpus,
+                                             --devices); NULL or none: such a case is refused. A one-GPU workload
+                                             runs on the run's device whatever this says */
+    const climb_device_info *devs;        /* each one's facts, devices->n of them */
     const char *output;                   /* bench: where the one case's output goes (w->save), written from the
                                              best rung's last run, or the last selected rung's when the best is not
                                              selected; NULL: none. A run of more than one case is refused */

@@ -702,6 +702,8 @@ static void check_case_kit(problems *p, const climb_workload *w)
             problem(p, "rung %s has no launch and the workload no run", w->rung(r)->name);
 }
 
+int climb_spans_devices(const climb_workload *w) { return w->max_devices > 1 || w->min_devices > 1; }
+
 int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
 {
     problems p = {msg, len, 0, 0, w && w->name ? w->name : "?"};
@@ -717,6 +719,10 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         problem(&p, "title, sources and bytes_counted are all needed");
     if (w->command && !identifier(w->command))
         problem(&p, "command is not a proper name");
+    if ((w->min_devices || w->max_devices) &&
+        !(w->min_devices >= 1 && w->min_devices <= w->max_devices && w->max_devices <= CLIMB_MAX_DEVICES))
+        problem(&p, "min_devices %d and max_devices %d: 0 and 0 (one GPU), or 1 <= min <= max <= %d", w->min_devices,
+                w->max_devices, CLIMB_MAX_DEVICES);
     int nd = climb_workload_ndims(w);
     if (nd < 1)
         problem(&p, "no dims");

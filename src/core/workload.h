@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../device/device.h"
+#include "../device/device_set.h"
 #include "options.h"
 #include "../base/types.h"
 
@@ -154,6 +155,10 @@ typedef struct climb_case_params {
     const climb_opt_value *opts;    /* one value per option, in the table's order; FILE values carry the loaded
                                        data (opts[k].data) */
     const climb_device_info *dev;
+    int n_devices;                  /* the GPUs the case spans: 1, or the set's size for a workload that spans
+                                       several (min_devices..max_devices) */
+    const int *devices;             /* their ordinals, n_devices of them; devices[0] is dev's */
+    const climb_device_info *devs;  /* each one's facts (devs[0] is *dev's) */
 } climb_case_params;
 
 
@@ -261,6 +266,10 @@ typedef struct climb_workload {
                                       "N{N} C{C} {H}x{W} K{K} {R}x{S}" gives "N64 C64 56x56 K64 3x3". Every dim
                                       appears. NULL: "dims=sizes" ("rows,cols=4096x4096", "n=2^22") */
     unsigned types;                /* CLIMB_TYPE_BIT of each supported type */
+    /* The GPUs a case spans: 0 and 0 for one GPU (most workloads); else 1 <= min_devices <= max_devices <=
+     * CLIMB_MAX_DEVICES, the set given by --gpus or --devices (by default the first min_devices GPUs), each case's
+     * in its params (devices, devs). */
+    int min_devices, max_devices;
     const climb_option *options;   /* NULL when there are none */
     int n_options;
 
@@ -382,6 +391,9 @@ typedef struct climb_workload {
     /* The tuned values the best rung runs with on this case from now on (the harness calls it after create). */
     void (*set_tuning)(climb_case *c, const int *values);
 } climb_workload;
+
+/* 1 if a case of w spans several GPUs (w->max_devices > 1 or w->min_devices > 1). */
+int climb_spans_devices(const climb_workload *w);
 
 /* ---- the registry ---- */
 
