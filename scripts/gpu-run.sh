@@ -71,6 +71,8 @@ if want tests; then
         [[ "$gpu_tests" == *" $tname "* ]] || continue
         if grep -q "^$num: SKIP: compute-sanitizer not found" "$logs/tests.log"; then
             echo "gpu-run: $tname skipped: compute-sanitizer not found"
+        elif grep -qE "^$num: SKIP: needs [0-9]+ GPUs, [0-9]+ here" "$logs/tests.log"; then
+            echo "gpu-run: $tname skipped: $(grep -m1 -oE "needs [0-9]+ GPUs, [0-9]+ here" "$logs/tests.log")"
         else
             echo "gpu-run: FAIL: GPU test $tname skipped on a GPU machine: $(grep -m1 "^$num: SKIP" "$logs/tests.log")"
             status=1
@@ -81,8 +83,21 @@ fi
 step "devices"
 "$climb" devices --json "$root/devices.json" || status=1
 
+gpus=$(grep -c '^device [0-9]*:' <<<"$("$climb" devices --no-measure 2>/dev/null)")
 for w in "${workloads[@]}"; do
     out="$root/$w"
+    # A workload whose cases span GPUs runs over every GPU here, its reports in <gpu>x<N>/; where it needs more
+    # GPUs than there are, its steps are left out, said.
+    span=()
+    least=$("$climb" list "$w" | sed -nE 's/^  GPUs: ([0-9]+) to .*/\1/p')
+    if [ -n "$least" ]; then
+        if [ "$gpus" -lt "$least" ]; then
+            echo "gpu-run: $w spans $least GPUs at the least and this machine has $gpus: its steps are left out"
+            continue
+        fi
+        span=(--gpus "$gpus")
+        out="${root}x$gpus/$w"
+    fi
     mkdir -p "$out"
     want tests && cp "$logs/tests.log" "$out/tests.log"
 
@@ -106,7 +121,7 @@ for w in "${workloads[@]}"; do
                     echo "racecheck: the non-vendor rungs without device launches (${ours[*]})" >>"$out/sanitizer.log"
                 [ "$tool" = synccheck ] && [ "$dp" -gt 0 ] && only=("${nodp[@]}") &&
                     echo "synccheck: the rungs without device launches (${nodp[*]})" >>"$out/sanitizer.log"
-                compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" --quick --quiet --seed 7 \
+                compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" "${span[@]}" --quick --quiet --seed 7 \
                     "${only[@]}" >>"$out/sanitizer.log" 2>&1
                 rc=$?
                 echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
@@ -135,7 +150,7 @@ for w in "${workloads[@]}"; do
 
     if want bench; then
         step "$w: bench (cold: L2 flushed before every sample)"
-        "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" \
+        "$climb" bench "$w" "${span[@]}" --quiet "${wisdom[@]}" --json "$out/bench.json" --md "$out/bench.md" \
             --csv "$out/bench.csv" || status=1
     fi
 
@@ -143,7 +158,7 @@ for w in "${workloads[@]}"; do
         step "$w: repeat the cold bench and compare it with bench.json"
         if [ -f "$out/bench.json" ]; then
             again=$(mktemp "${TMPDIR:-/tmp}/climb-repeat.XXXXXX.json")
-            "$climb" bench "$w" --quiet "${wisdom[@]}" --json "$again" >/dev/null || status=1
+            "$climb" bench "$w" "${span[@]}" --quiet "${wisdom[@]}" --json "$again" >/dev/null || status=1
             "$climb" compare "$out/bench.json" "$again" >"$out/repeat-compare.md" || status=1
             tail -n 1 "$out/repeat-compare.md"
             rm -f "$again"
@@ -155,14 +170,14 @@ for w in "${workloads[@]}"; do
 
     if want batch; then
         step "$w: bench --batch (back-to-back launches, warm L2)"
-        "$climb" bench "$w" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" \
+        "$climb" bench "$w" "${span[@]}" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" \
             --md "$out/bench-batch.md" || status=1
     fi
 
     if want sweeps; then
         for s in $("$climb" list "$w" --sweeps); do
             step "$w: sweep $s (cold)"
-            "$climb" bench "$w" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" \
+            "$climb" bench "$w" "${span[@]}" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" \
                 --md "$out/sweep-$s.md" || status=1
         done
     fi

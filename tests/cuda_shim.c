@@ -135,6 +135,9 @@ SHIM(WORK, cudaStreamCreateWithFlags, NODEV, (cudaStream_t * s, unsigned f), (s,
 SHIM(WORK, cudaStreamDestroy, NODEV, (cudaStream_t s), (s))
 SHIM(WORK, cudaStreamSynchronize, NODEV, (cudaStream_t s), (s))
 SHIM(WORK, cudaStreamWaitEvent, NODEV, (cudaStream_t s, cudaEvent_t e, unsigned f), (s, e, f))
+SHIM(WORK, cudaDeviceCanAccessPeer, NODEV, (int *can, int d, int peer), (can, d, peer))
+SHIM(WORK, cudaDeviceEnablePeerAccess, NODEV, (int peer, unsigned f), (peer, f))
+SHIM(WORK, cudaDeviceDisablePeerAccess, NODEV, (int peer), (peer))
 SHIM(WORK, cudaFuncGetAttributes, NODEV, (struct cudaFuncAttributes * a, const void *f), (a, f))
 SHIM(WORK, cudaFuncSetAttribute, NODEV, (const void *f, enum cudaFuncAttribute a, int v), (f, a, v))
 SHIM(WORK, cudaOccupancyMaxActiveBlocksPerMultiprocessor, NODEV, (int *n, const void *f, int b, size_t sm),
@@ -149,6 +152,8 @@ SHIM(LAUNCH, cudaFreeHost, NODEV, (void *p), (p))
 SHIM(LAUNCH, cudaMemcpy, NODEV, (void *d, const void *s, size_t n, enum cudaMemcpyKind k), (d, s, n, k))
 SHIM(LAUNCH, cudaMemcpyAsync, NODEV, (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st),
      (d, s, n, k, st))
+SHIM(LAUNCH, cudaMemcpyPeerAsync, NODEV, (void *d, int dd, const void *s, int sd, size_t n, cudaStream_t st),
+     (d, dd, s, sd, n, st))
 SHIM(LAUNCH, cudaMemcpy2D, NODEV,
      (void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, enum cudaMemcpyKind k),
      (d, dp, s, sp, w, h, k))

@@ -46,6 +46,9 @@ void print_workload(const climb_workload *w, FILE *f)
     for (int i = 0; i < climb_workload_ndims(w); i++)
         fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
     fprintf(f, ")\n  types: %s (--type)\n", types);
+    if (climb_spans_devices(w))
+        fprintf(f, "  GPUs: %d to %d a case (--gpus N, --devices LIST; default the first %d)\n", w->min_devices,
+                w->max_devices, w->min_devices);
     if (w->n_options == 0) {
         fprintf(f, "  options: none\n");
     } else {

@@ -7,12 +7,15 @@
 
 #include <stddef.h>
 
+#if CLIMB_HAVE_NCCL
+#include <nccl.h> /* before extern "C": it includes C++ headers of its own when compiled as C++ */
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #if CLIMB_HAVE_NCCL
-#include <nccl.h>
 
 /* The NCCL functions climb calls, from the library that was opened. */
 typedef struct climb_nccl {

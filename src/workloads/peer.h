@@ -1,0 +1,25 @@
+/* GPU to GPU transfers: the parts of src/workloads/peer.cu that the tests use. */
+#ifndef CLIMB_WORKLOADS_PEER_H
+#define CLIMB_WORKLOADS_PEER_H
+
+#include <stddef.h>
+
+#include "../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_peer_workload;
+
+/* 1 where the best rung stores `bytes` with a kernel (small copies), 0 where it hands them to a copy engine. */
+int climb_peer_best_uses_kernel(size_t bytes);
+/* The pipelined staging rung's piece for `bytes` in pieces of `chunk`: chunk, or larger so that there are at most
+ * 1024 pieces; at least 1. */
+size_t climb_peer_piece(size_t bytes, size_t chunk);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

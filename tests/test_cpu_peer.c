@@ -1,0 +1,42 @@
+/* CPU: the peer workload's table (valid; vendor first, one best; it spans 2 or more GPUs; its options parse), and the
+ * two pieces of its policy: which copies the best rung stores with a kernel, and the pipelined rung's pieces
+ * (never more than 1024, covering every byte, at least the chunk asked for). */
+#include <string.h>
+
+#include "workloads/peer.h"
+#include "testing.h"
+
+static void test_table(void)
+{
+    const climb_workload *w = &climb_peer_workload;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
+    EXPECT(climb_spans_devices(w) && w->min_devices == 2 && w->max_devices >= 8);
+    EXPECT(w->items_unit && strcmp(w->items_unit, "bytes") == 0 && strcmp(w->items_rate, "GB/s") == 0);
+    const int from = climb_opt_find(w->options, w->n_options, "from"), to = climb_opt_find(w->options, w->n_options, "to");
+    EXPECT(from >= 0 && to >= 0 && strcmp(w->options[from].def, "0") == 0 && strcmp(w->options[to].def, "1") == 0);
+    climb_opt_value v;
+    EXPECT(climb_opt_parse(&w->options[from], "64", &v, msg, sizeof msg) == -1); /* past any set */
+    EXPECT(w->bench_shapes[0].d[0] == 4 && w->bench_shapes[w->n_bench_shapes - 1].d[0] == 1u << 30);
+}
+
+static void test_policy(void)
+{
+    EXPECT(climb_peer_best_uses_kernel(4) && climb_peer_best_uses_kernel(0) && !climb_peer_best_uses_kernel(1u << 28));
+    const size_t sizes[] = {0, 1, 4096, 4194303, 4194305, (size_t)1 << 30, ((size_t)1 << 32) + 7};
+    const size_t chunks[] = {4096, 65536, 4194304, (size_t)1 << 30};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t j = 0; j < sizeof chunks / sizeof chunks[0]; j++) {
+            const size_t p = climb_peer_piece(sizes[i], chunks[j]), pieces = (sizes[i] + p - 1) / p;
+            EXPECT_MSG(p >= 1 && p >= chunks[j] && pieces <= 1024 && pieces * p >= sizes[i], "%zu bytes, chunk %zu: %zu",
+                       sizes[i], chunks[j], p);
+        }
+}
+
+int main(void)
+{
+    test_table();
+    test_policy();
+    return test_finish("test_cpu_peer");
+}
