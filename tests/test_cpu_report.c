@@ -477,7 +477,28 @@ int main(void)
     EXPECT(strstr(json, "\"step_speedup\": null") != NULL);
     EXPECT(strstr(json, "\"format\": 3") != NULL);
     EXPECT(strstr(json, "\"sm_clock_mhz\": 1755, \"sm_clock_max_mhz\": 1980") != NULL);
+    EXPECT(strstr(json, "\"device_set\"") == NULL); /* one GPU: no set */
     free(json);
+
+    /* A run whose cases span GPUs records them and every pair's facts (an unknown one as null). */
+    climb_device_info two[2] = {dev, dev};
+    two[1].ordinal = 3;
+    two[1].nvml.read = 0;
+    const climb_p2p p2p[4] = {{-1, -1, -1}, {1, 0, 1}, {1, 0, -1}, {-1, -1, -1}};
+    EXPECT(climb_report_set_devices(&r, two, p2p, 2) == 0 && r.n_set == 2);
+    json = render(&r, climb_report_json);
+    const char *set_at = json ? strstr(json, "device_set") : NULL;
+    EXPECT_MSG(json && strstr(json, "\"device_set\": {") && strstr(json, "\"peer_access\": [[null, true], [true, null]]") &&
+                   strstr(json, "\"p2p_rank\": [[null, 0], [0, null]]") &&
+                   strstr(json, "\"native_atomics\": [[null, true], [null, null]]") &&
+                   strstr(json, "{\"ordinal\": 3, \"name\": \"Test GPU \\\"quoted\\\"\"") &&
+                   strstr(json, "\"nvml_sm_clock_mhz\": null"),
+               "%.600s", set_at ? set_at : "no device_set");
+    free(json);
+    md = render(&r, climb_report_md);
+    EXPECT_MSG(md && strstr(md, "GPUs of the cases that span several: 0 (Test GPU \"quoted\"), 3 (Test GPU "
+                                "\"quoted\"); peer access between 2 of 2 ordered pairs"), "%.400s", md ? md : "");
+    free(md);
     const char *out = getenv("CLIMB_TEST_JSON_OUT");
     if (out)
         EXPECT(climb_report_write(&r, climb_report_json, out) == 0);

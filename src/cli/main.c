@@ -292,13 +292,34 @@ static int open_device_set(run_args *a)
         climb_host_oom("the devices' facts");
         return -1;
     }
-    for (int i = 0; i < s.n; i++)
+    for (int i = 0; i < s.n; i++) {
         if (climb_device_query(s.id[i], &a->devs[i]) != 0)
             return -1;
+        climb_device_nvml(&a->devs[i]); /* each GPU's clocks at the start; where there is no NVML the report says so */
+    }
     a->device = s.id[0];
     a->run.devices = &a->devset;
     a->run.devs = a->devs;
     return 0;
+}
+
+/* The GPUs of the run's spanning cases, each pair's facts, into the report. 0, or -1 (said). */
+static int record_device_set(const run_args *a, climb_report *rep)
+{
+    const int n = a->devset.n;
+    climb_p2p *p2p = calloc((size_t)n * (size_t)n + 1, sizeof *p2p);
+    if (!p2p)
+        return climb_host_oom("the GPUs' pairs");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i == j)
+                p2p[i * n + j] = (climb_p2p){-1, -1, -1};
+            else if (climb_device_p2p(a->devset.id[i], a->devset.id[j], &p2p[i * n + j]) != 0)
+                fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", a->devset.id[i],
+                        a->devset.id[j]);
+    const int rc = climb_report_set_devices(rep, a->devs, p2p, n);
+    free(p2p);
+    return rc;
 }
 
 /* The start of every timed command: the device (and its ceilings when asked, with those the workloads name),
@@ -315,6 +336,8 @@ static int start_timed(run_args *a, const char *command, climb_device_info *dev,
     if (climb_timer_init(timer, (size_t)dev->l2_bytes) != 0)
         return -1;
     climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
+    if (a->devs && record_device_set(a, rep) != 0)
+        return -1;
     if (a->sweep)
         snprintf(rep->sweep, sizeof rep->sweep, "%s", a->sweep);
     if (strcmp(command, "bench") == 0 && a->run.quick && a->run.timing.budget_s > 0 &&

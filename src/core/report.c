@@ -49,6 +49,11 @@ void climb_report_free(climb_report *r)
         free(r->rows[i].input);
     }
     free(r->rows);
+    free(r->set);
+    free(r->p2p);
+    r->set = NULL;
+    r->p2p = NULL;
+    r->n_set = 0;
     for (int i = 0; i < r->n_notes; i++)
         free(r->notes[i]);
     free(r->notes);
@@ -357,6 +362,19 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
         fprintf(f, "%sCeilings not measured (no roofline); theoretical: %.0f GB/s, %.0f GFLOP/s FP32\n", prefix,
                 d->peak_bw_gbs, d->peak_ffma_gflops);
     }
+    if (r->n_set) { /* the GPUs of the spanning cases, and which pairs reach each other's memory */
+        fprintf(f, "%sGPUs of the cases that span several:", prefix);
+        for (int i = 0; i < r->n_set; i++)
+            fprintf(f, "%s %d (%s)", i ? "," : "", r->set[i].ordinal, r->set[i].name);
+        int pairs = 0, reach = 0;
+        for (int i = 0; i < r->n_set; i++)
+            for (int j = 0; j < r->n_set; j++)
+                if (i != j) {
+                    pairs++;
+                    reach += r->p2p[i * r->n_set + j].access == 1;
+                }
+        fprintf(f, "; peer access between %d of %d ordered pairs\n", reach, pairs);
+    }
     for (int i = 0; i < r->n_notes; i++)
         fprintf(f, "%sNote: %s\n", prefix, r->notes[i]);
 }
@@ -479,6 +497,58 @@ static void json_opts(FILE *f, const climb_workload *w, const climb_opt_value *v
     fputc('}', f);
 }
 
+int climb_report_set_devices(climb_report *r, const climb_device_info *devs, const climb_p2p *p2p, int n)
+{
+    free(r->set);
+    free(r->p2p);
+    r->n_set = 0;
+    r->set = (climb_device_info *)malloc(sizeof *r->set * (size_t)(n > 0 ? n : 1));
+    r->p2p = (climb_p2p *)malloc(sizeof *r->p2p * (size_t)(n > 0 ? n * n : 1));
+    if (!r->set || !r->p2p)
+        return climb_host_oom("the report's GPUs");
+    memcpy(r->set, devs, sizeof *r->set * (size_t)n);
+    memcpy(r->p2p, p2p, sizeof *r->p2p * (size_t)(n * n));
+    r->n_set = n;
+    return 0;
+}
+
+/* "device_set": the GPUs of the spanning cases and what joins each pair (after "device", where the run has one). */
+static void json_device_set(const climb_report *r, FILE *f)
+{
+    if (!r->n_set)
+        return;
+    fputs("  \"device_set\": {\n    \"devices\": [", f);
+    for (int i = 0; i < r->n_set; i++) {
+        const climb_device_info *d = &r->set[i];
+        fprintf(f, "%s{\"ordinal\": %d, \"name\": ", i ? ", " : "", d->ordinal);
+        json_str(f, d->name);
+        fprintf(f, ", \"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d, \"nvml_sm_clock_mhz\": ", d->sm_clock_khz / 1000,
+                d->mem_clock_khz / 1000);
+        json_num(f, d->nvml.read && d->nvml.sm_mhz >= 0 ? d->nvml.sm_mhz : NAN);
+        fputc('}', f);
+    }
+    static const char *const keys[] = {"peer_access", "p2p_rank", "native_atomics"};
+    for (int k = 0; k < 3; k++) {
+        fprintf(f, "],\n    \"%s\": [", keys[k]);
+        for (int i = 0; i < r->n_set; i++) {
+            fputs(i ? ", [" : "[", f);
+            for (int j = 0; j < r->n_set; j++) {
+                const climb_p2p *p = &r->p2p[i * r->n_set + j];
+                const int v = k == 0 ? p->access : k == 1 ? p->rank : p->atomics;
+                fprintf(f, "%s", j ? ", " : "");
+                if (i == j || v < 0)
+                    fputs("null", f);
+                else if (k == 1)
+                    fprintf(f, "%d", v);
+                else
+                    fputs(v ? "true" : "false", f);
+            }
+            fputc(']', f);
+        }
+    }
+    fputs("]\n  },\n", f);
+}
+
 void climb_report_json_head(const climb_report *r, FILE *f)
 {
     const climb_device_info *d = &r->dev;
@@ -559,6 +629,7 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     } else {
         fprintf(f, "null\n  },\n");
     }
+    json_device_set(r, f);
 }
 
 void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f)

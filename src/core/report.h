@@ -67,6 +67,11 @@ typedef struct climb_report {
     int batch;
     char sweep[64];           /* bench --sweep NAME; "" for none */
     climb_device_info dev;
+    /* The GPUs of a run whose cases span several (climb_report_set_devices; n_set 0: none): each one's facts and
+     * every pair's (p2p[i * n_set + j], i != j) */
+    int n_set;
+    climb_device_info *set;
+    climb_p2p *p2p;
     char **notes;             /* run-wide notes, e.g. where each workload's tuned parameters came from */
     int n_notes, cap_notes;
     climb_row *rows;
@@ -86,6 +91,9 @@ void climb_report_derive(climb_report *r);
  * (NAN and "" when the ceilings were not measured). */
 double climb_roofline_us(const climb_device_info *dev, const climb_counts *c, climb_dtype t, const char **bound);
 
+/* Records the GPUs a run's spanning cases took: copies of their facts and of the n x n pair facts (row i, column j:
+ * from GPU i to GPU j; the diagonal unused). 0, or -1 when out of memory (printed). */
+int climb_report_set_devices(climb_report *r, const climb_device_info *devs, const climb_p2p *p2p, int n);
 /* Adds a run-wide note. 0, or -1 when out of memory (printed). */
 int climb_report_note(climb_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -252,3 +252,20 @@ cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_
     cfg.numAttrs = pdl ? 1 : 0;
     return cudaLaunchKernelExC(&cfg, fn, args);
 }
+
+int climb_device_p2p(int a, int b, climb_p2p *out)
+{
+    out->access = out->rank = out->atomics = -1;
+    int v = 0;
+    if (cudaDeviceCanAccessPeer(&v, a, b) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    out->access = v;
+    if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, a, b) == cudaSuccess)
+        out->rank = v;
+    if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrNativeAtomicSupported, a, b) == cudaSuccess)
+        out->atomics = v;
+    cudaGetLastError();
+    return 0;
+}

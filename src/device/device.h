@@ -68,6 +68,14 @@ void climb_nvml_line(const climb_nvml *s, char *buf, size_t len);
 /* Number of usable CUDA devices; 0 when there is no device or no driver (reason written to `why`). */
 int climb_device_count(char *why, size_t whylen);
 
+/* What the driver says of the pair (a, b), a != b: whether a can reach b's memory (cudaDeviceCanAccessPeer), the
+ * link's performance rank among the node's pairs (cudaDevP2PAttrPerformanceRank: 0 the best), and whether atomics
+ * work across it. -1 where the driver cannot say. 0, or -1 when a query failed (its error cleared). */
+typedef struct climb_p2p {
+    int access, rank, atomics;
+} climb_p2p;
+int climb_device_p2p(int a, int b, climb_p2p *out);
+
 /* A device buffer of `bytes` whose start *p lies `offset` bytes past the start of its allocation *alloc (inputs made
  * misaligned on purpose), with 16 bytes to spare after the end (vector loads that round up): free *alloc. 0, or
  * -1 after printing why (out of device memory, with `what`), the runtime's error cleared. */
