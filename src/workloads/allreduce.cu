@@ -1,0 +1,760 @@
+/*
+ * allreduce.cu - the sum of an array held once on every GPU of the case, every GPU receiving the whole sum: through
+ * the host, gathered on one GPU and broadcast, a tree of peer copies (recursive halving and doubling), a ring
+ * (reduce-scatter, then all-gather), and kernels that read and write the other GPUs' memory over NVLink directly,
+ * NCCL's all-reduce beside them.
+ *
+ * From Pacheco, the CUDA trapezoidal rule: the GPU sum built on the tree-structured global sum of the book's MPI
+ * chapter, which this ladder takes across GPUs. The ring is Patarasuk and Yuan's bandwidth-optimal all-reduce, the
+ * tree Rabenseifner's halving and doubling (src/device/collective.h has the schedules). See docs/allreduce.md.
+ *
+ * A case is n elements (i32 or f32) on each of its GPUs (--gpus, --devices; every GPU of the case takes part).
+ * Counted as nccl-tests counts it: the bus bytes, n x element size x 2(P-1)/P for P GPUs, as items in GB/s (the bus
+ * bandwidth, comparable across GPU counts); the algorithm bandwidth is that over 2(P-1)/P.
+ *
+ * Order of this file: kernels, the case, the rungs' runs, the registry table, the harness glue.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/check.h"
+#include "../base/rng.h"
+#include "../device/collective.h"
+#include "../device/device.h"
+#include "../device/nccl.h"
+#include "../core/workload.cuh"
+#include "allreduce.h"
+
+/* ---------------------------------------------------------------- policy */
+
+/* The best rung reads every GPU's array once from each GPU (one shot) below this many bytes an array, where the
+ * two shots' second barrier costs more than the reads it saves, and splits the work in two shots from there.
+ * Chosen before any multi-GPU measurement; docs/allreduce.md keeps the figures that settle it. */
+#define AR_ONE_SHOT_BELOW ((size_t)256 << 10)
+
+extern "C" int climb_allreduce_best_one_shot(size_t bytes) { return bytes < AR_ONE_SHOT_BELOW; }
+
+/* ---------------------------------------------------------------- kernels */
+
+template <typename T> struct ar_ptrs {
+    T *p[CLIMB_MAX_DEVICES];
+};
+
+static unsigned ar_blocks(size_t n, int sms)
+{
+    size_t b = (n + 1023) / 1024, cap = (size_t)(sms > 0 ? sms : 1) * 4;
+    return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
+}
+
+/* dst[off + i] += src[off + i]: one received piece added into the rank's own (the tree's and the ring's
+ * reduce-scatter steps). */
+template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__restrict__ dst, const T *__restrict__ src, size_t n)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+        dst[i] += src[i];
+}
+
+/* out[i] = the sum over ranks 0..P-1 of src[r][i], in rank order, for i in [off, off + n): every GPU that runs it
+ * over the same elements gets the same bits. src may point into other GPUs' memory (peer access): the one-shot and
+ * the two-shot rungs; and the local sum of the gathering rung. */
+template <typename T>
+__global__ void __launch_bounds__(256) ar_sum_kernel(T *__restrict__ out, ar_ptrs<T> src, int P, size_t off, size_t n)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = off + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < off + n; i += step) {
+        T s = src.p[0][i];
+        for (int r = 1; r < P; r++)
+            s += src.p[r][i];
+        out[i] = s;
+    }
+}
+
+/* The two-shot rung's second shot: the rank's finished elements [off, off + n) stored into every other rank's
+ * output over the link. */
+template <typename T>
+__global__ void __launch_bounds__(256) ar_scatter_kernel(ar_ptrs<T> dst, int P, int self, const T *__restrict__ src,
+                                                         size_t off, size_t n)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = off + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < off + n; i += step) {
+        const T v = src[i];
+        for (int r = 0; r < P; r++)
+            if (r != self)
+                dst.p[r][i] = v;
+    }
+}
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    size_t n, es;                     /* elements an array, bytes an element */
+    int P;                            /* ranks: the case's GPUs */
+    int all_access;                   /* every ordered pair has peer access */
+    void *h_in;                       /* P arrays, rank after rank (host), from the seed */
+    void *h_out;                      /* a download to check */
+    double *ref, *mag;                /* the sum in double and the sum of magnitudes (f32's tolerance) */
+    void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES], *scratch[CLIMB_MAX_DEVICES]; /* on rank r's GPU */
+    void *pinned;                     /* through_host: P arrays */
+    cudaStream_t st[CLIMB_MAX_DEVICES];
+    cudaEvent_t ev[CLIMB_MAX_DEVICES], fork;
+#if CLIMB_HAVE_NCCL
+    ncclComm_t comm[CLIMB_MAX_DEVICES];
+    int comm_made;
+#endif
+};
+
+#define ON(d) CLIMB_CHECK(cudaSetDevice(d))
+
+static int dev_of(const climb_case *c, int r) { return c->p.devices[r]; }
+static char *at(void *base, size_t elem, size_t es) { return (char *)base + elem * es; }
+
+/* Every rank's stream waits for what every other has issued so far (a step of a schedule done everywhere). */
+static int barrier(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++)
+        CLIMB_CHECK(cudaEventRecord(c->ev[r], c->st[r]));
+    for (int r = 0; r < c->P; r++)
+        for (int q = 0; q < c->P; q++)
+            if (q != r)
+                CLIMB_CHECK(cudaStreamWaitEvent(c->st[r], c->ev[q], 0));
+    return 0;
+}
+
+template <typename T> static int add_on(climb_case *c, int r, size_t off, size_t len)
+{
+    if (!len)
+        return 0;
+    ON(dev_of(c, r));
+    ar_add_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>((T *)c->out[r] + off,
+                                                                             (const T *)c->scratch[r] + off, len);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+template <typename T> static int sum_on(climb_case *c, int r, void *const *src, size_t off, size_t len)
+{
+    if (!len)
+        return 0;
+    ar_ptrs<T> s;
+    for (int q = 0; q < c->P; q++)
+        s.p[q] = (T *)src[q];
+    ON(dev_of(c, r));
+    ar_sum_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>((T *)c->out[r], s, c->P, off, len);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+/* A copy of elements [off, off + len) from rank a's buffer to rank b's, on a's stream (a copy engine; over the link
+ * where peer access is on). */
+static int copy_elems(climb_case *c, int a, const void *src, int b, void *dst, size_t off, size_t len)
+{
+    if (!len)
+        return 0;
+    ON(dev_of(c, a));
+    CLIMB_CHECK(cudaMemcpyPeerAsync(at(dst, off, c->es), dev_of(c, b), at((void *)src, off, c->es), dev_of(c, a),
+                                    len * c->es, c->st[a]));
+    return 0;
+}
+
+/* The elements of chunks [lo, hi) of the case's P chunks. */
+static void chunk_range(const climb_case *c, int lo, int hi, size_t *off, size_t *len)
+{
+    size_t o, l, e, m;
+    climb_chunk_of(c->n, c->P, lo, &o, &l);
+    climb_chunk_of(c->n, c->P, hi - 1, &e, &m);
+    *off = o;
+    *len = e + m - o;
+}
+
+/* ---------------------------------------------------------------- the rungs' runs */
+
+typedef int (*ar_run_fn)(climb_case *c);
+
+/* through_host: every array down into page-locked host memory, the sum on the CPU in rank order, and up again to
+ * every GPU. */
+template <typename T> static int run_host(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * c->n, c->es), c->in[r], c->n * c->es,
+                                    cudaMemcpyDeviceToHost, c->st[r]));
+    }
+    for (int r = 0; r < c->P; r++)
+        CLIMB_CHECK(cudaStreamSynchronize(c->st[r]));
+    T *sum = (T *)c->pinned; /* rank 0's array becomes the sum */
+    for (int r = 1; r < c->P; r++) {
+        const T *x = (const T *)c->pinned + (size_t)r * c->n;
+        for (size_t i = 0; i < c->n; i++)
+            sum[i] += x[i];
+    }
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->st[r]));
+    }
+    return 0;
+}
+
+/* gather_broadcast: rank 0 pulls every other array into its scratch space (one array a rank, after its own),
+ * sums them in one pass, and copies the sum out to every other rank. */
+template <typename T> static int run_gather(climb_case *c)
+{
+    /* the others' arrays land in rank 0's scratch, which holds P - 1 arrays */
+    void *src[CLIMB_MAX_DEVICES];
+    src[0] = c->in[0];
+    for (int r = 1; r < c->P; r++) {
+        src[r] = at(c->scratch[0], (size_t)(r - 1) * c->n, c->es);
+        if (copy_elems(c, r, c->in[r], 0, src[r], 0, c->n))
+            return -1;
+    }
+    if (barrier(c) || sum_on<T>(c, 0, src, 0, c->n) || barrier(c))
+        return -1;
+    for (int r = 1; r < c->P; r++)
+        if (copy_elems(c, 0, c->out[0], r, c->out[r], 0, c->n))
+            return -1;
+    return 0;
+}
+
+/* Every rank's output starts as its own input (the tree and the ring add into it). */
+static int start_outputs(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->st[r]));
+    }
+    return 0;
+}
+
+/* tree: recursive halving (each step a peer copy of half of what a rank still holds into its partner's scratch,
+ * then an add) and doubling back (each step a peer copy of the finished part into the partner's output). */
+template <typename T> static int run_tree(climb_case *c)
+{
+    const int lg = climb_log2_exact(c->P);
+    if (start_outputs(c) || barrier(c))
+        return -1;
+    for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
+        for (int s = 0; s < lg; s++) {
+            for (int r = 0; r < c->P; r++) {
+                climb_halving_step h;
+                if (climb_halving(c->P, r, phase, s, &h) != 0)
+                    return -1;
+                size_t off, len;
+                chunk_range(c, h.send_lo, h.send_hi, &off, &len);
+                if (copy_elems(c, r, c->out[r], h.partner, phase == CLIMB_REDUCE_SCATTER ? c->scratch[h.partner]
+                                                                                          : c->out[h.partner],
+                               off, len))
+                    return -1;
+            }
+            if (barrier(c))
+                return -1;
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->P; r++) {
+                climb_halving_step h;
+                climb_halving(c->P, r, phase, s, &h);
+                size_t off, len;
+                chunk_range(c, h.recv_lo, h.recv_hi, &off, &len);
+                if (add_on<T>(c, r, off, len))
+                    return -1;
+            }
+            if (phase == CLIMB_REDUCE_SCATTER && barrier(c))
+                return -1;
+        }
+    return 0;
+}
+
+/* ring: P - 1 reduce-scatter steps (a chunk to the next rank's scratch, added there), then P - 1 all-gather steps
+ * (a finished chunk into the next rank's output); each step a peer copy by a copy engine on every rank at once. */
+template <typename T> static int run_ring(climb_case *c)
+{
+    if (start_outputs(c) || barrier(c))
+        return -1;
+    for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
+        for (int s = 0; s < c->P - 1; s++) {
+            for (int r = 0; r < c->P; r++) {
+                const int next = (r + 1) % c->P;
+                size_t off, len;
+                climb_chunk_of(c->n, c->P, climb_ring_send(c->P, r, phase, s), &off, &len);
+                if (copy_elems(c, r, c->out[r], next, phase == CLIMB_REDUCE_SCATTER ? c->scratch[next] : c->out[next],
+                               off, len))
+                    return -1;
+            }
+            if (barrier(c))
+                return -1;
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->P; r++) {
+                size_t off, len;
+                climb_chunk_of(c->n, c->P, climb_ring_recv(c->P, r, phase, s), &off, &len);
+                if (add_on<T>(c, r, off, len))
+                    return -1;
+            }
+            if (phase == CLIMB_REDUCE_SCATTER && barrier(c))
+                return -1;
+        }
+    return 0;
+}
+
+/* one_shot: every rank reads every rank's array over the link and sums all of it itself: one pass, no step
+ * between ranks, P times the reads. */
+template <typename T> static int run_one_shot(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++)
+        if (sum_on<T>(c, r, c->in, 0, c->n))
+            return -1;
+    return 0;
+}
+
+/* two_shot: rank r sums its own chunk from every rank's array (reduce-scatter by loads), then, after one barrier,
+ * stores that chunk into every other rank's output (all-gather by stores). */
+template <typename T> static int run_two_shot(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        size_t off, len;
+        climb_chunk_of(c->n, c->P, r, &off, &len);
+        if (sum_on<T>(c, r, c->in, off, len))
+            return -1;
+    }
+    if (barrier(c))
+        return -1;
+    ar_ptrs<T> dst;
+    for (int q = 0; q < c->P; q++)
+        dst.p[q] = (T *)c->out[q];
+    for (int r = 0; r < c->P; r++) {
+        size_t off, len;
+        climb_chunk_of(c->n, c->P, r, &off, &len);
+        if (!len)
+            continue;
+        ON(dev_of(c, r));
+        ar_scatter_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>(dst, c->P, r,
+                                                                                     (const T *)c->out[r], off, len);
+        CLIMB_CHECK(cudaGetLastError());
+    }
+    return 0;
+}
+
+template <typename T> static int run_best(climb_case *c)
+{
+    return climb_allreduce_best_one_shot(c->n * c->es) ? run_one_shot<T>(c) : run_two_shot<T>(c);
+}
+
+/* vendor: ncclAllReduce on a communicator of the case's GPUs, one call a rank in one group. */
+static int run_nccl(climb_case *c)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return -1;
+    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
+    ncclResult_t r = nc->group_start();
+    for (int k = 0; k < c->P && r == ncclSuccess; k++)
+        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->comm[k], c->st[k]);
+    const ncclResult_t end = nc->group_end();
+    if (r != ncclSuccess || end != ncclSuccess) {
+        fprintf(stderr, "climb: allreduce: ncclAllReduce: %s\n", nc->error_string(r != ncclSuccess ? r : end));
+        return -1;
+    }
+    return 0;
+#else
+    (void)c;
+    return -1;
+#endif
+}
+
+/* Each rung's run for i32 and f32. */
+#define AR_RUN(fn) {fn<int32_t>, fn<float>}
+
+static const char *refuses_no_access(const climb_case *c)
+{
+    return c->all_access ? NULL
+                         : "a pair of the case's GPUs has no peer access (cudaDeviceCanAccessPeer): a kernel cannot "
+                           "read or write the other GPUs' memory";
+}
+
+static const char *refuses_tree(const climb_case *c)
+{
+    return climb_log2_exact(c->P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
+}
+
+static const char *refuses_without_nccl(const climb_case *c)
+{
+    (void)c;
+#if CLIMB_HAVE_NCCL
+    static char why[400];
+    char w[300];
+    if (climb_nccl_get(w, sizeof w))
+        return NULL;
+    snprintf(why, sizeof why, "no NCCL here: %s", w);
+    return why;
+#else
+    return "climb was built without nccl.h (NCCL's header): no NCCL rung";
+#endif
+}
+
+static int k_copy_engines(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return climb_kernel_at(out, max, 0, (const void *)ar_add_kernel<float>, 256, 0, "ar_add_kernel<float>");
+}
+
+static int k_sum(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)ar_sum_kernel<int32_t>, "ar_sum_kernel<int32_t>", 256, 0)
+                          : climb_one_kernel(out, max, (const void *)ar_sum_kernel<float>, "ar_sum_kernel<float>", 256, 0);
+}
+
+static int k_two_shot(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *out, int max)
+{
+    int n = k_sum(t, d, v, out, max);
+    return t == CLIMB_I32 ? climb_kernel_at(out, max, n, (const void *)ar_scatter_kernel<int32_t>, 256, 0,
+                                            "ar_scatter_kernel<int32_t>")
+                          : climb_kernel_at(out, max, n, (const void *)ar_scatter_kernel<float>, 256, 0,
+                                            "ar_scatter_kernel<float>");
+}
+
+typedef struct ar_rung {
+    climb_rung_info info;
+    ar_run_fn run[2];  /* i32, f32 */
+    int access;        /* 1: peer access on among all pairs (prepare) */
+    int nccl, pinned;  /* its communicator, its host buffers (prepare) */
+} ar_rung;
+
+static const ar_rung AR_RUNGS[] = {
+    {.info = {.name = "nccl_all_reduce", .idea = "vendor: ncclAllReduce on a communicator of the case's GPUs, one "
+                                                 "call a GPU in one group",
+              .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
+     .run = {run_nccl, run_nccl}, .nccl = 1},
+    {.info = {.name = "through_host", .idea = "the way without GPUDirect: every array down to the host, summed by "
+                                              "the CPU, the sum up to every GPU",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
+     .run = AR_RUN(run_host), .pinned = 1},
+    {.info = {.name = "gather_broadcast", .idea = "GPU 0 pulls every array by peer copies, sums them in one pass and "
+                                                  "copies the sum back out: one GPU does all the work",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sum},
+     .run = AR_RUN(run_gather), .access = 1},
+    {.info = {.name = "tree", .idea = "recursive halving and doubling: log2 P steps each way, every GPU busy, half "
+                                      "of what it holds crossing a link each step",
+              .needs = "a power-of-two number of GPUs", .kind = CLIMB_RUNG_LADDER, .kernels = k_copy_engines,
+              .refuses = refuses_tree},
+     .run = AR_RUN(run_tree), .access = 1},
+    {.info = {.name = "ring", .idea = "the ring: P - 1 reduce-scatter and P - 1 all-gather steps of one chunk a "
+                                      "GPU, every link busy every step (bandwidth-optimal)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_copy_engines},
+     .run = AR_RUN(run_ring), .access = 1},
+    {.info = {.name = "one_shot", .idea = "every GPU loads every array over NVLink and sums all of it: one pass, no "
+                                          "step between GPUs",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_sum,
+              .refuses = refuses_no_access},
+     .run = AR_RUN(run_one_shot), .access = 1},
+    {.info = {.name = "two_shot", .idea = "each GPU sums its own chunk from every array by loads, then stores it "
+                                          "into every other GPU: each byte crosses a link twice, one barrier",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot,
+              .refuses = refuses_no_access},
+     .run = AR_RUN(run_two_shot), .access = 1},
+    {.info = {.name = "allreduce_best", .idea = "one shot for small arrays, two shots for the rest",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_two_shot,
+              .refuses = refuses_no_access},
+     .run = AR_RUN(run_best), .access = 1},
+};
+#define AR_N_RUNGS CLIMB_COUNT(AR_RUNGS)
+
+static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void ar_fini(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        cudaSetDevice(dev_of(c, r));
+        cudaFree(c->in[r]);
+        cudaFree(c->out[r]);
+        cudaFree(c->scratch[r]);
+        if (c->st[r])
+            cudaStreamDestroy(c->st[r]);
+        if (c->ev[r])
+            cudaEventDestroy(c->ev[r]);
+    }
+    cudaSetDevice(c->p.dev->ordinal);
+    if (c->fork)
+        cudaEventDestroy(c->fork);
+    cudaFreeHost(c->pinned);
+    free(c->ref);
+    free(c->mag);
+}
+
+/* Every rank's arrays on its GPU (the scratch of rank 0 holds P - 1 arrays for the gathering rung), a stream and
+ * an event each; which pairs reach each other's memory. */
+static int ar_init(climb_case *c)
+{
+    c->n = c->p.shape.d[0];
+    c->es = climb_dtype_size(c->p.type);
+    c->P = c->p.n_devices;
+    c->all_access = 1;
+    for (int a = 0; a < c->P; a++)
+        for (int b = 0; b < c->P; b++) {
+            int v = 0;
+            if (a != b) {
+                CLIMB_CHECK(cudaDeviceCanAccessPeer(&v, dev_of(c, a), dev_of(c, b)));
+                c->all_access &= v;
+            }
+        }
+    c->ref = (double *)malloc(sizeof(double) * (c->n + 1));
+    c->mag = (double *)malloc(sizeof(double) * (c->n + 1));
+    if (!c->ref || !c->mag)
+        return climb_host_oom("the CPU sum (%zu elements)", c->n);
+    const size_t bytes = (c->n ? c->n : 1) * c->es;
+    void *alloc;
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        const size_t scratch = r == 0 && c->P > 2 ? bytes * (size_t)(c->P - 1) : bytes;
+        if (climb_device_alloc_offset(bytes, 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
+            climb_device_alloc_offset(bytes, 0, &alloc, &c->out[r], "a GPU's sum") != 0 ||
+            climb_device_alloc_offset(scratch, 0, &alloc, &c->scratch[r], "a GPU's scratch space") != 0)
+            return -1;
+        CLIMB_CHECK(cudaStreamCreateWithFlags(&c->st[r], cudaStreamNonBlocking));
+        CLIMB_CHECK(cudaEventCreateWithFlags(&c->ev[r], cudaEventDisableTiming));
+    }
+    ON(c->p.dev->ordinal);
+    CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming));
+    return 0;
+}
+
+/* i32: [-2^20, 2^20] (sums of 64 ranks stay exact and far from wrapping; the check is exact); f32: [-1, 1). Each
+ * rank's array on its GPU; the CPU sum in double now. */
+static int ar_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    const size_t total = c->n * (size_t)c->P;
+    if (c->p.type == CLIMB_I32)
+        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, -(1 << 20), 1 << 20);
+    else
+        climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
+    for (size_t i = 0; i < c->n; i++) {
+        double s = 0, m = 0;
+        for (int r = 0; r < c->P; r++) {
+            const size_t k = (size_t)r * c->n + i;
+            const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
+            s += x;
+            m += fabs(x);
+        }
+        c->ref[i] = s;
+        c->mag[i] = m;
+    }
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * c->n, c->es), c->n * c->es, cudaMemcpyHostToDevice));
+    }
+    ON(c->p.dev->ordinal);
+    return 0;
+}
+
+static size_t in_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->P; }
+static size_t one_array(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
+
+static const climb_buffer AR_BUFFERS[] = {
+    {.name = "every GPU's array", .flags = CLIMB_BUF_HOST, .bytes = in_bytes, .host_at = offsetof(climb_case, h_in)},
+    {.name = "the download checked", .flags = CLIMB_BUF_HOST, .bytes = one_array,
+     .host_at = offsetof(climb_case, h_out)},
+};
+
+static int ar_empty(const climb_case *c) { return c->n == 0; }
+
+static const char *ar_describe(const climb_case *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s on each of %d GPUs", c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]"
+                                                                             : "uniform in [-1, 1)", c->P);
+    return buf;
+}
+
+static int ar_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)mode;
+    snprintf(desc, desclen, "%s", c->p.type == CLIMB_I32 ? "the CPU sum over the GPUs, exact, on every GPU"
+                                                         : "the CPU sum in double, within P x 2^-23 of the sum of "
+                                                           "magnitudes, on every GPU; every GPU's sum the same bits");
+    return 0;
+}
+
+/* Peer access among all pairs, NCCL's communicator, the host's buffers; untimed. */
+static int ar_prepare(climb_case *c, int rung)
+{
+    const ar_rung *r = &AR_RUNGS[rung];
+    for (int a = 0; r->access && a < c->P; a++)
+        for (int b = 0; b < c->P; b++) {
+            int v = 0;
+            if (a == b || cudaDeviceCanAccessPeer(&v, dev_of(c, a), dev_of(c, b)) != cudaSuccess || !v)
+                continue;
+            ON(dev_of(c, a));
+            const cudaError_t e = cudaDeviceEnablePeerAccess(dev_of(c, b), 0);
+            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+                CLIMB_CHECK(e);
+            cudaGetLastError();
+        }
+    if (r->pinned && !c->pinned &&
+        cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->P, cudaHostAllocPortable) != cudaSuccess) {
+        fprintf(stderr, "climb: allreduce: cannot page-lock %d arrays of %zu bytes: %s\n", c->P, c->n * c->es,
+                cudaGetErrorString(cudaGetLastError()));
+        return -1;
+    }
+#if CLIMB_HAVE_NCCL
+    if (r->nccl && !c->comm_made) {
+        char why[300];
+        const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+        const ncclResult_t e = nc ? nc->comm_init_all(c->comm, c->P, c->p.devices) : ncclSystemError;
+        if (e != ncclSuccess) {
+            fprintf(stderr, "climb: allreduce: NCCL's communicator of %d GPUs: %s\n", c->P, nc ? nc->error_string(e) : why);
+            return -1;
+        }
+        c->comm_made = 1;
+    }
+#endif
+    ON(c->p.dev->ordinal);
+    return 0;
+}
+
+static void ar_release(climb_case *c, int rung)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (AR_RUNGS[rung].nccl && nc && c->comm_made) {
+        for (int r = 0; r < c->P; r++)
+            nc->comm_destroy(c->comm[r]);
+        c->comm_made = 0;
+    }
+#else
+    (void)rung;
+#endif
+    cudaSetDevice(c->p.dev->ordinal);
+}
+
+/* Every rank's stream forked from s and joined back to it around the rung's schedule. */
+static int ar_run(climb_case *c, int rung, cudaStream_t s)
+{
+    CLIMB_CHECK(cudaEventRecord(c->fork, s));
+    for (int r = 0; r < c->P; r++)
+        CLIMB_CHECK(cudaStreamWaitEvent(c->st[r], c->fork, 0));
+    int rc = AR_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
+    if (rc == 0)
+        for (int r = 0; r < c->P; r++) {
+            ON(dev_of(c, r));
+            CLIMB_CHECK(cudaEventRecord(c->ev[r], c->st[r]));
+            CLIMB_CHECK(cudaStreamWaitEvent(s, c->ev[r], 0));
+        }
+    cudaSetDevice(c->p.dev->ordinal);
+    return rc;
+}
+
+static int ar_poison(climb_case *c)
+{
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, (c->n ? c->n : 1) * c->es));
+    }
+    ON(c->p.dev->ordinal);
+    return 0;
+}
+
+/* Every GPU's sum against the CPU's, every element; and every GPU's the same bits as GPU 0's (kept in ref's
+ * place: the first GPU's download is compared exactly by the others). */
+static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    void *first = malloc(c->n * c->es + 16);
+    if (!first)
+        return climb_host_oom("a GPU's sum (%zu bytes)", c->n * c->es);
+    for (int r = 0; r < c->P; r++) {
+        ON(dev_of(c, r));
+        if (cudaMemcpy(c->h_out, c->out[r], c->n * c->es, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            free(first);
+            CLIMB_CHECK(cudaGetLastError());
+        }
+        for (size_t i = 0; i < c->n; i++) {
+            if (c->p.type == CLIMB_I32)
+                climb_compare_exact(&k, ((const int32_t *)c->h_out)[i], (long long)c->ref[i], "GPU %d's sum[%zu]",
+                                    dev_of(c, r), i);
+            else
+                climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[i],
+                                    c->P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", dev_of(c, r), i);
+        }
+        if (r == 0)
+            memcpy(first, c->h_out, c->n * c->es);
+        else
+            climb_compare_check(&k, memcmp(first, c->h_out, c->n * c->es) == 0,
+                                "GPU %d's sum is not the same bits as GPU %d's", dev_of(c, r), dev_of(c, 0));
+    }
+    free(first);
+    ON(c->p.dev->ordinal);
+    return climb_compare_end(&k);
+}
+
+/* nccl-tests' bus bytes: n x element size x 2(P-1)/P. */
+static void ar_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->P);
+}
+
+/* 1 KiB to 1 GiB of f32 an array, by factors of 4 (elements). */
+static const climb_shape AR_BENCH_SHAPES[] = {
+    CLIMB_SHAPE1(1u << 8),  CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14),
+    CLIMB_SHAPE1(1u << 16), CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22),
+    CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28)};
+static const climb_shape AR_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
+static const climb_shape AR_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
+                                              CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),
+                                              CLIMB_SHAPE1(4097), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
+static const climb_shape AR_QUICK_SHAPES[] = {CLIMB_SHAPE1(3), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep AR_SWEEPS[] = {
+    {.name = "sizes", .title = "all-reduce: bus bandwidth against elements an array", .args = NULL, .x = "n",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_allreduce_workload = {
+    .name = "allreduce",
+    .title = "All-reduce across GPUs: through the host, gather and broadcast, tree, ring, one and two shots over "
+             "NVLink",
+    .sources = "Pacheco, the CUDA trapezoidal rule (the GPU sum on the tree-structured global sum); Patarasuk and "
+               "Yuan, the bandwidth-optimal all-reduce (the ring); Rabenseifner, recursive halving and doubling",
+    .dims = {"n"},
+    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
+    .min_devices = 2,
+    .max_devices = CLIMB_MAX_DEVICES,
+    .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, n x element size x 2(P-1)/P",
+    .items_unit = "bus bytes",
+    .items_rate = "GB/s",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = AR_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(AR_BENCH_SHAPES),
+    .check_shapes = AR_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(AR_CHECK_SHAPES),
+    .quick_shapes = AR_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(AR_QUICK_SHAPES),
+    .main_shapes = AR_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(AR_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = AR_N_RUNGS,
+    .rung = ar_rung_info,
+    .sweeps = AR_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(AR_SWEEPS),
+    .case_size = sizeof(climb_case),
+    .buffers = AR_BUFFERS,
+    .n_buffers = CLIMB_COUNT(AR_BUFFERS),
+    .init = ar_init,
+    .fill = ar_fill,
+    .fini = ar_fini,
+    .describe = ar_describe,
+    .reference = ar_reference,
+    .prepare = ar_prepare,
+    .run = ar_run,
+    .empty = ar_empty,
+    .poison = ar_poison,
+    .verify = ar_verify,
+    .counts = ar_counts,
+    .release = ar_release,
+};
