@@ -484,7 +484,7 @@ int main(void)
     climb_device_info two[2] = {dev, dev};
     two[1].ordinal = 3;
     two[1].nvml.read = 0;
-    const climb_p2p p2p[4] = {{-1, -1, -1}, {1, 0, 1}, {1, 0, -1}, {-1, -1, -1}};
+    const climb_p2p p2p[4] = {{-1, -1, -1, 0, 0}, {1, 0, 1, 390.5, 760}, {1, 0, -1, 0, 0}, {-1, -1, -1, 0, 0}};
     EXPECT(climb_report_set_devices(&r, two, p2p, 2) == 0 && r.n_set == 2);
     json = render(&r, climb_report_json);
     const char *set_at = json ? strstr(json, "device_set") : NULL;
@@ -492,12 +492,15 @@ int main(void)
                    strstr(json, "\"p2p_rank\": [[null, 0], [0, null]]") &&
                    strstr(json, "\"native_atomics\": [[null, true], [null, null]]") &&
                    strstr(json, "{\"ordinal\": 3, \"name\": \"Test GPU \\\"quoted\\\"\"") &&
-                   strstr(json, "\"nvml_sm_clock_mhz\": null"),
+                   strstr(json, "\"nvml_sm_clock_mhz\": null") &&
+                   strstr(json, "\"p2p_one_way_gbs\": [[null, 390.5], [null, null]]") &&
+                   strstr(json, "\"p2p_both_ways_gbs\": [[null, 760], [null, null]]"),
                "%.600s", set_at ? set_at : "no device_set");
     free(json);
     md = render(&r, climb_report_md);
     EXPECT_MSG(md && strstr(md, "GPUs of the cases that span several: 0 (Test GPU \"quoted\"), 3 (Test GPU "
-                                "\"quoted\"); peer access between 2 of 2 ordered pairs"), "%.400s", md ? md : "");
+                                "\"quoted\"); peer access between 2 of 2 ordered pairs; measured copy engines between them: 390 to 390 "
+                                "GB/s one way, 760 to 760 GB/s both ways"), "%.400s", md ? md : "");
     free(md);
     const char *out = getenv("CLIMB_TEST_JSON_OUT");
     if (out)

@@ -313,11 +313,30 @@ static int record_device_set(const run_args *a, climb_report *rep)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             if (i == j)
-                p2p[i * n + j] = (climb_p2p){-1, -1, -1};
+                p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
             else if (climb_device_p2p(a->devset.id[i], a->devset.id[j], &p2p[i * n + j]) != 0)
                 fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", a->devset.id[i],
                         a->devset.id[j]);
-    const int rc = climb_report_set_devices(rep, a->devs, p2p, n);
+    int rc = 0;
+    if (a->measure && n > 1) { /* the copy engines between them, with the ceilings */
+        double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
+        if (!one || !both)
+            rc = climb_host_oom("the copies between GPUs");
+        if (!rc) {
+            fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
+            climb_measure_p2p(a->devset.id, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
+            for (int i = 0; i < n * n; i++) {
+                p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
+                p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
+            }
+            if (cudaSetDevice(a->device) != cudaSuccess)
+                rc = -1;
+        }
+        free(one);
+        free(both);
+    }
+    if (!rc)
+        rc = climb_report_set_devices(rep, a->devs, p2p, n);
     free(p2p);
     return rc;
 }

@@ -373,7 +373,23 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
                     pairs++;
                     reach += r->p2p[i * r->n_set + j].access == 1;
                 }
-        fprintf(f, "; peer access between %d of %d ordered pairs\n", reach, pairs);
+        fprintf(f, "; peer access between %d of %d ordered pairs", reach, pairs);
+        double lo = 0, hi = 0, blo = 0, bhi = 0;
+        for (int i = 0; i < r->n_set * r->n_set; i++) {
+            const double v = r->p2p[i].one_way_gbs, b = r->p2p[i].both_ways_gbs;
+            if (v > 0) {
+                lo = lo > 0 && lo < v ? lo : v;
+                hi = hi > v ? hi : v;
+            }
+            if (b > 0) {
+                blo = blo > 0 && blo < b ? blo : b;
+                bhi = bhi > b ? bhi : b;
+            }
+        }
+        if (hi > 0)
+            fprintf(f, "; measured copy engines between them: %.0f to %.0f GB/s one way, %.0f to %.0f GB/s both ways",
+                    lo, hi, blo, bhi);
+        fputc('\n', f);
     }
     for (int i = 0; i < r->n_notes; i++)
         fprintf(f, "%sNote: %s\n", prefix, r->notes[i]);
@@ -542,6 +558,20 @@ static void json_device_set(const climb_report *r, FILE *f)
                     fprintf(f, "%d", v);
                 else
                     fputs(v ? "true" : "false", f);
+            }
+            fputc(']', f);
+        }
+    }
+    static const char *const rates[] = {"p2p_one_way_gbs", "p2p_both_ways_gbs"};
+    for (int k = 0; k < 2; k++) {
+        fprintf(f, "],\n    \"%s\": [", rates[k]);
+        for (int i = 0; i < r->n_set; i++) {
+            fputs(i ? ", [" : "[", f);
+            for (int j = 0; j < r->n_set; j++) {
+                const climb_p2p *p = &r->p2p[i * r->n_set + j];
+                const double v = k == 0 ? p->one_way_gbs : p->both_ways_gbs;
+                fputs(j ? ", " : "", f);
+                json_num(f, i != j && v > 0 ? v : NAN);
             }
             fputc(']', f);
         }

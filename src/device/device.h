@@ -73,8 +73,15 @@ int climb_device_count(char *why, size_t whylen);
  * work across it. -1 where the driver cannot say. 0, or -1 when a query failed (its error cleared). */
 typedef struct climb_p2p {
     int access, rank, atomics;
+    double one_way_gbs, both_ways_gbs; /* climb_measure_p2p's figures; 0: not measured */
 } climb_p2p;
 int climb_device_p2p(int a, int b, climb_p2p *out);
+
+/* The copy engines between every ordered pair of devices[0..n) (n <= 64), `bytes` a copy: GB/s one way
+ * (one_way[i * n + j], GPU i to GPU j) and both ways at once (both_ways, 2 x bytes over the time), the best of five
+ * after a warm-up, peer access on where a pair has it; the diagonal -1. 0, or -1 after printing why (the figures
+ * measured so far kept, the rest -1). Leaves some device of the set current: the caller sets its own again. */
+int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways);
 
 /* A device buffer of `bytes` whose start *p lies `offset` bytes past the start of its allocation *alloc (inputs made
  * misaligned on purpose), with 16 bytes to spare after the end (vector loads that round up): free *alloc. 0, or

@@ -1,0 +1,102 @@
+/* The copy engines between GPUs, measured: for every ordered pair of a set, cudaMemcpyPeerAsync of one buffer one
+ * way, and both ways at once (a copy each way, on each GPU's stream), with peer access on where the pair has it.
+ * Each figure is the best of a few repetitions after a warm-up, timed by events on the sending GPU (both ways: from
+ * before either copy to after both). What a transfer between the two can reach: the ceiling of the rows that move
+ * bytes between GPUs. */
+#include "device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define P2P_REPS 5
+
+/* The best of P2P_REPS timings (ms) of one copy a -> b, or of a -> b with b -> a at once; -1 on an error. */
+static double time_pair(int a, int b, void *src_a, void *dst_b, void *src_b, void *dst_a, size_t bytes, int both,
+                        cudaStream_t sa, cudaStream_t sb, cudaEvent_t start, cudaEvent_t stop, cudaEvent_t done_b)
+{
+    double best = -1;
+    for (int k = 0; k <= P2P_REPS; k++) { /* k = 0: the warm-up */
+        float ms = 0;
+        if (cudaSetDevice(a) != cudaSuccess || cudaEventRecord(start, sa) != cudaSuccess)
+            return -1;
+        if (both && cudaStreamWaitEvent(sb, start, 0) != cudaSuccess)
+            return -1;
+        if (cudaMemcpyPeerAsync(dst_b, b, src_a, a, bytes, sa) != cudaSuccess)
+            return -1;
+        if (both) {
+            if (cudaSetDevice(b) != cudaSuccess || cudaMemcpyPeerAsync(dst_a, a, src_b, b, bytes, sb) != cudaSuccess ||
+                cudaEventRecord(done_b, sb) != cudaSuccess || cudaSetDevice(a) != cudaSuccess ||
+                cudaStreamWaitEvent(sa, done_b, 0) != cudaSuccess)
+                return -1;
+        }
+        if (cudaEventRecord(stop, sa) != cudaSuccess || cudaEventSynchronize(stop) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
+            return -1;
+        if (k > 0 && (best < 0 || ms < best))
+            best = ms;
+    }
+    return best;
+}
+
+int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways)
+{
+    for (int i = 0; i < n * n; i++)
+        one_way[i] = both_ways[i] = -1;
+    void *src[64] = {0}, *dst[64] = {0};
+    cudaStream_t st[64] = {0};
+    cudaEvent_t start = NULL, stop = NULL, done[64] = {0};
+    int rc = n > 64 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (cudaSetDevice(devices[i]) != cudaSuccess || cudaMalloc(&src[i], bytes) != cudaSuccess ||
+            cudaMalloc(&dst[i], bytes) != cudaSuccess || cudaMemset(src[i], 0x5A, bytes) != cudaSuccess ||
+            cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking) != cudaSuccess ||
+            cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) != cudaSuccess)
+            rc = -1;
+        for (int j = 0; rc == 0 && j < n; j++) { /* peer access on where the pair has it */
+            int can = 0;
+            if (j != i && cudaDeviceCanAccessPeer(&can, devices[i], devices[j]) == cudaSuccess && can) {
+                const cudaError_t e = cudaDeviceEnablePeerAccess(devices[j], 0);
+                if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+                    rc = -1;
+            }
+        }
+    }
+    cudaGetLastError(); /* "already enabled" leaves one behind */
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (cudaSetDevice(devices[i]) != cudaSuccess || cudaEventCreate(&start) != cudaSuccess ||
+            cudaEventCreate(&stop) != cudaSuccess) {
+            rc = -1;
+            break;
+        }
+        for (int j = 0; rc == 0 && j < n; j++) {
+            if (j == i)
+                continue;
+            for (int both = 0; both < 2 && rc == 0; both++) {
+                const double ms = time_pair(devices[i], devices[j], src[i], dst[j], src[j], dst[i], bytes, both, st[i],
+                                            st[j], start, stop, done[j]);
+                if (ms <= 0)
+                    rc = -1;
+                else
+                    (both ? both_ways : one_way)[i * n + j] = (double)bytes * (both ? 2 : 1) / (ms * 1e-3) / 1e9;
+            }
+        }
+        cudaSetDevice(devices[i]);
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        start = stop = NULL;
+    }
+    for (int i = 0; i < n && i < 64; i++) {
+        cudaSetDevice(devices[i]);
+        cudaFree(src[i]);
+        cudaFree(dst[i]);
+        if (st[i])
+            cudaStreamDestroy(st[i]);
+        if (done[i])
+            cudaEventDestroy(done[i]);
+    }
+    if (rc != 0)
+        fprintf(stderr, "climb: the copies between GPUs could not be measured: %s\n",
+                cudaGetErrorString(cudaGetLastError()));
+    cudaGetLastError();
+    return rc;
+}
