@@ -407,6 +407,81 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
     fputs("</table>\n", f);
 }
 
+/* One of a device_set's n x n matrices as a table, its cells shaded by their share of the largest (the pair matrix
+ * as a picture); null cells blank. */
+static void pair_matrix(FILE *f, FILE *md, const climb_json *set, const char *key, const char *title)
+{
+    const climb_json *devs = climb_json_get(set, "devices"), *m = climb_json_get(set, key);
+    if (!devs || devs->type != CLIMB_JSON_ARRAY || !m || m->type != CLIMB_JSON_ARRAY || m->n != devs->n)
+        return;
+    double hi = 0;
+    for (int i = 0; i < m->n; i++)
+        for (int j = 0; m->items[i].type == CLIMB_JSON_ARRAY && j < m->items[i].n; j++)
+            if (m->items[i].items[j].type == CLIMB_JSON_NUMBER && m->items[i].items[j].number > hi)
+                hi = m->items[i].items[j].number;
+    if (!(hi > 0))
+        return;
+    fprintf(f, "<p>%s (row: from, column: to)</p>\n<table class=\"pairs\"><tr><th></th>", title);
+    fprintf(md, "\n%s (row: from, column: to)\n\n|  |", title);
+    for (int j = 0; j < devs->n; j++) {
+        fprintf(f, "<th>GPU %.0f</th>", climb_jnum(&devs->items[j], "ordinal"));
+        fprintf(md, " GPU %.0f |", climb_jnum(&devs->items[j], "ordinal"));
+    }
+    fputs("</tr>\n", f);
+    fputs("\n|---|", md);
+    for (int j = 0; j < devs->n; j++)
+        fputs("--:|", md);
+    fputc('\n', md);
+    for (int i = 0; i < m->n; i++) {
+        fprintf(f, "<tr><th>GPU %.0f</th>", climb_jnum(&devs->items[i], "ordinal"));
+        fprintf(md, "| GPU %.0f |", climb_jnum(&devs->items[i], "ordinal"));
+        for (int j = 0; j < devs->n; j++) {
+            const climb_json *x = m->items[i].type == CLIMB_JSON_ARRAY && j < m->items[i].n ? &m->items[i].items[j] : NULL;
+            if (!x || x->type != CLIMB_JSON_NUMBER) {
+                fputs("<td></td>", f);
+                fputs(" |", md);
+                continue;
+            }
+            char v[32];
+            plot_num(v, sizeof v, x->number);
+            /* white to the palette's first blue by the share of the largest */
+            const double t = x->number / hi;
+            fprintf(f, "<td style=\"background:rgb(%d,%d,%d)\" title=\"%s GB/s\">%s</td>", (int)(255 - t * (255 - 31)),
+                    (int)(255 - t * (255 - 119)), (int)(255 - t * (255 - 180)), v, v);
+            fprintf(md, " %s |", v);
+        }
+        fputs("</tr>\n", f);
+        fputc('\n', md);
+    }
+    fputs("</table>\n", f);
+}
+
+/* The GPUs a report's spanning cases took, and the copy engines between every pair (where measured). */
+static void device_set_block(FILE *f, FILE *md, const climb_json *set, const rp_file *from)
+{
+    const climb_json *devs = climb_json_get(set, "devices");
+    if (!devs || devs->type != CLIMB_JSON_ARRAY || devs->n < 2)
+        return;
+    fprintf(f, "<h3>%d GPUs together</h3>\n<p class=\"muted\">From ", devs->n);
+    plot_esc(f, from->path);
+    fputs(": the GPUs of the cases that span several;", f);
+    fprintf(md, "### %d GPUs together\n\nFrom %s:", devs->n, from->path);
+    for (int i = 0; i < devs->n; i++) {
+        const char *name = climb_jstr(&devs->items[i], "name");
+        fprintf(f, "%s GPU %.0f (", i ? "," : "", climb_jnum(&devs->items[i], "ordinal"));
+        plot_esc(f, name ? name : "?");
+        fputc(')', f);
+        fprintf(md, "%s GPU %.0f (%s)", i ? "," : "", climb_jnum(&devs->items[i], "ordinal"), name ? name : "?");
+    }
+    fputs(". The copy engines between them, measured at the start of the run (cudaMemcpyPeerAsync of 256 MiB, the best "
+          "of five).</p>\n",
+          f);
+    fputs(". The copy engines between them, measured at the start of the run.\n", md);
+    pair_matrix(f, md, set, "p2p_one_way_gbs", "GB/s one way");
+    pair_matrix(f, md, set, "p2p_both_ways_gbs", "GB/s both ways at once");
+    fputc('\n', md);
+}
+
 /* The best rung's row of a case (status ok), or NULL. */
 static const climb_json *best_row(const rp_case *cs)
 {
@@ -777,6 +852,16 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
             fputs("<p class=\"muted\">No report of this GPU counts flops: no roofline.</p>\n", f);
         }
         free(legend_text);
+        /* the newest report of this GPU whose cases spanned several GPUs: how they are joined */
+        const rp_file *spanning = NULL;
+        for (int w = 0; w < v->n_workloads; w++) {
+            const rp_file *p = v->picks[g * v->n_workloads + w].file;
+            if (p && climb_json_get(p->f.root, "device_set") &&
+                (!spanning || strcmp(p->f.date ? p->f.date : "", spanning->f.date ? spanning->f.date : "") > 0))
+                spanning = p;
+        }
+        if (spanning)
+            device_set_block(f, md, climb_json_get(spanning->f.root, "device_set"), spanning);
         fputs("<h3>Best rungs</h3>\n", f);
         gpu_table(f, md, v, g);
     }
