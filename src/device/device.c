@@ -270,3 +270,12 @@ int climb_device_p2p(int a, int b, climb_p2p *out)
     cudaGetLastError();
     return 0;
 }
+
+cudaError_t climb_peer_access(int dev, int peer, int on)
+{
+    cudaError_t e = cudaSetDevice(dev);
+    if (e == cudaSuccess)
+        e = on ? cudaDeviceEnablePeerAccess(peer, 0) : cudaDeviceDisablePeerAccess(peer);
+    cudaGetLastError(); /* "already enabled" and "not enabled" leave one behind */
+    return e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled ? cudaSuccess : e;
+}

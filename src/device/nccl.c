@@ -7,6 +7,10 @@
 
 int climb_nccl_forbid_multicast(void) { return setenv("NCCL_NVLS_ENABLE", "0", 1) == 0 ? 0 : -1; }
 
+#if !CLIMB_HAVE_NCCL
+const char *climb_nccl_refusal(void) { return "climb was built without nccl.h (NCCL's header): no NCCL rung"; }
+#endif
+
 #if CLIMB_HAVE_NCCL
 #include <dlfcn.h>
 #include <pthread.h>
@@ -94,5 +98,17 @@ const climb_nccl *climb_nccl_get(char *why, size_t len)
         return NULL;
     }
     return &loaded;
+}
+#endif
+
+#if CLIMB_HAVE_NCCL
+const char *climb_nccl_refusal(void)
+{
+    static char why[1100];
+    char w[1024];
+    if (climb_nccl_get(w, sizeof w))
+        return NULL;
+    snprintf(why, sizeof why, "no NCCL here: %s", w);
+    return why;
 }
 #endif

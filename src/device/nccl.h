@@ -50,6 +50,10 @@ const climb_nccl *climb_nccl_get(char *why, size_t len);
 int climb_nccl_open(const char *path, climb_nccl *out, char *why, size_t len);
 #endif
 
+/* Why an NCCL rung cannot run here ("no NCCL here: ...", or that climb was built without nccl.h), or NULL where
+ * NCCL opens: a rung's refusal. */
+const char *climb_nccl_refusal(void);
+
 /* Sets NCCL_NVLS_ENABLE=0 in this process's environment, whatever it was (0, or -1 where setenv fails). */
 int climb_nccl_forbid_multicast(void);
 

@@ -54,14 +54,11 @@ int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, 
             rc = -1;
         for (int j = 0; rc == 0 && j < n; j++) { /* peer access on where the pair has it */
             int can = 0;
-            if (j != i && cudaDeviceCanAccessPeer(&can, devices[i], devices[j]) == cudaSuccess && can) {
-                const cudaError_t e = cudaDeviceEnablePeerAccess(devices[j], 0);
-                if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-                    rc = -1;
-            }
+            if (j != i && cudaDeviceCanAccessPeer(&can, devices[i], devices[j]) == cudaSuccess && can &&
+                climb_peer_access(devices[i], devices[j], 1) != cudaSuccess)
+                rc = -1;
         }
     }
-    cudaGetLastError(); /* "already enabled" leaves one behind */
     for (int i = 0; rc == 0 && i < n; i++) {
         if (cudaSetDevice(devices[i]) != cudaSuccess || cudaEventCreate(&start) != cudaSuccess ||
             cudaEventCreate(&stop) != cudaSuccess) {

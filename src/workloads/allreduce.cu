@@ -377,20 +377,7 @@ static const char *refuses_tree(const climb_case *c)
     return climb_log2_exact(c->P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
 }
 
-static const char *refuses_without_nccl(const climb_case *c)
-{
-    (void)c;
-#if CLIMB_HAVE_NCCL
-    static char why[400];
-    char w[300];
-    if (climb_nccl_get(w, sizeof w))
-        return NULL;
-    snprintf(why, sizeof why, "no NCCL here: %s", w);
-    return why;
-#else
-    return "climb was built without nccl.h (NCCL's header): no NCCL rung";
-#endif
-}
+static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
 
 static int k_copy_engines(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
 {
@@ -586,11 +573,7 @@ static int ar_prepare(climb_case *c, int rung)
             int v = 0;
             if (a == b || cudaDeviceCanAccessPeer(&v, dev_of(c, a), dev_of(c, b)) != cudaSuccess || !v)
                 continue;
-            ON(dev_of(c, a));
-            const cudaError_t e = cudaDeviceEnablePeerAccess(dev_of(c, b), 0);
-            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-                CLIMB_CHECK(e);
-            cudaGetLastError();
+            CLIMB_CHECK(climb_peer_access(dev_of(c, a), dev_of(c, b), 1));
         }
     if (r->pinned && !c->pinned &&
         cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->P, cudaHostAllocPortable) != cudaSuccess) {

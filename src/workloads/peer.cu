@@ -275,20 +275,7 @@ static const char *refuses_no_access(const climb_case *c)
     return "no peer access between these GPUs (cudaDeviceCanAccessPeer): a kernel cannot reach the other's memory";
 }
 
-static const char *refuses_without_nccl(const climb_case *c)
-{
-    (void)c;
-#if CLIMB_HAVE_NCCL
-    static char why[400];
-    char w[300];
-    if (climb_nccl_get(w, sizeof w))
-        return NULL;
-    snprintf(why, sizeof why, "no NCCL here: %s", w);
-    return why;
-#else
-    return "climb was built without nccl.h (NCCL's header): no NCCL rung";
-#endif
-}
+static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
 
 typedef enum { ACCESS_ANY, ACCESS_ON, ACCESS_OFF } peer_access;
 
@@ -350,14 +337,8 @@ static const climb_rung_info *peer_rung_info(int i) { return &PEER_RUNGS[i].info
 static int set_access(climb_case *c, int on)
 {
     for (int k = 0; k < 2; k++) {
-        const int me = c->dev[k], other = c->dev[1 - k];
-        if (on && !c->access[k])
-            continue;
-        ON(me);
-        const cudaError_t e = on ? cudaDeviceEnablePeerAccess(other, 0) : cudaDeviceDisablePeerAccess(other);
-        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled && e != cudaErrorPeerAccessNotEnabled)
-            CLIMB_CHECK(e);
-        cudaGetLastError(); /* the two answers that are no error leave one behind */
+        if (!on || c->access[k])
+            CLIMB_CHECK(climb_peer_access(c->dev[k], c->dev[1 - k], on));
     }
     return 0;
 }
