@@ -258,12 +258,14 @@ static int open_device_set(run_args *a)
         fprintf(stderr, "climb: %s\n", why);
         return -1;
     }
+    const int asked = a->gpus ? a->gpus : a->devset.n;
     int kept = 0;
     for (int t = 0; t < a->n_targets; t++) {
         const climb_workload *w = a->targets[t];
-        if (climb_spans_devices(w) && w->min_devices > count) {
-            fprintf(stderr, "climb: %s spans %d GPUs at the least, and this machine has %d%s\n", w->name,
-                    w->min_devices, count, a->n_targets > 1 ? ": left out" : "");
+        if (climb_spans_devices(w) && (w->min_devices > count || (asked && asked < w->min_devices))) {
+            fprintf(stderr, "climb: %s spans %d GPUs at the least, and %s %d%s\n", w->name, w->min_devices,
+                    asked ? "the run names" : "this machine has", asked ? asked : count,
+                    a->n_targets > 1 ? ": left out" : "");
             if (a->n_targets == 1)
                 return -1;
             if (a->plans)
@@ -277,8 +279,14 @@ static int open_device_set(run_args *a)
         a->targets[kept++] = w;
     }
     a->n_targets = kept;
+    need = 0; /* what the targets left need */
+    for (int t = 0; t < a->n_targets; t++)
+        if (climb_spans_devices(a->targets[t]) && a->targets[t]->min_devices > need)
+            need = a->targets[t]->min_devices;
+    if (!need)
+        return 0;
     climb_device_set s;
-    const int n = a->gpus ? a->gpus : a->devset.n ? a->devset.n : need > count ? count : need;
+    const int n = a->gpus ? a->gpus : a->devset.n ? a->devset.n : need;
     char list[400];
     climb_device_set_format(&a->devset, list, sizeof list);
     if (a->devset.n ? climb_device_set_parse(list, count, &s, why, sizeof why)
