@@ -17,7 +17,9 @@ static const char *const DEVICES_USAGE =
     "Prints each device's facts (name, compute capability, SMs, clocks, memory bus, L2, shared memory and\n"
     "registers per SM), its theoretical memory bandwidth and FP32 FFMA peak, and the ceilings measured now:\n"
     "device copy bandwidth (bytes read + written), read-only bandwidth, the write rate they imply, FP32 FFMA and\n"
-    "FP64 DFMA throughput, special-function (MUFU) throughput, launch latency.\n"
+    "FP64 DFMA throughput, special-function (MUFU) throughput, launch latency. With several devices, how each\n"
+    "pair is joined (peer access, the driver's performance rank) and the copy engines between them, measured\n"
+    "(cudaMemcpyPeerAsync of 256 MiB, one way and both ways at once; in the first device's JSON as device_set).\n"
     "\n"
     "  --device N     only device N (default: every device)\n"
     "  --no-measure   facts only, no measurement\n"
@@ -264,6 +266,57 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
     return 0;
 }
 
+/* Every ordered pair of the n devices: what the driver says, and the copy engines measured (measure). */
+static void pairs_of(const climb_device_info *d, int n, int measure, climb_p2p *p2p)
+{
+    int ids[CLIMB_MAX_DEVICES];
+    for (int i = 0; i < n; i++)
+        ids[i] = d[i].ordinal;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
+            if (i != j)
+                climb_device_p2p(ids[i], ids[j], &p2p[i * n + j]);
+        }
+    if (!measure)
+        return;
+    double one[CLIMB_MAX_DEVICES * 4], both[CLIMB_MAX_DEVICES * 4]; /* n <= 8 here (the caller's bound) */
+    fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
+    climb_measure_p2p(ids, n, (size_t)256 << 20, one, both);
+    for (int i = 0; i < n * n; i++) {
+        p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
+        p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
+    }
+}
+
+/* The pairs as three small matrices (row: from, column: to). */
+static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_p2p *p2p)
+{
+    static const char *const what[] = {"peer access", "P2P rank", "copy GB/s, one way", "copy GB/s, both ways"};
+    fprintf(f, "\nGPUs together (row: from, column: to):\n");
+    for (int k = 0; k < 4; k++) {
+        fprintf(f, "  %-22s", what[k]);
+        for (int j = 0; j < n; j++)
+            fprintf(f, " %7s%-2d", "GPU ", d[j].ordinal);
+        fputc('\n', f);
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "  %18s %-3d", "GPU", d[i].ordinal);
+            for (int j = 0; j < n; j++) {
+                const climb_p2p *p = &p2p[i * n + j];
+                char cell[32] = "-";
+                if (i != j && k == 0 && p->access >= 0)
+                    snprintf(cell, sizeof cell, "%s", p->access ? "yes" : "no");
+                else if (i != j && k == 1 && p->rank >= 0)
+                    snprintf(cell, sizeof cell, "%d", p->rank);
+                else if (i != j && k >= 2 && (k == 2 ? p->one_way_gbs : p->both_ways_gbs) > 0)
+                    snprintf(cell, sizeof cell, "%.0f", k == 2 ? p->one_way_gbs : p->both_ways_gbs);
+                fprintf(f, " %9s", cell);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
 int cmd_devices(int argc, char **argv)
 {
     int only = -1, measure = 1;
@@ -306,25 +359,39 @@ int cmd_devices(int argc, char **argv)
         }
         fprintf(jf, "[");
     }
-    int rc = 0, first = 1;
-    for (int i = 0; i < n; i++) {
+    int rc = 0, n_ok = 0;
+    climb_device_info *devs = calloc((size_t)n, sizeof *devs);
+    if (!devs) {
+        climb_host_oom("the devices' facts");
+        rc = EXIT_FAILED;
+    }
+    for (int i = 0; devs && i < n; i++) {
         if (only >= 0 && i != only)
             continue;
-        climb_device_info d;
-        if (open_device(i, &d, measure, CLIMB_MEASURE_SFU) != 0) {
+        if (open_device(i, &devs[n_ok], measure, CLIMB_MEASURE_SFU) != 0) {
             rc = EXIT_FAILED;
             continue;
         }
-        print_device(jf == stdout ? stderr : stdout, &d); /* keep stdout pure JSON with --json - */
-        if (jf) {
-            climb_report r;
-            climb_report_init(&r, "devices", 0, 0, &d);
-            fprintf(jf, "%s\n", first ? "" : ",");
-            climb_report_json(&r, jf);
-            climb_report_free(&r);
-            first = 0;
-        }
+        print_device(jf == stdout ? stderr : stdout, &devs[n_ok]); /* keep stdout pure JSON with --json - */
+        n_ok++;
     }
+    /* Several GPUs (up to a node's eight): how each pair is joined, and the copies between them. */
+    climb_p2p p2p[64];
+    const int pairs = n_ok >= 2 && n_ok <= 8;
+    if (pairs) {
+        pairs_of(devs, n_ok, measure, p2p);
+        print_pairs(jf == stdout ? stderr : stdout, devs, n_ok, p2p);
+    }
+    for (int i = 0; jf && i < n_ok; i++) {
+        climb_report r;
+        climb_report_init(&r, "devices", 0, 0, &devs[i]);
+        if (i == 0 && pairs && climb_report_set_devices(&r, devs, p2p, n_ok) != 0)
+            rc = EXIT_FAILED;
+        fprintf(jf, "%s\n", i ? "," : "");
+        climb_report_json(&r, jf);
+        climb_report_free(&r);
+    }
+    free(devs);
     if (jf) {
         fprintf(jf, "]\n");
         if (jf != stdout && fclose(jf) != 0) {
