@@ -266,8 +266,9 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
     return 0;
 }
 
-/* Every ordered pair of the n devices: what the driver says, and the copy engines measured (measure). */
-static void pairs_of(const climb_device_info *d, int n, int measure, climb_p2p *p2p)
+/* Every ordered pair of the n devices (n <= CLIMB_MAX_DEVICES): what the driver says, and the copy engines measured
+ * (measure). 0, or -1 when out of host memory (said). */
+static int pairs_of(const climb_device_info *d, int n, int measure, climb_p2p *p2p)
 {
     int ids[CLIMB_MAX_DEVICES];
     for (int i = 0; i < n; i++)
@@ -279,17 +280,25 @@ static void pairs_of(const climb_device_info *d, int n, int measure, climb_p2p *
                 climb_device_p2p(ids[i], ids[j], &p2p[i * n + j]);
         }
     if (!measure)
-        return;
-    double one[CLIMB_MAX_DEVICES * 4], both[CLIMB_MAX_DEVICES * 4]; /* n <= 8 here (the caller's bound) */
+        return 0;
+    double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
+    if (!one || !both) {
+        free(one);
+        free(both);
+        return climb_host_oom("the copies between GPUs");
+    }
     fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
-    climb_measure_p2p(ids, n, (size_t)256 << 20, one, both);
+    climb_measure_p2p(ids, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
     for (int i = 0; i < n * n; i++) {
         p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
         p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
     }
+    free(one);
+    free(both);
+    return 0;
 }
 
-/* The pairs as three small matrices (row: from, column: to). */
+/* The pairs as four small matrices (row: from, column: to). */
 static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_p2p *p2p)
 {
     static const char *const what[] = {"peer access", "P2P rank", "copy GB/s, one way", "copy GB/s, both ways"};
@@ -375,13 +384,19 @@ int cmd_devices(int argc, char **argv)
         print_device(jf == stdout ? stderr : stdout, &devs[n_ok]); /* keep stdout pure JSON with --json - */
         n_ok++;
     }
-    /* Several GPUs (up to a node's eight): how each pair is joined, and the copies between them. */
-    climb_p2p p2p[64];
-    const int pairs = n_ok >= 2 && n_ok <= 8;
-    if (pairs) {
-        pairs_of(devs, n_ok, measure, p2p);
-        print_pairs(jf == stdout ? stderr : stdout, devs, n_ok, p2p);
+    /* Several GPUs: how each pair is joined, and the copies between them. */
+    climb_p2p *p2p = n_ok >= 2 && n_ok <= CLIMB_MAX_DEVICES ? calloc((size_t)n_ok * (size_t)n_ok, sizeof *p2p) : NULL;
+    if (n_ok > CLIMB_MAX_DEVICES)
+        fprintf(stderr, "climb: %d GPUs: how they are joined is shown for up to %d\n", n_ok, CLIMB_MAX_DEVICES);
+    else if (n_ok >= 2 && !p2p) {
+        climb_host_oom("the GPUs' pairs");
+        rc = EXIT_FAILED;
     }
+    const int pairs = p2p && pairs_of(devs, n_ok, measure, p2p) == 0;
+    if (pairs)
+        print_pairs(jf == stdout ? stderr : stdout, devs, n_ok, p2p);
+    else if (p2p)
+        rc = EXIT_FAILED;
     for (int i = 0; jf && i < n_ok; i++) {
         climb_report r;
         climb_report_init(&r, "devices", 0, 0, &devs[i]);
@@ -391,6 +406,7 @@ int cmd_devices(int argc, char **argv)
         climb_report_json(&r, jf);
         climb_report_free(&r);
     }
+    free(p2p);
     free(devs);
     if (jf) {
         fprintf(jf, "]\n");
