@@ -65,13 +65,7 @@ static void test_check(uint64_t seed)
 
 int main(void)
 {
-    test_require_gpu();
-    int n = 0;
-    EXPECT(cudaGetDeviceCount(&n) == cudaSuccess);
-    if (n < 2) {
-        printf("SKIP: needs 2 GPUs, %d here\n", n);
-        return TEST_SKIP_CODE;
-    }
+    const int n = test_require_gpus(2);
     char why[200];
     EXPECT(climb_device_set_first(n < CLIMB_MAX_DEVICES ? n : CLIMB_MAX_DEVICES, n, &set, why, sizeof why) == 0);
     for (int i = set.n - 1; i >= 0; i--) /* the first queried last: current */

@@ -97,13 +97,7 @@ static void test_check(uint64_t seed)
 
 int main(void)
 {
-    test_require_gpu();
-    int n = 0;
-    EXPECT(cudaGetDeviceCount(&n) == cudaSuccess);
-    if (n < 2) {
-        printf("SKIP: needs 2 GPUs, %d here\n", n);
-        return TEST_SKIP_CODE;
-    }
+    test_require_gpus(2);
     EXPECT(climb_device_query(1, &devs[1]) == 0 && climb_device_query(0, &devs[0]) == 0);
     test_refused();
     test_poisoned();

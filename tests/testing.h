@@ -158,4 +158,19 @@ static inline void test_require_gpu(void)
     }
 }
 
+/* test_require_gpu, then the skip code, said ("needs 2 GPUs, 1 here": scripts/gpu-run.sh allows that skip), where
+ * there are fewer than n GPUs. Returns the count. */
+static inline int test_require_gpus(int n)
+{
+    test_require_gpu();
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess)
+        count = 0;
+    if (count < n) {
+        printf("SKIP: needs %d GPUs, %d here\n", n, count);
+        exit(TEST_SKIP_CODE);
+    }
+    return count;
+}
+
 #endif
