@@ -266,38 +266,6 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
     return 0;
 }
 
-/* Every ordered pair of the n devices (n <= CLIMB_MAX_DEVICES): what the driver says, and the copy engines measured
- * (measure). 0, or -1 when out of host memory (said). */
-static int pairs_of(const climb_device_info *d, int n, int measure, climb_p2p *p2p)
-{
-    int ids[CLIMB_MAX_DEVICES];
-    for (int i = 0; i < n; i++)
-        ids[i] = d[i].ordinal;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
-            if (i != j)
-                climb_device_p2p(ids[i], ids[j], &p2p[i * n + j]);
-        }
-    if (!measure)
-        return 0;
-    double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
-    if (!one || !both) {
-        free(one);
-        free(both);
-        return climb_host_oom("the copies between GPUs");
-    }
-    fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
-    climb_measure_p2p(ids, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
-    for (int i = 0; i < n * n; i++) {
-        p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
-        p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
-    }
-    free(one);
-    free(both);
-    return 0;
-}
-
 /* The pairs as four small matrices (row: from, column: to). */
 static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_p2p *p2p)
 {
@@ -392,7 +360,10 @@ int cmd_devices(int argc, char **argv)
         climb_host_oom("the GPUs' pairs");
         rc = EXIT_FAILED;
     }
-    const int pairs = p2p && pairs_of(devs, n_ok, measure, p2p) == 0;
+    int ids[CLIMB_MAX_DEVICES];
+    for (int i = 0; p2p && i < n_ok; i++)
+        ids[i] = devs[i].ordinal;
+    const int pairs = p2p && climb_device_pairs(ids, n_ok, measure, p2p) == 0;
     if (pairs)
         print_pairs(jf == stdout ? stderr : stdout, devs, n_ok, p2p);
     else if (p2p)

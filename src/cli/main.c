@@ -240,16 +240,23 @@ static void target_run(run_args *a, int t, const climb_shape *shapes, int n_shap
     a->run.tuned = a->tuned;
 }
 
+/* The most GPUs that one of the targets spanning several takes at the least; 0 where none spans GPUs. */
+static int least_gpus(const run_args *a)
+{
+    int need = 0;
+    for (int t = 0; t < a->n_targets; t++)
+        if (climb_spans_devices(a->targets[t]) && a->targets[t]->min_devices > need)
+            need = a->targets[t]->min_devices;
+    return need;
+}
+
 /* The GPUs of the targets that span several: --devices as given, else the first --gpus, else the first as many as
  * the most demanding target takes at the least; each one's facts; the run's device the first of them. With 'all',
  * a target that needs more GPUs than there are is left out, said; named alone, it is an error. 0, or -1 after
  * printing why. Nothing to do where no target spans GPUs. */
 static int open_device_set(run_args *a)
 {
-    int need = 0;
-    for (int t = 0; t < a->n_targets; t++)
-        if (climb_spans_devices(a->targets[t]) && a->targets[t]->min_devices > need)
-            need = a->targets[t]->min_devices;
+    int need = least_gpus(a);
     if (!need)
         return 0;
     char why[300];
@@ -279,10 +286,7 @@ static int open_device_set(run_args *a)
         a->targets[kept++] = w;
     }
     a->n_targets = kept;
-    need = 0; /* what the targets left need */
-    for (int t = 0; t < a->n_targets; t++)
-        if (climb_spans_devices(a->targets[t]) && a->targets[t]->min_devices > need)
-            need = a->targets[t]->min_devices;
+    need = least_gpus(a); /* what the targets left need */
     if (!need)
         return 0;
     climb_device_set s;
@@ -318,31 +322,9 @@ static int record_device_set(const run_args *a, climb_report *rep)
     climb_p2p *p2p = calloc((size_t)n * (size_t)n + 1, sizeof *p2p);
     if (!p2p)
         return climb_host_oom("the GPUs' pairs");
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (i == j)
-                p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
-            else if (climb_device_p2p(a->devset.id[i], a->devset.id[j], &p2p[i * n + j]) != 0)
-                fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", a->devset.id[i],
-                        a->devset.id[j]);
-    int rc = 0;
-    if (a->measure && n > 1) { /* the copy engines between them, with the ceilings */
-        double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
-        if (!one || !both)
-            rc = climb_host_oom("the copies between GPUs");
-        if (!rc) {
-            fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
-            climb_measure_p2p(a->devset.id, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
-            for (int i = 0; i < n * n; i++) {
-                p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
-                p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
-            }
-            if (cudaSetDevice(a->device) != cudaSuccess)
-                rc = -1;
-        }
-        free(one);
-        free(both);
-    }
+    int rc = climb_device_pairs(a->devset.id, n, a->measure, p2p); /* the copy engines with the ceilings */
+    if (!rc && cudaSetDevice(a->device) != cudaSuccess)
+        rc = -1;
     if (!rc)
         rc = climb_report_set_devices(rep, a->devs, p2p, n);
     free(p2p);

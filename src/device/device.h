@@ -87,6 +87,11 @@ cudaError_t climb_peer_access(int dev, int peer, int on);
  * measured so far kept, the rest -1). Leaves some device of the set current: the caller sets its own again. */
 int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways);
 
+/* Every ordered pair of devices[0..n) into p2p[i * n + j]: what the driver says (climb_device_p2p; a pair it cannot
+ * say is said) and, with measure, the copy engines measured (climb_measure_p2p, 256 MiB a copy); the diagonal
+ * unset. 0, or -1 when out of host memory (said). Leaves some device of the set current. */
+int climb_device_pairs(const int *devices, int n, int measure, climb_p2p *p2p);
+
 /* A device buffer of `bytes` whose start *p lies `offset` bytes past the start of its allocation *alloc (inputs made
  * misaligned on purpose), with 16 bytes to spare after the end (vector loads that round up): free *alloc. 0, or
  * -1 after printing why (out of device memory, with `what`), the runtime's error cleared. */

@@ -97,3 +97,31 @@ int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, 
     cudaGetLastError();
     return rc;
 }
+
+int climb_device_pairs(const int *devices, int n, int measure, climb_p2p *p2p)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
+            if (i != j && climb_device_p2p(devices[i], devices[j], &p2p[i * n + j]) != 0)
+                fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", devices[i],
+                        devices[j]);
+        }
+    if (!measure || n < 2)
+        return 0;
+    double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
+    if (!one || !both) {
+        free(one);
+        free(both);
+        return climb_host_oom("the copies between GPUs");
+    }
+    fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
+    climb_measure_p2p(devices, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
+    for (int i = 0; i < n * n; i++) {
+        p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
+        p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
+    }
+    free(one);
+    free(both);
+    return 0;
+}
