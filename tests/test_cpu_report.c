@@ -112,7 +112,7 @@ static void test_bound(const climb_device_info *dev)
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
     const climb_shape s = CLIMB_SHAPE1(1000);
-    const climb_counts c = {4000, 4000, 0, 0, 0};
+    const climb_counts c = {4000, 4000, 0, 0, 0, 0};
     climb_row *v = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
     climb_row *b = add(&r, &w, 1, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
     climb_row *l1 = add(&r, &w, 2, CLIMB_F32, s, NULL, 40.0, CLIMB_ROW_OK, c);
@@ -166,7 +166,7 @@ static void test_vendors_and_setup(const climb_device_info *dev)
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
     const climb_shape s = CLIMB_SHAPE1(1000), s2 = CLIMB_SHAPE1(2000);
-    const climb_counts c = {4000, 4000, 0, 0, 0};
+    const climb_counts c = {4000, 4000, 0, 0, 0, 0};
     climb_row *v0 = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
     climb_row *v1 = add(&r, &w, 1, CLIMB_F32, s, NULL, 8.0, CLIMB_ROW_OK, c);
     climb_row *top = add(&r, &w, best, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
@@ -237,7 +237,7 @@ static void test_summary(const climb_device_info *dev)
     const int best = climb_best_rung(&w), vendor = climb_vendor_rung(&w);
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
-    const climb_counts c = {4e6, 4, 1e6, 0, 0};
+    const climb_counts c = {4e6, 4, 1e6, 0, 0, 0};
     const size_t sizes[3] = {1000000, 2000000, 4000000};
     const double vend[3] = {10, 20, 40}, mine[3] = {8, 20, 50}; /* ratios 1.25, 1, 0.8: geometric mean 1 */
     for (int i = 0; i < 3; i++) {
@@ -349,7 +349,7 @@ int main(void)
     const climb_workload *w = fixture();
     const int best = climb_best_rung(w), vendor = climb_vendor_rung(w);
     const climb_shape s22 = CLIMB_SHAPE1((size_t)1 << 22);
-    const climb_counts c22 = {16777216.0, 4.0, 0, 0, 0};
+    const climb_counts c22 = {16777216.0, 4.0, 0, 0, 0, 0};
     climb_row *v = add(&r, w, vendor, CLIMB_I32, s22, NULL, 10.0, CLIMB_ROW_OK, c22);
     climb_row *r1 = add(&r, w, 1, CLIMB_I32, s22, NULL, 100.0, CLIMB_ROW_OK, c22);
     climb_row *r2 = add(&r, w, 2, CLIMB_I32, s22, NULL, 50.0, CLIMB_ROW_OK, c22);
@@ -372,7 +372,7 @@ int main(void)
     climb_opt_plan_combo(&plan, 1, o1); /* pad=3 */
     const climb_shape m = CLIMB_SHAPE2(1000, 1000);
     const int an = climb_best_rung(a), av = climb_vendor_rung(a);
-    const climb_counts sfu = {4e6, 4e6, 4e6, 1e6, 1e7}, dfma = {8e6, 8e6, 1e9, 1e6, 0};
+    const climb_counts sfu = {4e6, 4e6, 4e6, 1e6, 1e7, 0}, dfma = {8e6, 8e6, 1e9, 1e6, 0, 0};
     climb_row *as = add(&r, a, an, CLIMB_F32, m, o0, 20.0, CLIMB_ROW_OK, sfu);
     climb_row *ad = add(&r, a, an, CLIMB_F64, m, o0, 50.0, CLIMB_ROW_OK, dfma);
     climb_row *av1 = add(&r, a, av, CLIMB_F32, m, o1, 40.0, CLIMB_ROW_OK, sfu);
@@ -418,9 +418,9 @@ int main(void)
         climb_device_info d2 = dev;
         d2.sfu_gops = 0;
         const char *bound;
-        EXPECT(isnan(climb_roofline_us(&d2, &sfu, CLIMB_F32, &bound)));
+        EXPECT(isnan(climb_roofline_us(&d2, NAN, &sfu, CLIMB_F32, &bound)));
         d2.measured = 0;
-        EXPECT(isnan(climb_roofline_us(&d2, &c22, CLIMB_I32, &bound)) && strcmp(bound, "") == 0);
+        EXPECT(isnan(climb_roofline_us(&d2, NAN, &c22, CLIMB_I32, &bound)) && strcmp(bound, "") == 0);
     }
 
     char *table = render(&r, climb_report_table);
@@ -460,7 +460,7 @@ int main(void)
             fields = 1;
         }
     }
-    EXPECT_MSG(fields_ok && header_fields == 40, "%d fields", header_fields);
+    EXPECT_MSG(fields_ok && header_fields == 41, "%d fields", header_fields);
     free(csv);
 
     char *md = render(&r, climb_report_md);
@@ -502,6 +502,21 @@ int main(void)
                                 "\"quoted\"); peer access between 2 of 2 ordered pairs; measured copy engines between them: 390 to 390 "
                                 "GB/s one way, 760 to 760 GB/s both ways"), "%.400s", md ? md : "");
     free(md);
+    /* The link ceiling is the slowest measured pair one way (a pair not measured: none); bytes over the links
+     * are judged on it, and a case without them is not. */
+    EXPECT(isnan(climb_report_link_gbs(&r))); /* GPU 3 to 0 not measured */
+    {
+        climb_p2p all[4] = {{-1, -1, -1, 0, 0}, {1, 0, 1, 390.5, 760}, {1, 0, 1, 300, 600}, {-1, -1, -1, 0, 0}};
+        climb_report r2 = r;
+        r2.p2p = all;
+        EXPECT(near(climb_report_link_gbs(&r2), 300));
+        climb_counts link = {.bytes_read = 1e6, .link_bytes = 3e6};
+        const char *bound;
+        EXPECT(near(climb_roofline_us(&dev, 300, &link, CLIMB_U8, &bound), 10.0) && strcmp(bound, "link") == 0);
+        EXPECT(isnan(climb_roofline_us(&dev, NAN, &link, CLIMB_U8, &bound)));
+        climb_counts mem = {.bytes_read = 3e9};
+        EXPECT(near(climb_roofline_us(&dev, NAN, &mem, CLIMB_U8, &bound), 1000.0) && strcmp(bound, "memory") == 0);
+    }
     const char *out = getenv("CLIMB_TEST_JSON_OUT");
     if (out)
         EXPECT(climb_report_write(&r, climb_report_json, out) == 0);

@@ -205,9 +205,10 @@ int climb_case_save(const climb_workload *w, climb_case *c, int rung, const char
 
 const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung)
 {
+    /* The case's own refusal first (a case no rung can run, such as a pair that is one GPU), then the rung's. */
     const climb_rung_info *r = w->rung(rung);
-    const char *why = r->refuses ? r->refuses(c) : NULL;
-    return why ? why : w->refuses ? w->refuses(c, rung) : NULL;
+    const char *why = w->refuses ? w->refuses(c, rung) : NULL;
+    return why ? why : r->refuses ? r->refuses(c) : NULL;
 }
 
 int climb_case_prepare(const climb_workload *w, climb_case *c, int rung)

@@ -130,7 +130,26 @@ static double ratio(const climb_row *base, const climb_row *row)
     return base->t.median_us / row->t.median_us;
 }
 
-double climb_roofline_us(const climb_device_info *d, const climb_counts *c, climb_dtype t, const char **bound)
+double climb_report_link_gbs(const climb_report *r)
+{
+    double least = NAN;
+    for (int i = 0; i < r->n_set; i++)
+        for (int j = 0; j < r->n_set; j++) {
+            if (i == j)
+                continue;
+            const double v = r->p2p[i * r->n_set + j].one_way_gbs;
+            if (!(v > 0))
+                return NAN;
+            if (isnan(least) || v < least)
+                least = v;
+        }
+    return least;
+}
+
+/* The least time the ceilings allow: the slowest of device memory, FMA, the extra ceiling and (a case across GPUs)
+ * the links, each taken alone. */
+double climb_roofline_us(const climb_device_info *d, double link_gbs, const climb_counts *c, climb_dtype t,
+                         const char **bound)
 {
     *bound = "";
     if (!d->measured || !(d->read_gbs > 0) || !(d->write_gbs > 0))
@@ -140,6 +159,7 @@ double climb_roofline_us(const climb_device_info *d, const climb_counts *c, clim
         {"memory", c->bytes_read / (d->read_gbs * 1e9) + c->bytes_written / (d->write_gbs * 1e9)},
         {f64 ? "dfma" : "ffma", c->flops > 0 ? c->flops / ((f64 ? d->dfma_gflops : d->ffma_gflops) * 1e9) : 0},
         {"sfu", c->special_ops > 0 ? (d->sfu_gops > 0 ? c->special_ops / (d->sfu_gops * 1e9) : NAN) : 0},
+        {"link", c->link_bytes > 0 ? (link_gbs > 0 ? c->link_bytes / (link_gbs * 1e9) : NAN) : 0},
     };
     double best = 0;
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
@@ -168,7 +188,7 @@ void climb_report_derive(climb_report *r)
         row->gflops = c->flops > 0 ? c->flops / s / 1e9 : NAN;
         row->items_rate = c->items > 0 ? c->items / s / 1e9 : NAN;
         row->special_rate = c->special_ops > 0 ? c->special_ops / s / 1e9 : NAN;
-        row->roofline_us = climb_roofline_us(&r->dev, c, row->type, &row->bound);
+        row->roofline_us = climb_roofline_us(&r->dev, climb_report_link_gbs(r), c, row->type, &row->bound);
         row->pct_roofline = 100.0 * row->roofline_us / row->t.median_us;
 
         const climb_workload *w = row->w;
@@ -288,7 +308,9 @@ static void case_line(const climb_report *r, const climb_row *row, FILE *f, cons
     if (row->counts.special_ops > 0)
         fprintf(f, ", %.4g M %s ops", row->counts.special_ops / 1e6, climb_ceiling_name(w->extra_ceiling));
     const char *bound;
-    double roof = climb_roofline_us(&r->dev, &row->counts, row->type, &bound);
+    if (row->counts.link_bytes > 0)
+        fprintf(f, ", %.4g MB over the links", row->counts.link_bytes / 1e6);
+    double roof = climb_roofline_us(&r->dev, climb_report_link_gbs(r), &row->counts, row->type, &bound);
     if (!isnan(roof))
         fprintf(f, "; roofline %.3g us (%s)", roof, bound);
     if (row->reference[0])
@@ -839,6 +861,8 @@ void climb_report_json(const climb_report *r, FILE *f)
         json_num(f, c->items);
         fputs(", \"special_ops\": ", f);
         json_num(f, c->special_ops);
+        fputs(", \"link_bytes\": ", f);
+        json_num(f, c->link_bytes);
         fputs(",\n     \"gbs\": ", f);
         json_num(f, row->gbs);
         fputs(", \"gflops\": ", f);
@@ -892,7 +916,7 @@ static void csv_num(FILE *f, double x)
 void climb_report_csv(const climb_report *r, FILE *f)
 {
     fprintf(f, "workload,ordinal,rung,kind,type,shape,options,input,reference,status,median_us,min_us,noise_pct,"
-               "samples,bytes_read,bytes_written,flops,items,special_ops,gbs,gflops,items_rate,special_rate,"
+               "samples,bytes_read,bytes_written,flops,items,special_ops,link_bytes,gbs,gflops,items_rate,special_rate,"
                "roofline_us,bound,pct_roofline,step_speedup,cumulative_speedup,vs_vendor,vs_bound,setup_ms,setup_bytes,gpu,cc,git_commit,git_dirty,"
                "date,seed,timing,note\n");
     for (int i = 0; i < r->n_rows; i++) {
@@ -917,7 +941,7 @@ void climb_report_csv(const climb_report *r, FILE *f)
         }
         fprintf(f, "%d,", row->t.samples);
         const double v[] = {row->counts.bytes_read, row->counts.bytes_written, row->counts.flops, row->counts.items,
-                            row->counts.special_ops, row->gbs, row->gflops, row->items_rate, row->special_rate,
+                            row->counts.special_ops, row->counts.link_bytes, row->gbs, row->gflops, row->items_rate, row->special_rate,
                             row->roofline_us};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             csv_num(f, v[k]);

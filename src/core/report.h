@@ -89,7 +89,11 @@ climb_row *climb_report_add(climb_report *r, const climb_workload *w, int rung, 
 void climb_report_derive(climb_report *r);
 /* The roofline of counts for a case of type t on dev's measured ceilings: microseconds and the binding term
  * (NAN and "" when the ceilings were not measured). */
-double climb_roofline_us(const climb_device_info *dev, const climb_counts *c, climb_dtype t, const char **bound);
+double climb_roofline_us(const climb_device_info *dev, double link_gbs, const climb_counts *c, climb_dtype t,
+                         const char **bound);
+/* The link ceiling of a run's GPUs: the slowest ordered pair's measured one-way copy (GB/s); NAN without a set of
+ * GPUs or where a pair was not measured. */
+double climb_report_link_gbs(const climb_report *r);
 
 /* Records the GPUs a run's spanning cases took: copies of their facts and of the n x n pair facts (row i, column j:
  * from GPU i to GPU j; the diagonal unused). 0, or -1 when out of memory (printed). */

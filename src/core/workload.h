@@ -127,6 +127,8 @@ typedef struct climb_counts {
     double flops;              /* floating-point operations at the case's precision, an FMA counted as 2 */
     double items;              /* in w->items_unit (edges, keys, atom-evaluations); 0 when there is no unit */
     double special_ops;        /* operations on w->extra_ceiling */
+    double link_bytes;         /* a case across GPUs: the bytes one GPU sends to the others, the busiest GPU's (one
+                                * direction of its links; nccl-tests' bus bytes for a collective) */
 } climb_counts;
 
 /* ---- references ---- */

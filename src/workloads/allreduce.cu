@@ -680,13 +680,12 @@ static void ar_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
     out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->P);
+    out->link_bytes = out->items; /* what each GPU sends, at the least, over its links */
 }
 
-/* 1 KiB to 1 GiB of f32 an array, by factors of 4 (elements). */
-static const climb_shape AR_BENCH_SHAPES[] = {
-    CLIMB_SHAPE1(1u << 8),  CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14),
-    CLIMB_SHAPE1(1u << 16), CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22),
-    CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28)};
+/* 1 KiB to 1 GiB an array, by factors of 16 (elements of 4 bytes). */
+static const climb_shape AR_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8),  CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
+                                              CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 28)};
 static const climb_shape AR_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape AR_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
                                               CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),

@@ -583,6 +583,7 @@ static void peer_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
     out->items = (double)c->n * ways(c);
+    out->link_bytes = (double)c->n; /* both ways, n in each direction at once */
 }
 
 /* 4 bytes (latency) to 1 GiB by factors of 4. */
