@@ -79,9 +79,10 @@ void print_workload(const climb_workload *w, FILE *f)
     fprintf(f, "  counts: %s", w->bytes_counted);
     if (w->items_unit)
         fprintf(f, "; items: %s (rate %s)", w->items_unit, w->items_rate);
-    fprintf(f, "\n  roofline: memory, %s%s%s\n  default sizes:", "FMA",
+    fprintf(f, "\n  roofline: memory, %s%s%s%s\n  default sizes:", "FMA",
             w->extra_ceiling != CLIMB_CEIL_NONE ? ", " : "",
-            w->extra_ceiling != CLIMB_CEIL_NONE ? climb_ceiling_name(w->extra_ceiling) : "");
+            w->extra_ceiling != CLIMB_CEIL_NONE ? climb_ceiling_name(w->extra_ceiling) : "",
+            climb_spans_devices(w) ? ", the links between GPUs (the slowest pair's copy measured one way)" : "");
     for (int i = 0; i < w->n_bench_shapes; i++) {
         char l[128];
         climb_shape_label(&w->bench_shapes[i], l, sizeof l);
