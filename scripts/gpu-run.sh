@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one GPU job: build for the GPU; run the CPU tests, the core GPU tests and the GPU tests of the named
-# workloads; then for each named workload (every workload by default): compute-sanitizer (memcheck, racecheck on
-# the non-vendor rungs, synccheck) over its quick shapes, the occupancy of its kernels against the runtime, `climb tune` (its winner saved
+# workloads; then for each named workload (every workload by default): compute-sanitizer over its quick shapes
+# (memcheck, racecheck and synccheck on our rungs; memcheck for memory errors alone on the vendor's), the occupancy of its kernels against the runtime, `climb tune` (its winner saved
 # as the workload's wisdom), `climb bench` cold and --batch with that wisdom, and each of its sweeps (`climb bench
 # --sweep NAME`). `climb devices` once.
 #
@@ -105,23 +105,30 @@ for w in "${workloads[@]}"; do
         step "$w: compute-sanitizer (memcheck, racecheck, synccheck) on every rung, the quick shapes"
         if command -v compute-sanitizer >/dev/null; then
             : >"$out/sanitizer.log"
-            # racecheck looks at our kernels only: a vendor library's kernels may share memory on purpose
-            # (cuSPARSE's csrmv does), which is NVIDIA's to answer for, and their reports would hide ours.
-            # racecheck and synccheck do not support dynamic parallelism: the rungs that launch from the device
-            # (`climb list` says "device launches") get memcheck alone.
-            ours=() nodp=()
+            # A vendor library's kernels and calls are NVIDIA's to answer for: its rungs get memcheck for memory
+            # errors alone (NCCL probes its kernel images with cudaFuncGetAttributes and enables peer access that
+            # may be on, each an API error by design), and neither racecheck (cuSPARSE's csrmv shares memory on
+            # purpose) nor synccheck (NCCL's kernels split their blocks at barriers). Our rungs get all three, API
+            # errors included. racecheck and synccheck do not support dynamic parallelism: the rungs that launch
+            # from the device (`climb list` says "device launches") get memcheck alone.
+            ours=() mine=() vend=()
             while read -r r; do ours+=(--rung "$r"); done < <("$climb" list "$w" |
                 awk '$1 ~ /^[0-9]+$/ && ($3 == "ladder" || $3 == "best" || $3 == "bound") && !/device launches/ {print $2}')
-            while read -r r; do nodp+=(--rung "$r"); done < <("$climb" list "$w" |
-                awk '$1 ~ /^[0-9]+$/ && !/device launches/ {print $2}')
-            dp=$("$climb" list "$w" | awk '$1 ~ /^[0-9]+$/ && /device launches/' | wc -l)
-            for tool in memcheck racecheck synccheck; do
-                only=()
-                [ "$tool" = racecheck ] && only=("${ours[@]}") &&
-                    echo "racecheck: the non-vendor rungs without device launches (${ours[*]})" >>"$out/sanitizer.log"
-                [ "$tool" = synccheck ] && [ "$dp" -gt 0 ] && only=("${nodp[@]}") &&
-                    echo "synccheck: the rungs without device launches (${nodp[*]})" >>"$out/sanitizer.log"
-                compute-sanitizer --tool "$tool" --error-exitcode 9 "$climb" check "$w" "${span[@]}" --quick --quiet --seed 7 \
+            while read -r r; do mine+=(--rung "$r"); done < <("$climb" list "$w" |
+                awk '$1 ~ /^[0-9]+$/ && ($3 == "ladder" || $3 == "best" || $3 == "bound") {print $2}')
+            while read -r r; do vend+=(--rung "$r"); done < <("$climb" list "$w" | awk '$1 ~ /^[0-9]+$/ && $3 == "vendor" {print $2}')
+            for tool in memcheck memcheck-vendor racecheck synccheck; do
+                args=(--tool "$tool") only=("${mine[@]}")
+                case $tool in
+                memcheck-vendor)
+                    [ ${#vend[@]} -gt 0 ] || continue
+                    args=(--tool memcheck --report-api-errors no) only=("${vend[@]}")
+                    echo "memcheck of the vendor rungs, memory errors alone (${vend[*]})" >>"$out/sanitizer.log" ;;
+                racecheck | synccheck)
+                    only=("${ours[@]}")
+                    echo "$tool: our rungs without device launches (${ours[*]})" >>"$out/sanitizer.log" ;;
+                esac
+                compute-sanitizer "${args[@]}" --error-exitcode 9 "$climb" check "$w" "${span[@]}" --quick --quiet --seed 7 \
                     "${only[@]}" >>"$out/sanitizer.log" 2>&1
                 rc=$?
                 echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"

@@ -5,7 +5,8 @@
  *  - CLIMB_SHIM_OFFLINE: calls nothing. cudaPointerGetAttributes calls memory registered by climb_shim_fake_device
  *    device memory (and the rest host memory the device cannot reach); cudaGetDevice says 0, cudaSetDevice,
  *    cudaGetLastError, cudaPeekAtLastError, cudaStreamIsCapturing (not capturing) and
- *    cudaThreadExchangeStreamCaptureMode succeed; every other call fails with cudaErrorNoDevice, which it also leaves
+ *    cudaThreadExchangeStreamCaptureMode succeed, and so do cudaDeviceEnablePeerAccess and
+ *    cudaDeviceDisablePeerAccess (climb's own record of peer access is what the tests look at); every other call fails with cudaErrorNoDevice, which it also leaves
  *    in the last-error state (cudaGetLastError returns and clears it, as the runtime does). A C API call on an
  *    offline handle (climb_handle_offline) that passes its checks thus goes on to its first piece of work and fails
  *    there with CLIMB_STATUS_NO_DEVICE, where no GPU exists: the checks are tested on the CPU, exactly. */

@@ -1,9 +1,12 @@
 /* CPU: the peer workload's table (valid; vendor first, one best; it spans 2 or more GPUs; its options parse), and the
  * two pieces of its policy: which copies the best rung stores with a kernel, and the pipelined rung's pieces
- * (never more than 1024, covering every byte, at least the chunk asked for). */
+ * (never more than 1024, covering every byte, at least the chunk asked for); peer access turned on or off once
+ * for a pair, a call that would repeat climb's own state making no runtime call (offline, through the shim). */
 #include <string.h>
 
+#include "device/device.h"
 #include "workloads/peer.h"
+#include "cuda_shim.h"
 #include "testing.h"
 
 static void test_table(void)
@@ -34,9 +37,37 @@ static void test_policy(void)
         }
 }
 
+static int count_in(const char *log, const char *name)
+{
+    int n = 0;
+    for (const char *p = strstr(log, name); p; p = strstr(p + 1, name))
+        n++;
+    return n;
+}
+
+static void test_access_once(void)
+{
+    climb_shim_set_mode(CLIMB_SHIM_OFFLINE);
+    climb_shim_reset();
+    EXPECT(climb_peer_access(0, 1, 1) == cudaSuccess && climb_peer_access(0, 1, 1) == cudaSuccess);
+    EXPECT_MSG(count_in(climb_shim_log(), "cudaDeviceEnablePeerAccess") == 1, "%s", climb_shim_log());
+    EXPECT(climb_peer_access(0, 1, 0) == cudaSuccess && climb_peer_access(0, 1, 0) == cudaSuccess);
+    EXPECT(climb_peer_access(0, 1, 1) == cudaSuccess);
+    EXPECT_MSG(count_in(climb_shim_log(), "cudaDeviceDisablePeerAccess") == 1 &&
+                   count_in(climb_shim_log(), "cudaDeviceEnablePeerAccess") == 2, "%s", climb_shim_log());
+    /* An ordinal past any set is not kept: each call asks the runtime. A device that cannot be made current is
+     * the runtime's error, and nothing is recorded. */
+    climb_shim_reset();
+    EXPECT(climb_peer_access(0, 70, 1) == cudaSuccess && climb_peer_access(0, 70, 1) == cudaSuccess);
+    EXPECT_MSG(count_in(climb_shim_log(), "cudaDeviceEnablePeerAccess") == 2, "%s", climb_shim_log());
+    EXPECT(climb_peer_access(1, 0, 1) == cudaErrorInvalidDevice && cudaGetLastError() == cudaSuccess);
+    climb_shim_set_mode(CLIMB_SHIM_PASS);
+}
+
 int main(void)
 {
     test_table();
     test_policy();
+    test_access_once();
     return test_finish("test_cpu_peer");
 }

@@ -1,8 +1,10 @@
 #include "device.h"
 #include "../base/check.h"
 #include "../base/build_info.h"
+#include "device_set.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -271,11 +273,29 @@ int climb_device_p2p(int a, int b, climb_p2p *out)
     return 0;
 }
 
+/* The peer access climb left each ordered pair of ordinals with (0: off, as a process starts; 1: on), so that a
+ * call that would repeat it makes none: the runtime answers one with an error (704 or 705), which a sanitizer
+ * counts. Another library in the process (NCCL) may turn access on by itself: that is still no error here. */
+static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char peer_on[CLIMB_MAX_DEVICES][CLIMB_MAX_DEVICES];
+
 cudaError_t climb_peer_access(int dev, int peer, int on)
 {
+    const int known = dev >= 0 && dev < CLIMB_MAX_DEVICES && peer >= 0 && peer < CLIMB_MAX_DEVICES;
     cudaError_t e = cudaSetDevice(dev);
-    if (e == cudaSuccess)
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return e;
+    }
+    pthread_mutex_lock(&peer_lock);
+    if (!known || peer_on[dev][peer] != !!on) {
         e = on ? cudaDeviceEnablePeerAccess(peer, 0) : cudaDeviceDisablePeerAccess(peer);
-    cudaGetLastError(); /* "already enabled" and "not enabled" leave one behind */
-    return e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled ? cudaSuccess : e;
+        cudaGetLastError(); /* "already enabled" and "not enabled" leave one behind */
+        if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled)
+            e = cudaSuccess;
+        if (known && e == cudaSuccess)
+            peer_on[dev][peer] = (unsigned char)!!on;
+    }
+    pthread_mutex_unlock(&peer_lock);
+    return e;
 }

@@ -78,7 +78,8 @@ typedef struct climb_p2p {
 int climb_device_p2p(int a, int b, climb_p2p *out);
 
 /* Peer access from device `dev` to `peer`'s memory on (on) or off, making dev current: turning on what is on, or
- * off what is off, is no error. 0, or the CUDA error, the runtime's error state cleared either way. */
+ * off what is off, is no error, and where climb set that state itself no runtime call is made. 0, or the CUDA
+ * error, the runtime's error state cleared either way. */
 cudaError_t climb_peer_access(int dev, int peer, int on);
 
 /* The copy engines between every ordered pair of devices[0..n) (n <= 64), `bytes` a copy: GB/s one way

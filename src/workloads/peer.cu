@@ -291,7 +291,7 @@ static const peer_rung PEER_RUNGS[] = {
     {.info = {.name = "nccl_send_recv", .idea = "vendor: ncclSend and ncclRecv on a communicator of the two GPUs, "
                                                 "in one group (both ways at once for direction=both)",
               .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
-     .run = run_nccl},
+     .run = run_nccl, .access = ACCESS_ON}, /* as NCCL left it: the no-access rung must not take it from NCCL */
     {.info = {.name = "staged_pageable", .idea = "the textbook way without GPUDirect: down into malloc'd host memory "
                                                  "with cudaMemcpy, then up into the other GPU",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
