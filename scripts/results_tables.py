@@ -29,17 +29,50 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+_RENAMED = None
+
+
+def renamed():
+    """{(workload, old rung name): today's name}: each rung's `.formerly` in the registry tables under
+    src/workloads/, paired with the `.name` before it and the file's workload."""
+    global _RENAMED
+    if _RENAMED is None:
+        _RENAMED = {}
+        for path in glob.glob(os.path.join(ROOT, "src", "workloads", "**", "*.cu"), recursive=True):
+            with open(path) as f:
+                text = f.read()
+            wl = re.search(r'climb_workload climb_\w+_workload = \{\s*\.name = "(\w+)"', text)
+            for m in re.finditer(r'\.formerly = "(\w+)"', text):
+                names = re.findall(r'\.name = "(\w+)"', text[:m.start()])
+                if wl and names:
+                    _RENAMED[(wl.group(1), m.group(1))] = names[-1]
+    return _RENAMED
+
+
 def load(root, name):
-    """{(gpu, workload): report} for every results/<gpu>/<workload>/<name> of format 2 or 3."""
+    """{(gpu, workload): report} for every results/<gpu>/<workload>/<name> of format 2 or 3; a rung renamed since
+    the report was written is read by today's name, as climb report and compare read it."""
     out = {}
     for path in sorted(glob.glob(os.path.join(root, "results", "*", "*", name))):
         with open(path) as f:
             r = json.load(f)
         if r.get("format") not in (2, 3):
             continue
+        for x in r.get("results", []):
+            x["rung"] = renamed().get((x["workload"], x["rung"]), x["rung"])
+        for w in r.get("workloads", []):
+            for x in w.get("rungs", []):
+                x["name"] = renamed().get((w["name"], x["name"]), x["name"])
         parts = path.split(os.sep)
         out[(parts[-3], parts[-2])] = r
     return out
+
+
+def gpu_name(r):
+    """"H200", or "2 × H200" for a report whose cases spanned GPUs (its device_set)."""
+    short = r["device"]["name"].replace("NVIDIA ", "")
+    n = len(r.get("device_set", {}).get("devices", []))
+    return "%d × %s" % (n, short) if n > 1 else short
 
 
 def cuda_version(v):
@@ -69,8 +102,14 @@ def header(gpu, workload, r, what="bench.json"):
         clocks = " NVML after the ceilings: SM clock %s of %s MHz, power limit %s W, clocks held by: %s." % (
             fmt(nv.get("sm_clock_mhz"), ".0f"), fmt(nv.get("sm_clock_max_mhz"), ".0f"),
             fmt(nv.get("power_limit_w"), ".0f"), nv.get("clock_event_reasons_named") or "unknown")
+    ds = r.get("device_set")
+    if ds and len(ds.get("devices", [])) > 1:  # the link: the slowest pair's copy one way, as the roofline takes it
+        one = [v for row in ds.get("p2p_one_way_gbs", []) for v in row if v]
+        ceilings += " The GPUs' links: %d GPUs, %s GB/s one way between the slowest pair (measured copy)." % (
+            len(ds["devices"]), fmt(min(one) if one else None, ".0f"))
     return ("*%s* (`results/%s/%s/%s`): CC %s, driver %s, CUDA runtime %s, climb %s at commit `%s`, %s, %s timing.%s%s" % (
-        d["name"], gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
+        ("%d × %s" % (len(r["device_set"]["devices"]), d["name"]) if len(r.get("device_set", {}).get("devices", [])) > 1
+         else d["name"]), gpu, workload, what, d["compute_capability"], cuda_version(d["driver_version"]),
         cuda_version(d["runtime_version"]), r["version"], r["git_commit"][:12], r["date"][:10], r["timing"], ceilings,
         clocks))
 
@@ -224,7 +263,7 @@ def ladder_table(gpu, workload, r):
     if big == main:
         big = None
     varying = varying_options(rows)
-    gpu_short = r["device"]["name"].replace("NVIDIA ", "")
+    gpu_short = gpu_name(r)
     head = ["#", "rung"]
     if pub:
         head += ["%s µs" % pub["gpu"], "%s %s" % (pub["gpu"], pub["rate_unit"]), "%s step" % pub["gpu"],
@@ -553,7 +592,7 @@ def overview_table(bench):
         if vend != "-" and vendors:
             vend += " (%s)" % ", ".join("`%s`" % v for v in vendors)
         out.append("| [%s](docs/%s.md) | %s | `%s` | %d | %s | %s | %s |" % (
-            wl, wl, r["device"]["name"].replace("NVIDIA ", ""), rows[0]["rung"], len(rows), vend,
+            wl, wl, gpu_name(r), rows[0]["rung"], len(rows), vend,
             span([x.get("vs_bound") for x in rows], ".2f", "×"), span([x.get("pct_roofline") for x in rows], ".0f", "%")))
     return "\n".join(out)
 
