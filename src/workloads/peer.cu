@@ -132,20 +132,30 @@ static void fill_bytes(climb_rng *r, unsigned char *x, size_t n)
 
 typedef int (*peer_run_fn)(climb_case *c, int d, cudaStream_t s);
 
-/* The direction streams wait for what s has issued (the timer's start), and s for all they issue. */
-static int fork_from(climb_case *c, cudaStream_t s)
+/* The streams a rung issues to: each direction's sender's (k = 0), its receiver's (k = 1). Only those join the
+ * timer: a stream on the other GPU that waits and records for nothing adds a cross-GPU wait (microseconds) to a
+ * transfer of a few bytes. */
+enum { ON_SENDER = 1, ON_RECEIVER = 2 };
+
+/* The direction streams of `used` wait for what s has issued (the timer's start), and s for all they issue. */
+static int fork_from(climb_case *c, cudaStream_t s, int used)
 {
+    if (!used)
+        return 0;
     CLIMB_CHECK(cudaEventRecord(c->fork, s));
     for (int d = 0; d < ways(c); d++)
         for (int k = 0; k < 2; k++)
-            CLIMB_CHECK(cudaStreamWaitEvent(c->st[d][k], c->fork, 0));
+            if (used & (1 << k))
+                CLIMB_CHECK(cudaStreamWaitEvent(c->st[d][k], c->fork, 0));
     return 0;
 }
 
-static int join_to(climb_case *c, cudaStream_t s)
+static int join_to(climb_case *c, cudaStream_t s, int used)
 {
     for (int d = 0; d < ways(c); d++)
         for (int k = 0; k < 2; k++) {
+            if (!(used & (1 << k)))
+                continue;
             CLIMB_CHECK(cudaEventRecord(c->done[d][k], c->st[d][k]));
             CLIMB_CHECK(cudaStreamWaitEvent(s, c->done[d][k], 0));
         }
@@ -285,13 +295,14 @@ typedef struct peer_rung {
     peer_access access; /* the peer access the rung runs with (prepare sets it) */
     int staging;        /* 1: pageable memory, 2: pinned memory, both directions' (made by prepare) */
     int host_sync;      /* 1: synchronous copies: the run waits for s first, so that they start after the timer */
+    int streams;        /* ON_SENDER | ON_RECEIVER: the streams it issues to (none: synchronous copies) */
 } peer_rung;
 
 static const peer_rung PEER_RUNGS[] = {
     {.info = {.name = "nccl_send_recv", .idea = "vendor: ncclSend and ncclRecv on a communicator of the two GPUs, "
                                                 "in one group (both ways at once for direction=both)",
               .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
-     .run = run_nccl, .access = ACCESS_ON}, /* as NCCL left it: the no-access rung must not take it from NCCL */
+     .run = run_nccl, .access = ACCESS_ON, .streams = ON_SENDER | ON_RECEIVER}, /* as NCCL left it: the no-access rung must not take it from NCCL */
     {.info = {.name = "staged_pageable", .idea = "the textbook way without GPUDirect: down into malloc'd host memory "
                                                  "with cudaMemcpy, then up into the other GPU",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
@@ -299,32 +310,32 @@ static const peer_rung PEER_RUNGS[] = {
     {.info = {.name = "staged_pinned", .idea = "through page-locked host memory, asynchronous: the upload waits for "
                                                "the download on the GPU, not on the host",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_pinned, .staging = 2},
+     .run = run_pinned, .staging = 2, .streams = ON_SENDER | ON_RECEIVER},
     {.info = {.name = "staged_pipelined", .idea = "the same in pieces of `chunk` bytes: the sender's download and the "
                                                   "receiver's upload run at once",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_pipelined, .staging = 2},
+     .run = run_pipelined, .staging = 2, .streams = ON_SENDER | ON_RECEIVER},
     {.info = {.name = "memcpy_peer_no_access", .idea = "cudaMemcpyPeerAsync with peer access off: the driver stages "
                                                        "the copy through the host itself",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
-     .run = run_memcpy_peer, .access = ACCESS_OFF},
+     .run = run_memcpy_peer, .access = ACCESS_OFF, .streams = ON_SENDER},
     {.info = {.name = "memcpy_peer", .idea = "GPUDirect peer to peer: peer access on, a copy engine moves the bytes "
                                              "over NVLink, no host memory",
               .needs = "peer access", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels,
               .refuses = refuses_no_access},
-     .run = run_memcpy_peer, .access = ACCESS_ON},
+     .run = run_memcpy_peer, .access = ACCESS_ON, .streams = ON_SENDER},
     {.info = {.name = "kernel_pull", .idea = "the receiver's kernel loads the sender's memory over NVLink (16-byte "
                                              "loads, four in flight a thread)",
               .needs = "peer access", .kind = CLIMB_RUNG_LADDER, .kernels = k_copy, .refuses = refuses_no_access},
-     .run = run_pull, .access = ACCESS_ON},
+     .run = run_pull, .access = ACCESS_ON, .streams = ON_RECEIVER},
     {.info = {.name = "kernel_push", .idea = "the sender's kernel stores into the receiver's memory: posted writes, "
                                              "nothing waits for a round trip",
               .needs = "peer access", .kind = CLIMB_RUNG_LADDER, .kernels = k_copy, .refuses = refuses_no_access},
-     .run = run_push, .access = ACCESS_ON},
+     .run = run_push, .access = ACCESS_ON, .streams = ON_SENDER},
     {.info = {.name = "peer_best", .idea = "the push kernel for small copies, where a copy engine's start is most of "
                                            "the time; the copy engine for the rest",
               .needs = "peer access", .kind = CLIMB_RUNG_BEST, .kernels = k_copy, .refuses = refuses_no_access},
-     .run = run_best, .access = ACCESS_ON},
+     .run = run_best, .access = ACCESS_ON, .streams = ON_SENDER},
 };
 #define PEER_N_RUNGS CLIMB_COUNT(PEER_RUNGS)
 
@@ -540,11 +551,11 @@ static int peer_run(climb_case *c, int rung, cudaStream_t s)
     const peer_rung *r = &PEER_RUNGS[rung];
     if (r->host_sync)
         CLIMB_CHECK(cudaStreamSynchronize(s));
-    int rc = fork_from(c, s);
+    int rc = fork_from(c, s, r->streams);
     for (int d = 0; rc == 0 && d < ways(c); d++)
         rc = r->run(c, d, s);
     cudaSetDevice(c->home);
-    return rc ? rc : join_to(c, s);
+    return rc ? rc : join_to(c, s, r->streams);
 }
 
 /* 0xFF on every receiving buffer. */
