@@ -450,6 +450,50 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
                                    size_t n, size_t k, float alpha, const float *d_a, size_t lda, const float *d_b,
                                    size_t ldb, float beta, float *d_c, size_t ldc);
 
+/*
+ * Across GPUs: a communicator of several GPUs driven by one process (one host thread at a time), one stream a GPU.
+ *
+ * climb_comm_create(&comm, ndev, devices) makes a communicator of the ndev GPUs listed (ordinals, each once, 1 to
+ * CLIMB_COMM_MAX_DEVICES), its rank r being devices[r]. It turns peer access on between every pair that has it (as
+ * cudaDeviceEnablePeerAccess; for the life of the process, as CUDA keeps it) and makes one non-blocking stream a
+ * GPU, which climb_comm_set_stream replaces with the caller's own. A device that does not exist is
+ * CLIMB_STATUS_INVALID_DEVICE; a list with a device twice, or an ndev out of range, INVALID_VALUE.
+ *
+ * climb_comm_allreduce_sum_{f32,i32}(comm, d_in, d_out, n): d_in[r] and d_out[r] are n elements on rank r's GPU;
+ * every d_out[r] receives the elementwise sum over all ranks, the same bits on every rank (f32: summed in rank
+ * order, in f32). In place (d_in[r] == d_out[r] for every r) or apart; a partial overlap is refused. It needs peer
+ * access between every pair of the communicator's GPUs: without it CLIMB_STATUS_NOT_SUPPORTED. Small arrays are
+ * summed in one shot (every GPU reads every array over NVLink), larger ones in two (each GPU sums a chunk, then
+ * stores it into every other's output). n is at most 2^60 / 4.
+ *
+ * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
+ * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
+ * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
+ *
+ * Ordering. A collective starts after the work issued so far on every rank's stream and every rank's stream waits
+ * for its end, so that an input is not written again while another GPU still reads it; a peer copy starts after
+ * both ranks' streams and both wait for it. Capture: begin it on rank 0's stream (for a peer copy, the receiver's);
+ * the call joins the other ranks' streams to the capture through events and back, and the graph holds the whole
+ * call (the other streams are not left waiting on it while capturing). Arguments are checked as above (1 to 4),
+ * each pointer against its own rank's device, and a refused or failed call launches nothing more and leaves no
+ * CUDA error behind; climb_comm_last_cuda_error says which CUDA error a failed call met. climb_comm_destroy waits
+ * for the communicator's own streams (not while one is capturing: CLIMB_STATUS_CAPTURE_UNSUPPORTED).
+ */
+#define CLIMB_COMM_MAX_DEVICES 64
+typedef struct climb_comm_s *climb_comm;
+CLIMB_API climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices);
+CLIMB_API climb_status climb_comm_destroy(climb_comm comm);
+CLIMB_API climb_status climb_comm_size(climb_comm comm, int *ndev);
+CLIMB_API climb_status climb_comm_set_stream(climb_comm comm, int rank, cudaStream_t stream);
+CLIMB_API climb_status climb_comm_get_stream(climb_comm comm, int rank, cudaStream_t *stream);
+CLIMB_API cudaError_t climb_comm_last_cuda_error(climb_comm comm);
+CLIMB_API climb_status climb_comm_allreduce_sum_f32(climb_comm comm, const float *const *d_in, float *const *d_out,
+                                                    size_t n);
+CLIMB_API climb_status climb_comm_allreduce_sum_i32(climb_comm comm, const int32_t *const *d_in,
+                                                    int32_t *const *d_out, size_t n);
+CLIMB_API climb_status climb_comm_peer_copy(climb_comm comm, int to, void *d_dst, int from, const void *d_src,
+                                            size_t bytes);
+
 /* The occupancy calculator (climb_occupancy and its tables) is declared in climb_occupancy.h, included above. */
 
 #ifdef __cplusplus

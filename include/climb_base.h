@@ -30,7 +30,8 @@ typedef enum climb_status {
     CLIMB_STATUS_INTERNAL_ERROR = 7,
     CLIMB_STATUS_INVALID_MATRIX = 8,  /* a sparse matrix or graph failed the checks asked for (CLIMB_SPMV_VALIDATE,
                                          CLIMB_BFS_VALIDATE) */
-    CLIMB_STATUS_CAPTURE_UNSUPPORTED = 9 /* the call waits for the GPU: not while its stream is captured into a graph */
+    CLIMB_STATUS_CAPTURE_UNSUPPORTED = 9, /* the call waits for the GPU: not while its stream is captured into a graph */
+    CLIMB_STATUS_NOT_SUPPORTED = 10   /* the GPUs lack what the call needs (peer access between a communicator's pairs) */
 } climb_status;
 
 #ifdef __cplusplus

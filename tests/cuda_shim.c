@@ -14,6 +14,7 @@ static int log_entries;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     uintptr_t begin, end;
+    int device;
 } fake[16];
 static int n_fake;
 static _Thread_local cudaError_t offline_error; /* offline: the runtime's last-error state, as it keeps it */
@@ -36,11 +37,14 @@ long climb_shim_work_calls(void) { return __atomic_load_n(&n_work, __ATOMIC_SEQ_
 long climb_shim_launches(void) { return __atomic_load_n(&n_launches, __ATOMIC_SEQ_CST); }
 const char *climb_shim_log(void) { return call_log; }
 
-void climb_shim_fake_device(const void *base, size_t bytes)
+void climb_shim_fake_device(const void *base, size_t bytes) { climb_shim_fake_device_on(base, bytes, 0); }
+
+void climb_shim_fake_device_on(const void *base, size_t bytes, int device)
 {
     if (n_fake < 16) {
         fake[n_fake].begin = (uintptr_t)base;
         fake[n_fake].end = (uintptr_t)base + bytes;
+        fake[n_fake].device = device;
         n_fake++;
     } else {
         fprintf(stderr, "cuda_shim: more than 16 fake device regions\n");
@@ -90,7 +94,7 @@ SHIM(QUERY, cudaPointerGetAttributes,
          for (int i = 0; i < n_fake; i++)
              if ((uintptr_t)p >= fake[i].begin && (uintptr_t)p < fake[i].end) {
                  a->type = cudaMemoryTypeDevice;
-                 a->device = 0;
+                 a->device = fake[i].device;
                  a->devicePointer = (void *)p;
              }
          return cudaSuccess;

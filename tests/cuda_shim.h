@@ -30,6 +30,8 @@ const char *climb_shim_log(void);
 /* Offline: [base, base + bytes) is device memory from now on (up to 16 regions; climb_shim_forget_devices drops
  * them). The addresses need not be backed: nothing reads them. */
 void climb_shim_fake_device(const void *base, size_t bytes);
+/* The same on device `device` (the ordinal cudaPointerGetAttributes then says). */
+void climb_shim_fake_device_on(const void *base, size_t bytes, int device);
 void climb_shim_forget_devices(void);
 
 #endif

@@ -8,10 +8,10 @@
 int main(void)
 {
     EXPECT(climb_version() == CLIMB_VERSION_MAJOR * 10000 + CLIMB_VERSION_MINOR * 100 + CLIMB_VERSION_PATCH);
-    for (int s = 0; s <= CLIMB_STATUS_CAPTURE_UNSUPPORTED; s++) {
+    for (int s = 0; s <= CLIMB_STATUS_NOT_SUPPORTED; s++) {
         const char *a = climb_status_string((climb_status)s);
         EXPECT(a != NULL && strlen(a) > 3);
-        for (int t = s + 1; t <= CLIMB_STATUS_CAPTURE_UNSUPPORTED; t++)
+        for (int t = s + 1; t <= CLIMB_STATUS_NOT_SUPPORTED; t++)
             EXPECT(strcmp(a, climb_status_string((climb_status)t)) != 0);
     }
     EXPECT(strcmp(climb_status_string((climb_status)999), "unknown status") == 0);

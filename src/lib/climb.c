@@ -31,6 +31,8 @@ struct climb_context {
 
 int climb_version(void) { return CLIMB_VERSION_MAJOR * 10000 + CLIMB_VERSION_MINOR * 100 + CLIMB_VERSION_PATCH; }
 
+static climb_status from_cuda(cudaError_t e);
+
 const char *climb_status_string(climb_status s)
 {
     switch (s) {
@@ -45,9 +47,13 @@ const char *climb_status_string(climb_status s)
     case CLIMB_STATUS_INVALID_MATRIX: return "the sparse matrix is not valid (row pointers or column indices)";
     case CLIMB_STATUS_CAPTURE_UNSUPPORTED:
         return "the call waits for the GPU and cannot run while its stream is captured into a CUDA graph";
+    case CLIMB_STATUS_NOT_SUPPORTED:
+        return "the GPUs lack what the call needs (peer access between every pair of a communicator's GPUs)";
     }
     return "unknown status";
 }
+
+climb_status climb_status_of_cuda(cudaError_t e) { return from_cuda(e); }
 
 static climb_status from_cuda(cudaError_t e)
 {

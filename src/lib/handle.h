@@ -92,6 +92,9 @@ climb_status climb_lattice_args(const climb_lattice_desc *d, size_t max_yz, size
  * atom, 16-byte aligned) must not overlap and must be memory the device reaches. */
 climb_status climb_lattice_arrays(const float *d_atoms, size_t n_atoms, const float *d_out, size_t points);
 
+/* The status of a CUDA error, as every call maps it. */
+climb_status climb_status_of_cuda(cudaError_t e);
+
 /* A handle on a described device made without the CUDA runtime, for the argument tests that run where no GPU is:
  * a call on it that passes its checks goes on to its first CUDA call. climb_destroy frees it. */
 climb_status climb_handle_offline(climb_handle *handle, const climb_device_info *dev);

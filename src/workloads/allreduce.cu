@@ -295,47 +295,134 @@ template <typename T> static int run_ring(climb_case *c)
     return 0;
 }
 
-/* one_shot: every rank reads every rank's array over the link and sums all of it itself: one pass, no step
- * between ranks, P times the reads. */
-template <typename T> static int run_one_shot(climb_case *c)
+/* ---- the kernel schedules over peer access, for the rungs and the C API (climb_allreduce_exec) ---- */
+
+extern "C" cudaError_t climb_allreduce_barrier(const climb_allreduce_exec *x)
 {
-    for (int r = 0; r < c->P; r++)
-        if (sum_on<T>(c, r, c->in, 0, c->n))
-            return -1;
-    return 0;
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess; r++)
+        if ((e = cudaSetDevice(x->devices[r])) == cudaSuccess)
+            e = cudaEventRecord(x->ev[r], x->st[r]);
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+        e = cudaSetDevice(x->devices[r]);
+        for (int q = 0; q < x->P && e == cudaSuccess; q++)
+            if (q != r)
+                e = cudaStreamWaitEvent(x->st[r], x->ev[q], 0);
+    }
+    return e;
 }
 
-/* two_shot: rank r sums its own chunk from every rank's array (reduce-scatter by loads), then, after one barrier,
- * stores that chunk into every other rank's output (all-gather by stores). */
-template <typename T> static int run_two_shot(climb_case *c)
+/* out[r][off, off + len) = the sum over every rank's in, on rank r's GPU and stream. */
+template <typename T>
+static cudaError_t x_sum(const climb_allreduce_exec *x, int r, void *const *in, void *const *out, size_t off,
+                         size_t len)
 {
-    for (int r = 0; r < c->P; r++) {
+    if (!len)
+        return cudaSuccess;
+    ar_ptrs<T> src;
+    for (int q = 0; q < x->P; q++)
+        src.p[q] = (T *)in[q];
+    cudaError_t e = cudaSetDevice(x->devices[r]);
+    if (e != cudaSuccess)
+        return e;
+    ar_sum_kernel<T><<<ar_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>((T *)out[r], src, x->P, off, len);
+    return cudaGetLastError();
+}
+
+/* one shot: every rank reads every rank's array over the link and sums all of it itself: one pass, no step
+ * between ranks, P times the reads. Not in place: a rank's output is another's input. */
+template <typename T>
+static cudaError_t x_one_shot(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+{
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess; r++)
+        e = x_sum<T>(x, r, in, out, 0, n);
+    return e;
+}
+
+/* two shots: rank r sums its own chunk from every rank's array (reduce-scatter by loads), then, after one
+ * barrier, stores that chunk into every other rank's output (all-gather by stores). In place too: in the first
+ * shot a rank writes only its own chunk, which no other rank reads, and the second starts after every read. */
+template <typename T>
+static cudaError_t x_two_shot(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+{
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
         size_t off, len;
-        climb_chunk_of(c->n, c->P, r, &off, &len);
-        if (sum_on<T>(c, r, c->in, off, len))
-            return -1;
+        climb_chunk_of(n, x->P, r, &off, &len);
+        e = x_sum<T>(x, r, in, out, off, len);
     }
-    if (barrier(c))
-        return -1;
+    if (e == cudaSuccess)
+        e = climb_allreduce_barrier(x);
     ar_ptrs<T> dst;
-    for (int q = 0; q < c->P; q++)
-        dst.p[q] = (T *)c->out[q];
-    for (int r = 0; r < c->P; r++) {
+    for (int q = 0; q < x->P; q++)
+        dst.p[q] = (T *)out[q];
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
         size_t off, len;
-        climb_chunk_of(c->n, c->P, r, &off, &len);
+        climb_chunk_of(n, x->P, r, &off, &len);
         if (!len)
             continue;
-        ON(dev_of(c, r));
-        ar_scatter_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>(dst, c->P, r,
-                                                                                     (const T *)c->out[r], off, len);
-        CLIMB_CHECK(cudaGetLastError());
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        ar_scatter_kernel<T><<<ar_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>(dst, x->P, r, (const T *)out[r], off,
+                                                                             len);
+        e = cudaGetLastError();
     }
+    return e;
+}
+
+template <typename T>
+static cudaError_t x_best(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+{
+    int in_place = 1;
+    for (int r = 0; r < x->P; r++)
+        in_place &= in[r] == out[r];
+    return climb_allreduce_best_one_shot(n * sizeof(T)) && !in_place ? x_one_shot<T>(x, in, out, n)
+                                                                      : x_two_shot<T>(x, in, out, n);
+}
+
+extern "C" cudaError_t climb_allreduce_sum_async(const climb_allreduce_exec *x, climb_dtype t, void *const *in,
+                                                 void *const *out, size_t n)
+{
+    return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n) : x_best<float>(x, in, out, n);
+}
+
+/* The case's GPUs, streams and events as the schedules above take them. */
+static void exec_of(const climb_case *c, climb_allreduce_exec *x)
+{
+    x->P = c->P;
+    for (int r = 0; r < c->P; r++) {
+        x->devices[r] = dev_of(c, r);
+        x->sms[r] = c->p.devs[r].sms;
+        x->st[r] = c->st[r];
+        x->ev[r] = c->ev[r];
+    }
+}
+
+template <typename T> static int run_one_shot(climb_case *c)
+{
+    climb_allreduce_exec x;
+    exec_of(c, &x);
+    CLIMB_CHECK(x_one_shot<T>(&x, c->in, c->out, c->n));
     return 0;
 }
 
+template <typename T> static int run_two_shot(climb_case *c)
+{
+    climb_allreduce_exec x;
+    exec_of(c, &x);
+    CLIMB_CHECK(x_two_shot<T>(&x, c->in, c->out, c->n));
+    return 0;
+}
+
+/* best: one shot below AR_ONE_SHOT_BELOW bytes an array, two from there (climb_allreduce_sum_async, as the C
+ * API's climb_comm_allreduce_sum). */
 template <typename T> static int run_best(climb_case *c)
 {
-    return climb_allreduce_best_one_shot(c->n * c->es) ? run_one_shot<T>(c) : run_two_shot<T>(c);
+    climb_allreduce_exec x;
+    exec_of(c, &x);
+    CLIMB_CHECK(x_best<T>(&x, c->in, c->out, c->n));
+    return 0;
 }
 
 /* vendor: ncclAllReduce on a communicator of the case's GPUs, one call a rank in one group. */

@@ -88,6 +88,27 @@ __global__ void __launch_bounds__(256) peer_copy_kernel(const unsigned char *__r
         dst[16 * n16 + t] = src[16 * n16 + t];
 }
 
+static unsigned copy_blocks(size_t n, int sms)
+{
+    size_t blocks = (n / 16 + 255) / 256, cap = (size_t)(sms > 0 ? sms : 1) * 8;
+    return (unsigned)(blocks < 1 ? 1 : blocks > cap ? cap : blocks);
+}
+
+/* The best rung's copy, for the C API too: the push kernel (on the sender, which must be current, with peer access
+ * to the receiver) below PEER_KERNEL_BELOW bytes where both ends are 16-byte aligned, else the copy engine. */
+extern "C" cudaError_t climb_peer_copy_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+                                             int access, int sms, cudaStream_t s)
+{
+    if (bytes == 0)
+        return cudaSuccess;
+    if (access && climb_peer_best_uses_kernel(bytes) && ((uintptr_t)dst | (uintptr_t)src) % 16 == 0) {
+        peer_copy_kernel<<<copy_blocks(bytes, sms), 256, 0, s>>>((const unsigned char *)src, (unsigned char *)dst,
+                                                                 bytes);
+        return cudaGetLastError();
+    }
+    return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s);
+}
+
 /* ---------------------------------------------------------------- the case */
 
 enum { FWD = 0, BACK = 1 }; /* from -> to, and to -> from */
@@ -223,10 +244,9 @@ static int launch_copy(climb_case *c, int d, int on_sender)
     for (int i = 0; i < c->p.n_devices; i++)
         if (c->p.devices[i] == dev)
             info = &c->p.devs[i];
-    size_t blocks = (c->n / 16 + 255) / 256, cap = (size_t)(info->sms > 0 ? info->sms : 1) * 8;
-    blocks = blocks < 1 ? 1 : blocks > cap ? cap : blocks;
     ON(dev);
-    peer_copy_kernel<<<(unsigned)blocks, 256, 0, c->st[d][on_sender ? 0 : 1]>>>(c->src[d], c->dst[d], c->n);
+    peer_copy_kernel<<<copy_blocks(c->n, info->sms), 256, 0, c->st[d][on_sender ? 0 : 1]>>>(c->src[d], c->dst[d],
+                                                                                          c->n);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
@@ -236,10 +256,19 @@ static int launch_copy(climb_case *c, int d, int on_sender)
 static int run_pull(climb_case *c, int d, cudaStream_t s) { return (void)s, launch_copy(c, d, 0); }
 static int run_push(climb_case *c, int d, cudaStream_t s) { return (void)s, launch_copy(c, d, 1); }
 
-/* best: the push kernel below PEER_KERNEL_BELOW bytes, the copy engine from there. */
+/* best: the push kernel below PEER_KERNEL_BELOW bytes, the copy engine from there (climb_peer_copy_async, as the
+ * C API's climb_comm_peer_copy). */
 static int run_best(climb_case *c, int d, cudaStream_t s)
 {
-    return climb_peer_best_uses_kernel(c->n) ? run_push(c, d, s) : run_memcpy_peer(c, d, s);
+    (void)s;
+    const int from = sender(c, d);
+    int sms = c->p.devs[0].sms;
+    for (int i = 0; i < c->p.n_devices; i++)
+        if (c->p.devices[i] == from)
+            sms = c->p.devs[i].sms;
+    ON(from);
+    CLIMB_CHECK(climb_peer_copy_async(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms, c->st[d][0]));
+    return 0;
 }
 
 /* vendor: NCCL's send and receive on a communicator of the two GPUs, both ways inside one group for direction

@@ -1,0 +1,239 @@
+/* The communicator of the C API across GPUs: climb_comm_create and _destroy, its streams, and the ordering its
+ * calls share (climb_comm_begin, climb_comm_end). The calls themselves live with their workloads' API files
+ * (src/lib/allreduce.c, src/lib/peer.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "handle.h"
+#include "../device/device.h"
+
+static void release(struct climb_comm_s *c)
+{
+    for (int r = 0; !c->offline && r < c->P; r++) {
+        if (cudaSetDevice(c->devices[r]) != cudaSuccess)
+            continue;
+        if (c->own[r])
+            cudaStreamDestroy(c->own[r]);
+        if (c->ev[r])
+            cudaEventDestroy(c->ev[r]);
+    }
+    cudaGetLastError();
+    free(c);
+}
+
+/* The list: 1..CLIMB_MAX_DEVICES ordinals, each once and not negative. No CUDA call. */
+static int list_ok(int ndev, const int *devices)
+{
+    if (ndev < 1 || ndev > CLIMB_MAX_DEVICES || !devices)
+        return 0;
+    for (int i = 0; i < ndev; i++) {
+        if (devices[i] < 0)
+            return 0;
+        for (int j = 0; j < i; j++)
+            if (devices[j] == devices[i])
+                return 0;
+    }
+    return 1;
+}
+
+climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
+{
+    if (!comm)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *comm = NULL;
+    if (!list_ok(ndev, devices))
+        return CLIMB_STATUS_INVALID_VALUE;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return CLIMB_STATUS_NO_DEVICE;
+    }
+    for (int i = 0; i < ndev; i++)
+        if (devices[i] >= count)
+            return CLIMB_STATUS_INVALID_DEVICE;
+    struct climb_comm_s *c = calloc(1, sizeof *c);
+    if (!c)
+        return CLIMB_STATUS_ALLOC_FAILED;
+    c->P = ndev;
+    memcpy(c->devices, devices, sizeof *devices * (size_t)ndev);
+    int prev = 0;
+    cudaGetDevice(&prev);
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture elsewhere stays valid */
+    c->all_access = 1;
+    for (int r = 0; r < ndev && e == cudaSuccess; r++) {
+        climb_device_info info;
+        char why[400];
+        e = climb_device_read(devices[r], &info);
+        if (e == cudaSuccess && climb_device_code_check(&info, why, sizeof why) != 0)
+            e = cudaErrorNoKernelImageForDevice;
+        c->sms[r] = info.sms;
+        if (e == cudaSuccess)
+            e = cudaSetDevice(devices[r]);
+        if (e == cudaSuccess)
+            e = cudaStreamCreateWithFlags(&c->own[r], cudaStreamNonBlocking);
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&c->ev[r], cudaEventDisableTiming);
+        c->st[r] = c->own[r];
+        for (int q = 0; q < ndev && e == cudaSuccess; q++) {
+            int can = 0;
+            if (q == r)
+                continue;
+            e = cudaDeviceCanAccessPeer(&can, devices[r], devices[q]);
+            if (e == cudaSuccess && can)
+                e = climb_peer_access(devices[r], devices[q], 1);
+            c->access[r][q] = (unsigned char)(e == cudaSuccess && can);
+            c->all_access &= c->access[r][q];
+        }
+    }
+    cudaSetDevice(prev);
+    climb_relaxed_end(mode);
+    if (e != cudaSuccess) {
+        release(c);
+        cudaGetLastError();
+        return climb_status_of_cuda(e);
+    }
+    *comm = c;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_offline(climb_comm *comm, int ndev, const int *devices, int all_access)
+{
+    if (!comm || !list_ok(ndev, devices))
+        return CLIMB_STATUS_INVALID_VALUE;
+    struct climb_comm_s *c = calloc(1, sizeof *c);
+    if (!c)
+        return CLIMB_STATUS_ALLOC_FAILED;
+    c->P = ndev;
+    c->offline = 1;
+    c->all_access = all_access;
+    for (int r = 0; r < ndev; r++) {
+        c->devices[r] = devices[r];
+        c->sms[r] = 132;
+        for (int q = 0; q < ndev; q++)
+            c->access[r][q] = (unsigned char)(q != r && all_access);
+    }
+    *comm = c;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_destroy(climb_comm c)
+{
+    if (!c)
+        return CLIMB_STATUS_SUCCESS;
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; !c->offline && r < c->P; r++)
+        if (c->own[r] && climb_stream_capturing(c->own[r]))
+            return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
+    int prev = 0;
+    cudaGetDevice(&prev);
+    for (int r = 0; !c->offline && r < c->P; r++)
+        if (c->own[r]) {
+            cudaError_t f = cudaSetDevice(c->devices[r]);
+            if (f == cudaSuccess)
+                f = cudaStreamSynchronize(c->own[r]);
+            if (e == cudaSuccess)
+                e = f;
+        }
+    release(c);
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    return climb_status_of_cuda(e);
+}
+
+climb_status climb_comm_size(climb_comm c, int *ndev)
+{
+    if (!c || !ndev)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *ndev = c->P;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_set_stream(climb_comm c, int rank, cudaStream_t stream)
+{
+    if (!c || rank < 0 || rank >= c->P)
+        return CLIMB_STATUS_INVALID_VALUE;
+    c->st[rank] = stream ? stream : c->own[rank];
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_get_stream(climb_comm c, int rank, cudaStream_t *stream)
+{
+    if (!c || !stream || rank < 0 || rank >= c->P)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *stream = c->st[rank];
+    return CLIMB_STATUS_SUCCESS;
+}
+
+cudaError_t climb_comm_last_cuda_error(climb_comm c) { return c ? c->last : cudaErrorInvalidValue; }
+
+int climb_comm_reachable(const struct climb_comm_s *c, int r, const void *p, size_t align)
+{
+    if (!p || ((uintptr_t)p % align) != 0)
+        return 0;
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    if (a.type == cudaMemoryTypeDevice)
+        return a.device == c->devices[r];
+    return a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
+}
+
+static cudaError_t record_on(struct climb_comm_s *c, int r)
+{
+    cudaError_t e = cudaSetDevice(c->devices[r]);
+    return e == cudaSuccess ? cudaEventRecord(c->ev[r], c->st[r]) : e;
+}
+
+static cudaError_t wait_on(struct climb_comm_s *c, int r, int q)
+{
+    cudaError_t e = cudaSetDevice(c->devices[r]);
+    return e == cudaSuccess ? cudaStreamWaitEvent(c->st[r], c->ev[q], 0) : e;
+}
+
+cudaError_t climb_comm_begin(struct climb_comm_s *c, int origin, const int *ranks, int n_ranks, climb_comm_call *call)
+{
+    call->c = c;
+    call->origin = origin;
+    call->prev = 0;
+    cudaGetDevice(&call->prev);
+    cudaGetLastError();
+    call->n_ranks = ranks ? n_ranks : c->P;
+    for (int i = 0; i < call->n_ranks; i++)
+        call->ranks[i] = ranks ? ranks[i] : i;
+    /* The others forked from the origin (a capture begun there takes them in), then each waits for the work the
+     * others had issued before the call. */
+    cudaError_t e = record_on(c, origin);
+    for (int i = 0; i < call->n_ranks && e == cudaSuccess; i++)
+        if (call->ranks[i] != origin)
+            e = wait_on(c, call->ranks[i], origin);
+    for (int i = 0; i < call->n_ranks && e == cudaSuccess; i++)
+        e = record_on(c, call->ranks[i]);
+    for (int i = 0; i < call->n_ranks && e == cudaSuccess; i++)
+        for (int j = 0; j < call->n_ranks && e == cudaSuccess; j++)
+            if (i != j)
+                e = wait_on(c, call->ranks[i], call->ranks[j]);
+    return e;
+}
+
+climb_status climb_comm_end(climb_comm_call *call, cudaError_t e)
+{
+    struct climb_comm_s *c = call->c;
+    /* Joined back into the origin; outside a capture the others then wait for the whole call too. */
+    for (int i = 0; i < call->n_ranks && e == cudaSuccess; i++)
+        if (call->ranks[i] != call->origin && (e = record_on(c, call->ranks[i])) == cudaSuccess)
+            e = wait_on(c, call->origin, call->ranks[i]);
+    if (e == cudaSuccess && !climb_stream_capturing(c->st[call->origin])) {
+        e = record_on(c, call->origin);
+        for (int i = 0; i < call->n_ranks && e == cudaSuccess; i++)
+            if (call->ranks[i] != call->origin)
+                e = wait_on(c, call->ranks[i], call->origin);
+    }
+    cudaSetDevice(call->prev);
+    cudaGetLastError();
+    c->last = e;
+    return climb_status_of_cuda(e);
+}

@@ -1,0 +1,138 @@
+/* CPU: the argument checks of the C API across GPUs (climb_comm_*), on an offline communicator of two GPUs
+ * (climb_comm_offline) with the runtime answered by the counting shim (tests/cuda_shim.h; the addresses are made up
+ * and never read). Each refusal has its exact status and makes no runtime call but pointer queries; a call that
+ * passes goes on to its first piece of work, which fails offline with CLIMB_STATUS_NO_DEVICE and leaves no error
+ * behind. */
+#include <stdint.h>
+#include <string.h>
+
+#include "climb.h"
+#include "lib/comm.h"
+#include "cuda_shim.h"
+#include "testing.h"
+
+#define A0 ((float *)(uintptr_t)0x10000000u) /* device 0 */
+#define B0 ((float *)(uintptr_t)0x18000000u)
+#define A1 ((float *)(uintptr_t)0x20000000u) /* device 1 */
+#define B1 ((float *)(uintptr_t)0x28000000u)
+
+static void mark(void) { climb_shim_reset(); }
+
+/* No runtime call but pointer and error-state queries since mark(). */
+#define NOTHING_DONE() EXPECT_MSG(climb_shim_work_calls() == 0, "calls: %s", climb_shim_log())
+
+static void test_create(void)
+{
+    const int two[2] = {0, 1}, twice[2] = {1, 1}, neg[2] = {0, -1};
+    climb_comm c = (climb_comm)(uintptr_t)1;
+    mark();
+    EXPECT(climb_comm_create(NULL, 2, two) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_create(&c, 2, NULL) == CLIMB_STATUS_INVALID_VALUE && c == NULL);
+    EXPECT(climb_comm_create(&c, 0, two) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_create(&c, CLIMB_COMM_MAX_DEVICES + 1, two) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_create(&c, 2, twice) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_create(&c, 2, neg) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* A good list goes on to the runtime: offline there is no device. */
+    EXPECT(climb_comm_create(&c, 2, two) == CLIMB_STATUS_NO_DEVICE && c == NULL);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_destroy(NULL) == CLIMB_STATUS_SUCCESS);
+}
+
+static void test_allreduce(climb_comm c, climb_comm no_access)
+{
+    const float *in[2] = {A0, A1};
+    float *out[2] = {B0, B1}, *same[2] = {A0, A1}, *mixed[2] = {A0, B1};
+    const float *in_wrong[2] = {A0, A0 + 1024};
+    const size_t n = 1000;
+    mark();
+    EXPECT(climb_comm_allreduce_sum_f32(NULL, in, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, out, ((size_t)1 << 58) + 1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allreduce_sum_f32(c, NULL, NULL, 0) == CLIMB_STATUS_SUCCESS); /* empty: nothing looked at */
+    EXPECT(climb_comm_allreduce_sum_f32(c, NULL, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, NULL, n) == CLIMB_STATUS_INVALID_VALUE);
+    /* an output over another rank's input, over its own input in part, or in place on one rank alone */
+    float *over[2] = {(float *)A1 + 10, B1};
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, over, n) == CLIMB_STATUS_INVALID_VALUE);
+    float *part[2] = {(float *)A0 + 1, B1};
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, part, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, mixed, n) == CLIMB_STATUS_INVALID_VALUE);
+    /* an extent that wraps the address space */
+    const float *wrap[2] = {(const float *)(UINTPTR_MAX - 64), A1};
+    EXPECT(climb_comm_allreduce_sum_f32(c, wrap, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* pointers: rank 1's input on device 0; misaligned; host memory */
+    EXPECT(climb_comm_allreduce_sum_f32(c, in_wrong, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    const float *odd[2] = {(const float *)((uintptr_t)A0 + 2), A1};
+    EXPECT(climb_comm_allreduce_sum_f32(c, odd, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    static float host[1000];
+    const float *h[2] = {host, A1};
+    EXPECT(climb_comm_allreduce_sum_f32(c, h, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays without peer access between the pair: not supported, still nothing done */
+    EXPECT(climb_comm_allreduce_sum_f32(no_access, in, out, n) == CLIMB_STATUS_NOT_SUPPORTED);
+    NOTHING_DONE();
+    /* the right arrays, apart and in place, f32 and i32: on to the first piece of work */
+    EXPECT(climb_comm_allreduce_sum_f32(c, in, out, n) == CLIMB_STATUS_NO_DEVICE);
+    EXPECT(climb_shim_work_calls() > 0 && climb_shim_launches() == 0);
+    EXPECT(climb_comm_last_cuda_error(c) == cudaErrorNoDevice && cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_allreduce_sum_f32(c, (const float *const *)same, same, n) == CLIMB_STATUS_NO_DEVICE);
+    EXPECT(climb_comm_allreduce_sum_i32(c, (const int32_t *const *)in, (int32_t *const *)out, n) ==
+           CLIMB_STATUS_NO_DEVICE);
+}
+
+static void test_peer_copy(climb_comm c)
+{
+    mark();
+    EXPECT(climb_comm_peer_copy(NULL, 1, B1, 0, A0, 64) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_peer_copy(c, 2, B1, 0, A0, 64) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_peer_copy(c, 1, B1, -1, A0, 64) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_peer_copy(c, 1, NULL, 0, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_comm_peer_copy(c, 0, (char *)A0 + 8, 0, A0, 64) == CLIMB_STATUS_INVALID_VALUE); /* overlap */
+    NOTHING_DONE();
+    EXPECT(climb_comm_peer_copy(c, 1, B0, 0, A0, 64) == CLIMB_STATUS_INVALID_VALUE); /* dst on rank 0's GPU */
+    EXPECT(climb_comm_peer_copy(c, 1, B1, 0, A1, 64) == CLIMB_STATUS_INVALID_VALUE); /* src on rank 1's GPU */
+    NOTHING_DONE();
+    /* On to the work, which starts on the receiver's GPU: offline only device 0 can be made current. */
+    EXPECT(climb_comm_peer_copy(c, 1, B1, 0, A0, 64) == CLIMB_STATUS_INVALID_DEVICE);
+    EXPECT(climb_shim_work_calls() > 0 && climb_shim_launches() == 0 && cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_peer_copy(c, 0, B0, 1, A1, 64) == CLIMB_STATUS_NO_DEVICE); /* to rank 0: device 0 first */
+}
+
+static void test_streams(climb_comm c)
+{
+    cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
+    int n = 0;
+    EXPECT(climb_comm_size(c, &n) == CLIMB_STATUS_SUCCESS && n == 2 && climb_comm_size(c, NULL) != 0);
+    EXPECT(climb_comm_set_stream(c, 2, s) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_set_stream(c, -1, s) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_set_stream(c, 1, s) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_comm_get_stream(c, 1, &got) == CLIMB_STATUS_SUCCESS && got == s);
+    EXPECT(climb_comm_set_stream(c, 1, NULL) == CLIMB_STATUS_SUCCESS); /* back to its own */
+    EXPECT(climb_comm_get_stream(c, 1, &got) == CLIMB_STATUS_SUCCESS && got != s);
+    EXPECT(climb_comm_get_stream(c, 0, NULL) == CLIMB_STATUS_INVALID_VALUE);
+}
+
+int main(void)
+{
+    climb_shim_set_mode(CLIMB_SHIM_OFFLINE);
+    climb_shim_forget_devices();
+    climb_shim_fake_device_on(A0, (size_t)1 << 26, 0);
+    climb_shim_fake_device_on(B0, (size_t)1 << 26, 0);
+    climb_shim_fake_device_on(A1, (size_t)1 << 26, 1);
+    climb_shim_fake_device_on(B1, (size_t)1 << 26, 1);
+    test_create();
+    const int two[2] = {0, 1};
+    climb_comm c = NULL, apart = NULL;
+    EXPECT(climb_comm_offline(&c, 2, two, 1) == CLIMB_STATUS_SUCCESS && c != NULL);
+    EXPECT(climb_comm_offline(&apart, 2, two, 0) == CLIMB_STATUS_SUCCESS && apart != NULL);
+    if (c && apart) {
+        test_allreduce(c, apart);
+        test_peer_copy(c);
+        test_streams(c);
+    }
+    EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS && climb_comm_destroy(apart) == CLIMB_STATUS_SUCCESS);
+    climb_shim_forget_devices();
+    climb_shim_set_mode(CLIMB_SHIM_PASS);
+    return test_finish("test_cpu_api_comm");
+}

@@ -1,0 +1,175 @@
+/* GPU, two GPUs or more (skipped below): the C API across GPUs on every GPU here (up to eight). The all-reduce,
+ * f32 and i32, apart and in place, over the edge sizes and both sides of the one-shot/two-shot change: every
+ * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
+ * accumulated in double) and the same bits on every rank; captured into a graph from rank 0's stream and replayed;
+ * the peer copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "climb.h"
+#include "base/rng.h"
+#include "testing.h"
+
+static int P;
+static climb_comm comm;
+static int devs[8];
+
+static void *dev_alloc(int r, size_t bytes)
+{
+    void *p = NULL;
+    EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaMalloc(&p, bytes ? bytes : 1) == cudaSuccess);
+    return p;
+}
+
+static void sync_all(void)
+{
+    for (int r = 0; r < P; r++) {
+        cudaStream_t s;
+        EXPECT(climb_comm_get_stream(comm, r, &s) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+    }
+}
+
+/* One all-reduce of n elements (f32 when f, else i32), in place or apart, called directly or from a graph. */
+static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t seed)
+{
+    const size_t bytes = n * 4;
+    void *in[8], *out[8];
+    int32_t *h = malloc((bytes ? bytes : 4) * (size_t)P), *got = malloc(bytes ? bytes : 4);
+    double *ref = calloc(n ? n : 1, sizeof *ref), *mag = calloc(n ? n : 1, sizeof *mag);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int r = 0; r < P; r++) {
+        for (size_t i = 0; i < n; i++) {
+            int32_t v = (int32_t)(climb_rng_next(&rng) % 2000001) - 1000000;
+            if (f) {
+                const float x = (float)v / 1000.0f;
+                memcpy(&h[(size_t)r * n + i], &x, 4);
+                ref[i] += x;
+                mag[i] += fabs(x);
+            } else {
+                h[(size_t)r * n + i] = v;
+                ref[i] += v;
+            }
+        }
+        in[r] = dev_alloc(r, bytes);
+        out[r] = in_place ? in[r] : dev_alloc(r, bytes);
+        EXPECT(cudaMemcpy(in[r], h + (size_t)r * n, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+        if (!in_place)
+            EXPECT(cudaMemset(out[r], 0xFF, bytes ? bytes : 1) == cudaSuccess);
+    }
+    climb_status st;
+    if (graph) {
+        cudaStream_t s0;
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t ge = NULL;
+        EXPECT(climb_comm_get_stream(comm, 0, &s0) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
+               cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal) == cudaSuccess);
+        st = f ? climb_comm_allreduce_sum_f32(comm, (const float *const *)in, (float *const *)out, n)
+               : climb_comm_allreduce_sum_i32(comm, (const int32_t *const *)in, (int32_t *const *)out, n);
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(s0, &g) == cudaSuccess);
+        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+        EXPECT(ge && cudaGraphLaunch(ge, s0) == cudaSuccess && cudaStreamSynchronize(s0) == cudaSuccess);
+        if (ge)
+            cudaGraphExecDestroy(ge);
+        if (g)
+            cudaGraphDestroy(g);
+    } else {
+        st = f ? climb_comm_allreduce_sum_f32(comm, (const float *const *)in, (float *const *)out, n)
+               : climb_comm_allreduce_sum_i32(comm, (const int32_t *const *)in, (int32_t *const *)out, n);
+    }
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s n=%zu %s%s: %s", f ? "f32" : "i32", n, in_place ? "in place" : "apart",
+               graph ? ", graph" : "", climb_status_string(st));
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    sync_all();
+    int32_t *first = malloc(bytes ? bytes : 4);
+    for (int r = 0; r < P && n; r++) {
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got, out[r], bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            int ok;
+            if (f) {
+                float x;
+                memcpy(&x, &got[i], 4);
+                ok = fabs((double)x - ref[i]) <= 1e-5 * mag[i] + 1e-6;
+            } else {
+                ok = got[i] == (int32_t)ref[i];
+            }
+            bad += !ok;
+        }
+        EXPECT_MSG(bad == 0, "%s n=%zu rank %d: %zu wrong", f ? "f32" : "i32", n, r, bad);
+        if (r == 0)
+            memcpy(first, got, bytes);
+        else
+            EXPECT_MSG(memcmp(first, got, bytes) == 0, "rank %d's bits differ from rank 0's", r);
+    }
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(in[r]);
+        if (!in_place)
+            cudaFree(out[r]);
+    }
+    free(first);
+    free(h);
+    free(got);
+    free(ref);
+    free(mag);
+}
+
+static void check_peer_copy(int from, int to, size_t bytes, size_t shift)
+{
+    unsigned char *src = dev_alloc(from, bytes + 16), *dst = dev_alloc(to, bytes + 16);
+    unsigned char *h = malloc(bytes + 16), *got = malloc(bytes + 16);
+    for (size_t i = 0; i < bytes + 16; i++)
+        h[i] = (unsigned char)((i * 7 + bytes) % 251);
+    EXPECT(cudaSetDevice(devs[from]) == cudaSuccess && cudaMemcpy(src, h, bytes + 16, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(cudaSetDevice(devs[to]) == cudaSuccess && cudaMemset(dst, 0xFF, bytes + 16) == cudaSuccess);
+    const climb_status st = climb_comm_peer_copy(comm, to, dst + shift, from, src + shift, bytes);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%d -> %d, %zu bytes: %s", from, to, bytes, climb_status_string(st));
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    sync_all();
+    EXPECT(cudaSetDevice(devs[to]) == cudaSuccess && cudaMemcpy(got, dst, bytes + 16, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (size_t i = 0; i < bytes + 16; i++)
+        bad += got[i] != (i >= shift && i < shift + bytes ? h[i] : 0xFF);
+    EXPECT_MSG(bad == 0, "%d -> %d, %zu bytes at +%zu: %zu bytes wrong", from, to, bytes, shift, bad);
+    cudaSetDevice(devs[from]);
+    cudaFree(src);
+    cudaSetDevice(devs[to]);
+    cudaFree(dst);
+    free(h);
+    free(got);
+}
+
+int main(void)
+{
+    const int n = test_require_gpus(2);
+    P = n < 8 ? n : 8;
+    for (int r = 0; r < P; r++)
+        devs[r] = P - 1 - r; /* rank order unlike ordinal order */
+    const climb_status st = climb_comm_create(&comm, P, devs);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s", climb_status_string(st));
+    if (st != CLIMB_STATUS_SUCCESS)
+        return test_finish("test_gpu_comm");
+    const size_t sizes[] = {0, 1, 3, 1000, 65535, 65537, 1u << 20, (1u << 20) + 7};
+    uint64_t seed = climb_fresh_seed();
+    printf("test_gpu_comm: %d GPUs, seed %llu\n", P, (unsigned long long)seed);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int f = 0; f < 2; f++)
+            for (int in_place = 0; in_place < 2; in_place++)
+                check_allreduce(sizes[i], f, in_place, 0, seed++);
+    check_allreduce(1000, 1, 0, 1, seed++);
+    check_allreduce((1u << 20) + 7, 0, 1, 1, seed++);
+    const size_t bytes[] = {1, 15, 16, 4096, 65537, 1u << 22};
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
+        check_peer_copy(0, 1, bytes[i], 0);
+        check_peer_copy(1, 0, bytes[i], 3);
+        check_peer_copy(0, 0, bytes[i], 1);
+    }
+    EXPECT(climb_comm_destroy(comm) == CLIMB_STATUS_SUCCESS);
+    return test_finish("test_gpu_comm");
+}
