@@ -270,9 +270,10 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
 /* The pairs as four small matrices (row: from, column: to). */
 static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_p2p *p2p)
 {
-    static const char *const what[] = {"peer access", "P2P rank", "copy GB/s, one way", "copy GB/s, both ways"};
+    static const char *const what[] = {"peer access", "P2P rank", "copy GB/s, one way", "copy GB/s, both ways",
+                                       "copy µs, 4 bytes"};
     fprintf(f, "\nGPUs together (row: from, column: to):\n");
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         fprintf(f, "  %-22s", what[k]);
         for (int j = 0; j < n; j++)
             fprintf(f, " %7s%-2d", "GPU ", d[j].ordinal);
@@ -286,8 +287,10 @@ static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_
                     snprintf(cell, sizeof cell, "%s", p->access ? "yes" : "no");
                 else if (i != j && k == 1 && p->rank >= 0)
                     snprintf(cell, sizeof cell, "%d", p->rank);
-                else if (i != j && k >= 2 && (k == 2 ? p->one_way_gbs : p->both_ways_gbs) > 0)
+                else if (i != j && (k == 2 || k == 3) && (k == 2 ? p->one_way_gbs : p->both_ways_gbs) > 0)
                     snprintf(cell, sizeof cell, "%.0f", k == 2 ? p->one_way_gbs : p->both_ways_gbs);
+                else if (i != j && k == 4 && p->latency_us > 0)
+                    snprintf(cell, sizeof cell, "%.1f", p->latency_us);
                 fprintf(f, " %9s", cell);
             }
             fputc('\n', f);

@@ -479,6 +479,7 @@ static void device_set_block(FILE *f, FILE *md, const climb_json *set, const rp_
     fputs(". The copy engines between them, measured at the start of the run.\n", md);
     pair_matrix(f, md, set, "p2p_one_way_gbs", "GB/s one way");
     pair_matrix(f, md, set, "p2p_both_ways_gbs", "GB/s both ways at once");
+    pair_matrix(f, md, set, "p2p_latency_us", "µs a 4-byte copy (one of 100 back to back)");
     fputc('\n', md);
 }
 

@@ -584,14 +584,14 @@ static void json_device_set(const climb_report *r, FILE *f)
             fputc(']', f);
         }
     }
-    static const char *const rates[] = {"p2p_one_way_gbs", "p2p_both_ways_gbs"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const rates[] = {"p2p_one_way_gbs", "p2p_both_ways_gbs", "p2p_latency_us"};
+    for (int k = 0; k < 3; k++) {
         fprintf(f, "],\n    \"%s\": [", rates[k]);
         for (int i = 0; i < r->n_set; i++) {
             fputs(i ? ", [" : "[", f);
             for (int j = 0; j < r->n_set; j++) {
                 const climb_p2p *p = &r->p2p[i * r->n_set + j];
-                const double v = k == 0 ? p->one_way_gbs : p->both_ways_gbs;
+                const double v = k == 0 ? p->one_way_gbs : k == 1 ? p->both_ways_gbs : p->latency_us;
                 fputs(j ? ", " : "", f);
                 json_num(f, i != j && v > 0 ? v : NAN);
             }

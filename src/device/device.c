@@ -258,7 +258,7 @@ cudaError_t climb_launch_ex(const void *fn, unsigned grid, unsigned block, size_
 int climb_device_p2p(int a, int b, climb_p2p *out)
 {
     out->access = out->rank = out->atomics = -1;
-    out->one_way_gbs = out->both_ways_gbs = 0;
+    out->one_way_gbs = out->both_ways_gbs = out->latency_us = 0;
     int v = 0;
     if (cudaDeviceCanAccessPeer(&v, a, b) != cudaSuccess) {
         cudaGetLastError();

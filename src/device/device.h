@@ -74,6 +74,7 @@ int climb_device_count(char *why, size_t whylen);
 typedef struct climb_p2p {
     int access, rank, atomics;
     double one_way_gbs, both_ways_gbs; /* climb_measure_p2p's figures; 0: not measured */
+    double latency_us;                 /* a 4-byte copy, one of many back to back (climb_measure_p2p); 0: not measured */
 } climb_p2p;
 int climb_device_p2p(int a, int b, climb_p2p *out);
 
@@ -86,7 +87,7 @@ cudaError_t climb_peer_access(int dev, int peer, int on);
  * (one_way[i * n + j], GPU i to GPU j) and both ways at once (both_ways, 2 x bytes over the time), the best of five
  * after a warm-up, peer access on where a pair has it; the diagonal -1. 0, or -1 after printing why (the figures
  * measured so far kept, the rest -1). Leaves some device of the set current: the caller sets its own again. */
-int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways);
+int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways, double *latency_us);
 
 /* Every ordered pair of devices[0..n) into p2p[i * n + j]: what the driver says (climb_device_p2p; a pair it cannot
  * say is said) and, with measure, the copy engines measured (climb_measure_p2p, 256 MiB a copy); the diagonal

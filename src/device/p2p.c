@@ -2,13 +2,36 @@
  * way, and both ways at once (a copy each way, on each GPU's stream), with peer access on where the pair has it.
  * Each figure is the best of a few repetitions after a warm-up, timed by events on the sending GPU (both ways: from
  * before either copy to after both). What a transfer between the two can reach: the ceiling of the rows that move
- * bytes between GPUs. */
+ * bytes between GPUs. And the latency of a small copy, as p2pBandwidthLatencyTest measures it: P2P_LAT_COPIES
+ * copies of 4 bytes back to back on the sender's stream, the time over their number (the best of a few). */
 #include "device.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #define P2P_REPS 5
+#define P2P_LAT_COPIES 100
+
+/* The best of P2P_REPS timings (µs) of one 4-byte copy a -> b among P2P_LAT_COPIES back to back; -1 on an error. */
+static double time_latency(int a, int b, void *src_a, void *dst_b, cudaStream_t sa, cudaEvent_t start, cudaEvent_t stop)
+{
+    double best = -1;
+    for (int k = 0; k <= P2P_REPS; k++) {
+        float ms = 0;
+        if (cudaSetDevice(a) != cudaSuccess || cudaEventRecord(start, sa) != cudaSuccess)
+            return -1;
+        for (int c = 0; c < P2P_LAT_COPIES; c++)
+            if (cudaMemcpyPeerAsync(dst_b, b, src_a, a, 4, sa) != cudaSuccess)
+                return -1;
+        if (cudaEventRecord(stop, sa) != cudaSuccess || cudaEventSynchronize(stop) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
+            return -1;
+        const double us = ms * 1e3 / P2P_LAT_COPIES;
+        if (k > 0 && (best < 0 || us < best))
+            best = us;
+    }
+    return best;
+}
 
 /* The best of P2P_REPS timings (ms) of one copy a -> b, or of a -> b with b -> a at once; -1 on an error. */
 static double time_pair(int a, int b, void *src_a, void *dst_b, void *src_b, void *dst_a, size_t bytes, int both,
@@ -38,10 +61,10 @@ static double time_pair(int a, int b, void *src_a, void *dst_b, void *src_b, voi
     return best;
 }
 
-int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways)
+int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, double *both_ways, double *latency_us)
 {
     for (int i = 0; i < n * n; i++)
-        one_way[i] = both_ways[i] = -1;
+        one_way[i] = both_ways[i] = latency_us[i] = -1;
     void *src[64] = {0}, *dst[64] = {0};
     cudaStream_t st[64] = {0};
     cudaEvent_t start = NULL, stop = NULL, done[64] = {0};
@@ -76,6 +99,9 @@ int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, 
                 else
                     (both ? both_ways : one_way)[i * n + j] = (double)bytes * (both ? 2 : 1) / (ms * 1e-3) / 1e9;
             }
+            if (rc == 0 && (latency_us[i * n + j] = time_latency(devices[i], devices[j], src[i], dst[j], st[i], start,
+                                                                 stop)) <= 0)
+                rc = -1;
         }
         cudaSetDevice(devices[i]);
         cudaEventDestroy(start);
@@ -102,7 +128,7 @@ int climb_device_pairs(const int *devices, int n, int measure, climb_p2p *p2p)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0};
+            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0, 0};
             if (i != j && climb_device_p2p(devices[i], devices[j], &p2p[i * n + j]) != 0)
                 fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", devices[i],
                         devices[j]);
@@ -110,18 +136,22 @@ int climb_device_pairs(const int *devices, int n, int measure, climb_p2p *p2p)
     if (!measure || n < 2)
         return 0;
     double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
-    if (!one || !both) {
+    double *lat = calloc((size_t)n * (size_t)n, sizeof *lat);
+    if (!one || !both || !lat) {
         free(one);
         free(both);
+        free(lat);
         return climb_host_oom("the copies between GPUs");
     }
     fprintf(stderr, "[%d GPUs] measuring the copies between them\n", n);
-    climb_measure_p2p(devices, n, (size_t)256 << 20, one, both); /* a failure is said; its figures stay unset */
+    climb_measure_p2p(devices, n, (size_t)256 << 20, one, both, lat); /* a failure is said; its figures stay unset */
     for (int i = 0; i < n * n; i++) {
         p2p[i].one_way_gbs = one[i] > 0 ? one[i] : 0;
         p2p[i].both_ways_gbs = both[i] > 0 ? both[i] : 0;
+        p2p[i].latency_us = lat[i] > 0 ? lat[i] : 0;
     }
     free(one);
     free(both);
+    free(lat);
     return 0;
 }
