@@ -2,7 +2,7 @@
  * rank: the chunks cover an array exactly; the ring's reduce-scatter and all-gather leave every rank with the whole
  * sum for 1 to 9 ranks and 64, for counts that do not divide, are smaller than the ranks, or are empty; recursive
  * halving and doubling do the same for powers of two and refuse other counts; every step's arguments checked; the
- * bus bandwidth factors are nccl-tests'. Device sets (--gpus, --devices) and their refusals. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * bus bandwidth factors are nccl-tests'. Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
  * opened, whatever it was; a library that is not there is a clear refusal. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "base/rng.h"
 #include "device/collective.h"
+#include "device/device.h"
 #include "device/device_set.h"
 #include "device/nccl.h"
 #include "testing.h"
@@ -226,8 +227,41 @@ static void test_nccl(void)
 #endif
 }
 
+/* The NVLinks of a pair from each GPU's links: straight to each other (and to a third GPU besides), through
+ * NVSwitches, none, and unknown. */
+static void test_nvlinks(void)
+{
+    climb_nvlinks a = {.read = 1, .n = 3, .self = 0x100, .remote_type = {0, 0, 0}, .remote = {0x200, 0x200, 0x300}};
+    climb_nvlinks b = {.read = 1, .n = 2, .self = 0x200, .remote_type = {0, 0}, .remote = {0x100, 0x100}};
+    climb_nvlinks c = {.read = 1, .n = 1, .self = 0x300, .remote_type = {0}, .remote = {0x100}};
+    int links = 0, sw = 0;
+    climb_nvlink_pair(&a, &b, &links, &sw);
+    EXPECT(links == 2 && sw == 0);
+    climb_nvlink_pair(&b, &c, &links, &sw);
+    EXPECT(links == 0 && sw == 0); /* joined only through a: no NVLink of their own */
+    climb_nvlinks s1 = {.read = 1, .self = 0x400}, s2 = {.read = 1, .self = 0x500};
+    for (int l = 0; l < 18; l++) {
+        s1.remote_type[s1.n] = 2;
+        s1.remote[s1.n++] = 0x9000 + (unsigned long long)(l % 4);
+        if (l < 12) {
+            s2.remote_type[s2.n] = 2;
+            s2.remote[s2.n++] = 0x9000 + (unsigned long long)(l % 4);
+        }
+    }
+    climb_nvlink_pair(&s1, &s2, &links, &sw);
+    EXPECT(links == 12 && sw == 1); /* the fewer switch links: 12 */
+    climb_nvlink_pair(&s1, &c, &links, &sw);
+    EXPECT(links == 0 && sw == 0); /* c has no switch links */
+    climb_nvlinks none = {.read = 1, .self = 0x600}, unread = {0};
+    climb_nvlink_pair(&none, &a, &links, &sw);
+    EXPECT(links == 0 && sw == 0);
+    climb_nvlink_pair(&a, &unread, &links, &sw);
+    EXPECT(links == -1 && sw == -1);
+}
+
 int main(void)
 {
+    test_nvlinks();
     climb_rng rng;
     const uint64_t seed = climb_fresh_seed();
     printf("seed %llu\n", (unsigned long long)seed);

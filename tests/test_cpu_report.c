@@ -484,7 +484,8 @@ int main(void)
     climb_device_info two[2] = {dev, dev};
     two[1].ordinal = 3;
     two[1].nvml.read = 0;
-    const climb_p2p p2p[4] = {{-1, -1, -1, 0, 0, 0}, {1, 0, 1, 390.5, 760, 10.25}, {1, 0, -1, 0, 0, 0}, {-1, -1, -1, 0, 0, 0}};
+    const climb_p2p p2p[4] = {CLIMB_P2P_UNKNOWN, {1, 0, 1, 390.5, 760, 10.25, 18, 1}, {1, 0, -1, 0, 0, 0, -1, -1},
+                              CLIMB_P2P_UNKNOWN};
     EXPECT(climb_report_set_devices(&r, two, p2p, 2) == 0 && r.n_set == 2);
     json = render(&r, climb_report_json);
     const char *set_at = json ? strstr(json, "device_set") : NULL;
@@ -495,7 +496,9 @@ int main(void)
                    strstr(json, "\"nvml_sm_clock_mhz\": null") &&
                    strstr(json, "\"p2p_one_way_gbs\": [[null, 390.5], [null, null]]") &&
                    strstr(json, "\"p2p_both_ways_gbs\": [[null, 760], [null, null]]") &&
-                   strstr(json, "\"p2p_latency_us\": [[null, 10.25], [null, null]]"),
+                   strstr(json, "\"p2p_latency_us\": [[null, 10.25], [null, null]]") &&
+                   strstr(json, "\"nvlinks\": [[null, 18], [null, null]]") &&
+                   strstr(json, "\"nvlink_switch\": [[null, true], [null, null]]"),
                "%.600s", set_at ? set_at : "no device_set");
     free(json);
     md = render(&r, climb_report_md);
@@ -507,7 +510,8 @@ int main(void)
      * are judged on it, and a case without them is not. */
     EXPECT(isnan(climb_report_link_gbs(&r))); /* GPU 3 to 0 not measured */
     {
-        climb_p2p all[4] = {{-1, -1, -1, 0, 0, 0}, {1, 0, 1, 390.5, 760, 0}, {1, 0, 1, 300, 600, 0}, {-1, -1, -1, 0, 0, 0}};
+        climb_p2p all[4] = {CLIMB_P2P_UNKNOWN, {1, 0, 1, 390.5, 760, 0, -1, -1}, {1, 0, 1, 300, 600, 0, -1, -1},
+                            CLIMB_P2P_UNKNOWN};
         climb_report r2 = r;
         r2.p2p = all;
         EXPECT(near(climb_report_link_gbs(&r2), 300));

@@ -271,9 +271,9 @@ int open_device(int ordinal, climb_device_info *d, int measure, unsigned extra)
 static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_p2p *p2p)
 {
     static const char *const what[] = {"peer access", "P2P rank", "copy GB/s, one way", "copy GB/s, both ways",
-                                       "copy µs, 4 bytes"};
+                                       "copy µs, 4 bytes", "NVLinks (NVML)"};
     fprintf(f, "\nGPUs together (row: from, column: to):\n");
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         fprintf(f, "  %-22s", what[k]);
         for (int j = 0; j < n; j++)
             fprintf(f, " %7s%-2d", "GPU ", d[j].ordinal);
@@ -291,6 +291,8 @@ static void print_pairs(FILE *f, const climb_device_info *d, int n, const climb_
                     snprintf(cell, sizeof cell, "%.0f", k == 2 ? p->one_way_gbs : p->both_ways_gbs);
                 else if (i != j && k == 4 && p->latency_us > 0)
                     snprintf(cell, sizeof cell, "%.1f", p->latency_us);
+                else if (i != j && k == 5 && p->nvlinks >= 0)
+                    snprintf(cell, sizeof cell, "%s%d", p->nvswitch == 1 ? "sw " : "", p->nvlinks);
                 fprintf(f, " %9s", cell);
             }
             fputc('\n', f);

@@ -480,6 +480,7 @@ static void device_set_block(FILE *f, FILE *md, const climb_json *set, const rp_
     pair_matrix(f, md, set, "p2p_one_way_gbs", "GB/s one way");
     pair_matrix(f, md, set, "p2p_both_ways_gbs", "GB/s both ways at once");
     pair_matrix(f, md, set, "p2p_latency_us", "µs a 4-byte copy (one of 100 back to back)");
+    pair_matrix(f, md, set, "nvlinks", "NVLinks between them (NVML; through NVSwitches where nvlink_switch)");
     fputc('\n', md);
 }
 

@@ -565,18 +565,19 @@ static void json_device_set(const climb_report *r, FILE *f)
         json_num(f, d->nvml.read && d->nvml.sm_mhz >= 0 ? d->nvml.sm_mhz : NAN);
         fputc('}', f);
     }
-    static const char *const keys[] = {"peer_access", "p2p_rank", "native_atomics"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const keys[] = {"peer_access", "p2p_rank", "native_atomics", "nvlinks", "nvlink_switch"};
+    for (int k = 0; k < 5; k++) {
         fprintf(f, "],\n    \"%s\": [", keys[k]);
         for (int i = 0; i < r->n_set; i++) {
             fputs(i ? ", [" : "[", f);
             for (int j = 0; j < r->n_set; j++) {
                 const climb_p2p *p = &r->p2p[i * r->n_set + j];
-                const int v = k == 0 ? p->access : k == 1 ? p->rank : p->atomics;
+                const int v = k == 0 ? p->access : k == 1 ? p->rank : k == 2 ? p->atomics : k == 3 ? p->nvlinks
+                                                                                                   : p->nvswitch;
                 fprintf(f, "%s", j ? ", " : "");
                 if (i == j || v < 0)
                     fputs("null", f);
-                else if (k == 1)
+                else if (k == 1 || k == 3)
                     fprintf(f, "%d", v);
                 else
                     fputs(v ? "true" : "false", f);

@@ -259,6 +259,7 @@ int climb_device_p2p(int a, int b, climb_p2p *out)
 {
     out->access = out->rank = out->atomics = -1;
     out->one_way_gbs = out->both_ways_gbs = out->latency_us = 0;
+    out->nvlinks = out->nvswitch = -1;
     int v = 0;
     if (cudaDeviceCanAccessPeer(&v, a, b) != cudaSuccess) {
         cudaGetLastError();

@@ -75,7 +75,26 @@ typedef struct climb_p2p {
     int access, rank, atomics;
     double one_way_gbs, both_ways_gbs; /* climb_measure_p2p's figures; 0: not measured */
     double latency_us;                 /* a 4-byte copy, one of many back to back (climb_measure_p2p); 0: not measured */
+    int nvlinks, nvswitch;             /* NVML: the NVLinks that join the pair (climb_nvlink_pair); -1: unknown */
 } climb_p2p;
+#define CLIMB_P2P_UNKNOWN {-1, -1, -1, 0, 0, 0, -1, -1}
+
+/* A GPU's NVLinks as NVML reports them (climb_device_nvlinks): its own PCI address, and for each active link the
+ * kind of device at the other end (0: a GPU, 1: an IBM NPU, 2: an NVSwitch, -1: unknown) and its PCI address
+ * (domain << 32 | bus << 8 | device). read 0: NVML could not say (absent, or a GPU without NVLink queries). */
+#define CLIMB_MAX_NVLINKS 18
+typedef struct climb_nvlinks {
+    int read, n;
+    unsigned long long self;
+    int remote_type[CLIMB_MAX_NVLINKS];
+    unsigned long long remote[CLIMB_MAX_NVLINKS];
+} climb_nvlinks;
+int climb_device_nvlinks(int ordinal, climb_nvlinks *out);
+/* The NVLinks between GPUs a and b: those of a's active links whose other end is b itself, or, where a's and b's
+ * links go to NVSwitches (and none straight to each other), the fewer of the two GPUs' switch links (all of a
+ * GPU's bandwidth reaches any other GPU on the switches, as nvidia-smi topo's NV# says). *links -1 and *nvswitch -1
+ * where either GPU's links could not be read. */
+void climb_nvlink_pair(const climb_nvlinks *a, const climb_nvlinks *b, int *links, int *nvswitch);
 int climb_device_p2p(int a, int b, climb_p2p *out);
 
 /* Peer access from device `dev` to `peer`'s memory on (on) or off, making dev current: turning on what is on, or

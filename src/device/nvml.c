@@ -169,3 +169,85 @@ void climb_nvml_line(const climb_nvml *s, char *buf, size_t len)
     snprintf(buf, len, "NVML: SM clock %d of %d MHz, memory clock %d of %d MHz%s%s%s; clocks held by: %s", s->sm_mhz,
              s->sm_max_mhz, s->mem_mhz, s->mem_max_mhz, app, limit, extra, s->reasons_known ? reasons : "unknown");
 }
+
+/* ---- NVLinks ---- */
+
+/* nvmlPciInfo_t of NVML's stable ABI (the _v3 layout that nvmlDeviceGetPciInfo_v3 and
+ * nvmlDeviceGetNvLinkRemotePciInfo_v2 fill). */
+typedef struct nvml_pci {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} nvml_pci;
+
+static unsigned long long pci_key(const nvml_pci *p)
+{
+    return (unsigned long long)p->domain << 32 | (unsigned long long)(p->bus & 0xFFu) << 8 | (p->device & 0xFFu);
+}
+
+int climb_device_nvlinks(int ordinal, climb_nvlinks *out)
+{
+    memset(out, 0, sizeof *out);
+    char bus[32];
+    if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    nvml_api n;
+    if (nvml_open(&n) != 0)
+        return -1;
+    int (*state)(nvml_device, unsigned, int *);
+    int (*remote)(nvml_device, unsigned, nvml_pci *);
+    int (*remote_type)(nvml_device, unsigned, int *);
+    int (*pci)(nvml_device, nvml_pci *);
+    *(void **)&state = sym(n.lib, "nvmlDeviceGetNvLinkState", NULL);
+    *(void **)&remote = sym(n.lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2", NULL);
+    *(void **)&remote_type = sym(n.lib, "nvmlDeviceGetNvLinkRemoteDeviceType", NULL);
+    *(void **)&pci = sym(n.lib, "nvmlDeviceGetPciInfo_v3", NULL);
+    nvml_device h;
+    nvml_pci self;
+    int rc = -1;
+    if (state && remote && pci && n.by_pci(bus, &h) == NVML_OK && pci(h, &self) == NVML_OK) {
+        out->self = pci_key(&self);
+        for (unsigned l = 0; l < CLIMB_MAX_NVLINKS; l++) {
+            int active = 0, type = -1;
+            nvml_pci p;
+            if (state(h, l, &active) != NVML_OK || !active)
+                continue; /* a link that does not exist answers with an error: none past the GPU's last */
+            memset(&p, 0, sizeof p);
+            if (remote(h, l, &p) != NVML_OK)
+                continue;
+            if (!remote_type || remote_type(h, l, &type) != NVML_OK || type > 2)
+                type = -1;
+            out->remote_type[out->n] = type;
+            out->remote[out->n] = pci_key(&p);
+            out->n++;
+        }
+        out->read = 1;
+        rc = 0;
+    }
+    n.shutdown();
+    dlclose(n.lib);
+    return rc;
+}
+
+void climb_nvlink_pair(const climb_nvlinks *a, const climb_nvlinks *b, int *links, int *nvswitch)
+{
+    *links = *nvswitch = -1;
+    if (!a->read || !b->read)
+        return;
+    int direct = 0, sw_a = 0, sw_b = 0;
+    for (int l = 0; l < a->n; l++) {
+        direct += a->remote_type[l] != 2 && a->remote[l] == b->self;
+        sw_a += a->remote_type[l] == 2;
+    }
+    for (int l = 0; l < b->n; l++)
+        sw_b += b->remote_type[l] == 2;
+    if (direct > 0 || sw_a == 0 || sw_b == 0) {
+        *links = direct;
+        *nvswitch = 0;
+    } else {
+        *links = sw_a < sw_b ? sw_a : sw_b;
+        *nvswitch = 1;
+    }
+}

@@ -126,13 +126,21 @@ int climb_measure_p2p(const int *devices, int n, size_t bytes, double *one_way, 
 
 int climb_device_pairs(const int *devices, int n, int measure, climb_p2p *p2p)
 {
+    climb_nvlinks *links = calloc((size_t)(n > 0 ? n : 1), sizeof *links);
+    if (!links)
+        return climb_host_oom("the GPUs' NVLinks");
+    for (int i = 0; i < n; i++)
+        climb_device_nvlinks(devices[i], &links[i]); /* unread where NVML cannot say: the pairs say unknown */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            p2p[i * n + j] = (climb_p2p){-1, -1, -1, 0, 0, 0};
+            p2p[i * n + j] = (climb_p2p)CLIMB_P2P_UNKNOWN;
             if (i != j && climb_device_p2p(devices[i], devices[j], &p2p[i * n + j]) != 0)
                 fprintf(stderr, "climb: the driver could not say how GPUs %d and %d are joined\n", devices[i],
                         devices[j]);
+            if (i != j)
+                climb_nvlink_pair(&links[i], &links[j], &p2p[i * n + j].nvlinks, &p2p[i * n + j].nvswitch);
         }
+    free(links);
     if (!measure || n < 2)
         return 0;
     double *one = calloc((size_t)n * (size_t)n, sizeof *one), *both = calloc((size_t)n * (size_t)n, sizeof *both);
