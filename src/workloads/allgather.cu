@@ -1,0 +1,419 @@
+/*
+ * allgather.cu - every GPU of the case holds n elements; every GPU receives all of them, GPU after GPU (rank r's
+ * piece at r x n): through the host, a ring of peer copies, every GPU's piece pushed to every other by the copy
+ * engines at once, and a kernel on each GPU that loads every other GPU's piece over NVLink; NCCL's all-gather
+ * beside them.
+ *
+ * The all-gather half of the ring all-reduce (Patarasuk and Yuan; src/device/collective.h), built from the same
+ * pieces as the all-reduce ladder (src/workloads/common/gpuset.cuh). See docs/allgather.md.
+ *
+ * Counted as nccl-tests counts it: the bus bytes, (P - 1) x n x element size for P GPUs (the gathered array of P x n
+ * elements times (P - 1)/P), as items in GB/s.
+ *
+ * Order of this file: policy, kernels, the case, the rungs' runs, the registry table, the harness glue.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/check.h"
+#include "../base/checked.h"
+#include "../base/rng.h"
+#include "../device/collective.h"
+#include "../core/workload.cuh"
+#include "common/gpuset.cuh"
+#include "allgather.h"
+
+/* ---------------------------------------------------------------- policy */
+
+/* The best rung gathers with a kernel on each GPU (its loads over NVLink, no copy-engine start-ups) below this many
+ * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. Chosen
+ * before any measurement of this ladder; docs/allgather.md keeps the figures that settle it. */
+#define AG_KERNEL_BELOW ((size_t)256 << 10)
+
+extern "C" int climb_allgather_best_uses_kernel(size_t piece_bytes) { return piece_bytes < AG_KERNEL_BELOW; }
+
+/* ---------------------------------------------------------------- kernels */
+
+/* out[q x n + i] = src.p[q][i] for every rank q: one GPU gathers every piece, each load crossing a link (its own
+ * piece a local copy). 4-byte elements. */
+__global__ void __launch_bounds__(256) ag_gather_kernel(uint32_t *__restrict__ out, climb_gpuset_ptrs<uint32_t> src,
+                                                        int P, size_t n)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (int q = 0; q < P; q++) {
+        const uint32_t *__restrict__ s = src.p[q];
+        uint32_t *__restrict__ d = out + (size_t)q * n;
+        for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+            d[i] = s[i];
+    }
+}
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    climb_gpuset g;
+    size_t n, es;                         /* elements a piece, bytes an element */
+    void *h_in;                           /* P pieces, rank after rank (host), from the seed: the gathered array */
+    void *h_out;                          /* a download to check */
+    void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES]; /* on rank r's GPU: n and P x n elements */
+    void *pinned;                         /* through_host: P x n elements */
+};
+
+static size_t piece(const climb_case *c) { return c->n * c->es; }
+static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
+
+/* ---------------------------------------------------------------- the rungs' runs */
+
+/* through_host: every piece down into page-locked host memory, then the whole array up to every GPU. */
+static int run_host(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    for (int r = 0; r < g->P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * piece(c)), c->in[r], piece(c), cudaMemcpyDeviceToHost,
+                                    g->st[r]));
+    }
+    if (climb_gpuset_barrier(g))
+        return -1;
+    for (int r = 0; r < g->P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->pinned, piece(c) * (size_t)g->P, cudaMemcpyHostToDevice, g->st[r]));
+    }
+    return 0;
+}
+
+/* Each rank's own piece into its place in its own output. */
+static int own_pieces(climb_case *c)
+{
+    for (int r = 0; r < c->g.P; r++)
+        if (climb_gpuset_copy(&c->g, r, c->in[r], r, at(c->out[r], (size_t)r * piece(c)), piece(c)))
+            return -1;
+    return 0;
+}
+
+/* ring: P - 1 steps; at step s every rank passes piece (r - s) mod P, which it holds by then, to the next rank;
+ * one link a GPU busy each step. */
+static int run_ring(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    if (own_pieces(c) || climb_gpuset_barrier(g))
+        return -1;
+    for (int s = 0; s < g->P - 1; s++) {
+        for (int r = 0; r < g->P; r++) {
+            const int next = (r + 1) % g->P, k = ((r - s) % g->P + g->P) % g->P;
+            if (climb_gpuset_copy(g, r, at(c->out[r], (size_t)k * piece(c)), next,
+                                  at(c->out[next], (size_t)k * piece(c)), piece(c)))
+                return -1;
+        }
+        if (climb_gpuset_barrier(g))
+            return -1;
+    }
+    return 0;
+}
+
+/* copy_engines: every rank pushes its piece into every other rank's output at once (P - 1 copies a GPU, every link
+ * of the node busy); no step between ranks. */
+static int run_copy_engines(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    for (int r = 0; r < g->P; r++)
+        for (int q = 0; q < g->P; q++)
+            if (climb_gpuset_copy(g, r, c->in[r], q, at(c->out[q], (size_t)r * piece(c)), piece(c)))
+                return -1;
+    return 0;
+}
+
+/* kernel_pull: each rank's kernel loads every rank's piece over NVLink into its output: one launch a GPU, no copy
+ * engine started. */
+static int run_pull(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    climb_gpuset_ptrs<uint32_t> src;
+    for (int q = 0; q < g->P; q++)
+        src.p[q] = (const uint32_t *)c->in[q];
+    if (!c->n)
+        return 0;
+    for (int r = 0; r < g->P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+        ag_gather_kernel<<<climb_gpuset_blocks(c->n * (size_t)g->P, g->sms[r]), 256, 0, g->st[r]>>>(
+            (uint32_t *)c->out[r], src, g->P, c->n);
+        CLIMB_CHECK(cudaGetLastError());
+    }
+    return 0;
+}
+
+/* best: the kernel below AG_KERNEL_BELOW bytes a piece, the copy engines from there. */
+static int run_best(climb_case *c)
+{
+    return climb_allgather_best_uses_kernel(piece(c)) ? run_pull(c) : run_copy_engines(c);
+}
+
+/* vendor: ncclAllGather on a communicator of the case's GPUs, one call a rank in one group. */
+static int run_nccl(climb_case *c)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return -1;
+    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
+    ncclResult_t r = nc->group_start();
+    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
+        r = nc->all_gather(c->in[k], c->out[k], c->n, t, c->g.comm[k], c->g.st[k]);
+    const ncclResult_t end = nc->group_end();
+    if (r != ncclSuccess || end != ncclSuccess) {
+        fprintf(stderr, "climb: allgather: ncclAllGather: %s\n", nc->error_string(r != ncclSuccess ? r : end));
+        return -1;
+    }
+    return 0;
+#else
+    (void)c;
+    return -1;
+#endif
+}
+
+static const char *refuses_no_access(const climb_case *c) { return climb_gpuset_no_access(&c->g); }
+static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
+
+static int k_gather(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return climb_one_kernel(out, max, (const void *)ag_gather_kernel, "ag_gather_kernel", 256, 0);
+}
+
+typedef struct ag_rung {
+    climb_rung_info info;
+    int (*run)(climb_case *c);
+    int access;  /* 1: peer access on among all pairs (prepare) */
+    int nccl;    /* its communicator (prepare) */
+    int pinned;  /* its host buffer (prepare) */
+} ag_rung;
+
+static const ag_rung AG_RUNGS[] = {
+    {.info = {.name = "nccl_all_gather", .idea = "vendor: ncclAllGather on a communicator of the case's GPUs, one "
+                                                 "call a GPU in one group",
+              .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
+     .run = run_nccl, .nccl = 1},
+    {.info = {.name = "through_host", .idea = "the way without GPUDirect: every piece down to the host, the whole "
+                                              "array up to every GPU",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
+     .run = run_host, .pinned = 1},
+    {.info = {.name = "ring", .idea = "the ring: P - 1 steps, each GPU passing one piece to the next by a copy "
+                                      "engine (bandwidth-optimal on a ring of links)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
+     .run = run_ring, .access = 1},
+    {.info = {.name = "copy_engines", .idea = "every GPU pushes its piece into every other GPU at once by copy "
+                                              "engines: no steps, every link busy (a switched node)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels},
+     .run = run_copy_engines, .access = 1},
+    {.info = {.name = "kernel_pull", .idea = "each GPU's kernel loads every other GPU's piece over NVLink: one "
+                                             "launch a GPU, no copy engine to start",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather,
+              .refuses = refuses_no_access},
+     .run = run_pull, .access = 1},
+    {.info = {.name = "allgather_best", .idea = "the kernel for small pieces, the copy engines for the rest",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_gather,
+              .refuses = refuses_no_access},
+     .run = run_best, .access = 1},
+};
+#define AG_N_RUNGS CLIMB_COUNT(AG_RUNGS)
+
+static const climb_rung_info *ag_rung_info(int i) { return &AG_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void ag_fini(climb_case *c)
+{
+    for (int r = 0; r < c->g.P; r++) {
+        cudaSetDevice(c->g.dev[r]);
+        cudaFree(c->in[r]);
+        cudaFree(c->out[r]);
+    }
+    climb_gpuset_fini(&c->g);
+    cudaFreeHost(c->pinned);
+}
+
+/* Every rank's piece and gathered array on its GPU; the GPUs' streams and events. */
+static int ag_init(climb_case *c)
+{
+    c->n = c->p.shape.d[0];
+    c->es = climb_dtype_size(c->p.type);
+    if (climb_gpuset_init(&c->g, &c->p))
+        return -1;
+    size_t whole;
+    if (!climb_mul_fits(piece(c) ? piece(c) : c->es, (size_t)c->g.P, &whole)) {
+        fprintf(stderr, "climb: allgather: %d pieces of %zu elements overflow size_t\n", c->g.P, c->n);
+        return -1;
+    }
+    void *alloc;
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        if (climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->in[r], "a GPU's piece") != 0 ||
+            climb_device_alloc_offset(whole, 0, &alloc, &c->out[r], "a GPU's gathered array") != 0)
+            return -1;
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+/* Random bits (i32 over the whole range; f32 finite values of [-1, 1)): the gathered array is the pieces, exactly. */
+static int ag_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    const size_t total = c->n * (size_t)c->g.P;
+    if (c->p.type == CLIMB_I32)
+        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, INT32_MIN, INT32_MAX);
+    else
+        climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * piece(c)), piece(c), cudaMemcpyHostToDevice));
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+static size_t whole_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
+
+static const climb_buffer AG_BUFFERS[] = {
+    {.name = "every GPU's piece", .flags = CLIMB_BUF_HOST, .bytes = whole_bytes, .host_at = offsetof(climb_case, h_in)},
+    {.name = "the download checked", .flags = CLIMB_BUF_HOST, .bytes = whole_bytes,
+     .host_at = offsetof(climb_case, h_out)},
+};
+
+static int ag_empty(const climb_case *c) { return c->n == 0; }
+
+static const char *ag_describe(const climb_case *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s, a piece on each of %d GPUs",
+             c->p.type == CLIMB_I32 ? "random 32-bit integers" : "uniform in [-1, 1)", c->g.P);
+    return buf;
+}
+
+static int ag_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode;
+    snprintf(desc, desclen, "every GPU's piece, bit for bit, in rank order on every GPU");
+    return 0;
+}
+
+static int ag_prepare(climb_case *c, int rung)
+{
+    const ag_rung *r = &AG_RUNGS[rung];
+    if (r->pinned && !c->pinned && cudaHostAlloc(&c->pinned, whole_bytes(c), cudaHostAllocPortable) != cudaSuccess) {
+        fprintf(stderr, "climb: allgather: cannot page-lock %zu bytes: %s\n", whole_bytes(c),
+                cudaGetErrorString(cudaGetLastError()));
+        return -1;
+    }
+    return climb_gpuset_prepare(&c->g, r->access, r->nccl, "allgather");
+}
+
+static void ag_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, AG_RUNGS[rung].nccl); }
+
+static int ag_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (climb_gpuset_fork(&c->g, s))
+        return -1;
+    const int rc = AG_RUNGS[rung].run(c);
+    cudaSetDevice(c->g.home);
+    return rc ? rc : climb_gpuset_join(&c->g, s);
+}
+
+static int ag_poison(climb_case *c)
+{
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, whole_bytes(c)));
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+/* Every GPU's gathered array against the pieces, every element, bit for bit. */
+static int ag_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    const size_t total = c->n * (size_t)c->g.P;
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], total * c->es, cudaMemcpyDeviceToHost));
+        const uint32_t *got = (const uint32_t *)c->h_out, *want = (const uint32_t *)c->h_in;
+        for (size_t i = 0; i < total; i++)
+            climb_compare_exact(&k, got[i], want[i], "GPU %d's element %zu (rank %zu's piece)", c->g.dev[r], i,
+                                i / (c->n ? c->n : 1));
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return climb_compare_end(&k);
+}
+
+/* nccl-tests' bus bytes: the gathered array (P x n x element size) times (P - 1)/P. */
+static void ag_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = (double)c->n * (double)c->es * c->g.P * climb_busbw_factor(CLIMB_COLL_ALL_GATHER, c->g.P);
+    out->link_bytes = out->items; /* what each GPU receives (and sends), at the least, over its links */
+}
+
+/* 1 KiB to 256 MiB a piece, by factors of 16 (elements of 4 bytes). */
+static const climb_shape AG_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
+                                              CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 26)};
+static const climb_shape AG_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
+static const climb_shape AG_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
+                                              CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),
+                                              CLIMB_SHAPE1(4097), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
+static const climb_shape AG_QUICK_SHAPES[] = {CLIMB_SHAPE1(3), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep AG_SWEEPS[] = {
+    {.name = "sizes", .title = "all-gather: bus bandwidth against elements a piece", .args = NULL, .x = "n",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_allgather_workload = {
+    .name = "allgather",
+    .title = "All-gather across GPUs: through the host, a ring, copy engines at once, a kernel over NVLink",
+    .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its all-gather half, the ring); Pacheco, the "
+               "tree-structured global sum (the collectives across a machine)",
+    .dims = {"n"},
+    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
+    .min_devices = 2,
+    .max_devices = CLIMB_MAX_DEVICES,
+    .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
+    .items_unit = "bus bytes",
+    .items_rate = "GB/s",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = AG_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(AG_BENCH_SHAPES),
+    .check_shapes = AG_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(AG_CHECK_SHAPES),
+    .quick_shapes = AG_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(AG_QUICK_SHAPES),
+    .main_shapes = AG_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(AG_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = AG_N_RUNGS,
+    .rung = ag_rung_info,
+    .sweeps = AG_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(AG_SWEEPS),
+    .case_size = sizeof(climb_case),
+    .buffers = AG_BUFFERS,
+    .n_buffers = CLIMB_COUNT(AG_BUFFERS),
+    .init = ag_init,
+    .fill = ag_fill,
+    .fini = ag_fini,
+    .describe = ag_describe,
+    .reference = ag_reference,
+    .prepare = ag_prepare,
+    .run = ag_run,
+    .empty = ag_empty,
+    .poison = ag_poison,
+    .verify = ag_verify,
+    .counts = ag_counts,
+    .release = ag_release,
+};

@@ -1,0 +1,495 @@
+/*
+ * reducescatter.cu - every GPU of the case holds P x n elements; GPU r receives the sum over the GPUs of their r-th
+ * n elements: through the host, a ring of peer copies and adds, every GPU's pieces pushed to their owners by the
+ * copy engines and summed there, and a kernel on each GPU that loads its piece from every other GPU over NVLink and
+ * sums it; NCCL's reduce-scatter beside them.
+ *
+ * The reduce-scatter half of the ring all-reduce (Patarasuk and Yuan; src/device/collective.h) and the first shot
+ * of the two-shot all-reduce, built from the same pieces as the all-reduce ladder (src/workloads/common/gpuset.cuh).
+ * See docs/reducescatter.md.
+ *
+ * Counted as nccl-tests counts it: the bus bytes, (P - 1) x n x element size for P GPUs (each GPU's array of P x n
+ * elements times (P - 1)/P), as items in GB/s.
+ *
+ * Order of this file: policy, kernels, the case, the rungs' runs, the registry table, the harness glue.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/check.h"
+#include "../base/checked.h"
+#include "../base/rng.h"
+#include "../device/collective.h"
+#include "../core/workload.cuh"
+#include "common/gpuset.cuh"
+#include "reducescatter.h"
+
+/* ---------------------------------------------------------------- policy */
+
+/* The best rung sums with a kernel that loads every GPU's piece over NVLink below this many bytes a piece, and
+ * moves the pieces by copy engines (then sums them on their owner) from there. Chosen before any measurement of
+ * this ladder; docs/reducescatter.md keeps the figures that settle it. */
+#define RS_KERNEL_BELOW ((size_t)256 << 10)
+
+extern "C" int climb_reducescatter_best_uses_kernel(size_t piece_bytes) { return piece_bytes < RS_KERNEL_BELOW; }
+
+/* ---------------------------------------------------------------- kernels */
+
+/* dst[i] += src[i]: a received piece added into the rank's running sum (the ring). */
+template <typename T>
+__global__ void __launch_bounds__(256) rs_add_kernel(T *__restrict__ dst, const T *__restrict__ src, size_t n)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+        dst[i] += src[i];
+}
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    climb_gpuset g;
+    size_t n, es;                         /* elements a piece, bytes an element */
+    void *h_in;                           /* P arrays of P pieces, rank after rank (host), from the seed */
+    void *h_out;                          /* a download to check */
+    double *ref, *mag;                    /* every rank's piece of the sum in double, and the sum of magnitudes */
+    void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES]; /* on rank r's GPU: P x n and n elements */
+    void *work[CLIMB_MAX_DEVICES];        /* on rank r's GPU: P x n elements (the ring's sums, the pieces received) */
+    void *pinned;                         /* through_host: P x P x n elements */
+};
+
+static size_t piece(const climb_case *c) { return c->n * c->es; }
+static size_t array_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
+static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
+
+template <typename T> static int add_on(climb_case *c, int r, size_t k, const void *src)
+{
+    if (!c->n)
+        return 0;
+    CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    rs_add_kernel<T><<<climb_gpuset_blocks(c->n, c->g.sms[r]), 256, 0, c->g.st[r]>>>(
+        (T *)at(c->work[r], k * piece(c)), (const T *)src, c->n);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the rungs' runs */
+
+/* through_host: every array down into page-locked host memory, the pieces summed by the CPU in rank order (into
+ * rank 0's array), each GPU's piece up again. */
+template <typename T> static int run_host(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    const size_t total = c->n * (size_t)g->P;
+    for (int r = 0; r < g->P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * total * c->es), c->in[r], total * c->es,
+                                    cudaMemcpyDeviceToHost, g->st[r]));
+    }
+    for (int r = 0; r < g->P; r++)
+        CLIMB_CHECK(cudaStreamSynchronize(g->st[r]));
+    T *sum = (T *)c->pinned;
+    for (int q = 1; q < g->P; q++) {
+        const T *x = (const T *)c->pinned + (size_t)q * total;
+        for (size_t i = 0; i < total; i++)
+            sum[i] += x[i];
+    }
+    for (int r = 0; r < g->P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum + (size_t)r * c->n, piece(c), cudaMemcpyHostToDevice, g->st[r]));
+    }
+    return 0;
+}
+
+/* ring: each rank's running sums start as its own array; P - 1 steps, at step s rank r sends its running sum of
+ * piece (r - s - 1) mod P to the next rank, which adds it into its own; after the last step rank r holds the whole
+ * sum of piece r. One link a GPU busy each step. */
+template <typename T> static int run_ring(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    const size_t all = piece(c) * (size_t)g->P;
+    for (int r = 0; r < g->P; r++)
+        if (climb_gpuset_copy(g, r, c->in[r], r, c->work[r], all))
+            return -1;
+    if (climb_gpuset_barrier(g))
+        return -1;
+    for (int s = 0; s < g->P - 1; s++) {
+        for (int r = 0; r < g->P; r++) {
+            const int next = (r + 1) % g->P, k = (((r - s - 1) % g->P) + g->P) % g->P;
+            if (climb_gpuset_copy(g, r, at(c->work[r], (size_t)k * piece(c)), next, c->out[next], piece(c)))
+                return -1; /* the next rank's output is the landing place; its sum is in work */
+        }
+        if (climb_gpuset_barrier(g))
+            return -1;
+        for (int r = 0; r < g->P; r++) {
+            const int prev = (r + g->P - 1) % g->P, k = (((prev - s - 1) % g->P) + g->P) % g->P;
+            if (add_on<T>(c, r, (size_t)k, c->out[r]))
+                return -1;
+        }
+        if (climb_gpuset_barrier(g))
+            return -1;
+    }
+    for (int r = 0; r < g->P; r++)
+        if (climb_gpuset_copy(g, r, at(c->work[r], (size_t)r * piece(c)), r, c->out[r], piece(c)))
+            return -1;
+    return 0;
+}
+
+/* Each rank's sum of the P pieces in src (src.p[q] rank q's), on its own stream, into its output. */
+template <typename T> static int sum_pieces(climb_case *c, int r, const climb_gpuset_ptrs<T> &src)
+{
+    return climb_gpuset_sum<T>(&c->g, r, (T *)c->out[r], src, c->n);
+}
+
+/* copy_engines: every rank pushes its piece q into rank q's work space (slot r) by copy engines, all at once; after
+ * one step each rank sums the P pieces it received, locally. */
+template <typename T> static int run_copy_engines(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    for (int r = 0; r < g->P; r++)
+        for (int q = 0; q < g->P; q++)
+            if (climb_gpuset_copy(g, r, at(c->in[r], (size_t)q * piece(c)), q, at(c->work[q], (size_t)r * piece(c)),
+                                  piece(c)))
+                return -1;
+    if (climb_gpuset_barrier(g))
+        return -1;
+    for (int r = 0; r < g->P; r++) {
+        climb_gpuset_ptrs<T> src;
+        for (int q = 0; q < g->P; q++)
+            src.p[q] = (const T *)at(c->work[r], (size_t)q * piece(c));
+        if (sum_pieces<T>(c, r, src))
+            return -1;
+    }
+    return 0;
+}
+
+/* kernel_pull: each rank's kernel loads its piece from every rank's array over NVLink and sums it: one launch a
+ * GPU, no step between GPUs. */
+template <typename T> static int run_pull(climb_case *c)
+{
+    climb_gpuset *g = &c->g;
+    for (int r = 0; r < g->P; r++) {
+        climb_gpuset_ptrs<T> src;
+        for (int q = 0; q < g->P; q++)
+            src.p[q] = (const T *)at(c->in[q], (size_t)r * piece(c));
+        if (sum_pieces<T>(c, r, src))
+            return -1;
+    }
+    return 0;
+}
+
+template <typename T> static int run_best(climb_case *c)
+{
+    return climb_reducescatter_best_uses_kernel(piece(c)) ? run_pull<T>(c) : run_copy_engines<T>(c);
+}
+
+/* vendor: ncclReduceScatter on a communicator of the case's GPUs, one call a rank in one group. */
+static int run_nccl(climb_case *c)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return -1;
+    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
+    ncclResult_t r = nc->group_start();
+    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
+        r = nc->reduce_scatter(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.st[k]);
+    const ncclResult_t end = nc->group_end();
+    if (r != ncclSuccess || end != ncclSuccess) {
+        fprintf(stderr, "climb: reducescatter: ncclReduceScatter: %s\n", nc->error_string(r != ncclSuccess ? r : end));
+        return -1;
+    }
+    return 0;
+#else
+    (void)c;
+    return -1;
+#endif
+}
+
+/* Each rung's run for i32 and f32. */
+#define RS_RUN(fn) {fn<int32_t>, fn<float>}
+
+static const char *refuses_no_access(const climb_case *c) { return climb_gpuset_no_access(&c->g); }
+static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
+
+static int k_add(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)rs_add_kernel<int32_t>, "rs_add_kernel<int32_t>", 256, 0)
+                          : climb_one_kernel(out, max, (const void *)rs_add_kernel<float>, "rs_add_kernel<float>", 256, 0);
+}
+
+static int k_sum(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)climb_gpuset_sum_kernel<int32_t>,
+                                             "climb_gpuset_sum_kernel<int32_t>", 256, 0)
+                          : climb_one_kernel(out, max, (const void *)climb_gpuset_sum_kernel<float>,
+                                             "climb_gpuset_sum_kernel<float>", 256, 0);
+}
+
+typedef struct rs_rung {
+    climb_rung_info info;
+    int (*run[2])(climb_case *c); /* i32, f32 */
+    int access;  /* 1: peer access on among all pairs (prepare) */
+    int nccl;    /* its communicator (prepare) */
+    int pinned;  /* its host buffer (prepare) */
+} rs_rung;
+
+static const rs_rung RS_RUNGS[] = {
+    {.info = {.name = "nccl_reduce_scatter", .idea = "vendor: ncclReduceScatter on a communicator of the case's "
+                                                     "GPUs, one call a GPU in one group",
+              .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
+     .run = {run_nccl, run_nccl}, .nccl = 1},
+    {.info = {.name = "through_host", .idea = "the way without GPUDirect: every array down to the host, the pieces "
+                                              "summed by the CPU, each GPU's piece up again",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
+     .run = RS_RUN(run_host), .pinned = 1},
+    {.info = {.name = "ring", .idea = "the ring: P - 1 steps, each GPU passing one running sum to the next by a "
+                                      "copy engine and adding the one it receives (bandwidth-optimal on a ring)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_add},
+     .run = RS_RUN(run_ring), .access = 1},
+    {.info = {.name = "copy_engines", .idea = "every GPU pushes each piece to its owner by copy engines at once, "
+                                              "then each sums the P pieces it received: one step",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sum},
+     .run = RS_RUN(run_copy_engines), .access = 1},
+    {.info = {.name = "kernel_pull", .idea = "each GPU's kernel loads its piece from every GPU over NVLink and sums "
+                                             "it: one launch a GPU, nothing staged",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_sum,
+              .refuses = refuses_no_access},
+     .run = RS_RUN(run_pull), .access = 1},
+    {.info = {.name = "reducescatter_best", .idea = "the kernel for small pieces, copy engines then a local sum for "
+                                                    "the rest",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_sum,
+              .refuses = refuses_no_access},
+     .run = RS_RUN(run_best), .access = 1},
+};
+#define RS_N_RUNGS CLIMB_COUNT(RS_RUNGS)
+
+static const climb_rung_info *rs_rung_info(int i) { return &RS_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void rs_fini(climb_case *c)
+{
+    for (int r = 0; r < c->g.P; r++) {
+        cudaSetDevice(c->g.dev[r]);
+        cudaFree(c->in[r]);
+        cudaFree(c->out[r]);
+        cudaFree(c->work[r]);
+    }
+    climb_gpuset_fini(&c->g);
+    cudaFreeHost(c->pinned);
+    free(c->ref);
+    free(c->mag);
+}
+
+/* Every rank's array, piece of the sum and work space on its GPU; the GPUs' streams and events. */
+static int rs_init(climb_case *c)
+{
+    c->n = c->p.shape.d[0];
+    c->es = climb_dtype_size(c->p.type);
+    if (climb_gpuset_init(&c->g, &c->p))
+        return -1;
+    size_t whole;
+    if (!climb_mul_fits(array_bytes(c), (size_t)c->g.P, &whole)) {
+        fprintf(stderr, "climb: reducescatter: %d arrays of %d pieces of %zu elements overflow size_t\n", c->g.P,
+                c->g.P, c->n);
+        return -1;
+    }
+    const size_t total = c->n * (size_t)c->g.P;
+    c->ref = (double *)malloc(sizeof(double) * (total + 1));
+    c->mag = (double *)malloc(sizeof(double) * (total + 1));
+    if (!c->ref || !c->mag)
+        return climb_host_oom("the CPU sums (%zu elements)", total);
+    void *alloc;
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        if (climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
+            climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->out[r], "a GPU's piece") != 0 ||
+            climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->work[r], "a GPU's work space") != 0)
+            return -1;
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+/* i32: [-2^20, 2^20] (sums of 64 GPUs exact); f32: [-1, 1). Each rank's array on its GPU; the sums in double now. */
+static int rs_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    const size_t total = c->n * (size_t)c->g.P;
+    if (c->p.type == CLIMB_I32)
+        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total * (size_t)c->g.P, -(1 << 20), 1 << 20);
+    else
+        climb_rng_fill_f32(&rng, (float *)c->h_in, total * (size_t)c->g.P, -1.0f, 1.0f);
+    for (size_t i = 0; i < total; i++) {
+        double s = 0, m = 0;
+        for (int q = 0; q < c->g.P; q++) {
+            const size_t k = (size_t)q * total + i;
+            const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
+            s += x;
+            m += fabs(x);
+        }
+        c->ref[i] = s;
+        c->mag[i] = m;
+    }
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * total * c->es), total * c->es, cudaMemcpyHostToDevice));
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+static size_t all_bytes(const climb_case *c) { return array_bytes(c) * (size_t)c->g.P; }
+static size_t piece_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
+
+static const climb_buffer RS_BUFFERS[] = {
+    {.name = "every GPU's array", .flags = CLIMB_BUF_HOST, .bytes = all_bytes, .host_at = offsetof(climb_case, h_in)},
+    {.name = "the download checked", .flags = CLIMB_BUF_HOST, .bytes = piece_bytes,
+     .host_at = offsetof(climb_case, h_out)},
+};
+
+static int rs_empty(const climb_case *c) { return c->n == 0; }
+
+static const char *rs_describe(const climb_case *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s, %d pieces on each of %d GPUs",
+             c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]" : "uniform in [-1, 1)", c->g.P, c->g.P);
+    return buf;
+}
+
+static int rs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)mode;
+    snprintf(desc, desclen, "%s", c->p.type == CLIMB_I32 ? "the CPU sum of each piece over the GPUs, exact"
+                                                         : "the CPU sum of each piece in double, within P x 1.2e-7 "
+                                                           "of the sum of magnitudes");
+    return 0;
+}
+
+static int rs_prepare(climb_case *c, int rung)
+{
+    const rs_rung *r = &RS_RUNGS[rung];
+    if (r->pinned && !c->pinned && cudaHostAlloc(&c->pinned, all_bytes(c), cudaHostAllocPortable) != cudaSuccess) {
+        fprintf(stderr, "climb: reducescatter: cannot page-lock %zu bytes: %s\n", all_bytes(c),
+                cudaGetErrorString(cudaGetLastError()));
+        return -1;
+    }
+    return climb_gpuset_prepare(&c->g, r->access, r->nccl, "reducescatter");
+}
+
+static void rs_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, RS_RUNGS[rung].nccl); }
+
+static int rs_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (climb_gpuset_fork(&c->g, s))
+        return -1;
+    const int rc = RS_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
+    cudaSetDevice(c->g.home);
+    return rc ? rc : climb_gpuset_join(&c->g, s);
+}
+
+static int rs_poison(climb_case *c)
+{
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, piece_bytes(c)));
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return 0;
+}
+
+/* Every GPU's piece of the sum against the CPU's, every element. */
+static int rs_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (int r = 0; r < c->g.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+        CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], piece(c), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < c->n; i++) {
+            const size_t j = (size_t)r * c->n + i;
+            if (c->p.type == CLIMB_I32)
+                climb_compare_exact(&k, ((const int32_t *)c->h_out)[i], (long long)c->ref[j], "GPU %d's sum[%zu]",
+                                    c->g.dev[r], i);
+            else
+                climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[j], c->g.P * 1.2e-7 * c->mag[j] + 1e-30,
+                                    "GPU %d's sum[%zu]", c->g.dev[r], i);
+        }
+    }
+    CLIMB_CHECK(cudaSetDevice(c->g.home));
+    return climb_compare_end(&k);
+}
+
+/* nccl-tests' bus bytes: each GPU's array (P x n x element size) times (P - 1)/P. */
+static void rs_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = (double)c->n * (double)c->es * c->g.P * climb_busbw_factor(CLIMB_COLL_REDUCE_SCATTER, c->g.P);
+    out->link_bytes = out->items; /* what each GPU sends, at the least, over its links */
+}
+
+/* 1 KiB to 64 MiB a piece, by factors of 16 (elements of 4 bytes); each GPU's array is P pieces. */
+static const climb_shape RS_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8),  CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
+                                              CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24)};
+static const climb_shape RS_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
+static const climb_shape RS_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
+                                              CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),
+                                              CLIMB_SHAPE1(4097), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
+static const climb_shape RS_QUICK_SHAPES[] = {CLIMB_SHAPE1(3), CLIMB_SHAPE1(65537)};
+
+static const climb_sweep RS_SWEEPS[] = {
+    {.name = "sizes", .title = "reduce-scatter: bus bandwidth against elements a piece", .args = NULL, .x = "n",
+     .log_x = 1},
+};
+
+extern "C" const climb_workload climb_reducescatter_workload = {
+    .name = "reducescatter",
+    .title = "Reduce-scatter across GPUs: through the host, a ring, copy engines then a local sum, a kernel over "
+             "NVLink",
+    .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its reduce-scatter half, the ring); Pacheco, "
+               "the tree-structured global sum (the collectives across a machine)",
+    .dims = {"n"},
+    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
+    .min_devices = 2,
+    .max_devices = CLIMB_MAX_DEVICES,
+    .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
+    .items_unit = "bus bytes",
+    .items_rate = "GB/s",
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = RS_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(RS_BENCH_SHAPES),
+    .check_shapes = RS_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(RS_CHECK_SHAPES),
+    .quick_shapes = RS_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(RS_QUICK_SHAPES),
+    .main_shapes = RS_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(RS_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = RS_N_RUNGS,
+    .rung = rs_rung_info,
+    .sweeps = RS_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(RS_SWEEPS),
+    .case_size = sizeof(climb_case),
+    .buffers = RS_BUFFERS,
+    .n_buffers = CLIMB_COUNT(RS_BUFFERS),
+    .init = rs_init,
+    .fill = rs_fill,
+    .fini = rs_fini,
+    .describe = rs_describe,
+    .reference = rs_reference,
+    .prepare = rs_prepare,
+    .run = rs_run,
+    .empty = rs_empty,
+    .poison = rs_poison,
+    .verify = rs_verify,
+    .counts = rs_counts,
+    .release = rs_release,
+};
