@@ -26,6 +26,7 @@
 #include "../device/device.h"
 #include "../device/nccl.h"
 #include "../core/workload.cuh"
+#include "common/gpuset.cuh"
 #include "allreduce.h"
 
 /* ---------------------------------------------------------------- policy */
@@ -43,12 +44,6 @@ template <typename T> struct ar_ptrs {
     T *p[CLIMB_MAX_DEVICES];
 };
 
-static unsigned ar_blocks(size_t n, int sms)
-{
-    size_t b = (n + 1023) / 1024, cap = (size_t)(sms > 0 ? sms : 1) * 4;
-    return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
-}
-
 /* dst[off + i] += src[off + i]: one received piece added into the rank's own (the tree's and the ring's
  * reduce-scatter steps). */
 template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__restrict__ dst, const T *__restrict__ src, size_t n)
@@ -58,20 +53,8 @@ template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__
         dst[i] += src[i];
 }
 
-/* out[i] = the sum over ranks 0..P-1 of src[r][i], in rank order, for i in [off, off + n): every GPU that runs it
- * over the same elements gets the same bits. src may point into other GPUs' memory (peer access): the one-shot and
- * the two-shot rungs; and the local sum of the gathering rung. */
-template <typename T>
-__global__ void __launch_bounds__(256) ar_sum_kernel(T *__restrict__ out, ar_ptrs<T> src, int P, size_t off, size_t n)
-{
-    const size_t step = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = off + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < off + n; i += step) {
-        T s = src.p[0][i];
-        for (int r = 1; r < P; r++)
-            s += src.p[r][i];
-        out[i] = s;
-    }
-}
+/* The sums over ranks (the one-shot and two-shot rungs, the gathering rung's local sum) are
+ * climb_gpuset_sum_kernel: every GPU that sums the same elements in rank order gets the same bits. */
 
 /* The two-shot rung's second shot: the rank's finished elements [off, off + n) stored into every other rank's
  * output over the link. */
@@ -92,59 +75,27 @@ __global__ void __launch_bounds__(256) ar_scatter_kernel(ar_ptrs<T> dst, int P, 
 
 struct climb_case {
     climb_case_params p;
+    climb_gpuset g;                   /* the case's GPUs (ranks), a stream and an event each, NCCL's communicator */
     size_t n, es;                     /* elements an array, bytes an element */
-    int P;                            /* ranks: the case's GPUs */
-    int all_access;                   /* every ordered pair has peer access */
     void *h_in;                       /* P arrays, rank after rank (host), from the seed */
     void *h_out;                      /* a download to check */
     double *ref, *mag;                /* the sum in double and the sum of magnitudes (f32's tolerance) */
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES], *scratch[CLIMB_MAX_DEVICES]; /* on rank r's GPU */
     void *pinned;                     /* through_host: P arrays */
-    cudaStream_t st[CLIMB_MAX_DEVICES];
-    cudaEvent_t ev[CLIMB_MAX_DEVICES], fork;
-#if CLIMB_HAVE_NCCL
-    ncclComm_t comm[CLIMB_MAX_DEVICES];
-    int comm_made;
-#endif
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
 
-static int dev_of(const climb_case *c, int r) { return c->p.devices[r]; }
 static char *at(void *base, size_t elem, size_t es) { return (char *)base + elem * es; }
-
-/* Every rank's stream waits for what every other has issued so far (a step of a schedule done everywhere). */
-static int barrier(climb_case *c)
-{
-    for (int r = 0; r < c->P; r++)
-        CLIMB_CHECK(cudaEventRecord(c->ev[r], c->st[r]));
-    for (int r = 0; r < c->P; r++)
-        for (int q = 0; q < c->P; q++)
-            if (q != r)
-                CLIMB_CHECK(cudaStreamWaitEvent(c->st[r], c->ev[q], 0));
-    return 0;
-}
+static int barrier(climb_case *c) { return climb_gpuset_barrier(&c->g); }
 
 template <typename T> static int add_on(climb_case *c, int r, size_t off, size_t len)
 {
     if (!len)
         return 0;
-    ON(dev_of(c, r));
-    ar_add_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>((T *)c->out[r] + off,
-                                                                             (const T *)c->scratch[r] + off, len);
-    CLIMB_CHECK(cudaGetLastError());
-    return 0;
-}
-
-template <typename T> static int sum_on(climb_case *c, int r, void *const *src, size_t off, size_t len)
-{
-    if (!len)
-        return 0;
-    ar_ptrs<T> s;
-    for (int q = 0; q < c->P; q++)
-        s.p[q] = (T *)src[q];
-    ON(dev_of(c, r));
-    ar_sum_kernel<T><<<ar_blocks(len, c->p.devs[r].sms), 256, 0, c->st[r]>>>((T *)c->out[r], s, c->P, off, len);
+    ON(c->g.dev[r]);
+    ar_add_kernel<T><<<climb_gpuset_blocks(len, c->g.sms[r]), 256, 0, c->g.st[r]>>>((T *)c->out[r] + off,
+                                                                         (const T *)c->scratch[r] + off, len);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
@@ -153,20 +104,15 @@ template <typename T> static int sum_on(climb_case *c, int r, void *const *src, 
  * where peer access is on). */
 static int copy_elems(climb_case *c, int a, const void *src, int b, void *dst, size_t off, size_t len)
 {
-    if (!len)
-        return 0;
-    ON(dev_of(c, a));
-    CLIMB_CHECK(cudaMemcpyPeerAsync(at(dst, off, c->es), dev_of(c, b), at((void *)src, off, c->es), dev_of(c, a),
-                                    len * c->es, c->st[a]));
-    return 0;
+    return climb_gpuset_copy(&c->g, a, at((void *)src, off, c->es), b, at(dst, off, c->es), len * c->es);
 }
 
 /* The elements of chunks [lo, hi) of the case's P chunks. */
 static void chunk_range(const climb_case *c, int lo, int hi, size_t *off, size_t *len)
 {
     size_t o, l, e, m;
-    climb_chunk_of(c->n, c->P, lo, &o, &l);
-    climb_chunk_of(c->n, c->P, hi - 1, &e, &m);
+    climb_chunk_of(c->n, c->g.P, lo, &o, &l);
+    climb_chunk_of(c->n, c->g.P, hi - 1, &e, &m);
     *off = o;
     *len = e + m - o;
 }
@@ -179,22 +125,22 @@ typedef int (*ar_run_fn)(climb_case *c);
  * every GPU. */
 template <typename T> static int run_host(climb_case *c)
 {
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * c->n, c->es), c->in[r], c->n * c->es,
-                                    cudaMemcpyDeviceToHost, c->st[r]));
+                                    cudaMemcpyDeviceToHost, c->g.st[r]));
     }
-    for (int r = 0; r < c->P; r++)
-        CLIMB_CHECK(cudaStreamSynchronize(c->st[r]));
+    for (int r = 0; r < c->g.P; r++)
+        CLIMB_CHECK(cudaStreamSynchronize(c->g.st[r]));
     T *sum = (T *)c->pinned; /* rank 0's array becomes the sum */
-    for (int r = 1; r < c->P; r++) {
+    for (int r = 1; r < c->g.P; r++) {
         const T *x = (const T *)c->pinned + (size_t)r * c->n;
         for (size_t i = 0; i < c->n; i++)
             sum[i] += x[i];
     }
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->st[r]));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->g.st[r]));
     }
     return 0;
 }
@@ -204,16 +150,17 @@ template <typename T> static int run_host(climb_case *c)
 template <typename T> static int run_gather(climb_case *c)
 {
     /* the others' arrays land in rank 0's scratch, which holds P - 1 arrays */
-    void *src[CLIMB_MAX_DEVICES];
-    src[0] = c->in[0];
-    for (int r = 1; r < c->P; r++) {
-        src[r] = at(c->scratch[0], (size_t)(r - 1) * c->n, c->es);
-        if (copy_elems(c, r, c->in[r], 0, src[r], 0, c->n))
+    climb_gpuset_ptrs<T> src;
+    src.p[0] = (const T *)c->in[0];
+    for (int r = 1; r < c->g.P; r++) {
+        void *slot = at(c->scratch[0], (size_t)(r - 1) * c->n, c->es);
+        src.p[r] = (const T *)slot;
+        if (copy_elems(c, r, c->in[r], 0, slot, 0, c->n))
             return -1;
     }
-    if (barrier(c) || sum_on<T>(c, 0, src, 0, c->n) || barrier(c))
+    if (barrier(c) || climb_gpuset_sum<T>(&c->g, 0, (T *)c->out[0], src, c->n) || barrier(c))
         return -1;
-    for (int r = 1; r < c->P; r++)
+    for (int r = 1; r < c->g.P; r++)
         if (copy_elems(c, 0, c->out[0], r, c->out[r], 0, c->n))
             return -1;
     return 0;
@@ -222,9 +169,9 @@ template <typename T> static int run_gather(climb_case *c)
 /* Every rank's output starts as its own input (the tree and the ring add into it). */
 static int start_outputs(climb_case *c)
 {
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->st[r]));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->g.st[r]));
     }
     return 0;
 }
@@ -233,14 +180,14 @@ static int start_outputs(climb_case *c)
  * then an add) and doubling back (each step a peer copy of the finished part into the partner's output). */
 template <typename T> static int run_tree(climb_case *c)
 {
-    const int lg = climb_log2_exact(c->P);
+    const int lg = climb_log2_exact(c->g.P);
     if (start_outputs(c) || barrier(c))
         return -1;
     for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
         for (int s = 0; s < lg; s++) {
-            for (int r = 0; r < c->P; r++) {
+            for (int r = 0; r < c->g.P; r++) {
                 climb_halving_step h;
-                if (climb_halving(c->P, r, phase, s, &h) != 0)
+                if (climb_halving(c->g.P, r, phase, s, &h) != 0)
                     return -1;
                 size_t off, len;
                 chunk_range(c, h.send_lo, h.send_hi, &off, &len);
@@ -251,9 +198,9 @@ template <typename T> static int run_tree(climb_case *c)
             }
             if (barrier(c))
                 return -1;
-            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->P; r++) {
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.P; r++) {
                 climb_halving_step h;
-                climb_halving(c->P, r, phase, s, &h);
+                climb_halving(c->g.P, r, phase, s, &h);
                 size_t off, len;
                 chunk_range(c, h.recv_lo, h.recv_hi, &off, &len);
                 if (add_on<T>(c, r, off, len))
@@ -272,20 +219,20 @@ template <typename T> static int run_ring(climb_case *c)
     if (start_outputs(c) || barrier(c))
         return -1;
     for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
-        for (int s = 0; s < c->P - 1; s++) {
-            for (int r = 0; r < c->P; r++) {
-                const int next = (r + 1) % c->P;
+        for (int s = 0; s < c->g.P - 1; s++) {
+            for (int r = 0; r < c->g.P; r++) {
+                const int next = (r + 1) % c->g.P;
                 size_t off, len;
-                climb_chunk_of(c->n, c->P, climb_ring_send(c->P, r, phase, s), &off, &len);
+                climb_chunk_of(c->n, c->g.P, climb_ring_send(c->g.P, r, phase, s), &off, &len);
                 if (copy_elems(c, r, c->out[r], next, phase == CLIMB_REDUCE_SCATTER ? c->scratch[next] : c->out[next],
                                off, len))
                     return -1;
             }
             if (barrier(c))
                 return -1;
-            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->P; r++) {
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.P; r++) {
                 size_t off, len;
-                climb_chunk_of(c->n, c->P, climb_ring_recv(c->P, r, phase, s), &off, &len);
+                climb_chunk_of(c->n, c->g.P, climb_ring_recv(c->g.P, r, phase, s), &off, &len);
                 if (add_on<T>(c, r, off, len))
                     return -1;
             }
@@ -319,13 +266,14 @@ static cudaError_t x_sum(const climb_allreduce_exec *x, int r, void *const *in, 
 {
     if (!len)
         return cudaSuccess;
-    ar_ptrs<T> src;
+    climb_gpuset_ptrs<T> src;
     for (int q = 0; q < x->P; q++)
-        src.p[q] = (T *)in[q];
+        src.p[q] = (const T *)in[q] + off;
     cudaError_t e = cudaSetDevice(x->devices[r]);
     if (e != cudaSuccess)
         return e;
-    ar_sum_kernel<T><<<ar_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>((T *)out[r], src, x->P, off, len);
+    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>((T *)out[r] + off, src,
+                                                                                         x->P, len);
     return cudaGetLastError();
 }
 
@@ -364,7 +312,7 @@ static cudaError_t x_two_shot(const climb_allreduce_exec *x, void *const *in, vo
             continue;
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
-        ar_scatter_kernel<T><<<ar_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>(dst, x->P, r, (const T *)out[r], off,
+        ar_scatter_kernel<T><<<climb_gpuset_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>(dst, x->P, r, (const T *)out[r], off,
                                                                              len);
         e = cudaGetLastError();
     }
@@ -390,12 +338,12 @@ extern "C" cudaError_t climb_allreduce_sum_async(const climb_allreduce_exec *x, 
 /* The case's GPUs, streams and events as the schedules above take them. */
 static void exec_of(const climb_case *c, climb_allreduce_exec *x)
 {
-    x->P = c->P;
-    for (int r = 0; r < c->P; r++) {
-        x->devices[r] = dev_of(c, r);
-        x->sms[r] = c->p.devs[r].sms;
-        x->st[r] = c->st[r];
-        x->ev[r] = c->ev[r];
+    x->P = c->g.P;
+    for (int r = 0; r < c->g.P; r++) {
+        x->devices[r] = c->g.dev[r];
+        x->sms[r] = c->g.sms[r];
+        x->st[r] = c->g.st[r];
+        x->ev[r] = c->g.ev[r];
     }
 }
 
@@ -435,8 +383,8 @@ static int run_nccl(climb_case *c)
         return -1;
     const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->P && r == ncclSuccess; k++)
-        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->comm[k], c->st[k]);
+    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
+        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.st[k]);
     const ncclResult_t end = nc->group_end();
     if (r != ncclSuccess || end != ncclSuccess) {
         fprintf(stderr, "climb: allreduce: ncclAllReduce: %s\n", nc->error_string(r != ncclSuccess ? r : end));
@@ -454,14 +402,14 @@ static int run_nccl(climb_case *c)
 
 static const char *refuses_no_access(const climb_case *c)
 {
-    return c->all_access ? NULL
+    return c->g.all_access ? NULL
                          : "a pair of the case's GPUs has no peer access (cudaDeviceCanAccessPeer): a kernel cannot "
                            "read or write the other GPUs' memory";
 }
 
 static const char *refuses_tree(const climb_case *c)
 {
-    return climb_log2_exact(c->P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
+    return climb_log2_exact(c->g.P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
 }
 
 static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
@@ -473,8 +421,10 @@ static int k_copy_engines(climb_dtype, const climb_device_info *, const int *, c
 
 static int k_sum(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
 {
-    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)ar_sum_kernel<int32_t>, "ar_sum_kernel<int32_t>", 256, 0)
-                          : climb_one_kernel(out, max, (const void *)ar_sum_kernel<float>, "ar_sum_kernel<float>", 256, 0);
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)climb_gpuset_sum_kernel<int32_t>,
+                                             "climb_gpuset_sum_kernel<int32_t>", 256, 0)
+                          : climb_one_kernel(out, max, (const void *)climb_gpuset_sum_kernel<float>,
+                                             "climb_gpuset_sum_kernel<float>", 256, 0);
 }
 
 static int k_two_shot(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *out, int max)
@@ -538,19 +488,13 @@ static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
 
 static void ar_fini(climb_case *c)
 {
-    for (int r = 0; r < c->P; r++) {
-        cudaSetDevice(dev_of(c, r));
+    for (int r = 0; r < c->g.P; r++) {
+        cudaSetDevice(c->g.dev[r]);
         cudaFree(c->in[r]);
         cudaFree(c->out[r]);
         cudaFree(c->scratch[r]);
-        if (c->st[r])
-            cudaStreamDestroy(c->st[r]);
-        if (c->ev[r])
-            cudaEventDestroy(c->ev[r]);
     }
-    cudaSetDevice(c->p.dev->ordinal);
-    if (c->fork)
-        cudaEventDestroy(c->fork);
+    climb_gpuset_fini(&c->g);
     cudaFreeHost(c->pinned);
     free(c->ref);
     free(c->mag);
@@ -562,34 +506,23 @@ static int ar_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
     c->es = climb_dtype_size(c->p.type);
-    c->P = c->p.n_devices;
-    c->all_access = 1;
-    for (int a = 0; a < c->P; a++)
-        for (int b = 0; b < c->P; b++) {
-            int v = 0;
-            if (a != b) {
-                CLIMB_CHECK(cudaDeviceCanAccessPeer(&v, dev_of(c, a), dev_of(c, b)));
-                c->all_access &= v;
-            }
-        }
+    if (climb_gpuset_init(&c->g, &c->p))
+        return -1;
     c->ref = (double *)malloc(sizeof(double) * (c->n + 1));
     c->mag = (double *)malloc(sizeof(double) * (c->n + 1));
     if (!c->ref || !c->mag)
         return climb_host_oom("the CPU sum (%zu elements)", c->n);
     const size_t bytes = (c->n ? c->n : 1) * c->es;
     void *alloc;
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
-        const size_t scratch = r == 0 && c->P > 2 ? bytes * (size_t)(c->P - 1) : bytes;
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
+        const size_t scratch = r == 0 && c->g.P > 2 ? bytes * (size_t)(c->g.P - 1) : bytes;
         if (climb_device_alloc_offset(bytes, 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
             climb_device_alloc_offset(bytes, 0, &alloc, &c->out[r], "a GPU's sum") != 0 ||
             climb_device_alloc_offset(scratch, 0, &alloc, &c->scratch[r], "a GPU's scratch space") != 0)
             return -1;
-        CLIMB_CHECK(cudaStreamCreateWithFlags(&c->st[r], cudaStreamNonBlocking));
-        CLIMB_CHECK(cudaEventCreateWithFlags(&c->ev[r], cudaEventDisableTiming));
     }
-    ON(c->p.dev->ordinal);
-    CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming));
+    ON(c->g.home);
     return 0;
 }
 
@@ -599,14 +532,14 @@ static int ar_fill(climb_case *c)
 {
     climb_rng rng;
     climb_rng_seed(&rng, c->p.seed);
-    const size_t total = c->n * (size_t)c->P;
+    const size_t total = c->n * (size_t)c->g.P;
     if (c->p.type == CLIMB_I32)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, -(1 << 20), 1 << 20);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
     for (size_t i = 0; i < c->n; i++) {
         double s = 0, m = 0;
-        for (int r = 0; r < c->P; r++) {
+        for (int r = 0; r < c->g.P; r++) {
             const size_t k = (size_t)r * c->n + i;
             const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
             s += x;
@@ -615,15 +548,15 @@ static int ar_fill(climb_case *c)
         c->ref[i] = s;
         c->mag[i] = m;
     }
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * c->n, c->es), c->n * c->es, cudaMemcpyHostToDevice));
     }
-    ON(c->p.dev->ordinal);
+    ON(c->g.home);
     return 0;
 }
 
-static size_t in_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->P; }
+static size_t in_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
 static size_t one_array(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
 
 static const climb_buffer AR_BUFFERS[] = {
@@ -638,7 +571,7 @@ static const char *ar_describe(const climb_case *c)
 {
     static char buf[160];
     snprintf(buf, sizeof buf, "%s on each of %d GPUs", c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]"
-                                                                             : "uniform in [-1, 1)", c->P);
+                                                                             : "uniform in [-1, 1)", c->g.P);
     return buf;
 }
 
@@ -651,79 +584,38 @@ static int ar_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t d
     return 0;
 }
 
-/* Peer access among all pairs, NCCL's communicator, the host's buffers; untimed. */
+/* The host's buffers, peer access among all pairs, NCCL's communicator; untimed. */
 static int ar_prepare(climb_case *c, int rung)
 {
     const ar_rung *r = &AR_RUNGS[rung];
-    for (int a = 0; r->access && a < c->P; a++)
-        for (int b = 0; b < c->P; b++) {
-            int v = 0;
-            if (a == b || cudaDeviceCanAccessPeer(&v, dev_of(c, a), dev_of(c, b)) != cudaSuccess || !v)
-                continue;
-            CLIMB_CHECK(climb_peer_access(dev_of(c, a), dev_of(c, b), 1));
-        }
     if (r->pinned && !c->pinned &&
-        cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->P, cudaHostAllocPortable) != cudaSuccess) {
-        fprintf(stderr, "climb: allreduce: cannot page-lock %d arrays of %zu bytes: %s\n", c->P, c->n * c->es,
+        cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->g.P, cudaHostAllocPortable) != cudaSuccess) {
+        fprintf(stderr, "climb: allreduce: cannot page-lock %d arrays of %zu bytes: %s\n", c->g.P, c->n * c->es,
                 cudaGetErrorString(cudaGetLastError()));
         return -1;
     }
-#if CLIMB_HAVE_NCCL
-    if (r->nccl && !c->comm_made) {
-        char why[300];
-        const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-        const ncclResult_t e = nc ? nc->comm_init_all(c->comm, c->P, c->p.devices) : ncclSystemError;
-        if (e != ncclSuccess) {
-            fprintf(stderr, "climb: allreduce: NCCL's communicator of %d GPUs: %s\n", c->P, nc ? nc->error_string(e) : why);
-            return -1;
-        }
-        c->comm_made = 1;
-    }
-#endif
-    ON(c->p.dev->ordinal);
-    return 0;
+    return climb_gpuset_prepare(&c->g, r->access, r->nccl, "allreduce");
 }
 
-static void ar_release(climb_case *c, int rung)
-{
-#if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (AR_RUNGS[rung].nccl && nc && c->comm_made) {
-        for (int r = 0; r < c->P; r++)
-            nc->comm_destroy(c->comm[r]);
-        c->comm_made = 0;
-    }
-#else
-    (void)rung;
-#endif
-    cudaSetDevice(c->p.dev->ordinal);
-}
+static void ar_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, AR_RUNGS[rung].nccl); }
 
 /* Every rank's stream forked from s and joined back to it around the rung's schedule. */
 static int ar_run(climb_case *c, int rung, cudaStream_t s)
 {
-    CLIMB_CHECK(cudaEventRecord(c->fork, s));
-    for (int r = 0; r < c->P; r++)
-        CLIMB_CHECK(cudaStreamWaitEvent(c->st[r], c->fork, 0));
-    int rc = AR_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
-    if (rc == 0)
-        for (int r = 0; r < c->P; r++) {
-            ON(dev_of(c, r));
-            CLIMB_CHECK(cudaEventRecord(c->ev[r], c->st[r]));
-            CLIMB_CHECK(cudaStreamWaitEvent(s, c->ev[r], 0));
-        }
-    cudaSetDevice(c->p.dev->ordinal);
-    return rc;
+    if (climb_gpuset_fork(&c->g, s))
+        return -1;
+    const int rc = AR_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
+    cudaSetDevice(c->g.home);
+    return rc ? rc : climb_gpuset_join(&c->g, s);
 }
 
 static int ar_poison(climb_case *c)
 {
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
         CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, (c->n ? c->n : 1) * c->es));
     }
-    ON(c->p.dev->ordinal);
+    ON(c->g.home);
     return 0;
 }
 
@@ -737,8 +629,8 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
     void *first = malloc(c->n * c->es + 16);
     if (!first)
         return climb_host_oom("a GPU's sum (%zu bytes)", c->n * c->es);
-    for (int r = 0; r < c->P; r++) {
-        ON(dev_of(c, r));
+    for (int r = 0; r < c->g.P; r++) {
+        ON(c->g.dev[r]);
         if (cudaMemcpy(c->h_out, c->out[r], c->n * c->es, cudaMemcpyDeviceToHost) != cudaSuccess) {
             free(first);
             CLIMB_CHECK(cudaGetLastError());
@@ -746,19 +638,19 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
         for (size_t i = 0; i < c->n; i++) {
             if (c->p.type == CLIMB_I32)
                 climb_compare_exact(&k, ((const int32_t *)c->h_out)[i], (long long)c->ref[i], "GPU %d's sum[%zu]",
-                                    dev_of(c, r), i);
+                                    c->g.dev[r], i);
             else
                 climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[i],
-                                    c->P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", dev_of(c, r), i);
+                                    c->g.P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", c->g.dev[r], i);
         }
         if (r == 0)
             memcpy(first, c->h_out, c->n * c->es);
         else
             climb_compare_check(&k, memcmp(first, c->h_out, c->n * c->es) == 0,
-                                "GPU %d's sum is not the same bits as GPU %d's", dev_of(c, r), dev_of(c, 0));
+                                "GPU %d's sum is not the same bits as GPU %d's", c->g.dev[r], c->g.dev[0]);
     }
     free(first);
-    ON(c->p.dev->ordinal);
+    ON(c->g.home);
     return climb_compare_end(&k);
 }
 
@@ -766,7 +658,7 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
 static void ar_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->P);
+    out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->g.P);
     out->link_bytes = out->items; /* what each GPU sends, at the least, over its links */
 }
 
