@@ -38,7 +38,7 @@ static climb_status allreduce(climb_comm c, climb_dtype t, const void *const *in
             return CLIMB_STATUS_INVALID_VALUE;
     if (!c->all_access)
         return CLIMB_STATUS_NOT_SUPPORTED;
-    climb_allreduce_exec x;
+    climb_coll_exec x;
     x.P = c->P;
     for (int r = 0; r < c->P; r++) {
         x.devices[r] = c->devices[r];

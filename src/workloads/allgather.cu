@@ -71,16 +71,16 @@ static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
 static int run_host(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * piece(c)), c->in[r], piece(c), cudaMemcpyDeviceToHost,
-                                    g->st[r]));
+                                    g->x.st[r]));
     }
     if (climb_gpuset_barrier(g))
         return -1;
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->pinned, piece(c) * (size_t)g->P, cudaMemcpyHostToDevice, g->st[r]));
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->pinned, piece(c) * (size_t)g->x.P, cudaMemcpyHostToDevice, g->x.st[r]));
     }
     return 0;
 }
@@ -88,7 +88,7 @@ static int run_host(climb_case *c)
 /* Each rank's own piece into its place in its own output. */
 static int own_pieces(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++)
+    for (int r = 0; r < c->g.x.P; r++)
         if (climb_gpuset_copy(&c->g, r, c->in[r], r, at(c->out[r], (size_t)r * piece(c)), piece(c)))
             return -1;
     return 0;
@@ -101,9 +101,9 @@ static int run_ring(climb_case *c)
     climb_gpuset *g = &c->g;
     if (own_pieces(c) || climb_gpuset_barrier(g))
         return -1;
-    for (int s = 0; s < g->P - 1; s++) {
-        for (int r = 0; r < g->P; r++) {
-            const int next = (r + 1) % g->P, k = ((r - s) % g->P + g->P) % g->P;
+    for (int s = 0; s < g->x.P - 1; s++) {
+        for (int r = 0; r < g->x.P; r++) {
+            const int next = (r + 1) % g->x.P, k = ((r - s) % g->x.P + g->x.P) % g->x.P;
             if (climb_gpuset_copy(g, r, at(c->out[r], (size_t)k * piece(c)), next,
                                   at(c->out[next], (size_t)k * piece(c)), piece(c)))
                 return -1;
@@ -119,8 +119,8 @@ static int run_ring(climb_case *c)
 static int run_copy_engines(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->P; r++)
-        for (int q = 0; q < g->P; q++)
+    for (int r = 0; r < g->x.P; r++)
+        for (int q = 0; q < g->x.P; q++)
             if (climb_gpuset_copy(g, r, c->in[r], q, at(c->out[q], (size_t)r * piece(c)), piece(c)))
                 return -1;
     return 0;
@@ -132,14 +132,14 @@ static int run_pull(climb_case *c)
 {
     climb_gpuset *g = &c->g;
     climb_gpuset_ptrs<uint32_t> src;
-    for (int q = 0; q < g->P; q++)
+    for (int q = 0; q < g->x.P; q++)
         src.p[q] = (const uint32_t *)c->in[q];
     if (!c->n)
         return 0;
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        ag_gather_kernel<<<climb_gpuset_blocks(c->n * (size_t)g->P, g->sms[r]), 256, 0, g->st[r]>>>(
-            (uint32_t *)c->out[r], src, g->P, c->n);
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        ag_gather_kernel<<<climb_gpuset_blocks(c->n * (size_t)g->x.P, g->x.sms[r]), 256, 0, g->x.st[r]>>>(
+            (uint32_t *)c->out[r], src, g->x.P, c->n);
         CLIMB_CHECK(cudaGetLastError());
     }
     return 0;
@@ -161,8 +161,8 @@ static int run_nccl(climb_case *c)
         return -1;
     const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
-        r = nc->all_gather(c->in[k], c->out[k], c->n, t, c->g.comm[k], c->g.st[k]);
+    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
+        r = nc->all_gather(c->in[k], c->out[k], c->n, t, c->g.comm[k], c->g.x.st[k]);
     const ncclResult_t end = nc->group_end();
     if (r != ncclSuccess || end != ncclSuccess) {
         fprintf(stderr, "climb: allgather: ncclAllGather: %s\n", nc->error_string(r != ncclSuccess ? r : end));
@@ -226,8 +226,8 @@ static const climb_rung_info *ag_rung_info(int i) { return &AG_RUNGS[i].info; }
 
 static void ag_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        cudaSetDevice(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        cudaSetDevice(c->g.x.devices[r]);
         cudaFree(c->in[r]);
         cudaFree(c->out[r]);
     }
@@ -243,13 +243,13 @@ static int ag_init(climb_case *c)
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     size_t whole;
-    if (!climb_mul_fits(piece(c) ? piece(c) : c->es, (size_t)c->g.P, &whole)) {
-        fprintf(stderr, "climb: allgather: %d pieces of %zu elements overflow size_t\n", c->g.P, c->n);
+    if (!climb_mul_fits(piece(c) ? piece(c) : c->es, (size_t)c->g.x.P, &whole)) {
+        fprintf(stderr, "climb: allgather: %d pieces of %zu elements overflow size_t\n", c->g.x.P, c->n);
         return -1;
     }
     void *alloc;
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         if (climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->in[r], "a GPU's piece") != 0 ||
             climb_device_alloc_offset(whole, 0, &alloc, &c->out[r], "a GPU's gathered array") != 0)
             return -1;
@@ -263,20 +263,20 @@ static int ag_fill(climb_case *c)
 {
     climb_rng rng;
     climb_rng_seed(&rng, c->p.seed);
-    const size_t total = c->n * (size_t)c->g.P;
+    const size_t total = c->n * (size_t)c->g.x.P;
     if (c->p.type == CLIMB_I32)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, INT32_MIN, INT32_MAX);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * piece(c)), piece(c), cudaMemcpyHostToDevice));
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
     return 0;
 }
 
-static size_t whole_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
+static size_t whole_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.x.P; }
 
 static const climb_buffer AG_BUFFERS[] = {
     {.name = "every GPU's piece", .flags = CLIMB_BUF_HOST, .bytes = whole_bytes, .host_at = offsetof(climb_case, h_in)},
@@ -290,7 +290,7 @@ static const char *ag_describe(const climb_case *c)
 {
     static char buf[160];
     snprintf(buf, sizeof buf, "%s, a piece on each of %d GPUs",
-             c->p.type == CLIMB_I32 ? "random 32-bit integers" : "uniform in [-1, 1)", c->g.P);
+             c->p.type == CLIMB_I32 ? "random 32-bit integers" : "uniform in [-1, 1)", c->g.x.P);
     return buf;
 }
 
@@ -326,8 +326,8 @@ static int ag_run(climb_case *c, int rung, cudaStream_t s)
 
 static int ag_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, whole_bytes(c)));
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
@@ -340,13 +340,13 @@ static int ag_verify(climb_case *c, int rung, char *msg, size_t msglen)
     (void)rung;
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
-    const size_t total = c->n * (size_t)c->g.P;
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    const size_t total = c->n * (size_t)c->g.x.P;
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], total * c->es, cudaMemcpyDeviceToHost));
         const uint32_t *got = (const uint32_t *)c->h_out, *want = (const uint32_t *)c->h_in;
         for (size_t i = 0; i < total; i++)
-            climb_compare_exact(&k, got[i], want[i], "GPU %d's element %zu (rank %zu's piece)", c->g.dev[r], i,
+            climb_compare_exact(&k, got[i], want[i], "GPU %d's element %zu (rank %zu's piece)", c->g.x.devices[r], i,
                                 i / (c->n ? c->n : 1));
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
@@ -357,7 +357,7 @@ static int ag_verify(climb_case *c, int rung, char *msg, size_t msglen)
 static void ag_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    out->items = (double)c->n * (double)c->es * c->g.P * climb_busbw_factor(CLIMB_COLL_ALL_GATHER, c->g.P);
+    out->items = (double)c->n * (double)c->es * c->g.x.P * climb_busbw_factor(CLIMB_COLL_ALL_GATHER, c->g.x.P);
     out->link_bytes = out->items; /* what each GPU receives (and sends), at the least, over its links */
 }
 

@@ -93,8 +93,8 @@ template <typename T> static int add_on(climb_case *c, int r, size_t off, size_t
 {
     if (!len)
         return 0;
-    ON(c->g.dev[r]);
-    ar_add_kernel<T><<<climb_gpuset_blocks(len, c->g.sms[r]), 256, 0, c->g.st[r]>>>((T *)c->out[r] + off,
+    ON(c->g.x.devices[r]);
+    ar_add_kernel<T><<<climb_gpuset_blocks(len, c->g.x.sms[r]), 256, 0, c->g.x.st[r]>>>((T *)c->out[r] + off,
                                                                          (const T *)c->scratch[r] + off, len);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
@@ -111,8 +111,8 @@ static int copy_elems(climb_case *c, int a, const void *src, int b, void *dst, s
 static void chunk_range(const climb_case *c, int lo, int hi, size_t *off, size_t *len)
 {
     size_t o, l, e, m;
-    climb_chunk_of(c->n, c->g.P, lo, &o, &l);
-    climb_chunk_of(c->n, c->g.P, hi - 1, &e, &m);
+    climb_chunk_of(c->n, c->g.x.P, lo, &o, &l);
+    climb_chunk_of(c->n, c->g.x.P, hi - 1, &e, &m);
     *off = o;
     *len = e + m - o;
 }
@@ -125,22 +125,22 @@ typedef int (*ar_run_fn)(climb_case *c);
  * every GPU. */
 template <typename T> static int run_host(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * c->n, c->es), c->in[r], c->n * c->es,
-                                    cudaMemcpyDeviceToHost, c->g.st[r]));
+                                    cudaMemcpyDeviceToHost, c->g.x.st[r]));
     }
-    for (int r = 0; r < c->g.P; r++)
-        CLIMB_CHECK(cudaStreamSynchronize(c->g.st[r]));
+    for (int r = 0; r < c->g.x.P; r++)
+        CLIMB_CHECK(cudaStreamSynchronize(c->g.x.st[r]));
     T *sum = (T *)c->pinned; /* rank 0's array becomes the sum */
-    for (int r = 1; r < c->g.P; r++) {
+    for (int r = 1; r < c->g.x.P; r++) {
         const T *x = (const T *)c->pinned + (size_t)r * c->n;
         for (size_t i = 0; i < c->n; i++)
             sum[i] += x[i];
     }
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->g.st[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->g.x.st[r]));
     }
     return 0;
 }
@@ -152,7 +152,7 @@ template <typename T> static int run_gather(climb_case *c)
     /* the others' arrays land in rank 0's scratch, which holds P - 1 arrays */
     climb_gpuset_ptrs<T> src;
     src.p[0] = (const T *)c->in[0];
-    for (int r = 1; r < c->g.P; r++) {
+    for (int r = 1; r < c->g.x.P; r++) {
         void *slot = at(c->scratch[0], (size_t)(r - 1) * c->n, c->es);
         src.p[r] = (const T *)slot;
         if (copy_elems(c, r, c->in[r], 0, slot, 0, c->n))
@@ -160,7 +160,7 @@ template <typename T> static int run_gather(climb_case *c)
     }
     if (barrier(c) || climb_gpuset_sum<T>(&c->g, 0, (T *)c->out[0], src, c->n) || barrier(c))
         return -1;
-    for (int r = 1; r < c->g.P; r++)
+    for (int r = 1; r < c->g.x.P; r++)
         if (copy_elems(c, 0, c->out[0], r, c->out[r], 0, c->n))
             return -1;
     return 0;
@@ -169,9 +169,9 @@ template <typename T> static int run_gather(climb_case *c)
 /* Every rank's output starts as its own input (the tree and the ring add into it). */
 static int start_outputs(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->g.st[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->g.x.st[r]));
     }
     return 0;
 }
@@ -180,14 +180,14 @@ static int start_outputs(climb_case *c)
  * then an add) and doubling back (each step a peer copy of the finished part into the partner's output). */
 template <typename T> static int run_tree(climb_case *c)
 {
-    const int lg = climb_log2_exact(c->g.P);
+    const int lg = climb_log2_exact(c->g.x.P);
     if (start_outputs(c) || barrier(c))
         return -1;
     for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
         for (int s = 0; s < lg; s++) {
-            for (int r = 0; r < c->g.P; r++) {
+            for (int r = 0; r < c->g.x.P; r++) {
                 climb_halving_step h;
-                if (climb_halving(c->g.P, r, phase, s, &h) != 0)
+                if (climb_halving(c->g.x.P, r, phase, s, &h) != 0)
                     return -1;
                 size_t off, len;
                 chunk_range(c, h.send_lo, h.send_hi, &off, &len);
@@ -198,9 +198,9 @@ template <typename T> static int run_tree(climb_case *c)
             }
             if (barrier(c))
                 return -1;
-            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.P; r++) {
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.x.P; r++) {
                 climb_halving_step h;
-                climb_halving(c->g.P, r, phase, s, &h);
+                climb_halving(c->g.x.P, r, phase, s, &h);
                 size_t off, len;
                 chunk_range(c, h.recv_lo, h.recv_hi, &off, &len);
                 if (add_on<T>(c, r, off, len))
@@ -219,20 +219,20 @@ template <typename T> static int run_ring(climb_case *c)
     if (start_outputs(c) || barrier(c))
         return -1;
     for (int phase = CLIMB_REDUCE_SCATTER; phase <= CLIMB_ALL_GATHER; phase++)
-        for (int s = 0; s < c->g.P - 1; s++) {
-            for (int r = 0; r < c->g.P; r++) {
-                const int next = (r + 1) % c->g.P;
+        for (int s = 0; s < c->g.x.P - 1; s++) {
+            for (int r = 0; r < c->g.x.P; r++) {
+                const int next = (r + 1) % c->g.x.P;
                 size_t off, len;
-                climb_chunk_of(c->n, c->g.P, climb_ring_send(c->g.P, r, phase, s), &off, &len);
+                climb_chunk_of(c->n, c->g.x.P, climb_ring_send(c->g.x.P, r, phase, s), &off, &len);
                 if (copy_elems(c, r, c->out[r], next, phase == CLIMB_REDUCE_SCATTER ? c->scratch[next] : c->out[next],
                                off, len))
                     return -1;
             }
             if (barrier(c))
                 return -1;
-            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.P; r++) {
+            for (int r = 0; phase == CLIMB_REDUCE_SCATTER && r < c->g.x.P; r++) {
                 size_t off, len;
-                climb_chunk_of(c->n, c->g.P, climb_ring_recv(c->g.P, r, phase, s), &off, &len);
+                climb_chunk_of(c->n, c->g.x.P, climb_ring_recv(c->g.x.P, r, phase, s), &off, &len);
                 if (add_on<T>(c, r, off, len))
                     return -1;
             }
@@ -242,26 +242,11 @@ template <typename T> static int run_ring(climb_case *c)
     return 0;
 }
 
-/* ---- the kernel schedules over peer access, for the rungs and the C API (climb_allreduce_exec) ---- */
-
-extern "C" cudaError_t climb_allreduce_barrier(const climb_allreduce_exec *x)
-{
-    cudaError_t e = cudaSuccess;
-    for (int r = 0; r < x->P && e == cudaSuccess; r++)
-        if ((e = cudaSetDevice(x->devices[r])) == cudaSuccess)
-            e = cudaEventRecord(x->ev[r], x->st[r]);
-    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
-        e = cudaSetDevice(x->devices[r]);
-        for (int q = 0; q < x->P && e == cudaSuccess; q++)
-            if (q != r)
-                e = cudaStreamWaitEvent(x->st[r], x->ev[q], 0);
-    }
-    return e;
-}
+/* ---- the kernel schedules over peer access, for the rungs and the C API (climb_coll_exec) ---- */
 
 /* out[r][off, off + len) = the sum over every rank's in, on rank r's GPU and stream. */
 template <typename T>
-static cudaError_t x_sum(const climb_allreduce_exec *x, int r, void *const *in, void *const *out, size_t off,
+static cudaError_t x_sum(const climb_coll_exec *x, int r, void *const *in, void *const *out, size_t off,
                          size_t len)
 {
     if (!len)
@@ -280,7 +265,7 @@ static cudaError_t x_sum(const climb_allreduce_exec *x, int r, void *const *in, 
 /* one shot: every rank reads every rank's array over the link and sums all of it itself: one pass, no step
  * between ranks, P times the reads. Not in place: a rank's output is another's input. */
 template <typename T>
-static cudaError_t x_one_shot(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+static cudaError_t x_one_shot(const climb_coll_exec *x, void *const *in, void *const *out, size_t n)
 {
     cudaError_t e = cudaSuccess;
     for (int r = 0; r < x->P && e == cudaSuccess; r++)
@@ -292,7 +277,7 @@ static cudaError_t x_one_shot(const climb_allreduce_exec *x, void *const *in, vo
  * barrier, stores that chunk into every other rank's output (all-gather by stores). In place too: in the first
  * shot a rank writes only its own chunk, which no other rank reads, and the second starts after every read. */
 template <typename T>
-static cudaError_t x_two_shot(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+static cudaError_t x_two_shot(const climb_coll_exec *x, void *const *in, void *const *out, size_t n)
 {
     cudaError_t e = cudaSuccess;
     for (int r = 0; r < x->P && e == cudaSuccess; r++) {
@@ -301,7 +286,7 @@ static cudaError_t x_two_shot(const climb_allreduce_exec *x, void *const *in, vo
         e = x_sum<T>(x, r, in, out, off, len);
     }
     if (e == cudaSuccess)
-        e = climb_allreduce_barrier(x);
+        e = climb_coll_barrier(x);
     ar_ptrs<T> dst;
     for (int q = 0; q < x->P; q++)
         dst.p[q] = (T *)out[q];
@@ -320,7 +305,7 @@ static cudaError_t x_two_shot(const climb_allreduce_exec *x, void *const *in, vo
 }
 
 template <typename T>
-static cudaError_t x_best(const climb_allreduce_exec *x, void *const *in, void *const *out, size_t n)
+static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n)
 {
     int in_place = 1;
     for (int r = 0; r < x->P; r++)
@@ -329,37 +314,21 @@ static cudaError_t x_best(const climb_allreduce_exec *x, void *const *in, void *
                                                                       : x_two_shot<T>(x, in, out, n);
 }
 
-extern "C" cudaError_t climb_allreduce_sum_async(const climb_allreduce_exec *x, climb_dtype t, void *const *in,
+extern "C" cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, void *const *in,
                                                  void *const *out, size_t n)
 {
     return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n) : x_best<float>(x, in, out, n);
 }
 
-/* The case's GPUs, streams and events as the schedules above take them. */
-static void exec_of(const climb_case *c, climb_allreduce_exec *x)
-{
-    x->P = c->g.P;
-    for (int r = 0; r < c->g.P; r++) {
-        x->devices[r] = c->g.dev[r];
-        x->sms[r] = c->g.sms[r];
-        x->st[r] = c->g.st[r];
-        x->ev[r] = c->g.ev[r];
-    }
-}
-
 template <typename T> static int run_one_shot(climb_case *c)
 {
-    climb_allreduce_exec x;
-    exec_of(c, &x);
-    CLIMB_CHECK(x_one_shot<T>(&x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_one_shot<T>(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
 template <typename T> static int run_two_shot(climb_case *c)
 {
-    climb_allreduce_exec x;
-    exec_of(c, &x);
-    CLIMB_CHECK(x_two_shot<T>(&x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_two_shot<T>(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
@@ -367,9 +336,7 @@ template <typename T> static int run_two_shot(climb_case *c)
  * API's climb_comm_allreduce_sum). */
 template <typename T> static int run_best(climb_case *c)
 {
-    climb_allreduce_exec x;
-    exec_of(c, &x);
-    CLIMB_CHECK(x_best<T>(&x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_best<T>(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
@@ -383,8 +350,8 @@ static int run_nccl(climb_case *c)
         return -1;
     const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
-        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.st[k]);
+    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
+        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.x.st[k]);
     const ncclResult_t end = nc->group_end();
     if (r != ncclSuccess || end != ncclSuccess) {
         fprintf(stderr, "climb: allreduce: ncclAllReduce: %s\n", nc->error_string(r != ncclSuccess ? r : end));
@@ -409,7 +376,7 @@ static const char *refuses_no_access(const climb_case *c)
 
 static const char *refuses_tree(const climb_case *c)
 {
-    return climb_log2_exact(c->g.P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
+    return climb_log2_exact(c->g.x.P) < 0 ? "recursive halving and doubling takes a power-of-two number of GPUs" : NULL;
 }
 
 static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
@@ -488,8 +455,8 @@ static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
 
 static void ar_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        cudaSetDevice(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        cudaSetDevice(c->g.x.devices[r]);
         cudaFree(c->in[r]);
         cudaFree(c->out[r]);
         cudaFree(c->scratch[r]);
@@ -514,9 +481,9 @@ static int ar_init(climb_case *c)
         return climb_host_oom("the CPU sum (%zu elements)", c->n);
     const size_t bytes = (c->n ? c->n : 1) * c->es;
     void *alloc;
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
-        const size_t scratch = r == 0 && c->g.P > 2 ? bytes * (size_t)(c->g.P - 1) : bytes;
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
+        const size_t scratch = r == 0 && c->g.x.P > 2 ? bytes * (size_t)(c->g.x.P - 1) : bytes;
         if (climb_device_alloc_offset(bytes, 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
             climb_device_alloc_offset(bytes, 0, &alloc, &c->out[r], "a GPU's sum") != 0 ||
             climb_device_alloc_offset(scratch, 0, &alloc, &c->scratch[r], "a GPU's scratch space") != 0)
@@ -532,14 +499,14 @@ static int ar_fill(climb_case *c)
 {
     climb_rng rng;
     climb_rng_seed(&rng, c->p.seed);
-    const size_t total = c->n * (size_t)c->g.P;
+    const size_t total = c->n * (size_t)c->g.x.P;
     if (c->p.type == CLIMB_I32)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, -(1 << 20), 1 << 20);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
     for (size_t i = 0; i < c->n; i++) {
         double s = 0, m = 0;
-        for (int r = 0; r < c->g.P; r++) {
+        for (int r = 0; r < c->g.x.P; r++) {
             const size_t k = (size_t)r * c->n + i;
             const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
             s += x;
@@ -548,15 +515,15 @@ static int ar_fill(climb_case *c)
         c->ref[i] = s;
         c->mag[i] = m;
     }
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * c->n, c->es), c->n * c->es, cudaMemcpyHostToDevice));
     }
     ON(c->g.home);
     return 0;
 }
 
-static size_t in_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
+static size_t in_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.x.P; }
 static size_t one_array(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
 
 static const climb_buffer AR_BUFFERS[] = {
@@ -571,7 +538,7 @@ static const char *ar_describe(const climb_case *c)
 {
     static char buf[160];
     snprintf(buf, sizeof buf, "%s on each of %d GPUs", c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]"
-                                                                             : "uniform in [-1, 1)", c->g.P);
+                                                                             : "uniform in [-1, 1)", c->g.x.P);
     return buf;
 }
 
@@ -589,8 +556,8 @@ static int ar_prepare(climb_case *c, int rung)
 {
     const ar_rung *r = &AR_RUNGS[rung];
     if (r->pinned && !c->pinned &&
-        cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->g.P, cudaHostAllocPortable) != cudaSuccess) {
-        fprintf(stderr, "climb: allreduce: cannot page-lock %d arrays of %zu bytes: %s\n", c->g.P, c->n * c->es,
+        cudaHostAlloc(&c->pinned, (c->n ? c->n : 1) * c->es * (size_t)c->g.x.P, cudaHostAllocPortable) != cudaSuccess) {
+        fprintf(stderr, "climb: allreduce: cannot page-lock %d arrays of %zu bytes: %s\n", c->g.x.P, c->n * c->es,
                 cudaGetErrorString(cudaGetLastError()));
         return -1;
     }
@@ -611,8 +578,8 @@ static int ar_run(climb_case *c, int rung, cudaStream_t s)
 
 static int ar_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, (c->n ? c->n : 1) * c->es));
     }
     ON(c->g.home);
@@ -629,8 +596,8 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
     void *first = malloc(c->n * c->es + 16);
     if (!first)
         return climb_host_oom("a GPU's sum (%zu bytes)", c->n * c->es);
-    for (int r = 0; r < c->g.P; r++) {
-        ON(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        ON(c->g.x.devices[r]);
         if (cudaMemcpy(c->h_out, c->out[r], c->n * c->es, cudaMemcpyDeviceToHost) != cudaSuccess) {
             free(first);
             CLIMB_CHECK(cudaGetLastError());
@@ -638,16 +605,16 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
         for (size_t i = 0; i < c->n; i++) {
             if (c->p.type == CLIMB_I32)
                 climb_compare_exact(&k, ((const int32_t *)c->h_out)[i], (long long)c->ref[i], "GPU %d's sum[%zu]",
-                                    c->g.dev[r], i);
+                                    c->g.x.devices[r], i);
             else
                 climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[i],
-                                    c->g.P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", c->g.dev[r], i);
+                                    c->g.x.P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", c->g.x.devices[r], i);
         }
         if (r == 0)
             memcpy(first, c->h_out, c->n * c->es);
         else
             climb_compare_check(&k, memcmp(first, c->h_out, c->n * c->es) == 0,
-                                "GPU %d's sum is not the same bits as GPU %d's", c->g.dev[r], c->g.dev[0]);
+                                "GPU %d's sum is not the same bits as GPU %d's", c->g.x.devices[r], c->g.x.devices[0]);
     }
     free(first);
     ON(c->g.home);
@@ -658,7 +625,7 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
 static void ar_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->g.P);
+    out->items = (double)c->n * (double)c->es * climb_busbw_factor(CLIMB_COLL_ALL_REDUCE, c->g.x.P);
     out->link_bytes = out->items; /* what each GPU sends, at the least, over its links */
 }
 

@@ -62,15 +62,15 @@ struct climb_case {
 };
 
 static size_t piece(const climb_case *c) { return c->n * c->es; }
-static size_t array_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.P; }
+static size_t array_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es * (size_t)c->g.x.P; }
 static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
 
 template <typename T> static int add_on(climb_case *c, int r, size_t k, const void *src)
 {
     if (!c->n)
         return 0;
-    CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
-    rs_add_kernel<T><<<climb_gpuset_blocks(c->n, c->g.sms[r]), 256, 0, c->g.st[r]>>>(
+    CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
+    rs_add_kernel<T><<<climb_gpuset_blocks(c->n, c->g.x.sms[r]), 256, 0, c->g.x.st[r]>>>(
         (T *)at(c->work[r], k * piece(c)), (const T *)src, c->n);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
@@ -83,23 +83,23 @@ template <typename T> static int add_on(climb_case *c, int r, size_t k, const vo
 template <typename T> static int run_host(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    const size_t total = c->n * (size_t)g->P;
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
+    const size_t total = c->n * (size_t)g->x.P;
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * total * c->es), c->in[r], total * c->es,
-                                    cudaMemcpyDeviceToHost, g->st[r]));
+                                    cudaMemcpyDeviceToHost, g->x.st[r]));
     }
-    for (int r = 0; r < g->P; r++)
-        CLIMB_CHECK(cudaStreamSynchronize(g->st[r]));
+    for (int r = 0; r < g->x.P; r++)
+        CLIMB_CHECK(cudaStreamSynchronize(g->x.st[r]));
     T *sum = (T *)c->pinned;
-    for (int q = 1; q < g->P; q++) {
+    for (int q = 1; q < g->x.P; q++) {
         const T *x = (const T *)c->pinned + (size_t)q * total;
         for (size_t i = 0; i < total; i++)
             sum[i] += x[i];
     }
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum + (size_t)r * c->n, piece(c), cudaMemcpyHostToDevice, g->st[r]));
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum + (size_t)r * c->n, piece(c), cudaMemcpyHostToDevice, g->x.st[r]));
     }
     return 0;
 }
@@ -110,29 +110,29 @@ template <typename T> static int run_host(climb_case *c)
 template <typename T> static int run_ring(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    const size_t all = piece(c) * (size_t)g->P;
-    for (int r = 0; r < g->P; r++)
+    const size_t all = piece(c) * (size_t)g->x.P;
+    for (int r = 0; r < g->x.P; r++)
         if (climb_gpuset_copy(g, r, c->in[r], r, c->work[r], all))
             return -1;
     if (climb_gpuset_barrier(g))
         return -1;
-    for (int s = 0; s < g->P - 1; s++) {
-        for (int r = 0; r < g->P; r++) {
-            const int next = (r + 1) % g->P, k = (((r - s - 1) % g->P) + g->P) % g->P;
+    for (int s = 0; s < g->x.P - 1; s++) {
+        for (int r = 0; r < g->x.P; r++) {
+            const int next = (r + 1) % g->x.P, k = (((r - s - 1) % g->x.P) + g->x.P) % g->x.P;
             if (climb_gpuset_copy(g, r, at(c->work[r], (size_t)k * piece(c)), next, c->out[next], piece(c)))
                 return -1; /* the next rank's output is the landing place; its sum is in work */
         }
         if (climb_gpuset_barrier(g))
             return -1;
-        for (int r = 0; r < g->P; r++) {
-            const int prev = (r + g->P - 1) % g->P, k = (((prev - s - 1) % g->P) + g->P) % g->P;
+        for (int r = 0; r < g->x.P; r++) {
+            const int prev = (r + g->x.P - 1) % g->x.P, k = (((prev - s - 1) % g->x.P) + g->x.P) % g->x.P;
             if (add_on<T>(c, r, (size_t)k, c->out[r]))
                 return -1;
         }
         if (climb_gpuset_barrier(g))
             return -1;
     }
-    for (int r = 0; r < g->P; r++)
+    for (int r = 0; r < g->x.P; r++)
         if (climb_gpuset_copy(g, r, at(c->work[r], (size_t)r * piece(c)), r, c->out[r], piece(c)))
             return -1;
     return 0;
@@ -149,16 +149,16 @@ template <typename T> static int sum_pieces(climb_case *c, int r, const climb_gp
 template <typename T> static int run_copy_engines(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->P; r++)
-        for (int q = 0; q < g->P; q++)
+    for (int r = 0; r < g->x.P; r++)
+        for (int q = 0; q < g->x.P; q++)
             if (climb_gpuset_copy(g, r, at(c->in[r], (size_t)q * piece(c)), q, at(c->work[q], (size_t)r * piece(c)),
                                   piece(c)))
                 return -1;
     if (climb_gpuset_barrier(g))
         return -1;
-    for (int r = 0; r < g->P; r++) {
+    for (int r = 0; r < g->x.P; r++) {
         climb_gpuset_ptrs<T> src;
-        for (int q = 0; q < g->P; q++)
+        for (int q = 0; q < g->x.P; q++)
             src.p[q] = (const T *)at(c->work[r], (size_t)q * piece(c));
         if (sum_pieces<T>(c, r, src))
             return -1;
@@ -171,9 +171,9 @@ template <typename T> static int run_copy_engines(climb_case *c)
 template <typename T> static int run_pull(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->P; r++) {
+    for (int r = 0; r < g->x.P; r++) {
         climb_gpuset_ptrs<T> src;
-        for (int q = 0; q < g->P; q++)
+        for (int q = 0; q < g->x.P; q++)
             src.p[q] = (const T *)at(c->in[q], (size_t)r * piece(c));
         if (sum_pieces<T>(c, r, src))
             return -1;
@@ -196,8 +196,8 @@ static int run_nccl(climb_case *c)
         return -1;
     const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.P && r == ncclSuccess; k++)
-        r = nc->reduce_scatter(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.st[k]);
+    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
+        r = nc->reduce_scatter(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.x.st[k]);
     const ncclResult_t end = nc->group_end();
     if (r != ncclSuccess || end != ncclSuccess) {
         fprintf(stderr, "climb: reducescatter: ncclReduceScatter: %s\n", nc->error_string(r != ncclSuccess ? r : end));
@@ -274,8 +274,8 @@ static const climb_rung_info *rs_rung_info(int i) { return &RS_RUNGS[i].info; }
 
 static void rs_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        cudaSetDevice(c->g.dev[r]);
+    for (int r = 0; r < c->g.x.P; r++) {
+        cudaSetDevice(c->g.x.devices[r]);
         cudaFree(c->in[r]);
         cudaFree(c->out[r]);
         cudaFree(c->work[r]);
@@ -294,19 +294,19 @@ static int rs_init(climb_case *c)
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     size_t whole;
-    if (!climb_mul_fits(array_bytes(c), (size_t)c->g.P, &whole)) {
-        fprintf(stderr, "climb: reducescatter: %d arrays of %d pieces of %zu elements overflow size_t\n", c->g.P,
-                c->g.P, c->n);
+    if (!climb_mul_fits(array_bytes(c), (size_t)c->g.x.P, &whole)) {
+        fprintf(stderr, "climb: reducescatter: %d arrays of %d pieces of %zu elements overflow size_t\n", c->g.x.P,
+                c->g.x.P, c->n);
         return -1;
     }
-    const size_t total = c->n * (size_t)c->g.P;
+    const size_t total = c->n * (size_t)c->g.x.P;
     c->ref = (double *)malloc(sizeof(double) * (total + 1));
     c->mag = (double *)malloc(sizeof(double) * (total + 1));
     if (!c->ref || !c->mag)
         return climb_host_oom("the CPU sums (%zu elements)", total);
     void *alloc;
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         if (climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
             climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->out[r], "a GPU's piece") != 0 ||
             climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->work[r], "a GPU's work space") != 0)
@@ -321,14 +321,14 @@ static int rs_fill(climb_case *c)
 {
     climb_rng rng;
     climb_rng_seed(&rng, c->p.seed);
-    const size_t total = c->n * (size_t)c->g.P;
+    const size_t total = c->n * (size_t)c->g.x.P;
     if (c->p.type == CLIMB_I32)
-        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total * (size_t)c->g.P, -(1 << 20), 1 << 20);
+        climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total * (size_t)c->g.x.P, -(1 << 20), 1 << 20);
     else
-        climb_rng_fill_f32(&rng, (float *)c->h_in, total * (size_t)c->g.P, -1.0f, 1.0f);
+        climb_rng_fill_f32(&rng, (float *)c->h_in, total * (size_t)c->g.x.P, -1.0f, 1.0f);
     for (size_t i = 0; i < total; i++) {
         double s = 0, m = 0;
-        for (int q = 0; q < c->g.P; q++) {
+        for (int q = 0; q < c->g.x.P; q++) {
             const size_t k = (size_t)q * total + i;
             const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
             s += x;
@@ -337,15 +337,15 @@ static int rs_fill(climb_case *c)
         c->ref[i] = s;
         c->mag[i] = m;
     }
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * total * c->es), total * c->es, cudaMemcpyHostToDevice));
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
     return 0;
 }
 
-static size_t all_bytes(const climb_case *c) { return array_bytes(c) * (size_t)c->g.P; }
+static size_t all_bytes(const climb_case *c) { return array_bytes(c) * (size_t)c->g.x.P; }
 static size_t piece_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
 
 static const climb_buffer RS_BUFFERS[] = {
@@ -360,7 +360,7 @@ static const char *rs_describe(const climb_case *c)
 {
     static char buf[160];
     snprintf(buf, sizeof buf, "%s, %d pieces on each of %d GPUs",
-             c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]" : "uniform in [-1, 1)", c->g.P, c->g.P);
+             c->p.type == CLIMB_I32 ? "integers in [-2^20, 2^20]" : "uniform in [-1, 1)", c->g.x.P, c->g.x.P);
     return buf;
 }
 
@@ -397,8 +397,8 @@ static int rs_run(climb_case *c, int rung, cudaStream_t s)
 
 static int rs_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, piece_bytes(c)));
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
@@ -411,17 +411,17 @@ static int rs_verify(climb_case *c, int rung, char *msg, size_t msglen)
     (void)rung;
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
-    for (int r = 0; r < c->g.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.dev[r]));
+    for (int r = 0; r < c->g.x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], piece(c), cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < c->n; i++) {
             const size_t j = (size_t)r * c->n + i;
             if (c->p.type == CLIMB_I32)
                 climb_compare_exact(&k, ((const int32_t *)c->h_out)[i], (long long)c->ref[j], "GPU %d's sum[%zu]",
-                                    c->g.dev[r], i);
+                                    c->g.x.devices[r], i);
             else
-                climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[j], c->g.P * 1.2e-7 * c->mag[j] + 1e-30,
-                                    "GPU %d's sum[%zu]", c->g.dev[r], i);
+                climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[j], c->g.x.P * 1.2e-7 * c->mag[j] + 1e-30,
+                                    "GPU %d's sum[%zu]", c->g.x.devices[r], i);
         }
     }
     CLIMB_CHECK(cudaSetDevice(c->g.home));
@@ -432,7 +432,7 @@ static int rs_verify(climb_case *c, int rung, char *msg, size_t msglen)
 static void rs_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    out->items = (double)c->n * (double)c->es * c->g.P * climb_busbw_factor(CLIMB_COLL_REDUCE_SCATTER, c->g.P);
+    out->items = (double)c->n * (double)c->es * c->g.x.P * climb_busbw_factor(CLIMB_COLL_REDUCE_SCATTER, c->g.x.P);
     out->link_bytes = out->items; /* what each GPU sends, at the least, over its links */
 }
 

@@ -12,16 +12,15 @@
 #include "../../device/device.h"
 #include "../../device/device_set.h"
 #include "../../device/nccl.h"
+#include "coll_exec.h"
 #include "../../core/workload.h"
 
 typedef struct climb_gpuset {
-    int P;                                  /* ranks: the case's GPUs, rank r on dev[r] */
-    int dev[CLIMB_MAX_DEVICES];
-    int sms[CLIMB_MAX_DEVICES];
+    climb_coll_exec x;                      /* ranks: the case's GPUs (rank r on x.devices[r]), a stream and an
+                                               event each: what the schedules run on, for the C API too */
     int home;                               /* the run's device: current again after every hook */
     int all_access;                         /* every ordered pair can reach the other's memory */
-    cudaStream_t st[CLIMB_MAX_DEVICES];
-    cudaEvent_t ev[CLIMB_MAX_DEVICES], fork;
+    cudaEvent_t fork;
 #if CLIMB_HAVE_NCCL
     ncclComm_t comm[CLIMB_MAX_DEVICES];
     int comm_made;
@@ -31,25 +30,25 @@ typedef struct climb_gpuset {
 /* The case's GPUs, a non-blocking stream and an event (timing off) each, and which pairs reach each other. */
 static inline int climb_gpuset_init(climb_gpuset *g, const climb_case_params *p)
 {
-    g->P = p->n_devices;
+    g->x.P = p->n_devices;
     g->home = p->dev->ordinal;
     g->all_access = 1;
-    for (int r = 0; r < g->P; r++) {
-        g->dev[r] = p->devices[r];
-        g->sms[r] = p->devs[r].sms;
+    for (int r = 0; r < g->x.P; r++) {
+        g->x.devices[r] = p->devices[r];
+        g->x.sms[r] = p->devs[r].sms;
     }
-    for (int a = 0; a < g->P; a++)
-        for (int b = 0; b < g->P; b++) {
+    for (int a = 0; a < g->x.P; a++)
+        for (int b = 0; b < g->x.P; b++) {
             int v = 0;
             if (a != b) {
-                CLIMB_CHECK(cudaDeviceCanAccessPeer(&v, g->dev[a], g->dev[b]));
+                CLIMB_CHECK(cudaDeviceCanAccessPeer(&v, g->x.devices[a], g->x.devices[b]));
                 g->all_access &= v;
             }
         }
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        CLIMB_CHECK(cudaStreamCreateWithFlags(&g->st[r], cudaStreamNonBlocking));
-        CLIMB_CHECK(cudaEventCreateWithFlags(&g->ev[r], cudaEventDisableTiming));
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        CLIMB_CHECK(cudaStreamCreateWithFlags(&g->x.st[r], cudaStreamNonBlocking));
+        CLIMB_CHECK(cudaEventCreateWithFlags(&g->x.ev[r], cudaEventDisableTiming));
     }
     CLIMB_CHECK(cudaSetDevice(g->home));
     CLIMB_CHECK(cudaEventCreateWithFlags(&g->fork, cudaEventDisableTiming));
@@ -58,12 +57,12 @@ static inline int climb_gpuset_init(climb_gpuset *g, const climb_case_params *p)
 
 static inline void climb_gpuset_fini(climb_gpuset *g)
 {
-    for (int r = 0; r < g->P; r++) {
-        cudaSetDevice(g->dev[r]);
-        if (g->st[r])
-            cudaStreamDestroy(g->st[r]);
-        if (g->ev[r])
-            cudaEventDestroy(g->ev[r]);
+    for (int r = 0; r < g->x.P; r++) {
+        cudaSetDevice(g->x.devices[r]);
+        if (g->x.st[r])
+            cudaStreamDestroy(g->x.st[r]);
+        if (g->x.ev[r])
+            cudaEventDestroy(g->x.ev[r]);
     }
     cudaSetDevice(g->home);
     if (g->fork)
@@ -73,16 +72,7 @@ static inline void climb_gpuset_fini(climb_gpuset *g)
 /* Every rank's stream waits for what every other rank's has issued so far: a stage of a schedule done everywhere. */
 static inline int climb_gpuset_barrier(climb_gpuset *g)
 {
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        CLIMB_CHECK(cudaEventRecord(g->ev[r], g->st[r]));
-    }
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        for (int q = 0; q < g->P; q++)
-            if (q != r)
-                CLIMB_CHECK(cudaStreamWaitEvent(g->st[r], g->ev[q], 0));
-    }
+    CLIMB_CHECK(climb_coll_barrier(&g->x));
     return 0;
 }
 
@@ -91,17 +81,17 @@ static inline int climb_gpuset_fork(climb_gpuset *g, cudaStream_t s)
 {
     CLIMB_CHECK(cudaSetDevice(g->home));
     CLIMB_CHECK(cudaEventRecord(g->fork, s));
-    for (int r = 0; r < g->P; r++)
-        CLIMB_CHECK(cudaStreamWaitEvent(g->st[r], g->fork, 0));
+    for (int r = 0; r < g->x.P; r++)
+        CLIMB_CHECK(cudaStreamWaitEvent(g->x.st[r], g->fork, 0));
     return 0;
 }
 
 static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s)
 {
-    for (int r = 0; r < g->P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-        CLIMB_CHECK(cudaEventRecord(g->ev[r], g->st[r]));
-        CLIMB_CHECK(cudaStreamWaitEvent(s, g->ev[r], 0));
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        CLIMB_CHECK(cudaEventRecord(g->x.ev[r], g->x.st[r]));
+        CLIMB_CHECK(cudaStreamWaitEvent(s, g->x.ev[r], 0));
     }
     CLIMB_CHECK(cudaSetDevice(g->home));
     return 0;
@@ -111,21 +101,21 @@ static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s)
  * GPUs (nccl; made once a case). */
 static inline int climb_gpuset_prepare(climb_gpuset *g, int access, int nccl, const char *workload)
 {
-    for (int a = 0; access && a < g->P; a++)
-        for (int b = 0; b < g->P; b++) {
+    for (int a = 0; access && a < g->x.P; a++)
+        for (int b = 0; b < g->x.P; b++) {
             int v = 0;
-            if (a == b || cudaDeviceCanAccessPeer(&v, g->dev[a], g->dev[b]) != cudaSuccess || !v)
+            if (a == b || cudaDeviceCanAccessPeer(&v, g->x.devices[a], g->x.devices[b]) != cudaSuccess || !v)
                 continue;
-            CLIMB_CHECK(climb_peer_access(g->dev[a], g->dev[b], 1));
+            CLIMB_CHECK(climb_peer_access(g->x.devices[a], g->x.devices[b], 1));
         }
     cudaGetLastError();
 #if CLIMB_HAVE_NCCL
     if (nccl && !g->comm_made) {
         char why[300];
         const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-        const ncclResult_t e = nc ? nc->comm_init_all(g->comm, g->P, g->dev) : ncclSystemError;
+        const ncclResult_t e = nc ? nc->comm_init_all(g->comm, g->x.P, g->x.devices) : ncclSystemError;
         if (e != ncclSuccess) {
-            fprintf(stderr, "climb: %s: NCCL's communicator of %d GPUs: %s\n", workload, g->P,
+            fprintf(stderr, "climb: %s: NCCL's communicator of %d GPUs: %s\n", workload, g->x.P,
                     nc ? nc->error_string(e) : why);
             cudaSetDevice(g->home);
             return -1;
@@ -146,7 +136,7 @@ static inline void climb_gpuset_release(climb_gpuset *g, int nccl)
 #if CLIMB_HAVE_NCCL
     char why[300];
     const climb_nccl *nc = nccl && g->comm_made ? climb_nccl_get(why, sizeof why) : NULL;
-    for (int r = 0; nc && r < g->P; r++)
+    for (int r = 0; nc && r < g->x.P; r++)
         nc->comm_destroy(g->comm[r]);
     if (nc)
         g->comm_made = 0;
@@ -162,8 +152,8 @@ static inline int climb_gpuset_copy(climb_gpuset *g, int a, const void *src, int
 {
     if (!bytes)
         return 0;
-    CLIMB_CHECK(cudaSetDevice(g->dev[a]));
-    CLIMB_CHECK(cudaMemcpyPeerAsync(dst, g->dev[b], src, g->dev[a], bytes, g->st[a]));
+    CLIMB_CHECK(cudaSetDevice(g->x.devices[a]));
+    CLIMB_CHECK(cudaMemcpyPeerAsync(dst, g->x.devices[b], src, g->x.devices[a], bytes, g->x.st[a]));
     return 0;
 }
 
@@ -206,8 +196,8 @@ static inline int climb_gpuset_sum(climb_gpuset *g, int r, T *out, const climb_g
 {
     if (!n)
         return 0;
-    CLIMB_CHECK(cudaSetDevice(g->dev[r]));
-    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, g->sms[r]), 256, 0, g->st[r]>>>(out, src, g->P, n);
+    CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, g->x.sms[r]), 256, 0, g->x.st[r]>>>(out, src, g->x.P, n);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
