@@ -466,6 +466,18 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  * summed in one shot (every GPU reads every array over NVLink), larger ones in two (each GPU sums a chunk, then
  * stores it into every other's output). n is at most 2^60 / 4.
  *
+ * climb_comm_allgather_{f32,i32}(comm, d_in, d_out, n): d_in[r] is n elements on rank r's GPU, d_out[r] P x n;
+ * every d_out[r] receives d_in[0], d_in[1], ..., d_in[P-1] in rank order, bit for bit. No in-place form: an output
+ * over any input is refused. A kernel that loads every other GPU's piece for small pieces where every pair has peer
+ * access, the copy engines (every GPU's piece pushed to every other at once) otherwise; no workspace.
+ *
+ * climb_comm_reducescatter_sum_{f32,i32}(comm, d_in, d_out, n): d_in[r] is P x n elements on rank r's GPU, d_out[r]
+ * n; d_out[r] receives the sum over the ranks of their r-th n elements (f32 in rank order). No in-place form. A
+ * kernel that loads and sums its piece from every GPU for small pieces where every pair has peer access; otherwise
+ * the copy engines move each piece to its owner, into a workspace of P x n x 4 bytes a GPU that the communicator
+ * owns (allocated at the first call that needs it, outside any capture, kept until climb_comm_destroy), and each
+ * GPU sums locally. For both, P x n x 4 bytes is under 2^60.
+ *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
  * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
@@ -491,6 +503,14 @@ CLIMB_API climb_status climb_comm_allreduce_sum_f32(climb_comm comm, const float
                                                     size_t n);
 CLIMB_API climb_status climb_comm_allreduce_sum_i32(climb_comm comm, const int32_t *const *d_in,
                                                     int32_t *const *d_out, size_t n);
+CLIMB_API climb_status climb_comm_allgather_f32(climb_comm comm, const float *const *d_in, float *const *d_out,
+                                                size_t n);
+CLIMB_API climb_status climb_comm_allgather_i32(climb_comm comm, const int32_t *const *d_in, int32_t *const *d_out,
+                                                size_t n);
+CLIMB_API climb_status climb_comm_reducescatter_sum_f32(climb_comm comm, const float *const *d_in,
+                                                        float *const *d_out, size_t n);
+CLIMB_API climb_status climb_comm_reducescatter_sum_i32(climb_comm comm, const int32_t *const *d_in,
+                                                        int32_t *const *d_out, size_t n);
 CLIMB_API climb_status climb_comm_peer_copy(climb_comm comm, int to, void *d_dst, int from, const void *d_src,
                                             size_t bytes);
 

@@ -81,6 +81,38 @@ static void test_allreduce(climb_comm c, climb_comm no_access)
            CLIMB_STATUS_NO_DEVICE);
 }
 
+static void test_gather_scatter(climb_comm c, climb_comm no_access)
+{
+    const float *in[2] = {A0, A1};
+    float *out[2] = {B0, B1}, *same[2] = {A0, A1};
+    const size_t n = 1000;
+    mark();
+    EXPECT(climb_comm_allgather_f32(NULL, in, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allgather_f32(c, in, out, ((size_t)1 << 57) + 1) == CLIMB_STATUS_INVALID_VALUE); /* x 2 GPUs */
+    EXPECT(climb_comm_reducescatter_sum_f32(c, in, out, ((size_t)1 << 57) + 1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_allgather_f32(c, NULL, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_comm_reducescatter_sum_i32(c, NULL, NULL, 0) == CLIMB_STATUS_SUCCESS);
+    /* no in-place form; an output over another rank's input (the gathered array is 2n long) */
+    EXPECT(climb_comm_allgather_f32(c, in, same, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_reducescatter_sum_f32(c, in, same, n) == CLIMB_STATUS_INVALID_VALUE);
+    float *over[2] = {B0, (float *)A1 - 1500};
+    EXPECT(climb_comm_allgather_f32(c, in, over, n) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* pointers on the wrong GPU */
+    const float *swapped[2] = {A1, A0};
+    EXPECT(climb_comm_allgather_f32(c, swapped, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_reducescatter_sum_f32(c, swapped, out, n) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays go on to the work; without peer access too (the copy engines need none) */
+    EXPECT(climb_comm_allgather_f32(c, in, out, n) == CLIMB_STATUS_NO_DEVICE && cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_allgather_i32(no_access, (const int32_t *const *)in, (int32_t *const *)out, n) ==
+           CLIMB_STATUS_NO_DEVICE);
+    EXPECT(climb_comm_reducescatter_sum_f32(c, in, out, n) == CLIMB_STATUS_NO_DEVICE);
+    EXPECT(climb_comm_reducescatter_sum_i32(no_access, (const int32_t *const *)in, (int32_t *const *)out, n) ==
+           CLIMB_STATUS_NO_DEVICE); /* its workspace allocation is the first work */
+    EXPECT(cudaGetLastError() == cudaSuccess);
+}
+
 static void test_peer_copy(climb_comm c)
 {
     mark();
@@ -128,6 +160,7 @@ int main(void)
     EXPECT(climb_comm_offline(&apart, 2, two, 0) == CLIMB_STATUS_SUCCESS && apart != NULL);
     if (c && apart) {
         test_allreduce(c, apart);
+        test_gather_scatter(c, apart);
         test_peer_copy(c);
         test_streams(c);
     }

@@ -2,7 +2,8 @@
  * f32 and i32, apart and in place, over the edge sizes and both sides of the one-shot/two-shot change: every
  * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
  * accumulated in double) and the same bits on every rank; captured into a graph from rank 0's stream and replayed;
- * the peer copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
+ * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
+ * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -120,6 +121,52 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
     free(mag);
 }
 
+/* All-gather (f32 bits or i32; compared bit for bit) and reduce-scatter (i32, exact) of n elements a piece. */
+static void check_gather_scatter(size_t n, int gather, uint64_t seed)
+{
+    const size_t in_n = gather ? n : n * (size_t)P, out_n = gather ? n * (size_t)P : n;
+    void *in[8], *out[8];
+    int32_t *h = malloc(4 * (in_n ? in_n : 1) * (size_t)P), *got = malloc(4 * (out_n ? out_n : 1));
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    climb_rng_fill_i32(&rng, h, in_n * (size_t)P, -(1 << 20), 1 << 20);
+    for (int r = 0; r < P; r++) {
+        in[r] = dev_alloc(r, 4 * in_n);
+        out[r] = dev_alloc(r, 4 * out_n);
+        EXPECT(cudaMemcpy(in[r], h + (size_t)r * in_n, 4 * in_n, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(out[r], 0xFF, 4 * (out_n ? out_n : 1)) == cudaSuccess);
+    }
+    const climb_status st =
+        gather ? climb_comm_allgather_f32(comm, (const float *const *)in, (float *const *)out, n)
+               : climb_comm_reducescatter_sum_i32(comm, (const int32_t *const *)in, (int32_t *const *)out, n);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s n=%zu: %s", gather ? "all-gather" : "reduce-scatter", n,
+               climb_status_string(st));
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    sync_all();
+    for (int r = 0; r < P && n; r++) {
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got, out[r], 4 * out_n, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < out_n; i++) {
+            int64_t want = 0;
+            if (gather)
+                want = h[i]; /* rank q's piece at q x n: the host array is the pieces in rank order */
+            else
+                for (int q = 0; q < P; q++)
+                    want += h[(size_t)q * in_n + (size_t)r * n + i];
+            bad += got[i] != (int32_t)want;
+        }
+        EXPECT_MSG(bad == 0, "%s n=%zu rank %d: %zu wrong", gather ? "all-gather" : "reduce-scatter", n, r, bad);
+    }
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(in[r]);
+        cudaFree(out[r]);
+    }
+    free(h);
+    free(got);
+}
+
 static void check_peer_copy(int from, int to, size_t bytes, size_t shift)
 {
     unsigned char *src = dev_alloc(from, bytes + 16), *dst = dev_alloc(to, bytes + 16);
@@ -164,6 +211,11 @@ int main(void)
                 check_allreduce(sizes[i], f, in_place, 0, seed++);
     check_allreduce(1000, 1, 0, 1, seed++);
     check_allreduce((1u << 20) + 7, 0, 1, 1, seed++);
+    const size_t pieces[] = {0, 1, 1000, 65535, 70001, (1u << 20) + 3}; /* both sides of the kernel's 256 KiB */
+    for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+        check_gather_scatter(pieces[i], 1, seed++);
+        check_gather_scatter(pieces[i], 0, seed++);
+    }
     const size_t bytes[] = {1, 15, 16, 4096, 65537, 1u << 22};
     for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
         check_peer_copy(0, 1, bytes[i], 0);

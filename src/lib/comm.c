@@ -6,6 +6,7 @@
 
 #include "comm.h"
 #include "handle.h"
+#include "../base/checked.h"
 #include "../device/device.h"
 
 static void release(struct climb_comm_s *c)
@@ -17,9 +18,53 @@ static void release(struct climb_comm_s *c)
             cudaStreamDestroy(c->own[r]);
         if (c->ev[r])
             cudaEventDestroy(c->ev[r]);
+        cudaFree(c->ws[r]);
+        for (int i = r; i < c->n_retired; i += c->P)
+            cudaFree(c->retired[i]);
     }
     cudaGetLastError();
+    free(c->retired);
     free(c);
+}
+
+cudaError_t climb_comm_workspace(struct climb_comm_s *c, size_t bytes)
+{
+    if (bytes <= c->ws_bytes)
+        return cudaSuccess;
+    size_t want = c->ws_bytes * 2 > bytes ? c->ws_bytes * 2 : bytes;
+    if (c->ws_bytes && c->n_retired + c->P > c->cap_retired) {
+        const int cap = c->cap_retired ? c->cap_retired * 2 : 4 * c->P;
+        void **more = realloc(c->retired, sizeof *more * (size_t)cap);
+        if (!more)
+            return cudaErrorMemoryAllocation;
+        c->retired = more;
+        c->cap_retired = cap;
+    }
+    void *fresh[CLIMB_MAX_DEVICES] = {0};
+    int prev = 0;
+    cudaGetDevice(&prev);
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < c->P && e == cudaSuccess; r++)
+        if ((e = cudaSetDevice(c->devices[r])) == cudaSuccess)
+            e = cudaMalloc(&fresh[r], want);
+    if (e != cudaSuccess)
+        for (int r = 0; r < c->P; r++)
+            if (fresh[r] && cudaSetDevice(c->devices[r]) == cudaSuccess)
+                cudaFree(fresh[r]);
+    climb_relaxed_end(mode);
+    cudaSetDevice(prev);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return e;
+    }
+    for (int r = 0; r < c->P; r++) {
+        if (c->ws[r])
+            c->retired[c->n_retired++] = c->ws[r];
+        c->ws[r] = fresh[r];
+    }
+    c->ws_bytes = want;
+    return cudaSuccess;
 }
 
 /* The list: 1..CLIMB_MAX_DEVICES ordinals, each once and not negative. No CUDA call. */
@@ -180,6 +225,45 @@ int climb_comm_reachable(const struct climb_comm_s *c, int r, const void *p, siz
     if (a.type == cudaMemoryTypeDevice)
         return a.device == c->devices[r];
     return a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
+}
+
+climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *in, size_t in_elems,
+                               const void *const *out, size_t out_elems, int in_place_ok, int *in_place)
+{
+    if (!in || !out)
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_span si[CLIMB_MAX_DEVICES], so[CLIMB_MAX_DEVICES];
+    int same = 0;
+    for (int r = 0; r < c->P; r++) {
+        if (!climb_span_of(in[r], in_elems, 4, &si[r]) || !climb_span_of(out[r], out_elems, 4, &so[r]))
+            return CLIMB_STATUS_INVALID_VALUE;
+        same += in[r] == out[r];
+    }
+    *in_place = in_place_ok && same == c->P && in_elems == out_elems;
+    if (same && !*in_place)
+        return CLIMB_STATUS_INVALID_VALUE; /* in place on some ranks only, or where the call has no in-place form */
+    for (int r = 0; r < c->P; r++)
+        for (int q = 0; q < c->P; q++) {
+            if (!(*in_place && q == r) && climb_spans_overlap(so[r], si[q]))
+                return CLIMB_STATUS_INVALID_VALUE;
+            if (q != r && climb_spans_overlap(so[r], so[q]))
+                return CLIMB_STATUS_INVALID_VALUE;
+        }
+    for (int r = 0; r < c->P; r++)
+        if (!climb_comm_reachable(c, r, in[r], 4) || !climb_comm_reachable(c, r, out[r], 4))
+            return CLIMB_STATUS_INVALID_VALUE;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x)
+{
+    x->P = c->P;
+    for (int r = 0; r < c->P; r++) {
+        x->devices[r] = c->devices[r];
+        x->sms[r] = c->sms[r];
+        x->st[r] = c->st[r];
+        x->ev[r] = c->ev[r];
+    }
 }
 
 static cudaError_t record_on(struct climb_comm_s *c, int r)

@@ -4,6 +4,7 @@
 
 #include "climb.h"
 #include "../device/device_set.h"
+#include "../workloads/common/coll_exec.h"
 
 struct climb_comm_s {
     int P;
@@ -16,7 +17,16 @@ struct climb_comm_s {
     cudaEvent_t ev[CLIMB_MAX_DEVICES];       /* one a rank, timing off, on its device */
     cudaError_t last;
     int offline;                             /* made by climb_comm_offline: no CUDA objects */
+    void *ws[CLIMB_MAX_DEVICES];             /* a workspace of ws_bytes on each rank's GPU (climb_comm_workspace) */
+    size_t ws_bytes;
+    void **retired;                          /* outgrown workspaces (rank after rank), freed by climb_comm_destroy */
+    int n_retired, cap_retired;
 };
+
+/* A workspace of at least `bytes` on every rank's GPU in c->ws (grown at least twofold, outside any capture: this
+ * thread's capture mode relaxed for the allocation; an outgrown one kept until climb_comm_destroy, as a graph
+ * captured earlier may use it). cudaSuccess or the allocation's error (the caller's device kept). */
+cudaError_t climb_comm_workspace(struct climb_comm_s *c, size_t bytes);
 
 /* A communicator of described devices made without the CUDA runtime, for the argument tests where no GPU is: a
  * call that passes its checks goes on to its first CUDA call. every pair reaches every other when all_access.
@@ -26,6 +36,16 @@ climb_status climb_comm_offline(climb_comm *comm, int ndev, const int *devices, 
 /* 1 when p is memory rank r's device can use (device or managed memory, or mapped host memory), aligned to align.
  * The one CUDA call a check makes (cudaPointerGetAttributes). */
 int climb_comm_reachable(const struct climb_comm_s *c, int r, const void *p, size_t align);
+
+/* The arrays of a collective, checked in the API's order after the scalars: in and out non-NULL, each rank's
+ * in[r] of in_elems and out[r] of out_elems 4-byte elements (extents that must not wrap), no output over any input
+ * or other output (in place, in[r] == out[r] on every rank, allowed where in_place_ok: then on every rank or none),
+ * then every pointer memory its own rank's GPU reaches, 4-byte aligned. SUCCESS or INVALID_VALUE; *in_place set. */
+climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *in, size_t in_elems,
+                               const void *const *out, size_t out_elems, int in_place_ok, int *in_place);
+
+/* The communicator's GPUs, SM counts, streams and events as the schedules take them. */
+void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x);
 
 /* Around a call's work: the caller's device kept, the runtime's error state cleared. begin forks the ranks in
  * `ranks` (mask of rank numbers; NULL: all) from the stream of rank `origin` and makes each wait for every other's

@@ -114,41 +114,68 @@ static int run_ring(climb_case *c)
     return 0;
 }
 
-/* copy_engines: every rank pushes its piece into every other rank's output at once (P - 1 copies a GPU, every link
- * of the node busy); no step between ranks. */
+/* ---- the schedules on a climb_coll_exec, for the rungs and the C API ---- */
+
+/* copy engines: every rank pushes its piece (n 4-byte elements) into every rank's output at once (P - 1 copies a GPU
+ * across, every link of the node busy); no step between ranks. */
+static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
+{
+    const size_t bytes = n * 4;
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess && bytes; r++) {
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        for (int q = 0; q < x->P && e == cudaSuccess; q++)
+            e = cudaMemcpyPeerAsync((char *)out[q] + (size_t)r * bytes, x->devices[q], in[r], x->devices[r], bytes,
+                                    x->st[r]);
+    }
+    return e;
+}
+
+/* the pull kernel: each rank's kernel loads every rank's piece over NVLink into its output: one launch a GPU, no
+ * copy engine started. Needs peer access between every pair. */
+static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
+{
+    if (!n)
+        return cudaSuccess;
+    climb_gpuset_ptrs<uint32_t> src;
+    for (int q = 0; q < x->P; q++)
+        src.p[q] = (const uint32_t *)in[q];
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        ag_gather_kernel<<<climb_gpuset_blocks(n * (size_t)x->P, x->sms[r]), 256, 0, x->st[r]>>>(
+            (uint32_t *)out[r], src, x->P, n);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+extern "C" cudaError_t climb_allgather_async(const climb_coll_exec *x, const void *const *in, void *const *out,
+                                             size_t n, int access)
+{
+    return access && climb_allgather_best_uses_kernel(n * 4) ? x_pull(x, in, out, n) : x_copy_engines(x, in, out, n);
+}
+
+/* copy_engines and kernel_pull, as above; best: the kernel below AG_KERNEL_BELOW bytes a piece, the copy engines from
+ * there (climb_allgather_async, as the C API's climb_comm_allgather). */
 static int run_copy_engines(climb_case *c)
 {
-    climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->x.P; r++)
-        for (int q = 0; q < g->x.P; q++)
-            if (climb_gpuset_copy(g, r, c->in[r], q, at(c->out[q], (size_t)r * piece(c)), piece(c)))
-                return -1;
+    CLIMB_CHECK(x_copy_engines(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
-/* kernel_pull: each rank's kernel loads every rank's piece over NVLink into its output: one launch a GPU, no copy
- * engine started. */
 static int run_pull(climb_case *c)
 {
-    climb_gpuset *g = &c->g;
-    climb_gpuset_ptrs<uint32_t> src;
-    for (int q = 0; q < g->x.P; q++)
-        src.p[q] = (const uint32_t *)c->in[q];
-    if (!c->n)
-        return 0;
-    for (int r = 0; r < g->x.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
-        ag_gather_kernel<<<climb_gpuset_blocks(c->n * (size_t)g->x.P, g->x.sms[r]), 256, 0, g->x.st[r]>>>(
-            (uint32_t *)c->out[r], src, g->x.P, c->n);
-        CLIMB_CHECK(cudaGetLastError());
-    }
+    CLIMB_CHECK(x_pull(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
-/* best: the kernel below AG_KERNEL_BELOW bytes a piece, the copy engines from there. */
 static int run_best(climb_case *c)
 {
-    return climb_allgather_best_uses_kernel(piece(c)) ? run_pull(c) : run_copy_engines(c);
+    CLIMB_CHECK(climb_allgather_async(&c->g.x, c->in, c->out, c->n, 1));
+    return 0;
 }
 
 /* vendor: ncclAllGather on a communicator of the case's GPUs, one call a rank in one group. */

@@ -138,52 +138,93 @@ template <typename T> static int run_ring(climb_case *c)
     return 0;
 }
 
-/* Each rank's sum of the P pieces in src (src.p[q] rank q's), on its own stream, into its output. */
-template <typename T> static int sum_pieces(climb_case *c, int r, const climb_gpuset_ptrs<T> &src)
+/* ---- the schedules on a climb_coll_exec, for the rungs and the C API ---- */
+
+/* out[r] = the sum of the P pieces src.p[0..P), on rank r's stream. */
+template <typename T>
+static cudaError_t x_sum(const climb_coll_exec *x, int r, void *out, const climb_gpuset_ptrs<T> &src, size_t n)
 {
-    return climb_gpuset_sum<T>(&c->g, r, (T *)c->out[r], src, c->n);
+    if (!n)
+        return cudaSuccess;
+    cudaError_t e = cudaSetDevice(x->devices[r]);
+    if (e != cudaSuccess)
+        return e;
+    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, x->sms[r]), 256, 0, x->st[r]>>>((T *)out, src, x->P, n);
+    return cudaGetLastError();
 }
 
-/* copy_engines: every rank pushes its piece q into rank q's work space (slot r) by copy engines, all at once; after
- * one step each rank sums the P pieces it received, locally. */
+/* copy engines: every rank pushes its piece q into rank q's work space (slot r) by copy engines, all at once; after
+ * one barrier each rank sums the P pieces it received, locally. work[r]: P x n elements on rank r's GPU. */
+template <typename T>
+static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n,
+                                  void *const *work)
+{
+    const size_t bytes = n * sizeof(T);
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess && bytes; r++) {
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        for (int q = 0; q < x->P && e == cudaSuccess; q++)
+            e = cudaMemcpyPeerAsync((char *)work[q] + (size_t)r * bytes, x->devices[q],
+                                    (const char *)in[r] + (size_t)q * bytes, x->devices[r], bytes, x->st[r]);
+    }
+    if (e == cudaSuccess)
+        e = climb_coll_barrier(x);
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+        climb_gpuset_ptrs<T> src;
+        for (int q = 0; q < x->P; q++)
+            src.p[q] = (const T *)((const char *)work[r] + (size_t)q * bytes);
+        e = x_sum<T>(x, r, out[r], src, n);
+    }
+    return e;
+}
+
+/* the pull kernel: each rank's kernel loads its piece from every rank's array over NVLink and sums it: one launch a
+ * GPU, no step between GPUs. Needs peer access between every pair. */
+template <typename T>
+static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
+{
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+        climb_gpuset_ptrs<T> src;
+        for (int q = 0; q < x->P; q++)
+            src.p[q] = (const T *)in[q] + (size_t)r * n;
+        e = x_sum<T>(x, r, out[r], src, n);
+    }
+    return e;
+}
+
+extern "C" size_t climb_reducescatter_work_bytes(size_t n, int P, int access)
+{
+    return access && climb_reducescatter_best_uses_kernel(n * 4) ? 0 : n * 4 * (size_t)P;
+}
+
+extern "C" cudaError_t climb_reducescatter_sum_async(const climb_coll_exec *x, climb_dtype t, const void *const *in,
+                                                     void *const *out, size_t n, int access, void *const *work)
+{
+    if (climb_reducescatter_work_bytes(n, x->P, access) == 0)
+        return t == CLIMB_I32 ? x_pull<int32_t>(x, in, out, n) : x_pull<float>(x, in, out, n);
+    return t == CLIMB_I32 ? x_copy_engines<int32_t>(x, in, out, n, work) : x_copy_engines<float>(x, in, out, n, work);
+}
+
+/* copy_engines and kernel_pull, as above; best: the kernel below RS_KERNEL_BELOW bytes a piece, the copy engines
+ * and a local sum from there (climb_reducescatter_sum_async, as the C API's climb_comm_reducescatter_sum). */
 template <typename T> static int run_copy_engines(climb_case *c)
 {
-    climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->x.P; r++)
-        for (int q = 0; q < g->x.P; q++)
-            if (climb_gpuset_copy(g, r, at(c->in[r], (size_t)q * piece(c)), q, at(c->work[q], (size_t)r * piece(c)),
-                                  piece(c)))
-                return -1;
-    if (climb_gpuset_barrier(g))
-        return -1;
-    for (int r = 0; r < g->x.P; r++) {
-        climb_gpuset_ptrs<T> src;
-        for (int q = 0; q < g->x.P; q++)
-            src.p[q] = (const T *)at(c->work[r], (size_t)q * piece(c));
-        if (sum_pieces<T>(c, r, src))
-            return -1;
-    }
+    CLIMB_CHECK(x_copy_engines<T>(&c->g.x, c->in, c->out, c->n, c->work));
     return 0;
 }
 
-/* kernel_pull: each rank's kernel loads its piece from every rank's array over NVLink and sums it: one launch a
- * GPU, no step between GPUs. */
 template <typename T> static int run_pull(climb_case *c)
 {
-    climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->x.P; r++) {
-        climb_gpuset_ptrs<T> src;
-        for (int q = 0; q < g->x.P; q++)
-            src.p[q] = (const T *)at(c->in[q], (size_t)r * piece(c));
-        if (sum_pieces<T>(c, r, src))
-            return -1;
-    }
+    CLIMB_CHECK(x_pull<T>(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
 template <typename T> static int run_best(climb_case *c)
 {
-    return climb_reducescatter_best_uses_kernel(piece(c)) ? run_pull<T>(c) : run_copy_engines<T>(c);
+    CLIMB_CHECK(climb_reducescatter_sum_async(&c->g.x, c->p.type, c->in, c->out, c->n, 1, c->work));
+    return 0;
 }
 
 /* vendor: ncclReduceScatter on a communicator of the case's GPUs, one call a rank in one group. */

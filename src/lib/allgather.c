@@ -1,0 +1,34 @@
+/* The C API of the all-gather across GPUs: climb_comm_allgather_{f32,i32} over the rung marked best, on a
+ * communicator's streams (src/lib/comm.c). */
+#include "comm.h"
+#include "handle.h"
+#include "../workloads/allgather.h"
+
+static climb_status allgather(climb_comm c, const void *const *in, void *const *out, size_t n)
+{
+    if (!c || n > ((size_t)1 << 58) / (size_t)c->P)
+        return CLIMB_STATUS_INVALID_VALUE; /* the gathered array, P x n x 4 bytes, under 2^60 */
+    if (n == 0)
+        return CLIMB_STATUS_SUCCESS;
+    int in_place;
+    climb_status st = climb_comm_arrays(c, in, n, (const void *const *)out, n * (size_t)c->P, 0, &in_place);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    climb_coll_exec x;
+    climb_comm_exec(c, &x);
+    climb_comm_call call;
+    cudaError_t e = climb_comm_begin(c, 0, NULL, 0, &call);
+    if (e == cudaSuccess)
+        e = climb_allgather_async(&x, in, out, n, c->all_access);
+    return climb_comm_end(&call, e);
+}
+
+climb_status climb_comm_allgather_f32(climb_comm comm, const float *const *d_in, float *const *d_out, size_t n)
+{
+    return allgather(comm, (const void *const *)d_in, (void *const *)d_out, n);
+}
+
+climb_status climb_comm_allgather_i32(climb_comm comm, const int32_t *const *d_in, int32_t *const *d_out, size_t n)
+{
+    return allgather(comm, (const void *const *)d_in, (void *const *)d_out, n);
+}
