@@ -494,6 +494,23 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
 #define CLIMB_COMM_MAX_DEVICES 64
 typedef struct climb_comm_s *climb_comm;
 CLIMB_API climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices);
+/*
+ * One process a GPU (MPI or any launcher): rank 0 calls climb_comm_get_id and hands the id to every rank (as
+ * NCCL's unique id: MPI_Bcast of its bytes, a file, ...); each rank calls climb_comm_init_rank(&comm, nranks, id,
+ * rank, device) with its own GPU, together (it waits for all). Such a communicator drives one GPU (climb_comm_size
+ * says 1: each call takes arrays of one pointer, this rank's) and runs its collectives through NCCL, which climb
+ * opens at run time (NCCL_NVLS_ENABLE=0 set first): climb's kernels reach only the memory of GPUs in their own
+ * process. Without NCCL, CLIMB_STATUS_NOT_SUPPORTED. climb_comm_peer_copy names this process's GPUs only (its one:
+ * rank argument 0), as a process's pointers mean nothing in another. climb_comm_ranks gives nranks and this process's rank (the
+ * single-process form: ndev and 0). A rank that dies leaves the others waiting inside NCCL: the launcher's abort is
+ * the remedy; climb_comm_destroy on a rank aborts its NCCL communicator where a call failed.
+ */
+typedef struct climb_comm_id {
+    char bytes[128];
+} climb_comm_id;
+CLIMB_API climb_status climb_comm_get_id(climb_comm_id *id);
+CLIMB_API climb_status climb_comm_init_rank(climb_comm *comm, int nranks, climb_comm_id id, int rank, int device);
+CLIMB_API climb_status climb_comm_ranks(climb_comm comm, int *nranks, int *rank);
 CLIMB_API climb_status climb_comm_destroy(climb_comm comm);
 CLIMB_API climb_status climb_comm_size(climb_comm comm, int *ndev);
 CLIMB_API climb_status climb_comm_set_stream(climb_comm comm, int rank, cudaStream_t stream);

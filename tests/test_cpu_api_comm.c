@@ -39,6 +39,25 @@ static void test_create(void)
     EXPECT(climb_comm_destroy(NULL) == CLIMB_STATUS_SUCCESS);
 }
 
+/* The rank form's checks: the id's pointer, then nranks, rank and device, then the runtime (offline: no device). */
+static void test_ranks(void)
+{
+    climb_comm_id id;
+    memset(&id, 0, sizeof id);
+    climb_comm c = (climb_comm)(uintptr_t)1;
+    mark();
+    EXPECT(climb_comm_get_id(NULL) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_init_rank(NULL, 2, id, 0, 0) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_init_rank(&c, 0, id, 0, 0) == CLIMB_STATUS_INVALID_VALUE && c == NULL);
+    EXPECT(climb_comm_init_rank(&c, 2, id, 2, 0) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_init_rank(&c, 2, id, -1, 0) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_init_rank(&c, 2, id, 1, -1) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    EXPECT(climb_comm_init_rank(&c, 2, id, 1, 0) == CLIMB_STATUS_NO_DEVICE && c == NULL);
+    int nranks = 0, rank = -1;
+    EXPECT(climb_comm_ranks(NULL, &nranks, &rank) == CLIMB_STATUS_INVALID_VALUE);
+}
+
 static void test_allreduce(climb_comm c, climb_comm no_access)
 {
     const float *in[2] = {A0, A1};
@@ -136,6 +155,8 @@ static void test_streams(climb_comm c)
     cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
     int n = 0;
     EXPECT(climb_comm_size(c, &n) == CLIMB_STATUS_SUCCESS && n == 2 && climb_comm_size(c, NULL) != 0);
+    int nranks = 0, rank = -1;
+    EXPECT(climb_comm_ranks(c, &nranks, &rank) == CLIMB_STATUS_SUCCESS && nranks == 2 && rank == 0);
     EXPECT(climb_comm_set_stream(c, 2, s) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_comm_set_stream(c, -1, s) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_comm_set_stream(c, 1, s) == CLIMB_STATUS_SUCCESS);
@@ -154,6 +175,7 @@ int main(void)
     climb_shim_fake_device_on(A1, (size_t)1 << 26, 1);
     climb_shim_fake_device_on(B1, (size_t)1 << 26, 1);
     test_create();
+    test_ranks();
     const int two[2] = {0, 1};
     climb_comm c = NULL, apart = NULL;
     EXPECT(climb_comm_offline(&c, 2, two, 1) == CLIMB_STATUS_SUCCESS && c != NULL);

@@ -4,16 +4,18 @@
 #include "handle.h"
 #include "../workloads/allgather.h"
 
-static climb_status allgather(climb_comm c, const void *const *in, void *const *out, size_t n)
+static climb_status allgather(climb_comm c, climb_dtype t, const void *const *in, void *const *out, size_t n)
 {
-    if (!c || n > ((size_t)1 << 58) / (size_t)c->P)
+    if (!c || n > ((size_t)1 << 58) / (size_t)c->nranks)
         return CLIMB_STATUS_INVALID_VALUE; /* the gathered array, P x n x 4 bytes, under 2^60 */
     if (n == 0)
         return CLIMB_STATUS_SUCCESS;
     int in_place;
-    climb_status st = climb_comm_arrays(c, in, n, (const void *const *)out, n * (size_t)c->P, 0, &in_place);
+    climb_status st = climb_comm_arrays(c, in, n, (const void *const *)out, n * (size_t)c->nranks, 0, &in_place);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    if (c->nccl) /* one process a GPU */
+        return climb_comm_nccl_call(c, 1, t, in[0], out[0], n);
     climb_coll_exec x;
     climb_comm_exec(c, &x);
     climb_comm_call call;
@@ -25,10 +27,10 @@ static climb_status allgather(climb_comm c, const void *const *in, void *const *
 
 climb_status climb_comm_allgather_f32(climb_comm comm, const float *const *d_in, float *const *d_out, size_t n)
 {
-    return allgather(comm, (const void *const *)d_in, (void *const *)d_out, n);
+    return allgather(comm, CLIMB_F32, (const void *const *)d_in, (void *const *)d_out, n);
 }
 
 climb_status climb_comm_allgather_i32(climb_comm comm, const int32_t *const *d_in, int32_t *const *d_out, size_t n)
 {
-    return allgather(comm, (const void *const *)d_in, (void *const *)d_out, n);
+    return allgather(comm, CLIMB_I32, (const void *const *)d_in, (void *const *)d_out, n);
 }

@@ -16,6 +16,8 @@ static climb_status allreduce(climb_comm c, climb_dtype t, const void *const *in
     climb_status st = climb_comm_arrays(c, in, n, (const void *const *)out, n, 1, &in_place);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    if (c->nccl) /* one process a GPU */
+        return climb_comm_nccl_call(c, 0, t, in[0], out[0], n);
     if (!c->all_access)
         return CLIMB_STATUS_NOT_SUPPORTED;
     climb_coll_exec x;

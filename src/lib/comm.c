@@ -8,9 +8,16 @@
 #include "handle.h"
 #include "../base/checked.h"
 #include "../device/device.h"
+#include "../device/nccl.h"
 
 static void release(struct climb_comm_s *c)
 {
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = c->nccl ? climb_nccl_get(why, sizeof why) : NULL;
+    if (nc)
+        (c->nccl_failed ? nc->comm_abort : nc->comm_destroy)((ncclComm_t)c->nccl);
+#endif
     for (int r = 0; !c->offline && r < c->P; r++) {
         if (cudaSetDevice(c->devices[r]) != cudaSuccess)
             continue;
@@ -101,7 +108,7 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
     struct climb_comm_s *c = calloc(1, sizeof *c);
     if (!c)
         return CLIMB_STATUS_ALLOC_FAILED;
-    c->P = ndev;
+    c->P = c->nranks = ndev;
     memcpy(c->devices, devices, sizeof *devices * (size_t)ndev);
     int prev = 0;
     cudaGetDevice(&prev);
@@ -150,7 +157,7 @@ climb_status climb_comm_offline(climb_comm *comm, int ndev, const int *devices, 
     struct climb_comm_s *c = calloc(1, sizeof *c);
     if (!c)
         return CLIMB_STATUS_ALLOC_FAILED;
-    c->P = ndev;
+    c->P = c->nranks = ndev;
     c->offline = 1;
     c->all_access = all_access;
     for (int r = 0; r < ndev; r++) {
@@ -161,6 +168,123 @@ climb_status climb_comm_offline(climb_comm *comm, int ndev, const int *devices, 
     }
     *comm = c;
     return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_get_id(climb_comm_id *id)
+{
+    if (!id)
+        return CLIMB_STATUS_INVALID_VALUE;
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    ncclUniqueId u;
+    if (sizeof u > sizeof id->bytes || nc->get_unique_id(&u) != ncclSuccess)
+        return CLIMB_STATUS_INTERNAL_ERROR;
+    memset(id->bytes, 0, sizeof id->bytes);
+    memcpy(id->bytes, &u, sizeof u);
+    return CLIMB_STATUS_SUCCESS;
+#else
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
+}
+
+climb_status climb_comm_init_rank(climb_comm *comm, int nranks, climb_comm_id id, int rank, int device)
+{
+    if (!comm)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *comm = NULL;
+    if (nranks < 1 || rank < 0 || rank >= nranks || device < 0)
+        return CLIMB_STATUS_INVALID_VALUE;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return CLIMB_STATUS_NO_DEVICE;
+    }
+    if (device >= count)
+        return CLIMB_STATUS_INVALID_DEVICE;
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    climb_comm c = NULL;
+    climb_status st = climb_comm_create(&c, 1, &device); /* the stream, event and facts of this rank's GPU */
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    c->nranks = nranks;
+    c->rank = rank;
+    c->all_access = 0; /* no other GPU is in this process */
+    int prev = 0;
+    cudaGetDevice(&prev);
+    ncclUniqueId u;
+    memcpy(&u, id.bytes, sizeof u);
+    ncclComm_t nccl = NULL;
+    ncclResult_t r = cudaSetDevice(device) == cudaSuccess ? nc->comm_init_rank(&nccl, nranks, u, rank)
+                                                           : ncclUnhandledCudaError;
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    if (r != ncclSuccess) {
+        climb_comm_destroy(c);
+        return r == ncclInvalidArgument || r == ncclInvalidUsage ? CLIMB_STATUS_INVALID_VALUE
+                                                                 : CLIMB_STATUS_LAUNCH_FAILED;
+    }
+    c->nccl = nccl;
+    *comm = c;
+    return CLIMB_STATUS_SUCCESS;
+#else
+    (void)id;
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
+}
+
+climb_status climb_comm_ranks(climb_comm c, int *nranks, int *rank)
+{
+    if (!c || !nranks || !rank)
+        return CLIMB_STATUS_INVALID_VALUE;
+    *nranks = c->nranks;
+    *rank = c->rank;
+    return CLIMB_STATUS_SUCCESS;
+}
+
+climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype t, const void *in, void *out,
+                                  size_t n)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc || !c->nccl)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaGetLastError();
+    const ncclDataType_t dt = t == CLIMB_I32 ? ncclInt32 : ncclFloat32;
+    ncclComm_t comm = (ncclComm_t)c->nccl;
+    ncclResult_t r = ncclUnhandledCudaError;
+    if (cudaSetDevice(c->devices[0]) == cudaSuccess)
+        r = what == 0   ? nc->all_reduce(in, out, n, dt, ncclSum, comm, c->st[0])
+            : what == 1 ? nc->all_gather(in, out, n, dt, comm, c->st[0])
+                        : nc->reduce_scatter(in, out, n, dt, ncclSum, comm, c->st[0]);
+    cudaSetDevice(prev);
+    cudaError_t e = cudaGetLastError();
+    if (r != ncclSuccess) {
+        c->nccl_failed = 1;
+        c->last = e != cudaSuccess ? e : cudaErrorUnknown;
+        return CLIMB_STATUS_LAUNCH_FAILED;
+    }
+    c->last = cudaSuccess;
+    return CLIMB_STATUS_SUCCESS;
+#else
+    (void)c;
+    (void)what;
+    (void)t;
+    (void)in;
+    (void)out;
+    (void)n;
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
 }
 
 climb_status climb_comm_destroy(climb_comm c)

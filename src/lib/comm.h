@@ -5,6 +5,7 @@
 #include "climb.h"
 #include "../device/device_set.h"
 #include "../workloads/common/coll_exec.h"
+#include "../base/types.h"
 
 struct climb_comm_s {
     int P;
@@ -17,6 +18,9 @@ struct climb_comm_s {
     cudaEvent_t ev[CLIMB_MAX_DEVICES];       /* one a rank, timing off, on its device */
     cudaError_t last;
     int offline;                             /* made by climb_comm_offline: no CUDA objects */
+    int nranks, rank;                        /* the whole communicator's ranks and this process's first */
+    void *nccl;                              /* the rank form's NCCL communicator (ncclComm_t), else NULL */
+    int nccl_failed;                         /* a call on it failed: destroy aborts rather than waits */
     void *ws[CLIMB_MAX_DEVICES];             /* a workspace of ws_bytes on each rank's GPU (climb_comm_workspace) */
     size_t ws_bytes;
     void **retired;                          /* outgrown workspaces (rank after rank), freed by climb_comm_destroy */
@@ -46,6 +50,11 @@ climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *
 
 /* The communicator's GPUs, SM counts, streams and events as the schedules take them. */
 void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x);
+
+/* The rank form's collectives through NCCL (src/lib/comm.c): what = 0 all-reduce (sum), 1 all-gather, 2
+ * reduce-scatter (sum); n as the call's. The status to return (NOT_SUPPORTED without NCCL). */
+climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype t, const void *in, void *out,
+                                  size_t n);
 
 /* Around a call's work: the caller's device kept, the runtime's error state cleared. begin forks the ranks in
  * `ranks` (mask of rank numbers; NULL: all) from the stream of rank `origin` and makes each wait for every other's

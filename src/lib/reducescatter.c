@@ -6,14 +6,16 @@
 
 static climb_status reducescatter(climb_comm c, climb_dtype t, const void *const *in, void *const *out, size_t n)
 {
-    if (!c || n > ((size_t)1 << 58) / (size_t)c->P)
+    if (!c || n > ((size_t)1 << 58) / (size_t)c->nranks)
         return CLIMB_STATUS_INVALID_VALUE; /* each GPU's array, P x n x 4 bytes, under 2^60 */
     if (n == 0)
         return CLIMB_STATUS_SUCCESS;
     int in_place;
-    climb_status st = climb_comm_arrays(c, in, n * (size_t)c->P, (const void *const *)out, n, 0, &in_place);
+    climb_status st = climb_comm_arrays(c, in, n * (size_t)c->nranks, (const void *const *)out, n, 0, &in_place);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    if (c->nccl) /* one process a GPU */
+        return climb_comm_nccl_call(c, 2, t, in[0], out[0], n);
     climb_coll_exec x;
     climb_comm_exec(c, &x);
     cudaError_t e = climb_comm_workspace(c, climb_reducescatter_work_bytes(n, c->P, c->all_access));

@@ -1,0 +1,176 @@
+/* GPU, two GPUs or more (skipped below): the rank form of the C API across GPUs, one process a GPU. The test starts
+ * two copies of this program (posix_spawn), hands them the id rank 0's communicator is made from (as MPI_Bcast
+ * would), and each, on its own GPU, checks: the all-reduce (f32 values that sum exactly; in place too, and captured
+ * into a graph), the all-gather and the reduce-scatter (i32, exact) against closed forms, every element of a
+ * poisoned output; a peer copy that names another process's GPU refused; no CUDA error left. The parent fails if a
+ * child does, or does not finish within two minutes. */
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "climb.h"
+#include "testing.h"
+
+extern char **environ;
+
+static const size_t N = (1u << 18) + 3;
+
+static void *upload(const void *h, size_t bytes)
+{
+    void *d = NULL;
+    EXPECT(cudaMalloc(&d, bytes) == cudaSuccess && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    return d;
+}
+
+static int child(int rank, int nranks, const char *hex)
+{
+    climb_comm_id id;
+    memset(&id, 0, sizeof id);
+    for (size_t i = 0; i < sizeof id.bytes && hex[2 * i] && hex[2 * i + 1]; i++) {
+        unsigned v = 0;
+        sscanf(hex + 2 * i, "%2x", &v);
+        id.bytes[i] = (char)v;
+    }
+    EXPECT(cudaSetDevice(rank) == cudaSuccess);
+    climb_comm c = NULL;
+    const climb_status st = climb_comm_init_rank(&c, nranks, id, rank, rank);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "rank %d: %s", rank, climb_status_string(st));
+    if (!c)
+        return test_finish("test_gpu_comm_ranks (child)");
+    int size = 0, nr = 0, me = -1;
+    EXPECT(climb_comm_size(c, &size) == CLIMB_STATUS_SUCCESS && size == 1);
+    EXPECT(climb_comm_ranks(c, &nr, &me) == CLIMB_STATUS_SUCCESS && nr == nranks && me == rank);
+    cudaStream_t s;
+    EXPECT(climb_comm_get_stream(c, 0, &s) == CLIMB_STATUS_SUCCESS);
+
+    /* all-reduce: x[i] = (i % 1000) (rank + 1) / 8, sums exact in f32 */
+    const size_t n = N, all = N * (size_t)nranks;
+    float *hf = malloc(4 * n);
+    int32_t *hi = malloc(4 * all), *got = malloc(4 * all);
+    for (size_t i = 0; i < n; i++)
+        hf[i] = (float)((i % 1000) * (size_t)(rank + 1)) / 8.0f;
+    const double ranks_sum = nranks * (nranks + 1) / 2.0;
+    for (int pass = 0; pass < 3; pass++) { /* apart, in place, from a graph */
+        float *din = upload(hf, 4 * n), *dout = pass == 1 ? din : NULL;
+        if (!dout) {
+            EXPECT(cudaMalloc((void **)&dout, 4 * n) == cudaSuccess);
+            EXPECT(cudaMemset(dout, 0xFF, 4 * n) == cudaSuccess);
+        }
+        const float *in1[1] = {din};
+        float *out1[1] = {dout};
+        if (pass == 2) {
+            cudaGraph_t g = NULL;
+            cudaGraphExec_t ge = NULL;
+            EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+            EXPECT(climb_comm_allreduce_sum_f32(c, in1, out1, n) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+            EXPECT(ge && cudaGraphLaunch(ge, s) == cudaSuccess);
+            EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+            if (ge)
+                cudaGraphExecDestroy(ge);
+            if (g)
+                cudaGraphDestroy(g);
+        } else {
+            EXPECT(climb_comm_allreduce_sum_f32(c, in1, out1, n) == CLIMB_STATUS_SUCCESS);
+        }
+        EXPECT(cudaGetLastError() == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+        EXPECT(cudaMemcpy(got, dout, 4 * n, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            float x;
+            memcpy(&x, &got[i], 4);
+            bad += (double)x != (double)(i % 1000) * ranks_sum / 8.0;
+        }
+        EXPECT_MSG(bad == 0, "rank %d all-reduce pass %d: %zu wrong", rank, pass, bad);
+        if (dout != din)
+            cudaFree(dout);
+        cudaFree(din);
+    }
+
+    /* all-gather: rank q's piece is q x 1000003 + i */
+    for (size_t i = 0; i < n; i++)
+        hi[i] = (int32_t)((size_t)rank * 1000003u + i);
+    int32_t *din = upload(hi, 4 * n), *dout = NULL;
+    EXPECT(cudaMalloc((void **)&dout, 4 * all) == cudaSuccess && cudaMemset(dout, 0xFF, 4 * all) == cudaSuccess);
+    const int32_t *gin[1] = {din};
+    int32_t *gout[1] = {dout};
+    EXPECT(climb_comm_allgather_i32(c, gin, gout, n) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess &&
+           cudaMemcpy(got, dout, 4 * all, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (size_t j = 0; j < all; j++)
+        bad += got[j] != (int32_t)((j / n) * 1000003u + j % n);
+    EXPECT_MSG(bad == 0, "rank %d all-gather: %zu wrong", rank, bad);
+    cudaFree(din);
+    cudaFree(dout);
+
+    /* reduce-scatter: every rank's array is rank + j; piece r of the sum is sum(q) + nranks (r n + i) */
+    for (size_t j = 0; j < all; j++)
+        hi[j] = (int32_t)((size_t)rank + j);
+    din = upload(hi, 4 * all);
+    EXPECT(cudaMalloc((void **)&dout, 4 * n) == cudaSuccess && cudaMemset(dout, 0xFF, 4 * n) == cudaSuccess);
+    gin[0] = din;
+    gout[0] = dout;
+    EXPECT(climb_comm_reducescatter_sum_i32(c, gin, gout, n) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess && cudaMemcpy(got, dout, 4 * n, cudaMemcpyDeviceToHost) == cudaSuccess);
+    bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += got[i] != (int32_t)((int64_t)(ranks_sum - nranks) + (int64_t)nranks * (int64_t)((size_t)rank * n + i));
+    EXPECT_MSG(bad == 0, "rank %d reduce-scatter: %zu wrong", rank, bad);
+
+    /* a copy naming another process's GPU */
+    EXPECT(climb_comm_peer_copy(c, 1, dout, 0, din, 64) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    cudaFree(din);
+    cudaFree(dout);
+    free(hf);
+    free(hi);
+    free(got);
+    EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS);
+    return test_finish("test_gpu_comm_ranks (child)");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "child") == 0)
+        return child(atoi(argv[2]), atoi(argv[3]), argv[4]);
+    test_require_gpus(2);
+    climb_comm_id id;
+    const climb_status st = climb_comm_get_id(&id);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "climb_comm_get_id: %s (NCCL is needed here)", climb_status_string(st));
+    if (st != CLIMB_STATUS_SUCCESS)
+        return test_finish("test_gpu_comm_ranks");
+    char hex[2 * sizeof id.bytes + 1];
+    for (size_t i = 0; i < sizeof id.bytes; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id.bytes[i]);
+    const int nranks = 2;
+    pid_t pid[2];
+    for (int r = 0; r < nranks; r++) {
+        char rank[16], count[16];
+        snprintf(rank, sizeof rank, "%d", r);
+        snprintf(count, sizeof count, "%d", nranks);
+        char *args[] = {(char *)"climb-tests", (char *)"test_gpu_comm_ranks", (char *)"child", rank, count, hex, NULL};
+        EXPECT(posix_spawn(&pid[r], "/proc/self/exe", NULL, NULL, args, environ) == 0);
+    }
+    const time_t until = time(NULL) + 120;
+    for (int r = 0; r < nranks; r++) {
+        int status = -1;
+        pid_t done = 0;
+        while ((done = waitpid(pid[r], &status, WNOHANG)) == 0 && time(NULL) < until)
+            usleep(100000);
+        if (done == 0) { /* a rank that hangs: both killed, the test fails */
+            for (int q = 0; q < nranks; q++)
+                kill(pid[q], SIGKILL);
+            waitpid(pid[r], &status, 0);
+        }
+        EXPECT_MSG(done == pid[r] && WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank %d: %s %d", r,
+                   done == 0 ? "did not finish in 120 s" : "exit", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    return test_finish("test_gpu_comm_ranks");
+}
