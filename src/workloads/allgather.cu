@@ -60,6 +60,7 @@ struct climb_case {
     void *h_out;                          /* a download to check */
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES]; /* on rank r's GPU: n and P x n elements */
     void *pinned;                         /* through_host: P x n elements */
+    int kernel_below;                     /* the best rung's crossover, bytes a piece (tuned) */
 };
 
 static size_t piece(const climb_case *c) { return c->n * c->es; }
@@ -152,10 +153,16 @@ static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void 
     return e;
 }
 
+static cudaError_t x_best(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n, int access,
+                          size_t kernel_below)
+{
+    return access && n * 4 < kernel_below ? x_pull(x, in, out, n) : x_copy_engines(x, in, out, n);
+}
+
 extern "C" cudaError_t climb_allgather_async(const climb_coll_exec *x, const void *const *in, void *const *out,
                                              size_t n, int access)
 {
-    return access && climb_allgather_best_uses_kernel(n * 4) ? x_pull(x, in, out, n) : x_copy_engines(x, in, out, n);
+    return x_best(x, in, out, n, access, AG_KERNEL_BELOW);
 }
 
 /* copy_engines and kernel_pull, as above; best: the kernel below AG_KERNEL_BELOW bytes a piece, the copy engines from
@@ -174,7 +181,7 @@ static int run_pull(climb_case *c)
 
 static int run_best(climb_case *c)
 {
-    CLIMB_CHECK(climb_allgather_async(&c->g.x, c->in, c->out, c->n, 1));
+    CLIMB_CHECK(x_best(&c->g.x, c->in, c->out, c->n, 1, (size_t)c->kernel_below));
     return 0;
 }
 
@@ -249,6 +256,35 @@ static const ag_rung AG_RUNGS[] = {
 
 static const climb_rung_info *ag_rung_info(int i) { return &AG_RUNGS[i].info; }
 
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+/* The best rung's one tunable: the piece size below which it gathers with the kernel over NVLink. `climb tune
+ * allgather` times the best rung over the default sizes with each value and keeps the one of least geometric-mean time
+ * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
+static const int AG_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+static const climb_tunable AG_TUNABLES[] = {
+    {.name = "kernel_below", .meaning = "bytes a piece below which the kernel moves the pieces",
+     .values = AG_CROSSOVERS, .n_values = CLIMB_COUNT(AG_CROSSOVERS)},
+};
+
+static const char *ag_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    (void)k;
+    v[0] = (int)AG_KERNEL_BELOW;
+    return "built-in: 256 KiB, chosen before measurement (climb tune allgather measures it)";
+}
+
+static const climb_tuning AG_TUNING = {
+    .params = AG_TUNABLES,
+    .n_params = CLIMB_COUNT(AG_TUNABLES),
+    .candidates = NULL,
+    .n_candidates = 0,
+    .defaults = ag_tuning_defaults,
+};
+
+static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
+
 /* ---------------------------------------------------------------- harness glue */
 
 static void ag_fini(climb_case *c)
@@ -267,6 +303,7 @@ static int ag_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
     c->es = climb_dtype_size(c->p.type);
+    c->kernel_below = (int)AG_KERNEL_BELOW; /* until the harness sets the tuned value */
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     size_t whole;
@@ -443,4 +480,6 @@ extern "C" const climb_workload climb_allgather_workload = {
     .verify = ag_verify,
     .counts = ag_counts,
     .release = ag_release,
+    .tuning = &AG_TUNING,
+    .set_tuning = ag_set_tuning,
 };

@@ -82,6 +82,7 @@ struct climb_case {
     double *ref, *mag;                /* the sum in double and the sum of magnitudes (f32's tolerance) */
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES], *scratch[CLIMB_MAX_DEVICES]; /* on rank r's GPU */
     void *pinned;                     /* through_host: P arrays */
+    int one_shot_below;               /* the best rung's crossover, bytes an array (tuned; AR_ONE_SHOT_BELOW built in) */
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
@@ -305,19 +306,19 @@ static cudaError_t x_two_shot(const climb_coll_exec *x, void *const *in, void *c
 }
 
 template <typename T>
-static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n)
+static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n, size_t one_shot_below)
 {
     int in_place = 1;
     for (int r = 0; r < x->P; r++)
         in_place &= in[r] == out[r];
-    return climb_allreduce_best_one_shot(n * sizeof(T)) && !in_place ? x_one_shot<T>(x, in, out, n)
-                                                                      : x_two_shot<T>(x, in, out, n);
+    return n * sizeof(T) < one_shot_below && !in_place ? x_one_shot<T>(x, in, out, n) : x_two_shot<T>(x, in, out, n);
 }
 
 extern "C" cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, void *const *in,
                                                  void *const *out, size_t n)
 {
-    return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n) : x_best<float>(x, in, out, n);
+    return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n, AR_ONE_SHOT_BELOW)
+                          : x_best<float>(x, in, out, n, AR_ONE_SHOT_BELOW);
 }
 
 template <typename T> static int run_one_shot(climb_case *c)
@@ -336,7 +337,7 @@ template <typename T> static int run_two_shot(climb_case *c)
  * API's climb_comm_allreduce_sum). */
 template <typename T> static int run_best(climb_case *c)
 {
-    CLIMB_CHECK(x_best<T>(&c->g.x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_best<T>(&c->g.x, c->in, c->out, c->n, (size_t)c->one_shot_below));
     return 0;
 }
 
@@ -451,6 +452,35 @@ static const ar_rung AR_RUNGS[] = {
 
 static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
 
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+/* The best rung's one tunable: the array size below which it sums in one shot. `climb tune allreduce` times the
+ * best rung over the default sizes with each value and keeps the one of least geometric-mean time relative to each
+ * size's fastest: the crossover measured on the machine's GPUs and links. */
+static const int AR_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+static const climb_tunable AR_TUNABLES[] = {
+    {.name = "one_shot_below", .meaning = "bytes an array below which the sum takes one shot", .values = AR_CROSSOVERS,
+     .n_values = CLIMB_COUNT(AR_CROSSOVERS)},
+};
+
+static const char *ar_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    (void)k;
+    v[0] = (int)AR_ONE_SHOT_BELOW;
+    return "built-in: 256 KiB, chosen before measurement (climb tune allreduce measures it)";
+}
+
+static const climb_tuning AR_TUNING = {
+    .params = AR_TUNABLES,
+    .n_params = CLIMB_COUNT(AR_TUNABLES),
+    .candidates = NULL,
+    .n_candidates = 0,
+    .defaults = ar_tuning_defaults,
+};
+
+static void ar_set_tuning(climb_case *c, const int *v) { c->one_shot_below = v[0]; }
+
 /* ---------------------------------------------------------------- harness glue */
 
 static void ar_fini(climb_case *c)
@@ -473,6 +503,7 @@ static int ar_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
     c->es = climb_dtype_size(c->p.type);
+    c->one_shot_below = (int)AR_ONE_SHOT_BELOW; /* until the harness sets the tuned value */
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     c->ref = (double *)malloc(sizeof(double) * (c->n + 1));
@@ -685,4 +716,6 @@ extern "C" const climb_workload climb_allreduce_workload = {
     .verify = ar_verify,
     .counts = ar_counts,
     .release = ar_release,
+    .tuning = &AR_TUNING,
+    .set_tuning = ar_set_tuning,
 };

@@ -96,17 +96,23 @@ static unsigned copy_blocks(size_t n, int sms)
 
 /* The best rung's copy, for the C API too: the push kernel (on the sender, which must be current, with peer access
  * to the receiver) below PEER_KERNEL_BELOW bytes where both ends are 16-byte aligned, else the copy engine. */
-extern "C" cudaError_t climb_peer_copy_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-                                             int access, int sms, cudaStream_t s)
+static cudaError_t best_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes, int access, int sms,
+                             cudaStream_t s, size_t kernel_below)
 {
     if (bytes == 0)
         return cudaSuccess;
-    if (access && climb_peer_best_uses_kernel(bytes) && ((uintptr_t)dst | (uintptr_t)src) % 16 == 0) {
+    if (access && bytes < kernel_below && ((uintptr_t)dst | (uintptr_t)src) % 16 == 0) {
         peer_copy_kernel<<<copy_blocks(bytes, sms), 256, 0, s>>>((const unsigned char *)src, (unsigned char *)dst,
                                                                  bytes);
         return cudaGetLastError();
     }
     return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s);
+}
+
+extern "C" cudaError_t climb_peer_copy_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+                                             int access, int sms, cudaStream_t s)
+{
+    return best_copy(dst, dst_dev, src, src_dev, bytes, access, sms, s, PEER_KERNEL_BELOW);
 }
 
 /* ---------------------------------------------------------------- the case */
@@ -130,6 +136,7 @@ struct climb_case {
     cudaStream_t st[2][2];       /* st[d][0] on direction d's sender, st[d][1] on its receiver */
     cudaEvent_t fork, done[2][2];
     cudaEvent_t *piece_ev[2];    /* the pipelined rung's: a piece's download done */
+    int kernel_below;            /* the best rung's crossover, bytes (tuned; PEER_KERNEL_BELOW built in) */
     int n_piece_ev;
 #if CLIMB_HAVE_NCCL
     ncclComm_t comm[2];          /* the pair's communicator (rank 0: from), made by prepare of the vendor rung */
@@ -267,7 +274,8 @@ static int run_best(climb_case *c, int d, cudaStream_t s)
         if (c->p.devices[i] == from)
             sms = c->p.devs[i].sms;
     ON(from);
-    CLIMB_CHECK(climb_peer_copy_async(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms, c->st[d][0]));
+    CLIMB_CHECK(best_copy(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms, c->st[d][0],
+                          (size_t)c->kernel_below));
     return 0;
 }
 
@@ -370,6 +378,35 @@ static const peer_rung PEER_RUNGS[] = {
 
 static const climb_rung_info *peer_rung_info(int i) { return &PEER_RUNGS[i].info; }
 
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+/* The best rung's one tunable: the copy size below which the sender's kernel stores it. `climb tune peer` times
+ * the best rung over the default sizes with each value and keeps the one of least geometric-mean time relative to
+ * each size's fastest: the crossover between a kernel's launch and a copy engine's start, measured. */
+static const int PEER_CROSSOVERS[] = {4096, 16384, 65536, 262144, 1048576, 4194304};
+static const climb_tunable PEER_TUNABLES[] = {
+    {.name = "kernel_below", .meaning = "bytes below which the sender's kernel stores the copy",
+     .values = PEER_CROSSOVERS, .n_values = CLIMB_COUNT(PEER_CROSSOVERS)},
+};
+
+static const char *peer_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    (void)k;
+    v[0] = (int)PEER_KERNEL_BELOW;
+    return "built-in: 64 KiB, chosen before measurement (climb tune peer measures it)";
+}
+
+static const climb_tuning PEER_TUNING = {
+    .params = PEER_TUNABLES,
+    .n_params = CLIMB_COUNT(PEER_TUNABLES),
+    .candidates = NULL,
+    .n_candidates = 0,
+    .defaults = peer_tuning_defaults,
+};
+
+static void peer_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
+
 /* ---------------------------------------------------------------- harness glue */
 
 /* Peer access between the pair, on or off, both ways (enabling what is on already, or disabling what is off, is
@@ -419,6 +456,7 @@ static int peer_init(climb_case *c)
     c->both = c->p.opts[OPT_DIRECTION].choice == 1;
     c->chunk = (size_t)c->p.opts[OPT_CHUNK].i;
     c->home = c->p.dev->ordinal;
+    c->kernel_below = (int)PEER_KERNEL_BELOW; /* until the harness sets the tuned value */
     const long long from = c->p.opts[OPT_FROM].i, to = c->p.opts[OPT_TO].i, n = c->p.n_devices;
     if (from >= n || to >= n) {
         snprintf(c->bad_buf, sizeof c->bad_buf, "%s = %lld, and the case spans %lld GPUs (positions 0 to %lld)",
@@ -688,4 +726,6 @@ extern "C" const climb_workload climb_peer_workload = {
     .verify = peer_verify,
     .counts = peer_counts,
     .release = peer_release,
+    .tuning = &PEER_TUNING,
+    .set_tuning = peer_set_tuning,
 };

@@ -59,6 +59,7 @@ struct climb_case {
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES]; /* on rank r's GPU: P x n and n elements */
     void *work[CLIMB_MAX_DEVICES];        /* on rank r's GPU: P x n elements (the ring's sums, the pieces received) */
     void *pinned;                         /* through_host: P x P x n elements */
+    int kernel_below;                     /* the best rung's crossover, bytes a piece (tuned) */
 };
 
 static size_t piece(const climb_case *c) { return c->n * c->es; }
@@ -199,12 +200,18 @@ extern "C" size_t climb_reducescatter_work_bytes(size_t n, int P, int access)
     return access && climb_reducescatter_best_uses_kernel(n * 4) ? 0 : n * 4 * (size_t)P;
 }
 
+static cudaError_t x_best(const climb_coll_exec *x, climb_dtype t, const void *const *in, void *const *out, size_t n,
+                          int access, size_t kernel_below, void *const *work)
+{
+    if (access && n * 4 < kernel_below)
+        return t == CLIMB_I32 ? x_pull<int32_t>(x, in, out, n) : x_pull<float>(x, in, out, n);
+    return t == CLIMB_I32 ? x_copy_engines<int32_t>(x, in, out, n, work) : x_copy_engines<float>(x, in, out, n, work);
+}
+
 extern "C" cudaError_t climb_reducescatter_sum_async(const climb_coll_exec *x, climb_dtype t, const void *const *in,
                                                      void *const *out, size_t n, int access, void *const *work)
 {
-    if (climb_reducescatter_work_bytes(n, x->P, access) == 0)
-        return t == CLIMB_I32 ? x_pull<int32_t>(x, in, out, n) : x_pull<float>(x, in, out, n);
-    return t == CLIMB_I32 ? x_copy_engines<int32_t>(x, in, out, n, work) : x_copy_engines<float>(x, in, out, n, work);
+    return x_best(x, t, in, out, n, access, RS_KERNEL_BELOW, work);
 }
 
 /* copy_engines and kernel_pull, as above; best: the kernel below RS_KERNEL_BELOW bytes a piece, the copy engines
@@ -223,7 +230,7 @@ template <typename T> static int run_pull(climb_case *c)
 
 template <typename T> static int run_best(climb_case *c)
 {
-    CLIMB_CHECK(climb_reducescatter_sum_async(&c->g.x, c->p.type, c->in, c->out, c->n, 1, c->work));
+    CLIMB_CHECK(x_best(&c->g.x, c->p.type, c->in, c->out, c->n, 1, (size_t)c->kernel_below, c->work));
     return 0;
 }
 
@@ -311,6 +318,35 @@ static const rs_rung RS_RUNGS[] = {
 
 static const climb_rung_info *rs_rung_info(int i) { return &RS_RUNGS[i].info; }
 
+/* ---------------------------------------------------------------- tuning (experiment mode) */
+
+/* The best rung's one tunable: the piece size below which it sums with the kernel over NVLink. `climb tune
+ * reducescatter` times the best rung over the default sizes with each value and keeps the one of least geometric-mean time
+ * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
+static const int RS_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+static const climb_tunable RS_TUNABLES[] = {
+    {.name = "kernel_below", .meaning = "bytes a piece below which the kernel moves the pieces",
+     .values = RS_CROSSOVERS, .n_values = CLIMB_COUNT(RS_CROSSOVERS)},
+};
+
+static const char *rs_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    (void)dev;
+    (void)k;
+    v[0] = (int)RS_KERNEL_BELOW;
+    return "built-in: 256 KiB, chosen before measurement (climb tune reducescatter measures it)";
+}
+
+static const climb_tuning RS_TUNING = {
+    .params = RS_TUNABLES,
+    .n_params = CLIMB_COUNT(RS_TUNABLES),
+    .candidates = NULL,
+    .n_candidates = 0,
+    .defaults = rs_tuning_defaults,
+};
+
+static void rs_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
+
 /* ---------------------------------------------------------------- harness glue */
 
 static void rs_fini(climb_case *c)
@@ -332,6 +368,7 @@ static int rs_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
     c->es = climb_dtype_size(c->p.type);
+    c->kernel_below = (int)RS_KERNEL_BELOW; /* until the harness sets the tuned value */
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     size_t whole;
@@ -533,4 +570,6 @@ extern "C" const climb_workload climb_reducescatter_workload = {
     .verify = rs_verify,
     .counts = rs_counts,
     .release = rs_release,
+    .tuning = &RS_TUNING,
+    .set_tuning = rs_set_tuning,
 };
