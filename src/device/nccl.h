@@ -1,7 +1,8 @@
 /* NCCL, opened at run time: climb builds where nccl.h is (CLIMB_HAVE_NCCL) and runs where libnccl is absent, saying
  * so wherever a rung or a call needs it. Before NCCL is opened, and so before any NCCL call in this process,
  * NCCL_NVLS_ENABLE is set to 0: NVLink multicast (NVLS) can take a host's shared GPUs out of service, and climb never
- * uses it (nor cuMulticastCreate, nor multimem instructions). A process climb starts inherits the setting. */
+ * uses it (nor the driver's multicast objects, nor multicast instructions). A process climb starts inherits the
+ * setting. */
 #ifndef CLIMB_DEVICE_NCCL_H
 #define CLIMB_DEVICE_NCCL_H
 
