@@ -1,25 +1,16 @@
-/* CPU: the allgather workload's table (valid; vendor first, one best; it spans 2 or more GPUs; counted as nccl-tests'
- * bus bytes, (P-1)/P of the whole array) and the best rung's choice between the kernel and the copy engines. */
-#include <string.h>
-
+/* CPU: the allgather workload's table, as every collective's is checked (collective_tests.h: counted as nccl-tests' bus
+ * bytes, (P-1)/P of the whole array), and the best rung's built-in choice between the kernel and the copy
+ * engines. */
 #include "device/collective.h"
 #include "workloads/allgather.h"
+#include "collective_tests.h"
 #include "testing.h"
 
 int main(void)
 {
-    const climb_workload *w = &climb_allgather_workload;
-    char msg[2000];
-    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
-    EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
-    EXPECT(climb_spans_devices(w) && w->min_devices == 2 && w->max_devices >= 8);
-    EXPECT(w->items_unit && strstr(w->items_unit, "bus") && strstr(w->bytes_counted, "(P-1)/P"));
-    EXPECT(w->types == (CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32)));
+    EXPECT(test_collective_table(&climb_allgather_workload, "(P-1)/P") == 0);
     EXPECT(climb_allgather_best_uses_kernel(4096) && !climb_allgather_best_uses_kernel((size_t)1 << 30));
     EXPECT(!climb_allgather_best_uses_kernel((size_t)1 << 18) && climb_allgather_best_uses_kernel(((size_t)1 << 18) - 1));
     EXPECT(climb_busbw_factor(CLIMB_COLL_ALL_GATHER, 4) == 0.75);
-    for (int r = 0; r < w->n_rungs; r++) /* the kernels that cross links need peer access, and say so */
-        if (strcmp(w->rung(r)->name, "kernel_pull") == 0)
-            EXPECT(w->rung(r)->refuses && strstr(w->rung(r)->needs, "peer access"));
     return test_finish("test_cpu_allgather");
 }

@@ -1,20 +1,17 @@
-/* CPU: the all-reduce workload's table (valid; vendor first, one best; it spans 2 or more GPUs; counted as nccl-tests'
- * bus bytes) and the best rung's choice between one shot and two. The schedules its tree and ring follow are run on
- * simulated ranks in test_cpu_collectives. */
+/* CPU: the all-reduce workload's table, as every collective's is checked (collective_tests.h: counted as
+ * nccl-tests' bus bytes, 2(P-1)/P of an array), its tree marked as taking a power of two of GPUs, and the best
+ * rung's built-in choice between one shot and two. The schedules its tree and ring follow are run on simulated
+ * ranks in test_cpu_collectives. */
 #include <string.h>
 
 #include "workloads/allreduce.h"
+#include "collective_tests.h"
 #include "testing.h"
 
 int main(void)
 {
     const climb_workload *w = &climb_allreduce_workload;
-    char msg[2000];
-    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
-    EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
-    EXPECT(climb_spans_devices(w) && w->min_devices == 2 && w->max_devices >= 8);
-    EXPECT(w->items_unit && strstr(w->items_unit, "bus") && strstr(w->bytes_counted, "2(P-1)/P"));
-    EXPECT(w->types == (CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32)));
+    EXPECT(test_collective_table(w, "2(P-1)/P") == 0);
     int tree = -1;
     for (int r = 0; r < w->n_rungs; r++)
         if (strcmp(w->rung(r)->name, "tree") == 0)
