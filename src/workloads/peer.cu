@@ -678,6 +678,14 @@ static const climb_shape PEER_QUICK_SHAPES[] = {CLIMB_SHAPE1(17), CLIMB_SHAPE1(6
 
 static const climb_sweep PEER_SWEEPS[] = {
     {.name = "sizes", .title = "GPU to GPU: GB/s against transfer size", .args = NULL, .x = "bytes", .log_x = 1},
+    /* every ordered pair of the run's GPUs (up to eight; the positions past the run's are refused, and said) */
+    {.name = "pairs", .title = "GPU to GPU: 256 MiB one way by the best rung, every ordered pair (a line a sender)",
+     .args = "--set from=0,1,2,3,4,5,6,7 --set to=0,1,2,3,4,5,6,7 --set direction=one --size 2^28 --rung peer_best",
+     .x = "to", .log_x = 0},
+    {.name = "pair_latency", .title = "GPU to GPU: 4 bytes one way by the best rung, every ordered pair (a line a "
+                                      "sender)",
+     .args = "--set from=0,1,2,3,4,5,6,7 --set to=0,1,2,3,4,5,6,7 --set direction=one --size 4 --rung peer_best",
+     .x = "to", .log_x = 0},
 };
 
 extern "C" const climb_workload climb_peer_workload = {
