@@ -318,6 +318,21 @@ static void test_tuning(void)
     bad.tuning = NULL;
     climb_workload_validate(&bad, msg, sizeof msg);
     EXPECT_MSG(strstr(msg, "option op keys the tuning but the workload has nothing to tune") != NULL, "%s", msg);
+    /* the shapes climb tune runs: the bench list unless the table names its own, which need a tunable and the
+     * workload's dimensions */
+    int n = 0;
+    EXPECT(climb_tune_shapes(a, &n) == a->bench_shapes && n == a->n_bench_shapes);
+    const climb_shape two[] = {CLIMB_SHAPE2(64, 64), CLIMB_SHAPE2(128, 128)};
+    climb_workload tuned = *a;
+    tuned.tune_shapes = two;
+    tuned.n_tune_shapes = 2;
+    EXPECT(climb_tune_shapes(&tuned, &n) == two && n == 2);
+    EXPECT_MSG(climb_workload_validate(&tuned, msg, sizeof msg) == 0, "%s", msg);
+    tuned.tuning = NULL;
+    tuned.options = NULL;
+    tuned.n_options = 0;
+    climb_workload_validate(&tuned, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "tune_shapes without tunable parameters") != NULL, "%s", msg);
 }
 
 /* A class from the shape (contract: climb_tuning.shape_class), as a copy of affine's tuning with one would have:

@@ -117,7 +117,16 @@ void print_workload(const climb_workload *w, FILE *f)
     if (w->tuning) {
         const climb_tuning *tn = w->tuning;
         int best = climb_best_rung(w);
-        fprintf(f, "\n  tunable parameters of %s (climb tune %s):\n", best >= 0 ? w->rung(best)->name : "?", w->name);
+        fprintf(f, "\n  tunable parameters of %s (climb tune %s", best >= 0 ? w->rung(best)->name : "?", w->name);
+        if (w->tune_shapes && w->n_tune_shapes > 0) {
+            fputs(", over", f);
+            for (int i = 0; i < w->n_tune_shapes; i++) {
+                char l[128];
+                climb_shape_label(&w->tune_shapes[i], l, sizeof l);
+                fprintf(f, " %s", l);
+            }
+        }
+        fputs("):\n", f);
         int mw = 40; /* the meanings' column: as wide as the longest, so the values stay apart */
         for (int k = 0; k < tn->n_params; k++)
             if ((int)strlen(tn->params[k].meaning) + 1 > mw)

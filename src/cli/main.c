@@ -437,9 +437,9 @@ static int dry_run(run_args *a, int mode)
         a->run.options = &a->plans[t];
         const int check = mode == MODE_CHECK;
         int n_shapes;
-        const climb_shape *shapes = mode == MODE_BENCH ? climb_bench_shapes(w, &a->run, &n_shapes)
-                                                       : climb_default_shapes(w, check, a->run.quick && mode != MODE_TUNE,
-                                                                              &n_shapes);
+        const climb_shape *shapes = mode == MODE_BENCH  ? climb_bench_shapes(w, &a->run, &n_shapes)
+                                    : mode == MODE_TUNE ? climb_tune_shapes(w, &n_shapes)
+                                                        : climb_default_shapes(w, check, a->run.quick, &n_shapes);
         climb_run_setup s;
         if (climb_run_setup_open(w, &a->run, shapes, n_shapes, &s) != 0)
             return EXIT_FAILED;

@@ -86,7 +86,9 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
     climb_run_opts cases_of = *o; /* a class from the shape is dev's unless the caller said otherwise */
     if (!cases_of.class_dev)
         cases_of.class_dev = dev;
-    if (climb_run_setup_open(w, &cases_of, w->bench_shapes, w->n_bench_shapes, &rs) != 0)
+    int n_shapes;
+    const climb_shape *shapes = climb_tune_shapes(w, &n_shapes);
+    if (climb_run_setup_open(w, &cases_of, shapes, n_shapes, &rs) != 0)
         goto out;
     const climb_opt_plan *plan = rs.plan;
     res->cases = rs.keys; /* the result keeps the cases */

@@ -418,6 +418,16 @@ const climb_shape *climb_default_shapes(const climb_workload *w, int check, int 
     return w->bench_shapes;
 }
 
+const climb_shape *climb_tune_shapes(const climb_workload *w, int *n)
+{
+    if (w->tune_shapes && w->n_tune_shapes > 0) {
+        *n = w->n_tune_shapes;
+        return w->tune_shapes;
+    }
+    *n = w->n_bench_shapes;
+    return w->bench_shapes;
+}
+
 const climb_shape *climb_size_class_shapes(const climb_workload *w, char cls, int *n)
 {
     *n = 0;
@@ -766,6 +776,9 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     check_shapes(&p, "check_shapes", w->check_shapes, w->n_check_shapes, nd, 1);
     check_shapes(&p, "quick_shapes", w->quick_shapes, w->n_quick_shapes, nd, 1);
     check_shapes(&p, "main_shapes", w->main_shapes, w->n_main_shapes, nd, 0);
+    check_shapes(&p, "tune_shapes", w->tune_shapes, w->n_tune_shapes, nd, 0);
+    if (w->tune_shapes && !w->tuning)
+        problem(&p, "tune_shapes without tunable parameters");
     if ((w->main_shapes != NULL) != (w->n_main_shapes > 0))
         problem(&p, "main_shapes and n_main_shapes go together");
     if (!w->reference || !w->verify || !w->counts)

@@ -291,6 +291,9 @@ typedef struct climb_workload {
                                          ladder's steps (past the L2 for memory-bound work, a full wave for compute)
                                          at a small cost in inputs and CPU references. NULL: bench_shapes */
     int n_main_shapes;
+    const climb_shape *tune_shapes;   /* the sizes `climb tune` times the candidates over, where they differ (a best
+                                         rung's crossover between two ways: the sizes around it). NULL: bench_shapes */
+    int n_tune_shapes;
     unsigned check_max_offset;     /* check also runs offsets 1..this on small shapes (misaligned inputs) */
 
     int n_rungs;
@@ -409,6 +412,8 @@ int climb_find_rung(const climb_workload *w, const char *name);
 /* The shapes a run takes when the user names none: check's edge sweep (or its quick shapes), bench's list (or, for a
  * quick bench, its main size class, falling back to the bench list). */
 const climb_shape *climb_default_shapes(const climb_workload *w, int check, int quick, int *n);
+/* The shapes `climb tune` runs: the workload's tune_shapes, else its bench list. */
+const climb_shape *climb_tune_shapes(const climb_workload *w, int *n);
 /* A size class of the bench (`climb bench --size-class`, SHOC's and Parboil's presets): 'S' the smallest shape
  * of the bench list (by elements), 'M' the quick run's main sizes (the bench list where there are none), 'L' the
  * largest of the bench list. NULL for another letter. */

@@ -428,6 +428,11 @@ static void ag_counts(const climb_case *c, climb_counts *out)
 /* 1 KiB to 256 MiB a piece, by factors of 16 (elements of 4 bytes). */
 static const climb_shape AG_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
                                               CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 26)};
+/* The sizes `climb tune` times the crossover's candidates over: 4 KiB to 16 MiB an array or piece (elements of 4
+ * bytes), around every candidate. */
+static const climb_shape AG_TUNE_SHAPES[] = {
+    CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
+    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22)};
 static const climb_shape AG_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape AG_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
                                               CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),
@@ -460,6 +465,8 @@ extern "C" const climb_workload climb_allgather_workload = {
     .n_quick_shapes = CLIMB_COUNT(AG_QUICK_SHAPES),
     .main_shapes = AG_MAIN_SHAPES,
     .n_main_shapes = CLIMB_COUNT(AG_MAIN_SHAPES),
+    .tune_shapes = AG_TUNE_SHAPES,
+    .n_tune_shapes = CLIMB_COUNT(AG_TUNE_SHAPES),
     .check_max_offset = 0,
     .n_rungs = AG_N_RUNGS,
     .rung = ag_rung_info,

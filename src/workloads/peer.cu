@@ -669,6 +669,10 @@ static const climb_shape PEER_BENCH_SHAPES[] = {
     CLIMB_SHAPE1(4),        CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
     CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24),
     CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28), CLIMB_SHAPE1(1u << 30)};
+/* The sizes `climb tune` times the crossover's candidates over: 1 KiB to 16 MiB, around every candidate. */
+static const climb_shape PEER_TUNE_SHAPES[] = {
+    CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
+    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape PEER_MAIN_SHAPES[] = {CLIMB_SHAPE1(4), CLIMB_SHAPE1(1u << 28)};
 static const climb_shape PEER_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),      CLIMB_SHAPE1(15),
                                                 CLIMB_SHAPE1(16),    CLIMB_SHAPE1(17),     CLIMB_SHAPE1(4095),
@@ -713,6 +717,8 @@ extern "C" const climb_workload climb_peer_workload = {
     .n_quick_shapes = CLIMB_COUNT(PEER_QUICK_SHAPES),
     .main_shapes = PEER_MAIN_SHAPES,
     .n_main_shapes = CLIMB_COUNT(PEER_MAIN_SHAPES),
+    .tune_shapes = PEER_TUNE_SHAPES,
+    .n_tune_shapes = CLIMB_COUNT(PEER_TUNE_SHAPES),
     .check_max_offset = 0,
     .n_rungs = PEER_N_RUNGS,
     .rung = peer_rung_info,
