@@ -1,6 +1,7 @@
-/* The communicator of the C API across GPUs: climb_comm_create and _destroy, its streams, and the ordering its
- * calls share (climb_comm_begin, climb_comm_end). The calls themselves live with their workloads' API files
- * (src/lib/allreduce.c, src/lib/peer.c). */
+/* The communicator of the C API across GPUs: climb_comm_create and _destroy (and the rank form over NCCL), its
+ * streams and workspace, the check of a collective's arrays, and the ordering its calls share (climb_comm_begin,
+ * climb_comm_end). The calls themselves live with their workloads' API files (src/lib/allreduce.c, allgather.c,
+ * reducescatter.c, peer.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,7 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
     for (int r = 0; r < ndev && e == cudaSuccess; r++) {
         climb_device_info info;
         char why[400];
+        memset(&info, 0, sizeof info);
         e = climb_device_read(devices[r], &info);
         if (e == cudaSuccess && climb_device_code_check(&info, why, sizeof why) != 0)
             e = cudaErrorNoKernelImageForDevice;
