@@ -259,7 +259,7 @@ static const climb_rung_info *ag_rung_info(int i) { return &AG_RUNGS[i].info; }
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the piece size below which it gathers with the kernel over NVLink. `climb tune
- * allgather` times the best rung over the default sizes with each value and keeps the one of least geometric-mean time
+ * allgather` times the best rung over its tune sizes (1 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time
  * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
 static const int AG_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
 static const climb_tunable AG_TUNABLES[] = {

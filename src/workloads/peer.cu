@@ -339,7 +339,8 @@ static const peer_rung PEER_RUNGS[] = {
     {.info = {.name = "nccl_send_recv", .idea = "vendor: ncclSend and ncclRecv on a communicator of the two GPUs, "
                                                 "in one group (both ways at once for direction=both)",
               .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
-     .run = run_nccl, .access = ACCESS_ON, .streams = ON_SENDER | ON_RECEIVER}, /* as NCCL left it: the no-access rung must not take it from NCCL */
+     /* access on, as NCCL leaves it: the no-access rung must not have taken it from NCCL's communicator */
+     .run = run_nccl, .access = ACCESS_ON, .streams = ON_SENDER | ON_RECEIVER},
     {.info = {.name = "staged_pageable", .idea = "the textbook way without GPUDirect: down into malloc'd host memory "
                                                  "with cudaMemcpy, then up into the other GPU",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
@@ -381,7 +382,7 @@ static const climb_rung_info *peer_rung_info(int i) { return &PEER_RUNGS[i].info
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the copy size below which the sender's kernel stores it. `climb tune peer` times
- * the best rung over the default sizes with each value and keeps the one of least geometric-mean time relative to
+ * the best rung over its tune sizes (1 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time relative to
  * each size's fastest: the crossover between a kernel's launch and a copy engine's start, measured. */
 static const int PEER_CROSSOVERS[] = {4096, 16384, 65536, 262144, 1048576, 4194304};
 static const climb_tunable PEER_TUNABLES[] = {
