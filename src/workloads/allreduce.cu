@@ -455,8 +455,8 @@ static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the array size below which it sums in one shot. `climb tune allreduce` times the
- * best rung over its tune sizes (4 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time relative to each
- * size's fastest: the crossover measured on the machine's GPUs and links. */
+ * best rung over its tune sizes (4 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time
+ * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
 static const int AR_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
 static const climb_tunable AR_TUNABLES[] = {
     {.name = "one_shot_below", .meaning = "bytes an array below which the sum takes one shot", .values = AR_CROSSOVERS,
