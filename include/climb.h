@@ -502,8 +502,11 @@ CLIMB_API climb_status climb_comm_create(climb_comm *comm, int ndev, const int *
  * opens at run time (NCCL_NVLS_ENABLE=0 set first): climb's kernels reach only the memory of GPUs in their own
  * process. Without NCCL, CLIMB_STATUS_NOT_SUPPORTED. climb_comm_peer_copy names this process's GPUs only (its one:
  * rank argument 0), as a process's pointers mean nothing in another. climb_comm_ranks gives nranks and this process's rank (the
- * single-process form: ndev and 0). A rank that dies leaves the others waiting inside NCCL: the launcher's abort is
- * the remedy; climb_comm_destroy on a rank aborts its NCCL communicator where a call failed.
+ * single-process form: ndev and 0). climb_comm_init_rank waits for the other ranks at most $CLIMB_COMM_TIMEOUT
+ * seconds (300 by default), then aborts its NCCL communicator and returns CLIMB_STATUS_LAUNCH_FAILED, as it does
+ * when a call cannot be enqueued in that time. A rank that dies during a collective leaves the others' GPUs
+ * waiting inside NCCL's kernels: the launcher's abort is the remedy; climb_comm_destroy on a rank whose call failed
+ * aborts its NCCL communicator rather than waiting.
  */
 typedef struct climb_comm_id {
     char bytes[128];

@@ -2,8 +2,9 @@
  * two copies of this program (posix_spawn), hands them the id rank 0's communicator is made from (as MPI_Bcast
  * would), and each, on its own GPU, checks: the all-reduce (f32 values that sum exactly; in place too, and captured
  * into a graph), the all-gather and the reduce-scatter (i32, exact) against closed forms, every element of a
- * poisoned output; a peer copy that names another process's GPU refused; no CUDA error left. The parent fails if a
- * child does, or does not finish within two minutes. */
+ * poisoned output; a peer copy that names another process's GPU refused; no CUDA error left. Then a rank alone
+ * (its partner never starts) gives up after CLIMB_COMM_TIMEOUT=3 seconds with CLIMB_STATUS_LAUNCH_FAILED instead of
+ * hanging. The parent fails if a child does, or does not finish within two minutes. */
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -136,10 +137,56 @@ static int child(int rank, int nranks, const char *hex)
     return test_finish("test_gpu_comm_ranks (child)");
 }
 
+/* A rank whose partner never comes: climb_comm_init_rank returns, failed, within the timeout (3 s here) and a
+ * margin. */
+static int alone(const char *hex)
+{
+    climb_comm_id id;
+    memset(&id, 0, sizeof id);
+    for (size_t i = 0; i < sizeof id.bytes && hex[2 * i] && hex[2 * i + 1]; i++) {
+        unsigned v = 0;
+        sscanf(hex + 2 * i, "%2x", &v);
+        id.bytes[i] = (char)v;
+    }
+    climb_comm c = NULL;
+    const time_t t0 = time(NULL);
+    const climb_status st = climb_comm_init_rank(&c, 2, id, 0, 0);
+    const long took = (long)(time(NULL) - t0);
+    EXPECT_MSG(st == CLIMB_STATUS_LAUNCH_FAILED && c == NULL, "alone: %s", climb_status_string(st));
+    EXPECT_MSG(took >= 2 && took <= 60, "alone: gave up after %ld s", took);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    return test_finish("test_gpu_comm_ranks (alone)");
+}
+
+static pid_t spawn(char **args, char **env)
+{
+    pid_t pid = -1;
+    EXPECT(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, args, env) == 0);
+    return pid;
+}
+
+/* The child's exit, or a kill after `until`. 1 when it exited 0. */
+static int reap(pid_t pid, time_t until, const char *who)
+{
+    int status = -1;
+    pid_t done = 0;
+    while ((done = waitpid(pid, &status, WNOHANG)) == 0 && time(NULL) < until)
+        usleep(100000);
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    EXPECT_MSG(done == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: %s %d", who,
+               done == 0 ? "did not finish in time" : "exit", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return done == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "child") == 0)
         return child(atoi(argv[2]), atoi(argv[3]), argv[4]);
+    if (argc == 3 && strcmp(argv[1], "alone") == 0)
+        return alone(argv[2]);
     test_require_gpus(2);
     climb_comm_id id;
     const climb_status st = climb_comm_get_id(&id);
@@ -156,21 +203,21 @@ int main(int argc, char **argv)
         snprintf(rank, sizeof rank, "%d", r);
         snprintf(count, sizeof count, "%d", nranks);
         char *args[] = {(char *)"climb-tests", (char *)"test_gpu_comm_ranks", (char *)"child", rank, count, hex, NULL};
-        EXPECT(posix_spawn(&pid[r], "/proc/self/exe", NULL, NULL, args, environ) == 0);
+        pid[r] = spawn(args, environ);
     }
     const time_t until = time(NULL) + 120;
     for (int r = 0; r < nranks; r++) {
-        int status = -1;
-        pid_t done = 0;
-        while ((done = waitpid(pid[r], &status, WNOHANG)) == 0 && time(NULL) < until)
-            usleep(100000);
-        if (done == 0) { /* a rank that hangs: both killed, the test fails */
-            for (int q = 0; q < nranks; q++)
-                kill(pid[q], SIGKILL);
-            waitpid(pid[r], &status, 0);
-        }
-        EXPECT_MSG(done == pid[r] && WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank %d: %s %d", r,
-                   done == 0 ? "did not finish in 120 s" : "exit", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        char who[32];
+        snprintf(who, sizeof who, "rank %d", r);
+        if (!reap(pid[r], until, who) && r == 0 && pid[1] > 0)
+            kill(pid[1], SIGKILL); /* rank 0 failed: its partner would wait for it */
     }
+    /* alone: a fresh id, its partner never started, a 3-second timeout in its environment */
+    EXPECT(climb_comm_get_id(&id) == CLIMB_STATUS_SUCCESS);
+    for (size_t i = 0; i < sizeof id.bytes; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id.bytes[i]);
+    setenv("CLIMB_COMM_TIMEOUT", "3", 1);
+    char *args[] = {(char *)"climb-tests", (char *)"test_gpu_comm_ranks", (char *)"alone", hex, NULL};
+    reap(spawn(args, environ), time(NULL) + 90, "a rank alone");
     return test_finish("test_gpu_comm_ranks");
 }

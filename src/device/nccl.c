@@ -35,6 +35,7 @@ int climb_nccl_open(const char *path, climb_nccl *out, char *why, size_t len)
     } fns[] = {
 #define FN(sym, field) {sym, offsetof(climb_nccl, field)}
         FN("ncclGetUniqueId", get_unique_id),   FN("ncclCommInitRank", comm_init_rank),
+        FN("ncclCommInitRankConfig", comm_init_rank_config),
         FN("ncclCommInitAll", comm_init_all),   FN("ncclCommDestroy", comm_destroy),
         FN("ncclCommAbort", comm_abort),        FN("ncclCommGetAsyncError", comm_get_async_error),
         FN("ncclGetErrorString", error_string), FN("ncclAllReduce", all_reduce),

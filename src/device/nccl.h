@@ -24,6 +24,8 @@ typedef struct climb_nccl {
     char path[256];
     ncclResult_t (*get_unique_id)(ncclUniqueId *id);
     ncclResult_t (*comm_init_rank)(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank);
+    ncclResult_t (*comm_init_rank_config)(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank,
+                                          ncclConfig_t *config);
     ncclResult_t (*comm_init_all)(ncclComm_t *comms, int ndev, const int *devlist);
     ncclResult_t (*comm_destroy)(ncclComm_t comm);
     ncclResult_t (*comm_abort)(ncclComm_t comm);

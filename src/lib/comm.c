@@ -4,6 +4,7 @@
  * reducescatter.c, peer.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "comm.h"
 #include "handle.h"
@@ -172,6 +173,36 @@ climb_status climb_comm_offline(climb_comm *comm, int ndev, const int *devices, 
     return CLIMB_STATUS_SUCCESS;
 }
 
+#if CLIMB_HAVE_NCCL
+/* How long climb waits on NCCL for the other ranks: $CLIMB_COMM_TIMEOUT seconds, else 300. */
+static double comm_timeout(void)
+{
+    const char *e = getenv("CLIMB_COMM_TIMEOUT");
+    const double v = e ? atof(e) : 0;
+    return v > 0 ? v : 300;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* A non-blocking communicator's state once its last operation has settled: ncclSuccess, its error, or
+ * ncclInProgress still after comm_timeout() (the other ranks did not come). */
+static ncclResult_t nccl_settle(const climb_nccl *nc, ncclComm_t comm)
+{
+    const double until = now_s() + comm_timeout();
+    ncclResult_t st = ncclInProgress;
+    while (nc->comm_get_async_error(comm, &st) == ncclSuccess && st == ncclInProgress && now_s() < until) {
+        const struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return st;
+}
+#endif
+
 climb_status climb_comm_get_id(climb_comm_id *id)
 {
     if (!id)
@@ -224,11 +255,19 @@ climb_status climb_comm_init_rank(climb_comm *comm, int nranks, climb_comm_id id
     ncclUniqueId u;
     memcpy(&u, id.bytes, sizeof u);
     ncclComm_t nccl = NULL;
-    ncclResult_t r = cudaSetDevice(device) == cudaSuccess ? nc->comm_init_rank(&nccl, nranks, u, rank)
-                                                           : ncclUnhandledCudaError;
+    /* Non-blocking, so that a rank that never comes is a timeout here rather than a hang inside NCCL. */
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    ncclResult_t r = cudaSetDevice(device) == cudaSuccess
+                         ? nc->comm_init_rank_config(&nccl, nranks, u, rank, &config)
+                         : ncclUnhandledCudaError;
+    if (nccl && (r == ncclSuccess || r == ncclInProgress))
+        r = nccl_settle(nc, nccl);
     cudaSetDevice(prev);
     cudaGetLastError();
     if (r != ncclSuccess) {
+        if (nccl)
+            nc->comm_abort(nccl);
         climb_comm_destroy(c);
         return r == ncclInvalidArgument || r == ncclInvalidUsage ? CLIMB_STATUS_INVALID_VALUE
                                                                  : CLIMB_STATUS_LAUNCH_FAILED;
@@ -269,6 +308,8 @@ climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype 
         r = what == 0   ? nc->all_reduce(in, out, n, dt, ncclSum, comm, c->st[0])
             : what == 1 ? nc->all_gather(in, out, n, dt, comm, c->st[0])
                         : nc->reduce_scatter(in, out, n, dt, ncclSum, comm, c->st[0]);
+    if (r == ncclInProgress) /* the non-blocking communicator: enqueued once it settles */
+        r = nccl_settle(nc, comm);
     cudaSetDevice(prev);
     cudaError_t e = cudaGetLastError();
     if (r != ncclSuccess) {
