@@ -29,7 +29,8 @@ static void *upload(const void *h, size_t bytes)
     return d;
 }
 
-static int child(int rank, int nranks, const char *hex)
+/* The id from the hex the parent passed. */
+static climb_comm_id id_of(const char *hex)
 {
     climb_comm_id id;
     memset(&id, 0, sizeof id);
@@ -38,6 +39,19 @@ static int child(int rank, int nranks, const char *hex)
         sscanf(hex + 2 * i, "%2x", &v);
         id.bytes[i] = (char)v;
     }
+    return id;
+}
+
+/* The hex of an id, for a child's command line. */
+static void hex_of(const climb_comm_id *id, char *hex)
+{
+    for (size_t i = 0; i < sizeof id->bytes; i++)
+        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id->bytes[i]);
+}
+
+static int child(int rank, int nranks, const char *hex)
+{
+    const climb_comm_id id = id_of(hex);
     EXPECT(cudaSetDevice(rank) == cudaSuccess);
     climb_comm c = NULL;
     const climb_status st = climb_comm_init_rank(&c, nranks, id, rank, rank);
@@ -141,13 +155,7 @@ static int child(int rank, int nranks, const char *hex)
  * margin. */
 static int alone(const char *hex)
 {
-    climb_comm_id id;
-    memset(&id, 0, sizeof id);
-    for (size_t i = 0; i < sizeof id.bytes && hex[2 * i] && hex[2 * i + 1]; i++) {
-        unsigned v = 0;
-        sscanf(hex + 2 * i, "%2x", &v);
-        id.bytes[i] = (char)v;
-    }
+    const climb_comm_id id = id_of(hex);
     climb_comm c = NULL;
     const time_t t0 = time(NULL);
     const climb_status st = climb_comm_init_rank(&c, 2, id, 0, 0);
@@ -194,8 +202,7 @@ int main(int argc, char **argv)
     if (st != CLIMB_STATUS_SUCCESS)
         return test_finish("test_gpu_comm_ranks");
     char hex[2 * sizeof id.bytes + 1];
-    for (size_t i = 0; i < sizeof id.bytes; i++)
-        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id.bytes[i]);
+    hex_of(&id, hex);
     const int nranks = 2;
     pid_t pid[2];
     for (int r = 0; r < nranks; r++) {
@@ -214,8 +221,7 @@ int main(int argc, char **argv)
     }
     /* alone: a fresh id, its partner never started, a 3-second timeout in its environment */
     EXPECT(climb_comm_get_id(&id) == CLIMB_STATUS_SUCCESS);
-    for (size_t i = 0; i < sizeof id.bytes; i++)
-        snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id.bytes[i]);
+    hex_of(&id, hex);
     setenv("CLIMB_COMM_TIMEOUT", "3", 1);
     char *args[] = {(char *)"climb-tests", (char *)"test_gpu_comm_ranks", (char *)"alone", hex, NULL};
     reap(spawn(args, environ), time(NULL) + 90, "a rank alone");
