@@ -110,17 +110,26 @@ static void guard_leave(int prev, int switched)
         cudaSetDevice(prev);
 }
 
+climb_status climb_devices_here(int *count)
+{
+    *count = 0;
+    if (cudaGetDeviceCount(count) != cudaSuccess || *count == 0) {
+        cudaGetLastError();
+        *count = 0;
+        return CLIMB_STATUS_NO_DEVICE;
+    }
+    return CLIMB_STATUS_SUCCESS;
+}
+
 climb_status climb_create(climb_handle *handle, int device)
 {
     if (!handle)
         return CLIMB_STATUS_INVALID_VALUE;
     *handle = NULL;
     int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        cudaGetLastError();
+    if (climb_devices_here(&count) != CLIMB_STATUS_SUCCESS)
         return CLIMB_STATUS_NO_DEVICE;
-    }
+    cudaError_t e = cudaSuccess;
     if (device < 0 || device >= count)
         return CLIMB_STATUS_INVALID_DEVICE;
     struct climb_context *h = calloc(1, sizeof *h);

@@ -99,11 +99,9 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
     if (!list_ok(ndev, devices))
         return CLIMB_STATUS_INVALID_VALUE;
     int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        cudaGetLastError();
+    if (climb_devices_here(&count) != CLIMB_STATUS_SUCCESS)
         return CLIMB_STATUS_NO_DEVICE;
-    }
+    cudaError_t e = cudaSuccess;
     for (int i = 0; i < ndev; i++)
         if (devices[i] >= count)
             return CLIMB_STATUS_INVALID_DEVICE;
@@ -231,11 +229,8 @@ climb_status climb_comm_init_rank(climb_comm *comm, int nranks, climb_comm_id id
     if (nranks < 1 || rank < 0 || rank >= nranks || device < 0)
         return CLIMB_STATUS_INVALID_VALUE;
     int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        cudaGetLastError();
+    if (climb_devices_here(&count) != CLIMB_STATUS_SUCCESS)
         return CLIMB_STATUS_NO_DEVICE;
-    }
     if (device >= count)
         return CLIMB_STATUS_INVALID_DEVICE;
 #if CLIMB_HAVE_NCCL

@@ -92,6 +92,9 @@ climb_status climb_lattice_args(const climb_lattice_desc *d, size_t max_yz, size
  * atom, 16-byte aligned) must not overlap and must be memory the device reaches. */
 climb_status climb_lattice_arrays(const float *d_atoms, size_t n_atoms, const float *d_out, size_t points);
 
+/* The CUDA devices there are, in *count: CLIMB_STATUS_SUCCESS, or NO_DEVICE (none, or no driver; the runtime's
+ * error state cleared). */
+climb_status climb_devices_here(int *count);
 /* The status of a CUDA error, as every call maps it. */
 climb_status climb_status_of_cuda(cudaError_t e);
 
