@@ -152,7 +152,7 @@ for w in "${workloads[@]}"; do
         if want tune; then
             step "$w: tune (experiment mode; the winner goes to $out/wisdom.json)"
             rm -f "$out/wisdom.json"
-            "$climb" tune "$w" --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" \
+            "$climb" tune "$w" "${span[@]}" --quiet --wisdom "$out/wisdom.json" --json "$out/tune.json" --md "$out/tune.md" \
                 || status=1
         fi
         [ -f "$out/wisdom.json" ] && wisdom=(--wisdom "$out/wisdom.json")
