@@ -651,6 +651,22 @@ expect 2 "^climb: --gpus and --devices: one or the other" bench reduce --gpus 2 
 expect 2 "^climb: --device names a one-GPU run's GPU" check reduce --device 1 --gpus 1
 expect 2 "^climb: --gpus: '65' is not a number of GPUs from 1 to 64" tune reduce --gpus 65
 expect 0 "reduce: [0-9]+ cases" bench reduce --devices 0 --dry-run
+# Every workload whose cases span GPUs (its listing says so; none named here): the links among its roofline's
+# ceilings, its tuned crossover's sizes, a count of GPUs below its least refused for bench and tune alike.
+spanning=0
+for w in $("$climb" list --names); do
+    least=$("$climb" list "$w" | sed -nE 's/^  GPUs: ([0-9]+) to .*/\1/p')
+    [ -n "$least" ] || continue
+    spanning=$((spanning + 1))
+    expect 0 "roofline: .*the links between GPUs" list "$w"
+    expect 2 "^climb: $w spans $least to [0-9]+ GPUs, not $((least - 1))" bench "$w" --gpus $((least - 1)) --dry-run
+    if "$climb" list "$w" | grep -q "tunable parameters"; then
+        expect 0 "climb tune $w, over " list "$w"
+        expect 2 "^climb: $w spans $least to" tune "$w" --gpus $((least - 1)) --dry-run
+    fi
+done
+checks=$((checks + 1))
+[ "$spanning" -ge 4 ] || { echo "FAIL: $spanning workloads span GPUs (peer, allreduce, allgather, reducescatter at least)"; fails=$((fails + 1)); }
 
 # climb plot: a chart from a description; a bad description is "file:line: what is wrong" (exit 2), nothing written.
 pd=$(mktemp -d)
