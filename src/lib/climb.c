@@ -344,7 +344,7 @@ climb_status climb_get_tuning(climb_handle h, const char *workload, char *buf, s
 
 cudaError_t climb_last_cuda_error(climb_handle h) { return h ? h->last_error : cudaErrorInvalidValue; }
 
-int climb_device_reachable(const void *p, size_t align)
+int climb_pointer_reachable(const void *p, size_t align, int device)
 {
     if (!p || ((uintptr_t)p % align) != 0)
         return 0;
@@ -353,9 +353,12 @@ int climb_device_reachable(const void *p, size_t align)
         cudaGetLastError();
         return 0;
     }
-    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ||
-           (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
+    if (a.type == cudaMemoryTypeDevice)
+        return device < 0 || a.device == device;
+    return a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
 }
+
+int climb_device_reachable(const void *p, size_t align) { return climb_pointer_reachable(p, align, -1); }
 
 int climb_api_key_make(climb_api_key *k, const climb_workload *w, climb_shape shape, climb_dtype t, ...)
 {

@@ -377,16 +377,7 @@ cudaError_t climb_comm_last_cuda_error(climb_comm c) { return c ? c->last : cuda
 
 int climb_comm_reachable(const struct climb_comm_s *c, int r, const void *p, size_t align)
 {
-    if (!p || ((uintptr_t)p % align) != 0)
-        return 0;
-    struct cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    if (a.type == cudaMemoryTypeDevice)
-        return a.device == c->devices[r];
-    return a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != NULL);
+    return climb_pointer_reachable(p, align, c->devices[r]);
 }
 
 climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *in, size_t in_elems,

@@ -81,6 +81,8 @@ void climb_relaxed_end(enum cudaStreamCaptureMode previous);
  * `align`; host memory the device cannot reach is refused here rather than faulting later. The one CUDA call an
  * argument check makes (cudaPointerGetAttributes), after every check of sizes, limits and overlaps. */
 int climb_device_reachable(const void *p, size_t align);
+/* The same, device memory counting only where it is on `device` (-1: any device's). */
+int climb_pointer_reachable(const void *p, size_t align, int device);
 
 /* ---- argument checks shared by several API files (src/lib/args.c); sizes by src/base/checked.h ---- */
 

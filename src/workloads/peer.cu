@@ -244,16 +244,21 @@ static int run_memcpy_peer(climb_case *c, int d, cudaStream_t s)
     return 0;
 }
 
+/* The SM count of GPU `dev` of the case. */
+static int sms_of(const climb_case *c, int dev)
+{
+    for (int i = 0; i < c->p.n_devices; i++)
+        if (c->p.devices[i] == dev)
+            return c->p.devs[i].sms;
+    return c->p.devs[0].sms;
+}
+
 static int launch_copy(climb_case *c, int d, int on_sender)
 {
     const int dev = on_sender ? sender(c, d) : receiver(c, d);
-    const climb_device_info *info = &c->p.devs[0];
-    for (int i = 0; i < c->p.n_devices; i++)
-        if (c->p.devices[i] == dev)
-            info = &c->p.devs[i];
     ON(dev);
-    peer_copy_kernel<<<copy_blocks(c->n, info->sms), 256, 0, c->st[d][on_sender ? 0 : 1]>>>(c->src[d], c->dst[d],
-                                                                                          c->n);
+    peer_copy_kernel<<<copy_blocks(c->n, sms_of(c, dev)), 256, 0, c->st[d][on_sender ? 0 : 1]>>>(c->src[d],
+                                                                                                c->dst[d], c->n);
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
@@ -269,12 +274,8 @@ static int run_best(climb_case *c, int d, cudaStream_t s)
 {
     (void)s;
     const int from = sender(c, d);
-    int sms = c->p.devs[0].sms;
-    for (int i = 0; i < c->p.n_devices; i++)
-        if (c->p.devices[i] == from)
-            sms = c->p.devs[i].sms;
     ON(from);
-    CLIMB_CHECK(best_copy(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms, c->st[d][0],
+    CLIMB_CHECK(best_copy(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms_of(c, from), c->st[d][0],
                           (size_t)c->kernel_below));
     return 0;
 }
