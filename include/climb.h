@@ -455,9 +455,11 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  *
  * climb_comm_create(&comm, ndev, devices) makes a communicator of the ndev GPUs listed (ordinals, each once, 1 to
  * CLIMB_COMM_MAX_DEVICES), its rank r being devices[r]. It turns peer access on between every pair that has it (as
- * cudaDeviceEnablePeerAccess; for the life of the process, as CUDA keeps it) and makes one non-blocking stream a
- * GPU, which climb_comm_set_stream replaces with the caller's own. A device that does not exist is
- * CLIMB_STATUS_INVALID_DEVICE; a list with a device twice, or an ndev out of range, INVALID_VALUE.
+ * cudaDeviceEnablePeerAccess; for the life of the process, as CUDA keeps it). Its calls run on each GPU's legacy
+ * default stream, as a handle's, so they follow the caller's cudaMemset and cudaMemcpy on those GPUs;
+ * climb_comm_set_stream(comm, r, s) puts rank r's part on the caller's stream s (0: the legacy stream again). A
+ * device that does not exist is CLIMB_STATUS_INVALID_DEVICE; a list with a device twice, or an ndev out of range,
+ * INVALID_VALUE.
  *
  * climb_comm_allreduce_sum_{f32,i32}(comm, d_in, d_out, n): d_in[r] and d_out[r] are n elements on rank r's GPU;
  * every d_out[r] receives the elementwise sum over all ranks, the same bits on every rank (f32: summed in rank
@@ -484,12 +486,13 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  *
  * Ordering. A collective starts after the work issued so far on every rank's stream and every rank's stream waits
  * for its end, so that an input is not written again while another GPU still reads it; a peer copy starts after
- * both ranks' streams and both wait for it. Capture: begin it on rank 0's stream (for a peer copy, the receiver's);
+ * both ranks' streams and both wait for it. Capture (on streams set by climb_comm_set_stream: the legacy stream
+ * cannot be captured): begin it on rank 0's stream (for a peer copy, the receiver's);
  * the call joins the other ranks' streams to the capture through events and back, and the graph holds the whole
  * call (the other streams are not left waiting on it while capturing). Arguments are checked as above (1 to 4),
  * each pointer against its own rank's device, and a refused or failed call launches nothing more and leaves no
  * CUDA error behind; climb_comm_last_cuda_error says which CUDA error a failed call met. climb_comm_destroy waits
- * for the communicator's own streams (not while one is capturing: CLIMB_STATUS_CAPTURE_UNSUPPORTED).
+ * for every rank's stream (not while one is capturing: CLIMB_STATUS_CAPTURE_UNSUPPORTED).
  */
 #define CLIMB_COMM_MAX_DEVICES 64
 typedef struct climb_comm_s *climb_comm;

@@ -161,8 +161,9 @@ static void test_streams(climb_comm c)
     EXPECT(climb_comm_set_stream(c, -1, s) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_comm_set_stream(c, 1, s) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_comm_get_stream(c, 1, &got) == CLIMB_STATUS_SUCCESS && got == s);
-    EXPECT(climb_comm_set_stream(c, 1, NULL) == CLIMB_STATUS_SUCCESS); /* back to its own */
-    EXPECT(climb_comm_get_stream(c, 1, &got) == CLIMB_STATUS_SUCCESS && got != s);
+    EXPECT(climb_comm_get_stream(c, 0, &got) == CLIMB_STATUS_SUCCESS && got == NULL); /* the legacy stream */
+    EXPECT(climb_comm_set_stream(c, 1, NULL) == CLIMB_STATUS_SUCCESS);                 /* back to it */
+    EXPECT(climb_comm_get_stream(c, 1, &got) == CLIMB_STATUS_SUCCESS && got == NULL);
     EXPECT(climb_comm_get_stream(c, 0, NULL) == CLIMB_STATUS_INVALID_VALUE);
 }
 

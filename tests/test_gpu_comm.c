@@ -1,7 +1,9 @@
 /* GPU, two GPUs or more (skipped below): the C API across GPUs on every GPU here (up to eight). The all-reduce,
  * f32 and i32, apart and in place, over the edge sizes and both sides of the one-shot/two-shot change: every
  * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
- * accumulated in double) and the same bits on every rank; captured into a graph from rank 0's stream and replayed;
+ * accumulated in double) and the same bits on every rank, each call right after the poison on the legacy stream
+ * (the communicator's streams until set); captured into a graph from rank 0's stream (set to one of the test's own)
+ * and replayed;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
 #include <math.h>
@@ -63,10 +65,17 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
     }
     climb_status st;
     if (graph) {
-        cudaStream_t s0;
+        /* The legacy streams the communicator starts on cannot be captured: streams of the test's own, which do
+         * not follow the legacy stream's uploads and poison (so those are waited for first), then 0 again. */
+        cudaStream_t s0, own[8];
         cudaGraph_t g = NULL;
         cudaGraphExec_t ge = NULL;
-        EXPECT(climb_comm_get_stream(comm, 0, &s0) == CLIMB_STATUS_SUCCESS);
+        for (int r = 0; r < P; r++) {
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+                   cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
+            EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
+        }
+        EXPECT(climb_comm_get_stream(comm, 0, &s0) == CLIMB_STATUS_SUCCESS && s0 == own[0]);
         EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
                cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal) == cudaSuccess);
         st = f ? climb_comm_allreduce_sum_f32(comm, (const float *const *)in, (float *const *)out, n)
@@ -78,6 +87,11 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
             cudaGraphExecDestroy(ge);
         if (g)
             cudaGraphDestroy(g);
+        sync_all();
+        for (int r = 0; r < P; r++) {
+            EXPECT(climb_comm_set_stream(comm, r, 0) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaStreamDestroy(own[r]) == cudaSuccess);
+        }
     } else {
         st = f ? climb_comm_allreduce_sum_f32(comm, (const float *const *)in, (float *const *)out, n)
                : climb_comm_allreduce_sum_i32(comm, (const int32_t *const *)in, (int32_t *const *)out, n);
@@ -134,7 +148,7 @@ static void check_gather_scatter(size_t n, int gather, uint64_t seed)
         in[r] = dev_alloc(r, 4 * in_n);
         out[r] = dev_alloc(r, 4 * out_n);
         EXPECT(cudaMemcpy(in[r], h + (size_t)r * in_n, 4 * in_n, cudaMemcpyHostToDevice) == cudaSuccess);
-        EXPECT(cudaMemset(out[r], 0xFF, 4 * (out_n ? out_n : 1)) == cudaSuccess);
+        EXPECT(cudaMemset(out[r], 0xFF, out_n ? 4 * out_n : 1) == cudaSuccess);
     }
     const climb_status st =
         gather ? climb_comm_allgather_f32(comm, (const float *const *)in, (float *const *)out, n)
@@ -202,6 +216,10 @@ int main(void)
     EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s", climb_status_string(st));
     if (st != CLIMB_STATUS_SUCCESS)
         return test_finish("test_gpu_comm");
+    for (int r = 0; r < P; r++) { /* each GPU's legacy stream until set: the poison just before needs no wait */
+        cudaStream_t s = (cudaStream_t)1;
+        EXPECT(climb_comm_get_stream(comm, r, &s) == CLIMB_STATUS_SUCCESS && s == 0);
+    }
     const size_t sizes[] = {0, 1, 3, 1000, 65535, 65537, 1u << 20, (1u << 20) + 7};
     uint64_t seed = climb_fresh_seed();
     printf("test_gpu_comm: %d GPUs, seed %llu\n", P, (unsigned long long)seed);

@@ -79,9 +79,12 @@ static int child(int rank, int nranks, const char *hex)
         }
         const float *in1[1] = {din};
         float *out1[1] = {dout};
-        if (pass == 2) {
+        if (pass == 2) { /* on a stream of the test's own (the legacy one cannot be captured), then 0 again */
             cudaGraph_t g = NULL;
             cudaGraphExec_t ge = NULL;
+            EXPECT(cudaDeviceSynchronize() == cudaSuccess &&
+                   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+            EXPECT(climb_comm_set_stream(c, 0, s) == CLIMB_STATUS_SUCCESS);
             EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
             EXPECT(climb_comm_allreduce_sum_f32(c, in1, out1, n) == CLIMB_STATUS_SUCCESS);
             EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
@@ -91,6 +94,8 @@ static int child(int rank, int nranks, const char *hex)
                 cudaGraphExecDestroy(ge);
             if (g)
                 cudaGraphDestroy(g);
+            EXPECT(climb_comm_set_stream(c, 0, 0) == CLIMB_STATUS_SUCCESS && cudaStreamDestroy(s) == cudaSuccess);
+            s = 0;
         } else {
             EXPECT(climb_comm_allreduce_sum_f32(c, in1, out1, n) == CLIMB_STATUS_SUCCESS);
         }

@@ -138,7 +138,7 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
 {
     msg[0] = '\0';
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
-    /* The poison is written with blocking copies on the default stream: wait for them before s runs. */
+    /* The poison is written on the legacy stream, which s need not follow: wait for it before s runs. */
     if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
         (changes && climb_case_reset(w, c, s) != 0) || climb_case_run(w, c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
         snprintf(msg, len, "CUDA error (see above)");

@@ -364,7 +364,8 @@ typedef struct climb_workload {
      * verify still runs. NULL: every case runs. */
     int (*empty)(const climb_case *c);
     /* Fills the outputs with values no correct run leaves there. 0 or -1 (printed). NULL: the declared outputs'
-     * poison bytes. */
+     * poison bytes. The harness waits for the current GPU after it; a case spanning GPUs waits for the others'
+     * writes itself (its streams need not follow their legacy streams). */
     int (*poison)(climb_case *c);
     /* Copies the outputs of the last run, a run of `rung`, back and compares every element (or the samples) with
      * the reference (a bound rung's with what it must produce): 0 right, 1 wrong (msg says how), -1 error

@@ -23,8 +23,6 @@ static void release(struct climb_comm_s *c)
     for (int r = 0; !c->offline && r < c->P; r++) {
         if (cudaSetDevice(c->devices[r]) != cudaSuccess)
             continue;
-        if (c->own[r])
-            cudaStreamDestroy(c->own[r]);
         if (c->ev[r])
             cudaEventDestroy(c->ev[r]);
         cudaFree(c->ws[r]);
@@ -125,10 +123,8 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
         if (e == cudaSuccess)
             e = cudaSetDevice(devices[r]);
         if (e == cudaSuccess)
-            e = cudaStreamCreateWithFlags(&c->own[r], cudaStreamNonBlocking);
-        if (e == cudaSuccess)
             e = cudaEventCreateWithFlags(&c->ev[r], cudaEventDisableTiming);
-        c->st[r] = c->own[r];
+        c->st[r] = 0; /* the GPU's legacy default stream, as a handle's */
         for (int q = 0; q < ndev && e == cudaSuccess; q++) {
             int can = 0;
             if (q == r)
@@ -330,19 +326,20 @@ climb_status climb_comm_destroy(climb_comm c)
     if (!c)
         return CLIMB_STATUS_SUCCESS;
     cudaError_t e = cudaSuccess;
-    for (int r = 0; !c->offline && r < c->P; r++)
-        if (c->own[r] && climb_stream_capturing(c->own[r]))
-            return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
     int prev = 0;
     cudaGetDevice(&prev);
     for (int r = 0; !c->offline && r < c->P; r++)
-        if (c->own[r]) {
-            cudaError_t f = cudaSetDevice(c->devices[r]);
-            if (f == cudaSuccess)
-                f = cudaStreamSynchronize(c->own[r]);
-            if (e == cudaSuccess)
-                e = f;
+        if (cudaSetDevice(c->devices[r]) == cudaSuccess && climb_stream_capturing(c->st[r])) {
+            cudaSetDevice(prev);
+            return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
         }
+    for (int r = 0; !c->offline && r < c->P; r++) {
+        cudaError_t f = cudaSetDevice(c->devices[r]);
+        if (f == cudaSuccess)
+            f = cudaStreamSynchronize(c->st[r]);
+        if (e == cudaSuccess)
+            e = f;
+    }
     release(c);
     cudaSetDevice(prev);
     cudaGetLastError();
@@ -361,7 +358,7 @@ climb_status climb_comm_set_stream(climb_comm c, int rank, cudaStream_t stream)
 {
     if (!c || rank < 0 || rank >= c->P)
         return CLIMB_STATUS_INVALID_VALUE;
-    c->st[rank] = stream ? stream : c->own[rank];
+    c->st[rank] = stream;
     return CLIMB_STATUS_SUCCESS;
 }
 

@@ -13,8 +13,7 @@ struct climb_comm_s {
     int sms[CLIMB_MAX_DEVICES];
     int all_access;                          /* peer access on between every ordered pair */
     unsigned char access[CLIMB_MAX_DEVICES][CLIMB_MAX_DEVICES]; /* access[a][b]: rank a reaches rank b's memory */
-    cudaStream_t st[CLIMB_MAX_DEVICES];      /* the streams calls run on: the communicator's own or the caller's */
-    cudaStream_t own[CLIMB_MAX_DEVICES];     /* the ones it made (destroyed by climb_comm_destroy) */
+    cudaStream_t st[CLIMB_MAX_DEVICES];      /* the streams calls run on: 0 (each GPU's legacy stream) or the caller's */
     cudaEvent_t ev[CLIMB_MAX_DEVICES];       /* one a rank, timing off, on its device */
     cudaError_t last;
     int offline;                             /* made by climb_comm_offline: no CUDA objects */

@@ -390,12 +390,7 @@ static int ag_run(climb_case *c, int rung, cudaStream_t s)
 
 static int ag_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
-        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, whole_bytes(c)));
-    }
-    CLIMB_CHECK(cudaSetDevice(c->g.home));
-    return 0;
+    return climb_gpuset_poison(&c->g, c->out, whole_bytes(c));
 }
 
 /* Every GPU's gathered array against the pieces, every element, bit for bit. */

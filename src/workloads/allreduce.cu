@@ -609,12 +609,7 @@ static int ar_run(climb_case *c, int rung, cudaStream_t s)
 
 static int ar_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, (c->n ? c->n : 1) * c->es));
-    }
-    ON(c->g.home);
-    return 0;
+    return climb_gpuset_poison(&c->g, c->out, c->n * c->es);
 }
 
 /* Every GPU's sum against the CPU's, every element; and every GPU's the same bits as GPU 0's (kept in ref's

@@ -627,12 +627,14 @@ static int peer_run(climb_case *c, int rung, cudaStream_t s)
     return rc ? rc : join_to(c, s, r->streams);
 }
 
-/* 0xFF on every receiving buffer. */
+/* 0xFF on every receiving buffer, done when this returns: the memset runs on the receiver's legacy stream, which
+ * the case's non-blocking streams do not wait for (a rung on the sender's alone would race it). */
 static int peer_poison(climb_case *c)
 {
     for (int d = 0; !c->bad && d < 2; d++) {
         ON(receiver(c, d));
         CLIMB_CHECK(cudaMemset(c->dst[d], 0xFF, c->n ? c->n : 1));
+        CLIMB_CHECK(cudaDeviceSynchronize());
     }
     ON(c->home);
     return 0;

@@ -475,12 +475,7 @@ static int rs_run(climb_case *c, int rung, cudaStream_t s)
 
 static int rs_poison(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
-        CLIMB_CHECK(cudaMemset(c->out[r], 0xFF, piece_bytes(c)));
-    }
-    CLIMB_CHECK(cudaSetDevice(c->g.home));
-    return 0;
+    return climb_gpuset_poison(&c->g, c->out, piece_bytes(c));
 }
 
 /* Every GPU's piece of the sum against the CPU's, every element. */

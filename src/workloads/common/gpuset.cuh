@@ -69,6 +69,20 @@ static inline void climb_gpuset_fini(climb_gpuset *g)
         cudaEventDestroy(g->fork);
 }
 
+/* Every rank's output (out[r], bytes each; at least 1 written) set to 0xFF, and done when this returns: the
+ * memsets run on each GPU's legacy stream, which the case's non-blocking streams do not wait for, and the harness
+ * waits for the home GPU alone. */
+static inline int climb_gpuset_poison(climb_gpuset *g, void *const *out, size_t bytes)
+{
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        CLIMB_CHECK(cudaMemset(out[r], 0xFF, bytes ? bytes : 1));
+        CLIMB_CHECK(cudaDeviceSynchronize());
+    }
+    CLIMB_CHECK(cudaSetDevice(g->home));
+    return 0;
+}
+
 /* Every rank's stream waits for what every other rank's has issued so far: a stage of a schedule done everywhere. */
 static inline int climb_gpuset_barrier(climb_gpuset *g)
 {
