@@ -30,9 +30,10 @@
 /* ---------------------------------------------------------------- policy */
 
 /* The best rung sums with a kernel that loads every GPU's piece over NVLink below this many bytes a piece, and
- * moves the pieces by copy engines (then sums them on their owner) from there. Chosen before any measurement of
- * this ladder; docs/reducescatter.md keeps the figures that settle it. */
-#define RS_KERNEL_BELOW ((size_t)256 << 10)
+ * moves the pieces by copy engines (then sums them on their owner) from there. On two H200s the kernel won at every
+ * size measured, 4 KiB to 64 MiB a piece (tuned and benched at 668830b; docs/reducescatter.md): the copy engines'
+ * pass through a workspace and a second sum reads every byte twice. */
+#define RS_KERNEL_BELOW ((size_t)64 << 20)
 
 extern "C" int climb_reducescatter_best_uses_kernel(size_t piece_bytes) { return piece_bytes < RS_KERNEL_BELOW; }
 
@@ -321,9 +322,9 @@ static const climb_rung_info *rs_rung_info(int i) { return &RS_RUNGS[i].info; }
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the piece size below which it sums with the kernel over NVLink. `climb tune
- * reducescatter` times the best rung over its tune sizes (1 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time
+ * reducescatter` times the best rung over its tune sizes (4 KiB to 64 MiB a piece) with each value and keeps the one of least geometric-mean time
  * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
-static const int RS_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+static const int RS_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864, 1073741824};
 static const climb_tunable RS_TUNABLES[] = {
     {.name = "kernel_below", .meaning = "bytes a piece below which the kernel moves the pieces",
      .values = RS_CROSSOVERS, .n_values = CLIMB_COUNT(RS_CROSSOVERS)},
@@ -334,7 +335,7 @@ static const char *rs_tuning_defaults(const climb_device_info *dev, const climb_
     (void)dev;
     (void)k;
     v[0] = (int)RS_KERNEL_BELOW;
-    return "built-in: 256 KiB, chosen before measurement (climb tune reducescatter measures it)";
+    return "built-in: 64 MiB, the kernel having won at every size to 64 MiB a piece on two H200s";
 }
 
 static const climb_tuning RS_TUNING = {
@@ -512,11 +513,11 @@ static void rs_counts(const climb_case *c, climb_counts *out)
 /* 1 KiB to 64 MiB a piece, by factors of 16 (elements of 4 bytes); each GPU's array is P pieces. */
 static const climb_shape RS_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8),  CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
                                               CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24)};
-/* The sizes `climb tune` times the crossover's candidates over: 4 KiB to 16 MiB an array or piece (elements of 4
- * bytes), around every candidate. */
+/* The sizes `climb tune` times the crossover's candidates over: 4 KiB to 64 MiB a piece (elements of 4 bytes),
+ * around every candidate but the last (1 GiB: the kernel at every size timed). */
 static const climb_shape RS_TUNE_SHAPES[] = {
     CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
-    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22)};
+    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape RS_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape RS_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
                                               CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),
