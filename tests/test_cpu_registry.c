@@ -181,6 +181,45 @@ static void test_broken(void)
     a.reset = NULL;
     expect_problem(&a, "modifies without reset");
 
+    /* Tuning's built-in values: a function of the device and case, or one fixed set with where it comes from;
+     * not both, not neither. */
+    {
+        c = copy_of(&climb_reduce_workload);
+        climb_tuning t = *c.tuning;
+        c.tuning = &t;
+        climb_device_info dev;
+        memset(&dev, 0, sizeof dev);
+        dev.cc_major = 8; /* the smallest SM of the validation's devices: its defaults run on every one */
+        dev.cc_minor = 6;
+        dev.sms = 84;
+        dev.max_threads_per_sm = 1536;
+        dev.max_blocks_per_sm = 32;
+        dev.regs_per_sm = 65536;
+        dev.smem_per_sm = 228 * 1024;
+        dev.smem_per_block_optin = 227 * 1024;
+        climb_tuning_key key = {c.bench_shapes[0], CLIMB_F32, NULL};
+        int fixed[CLIMB_MAX_TUNABLES], got[CLIMB_MAX_TUNABLES];
+        const char *from = climb_tuning_defaults(&t, &dev, &key, fixed);
+        EXPECT(from && *from);
+        t.builtin = fixed;
+        t.builtin_why = "fixed for the test";
+        expect_problem(&c, "either defaults or builtin");
+        t.defaults = NULL;
+        EXPECT_MSG(climb_workload_validate(&c, msg, sizeof msg) == 0, "%s", msg);
+        memset(got, 0xAB, sizeof got);
+        from = climb_tuning_defaults(&t, &dev, &key, got);
+        EXPECT(from && strcmp(from, "fixed for the test") == 0 &&
+               memcmp(got, fixed, sizeof *got * (size_t)t.n_params) == 0);
+        t.builtin_why = "";
+        expect_problem(&c, "either defaults or builtin");
+        t.builtin_why = "x";
+        t.builtin = NULL;
+        expect_problem(&c, "either defaults or builtin");
+        fixed[0] = -12345; /* a built-in set that is not a candidate */
+        t.builtin = fixed;
+        expect_problem(&c, "not a candidate");
+    }
+
     /* A workload's own command is a proper name. */
     c = copy_of(&climb_reduce_workload);
     c.command = "two words";

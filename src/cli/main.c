@@ -129,7 +129,7 @@ static void resolve_tuning(const climb_workload *w, const run_args *a, const cli
     climb_wisdom_outcome o = CLIMB_WISDOM_ABSENT;
     if (a->no_wisdom) {
         char desc[200];
-        const char *source = tn->defaults(dev, ex, values);
+        const char *source = climb_tuning_defaults(tn, dev, ex, values);
         climb_tuning_format(tn, values, desc, sizeof desc);
         snprintf(line, sizeof line, "%s (%s); --no-wisdom", source, desc);
     } else {

@@ -329,7 +329,7 @@ static int kernel_mode(const char *spec, int device)
                 int tuning[CLIMB_MAX_TUNABLES] = {0};
                 if (r == best && w->tuning) {
                     climb_tuning_key key = {w->bench_shapes[0], (climb_dtype)t, NULL};
-                    w->tuning->defaults(&dev, &key, tuning);
+                    climb_tuning_defaults(w->tuning, &dev, &key, tuning);
                 }
                 int nk = ri->kernels((climb_dtype)t, &dev, tuning, NULL, 0);
                 climb_kernel_desc *ks = calloc((size_t)(nk > 0 ? nk : 1), sizeof *ks);

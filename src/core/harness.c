@@ -232,7 +232,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
             memcpy(v, tc->values, sizeof(int) * (size_t)w->tuning->n_params);
         } else {
             climb_tuning_key key = {k->shape, k->type, oc->opts};
-            w->tuning->defaults(dev, &key, v);
+            climb_tuning_defaults(w->tuning, dev, &key, v);
         }
         w->set_tuning(oc->c, v);
     }

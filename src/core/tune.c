@@ -128,7 +128,7 @@ int climb_tune(const climb_workload *w, const climb_run_opts *o, climb_timer *t,
         if (vals)
             climb_opt_plan_combo(plan, res->cases[ci].combo, vals);
         climb_tuning_key key = {res->cases[ci].shape, res->cases[ci].type, vals};
-        const char *src = tn->defaults(dev, &key, v);
+        const char *src = climb_tuning_defaults(tn, dev, &key, v);
         if (ci == 0)
             res->defaults_source = src;
         res->defaults_per_case[ci] = cand_index(res, v, tn->n_params);

@@ -382,7 +382,7 @@ climb_wisdom_outcome climb_wisdom_resolve(const char *path, const char *workload
                                           const climb_device_info *dev, const climb_tuning_key *example, int *values,
                                           char *msg, size_t msglen, char *line, size_t linelen)
 {
-    const char *source = tn->defaults(dev, example, values);
+    const char *source = climb_tuning_defaults(tn, dev, example, values);
     char file[4096], desc[160], cls[128] = "";
     const climb_workload *w = climb_find_workload(workload);
     if (w)

@@ -319,6 +319,15 @@ void climb_tuning_values(const climb_tuning *tn, long i, int *v)
     }
 }
 
+const char *climb_tuning_defaults(const climb_tuning *tn, const climb_device_info *dev, const climb_tuning_key *k,
+                                  int *values)
+{
+    if (tn->defaults)
+        return tn->defaults(dev, k, values);
+    memcpy(values, tn->builtin, sizeof *values * (size_t)tn->n_params);
+    return tn->builtin_why;
+}
+
 const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *v, char *buf,
                                size_t len)
 {
@@ -602,8 +611,10 @@ static void check_tuning(problems *p, const climb_workload *w)
             problem(p, "set_tuning without tuning");
         return;
     }
-    if (!w->set_tuning || !tn->defaults)
-        problem(p, "tuning needs set_tuning and defaults");
+    if (!w->set_tuning)
+        problem(p, "tuning needs set_tuning");
+    if (!tn->defaults == !(tn->builtin && text(tn->builtin_why)))
+        problem(p, "tuning needs either defaults or builtin with builtin_why");
     if (tn->n_params < 1 || tn->n_params > CLIMB_MAX_TUNABLES || !tn->params) {
         problem(p, "tuning has %d parameters (1 to %d)", tn->n_params, CLIMB_MAX_TUNABLES);
         return;
@@ -637,7 +648,7 @@ static void check_tuning(problems *p, const climb_workload *w)
     }
     /* The defaults of every bench case are candidates on a typical device of each supported generation. */
     static const int ccs[][2] = {{7, 0}, {8, 0}, {8, 6}, {9, 0}, {10, 0}, {12, 0}};
-    for (size_t c = 0; c < sizeof ccs / sizeof ccs[0] && tn->defaults; c++) {
+    for (size_t c = 0; c < sizeof ccs / sizeof ccs[0] && (tn->defaults || tn->builtin); c++) {
         climb_device_info dev;
         memset(&dev, 0, sizeof dev);
         snprintf(dev.name, sizeof dev.name, "validation device");
@@ -656,7 +667,7 @@ static void check_tuning(problems *p, const climb_workload *w)
                 climb_tuning_key key = {w->bench_shapes[s], (climb_dtype)t, NULL};
                 int v[CLIMB_MAX_TUNABLES];
                 char buf[200];
-                const char *src = tn->defaults(&dev, &key, v);
+                const char *src = climb_tuning_defaults(tn, &dev, &key, v);
                 const char *why = climb_tuning_check(tn, &dev, v, buf, sizeof buf);
                 if (!text(src) || why)
                     problem(p, "the defaults on CC %d.%d are not a candidate: %s", dev.cc_major, dev.cc_minor,

@@ -225,8 +225,11 @@ typedef struct climb_tuning {
      * explicit list of n_candidates sets of n_params values each. */
     const int *candidates;
     int n_candidates;
-    /* The built-in values for a case on dev (the per-architecture policy); returns where they come from. */
+    /* The built-in values for a case on dev (the per-architecture policy); returns where they come from. NULL where
+     * they are the same on every device for every case: then builtin (n_params values) and builtin_why say them. */
     const char *(*defaults)(const climb_device_info *dev, const climb_tuning_key *k, int *values);
+    const int *builtin;
+    const char *builtin_why;
     /* Device rules beyond the lists (NULL: none): NULL if `values` can run on dev, else why not. */
     const char *(*rejects)(const climb_device_info *dev, const int *values);
     /* The part of a case's tuning class that its type and shape give on dev (NULL: none): writes a short name,
@@ -448,6 +451,9 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len);
 /* How many candidates, and the i-th (explicit list row, or the combination with the first parameter slowest). */
 long climb_tuning_count(const climb_tuning *tn);
 void climb_tuning_values(const climb_tuning *tn, long i, int *values);
+/* The built-in values of case k on dev (the tuning's defaults, or its fixed builtin); returns where they come from. */
+const char *climb_tuning_defaults(const climb_tuning *tn, const climb_device_info *dev, const climb_tuning_key *k,
+                                  int *values);
 /* NULL if values is a candidate that can run on dev; else why not ("block is not one of 128, 256, 512, 1024",
  * "not one of the 6 listed candidate sets", or the workload's rejects). buf holds a generated message. */
 const char *climb_tuning_check(const climb_tuning *tn, const climb_device_info *dev, const int *values, char *buf,

@@ -411,7 +411,7 @@ climb_status climb_call_begin(climb_handle h, const climb_workload *w, const cli
         if (sc ? sc->from_wisdom : c->slot->from_wisdom)
             memcpy(c->values, sc ? sc->values : c->slot->values, sizeof c->values);
         else
-            w->tuning->defaults(&h->dev, key, c->values);
+            climb_tuning_defaults(w->tuning, &h->dev, key, c->values);
     }
     return CLIMB_STATUS_SUCCESS;
 }

@@ -188,25 +188,7 @@ static int run_best(climb_case *c)
 /* vendor: ncclAllGather on a communicator of the case's GPUs, one call a rank in one group. */
 static int run_nccl(climb_case *c)
 {
-#if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc)
-        return -1;
-    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
-    ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
-        r = nc->all_gather(c->in[k], c->out[k], c->n, t, c->g.comm[k], c->g.x.st[k]);
-    const ncclResult_t end = nc->group_end();
-    if (r != ncclSuccess || end != ncclSuccess) {
-        fprintf(stderr, "climb: allgather: ncclAllGather: %s\n", nc->error_string(r != ncclSuccess ? r : end));
-        return -1;
-    }
-    return 0;
-#else
-    (void)c;
-    return -1;
-#endif
+    return climb_gpuset_nccl(&c->g, CLIMB_COLL_ALL_GATHER, c->p.type, c->in, c->out, c->n, "allgather");
 }
 
 static const char *refuses_no_access(const climb_case *c) { return climb_gpuset_no_access(&c->g); }
@@ -267,20 +249,12 @@ static const climb_tunable AG_TUNABLES[] = {
      .values = AG_CROSSOVERS, .n_values = CLIMB_COUNT(AG_CROSSOVERS)},
 };
 
-static const char *ag_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
-{
-    (void)dev;
-    (void)k;
-    v[0] = (int)AG_KERNEL_BELOW;
-    return "built-in: 256 KiB, chosen before measurement (climb tune allgather measures it)";
-}
-
+static const int AG_BUILTIN[] = {(int)AG_KERNEL_BELOW};
 static const climb_tuning AG_TUNING = {
     .params = AG_TUNABLES,
     .n_params = CLIMB_COUNT(AG_TUNABLES),
-    .candidates = NULL,
-    .n_candidates = 0,
-    .defaults = ag_tuning_defaults,
+    .builtin = AG_BUILTIN,
+    .builtin_why = "built-in: 256 KiB, chosen before measurement (climb tune allgather measures it)",
 };
 
 static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
@@ -289,11 +263,6 @@ static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0];
 
 static void ag_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        cudaSetDevice(c->g.x.devices[r]);
-        cudaFree(c->in[r]);
-        cudaFree(c->out[r]);
-    }
     climb_gpuset_fini(&c->g);
     cudaFreeHost(c->pinned);
 }
@@ -311,15 +280,11 @@ static int ag_init(climb_case *c)
         fprintf(stderr, "climb: allgather: %d pieces of %zu elements overflow size_t\n", c->g.x.P, c->n);
         return -1;
     }
-    void *alloc;
-    for (int r = 0; r < c->g.x.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
-        if (climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->in[r], "a GPU's piece") != 0 ||
-            climb_device_alloc_offset(whole, 0, &alloc, &c->out[r], "a GPU's gathered array") != 0)
-            return -1;
-    }
-    CLIMB_CHECK(cudaSetDevice(c->g.home));
-    return 0;
+    const size_t one = piece(c) ? piece(c) : c->es;
+    return climb_gpuset_alloc(&c->g, c->in, one, one, "a GPU's piece") ||
+                   climb_gpuset_alloc(&c->g, c->out, whole, whole, "a GPU's gathered array")
+               ? -1
+               : 0;
 }
 
 /* Random bits (i32 over the whole range; f32 finite values of [-1, 1)): the gathered array is the pieces, exactly. */
@@ -444,14 +409,9 @@ extern "C" const climb_workload climb_allgather_workload = {
     .title = "All-gather across GPUs: through the host, a ring, copy engines at once, a kernel over NVLink",
     .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its all-gather half, the ring); Pacheco, the "
                "tree-structured global sum (the collectives across a machine)",
-    .dims = {"n"},
-    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
-    .min_devices = 2,
-    .max_devices = CLIMB_MAX_DEVICES,
+    CLIMB_COLLECTIVE_CASES,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
-    .items_unit = "bus bytes",
-    .items_rate = "GB/s",
-    .extra_ceiling = CLIMB_CEIL_NONE,
+    CLIMB_COLLECTIVE_RATE,
     .bench_shapes = AG_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(AG_BENCH_SHAPES),
     .check_shapes = AG_CHECK_SHAPES,

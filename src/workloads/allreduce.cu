@@ -344,25 +344,7 @@ template <typename T> static int run_best(climb_case *c)
 /* vendor: ncclAllReduce on a communicator of the case's GPUs, one call a rank in one group. */
 static int run_nccl(climb_case *c)
 {
-#if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc)
-        return -1;
-    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
-    ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
-        r = nc->all_reduce(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.x.st[k]);
-    const ncclResult_t end = nc->group_end();
-    if (r != ncclSuccess || end != ncclSuccess) {
-        fprintf(stderr, "climb: allreduce: ncclAllReduce: %s\n", nc->error_string(r != ncclSuccess ? r : end));
-        return -1;
-    }
-    return 0;
-#else
-    (void)c;
-    return -1;
-#endif
+    return climb_gpuset_nccl(&c->g, CLIMB_COLL_ALL_REDUCE, c->p.type, c->in, c->out, c->n, "allreduce");
 }
 
 /* Each rung's run for i32 and f32. */
@@ -463,20 +445,12 @@ static const climb_tunable AR_TUNABLES[] = {
      .n_values = CLIMB_COUNT(AR_CROSSOVERS)},
 };
 
-static const char *ar_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
-{
-    (void)dev;
-    (void)k;
-    v[0] = (int)AR_ONE_SHOT_BELOW;
-    return "built-in: 256 KiB, chosen before measurement (climb tune allreduce measures it)";
-}
-
+static const int AR_BUILTIN[] = {(int)AR_ONE_SHOT_BELOW};
 static const climb_tuning AR_TUNING = {
     .params = AR_TUNABLES,
     .n_params = CLIMB_COUNT(AR_TUNABLES),
-    .candidates = NULL,
-    .n_candidates = 0,
-    .defaults = ar_tuning_defaults,
+    .builtin = AR_BUILTIN,
+    .builtin_why = "built-in: 256 KiB, chosen before measurement (climb tune allreduce measures it)",
 };
 
 static void ar_set_tuning(climb_case *c, const int *v) { c->one_shot_below = v[0]; }
@@ -485,12 +459,6 @@ static void ar_set_tuning(climb_case *c, const int *v) { c->one_shot_below = v[0
 
 static void ar_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        cudaSetDevice(c->g.x.devices[r]);
-        cudaFree(c->in[r]);
-        cudaFree(c->out[r]);
-        cudaFree(c->scratch[r]);
-    }
     climb_gpuset_fini(&c->g);
     cudaFreeHost(c->pinned);
     free(c->ref);
@@ -511,17 +479,12 @@ static int ar_init(climb_case *c)
     if (!c->ref || !c->mag)
         return climb_host_oom("the CPU sum (%zu elements)", c->n);
     const size_t bytes = (c->n ? c->n : 1) * c->es;
-    void *alloc;
-    for (int r = 0; r < c->g.x.P; r++) {
-        ON(c->g.x.devices[r]);
-        const size_t scratch = r == 0 && c->g.x.P > 2 ? bytes * (size_t)(c->g.x.P - 1) : bytes;
-        if (climb_device_alloc_offset(bytes, 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
-            climb_device_alloc_offset(bytes, 0, &alloc, &c->out[r], "a GPU's sum") != 0 ||
-            climb_device_alloc_offset(scratch, 0, &alloc, &c->scratch[r], "a GPU's scratch space") != 0)
-            return -1;
-    }
-    ON(c->g.home);
-    return 0;
+    const size_t gathered = c->g.x.P > 2 ? bytes * (size_t)(c->g.x.P - 1) : bytes;
+    return climb_gpuset_alloc(&c->g, c->in, bytes, bytes, "a GPU's array") ||
+                   climb_gpuset_alloc(&c->g, c->out, bytes, bytes, "a GPU's sum") ||
+                   climb_gpuset_alloc(&c->g, c->scratch, bytes, gathered, "a GPU's scratch space")
+               ? -1
+               : 0;
 }
 
 /* i32: [-2^20, 2^20] (sums of 64 ranks stay exact and far from wrapping; the check is exact); f32: [-1, 1). Each
@@ -535,17 +498,7 @@ static int ar_fill(climb_case *c)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, -(1 << 20), 1 << 20);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
-    for (size_t i = 0; i < c->n; i++) {
-        double s = 0, m = 0;
-        for (int r = 0; r < c->g.x.P; r++) {
-            const size_t k = (size_t)r * c->n + i;
-            const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
-            s += x;
-            m += fabs(x);
-        }
-        c->ref[i] = s;
-        c->mag[i] = m;
-    }
+    climb_gpuset_cpu_sums(c->h_in, c->p.type, c->g.x.P, c->n, c->ref, c->mag);
     for (int r = 0; r < c->g.x.P; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * c->n, c->es), c->n * c->es, cudaMemcpyHostToDevice));
@@ -680,14 +633,9 @@ extern "C" const climb_workload climb_allreduce_workload = {
              "NVLink",
     .sources = "Pacheco, the CUDA trapezoidal rule (the GPU sum on the tree-structured global sum); Patarasuk and "
                "Yuan, the bandwidth-optimal all-reduce (the ring); Rabenseifner, recursive halving and doubling",
-    .dims = {"n"},
-    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
-    .min_devices = 2,
-    .max_devices = CLIMB_MAX_DEVICES,
+    CLIMB_COLLECTIVE_CASES,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, n x element size x 2(P-1)/P",
-    .items_unit = "bus bytes",
-    .items_rate = "GB/s",
-    .extra_ceiling = CLIMB_CEIL_NONE,
+    CLIMB_COLLECTIVE_RATE,
     .bench_shapes = AR_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(AR_BENCH_SHAPES),
     .check_shapes = AR_CHECK_SHAPES,

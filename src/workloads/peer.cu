@@ -391,20 +391,12 @@ static const climb_tunable PEER_TUNABLES[] = {
      .values = PEER_CROSSOVERS, .n_values = CLIMB_COUNT(PEER_CROSSOVERS)},
 };
 
-static const char *peer_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
-{
-    (void)dev;
-    (void)k;
-    v[0] = (int)PEER_KERNEL_BELOW;
-    return "built-in: 64 KiB, chosen before measurement (climb tune peer measures it)";
-}
-
+static const int PEER_BUILTIN[] = {(int)PEER_KERNEL_BELOW};
 static const climb_tuning PEER_TUNING = {
     .params = PEER_TUNABLES,
     .n_params = CLIMB_COUNT(PEER_TUNABLES),
-    .candidates = NULL,
-    .n_candidates = 0,
-    .defaults = peer_tuning_defaults,
+    .builtin = PEER_BUILTIN,
+    .builtin_why = "built-in: 64 KiB, chosen before measurement (climb tune peer measures it)",
 };
 
 static void peer_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }

@@ -238,25 +238,7 @@ template <typename T> static int run_best(climb_case *c)
 /* vendor: ncclReduceScatter on a communicator of the case's GPUs, one call a rank in one group. */
 static int run_nccl(climb_case *c)
 {
-#if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc)
-        return -1;
-    const ncclDataType_t t = c->p.type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
-    ncclResult_t r = nc->group_start();
-    for (int k = 0; k < c->g.x.P && r == ncclSuccess; k++)
-        r = nc->reduce_scatter(c->in[k], c->out[k], c->n, t, ncclSum, c->g.comm[k], c->g.x.st[k]);
-    const ncclResult_t end = nc->group_end();
-    if (r != ncclSuccess || end != ncclSuccess) {
-        fprintf(stderr, "climb: reducescatter: ncclReduceScatter: %s\n", nc->error_string(r != ncclSuccess ? r : end));
-        return -1;
-    }
-    return 0;
-#else
-    (void)c;
-    return -1;
-#endif
+    return climb_gpuset_nccl(&c->g, CLIMB_COLL_REDUCE_SCATTER, c->p.type, c->in, c->out, c->n, "reducescatter");
 }
 
 /* Each rung's run for i32 and f32. */
@@ -330,20 +312,12 @@ static const climb_tunable RS_TUNABLES[] = {
      .values = RS_CROSSOVERS, .n_values = CLIMB_COUNT(RS_CROSSOVERS)},
 };
 
-static const char *rs_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
-{
-    (void)dev;
-    (void)k;
-    v[0] = (int)RS_KERNEL_BELOW;
-    return "built-in: 64 MiB, the kernel having won at every size to 64 MiB a piece on two H200s";
-}
-
+static const int RS_BUILTIN[] = {(int)RS_KERNEL_BELOW};
 static const climb_tuning RS_TUNING = {
     .params = RS_TUNABLES,
     .n_params = CLIMB_COUNT(RS_TUNABLES),
-    .candidates = NULL,
-    .n_candidates = 0,
-    .defaults = rs_tuning_defaults,
+    .builtin = RS_BUILTIN,
+    .builtin_why = "built-in: 64 MiB, the kernel having won at every size to 64 MiB a piece on two H200s",
 };
 
 static void rs_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
@@ -352,12 +326,6 @@ static void rs_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0];
 
 static void rs_fini(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
-        cudaSetDevice(c->g.x.devices[r]);
-        cudaFree(c->in[r]);
-        cudaFree(c->out[r]);
-        cudaFree(c->work[r]);
-    }
     climb_gpuset_fini(&c->g);
     cudaFreeHost(c->pinned);
     free(c->ref);
@@ -383,16 +351,12 @@ static int rs_init(climb_case *c)
     c->mag = (double *)malloc(sizeof(double) * (total + 1));
     if (!c->ref || !c->mag)
         return climb_host_oom("the CPU sums (%zu elements)", total);
-    void *alloc;
-    for (int r = 0; r < c->g.x.P; r++) {
-        CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
-        if (climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->in[r], "a GPU's array") != 0 ||
-            climb_device_alloc_offset(piece(c) ? piece(c) : c->es, 0, &alloc, &c->out[r], "a GPU's piece") != 0 ||
-            climb_device_alloc_offset(array_bytes(c), 0, &alloc, &c->work[r], "a GPU's work space") != 0)
-            return -1;
-    }
-    CLIMB_CHECK(cudaSetDevice(c->g.home));
-    return 0;
+    const size_t one = piece(c) ? piece(c) : c->es;
+    return climb_gpuset_alloc(&c->g, c->in, array_bytes(c), array_bytes(c), "a GPU's array") ||
+                   climb_gpuset_alloc(&c->g, c->out, one, one, "a GPU's piece") ||
+                   climb_gpuset_alloc(&c->g, c->work, array_bytes(c), array_bytes(c), "a GPU's work space")
+               ? -1
+               : 0;
 }
 
 /* i32: [-2^20, 2^20] (sums of 64 GPUs exact); f32: [-1, 1). Each rank's array on its GPU; the sums in double now. */
@@ -405,17 +369,7 @@ static int rs_fill(climb_case *c)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total * (size_t)c->g.x.P, -(1 << 20), 1 << 20);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total * (size_t)c->g.x.P, -1.0f, 1.0f);
-    for (size_t i = 0; i < total; i++) {
-        double s = 0, m = 0;
-        for (int q = 0; q < c->g.x.P; q++) {
-            const size_t k = (size_t)q * total + i;
-            const double x = c->p.type == CLIMB_I32 ? ((const int32_t *)c->h_in)[k] : ((const float *)c->h_in)[k];
-            s += x;
-            m += fabs(x);
-        }
-        c->ref[i] = s;
-        c->mag[i] = m;
-    }
+    climb_gpuset_cpu_sums(c->h_in, c->p.type, c->g.x.P, total, c->ref, c->mag);
     for (int r = 0; r < c->g.x.P; r++) {
         CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * total * c->es), total * c->es, cudaMemcpyHostToDevice));
@@ -535,14 +489,9 @@ extern "C" const climb_workload climb_reducescatter_workload = {
              "NVLink",
     .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its reduce-scatter half, the ring); Pacheco, "
                "the tree-structured global sum (the collectives across a machine)",
-    .dims = {"n"},
-    .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32),
-    .min_devices = 2,
-    .max_devices = CLIMB_MAX_DEVICES,
+    CLIMB_COLLECTIVE_CASES,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
-    .items_unit = "bus bytes",
-    .items_rate = "GB/s",
-    .extra_ceiling = CLIMB_CEIL_NONE,
+    CLIMB_COLLECTIVE_RATE,
     .bench_shapes = RS_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(RS_BENCH_SHAPES),
     .check_shapes = RS_CHECK_SHAPES,

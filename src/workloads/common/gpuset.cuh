@@ -6,10 +6,13 @@
 #ifndef CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 #define CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../../base/check.h"
 #include "../../device/device.h"
+#include "../../device/collective.h"
 #include "../../device/device_set.h"
 #include "../../device/nccl.h"
 #include "coll_exec.h"
@@ -21,6 +24,8 @@ typedef struct climb_gpuset {
     int home;                               /* the run's device: current again after every hook */
     int all_access;                         /* every ordered pair can reach the other's memory */
     cudaEvent_t fork;
+    void **owned[4];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini */
+    int n_owned;
 #if CLIMB_HAVE_NCCL
     ncclComm_t comm[CLIMB_MAX_DEVICES];
     int comm_made;
@@ -59,6 +64,8 @@ static inline void climb_gpuset_fini(climb_gpuset *g)
 {
     for (int r = 0; r < g->x.P; r++) {
         cudaSetDevice(g->x.devices[r]);
+        for (int k = 0; k < g->n_owned; k++)
+            cudaFree(g->owned[k][r]);
         if (g->x.st[r])
             cudaStreamDestroy(g->x.st[r]);
         if (g->x.ev[r])
@@ -67,6 +74,76 @@ static inline void climb_gpuset_fini(climb_gpuset *g)
     cudaSetDevice(g->home);
     if (g->fork)
         cudaEventDestroy(g->fork);
+}
+
+/* The vendor rung of a collective: NCCL's all-reduce (sum), all-gather or reduce-scatter (sum) on the case's
+ * communicator, one call a rank in one group, in[k] and out[k] on rank k, count elements (NCCL's count: the array
+ * of an all-reduce, a rank's piece otherwise). 0 or -1 (printed, naming the workload). */
+static inline int climb_gpuset_nccl(climb_gpuset *g, climb_coll coll, climb_dtype type, void *const *in,
+                                    void *const *out, size_t count, const char *workload)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc)
+        return -1;
+    const ncclDataType_t t = type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
+    ncclResult_t r = nc->group_start();
+    for (int k = 0; k < g->x.P && r == ncclSuccess; k++)
+        r = coll == CLIMB_COLL_ALL_REDUCE ? nc->all_reduce(in[k], out[k], count, t, ncclSum, g->comm[k], g->x.st[k])
+            : coll == CLIMB_COLL_ALL_GATHER
+                ? nc->all_gather(in[k], out[k], count, t, g->comm[k], g->x.st[k])
+                : nc->reduce_scatter(in[k], out[k], count, t, ncclSum, g->comm[k], g->x.st[k]);
+    const ncclResult_t end = nc->group_end();
+    if (r != ncclSuccess || end != ncclSuccess) {
+        const char *name = coll == CLIMB_COLL_ALL_REDUCE   ? "ncclAllReduce"
+                           : coll == CLIMB_COLL_ALL_GATHER ? "ncclAllGather"
+                                                           : "ncclReduceScatter";
+        fprintf(stderr, "climb: %s: %s: %s\n", workload, name, nc->error_string(r != ncclSuccess ? r : end));
+        return -1;
+    }
+    return 0;
+#else
+    (void)g, (void)coll, (void)type, (void)in, (void)out, (void)count, (void)workload;
+    return -1;
+#endif
+}
+
+/* The CPU's sums of P host arrays of n elements each, back to back in h (i32 or f32), in double: ref[i] the sum of
+ * element i over the arrays, in array order, mag[i] the sum of magnitudes (the f32 tolerance's scale). */
+static inline void climb_gpuset_cpu_sums(const void *h, climb_dtype type, int P, size_t n, double *ref, double *mag)
+{
+    for (size_t i = 0; i < n; i++) {
+        double s = 0, m = 0;
+        for (int q = 0; q < P; q++) {
+            const size_t k = (size_t)q * n + i;
+            const double x = type == CLIMB_I32 ? ((const int32_t *)h)[k] : ((const float *)h)[k];
+            s += x;
+            m += fabs(x);
+        }
+        ref[i] = s;
+        mag[i] = m;
+    }
+}
+
+/* An array on every rank's GPU, per_rank[r] (bytes each, rank 0's rank0_bytes), freed by climb_gpuset_fini. 0, or
+ * -1 after saying what could not be allocated. */
+static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t bytes, size_t rank0_bytes,
+                                     const char *what)
+{
+    if (g->n_owned == (int)(sizeof g->owned / sizeof g->owned[0])) {
+        fprintf(stderr, "climb: more than %d per-GPU arrays in a case\n", g->n_owned);
+        return -1;
+    }
+    g->owned[g->n_owned++] = per_rank;
+    void *alloc;
+    for (int r = 0; r < g->x.P; r++) {
+        CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
+        if (climb_device_alloc_offset(r == 0 ? rank0_bytes : bytes, 0, &alloc, &per_rank[r], what) != 0)
+            return -1;
+    }
+    CLIMB_CHECK(cudaSetDevice(g->home));
+    return 0;
 }
 
 /* Every rank's output (out[r], bytes each; at least 1 written) set to 0xFF, and done when this returns: the
@@ -215,5 +292,12 @@ static inline int climb_gpuset_sum(climb_gpuset *g, int r, T *out, const climb_g
     CLIMB_CHECK(cudaGetLastError());
     return 0;
 }
+
+/* What every collective's table says alike: one size n (elements), i32 and f32, two GPUs to the most; rated in
+ * nccl-tests' bus bytes against the links, with no ceiling of one GPU beside them. */
+#define CLIMB_COLLECTIVE_CASES                                                                                         \
+    .dims = {"n"}, .types = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32), .min_devices = 2,                   \
+    .max_devices = CLIMB_MAX_DEVICES
+#define CLIMB_COLLECTIVE_RATE .items_unit = "bus bytes", .items_rate = "GB/s", .extra_ceiling = CLIMB_CEIL_NONE
 
 #endif
