@@ -14,7 +14,8 @@
 # noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
 #
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
-# occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json;
+# occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json (copied into
+# results/<gpu>x<N>/ where a workload spans N GPUs);
 # CLIMB_RESULTS=DIR puts them under DIR instead of results/<gpu>. CLIMB_CORE_TESTS=0 leaves the core GPU tests out of
 # the tests step (the named workloads' and the CPU tests still run), for a call that changed no core code. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
 # every step still runs, so one call gives the whole picture. Without a GPU it stops after the build, with exit 1.
@@ -102,6 +103,8 @@ for w in "${workloads[@]}"; do
         out="${root}x$gpus/$w"
     fi
     mkdir -p "$out"
+    # The machine's facts beside the reports of its GPUs together too (the same measurement as $root's).
+    [ ${#span[@]} -gt 0 ] && [ -f "$root/devices.json" ] && cp "$root/devices.json" "${root}x$gpus/devices.json"
     want tests && cp "$logs/tests.log" "$out/tests.log"
 
     if want sanitizer; then
