@@ -1,8 +1,9 @@
 /* What the collectives across GPUs (allreduce, allgather, reducescatter) share of their cases: the case's GPUs, a
  * stream and an event each, the step between schedule stages (every GPU's stream waits for every other's), peer
- * access among every pair, NCCL's communicator of the GPUs, the fork from the timed stream and the join back, copies
- * between GPUs, and the kernel that sums every GPU's piece of an array over NVLink. Static inline: each workload's
- * file compiles its own. */
+ * access among every pair, NCCL's communicator of the GPUs and the vendor rung on it, the per-GPU arrays and their
+ * poison, the CPU's sums, the fork from the timed stream and the join back, copies between GPUs, the kernel that
+ * sums every GPU's piece of an array over NVLink, and the table fields every collective has alike. Static inline:
+ * each workload's file compiles its own. */
 #ifndef CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 #define CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 
