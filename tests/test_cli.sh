@@ -665,6 +665,19 @@ for w in $("$climb" list --names); do
         expect 2 "^climb: $w spans $least to" tune "$w" --gpus $((least - 1)) --dry-run
     fi
 done
+# Under an MPI launcher of several processes the GPU commands refuse (each would drive every GPU); one process, or
+# a command that runs no GPU, goes on.
+under() { # under VAR=VALUE EXIT_CODE 'regex' args...: expect, with VAR=VALUE in climb's environment
+    local env=$1 real=$climb; shift
+    climb=$(mktemp); printf '#!/bin/sh\nexec env %s "%s" "$@"\n' "$env" "$real" >"$climb"; chmod +x "$climb"
+    expect "$@"
+    rm -f "$climb"; climb=$real
+}
+under OMPI_COMM_WORLD_SIZE=2 2 "started as one of 2 processes by an MPI launcher \(OMPI_COMM_WORLD_SIZE=2\).*--gpus 2" \
+    bench allreduce --dry-run
+under PMI_SIZE=4 2 "one of 4 processes by an MPI launcher \(PMI_SIZE=4\)" check reduce --dry-run
+under OMPI_COMM_WORLD_SIZE=2 0 "allreduce" list allreduce
+under OMPI_COMM_WORLD_SIZE=1 0 "allreduce: [0-9]+ cases?" bench allreduce --dry-run
 checks=$((checks + 1))
 [ "$spanning" -ge 4 ] || { echo "FAIL: $spanning workloads span GPUs (peer, allreduce, allgather, reducescatter at least)"; fails=$((fails + 1)); }
 

@@ -890,6 +890,43 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
+/* Started as one of several processes by an MPI launcher (Open MPI, MPICH's Hydra, MVAPICH): the number of
+ * processes and the variable that says it, or 0. */
+static int launcher_ranks(const char **var)
+{
+    static const char *const VARS[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof VARS / sizeof VARS[0]; i++) {
+        const char *v = getenv(VARS[i]);
+        char *end = NULL;
+        const long n = v ? strtol(v, &end, 10) : 0;
+        if (v && end != v && *end == '\0' && n > 1) {
+            *var = VARS[i];
+            return n > 1 << 20 ? 1 << 20 : (int)n;
+        }
+    }
+    return 0;
+}
+
+/* The commands that run on GPUs refuse to run as several processes at once: each would drive every GPU it names,
+ * timing the others' work as its own. */
+static int refuses_launcher(const char *cmd)
+{
+    static const char *const GPU_COMMANDS[] = {"bench", "check", "tune", "devices", "occupancy"};
+    int gpu = workload_command(cmd) != NULL;
+    for (size_t i = 0; i < sizeof GPU_COMMANDS / sizeof GPU_COMMANDS[0]; i++)
+        gpu |= strcmp(cmd, GPU_COMMANDS[i]) == 0;
+    const char *var = NULL;
+    const int n = gpu ? launcher_ranks(&var) : 0;
+    if (!n)
+        return 0;
+    fprintf(stderr,
+            "climb: %s: started as one of %d processes by an MPI launcher (%s=%d). climb drives every GPU of a run "
+            "from one process; start it once, without the launcher: 'climb %s ... --gpus %d' (a program of one process "
+            "a GPU uses the C API's rank form, climb_comm_init_rank)\n",
+            cmd, n, var, n, cmd, n);
+    return 1;
+}
+
 int climb_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -930,6 +967,8 @@ int climb_cli_main(int argc, char **argv)
     }
     if (strcmp(cmd, "--version") == 0)
         return cmd_version(1, argv + 1);
+    if (refuses_launcher(cmd))
+        return EXIT_USAGE;
     const command *c = find_command(cmd);
     if (c)
         return c->run(argc - 1, argv + 1);
