@@ -640,7 +640,22 @@ checks=$((checks + 1))
 grep -q 'NVIDIA H100 80GB HBM3 (this run)' "$page" || { echo "FAIL: the page lacks the run's own GPU"; fails=$((fails + 1)); }
 expect 0 'climb report: 1 report, 1 GPU' report --this-run "$src/results/h100-80gb-hbm3/reduce/bench.json" --html "$page"
 expect 2 'report: --this-run given twice' report --this-run a.json --this-run b.json --html "$page"
-rm -f "$page"
+# A workload this build has is described in its table's words, not in those an older report kept.
+old=$(mktemp --suffix=.json)
+python3 - "$src/results/h100-80gb-hbm3/reduce/bench.json" "$old" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for w in d["workloads"]:
+    w["title"], w["sources"] = "words of an older day", "an older source line"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 0 'climb report: 1 report, 1 GPU' report "$old" --html "$page"
+checks=$((checks + 1))
+if grep -q "older" "$page" || ! grep -qF "$("$climb" list reduce | sed -n '1s/^reduce: //p')" "$page" ||
+    ! grep -qF "$("$climb" list reduce | sed -n 's/^  from: //p' | cut -c1-30)" "$page"; then
+    echo "FAIL: the page does not describe reduce in this build's words"; fails=$((fails + 1))
+fi
+rm -f "$page" "$old"
 
 # --gpus and --devices: refused before any GPU is touched where they cannot apply or do not parse.
 expect 2 "reduce runs on one GPU: --gpus and --devices choose the GPUs of a workload that spans several" bench reduce --gpus 2

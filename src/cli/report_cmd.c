@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/workload.h"
 #include "cli.h"
 #include "plot.h"
 #include "report_read.h"
@@ -721,7 +722,11 @@ static void workload_section(FILE *f, const rp_view *v, int w)
     plot_esc(f, name);
     fputs("\">", f);
     plot_esc(f, name);
-    const char *title = reg ? climb_jstr(reg, "title") : NULL, *src = reg ? climb_report_sources(reg) : NULL;
+    /* The words of this build's table where it has the workload (an older report keeps the words of its day), else
+     * the report's. */
+    const climb_workload *now = climb_find_workload(name);
+    const char *title = now ? now->title : reg ? climb_jstr(reg, "title") : NULL;
+    const char *src = now ? now->sources : reg ? climb_report_sources(reg) : NULL;
     if (title) {
         fputs(": ", f);
         plot_esc(f, title);
@@ -735,9 +740,9 @@ static void workload_section(FILE *f, const rp_view *v, int w)
     const climb_json *pub = reg ? climb_json_get(reg, "published") : NULL;
     if (pub && pub->type == CLIMB_JSON_OBJECT) {
         fputs("<p class=\"muted\">Published figures (grey bars): ", f);
-        plot_esc(f, climb_jstr(pub, "source"));
+        plot_esc(f, now && now->published ? now->published->source : climb_jstr(pub, "source"));
         fputs(", on ", f);
-        plot_esc(f, climb_jstr(pub, "gpu"));
+        plot_esc(f, now && now->published ? now->published->gpu : climb_jstr(pub, "gpu"));
         fputs(".</p>\n", f);
     }
     for (int g = 0; g < v->n_gpus; g++) {
