@@ -339,6 +339,9 @@ def tuning_table(gpu, workload, t):
                        w["workload"], w["rung"], len(cands), w["candidate_list"], skipped,
                        fmt(w["fastest_speedup_vs_defaults"], ".3f") + "×", fmt(w["speedup_vs_defaults"], ".3f") + "×",
                        w["tie_rule"]))
+        if w.get("fastest_at_edge"):  # reports from before the key say nothing here
+            out.append("")
+            out.append("At the edge of its list: %s (a value past it may be faster still)." % w["fastest_at_edge"])
         out.append("")
         out.append("| | parameters | score | " + " | ".join(
             "%s %s µs" % (c["type"], c["shape_label"]) for c in w["cases"]) + " |")

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/harness.h"
+#include "core/tune.h"
 #include "core/workload.h"
 #include "workloads/affine.h"
 #include "workloads/reduce/reduce.h"
@@ -218,6 +219,27 @@ static void test_broken(void)
         fixed[0] = -12345; /* a built-in set that is not a candidate */
         t.builtin = fixed;
         expect_problem(&c, "not a candidate");
+    }
+
+    /* The fastest at an end of a list of three values or more is said, each such parameter; none ran, nothing. */
+    {
+        climb_tune_cand cand;
+        memset(&cand, 0, sizeof cand);
+        climb_tune_result r;
+        memset(&r, 0, sizeof r);
+        r.w = &climb_reduce_workload; /* block 128..1024, blocks_per_sm 1..16, vecs 1..8 */
+        r.cands = &cand;
+        r.n_cands = 1;
+        r.fastest = -1;
+        char edges[300];
+        EXPECT(climb_tune_edges(&r, edges, sizeof edges) == 0 && edges[0] == '\0');
+        r.fastest = 0;
+        cand.values[0] = 1024, cand.values[1] = 4, cand.values[2] = 1;
+        EXPECT_MSG(climb_tune_edges(&r, edges, sizeof edges) == 2 &&
+                       strcmp(edges, "block=1024, the largest offered; vecs=1, the smallest offered") == 0,
+                   "%s", edges);
+        cand.values[0] = 256, cand.values[2] = 4;
+        EXPECT(climb_tune_edges(&r, edges, sizeof edges) == 0 && edges[0] == '\0');
     }
 
     /* A workload's own command is a proper name. */

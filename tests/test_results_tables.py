@@ -77,7 +77,7 @@ with tempfile.TemporaryDirectory() as root:
         "cases": [{"type": "i32", "shape_label": "2^10"}, {"type": "u8", "shape_label": "2^10"}],
         "defaults": None, "defaults_per_case": [{"block": 1}, {"block": 2}], "defaults_score": 1.5,
         "winner": {"block": 2}, "fastest": {"block": 2}, "speedup_vs_defaults": 1.5,
-        "fastest_speedup_vs_defaults": 1.5, "tie_rule": "1%",
+        "fastest_speedup_vs_defaults": 1.5, "tie_rule": "1%", "fastest_at_edge": "block=2, the largest offered",
         "candidates": [{"values": {"block": 1}, "status": "ok", "score": 2.0, "median_us": [4.0, 9.0]},
                        {"values": {"block": 2}, "status": "ok", "score": 1.0, "median_us": [2.0, 5.0]}]}])
     put("gpua", "lad", "tune.json", tune)
@@ -111,6 +111,7 @@ with tempfile.TemporaryDirectory() as root:
     expect("| fastest, winner | `block=2` | 1.000 | 2.00 | 5.00 |" in tuning, "fastest and winner")
     expect("| defaults (per case) | each case's own | 1.500 | 4.00 | 5.00 |" in tuning, "per-case defaults")
     expect("(explicit)" in tuning, "the candidate list's kind")
+    expect("At the edge of its list: block=2, the largest offered" in tuning, "the fastest at the end of a list")
 
     # Sweeps: one from its own report (x an option, other options split the lines), one from bench.json (x a dim,
     # the shape varying along it, a log axis of sizes); a sweep whose report is missing draws nothing.

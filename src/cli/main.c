@@ -675,6 +675,9 @@ static void print_tune_summary(const climb_tune_result *r, FILE *f)
     fprintf(f, "  defaults' score %.3f%s; fastest vs defaults: %.3fx; winner vs defaults: %.3fx%s\n", r->defaults_score,
             r->defaults < 0 ? " (they vary by case)" : "", climb_tune_fastest_speedup(r), climb_tune_speedup(r),
             r->winner_is_defaults && r->winner != r->fastest ? " (the defaults stay: within the 1% tie rule)" : "");
+    char edges[600];
+    if (climb_tune_edges(r, edges, sizeof edges))
+        fprintf(f, "  at the edge: %s (a value past it may be faster still: widen the list)\n", edges);
 }
 
 /* Writes every tune report the options name. 0, or -1 if one could not be written (printed). */

@@ -41,6 +41,33 @@ double climb_tune_speedup(const climb_tune_result *res)
 }
 double climb_tune_fastest_speedup(const climb_tune_result *res) { return ratio_to_defaults(res, res->fastest); }
 
+int climb_tune_edges(const climb_tune_result *res, char *buf, size_t len)
+{
+    const climb_tuning *tn = res->w->tuning;
+    int n = 0;
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int k = 0; res->fastest >= 0 && k < tn->n_params; k++) {
+        const climb_tunable *p = &tn->params[k];
+        if (p->n_values < 3)
+            continue;
+        int lo = p->values[0], hi = p->values[0];
+        for (int j = 1; j < p->n_values; j++) {
+            lo = p->values[j] < lo ? p->values[j] : lo;
+            hi = p->values[j] > hi ? p->values[j] : hi;
+        }
+        const int v = res->cands[res->fastest].values[k];
+        if (v != lo && v != hi)
+            continue;
+        n++;
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%d, the %s offered", used ? "; " : "", p->name, v,
+                                     v == hi ? "largest" : "smallest");
+    }
+    return n;
+}
+
 static int cand_index(const climb_tune_result *res, const int *v, int n_params)
 {
     for (int k = 0; k < res->n_cands; k++)
@@ -327,6 +354,10 @@ void climb_tune_json(const climb_report *rep, const climb_tune_result *const *re
         cand_json(f, r, r->fastest);
         fputs(", \"fastest_speedup_vs_defaults\": ", f);
         num(f, climb_tune_fastest_speedup(r));
+        char edges[600];
+        climb_tune_edges(r, edges, sizeof edges);
+        fputs(", \"fastest_at_edge\": ", f);
+        climb_json_write_string(f, edges);
         fprintf(f, ", \"tie_rule\": \"the defaults stay unless the fastest beats their score by more than %.0f%%\"",
                 (CLIMB_TUNE_TIE - 1) * 100);
         fputs(", \"wisdom_file\": ", f);
@@ -399,6 +430,9 @@ void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res,
             fprintf(f, "- candidates: the %d sets listed in the workload (not every combination)\n", tn->n_candidates);
         fprintf(f, "- defaults: `%s` (%s)\n- fastest: `%s`, %.3f× the defaults' speed (score ratio)\n", d,
                 r->defaults_source ? r->defaults_source : "", fv, climb_tune_fastest_speedup(r));
+        char edges[600];
+        if (climb_tune_edges(r, edges, sizeof edges))
+            fprintf(f, "- at the edge: %s (a value past it may be faster still: widen the list)\n", edges);
         fprintf(f, "- winner: `%s`%s%s%s\n", wv,
                 r->winner_is_defaults && r->winner != r->fastest ? " (the defaults: the fastest is within the 1% tie rule)" : "",
                 r->wisdom_path[0] ? "; saved to " : "", r->wisdom_path);
