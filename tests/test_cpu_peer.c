@@ -27,6 +27,7 @@ static void test_table(void)
 static void test_policy(void)
 {
     EXPECT(climb_peer_best_uses_kernel(4) && climb_peer_best_uses_kernel(0) && !climb_peer_best_uses_kernel(1u << 28));
+    EXPECT(climb_peer_best_uses_kernel((1u << 20) - 1) && !climb_peer_best_uses_kernel(1u << 20));
     const size_t sizes[] = {0, 1, 4096, 4194303, 4194305, (size_t)1 << 30, ((size_t)1 << 32) + 7};
     const size_t chunks[] = {4096, 65536, 4194304, (size_t)1 << 30};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

@@ -28,9 +28,10 @@
 /* ---------------------------------------------------------------- policy */
 
 /* The best rung gathers with a kernel on each GPU (its loads over NVLink, no copy-engine start-ups) below this many
- * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. Chosen
- * before any measurement of this ladder; docs/allgather.md keeps the figures that settle it. */
-#define AG_KERNEL_BELOW ((size_t)256 << 10)
+ * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. On two
+ * H200s (668830b; docs/allgather.md) the kernel was faster to 4 MiB a piece, the copy engines from 64 MiB, and
+ * `climb tune` chose 16 MiB. */
+#define AG_KERNEL_BELOW ((size_t)16 << 20)
 
 extern "C" int climb_allgather_best_uses_kernel(size_t piece_bytes) { return piece_bytes < AG_KERNEL_BELOW; }
 
@@ -241,9 +242,9 @@ static const climb_rung_info *ag_rung_info(int i) { return &AG_RUNGS[i].info; }
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the piece size below which it gathers with the kernel over NVLink. `climb tune
- * allgather` times the best rung over its tune sizes (1 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time
+ * allgather` times the best rung over its tune sizes (4 KiB to 256 MiB a piece) with each value and keeps the one of least geometric-mean time
  * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
-static const int AG_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+static const int AG_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864, 268435456};
 static const climb_tunable AG_TUNABLES[] = {
     {.name = "kernel_below", .meaning = "bytes a piece below which the kernel moves the pieces",
      .values = AG_CROSSOVERS, .n_values = CLIMB_COUNT(AG_CROSSOVERS)},
@@ -254,7 +255,7 @@ static const climb_tuning AG_TUNING = {
     .params = AG_TUNABLES,
     .n_params = CLIMB_COUNT(AG_TUNABLES),
     .builtin = AG_BUILTIN,
-    .builtin_why = "built-in: 256 KiB, chosen before measurement (climb tune allgather measures it)",
+    .builtin_why = "built-in: 16 MiB, as climb tune chose on two H200s",
 };
 
 static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
@@ -388,11 +389,12 @@ static void ag_counts(const climb_case *c, climb_counts *out)
 /* 1 KiB to 256 MiB a piece, by factors of 16 (elements of 4 bytes). */
 static const climb_shape AG_BENCH_SHAPES[] = {CLIMB_SHAPE1(1u << 8), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 16),
                                               CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 24), CLIMB_SHAPE1(1u << 26)};
-/* The sizes `climb tune` times the crossover's candidates over: 4 KiB to 16 MiB an array or piece (elements of 4
- * bytes), around every candidate. */
+/* The sizes `climb tune` times the crossover's candidates over: 4 KiB to 256 MiB a piece (elements of 4 bytes),
+ * around every candidate. */
 static const climb_shape AG_TUNE_SHAPES[] = {
     CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
-    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22)};
+    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24),
+    CLIMB_SHAPE1(1u << 26)};
 static const climb_shape AG_MAIN_SHAPES[] = {CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 24)};
 static const climb_shape AG_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),
                                               CLIMB_SHAPE1(3),    CLIMB_SHAPE1(7),     CLIMB_SHAPE1(1000),

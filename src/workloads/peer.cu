@@ -47,9 +47,9 @@ CLIMB_OPTION_AT(PEER_OPTIONS, OPT_CHUNK, "chunk");
 /* ---------------------------------------------------------------- policy */
 
 /* The best rung stores with a kernel below this many bytes, where a copy engine's start-up is most of the time,
- * and hands larger copies to the copy engine. Chosen before any multi-GPU measurement; docs/peer.md keeps the
- * figures that settle it. */
-#define PEER_KERNEL_BELOW ((size_t)1 << 16)
+ * and hands larger copies to the copy engine (which leaves the SMs free). `climb tune peer` chose 1 MiB on two
+ * H200s (668830b; docs/peer.md). */
+#define PEER_KERNEL_BELOW ((size_t)1 << 20)
 
 extern "C" int climb_peer_best_uses_kernel(size_t bytes) { return bytes < PEER_KERNEL_BELOW; }
 
@@ -383,9 +383,9 @@ static const climb_rung_info *peer_rung_info(int i) { return &PEER_RUNGS[i].info
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
 /* The best rung's one tunable: the copy size below which the sender's kernel stores it. `climb tune peer` times
- * the best rung over its tune sizes (1 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time relative to
+ * the best rung over its tune sizes (1 KiB to 256 MiB) with each value and keeps the one of least geometric-mean time relative to
  * each size's fastest: the crossover between a kernel's launch and a copy engine's start, measured. */
-static const int PEER_CROSSOVERS[] = {4096, 16384, 65536, 262144, 1048576, 4194304};
+static const int PEER_CROSSOVERS[] = {4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864};
 static const climb_tunable PEER_TUNABLES[] = {
     {.name = "kernel_below", .meaning = "bytes below which the sender's kernel stores the copy",
      .values = PEER_CROSSOVERS, .n_values = CLIMB_COUNT(PEER_CROSSOVERS)},
@@ -396,7 +396,7 @@ static const climb_tuning PEER_TUNING = {
     .params = PEER_TUNABLES,
     .n_params = CLIMB_COUNT(PEER_TUNABLES),
     .builtin = PEER_BUILTIN,
-    .builtin_why = "built-in: 64 KiB, chosen before measurement (climb tune peer measures it)",
+    .builtin_why = "built-in: 1 MiB, as climb tune chose on two H200s",
 };
 
 static void peer_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
@@ -665,10 +665,11 @@ static const climb_shape PEER_BENCH_SHAPES[] = {
     CLIMB_SHAPE1(4),        CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
     CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24),
     CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28), CLIMB_SHAPE1(1u << 30)};
-/* The sizes `climb tune` times the crossover's candidates over: 1 KiB to 16 MiB, around every candidate. */
+/* The sizes `climb tune` times the crossover's candidates over: 1 KiB to 256 MiB, around every candidate. */
 static const climb_shape PEER_TUNE_SHAPES[] = {
     CLIMB_SHAPE1(1u << 10), CLIMB_SHAPE1(1u << 12), CLIMB_SHAPE1(1u << 14), CLIMB_SHAPE1(1u << 16),
-    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24)};
+    CLIMB_SHAPE1(1u << 18), CLIMB_SHAPE1(1u << 20), CLIMB_SHAPE1(1u << 22), CLIMB_SHAPE1(1u << 24),
+    CLIMB_SHAPE1(1u << 26), CLIMB_SHAPE1(1u << 28)};
 static const climb_shape PEER_MAIN_SHAPES[] = {CLIMB_SHAPE1(4), CLIMB_SHAPE1(1u << 28)};
 static const climb_shape PEER_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),      CLIMB_SHAPE1(15),
                                                 CLIMB_SHAPE1(16),    CLIMB_SHAPE1(17),     CLIMB_SHAPE1(4095),
