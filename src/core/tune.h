@@ -59,11 +59,12 @@ void climb_tune_free(climb_tune_result *res);
 double climb_tune_speedup(const climb_tune_result *res);
 double climb_tune_fastest_speedup(const climb_tune_result *res);
 
-/* Report writers: `rep` gives the device, commit, date and seed. */
 /* Where the fastest candidate stands at an end of a parameter's list of three values or more (the list offered
  * no value beyond it, which might be faster still): "kernel_below=16777216, the largest offered" for each such
  * parameter, "; " between, in buf. Returns how many; 0 (buf "") when none or nothing ran. */
 int climb_tune_edges(const climb_tune_result *res, char *buf, size_t len);
+
+/* Report writers: `rep` gives the device, commit, date and seed. */
 void climb_tune_json(const climb_report *rep, const climb_tune_result *const *res, int n, FILE *f);
 void climb_tune_md(const climb_report *rep, const climb_tune_result *const *res, int n, FILE *f);
 
