@@ -689,8 +689,25 @@ under() { # under VAR=VALUE EXIT_CODE 'regex' args...: expect, with VAR=VALUE in
     rm -f "$climb"; climb=$real
 }
 under OMPI_COMM_WORLD_SIZE=2 2 "started as one of 2 processes by an MPI launcher \(OMPI_COMM_WORLD_SIZE=2\).*--gpus 2" \
-    bench allreduce --dry-run
-under PMI_SIZE=4 2 "one of 4 processes by an MPI launcher \(PMI_SIZE=4\)" check reduce --dry-run
+    tune allreduce --dry-run
+under PMI_SIZE=4 2 "one of 4 processes by an MPI launcher \(PMI_SIZE=4\).*'bench' of allreduce" check reduce --dry-run
+# bench under a launcher: one process a GPU where MPI is built in, else how to build it
+if "$climb" version | grep -q "MPI not built in"; then
+    under OMPI_COMM_WORLD_SIZE=2 2 "one process a GPU: this climb was built without MPI.*libopenmpi-dev" \
+        bench allreduce --dry-run
+elif command -v mpirun >/dev/null; then
+    mpi() { # mpi EXIT_CODE 'regex' args...: expect, for climb started twice by mpirun
+        local real=$climb; climb=$(mktemp)
+        printf '#!/bin/sh\nexec mpirun --allow-run-as-root --oversubscribe -np 2 "%s" "$@"\n' "$real" >"$climb"
+        chmod +x "$climb"; expect "$@"; rm -f "$climb"; climb=$real
+    }
+    mpi 2 "climb: bench: peer runs in one process .*one process a GPU runs .*allreduce" bench peer --quick
+    mpi 2 "climb: bench: --gpus names 3 GPUs, and the launcher started 2 processes" bench allreduce --gpus 3 --quick
+    mpi 2 "climb check: started as one of 2 processes|climb: check: started as one of 2 processes" check allreduce
+    if ! "$climb" devices --no-measure >/dev/null 2>&1; then # no GPU: each process says so, the run fails
+        mpi 1 "climb: rank [01]: " bench allreduce --quick
+    fi
+fi
 under OMPI_COMM_WORLD_SIZE=2 0 "allreduce" list allreduce
 under OMPI_COMM_WORLD_SIZE=1 0 "allreduce: [0-9]+ cases?" bench allreduce --dry-run
 checks=$((checks + 1))

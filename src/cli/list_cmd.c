@@ -49,8 +49,9 @@ void print_workload(const climb_workload *w, FILE *f)
         fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
     fprintf(f, ")\n  types: %s (--type)\n", types);
     if (climb_spans_devices(w))
-        fprintf(f, "  GPUs: %d to %d a case (--gpus N, --devices LIST; default the first %d)\n", w->min_devices,
-                w->max_devices, w->min_devices);
+        fprintf(f, "  GPUs: %d to %d a case (--gpus N, --devices LIST; default the first %d)%s\n", w->min_devices,
+                w->max_devices, w->min_devices,
+                w->processes ? "; or one process a GPU under an MPI launcher (mpirun -np N climb bench ...)" : "");
     if (w->n_options == 0) {
         fprintf(f, "  options: none\n");
     } else {

@@ -26,6 +26,7 @@
 #include "../core/workload.h"
 
 #include "cli.h"
+#include "procs_mpi.h"
 #include "run_args.h"
 
 static const char *const MAIN_USAGE =
@@ -315,6 +316,92 @@ static int open_device_set(run_args *a)
     return 0;
 }
 
+/* One process a GPU (bench under an MPI launcher): this process's, else NULL. */
+static const climb_procs *cli_procs;
+static int cli_local_rank;
+
+/* The workloads that run as one process a GPU, "allreduce, ..." into buf. */
+static void process_workloads(char *buf, size_t len)
+{
+    int n = 0;
+    const climb_workload *const *all = climb_workloads(&n);
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        if (all[i]->processes) {
+            const size_t used = strlen(buf);
+            snprintf(buf + used, len - used, "%s%s", used ? ", " : "", all[i]->name);
+        }
+}
+
+/* One process a GPU: every target must run so; this process's GPU is --devices' entry at its rank, else its rank
+ * among the node's processes; the set is every process's, in rank order, each one's facts gathered; rank 0's seed
+ * for all; reports and progress from rank 0 alone. Every process reaches the same verdict on the arguments. 0, or
+ * the exit status (said by rank 0, or by the process that failed). */
+static int open_procs(run_args *a, const climb_procs *pr)
+{
+    char names[400];
+    for (int t = 0; t < a->n_targets; t++)
+        if (!a->targets[t]->processes) {
+            process_workloads(names, sizeof names);
+            if (pr->rank == 0)
+                fprintf(stderr, "climb: bench: %s runs in one process (start it without the launcher); one process a "
+                                "GPU runs %s\n", a->targets[t]->name, names[0] ? names : "no workload of this build");
+            return EXIT_USAGE;
+        }
+    if ((a->gpus && a->gpus != pr->size) || (a->devset.n && a->devset.n != pr->size)) {
+        if (pr->rank == 0)
+            fprintf(stderr, "climb: bench: %s names %d GPUs, and the launcher started %d processes (one a GPU)\n",
+                    a->gpus ? "--gpus" : "--devices", a->gpus ? a->gpus : a->devset.n, pr->size);
+        return EXIT_USAGE;
+    }
+    char why[300];
+    const int count = climb_device_count(why, sizeof why);
+    const int own = a->devset.n ? a->devset.id[pr->rank] : cli_local_rank;
+    int bad = count == 0 || own >= count;
+    if (count == 0)
+        fprintf(stderr, "climb: rank %d: %s\n", pr->rank, why);
+    else if (own >= count)
+        fprintf(stderr, "climb: rank %d: no GPU %d on its node (it has %d; one process a GPU takes the GPU of its rank "
+                        "on the node, or --devices' entry at its rank)\n", pr->rank, own, count);
+    climb_device_set s;
+    memset(&s, 0, sizeof s);
+    s.n = pr->size;
+    if (climb_procs_any(pr, bad) != 0 || pr->allgather(pr->ctx, &own, s.id, sizeof own) != 0)
+        return EXIT_FAILED;
+    for (int i = 0; i < s.n; i++)
+        for (int j = 0; j < i; j++)
+            if (s.id[i] == s.id[j] && pr->one_node) {
+                if (pr->rank == 0)
+                    fprintf(stderr, "climb: bench: ranks %d and %d both drive GPU %d (one process a GPU)\n", j, i,
+                            s.id[i]);
+                return EXIT_USAGE;
+            }
+    a->devset = s;
+    a->devs = calloc((size_t)s.n, sizeof *a->devs);
+    if (!a->devs) {
+        climb_host_oom("the devices' facts");
+        return climb_procs_check(pr, -1, "the devices' facts"), EXIT_FAILED;
+    }
+    climb_device_info mine;
+    memset(&mine, 0, sizeof mine);
+    climb_procs_check(pr, climb_device_query(own, &mine), "reading its GPU's facts");
+    climb_device_nvml(&mine);
+    if (pr->allgather(pr->ctx, &mine, a->devs, sizeof mine) != 0 ||
+        climb_procs_bcast(pr, &a->run.seed, sizeof a->run.seed, 0) != 0)
+        return EXIT_FAILED;
+    a->device = own;
+    a->run.devices = &a->devset;
+    a->run.devs = a->devs;
+    a->run.procs = pr;
+    a->run.timing.procs = pr;
+    if (pr->rank != 0) { /* rank 0 reports */
+        a->json = a->csv = a->md = a->out = NULL;
+        a->out_auto = 0;
+        a->run.progress = 0;
+    }
+    return 0;
+}
+
 /* The GPUs of the run's spanning cases, each pair's facts, into the report. 0, or -1 (said). */
 static int record_device_set(const run_args *a, climb_report *rep)
 {
@@ -336,16 +423,25 @@ static int record_device_set(const run_args *a, climb_report *rep)
 static int start_timed(run_args *a, const char *command, climb_device_info *dev, climb_timer *timer,
                        climb_report *rep)
 {
-    if (open_device_set(a) != 0)
+    const climb_procs *pr = a->run.procs;
+    if (!pr && open_device_set(a) != 0)
         return -1;
+    /* One process a GPU: rank 0 measures the ceilings and the pairs while the others wait (their GPUs idle). */
+    const int lead = !pr || pr->rank == 0;
     unsigned extra = climb_extra_ceilings(a->targets, a->n_targets);
-    if (open_device(a->device, dev, a->measure, extra) != 0)
+    if (climb_procs_check(pr, open_device(a->device, dev, a->measure && lead, extra), "opening its GPU") != 0)
         return -1;
-    fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a->run.seed, a->run.seed);
-    if (climb_timer_init(timer, (size_t)dev->l2_bytes) != 0)
+    if (lead)
+        fprintf(stderr, "seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", a->run.seed, a->run.seed);
+    if (climb_procs_check(pr, climb_timer_init(timer, (size_t)dev->l2_bytes), "its timer") != 0)
         return -1;
     climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
-    if (a->devs && record_device_set(a, rep) != 0)
+    if (a->devs && lead && climb_procs_check(pr, record_device_set(a, rep), "the pairs' facts") != 0)
+        return -1;
+    if (pr && (pr->barrier(pr->ctx) != 0 ||
+               climb_report_note(rep, "one process a GPU: %d processes started by an MPI launcher, each driving its "
+                                      "own GPU; every sample starts after a barrier and is the longest of the "
+                                      "processes' times", pr->size) != 0))
         return -1;
     if (a->sweep)
         snprintf(rep->sweep, sizeof rep->sweep, "%s", a->sweep);
@@ -485,6 +581,8 @@ static int cmd_bench(int argc, char **argv)
     }
     if (!rc && a.dry_run)
         rc = dry_run(&a, MODE_BENCH) ? EXIT_FAILED : -1;
+    if (!rc && cli_procs)
+        rc = open_procs(&a, cli_procs);
     if (rc) {
         free_run_args(&a);
         free(argv2);
@@ -540,6 +638,13 @@ static int cmd_bench(int argc, char **argv)
     }
     climb_progress_break(&meter);
     climb_timer_free(&timer);
+    if (cli_procs && cli_procs->rank != 0) { /* rank 0 reports for every process */
+        climb_report_free(&rep);
+        free_run_args(&a);
+        free(argv2);
+        free(buf);
+        return failures || broken ? EXIT_FAILED : 0;
+    }
     climb_report_derive(&rep);
     /* With a report on stdout ('-'), the table goes to stderr so stdout stays machine-readable. */
     int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) || (a.md && !strcmp(a.md, "-"));
@@ -824,16 +929,17 @@ typedef struct {
 static int cmd_version(int argc, char **argv)
 {
     static const char *const VERSION_USAGE =
-        "usage: climb version\n\nThe version, git commit, CUDA architectures and cuDNN this build has.\n";
+        "usage: climb version\n\nThe version, git commit, CUDA architectures, cuDNN and MPI (bench as one process a GPU "
+        "under an MPI launcher) this build has.\n";
     if (argc > 1 && is_help(argv[1])) {
         fputs(VERSION_USAGE, stdout);
         return 0;
     }
     if (argc > 1)
         return usage_error(VERSION_USAGE, "version takes no arguments; '%s' is extra", argv[1]);
-    printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s\n", climb_build_version, climb_build_commit,
-           climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
-           climb_build_cudnn[0] ? climb_build_cudnn : "not built in");
+    printf("climb %s (commit %s%s), CUDA architectures %s, cuDNN %s, MPI %s\n", climb_build_version,
+           climb_build_commit, climb_build_dirty > 0 ? ", dirty tree" : "", climb_build_arch,
+           climb_build_cudnn[0] ? climb_build_cudnn : "not built in", climb_mpi_built() ? "built in" : "not built in");
     return 0;
 }
 
@@ -910,9 +1016,10 @@ static int launcher_ranks(const char **var)
     return 0;
 }
 
-/* The commands that run on GPUs refuse to run as several processes at once: each would drive every GPU it names,
- * timing the others' work as its own. */
-static int refuses_launcher(const char *cmd)
+/* Under an MPI launcher: `bench` runs as one process a GPU (where climb was built with MPI); the other commands
+ * that run on GPUs refuse, as each process would drive every GPU it names, timing the others' work as its own.
+ * -1: not under a launcher, or a command that does not run on GPUs (go on as usual); else the exit status. */
+static int under_launcher(const char *cmd, int argc, char **argv)
 {
     static const char *const GPU_COMMANDS[] = {"bench", "check", "tune", "devices", "occupancy"};
     int gpu = workload_command(cmd) != NULL;
@@ -921,13 +1028,36 @@ static int refuses_launcher(const char *cmd)
     const char *var = NULL;
     const int n = gpu ? launcher_ranks(&var) : 0;
     if (!n)
-        return 0;
-    fprintf(stderr,
-            "climb: %s: started as one of %d processes by an MPI launcher (%s=%d). climb drives every GPU of a run "
-            "from one process; start it once, without the launcher: 'climb %s ... --gpus %d' (a program of one process "
-            "a GPU uses the C API's rank form, climb_comm_init_rank)\n",
-            cmd, n, var, n, cmd, n);
-    return 1;
+        return -1;
+    char names[400], why[300];
+    process_workloads(names, sizeof names);
+    if (strcmp(cmd, "bench") != 0) {
+        fprintf(stderr,
+                "climb: %s: started as one of %d processes by an MPI launcher (%s=%d). climb %s drives every GPU of a "
+                "run from one process; start it once, without the launcher: 'climb %s ... --gpus %d'. Under a launcher "
+                "climb runs 'bench' of %s, one process a GPU (a program of one process a GPU uses the C API's rank "
+                "form, climb_comm_init_rank)\n",
+                cmd, n, var, n, cmd, cmd, n, names[0] ? names : "the workloads that take it");
+        return EXIT_USAGE;
+    }
+    climb_procs procs;
+    if (climb_mpi_start(&argc, &argv, &procs, &cli_local_rank, why, sizeof why) != 0) {
+        fprintf(stderr, "climb: bench: started as one of %d processes by an MPI launcher (%s=%d), one process a GPU: "
+                        "%s\n", n, var, n, why);
+        return EXIT_USAGE;
+    }
+    if (procs.size < 2) { /* the launcher's variable said several, MPI found this process alone */
+        fprintf(stderr, "climb: bench: %s=%d, and MPI counts 1 process: start it with the launcher (mpirun -np %d "
+                        "climb bench ...), or without either\n", var, n, n);
+        climb_mpi_finish();
+        return EXIT_USAGE;
+    }
+    cli_procs = &procs;
+    int rc = cmd_bench(argc - 1, argv + 1);
+    const int any = climb_procs_any(&procs, rc != 0); /* one process's failure is the run's */
+    cli_procs = NULL;
+    climb_mpi_finish();
+    return rc ? rc : any ? EXIT_FAILED : 0;
 }
 
 int climb_cli_main(int argc, char **argv)
@@ -970,8 +1100,9 @@ int climb_cli_main(int argc, char **argv)
     }
     if (strcmp(cmd, "--version") == 0)
         return cmd_version(1, argv + 1);
-    if (refuses_launcher(cmd))
-        return EXIT_USAGE;
+    const int launched = under_launcher(cmd, argc, argv);
+    if (launched >= 0)
+        return launched;
     const command *c = find_command(cmd);
     if (c)
         return c->run(argc - 1, argv + 1);

@@ -3,6 +3,7 @@
 #include <nvtx3/nvToolsExt.h>
 #include "../device/device.h"
 #include "../base/check.h"
+#include "../base/procs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -200,7 +201,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         return -1;
     }
     climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev, 1,
-                           &dev->ordinal, dev};
+                           &dev->ordinal, dev, NULL};
     if (climb_spans_devices(w)) {
         const int n = o->devices ? o->devices->n : 0;
         if (n < w->min_devices || n > w->max_devices || !o->devs) {
@@ -212,6 +213,7 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         p.n_devices = n;
         p.devices = o->devices->id;
         p.devs = o->devs;
+        p.procs = o->procs;
     }
     if (climb_case_create(w, &p, &oc->c) != 0) {
         climb_case_close(w, oc);
@@ -376,18 +378,26 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
 {
     msg[0] = '\0';
     /* The rung's set-up is timed here, for every workload alike: the wall clock around prepare and its device work. */
+    const climb_procs *procs = o->procs;
     const double t0 = climb_wall_s();
     const int prepared = climb_case_prepare(w, c, rung) == 0 && !CLIMB_FAILED(cudaDeviceSynchronize());
     const double prepare_ms = 1e3 * (climb_wall_s() - t0);
+    /* With several processes, a failure on one ends them all (the others would wait inside a run for it); a wrong
+     * output on one is every process's verdict. */
+    climb_procs_check(procs, prepared ? 0 : -1, "a rung's set-up");
     const double t1 = climb_wall_s();
-    int v = prepared ? run_and_verify(w, c, rung, t->stream, msg, len) : -1;
+    int v = prepared ? climb_procs_check(procs, run_and_verify(w, c, rung, t->stream, msg, len), "a rung's run") : -1;
+    if (procs)
+        v = climb_procs_verdict(procs, v, msg, len);
     if (v != 0) {
         if (v < 0 && !msg[0])
             snprintf(msg, len, "CUDA error (see stderr)");
         release(w, c, rung);
         return v;
     }
-    const double first_s = climb_wall_s() - t1;
+    double first_s = climb_wall_s() - t1;
+    if (procs && climb_procs_max(procs, &first_s, 1) != 0)
+        return -1;
     if (o->budget_s > 0 && first_s > o->budget_s) { /* right, but too slow to sample in a quick run */
         snprintf(msg, len, "not timed: one verified run took %.2f s, over the quick run's %.2g s a rung (climb bench "
                            "%s, or --full, times it)", first_s, o->budget_s, w->name);
@@ -400,7 +410,8 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     climb_timing_opts to = *o;
     to.wall = w->rung(rung)->host_part;
-    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
+    if (climb_procs_check(procs, climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ? -1 : 0,
+                          "the poison") != 0 ||
         climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");
         release(w, c, rung);
@@ -408,7 +419,10 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     }
     out->prepare_ms = prepare_ms;
     char m[256];
-    if ((v = climb_case_verify(w, c, rung, m, sizeof m)) == 1)
+    v = climb_procs_check(procs, climb_case_verify(w, c, rung, m, sizeof m), "the check of a timed run");
+    if (procs)
+        v = climb_procs_verdict(procs, v, m, sizeof m);
+    if (v == 1)
         snprintf(msg, len, "wrong after repeated runs: %s", m);
     else if (v < 0)
         snprintf(msg, len, "CUDA error (see stderr)");
@@ -517,6 +531,7 @@ int climb_bench(const climb_workload *w, const climb_run_opts *o, climb_timer *t
             fprintf(stderr, "[%s] preparing inputs and reference\n", name);
         climb_open_case oc;
         int opened = climb_case_open(w, o, rs.plan, k, 0, &rep->dev, t->stream, &oc) == 0;
+        climb_procs_check(o->procs, opened ? 0 : -1, "setting up a case");
         int vendor = climb_vendor_rung(w);
         for (int r = 0; r < w->n_rungs; r++) {
             if (!rs.sel[r])

@@ -65,6 +65,9 @@ typedef struct climb_run_opts {
                                              --devices); NULL or none: such a case is refused. A one-GPU workload
                                              runs on the run's device whatever this says */
     const climb_device_info *devs;        /* each one's facts, devices->n of them */
+    const struct climb_procs *procs;      /* NULL: one process; else one process a GPU (devices: every process's,
+                                             in rank order), every process running the same cases and rungs, their
+                                             verdicts, budgets and samples combined (timing.procs the same) */
     const char *output;                   /* bench: where the one case's output goes (w->save), written from the
                                              best rung's last run, or the last selected rung's when the best is not
                                              selected; NULL: none. A run of more than one case is refused */

@@ -161,6 +161,8 @@ typedef struct climb_case_params {
                                        several (min_devices..max_devices) */
     const int *devices;             /* their ordinals, n_devices of them; devices[0] is dev's */
     const climb_device_info *devs;  /* each one's facts (devs[0] is *dev's) */
+    const struct climb_procs *procs; /* NULL: this process drives every GPU of the case; else one process a GPU
+                                       (a workload whose `processes` is 1): this one drives devices[procs->rank] */
 } climb_case_params;
 
 
@@ -275,6 +277,10 @@ typedef struct climb_workload {
      * CLIMB_MAX_DEVICES, the set given by --gpus or --devices (by default the first min_devices GPUs), each case's
      * in its params (devices, devs). */
     int min_devices, max_devices;
+    /* 1: a case may also run as one process a GPU, each process driving its own (climb under an MPI launcher,
+     * params.procs): the case makes its calls in the same order on every process, issues work only on its own GPU,
+     * reaches the others' arrays through CUDA's interprocess handles, and checks its own GPU's output. */
+    int processes;
     const climb_option *options;   /* NULL when there are none */
     int n_options;
 

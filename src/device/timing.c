@@ -1,6 +1,7 @@
 #include "timing.h"
 #include "device.h"
 #include "../base/check.h"
+#include "../base/procs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -132,13 +133,24 @@ double climb_wall_s(void)
 }
 
 /* Times `reps` back-to-back runs between two events (or, with wall, one run by the host's clock, from an idle
- * stream to the end of the run's work); returns microseconds for all of them, or < 0. */
-static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush, int wall)
+ * stream to the end of the run's work); returns microseconds for all of them, or < 0. With several processes, each
+ * starts from an idle stream after a barrier, and the sample is the longest of their times. */
+static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush, int wall,
+                        const climb_procs *procs)
 {
-    if (before && before(ctx, t->stream) != 0)
+    if (climb_procs_check(procs, (before && before(ctx, t->stream) != 0) || (flush && climb_timer_flush(t) != 0) ? -1 : 0,
+                          "a sample's set-up") != 0)
         return -1;
-    if (flush && climb_timer_flush(t) != 0)
-        return -1;
+    if (procs) {
+        /* A run that fails on one process leaves the others waiting inside theirs: it ends every process. */
+        if (climb_procs_check(procs, CLIMB_FAILED(cudaStreamSynchronize(t->stream)) ? -1 : 0, "a sample") < 0 ||
+            procs->barrier(procs->ctx) != 0)
+            return -1;
+        double us = time_once(t, fn, NULL, ctx, reps, 0, wall, NULL);
+        if (climb_procs_check(procs, us < 0 ? -1 : 0, "a timed run") < 0 || climb_procs_max(procs, &us, 1) != 0)
+            return -1;
+        return us;
+    }
     if (wall) {
         if (CLIMB_FAILED(cudaStreamSynchronize(t->stream)))
             return -1;
@@ -173,14 +185,15 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
         return -1;
     }
     for (int i = 0; i < o->warmup; i++)
-        if ((before && before(ctx, t->stream) != 0) || fn(ctx, t->stream) != 0)
+        if (climb_procs_check(o->procs, (before && before(ctx, t->stream) != 0) || fn(ctx, t->stream) != 0 ? -1 : 0,
+                              "a warm-up run") != 0)
             return -1;
     CLIMB_CHECK(cudaStreamSynchronize(t->stream));
 
     int reps = 1;
     if (o->batch) {
         /* Enough launches per sample that the pair of events is a small part of it: about 1 ms. */
-        double est = time_once(t, fn, NULL, ctx, 1, 0, 0);
+        double est = time_once(t, fn, NULL, ctx, 1, 0, 0, o->procs);
         if (est < 0)
             return -1;
         reps = est > 0 ? (int)(1000.0 / est) : 1000;
@@ -201,13 +214,18 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     memset(&sm, 0, sizeof sm);
     const double t0 = climb_wall_s();
     while (n < cap) {
-        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall);
+        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall, o->procs);
         if (us < 0) {
             free(x);
             return -1;
         }
         x[n++] = us / reps;
-        const int why = climb_sampler_add(&sm, o, us / reps, us * 1e-6, climb_wall_s() - t0);
+        double elapsed = climb_wall_s() - t0;
+        if (o->procs && climb_procs_max(o->procs, &elapsed, 1) != 0) { /* every process stops at the same sample */
+            free(x);
+            return -1;
+        }
+        const int why = climb_sampler_add(&sm, o, us / reps, us * 1e-6, elapsed);
         if (why >= 0) {
             stop = why;
             break;

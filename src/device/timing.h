@@ -46,6 +46,9 @@ typedef struct climb_timing_opts {
                              cold only */
     double budget_s;      /* > 0: a rung whose first (verified) run takes longer than this is not sampled; its row
                              is refused with the time it took (`climb bench all`'s quick run); 0: no budget */
+    const struct climb_procs *procs; /* NULL: one process; else every process times the same runs together: each
+                             sample starts after every process is ready (its stream idle, a barrier), and is the
+                             longest of the processes' times, on which all take the same decisions */
 } climb_timing_opts;
 
 /* When sampling stops: the running sums of the samples and the noise estimates of the last checks. */

@@ -408,6 +408,9 @@ climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *
 void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x)
 {
     x->P = c->P;
+    x->lo = 0;
+    x->hi = c->P;
+    x->procs = NULL;
     for (int r = 0; r < c->P; r++) {
         x->devices[r] = c->devices[r];
         x->sms[r] = c->sms[r];

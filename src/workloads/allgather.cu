@@ -69,18 +69,24 @@ static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
 
 /* ---------------------------------------------------------------- the rungs' runs */
 
-/* through_host: every piece down into page-locked host memory, then the whole array up to every GPU. */
+/* through_host: every piece down into page-locked host memory, then the whole array up to every GPU. With one
+ * process a GPU, the pieces reach every process's host memory through the launcher's all-gather (MPI's) between. */
 static int run_host(climb_case *c)
 {
     climb_gpuset *g = &c->g;
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * piece(c)), c->in[r], piece(c), cudaMemcpyDeviceToHost,
                                     g->x.st[r]));
     }
-    if (climb_gpuset_barrier(g))
+    if (g->x.procs) {
+        CLIMB_CHECK(cudaStreamSynchronize(g->x.st[g->x.lo]));
+        if (climb_gpuset_host_allgather(g, at(c->pinned, (size_t)g->x.lo * piece(c)), c->pinned, piece(c)))
+            return -1;
+    } else if (climb_gpuset_barrier(g)) {
         return -1;
-    for (int r = 0; r < g->x.P; r++) {
+    }
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->pinned, piece(c) * (size_t)g->x.P, cudaMemcpyHostToDevice, g->x.st[r]));
     }
@@ -124,12 +130,11 @@ static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *i
 {
     const size_t bytes = n * 4;
     cudaError_t e = cudaSuccess;
-    for (int r = 0; r < x->P && e == cudaSuccess && bytes; r++) {
+    for (int r = x->lo; r < x->hi && e == cudaSuccess && bytes; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
         for (int q = 0; q < x->P && e == cudaSuccess; q++)
-            e = cudaMemcpyPeerAsync((char *)out[q] + (size_t)r * bytes, x->devices[q], in[r], x->devices[r], bytes,
-                                    x->st[r]);
+            e = climb_coll_copy(x, r, in[r], q, (char *)out[q] + (size_t)r * bytes, bytes);
     }
     return e;
 }
@@ -144,7 +149,7 @@ static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void 
     for (int q = 0; q < x->P; q++)
         src.p[q] = (const uint32_t *)in[q];
     cudaError_t e = cudaSuccess;
-    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
         ag_gather_kernel<<<climb_gpuset_blocks(n * (size_t)x->P, x->sms[r]), 256, 0, x->st[r]>>>(
@@ -298,7 +303,7 @@ static int ag_fill(climb_case *c)
         climb_rng_fill_i32(&rng, (int32_t *)c->h_in, total, INT32_MIN, INT32_MAX);
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * piece(c)), piece(c), cudaMemcpyHostToDevice));
     }
@@ -345,6 +350,12 @@ static int ag_prepare(climb_case *c, int rung)
 
 static void ag_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, AG_RUNGS[rung].nccl); }
 
+/* Every rung but NCCL's and the host's reaches the other GPUs' memory. */
+static const char *ag_refuses(const climb_case *c, int rung)
+{
+    return AG_RUNGS[rung].nccl || AG_RUNGS[rung].pinned ? NULL : climb_gpuset_other_nodes(&c->g);
+}
+
 static int ag_run(climb_case *c, int rung, cudaStream_t s)
 {
     if (climb_gpuset_fork(&c->g, s))
@@ -366,7 +377,7 @@ static int ag_verify(climb_case *c, int rung, char *msg, size_t msglen)
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
     const size_t total = c->n * (size_t)c->g.x.P;
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) { /* with one process a GPU, its own */
         CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], total * c->es, cudaMemcpyDeviceToHost));
         const uint32_t *got = (const uint32_t *)c->h_out, *want = (const uint32_t *)c->h_in;
@@ -412,6 +423,7 @@ extern "C" const climb_workload climb_allgather_workload = {
     .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its all-gather half, the ring); Pacheco, the "
                "tree-structured global sum (the collectives across a machine)",
     CLIMB_COLLECTIVE_CASES,
+    .processes = 1,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
     CLIMB_COLLECTIVE_RATE,
     .bench_shapes = AG_BENCH_SHAPES,
@@ -437,6 +449,7 @@ extern "C" const climb_workload climb_allgather_workload = {
     .fini = ag_fini,
     .describe = ag_describe,
     .reference = ag_reference,
+    .refuses = ag_refuses,
     .prepare = ag_prepare,
     .run = ag_run,
     .empty = ag_empty,

@@ -92,7 +92,7 @@ static int barrier(climb_case *c) { return climb_gpuset_barrier(&c->g); }
 
 template <typename T> static int add_on(climb_case *c, int r, size_t off, size_t len)
 {
-    if (!len)
+    if (!len || !climb_gpuset_mine(&c->g, r))
         return 0;
     ON(c->g.x.devices[r]);
     ar_add_kernel<T><<<climb_gpuset_blocks(len, c->g.x.sms[r]), 256, 0, c->g.x.st[r]>>>((T *)c->out[r] + off,
@@ -123,23 +123,27 @@ static void chunk_range(const climb_case *c, int lo, int hi, size_t *off, size_t
 typedef int (*ar_run_fn)(climb_case *c);
 
 /* through_host: every array down into page-locked host memory, the sum on the CPU in rank order, and up again to
- * every GPU. */
+ * every GPU. With one process a GPU, each process's array reaches the others' host memory through the launcher's
+ * all-gather (MPI's) between the two copies. */
 template <typename T> static int run_host(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * c->n, c->es), c->in[r], c->n * c->es,
                                     cudaMemcpyDeviceToHost, c->g.x.st[r]));
     }
-    for (int r = 0; r < c->g.x.P; r++)
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++)
         CLIMB_CHECK(cudaStreamSynchronize(c->g.x.st[r]));
+    if (climb_gpuset_host_allgather(&c->g, at(c->pinned, (size_t)c->g.x.lo * c->n, c->es), c->pinned,
+                                    c->n * c->es) != 0)
+        return -1;
     T *sum = (T *)c->pinned; /* rank 0's array becomes the sum */
     for (int r = 1; r < c->g.x.P; r++) {
         const T *x = (const T *)c->pinned + (size_t)r * c->n;
         for (size_t i = 0; i < c->n; i++)
             sum[i] += x[i];
     }
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum, c->n * c->es, cudaMemcpyHostToDevice, c->g.x.st[r]));
     }
@@ -170,7 +174,7 @@ template <typename T> static int run_gather(climb_case *c)
 /* Every rank's output starts as its own input (the tree and the ring add into it). */
 static int start_outputs(climb_case *c)
 {
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpyAsync(c->out[r], c->in[r], c->n * c->es, cudaMemcpyDeviceToDevice, c->g.x.st[r]));
     }
@@ -250,7 +254,7 @@ template <typename T>
 static cudaError_t x_sum(const climb_coll_exec *x, int r, void *const *in, void *const *out, size_t off,
                          size_t len)
 {
-    if (!len)
+    if (!len || !climb_coll_mine(x, r))
         return cudaSuccess;
     climb_gpuset_ptrs<T> src;
     for (int q = 0; q < x->P; q++)
@@ -291,7 +295,7 @@ static cudaError_t x_two_shot(const climb_coll_exec *x, void *const *in, void *c
     ar_ptrs<T> dst;
     for (int q = 0; q < x->P; q++)
         dst.p[q] = (T *)out[q];
-    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
         size_t off, len;
         climb_chunk_of(n, x->P, r, &off, &len);
         if (!len)
@@ -499,7 +503,7 @@ static int ar_fill(climb_case *c)
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total, -1.0f, 1.0f);
     climb_gpuset_cpu_sums(c->h_in, c->p.type, c->g.x.P, c->n, c->ref, c->mag);
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * c->n, c->es), c->n * c->es, cudaMemcpyHostToDevice));
     }
@@ -550,6 +554,12 @@ static int ar_prepare(climb_case *c, int rung)
 
 static void ar_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, AR_RUNGS[rung].nccl); }
 
+/* Every rung but NCCL's and the host's reaches the other GPUs' memory. */
+static const char *ar_refuses(const climb_case *c, int rung)
+{
+    return AR_RUNGS[rung].nccl || AR_RUNGS[rung].pinned ? NULL : climb_gpuset_other_nodes(&c->g);
+}
+
 /* Every rank's stream forked from s and joined back to it around the rung's schedule. */
 static int ar_run(climb_case *c, int rung, cudaStream_t s)
 {
@@ -575,7 +585,7 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
     void *first = malloc(c->n * c->es + 16);
     if (!first)
         return climb_host_oom("a GPU's sum (%zu bytes)", c->n * c->es);
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         if (cudaMemcpy(c->h_out, c->out[r], c->n * c->es, cudaMemcpyDeviceToHost) != cudaSuccess) {
             free(first);
@@ -589,13 +599,18 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
                 climb_compare_close(&k, ((const float *)c->h_out)[i], c->ref[i],
                                     c->g.x.P * 1.2e-7 * c->mag[i] + 1e-30, "GPU %d's sum[%zu]", c->g.x.devices[r], i);
         }
-        if (r == 0)
+        if (r == c->g.x.lo)
             memcpy(first, c->h_out, c->n * c->es);
         else
             climb_compare_check(&k, memcmp(first, c->h_out, c->n * c->es) == 0,
                                 "GPU %d's sum is not the same bits as GPU %d's", c->g.x.devices[r], c->g.x.devices[0]);
     }
+    int differs = climb_gpuset_differs(&c->g, first, c->n * c->es);
     free(first);
+    if (differs < 0)
+        return -1;
+    climb_compare_check(&k, !differs, "GPU %d's sum is not the same bits as GPU %d's", c->g.x.devices[differs],
+                        c->g.x.devices[0]);
     ON(c->g.home);
     return climb_compare_end(&k);
 }
@@ -634,6 +649,7 @@ extern "C" const climb_workload climb_allreduce_workload = {
     .sources = "Pacheco, the CUDA trapezoidal rule (the GPU sum on the tree-structured global sum); Patarasuk and "
                "Yuan, the bandwidth-optimal all-reduce (the ring); Rabenseifner, recursive halving and doubling",
     CLIMB_COLLECTIVE_CASES,
+    .processes = 1,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, n x element size x 2(P-1)/P",
     CLIMB_COLLECTIVE_RATE,
     .bench_shapes = AR_BENCH_SHAPES,
@@ -659,6 +675,7 @@ extern "C" const climb_workload climb_allreduce_workload = {
     .fini = ar_fini,
     .describe = ar_describe,
     .reference = ar_reference,
+    .refuses = ar_refuses,
     .prepare = ar_prepare,
     .run = ar_run,
     .empty = ar_empty,

@@ -69,7 +69,7 @@ static char *at(void *base, size_t bytes) { return (char *)base + bytes; }
 
 template <typename T> static int add_on(climb_case *c, int r, size_t k, const void *src)
 {
-    if (!c->n)
+    if (!c->n || !climb_gpuset_mine(&c->g, r))
         return 0;
     CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
     rs_add_kernel<T><<<climb_gpuset_blocks(c->n, c->g.x.sms[r]), 256, 0, c->g.x.st[r]>>>(
@@ -81,25 +81,28 @@ template <typename T> static int add_on(climb_case *c, int r, size_t k, const vo
 /* ---------------------------------------------------------------- the rungs' runs */
 
 /* through_host: every array down into page-locked host memory, the pieces summed by the CPU in rank order (into
- * rank 0's array), each GPU's piece up again. */
+ * rank 0's array), each GPU's piece up again. With one process a GPU, the arrays reach every process's host memory
+ * through the launcher's all-gather (MPI's) between. */
 template <typename T> static int run_host(climb_case *c)
 {
     climb_gpuset *g = &c->g;
     const size_t total = c->n * (size_t)g->x.P;
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(at(c->pinned, (size_t)r * total * c->es), c->in[r], total * c->es,
                                     cudaMemcpyDeviceToHost, g->x.st[r]));
     }
-    for (int r = 0; r < g->x.P; r++)
+    for (int r = g->x.lo; r < g->x.hi; r++)
         CLIMB_CHECK(cudaStreamSynchronize(g->x.st[r]));
+    if (climb_gpuset_host_allgather(g, at(c->pinned, (size_t)g->x.lo * total * c->es), c->pinned, total * c->es))
+        return -1;
     T *sum = (T *)c->pinned;
     for (int q = 1; q < g->x.P; q++) {
         const T *x = (const T *)c->pinned + (size_t)q * total;
         for (size_t i = 0; i < total; i++)
             sum[i] += x[i];
     }
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemcpyAsync(c->out[r], sum + (size_t)r * c->n, piece(c), cudaMemcpyHostToDevice, g->x.st[r]));
     }
@@ -146,7 +149,7 @@ template <typename T> static int run_ring(climb_case *c)
 template <typename T>
 static cudaError_t x_sum(const climb_coll_exec *x, int r, void *out, const climb_gpuset_ptrs<T> &src, size_t n)
 {
-    if (!n)
+    if (!n || !climb_coll_mine(x, r))
         return cudaSuccess;
     cudaError_t e = cudaSetDevice(x->devices[r]);
     if (e != cudaSuccess)
@@ -163,12 +166,12 @@ static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *i
 {
     const size_t bytes = n * sizeof(T);
     cudaError_t e = cudaSuccess;
-    for (int r = 0; r < x->P && e == cudaSuccess && bytes; r++) {
+    for (int r = x->lo; r < x->hi && e == cudaSuccess && bytes; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
         for (int q = 0; q < x->P && e == cudaSuccess; q++)
-            e = cudaMemcpyPeerAsync((char *)work[q] + (size_t)r * bytes, x->devices[q],
-                                    (const char *)in[r] + (size_t)q * bytes, x->devices[r], bytes, x->st[r]);
+            e = climb_coll_copy(x, r, (const char *)in[r] + (size_t)q * bytes, q, (char *)work[q] + (size_t)r * bytes,
+                                bytes);
     }
     if (e == cudaSuccess)
         e = climb_coll_barrier(x);
@@ -370,7 +373,7 @@ static int rs_fill(climb_case *c)
     else
         climb_rng_fill_f32(&rng, (float *)c->h_in, total * (size_t)c->g.x.P, -1.0f, 1.0f);
     climb_gpuset_cpu_sums(c->h_in, c->p.type, c->g.x.P, total, c->ref, c->mag);
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->in[r], at(c->h_in, (size_t)r * total * c->es), total * c->es, cudaMemcpyHostToDevice));
     }
@@ -419,6 +422,12 @@ static int rs_prepare(climb_case *c, int rung)
 
 static void rs_release(climb_case *c, int rung) { climb_gpuset_release(&c->g, RS_RUNGS[rung].nccl); }
 
+/* Every rung but NCCL's and the host's reaches the other GPUs' memory. */
+static const char *rs_refuses(const climb_case *c, int rung)
+{
+    return RS_RUNGS[rung].nccl || RS_RUNGS[rung].pinned ? NULL : climb_gpuset_other_nodes(&c->g);
+}
+
 static int rs_run(climb_case *c, int rung, cudaStream_t s)
 {
     if (climb_gpuset_fork(&c->g, s))
@@ -439,7 +448,7 @@ static int rs_verify(climb_case *c, int rung, char *msg, size_t msglen)
     (void)rung;
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
-    for (int r = 0; r < c->g.x.P; r++) {
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) { /* with one process a GPU, its own */
         CLIMB_CHECK(cudaSetDevice(c->g.x.devices[r]));
         CLIMB_CHECK(cudaMemcpy(c->h_out, c->out[r], piece(c), cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < c->n; i++) {
@@ -490,6 +499,7 @@ extern "C" const climb_workload climb_reducescatter_workload = {
     .sources = "Patarasuk and Yuan, the bandwidth-optimal all-reduce (its reduce-scatter half, the ring); Pacheco, "
                "the tree-structured global sum (the collectives across a machine)",
     CLIMB_COLLECTIVE_CASES,
+    .processes = 1,
     .bytes_counted = "none in device memory; items are nccl-tests' bus bytes, P x n x element size x (P-1)/P",
     CLIMB_COLLECTIVE_RATE,
     .bench_shapes = RS_BENCH_SHAPES,
@@ -515,6 +525,7 @@ extern "C" const climb_workload climb_reducescatter_workload = {
     .fini = rs_fini,
     .describe = rs_describe,
     .reference = rs_reference,
+    .refuses = rs_refuses,
     .prepare = rs_prepare,
     .run = rs_run,
     .empty = rs_empty,

@@ -5,29 +5,53 @@
 
 #include <cuda_runtime_api.h>
 
+#include "../../base/procs.h"
 #include "../../device/device_set.h"
 
 typedef struct climb_coll_exec {
     int P;
     int devices[CLIMB_MAX_DEVICES];
     int sms[CLIMB_MAX_DEVICES];
-    cudaStream_t st[CLIMB_MAX_DEVICES];
-    cudaEvent_t ev[CLIMB_MAX_DEVICES];
+    cudaStream_t st[CLIMB_MAX_DEVICES];     /* the ranks this process drives: [lo, hi) */
+    cudaEvent_t ev[CLIMB_MAX_DEVICES];      /* every rank's (another process's through its interprocess handle) */
+    int lo, hi;                             /* the ranks this process issues work for: all (0, P) in one process */
+    const climb_procs *procs;               /* NULL: one process; else one process a rank (lo = rank, hi = lo + 1) */
 } climb_coll_exec;
 
-/* Every rank's stream waits for what every other rank's has issued so far. Leaves another device current. */
+/* 1 if this process issues rank r's work. */
+static inline int climb_coll_mine(const climb_coll_exec *x, int r) { return r >= x->lo && r < x->hi; }
+
+/* bytes from rank r's src to rank q's dst on r's stream, by a copy engine: cudaMemcpyPeerAsync in one process; with
+ * one process a rank, q's array is mapped into r's context (one address space), an ordinary copy. */
+static inline cudaError_t climb_coll_copy(const climb_coll_exec *x, int r, const void *src, int q, void *dst,
+                                          size_t bytes)
+{
+    return x->procs ? cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, x->st[r])
+                    : cudaMemcpyPeerAsync(dst, x->devices[q], src, x->devices[r], bytes, x->st[r]);
+}
+
+/* Every rank's stream waits for what every other rank's has issued so far. Leaves another device current. With one
+ * process a rank: each records its event, all meet (the records are made before anyone waits on them), each
+ * stream waits for every other's event, and all meet again (nobody records the next stage's before every wait on
+ * this one's is in place). */
 static inline cudaError_t climb_coll_barrier(const climb_coll_exec *x)
 {
     cudaError_t e = cudaSuccess;
-    for (int r = 0; r < x->P && e == cudaSuccess; r++)
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++)
         if ((e = cudaSetDevice(x->devices[r])) == cudaSuccess)
             e = cudaEventRecord(x->ev[r], x->st[r]);
-    for (int r = 0; r < x->P && e == cudaSuccess; r++) {
+    if (x->procs && climb_procs_check(x->procs, e == cudaSuccess ? x->procs->barrier(x->procs->ctx) : -1,
+                                      "a step between GPUs") != 0)
+        return cudaErrorUnknown;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
         e = cudaSetDevice(x->devices[r]);
         for (int q = 0; q < x->P && e == cudaSuccess; q++)
             if (q != r)
                 e = cudaStreamWaitEvent(x->st[r], x->ev[q], 0);
     }
+    if (x->procs && climb_procs_check(x->procs, e == cudaSuccess ? x->procs->barrier(x->procs->ctx) : -1,
+                                      "a step between GPUs") != 0)
+        return cudaErrorUnknown;
     return e;
 }
 

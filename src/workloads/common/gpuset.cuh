@@ -3,15 +3,22 @@
  * access among every pair, NCCL's communicator of the GPUs and the vendor rung on it, the per-GPU arrays and their
  * poison, the CPU's sums, the fork from the timed stream and the join back, copies between GPUs, the kernel that
  * sums every GPU's piece of an array over NVLink, and the table fields every collective has alike. Static inline:
- * each workload's file compiles its own. */
+ * each workload's file compiles its own.
+ *
+ * One process a GPU (params.procs): the same calls on every process, each issuing only its own rank's work
+ * (climb_gpuset_mine); the arrays of the other ranks reached through CUDA's interprocess memory handles and their
+ * events through interprocess event handles, exchanged at the case's set-up; NCCL's communicator made rank by
+ * rank from an id rank 0 hands out. */
 #ifndef CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 #define CLIMB_WORKLOADS_COMMON_GPUSET_CUH
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../../base/check.h"
+#include "../../base/procs.h"
 #include "../../device/device.h"
 #include "../../device/collective.h"
 #include "../../device/device_set.h"
@@ -25,18 +32,26 @@ typedef struct climb_gpuset {
     int home;                               /* the run's device: current again after every hook */
     int all_access;                         /* every ordered pair can reach the other's memory */
     cudaEvent_t fork;
-    void **owned[4];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini */
+    void **owned[4];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini (another
+                                               process's: its mapping closed) */
     int n_owned;
+    int opened_events;                      /* x.ev of the other ranks are interprocess handles this case opened */
 #if CLIMB_HAVE_NCCL
     ncclComm_t comm[CLIMB_MAX_DEVICES];
     int comm_made;
 #endif
 } climb_gpuset;
 
+/* 1 if this process issues rank r's work (every rank in one process). */
+static inline int climb_gpuset_mine(const climb_gpuset *g, int r) { return climb_coll_mine(&g->x, r); }
+
 /* The case's GPUs, a non-blocking stream and an event (timing off) each, and which pairs reach each other. */
 static inline int climb_gpuset_init(climb_gpuset *g, const climb_case_params *p)
 {
     g->x.P = p->n_devices;
+    g->x.procs = p->procs;
+    g->x.lo = p->procs ? p->procs->rank : 0;
+    g->x.hi = p->procs ? p->procs->rank + 1 : p->n_devices;
     g->home = p->dev->ordinal;
     g->all_access = 1;
     for (int r = 0; r < g->x.P; r++) {
@@ -51,25 +66,43 @@ static inline int climb_gpuset_init(climb_gpuset *g, const climb_case_params *p)
                 g->all_access &= v;
             }
         }
-    for (int r = 0; r < g->x.P; r++) {
+    const unsigned flags = cudaEventDisableTiming | (g->x.procs ? cudaEventInterprocess : 0);
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaStreamCreateWithFlags(&g->x.st[r], cudaStreamNonBlocking));
-        CLIMB_CHECK(cudaEventCreateWithFlags(&g->x.ev[r], cudaEventDisableTiming));
+        CLIMB_CHECK(cudaEventCreateWithFlags(&g->x.ev[r], flags));
     }
     CLIMB_CHECK(cudaSetDevice(g->home));
     CLIMB_CHECK(cudaEventCreateWithFlags(&g->fork, cudaEventDisableTiming));
+    if (g->x.procs && !g->x.procs->one_node)
+        g->all_access = 0; /* other nodes' GPUs: NCCL and the host reach them, a kernel or a copy engine does not */
+    if (g->x.procs && g->x.procs->one_node) { /* every rank's event, through its interprocess handle */
+        const climb_procs *pr = g->x.procs;
+        cudaIpcEventHandle_t mine, all[CLIMB_MAX_DEVICES];
+        if (climb_procs_check(pr, cudaIpcGetEventHandle(&mine, g->x.ev[g->x.lo]) == cudaSuccess ? 0 : -1,
+                              "an event's interprocess handle") != 0 ||
+            pr->allgather(pr->ctx, &mine, all, sizeof mine) != 0)
+            return -1;
+        g->opened_events = 1;
+        for (int q = 0; q < g->x.P; q++)
+            if (!climb_gpuset_mine(g, q))
+                CLIMB_CHECK(cudaIpcOpenEventHandle(&g->x.ev[q], all[q]));
+    }
     return 0;
 }
 
 static inline void climb_gpuset_fini(climb_gpuset *g)
 {
     for (int r = 0; r < g->x.P; r++) {
-        cudaSetDevice(g->x.devices[r]);
+        const int mine = climb_gpuset_mine(g, r);
+        if (mine)
+            cudaSetDevice(g->x.devices[r]);
         for (int k = 0; k < g->n_owned; k++)
-            cudaFree(g->owned[k][r]);
+            if (g->owned[k][r])
+                mine ? cudaFree(g->owned[k][r]) : cudaIpcCloseMemHandle(g->owned[k][r]);
         if (g->x.st[r])
             cudaStreamDestroy(g->x.st[r]);
-        if (g->x.ev[r])
+        if (g->x.ev[r] && (mine || g->opened_events))
             cudaEventDestroy(g->x.ev[r]);
     }
     cudaSetDevice(g->home);
@@ -90,7 +123,7 @@ static inline int climb_gpuset_nccl(climb_gpuset *g, climb_coll coll, climb_dtyp
         return -1;
     const ncclDataType_t t = type == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclResult_t r = nc->group_start();
-    for (int k = 0; k < g->x.P && r == ncclSuccess; k++)
+    for (int k = g->x.lo; k < g->x.hi && r == ncclSuccess; k++)
         r = coll == CLIMB_COLL_ALL_REDUCE ? nc->all_reduce(in[k], out[k], count, t, ncclSum, g->comm[k], g->x.st[k])
             : coll == CLIMB_COLL_ALL_GATHER
                 ? nc->all_gather(in[k], out[k], count, t, g->comm[k], g->x.st[k])
@@ -138,12 +171,26 @@ static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t by
     }
     g->owned[g->n_owned++] = per_rank;
     void *alloc;
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
-        if (climb_device_alloc_offset(r == 0 ? rank0_bytes : bytes, 0, &alloc, &per_rank[r], what) != 0)
+        if (climb_procs_check(g->x.procs, climb_device_alloc_offset(r == 0 ? rank0_bytes : bytes, 0, &alloc,
+                                                                    &per_rank[r], what),
+                              "an allocation") != 0)
             return -1;
     }
     CLIMB_CHECK(cudaSetDevice(g->home));
+    if (g->x.procs && g->x.procs->one_node) { /* the other ranks' arrays mapped here through their interprocess
+                                                   handles */
+        const climb_procs *pr = g->x.procs;
+        cudaIpcMemHandle_t mine, all[CLIMB_MAX_DEVICES];
+        if (climb_procs_check(pr, cudaIpcGetMemHandle(&mine, per_rank[g->x.lo]) == cudaSuccess ? 0 : -1,
+                              "an array's interprocess handle") != 0 ||
+            pr->allgather(pr->ctx, &mine, all, sizeof mine) != 0)
+            return -1;
+        for (int q = 0; q < g->x.P; q++)
+            if (!climb_gpuset_mine(g, q))
+                CLIMB_CHECK(cudaIpcOpenMemHandle(&per_rank[q], all[q], cudaIpcMemLazyEnablePeerAccess));
+    }
     return 0;
 }
 
@@ -152,13 +199,38 @@ static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t by
  * waits for the home GPU alone. */
 static inline int climb_gpuset_poison(climb_gpuset *g, void *const *out, size_t bytes)
 {
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaMemset(out[r], 0xFF, bytes ? bytes : 1));
         CLIMB_CHECK(cudaDeviceSynchronize());
     }
     CLIMB_CHECK(cudaSetDevice(g->home));
     return 0;
+}
+
+/* With one process a GPU: the first rank whose `bytes` at `mine` (this process's rank's copy of an output every
+ * rank must hold alike) differ from rank 0's, by their hash; 0 where all agree or in one process (the caller
+ * compares its own ranks); -1 where the processes could not compare. */
+static inline int climb_gpuset_differs(const climb_gpuset *g, const void *mine, size_t bytes)
+{
+    const climb_procs *pr = g->x.procs;
+    if (!pr)
+        return 0;
+    uint64_t h = climb_procs_hash(mine, bytes), all[CLIMB_MAX_DEVICES];
+    if (pr->allgather(pr->ctx, &h, all, sizeof h) != 0)
+        return -1;
+    for (int q = 1; q < pr->size; q++)
+        if (all[q] != all[0])
+            return q;
+    return 0;
+}
+
+/* With one process a rank: every process's `bytes` at `mine` into the host array `all` (rank order; mine may be
+ * its own place in it), through the launcher (MPI's all-gather). 0 in one process (nothing to do), or -1. */
+static inline int climb_gpuset_host_allgather(const climb_gpuset *g, const void *mine, void *all, size_t bytes)
+{
+    const climb_procs *pr = g->x.procs;
+    return pr ? pr->allgather(pr->ctx, mine, all, bytes) : 0;
 }
 
 /* Every rank's stream waits for what every other rank's has issued so far: a stage of a schedule done everywhere. */
@@ -173,14 +245,14 @@ static inline int climb_gpuset_fork(climb_gpuset *g, cudaStream_t s)
 {
     CLIMB_CHECK(cudaSetDevice(g->home));
     CLIMB_CHECK(cudaEventRecord(g->fork, s));
-    for (int r = 0; r < g->x.P; r++)
+    for (int r = g->x.lo; r < g->x.hi; r++)
         CLIMB_CHECK(cudaStreamWaitEvent(g->x.st[r], g->fork, 0));
     return 0;
 }
 
 static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s)
 {
-    for (int r = 0; r < g->x.P; r++) {
+    for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaEventRecord(g->x.ev[r], g->x.st[r]));
         CLIMB_CHECK(cudaStreamWaitEvent(s, g->x.ev[r], 0));
@@ -193,7 +265,8 @@ static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s)
  * GPUs (nccl; made once a case). */
 static inline int climb_gpuset_prepare(climb_gpuset *g, int access, int nccl, const char *workload)
 {
-    for (int a = 0; access && a < g->x.P; a++)
+    /* (another process's arrays: their mappings turned access on already) */
+    for (int a = 0; access && !g->x.procs && a < g->x.P; a++)
         for (int b = 0; b < g->x.P; b++) {
             int v = 0;
             if (a == b || cudaDeviceCanAccessPeer(&v, g->x.devices[a], g->x.devices[b]) != cudaSuccess || !v)
@@ -205,7 +278,21 @@ static inline int climb_gpuset_prepare(climb_gpuset *g, int access, int nccl, co
     if (nccl && !g->comm_made) {
         char why[300];
         const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-        const ncclResult_t e = nc ? nc->comm_init_all(g->comm, g->x.P, g->x.devices) : ncclSystemError;
+        ncclResult_t e = nc ? ncclSuccess : ncclSystemError;
+        if (nc && g->x.procs) { /* rank by rank, on rank 0's id */
+            const climb_procs *pr = g->x.procs;
+            ncclUniqueId id;
+            memset(&id, 0, sizeof id);
+            if (pr->rank == 0)
+                e = nc->get_unique_id(&id);
+            if (climb_procs_check(pr, e == ncclSuccess ? 0 : -1, "NCCL's id") != 0 ||
+                climb_procs_bcast(pr, &id, sizeof id, 0) != 0)
+                return -1;
+            CLIMB_CHECK(cudaSetDevice(g->x.devices[g->x.lo]));
+            e = nc->comm_init_rank(&g->comm[g->x.lo], g->x.P, id, g->x.lo);
+        } else if (nc) {
+            e = nc->comm_init_all(g->comm, g->x.P, g->x.devices);
+        }
         if (e != ncclSuccess) {
             fprintf(stderr, "climb: %s: NCCL's communicator of %d GPUs: %s\n", workload, g->x.P,
                     nc ? nc->error_string(e) : why);
@@ -228,7 +315,7 @@ static inline void climb_gpuset_release(climb_gpuset *g, int nccl)
 #if CLIMB_HAVE_NCCL
     char why[300];
     const climb_nccl *nc = nccl && g->comm_made ? climb_nccl_get(why, sizeof why) : NULL;
-    for (int r = 0; nc && r < g->x.P; r++)
+    for (int r = g->x.lo; nc && r < g->x.hi; r++)
         nc->comm_destroy(g->comm[r]);
     if (nc)
         g->comm_made = 0;
@@ -242,11 +329,20 @@ static inline void climb_gpuset_release(climb_gpuset *g, int nccl)
  * the host without), or a copy on one GPU where a == b. */
 static inline int climb_gpuset_copy(climb_gpuset *g, int a, const void *src, int b, void *dst, size_t bytes)
 {
-    if (!bytes)
+    if (!bytes || !climb_gpuset_mine(g, a))
         return 0;
     CLIMB_CHECK(cudaSetDevice(g->x.devices[a]));
-    CLIMB_CHECK(cudaMemcpyPeerAsync(dst, g->x.devices[b], src, g->x.devices[a], bytes, g->x.st[a]));
+    CLIMB_CHECK(climb_coll_copy(&g->x, a, src, b, dst, bytes));
     return 0;
+}
+
+/* The refusal of the rungs that reach other GPUs' memory at all (kernels or copy engines), where the processes of
+ * a case span nodes; NULL otherwise. */
+static inline const char *climb_gpuset_other_nodes(const climb_gpuset *g)
+{
+    return g->x.procs && !g->x.procs->one_node
+               ? "the case's processes span nodes: only NCCL and the host reach another node's GPU"
+               : NULL;
 }
 
 /* The refusal of the rungs whose kernels read or write other GPUs' memory. */
@@ -286,7 +382,7 @@ __global__ void __launch_bounds__(256) climb_gpuset_sum_kernel(T *__restrict__ o
 template <typename T>
 static inline int climb_gpuset_sum(climb_gpuset *g, int r, T *out, const climb_gpuset_ptrs<T> &src, size_t n)
 {
-    if (!n)
+    if (!n || !climb_gpuset_mine(g, r))
         return 0;
     CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
     climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, g->x.sms[r]), 256, 0, g->x.st[r]>>>(out, src, g->x.P, n);
