@@ -13,6 +13,7 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU ")
 export NCCL_NVLS_ENABLE=0
 run() { mpirun --allow-run-as-root --oversubscribe -np 2 "$climb" "$@"; }
 fails=0
+n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for w in $("$climb" list | awk '{print $1}'); do
@@ -20,7 +21,7 @@ for w in $("$climb" list | awk '{print $1}'); do
     for sizes in "--quick" "--size 0 --size 1 --size 3 --size 65537"; do
         # shellcheck disable=SC2086 # the sizes are two words on purpose
         if ! run bench "$w" $sizes --min-samples 3 --max-time 0.05 --json "$tmp/$w.json" >"$tmp/$w.log" 2>&1; then
-            echo "FAIL: mpirun -np 2 climb bench $w $sizes"; tail -20 "$tmp/$w.log"; fails=$((fails + 1)); continue
+            echo "FAIL: mpirun -np 2 climb bench $w $sizes"; grep -E "FAIL|climb:" "$tmp/$w.log" | head -20; fails=$((fails + 1)); continue
         fi
         python3 - "$tmp/$w.json" "$w" <<'PY' || fails=$((fails + 1))
 import json, sys

@@ -362,7 +362,7 @@ static int ag_run(climb_case *c, int rung, cudaStream_t s)
         return -1;
     const int rc = AG_RUNGS[rung].run(c);
     cudaSetDevice(c->g.home);
-    return rc ? rc : climb_gpuset_join(&c->g, s);
+    return rc ? rc : climb_gpuset_join(&c->g, s, !AG_RUNGS[rung].nccl && !AG_RUNGS[rung].pinned);
 }
 
 static int ag_poison(climb_case *c)

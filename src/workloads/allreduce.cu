@@ -567,7 +567,7 @@ static int ar_run(climb_case *c, int rung, cudaStream_t s)
         return -1;
     const int rc = AR_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
     cudaSetDevice(c->g.home);
-    return rc ? rc : climb_gpuset_join(&c->g, s);
+    return rc ? rc : climb_gpuset_join(&c->g, s, !AR_RUNGS[rung].nccl && !AR_RUNGS[rung].pinned);
 }
 
 static int ar_poison(climb_case *c)

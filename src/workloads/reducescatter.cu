@@ -434,7 +434,7 @@ static int rs_run(climb_case *c, int rung, cudaStream_t s)
         return -1;
     const int rc = RS_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
     cudaSetDevice(c->g.home);
-    return rc ? rc : climb_gpuset_join(&c->g, s);
+    return rc ? rc : climb_gpuset_join(&c->g, s, !RS_RUNGS[rung].nccl && !RS_RUNGS[rung].pinned);
 }
 
 static int rs_poison(climb_case *c)

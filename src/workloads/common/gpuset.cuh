@@ -250,8 +250,13 @@ static inline int climb_gpuset_fork(climb_gpuset *g, cudaStream_t s)
     return 0;
 }
 
-static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s)
+static inline int climb_gpuset_join(climb_gpuset *g, cudaStream_t s, int others_write)
 {
+    /* One process a GPU: where another rank's work writes this one's memory or reads what the caller may change next
+     * (every rung but NCCL's, which orders itself, and the host's, whose all-gather does), the rung ends when every
+     * rank's part has: a step between ranks first. In one process the join below takes in every rank. */
+    if (g->x.procs && others_write && climb_gpuset_barrier(g))
+        return -1;
     for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         CLIMB_CHECK(cudaEventRecord(g->x.ev[r], g->x.st[r]));
