@@ -8,7 +8,8 @@
 #   scripts/gpu-run.sh [workload...]
 #
 # CLIMB_STEPS=LIST (comma-separated; default all) runs only some steps, for a workload whose whole run does not fit
-# one device session: tests, sanitizer, occupancy, tune, bench (cold), batch, sweeps. Two calls with complementary
+# one device session: tests, sanitizer, occupancy, tune, bench (cold), batch, processes (the cold bench under mpirun, one
+# process a GPU, for a workload that spans GPUs and runs so: bench-processes.*), sweeps. Two calls with complementary
 # lists write the same reports as one. One step runs only when named: repeat, a second cold bench of the same
 # binary compared with bench.json by `climb compare` (repeat-compare.md: every row's change against the two runs'
 # noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
@@ -26,10 +27,10 @@ jobs=$(nproc 2>/dev/null || echo 4)
 build=${CLIMB_BUILD:-build}
 status=0
 step() { echo; echo "=== $* ==="; }
-steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,sweeps},"
+steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,processes,sweeps},"
 want() { [[ "$steps" == *",$1,"* ]]; }
 for s in ${CLIMB_STEPS:+${CLIMB_STEPS//,/ }}; do
-    [[ ",tests,sanitizer,occupancy,tune,bench,batch,sweeps,repeat," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
+    [[ ",tests,sanitizer,occupancy,tune,bench,batch,processes,sweeps,repeat," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
 done
 
 # The logs of this run: a folder of its own (two runs at once, or another user, never share one).
@@ -185,6 +186,19 @@ for w in "${workloads[@]}"; do
         step "$w: bench --batch (back-to-back launches, warm L2)"
         "$climb" bench "$w" "${span[@]}" --quiet --batch "${wisdom[@]}" --json "$out/bench-batch.json" \
             --md "$out/bench-batch.md" || status=1
+    fi
+
+    # One process a GPU: the same cold bench under mpirun, a process for each of the case's GPUs, where the
+    # workload runs so and this climb has MPI (bench-processes.*; rank 0 writes them).
+    if want processes && [ ${#span[@]} -gt 0 ] && "$climb" list "$w" | grep -q "one process a GPU"; then
+        step "$w: bench as one process a GPU (mpirun -np $gpus, cold)"
+        if "$climb" version | grep -q "MPI built in" && command -v mpirun >/dev/null; then
+            mpirun --allow-run-as-root -np "$gpus" -x NCCL_NVLS_ENABLE=0 "$climb" bench "$w" --quiet "${wisdom[@]}" \
+                --json "$out/bench-processes.json" --md "$out/bench-processes.md" --csv "$out/bench-processes.csv" \
+                || status=1
+        else
+            echo "gpu-run: $w: no MPI in this climb, or no mpirun: one process a GPU not run"
+        fi
     fi
 
     if want sweeps; then

@@ -134,13 +134,24 @@ static void add_part(char *buf, size_t len, const char *text)
 
 static void release(const climb_workload *w, climb_case *c, int rung);
 
+/* The poison on this process's GPUs finished, and with several processes on every process's (a rank's run writes
+ * other ranks' outputs: none may start before every poison is in place). 0, or -1. */
+static int poisoned(const climb_workload *w, climb_case *c, const climb_procs *procs)
+{
+    /* The poison is written on the legacy stream, which the rung's streams need not follow: wait for it. */
+    const int rc = climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ? -1 : 0;
+    if (climb_procs_check(procs, rc, "the poison") != 0 || (procs && procs->barrier(procs->ctx) != 0))
+        return -1;
+    return 0;
+}
+
 /* Poison, reset what the rung changes, run once on s, wait, compare. 0 right, 1 wrong (msg), -1 CUDA error. */
-static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, char *msg, size_t len)
+static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, const climb_procs *procs,
+                          char *msg, size_t len)
 {
     msg[0] = '\0';
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
-    /* The poison is written on the legacy stream, which s need not follow: wait for it before s runs. */
-    if (climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ||
+    if (poisoned(w, c, procs) != 0 ||
         (changes && climb_case_reset(w, c, s) != 0) || climb_case_run(w, c, rung, s) != 0 || CLIMB_FAILED(cudaStreamSynchronize(s))) {
         snprintf(msg, len, "CUDA error (see above)");
         return -1;
@@ -386,7 +397,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
      * output on one is every process's verdict. */
     climb_procs_check(procs, prepared ? 0 : -1, "a rung's set-up");
     const double t1 = climb_wall_s();
-    int v = prepared ? climb_procs_check(procs, run_and_verify(w, c, rung, t->stream, msg, len), "a rung's run") : -1;
+    int v = prepared ? climb_procs_check(procs, run_and_verify(w, c, rung, t->stream, procs, msg, len), "a rung's run") : -1;
     if (procs)
         v = climb_procs_verdict(procs, v, msg, len);
     if (v != 0) {
@@ -410,8 +421,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     climb_timing_opts to = *o;
     to.wall = w->rung(rung)->host_part;
-    if (climb_procs_check(procs, climb_case_poison(w, c) != 0 || CLIMB_FAILED(cudaDeviceSynchronize()) ? -1 : 0,
-                          "the poison") != 0 ||
+    if (poisoned(w, c, procs) != 0 ||
         climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");
         release(w, c, rung);
@@ -731,7 +741,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                 }
                 for (int rep = 1; rep <= 2; rep++) {
                     char msg[320];
-                    int v = run_and_verify(w, oc.c, r, s, msg, sizeof msg);
+                    int v = run_and_verify(w, oc.c, r, s, NULL, msg, sizeof msg);
                     runs++;
                     if (v != 0) {
                         check_failed(res, "FAIL %s %s offset=%u run %d (seed %llu): %s", name, w->rung(r)->name, off,
