@@ -10,8 +10,9 @@ int main(void)
 {
     EXPECT(test_collective_table(&climb_reducescatter_workload, "(P-1)/P") == 0);
     EXPECT(climb_reducescatter_best_uses_kernel(4096) && !climb_reducescatter_best_uses_kernel((size_t)1 << 30));
-    EXPECT(!climb_reducescatter_best_uses_kernel((size_t)64 << 20) &&
-           climb_reducescatter_best_uses_kernel(((size_t)64 << 20) - 1));
+    EXPECT(!climb_reducescatter_best_uses_kernel((size_t)128 << 20) &&
+           climb_reducescatter_best_uses_kernel(((size_t)128 << 20) - 1) &&
+           climb_reducescatter_best_uses_kernel((size_t)64 << 20)); /* the largest size measured: the kernel's */
     EXPECT(climb_busbw_factor(CLIMB_COLL_REDUCE_SCATTER, 4) == 0.75);
     return test_finish("test_cpu_reducescatter");
 }

@@ -1,5 +1,6 @@
 /* The JSON reader (with line numbers in its errors), the wisdom file round trip, and every way a wisdom
  * file can be wrong: absent, foreign, stale, corrupt, truncated, values that are not candidates. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,11 @@ static void test_json(void)
 /* The fixture: a workload of this test's own, with three tunable parameters and one device rule, registered
  * under the name "wfix" (the wisdom is keyed by name). Changing a real workload's tuning changes nothing here. */
 static const int FIX_BLOCKS[] = {128, 256, 512, 1024}, FIX_PER_SM[] = {1, 2, 3, 4, 6, 8, 12, 16},
-                 FIX_VECS[] = {1, 2, 4, 8};
+                 FIX_VECS[] = {1, 2, 4, 8, 1 << 30, INT_MAX}; /* the last two: values past 10^9 read back too */
 static const climb_tunable FIX_PARAMS[] = {
     {.name = "block", .meaning = "threads per block", .values = FIX_BLOCKS, .n_values = 4},
     {.name = "blocks_per_sm", .meaning = "blocks per SM", .values = FIX_PER_SM, .n_values = 8},
-    {.name = "vecs", .meaning = "loads in flight", .values = FIX_VECS, .n_values = 4},
+    {.name = "vecs", .meaning = "loads in flight", .values = FIX_VECS, .n_values = 6},
 };
 static const char *fix_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
@@ -221,6 +222,21 @@ static void test_wisdom(void)
             wrong += complete ? o != CLIMB_WISDOM_USED : o != CLIMB_WISDOM_CORRUPT;
         }
         EXPECT_MSG(wrong == 0, "%d truncations misjudged", wrong);
+    }
+    /* The largest values an int holds go to the file and come back (a crossover of 1 GiB did not, once). */
+    {
+        char big[420];
+        snprintf(big, sizeof big, "%s/big.json", dir);
+        int large[3] = {512, 2, INT_MAX}, got[3] = {0, 0, 0};
+        EXPECT(climb_wisdom_store(big, "wfix", tn, &key, large, "t", 1.0, msg, sizeof msg) == 0);
+        EXPECT_MSG(look(big, &key, &h200, got, msg) == CLIMB_WISDOM_USED && got[2] == INT_MAX, "%s", msg);
+        large[2] = 1 << 30;
+        EXPECT(climb_wisdom_store(big, "wfix", tn, &key, large, "t", 1.0, msg, sizeof msg) == 0);
+        EXPECT_MSG(look(big, &key, &h200, got, msg) == CLIMB_WISDOM_USED && got[2] == 1 << 30, "%s", msg);
+        test_write_text(big, "{\"format\": \"climb wisdom 1\", \"entries\": [{\"workload\": \"wfix\", \"gpu\": "
+                             "\"NVIDIA H200\", \"cc\": \"9.0\", \"driver\": 13000, \"climb\": \"0.1.0\", \"params\": "
+                             "{\"block\": 512, \"blocks_per_sm\": 2, \"vecs\": 2147483648}}]}");
+        EXPECT(look(big, &key, &h200, got, msg) == CLIMB_WISDOM_CORRUPT && strstr(msg, "not an integer an int holds"));
     }
     /* Storing over a corrupt file moves it aside to .bad and writes a good one. */
     test_write_text(bad, "{ not json");

@@ -229,7 +229,7 @@ int main(void)
                 check_allreduce(sizes[i], f, in_place, 0, seed++);
     check_allreduce(1000, 1, 0, 1, seed++);
     check_allreduce((1u << 20) + 7, 0, 1, 1, seed++);
-    /* the kernels of both; past their crossovers (the all-gather's 16 MiB a piece, the reduce-scatter's 64 MiB: the
+    /* the kernels of both; past their crossovers (the all-gather's 16 MiB a piece, the reduce-scatter's 128 MiB: the
      * copy engines, and the reduce-scatter's workspace) on up to four GPUs (the host copy is up to P^2 pieces) */
     const size_t pieces[] = {0, 1, 1000, 65535, 70001, (1u << 20) + 3};
     for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
@@ -239,6 +239,7 @@ int main(void)
     if (P <= 4) {
         check_gather_scatter((4u << 20) + 1, 1, seed++);
         check_gather_scatter((16u << 20) + 1, 0, seed++);
+        check_gather_scatter((32u << 20) + 1, 0, seed++);
     }
     const size_t bytes[] = {1, 15, 16, 4096, 65537, (1u << 20) - 16, 1u << 20, 1u << 22}; /* both sides of 1 MiB */
     for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {

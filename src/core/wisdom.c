@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,9 +168,9 @@ static int entry_values(const char *path, const entry *e, const climb_tuning *tn
     for (int k = 0; k < tn->n_params; k++) {
         const climb_json *pv = climb_json_get(p, tn->params[k].name);
         long x;
-        if (!climb_json_int(pv, -1000000000L, 1000000000L, &x)) {
+        if (!climb_json_int(pv, INT_MIN, INT_MAX, &x)) { /* every value a tunable can take (an int) */
             snprintf(msg, msglen, "%s:%d: parameter \"%s\" is %s", path, pv ? pv->line : p->line, tn->params[k].name,
-                     pv ? "not an integer" : "missing");
+                     pv ? "not an integer an int holds" : "missing");
             return -1;
         }
         v[k] = (int)x;

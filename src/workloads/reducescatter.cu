@@ -31,9 +31,10 @@
 
 /* The best rung sums with a kernel that loads every GPU's piece over NVLink below this many bytes a piece, and
  * moves the pieces by copy engines (then sums them on their owner) from there. On two H200s the kernel won at every
- * size measured, 4 KiB to 64 MiB a piece (tuned and benched at 668830b; docs/reducescatter.md): the copy engines'
- * pass through a workspace and a second sum reads every byte twice. */
-#define RS_KERNEL_BELOW ((size_t)64 << 20)
+ * size measured, 4 KiB to 64 MiB a piece (tuned at 668830b and 285a373: 225 against 320 µs at 64 MiB;
+ * docs/reducescatter.md): the copy engines' pass through a workspace and a second sum reads every byte twice. So the
+ * kernel up to the largest size measured, 64 MiB included. */
+#define RS_KERNEL_BELOW ((size_t)128 << 20)
 
 extern "C" int climb_reducescatter_best_uses_kernel(size_t piece_bytes) { return piece_bytes < RS_KERNEL_BELOW; }
 
@@ -309,7 +310,8 @@ static const climb_rung_info *rs_rung_info(int i) { return &RS_RUNGS[i].info; }
 /* The best rung's one tunable: the piece size below which it sums with the kernel over NVLink. `climb tune
  * reducescatter` times the best rung over its tune sizes (4 KiB to 64 MiB a piece) with each value and keeps the one of least geometric-mean time
  * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
-static const int RS_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864, 1073741824};
+static const int RS_CROSSOVERS[] = {16384,    65536,     262144,    1048576,   4194304,
+                                    16777216, 67108864, 134217728, 1073741824};
 static const climb_tunable RS_TUNABLES[] = {
     {.name = "kernel_below", .meaning = "bytes a piece below which the kernel moves the pieces",
      .values = RS_CROSSOVERS, .n_values = CLIMB_COUNT(RS_CROSSOVERS)},
@@ -320,7 +322,7 @@ static const climb_tuning RS_TUNING = {
     .params = RS_TUNABLES,
     .n_params = CLIMB_COUNT(RS_TUNABLES),
     .builtin = RS_BUILTIN,
-    .builtin_why = "built-in: 64 MiB, the kernel having won at every size to 64 MiB a piece on two H200s",
+    .builtin_why = "built-in: 128 MiB, the kernel having won at every size to 64 MiB a piece on two H200s",
 };
 
 static void rs_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
