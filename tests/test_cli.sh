@@ -696,9 +696,12 @@ if "$climb" version | grep -q "MPI not built in"; then
     under OMPI_COMM_WORLD_SIZE=2 2 "one process a GPU: this climb was built without MPI.*libopenmpi-dev" \
         bench allreduce --dry-run
 elif command -v mpirun >/dev/null; then
+    # Under the sanitizers' build, leaks are not looked for in these runs: Open MPI's own allocations (its plugins',
+    # MPI_Init's) outlive MPI_Finalize and would be reported as climb's; memory errors still are.
     mpi() { # mpi EXIT_CODE 'regex' args...: expect, for climb started twice by mpirun
-        local real=$climb; climb=$(mktemp)
-        printf '#!/bin/sh\nexec mpirun --allow-run-as-root --oversubscribe -np 2 "%s" "$@"\n' "$real" >"$climb"
+        local real=$climb asan=${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0}; climb=$(mktemp)
+        printf '#!/bin/sh\nexec env %s mpirun --allow-run-as-root --oversubscribe -np 2 "%s" "$@"\n' "$asan" "$real" \
+            >"$climb"
         chmod +x "$climb"; expect "$@"; rm -f "$climb"; climb=$real
     }
     mpi 2 "climb: bench: peer runs in one process .*one process a GPU runs .*allreduce" bench peer --quick
