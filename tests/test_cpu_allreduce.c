@@ -1,12 +1,140 @@
 /* CPU: the all-reduce workload's table, as every collective's is checked (collective_tests.h: counted as
  * nccl-tests' bus bytes, 2(P-1)/P of an array), its tree marked as taking a power of two of GPUs, and the best
  * rung's built-in choice between one shot and two. The schedules its tree and ring follow are run on simulated
- * ranks in test_cpu_collectives. */
+ * ranks in test_cpu_collectives. And the flag rung's protocol (src/workloads/common/flag_lines.h) on threads: each
+ * simulated GPU runs its blocks as threads, calls one after another with nothing between the GPUs (one may run
+ * ahead of another), arrays of changing lengths (never empty: see flag_lines.h); every call's sum right on every
+ * GPU, and no wait that never ends. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "workloads/allreduce.h"
+#include "workloads/common/flag_lines.h"
 #include "collective_tests.h"
 #include "testing.h"
+
+enum { MP = 4, MBLOCKS = 3, MCALLS = 40, MCAP = 97 };
+
+/* A simulated GPU: its workspace (two sets of MP x MCAP lines), its state, its blocks' meeting point between calls
+ * (a kernel ends before the next starts on one stream). */
+typedef struct model_gpu {
+    _Atomic uint64_t lines[2 * MP * MCAP];
+    _Atomic uint32_t epoch, done;
+    pthread_barrier_t kernel_end;
+} model_gpu;
+
+typedef struct model {
+    int P;
+    model_gpu gpu[MP];
+    size_t n[MCALLS];                 /* each call's length (the same on every GPU, as a program's calls are) */
+    int32_t in[MCALLS][MP][MCAP];     /* each call's input on each GPU */
+    int32_t out[MCALLS][MP][MCAP];
+    _Atomic int stuck;
+} model;
+
+typedef struct model_block {
+    model *m;
+    int gpu, block;
+    unsigned seed;
+} model_block;
+
+/* One block of one GPU through every call, as ar_flag_kernel runs it (one thread a block: elements block,
+ * block + MBLOCKS, ...); a random yield here and there puts the GPUs out of step. */
+static void *model_run(void *arg)
+{
+    model_block *b = arg;
+    model *m = b->m;
+    model_gpu *g = &m->gpu[b->gpu];
+    for (int call = 0; call < MCALLS; call++) {
+        const uint32_t flag = climb_flag_of(atomic_load(&g->epoch));
+        const size_t n = m->n[call];
+        pthread_barrier_wait(&g->kernel_end); /* every block has read the epoch before any moves it on */
+        for (size_t i = (size_t)b->block; i < n; i += MBLOCKS)
+            for (int q = 0; q < m->P; q++)
+                if (q != b->gpu)
+                    atomic_store(&m->gpu[q].lines[climb_flag_slot(flag, m->P, b->gpu, MCAP, i)],
+                                 climb_flag_line(flag, (uint32_t)m->in[call][b->gpu][i]));
+        if (rand_r(&b->seed) % 3 == 0)
+            sched_yield();
+        for (size_t i = (size_t)b->block; i < n; i += MBLOCKS) {
+            int32_t sum = 0;
+            for (int q = 0; q < m->P; q++) {
+                int32_t x = m->in[call][b->gpu][i];
+                if (q != b->gpu) {
+                    uint64_t line;
+                    long spins = 0;
+                    /* a wait far past any schedule's delay never ends: said, and every wait after it gives up, so
+                     * that the threads finish and the test fails rather than hangs */
+                    while (climb_flag_line_flag(line = atomic_load(&g->lines[climb_flag_slot(flag, m->P, q, MCAP, i)])) !=
+                               flag &&
+                           !atomic_load(&m->stuck)) {
+                        if (++spins > 50000000L) {
+                            fprintf(stderr, "model: GPU %d block %d call %d element %zu from GPU %d: flag %u, line's %u\n",
+                                    b->gpu, b->block, call, i, q, flag, climb_flag_line_flag(line));
+                            atomic_store(&m->stuck, 1);
+                        }
+                        if (spins % 64 == 0)
+                            sched_yield();
+                    }
+                    x = (int32_t)climb_flag_line_bits(line);
+                }
+                sum += x;
+            }
+            m->out[call][b->gpu][i] = sum;
+        }
+        if (atomic_fetch_add(&g->done, 1) == MBLOCKS - 1) {
+            atomic_store(&g->done, 0);
+            atomic_store(&g->epoch, flag);
+        }
+        pthread_barrier_wait(&g->kernel_end); /* the kernel ends; the next call's starts */
+    }
+    return NULL;
+}
+
+/* P simulated GPUs through MCALLS calls of lengths 1..MCAP; 0 when every sum was right. */
+static int model_flags(int P, uint64_t seed)
+{
+    model *m = calloc(1, sizeof *m);
+    if (!m)
+        return -1;
+    m->P = P;
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int c = 0; c < MCALLS; c++) {
+        m->n[c] = 1 + (size_t)(climb_rng_next(&rng) % MCAP); /* a call of no elements launches nothing */
+        for (int q = 0; q < P; q++)
+            climb_rng_fill_i32(&rng, m->in[c][q], MCAP, -1000, 1000);
+    }
+    for (int q = 0; q < P; q++)
+        pthread_barrier_init(&m->gpu[q].kernel_end, NULL, MBLOCKS);
+    pthread_t th[MP * MBLOCKS];
+    model_block blocks[MP * MBLOCKS];
+    for (int q = 0; q < P; q++)
+        for (int k = 0; k < MBLOCKS; k++) {
+            blocks[q * MBLOCKS + k] = (model_block){m, q, k, (unsigned)(seed + 31u * (unsigned)(q * MBLOCKS + k))};
+            pthread_create(&th[q * MBLOCKS + k], NULL, model_run, &blocks[q * MBLOCKS + k]);
+        }
+    for (int t = 0; t < P * MBLOCKS; t++)
+        pthread_join(th[t], NULL);
+    int wrong = atomic_load(&m->stuck) ? 1 : 0;
+    for (int c = 0; c < MCALLS && !wrong; c++)
+        for (size_t i = 0; i < m->n[c]; i++) {
+            int32_t want = 0;
+            for (int q = 0; q < P; q++)
+                want += m->in[c][q][i];
+            for (int q = 0; q < P; q++)
+                wrong += m->out[c][q][i] != want;
+        }
+    for (int q = 0; q < P; q++)
+        pthread_barrier_destroy(&m->gpu[q].kernel_end);
+    free(m);
+    return wrong;
+}
 
 int main(void)
 {
@@ -19,5 +147,15 @@ int main(void)
     EXPECT(tree > 0 && strstr(w->rung(tree)->needs, "power-of-two"));
     EXPECT(climb_allreduce_best_one_shot(4096) && !climb_allreduce_best_one_shot((size_t)1 << 30));
     EXPECT(!climb_allreduce_best_one_shot((size_t)1 << 18) && climb_allreduce_best_one_shot(((size_t)1 << 18) - 1));
+    /* the flags: never 0, parity alternating, past the wrap too; the two sets apart */
+    EXPECT(climb_flag_of(0) == 1 && climb_flag_of(1) == 2 && climb_flag_of(41) == 42);
+    EXPECT(climb_flag_of(UINT32_MAX) == 2 && (climb_flag_of(UINT32_MAX) & 1) != (UINT32_MAX & 1));
+    EXPECT(climb_flag_slot(1, 4, 0, 10, 0) == 40 && climb_flag_slot(2, 4, 3, 10, 9) == 39);
+    EXPECT(climb_flag_line_flag(climb_flag_line(7, 0xDEADBEEFu)) == 7 &&
+           climb_flag_line_bits(climb_flag_line(7, 0xDEADBEEFu)) == 0xDEADBEEFu);
+    for (int P = 2; P <= MP; P++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            EXPECT_MSG(model_flags(P, seed * 977 + (uint64_t)P) == 0, "the flag protocol on %d GPUs, seed %llu", P,
+                       (unsigned long long)seed);
     return test_finish("test_cpu_allreduce");
 }

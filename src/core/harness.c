@@ -313,6 +313,12 @@ static int run_one(void *p, cudaStream_t s)
     return climb_case_run(r->w, r->c, r->rung, s);
 }
 
+static int run_many(void *p, cudaStream_t s, int reps)
+{
+    run_ctx *r = (run_ctx *)p;
+    return climb_case_run_batch(r->w, r->c, r->rung, s, reps);
+}
+
 static int reset_one(void *p, cudaStream_t s)
 {
     run_ctx *r = (run_ctx *)p;
@@ -421,6 +427,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     climb_timing_opts to = *o;
     to.wall = w->rung(rung)->host_part;
+    to.many = w->run_batch ? run_many : NULL;
     if (poisoned(w, c, procs) != 0 ||
         climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {
         snprintf(msg, len, "CUDA error (see stderr)");

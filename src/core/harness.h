@@ -140,6 +140,8 @@ int climb_case_create(const climb_workload *w, const climb_case_params *p, climb
 void climb_case_destroy(const climb_workload *w, climb_case *c);
 int climb_case_poison(const climb_workload *w, climb_case *c);
 int climb_case_run(const climb_workload *w, climb_case *c, int rung, cudaStream_t s);
+/* reps runs back to back (w->run_batch, else reps calls of climb_case_run). */
+int climb_case_run_batch(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, int reps);
 int climb_case_verify(const climb_workload *w, climb_case *c, int rung, char *msg, size_t len);
 int climb_case_reference(const climb_workload *w, climb_case *c, climb_ref_mode mode, char *desc, size_t len);
 const char *climb_case_refuses(const climb_workload *w, const climb_case *c, int rung);

@@ -180,6 +180,16 @@ int climb_case_run(const climb_workload *w, climb_case *c, int rung, cudaStream_
     return 0;
 }
 
+int climb_case_run_batch(const climb_workload *w, climb_case *c, int rung, cudaStream_t s, int reps)
+{
+    if (w->run_batch && !(w->empty && w->empty(c)))
+        return w->run_batch(c, rung, s, reps);
+    for (int k = 0; k < reps; k++)
+        if (climb_case_run(w, c, rung, s) != 0)
+            return -1;
+    return 0;
+}
+
 int climb_case_verify(const climb_workload *w, climb_case *c, int rung, char *msg, size_t len)
 {
     if (w->case_size && kit_download(w, c) != 0)

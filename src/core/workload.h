@@ -369,6 +369,11 @@ typedef struct climb_workload {
     int (*reset)(climb_case *c, cudaStream_t s);
     /* One complete run of the rung on s (every launch it needs). 0 or -1 (printed). NULL: each rung's own launch. */
     int (*run)(climb_case *c, int rung, cudaStream_t s);
+    /* Batch timing's `reps` runs of the rung back to back on s, as one: for a case whose runs can follow each other
+     * without the timed stream between them (a workload across GPUs forks its GPUs' streams from s once, runs reps
+     * times on them, each run ordered after the last as the rung needs, and joins once, as nccl-tests times
+     * collectives). 0 or -1 (printed). NULL: reps calls of run. */
+    int (*run_batch)(climb_case *c, int rung, cudaStream_t s, int reps);
     /* 1 when the case has nothing to compute (an empty lattice or matrix): no rung launches anything for it, and
      * verify still runs. NULL: every case runs. */
     int (*empty)(const climb_case *c);

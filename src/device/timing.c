@@ -136,7 +136,7 @@ double climb_wall_s(void)
  * stream to the end of the run's work); returns microseconds for all of them, or < 0. With several processes, each
  * starts from an idle stream after a barrier, and the sample is the longest of their times. */
 static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, int reps, int flush, int wall,
-                        const climb_procs *procs)
+                        const climb_procs *procs, int (*many)(void *, cudaStream_t, int))
 {
     if (climb_procs_check(procs, (before && before(ctx, t->stream) != 0) || (flush && climb_timer_flush(t) != 0) ? -1 : 0,
                           "a sample's set-up") != 0)
@@ -146,7 +146,7 @@ static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, vo
         if (climb_procs_check(procs, CLIMB_FAILED(cudaStreamSynchronize(t->stream)) ? -1 : 0, "a sample") < 0 ||
             procs->barrier(procs->ctx) != 0)
             return -1;
-        double us = time_once(t, fn, NULL, ctx, reps, 0, wall, NULL);
+        double us = time_once(t, fn, NULL, ctx, reps, 0, wall, NULL, many);
         if (climb_procs_check(procs, us < 0 ? -1 : 0, "a timed run") < 0 || climb_procs_max(procs, &us, 1) != 0)
             return -1;
         return us;
@@ -161,9 +161,14 @@ static double time_once(climb_timer *t, climb_run_fn fn, climb_run_fn before, vo
     }
     if (CLIMB_FAILED(cudaEventRecord(t->start, t->stream)))
         return -1;
-    for (int r = 0; r < reps; r++)
-        if (fn(ctx, t->stream) != 0)
+    if (many && reps > 1) {
+        if (many(ctx, t->stream, reps) != 0)
             return -1;
+    } else {
+        for (int r = 0; r < reps; r++)
+            if (fn(ctx, t->stream) != 0)
+                return -1;
+    }
     if (CLIMB_FAILED(cudaEventRecord(t->stop, t->stream)) ||
         CLIMB_FAILED(cudaEventSynchronize(t->stop)))
         return -1;
@@ -193,7 +198,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     int reps = 1;
     if (o->batch) {
         /* Enough launches per sample that the pair of events is a small part of it: about 1 ms. */
-        double est = time_once(t, fn, NULL, ctx, 1, 0, 0, o->procs);
+        double est = time_once(t, fn, NULL, ctx, 1, 0, 0, o->procs, NULL);
         if (est < 0)
             return -1;
         reps = est > 0 ? (int)(1000.0 / est) : 1000;
@@ -214,7 +219,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     memset(&sm, 0, sizeof sm);
     const double t0 = climb_wall_s();
     while (n < cap) {
-        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall, o->procs);
+        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall, o->procs, o->many);
         if (us < 0) {
             free(x);
             return -1;

@@ -46,6 +46,9 @@ typedef struct climb_timing_opts {
                              cold only */
     double budget_s;      /* > 0: a rung whose first (verified) run takes longer than this is not sampled; its row
                              is refused with the time it took (`climb bench all`'s quick run); 0: no budget */
+    /* NULL: a batch sample is `reps` calls of the run; else one call of many(ctx, stream, reps), the runs back to
+     * back as one (climb_workload.run_batch) */
+    int (*many)(void *ctx, cudaStream_t stream, int reps);
     const struct climb_procs *procs; /* NULL: one process; else every process times the same runs together: each
                              sample starts after every process is ready (its stream idle, a barrier), and is the
                              longest of the processes' times, on which all take the same decisions */

@@ -26,6 +26,7 @@
 #include "../device/device.h"
 #include "../device/nccl.h"
 #include "../core/workload.cuh"
+#include "common/flag_lines.h"
 #include "common/gpuset.cuh"
 #include "allreduce.h"
 
@@ -37,6 +38,15 @@
 #define AR_ONE_SHOT_BELOW ((size_t)256 << 10)
 
 extern "C" int climb_allreduce_best_one_shot(size_t bytes) { return bytes < AR_ONE_SHOT_BELOW; }
+
+/* The flag rung: arrays up to this many bytes a GPU (its workspace holds two sets of P arrays as 8-byte lines, 32
+ * MiB a GPU for eight GPUs at the most); blocks of AR_FLAG_BLOCK threads, at most AR_FLAG_BLOCKS of them (every
+ * block on every GPU resident at once: a block waits for its partners on the other GPUs); a wait gives up after
+ * AR_FLAG_TIMEOUT_NS (another GPU's kernel never came), leaving the output unwritten and the case's failed flag set. */
+#define AR_FLAG_MAX_BYTES ((size_t)1 << 20)
+#define AR_FLAG_BLOCK 256
+#define AR_FLAG_BLOCKS 32
+#define AR_FLAG_TIMEOUT_NS 10000000000ull
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -51,6 +61,93 @@ template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__
     const size_t step = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
         dst[i] += src[i];
+}
+
+/* The flag rung's state on each GPU: the call count (the flag of the call under way is epoch + 1), the blocks done
+ * with it (the last one moves the epoch on, after every block has read it), and whether a wait ever timed out. */
+struct ar_flag_ctl {
+    unsigned epoch, done, failed, pad;
+};
+
+/* Every rank's workspace: lines[parity][q][i] on rank r holds rank q's element i of a call whose flag has that
+ * parity, as (flag << 32) | bits, cap elements a set. */
+struct ar_flag_ws {
+    unsigned long long *p[CLIMB_MAX_DEVICES];
+};
+
+template <typename T> __device__ __forceinline__ unsigned ar_bits(T v) { return __float_as_uint((float)v); }
+template <> __device__ __forceinline__ unsigned ar_bits<int32_t>(int32_t v) { return (unsigned)v; }
+template <typename T> __device__ __forceinline__ T ar_from_bits(unsigned b) { return __uint_as_float(b); }
+template <> __device__ __forceinline__ int32_t ar_from_bits<int32_t>(unsigned b) { return (int32_t)b; }
+
+__device__ __forceinline__ unsigned long long ar_globaltimer()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* one shot with flags: each GPU stores its array into every other GPU's workspace as 8-byte lines that carry the
+ * call's flag beside each element (one store: the element and its flag arrive together), then sums its own array
+ * with the lines it waits for in its own workspace, in rank order. The GPUs meet inside the kernel, element by
+ * element, so a call needs no step between GPUs before or after it (NCCL's LL protocol, in miniature): its latency
+ * is one store across NVLink and the loads of local memory. Two sets of lines alternate by the flag's parity, so a
+ * GPU a call ahead never overwrites lines its partner still reads (it cannot be two calls ahead: it would need
+ * that partner's lines of the call between). Costs twice the bytes over the links of the plain one shot. */
+template <typename T>
+__global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restrict__ in, T *__restrict__ out,
+                                                                ar_flag_ws ws, ar_flag_ctl *ctl, int P, int self,
+                                                                size_t n, size_t cap)
+{
+    __shared__ unsigned s_flag;
+    if (threadIdx.x == 0)
+        s_flag = climb_flag_of(*(volatile unsigned *)&ctl->epoch);
+    __syncthreads();
+    const unsigned flag = s_flag;
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (size_t i = first; i < n; i += step) {
+        const unsigned long long line = climb_flag_line(flag, ar_bits(in[i]));
+        for (int q = 0; q < P; q++)
+            if (q != self)
+                *(volatile unsigned long long *)(ws.p[q] + climb_flag_slot(flag, P, self, cap, i)) = line;
+    }
+    int ok = 1;
+    const unsigned long long t0 = ar_globaltimer();
+    for (size_t i = first; i < n && ok; i += step) {
+        T sum = T(0);
+        for (int q = 0; q < P && ok; q++) {
+            T x;
+            if (q == self) {
+                x = in[i];
+            } else {
+                const volatile unsigned long long *src = ws.p[self] + climb_flag_slot(flag, P, q, cap, i);
+                unsigned long long line = *src;
+                while (climb_flag_line_flag(line) != flag) {
+                    if (ar_globaltimer() - t0 > AR_FLAG_TIMEOUT_NS) {
+                        ok = 0;
+                        break;
+                    }
+                    line = *src;
+                }
+                x = ar_from_bits<T>(climb_flag_line_bits(line));
+            }
+            sum = q == 0 ? x : sum + x; /* rank order, as every other rung: the same bits on every GPU */
+        }
+        if (ok)
+            out[i] = sum;
+    }
+    const int failed = __syncthreads_or(!ok);
+    if (threadIdx.x == 0) {
+        if (failed)
+            atomicExch(&ctl->failed, 1u);
+        __threadfence();
+        if (atomicAdd(&ctl->done, 1u) == gridDim.x - 1) { /* the last block: every block has read the epoch */
+            ctl->done = 0;
+            *(volatile unsigned *)&ctl->epoch = flag;
+            __threadfence();
+        }
+    }
 }
 
 /* The sums over ranks (the one-shot and two-shot rungs, the gathering rung's local sum) are
@@ -83,6 +180,8 @@ struct climb_case {
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES], *scratch[CLIMB_MAX_DEVICES]; /* on rank r's GPU */
     void *pinned;                     /* through_host: P arrays */
     int one_shot_below;               /* the best rung's crossover, bytes an array (tuned; AR_ONE_SHOT_BELOW built in) */
+    void *lines[CLIMB_MAX_DEVICES];   /* the flag rung's workspace on rank r's GPU: 2 x P x n 8-byte lines */
+    void *ctl[CLIMB_MAX_DEVICES];     /* its state on rank r's GPU (ar_flag_ctl), zero at the start */
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
@@ -345,6 +444,23 @@ template <typename T> static int run_best(climb_case *c)
     return 0;
 }
 
+/* one_shot_flags: the flag kernel on every rank's stream, nothing between the ranks. */
+template <typename T> static int run_flags(climb_case *c)
+{
+    ar_flag_ws ws;
+    for (int q = 0; q < c->g.x.P; q++)
+        ws.p[q] = (unsigned long long *)c->lines[q];
+    const size_t blocks = (c->n + AR_FLAG_BLOCK - 1) / AR_FLAG_BLOCK;
+    const unsigned grid = (unsigned)(blocks < 1 ? 1 : blocks > AR_FLAG_BLOCKS ? AR_FLAG_BLOCKS : blocks);
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
+        ON(c->g.x.devices[r]);
+        ar_flag_kernel<T><<<grid, AR_FLAG_BLOCK, 0, c->g.x.st[r]>>>((const T *)c->in[r], (T *)c->out[r], ws,
+                                                                    (ar_flag_ctl *)c->ctl[r], c->g.x.P, r, c->n, c->n);
+        CLIMB_CHECK(cudaGetLastError());
+    }
+    return 0;
+}
+
 /* vendor: ncclAllReduce on a communicator of the case's GPUs, one call a rank in one group. */
 static int run_nccl(climb_case *c)
 {
@@ -359,6 +475,13 @@ static const char *refuses_no_access(const climb_case *c)
     return c->g.all_access ? NULL
                          : "a pair of the case's GPUs has no peer access (cudaDeviceCanAccessPeer): a kernel cannot "
                            "read or write the other GPUs' memory";
+}
+
+static const char *refuses_flags(const climb_case *c)
+{
+    if (c->n * c->es > AR_FLAG_MAX_BYTES)
+        return "arrays up to 1 MiB a GPU: its workspace holds 2 x P arrays of 8-byte lines a GPU";
+    return refuses_no_access(c);
 }
 
 static const char *refuses_tree(const climb_case *c)
@@ -381,6 +504,14 @@ static int k_sum(climb_dtype t, const climb_device_info *, const int *, climb_ke
                                              "climb_gpuset_sum_kernel<float>", 256, 0);
 }
 
+static int k_flags(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)ar_flag_kernel<int32_t>,
+                                             "ar_flag_kernel<int32_t>", AR_FLAG_BLOCK, 0)
+                          : climb_one_kernel(out, max, (const void *)ar_flag_kernel<float>, "ar_flag_kernel<float>",
+                                             AR_FLAG_BLOCK, 0);
+}
+
 static int k_two_shot(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *out, int max)
 {
     int n = k_sum(t, d, v, out, max);
@@ -395,13 +526,14 @@ typedef struct ar_rung {
     ar_run_fn run[2];  /* i32, f32 */
     int access;        /* 1: peer access on among all pairs (prepare) */
     int nccl, pinned;  /* its communicator, its host buffers (prepare) */
+    int ordered;       /* 1: its GPUs meet inside it (NCCL, the flags): runs follow each other with nothing between */
 } ar_rung;
 
 static const ar_rung AR_RUNGS[] = {
     {.info = {.name = "nccl_all_reduce", .idea = "vendor: ncclAllReduce on a communicator of the case's GPUs, one "
                                                  "call a GPU in one group",
               .needs = "NCCL at run time", .kind = CLIMB_RUNG_VENDOR, .refuses = refuses_without_nccl},
-     .run = {run_nccl, run_nccl}, .nccl = 1},
+     .run = {run_nccl, run_nccl}, .nccl = 1, .ordered = 1},
     {.info = {.name = "through_host", .idea = "the way without GPUDirect: every array down to the host, summed by "
                                               "the CPU, the sum up to every GPU",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = climb_no_kernels, .host_part = 1},
@@ -424,6 +556,12 @@ static const ar_rung AR_RUNGS[] = {
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_sum,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_one_shot), .access = 1},
+    {.info = {.name = "one_shot_flags", .idea = "one shot whose GPUs meet inside the kernel: each stores its array "
+                                                "into the others' memory as lines that carry the call's flag, and "
+                                                "sums what arrives; no step between GPUs before or after a call",
+              .needs = "peer access between every pair; arrays up to 1 MiB", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_flags, .refuses = refuses_flags},
+     .run = AR_RUN(run_flags), .access = 1, .ordered = 1},
     {.info = {.name = "two_shot", .idea = "each GPU sums its own chunk from every array by loads, then stores it "
                                           "into every other GPU: each byte crosses a link twice, one barrier",
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot,
@@ -484,11 +622,24 @@ static int ar_init(climb_case *c)
         return climb_host_oom("the CPU sum (%zu elements)", c->n);
     const size_t bytes = (c->n ? c->n : 1) * c->es;
     const size_t gathered = c->g.x.P > 2 ? bytes * (size_t)(c->g.x.P - 1) : bytes;
-    return climb_gpuset_alloc(&c->g, c->in, bytes, bytes, "a GPU's array") ||
-                   climb_gpuset_alloc(&c->g, c->out, bytes, bytes, "a GPU's sum") ||
-                   climb_gpuset_alloc(&c->g, c->scratch, bytes, gathered, "a GPU's scratch space")
-               ? -1
-               : 0;
+    if (climb_gpuset_alloc(&c->g, c->in, bytes, bytes, "a GPU's array") ||
+        climb_gpuset_alloc(&c->g, c->out, bytes, bytes, "a GPU's sum") ||
+        climb_gpuset_alloc(&c->g, c->scratch, bytes, gathered, "a GPU's scratch space"))
+        return -1;
+    /* the flag rung's lines and state, zero (no flag) at the start, where it takes the case */
+    const size_t lines = c->n * c->es <= AR_FLAG_MAX_BYTES ? 2 * (size_t)c->g.x.P * (c->n ? c->n : 1) * 8 : 8;
+    if (climb_gpuset_alloc(&c->g, c->lines, lines, lines, "a GPU's flag lines") ||
+        climb_gpuset_alloc(&c->g, c->ctl, sizeof(ar_flag_ctl), sizeof(ar_flag_ctl), "a GPU's flag state"))
+        return -1;
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaMemset(c->lines[r], 0, lines));
+        CLIMB_CHECK(cudaMemset(c->ctl[r], 0, sizeof(ar_flag_ctl)));
+        CLIMB_CHECK(cudaDeviceSynchronize());
+    }
+    ON(c->g.home);
+    /* with one process a GPU, no rank's kernel may store into a workspace before its owner has cleared it */
+    return c->g.x.procs ? climb_procs_check(c->g.x.procs, c->g.x.procs->barrier(c->g.x.procs->ctx), "a step") : 0;
 }
 
 /* i32: [-2^20, 2^20] (sums of 64 ranks stay exact and far from wrapping; the check is exact); f32: [-1, 1). Each
@@ -560,15 +711,26 @@ static const char *ar_refuses(const climb_case *c, int rung)
     return AR_RUNGS[rung].nccl || AR_RUNGS[rung].pinned ? NULL : climb_gpuset_other_nodes(&c->g);
 }
 
-/* Every rank's stream forked from s and joined back to it around the rung's schedule. */
-static int ar_run(climb_case *c, int rung, cudaStream_t s)
+/* Every rank's stream forked from s and joined back to it around reps runs of the rung's schedule: back to back
+ * for a rung whose GPUs meet inside it, with a step between GPUs between runs for the others (the next run's
+ * copies and loads wait for every GPU's part of the last). */
+static int ar_run_batch(climb_case *c, int rung, cudaStream_t s, int reps)
 {
+    const ar_rung *r = &AR_RUNGS[rung];
     if (climb_gpuset_fork(&c->g, s))
         return -1;
-    const int rc = AR_RUNGS[rung].run[c->p.type == CLIMB_I32 ? 0 : 1](c);
+    int rc = 0;
+    for (int k = 0; k < reps && !rc; k++) {
+        if (k > 0 && !r->ordered && barrier(c))
+            rc = -1;
+        if (!rc)
+            rc = r->run[c->p.type == CLIMB_I32 ? 0 : 1](c);
+    }
     cudaSetDevice(c->g.home);
-    return rc ? rc : climb_gpuset_join(&c->g, s, !AR_RUNGS[rung].nccl && !AR_RUNGS[rung].pinned);
+    return rc ? rc : climb_gpuset_join(&c->g, s, !r->nccl && !r->pinned && !r->ordered);
 }
+
+static int ar_run(climb_case *c, int rung, cudaStream_t s) { return ar_run_batch(c, rung, s, 1); }
 
 static int ar_poison(climb_case *c)
 {
@@ -604,6 +766,16 @@ static int ar_verify(climb_case *c, int rung, char *msg, size_t msglen)
         else
             climb_compare_check(&k, memcmp(first, c->h_out, c->n * c->es) == 0,
                                 "GPU %d's sum is not the same bits as GPU %d's", c->g.x.devices[r], c->g.x.devices[0]);
+    }
+    for (int r = c->g.x.lo; r < c->g.x.hi; r++) { /* the flag rung's waits: one that gave up says so */
+        ar_flag_ctl ctl;
+        ON(c->g.x.devices[r]);
+        if (cudaMemcpy(&ctl, c->ctl[r], sizeof ctl, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            free(first);
+            CLIMB_CHECK(cudaGetLastError());
+        }
+        climb_compare_check(&k, !ctl.failed, "GPU %d's flag kernel gave up waiting for another GPU's lines (%.0f s)",
+                            c->g.x.devices[r], AR_FLAG_TIMEOUT_NS * 1e-9);
     }
     int differs = climb_gpuset_differs(&c->g, first, c->n * c->es);
     free(first);
@@ -678,6 +850,7 @@ extern "C" const climb_workload climb_allreduce_workload = {
     .refuses = ar_refuses,
     .prepare = ar_prepare,
     .run = ar_run,
+    .run_batch = ar_run_batch,
     .empty = ar_empty,
     .poison = ar_poison,
     .verify = ar_verify,
