@@ -52,8 +52,7 @@ static void *model_run(void *arg)
     model_gpu *g = &m->gpu[b->gpu];
     for (int call = 0; call < MCALLS; call++) {
         const uint32_t flag = climb_flag_of(atomic_load(&g->epoch));
-        const size_t n = m->n[call];
-        pthread_barrier_wait(&g->kernel_end); /* every block has read the epoch before any moves it on */
+        const size_t n = m->n[call]; /* (the last block moves the epoch on, after every block has read it) */
         for (size_t i = (size_t)b->block; i < n; i += MBLOCKS)
             for (int q = 0; q < m->P; q++)
                 if (q != b->gpu)
