@@ -690,8 +690,8 @@ under() { # under VAR=VALUE EXIT_CODE 'regex' args...: expect, with VAR=VALUE in
 }
 under OMPI_COMM_WORLD_SIZE=2 2 "started as one of 2 processes by an MPI launcher \(OMPI_COMM_WORLD_SIZE=2\).*--gpus 2" \
     tune allreduce --dry-run
-under PMI_SIZE=4 2 "one of 4 processes by an MPI launcher \(PMI_SIZE=4\).*'bench' of allreduce" check reduce --dry-run
-# bench under a launcher: one process a GPU where MPI is built in, else how to build it
+under PMI_SIZE=4 2 "one of 4 processes by an MPI launcher \(PMI_SIZE=4\).*'bench' and 'check' of allreduce" devices
+# bench and check under a launcher: one process a GPU where MPI is built in, else how to build it
 if "$climb" version | grep -q "MPI not built in"; then
     under OMPI_COMM_WORLD_SIZE=2 2 "one process a GPU: this climb was built without MPI.*libopenmpi-dev" \
         bench allreduce --dry-run
@@ -706,9 +706,11 @@ elif command -v mpirun >/dev/null; then
     }
     mpi 2 "climb: bench: peer runs in one process .*one process a GPU runs .*allreduce" bench peer --quick
     mpi 2 "climb: bench: --gpus names 3 GPUs, and the launcher started 2 processes" bench allreduce --gpus 3 --quick
-    mpi 2 "climb check: started as one of 2 processes|climb: check: started as one of 2 processes" check allreduce
+    mpi 2 "climb: check: peer runs in one process" check peer --quick
+    mpi 2 "climb: tune: started as one of 2 processes by an MPI launcher" tune allreduce
     if ! "$climb" devices --no-measure >/dev/null 2>&1; then # no GPU: each process says so, the run fails
         mpi 1 "climb: rank [01]: " bench allreduce --quick
+        mpi 1 "climb: rank [01]: " check allreduce --quick
     fi
 fi
 under OMPI_COMM_WORLD_SIZE=2 0 "allreduce" list allreduce

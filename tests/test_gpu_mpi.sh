@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU, two GPUs or more: climb bench as one process a GPU under mpirun, for every workload that runs so. Each
-# ladder's quick sizes and the check sizes 0, 1, 3 and 65537 run on a process for each GPU of the machine; every
-# rung's output is checked on each process's GPU (a wrong one on any fails the run), rank 0 writes the report, and
-# every row of it is right (or refused, with a reason). Then a fault: ranks given a GPU another rank has are
-# refused, on every process.
+# GPU, two GPUs or more: climb bench and check as one process a GPU under mpirun, for every workload that runs so.
+# Each ladder's quick sizes and the check sizes 0, 1, 3 and 65537 run on a process for each GPU of the machine;
+# every rung's output is checked on each process's GPU (a wrong one on any fails the run), rank 0 writes the report,
+# and every row of it is right (or refused, with a reason); climb check --quick finds every run right. Then a fault:
+# ranks given a GPU another rank has are refused, on every process.
 # Skips (77) where this climb has no MPI, mpirun is absent, or there are fewer than two GPUs.
 set -u
 climb=$1
@@ -41,6 +41,11 @@ for r in bad[:5]:
 sys.exit(0 if ok else 1)
 PY
     done
+    # climb check as one process a GPU: the quick sizes, every rung twice, the verdicts combined
+    if ! run check "$w" --quick >"$tmp/$w-check.log" 2>&1 || ! grep -q "all runs right" "$tmp/$w-check.log"; then
+        echo "FAIL: mpirun -np $np climb check $w --quick"; grep -E "FAIL|climb:" "$tmp/$w-check.log" | head -20
+        fails=$((fails + 1))
+    fi
     n=$((n + 1))
 done
 [ "${n:-0}" -ge 3 ] || { echo "FAIL: ${n:-0} workloads run as one process a GPU (allreduce, allgather, reducescatter)"; fails=$((fails + 1)); }

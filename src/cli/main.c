@@ -337,20 +337,20 @@ static void process_workloads(char *buf, size_t len)
  * among the node's processes; the set is every process's, in rank order, each one's facts gathered; rank 0's seed
  * for all; reports and progress from rank 0 alone. Every process reaches the same verdict on the arguments. 0, or
  * the exit status (said by rank 0, or by the process that failed). */
-static int open_procs(run_args *a, const climb_procs *pr)
+static int open_procs(run_args *a, const climb_procs *pr, const char *cmd)
 {
     char names[400];
     for (int t = 0; t < a->n_targets; t++)
         if (!a->targets[t]->processes) {
             process_workloads(names, sizeof names);
             if (pr->rank == 0)
-                fprintf(stderr, "climb: bench: %s runs in one process (start it without the launcher); one process a "
-                                "GPU runs %s\n", a->targets[t]->name, names[0] ? names : "no workload of this build");
+                fprintf(stderr, "climb: %s: %s runs in one process (start it without the launcher); one process a "
+                                "GPU runs %s\n", cmd, a->targets[t]->name, names[0] ? names : "no workload of this build");
             return EXIT_USAGE;
         }
     if ((a->gpus && a->gpus != pr->size) || (a->devset.n && a->devset.n != pr->size)) {
         if (pr->rank == 0)
-            fprintf(stderr, "climb: bench: %s names %d GPUs, and the launcher started %d processes (one a GPU)\n",
+            fprintf(stderr, "climb: %s: %s names %d GPUs, and the launcher started %d processes (one a GPU)\n", cmd,
                     a->gpus ? "--gpus" : "--devices", a->gpus ? a->gpus : a->devset.n, pr->size);
         return EXIT_USAGE;
     }
@@ -372,7 +372,7 @@ static int open_procs(run_args *a, const climb_procs *pr)
         for (int j = 0; j < i; j++)
             if (s.id[i] == s.id[j] && pr->one_node) {
                 if (pr->rank == 0)
-                    fprintf(stderr, "climb: bench: ranks %d and %d both drive GPU %d (one process a GPU)\n", j, i,
+                    fprintf(stderr, "climb: %s: ranks %d and %d both drive GPU %d (one process a GPU)\n", cmd, j, i,
                             s.id[i]);
                 return EXIT_USAGE;
             }
@@ -582,7 +582,7 @@ static int cmd_bench(int argc, char **argv)
     if (!rc && a.dry_run)
         rc = dry_run(&a, MODE_BENCH) ? EXIT_FAILED : -1;
     if (!rc && cli_procs)
-        rc = open_procs(&a, cli_procs);
+        rc = open_procs(&a, cli_procs, "bench");
     if (rc) {
         free_run_args(&a);
         free(argv2);
@@ -683,19 +683,24 @@ static int cmd_check(int argc, char **argv)
     int rc = parse_run_args(argc, argv, MODE_CHECK, &a);
     if (!rc && a.dry_run)
         rc = dry_run(&a, MODE_CHECK) ? EXIT_FAILED : -1;
+    if (!rc && cli_procs)
+        rc = open_procs(&a, cli_procs, "check");
     if (rc) {
         free_run_args(&a);
         return rc < 0 ? 0 : rc;
     }
     climb_device_info dev;
-    if (open_device_set(&a) != 0 || open_device(a.device, &dev, 0, 0) != 0) {
+    if ((!cli_procs && open_device_set(&a) != 0) ||
+        climb_procs_check(cli_procs, open_device(a.device, &dev, 0, 0), "opening its GPU") != 0) {
         free_run_args(&a);
         return EXIT_FAILED;
     }
-    /* With the JSON on stdout, the human lines go to stderr. */
+    /* With the JSON on stdout, the human lines go to stderr; one process a GPU: rank 0 speaks and writes. */
+    const int lead = !cli_procs || cli_procs->rank == 0;
     FILE *out = a.json && !strcmp(a.json, "-") ? stderr : stdout;
-    fprintf(out, "climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", dev.name, a.run.seed,
-            a.run.seed);
+    if (lead)
+        fprintf(out, "climb check on %s, seed %" PRIu64 " (rerun with --seed %" PRIu64 ")%s\n", dev.name, a.run.seed,
+                a.run.seed, cli_procs ? ", one process a GPU" : "");
     climb_report rep; /* resolve_tuning's notes and the JSON report's head */
     climb_report_init(&rep, "check", a.run.seed, 0, &dev);
     climb_check_result *res = calloc((size_t)a.n_targets + 1, sizeof *res);
@@ -712,7 +717,7 @@ static int cmd_check(int argc, char **argv)
         else
             failures += f;
     }
-    if (a.json && res) {
+    if (a.json && res && lead) {
         check_results = res;
         n_check_results = done;
         if (climb_report_write(&rep, write_check_json, a.json) != 0)
@@ -725,7 +730,8 @@ static int cmd_check(int argc, char **argv)
     free_run_args(&a);
     if (broken)
         return EXIT_FAILED;
-    fprintf(out, "%s\n", failures ? "FAILED" : "all runs right");
+    if (lead)
+        fprintf(out, "%s\n", failures ? "FAILED" : "all runs right");
     return failures ? EXIT_FAILED : 0;
 }
 
@@ -1031,29 +1037,30 @@ static int under_launcher(const char *cmd, int argc, char **argv)
         return -1;
     char names[400], why[300];
     process_workloads(names, sizeof names);
-    if (strcmp(cmd, "bench") != 0) {
+    const int check = strcmp(cmd, "check") == 0;
+    if (strcmp(cmd, "bench") != 0 && !check) {
         fprintf(stderr,
                 "climb: %s: started as one of %d processes by an MPI launcher (%s=%d). climb %s drives every GPU of a "
                 "run from one process; start it once, without the launcher: 'climb %s ... --gpus %d'. Under a launcher "
-                "climb runs 'bench' of %s, one process a GPU (a program of one process a GPU uses the C API's rank "
-                "form, climb_comm_init_rank)\n",
+                "climb runs 'bench' and 'check' of %s, one process a GPU (a program of one process a GPU uses the C "
+                "API's rank form, climb_comm_init_rank)\n",
                 cmd, n, var, n, cmd, cmd, n, names[0] ? names : "the workloads that take it");
         return EXIT_USAGE;
     }
     climb_procs procs;
     if (climb_mpi_start(&argc, &argv, &procs, &cli_local_rank, why, sizeof why) != 0) {
-        fprintf(stderr, "climb: bench: started as one of %d processes by an MPI launcher (%s=%d), one process a GPU: "
-                        "%s\n", n, var, n, why);
+        fprintf(stderr, "climb: %s: started as one of %d processes by an MPI launcher (%s=%d), one process a GPU: "
+                        "%s\n", cmd, n, var, n, why);
         return EXIT_USAGE;
     }
     if (procs.size < 2) { /* the launcher's variable said several, MPI found this process alone */
-        fprintf(stderr, "climb: bench: %s=%d, and MPI counts 1 process: start it with the launcher (mpirun -np %d "
-                        "climb bench ...), or without either\n", var, n, n);
+        fprintf(stderr, "climb: %s: %s=%d, and MPI counts 1 process: start it with the launcher (mpirun -np %d "
+                        "climb %s ...), or without either\n", cmd, var, n, n, cmd);
         climb_mpi_finish();
         return EXIT_USAGE;
     }
     cli_procs = &procs;
-    int rc = cmd_bench(argc - 1, argv + 1);
+    int rc = check ? cmd_check(argc - 1, argv + 1) : cmd_bench(argc - 1, argv + 1);
     const int any = climb_procs_any(&procs, rc != 0); /* one process's failure is the run's */
     cli_procs = NULL;
     climb_mpi_finish();

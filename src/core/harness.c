@@ -710,7 +710,10 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
         failures = -1;
         goto done;
     }
-    if (o->progress)
+    /* With several processes, every one runs every check and their verdicts are combined; rank 0 says them. */
+    const climb_procs *procs = o->procs;
+    const int say = !procs || procs->rank == 0;
+    if (o->progress && say)
         fprintf(stderr, "[check %s] %d cases\n", w->name, rs.n_cases);
     for (int ci = 0; ci < rs.n_cases && rs.n_selected; ci++) {
         const climb_case_key *k = &rs.keys[ci];
@@ -721,7 +724,7 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
         unsigned max_off = climb_shape_elems(&k->shape) <= CLIMB_CHECK_OFFSET_MAX_ELEMS ? w->check_max_offset : 0;
         for (unsigned off = 0; off <= max_off; off++) {
             climb_open_case oc;
-            if (climb_case_open(w, o, rs.plan, k, off, dev, s, &oc) != 0) {
+            if (climb_procs_check(procs, climb_case_open(w, o, rs.plan, k, off, dev, s, &oc), "setting up a case") != 0) {
                 check_failed(res, "FAIL %s offset=%u: could not set up the inputs", name, off);
                 failures++;
                 continue;
@@ -741,18 +744,21 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
                     refused++;
                     continue;
                 }
-                if (climb_case_prepare(w, oc.c, r) != 0) {
+                if (climb_procs_check(procs, climb_case_prepare(w, oc.c, r), "a rung's set-up") != 0) {
                     check_failed(res, "FAIL %s %s offset=%u: could not prepare the rung", name, w->rung(r)->name, off);
                     failures++;
                     continue;
                 }
                 for (int rep = 1; rep <= 2; rep++) {
                     char msg[320];
-                    int v = run_and_verify(w, oc.c, r, s, NULL, msg, sizeof msg);
+                    int v = climb_procs_check(procs, run_and_verify(w, oc.c, r, s, procs, msg, sizeof msg), "a rung's run");
+                    if (procs)
+                        v = climb_procs_verdict(procs, v, msg, sizeof msg);
                     runs++;
                     if (v != 0) {
-                        check_failed(res, "FAIL %s %s offset=%u run %d (seed %llu): %s", name, w->rung(r)->name, off,
-                                     rep, (unsigned long long)o->seed, msg);
+                        if (say)
+                            check_failed(res, "FAIL %s %s offset=%u run %d (seed %llu): %s", name, w->rung(r)->name,
+                                         off, rep, (unsigned long long)o->seed, msg);
                         failures++;
                         if (climb_context_lost(v)) {
                             climb_case_close(w, &oc);
@@ -767,8 +773,9 @@ int climb_check(const climb_workload *w, const climb_run_opts *o, const climb_de
             climb_case_close(w, &oc);
         }
     }
-    printf("check %s: %ld cases, %ld runs, %ld refused, %d failures (seed %llu)\n", w->name, cases, runs, refused,
-           failures, (unsigned long long)o->seed);
+    if (say)
+        printf("check %s: %ld cases, %ld runs, %ld refused, %d failures (seed %llu)\n", w->name, cases, runs, refused,
+               failures, (unsigned long long)o->seed);
     if (res) {
         res->cases = cases;
         res->runs = runs;
