@@ -63,8 +63,9 @@ template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__
         dst[i] += src[i];
 }
 
-/* The flag rung's state on each GPU: the call count (the flag of the call under way is epoch + 1), the blocks done
- * with it (the last one moves the epoch on, after every block has read it), and whether a wait ever timed out. */
+/* The flag rung's state on each GPU: the last call's flag (0 before the first; the next is climb_flag_of it), the
+ * blocks done with the call (the last one moves the epoch on, after every block has read it), and whether a wait
+ * ever timed out. */
 struct ar_flag_ctl {
     unsigned epoch, done, failed, pad;
 };
