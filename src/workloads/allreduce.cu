@@ -471,12 +471,7 @@ static int run_nccl(climb_case *c)
 /* Each rung's run for i32 and f32. */
 #define AR_RUN(fn) {fn<int32_t>, fn<float>}
 
-static const char *refuses_no_access(const climb_case *c)
-{
-    return c->g.all_access ? NULL
-                         : "a pair of the case's GPUs has no peer access (cudaDeviceCanAccessPeer): a kernel cannot "
-                           "read or write the other GPUs' memory";
-}
+static const char *refuses_no_access(const climb_case *c) { return climb_gpuset_no_access(&c->g); }
 
 static const char *refuses_flags(const climb_case *c)
 {
