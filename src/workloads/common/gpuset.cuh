@@ -32,7 +32,7 @@ typedef struct climb_gpuset {
     int home;                               /* the run's device: current again after every hook */
     int all_access;                         /* every ordered pair can reach the other's memory */
     cudaEvent_t fork;
-    void **owned[4];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini (another
+    void **owned[8];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini (another
                                                process's: its mapping closed) */
     int n_owned;
     int opened_events;                      /* x.ev of the other ranks are interprocess handles this case opened */
