@@ -144,8 +144,16 @@ int main(void)
         if (strcmp(w->rung(r)->name, "tree") == 0)
             tree = r;
     EXPECT(tree > 0 && strstr(w->rung(tree)->needs, "power-of-two"));
-    EXPECT(climb_allreduce_best_one_shot(4096) && !climb_allreduce_best_one_shot((size_t)1 << 30));
-    EXPECT(!climb_allreduce_best_one_shot((size_t)1 << 18) && climb_allreduce_best_one_shot(((size_t)1 << 18) - 1));
+    /* the best rung's built-in ways: the flags below 256 KiB (in place too), two shots from there; the flag
+     * workspace of the C API holds exactly the arrays the flags take */
+    EXPECT(climb_allreduce_best_way(4, 0) == CLIMB_ALLREDUCE_FLAGS && climb_allreduce_best_way(4, 1) == CLIMB_ALLREDUCE_FLAGS);
+    EXPECT(climb_allreduce_best_way(((size_t)1 << 18) - 1, 0) == CLIMB_ALLREDUCE_FLAGS);
+    EXPECT(climb_allreduce_best_way((size_t)1 << 18, 0) == CLIMB_ALLREDUCE_TWO_SHOTS);
+    EXPECT(climb_allreduce_best_way((size_t)1 << 30, 1) == CLIMB_ALLREDUCE_TWO_SHOTS);
+    EXPECT(climb_flag_cap(4) == ((size_t)1 << 16) - 1 && climb_flag_cap(4) * 4 < ((size_t)1 << 18));
+    EXPECT(climb_allreduce_best_way(climb_flag_cap(4) * 4, 0) == CLIMB_ALLREDUCE_FLAGS &&
+           climb_allreduce_best_way((climb_flag_cap(4) + 1) * 4, 0) != CLIMB_ALLREDUCE_FLAGS);
+    EXPECT(climb_flag_lines_bytes(4, 10) == 2 * 4 * 10 * 8 && climb_flag_lines_bytes(2, 0) == 32);
     /* the flags: never 0, parity alternating, past the wrap too; the two sets apart */
     EXPECT(climb_flag_of(0) == 1 && climb_flag_of(1) == 2 && climb_flag_of(41) == 42);
     EXPECT(climb_flag_of(UINT32_MAX) == 2 && (climb_flag_of(UINT32_MAX) & 1) != (UINT32_MAX & 1));

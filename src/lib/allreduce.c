@@ -1,5 +1,7 @@
 /* The C API of the all-reduce across GPUs: climb_comm_allreduce_sum_{f32,i32} over the rung marked best, on a
  * communicator's streams (src/lib/comm.c). */
+#include <string.h>
+
 #include "comm.h"
 #include "handle.h"
 #include "../workloads/allreduce.h"
@@ -22,10 +24,17 @@ static climb_status allreduce(climb_comm c, climb_dtype t, const void *const *in
         return CLIMB_STATUS_NOT_SUPPORTED;
     climb_coll_exec x;
     climb_comm_exec(c, &x);
+    climb_allreduce_flags fl;
+    memset(&fl, 0, sizeof fl);
+    for (int r = 0; r < c->P; r++) {
+        fl.lines[r] = c->flag_lines[r];
+        fl.state[r] = c->flag_state[r];
+    }
+    fl.cap = c->flag_cap;
     climb_comm_call call;
     cudaError_t e = climb_comm_begin(c, 0, NULL, 0, &call);
     if (e == cudaSuccess)
-        e = climb_allreduce_sum_async(&x, t, (void *const *)in, out, n);
+        e = climb_allreduce_sum_async(&x, t, (void *const *)in, out, n, fl.cap ? &fl : NULL);
     return climb_comm_end(&call, e);
 }
 

@@ -11,6 +11,7 @@
 #include "../base/checked.h"
 #include "../device/device.h"
 #include "../device/nccl.h"
+#include "../workloads/common/flag_lines.h"
 
 static void release(struct climb_comm_s *c)
 {
@@ -26,6 +27,8 @@ static void release(struct climb_comm_s *c)
         if (c->ev[r])
             cudaEventDestroy(c->ev[r]);
         cudaFree(c->ws[r]);
+        cudaFree(c->flag_lines[r]);
+        cudaFree(c->flag_state[r]);
         for (int i = r; i < c->n_retired; i += c->P)
             cudaFree(c->retired[i]);
     }
@@ -89,6 +92,28 @@ static int list_ok(int ndev, const int *devices)
     return 1;
 }
 
+/* The all-reduce's flag workspace on every rank's GPU, for the arrays the best rung sums with the flag kernel,
+ * cleared on a stream of its own (never the legacy stream, which a capture elsewhere may not allow). */
+static cudaError_t flag_workspace(struct climb_comm_s *c)
+{
+    const size_t cap = climb_flag_cap(4);
+    const size_t lines = climb_flag_lines_bytes(c->P, cap), state = CLIMB_FLAG_STATE_BYTES;
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < c->P && e == cudaSuccess; r++) {
+        cudaStream_t s = NULL;
+        if ((e = cudaSetDevice(c->devices[r])) == cudaSuccess && (e = cudaMalloc(&c->flag_lines[r], lines)) ==
+                cudaSuccess && (e = cudaMalloc(&c->flag_state[r], state)) == cudaSuccess &&
+            (e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) == cudaSuccess &&
+            (e = cudaMemsetAsync(c->flag_lines[r], 0, lines, s)) == cudaSuccess &&
+            (e = cudaMemsetAsync(c->flag_state[r], 0, state, s)) == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        if (s)
+            cudaStreamDestroy(s);
+    }
+    c->flag_cap = e == cudaSuccess ? cap : 0;
+    return e;
+}
+
 climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
 {
     if (!comm)
@@ -136,6 +161,8 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
             c->all_access &= c->access[r][q];
         }
     }
+    if (e == cudaSuccess && c->all_access && ndev > 1)
+        e = flag_workspace(c);
     cudaSetDevice(prev);
     climb_relaxed_end(mode);
     if (e != cudaSuccess) {

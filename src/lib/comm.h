@@ -22,6 +22,9 @@ struct climb_comm_s {
     int nccl_failed;                         /* a call on it failed: destroy aborts rather than waits */
     void *ws[CLIMB_MAX_DEVICES];             /* a workspace of ws_bytes on each rank's GPU (climb_comm_workspace) */
     size_t ws_bytes;
+    void *flag_lines[CLIMB_MAX_DEVICES];     /* the all-reduce's flag workspace on each rank's GPU (climb_comm_create */
+    void *flag_state[CLIMB_MAX_DEVICES];     /* where every pair has peer access), zero at the start, and its state */
+    size_t flag_cap;                         /* elements it holds (0: none) */
     void **retired;                          /* outgrown workspaces (rank after rank), freed by climb_comm_destroy */
     int n_retired, cap_retired;
 };

@@ -32,20 +32,34 @@
 
 /* ---------------------------------------------------------------- policy */
 
-/* The best rung reads every GPU's array once from each GPU (one shot) below this many bytes an array, where the
- * two shots' second barrier costs more than the reads it saves, and splits the work in two shots from there.
- * Chosen before any multi-GPU measurement; docs/allreduce.md keeps the figures that settle it. */
+/* The flag kernel takes arrays up to this many bytes a GPU: its workspace holds two sets of P arrays as 8-byte
+ * lines, 32 MiB a GPU for eight GPUs at the most. */
+#define AR_FLAG_MAX_BYTES CLIMB_FLAG_MAX_BYTES
+
+/* The best rung sums arrays below AR_FLAGS_BELOW bytes with the flag kernel (its GPUs meet inside it: no step
+ * between GPUs), then reads every GPU's array once from each GPU (one shot) below AR_ONE_SHOT_BELOW, where the two
+ * shots' second barrier costs more than the reads it saves, and splits the work in two shots from there. Both are
+ * the built-in values (`climb tune allreduce` measures them; docs/allreduce.md keeps the figures that settle them). */
+#define AR_FLAGS_BELOW CLIMB_FLAGS_BELOW /* common/flag_lines.h */
 #define AR_ONE_SHOT_BELOW ((size_t)256 << 10)
 
-extern "C" int climb_allreduce_best_one_shot(size_t bytes) { return bytes < AR_ONE_SHOT_BELOW; }
-
-/* The flag rung: arrays up to this many bytes a GPU (its workspace holds two sets of P arrays as 8-byte lines, 32
- * MiB a GPU for eight GPUs at the most); blocks of AR_FLAG_BLOCK threads, at most AR_FLAG_BLOCKS of them (every
- * block on every GPU resident at once: a block waits for its partners on the other GPUs); a wait gives up after
- * AR_FLAG_TIMEOUT_NS (another GPU's kernel never came), leaving the output unwritten and the case's failed flag set. */
-#define AR_FLAG_MAX_BYTES ((size_t)1 << 20)
+/* The best rung's way for arrays of `bytes` under crossovers flags_below and one_shot_below (in place: never one
+ * shot, whose ranks read each other's inputs while they write their outputs). */
+static climb_allreduce_way ar_way(size_t bytes, size_t flags_below, size_t one_shot_below, int in_place)
+{
+    if (bytes < flags_below && bytes <= AR_FLAG_MAX_BYTES)
+        return CLIMB_ALLREDUCE_FLAGS;
+    return bytes < one_shot_below && !in_place ? CLIMB_ALLREDUCE_ONE_SHOT : CLIMB_ALLREDUCE_TWO_SHOTS;
+}
+extern "C" climb_allreduce_way climb_allreduce_best_way(size_t bytes, int in_place)
+{
+    return ar_way(bytes, AR_FLAGS_BELOW, AR_ONE_SHOT_BELOW, in_place);
+}
+/* The flag kernel: blocks of AR_FLAG_BLOCK threads, one an SM at the most (every block on
+ * every GPU resident at once: a block waits for its partners on the other GPUs); a wait gives up after
+ * AR_FLAG_TIMEOUT_NS (another GPU's kernel never came), leaving the output unwritten and the GPU's failed flag set
+ * (the C API's calls trap instead: a CUDA error the caller sees). */
 #define AR_FLAG_BLOCK 256
-#define AR_FLAG_BLOCKS 32
 #define AR_FLAG_TIMEOUT_NS 10000000000ull
 
 /* ---------------------------------------------------------------- kernels */
@@ -69,6 +83,7 @@ template <typename T> __global__ void __launch_bounds__(256) ar_add_kernel(T *__
 struct ar_flag_ctl {
     unsigned epoch, done, failed, pad;
 };
+static_assert(sizeof(ar_flag_ctl) == CLIMB_FLAG_STATE_BYTES, "common/flag_lines.h says the state's size");
 
 /* Every rank's workspace: lines[parity][q][i] on rank r holds rank q's element i of a call whose flag has that
  * parity, as (flag << 32) | bits, cap elements a set. */
@@ -98,7 +113,7 @@ __device__ __forceinline__ unsigned long long ar_globaltimer()
 template <typename T>
 __global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restrict__ in, T *__restrict__ out,
                                                                 ar_flag_ws ws, ar_flag_ctl *ctl, int P, int self,
-                                                                size_t n, size_t cap)
+                                                                size_t n, size_t cap, int trap)
 {
     __shared__ unsigned s_flag;
     if (threadIdx.x == 0)
@@ -126,6 +141,8 @@ __global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restr
                 unsigned long long line = *src;
                 while (climb_flag_line_flag(line) != flag) {
                     if (ar_globaltimer() - t0 > AR_FLAG_TIMEOUT_NS) {
+                        if (trap)
+                            __trap();
                         ok = 0;
                         break;
                     }
@@ -180,7 +197,8 @@ struct climb_case {
     double *ref, *mag;                /* the sum in double and the sum of magnitudes (f32's tolerance) */
     void *in[CLIMB_MAX_DEVICES], *out[CLIMB_MAX_DEVICES], *scratch[CLIMB_MAX_DEVICES]; /* on rank r's GPU */
     void *pinned;                     /* through_host: P arrays */
-    int one_shot_below;               /* the best rung's crossover, bytes an array (tuned; AR_ONE_SHOT_BELOW built in) */
+    int flags_below, one_shot_below;  /* the best rung's crossovers, bytes an array (tuned; AR_FLAGS_BELOW and
+                                         AR_ONE_SHOT_BELOW built in) */
     void *lines[CLIMB_MAX_DEVICES];   /* the flag rung's workspace on rank r's GPU: 2 x P x n 8-byte lines */
     void *ctl[CLIMB_MAX_DEVICES];     /* its state on rank r's GPU (ar_flag_ctl), zero at the start */
 };
@@ -409,20 +427,62 @@ static cudaError_t x_two_shot(const climb_coll_exec *x, void *const *in, void *c
     return e;
 }
 
+/* The flag kernel on every rank's stream, nothing between the ranks; fl holds at least n elements. A call of no
+ * elements launches nothing: it would wait for nobody, and a GPU could then run two calls ahead of a partner. */
 template <typename T>
-static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n, size_t one_shot_below)
+static cudaError_t x_flags(const climb_coll_exec *x, void *const *in, void *const *out, size_t n,
+                           const climb_allreduce_flags *fl, int trap)
+{
+    if (!n)
+        return cudaSuccess;
+    ar_flag_ws ws;
+    for (int q = 0; q < x->P; q++)
+        ws.p[q] = (unsigned long long *)fl->lines[q];
+    const size_t blocks = (n + AR_FLAG_BLOCK - 1) / AR_FLAG_BLOCK;
+    cudaError_t e = cudaSuccess;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        const unsigned grid = (unsigned)(blocks < (size_t)x->sms[r] ? blocks : (size_t)x->sms[r]);
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        ar_flag_kernel<T><<<grid, AR_FLAG_BLOCK, 0, x->st[r]>>>((const T *)in[r], (T *)out[r], ws,
+                                                                (ar_flag_ctl *)fl->state[r], x->P, r, n, fl->cap,
+                                                                trap);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+static int ar_in_place(const climb_coll_exec *x, void *const *in, void *const *out)
 {
     int in_place = 1;
     for (int r = 0; r < x->P; r++)
         in_place &= in[r] == out[r];
-    return n * sizeof(T) < one_shot_below && !in_place ? x_one_shot<T>(x, in, out, n) : x_two_shot<T>(x, in, out, n);
+    return in_place;
+}
+
+/* The best rung's schedule with crossovers flags_below and one_shot_below (bytes an array); without a flag
+ * workspace that holds n elements, never the flags. */
+template <typename T>
+static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n,
+                          const climb_allreduce_flags *fl, size_t flags_below, size_t one_shot_below, int trap)
+{
+    if (!fl || n > fl->cap)
+        flags_below = 0;
+    switch (ar_way(n * sizeof(T), flags_below, one_shot_below, ar_in_place(x, in, out))) {
+    case CLIMB_ALLREDUCE_FLAGS:
+        return x_flags<T>(x, in, out, n, fl, trap);
+    case CLIMB_ALLREDUCE_ONE_SHOT:
+        return x_one_shot<T>(x, in, out, n);
+    default:
+        return x_two_shot<T>(x, in, out, n);
+    }
 }
 
 extern "C" cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, void *const *in,
-                                                 void *const *out, size_t n)
+                                                 void *const *out, size_t n, const climb_allreduce_flags *fl)
 {
-    return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n, AR_ONE_SHOT_BELOW)
-                          : x_best<float>(x, in, out, n, AR_ONE_SHOT_BELOW);
+    return t == CLIMB_I32 ? x_best<int32_t>(x, in, out, n, fl, AR_FLAGS_BELOW, AR_ONE_SHOT_BELOW, 1)
+                          : x_best<float>(x, in, out, n, fl, AR_FLAGS_BELOW, AR_ONE_SHOT_BELOW, 1);
 }
 
 template <typename T> static int run_one_shot(climb_case *c)
@@ -437,28 +497,40 @@ template <typename T> static int run_two_shot(climb_case *c)
     return 0;
 }
 
-/* best: one shot below AR_ONE_SHOT_BELOW bytes an array, two from there (climb_allreduce_sum_async, as the C
- * API's climb_comm_allreduce_sum). */
+/* The case's flag workspace as the schedules take it. */
+static climb_allreduce_flags ar_flags_of(const climb_case *c)
+{
+    climb_allreduce_flags fl;
+    memset(&fl, 0, sizeof fl);
+    for (int q = 0; q < c->g.x.P; q++) {
+        fl.lines[q] = c->lines[q];
+        fl.state[q] = c->ctl[q];
+    }
+    fl.cap = c->n * c->es <= AR_FLAG_MAX_BYTES ? c->n : 0;
+    return fl;
+}
+
+/* 1 where the best rung takes the flags for this case (with its tuned crossovers). */
+static int ar_best_flags(const climb_case *c)
+{
+    return c->n > 0 && ar_way(c->n * c->es, (size_t)c->flags_below, (size_t)c->one_shot_below, 0) ==
+                           CLIMB_ALLREDUCE_FLAGS;
+}
+
+/* best: the flag kernel below flags_below bytes an array, one shot below one_shot_below, two shots from there
+ * (climb_allreduce_sum_async, as the C API's climb_comm_allreduce_sum, with the tuned crossovers). */
 template <typename T> static int run_best(climb_case *c)
 {
-    CLIMB_CHECK(x_best<T>(&c->g.x, c->in, c->out, c->n, (size_t)c->one_shot_below));
+    const climb_allreduce_flags fl = ar_flags_of(c);
+    CLIMB_CHECK(x_best<T>(&c->g.x, c->in, c->out, c->n, &fl, (size_t)c->flags_below, (size_t)c->one_shot_below, 0));
     return 0;
 }
 
 /* one_shot_flags: the flag kernel on every rank's stream, nothing between the ranks. */
 template <typename T> static int run_flags(climb_case *c)
 {
-    ar_flag_ws ws;
-    for (int q = 0; q < c->g.x.P; q++)
-        ws.p[q] = (unsigned long long *)c->lines[q];
-    const size_t blocks = (c->n + AR_FLAG_BLOCK - 1) / AR_FLAG_BLOCK;
-    const unsigned grid = (unsigned)(blocks < 1 ? 1 : blocks > AR_FLAG_BLOCKS ? AR_FLAG_BLOCKS : blocks);
-    for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
-        ON(c->g.x.devices[r]);
-        ar_flag_kernel<T><<<grid, AR_FLAG_BLOCK, 0, c->g.x.st[r]>>>((const T *)c->in[r], (T *)c->out[r], ws,
-                                                                    (ar_flag_ctl *)c->ctl[r], c->g.x.P, r, c->n, c->n);
-        CLIMB_CHECK(cudaGetLastError());
-    }
+    const climb_allreduce_flags fl = ar_flags_of(c);
+    CLIMB_CHECK(x_flags<T>(&c->g.x, c->in, c->out, c->n, &fl, 0));
     return 0;
 }
 
@@ -517,6 +589,15 @@ static int k_two_shot(climb_dtype t, const climb_device_info *d, const int *v, c
                                             "ar_scatter_kernel<float>");
 }
 
+static int k_best(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *out, int max)
+{
+    const int n = k_two_shot(t, d, v, out, max);
+    return t == CLIMB_I32 ? climb_kernel_at(out, max, n, (const void *)ar_flag_kernel<int32_t>, AR_FLAG_BLOCK, 0,
+                                            "ar_flag_kernel<int32_t>")
+                          : climb_kernel_at(out, max, n, (const void *)ar_flag_kernel<float>, AR_FLAG_BLOCK, 0,
+                                            "ar_flag_kernel<float>");
+}
+
 typedef struct ar_rung {
     climb_rung_info info;
     ar_run_fn run[2];  /* i32, f32 */
@@ -563,8 +644,9 @@ static const ar_rung AR_RUNGS[] = {
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_two_shot), .access = 1},
-    {.info = {.name = "allreduce_best", .idea = "one shot for small arrays, two shots for the rest",
-              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_two_shot,
+    {.info = {.name = "allreduce_best", .idea = "the flag kernel for small arrays, one shot or two for the rest "
+                                                "(tuned crossovers)",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_best,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_best), .access = 1},
 };
@@ -574,24 +656,40 @@ static const climb_rung_info *ar_rung_info(int i) { return &AR_RUNGS[i].info; }
 
 /* ---------------------------------------------------------------- tuning (experiment mode) */
 
-/* The best rung's one tunable: the array size below which it sums in one shot. `climb tune allreduce` times the
- * best rung over its tune sizes (4 KiB to 16 MiB) with each value and keeps the one of least geometric-mean time
- * relative to each size's fastest: the crossover measured on the machine's GPUs and links. */
-static const int AR_CROSSOVERS[] = {16384, 65536, 262144, 1048576, 4194304, 16777216};
+/* The best rung's two tunables: the array size below which it sums with the flag kernel, and below which (from
+ * there) in one shot. `climb tune allreduce` times the best rung over its tune sizes (4 KiB to 16 MiB) with each
+ * pair and keeps the one of least geometric-mean time relative to each size's fastest: the crossovers measured on
+ * the machine's GPUs and links. The pairs: every flag crossover with every one-shot crossover at or above it (one
+ * below it would leave one shot nothing: the same schedule as another pair). */
+static const int AR_FLAG_CROSSOVERS[] = {0, 65536, 262144, 1048576};
+static const int AR_CROSSOVERS[] = {65536, 262144, 1048576, 4194304};
+static const int AR_CANDIDATES[] = {
+    0,      65536,  0,       262144, 0,       1048576, 0,       4194304, 65536,   65536,   65536,   262144, 65536,
+    1048576, 65536, 4194304, 262144, 262144, 262144, 1048576, 262144, 4194304, 1048576, 1048576, 1048576, 4194304,
+};
 static const climb_tunable AR_TUNABLES[] = {
-    {.name = "one_shot_below", .meaning = "bytes an array below which the sum takes one shot", .values = AR_CROSSOVERS,
-     .n_values = CLIMB_COUNT(AR_CROSSOVERS)},
+    {.name = "flags_below", .meaning = "bytes an array below which the sum takes the flag kernel (0: never)",
+     .values = AR_FLAG_CROSSOVERS, .n_values = CLIMB_COUNT(AR_FLAG_CROSSOVERS)},
+    {.name = "one_shot_below", .meaning = "bytes an array below which (from there) the sum takes one shot",
+     .values = AR_CROSSOVERS, .n_values = CLIMB_COUNT(AR_CROSSOVERS)},
 };
 
-static const int AR_BUILTIN[] = {(int)AR_ONE_SHOT_BELOW};
+static const int AR_BUILTIN[] = {(int)AR_FLAGS_BELOW, (int)AR_ONE_SHOT_BELOW};
 static const climb_tuning AR_TUNING = {
     .params = AR_TUNABLES,
     .n_params = CLIMB_COUNT(AR_TUNABLES),
+    .candidates = AR_CANDIDATES,
+    .n_candidates = CLIMB_COUNT(AR_CANDIDATES) / 2,
     .builtin = AR_BUILTIN,
-    .builtin_why = "built-in: 256 KiB, chosen before measurement (climb tune allreduce measures it)",
+    .builtin_why = "built-in: the flags below 256 KiB, two shots from there, as two and four H200s measured (climb "
+                   "tune allreduce measures them here)",
 };
 
-static void ar_set_tuning(climb_case *c, const int *v) { c->one_shot_below = v[0]; }
+static void ar_set_tuning(climb_case *c, const int *v)
+{
+    c->flags_below = v[0];
+    c->one_shot_below = v[1];
+}
 
 /* ---------------------------------------------------------------- harness glue */
 
@@ -609,7 +707,8 @@ static int ar_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
     c->es = climb_dtype_size(c->p.type);
-    c->one_shot_below = (int)AR_ONE_SHOT_BELOW; /* until the harness sets the tuned value */
+    c->flags_below = (int)AR_FLAGS_BELOW; /* until the harness sets the tuned values */
+    c->one_shot_below = (int)AR_ONE_SHOT_BELOW;
     if (climb_gpuset_init(&c->g, &c->p))
         return -1;
     c->ref = (double *)malloc(sizeof(double) * (c->n + 1));
@@ -623,7 +722,7 @@ static int ar_init(climb_case *c)
         climb_gpuset_alloc(&c->g, c->scratch, bytes, gathered, "a GPU's scratch space"))
         return -1;
     /* the flag rung's lines and state, zero (no flag) at the start, where it takes the case */
-    const size_t lines = c->n * c->es <= AR_FLAG_MAX_BYTES ? 2 * (size_t)c->g.x.P * (c->n ? c->n : 1) * 8 : 8;
+    const size_t lines = c->n * c->es <= AR_FLAG_MAX_BYTES ? climb_flag_lines_bytes(c->g.x.P, c->n) : 8;
     if (climb_gpuset_alloc(&c->g, c->lines, lines, lines, "a GPU's flag lines") ||
         climb_gpuset_alloc(&c->g, c->ctl, sizeof(ar_flag_ctl), sizeof(ar_flag_ctl), "a GPU's flag state"))
         return -1;
@@ -713,17 +812,18 @@ static const char *ar_refuses(const climb_case *c, int rung)
 static int ar_run_batch(climb_case *c, int rung, cudaStream_t s, int reps)
 {
     const ar_rung *r = &AR_RUNGS[rung];
+    const int ordered = r->ordered || (r->info.kind == CLIMB_RUNG_BEST && ar_best_flags(c));
     if (climb_gpuset_fork(&c->g, s))
         return -1;
     int rc = 0;
     for (int k = 0; k < reps && !rc; k++) {
-        if (k > 0 && !r->ordered && barrier(c))
+        if (k > 0 && !ordered && barrier(c))
             rc = -1;
         if (!rc)
             rc = r->run[c->p.type == CLIMB_I32 ? 0 : 1](c);
     }
     cudaSetDevice(c->g.home);
-    return rc ? rc : climb_gpuset_join(&c->g, s, !r->nccl && !r->pinned && !r->ordered);
+    return rc ? rc : climb_gpuset_join(&c->g, s, !r->nccl && !r->pinned && !ordered);
 }
 
 static int ar_run(climb_case *c, int rung, cudaStream_t s) { return ar_run_batch(c, rung, s, 1); }

@@ -14,16 +14,30 @@ extern "C" {
 
 extern const climb_workload climb_allreduce_workload;
 
-/* 1 where the best rung sums arrays of `bytes` bytes in one shot (every GPU reads every array), 0 where in two. */
-int climb_allreduce_best_one_shot(size_t bytes);
+/* The ways the best rung sums: the flag kernel (GPUs meeting inside it, small arrays), one shot (every GPU reads
+ * every array), two shots (each GPU sums a chunk, then stores it into every other). */
+typedef enum { CLIMB_ALLREDUCE_FLAGS, CLIMB_ALLREDUCE_ONE_SHOT, CLIMB_ALLREDUCE_TWO_SHOTS } climb_allreduce_way;
+
+/* The best rung's way, with its built-in crossovers, for arrays of `bytes` (in place or apart). */
+climb_allreduce_way climb_allreduce_best_way(size_t bytes, int in_place);
+
+/* The flag kernel's workspace on every rank's GPU: lines[r] of climb_flag_lines_bytes(P, cap) bytes and state[r]
+ * of CLIMB_FLAG_STATE_BYTES (common/flag_lines.h), both zero before the first call and then kept from call to call
+ * (the state counts the calls). Arrays up to cap elements go through it. */
+typedef struct climb_allreduce_flags {
+    void *lines[CLIMB_MAX_DEVICES];
+    void *state[CLIMB_MAX_DEVICES];
+    size_t cap;
+} climb_allreduce_flags;
 
 /* The best rung's schedule on x's streams: out[r] = the sum of in[0..P) (n elements of t, CLIMB_I32 or CLIMB_F32,
- * each on rank r's GPU, every pair with peer access on), the same bits on every rank. One shot below the best
- * rung's size, else two shots; in place (in[r] == out[r] for every r) always two. The caller orders it: every
- * stream must have waited for every input to be written (climb_coll_barrier) and must wait for every rank's
- * stream before an input is written again. Leaves another device current. The first error. */
+ * each on rank r's GPU, every pair with peer access on), the same bits on every rank. The flag kernel where
+ * climb_allreduce_best_way says so and fl (NULL: none) holds n elements (a wait that gives up traps: a CUDA
+ * error), else one shot or two as it says. The caller orders it: every stream must have waited for every input to
+ * be written (climb_coll_barrier) and must wait for every rank's stream before an input is written again. Leaves
+ * another device current. The first error. */
 cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, void *const *in, void *const *out,
-                                      size_t n);
+                                      size_t n, const climb_allreduce_flags *fl);
 
 #ifdef __cplusplus
 }

@@ -34,4 +34,23 @@ CLIMB_FLAG_HD uint64_t climb_flag_line(uint32_t flag, uint32_t bits) { return ((
 CLIMB_FLAG_HD uint32_t climb_flag_line_flag(uint64_t line) { return (uint32_t)(line >> 32); }
 CLIMB_FLAG_HD uint32_t climb_flag_line_bits(uint64_t line) { return (uint32_t)line; }
 
+/* The all-reduce's best rung takes the flags for arrays below this many bytes, built in (`climb tune allreduce`
+ * measures it); the C API's communicator holds a workspace for exactly those, so the value lives here, where the
+ * workload and the communicator both read it. The flags take arrays up to CLIMB_FLAG_MAX_BYTES in any case. */
+#define CLIMB_FLAGS_BELOW ((size_t)256 << 10)
+#define CLIMB_FLAG_MAX_BYTES ((size_t)1 << 20)
+
+/* A GPU's state: the last call's flag, the blocks done with the call, whether a wait gave up (4 words). */
+#define CLIMB_FLAG_STATE_BYTES 16
+
+/* The bytes of a GPU's lines for P GPUs and arrays up to cap elements (at least one): two sets of P arrays. */
+CLIMB_FLAG_HD size_t climb_flag_lines_bytes(int P, size_t cap) { return 2 * (size_t)P * (cap ? cap : 1) * 8; }
+
+/* The most elements of es bytes that the built-in crossover sends to the flags. */
+CLIMB_FLAG_HD size_t climb_flag_cap(size_t es)
+{
+    const size_t below = CLIMB_FLAGS_BELOW < CLIMB_FLAG_MAX_BYTES + 1 ? CLIMB_FLAGS_BELOW : CLIMB_FLAG_MAX_BYTES + 1;
+    return below ? (below - 1) / es : 0;
+}
+
 #endif
