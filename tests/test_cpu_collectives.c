@@ -259,9 +259,37 @@ static void test_nvlinks(void)
     EXPECT(links == -1 && sw == -1);
 }
 
+/* The rotation: at every step each rank sends to one rank and receives from one (a permutation), step 0 to itself,
+ * and over the n steps every rank sends to every rank exactly once; out of range is -1. */
+static void test_rotation(void)
+{
+    for (int n = 1; n <= CLIMB_MAX_RANKS; n++) {
+        unsigned char sent[CLIMB_MAX_RANKS][CLIMB_MAX_RANKS];
+        memset(sent, 0, sizeof sent);
+        for (int k = 0; k < n; k++) {
+            unsigned char got[CLIMB_MAX_RANKS];
+            memset(got, 0, sizeof got);
+            for (int r = 0; r < n; r++) {
+                const int q = climb_rotation_to(n, r, k);
+                EXPECT_MSG(q >= 0 && q < n && !got[q] && (k > 0 || q == r), "n=%d step %d rank %d: to %d", n, k, r, q);
+                if (q < 0 || q >= n)
+                    return;
+                got[q] = 1;
+                sent[r][q]++;
+            }
+        }
+        for (int r = 0; r < n; r++)
+            for (int q = 0; q < n; q++)
+                EXPECT_MSG(sent[r][q] == 1, "n=%d: rank %d sent to %d %d times", n, r, q, sent[r][q]);
+    }
+    EXPECT(climb_rotation_to(4, 0, 4) == -1 && climb_rotation_to(4, 4, 0) == -1 && climb_rotation_to(0, 0, 0) == -1);
+    EXPECT(climb_rotation_to(4, 3, 1) == 0 && climb_rotation_to(4, 1, 3) == 0);
+}
+
 int main(void)
 {
     test_nvlinks();
+    test_rotation();
     climb_rng rng;
     const uint64_t seed = climb_fresh_seed();
     printf("seed %llu\n", (unsigned long long)seed);

@@ -36,6 +36,11 @@ int climb_ring_owned(int n, int rank)
     return n >= 1 && n <= CLIMB_MAX_RANKS && rank >= 0 && rank < n ? (rank + 1) % n : -1;
 }
 
+int climb_rotation_to(int n, int rank, int step)
+{
+    return n >= 1 && n <= CLIMB_MAX_RANKS && rank >= 0 && rank < n && step >= 0 && step < n ? (rank + step) % n : -1;
+}
+
 int climb_log2_exact(int n)
 {
     if (n < 1 || (n & (n - 1)) != 0)

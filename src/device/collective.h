@@ -33,6 +33,12 @@ int climb_ring_send(int n, int rank, int phase, int step);
 int climb_ring_recv(int n, int rank, int phase, int step);
 int climb_ring_owned(int n, int rank);
 
+/* The all-to-all rotation: at step k (0..n-1) rank `rank` sends to rank (rank + k) % n, so that at every step
+ * each rank receives from exactly one other and every link into a GPU is used once (step 0 is the rank's own
+ * piece). Rank order for all would have every GPU send to rank 0 first, then all to rank 1: every sender in one
+ * GPU's incoming link at a time. -1 for arguments out of range. */
+int climb_rotation_to(int n, int rank, int step);
+
 /* One step of recursive halving (CLIMB_REDUCE_SCATTER, distances n/2 down to 1) or doubling (CLIMB_ALL_GATHER,
  * distances 1 up to n/2), in chunks: the partner; the chunks [send_lo, send_hi) sent to it; the chunks
  * [recv_lo, recv_hi) received from it (halving: added into the rank's own, which it keeps; doubling: copied).

@@ -124,8 +124,9 @@ static int run_ring(climb_case *c)
 
 /* ---- the schedules on a climb_coll_exec, for the rungs and the C API ---- */
 
-/* copy engines: every rank pushes its piece (n 4-byte elements) into every rank's output at once (P - 1 copies a GPU
- * across, every link of the node busy); no step between ranks. */
+/* copy engines: every rank pushes its piece (n 4-byte elements) into every rank's output, one copy after another
+ * on its stream in the rotation's order (the k-th to rank r + k: at each moment every GPU receives from one other,
+ * none from all at once), its own last; no step between ranks. */
 static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
 {
     const size_t bytes = n * 4;
@@ -133,8 +134,10 @@ static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *i
     for (int r = x->lo; r < x->hi && e == cudaSuccess && bytes; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
-        for (int q = 0; q < x->P && e == cudaSuccess; q++)
+        for (int k = 1; k <= x->P && e == cudaSuccess; k++) {
+            const int q = climb_rotation_to(x->P, r, k % x->P);
             e = climb_coll_copy(x, r, in[r], q, (char *)out[q] + (size_t)r * bytes, bytes);
+        }
     }
     return e;
 }

@@ -380,9 +380,7 @@ static cudaError_t x_sum(const climb_coll_exec *x, int r, void *const *in, void 
     cudaError_t e = cudaSetDevice(x->devices[r]);
     if (e != cudaSuccess)
         return e;
-    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>((T *)out[r] + off, src,
-                                                                                         x->P, len);
-    return cudaGetLastError();
+    return climb_gpuset_sum_launch<T>((T *)out[r] + off, src, x->P, len, x->sms[r], x->st[r]);
 }
 
 /* one shot: every rank reads every rank's array over the link and sums all of it itself: one pass, no step

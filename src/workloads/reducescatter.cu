@@ -155,11 +155,11 @@ static cudaError_t x_sum(const climb_coll_exec *x, int r, void *out, const climb
     cudaError_t e = cudaSetDevice(x->devices[r]);
     if (e != cudaSuccess)
         return e;
-    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, x->sms[r]), 256, 0, x->st[r]>>>((T *)out, src, x->P, n);
-    return cudaGetLastError();
+    return climb_gpuset_sum_launch<T>((T *)out, src, x->P, n, x->sms[r], x->st[r]);
 }
 
-/* copy engines: every rank pushes its piece q into rank q's work space (slot r) by copy engines, all at once; after
+/* copy engines: every rank pushes its piece q into rank q's work space (slot r) by copy engines, in the rotation's
+ * order (climb_rotation_to: every GPU receives from one other at a time), its own last; after
  * one barrier each rank sums the P pieces it received, locally. work[r]: P x n elements on rank r's GPU. */
 template <typename T>
 static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n,
@@ -170,9 +170,11 @@ static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *i
     for (int r = x->lo; r < x->hi && e == cudaSuccess && bytes; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
-        for (int q = 0; q < x->P && e == cudaSuccess; q++)
+        for (int k = 1; k <= x->P && e == cudaSuccess; k++) {
+            const int q = climb_rotation_to(x->P, r, k % x->P);
             e = climb_coll_copy(x, r, (const char *)in[r] + (size_t)q * bytes, q, (char *)work[q] + (size_t)r * bytes,
                                 bytes);
+        }
     }
     if (e == cudaSuccess)
         e = climb_coll_barrier(x);

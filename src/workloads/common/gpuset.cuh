@@ -368,19 +368,91 @@ template <typename T> struct climb_gpuset_ptrs {
     const T *p[CLIMB_MAX_DEVICES];
 };
 
+/* The 16-byte vector of an element type (the sum kernel's wide loads). */
+template <typename T> struct climb_vec4;
+template <> struct climb_vec4<float> {
+    typedef float4 type;
+};
+template <> struct climb_vec4<int32_t> {
+    typedef int4 type;
+};
+template <typename V> __device__ __forceinline__ void climb_vec4_add(V &a, const V &b)
+{
+    a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w;
+}
+
+/* How many ranks' loads a thread of the sum kernel keeps in flight at once. */
+#define CLIMB_SUM_LOADS 8
+
 /* out[i] = the sum over q = 0..P-1 of src.p[q][i], i in [0, n), in rank order (every GPU that sums the same
- * elements gets the same bits); src.p[q] may be another GPU's memory (peer access). */
+ * elements gets the same bits); src.p[q] may be another GPU's memory (peer access). Elements [head, head + 4 x n4)
+ * are read as 16-byte vectors (every pointer 16-byte aligned there), the others one by one. Each thread issues up to
+ * CLIMB_SUM_LOADS ranks' loads before it adds any (a load over NVLink takes microseconds to come back: without
+ * them in flight together, the loop would wait for each), then adds them in rank order. */
 template <typename T>
 __global__ void __launch_bounds__(256) climb_gpuset_sum_kernel(T *__restrict__ out, climb_gpuset_ptrs<T> src, int P,
-                                                               size_t n)
+                                                               size_t n, size_t head, size_t n4)
 {
-    const size_t step = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    typedef typename climb_vec4<T>::type V;
+    const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (size_t i = first; i < n4; i += step) {
+        V s = ((const V *)(src.p[0] + head))[i];
+        for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
+            V v[CLIMB_SUM_LOADS];
+#pragma unroll
+            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+                if (q0 + j < P)
+                    v[j] = ((const V *)(src.p[q0 + j] + head))[i];
+#pragma unroll
+            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+                if (q0 + j < P)
+                    climb_vec4_add(s, v[j]);
+        }
+        ((V *)(out + head))[i] = s;
+    }
+    /* the elements outside the vectors: the head, and the tail from head + 4 x n4 */
+    const size_t rest = n - 4 * n4;
+    for (size_t k = first; k < rest; k += step) {
+        const size_t i = k < head ? k : k + 4 * n4;
+        T v[CLIMB_SUM_LOADS];
         T s = src.p[0][i];
-        for (int q = 1; q < P; q++)
-            s += src.p[q][i];
+        for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
+#pragma unroll
+            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+                if (q0 + j < P)
+                    v[j] = src.p[q0 + j][i];
+#pragma unroll
+            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+                if (q0 + j < P)
+                    s += v[j];
+        }
         out[i] = s;
     }
+}
+
+/* The sum kernel over n elements on a stream of a GPU of `sms` SMs: 16-byte loads where out and every src.p[q]
+ * stand at the same offset from a 16-byte boundary (from the first element at which they all reach one), else one
+ * by one. cudaSuccess or the launch's error. */
+template <typename T>
+static inline cudaError_t climb_gpuset_sum_launch(T *out, const climb_gpuset_ptrs<T> &src, int P, size_t n, int sms,
+                                                  cudaStream_t st)
+{
+    if (!n)
+        return cudaSuccess;
+    const uintptr_t mis = (uintptr_t)out & 15;
+    int same = mis % sizeof(T) == 0;
+    for (int q = 0; q < P && same; q++)
+        same = ((uintptr_t)src.p[q] & 15) == mis;
+    size_t head = 0, n4 = 0;
+    if (same) {
+        head = ((16 - mis) & 15) / sizeof(T);
+        if (head > n)
+            head = n;
+        n4 = (n - head) / 4;
+    }
+    const size_t threads = n4 + (n - 4 * n4); /* one a vector, and one an element left over */
+    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(threads, sms), 256, 0, st>>>(out, src, P, n, head, n4);
+    return cudaGetLastError();
 }
 
 /* The sum kernel on rank r's stream over n elements. */
@@ -390,8 +462,7 @@ static inline int climb_gpuset_sum(climb_gpuset *g, int r, T *out, const climb_g
     if (!n || !climb_gpuset_mine(g, r))
         return 0;
     CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
-    climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(n, g->x.sms[r]), 256, 0, g->x.st[r]>>>(out, src, g->x.P, n);
-    CLIMB_CHECK(cudaGetLastError());
+    CLIMB_CHECK(climb_gpuset_sum_launch<T>(out, src, g->x.P, n, g->x.sms[r], g->x.st[r]));
     return 0;
 }
 
