@@ -286,10 +286,45 @@ static void test_rotation(void)
     EXPECT(climb_rotation_to(4, 3, 1) == 0 && climb_rotation_to(4, 1, 3) == 0);
 }
 
+/* The 16-byte split: every element exactly once (head one by one, n4 vectors, the rest one by one), the vectors
+ * 16-byte aligned at every pointer, the head shorter than a vector; pointers at different offsets, or not 4-byte
+ * aligned, take no vectors. */
+static void test_vec4_split(void)
+{
+    static _Alignas(16) char base[4][256];
+    for (int mis = 0; mis < 16; mis += 4)
+        for (size_t n = 0; n <= 21; n++) {
+            const void *p[4];
+            for (int q = 0; q < 4; q++)
+                p[q] = base[q] + mis;
+            size_t head, n4;
+            climb_vec4_split(p, 4, n, &head, &n4);
+            EXPECT_MSG(head <= 3 && head + 4 * n4 <= n, "mis %d n %zu: head %zu n4 %zu", mis, n, head, n4);
+            for (int q = 0; q < 4 && n4; q++)
+                EXPECT_MSG(((uintptr_t)((const char *)p[q] + 4 * head) & 15) == 0, "mis %d n %zu: pointer %d", mis, n, q);
+            if (n >= head + 4) /* as many vectors as fit after the head */
+                EXPECT_MSG(n - head - 4 * n4 < 4, "mis %d n %zu: %zu left over", mis, n, n - head - 4 * n4);
+            EXPECT_MSG(head == (n < (size_t)((16 - mis) & 15) / 4 ? n : (size_t)((16 - mis) & 15) / 4),
+                       "mis %d n %zu: head %zu", mis, n, head);
+        }
+    const void *apart[2] = {base[0], base[1] + 4}, *odd[2] = {base[0] + 2, base[1] + 2};
+    size_t head = 9, n4 = 9;
+    climb_vec4_split(apart, 2, 100, &head, &n4);
+    EXPECT(head == 0 && n4 == 0);
+    climb_vec4_split(odd, 2, 100, &head, &n4);
+    EXPECT(head == 0 && n4 == 0);
+    climb_vec4_split(apart, 0, 100, &head, &n4);
+    EXPECT(head == 0 && n4 == 0);
+    const void *one[1] = {base[0] + 12};
+    climb_vec4_split(one, 1, 100, &head, &n4);
+    EXPECT(head == 1 && n4 == 24);
+}
+
 int main(void)
 {
     test_nvlinks();
     test_rotation();
+    test_vec4_split();
     climb_rng rng;
     const uint64_t seed = climb_fresh_seed();
     printf("seed %llu\n", (unsigned long long)seed);

@@ -1,4 +1,6 @@
 /* The schedules of collective.h. */
+#include <stdint.h>
+
 #include "collective.h"
 
 void climb_chunk_of(size_t count, int n, int i, size_t *off, size_t *len)
@@ -39,6 +41,23 @@ int climb_ring_owned(int n, int rank)
 int climb_rotation_to(int n, int rank, int step)
 {
     return n >= 1 && n <= CLIMB_MAX_RANKS && rank >= 0 && rank < n && step >= 0 && step < n ? (rank + step) % n : -1;
+}
+
+void climb_vec4_split(const void *const *ptrs, int count, size_t n, size_t *head, size_t *n4)
+{
+    *head = *n4 = 0;
+    if (count < 1)
+        return;
+    const uintptr_t mis = (uintptr_t)ptrs[0] & 15;
+    int same = mis % 4 == 0;
+    for (int q = 1; q < count && same; q++)
+        same = ((uintptr_t)ptrs[q] & 15) == mis;
+    if (same) {
+        *head = ((16 - mis) & 15) / 4;
+        if (*head > n)
+            *head = n;
+        *n4 = (n - *head) / 4;
+    }
 }
 
 int climb_log2_exact(int n)

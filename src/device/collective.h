@@ -39,6 +39,11 @@ int climb_ring_owned(int n, int rank);
  * GPU's incoming link at a time. -1 for arguments out of range. */
 int climb_rotation_to(int n, int rank, int step);
 
+/* How n elements of 4 bytes at `count` pointers split for 16-byte accesses (the kernels that sum and store across
+ * GPUs): where every pointer stands at the same offset from a 16-byte boundary, *head elements one by one until
+ * they all reach one, then *n4 vectors of four, the rest one by one again; otherwise no vectors (*head = *n4 = 0). */
+void climb_vec4_split(const void *const *ptrs, int count, size_t n, size_t *head, size_t *n4);
+
 /* One step of recursive halving (CLIMB_REDUCE_SCATTER, distances n/2 down to 1) or doubling (CLIMB_ALL_GATHER,
  * distances 1 up to n/2), in chunks: the partner; the chunks [send_lo, send_hi) sent to it; the chunks
  * [recv_lo, recv_hi) received from it (halving: added into the rank's own, which it keeps; doubling: copied).

@@ -172,13 +172,24 @@ __global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restr
  * climb_gpuset_sum_kernel: every GPU that sums the same elements in rank order gets the same bits. */
 
 /* The two-shot rung's second shot: the rank's finished elements [off, off + n) stored into every other rank's
- * output over the link. */
+ * output over the link; [off + head, off + head + 4 x n4) as 16-byte vectors (climb_vec4_split), the rest one by
+ * one. */
 template <typename T>
 __global__ void __launch_bounds__(256) ar_scatter_kernel(ar_ptrs<T> dst, int P, int self, const T *__restrict__ src,
-                                                         size_t off, size_t n)
+                                                         size_t off, size_t n, size_t head, size_t n4)
 {
-    const size_t step = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = off + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < off + n; i += step) {
+    typedef typename climb_vec4<T>::type V;
+    const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t at = off + head;
+    for (size_t i = first; i < n4; i += step) {
+        const V v = ((const V *)(src + at))[i];
+        for (int r = 0; r < P; r++)
+            if (r != self)
+                ((V *)(dst.p[r] + at))[i] = v;
+    }
+    const size_t rest = n - 4 * n4;
+    for (size_t k = first; k < rest; k += step) {
+        const size_t i = off + (k < head ? k : k + 4 * n4);
         const T v = src[i];
         for (int r = 0; r < P; r++)
             if (r != self)
@@ -418,8 +429,13 @@ static cudaError_t x_two_shot(const climb_coll_exec *x, void *const *in, void *c
             continue;
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
-        ar_scatter_kernel<T><<<climb_gpuset_blocks(len, x->sms[r]), 256, 0, x->st[r]>>>(dst, x->P, r, (const T *)out[r], off,
-                                                                             len);
+        const void *ptrs[CLIMB_MAX_DEVICES] = {0};
+        for (int q = 0; q < x->P; q++)
+            ptrs[q] = (const T *)out[q] + off;
+        size_t head, n4;
+        climb_vec4_split(ptrs, x->P, len, &head, &n4);
+        ar_scatter_kernel<T><<<climb_gpuset_blocks(n4 + (len - 4 * n4), x->sms[r]), 256, 0, x->st[r]>>>(
+            dst, x->P, r, (const T *)out[r], off, len, head, n4);
         e = cudaGetLastError();
     }
     return e;

@@ -431,25 +431,20 @@ __global__ void __launch_bounds__(256) climb_gpuset_sum_kernel(T *__restrict__ o
 }
 
 /* The sum kernel over n elements on a stream of a GPU of `sms` SMs: 16-byte loads where out and every src.p[q]
- * stand at the same offset from a 16-byte boundary (from the first element at which they all reach one), else one
- * by one. cudaSuccess or the launch's error. */
+ * allow them (climb_vec4_split), else one by one. cudaSuccess or the launch's error. */
 template <typename T>
 static inline cudaError_t climb_gpuset_sum_launch(T *out, const climb_gpuset_ptrs<T> &src, int P, size_t n, int sms,
                                                   cudaStream_t st)
 {
+    static_assert(sizeof(T) == 4, "the collectives' elements are 4 bytes");
     if (!n)
         return cudaSuccess;
-    const uintptr_t mis = (uintptr_t)out & 15;
-    int same = mis % sizeof(T) == 0;
-    for (int q = 0; q < P && same; q++)
-        same = ((uintptr_t)src.p[q] & 15) == mis;
-    size_t head = 0, n4 = 0;
-    if (same) {
-        head = ((16 - mis) & 15) / sizeof(T);
-        if (head > n)
-            head = n;
-        n4 = (n - head) / 4;
-    }
+    const void *ptrs[CLIMB_MAX_DEVICES + 1] = {0};
+    ptrs[0] = out;
+    for (int q = 0; q < P; q++)
+        ptrs[q + 1] = src.p[q];
+    size_t head, n4;
+    climb_vec4_split(ptrs, P + 1, n, &head, &n4);
     const size_t threads = n4 + (n - 4 * n4); /* one a vector, and one an element left over */
     climb_gpuset_sum_kernel<T><<<climb_gpuset_blocks(threads, sms), 256, 0, st>>>(out, src, P, n, head, n4);
     return cudaGetLastError();
