@@ -66,15 +66,20 @@ static inline void test_poison_best(const climb_workload *w, const climb_device_
     climb_case_close(w, &oc);
 }
 
-/* Every rung of w on one case (shape, plan p): a poisoned output fails verification, naming the element `first`
- * ("out[0][0]"), and after the rung's run it passes; what prepare built is released. */
+/* Every rung of w on one case (shape, plan p; f32, or the first type w takes without it): a poisoned output fails
+ * verification, naming the element `first` ("out[0][0]"), and after the rung's run it passes; what prepare built is
+ * released. */
 static inline void test_poison_every_rung(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
                                           climb_shape shape, const char *first)
 {
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     o.seed = 4;
-    climb_case_key k = {CLIMB_F32, shape, 0};
+    climb_dtype t = CLIMB_F32;
+    for (int k = 0; !(w->types & CLIMB_TYPE_BIT(t)) && k < 32; k++)
+        if (w->types & CLIMB_TYPE_BIT(k))
+            t = (climb_dtype)k;
+    climb_case_key k = {t, shape, 0};
     climb_open_case oc;
     EXPECT(climb_case_open(w, &o, p, &k, 0, dev, 0, &oc) == 0);
     char msg[400];
