@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "workloads/streams.h"
+#include "workloads/streams/streams.h"
 #include "testing.h"
 
 static uint32_t stepped(uint32_t x, uint64_t n)

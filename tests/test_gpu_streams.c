@@ -7,7 +7,7 @@
 #include "device/device.h"
 #include "core/harness.h"
 #include "base/rng.h"
-#include "workloads/streams.h"
+#include "workloads/streams/streams.h"
 #include "test_plan.h"
 #include "testing.h"
 

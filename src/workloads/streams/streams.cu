@@ -30,16 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/check.h"
-#include "../base/host.h"
-#include "../base/rng.h"
-#include "../device/device.h"
-#include "../core/validate.h"
-#include "../core/workload.cuh"
+#include "../../base/check.h"
+#include "../../base/host.h"
+#include "../../base/rng.h"
+#include "../../device/device.h"
+#include "../../core/validate.h"
+#include "../../core/workload.cuh"
+#include "kernels.cuh"
 #include "streams.h"
-
-#define ST_A 1664525u
-#define ST_C 1013904223u
 
 /* ---------------------------------------------------------------- CPU reference */
 
@@ -76,11 +74,7 @@ __global__ void st_work_kernel(const uint32_t *__restrict__ in, uint32_t *__rest
                                unsigned iters)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t x = in[i];
-#pragma unroll 4
-    for (unsigned k = 0; k < iters; k++)
-        x = x * ST_A + ST_C;
-    out[i] = x;
+    out[i] = st_steps(in[i], iters);
     if (i == 0)
         atomicAdd(count, 1u);
 }
@@ -95,9 +89,7 @@ __global__ void st_all_kernel(const uint32_t *__restrict__ x0, uint32_t *__restr
     const size_t i = blockIdx.x / blocks, b = blockIdx.x % blocks, e = b * blockDim.x + threadIdx.x;
     uint32_t x = x0[i * per + e];
     for (unsigned j = 0; j < chain; j++) {
-#pragma unroll 4
-        for (unsigned k = 0; k < iters; k++)
-            x = x * ST_A + ST_C;
+        x = st_steps(x, iters);
         out[(i * chain + j) * per + e] = x;
         if (e == 0)
             atomicAdd(&count[i * chain + j], 1u);
@@ -320,6 +312,14 @@ static cudaError_t run_threads(climb_case *c, cudaStream_t s)
  * the launch cost is paid once for all K x chain kernels. */
 static cudaError_t run_graph(climb_case *c, cudaStream_t s) { return cudaGraphLaunch(c->exec, s); }
 
+/* device_launch: one kernel launches the chains from the device (launch.rdc.cu). */
+static cudaError_t run_device(climb_case *c, cudaStream_t s)
+{
+    const st_dev_args a = {c->d_x0,          c->d_out,           c->d_count,         c->iters,
+                           (unsigned)c->chain, (unsigned)c->blocks, (unsigned)c->threads, (unsigned)c->K};
+    return st_launch_from_device(&a, s);
+}
+
 /* bound: one launch doing every kernel's work. */
 static cudaError_t run_all(climb_case *c, cudaStream_t s)
 {
@@ -339,6 +339,11 @@ static int k_all(climb_dtype, const climb_device_info *, const int *, climb_kern
     return climb_one_kernel(out, max, (const void *)st_all_kernel, "st_all_kernel", 64, 0);
 }
 
+static int k_device(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return st_device_kernels(out, max);
+}
+
 static const char *refuses_threads(const climb_case *c)
 {
     return c->K > ST_MAX_THREADS ? "a host thread a chain: at most 128 chains" : NULL;
@@ -356,6 +361,9 @@ static const climb_rung_info ST_RUNGS[] = {
     {.name = "threads", .idea = "a host thread and a stream a chain (many threads or processes sharing a GPU, Hyper-Q's case)",
      .needs = "at most 128 chains", .kind = CLIMB_RUNG_LADDER, .kernels = k_work, .launch = run_threads,
      .refuses = refuses_threads},
+    {.name = "device_launch", .idea = "one kernel launches the chains from the device, each chain's next kernel a tail "
+                                       "launch of the one before: no host launch a kernel, no stream a chain",
+     .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_device, .device_launches = 1, .launch = run_device},
     {.name = "graph", .idea = "the chains captured once as one CUDA graph of parallel branches, launched as one",
      .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_work, .launch = run_graph},
 };
@@ -550,6 +558,10 @@ static int st_prepare(climb_case *c, int rung)
     const climb_rung_info *r = &ST_RUNGS[rung];
     if (c->K == 0 || r->launch == run_one_stream || r->launch == run_all)
         return 0;
+    if (r->launch == run_device) { /* K fire-and-forget launches and K x (chain - 1) tail launches pending at most */
+        CLIMB_CHECK(climb_reserve_device_launches(c->K * c->chain));
+        return 0;
+    }
     if (need_streams(c))
         return -1;
     if (r->launch == run_threads && !c->pool)
