@@ -3,7 +3,8 @@
  * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
  * accumulated in double) and the same bits on every rank, each call right after the poison on the legacy stream
  * (the communicator's streams until set); captured into a graph from rank 0's stream (set to one of the test's own)
- * and replayed;
+ * and replayed three times; twelve calls back to back with no wait, lengths changing across the flag kernel's range
+ * (arrays below 256 KiB) and past it, every output checked after;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
 #include <math.h>
@@ -82,7 +83,10 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
                : climb_comm_allreduce_sum_i32(comm, (const int32_t *const *)in, (int32_t *const *)out, n);
         EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(s0, &g) == cudaSuccess);
         EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
-        EXPECT(ge && cudaGraphLaunch(ge, s0) == cudaSuccess && cudaStreamSynchronize(s0) == cudaSuccess);
+        /* replayed three times: each replay a call of its own (small arrays: the flag kernel's next flag) */
+        for (int k = 0; k < 3 && ge; k++)
+            EXPECT(cudaGraphLaunch(ge, s0) == cudaSuccess);
+        EXPECT(ge && cudaStreamSynchronize(s0) == cudaSuccess);
         if (ge)
             cudaGraphExecDestroy(ge);
         if (g)
@@ -133,6 +137,63 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
     free(got);
     free(ref);
     free(mag);
+}
+
+/* Calls back to back with no wait between them, each on arrays of its own with inputs of its own, lengths
+ * changing across the flag kernel's range and past it, apart and in place (i32, exact): a GPU a call ahead of
+ * another must never take or overwrite lines of the wrong call. Then every output of every call checked. */
+static void check_allreduce_burst(uint64_t seed)
+{
+    enum { CALLS = 12 };
+    const size_t lens[CALLS] = {1, 65535, 3, 4096, 65535, 1, 65536, 1000, 2, 65535, 70001, 7};
+    int32_t *h[CALLS];
+    double *ref[CALLS];
+    void *in[CALLS][8], *out[CALLS][8];
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int k = 0; k < CALLS; k++) {
+        const size_t n = lens[k];
+        h[k] = malloc(n * 4 * (size_t)P);
+        ref[k] = calloc(n, sizeof *ref[k]);
+        for (int r = 0; r < P; r++) {
+            for (size_t i = 0; i < n; i++) {
+                const int32_t v = (int32_t)(climb_rng_next(&rng) % 2000001) - 1000000;
+                h[k][(size_t)r * n + i] = v;
+                ref[k][i] += v;
+            }
+            in[k][r] = dev_alloc(r, n * 4);
+            out[k][r] = k % 3 == 2 ? in[k][r] : dev_alloc(r, n * 4);
+            EXPECT(cudaMemcpy(in[k][r], h[k] + (size_t)r * n, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            if (out[k][r] != in[k][r])
+                EXPECT(cudaMemset(out[k][r], 0xFF, n * 4) == cudaSuccess);
+        }
+    }
+    sync_all();
+    for (int k = 0; k < CALLS; k++)
+        EXPECT_MSG(climb_comm_allreduce_sum_i32(comm, (const int32_t *const *)in[k], (int32_t *const *)out[k],
+                                                lens[k]) == CLIMB_STATUS_SUCCESS,
+                   "burst call %d (n=%zu)", k, lens[k]);
+    sync_all();
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    for (int k = 0; k < CALLS; k++) {
+        const size_t n = lens[k];
+        int32_t *got = malloc(n * 4);
+        for (int r = 0; r < P; r++) {
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+                   cudaMemcpy(got, out[k][r], n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++)
+                bad += got[i] != (int32_t)ref[k][i];
+            EXPECT_MSG(bad == 0, "burst call %d (n=%zu%s) rank %d: %zu wrong", k, n, k % 3 == 2 ? ", in place" : "",
+                       r, bad);
+            cudaFree(in[k][r]);
+            if (out[k][r] != in[k][r])
+                cudaFree(out[k][r]);
+        }
+        free(got);
+        free(h[k]);
+        free(ref[k]);
+    }
 }
 
 /* All-gather (f32 bits or i32; compared bit for bit) and reduce-scatter (i32, exact) of n elements a piece. */
@@ -228,6 +289,8 @@ int main(void)
             for (int in_place = 0; in_place < 2; in_place++)
                 check_allreduce(sizes[i], f, in_place, 0, seed++);
     check_allreduce(1000, 1, 0, 1, seed++);
+    check_allreduce(65535, 0, 1, 1, seed++);
+    check_allreduce_burst(seed++);
     check_allreduce((1u << 20) + 7, 0, 1, 1, seed++);
     /* the kernels of both; past their crossovers (the all-gather's 16 MiB a piece, the reduce-scatter's 128 MiB: the
      * copy engines, and the reduce-scatter's workspace) on up to four GPUs (the host copy is up to P^2 pieces) */
