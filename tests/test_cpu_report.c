@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/report.h"
+#include "io/json.h"
 #include "workloads/affine.h"
 #include "workloads/reduce/reduce.h"
 #include "testing.h"
@@ -305,6 +306,84 @@ static void test_summary(const climb_device_info *dev)
     rmdir(dir);
 }
 
+/* The rows of a JSON report read back (as climb bench reads a child process's, climb_report_add_json_rows): every
+ * row of r's two workloads the same after the trip, the derived figures too; rows of another workload, a rung that
+ * is not there and a mangled shape refused, naming the row. */
+static void test_json_rows(climb_report *r, const climb_device_info *dev)
+{
+    char *json = render(r, climb_report_json), err[300];
+    climb_json *root = climb_json_parse(json, strlen(json), err, sizeof err);
+    EXPECT_MSG(root != NULL, "%s", err);
+    const climb_json *results = climb_json_get(root, "results");
+    climb_report back;
+    climb_report_init(&back, "bench", 1234, 0, dev);
+    const climb_workload *ws[2] = {r->rows[0].w, NULL};
+    for (int i = 0; i < r->n_rows && !ws[1]; i++)
+        if (r->rows[i].w != ws[0])
+            ws[1] = r->rows[i].w;
+    EXPECT(ws[1] != NULL);
+    /* one workload's rows at a time, as a child reports one: the others are refused */
+    int failures = 0, wrong = 0;
+    for (int k = 0; k < 2 && ws[k]; k++) {
+        climb_json only = *results;
+        climb_json *items = malloc(sizeof *items * (size_t)(results->n ? results->n : 1));
+        only.items = items;
+        only.n = 0;
+        for (int i = 0; i < results->n; i++)
+            if (r->rows[i].w == ws[k])
+                items[only.n++] = results->items[i];
+        EXPECT(climb_report_add_json_rows(&back, ws[k], &only, &failures, err, sizeof err) == only.n);
+        if (k == 0)
+            EXPECT_MSG(climb_report_add_json_rows(&back, ws[1], results, NULL, err, sizeof err) == -1 &&
+                           strstr(err, "results[0]: not a row of"),
+                       "%s", err);
+        free(items);
+    }
+    for (int i = 0; i < r->n_rows; i++)
+        wrong += r->rows[i].status == CLIMB_ROW_WRONG || r->rows[i].status == CLIMB_ROW_ERROR;
+    EXPECT_MSG(failures == wrong, "%d failures read back, %d in the report", failures, wrong);
+    /* the refused rows above added nothing: the rows in the order of the workloads */
+    EXPECT(back.n_rows == r->n_rows);
+    climb_report_derive(&back);
+    int at = 0;
+    for (int k = 0; k < 2 && ws[k]; k++)
+        for (int i = 0; i < r->n_rows; i++) {
+            const climb_row *a = &r->rows[i];
+            if (a->w != ws[k])
+                continue;
+            const climb_row *b = &back.rows[at++];
+            const int same_num = (isnan(a->t.median_us) && isnan(b->t.median_us)) || near(b->t.median_us, a->t.median_us) ||
+                                 a->status != CLIMB_ROW_OK;
+            EXPECT_MSG(b->w == a->w && b->rung == a->rung && b->type == a->type && b->shape.ndims == a->shape.ndims &&
+                           memcmp(b->shape.d, a->shape.d, sizeof a->shape.d[0] * (size_t)a->shape.ndims) == 0 &&
+                           climb_opt_values_equal(a->w->options, a->w->n_options, a->opts, b->opts) &&
+                           b->status == a->status && strcmp(b->note, a->note) == 0 &&
+                           strcmp(b->reference, a->reference) == 0 && same_num && b->wall == a->wall &&
+                           b->own_counts == a->own_counts && near(b->counts.bytes_read, a->counts.bytes_read) &&
+                           near(b->counts.items, a->counts.items) && b->t.samples == a->t.samples,
+                       "row %d (%s %s) differs after the trip", i, a->w->name, a->w->rung(a->rung)->name);
+            if (a->status == CLIMB_ROW_OK)
+                EXPECT_MSG((isnan(a->gbs) ? isnan(b->gbs) : near(b->gbs, a->gbs)) &&
+                               (isnan(a->vs_vendor) ? isnan(b->vs_vendor) : fabs(b->vs_vendor - a->vs_vendor) < 1e-6),
+                           "row %d's derived figures differ after the trip", i);
+        }
+    /* a rung that is not there; a shape that is not sizes */
+    const char *bad_text = "[{\"workload\": \"affine\", \"rung\": \"no_such\", \"type\": \"f32\", \"shape\": [1, 2]}]";
+    climb_json *bad = climb_json_parse(bad_text, strlen(bad_text), err, sizeof err);
+    EXPECT_MSG(bad != NULL, "%s", err);
+    EXPECT(climb_report_add_json_rows(&back, &climb_affine_workload, bad, NULL, err, sizeof err) == -1 &&
+           strstr(err, "rung 'no_such'"));
+    climb_json_free(bad);
+    bad_text = "[{\"workload\": \"affine\", \"rung\": \"0\", \"type\": \"f32\", \"shape\": [1, -2]}]";
+    bad = climb_json_parse(bad_text, strlen(bad_text), err, sizeof err);
+    EXPECT(bad && climb_report_add_json_rows(&back, &climb_affine_workload, bad, NULL, err, sizeof err) == -1 &&
+           strstr(err, "shape[1] is not a size"));
+    climb_json_free(bad);
+    climb_report_free(&back);
+    climb_json_free(root);
+    free(json);
+}
+
 int main(void)
 {
     climb_device_info dev;
@@ -439,6 +518,8 @@ int main(void)
     EXPECT(strstr(table, "Note: note number 19") != NULL);
     EXPECT(strstr(table, "x bound") == NULL); /* no bound rung: no column */
     free(table);
+
+    test_json_rows(&r, &dev);
 
     char *csv = render(&r, climb_report_csv);
     EXPECT(count_lines(csv) == 1 + r.n_rows);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -893,6 +894,125 @@ void climb_report_json(const climb_report *r, FILE *f)
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
+}
+
+/* ---- rows read back ---- */
+
+static double jnum_or_nan(const climb_json *o, const char *key)
+{
+    const climb_json *v = climb_json_get(o, key);
+    return v && v->type == CLIMB_JSON_NUMBER ? v->number : NAN;
+}
+
+static const char *jstr_or(const climb_json *o, const char *key, const char *dflt)
+{
+    const climb_json *v = climb_json_get(o, key);
+    return v && v->type == CLIMB_JSON_STRING ? v->string : dflt;
+}
+
+/* Row i's case: its option values parsed back from their JSON form (vals, w->n_options of them). 0 or -1 (err). */
+static int json_row_opts(const climb_workload *w, const climb_json *row, int i, climb_opt_value *vals, char *err,
+                         size_t errlen)
+{
+    const climb_json *opts = climb_json_get(row, "options");
+    for (int k = 0; k < w->n_options; k++) {
+        const climb_option *o = &w->options[k];
+        const climb_json *v = opts ? climb_json_get(opts, o->name) : NULL;
+        char text[64], why[200];
+        const char *t = text;
+        if (v && v->type == CLIMB_JSON_NUMBER && o->kind == CLIMB_OPT_INT)
+            snprintf(text, sizeof text, "%.0f", v->number);
+        else if (v && v->type == CLIMB_JSON_NUMBER && o->kind == CLIMB_OPT_FLOAT)
+            snprintf(text, sizeof text, "%.17g", v->number);
+        else if (v && v->type == CLIMB_JSON_STRING)
+            t = v->string;
+        else if (o->kind == CLIMB_OPT_FILE && (!v || v->type == CLIMB_JSON_NULL))
+            t = "";
+        else {
+            snprintf(err, errlen, "results[%d]: option %s missing or not of its kind", i, o->name);
+            return -1;
+        }
+        if (climb_opt_parse(o, t, &vals[k], why, sizeof why) != 0) {
+            snprintf(err, errlen, "results[%d]: %s", i, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int climb_report_add_json_rows(climb_report *r, const climb_workload *w, const climb_json *results, int *failures,
+                               char *err, size_t errlen)
+{
+    if (!results || results->type != CLIMB_JSON_ARRAY) {
+        snprintf(err, errlen, "no results array");
+        return -1;
+    }
+    int added = 0;
+    for (int i = 0; i < results->n; i++) {
+        const climb_json *row = &results->items[i];
+        const char *wname = jstr_or(row, "workload", ""), *rname = jstr_or(row, "rung", "");
+        const int rung = strcmp(wname, w->name) == 0 ? climb_find_rung(w, rname) : -1;
+        climb_dtype type;
+        const climb_json *sh = climb_json_get(row, "shape");
+        climb_shape shape;
+        memset(&shape, 0, sizeof shape);
+        if (rung < 0 || climb_dtype_parse(jstr_or(row, "type", ""), &type) != 0 || !(w->types & CLIMB_TYPE_BIT(type)) ||
+            !sh || sh->type != CLIMB_JSON_ARRAY || sh->n > CLIMB_MAX_DIMS) {
+            snprintf(err, errlen, "results[%d]: not a row of %s (workload '%s', rung '%s', its type or shape)", i,
+                     w->name, wname, rname);
+            return -1;
+        }
+        shape.ndims = sh->n;
+        for (int d = 0; d < sh->n; d++) {
+            long v;
+            if (!climb_json_int(&sh->items[d], 0, LONG_MAX, &v)) {
+                snprintf(err, errlen, "results[%d]: shape[%d] is not a size", i, d);
+                return -1;
+            }
+            shape.d[d] = (size_t)v;
+        }
+        climb_opt_value *vals = w->n_options ? calloc((size_t)w->n_options, sizeof *vals) : NULL;
+        if (w->n_options && !vals) {
+            snprintf(err, errlen, "out of host memory");
+            return -1;
+        }
+        climb_row *x = NULL;
+        if (json_row_opts(w, row, i, vals, err, errlen) == 0 &&
+            !(x = climb_report_add(r, w, rung, type, &shape, vals, jstr_or(row, "input", ""))))
+            snprintf(err, errlen, "out of host memory");
+        climb_opt_values_free(w->n_options, vals);
+        if (!x)
+            return -1;
+        snprintf(x->reference, sizeof x->reference, "%s", jstr_or(row, "reference", ""));
+        snprintf(x->note, sizeof x->note, "%s", jstr_or(row, "note", ""));
+        const char *st = jstr_or(row, "status", "");
+        x->status = CLIMB_ROW_ERROR;
+        for (int k = CLIMB_ROW_OK; k <= CLIMB_ROW_ERROR; k++)
+            if (strcmp(st, climb_row_status_name((climb_row_status)k)) == 0)
+                x->status = (climb_row_status)k;
+        x->t.median_us = x->t.mean_us = jnum_or_nan(row, "median_us");
+        x->t.min_us = jnum_or_nan(row, "min_us");
+        x->t.max_us = NAN;
+        x->t.noise_pct = jnum_or_nan(row, "noise_pct");
+        const double samples = jnum_or_nan(row, "samples"), launches = jnum_or_nan(row, "launches_per_sample");
+        x->t.samples = isnan(samples) ? 0 : (int)samples;
+        x->t.batch = isnan(launches) ? 1 : (int)launches;
+        x->wall = x->t.wall = strcmp(jstr_or(row, "clock", ""), "wall") == 0;
+        x->own_counts = strcmp(jstr_or(row, "counts", ""), "rung") == 0;
+        x->counts.bytes_read = jnum_or_nan(row, "bytes_read");
+        x->counts.bytes_written = jnum_or_nan(row, "bytes_written");
+        x->counts.flops = jnum_or_nan(row, "flops");
+        x->counts.items = jnum_or_nan(row, "items");
+        x->counts.special_ops = jnum_or_nan(row, "special_ops");
+        x->counts.link_bytes = jnum_or_nan(row, "link_bytes");
+        x->setup.ms = jnum_or_nan(row, "setup_ms");
+        x->setup.bytes = jnum_or_nan(row, "setup_bytes");
+        x->has_setup = !isnan(x->setup.ms);
+        if (failures && (x->status == CLIMB_ROW_WRONG || x->status == CLIMB_ROW_ERROR))
+            (*failures)++;
+        added++;
+    }
+    return added;
 }
 
 /* ---- CSV ---- */

@@ -85,6 +85,14 @@ void climb_report_free(climb_report *r);
  * returns it, the rest zeroed; NULL when out of memory. */
 climb_row *climb_report_add(climb_report *r, const climb_workload *w, int rung, climb_dtype type,
                             const climb_shape *shape, const climb_opt_value *opts, const char *input);
+/* The rows of workload w that another climb process reported (its JSON report's "results" array, as
+ * climb_report_json writes them), appended to r as they were measured: rung (by name), type, shape, option values,
+ * input, reference, status and note, the timing, the counts and the setup; what climb_report_derive computes is
+ * computed again here. *failures grows by the rows that were WRONG or ERROR. The number of rows added, or -1 with
+ * err ("results[3]: no rung 'x' in streams"); rows added before an error stay. */
+struct climb_json;
+int climb_report_add_json_rows(climb_report *r, const climb_workload *w, const struct climb_json *results,
+                               int *failures, char *err, size_t errlen);
 /* Rates, the roofline, step and cumulative speed-ups and the vendor ratio for every row. */
 void climb_report_derive(climb_report *r);
 /* The roofline of counts for a case of type t on dev's measured ceilings: microseconds and the binding term
