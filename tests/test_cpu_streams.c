@@ -4,7 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "base/rng.h"
+#include "core/harness.h"
 #include "workloads/streams/streams.h"
 #include "testing.h"
 
@@ -38,6 +41,36 @@ int main(void)
     EXPECT(climb_streams_iters(10, 18.384, 67.536, 0) == 0);
     EXPECT(climb_streams_iters(1e-9, 18.384, 67.536, 16384) == 1);
     EXPECT(climb_streams_iters(1e12, 18.384, 67.536, 16384) == CLIMB_STREAMS_MAX_ITERS);
+    /* connections stands for CUDA_DEVICE_MAX_CONNECTIONS: 0 runs anywhere; another value only where the variable
+     * holds it, else refused, saying which */
+    {
+        const climb_workload *sw = &climb_streams_workload;
+        climb_opt_plan plan;
+        char err[300], buf[400];
+        const int k = climb_opt_find(sw->options, sw->n_options, "connections");
+        EXPECT(k >= 0 && sw->options[k].env && strcmp(sw->options[k].env, "CUDA_DEVICE_MAX_CONNECTIONS") == 0);
+        EXPECT(climb_opt_plan_init(&plan, sw->options, sw->n_options, err, sizeof err) == 0);
+        EXPECT(climb_opt_plan_set(&plan, k, "0,4", 0, err, sizeof err) == 0);
+        climb_opt_value zero[8], four[8];
+        climb_opt_plan_combo(&plan, 0, zero);
+        climb_opt_plan_combo(&plan, 1, four);
+        unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+        EXPECT(climb_case_env_refuses(sw, zero, buf, sizeof buf) == NULL);
+        EXPECT_MSG(climb_case_env_refuses(sw, four, buf, sizeof buf) &&
+                       strstr(buf, "connections=4 needs CUDA_DEVICE_MAX_CONNECTIONS=4") && strstr(buf, "unset"),
+                   "%s", buf);
+        setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
+        EXPECT(climb_case_env_refuses(sw, four, buf, sizeof buf) && strstr(buf, "here it is 8"));
+        setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+        EXPECT(climb_case_env_refuses(sw, four, buf, sizeof buf) == NULL);
+        EXPECT(climb_case_env_refuses(sw, zero, buf, sizeof buf) == NULL);
+        setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4x", 1);
+        EXPECT(climb_case_env_refuses(sw, four, buf, sizeof buf) != NULL);
+        const climb_case_key key = {CLIMB_U32, CLIMB_SHAPE1(8), 1};
+        EXPECT(climb_case_too_large(sw, &key, four, buf, sizeof buf) != NULL && strstr(buf, "connections=4"));
+        unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+        climb_opt_plan_free(&plan, NULL);
+    }
     /* the table */
     const climb_workload *w = &climb_streams_workload;
     char msg[2000];

@@ -159,9 +159,36 @@ static int run_and_verify(const climb_workload *w, climb_case *c, int rung, cuda
     return climb_case_verify(w, c, rung, msg, len);
 }
 
+int climb_env_value_here(const climb_option *o, long long v)
+{
+    if (v == 0)
+        return 1;
+    const char *e = getenv(o->env);
+    char *end = NULL;
+    const long long here = e && *e ? strtoll(e, &end, 10) : 0;
+    return e && *e && end && *end == '\0' && here == v;
+}
+
+const char *climb_case_env_refuses(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len)
+{
+    for (int k = 0; k < w->n_options && opts; k++) {
+        const climb_option *o = &w->options[k];
+        if (!o->env || climb_env_value_here(o, opts[k].i))
+            continue;
+        const char *e = getenv(o->env);
+        snprintf(buf, len, "%s=%lld needs %s=%lld from the process's start (here it is %s); climb bench runs such "
+                           "cases in a process of their own",
+                 o->name, opts[k].i, o->env, opts[k].i, e ? e : "unset");
+        return buf;
+    }
+    return NULL;
+}
+
 const char *climb_case_too_large(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts,
                                  char *buf, size_t len)
 {
+    if (climb_case_env_refuses(w, opts, buf, len))
+        return buf;
     const char *rule = w->case_refuses ? w->case_refuses(&k->shape, k->type, opts) : NULL;
     if (rule) {
         char label[160];

@@ -151,8 +151,16 @@ int climb_case_reset(const climb_workload *w, climb_case *c, cudaStream_t s);
 /* w->save, the kit's outputs downloaded first. */
 int climb_case_save(const climb_workload *w, climb_case *c, int rung, const char *path, char *err, size_t len);
 
-/* NULL when a case of key k with option values opts passes w->case_refuses and fits the host memory by
- * w->case_bytes (or w has neither);
+/* Whether this process can run a case whose option o (one that stands for an environment variable, o->env) has
+ * value v: 1 when v is 0 or the variable holds v here (as a whole number), else 0. */
+int climb_env_value_here(const climb_option *o, long long v);
+/* NULL when every option of w that stands for an environment variable can run here with its value in opts
+ * (climb_env_value_here); else why not, in buf ("connections=8 needs CUDA_DEVICE_MAX_CONNECTIONS=8 from the
+ * process's start (here it is unset)"). */
+const char *climb_case_env_refuses(const climb_workload *w, const climb_opt_value *opts, char *buf, size_t len);
+
+/* NULL when a case of key k with option values opts can run in this process (climb_case_env_refuses), passes
+ * w->case_refuses and fits the host memory by w->case_bytes (or w has neither);
  * else why not, in buf ("n=2^62: ... need 36.9 EB of host memory; this machine has 25.3 GB (at most half is used)").
  * Used before creating a case and by --dry-run. */
 const char *climb_case_too_large(const climb_workload *w, const climb_case_key *k, const climb_opt_value *opts,

@@ -39,6 +39,13 @@ typedef struct climb_option {
     int keys_tuning;                /* 1: the best rung's tuned parameters depend on this option's value (a stencil
                                        radius, a mask size, histogram bins): `climb tune` tunes each value class
                                        apart and the wisdom keeps one entry per class (climb_tuning_class) */
+    const char *env;                /* INT only: the environment variable the value stands for, which the CUDA
+                                       runtime reads once, when the process's context is made
+                                       ("CUDA_DEVICE_MAX_CONNECTIONS"). 0 leaves the variable as the process has it;
+                                       another value needs the variable at that value from the process's start:
+                                       `climb bench` runs such cases in a climb process of their own, started with
+                                       it (one a value), and adds their rows to its report; elsewhere (check, tune,
+                                       a process whose variable differs) the case is refused, saying so. min 0 */
     const char *check_def;          /* not FILE: the value(s) `climb check` runs where --set names none (NULL: def),
                                        for an option whose values reach different kernels (sgemm's "all" forms), so
                                        that the check, and the sanitizer's run of it, reach every one */

@@ -464,6 +464,17 @@ static void check_shapes(problems *p, const char *what, const climb_shape *s, in
             problem(p, "%s[%d] has %d sizes, the workload %d dims", what, i, s[i].ndims, ndims);
 }
 
+/* An environment variable's name: capitals, digits and '_', not starting with a digit. */
+static int env_name(const char *s)
+{
+    if (!s || !*s || (*s >= '0' && *s <= '9'))
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
 static void check_options(problems *p, const climb_workload *w)
 {
     if (w->n_options < 0 || (w->n_options > 0 && !w->options))
@@ -481,6 +492,9 @@ static void check_options(problems *p, const climb_workload *w)
         for (int j = 0; j < k; j++)
             if (o->name && w->options[j].name && strcmp(o->name, w->options[j].name) == 0)
                 problem(p, "option %s declared twice", o->name);
+        if (o->env && (o->kind != CLIMB_OPT_INT || o->min != 0 || !env_name(o->env)))
+            problem(p, "option %s stands for an environment variable: it must be an INT from 0, the variable's name "
+                       "in capitals, digits and '_'", o->name ? o->name : "?");
         if ((o->kind == CLIMB_OPT_INT || o->kind == CLIMB_OPT_FLOAT) && !(o->min <= o->max))
             problem(p, "option %s: min > max", o->name);
         if (o->kind == CLIMB_OPT_CHOICE && (!o->choices || !o->choices[0]))

@@ -115,7 +115,7 @@ struct climb_case {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     struct st_pool *pool;
-    char desc[200];
+    char desc[300];
 };
 
 static size_t out_bytes(const climb_case *c) { return c->K * c->chain * c->per * sizeof(uint32_t); }
@@ -372,7 +372,7 @@ static const climb_rung_info *st_rung_info(int i) { return &ST_RUNGS[i]; }
 
 /* ---------------------------------------------------------------- options */
 
-enum { OPT_US, OPT_ITERS, OPT_CHAIN, OPT_BLOCKS, OPT_THREADS };
+enum { OPT_US, OPT_ITERS, OPT_CHAIN, OPT_BLOCKS, OPT_THREADS, OPT_CONNECTIONS };
 static constexpr climb_option ST_OPTIONS[] = {
     {.name = "us", .kind = CLIMB_OPT_INT,
      .meaning = "the work of one kernel, in microseconds of it running alone on the GPU (timed when the case is made)",
@@ -385,12 +385,17 @@ static constexpr climb_option ST_OPTIONS[] = {
      .min = 1, .max = 64},
     {.name = "blocks", .kind = CLIMB_OPT_INT, .meaning = "blocks a kernel", .def = "1", .min = 1, .max = 1024},
     {.name = "threads", .kind = CLIMB_OPT_INT, .meaning = "threads a block", .def = "64", .min = 32, .max = 1024},
+    {.name = "connections", .kind = CLIMB_OPT_INT,
+     .meaning = "the connections (hardware work queues) the process opens to the GPU, CUDA_DEVICE_MAX_CONNECTIONS "
+                "(0: as the process has it, the driver's 8 when unset); another value runs in a process of its own",
+     .def = "0", .min = 0, .max = 32, .env = "CUDA_DEVICE_MAX_CONNECTIONS"},
 };
 CLIMB_OPTION_AT(ST_OPTIONS, OPT_US, "us");
 CLIMB_OPTION_AT(ST_OPTIONS, OPT_ITERS, "iters");
 CLIMB_OPTION_AT(ST_OPTIONS, OPT_CHAIN, "chain");
 CLIMB_OPTION_AT(ST_OPTIONS, OPT_BLOCKS, "blocks");
 CLIMB_OPTION_AT(ST_OPTIONS, OPT_THREADS, "threads");
+CLIMB_OPTION_AT(ST_OPTIONS, OPT_CONNECTIONS, "connections");
 
 /* ---------------------------------------------------------------- harness glue */
 
@@ -491,9 +496,12 @@ static int st_fill(climb_case *c)
         snprintf(alone, sizeof alone, ", %.1f us a kernel alone", c->kernel_us);
     if (launch > 0)
         snprintf(cost, sizeof cost, "; a launch %.2f us (climb devices)", launch);
-    snprintf(c->desc, sizeof c->desc, "%zu chain%s of %zu kernel%s, %zu x %zu threads a kernel, %u steps a thread%s%s",
+    const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    snprintf(c->desc, sizeof c->desc,
+             "%zu chain%s of %zu kernel%s, %zu x %zu threads a kernel, %u steps a thread%s%s; "
+             "CUDA_DEVICE_MAX_CONNECTIONS %s",
              c->K, c->K == 1 ? "" : "s", c->chain, c->chain == 1 ? "" : "s", c->blocks, c->threads, c->iters, alone,
-             cost);
+             cost, conn && *conn ? conn : "unset");
     return 0;
 }
 
