@@ -79,9 +79,10 @@ expect 0 'reduce: 4 cases' bench reduce --max-noise 0.5 --dry-run
 expect 0 '--max-noise PCT' help bench
 
 # Sweeps: each one's arguments parse (--dry-run: no GPU); the wrong ones are refused.
-# A sweep over real inputs ({data}/...) is skipped, exit 0 and said, where the data folder lacks them.
+# A sweep over real inputs ({data}/...) is skipped, exit 0 and said, where the data folder lacks them; one over an
+# option that stands for an environment variable lists its values' processes.
 while read -r w s; do
-    expect 0 "^$w: [0-9]+ cases? x [0-9]+ rungs?, sweep $s|--sweep $s: skipped: its real inputs are not here" \
+    expect 0 "^$w: [0-9]+ cases? x [0-9]+ rungs?, sweep $s|^$w [a-z_]+=[0-9]+, sweep $s: in a process of its own|--sweep $s: skipped: its real inputs are not here" \
         bench "$w" --sweep "$s" --dry-run
 done < <("$climb" list --sweeps)
 CLIMB_DATA=/nonexistent/data expect 0 '^climb: --sweep images: skipped: its real inputs are not here \(/nonexistent/data/images/' \
@@ -101,6 +102,30 @@ printf 'P2\n3 x\n9\n1 2 3\n4 5 9\n' >"$imgdata/images/cameraman.pgm"
 CLIMB_DATA=$imgdata expect 2 "cameraman.pgm:2: the height: expected a number, found 'x'" \
     bench conv --sweep images --dry-run
 rm -rf "$imgdata"
+# An option that stands for an environment variable (streams' connections, CUDA_DEVICE_MAX_CONNECTIONS): a value
+# this process does not have runs in a process of its own, started with the variable (its dry run lists its case,
+# not refused, so the variable reached it); the value this process has, and 0, run here; check and tune refuse the
+# others, saying which variable; a child keeps every other argument but the reports and the option's own --set.
+unset CUDA_DEVICE_MAX_CONNECTIONS
+expect 0 'streams connections=3: in a process of its own, CUDA_DEVICE_MAX_CONNECTIONS=3 from its start' \
+    bench streams --set connections=0,3 --size 8 --dry-run
+out=$("$climb" bench streams --set connections=0,3 --size 8 --set threads=96 --json /tmp/climb-env.json --dry-run 2>&1)
+checks=$((checks + 1))
+if ! grep -q 'threads=96 connections=3\]$' <<<"$out" || ! grep -q 'threads=96 connections=0\]$' <<<"$out" ||
+    grep -q refused <<<"$out"; then
+    echo "FAIL: bench streams --set connections=0,3 --dry-run: one case here, one in a child, none refused"
+    echo "$out" | head -8
+    fails=$((fails + 1))
+fi
+CUDA_DEVICE_MAX_CONNECTIONS=3 expect 0 'connections=5: in a process of its own' \
+    bench streams --set connections=3,5 --size 8 --dry-run
+out=$(CUDA_DEVICE_MAX_CONNECTIONS=3 "$climb" bench streams --set connections=3 --size 8 --dry-run 2>&1)
+checks=$((checks + 1))
+if grep -q 'process of its own' <<<"$out" || ! grep -q 'connections=3\]$' <<<"$out"; then
+    echo "FAIL: the value the process has ran elsewhere"; echo "$out" | head -5; fails=$((fails + 1))
+fi
+expect 1 'refused: .*connections=4 needs CUDA_DEVICE_MAX_CONNECTIONS=4 from the process.s start \(here it is unset\)' \
+    check streams --set connections=4 --dry-run
 # No two reports to one file, stdout included.
 expect 2 '^climb: --json and --csv cannot both go to stdout' bench reduce --json - --csv - --dry-run
 expect 2 '^climb: --json and --md cannot both go to /tmp/climb-same' bench reduce --json /tmp/climb-same --md /tmp/./climb-same --dry-run

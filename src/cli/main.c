@@ -27,6 +27,7 @@
 
 #include "cli.h"
 #include "procs_mpi.h"
+#include "env_child.h"
 #include "run_args.h"
 
 static const char *const MAIN_USAGE =
@@ -579,11 +580,28 @@ static int cmd_bench(int argc, char **argv)
         if (!rc)
             rc = parse_run_args(argc2, argv2, MODE_BENCH, &a);
     }
-    if (!rc && a.dry_run)
-        rc = dry_run(&a, MODE_BENCH) ? EXIT_FAILED : -1;
+    /* Cases whose option needs an environment variable this process does not have: a process of their own each. */
+    env_child *kids = NULL;
+    int n_kids = 0;
+    if (!rc)
+        rc = env_children_split(&a, &kids, &n_kids);
+    if (!rc && n_kids && cli_procs) {
+        fprintf(stderr, "climb: %s=%lld needs %s=%lld from each process's start: under a launcher, set it in the "
+                        "launcher's environment (and --set %s=0)\n",
+                kids[0].o->name, kids[0].value, kids[0].o->env, kids[0].value, kids[0].o->name);
+        rc = EXIT_USAGE;
+    }
+    if (!rc && a.dry_run) {
+        int bad = 0;
+        for (int k = 0; k < n_kids; k++)
+            bad |= env_child_run(&a, &kids[k], NULL, NULL) != 0;
+        bad |= a.n_targets > 0 && dry_run(&a, MODE_BENCH) != 0;
+        rc = bad ? EXIT_FAILED : -1;
+    }
     if (!rc && cli_procs)
         rc = open_procs(&a, cli_procs, "bench");
     if (rc) {
+        free(kids);
         free_run_args(&a);
         free(argv2);
         free(buf);
@@ -593,6 +611,7 @@ static int cmd_bench(int argc, char **argv)
     climb_timer timer;
     climb_report rep;
     if (start_timed(&a, "bench", &dev, &timer, &rep) != 0) {
+        free(kids);
         free_run_args(&a);
         return EXIT_FAILED;
     }
@@ -603,6 +622,7 @@ static int cmd_bench(int argc, char **argv)
         bench_out_auto_dir(dev.name, out_dir, sizeof out_dir);
         if (bench_out_check(out_dir, 1, err, sizeof err) != 0) {
             fprintf(stderr, "climb: cannot make %s: %s (name a folder with --out DIR)\n", out_dir, err);
+            free(kids);
             climb_timer_free(&timer);
             climb_report_free(&rep);
             free_run_args(&a);
@@ -637,6 +657,10 @@ static int cmd_bench(int argc, char **argv)
             failures += f;
     }
     climb_progress_break(&meter);
+    for (int k = 0; k < n_kids && !broken; k++)
+        if (env_child_run(&a, &kids[k], &rep, &failures) != 0)
+            broken = 1;
+    free(kids);
     climb_timer_free(&timer);
     if (cli_procs && cli_procs->rank != 0) { /* rank 0 reports for every process */
         climb_report_free(&rep);

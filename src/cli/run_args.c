@@ -56,7 +56,7 @@ static int same_output(const char *a, const char *b)
 
 void free_run_args(run_args *a)
 {
-    for (int t = 0; t < a->n_targets && a->plans; t++)
+    for (int t = 0; t < a->n_targets + a->n_hidden && a->plans; t++)
         climb_opt_plan_free(&a->plans[t], a->targets[t]->unload);
     free(a->targets);
     free(a->plans);
@@ -758,6 +758,57 @@ static int parse_ref_mode(const char *s, climb_ref_mode *m)
             return 0;
         }
     return -1;
+}
+
+int run_args_child_argv(const run_args *a, const char *argv0, const climb_workload *w, const char *opt,
+                        const char *const *extra, int n_extra, char ***out)
+{
+    static const char *const dropped[] = {"--json", "--csv", "--md", "--out", "--output", "--sweep", "--seed"};
+    int n = 0;
+    while (a->split_argv && a->split_argv[n])
+        n++;
+    char **v = calloc((size_t)(n + n_extra + 4), sizeof *v);
+    if (!v)
+        return -1;
+    int m = 0;
+    v[m++] = (char *)argv0;
+    v[m++] = (char *)"bench";
+    v[m++] = (char *)w->name;
+    const size_t olen = strlen(opt), wlen = strlen(w->name);
+    for (int i = 1; i < n; i++) { /* [0] is the command */
+        const char *x = a->split_argv[i];
+        const run_flag *f = find_flag(x, MODE_BENCH);
+        if (!f) {
+            if (x[0] != '-') /* the workload named (or 'all'): the child's is named above */
+                continue;
+            v[m++] = (char *)x;
+            continue;
+        }
+        const char *val = f->arg && i + 1 < n ? a->split_argv[i + 1] : NULL;
+        int drop = 0;
+        for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++)
+            drop |= strcmp(f->name, dropped[k]) == 0;
+        if (!drop && val && strcmp(f->name, "--set") == 0) {
+            const char *eq = strchr(val, '='), *dot = strchr(val, '.');
+            const char *name = val;
+            if (dot && eq && dot < eq) { /* W.NAME=V: another workload's is not the child's */
+                drop = (size_t)(dot - val) != wlen || strncmp(val, w->name, wlen) != 0;
+                name = dot + 1;
+            }
+            drop |= eq && (size_t)(eq - name) == olen && strncmp(name, opt, olen) == 0;
+        }
+        if (!drop) {
+            v[m++] = (char *)x;
+            if (val)
+                v[m++] = (char *)val;
+        }
+        i += val ? 1 : 0;
+    }
+    for (int k = 0; k < n_extra; k++)
+        v[m++] = (char *)extra[k];
+    v[m] = NULL;
+    *out = v;
+    return 0;
 }
 
 int parse_run_args(int argc, char **argv, int mode, run_args *a)

@@ -37,7 +37,8 @@ typedef struct {
     int max_time_set;     /* --max-time given */
     climb_tuned_class *tuned; /* the current target's tuned values per tuning class (target_run) */
     unsigned *set_opts;   /* per target: bit k when --set named option k */
-    char **split_argv;    /* the arguments with --name=value split in two (GNU style) */
+    char **split_argv;    /* the arguments with --name=value split in two (GNU style), NULL-terminated */
+    int n_hidden;         /* targets past n_targets run elsewhere (env_child.c); their plans freed with the rest */
     char **owned;         /* the split names, freed with the arguments */
     int n_owned;
 } run_args;
@@ -47,6 +48,12 @@ typedef struct {
  * printed). Free *a with free_run_args either way. */
 int parse_run_args(int argc, char **argv, int mode, run_args *a);
 void free_run_args(run_args *a);
+/* The arguments of a climb bench of workload w alone that otherwise runs as a's (its flags as given; the one
+ * workload named; every --set of option `opt` of w left out, and every --set of another workload's; no report,
+ * folder, output file or sweep, its arguments being there already), then extra[0..n_extra): a NULL-terminated
+ * list whose [0] is argv0 and [1] "bench", in *out (free the list, not its strings). 0, or -1 out of memory. */
+int run_args_child_argv(const run_args *a, const char *argv0, const climb_workload *w, const char *opt,
+                        const char *const *extra, int n_extra, char ***out);
 /* The command's usage text, generated from the flag table. */
 const char *run_usage(int mode);
 

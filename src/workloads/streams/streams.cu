@@ -655,6 +655,9 @@ static const climb_sweep ST_SWEEPS[] = {
      .log_x = 1},
     {.name = "work", .title = "kernels a second against the work of a kernel, 32 chains",
      .args = "--size 32 --set us=10,30,100,300", .x = "us", .log_x = 1},
+    {.name = "connections", .title = "kernels a second against the connections (CUDA_DEVICE_MAX_CONNECTIONS), 64 "
+                                     "chains of 10 us kernels",
+     .args = "--size 64 --set connections=1,2,4,8,16,32", .x = "connections", .log_x = 1},
 };
 
 extern "C" const climb_workload climb_streams_workload = {
