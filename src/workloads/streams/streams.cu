@@ -34,6 +34,7 @@
 #include "../../base/host.h"
 #include "../../base/rng.h"
 #include "../../device/device.h"
+#include "../../device/device_primitives.cuh"
 #include "../../core/validate.h"
 #include "../../core/workload.cuh"
 #include "kernels.cuh"
@@ -79,6 +80,21 @@ __global__ void st_work_kernel(const uint32_t *__restrict__ in, uint32_t *__rest
         atomicAdd(count, 1u);
 }
 
+/* The same work in a chain launched with programmatic dependent launch: it lets the chain's next kernel start
+ * launching at once (its blocks wait, resident, in climb_grid_dependency_wait), and waits there itself for its
+ * predecessor to finish before it reads that kernel's output. Launched without the attribute it runs as
+ * st_work_kernel. */
+__global__ void st_work_pdl_kernel(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, unsigned *count,
+                                   unsigned iters)
+{
+    climb_grid_dependents_launch();
+    climb_grid_dependency_wait();
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = st_steps(in[i], iters);
+    if (i == 0)
+        atomicAdd(count, 1u);
+}
+
 /* The bound: one launch of K x blocks blocks; block B does block B % blocks of every kernel of chain B / blocks, in
  * the chain's order (a chain's kernels depend on each other; the chains run side by side). The same work, with no
  * launch between kernels and no queue. */
@@ -112,8 +128,8 @@ struct climb_case {
     unsigned *h_count, *d_count;
     cudaStream_t *st;                      /* a stream a chain (the streams, threads and graph rungs) */
     cudaEvent_t fork, *done;
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
+    cudaGraph_t graph[2];                  /* the graph rungs': [0] plain, [1] with programmatic dependent launch */
+    cudaGraphExec_t exec[2];
     struct st_pool *pool;
     char desc[300];
 };
@@ -122,14 +138,23 @@ static size_t out_bytes(const climb_case *c) { return c->K * c->chain * c->per *
 static size_t x0_bytes(const climb_case *c) { return c->K * c->per * sizeof(uint32_t); }
 static size_t count_bytes(const climb_case *c) { return c->K * c->chain * sizeof(unsigned); }
 
-/* Kernel j of chain i on stream s. */
-static cudaError_t launch_one(climb_case *c, size_t i, size_t j, cudaStream_t s)
+/* Kernel j of chain i on stream s; with pdl, kernels after a chain's first by programmatic dependent launch. */
+static cudaError_t launch_kernel(climb_case *c, size_t i, size_t j, cudaStream_t s, int pdl)
 {
     const uint32_t *in = j == 0 ? c->d_x0 + i * c->per : c->d_out + (i * c->chain + j - 1) * c->per;
-    st_work_kernel<<<(unsigned)c->blocks, (unsigned)c->threads, 0, s>>>(in, c->d_out + (i * c->chain + j) * c->per,
-                                                                         c->d_count + i * c->chain + j, c->iters);
+    uint32_t *out = c->d_out + (i * c->chain + j) * c->per;
+    unsigned *count = c->d_count + i * c->chain + j;
+    if (pdl) {
+        unsigned iters = c->iters;
+        void *args[] = {(void *)&in, (void *)&out, (void *)&count, (void *)&iters};
+        return climb_launch_ex((const void *)st_work_pdl_kernel, (unsigned)c->blocks, (unsigned)c->threads, 0, s, args,
+                               j > 0);
+    }
+    st_work_kernel<<<(unsigned)c->blocks, (unsigned)c->threads, 0, s>>>(in, out, count, c->iters);
     return cudaGetLastError();
 }
+
+static cudaError_t launch_one(climb_case *c, size_t i, size_t j, cudaStream_t s) { return launch_kernel(c, i, j, s, 0); }
 
 /* Chain i's kernels on s, one after another. */
 static cudaError_t launch_chain(climb_case *c, size_t i, cudaStream_t s)
@@ -179,15 +204,18 @@ static cudaError_t run_depth_first(climb_case *c, cudaStream_t s)
     return e == cudaSuccess ? join_into(c, s) : e;
 }
 
-/* breadth_first: a stream a chain, one host thread issuing every chain's first kernel, then every chain's second... */
-static cudaError_t run_breadth_first(climb_case *c, cudaStream_t s)
+/* breadth_first: a stream a chain, one host thread issuing every chain's first kernel, then every chain's second...
+ * (with pdl: the graph_pdl rung's capture) */
+static cudaError_t breadth_first(climb_case *c, cudaStream_t s, int pdl)
 {
     cudaError_t e = fork_from(c, s);
     for (size_t j = 0; j < c->chain && e == cudaSuccess; j++)
         for (size_t i = 0; i < c->K && e == cudaSuccess; i++)
-            e = launch_one(c, i, j, c->st[i]);
+            e = launch_kernel(c, i, j, c->st[i], pdl);
     return e == cudaSuccess ? join_into(c, s) : e;
 }
+
+static cudaError_t run_breadth_first(climb_case *c, cudaStream_t s) { return breadth_first(c, s, 0); }
 
 /* threads: a host thread a chain (as many processes or threads sharing a GPU, Hyper-Q's case), each issuing its
  * chain on its own stream after the fork; the timed stream waits for every one. */
@@ -310,7 +338,12 @@ static cudaError_t run_threads(climb_case *c, cudaStream_t s)
 
 /* graph: the K chains captured once as one CUDA graph (K parallel branches of `chain` kernel nodes), launched as one:
  * the launch cost is paid once for all K x chain kernels. */
-static cudaError_t run_graph(climb_case *c, cudaStream_t s) { return cudaGraphLaunch(c->exec, s); }
+static cudaError_t run_graph(climb_case *c, cudaStream_t s) { return cudaGraphLaunch(c->exec[0], s); }
+
+/* graph_pdl: the same graph with each chain's kernels after its first as programmatic dependent launches (the
+ * graph's edges within a chain programmatic): a kernel's successor is launched while it runs and waits, resident,
+ * for its end. Nothing to gain for independent kernels (chain 1: the same graph). */
+static cudaError_t run_graph_pdl(climb_case *c, cudaStream_t s) { return cudaGraphLaunch(c->exec[1], s); }
 
 /* device_launch: one kernel launches the chains from the device (launch.rdc.cu). */
 static cudaError_t run_device(climb_case *c, cudaStream_t s)
@@ -339,6 +372,10 @@ static int k_all(climb_dtype, const climb_device_info *, const int *, climb_kern
     return climb_one_kernel(out, max, (const void *)st_all_kernel, "st_all_kernel", 64, 0);
 }
 
+static int k_pdl(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return climb_one_kernel(out, max, (const void *)st_work_pdl_kernel, "st_work_pdl_kernel", 64, 0);
+}
 static int k_device(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
 {
     return st_device_kernels(out, max);
@@ -365,7 +402,10 @@ static const climb_rung_info ST_RUNGS[] = {
                                        "launch of the one before: no host launch a kernel, no stream a chain",
      .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_device, .device_launches = 1, .launch = run_device},
     {.name = "graph", .idea = "the chains captured once as one CUDA graph of parallel branches, launched as one",
-     .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_work, .launch = run_graph},
+     .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_work, .launch = run_graph},
+    {.name = "graph_pdl", .idea = "the graph, each chain's next kernel a programmatic dependent launch: launched "
+                                  "while the one before runs, it waits resident for its end",
+     .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_pdl, .launch = run_graph_pdl},
 };
 
 static const climb_rung_info *st_rung_info(int i) { return &ST_RUNGS[i]; }
@@ -543,19 +583,21 @@ static int need_streams(climb_case *c)
     return 0;
 }
 
-static int make_graph(climb_case *c)
+/* The graph rungs' graph (k 0: plain, 1: with programmatic dependent launch), captured from the breadth-first
+ * issue on a stream of its own. */
+static int make_graph(climb_case *c, int k)
 {
     cudaStream_t cs;
     CLIMB_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
     cudaError_t e = cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
-        cudaError_t r = run_breadth_first(c, cs);
-        e = cudaStreamEndCapture(cs, &c->graph);
+        cudaError_t r = breadth_first(c, cs, k);
+        e = cudaStreamEndCapture(cs, &c->graph[k]);
         if (r != cudaSuccess)
             e = r;
     }
     if (e == cudaSuccess)
-        e = cudaGraphInstantiate(&c->exec, c->graph, 0);
+        e = cudaGraphInstantiate(&c->exec[k], c->graph[k], 0);
     cudaStreamDestroy(cs);
     CLIMB_CHECK(e);
     return 0;
@@ -574,18 +616,22 @@ static int st_prepare(climb_case *c, int rung)
         return -1;
     if (r->launch == run_threads && !c->pool)
         return pool_start(c);
-    if (r->launch == run_graph && !c->exec)
-        return make_graph(c);
+    if (r->launch == run_graph && !c->exec[0])
+        return make_graph(c, 0);
+    if (r->launch == run_graph_pdl && !c->exec[1])
+        return make_graph(c, 1);
     return 0;
 }
 
 static void st_fini(climb_case *c)
 {
     pool_stop(c->pool);
-    if (c->exec)
-        cudaGraphExecDestroy(c->exec);
-    if (c->graph)
-        cudaGraphDestroy(c->graph);
+    for (int k = 0; k < 2; k++) {
+        if (c->exec[k])
+            cudaGraphExecDestroy(c->exec[k]);
+        if (c->graph[k])
+            cudaGraphDestroy(c->graph[k]);
+    }
     for (size_t i = 0; c->st && i < c->K; i++) {
         if (c->st[i])
             cudaStreamDestroy(c->st[i]);
@@ -655,6 +701,8 @@ static const climb_sweep ST_SWEEPS[] = {
      .log_x = 1},
     {.name = "work", .title = "kernels a second against the work of a kernel, 32 chains",
      .args = "--size 32 --set us=10,30,100,300", .x = "us", .log_x = 1},
+    {.name = "chain", .title = "kernels a second against the kernels a chain, 32 chains of 10 us kernels",
+     .args = "--size 32 --set chain=1,2,4,8", .x = "chain", .log_x = 1},
     {.name = "connections", .title = "kernels a second against the connections (CUDA_DEVICE_MAX_CONNECTIONS), 64 "
                                      "chains of 10 us kernels",
      .args = "--size 64 --set connections=1,2,4,8,16,32", .x = "connections", .log_x = 1},
