@@ -461,6 +461,13 @@ __device__ __forceinline__ unsigned climb_vec_sum(uint4 v) { return (v.x + v.y) 
 __device__ __forceinline__ float climb_vec_sum(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 __device__ __forceinline__ double climb_vec_sum(double2 v) { return v.x + v.y; }
 
+/* a += b, element by element (a scalar as itself): the same code over a 16-byte vector or one element. */
+__device__ __forceinline__ void climb_vec_add(int4 &a, const int4 &b) { a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w; }
+__device__ __forceinline__ void climb_vec_add(uint4 &a, const uint4 &b) { a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w; }
+__device__ __forceinline__ void climb_vec_add(float4 &a, const float4 &b) { a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w; }
+__device__ __forceinline__ void climb_vec_add(double2 &a, const double2 &b) { a.x += b.x, a.y += b.y; }
+template <typename T> __device__ __forceinline__ void climb_vec_add(T &a, const T &b) { a += b; }
+
 /* ---- a block's tiles of shared memory ---- */
 
 /* Every thread of the block gets every element of src[begin .. end), in order: the block stages them through `tile`

@@ -178,7 +178,7 @@ template <typename T>
 __global__ void __launch_bounds__(256) ar_scatter_kernel(ar_ptrs<T> dst, int P, int self, const T *__restrict__ src,
                                                          size_t off, size_t n, size_t head, size_t n4)
 {
-    typedef typename climb_vec4<T>::type V;
+    typedef typename climb_vec16<T>::type V;
     const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t at = off + head;
     for (size_t i = first; i < n4; i += step) {

@@ -21,6 +21,7 @@
 #include "../../base/procs.h"
 #include "../../device/device.h"
 #include "../../device/collective.h"
+#include "../../device/device_primitives.cuh"
 #include "../../device/device_set.h"
 #include "../../device/nccl.h"
 #include "coll_exec.h"
@@ -368,65 +369,46 @@ template <typename T> struct climb_gpuset_ptrs {
     const T *p[CLIMB_MAX_DEVICES];
 };
 
-/* The 16-byte vector of an element type (the sum kernel's wide loads). */
-template <typename T> struct climb_vec4;
-template <> struct climb_vec4<float> {
-    typedef float4 type;
-};
-template <> struct climb_vec4<int32_t> {
-    typedef int4 type;
-};
-template <typename V> __device__ __forceinline__ void climb_vec4_add(V &a, const V &b)
-{
-    a.x += b.x, a.y += b.y, a.z += b.z, a.w += b.w;
-}
-
 /* How many ranks' loads a thread of the sum kernel keeps in flight at once. */
 #define CLIMB_SUM_LOADS 8
 
+/* The sum over q = 0..P-1 of ((const V *)(src.p[q] + base))[i], in rank order: V the element type or its 16-byte
+ * vector (climb_vec16). Up to CLIMB_SUM_LOADS ranks' loads are issued before any is added (a load over NVLink takes
+ * microseconds to come back: without them in flight together, the loop would wait for each). */
+template <typename V, typename T>
+__device__ __forceinline__ V climb_gpuset_sum_at(const climb_gpuset_ptrs<T> &src, int P, size_t base, size_t i)
+{
+    V s = ((const V *)(src.p[0] + base))[i];
+    for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
+        V v[CLIMB_SUM_LOADS];
+#pragma unroll
+        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+            if (q0 + j < P)
+                v[j] = ((const V *)(src.p[q0 + j] + base))[i];
+#pragma unroll
+        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+            if (q0 + j < P)
+                climb_vec_add(s, v[j]);
+    }
+    return s;
+}
+
 /* out[i] = the sum over q = 0..P-1 of src.p[q][i], i in [0, n), in rank order (every GPU that sums the same
  * elements gets the same bits); src.p[q] may be another GPU's memory (peer access). Elements [head, head + 4 x n4)
- * are read as 16-byte vectors (every pointer 16-byte aligned there), the others one by one. Each thread issues up to
- * CLIMB_SUM_LOADS ranks' loads before it adds any (a load over NVLink takes microseconds to come back: without
- * them in flight together, the loop would wait for each), then adds them in rank order. */
+ * are read as 16-byte vectors (every pointer 16-byte aligned there), the others one by one. */
 template <typename T>
 __global__ void __launch_bounds__(256) climb_gpuset_sum_kernel(T *__restrict__ out, climb_gpuset_ptrs<T> src, int P,
                                                                size_t n, size_t head, size_t n4)
 {
-    typedef typename climb_vec4<T>::type V;
+    typedef typename climb_vec16<T>::type V;
     const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (size_t i = first; i < n4; i += step) {
-        V s = ((const V *)(src.p[0] + head))[i];
-        for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
-            V v[CLIMB_SUM_LOADS];
-#pragma unroll
-            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-                if (q0 + j < P)
-                    v[j] = ((const V *)(src.p[q0 + j] + head))[i];
-#pragma unroll
-            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-                if (q0 + j < P)
-                    climb_vec4_add(s, v[j]);
-        }
-        ((V *)(out + head))[i] = s;
-    }
+    for (size_t i = first; i < n4; i += step)
+        ((V *)(out + head))[i] = climb_gpuset_sum_at<V>(src, P, head, i);
     /* the elements outside the vectors: the head, and the tail from head + 4 x n4 */
     const size_t rest = n - 4 * n4;
     for (size_t k = first; k < rest; k += step) {
         const size_t i = k < head ? k : k + 4 * n4;
-        T v[CLIMB_SUM_LOADS];
-        T s = src.p[0][i];
-        for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
-#pragma unroll
-            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-                if (q0 + j < P)
-                    v[j] = src.p[q0 + j][i];
-#pragma unroll
-            for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-                if (q0 + j < P)
-                    s += v[j];
-        }
-        out[i] = s;
+        out[i] = climb_gpuset_sum_at<T>(src, P, 0, i);
     }
 }
 
