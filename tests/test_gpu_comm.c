@@ -3,8 +3,9 @@
  * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
  * accumulated in double) and the same bits on every rank, each call right after the poison on the legacy stream
  * (the communicator's streams until set); captured into a graph from rank 0's stream (set to one of the test's own)
- * and replayed three times (in place: each replay sums the last one's sums); twelve calls back to back with no wait, lengths changing across the flag kernel's range
- * (arrays below 256 KiB) and past it, every output checked after;
+ * and replayed three times (in place: each replay sums the last one's sums); twelve calls back to back with no
+ * wait, lengths changing across the flag kernel's range (arrays below 256 KiB) and past it, every output checked
+ * after;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
 #include <math.h>
