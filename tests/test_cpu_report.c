@@ -139,6 +139,34 @@ static void test_bound(const climb_device_info *dev)
     climb_report_free(&r);
 }
 
+/* A workload's items rate in its own unit (items_rate_scale: "M kernels/s"), 10^9 a second without one; the
+ * validator takes no scale without a rate, and no negative one. */
+static void test_items_scale(const climb_device_info *dev)
+{
+    climb_workload w = *fixture();
+    w.items_unit = "kernels";
+    w.items_rate = "M kernels/s";
+    w.items_rate_scale = 1e6;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
+    climb_report r;
+    climb_report_init(&r, "bench", 7, 0, dev);
+    const climb_counts c = {4000, 4000, 0, 32, 0, 0};
+    climb_row *row = add(&r, &w, climb_best_rung(&w), CLIMB_F32, (climb_shape)CLIMB_SHAPE1(1000), NULL, 20.0,
+                         CLIMB_ROW_OK, c);
+    climb_report_derive(&r);
+    EXPECT_MSG(near(row->items_rate, 32 / 20e-6 / 1e6), "%g", row->items_rate); /* 1.6 M kernels/s */
+    char *md = render(&r, climb_report_md);
+    EXPECT(strstr(md, "| M kernels/s |") != NULL && strstr(md, "| 1.600 |") != NULL);
+    free(md);
+    climb_report_free(&r);
+    w.items_rate_scale = -1;
+    EXPECT(climb_workload_validate(&w, msg, sizeof msg) != 0 && strstr(msg, "items_rate_scale") != NULL);
+    w.items_rate_scale = 1e6;
+    w.items_unit = w.items_rate = NULL;
+    EXPECT(climb_workload_validate(&w, msg, sizeof msg) != 0 && strstr(msg, "items_rate_scale") != NULL);
+}
+
 /* Several vendor rungs (cuSPARSE's algorithms): every row is compared with the fastest verified one of its case.
  * A workload with a setup hook gets the setup columns, "-" where a rung built nothing. */
 static int fake_setup(const climb_case *c, int rung, climb_setup *out)
@@ -610,6 +638,7 @@ int main(void)
 
     climb_report_free(&r);
     test_bound(&dev);
+    test_items_scale(&dev);
     test_vendors_and_setup(&dev);
     test_summary(&dev);
     return test_finish("test_cpu_report");

@@ -187,7 +187,8 @@ void climb_report_derive(climb_report *r)
         const double s = row->t.median_us * 1e-6, bytes = c->bytes_read + c->bytes_written;
         row->gbs = bytes > 0 ? bytes / s / 1e9 : NAN;
         row->gflops = c->flops > 0 ? c->flops / s / 1e9 : NAN;
-        row->items_rate = c->items > 0 ? c->items / s / 1e9 : NAN;
+        const double per = row->w->items_rate_scale > 0 ? row->w->items_rate_scale : 1e9;
+        row->items_rate = c->items > 0 ? c->items / s / per : NAN;
         row->special_rate = c->special_ops > 0 ? c->special_ops / s / 1e9 : NAN;
         row->roofline_us = climb_roofline_us(&r->dev, climb_report_link_gbs(r), c, row->type, &row->bound);
         row->pct_roofline = 100.0 * row->roofline_us / row->t.median_us;

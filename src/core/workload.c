@@ -794,6 +794,8 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         problem(&p, "types must name at least one known type");
     if ((w->items_unit != NULL) != (w->items_rate != NULL))
         problem(&p, "items_unit and items_rate go together");
+    if (w->items_rate_scale < 0 || (w->items_rate_scale != 0 && !w->items_rate))
+        problem(&p, "items_rate_scale: items a second in one unit of items_rate, > 0 and only with items_rate");
     if (w->extra_ceiling != CLIMB_CEIL_NONE && w->extra_ceiling != CLIMB_CEIL_SFU)
         problem(&p, "unknown extra ceiling");
     check_options(&p, w);

@@ -286,7 +286,8 @@ typedef struct climb_workload {
 
     const char *bytes_counted;     /* which bytes counts.bytes_read/written count */
     const char *items_unit;        /* NULL, or the natural unit of counts.items: "edges" */
-    const char *items_rate;        /* its rate, 10^9 items per second: "GTEPS" */
+    const char *items_rate;        /* its rate's unit: "GTEPS" */
+    double items_rate_scale;       /* items a second in one unit of items_rate ("M kernels/s": 1e6); 0: 10^9 */
     climb_ceiling extra_ceiling;   /* a ceiling beside memory and FMA the harness measures for this workload */
 
     const climb_shape *bench_shapes;  /* what `climb bench` and `climb tune` run by default */
