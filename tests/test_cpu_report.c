@@ -140,13 +140,15 @@ static void test_bound(const climb_device_info *dev)
 }
 
 /* A workload's items rate in its own unit (items_rate_scale: "M kernels/s"), 10^9 a second without one; the
- * validator takes no scale without a rate, and no negative one. */
+ * validator takes no scale without a rate, and no negative one. A workload timed cold without the flush
+ * (cold_no_flush) is named in the report's timing line and marked in its registry entry. */
 static void test_items_scale(const climb_device_info *dev)
 {
     climb_workload w = *fixture();
     w.items_unit = "kernels";
     w.items_rate = "M kernels/s";
     w.items_rate_scale = 1e6;
+    w.cold_no_flush = 1;
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
     climb_report r;
@@ -158,7 +160,14 @@ static void test_items_scale(const climb_device_info *dev)
     EXPECT_MSG(near(row->items_rate, 32 / 20e-6 / 1e6), "%g", row->items_rate); /* 1.6 M kernels/s */
     char *md = render(&r, climb_report_md);
     EXPECT(strstr(md, "| M kernels/s |") != NULL && strstr(md, "| 1.600 |") != NULL);
+    char head[200];
+    snprintf(head, sizeof head, "cold (L2 flushed before each sample; %s: no flush, each sample from an idle GPU) "
+                                "timing", w.name);
+    EXPECT_MSG(strstr(md, head) != NULL, "%s", md);
     free(md);
+    char *json = render(&r, climb_report_json);
+    EXPECT(strstr(json, "\"cold_flush\": false") != NULL);
+    free(json);
     climb_report_free(&r);
     w.items_rate_scale = -1;
     EXPECT(climb_workload_validate(&w, msg, sizeof msg) != 0 && strstr(msg, "items_rate_scale") != NULL);

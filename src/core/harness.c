@@ -454,6 +454,7 @@ int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_t
     const char *changes = w->modifies ? w->modifies(c, rung) : NULL;
     climb_timing_opts to = *o;
     to.wall = w->rung(rung)->host_part;
+    to.no_flush = w->cold_no_flush;
     to.many = w->run_batch ? run_many : NULL;
     if (poisoned(w, c, procs) != 0 ||
         climb_time(t, run_one, changes ? reset_one : NULL, &rc, &to, out) != 0) {

@@ -357,8 +357,31 @@ static void setup_cells(const climb_row *row, char *ms, char *mb, size_t len)
     snprintf(mb, len, "%.1f", row->setup.bytes / 1e6);
 }
 
+/* The report's timing: batch, or cold with the L2 flushed, naming the workloads whose cold samples are not
+ * flushed (climb_workload.cold_no_flush). */
+static void timing_words(const climb_report *r, char *buf, size_t len)
+{
+    if (r->batch) {
+        snprintf(buf, len, "batch (back-to-back launches, warm L2)");
+        return;
+    }
+    size_t at = (size_t)snprintf(buf, len, "cold (L2 flushed before each sample");
+    for (int i = 0; i < r->n_rows && at < len; i++) {
+        const climb_workload *w = r->rows[i].w;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = r->rows[j].w == w;
+        if (w && w->cold_no_flush && !seen)
+            at += (size_t)snprintf(buf + at, len - at, "; %s: no flush, each sample from an idle GPU", w->name);
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, ")");
+}
+
 void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
 {
+    char timing[300];
+    timing_words(r, timing, sizeof timing);
     const climb_device_info *d = &r->dev;
     fprintf(f, "%sGPU: %s (CC %d.%d, %d SMs, SM clock %d MHz, memory clock %d MHz, %d-bit bus, L2 %d MiB)\n",
             prefix, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1000, d->mem_clock_khz / 1000,
@@ -369,7 +392,7 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
             (d->runtime_version % 1000) / 10, r->version, r->git_commit,
             r->git_dirty > 0 ? " (dirty tree)" : (r->git_dirty < 0 ? " (tree state unknown)" : ""), climb_build_arch,
             r->date,
-            (unsigned long long)r->seed, r->batch ? "batch (back-to-back launches, warm L2)" : "cold (L2 flushed before each sample)");
+            (unsigned long long)r->seed, timing);
     char nvml[600];
     climb_nvml_line(&d->nvml, nvml, sizeof nvml);
     fprintf(f, "%s%s\n", prefix, nvml);
@@ -747,7 +770,8 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
         json_str_or_null(f, w->items_unit);
         fputs(", \"items_rate\": ", f);
         json_str_or_null(f, w->items_rate);
-        fprintf(f, ", \"extra_ceiling\": \"%s\",\n     \"published\": ", climb_ceiling_name(w->extra_ceiling));
+        fprintf(f, ", \"extra_ceiling\": \"%s\", \"cold_flush\": %s,\n     \"published\": ",
+                climb_ceiling_name(w->extra_ceiling), w->cold_no_flush ? "false" : "true");
         if (w->published) {
             const climb_published *p = w->published;
             fputs("{\"source\": ", f);

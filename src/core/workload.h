@@ -289,6 +289,9 @@ typedef struct climb_workload {
     const char *items_rate;        /* its rate's unit: "GTEPS" */
     double items_rate_scale;       /* items a second in one unit of items_rate ("M kernels/s": 1e6); 0: 10^9 */
     climb_ceiling extra_ceiling;   /* a ceiling beside memory and FMA the harness measures for this workload */
+    int cold_no_flush;             /* 1: cold samples start from an idle GPU with no L2 flush before them. For work
+                                      whose cost is launching, not memory: a flush kernel running ahead lets the
+                                      host issue the run behind it, hiding part of the cost being measured */
 
     const climb_shape *bench_shapes;  /* what `climb bench` and `climb tune` run by default */
     int n_bench_shapes;

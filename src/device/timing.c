@@ -219,7 +219,7 @@ int climb_time(climb_timer *t, climb_run_fn fn, climb_run_fn before, void *ctx, 
     memset(&sm, 0, sizeof sm);
     const double t0 = climb_wall_s();
     while (n < cap) {
-        double us = time_once(t, fn, before, ctx, reps, !o->batch, o->wall, o->procs, o->many);
+        double us = time_once(t, fn, before, ctx, reps, !o->batch && !o->no_flush, o->wall, o->procs, o->many);
         if (us < 0) {
             free(x);
             return -1;

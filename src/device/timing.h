@@ -41,6 +41,7 @@ typedef struct climb_timing_opts {
                              spread is the kernel's, not the sample count's), or max_wall_s has passed (nvbench's
                              --max-noise, its convergence test and --timeout); 0: no noise target */
     int batch;            /* 0: cold, one launch per sample after an L2 flush; 1: back-to-back launches */
+    int no_flush;         /* cold without the flush: each sample from an idle GPU (climb_workload.cold_no_flush) */
     int wall;             /* 1: each sample is the host's monotonic clock around one run and a wait for the stream
                              (for runs that wait for the host inside: the host's work is part of their time);
                              cold only */

@@ -752,6 +752,7 @@ extern "C" const climb_workload climb_streams_workload = {
     .items_rate = "M kernels/s",
     .items_rate_scale = 1e6,
     .extra_ceiling = CLIMB_CEIL_NONE,
+    .cold_no_flush = 1,
     .bench_shapes = ST_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(ST_BENCH_SHAPES),
     .check_shapes = ST_CHECK_SHAPES,
