@@ -253,6 +253,16 @@ extern "C" cudaError_t climb_scan_best(const climb_scan_tuning *tn, climb_dtype 
     });
 }
 
+extern "C" const void *climb_scan_best_kernel(const climb_scan_tuning *tn, climb_dtype t, int aligned)
+{
+    const lookback_instance *k = find_instance(tn);
+    if (!k || (t != CLIMB_I32 && t != CLIMB_F32))
+        return NULL;
+    if (t == CLIMB_I32)
+        return (const void *)(aligned ? k->i_vec : k->i_scalar);
+    return (const void *)(aligned ? k->f_vec : k->f_scalar);
+}
+
 extern "C" cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch)
 {
     const unsigned long long word = (unsigned long long)epoch << 32;

@@ -46,6 +46,9 @@ void climb_scan_set_tuning(climb_scan_tuning *t, const int *values);
 size_t climb_scan_best_workspace(const climb_scan_tuning *t, size_t n);
 cudaError_t climb_scan_best(const climb_scan_tuning *t, climb_dtype type, int exclusive, const void *in, void *out,
                             size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
+/* The kernel climb_scan_best launches for this tuning and type (aligned: both arrays 16-byte aligned), for the
+ * occupancy listings of rungs that call it; NULL for a tuning or type it does not take. */
+const void *climb_scan_best_kernel(const climb_scan_tuning *t, climb_dtype type, int aligned);
 /* For the tests: sets the call counter in a best-rung workspace, to reach the wrap of its tile flags' epochs. */
 cudaError_t climb_scan_best_set_epoch(void *ws, uint32_t epoch);
 /* The epoch after which the counter wraps (and the workspace's flags are cleared by the wrapping call). */

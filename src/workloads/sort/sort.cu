@@ -1,5 +1,5 @@
 /*
- * sort.cu - merge sort of u32 keys, and of u32 key-value pairs, stable, as a ladder.
+ * sort.cu - sorting u32 keys, and u32 key-value pairs, stably, as a ladder: merge sort, then radix sort.
  *
  * From Kirk and Hwu, Programming Massively Parallel Processors, chapter 11 (and the UIUC ECE 508 lecture on merge
  * sort): the co-rank function, which finds where an output position of a merge splits its two inputs, so that every
@@ -7,10 +7,12 @@
  * boundaries, tiles staged in shared memory); and the circular-buffer refinement of the tiled merge. Sorting is the
  * merge repeated over doubling run lengths. The best rung is the design of Green, McColl and Bader's "GPU Merge Path"
  * and of CUB's block merge sort: many keys a thread in registers, sorted there, block-wide merges in shared memory,
- * then one global pass per doubling with the partitions found by a separate search. See docs/sort.md.
+ * then one global pass per doubling with the partitions found by a separate search. The radix rungs follow Hwu,
+ * Kirk and El Hajj's radix-sort chapter (PMPP, 4th edition, chapter 13): LSD passes of counts, scan and scatter, from
+ * one bit a pass to wider digits sorted in shared memory before they are written (radix.cuh). See docs/sort.md.
  *
- * The folder: reference.cu the CPU reference and the inputs, kernels.cuh the kernels (one group per rung), this file
- * the pass drivers, the registry and the harness glue.
+ * The folder: reference.cu the CPU reference and the inputs, kernels.cuh the merge kernels (one group per rung),
+ * radix.cuh the radix kernels, this file the pass drivers, the registry and the harness glue.
  *
  * Bytes counted: the keys (and values) read once and written once: the least a sort moves; each rung's passes move
  * that many bytes again each (its own counts say how many passes).
@@ -25,7 +27,9 @@
 #include "../../base/check.h"
 #include "../../core/workload.cuh"
 #include "../../device/device.h"
+#include "../scan/scan.h"
 #include "kernels.cuh"
+#include "radix.cuh"
 
 enum { OPT_WHAT, OPT_DIST }; /* the options, in their table's order (below) */
 
@@ -39,6 +43,8 @@ typedef struct sort_args {
     long long n;
     void *vendor_ws;         /* CUB's temporary storage */
     size_t vendor_ws_bytes;
+    void *radix_ws;          /* the radix rungs' digit counts and their scan's workspace (radix_workspace) */
+    size_t radix_ws_bytes;
     climb_sort_tuning tn;
     int pdl;                 /* the best rung's passes as programmatic dependent launches (sm_90 and later) */
     cudaStream_t s;
@@ -93,6 +99,8 @@ static cudaError_t sort_trivial(const sort_args *a)
 }
 
 static unsigned sort_grid(long long n, int per_block) { return (unsigned)((n + per_block - 1) / per_block); }
+
+static size_t sort_align(size_t x) { return (x + 255) / 256 * 256; }
 
 static cudaError_t pass_naive(const sort_args *a, const u32 *ki, const u32 *vi, u32 *ko, u32 *vo, long long w)
 {
@@ -266,6 +274,66 @@ static cudaError_t launch_best(const sort_args *a)
     return e;
 }
 
+/* The radix rungs (radix.cuh): LSD, BITS a pass, 32 / BITS passes of three kernels, alternating between out and
+ * tmp so that the last pass writes out (the input is only read). A tile is RADIX_BLOCK x RADIX_ITEMS keys. The
+ * digit counts' scan is the project's single-pass scan at a fixed tuning. */
+#define RADIX_BLOCK 256
+#define RADIX_ITEMS 9
+#define RADIX_TILE (RADIX_BLOCK * RADIX_ITEMS)
+static const climb_scan_tuning RADIX_SCAN = {256, 16};
+
+static size_t radix_counts_bytes(long long n, int bits)
+{
+    return sort_align((size_t)sort_grid(n, RADIX_TILE) << bits) * sizeof(int);
+}
+
+/* The radix rungs' workspace for n keys and BITS-bit digits: the counts, then the scan's workspace (zeroed once,
+ * when allocated). */
+static size_t radix_workspace(long long n, int bits)
+{
+    return radix_counts_bytes(n, bits) + climb_scan_best_workspace(&RADIX_SCAN, (size_t)sort_grid(n, RADIX_TILE) << bits);
+}
+
+template <int BITS, bool LOCAL> static cudaError_t launch_radix(const sort_args *a)
+{
+    if (a->n <= 1)
+        return sort_trivial(a);
+    constexpr int PASSES = 32 / BITS;
+    static_assert(32 % BITS == 0 && PASSES % 2 == 0, "the passes end in out: an even number of them");
+    const long long n = a->n;
+    const int tiles = (int)sort_grid(n, RADIX_TILE);
+    const size_t digits = (size_t)tiles << BITS, counts_bytes = radix_counts_bytes(n, BITS);
+    if (!a->radix_ws || a->radix_ws_bytes < radix_workspace(n, BITS))
+        return cudaErrorInvalidValue;
+    int *counts = (int *)a->radix_ws;
+    void *scan_ws = (char *)a->radix_ws + counts_bytes;
+    const size_t scan_bytes = a->radix_ws_bytes - counts_bytes;
+    const u32 *k = a->in_k, *v = a->in_v;
+    cudaError_t e = cudaSuccess;
+    for (int p = 0; p < PASSES && e == cudaSuccess; p++) {
+        u32 *dk, *dv;
+        sort_pass_dst(a, p, PASSES, &dk, &dv);
+        const int shift = p * BITS;
+        radix_count_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS><<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, n, shift,
+                                                                                                   counts, tiles);
+        e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = climb_scan_best(&RADIX_SCAN, CLIMB_I32, 1, counts, counts, digits, scan_ws, scan_bytes, a->s);
+        if (e != cudaSuccess)
+            break;
+        if (a->in_v)
+            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, true>
+                <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
+        else
+            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, false>
+                <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
+        e = cudaGetLastError();
+        k = dk;
+        v = dv;
+    }
+    return e;
+}
+
 /* The vendor rungs. CUB's merge sort, copying from the input to the output: SortKeysCopy and SortPairsCopy. CUB
  * documents the copying forms as not guaranteed stable, but StableSortKeysCopy is SortKeysCopy, and both pairs forms
  * run the one merge-sort dispatch; the verification checks the order of equal keys on every run, so a form that
@@ -329,6 +397,20 @@ static int k_block(climb_dtype t, const climb_device_info *d, const int *v, clim
     return n;
 }
 
+/* A radix rung's kernels: the counts, the scatters (keys, pairs) and the scan of the counts (16-byte aligned). */
+template <int BITS, bool LOCAL>
+static int k_radix(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)radix_count_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS>, RADIX_BLOCK,
+                            0, "radix_count_kernel<%d bits>", BITS);
+    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, false>,
+                        RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, keys>", BITS);
+    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, true>,
+                        RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, pairs>", BITS);
+    return climb_kernel_at(o, max, n, climb_scan_best_kernel(&RADIX_SCAN, CLIMB_I32, 1), RADIX_SCAN.block, 0,
+                           "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
+}
+
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     int n = climb_kernel_at(o, max, 0, (const void *)sort_block_smem_kernel<false>, SORT_SMEM_BLOCK, 0,
@@ -373,17 +455,18 @@ typedef struct sort_rung {
     climb_rung_info info;
     sort_launch_fn launch;
     sort_cub_fn cub;         /* a CUB rung: its call, whose temporary storage prepare sizes (NULL for the ladder) */
+    int radix_bits;          /* a radix rung: its digit's bits (its workspace: radix_workspace); 0 for the others */
 } sort_rung;
 
 static const sort_rung SORT_RUNGS[] = {
-    {.info = {.name = "cub_merge_sort", .idea = "vendor: cub::DeviceMergeSort (SortKeysCopy, SortPairsCopy: its stable "
-                                                "merge sort): the bar",
+    {.info = {.name = "cub_radix_sort", .idea = "vendor: cub::DeviceRadixSort (SortKeys, SortPairs: Onesweep, stable): "
+                                                "the bar, the sort a CUDA user reaches for first",
               .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL},
-     .launch = launch_cub_merge, .cub = cub_merge},
-    {.info = {.name = "cub_radix_sort", .idea = "vendor: cub::DeviceRadixSort (SortKeys, SortPairs): another "
-                                                "algorithm, for reference, not the bar",
-              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .beside = 1},
      .launch = launch_cub_radix, .cub = cub_radix},
+    {.info = {.name = "cub_merge_sort", .idea = "vendor: cub::DeviceMergeSort (SortKeysCopy, SortPairsCopy: its stable "
+                                                "merge sort): the merge rungs' reference, beside the bar",
+              .needs = "", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL, .beside = 1},
+     .launch = launch_cub_merge, .cub = cub_merge},
     {.info = {.name = "corank_naive", .idea = "a thread per output finds its element by the co-rank; log2(n) merge "
                                               "passes over doubling runs from 1",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_naive},
@@ -404,6 +487,20 @@ static const sort_rung SORT_RUNGS[] = {
                                                      "path in shared memory; tiles of thousands, one pass a doubling",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best},
+    {.info = {.name = "radix_bit_split", .idea = "LSD radix sort, one bit a pass (32 passes): the tiles' zeros and "
+                                                 "ones counted, scanned, and each tile split by a block scan, every "
+                                                 "key written straight to its place",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<1, false>},
+     .launch = launch_radix<1, false>, .radix_bits = 1},
+    {.info = {.name = "radix_local_sort", .idea = "4-bit digits (8 passes), each tile sorted by its digit in shared "
+                                                  "memory first (4 splits): a warp's writes fall in runs of "
+                                                  "consecutive addresses",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<4, true>},
+     .launch = launch_radix<4, true>, .radix_bits = 4},
+    {.info = {.name = "radix_wide_digits", .idea = "8-bit digits (4 passes): half the passes over memory for twice "
+                                                   "the splits in shared memory",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, true>},
+     .launch = launch_radix<8, true>, .radix_bits = 8},
 };
 #define SORT_N_RUNGS CLIMB_COUNT(SORT_RUNGS)
 static const climb_rung_info *sort_rung_info(int i) { return &SORT_RUNGS[i].info; }
@@ -451,7 +548,6 @@ extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
 
 /* ---------------------------------------------------------------- the library face */
 
-static size_t sort_align(size_t x) { return (x + 255) / 256 * 256; }
 
 extern "C" size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs)
 {
@@ -514,10 +610,16 @@ struct climb_case {
     u32 *ref_k, *ref_v;      /* the input sorted on the CPU */
     void *d_vendor;
     size_t vendor_bytes;
+    void *d_radix;           /* a radix rung's workspace (prepare) */
+    size_t radix_bytes;
     climb_sort_tuning tn;
 };
 
-static void sort_fini(climb_case *c) { cudaFree(c->d_vendor); }
+static void sort_fini(climb_case *c)
+{
+    cudaFree(c->d_vendor);
+    cudaFree(c->d_radix);
+}
 
 static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
 {
@@ -533,6 +635,8 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
     a.n = (long long)c->n;
     a.vendor_ws = c->d_vendor;
     a.vendor_ws_bytes = c->vendor_bytes;
+    a.radix_ws = c->d_radix;
+    a.radix_ws_bytes = c->radix_bytes;
     a.tn = c->tn;
     a.pdl = c->p.dev && c->p.dev->cc_major >= 9;
     a.s = s;
@@ -610,9 +714,16 @@ static int sort_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
     return 0;
 }
 
-/* CUB's temporary storage, and the partitions for the best rung's tile. */
+/* CUB's temporary storage; a radix rung's counts and scan workspace (zeroed: the scan's flags start clear). */
 static int sort_prepare(climb_case *c, int rung)
 {
+    if (SORT_RUNGS[rung].radix_bits) {
+        const size_t bytes = radix_workspace((long long)c->n, SORT_RUNGS[rung].radix_bits);
+        if (climb_grow_device_buffer(&c->d_radix, &c->radix_bytes, bytes) != 0)
+            return -1;
+        CLIMB_CHECK(cudaMemset(c->d_radix, 0, c->radix_bytes));
+        return 0;
+    }
     sort_args a = sort_case_args(c, 0);
     if (SORT_RUNGS[rung].cub) {
         size_t bytes = 0;
@@ -631,6 +742,10 @@ static void sort_release(climb_case *c, int rung)
         cudaFree(c->d_vendor);
     c->d_vendor = NULL;
     c->vendor_bytes = 0;
+    if (c->d_radix)
+        cudaFree(c->d_radix);
+    c->d_radix = NULL;
+    c->radix_bytes = 0;
 }
 
 static int sort_run(climb_case *c, int rung, cudaStream_t s)
@@ -675,6 +790,13 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
     const sort_rung *r = &SORT_RUNGS[rung];
     if (r->cub || c->n <= 1)
         return 0;
+    if (r->radix_bits) { /* a pass: the keys read by the count, keys (and values) read and written by the scatter */
+        const double passes = 32.0 / r->radix_bits, keys = (double)c->n * 4, all = keys * (c->pairs ? 2 : 1);
+        sort_counts(c, out);
+        out->bytes_read = passes * (keys + all);
+        out->bytes_written = passes * all;
+        return 1;
+    }
     long long first = 1;
     int extra = 0;
     if (r->launch == launch_naive)
@@ -705,18 +827,21 @@ static const climb_shape SORT_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(0),     CLIMB_SHAPE1(1),     CLIMB_SHAPE1(2),     CLIMB_SHAPE1(3),      CLIMB_SHAPE1(17),
     CLIMB_SHAPE1(255),   CLIMB_SHAPE1(1023),  CLIMB_SHAPE1(1024),  CLIMB_SHAPE1(1025),   CLIMB_SHAPE1(2047),
     CLIMB_SHAPE1(2049),  CLIMB_SHAPE1(3839),  CLIMB_SHAPE1(3840),  CLIMB_SHAPE1(3841),   CLIMB_SHAPE1(7681),
-    CLIMB_SHAPE1(9728),  CLIMB_SHAPE1(65535), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003), CLIMB_SHAPE1(4194304)};
+    CLIMB_SHAPE1(9728),  CLIMB_SHAPE1(65535), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003), CLIMB_SHAPE1(4194304),
+    CLIMB_SHAPE1(2303),  CLIMB_SHAPE1(2304),  CLIMB_SHAPE1(2305),  CLIMB_SHAPE1(4609)}; /* a radix tile's edges */
 static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(3841), CLIMB_SHAPE1(65537)};
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
-     .title = "merge sort of u32 keys, CUB's and the best rung: Gkeys/s against n for each key distribution",
-     .args = "--rung cub_merge_sort --rung register_merge_path --set what=keys --size 2^20 --size 2^22 --size 2^24 "
-             "--size 2^26 --set dist=uniform,sorted,reverse,few,nearly",
+     .title = "u32 keys: CUB's two sorts, the best merge rung and the widest radix rung: Gkeys/s against n for "
+              "each key distribution",
+     .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_wide_digits "
+             "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
+             "--set dist=uniform,sorted,reverse,few,nearly",
      .x = "n",
      .log_x = 1},
     {.name = "sizes",
-     .title = "merge sort of uniform u32 keys and pairs: Gkeys/s against n",
+     .title = "uniform u32 keys and pairs, every rung: Gkeys/s against n",
      .args = "--size 2^16 --size 2^18 --size 2^20 --size 2^22 --size 2^24 --size 2^26",
      .x = "n",
      .log_x = 1},
