@@ -6,10 +6,16 @@
  *
  * A tile is BLOCK x ITEMS keys; thread t holds the tile's keys t x ITEMS .. t x ITEMS + ITEMS - 1 (ITEMS odd: the
  * blocked reads of shared memory fall in distinct banks). The ranks come from one-bit splits, each a block-wide
- * exclusive scan of the zeros (the book's split). With LOCAL false (the book's first kernel, one bit a pass) each
- * thread writes its keys straight to their places in memory; with LOCAL true the tile is first sorted by its digit
- * in shared memory (BITS splits), so that the writes of a warp fall in a few runs of consecutive addresses (the
- * book's coalescing refinement).
+ * exclusive scan of the zeros (the book's split), or from the warps' matches. The ranking (RANK):
+ *   RADIX_DIRECT  one split by the pass's one bit; each thread writes its keys straight to their places in memory
+ *                 (the book's first kernel);
+ *   RADIX_SPLITS  the tile sorted by its digit in shared memory first, BITS splits, so that the writes of a warp
+ *                 fall in a few runs of consecutive addresses (the book's coalescing refinement);
+ *   RADIX_MATCH   the same local sort, ranked in one round a key instead of one split a bit: each warp takes its
+ *                 slice of the tile 32 keys at a time, finds the lanes that share a key's digit (__match_any_sync),
+ *                 ranks the key among them and keeps a counter a digit for the warp; the warps' counters, scanned
+ *                 over warps and digits, give every key its place (the warp-level multisplit of Onesweep: Adinets
+ *                 and Merrill, 2022).
  *
  * Past the end of the array a tile holds padding keys of all ones: their digit is the largest, the splits are stable,
  * so they stay behind every real key and are never written. */
@@ -80,24 +86,89 @@ __device__ __forceinline__ int radix_split_places(const u32 (&k)[ITEMS], int bit
     return all_zeros;
 }
 
+enum { RADIX_DIRECT = 0, RADIX_SPLITS = 1, RADIX_MATCH = 2 }; /* how the scatter ranks a tile's keys */
+
+/* RADIX_MATCH: the tile in sk (and sv) sorted stably by its digit, in place, and each digit's start in the sorted
+ * tile. Warp w ranks the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS) in order, 32 at a time: the lanes
+ * whose keys share a digit find each other (__match_any_sync), the lowest of them adds their number to the warp's
+ * counter of that digit, and each key's rank is the counter before plus the lanes below it among them. Then thread
+ * d turns digit d's counters over the warps into each warp's start within the digit, the digits' totals are
+ * scanned into their starts in the tile, and every key goes to its digit's start + its warp's + its rank.
+ * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1. */
+template <int BITS, int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shift, int *whist, int *start,
+                                                      int *scratch)
+{
+    constexpr int R = 1 << BITS, W = BLOCK / 32;
+    static_assert(BLOCK == R, "a thread a digit for the scans over the warps and the digits");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int i = threadIdx.x; i < W * R; i += BLOCK)
+        whist[i] = 0;
+    __syncthreads();
+    int *mine = whist + warp * R;
+    u32 k[ITEMS], v[ITEMS];
+    int rank[ITEMS], digit[ITEMS];
+    const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = warp * 32 * ITEMS + i * 32 + lane;
+        k[i] = sk[at];
+        if (PAIRS)
+            v[i] = sv[at];
+        const int d = (int)((k[i] >> shift) & (R - 1));
+        const unsigned peers = __match_any_sync(0xffffffffu, d);
+        const int leader = __ffs(peers) - 1;
+        int before = 0;
+        if (lane == leader) {
+            before = mine[d];
+            mine[d] = before + __popc(peers);
+        }
+        before = __shfl_sync(0xffffffffu, before, leader);
+        rank[i] = before + __popc(peers & below);
+        digit[i] = d;
+        __syncwarp(); /* the counter's new value before the next round reads it */
+    }
+    __syncthreads();
+    {
+        const int d = threadIdx.x;
+        int run = 0;
+        for (int w = 0; w < W; w++) {
+            const int c = whist[w * R + d];
+            whist[w * R + d] = run;
+            run += c;
+        }
+        start[d] = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
+    }
+    __syncthreads(); /* every key has been read (k, v) and every start written */
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int to = start[digit[i]] + mine[digit[i]] + rank[i];
+        sk[to] = k[i];
+        if (PAIRS)
+            sv[to] = v[i];
+    }
+    __syncthreads();
+}
+
 /* The scatter of one pass (see the file's head): tile b's keys (and values) to out, each at the scan's offset of
  * its (digit, tile) plus its rank among the tile's keys of that digit. */
-template <int BITS, int BLOCK, int ITEMS, bool LOCAL, bool PAIRS>
+template <int BITS, int BLOCK, int ITEMS, int RANK, bool PAIRS>
 __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi,
                                                               u32 *__restrict__ ko, u32 *__restrict__ vo, long long n,
                                                               int shift, const int *__restrict__ offsets, int tiles)
 {
-    static_assert(LOCAL || BITS == 1, "without the local sort the ranks come from one split: one bit a pass");
+    static_assert(RANK != RADIX_DIRECT || BITS == 1, "without the local sort the ranks come from one split: one bit");
     constexpr int R = 1 << BITS, TILE = BLOCK * ITEMS;
     __shared__ u32 sk[TILE];
     __shared__ u32 sv[PAIRS ? TILE : 1];
     __shared__ int start[R], place_of[R];
+    __shared__ int whist[RANK == RADIX_MATCH ? (BLOCK / 32) * R : 1];
     __shared__ int scratch[BLOCK / 32 + 1];
     const long long base = (long long)blockIdx.x * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
     for (int d = threadIdx.x; d < R; d += BLOCK)
         place_of[d] = offsets[(long long)d * tiles + blockIdx.x];
-    /* in through shared memory: striped loads, blocked registers */
+    /* in through shared memory: striped loads (coalesced) */
     for (int i = 0; i < ITEMS; i++) {
         const int at = i * BLOCK + threadIdx.x;
         sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
@@ -105,59 +176,67 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
             sv[at] = at < valid ? vi[base + at] : 0u;
     }
     __syncthreads();
-    u32 k[ITEMS], v[ITEMS];
-    int place[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        k[i] = sk[threadIdx.x * ITEMS + i];
-        if (PAIRS)
-            v[i] = sv[threadIdx.x * ITEMS + i];
-    }
-    if constexpr (!LOCAL) {
-        /* one split by the pass's bit; each key straight to memory: a zero at the tile's zero offset plus its
-         * place, a one at the tile's one offset plus its place among the ones (the padding keys are ones, placed
-         * after every real key, and not written) */
-        const int zeros = radix_split_places<BLOCK, ITEMS>(k, shift, place, scratch);
+    if constexpr (RANK == RADIX_MATCH) {
+        radix_match_sort_tile<BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch);
+    } else {
+        /* blocked registers: thread t holds tile places t x ITEMS .. t x ITEMS + ITEMS - 1 */
+        u32 k[ITEMS], v[ITEMS];
+        int place[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
-            if ((int)threadIdx.x * ITEMS + i >= valid)
-                continue;
-            const int one = (k[i] >> shift) & 1;
-            const long long to = (long long)place_of[one] + (one ? place[i] - zeros : place[i]);
-            ko[to] = k[i];
+            k[i] = sk[threadIdx.x * ITEMS + i];
             if (PAIRS)
-                vo[to] = v[i];
+                v[i] = sv[threadIdx.x * ITEMS + i];
         }
-    } else {
-        /* the tile sorted by its digit in shared memory: BITS stable splits, low bit first */
-        for (int b = 0; b < BITS; b++) {
-            radix_split_places<BLOCK, ITEMS>(k, shift + b, place, scratch);
-            __syncthreads(); /* every thread has read its keys before any is overwritten */
+        if constexpr (RANK == RADIX_DIRECT) {
+            /* one split by the pass's bit; each key straight to memory: a zero at the tile's zero offset plus its
+             * place, a one at the tile's one offset plus its place among the ones (the padding keys are ones,
+             * placed after every real key, and not written) */
+            const int zeros = radix_split_places<BLOCK, ITEMS>(k, shift, place, scratch);
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
-                sk[place[i]] = k[i];
+                if ((int)threadIdx.x * ITEMS + i >= valid)
+                    continue;
+                const int one = (k[i] >> shift) & 1;
+                const long long to = (long long)place_of[one] + (one ? place[i] - zeros : place[i]);
+                ko[to] = k[i];
                 if (PAIRS)
-                    sv[place[i]] = v[i];
+                    vo[to] = v[i];
             }
-            __syncthreads();
-            if (b + 1 < BITS) {
+        } else {
+            /* the tile sorted by its digit in shared memory: BITS stable splits, low bit first */
+            for (int b = 0; b < BITS; b++) {
+                radix_split_places<BLOCK, ITEMS>(k, shift + b, place, scratch);
+                __syncthreads(); /* every thread has read its keys before any is overwritten */
 #pragma unroll
                 for (int i = 0; i < ITEMS; i++) {
-                    k[i] = sk[threadIdx.x * ITEMS + i];
+                    sk[place[i]] = k[i];
                     if (PAIRS)
-                        v[i] = sv[threadIdx.x * ITEMS + i];
+                        sv[place[i]] = v[i];
+                }
+                __syncthreads();
+                if (b + 1 < BITS) {
+#pragma unroll
+                    for (int i = 0; i < ITEMS; i++) {
+                        k[i] = sk[threadIdx.x * ITEMS + i];
+                        if (PAIRS)
+                            v[i] = sv[threadIdx.x * ITEMS + i];
+                    }
                 }
             }
+            /* where each digit's run starts in the sorted tile: at the first key of that digit (digits absent
+             * from the tile have no key to ask) */
+            for (int j = threadIdx.x; j < valid; j += BLOCK) {
+                const int d = (int)((sk[j] >> shift) & (R - 1));
+                if (j == 0 || (int)((sk[j - 1] >> shift) & (R - 1)) != d)
+                    start[d] = j;
+            }
+            __syncthreads();
         }
-        /* where each digit's run starts in the sorted tile: at the first key of that digit (digits absent from the
-         * tile have no key to ask) */
-        for (int j = threadIdx.x; j < valid; j += BLOCK) {
-            const int d = (int)((sk[j] >> shift) & (R - 1));
-            if (j == 0 || (int)((sk[j - 1] >> shift) & (R - 1)) != d)
-                start[d] = j;
-        }
-        __syncthreads();
-        /* out in tile order: consecutive threads write consecutive places within each digit's run */
+    }
+    /* out in tile order: consecutive threads write consecutive places within each digit's run (the padding, all
+     * ones, sorts behind every real key of the last digit and is not written) */
+    if constexpr (RANK != RADIX_DIRECT) {
         for (int j = threadIdx.x; j < valid; j += BLOCK) {
             const u32 key = sk[j];
             const int d = (int)((key >> shift) & (R - 1));

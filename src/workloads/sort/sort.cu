@@ -294,7 +294,7 @@ static size_t radix_workspace(long long n, int bits)
     return radix_counts_bytes(n, bits) + climb_scan_best_workspace(&RADIX_SCAN, (size_t)sort_grid(n, RADIX_TILE) << bits);
 }
 
-template <int BITS, bool LOCAL> static cudaError_t launch_radix(const sort_args *a)
+template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a)
 {
     if (a->n <= 1)
         return sort_trivial(a);
@@ -322,10 +322,10 @@ template <int BITS, bool LOCAL> static cudaError_t launch_radix(const sort_args 
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, true>
+            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>
                 <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
         else
-            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, false>
+            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>
                 <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
         e = cudaGetLastError();
         k = dk;
@@ -398,14 +398,14 @@ static int k_block(climb_dtype t, const climb_device_info *d, const int *v, clim
 }
 
 /* A radix rung's kernels: the counts, the scatters (keys, pairs) and the scan of the counts (16-byte aligned). */
-template <int BITS, bool LOCAL>
+template <int BITS, int RANK>
 static int k_radix(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     int n = climb_kernel_at(o, max, 0, (const void *)radix_count_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS>, RADIX_BLOCK,
                             0, "radix_count_kernel<%d bits>", BITS);
-    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, false>,
+    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>,
                         RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, keys>", BITS);
-    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, LOCAL, true>,
+    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>,
                         RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, pairs>", BITS);
     return climb_kernel_at(o, max, n, climb_scan_best_kernel(&RADIX_SCAN, CLIMB_I32, 1), RADIX_SCAN.block, 0,
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
@@ -490,17 +490,22 @@ static const sort_rung SORT_RUNGS[] = {
     {.info = {.name = "radix_bit_split", .idea = "LSD radix sort, one bit a pass (32 passes): the tiles' zeros and "
                                                  "ones counted, scanned, and each tile split by a block scan, every "
                                                  "key written straight to its place",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<1, false>},
-     .launch = launch_radix<1, false>, .radix_bits = 1},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<1, RADIX_DIRECT>},
+     .launch = launch_radix<1, RADIX_DIRECT>, .radix_bits = 1},
     {.info = {.name = "radix_local_sort", .idea = "4-bit digits (8 passes), each tile sorted by its digit in shared "
                                                   "memory first (4 splits): a warp's writes fall in runs of "
                                                   "consecutive addresses",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<4, true>},
-     .launch = launch_radix<4, true>, .radix_bits = 4},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<4, RADIX_SPLITS>},
+     .launch = launch_radix<4, RADIX_SPLITS>, .radix_bits = 4},
     {.info = {.name = "radix_wide_digits", .idea = "8-bit digits (4 passes): half the passes over memory for twice "
                                                    "the splits in shared memory",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, true>},
-     .launch = launch_radix<8, true>, .radix_bits = 8},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, RADIX_SPLITS>},
+     .launch = launch_radix<8, RADIX_SPLITS>, .radix_bits = 8},
+    {.info = {.name = "radix_match_rank", .idea = "8-bit digits ranked in one round a key, not one split a bit: "
+                                                  "each warp matches the lanes that share a digit and keeps a "
+                                                  "counter a digit (warp-level multisplit)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, RADIX_MATCH>},
+     .launch = launch_radix<8, RADIX_MATCH>, .radix_bits = 8},
 };
 #define SORT_N_RUNGS CLIMB_COUNT(SORT_RUNGS)
 static const climb_rung_info *sort_rung_info(int i) { return &SORT_RUNGS[i].info; }
@@ -833,9 +838,9 @@ static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(38
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
-     .title = "u32 keys: CUB's two sorts, the best merge rung and the widest radix rung: Gkeys/s against n for "
+     .title = "u32 keys: CUB's two sorts, the best merge rung and the last radix rung: Gkeys/s against n for "
               "each key distribution",
-     .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_wide_digits "
+     .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_match_rank "
              "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
              "--set dist=uniform,sorted,reverse,few,nearly",
      .x = "n",
