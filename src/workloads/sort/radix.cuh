@@ -94,10 +94,11 @@ enum { RADIX_DIRECT = 0, RADIX_SPLITS = 1, RADIX_MATCH = 2 }; /* how the scatter
  * counter of that digit, and each key's rank is the counter before plus the lanes below it among them. Then thread
  * d turns digit d's counters over the warps into each warp's start within the digit, the digits' totals are
  * scanned into their starts in the tile, and every key goes to its digit's start + its warp's + its rank.
- * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1. */
+ * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1; count (NULL: not wanted): each digit's keys in the
+ * tile, the padding counted. */
 template <int BITS, int BLOCK, int ITEMS, bool PAIRS>
 __device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shift, int *whist, int *start,
-                                                      int *scratch)
+                                                      int *scratch, int *count)
 {
     constexpr int R = 1 << BITS, W = BLOCK / 32;
     static_assert(BLOCK == R, "a thread a digit for the scans over the warps and the digits");
@@ -137,6 +138,8 @@ __device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shif
             whist[w * R + d] = run;
             run += c;
         }
+        if (count)
+            count[d] = run;
         start[d] = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
     }
     __syncthreads(); /* every key has been read (k, v) and every start written */
@@ -177,7 +180,7 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
     }
     __syncthreads();
     if constexpr (RANK == RADIX_MATCH) {
-        radix_match_sort_tile<BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch);
+        radix_match_sort_tile<BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, (int *)NULL);
     } else {
         /* blocked registers: thread t holds tile places t x ITEMS .. t x ITEMS + ITEMS - 1 */
         u32 k[ITEMS], v[ITEMS];
@@ -245,6 +248,107 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
             if (PAIRS)
                 vo[to] = sv[j];
         }
+    }
+}
+
+/* ---- Onesweep (Adinets and Merrill, 2022): one kernel a pass ----
+ * The four 8-bit digits' counts over the whole array come first, in one read of the keys (radix_histograms_kernel),
+ * and their exclusive scans give each digit's start in each pass's output (radix_digit_starts_kernel). A pass is
+ * then one kernel: each block takes the next tile in the order blocks start (a ticket), ranks it by warp matches,
+ * and learns how many keys of each digit the tiles before it hold by decoupled look-back: thread d publishes its
+ * tile's count of digit d (flag "aggregate"), sums its predecessors' words back to the first that carries an
+ * inclusive prefix (flag "inclusive"), then publishes its own inclusive prefix. A word is the 2-bit flag and a 30-bit
+ * count, so a pass takes n below 2^30; the words are cleared before each pass. */
+#define RADIX_FLAG_AGGREGATE (1u << 30)
+#define RADIX_FLAG_INCLUSIVE (2u << 30)
+#define RADIX_COUNT_MASK ((1u << 30) - 1u)
+
+/* hist[p x 256 + d]: the keys whose digit p (bits 8p .. 8p + 7) is d; hist zeroed before. */
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) radix_histograms_kernel(const u32 *__restrict__ keys, long long n,
+                                                                 int *__restrict__ hist)
+{
+    __shared__ int h[4 * 256];
+    for (int i = threadIdx.x; i < 4 * 256; i += BLOCK)
+        h[i] = 0;
+    __syncthreads();
+    const long long step = (long long)gridDim.x * BLOCK;
+    for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < n; i += step) {
+        const u32 k = keys[i];
+#pragma unroll
+        for (int p = 0; p < 4; p++)
+            atomicAdd(&h[p * 256 + ((k >> (8 * p)) & 255)], 1);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 4 * 256; i += BLOCK)
+        if (h[i])
+            atomicAdd(&hist[i], h[i]);
+}
+
+/* Block p (4 blocks of 256): hist[p x 256 + d] becomes the exclusive scan over digits, digit d's first place. */
+__global__ void __launch_bounds__(256) radix_digit_starts_kernel(int *hist)
+{
+    __shared__ int scratch[256 / 32 + 1];
+    int *h = hist + blockIdx.x * 256;
+    const int v = h[threadIdx.x];
+    h[threadIdx.x] = climb_block_exclusive_scan<climb_op_sum, 256>(v, scratch, (int *)NULL);
+}
+
+template <int BLOCK, int ITEMS, bool PAIRS>
+__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi,
+                                                               u32 *__restrict__ ko, u32 *__restrict__ vo, long long n,
+                                                               int shift, const int *__restrict__ digit_start,
+                                                               unsigned *status, int *ticket)
+{
+    constexpr int R = 256, TILE = BLOCK * ITEMS;
+    static_assert(BLOCK == R, "a thread a digit");
+    __shared__ u32 sk[TILE];
+    __shared__ u32 sv[PAIRS ? TILE : 1];
+    __shared__ int start[R], place_of[R], count[R];
+    __shared__ int whist[(BLOCK / 32) * R];
+    __shared__ int scratch[BLOCK / 32 + 1];
+    __shared__ int my_tile;
+    if (threadIdx.x == 0)
+        my_tile = atomicAdd(ticket, 1); /* tiles in the order blocks start: every tile looked back at has started */
+    __syncthreads();
+    const int tile = my_tile;
+    const long long base = (long long)tile * TILE;
+    const int valid = (int)(n - base < TILE ? n - base : TILE);
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = i * BLOCK + threadIdx.x;
+        sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
+        if (PAIRS)
+            sv[at] = at < valid ? vi[base + at] : 0u;
+    }
+    __syncthreads();
+    radix_match_sort_tile<8, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, count);
+    /* thread d: the tile's keys of digit d (the padding is digit 255), published, then the look-back */
+    const int d = threadIdx.x;
+    const unsigned mine = (unsigned)(count[d] - (d == R - 1 ? TILE - valid : 0));
+    volatile unsigned *words = status;
+    words[(size_t)tile * R + d] = (tile == 0 ? RADIX_FLAG_INCLUSIVE : RADIX_FLAG_AGGREGATE) | mine;
+    unsigned before = 0;
+    if (tile > 0) {
+        for (long long j = tile - 1; j >= 0; j--) {
+            unsigned w;
+            do
+                w = words[(size_t)j * R + d];
+            while ((w & ~RADIX_COUNT_MASK) == 0);
+            before += w & RADIX_COUNT_MASK;
+            if ((w & ~RADIX_COUNT_MASK) == RADIX_FLAG_INCLUSIVE)
+                break;
+        }
+        words[(size_t)tile * R + d] = RADIX_FLAG_INCLUSIVE | (before + mine);
+    }
+    place_of[d] = digit_start[d] + (int)before;
+    __syncthreads();
+    for (int j = threadIdx.x; j < valid; j += BLOCK) {
+        const u32 key = sk[j];
+        const int dj = (int)((key >> shift) & (R - 1));
+        const long long to = (long long)place_of[dj] + (j - start[dj]);
+        ko[to] = key;
+        if (PAIRS)
+            vo[to] = sv[j];
     }
 }
 

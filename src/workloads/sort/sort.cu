@@ -334,6 +334,53 @@ template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a
     return e;
 }
 
+/* Onesweep (radix.cuh): the four digits' counts in one read, their starts, then one kernel a pass. The workspace:
+ * the counts (4 x 256 ints) and the passes' tickets (4 ints), cleared once a sort, then the look-back words, a tile's
+ * 256 a pass, cleared before each pass. n below 2^30 (the words' counts are 30-bit). */
+#define ONESWEEP_MAX_N ((1ll << 30) - 1)
+static size_t onesweep_head_bytes(void) { return sort_align(4 * 256 + 4) * sizeof(int); }
+static size_t onesweep_workspace(long long n)
+{
+    return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
+}
+
+static cudaError_t launch_onesweep(const sort_args *a)
+{
+    if (a->n <= 1)
+        return sort_trivial(a);
+    const long long n = a->n;
+    if (n > ONESWEEP_MAX_N || !a->radix_ws || a->radix_ws_bytes < onesweep_workspace(n))
+        return cudaErrorInvalidValue;
+    const unsigned tiles = sort_grid(n, RADIX_TILE);
+    int *hist = (int *)a->radix_ws, *tickets = hist + 4 * 256;
+    unsigned *status = (unsigned *)((char *)a->radix_ws + onesweep_head_bytes());
+    const size_t status_bytes = (size_t)tiles * 256 * sizeof(unsigned);
+    cudaError_t e = cudaMemsetAsync(a->radix_ws, 0, onesweep_head_bytes(), a->s);
+    if (e != cudaSuccess)
+        return e;
+    radix_histograms_kernel<256><<<tiles < 1024 ? tiles : 1024, 256, 0, a->s>>>(a->in_k, n, hist);
+    radix_digit_starts_kernel<<<4, 256, 0, a->s>>>(hist);
+    e = cudaGetLastError();
+    const u32 *k = a->in_k, *v = a->in_v;
+    for (int p = 0; p < 4 && e == cudaSuccess; p++) {
+        u32 *dk, *dv;
+        sort_pass_dst(a, p, 4, &dk, &dv);
+        e = cudaMemsetAsync(status, 0, status_bytes, a->s);
+        if (e != cudaSuccess)
+            break;
+        if (a->in_v)
+            radix_onesweep_kernel<256, RADIX_ITEMS, true>
+                <<<tiles, 256, 0, a->s>>>(k, v, dk, dv, n, 8 * p, hist + 256 * p, status, tickets + p);
+        else
+            radix_onesweep_kernel<256, RADIX_ITEMS, false>
+                <<<tiles, 256, 0, a->s>>>(k, v, dk, dv, n, 8 * p, hist + 256 * p, status, tickets + p);
+        e = cudaGetLastError();
+        k = dk;
+        v = dv;
+    }
+    return e;
+}
+
 /* The vendor rungs. CUB's merge sort, copying from the input to the output: SortKeysCopy and SortPairsCopy. CUB
  * documents the copying forms as not guaranteed stable, but StableSortKeysCopy is SortKeysCopy, and both pairs forms
  * run the one merge-sort dispatch; the verification checks the order of equal keys on every run, so a form that
@@ -411,6 +458,16 @@ static int k_radix(climb_dtype, const climb_device_info *, const int *, climb_ke
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
 }
 
+static int k_onesweep(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)radix_histograms_kernel<256>, 256, 0, "radix_histograms_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, false>, 256, 0,
+                        "radix_onesweep_kernel<keys>");
+    return climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, true>, 256, 0,
+                           "radix_onesweep_kernel<pairs>");
+}
+
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     int n = climb_kernel_at(o, max, 0, (const void *)sort_block_smem_kernel<false>, SORT_SMEM_BLOCK, 0,
@@ -456,6 +513,7 @@ typedef struct sort_rung {
     sort_launch_fn launch;
     sort_cub_fn cub;         /* a CUB rung: its call, whose temporary storage prepare sizes (NULL for the ladder) */
     int radix_bits;          /* a radix rung: its digit's bits (its workspace: radix_workspace); 0 for the others */
+    int onesweep;            /* the Onesweep rung (its workspace: onesweep_workspace; n up to ONESWEEP_MAX_N) */
 } sort_rung;
 
 static const sort_rung SORT_RUNGS[] = {
@@ -506,6 +564,11 @@ static const sort_rung SORT_RUNGS[] = {
                                                   "counter a digit (warp-level multisplit)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, RADIX_MATCH>},
      .launch = launch_radix<8, RADIX_MATCH>, .radix_bits = 8},
+    {.info = {.name = "radix_onesweep", .idea = "one kernel a pass (Onesweep): the four digits counted in one read "
+                                                "first, then each tile ranked and its digits' places found by "
+                                                "decoupled look-back over the tiles before it",
+              .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep},
+     .launch = launch_onesweep, .radix_bits = 8, .onesweep = 1},
 };
 #define SORT_N_RUNGS CLIMB_COUNT(SORT_RUNGS)
 static const climb_rung_info *sort_rung_info(int i) { return &SORT_RUNGS[i].info; }
@@ -723,7 +786,8 @@ static int sort_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 static int sort_prepare(climb_case *c, int rung)
 {
     if (SORT_RUNGS[rung].radix_bits) {
-        const size_t bytes = radix_workspace((long long)c->n, SORT_RUNGS[rung].radix_bits);
+        const size_t bytes = SORT_RUNGS[rung].onesweep ? onesweep_workspace((long long)c->n)
+                                                       : radix_workspace((long long)c->n, SORT_RUNGS[rung].radix_bits);
         if (climb_grow_device_buffer(&c->d_radix, &c->radix_bytes, bytes) != 0)
             return -1;
         CLIMB_CHECK(cudaMemset(c->d_radix, 0, c->radix_bytes));
@@ -751,6 +815,13 @@ static void sort_release(climb_case *c, int rung)
         cudaFree(c->d_radix);
     c->d_radix = NULL;
     c->radix_bytes = 0;
+}
+
+static const char *sort_refuses(const climb_case *c, int rung)
+{
+    if (SORT_RUNGS[rung].onesweep && c->n > (size_t)ONESWEEP_MAX_N)
+        return "n below 2^30: its look-back words hold 30-bit counts";
+    return NULL;
 }
 
 static int sort_run(climb_case *c, int rung, cudaStream_t s)
@@ -795,10 +866,11 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
     const sort_rung *r = &SORT_RUNGS[rung];
     if (r->cub || c->n <= 1)
         return 0;
-    if (r->radix_bits) { /* a pass: the keys read by the count, keys (and values) read and written by the scatter */
+    if (r->radix_bits) { /* a pass: the keys read by the count, keys (and values) read and written by the scatter;
+                            Onesweep reads the keys once for every pass's counts */
         const double passes = 32.0 / r->radix_bits, keys = (double)c->n * 4, all = keys * (c->pairs ? 2 : 1);
         sort_counts(c, out);
-        out->bytes_read = passes * (keys + all);
+        out->bytes_read = r->onesweep ? keys + passes * all : passes * (keys + all);
         out->bytes_written = passes * all;
         return 1;
     }
@@ -913,7 +985,7 @@ extern "C" const climb_workload climb_sort_workload = {
     .ref_cost_limit = 0,
     .case_bytes = sort_case_bytes,
     .case_refuses = sort_case_refuses,
-    .refuses = NULL,
+    .refuses = sort_refuses,
     .prepare = sort_prepare,
     .setup = NULL,
     .modifies = NULL,
