@@ -1,6 +1,6 @@
 /* CPU: the co-rank against counting (every k of random sorted arrays with many ties, empty arrays), the reference
  * sort against insertion sort (order and stability), the generated key distributions (each has the shape its name
- * promises), and the size rule the dry run applies. */
+ * promises), the size rule the dry run applies, and the radix passes' plan (skipped passes, in place and not). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +149,15 @@ static void test_generators(void)
     for (size_t i = 1; i < n; i++)
         distinct += k[i] != k[i - 1];
     EXPECT(distinct >= 12 && distinct <= 16);
+    climb_sort_generate(seed, CLIMB_SORT_NARROW, k, v, n);
+    size_t wide = 0;
+    for (size_t i = 0; i < n; i++)
+        wide += k[i] >> 16 != 0;
+    qsort(k, n, 4, cmp_u32);
+    distinct = 1;
+    for (size_t i = 1; i < n; i++)
+        distinct += k[i] != k[i - 1];
+    EXPECT_MSG(wide == 0 && distinct > 45000, "narrow: %zu keys past 16 bits, %zu distinct", wide, distinct);
     climb_sort_generate(seed, CLIMB_SORT_UNIFORM, k, v, n);
     size_t high = 0, same = 0;
     for (size_t i = 0; i < n; i++)
@@ -160,6 +169,48 @@ static void test_generators(void)
     free(v);
 }
 
+/* The Onesweep rung's plan, for every set of skipped passes, in place and not, run on symbolic buffers: each pass
+ * that runs reads what the last one wrote (the input first) and writes another buffer; the input is never written
+ * unless it is the output; the keys end in out, by the last pass or by the final copy; the count of skipped passes
+ * is right. The buffers as memory: in place, the input is out. */
+static void test_radix_plan(void)
+{
+    for (int mask = 0; mask < 16; mask++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            int trivial[4], src[4], dst[4], result = -5, expect_skipped = 0;
+            for (int p = 0; p < 4; p++)
+                expect_skipped += trivial[p] = (mask >> p) & 1;
+            const int skipped = climb_sort_radix_plan(trivial, in_place, src, dst, &result);
+            EXPECT_MSG(skipped == expect_skipped, "mask %d: %d skipped", mask, skipped);
+            /* memory: 0 the input, 1 out, 2 tmp; in place the input's memory is out's */
+            const int mem[3] = {in_place ? 1 : 0, 1, 2};
+            int cur = mem[CLIMB_SORT_BUF_IN], ran = 0;
+            for (int p = 0; p < 4; p++) {
+                if (trivial[p]) {
+                    EXPECT_MSG(src[p] == -1 && dst[p] == -1, "mask %d pass %d: skipped but given buffers", mask, p);
+                    continue;
+                }
+                EXPECT_MSG(src[p] >= 0 && src[p] <= 2 && dst[p] >= 1 && dst[p] <= 2, "mask %d pass %d", mask, p);
+                if (src[p] < 0 || dst[p] < 1 || src[p] > 2 || dst[p] > 2)
+                    continue;
+                EXPECT_MSG(mem[src[p]] == cur, "mask %d in_place %d pass %d reads not what the last pass wrote", mask,
+                           in_place, p);
+                EXPECT_MSG(mem[dst[p]] != mem[src[p]], "mask %d in_place %d pass %d writes what it reads", mask,
+                           in_place, p);
+                cur = mem[dst[p]];
+                ran++;
+            }
+            EXPECT(ran == 4 - expect_skipped);
+            EXPECT_MSG(result >= 0 && result <= 2 && mem[result] == cur, "mask %d in_place %d: result %d", mask,
+                       in_place, result);
+            /* not in place the passes' parity puts the last write in out: no copy unless nothing ran */
+            if (!in_place && ran > 0)
+                EXPECT_MSG(result == CLIMB_SORT_BUF_OUT, "mask %d: ends in %d, a copy that parity avoids", mask, result);
+            if (in_place && ran == 0)
+                EXPECT(result == CLIMB_SORT_BUF_OUT); /* nothing to do, nothing to copy */
+        }
+}
+
 static void test_table(void)
 {
     const climb_workload *w = &climb_sort_workload;
@@ -168,6 +219,7 @@ static void test_table(void)
     const climb_shape big = CLIMB_SHAPE1((size_t)1 << 31), ok = CLIMB_SHAPE1(((size_t)1 << 31) - 1);
     EXPECT(w->case_refuses(&big, CLIMB_U32, NULL) != NULL && w->case_refuses(&ok, CLIMB_U32, NULL) == NULL);
     EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
+    EXPECT(strcmp(w->rung(climb_vendor_rung(w))->name, "cub_radix_sort") == 0); /* the bar: CUB's radix sort */
 }
 
 int main(void)
@@ -176,6 +228,7 @@ int main(void)
     test_reference();
     test_all_equal();
     test_generators();
+    test_radix_plan();
     test_table();
     return test_finish("test_cpu_sort");
 }

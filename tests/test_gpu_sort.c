@@ -186,7 +186,7 @@ static void test_api(void)
         for (int pairs = 0; pairs < 2; pairs++) {
             const size_t n = sizes[s];
             const unsigned off = (unsigned)(s % 3); /* 4-byte aligned, not 16 */
-            const int dist = (int)((s + (size_t)pairs) % 5);
+            const int dist = (int)((s + (size_t)pairs) % 6);
             climb_sort_generate(seed + s, dist, k, pairs ? v : NULL, n);
             memcpy(ik, k, n * 4);
             EXPECT(cudaMemcpy(d_k + off, k, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
@@ -250,7 +250,7 @@ int main(void)
     test_api();
     const uint64_t fresh = climb_fresh_seed();
     test_check(20261124, "keys,pairs", "uniform", NULL);
-    test_check(fresh, "keys,pairs", "sorted,reverse,few,nearly", NULL);
+    test_check(fresh, "keys,pairs", "sorted,reverse,few,nearly,narrow", NULL);
     test_candidates(fresh);
     EXPECT(api_test_workload(&api_workload_sort) == 0);
     return test_finish("test_gpu_sort");

@@ -294,14 +294,93 @@ __global__ void __launch_bounds__(256) radix_digit_starts_kernel(int *hist)
     h[threadIdx.x] = climb_block_exclusive_scan<climb_op_sum, 256>(v, scratch, (int *)NULL);
 }
 
+/* The passes' plan, made on the GPU from the digits' counts (radix_plan_kernel): a pass whose digit is the same in
+ * every key leaves the order as it is and is skipped. Buffers: RADIX_IN (the input, only read), RADIX_OUT, RADIX_TMP.
+ * The passes that run alternate between out and tmp, the first reading the input; where the input is not the output
+ * the parity is chosen so that the last writes out; in place (input = output) the first writes tmp, and when the
+ * last then writes tmp, or when no pass runs and the input is not the output, radix_final_copy_kernel copies the
+ * result to out. */
+enum { RADIX_IN = 0, RADIX_OUT = 1, RADIX_TMP = 2, RADIX_SKIP = -1 };
+typedef struct radix_plan {
+    int src[4], dst[4]; /* per pass: the buffers it reads and writes, or RADIX_SKIP */
+    int result;         /* where the sorted keys are after the passes */
+    int skipped;        /* the passes skipped */
+} radix_plan;
+
+/* The plan for the passes whose digit is the same in every key (trivial[p] != 0); in_place: input = output. */
+__host__ __device__ inline void radix_plan_make(const int trivial[4], int in_place, radix_plan *plan)
+{
+    int m = 0;
+    for (int p = 0; p < 4; p++)
+        m += !trivial[p];
+    int cur = in_place ? RADIX_OUT : RADIX_IN, j = 0; /* in place the input is out */
+    for (int p = 0; p < 4; p++) {
+        if (trivial[p]) {
+            plan->src[p] = plan->dst[p] = RADIX_SKIP;
+            continue;
+        }
+        const int to = in_place ? (j % 2 == 0 ? RADIX_TMP : RADIX_OUT) : ((m - 1 - j) % 2 == 0 ? RADIX_OUT : RADIX_TMP);
+        plan->src[p] = cur;
+        plan->dst[p] = to;
+        cur = to;
+        j++;
+    }
+    plan->result = cur;
+    plan->skipped = 4 - m;
+}
+
+/* One warp: the plan from the digits' starts (hist after radix_digit_starts_kernel). in_place: input = output. */
+__global__ void radix_plan_kernel(const int *__restrict__ starts, long long n, int in_place, radix_plan *plan)
+{
+    __shared__ int trivial[4];
+    const int lane = threadIdx.x;
+    for (int p = 0; p < 4; p++) {
+        int one = 0;
+        for (int d = lane; d < 256; d += 32) {
+            const long long end = d < 255 ? starts[p * 256 + d + 1] : n;
+            one |= end - starts[p * 256 + d] == n;
+        }
+        one = __any_sync(0xffffffffu, one);
+        if (lane == 0)
+            trivial[p] = one;
+    }
+    __syncwarp();
+    if (lane == 0)
+        radix_plan_make(trivial, in_place, plan);
+}
+
+/* Where the passes left the keys (and values), copied to out when that is not out (see radix_plan). */
+__global__ void radix_final_copy_kernel(const u32 *__restrict__ in_k, const u32 *__restrict__ in_v, u32 *out_k,
+                                        u32 *out_v, const u32 *tmp_k, const u32 *tmp_v, long long n,
+                                        const radix_plan *plan)
+{
+    const int from = plan->result;
+    if (from == RADIX_OUT)
+        return;
+    const u32 *k = from == RADIX_IN ? in_k : tmp_k, *v = from == RADIX_IN ? in_v : tmp_v;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        out_k[i] = k[i];
+        if (out_v)
+            out_v[i] = v[i];
+    }
+}
+
+/* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). */
 template <int BLOCK, int ITEMS, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi,
-                                                               u32 *__restrict__ ko, u32 *__restrict__ vo, long long n,
-                                                               int shift, const int *__restrict__ digit_start,
-                                                               unsigned *status, int *ticket)
+__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, const u32 *in_v, u32 *out_k, u32 *out_v,
+                                                               u32 *tmp_k, u32 *tmp_v, long long n, int pass,
+                                                               const int *__restrict__ digit_start, unsigned *status,
+                                                               int *ticket, const radix_plan *plan)
 {
     constexpr int R = 256, TILE = BLOCK * ITEMS;
     static_assert(BLOCK == R, "a thread a digit");
+    const int src = plan->src[pass], dst = plan->dst[pass], shift = 8 * pass;
+    if (src == RADIX_SKIP)
+        return;
+    const u32 *ki = src == RADIX_IN ? in_k : src == RADIX_OUT ? out_k : tmp_k;
+    const u32 *vi = src == RADIX_IN ? in_v : src == RADIX_OUT ? out_v : tmp_v;
+    u32 *ko = dst == RADIX_OUT ? out_k : tmp_k, *vo = dst == RADIX_OUT ? out_v : tmp_v;
     __shared__ u32 sk[TILE];
     __shared__ u32 sv[PAIRS ? TILE : 1];
     __shared__ int start[R], place_of[R], count[R];

@@ -66,6 +66,7 @@ extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uin
             break;
         }
         case CLIMB_SORT_FEW: keys[i] = few[x & 15]; break;
+        case CLIMB_SORT_NARROW: keys[i] = (u32)(x >> 48); break;
         default: keys[i] = (u32)(x >> 32); break;
         }
     }

@@ -334,11 +334,16 @@ template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a
     return e;
 }
 
-/* Onesweep (radix.cuh): the four digits' counts in one read, their starts, then one kernel a pass. The workspace:
- * the counts (4 x 256 ints) and the passes' tickets (4 ints), cleared once a sort, then the look-back words, a tile's
- * 256 a pass, cleared before each pass. n below 2^30 (the words' counts are 30-bit). */
+/* Onesweep (radix.cuh): the four digits' counts in one read, their starts and the passes' plan (a pass whose digit
+ * is the same in every key is skipped), then one kernel a pass, and a copy to out where the plan ends elsewhere.
+ * The workspace: the counts (4 x 256 ints), the passes' tickets (4 ints) and the plan, cleared once a sort, then the
+ * look-back words, a tile's 256 a pass, cleared before each pass. n below 2^30 (the words' counts are 30-bit). */
 #define ONESWEEP_MAX_N ((1ll << 30) - 1)
-static size_t onesweep_head_bytes(void) { return sort_align(4 * 256 + 4) * sizeof(int); }
+static size_t onesweep_plan_offset(void) { return (4 * 256 + 4) * sizeof(int); }
+static size_t onesweep_head_bytes(void)
+{
+    return sort_align(4 * 256 + 4 + sizeof(radix_plan) / sizeof(int)) * sizeof(int);
+}
 static size_t onesweep_workspace(long long n)
 {
     return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
@@ -353,6 +358,7 @@ static cudaError_t launch_onesweep(const sort_args *a)
         return cudaErrorInvalidValue;
     const unsigned tiles = sort_grid(n, RADIX_TILE);
     int *hist = (int *)a->radix_ws, *tickets = hist + 4 * 256;
+    radix_plan *plan = (radix_plan *)((char *)a->radix_ws + onesweep_plan_offset());
     unsigned *status = (unsigned *)((char *)a->radix_ws + onesweep_head_bytes());
     const size_t status_bytes = (size_t)tiles * 256 * sizeof(unsigned);
     cudaError_t e = cudaMemsetAsync(a->radix_ws, 0, onesweep_head_bytes(), a->s);
@@ -360,25 +366,44 @@ static cudaError_t launch_onesweep(const sort_args *a)
         return e;
     radix_histograms_kernel<256><<<tiles < 1024 ? tiles : 1024, 256, 0, a->s>>>(a->in_k, n, hist);
     radix_digit_starts_kernel<<<4, 256, 0, a->s>>>(hist);
+    radix_plan_kernel<<<1, 32, 0, a->s>>>(hist, n, a->in_k == a->out_k, plan);
     e = cudaGetLastError();
-    const u32 *k = a->in_k, *v = a->in_v;
     for (int p = 0; p < 4 && e == cudaSuccess; p++) {
-        u32 *dk, *dv;
-        sort_pass_dst(a, p, 4, &dk, &dv);
         e = cudaMemsetAsync(status, 0, status_bytes, a->s);
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_onesweep_kernel<256, RADIX_ITEMS, true>
-                <<<tiles, 256, 0, a->s>>>(k, v, dk, dv, n, 8 * p, hist + 256 * p, status, tickets + p);
+            radix_onesweep_kernel<256, RADIX_ITEMS, true><<<tiles, 256, 0, a->s>>>(
+                a->in_k, a->in_v, a->out_k, a->out_v, a->tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p,
+                plan);
         else
-            radix_onesweep_kernel<256, RADIX_ITEMS, false>
-                <<<tiles, 256, 0, a->s>>>(k, v, dk, dv, n, 8 * p, hist + 256 * p, status, tickets + p);
+            radix_onesweep_kernel<256, RADIX_ITEMS, false><<<tiles, 256, 0, a->s>>>(
+                a->in_k, a->in_v, a->out_k, a->out_v, a->tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p,
+                plan);
         e = cudaGetLastError();
-        k = dk;
-        v = dv;
+    }
+    if (e == cudaSuccess) {
+        const unsigned blocks = sort_grid(n, 256 * 8);
+        radix_final_copy_kernel<<<blocks < 1024 ? blocks : 1024, 256, 0, a->s>>>(a->in_k, a->in_v, a->out_k, a->out_v,
+                                                                                 a->tmp_k, a->tmp_v, n, plan);
+        e = cudaGetLastError();
     }
     return e;
+}
+
+static_assert((int)RADIX_IN == (int)CLIMB_SORT_BUF_IN && (int)RADIX_OUT == (int)CLIMB_SORT_BUF_OUT &&
+                  (int)RADIX_TMP == (int)CLIMB_SORT_BUF_TMP,
+              "the plan's buffer names");
+extern "C" int climb_sort_radix_plan(const int trivial[4], int in_place, int src[4], int dst[4], int *result)
+{
+    radix_plan plan;
+    radix_plan_make(trivial, in_place, &plan);
+    for (int p = 0; p < 4; p++) {
+        src[p] = plan.src[p];
+        dst[p] = plan.dst[p];
+    }
+    *result = plan.result;
+    return plan.skipped;
 }
 
 /* The vendor rungs. CUB's merge sort, copying from the input to the output: SortKeysCopy and SortPairsCopy. CUB
@@ -462,6 +487,8 @@ static int k_onesweep(climb_dtype, const climb_device_info *, const int *, climb
 {
     int n = climb_kernel_at(o, max, 0, (const void *)radix_histograms_kernel<256>, 256, 0, "radix_histograms_kernel");
     n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel, 256, 0, "radix_final_copy_kernel");
     n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, false>, 256, 0,
                         "radix_onesweep_kernel<keys>");
     return climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, true>, 256, 0,
@@ -651,7 +678,7 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
 
 /* ---------------------------------------------------------------- options */
 
-static const char *const SORT_DISTS[] = {"uniform", "sorted", "reverse", "few", "nearly", NULL};
+static const char *const SORT_DISTS[] = {"uniform", "sorted", "reverse", "few", "nearly", "narrow", NULL};
 static const char *const SORT_WHAT[] = {"keys", "pairs", NULL};
 static constexpr climb_option SORT_OPTIONS[] = {
     {.name = "what", .kind = CLIMB_OPT_CHOICE,
@@ -659,7 +686,7 @@ static constexpr climb_option SORT_OPTIONS[] = {
      .def = "keys,pairs", .choices = SORT_WHAT, .keys_tuning = 1},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
      .meaning = "keys: uniform 32-bit, sorted, reverse (sorted backwards), few (16 distinct values: long runs of "
-                "ties), nearly (sorted, 1% of positions swapped)",
+                "ties), nearly (sorted, 1% of positions swapped), narrow (uniform 16-bit: the upper half zero)",
      .def = "uniform", .choices = SORT_DISTS, .generator = 1},
 };
 CLIMB_OPTION_AT(SORT_OPTIONS, OPT_WHAT, "what");
@@ -680,6 +707,8 @@ struct climb_case {
     size_t vendor_bytes;
     void *d_radix;           /* a radix rung's workspace (prepare) */
     size_t radix_bytes;
+    int skipped;             /* the Onesweep rung's last run: the passes its plan skipped (-1: not known) */
+    char note[120];
     climb_sort_tuning tn;
 };
 
@@ -716,6 +745,7 @@ static int sort_init(climb_case *c)
     c->n = c->p.shape.d[0];
     c->pairs = c->p.opts[OPT_WHAT].choice == 1;
     c->dist = c->p.opts[OPT_DIST].choice;
+    c->skipped = -1;
     c->tn.block = SORT_POLICY[c->pairs].block;
     c->tn.items = SORT_POLICY[c->pairs].items;
     if (c->n > CLIMB_SORT_MAX_N) {
@@ -817,6 +847,15 @@ static void sort_release(climb_case *c, int rung)
     c->radix_bytes = 0;
 }
 
+/* The Onesweep rung: how many of its passes the last run skipped (a digit the same in every key). */
+static const char *sort_rung_note(climb_case *c, int rung)
+{
+    if (!SORT_RUNGS[rung].onesweep || c->skipped < 0)
+        return NULL;
+    snprintf(c->note, sizeof c->note, "%d of 4 passes skipped (their digit the same in every key)", c->skipped);
+    return c->note;
+}
+
 static const char *sort_refuses(const climb_case *c, int rung)
 {
     if (SORT_RUNGS[rung].onesweep && c->n > (size_t)ONESWEEP_MAX_N)
@@ -833,7 +872,12 @@ static int sort_run(climb_case *c, int rung, cudaStream_t s)
 
 static int sort_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
-    (void)rung;
+    c->skipped = -1;
+    if (SORT_RUNGS[rung].onesweep && c->n > 1 && c->d_radix) { /* what the last run's plan skipped */
+        radix_plan plan;
+        CLIMB_CHECK(cudaMemcpy(&plan, (char *)c->d_radix + onesweep_plan_offset(), sizeof plan, cudaMemcpyDeviceToHost));
+        c->skipped = plan.skipped;
+    }
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
     for (size_t i = 0; i < c->n; i++)
@@ -870,8 +914,9 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
                             Onesweep reads the keys once for every pass's counts */
         const double passes = 32.0 / r->radix_bits, keys = (double)c->n * 4, all = keys * (c->pairs ? 2 : 1);
         sort_counts(c, out);
-        out->bytes_read = r->onesweep ? keys + passes * all : passes * (keys + all);
-        out->bytes_written = passes * all;
+        const double run = r->onesweep && c->skipped > 0 ? passes - c->skipped : passes;
+        out->bytes_read = r->onesweep ? keys + run * all : passes * (keys + all);
+        out->bytes_written = run * all;
         return 1;
     }
     long long first = 1;
@@ -914,7 +959,7 @@ static const climb_sweep SORT_SWEEPS[] = {
               "each key distribution",
      .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_match_rank "
              "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
-             "--set dist=uniform,sorted,reverse,few,nearly",
+             "--set dist=uniform,sorted,reverse,few,nearly,narrow",
      .x = "n",
      .log_x = 1},
     {.name = "sizes",
@@ -996,7 +1041,7 @@ extern "C" const climb_workload climb_sort_workload = {
     .verify = sort_verify,
     .counts = sort_counts,
     .rung_counts = sort_rung_counts,
-    .rung_note = NULL,
+    .rung_note = sort_rung_note,
     .release = sort_release,
     .save = NULL,
     .destroy = NULL,

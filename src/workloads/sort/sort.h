@@ -29,9 +29,24 @@ void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_t *tmp);
 /* The generated key distributions (the dist option). UNIFORM: every 32-bit value alike. SORTED: nondecreasing (n
  * strata of 2^32 / n values, one key drawn in each). REVERSE: SORTED backwards. FEW: 16 distinct values drawn
  * once, each key one of them (long runs of ties: stability is tested). NEARLY: SORTED with n / 100 random pairs of
- * positions swapped. Values (pairs) are uniform. */
-enum { CLIMB_SORT_UNIFORM = 0, CLIMB_SORT_SORTED = 1, CLIMB_SORT_REVERSE = 2, CLIMB_SORT_FEW = 3, CLIMB_SORT_NEARLY = 4 };
+ * positions swapped. NARROW: uniform below 2^16, the upper 16 bits zero (small ids and counts; a radix sort's upper
+ * digits are the same in every key). Values (pairs) are uniform. */
+enum {
+    CLIMB_SORT_UNIFORM = 0,
+    CLIMB_SORT_SORTED = 1,
+    CLIMB_SORT_REVERSE = 2,
+    CLIMB_SORT_FEW = 3,
+    CLIMB_SORT_NEARLY = 4,
+    CLIMB_SORT_NARROW = 5
+};
 void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n);
+
+/* The Onesweep rung's plan of its four 8-bit passes (for the tests): trivial[p] != 0 where pass p's digit is the
+ * same in every key (skipped); in_place: the input is the output. src[p] and dst[p]: the buffers pass p reads and
+ * writes (CLIMB_SORT_BUF_IN, _OUT, _TMP; -1 when skipped); *result: where the keys are after the passes (copied to
+ * out when that is not out). Returns the passes skipped. */
+enum { CLIMB_SORT_BUF_IN = 0, CLIMB_SORT_BUF_OUT = 1, CLIMB_SORT_BUF_TMP = 2 };
+int climb_sort_radix_plan(const int trivial[4], int in_place, int src[4], int dst[4], int *result);
 
 /* The best rung's tunable parameters, in the order of climb_sort_workload.tuning->params. */
 typedef struct climb_sort_tuning {
