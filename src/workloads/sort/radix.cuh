@@ -88,6 +88,38 @@ __device__ __forceinline__ int radix_split_places(const u32 (&k)[ITEMS], int bit
 
 enum { RADIX_DIRECT = 0, RADIX_SPLITS = 1, RADIX_MATCH = 2 }; /* how the scatter ranks a tile's keys */
 
+/* A tile into shared memory: striped loads (coalesced), padding keys of all ones past the end. The caller syncs. */
+template <int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void radix_load_tile(const u32 *__restrict__ ki, const u32 *__restrict__ vi, long long base,
+                                                int valid, u32 *sk, u32 *sv)
+{
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = i * BLOCK + threadIdx.x;
+        sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
+        if (PAIRS)
+            sv[at] = at < valid ? vi[base + at] : 0u;
+    }
+}
+
+/* A tile sorted by its digit in shared memory out in tile order, each key at its digit's place in the output
+ * (place_of) plus its rank in the digit's run (from start): consecutive threads write consecutive places within a
+ * run. The padding, all ones, sorts behind every real key of the last digit and is not written. */
+template <int BITS, int BLOCK, bool PAIRS>
+__device__ __forceinline__ void radix_write_tile(const u32 *sk, const u32 *sv, int valid, int shift,
+                                                 const int *place_of, const int *start, u32 *__restrict__ ko,
+                                                 u32 *__restrict__ vo)
+{
+    constexpr int R = 1 << BITS;
+    for (int j = threadIdx.x; j < valid; j += BLOCK) {
+        const u32 key = sk[j];
+        const int d = (int)((key >> shift) & (R - 1));
+        const long long to = (long long)place_of[d] + (j - start[d]);
+        ko[to] = key;
+        if (PAIRS)
+            vo[to] = sv[j];
+    }
+}
+
 /* RADIX_MATCH: the tile in sk (and sv) sorted stably by its digit, in place, and each digit's start in the sorted
  * tile. Warp w ranks the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS) in order, 32 at a time: the lanes
  * whose keys share a digit find each other (__match_any_sync), the lowest of them adds their number to the warp's
@@ -171,13 +203,7 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
     const int valid = (int)(n - base < TILE ? n - base : TILE);
     for (int d = threadIdx.x; d < R; d += BLOCK)
         place_of[d] = offsets[(long long)d * tiles + blockIdx.x];
-    /* in through shared memory: striped loads (coalesced) */
-    for (int i = 0; i < ITEMS; i++) {
-        const int at = i * BLOCK + threadIdx.x;
-        sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
-        if (PAIRS)
-            sv[at] = at < valid ? vi[base + at] : 0u;
-    }
+    radix_load_tile<BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
     __syncthreads();
     if constexpr (RANK == RADIX_MATCH) {
         radix_match_sort_tile<BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, (int *)NULL);
@@ -237,18 +263,9 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
             __syncthreads();
         }
     }
-    /* out in tile order: consecutive threads write consecutive places within each digit's run (the padding, all
-     * ones, sorts behind every real key of the last digit and is not written) */
-    if constexpr (RANK != RADIX_DIRECT) {
-        for (int j = threadIdx.x; j < valid; j += BLOCK) {
-            const u32 key = sk[j];
-            const int d = (int)((key >> shift) & (R - 1));
-            const long long to = (long long)place_of[d] + (j - start[d]);
-            ko[to] = key;
-            if (PAIRS)
-                vo[to] = sv[j];
-        }
-    }
+    /* out in tile order */
+    if constexpr (RANK != RADIX_DIRECT)
+        radix_write_tile<BITS, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
 }
 
 /* ---- Onesweep (Adinets and Merrill, 2022): one kernel a pass ----
@@ -393,12 +410,7 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, 
     const int tile = my_tile;
     const long long base = (long long)tile * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
-    for (int i = 0; i < ITEMS; i++) {
-        const int at = i * BLOCK + threadIdx.x;
-        sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
-        if (PAIRS)
-            sv[at] = at < valid ? vi[base + at] : 0u;
-    }
+    radix_load_tile<BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
     __syncthreads();
     radix_match_sort_tile<8, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, count);
     /* thread d: the tile's keys of digit d (the padding is digit 255), published, then the look-back */
@@ -421,14 +433,7 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, 
     }
     place_of[d] = digit_start[d] + (int)before;
     __syncthreads();
-    for (int j = threadIdx.x; j < valid; j += BLOCK) {
-        const u32 key = sk[j];
-        const int dj = (int)((key >> shift) & (R - 1));
-        const long long to = (long long)place_of[dj] + (j - start[dj]);
-        ko[to] = key;
-        if (PAIRS)
-            vo[to] = sv[j];
-    }
+    radix_write_tile<8, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
 }
 
 #endif
