@@ -17,8 +17,9 @@
  * the kept ones add up to less than the current one). Not capturable, and refused with
  * CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream is capturing: climb_spmv_plan_create (it reads its
  * analysis back), climb_quadtree_build (it reads each level's size back), climb_bfs_csr with CLIMB_BFS_VALIDATE (it
- * reads the graph check's verdict back) and climb_destroy (it waits for the stream). climb_create, climb_load_wisdom and
- * climb_spmv_plan_destroy launch nothing and may be called during a capture.
+ * reads the graph check's verdict back), climb_bfs_plan_create (it waits for the in-edges it builds) and
+ * climb_destroy (it waits for the stream). climb_create, climb_load_wisdom, climb_spmv_plan_destroy and
+ * climb_bfs_plan_destroy launch nothing and may be called during a capture.
  *
  * Errors. A call starts by clearing the runtime's last-error state (cudaGetLastError), so an error an earlier,
  * unrelated CUDA call left there never fails a climb call (and is not reported afterwards either: check your own
@@ -427,6 +428,35 @@ CLIMB_API climb_status climb_bfs_symmetric(climb_handle handle, int32_t n_vertic
 CLIMB_API climb_status climb_bfs_csr(climb_handle handle, int32_t n_vertices, int32_t n_edges,
                                      const int32_t *d_row_ptr, const int32_t *d_col_idx, int32_t source,
                                      unsigned flags, int32_t *d_levels);
+
+/*
+ * Breadth-first search over a directed graph with direction-optimising steps: build once, search many. A plan
+ * keeps the graph's in-edges (its transpose, built on the device: the in-degrees counted, scanned, each edge placed
+ * in its target's in-row), so that bottom-up steps can look for parents on any graph; climb_bfs_plan_run then
+ * searches from any source as climb_bfs_symmetric does on an undirected one. The same CSR as climb_bfs, with its
+ * edge count n_edges (row_ptr[n_vertices]). flags: CLIMB_BFS_VALIDATE checks the graph first, as climb_bfs_csr does
+ * (INVALID_MATRIX, no plan); CLIMB_BFS_SYMMETRIC says the graph is undirected, both directions stored (not
+ * checked): the plan then keeps no transpose. Other flags are INVALID_VALUE.
+ *
+ * climb_bfs_plan_create allocates device memory, runs on the handle's stream and waits for it (the plan is ready
+ * for any stream when it returns); it is not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is
+ * capturing; make plans before). The plan refers to the
+ * caller's arrays, which must stay alive and unchanged until climb_bfs_plan_destroy; climb_bfs_plan_bytes says
+ * what it keeps beside them ((n_vertices + 1 + n_edges) x 4 bytes, 0 for a symmetric graph). climb_bfs_plan_run is
+ * capturable, on the device the plan was made on, with the handle's workspace (as climb_bfs); the levels must not
+ * overlap the graph's arrays or the plan's. n_vertices == 0 makes a plan whose runs do nothing. A plan may be used
+ * by any handle on its device, from any thread, at the same time (it is only read).
+ */
+typedef struct climb_bfs_plan_s *climb_bfs_plan;
+CLIMB_API climb_status climb_bfs_plan_create(climb_handle handle, int32_t n_vertices, int32_t n_edges,
+                                             const int32_t *d_row_ptr, const int32_t *d_col_idx, unsigned flags,
+                                             climb_bfs_plan *plan);
+/* Device bytes the plan keeps beside the caller's graph. */
+CLIMB_API climb_status climb_bfs_plan_bytes(climb_bfs_plan plan, size_t *bytes);
+CLIMB_API climb_status climb_bfs_plan_run(climb_handle handle, climb_bfs_plan plan, int32_t source,
+                                          int32_t *d_levels);
+/* Frees the plan (NULL is accepted). Does not wait for calls in flight: synchronise the stream first. */
+CLIMB_API climb_status climb_bfs_plan_destroy(climb_bfs_plan plan);
 
 /*
  * SGEMM: C = alpha op(A) op(B) + beta C in FP32 (FFMA, no TF32), every matrix row-major. op(A) is m x k, op(B) is

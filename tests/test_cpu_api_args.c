@@ -419,6 +419,27 @@ static void sort_bezier_quadtree_bfs(climb_handle h)
     ACCEPTED(climb_bfs_csr(h, 10, 30, D(0), D(4096), 0, CLIMB_BFS_VALIDATE | CLIMB_BFS_SYMMETRIC, D(GB)));
     ACCEPTED(climb_bfs_csr(h, 10, 0, D(0), NULL, 0, CLIMB_BFS_VALIDATE, D(GB))); /* no edges: no column array */
     EMPTY(climb_bfs_csr(h, 0, 0, NULL, NULL, 0, CLIMB_BFS_VALIDATE, NULL));
+
+    /* the bfs plan: counts at least 0, known flags, a place for the plan (set to NULL first), reachable arrays */
+    climb_bfs_plan bp = (climb_bfs_plan)&bp;
+    REFUSED0(climb_bfs_plan_create(h, -1, 0, D(0), D(4096), 0, &bp));
+    EXPECT(bp == NULL);
+    REFUSED0(climb_bfs_plan_create(h, 10, -1, D(0), D(4096), 0, &bp));
+    REFUSED0(climb_bfs_plan_create(h, 10, 30, D(0), D(4096), 4u, &bp)); /* an unknown flag */
+    REFUSED0(climb_bfs_plan_create(h, 10, 30, D(0), D(4096), 0, NULL));
+    REFUSED0(climb_bfs_plan_create(NULL, 10, 30, D(0), D(4096), 0, &bp));
+    ACCEPTED(climb_bfs_plan_create(h, 10, 30, D(0), D(4096), CLIMB_BFS_VALIDATE | CLIMB_BFS_SYMMETRIC, &bp));
+    ACCEPTED(climb_bfs_plan_create(h, INT32_MAX, INT32_MAX, D(0), D(GB * 16), 0, &bp));
+    EXPECT(bp == NULL);
+    ACCEPTED(climb_bfs_plan_create(h, 10, 0, D(0), NULL, 0, &bp)); /* no edges: no column array */
+    REFUSED(climb_bfs_plan_create(h, 10, 30, D(0), NULL, 0, &bp));
+    REFUSED(climb_bfs_plan_create(h, 10, 30, (const int32_t *)host_only, D(4096), 0, &bp));
+    REFUSED0(climb_bfs_plan_create(h, 10, 30, (const int32_t *)D(2), D(4096), 0, &bp)); /* misaligned row pointers */
+    size_t bb = 0;
+    REFUSED0(climb_bfs_plan_bytes(NULL, &bb));
+    REFUSED0(climb_bfs_plan_run(h, NULL, 0, D(GB)));
+    REFUSED0(climb_bfs_plan_run(NULL, NULL, 0, D(GB)));
+    EMPTY(climb_bfs_plan_destroy(NULL));
 }
 
 static void handle_calls(climb_handle h)

@@ -1,7 +1,9 @@
 /* GPU: every BFS rung over the edge sizes for every generated graph kind (R-MAT, 2-D grid, random directed) from
  * fresh seeds, each vertex's level checked from poisoned levels; every rung on the real graphs of the data folder
  * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
- * and symmetric, isolated sources, bad arguments refused, no error left behind). */
+ * and symmetric, isolated sources, bad arguments refused, no error left behind); the plan for directed graphs (the
+ * in-edges built on the device: searches against the CPU, captured and replayed, a validated plan refusing an
+ * invalid graph, an empty graph's plan). */
 #include <stdint.h>
 #include <math.h>
 #include <inttypes.h>
@@ -299,6 +301,130 @@ static void test_api_messy(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* Levels from d_lv against the CPU's along the out-edges of (rp, ci): the number of vertices wrong. */
+static int levels_wrong(int32_t n, const int32_t *rp, const int32_t *ci, int32_t src, const int32_t *d_lv)
+{
+    int32_t *want = malloc((size_t)n * 4), *got = malloc((size_t)n * 4);
+    int bad = n;
+    if (want && got && cudaMemcpy(got, d_lv, (size_t)n * 4, cudaMemcpyDeviceToHost) == cudaSuccess) {
+        climb_bfs_ref(n, rp, ci, src, want, NULL, NULL);
+        bad = 0;
+        for (int32_t v = 0; v < n; v++)
+            bad += got[v] != want[v];
+    }
+    free(want);
+    free(got);
+    return bad;
+}
+
+/* One plan over a graph on the device: made (validated or not; symmetric where it is), its bytes, searches from
+ * three sources against the CPU (the levels poisoned first), one search captured in a graph on a fresh handle's
+ * stream and replayed, bad arguments refused. */
+static void check_bfs_plan(climb_handle h, int32_t n, const int32_t *rp, const int32_t *ci, int32_t m, int sym,
+                       unsigned flags, uint64_t seed, const char *what)
+{
+    int32_t *d_rp, *d_ci, *d_lv;
+    EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_ci, (size_t)m * 4 + 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_lv, (size_t)n * 4) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, ci, (size_t)m * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    const unsigned f = flags | (sym ? CLIMB_BFS_SYMMETRIC : 0u);
+    climb_bfs_plan plan = NULL;
+    const climb_status st = climb_bfs_plan_create(h, n, m, d_rp, d_ci, f, &plan);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS && plan, "plan %s: %s", what, climb_status_string(st));
+    size_t bytes = 1;
+    EXPECT(climb_bfs_plan_bytes(plan, &bytes) == CLIMB_STATUS_SUCCESS &&
+           bytes == (sym ? 0 : ((size_t)n + 1 + (size_t)m) * 4));
+    const int32_t sources[] = {0, n - 1, climb_bfs_default_source(n, rp, ci, seed)};
+    for (int si = 0; si < 3 && plan; si++) {
+        EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess);
+        EXPECT(climb_bfs_plan_run(h, plan, sources[si], d_lv) == CLIMB_STATUS_SUCCESS);
+        const int bad = levels_wrong(n, rp, ci, sources[si], d_lv);
+        EXPECT_MSG(bad == 0, "plan %s n=%d source %d: %d wrong", what, n, sources[si], bad);
+    }
+    /* captured on a fresh handle's stream (its first call), replayed twice */
+    climb_handle h2;
+    cudaStream_t s;
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t ge = NULL;
+    EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    EXPECT(climb_create(&h2, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(h2, s) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+    EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    EXPECT(climb_bfs_plan_run(h2, plan, sources[2], d_lv) == CLIMB_STATUS_SUCCESS);
+    climb_bfs_plan unmade = NULL; /* a plan is not made inside a capture */
+    EXPECT(climb_bfs_plan_create(h2, n, m, d_rp, d_ci, f, &unmade) == CLIMB_STATUS_CAPTURE_UNSUPPORTED && !unmade);
+    EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && g);
+    EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+    for (int r = 0; r < 2 && ge; r++)
+        EXPECT(cudaGraphLaunch(ge, s) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+    EXPECT_MSG(levels_wrong(n, rp, ci, sources[2], d_lv) == 0, "plan %s: the captured search", what);
+    if (ge)
+        cudaGraphExecDestroy(ge);
+    if (g)
+        cudaGraphDestroy(g);
+    EXPECT(climb_destroy(h2) == CLIMB_STATUS_SUCCESS);
+    cudaStreamDestroy(s);
+    /* refused: a source out of range, levels over the row pointers, no plan */
+    EXPECT(climb_bfs_plan_run(h, plan, n, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_bfs_plan_run(h, plan, -1, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_bfs_plan_run(h, plan, 0, d_rp) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_bfs_plan_run(h, NULL, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_bfs_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_lv);
+}
+
+/* The plan (climb_bfs_plan_*): directed and symmetric generated graphs, validated and not, and a messy CSR (rows
+ * unsorted, repeated edges, self-loops, two components, a vertex with no edges) with every source; an invalid graph
+ * refused by a validated plan; an empty graph's plan. */
+static void test_api_plan(uint64_t seed)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    const int kinds[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
+    for (int k = 0; k < 3; k++)
+        for (int sz = 0; sz < 2; sz++) {
+            const int32_t n = sz ? 200003 : 1000;
+            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + 10 + (uint64_t)k};
+            climb_csr g;
+            char err[300];
+            EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
+            const int sym = climb_bfs_is_symmetric(n, g.row_ptr, g.col_idx);
+            char what[64];
+            snprintf(what, sizeof what, "kind %d%s", k, sym ? " symmetric" : " directed");
+            check_bfs_plan(h, n, g.row_ptr, g.col_idx, (int32_t)g.nnz, 0, sz ? CLIMB_BFS_VALIDATE : 0u, seed, what);
+            if (sym) /* the same graph said symmetric: no transpose kept */
+                check_bfs_plan(h, n, g.row_ptr, g.col_idx, (int32_t)g.nnz, 1, 0u, seed, what);
+            climb_csr_free(&g);
+        }
+    /* 0: 2 1 1 0 | 1: 0 1 3 | 2: 0 | 3: 1 3 | 4: 5 | 5: 4 4 | 6: (none) */
+    const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13, 13};
+    const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
+    check_bfs_plan(h, 7, rp, ci, 13, 0, CLIMB_BFS_VALIDATE, seed, "messy");
+    /* an invalid graph (a column past the vertices): refused by a validated plan, nothing made */
+    const int32_t bad_ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 7};
+    int32_t *d_rp, *d_ci;
+    EXPECT(cudaMalloc((void **)&d_rp, sizeof rp) == cudaSuccess && cudaMalloc((void **)&d_ci, sizeof bad_ci) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, sizeof rp, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, bad_ci, sizeof bad_ci, cudaMemcpyHostToDevice) == cudaSuccess);
+    climb_bfs_plan plan = (climb_bfs_plan)&plan;
+    EXPECT(climb_bfs_plan_create(h, 7, 13, d_rp, d_ci, CLIMB_BFS_VALIDATE, &plan) == CLIMB_STATUS_INVALID_MATRIX &&
+           plan == NULL);
+    /* an empty graph: a plan whose runs do nothing */
+    EXPECT(climb_bfs_plan_create(h, 0, 0, NULL, NULL, 0, &plan) == CLIMB_STATUS_SUCCESS && plan);
+    EXPECT(climb_bfs_plan_run(h, plan, 0, NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_bfs_plan_destroy(plan) == CLIMB_STATUS_SUCCESS && climb_bfs_plan_destroy(NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -307,6 +433,7 @@ int main(void)
     test_poisoned();
     test_api(fresh);
     test_api_messy();
+    test_api_plan(fresh);
     test_generated(fresh);
     test_real(fresh);
     EXPECT(api_test_workload(&api_workload_bfs) == 0);

@@ -33,6 +33,7 @@
 #include "../../core/workload.cuh"
 #include "../../device/device.h"
 #include "../../io/graph.h"
+#include "../scan/scan.h"
 #include "../../io/mtx.h"
 #include "../../io/text.h"
 #include "kernels.cuh"
@@ -271,6 +272,74 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     return best_launch(&b, sms, s);
 }
 
+/* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of
+ * climb_bfs_plan_create and the best rung's set-up): each vertex's in-degree counted by atomics, their exclusive
+ * scan (the project's single-pass scan) the in-row pointers, and each edge u -> v placed in v's in-row at a slot
+ * taken by an atomic (the in-rows come out in no particular order: BFS does not care). A thread an edge finds its
+ * source u by a binary search of the row pointers, so that a vertex of huge degree is spread over many threads. */
+static const climb_scan_tuning BFS_TRANSPOSE_SCAN = {256, 16};
+
+__global__ void bfs_in_degree_kernel(const int32_t *__restrict__ ci, long long m, int32_t *deg)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step)
+        atomicAdd(&deg[ci[e]], 1);
+}
+
+__global__ void bfs_in_scatter_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, int32_t n,
+                                      long long m, const int32_t *__restrict__ in_rp, int32_t *cursor,
+                                      int32_t *__restrict__ in_ci)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step) {
+        int32_t lo = 0, hi = n - 1; /* the last u with rp[u] <= e: the row that holds edge e */
+        while (lo < hi) {
+            const int32_t mid = lo + (hi - lo + 1) / 2;
+            if (rp[mid] <= e)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        const int32_t v = ci[e];
+        in_ci[in_rp[v] + atomicAdd(&cursor[v], 1)] = lo;
+    }
+}
+
+extern "C" size_t climb_bfs_transpose_workspace(int32_t n)
+{
+    const size_t counts = bfs_align(((size_t)n + 1) * 4);
+    return 2 * counts + climb_scan_best_workspace(&BFS_TRANSPOSE_SCAN, (size_t)n + 1);
+}
+
+extern "C" cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
+                                           int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+{
+    if (n < 0 || m < 0 || ws_bytes < climb_bfs_transpose_workspace(n))
+        return cudaErrorInvalidValue;
+    if (n == 0)
+        return cudaSuccess;
+    const size_t counts = bfs_align(((size_t)n + 1) * 4);
+    int32_t *deg = (int32_t *)ws, *cursor = (int32_t *)((char *)ws + counts);
+    void *scan_ws = (char *)ws + 2 * counts;
+    /* the degrees and cursors from zero, and the scan's workspace zeroed as it asks (it is reused from call to call
+     * only within one plan) */
+    cudaError_t e = cudaMemsetAsync(ws, 0, climb_bfs_transpose_workspace(n), s);
+    const long long blocks_max = 8LL * (sms > 0 ? sms : 1);
+    const long long blocks = m == 0 ? 1 : ((long long)m + 255) / 256 < blocks_max ? ((long long)m + 255) / 256 : blocks_max;
+    if (e == cudaSuccess && m > 0) {
+        bfs_in_degree_kernel<<<(unsigned)blocks, 256, 0, s>>>(ci, m, deg);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) /* deg[n] = 0: in_rp[n] = m */
+        e = climb_scan_best(&BFS_TRANSPOSE_SCAN, CLIMB_I32, 1, deg, in_rp, (size_t)n + 1, scan_ws,
+                            ws_bytes - 2 * counts, s);
+    if (e == cudaSuccess && m > 0) {
+        bfs_in_scatter_kernel<<<(unsigned)blocks, 256, 0, s>>>(rp, ci, n, m, in_rp, cursor, in_ci);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
 /* ---------------------------------------------------------------- the registry */
 
 typedef cudaError_t (*bfs_launch_fn)(bfs_args *a);
@@ -478,13 +547,6 @@ static void bfs_fini(climb_case *c)
     cudaFreeHost(c->h_count);
 }
 
-static int bfs_upload(const void *h, size_t bytes, int **d)
-{
-    if (CLIMB_FAILED(cudaMalloc((void **)d, bytes ? bytes : 4)))
-        return -1;
-    return bytes && CLIMB_FAILED(cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice)) ? -1 : 0;
-}
-
 static const char *const BFS_GRAPH_NAMES[] = {"R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; undirected)",
                                               "2-D grid, 4 neighbours", "uniform random out-edges (directed)"};
 
@@ -611,8 +673,9 @@ static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
     return 0;
 }
 
-/* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here (untimed, reported as
- * set-up); a symmetric graph's are its out-edges. */
+/* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here on the device as
+ * climb_bfs_plan_create builds it (climb_bfs_transpose; untimed, reported as set-up: the plan's cost); a symmetric
+ * graph's are its out-edges. */
 static int bfs_prepare(climb_case *c, int rung)
 {
     if (!BFS_RUNGS[rung].bottom_up || c->d_in_rp)
@@ -622,33 +685,22 @@ static int bfs_prepare(climb_case *c, int rung)
         c->d_in_ci = c->d_ci;
         return 0;
     }
-    const climb_csr *g = c->g;
-    int32_t *src = (int32_t *)malloc((size_t)(c->m ? c->m : 1) * 4), *dst = (int32_t *)malloc((size_t)(c->m ? c->m : 1) * 4);
-    if (!src || !dst) {
-        free(src);
-        free(dst);
-        return climb_host_oom("the transpose");
-    }
-    for (int32_t v = 0; v < c->n; v++)
-        for (int32_t e = g->row_ptr[v]; e < g->row_ptr[v + 1]; e++) {
-            src[e] = g->col_idx[e];
-            dst[e] = v;
-        }
-    climb_csr t;
-    memset(&t, 0, sizeof t);
-    char err[300];
-    const int rc = climb_csr_from_edges(c->n, c->n, c->m, src, dst, NULL, 0, 1, &t, NULL, err, sizeof err);
-    free(src);
-    free(dst);
-    if (rc != 0) {
-        fprintf(stderr, "climb: bfs: the transpose: %s\n", err);
-        return -1;
-    }
-    const int ok = bfs_upload(t.row_ptr, ((size_t)c->n + 1) * 4, &c->d_in_rp) == 0 &&
-                   bfs_upload(t.col_idx, (size_t)t.nnz * 4, &c->d_in_ci) == 0;
-    c->in_bytes = ((double)c->n + 1 + t.nnz) * 4;
-    climb_csr_free(&t);
-    return ok ? 0 : -1;
+    void *ws = NULL, *at;
+    const size_t ws_bytes = climb_bfs_transpose_workspace(c->n);
+    if (climb_device_alloc_offset(((size_t)c->n + 1) * 4, 0, &at, (void **)&c->d_in_rp, "the in-edges' row pointers") ||
+        climb_device_alloc_offset((size_t)c->m * 4, 0, &at, (void **)&c->d_in_ci, "the in-edges' columns") ||
+        climb_device_alloc_offset(ws_bytes, 0, &at, &ws, "the transpose's workspace"))
+        goto fail;
+    if (CLIMB_FAILED(climb_bfs_transpose(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, ws, ws_bytes,
+                                         c->sms, 0)) ||
+        CLIMB_FAILED(cudaDeviceSynchronize()))
+        goto fail;
+    cudaFree(ws);
+    c->in_bytes = ((double)c->n + 1 + (double)c->m) * 4;
+    return 0;
+fail:
+    cudaFree(ws);
+    return -1;
 }
 
 static int bfs_setup(const climb_case *c, int rung, climb_setup *out)

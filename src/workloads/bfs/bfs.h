@@ -36,6 +36,13 @@ cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, cons
                            const int32_t *in_ci, int32_t source, int32_t *level, void *ws, size_t ws_bytes, int sms,
                            cudaStream_t s);
 
+/* The in-edges of the n x n CSR (rp, ci) with m edges, built on s: in_rp (n + 1) and in_ci (m), each in-row in no
+ * particular order. The workspace holds climb_bfs_transpose_workspace(n) bytes (cleared by the call itself).
+ * sms: the device's (the grid's size). Rows, columns and m must describe a valid graph (not checked). */
+size_t climb_bfs_transpose_workspace(int32_t n);
+cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
+                                int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif
