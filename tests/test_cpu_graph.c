@@ -61,6 +61,15 @@ static void test_generators(void)
     const double mean = (double)a.nnz / a.rows;
     EXPECT_MSG(loops == 0 && max > 8 * mean && mean > 10 && mean < 32, "max degree %d, mean %.1f, %d loops", max,
                mean, loops);
+    /* the labels scrambled, as Graph500's generator does: unscrambled, R-MAT's A quadrant puts the hubs at the
+     * smallest ids (the lowest eighth of the ids would hold about twice the mean degree); scrambled, no id range is
+     * favoured */
+    int64_t low = 0;
+    for (int32_t r = 0; r < a.rows / 8; r++)
+        low += a.row_ptr[r + 1] - a.row_ptr[r];
+    const double low_mean = (double)low / (a.rows / 8);
+    EXPECT_MSG(low_mean < 1.3 * mean && low_mean > 0.7 * mean, "the lowest ids' mean degree %.1f against %.1f",
+               low_mean, mean);
     EXPECT(climb_sparse_generate(&rm, &b, NULL, err, sizeof err) == 0);
     EXPECT(a.nnz == b.nnz && memcmp(a.col_idx, b.col_idx, sizeof(int32_t) * (size_t)a.nnz) == 0);
     rm.seed = 43;
