@@ -643,7 +643,6 @@ extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
 
 /* ---------------------------------------------------------------- the library face */
 
-
 extern "C" size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs)
 {
     const sort_best_instance *in = sort_instance(t);
@@ -847,10 +846,10 @@ static void sort_release(climb_case *c, int rung)
     c->radix_bytes = 0;
 }
 
-/* The Onesweep rung: how many of its passes the last run skipped (a digit the same in every key). */
+/* The Onesweep rung: how many of its passes the last run skipped (a digit the same in every key), where any was. */
 static const char *sort_rung_note(climb_case *c, int rung)
 {
-    if (!SORT_RUNGS[rung].onesweep || c->skipped < 0)
+    if (!SORT_RUNGS[rung].onesweep || c->skipped <= 0)
         return NULL;
     snprintf(c->note, sizeof c->note, "%d of 4 passes skipped (their digit the same in every key)", c->skipped);
     return c->note;
