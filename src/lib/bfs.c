@@ -32,16 +32,13 @@ static climb_status bfs(climb_handle h, int32_t n, int64_t n_edges, const int32_
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE1((size_t)n), CLIMB_I32, NULL};
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_bfs_workload, &key, &call);
+    /* a validated call reads the check's verdict back (it waits for the stream): never inside a capture */
+    climb_status st = (flags & CLIMB_BFS_VALIDATE) ? climb_call_begin_waiting(h, &climb_bfs_workload, &key, &call)
+                                                   : climb_call_begin(h, &climb_bfs_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
     cudaError_t e = cudaSuccess;
     if (flags & CLIMB_BFS_VALIDATE) {
-        /* the check reads its verdict back (it waits for the stream): never inside a capture */
-        if (climb_call_capturing(&call)) {
-            climb_call_end(&call, cudaSuccess);
-            return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
-        }
         unsigned bad = 0;
         const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* its word of memory */
         e = climb_csr_check_device(n, n, (int)n_edges, d_row_ptr, d_col_idx, &bad, call.stream);
@@ -96,6 +93,7 @@ struct climb_bfs_plan_s {
 
 static void plan_free_device(struct climb_bfs_plan_s *p)
 {
+    /* the plan's own arrays: nothing when the graph is symmetric (the in-edges are the caller's) */
     if (p->owned) {
         cudaFree(p->in_rp);
         cudaFree(p->in_ci);
@@ -118,14 +116,10 @@ climb_status climb_bfs_plan_create(climb_handle h, int32_t n, int32_t n_edges, c
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE1((size_t)n), CLIMB_I32, NULL};
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_bfs_workload, &key, &call);
+    /* it allocates and waits for the in-edges it builds: never inside a capture */
+    climb_status st = climb_call_begin_waiting(h, &climb_bfs_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
-    /* it allocates and may read a verdict back: never inside a capture */
-    if (climb_call_capturing(&call)) {
-        climb_call_end(&call, cudaSuccess);
-        return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
-    }
     struct climb_bfs_plan_s *pl = calloc(1, sizeof *pl);
     if (!pl)
         return climb_call_end(&call, cudaErrorMemoryAllocation);
@@ -230,19 +224,13 @@ climb_status climb_bfs_plan_run(climb_handle h, climb_bfs_plan plan, int32_t sou
     return climb_call_end(&call, e);
 }
 
+static void plan_release(void *p) { plan_free_device((struct climb_bfs_plan_s *)p); }
+
 climb_status climb_bfs_plan_destroy(climb_bfs_plan plan)
 {
     if (!plan)
         return CLIMB_STATUS_SUCCESS;
-    int prev = -1;
-    const int switched = cudaGetDevice(&prev) == cudaSuccess && prev != plan->device &&
-                         cudaSetDevice(plan->device) == cudaSuccess;
-    const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture in progress elsewhere stays valid */
-    plan_free_device(plan);
-    climb_relaxed_end(mode);
-    if (switched)
-        cudaSetDevice(prev);
-    cudaGetLastError();
+    climb_release_on_device(plan->device, plan_release, plan);
     free(plan);
     return CLIMB_STATUS_SUCCESS;
 }

@@ -466,6 +466,28 @@ cudaError_t climb_call_workspace(climb_call *c, size_t bytes, int zeroed, void *
 
 int climb_call_capturing(const climb_call *c) { return climb_stream_capturing(c->stream); }
 
+climb_status climb_call_begin_waiting(climb_handle h, const climb_workload *w, const climb_tuning_key *key,
+                                      climb_call *c)
+{
+    const climb_status st = climb_call_begin(h, w, key, c);
+    if (st != CLIMB_STATUS_SUCCESS || !climb_call_capturing(c))
+        return st;
+    climb_call_end(c, cudaSuccess);
+    return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
+}
+
+void climb_release_on_device(int device, void (*release)(void *), void *arg)
+{
+    int prev = -1, switched = 0;
+    if (guard_enter(device, &prev, &switched) != cudaSuccess)
+        switched = 0;
+    const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
+    release(arg);
+    climb_relaxed_end(mode);
+    guard_leave(prev, switched);
+    cudaGetLastError();
+}
+
 climb_status climb_call_end(climb_call *c, cudaError_t e)
 {
     guard_leave(c->prev_device, c->switched);

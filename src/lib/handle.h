@@ -59,6 +59,14 @@ int climb_api_key_make(climb_api_key *k, const climb_workload *w, climb_shape sh
 /* Starts a call of workload w on case `key` (shape and type): makes the handle's device current, resolves the
  * tuned values (wisdom, else the defaults for the case). CLIMB_STATUS_SUCCESS, or the status to return. */
 climb_status climb_call_begin(climb_handle h, const climb_workload *w, const climb_tuning_key *key, climb_call *c);
+/* climb_call_begin for a call that waits for the GPU (an analysis or a verdict read back): while the handle's
+ * stream is capturing, the call is ended and CLIMB_STATUS_CAPTURE_UNSUPPORTED returned. */
+climb_status climb_call_begin_waiting(climb_handle h, const climb_workload *w, const climb_tuning_key *key,
+                                      climb_call *c);
+/* Frees what an object keeps on its device (a plan's arrays): release(arg) with `device` current and this thread's
+ * capture mode relaxed (a capture in progress elsewhere stays valid), then both put back and the runtime's
+ * last-error state cleared. */
+void climb_release_on_device(int device, void (*release)(void *), void *arg);
 /* A workspace of at least `bytes` on the handle's device (grown when too small, at least twofold; zeroed before
  * the call's kernels when `zeroed`, for workloads that keep it zeroed between calls). Capturable: it neither
  * waits for the call's stream nor puts work on it, and an outgrown workspace stays allocated until

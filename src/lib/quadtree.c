@@ -29,14 +29,10 @@ climb_status climb_quadtree_build(climb_handle h, size_t n, const float *d_x, co
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE1(n), CLIMB_F32, NULL};
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_quadtree_workload, &key, &call);
+    /* the build reads each level's size back (it waits for the stream): never inside a capture */
+    climb_status st = climb_call_begin_waiting(h, &climb_quadtree_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
-    /* the build reads each level's size back (it waits for the stream): never inside a capture */
-    if (climb_call_capturing(&call)) {
-        climb_call_end(&call, cudaSuccess);
-        return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
-    }
     struct climb_quadtree_s *t = calloc(1, sizeof *t);
     if (!t)
         return climb_call_end(&call, cudaErrorMemoryAllocation);

@@ -30,14 +30,10 @@ static climb_status plan_create(climb_handle h, int rows, int cols, int nnz, con
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = {CLIMB_SHAPE2((size_t)rows, (size_t)cols), f64 ? CLIMB_F64 : CLIMB_F32, NULL};
     climb_call call;
-    climb_status st = climb_call_begin(h, &climb_spmv_workload, &key, &call);
+    /* The analysis reads its results back (it waits for the stream): never inside a capture. */
+    climb_status st = climb_call_begin_waiting(h, &climb_spmv_workload, &key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
-    /* The analysis reads its results back (it waits for the stream): never inside a capture. */
-    if (climb_call_capturing(&call)) {
-        climb_call_end(&call, cudaSuccess);
-        return CLIMB_STATUS_CAPTURE_UNSUPPORTED;
-    }
     struct climb_spmv_plan_s *pl = calloc(1, sizeof *pl);
     if (!pl)
         return climb_call_end(&call, cudaErrorMemoryAllocation);
@@ -141,19 +137,13 @@ climb_status climb_spmv_f64(climb_handle h, climb_spmv_plan plan, double alpha, 
     return run(h, plan, 1, alpha, d_x, beta, d_y);
 }
 
+static void plan_release(void *p) { climb_spmv_plan_free(&((struct climb_spmv_plan_s *)p)->p); }
+
 climb_status climb_spmv_plan_destroy(climb_spmv_plan plan)
 {
     if (!plan)
         return CLIMB_STATUS_SUCCESS;
-    int prev = -1;
-    const int switched = cudaGetDevice(&prev) == cudaSuccess && prev != plan->device &&
-                         cudaSetDevice(plan->device) == cudaSuccess;
-    const enum cudaStreamCaptureMode mode = climb_relaxed_begin(); /* a capture in progress elsewhere stays valid */
-    climb_spmv_plan_free(&plan->p);
-    climb_relaxed_end(mode);
-    if (switched)
-        cudaSetDevice(prev);
-    cudaGetLastError();
+    climb_release_on_device(plan->device, plan_release, plan);
     free(plan);
     return CLIMB_STATUS_SUCCESS;
 }
