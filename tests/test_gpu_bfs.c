@@ -220,87 +220,6 @@ static void test_poisoned(void)
     climb_opt_plan_free(&p, NULL);
 }
 
-static void test_api(uint64_t seed)
-{
-    climb_handle h;
-    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
-    const int kinds[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
-    for (int k = 0; k < 3; k++)
-        for (int sz = 0; sz < 2; sz++) {
-            const int32_t n = sz ? 200003 : 1000;
-            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + (uint64_t)k};
-            climb_csr g;
-            char err[300];
-            EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
-            int32_t *d_rp, *d_ci, *d_lv, *want = malloc((size_t)n * 4), *got = malloc((size_t)n * 4);
-            EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
-                   cudaMalloc((void **)&d_ci, (size_t)g.nnz * 4 + 4) == cudaSuccess &&
-                   cudaMalloc((void **)&d_lv, (size_t)n * 4) == cudaSuccess);
-            EXPECT(cudaMemcpy(d_rp, g.row_ptr, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
-                   cudaMemcpy(d_ci, g.col_idx, (size_t)g.nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-            const int sym = climb_bfs_is_symmetric(n, g.row_ptr, g.col_idx);
-            const int32_t sources[] = {0, n - 1, climb_bfs_default_source(n, g.row_ptr, g.col_idx, seed)};
-            for (int si = 0; si < 3; si++)
-                for (int mode = 0; mode < 1 + sym; mode++) {
-                    EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess);
-                    const climb_status st = mode ? climb_bfs_symmetric(h, n, d_rp, d_ci, sources[si], d_lv)
-                                                 : climb_bfs(h, n, d_rp, d_ci, sources[si], d_lv);
-                    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s", climb_status_string(st));
-                    EXPECT(cudaMemcpy(got, d_lv, (size_t)n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-                    climb_bfs_ref(n, g.row_ptr, g.col_idx, sources[si], want, NULL, NULL);
-                    int bad = 0;
-                    for (int32_t v = 0; v < n; v++)
-                        bad += got[v] != want[v];
-                    EXPECT_MSG(bad == 0, "api kind %d n=%d source %d %s: %d wrong", k, n, sources[si],
-                               mode ? "symmetric" : "directed", bad);
-                }
-            /* bad arguments */
-            EXPECT(climb_bfs(h, n, d_rp, d_ci, n, d_lv) == CLIMB_STATUS_INVALID_VALUE);
-            EXPECT(climb_bfs(h, n, d_rp, d_ci, -1, d_lv) == CLIMB_STATUS_INVALID_VALUE);
-            EXPECT(climb_bfs(h, -5, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
-            EXPECT(climb_bfs(h, n, g.row_ptr, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE); /* host memory */
-            EXPECT(climb_bfs(NULL, n, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
-            EXPECT(climb_bfs(h, 0, NULL, NULL, 0, NULL) == CLIMB_STATUS_SUCCESS);
-            EXPECT(cudaGetLastError() == cudaSuccess);
-            cudaFree(d_rp);
-            cudaFree(d_ci);
-            cudaFree(d_lv);
-            free(want);
-            free(got);
-            climb_csr_free(&g);
-        }
-    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
-}
-
-/* A CSR by hand: rows unsorted, repeated edges, self-loops, two components; both API functions against the CPU. */
-static void test_api_messy(void)
-{
-    /* 0: 2 1 1 0 | 1: 0 1 3 | 2: 0 | 3: 1 3 | 4: 5 | 5: 4 4 */
-    const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13};
-    const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
-    const int32_t n = 6;
-    int32_t *d_rp, *d_ci, *d_lv, got[6], want[6];
-    climb_handle h;
-    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
-    EXPECT(cudaMalloc((void **)&d_rp, sizeof rp) == cudaSuccess && cudaMalloc((void **)&d_ci, sizeof ci) == cudaSuccess &&
-           cudaMalloc((void **)&d_lv, sizeof got) == cudaSuccess);
-    EXPECT(cudaMemcpy(d_rp, rp, sizeof rp, cudaMemcpyHostToDevice) == cudaSuccess &&
-           cudaMemcpy(d_ci, ci, sizeof ci, cudaMemcpyHostToDevice) == cudaSuccess);
-    for (int32_t src = 0; src < n; src++)
-        for (int sym = 0; sym < 2; sym++) {
-            EXPECT(cudaMemset(d_lv, 0x7f, sizeof got) == cudaSuccess);
-            const climb_status st = sym ? climb_bfs_symmetric(h, n, d_rp, d_ci, src, d_lv) : climb_bfs(h, n, d_rp, d_ci, src, d_lv);
-            EXPECT(st == CLIMB_STATUS_SUCCESS);
-            EXPECT(cudaMemcpy(got, d_lv, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
-            climb_bfs_ref(n, rp, ci, src, want, NULL, NULL);
-            EXPECT_MSG(memcmp(got, want, sizeof got) == 0, "messy CSR, source %d, %s", src, sym ? "symmetric" : "directed");
-        }
-    cudaFree(d_rp);
-    cudaFree(d_ci);
-    cudaFree(d_lv);
-    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
-}
-
 /* Levels from d_lv against the CPU's along the out-edges of (rp, ci): the number of vertices wrong. */
 static int levels_wrong(int32_t n, const int32_t *rp, const int32_t *ci, int32_t src, const int32_t *d_lv)
 {
@@ -379,10 +298,7 @@ static void check_bfs_plan(climb_handle h, int32_t n, const int32_t *rp, const i
     cudaFree(d_lv);
 }
 
-/* The plan (climb_bfs_plan_*): directed and symmetric generated graphs, validated and not, and a messy CSR (rows
- * unsorted, repeated edges, self-loops, two components, a vertex with no edges) with every source; an invalid graph
- * refused by a validated plan; an empty graph's plan. */
-static void test_api_plan(uint64_t seed)
+static void test_api(uint64_t seed)
 {
     climb_handle h;
     EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
@@ -390,18 +306,92 @@ static void test_api_plan(uint64_t seed)
     for (int k = 0; k < 3; k++)
         for (int sz = 0; sz < 2; sz++) {
             const int32_t n = sz ? 200003 : 1000;
-            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + 10 + (uint64_t)k};
+            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + (uint64_t)k};
             climb_csr g;
             char err[300];
             EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
+            int32_t *d_rp, *d_ci, *d_lv, *want = malloc((size_t)n * 4), *got = malloc((size_t)n * 4);
+            EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+                   cudaMalloc((void **)&d_ci, (size_t)g.nnz * 4 + 4) == cudaSuccess &&
+                   cudaMalloc((void **)&d_lv, (size_t)n * 4) == cudaSuccess);
+            EXPECT(cudaMemcpy(d_rp, g.row_ptr, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+                   cudaMemcpy(d_ci, g.col_idx, (size_t)g.nnz * 4, cudaMemcpyHostToDevice) == cudaSuccess);
             const int sym = climb_bfs_is_symmetric(n, g.row_ptr, g.col_idx);
+            const int32_t sources[] = {0, n - 1, climb_bfs_default_source(n, g.row_ptr, g.col_idx, seed)};
+            for (int si = 0; si < 3; si++)
+                for (int mode = 0; mode < 1 + sym; mode++) {
+                    EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess);
+                    const climb_status st = mode ? climb_bfs_symmetric(h, n, d_rp, d_ci, sources[si], d_lv)
+                                                 : climb_bfs(h, n, d_rp, d_ci, sources[si], d_lv);
+                    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s", climb_status_string(st));
+                    EXPECT(cudaMemcpy(got, d_lv, (size_t)n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+                    climb_bfs_ref(n, g.row_ptr, g.col_idx, sources[si], want, NULL, NULL);
+                    int bad = 0;
+                    for (int32_t v = 0; v < n; v++)
+                        bad += got[v] != want[v];
+                    EXPECT_MSG(bad == 0, "api kind %d n=%d source %d %s: %d wrong", k, n, sources[si],
+                               mode ? "symmetric" : "directed", bad);
+                }
+            /* the plan on the same graph (validated on the larger), and said symmetric where it is */
             char what[64];
             snprintf(what, sizeof what, "kind %d%s", k, sym ? " symmetric" : " directed");
             check_bfs_plan(h, n, g.row_ptr, g.col_idx, (int32_t)g.nnz, 0, sz ? CLIMB_BFS_VALIDATE : 0u, seed, what);
-            if (sym) /* the same graph said symmetric: no transpose kept */
+            if (sym) /* no transpose kept */
                 check_bfs_plan(h, n, g.row_ptr, g.col_idx, (int32_t)g.nnz, 1, 0u, seed, what);
+            /* bad arguments */
+            EXPECT(climb_bfs(h, n, d_rp, d_ci, n, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, n, d_rp, d_ci, -1, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, -5, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, n, g.row_ptr, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE); /* host memory */
+            EXPECT(climb_bfs(NULL, n, d_rp, d_ci, 0, d_lv) == CLIMB_STATUS_INVALID_VALUE);
+            EXPECT(climb_bfs(h, 0, NULL, NULL, 0, NULL) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaGetLastError() == cudaSuccess);
+            cudaFree(d_rp);
+            cudaFree(d_ci);
+            cudaFree(d_lv);
+            free(want);
+            free(got);
             climb_csr_free(&g);
         }
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+/* A CSR by hand: rows unsorted, repeated edges, self-loops, two components; both API functions against the CPU. */
+static void test_api_messy(void)
+{
+    /* 0: 2 1 1 0 | 1: 0 1 3 | 2: 0 | 3: 1 3 | 4: 5 | 5: 4 4 */
+    const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13};
+    const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
+    const int32_t n = 6;
+    int32_t *d_rp, *d_ci, *d_lv, got[6], want[6];
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaMalloc((void **)&d_rp, sizeof rp) == cudaSuccess && cudaMalloc((void **)&d_ci, sizeof ci) == cudaSuccess &&
+           cudaMalloc((void **)&d_lv, sizeof got) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, sizeof rp, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, ci, sizeof ci, cudaMemcpyHostToDevice) == cudaSuccess);
+    for (int32_t src = 0; src < n; src++)
+        for (int sym = 0; sym < 2; sym++) {
+            EXPECT(cudaMemset(d_lv, 0x7f, sizeof got) == cudaSuccess);
+            const climb_status st = sym ? climb_bfs_symmetric(h, n, d_rp, d_ci, src, d_lv) : climb_bfs(h, n, d_rp, d_ci, src, d_lv);
+            EXPECT(st == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaMemcpy(got, d_lv, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+            climb_bfs_ref(n, rp, ci, src, want, NULL, NULL);
+            EXPECT_MSG(memcmp(got, want, sizeof got) == 0, "messy CSR, source %d, %s", src, sym ? "symmetric" : "directed");
+        }
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_lv);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
+/* The plan (climb_bfs_plan_*) beyond test_api's generated graphs: a messy CSR (rows unsorted, repeated edges,
+ * self-loops, two components, a vertex with no edges); an invalid graph refused by a validated plan; an empty
+ * graph's plan. */
+static void test_api_plan(uint64_t seed)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
     /* 0: 2 1 1 0 | 1: 0 1 3 | 2: 0 | 3: 1 3 | 4: 5 | 5: 4 4 | 6: (none) */
     const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13, 13};
     const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
