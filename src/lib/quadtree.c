@@ -88,14 +88,18 @@ climb_status climb_quadtree_order(climb_quadtree t, const int32_t **d_order, siz
     return CLIMB_STATUS_SUCCESS;
 }
 
+static void tree_release(void *p)
+{
+    struct climb_quadtree_s *t = p;
+    cudaFree(t->nodes);
+    cudaFree(t->order);
+}
+
 climb_status climb_quadtree_free(climb_quadtree t)
 {
     if (!t)
         return CLIMB_STATUS_SUCCESS;
-    const enum cudaStreamCaptureMode mode = climb_relaxed_begin();
-    cudaFree(t->nodes);
-    cudaFree(t->order);
-    climb_relaxed_end(mode);
+    climb_release_on_device(t->device, tree_release, t); /* freed on its own device, whichever is current */
     free(t);
     return CLIMB_STATUS_SUCCESS;
 }
