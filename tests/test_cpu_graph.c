@@ -72,6 +72,28 @@ static void test_generators(void)
                low_mean, mean);
     EXPECT(climb_sparse_generate(&rm, &b, NULL, err, sizeof err) == 0);
     EXPECT(a.nnz == b.nnz && memcmp(a.col_idx, b.col_idx, sizeof(int32_t) * (size_t)a.nnz) == 0);
+    climb_csr_free(&b);
+    /* directed: the same draws stored one way, so not symmetric, at most half the stored edges, and its
+     * symmetrization is exactly the undirected graph of the seed */
+    rm.directed = 1;
+    EXPECT(climb_sparse_generate(&rm, &b, NULL, err, sizeof err) == 0 && climb_csr_check(&b) == NULL);
+    EXPECT_MSG(!symmetric(&b) && b.nnz <= a.nnz && 2 * b.nnz >= a.nnz, "%d directed edges against %d", b.nnz, a.nnz);
+    {
+        int32_t *src = malloc(sizeof(int32_t) * (size_t)(b.nnz + 1));
+        EXPECT(src != NULL);
+        for (int32_t r = 0; src && r < b.rows; r++)
+            for (int32_t j = b.row_ptr[r]; j < b.row_ptr[r + 1]; j++)
+                src[j] = r;
+        climb_csr sym;
+        EXPECT(src && climb_csr_from_edges(b.rows, b.cols, b.nnz, src, b.col_idx, NULL, 1, 0, &sym, NULL, err,
+                                           sizeof err) == 0);
+        EXPECT(src && sym.nnz == a.nnz && memcmp(sym.row_ptr, a.row_ptr, sizeof(int32_t) * ((size_t)a.rows + 1)) == 0 &&
+               memcmp(sym.col_idx, a.col_idx, sizeof(int32_t) * (size_t)a.nnz) == 0);
+        if (src)
+            climb_csr_free(&sym);
+        free(src);
+    }
+    rm.directed = 0;
     rm.seed = 43;
     EXPECT(climb_sparse_generate(&rm, &c, NULL, err, sizeof err) == 0);
     EXPECT(c.nnz != a.nnz || memcmp(a.col_idx, c.col_idx, sizeof(int32_t) * (size_t)a.nnz) != 0);

@@ -37,7 +37,7 @@ typedef struct bfs_job {
 static int bfs_sizes(api_job *b)
 {
     bfs_job *j = (bfs_job *)b;
-    climb_sparse_gen sg = {j->graph, (int64_t)j->n, (int64_t)j->n, 0, 8, 0, 20261124};
+    climb_sparse_gen sg = {j->graph, (int64_t)j->n, (int64_t)j->n, 0, 8, 0, 20261124, 0};
     char err[200];
     if (climb_sparse_generate(&sg, &j->g, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", b->label, err);
@@ -302,11 +302,11 @@ static void test_api(uint64_t seed)
 {
     climb_handle h;
     EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
-    const int kinds[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
-    for (int k = 0; k < 3; k++)
+    const int kinds[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM, CLIMB_GEN_RMAT};
+    for (int k = 0; k < 4; k++) /* the last: R-MAT directed */
         for (int sz = 0; sz < 2; sz++) {
             const int32_t n = sz ? 200003 : 1000;
-            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + (uint64_t)k};
+            climb_sparse_gen sg = {kinds[k], n, n, 0, 8, 0, seed + (uint64_t)k, k == 3};
             climb_csr g;
             char err[300];
             EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);

@@ -125,9 +125,9 @@ static int64_t fem_half(const climb_sparse_gen *g) { return g->band > g->per_row
 static int rmat(const climb_sparse_gen *g, climb_rng *rng, climb_csr *m, char *err, size_t errlen)
 {
     const int32_t n = (int32_t)g->rows;
-    const int64_t edges = (int64_t)n * (g->per_row > 0 ? g->per_row : 0);
-    if (edges * 2 > CLIMB_MTX_MAX_NNZ)
-        return too_large(err, errlen, "rmat", n, edges * 2);
+    const int64_t edges = (int64_t)n * (g->per_row > 0 ? g->per_row : 0), stored = g->directed ? edges : edges * 2;
+    if (stored > CLIMB_MTX_MAX_NNZ)
+        return too_large(err, errlen, "rmat", n, stored);
     if (climb_host_memory_refuses((size_t)edges * 2 * 8 + (size_t)n * 4, "the R-MAT graph")) {
         snprintf(err, errlen, "rmat: not enough host memory for %lld edges", (long long)edges);
         return -1;
@@ -170,7 +170,7 @@ static int rmat(const climb_sparse_gen *g, climb_rng *rng, climb_csr *m, char *e
         dst[e] = perm[dst[e]];
     }
     free(perm);
-    const int rc = climb_csr_from_edges(n, n, edges, src, dst, NULL, 1, 0, m, NULL, err, errlen);
+    const int rc = climb_csr_from_edges(n, n, edges, src, dst, NULL, !g->directed, 0, m, NULL, err, errlen);
     free(src);
     free(dst);
     return rc;

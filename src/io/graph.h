@@ -30,7 +30,7 @@ extern "C" {
  *   RMAT: an R-MAT / Kronecker graph with the Graph500 parameters (A, B, C, D) = (0.57, 0.19, 0.19, 0.05) and edge
  *     factor `per_row` (Graph500: 16): rows x per_row edges drawn over 2^ceil(log2 rows) vertices (a vertex at or
  *     past rows is drawn again), vertex labels permuted at random as the Graph500 generator does, made undirected
- *     (both directions stored), self-loops and repeated edges dropped. No per-level noise.
+ *     (both directions stored, unless `directed`), self-loops and repeated edges dropped. No per-level noise.
  *   ELASTIC27: 3-D linear elasticity on the 27-point stencil: 3 unknowns a node (row 3 node + component), a node on
  *     a g x g x gz grid (g = round(cbrt(rows / 3))), each row the 3 x 3 blocks of the node's 27 neighbours: 81 a row
  *     inside the grid, 3 x 3 blocks of columns as a finite-element stiffness matrix has them;
@@ -58,6 +58,8 @@ typedef struct climb_sparse_gen {
     int per_row;              /* RANDOM: columns per row; FEM: the mean; RMAT: the edge factor */
     int max_row;              /* POWERLAW: the longest row */
     uint64_t seed;
+    int directed;             /* RMAT: the edges stored as drawn (u -> v only), not both ways: the same draws and
+                                 relabelling as the undirected graph of this seed, whose symmetrization it is */
 } climb_sparse_gen;
 
 /* "poisson", "stencil27", "banded", "random", "powerlaw", "grid2d", "rmat"; "?" for another kind. */

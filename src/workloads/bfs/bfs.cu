@@ -39,6 +39,9 @@
 #include "kernels.cuh"
 
 enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE, OPT_INPUT };
+/* The generated graphs, in the order of the graph option's choices (BFS_GRAPHS). */
+enum { BFS_GRAPH_RMAT, BFS_GRAPH_GRID2D, BFS_GRAPH_RANDOM, BFS_GRAPH_RMAT_DIRECTED };
+static int bfs_graph_directed(int graph) { return graph == BFS_GRAPH_RANDOM || graph == BFS_GRAPH_RMAT_DIRECTED; }
 
 /* ---------------------------------------------------------------- launchers */
 
@@ -411,14 +414,16 @@ static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; 
 
 /* ---------------------------------------------------------------- options */
 
-static const char *const BFS_GRAPHS[] = {"rmat", "grid2d", "random", NULL};
+static const char *const BFS_GRAPHS[] = {"rmat", "grid2d", "random", "rmat_directed", NULL};
 static constexpr climb_option BFS_OPTIONS[] = {
     {.name = "graph", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated graph: rmat (R-MAT / Kronecker with Graph500's parameters, undirected), grid2d (a 2-D grid, "
-                "4 neighbours: depth about 2 sqrt(n)), random (edge_factor uniform out-edges a vertex, directed)",
+                "4 neighbours: depth about 2 sqrt(n)), random (edge_factor uniform out-edges a vertex, directed), "
+                "rmat_directed (R-MAT's edges stored one way, as drawn: the undirected rmat graph of the same seed is "
+                "its symmetrization)",
      .def = "all", .choices = BFS_GRAPHS, .generator = 1},
     {.name = "edge_factor", .kind = CLIMB_OPT_INT,
-     .meaning = "edges drawn a vertex (rmat: Graph500's 16; random: out-edges a vertex)", .def = "16", .min = 1,
+     .meaning = "edges drawn a vertex (rmat, rmat_directed: Graph500's 16; random: out-edges a vertex)", .def = "16", .min = 1,
      .max = 1024, .generator = 1},
     {.name = "source", .kind = CLIMB_OPT_INT,
      .meaning = "the source vertex; -1: a vertex of the largest connected component, chosen from the seed",
@@ -548,7 +553,10 @@ static void bfs_fini(climb_case *c)
 }
 
 static const char *const BFS_GRAPH_NAMES[] = {"R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; undirected)",
-                                              "2-D grid, 4 neighbours", "uniform random out-edges (directed)"};
+                                              "2-D grid, 4 neighbours", "uniform random out-edges (directed)",
+                                              "R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; directed: each "
+                                              "edge as drawn)"};
+static_assert(CLIMB_COUNT(BFS_GRAPH_NAMES) == CLIMB_COUNT(BFS_GRAPHS) - 1, "a description a generated graph");
 
 /* The graph (a file's, or generated), its source and whether it is symmetric: what the buffers' sizes need. */
 static int bfs_init(climb_case *c)
@@ -567,9 +575,9 @@ static int bfs_init(climb_case *c)
             fprintf(stderr, "climb: bfs: more than 2^31 - 1 vertices\n");
             return -1;
         }
-        static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM};
+        static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM, CLIMB_GEN_RMAT};
         const climb_sparse_gen sg = {KIND[c->graph], (int64_t)nv, (int64_t)nv, 0, (int)p->opts[OPT_EDGE_FACTOR].i, 0,
-                                     p->seed};
+                                     p->seed, c->graph == BFS_GRAPH_RMAT_DIRECTED};
         if (nv > 0 && climb_sparse_generate(&sg, &c->own, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "climb: bfs: %s\n", err);
             return -1;
@@ -585,7 +593,7 @@ static int bfs_init(climb_case *c)
     c->n = g->rows;
     c->m = g->row_ptr[c->n];
     c->symmetric = f ? !f->directed || climb_bfs_is_symmetric(c->n, g->row_ptr, g->col_idx)
-                     : c->graph != 2 || climb_bfs_is_symmetric(c->n, g->row_ptr, g->col_idx);
+                     : !bfs_graph_directed(c->graph) || climb_bfs_is_symmetric(c->n, g->row_ptr, g->col_idx);
     const int64_t want = p->opts[OPT_SOURCE].i;
     if (want >= c->n) {
         fprintf(stderr, "climb: bfs: source %lld is not a vertex: the graph has %d\n", (long long)want, c->n);

@@ -20,7 +20,7 @@ extern "C" int climb_spmv_generate(const climb_spmv_gen *g, climb_csr *m, int gr
     const int kind = g->matrix == CLIMB_SPMV_ELASTIC27 ? CLIMB_GEN_ELASTIC27
                      : g->matrix == CLIMB_SPMV_FEM     ? CLIMB_GEN_FEM
                                                        : g->matrix;
-    const climb_sparse_gen sg = {kind, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed};
+    const climb_sparse_gen sg = {kind, g->rows, g->cols, g->band, g->per_row, g->max_row, g->seed, 0};
     return climb_sparse_generate(&sg, m, grid, err, errlen);
 }
 
