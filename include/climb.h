@@ -335,6 +335,22 @@ CLIMB_API climb_status climb_sort_u32(climb_handle handle, uint32_t *d_keys, siz
 CLIMB_API climb_status climb_sort_pairs_u32(climb_handle handle, uint32_t *d_keys, uint32_t *d_vals, size_t n);
 
 /*
+ * The same for other key types, by LSD radix sort (Onesweep below 2^30 keys; docs/sort.md), stable, in place, values
+ * u32. i32 keys in signed order; f32 keys in the order of their bits with the sign and exponent made unsigned (the
+ * order of CUB's radix sort): -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, so -0 and +0 are distinct and ordered
+ * and NaNs go to the ends by their sign; u64 keys as unsigned 64-bit integers. n up to 2^31 - 1; n == 0 does nothing.
+ * Keys aligned to their size, values to 4 bytes, device memory, not overlapping (INVALID_VALUE). Workspace: the size
+ * of the keys (and values) again, and the look-back words (about 0.45 bytes a key), kept by the handle. Capturable,
+ * as a handle's first call too.
+ */
+CLIMB_API climb_status climb_sort_i32(climb_handle handle, int32_t *d_keys, size_t n);
+CLIMB_API climb_status climb_sort_f32(climb_handle handle, float *d_keys, size_t n);
+CLIMB_API climb_status climb_sort_u64(climb_handle handle, uint64_t *d_keys, size_t n);
+CLIMB_API climb_status climb_sort_pairs_i32(climb_handle handle, int32_t *d_keys, uint32_t *d_vals, size_t n);
+CLIMB_API climb_status climb_sort_pairs_f32(climb_handle handle, float *d_keys, uint32_t *d_vals, size_t n);
+CLIMB_API climb_status climb_sort_pairs_u64(climb_handle handle, uint64_t *d_keys, uint32_t *d_vals, size_t n);
+
+/*
  * Adaptive tessellation of quadratic Bezier curves, B(t) = (1 - t)^2 P0 + 2 (1 - t) t P1 + t^2 P2: each curve gets
  * floor(16 curvature) points clamped to [4, max_points], the curvature being the distance of the control point P1
  * from the chord's middle over the chord's length, at t = i / (count - 1). The count is computed in float from the

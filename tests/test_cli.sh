@@ -227,7 +227,7 @@ expect 2 "unknown workload 'nosuch'" bench nosuch
 expect 2 "unknown workload 'nosuch'" check nosuch
 expect 2 "unknown rung 'reduce_nosuch'" bench reduce --rung reduce_nosuch
 expect 2 "unknown rung 'x'" bench all --rung x
-expect 2 "'f16' is not a type \(u8, i32, u32, f32, f64\)" bench reduce --type f16
+expect 2 "'f16' is not a type \(u8, i32, u32, u64, f32, f64\)" bench reduce --type f16
 expect 2 '--type f64: reduce has no f64 \(its types: i32, f32\)' bench reduce --type f64
 expect 2 '--type u8: reduce has no u8' check reduce --type u8
 expect 2 "'abc' is not a size" bench reduce --size abc

@@ -370,6 +370,24 @@ static void sort_bezier_quadtree_bfs(climb_handle h)
     REFUSED0(climb_sort_u32(h, D(2), 1024));
     EMPTY(climb_sort_pairs_u32(h, NULL, NULL, 0));
     REFUSED(climb_sort_u32(h, (uint32_t *)host_only, 4));
+    /* the other key types: the same limits; keys aligned to their size (u64: 8 bytes), values to 4 */
+    REFUSED0(climb_sort_i32(h, D(0), (size_t)1 << 31));
+    ACCEPTED(climb_sort_i32(h, D(0), 2147483647u));
+    ACCEPTED(climb_sort_f32(h, D(4), 2147483647u));
+    ACCEPTED(climb_sort_u64(h, D(8), 2147483647u));
+    REFUSED0(climb_sort_u64(h, D(4), 1024));
+    REFUSED0(climb_sort_u64(h, D(0), (size_t)1 << 31));
+    ACCEPTED(climb_sort_pairs_u64(h, D(0), D(GB * 16), 2147483647u));
+    REFUSED0(climb_sort_pairs_u64(h, D(0), D(8188), 1024)); /* 8 KiB of keys: the values start inside them */
+    ACCEPTED(climb_sort_pairs_u64(h, D(0), D(8192), 1024));
+    REFUSED0(climb_sort_pairs_f32(h, D(0), D(4092), 1024));
+    REFUSED(climb_sort_pairs_i32(h, D(0), D(4098), 1024)); /* values misaligned: seen after the keys are looked up */
+    REFUSED(climb_sort_pairs_i32(h, D(0), NULL, 1024));
+    REFUSED0(climb_sort_f32(h, D(2), 1024));
+    EMPTY(climb_sort_pairs_f32(h, NULL, NULL, 0));
+    EMPTY(climb_sort_u64(h, NULL, 0));
+    REFUSED(climb_sort_u64(h, (uint64_t *)host_only, 4));
+    REFUSED(climb_sort_i32(NULL, D(0), 4));
 
     /* bezier: max_points 4 to 4096 (checked when n is 0 too), n max_points at most 2^31 - 1, outputs apart */
     const size_t n19 = (size_t)1 << 19;

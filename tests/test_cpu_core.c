@@ -328,6 +328,13 @@ static void test_default_shapes(void)
     w.n_main_shapes = 1;
     climb_workload_validate(&w, msg, sizeof msg);
     EXPECT_MSG(strstr(msg, "main_shapes[0] has 2 sizes"), "%s", msg);
+    w.types = CLIMB_TYPE_BIT(CLIMB_U32); /* bench_types: a subset of types */
+    w.bench_types = CLIMB_TYPE_BIT(CLIMB_U32);
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(!strstr(msg, "bench_types"), "%s", msg);
+    w.bench_types = CLIMB_TYPE_BIT(CLIMB_U64);
+    climb_workload_validate(&w, msg, sizeof msg);
+    EXPECT_MSG(strstr(msg, "bench_types must be a subset of types"), "%s", msg);
 }
 
 /* When sampling stops: at the minimum without a noise target; with one, when the noise is under it, when its
@@ -484,7 +491,7 @@ static void test_names(void)
     climb_dtype_list(CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32), list, sizeof list);
     EXPECT(strcmp(list, "i32, f32") == 0);
     climb_dtype_list((1u << CLIMB_NTYPES) - 1, list, sizeof list);
-    EXPECT(strcmp(list, "u8, i32, u32, f32, f64") == 0);
+    EXPECT(strcmp(list, "u8, i32, u32, u64, f32, f64") == 0);
     EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_SFU), "sfu") == 0);
     EXPECT(strcmp(climb_ref_mode_name(CLIMB_REF_VENDOR), "vendor") == 0);
     EXPECT(strcmp(climb_rung_kind_name(CLIMB_RUNG_BEST), "best") == 0);
@@ -565,6 +572,21 @@ static void test_selection(void)
     EXPECT(climb_select_types(w, &o) == CLIMB_TYPE_BIT(CLIMB_F32));
     o.types = CLIMB_TYPE_BIT(CLIMB_U8);
     EXPECT(climb_select_types(w, &o) == 0);
+    { /* bench_types: what bench and tune run with no --type; check runs every type; --type wins */
+        climb_workload bw = *w;
+        bw.types = CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_U64) | CLIMB_TYPE_BIT(CLIMB_F32);
+        bw.bench_types = CLIMB_TYPE_BIT(CLIMB_U32);
+        climb_run_opts bo;
+        memset(&bo, 0, sizeof bo);
+        EXPECT(climb_select_types(&bw, &bo) == bw.types);
+        bo.bench_types = 1;
+        EXPECT(climb_select_types(&bw, &bo) == CLIMB_TYPE_BIT(CLIMB_U32));
+        bo.types = CLIMB_TYPE_BIT(CLIMB_U64) | CLIMB_TYPE_BIT(CLIMB_I32);
+        EXPECT(climb_select_types(&bw, &bo) == CLIMB_TYPE_BIT(CLIMB_U64));
+        bw.bench_types = 0;
+        bo.types = 0;
+        EXPECT(climb_select_types(&bw, &bo) == bw.types);
+    }
 
     /* The cases of a run: types x shapes, the run's sizes or the workload's. */
     memset(&o, 0, sizeof o);

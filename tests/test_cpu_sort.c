@@ -1,6 +1,8 @@
 /* CPU: the co-rank against counting (every k of random sorted arrays with many ties, empty arrays), the reference
  * sort against insertion sort (order and stability), the generated key distributions (each has the shape its name
  * promises), the size rule the dry run applies, and the radix passes' plan (skipped passes, in place and not). */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,40 +177,122 @@ static void test_generators(void)
  * is right. The buffers as memory: in place, the input is out. */
 static void test_radix_plan(void)
 {
-    for (int mask = 0; mask < 16; mask++)
-        for (int in_place = 0; in_place < 2; in_place++) {
-            int trivial[4], src[4], dst[4], result = -5, expect_skipped = 0;
-            for (int p = 0; p < 4; p++)
-                expect_skipped += trivial[p] = (mask >> p) & 1;
-            const int skipped = climb_sort_radix_plan(trivial, in_place, src, dst, &result);
-            EXPECT_MSG(skipped == expect_skipped, "mask %d: %d skipped", mask, skipped);
-            /* memory: 0 the input, 1 out, 2 tmp; in place the input's memory is out's */
-            const int mem[3] = {in_place ? 1 : 0, 1, 2};
-            int cur = mem[CLIMB_SORT_BUF_IN], ran = 0;
-            for (int p = 0; p < 4; p++) {
-                if (trivial[p]) {
-                    EXPECT_MSG(src[p] == -1 && dst[p] == -1, "mask %d pass %d: skipped but given buffers", mask, p);
-                    continue;
+    for (int passes = 4; passes <= 8; passes += 4) /* 32-bit and 64-bit keys */
+        for (int mask = 0; mask < (1 << passes); mask++)
+            for (int in_place = 0; in_place < 2; in_place++) {
+                int trivial[8], src[8], dst[8], result = -5, expect_skipped = 0;
+                for (int p = 0; p < passes; p++)
+                    expect_skipped += trivial[p] = (mask >> p) & 1;
+                const int skipped = climb_sort_radix_plan(passes, trivial, in_place, src, dst, &result);
+                EXPECT_MSG(skipped == expect_skipped, "%d passes, mask %d: %d skipped", passes, mask, skipped);
+                /* memory: 0 the input, 1 out, 2 tmp; in place the input's memory is out's */
+                const int mem[3] = {in_place ? 1 : 0, 1, 2};
+                int cur = mem[CLIMB_SORT_BUF_IN], ran = 0;
+                for (int p = 0; p < passes; p++) {
+                    if (trivial[p]) {
+                        EXPECT_MSG(src[p] == -1 && dst[p] == -1, "mask %d pass %d: skipped but given buffers", mask, p);
+                        continue;
+                    }
+                    EXPECT_MSG(src[p] >= 0 && src[p] <= 2 && dst[p] >= 1 && dst[p] <= 2, "mask %d pass %d", mask, p);
+                    if (src[p] < 0 || dst[p] < 1 || src[p] > 2 || dst[p] > 2)
+                        continue;
+                    EXPECT_MSG(mem[src[p]] == cur, "mask %d in_place %d pass %d reads not what the last pass wrote",
+                               mask, in_place, p);
+                    EXPECT_MSG(mem[dst[p]] != mem[src[p]], "mask %d in_place %d pass %d writes what it reads", mask,
+                               in_place, p);
+                    cur = mem[dst[p]];
+                    ran++;
                 }
-                EXPECT_MSG(src[p] >= 0 && src[p] <= 2 && dst[p] >= 1 && dst[p] <= 2, "mask %d pass %d", mask, p);
-                if (src[p] < 0 || dst[p] < 1 || src[p] > 2 || dst[p] > 2)
-                    continue;
-                EXPECT_MSG(mem[src[p]] == cur, "mask %d in_place %d pass %d reads not what the last pass wrote", mask,
-                           in_place, p);
-                EXPECT_MSG(mem[dst[p]] != mem[src[p]], "mask %d in_place %d pass %d writes what it reads", mask,
-                           in_place, p);
-                cur = mem[dst[p]];
-                ran++;
+                EXPECT(ran == passes - expect_skipped);
+                EXPECT_MSG(result >= 0 && result <= 2 && mem[result] == cur, "mask %d in_place %d: result %d", mask,
+                           in_place, result);
+                /* not in place the passes' parity puts the last write in out: no copy unless nothing ran */
+                if (!in_place && ran > 0)
+                    EXPECT_MSG(result == CLIMB_SORT_BUF_OUT, "mask %d: ends in %d, a copy that parity avoids", mask,
+                               result);
+                if (in_place && ran == 0)
+                    EXPECT(result == CLIMB_SORT_BUF_OUT); /* nothing to do, nothing to copy */
             }
-            EXPECT(ran == 4 - expect_skipped);
-            EXPECT_MSG(result >= 0 && result <= 2 && mem[result] == cur, "mask %d in_place %d: result %d", mask,
-                       in_place, result);
-            /* not in place the passes' parity puts the last write in out: no copy unless nothing ran */
-            if (!in_place && ran > 0)
-                EXPECT_MSG(result == CLIMB_SORT_BUF_OUT, "mask %d: ends in %d, a copy that parity avoids", mask, result);
-            if (in_place && ran == 0)
-                EXPECT(result == CLIMB_SORT_BUF_OUT); /* nothing to do, nothing to copy */
-        }
+    int t[9] = {0}, a[9], b[9], r;
+    EXPECT(climb_sort_radix_plan(9, t, 0, a, b, &r) == -1);
+}
+
+/* Every key type's order and reference. The codes order the keys as numbers do (i32 as signed integers, f32 as
+ * floats where both are numbers, -0 before +0, NaNs by sign at the ends); the typed reference against a sort by
+ * (code, index), which is stable by construction, on every distribution and odd sizes; the generators' rules hold
+ * for the codes. */
+static int by_code_then_index(const void *x, const void *y)
+{
+    const uint64_t *a = (const uint64_t *)x, *b = (const uint64_t *)y;
+    return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+static void test_key_types(uint64_t seed)
+{
+    /* the codes' order */
+    const int32_t ints[] = {INT32_MIN, -70000, -1, 0, 1, 65535, INT32_MAX};
+    for (size_t i = 0; i + 1 < sizeof ints / sizeof *ints; i++)
+        EXPECT_MSG(climb_sort_code(CLIMB_I32, ints, i) < climb_sort_code(CLIMB_I32, ints, i + 1), "i32 %d", ints[i]);
+    const float fl[] = {-INFINITY, -3.0e38f, -1.0f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1.0f, 3.0e38f, INFINITY};
+    for (size_t i = 0; i + 1 < sizeof fl / sizeof *fl; i++)
+        EXPECT_MSG(climb_sort_code(CLIMB_F32, fl, i) < climb_sort_code(CLIMB_F32, fl, i + 1), "f32 %g", fl[i]);
+    const float nans[] = {-NAN, NAN, -INFINITY, INFINITY};
+    EXPECT(climb_sort_code(CLIMB_F32, nans, 0) < climb_sort_code(CLIMB_F32, nans, 2) &&
+           climb_sort_code(CLIMB_F32, nans, 1) > climb_sort_code(CLIMB_F32, nans, 3));
+    const uint64_t big[] = {0, 1, 0xFFFFFFFFull, 0x100000000ull, 0xFFFFFFFFFFFFFFFFull};
+    for (size_t i = 0; i + 1 < sizeof big / sizeof *big; i++)
+        EXPECT(climb_sort_code(CLIMB_U64, big, i) < climb_sort_code(CLIMB_U64, big, i + 1));
+
+    const climb_dtype types[] = {CLIMB_U32, CLIMB_I32, CLIMB_F32, CLIMB_U64};
+    const size_t sizes[] = {0, 1, 2, 17, 1000, 4097};
+    for (int ti = 0; ti < 4; ti++)
+        for (int dist = 0; dist <= CLIMB_SORT_NARROW; dist++)
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+                const climb_dtype t = types[ti];
+                const size_t n = sizes[si], es = t == CLIMB_U64 ? 8 : 4, m = n ? n : 1;
+                void *k = malloc(m * es), *orig = malloc(m * es);
+                uint32_t *v = malloc(m * 4), *ov = malloc(m * 4);
+                uint64_t *pairs = malloc(m * 16);
+                if (!k || !orig || !v || !ov || !pairs) {
+                    EXPECT(0);
+                    return;
+                }
+                climb_sort_generate_typed(seed + (uint64_t)(ti * 100 + dist * 10) + si, dist, t, k, v, n);
+                memcpy(orig, k, n * es);
+                memcpy(ov, v, n * 4);
+                /* the generators' rules, on the codes */
+                size_t wrong = 0;
+                for (size_t i = 0; i < n; i++) {
+                    const uint64_t c = climb_sort_code(t, k, i), c0 = 0x80000000u; /* i32 and f32: the code of 0 */
+                    if (dist == CLIMB_SORT_SORTED && i > 0)
+                        wrong += c < climb_sort_code(t, k, i - 1);
+                    if (dist == CLIMB_SORT_REVERSE && i > 0)
+                        wrong += c > climb_sort_code(t, k, i - 1);
+                    if (dist == CLIMB_SORT_NARROW)
+                        wrong += t == CLIMB_U64 ? c >= 65536 : t == CLIMB_U32 ? c >= 65536 : (c ^ c0) >= 65536;
+                }
+                EXPECT_MSG(wrong == 0, "%s dist %d n %zu: %zu keys against the distribution's rule",
+                           climb_dtype_name(t), dist, n, wrong);
+                /* the reference against (code, index) order */
+                EXPECT(climb_sort_ref_typed(t, k, v, n) == 0);
+                for (size_t i = 0; i < n; i++) {
+                    pairs[2 * i] = climb_sort_code(t, orig, i);
+                    pairs[2 * i + 1] = i;
+                }
+                qsort(pairs, n, 16, by_code_then_index);
+                size_t bad = 0;
+                for (size_t i = 0; i < n; i++) {
+                    const size_t from = (size_t)pairs[2 * i + 1];
+                    bad += memcmp((char *)k + i * es, (char *)orig + from * es, es) != 0 || v[i] != ov[from];
+                }
+                EXPECT_MSG(bad == 0, "%s dist %d n %zu: %zu keys or values out of the stable order",
+                           climb_dtype_name(t), dist, n, bad);
+                free(k);
+                free(orig);
+                free(v);
+                free(ov);
+                free(pairs);
+            }
 }
 
 static void test_table(void)
@@ -229,6 +313,7 @@ int main(void)
     test_all_equal();
     test_generators();
     test_radix_plan();
+    test_key_types(20261128);
     test_table();
     return test_finish("test_cpu_sort");
 }

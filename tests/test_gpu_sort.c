@@ -1,7 +1,8 @@
 /* GPU: every sort rung over the edge sizes (0, 1, 2, odd, every tile's edges, several passes) with misaligned
  * inputs, for keys and pairs and every key distribution, each key and value checked from poisoned outputs (the
- * values check stability); proof that outputs nobody wrote fail; every tuning candidate of the best rung; the C API
- * in place (keys and pairs, stability, n = 0, bad arguments refused, a failed call leaves no error behind). */
+ * values check stability); the i32, f32 and u64 keys on the radix and CUB rungs; proof that outputs nobody wrote fail;
+ * every tuning candidate of the best rung; the C API in place (keys and pairs of every key type, stability, n = 0,
+ * bad arguments refused, a failed call leaves no error behind). */
 #include <stdio.h>
 #include <stdint.h>
 #include <math.h>
@@ -20,26 +21,39 @@
 
 /* ---------------------------------------------------------------- the C API's jobs */
 
-/* In place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b). */
+/* In place: the keys are sorted in d_out (copied there from h_a), the values in d_b (from h_b). Keys of type t:
+ * u32 by climb_sort_u32 (the merge sort), the others by their radix calls. */
 typedef struct sort_job {
     api_job base;
     int pairs; /* else keys alone */
+    climb_dtype t;
     size_t n;
 } sort_job;
+
+static size_t key_size(const sort_job *j) { return climb_dtype_size(j->t); }
 
 static int sort_sizes(api_job *b)
 {
     const sort_job *j = (const sort_job *)b;
-    b->a_bytes = b->out_bytes = j->n * 4;
+    b->a_bytes = b->out_bytes = j->n * key_size(j);
     b->b_bytes = j->pairs ? j->n * 4 : 0;
     return 0;
 }
 
-/* Keys from 1000 values (many ties: the values' order checks stability), values uniform. */
+/* Keys from 1000 values (many ties: the values' order checks stability; i32 and f32 negative too, f32 with -0 and
+ * +0 both, u64 past 32 bits), values uniform. */
 static int sort_fill(api_job *b, climb_rng *r, cudaStream_t s)
 {
     const sort_job *j = (const sort_job *)b;
-    climb_rng_fill_i32(r, b->h_a, j->n, 0, 999);
+    for (size_t i = 0; i < j->n; i++) {
+        const int64_t x = climb_rng_range(r, 0, 999);
+        switch (j->t) {
+        case CLIMB_I32: ((int32_t *)b->h_a)[i] = (int32_t)(x - 500); break;
+        case CLIMB_F32: ((float *)b->h_a)[i] = x == 0 ? -0.0f : (float)(x - 500) * 0.25f; break;
+        case CLIMB_U64: ((uint64_t *)b->h_a)[i] = (uint64_t)x * 0x100000001ull; break;
+        default: ((uint32_t *)b->h_a)[i] = (uint32_t)x; break;
+        }
+    }
     climb_rng_fill_i32(r, b->h_b, b->b_bytes / 4, INT32_MIN, INT32_MAX);
     return api_job_send(b, s, API_SEND_A_TO_OUT | API_SEND_B, 0);
 }
@@ -47,62 +61,80 @@ static int sort_fill(api_job *b, climb_rng *r, cudaStream_t s)
 static climb_status sort_call(api_job *b, climb_handle h)
 {
     const sort_job *j = (const sort_job *)b;
-    return j->pairs ? climb_sort_pairs_u32(h, b->d_out, b->d_b, j->n) : climb_sort_u32(h, b->d_out, j->n);
+    uint32_t *v = j->pairs ? (uint32_t *)b->d_b : NULL;
+    switch (j->t) {
+    case CLIMB_I32: return v ? climb_sort_pairs_i32(h, b->d_out, v, j->n) : climb_sort_i32(h, b->d_out, j->n);
+    case CLIMB_F32: return v ? climb_sort_pairs_f32(h, b->d_out, v, j->n) : climb_sort_f32(h, b->d_out, j->n);
+    case CLIMB_U64: return v ? climb_sort_pairs_u64(h, b->d_out, v, j->n) : climb_sort_u64(h, b->d_out, j->n);
+    default: return v ? climb_sort_pairs_u32(h, b->d_out, v, j->n) : climb_sort_u32(h, b->d_out, j->n);
+    }
 }
 
 static void sort_check(const api_job *b, const void *got, cudaStream_t s, api_mismatch *m)
 {
     const sort_job *j = (const sort_job *)b;
-    uint32_t *k = malloc(j->n * 4 + 4), *v = malloc(b->b_bytes + 4), *tmp = malloc(j->n * 8 + 8),
-             *gv = malloc(b->b_bytes + 4);
-    if (!k || !v || !tmp || !gv ||
+    const size_t es = key_size(j);
+    char *k = malloc(j->n * es + 8);
+    uint32_t *v = malloc(b->b_bytes + 4), *gv = malloc(b->b_bytes + 4);
+    if (!k || !v || !gv ||
         (j->pairs && (cudaMemcpyAsync(gv, b->d_b, b->b_bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
                       cudaStreamSynchronize(s) != cudaSuccess))) {
         api_mismatch_note(m, 0, 0, 1);
     } else {
-        memcpy(k, b->h_a, j->n * 4);
+        memcpy(k, b->h_a, j->n * es);
         memcpy(v, b->h_b, b->b_bytes);
-        climb_sort_ref(k, j->pairs ? v : NULL, j->n, tmp);
-        for (size_t i = 0; i < j->n; i++) {
-            if (((const uint32_t *)got)[i] != k[i])
-                api_mismatch_note(m, i, ((const uint32_t *)got)[i], k[i]);
-            if (j->pairs && gv[i] != v[i])
-                api_mismatch_note(m, j->n + i, gv[i], v[i]);
+        if (climb_sort_ref_typed(j->t, k, j->pairs ? v : NULL, j->n) != 0) {
+            api_mismatch_note(m, 0, 0, 1);
+        } else {
+            for (size_t i = 0; i < j->n; i++) {
+                if (memcmp((const char *)got + i * es, k + i * es, es) != 0)
+                    api_mismatch_note(m, i, (double)climb_sort_code(j->t, got, i), (double)climb_sort_code(j->t, k, i));
+                if (j->pairs && gv[i] != v[i])
+                    api_mismatch_note(m, j->n + i, gv[i], v[i]);
+            }
         }
     }
     free(k);
     free(v);
-    free(tmp);
     free(gv);
 }
 
 static const api_job_ops sort_ops = {.sizes = sort_sizes, .fill = sort_fill, .call = sort_call, .check = sort_check};
 
-static api_job *sort_job_of(int pairs, size_t n)
+static api_job *sort_job_of(int pairs, climb_dtype t, size_t n)
 {
     sort_job *j = api_job_new(sizeof *j, &sort_ops);
     if (!j)
         return NULL;
     j->pairs = pairs;
+    j->t = t;
     j->n = n;
-    snprintf(j->base.label, sizeof j->base.label, "climb_sort_%su32 n=%zu", pairs ? "pairs_" : "", n);
+    snprintf(j->base.label, sizeof j->base.label, "climb_sort_%s%s n=%zu", pairs ? "pairs_" : "", climb_dtype_name(t),
+             n);
     return &j->base;
 }
 
 static int sort_jobs(int set, int id, void *shared, api_job **out, int cap)
 {
     (void)shared;
-    if (cap < 4)
+    static const climb_dtype types[] = {CLIMB_U32, CLIMB_I32, CLIMB_F32, CLIMB_U64};
+    if (cap < 10)
         return -1;
     if (set == API_THREAD) {
-        out[0] = sort_job_of(id % 2, 20011 + (size_t)id);
+        out[0] = sort_job_of(id % 2, types[(id / 2) % 4], 20011 + (size_t)id);
         return 1;
     }
-    out[0] = sort_job_of(0, ((size_t)1 << 20) + 7);
-    out[1] = sort_job_of(1, 1000003);
-    out[2] = sort_job_of(1, 2);
-    out[3] = sort_job_of(0, 1);
-    return 4;
+    out[0] = sort_job_of(0, CLIMB_U32, ((size_t)1 << 20) + 7);
+    out[1] = sort_job_of(1, CLIMB_U32, 1000003);
+    out[2] = sort_job_of(1, CLIMB_U32, 2);
+    out[3] = sort_job_of(0, CLIMB_U32, 1);
+    out[4] = sort_job_of(1, CLIMB_I32, 1000003);
+    out[5] = sort_job_of(0, CLIMB_F32, ((size_t)1 << 20) + 7);
+    out[6] = sort_job_of(1, CLIMB_F32, 3);
+    out[7] = sort_job_of(1, CLIMB_U64, 1000003);
+    out[8] = sort_job_of(0, CLIMB_U64, 1);
+    out[9] = sort_job_of(0, CLIMB_I32, 2305);
+    return 10;
 }
 
 const api_workload api_workload_sort = {.name = "sort", .jobs = sort_jobs};
@@ -110,7 +142,9 @@ const api_workload api_workload_sort = {.name = "sort", .jobs = sort_jobs};
 static const climb_workload *w = &climb_sort_workload;
 static climb_device_info dev;
 
-static void test_check(uint64_t seed, const char *what, const char *dist, const int *tuning)
+/* climb check over the check sizes: u32 keys on every rung, or (types != u32) the other key types on the rungs that
+ * take them, the radix rungs and CUB's (the merge rungs refuse them, and are not asked). */
+static void test_check(uint64_t seed, unsigned types, const char *what, const char *dist, const int *tuning)
 {
     climb_opt_plan p;
     test_plan(&p, w, "what", what, "dist", dist, NULL);
@@ -119,6 +153,13 @@ static void test_check(uint64_t seed, const char *what, const char *dist, const 
     o.seed = seed;
     o.options = &p;
     o.tuning = tuning;
+    o.types = types;
+    static const char *typed_rungs[] = {"cub_radix_sort",   "cub_merge_sort",   "radix_bit_split", "radix_local_sort",
+                                        "radix_wide_digits", "radix_match_rank", "radix_onesweep"};
+    if (types != CLIMB_TYPE_BIT(CLIMB_U32)) {
+        o.rungs = typed_rungs;
+        o.n_rungs = (int)(sizeof typed_rungs / sizeof *typed_rungs);
+    }
     climb_check_result cr;
     EXPECT(climb_check(w, &o, &dev, &cr) == 0);
     EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && cr.refused == 0, "what %s dist %s: %ld runs, %d failures, %ld refused",
@@ -242,15 +283,76 @@ static void test_api(void)
     free(tmp);
 }
 
+/* The other key types through their calls, in place, every distribution over sizes past Onesweep's tiles, keys
+ * misaligned by whole elements; a misaligned u64 array is refused and leaves no error behind. */
+static void test_api_typed(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    const size_t max_n = 1000003, sizes[] = {1, 2, 17, 2305, 65537, max_n};
+    const climb_dtype types[] = {CLIMB_I32, CLIMB_F32, CLIMB_U64};
+    char *k = malloc(max_n * 8), *gk = malloc(max_n * 8), *d_k = NULL;
+    uint32_t *v = malloc(max_n * 4), *gv = malloc(max_n * 4), *d_v = NULL;
+    EXPECT(k && gk && v && gv);
+    EXPECT(cudaMalloc((void **)&d_k, max_n * 8 + 32) == cudaSuccess &&
+           cudaMalloc((void **)&d_v, max_n * 4 + 16) == cudaSuccess);
+    const uint64_t seed = climb_fresh_seed();
+    for (int ti = 0; ti < 3; ti++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+            for (int pairs = 0; pairs < 2; pairs++) {
+                const climb_dtype t = types[ti];
+                const size_t n = sizes[si], es = climb_dtype_size(t), off = si % 3;
+                const int dist = (int)((si + (size_t)pairs + (size_t)ti) % 6);
+                climb_sort_generate_typed(seed + si * 8 + (size_t)ti * 2 + (size_t)pairs, dist, t, k, v, n);
+                char *dk = d_k + off * es;
+                EXPECT(cudaMemcpy(dk, k, n * es, cudaMemcpyHostToDevice) == cudaSuccess);
+                if (pairs)
+                    EXPECT(cudaMemcpy(d_v, v, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+                climb_status st;
+                if (t == CLIMB_I32)
+                    st = pairs ? climb_sort_pairs_i32(h, (int32_t *)dk, d_v, n) : climb_sort_i32(h, (int32_t *)dk, n);
+                else if (t == CLIMB_F32)
+                    st = pairs ? climb_sort_pairs_f32(h, (float *)dk, d_v, n) : climb_sort_f32(h, (float *)dk, n);
+                else
+                    st = pairs ? climb_sort_pairs_u64(h, (uint64_t *)dk, d_v, n) : climb_sort_u64(h, (uint64_t *)dk, n);
+                EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "%s n=%zu pairs=%d: %s", climb_dtype_name(t), n, pairs,
+                           climb_status_string(st));
+                EXPECT(cudaMemcpy(gk, dk, n * es, cudaMemcpyDeviceToHost) == cudaSuccess);
+                if (pairs)
+                    EXPECT(cudaMemcpy(gv, d_v, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+                EXPECT(climb_sort_ref_typed(t, k, pairs ? v : NULL, n) == 0);
+                size_t bad = 0;
+                for (size_t i = 0; i < n; i++)
+                    bad += memcmp(gk + i * es, k + i * es, es) != 0 || (pairs && gv[i] != v[i]);
+                EXPECT_MSG(bad == 0, "api %s n=%zu pairs=%d dist=%d: %zu wrong", climb_dtype_name(t), n, pairs, dist,
+                           bad);
+            }
+    EXPECT(climb_sort_u64(h, (uint64_t *)(d_k + 4), 10) == CLIMB_STATUS_INVALID_VALUE); /* misaligned */
+    EXPECT(climb_sort_pairs_f32(h, (float *)d_k, (uint32_t *)d_k + 5, 10) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_sort_u64(h, (uint64_t *)d_k, 3) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    cudaFree(d_k);
+    cudaFree(d_v);
+    free(k);
+    free(gk);
+    free(v);
+    free(gv);
+}
+
 int main(void)
 {
     test_require_gpu();
     EXPECT(climb_device_query(0, &dev) == 0);
     test_poisoned();
     test_api();
+    test_api_typed();
     const uint64_t fresh = climb_fresh_seed();
-    test_check(20261124, "keys,pairs", "uniform", NULL);
-    test_check(fresh, "keys,pairs", "sorted,reverse,few,nearly,narrow", NULL);
+    const unsigned u32 = CLIMB_TYPE_BIT(CLIMB_U32),
+                   others = CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_U64);
+    test_check(20261124, u32, "keys,pairs", "uniform", NULL);
+    test_check(fresh, u32, "keys,pairs", "sorted,reverse,few,nearly,narrow", NULL);
+    test_check(fresh + 1, others, "keys,pairs", "uniform,few,narrow", NULL);
     test_candidates(fresh);
     EXPECT(api_test_workload(&api_workload_sort) == 0);
     return test_finish("test_gpu_sort");

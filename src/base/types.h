@@ -22,6 +22,7 @@ typedef enum climb_dtype_kind { CLIMB_KIND_SINT, CLIMB_KIND_UINT, CLIMB_KIND_FLO
     X(U8, "u8", 1, CLIMB_KIND_UINT, uint8_t)             \
     X(I32, "i32", 4, CLIMB_KIND_SINT, int32_t)           \
     X(U32, "u32", 4, CLIMB_KIND_UINT, uint32_t)          \
+    X(U64, "u64", 8, CLIMB_KIND_UINT, uint64_t)          \
     X(F32, "f32", 4, CLIMB_KIND_FLOAT, float)            \
     X(F64, "f64", 8, CLIMB_KIND_FLOAT, double)
 

@@ -47,7 +47,12 @@ void print_workload(const climb_workload *w, FILE *f)
     fprintf(f, "  from: %s\n  shape: %s (--size", w->sources, dims);
     for (int i = 0; i < climb_workload_ndims(w); i++)
         fprintf(f, "%s%s", i ? "x" : " ", w->dims[i]);
-    fprintf(f, ")\n  types: %s (--type)\n", types);
+    fprintf(f, ")\n  types: %s (--type)", types);
+    if (w->bench_types && w->bench_types != w->types) {
+        climb_dtype_list(w->bench_types, types, sizeof types);
+        fprintf(f, "; bench and tune run %s unless --type names others", types);
+    }
+    fputc('\n', f);
     if (climb_spans_devices(w))
         fprintf(f, "  GPUs: %d to %d a case (--gpus N, --devices LIST; default the first %d)%s\n", w->min_devices,
                 w->max_devices, w->min_devices,

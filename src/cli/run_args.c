@@ -835,6 +835,7 @@ int parse_run_args(int argc, char **argv, int mode, run_args *a)
     a->run.timing = climb_timing_defaults();
     a->run.progress = 1;
     a->measure = mode == MODE_BENCH;
+    a->run.bench_types = mode == MODE_BENCH || mode == MODE_TUNE;
     const char *target = NULL;
     /* One rule for repeats, the table's: a list option adds values (its apply refuses the same value twice), a
      * one-value option given twice is an error. */

@@ -27,7 +27,9 @@ int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *se
 
 unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o)
 {
-    return o->types ? (o->types & w->types) : w->types;
+    if (o->types)
+        return o->types & w->types;
+    return o->bench_types && w->bench_types ? w->bench_types : w->types;
 }
 
 static uint64_t mix(uint64_t z)

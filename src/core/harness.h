@@ -42,7 +42,9 @@ typedef struct climb_run_opts {
     int n_rungs;
     const climb_shape *shapes;            /* none: the workload's own list */
     int n_shapes;
-    unsigned types;                       /* CLIMB_TYPE_BIT mask; 0: every type the workload has */
+    unsigned types;                       /* CLIMB_TYPE_BIT mask; 0: every type the workload has, or its
+                                             bench_types where bench_types below is set */
+    int bench_types;                      /* 1 (bench, tune): no types given means the workload's bench_types */
     uint64_t seed;
     climb_timing_opts timing;
     int progress;                         /* progress lines on stderr */
@@ -82,7 +84,8 @@ typedef struct climb_case_key {
 
 /* Marks in sel[0..w->n_rungs) the rungs the options select. Returns how many are selected. */
 int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *sel);
-/* The types to run for w: o->types restricted to what w supports. */
+/* The types to run for w: o->types restricted to what w supports; none given, w's bench_types where o->bench_types
+ * and w has them, else every type of w. */
 unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o);
 /* A per-case seed derived from the run's seed, so every case has its own inputs and all reproduce. */
 uint64_t climb_case_seed(uint64_t seed, const climb_case_key *k, unsigned offset);

@@ -792,6 +792,8 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
     }
     if (w->types == 0 || (w->types >> CLIMB_NTYPES) != 0)
         problem(&p, "types must name at least one known type");
+    if (w->bench_types & ~w->types)
+        problem(&p, "bench_types must be a subset of types");
     if ((w->items_unit != NULL) != (w->items_rate != NULL))
         problem(&p, "items_unit and items_rate go together");
     if (w->items_rate_scale < 0 || (w->items_rate_scale != 0 && !w->items_rate))

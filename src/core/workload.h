@@ -273,6 +273,9 @@ typedef struct climb_workload {
                                       "N{N} C{C} {H}x{W} K{K} {R}x{S}" gives "N64 C64 56x56 K64 3x3". Every dim
                                       appears. NULL: "dims=sizes" ("rows,cols=4096x4096", "n=2^22") */
     unsigned types;                /* CLIMB_TYPE_BIT of each supported type */
+    unsigned bench_types;          /* 0: climb bench and tune run every type; else the types they run when no --type
+                                      is given (a subset of types: a ladder whose rows are alike across types, its
+                                      other types checked and tested, benched on demand) */
     /* The GPUs a case spans: 0 and 0 for one GPU (most workloads); else 1 <= min_devices <= max_devices <=
      * CLIMB_MAX_DEVICES, the set given by --gpus or --devices (by default the first min_devices GPUs), each case's
      * in its params (devices, devs). */

@@ -1,4 +1,5 @@
-/* The C API of merge sort: climb_sort_u32 and climb_sort_pairs_u32 over the rung marked best, in place. */
+/* The C API of sort: climb_sort_u32 and climb_sort_pairs_u32 over the rung marked best (the merge sort), in place;
+ * the other key types (i32, f32, u64) over the radix path, climb_sort_radix. */
 #include <string.h>
 
 #include "handle.h"
@@ -36,7 +37,67 @@ static climb_status sort(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, siz
     return climb_call_end(&call, e);
 }
 
+/* The other key types: the radix path (climb_sort_radix), in place. */
+static climb_status sort_typed(climb_handle h, climb_dtype t, void *d_keys, uint32_t *d_vals, size_t n, int pairs)
+{
+    if (!h || n > CLIMB_SORT_MAX_N)
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CLIMB_STATUS_SUCCESS; /* nothing to sort; the pointers are not touched */
+    const size_t es = climb_dtype_size(t);
+    climb_span k, v;
+    if (!climb_span_of(d_keys, n, es, &k) || (pairs && (!climb_span_of(d_vals, n, 4, &v) || climb_spans_overlap(k, v))))
+        return CLIMB_STATUS_INVALID_VALUE;
+    if (!climb_device_reachable(d_keys, es) || (pairs && !climb_device_reachable(d_vals, 4)))
+        return CLIMB_STATUS_INVALID_VALUE;
+    climb_api_key key;
+    if (climb_api_key_make(&key, &climb_sort_workload, (climb_shape)CLIMB_SHAPE1(n), t, "what",
+                           pairs ? "pairs" : "keys", "dist", "uniform", NULL) != 0)
+        return CLIMB_STATUS_INTERNAL_ERROR;
+    climb_call call;
+    climb_status st = climb_call_begin(h, &climb_sort_workload, &key.key, &call);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return st;
+    void *ws = NULL;
+    size_t ws_bytes = 0;
+    cudaError_t e = climb_call_workspace(&call, climb_sort_radix_workspace(t, n, pairs), 0, &ws, &ws_bytes);
+    if (e == cudaSuccess)
+        e = climb_sort_radix(t, d_keys, pairs ? d_vals : NULL, d_keys, pairs ? d_vals : NULL, n, ws, ws_bytes,
+                             call.stream);
+    return climb_call_end(&call, e);
+}
+
 climb_status climb_sort_u32(climb_handle h, uint32_t *d_keys, size_t n) { return sort(h, d_keys, NULL, n, 0); }
+
+climb_status climb_sort_i32(climb_handle h, int32_t *d_keys, size_t n)
+{
+    return sort_typed(h, CLIMB_I32, d_keys, NULL, n, 0);
+}
+
+climb_status climb_sort_f32(climb_handle h, float *d_keys, size_t n)
+{
+    return sort_typed(h, CLIMB_F32, d_keys, NULL, n, 0);
+}
+
+climb_status climb_sort_u64(climb_handle h, uint64_t *d_keys, size_t n)
+{
+    return sort_typed(h, CLIMB_U64, d_keys, NULL, n, 0);
+}
+
+climb_status climb_sort_pairs_i32(climb_handle h, int32_t *d_keys, uint32_t *d_vals, size_t n)
+{
+    return sort_typed(h, CLIMB_I32, d_keys, d_vals, n, 1);
+}
+
+climb_status climb_sort_pairs_f32(climb_handle h, float *d_keys, uint32_t *d_vals, size_t n)
+{
+    return sort_typed(h, CLIMB_F32, d_keys, d_vals, n, 1);
+}
+
+climb_status climb_sort_pairs_u64(climb_handle h, uint64_t *d_keys, uint32_t *d_vals, size_t n)
+{
+    return sort_typed(h, CLIMB_U64, d_keys, d_vals, n, 1);
+}
 
 climb_status climb_sort_pairs_u32(climb_handle h, uint32_t *d_keys, uint32_t *d_vals, size_t n)
 {

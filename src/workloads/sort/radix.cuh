@@ -17,18 +17,55 @@
  *                 over warps and digits, give every key its place (the warp-level multisplit of Onesweep: Adinets
  *                 and Merrill, 2022).
  *
- * Past the end of the array a tile holds padding keys of all ones: their digit is the largest, the splits are stable,
- * so they stay behind every real key and are never written. */
+ * Past the end of the array a tile holds padding keys whose code is all ones: their digit is the largest, the splits
+ * are stable, so they stay behind every real key and are never written.
+ *
+ * Key types (KT, radix_key below): the kernels sort the keys' codes, an unsigned integer of the key's width whose
+ * order is the keys' order, and move the keys themselves. The code of an unsigned key is the key; of a signed
+ * integer, its bits with the sign bit flipped; of a float, its bits with the sign bit flipped when the sign is clear
+ * and every bit flipped when it is set (so -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN: the order of CUB's
+ * radix sort). The code is taken where a digit is read; no pass encodes or decodes the array. */
 #ifndef CLIMB_WORKLOADS_SORT_RADIX_CUH
 #define CLIMB_WORKLOADS_SORT_RADIX_CUH
 
 #include "kernels.cuh"
 
+typedef unsigned long long u64;
+
+enum { RADIX_UNSIGNED = 0, RADIX_SIGNED = 1, RADIX_FLOAT = 2 }; /* how a key's bits map to its code */
+
+/* A key type: B the bits (u32 or u64), ORDER how they map to the code. */
+template <typename B, int ORDER> struct radix_key {
+    typedef B bits;
+    static constexpr int BITS = 8 * (int)sizeof(B);
+    static constexpr B SIGN = (B)1 << (BITS - 1);
+    __host__ __device__ static __forceinline__ B code(B x)
+    {
+        if (ORDER == RADIX_SIGNED)
+            return x ^ SIGN;
+        if (ORDER == RADIX_FLOAT)
+            return (x & SIGN) ? ~x : x ^ SIGN;
+        return x;
+    }
+    /* the key whose code is all ones: the padding */
+    static constexpr B PAD = ORDER == RADIX_UNSIGNED ? ~(B)0 : ~(B)0 ^ SIGN;
+};
+typedef radix_key<u32, RADIX_UNSIGNED> radix_u32;
+typedef radix_key<u32, RADIX_SIGNED> radix_i32;
+typedef radix_key<u32, RADIX_FLOAT> radix_f32;
+typedef radix_key<u64, RADIX_UNSIGNED> radix_u64;
+
+/* The digit of BITS bits at `shift` of key x's code. */
+template <typename KT, int BITS> __device__ __forceinline__ int radix_digit(typename KT::bits x, int shift)
+{
+    return (int)((KT::code(x) >> shift) & (typename KT::bits)((1u << BITS) - 1));
+}
+
 /* The tile's digit counts: counts[d x tiles + b] for tile b (digit-major, so that one exclusive scan gives every
  * (digit, tile) its first place in the output). Keys read in stripes (coalesced). */
-template <int BITS, int BLOCK, int ITEMS>
-__global__ void __launch_bounds__(BLOCK) radix_count_kernel(const u32 *__restrict__ keys, long long n, int shift,
-                                                            int *__restrict__ counts, int tiles)
+template <typename KT, int BITS, int BLOCK, int ITEMS>
+__global__ void __launch_bounds__(BLOCK) radix_count_kernel(const typename KT::bits *__restrict__ keys, long long n,
+                                                            int shift, int *__restrict__ counts, int tiles)
 {
     constexpr int R = 1 << BITS, TILE = BLOCK * ITEMS;
     __shared__ int hist[R];
@@ -40,7 +77,7 @@ __global__ void __launch_bounds__(BLOCK) radix_count_kernel(const u32 *__restric
         for (int i = 0; i < ITEMS; i++) {
             const int at = i * BLOCK + threadIdx.x;
             if (at < valid)
-                ones += (keys[base + at] >> shift) & 1;
+                ones += radix_digit<KT, 1>(keys[base + at], shift);
         }
         ones = climb_block_sum<BLOCK>(ones, scratch);
         if (threadIdx.x == 0) {
@@ -54,7 +91,7 @@ __global__ void __launch_bounds__(BLOCK) radix_count_kernel(const u32 *__restric
         for (int i = 0; i < ITEMS; i++) {
             const int at = i * BLOCK + threadIdx.x;
             if (at < valid)
-                atomicAdd(&hist[(keys[base + at] >> shift) & (R - 1)], 1);
+                atomicAdd(&hist[radix_digit<KT, BITS>(keys[base + at], shift)], 1);
         }
         __syncthreads();
         for (int d = threadIdx.x; d < R; d += BLOCK)
@@ -65,19 +102,20 @@ __global__ void __launch_bounds__(BLOCK) radix_count_kernel(const u32 *__restric
 /* One stable split of the keys a thread holds (k[0 .. ITEMS), its slice of the tile in order) by the bit at `bit`:
  * the new place in the tile of each key, zeros first. The block's exclusive scan of the zeros gives each thread the
  * zeros before it; the ones go after every zero of the tile, in order. Returns the tile's zeros. */
-template <int BLOCK, int ITEMS>
-__device__ __forceinline__ int radix_split_places(const u32 (&k)[ITEMS], int bit, int (&place)[ITEMS], int *scratch)
+template <typename KT, int BLOCK, int ITEMS>
+__device__ __forceinline__ int radix_split_places(const typename KT::bits (&k)[ITEMS], int bit, int (&place)[ITEMS],
+                                                  int *scratch)
 {
     int zeros = 0;
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
-        zeros += ((k[i] >> bit) & 1) == 0;
+        zeros += radix_digit<KT, 1>(k[i], bit) == 0;
     int all_zeros;
     const int before = climb_block_exclusive_scan<climb_op_sum, BLOCK>(zeros, scratch, &all_zeros);
     int z = before, first = (int)threadIdx.x * ITEMS;
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
-        const bool one = (k[i] >> bit) & 1;
+        const bool one = radix_digit<KT, 1>(k[i], bit);
         /* a one's place: every zero of the tile, then the ones before it (its place in the tile less the zeros
          * before it) */
         place[i] = one ? all_zeros + (first + i - z) : z;
@@ -88,14 +126,15 @@ __device__ __forceinline__ int radix_split_places(const u32 (&k)[ITEMS], int bit
 
 enum { RADIX_DIRECT = 0, RADIX_SPLITS = 1, RADIX_MATCH = 2 }; /* how the scatter ranks a tile's keys */
 
-/* A tile into shared memory: striped loads (coalesced), padding keys of all ones past the end. The caller syncs. */
-template <int BLOCK, int ITEMS, bool PAIRS>
-__device__ __forceinline__ void radix_load_tile(const u32 *__restrict__ ki, const u32 *__restrict__ vi, long long base,
-                                                int valid, u32 *sk, u32 *sv)
+/* A tile into shared memory: striped loads (coalesced), padding keys (code all ones) past the end. The caller
+ * syncs. */
+template <typename KT, int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void radix_load_tile(const typename KT::bits *__restrict__ ki, const u32 *__restrict__ vi,
+                                                long long base, int valid, typename KT::bits *sk, u32 *sv)
 {
     for (int i = 0; i < ITEMS; i++) {
         const int at = i * BLOCK + threadIdx.x;
-        sk[at] = at < valid ? ki[base + at] : 0xFFFFFFFFu;
+        sk[at] = at < valid ? ki[base + at] : KT::PAD;
         if (PAIRS)
             sv[at] = at < valid ? vi[base + at] : 0u;
     }
@@ -104,15 +143,14 @@ __device__ __forceinline__ void radix_load_tile(const u32 *__restrict__ ki, cons
 /* A tile sorted by its digit in shared memory out in tile order, each key at its digit's place in the output
  * (place_of) plus its rank in the digit's run (from start): consecutive threads write consecutive places within a
  * run. The padding, all ones, sorts behind every real key of the last digit and is not written. */
-template <int BITS, int BLOCK, bool PAIRS>
-__device__ __forceinline__ void radix_write_tile(const u32 *sk, const u32 *sv, int valid, int shift,
-                                                 const int *place_of, const int *start, u32 *__restrict__ ko,
-                                                 u32 *__restrict__ vo)
+template <typename KT, int BITS, int BLOCK, bool PAIRS>
+__device__ __forceinline__ void radix_write_tile(const typename KT::bits *sk, const u32 *sv, int valid, int shift,
+                                                 const int *place_of, const int *start,
+                                                 typename KT::bits *__restrict__ ko, u32 *__restrict__ vo)
 {
-    constexpr int R = 1 << BITS;
     for (int j = threadIdx.x; j < valid; j += BLOCK) {
-        const u32 key = sk[j];
-        const int d = (int)((key >> shift) & (R - 1));
+        const typename KT::bits key = sk[j];
+        const int d = radix_digit<KT, BITS>(key, shift);
         const long long to = (long long)place_of[d] + (j - start[d]);
         ko[to] = key;
         if (PAIRS)
@@ -128,8 +166,8 @@ __device__ __forceinline__ void radix_write_tile(const u32 *sk, const u32 *sv, i
  * scanned into their starts in the tile, and every key goes to its digit's start + its warp's + its rank.
  * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1; count (NULL: not wanted): each digit's keys in the
  * tile, the padding counted. */
-template <int BITS, int BLOCK, int ITEMS, bool PAIRS>
-__device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shift, int *whist, int *start,
+template <typename KT, int BITS, int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void radix_match_sort_tile(typename KT::bits *sk, u32 *sv, int shift, int *whist, int *start,
                                                       int *scratch, int *count)
 {
     constexpr int R = 1 << BITS, W = BLOCK / 32;
@@ -139,7 +177,8 @@ __device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shif
         whist[i] = 0;
     __syncthreads();
     int *mine = whist + warp * R;
-    u32 k[ITEMS], v[ITEMS];
+    typename KT::bits k[ITEMS];
+    u32 v[ITEMS];
     int rank[ITEMS], digit[ITEMS];
     const unsigned below = (1u << lane) - 1u;
 #pragma unroll
@@ -148,7 +187,7 @@ __device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shif
         k[i] = sk[at];
         if (PAIRS)
             v[i] = sv[at];
-        const int d = (int)((k[i] >> shift) & (R - 1));
+        const int d = radix_digit<KT, BITS>(k[i], shift);
         const unsigned peers = __match_any_sync(0xffffffffu, d);
         const int leader = __ffs(peers) - 1;
         int before = 0;
@@ -187,14 +226,17 @@ __device__ __forceinline__ void radix_match_sort_tile(u32 *sk, u32 *sv, int shif
 
 /* The scatter of one pass (see the file's head): tile b's keys (and values) to out, each at the scan's offset of
  * its (digit, tile) plus its rank among the tile's keys of that digit. */
-template <int BITS, int BLOCK, int ITEMS, int RANK, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restrict__ ki, const u32 *__restrict__ vi,
-                                                              u32 *__restrict__ ko, u32 *__restrict__ vo, long long n,
-                                                              int shift, const int *__restrict__ offsets, int tiles)
+template <typename KT, int BITS, int BLOCK, int ITEMS, int RANK, bool PAIRS>
+__global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const typename KT::bits *__restrict__ ki,
+                                                              const u32 *__restrict__ vi,
+                                                              typename KT::bits *__restrict__ ko, u32 *__restrict__ vo,
+                                                              long long n, int shift, const int *__restrict__ offsets,
+                                                              int tiles)
 {
     static_assert(RANK != RADIX_DIRECT || BITS == 1, "without the local sort the ranks come from one split: one bit");
+    typedef typename KT::bits K;
     constexpr int R = 1 << BITS, TILE = BLOCK * ITEMS;
-    __shared__ u32 sk[TILE];
+    __shared__ K sk[TILE];
     __shared__ u32 sv[PAIRS ? TILE : 1];
     __shared__ int start[R], place_of[R];
     __shared__ int whist[RANK == RADIX_MATCH ? (BLOCK / 32) * R : 1];
@@ -203,13 +245,14 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
     const int valid = (int)(n - base < TILE ? n - base : TILE);
     for (int d = threadIdx.x; d < R; d += BLOCK)
         place_of[d] = offsets[(long long)d * tiles + blockIdx.x];
-    radix_load_tile<BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
+    radix_load_tile<KT, BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
     __syncthreads();
     if constexpr (RANK == RADIX_MATCH) {
-        radix_match_sort_tile<BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, (int *)NULL);
+        radix_match_sort_tile<KT, BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, (int *)NULL);
     } else {
         /* blocked registers: thread t holds tile places t x ITEMS .. t x ITEMS + ITEMS - 1 */
-        u32 k[ITEMS], v[ITEMS];
+        K k[ITEMS];
+        u32 v[ITEMS];
         int place[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; i++) {
@@ -221,12 +264,12 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
             /* one split by the pass's bit; each key straight to memory: a zero at the tile's zero offset plus its
              * place, a one at the tile's one offset plus its place among the ones (the padding keys are ones,
              * placed after every real key, and not written) */
-            const int zeros = radix_split_places<BLOCK, ITEMS>(k, shift, place, scratch);
+            const int zeros = radix_split_places<KT, BLOCK, ITEMS>(k, shift, place, scratch);
 #pragma unroll
             for (int i = 0; i < ITEMS; i++) {
                 if ((int)threadIdx.x * ITEMS + i >= valid)
                     continue;
-                const int one = (k[i] >> shift) & 1;
+                const int one = radix_digit<KT, 1>(k[i], shift);
                 const long long to = (long long)place_of[one] + (one ? place[i] - zeros : place[i]);
                 ko[to] = k[i];
                 if (PAIRS)
@@ -235,7 +278,7 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
         } else {
             /* the tile sorted by its digit in shared memory: BITS stable splits, low bit first */
             for (int b = 0; b < BITS; b++) {
-                radix_split_places<BLOCK, ITEMS>(k, shift + b, place, scratch);
+                radix_split_places<KT, BLOCK, ITEMS>(k, shift + b, place, scratch);
                 __syncthreads(); /* every thread has read its keys before any is overwritten */
 #pragma unroll
                 for (int i = 0; i < ITEMS; i++) {
@@ -256,8 +299,8 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
             /* where each digit's run starts in the sorted tile: at the first key of that digit (digits absent
              * from the tile have no key to ask) */
             for (int j = threadIdx.x; j < valid; j += BLOCK) {
-                const int d = (int)((sk[j] >> shift) & (R - 1));
-                if (j == 0 || (int)((sk[j - 1] >> shift) & (R - 1)) != d)
+                const int d = radix_digit<KT, BITS>(sk[j], shift);
+                if (j == 0 || radix_digit<KT, BITS>(sk[j - 1], shift) != d)
                     start[d] = j;
             }
             __syncthreads();
@@ -265,44 +308,49 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const u32 *__restr
     }
     /* out in tile order */
     if constexpr (RANK != RADIX_DIRECT)
-        radix_write_tile<BITS, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
+        radix_write_tile<KT, BITS, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
 }
 
 /* ---- Onesweep (Adinets and Merrill, 2022): one kernel a pass ----
- * The four 8-bit digits' counts over the whole array come first, in one read of the keys (radix_histograms_kernel),
- * and their exclusive scans give each digit's start in each pass's output (radix_digit_starts_kernel). A pass is
- * then one kernel: each block takes the next tile in the order blocks start (a ticket), ranks it by warp matches,
- * and learns how many keys of each digit the tiles before it hold by decoupled look-back: thread d publishes its
- * tile's count of digit d (flag "aggregate"), sums its predecessors' words back to the first that carries an
- * inclusive prefix (flag "inclusive"), then publishes its own inclusive prefix. A word is the 2-bit flag and a 30-bit
- * count, so a pass takes n below 2^30; the words are cleared before each pass. */
+ * The 8-bit digits' counts over the whole array come first, every digit of a key (4 of a 32-bit key, 8 of a 64-bit
+ * one) in one read of the keys (radix_histograms_kernel), and their exclusive scans give each digit's start in each
+ * pass's output (radix_digit_starts_kernel). A pass is then one kernel: each block takes the next tile in the order
+ * blocks start (a ticket), ranks it by warp matches, and learns how many keys of each digit the tiles before it hold
+ * by decoupled look-back: thread d publishes its tile's count of digit d (flag "aggregate"), sums its predecessors'
+ * words back to the first that carries an inclusive prefix (flag "inclusive"), then publishes its own inclusive
+ * prefix. A word is the 2-bit flag and a 30-bit count, so a pass takes n below 2^30; the words are cleared before
+ * each pass. */
 #define RADIX_FLAG_AGGREGATE (1u << 30)
 #define RADIX_FLAG_INCLUSIVE (2u << 30)
 #define RADIX_COUNT_MASK ((1u << 30) - 1u)
+#define RADIX_MAX_PASSES 8 /* 8-bit digits of a 64-bit key */
 
-/* hist[p x 256 + d]: the keys whose digit p (bits 8p .. 8p + 7) is d; hist zeroed before. */
-template <int BLOCK>
-__global__ void __launch_bounds__(BLOCK) radix_histograms_kernel(const u32 *__restrict__ keys, long long n,
+/* hist[p x 256 + d]: the keys whose digit p (bits 8p .. 8p + 7 of the code) is d, for the key's KT::BITS / 8
+ * digits; hist zeroed before. */
+template <typename KT, int BLOCK>
+__global__ void __launch_bounds__(BLOCK) radix_histograms_kernel(const typename KT::bits *__restrict__ keys, long long n,
                                                                  int *__restrict__ hist)
 {
-    __shared__ int h[4 * 256];
-    for (int i = threadIdx.x; i < 4 * 256; i += BLOCK)
+    constexpr int P = KT::BITS / 8;
+    __shared__ int h[P * 256];
+    for (int i = threadIdx.x; i < P * 256; i += BLOCK)
         h[i] = 0;
     __syncthreads();
     const long long step = (long long)gridDim.x * BLOCK;
     for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < n; i += step) {
-        const u32 k = keys[i];
+        const typename KT::bits k = keys[i];
 #pragma unroll
-        for (int p = 0; p < 4; p++)
-            atomicAdd(&h[p * 256 + ((k >> (8 * p)) & 255)], 1);
+        for (int p = 0; p < P; p++)
+            atomicAdd(&h[p * 256 + radix_digit<KT, 8>(k, 8 * p)], 1);
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < 4 * 256; i += BLOCK)
+    for (int i = threadIdx.x; i < P * 256; i += BLOCK)
         if (h[i])
             atomicAdd(&hist[i], h[i]);
 }
 
-/* Block p (4 blocks of 256): hist[p x 256 + d] becomes the exclusive scan over digits, digit d's first place. */
+/* Block p (a block of 256 a pass): hist[p x 256 + d] becomes the exclusive scan over digits, digit d's first
+ * place. */
 __global__ void __launch_bounds__(256) radix_digit_starts_kernel(int *hist)
 {
     __shared__ int scratch[256 / 32 + 1];
@@ -319,20 +367,21 @@ __global__ void __launch_bounds__(256) radix_digit_starts_kernel(int *hist)
  * result to out. */
 enum { RADIX_IN = 0, RADIX_OUT = 1, RADIX_TMP = 2, RADIX_SKIP = -1 };
 typedef struct radix_plan {
-    int src[4], dst[4]; /* per pass: the buffers it reads and writes, or RADIX_SKIP */
-    int result;         /* where the sorted keys are after the passes */
-    int skipped;        /* the passes skipped */
+    int src[RADIX_MAX_PASSES], dst[RADIX_MAX_PASSES]; /* per pass: the buffers it reads and writes, or RADIX_SKIP */
+    int result;  /* where the sorted keys are after the passes */
+    int skipped; /* the passes skipped */
 } radix_plan;
 
-/* The plan for the passes whose digit is the same in every key (trivial[p] != 0); in_place: input = output. */
-__host__ __device__ inline void radix_plan_make(const int trivial[4], int in_place, radix_plan *plan)
+/* The plan of `passes` passes (at most RADIX_MAX_PASSES) where those with trivial[p] != 0 (the digit the same in
+ * every key) are skipped; in_place: input = output. */
+__host__ __device__ inline void radix_plan_make(int passes, const int *trivial, int in_place, radix_plan *plan)
 {
     int m = 0;
-    for (int p = 0; p < 4; p++)
+    for (int p = 0; p < passes; p++)
         m += !trivial[p];
     int cur = in_place ? RADIX_OUT : RADIX_IN, j = 0; /* in place the input is out */
-    for (int p = 0; p < 4; p++) {
-        if (trivial[p]) {
+    for (int p = 0; p < RADIX_MAX_PASSES; p++) {
+        if (p >= passes || trivial[p]) {
             plan->src[p] = plan->dst[p] = RADIX_SKIP;
             continue;
         }
@@ -343,15 +392,17 @@ __host__ __device__ inline void radix_plan_make(const int trivial[4], int in_pla
         j++;
     }
     plan->result = cur;
-    plan->skipped = 4 - m;
+    plan->skipped = passes - m;
 }
 
-/* One warp: the plan from the digits' starts (hist after radix_digit_starts_kernel). in_place: input = output. */
-__global__ void radix_plan_kernel(const int *__restrict__ starts, long long n, int in_place, radix_plan *plan)
+/* One warp: the plan of `passes` passes from the digits' starts (hist after radix_digit_starts_kernel). in_place:
+ * input = output. */
+__global__ void radix_plan_kernel(const int *__restrict__ starts, long long n, int passes, int in_place,
+                                  radix_plan *plan)
 {
-    __shared__ int trivial[4];
+    __shared__ int trivial[RADIX_MAX_PASSES];
     const int lane = threadIdx.x;
-    for (int p = 0; p < 4; p++) {
+    for (int p = 0; p < passes; p++) {
         int one = 0;
         for (int d = lane; d < 256; d += 32) {
             const long long end = d < 255 ? starts[p * 256 + d + 1] : n;
@@ -363,18 +414,19 @@ __global__ void radix_plan_kernel(const int *__restrict__ starts, long long n, i
     }
     __syncwarp();
     if (lane == 0)
-        radix_plan_make(trivial, in_place, plan);
+        radix_plan_make(passes, trivial, in_place, plan);
 }
 
 /* Where the passes left the keys (and values), copied to out when that is not out (see radix_plan). */
-__global__ void radix_final_copy_kernel(const u32 *__restrict__ in_k, const u32 *__restrict__ in_v, u32 *out_k,
-                                        u32 *out_v, const u32 *tmp_k, const u32 *tmp_v, long long n,
-                                        const radix_plan *plan)
+template <typename K>
+__global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *__restrict__ in_v, K *out_k, u32 *out_v,
+                                        const K *tmp_k, const u32 *tmp_v, long long n, const radix_plan *plan)
 {
     const int from = plan->result;
     if (from == RADIX_OUT)
         return;
-    const u32 *k = from == RADIX_IN ? in_k : tmp_k, *v = from == RADIX_IN ? in_v : tmp_v;
+    const K *k = from == RADIX_IN ? in_k : tmp_k;
+    const u32 *v = from == RADIX_IN ? in_v : tmp_v;
     const long long step = (long long)gridDim.x * blockDim.x;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
         out_k[i] = k[i];
@@ -384,21 +436,24 @@ __global__ void radix_final_copy_kernel(const u32 *__restrict__ in_k, const u32 
 }
 
 /* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). */
-template <int BLOCK, int ITEMS, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, const u32 *in_v, u32 *out_k, u32 *out_v,
-                                                               u32 *tmp_k, u32 *tmp_v, long long n, int pass,
-                                                               const int *__restrict__ digit_start, unsigned *status,
-                                                               int *ticket, const radix_plan *plan)
+template <typename KT, int BLOCK, int ITEMS, bool PAIRS>
+__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v,
+                                                               typename KT::bits *out_k, u32 *out_v,
+                                                               typename KT::bits *tmp_k, u32 *tmp_v, long long n,
+                                                               int pass, const int *__restrict__ digit_start,
+                                                               unsigned *status, int *ticket, const radix_plan *plan)
 {
+    typedef typename KT::bits K;
     constexpr int R = 256, TILE = BLOCK * ITEMS;
     static_assert(BLOCK == R, "a thread a digit");
     const int src = plan->src[pass], dst = plan->dst[pass], shift = 8 * pass;
     if (src == RADIX_SKIP)
         return;
-    const u32 *ki = src == RADIX_IN ? in_k : src == RADIX_OUT ? out_k : tmp_k;
+    const K *ki = src == RADIX_IN ? in_k : src == RADIX_OUT ? out_k : tmp_k;
     const u32 *vi = src == RADIX_IN ? in_v : src == RADIX_OUT ? out_v : tmp_v;
-    u32 *ko = dst == RADIX_OUT ? out_k : tmp_k, *vo = dst == RADIX_OUT ? out_v : tmp_v;
-    __shared__ u32 sk[TILE];
+    K *ko = dst == RADIX_OUT ? out_k : tmp_k;
+    u32 *vo = dst == RADIX_OUT ? out_v : tmp_v;
+    __shared__ K sk[TILE];
     __shared__ u32 sv[PAIRS ? TILE : 1];
     __shared__ int start[R], place_of[R], count[R];
     __shared__ int whist[(BLOCK / 32) * R];
@@ -410,9 +465,9 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, 
     const int tile = my_tile;
     const long long base = (long long)tile * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
-    radix_load_tile<BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
+    radix_load_tile<KT, BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
     __syncthreads();
-    radix_match_sort_tile<8, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, count);
+    radix_match_sort_tile<KT, 8, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, count);
     /* thread d: the tile's keys of digit d (the padding is digit 255), published, then the look-back */
     const int d = threadIdx.x;
     const unsigned mine = (unsigned)(count[d] - (d == R - 1 ? TILE - valid : 0));
@@ -433,7 +488,7 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const u32 *in_k, 
     }
     place_of[d] = digit_start[d] + (int)before;
     __syncthreads();
-    radix_write_tile<8, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
+    radix_write_tile<KT, 8, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
 }
 
 #endif

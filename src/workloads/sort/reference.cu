@@ -82,3 +82,149 @@ extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uin
             vals[i] = (u32)climb_rng_next(&r);
 }
 
+
+/* ---- every key type (u32, i32, f32, u64): their codes, the generated inputs, the reference ---- */
+
+extern "C" uint64_t climb_sort_code(climb_dtype t, const void *keys, size_t i)
+{
+    switch (t) {
+    case CLIMB_I32: return ((const u32 *)keys)[i] ^ 0x80000000u;
+    case CLIMB_F32: {
+        const u32 x = ((const u32 *)keys)[i];
+        return (x & 0x80000000u) ? (u32)~x : x ^ 0x80000000u;
+    }
+    case CLIMB_U64: return ((const uint64_t *)keys)[i];
+    default: return ((const u32 *)keys)[i];
+    }
+}
+
+/* The key whose code is c. */
+static void put_code(climb_dtype t, void *keys, size_t i, uint64_t c)
+{
+    const u32 c32 = (u32)c;
+    switch (t) {
+    case CLIMB_I32: ((u32 *)keys)[i] = c32 ^ 0x80000000u; break;
+    case CLIMB_F32: ((u32 *)keys)[i] = (c32 & 0x80000000u) ? c32 ^ 0x80000000u : ~c32; break;
+    case CLIMB_U64: ((uint64_t *)keys)[i] = c; break;
+    default: ((u32 *)keys)[i] = c32; break;
+    }
+}
+
+/* A 64-bit key's code by the distribution (the 32-bit generator's rules, over 2^64). */
+static void generate_codes64(uint64_t seed, int dist, uint64_t *codes, uint32_t *vals, size_t n)
+{
+    climb_rng r;
+    climb_rng_seed(&r, seed);
+    const unsigned __int128 span = (unsigned __int128)1 << 64;
+    uint64_t few[16];
+    for (int i = 0; i < 16; i++)
+        few[i] = climb_rng_next(&r);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t x = climb_rng_next(&r);
+        switch (dist) {
+        case CLIMB_SORT_SORTED:
+        case CLIMB_SORT_NEARLY:
+        case CLIMB_SORT_REVERSE: { /* stratum i of n: [i 2^64 / n, (i + 1) 2^64 / n) */
+            const size_t at = dist == CLIMB_SORT_REVERSE ? n - 1 - i : i;
+            const unsigned __int128 lo = span * i / n, hi = span * (i + 1) / n;
+            codes[at] = (uint64_t)(lo + (unsigned __int128)x % (hi - lo));
+            break;
+        }
+        case CLIMB_SORT_FEW: codes[i] = few[x & 15]; break;
+        case CLIMB_SORT_NARROW: codes[i] = x >> 48; break;
+        default: codes[i] = x; break;
+        }
+    }
+    if (dist == CLIMB_SORT_NEARLY)
+        for (size_t s = 0; s < n / 100; s++) {
+            const size_t a = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1), b = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
+            const uint64_t t = codes[a];
+            codes[a] = codes[b];
+            codes[b] = t;
+        }
+    if (vals)
+        for (size_t i = 0; i < n; i++)
+            vals[i] = (u32)climb_rng_next(&r);
+}
+
+extern "C" void climb_sort_generate_typed(uint64_t seed, int dist, climb_dtype t, void *keys, uint32_t *vals, size_t n)
+{
+    if (t == CLIMB_U64) {
+        generate_codes64(seed, dist, (uint64_t *)keys, vals, n);
+        return;
+    }
+    /* 32-bit keys: the u32 generator's values are the codes; narrow's upper half is that of the code of 0 (so i32
+     * keys 0 .. 65535, f32 keys +0 and the smallest positive subnormals) */
+    climb_sort_generate(seed, dist, (u32 *)keys, vals, n);
+    if (t == CLIMB_U32)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        u32 c = ((u32 *)keys)[i];
+        if (dist == CLIMB_SORT_NARROW)
+            c |= 0x80000000u;
+        put_code(t, keys, i, c);
+    }
+}
+
+extern "C" int climb_sort_ref_typed(climb_dtype t, void *keys, uint32_t *vals, size_t n)
+{
+    if (t == CLIMB_U32) { /* the u32 reference itself */
+        u32 *tmp = (u32 *)malloc((n ? n : 1) * 4 * 2);
+        if (!tmp)
+            return -1;
+        climb_sort_ref((u32 *)keys, vals, n, tmp);
+        free(tmp);
+        return 0;
+    }
+    /* every key's code and index, sorted stably by the code (LSD, 11 bits a pass), then keys and values gathered */
+    const size_t es = t == CLIMB_U64 ? 8 : 4, m = n ? n : 1;
+    const int bits = (int)es * 8;
+    uint64_t *code = (uint64_t *)malloc(m * 8 * 2);
+    u32 *idx = (u32 *)malloc(m * 4 * 2);
+    void *kept = malloc(m * es);
+    u32 *vkept = vals ? (u32 *)malloc(m * 4) : NULL;
+    if (!code || !idx || !kept || (vals && !vkept)) {
+        free(code);
+        free(idx);
+        free(kept);
+        free(vkept);
+        return -1;
+    }
+    uint64_t *src_c = code, *dst_c = code + m;
+    u32 *src_i = idx, *dst_i = idx + m;
+    for (size_t i = 0; i < n; i++) {
+        src_c[i] = climb_sort_code(t, keys, i);
+        src_i[i] = (u32)i;
+    }
+    for (int shift = 0; shift < bits; shift += 11) {
+        size_t count[2049] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((src_c[i] >> shift) & 2047u) + 1]++;
+        for (int d = 0; d < 2048; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) {
+            const size_t at = count[(src_c[i] >> shift) & 2047u]++;
+            dst_c[at] = src_c[i];
+            dst_i[at] = src_i[i];
+        }
+        uint64_t *tc = src_c;
+        src_c = dst_c;
+        dst_c = tc;
+        u32 *ti = src_i;
+        src_i = dst_i;
+        dst_i = ti;
+    }
+    memcpy(kept, keys, n * es);
+    if (vals)
+        memcpy(vkept, vals, n * 4);
+    for (size_t i = 0; i < n; i++) {
+        memcpy((char *)keys + i * es, (const char *)kept + (size_t)src_i[i] * es, es);
+        if (vals)
+            vals[i] = vkept[src_i[i]];
+    }
+    free(code);
+    free(idx);
+    free(kept);
+    free(vkept);
+    return 0;
+}

@@ -47,6 +47,8 @@ typedef struct sort_args {
     size_t radix_ws_bytes;
     climb_sort_tuning tn;
     int pdl;                 /* the best rung's passes as programmatic dependent launches (sm_90 and later) */
+    climb_dtype type;        /* the keys' type: U32 for the merge rungs; the radix and CUB rungs take every type of
+                                the workload, the key pointers then pointing at keys of that type */
     cudaStream_t s;
 } sort_args;
 
@@ -92,7 +94,7 @@ static cudaError_t sort_trivial(const sort_args *a)
 {
     if (a->n == 0 || a->in_k == a->out_k)
         return cudaSuccess;
-    cudaError_t e = cudaMemcpyAsync(a->out_k, a->in_k, 4, cudaMemcpyDeviceToDevice, a->s);
+    cudaError_t e = cudaMemcpyAsync(a->out_k, a->in_k, climb_dtype_size(a->type), cudaMemcpyDeviceToDevice, a->s);
     if (e == cudaSuccess && a->in_v)
         e = cudaMemcpyAsync(a->out_v, a->in_v, 4, cudaMemcpyDeviceToDevice, a->s);
     return e;
@@ -294,12 +296,23 @@ static size_t radix_workspace(long long n, int bits)
     return radix_counts_bytes(n, bits) + climb_scan_best_workspace(&RADIX_SCAN, (size_t)sort_grid(n, RADIX_TILE) << bits);
 }
 
-template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a)
+/* f(KT()) for the key type of t (radix_key): the one dispatch of the radix and CUB rungs over the key types. */
+template <typename F> static cudaError_t sort_by_key_type(climb_dtype t, F &&f)
 {
-    if (a->n <= 1)
-        return sort_trivial(a);
-    constexpr int PASSES = 32 / BITS;
-    static_assert(32 % BITS == 0 && PASSES % 2 == 0, "the passes end in out: an even number of them");
+    switch (t) {
+    case CLIMB_U32: return f(radix_u32());
+    case CLIMB_I32: return f(radix_i32());
+    case CLIMB_F32: return f(radix_f32());
+    case CLIMB_U64: return f(radix_u64());
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <typename KT, int BITS, int RANK> static cudaError_t launch_radix_typed(const sort_args *a)
+{
+    typedef typename KT::bits K;
+    constexpr int PASSES = KT::BITS / BITS;
+    static_assert(KT::BITS % BITS == 0 && PASSES % 2 == 0, "the passes end in out: an even number of them");
     const long long n = a->n;
     const int tiles = (int)sort_grid(n, RADIX_TILE);
     const size_t digits = (size_t)tiles << BITS, counts_bytes = radix_counts_bytes(n, BITS);
@@ -308,24 +321,26 @@ template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a
     int *counts = (int *)a->radix_ws;
     void *scan_ws = (char *)a->radix_ws + counts_bytes;
     const size_t scan_bytes = a->radix_ws_bytes - counts_bytes;
-    const u32 *k = a->in_k, *v = a->in_v;
+    const K *k = (const K *)a->in_k;
+    const u32 *v = a->in_v;
     cudaError_t e = cudaSuccess;
     for (int p = 0; p < PASSES && e == cudaSuccess; p++) {
-        u32 *dk, *dv;
-        sort_pass_dst(a, p, PASSES, &dk, &dv);
+        u32 *dk32, *dv;
+        sort_pass_dst(a, p, PASSES, &dk32, &dv);
+        K *dk = (K *)dk32;
         const int shift = p * BITS;
-        radix_count_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS><<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, n, shift,
-                                                                                                   counts, tiles);
+        radix_count_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS><<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(
+            k, n, shift, counts, tiles);
         e = cudaGetLastError();
         if (e == cudaSuccess)
             e = climb_scan_best(&RADIX_SCAN, CLIMB_I32, 1, counts, counts, digits, scan_ws, scan_bytes, a->s);
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>
+            radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>
                 <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
         else
-            radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>
+            radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>
                 <<<(unsigned)tiles, RADIX_BLOCK, 0, a->s>>>(k, v, dk, dv, n, shift, counts, tiles);
         e = cudaGetLastError();
         k = dk;
@@ -334,71 +349,88 @@ template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a
     return e;
 }
 
-/* Onesweep (radix.cuh): the four digits' counts in one read, their starts and the passes' plan (a pass whose digit
- * is the same in every key is skipped), then one kernel a pass, and a copy to out where the plan ends elsewhere.
- * The workspace: the counts (4 x 256 ints), the passes' tickets (4 ints) and the plan, cleared once a sort, then the
- * look-back words, a tile's 256 a pass, cleared before each pass. n below 2^30 (the words' counts are 30-bit). */
+template <int BITS, int RANK> static cudaError_t launch_radix(const sort_args *a)
+{
+    if (a->n <= 1)
+        return sort_trivial(a);
+    return sort_by_key_type(a->type, [&](auto kt) { return launch_radix_typed<decltype(kt), BITS, RANK>(a); });
+}
+
+/* Onesweep (radix.cuh): every 8-bit digit's counts in one read (4 digits of a 32-bit key, 8 of a 64-bit one), their
+ * starts and the passes' plan (a pass whose digit is the same in every key is skipped), then one kernel a pass, and
+ * a copy to out where the plan ends elsewhere. The workspace: the counts (256 ints a digit), the passes' tickets (an
+ * int a pass) and the plan, cleared once a sort, room for 8 passes; then the look-back words, a tile's 256 a pass,
+ * cleared before each pass. n below 2^30 (the words' counts are 30-bit). */
 #define ONESWEEP_MAX_N ((1ll << 30) - 1)
-static size_t onesweep_plan_offset(void) { return (4 * 256 + 4) * sizeof(int); }
+static size_t onesweep_plan_offset(void) { return (RADIX_MAX_PASSES * 256 + RADIX_MAX_PASSES) * sizeof(int); }
 static size_t onesweep_head_bytes(void)
 {
-    return sort_align(4 * 256 + 4 + sizeof(radix_plan) / sizeof(int)) * sizeof(int);
+    return sort_align(RADIX_MAX_PASSES * 256 + RADIX_MAX_PASSES + sizeof(radix_plan) / sizeof(int)) * sizeof(int);
 }
 static size_t onesweep_workspace(long long n)
 {
     return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
 }
 
-static cudaError_t launch_onesweep(const sort_args *a)
+template <typename KT> static cudaError_t launch_onesweep_typed(const sort_args *a)
 {
-    if (a->n <= 1)
-        return sort_trivial(a);
+    typedef typename KT::bits K;
+    constexpr int P = KT::BITS / 8;
     const long long n = a->n;
-    if (n > ONESWEEP_MAX_N || !a->radix_ws || a->radix_ws_bytes < onesweep_workspace(n))
-        return cudaErrorInvalidValue;
     const unsigned tiles = sort_grid(n, RADIX_TILE);
-    int *hist = (int *)a->radix_ws, *tickets = hist + 4 * 256;
+    int *hist = (int *)a->radix_ws, *tickets = hist + RADIX_MAX_PASSES * 256;
     radix_plan *plan = (radix_plan *)((char *)a->radix_ws + onesweep_plan_offset());
     unsigned *status = (unsigned *)((char *)a->radix_ws + onesweep_head_bytes());
     const size_t status_bytes = (size_t)tiles * 256 * sizeof(unsigned);
+    const K *in_k = (const K *)a->in_k;
+    K *out_k = (K *)a->out_k, *tmp_k = (K *)a->tmp_k;
     cudaError_t e = cudaMemsetAsync(a->radix_ws, 0, onesweep_head_bytes(), a->s);
     if (e != cudaSuccess)
         return e;
-    radix_histograms_kernel<256><<<tiles < 1024 ? tiles : 1024, 256, 0, a->s>>>(a->in_k, n, hist);
-    radix_digit_starts_kernel<<<4, 256, 0, a->s>>>(hist);
-    radix_plan_kernel<<<1, 32, 0, a->s>>>(hist, n, a->in_k == a->out_k, plan);
+    radix_histograms_kernel<KT, 256><<<tiles < 1024 ? tiles : 1024, 256, 0, a->s>>>(in_k, n, hist);
+    radix_digit_starts_kernel<<<P, 256, 0, a->s>>>(hist);
+    radix_plan_kernel<<<1, 32, 0, a->s>>>(hist, n, P, a->in_k == a->out_k, plan);
     e = cudaGetLastError();
-    for (int p = 0; p < 4 && e == cudaSuccess; p++) {
+    for (int p = 0; p < P && e == cudaSuccess; p++) {
         e = cudaMemsetAsync(status, 0, status_bytes, a->s);
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_onesweep_kernel<256, RADIX_ITEMS, true><<<tiles, 256, 0, a->s>>>(
-                a->in_k, a->in_v, a->out_k, a->out_v, a->tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p,
-                plan);
+            radix_onesweep_kernel<KT, 256, RADIX_ITEMS, true><<<tiles, 256, 0, a->s>>>(
+                in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         else
-            radix_onesweep_kernel<256, RADIX_ITEMS, false><<<tiles, 256, 0, a->s>>>(
-                a->in_k, a->in_v, a->out_k, a->out_v, a->tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p,
-                plan);
+            radix_onesweep_kernel<KT, 256, RADIX_ITEMS, false><<<tiles, 256, 0, a->s>>>(
+                in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) {
         const unsigned blocks = sort_grid(n, 256 * 8);
-        radix_final_copy_kernel<<<blocks < 1024 ? blocks : 1024, 256, 0, a->s>>>(a->in_k, a->in_v, a->out_k, a->out_v,
-                                                                                 a->tmp_k, a->tmp_v, n, plan);
+        radix_final_copy_kernel<K><<<blocks < 1024 ? blocks : 1024, 256, 0, a->s>>>(in_k, a->in_v, out_k, a->out_v,
+                                                                                    tmp_k, a->tmp_v, n, plan);
         e = cudaGetLastError();
     }
     return e;
 }
 
+static cudaError_t launch_onesweep(const sort_args *a)
+{
+    if (a->n <= 1)
+        return sort_trivial(a);
+    if (a->n > ONESWEEP_MAX_N || !a->radix_ws || a->radix_ws_bytes < onesweep_workspace(a->n))
+        return cudaErrorInvalidValue;
+    return sort_by_key_type(a->type, [&](auto kt) { return launch_onesweep_typed<decltype(kt)>(a); });
+}
+
 static_assert((int)RADIX_IN == (int)CLIMB_SORT_BUF_IN && (int)RADIX_OUT == (int)CLIMB_SORT_BUF_OUT &&
                   (int)RADIX_TMP == (int)CLIMB_SORT_BUF_TMP,
               "the plan's buffer names");
-extern "C" int climb_sort_radix_plan(const int trivial[4], int in_place, int src[4], int dst[4], int *result)
+extern "C" int climb_sort_radix_plan(int passes, const int *trivial, int in_place, int *src, int *dst, int *result)
 {
+    if (passes < 0 || passes > RADIX_MAX_PASSES)
+        return -1;
     radix_plan plan;
-    radix_plan_make(trivial, in_place, &plan);
-    for (int p = 0; p < 4; p++) {
+    radix_plan_make(passes, trivial, in_place, &plan);
+    for (int p = 0; p < passes; p++) {
         src[p] = plan.src[p];
         dst[p] = plan.dst[p];
     }
@@ -411,23 +443,43 @@ extern "C" int climb_sort_radix_plan(const int trivial[4], int in_place, int src
  * run the one merge-sort dispatch; the verification checks the order of equal keys on every run, so a form that
  * were not stable would fail there. CUB's radix sort (stable, out of place): the reference of another algorithm,
  * beside the bar. */
-struct sort_less {
-    __device__ __forceinline__ bool operator()(const u32 &x, const u32 &y) const { return x < y; }
+/* The merge sort's comparator on a key type's bits: their codes' order (radix_key), the order of the radix rungs
+ * and of CUB's radix sort (floats: -NaN first, +NaN last, -0 before +0). */
+template <typename KT> struct sort_less {
+    typedef typename KT::bits K;
+    __device__ __forceinline__ bool operator()(const K &x, const K &y) const { return KT::code(x) < KT::code(y); }
 };
+
+/* The C type CUB's radix sort takes for a key type: it flips the bits of signed and float keys itself. */
+template <typename KT> struct sort_cub_key { typedef typename KT::bits type; };
+template <> struct sort_cub_key<radix_i32> { typedef int type; };
+template <> struct sort_cub_key<radix_f32> { typedef float type; };
 
 static cudaError_t cub_merge(const sort_args *a, void *tmp, size_t *bytes)
 {
-    if (a->in_v)
-        return cub::DeviceMergeSort::SortPairsCopy(tmp, *bytes, a->in_k, a->in_v, a->out_k, a->out_v, a->n, sort_less(),
-                                                   a->s);
-    return cub::DeviceMergeSort::StableSortKeysCopy(tmp, *bytes, a->in_k, a->out_k, a->n, sort_less(), a->s);
+    return sort_by_key_type(a->type, [&](auto kt) {
+        typedef decltype(kt) KT;
+        typedef typename KT::bits K;
+        const K *ik = (const K *)a->in_k;
+        K *ok = (K *)a->out_k;
+        if (a->in_v)
+            return cub::DeviceMergeSort::SortPairsCopy(tmp, *bytes, ik, a->in_v, ok, a->out_v, a->n, sort_less<KT>(),
+                                                       a->s);
+        return cub::DeviceMergeSort::StableSortKeysCopy(tmp, *bytes, ik, ok, a->n, sort_less<KT>(), a->s);
+    });
 }
 
 static cudaError_t cub_radix(const sort_args *a, void *tmp, size_t *bytes)
 {
-    if (a->in_v)
-        return cub::DeviceRadixSort::SortPairs(tmp, *bytes, a->in_k, a->out_k, a->in_v, a->out_v, a->n, 0, 32, a->s);
-    return cub::DeviceRadixSort::SortKeys(tmp, *bytes, a->in_k, a->out_k, a->n, 0, 32, a->s);
+    return sort_by_key_type(a->type, [&](auto kt) {
+        typedef decltype(kt) KT;
+        typedef typename sort_cub_key<KT>::type K;
+        const K *ik = (const K *)a->in_k;
+        K *ok = (K *)a->out_k;
+        if (a->in_v)
+            return cub::DeviceRadixSort::SortPairs(tmp, *bytes, ik, ok, a->in_v, a->out_v, a->n, 0, KT::BITS, a->s);
+        return cub::DeviceRadixSort::SortKeys(tmp, *bytes, ik, ok, a->n, 0, KT::BITS, a->s);
+    });
 }
 
 static cudaError_t launch_cub_merge(const sort_args *a)
@@ -470,29 +522,48 @@ static int k_block(climb_dtype t, const climb_device_info *d, const int *v, clim
 }
 
 /* A radix rung's kernels: the counts, the scatters (keys, pairs) and the scan of the counts (16-byte aligned). */
+/* The key type's name in the kernels' names. */
+static const char *sort_key_name(climb_dtype t) { return climb_dtype_name(t); }
+
+/* A radix rung's kernels for keys of type t: the counts, the scatters (keys, pairs) and the scan of the counts. */
 template <int BITS, int RANK>
-static int k_radix(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int n = climb_kernel_at(o, max, 0, (const void *)radix_count_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS>, RADIX_BLOCK,
-                            0, "radix_count_kernel<%d bits>", BITS);
-    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>,
-                        RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, keys>", BITS);
-    n = climb_kernel_at(o, max, n, (const void *)radix_scatter_kernel<BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>,
-                        RADIX_BLOCK, 0, "radix_scatter_kernel<%d bits, pairs>", BITS);
+    int n = 0;
+    sort_by_key_type(t, [&](auto kt) {
+        typedef decltype(kt) KT;
+        n = climb_kernel_at(o, max, 0, (const void *)radix_count_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS>,
+                            RADIX_BLOCK, 0, "radix_count_kernel<%s, %d bits>", sort_key_name(t), BITS);
+        n = climb_kernel_at(o, max, n,
+                            (const void *)radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>,
+                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, keys>", sort_key_name(t), BITS);
+        n = climb_kernel_at(o, max, n,
+                            (const void *)radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>,
+                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, pairs>", sort_key_name(t), BITS);
+        return cudaSuccess;
+    });
     return climb_kernel_at(o, max, n, climb_scan_best_kernel(&RADIX_SCAN, CLIMB_I32, 1), RADIX_SCAN.block, 0,
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
 }
 
-static int k_onesweep(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int n = climb_kernel_at(o, max, 0, (const void *)radix_histograms_kernel<256>, 256, 0, "radix_histograms_kernel");
+    int n = 0;
+    sort_by_key_type(t, [&](auto kt) {
+        typedef decltype(kt) KT;
+        const char *kn = sort_key_name(t);
+        n = climb_kernel_at(o, max, 0, (const void *)radix_histograms_kernel<KT, 256>, 256, 0,
+                            "radix_histograms_kernel<%s>", kn);
+        n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel<typename KT::bits>, 256, 0,
+                            "radix_final_copy_kernel<%d-bit keys>", KT::BITS);
+        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<KT, 256, RADIX_ITEMS, false>, 256, 0,
+                            "radix_onesweep_kernel<%s, keys>", kn);
+        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<KT, 256, RADIX_ITEMS, true>, 256, 0,
+                            "radix_onesweep_kernel<%s, pairs>", kn);
+        return cudaSuccess;
+    });
     n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
-    n = climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
-    n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel, 256, 0, "radix_final_copy_kernel");
-    n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, false>, 256, 0,
-                        "radix_onesweep_kernel<keys>");
-    return climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<256, RADIX_ITEMS, true>, 256, 0,
-                           "radix_onesweep_kernel<pairs>");
+    return climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
 }
 
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -591,7 +662,7 @@ static const sort_rung SORT_RUNGS[] = {
                                                   "counter a digit (warp-level multisplit)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_radix<8, RADIX_MATCH>},
      .launch = launch_radix<8, RADIX_MATCH>, .radix_bits = 8},
-    {.info = {.name = "radix_onesweep", .idea = "one kernel a pass (Onesweep): the four digits counted in one read "
+    {.info = {.name = "radix_onesweep", .idea = "one kernel a pass (Onesweep): every digit counted in one read "
                                                 "first, then each tile ranked and its digits' places found by "
                                                 "decoupled look-back over the tiles before it",
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep},
@@ -671,8 +742,52 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
     a.n = (long long)n;
     a.tn = *t;
     a.pdl = cc_major >= 9;
+    a.type = CLIMB_U32;
     a.s = s;
     return launch_best(&a);
+}
+
+/* The radix path of the library face: any key type of the workload, Onesweep below 2^30 keys, the match-ranked
+ * three-kernel rung from there (its scan's workspace cleared each call: the handle's workspace is shared). The
+ * workspace: the second buffer of keys (and values), then the larger of the two rungs' own. */
+static size_t sort_radix_own_workspace(size_t n)
+{
+    const size_t one = onesweep_workspace((long long)n), three = radix_workspace((long long)n, 8);
+    return one > three ? one : three;
+}
+
+extern "C" size_t climb_sort_radix_workspace(climb_dtype t, size_t n, int pairs)
+{
+    return sort_align(n * climb_dtype_size(t)) + (pairs ? sort_align(n * 4) : 0) + sort_radix_own_workspace(n);
+}
+
+extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
+                                        uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
+{
+    const int pairs = in_vals != NULL;
+    if ((t != CLIMB_U32 && t != CLIMB_I32 && t != CLIMB_F32 && t != CLIMB_U64) || n > CLIMB_SORT_MAX_N ||
+        (pairs && !out_vals) || ws_bytes < climb_sort_radix_workspace(t, n, pairs))
+        return cudaErrorInvalidValue;
+    char *w = (char *)ws;
+    const size_t kb = sort_align(n * climb_dtype_size(t)), vb = pairs ? sort_align(n * 4) : 0;
+    sort_args a;
+    memset(&a, 0, sizeof a);
+    a.in_k = (const u32 *)in_keys;
+    a.in_v = in_vals;
+    a.out_k = (u32 *)out_keys;
+    a.out_v = pairs ? out_vals : NULL;
+    a.tmp_k = (u32 *)w;
+    a.tmp_v = pairs ? (u32 *)(w + kb) : NULL;
+    a.n = (long long)n;
+    a.radix_ws = w + kb + vb;
+    a.radix_ws_bytes = ws_bytes - kb - vb;
+    a.type = t;
+    a.s = s;
+    if (n <= (size_t)ONESWEEP_MAX_N)
+        return launch_onesweep(&a);
+    const size_t counts = radix_counts_bytes((long long)n, 8);
+    const cudaError_t e = cudaMemsetAsync((char *)a.radix_ws + counts, 0, radix_workspace((long long)n, 8) - counts, s);
+    return e != cudaSuccess ? e : launch_radix<8, RADIX_MATCH>(&a);
 }
 
 /* ---------------------------------------------------------------- options */
@@ -681,11 +796,13 @@ static const char *const SORT_DISTS[] = {"uniform", "sorted", "reverse", "few", 
 static const char *const SORT_WHAT[] = {"keys", "pairs", NULL};
 static constexpr climb_option SORT_OPTIONS[] = {
     {.name = "what", .kind = CLIMB_OPT_CHOICE,
-     .meaning = "keys (u32 keys alone) or pairs (u32 keys, each with a u32 value carried along; stability checked)",
+     .meaning = "keys (keys alone) or pairs (keys, each with a u32 value carried along; stability checked)",
      .def = "keys,pairs", .choices = SORT_WHAT, .keys_tuning = 1},
     {.name = "dist", .kind = CLIMB_OPT_CHOICE,
-     .meaning = "keys: uniform 32-bit, sorted, reverse (sorted backwards), few (16 distinct values: long runs of "
-                "ties), nearly (sorted, 1% of positions swapped), narrow (uniform 16-bit: the upper half zero)",
+     .meaning = "keys, by their order's codes: uniform (every bit pattern alike: f32 keys include infinities and "
+                "NaNs), sorted, reverse (sorted backwards), few (16 distinct values: long runs of ties), nearly "
+                "(sorted, 1% of positions swapped), narrow (16 bits: u32 and u64 keys below 2^16, i32 keys 0 .. 65535, "
+                "f32 keys +0 and the smallest subnormals)",
      .def = "uniform", .choices = SORT_DISTS, .generator = 1},
 };
 CLIMB_OPTION_AT(SORT_OPTIONS, OPT_WHAT, "what");
@@ -695,13 +812,17 @@ CLIMB_OPTION_AT(SORT_OPTIONS, OPT_DIST, "dist");
 
 struct climb_case {
     climb_case_params p;
-    size_t n;
+    size_t n, es;            /* keys, and a key's bytes (the case's type: u32, i32, f32 or u64) */
     int pairs, dist;
-    u32 *h_k, *d_in_k, *h_v, *d_in_v;   /* the input */
-    u32 *h_out_k, *d_out_k, *h_out_v, *d_out_v;  /* the output, and verify's download */
-    u32 *d_tmp_k, *d_tmp_v;  /* the passes' second buffer */
+    void *h_k, *d_in_k;      /* the input keys */
+    u32 *h_v, *d_in_v;       /* the input values */
+    void *h_out_k, *d_out_k; /* the output, and verify's download */
+    u32 *h_out_v, *d_out_v;
+    void *d_tmp_k;           /* the passes' second buffer */
+    u32 *d_tmp_v;
     int *d_part;             /* the best rung's partitions */
-    u32 *ref_k, *ref_v;      /* the input sorted on the CPU */
+    void *ref_k;             /* the input sorted on the CPU */
+    u32 *ref_v;
     void *d_vendor;
     size_t vendor_bytes;
     void *d_radix;           /* a radix rung's workspace (prepare) */
@@ -721,11 +842,11 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
 {
     sort_args a;
     memset(&a, 0, sizeof a);
-    a.in_k = c->d_in_k;
+    a.in_k = (const u32 *)c->d_in_k; /* keys of the case's type (a.type) */
     a.in_v = c->pairs ? c->d_in_v : NULL;
-    a.out_k = c->d_out_k;
+    a.out_k = (u32 *)c->d_out_k;
     a.out_v = c->pairs ? c->d_out_v : NULL;
-    a.tmp_k = c->d_tmp_k;
+    a.tmp_k = (u32 *)c->d_tmp_k;
     a.tmp_v = c->pairs ? c->d_tmp_v : NULL;
     a.part = c->d_part;
     a.n = (long long)c->n;
@@ -735,6 +856,7 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
     a.radix_ws_bytes = c->radix_bytes;
     a.tn = c->tn;
     a.pdl = c->p.dev && c->p.dev->cc_major >= 9;
+    a.type = c->p.type;
     a.s = s;
     return a;
 }
@@ -742,6 +864,7 @@ static sort_args sort_case_args(const climb_case *c, cudaStream_t s)
 static int sort_init(climb_case *c)
 {
     c->n = c->p.shape.d[0];
+    c->es = climb_dtype_size(c->p.type);
     c->pairs = c->p.opts[OPT_WHAT].choice == 1;
     c->dist = c->p.opts[OPT_DIST].choice;
     c->skipped = -1;
@@ -754,23 +877,20 @@ static int sort_init(climb_case *c)
     return 0;
 }
 
-/* The input, and the reference: the input sorted by the CPU's radix sort (2 n words of scratch, only here). */
+/* The input, and the reference: the input sorted by the CPU's radix sort (its scratch allocated there). */
 static int sort_fill(climb_case *c)
 {
-    climb_sort_generate(c->p.seed, c->dist, c->h_k, c->h_v, c->n);
-    u32 *scratch = (u32 *)malloc((c->n ? c->n : 1) * 4 * 2);
-    if (!scratch)
-        return climb_host_oom("the reference sort's scratch (%zu keys)", c->n);
-    memcpy(c->ref_k, c->h_k, c->n * 4);
+    climb_sort_generate_typed(c->p.seed, c->dist, c->p.type, c->h_k, c->h_v, c->n);
+    memcpy(c->ref_k, c->h_k, c->n * c->es);
     if (c->pairs)
         memcpy(c->ref_v, c->h_v, c->n * 4);
-    climb_sort_ref(c->ref_k, c->pairs ? c->ref_v : NULL, c->n, scratch);
-    free(scratch);
+    if (climb_sort_ref_typed(c->p.type, c->ref_k, c->pairs ? c->ref_v : NULL, c->n) != 0)
+        return climb_host_oom("the reference sort's scratch (%zu keys)", c->n);
     return 0;
 }
 
-static size_t keys_bytes(const climb_case *c) { return (c->n ? c->n : 1) * 4; }
-static size_t vals_bytes(const climb_case *c) { return c->pairs ? keys_bytes(c) : 0; }
+static size_t keys_bytes(const climb_case *c) { return (c->n ? c->n : 1) * c->es; }
+static size_t vals_bytes(const climb_case *c) { return c->pairs ? (c->n ? c->n : 1) * 4 : 0; }
 static size_t part_bytes(const climb_case *c) { return ((c->n ? c->n : 1) / 64 + 2) * sizeof(int); }
 
 #define SORT_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
@@ -798,8 +918,9 @@ static const climb_buffer SORT_BUFFERS[] = {
 static const char *sort_describe(const climb_case *c)
 {
     static char buf[200];
-    snprintf(buf, sizeof buf, "%s %s keys%s; input starts %u elements past alignment", c->pairs ? "pairs of" : "",
-             SORT_DISTS[c->dist], c->pairs ? " and uniform values" : "", c->p.offset);
+    snprintf(buf, sizeof buf, "%s %s %s keys%s; input starts %u elements past alignment", c->pairs ? "pairs of" : "",
+             SORT_DISTS[c->dist], climb_dtype_name(c->p.type), c->pairs ? " and uniform u32 values" : "",
+             c->p.offset);
     return buf;
 }
 
@@ -807,7 +928,8 @@ static int sort_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 {
     (void)c;
     (void)mode; /* the CPU radix sort is cheap at every size */
-    snprintf(desc, desclen, "CPU stable LSD radix sort, every element (keys%s), exact", c->pairs ? " and values" : "");
+    snprintf(desc, desclen, "CPU stable LSD radix sort by the keys' codes, every element (keys%s), exact",
+             c->pairs ? " and values" : "");
     return 0;
 }
 
@@ -851,12 +973,15 @@ static const char *sort_rung_note(climb_case *c, int rung)
 {
     if (!SORT_RUNGS[rung].onesweep || c->skipped <= 0)
         return NULL;
-    snprintf(c->note, sizeof c->note, "%d of 4 passes skipped (their digit the same in every key)", c->skipped);
+    snprintf(c->note, sizeof c->note, "%d of %d passes skipped (their digit the same in every key)", c->skipped,
+             (int)c->es); /* a pass an 8-bit digit: a pass a byte of the key */
     return c->note;
 }
 
 static const char *sort_refuses(const climb_case *c, int rung)
 {
+    if (c->p.type != CLIMB_U32 && !SORT_RUNGS[rung].radix_bits && !SORT_RUNGS[rung].cub)
+        return "u32 keys only: the merge rungs compare u32 keys (other key types sort by the radix rungs)";
     if (SORT_RUNGS[rung].onesweep && c->n > (size_t)ONESWEEP_MAX_N)
         return "n below 2^30: its look-back words hold 30-bit counts";
     return NULL;
@@ -879,8 +1004,16 @@ static int sort_verify(climb_case *c, int rung, char *msg, size_t msglen)
     }
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
-    for (size_t i = 0; i < c->n; i++)
-        climb_compare_exact(&k, c->h_out_k[i], c->ref_k[i], "key[%zu]", i);
+    for (size_t i = 0; i < c->n; i++) { /* the keys' bits, exactly (-0 and +0, NaNs: each its own bits) */
+        const int same = memcmp((const char *)c->h_out_k + i * c->es, (const char *)c->ref_k + i * c->es, c->es) == 0;
+        if (c->es == 8)
+            climb_compare_check(&k, same, "key[%zu] = 0x%016llx, expected 0x%016llx", i,
+                                (unsigned long long)((const uint64_t *)c->h_out_k)[i],
+                                (unsigned long long)((const uint64_t *)c->ref_k)[i]);
+        else
+            climb_compare_check(&k, same, "key[%zu] = 0x%08x, expected 0x%08x", i, ((const u32 *)c->h_out_k)[i],
+                                ((const u32 *)c->ref_k)[i]);
+    }
     if (climb_compare_end(&k) || !c->pairs)
         return k.bad != 0;
     climb_compare_begin(&k, msg, msglen);
@@ -896,7 +1029,7 @@ static int sort_verify(climb_case *c, int rung, char *msg, size_t msglen)
 static void sort_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    const double bytes = (double)c->n * 4 * (c->pairs ? 2 : 1);
+    const double bytes = (double)c->n * ((double)c->es + (c->pairs ? 4 : 0));
     out->bytes_read = bytes;
     out->bytes_written = bytes;
     out->items = (double)c->n;
@@ -911,7 +1044,8 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
         return 0;
     if (r->radix_bits) { /* a pass: the keys read by the count, keys (and values) read and written by the scatter;
                             Onesweep reads the keys once for every pass's counts */
-        const double passes = 32.0 / r->radix_bits, keys = (double)c->n * 4, all = keys * (c->pairs ? 2 : 1);
+        const double passes = 8.0 * (double)c->es / r->radix_bits, keys = (double)c->n * (double)c->es,
+                     all = keys + (c->pairs ? (double)c->n * 4 : 0);
         sort_counts(c, out);
         const double run = r->onesweep && c->skipped > 0 ? passes - c->skipped : passes;
         out->bytes_read = r->onesweep ? keys + run * all : passes * (keys + all);
@@ -976,22 +1110,28 @@ static const char *sort_case_refuses(const climb_shape *s, climb_dtype t, const 
 }
 
 /* Host memory: the input, the reference and the read-back (and twice n words for the reference's scratch). */
+/* Host memory a key: the input, the reference and the read-back of keys (and values), and the reference's scratch
+ * (u32: two words; the other types: two codes, two indices and a copy of the keys and values). */
 static double sort_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
-    (void)t;
-    const double words = opts && opts[OPT_WHAT].choice == 1 ? 2 : 1;
-    return (double)s->d[0] * 4 * (2 * words + 2);
+    const double es = (double)climb_dtype_size(t), pairs = opts && opts[OPT_WHAT].choice == 1;
+    const double scratch = t == CLIMB_U32 ? 8 : 24 + es + 4 * pairs;
+    return (double)s->d[0] * (3 * es + 12 * pairs + scratch);
 }
 
 extern "C" const climb_workload climb_sort_workload = {
     .name = "sort",
-    .title = "Merge sort of u32 keys and key-value pairs (stable)",
+    .title = "Sorting keys and key-value pairs, stably: merge sort, then LSD radix sort (u32 keys; i32, f32 and u64 "
+             "keys by the radix rungs)",
     .sources = "Kirk and Hwu, Programming Massively Parallel Processors, chapter 11 (co-rank, basic and "
-                "tiled merge, circular buffer); Green, McColl and Bader, GPU Merge Path",
+                "tiled merge, circular buffer); Green, McColl and Bader, GPU Merge Path; Hwu, Kirk and El Hajj, "
+                "PMPP 4th edition, chapter 13 (radix sort); Adinets and Merrill, Onesweep",
     .command = NULL,
     .dims = {"n"},
     .shape_format = NULL,
-    .types = CLIMB_TYPE_BIT(CLIMB_U32),
+    .types = CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32) |
+             CLIMB_TYPE_BIT(CLIMB_U64),
+    .bench_types = CLIMB_TYPE_BIT(CLIMB_U32), /* the ladder's figures; the other key types by --type */
     .options = SORT_OPTIONS,
     .n_options = CLIMB_COUNT(SORT_OPTIONS),
     .bytes_counted = "the keys (and values) read once and written once, the least a sort moves; a rung's own counts "

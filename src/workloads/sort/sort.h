@@ -41,12 +41,26 @@ enum {
 };
 void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n);
 
-/* The Onesweep rung's plan of its four 8-bit passes (for the tests): trivial[p] != 0 where pass p's digit is the
- * same in every key (skipped); in_place: the input is the output. src[p] and dst[p]: the buffers pass p reads and
- * writes (CLIMB_SORT_BUF_IN, _OUT, _TMP; -1 when skipped); *result: where the keys are after the passes (copied to
- * out when that is not out). Returns the passes skipped. */
+/* Every key type (u32, i32, f32, u64; anything else is taken as u32). A key's code: an unsigned integer of the key's
+ * width whose order is the keys' order, and the order every rung sorts by: u32 and u64 the key; i32 its bits with
+ * the sign bit flipped; f32 its bits with the sign bit flipped when it is clear, every bit flipped when it is set
+ * (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, CUB's radix order). */
+uint64_t climb_sort_code(climb_dtype t, const void *keys, size_t i);
+/* n keys of type t by the distribution, as codes: u32 is climb_sort_generate's; i32 and f32 take its values as their
+ * codes (narrow: codes of the upper half of the code of 0, so i32 keys 0 .. 65535 and f32 +0 and the smallest
+ * subnormals; uniform f32 keys include infinities and NaNs); u64 the same rules over 2^64. vals (NULL: none)
+ * uniform. */
+void climb_sort_generate_typed(uint64_t seed, int dist, climb_dtype t, void *keys, uint32_t *vals, size_t n);
+/* The reference for every key type: keys (and vals, NULL for none) sorted stably by their codes. 0, or -1 when the
+ * host's memory is short (it allocates its scratch). */
+int climb_sort_ref_typed(climb_dtype t, void *keys, uint32_t *vals, size_t n);
+
+/* The Onesweep rung's plan of its 8-bit passes (4 for 32-bit keys, 8 for 64-bit ones; for the tests): trivial[p] != 0
+ * where pass p's digit is the same in every key (skipped); in_place: the input is the output. src[p] and dst[p]: the
+ * buffers pass p reads and writes (CLIMB_SORT_BUF_IN, _OUT, _TMP; -1 when skipped); *result: where the keys are after
+ * the passes (copied to out when that is not out). Returns the passes skipped, or -1 for more than 8 passes. */
 enum { CLIMB_SORT_BUF_IN = 0, CLIMB_SORT_BUF_OUT = 1, CLIMB_SORT_BUF_TMP = 2 };
-int climb_sort_radix_plan(const int trivial[4], int in_place, int src[4], int dst[4], int *result);
+int climb_sort_radix_plan(int passes, const int *trivial, int in_place, int *src, int *dst, int *result);
 
 /* The best rung's tunable parameters, in the order of climb_sort_workload.tuning->params. */
 typedef struct climb_sort_tuning {
@@ -64,6 +78,15 @@ size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs
 cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_t *in_keys, const uint32_t *in_vals,
                             uint32_t *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
                             int cc_major, cudaStream_t s);
+
+/* The radix path for the library face's other key types (src/lib/sort.c): keys of type t (u32, i32, f32, u64; their
+ * codes' order, climb_sort_code) and vals (NULL: keys alone) of in sorted stably into out on s; out == in allowed (in
+ * place), other overlaps not. Any n up to CLIMB_SORT_MAX_N: Onesweep below 2^30 keys, the match-ranked three-kernel
+ * radix sort from there. The workspace holds climb_sort_radix_workspace bytes (a second copy of the keys and values,
+ * the rung's counts and look-back words); it need not be zeroed. */
+size_t climb_sort_radix_workspace(climb_dtype t, size_t n, int pairs);
+cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
+                             uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }
