@@ -1095,6 +1095,13 @@ static const climb_sweep SORT_SWEEPS[] = {
              "--set dist=uniform,sorted,reverse,few,nearly,narrow",
      .x = "n",
      .log_x = 1},
+    {.name = "types",
+     .title = "every key type, uniform keys and pairs: CUB's radix sort and the last two radix rungs, Gkeys/s "
+              "against n",
+     .args = "--type u32 --type i32 --type f32 --type u64 --rung cub_radix_sort --rung radix_match_rank "
+             "--rung radix_onesweep --set what=keys,pairs --size 2^20 --size 2^24 --size 2^26",
+     .x = "n",
+     .log_x = 1},
     {.name = "sizes",
      .title = "uniform u32 keys and pairs, every rung: Gkeys/s against n",
      .args = "--size 2^16 --size 2^18 --size 2^20 --size 2^22 --size 2^24 --size 2^26",
