@@ -18,7 +18,7 @@
 #include "collective_tests.h"
 #include "testing.h"
 
-enum { MP = 4, MBLOCKS = 3, MCALLS = 40, MCAP = 97 };
+enum { MP = 8, MBLOCKS = 3, MCALLS = 40, MCAP = 97 }; /* up to 8 GPUs, the largest machine the ladders are for */
 
 /* A simulated GPU: its workspace (two sets of MP x MCAP lines), its state, its blocks' meeting point between calls
  * (a kernel ends before the next starts on one stream). */
