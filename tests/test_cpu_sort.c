@@ -217,6 +217,60 @@ static void test_radix_plan(void)
     EXPECT(climb_sort_radix_plan(9, t, 0, a, b, &r) == -1);
 }
 
+/* The look-back's step: in order, up to the first inclusive word, never past a word not yet published; and a walk of
+ * such steps over a random mix of published aggregates and inclusive words (some not yet published, then published
+ * as the walk reads them again) sums exactly the counts back to the nearest inclusive word. */
+static void test_lookback(climb_rng *r)
+{
+    const unsigned A = 1u << 30, I = 2u << 30;
+    unsigned before = 0;
+    int found = -1;
+    EXPECT(climb_sort_lookback_step((const unsigned[]){A | 5, A | 7, I | 100, A | 1}, &before, &found) == 3 &&
+           before == 112 && found == 1);
+    before = 0;
+    EXPECT(climb_sort_lookback_step((const unsigned[]){A | 5, 0, I | 100, A | 1}, &before, &found) == 1 &&
+           before == 5 && found == 0);
+    before = 0;
+    EXPECT(climb_sort_lookback_step((const unsigned[]){0, I | 9, I | 9, I | 9}, &before, &found) == 0 && before == 0 &&
+           found == 0);
+    before = 3;
+    EXPECT(climb_sort_lookback_step((const unsigned[]){A | 1, A | 2, A | 3, A | 4}, &before, &found) == 4 &&
+           before == 13 && found == 0);
+    for (int trial = 0; trial < 2000; trial++) {
+        const int tiles = 1 + (int)climb_rng_range(r, 0, 40);
+        unsigned words[48], final[48];
+        for (int t = 0; t < tiles; t++) {
+            const unsigned count = (unsigned)climb_rng_range(r, 0, 1000);
+            final[t] = (t == 0 || climb_rng_range(r, 0, 3) == 0 ? I : A) | count;
+            words[t] = climb_rng_range(r, 0, 4) == 0 ? 0 : final[t]; /* some not yet published */
+        }
+        unsigned want = 0;
+        for (int t = tiles - 1; t >= 0; t--) {
+            want += final[t] & ((1u << 30) - 1);
+            if ((final[t] & ~((1u << 30) - 1)) == I)
+                break;
+        }
+        unsigned got = 0;
+        long long j = tiles - 1;
+        int steps = 0;
+        for (;;) {
+            unsigned w[4];
+            for (int u = 0; u < 4; u++)
+                w[u] = j - u >= 0 ? words[j - u] : I;
+            int f;
+            const int used = climb_sort_lookback_step(w, &got, &f);
+            if (f)
+                break;
+            if (used == 0) /* a word not yet published: its tile publishes it while the walk waits */
+                words[j] = final[j];
+            j -= used;
+            if (++steps > 1000)
+                break;
+        }
+        EXPECT_MSG(got == want, "trial %d: %u summed, %u expected", trial, got, want);
+    }
+}
+
 /* Every key type's order and reference. The codes order the keys as numbers do (i32 as signed integers, f32 as
  * floats where both are numbers, -0 before +0, NaNs by sign at the ends); the typed reference against a sort by
  * (code, index), which is stable by construction, on every distribution and odd sizes; the generators' rules hold
@@ -314,6 +368,11 @@ int main(void)
     test_generators();
     test_radix_plan();
     test_key_types(20261128);
+    {
+        climb_rng r;
+        climb_rng_seed(&r, 20261128);
+        test_lookback(&r);
+    }
     test_table();
     return test_finish("test_cpu_sort");
 }

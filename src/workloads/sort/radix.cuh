@@ -317,13 +317,33 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const typename KT:
  * pass's output (radix_digit_starts_kernel). A pass is then one kernel: each block takes the next tile in the order
  * blocks start (a ticket), ranks it by warp matches, and learns how many keys of each digit the tiles before it hold
  * by decoupled look-back: thread d publishes its tile's count of digit d (flag "aggregate"), sums its predecessors'
- * words back to the first that carries an inclusive prefix (flag "inclusive"), then publishes its own inclusive
- * prefix. A word is the 2-bit flag and a 30-bit count, so a pass takes n below 2^30; the words are cleared before
- * each pass. */
+ * words back to the first that carries an inclusive prefix (flag "inclusive"), reading several at once, then publishes
+ * its own inclusive prefix. A word is the 2-bit flag and a 30-bit count, so a pass takes n below 2^30; the words are
+ * cleared before each pass. */
 #define RADIX_FLAG_AGGREGATE (1u << 30)
 #define RADIX_FLAG_INCLUSIVE (2u << 30)
 #define RADIX_COUNT_MASK ((1u << 30) - 1u)
 #define RADIX_MAX_PASSES 8 /* 8-bit digits of a 64-bit key */
+#define RADIX_LOOKBACK 4    /* the look-back's words read at once */
+
+/* One step of the look-back over RADIX_LOOKBACK words, w[0] the nearest tile's: the counts added to *before in order,
+ * up to and with the first inclusive word (*found = 1 then), stopping before the first word not yet published.
+ * Returns how many words were used. */
+__host__ __device__ __forceinline__ int radix_lookback_sum(const unsigned (&w)[RADIX_LOOKBACK], unsigned *before,
+                                                           int *found)
+{
+    int used = 0, f = 0;
+    for (int u = 0; u < RADIX_LOOKBACK; u++) { /* a constant count: unrolled */
+        const unsigned flag = w[u] & ~RADIX_COUNT_MASK;
+        if (f || used < u || flag == 0)
+            continue; /* past the prefix, or past a word not yet published */
+        *before += w[u] & RADIX_COUNT_MASK;
+        used = u + 1;
+        f = flag == RADIX_FLAG_INCLUSIVE;
+    }
+    *found = f;
+    return used;
+}
 
 /* hist[p x 256 + d]: the keys whose digit p (bits 8p .. 8p + 7 of the code) is d, for the key's KT::BITS / 8
  * digits; hist zeroed before. */
@@ -475,14 +495,20 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT
     words[(size_t)tile * R + d] = (tile == 0 ? RADIX_FLAG_INCLUSIVE : RADIX_FLAG_AGGREGATE) | mine;
     unsigned before = 0;
     if (tile > 0) {
-        for (long long j = tile - 1; j >= 0; j--) {
-            unsigned w;
-            do
-                w = words[(size_t)j * R + d];
-            while ((w & ~RADIX_COUNT_MASK) == 0);
-            before += w & RADIX_COUNT_MASK;
-            if ((w & ~RADIX_COUNT_MASK) == RADIX_FLAG_INCLUSIVE)
+        /* back over the tiles before, RADIX_LOOKBACK words read at once (independent loads: one round trip to L2
+         * for several tiles), summed in order up to the first inclusive prefix; a word not yet published stops the
+         * sum there and is read again. Tile 0's word is inclusive, so the walk ends by tile 0. */
+        long long j = tile - 1;
+        for (;;) {
+            unsigned w[RADIX_LOOKBACK];
+#pragma unroll
+            for (int u = 0; u < RADIX_LOOKBACK; u++)
+                w[u] = j - u >= 0 ? words[(size_t)(j - u) * R + d] : RADIX_FLAG_INCLUSIVE;
+            int found;
+            const int used = radix_lookback_sum(w, &before, &found);
+            if (found)
                 break;
+            j -= used;
         }
         words[(size_t)tile * R + d] = RADIX_FLAG_INCLUSIVE | (before + mine);
     }

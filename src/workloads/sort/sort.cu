@@ -438,6 +438,14 @@ extern "C" int climb_sort_radix_plan(int passes, const int *trivial, int in_plac
     return plan.skipped;
 }
 
+extern "C" int climb_sort_lookback_step(const unsigned *words, unsigned *before, int *found)
+{
+    unsigned w[RADIX_LOOKBACK];
+    for (int u = 0; u < RADIX_LOOKBACK; u++)
+        w[u] = words[u];
+    return radix_lookback_sum(w, before, found);
+}
+
 /* The vendor rungs. CUB's merge sort, copying from the input to the output: SortKeysCopy and SortPairsCopy. CUB
  * documents the copying forms as not guaranteed stable, but StableSortKeysCopy is SortKeysCopy, and both pairs forms
  * run the one merge-sort dispatch; the verification checks the order of equal keys on every run, so a form that

@@ -62,6 +62,12 @@ int climb_sort_ref_typed(climb_dtype t, void *keys, uint32_t *vals, size_t n);
 enum { CLIMB_SORT_BUF_IN = 0, CLIMB_SORT_BUF_OUT = 1, CLIMB_SORT_BUF_TMP = 2 };
 int climb_sort_radix_plan(int passes, const int *trivial, int in_place, int *src, int *dst, int *result);
 
+/* One step of the Onesweep rung's look-back (for the tests): words[0 .. 4) the published words of the four tiles
+ * before, nearest first (a 2-bit flag, 1 aggregate or 2 inclusive, 0 not yet published; a 30-bit count). Adds the
+ * counts in order to *before up to and with the first inclusive word (*found = 1), stopping before the first word not
+ * yet published; returns the words used. */
+int climb_sort_lookback_step(const unsigned *words, unsigned *before, int *found);
+
 /* The best rung's tunable parameters, in the order of climb_sort_workload.tuning->params. */
 typedef struct climb_sort_tuning {
     int block;   /* threads per block */
