@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "core/workload.h"
 #include "workloads/sort/sort.h"
 #include "testing.h"
 
@@ -358,6 +359,31 @@ static void test_table(void)
     EXPECT(w->case_refuses(&big, CLIMB_U32, NULL) != NULL && w->case_refuses(&ok, CLIMB_U32, NULL) == NULL);
     EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
     EXPECT(strcmp(w->rung(climb_vendor_rung(w))->name, "cub_radix_sort") == 0); /* the bar: CUB's radix sort */
+    EXPECT(strcmp(w->rung(climb_best_rung(w))->name, "tuned") == 0);
+    /* the tuned rung's classes and built-in choices: pairs from 2^22 keys Onesweep, the merge path elsewhere */
+    climb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.cc_major = 9;
+    dev.smem_per_block_optin = 227 * 1024;
+    climb_opt_value opts[2];
+    memset(opts, 0, sizeof opts);
+    const size_t ns[] = {1000, ((size_t)1 << 22) - 1, (size_t)1 << 22, (size_t)1 << 26};
+    for (int pairs = 0; pairs < 2; pairs++)
+        for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+            opts[0].choice = pairs;
+            opts[0].text = pairs ? "pairs" : "keys";
+            const climb_tuning_key key = {CLIMB_SHAPE1(ns[i]), CLIMB_U32, opts};
+            int v[CLIMB_MAX_TUNABLES];
+            EXPECT(climb_tuning_defaults(w->tuning, &dev, &key, v) != NULL);
+            const int large = ns[i] >= ((size_t)1 << 22);
+            EXPECT_MSG(v[2] == (pairs && large ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d", pairs,
+                       ns[i], v[2]);
+            EXPECT(w->tuning->rejects(&dev, v) == NULL);
+            char cls[128];
+            climb_tuning_class(w, &key, &dev, cls, sizeof cls);
+            EXPECT_MSG(strstr(cls, large ? "large" : "small") && strstr(cls, pairs ? "what=pairs" : "what=keys"),
+                       "class %s", cls);
+        }
 }
 
 int main(void)

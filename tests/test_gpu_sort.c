@@ -170,7 +170,8 @@ static void test_check(uint64_t seed, unsigned types, const char *what, const ch
     climb_opt_plan_free(&p, NULL);
 }
 
-/* The best rung for every tuning candidate, on a few sizes around its tiles. */
+/* The best rung for every tuning candidate (the merge path's tiles, the two radix sorts), on a few sizes around the
+ * merge's tiles and past the size classes' boundary. */
 static void test_candidates(uint64_t seed)
 {
     const climb_tuning *tn = w->tuning;
@@ -182,10 +183,10 @@ static void test_candidates(uint64_t seed)
             continue;
         climb_opt_plan p;
         test_plan(&p, w, "what", "keys,pairs", "dist", "uniform,few", NULL);
-        const char *only[] = {"register_merge_path"};
+        const char *only[] = {"tuned"}; /* the best rung: the merge path at this tile, or a radix sort */
         const size_t tile = (size_t)v[0] * v[1];
         const climb_shape sizes[] = {CLIMB_SHAPE1(tile - 1), CLIMB_SHAPE1(tile + 1), CLIMB_SHAPE1(5 * tile + 7),
-                                     CLIMB_SHAPE1(300001)};
+                                     CLIMB_SHAPE1(300001), CLIMB_SHAPE1(((size_t)1 << 22) + 3)};
         climb_run_opts o;
         memset(&o, 0, sizeof o);
         o.seed = seed + (uint64_t)i;
@@ -194,7 +195,7 @@ static void test_candidates(uint64_t seed)
         o.rungs = only;
         o.n_rungs = 1;
         o.shapes = sizes;
-        o.n_shapes = 4;
+        o.n_shapes = 5;
         climb_check_result cr;
         EXPECT(climb_check(w, &o, &dev, &cr) == 0);
         EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "candidate %d x %d: %d failures", v[0], v[1], cr.failures);

@@ -183,8 +183,12 @@ template <bool CIRCULAR> static cudaError_t launch_tiled(const sort_args *a)
     X(128, 15) X(256, 11) X(256, 15) X(256, 17) X(256, 19) X(256, 23) X(512, 15) X(512, 19)
 static const int SORT_TUNE_BLOCKS[] = {128, 256, 512};
 static const int SORT_TUNE_ITEMS[] = {11, 15, 17, 19, 23};
-#define SORT_CANDIDATE_VALUES(b, i) b, i,
-static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES)};
+static const int SORT_TUNE_ALGOS[] = {CLIMB_SORT_MERGE, CLIMB_SORT_ONESWEEP, CLIMB_SORT_MATCH_RANK};
+/* The tuned rung's candidates: the merge path at every instance, and the two radix sorts (their block and items
+ * are the merge's unused values, 256 x 19, a tile whose pairs fit every device's shared memory). */
+#define SORT_CANDIDATE_VALUES(b, i) b, i, CLIMB_SORT_MERGE,
+static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES) 256, 19, CLIMB_SORT_ONESWEEP,
+                                           256, 19, CLIMB_SORT_MATCH_RANK};
 
 /* Built-in values, per tuning class (keys alone, or pairs), used where no wisdom file matches the device: what
  * `climb tune sort` chose on an H100 at 87cc628 (2^24 and 2^26 uniform keys, cold L2). Keys: 512 x 19, a tile of
@@ -198,6 +202,12 @@ static const sort_class_policy SORT_POLICY[2] = {
     {512, 19, "built-in (measured on an H100: keys alone, 512 threads x 19 keys, a tile of 9728)"},
     {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
 };
+/* The tuned rung's size classes: small below 2^22 keys, large from there. Built-in algorithm per class, from the
+ * ladder's rows on an H100 at 10b1469 (cold, uniform keys): pairs from 2^22 Onesweep (1.42x the merge path at 2^24,
+ * 1.58x at 2^26, 1.41x at 10000019); everything else the merge path (keys: the radix rungs within 0.95x to 1.05x of
+ * it at 2^24 and 2^26, 0.89x at 2^20; pairs at 2^20: Onesweep 0.92x). */
+#define SORT_LARGE_N ((size_t)1 << 22)
+static int sort_large(size_t n) { return n >= SORT_LARGE_N; }
 
 typedef struct sort_best_instance {
     int block, items;
@@ -236,7 +246,8 @@ static cudaError_t sort_launch(const void *fn, unsigned grid, int block, size_t 
     return climb_launch_ex(fn, grid, (unsigned)block, smem, s, args, pdl);
 }
 
-static cudaError_t launch_best(const sort_args *a)
+/* The merge path at the tile of a->tn (block x items). */
+static cudaError_t launch_merge_tile(const sort_args *a)
 {
     if (a->n <= 1)
         return sort_trivial(a);
@@ -421,6 +432,57 @@ static cudaError_t launch_onesweep(const sort_args *a)
     return sort_by_key_type(a->type, [&](auto kt) { return launch_onesweep_typed<decltype(kt)>(a); });
 }
 
+/* The match-ranked three-kernel radix sort with its scan's workspace cleared first: for callers whose workspace is not
+ * the rung's own (the scan leaves a workspace ready for its next call, but one shared with other work is not). */
+static cudaError_t launch_match_rank_cleared(const sort_args *a)
+{
+    if (a->n > 1) {
+        if (!a->radix_ws || a->radix_ws_bytes < radix_workspace(a->n, 8))
+            return cudaErrorInvalidValue;
+        const size_t counts = radix_counts_bytes(a->n, 8);
+        const cudaError_t e =
+            cudaMemsetAsync((char *)a->radix_ws + counts, 0, radix_workspace(a->n, 8) - counts, a->s);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return launch_radix<8, RADIX_MATCH>(a);
+}
+
+/* The merge path rung: the tuned tile where the tuning is the merge's, else the class's built-in tile. */
+static cudaError_t launch_merge_path(const sort_args *a)
+{
+    if (a->tn.algo == CLIMB_SORT_MERGE)
+        return launch_merge_tile(a);
+    sort_args b = *a;
+    const sort_class_policy *p = &SORT_POLICY[a->in_v != NULL];
+    b.tn.block = p->block;
+    b.tn.items = p->items;
+    b.tn.algo = CLIMB_SORT_MERGE;
+    return launch_merge_tile(&b);
+}
+
+/* The tuned rung: the algorithm its tuning names for the case's class (keys or pairs, small or large). Onesweep from
+ * 2^30 keys is the match-ranked radix sort (no 30-bit counts). u32 keys. */
+static cudaError_t launch_tuned(const sort_args *a)
+{
+    switch (a->tn.algo) {
+    case CLIMB_SORT_MERGE: return launch_merge_tile(a);
+    case CLIMB_SORT_ONESWEEP:
+        if (a->n <= ONESWEEP_MAX_N)
+            return launch_onesweep(a);
+        return launch_match_rank_cleared(a);
+    case CLIMB_SORT_MATCH_RANK: return launch_match_rank_cleared(a);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* The radix sorts' own workspace (the larger of Onesweep's and the three-kernel sort's). */
+static size_t sort_radix_own_workspace(size_t n)
+{
+    const size_t one = onesweep_workspace((long long)n), three = radix_workspace((long long)n, 8);
+    return one > three ? one : three;
+}
+
 static_assert((int)RADIX_IN == (int)CLIMB_SORT_BUF_IN && (int)RADIX_OUT == (int)CLIMB_SORT_BUF_OUT &&
                   (int)RADIX_TMP == (int)CLIMB_SORT_BUF_TMP,
               "the plan's buffer names");
@@ -590,7 +652,9 @@ template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info
  * counts it, as a launch does). */
 static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_kernel_desc *o, int max)
 {
-    const climb_sort_tuning t = {v ? v[0] : SORT_POLICY[0].block, v ? v[1] : SORT_POLICY[0].items};
+    const int merge = !v || v[2] == CLIMB_SORT_MERGE; /* else the merge path rung runs the built-in tile */
+    const climb_sort_tuning t = {merge && v ? v[0] : SORT_POLICY[0].block, merge && v ? v[1] : SORT_POLICY[0].items,
+                                 CLIMB_SORT_MERGE};
     const sort_best_instance *in = sort_instance(&t);
     if (!in)
         return 0;
@@ -611,6 +675,16 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
                            "sort_partition_kernel");
 }
 
+/* The tuned rung's kernels: those of the algorithm its values name. */
+static int k_tuned(climb_dtype, const climb_device_info *dev, const int *v, climb_kernel_desc *o, int max)
+{
+    if (v && v[2] == CLIMB_SORT_ONESWEEP)
+        return k_onesweep(CLIMB_U32, dev, v, o, max);
+    if (v && v[2] == CLIMB_SORT_MATCH_RANK)
+        return k_radix<8, RADIX_MATCH>(CLIMB_U32, dev, v, o, max);
+    return k_best(CLIMB_U32, dev, v, o, max);
+}
+
 /* The rows' launches take the pass drivers' arguments, not the case: the run hook makes those and calls them. */
 typedef cudaError_t (*sort_cub_fn)(const sort_args *a, void *tmp, size_t *bytes);
 
@@ -620,6 +694,7 @@ typedef struct sort_rung {
     sort_cub_fn cub;         /* a CUB rung: its call, whose temporary storage prepare sizes (NULL for the ladder) */
     int radix_bits;          /* a radix rung: its digit's bits (its workspace: radix_workspace); 0 for the others */
     int onesweep;            /* the Onesweep rung (its workspace: onesweep_workspace; n up to ONESWEEP_MAX_N) */
+    int tuned;               /* the tuned rung: the algorithm its tuning names (the radix sorts' workspace) */
 } sort_rung;
 
 static const sort_rung SORT_RUNGS[] = {
@@ -649,8 +724,8 @@ static const sort_rung SORT_RUNGS[] = {
      .launch = launch_tiled<true>},
     {.info = {.name = "register_merge_path", .idea = "many keys a thread in registers: sorted there, merged by merge "
                                                      "path in shared memory; tiles of thousands, one pass a doubling",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_best},
+     .launch = launch_merge_path},
     {.info = {.name = "radix_bit_split", .idea = "LSD radix sort, one bit a pass (32 passes): the tiles' zeros and "
                                                  "ones counted, scanned, and each tile split by a block scan, every "
                                                  "key written straight to its place",
@@ -675,6 +750,10 @@ static const sort_rung SORT_RUNGS[] = {
                                                 "decoupled look-back over the tiles before it",
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep},
      .launch = launch_onesweep, .radix_bits = 8, .onesweep = 1},
+    {.info = {.name = "tuned", .idea = "the fastest of the merge path (its tile tuned) and the radix sorts, chosen by "
+                                       "measurement for each class of case (keys or pairs, below or from 2^22 keys)",
+              .needs = "u32 keys", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
+     .launch = launch_tuned, .tuned = 1},
 };
 #define SORT_N_RUNGS CLIMB_COUNT(SORT_RUNGS)
 static const climb_rung_info *sort_rung_info(int i) { return &SORT_RUNGS[i].info; }
@@ -685,16 +764,32 @@ static const climb_tunable SORT_TUNABLES[] = {
     {.name = "block", .meaning = "threads per block", .values = SORT_TUNE_BLOCKS, .n_values = CLIMB_COUNT(SORT_TUNE_BLOCKS)},
     {.name = "items", .meaning = "keys per thread (odd: conflict-free shared memory)", .values = SORT_TUNE_ITEMS,
      .n_values = CLIMB_COUNT(SORT_TUNE_ITEMS)},
+    {.name = "algo", .meaning = "0 the merge path (block x items), 1 Onesweep, 2 the match-ranked three-kernel radix "
+                                "sort",
+     .values = SORT_TUNE_ALGOS, .n_values = CLIMB_COUNT(SORT_TUNE_ALGOS)},
 };
 
 static const char *sort_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     (void)dev;
-    const int pairs = k && k->opts && k->opts[OPT_WHAT].choice == 1;
+    const int pairs = k && k->opts && k->opts[OPT_WHAT].choice == 1, large = k && sort_large(k->shape.d[0]);
     const sort_class_policy *p = &SORT_POLICY[pairs];
     v[0] = p->block;
     v[1] = p->items;
+    v[2] = CLIMB_SORT_MERGE;
+    if (pairs && large) {
+        v[2] = CLIMB_SORT_ONESWEEP;
+        return "built-in (measured on an H100 at 10b1469: pairs from 2^22 keys, Onesweep, 1.41x to 1.58x the merge "
+               "path)";
+    }
     return p->source;
+}
+
+/* The size class: below 2^22 keys or from there (the crossovers measured fall between 2^20 and 2^24). */
+static void sort_shape_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
+{
+    (void)dev;
+    snprintf(buf, len, "%s", sort_large(k->shape.d[0]) ? "large" : "small");
 }
 
 /* The tile with values must fit the device's shared memory for a block. */
@@ -709,21 +804,30 @@ static const climb_tuning SORT_TUNING = {
     .params = SORT_TUNABLES,
     .n_params = CLIMB_COUNT(SORT_TUNABLES),
     .candidates = SORT_TUNE_CANDIDATES,
-    .n_candidates = CLIMB_COUNT(SORT_TUNE_CANDIDATES) / 2,
+    .n_candidates = CLIMB_COUNT(SORT_TUNE_CANDIDATES) / CLIMB_COUNT(SORT_TUNABLES),
     .defaults = sort_tuning_defaults,
     .rejects = sort_tuning_rejects,
+    .shape_class = sort_shape_class,
+    .shape_class_meaning = "small (below 2^22 keys) or large",
 };
 
 extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
 {
     t->block = v[0];
     t->items = v[1];
+    t->algo = v[2];
 }
 
 /* ---------------------------------------------------------------- the library face */
 
+static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys, const uint32_t *in_vals,
+                                   void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
+                                   cudaStream_t s);
+
 extern "C" size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs)
 {
+    if (t->algo != CLIMB_SORT_MERGE)
+        return climb_sort_radix_workspace(CLIMB_U32, n, pairs);
     const sort_best_instance *in = sort_instance(t);
     const size_t tile = in ? (size_t)in->block * in->items : 1;
     return sort_align(n * 4) * (pairs ? 2 : 1) + sort_align((n / tile + 2) * sizeof(int));
@@ -734,6 +838,10 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
                                        int cc_major, cudaStream_t s)
 {
     const int pairs = in_vals != NULL;
+    if (t->algo != CLIMB_SORT_MERGE) /* a radix sort: the radix path, its algorithm as tuned */
+        return t->algo == CLIMB_SORT_ONESWEEP || t->algo == CLIMB_SORT_MATCH_RANK
+                   ? sort_radix_path(CLIMB_U32, t->algo, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s)
+                   : cudaErrorInvalidValue;
     if (n > CLIMB_SORT_MAX_N || (pairs && !out_vals) || !sort_instance(t) ||
         ws_bytes < climb_sort_best_workspace(t, n, pairs))
         return cudaErrorInvalidValue;
@@ -752,25 +860,22 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
     a.pdl = cc_major >= 9;
     a.type = CLIMB_U32;
     a.s = s;
-    return launch_best(&a);
+    return launch_merge_tile(&a);
 }
 
 /* The radix path of the library face: any key type of the workload, Onesweep below 2^30 keys, the match-ranked
  * three-kernel rung from there (its scan's workspace cleared each call: the handle's workspace is shared). The
  * workspace: the second buffer of keys (and values), then the larger of the two rungs' own. */
-static size_t sort_radix_own_workspace(size_t n)
-{
-    const size_t one = onesweep_workspace((long long)n), three = radix_workspace((long long)n, 8);
-    return one > three ? one : three;
-}
-
 extern "C" size_t climb_sort_radix_workspace(climb_dtype t, size_t n, int pairs)
 {
     return sort_align(n * climb_dtype_size(t)) + (pairs ? sort_align(n * 4) : 0) + sort_radix_own_workspace(n);
 }
 
-extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
-                                        uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
+/* The radix path: Onesweep (algo CLIMB_SORT_ONESWEEP; from 2^30 keys the match-ranked sort) or the match-ranked
+ * three-kernel sort (CLIMB_SORT_MATCH_RANK). */
+static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys, const uint32_t *in_vals,
+                                   void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
+                                   cudaStream_t s)
 {
     const int pairs = in_vals != NULL;
     if ((t != CLIMB_U32 && t != CLIMB_I32 && t != CLIMB_F32 && t != CLIMB_U64) || n > CLIMB_SORT_MAX_N ||
@@ -791,11 +896,14 @@ extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, cons
     a.radix_ws_bytes = ws_bytes - kb - vb;
     a.type = t;
     a.s = s;
-    if (n <= (size_t)ONESWEEP_MAX_N)
-        return launch_onesweep(&a);
-    const size_t counts = radix_counts_bytes((long long)n, 8);
-    const cudaError_t e = cudaMemsetAsync((char *)a.radix_ws + counts, 0, radix_workspace((long long)n, 8) - counts, s);
-    return e != cudaSuccess ? e : launch_radix<8, RADIX_MATCH>(&a);
+    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep(&a)
+                                                                      : launch_match_rank_cleared(&a);
+}
+
+extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
+                                        uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
+{
+    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s);
 }
 
 /* ---------------------------------------------------------------- options */
@@ -878,6 +986,7 @@ static int sort_init(climb_case *c)
     c->skipped = -1;
     c->tn.block = SORT_POLICY[c->pairs].block;
     c->tn.items = SORT_POLICY[c->pairs].items;
+    c->tn.algo = CLIMB_SORT_MERGE; /* until the harness sets the tuned values */
     if (c->n > CLIMB_SORT_MAX_N) {
         fprintf(stderr, "climb: sort n = %zu: indices are 32-bit, so n must be below 2^31\n", c->n);
         return -1;
@@ -942,8 +1051,34 @@ static int sort_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t
 }
 
 /* CUB's temporary storage; a radix rung's counts and scan workspace (zeroed: the scan's flags start clear). */
+/* The rung whose algorithm a rung runs on this case: itself, or for the tuned rung the ladder rung its tuning names
+ * (by name). */
+static int sort_rung_named(const char *name)
+{
+    for (int i = 0; i < (int)SORT_N_RUNGS; i++)
+        if (strcmp(SORT_RUNGS[i].info.name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int sort_runs_as(const climb_case *c, int rung)
+{
+    if (!SORT_RUNGS[rung].tuned)
+        return rung;
+    if (c->tn.algo == CLIMB_SORT_MERGE)
+        return sort_rung_named("register_merge_path");
+    return sort_rung_named(c->tn.algo == CLIMB_SORT_ONESWEEP && c->n <= (size_t)ONESWEEP_MAX_N ? "radix_onesweep"
+                                                                                              : "radix_match_rank");
+}
+
 static int sort_prepare(climb_case *c, int rung)
 {
+    if (SORT_RUNGS[rung].tuned && c->tn.algo != CLIMB_SORT_MERGE) { /* either radix sort's workspace, cleared */
+        if (climb_grow_device_buffer(&c->d_radix, &c->radix_bytes, sort_radix_own_workspace(c->n)) != 0)
+            return -1;
+        CLIMB_CHECK(cudaMemset(c->d_radix, 0, c->radix_bytes));
+        return 0;
+    }
     if (SORT_RUNGS[rung].radix_bits) {
         const size_t bytes = SORT_RUNGS[rung].onesweep ? onesweep_workspace((long long)c->n)
                                                        : radix_workspace((long long)c->n, SORT_RUNGS[rung].radix_bits);
@@ -976,18 +1111,26 @@ static void sort_release(climb_case *c, int rung)
     c->radix_bytes = 0;
 }
 
-/* The Onesweep rung: how many of its passes the last run skipped (a digit the same in every key), where any was. */
+/* The tuned rung: the algorithm it ran. Onesweep (the rung, or the tuned rung running it): how many of its passes
+ * the last run skipped (a digit the same in every key), where any was. */
 static const char *sort_rung_note(climb_case *c, int rung)
 {
-    if (!SORT_RUNGS[rung].onesweep || c->skipped <= 0)
-        return NULL;
-    snprintf(c->note, sizeof c->note, "%d of %d passes skipped (their digit the same in every key)", c->skipped,
-             (int)c->es); /* a pass an 8-bit digit: a pass a byte of the key */
-    return c->note;
+    const int as = sort_runs_as(c, rung);
+    int used = 0;
+    c->note[0] = '\0';
+    if (as != rung && as >= 0)
+        used = snprintf(c->note, sizeof c->note, "ran %s (the tuning of its class)", SORT_RUNGS[as].info.name);
+    if (as >= 0 && SORT_RUNGS[as].onesweep && c->skipped > 0 && used >= 0 && used < (int)sizeof c->note)
+        snprintf(c->note + used, sizeof c->note - used, "%s%d of %d passes skipped (their digit the same in every key)",
+                 used ? "; " : "", c->skipped, (int)c->es); /* a pass an 8-bit digit: a pass a byte of the key */
+    return c->note[0] ? c->note : NULL;
 }
 
 static const char *sort_refuses(const climb_case *c, int rung)
 {
+    if (c->p.type != CLIMB_U32 && SORT_RUNGS[rung].tuned)
+        return "u32 keys only: it chooses among the u32 sorts (other key types: the radix rungs, climb_sort_i32, "
+               "_f32, _u64)";
     if (c->p.type != CLIMB_U32 && !SORT_RUNGS[rung].radix_bits && !SORT_RUNGS[rung].cub)
         return "u32 keys only: the merge rungs compare u32 keys (other key types sort by the radix rungs)";
     if (SORT_RUNGS[rung].onesweep && c->n > (size_t)ONESWEEP_MAX_N)
@@ -1005,7 +1148,8 @@ static int sort_run(climb_case *c, int rung, cudaStream_t s)
 static int sort_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     c->skipped = -1;
-    if (SORT_RUNGS[rung].onesweep && c->n > 1 && c->d_radix) { /* what the last run's plan skipped */
+    const int as = sort_runs_as(c, rung);
+    if (as >= 0 && SORT_RUNGS[as].onesweep && c->n > 1 && c->d_radix) { /* what the last run's plan skipped */
         radix_plan plan;
         CLIMB_CHECK(cudaMemcpy(&plan, (char *)c->d_radix + onesweep_plan_offset(), sizeof plan, cudaMemcpyDeviceToHost));
         c->skipped = plan.skipped;
@@ -1047,6 +1191,9 @@ static void sort_counts(const climb_case *c, climb_counts *out)
  * key and value; the vendors' are CUB's own business (the case's counts). */
 static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
 {
+    rung = sort_runs_as(c, rung); /* the tuned rung counts as the rung it ran */
+    if (rung < 0)
+        return 0;
     const sort_rung *r = &SORT_RUNGS[rung];
     if (r->cub || c->n <= 1)
         return 0;
@@ -1064,8 +1211,13 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
     int extra = 0;
     if (r->launch == launch_naive)
         first = 1;
-    else if (r->launch == launch_best) {
-        const sort_best_instance *in = sort_instance(&c->tn);
+    else if (r->launch == launch_merge_path) {
+        climb_sort_tuning t = c->tn;
+        if (t.algo != CLIMB_SORT_MERGE) { /* the class's built-in tile */
+            t.block = SORT_POLICY[c->pairs].block;
+            t.items = SORT_POLICY[c->pairs].items;
+        }
+        const sort_best_instance *in = sort_instance(&t);
         first = in ? (long long)in->block * in->items : 1;
         extra = 1;
     } else {
@@ -1096,9 +1248,10 @@ static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(38
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
-     .title = "u32 keys: CUB's two sorts, the best merge rung and the last radix rung: Gkeys/s against n for "
-              "each key distribution",
+     .title = "u32 keys: CUB's two sorts, the best merge rung, the last two radix rungs and the tuned choice: Gkeys/s "
+              "against n for each key distribution",
      .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_match_rank "
+             "--rung radix_onesweep --rung tuned "
              "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
              "--set dist=uniform,sorted,reverse,few,nearly,narrow",
      .x = "n",

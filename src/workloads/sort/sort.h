@@ -69,17 +69,21 @@ int climb_sort_radix_plan(int passes, const int *trivial, int in_place, int *src
 int climb_sort_lookback_step(const unsigned *words, unsigned *before, int *found);
 
 /* The best rung's tunable parameters, in the order of climb_sort_workload.tuning->params. */
+enum { CLIMB_SORT_MERGE = 0, CLIMB_SORT_ONESWEEP = 1, CLIMB_SORT_MATCH_RANK = 2 }; /* the tuned rung's algorithms */
 typedef struct climb_sort_tuning {
-    int block;   /* threads per block */
+    int block;   /* the merge path: threads per block */
     int items;   /* keys per thread: a tile of block x items is sorted in a block, and merged a block at a time */
+    int algo;    /* CLIMB_SORT_MERGE (block and items above), CLIMB_SORT_ONESWEEP (from 2^30 keys the match-ranked
+                    radix sort, which has no 30-bit limit) or CLIMB_SORT_MATCH_RANK */
 } climb_sort_tuning;
 
 void climb_sort_set_tuning(climb_sort_tuning *t, const int *values);
 
-/* The best rung for the library face (src/lib/sort.c): keys (and vals, NULL for keys only) of in sorted stably into
- * out on s; out == in allowed (in place), other overlaps not. Any n up to CLIMB_SORT_MAX_N. The workspace holds
- * climb_sort_best_workspace bytes for n (a second copy of the keys and values, the merge partitions). cc_major: the
- * device's (from 9 the passes are programmatic dependent launches). */
+/* The best rung (`tuned`) for the library face (src/lib/sort.c): u32 keys (and vals, NULL for keys only) of in sorted
+ * stably into out on s by the tuning's algorithm; out == in allowed (in place), other overlaps not. Any n up to
+ * CLIMB_SORT_MAX_N. The workspace holds climb_sort_best_workspace bytes for n (a second copy of the keys and values,
+ * and the merge's partitions or the radix sort's counts). cc_major: the device's (from 9 the merge passes are
+ * programmatic dependent launches). */
 size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs);
 cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_t *in_keys, const uint32_t *in_vals,
                             uint32_t *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
