@@ -1,15 +1,18 @@
 /*
- * sort.cu - sorting u32 keys, and u32 key-value pairs, stably, as a ladder: merge sort, then radix sort.
+ * sort.cu - sorting keys, and key-value pairs (u32 values), stably, as a ladder: merge sort of u32 keys, then radix
+ * sort of u32, i32, f32 and u64 keys, then the tuned choice between them.
  *
  * From Kirk and Hwu, Programming Massively Parallel Processors, chapter 11 (and the UIUC ECE 508 lecture on merge
  * sort): the co-rank function, which finds where an output position of a merge splits its two inputs, so that every
  * thread can merge its own part; the basic merge kernel (a thread per output); the tiled merge (co-rank at block
  * boundaries, tiles staged in shared memory); and the circular-buffer refinement of the tiled merge. Sorting is the
- * merge repeated over doubling run lengths. The best rung is the design of Green, McColl and Bader's "GPU Merge Path"
+ * merge repeated over doubling run lengths. The merge path rung is the design of Green, McColl and Bader's "GPU Merge Path"
  * and of CUB's block merge sort: many keys a thread in registers, sorted there, block-wide merges in shared memory,
  * then one global pass per doubling with the partitions found by a separate search. The radix rungs follow Hwu,
  * Kirk and El Hajj's radix-sort chapter (PMPP, 4th edition, chapter 13): LSD passes of counts, scan and scatter, from
- * one bit a pass to wider digits sorted in shared memory before they are written (radix.cuh). See docs/sort.md.
+ * one bit a pass to wider digits sorted in shared memory before they are written, and Adinets and Merrill's Onesweep
+ * (radix.cuh). The best rung, `tuned`, runs whichever of the merge path and the radix sorts measured fastest for the
+ * case's class. See docs/sort.md.
  *
  * The folder: reference.cu the CPU reference and the inputs, kernels.cuh the merge kernels (one group per rung),
  * radix.cuh the radix kernels, this file the pass drivers, the registry and the harness glue.
@@ -511,8 +514,7 @@ extern "C" int climb_sort_lookback_step(const unsigned *words, unsigned *before,
 /* The vendor rungs. CUB's merge sort, copying from the input to the output: SortKeysCopy and SortPairsCopy. CUB
  * documents the copying forms as not guaranteed stable, but StableSortKeysCopy is SortKeysCopy, and both pairs forms
  * run the one merge-sort dispatch; the verification checks the order of equal keys on every run, so a form that
- * were not stable would fail there. CUB's radix sort (stable, out of place): the reference of another algorithm,
- * beside the bar. */
+ * were not stable would fail there. CUB's radix sort (stable, out of place): the bar. */
 /* The merge sort's comparator on a key type's bits: their codes' order (radix_key), the order of the radix rungs
  * and of CUB's radix sort (floats: -NaN first, +NaN last, -0 before +0). */
 template <typename KT> struct sort_less {
@@ -591,7 +593,6 @@ static int k_block(climb_dtype t, const climb_device_info *d, const int *v, clim
     return n;
 }
 
-/* A radix rung's kernels: the counts, the scatters (keys, pairs) and the scan of the counts (16-byte aligned). */
 /* The key type's name in the kernels' names. */
 static const char *sort_key_name(climb_dtype t) { return climb_dtype_name(t); }
 
