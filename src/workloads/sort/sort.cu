@@ -7,8 +7,9 @@
  * thread can merge its own part; the basic merge kernel (a thread per output); the tiled merge (co-rank at block
  * boundaries, tiles staged in shared memory); and the circular-buffer refinement of the tiled merge. Sorting is the
  * merge repeated over doubling run lengths. The merge path rung is the design of Green, McColl and Bader's "GPU
- * Merge Path" and of CUB's block merge sort: many keys a thread in registers, sorted there, block-wide merges in shared memory,
- * then one global pass per doubling with the partitions found by a separate search. The radix rungs follow Hwu,
+ * Merge Path" and of CUB's block merge sort: many keys a thread in registers, sorted there, block-wide merges in
+ * shared memory, then one global pass per doubling with the partitions found by a separate search. The radix rungs
+ * follow Hwu,
  * Kirk and El Hajj's radix-sort chapter (PMPP, 4th edition, chapter 13): LSD passes of counts, scan and scatter, from
  * one bit a pass to wider digits sorted in shared memory before they are written, and Adinets and Merrill's Onesweep
  * (radix.cuh). The best rung, `tuned`, runs whichever of the merge path and the radix sorts measured fastest for the
