@@ -14,11 +14,13 @@ extern "C" int climb_sort_co_rank(int k, const uint32_t *a, int m, const uint32_
     return climb_co_rank(k, a, m, b, n);
 }
 
-/* LSD radix sort, 11 bits a pass (three passes): stable at every pass, so stable overall. */
-extern "C" void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_t *tmp)
+/* LSD radix sort of n unsigned keys of `bits` bits, 11 bits a pass, vals (NULL: none) carried along: stable at every
+ * pass, so stable overall. tmp_k and tmp_v (n each) are the passes' second buffers; the result ends in keys, vals. */
+template <typename K> static void lsd_radix(K *keys, u32 *vals, size_t n, int bits, K *tmp_k, u32 *tmp_v)
 {
-    u32 *src_k = keys, *src_v = vals, *dst_k = tmp, *dst_v = vals ? tmp + n : NULL;
-    for (int shift = 0; shift < 32; shift += 11) {
+    K *src_k = keys, *dst_k = tmp_k;
+    u32 *src_v = vals, *dst_v = vals ? tmp_v : NULL;
+    for (int shift = 0; shift < bits; shift += 11) {
         size_t count[2049] = {0};
         for (size_t i = 0; i < n; i++)
             count[((src_k[i] >> shift) & 2047u) + 1]++;
@@ -30,17 +32,23 @@ extern "C" void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_
             if (vals)
                 dst_v[at] = src_v[i];
         }
-        u32 *t = src_k;
+        K *tk = src_k;
         src_k = dst_k;
-        dst_k = t;
-        t = src_v;
+        dst_k = tk;
+        u32 *tv = src_v;
         src_v = dst_v;
-        dst_v = t;
+        dst_v = tv;
     }
-    /* three passes: the result is in tmp */
-    memcpy(keys, src_k, n * sizeof *keys);
-    if (vals)
-        memcpy(vals, src_v, n * sizeof *vals);
+    if (src_k != keys) { /* an odd number of passes: the result is in tmp */
+        memcpy(keys, src_k, n * sizeof *keys);
+        if (vals)
+            memcpy(vals, src_v, n * sizeof *vals);
+    }
+}
+
+extern "C" void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_t *tmp)
+{
+    lsd_radix<u32>(keys, vals, n, 32, tmp, tmp + n);
 }
 
 extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n)
@@ -190,37 +198,18 @@ extern "C" int climb_sort_ref_typed(climb_dtype t, void *keys, uint32_t *vals, s
         free(vkept);
         return -1;
     }
-    uint64_t *src_c = code, *dst_c = code + m;
-    u32 *src_i = idx, *dst_i = idx + m;
     for (size_t i = 0; i < n; i++) {
-        src_c[i] = climb_sort_code(t, keys, i);
-        src_i[i] = (u32)i;
+        code[i] = climb_sort_code(t, keys, i);
+        idx[i] = (u32)i;
     }
-    for (int shift = 0; shift < bits; shift += 11) {
-        size_t count[2049] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((src_c[i] >> shift) & 2047u) + 1]++;
-        for (int d = 0; d < 2048; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) {
-            const size_t at = count[(src_c[i] >> shift) & 2047u]++;
-            dst_c[at] = src_c[i];
-            dst_i[at] = src_i[i];
-        }
-        uint64_t *tc = src_c;
-        src_c = dst_c;
-        dst_c = tc;
-        u32 *ti = src_i;
-        src_i = dst_i;
-        dst_i = ti;
-    }
+    lsd_radix<uint64_t>(code, idx, n, bits, code + m, idx + m);
     memcpy(kept, keys, n * es);
     if (vals)
         memcpy(vkept, vals, n * 4);
     for (size_t i = 0; i < n; i++) {
-        memcpy((char *)keys + i * es, (const char *)kept + (size_t)src_i[i] * es, es);
+        memcpy((char *)keys + i * es, (const char *)kept + (size_t)idx[i] * es, es);
         if (vals)
-            vals[i] = vkept[src_i[i]];
+            vals[i] = vkept[idx[i]];
     }
     free(code);
     free(idx);
