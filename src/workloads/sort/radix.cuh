@@ -54,6 +54,12 @@ typedef radix_key<u32, RADIX_UNSIGNED> radix_u32;
 typedef radix_key<u32, RADIX_SIGNED> radix_i32;
 typedef radix_key<u32, RADIX_FLOAT> radix_f32;
 typedef radix_key<u64, RADIX_UNSIGNED> radix_u64;
+/* The key type of a C element type (climb_typed's): uint32_t, int32_t, float, uint64_t. */
+template <typename T> struct radix_key_of;
+template <> struct radix_key_of<uint32_t> { typedef radix_u32 type; };
+template <> struct radix_key_of<int32_t> { typedef radix_i32 type; };
+template <> struct radix_key_of<float> { typedef radix_f32 type; };
+template <> struct radix_key_of<uint64_t> { typedef radix_u64 type; };
 
 /* The digit of BITS bits at `shift` of key x's code. */
 template <typename KT, int BITS> __device__ __forceinline__ int radix_digit(typename KT::bits x, int shift)

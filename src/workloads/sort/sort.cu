@@ -311,16 +311,14 @@ static size_t radix_workspace(long long n, int bits)
     return radix_counts_bytes(n, bits) + climb_scan_best_workspace(&RADIX_SCAN, (size_t)sort_grid(n, RADIX_TILE) << bits);
 }
 
-/* f(KT()) for the key type of t (radix_key): the one dispatch of the radix and CUB rungs over the key types. */
+/* The key types, and f(KT()) for the key type of t (radix_key, over the project's typed dispatch): the radix and
+ * CUB rungs' one dispatch over them. */
+#define SORT_KEY_TYPES                                                                                            \
+    (CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32) | CLIMB_TYPE_BIT(CLIMB_U64))
 template <typename F> static cudaError_t sort_by_key_type(climb_dtype t, F &&f)
 {
-    switch (t) {
-    case CLIMB_U32: return f(radix_u32());
-    case CLIMB_I32: return f(radix_i32());
-    case CLIMB_F32: return f(radix_f32());
-    case CLIMB_U64: return f(radix_u64());
-    default: return cudaErrorInvalidValue;
-    }
+    return climb_typed<SORT_KEY_TYPES>(t, cudaErrorInvalidValue,
+                                       [&](auto x) { return f(typename radix_key_of<decltype(x)>::type()); });
 }
 
 template <typename KT, int BITS, int RANK> static cudaError_t launch_radix_typed(const sort_args *a)
@@ -880,7 +878,7 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys,
                                    cudaStream_t s)
 {
     const int pairs = in_vals != NULL;
-    if ((t != CLIMB_U32 && t != CLIMB_I32 && t != CLIMB_F32 && t != CLIMB_U64) || n > CLIMB_SORT_MAX_N ||
+    if (!(SORT_KEY_TYPES & CLIMB_TYPE_BIT(t)) || n > CLIMB_SORT_MAX_N ||
         (pairs && !out_vals) || ws_bytes < climb_sort_radix_workspace(t, n, pairs))
         return cudaErrorInvalidValue;
     char *w = (char *)ws;
@@ -1299,8 +1297,7 @@ extern "C" const climb_workload climb_sort_workload = {
     .command = NULL,
     .dims = {"n"},
     .shape_format = NULL,
-    .types = CLIMB_TYPE_BIT(CLIMB_U32) | CLIMB_TYPE_BIT(CLIMB_I32) | CLIMB_TYPE_BIT(CLIMB_F32) |
-             CLIMB_TYPE_BIT(CLIMB_U64),
+    .types = SORT_KEY_TYPES,
     .bench_types = CLIMB_TYPE_BIT(CLIMB_U32), /* the ladder's figures; the other key types by --type */
     .options = SORT_OPTIONS,
     .n_options = CLIMB_COUNT(SORT_OPTIONS),
