@@ -51,37 +51,43 @@ extern "C" void climb_sort_ref(uint32_t *keys, uint32_t *vals, size_t n, uint32_
     lsd_radix<u32>(keys, vals, n, 32, tmp, tmp + n);
 }
 
-extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n)
+/* The codes of n keys of K's width by the distribution (see climb_sort_generate in sort.h), the values after them.
+ * SORTED: stratum i of n over K's range, one code drawn in it. */
+static u32 sorted_code(u32, size_t i, size_t n, uint64_t x)
+{
+    const double stratum = 4294967296.0 / (double)n, lo = (double)i * stratum;
+    double v = lo + (double)(x >> 11) * 0x1p-53 * stratum;
+    return v > 4294967295.0 ? 0xFFFFFFFFu : (u32)v;
+}
+
+static uint64_t sorted_code(uint64_t, size_t i, size_t n, uint64_t x)
+{
+    const unsigned __int128 span = (unsigned __int128)1 << 64, lo = span * i / n, hi = span * (i + 1) / n;
+    return (uint64_t)(lo + (unsigned __int128)x % (hi - lo));
+}
+
+template <typename K> static void generate_codes(uint64_t seed, int dist, K *keys, uint32_t *vals, size_t n)
 {
     climb_rng r;
     climb_rng_seed(&r, seed);
-    const double stratum = n ? 4294967296.0 / (double)n : 0;
-    u32 few[16];
+    K few[16];
     for (int i = 0; i < 16; i++)
-        few[i] = (u32)climb_rng_next(&r);
+        few[i] = (K)climb_rng_next(&r);
     for (size_t i = 0; i < n; i++) {
         const uint64_t x = climb_rng_next(&r);
         switch (dist) {
         case CLIMB_SORT_SORTED:
         case CLIMB_SORT_NEARLY:
-        case CLIMB_SORT_REVERSE: {
-            const size_t at = dist == CLIMB_SORT_REVERSE ? n - 1 - i : i;
-            const double lo = (double)i * stratum;
-            double v = lo + (double)(x >> 11) * 0x1p-53 * stratum;
-            if (v > 4294967295.0)
-                v = 4294967295.0;
-            keys[at] = (u32)v;
-            break;
-        }
+        case CLIMB_SORT_REVERSE: keys[dist == CLIMB_SORT_REVERSE ? n - 1 - i : i] = sorted_code(K(), i, n, x); break;
         case CLIMB_SORT_FEW: keys[i] = few[x & 15]; break;
-        case CLIMB_SORT_NARROW: keys[i] = (u32)(x >> 48); break;
-        default: keys[i] = (u32)(x >> 32); break;
+        case CLIMB_SORT_NARROW: keys[i] = (K)(x >> 48); break;
+        default: keys[i] = (K)(x >> (64 - 8 * sizeof(K))); break; /* the high bits */
         }
     }
     if (dist == CLIMB_SORT_NEARLY)
         for (size_t s = 0; s < n / 100; s++) {
             const size_t a = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1), b = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
-            const u32 t = keys[a];
+            const K t = keys[a];
             keys[a] = keys[b];
             keys[b] = t;
         }
@@ -90,6 +96,10 @@ extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uin
             vals[i] = (u32)climb_rng_next(&r);
 }
 
+extern "C" void climb_sort_generate(uint64_t seed, int dist, uint32_t *keys, uint32_t *vals, size_t n)
+{
+    generate_codes<u32>(seed, dist, keys, vals, n);
+}
 
 /* ---- every key type (u32, i32, f32, u64): their codes, the generated inputs, the reference ---- */
 
@@ -118,47 +128,10 @@ static void put_code(climb_dtype t, void *keys, size_t i, uint64_t c)
     }
 }
 
-/* A 64-bit key's code by the distribution (the 32-bit generator's rules, over 2^64). */
-static void generate_codes64(uint64_t seed, int dist, uint64_t *codes, uint32_t *vals, size_t n)
-{
-    climb_rng r;
-    climb_rng_seed(&r, seed);
-    const unsigned __int128 span = (unsigned __int128)1 << 64;
-    uint64_t few[16];
-    for (int i = 0; i < 16; i++)
-        few[i] = climb_rng_next(&r);
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t x = climb_rng_next(&r);
-        switch (dist) {
-        case CLIMB_SORT_SORTED:
-        case CLIMB_SORT_NEARLY:
-        case CLIMB_SORT_REVERSE: { /* stratum i of n: [i 2^64 / n, (i + 1) 2^64 / n) */
-            const size_t at = dist == CLIMB_SORT_REVERSE ? n - 1 - i : i;
-            const unsigned __int128 lo = span * i / n, hi = span * (i + 1) / n;
-            codes[at] = (uint64_t)(lo + (unsigned __int128)x % (hi - lo));
-            break;
-        }
-        case CLIMB_SORT_FEW: codes[i] = few[x & 15]; break;
-        case CLIMB_SORT_NARROW: codes[i] = x >> 48; break;
-        default: codes[i] = x; break;
-        }
-    }
-    if (dist == CLIMB_SORT_NEARLY)
-        for (size_t s = 0; s < n / 100; s++) {
-            const size_t a = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1), b = (size_t)climb_rng_range(&r, 0, (int64_t)n - 1);
-            const uint64_t t = codes[a];
-            codes[a] = codes[b];
-            codes[b] = t;
-        }
-    if (vals)
-        for (size_t i = 0; i < n; i++)
-            vals[i] = (u32)climb_rng_next(&r);
-}
-
 extern "C" void climb_sort_generate_typed(uint64_t seed, int dist, climb_dtype t, void *keys, uint32_t *vals, size_t n)
 {
     if (t == CLIMB_U64) {
-        generate_codes64(seed, dist, (uint64_t *)keys, vals, n);
+        generate_codes<uint64_t>(seed, dist, (uint64_t *)keys, vals, n);
         return;
     }
     /* 32-bit keys: the u32 generator's values are the codes; narrow's upper half is that of the code of 0 (so i32
