@@ -118,7 +118,7 @@ static int sort_jobs(int set, int id, void *shared, api_job **out, int cap)
 {
     (void)shared;
     static const climb_dtype types[] = {CLIMB_U32, CLIMB_I32, CLIMB_F32, CLIMB_U64};
-    if (cap < 10)
+    if (cap < (set == API_THREAD ? 1 : 10))
         return -1;
     if (set == API_THREAD) {
         out[0] = sort_job_of(id % 2, types[(id / 2) % 4], 20011 + (size_t)id);
