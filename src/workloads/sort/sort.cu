@@ -186,13 +186,13 @@ template <bool CIRCULAR> static cudaError_t launch_tiled(const sort_args *a)
 #define SORT_BEST_CANDIDATES(X)                                                                                 \
     X(128, 15) X(256, 11) X(256, 15) X(256, 17) X(256, 19) X(256, 23) X(512, 15) X(512, 19)
 static const int SORT_TUNE_BLOCKS[] = {128, 256, 512};
-static const int SORT_TUNE_ITEMS[] = {11, 15, 17, 19, 23};
+static const int SORT_TUNE_ITEMS[] = {9, 11, 15, 17, 19, 23}; /* 9 and 15: Onesweep's tiles */
 static const int SORT_TUNE_ALGOS[] = {CLIMB_SORT_MERGE, CLIMB_SORT_ONESWEEP, CLIMB_SORT_MATCH_RANK};
-/* The tuned rung's candidates: the merge path at every instance, and the two radix sorts (their block and items
- * are the merge's unused values, 256 x 19, a tile whose pairs fit every device's shared memory). */
+/* The tuned rung's candidates: the merge path at every instance, Onesweep at tiles of 256 x 9 (the rung's) and
+ * 256 x 15, and the match-ranked three-kernel sort (its tile is fixed: 256 x 9). */
 #define SORT_CANDIDATE_VALUES(b, i) b, i, CLIMB_SORT_MERGE,
-static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES) 256, 19, CLIMB_SORT_ONESWEEP,
-                                           256, 19, CLIMB_SORT_MATCH_RANK};
+static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES) 256, 9, CLIMB_SORT_ONESWEEP,
+                                           256, 15, CLIMB_SORT_ONESWEEP, 256, 9, CLIMB_SORT_MATCH_RANK};
 
 /* Built-in values, per tuning class (keys alone, or pairs), used where no wisdom file matches the device: what
  * `climb tune sort` chose on an H100 at 87cc628 (2^24 and 2^26 uniform keys, cold L2). Keys: 512 x 19, a tile of
@@ -385,12 +385,12 @@ static size_t onesweep_workspace(long long n)
     return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
 }
 
-template <typename KT> static cudaError_t launch_onesweep_typed(const sort_args *a)
+template <typename KT, int ITEMS> static cudaError_t launch_onesweep_typed(const sort_args *a)
 {
     typedef typename KT::bits K;
     constexpr int P = KT::BITS / 8;
     const long long n = a->n;
-    const unsigned tiles = sort_grid(n, RADIX_TILE);
+    const unsigned tiles = sort_grid(n, 256 * ITEMS);
     int *hist = (int *)a->radix_ws, *tickets = hist + RADIX_MAX_PASSES * 256;
     radix_plan *plan = (radix_plan *)((char *)a->radix_ws + onesweep_plan_offset());
     unsigned *status = (unsigned *)((char *)a->radix_ws + onesweep_head_bytes());
@@ -409,10 +409,10 @@ template <typename KT> static cudaError_t launch_onesweep_typed(const sort_args 
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_onesweep_kernel<KT, 256, RADIX_ITEMS, true><<<tiles, 256, 0, a->s>>>(
+            radix_onesweep_kernel<KT, 256, ITEMS, true><<<tiles, 256, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         else
-            radix_onesweep_kernel<KT, 256, RADIX_ITEMS, false><<<tiles, 256, 0, a->s>>>(
+            radix_onesweep_kernel<KT, 256, ITEMS, false><<<tiles, 256, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         e = cudaGetLastError();
     }
@@ -425,14 +425,24 @@ template <typename KT> static cudaError_t launch_onesweep_typed(const sort_args 
     return e;
 }
 
-static cudaError_t launch_onesweep(const sort_args *a)
+/* Onesweep at a tile of 256 x items keys: RADIX_ITEMS (the rung's, every key type), or ONESWEEP_WIDE_ITEMS for u32
+ * keys (a candidate of the tuned rung: fewer tiles, so a shorter look-back, for more registers and shared memory a
+ * block). The workspace onesweep_workspace sizes (for the smaller tile) serves both. */
+#define ONESWEEP_WIDE_ITEMS 15
+static cudaError_t launch_onesweep_items(const sort_args *a, int items)
 {
     if (a->n <= 1)
         return sort_trivial(a);
     if (a->n > ONESWEEP_MAX_N || !a->radix_ws || a->radix_ws_bytes < onesweep_workspace(a->n))
         return cudaErrorInvalidValue;
-    return sort_by_key_type(a->type, [&](auto kt) { return launch_onesweep_typed<decltype(kt)>(a); });
+    if (items == ONESWEEP_WIDE_ITEMS && a->type == CLIMB_U32)
+        return launch_onesweep_typed<radix_u32, ONESWEEP_WIDE_ITEMS>(a);
+    if (items != RADIX_ITEMS)
+        return cudaErrorInvalidValue;
+    return sort_by_key_type(a->type, [&](auto kt) { return launch_onesweep_typed<decltype(kt), RADIX_ITEMS>(a); });
 }
+
+static cudaError_t launch_onesweep(const sort_args *a) { return launch_onesweep_items(a, RADIX_ITEMS); }
 
 /* The match-ranked three-kernel radix sort with its scan's workspace cleared first: for callers whose workspace is not
  * the rung's own (the scan leaves a workspace ready for its next call, but one shared with other work is not). */
@@ -471,7 +481,7 @@ static cudaError_t launch_tuned(const sort_args *a)
     case CLIMB_SORT_MERGE: return launch_merge_tile(a);
     case CLIMB_SORT_ONESWEEP:
         if (a->n <= ONESWEEP_MAX_N)
-            return launch_onesweep(a);
+            return launch_onesweep_items(a, a->tn.items);
         return launch_match_rank_cleared(a);
     case CLIMB_SORT_MATCH_RANK: return launch_match_rank_cleared(a);
     default: return cudaErrorInvalidValue;
@@ -616,9 +626,20 @@ static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
 }
 
-static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+/* Onesweep's kernels for keys of type t at a tile of 256 x items (RADIX_ITEMS, or ONESWEEP_WIDE_ITEMS for u32). */
+static int k_onesweep_items(climb_dtype t, int items, climb_kernel_desc *o, int max)
 {
     int n = 0;
+    if (items == ONESWEEP_WIDE_ITEMS && t == CLIMB_U32) {
+        n = climb_kernel_at(o, max, 0, (const void *)radix_onesweep_kernel<radix_u32, 256, ONESWEEP_WIDE_ITEMS, false>,
+                            256, 0, "radix_onesweep_kernel<u32, keys, %d a thread>", ONESWEEP_WIDE_ITEMS);
+        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<radix_u32, 256, ONESWEEP_WIDE_ITEMS, true>,
+                            256, 0, "radix_onesweep_kernel<u32, pairs, %d a thread>", ONESWEEP_WIDE_ITEMS);
+        n = climb_kernel_at(o, max, n, (const void *)radix_histograms_kernel<radix_u32, 256>, 256, 0,
+                            "radix_histograms_kernel<u32>");
+        n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
+        return climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
+    }
     sort_by_key_type(t, [&](auto kt) {
         typedef decltype(kt) KT;
         const char *kn = sort_key_name(t);
@@ -634,6 +655,11 @@ static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, cli
     });
     n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
     return climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
+}
+
+static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return k_onesweep_items(t, RADIX_ITEMS, o, max);
 }
 
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -679,7 +705,7 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
 static int k_tuned(climb_dtype, const climb_device_info *dev, const int *v, climb_kernel_desc *o, int max)
 {
     if (v && v[2] == CLIMB_SORT_ONESWEEP)
-        return k_onesweep(CLIMB_U32, dev, v, o, max);
+        return k_onesweep_items(CLIMB_U32, v[1], o, max);
     if (v && v[2] == CLIMB_SORT_MATCH_RANK)
         return k_radix<8, RADIX_MATCH>(CLIMB_U32, dev, v, o, max);
     return k_best(CLIMB_U32, dev, v, o, max);
@@ -777,7 +803,9 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
     v[0] = p->block;
     v[1] = p->items;
     v[2] = CLIMB_SORT_MERGE;
-    if (pairs && large) {
+    if (pairs && large) { /* the Onesweep rung as measured: 256 x 9 */
+        v[0] = 256;
+        v[1] = 9;
         v[2] = CLIMB_SORT_ONESWEEP;
         return "built-in (measured on an H100 at 10b1469: pairs from 2^22 keys, Onesweep, 1.41x to 1.58x the merge "
                "path)";
@@ -820,7 +848,7 @@ extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
 
 /* ---------------------------------------------------------------- the library face */
 
-static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys, const uint32_t *in_vals,
+static cudaError_t sort_radix_path(climb_dtype t, int algo, int items, const void *in_keys, const uint32_t *in_vals,
                                    void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
                                    cudaStream_t s);
 
@@ -840,7 +868,8 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
     const int pairs = in_vals != NULL;
     if (t->algo != CLIMB_SORT_MERGE) /* a radix sort: the radix path, its algorithm as tuned */
         return t->algo == CLIMB_SORT_ONESWEEP || t->algo == CLIMB_SORT_MATCH_RANK
-                   ? sort_radix_path(CLIMB_U32, t->algo, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s)
+                   ? sort_radix_path(CLIMB_U32, t->algo, t->items, in_keys, in_vals, out_keys, out_vals, n, ws,
+                                     ws_bytes, s)
                    : cudaErrorInvalidValue;
     if (n > CLIMB_SORT_MAX_N || (pairs && !out_vals) || !sort_instance(t) ||
         ws_bytes < climb_sort_best_workspace(t, n, pairs))
@@ -871,9 +900,9 @@ extern "C" size_t climb_sort_radix_workspace(climb_dtype t, size_t n, int pairs)
     return sort_align(n * climb_dtype_size(t)) + (pairs ? sort_align(n * 4) : 0) + sort_radix_own_workspace(n);
 }
 
-/* The radix path: Onesweep (algo CLIMB_SORT_ONESWEEP; from 2^30 keys the match-ranked sort) or the match-ranked
- * three-kernel sort (CLIMB_SORT_MATCH_RANK). */
-static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys, const uint32_t *in_vals,
+/* The radix path: Onesweep at a tile of 256 x items (algo CLIMB_SORT_ONESWEEP; from 2^30 keys the match-ranked sort)
+ * or the match-ranked three-kernel sort (CLIMB_SORT_MATCH_RANK). */
+static cudaError_t sort_radix_path(climb_dtype t, int algo, int items, const void *in_keys, const uint32_t *in_vals,
                                    void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
                                    cudaStream_t s)
 {
@@ -896,14 +925,15 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, const void *in_keys,
     a.radix_ws_bytes = ws_bytes - kb - vb;
     a.type = t;
     a.s = s;
-    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep(&a)
+    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep_items(&a, items)
                                                                       : launch_match_rank_cleared(&a);
 }
 
 extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
                                         uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s);
+    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, RADIX_ITEMS, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes,
+                           s);
 }
 
 /* ---------------------------------------------------------------- options */
