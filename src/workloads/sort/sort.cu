@@ -1274,7 +1274,9 @@ static const climb_shape SORT_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(2049),  CLIMB_SHAPE1(3839),  CLIMB_SHAPE1(3840),  CLIMB_SHAPE1(3841),   CLIMB_SHAPE1(7681),
     CLIMB_SHAPE1(9728),  CLIMB_SHAPE1(65535), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003), CLIMB_SHAPE1(4194304),
     CLIMB_SHAPE1(2303),  CLIMB_SHAPE1(2304),  CLIMB_SHAPE1(2305),  CLIMB_SHAPE1(4609)}; /* a radix tile's edges */
-static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(3841), CLIMB_SHAPE1(65537)};
+/* The sanitizer's few, for four key types: one key; a merge tile's edge; two tiles of the widest merge tile (9728)
+ * and five radix tiles (2304), a partial last one of each. */
+static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(3841), CLIMB_SHAPE1(9729)};
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
