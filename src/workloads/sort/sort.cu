@@ -602,9 +602,6 @@ static int k_block(climb_dtype t, const climb_device_info *d, const int *v, clim
     return n;
 }
 
-/* The key type's name in the kernels' names. */
-static const char *sort_key_name(climb_dtype t) { return climb_dtype_name(t); }
-
 /* A radix rung's kernels for keys of type t: the counts, the scatters (keys, pairs) and the scan of the counts. */
 template <int BITS, int RANK>
 static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -613,13 +610,13 @@ static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_
     sort_by_key_type(t, [&](auto kt) {
         typedef decltype(kt) KT;
         n = climb_kernel_at(o, max, 0, (const void *)radix_count_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS>,
-                            RADIX_BLOCK, 0, "radix_count_kernel<%s, %d bits>", sort_key_name(t), BITS);
+                            RADIX_BLOCK, 0, "radix_count_kernel<%s, %d bits>", climb_dtype_name(t), BITS);
         n = climb_kernel_at(o, max, n,
                             (const void *)radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, false>,
-                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, keys>", sort_key_name(t), BITS);
+                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, keys>", climb_dtype_name(t), BITS);
         n = climb_kernel_at(o, max, n,
                             (const void *)radix_scatter_kernel<KT, BITS, RADIX_BLOCK, RADIX_ITEMS, RANK, true>,
-                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, pairs>", sort_key_name(t), BITS);
+                            RADIX_BLOCK, 0, "radix_scatter_kernel<%s, %d bits, pairs>", climb_dtype_name(t), BITS);
         return cudaSuccess;
     });
     return climb_kernel_at(o, max, n, climb_scan_best_kernel(&RADIX_SCAN, CLIMB_I32, 1), RADIX_SCAN.block, 0,
@@ -642,7 +639,7 @@ static int k_onesweep_items(climb_dtype t, int items, climb_kernel_desc *o, int 
     }
     sort_by_key_type(t, [&](auto kt) {
         typedef decltype(kt) KT;
-        const char *kn = sort_key_name(t);
+        const char *kn = climb_dtype_name(t);
         n = climb_kernel_at(o, max, 0, (const void *)radix_histograms_kernel<KT, 256>, 256, 0,
                             "radix_histograms_kernel<%s>", kn);
         n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel<typename KT::bits>, 256, 0,
