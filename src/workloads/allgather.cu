@@ -28,10 +28,10 @@
 /* ---------------------------------------------------------------- policy */
 
 /* The best rung gathers with a kernel on each GPU (its loads over NVLink, no copy-engine start-ups) below this many
- * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. On two
- * H200s (668830b; docs/allgather.md) the kernel was faster to 4 MiB a piece, the copy engines from 64 MiB, and
- * `climb tune` chose 16 MiB. */
-#define AG_KERNEL_BELOW ((size_t)16 << 20)
+ * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. `climb tune`
+ * on two H200s (285a373) chose 4 MiB; on four H200s (504978c, the built-in 16 MiB) the copy engines were ahead at
+ * 4 MiB a piece (1.01-1.07x NCCL against the kernel's 0.93-0.94x) and the kernel at 256 KiB (docs/allgather.md). */
+#define AG_KERNEL_BELOW ((size_t)4 << 20)
 
 extern "C" int climb_allgather_best_uses_kernel(size_t piece_bytes) { return piece_bytes < AG_KERNEL_BELOW; }
 
@@ -263,7 +263,7 @@ static const climb_tuning AG_TUNING = {
     .params = AG_TUNABLES,
     .n_params = CLIMB_COUNT(AG_TUNABLES),
     .builtin = AG_BUILTIN,
-    .builtin_why = "built-in: 16 MiB, as climb tune chose on two H200s",
+    .builtin_why = "built-in: 4 MiB, as climb tune chose on two H200s and four H200s measured",
 };
 
 static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
