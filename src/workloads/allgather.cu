@@ -1,8 +1,8 @@
 /*
  * allgather.cu - every GPU of the case holds n elements; every GPU receives all of them, GPU after GPU (rank r's
  * piece at r x n): through the host, a ring of peer copies, every GPU's piece pushed to every other by the copy
- * engines at once, and a kernel on each GPU that loads every other GPU's piece over NVLink; NCCL's all-gather
- * beside them.
+ * engines at once, and a kernel on each GPU that loads every other GPU's piece over NVLink (4 bytes a load, then
+ * 16 bytes of every piece in flight at once); NCCL's all-gather beside them.
  *
  * The all-gather half of the ring all-reduce (Patarasuk and Yuan; src/device/collective.h), built from the same
  * pieces as the all-reduce ladder (src/workloads/common/gpuset.cuh). See docs/allgather.md.
@@ -49,6 +49,40 @@ __global__ void __launch_bounds__(256) ag_gather_kernel(uint32_t *__restrict__ o
         for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
             d[i] = s[i];
     }
+}
+
+/* The pull kernel with its loads in flight together: thread i copies element group i of every rank's piece, issuing
+ * up to CLIMB_SUM_LOADS ranks' loads before storing any (a load over NVLink takes microseconds to come back; the
+ * kernel above waits for each of its 4-byte loads in turn). Elements [head, head + 4 x n4) of every piece move as
+ * 16-byte vectors (every src.p[q] + head and out + q x n + head 16-byte aligned: climb_vec4_split), the others one
+ * by one. */
+template <typename V>
+__device__ __forceinline__ void ag_copy_all(uint32_t *__restrict__ out, const climb_gpuset_ptrs<uint32_t> &src, int P,
+                                            size_t n, size_t base, size_t i)
+{
+    for (int q0 = 0; q0 < P; q0 += CLIMB_SUM_LOADS) {
+        V v[CLIMB_SUM_LOADS];
+#pragma unroll
+        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+            if (q0 + j < P)
+                v[j] = ((const V *)(src.p[q0 + j] + base))[i];
+#pragma unroll
+        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+            if (q0 + j < P)
+                ((V *)(out + (size_t)(q0 + j) * n + base))[i] = v[j];
+    }
+}
+
+__global__ void __launch_bounds__(256) ag_gather_wide_kernel(uint32_t *__restrict__ out,
+                                                             climb_gpuset_ptrs<uint32_t> src, int P, size_t n,
+                                                             size_t head, size_t n4)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (size_t i = first; i < n4; i += step)
+        ag_copy_all<uint4>(out, src, P, n, head, i);
+    const size_t rest = n - 4 * n4; /* the head, and the tail from head + 4 x n4 */
+    for (size_t k = first; k < rest; k += step)
+        ag_copy_all<uint32_t>(out, src, P, n, 0, k < head ? k : k + 4 * n4);
 }
 
 /* ---------------------------------------------------------------- the case */
@@ -162,10 +196,37 @@ static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void 
     return e;
 }
 
+/* the wide pull kernel: as x_pull, each thread moving a 16-byte vector of every rank's piece, up to CLIMB_SUM_LOADS
+ * ranks' loads in flight at once (ag_gather_wide_kernel). */
+static cudaError_t x_pull_wide(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
+{
+    if (!n)
+        return cudaSuccess;
+    climb_gpuset_ptrs<uint32_t> src;
+    for (int q = 0; q < x->P; q++)
+        src.p[q] = (const uint32_t *)in[q];
+    cudaError_t e = cudaSuccess;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        const void *ptrs[2 * CLIMB_MAX_DEVICES] = {0};
+        for (int q = 0; q < x->P; q++) {
+            ptrs[2 * q] = in[q];
+            ptrs[2 * q + 1] = (const uint32_t *)out[r] + (size_t)q * n;
+        }
+        size_t head, n4;
+        climb_vec4_split(ptrs, 2 * x->P, n, &head, &n4);
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        ag_gather_wide_kernel<<<climb_gpuset_blocks(n4 + (n - 4 * n4), x->sms[r]), 256, 0, x->st[r]>>>(
+            (uint32_t *)out[r], src, x->P, n, head, n4);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
 static cudaError_t x_best(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n, int access,
                           size_t kernel_below)
 {
-    return access && n * 4 < kernel_below ? x_pull(x, in, out, n) : x_copy_engines(x, in, out, n);
+    return access && n * 4 < kernel_below ? x_pull_wide(x, in, out, n) : x_copy_engines(x, in, out, n);
 }
 
 extern "C" cudaError_t climb_allgather_async(const climb_coll_exec *x, const void *const *in, void *const *out,
@@ -174,8 +235,8 @@ extern "C" cudaError_t climb_allgather_async(const climb_coll_exec *x, const voi
     return x_best(x, in, out, n, access, AG_KERNEL_BELOW);
 }
 
-/* copy_engines and kernel_pull, as above; best: the kernel below AG_KERNEL_BELOW bytes a piece, the copy engines from
- * there (climb_allgather_async, as the C API's climb_comm_allgather). */
+/* copy_engines, kernel_pull and kernel_pull_wide, as above; best: the wide kernel below AG_KERNEL_BELOW bytes a
+ * piece, the copy engines from there (climb_allgather_async, as the C API's climb_comm_allgather). */
 static int run_copy_engines(climb_case *c)
 {
     CLIMB_CHECK(x_copy_engines(&c->g.x, c->in, c->out, c->n));
@@ -185,6 +246,12 @@ static int run_copy_engines(climb_case *c)
 static int run_pull(climb_case *c)
 {
     CLIMB_CHECK(x_pull(&c->g.x, c->in, c->out, c->n));
+    return 0;
+}
+
+static int run_pull_wide(climb_case *c)
+{
+    CLIMB_CHECK(x_pull_wide(&c->g.x, c->in, c->out, c->n));
     return 0;
 }
 
@@ -206,6 +273,11 @@ static const char *refuses_without_nccl(const climb_case *c) { return (void)c, c
 static int k_gather(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
 {
     return climb_one_kernel(out, max, (const void *)ag_gather_kernel, "ag_gather_kernel", 256, 0);
+}
+
+static int k_gather_wide(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return climb_one_kernel(out, max, (const void *)ag_gather_wide_kernel, "ag_gather_wide_kernel", 256, 0);
 }
 
 typedef struct ag_rung {
@@ -238,8 +310,13 @@ static const ag_rung AG_RUNGS[] = {
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather,
               .refuses = refuses_no_access},
      .run = run_pull, .access = 1},
-    {.info = {.name = "allgather_best", .idea = "the kernel for small pieces, the copy engines for the rest",
-              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_gather,
+    {.info = {.name = "kernel_pull_wide", .idea = "the pull kernel moving 16 bytes of every GPU's piece a thread, "
+                                                  "every GPU's load in flight before any store",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_gather_wide,
+              .refuses = refuses_no_access},
+     .run = run_pull_wide, .access = 1},
+    {.info = {.name = "allgather_best", .idea = "the wide kernel for small pieces, the copy engines for the rest",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_gather_wide,
               .refuses = refuses_no_access},
      .run = run_best, .access = 1},
 };
