@@ -164,35 +164,18 @@ __device__ __forceinline__ void radix_write_tile(const typename KT::bits *sk, co
     }
 }
 
-/* RADIX_MATCH: the tile in sk (and sv) sorted stably by its digit, in place, and each digit's start in the sorted
- * tile. Warp w ranks the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS) in order, 32 at a time: the lanes
+/* Warp-level ranking by matches: k[i] is the warp's place (i x 32 + lane) of its run of 32 x ITEMS places. The lanes
  * whose keys share a digit find each other (__match_any_sync), the lowest of them adds their number to the warp's
- * counter of that digit, and each key's rank is the counter before plus the lanes below it among them. Then thread
- * d turns digit d's counters over the warps into each warp's start within the digit, the digits' totals are
- * scanned into their starts in the tile, and every key goes to its digit's start + its warp's + its rank.
- * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1; count (NULL: not wanted): each digit's keys in the
- * tile, the padding counted. */
-template <typename KT, int BITS, int BLOCK, int ITEMS, bool PAIRS>
-__device__ __forceinline__ void radix_match_sort_tile(typename KT::bits *sk, u32 *sv, int shift, int *whist, int *start,
-                                                      int *scratch, int *count)
+ * counter of that digit (mine: 2^BITS ints, zeroed before), and rank[i] is the counter before plus the lanes below
+ * it among them: each key's rank among the warp's keys of its digit, in place order (stable). */
+template <typename KT, int BITS, int ITEMS>
+__device__ __forceinline__ void radix_warp_match_rank(const typename KT::bits (&k)[ITEMS], int shift, int *mine,
+                                                      int (&rank)[ITEMS])
 {
-    constexpr int R = 1 << BITS, W = BLOCK / 32;
-    static_assert(BLOCK == R, "a thread a digit for the scans over the warps and the digits");
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int i = threadIdx.x; i < W * R; i += BLOCK)
-        whist[i] = 0;
-    __syncthreads();
-    int *mine = whist + warp * R;
-    typename KT::bits k[ITEMS];
-    u32 v[ITEMS];
-    int rank[ITEMS], digit[ITEMS];
+    const int lane = threadIdx.x & 31;
     const unsigned below = (1u << lane) - 1u;
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
-        const int at = warp * 32 * ITEMS + i * 32 + lane;
-        k[i] = sk[at];
-        if (PAIRS)
-            v[i] = sv[at];
         const int d = radix_digit<KT, BITS>(k[i], shift);
         const unsigned peers = __match_any_sync(0xffffffffu, d);
         const int leader = __ffs(peers) - 1;
@@ -203,9 +186,39 @@ __device__ __forceinline__ void radix_match_sort_tile(typename KT::bits *sk, u32
         }
         before = __shfl_sync(0xffffffffu, before, leader);
         rank[i] = before + __popc(peers & below);
-        digit[i] = d;
         __syncwarp(); /* the counter's new value before the next round reads it */
     }
+}
+
+/* RADIX_MATCH: the tile in sk (and sv) sorted stably by its digit, in place, and each digit's start in the sorted
+ * tile. Warp w ranks the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS) in order, 32 at a time: the lanes
+ * whose keys share a digit find each other (__match_any_sync), the lowest of them adds their number to the warp's
+ * counter of that digit, and each key's rank is the counter before plus the lanes below it among them. Then thread
+ * d turns digit d's counters over the warps into each warp's start within the digit, the digits' totals are
+ * scanned into their starts in the tile, and every key goes to its digit's start + its warp's + its rank.
+ * whist: (BLOCK / 32) x 2^BITS ints; scratch: BLOCK / 32 + 1. */
+template <typename KT, int BITS, int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void radix_match_sort_tile(typename KT::bits *sk, u32 *sv, int shift, int *whist, int *start,
+                                                      int *scratch)
+{
+    constexpr int R = 1 << BITS, W = BLOCK / 32;
+    static_assert(BLOCK == R, "a thread a digit for the scans over the warps and the digits");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int i = threadIdx.x; i < W * R; i += BLOCK)
+        whist[i] = 0;
+    __syncthreads();
+    int *mine = whist + warp * R;
+    typename KT::bits k[ITEMS];
+    u32 v[ITEMS];
+    int rank[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = warp * 32 * ITEMS + i * 32 + lane;
+        k[i] = sk[at];
+        if (PAIRS)
+            v[i] = sv[at];
+    }
+    radix_warp_match_rank<KT, BITS, ITEMS>(k, shift, mine, rank);
     __syncthreads();
     {
         const int d = threadIdx.x;
@@ -215,14 +228,13 @@ __device__ __forceinline__ void radix_match_sort_tile(typename KT::bits *sk, u32
             whist[w * R + d] = run;
             run += c;
         }
-        if (count)
-            count[d] = run;
         start[d] = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
     }
     __syncthreads(); /* every key has been read (k, v) and every start written */
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
-        const int to = start[digit[i]] + mine[digit[i]] + rank[i];
+        const int d = radix_digit<KT, BITS>(k[i], shift);
+        const int to = start[d] + mine[d] + rank[i];
         sk[to] = k[i];
         if (PAIRS)
             sv[to] = v[i];
@@ -254,7 +266,7 @@ __global__ void __launch_bounds__(BLOCK) radix_scatter_kernel(const typename KT:
     radix_load_tile<KT, BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
     __syncthreads();
     if constexpr (RANK == RADIX_MATCH) {
-        radix_match_sort_tile<KT, BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, (int *)NULL);
+        radix_match_sort_tile<KT, BITS, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch);
     } else {
         /* blocked registers: thread t holds tile places t x ITEMS .. t x ITEMS + ITEMS - 1 */
         K k[ITEMS];
@@ -461,7 +473,16 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
     }
 }
 
-/* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). */
+/* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). BLOCK threads (whole
+ * warps, at least 256: thread d < 256 speaks for digit d), ITEMS keys each, so a tile of BLOCK x ITEMS keys.
+ * The keys go straight into registers, warp by warp (warp w holds the tile's places [w x 32 x ITEMS,
+ * (w + 1) x 32 x ITEMS), 32 consecutive keys a load), and are ranked there by warp matches, as in
+ * radix_match_sort_tile. Each digit's count in the tile is published as soon as it is known, before the tile is
+ * sorted (as CUB's Onesweep ranks, with "early counts"): the tiles after this one then find it while this one still works,
+ * and this tile's own look-back comes after its sort into shared memory, when its predecessors have had that time
+ * to publish. One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs,
+ * the sorted values: the values follow the keys through it, each to the place its key took, and go out to the
+ * destinations the keys' writes kept. */
 template <typename KT, int BLOCK, int ITEMS, bool PAIRS>
 __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v,
                                                                typename KT::bits *out_k, u32 *out_v,
@@ -470,8 +491,12 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT
                                                                unsigned *status, int *ticket, const radix_plan *plan)
 {
     typedef typename KT::bits K;
-    constexpr int R = 256, TILE = BLOCK * ITEMS;
-    static_assert(BLOCK == R, "a thread a digit");
+    constexpr int R = 256, W = BLOCK / 32, TILE = BLOCK * ITEMS;
+    static_assert(BLOCK >= R && BLOCK % 32 == 0, "a thread a digit, whole warps");
+    constexpr size_t KEY_BYTES = (size_t)TILE * sizeof(K), VAL_BYTES = PAIRS ? (size_t)TILE * sizeof(u32) : 0,
+                     HIST_BYTES = (size_t)W * R * sizeof(int);
+    constexpr size_t ROOM = KEY_BYTES > VAL_BYTES ? (KEY_BYTES > HIST_BYTES ? KEY_BYTES : HIST_BYTES)
+                                                  : (VAL_BYTES > HIST_BYTES ? VAL_BYTES : HIST_BYTES);
     const int src = plan->src[pass], dst = plan->dst[pass], shift = 8 * pass;
     if (src == RADIX_SKIP)
         return;
@@ -479,48 +504,116 @@ __global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT
     const u32 *vi = src == RADIX_IN ? in_v : src == RADIX_OUT ? out_v : tmp_v;
     K *ko = dst == RADIX_OUT ? out_k : tmp_k;
     u32 *vo = dst == RADIX_OUT ? out_v : tmp_v;
-    __shared__ K sk[TILE];
-    __shared__ u32 sv[PAIRS ? TILE : 1];
-    __shared__ int start[R], place_of[R], count[R];
-    __shared__ int whist[(BLOCK / 32) * R];
-    __shared__ int scratch[BLOCK / 32 + 1];
+    __shared__ __align__(16) unsigned char room[ROOM];
+    __shared__ int start[R], place_of[R];
+    __shared__ int scratch[W + 1];
     __shared__ int my_tile;
+    int *whist = (int *)room;
+    K *sk = (K *)room;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, d = threadIdx.x;
+    for (int i = threadIdx.x; i < W * R; i += BLOCK)
+        whist[i] = 0;
     if (threadIdx.x == 0)
         my_tile = atomicAdd(ticket, 1); /* tiles in the order blocks start: every tile looked back at has started */
     __syncthreads();
     const int tile = my_tile;
     const long long base = (long long)tile * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
-    radix_load_tile<KT, BLOCK, ITEMS, PAIRS>(ki, vi, base, valid, sk, sv);
+    K k[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = warp * 32 * ITEMS + i * 32 + lane;
+        k[i] = at < valid ? ki[base + at] : KT::PAD; /* the padding, all ones, sorts behind every real key */
+    }
+    /* each key's rank among the warp's keys of its digit, in place order, and the warp's count of each digit */
+    int *mine = whist + warp * R;
+    int rank[ITEMS];
+    radix_warp_match_rank<KT, 8, ITEMS>(k, shift, mine, rank);
     __syncthreads();
-    radix_match_sort_tile<KT, 8, BLOCK, ITEMS, PAIRS>(sk, sv, shift, whist, start, scratch, count);
-    /* thread d: the tile's keys of digit d (the padding is digit 255), published, then the look-back */
-    const int d = threadIdx.x;
-    const unsigned mine = (unsigned)(count[d] - (d == R - 1 ? TILE - valid : 0));
+    /* thread d: digit d's counters over the warps become each warp's start within the digit; the tile's count of
+     * the digit (less the padding, digit 255) is published at once */
     volatile unsigned *words = status;
-    words[(size_t)tile * R + d] = (tile == 0 ? RADIX_FLAG_INCLUSIVE : RADIX_FLAG_AGGREGATE) | mine;
-    unsigned before = 0;
-    if (tile > 0) {
+    int run = 0;
+    unsigned count = 0;
+    if (d < R) {
+        for (int w = 0; w < W; w++) {
+            const int c = whist[w * R + d];
+            whist[w * R + d] = run;
+            run += c;
+        }
+        count = (unsigned)(run - (d == R - 1 ? TILE - valid : 0));
+        words[(size_t)tile * R + d] = (tile == 0 ? RADIX_FLAG_INCLUSIVE : RADIX_FLAG_AGGREGATE) | count;
+    }
+    const int first = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
+    if (d < R)
+        start[d] = first; /* where digit d's run starts in the sorted tile */
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int dg = radix_digit<KT, 8>(k[i], shift);
+        rank[i] += start[dg] + mine[dg]; /* the key's place in the sorted tile */
+    }
+    __syncthreads(); /* every counter read before the keys take the room */
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+        sk[rank[i]] = k[i];
+    if (d < R) {
         /* back over the tiles before, RADIX_LOOKBACK words read at once (independent loads: one round trip to L2
          * for several tiles), summed in order up to the first inclusive prefix; a word not yet published stops the
          * sum there and is read again. Tile 0's word is inclusive, so the walk ends by tile 0. */
-        long long j = tile - 1;
-        for (;;) {
-            unsigned w[RADIX_LOOKBACK];
+        unsigned before = 0;
+        if (tile > 0) {
+            long long j = tile - 1;
+            for (;;) {
+                unsigned w[RADIX_LOOKBACK];
 #pragma unroll
-            for (int u = 0; u < RADIX_LOOKBACK; u++)
-                w[u] = j - u >= 0 ? words[(size_t)(j - u) * R + d] : RADIX_FLAG_INCLUSIVE;
-            int found;
-            const int used = radix_lookback_sum(w, &before, &found);
-            if (found)
-                break;
-            j -= used;
+                for (int u = 0; u < RADIX_LOOKBACK; u++)
+                    w[u] = j - u >= 0 ? words[(size_t)(j - u) * R + d] : RADIX_FLAG_INCLUSIVE;
+                int found;
+                const int used = radix_lookback_sum(w, &before, &found);
+                if (found)
+                    break;
+                j -= used;
+            }
+            words[(size_t)tile * R + d] = RADIX_FLAG_INCLUSIVE | (before + count);
         }
-        words[(size_t)tile * R + d] = RADIX_FLAG_INCLUSIVE | (before + mine);
+        place_of[d] = digit_start[d] + (int)before;
     }
-    place_of[d] = digit_start[d] + (int)before;
     __syncthreads();
-    radix_write_tile<KT, 8, BLOCK, PAIRS>(sk, sv, valid, shift, place_of, start, ko, vo);
+    /* out in tile order: consecutive threads write consecutive places within a digit's run */
+    int to[PAIRS ? ITEMS : 1];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int j = i * BLOCK + threadIdx.x;
+        if (j < valid) {
+            const K key = sk[j];
+            const int dg = radix_digit<KT, 8>(key, shift);
+            const int t = place_of[dg] + (j - start[dg]);
+            ko[t] = key;
+            if (PAIRS)
+                to[i] = t;
+        }
+    }
+    if constexpr (PAIRS) {
+        u32 v[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const int at = warp * 32 * ITEMS + i * 32 + lane;
+            v[i] = at < valid ? vi[base + at] : 0u;
+        }
+        u32 *sv = (u32 *)room;
+        __syncthreads(); /* every key read out of the room before the values take it */
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            sv[rank[i]] = v[i];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const int j = i * BLOCK + threadIdx.x;
+            if (j < valid)
+                vo[to[i]] = sv[j];
+        }
+    }
 }
 
 #endif

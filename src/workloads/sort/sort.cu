@@ -185,14 +185,14 @@ template <bool CIRCULAR> static cudaError_t launch_tiled(const sort_args *a)
 /* The best rung's instances: (block, items) pairs `climb tune sort` tries, each listed once. */
 #define SORT_BEST_CANDIDATES(X)                                                                                 \
     X(128, 15) X(256, 11) X(256, 15) X(256, 17) X(256, 19) X(256, 23) X(512, 15) X(512, 19)
-static const int SORT_TUNE_BLOCKS[] = {128, 256, 512};
-static const int SORT_TUNE_ITEMS[] = {9, 11, 15, 17, 19, 23}; /* 9 and 15: Onesweep's tiles */
+static const int SORT_TUNE_BLOCKS[] = {128, 256, 384, 512}; /* 384: Onesweep's wide tile */
+static const int SORT_TUNE_ITEMS[] = {9, 11, 15, 17, 19, 23}; /* 9 and 23: Onesweep's tiles */
 static const int SORT_TUNE_ALGOS[] = {CLIMB_SORT_MERGE, CLIMB_SORT_ONESWEEP, CLIMB_SORT_MATCH_RANK};
-/* The tuned rung's candidates: the merge path at every instance, Onesweep at tiles of 256 x 9 (the rung's) and
- * 256 x 15, and the match-ranked three-kernel sort (its tile is fixed: 256 x 9). */
+/* The tuned rung's candidates: the merge path at every instance, Onesweep at its two tiles (256 x 9 and 384 x 23 for
+ * u32 keys), and the match-ranked three-kernel sort (its tile is fixed: 256 x 9). */
 #define SORT_CANDIDATE_VALUES(b, i) b, i, CLIMB_SORT_MERGE,
 static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES) 256, 9, CLIMB_SORT_ONESWEEP,
-                                           256, 15, CLIMB_SORT_ONESWEEP, 256, 9, CLIMB_SORT_MATCH_RANK};
+                                           384, 23, CLIMB_SORT_ONESWEEP, 256, 9, CLIMB_SORT_MATCH_RANK};
 
 /* Built-in values, per tuning class (keys alone, or pairs), used where no wisdom file matches the device: what
  * `climb tune sort` chose on an H100 at 87cc628 (2^24 and 2^26 uniform keys, cold L2). Keys: 512 x 19, a tile of
@@ -385,12 +385,12 @@ static size_t onesweep_workspace(long long n)
     return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
 }
 
-template <typename KT, int ITEMS> static cudaError_t launch_onesweep_typed(const sort_args *a)
+template <typename KT, int BLOCK, int ITEMS> static cudaError_t launch_onesweep_typed(const sort_args *a)
 {
     typedef typename KT::bits K;
     constexpr int P = KT::BITS / 8;
     const long long n = a->n;
-    const unsigned tiles = sort_grid(n, 256 * ITEMS);
+    const unsigned tiles = sort_grid(n, BLOCK * ITEMS);
     int *hist = (int *)a->radix_ws, *tickets = hist + RADIX_MAX_PASSES * 256;
     radix_plan *plan = (radix_plan *)((char *)a->radix_ws + onesweep_plan_offset());
     unsigned *status = (unsigned *)((char *)a->radix_ws + onesweep_head_bytes());
@@ -409,10 +409,10 @@ template <typename KT, int ITEMS> static cudaError_t launch_onesweep_typed(const
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_onesweep_kernel<KT, 256, ITEMS, true><<<tiles, 256, 0, a->s>>>(
+            radix_onesweep_kernel<KT, BLOCK, ITEMS, true><<<tiles, BLOCK, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         else
-            radix_onesweep_kernel<KT, 256, ITEMS, false><<<tiles, 256, 0, a->s>>>(
+            radix_onesweep_kernel<KT, BLOCK, ITEMS, false><<<tiles, BLOCK, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         e = cudaGetLastError();
     }
@@ -425,24 +425,36 @@ template <typename KT, int ITEMS> static cudaError_t launch_onesweep_typed(const
     return e;
 }
 
-/* Onesweep at a tile of 256 x items keys: RADIX_ITEMS (the rung's, every key type), or ONESWEEP_WIDE_ITEMS for u32
- * keys (a candidate of the tuned rung: fewer tiles, so a shorter look-back, for more registers and shared memory a
- * block). The workspace onesweep_workspace sizes (for the smaller tile) serves both. */
-#define ONESWEEP_WIDE_ITEMS 15
-static cudaError_t launch_onesweep_items(const sort_args *a, int items)
+/* Onesweep's two tiles: the rung's, 256 x RADIX_ITEMS keys, for every key type; and the wide rung's, 384 threads of
+ * 23 keys for 4-byte keys (the tile CUB's Onesweep takes for them on Hopper: its sm90 default) and of 11 for 8-byte
+ * keys (about the same shared memory). The workspace onesweep_workspace sizes for the smaller tile serves both. */
+#define ONESWEEP_WIDE_BLOCK 384
+template <typename KT> struct onesweep_wide {
+    enum { items = sizeof(typename KT::bits) == 8 ? 11 : 23 };
+};
+static int onesweep_wide_items(climb_dtype t) { return climb_dtype_size(t) == 8 ? 11 : 23; }
+
+static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items)
 {
     if (a->n <= 1)
         return sort_trivial(a);
     if (a->n > ONESWEEP_MAX_N || !a->radix_ws || a->radix_ws_bytes < onesweep_workspace(a->n))
         return cudaErrorInvalidValue;
-    if (items == ONESWEEP_WIDE_ITEMS && a->type == CLIMB_U32)
-        return launch_onesweep_typed<radix_u32, ONESWEEP_WIDE_ITEMS>(a);
-    if (items != RADIX_ITEMS)
+    return sort_by_key_type(a->type, [&](auto kt) {
+        typedef decltype(kt) KT;
+        if (block == RADIX_BLOCK && items == RADIX_ITEMS)
+            return launch_onesweep_typed<KT, RADIX_BLOCK, RADIX_ITEMS>(a);
+        if (block == ONESWEEP_WIDE_BLOCK && items == (int)onesweep_wide<KT>::items)
+            return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, onesweep_wide<KT>::items>(a);
         return cudaErrorInvalidValue;
-    return sort_by_key_type(a->type, [&](auto kt) { return launch_onesweep_typed<decltype(kt), RADIX_ITEMS>(a); });
+    });
 }
 
-static cudaError_t launch_onesweep(const sort_args *a) { return launch_onesweep_items(a, RADIX_ITEMS); }
+static cudaError_t launch_onesweep(const sort_args *a) { return launch_onesweep_tile(a, RADIX_BLOCK, RADIX_ITEMS); }
+static cudaError_t launch_onesweep_wide(const sort_args *a)
+{
+    return launch_onesweep_tile(a, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(a->type));
+}
 
 /* The match-ranked three-kernel radix sort with its scan's workspace cleared first: for callers whose workspace is not
  * the rung's own (the scan leaves a workspace ready for its next call, but one shared with other work is not). */
@@ -481,7 +493,7 @@ static cudaError_t launch_tuned(const sort_args *a)
     case CLIMB_SORT_MERGE: return launch_merge_tile(a);
     case CLIMB_SORT_ONESWEEP:
         if (a->n <= ONESWEEP_MAX_N)
-            return launch_onesweep_items(a, a->tn.items);
+            return launch_onesweep_tile(a, a->tn.block, a->tn.items);
         return launch_match_rank_cleared(a);
     case CLIMB_SORT_MATCH_RANK: return launch_match_rank_cleared(a);
     default: return cudaErrorInvalidValue;
@@ -623,20 +635,10 @@ static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
 }
 
-/* Onesweep's kernels for keys of type t at a tile of 256 x items (RADIX_ITEMS, or ONESWEEP_WIDE_ITEMS for u32). */
-static int k_onesweep_items(climb_dtype t, int items, climb_kernel_desc *o, int max)
+/* Onesweep's kernels for keys of type t at a tile of block x items (either of its two tiles). */
+static int k_onesweep_tile(climb_dtype t, int block, int items, climb_kernel_desc *o, int max)
 {
     int n = 0;
-    if (items == ONESWEEP_WIDE_ITEMS && t == CLIMB_U32) {
-        n = climb_kernel_at(o, max, 0, (const void *)radix_onesweep_kernel<radix_u32, 256, ONESWEEP_WIDE_ITEMS, false>,
-                            256, 0, "radix_onesweep_kernel<u32, keys, %d a thread>", ONESWEEP_WIDE_ITEMS);
-        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<radix_u32, 256, ONESWEEP_WIDE_ITEMS, true>,
-                            256, 0, "radix_onesweep_kernel<u32, pairs, %d a thread>", ONESWEEP_WIDE_ITEMS);
-        n = climb_kernel_at(o, max, n, (const void *)radix_histograms_kernel<radix_u32, 256>, 256, 0,
-                            "radix_histograms_kernel<u32>");
-        n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
-        return climb_kernel_at(o, max, n, (const void *)radix_plan_kernel, 32, 0, "radix_plan_kernel");
-    }
     sort_by_key_type(t, [&](auto kt) {
         typedef decltype(kt) KT;
         const char *kn = climb_dtype_name(t);
@@ -644,10 +646,15 @@ static int k_onesweep_items(climb_dtype t, int items, climb_kernel_desc *o, int 
                             "radix_histograms_kernel<%s>", kn);
         n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel<typename KT::bits>, 256, 0,
                             "radix_final_copy_kernel<%d-bit keys>", KT::BITS);
-        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<KT, 256, RADIX_ITEMS, false>, 256, 0,
-                            "radix_onesweep_kernel<%s, keys>", kn);
-        n = climb_kernel_at(o, max, n, (const void *)radix_onesweep_kernel<KT, 256, RADIX_ITEMS, true>, 256, 0,
-                            "radix_onesweep_kernel<%s, pairs>", kn);
+        constexpr int WI = onesweep_wide<KT>::items;
+        const int wide = block == ONESWEEP_WIDE_BLOCK && items == WI;
+        const void *keys = wide ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, false>
+                                : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false>;
+        const void *pairs = wide ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, true>
+                                 : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true>;
+        const int b = wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK, i = wide ? WI : RADIX_ITEMS;
+        n = climb_kernel_at(o, max, n, keys, b, 0, "radix_onesweep_kernel<%s, keys, %d x %d>", kn, b, i);
+        n = climb_kernel_at(o, max, n, pairs, b, 0, "radix_onesweep_kernel<%s, pairs, %d x %d>", kn, b, i);
         return cudaSuccess;
     });
     n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
@@ -656,7 +663,12 @@ static int k_onesweep_items(climb_dtype t, int items, climb_kernel_desc *o, int 
 
 static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return k_onesweep_items(t, RADIX_ITEMS, o, max);
+    return k_onesweep_tile(t, RADIX_BLOCK, RADIX_ITEMS, o, max);
+}
+
+static int k_onesweep_wide(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return k_onesweep_tile(t, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(t), o, max);
 }
 
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -702,7 +714,7 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
 static int k_tuned(climb_dtype, const climb_device_info *dev, const int *v, climb_kernel_desc *o, int max)
 {
     if (v && v[2] == CLIMB_SORT_ONESWEEP)
-        return k_onesweep_items(CLIMB_U32, v[1], o, max);
+        return k_onesweep_tile(CLIMB_U32, v[0], v[1], o, max);
     if (v && v[2] == CLIMB_SORT_MATCH_RANK)
         return k_radix<8, RADIX_MATCH>(CLIMB_U32, dev, v, o, max);
     return k_best(CLIMB_U32, dev, v, o, max);
@@ -773,6 +785,11 @@ static const sort_rung SORT_RUNGS[] = {
                                                 "decoupled look-back over the tiles before it",
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep},
      .launch = launch_onesweep, .radix_bits = 8, .onesweep = 1},
+    {.info = {.name = "radix_onesweep_wide", .idea = "Onesweep at a tile of 384 x 23 keys (4-byte keys; 384 x 11 for "
+                                                     "8-byte ones), 3.8 times the rung's: a quarter of the tiles to "
+                                                     "look back over, each block's fixed work over more keys",
+              .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep_wide},
+     .launch = launch_onesweep_wide, .radix_bits = 8, .onesweep = 1},
     {.info = {.name = "tuned", .idea = "the fastest of the merge path (its tile tuned) and the radix sorts, chosen by "
                                        "measurement for each class of case (keys or pairs, below or from 2^22 keys)",
               .needs = "u32 keys", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
@@ -845,9 +862,9 @@ extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
 
 /* ---------------------------------------------------------------- the library face */
 
-static cudaError_t sort_radix_path(climb_dtype t, int algo, int items, const void *in_keys, const uint32_t *in_vals,
-                                   void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
-                                   cudaStream_t s);
+static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items, const void *in_keys,
+                                   const uint32_t *in_vals, void *out_keys, uint32_t *out_vals, size_t n, void *ws,
+                                   size_t ws_bytes, cudaStream_t s);
 
 extern "C" size_t climb_sort_best_workspace(const climb_sort_tuning *t, size_t n, int pairs)
 {
@@ -865,8 +882,8 @@ extern "C" cudaError_t climb_sort_best(const climb_sort_tuning *t, const uint32_
     const int pairs = in_vals != NULL;
     if (t->algo != CLIMB_SORT_MERGE) /* a radix sort: the radix path, its algorithm as tuned */
         return t->algo == CLIMB_SORT_ONESWEEP || t->algo == CLIMB_SORT_MATCH_RANK
-                   ? sort_radix_path(CLIMB_U32, t->algo, t->items, in_keys, in_vals, out_keys, out_vals, n, ws,
-                                     ws_bytes, s)
+                   ? sort_radix_path(CLIMB_U32, t->algo, t->block, t->items, in_keys, in_vals, out_keys, out_vals,
+                                     n, ws, ws_bytes, s)
                    : cudaErrorInvalidValue;
     if (n > CLIMB_SORT_MAX_N || (pairs && !out_vals) || !sort_instance(t) ||
         ws_bytes < climb_sort_best_workspace(t, n, pairs))
@@ -897,11 +914,11 @@ extern "C" size_t climb_sort_radix_workspace(climb_dtype t, size_t n, int pairs)
     return sort_align(n * climb_dtype_size(t)) + (pairs ? sort_align(n * 4) : 0) + sort_radix_own_workspace(n);
 }
 
-/* The radix path: Onesweep at a tile of 256 x items (algo CLIMB_SORT_ONESWEEP; from 2^30 keys the match-ranked sort)
- * or the match-ranked three-kernel sort (CLIMB_SORT_MATCH_RANK). */
-static cudaError_t sort_radix_path(climb_dtype t, int algo, int items, const void *in_keys, const uint32_t *in_vals,
-                                   void *out_keys, uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes,
-                                   cudaStream_t s)
+/* The radix path: Onesweep at a tile of block x items (algo CLIMB_SORT_ONESWEEP; from 2^30 keys the match-ranked
+ * sort) or the match-ranked three-kernel sort (CLIMB_SORT_MATCH_RANK). */
+static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items, const void *in_keys,
+                                   const uint32_t *in_vals, void *out_keys, uint32_t *out_vals, size_t n, void *ws,
+                                   size_t ws_bytes, cudaStream_t s)
 {
     const int pairs = in_vals != NULL;
     if (!(SORT_KEY_TYPES & CLIMB_TYPE_BIT(t)) || n > CLIMB_SORT_MAX_N ||
@@ -922,15 +939,15 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, int items, const voi
     a.radix_ws_bytes = ws_bytes - kb - vb;
     a.type = t;
     a.s = s;
-    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep_items(&a, items)
+    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep_tile(&a, block, items)
                                                                       : launch_match_rank_cleared(&a);
 }
 
 extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
                                         uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, RADIX_ITEMS, in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes,
-                           s);
+    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, RADIX_BLOCK, RADIX_ITEMS, in_keys, in_vals, out_keys, out_vals, n, ws,
+                           ws_bytes, s);
 }
 
 /* ---------------------------------------------------------------- options */
@@ -1270,17 +1287,20 @@ static const climb_shape SORT_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(255),   CLIMB_SHAPE1(1023),  CLIMB_SHAPE1(1024),  CLIMB_SHAPE1(1025),   CLIMB_SHAPE1(2047),
     CLIMB_SHAPE1(2049),  CLIMB_SHAPE1(3839),  CLIMB_SHAPE1(3840),  CLIMB_SHAPE1(3841),   CLIMB_SHAPE1(7681),
     CLIMB_SHAPE1(9728),  CLIMB_SHAPE1(65535), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003), CLIMB_SHAPE1(4194304),
-    CLIMB_SHAPE1(2303),  CLIMB_SHAPE1(2304),  CLIMB_SHAPE1(2305),  CLIMB_SHAPE1(4609)}; /* a radix tile's edges */
-/* The sanitizer's few, for four key types: one key; a merge tile's edge; two tiles of the widest merge tile (9728)
- * and five radix tiles (2304), a partial last one of each. */
+    CLIMB_SHAPE1(2303),  CLIMB_SHAPE1(2304),  CLIMB_SHAPE1(2305),  CLIMB_SHAPE1(4609),   /* a radix tile's edges */
+    CLIMB_SHAPE1(4224),  CLIMB_SHAPE1(4225),  CLIMB_SHAPE1(8831),  CLIMB_SHAPE1(8832),   CLIMB_SHAPE1(17665)};
+/* (the wide Onesweep tiles: 384 x 11 and 384 x 23) */
+/* The sanitizer's few, for four key types: one key; a merge tile's edge; two tiles of the widest merge tile (9728),
+ * five radix tiles (2304) and two or three wide Onesweep tiles (8832, or 4224 for 8-byte keys), a partial last one of
+ * each. */
 static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(3841), CLIMB_SHAPE1(9729)};
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
      .title = "u32 keys: CUB's two sorts, the best merge rung, the last two radix rungs and the tuned choice: Gkeys/s "
               "against n for each key distribution",
-     .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_match_rank "
-             "--rung radix_onesweep --rung tuned "
+     .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_onesweep "
+             "--rung radix_onesweep_wide --rung tuned "
              "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
              "--set dist=uniform,sorted,reverse,few,nearly,narrow",
      .x = "n",
@@ -1288,8 +1308,8 @@ static const climb_sweep SORT_SWEEPS[] = {
     {.name = "types",
      .title = "every key type, uniform keys and pairs: CUB's radix sort and the last two radix rungs, Gkeys/s "
               "against n",
-     .args = "--type u32 --type i32 --type f32 --type u64 --rung cub_radix_sort --rung radix_match_rank "
-             "--rung radix_onesweep --set what=keys,pairs --size 2^20 --size 2^24 --size 2^26",
+     .args = "--type u32 --type i32 --type f32 --type u64 --rung cub_radix_sort --rung radix_onesweep "
+             "--rung radix_onesweep_wide --set what=keys,pairs --size 2^20 --size 2^24 --size 2^26",
      .x = "n",
      .log_x = 1},
     {.name = "sizes",
