@@ -193,11 +193,13 @@ static cudaError_t launch_balanced(bfs_args *a) { return run_packed_levels(a, BF
 static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE_BITS); }
 
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
- * resident). */
-static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
+ * resident). small: the small levels by one block (bfs_small_levels; the best rung), else every level over the grid
+ * (the rung direction_optimizing). */
+static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, bool small)
 {
+    const void *fn = small ? (const void *)bfs_best_kernel<true> : (const void *)bfs_best_kernel<false>;
     int per_sm = 0;
-    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bfs_best_kernel, BFS_BLOCK, 0);
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, BFS_BLOCK, 0);
     if (e != cudaSuccess)
         return e;
     if (per_sm < 1)
@@ -218,7 +220,7 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s)
     cfg.numAttrs = 1;
     bfs_best_args copy = *b;
     void *args[] = {(void *)&copy};
-    return cudaLaunchKernelExC(&cfg, (const void *)bfs_best_kernel, args);
+    return cudaLaunchKernelExC(&cfg, fn, args);
 }
 
 /* The best rung's workspace: two queues and their offsets, the visited bitmap, three frontier bitmaps, the state. */
@@ -243,12 +245,14 @@ extern "C" size_t climb_bfs_best_workspace(int32_t n)
            bfs_align(sizeof(bfs_state));
 }
 
-static cudaError_t launch_best(bfs_args *a)
+static cudaError_t launch_cooperative(bfs_args *a, bool small)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    return best_launch(&a->best, a->sms, a->s);
+    return best_launch(&a->best, a->sms, a->s, small);
 }
+static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, false); }
+static cudaError_t launch_best(bfs_args *a) { return launch_cooperative(a, true); }
 
 static cudaError_t launch_bound(bfs_args *a)
 {
@@ -272,7 +276,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
     const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
-    return best_launch(&b, sms, s);
+    return best_launch(&b, sms, s, true);
 }
 
 /* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of
@@ -359,9 +363,15 @@ BFS_KERNELS_FN(k_block_queue, bfs_block_queue_kernel, "bfs_block_queue_kernel")
 BFS_KERNELS_FN(k_expand, bfs_expand_kernel, "bfs_expand_kernel")
 BFS_KERNELS_FN(k_balanced, bfs_balanced_kernel<false>, "bfs_balanced_kernel<false>")
 BFS_KERNELS_FN(k_bitmap, bfs_balanced_kernel<true>, "bfs_balanced_kernel<true>")
+static int k_direction(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<false>, "bfs_best_kernel<grid levels>", BFS_BLOCK,
+                            0);
+}
 static int k_best(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)bfs_best_kernel, "bfs_best_kernel", BFS_BLOCK, 0);
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<true>, "bfs_best_kernel<small levels by a block>",
+                            BFS_BLOCK, 0);
 }
 
 /* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. */
@@ -406,6 +416,11 @@ static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
                                                       "trip); bottom-up steps while the frontier is large, over "
                                                       "a bitmap of the frontier",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direction},
+     .launch = launch_direction, .bottom_up = 1},
+    {.info = {.name = "block_levels", .idea = "the same kernel, the small top-down levels run by one block with no "
+                                              "grid barrier between them (the grid waits at one): a deep graph's "
+                                              "thousands of small levels pay a block's sync, not the grid's",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .launch = launch_best, .bottom_up = 1},
 };
@@ -797,8 +812,8 @@ static const char *bfs_rung_note(climb_case *c, int rung)
             cudaGetLastError();
             return NULL;
         }
-        int used = snprintf(c->note, sizeof c->note, "%d levels expanded, %d of them bottom-up", st.depth,
-                            st.bottom_up_levels);
+        int used = snprintf(c->note, sizeof c->note, "%d levels expanded, %d of them bottom-up, %d by one block",
+                            st.depth, st.bottom_up_levels, st.block_levels);
         if (st.bottom_up_mask) {
             used += snprintf(c->note + used, sizeof c->note - used, " (levels");
             for (int l = 0; l < 64 && used < (int)sizeof c->note - 8; l++)

@@ -418,8 +418,9 @@ __global__ void __launch_bounds__(BFS_BLOCK)
     bfs_wbuf_done(wb, o);
 }
 
-/* --- the best rung, direction_optimizing: one cooperative kernel, a grid-wide barrier between levels. Each level
- * every thread reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
+/* --- the rungs direction_optimizing and block_levels (the best): one cooperative kernel, a grid-wide barrier
+ * between levels (block_levels: between the levels the grid runs; see bfs_small_levels). Each level every thread
+ * reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
  * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
  * n/24 vertices and shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per
  * unvisited vertex looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the
@@ -427,12 +428,22 @@ __global__ void __launch_bounds__(BFS_BLOCK)
  * bitmaps rotate over three slots so that one barrier a level is enough: level L reads slot L mod 3, fills L + 1 and
  * clears L + 2. */
 #define BFS_TIMED 64 /* levels whose start time the best rung records */
+
+/* Where block 0 left its levels for the grid (bfs_small_levels): the level to go on with, the queue arrays its
+ * frontier is in (0: qa and qoa, 1: qb and qob), and the search's counters then; done: the search ended there. */
+struct bfs_resume {
+    long long unvisited;
+    int cur, depth, last_nf, parity, done;
+};
+
 struct bfs_state {
     unsigned long long count[3]; /* bfs_out's packed counters */
     unsigned long long t[BFS_TIMED + 1]; /* the global timer (ns) at each level's start, and at the end */
     int depth;                   /* levels expanded */
     int bottom_up_levels;
     unsigned long long bottom_up_mask; /* levels 0 to 63 taken bottom-up */
+    int block_levels;                  /* levels run by one block (bfs_small_levels) */
+    bfs_resume resume;
 };
 
 struct bfs_best_args {
@@ -445,10 +456,119 @@ struct bfs_best_args {
     bfs_state *st;
 };
 
-__global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
+/* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
+ * little the level holds, and a deep graph (a road network, a mesh: thousands of levels of a few hundred vertices)
+ * pays them every level. While the frontier holds at most BFS_SMALL_NF queue entries and BFS_SMALL_E edges, block 0
+ * runs the levels alone, a __syncthreads between them, the rest of the grid waiting at one barrier: the frontier's
+ * entries in shared memory (each level's read back from the queue it wrote, still in L2), its edges BFS_SMALL_ITEMS
+ * a thread in flight, each found by a search of the entries' offsets in shared memory, claimed by one atomicOr on
+ * the visited bitmap, and queued as the grid queues them, places counted in shared memory. The queue in global
+ * memory stays whole, so the grid takes over where the frontier grows past the limits or Beamer's rule turns to
+ * bottom-up steps. Top-down only; the frontier bitmaps are left alone (the grid rebuilds the current one). */
+#define BFS_SMALL_NF 4096
+#define BFS_SMALL_E 8192
+#define BFS_SMALL_ITEMS 8
+
+struct bfs_small_smem {
+    int beg[BFS_SMALL_NF], off[BFS_SMALL_NF];
+    unsigned long long count; /* the next frontier's packed counter (bfs_out) */
+};
+template <bool SMALL> struct bfs_small_room {
+    typedef bfs_small_smem type;
+};
+template <> struct bfs_small_room<false> {
+    typedef int type;
+};
+
+/* Whether the levels from here go to block 0: a top-down level within the limits. */
+__device__ __forceinline__ bool bfs_small(bool bottom, int nf, int E)
+{
+    return !bottom && nf <= BFS_SMALL_NF && E <= BFS_SMALL_E;
+}
+
+/* Block 0, every thread: levels cur, cur + 1, ... while bfs_small holds and Beamer's rule stays top-down (the first
+ * level is the grid's to decide, and has decided so). The frontier of level cur is in queue arrays `parity` (0: qa
+ * and qoa, 1: qb and qoa's sister qob), its counter in st->count[cur % 3]. Leaves st->resume, and the frontier where
+ * it stopped as the grid expects it: its counter in slot cur % 3, the next slot zeroed. */
+__device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur, long long unvisited, int last_nf,
+                                 int parity, bfs_smem *sm, bfs_small_smem *ss)
+{
+    unsigned long long cnt = ((volatile unsigned long long *)st->count)[cur % 3];
+    int depth = cur, levels = 0;
+    for (bool first = true;; first = false) {
+        const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
+        const bool leave = nf == 0 || (!first && (!bfs_small(false, nf, E) ||
+                                                  (a.in_rp && E > unvisited / 14 && nf > last_nf)));
+        if (leave) {
+            if (threadIdx.x == 0) {
+                st->count[cur % 3] = cnt;
+                st->count[(cur + 1) % 3] = 0;
+                st->block_levels += levels;
+                const bfs_resume r = {unvisited, cur, depth, last_nf, parity, nf == 0};
+                st->resume = r;
+            }
+            return;
+        }
+        depth = cur + 1;
+        last_nf = nf;
+        const int *q = parity ? a.qb : a.qa, *qo = parity ? a.qob : a.qoa;
+        for (int i = threadIdx.x; i < nf; i += BFS_BLOCK) {
+            ss->beg[i] = q[i];
+            ss->off[i] = qo[i];
+        }
+        if (threadIdx.x == 0)
+            ss->count = 0;
+        __syncthreads();
+        const bfs_out o = {parity ? a.qa : a.qb, parity ? a.qoa : a.qob, &ss->count, a.rp};
+        bfs_wbuf wb = bfs_wbuf_of(sm);
+        for (int k0 = 0; k0 < E; k0 += BFS_BLOCK * BFS_SMALL_ITEMS) {
+            int u[BFS_SMALL_ITEMS];
+#pragma unroll
+            for (int it = 0; it < BFS_SMALL_ITEMS; it++) {
+                const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
+                u[it] = -1;
+                if (k < E) {
+                    int lo = 0, hi = nf - 1; /* the last entry whose offset is at or below k */
+                    while (lo < hi) {
+                        const int mid = (lo + hi + 1) >> 1;
+                        if (ss->off[mid] <= k)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
+                    }
+                    u[it] = a.ci[ss->beg[lo] + k - ss->off[lo]];
+                }
+            }
+            unsigned old[BFS_SMALL_ITEMS]; /* the atomics all in flight before any result is used */
+#pragma unroll
+            for (int it = 0; it < BFS_SMALL_ITEMS; it++)
+                old[it] = u[it] >= 0 ? atomicOr(&a.vis[u[it] >> 5], 1u << (u[it] & 31)) : ~0u;
+#pragma unroll
+            for (int it = 0; it < BFS_SMALL_ITEMS; it++) {
+                const bool c = !(old[it] >> (u[it] & 31) & 1);
+                if (c)
+                    a.level[u[it]] = cur + 1;
+                bfs_push(c, u[it], wb, o);
+            }
+        }
+        bfs_wbuf_done(wb, o);
+        __syncthreads();
+        cnt = ss->count;
+        if (threadIdx.x == 0 && cur < BFS_TIMED)
+            st->t[cur + 1] = climb_globaltimer();
+        unvisited -= bfs_count_edges(cnt);
+        parity ^= 1;
+        cur++;
+        levels++;
+        __syncthreads(); /* every thread has read the counter and the entries before the next level resets them */
+    }
+}
+
+template <bool SMALL> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM) bfs_best_kernel(bfs_best_args a)
 {
     cg::grid_group grid = cg::this_grid();
     __shared__ bfs_smem sm;
+    __shared__ typename bfs_small_room<SMALL>::type ss;
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
@@ -471,6 +591,7 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
         st->count[1] = st->count[2] = 0;
         st->bottom_up_levels = 0;
         st->bottom_up_mask = 0;
+        st->block_levels = 0;
     }
     grid.sync();
     if (gt == 0)
@@ -489,6 +610,35 @@ __global__ void __launch_bounds__(BFS_BLOCK) bfs_best_kernel(bfs_best_args a)
                 bottom = true;
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
+        }
+        if constexpr (SMALL) {
+            if (bfs_small(bottom, nf, E)) { /* block 0 takes the levels; the grid waits, then goes on where it left */
+                if (blockIdx.x == 0)
+                    bfs_small_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &sm, &ss);
+                grid.sync();
+                const bfs_resume r = st->resume; /* written before the barrier */
+                depth = r.depth;
+                if (r.done)
+                    break;
+                unvisited = r.unvisited;
+                last_nf = r.last_nf;
+                qin = r.parity ? a.qb : a.qa;
+                qout = r.parity ? a.qa : a.qb;
+                qoin = r.parity ? a.qob : a.qoa;
+                qoout = r.parity ? a.qoa : a.qob;
+                if (a.in_rp) { /* the frontier bitmaps: all clear, then level r.cur's vertices in its slot */
+                    for (long long w = gt; w < 3ll * a.words; w += gsize)
+                        a.front[w] = 0;
+                    grid.sync();
+                    unsigned *f = a.front + (size_t)(r.cur % 3) * a.words;
+                    for (long long v = gt; v < n; v += gsize)
+                        if (a.level[v] == r.cur)
+                            atomicOr(&f[v >> 5], 1u << (v & 31));
+                    grid.sync();
+                }
+                cur = r.cur - 1; /* the loop's step brings it to r.cur */
+                continue;
+            }
         }
         last_nf = nf;
         unsigned *fcur = a.front + (size_t)now * a.words, *fnext = a.front + (size_t)nxt * a.words;
