@@ -62,10 +62,7 @@ __device__ __forceinline__ void ag_copy_all(uint32_t *__restrict__ out, const cl
 {
     for (int q0 = 0; q0 < P; q0 += CLIMB_SUM_LOADS) {
         V v[CLIMB_SUM_LOADS];
-#pragma unroll
-        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-            if (q0 + j < P)
-                v[j] = ((const V *)(src.p[q0 + j] + base))[i];
+        climb_gpuset_load_ranks<V>(src, q0, P, base, i, v);
 #pragma unroll
         for (int j = 0; j < CLIMB_SUM_LOADS; j++)
             if (q0 + j < P)
@@ -176,9 +173,11 @@ static cudaError_t x_copy_engines(const climb_coll_exec *x, const void *const *i
     return e;
 }
 
-/* the pull kernel: each rank's kernel loads every rank's piece over NVLink into its output: one launch a GPU, no
- * copy engine started. Needs peer access between every pair. */
-static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
+/* the pull kernels: each rank's kernel loads every rank's piece over NVLink into its output: one launch a GPU, no
+ * copy engine started. Needs peer access between every pair. wide: each thread moves a 16-byte vector of every
+ * rank's piece, up to CLIMB_SUM_LOADS ranks' loads in flight at once (ag_gather_wide_kernel); else 4 bytes of one
+ * piece at a time (ag_gather_kernel). */
+static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n, bool wide)
 {
     if (!n)
         return cudaSuccess;
@@ -189,35 +188,20 @@ static cudaError_t x_pull(const climb_coll_exec *x, const void *const *in, void 
     for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
         if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
             break;
-        ag_gather_kernel<<<climb_gpuset_blocks(n * (size_t)x->P, x->sms[r]), 256, 0, x->st[r]>>>(
-            (uint32_t *)out[r], src, x->P, n);
-        e = cudaGetLastError();
-    }
-    return e;
-}
-
-/* the wide pull kernel: as x_pull, each thread moving a 16-byte vector of every rank's piece, up to CLIMB_SUM_LOADS
- * ranks' loads in flight at once (ag_gather_wide_kernel). */
-static cudaError_t x_pull_wide(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n)
-{
-    if (!n)
-        return cudaSuccess;
-    climb_gpuset_ptrs<uint32_t> src;
-    for (int q = 0; q < x->P; q++)
-        src.p[q] = (const uint32_t *)in[q];
-    cudaError_t e = cudaSuccess;
-    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
-        const void *ptrs[2 * CLIMB_MAX_DEVICES] = {0};
-        for (int q = 0; q < x->P; q++) {
-            ptrs[2 * q] = in[q];
-            ptrs[2 * q + 1] = (const uint32_t *)out[r] + (size_t)q * n;
+        if (wide) {
+            const void *ptrs[2 * CLIMB_MAX_DEVICES] = {0};
+            for (int q = 0; q < x->P; q++) {
+                ptrs[2 * q] = in[q];
+                ptrs[2 * q + 1] = (const uint32_t *)out[r] + (size_t)q * n;
+            }
+            size_t head, n4;
+            climb_vec4_split(ptrs, 2 * x->P, n, &head, &n4);
+            ag_gather_wide_kernel<<<climb_gpuset_blocks(n4 + (n - 4 * n4), x->sms[r]), 256, 0, x->st[r]>>>(
+                (uint32_t *)out[r], src, x->P, n, head, n4);
+        } else {
+            ag_gather_kernel<<<climb_gpuset_blocks(n * (size_t)x->P, x->sms[r]), 256, 0, x->st[r]>>>(
+                (uint32_t *)out[r], src, x->P, n);
         }
-        size_t head, n4;
-        climb_vec4_split(ptrs, 2 * x->P, n, &head, &n4);
-        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
-            break;
-        ag_gather_wide_kernel<<<climb_gpuset_blocks(n4 + (n - 4 * n4), x->sms[r]), 256, 0, x->st[r]>>>(
-            (uint32_t *)out[r], src, x->P, n, head, n4);
         e = cudaGetLastError();
     }
     return e;
@@ -226,7 +210,7 @@ static cudaError_t x_pull_wide(const climb_coll_exec *x, const void *const *in, 
 static cudaError_t x_best(const climb_coll_exec *x, const void *const *in, void *const *out, size_t n, int access,
                           size_t kernel_below)
 {
-    return access && n * 4 < kernel_below ? x_pull_wide(x, in, out, n) : x_copy_engines(x, in, out, n);
+    return access && n * 4 < kernel_below ? x_pull(x, in, out, n, true) : x_copy_engines(x, in, out, n);
 }
 
 extern "C" cudaError_t climb_allgather_async(const climb_coll_exec *x, const void *const *in, void *const *out,
@@ -245,13 +229,13 @@ static int run_copy_engines(climb_case *c)
 
 static int run_pull(climb_case *c)
 {
-    CLIMB_CHECK(x_pull(&c->g.x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_pull(&c->g.x, c->in, c->out, c->n, false));
     return 0;
 }
 
 static int run_pull_wide(climb_case *c)
 {
-    CLIMB_CHECK(x_pull_wide(&c->g.x, c->in, c->out, c->n));
+    CLIMB_CHECK(x_pull(&c->g.x, c->in, c->out, c->n, true));
     return 0;
 }
 

@@ -360,6 +360,20 @@ __device__ __forceinline__ void bfs_claim_items(const int (&u)[BFS_ITEMS], bool 
     }
 }
 
+/* The last of the n entries whose offset (off, rising, off[0] <= k) is at or below edge k: the entry that owns it. */
+__device__ __forceinline__ int bfs_owner(const int *off, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) >> 1;
+        if (off[mid] <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* One tile: edges k0 to k0 + BFS_TILE - 1 (and below E) of the frontier q/qo of nf entries. Every thread calls it. */
 template <bool BITS>
 __device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci, int *level, unsigned *vis,
@@ -387,15 +401,8 @@ __device__ void bfs_tile(const int *__restrict__ rp, const int *__restrict__ ci,
         const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
         u[it] = -1;
         if (k < k1) {
-            int lo = 0, hi = w - 1; /* the last entry whose offset is at or below k */
-            while (lo < hi) {
-                const int mid = (lo + hi + 1) >> 1;
-                if (sm->u.t.off[mid] <= k)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            u[it] = ci[sm->u.t.beg[lo] + k - sm->u.t.off[lo]];
+            const int at = bfs_owner(sm->u.t.off, w, k);
+            u[it] = ci[sm->u.t.beg[at] + k - sm->u.t.off[at]];
         }
     }
     bfs_claim_items<BITS>(u, c, level, vis, front, next);
@@ -528,15 +535,8 @@ __device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur,
                 const int k = k0 + it * BFS_BLOCK + (int)threadIdx.x;
                 u[it] = -1;
                 if (k < E) {
-                    int lo = 0, hi = nf - 1; /* the last entry whose offset is at or below k */
-                    while (lo < hi) {
-                        const int mid = (lo + hi + 1) >> 1;
-                        if (ss->off[mid] <= k)
-                            lo = mid;
-                        else
-                            hi = mid - 1;
-                    }
-                    u[it] = a.ci[ss->beg[lo] + k - ss->off[lo]];
+                    const int at = bfs_owner(ss->off, nf, k);
+                    u[it] = a.ci[ss->beg[at] + k - ss->off[at]];
                 }
             }
             unsigned old[BFS_SMALL_ITEMS]; /* the atomics all in flight before any result is used */

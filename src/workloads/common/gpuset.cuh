@@ -375,16 +375,25 @@ template <typename T> struct climb_gpuset_ptrs {
 /* The sum over q = 0..P-1 of ((const V *)(src.p[q] + base))[i], in rank order: V the element type or its 16-byte
  * vector (climb_vec16). Up to CLIMB_SUM_LOADS ranks' loads are issued before any is added (a load over NVLink takes
  * microseconds to come back: without them in flight together, the loop would wait for each). */
+/* v[j] = ((const V *)(src.p[q0 + j] + base))[i] for the ranks q0 + j below P, j < CLIMB_SUM_LOADS: the loads issued
+ * together, before any is used. */
+template <typename V, typename T>
+__device__ __forceinline__ void climb_gpuset_load_ranks(const climb_gpuset_ptrs<T> &src, int q0, int P, size_t base,
+                                                        size_t i, V (&v)[CLIMB_SUM_LOADS])
+{
+#pragma unroll
+    for (int j = 0; j < CLIMB_SUM_LOADS; j++)
+        if (q0 + j < P)
+            v[j] = ((const V *)(src.p[q0 + j] + base))[i];
+}
+
 template <typename V, typename T>
 __device__ __forceinline__ V climb_gpuset_sum_at(const climb_gpuset_ptrs<T> &src, int P, size_t base, size_t i)
 {
     V s = ((const V *)(src.p[0] + base))[i];
     for (int q0 = 1; q0 < P; q0 += CLIMB_SUM_LOADS) {
         V v[CLIMB_SUM_LOADS];
-#pragma unroll
-        for (int j = 0; j < CLIMB_SUM_LOADS; j++)
-            if (q0 + j < P)
-                v[j] = ((const V *)(src.p[q0 + j] + base))[i];
+        climb_gpuset_load_ranks<V>(src, q0, P, base, i, v);
 #pragma unroll
         for (int j = 0; j < CLIMB_SUM_LOADS; j++)
             if (q0 + j < P)
