@@ -4,7 +4,8 @@
  * ranks in test_cpu_collectives. And the flag rung's protocol (src/workloads/common/flag_lines.h) on threads: each
  * simulated GPU runs its blocks as threads, calls one after another with nothing between the GPUs (one may run
  * ahead of another), arrays of changing lengths (never empty: see flag_lines.h); every call's sum right on every
- * GPU, and no wait that never ends. */
+ * GPU, and no wait that never ends. The fused two shots' meeting protocol the same way (model_meet): each GPU's
+ * input written and its output read between calls by its stream, in place and apart. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "device/collective.h"
 #include "workloads/allreduce.h"
 #include "workloads/common/flag_lines.h"
 #include "collective_tests.h"
@@ -135,6 +137,142 @@ static int model_flags(int P, uint64_t seed)
     return wrong;
 }
 
+/* The fused two shots (allreduce's two_shot_fused): a simulated GPU's persistent input and output (one array in
+ * place), its meeting points bar[phase][from][block], its flag state, and its stream's two points between calls:
+ * the kernel's start (the input written) and its end (the output read out). */
+typedef struct meet_gpu {
+    _Atomic int32_t in[MCAP], out[MCAP];
+    _Atomic uint32_t bar[2][MP][MBLOCKS];
+    _Atomic uint32_t epoch, done;
+    pthread_barrier_t kernel_start, kernel_end;
+} meet_gpu;
+
+typedef struct meet_model {
+    int P, in_place;
+    meet_gpu gpu[MP];
+    size_t n[MCALLS];
+    int32_t in[MCALLS][MP][MCAP];
+    int32_t out[MCALLS][MP][MCAP]; /* each GPU's output after each call, as its stream read it */
+    _Atomic int stuck;
+} meet_model;
+
+typedef struct meet_block {
+    meet_model *m;
+    int gpu, block;
+    unsigned seed;
+} meet_block;
+
+static _Atomic int32_t *meet_src(meet_model *m, int q) { return m->in_place ? m->gpu[q].out : m->gpu[q].in; }
+
+/* As ar_meet: tell block b of every other GPU, then wait for block b of every other GPU. */
+static void meet_at(meet_block *b, int phase, uint32_t flag)
+{
+    meet_model *m = b->m;
+    for (int q = 0; q < m->P; q++)
+        if (q != b->gpu)
+            atomic_store(&m->gpu[q].bar[phase][b->gpu][b->block], flag);
+    for (int q = 0; q < m->P; q++) {
+        long spins = 0;
+        while (q != b->gpu && atomic_load(&m->gpu[b->gpu].bar[phase][q][b->block]) != flag &&
+               !atomic_load(&m->stuck)) {
+            if (++spins > 50000000L) {
+                fprintf(stderr, "meet model: GPU %d block %d phase %d waits for GPU %d\n", b->gpu, b->block, phase, q);
+                atomic_store(&m->stuck, 1);
+            }
+            if (spins % 64 == 0)
+                sched_yield();
+        }
+    }
+}
+
+/* One block of one GPU through every call, as ar_two_shot_fused_kernel runs it (one thread a block: the chunk's
+ * elements block, block + MBLOCKS, ...), with its GPU's stream around the kernels: block 0 writes the input before
+ * and reads the output after. */
+static void *meet_run(void *arg)
+{
+    meet_block *b = arg;
+    meet_model *m = b->m;
+    meet_gpu *g = &m->gpu[b->gpu];
+    for (int call = 0; call < MCALLS; call++) {
+        const size_t n = m->n[call];
+        if (b->block == 0)
+            for (size_t i = 0; i < n; i++)
+                atomic_store_explicit(&meet_src(m, b->gpu)[i], m->in[call][b->gpu][i], memory_order_relaxed);
+        pthread_barrier_wait(&g->kernel_start);
+        const uint32_t flag = climb_flag_of(atomic_load(&g->epoch));
+        meet_at(b, 0, flag);
+        if (rand_r(&b->seed) % 3 == 0)
+            sched_yield();
+        size_t off, len;
+        climb_chunk_of(n, m->P, b->gpu, &off, &len);
+        for (size_t i = off + (size_t)b->block; i < off + len; i += MBLOCKS) {
+            int32_t sum = 0;
+            for (int q = 0; q < m->P; q++)
+                sum += atomic_load_explicit(&meet_src(m, q)[i], memory_order_relaxed);
+            for (int k = 1; k <= m->P; k++)
+                atomic_store_explicit(&m->gpu[(b->gpu + k) % m->P].out[i], sum, memory_order_relaxed);
+        }
+        if (rand_r(&b->seed) % 3 == 0)
+            sched_yield();
+        meet_at(b, 1, flag);
+        if (atomic_fetch_add(&g->done, 1) == MBLOCKS - 1) {
+            atomic_store(&g->done, 0);
+            atomic_store(&g->epoch, flag);
+        }
+        pthread_barrier_wait(&g->kernel_end);
+        if (b->block == 0)
+            for (size_t i = 0; i < n; i++)
+                m->out[call][b->gpu][i] = atomic_load_explicit(&g->out[i], memory_order_relaxed);
+    }
+    return NULL;
+}
+
+/* P simulated GPUs through MCALLS fused calls of lengths 1..MCAP (fewer elements than GPUs too); 0 when every sum
+ * was right on every GPU. */
+static int model_meet(int P, int in_place, uint64_t seed)
+{
+    meet_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return -1;
+    m->P = P;
+    m->in_place = in_place;
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int c = 0; c < MCALLS; c++) {
+        m->n[c] = 1 + (size_t)(climb_rng_next(&rng) % MCAP);
+        for (int q = 0; q < P; q++)
+            climb_rng_fill_i32(&rng, m->in[c][q], MCAP, -1000, 1000);
+    }
+    for (int q = 0; q < P; q++) {
+        pthread_barrier_init(&m->gpu[q].kernel_start, NULL, MBLOCKS);
+        pthread_barrier_init(&m->gpu[q].kernel_end, NULL, MBLOCKS);
+    }
+    pthread_t th[MP * MBLOCKS];
+    meet_block blocks[MP * MBLOCKS];
+    for (int q = 0; q < P; q++)
+        for (int k = 0; k < MBLOCKS; k++) {
+            blocks[q * MBLOCKS + k] = (meet_block){m, q, k, (unsigned)(seed + 17u * (unsigned)(q * MBLOCKS + k))};
+            pthread_create(&th[q * MBLOCKS + k], NULL, meet_run, &blocks[q * MBLOCKS + k]);
+        }
+    for (int t = 0; t < P * MBLOCKS; t++)
+        pthread_join(th[t], NULL);
+    int wrong = atomic_load(&m->stuck) ? 1 : 0;
+    for (int c = 0; c < MCALLS && !wrong; c++)
+        for (size_t i = 0; i < m->n[c]; i++) {
+            int32_t want = 0;
+            for (int q = 0; q < P; q++)
+                want += m->in[c][q][i];
+            for (int q = 0; q < P; q++)
+                wrong += m->out[c][q][i] != want;
+        }
+    for (int q = 0; q < P; q++) {
+        pthread_barrier_destroy(&m->gpu[q].kernel_start);
+        pthread_barrier_destroy(&m->gpu[q].kernel_end);
+    }
+    free(m);
+    return wrong;
+}
+
 int main(void)
 {
     const climb_workload *w = &climb_allreduce_workload;
@@ -164,5 +302,16 @@ int main(void)
         for (uint64_t seed = 1; seed <= 3; seed++)
             EXPECT_MSG(model_flags(P, seed * 977 + (uint64_t)P) == 0, "the flag protocol on %d GPUs, seed %llu", P,
                        (unsigned long long)seed);
+    /* the fused two shots: the blocks a GPU, the same on every rank, one a 1024 elements of the largest chunk, at
+     * most one an SM of the smallest GPU and CLIMB_ALLREDUCE_MEET_BLOCKS, at least one */
+    EXPECT(climb_allreduce_meet_blocks(0, 4, 132) == 1 && climb_allreduce_meet_blocks(1, 8, 132) == 1);
+    EXPECT(climb_allreduce_meet_blocks(4 * 1024, 4, 132) == 1 && climb_allreduce_meet_blocks(4 * 1024 + 1, 4, 132) == 2);
+    EXPECT(climb_allreduce_meet_blocks((size_t)1 << 28, 4, 132) == 132 &&
+           climb_allreduce_meet_blocks((size_t)1 << 28, 4, 1000) == CLIMB_ALLREDUCE_MEET_BLOCKS);
+    EXPECT(climb_allreduce_meet_blocks((size_t)1 << 20, 3, 0) == 1);
+    for (int P = 2; P <= MP; P++)
+        for (int in_place = 0; in_place < 2; in_place++)
+            EXPECT_MSG(model_meet(P, in_place, 4099u * (uint64_t)P + (uint64_t)in_place) == 0,
+                       "the fused two shots' meetings on %d GPUs%s", P, in_place ? ", in place" : "");
     return test_finish("test_cpu_allreduce");
 }

@@ -168,6 +168,88 @@ __global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restr
     }
 }
 
+/* The fused two shots' meeting points: on each rank, bar[(phase x P + q) x CLIMB_ALLREDUCE_MEET_BLOCKS + b] holds
+ * the flag of the last call in which rank q's block b reached `phase` (0: it started, so its GPU's inputs are written
+ * and its outputs free; 1: every sum the block stored has landed). Zero before the first call. */
+struct ar_meet_ws {
+    unsigned *p[CLIMB_MAX_DEVICES];
+};
+static size_t ar_meet_bytes(int P) { return 2 * (size_t)P * CLIMB_ALLREDUCE_MEET_BLOCKS * sizeof(unsigned); }
+
+/* Block b of rank `self` at `phase` of the call with `flag`: it tells block b of every other rank, then waits until
+ * block b of every other rank has told it. A partner cannot be a call ahead: it would first have to meet this block
+ * at the phase after. 1, or 0 where a wait gave up (the C API traps instead). Every thread of the block calls it. */
+__device__ __forceinline__ int ar_meet(const ar_meet_ws &bar, int P, int self, int phase, unsigned flag,
+                                      unsigned long long t0, int trap)
+{
+    int ok = 1;
+    const int q = (int)threadIdx.x;
+    __syncthreads(); /* every thread's stores (and their fences) before any of its partners is told */
+    if (q < P && q != self) {
+        const size_t slot = ((size_t)phase * P + (size_t)self) * CLIMB_ALLREDUCE_MEET_BLOCKS + blockIdx.x;
+        *(volatile unsigned *)(bar.p[q] + slot) = flag;
+        const volatile unsigned *mine =
+            bar.p[self] + ((size_t)phase * P + (size_t)q) * CLIMB_ALLREDUCE_MEET_BLOCKS + blockIdx.x;
+        while (*mine != flag)
+            if (ar_globaltimer() - t0 > AR_FLAG_TIMEOUT_NS) {
+                if (trap)
+                    __trap();
+                ok = 0;
+                break;
+            }
+    }
+    return !__syncthreads_or(!ok);
+}
+
+/* The two shots in one kernel: rank self sums its chunk [off, off + len) from every rank's input by loads over
+ * NVLink (in rank order: the same bits on every GPU) and stores each sum straight into every rank's output, its own
+ * last. Its blocks meet their partners on the other GPUs before (every input written, every output free) and after
+ * (every sum landed), so a call needs no step between the GPUs' streams, and no barrier between the shots: a rank
+ * writes only its own chunk of each output, which no other rank reads (in place too). Elements [off + head,
+ * off + head + 4 x n4) as 16-byte vectors (climb_vec4_split), the rest one by one. */
+template <typename T>
+__global__ void __launch_bounds__(AR_FLAG_BLOCK)
+    ar_two_shot_fused_kernel(climb_gpuset_ptrs<T> in, ar_ptrs<T> out, ar_meet_ws bar, ar_flag_ctl *ctl, int P,
+                             int self, size_t off, size_t len, size_t head, size_t n4, int trap)
+{
+    typedef typename climb_vec16<T>::type V;
+    __shared__ unsigned s_flag;
+    if (threadIdx.x == 0)
+        s_flag = climb_flag_of(*(volatile unsigned *)&ctl->epoch);
+    __syncthreads();
+    const unsigned flag = s_flag;
+    const unsigned long long t0 = ar_globaltimer();
+    int ok = ar_meet(bar, P, self, 0, flag, t0, trap);
+    if (ok) {
+        const size_t step = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        const size_t at = off + head;
+        for (size_t i = first; i < n4; i += step) {
+            const V s = climb_gpuset_sum_at<V>(in, P, at, i);
+            for (int k = 1; k <= P; k++) /* the others first, from the next rank on; its own last */
+                ((V *)(out.p[(self + k) % P] + at))[i] = s;
+        }
+        const size_t rest = len - 4 * n4;
+        for (size_t k = first; k < rest; k += step) {
+            const size_t i = off + (k < head ? k : k + 4 * n4);
+            const T s = climb_gpuset_sum_at<T>(in, P, 0, i);
+            for (int j = 1; j <= P; j++)
+                out.p[(self + j) % P][i] = s;
+        }
+        __threadfence_system(); /* every store landed before the block says so */
+        ok = ar_meet(bar, P, self, 1, flag, t0, trap);
+    }
+    if (threadIdx.x == 0) {
+        if (!ok)
+            atomicExch(&ctl->failed, 1u);
+        __threadfence();
+        if (atomicAdd(&ctl->done, 1u) == gridDim.x - 1) { /* the last block: every block has read the epoch */
+            ctl->done = 0;
+            *(volatile unsigned *)&ctl->epoch = flag;
+            __threadfence();
+        }
+    }
+}
+
 /* The sums over ranks (the one-shot and two-shot rungs, the gathering rung's local sum) are
  * climb_gpuset_sum_kernel: every GPU that sums the same elements in rank order gets the same bits. */
 
@@ -212,6 +294,7 @@ struct climb_case {
                                          AR_ONE_SHOT_BELOW built in) */
     void *lines[CLIMB_MAX_DEVICES];   /* the flag rung's workspace on rank r's GPU: 2 x P x n 8-byte lines */
     void *ctl[CLIMB_MAX_DEVICES];     /* its state on rank r's GPU (ar_flag_ctl), zero at the start */
+    void *bar[CLIMB_MAX_DEVICES];     /* the fused two shots' meeting points on rank r's GPU (ar_meet_ws), zero */
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
@@ -466,6 +549,58 @@ static cudaError_t x_flags(const climb_coll_exec *x, void *const *in, void *cons
     return e;
 }
 
+extern "C" int climb_allreduce_meet_blocks(size_t n, int P, int min_sms)
+{
+    size_t off, len;
+    climb_chunk_of(n, P > 0 ? P : 1, 0, &off, &len); /* chunk 0 is the largest */
+    size_t b = (len + 1023) / 1024;
+    if (b > (size_t)min_sms)
+        b = (size_t)min_sms;
+    if (b > CLIMB_ALLREDUCE_MEET_BLOCKS)
+        b = CLIMB_ALLREDUCE_MEET_BLOCKS;
+    return b < 1 ? 1 : (int)b;
+}
+
+/* The fused two shots on every rank's stream, nothing between the ranks: bar and state, every rank's meeting points
+ * and flag state (zero before the first call, kept from call to call). A call of no elements launches nothing. */
+template <typename T>
+static cudaError_t x_two_shot_fused(const climb_coll_exec *x, void *const *in, void *const *out, size_t n,
+                                    void *const *bar, void *const *state, int trap)
+{
+    if (!n)
+        return cudaSuccess;
+    climb_gpuset_ptrs<T> src;
+    ar_ptrs<T> dst;
+    ar_meet_ws ws;
+    int min_sms = x->sms[0];
+    for (int q = 0; q < x->P; q++) {
+        src.p[q] = (const T *)in[q];
+        dst.p[q] = (T *)out[q];
+        ws.p[q] = (unsigned *)bar[q];
+        if (x->sms[q] < min_sms)
+            min_sms = x->sms[q];
+    }
+    const unsigned grid = (unsigned)climb_allreduce_meet_blocks(n, x->P, min_sms > 0 ? min_sms : 1);
+    cudaError_t e = cudaSuccess;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        size_t off, len;
+        climb_chunk_of(n, x->P, r, &off, &len);
+        const void *ptrs[2 * CLIMB_MAX_DEVICES] = {0};
+        for (int q = 0; q < x->P; q++) {
+            ptrs[2 * q] = (const T *)in[q] + off;
+            ptrs[2 * q + 1] = (const T *)out[q] + off;
+        }
+        size_t head, n4;
+        climb_vec4_split(ptrs, 2 * x->P, len, &head, &n4);
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        ar_two_shot_fused_kernel<T><<<grid, AR_FLAG_BLOCK, 0, x->st[r]>>>(src, dst, ws, (ar_flag_ctl *)state[r],
+                                                                         x->P, r, off, len, head, n4, trap);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
 static int ar_in_place(const climb_coll_exec *x, void *const *in, void *const *out)
 {
     int in_place = 1;
@@ -508,6 +643,14 @@ template <typename T> static int run_one_shot(climb_case *c)
 template <typename T> static int run_two_shot(climb_case *c)
 {
     CLIMB_CHECK(x_two_shot<T>(&c->g.x, c->in, c->out, c->n));
+    return 0;
+}
+
+/* two_shot_fused: the fused kernel on every rank's stream, nothing between the ranks; its flag state shared with
+ * the flag rung (each call of either moves it on). */
+template <typename T> static int run_two_shot_fused(climb_case *c)
+{
+    CLIMB_CHECK(x_two_shot_fused<T>(&c->g.x, c->in, c->out, c->n, c->bar, c->ctl, 0));
     return 0;
 }
 
@@ -603,6 +746,14 @@ static int k_two_shot(climb_dtype t, const climb_device_info *d, const int *v, c
                                             "ar_scatter_kernel<float>");
 }
 
+static int k_two_shot_fused(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *out, int max)
+{
+    return t == CLIMB_I32 ? climb_one_kernel(out, max, (const void *)ar_two_shot_fused_kernel<int32_t>,
+                                             "ar_two_shot_fused_kernel<int32_t>", AR_FLAG_BLOCK, 0)
+                          : climb_one_kernel(out, max, (const void *)ar_two_shot_fused_kernel<float>,
+                                             "ar_two_shot_fused_kernel<float>", AR_FLAG_BLOCK, 0);
+}
+
 static int k_best(climb_dtype t, const climb_device_info *d, const int *v, climb_kernel_desc *out, int max)
 {
     const int n = k_two_shot(t, d, v, out, max);
@@ -658,6 +809,14 @@ static const ar_rung AR_RUNGS[] = {
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_two_shot), .access = 1},
+    {.info = {.name = "two_shot_fused", .idea = "the two shots in one kernel: each GPU sums its chunk by loads and "
+                                                "stores each sum straight into every GPU's output; its blocks meet "
+                                                "their partners on the other GPUs before and after (flags in each "
+                                                "other's memory): no step between the GPUs' streams, none between "
+                                                "the shots",
+              .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot_fused,
+              .refuses = refuses_no_access},
+     .run = AR_RUN(run_two_shot_fused), .access = 1, .ordered = 1},
     {.info = {.name = "allreduce_best", .idea = "the flag kernel for small arrays, one shot or two for the rest "
                                                 "(tuned crossovers)",
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_best,
@@ -738,12 +897,14 @@ static int ar_init(climb_case *c)
     /* the flag rung's lines and state, zero (no flag) at the start, where it takes the case */
     const size_t lines = c->n * c->es <= AR_FLAG_MAX_BYTES ? climb_flag_lines_bytes(c->g.x.P, c->n) : 8;
     if (climb_gpuset_alloc(&c->g, c->lines, lines, lines, "a GPU's flag lines") ||
-        climb_gpuset_alloc(&c->g, c->ctl, sizeof(ar_flag_ctl), sizeof(ar_flag_ctl), "a GPU's flag state"))
+        climb_gpuset_alloc(&c->g, c->ctl, sizeof(ar_flag_ctl), sizeof(ar_flag_ctl), "a GPU's flag state") ||
+        climb_gpuset_alloc(&c->g, c->bar, ar_meet_bytes(c->g.x.P), ar_meet_bytes(c->g.x.P), "a GPU's meeting points"))
         return -1;
     for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemset(c->lines[r], 0, lines));
         CLIMB_CHECK(cudaMemset(c->ctl[r], 0, sizeof(ar_flag_ctl)));
+        CLIMB_CHECK(cudaMemset(c->bar[r], 0, ar_meet_bytes(c->g.x.P)));
         CLIMB_CHECK(cudaDeviceSynchronize());
     }
     ON(c->g.home);

@@ -39,6 +39,13 @@ typedef struct climb_allreduce_flags {
 cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, void *const *in, void *const *out,
                                       size_t n, const climb_allreduce_flags *fl);
 
+/* The fused two shots' blocks a GPU (allreduce's two_shot_fused): the same on every rank, as its blocks meet their
+ * partners of the same index on the other GPUs, so every block of every GPU must be resident at once: at most one an
+ * SM of the GPU with the fewest (min_sms), at most CLIMB_ALLREDUCE_MEET_BLOCKS, at most one a 1024 elements of the
+ * largest chunk of n over P ranks, at least 1. */
+#define CLIMB_ALLREDUCE_MEET_BLOCKS 256
+int climb_allreduce_meet_blocks(size_t n, int P, int min_sms);
+
 #ifdef __cplusplus
 }
 #endif
