@@ -510,11 +510,12 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  * climb_comm_allreduce_sum_{f32,i32}(comm, d_in, d_out, n): d_in[r] and d_out[r] are n elements on rank r's GPU;
  * every d_out[r] receives the elementwise sum over all ranks, the same bits on every rank (f32: summed in rank
  * order, in f32). In place (d_in[r] == d_out[r] for every r) or apart; a partial overlap is refused. It needs peer
- * access between every pair of the communicator's GPUs: without it CLIMB_STATUS_NOT_SUPPORTED. Arrays below 256
- * KiB are summed by one kernel a GPU whose GPUs meet inside it: each stores its array into the others' memory as
- * lines that carry a flag of the call and sums what arrives, into a workspace of 2 x P x 512 KiB a GPU that
- * climb_comm_create allocates (where every pair has peer access); larger arrays in two shots (each GPU sums a
- * chunk, then stores it into every other's output). A GPU whose partners' kernels do not come within 10 s stops
+ * access between every pair of the communicator's GPUs: without it CLIMB_STATUS_NOT_SUPPORTED. Arrays below 1 MiB
+ * are summed by one kernel a GPU whose GPUs meet inside it: each stores its array into the others' memory as
+ * lines that carry a flag of the call and sums what arrives, into a workspace of 2 x P x 2 MiB a GPU that
+ * climb_comm_create allocates (where every pair has peer access); arrays below 4 MiB apart in one shot (each GPU
+ * loads every array); larger arrays, and those from 1 MiB in place, in two shots (each GPU sums a chunk, then
+ * stores it into every other's output). A GPU whose partners' kernels do not come within 10 s stops
  * with a sticky CUDA error (a trap: the context is lost) rather than wait for ever. n is at most 2^60 / 4.
  *
  * climb_comm_allgather_{f32,i32}(comm, d_in, d_out, n): d_in[r] is n elements on rank r's GPU, d_out[r] P x n;

@@ -41,7 +41,7 @@
  * shots' second barrier costs more than the reads it saves, and splits the work in two shots from there. Both are
  * the built-in values (`climb tune allreduce` measures them; docs/allreduce.md keeps the figures that settle them). */
 #define AR_FLAGS_BELOW CLIMB_FLAGS_BELOW /* common/flag_lines.h */
-#define AR_ONE_SHOT_BELOW ((size_t)256 << 10)
+#define AR_ONE_SHOT_BELOW ((size_t)4 << 20)
 
 /* The best rung's way for arrays of `bytes` under crossovers flags_below and one_shot_below (in place: never one
  * shot, whose ranks read each other's inputs while they write their outputs). */
@@ -854,8 +854,8 @@ static const climb_tuning AR_TUNING = {
     .candidates = AR_CANDIDATES,
     .n_candidates = CLIMB_COUNT(AR_CANDIDATES) / 2,
     .builtin = AR_BUILTIN,
-    .builtin_why = "built-in: the flags below 256 KiB, two shots from there, as two and four H200s measured (climb "
-                   "tune allreduce measures them here)",
+    .builtin_why = "built-in: the flags below 1 MiB, one shot below 4 MiB, two shots from there, as climb tune chose "
+                   "on four H200s at fe4bf87 (climb tune allreduce measures them here)",
 };
 
 static void ar_set_tuning(climb_case *c, const int *v)

@@ -37,7 +37,7 @@ CLIMB_FLAG_HD uint32_t climb_flag_line_bits(uint64_t line) { return (uint32_t)li
 /* The all-reduce's best rung takes the flags for arrays below this many bytes, built in (`climb tune allreduce`
  * measures it); the C API's communicator holds a workspace for exactly those, so the value lives here, where the
  * workload and the communicator both read it. The flags take arrays up to CLIMB_FLAG_MAX_BYTES in any case. */
-#define CLIMB_FLAGS_BELOW ((size_t)256 << 10)
+#define CLIMB_FLAGS_BELOW ((size_t)1 << 20)
 #define CLIMB_FLAG_MAX_BYTES ((size_t)1 << 20)
 
 /* A GPU's state: the last call's flag, the blocks done with the call, whether a wait gave up (4 words). */
