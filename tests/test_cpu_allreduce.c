@@ -307,11 +307,12 @@ int main(void)
             EXPECT_MSG(model_flags(P, seed * 977 + (uint64_t)P) == 0, "the flag protocol on %d GPUs, seed %llu", P,
                        (unsigned long long)seed);
     /* the fused two shots: the blocks a GPU, the same on every rank, one a 1024 elements of the largest chunk, at
-     * most one an SM of the smallest GPU and CLIMB_ALLREDUCE_MEET_BLOCKS, at least one */
+     * most four an SM of the smallest GPU and CLIMB_ALLREDUCE_MEET_BLOCKS, at least one */
     EXPECT(climb_allreduce_meet_blocks(0, 4, 132) == 1 && climb_allreduce_meet_blocks(1, 8, 132) == 1);
     EXPECT(climb_allreduce_meet_blocks(4 * 1024, 4, 132) == 1 && climb_allreduce_meet_blocks(4 * 1024 + 1, 4, 132) == 2);
-    EXPECT(climb_allreduce_meet_blocks((size_t)1 << 28, 4, 132) == 132 &&
+    EXPECT(climb_allreduce_meet_blocks((size_t)1 << 28, 4, 132) == 528 &&
            climb_allreduce_meet_blocks((size_t)1 << 28, 4, 1000) == CLIMB_ALLREDUCE_MEET_BLOCKS);
+    EXPECT(climb_allreduce_meet_blocks(5 * 4 * 1024, 5, 132) == 4 && climb_allreduce_meet_blocks(5 * 4 * 1024 + 1, 5, 132) == 5);
     EXPECT(climb_allreduce_meet_blocks((size_t)1 << 20, 3, 0) == 1);
     for (int P = 2; P <= MP; P++)
         for (int in_place = 0; in_place < 2; in_place++)

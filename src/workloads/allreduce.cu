@@ -208,7 +208,7 @@ __device__ __forceinline__ int ar_meet(const ar_meet_ws &bar, int P, int self, i
  * writes only its own chunk of each output, which no other rank reads (in place too). Elements [off + head,
  * off + head + 4 x n4) as 16-byte vectors (climb_vec4_split), the rest one by one. */
 template <typename T>
-__global__ void __launch_bounds__(AR_FLAG_BLOCK)
+__global__ void __launch_bounds__(AR_FLAG_BLOCK, 4) /* four blocks an SM resident: climb_allreduce_meet_blocks */
     ar_two_shot_fused_kernel(climb_gpuset_ptrs<T> in, ar_ptrs<T> out, ar_meet_ws bar, ar_flag_ctl *ctl, int P,
                              int self, size_t off, size_t len, size_t head, size_t n4, int trap)
 {
@@ -554,8 +554,8 @@ extern "C" int climb_allreduce_meet_blocks(size_t n, int P, int min_sms)
     size_t off, len;
     climb_chunk_of(n, P > 0 ? P : 1, 0, &off, &len); /* chunk 0 is the largest */
     size_t b = (len + 1023) / 1024;
-    if (b > (size_t)min_sms)
-        b = (size_t)min_sms;
+    if (b > 4 * (size_t)(min_sms > 0 ? min_sms : 0))
+        b = 4 * (size_t)(min_sms > 0 ? min_sms : 0);
     if (b > CLIMB_ALLREDUCE_MEET_BLOCKS)
         b = CLIMB_ALLREDUCE_MEET_BLOCKS;
     return b < 1 ? 1 : (int)b;

@@ -40,10 +40,10 @@ cudaError_t climb_allreduce_sum_async(const climb_coll_exec *x, climb_dtype t, v
                                       size_t n, const climb_allreduce_flags *fl);
 
 /* The fused two shots' blocks a GPU (allreduce's two_shot_fused): the same on every rank, as its blocks meet their
- * partners of the same index on the other GPUs, so every block of every GPU must be resident at once: at most one an
- * SM of the GPU with the fewest (min_sms), at most CLIMB_ALLREDUCE_MEET_BLOCKS, at most one a 1024 elements of the
- * largest chunk of n over P ranks, at least 1. */
-#define CLIMB_ALLREDUCE_MEET_BLOCKS 256
+ * partners of the same index on the other GPUs, so every block of every GPU must be resident at once: at most four
+ * an SM of the GPU with the fewest (min_sms; blocks of 256 threads and little else), at most
+ * CLIMB_ALLREDUCE_MEET_BLOCKS, at most one a 1024 elements of the largest chunk of n over P ranks, at least 1. */
+#define CLIMB_ALLREDUCE_MEET_BLOCKS 1024
 int climb_allreduce_meet_blocks(size_t n, int P, int min_sms);
 
 #ifdef __cplusplus

@@ -495,7 +495,7 @@ __device__ __forceinline__ bool bfs_small(bool bottom, int nf, int E)
 
 /* Block 0, every thread: levels cur, cur + 1, ... while bfs_small holds and Beamer's rule stays top-down (the first
  * level is the grid's to decide, and has decided so). The frontier of level cur is in queue arrays `parity` (0: qa
- * and qoa, 1: qb and qoa's sister qob), its counter in st->count[cur % 3]. Leaves st->resume, and the frontier where
+ * and qoa, 1: qb and qob), its counter in st->count[cur % 3]. Leaves st->resume, and the frontier where
  * it stopped as the grid expects it: its counter in slot cur % 3, the next slot zeroed. */
 __device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur, long long unvisited, int last_nf,
                                  int parity, bfs_smem *sm, bfs_small_smem *ss)
