@@ -22,6 +22,62 @@
 
 enum { MP = 8, MBLOCKS = 3, MCALLS = 40, MCAP = 97 }; /* up to 8 GPUs, the largest machine the ladders are for */
 
+/* The calls a model runs: each call's length (the same on every GPU, as a program's calls are), input on each GPU and
+ * output on each GPU as read after the call. */
+typedef struct model_calls {
+    size_t n[MCALLS];
+    int32_t in[MCALLS][MP][MCAP];
+    int32_t out[MCALLS][MP][MCAP];
+} model_calls;
+
+/* Lengths 1..MCAP (a call of no elements launches nothing) and inputs, from the seed. */
+static void calls_draw(model_calls *k, int P, uint64_t seed)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    for (int c = 0; c < MCALLS; c++) {
+        k->n[c] = 1 + (size_t)(climb_rng_next(&rng) % MCAP);
+        for (int q = 0; q < P; q++)
+            climb_rng_fill_i32(&rng, k->in[c][q], MCAP, -1000, 1000);
+    }
+}
+
+/* The outputs not equal to the sum over the GPUs' inputs. */
+static int calls_wrong(const model_calls *k, int P)
+{
+    int wrong = 0;
+    for (int c = 0; c < MCALLS; c++)
+        for (size_t i = 0; i < k->n[c]; i++) {
+            int32_t want = 0;
+            for (int q = 0; q < P; q++)
+                want += k->in[c][q][i];
+            for (int q = 0; q < P; q++)
+                wrong += k->out[c][q][i] != want;
+        }
+    return wrong;
+}
+
+/* A simulated block: its model, GPU, index and the seed of its random yields. */
+typedef struct model_block {
+    void *m;
+    int gpu, block;
+    unsigned seed;
+} model_block;
+
+/* Every block of P GPUs run as a thread of fn, until all end. */
+static void run_blocks(void *m, int P, void *(*fn)(void *), uint64_t seed)
+{
+    pthread_t th[MP * MBLOCKS];
+    model_block blocks[MP * MBLOCKS];
+    for (int q = 0; q < P; q++)
+        for (int k = 0; k < MBLOCKS; k++) {
+            blocks[q * MBLOCKS + k] = (model_block){m, q, k, (unsigned)(seed + 31u * (unsigned)(q * MBLOCKS + k))};
+            pthread_create(&th[q * MBLOCKS + k], NULL, fn, &blocks[q * MBLOCKS + k]);
+        }
+    for (int t = 0; t < P * MBLOCKS; t++)
+        pthread_join(th[t], NULL);
+}
+
 /* A simulated GPU: its workspace (two sets of MP x MCAP lines), its state, its blocks' meeting point between calls
  * (a kernel ends before the next starts on one stream). */
 typedef struct model_gpu {
@@ -33,17 +89,9 @@ typedef struct model_gpu {
 typedef struct model {
     int P;
     model_gpu gpu[MP];
-    size_t n[MCALLS];                 /* each call's length (the same on every GPU, as a program's calls are) */
-    int32_t in[MCALLS][MP][MCAP];     /* each call's input on each GPU */
-    int32_t out[MCALLS][MP][MCAP];
+    model_calls k;
     _Atomic int stuck;
 } model;
-
-typedef struct model_block {
-    model *m;
-    int gpu, block;
-    unsigned seed;
-} model_block;
 
 /* One block of one GPU through every call, as ar_flag_kernel runs it (one thread a block: elements block,
  * block + MBLOCKS, ...); a random yield here and there puts the GPUs out of step. */
@@ -54,18 +102,18 @@ static void *model_run(void *arg)
     model_gpu *g = &m->gpu[b->gpu];
     for (int call = 0; call < MCALLS; call++) {
         const uint32_t flag = climb_flag_of(atomic_load(&g->epoch));
-        const size_t n = m->n[call]; /* (the last block moves the epoch on, after every block has read it) */
+        const size_t n = m->k.n[call]; /* (the last block moves the epoch on, after every block has read it) */
         for (size_t i = (size_t)b->block; i < n; i += MBLOCKS)
             for (int q = 0; q < m->P; q++)
                 if (q != b->gpu)
                     atomic_store(&m->gpu[q].lines[climb_flag_slot(flag, m->P, b->gpu, MCAP, i)],
-                                 climb_flag_line(flag, (uint32_t)m->in[call][b->gpu][i]));
+                                 climb_flag_line(flag, (uint32_t)m->k.in[call][b->gpu][i]));
         if (rand_r(&b->seed) % 3 == 0)
             sched_yield();
         for (size_t i = (size_t)b->block; i < n; i += MBLOCKS) {
             int32_t sum = 0;
             for (int q = 0; q < m->P; q++) {
-                int32_t x = m->in[call][b->gpu][i];
+                int32_t x = m->k.in[call][b->gpu][i];
                 if (q != b->gpu) {
                     uint64_t line;
                     long spins = 0;
@@ -86,7 +134,7 @@ static void *model_run(void *arg)
                 }
                 sum += x;
             }
-            m->out[call][b->gpu][i] = sum;
+            m->k.out[call][b->gpu][i] = sum;
         }
         if (atomic_fetch_add(&g->done, 1) == MBLOCKS - 1) {
             atomic_store(&g->done, 0);
@@ -104,33 +152,11 @@ static int model_flags(int P, uint64_t seed)
     if (!m)
         return -1;
     m->P = P;
-    climb_rng rng;
-    climb_rng_seed(&rng, seed);
-    for (int c = 0; c < MCALLS; c++) {
-        m->n[c] = 1 + (size_t)(climb_rng_next(&rng) % MCAP); /* a call of no elements launches nothing */
-        for (int q = 0; q < P; q++)
-            climb_rng_fill_i32(&rng, m->in[c][q], MCAP, -1000, 1000);
-    }
+    calls_draw(&m->k, P, seed);
     for (int q = 0; q < P; q++)
         pthread_barrier_init(&m->gpu[q].kernel_end, NULL, MBLOCKS);
-    pthread_t th[MP * MBLOCKS];
-    model_block blocks[MP * MBLOCKS];
-    for (int q = 0; q < P; q++)
-        for (int k = 0; k < MBLOCKS; k++) {
-            blocks[q * MBLOCKS + k] = (model_block){m, q, k, (unsigned)(seed + 31u * (unsigned)(q * MBLOCKS + k))};
-            pthread_create(&th[q * MBLOCKS + k], NULL, model_run, &blocks[q * MBLOCKS + k]);
-        }
-    for (int t = 0; t < P * MBLOCKS; t++)
-        pthread_join(th[t], NULL);
-    int wrong = atomic_load(&m->stuck) ? 1 : 0;
-    for (int c = 0; c < MCALLS && !wrong; c++)
-        for (size_t i = 0; i < m->n[c]; i++) {
-            int32_t want = 0;
-            for (int q = 0; q < P; q++)
-                want += m->in[c][q][i];
-            for (int q = 0; q < P; q++)
-                wrong += m->out[c][q][i] != want;
-        }
+    run_blocks(m, P, model_run, seed);
+    const int wrong = atomic_load(&m->stuck) ? 1 : calls_wrong(&m->k, P);
     for (int q = 0; q < P; q++)
         pthread_barrier_destroy(&m->gpu[q].kernel_end);
     free(m);
@@ -150,22 +176,14 @@ typedef struct meet_gpu {
 typedef struct meet_model {
     int P, in_place;
     meet_gpu gpu[MP];
-    size_t n[MCALLS];
-    int32_t in[MCALLS][MP][MCAP];
-    int32_t out[MCALLS][MP][MCAP]; /* each GPU's output after each call, as its stream read it */
+    model_calls k; /* the outputs: each GPU's after each call, as its stream read it */
     _Atomic int stuck;
 } meet_model;
-
-typedef struct meet_block {
-    meet_model *m;
-    int gpu, block;
-    unsigned seed;
-} meet_block;
 
 static _Atomic int32_t *meet_src(meet_model *m, int q) { return m->in_place ? m->gpu[q].out : m->gpu[q].in; }
 
 /* As ar_meet: tell block b of every other GPU, then wait for block b of every other GPU. */
-static void meet_at(meet_block *b, int phase, uint32_t flag)
+static void meet_at(model_block *b, int phase, uint32_t flag)
 {
     meet_model *m = b->m;
     for (int q = 0; q < m->P; q++)
@@ -190,14 +208,14 @@ static void meet_at(meet_block *b, int phase, uint32_t flag)
  * and reads the output after. */
 static void *meet_run(void *arg)
 {
-    meet_block *b = arg;
+    model_block *b = arg;
     meet_model *m = b->m;
     meet_gpu *g = &m->gpu[b->gpu];
     for (int call = 0; call < MCALLS; call++) {
-        const size_t n = m->n[call];
+        const size_t n = m->k.n[call];
         if (b->block == 0)
             for (size_t i = 0; i < n; i++)
-                atomic_store_explicit(&meet_src(m, b->gpu)[i], m->in[call][b->gpu][i], memory_order_relaxed);
+                atomic_store_explicit(&meet_src(m, b->gpu)[i], m->k.in[call][b->gpu][i], memory_order_relaxed);
         pthread_barrier_wait(&g->kernel_start);
         const uint32_t flag = climb_flag_of(atomic_load(&g->epoch));
         meet_at(b, 0, flag);
@@ -222,7 +240,7 @@ static void *meet_run(void *arg)
         pthread_barrier_wait(&g->kernel_end);
         if (b->block == 0)
             for (size_t i = 0; i < n; i++)
-                m->out[call][b->gpu][i] = atomic_load_explicit(&g->out[i], memory_order_relaxed);
+                m->k.out[call][b->gpu][i] = atomic_load_explicit(&g->out[i], memory_order_relaxed);
     }
     return NULL;
 }
@@ -236,35 +254,13 @@ static int model_meet(int P, int in_place, uint64_t seed)
         return -1;
     m->P = P;
     m->in_place = in_place;
-    climb_rng rng;
-    climb_rng_seed(&rng, seed);
-    for (int c = 0; c < MCALLS; c++) {
-        m->n[c] = 1 + (size_t)(climb_rng_next(&rng) % MCAP);
-        for (int q = 0; q < P; q++)
-            climb_rng_fill_i32(&rng, m->in[c][q], MCAP, -1000, 1000);
-    }
+    calls_draw(&m->k, P, seed);
     for (int q = 0; q < P; q++) {
         pthread_barrier_init(&m->gpu[q].kernel_start, NULL, MBLOCKS);
         pthread_barrier_init(&m->gpu[q].kernel_end, NULL, MBLOCKS);
     }
-    pthread_t th[MP * MBLOCKS];
-    meet_block blocks[MP * MBLOCKS];
-    for (int q = 0; q < P; q++)
-        for (int k = 0; k < MBLOCKS; k++) {
-            blocks[q * MBLOCKS + k] = (meet_block){m, q, k, (unsigned)(seed + 17u * (unsigned)(q * MBLOCKS + k))};
-            pthread_create(&th[q * MBLOCKS + k], NULL, meet_run, &blocks[q * MBLOCKS + k]);
-        }
-    for (int t = 0; t < P * MBLOCKS; t++)
-        pthread_join(th[t], NULL);
-    int wrong = atomic_load(&m->stuck) ? 1 : 0;
-    for (int c = 0; c < MCALLS && !wrong; c++)
-        for (size_t i = 0; i < m->n[c]; i++) {
-            int32_t want = 0;
-            for (int q = 0; q < P; q++)
-                want += m->in[c][q][i];
-            for (int q = 0; q < P; q++)
-                wrong += m->out[c][q][i] != want;
-        }
+    run_blocks(m, P, meet_run, seed);
+    const int wrong = atomic_load(&m->stuck) ? 1 : calls_wrong(&m->k, P);
     for (int q = 0; q < P; q++) {
         pthread_barrier_destroy(&m->gpu[q].kernel_start);
         pthread_barrier_destroy(&m->gpu[q].kernel_end);
