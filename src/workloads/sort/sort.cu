@@ -429,10 +429,11 @@ template <typename KT, int BLOCK, int ITEMS> static cudaError_t launch_onesweep_
  * 23 keys for 4-byte keys (the tile CUB's Onesweep takes for them on Hopper: its sm90 default) and of 11 for 8-byte
  * keys (about the same shared memory). The workspace onesweep_workspace sizes for the smaller tile serves both. */
 #define ONESWEEP_WIDE_BLOCK 384
+static constexpr int onesweep_wide_items_of(size_t key_bytes) { return key_bytes == 8 ? 11 : 23; }
 template <typename KT> struct onesweep_wide {
-    enum { items = sizeof(typename KT::bits) == 8 ? 11 : 23 };
+    enum { items = onesweep_wide_items_of(sizeof(typename KT::bits)) };
 };
-static int onesweep_wide_items(climb_dtype t) { return climb_dtype_size(t) == 8 ? 11 : 23; }
+static int onesweep_wide_items(climb_dtype t) { return onesweep_wide_items_of(climb_dtype_size(t)); }
 
 static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items)
 {
