@@ -278,16 +278,24 @@ int main(void)
         if (strcmp(w->rung(r)->name, "tree") == 0)
             tree = r;
     EXPECT(tree > 0 && strstr(w->rung(tree)->needs, "power-of-two"));
-    /* the best rung's built-in ways: the flags below 1 MiB (in place too), one shot below 4 MiB (apart; two shots
-     * in place), two shots from there; the flag workspace of the C API holds exactly the arrays the flags take */
+    /* the best rung's built-in ways: the flags below 1 MiB (in place too), one shot below 4 MiB (apart; the fused
+     * two shots in place), the fused two shots below 64 MiB, two shots from there; the flag workspace of the C API
+     * holds exactly the arrays the flags take */
     EXPECT(climb_allreduce_best_way(4, 0) == CLIMB_ALLREDUCE_FLAGS && climb_allreduce_best_way(4, 1) == CLIMB_ALLREDUCE_FLAGS);
     EXPECT(climb_allreduce_best_way(((size_t)1 << 20) - 1, 0) == CLIMB_ALLREDUCE_FLAGS &&
            climb_allreduce_best_way(((size_t)1 << 20) - 1, 1) == CLIMB_ALLREDUCE_FLAGS);
     EXPECT(climb_allreduce_best_way((size_t)1 << 20, 0) == CLIMB_ALLREDUCE_ONE_SHOT &&
-           climb_allreduce_best_way((size_t)1 << 20, 1) == CLIMB_ALLREDUCE_TWO_SHOTS);
+           climb_allreduce_best_way((size_t)1 << 20, 1) == CLIMB_ALLREDUCE_FUSED);
     EXPECT(climb_allreduce_best_way(((size_t)4 << 20) - 1, 0) == CLIMB_ALLREDUCE_ONE_SHOT);
-    EXPECT(climb_allreduce_best_way((size_t)4 << 20, 0) == CLIMB_ALLREDUCE_TWO_SHOTS);
+    EXPECT(climb_allreduce_best_way((size_t)4 << 20, 0) == CLIMB_ALLREDUCE_FUSED &&
+           climb_allreduce_best_way((size_t)4 << 20, 1) == CLIMB_ALLREDUCE_FUSED);
+    EXPECT(climb_allreduce_best_way(((size_t)64 << 20) - 1, 0) == CLIMB_ALLREDUCE_FUSED &&
+           climb_allreduce_best_way(((size_t)64 << 20) - 1, 1) == CLIMB_ALLREDUCE_FUSED);
+    EXPECT(climb_allreduce_best_way((size_t)64 << 20, 0) == CLIMB_ALLREDUCE_TWO_SHOTS &&
+           climb_allreduce_best_way((size_t)64 << 20, 1) == CLIMB_ALLREDUCE_TWO_SHOTS);
     EXPECT(climb_allreduce_best_way((size_t)1 << 30, 1) == CLIMB_ALLREDUCE_TWO_SHOTS);
+    /* the meeting points: two phases of P ranks' blocks, a uint each */
+    EXPECT(climb_allreduce_meet_bytes(4) == 2 * 4 * CLIMB_ALLREDUCE_MEET_BLOCKS * sizeof(unsigned));
     EXPECT(climb_flag_cap(4) == ((size_t)1 << 18) - 1 && climb_flag_cap(4) * 4 < ((size_t)1 << 20));
     EXPECT(climb_allreduce_best_way(climb_flag_cap(4) * 4, 0) == CLIMB_ALLREDUCE_FLAGS &&
            climb_allreduce_best_way((climb_flag_cap(4) + 1) * 4, 0) != CLIMB_ALLREDUCE_FLAGS);

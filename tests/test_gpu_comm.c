@@ -1,11 +1,12 @@
 /* GPU, two GPUs or more (skipped below): the C API across GPUs on every GPU here (up to eight). The all-reduce,
- * f32 and i32, apart and in place, over the edge sizes and both sides of each change of way (flags, one shot, two): every
+ * f32 and i32, apart and in place, over the edge sizes and both sides of each change of way (flags, one shot, the
+ * fused two shots, two): every
  * element of every rank's poisoned output against a CPU sum (i32 exact; f32 within 1e-5 of the sum of magnitudes,
  * accumulated in double) and the same bits on every rank, each call right after the poison on the legacy stream
  * (the communicator's streams until set); captured into a graph from rank 0's stream (set to one of the test's own)
  * and replayed three times (in place: each replay sums the last one's sums); twelve calls back to back with no
- * wait, lengths changing across the flag kernel's range (arrays below 1 MiB) and past it, every output checked
- * after;
+ * wait, lengths changing across the flag kernel's range (arrays below 1 MiB) and past it into the fused two shots',
+ * every output checked after;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
 #include <math.h>
@@ -148,12 +149,13 @@ static void check_allreduce(size_t n, int f, int in_place, int graph, uint64_t s
 }
 
 /* Calls back to back with no wait between them, each on arrays of its own with inputs of its own, lengths
- * changing across the flag kernel's range and past it, apart and in place (i32, exact): a GPU a call ahead of
- * another must never take or overwrite lines of the wrong call. Then every output of every call checked. */
+ * changing across the flag kernel's range and past it, into the fused two shots' (whose state the flag kernel
+ * shares), apart and in place (i32, exact): a GPU a call ahead of another must never take or overwrite lines of the
+ * wrong call, nor meet a partner of another call. Then every output of every call checked. */
 static void check_allreduce_burst(uint64_t seed)
 {
     enum { CALLS = 12 };
-    const size_t lens[CALLS] = {1, 65535, 3, 4096, 262143, 1, 262144, 1000, 2, 65535, 300001, 7};
+    const size_t lens[CALLS] = {1, 65535, 3, 4096, 262143, 1u << 20, 262144, 1000, (1u << 20) + 5, 65535, 300001, 7};
     int32_t *h[CALLS];
     double *ref[CALLS];
     void *in[CALLS][8], *out[CALLS][8];
@@ -289,7 +291,10 @@ int main(void)
         cudaStream_t s = (cudaStream_t)1;
         EXPECT(climb_comm_get_stream(comm, r, &s) == CLIMB_STATUS_SUCCESS && s == 0);
     }
-    const size_t sizes[] = {0, 1, 3, 1000, 65535, 262143, 262144, 1048575, 1u << 20, (1u << 20) + 7};
+    /* elements: the flags below 1 MiB (2^18), one shot below 4 MiB (apart), the fused two shots below 64 MiB, two
+     * shots from there */
+    const size_t sizes[] = {0,       1,        3,        1000,           65535,           262143,
+                            262144,  1048575,  1u << 20, (1u << 20) + 7, (16u << 20) - 1, 16u << 20};
     uint64_t seed = climb_fresh_seed();
     printf("test_gpu_comm: %d GPUs, seed %llu\n", P, (unsigned long long)seed);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

@@ -29,12 +29,13 @@ static climb_status allreduce(climb_comm c, climb_dtype t, const void *const *in
     for (int r = 0; r < c->P; r++) {
         fl.lines[r] = c->flag_lines[r];
         fl.state[r] = c->flag_state[r];
+        fl.meet[r] = c->flag_meet[r];
     }
     fl.cap = c->flag_cap;
     climb_comm_call call;
     cudaError_t e = climb_comm_begin(c, 0, NULL, 0, &call);
     if (e == cudaSuccess)
-        e = climb_allreduce_sum_async(&x, t, (void *const *)in, out, n, fl.cap ? &fl : NULL);
+        e = climb_allreduce_sum_async(&x, t, (void *const *)in, out, n, fl.cap || fl.meet[0] ? &fl : NULL);
     return climb_comm_end(&call, e);
 }
 

@@ -11,6 +11,7 @@
 #include "../base/checked.h"
 #include "../device/device.h"
 #include "../device/nccl.h"
+#include "../workloads/allreduce.h"
 #include "../workloads/common/flag_lines.h"
 
 static void release(struct climb_comm_s *c)
@@ -29,6 +30,7 @@ static void release(struct climb_comm_s *c)
         cudaFree(c->ws[r]);
         cudaFree(c->flag_lines[r]);
         cudaFree(c->flag_state[r]);
+        cudaFree(c->flag_meet[r]);
         for (int i = r; i < c->n_retired; i += c->P)
             cudaFree(c->retired[i]);
     }
@@ -92,20 +94,24 @@ static int list_ok(int ndev, const int *devices)
     return 1;
 }
 
-/* The all-reduce's flag workspace on every rank's GPU, for the arrays the best rung sums with the flag kernel,
+/* The all-reduce's workspace on every rank's GPU for the kernels whose GPUs meet inside them (the flag kernel's
+ * lines for the arrays the best rung sums with it, the fused two shots' meeting points, their shared state),
  * cleared on a stream of its own (never the legacy stream, which a capture elsewhere may not allow). */
 static cudaError_t flag_workspace(struct climb_comm_s *c)
 {
     const size_t cap = climb_flag_cap(4);
     const size_t lines = climb_flag_lines_bytes(c->P, cap), state = CLIMB_FLAG_STATE_BYTES;
+    const size_t meet = climb_allreduce_meet_bytes(c->P);
     cudaError_t e = cudaSuccess;
     for (int r = 0; r < c->P && e == cudaSuccess; r++) {
         cudaStream_t s = NULL;
         if ((e = cudaSetDevice(c->devices[r])) == cudaSuccess && (e = cudaMalloc(&c->flag_lines[r], lines)) ==
                 cudaSuccess && (e = cudaMalloc(&c->flag_state[r], state)) == cudaSuccess &&
+            (e = cudaMalloc(&c->flag_meet[r], meet)) == cudaSuccess &&
             (e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) == cudaSuccess &&
             (e = cudaMemsetAsync(c->flag_lines[r], 0, lines, s)) == cudaSuccess &&
-            (e = cudaMemsetAsync(c->flag_state[r], 0, state, s)) == cudaSuccess)
+            (e = cudaMemsetAsync(c->flag_state[r], 0, state, s)) == cudaSuccess &&
+            (e = cudaMemsetAsync(c->flag_meet[r], 0, meet, s)) == cudaSuccess)
             e = cudaStreamSynchronize(s);
         if (s)
             cudaStreamDestroy(s);

@@ -24,6 +24,7 @@ struct climb_comm_s {
     size_t ws_bytes;
     void *flag_lines[CLIMB_MAX_DEVICES];     /* the all-reduce's flag workspace on each rank's GPU (climb_comm_create */
     void *flag_state[CLIMB_MAX_DEVICES];     /* where every pair has peer access), zero at the start, and its state */
+    void *flag_meet[CLIMB_MAX_DEVICES];      /* the fused two shots' meeting points beside them, zero at the start */
     size_t flag_cap;                         /* elements it holds (0: none) */
     void **retired;                          /* outgrown workspaces (rank after rank), freed by climb_comm_destroy */
     int n_retired, cap_retired;

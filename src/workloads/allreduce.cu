@@ -37,23 +37,30 @@
 #define AR_FLAG_MAX_BYTES CLIMB_FLAG_MAX_BYTES
 
 /* The best rung sums arrays below AR_FLAGS_BELOW bytes with the flag kernel (its GPUs meet inside it: no step
- * between GPUs), then reads every GPU's array once from each GPU (one shot) below AR_ONE_SHOT_BELOW, where the two
- * shots' second barrier costs more than the reads it saves, and splits the work in two shots from there. Both are
- * the built-in values (`climb tune allreduce` measures them; docs/allreduce.md keeps the figures that settle them). */
+ * between GPUs), then reads every GPU's array once from each GPU (one shot) below AR_ONE_SHOT_BELOW, where two
+ * shots' second pass costs more than the reads it saves, then runs the two shots fused in one kernel below
+ * AR_FUSED_BELOW (its GPUs meet inside it: no steps between the GPUs' streams), and the two shots as two kernels
+ * with a step between the GPUs from there, where the fused kernel's loads and stores in one loop fall behind (5%
+ * at 1 GiB on four H200s, even at 64 MiB). The first two are tuned (`climb tune allreduce`; its sizes end at 16
+ * MiB); the third is built in from the bench (docs/allreduce.md keeps the figures that settle them). */
 #define AR_FLAGS_BELOW CLIMB_FLAGS_BELOW /* common/flag_lines.h */
 #define AR_ONE_SHOT_BELOW ((size_t)4 << 20)
+#define AR_FUSED_BELOW ((size_t)64 << 20)
 
 /* The best rung's way for arrays of `bytes` under crossovers flags_below and one_shot_below (in place: never one
- * shot, whose ranks read each other's inputs while they write their outputs). */
-static climb_allreduce_way ar_way(size_t bytes, size_t flags_below, size_t one_shot_below, int in_place)
+ * shot, whose ranks read each other's inputs while they write their outputs); fused: 0 where the fused two shots
+ * have no meeting points. */
+static climb_allreduce_way ar_way(size_t bytes, size_t flags_below, size_t one_shot_below, int in_place, int fused)
 {
     if (bytes < flags_below && bytes <= AR_FLAG_MAX_BYTES)
         return CLIMB_ALLREDUCE_FLAGS;
-    return bytes < one_shot_below && !in_place ? CLIMB_ALLREDUCE_ONE_SHOT : CLIMB_ALLREDUCE_TWO_SHOTS;
+    if (bytes < one_shot_below && !in_place)
+        return CLIMB_ALLREDUCE_ONE_SHOT;
+    return fused && bytes < AR_FUSED_BELOW ? CLIMB_ALLREDUCE_FUSED : CLIMB_ALLREDUCE_TWO_SHOTS;
 }
 extern "C" climb_allreduce_way climb_allreduce_best_way(size_t bytes, int in_place)
 {
-    return ar_way(bytes, AR_FLAGS_BELOW, AR_ONE_SHOT_BELOW, in_place);
+    return ar_way(bytes, AR_FLAGS_BELOW, AR_ONE_SHOT_BELOW, in_place, 1);
 }
 /* The flag kernel: blocks of AR_FLAG_BLOCK threads, one an SM at the most (every block on
  * every GPU resident at once: a block waits for its partners on the other GPUs); a wait gives up after
@@ -174,7 +181,6 @@ __global__ void __launch_bounds__(AR_FLAG_BLOCK) ar_flag_kernel(const T *__restr
 struct ar_meet_ws {
     unsigned *p[CLIMB_MAX_DEVICES];
 };
-static size_t ar_meet_bytes(int P) { return 2 * (size_t)P * CLIMB_ALLREDUCE_MEET_BLOCKS * sizeof(unsigned); }
 
 /* Block b of rank `self` at `phase` of the call with `flag`: it tells block b of every other rank, then waits until
  * block b of every other rank has told it. A partner cannot be a call ahead: it would first have to meet this block
@@ -610,18 +616,20 @@ static int ar_in_place(const climb_coll_exec *x, void *const *in, void *const *o
 }
 
 /* The best rung's schedule with crossovers flags_below and one_shot_below (bytes an array); without a flag
- * workspace that holds n elements, never the flags. */
+ * workspace that holds n elements, never the flags; without meeting points, never the fused two shots. */
 template <typename T>
 static cudaError_t x_best(const climb_coll_exec *x, void *const *in, void *const *out, size_t n,
                           const climb_allreduce_flags *fl, size_t flags_below, size_t one_shot_below, int trap)
 {
     if (!fl || n > fl->cap)
         flags_below = 0;
-    switch (ar_way(n * sizeof(T), flags_below, one_shot_below, ar_in_place(x, in, out))) {
+    switch (ar_way(n * sizeof(T), flags_below, one_shot_below, ar_in_place(x, in, out), fl && fl->meet[0])) {
     case CLIMB_ALLREDUCE_FLAGS:
         return x_flags<T>(x, in, out, n, fl, trap);
     case CLIMB_ALLREDUCE_ONE_SHOT:
         return x_one_shot<T>(x, in, out, n);
+    case CLIMB_ALLREDUCE_FUSED:
+        return x_two_shot_fused<T>(x, in, out, n, fl->meet, fl->state, trap);
     default:
         return x_two_shot<T>(x, in, out, n);
     }
@@ -662,20 +670,26 @@ static climb_allreduce_flags ar_flags_of(const climb_case *c)
     for (int q = 0; q < c->g.x.P; q++) {
         fl.lines[q] = c->lines[q];
         fl.state[q] = c->ctl[q];
+        fl.meet[q] = c->bar[q];
     }
     fl.cap = c->n * c->es <= AR_FLAG_MAX_BYTES ? c->n : 0;
     return fl;
 }
 
-/* 1 where the best rung takes the flags for this case (with its tuned crossovers). */
-static int ar_best_flags(const climb_case *c)
+/* 1 where the best rung takes a kernel whose GPUs meet inside it for this case (with its tuned crossovers): the
+ * flags or the fused two shots. */
+static int ar_best_meets(const climb_case *c)
 {
-    return c->n > 0 && ar_way(c->n * c->es, (size_t)c->flags_below, (size_t)c->one_shot_below, 0) ==
-                           CLIMB_ALLREDUCE_FLAGS;
+    if (c->n == 0)
+        return 0;
+    const climb_allreduce_way w =
+        ar_way(c->n * c->es, (size_t)c->flags_below, (size_t)c->one_shot_below, c->in[0] == c->out[0], 1);
+    return w == CLIMB_ALLREDUCE_FLAGS || w == CLIMB_ALLREDUCE_FUSED;
 }
 
-/* best: the flag kernel below flags_below bytes an array, one shot below one_shot_below, two shots from there
- * (climb_allreduce_sum_async, as the C API's climb_comm_allreduce_sum, with the tuned crossovers). */
+/* best: the flag kernel below flags_below bytes an array, one shot below one_shot_below, the fused two shots below
+ * AR_FUSED_BELOW, two shots from there (climb_allreduce_sum_async, as the C API's climb_comm_allreduce_sum, with the
+ * tuned crossovers). */
 template <typename T> static int run_best(climb_case *c)
 {
     const climb_allreduce_flags fl = ar_flags_of(c);
@@ -817,8 +831,8 @@ static const ar_rung AR_RUNGS[] = {
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_LADDER, .kernels = k_two_shot_fused,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_two_shot_fused), .access = 1, .ordered = 1},
-    {.info = {.name = "allreduce_best", .idea = "the flag kernel for small arrays, one shot or two for the rest "
-                                                "(tuned crossovers)",
+    {.info = {.name = "allreduce_best", .idea = "the flag kernel for small arrays, then one shot, then the fused two "
+                                                "shots, then two shots with a step between (tuned crossovers)",
               .needs = "peer access between every pair", .kind = CLIMB_RUNG_BEST, .kernels = k_best,
               .refuses = refuses_no_access},
      .run = AR_RUN(run_best), .access = 1},
@@ -896,15 +910,16 @@ static int ar_init(climb_case *c)
         return -1;
     /* the flag rung's lines and state, zero (no flag) at the start, where it takes the case */
     const size_t lines = c->n * c->es <= AR_FLAG_MAX_BYTES ? climb_flag_lines_bytes(c->g.x.P, c->n) : 8;
+    const size_t meet = climb_allreduce_meet_bytes(c->g.x.P);
     if (climb_gpuset_alloc(&c->g, c->lines, lines, lines, "a GPU's flag lines") ||
         climb_gpuset_alloc(&c->g, c->ctl, sizeof(ar_flag_ctl), sizeof(ar_flag_ctl), "a GPU's flag state") ||
-        climb_gpuset_alloc(&c->g, c->bar, ar_meet_bytes(c->g.x.P), ar_meet_bytes(c->g.x.P), "a GPU's meeting points"))
+        climb_gpuset_alloc(&c->g, c->bar, meet, meet, "a GPU's meeting points"))
         return -1;
     for (int r = c->g.x.lo; r < c->g.x.hi; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaMemset(c->lines[r], 0, lines));
         CLIMB_CHECK(cudaMemset(c->ctl[r], 0, sizeof(ar_flag_ctl)));
-        CLIMB_CHECK(cudaMemset(c->bar[r], 0, ar_meet_bytes(c->g.x.P)));
+        CLIMB_CHECK(cudaMemset(c->bar[r], 0, meet));
         CLIMB_CHECK(cudaDeviceSynchronize());
     }
     ON(c->g.home);
@@ -987,7 +1002,7 @@ static const char *ar_refuses(const climb_case *c, int rung)
 static int ar_run_batch(climb_case *c, int rung, cudaStream_t s, int reps)
 {
     const ar_rung *r = &AR_RUNGS[rung];
-    const int ordered = r->ordered || (r->info.kind == CLIMB_RUNG_BEST && ar_best_flags(c));
+    const int ordered = r->ordered || (r->info.kind == CLIMB_RUNG_BEST && ar_best_meets(c));
     if (climb_gpuset_fork(&c->g, s))
         return -1;
     int rc = 0;
