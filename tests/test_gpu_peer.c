@@ -8,6 +8,8 @@
 
 #include "device/device.h"
 #include "core/harness.h"
+#include "core/report.h"
+#include "device/timing.h"
 #include "base/rng.h"
 #include "workloads/peer.h"
 #include "test_plan.h"
@@ -95,6 +97,43 @@ static void test_check(uint64_t seed, const char *chunks)
     climb_opt_plan_free(&p, NULL);
 }
 
+/* Timed from GPU 1 to GPU 0, one way and both, with the run's timer on GPU 0: the harness times on the sender's
+ * GPU (a timer of its own there), every rung verified and timed, the run's device current after. */
+static void test_bench_from_other(void)
+{
+    climb_timer t;
+    EXPECT(cudaSetDevice(0) == cudaSuccess && climb_timer_init(&t, (size_t)devs[0].l2_bytes) == 0 && t.device == 0);
+    climb_opt_plan p;
+    test_plan(&p, w, "from", "1", "to", "0", "direction", "one,both", NULL);
+    climb_run_opts o;
+    opts_with(&o, &p, climb_fresh_seed());
+    o.timing = climb_timing_defaults();
+    o.timing.min_samples = 3;
+    o.timing.max_wall_s = 0.02;
+    climb_shape shapes[2] = {CLIMB_SHAPE1(4), CLIMB_SHAPE1(65537)};
+    o.shapes = shapes;
+    o.n_shapes = 2;
+    o.types = CLIMB_TYPE_BIT(CLIMB_U8);
+    climb_report rep;
+    climb_report_init(&rep, "bench", o.seed, 0, &devs[0]);
+    EXPECT(climb_bench(w, &o, &t, &rep) == 0);
+    int ok = 0;
+    for (int i = 0; i < rep.n_rows; i++) {
+        const climb_row *r = &rep.rows[i];
+        if (r->status == CLIMB_ROW_OK)
+            ok += r->t.median_us > 0;
+        else /* only NCCL's absence or no peer access may keep a rung out */
+            EXPECT_MSG(r->status == CLIMB_ROW_REFUSED && (strstr(r->note, "NCCL") || strstr(r->note, "peer access")),
+                       "%s: %s", w->rung(r->rung)->name, r->note);
+    }
+    EXPECT_MSG(ok >= 2 * 2 * 5, "%d rows timed of %d", ok, rep.n_rows);
+    int cur = -1;
+    EXPECT(cudaGetDevice(&cur) == cudaSuccess && cur == 0 && cudaGetLastError() == cudaSuccess);
+    climb_report_free(&rep);
+    climb_opt_plan_free(&p, NULL);
+    climb_timer_free(&t);
+}
+
 int main(void)
 {
     test_require_gpus(2);
@@ -103,5 +142,6 @@ int main(void)
     test_poisoned();
     test_check(20261127, "4096,65536"); /* the pipelined rung's pieces: several, and one piece to 64 KiB */
     test_check(climb_fresh_seed(), "4096");
+    test_bench_from_other();
     return test_finish("test_gpu_peer");
 }

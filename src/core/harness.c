@@ -419,8 +419,35 @@ static int row_counts(const climb_workload *w, const climb_case *c, int rung, cl
     return 0;
 }
 
+static int measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
+                        climb_timing *out, char *msg, size_t len);
+
+/* The rung timed on the device the workload names for this case (w->timer_device), with a timer of its own there
+ * where that is not the run's timer's device. */
 int climb_measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
                        climb_timing *out, char *msg, size_t len)
+{
+    const int d = w->timer_device && !o->procs ? w->timer_device(c) : -1;
+    if (d < 0 || d == t->device)
+        return measure_rung(w, c, rung, t, o, out, msg, len);
+    climb_timer own;
+    memset(&own, 0, sizeof own);
+    int prev = -1, l2 = 0, rc = -1;
+    if (!CLIMB_FAILED(cudaGetDevice(&prev)) && !CLIMB_FAILED(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, d)) &&
+        !CLIMB_FAILED(cudaSetDevice(d))) {
+        rc = climb_timer_init(&own, (size_t)l2);
+        rc = CLIMB_FAILED(cudaSetDevice(prev)) ? -1 : rc;
+    }
+    if (rc == 0)
+        rc = measure_rung(w, c, rung, &own, o, out, msg, len);
+    else
+        snprintf(msg, len, "CUDA error (see stderr): no timer on GPU %d", d);
+    climb_timer_free(&own);
+    return rc;
+}
+
+static int measure_rung(const climb_workload *w, climb_case *c, int rung, climb_timer *t, const climb_timing_opts *o,
+                        climb_timing *out, char *msg, size_t len)
 {
     msg[0] = '\0';
     /* The rung's set-up is timed here, for every workload alike: the wall clock around prepare and its device work. */

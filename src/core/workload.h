@@ -397,6 +397,11 @@ typedef struct climb_workload {
      * function work): 1 with *out filled, and its roofline is its own; 0: the case's counts. The reports say which
      * counts a row used ("counts": "rung" or "case"). NULL: every rung uses the case's. */
     int (*rung_counts)(const climb_case *c, int rung, climb_counts *out);
+    /* The CUDA device whose stream times this case's runs, or < 0 for the run's device (where the harness's stream
+     * is). A transfer from one GPU to another times on its sender's: the timer's start and stop then wait for no
+     * other GPU (a wait across GPUs costs microseconds, more than a 4-byte transfer takes). Cold samples flush that
+     * device's L2. One process only (with several, each times on its own). NULL: the run's device, always. */
+    int (*timer_device)(const climb_case *c);
     /* One line about the last run of `rung` on this case that the row's figures do not say (the share of the atoms
      * a cutoff rung examined that were within the cutoff, the overflow a fixed-capacity bin sent to the CPU), or
      * NULL for none. The harness asks after every measured run and adds it to the report's notes as "case, rung:

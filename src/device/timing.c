@@ -89,6 +89,7 @@ void climb_timing_stats(double *x, int n, climb_timing *out)
 int climb_timer_init(climb_timer *t, size_t l2_bytes)
 {
     memset(t, 0, sizeof *t);
+    CLIMB_CHECK(cudaGetDevice(&t->device));
     CLIMB_CHECK(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
     CLIMB_CHECK(cudaEventCreate(&t->start));
     CLIMB_CHECK(cudaEventCreate(&t->stop));
@@ -106,6 +107,9 @@ int climb_timer_init(climb_timer *t, size_t l2_bytes)
 
 void climb_timer_free(climb_timer *t)
 {
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(t->device) != cudaSuccess)
+        prev = -1;
     if (t->flush)
         cudaFree(t->flush);
     if (t->flush_sink)
@@ -116,12 +120,22 @@ void climb_timer_free(climb_timer *t)
         cudaEventDestroy(t->stop);
     if (t->stream)
         cudaStreamDestroy(t->stream);
+    if (prev >= 0)
+        cudaSetDevice(prev);
+    cudaGetLastError();
     memset(t, 0, sizeof *t);
 }
 
 int climb_timer_flush(climb_timer *t)
 {
-    CLIMB_CHECK(climb_launch_read_pass(t->flush, t->flush_bytes, t->flush_sink, t->stream));
+    int prev;
+    CLIMB_CHECK(cudaGetDevice(&prev));
+    if (prev != t->device)
+        CLIMB_CHECK(cudaSetDevice(t->device));
+    const cudaError_t e = climb_launch_read_pass(t->flush, t->flush_bytes, t->flush_sink, t->stream);
+    if (prev != t->device)
+        CLIMB_CHECK(cudaSetDevice(prev));
+    CLIMB_CHECK(e);
     return 0;
 }
 

@@ -74,6 +74,7 @@ climb_timing_opts climb_timing_defaults(void);
 typedef int (*climb_run_fn)(void *ctx, cudaStream_t stream);
 
 typedef struct climb_timer {
+    int device;           /* the CUDA device of its stream, events and buffers (current at init) */
     cudaStream_t stream;
     cudaEvent_t start, stop;
     void *flush;          /* device buffer read before each cold sample */
@@ -81,9 +82,12 @@ typedef struct climb_timer {
     unsigned *flush_sink;
 } climb_timer;
 
+/* A timer on the current device. 0, or -1 after printing why (free it still). */
 int climb_timer_init(climb_timer *t, size_t l2_bytes);
+/* Frees it from whichever device is current (and leaves that one current). */
 void climb_timer_free(climb_timer *t);
-/* Evicts the L2 by reading the flush buffer on the timer's stream. */
+/* Evicts the timer's device's L2 by reading the flush buffer on the timer's stream (from whichever device is
+ * current, which it leaves current). */
 int climb_timer_flush(climb_timer *t);
 /* Times fn. `before` (NULL: none) runs before every run of fn, warm-ups included, outside the timed region and
  * before the L2 flush: it restores operands a run changes. Batch mode cannot keep it out of the time, so

@@ -134,7 +134,7 @@ struct climb_case {
     unsigned char *src[2], *dst[2]; /* direction d: src[d] on its sender, dst[d] on its receiver */
     unsigned char *pageable, *pinned[2]; /* staging buffers, made by prepare */
     cudaStream_t st[2][2];       /* st[d][0] on direction d's sender, st[d][1] on its receiver */
-    cudaEvent_t fork, done[2][2];
+    cudaEvent_t fork[2], done[2][2]; /* fork[0] on the run's device, fork[1] on from's (where bench times) */
     cudaEvent_t *piece_ev[2];    /* the pipelined rung's: a piece's download done */
     int kernel_below;            /* the best rung's crossover, bytes (tuned; PEER_KERNEL_BELOW built in) */
     int n_piece_ev;
@@ -165,16 +165,29 @@ typedef int (*peer_run_fn)(climb_case *c, int d, cudaStream_t s);
  * transfer of a few bytes. */
 enum { ON_SENDER = 1, ON_RECEIVER = 2 };
 
-/* The direction streams of `used` wait for what s has issued (the timer's start), and s for all they issue. */
+/* The direction streams of `used` wait for what s has issued (the timer's start), and s for all they issue. s is
+ * on the run's device (climb check) or on from's (climb bench: peer_timer_device); an event is recorded on its own
+ * device's streams only. */
 static int fork_from(climb_case *c, cudaStream_t s, int used)
 {
     if (!used)
         return 0;
-    CLIMB_CHECK(cudaEventRecord(c->fork, s));
+    int sd;
+    if (s == 0 || s == cudaStreamLegacy || s == cudaStreamPerThread) /* the current device's */
+        CLIMB_CHECK(cudaGetDevice(&sd));
+    else
+        CLIMB_CHECK(cudaStreamGetDevice(s, &sd));
+    if (sd != c->home && sd != c->dev[0]) {
+        fprintf(stderr, "climb: peer: a stream of GPU %d, neither the run's (%d) nor the sender's (%d)\n", sd, c->home,
+                c->dev[0]);
+        return -1;
+    }
+    const cudaEvent_t fork = c->fork[sd == c->home ? 0 : 1];
+    CLIMB_CHECK(cudaEventRecord(fork, s));
     for (int d = 0; d < ways(c); d++)
         for (int k = 0; k < 2; k++)
             if (used & (1 << k))
-                CLIMB_CHECK(cudaStreamWaitEvent(c->st[d][k], c->fork, 0));
+                CLIMB_CHECK(cudaStreamWaitEvent(c->st[d][k], fork, 0));
     return 0;
 }
 
@@ -436,8 +449,9 @@ static void peer_fini(climb_case *c)
         }
     }
     cudaSetDevice(c->home);
-    if (c->fork)
-        cudaEventDestroy(c->fork);
+    for (int k = 0; k < 2; k++)
+        if (c->fork[k] && cudaSetDevice(k ? c->dev[0] : c->home) == cudaSuccess)
+            cudaEventDestroy(c->fork[k]);
     free(c->pageable);
     cudaSetDevice(c->home);
 }
@@ -482,7 +496,10 @@ static int peer_init(climb_case *c)
         }
     }
     ON(c->home);
-    CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork, cudaEventDisableTiming));
+    CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork[0], cudaEventDisableTiming));
+    ON(c->dev[0]);
+    CLIMB_CHECK(cudaEventCreateWithFlags(&c->fork[1], cudaEventDisableTiming));
+    ON(c->home);
     return 0;
 }
 
@@ -677,6 +694,10 @@ static const climb_shape PEER_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),     CLIMB_SHAPE
                                                 CLIMB_SHAPE1(9000001)};
 static const climb_shape PEER_QUICK_SHAPES[] = {CLIMB_SHAPE1(17), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003)};
 
+/* Timed on from's GPU (both ways too: its stream is the first direction's sender's): a 4-byte transfer from GPU 1
+ * to GPU 2 timed from GPU 0's stream would carry two waits across GPUs that are not the transfer's. */
+static int peer_timer_device(const climb_case *c) { return c->bad ? -1 : c->dev[0]; }
+
 static const climb_sweep PEER_SWEEPS[] = {
     {.name = "sizes", .title = "GPU to GPU: GB/s against transfer size", .args = NULL, .x = "bytes", .log_x = 1},
     /* every ordered pair of the run's GPUs (up to eight; the positions past the run's are refused, and said) */
@@ -736,6 +757,7 @@ extern "C" const climb_workload climb_peer_workload = {
     .poison = peer_poison,
     .verify = peer_verify,
     .counts = peer_counts,
+    .timer_device = peer_timer_device,
     .release = peer_release,
     .tuning = &PEER_TUNING,
     .set_tuning = peer_set_tuning,
