@@ -514,9 +514,11 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  * are summed by one kernel a GPU whose GPUs meet inside it: each stores its array into the others' memory as
  * lines that carry a flag of the call and sums what arrives, into a workspace of 2 x P x 2 MiB a GPU that
  * climb_comm_create allocates (where every pair has peer access); arrays below 4 MiB apart in one shot (each GPU
- * loads every array); larger arrays, and those from 1 MiB in place, in two shots (each GPU sums a chunk, then
- * stores it into every other's output). A GPU whose partners' kernels do not come within 10 s stops
- * with a sticky CUDA error (a trap: the context is lost) rather than wait for ever. n is at most 2^60 / 4.
+ * loads every array); arrays below 64 MiB (from 1 MiB in place) in two shots in one kernel a GPU, whose blocks meet
+ * their partners on the other GPUs before and after (each GPU sums a chunk by loads and stores each sum into every
+ * output; meeting points of 2 x P x 4 KiB a GPU, allocated with the flags' workspace); larger arrays in two shots
+ * as two kernels with a step between the GPUs. A GPU whose partners' kernels do not come within 10 s stops with a
+ * sticky CUDA error (a trap: the context is lost) rather than wait for ever. n is at most 2^60 / 4.
  *
  * climb_comm_allgather_{f32,i32}(comm, d_in, d_out, n): d_in[r] is n elements on rank r's GPU, d_out[r] P x n;
  * every d_out[r] receives d_in[0], d_in[1], ..., d_in[P-1] in rank order, bit for bit. No in-place form: an output

@@ -305,7 +305,7 @@ int main(void)
     check_allreduce(65535, 0, 1, 1, seed++);
     check_allreduce_burst(seed++);
     check_allreduce((1u << 20) + 7, 0, 1, 1, seed++);
-    /* the kernels of both; past their crossovers (the all-gather's 4 MiB a piece, the reduce-scatter's 128 MiB: the
+    /* the kernels of both; past their crossovers (the all-gather's 16 MiB a piece, the reduce-scatter's 128 MiB: the
      * copy engines, and the reduce-scatter's workspace) on up to four GPUs (the host copy is up to P^2 pieces) */
     const size_t pieces[] = {0, 1, 1000, 65535, 70001, (1u << 20) + 3};
     for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {

@@ -27,11 +27,12 @@
 
 /* ---------------------------------------------------------------- policy */
 
-/* The best rung gathers with a kernel on each GPU (its loads over NVLink, no copy-engine start-ups) below this many
- * bytes a piece, and with the copy engines (every GPU's piece pushed to every other at once) from there. `climb tune`
- * on two H200s (285a373) chose 4 MiB; on four H200s (504978c, the built-in 16 MiB) the copy engines were ahead at
- * 4 MiB a piece (1.01-1.07x NCCL against the kernel's 0.93-0.94x) and the kernel at 256 KiB (docs/allgather.md). */
-#define AG_KERNEL_BELOW ((size_t)4 << 20)
+/* The best rung gathers with the wide kernel on each GPU (its 16-byte loads over NVLink, every rank's in flight; no
+ * copy-engine start-ups) below this many bytes a piece, and with the copy engines (every GPU's piece pushed to every
+ * other at once) from there. On four H200s the wide kernel gathered 4 MiB pieces in 59.7-60.4 us against the copy
+ * engines' 72.1-94.4 us, and 64 MiB pieces in 682-697 us against their 583-616 (a run of a97fd95); the one-element
+ * kernel before it lost at 4 MiB. Between them, `climb tune allgather` settles it (docs/allgather.md). */
+#define AG_KERNEL_BELOW ((size_t)16 << 20)
 
 extern "C" int climb_allgather_best_uses_kernel(size_t piece_bytes) { return piece_bytes < AG_KERNEL_BELOW; }
 
@@ -324,7 +325,8 @@ static const climb_tuning AG_TUNING = {
     .params = AG_TUNABLES,
     .n_params = CLIMB_COUNT(AG_TUNABLES),
     .builtin = AG_BUILTIN,
-    .builtin_why = "built-in: 4 MiB, as climb tune chose on two H200s and four H200s measured",
+    .builtin_why = "built-in: 16 MiB, between the wide kernel's lead at 4 MiB and the copy engines' at 64 MiB on four "
+                   "H200s (climb tune allgather measures it here)",
 };
 
 static void ag_set_tuning(climb_case *c, const int *v) { c->kernel_below = v[0]; }
