@@ -1,6 +1,7 @@
 /* GPU: every stencil rung over the edge grids (empty, a point, lines, planes, smaller than a tile, tiles' edges),
  * 1 and 3 time steps (the ping-pong), misaligned grids, every point checked against the CPU in double; proof that
- * an output nobody wrote fails; the C API (every grid of the sweep, refusals that leave no CUDA error). */
+ * an output nobody wrote fails; the C API (every grid of the sweep, refusals that leave no CUDA error); a step by
+ * ranges of planes equal to the whole step, bit for bit, each range writing its planes alone. */
 #include <stdio.h>
 #include <stdint.h>
 #include <inttypes.h>
@@ -171,6 +172,61 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* climb_stencil_best_range: a grid stepped as three ranges of planes on two streams at once (an edge plane, the
+ * interior, the other edge) equals the whole step bit for bit, every tuning and vector width (nx 64 aligned and 61
+ * not); a range writes no plane outside it (the rest of a poisoned output stays poisoned). */
+static void test_range(void)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    const size_t dims[][3] = {{64, 9, 13}, {61, 7, 5}, {33, 4, 3}};
+    const int tunings[][2] = {{4, 8}, {8, 16}, {16, 128}};
+    cudaStream_t s2;
+    EXPECT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
+    for (int g = 0; g < 3; g++)
+        for (int t = 0; t < 3; t++) {
+            const size_t nx = dims[g][0], ny = dims[g][1], nz = dims[g][2], n = nx * ny * nz, sz = nx * ny;
+            climb_stencil_tuning tn;
+            climb_stencil_set_tuning(&tn, tunings[t]);
+            float *h_in = malloc(n * 4), *whole = malloc(n * 4), *parts = malloc(n * 4), c[7];
+            float *d_in, *d_a, *d_b;
+            climb_rng_fill_f32(&r, h_in, n, -1.0f, 1.0f);
+            climb_rng_fill_f32(&r, c, 7, -0.14f, 0.14f);
+            EXPECT(cudaMalloc((void **)&d_in, n * 4) == cudaSuccess && cudaMalloc((void **)&d_a, n * 4) == cudaSuccess &&
+                   cudaMalloc((void **)&d_b, n * 4) == cudaSuccess);
+            EXPECT(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            EXPECT(cudaMemset(d_a, 0xFF, n * 4) == cudaSuccess && cudaMemset(d_b, 0xFF, n * 4) == cudaSuccess);
+            EXPECT(climb_stencil_best(&tn, nx, ny, nz, c, d_in, d_a, 0) == cudaSuccess);
+            /* the interior [2, nz - 1) alone first: planes 0, 1 and nz - 1 must stay poisoned */
+            EXPECT(climb_stencil_best_range(&tn, nx, ny, nz, 2, nz - 1, c, d_in, d_b, s2) == cudaSuccess);
+            EXPECT(cudaStreamSynchronize(s2) == cudaSuccess);
+            EXPECT(cudaMemcpy(parts, d_b, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            size_t touched = 0;
+            for (size_t i = 0; i < n; i++)
+                if (i < 2 * sz || i >= (nz - 1) * sz)
+                    touched += memcmp(&parts[i], &(uint32_t){0xFFFFFFFFu}, 4) != 0;
+            EXPECT_MSG(touched == 0, "range [2, %zu) of %zux%zux%zu wrote %zu points outside it", nz - 1, nx, ny, nz,
+                       touched);
+            /* then the edges, [0, 2) and [nz - 1, nz), on the other stream while nothing else runs */
+            EXPECT(climb_stencil_best_range(&tn, nx, ny, nz, 0, 2, c, d_in, d_b, 0) == cudaSuccess);
+            EXPECT(climb_stencil_best_range(&tn, nx, ny, nz, nz - 1, nz, c, d_in, d_b, s2) == cudaSuccess);
+            EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT(cudaMemcpy(whole, d_a, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
+                   cudaMemcpy(parts, d_b, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            EXPECT_MSG(memcmp(whole, parts, n * 4) == 0, "%zux%zux%zu rows %d planes %d: the ranges differ from the "
+                       "whole step", nx, ny, nz, tunings[t][0], tunings[t][1]);
+            free(h_in);
+            free(whole);
+            free(parts);
+            cudaFree(d_in);
+            cudaFree(d_a);
+            cudaFree(d_b);
+        }
+    EXPECT(climb_stencil_best_range(&(climb_stencil_tuning){4, 8}, 8, 8, 8, 3, 9, (float[7]){0}, NULL, NULL, 0) ==
+           cudaErrorInvalidValue); /* past nz */
+    EXPECT(cudaStreamDestroy(s2) == cudaSuccess && cudaGetLastError() == cudaSuccess);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -180,6 +236,7 @@ int main(void)
     test_check(fresh, "1");
     test_check(fresh + 1, "3");
     test_api();
+    test_range();
     EXPECT(api_test_workload(&api_workload_stencil) == 0);
     return test_finish("test_gpu_stencil");
 }

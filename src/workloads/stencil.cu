@@ -184,14 +184,14 @@ __global__ void __launch_bounds__(ST_IN2 *ST_IN2)
 #define ST_BEST_X 32
 template <int BY>
 __global__ void __launch_bounds__(ST_BEST_X *BY)
-    stencil_best_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int tiles_x,
-                        int tiles_y, int planes, const stencil_coef k)
+    stencil_best_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
+                        int zhi, int tiles_x, int tiles_y, int planes, const stencil_coef k)
 {
     __shared__ float t[BY + 2][ST_BEST_X + 2];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
-    const int x = (bxy % tiles_x) * ST_BEST_X + tx, y = (bxy / tiles_x) * BY + ty, z0 = bz * planes;
-    const int z1 = min(z0 + planes, nz);
+    const int x = (bxy % tiles_x) * ST_BEST_X + tx, y = (bxy / tiles_x) * BY + ty, z0 = zlo + bz * planes;
+    const int z1 = min(z0 + planes, zhi);
     const bool mine = x < nx && y < ny;
     const size_t sz = (size_t)nx * ny;
     /* this thread's halo point of a plane, if it has one: a row above or below the tile, a column left or right */
@@ -272,15 +272,15 @@ template <int V> __device__ __forceinline__ void st_copy(float (&d)[V], const fl
 
 template <int BY, int V>
 __global__ void __launch_bounds__(ST_BEST_X *BY)
-    stencil_best_vec_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int tiles_x,
-                            int tiles_y, int planes, const stencil_coef k)
+    stencil_best_vec_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
+                            int zhi, int tiles_x, int tiles_y, int planes, const stencil_coef k)
 {
     typedef typename st_vec<V>::type T;
     __shared__ T t[BY + 2][ST_BEST_X];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
-    const int x = (bxy % tiles_x) * (V * ST_BEST_X) + V * tx, y = (bxy / tiles_x) * BY + ty, z0 = bz * planes;
-    const int z1 = min(z0 + planes, nz);
+    const int x = (bxy % tiles_x) * (V * ST_BEST_X) + V * tx, y = (bxy / tiles_x) * BY + ty, z0 = zlo + bz * planes;
+    const int z1 = min(z0 + planes, zhi);
     const bool mine = x < nx && y < ny;
     const size_t sz = (size_t)nx * ny;
     /* a halo row (above the tile for ty 0, below for ty BY - 1) and an x end (left of lane 0, right of lane 31) */
@@ -363,32 +363,34 @@ extern "C" int climb_stencil_fits(size_t nx, size_t ny, size_t nz)
            climb_mul3_fits(cdiv(nx, ST_BEST_X), cdiv(ny, 4), cdiv(nz, 8), &blocks) && blocks <= 0x7fffffffu;
 }
 
-extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
-                                          const float c[7], const float *in, float *out, cudaStream_t s)
+extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
+                                                size_t zlo, size_t zhi, const float c[7], const float *in, float *out,
+                                                cudaStream_t s)
 {
-    if (nx == 0 || ny == 0 || nz == 0)
+    if (nx == 0 || ny == 0 || zlo >= zhi)
         return cudaSuccess;
-    if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX)
+    if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz)
         return cudaErrorInvalidValue;
     /* four points a thread where every row starts 16-byte aligned, two where 8-byte aligned; else one */
     const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
     const int v = nx % 4 == 0 && a % 16 == 0 ? 4 : nx % 2 == 0 && a % 8 == 0 ? 2 : 1;
     const size_t tiles_x = cdiv(nx, (size_t)ST_BEST_X * v), tiles_y = cdiv(ny, (size_t)t->rows);
-    const size_t tiles_z = cdiv(nz, (size_t)t->planes);
+    const size_t tiles_z = cdiv(zhi - zlo, (size_t)t->planes);
     if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
     const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
     const stencil_coef k = coef_of(c);
+    const int zl = (int)zlo, zh = (int)zhi;
 #define ST_BEST_LAUNCH(by)                                                                                   \
     if (v == 4)                                                                                              \
         stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, (int)tiles_y, t->planes, k);                   \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
     else if (v == 2)                                                                                         \
         stencil_best_vec_kernel<by, 2><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, (int)tiles_x, (int)tiles_y, t->planes, k);                   \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
     else                                                                                                     \
-        stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(in, out, (int)nx, (int)ny, (int)nz,    \
-                                                                       (int)tiles_x, (int)tiles_y, t->planes, k)
+        stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                      \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k)
     switch (t->rows) {
     case 4: ST_BEST_LAUNCH(4); break;
     case 8: ST_BEST_LAUNCH(8); break;
@@ -397,6 +399,12 @@ extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t 
     }
 #undef ST_BEST_LAUNCH
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
+                                          const float c[7], const float *in, float *out, cudaStream_t s)
+{
+    return climb_stencil_best_range(t, nx, ny, nz, 0, nz, c, in, out, s);
 }
 
 struct climb_case {

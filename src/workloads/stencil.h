@@ -35,6 +35,11 @@ int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
  * takes; 0 does nothing; in and out must not overlap). */
 cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, const float c[7],
                                const float *in, float *out, cudaStream_t s);
+/* The same step on planes [zlo, zhi) of the grid alone (zhi <= nz): it reads planes zlo - 1 to zhi where they exist
+ * and writes no other plane, so that kernels on disjoint ranges of one grid may run at once (a slab's edge planes
+ * beside its interior). A plane 0 or nz - 1 in the range keeps its value, as in a whole step. */
+cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, size_t zlo,
+                                     size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s);
 
 #ifdef __cplusplus
 }
