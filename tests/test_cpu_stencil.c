@@ -1,10 +1,74 @@
 /* CPU tests of the 7-point stencil's reference: each weight applied to its own neighbour (distinct weights and a
- * grid whose values tell the neighbours apart), boundaries copied, the tolerance, and the workload's table. */
+ * grid whose values tell the neighbours apart), boundaries copied, the tolerance, and the workload's table; the
+ * grid split along z over 1 to 9 simulated GPUs (slabs with halos, each step's owned planes and the halo exchange)
+ * equal to the whole grid's steps, bit for bit. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
+#include "device/collective.h"
 #include "workloads/stencil.h"
 #include "testing.h"
+
+/* `steps` steps of an nx x ny x nz grid split over n ranks, each rank stepping its local slab (its owned planes
+ * written, the halos left) and then the exchange, as the stencil across GPUs does; 1 where the assembled owned
+ * planes equal the whole grid's steps exactly (the same products and sums in the same order). */
+static int slabs_agree(size_t nx, size_t ny, size_t nz, int n, int steps, climb_rng *rng)
+{
+    const size_t sz = nx * ny, total = sz * nz;
+    const float c[7] = {0.3f, 0.1f, -0.15f, 0.12f, 0.08f, -0.11f, 0.14f};
+    double *whole = malloc(total * sizeof *whole), *tmp = malloc(total * sizeof *tmp);
+    climb_slab sl[9];
+    double *loc[9], *nxt[9];
+    for (size_t i = 0; i < total; i++)
+        whole[i] = climb_rng_float(rng, -1, 1);
+    for (int r = 0; r < n; r++) {
+        if (climb_slab_of(nz, n, r, &sl[r]) != 0)
+            return 0;
+        loc[r] = malloc(sl[r].planes * sz * sizeof(double));
+        nxt[r] = malloc(sl[r].planes * sz * sizeof(double));
+        /* the slab and its halos from the initial grid */
+        memcpy(loc[r], whole + (sl[r].z0 - sl[r].below) * sz, sl[r].planes * sz * sizeof(double));
+        for (size_t i = 0; i < sl[r].planes * sz; i++)
+            nxt[r][i] = NAN; /* a plane nobody writes shows */
+    }
+    for (int k = 0; k < steps; k++) {
+        climb_stencil_ref_step(whole, tmp, nx, ny, nz, c);
+        memcpy(whole, tmp, total * sizeof *whole);
+        for (int r = 0; r < n; r++) { /* the owned planes of the local step; the halos stay as they were */
+            double *step = malloc(sl[r].planes * sz * sizeof(double));
+            climb_stencil_ref_step(loc[r], step, nx, ny, sl[r].planes, c);
+            const size_t a = climb_slab_first(&sl[r]), b = climb_slab_last(&sl[r]) + 1;
+            memcpy(nxt[r] + a * sz, step + a * sz, (b - a) * sz * sizeof(double));
+            free(step);
+        }
+        for (int r = 0; r < n; r++) { /* the exchange: first owned plane down, last up */
+            if (r > 0)
+                memcpy(nxt[r - 1] + climb_slab_top_halo(&sl[r - 1]) * sz, nxt[r] + climb_slab_first(&sl[r]) * sz,
+                       sz * sizeof(double));
+            if (r < n - 1)
+                memcpy(nxt[r + 1], nxt[r] + climb_slab_last(&sl[r]) * sz, sz * sizeof(double));
+        }
+        for (int r = 0; r < n; r++) {
+            double *t = loc[r];
+            loc[r] = nxt[r];
+            nxt[r] = t;
+        }
+    }
+    int same = 1;
+    size_t covered = 0;
+    for (int r = 0; r < n; r++) {
+        covered += sl[r].z1 - sl[r].z0;
+        same &= r == 0 ? sl[r].z0 == 0 : sl[r].z0 == sl[r - 1].z1;
+        same &= memcmp(loc[r] + sl[r].below * sz, whole + sl[r].z0 * sz, (sl[r].z1 - sl[r].z0) * sz * sizeof(double)) == 0;
+        free(loc[r]);
+        free(nxt[r]);
+    }
+    free(whole);
+    free(tmp);
+    return same && covered == nz;
+}
 
 int main(void)
 {
@@ -33,6 +97,26 @@ int main(void)
     /* the tolerance: linear in the steps and the magnitude */
     EXPECT(climb_stencil_tolerance(1, 1.0) == 9.1 * 0x1p-24);
     EXPECT(climb_stencil_tolerance(4, 2.0) == 8 * climb_stencil_tolerance(1, 1.0));
+    /* slabs: every rank count from 1 to 9 over plane counts from one a rank to uneven splits, 1 to 5 steps */
+    climb_rng rng;
+    climb_rng_seed(&rng, 20261128);
+    const size_t nzs[] = {1, 2, 3, 5, 9, 17, 40};
+    for (int n = 1; n <= 9; n++)
+        for (size_t i = 0; i < sizeof nzs / sizeof nzs[0]; i++) {
+            if (nzs[i] < (size_t)n)
+                continue;
+            const size_t nx = 3 + (size_t)n % 3, ny = 4 + i % 2;
+            EXPECT_MSG(slabs_agree(nx, ny, nzs[i], n, 1 + (int)((i + (size_t)n) % 5), &rng),
+                       "%zu x %zu x %zu over %d slabs", nx, ny, nzs[i], n);
+        }
+    climb_slab sl;
+    EXPECT(climb_slab_of(3, 4, 0, &sl) == -1 && climb_slab_of(10, 0, 0, &sl) == -1 && climb_slab_of(10, 2, 2, &sl) == -1);
+    EXPECT(climb_slab_of(10, 3, 0, &sl) == 0 && sl.z0 == 0 && sl.z1 == 4 && sl.below == 0 && sl.above == 1 &&
+           sl.planes == 5 && climb_slab_first(&sl) == 0 && climb_slab_last(&sl) == 3 && climb_slab_top_halo(&sl) == 4);
+    EXPECT(climb_slab_of(10, 3, 1, &sl) == 0 && sl.z0 == 4 && sl.z1 == 7 && sl.below == 1 && sl.above == 1 &&
+           sl.planes == 5 && climb_slab_first(&sl) == 1 && climb_slab_last(&sl) == 3);
+    EXPECT(climb_slab_of(10, 3, 2, &sl) == 0 && sl.z0 == 7 && sl.z1 == 10 && sl.above == 0 && sl.planes == 4);
+    EXPECT(climb_slab_of(5, 1, 0, &sl) == 0 && sl.below == 0 && sl.above == 0 && sl.planes == 5);
     const climb_workload *w = &climb_stencil_workload;
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);

@@ -10,6 +10,20 @@ void climb_chunk_of(size_t count, int n, int i, size_t *off, size_t *len)
     *len = q + (ui < r ? 1 : 0);
 }
 
+int climb_slab_of(size_t nz, int n, int i, climb_slab *s)
+{
+    if (n < 1 || n > CLIMB_MAX_RANKS || i < 0 || i >= n || nz < (size_t)n)
+        return -1;
+    size_t off, len;
+    climb_chunk_of(nz, n, i, &off, &len);
+    s->z0 = off;
+    s->z1 = off + len;
+    s->below = i > 0;
+    s->above = i < n - 1;
+    s->planes = s->below + len + s->above;
+    return 0;
+}
+
 static int ring_ok(int n, int rank, int phase, int step)
 {
     return n >= 1 && n <= CLIMB_MAX_RANKS && rank >= 0 && rank < n && (phase == CLIMB_REDUCE_SCATTER ||

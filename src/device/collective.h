@@ -63,6 +63,27 @@ int climb_halving(int n, int rank, int phase, int step, climb_halving_step *out)
 typedef enum { CLIMB_COLL_ALL_REDUCE, CLIMB_COLL_ALL_GATHER, CLIMB_COLL_REDUCE_SCATTER, CLIMB_COLL_PEER_COPY } climb_coll;
 double climb_busbw_factor(climb_coll c, int n);
 
+/* A grid of nz planes split along z over n GPUs, one slab a rank (the stencil across GPUs): rank i owns the planes
+ * climb_chunk_of gives it, [z0, z1), and holds them with a halo plane on each side that has a neighbour, a copy of
+ * the neighbour's nearest owned plane that the exchange after each step refreshes. Local plane k is global plane
+ * z0 - below + k. A step computes every owned plane (local [below, below + z1 - z0)) from the planes around it; then
+ * rank i's first owned plane goes to rank i - 1's top halo (local planes - 1 there) and its last to rank i + 1's
+ * bottom halo (local 0 there). */
+typedef struct climb_slab {
+    size_t z0, z1;       /* the owned global planes */
+    size_t below, above; /* halo planes held below and above: 1 where that neighbour exists, else 0 */
+    size_t planes;       /* local planes: below + (z1 - z0) + above */
+} climb_slab;
+
+/* Rank i's slab of nz planes over n ranks: 0, or -1 where a rank would own no plane (nz < n) or the arguments are
+ * out of range (n in 1..CLIMB_MAX_RANKS, i in 0..n-1). */
+int climb_slab_of(size_t nz, int n, int i, climb_slab *s);
+/* Local plane indices of rank i's slab: the first owned plane (what goes down to rank i - 1), the last owned
+ * (what goes up to rank i + 1), the bottom halo (from rank i - 1) and the top halo (from rank i + 1). */
+static inline size_t climb_slab_first(const climb_slab *s) { return s->below; }
+static inline size_t climb_slab_last(const climb_slab *s) { return s->below + (s->z1 - s->z0) - 1; }
+static inline size_t climb_slab_top_halo(const climb_slab *s) { return s->planes - 1; }
+
 #ifdef __cplusplus
 }
 #endif
