@@ -109,6 +109,31 @@ int main(void)
             EXPECT_MSG(slabs_agree(nx, ny, nzs[i], n, 1 + (int)((i + (size_t)n) % 5), &rng),
                        "%zu x %zu x %zu over %d slabs", nx, ny, nzs[i], n);
         }
+    /* a point's value from its box alone equals the whole grid's steps, exactly: corners, edges, the middle */
+    {
+        const size_t nx = 9, ny = 7, nz = 11, n = nx * ny * nz;
+        const float cw[7] = {0.31f, -0.12f, 0.09f, 0.14f, -0.1f, 0.13f, -0.11f};
+        float *fin = malloc(n * sizeof *fin);
+        double *g = malloc(n * sizeof *g), *t = malloc(n * sizeof *t);
+        climb_rng_fill_f32(&rng, fin, n, -1.0f, 1.0f);
+        for (int steps = 0; steps <= 6; steps += 3) {
+            for (size_t i = 0; i < n; i++)
+                g[i] = fin[i];
+            for (int k = 0; k < steps; k++) {
+                climb_stencil_ref_step(g, t, nx, ny, nz, cw);
+                memcpy(g, t, n * sizeof *g);
+            }
+            const size_t pts[][3] = {{0, 0, 0}, {4, 3, 5}, {8, 6, 10}, {1, 1, 1}, {7, 2, 9}, {3, 5, 0}};
+            for (int q = 0; q < 6; q++) {
+                const size_t x = pts[q][0], y = pts[q][1], z = pts[q][2];
+                EXPECT_MSG(climb_stencil_ref_point(fin, nx, ny, nz, cw, steps, x, y, z) == g[(z * ny + y) * nx + x],
+                           "point (%zu, %zu, %zu) after %d steps", x, y, z, steps);
+            }
+        }
+        free(fin);
+        free(g);
+        free(t);
+    }
     climb_slab sl;
     EXPECT(climb_slab_of(3, 4, 0, &sl) == -1 && climb_slab_of(10, 0, 0, &sl) == -1 && climb_slab_of(10, 2, 2, &sl) == -1);
     EXPECT(climb_slab_of(10, 3, 0, &sl) == 0 && sl.z0 == 0 && sl.z1 == 4 && sl.below == 0 && sl.above == 1 &&

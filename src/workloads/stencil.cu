@@ -49,6 +49,53 @@ extern "C" void climb_stencil_ref_step(const double *in, double *out, size_t nx,
         }
 }
 
+extern "C" double climb_stencil_ref_point(const float *in, size_t nx, size_t ny, size_t nz, const float c[7],
+                                          int steps, size_t x, size_t y, size_t z)
+{
+    /* the box of points within `steps` of (x, y, z) in every axis, clipped to the grid: step k needs the box of
+     * radius steps - k, so each step computes a box one point narrower on every side */
+    const size_t R = (size_t)(steps > 0 ? steps : 0);
+    const size_t x0 = x > R ? x - R : 0, y0 = y > R ? y - R : 0, z0 = z > R ? z - R : 0;
+    const size_t x1 = x + R + 1 < nx ? x + R + 1 : nx, y1 = y + R + 1 < ny ? y + R + 1 : ny;
+    const size_t z1 = z + R + 1 < nz ? z + R + 1 : nz;
+    const size_t bx = x1 - x0, by = y1 - y0, bz = z1 - z0, bn = bx * by * bz;
+    double *cur = (double *)malloc(bn * sizeof(double)), *nxt = (double *)malloc(bn * sizeof(double));
+    if (!cur || !nxt) {
+        free(cur);
+        free(nxt);
+        return NAN;
+    }
+    for (size_t k = 0; k < bz; k++)
+        for (size_t j = 0; j < by; j++)
+            for (size_t i = 0; i < bx; i++)
+                cur[(k * by + j) * bx + i] = in[((z0 + k) * ny + (y0 + j)) * nx + (x0 + i)];
+    memcpy(nxt, cur, bn * sizeof(double));
+    for (size_t s = 1; s <= R; s++) {
+        const size_t r = R - s; /* the radius this step's values are needed in */
+        const size_t gx0 = x > r ? x - r : 0, gy0 = y > r ? y - r : 0, gz0 = z > r ? z - r : 0;
+        const size_t gx1 = x + r + 1 < nx ? x + r + 1 : nx, gy1 = y + r + 1 < ny ? y + r + 1 : ny;
+        const size_t gz1 = z + r + 1 < nz ? z + r + 1 : nz;
+        for (size_t gz = gz0; gz < gz1; gz++)
+            for (size_t gy = gy0; gy < gy1; gy++)
+                for (size_t gx = gx0; gx < gx1; gx++) {
+                    const size_t p = ((gz - z0) * by + (gy - y0)) * bx + (gx - x0);
+                    if (gx == 0 || gy == 0 || gz == 0 || gx + 1 == nx || gy + 1 == ny || gz + 1 == nz) {
+                        nxt[p] = cur[p];
+                        continue;
+                    }
+                    nxt[p] = c[0] * cur[p] + c[1] * cur[p - 1] + c[2] * cur[p + 1] + c[3] * cur[p - bx] +
+                             c[4] * cur[p + bx] + c[5] * cur[p - bx * by] + c[6] * cur[p + bx * by];
+                }
+        double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    const double v = cur[((z - z0) * by + (y - y0)) * bx + (x - x0)];
+    free(cur);
+    free(nxt);
+    return v;
+}
+
 /* Each step's float result is within 9 2^-24 sum|c||in| of the exact step of its float input (7 products, 6 adds,
  * the rounding of the stored value), and with sum|c| = 1 a step does not grow an earlier error: the errors add up
  * over the steps, each at most 9 2^-24 max|in| (no step grows the values). */

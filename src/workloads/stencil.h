@@ -24,6 +24,11 @@ void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values);
 /* One step on the CPU in double: out = the stencil of in (nx x ny x nz, x fastest) at every interior point,
  * out = in on the boundary (any index 0 or n - 1). c: centre, x - 1, x + 1, y - 1, y + 1, z - 1, z + 1. */
 void climb_stencil_ref_step(const double *in, double *out, size_t nx, size_t ny, size_t nz, const float c[7]);
+/* The value at (x, y, z) after `steps` steps of the float grid `in`, on the CPU in double, from the points within
+ * `steps` of it alone (a box one point narrower each step): the same sums, in the same order, as climb_stencil_ref_step
+ * over the whole grid, for a spot check where the whole grid's steps would take too long. NAN without memory. */
+double climb_stencil_ref_point(const float *in, size_t nx, size_t ny, size_t nz, const float c[7], int steps, size_t x,
+                               size_t y, size_t z);
 /* The bound on |GPU - exact| after `steps` float steps with sum |c| <= 1 and |in| <= max_abs. */
 double climb_stencil_tolerance(int steps, double max_abs);
 
