@@ -699,7 +699,12 @@ for w in $("$climb" list --names); do
     [ -n "$least" ] || continue
     spanning=$((spanning + 1))
     expect 0 "roofline: .*the links between GPUs" list "$w"
-    expect 2 "^climb: $w spans $least to [0-9]+ GPUs, not $((least - 1))" bench "$w" --gpus $((least - 1)) --dry-run
+    if [ "$least" -gt 1 ]; then
+        expect 2 "^climb: $w spans $least to [0-9]+ GPUs, not $((least - 1))" bench "$w" --gpus $((least - 1)) --dry-run
+    else # from one GPU: no count below its least, and one past the most is refused the same way
+        expect 2 "^climb: --gpus: '0' is not a number of GPUs" bench "$w" --gpus 0 --dry-run
+        expect 0 "$w: [0-9]+ cases" bench "$w" --gpus 1 --dry-run
+    fi
     if "$climb" list "$w" | grep -q "tunable parameters"; then
         expect 0 "climb tune $w, over " list "$w"
         expect 2 "^climb: $w spans $least to" tune "$w" --gpus $((least - 1)) --dry-run

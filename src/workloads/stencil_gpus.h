@@ -1,0 +1,12 @@
+/* The 7-point stencil across GPUs: the parts of src/workloads/stencil_gpus.cu that the tests use. */
+#ifndef CLIMB_WORKLOADS_STENCIL_GPUS_H
+#define CLIMB_WORKLOADS_STENCIL_GPUS_H
+#include "../core/workload.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const climb_workload climb_stencil_gpus_workload;
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,113 @@
+/* GPU: the stencil across GPUs on one GPU and on every GPU here (and on three where there are three or more): every
+ * rung from a poisoned start, 1 and 3 steps (the ping-pong and the halos of several steps), strong and weak splits,
+ * climb check over the edge grids (a point a GPU, a plane a GPU, uneven slabs, more GPUs than planes refused) with
+ * a fixed and a fresh seed; the references where the whole grid's CPU steps would cost too much (the vendor's grid
+ * spot-checked and adopted, then every rung bit for bit; samples alone without NCCL). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "core/harness.h"
+#include "device/device.h"
+#include "device/device_set.h"
+#include "workloads/stencil_gpus.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_stencil_gpus_workload;
+static climb_device_info devs[CLIMB_MAX_DEVICES];
+static climb_device_set set;
+
+static void use_gpus(int n, int count)
+{
+    char why[200];
+    EXPECT_MSG(climb_device_set_first(n, count, &set, why, sizeof why) == 0, "%s", why);
+    for (int i = set.n - 1; i >= 0; i--) /* the first queried last: current */
+        EXPECT(climb_device_query(set.id[i], &devs[i]) == 0);
+}
+
+static void opts_with(climb_run_opts *o, climb_opt_plan *p, uint64_t seed)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = seed;
+    o->options = p;
+    o->devices = &set;
+    o->devs = devs;
+}
+
+/* Every rung of one case from a poisoned start: the poison fails, the run passes, the run's device current after. */
+static void poisoned(climb_shape shape, const char *steps, const char *split)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "steps", steps, "split", split, NULL);
+    climb_run_opts o;
+    opts_with(&o, &p, 11);
+    climb_case_key k = {CLIMB_F32, shape, 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &devs[0], 0, &oc) == 0);
+    for (int r = 0; oc.c && r < w->n_rungs; r++) {
+        char msg[400];
+        const char *why = climb_case_refuses(w, oc.c, r);
+        if (why) {
+            printf("%s refused: %s\n", w->rung(r)->name, why);
+            EXPECT_MSG(strstr(why, "NCCL"), "%s", why);
+            continue;
+        }
+        EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "%s: an unwritten grid passed",
+                   w->rung(r)->name);
+        EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%d GPUs, steps=%s split=%s %s: %s", set.n,
+                   steps, split, w->rung(r)->name, msg);
+        climb_case_release(w, oc.c, r);
+        int cur = -1;
+        EXPECT(cudaGetDevice(&cur) == cudaSuccess && cur == set.id[0]);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void check(uint64_t seed, const char *steps, const char *split, climb_ref_mode mode)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "steps", steps, "split", split, NULL);
+    climb_run_opts o;
+    opts_with(&o, &p, seed);
+    o.reference = mode;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &devs[0], &cr) == 0);
+    /* refused: a grid of fewer planes than GPUs alone (and NCCL's rung where NCCL does not open) */
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%d GPUs steps=%s split=%s: %ld runs, %d failures", set.n, steps,
+               split, cr.runs, cr.failures);
+    printf("check on %d GPUs, steps=%s split=%s reference %d: %ld runs, %ld refused, seed %" PRIu64 "\n", set.n,
+           steps, split, (int)mode, cr.runs, cr.refused, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void on(int n, int count)
+{
+    use_gpus(n, count);
+    poisoned((climb_shape)CLIMB_SHAPE3(33, 17, 9), "3", "strong");
+    poisoned((climb_shape)CLIMB_SHAPE3(64, 8, 5), "2", "weak");
+    check(20261128, "1", "strong", CLIMB_REF_AUTO);
+    check(climb_fresh_seed(), "3", "strong", CLIMB_REF_AUTO);
+    check(climb_fresh_seed(), "3", "weak", CLIMB_REF_AUTO);
+    check(climb_fresh_seed(), "4", "strong", CLIMB_REF_VENDOR);
+    check(climb_fresh_seed(), "2", "strong", CLIMB_REF_SAMPLES);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    int count = 0;
+    EXPECT(cudaGetDeviceCount(&count) == cudaSuccess);
+    if (count > CLIMB_MAX_DEVICES)
+        count = CLIMB_MAX_DEVICES;
+    on(1, count);
+    if (count >= 2)
+        on(count, count);
+    if (count >= 3)
+        on(3, count);
+    return test_finish("test_gpu_stencil_gpus");
+}
