@@ -26,6 +26,10 @@ int main(void)
      * wall clock */
     EXPECT(one == 1 && w->rung(one)->kind == CLIMB_RUNG_LADDER);
     EXPECT(host > one && w->rung(host)->host_part == 1);
+    /* the rung that loads the neighbours' planes says it needs peer access, and refuses by its own rule */
+    for (int r = 0; r < w->n_rungs; r++)
+        if (strstr(w->rung(r)->needs, "peer access"))
+            EXPECT_MSG(w->rung(r)->refuses != NULL && strcmp(w->rung(r)->name, "direct") == 0, "%s", w->rung(r)->name);
     EXPECT(climb_opt_find(w->options, w->n_options, "steps") >= 0 && climb_opt_find(w->options, w->n_options, "split") >= 0);
     EXPECT(w->ref_cost && w->ref_cost_limit > 0 && w->rung_counts);
     /* a 1024 x 1024 x 512 grid needs its host copies: 16 bytes a point (the grid, its download, the reference) */

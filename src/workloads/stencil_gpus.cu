@@ -62,6 +62,7 @@ struct climb_case {
     cudaStream_t edge[CLIMB_MAX_DEVICES];          /* overlap: each rank's second stream (edge planes, copies) */
     cudaEvent_t e_done[CLIMB_MAX_DEVICES][2];      /* a rank's copies of a step done (the step's parity) */
     cudaEvent_t m_done[CLIMB_MAX_DEVICES][2];      /* overlap: a rank's interior of a step done */
+    cudaGraphExec_t graph;     /* graph: the overlapped steps captured once (made by prepare) */
     climb_stencil_tuning tn;
 };
 
@@ -82,6 +83,35 @@ static const float *src_of(const climb_case *c, int r, int k)
 static float *dst_of(const climb_case *c, int r, int k) { return ((c->steps - k) % 2) ? c->out[r] : c->tmp[r]; }
 
 static float *plane(float *base, const climb_case *c, size_t k) { return base + k * c->sz; }
+
+/* ---------------------------------------------------------------- the plane kernel */
+
+typedef struct sg_coef {
+    float c[7];
+} sg_coef;
+
+/* One plane of a step from the three planes it reads, each wherever it lives (a neighbour's over NVLink): out =
+ * the stencil of `here` with `below` and `above` as its z neighbours, or here itself at an x or y boundary and on a
+ * plane of the grid's boundary (edge != 0). The sum is written as the one-GPU kernels write it, term for term, so
+ * that it rounds alike. */
+#define SG_PLANE_X 32
+#define SG_PLANE_Y 8
+__global__ void __launch_bounds__(SG_PLANE_X *SG_PLANE_Y)
+    sg_plane_kernel(const float *__restrict__ below, const float *__restrict__ here, const float *__restrict__ above,
+                    float *__restrict__ out, int nx, int ny, int edge, const sg_coef k)
+{
+    const int x = (int)(blockIdx.x * SG_PLANE_X + threadIdx.x), y = (int)(blockIdx.y * SG_PLANE_Y + threadIdx.y);
+    if (x >= nx || y >= ny)
+        return;
+    const size_t p = (size_t)y * nx + x;
+    const float h = here[p];
+    if (edge || x == 0 || y == 0 || x == nx - 1 || y == ny - 1) {
+        out[p] = h;
+        return;
+    }
+    out[p] = k.c[0] * h + k.c[1] * here[p - 1] + k.c[2] * here[p + 1] + k.c[3] * here[p - nx] + k.c[4] * here[p + nx] +
+             k.c[5] * below[p] + k.c[6] * above[p];
+}
 
 /* ---------------------------------------------------------------- the schedules */
 
@@ -245,6 +275,122 @@ static int run_overlap(climb_case *c)
     return 0;
 }
 
+/* The grid of rank q at step k's source (what rank r's edge kernel reads across the link). */
+static const float *src_plane(const climb_case *c, int q, int k, size_t local)
+{
+    return src_of(c, q, k) + local * c->sz;
+}
+
+/* One edge plane of rank r at step k by the plane kernel: its z neighbours from the neighbouring GPU's memory where
+ * they are across the slab's edge. */
+static int edge_plane(climb_case *c, int r, int k, size_t local, cudaStream_t s)
+{
+    const climb_slab *sl = &c->sl[r];
+    const int P = ranks(c);
+    const size_t zg = sl->z0 + (local - sl->below); /* the plane's global index */
+    const size_t first = climb_slab_first(sl), last = climb_slab_last(sl);
+    /* across the slab's edge the neighbour's nearest owned plane; at the grid's boundary (edge: copied) nothing */
+    const float *here = src_plane(c, r, k, local);
+    const float *below = local > first ? src_plane(c, r, k, local - 1)
+                         : r > 0       ? src_plane(c, r - 1, k, climb_slab_last(&c->sl[r - 1]))
+                                       : here;
+    const float *above = local < last ? src_plane(c, r, k, local + 1)
+                         : r < P - 1  ? src_plane(c, r + 1, k, climb_slab_first(&c->sl[r + 1]))
+                                      : here;
+    sg_coef kc;
+    memcpy(kc.c, c->c, sizeof kc.c);
+    const dim3 grid((unsigned)((c->nx + SG_PLANE_X - 1) / SG_PLANE_X), (unsigned)((c->ny + SG_PLANE_Y - 1) / SG_PLANE_Y));
+    sg_plane_kernel<<<grid, dim3(SG_PLANE_X, SG_PLANE_Y), 0, s>>>(below, here, above, dst_of(c, r, k) + local * c->sz,
+                                                                  (int)c->nx, (int)c->ny, zg == 0 || zg + 1 == c->nz,
+                                                                  kc);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+/* direct: no halos at all. Each GPU's edge planes by the plane kernel, which loads the neighbour's nearest plane
+ * over NVLink as it computes; the interior by the range kernel meanwhile. The edge stream of step k waits for the
+ * neighbours' edges of step k - 1 (the planes it loads are written, and the neighbours' loads of the planes it is
+ * about to overwrite are done) and for its own interior of step k - 1; the interior for its own edges of k - 1. */
+static int run_direct(climb_case *c)
+{
+    const int P = ranks(c);
+    for (int r = 0; r < P; r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaEventRecord(c->m_done[r][1], c->g.x.st[r]));
+        CLIMB_CHECK(cudaStreamWaitEvent(c->edge[r], c->m_done[r][1], 0));
+    }
+    for (int k = 0; k < c->steps; k++)
+        for (int r = 0; r < P; r++) {
+            ON(c->g.x.devices[r]);
+            const climb_slab *sl = &c->sl[r];
+            const size_t first = climb_slab_first(sl), last = climb_slab_last(sl);
+            const size_t lo = r > 0 ? first + 1 : first, hi = r < P - 1 ? last : last + 1;
+            cudaStream_t e = c->edge[r], m = c->g.x.st[r];
+            if (k > 0 && (wait_neighbours(c, r, c->e_done, (k - 1) % 2, 1, e) ||
+                          cudaStreamWaitEvent(e, c->m_done[r][(k - 1) % 2], 0) != cudaSuccess))
+                return -1;
+            /* the planes next to a neighbour: the first where there is one below, the last where there is one above
+             * (once, where they are one plane) */
+            const int want_first = r > 0, want_last = r < P - 1 && !(want_first && last == first);
+            if ((want_first && edge_plane(c, r, k, first, e)) || (want_last && edge_plane(c, r, k, last, e)))
+                return -1;
+            CLIMB_CHECK(cudaEventRecord(c->e_done[r][k % 2], e));
+            if (k > 0)
+                CLIMB_CHECK(cudaStreamWaitEvent(m, c->e_done[r][(k - 1) % 2], 0));
+            if (lo < hi && step_range(c, r, k, lo, hi, m))
+                return -1;
+            CLIMB_CHECK(cudaEventRecord(c->m_done[r][k % 2], m));
+        }
+    for (int r = 0; r < P; r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaStreamWaitEvent(c->g.x.st[r], c->e_done[r][(c->steps - 1) % 2], 0));
+    }
+    return 0;
+}
+
+/* graph: the overlapped steps captured once into one CUDA graph (every GPU's launches, copies and waits, made by
+ * prepare), launched on rank 0's stream: one launch a run instead of a few a step on every GPU. */
+static int run_graph(climb_case *c)
+{
+    ON(c->g.x.devices[0]);
+    CLIMB_CHECK(cudaGraphLaunch(c->graph, c->g.x.st[0]));
+    return 0;
+}
+
+/* The capture of run_overlap from rank 0's stream: the other ranks' streams join it through events and rejoin it
+ * at the end. */
+static int make_graph(climb_case *c)
+{
+    const int P = ranks(c);
+    ON(c->g.x.devices[0]);
+    cudaStream_t s0 = c->g.x.st[0];
+    CLIMB_CHECK(cudaStreamBeginCapture(s0, cudaStreamCaptureModeRelaxed));
+    int rc = cudaEventRecord(c->g.x.ev[0], s0) == cudaSuccess ? 0 : -1;
+    for (int r = 1; r < P && !rc; r++)
+        rc = cudaStreamWaitEvent(c->g.x.st[r], c->g.x.ev[0], 0) == cudaSuccess ? 0 : -1;
+    if (!rc)
+        rc = run_overlap(c);
+    for (int r = 1; r < P && !rc; r++)
+        rc = cudaSetDevice(c->g.x.devices[r]) == cudaSuccess && cudaEventRecord(c->g.x.ev[r], c->g.x.st[r]) == cudaSuccess &&
+                     cudaStreamWaitEvent(s0, c->g.x.ev[r], 0) == cudaSuccess
+                 ? 0
+                 : -1;
+    cudaSetDevice(c->g.x.devices[0]);
+    cudaGraph_t g = NULL;
+    const cudaError_t e = cudaStreamEndCapture(s0, &g);
+    if (rc || e != cudaSuccess) {
+        fprintf(stderr, "climb: stencil_gpus: capturing the steps: %s\n", cudaGetErrorString(e != cudaSuccess ? e : cudaGetLastError()));
+        if (g)
+            cudaGraphDestroy(g);
+        cudaGetLastError();
+        return -1;
+    }
+    const cudaError_t ie = cudaGraphInstantiate(&c->graph, g, 0);
+    cudaGraphDestroy(g);
+    CLIMB_CHECK(ie);
+    return 0;
+}
+
 /* nccl_halos: each step on every GPU, then NCCL's send and receive of the halos in one group a step (NCCL orders a
  * receive after the work on its stream, and a rank's next step after its receives). */
 static int run_nccl(climb_case *c)
@@ -300,6 +446,8 @@ typedef struct sg_rung {
     int pinned;  /* needs the page-locked halo planes */
     int nccl;    /* needs NCCL's communicator */
     int edge;    /* needs each rank's second stream */
+    int access;  /* its kernels read the neighbours' memory: peer access between neighbours */
+    int graph;   /* runs the captured graph */
 } sg_rung;
 
 static int k_step(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
@@ -309,6 +457,26 @@ static int k_step(climb_dtype, const climb_device_info *d, const int *tuning, cl
 }
 
 static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
+
+/* Every neighbouring pair must reach the other's memory. */
+static const char *refuses_no_access(const climb_case *c)
+{
+    for (int r = 0; r + 1 < ranks(c); r++) {
+        int a = 0, b = 0;
+        if (cudaDeviceCanAccessPeer(&a, c->g.x.devices[r], c->g.x.devices[r + 1]) != cudaSuccess ||
+            cudaDeviceCanAccessPeer(&b, c->g.x.devices[r + 1], c->g.x.devices[r]) != cudaSuccess || !a || !b) {
+            cudaGetLastError();
+            return "needs peer access between neighbouring GPUs (its kernels load the neighbour's plane)";
+        }
+    }
+    return NULL;
+}
+
+static int k_plane(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+{
+    const int n = k_step(t, d, tuning, out, max);
+    return climb_kernel_at(out, max, n, (const void *)sg_plane_kernel, SG_PLANE_X * SG_PLANE_Y, 0, "sg_plane_kernel");
+}
 
 static const sg_rung SG_RUNGS[] = {
     {.info = {.name = "nccl_halos", .idea = "vendor: each GPU's step, then the halos by ncclSend and ncclRecv in one "
@@ -331,10 +499,18 @@ static const sg_rung SG_RUNGS[] = {
                                          "interior's step",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_step},
      .run = run_overlap, .edge = 1},
-    {.info = {.name = "stencil_gpus_best", .idea = "the overlapped schedule: edges first, their copies under the "
-                                                   "interior",
+    {.info = {.name = "graph", .idea = "the overlapped steps captured once into one CUDA graph across the GPUs: one "
+                                       "launch a run, not a few a step on every GPU from one host thread",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_step},
+     .run = run_graph, .edge = 1, .graph = 1},
+    {.info = {.name = "direct", .idea = "no halos: the edge planes' kernel loads the neighbour's nearest plane over "
+                                        "NVLink as it computes, under the interior's step",
+              .needs = "peer access between neighbouring GPUs", .kind = CLIMB_RUNG_LADDER, .kernels = k_plane,
+              .refuses = refuses_no_access},
+     .run = run_direct, .edge = 1, .access = 1},
+    {.info = {.name = "stencil_gpus_best", .idea = "the overlapped steps as one CUDA graph",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_step},
-     .run = run_overlap, .edge = 1},
+     .run = run_graph, .edge = 1, .graph = 1},
 };
 #define SG_N_RUNGS CLIMB_COUNT(SG_RUNGS)
 
@@ -368,6 +544,8 @@ static void sg_fini(climb_case *c)
         }
     }
     cudaSetDevice(c->g.x.devices[0]);
+    if (c->graph)
+        cudaGraphExecDestroy(c->graph);
     cudaFree(c->one_in);
     cudaFree(c->one_out);
     cudaFree(c->one_tmp);
@@ -613,12 +791,19 @@ static int sg_prepare(climb_case *c, int rung)
                 plane_bytes(c), cudaGetErrorString(cudaGetLastError()));
         return -1;
     }
-    return climb_gpuset_prepare(&c->g, !r->one, r->nccl, "stencil_gpus");
+    if (climb_gpuset_prepare(&c->g, !r->one, r->nccl, "stencil_gpus"))
+        return -1;
+    return r->graph && !c->graph ? make_graph(c) : 0;
 }
 
 /* The whole grid's copies of one_gpu go once another rung runs (three grids on one GPU). */
 static void sg_release(climb_case *c, int rung)
 {
+    if (SG_RUNGS[rung].graph && c->graph) {
+        cudaSetDevice(c->g.x.devices[0]);
+        cudaGraphExecDestroy(c->graph);
+        c->graph = NULL;
+    }
     if (SG_RUNGS[rung].one) {
         cudaSetDevice(c->g.x.devices[0]);
         cudaFree(c->one_in);
