@@ -532,6 +532,20 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  * owns (allocated at the first call that needs it, outside any capture, kept until climb_comm_destroy), and each
  * GPU sums locally. For both, P x n x 4 bytes is under 2^60.
  *
+ * climb_comm_stencil7_f32(comm, nx, ny, nz, coeffs, d_in, d_out): one step of climb_stencil7_f32's stencil on an
+ * nx x ny x nz grid split along z over the communicator's ranks, a slab a rank: climb_comm_stencil_slab(comm, nz,
+ * rank, &z0, &z1, &planes) says that rank `rank` owns the global planes [z0, z1) (the first nz mod nranks ranks one
+ * more than the rest) and holds them in `planes` planes of nx x ny floats: a halo plane below them where rank - 1
+ * exists, the owned planes, a halo plane above them where rank + 1 exists. d_in[r] and d_out[r] are rank r's slab
+ * on its GPU (one pointer each in the rank form, this process's rank). The call computes every owned plane of
+ * d_out[r] from d_in[r], whose halos must hold the neighbours' nearest planes (as the previous call leaves them in
+ * its d_out, or as the caller filled them), the same bits as climb_stencil7_f32 on the whole grid; then it copies
+ * each rank's first owned plane into rank - 1's top halo and its last into rank + 1's bottom halo, in d_out, so
+ * that d_out is ready to be the next call's d_in. nz below the number of ranks, a slab's arrays overlapping each
+ * other or on another GPU: INVALID_VALUE; sizes as climb_stencil7_f32's; an empty grid does nothing. The copies
+ * are the copy engines' (over NVLink with peer access, staged by the driver without it); in the rank form,
+ * NCCL's send and receive. Capturable as the collectives are; no workspace.
+ *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
  * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
@@ -588,6 +602,10 @@ CLIMB_API climb_status climb_comm_reducescatter_sum_i32(climb_comm comm, const i
                                                         int32_t *const *d_out, size_t n);
 CLIMB_API climb_status climb_comm_peer_copy(climb_comm comm, int to, void *d_dst, int from, const void *d_src,
                                             size_t bytes);
+CLIMB_API climb_status climb_comm_stencil_slab(climb_comm comm, size_t nz, int rank, size_t *z0, size_t *z1,
+                                               size_t *planes);
+CLIMB_API climb_status climb_comm_stencil7_f32(climb_comm comm, size_t nx, size_t ny, size_t nz,
+                                               const float coeffs[7], const float *const *d_in, float *const *d_out);
 
 /* The occupancy calculator (climb_occupancy and its tables) is declared in climb_occupancy.h, included above. */
 

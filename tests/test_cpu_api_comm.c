@@ -150,6 +150,44 @@ static void test_peer_copy(climb_comm c)
     EXPECT(climb_comm_peer_copy(c, 0, B0, 1, A1, 64) == CLIMB_STATUS_NO_DEVICE); /* to rank 0: device 0 first */
 }
 
+static void test_stencil(climb_comm c)
+{
+    /* 40 x 10 x 9 over two ranks: rank 0 owns planes [0, 5) in 6 (a halo above), rank 1 [5, 9) in 5 (a halo below) */
+    size_t z0 = 9, z1 = 9, planes = 0;
+    EXPECT(climb_comm_stencil_slab(c, 9, 0, &z0, &z1, &planes) == CLIMB_STATUS_SUCCESS && z0 == 0 && z1 == 5 &&
+           planes == 6);
+    EXPECT(climb_comm_stencil_slab(c, 9, 1, &z0, &z1, &planes) == CLIMB_STATUS_SUCCESS && z0 == 5 && z1 == 9 &&
+           planes == 5);
+    EXPECT(climb_comm_stencil_slab(c, 1, 0, &z0, &z1, &planes) == CLIMB_STATUS_INVALID_VALUE); /* a plane, 2 ranks */
+    EXPECT(climb_comm_stencil_slab(c, 9, 2, &z0, &z1, &planes) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil_slab(NULL, 9, 0, &z0, &z1, &planes) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil_slab(c, 9, 0, NULL, &z1, &planes) == CLIMB_STATUS_INVALID_VALUE);
+    const float w[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    const float *in[2] = {A0, A1};
+    float *out[2] = {B0, B1};
+    mark();
+    EXPECT(climb_comm_stencil7_f32(NULL, 40, 10, 9, w, in, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, NULL, in, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 1, w, in, out) == CLIMB_STATUS_INVALID_VALUE); /* fewer planes */
+    EXPECT(climb_comm_stencil7_f32(c, (size_t)1 << 31, 10, 9, w, in, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, NULL, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_stencil7_f32(c, 40, 0, 9, w, NULL, NULL) == CLIMB_STATUS_SUCCESS); /* empty */
+    /* rank 0's slab is 6 planes of 400 floats: an output 2000 floats on from its input overlaps it */
+    float *over[2] = {(float *)A0 + 2000, B1};
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, in, over) == CLIMB_STATUS_INVALID_VALUE);
+    float *apart[2] = {(float *)A0 + 2400, B1}; /* just past it: fine as far as overlap goes */
+    const float *swapped[2] = {A1, A0};
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, swapped, out) == CLIMB_STATUS_INVALID_VALUE);
+    float *misaligned[2] = {(float *)((char *)B0 + 2), B1};
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, in, misaligned) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays go on to the work */
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, in, apart) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_stencil7_f32(c, 40, 10, 9, w, in, out) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+}
+
 static void test_streams(climb_comm c)
 {
     cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
@@ -185,6 +223,7 @@ int main(void)
         test_allreduce(c, apart);
         test_gather_scatter(c, apart);
         test_peer_copy(c);
+        test_stencil(c);
         test_streams(c);
     }
     EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS && climb_comm_destroy(apart) == CLIMB_STATUS_SUCCESS);

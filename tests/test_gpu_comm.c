@@ -8,7 +8,8 @@
  * wait, lengths changing across the flag kernel's range (arrays below 1 MiB) and past it into the fused two shots',
  * every output checked after;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
- * copy each way, aligned and not, every byte. After each call: no CUDA error left behind. */
+ * copy each way, aligned and not, every byte; the stencil across the GPUs' slabs, several steps and from a graph,
+ * against the CPU's steps. After each call: no CUDA error left behind. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "climb.h"
 #include "base/rng.h"
+#include "workloads/stencil.h"
 #include "testing.h"
 
 static int P;
@@ -277,6 +279,93 @@ static void check_peer_copy(int from, int to, size_t bytes, size_t shift)
     free(got);
 }
 
+/* The stencil across the communicator's GPUs: an nx x ny x nz grid's slabs (climb_comm_stencil_slab) filled from a
+ * random grid, `steps` calls ping-ponging (the first one's halos from the grid, the others' as the call before left
+ * them), the outputs poisoned first; the owned planes assembled against the CPU's steps (within the stencil's
+ * tolerance). With graph, the steps are captured into one graph on streams of the test's own and replayed once. */
+static void check_stencil(size_t nx, size_t ny, size_t nz, int steps, int graph, uint64_t seed)
+{
+    const size_t plane = nx * ny, n = plane * nz;
+    const float w[7] = {0.3f, 0.12f, -0.1f, 0.11f, 0.13f, -0.09f, 0.15f};
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    float *h = malloc(n * sizeof *h), *got = malloc(n * sizeof *got);
+    double *ref = malloc(n * sizeof *ref), *tmp = malloc(n * sizeof *tmp);
+    climb_rng_fill_f32(&rng, h, n, -1.0f, 1.0f);
+    for (size_t i = 0; i < n; i++)
+        ref[i] = h[i];
+    for (int k = 0; k < steps; k++) {
+        climb_stencil_ref_step(ref, tmp, nx, ny, nz, w);
+        memcpy(ref, tmp, n * sizeof *ref);
+    }
+    float *a[8], *b[8];
+    size_t z0[8], z1[8], planes[8];
+    for (int r = 0; r < P; r++) {
+        EXPECT(climb_comm_stencil_slab(comm, nz, r, &z0[r], &z1[r], &planes[r]) == CLIMB_STATUS_SUCCESS);
+        a[r] = dev_alloc(r, planes[r] * plane * sizeof(float));
+        b[r] = dev_alloc(r, planes[r] * plane * sizeof(float));
+        const size_t below = r > 0;
+        EXPECT(cudaMemcpy(a[r], h + (z0[r] - below) * plane, planes[r] * plane * sizeof(float),
+                          cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(b[r], 0xFF, planes[r] * plane * sizeof(float)) == cudaSuccess);
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    }
+    cudaStream_t own[8];
+    cudaGraphExec_t ge = NULL;
+    if (graph) {
+        for (int r = 0; r < P; r++) {
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+                   cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
+            EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
+        }
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
+               cudaStreamBeginCapture(own[0], cudaStreamCaptureModeGlobal) == cudaSuccess);
+    }
+    for (int k = 0; k < steps; k++) {
+        float **src = k % 2 ? b : a, **dst = k % 2 ? a : b;
+        EXPECT_MSG(climb_comm_stencil7_f32(comm, nx, ny, nz, w, (const float *const *)src, dst) ==
+                       CLIMB_STATUS_SUCCESS, "stencil %zux%zux%zu step %d", nx, ny, nz, k);
+    }
+    if (graph) {
+        cudaGraph_t g = NULL;
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(own[0], &g) == cudaSuccess);
+        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+        EXPECT(ge && cudaGraphLaunch(ge, own[0]) == cudaSuccess && cudaStreamSynchronize(own[0]) == cudaSuccess);
+        if (ge)
+            cudaGraphExecDestroy(ge);
+        if (g)
+            cudaGraphDestroy(g);
+    }
+    sync_all();
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    float **last = steps % 2 ? b : a;
+    for (int r = 0; r < P; r++) {
+        const size_t below = r > 0;
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got + z0[r] * plane, last[r] + below * plane, (z1[r] - z0[r]) * plane * sizeof(float),
+                          cudaMemcpyDeviceToHost) == cudaSuccess);
+    }
+    const double tol = climb_stencil_tolerance(steps, 1.0);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += !(fabs(got[i] - ref[i]) <= tol);
+    EXPECT_MSG(bad == 0, "stencil %zux%zux%zu, %d steps%s over %d GPUs: %zu points wrong", nx, ny, nz, steps,
+               graph ? " (graph)" : "", P, bad);
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(a[r]);
+        cudaFree(b[r]);
+        if (graph) {
+            EXPECT(climb_comm_set_stream(comm, r, NULL) == CLIMB_STATUS_SUCCESS);
+            cudaStreamDestroy(own[r]);
+        }
+    }
+    free(h);
+    free(got);
+    free(ref);
+    free(tmp);
+}
+
 int main(void)
 {
     const int n = test_require_gpus(2);
@@ -323,6 +412,11 @@ int main(void)
         check_peer_copy(1, 0, bytes[i], 3);
         check_peer_copy(0, 0, bytes[i], 1);
     }
+    /* the stencil: a plane a GPU (nz = P), uneven slabs, odd and aligned rows; 1 to 4 steps; from a graph */
+    check_stencil(5, 4, (size_t)P, 3, 0, seed++);
+    check_stencil(33, 17, (size_t)P * 3 + 1, 4, 0, seed++);
+    check_stencil(64, 8, 35, 1, 0, seed++);
+    check_stencil(130, 25, 33, 2, 1, seed++);
     EXPECT(climb_comm_destroy(comm) == CLIMB_STATUS_SUCCESS);
     return test_finish("test_gpu_comm");
 }

@@ -354,6 +354,53 @@ climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype 
 #endif
 }
 
+climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_below, float *recv_below,
+                                   const float *send_above, float *recv_above, size_t count)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc || !c->nccl)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaGetLastError();
+    ncclComm_t comm = (ncclComm_t)c->nccl;
+    cudaStream_t s = c->st[0];
+    ncclResult_t r = cudaSetDevice(c->devices[0]) == cudaSuccess ? nc->group_start() : ncclUnhandledCudaError;
+    if (r == ncclSuccess && send_below)
+        r = nc->send(send_below, count, ncclFloat32, c->rank - 1, comm, s);
+    if (r == ncclSuccess && recv_below)
+        r = nc->recv(recv_below, count, ncclFloat32, c->rank - 1, comm, s);
+    if (r == ncclSuccess && send_above)
+        r = nc->send(send_above, count, ncclFloat32, c->rank + 1, comm, s);
+    if (r == ncclSuccess && recv_above)
+        r = nc->recv(recv_above, count, ncclFloat32, c->rank + 1, comm, s);
+    const ncclResult_t end = nc->group_end();
+    if (r == ncclSuccess)
+        r = end;
+    if (r == ncclInProgress) /* the non-blocking communicator: enqueued once it settles */
+        r = nccl_settle(nc, comm);
+    cudaSetDevice(prev);
+    cudaError_t e = cudaGetLastError();
+    if (r != ncclSuccess) {
+        c->nccl_failed = 1;
+        c->last = e != cudaSuccess ? e : cudaErrorUnknown;
+        return CLIMB_STATUS_LAUNCH_FAILED;
+    }
+    c->last = cudaSuccess;
+    return CLIMB_STATUS_SUCCESS;
+#else
+    (void)c;
+    (void)send_below;
+    (void)recv_below;
+    (void)send_above;
+    (void)recv_above;
+    (void)count;
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
+}
+
 climb_status climb_comm_destroy(climb_comm c)
 {
     if (!c)

@@ -59,6 +59,13 @@ void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x);
 climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype t, const void *in, void *out,
                                   size_t n);
 
+/* The rank form's halo exchange through NCCL, on this rank's stream after the work issued so far: count floats of
+ * send_below to rank - 1 and of send_above to rank + 1, into recv_below from rank - 1 and recv_above from rank + 1,
+ * in one group (NULL pairs where that neighbour does not exist). The status to return (NOT_SUPPORTED without
+ * NCCL). */
+climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_below, float *recv_below,
+                                   const float *send_above, float *recv_above, size_t count);
+
 /* Around a call's work: the caller's device kept, the runtime's error state cleared. begin forks the ranks in
  * `ranks` (mask of rank numbers; NULL: all) from the stream of rank `origin` and makes each wait for every other's
  * work so far; end joins them back into the origin's stream, makes the others wait for it where no capture is in

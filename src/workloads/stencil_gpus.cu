@@ -437,6 +437,17 @@ static int run_nccl(climb_case *c)
 #endif
 }
 
+extern "C" cudaError_t climb_stencil_gpus_owned_async(size_t nx, size_t ny, size_t nz, int nranks, int rank,
+                                                      const float c[7], const float *in, float *out, cudaStream_t s)
+{
+    climb_slab sl;
+    if (climb_slab_of(nz, nranks, rank, &sl) != 0)
+        return cudaErrorInvalidValue;
+    const climb_stencil_tuning tn = {4, 8};
+    return climb_stencil_best_range(&tn, nx, ny, sl.planes, climb_slab_first(&sl), climb_slab_last(&sl) + 1, c, in,
+                                    out, s);
+}
+
 /* ---------------------------------------------------------------- the registry table */
 
 typedef struct sg_rung {
