@@ -9,7 +9,9 @@
 #
 # CLIMB_STEPS=LIST (comma-separated; default all) runs only some steps, for a workload whose whole run does not fit
 # one device session: tests, sanitizer, occupancy, tune, bench (cold), batch, processes (the cold bench under mpirun, one
-# process a GPU, for a workload that spans GPUs and runs so: bench-processes.*), sweeps. Two calls with complementary
+# process a GPU, for a workload that spans GPUs and runs so: bench-processes.*), scaling (for a workload that spans
+# GPUs from one: the cold bench on 1, 2, 4, ... GPUs below this machine's count too, each in results/<gpu>x<N>/, and
+# its weak-scaling run at every count, bench-weak.*), sweeps. Two calls with complementary
 # lists write the same reports as one. One step runs only when named: repeat, a second cold bench of the same
 # binary compared with bench.json by `climb compare` (repeat-compare.md: every row's change against the two runs'
 # noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
@@ -27,10 +29,10 @@ jobs=$(nproc 2>/dev/null || echo 4)
 build=${CLIMB_BUILD:-build}
 status=0
 step() { echo; echo "=== $* ==="; }
-steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,processes,sweeps},"
+steps=",${CLIMB_STEPS:-tests,sanitizer,occupancy,tune,bench,batch,processes,scaling,sweeps},"
 want() { [[ "$steps" == *",$1,"* ]]; }
 for s in ${CLIMB_STEPS:+${CLIMB_STEPS//,/ }}; do
-    [[ ",tests,sanitizer,occupancy,tune,bench,batch,processes,sweeps,repeat," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
+    [[ ",tests,sanitizer,occupancy,tune,bench,batch,processes,scaling,sweeps,repeat," == *",$s,"* ]] || { echo "gpu-run: unknown step '$s'"; exit 2; }
 done
 
 # The logs of this run: a folder of its own (two runs at once, or another user, never share one).
@@ -199,6 +201,31 @@ for w in "${workloads[@]}"; do
         else
             echo "gpu-run: $w: no MPI in this climb, or no mpirun: one process a GPU not run"
         fi
+    fi
+
+    # Scaling, for a workload whose cases span GPUs from one: the cold bench on every power-of-two count of GPUs
+    # below this machine's (strong scaling: the same cases; the full count's is the bench step's), and its weak-
+    # scaling run (the problem growing with the GPUs) at every count, each count's reports in results/<gpu>x<N>/.
+    if want scaling && [ "$least" = 1 ]; then
+        weak=$("$climb" list "$w" | sed -nE "s/^  weak scaling: climb bench $w --gpus N (.*)/\1/p")
+        counts=()
+        for ((n = 1; n < gpus; n *= 2)); do counts+=("$n"); done
+        for n in "${counts[@]}" "$gpus"; do
+            o="${root}x$n/$w"
+            mkdir -p "$o"
+            [ -f "$root/devices.json" ] && cp "$root/devices.json" "${root}x$n/devices.json"
+            if [ "$n" != "$gpus" ]; then
+                step "$w: bench on $n of the $gpus GPUs (strong scaling, cold)"
+                "$climb" bench "$w" --gpus "$n" --quiet "${wisdom[@]}" --json "$o/bench.json" --md "$o/bench.md" \
+                    --csv "$o/bench.csv" || status=1
+            fi
+            if [ -n "$weak" ]; then
+                step "$w: weak scaling on $n GPUs ($weak, cold)"
+                # shellcheck disable=SC2086 # the workload's bench arguments, words
+                "$climb" bench "$w" --gpus "$n" $weak --quiet "${wisdom[@]}" --json "$o/bench-weak.json" \
+                    --md "$o/bench-weak.md" --csv "$o/bench-weak.csv" || status=1
+            fi
+        done
     fi
 
     if want sweeps; then

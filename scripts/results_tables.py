@@ -7,6 +7,9 @@ Each table sits between '<!-- results:NAME:begin -->' and '<!-- results:NAME:end
   docs/<workload>.md      results:ladder    the ladder on the case the texts published figures for (their figures
                                             beside), and the largest case of that type
   docs/tuning.md          results:tuning    what `climb tune` chose, from every tune.json
+  docs/<workload>.md      results:scaling   a workload measured at several GPU counts of one GPU (results/<gpu>x<N>/):
+                                            the best rung's time at each count, its speed-up over one GPU and the
+                                            parallel efficiency, strong (bench.json) and weak (bench-weak.json)
 and has `climb plot` draw every sweep a workload declares (its registry entry's "sweeps") as
 docs/img/<workload>-<sweep>-<gpu>.svg,
 and for a sweep over input files the best rung's ratio to the vendor case by case, beside the bench's generated
@@ -600,6 +603,56 @@ def overview_table(bench):
     return "\n".join(out)
 
 
+def scaling_tables(root):
+    """{workload: markdown}: for a workload whose reports sit at several GPU counts of one GPU (results/<gpu>x<N>/,
+    one GPU among them), per case the best rung's median at each count, its speed-up over one GPU (strong scaling,
+    bench.json: the same cases at every count) and the parallel efficiency (speed-up / N; weak scaling,
+    bench-weak.json, where each GPU's share is the case: one GPU's time over N's)."""
+    out = {}
+    for name, kind in (("bench.json", "strong"), ("bench-weak.json", "weak")):
+        groups = {}
+        for (gpu, wl), r in load(root, name).items():
+            m = re.match(r"^(.*)x(\d+)$", gpu)
+            if m:
+                groups.setdefault((wl, m.group(1)), {})[int(m.group(2))] = (gpu, r)
+        for (wl, base), per in sorted(groups.items()):
+            if 1 not in per or len(per) < 2:
+                continue
+            counts = sorted(per)
+            one = per[1][1]
+            reg = registry(one, wl)
+            key = lambda x: (x["type"], tuple(x["shape"]), opts_key(x))  # noqa: E731 (the input names the GPUs)
+            best = {n: {key(x): x for x in per[n][1]["results"] if x["workload"] == wl and x["kind"] == "best"}
+                    for n in counts}
+            rows1 = [x for x in one["results"] if x["workload"] == wl]
+            varying = varying_options(rows1)
+            names = sorted({x["rung"] for n in counts for x in best[n].values()})
+            head = ("*%s scaling, %s* (`results/%s/%s/%s`, N = %s; the best rung, `%s`): %s" % (
+                kind.capitalize(), gpu_name(one), "/".join(per[n][0] for n in counts), wl, name,
+                ", ".join(str(n) for n in counts), "`, `".join(names),
+                "the same cases on N GPUs; speed-up is one GPU's time over N's, efficiency the speed-up over N."
+                if kind == "strong" else "each GPU's share is the case, the problem growing with the GPUs; "
+                "efficiency is one GPU's time over N's."))
+            cols = ["case", "GPUs", "µs", "speed-up", "efficiency"] if kind == "strong" else ["case", "GPUs", "µs",
+                                                                                            "efficiency"]
+            lines = [head, "", "| " + " | ".join(cols) + " |", "|---|--:|--:|" + "--:|" * (len(cols) - 3)]
+            for c in sorted(best[1], key=lambda c: (c[0], eval_size(c[1]), c[2])):
+                t1 = best[1][c]["median_us"] if best[1][c]["status"] == "ok" else None
+                label = case_label(reg, (c[0], c[1], c[2], ""), varying)
+                for n in counts:
+                    x = best[n].get(c)
+                    tn = x["median_us"] if x and x["status"] == "ok" else None
+                    sp = t1 / tn if t1 and tn else None
+                    cells = [label, str(n), fmt(tn, ".1f") if tn else (x["status"] if x else "not run")]
+                    if kind == "strong":
+                        cells += [ratio(sp), "%.0f%%" % (100 * sp / n) if sp else "-"]
+                    else:
+                        cells += ["%.0f%%" % (100 * sp) if sp else "-"]
+                    lines.append("| " + " | ".join(cells) + " |")
+            out.setdefault(wl, []).append("\n".join(lines))
+    return {wl: "\n\n".join(parts) for wl, parts in out.items()}
+
+
 def blocks(root):
     """{relative file: {marker: body}} for every table this script writes."""
     bench = load(root, "bench.json")
@@ -617,6 +670,8 @@ def blocks(root):
         files["docs/%s.md" % wl] = {"ladder": "\n\n".join(ladder_table(g, wl, bench[(g, w)]) for g, w in runs)}
     files["docs/results.md"] = {"summary": "\n\n".join(parts) if parts else "No results committed yet."}
     files["README.md"] = {"overview": overview_table(bench) if bench else "No results committed yet."}
+    for wl, text in scaling_tables(root).items():
+        files.setdefault("docs/%s.md" % wl, {})["scaling"] = text
     tune_parts = [tuning_table(g, w, tunes[(g, w)]) for g, w in sorted(tunes)]
     files["docs/tuning.md"] = {"tuning": "\n\n".join(tune_parts) if tune_parts else "No tuning results committed yet."}
     return files

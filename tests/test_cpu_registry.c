@@ -290,6 +290,19 @@ static void test_broken(void)
         expect_problem(&t, "n_sweeps is 2 but sweeps is NULL");
     }
 
+    /* Weak scaling: for a workload spanning GPUs from one, bench arguments without GPUs, sweeps or report paths. */
+    {
+        climb_workload t = climb_transpose_workload;
+        t.weak_scaling = "--size 64x64";
+        expect_problem(&t, "weak_scaling is for a workload whose cases span GPUs from one");
+        t.min_devices = 1;
+        t.max_devices = 8;
+        t.weak_scaling = "--size 64x64 --gpus 2";
+        expect_problem(&t, "weak_scaling: bench arguments other than the GPUs");
+        t.weak_scaling = "--size 64x64 --json w.json";
+        expect_problem(&t, "weak_scaling: bench arguments other than the GPUs");
+    }
+
     /* Tuning: a listed candidate outside its parameter's values; more parameters than the limit. */
     climb_tuning tn = *climb_affine_workload.tuning;
     int cands[8 * 7];

@@ -214,6 +214,41 @@ with tempfile.TemporaryDirectory() as root:
                           ("f32", (4096, 4096), "{}", ""), set())
     expect(plain == "f32 rows,cols=4096x4096", "no shape_format: dims=sizes (%s)" % plain)
 
+# scaling: a workload at 1, 2 and 4 GPUs of one model (results/<gpu>x<N>/), strong and weak; another model at one
+# count alone draws nothing; the input line (it names the GPUs) does not split a case
+with tempfile.TemporaryDirectory() as root:
+    def put(gpu, wl, name, r):
+        os.makedirs(os.path.join(root, "results", gpu, wl), exist_ok=True)
+        with open(os.path.join(root, "results", gpu, wl, name), "w") as f:
+            json.dump(r, f)
+
+    SC = {"name": "sc", "title": "Across GPUs", "dims": ["nx", "ny", "nz"], "published": None,
+          "options": [{"name": "steps"}, {"name": "split"}],
+          "rungs": [{"name": "sc_v", "kind": "vendor"}, {"name": "sc_one", "kind": "ladder"},
+                    {"name": "sc_best", "kind": "best"}]}
+    strong = {1: 1000.0, 2: 520.0, 4: 280.0}
+    weak = {1: 300.0, 2: 310.0, 4: 330.0}
+    for n in (1, 2, 4):
+        for name, us, split in (("bench.json", strong, "strong"), ("bench-weak.json", weak, "weak")):
+            rows = [row("sc", 2, "sc_best", "best", "f32", [64, 64, 64], us[n], None,
+                        {"steps": 100, "split": split}, input="a grid in %d slabs" % n),
+                    row("sc", 1, "sc_one", "ladder", "f32", [64, 64, 64], 1000.0, None, {"steps": 100, "split": split})]
+            if n == 4 and split == "strong":
+                rows.append(row("sc", 2, "sc_best", "best", "f32", [8, 8, 2], 1.0, None, {"steps": 100, "split": split},
+                                status="refused"))
+            put("gpuax%d" % n, "sc", name, report([SC], rows))
+    put("gpubx2", "sc", "bench.json", report([SC], [row("sc", 2, "sc_best", "best", "f32", [64, 64, 64], 9.0, None)]))
+    sc = rt.scaling_tables(root)
+    expect(set(sc) == {"sc"}, "scaling: the workload with counts from one (%s)" % sorted(sc))
+    t = sc.get("sc", "")
+    expect("*Strong scaling, Test* (`results/gpuax1/gpuax2/gpuax4/sc/bench.json`" in t, "strong header: %s" % t[:200])
+    expect("| f32 nx,ny,nz=64x64x64 | 2 | 520.0 | 1.92× | 96% |" in t, "strong on 2 GPUs")
+    expect("| f32 nx,ny,nz=64x64x64 | 4 | 280.0 | 3.57× | 89% |" in t, "strong on 4 GPUs")
+    expect("| f32 nx,ny,nz=64x64x64 | 1 | 1000.0 | 1.00× | 100% |" in t, "strong on 1 GPU")
+    expect("*Weak scaling, Test*" in t and "| f32 nx,ny,nz=64x64x64 | 4 | 330.0 | 91% |" in t, "weak on 4 GPUs")
+    expect("8x8x2" not in t, "a case the one-GPU run lacks is left out")
+    expect(rt.blocks(root).get("docs/sc.md", {}).get("scaling") == t, "the block written to docs/sc.md")
+
 # scripts/pgm_to_png.py: a P5 with a comment, read and written as a PNG whose pixels decode back the same
 import struct  # noqa: E402
 import zlib  # noqa: E402

@@ -57,6 +57,11 @@ void print_workload(const climb_workload *w, FILE *f)
         fprintf(f, "  GPUs: %d to %d a case (--gpus N, --devices LIST; default the first %d)%s\n", w->min_devices,
                 w->max_devices, w->min_devices,
                 w->processes ? "; or one process a GPU under an MPI launcher (mpirun -np N climb bench ...)" : "");
+    if (climb_spans_devices(w) && w->min_devices == 1) {
+        fprintf(f, "  strong scaling: the default cases on 1, 2, 4, ... GPUs (climb bench %s --gpus N)\n", w->name);
+        if (w->weak_scaling)
+            fprintf(f, "  weak scaling: climb bench %s --gpus N %s\n", w->name, w->weak_scaling);
+    }
     if (w->n_options == 0) {
         fprintf(f, "  options: none\n");
     } else {

@@ -617,6 +617,18 @@ static void check_sweeps(problems *p, const climb_workload *w)
     }
 }
 
+static void check_scaling(problems *p, const climb_workload *w)
+{
+    if (!w->weak_scaling)
+        return;
+    if (!climb_spans_devices(w) || w->min_devices != 1)
+        problem(p, "weak_scaling is for a workload whose cases span GPUs from one");
+    if (!text(w->weak_scaling) || strstr(w->weak_scaling, "--gpus") || strstr(w->weak_scaling, "--devices") ||
+        strstr(w->weak_scaling, "--json") || strstr(w->weak_scaling, "--md") || strstr(w->weak_scaling, "--csv") ||
+        strstr(w->weak_scaling, "--sweep"))
+        problem(p, "weak_scaling: bench arguments other than the GPUs, a sweep and the report paths");
+}
+
 static void check_tuning(problems *p, const climb_workload *w)
 {
     const climb_tuning *tn = w->tuning;
@@ -819,6 +831,7 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         problem(&p, "ref_cost needs a positive ref_cost_limit");
     check_rungs(&p, w);
     check_sweeps(&p, w);
+    check_scaling(&p, w);
     check_tuning(&p, w);
     return p.problems;
 }

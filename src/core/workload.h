@@ -317,6 +317,12 @@ typedef struct climb_workload {
     const climb_published *published; /* NULL: the texts published no figures for this ladder */
     const climb_sweep *sweeps;     /* NULL when there are none */
     int n_sweeps;
+    /* A workload whose cases span GPUs from one (min_devices 1) is measured at several GPU counts: its default bench
+     * is strong scaling (the same grid on 1, 2, 4, ... GPUs). weak_scaling is the bench arguments of its weak-scaling
+     * run, where the problem grows with the GPUs ("--set split=weak --size 512x512x512": each GPU's share);
+     * scripts/gpu-run.sh runs both at every count (bench.json and bench-weak.json in results/<gpu>x<N>/) and
+     * scripts/results_tables.py draws the scaling tables from them. NULL: strong scaling alone. */
+    const char *weak_scaling;
 
     /* Reads a user's file for a FILE option, before any GPU work: 0, or -1 with err "file:line: what is wrong".
      * *data is freed with unload; *shape (ndims 0 to leave it open) fixes the case's shape; desc describes the

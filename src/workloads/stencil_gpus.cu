@@ -961,6 +961,7 @@ extern "C" const climb_workload climb_stencil_gpus_workload = {
     .check_max_offset = 0,
     .n_rungs = SG_N_RUNGS,
     .rung = sg_rung_info,
+    .weak_scaling = "--set split=weak --size 512x512x512",
     .case_size = sizeof(climb_case),
     .buffers = SG_BUFFERS,
     .n_buffers = CLIMB_COUNT(SG_BUFFERS),
