@@ -1,0 +1,108 @@
+/* GPU: SGEMM across GPUs on one GPU and on every GPU here (and on three where there are three or more): every rung
+ * from a poisoned product, climb check over the edge shapes (empty, fewer rows or pieces than GPUs, odd sizes,
+ * non-multiples of the tiles) with a fixed and a fresh seed, and each reference mode (the CPU's whole product, the
+ * vendor's spot-checked and adopted, CPU rows alone). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "core/harness.h"
+#include "device/device.h"
+#include "device/device_set.h"
+#include "workloads/sgemm_gpus.h"
+#include "test_plan.h"
+#include "testing.h"
+
+static const climb_workload *w = &climb_sgemm_gpus_workload;
+static climb_device_info devs[CLIMB_MAX_DEVICES];
+static climb_device_set set;
+
+static void use_gpus(int n, int count)
+{
+    char why[200];
+    EXPECT_MSG(climb_device_set_first(n, count, &set, why, sizeof why) == 0, "%s", why);
+    for (int i = set.n - 1; i >= 0; i--) /* the first queried last: current */
+        EXPECT(climb_device_query(set.id[i], &devs[i]) == 0);
+}
+
+static void poisoned(climb_shape shape)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 5;
+    o.options = &p;
+    o.devices = &set;
+    o.devs = devs;
+    climb_case_key k = {CLIMB_F32, shape, 0};
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, &p, &k, 0, &devs[0], 0, &oc) == 0);
+    for (int r = 0; oc.c && r < w->n_rungs; r++) {
+        char msg[400];
+        const char *why = climb_case_refuses(w, oc.c, r);
+        if (why) {
+            printf("%s refused: %s\n", w->rung(r)->name, why);
+            EXPECT_MSG(strstr(why, "NCCL"), "%s", why);
+            continue;
+        }
+        EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "%s: an unwritten product passed",
+                   w->rung(r)->name);
+        EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%d GPUs %s: %s", set.n, w->rung(r)->name,
+                   msg);
+        climb_case_release(w, oc.c, r);
+        int cur = -1;
+        EXPECT(cudaGetDevice(&cur) == cudaSuccess && cur == set.id[0]);
+    }
+    climb_case_close(w, &oc);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void check(uint64_t seed, climb_ref_mode mode)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    o.devices = &set;
+    o.devs = devs;
+    o.reference = mode;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &devs[0], &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%d GPUs reference %d: %ld runs, %d failures", set.n, (int)mode,
+               cr.runs, cr.failures);
+    printf("check on %d GPUs, reference %d: %ld runs, %ld refused, seed %" PRIu64 "\n", set.n, (int)mode, cr.runs,
+           cr.refused, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
+static void on(int n, int count)
+{
+    use_gpus(n, count);
+    poisoned((climb_shape)CLIMB_SHAPE3(130, 257, 129));
+    poisoned((climb_shape)CLIMB_SHAPE3(3, 5, 2));
+    check(20261128, CLIMB_REF_AUTO);
+    check(climb_fresh_seed(), CLIMB_REF_AUTO);
+    check(climb_fresh_seed(), CLIMB_REF_VENDOR);
+    check(climb_fresh_seed(), CLIMB_REF_SAMPLES);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    int count = 0;
+    EXPECT(cudaGetDeviceCount(&count) == cudaSuccess);
+    if (count > CLIMB_MAX_DEVICES)
+        count = CLIMB_MAX_DEVICES;
+    on(1, count);
+    if (count >= 2)
+        on(count, count);
+    if (count >= 3)
+        on(3, count);
+    return test_finish("test_gpu_sgemm_gpus");
+}
