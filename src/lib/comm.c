@@ -228,6 +228,23 @@ static ncclResult_t nccl_settle(const climb_nccl *nc, ncclComm_t comm)
     }
     return st;
 }
+
+/* The end of a rank-form call through NCCL: a non-blocking communicator settled (its work enqueued), the caller's
+ * device back, the status (a failure marks the communicator to be aborted, not waited for, by destroy). */
+static climb_status nccl_finish(struct climb_comm_s *c, const climb_nccl *nc, ncclResult_t r, int prev)
+{
+    if (r == ncclInProgress)
+        r = nccl_settle(nc, (ncclComm_t)c->nccl);
+    cudaSetDevice(prev);
+    const cudaError_t e = cudaGetLastError();
+    if (r != ncclSuccess) {
+        c->nccl_failed = 1;
+        c->last = e != cudaSuccess ? e : cudaErrorUnknown;
+        return CLIMB_STATUS_LAUNCH_FAILED;
+    }
+    c->last = cudaSuccess;
+    return CLIMB_STATUS_SUCCESS;
+}
 #endif
 
 climb_status climb_comm_get_id(climb_comm_id *id)
@@ -332,17 +349,7 @@ climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype 
         r = what == 0   ? nc->all_reduce(in, out, n, dt, ncclSum, comm, c->st[0])
             : what == 1 ? nc->all_gather(in, out, n, dt, comm, c->st[0])
                         : nc->reduce_scatter(in, out, n, dt, ncclSum, comm, c->st[0]);
-    if (r == ncclInProgress) /* the non-blocking communicator: enqueued once it settles */
-        r = nccl_settle(nc, comm);
-    cudaSetDevice(prev);
-    cudaError_t e = cudaGetLastError();
-    if (r != ncclSuccess) {
-        c->nccl_failed = 1;
-        c->last = e != cudaSuccess ? e : cudaErrorUnknown;
-        return CLIMB_STATUS_LAUNCH_FAILED;
-    }
-    c->last = cudaSuccess;
-    return CLIMB_STATUS_SUCCESS;
+    return nccl_finish(c, nc, r, prev);
 #else
     (void)c;
     (void)what;
@@ -377,19 +384,7 @@ climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_bel
     if (r == ncclSuccess && recv_above)
         r = nc->recv(recv_above, count, ncclFloat32, c->rank + 1, comm, s);
     const ncclResult_t end = nc->group_end();
-    if (r == ncclSuccess)
-        r = end;
-    if (r == ncclInProgress) /* the non-blocking communicator: enqueued once it settles */
-        r = nccl_settle(nc, comm);
-    cudaSetDevice(prev);
-    cudaError_t e = cudaGetLastError();
-    if (r != ncclSuccess) {
-        c->nccl_failed = 1;
-        c->last = e != cudaSuccess ? e : cudaErrorUnknown;
-        return CLIMB_STATUS_LAUNCH_FAILED;
-    }
-    c->last = cudaSuccess;
-    return CLIMB_STATUS_SUCCESS;
+    return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
 #else
     (void)c;
     (void)send_below;

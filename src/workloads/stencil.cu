@@ -650,22 +650,27 @@ static int st_init(climb_case *c)
     return 0;
 }
 
-/* Random weights scaled to sum |c| = 1 (steps neither grow nor blow up the values), values in [-1, 1). */
-static int st_fill(climb_case *c)
+extern "C" double climb_stencil_draw(uint64_t seed, float c[7], float *grid, size_t n)
 {
     climb_rng rng;
-    climb_rng_seed(&rng, c->p.seed);
+    climb_rng_seed(&rng, seed);
     double sum = 0;
     for (int k = 0; k < 7; k++) {
-        c->c[k] = climb_rng_float(&rng, -1, 1);
-        sum += fabs(c->c[k]);
+        c[k] = climb_rng_float(&rng, -1, 1);
+        sum += fabs(c[k]);
     }
     for (int k = 0; k < 7; k++)
-        c->c[k] = (float)(c->c[k] / sum);
-    climb_rng_fill_f32(&rng, c->h_in, c->n, -1.0f, 1.0f);
-    c->max_abs = 0;
-    for (size_t i = 0; i < c->n; i++)
-        c->max_abs = fmax(c->max_abs, fabs(c->h_in[i]));
+        c[k] = (float)(c[k] / sum);
+    climb_rng_fill_f32(&rng, grid, n, -1.0f, 1.0f);
+    double max_abs = 0;
+    for (size_t i = 0; i < n; i++)
+        max_abs = fmax(max_abs, fabs(grid[i]));
+    return max_abs;
+}
+
+static int st_fill(climb_case *c)
+{
+    c->max_abs = climb_stencil_draw(c->p.seed, c->c, c->h_in, c->n);
     c->tol = climb_stencil_tolerance(c->steps, c->max_abs);
     return 0;
 }

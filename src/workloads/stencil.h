@@ -3,6 +3,7 @@
 #define CLIMB_WORKLOADS_STENCIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #include "../core/workload.h"
@@ -29,6 +30,9 @@ void climb_stencil_ref_step(const double *in, double *out, size_t nx, size_t ny,
  * over the whole grid, for a spot check where the whole grid's steps would take too long. NAN without memory. */
 double climb_stencil_ref_point(const float *in, size_t nx, size_t ny, size_t nz, const float c[7], int steps, size_t x,
                                size_t y, size_t z);
+/* A case's inputs from `seed`: random weights scaled to sum |c| = 1 (steps neither grow nor blow up the values) and
+ * the grid's n values uniform in [-1, 1). Returns max |grid|. */
+double climb_stencil_draw(uint64_t seed, float c[7], float *grid, size_t n);
 /* The bound on |GPU - exact| after `steps` float steps with sum |c| <= 1 and |in| <= max_abs. */
 double climb_stencil_tolerance(int steps, double max_abs);
 

@@ -227,54 +227,6 @@ static int run_peer(climb_case *c)
     return 0;
 }
 
-/* overlap: on each GPU the edge planes first, on a stream of their own, and their copies to the neighbours; the
- * interior on the main stream meanwhile. The edge stream of step k waits for the neighbours' copies of step k - 1
- * (its halos, and their reads of the planes it is about to overwrite) and for this GPU's interior of step k - 1
- * (which read those planes); the interior waits for this GPU's edges of step k - 1 (which it reads). */
-static int run_overlap(climb_case *c)
-{
-    const int P = ranks(c);
-    for (int r = 0; r < P; r++) { /* the edge streams start where the main streams do (after the fork) */
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(cudaEventRecord(c->m_done[r][1], c->g.x.st[r]));
-        CLIMB_CHECK(cudaStreamWaitEvent(c->edge[r], c->m_done[r][1], 0));
-    }
-    for (int k = 0; k < c->steps; k++)
-        for (int r = 0; r < P; r++) {
-            ON(c->g.x.devices[r]);
-            const climb_slab *sl = &c->sl[r];
-            const size_t first = climb_slab_first(sl), last = climb_slab_last(sl);
-            /* the planes that go to a neighbour; the rest is the interior */
-            const size_t lo = r > 0 ? first + 1 : first, hi = r < P - 1 ? last : last + 1;
-            cudaStream_t e = c->edge[r], m = c->g.x.st[r];
-            if (k > 0 && (wait_neighbours(c, r, c->e_done, (k - 1) % 2, 1, e) ||
-                          cudaStreamWaitEvent(e, c->m_done[r][(k - 1) % 2], 0) != cudaSuccess))
-                return -1;
-            if (lo > hi) { /* one plane that goes both ways (or none): the edge stream steps it all */
-                if (step_owned(c, r, k, e))
-                    return -1;
-            } else {
-                if ((r > 0 && step_range(c, r, k, first, first + 1, e)) ||
-                    (r < P - 1 && step_range(c, r, k, last, last + 1, e)))
-                    return -1;
-            }
-            if (send_halos(c, r, k, e))
-                return -1;
-            CLIMB_CHECK(cudaEventRecord(c->e_done[r][k % 2], e));
-            if (k > 0)
-                CLIMB_CHECK(cudaStreamWaitEvent(m, c->e_done[r][(k - 1) % 2], 0));
-            if (lo < hi && step_range(c, r, k, lo, hi, m))
-                return -1;
-            CLIMB_CHECK(cudaEventRecord(c->m_done[r][k % 2], m));
-        }
-    /* the main streams take in the last edges (the join waits for the main streams) */
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(cudaStreamWaitEvent(c->g.x.st[r], c->e_done[r][(c->steps - 1) % 2], 0));
-    }
-    return 0;
-}
-
 /* The grid of rank q at step k's source (what rank r's edge kernel reads across the link). */
 static const float *src_plane(const climb_case *c, int q, int k, size_t local)
 {
@@ -307,14 +259,17 @@ static int edge_plane(climb_case *c, int r, int k, size_t local, cudaStream_t s)
     return 0;
 }
 
-/* direct: no halos at all. Each GPU's edge planes by the plane kernel, which loads the neighbour's nearest plane
- * over NVLink as it computes; the interior by the range kernel meanwhile. The edge stream of step k waits for the
- * neighbours' edges of step k - 1 (the planes it loads are written, and the neighbours' loads of the planes it is
- * about to overwrite are done) and for its own interior of step k - 1; the interior for its own edges of k - 1. */
-static int run_direct(climb_case *c)
+/* The edges-first schedule (overlap, and with direct the rung without halos): on each GPU the planes next to a
+ * neighbour first, on a stream of their own, then (overlap) their copies into the neighbours' halos, or (direct)
+ * computed by the plane kernel, which loads the neighbour's nearest plane over NVLink as it computes; the interior
+ * on the main stream meanwhile. The edge stream of step k waits for the neighbours' edges of step k - 1 (its halos
+ * or the planes it loads are written, and the neighbours have read the planes it is about to overwrite) and for
+ * this GPU's interior of step k - 1 (which read those planes); the interior waits for this GPU's edges of step
+ * k - 1 (which it reads). */
+static int edges_first(climb_case *c, int direct)
 {
     const int P = ranks(c);
-    for (int r = 0; r < P; r++) {
+    for (int r = 0; r < P; r++) { /* the edge streams start where the main streams do (after the fork) */
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaEventRecord(c->m_done[r][1], c->g.x.st[r]));
         CLIMB_CHECK(cudaStreamWaitEvent(c->edge[r], c->m_done[r][1], 0));
@@ -324,16 +279,22 @@ static int run_direct(climb_case *c)
             ON(c->g.x.devices[r]);
             const climb_slab *sl = &c->sl[r];
             const size_t first = climb_slab_first(sl), last = climb_slab_last(sl);
+            /* the interior: the owned planes but those next to a neighbour */
             const size_t lo = r > 0 ? first + 1 : first, hi = r < P - 1 ? last : last + 1;
             cudaStream_t e = c->edge[r], m = c->g.x.st[r];
             if (k > 0 && (wait_neighbours(c, r, c->e_done, (k - 1) % 2, 1, e) ||
                           cudaStreamWaitEvent(e, c->m_done[r][(k - 1) % 2], 0) != cudaSuccess))
                 return -1;
-            /* the planes next to a neighbour: the first where there is one below, the last where there is one above
-             * (once, where they are one plane) */
+            /* the first plane where there is a neighbour below, the last where there is one above (once, where they
+             * are one plane) */
             const int want_first = r > 0, want_last = r < P - 1 && !(want_first && last == first);
-            if ((want_first && edge_plane(c, r, k, first, e)) || (want_last && edge_plane(c, r, k, last, e)))
+            if (direct) {
+                if ((want_first && edge_plane(c, r, k, first, e)) || (want_last && edge_plane(c, r, k, last, e)))
+                    return -1;
+            } else if ((want_first && step_range(c, r, k, first, first + 1, e)) ||
+                       (want_last && step_range(c, r, k, last, last + 1, e)) || send_halos(c, r, k, e)) {
                 return -1;
+            }
             CLIMB_CHECK(cudaEventRecord(c->e_done[r][k % 2], e));
             if (k > 0)
                 CLIMB_CHECK(cudaStreamWaitEvent(m, c->e_done[r][(k - 1) % 2], 0));
@@ -341,12 +302,15 @@ static int run_direct(climb_case *c)
                 return -1;
             CLIMB_CHECK(cudaEventRecord(c->m_done[r][k % 2], m));
         }
+    /* the main streams take in the last edges (the join waits for the main streams) */
     for (int r = 0; r < P; r++) {
         ON(c->g.x.devices[r]);
         CLIMB_CHECK(cudaStreamWaitEvent(c->g.x.st[r], c->e_done[r][(c->steps - 1) % 2], 0));
     }
     return 0;
 }
+static int run_overlap(climb_case *c) { return edges_first(c, 0); }
+static int run_direct(climb_case *c) { return edges_first(c, 1); }
 
 /* graph: the overlapped steps captured once into one CUDA graph (every GPU's launches, copies and waits, made by
  * prepare), launched on rank 0's stream: one launch a run instead of a few a step on every GPU. */
@@ -633,22 +597,10 @@ static int sg_init(climb_case *c)
     return 0;
 }
 
-/* Random weights scaled to sum |c| = 1, values in [-1, 1) (as stencil's); every rank's slab with its halos. */
+/* The inputs as stencil's (climb_stencil_draw); every rank's slab with its halos. */
 static int sg_fill(climb_case *c)
 {
-    climb_rng rng;
-    climb_rng_seed(&rng, c->p.seed);
-    double sum = 0;
-    for (int k = 0; k < 7; k++) {
-        c->c[k] = climb_rng_float(&rng, -1, 1);
-        sum += fabs(c->c[k]);
-    }
-    for (int k = 0; k < 7; k++)
-        c->c[k] = (float)(c->c[k] / sum);
-    climb_rng_fill_f32(&rng, c->h_in, c->n, -1.0f, 1.0f);
-    c->max_abs = 0;
-    for (size_t i = 0; i < c->n; i++)
-        c->max_abs = fmax(c->max_abs, fabs(c->h_in[i]));
+    c->max_abs = climb_stencil_draw(c->p.seed, c->c, c->h_in, c->n);
     c->tol = climb_stencil_tolerance(c->steps, c->max_abs);
     if (c->bad || c->n == 0)
         return 0;
