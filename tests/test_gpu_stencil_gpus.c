@@ -35,35 +35,12 @@ static void opts_with(climb_run_opts *o, climb_opt_plan *p, uint64_t seed)
     o->devs = devs;
 }
 
-/* Every rung of one case from a poisoned start: the poison fails, the run passes, the run's device current after. */
+/* Every rung of one case from a poisoned start. */
 static void poisoned(climb_shape shape, const char *steps, const char *split)
 {
     climb_opt_plan p;
     test_plan(&p, w, "steps", steps, "split", split, NULL);
-    climb_run_opts o;
-    opts_with(&o, &p, 11);
-    climb_case_key k = {CLIMB_F32, shape, 0};
-    climb_open_case oc;
-    EXPECT(climb_case_open(w, &o, &p, &k, 0, &devs[0], 0, &oc) == 0);
-    for (int r = 0; oc.c && r < w->n_rungs; r++) {
-        char msg[400];
-        const char *why = climb_case_refuses(w, oc.c, r);
-        if (why) {
-            printf("%s refused: %s\n", w->rung(r)->name, why);
-            EXPECT_MSG(strstr(why, "NCCL"), "%s", why);
-            continue;
-        }
-        EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
-        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "%s: an unwritten grid passed",
-                   w->rung(r)->name);
-        EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
-        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%d GPUs, steps=%s split=%s %s: %s", set.n,
-                   steps, split, w->rung(r)->name, msg);
-        climb_case_release(w, oc.c, r);
-        int cur = -1;
-        EXPECT(cudaGetDevice(&cur) == cudaSuccess && cur == set.id[0]);
-    }
-    climb_case_close(w, &oc);
+    test_poison_rungs_on(w, devs, &set, &p, (climb_case_key){CLIMB_F32, shape, 0}, 11, "NCCL", split);
     climb_opt_plan_free(&p, NULL);
 }
 

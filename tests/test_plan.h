@@ -134,4 +134,41 @@ static inline void test_bench_output(const climb_workload *w, const climb_device
     climb_timer_free(&t);
 }
 
+/* Every rung of w on one case (key, plan p, inputs from `seed`) spanning the GPUs of `set` (devs their facts): a
+ * poisoned output fails verification, and after the rung's run it passes; what prepare built is released; the
+ * set's first GPU is current after each. A rung may refuse only saying `may_refuse` (NCCL's absence). `what`
+ * names the case in a failure. */
+static inline void test_poison_rungs_on(const climb_workload *w, climb_device_info *devs, climb_device_set *set,
+                                        climb_opt_plan *p, climb_case_key k, uint64_t seed, const char *may_refuse,
+                                        const char *what)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = p;
+    o.devices = set;
+    o.devs = devs;
+    climb_open_case oc;
+    EXPECT(climb_case_open(w, &o, p, &k, 0, &devs[0], 0, &oc) == 0);
+    for (int r = 0; oc.c && r < w->n_rungs; r++) {
+        char msg[400];
+        const char *why = climb_case_refuses(w, oc.c, r);
+        if (why) {
+            printf("%s refused: %s\n", w->rung(r)->name, why);
+            EXPECT_MSG(strstr(why, may_refuse), "%s %s: %s", what, w->rung(r)->name, why);
+            continue;
+        }
+        EXPECT(climb_case_prepare(w, oc.c, r) == 0 && climb_case_poison(w, oc.c) == 0);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 1, "%s %s: an unwritten output passed", what,
+                   w->rung(r)->name);
+        EXPECT(climb_case_run(w, oc.c, r, 0) == 0 && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT_MSG(climb_case_verify(w, oc.c, r, msg, sizeof msg) == 0, "%s on %d GPUs, %s: %s", what, set->n,
+                   w->rung(r)->name, msg);
+        climb_case_release(w, oc.c, r);
+        int cur = -1;
+        EXPECT(cudaGetDevice(&cur) == cudaSuccess && cur == set->id[0]); /* the run's device current again */
+    }
+    climb_case_close(w, &oc);
+}
+
 #endif
