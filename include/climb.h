@@ -546,6 +546,18 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
  * are the copy engines' (over NVLink with peer access, staged by the driver without it); in the rank form,
  * NCCL's send and receive. Capturable as the collectives are; no workspace.
  *
+ * climb_comm_sgemm_f32(comm, m, n, k, d_a, d_b, d_c): C = A B (row-major f32, A m x k, B k x n) with the operands
+ * spread over the communicator's ranks: climb_comm_sgemm_split(comm, m, k, rank, &m0, &m1, &k0, &k1) says that rank
+ * `rank` holds rows [m0, m1) of A (d_a[r], (m1 - m0) x k, rows k apart) and of C (d_c[r], (m1 - m0) x n, rows n
+ * apart) and rows [k0, k1) of B, its piece (d_b[r], (k1 - k0) x n), each split as evenly as it goes (the first ranks
+ * a row more). Every rank's rows of C are written; no input is changed. One process driving every GPU: each rank
+ * multiplies its rows of A by its own piece, then by each other rank's piece as it arrives (copied by the copy
+ * engines into the communicator's workspace, 2 x the largest piece plus SGEMM's split-K space a GPU, under the
+ * product before), accumulating in f32; one process a GPU: every piece gathered into the workspace (k x n floats)
+ * by NCCL's send and receive, then the rank's rows. Each element within 1.01 (k + 2) 2^-24 sum |a b| of the exact
+ * product, as climb_sgemm's. m, n and k below 2^31; C overlapping an input of its rank, or an array on another GPU:
+ * INVALID_VALUE; m or n 0 does nothing. Capturable as the collectives are (the workspace grows outside a capture).
+ *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
  * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
@@ -606,6 +618,10 @@ CLIMB_API climb_status climb_comm_stencil_slab(climb_comm comm, size_t nz, int r
                                                size_t *planes);
 CLIMB_API climb_status climb_comm_stencil7_f32(climb_comm comm, size_t nx, size_t ny, size_t nz,
                                                const float coeffs[7], const float *const *d_in, float *const *d_out);
+CLIMB_API climb_status climb_comm_sgemm_split(climb_comm comm, size_t m, size_t k, int rank, size_t *m0, size_t *m1,
+                                              size_t *k0, size_t *k1);
+CLIMB_API climb_status climb_comm_sgemm_f32(climb_comm comm, size_t m, size_t n, size_t k, const float *const *d_a,
+                                            const float *const *d_b, float *const *d_c);
 
 /* The occupancy calculator (climb_occupancy and its tables) is declared in climb_occupancy.h, included above. */
 

@@ -188,6 +188,41 @@ static void test_stencil(climb_comm c)
            cudaGetLastError() == cudaSuccess);
 }
 
+static void test_sgemm(climb_comm c)
+{
+    /* 10 x 8 x 6 over two ranks: rank 0 rows [0, 5) of A and C and rows [0, 3) of B; rank 1 [5, 10) and [3, 6) */
+    size_t m0 = 9, m1 = 9, k0 = 9, k1 = 9;
+    EXPECT(climb_comm_sgemm_split(c, 10, 6, 0, &m0, &m1, &k0, &k1) == CLIMB_STATUS_SUCCESS && m0 == 0 && m1 == 5 &&
+           k0 == 0 && k1 == 3);
+    EXPECT(climb_comm_sgemm_split(c, 10, 6, 1, &m0, &m1, &k0, &k1) == CLIMB_STATUS_SUCCESS && m0 == 5 && m1 == 10 &&
+           k0 == 3 && k1 == 6);
+    EXPECT(climb_comm_sgemm_split(c, 1, 1, 1, &m0, &m1, &k0, &k1) == CLIMB_STATUS_SUCCESS && m0 == 1 && m1 == 1 &&
+           k0 == 1 && k1 == 1); /* fewer rows than ranks: the last holds none */
+    EXPECT(climb_comm_sgemm_split(c, 10, 6, 2, &m0, &m1, &k0, &k1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sgemm_split(NULL, 10, 6, 0, &m0, &m1, &k0, &k1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sgemm_split(c, 10, 6, 0, NULL, &m1, &k0, &k1) == CLIMB_STATUS_INVALID_VALUE);
+    const float *a[2] = {A0, A1}, *b[2] = {(const float *)A0 + 4096, (const float *)A1 + 4096};
+    float *out[2] = {B0, B1};
+    mark();
+    EXPECT(climb_comm_sgemm_f32(NULL, 10, 8, 6, a, b, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sgemm_f32(c, (size_t)1 << 31, 8, 6, a, b, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 6, NULL, b, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sgemm_f32(c, 0, 8, 6, NULL, NULL, NULL) == CLIMB_STATUS_SUCCESS); /* no product */
+    EXPECT(climb_comm_sgemm_f32(c, 10, 0, 6, NULL, NULL, NULL) == CLIMB_STATUS_SUCCESS);
+    /* rank 0's C (5 x 8) over its A (5 x 6, 30 floats): overlapping at 20 floats on, apart at 30 */
+    float *over[2] = {(float *)A0 + 20, B1}, *apart[2] = {(float *)A0 + 30, B1};
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 6, a, b, over) == CLIMB_STATUS_INVALID_VALUE);
+    const float *swapped[2] = {A1, A0};
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 6, swapped, b, out) == CLIMB_STATUS_INVALID_VALUE);
+    float *misaligned[2] = {(float *)((char *)B0 + 1), B1};
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 6, a, b, misaligned) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays go on to the work (the workspace's allocation first) */
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 6, a, b, apart) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_sgemm_f32(c, 10, 8, 0, a, b, out) == CLIMB_STATUS_NO_DEVICE); /* k 0: C = 0, still work */
+}
+
 static void test_streams(climb_comm c)
 {
     cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
@@ -224,6 +259,7 @@ int main(void)
         test_gather_scatter(c, apart);
         test_peer_copy(c);
         test_stencil(c);
+        test_sgemm(c);
         test_streams(c);
     }
     EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS && climb_comm_destroy(apart) == CLIMB_STATUS_SUCCESS);

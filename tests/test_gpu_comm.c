@@ -9,7 +9,8 @@
  * every output checked after;
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte; the stencil across the GPUs' slabs, several steps and from a graph,
- * against the CPU's steps. After each call: no CUDA error left behind. */
+ * against the CPU's steps; SGEMM with the operands spread over the GPUs, directly and from a graph, against the
+ * CPU's product. After each call: no CUDA error left behind. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "climb.h"
 #include "base/rng.h"
+#include "workloads/sgemm/sgemm.h"
 #include "workloads/stencil.h"
 #include "testing.h"
 
@@ -366,6 +368,86 @@ static void check_stencil(size_t nx, size_t ny, size_t nz, int steps, int graph,
     free(tmp);
 }
 
+/* SGEMM across the communicator's GPUs: A, B random, each rank's rows of A and C and its piece of B
+ * (climb_comm_sgemm_split) uploaded, C poisoned; every element against the CPU's product in double within
+ * climb_sgemm_tolerance. With graph, the call is captured on streams of the test's own and replayed twice. */
+static void check_sgemm(size_t m, size_t n, size_t k, int graph, uint64_t seed)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    float *h_a = malloc(m * k * 4 + 4), *h_b = malloc(k * n * 4 + 4), *got = malloc(m * n * 4);
+    double *want = malloc(n * sizeof(double)), *mag = malloc(n * sizeof(double));
+    climb_rng_fill_f32(&rng, h_a, m * k, -1.0f, 1.0f);
+    climb_rng_fill_f32(&rng, h_b, k * n, -1.0f, 1.0f);
+    float *a[8], *b[8], *c[8];
+    size_t m0[8], m1[8], k0[8], k1[8];
+    for (int r = 0; r < P; r++) {
+        EXPECT(climb_comm_sgemm_split(comm, m, k, r, &m0[r], &m1[r], &k0[r], &k1[r]) == CLIMB_STATUS_SUCCESS);
+        a[r] = dev_alloc(r, (m1[r] - m0[r]) * k * 4);
+        b[r] = dev_alloc(r, (k1[r] - k0[r]) * n * 4);
+        c[r] = dev_alloc(r, (m1[r] - m0[r]) * n * 4);
+        EXPECT(cudaMemcpy(a[r], h_a + m0[r] * k, (m1[r] - m0[r]) * k * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemcpy(b[r], h_b + k0[r] * n, (k1[r] - k0[r]) * n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(c[r], 0xFF, (m1[r] - m0[r]) * n * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+    }
+    climb_status st;
+    if (graph) {
+        cudaStream_t own[8];
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t ge = NULL;
+        for (int r = 0; r < P; r++) {
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+                   cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
+            EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
+        }
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
+               cudaStreamBeginCapture(own[0], cudaStreamCaptureModeGlobal) == cudaSuccess);
+        st = climb_comm_sgemm_f32(comm, m, n, k, (const float *const *)a, (const float *const *)b, c);
+        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(own[0], &g) == cudaSuccess);
+        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+        for (int rep = 0; rep < 2 && ge; rep++)
+            EXPECT(cudaGraphLaunch(ge, own[0]) == cudaSuccess);
+        EXPECT(ge && cudaStreamSynchronize(own[0]) == cudaSuccess);
+        if (ge)
+            cudaGraphExecDestroy(ge);
+        if (g)
+            cudaGraphDestroy(g);
+        for (int r = 0; r < P; r++) {
+            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaStreamSynchronize(own[r]) == cudaSuccess);
+            EXPECT(climb_comm_set_stream(comm, r, NULL) == CLIMB_STATUS_SUCCESS);
+            cudaStreamDestroy(own[r]);
+        }
+    } else {
+        st = climb_comm_sgemm_f32(comm, m, n, k, (const float *const *)a, (const float *const *)b, c);
+    }
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "sgemm %zux%zux%zu%s: %s", m, n, k, graph ? " (graph)" : "",
+               climb_status_string(st));
+    sync_all();
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    for (int r = 0; r < P; r++)
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got + m0[r] * n, c[r], (m1[r] - m0[r]) * n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (size_t i = 0; i < m; i++) {
+        climb_sgemm_ref_row(h_a, k ? k : 1, 0, h_b, n, 0, NULL, n, k, 1.0f, 0.0f, i, want, mag);
+        for (size_t j = 0; j < n; j++)
+            bad += !(fabs(got[i * n + j] - want[j]) <= climb_sgemm_tolerance(k, mag[j]));
+    }
+    EXPECT_MSG(bad == 0, "sgemm %zux%zux%zu%s over %d GPUs: %zu elements wrong", m, n, k, graph ? " (graph)" : "", P,
+               bad);
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(a[r]);
+        cudaFree(b[r]);
+        cudaFree(c[r]);
+    }
+    free(h_a);
+    free(h_b);
+    free(got);
+    free(want);
+    free(mag);
+}
+
 int main(void)
 {
     const int n = test_require_gpus(2);
@@ -417,6 +499,12 @@ int main(void)
     check_stencil(33, 17, (size_t)P * 3 + 1, 4, 0, seed++);
     check_stencil(64, 8, 35, 1, 0, seed++);
     check_stencil(130, 25, 33, 2, 1, seed++);
+    /* SGEMM: fewer rows and pieces than GPUs, odd sizes, k 0, a product past the tiles; from a graph */
+    check_sgemm(3, 5, 2, 0, seed++);
+    check_sgemm(130, 257, 129, 0, seed++);
+    check_sgemm(64, 40, 0, 0, seed++);
+    check_sgemm(1000, 300, 500, 0, seed++);
+    check_sgemm(257, 130, 513, 1, seed++);
     EXPECT(climb_comm_destroy(comm) == CLIMB_STATUS_SUCCESS);
     return test_finish("test_gpu_comm");
 }

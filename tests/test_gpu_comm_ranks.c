@@ -2,9 +2,11 @@
  * two copies of this program (posix_spawn), hands them the id rank 0's communicator is made from (as MPI_Bcast
  * would), and each, on its own GPU, checks: the all-reduce (f32 values that sum exactly; in place too, and captured
  * into a graph), the all-gather and the reduce-scatter (i32, exact) against closed forms, every element of a
- * poisoned output; a peer copy that names another process's GPU refused; no CUDA error left. Then a rank alone
+ * poisoned output; the stencil's steps over the ranks' slabs and SGEMM over their rows against the CPU; a peer copy
+ * that names another process's GPU refused; no CUDA error left. Then a rank alone
  * (its partner never starts) gives up after CLIMB_COMM_TIMEOUT=3 seconds with CLIMB_STATUS_LAUNCH_FAILED instead of
  * hanging. The parent fails if a child does, or does not finish within two minutes. */
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -16,6 +18,9 @@
 #include <unistd.h>
 
 #include "climb.h"
+#include "base/rng.h"
+#include "workloads/sgemm/sgemm.h"
+#include "workloads/stencil.h"
 #include "testing.h"
 
 extern char **environ;
@@ -143,6 +148,84 @@ static int child(int rank, int nranks, const char *hex)
     for (size_t i = 0; i < n; i++)
         bad += got[i] != (int32_t)((int64_t)(ranks_sum - nranks) + (int64_t)nranks * (int64_t)((size_t)rank * n + i));
     EXPECT_MSG(bad == 0, "rank %d reduce-scatter: %zu wrong", rank, bad);
+
+    /* the stencil, 3 steps of a 33 x 17 x (3 nranks + 1) grid drawn alike in every process: this rank's slab (its
+     * halos from the grid for the first step, from NCCL after), its owned planes against the CPU's steps */
+    {
+        const size_t nx = 33, ny = 17, nz = 3 * (size_t)nranks + 1, plane = nx * ny, total = plane * nz;
+        const float wts[7] = {0.3f, 0.12f, -0.1f, 0.11f, 0.13f, -0.09f, 0.15f};
+        float *grid = malloc(total * 4), *mine = malloc(total * 4);
+        double *ref = malloc(total * 8), *tmp = malloc(total * 8);
+        climb_rng rng;
+        climb_rng_seed(&rng, 20261128);
+        climb_rng_fill_f32(&rng, grid, total, -1.0f, 1.0f);
+        for (size_t i = 0; i < total; i++)
+            ref[i] = grid[i];
+        for (int k = 0; k < 3; k++) {
+            climb_stencil_ref_step(ref, tmp, nx, ny, nz, wts);
+            memcpy(ref, tmp, total * 8);
+        }
+        size_t z0, z1, planes;
+        EXPECT(climb_comm_stencil_slab(c, nz, rank, &z0, &z1, &planes) == CLIMB_STATUS_SUCCESS);
+        const size_t below = rank > 0;
+        float *sa = upload(grid + (z0 - below) * plane, planes * plane * 4), *sb = NULL;
+        EXPECT(cudaMalloc((void **)&sb, planes * plane * 4) == cudaSuccess &&
+               cudaMemset(sb, 0xFF, planes * plane * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        for (int k = 0; k < 3; k++) {
+            const float *in1[1] = {k % 2 ? sb : sa};
+            float *out1[1] = {k % 2 ? sa : sb};
+            EXPECT(climb_comm_stencil7_f32(c, nx, ny, nz, wts, in1, out1) == CLIMB_STATUS_SUCCESS);
+        }
+        EXPECT(cudaStreamSynchronize(s) == cudaSuccess && cudaGetLastError() == cudaSuccess);
+        EXPECT(cudaMemcpy(mine, sb + below * plane, (z1 - z0) * plane * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t wrong = 0;
+        for (size_t i = 0; i < (z1 - z0) * plane; i++)
+            wrong += !(fabs(mine[i] - ref[z0 * plane + i]) <= climb_stencil_tolerance(3, 1.0));
+        EXPECT_MSG(wrong == 0, "rank %d stencil: %zu points wrong", rank, wrong);
+        cudaFree(sa);
+        cudaFree(sb);
+        free(grid);
+        free(mine);
+        free(ref);
+        free(tmp);
+    }
+
+    /* SGEMM, 130 x 257 x 129 drawn alike in every process: this rank's rows of A and C and its piece of B, its rows
+     * of C against the CPU's */
+    {
+        const size_t m = 130, nn = 257, k = 129;
+        float *ha = malloc(m * k * 4), *hb = malloc(k * nn * 4), *hc = malloc(m * nn * 4);
+        double *want = malloc(nn * 8), *mag = malloc(nn * 8);
+        climb_rng rng;
+        climb_rng_seed(&rng, 20261129);
+        climb_rng_fill_f32(&rng, ha, m * k, -1.0f, 1.0f);
+        climb_rng_fill_f32(&rng, hb, k * nn, -1.0f, 1.0f);
+        size_t m0, m1, k0, k1;
+        EXPECT(climb_comm_sgemm_split(c, m, k, rank, &m0, &m1, &k0, &k1) == CLIMB_STATUS_SUCCESS);
+        float *da = upload(ha + m0 * k, (m1 - m0) * k * 4), *db = upload(hb + k0 * nn, (k1 - k0) * nn * 4), *dc = NULL;
+        EXPECT(cudaMalloc((void **)&dc, (m1 - m0) * nn * 4 + 4) == cudaSuccess &&
+               cudaMemset(dc, 0xFF, (m1 - m0) * nn * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        const float *a1[1] = {da}, *b1[1] = {db};
+        float *c1[1] = {dc};
+        EXPECT(climb_comm_sgemm_f32(c, m, nn, k, a1, b1, c1) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaStreamSynchronize(s) == cudaSuccess && cudaGetLastError() == cudaSuccess);
+        EXPECT(cudaMemcpy(hc, dc, (m1 - m0) * nn * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t wrong = 0;
+        for (size_t i = m0; i < m1; i++) {
+            climb_sgemm_ref_row(ha, k, 0, hb, nn, 0, NULL, nn, k, 1.0f, 0.0f, i, want, mag);
+            for (size_t j = 0; j < nn; j++)
+                wrong += !(fabs(hc[(i - m0) * nn + j] - want[j]) <= climb_sgemm_tolerance(k, mag[j]));
+        }
+        EXPECT_MSG(wrong == 0, "rank %d sgemm: %zu elements wrong", rank, wrong);
+        cudaFree(da);
+        cudaFree(db);
+        cudaFree(dc);
+        free(ha);
+        free(hb);
+        free(hc);
+        free(want);
+        free(mag);
+    }
 
     /* a copy naming another process's GPU */
     EXPECT(climb_comm_peer_copy(c, 1, dout, 0, din, 64) == CLIMB_STATUS_INVALID_VALUE);

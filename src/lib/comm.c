@@ -27,6 +27,11 @@ static void release(struct climb_comm_s *c)
             continue;
         if (c->ev[r])
             cudaEventDestroy(c->ev[r]);
+        if (c->aux[r])
+            cudaStreamDestroy(c->aux[r]);
+        for (int k = 0; k < 4; k++)
+            if (c->aux_ev[r][k])
+                cudaEventDestroy(c->aux_ev[r][k]);
         cudaFree(c->ws[r]);
         cudaFree(c->flag_lines[r]);
         cudaFree(c->flag_state[r]);
@@ -155,6 +160,10 @@ climb_status climb_comm_create(climb_comm *comm, int ndev, const int *devices)
             e = cudaSetDevice(devices[r]);
         if (e == cudaSuccess)
             e = cudaEventCreateWithFlags(&c->ev[r], cudaEventDisableTiming);
+        if (e == cudaSuccess)
+            e = cudaStreamCreateWithFlags(&c->aux[r], cudaStreamNonBlocking);
+        for (int k = 0; k < 4 && e == cudaSuccess; k++)
+            e = cudaEventCreateWithFlags(&c->aux_ev[r][k], cudaEventDisableTiming);
         c->st[r] = 0; /* the GPU's legacy default stream, as a handle's */
         for (int q = 0; q < ndev && e == cudaSuccess; q++) {
             int can = 0;
@@ -391,6 +400,39 @@ climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_bel
     (void)recv_below;
     (void)send_above;
     (void)recv_above;
+    (void)count;
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
+}
+
+climb_status climb_comm_nccl_pieces(struct climb_comm_s *c, const float *mine, float *all, const size_t *off,
+                                    const size_t *count)
+{
+#if CLIMB_HAVE_NCCL
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc || !c->nccl)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaGetLastError();
+    ncclComm_t comm = (ncclComm_t)c->nccl;
+    ncclResult_t r = cudaSetDevice(c->devices[0]) == cudaSuccess ? nc->group_start() : ncclUnhandledCudaError;
+    for (int q = 0; q < c->nranks && r == ncclSuccess; q++) {
+        if (q == c->rank)
+            continue;
+        if (count[c->rank])
+            r = nc->send(mine, count[c->rank], ncclFloat32, q, comm, c->st[0]);
+        if (r == ncclSuccess && count[q])
+            r = nc->recv(all + off[q], count[q], ncclFloat32, q, comm, c->st[0]);
+    }
+    const ncclResult_t end = nc->group_end();
+    return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
+#else
+    (void)c;
+    (void)mine;
+    (void)all;
+    (void)off;
     (void)count;
     return CLIMB_STATUS_NOT_SUPPORTED;
 #endif

@@ -25,6 +25,9 @@ struct climb_comm_s {
     void *flag_lines[CLIMB_MAX_DEVICES];     /* the all-reduce's flag workspace on each rank's GPU (climb_comm_create */
     void *flag_state[CLIMB_MAX_DEVICES];     /* where every pair has peer access), zero at the start, and its state */
     void *flag_meet[CLIMB_MAX_DEVICES];      /* the fused two shots' meeting points beside them, zero at the start */
+    cudaStream_t aux[CLIMB_MAX_DEVICES];     /* a second stream a rank for copies under a rank's work (the SGEMM's
+                                                panels), joined to the rank's stream by events, and its events */
+    cudaEvent_t aux_ev[CLIMB_MAX_DEVICES][4];
     size_t flag_cap;                         /* elements it holds (0: none) */
     void **retired;                          /* outgrown workspaces (rank after rank), freed by climb_comm_destroy */
     int n_retired, cap_retired;
@@ -65,6 +68,12 @@ climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype 
  * NCCL). */
 climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_below, float *recv_below,
                                    const float *send_above, float *recv_above, size_t count);
+
+/* The rank form's pieces to every rank through NCCL, on this rank's stream after the work issued so far: this rank's
+ * count[rank] floats of mine to every other rank, and every other rank q's count[q] floats into all + off[q], in
+ * one group. The status to return (NOT_SUPPORTED without NCCL). */
+climb_status climb_comm_nccl_pieces(struct climb_comm_s *c, const float *mine, float *all, const size_t *off,
+                                    const size_t *count);
 
 /* Around a call's work: the caller's device kept, the runtime's error state cleared. begin forks the ranks in
  * `ranks` (mask of rank numbers; NULL: all) from the stream of rank `origin` and makes each wait for every other's

@@ -66,30 +66,6 @@ struct climb_case {
 static int ranks(const climb_case *c) { return c->g.x.P; }
 static size_t rows_of(const climb_case *c, int r) { return c->m1[r] - c->m0[r]; }
 static size_t piece_of(const climb_case *c, int r) { return c->k1[r] - c->k0[r]; }
-static size_t most_piece(const climb_case *c)
-{
-    size_t most = 0;
-    for (int r = 0; r < ranks(c); r++)
-        most = piece_of(c, r) > most ? piece_of(c, r) : most;
-    return most;
-}
-
-/* C_r (+)= A_r[:, kq0 .. kq0 + kk) B_q on rank r's GPU (current), on stream s: climb's best SGEMM, built-in tiles. */
-static int gemm(climb_case *c, int r, const float *b, size_t kq0, size_t kk, float beta, cudaStream_t s)
-{
-    if (!rows_of(c, r))
-        return 0;
-    if (!kk) { /* no products: C is beta C */
-        if (beta == 0.0f)
-            CLIMB_CHECK(cudaMemsetAsync(c->c_out[r], 0, rows_of(c, r) * c->n * sizeof(float), s));
-        return 0;
-    }
-    CLIMB_CHECK(climb_sgemm_best(NULL, 0, 0, rows_of(c, r), c->n, kk, 1.0f, c->a[r] + kq0, c->k ? c->k : 1, b,
-                                 c->n ? c->n : 1, beta, c->c_out[r], c->n ? c->n : 1, c->ws[r], c->ws_bytes,
-                                 c->g.x.sms[r], s));
-    return 0;
-}
-
 /* ---------------------------------------------------------------- the schedules */
 
 /* one_gpu: the whole product on rank 0's GPU. */
@@ -101,6 +77,122 @@ static int run_one_gpu(climb_case *c)
     else
         CLIMB_CHECK(climb_sgemm_best(NULL, 0, 0, c->m, c->n, c->k, 1.0f, c->one_a, c->k, c->one_b, c->n, 0.0f,
                                      c->one_c, c->n, c->ws[0], c->ws_bytes, c->g.x.sms[0], c->g.x.st[0]));
+    return 0;
+}
+
+/* C_r (+)= A_r[:, kq0 .. kq0 + kk) B_q of an args' rank r, on stream s of its GPU (current). */
+static cudaError_t panel_gemm(const climb_coll_exec *x, const climb_sgemm_gpus_args *g, int r, size_t rows,
+                              const float *b, size_t kq0, size_t kk, float beta, cudaStream_t s)
+{
+    if (!rows)
+        return cudaSuccess;
+    if (!kk) /* no products: C is beta C */
+        return beta == 0.0f ? cudaMemsetAsync(g->c[r], 0, rows * g->n * sizeof(float), s) : cudaSuccess;
+    return climb_sgemm_best(NULL, 0, 0, rows, g->n, kk, 1.0f, g->a[r] + kq0, g->k, b, g->n, beta, g->c[r], g->n,
+                            g->ws[r], g->ws_bytes, x->sms[r], s);
+}
+
+extern "C" cudaError_t climb_sgemm_gpus_panels_async(const climb_coll_exec *x, const climb_sgemm_gpus_args *g)
+{
+    const int P = x->P;
+    cudaError_t e = cudaSuccess;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        size_t m0, rows, k0, kk;
+        climb_chunk_of(g->m, P, r, &m0, &rows);
+        if (!rows) /* no rows of C here: nothing to multiply */
+            continue;
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        cudaStream_t s = x->st[r], cp = g->aux[r];
+        /* the copy stream starts where the run does; both buffers free */
+        if ((e = cudaEventRecord(g->used[r][0], s)) != cudaSuccess || (e = cudaStreamWaitEvent(cp, g->used[r][0], 0)) !=
+                cudaSuccess || (e = cudaEventRecord(g->used[r][1], s)) != cudaSuccess)
+            break;
+        int first = 1;
+        if (g->k == 0)
+            e = cudaMemsetAsync(g->c[r], 0, rows * g->n * sizeof(float), s);
+        for (int j = 0; j < P && e == cudaSuccess; j++) {
+            const int q = (r + j) % P, b = j % 2;
+            climb_chunk_of(g->k, P, q, &k0, &kk);
+            const float *src = g->b[r];
+            if (j > 0 && kk) {
+                if ((e = cudaStreamWaitEvent(cp, g->used[r][b], 0)) != cudaSuccess ||
+                    (e = cudaMemcpyPeerAsync(g->panel[r][b], x->devices[r], g->b[q], x->devices[q],
+                                             kk * g->n * sizeof(float), cp)) != cudaSuccess ||
+                    (e = cudaEventRecord(g->got[r][b], cp)) != cudaSuccess ||
+                    (e = cudaStreamWaitEvent(s, g->got[r][b], 0)) != cudaSuccess)
+                    break;
+                src = g->panel[r][b];
+            }
+            if (kk) {
+                if ((e = panel_gemm(x, g, r, rows, src, k0, kk, first ? 0.0f : 1.0f, s)) != cudaSuccess)
+                    break;
+                first = 0;
+            }
+            if (j > 0)
+                e = cudaEventRecord(g->used[r][b], s);
+        }
+    }
+    return e;
+}
+
+extern "C" size_t climb_sgemm_gpus_ws_bytes(size_t m, size_t n, size_t k, int P, int sms)
+{
+    size_t ws = 0;
+    for (int q = 0; q < P; q++) {
+        size_t o, rows, kk;
+        climb_chunk_of(m, P, q, &o, &rows);
+        for (int s = 0; s < P; s++) {
+            climb_chunk_of(k, P, s, &o, &kk);
+            const size_t a = climb_sgemm_workspace(NULL, 0, 0, rows, n, kk, sms);
+            ws = a > ws ? a : ws;
+        }
+        const size_t b = climb_sgemm_workspace(NULL, 0, 0, rows, n, k, sms);
+        ws = b > ws ? b : ws;
+    }
+    return ws;
+}
+
+extern "C" size_t climb_sgemm_gpus_panel_floats(size_t n, size_t k, int P)
+{
+    size_t o, most;
+    climb_chunk_of(k, P, 0, &o, &most); /* the first piece is the largest */
+    return most && n ? most * n : 1;
+}
+
+/* The case's arrays as the panels take them. */
+static climb_sgemm_gpus_args args_of(const climb_case *c)
+{
+    climb_sgemm_gpus_args g;
+    memset(&g, 0, sizeof g);
+    g.m = c->m;
+    g.n = c->n;
+    g.k = c->k;
+    g.ws_bytes = c->ws_bytes;
+    for (int r = 0; r < ranks(c); r++) {
+        g.a[r] = c->a[r];
+        g.b[r] = c->piece[r];
+        g.c[r] = c->c_out[r];
+        g.ws[r] = c->ws[r];
+        g.aux[r] = c->cp[r];
+        for (int b = 0; b < 2; b++) {
+            g.panel[r][b] = c->panel[r][b];
+            g.got[r][b] = c->got[r][b];
+            g.used[r][b] = c->used[r][b];
+        }
+    }
+    return g;
+}
+
+/* panels: each GPU multiplies by its own piece first, then by each other GPU's as it arrives (rank r + 1's, r + 2's,
+ * ...), each piece copied into one of two buffers on a stream of its own while the piece before is multiplied:
+ * the copy of piece j waits for the product of piece j - 2 (its buffer free), the product of piece j for its copy.
+ * No step between the GPUs: the pieces are inputs nobody writes (climb_sgemm_gpus_panels_async, as the C API's
+ * climb_comm_sgemm_f32). */
+static int run_panels(climb_case *c)
+{
+    const climb_sgemm_gpus_args g = args_of(c);
+    CLIMB_CHECK(climb_sgemm_gpus_panels_async(&c->g.x, &g));
     return 0;
 }
 
@@ -120,50 +212,10 @@ static int run_gather(climb_case *c)
     }
     if (climb_gpuset_barrier(&c->g))
         return -1;
+    const climb_sgemm_gpus_args g = args_of(c);
     for (int r = 0; r < P; r++) {
         ON(c->g.x.devices[r]);
-        if (gemm(c, r, c->b_all[r], 0, c->k, 0.0f, c->g.x.st[r]))
-            return -1;
-    }
-    return 0;
-}
-
-/* panels: each GPU multiplies by its own piece first, then by each other GPU's as it arrives (rank r + 1's, r + 2's,
- * ...), each piece copied into one of two buffers on a stream of its own while the piece before is multiplied:
- * the copy of piece j waits for the product of piece j - 2 (its buffer free), the product of piece j for its copy.
- * No step between the GPUs: the pieces are inputs nobody writes. */
-static int run_panels(climb_case *c)
-{
-    const int P = ranks(c);
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        cudaStream_t s = c->g.x.st[r], cp = c->cp[r];
-        CLIMB_CHECK(cudaEventRecord(c->used[r][0], s)); /* the copy stream starts where the run does */
-        CLIMB_CHECK(cudaStreamWaitEvent(cp, c->used[r][0], 0));
-        CLIMB_CHECK(cudaEventRecord(c->used[r][1], s));
-        int first = 1;
-        if (c->k == 0)
-            CLIMB_CHECK(cudaMemsetAsync(c->c_out[r], 0, rows_of(c, r) * c->n * sizeof(float), s));
-        for (int j = 0; j < P; j++) {
-            const int q = (r + j) % P, b = j % 2;
-            const size_t kk = piece_of(c, q);
-            const float *src = c->piece[r];
-            if (j > 0 && kk) {
-                CLIMB_CHECK(cudaStreamWaitEvent(cp, c->used[r][b], 0));
-                CLIMB_CHECK(cudaMemcpyPeerAsync(c->panel[r][b], c->g.x.devices[r], c->piece[q], c->g.x.devices[q],
-                                                kk * c->n * sizeof(float), cp));
-                CLIMB_CHECK(cudaEventRecord(c->got[r][b], cp));
-                CLIMB_CHECK(cudaStreamWaitEvent(s, c->got[r][b], 0));
-                src = c->panel[r][b];
-            }
-            if (kk) {
-                if (gemm(c, r, src, c->k0[q], kk, first ? 0.0f : 1.0f, s))
-                    return -1;
-                first = 0;
-            }
-            if (j > 0)
-                CLIMB_CHECK(cudaEventRecord(c->used[r][b], s));
-        }
+        CLIMB_CHECK(panel_gemm(&c->g.x, &g, r, rows_of(c, r), c->b_all[r], 0, c->k, 0.0f, c->g.x.st[r]));
     }
     return 0;
 }
@@ -501,13 +553,10 @@ static int mg_prepare(climb_case *c, int rung)
         return 0;
     /* SGEMM's workspace: the largest any product here asks for */
     size_t ws = climb_sgemm_workspace(NULL, 0, 0, c->m, c->n, c->k, c->g.x.sms[0]);
-    for (int q = 0; q < P; q++)
-        for (int s = 0; s < P; s++) {
-            const size_t a = climb_sgemm_workspace(NULL, 0, 0, rows_of(c, q), c->n, piece_of(c, s), c->g.x.sms[q]);
-            const size_t b = climb_sgemm_workspace(NULL, 0, 0, rows_of(c, q), c->n, c->k, c->g.x.sms[q]);
-            ws = a > ws ? a : ws;
-            ws = b > ws ? b : ws;
-        }
+    for (int q = 0; q < P; q++) {
+        const size_t w = climb_sgemm_gpus_ws_bytes(c->m, c->n, c->k, P, c->g.x.sms[q]);
+        ws = w > ws ? w : ws;
+    }
     if (ws > c->ws_bytes) {
         for (int q = 0; q < P; q++) {
             ON(c->g.x.devices[q]);
@@ -524,7 +573,8 @@ static int mg_prepare(climb_case *c, int rung)
             goto oom;
         for (int b = 0; b < 2; b++)
             if (r->panels && !c->panel[q][b] &&
-                cudaMalloc((void **)&c->panel[q][b], most_piece(c) * c->n * sizeof(float) + 4) != cudaSuccess)
+                cudaMalloc((void **)&c->panel[q][b], climb_sgemm_gpus_panel_floats(c->n, c->k, P) * sizeof(float)) !=
+                    cudaSuccess)
                 goto oom;
         if (r->vendor && !c->cublas[q]) {
             if (cublasCreate(&c->cublas[q]) != CUBLAS_STATUS_SUCCESS ||
