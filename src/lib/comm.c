@@ -11,6 +11,7 @@
 #include "../base/checked.h"
 #include "../device/device.h"
 #include "../device/nccl.h"
+#include "../device/collective.h"
 #include "../workloads/allreduce.h"
 #include "../workloads/common/flag_lines.h"
 
@@ -340,21 +341,61 @@ climb_status climb_comm_ranks(climb_comm c, int *nranks, int *rank)
     return CLIMB_STATUS_SUCCESS;
 }
 
+#if CLIMB_HAVE_NCCL
+/* The start of a rank-form call through NCCL: the library (NULL where NCCL does not open or the communicator is not
+ * of the rank form), the caller's device kept in *prev, the runtime's error state cleared, this rank's GPU current
+ * (0; -1 where it cannot be made so). */
+static const climb_nccl *nccl_begin(const struct climb_comm_s *c, int *prev, int *on_gpu)
+{
+    char why[300];
+    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
+    if (!nc || !c->nccl)
+        return NULL;
+    *prev = 0;
+    cudaGetDevice(prev);
+    cudaGetLastError();
+    *on_gpu = cudaSetDevice(c->devices[0]) == cudaSuccess;
+    return nc;
+}
+
+/* One send or receive of a group. */
+typedef struct nccl_op {
+    int peer;
+    const float *send; /* NULL: a receive into recv */
+    float *recv;
+    size_t count;
+} nccl_op;
+
+/* The sends and receives in one group on this rank's stream. */
+static climb_status nccl_group(struct climb_comm_s *c, const nccl_op *ops, int n)
+{
+    int prev, on_gpu;
+    const climb_nccl *nc = nccl_begin(c, &prev, &on_gpu);
+    if (!nc)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    ncclComm_t comm = (ncclComm_t)c->nccl;
+    ncclResult_t r = on_gpu ? nc->group_start() : ncclUnhandledCudaError;
+    for (int i = 0; i < n && r == ncclSuccess; i++)
+        if (ops[i].count)
+            r = ops[i].send ? nc->send(ops[i].send, ops[i].count, ncclFloat32, ops[i].peer, comm, c->st[0])
+                            : nc->recv(ops[i].recv, ops[i].count, ncclFloat32, ops[i].peer, comm, c->st[0]);
+    const ncclResult_t end = on_gpu ? nc->group_end() : r;
+    return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
+}
+#endif
+
 climb_status climb_comm_nccl_call(struct climb_comm_s *c, int what, climb_dtype t, const void *in, void *out,
                                   size_t n)
 {
 #if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc || !c->nccl)
+    int prev, on_gpu;
+    const climb_nccl *nc = nccl_begin(c, &prev, &on_gpu);
+    if (!nc)
         return CLIMB_STATUS_NOT_SUPPORTED;
-    int prev = 0;
-    cudaGetDevice(&prev);
-    cudaGetLastError();
     const ncclDataType_t dt = t == CLIMB_I32 ? ncclInt32 : ncclFloat32;
     ncclComm_t comm = (ncclComm_t)c->nccl;
     ncclResult_t r = ncclUnhandledCudaError;
-    if (cudaSetDevice(c->devices[0]) == cudaSuccess)
+    if (on_gpu)
         r = what == 0   ? nc->all_reduce(in, out, n, dt, ncclSum, comm, c->st[0])
             : what == 1 ? nc->all_gather(in, out, n, dt, comm, c->st[0])
                         : nc->reduce_scatter(in, out, n, dt, ncclSum, comm, c->st[0]);
@@ -374,26 +415,17 @@ climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_bel
                                    const float *send_above, float *recv_above, size_t count)
 {
 #if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc || !c->nccl)
-        return CLIMB_STATUS_NOT_SUPPORTED;
-    int prev = 0;
-    cudaGetDevice(&prev);
-    cudaGetLastError();
-    ncclComm_t comm = (ncclComm_t)c->nccl;
-    cudaStream_t s = c->st[0];
-    ncclResult_t r = cudaSetDevice(c->devices[0]) == cudaSuccess ? nc->group_start() : ncclUnhandledCudaError;
-    if (r == ncclSuccess && send_below)
-        r = nc->send(send_below, count, ncclFloat32, c->rank - 1, comm, s);
-    if (r == ncclSuccess && recv_below)
-        r = nc->recv(recv_below, count, ncclFloat32, c->rank - 1, comm, s);
-    if (r == ncclSuccess && send_above)
-        r = nc->send(send_above, count, ncclFloat32, c->rank + 1, comm, s);
-    if (r == ncclSuccess && recv_above)
-        r = nc->recv(recv_above, count, ncclFloat32, c->rank + 1, comm, s);
-    const ncclResult_t end = nc->group_end();
-    return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
+    nccl_op ops[4];
+    int n = 0;
+    if (send_below)
+        ops[n++] = (nccl_op){c->rank - 1, send_below, NULL, count};
+    if (recv_below)
+        ops[n++] = (nccl_op){c->rank - 1, NULL, recv_below, count};
+    if (send_above)
+        ops[n++] = (nccl_op){c->rank + 1, send_above, NULL, count};
+    if (recv_above)
+        ops[n++] = (nccl_op){c->rank + 1, NULL, recv_above, count};
+    return nccl_group(c, ops, n);
 #else
     (void)c;
     (void)send_below;
@@ -409,25 +441,15 @@ climb_status climb_comm_nccl_pieces(struct climb_comm_s *c, const float *mine, f
                                     const size_t *count)
 {
 #if CLIMB_HAVE_NCCL
-    char why[300];
-    const climb_nccl *nc = climb_nccl_get(why, sizeof why);
-    if (!nc || !c->nccl)
-        return CLIMB_STATUS_NOT_SUPPORTED;
-    int prev = 0;
-    cudaGetDevice(&prev);
-    cudaGetLastError();
-    ncclComm_t comm = (ncclComm_t)c->nccl;
-    ncclResult_t r = cudaSetDevice(c->devices[0]) == cudaSuccess ? nc->group_start() : ncclUnhandledCudaError;
-    for (int q = 0; q < c->nranks && r == ncclSuccess; q++) {
+    nccl_op ops[2 * CLIMB_MAX_RANKS];
+    int n = 0;
+    for (int q = 0; q < c->nranks && q < CLIMB_MAX_RANKS; q++) {
         if (q == c->rank)
             continue;
-        if (count[c->rank])
-            r = nc->send(mine, count[c->rank], ncclFloat32, q, comm, c->st[0]);
-        if (r == ncclSuccess && count[q])
-            r = nc->recv(all + off[q], count[q], ncclFloat32, q, comm, c->st[0]);
+        ops[n++] = (nccl_op){q, mine, NULL, count[c->rank]};
+        ops[n++] = (nccl_op){q, NULL, all + off[q], count[q]};
     }
-    const ncclResult_t end = nc->group_end();
-    return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
+    return nccl_group(c, ops, n);
 #else
     (void)c;
     (void)mine;
