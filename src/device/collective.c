@@ -10,6 +10,43 @@ void climb_chunk_of(size_t count, int n, int i, size_t *off, size_t *len)
     *len = q + (ui < r ? 1 : 0);
 }
 
+int climb_chunk_holding(size_t count, int n, size_t p)
+{
+    for (int q = 0; q < n; q++) {
+        size_t off, len;
+        climb_chunk_of(count, n, q, &off, &len);
+        if (p >= off && p < off + len)
+            return q;
+    }
+    return n - 1;
+}
+
+void climb_summa_grid(int P, int *gr, int *gc)
+{
+    int rows = 1;
+    for (int d = 1; d * d <= P; d++)
+        if (P % d == 0)
+            rows = d;
+    *gr = rows;
+    *gc = P / rows;
+}
+
+int climb_summa_panels(size_t k, int gr, int gc, size_t *p)
+{
+    int n = 0;
+    for (size_t at = 0; at < k;) {
+        p[n++] = at;
+        size_t off, len, end = k;
+        climb_chunk_of(k, gc, climb_chunk_holding(k, gc, at), &off, &len);
+        end = off + len < end ? off + len : end;
+        climb_chunk_of(k, gr, climb_chunk_holding(k, gr, at), &off, &len);
+        end = off + len < end ? off + len : end;
+        at = end;
+    }
+    p[n] = k;
+    return n;
+}
+
 int climb_slab_of(size_t nz, int n, int i, climb_slab *s)
 {
     if (n < 1 || n > CLIMB_MAX_RANKS || i < 0 || i >= n || nz < (size_t)n)

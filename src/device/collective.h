@@ -63,6 +63,18 @@ int climb_halving(int n, int rank, int phase, int step, climb_halving_step *out)
 typedef enum { CLIMB_COLL_ALL_REDUCE, CLIMB_COLL_ALL_GATHER, CLIMB_COLL_REDUCE_SCATTER, CLIMB_COLL_PEER_COPY } climb_coll;
 double climb_busbw_factor(climb_coll c, int n);
 
+/* The chunk of count elements cut into n (climb_chunk_of) that holds element p (the last where p is past them). */
+int climb_chunk_holding(size_t count, int n, size_t p);
+
+/* SUMMA's grid of P GPUs (van de Geijn and Watts): gr rows, the largest divisor of P not above its square root, by
+ * gc = P / gr columns, rank r at row r / gc, column r % gc. A's columns are split over the grid's columns and B's
+ * rows over its rows, each as climb_chunk_of splits k. */
+void climb_summa_grid(int P, int *gr, int *gc);
+/* The panels of k for that split: [p[t], p[t + 1]) for t below the count returned (0 for k = 0), cut wherever A's
+ * columns change grid column or B's rows change grid row, so that each panel of A lies on one GPU of each grid row
+ * and each panel of B on one GPU of each grid column. p holds gr + gc + 1 entries at the least. */
+int climb_summa_panels(size_t k, int gr, int gc, size_t *p);
+
 /* A grid of nz planes split along z over n GPUs, one slab a rank (the stencil across GPUs): rank i owns the planes
  * climb_chunk_of gives it, [z0, z1), and holds them with a halo plane on each side that has a neighbour, a copy of
  * the neighbour's nearest owned plane that the exchange after each step refreshes. Local plane k is global plane

@@ -4,7 +4,9 @@
  * its piece), so that every GPU needs every piece of B. The ladder: the whole product on one GPU (the row the others
  * are sped up from); the pieces of B gathered onto every GPU by the copy engines, then climb's SGEMM on each GPU's
  * rows; the same with the product accumulated piece by piece as the pieces arrive (the next piece's copy under this
- * piece's product); NCCL's send and receive of the pieces and cuBLAS on each GPU beside them.
+ * piece's product); the 2-D split (van de Geijn and Watts, SUMMA: the GPUs as a grid, a block of each operand,
+ * panels of k sent along the grid's rows and columns); NCCL's send and receive of the pieces and cuBLAS on each GPU
+ * beside them.
  *
  * Sources: the GEMM of Hwu, Kirk and El Hajj, Programming Massively Parallel Processors (tiling, register tiling;
  * climb's one-GPU ladder is sgemm), split over GPUs with transfers between them without the host (van Oosten,
@@ -54,6 +56,11 @@ struct climb_case {
     cudaEvent_t got[CLIMB_MAX_DEVICES][2];       /* panels: buffer b's piece arrived */
     cudaEvent_t used[CLIMB_MAX_DEVICES][2];      /* panels: buffer b's product done (free again) */
     cublasHandle_t cublas[CLIMB_MAX_DEVICES];    /* the vendor rung's, one a GPU (prepare) */
+    /* summa: the GPUs as a grid of gr rows by gc columns, rank r at (r / gc, r % gc), each holding a block of A, of B
+     * and of C (block_of) and two buffers for each operand's panels (made by prepare) */
+    int gr, gc;
+    float *sa[CLIMB_MAX_DEVICES], *sb[CLIMB_MAX_DEVICES], *sc[CLIMB_MAX_DEVICES];
+    float *spa[CLIMB_MAX_DEVICES][2], *spb[CLIMB_MAX_DEVICES][2];
     /* the reference */
     climb_ref_mode mode;
     double *ref, *tol;           /* CPU: every element and its tolerance; VENDOR: the adopted product */
@@ -66,6 +73,30 @@ struct climb_case {
 static int ranks(const climb_case *c) { return c->g.x.P; }
 static size_t rows_of(const climb_case *c, int r) { return c->m1[r] - c->m0[r]; }
 static size_t piece_of(const climb_case *c, int r) { return c->k1[r] - c->k0[r]; }
+
+/* ---------------------------------------------------------------- the 2-D split (SUMMA) */
+
+/* Rank r's blocks on the grid: rows [mi0, mi0 + mi) of A and C; A's columns [ka0, ka0 + ka) of k (its grid
+ * column's share); B's rows [kb0, kb0 + kb) of k (its grid row's share); B's and C's columns [nj0, nj0 + nj). */
+typedef struct summa_block {
+    int i, j;
+    size_t mi0, mi, ka0, ka, kb0, kb, nj0, nj;
+} summa_block;
+static summa_block block_of(const climb_case *c, int r)
+{
+    summa_block b;
+    b.i = r / c->gc;
+    b.j = r % c->gc;
+    climb_chunk_of(c->m, c->gr, b.i, &b.mi0, &b.mi);
+    climb_chunk_of(c->k, c->gc, b.j, &b.ka0, &b.ka);
+    climb_chunk_of(c->k, c->gr, b.i, &b.kb0, &b.kb);
+    climb_chunk_of(c->n, c->gc, b.j, &b.nj0, &b.nj);
+    return b;
+}
+
+/* The panels of k (climb_summa_panels). */
+static int summa_panels(const climb_case *c, size_t *p) { return climb_summa_panels(c->k, c->gr, c->gc, p); }
+
 /* ---------------------------------------------------------------- the schedules */
 
 /* one_gpu: the whole product on rank 0's GPU. */
@@ -220,6 +251,61 @@ static int run_gather(climb_case *c)
     return 0;
 }
 
+/* summa: each panel of k in turn (van de Geijn and Watts' SUMMA): the GPU of each grid row that holds the panel's
+ * columns of A sends them along its row, the GPU of each grid column that holds the panel's rows of B along its
+ * column; every GPU adds the product of the two into its block of C. Each GPU pulls what it lacks by the copy
+ * engines into one of two buffers for each operand, on its copy stream, under the product of the panel before
+ * (the copy of panel t waits for the product of panel t - 2, the product for its copies). */
+static int run_summa(climb_case *c)
+{
+    const int P = ranks(c);
+    size_t p[2 * CLIMB_MAX_DEVICES + 1];
+    const int panels = summa_panels(c, p);
+    for (int r = 0; r < P; r++) {
+        const summa_block me = block_of(c, r);
+        if (!me.mi || !me.nj)
+            continue;
+        ON(c->g.x.devices[r]);
+        cudaStream_t s = c->g.x.st[r], cp = c->cp[r];
+        CLIMB_CHECK(cudaEventRecord(c->used[r][0], s)); /* the copy stream starts where the run does */
+        CLIMB_CHECK(cudaStreamWaitEvent(cp, c->used[r][0], 0));
+        CLIMB_CHECK(cudaEventRecord(c->used[r][1], s));
+        if (panels == 0) /* k 0: C = 0 */
+            CLIMB_CHECK(cudaMemsetAsync(c->sc[r], 0, me.mi * me.nj * sizeof(float), s));
+        for (int t = 0; t < panels; t++) {
+            const size_t p0 = p[t], w = p[t + 1] - p[t];
+            const int b = t % 2;
+            const int oa = me.i * c->gc + climb_chunk_holding(c->k, c->gc, p0); /* holds A's columns, in my grid row */
+            const int ob = climb_chunk_holding(c->k, c->gr, p0) * c->gc + me.j; /* holds B's rows, in my grid column */
+            const summa_block ba = block_of(c, oa), bb = block_of(c, ob);
+            const float *ap = c->sa[oa] + (p0 - ba.ka0), *bp = c->sb[ob] + (p0 - bb.kb0) * me.nj;
+            size_t lda = ba.ka;
+            const int copy = oa != r || ob != r;
+            if (copy)
+                CLIMB_CHECK(cudaStreamWaitEvent(cp, c->used[r][b], 0));
+            if (oa != r) { /* the panel's columns of A, w of each of my rows */
+                CLIMB_CHECK(cudaMemcpy2DAsync(c->spa[r][b], w * sizeof(float), ap, ba.ka * sizeof(float),
+                                              w * sizeof(float), me.mi, cudaMemcpyDefault, cp));
+                ap = c->spa[r][b];
+                lda = w;
+            }
+            if (ob != r) { /* the panel's rows of B, whole rows of my columns */
+                CLIMB_CHECK(cudaMemcpyAsync(c->spb[r][b], bp, w * me.nj * sizeof(float), cudaMemcpyDefault, cp));
+                bp = c->spb[r][b];
+            }
+            if (copy) {
+                CLIMB_CHECK(cudaEventRecord(c->got[r][b], cp));
+                CLIMB_CHECK(cudaStreamWaitEvent(s, c->got[r][b], 0));
+            }
+            CLIMB_CHECK(climb_sgemm_best(NULL, 0, 0, me.mi, me.nj, w, 1.0f, ap, lda, bp, me.nj, t ? 1.0f : 0.0f,
+                                         c->sc[r], me.nj, c->ws[r], c->ws_bytes, c->g.x.sms[r], s));
+            if (copy)
+                CLIMB_CHECK(cudaEventRecord(c->used[r][b], s));
+        }
+    }
+    return 0;
+}
+
 /* nccl_cublas: every piece to every GPU by NCCL's send and receive in one group (a GPU's own piece copied on its
  * stream), then cublasSgemm on each GPU's rows (row-major C = A B as column-major C^T = B^T A^T). */
 static int run_vendor(climb_case *c)
@@ -281,6 +367,7 @@ typedef struct mg_rung {
     int all_b;    /* needs the whole of B on every GPU */
     int panels;   /* needs the two panel buffers */
     int vendor;   /* NCCL and cuBLAS */
+    int summa;    /* the 2-D blocks */
 } mg_rung;
 
 static int k_sgemm(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
@@ -314,6 +401,11 @@ static const mg_rung MG_RUNGS[] = {
                                         "piece's copy under this piece's product",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sgemm},
      .run = run_panels, .panels = 1},
+    {.info = {.name = "summa", .idea = "the 2-D split: the GPUs as a grid, a block of A, B and C each; each panel of k "
+                                       "sent along the grid's rows (A) and columns (B), its copies under the product "
+                                       "before (SUMMA)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sgemm},
+     .run = run_summa, .summa = 1},
     {.info = {.name = "sgemm_gpus_best", .idea = "the panels: the pieces' copies under the products",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_sgemm},
      .run = run_panels, .panels = 1},
@@ -339,6 +431,13 @@ static void mg_fini(climb_case *c)
         }
         cudaFree(c->b_all[r]);
         cudaFree(c->ws[r]);
+        cudaFree(c->sa[r]);
+        cudaFree(c->sb[r]);
+        cudaFree(c->sc[r]);
+        for (int b = 0; b < 2; b++) {
+            cudaFree(c->spa[r][b]);
+            cudaFree(c->spb[r][b]);
+        }
         if (c->cublas[r])
             cublasDestroy(c->cublas[r]);
     }
@@ -369,6 +468,7 @@ static int mg_init(climb_case *c)
         return -1;
     }
     const int P = ranks(c);
+    climb_summa_grid(P, &c->gr, &c->gc);
     size_t most_a = 1, most_c = 1, most_p = 1;
     for (int r = 0; r < P; r++) {
         size_t off, len;
@@ -449,6 +549,14 @@ static int download(climb_case *c, int rung)
     if (MG_RUNGS[rung].one) {
         ON(c->g.x.devices[0]);
         CLIMB_CHECK(cudaMemcpy(c->h_c, c->one_c, c->m * c->n * sizeof(float), cudaMemcpyDeviceToHost));
+    } else if (MG_RUNGS[rung].summa) { /* every GPU's block into its place */
+        for (int r = 0; r < ranks(c); r++) {
+            const summa_block b = block_of(c, r);
+            ON(c->g.x.devices[r]);
+            if (b.mi && b.nj)
+                CLIMB_CHECK(cudaMemcpy2D(c->h_c + b.mi0 * c->n + b.nj0, c->n * sizeof(float), c->sc[r],
+                                         b.nj * sizeof(float), b.nj * sizeof(float), b.mi, cudaMemcpyDeviceToHost));
+        }
     } else {
         for (int r = 0; r < ranks(c); r++) {
             ON(c->g.x.devices[r]);
@@ -553,9 +661,16 @@ static int mg_prepare(climb_case *c, int rung)
         return 0;
     /* SGEMM's workspace: the largest any product here asks for */
     size_t ws = climb_sgemm_workspace(NULL, 0, 0, c->m, c->n, c->k, c->g.x.sms[0]);
+    size_t pk[2 * CLIMB_MAX_DEVICES + 1];
+    const int panels = summa_panels(c, pk);
     for (int q = 0; q < P; q++) {
         const size_t w = climb_sgemm_gpus_ws_bytes(c->m, c->n, c->k, P, c->g.x.sms[q]);
         ws = w > ws ? w : ws;
+        const summa_block bq = block_of(c, q);
+        for (int t = 0; r->summa && t < panels; t++) {
+            const size_t v = climb_sgemm_workspace(NULL, 0, 0, bq.mi, bq.nj, pk[t + 1] - pk[t], c->g.x.sms[q]);
+            ws = v > ws ? v : ws;
+        }
     }
     if (ws > c->ws_bytes) {
         for (int q = 0; q < P; q++) {
@@ -593,6 +708,27 @@ static int mg_prepare(climb_case *c, int rung)
         CLIMB_CHECK(cudaMemcpy(c->one_a, c->h_a, c->m * c->k * sizeof(float), cudaMemcpyHostToDevice));
         CLIMB_CHECK(cudaMemcpy(c->one_b, c->h_b, c->k * c->n * sizeof(float), cudaMemcpyHostToDevice));
     }
+    for (int q = 0; r->summa && q < P && !c->sa[q]; q++) { /* the blocks from the host's A and B, untimed */
+        const summa_block b = block_of(c, q);
+        size_t wide = 1;
+        for (int t = 0; t < panels; t++)
+            wide = pk[t + 1] - pk[t] > wide ? pk[t + 1] - pk[t] : wide;
+        ON(c->g.x.devices[q]);
+        if (cudaMalloc((void **)&c->sa[q], (b.mi * b.ka + 1) * sizeof(float)) != cudaSuccess ||
+            cudaMalloc((void **)&c->sb[q], (b.kb * b.nj + 1) * sizeof(float)) != cudaSuccess ||
+            cudaMalloc((void **)&c->sc[q], (b.mi * b.nj + 1) * sizeof(float)) != cudaSuccess)
+            goto oom;
+        for (int k = 0; k < 2; k++)
+            if (cudaMalloc((void **)&c->spa[q][k], (b.mi * wide + 1) * sizeof(float)) != cudaSuccess ||
+                cudaMalloc((void **)&c->spb[q][k], (wide * b.nj + 1) * sizeof(float)) != cudaSuccess)
+                goto oom;
+        if (b.mi && b.ka)
+            CLIMB_CHECK(cudaMemcpy2D(c->sa[q], b.ka * sizeof(float), c->h_a + b.mi0 * c->k + b.ka0,
+                                     c->k * sizeof(float), b.ka * sizeof(float), b.mi, cudaMemcpyHostToDevice));
+        if (b.kb && b.nj)
+            CLIMB_CHECK(cudaMemcpy2D(c->sb[q], b.nj * sizeof(float), c->h_b + b.kb0 * c->n + b.nj0,
+                                     c->n * sizeof(float), b.nj * sizeof(float), b.kb, cudaMemcpyHostToDevice));
+    }
     ON(c->g.home);
     return climb_gpuset_prepare(&c->g, !r->one, r->vendor, "sgemm_gpus");
 oom:
@@ -616,6 +752,17 @@ static void mg_release(climb_case *c, int rung)
         if (r->vendor && c->cublas[q]) {
             cublasDestroy(c->cublas[q]);
             c->cublas[q] = NULL;
+        }
+        if (r->summa) {
+            cudaFree(c->sa[q]);
+            cudaFree(c->sb[q]);
+            cudaFree(c->sc[q]);
+            c->sa[q] = c->sb[q] = c->sc[q] = NULL;
+            for (int b = 0; b < 2; b++) {
+                cudaFree(c->spa[q][b]);
+                cudaFree(c->spb[q][b]);
+                c->spa[q][b] = c->spb[q][b] = NULL;
+            }
         }
     }
     if (r->one) {
@@ -652,6 +799,13 @@ static int mg_poison(climb_case *c)
         CLIMB_CHECK(cudaMemset(c->one_c, 0xFF, c_bytes(c)));
         CLIMB_CHECK(cudaDeviceSynchronize());
     }
+    for (int r = 0; r < ranks(c); r++)
+        if (c->sc[r]) {
+            const summa_block b = block_of(c, r);
+            ON(c->g.x.devices[r]);
+            CLIMB_CHECK(cudaMemset(c->sc[r], 0xFF, b.mi * b.nj * sizeof(float)));
+            CLIMB_CHECK(cudaDeviceSynchronize());
+        }
     ON(c->g.home);
     return 0;
 }
@@ -723,9 +877,11 @@ static double mg_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt
 
 extern "C" const climb_workload climb_sgemm_gpus_workload = {
     .name = "sgemm_gpus",
-    .title = "SGEMM across GPUs: rows of A and C a GPU, the pieces of B gathered, or multiplied as they arrive",
+    .title = "SGEMM across GPUs: rows of A and C a GPU, the pieces of B gathered, or multiplied as they arrive; the "
+             "2-D split (SUMMA)",
     .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, GEMM (the one-GPU kernel); van "
-               "Oosten, Introduction to CUDA 5.0: GPUDirect (transfers between GPUs without the host)",
+               "Oosten, Introduction to CUDA 5.0: GPUDirect (transfers between GPUs without the host); van de Geijn "
+               "and Watts, SUMMA: Scalable Universal Matrix Multiplication Algorithm",
     .dims = {"m", "n", "k"},
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .min_devices = 1,
