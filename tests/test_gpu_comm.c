@@ -281,6 +281,40 @@ static void check_peer_copy(int from, int to, size_t bytes, size_t shift)
     free(got);
 }
 
+/* A capture of calls on streams of the test's own (the legacy streams the communicator starts on cannot be
+ * captured), begun on rank 0's; capture_replay ends it, replays the graph `replays` times, waits, and puts the
+ * communicator back on the legacy streams. */
+static void capture_begin(cudaStream_t own[8])
+{
+    for (int r = 0; r < P; r++) {
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
+        EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
+    }
+    EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
+           cudaStreamBeginCapture(own[0], cudaStreamCaptureModeGlobal) == cudaSuccess);
+}
+
+static void capture_replay(cudaStream_t own[8], int replays)
+{
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t ge = NULL;
+    EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(own[0], &g) == cudaSuccess);
+    EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+    for (int k = 0; k < replays && ge; k++)
+        EXPECT(cudaGraphLaunch(ge, own[0]) == cudaSuccess);
+    EXPECT(ge && cudaStreamSynchronize(own[0]) == cudaSuccess);
+    if (ge)
+        cudaGraphExecDestroy(ge);
+    if (g)
+        cudaGraphDestroy(g);
+    for (int r = 0; r < P; r++) {
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaStreamSynchronize(own[r]) == cudaSuccess);
+        EXPECT(climb_comm_set_stream(comm, r, NULL) == CLIMB_STATUS_SUCCESS);
+        cudaStreamDestroy(own[r]);
+    }
+}
+
 /* The stencil across the communicator's GPUs: an nx x ny x nz grid's slabs (climb_comm_stencil_slab) filled from a
  * random grid, `steps` calls ping-ponging (the first one's halos from the grid, the others' as the call before left
  * them), the outputs poisoned first; the owned planes assembled against the CPU's steps (within the stencil's
@@ -313,31 +347,15 @@ static void check_stencil(size_t nx, size_t ny, size_t nz, int steps, int graph,
         EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     }
     cudaStream_t own[8];
-    cudaGraphExec_t ge = NULL;
-    if (graph) {
-        for (int r = 0; r < P; r++) {
-            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
-                   cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
-            EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
-        }
-        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
-               cudaStreamBeginCapture(own[0], cudaStreamCaptureModeGlobal) == cudaSuccess);
-    }
+    if (graph)
+        capture_begin(own);
     for (int k = 0; k < steps; k++) {
         float **src = k % 2 ? b : a, **dst = k % 2 ? a : b;
         EXPECT_MSG(climb_comm_stencil7_f32(comm, nx, ny, nz, w, (const float *const *)src, dst) ==
                        CLIMB_STATUS_SUCCESS, "stencil %zux%zux%zu step %d", nx, ny, nz, k);
     }
-    if (graph) {
-        cudaGraph_t g = NULL;
-        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(own[0], &g) == cudaSuccess);
-        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
-        EXPECT(ge && cudaGraphLaunch(ge, own[0]) == cudaSuccess && cudaStreamSynchronize(own[0]) == cudaSuccess);
-        if (ge)
-            cudaGraphExecDestroy(ge);
-        if (g)
-            cudaGraphDestroy(g);
-    }
+    if (graph)
+        capture_replay(own, 1);
     sync_all();
     EXPECT(cudaGetLastError() == cudaSuccess);
     float **last = steps % 2 ? b : a;
@@ -357,10 +375,6 @@ static void check_stencil(size_t nx, size_t ny, size_t nz, int steps, int graph,
         cudaSetDevice(devs[r]);
         cudaFree(a[r]);
         cudaFree(b[r]);
-        if (graph) {
-            EXPECT(climb_comm_set_stream(comm, r, NULL) == CLIMB_STATUS_SUCCESS);
-            cudaStreamDestroy(own[r]);
-        }
     }
     free(h);
     free(got);
@@ -390,36 +404,12 @@ static void check_sgemm(size_t m, size_t n, size_t k, int graph, uint64_t seed)
         EXPECT(cudaMemcpy(b[r], h_b + k0[r] * n, (k1[r] - k0[r]) * n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
         EXPECT(cudaMemset(c[r], 0xFF, (m1[r] - m0[r]) * n * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
     }
-    climb_status st;
-    if (graph) {
-        cudaStream_t own[8];
-        cudaGraph_t g = NULL;
-        cudaGraphExec_t ge = NULL;
-        for (int r = 0; r < P; r++) {
-            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
-                   cudaStreamCreateWithFlags(&own[r], cudaStreamNonBlocking) == cudaSuccess);
-            EXPECT(climb_comm_set_stream(comm, r, own[r]) == CLIMB_STATUS_SUCCESS);
-        }
-        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess &&
-               cudaStreamBeginCapture(own[0], cudaStreamCaptureModeGlobal) == cudaSuccess);
-        st = climb_comm_sgemm_f32(comm, m, n, k, (const float *const *)a, (const float *const *)b, c);
-        EXPECT(cudaSetDevice(devs[0]) == cudaSuccess && cudaStreamEndCapture(own[0], &g) == cudaSuccess);
-        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
-        for (int rep = 0; rep < 2 && ge; rep++)
-            EXPECT(cudaGraphLaunch(ge, own[0]) == cudaSuccess);
-        EXPECT(ge && cudaStreamSynchronize(own[0]) == cudaSuccess);
-        if (ge)
-            cudaGraphExecDestroy(ge);
-        if (g)
-            cudaGraphDestroy(g);
-        for (int r = 0; r < P; r++) {
-            EXPECT(cudaSetDevice(devs[r]) == cudaSuccess && cudaStreamSynchronize(own[r]) == cudaSuccess);
-            EXPECT(climb_comm_set_stream(comm, r, NULL) == CLIMB_STATUS_SUCCESS);
-            cudaStreamDestroy(own[r]);
-        }
-    } else {
-        st = climb_comm_sgemm_f32(comm, m, n, k, (const float *const *)a, (const float *const *)b, c);
-    }
+    cudaStream_t own[8];
+    if (graph)
+        capture_begin(own);
+    const climb_status st = climb_comm_sgemm_f32(comm, m, n, k, (const float *const *)a, (const float *const *)b, c);
+    if (graph)
+        capture_replay(own, 2);
     EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "sgemm %zux%zux%zu%s: %s", m, n, k, graph ? " (graph)" : "",
                climb_status_string(st));
     sync_all();

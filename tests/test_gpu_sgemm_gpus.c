@@ -17,14 +17,6 @@ static const climb_workload *w = &climb_sgemm_gpus_workload;
 static climb_device_info devs[CLIMB_MAX_DEVICES];
 static climb_device_set set;
 
-static void use_gpus(int n, int count)
-{
-    char why[200];
-    EXPECT_MSG(climb_device_set_first(n, count, &set, why, sizeof why) == 0, "%s", why);
-    for (int i = set.n - 1; i >= 0; i--) /* the first queried last: current */
-        EXPECT(climb_device_query(set.id[i], &devs[i]) == 0);
-}
-
 static void poisoned(climb_shape shape)
 {
     climb_opt_plan p;
@@ -37,26 +29,13 @@ static void check(uint64_t seed, climb_ref_mode mode)
 {
     climb_opt_plan p;
     test_plan(&p, w, NULL);
-    climb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = seed;
-    o.options = &p;
-    o.devices = &set;
-    o.devs = devs;
-    o.reference = mode;
-    climb_check_result cr;
-    EXPECT(climb_check(w, &o, &devs[0], &cr) == 0);
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%d GPUs reference %d: %ld runs, %d failures", set.n, (int)mode,
-               cr.runs, cr.failures);
-    printf("check on %d GPUs, reference %d: %ld runs, %ld refused, seed %" PRIu64 "\n", set.n, (int)mode, cr.runs,
-           cr.refused, seed);
-    climb_check_result_free(&cr);
+    test_check_gpus(w, devs, &set, &p, seed, mode, "defaults");
     climb_opt_plan_free(&p, NULL);
 }
 
 static void on(int n, int count)
 {
-    use_gpus(n, count);
+    test_use_gpus(n, count, &set, devs);
     poisoned((climb_shape)CLIMB_SHAPE3(130, 257, 129));
     poisoned((climb_shape)CLIMB_SHAPE3(3, 5, 2));
     check(20261128, CLIMB_REF_AUTO);
@@ -68,14 +47,6 @@ static void on(int n, int count)
 int main(void)
 {
     test_require_gpu();
-    int count = 0;
-    EXPECT(cudaGetDeviceCount(&count) == cudaSuccess);
-    if (count > CLIMB_MAX_DEVICES)
-        count = CLIMB_MAX_DEVICES;
-    on(1, count);
-    if (count >= 2)
-        on(count, count);
-    if (count >= 3)
-        on(3, count);
+    test_on_gpu_counts(on);
     return test_finish("test_gpu_sgemm_gpus");
 }

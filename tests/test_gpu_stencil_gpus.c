@@ -18,23 +18,6 @@ static const climb_workload *w = &climb_stencil_gpus_workload;
 static climb_device_info devs[CLIMB_MAX_DEVICES];
 static climb_device_set set;
 
-static void use_gpus(int n, int count)
-{
-    char why[200];
-    EXPECT_MSG(climb_device_set_first(n, count, &set, why, sizeof why) == 0, "%s", why);
-    for (int i = set.n - 1; i >= 0; i--) /* the first queried last: current */
-        EXPECT(climb_device_query(set.id[i], &devs[i]) == 0);
-}
-
-static void opts_with(climb_run_opts *o, climb_opt_plan *p, uint64_t seed)
-{
-    memset(o, 0, sizeof *o);
-    o->seed = seed;
-    o->options = p;
-    o->devices = &set;
-    o->devs = devs;
-}
-
 /* Every rung of one case from a poisoned start. */
 static void poisoned(climb_shape shape, const char *steps, const char *split)
 {
@@ -44,27 +27,21 @@ static void poisoned(climb_shape shape, const char *steps, const char *split)
     climb_opt_plan_free(&p, NULL);
 }
 
+/* climb check over the edge grids; refused: a grid of fewer planes than GPUs (and NCCL's rung where NCCL does not
+ * open). */
 static void check(uint64_t seed, const char *steps, const char *split, climb_ref_mode mode)
 {
     climb_opt_plan p;
     test_plan(&p, w, "steps", steps, "split", split, NULL);
-    climb_run_opts o;
-    opts_with(&o, &p, seed);
-    o.reference = mode;
-    climb_check_result cr;
-    EXPECT(climb_check(w, &o, &devs[0], &cr) == 0);
-    /* refused: a grid of fewer planes than GPUs alone (and NCCL's rung where NCCL does not open) */
-    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%d GPUs steps=%s split=%s: %ld runs, %d failures", set.n, steps,
-               split, cr.runs, cr.failures);
-    printf("check on %d GPUs, steps=%s split=%s reference %d: %ld runs, %ld refused, seed %" PRIu64 "\n", set.n,
-           steps, split, (int)mode, cr.runs, cr.refused, seed);
-    climb_check_result_free(&cr);
+    char what[60];
+    snprintf(what, sizeof what, "steps=%s split=%s", steps, split);
+    test_check_gpus(w, devs, &set, &p, seed, mode, what);
     climb_opt_plan_free(&p, NULL);
 }
 
 static void on(int n, int count)
 {
-    use_gpus(n, count);
+    test_use_gpus(n, count, &set, devs);
     poisoned((climb_shape)CLIMB_SHAPE3(33, 17, 9), "3", "strong");
     poisoned((climb_shape)CLIMB_SHAPE3(64, 8, 5), "2", "weak");
     check(20261128, "1", "strong", CLIMB_REF_AUTO);
@@ -77,14 +54,6 @@ static void on(int n, int count)
 int main(void)
 {
     test_require_gpu();
-    int count = 0;
-    EXPECT(cudaGetDeviceCount(&count) == cudaSuccess);
-    if (count > CLIMB_MAX_DEVICES)
-        count = CLIMB_MAX_DEVICES;
-    on(1, count);
-    if (count >= 2)
-        on(count, count);
-    if (count >= 3)
-        on(3, count);
+    test_on_gpu_counts(on);
     return test_finish("test_gpu_stencil_gpus");
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/harness.h"
+#include "device/device.h"
+#include "device/device_set.h"
 #include "core/options.h"
 #include "core/workload.h"
 #include "testing.h"
@@ -132,6 +134,52 @@ static inline void test_bench_output(const climb_workload *w, const climb_device
         EXPECT_MSG(rep.rows[i].status == CLIMB_ROW_OK, "%s: %s", w->rung(rep.rows[i].rung)->name, rep.rows[i].note);
     climb_report_free(&rep);
     climb_timer_free(&t);
+}
+
+/* The first n of the machine's count GPUs as the set a case spans, devs their facts (the first queried last, so
+ * that it is current). */
+static inline void test_use_gpus(int n, int count, climb_device_set *set, climb_device_info *devs)
+{
+    char why[200];
+    EXPECT_MSG(climb_device_set_first(n, count, set, why, sizeof why) == 0, "%s", why);
+    for (int i = set->n - 1; i >= 0; i--)
+        EXPECT(climb_device_query(set->id[i], &devs[i]) == 0);
+}
+
+/* For a workload spanning GPUs from one: on(n, count) on one GPU, on every GPU here, and on three where there are
+ * three or more (count: the machine's GPUs, at most CLIMB_MAX_DEVICES). */
+static inline void test_on_gpu_counts(void (*on)(int n, int count))
+{
+    int count = 0;
+    EXPECT(cudaGetDeviceCount(&count) == cudaSuccess);
+    if (count > CLIMB_MAX_DEVICES)
+        count = CLIMB_MAX_DEVICES;
+    on(1, count);
+    if (count >= 2)
+        on(count, count);
+    if (count >= 3)
+        on(3, count);
+}
+
+/* `climb check` of w over its check shapes on the GPUs of `set` (devs their facts), plan p, seed, reference mode:
+ * every run right (a rung may refuse, saying why: the report counts them). `what` names the plan. */
+static inline void test_check_gpus(const climb_workload *w, climb_device_info *devs, climb_device_set *set,
+                                 climb_opt_plan *p, uint64_t seed, climb_ref_mode mode, const char *what)
+{
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = p;
+    o.devices = set;
+    o.devs = devs;
+    o.reference = mode;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &devs[0], &cr) == 0);
+    EXPECT_MSG(cr.runs > 0 && cr.failures == 0, "%s on %d GPUs, %s, reference %d: %ld runs, %d failures", w->name,
+               set->n, what, (int)mode, cr.runs, cr.failures);
+    printf("check %s on %d GPUs, %s, reference %d: %ld runs, %ld refused, seed %" PRIu64 "\n", w->name, set->n, what,
+           (int)mode, cr.runs, cr.refused, seed);
+    climb_check_result_free(&cr);
 }
 
 /* Every rung of w on one case (key, plan p, inputs from `seed`) spanning the GPUs of `set` (devs their facts): a
