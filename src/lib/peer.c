@@ -22,7 +22,7 @@ climb_status climb_comm_peer_copy(climb_comm c, int to, void *d_dst, int from, c
     if (e == cudaSuccess)
         e = cudaSetDevice(c->devices[from]);
     if (e == cudaSuccess)
-        e = climb_peer_copy_async(d_dst, c->devices[to], d_src, c->devices[from], bytes,
-                                  from == to || c->access[from][to], c->sms[from], c->st[from]);
+        e = climb_peer_copy_async(d_dst, d_src, bytes, from == to || c->access[from][to], c->sms[from],
+                                  c->st[from]);
     return climb_comm_end(&call, e);
 }

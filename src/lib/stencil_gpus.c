@@ -76,11 +76,10 @@ climb_status climb_comm_stencil7_f32(climb_comm c, size_t nx, size_t ny, size_t 
                 cudaSuccess)
             break;
         if (r > 0)
-            e = cudaMemcpyPeerAsync(d_out[r - 1] + climb_slab_top_halo(&sl[r - 1]) * plane, c->devices[r - 1],
-                                    d_out[r] + climb_slab_first(&sl[r]) * plane, c->devices[r], bytes, c->st[r]);
+            e = climb_copy_across(d_out[r - 1] + climb_slab_top_halo(&sl[r - 1]) * plane,
+                                  d_out[r] + climb_slab_first(&sl[r]) * plane, bytes, c->st[r]);
         if (e == cudaSuccess && r < c->P - 1)
-            e = cudaMemcpyPeerAsync(d_out[r + 1], c->devices[r + 1], d_out[r] + climb_slab_last(&sl[r]) * plane,
-                                    c->devices[r], bytes, c->st[r]);
+            e = climb_copy_across(d_out[r + 1], d_out[r] + climb_slab_last(&sl[r]) * plane, bytes, c->st[r]);
     }
     return climb_comm_end(&call, e);
 }

@@ -22,6 +22,7 @@
 #include "../device/device.h"
 #include "../device/nccl.h"
 #include "../core/workload.cuh"
+#include "common/coll_exec.h"
 #include "peer.h"
 
 /* ---------------------------------------------------------------- options */
@@ -96,7 +97,7 @@ static unsigned copy_blocks(size_t n, int sms)
 
 /* The best rung's copy, for the C API too: the push kernel (on the sender, which must be current, with peer access
  * to the receiver) below PEER_KERNEL_BELOW bytes where both ends are 16-byte aligned, else the copy engine. */
-static cudaError_t best_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes, int access, int sms,
+static cudaError_t best_copy(void *dst, const void *src, size_t bytes, int access, int sms,
                              cudaStream_t s, size_t kernel_below)
 {
     if (bytes == 0)
@@ -106,13 +107,13 @@ static cudaError_t best_copy(void *dst, int dst_dev, const void *src, int src_de
                                                                  bytes);
         return cudaGetLastError();
     }
-    return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s);
+    return climb_copy_across(dst, src, bytes, s);
 }
 
-extern "C" cudaError_t climb_peer_copy_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-                                             int access, int sms, cudaStream_t s)
+extern "C" cudaError_t climb_peer_copy_async(void *dst, const void *src, size_t bytes, int access, int sms,
+                                             cudaStream_t s)
 {
-    return best_copy(dst, dst_dev, src, src_dev, bytes, access, sms, s, PEER_KERNEL_BELOW);
+    return best_copy(dst, src, bytes, access, sms, s, PEER_KERNEL_BELOW);
 }
 
 /* ---------------------------------------------------------------- the case */
@@ -288,7 +289,7 @@ static int run_best(climb_case *c, int d, cudaStream_t s)
     (void)s;
     const int from = sender(c, d);
     ON(from);
-    CLIMB_CHECK(best_copy(c->dst[d], receiver(c, d), c->src[d], from, c->n, 1, sms_of(c, from), c->st[d][0],
+    CLIMB_CHECK(best_copy(c->dst[d], c->src[d], c->n, 1, sms_of(c, from), c->st[d][0],
                           (size_t)c->kernel_below));
     return 0;
 }

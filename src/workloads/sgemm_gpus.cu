@@ -148,8 +148,7 @@ extern "C" cudaError_t climb_sgemm_gpus_panels_async(const climb_coll_exec *x, c
             const float *src = g->b[r];
             if (j > 0 && kk) {
                 if ((e = cudaStreamWaitEvent(cp, g->used[r][b], 0)) != cudaSuccess ||
-                    (e = cudaMemcpyPeerAsync(g->panel[r][b], x->devices[r], g->b[q], x->devices[q],
-                                             kk * g->n * sizeof(float), cp)) != cudaSuccess ||
+                    (e = climb_copy_across(g->panel[r][b], g->b[q], kk * g->n * sizeof(float), cp)) != cudaSuccess ||
                     (e = cudaEventRecord(g->got[r][b], cp)) != cudaSuccess ||
                     (e = cudaStreamWaitEvent(s, g->got[r][b], 0)) != cudaSuccess)
                     break;

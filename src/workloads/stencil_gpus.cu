@@ -136,12 +136,10 @@ static int send_halos(climb_case *c, int r, int k, cudaStream_t s)
 {
     float *d = dst_of(c, r, k);
     if (r > 0)
-        CLIMB_CHECK(cudaMemcpyPeerAsync(plane(dst_of(c, r - 1, k), c, climb_slab_top_halo(&c->sl[r - 1])),
-                                        c->g.x.devices[r - 1], plane(d, c, climb_slab_first(&c->sl[r])),
-                                        c->g.x.devices[r], plane_bytes(c), s));
+        CLIMB_CHECK(climb_copy_across(plane(dst_of(c, r - 1, k), c, climb_slab_top_halo(&c->sl[r - 1])),
+                                      plane(d, c, climb_slab_first(&c->sl[r])), plane_bytes(c), s));
     if (r < ranks(c) - 1)
-        CLIMB_CHECK(cudaMemcpyPeerAsync(dst_of(c, r + 1, k), c->g.x.devices[r + 1],
-                                        plane(d, c, climb_slab_last(&c->sl[r])), c->g.x.devices[r], plane_bytes(c), s));
+        CLIMB_CHECK(climb_copy_across(dst_of(c, r + 1, k), plane(d, c, climb_slab_last(&c->sl[r])), plane_bytes(c), s));
     return 0;
 }
 

@@ -21,13 +21,22 @@ typedef struct climb_coll_exec {
 /* 1 if this process issues rank r's work. */
 static inline int climb_coll_mine(const climb_coll_exec *x, int r) { return r >= x->lo && r < x->hi; }
 
-/* bytes from rank r's src to rank q's dst on r's stream, by a copy engine: cudaMemcpyPeerAsync in one process; with
- * one process a rank, q's array is mapped into r's context (one address space), an ordinary copy. */
+/* bytes from one GPU's array to another's on stream s, by a copy engine. Unified addressing names both devices in the
+ * pointers, so this is cudaMemcpyAsync with cudaMemcpyDefault rather than cudaMemcpyPeerAsync: the same copy (over
+ * NVLink with peer access, staged by the driver without), but one a stream capture accepts (cudaMemcpyPeerAsync is
+ * refused while capturing, which would break every call the C API lets a user capture into a CUDA graph). */
+static inline cudaError_t climb_copy_across(void *dst, const void *src, size_t bytes, cudaStream_t s)
+{
+    return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+}
+
+/* bytes from rank r's src to rank q's dst on r's stream, by a copy engine (with one process a rank, q's array is
+ * mapped into r's context: one address space either way). */
 static inline cudaError_t climb_coll_copy(const climb_coll_exec *x, int r, const void *src, int q, void *dst,
                                           size_t bytes)
 {
-    return x->procs ? cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, x->st[r])
-                    : cudaMemcpyPeerAsync(dst, x->devices[q], src, x->devices[r], bytes, x->st[r]);
+    (void)q;
+    return climb_copy_across(dst, src, bytes, x->st[r]);
 }
 
 /* Every rank's stream waits for what every other rank's has issued so far. Leaves another device current. With one
