@@ -27,6 +27,7 @@
 #include "../core/workload.cuh"
 #include "../base/check.h"
 #include "../device/device.h"
+#include "common/stencil7.cuh"
 #include "stencil.h"
 #include "../base/checked.h"
 
@@ -103,10 +104,6 @@ extern "C" double climb_stencil_tolerance(int steps, double max_abs) { return st
 
 /* ---------------------------------------------------------------- kernels */
 
-typedef struct stencil_coef {
-    float c[7];
-} stencil_coef;
-
 /* 1 when (x, y, z) is on the grid's boundary. */
 __device__ __forceinline__ bool st_boundary(int x, int y, int z, int nx, int ny, int nz)
 {
@@ -127,8 +124,7 @@ __global__ void __launch_bounds__(ST_NAIVE_X *ST_NAIVE_Y)
         out[p] = in[p];
         return;
     }
-    out[p] = k.c[0] * in[p] + k.c[1] * in[p - sx] + k.c[2] * in[p + sx] + k.c[3] * in[p - sy] + k.c[4] * in[p + sy] +
-             k.c[5] * in[p - sz] + k.c[6] * in[p + sz];
+    out[p] = st_point(k, in[p], in[p - sx], in[p + sx], in[p - sy], in[p + sy], in[p - sz], in[p + sz]);
 }
 
 /* stencil_shared_3d: a block of 8^3 threads loads an 8^3 input tile (halo included) into shared memory; its inner
@@ -151,9 +147,8 @@ __global__ void __launch_bounds__(ST_IN3 *ST_IN3 *ST_IN3)
         out[p] = t[tz][ty][tx];
         return;
     }
-    out[p] = k.c[0] * t[tz][ty][tx] + k.c[1] * t[tz][ty][tx - 1] + k.c[2] * t[tz][ty][tx + 1] +
-             k.c[3] * t[tz][ty - 1][tx] + k.c[4] * t[tz][ty + 1][tx] + k.c[5] * t[tz - 1][ty][tx] +
-             k.c[6] * t[tz + 1][ty][tx];
+    out[p] = st_point(k, t[tz][ty][tx], t[tz][ty][tx - 1], t[tz][ty][tx + 1], t[tz][ty - 1][tx], t[tz][ty + 1][tx],
+                      t[tz - 1][ty][tx], t[tz + 1][ty][tx]);
 }
 
 /* Thread coarsening along z: a block of 32 x 32 threads holds a 32 x 32 input tile of one plane (30 x 30 outputs)
@@ -181,9 +176,8 @@ __global__ void __launch_bounds__(ST_IN2 *ST_IN2)
             if (st_boundary(x, y, z, nx, ny, nz))
                 out[p] = cur[ty][tx];
             else
-                out[p] = k.c[0] * cur[ty][tx] + k.c[1] * cur[ty][tx - 1] + k.c[2] * cur[ty][tx + 1] +
-                         k.c[3] * cur[ty - 1][tx] + k.c[4] * cur[ty + 1][tx] + k.c[5] * below[ty][tx] +
-                         k.c[6] * above[ty][tx];
+                out[p] = st_point(k, cur[ty][tx], cur[ty][tx - 1], cur[ty][tx + 1], cur[ty - 1][tx], cur[ty + 1][tx],
+                                  below[ty][tx], above[ty][tx]);
         }
         __syncthreads();
         below[ty][tx] = cur[ty][tx];
@@ -215,8 +209,8 @@ __global__ void __launch_bounds__(ST_IN2 *ST_IN2)
             if (st_boundary(x, y, z, nx, ny, nz))
                 out[p] = here;
             else
-                out[p] = k.c[0] * here + k.c[1] * cur[ty][tx - 1] + k.c[2] * cur[ty][tx + 1] + k.c[3] * cur[ty - 1][tx] +
-                         k.c[4] * cur[ty + 1][tx] + k.c[5] * below + k.c[6] * above;
+                out[p] = st_point(k, here, cur[ty][tx - 1], cur[ty][tx + 1], cur[ty - 1][tx], cur[ty + 1][tx], below,
+                                  above);
         }
         below = here;
         here = above;
@@ -272,8 +266,8 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
             if (st_boundary(x, y, z, nx, ny, nz))
                 out[p] = here;
             else
-                out[p] = k.c[0] * here + k.c[1] * t[ty + 1][tx] + k.c[2] * t[ty + 1][tx + 2] + k.c[3] * t[ty][tx + 1] +
-                         k.c[4] * t[ty + 2][tx + 1] + k.c[5] * below + k.c[6] * above;
+                out[p] = st_point(k, here, t[ty + 1][tx], t[ty + 1][tx + 2], t[ty][tx + 1], t[ty + 2][tx + 1], below,
+                                  above);
         }
         __syncthreads();
         below = here;
@@ -367,8 +361,7 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
                 const float xm = e == 0 ? left : here[e - 1], xp = e == V - 1 ? right : here[e + 1];
                 r[e] = st_boundary(x + e, y, z, nx, ny, nz)
                            ? here[e]
-                           : k.c[0] * here[e] + k.c[1] * xm + k.c[2] * xp + k.c[3] * nv[e] + k.c[4] * sv[e] +
-                                 k.c[5] * below[e] + k.c[6] * above[e];
+                           : st_point(k, here[e], xm, xp, nv[e], sv[e], below[e], above[e]);
             }
             T o;
             memcpy(&o, r, sizeof o);

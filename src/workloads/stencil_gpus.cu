@@ -31,6 +31,7 @@
 #include "../device/collective.h"
 #include "../core/workload.cuh"
 #include "common/gpuset.cuh"
+#include "common/stencil7.cuh"
 #include "stencil.h"
 #include "stencil_gpus.h"
 
@@ -86,19 +87,14 @@ static float *plane(float *base, const climb_case *c, size_t k) { return base + 
 
 /* ---------------------------------------------------------------- the plane kernel */
 
-typedef struct sg_coef {
-    float c[7];
-} sg_coef;
-
 /* One plane of a step from the three planes it reads, each wherever it lives (a neighbour's over NVLink): out =
  * the stencil of `here` with `below` and `above` as its z neighbours, or here itself at an x or y boundary and on a
- * plane of the grid's boundary (edge != 0). The sum is written as the one-GPU kernels write it, term for term, so
- * that it rounds alike. */
+ * plane of the grid's boundary (edge != 0). The point is st_point, the one-GPU kernels' own, so it rounds alike. */
 #define SG_PLANE_X 32
 #define SG_PLANE_Y 8
 __global__ void __launch_bounds__(SG_PLANE_X *SG_PLANE_Y)
     sg_plane_kernel(const float *__restrict__ below, const float *__restrict__ here, const float *__restrict__ above,
-                    float *__restrict__ out, int nx, int ny, int edge, const sg_coef k)
+                    float *__restrict__ out, int nx, int ny, int edge, const stencil_coef k)
 {
     const int x = (int)(blockIdx.x * SG_PLANE_X + threadIdx.x), y = (int)(blockIdx.y * SG_PLANE_Y + threadIdx.y);
     if (x >= nx || y >= ny)
@@ -109,8 +105,7 @@ __global__ void __launch_bounds__(SG_PLANE_X *SG_PLANE_Y)
         out[p] = h;
         return;
     }
-    out[p] = k.c[0] * h + k.c[1] * here[p - 1] + k.c[2] * here[p + 1] + k.c[3] * here[p - nx] + k.c[4] * here[p + nx] +
-             k.c[5] * below[p] + k.c[6] * above[p];
+    out[p] = st_point(k, h, here[p - 1], here[p + 1], here[p - nx], here[p + nx], below[p], above[p]);
 }
 
 /* ---------------------------------------------------------------- the schedules */
@@ -247,7 +242,7 @@ static int edge_plane(climb_case *c, int r, int k, size_t local, cudaStream_t s)
     const float *above = local < last ? src_plane(c, r, k, local + 1)
                          : r < P - 1  ? src_plane(c, r + 1, k, climb_slab_first(&c->sl[r + 1]))
                                       : here;
-    sg_coef kc;
+    stencil_coef kc;
     memcpy(kc.c, c->c, sizeof kc.c);
     const dim3 grid((unsigned)((c->nx + SG_PLANE_X - 1) / SG_PLANE_X), (unsigned)((c->ny + SG_PLANE_Y - 1) / SG_PLANE_Y));
     sg_plane_kernel<<<grid, dim3(SG_PLANE_X, SG_PLANE_Y), 0, s>>>(below, here, above, dst_of(c, r, k) + local * c->sz,
