@@ -1,0 +1,640 @@
+/*
+ * gemm.cu - C = alpha A B + beta C on the tensor cores, row-major with leading dimensions, FP32 accumulation and
+ * output, in three precision families (the `precision` option): BF16 inputs; FP32 inputs rounded to TF32; FP32
+ * inputs as two TF32 terms each (3xTF32, FP32-class accuracy). The ladder starts where SGEMM's ends (its tuned
+ * rung on the CUDA cores) and climbs toward cuBLAS on the tensor cores in the same precision.
+ *
+ * Every rung is checked against an FP64 product of the same inputs (the CPU's, or cuBLAS's DGEMM on the GPU with
+ * CPU rows agreeing, for large shapes) within its precision's bound (climb_gemm_bound), and each run's error is
+ * reported: the largest and RMS of |error| / (|alpha| sum|a b| + |beta c|).
+ *
+ * Sources: the SGEMM ladder's texts (Introduction to CUDA 5.0; Hwu, Kirk and El Hajj, Programming Massively
+ * Parallel Processors: tiling through shared memory), carried onto the tensor cores as PTX ISA's mma.sync,
+ * ldmatrix and cp.async define them. See docs/gemm.md.
+ *
+ * The folder: bounds.c the roundings, inputs and bounds (host); kernels.cuh the kernels; this file the case,
+ * launchers, the registry table and the harness glue.
+ */
+#include <cublas_v2.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/check.h"
+#include "../../base/rng.h"
+#include "../../core/workload.cuh"
+#include "../../device/cublas_shared.h"
+#include "../sgemm/sgemm.h"
+#include "gemm.h"
+#include "kernels.cuh"
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    size_t m, n, k, lda, ldb, ldc;
+    int prec, spread;
+    float alpha, beta;
+    size_t esize;                /* bytes an input element: 2 (BF16) or 4 */
+    void *h_a, *d_a, *h_b, *d_b; /* the operands as the rungs read them (BF16 bits or FP32) */
+    float *h_a32, *d_a32, *h_b32, *d_b32; /* BF16: the same values as FP32 (the CUDA-core rung's); else empty */
+    float *h_c0, *d_c0;          /* C's first values */
+    float *h_c, *d_c;            /* C, and verify's download */
+    double *want, *mag;          /* m x n: alpha A B + beta C0 in FP64, and |alpha| sum|a b| + |beta c0| */
+    size_t *rows;                /* the CPU rows a GPU reference was checked on */
+    size_t n_rows;
+    double bound;                /* climb_gemm_bound(prec, k) */
+    double err_max, err_sq;      /* the last verify's error, relative to mag: largest, sum of squares */
+    size_t err_n;
+    char note[200];
+    cublasHandle_t cublas;
+    int sms;
+    float *d_ws;                 /* the CUDA-core rung's split-K workspace */
+    size_t ws_bytes;
+};
+
+static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->d_a32 : (const float *)c->d_a; }
+static const float *b32(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->d_b32 : (const float *)c->d_b; }
+
+static gemm_args case_args(const climb_case *c)
+{
+    const size_t ch = 16 / c->esize;
+    const int vec = ((uintptr_t)c->d_a | (uintptr_t)c->d_b) % 16 == 0 && c->lda % ch == 0 && c->ldb % ch == 0;
+    gemm_args g = {(int)c->m, (int)c->n, (int)c->k, c->lda, c->ldb, c->ldc, c->alpha, c->beta, c->d_a, c->d_b,
+                   c->d_c, vec};
+    return g;
+}
+
+static size_t tiles_m(const climb_case *c) { return (c->m + GEMM_BM - 1) / GEMM_BM; }
+static size_t tiles_n(const climb_case *c) { return (c->n + GEMM_BN - 1) / GEMM_BN; }
+
+/* ---------------------------------------------------------------- launchers */
+
+template <int P> static cudaError_t launch_mma_p(climb_case *c, cudaStream_t s)
+{
+    const size_t tm = tiles_m(c), tn = tiles_n(c);
+    gemm_mma_kernel<P><<<(unsigned)(tm * tn), GEMM_THREADS, 0, s>>>(case_args(c), (int)tm, (int)tn);
+    return cudaGetLastError();
+}
+static cudaError_t launch_mma(climb_case *c, cudaStream_t s)
+{
+    return c->prec == CLIMB_GEMM_BF16   ? launch_mma_p<GEMM_BF16>(c, s)
+           : c->prec == CLIMB_GEMM_TF32 ? launch_mma_p<GEMM_TF32>(c, s)
+                                        : launch_mma_p<GEMM_3XTF32>(c, s);
+}
+
+template <int P> static cudaError_t allow_pipe_smem()
+{
+    return cudaFuncSetAttribute(gemm_pipe_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)(GEMM_STAGES * gemm_smem<P>::STAGE_BYTES));
+}
+template <int P> static cudaError_t launch_pipe_p(climb_case *c, cudaStream_t s)
+{
+    const size_t tm = tiles_m(c), tn = tiles_n(c);
+    gemm_pipe_kernel<P><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * gemm_smem<P>::STAGE_BYTES, s>>>(
+        case_args(c), (int)tm, (int)tn);
+    return cudaGetLastError();
+}
+static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
+{
+    return c->prec == CLIMB_GEMM_BF16   ? launch_pipe_p<GEMM_BF16>(c, s)
+           : c->prec == CLIMB_GEMM_TF32 ? launch_pipe_p<GEMM_TF32>(c, s)
+                                        : launch_pipe_p<GEMM_3XTF32>(c, s);
+}
+
+/* The SGEMM ladder's best rung on the CUDA cores, on the FP32 values of the inputs. */
+static cudaError_t launch_cuda_cores(climb_case *c, cudaStream_t s)
+{
+    return climb_sgemm_best(NULL, 0, 0, c->m, c->n, c->k, c->alpha, a32(c), c->lda, b32(c), c->ldb, c->beta, c->d_c,
+                            c->ldc, c->d_ws, c->ws_bytes, c->sms, s);
+}
+
+/* cuBLAS in the case's precision. Row-major C = A B is column-major C^T = B^T A^T: B goes first. */
+static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
+{
+    cublasStatus_t st = cublasSetStream(c->cublas, s);
+    const int n = (int)c->n, m = (int)c->m, k = (int)c->k;
+    const int lda = (int)(c->lda ? c->lda : 1), ldb = (int)(c->ldb ? c->ldb : 1), ldc = (int)(c->ldc ? c->ldc : 1);
+    if (st == CUBLAS_STATUS_SUCCESS) {
+        if (c->prec == CLIMB_GEMM_BF16)
+            st = cublasGemmEx(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &c->alpha, c->d_b, CUDA_R_16BF, ldb, c->d_a,
+                              CUDA_R_16BF, lda, &c->beta, c->d_c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT);
+        else if (c->prec == CLIMB_GEMM_TF32)
+            st = cublasGemmEx(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &c->alpha, c->d_b, CUDA_R_32F, ldb, c->d_a,
+                              CUDA_R_32F, lda, &c->beta, c->d_c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
+                              CUBLAS_GEMM_DEFAULT);
+        else
+            st = cublasSgemm(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &c->alpha, (const float *)c->d_b, ldb,
+                             (const float *)c->d_a, lda, &c->beta, c->d_c, ldc);
+    }
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "climb: gemm: cuBLAS: %s\n", cublasGetStatusString(st));
+        return cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+template <int P> static int pipe_kernels_p(climb_kernel_desc *o, int max)
+{
+    allow_pipe_smem<P>();
+    return climb_one_kernel(o, max, (const void *)gemm_pipe_kernel<P>, "gemm_pipe_kernel", GEMM_THREADS,
+                            GEMM_STAGES * gemm_smem<P>::STAGE_BYTES);
+}
+/* The CUDA-core rung's are SGEMM's best rung's (its built-in tiles). */
+static int k_cuda_cores(climb_dtype t, const climb_device_info *d, const int *, climb_kernel_desc *o, int max)
+{
+    const climb_workload *s = &climb_sgemm_workload;
+    return s->rung(climb_best_rung(s))->kernels(t, d, NULL, o, max);
+}
+/* The kernels' resources are the BF16 instance's (the family the ladder is benchmarked in first). */
+static int k_mma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)gemm_mma_kernel<GEMM_BF16>, "gemm_mma_kernel", GEMM_THREADS, 0);
+}
+static int k_pipe(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return pipe_kernels_p<GEMM_BF16>(o, max);
+}
+
+typedef struct gemm_rung {
+    climb_rung_info info;
+    int aligned;  /* 1: needs case_args' vec (16-byte rows for cp.async) */
+    int cublas;   /* 1: cuBLAS's, on the shared handle */
+    int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
+} gemm_rung;
+
+static const gemm_rung GEMM_RUNGS[] = {
+    {.info = {.name = "cublas",
+              .idea = "vendor, in the case's precision: cublasGemmEx with BF16 inputs and FP32 compute (bf16), "
+                      "with CUBLAS_COMPUTE_32F_FAST_TF32 (tf32); cublasSgemm on the CUDA cores, pedantic FP32 "
+                      "(3xtf32: the speed and the accuracy to beat)",
+              .needs = "m, n, k and leading dimensions below 2^31", .kind = CLIMB_RUNG_VENDOR, .kernels = NULL,
+              .launch = launch_cublas},
+     .cublas = 1},
+    {.info = {.name = "cuda_cores",
+              .idea = "where the FP32 ladder ends: SGEMM's tuned rung on the CUDA cores (FFMA), on the inputs' FP32 "
+                      "values",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_cuda_cores, .launch = launch_cuda_cores},
+     .simt = 1},
+    {.info = {.name = "mma_sync",
+              .idea = "the tensor cores: mma.sync (m16n8k16 BF16, m16n8k8 TF32) from registers, a warp 64 x 32 of "
+                      "a 128 x 128 tile, the tiles through shared memory (load, barrier, multiply, barrier)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_mma, .launch = launch_mma}},
+    {.info = {.name = "pipelined",
+              .idea = "four stages in flight by cp.async (one barrier a stage, the loads under the products); BF16 "
+                      "fragments by ldmatrix, A as stored and B transposed on the way",
+              .needs = "16-byte aligned operands whose rows are whole 16-byte chunks (lda and ldb multiples of 8 "
+                       "BF16 or 4 FP32 elements)",
+              .kind = CLIMB_RUNG_BEST, .kernels = k_pipe, .launch = launch_pipe},
+     .aligned = 1},
+};
+
+static const climb_rung_info *gemm_rung_info(int i) { return &GEMM_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- options */
+
+static const char *const GEMM_PRECISIONS_NAMES[] = {"bf16", "tf32", "3xtf32", NULL};
+static const char *const GEMM_INPUTS[] = {"uniform", "spread", NULL};
+enum { OPT_PRECISION, OPT_INPUTS, OPT_ALPHA, OPT_BETA, OPT_PAD };
+static constexpr climb_option GEMM_OPTIONS[] = {
+    {.name = "precision", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "bf16: BF16 inputs; tf32: FP32 inputs rounded to TF32; 3xtf32: FP32 inputs as two TF32 terms each, "
+                "three products (FP32-class accuracy); FP32 accumulation and output in all three",
+     .def = "bf16", .choices = GEMM_PRECISIONS_NAMES, .check_def = "all"},
+    {.name = "inputs", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "uniform: A, B and C uniform in [-1, 1]; spread: each times 2^e, e uniform in [-12, 12]",
+     .def = "uniform", .choices = GEMM_INPUTS, .generator = 1, .check_def = "all"},
+    {.name = "alpha", .kind = CLIMB_OPT_FLOAT, .meaning = "C = alpha A B + beta C", .def = "1", .min = -1000,
+     .max = 1000},
+    {.name = "beta", .kind = CLIMB_OPT_FLOAT, .meaning = "beta != 0 reads C (restored before every run)",
+     .def = "0", .min = -1000, .max = 1000},
+    {.name = "pad", .kind = CLIMB_OPT_INT,
+     .meaning = "elements of padding after each row of A, B and C (lda = k + pad, ldb = ldc = n + pad)", .def = "0",
+     .min = 0, .max = 64},
+};
+CLIMB_OPTION_AT(GEMM_OPTIONS, OPT_PRECISION, "precision");
+CLIMB_OPTION_AT(GEMM_OPTIONS, OPT_INPUTS, "inputs");
+CLIMB_OPTION_AT(GEMM_OPTIONS, OPT_ALPHA, "alpha");
+CLIMB_OPTION_AT(GEMM_OPTIONS, OPT_BETA, "beta");
+CLIMB_OPTION_AT(GEMM_OPTIONS, OPT_PAD, "pad");
+
+/* ---------------------------------------------------------------- harness glue */
+
+static int gemm_init(climb_case *c)
+{
+    const climb_case_params *p = &c->p;
+    c->m = p->shape.d[0];
+    c->n = p->shape.d[1];
+    c->k = p->shape.d[2];
+    const size_t pad = (size_t)p->opts[OPT_PAD].i;
+    c->prec = p->opts[OPT_PRECISION].choice;
+    c->spread = p->opts[OPT_INPUTS].choice == 1;
+    c->esize = c->prec == CLIMB_GEMM_BF16 ? 2 : 4;
+    c->lda = c->k + pad;
+    c->ldb = c->n + pad;
+    c->ldc = c->n + pad;
+    c->alpha = (float)p->opts[OPT_ALPHA].f;
+    c->beta = (float)p->opts[OPT_BETA].f;
+    c->bound = climb_gemm_bound((climb_gemm_precision)c->prec, c->k);
+    c->sms = p->dev ? p->dev->sms : 1;
+    if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
+        fprintf(stderr, "climb: gemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
+                c->k);
+        return -1;
+    }
+    return 0;
+}
+
+static int gemm_fill(climb_case *c)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed);
+    const climb_gemm_precision p = (climb_gemm_precision)c->prec;
+    const size_t na = c->m * c->lda, nb = c->k * c->ldb;
+    if (p == CLIMB_GEMM_BF16) {
+        climb_gemm_fill(&rng, p, c->spread, c->h_a32, (uint16_t *)c->h_a, na);
+        climb_gemm_fill(&rng, p, c->spread, c->h_b32, (uint16_t *)c->h_b, nb);
+    } else {
+        climb_gemm_fill(&rng, p, c->spread, (float *)c->h_a, NULL, na);
+        climb_gemm_fill(&rng, p, c->spread, (float *)c->h_b, NULL, nb);
+    }
+    /* C0 in FP32 (the output's format) */
+    climb_gemm_fill(&rng, CLIMB_GEMM_TF32, c->spread, c->h_c0, NULL, c->m * c->ldc);
+    return 0;
+}
+
+static void gemm_fini(climb_case *c)
+{
+    cudaFree(c->d_ws);
+    free(c->want);
+    free(c->mag);
+    free(c->rows);
+}
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+static size_t a_bytes(const climb_case *c) { return at_least_1(c->m * c->lda) * c->esize; }
+static size_t b_bytes(const climb_case *c) { return at_least_1(c->k * c->ldb) * c->esize; }
+static size_t a32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? at_least_1(c->m * c->lda) * 4 : 0; }
+static size_t b32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? at_least_1(c->k * c->ldb) * 4 : 0; }
+static size_t c_bytes(const climb_case *c) { return at_least_1(c->m * c->ldc) * 4; }
+
+#define GEMM_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
+static const climb_buffer GEMM_BUFFERS[] = {
+    {.name = "A", .flags = GEMM_IO | CLIMB_BUF_INPUT, .bytes = a_bytes, .host_at = offsetof(climb_case, h_a),
+     .device_at = offsetof(climb_case, d_a)},
+    {.name = "B", .flags = GEMM_IO | CLIMB_BUF_INPUT, .bytes = b_bytes, .host_at = offsetof(climb_case, h_b),
+     .device_at = offsetof(climb_case, d_b)},
+    {.name = "A as FP32", .flags = GEMM_IO | CLIMB_BUF_INPUT, .bytes = a32_bytes,
+     .host_at = offsetof(climb_case, h_a32), .device_at = offsetof(climb_case, d_a32)},
+    {.name = "B as FP32", .flags = GEMM_IO | CLIMB_BUF_INPUT, .bytes = b32_bytes,
+     .host_at = offsetof(climb_case, h_b32), .device_at = offsetof(climb_case, d_b32)},
+    {.name = "C0", .flags = GEMM_IO | CLIMB_BUF_INPUT, .bytes = c_bytes, .host_at = offsetof(climb_case, h_c0),
+     .device_at = offsetof(climb_case, d_c0)},
+    {.name = "C", .flags = GEMM_IO | CLIMB_BUF_OUTPUT, .bytes = c_bytes, .host_at = offsetof(climb_case, h_c),
+     .device_at = offsetof(climb_case, d_c), .poison = 0xFF},
+};
+#undef GEMM_IO
+
+static int gemm_empty(const climb_case *c) { return c->m == 0 || c->n == 0; }
+
+static const char *gemm_describe(const climb_case *c)
+{
+    static const char *const what[GEMM_PRECISIONS][2] = {
+        {"BF16 A and B, FP32 C, uniform in [-1, 1] (A and B rounded to BF16)",
+         "BF16 A and B, FP32 C, uniform in [-1, 1] times 2^e, e in [-12, 12] (A and B rounded to BF16)"},
+        {"FP32 A, B and C uniform in [-1, 1], multiplied in TF32",
+         "FP32 A, B and C uniform in [-1, 1] times 2^e, e in [-12, 12], multiplied in TF32"},
+        {"FP32 A, B and C uniform in [-1, 1], multiplied as 3xTF32",
+         "FP32 A, B and C uniform in [-1, 1] times 2^e, e in [-12, 12], multiplied as 3xTF32"}};
+    return what[c->prec][c->spread];
+}
+
+/* The FP32 values of A and B on the host. */
+static const float *ha(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->h_a32 : (const float *)c->h_a; }
+static const float *hb(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->h_b32 : (const float *)c->h_b; }
+
+/* Row i of want and mag on the CPU, in double. */
+static void cpu_row(const climb_case *c, size_t i, double *want, double *mag)
+{
+    climb_sgemm_ref_row(ha(c), c->lda, 0, hb(c), c->ldb, 0, c->h_c0 + i * c->ldc, c->n, c->k, c->alpha, c->beta, i,
+                        want, mag);
+}
+
+/* x (n floats, rows ld apart) as doubles, |x| where magnitude is set, packed (rows `cols` apart). */
+__global__ void gemm_to_f64_kernel(const float *x, size_t rows, size_t cols, size_t ld, int magnitude, double *y)
+{
+    const size_t n = rows * cols;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const double v = x[i / cols * ld + i % cols];
+        y[i] = magnitude ? fabs(v) : v;
+    }
+}
+
+/* A B and |A| |B| in FP64 on the GPU (cuBLAS's DGEMM), into want and mag (m x n each), then alpha and beta's terms
+ * added on the host. 0, or -1 (printed: out of device memory, or cuBLAS failed). */
+static int gpu_reference(climb_case *c)
+{
+    const size_t m = c->m, n = c->n, k = c->k;
+    double *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    int rc = -1;
+    if (climb_cublas_shared(&c->cublas, "gemm") != 0)
+        return -1;
+    cudaError_t e = cudaMalloc((void **)&d_a, at_least_1(m * k) * 8);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_b, at_least_1(k * n) * 8);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_c, at_least_1(m * n) * 8);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "climb: out of device memory for gemm's FP64 reference (%zu bytes): %s\n",
+                (m * k + k * n + m * n) * 8, cudaGetErrorString(e));
+        cudaGetLastError();
+        goto done;
+    }
+    for (int pass = 0; pass < 2; pass++) { /* the product, then the magnitudes' */
+        const double one = 1, zero = 0;
+        if (k) {
+            gemm_to_f64_kernel<<<1024, 256>>>(a32(c), m, k, c->lda, pass, d_a);
+            gemm_to_f64_kernel<<<1024, 256>>>(b32(c), k, n, c->ldb, pass, d_b);
+        }
+        cublasStatus_t st = cublasSetStream(c->cublas, 0);
+        if (st == CUBLAS_STATUS_SUCCESS && k)
+            st = cublasDgemm(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, d_b, (int)n, d_a, (int)k,
+                             &zero, d_c, (int)n);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "climb: gemm's FP64 reference: cublasDgemm: %s\n", cublasGetStatusString(st));
+            goto done;
+        }
+        if (!k)
+            e = cudaMemset(d_c, 0, m * n * 8);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(pass ? c->mag : c->want, d_c, m * n * 8, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "climb: gemm's FP64 reference: %s\n", cudaGetErrorString(e));
+            cudaGetLastError();
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            const double c0 = c->beta != 0 ? (double)c->beta * c->h_c0[i * c->ldc + j] : 0;
+            c->want[i * n + j] = (double)c->alpha * c->want[i * n + j] + c0;
+            c->mag[i * n + j] = fabs((double)c->alpha) * c->mag[i * n + j] + fabs(c0);
+        }
+    rc = 0;
+done:
+    cudaFree(d_a);
+    cudaFree(d_b);
+    cudaFree(d_c);
+    return rc;
+}
+
+#define GEMM_CPU_ROWS 8
+
+static int gemm_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    const size_t m = c->m, n = c->n;
+    c->want = (double *)malloc(at_least_1(m * n) * sizeof(double));
+    c->mag = (double *)malloc(at_least_1(m * n) * sizeof(double));
+    if (!c->want || !c->mag)
+        return climb_host_oom("gemm's reference (%zu x %zu doubles, twice)", m, n);
+    if (mode == CLIMB_REF_CPU) {
+        for (size_t i = 0; i < m; i++)
+            cpu_row(c, i, c->want + i * n, c->mag + i * n);
+        snprintf(desc, desclen, "CPU, FP64; |error| <= %.3g (|alpha| sum|a b| + |beta c|) each (the %s bound)",
+                 c->bound, GEMM_PRECISIONS_NAMES[c->prec]);
+        return 0;
+    }
+    /* large: cuBLAS's DGEMM of the same values, checked on CPU rows */
+    if (gpu_reference(c) != 0)
+        return -1;
+    climb_rng rng;
+    climb_rng_seed(&rng, c->p.seed ^ 0x6e77ULL);
+    c->rows = climb_rng_samples(&rng, m, GEMM_CPU_ROWS, &c->n_rows);
+    double *w = (double *)malloc(at_least_1(n) * sizeof(double)), *g = (double *)malloc(at_least_1(n) * sizeof(double));
+    if (!c->rows || !w || !g) {
+        free(w);
+        free(g);
+        return climb_host_oom("gemm's reference rows");
+    }
+    int bad = 0;
+    for (size_t r = 0; r < c->n_rows && !bad; r++) {
+        const size_t i = c->rows[r];
+        cpu_row(c, i, w, g);
+        for (size_t j = 0; j < n && !bad; j++) /* two FP64 sums of k products: within 2 (k + 2) 2^-53 mag */
+            if (!(fabs(c->want[i * n + j] - w[j]) <= 2 * ((double)c->k + 2) * 0x1p-53 * g[j])) {
+                snprintf(desc, desclen, "cuBLAS's DGEMM C[%zu][%zu] = %.17g, CPU %.17g", i, j, c->want[i * n + j],
+                         w[j]);
+                bad = 1;
+            }
+    }
+    free(w);
+    free(g);
+    if (bad)
+        return 1;
+    snprintf(desc, desclen, "FP64: cuBLAS's DGEMM of the same values (%zu CPU rows agree); |error| <= %.3g (|alpha| "
+                            "sum|a b| + |beta c|) each (the %s bound)",
+             c->n_rows, c->bound, GEMM_PRECISIONS_NAMES[c->prec]);
+    return 0;
+}
+
+/* The CPU's product over ref_cost_limit: cuBLAS's DGEMM then. */
+static double gemm_ref_cost(const climb_case *c) { return (double)c->m * c->n * c->k; }
+
+static const char *gemm_refuses(const climb_case *c, int rung)
+{
+    if (GEMM_RUNGS[rung].aligned && !case_args(c).vec)
+        return c->prec == CLIMB_GEMM_BF16 ? "cp.async moves 16-byte chunks: lda and ldb must be multiples of 8 BF16 "
+                                            "elements and the operands 16-byte aligned (mma_sync takes any)"
+                                          : "cp.async moves 16-byte chunks: lda and ldb must be multiples of 4 FP32 "
+                                            "elements and the operands 16-byte aligned (mma_sync takes any)";
+    if (!GEMM_RUNGS[rung].cublas && !GEMM_RUNGS[rung].simt && tiles_m(c) * tiles_n(c) > INT32_MAX)
+        return "more than 2^31 - 1 tiles of 128 x 128";
+    return NULL;
+}
+
+static int gemm_prepare(climb_case *c, int rung)
+{
+    if (GEMM_RUNGS[rung].simt) {
+        const size_t need = climb_sgemm_workspace(NULL, 0, 0, c->m, c->n, c->k, c->sms);
+        if (need > c->ws_bytes) {
+            cudaFree(c->d_ws);
+            c->d_ws = NULL;
+            c->ws_bytes = 0;
+            const cudaError_t e = cudaMalloc((void **)&c->d_ws, need);
+            if (e != cudaSuccess) {
+                fprintf(stderr, "climb: out of device memory for the CUDA-core rung's split-K workspace (%zu bytes): "
+                                "%s\n", need, cudaGetErrorString(e));
+                cudaGetLastError();
+                return -1;
+            }
+            c->ws_bytes = need;
+        }
+        return 0;
+    }
+    if (GEMM_RUNGS[rung].info.launch == launch_pipe) {
+        const cudaError_t e = c->prec == CLIMB_GEMM_BF16   ? allow_pipe_smem<GEMM_BF16>()
+                              : c->prec == CLIMB_GEMM_TF32 ? allow_pipe_smem<GEMM_TF32>()
+                                                           : allow_pipe_smem<GEMM_3XTF32>();
+        CLIMB_CHECK(e);
+        return 0;
+    }
+    if (!GEMM_RUNGS[rung].cublas)
+        return 0;
+    if (!c->cublas && climb_cublas_shared(&c->cublas, "gemm") != 0)
+        return -1;
+    /* the shared handle's math mode, set on every prepare: pedantic FP32 for 3xtf32's SGEMM; the default otherwise
+     * (cublasGemmEx's compute type says what runs) */
+    const cublasStatus_t st =
+        cublasSetMathMode(c->cublas, c->prec == CLIMB_GEMM_3XTF32 ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "climb: gemm: cublasSetMathMode: %s\n", cublasGetStatusString(st));
+        return -1;
+    }
+    return 0;
+}
+
+static const char *gemm_modifies(const climb_case *c, int rung)
+{
+    (void)rung;
+    return c->beta != 0 ? "C is read and written when beta != 0 (restored from C0 before every run)" : NULL;
+}
+
+static int gemm_reset(climb_case *c, cudaStream_t s)
+{
+    CLIMB_CHECK(cudaMemcpyAsync(c->d_c, c->d_c0, c->m * c->ldc * 4, cudaMemcpyDeviceToDevice, s));
+    return 0;
+}
+
+/* Every element against the FP64 reference within the precision's bound; the error relative to mag kept for the
+ * note. */
+static int gemm_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    (void)rung;
+    const size_t m = c->m, n = c->n;
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    double emax = 0, esq = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            const double got = c->h_c[i * c->ldc + j], want = c->want[i * n + j], mag = c->mag[i * n + j];
+            climb_compare_close(&k, got, want, c->bound * mag, "C[%zu][%zu]", i, j);
+            if (mag > 0 && isfinite(got)) {
+                const double e = fabs(got - want) / mag;
+                emax = e > emax ? e : emax;
+                esq += e * e;
+            }
+        }
+    c->err_max = emax;
+    c->err_sq = esq;
+    c->err_n = m * n;
+    return climb_compare_end(&k);
+}
+
+static const char *gemm_rung_note(climb_case *c, int rung)
+{
+    (void)rung;
+    if (!c->err_n)
+        return NULL;
+    snprintf(c->note, sizeof c->note,
+             "error against FP64 over |alpha| sum|a b| + |beta c|: largest %.3g, RMS %.3g (the %s bound %.3g)",
+             c->err_max, sqrt(c->err_sq / (double)c->err_n), GEMM_PRECISIONS_NAMES[c->prec], c->bound);
+    return c->note;
+}
+
+static void gemm_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes_read = (double)c->esize * ((double)c->m * c->k + (double)c->k * c->n) +
+                      (c->beta != 0 ? 4.0 * (double)c->m * c->n : 0);
+    out->bytes_written = 4.0 * (double)c->m * c->n;
+    out->flops = 2.0 * c->m * c->n * c->k;
+}
+
+/* The shapes of the goals (squares, a rectangle, an odd one), and the ones below a full wave. */
+static const climb_shape GEMM_BENCH_SHAPES[] = {
+    CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048), CLIMB_SHAPE3(4096, 4096, 4096),
+    CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(6144, 3072, 1536), CLIMB_SHAPE3(1000, 3000, 500)};
+static const climb_shape GEMM_MAIN_SHAPES[] = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(1000, 3000, 500)};
+static const climb_shape GEMM_CHECK_SHAPES[] = {
+    CLIMB_SHAPE3(0, 0, 0),      CLIMB_SHAPE3(1, 1, 0),     CLIMB_SHAPE3(1, 1, 1),     CLIMB_SHAPE3(2, 3, 5),
+    CLIMB_SHAPE3(16, 8, 16),    CLIMB_SHAPE3(33, 31, 17),  CLIMB_SHAPE3(128, 128, 32), CLIMB_SHAPE3(127, 129, 65),
+    CLIMB_SHAPE3(1, 300, 40),   CLIMB_SHAPE3(300, 1, 9),   CLIMB_SHAPE3(257, 255, 300), CLIMB_SHAPE3(70, 65, 1000),
+    CLIMB_SHAPE3(259, 264, 24), CLIMB_SHAPE3(512, 384, 256)};
+static const climb_shape GEMM_QUICK_SHAPES[] = {CLIMB_SHAPE3(33, 31, 17), CLIMB_SHAPE3(259, 264, 24),
+                                                CLIMB_SHAPE3(257, 255, 300)};
+
+/* The host memory a case needs at the least: A and B (and their FP32 copies), C twice, the reference twice. */
+static double gemm_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    const double ab = (double)s->d[0] * s->d[2] + (double)s->d[2] * s->d[1], mn = (double)s->d[0] * s->d[1];
+    return (opts[OPT_PRECISION].choice == CLIMB_GEMM_BF16 ? 6.0 : 4.0) * ab + 8.0 * mn + 16.0 * mn;
+}
+
+static const char *gemm_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    const double pad = (double)opts[OPT_PAD].i;
+    return (double)s->d[0] + pad > INT32_MAX || (double)s->d[1] + pad > INT32_MAX || (double)s->d[2] + pad > INT32_MAX
+               ? "sizes and leading dimensions must be below 2^31"
+               : NULL;
+}
+
+extern "C" const climb_workload climb_gemm_workload = {
+    .name = "gemm",
+    .title = "GEMM C = alpha A B + beta C on the tensor cores (BF16, TF32, 3xTF32 inputs; FP32 accumulation)",
+    .sources = "Introduction to CUDA 5.0 and Hwu, Kirk and El Hajj, Programming Massively Parallel Processors: "
+               "matrix multiply through shared-memory tiles, carried onto the tensor cores (PTX ISA: mma.sync, "
+               "ldmatrix, cp.async)",
+    .command = NULL,
+    .dims = {"m", "n", "k"},
+    .types = CLIMB_TYPE_BIT(CLIMB_F32),
+    .options = GEMM_OPTIONS,
+    .n_options = CLIMB_COUNT(GEMM_OPTIONS),
+    .bytes_counted = "read: A and B in their input format (and C when beta != 0); written: C (FP32)",
+    .items_unit = NULL,
+    .items_rate = NULL,
+    .extra_ceiling = CLIMB_CEIL_NONE,
+    .bench_shapes = GEMM_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(GEMM_BENCH_SHAPES),
+    .check_shapes = GEMM_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(GEMM_CHECK_SHAPES),
+    .quick_shapes = GEMM_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(GEMM_QUICK_SHAPES),
+    .main_shapes = GEMM_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(GEMM_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = CLIMB_COUNT(GEMM_RUNGS),
+    .rung = gemm_rung_info,
+    .published = NULL,
+    .sweeps = NULL,
+    .n_sweeps = 0,
+    .load = NULL,
+    .unload = NULL,
+    .case_size = sizeof(climb_case),
+    .buffers = GEMM_BUFFERS,
+    .n_buffers = CLIMB_COUNT(GEMM_BUFFERS),
+    .init = gemm_init,
+    .fill = gemm_fill,
+    .fini = gemm_fini,
+    .describe = gemm_describe,
+    .reference = gemm_reference,
+    .ref_cost = gemm_ref_cost,
+    .ref_cost_limit = 1 << 27,
+    .case_bytes = gemm_case_bytes,
+    .case_refuses = gemm_case_refuses,
+    .refuses = gemm_refuses,
+    .prepare = gemm_prepare,
+    .modifies = gemm_modifies,
+    .reset = gemm_reset,
+    .empty = gemm_empty,
+    .verify = gemm_verify,
+    .counts = gemm_counts,
+    .rung_note = gemm_rung_note,
+};

@@ -1,0 +1,48 @@
+/* GEMM on the tensor cores: the parts of src/workloads/gemm/ that the tests and the C API use (bounds.c: the
+ * roundings the tensor cores' input formats make, the inputs, and each precision's error bound). */
+#ifndef CLIMB_WORKLOADS_GEMM_H
+#define CLIMB_WORKLOADS_GEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../base/rng.h"
+#include "../../core/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const climb_workload climb_gemm_workload;
+
+/* The precision families, as the workload's `precision` option names them. */
+typedef enum climb_gemm_precision {
+    CLIMB_GEMM_BF16 = 0,   /* BF16 inputs, FP32 accumulation */
+    CLIMB_GEMM_TF32 = 1,   /* FP32 inputs rounded to TF32, FP32 accumulation */
+    CLIMB_GEMM_3XTF32 = 2  /* FP32 inputs as two TF32 terms each, three products, FP32 accumulation */
+} climb_gemm_precision;
+
+/* x rounded to BF16 (8 bits of significand), to nearest even, as its 16 bits; a NaN stays a NaN. */
+uint16_t climb_bf16_bits(float x);
+/* The FP32 value of BF16 bits (exact). */
+float climb_bf16_float(uint16_t b);
+/* x rounded to TF32 (11 bits of significand), to nearest with ties away from zero (PTX's cvt.rna.tf32.f32): an
+ * FP32 whose low 13 bits are zero; infinities and NaNs as they are. */
+float climb_tf32_round(float x);
+
+/* n inputs into x: uniform in [-1, 1] with all 24 bits of the significand random ("uniform"), or that times 2^e with e a uniform integer in [-12, 12]
+ * ("spread": 25 binades, so that small terms meet large ones). For BF16, each rounded to BF16, its bits into b16
+ * (else b16 may be NULL). */
+void climb_gemm_fill(climb_rng *r, climb_gemm_precision p, int spread, float *x, uint16_t *b16, size_t n);
+
+/* The bound on |computed - exact| of one element of C = alpha A B + beta C0 as a multiple of
+ * mag = |alpha| sum_p |a b| + |beta c0|, for a sum of k products in precision p (docs/gemm.md derives each): the
+ * inputs' rounding to the multiplier's format, the products dropped (3xTF32's small times small), and FP32 adds
+ * that may truncate (2^-23 each) with the tensor core's alignment of a group of products costing as much again. */
+double climb_gemm_bound(climb_gemm_precision p, size_t k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

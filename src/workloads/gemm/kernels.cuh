@@ -1,0 +1,299 @@
+/* The tensor-core GEMM kernels: C = alpha A B + beta C with A (m x k) and B (k x n) row-major in BF16 or FP32 and C
+ * FP32, accumulated in FP32 on the tensor cores, one template a rung over the precision family:
+ *
+ *   GEMM_BF16    BF16 inputs, mma.sync m16n8k16;
+ *   GEMM_TF32    FP32 inputs rounded to TF32 as they enter the multiply (cvt.rna), mma.sync m16n8k8;
+ *   GEMM_3XTF32  FP32 inputs, each split into a TF32 part and a TF32 remainder, three products summed: a_small
+ *                b_big + a_big b_small + a_big b_big (the fourth, a_small b_small, is below FP32's rounding).
+ *
+ * Every kernel: a block of 256 threads computes a 128 x 128 tile of C, eight warps of 64 x 32 (each 4 x 4 tiles of
+ * the mma's 16 x 8); BK columns of A and rows of B a stage (32 BF16 or 16 FP32: 64 bytes of a row either way).
+ * Blocks are numbered down groups of 8 tile rows (each group's B tiles stay in the L2 while its rows go by). Any
+ * m, n, k: the loaders zero the parts of a tile past the matrix, the epilogue writes the part inside it. */
+#ifndef CLIMB_WORKLOADS_GEMM_KERNELS_CUH
+#define CLIMB_WORKLOADS_GEMM_KERNELS_CUH
+
+#include <stdint.h>
+
+#include "../../device/mma.cuh"
+
+enum { GEMM_BF16 = 0, GEMM_TF32 = 1, GEMM_3XTF32 = 2, GEMM_PRECISIONS = 3 };
+
+typedef struct gemm_args {
+    int m, n, k;
+    size_t lda, ldb, ldc;   /* elements */
+    float alpha, beta;
+    const void *a, *b;      /* uint16_t (BF16 bits) or float */
+    float *c;
+    int vec;                /* 1: a, b 16-byte aligned and lda, ldb whole 16-byte chunks (the 16-byte loads) */
+} gemm_args;
+
+template <int P> struct gemm_prec {
+    typedef float T;        /* TF32 and 3xTF32 read FP32 */
+    static constexpr int BK = 16, CH = 4, PADA = 4, PADB = 8, KSTEP = 8;
+};
+template <> struct gemm_prec<GEMM_BF16> {
+    typedef uint16_t T;     /* BF16 bits */
+    static constexpr int BK = 32, CH = 8, PADA = 8, PADB = 8, KSTEP = 16;
+};
+
+#define GEMM_BM 128
+#define GEMM_BN 128
+#define GEMM_THREADS 256
+#define GEMM_WM 64
+#define GEMM_WN 32
+#define GEMM_MT (GEMM_WM / 16)
+#define GEMM_NT (GEMM_WN / 8)
+#define GEMM_GROUP 8
+#define GEMM_STAGES 4
+
+/* Shared rows: A's tile BM x BK with rows BK + PADA apart, B's BK x BN with rows BN + PADB apart. The padding puts
+ * the eight 16-byte rows an ldmatrix (or the eight lanes of a fragment load) reads in eight different bank groups. */
+template <int P> struct gemm_smem {
+    static constexpr int LDA = gemm_prec<P>::BK + gemm_prec<P>::PADA, LDB = GEMM_BN + gemm_prec<P>::PADB;
+    static constexpr int A_ELEMS = GEMM_BM * LDA, B_ELEMS = gemm_prec<P>::BK * LDB;
+    static constexpr size_t STAGE_BYTES = (size_t)(A_ELEMS + B_ELEMS) * sizeof(typename gemm_prec<P>::T);
+};
+
+/* The tile (row, column) of block `t` of tm x tn tiles, numbered down groups of GEMM_GROUP tile rows. */
+__device__ __forceinline__ void gemm_tile_of(int t, int tm, int tn, int *tile_m, int *tile_n)
+{
+    const int per_group = GEMM_GROUP * tn, group = t / per_group, first = group * GEMM_GROUP;
+    const int rows = tm - first < GEMM_GROUP ? tm - first : GEMM_GROUP, in = t % per_group;
+    *tile_m = first + in % rows;
+    *tile_n = in / rows;
+}
+
+/* One 16-byte chunk of an operand into shared memory: `valid` of its CH elements from src (0 to CH; the rest
+ * zeros). ASYNC: cp.async with zero fill (the caller guarantees 16-byte alignment); else through registers, a
+ * 16-byte load where the chunk is whole and vec says it is aligned, element by element otherwise. */
+template <typename T, int CH, bool ASYNC>
+__device__ __forceinline__ void gemm_chunk(T *dst, const T *src, const T *base, int valid, int vec)
+{
+    if (ASYNC) {
+        climb_cp_async16_zfill(dst, valid ? src : base, valid * (int)sizeof(T));
+    } else if (vec && valid == CH) {
+        *(uint4 *)dst = *(const uint4 *)src;
+    } else {
+#pragma unroll
+        for (int e = 0; e < CH; e++)
+            dst[e] = e < valid ? src[e] : (T)0;
+    }
+}
+
+/* Stage k0's tiles of A and B into As and Bs: 512 chunks of each, two a thread. */
+template <int P, bool ASYNC>
+__device__ __forceinline__ void gemm_load_tiles(typename gemm_prec<P>::T *As, typename gemm_prec<P>::T *Bs,
+                                                const gemm_args &g, int bm0, int bn0, int k0)
+{
+    typedef typename gemm_prec<P>::T T;
+    constexpr int BK = gemm_prec<P>::BK, CH = gemm_prec<P>::CH;
+    constexpr int LDA = gemm_smem<P>::LDA, LDB = gemm_smem<P>::LDB;
+    const T *A = (const T *)g.a, *B = (const T *)g.b;
+    constexpr int A_ROW = BK / CH, A_CHUNKS = GEMM_BM * A_ROW, B_ROW = GEMM_BN / CH, B_CHUNKS = BK * B_ROW;
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS / GEMM_THREADS; i++) {
+        const int c = (int)threadIdx.x + i * GEMM_THREADS, r = c / A_ROW, cc = c % A_ROW * CH;
+        const int row = bm0 + r, col = k0 + cc;
+        const int left = g.k - col, valid = row < g.m && left > 0 ? (left < CH ? left : CH) : 0;
+        gemm_chunk<T, CH, ASYNC>(As + r * LDA + cc, A + (size_t)row * g.lda + col, A, valid, g.vec);
+    }
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS / GEMM_THREADS; i++) {
+        const int c = (int)threadIdx.x + i * GEMM_THREADS, r = c / B_ROW, cc = c % B_ROW * CH;
+        const int row = k0 + r, col = bn0 + cc;
+        const int left = g.n - col, valid = row < g.k && left > 0 ? (left < CH ? left : CH) : 0;
+        gemm_chunk<T, CH, ASYNC>(Bs + r * LDB + cc, B + (size_t)row * g.ldb + col, B, valid, g.vec);
+    }
+}
+
+/* The warp's products of one stage: acc[mt][nt] += A's rows (wm 64 + mt 16, 16 of them) times B's columns (wn 32 +
+ * nt 8, 8 of them) over the stage's BK. LDM: BF16 fragments by ldmatrix (A as is, B transposed); else each
+ * thread reads its own elements (32 bits at a time for A's BF16 pairs). */
+template <int P, bool LDM>
+__device__ __forceinline__ void gemm_stage(float (&acc)[GEMM_MT][GEMM_NT][4], const typename gemm_prec<P>::T *As,
+                                           const typename gemm_prec<P>::T *Bs, int wm, int wn)
+{
+    constexpr int BK = gemm_prec<P>::BK, KSTEP = gemm_prec<P>::KSTEP;
+    constexpr int LDA = gemm_smem<P>::LDA, LDB = gemm_smem<P>::LDB;
+    const int lane = (int)threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int r0 = wm * GEMM_WM, c0 = wn * GEMM_WN;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += KSTEP) {
+        if constexpr (P == GEMM_BF16) {
+            uint32_t a[GEMM_MT][4], b[GEMM_NT][2];
+            if constexpr (LDM) {
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++)
+                    climb_ldmatrix_x4(a[mt], As + (r0 + mt * 16 + lane % 16) * LDA + kk + lane / 16 * 8);
+#pragma unroll
+                for (int np = 0; np < GEMM_NT / 2; np++) {
+                    uint32_t r[4];
+                    climb_ldmatrix_x4_trans(r, Bs + (kk + lane % 8 + lane / 8 % 2 * 8) * LDB + c0 + np * 16 +
+                                                   lane / 16 * 8);
+                    b[2 * np][0] = r[0];
+                    b[2 * np][1] = r[1];
+                    b[2 * np + 1][0] = r[2];
+                    b[2 * np + 1][1] = r[3];
+                }
+            } else {
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++) {
+                    const uint16_t *p = As + (r0 + mt * 16 + g) * LDA + kk + 2 * t;
+                    a[mt][0] = *(const uint32_t *)p;
+                    a[mt][1] = *(const uint32_t *)(p + 8 * LDA);
+                    a[mt][2] = *(const uint32_t *)(p + 8);
+                    a[mt][3] = *(const uint32_t *)(p + 8 * LDA + 8);
+                }
+#pragma unroll
+                for (int nt = 0; nt < GEMM_NT; nt++) {
+                    const uint16_t *p = Bs + (kk + 2 * t) * LDB + c0 + nt * 8 + g;
+                    b[nt][0] = (uint32_t)p[0] | (uint32_t)p[LDB] << 16;
+                    b[nt][1] = (uint32_t)p[8 * LDB] | (uint32_t)p[9 * LDB] << 16;
+                }
+            }
+#pragma unroll
+            for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+                for (int nt = 0; nt < GEMM_NT; nt++)
+                    climb_mma_bf16_16816(acc[mt][nt], a[mt], b[nt]);
+        } else {
+            float av[GEMM_MT][4], bv[GEMM_NT][2];
+#pragma unroll
+            for (int mt = 0; mt < GEMM_MT; mt++) {
+                const float *p = As + (r0 + mt * 16 + g) * LDA + kk + t;
+                av[mt][0] = p[0];
+                av[mt][1] = p[8 * LDA];
+                av[mt][2] = p[4];
+                av[mt][3] = p[8 * LDA + 4];
+            }
+#pragma unroll
+            for (int nt = 0; nt < GEMM_NT; nt++) {
+                const float *p = Bs + (kk + t) * LDB + c0 + nt * 8 + g;
+                bv[nt][0] = p[0];
+                bv[nt][1] = p[4 * LDB];
+            }
+            if constexpr (P == GEMM_TF32) {
+                uint32_t a[GEMM_MT][4], b[GEMM_NT][2];
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        a[mt][e] = climb_tf32(av[mt][e]);
+#pragma unroll
+                for (int nt = 0; nt < GEMM_NT; nt++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++)
+                        b[nt][e] = climb_tf32(bv[nt][e]);
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+                    for (int nt = 0; nt < GEMM_NT; nt++)
+                        climb_mma_tf32_1688(acc[mt][nt], a[mt], b[nt]);
+            } else {
+                uint32_t ab[GEMM_MT][4], as[GEMM_MT][4], bb[GEMM_NT][2], bs[GEMM_NT][2];
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        climb_tf32_split(av[mt][e], &ab[mt][e], &as[mt][e]);
+#pragma unroll
+                for (int nt = 0; nt < GEMM_NT; nt++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++)
+                        climb_tf32_split(bv[nt][e], &bb[nt][e], &bs[nt][e]);
+#pragma unroll
+                for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+                    for (int nt = 0; nt < GEMM_NT; nt++) {
+                        climb_mma_tf32_1688(acc[mt][nt], as[mt], bb[nt]);
+                        climb_mma_tf32_1688(acc[mt][nt], ab[mt], bs[nt]);
+                        climb_mma_tf32_1688(acc[mt][nt], ab[mt], bb[nt]);
+                    }
+            }
+        }
+    }
+}
+
+/* C = alpha acc + beta C for the warp's part of the tile inside the matrix (C is read only where beta != 0). */
+__device__ __forceinline__ void gemm_epilogue(const float (&acc)[GEMM_MT][GEMM_NT][4], const gemm_args &g, int bm0,
+                                              int bn0, int wm, int wn)
+{
+    const int lane = (int)threadIdx.x % 32, gr = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+        for (int nt = 0; nt < GEMM_NT; nt++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int row = bm0 + wm * GEMM_WM + mt * 16 + gr + 8 * h, col = bn0 + wn * GEMM_WN + nt * 8 + 2 * t;
+                if (row >= g.m)
+                    continue;
+                float *out = g.c + (size_t)row * g.ldc + col;
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    if (col + e < g.n)
+                        out[e] = g.beta != 0.0f ? g.alpha * acc[mt][nt][2 * h + e] + g.beta * out[e]
+                                                : g.alpha * acc[mt][nt][2 * h + e];
+            }
+}
+
+/* mma_sync: the tensor cores fed from registers, the tiles through shared memory as the FP32 ladder's first tiled
+ * rung does it: load a stage, barrier, multiply, barrier. */
+template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_mma_kernel(const gemm_args g, int tm, int tn)
+{
+    typedef typename gemm_prec<P>::T T;
+    __shared__ __align__(16) T As[gemm_smem<P>::A_ELEMS];
+    __shared__ __align__(16) T Bs[gemm_smem<P>::B_ELEMS];
+    int tile_m, tile_n;
+    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, warp = (int)threadIdx.x / 32;
+    const int wm = warp / (GEMM_BN / GEMM_WN), wn = warp % (GEMM_BN / GEMM_WN);
+    float acc[GEMM_MT][GEMM_NT][4] = {};
+    for (int k0 = 0; k0 < g.k; k0 += gemm_prec<P>::BK) {
+        gemm_load_tiles<P, false>(As, Bs, g, bm0, bn0, k0);
+        __syncthreads();
+        gemm_stage<P, false>(acc, As, Bs, wm, wn);
+        __syncthreads();
+    }
+    gemm_epilogue(acc, g, bm0, bn0, wm, wn);
+}
+
+/* pipelined: GEMM_STAGES stages in flight by cp.async (the loads of stage s + 3 issued before stage s is
+ * multiplied, one barrier a stage), and for BF16 the fragments by ldmatrix. Dynamic shared memory:
+ * GEMM_STAGES gemm_smem<P>::STAGE_BYTES; needs the 16-byte alignment of vec. */
+template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_pipe_kernel(const gemm_args g, int tm, int tn)
+{
+    typedef typename gemm_prec<P>::T T;
+    constexpr int BK = gemm_prec<P>::BK, AE = gemm_smem<P>::A_ELEMS, SE = AE + gemm_smem<P>::B_ELEMS;
+    extern __shared__ __align__(16) unsigned char gemm_dyn[];
+    T *sm = (T *)gemm_dyn;
+    int tile_m, tile_n;
+    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, warp = (int)threadIdx.x / 32;
+    const int wm = warp / (GEMM_BN / GEMM_WN), wn = warp % (GEMM_BN / GEMM_WN);
+    const int kt = (g.k + BK - 1) / BK;
+    float acc[GEMM_MT][GEMM_NT][4] = {};
+#pragma unroll
+    for (int s = 0; s < GEMM_STAGES - 1; s++) {
+        if (s < kt)
+            gemm_load_tiles<P, true>(sm + s * SE, sm + s * SE + AE, g, bm0, bn0, s * BK);
+        climb_cp_async_commit();
+    }
+    for (int i = 0; i < kt; i++) {
+        climb_cp_async_wait<GEMM_STAGES - 2>();
+        __syncthreads(); /* stage i is in; every warp is done with stage i - 1, which the next load overwrites */
+        const int next = i + GEMM_STAGES - 1;
+        if (next < kt) {
+            T *s = sm + next % GEMM_STAGES * SE;
+            gemm_load_tiles<P, true>(s, s + AE, g, bm0, bn0, next * BK);
+        }
+        climb_cp_async_commit();
+        const T *s = sm + i % GEMM_STAGES * SE;
+        gemm_stage<P, P == GEMM_BF16>(acc, s, s + AE, wm, wn);
+    }
+    climb_cp_async_wait<0>();
+    gemm_epilogue(acc, g, bm0, bn0, wm, wn);
+}
+
+#endif

@@ -1,0 +1,150 @@
+/* CPU tests of the tensor-core GEMM's host side: BF16 rounding (to nearest even, carries, NaN), TF32 rounding (to
+ * nearest, ties away, as cvt.rna), the 3xTF32 split (exact first remainder, what is lost within 2^-22), the inputs
+ * (BF16 values exact, the spread's binades), each precision's bound against emulated dot products (the bound
+ * holds, and is not so loose that a lost product passes at the check shapes' k), and the workload's table. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "workloads/gemm/gemm.h"
+#include "testing.h"
+
+static float f_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+static uint32_t u_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
+}
+
+/* A dot product of k terms as the tensor core computes it in precision p, emulated: the inputs as the multiplier
+ * sees them, each product exact in double, summed in FP32 with truncation toward zero (the worst the bound
+ * allows per add). */
+static float trunc_add(float s, double t)
+{
+    const double exact = (double)s + t;
+    float r = (float)exact;
+    if (fabs((double)r) > fabs(exact)) /* rounded away from zero: step one ulp back toward it */
+        r = nextafterf(r, 0.0f);
+    return r;
+}
+static float emulated_dot(climb_gemm_precision p, const float *a, const float *b, int k)
+{
+    float s = 0;
+    for (int i = 0; i < k; i++) {
+        if (p == CLIMB_GEMM_BF16) {
+            s = trunc_add(s, (double)a[i] * b[i]);
+        } else if (p == CLIMB_GEMM_TF32) {
+            s = trunc_add(s, (double)climb_tf32_round(a[i]) * climb_tf32_round(b[i]));
+        } else {
+            const float ab = climb_tf32_round(a[i]), as = climb_tf32_round(a[i] - ab);
+            const float bb = climb_tf32_round(b[i]), bs = climb_tf32_round(b[i] - bb);
+            s = trunc_add(s, (double)as * bb);
+            s = trunc_add(s, (double)ab * bs);
+            s = trunc_add(s, (double)ab * bb);
+        }
+    }
+    return s;
+}
+
+int main(void)
+{
+    /* BF16: exact values stay, halfway cases go to even, a carry runs into the exponent, NaN stays NaN */
+    EXPECT(climb_bf16_bits(1.0f) == 0x3f80 && climb_bf16_float(0x3f80) == 1.0f);
+    EXPECT(climb_bf16_bits(f_of(0x3f808000u)) == 0x3f80);  /* 1 + 2^-8: halfway, to even (down) */
+    EXPECT(climb_bf16_bits(f_of(0x3f818000u)) == 0x3f82);  /* 1 + 3 2^-8: halfway, to even (up) */
+    EXPECT(climb_bf16_bits(f_of(0x3f808001u)) == 0x3f81);  /* just past halfway: up */
+    EXPECT(climb_bf16_bits(f_of(0x3fffffffu)) == 0x4000);  /* 2 - 2^-23: carries into the exponent, 2 */
+    EXPECT(climb_bf16_bits(-1.5f) == 0xbfc0);
+    EXPECT(isnan(climb_bf16_float(climb_bf16_bits(f_of(0x7f800001u))))); /* a NaN whose payload is in the low bits */
+    EXPECT(isinf(climb_bf16_float(climb_bf16_bits(INFINITY))));
+
+    /* TF32: 10 fraction bits kept; ties away from zero; non-finite values pass */
+    EXPECT(climb_tf32_round(1.0f) == 1.0f);
+    EXPECT(u_of(climb_tf32_round(f_of(0x3f801000u))) == 0x3f802000u);  /* halfway: away from zero */
+    EXPECT(u_of(climb_tf32_round(f_of(0xbf801000u))) == 0xbf802000u);  /* and for a negative value */
+    EXPECT(u_of(climb_tf32_round(f_of(0x3f800fffu))) == 0x3f800000u);  /* below halfway: down */
+    EXPECT(isinf(climb_tf32_round(INFINITY)) && isnan(climb_tf32_round(NAN)));
+
+    /* The 3xTF32 split over many random values: x - big is exact in FP32, and what big + small misses is at most
+     * 2^-22 |x| */
+    climb_rng r;
+    climb_rng_seed(&r, 56);
+    double worst = 0;
+    for (int i = 0; i < 200000; i++) {
+        /* every bit random: sign, significand, an exponent within 2^-30 to 2^30 */
+        const uint32_t bits = (uint32_t)climb_rng_next(&r) & 0x807fffffu;
+        const float x = f_of(bits | (uint32_t)(127 + climb_rng_int(&r, -30, 30)) << 23);
+        const float big = climb_tf32_round(x), rest = x - big, small = climb_tf32_round(rest);
+        EXPECT((double)rest == (double)x - (double)big);
+        EXPECT((u_of(big) & 0x1fffu) == 0 && (u_of(small) & 0x1fffu) == 0);
+        if (x != 0) {
+            const double lost = fabs((double)x - (double)big - (double)small) / fabs((double)x);
+            worst = lost > worst ? lost : worst;
+        }
+    }
+    EXPECT_MSG(worst <= 0x1p-22, "the split loses %g of a value", worst);
+    EXPECT(worst > 0x1p-26); /* and it does lose something: the test sees rounding */
+
+    /* Inputs: BF16 values are exactly their bits' values; the spread reaches many binades */
+    float x[4096];
+    uint16_t b16[4096];
+    climb_gemm_fill(&r, CLIMB_GEMM_BF16, 1, x, b16, 4096);
+    int lo = 0, hi = 0;
+    for (int i = 0; i < 4096; i++) {
+        EXPECT(x[i] == climb_bf16_float(b16[i]) && climb_bf16_bits(x[i]) == b16[i]);
+        lo += x[i] != 0 && fabsf(x[i]) < 0x1p-10f;
+        hi += fabsf(x[i]) > 0x1p9f;
+    }
+    EXPECT_MSG(lo > 50 && hi > 50, "spread: %d values below 2^-10, %d above 2^9", lo, hi);
+    climb_gemm_fill(&r, CLIMB_GEMM_TF32, 0, x, NULL, 4096);
+    for (int i = 0; i < 4096; i++)
+        EXPECT(x[i] >= -1.0f && x[i] <= 1.0f);
+
+    /* Each bound holds for emulated dot products (uniform and spread inputs, several k), and is tight enough
+     * that one typical product lost at k = 300 fails it */
+    for (int p = 0; p < 3; p++) {
+        const climb_gemm_precision pr = (climb_gemm_precision)p;
+        double seen = 0;
+        for (int t = 0; t < 400; t++) {
+            const int k = t % 4 == 0 ? 1 : t % 4 == 1 ? 17 : t % 4 == 2 ? 300 : 2000, spread = t % 2;
+            static float a[2000], b[2000];
+            climb_gemm_fill(&r, pr, spread, a, NULL, (size_t)k);
+            climb_gemm_fill(&r, pr, spread, b, NULL, (size_t)k);
+            double exact = 0, mag = 0;
+            for (int i = 0; i < k; i++) {
+                exact += (double)a[i] * b[i];
+                mag += fabs((double)a[i] * b[i]);
+            }
+            const double err = fabs((double)emulated_dot(pr, a, b, k) - exact), bound = climb_gemm_bound(pr, k) * mag;
+            EXPECT_MSG(err <= bound, "precision %d k %d: error %g over the bound %g", p, k, err, bound);
+            seen = err / bound > seen ? err / bound : seen;
+        }
+        printf("precision %d: the emulated error reaches %.3g of the bound\n", p, seen);
+        EXPECT(seen > 0);
+    }
+    {
+        double mag = 0;
+        for (int i = 0; i < 300; i++)
+            mag += fabs(climb_rng_double(&r, -1, 1) * climb_rng_double(&r, -1, 1));
+        const double typical = mag / 300; /* a product of the mean magnitude */
+        for (int p = 0; p < 3; p++)
+            EXPECT_MSG(typical > climb_gemm_bound((climb_gemm_precision)p, 300) * mag,
+                       "precision %d: a product of %g is within the bound %g", p, typical,
+                       climb_gemm_bound((climb_gemm_precision)p, 300) * mag);
+    }
+    EXPECT(climb_gemm_bound(CLIMB_GEMM_BF16, 100) < climb_gemm_bound(CLIMB_GEMM_3XTF32, 100) &&
+           climb_gemm_bound(CLIMB_GEMM_3XTF32, 100) < climb_gemm_bound(CLIMB_GEMM_TF32, 100));
+
+    const climb_workload *w = &climb_gemm_workload;
+    char msg[2000];
+    EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
+    EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
+    return test_finish("test_cpu_gemm");
+}
