@@ -4,7 +4,8 @@
  *   GEMM_BF16    BF16 inputs, mma.sync m16n8k16;
  *   GEMM_TF32    FP32 inputs rounded to TF32 as they enter the multiply (cvt.rna), mma.sync m16n8k8;
  *   GEMM_3XTF32  FP32 inputs, each split into a TF32 part and a TF32 remainder, three products summed: a_small
- *                b_big + a_big b_small + a_big b_big (the fourth, a_small b_small, is below FP32's rounding).
+ *                b_big + a_big b_small + a_big b_big (the fourth, a_small b_small, is below FP32's rounding), a
+ *                stage's products apart, then added into the accumulators by the CUDA cores (rounded adds).
  *
  * Every kernel: a block of 256 threads computes a 128 x 128 tile of C, eight warps of 64 x 32 (each 4 x 4 tiles of
  * the mma's 16 x 8); BK columns of A and rows of B a stage (32 BF16 or 16 FP32: 64 bytes of a row either way).
@@ -118,6 +119,18 @@ __device__ __forceinline__ void gemm_stage(float (&acc)[GEMM_MT][GEMM_NT][4], co
     constexpr int LDA = gemm_smem<P>::LDA, LDB = gemm_smem<P>::LDB;
     const int lane = (int)threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int r0 = wm * GEMM_WM, c0 = wn * GEMM_WN;
+    /* 3xTF32 sums the stage's products apart and adds them into acc with the CUDA cores' rounded adds: the tensor
+     * core's adds truncate, and over a long k their bias toward zero would cost 3xTF32 the accuracy it is for */
+    float part[GEMM_MT][GEMM_NT][4];
+    if constexpr (P == GEMM_3XTF32) {
+#pragma unroll
+        for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+            for (int nt = 0; nt < GEMM_NT; nt++)
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    part[mt][nt][e] = 0.0f;
+    }
 #pragma unroll
     for (int kk = 0; kk < BK; kk += KSTEP) {
         if constexpr (P == GEMM_BF16) {
@@ -206,12 +219,21 @@ __device__ __forceinline__ void gemm_stage(float (&acc)[GEMM_MT][GEMM_NT][4], co
                 for (int mt = 0; mt < GEMM_MT; mt++)
 #pragma unroll
                     for (int nt = 0; nt < GEMM_NT; nt++) {
-                        climb_mma_tf32_1688(acc[mt][nt], as[mt], bb[nt]);
-                        climb_mma_tf32_1688(acc[mt][nt], ab[mt], bs[nt]);
-                        climb_mma_tf32_1688(acc[mt][nt], ab[mt], bb[nt]);
+                        climb_mma_tf32_1688(part[mt][nt], as[mt], bb[nt]);
+                        climb_mma_tf32_1688(part[mt][nt], ab[mt], bs[nt]);
+                        climb_mma_tf32_1688(part[mt][nt], ab[mt], bb[nt]);
                     }
             }
         }
+    }
+    if constexpr (P == GEMM_3XTF32) {
+#pragma unroll
+        for (int mt = 0; mt < GEMM_MT; mt++)
+#pragma unroll
+            for (int nt = 0; nt < GEMM_NT; nt++)
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    acc[mt][nt][e] += part[mt][nt][e];
     }
 }
 
