@@ -493,6 +493,7 @@ static void test_names(void)
     climb_dtype_list((1u << CLIMB_NTYPES) - 1, list, sizeof list);
     EXPECT(strcmp(list, "u8, i32, u32, u64, f32, f64") == 0);
     EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_SFU), "sfu") == 0);
+    EXPECT(strcmp(climb_ceiling_name(CLIMB_CEIL_TENSOR), "tensor") == 0);
     EXPECT(strcmp(climb_ref_mode_name(CLIMB_REF_VENDOR), "vendor") == 0);
     EXPECT(strcmp(climb_rung_kind_name(CLIMB_RUNG_BEST), "best") == 0);
 

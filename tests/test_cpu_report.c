@@ -113,7 +113,7 @@ static void test_bound(const climb_device_info *dev)
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
     const climb_shape s = CLIMB_SHAPE1(1000);
-    const climb_counts c = {4000, 4000, 0, 0, 0, 0};
+    const climb_counts c = {4000, 4000, 0, 0, 0, 0, 0, CLIMB_TENSOR_NONE};
     climb_row *v = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
     climb_row *b = add(&r, &w, 1, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
     climb_row *l1 = add(&r, &w, 2, CLIMB_F32, s, NULL, 40.0, CLIMB_ROW_OK, c);
@@ -153,7 +153,7 @@ static void test_items_scale(const climb_device_info *dev)
     EXPECT_MSG(climb_workload_validate(&w, msg, sizeof msg) == 0, "%s", msg);
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
-    const climb_counts c = {4000, 4000, 0, 32, 0, 0};
+    const climb_counts c = {4000, 4000, 0, 32, 0, 0, 0, CLIMB_TENSOR_NONE};
     climb_row *row = add(&r, &w, climb_best_rung(&w), CLIMB_F32, (climb_shape)CLIMB_SHAPE1(1000), NULL, 20.0,
                          CLIMB_ROW_OK, c);
     climb_report_derive(&r);
@@ -204,7 +204,7 @@ static void test_vendors_and_setup(const climb_device_info *dev)
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
     const climb_shape s = CLIMB_SHAPE1(1000), s2 = CLIMB_SHAPE1(2000);
-    const climb_counts c = {4000, 4000, 0, 0, 0, 0};
+    const climb_counts c = {4000, 4000, 0, 0, 0, 0, 0, CLIMB_TENSOR_NONE};
     climb_row *v0 = add(&r, &w, 0, CLIMB_F32, s, NULL, 12.0, CLIMB_ROW_OK, c);
     climb_row *v1 = add(&r, &w, 1, CLIMB_F32, s, NULL, 8.0, CLIMB_ROW_OK, c);
     climb_row *top = add(&r, &w, best, CLIMB_F32, s, NULL, 10.0, CLIMB_ROW_OK, c);
@@ -275,7 +275,7 @@ static void test_summary(const climb_device_info *dev)
     const int best = climb_best_rung(&w), vendor = climb_vendor_rung(&w);
     climb_report r;
     climb_report_init(&r, "bench", 7, 0, dev);
-    const climb_counts c = {4e6, 4, 1e6, 0, 0, 0};
+    const climb_counts c = {4e6, 4, 1e6, 0, 0, 0, 0, CLIMB_TENSOR_NONE};
     const size_t sizes[3] = {1000000, 2000000, 4000000};
     const double vend[3] = {10, 20, 40}, mine[3] = {8, 20, 50}; /* ratios 1.25, 1, 0.8: geometric mean 1 */
     for (int i = 0; i < 3; i++) {
@@ -465,7 +465,7 @@ int main(void)
     const climb_workload *w = fixture();
     const int best = climb_best_rung(w), vendor = climb_vendor_rung(w);
     const climb_shape s22 = CLIMB_SHAPE1((size_t)1 << 22);
-    const climb_counts c22 = {16777216.0, 4.0, 0, 0, 0, 0};
+    const climb_counts c22 = {16777216.0, 4.0, 0, 0, 0, 0, 0, CLIMB_TENSOR_NONE};
     climb_row *v = add(&r, w, vendor, CLIMB_I32, s22, NULL, 10.0, CLIMB_ROW_OK, c22);
     climb_row *r1 = add(&r, w, 1, CLIMB_I32, s22, NULL, 100.0, CLIMB_ROW_OK, c22);
     climb_row *r2 = add(&r, w, 2, CLIMB_I32, s22, NULL, 50.0, CLIMB_ROW_OK, c22);
@@ -488,7 +488,7 @@ int main(void)
     climb_opt_plan_combo(&plan, 1, o1); /* pad=3 */
     const climb_shape m = CLIMB_SHAPE2(1000, 1000);
     const int an = climb_best_rung(a), av = climb_vendor_rung(a);
-    const climb_counts sfu = {4e6, 4e6, 4e6, 1e6, 1e7, 0}, dfma = {8e6, 8e6, 1e9, 1e6, 0, 0};
+    const climb_counts sfu = {4e6, 4e6, 4e6, 1e6, 1e7, 0, 0, CLIMB_TENSOR_NONE}, dfma = {8e6, 8e6, 1e9, 1e6, 0, 0, 0, CLIMB_TENSOR_NONE};
     climb_row *as = add(&r, a, an, CLIMB_F32, m, o0, 20.0, CLIMB_ROW_OK, sfu);
     climb_row *ad = add(&r, a, an, CLIMB_F64, m, o0, 50.0, CLIMB_ROW_OK, dfma);
     climb_row *av1 = add(&r, a, av, CLIMB_F32, m, o1, 40.0, CLIMB_ROW_OK, sfu);
@@ -537,6 +537,26 @@ int main(void)
         EXPECT(isnan(climb_roofline_us(&d2, NAN, &sfu, CLIMB_F32, &bound)));
         d2.measured = 0;
         EXPECT(isnan(climb_roofline_us(&d2, NAN, &c22, CLIMB_I32, &bound)) && strcmp(bound, "") == 0);
+    }
+    /* Flops on the tensor cores run against their ceiling in their format, and the FMA's no longer applies: 1e9
+     * useful flops done as 3e9 TF32 tensor flops at 400 TFLOP/s take 7.5 us, not the 16.7 us FFMA would. Without
+     * the ceiling measured, no roofline; BF16 on its own ceiling; memory still wins where it is slower. */
+    {
+        climb_device_info d3 = dev;
+        d3.tensor_bf16_gflops = 800000;
+        d3.tensor_tf32_gflops = 400000;
+        const char *bound;
+        const climb_counts tf = {1e3, 1e3, 1e9, 0, 0, 0, 3e9, CLIMB_TENSOR_TF32};
+        EXPECT(near(climb_roofline_us(&d3, NAN, &tf, CLIMB_F32, &bound), 7.5) && strcmp(bound, "tensor tf32") == 0);
+        const climb_counts bf = {1e3, 1e3, 1e9, 0, 0, 0, 1e9, CLIMB_TENSOR_BF16};
+        EXPECT(near(climb_roofline_us(&d3, NAN, &bf, CLIMB_F32, &bound), 1.25) && strcmp(bound, "tensor bf16") == 0);
+        const climb_counts wide = {3e7, 0, 1e9, 0, 0, 0, 1e9, CLIMB_TENSOR_BF16};
+        EXPECT(near(climb_roofline_us(&d3, NAN, &wide, CLIMB_F32, &bound), 10.0) && strcmp(bound, "memory") == 0);
+        d3.tensor_tf32_gflops = 0;
+        EXPECT(isnan(climb_roofline_us(&d3, NAN, &tf, CLIMB_F32, &bound)));
+        EXPECT(strcmp(climb_tensor_format_name(CLIMB_TENSOR_TF32), "tf32") == 0 &&
+               climb_tensor_format_parse("bf16") == CLIMB_TENSOR_BF16 &&
+               climb_tensor_format_parse("fp8") == CLIMB_TENSOR_NONE);
     }
 
     char *table = render(&r, climb_report_table);

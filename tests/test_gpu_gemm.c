@@ -64,10 +64,23 @@ static double test_large(const char *precision, const char *inputs, const char *
     return found;
 }
 
+/* The tensor cores' ceilings: measured when asked, far above FFMA's, TF32 about half BF16's rate. */
+static void test_tensor_ceiling(void)
+{
+    climb_device_info d = dev;
+    EXPECT(climb_measure_ceilings(&d, CLIMB_MEASURE_TENSOR) == 0);
+    printf("tensor cores: BF16 %.0f GFLOP/s, TF32 %.0f GFLOP/s; FFMA %.0f GFLOP/s\n", d.tensor_bf16_gflops,
+           d.tensor_tf32_gflops, d.ffma_gflops);
+    EXPECT_MSG(d.tensor_bf16_gflops > 4 * d.ffma_gflops && d.tensor_tf32_gflops > 0.3 * d.tensor_bf16_gflops &&
+                   d.tensor_tf32_gflops < 0.7 * d.tensor_bf16_gflops,
+               "BF16 %.0f, TF32 %.0f, FFMA %.0f GFLOP/s", d.tensor_bf16_gflops, d.tensor_tf32_gflops, d.ffma_gflops);
+}
+
 int main(void)
 {
     test_require_gpu();
     EXPECT(climb_device_query(0, &dev) == 0);
+    test_tensor_ceiling();
     const uint64_t fresh = climb_fresh_seed();
     test_check(fresh, "1", "0", "0", 0);
     test_check(fresh + 1, "-0.75", "1.5", "3", 1); /* odd rows: pipelined refuses */

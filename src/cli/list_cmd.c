@@ -255,6 +255,9 @@ static void print_device(FILE *f, const climb_device_info *d)
         fprintf(f, "  measured DFMA        %.0f GFLOP/s (FP64)\n", d->dfma_gflops);
         if (d->sfu_gops > 0)
             fprintf(f, "  measured SFU         %.0f Gop/s (MUFU rsqrt)\n", d->sfu_gops);
+        if (d->tensor_bf16_gflops > 0)
+            fprintf(f, "  measured tensor      %.0f GFLOP/s BF16, %.0f GFLOP/s TF32 (dense, FP32 accumulation)\n",
+                    d->tensor_bf16_gflops, d->tensor_tf32_gflops);
         fprintf(f, "  launch latency       %.2f us (empty kernel, event to event)\n", d->launch_us);
     }
 }

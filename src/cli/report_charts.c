@@ -61,7 +61,8 @@ static int ceilings_of(const rp_view *v, int g, rl_ceiling *out, const rp_file *
         int memory;
     } K[] = {{"read_gbs", "read", "", 1},        {"copy_gbs", "copy", "6,3", 1},
              {"ffma_gflops", "FP32 FFMA", "", 0}, {"dfma_gflops", "FP64 DFMA", "6,3", 0},
-             {"sfu_gops", "SFU (MUFU)", "2,3", 0}};
+             {"sfu_gops", "SFU (MUFU)", "2,3", 0},         {"tensor_bf16_gflops", "tensor BF16", "8,2", 0},
+             {"tensor_tf32_gflops", "tensor TF32", "8,2,2,2", 0}};
     for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
         const rp_file *newest = NULL;
         double rate = NAN;

@@ -376,15 +376,18 @@ static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *
                 climb_jnum(th, "ffma_gflops"));
     }
     if (m && m->type == CLIMB_JSON_OBJECT) {
-        char line[400], v[7][32];
+        char line[480], v[9][32];
         const char *keys[] = {"copy_gbs", "read_gbs", "write_gbs", "ffma_gflops", "dfma_gflops", "sfu_gops",
-                              "launch_us"};
-        for (int i = 0; i < 7; i++)
+                              "tensor_bf16_gflops", "tensor_tf32_gflops", "launch_us"};
+        for (int i = 0; i < 9; i++)
             plot_num(v[i], sizeof v[i], climb_jnum(m, keys[i]));
+        char tensor[120] = ""; /* where the run measured the tensor cores */
+        if (climb_jnum(m, keys[6]) > 0)
+            snprintf(tensor, sizeof tensor, ", tensor cores BF16 %s GFLOP/s and TF32 %s GFLOP/s", v[6], v[7]);
         snprintf(line, sizeof line,
                  "copy %s GB/s (read + written), read %s GB/s, write %s GB/s, FFMA %s GFLOP/s, DFMA %s GFLOP/s, "
-                 "SFU %s G/s, launch %s µs",
-                 v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+                 "SFU %s G/s%s, launch %s µs",
+                 v[0], v[1], v[2], v[3], v[4], v[5], tensor, v[8]);
         fprintf(f, "<tr><th>measured</th><td>%s<br><span class=\"muted\">at the start of ", line);
         plot_esc(f, from->path);
         fputs(" (each report carries its own; a row's % of roofline uses its report's)</span></td></tr>\n", f);

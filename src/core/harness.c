@@ -54,6 +54,8 @@ unsigned climb_extra_ceilings(const climb_workload *const *ws, int n)
     for (int i = 0; i < n; i++)
         if (ws[i]->extra_ceiling == CLIMB_CEIL_SFU)
             need |= CLIMB_MEASURE_SFU;
+        else if (ws[i]->extra_ceiling == CLIMB_CEIL_TENSOR)
+            need |= CLIMB_MEASURE_TENSOR;
     return need;
 }
 

@@ -156,9 +156,17 @@ double climb_roofline_us(const climb_device_info *d, double link_gbs, const clim
     if (!d->measured || !(d->read_gbs > 0) || !(d->write_gbs > 0))
         return NAN;
     const int f64 = t == CLIMB_F64;
+    /* flops on the tensor cores run against their ceiling in their input format, and not against the FMA's */
+    const double tc = c->tensor_format == CLIMB_TENSOR_BF16   ? d->tensor_bf16_gflops
+                      : c->tensor_format == CLIMB_TENSOR_TF32 ? d->tensor_tf32_gflops
+                                                              : 0;
+    const int on_tensor = c->tensor_flops > 0;
     struct { const char *name; double s; } terms[] = {
         {"memory", c->bytes_read / (d->read_gbs * 1e9) + c->bytes_written / (d->write_gbs * 1e9)},
-        {f64 ? "dfma" : "ffma", c->flops > 0 ? c->flops / ((f64 ? d->dfma_gflops : d->ffma_gflops) * 1e9) : 0},
+        {f64 ? "dfma" : "ffma",
+         c->flops > 0 && !on_tensor ? c->flops / ((f64 ? d->dfma_gflops : d->ffma_gflops) * 1e9) : 0},
+        {c->tensor_format == CLIMB_TENSOR_TF32 ? "tensor tf32" : "tensor bf16",
+         on_tensor ? (tc > 0 ? c->tensor_flops / (tc * 1e9) : NAN) : 0},
         {"sfu", c->special_ops > 0 ? (d->sfu_gops > 0 ? c->special_ops / (d->sfu_gops * 1e9) : NAN) : 0},
         {"link", c->link_bytes > 0 ? (link_gbs > 0 ? c->link_bytes / (link_gbs * 1e9) : NAN) : 0},
     };
@@ -309,6 +317,9 @@ static void case_line(const climb_report *r, const climb_row *row, FILE *f, cons
         fprintf(f, ", %.4g M %s", row->counts.items / 1e6, w->items_unit);
     if (row->counts.special_ops > 0)
         fprintf(f, ", %.4g M %s ops", row->counts.special_ops / 1e6, climb_ceiling_name(w->extra_ceiling));
+    if (row->counts.tensor_flops > 0)
+        fprintf(f, ", %.4g Mflop on the tensor cores (%s)", row->counts.tensor_flops / 1e6,
+                climb_tensor_format_name(row->counts.tensor_format));
     const char *bound;
     if (row->counts.link_bytes > 0)
         fprintf(f, ", %.4g MB over the links", row->counts.link_bytes / 1e6);
@@ -403,6 +414,9 @@ void climb_report_head_lines(const climb_report *r, FILE *f, const char *prefix)
                 prefix, d->copy_gbs, d->read_gbs, d->write_gbs, d->ffma_gflops, d->dfma_gflops);
         if (d->sfu_gops > 0)
             fprintf(f, ", SFU %.0f Gop/s", d->sfu_gops);
+        if (d->tensor_bf16_gflops > 0)
+            fprintf(f, ", tensor cores BF16 %.0f GFLOP/s, TF32 %.0f GFLOP/s", d->tensor_bf16_gflops,
+                    d->tensor_tf32_gflops);
         fprintf(f, ", launch %.2f us; theoretical: %.0f GB/s, %.0f GFLOP/s FP32\n", d->launch_us, d->peak_bw_gbs,
                 d->peak_ffma_gflops);
     } else {
@@ -696,6 +710,8 @@ void climb_report_json_head(const climb_report *r, FILE *f)
         const struct { const char *k; double v; } m[] = {
             {"copy_gbs", d->copy_gbs},       {"read_gbs", d->read_gbs},       {"write_gbs", d->write_gbs},
             {"ffma_gflops", d->ffma_gflops}, {"dfma_gflops", d->dfma_gflops}, {"sfu_gops", d->sfu_gops > 0 ? d->sfu_gops : NAN},
+            {"tensor_bf16_gflops", d->tensor_bf16_gflops > 0 ? d->tensor_bf16_gflops : NAN},
+            {"tensor_tf32_gflops", d->tensor_tf32_gflops > 0 ? d->tensor_tf32_gflops : NAN},
             {"launch_us", d->launch_us},
         };
         fputc('{', f);
@@ -890,6 +906,9 @@ void climb_report_json(const climb_report *r, FILE *f)
         json_num(f, c->special_ops);
         fputs(", \"link_bytes\": ", f);
         json_num(f, c->link_bytes);
+        fputs(", \"tensor_flops\": ", f);
+        json_num(f, c->tensor_flops);
+        fprintf(f, ", \"tensor_format\": \"%s\"", climb_tensor_format_name(c->tensor_format));
         fputs(",\n     \"gbs\": ", f);
         json_num(f, row->gbs);
         fputs(", \"gflops\": ", f);
@@ -1030,6 +1049,9 @@ int climb_report_add_json_rows(climb_report *r, const climb_workload *w, const c
         x->counts.items = jnum_or_nan(row, "items");
         x->counts.special_ops = jnum_or_nan(row, "special_ops");
         x->counts.link_bytes = jnum_or_nan(row, "link_bytes");
+        const double tf = jnum_or_nan(row, "tensor_flops"); /* absent in reports before the tensor ceiling */
+        x->counts.tensor_flops = isnan(tf) ? 0 : tf;
+        x->counts.tensor_format = climb_tensor_format_parse(jstr_or(row, "tensor_format", ""));
         x->setup.ms = jnum_or_nan(row, "setup_ms");
         x->setup.bytes = jnum_or_nan(row, "setup_bytes");
         x->has_setup = !isnan(x->setup.ms);

@@ -23,8 +23,19 @@ const char *climb_ceiling_name(climb_ceiling c)
     switch (c) {
     case CLIMB_CEIL_NONE: return "none";
     case CLIMB_CEIL_SFU: return "sfu";
+    case CLIMB_CEIL_TENSOR: return "tensor";
     }
     return "?";
+}
+
+const char *climb_tensor_format_name(climb_tensor_format f)
+{
+    return f == CLIMB_TENSOR_BF16 ? "bf16" : f == CLIMB_TENSOR_TF32 ? "tf32" : "none";
+}
+
+climb_tensor_format climb_tensor_format_parse(const char *s)
+{
+    return strcmp(s, "bf16") == 0 ? CLIMB_TENSOR_BF16 : strcmp(s, "tf32") == 0 ? CLIMB_TENSOR_TF32 : CLIMB_TENSOR_NONE;
 }
 
 const char *climb_ref_mode_name(climb_ref_mode m)
@@ -810,7 +821,8 @@ int climb_workload_validate(const climb_workload *w, char *msg, size_t len)
         problem(&p, "items_unit and items_rate go together");
     if (w->items_rate_scale < 0 || (w->items_rate_scale != 0 && !w->items_rate))
         problem(&p, "items_rate_scale: items a second in one unit of items_rate, > 0 and only with items_rate");
-    if (w->extra_ceiling != CLIMB_CEIL_NONE && w->extra_ceiling != CLIMB_CEIL_SFU)
+    if (w->extra_ceiling != CLIMB_CEIL_NONE && w->extra_ceiling != CLIMB_CEIL_SFU &&
+        w->extra_ceiling != CLIMB_CEIL_TENSOR)
         problem(&p, "unknown extra ceiling");
     check_options(&p, w);
     check_shapes(&p, "bench_shapes", w->bench_shapes, w->n_bench_shapes, nd, 1);

@@ -114,10 +114,22 @@ typedef struct climb_published {
 /* Measured ceilings a workload may name beside memory bandwidth and FMA throughput (always on the roofline). */
 typedef enum climb_ceiling {
     CLIMB_CEIL_NONE = 0,
-    CLIMB_CEIL_SFU = 1         /* special-function unit: rsqrt, sin, cos, exp2, log2 (MUFU), ops per second */
+    CLIMB_CEIL_SFU = 1,        /* special-function unit: rsqrt, sin, cos, exp2, log2 (MUFU), ops per second */
+    CLIMB_CEIL_TENSOR = 2      /* the tensor cores: dense matrix products with FP32 accumulation, BF16 and TF32
+                                  inputs, flop/s (counts.tensor_flops in counts.tensor_format) */
 } climb_ceiling;
 
+/* The input format of the flops a run does on the tensor cores. */
+typedef enum climb_tensor_format {
+    CLIMB_TENSOR_NONE = 0,
+    CLIMB_TENSOR_BF16 = 1,
+    CLIMB_TENSOR_TF32 = 2
+} climb_tensor_format;
+
 const char *climb_ceiling_name(climb_ceiling c);
+/* "bf16", "tf32" or "none"; and back ("none" for anything else). */
+const char *climb_tensor_format_name(climb_tensor_format f);
+climb_tensor_format climb_tensor_format_parse(const char *s);
 
 /* Counted per run of one case: the least a correct run must do, the same for every rung, unless a rung declares
  * its own (w->rung_counts: a cutoff rung that examines fewer atoms, an accurate sinf's special-function work). */
@@ -129,6 +141,10 @@ typedef struct climb_counts {
     double special_ops;        /* operations on w->extra_ceiling */
     double link_bytes;         /* a case across GPUs: the bytes one GPU sends to the others, the busiest GPU's (one
                                 * direction of its links; nccl-tests' bus bytes for a collective) */
+    double tensor_flops;       /* the flops a run does on the tensor cores (an FMA as 2), in tensor_format: for a
+                                * product of three tensor-core terms, three times its own flops. Where it is > 0
+                                * the FMA ceiling does not apply (flops still counts the useful work, for GFLOP/s) */
+    climb_tensor_format tensor_format;
 } climb_counts;
 
 /* ---- references ---- */

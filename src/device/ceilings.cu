@@ -3,6 +3,7 @@
 #include "../base/check.h"
 #include "device_primitives.cuh"
 #include "device.h"
+#include "mma.cuh"
 #include "timing.h"
 
 #include <stdio.h>
@@ -87,6 +88,71 @@ __global__ void ceiling_sfu_kernel(float *sink)
         *sink = s;
 }
 
+#define TC_ITERS 512
+#define TC_CHAIN 8
+
+/* Tensor-core throughput, dense, FP32 accumulation; T32 = 1 for TF32 inputs, else BF16. A block of 128 threads
+ * (a warp group). On sm_90a: batches of TC_CHAIN wgmma m64n128 (k16 BF16, k8 TF32) on zeroed-then-set shared
+ * tiles by descriptor, one batch kept in flight while the next is issued, as a GEMM's main loop does. Elsewhere
+ * (sm_80 and later without the warp-group instructions): each warp TC_CHAIN independent mma.sync chains from
+ * registers. *per_block gets the flops a block did (2 per multiply-add). */
+template <int T32> __global__ void __launch_bounds__(128) ceiling_tensor_kernel(float *sink, double *per_block)
+{
+    __shared__ __align__(128) uint4 tiles[6144 / 16]; /* A 64 x 16 BF16 (or 64 x 8 TF32): 2 KiB; B 4 KiB */
+    for (int i = (int)threadIdx.x; i < 6144 / 16; i += 128)
+        tiles[i] = make_uint4(0x3f803f80u, 0x3f803f80u, 0x3f803f80u, 0x3f803f80u);
+    __syncthreads();
+    float s = 0;
+    double flops = 0;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    climb_fence_proxy_async_shared();
+    float d[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        d[i] = 0.0f;
+    /* K-major without swizzling: core matrices of 8 rows x 16 bytes, 128 bytes apart along k, 256 along m (n) */
+    const uint64_t da = climb_wgmma_desc(tiles, 128, 256), db = climb_wgmma_desc(tiles + 2048 / 16, 128, 256);
+    for (int it = 0; it < TC_ITERS; it++) {
+        climb_wgmma_fence();
+#pragma unroll
+        for (int j = 0; j < TC_CHAIN; j++) {
+            if (T32)
+                climb_wgmma_m64n128k8_tf32(d, da, db);
+            else
+                climb_wgmma_m64n128k16_bf16(d, da, db);
+        }
+        climb_wgmma_commit();
+        climb_wgmma_wait<1>();
+    }
+    climb_wgmma_wait<0>();
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        s += d[i];
+    flops = (double)TC_ITERS * TC_CHAIN * 2.0 * 64 * 128 * (T32 ? 8 : 16);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const uint32_t *w = (const uint32_t *)tiles;
+    const uint32_t a[4] = {w[threadIdx.x % 32], w[32 + threadIdx.x % 32], w[64], w[65]}, b[2] = {w[96], w[97]};
+    float acc[TC_CHAIN][4] = {};
+    for (int it = 0; it < TC_ITERS; it++) {
+#pragma unroll
+        for (int j = 0; j < TC_CHAIN; j++) {
+            if (T32)
+                climb_mma_tf32_1688(acc[j], a, b);
+            else
+                climb_mma_bf16_16816(acc[j], a, b);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < TC_CHAIN; j++)
+        s += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
+    flops = (double)TC_ITERS * TC_CHAIN * 4 * 2.0 * 16 * 8 * (T32 ? 8 : 16);
+#endif
+    if (s == 1234.5f)
+        *sink = s;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *per_block = flops;
+}
+
 __global__ void ceiling_empty_kernel(void) {}
 
 /* One thread that spins until `ns` nanoseconds of the GPU's global timer have passed. */
@@ -165,6 +231,25 @@ static int run_sfu(void *p, cudaStream_t s)
     return 0;
 }
 
+/* two warp groups an SM */
+static int tensor_blocks(const climb_device_info *d) { return d->sms * 2; }
+
+static int run_tensor_bf16(void *p, cudaStream_t s)
+{
+    ceiling_ctx *c = (ceiling_ctx *)p;
+    ceiling_tensor_kernel<0><<<tensor_blocks(c->d), 128, 0, s>>>(c->fsink, c->dsink);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
+static int run_tensor_tf32(void *p, cudaStream_t s)
+{
+    ceiling_ctx *c = (ceiling_ctx *)p;
+    ceiling_tensor_kernel<1><<<tensor_blocks(c->d), 128, 0, s>>>(c->fsink, c->dsink);
+    CLIMB_CHECK(cudaGetLastError());
+    return 0;
+}
+
 static int run_empty(void *p, cudaStream_t s)
 {
     (void)p;
@@ -203,11 +288,31 @@ static int measure_sfu(climb_device_info *d, climb_timer *t, ceiling_ctx *c)
     return 0;
 }
 
+/* The tensor cores' dense BF16 and TF32 rates (asked for by workloads that name them): flops from what the kernel
+ * says a block did; 0 (not measured) on a GPU before sm_80. */
+static int measure_tensor(climb_device_info *d, climb_timer *t, ceiling_ctx *c)
+{
+    if (d->cc_major < 8)
+        return 0;
+    climb_timing_opts o = ceiling_timing();
+    climb_timing r;
+    for (int t32 = 0; t32 < 2; t32++) {
+        double per_block = 0;
+        if (climb_time(t, t32 ? run_tensor_tf32 : run_tensor_bf16, NULL, c, &o, &r) != 0 ||
+            CLIMB_FAILED(cudaMemcpy(&per_block, c->dsink, sizeof per_block, cudaMemcpyDeviceToHost)))
+            return -1;
+        const double gflops = tensor_blocks(d) * per_block / (r.median_us * 1e-6) / 1e9;
+        *(t32 ? &d->tensor_tf32_gflops : &d->tensor_bf16_gflops) = gflops;
+    }
+    return 0;
+}
+
 extern "C" int climb_measure_ceilings(climb_device_info *d, unsigned extra)
 {
     ceiling_ctx c = {d, NULL, NULL, 0, NULL, NULL, NULL};
     int base = !d->measured, sfu = (extra & CLIMB_MEASURE_SFU) && !(d->sfu_gops > 0);
-    if (!base && !sfu)
+    const int tensor = (extra & CLIMB_MEASURE_TENSOR) && !(d->tensor_bf16_gflops > 0) && d->cc_major >= 8;
+    if (!base && !sfu && !tensor)
         return 0;
     /* 1 GiB per buffer (a quarter of memory at most): many times any L2, so every pass streams DRAM, and
      * long enough that the gap between back-to-back launches is lost in it. */
@@ -226,6 +331,8 @@ extern "C" int climb_measure_ceilings(climb_device_info *d, unsigned extra)
         CLIMB_FAILED(cudaMalloc((void **)&c.dsink, sizeof(double))))
         goto done;
     if (sfu && measure_sfu(d, &t, &c) != 0)
+        goto done;
+    if (tensor && measure_tensor(d, &t, &c) != 0)
         goto done;
     if (!base) {
         rc = 0;

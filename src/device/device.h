@@ -53,6 +53,9 @@ typedef struct climb_device_info {
     double ffma_gflops;       /* independent FFMA chains, 2 flops per FFMA */
     double dfma_gflops;       /* the same with FP64 DFMA */
     double sfu_gops;          /* 10^9 special-function ops (MUFU rsqrt) per second; 0 unless asked (CLIMB_MEASURE_SFU) */
+    double tensor_bf16_gflops; /* the tensor cores, dense, FP32 accumulation: BF16 inputs and TF32 inputs, 10^9 flop/s
+                                  (wgmma on sm_90a, mma.sync on other GPUs from sm_80); 0 unless asked */
+    double tensor_tf32_gflops; /* (CLIMB_MEASURE_TENSOR), or before sm_80 */
     double launch_us;         /* an empty kernel, event to event, one launch at a time */
     climb_nvml nvml;          /* clocks, power and throttle reasons from NVML (read by the CLI; zero in the C API) */
 } climb_device_info;
@@ -148,6 +151,7 @@ int climb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 
 /* Extra ceilings climb_measure_ceilings takes only when asked (a workload names them). */
 #define CLIMB_MEASURE_SFU 1u
+#define CLIMB_MEASURE_TENSOR 2u
 
 /* Measures copy, read, FFMA, DFMA and launch latency on the current device (about a second), and the ceilings
  * in `extra` (CLIMB_MEASURE_* bits) not measured yet. Returns 0, or -1 after printing why. */

@@ -78,4 +78,71 @@ __device__ __forceinline__ void climb_cp_async_commit() { asm volatile("cp.async
 /* Waits until at most N of this thread's committed groups are still in flight. */
 template <int N> __device__ __forceinline__ void climb_cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
+/* ---- Hopper's warp-group MMA (sm_90a: compiled where __CUDA_ARCH_FEAT_SM90_ALL is defined; a trap elsewhere) ----
+ * A warp group (4 warps, 128 threads) multiplies a 64 x K tile of A by a K x N tile of B, both read from shared
+ * memory through 64-bit matrix descriptors, into FP32 accumulators spread over its threads (N / 2 each). The
+ * operations are asynchronous: wgmma.fence before the first that touches registers others wrote, commit_group
+ * after a batch, wait_group<N> until at most N batches remain in flight. */
+
+/* A shared-memory matrix descriptor without swizzling: the start address, the byte offset between core matrices
+ * (8 rows of 16 bytes) adjacent along the leading dimension (lbo) and along the strided one (sbo). */
+__device__ __forceinline__ uint64_t climb_wgmma_desc(const void *smem, unsigned lbo, unsigned sbo)
+{
+    const unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+    return (uint64_t)((a & 0x3FFFFu) >> 4) | (uint64_t)((lbo & 0x3FFFFu) >> 4) << 16 |
+           (uint64_t)((sbo & 0x3FFFFu) >> 4) << 32;
+}
+
+__device__ __forceinline__ void climb_wgmma_fence()
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void climb_wgmma_commit()
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void climb_wgmma_wait()
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+/* Shared memory the threads wrote (the generic proxy) made visible to wgmma's reads (the async proxy). */
+__device__ __forceinline__ void climb_fence_proxy_async_shared()
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/* d (64 floats a thread) += A (64 x 16 BF16, K-major) B (16 x 128 BF16, K-major), both by descriptor. */
+__device__ __forceinline__ void climb_wgmma_m64n128k16_bf16(float d[64], uint64_t da, uint64_t db)
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(1));
+#else
+    __trap();
+#endif
+}
+
+/* d (64 floats a thread) += A (64 x 8 TF32, K-major) B (8 x 128 TF32, K-major), both by descriptor. */
+__device__ __forceinline__ void climb_wgmma_m64n128k8_tf32(float d[64], uint64_t da, uint64_t db)
+{
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(1));
+#else
+    __trap();
+#endif
+}
+
 #endif

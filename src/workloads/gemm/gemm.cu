@@ -547,6 +547,8 @@ static const char *gemm_rung_note(climb_case *c, int rung)
     return c->note;
 }
 
+/* The case's counts: the product's flops on the tensor cores in its input format (3xTF32's three products each);
+ * the roofline takes them against the tensor cores' measured rate, not the FMA's. */
 static void gemm_counts(const climb_case *c, climb_counts *out)
 {
     memset(out, 0, sizeof *out);
@@ -554,6 +556,21 @@ static void gemm_counts(const climb_case *c, climb_counts *out)
                       (c->beta != 0 ? 4.0 * (double)c->m * c->n : 0);
     out->bytes_written = 4.0 * (double)c->m * c->n;
     out->flops = 2.0 * c->m * c->n * c->k;
+    out->tensor_flops = (c->prec == CLIMB_GEMM_3XTF32 ? 3 : 1) * out->flops;
+    out->tensor_format = c->prec == CLIMB_GEMM_BF16 ? CLIMB_TENSOR_BF16 : CLIMB_TENSOR_TF32;
+}
+
+/* The rungs on the CUDA cores (SGEMM's, and cuBLAS's FP32 SGEMM for 3xtf32): their flops are FFMA's, on FP32 values
+ * (4 bytes an input element). */
+static int gemm_rung_counts(const climb_case *c, int rung, climb_counts *out)
+{
+    if (!GEMM_RUNGS[rung].simt && !(GEMM_RUNGS[rung].cublas && c->prec == CLIMB_GEMM_3XTF32))
+        return 0;
+    gemm_counts(c, out);
+    out->bytes_read = 4.0 * ((double)c->m * c->k + (double)c->k * c->n) + (c->beta != 0 ? 4.0 * (double)c->m * c->n : 0);
+    out->tensor_flops = 0;
+    out->tensor_format = CLIMB_TENSOR_NONE;
+    return 1;
 }
 
 /* The shapes of the goals (squares, a rectangle, an odd one), and the ones below a full wave. */
@@ -600,7 +617,7 @@ extern "C" const climb_workload climb_gemm_workload = {
     .bytes_counted = "read: A and B in their input format (and C when beta != 0); written: C (FP32)",
     .items_unit = NULL,
     .items_rate = NULL,
-    .extra_ceiling = CLIMB_CEIL_NONE,
+    .extra_ceiling = CLIMB_CEIL_TENSOR,
     .bench_shapes = GEMM_BENCH_SHAPES,
     .n_bench_shapes = CLIMB_COUNT(GEMM_BENCH_SHAPES),
     .check_shapes = GEMM_CHECK_SHAPES,
@@ -636,5 +653,6 @@ extern "C" const climb_workload climb_gemm_workload = {
     .empty = gemm_empty,
     .verify = gemm_verify,
     .counts = gemm_counts,
+    .rung_counts = gemm_rung_counts,
     .rung_note = gemm_rung_note,
 };
