@@ -497,6 +497,36 @@ CLIMB_API climb_status climb_sgemm(climb_handle handle, climb_operation transa, 
                                    size_t ldb, float beta, float *d_c, size_t ldc);
 
 /*
+ * GEMM with a compute mode: C = alpha op(A) op(B) + beta C, every matrix row-major, shapes and leading dimensions as
+ * climb_sgemm's, C FP32, accumulation in FP32. The mode says the inputs' format and what multiplies them:
+ *   CLIMB_GEMM_FP32     FP32 A and B (const float *), FFMA on the CUDA cores: climb_sgemm itself;
+ *   CLIMB_GEMM_3XTF32   FP32 A and B on the tensor cores, each value as two TF32 terms and three products summed:
+ *                       FP32-class accuracy (each element within (3 (k + 2) + 3) 2^-22 (|alpha| sum|a b| +
+ *                       |beta c|) of the exact value);
+ *   CLIMB_GEMM_TF32     FP32 A and B rounded to TF32 (11 bits of significand) as they are multiplied: within
+ *                       (2^-10 + (k + 3) 2^-22) (|alpha| sum|a b| + |beta c|);
+ *   CLIMB_GEMM_BF16     BF16 A and B (uint16_t bits, as __nv_bfloat16 stores them): within (k + 2) 2^-22
+ *                       (|alpha| sum|a b| + |beta c|) of the exact product of those values.
+ * The tensor-core modes run climb's best tensor-core kernel (docs/gemm.md) on operands that are 16-byte aligned
+ * with leading dimensions of whole 16-byte chunks (8 BF16 or 4 FP32 elements), and a slower one that takes any
+ * other; a transposed operand is first copied transposed into the handle's workspace (op(A) m x k, op(B) k x n,
+ * rows padded to 16 bytes), so any form takes the fast kernel. As in BLAS: m or n 0 does nothing; with alpha 0 or
+ * k 0, A and B are not read and C = beta C; with beta 0, C is not read. C must not overlap A or B
+ * (INVALID_VALUE); sizes and leading dimensions below 2^31. Capturable, as the first call on a handle too.
+ */
+typedef enum climb_gemm_compute {
+    CLIMB_GEMM_FP32 = 0,
+    CLIMB_GEMM_3XTF32 = 1,
+    CLIMB_GEMM_TF32 = 2,
+    CLIMB_GEMM_BF16 = 3
+} climb_gemm_compute;
+
+CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute compute, climb_operation transa,
+                                     climb_operation transb, size_t m, size_t n, size_t k, float alpha,
+                                     const void *d_a, size_t lda, const void *d_b, size_t ldb, float beta, float *d_c,
+                                     size_t ldc);
+
+/*
  * Across GPUs: a communicator of several GPUs driven by one process (one host thread at a time), one stream a GPU.
  *
  * climb_comm_create(&comm, ndev, devices) makes a communicator of the ndev GPUs listed (ordinals, each once, 1 to

@@ -28,6 +28,9 @@ int main(void)
     EXPECT(climb_reduce_sum_f32(NULL, &f32, 1, &f32) == CLIMB_STATUS_INVALID_VALUE);
     EXPECT(climb_sgemm(NULL, CLIMB_OP_N, CLIMB_OP_N, 1, 1, 1, 1, &f32, 1, &f32, 1, 0, &f32, 1) ==
            CLIMB_STATUS_INVALID_VALUE);
+    for (int mode = 0; mode < 4; mode++)
+        EXPECT(climb_gemm_ex(NULL, (climb_gemm_compute)mode, CLIMB_OP_N, CLIMB_OP_N, 1, 1, 1, 1, &f32, 1, &f32, 1, 0,
+                             &f32, 1) == CLIMB_STATUS_INVALID_VALUE);
     climb_bezier_curve curve = {{0, 0.5f, 1}, {0, 1, 0}};
     EXPECT(climb_bezier_tessellate(NULL, 1, &curve, 32, &i32, &i32, &f32) == CLIMB_STATUS_INVALID_VALUE);
     climb_quadtree tree = (climb_quadtree)&tree;

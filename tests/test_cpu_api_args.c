@@ -192,6 +192,36 @@ static void dense(climb_handle h)
     REFUSED0(climb_sgemm(h, CLIMB_OP_N, CLIMB_OP_N, 1024, 4, 1024, 1, (const float *)(UINTPTR_MAX - 4095), 1024,
                          D(4096), 4, 0, D(GB), 4));
     REFUSED(climb_sgemm(h, CLIMB_OP_N, CLIMB_OP_N, 4, 4, 4, 1, (const float *)host_only, 4, D(4096), 4, 0, D(GB), 4));
+
+    /* gemm_ex: the mode; sizes and leading dimensions below 2^31 and op's shapes as sgemm's, in the mode's element
+     * size (BF16: 2 bytes, so a C 2 bytes an element past A's end no longer overlaps it); the 128 x 128 tiles below
+     * 2^31; the FP32 mode is climb_sgemm's own checks */
+    const climb_gemm_compute BF = CLIMB_GEMM_BF16, X3 = CLIMB_GEMM_3XTF32, TF = CLIMB_GEMM_TF32;
+    const climb_operation N = CLIMB_OP_N, T = CLIMB_OP_T;
+    REFUSED0(climb_gemm_ex(h, (climb_gemm_compute)4, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(GB), 4));
+    REFUSED0(climb_gemm_ex(h, (climb_gemm_compute)-1, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(GB), 4));
+    REFUSED0(climb_gemm_ex(h, BF, (climb_operation)2, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(GB), 4));
+    REFUSED0(climb_gemm_ex(h, X3, N, N, m31, 4, 4, 1, D(0), 4, D(GB * 64), 4, 0, D(GB * 128), 4));
+    REFUSED0(climb_gemm_ex(h, TF, N, N, 4, 4, 4, 1, D(0), 3, D(4096), 4, 0, D(GB), 4));  /* lda < k */
+    REFUSED0(climb_gemm_ex(h, BF, T, N, 8, 4, 4, 1, D(0), 7, D(4096), 4, 0, D(GB), 4));  /* lda < m */
+    REFUSED0(climb_gemm_ex(h, BF, N, T, 4, 8, 4, 1, D(0), 4, D(4096), 3, 0, D(GB), 8));  /* ldb < k */
+    REFUSED0(climb_gemm_ex(h, X3, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(GB), 3));  /* ldc < n */
+    REFUSED0(climb_gemm_ex(h, X3, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(60), 4));  /* C over FP32 A */
+    REFUSED0(climb_gemm_ex(h, BF, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(28), 4));  /* C over BF16 A */
+    ACCEPTED(climb_gemm_ex(h, BF, N, N, 4, 4, 4, 1, D(0), 4, D(4096), 4, 0, D(32), 4));  /* just past it */
+    ACCEPTED(climb_gemm_ex(h, TF, N, N, 4, 4, 4, 0, D(0), 4, D(4096), 4, 0, D(60), 4));  /* alpha 0: A, B unread */
+    ACCEPTED(climb_gemm_ex(h, X3, T, T, 4, 4, 4, 0, NULL, 4, NULL, 4, 1, D(60), 4));
+    EMPTY(climb_gemm_ex(h, BF, N, N, 0, 4, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4));
+    EMPTY(climb_gemm_ex(h, X3, T, N, 4, 0, 4, 1, NULL, 4, NULL, 4, 0, NULL, 4));
+    ACCEPTED(climb_gemm_ex(h, BF, T, T, 300, 200, 100, 1, D(0), 300, D(GB), 100, 0.5f, D(GB * 2), 200));
+    /* tiles: 2^31 - 1 rows by 2^17 columns is 2^24 x 2^10 tiles, past 2^31 */
+    REFUSED0(climb_gemm_ex(h, BF, N, N, m31 - 1, (size_t)1 << 17, 4, 1, D(0), 4, D(GB * 64), (size_t)1 << 17, 0,
+                           D(GB * 128), (size_t)1 << 17));
+    REFUSED0(climb_gemm_ex(h, X3, N, N, 1024, 4, 1024, 1, (const float *)(UINTPTR_MAX - 4095), 1024, D(4096), 4, 0,
+                           D(GB), 4));
+    REFUSED(climb_gemm_ex(h, TF, N, N, 4, 4, 4, 1, host_only, 4, D(4096), 4, 0, D(GB), 4));
+    /* FP32: climb_sgemm's checks (lda < k) */
+    REFUSED0(climb_gemm_ex(h, CLIMB_GEMM_FP32, N, N, 4, 4, 4, 1, D(0), 3, D(4096), 4, 0, D(GB), 4));
 }
 
 static climb_conv_layer_desc layer(int n, int c, int hh, int w, int k, int r, int s, int sh, int sw, int ph, int pw)

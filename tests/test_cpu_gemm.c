@@ -38,9 +38,9 @@ static float emulated_dot(climb_gemm_precision p, const float *a, const float *b
 {
     float s = 0;
     for (int i = 0; i < k; i++) {
-        if (p == CLIMB_GEMM_BF16) {
+        if (p == CLIMB_GEMM_PREC_BF16) {
             s = trunc_add(s, (double)a[i] * b[i]);
-        } else if (p == CLIMB_GEMM_TF32) {
+        } else if (p == CLIMB_GEMM_PREC_TF32) {
             s = trunc_add(s, (double)climb_tf32_round(a[i]) * climb_tf32_round(b[i]));
         } else {
             const float ab = climb_tf32_round(a[i]), as = climb_tf32_round(a[i] - ab);
@@ -95,7 +95,7 @@ int main(void)
     /* Inputs: BF16 values are exactly their bits' values; the spread reaches many binades */
     float x[4096];
     uint16_t b16[4096];
-    climb_gemm_fill(&r, CLIMB_GEMM_BF16, 1, x, b16, 4096);
+    climb_gemm_fill(&r, CLIMB_GEMM_PREC_BF16, 1, x, b16, 4096);
     int lo = 0, hi = 0;
     for (int i = 0; i < 4096; i++) {
         EXPECT(x[i] == climb_bf16_float(b16[i]) && climb_bf16_bits(x[i]) == b16[i]);
@@ -103,7 +103,7 @@ int main(void)
         hi += fabsf(x[i]) > 0x1p9f;
     }
     EXPECT_MSG(lo > 50 && hi > 50, "spread: %d values below 2^-10, %d above 2^9", lo, hi);
-    climb_gemm_fill(&r, CLIMB_GEMM_TF32, 0, x, NULL, 4096);
+    climb_gemm_fill(&r, CLIMB_GEMM_PREC_TF32, 0, x, NULL, 4096);
     for (int i = 0; i < 4096; i++)
         EXPECT(x[i] >= -1.0f && x[i] <= 1.0f);
 
@@ -139,8 +139,8 @@ int main(void)
                        "precision %d: a product of %g is within the bound %g", p, typical,
                        climb_gemm_bound((climb_gemm_precision)p, 300) * mag);
     }
-    EXPECT(climb_gemm_bound(CLIMB_GEMM_BF16, 100) < climb_gemm_bound(CLIMB_GEMM_3XTF32, 100) &&
-           climb_gemm_bound(CLIMB_GEMM_3XTF32, 100) < climb_gemm_bound(CLIMB_GEMM_TF32, 100));
+    EXPECT(climb_gemm_bound(CLIMB_GEMM_PREC_BF16, 100) < climb_gemm_bound(CLIMB_GEMM_PREC_3XTF32, 100) &&
+           climb_gemm_bound(CLIMB_GEMM_PREC_3XTF32, 100) < climb_gemm_bound(CLIMB_GEMM_PREC_TF32, 100));
 
     const climb_workload *w = &climb_gemm_workload;
     char msg[2000];

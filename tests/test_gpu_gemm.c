@@ -10,9 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "climb.h"
+
+#include "api_jobs.h"
 #include "core/harness.h"
 #include "device/device.h"
 #include "workloads/gemm/gemm.h"
+#include "workloads/sgemm/sgemm.h"
 #include "test_plan.h"
 #include "testing.h"
 
@@ -76,6 +82,165 @@ static void test_tensor_ceiling(void)
                "BF16 %.0f, TF32 %.0f, FFMA %.0f GFLOP/s", d.tensor_bf16_gflops, d.tensor_tf32_gflops, d.ffma_gflops);
 }
 
+/* ---------------------------------------------------------------- climb_gemm_ex's jobs */
+
+typedef struct gemm_job {
+    api_job base;
+    climb_gemm_compute mode;
+    int ta, tb;
+    size_t m, n, k;
+    float alpha, beta;
+} gemm_job;
+
+static size_t esize_of(climb_gemm_compute m) { return m == CLIMB_GEMM_BF16 ? 2 : 4; }
+
+static int gemm_sizes(api_job *b)
+{
+    const gemm_job *j = (const gemm_job *)b;
+    b->a_bytes = j->m * j->k * esize_of(j->mode);
+    b->b_bytes = j->k * j->n * esize_of(j->mode);
+    b->out_bytes = j->m * j->n * 4;
+    return 0;
+}
+
+/* A and B drawn with every significand bit random (BF16: rounded, their bits sent); C's start where beta reads it. */
+static int gemm_fill_job(api_job *b, climb_rng *r, cudaStream_t s)
+{
+    const gemm_job *j = (const gemm_job *)b;
+    const int bf = j->mode == CLIMB_GEMM_BF16;
+    float *tmp = malloc((j->m * j->k + j->k * j->n + 1) * 4);
+    if (!tmp)
+        return -1;
+    climb_gemm_fill(r, bf ? CLIMB_GEMM_PREC_BF16 : CLIMB_GEMM_PREC_TF32, 0, bf ? tmp : (float *)b->h_a, bf ? b->h_a : NULL,
+                    j->m * j->k);
+    climb_gemm_fill(r, bf ? CLIMB_GEMM_PREC_BF16 : CLIMB_GEMM_PREC_TF32, 0, bf ? tmp : (float *)b->h_b, bf ? b->h_b : NULL,
+                    j->k * j->n);
+    free(tmp);
+    climb_rng_fill_f32(r, b->h_c0, j->m * j->n, -1.0f, 1.0f);
+    return api_job_send(b, s, API_SEND_A | API_SEND_B | (j->beta != 0.0f ? API_SEND_C0 : API_POISON_OUT), 0xFF);
+}
+
+static climb_status gemm_call(api_job *b, climb_handle h)
+{
+    const gemm_job *j = (const gemm_job *)b;
+    const size_t lda = j->ta ? j->m : j->k, ldb = j->tb ? j->k : j->n;
+    return climb_gemm_ex(h, j->mode, j->ta ? CLIMB_OP_T : CLIMB_OP_N, j->tb ? CLIMB_OP_T : CLIMB_OP_N, j->m, j->n, j->k,
+                         j->alpha, b->d_a, lda, b->d_b, ldb, j->beta, b->d_out, j->n);
+}
+
+/* An input element as FP32 (BF16 bits widened). */
+static float elem(const gemm_job *j, const void *p, size_t i)
+{
+    return j->mode == CLIMB_GEMM_BF16 ? climb_bf16_float(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+}
+
+static void gemm_check_job(const api_job *b, const void *got, cudaStream_t s, api_mismatch *mm)
+{
+    (void)s;
+    const gemm_job *j = (const gemm_job *)b;
+    float *a = malloc(j->m * j->k * 4 + 4), *bb = malloc(j->k * j->n * 4 + 4);
+    double *row = malloc(j->n * 8 + 8), *mag = malloc(j->n * 8 + 8);
+    if (!a || !bb || !row || !mag) {
+        api_mismatch_note(mm, 0, 0, 1);
+    } else {
+        for (size_t r = 0; r < j->m; r++)
+            for (size_t p = 0; p < j->k; p++)
+                a[r * j->k + p] = elem(j, b->h_a, j->ta ? p * j->m + r : r * j->k + p);
+        for (size_t p = 0; p < j->k; p++)
+            for (size_t c = 0; c < j->n; c++)
+                bb[p * j->n + c] = elem(j, b->h_b, j->tb ? c * j->k + p : p * j->n + c);
+        const double bound = j->mode == CLIMB_GEMM_FP32 ? -1
+                             : climb_gemm_bound(j->mode == CLIMB_GEMM_BF16   ? CLIMB_GEMM_PREC_BF16
+                                                : j->mode == CLIMB_GEMM_TF32 ? CLIMB_GEMM_PREC_TF32
+                                                                             : CLIMB_GEMM_PREC_3XTF32,
+                                                j->k);
+        for (size_t r = 0; r < j->m; r++) {
+            climb_sgemm_ref_row(a, j->k, 0, bb, j->n, 0, (const float *)b->h_c0 + r * j->n, j->n, j->k, j->alpha,
+                                j->beta, r, row, mag);
+            for (size_t c = 0; c < j->n; c++) {
+                const float g = ((const float *)got)[r * j->n + c];
+                const double tol = bound < 0 ? climb_sgemm_tolerance(j->k, mag[c]) : bound * mag[c];
+                if (!(fabs(g - row[c]) <= tol))
+                    api_mismatch_note(mm, r * j->n + c, g, row[c]);
+            }
+        }
+    }
+    free(a);
+    free(bb);
+    free(row);
+    free(mag);
+}
+
+static const api_job_ops gemm_ops = {
+    .sizes = gemm_sizes, .fill = gemm_fill_job, .call = gemm_call, .check = gemm_check_job};
+
+static const char *const MODE_NAMES[] = {"fp32", "3xtf32", "tf32", "bf16"};
+
+static api_job *gemm_job_of(climb_gemm_compute mode, int ta, int tb, size_t m, size_t n, size_t k, float alpha,
+                            float beta)
+{
+    gemm_job *j = api_job_new(sizeof *j, &gemm_ops);
+    if (!j)
+        return NULL;
+    *j = (gemm_job){.base = j->base, .mode = mode, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
+                    .beta = beta};
+    snprintf(j->base.label, sizeof j->base.label, "climb_gemm_ex %s %c%c %zux%zux%zu beta=%g", MODE_NAMES[mode],
+             ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
+    return &j->base;
+}
+
+static int gemm_jobs(int set, int id, void *shared, api_job **out, int cap)
+{
+    (void)shared;
+    if (cap < 6)
+        return -1;
+    if (set == API_THREAD) {
+        out[0] = gemm_job_of((climb_gemm_compute)(1 + id % 3), id % 2, 0, 64 + (size_t)id, 96, 200, 1.0f, 0.0f);
+        out[1] = gemm_job_of(CLIMB_GEMM_BF16, 1, 1, 33, 65, 300, 1.0f, 0.5f);
+        return 2;
+    }
+    out[0] = gemm_job_of(CLIMB_GEMM_BF16, 0, 0, 512, 512, 512, 1.0f, 0.0f);   /* the pipelined kernel */
+    out[1] = gemm_job_of(CLIMB_GEMM_3XTF32, 1, 0, 300, 200, 700, 1.0f, -0.5f); /* A packed; odd n: mma_sync */
+    out[2] = gemm_job_of(CLIMB_GEMM_TF32, 0, 1, 256, 264, 96, 1.0f, 0.0f);    /* B packed */
+    out[3] = gemm_job_of(CLIMB_GEMM_BF16, 1, 1, 257, 129, 1000, 2.0f, 0.0f);  /* both packed */
+    out[4] = gemm_job_of(CLIMB_GEMM_BF16, 0, 0, 31, 17, 33, 1.0f, 1.0f);      /* rows of 33 BF16: mma_sync */
+    out[5] = gemm_job_of(CLIMB_GEMM_FP32, 1, 0, 100, 90, 80, 1.0f, 0.0f);     /* climb_sgemm */
+    return 6;
+}
+const api_workload api_workload_gemm = {.name = "gemm", .jobs = gemm_jobs};
+
+/* climb_gemm_ex: every mode and form over odd and edge shapes, alpha 0 and beta 0 cases, on one handle. */
+static void test_api(uint64_t seed)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    cudaStream_t s = 0;
+    static const size_t shapes[][3] = {{1, 1, 1}, {33, 31, 17}, {130, 67, 300}, {128, 256, 64}, {5, 7, 0}, {300, 512, 40}};
+    int runs = 0;
+    for (int mode = 0; mode < 4; mode++)
+        for (int f = 0; f < 4; f++)
+            for (size_t q = 0; q < sizeof shapes / sizeof shapes[0]; q++) {
+                const float alpha = q == 2 ? -0.75f : 1.0f, beta = q % 3 == 0 ? 0.5f : 0.0f;
+                api_job *j = gemm_job_of((climb_gemm_compute)mode, f & 1, f >> 1, shapes[q][0], shapes[q][1],
+                                         shapes[q][2], alpha, beta);
+                EXPECT(j && api_job_setup(j) == 0 && api_job_fill(j, &rng, s) == 0);
+                EXPECT_MSG(j->ops->call(j, h) == CLIMB_STATUS_SUCCESS, "%s", j->label);
+                EXPECT(api_job_check(j, s, "eager"));
+                api_job_free(j);
+                runs++;
+            }
+    api_job *z = gemm_job_of(CLIMB_GEMM_BF16, 0, 0, 100, 90, 80, 0.0f, 0.5f); /* alpha 0: C = beta C */
+    EXPECT(z && api_job_setup(z) == 0 && api_job_fill(z, &rng, s) == 0 && z->ops->call(z, h) == CLIMB_STATUS_SUCCESS &&
+           api_job_check(z, s, "alpha 0"));
+    api_job_free(z);
+    EXPECT(climb_last_cuda_error(h) == cudaSuccess);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    printf("climb_gemm_ex: %d calls over 4 modes x 4 forms x %zu shapes, seed %" PRIu64 "\n", runs,
+           sizeof shapes / sizeof shapes[0], seed);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -94,5 +259,7 @@ int main(void)
         EXPECT_MSG(fp32 > 0 && x3 > 0 && x3 < 4 * fp32 && tf32 > 16 * x3 && bf16 >= 0,
                    "%s: largest errors: FP32 %.3g, 3xTF32 %.3g, TF32 %.3g, BF16 %.3g", in, fp32, x3, tf32, bf16);
     }
+    test_api(fresh + 100);
+    EXPECT(api_test_workload(&api_workload_gemm) == 0);
     return test_finish("test_gpu_gemm");
 }

@@ -47,7 +47,7 @@ void climb_gemm_fill(climb_rng *r, climb_gemm_precision p, int spread, float *x,
         float v = (float)climb_rng_double(r, -1, 1);
         if (spread)
             v = ldexpf(v, (int)climb_rng_int(r, -12, 12));
-        if (p == CLIMB_GEMM_BF16) {
+        if (p == CLIMB_GEMM_PREC_BF16) {
             const uint16_t b = climb_bf16_bits(v);
             x[i] = climb_bf16_float(b);
             if (b16)
@@ -64,12 +64,12 @@ double climb_gemm_bound(climb_gemm_precision p, size_t k)
      * losing at most 2^-23 of what it adds up to when it truncates, twice that with the tensor core's alignment */
     const double adds = ((double)k + 2) * 0x1p-22;
     switch (p) {
-    case CLIMB_GEMM_BF16:
+    case CLIMB_GEMM_PREC_BF16:
         return adds; /* BF16 products are exact in FP32 */
-    case CLIMB_GEMM_TF32:
+    case CLIMB_GEMM_PREC_TF32:
         /* each input rounded to TF32 errs by at most 2^-11 of itself: a product by 2^-10 + 2^-22 of itself */
         return 0x1p-10 + 0x1p-22 + adds;
-    case CLIMB_GEMM_3XTF32:
+    case CLIMB_GEMM_PREC_3XTF32:
         /* each input as big + small errs by at most 2^-22 of itself (small's rounding); small times small, also
          * at most 2^-22 of the product, is left out; three adds a product */
         return 3 * 0x1p-22 + 3 * adds;

@@ -56,8 +56,8 @@ struct climb_case {
     size_t ws_bytes;
 };
 
-static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->d_a32 : (const float *)c->d_a; }
-static const float *b32(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->d_b32 : (const float *)c->d_b; }
+static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->d_a32 : (const float *)c->d_a; }
+static const float *b32(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->d_b32 : (const float *)c->d_b; }
 
 static gemm_args case_args(const climb_case *c)
 {
@@ -81,8 +81,8 @@ template <int P> static cudaError_t launch_mma_p(climb_case *c, cudaStream_t s)
 }
 static cudaError_t launch_mma(climb_case *c, cudaStream_t s)
 {
-    return c->prec == CLIMB_GEMM_BF16   ? launch_mma_p<GEMM_BF16>(c, s)
-           : c->prec == CLIMB_GEMM_TF32 ? launch_mma_p<GEMM_TF32>(c, s)
+    return c->prec == CLIMB_GEMM_PREC_BF16   ? launch_mma_p<GEMM_BF16>(c, s)
+           : c->prec == CLIMB_GEMM_PREC_TF32 ? launch_mma_p<GEMM_TF32>(c, s)
                                         : launch_mma_p<GEMM_3XTF32>(c, s);
 }
 
@@ -100,8 +100,8 @@ template <int P> static cudaError_t launch_pipe_p(climb_case *c, cudaStream_t s)
 }
 static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
 {
-    return c->prec == CLIMB_GEMM_BF16   ? launch_pipe_p<GEMM_BF16>(c, s)
-           : c->prec == CLIMB_GEMM_TF32 ? launch_pipe_p<GEMM_TF32>(c, s)
+    return c->prec == CLIMB_GEMM_PREC_BF16   ? launch_pipe_p<GEMM_BF16>(c, s)
+           : c->prec == CLIMB_GEMM_PREC_TF32 ? launch_pipe_p<GEMM_TF32>(c, s)
                                         : launch_pipe_p<GEMM_3XTF32>(c, s);
 }
 
@@ -119,11 +119,11 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
     const int n = (int)c->n, m = (int)c->m, k = (int)c->k;
     const int lda = (int)(c->lda ? c->lda : 1), ldb = (int)(c->ldb ? c->ldb : 1), ldc = (int)(c->ldc ? c->ldc : 1);
     if (st == CUBLAS_STATUS_SUCCESS) {
-        if (c->prec == CLIMB_GEMM_BF16)
+        if (c->prec == CLIMB_GEMM_PREC_BF16)
             st = cublasGemmEx(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &c->alpha, c->d_b, CUDA_R_16BF, ldb, c->d_a,
                               CUDA_R_16BF, lda, &c->beta, c->d_c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
                               CUBLAS_GEMM_DEFAULT);
-        else if (c->prec == CLIMB_GEMM_TF32)
+        else if (c->prec == CLIMB_GEMM_PREC_TF32)
             st = cublasGemmEx(c->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &c->alpha, c->d_b, CUDA_R_32F, ldb, c->d_a,
                               CUDA_R_32F, lda, &c->beta, c->d_c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
                               CUBLAS_GEMM_DEFAULT);
@@ -136,6 +136,93 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
         return cudaErrorUnknown;
     }
     return cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------- for the C API */
+
+/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T: 32 x 32 tiles through
+ * shared memory (a column of 33 so that the transposed reads do not share banks), 32 x 8 threads. */
+template <typename T>
+__global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
+                                 size_t cols)
+{
+    __shared__ T tile[32][33];
+    const size_t r0 = (size_t)blockIdx.y * 32, c0 = (size_t)blockIdx.x * 32;
+    for (int i = (int)threadIdx.y; i < 32; i += 8) {
+        const size_t r = r0 + i, c = c0 + threadIdx.x;
+        if (r < rows && c < cols)
+            tile[i][threadIdx.x] = src[r * ld + c];
+    }
+    __syncthreads();
+    for (int i = (int)threadIdx.y; i < 32; i += 8) {
+        const size_t c = c0 + i, r = r0 + threadIdx.x; /* dst row c, column r */
+        if (r < rows && c < cols)
+            dst[c * ldd + r] = tile[threadIdx.x][i];
+    }
+}
+
+extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld,
+                                             void *dst, size_t ldd, cudaStream_t s)
+{
+    if (esize != 2 && esize != 4)
+        return cudaErrorInvalidValue;
+    const size_t gx = (cols + 31) / 32, band = (size_t)65535 * 32; /* grid.y's limit: bands of rows */
+    if (gx > INT32_MAX)
+        return cudaErrorInvalidConfiguration;
+    for (size_t r = 0; r < rows; r += band) {
+        const size_t h = rows - r < band ? rows - r : band;
+        const dim3 grid((unsigned)gx, (unsigned)((h + 31) / 32)), block(32, 8);
+        if (esize == 2)
+            gemm_pack_kernel<uint16_t><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld, (uint16_t *)dst + r,
+                                                              ldd, h, cols);
+        else
+            gemm_pack_kernel<float><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r, ldd, h,
+                                                           cols);
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb)
+{
+    const size_t ch = precision == CLIMB_GEMM_PREC_BF16 ? 8 : 4;
+    return ((uintptr_t)a | (uintptr_t)b) % 16 == 0 && lda % ch == 0 && ldb % ch == 0;
+}
+
+extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a,
+                                           size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc,
+                                           cudaStream_t s)
+{
+    if (m == 0 || n == 0)
+        return cudaSuccess;
+    const size_t tm = (m + GEMM_BM - 1) / GEMM_BM, tn = (n + GEMM_BN - 1) / GEMM_BN;
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || tm * tn > INT32_MAX || precision < 0 ||
+        precision >= GEMM_PRECISIONS)
+        return cudaErrorInvalidValue;
+    const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
+    const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
+    const unsigned blocks = (unsigned)(tm * tn);
+    cudaError_t e = cudaSuccess;
+#define GEMM_TC_LAUNCH(P)                                                                                         \
+    if (vec) {                                                                                                    \
+        e = allow_pipe_smem<P>();                                                                                 \
+        if (e == cudaSuccess)                                                                                     \
+            gemm_pipe_kernel<P><<<blocks, GEMM_THREADS, GEMM_STAGES * gemm_smem<P>::STAGE_BYTES, s>>>(g, (int)tm, \
+                                                                                                    (int)tn);     \
+    } else {                                                                                                      \
+        gemm_mma_kernel<P><<<blocks, GEMM_THREADS, 0, s>>>(g, (int)tm, (int)tn);                                  \
+    }
+    if (precision == GEMM_BF16) {
+        GEMM_TC_LAUNCH(GEMM_BF16)
+    } else if (precision == GEMM_TF32) {
+        GEMM_TC_LAUNCH(GEMM_TF32)
+    } else {
+        GEMM_TC_LAUNCH(GEMM_3XTF32)
+    }
+#undef GEMM_TC_LAUNCH
+    return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -235,7 +322,7 @@ static int gemm_init(climb_case *c)
     const size_t pad = (size_t)p->opts[OPT_PAD].i;
     c->prec = p->opts[OPT_PRECISION].choice;
     c->spread = p->opts[OPT_INPUTS].choice == 1;
-    c->esize = c->prec == CLIMB_GEMM_BF16 ? 2 : 4;
+    c->esize = c->prec == CLIMB_GEMM_PREC_BF16 ? 2 : 4;
     c->lda = c->k + pad;
     c->ldb = c->n + pad;
     c->ldc = c->n + pad;
@@ -257,7 +344,7 @@ static int gemm_fill(climb_case *c)
     climb_rng_seed(&rng, c->p.seed);
     const climb_gemm_precision p = (climb_gemm_precision)c->prec;
     const size_t na = c->m * c->lda, nb = c->k * c->ldb;
-    if (p == CLIMB_GEMM_BF16) {
+    if (p == CLIMB_GEMM_PREC_BF16) {
         climb_gemm_fill(&rng, p, c->spread, c->h_a32, (uint16_t *)c->h_a, na);
         climb_gemm_fill(&rng, p, c->spread, c->h_b32, (uint16_t *)c->h_b, nb);
     } else {
@@ -265,7 +352,7 @@ static int gemm_fill(climb_case *c)
         climb_gemm_fill(&rng, p, c->spread, (float *)c->h_b, NULL, nb);
     }
     /* C0 in FP32 (the output's format) */
-    climb_gemm_fill(&rng, CLIMB_GEMM_TF32, c->spread, c->h_c0, NULL, c->m * c->ldc);
+    climb_gemm_fill(&rng, CLIMB_GEMM_PREC_TF32, c->spread, c->h_c0, NULL, c->m * c->ldc);
     return 0;
 }
 
@@ -280,8 +367,8 @@ static void gemm_fini(climb_case *c)
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 static size_t a_bytes(const climb_case *c) { return at_least_1(c->m * c->lda) * c->esize; }
 static size_t b_bytes(const climb_case *c) { return at_least_1(c->k * c->ldb) * c->esize; }
-static size_t a32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? at_least_1(c->m * c->lda) * 4 : 0; }
-static size_t b32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? at_least_1(c->k * c->ldb) * 4 : 0; }
+static size_t a32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? at_least_1(c->m * c->lda) * 4 : 0; }
+static size_t b32_bytes(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? at_least_1(c->k * c->ldb) * 4 : 0; }
 static size_t c_bytes(const climb_case *c) { return at_least_1(c->m * c->ldc) * 4; }
 
 #define GEMM_IO (CLIMB_BUF_HOST | CLIMB_BUF_DEVICE)
@@ -316,8 +403,8 @@ static const char *gemm_describe(const climb_case *c)
 }
 
 /* The FP32 values of A and B on the host. */
-static const float *ha(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->h_a32 : (const float *)c->h_a; }
-static const float *hb(const climb_case *c) { return c->prec == CLIMB_GEMM_BF16 ? c->h_b32 : (const float *)c->h_b; }
+static const float *ha(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->h_a32 : (const float *)c->h_a; }
+static const float *hb(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->h_b32 : (const float *)c->h_b; }
 
 /* Row i of want and mag on the CPU, in double. */
 static void cpu_row(const climb_case *c, size_t i, double *want, double *mag)
@@ -449,7 +536,7 @@ static double gemm_ref_cost(const climb_case *c) { return (double)c->m * c->n * 
 static const char *gemm_refuses(const climb_case *c, int rung)
 {
     if (GEMM_RUNGS[rung].aligned && !case_args(c).vec)
-        return c->prec == CLIMB_GEMM_BF16 ? "cp.async moves 16-byte chunks: lda and ldb must be multiples of 8 BF16 "
+        return c->prec == CLIMB_GEMM_PREC_BF16 ? "cp.async moves 16-byte chunks: lda and ldb must be multiples of 8 BF16 "
                                             "elements and the operands 16-byte aligned (mma_sync takes any)"
                                           : "cp.async moves 16-byte chunks: lda and ldb must be multiples of 4 FP32 "
                                             "elements and the operands 16-byte aligned (mma_sync takes any)";
@@ -478,8 +565,8 @@ static int gemm_prepare(climb_case *c, int rung)
         return 0;
     }
     if (GEMM_RUNGS[rung].info.launch == launch_pipe) {
-        const cudaError_t e = c->prec == CLIMB_GEMM_BF16   ? allow_pipe_smem<GEMM_BF16>()
-                              : c->prec == CLIMB_GEMM_TF32 ? allow_pipe_smem<GEMM_TF32>()
+        const cudaError_t e = c->prec == CLIMB_GEMM_PREC_BF16   ? allow_pipe_smem<GEMM_BF16>()
+                              : c->prec == CLIMB_GEMM_PREC_TF32 ? allow_pipe_smem<GEMM_TF32>()
                                                            : allow_pipe_smem<GEMM_3XTF32>();
         CLIMB_CHECK(e);
         return 0;
@@ -491,7 +578,7 @@ static int gemm_prepare(climb_case *c, int rung)
     /* the shared handle's math mode, set on every prepare: pedantic FP32 for 3xtf32's SGEMM; the default otherwise
      * (cublasGemmEx's compute type says what runs) */
     const cublasStatus_t st =
-        cublasSetMathMode(c->cublas, c->prec == CLIMB_GEMM_3XTF32 ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
+        cublasSetMathMode(c->cublas, c->prec == CLIMB_GEMM_PREC_3XTF32 ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
     if (st != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "climb: gemm: cublasSetMathMode: %s\n", cublasGetStatusString(st));
         return -1;
@@ -556,15 +643,15 @@ static void gemm_counts(const climb_case *c, climb_counts *out)
                       (c->beta != 0 ? 4.0 * (double)c->m * c->n : 0);
     out->bytes_written = 4.0 * (double)c->m * c->n;
     out->flops = 2.0 * c->m * c->n * c->k;
-    out->tensor_flops = (c->prec == CLIMB_GEMM_3XTF32 ? 3 : 1) * out->flops;
-    out->tensor_format = c->prec == CLIMB_GEMM_BF16 ? CLIMB_TENSOR_BF16 : CLIMB_TENSOR_TF32;
+    out->tensor_flops = (c->prec == CLIMB_GEMM_PREC_3XTF32 ? 3 : 1) * out->flops;
+    out->tensor_format = c->prec == CLIMB_GEMM_PREC_BF16 ? CLIMB_TENSOR_BF16 : CLIMB_TENSOR_TF32;
 }
 
 /* The rungs on the CUDA cores (SGEMM's, and cuBLAS's FP32 SGEMM for 3xtf32): their flops are FFMA's, on FP32 values
  * (4 bytes an input element). */
 static int gemm_rung_counts(const climb_case *c, int rung, climb_counts *out)
 {
-    if (!GEMM_RUNGS[rung].simt && !(GEMM_RUNGS[rung].cublas && c->prec == CLIMB_GEMM_3XTF32))
+    if (!GEMM_RUNGS[rung].simt && !(GEMM_RUNGS[rung].cublas && c->prec == CLIMB_GEMM_PREC_3XTF32))
         return 0;
     gemm_counts(c, out);
     out->bytes_read = 4.0 * ((double)c->m * c->k + (double)c->k * c->n) + (c->beta != 0 ? 4.0 * (double)c->m * c->n : 0);
@@ -591,7 +678,7 @@ static double gemm_case_bytes(const climb_shape *s, climb_dtype t, const climb_o
 {
     (void)t;
     const double ab = (double)s->d[0] * s->d[2] + (double)s->d[2] * s->d[1], mn = (double)s->d[0] * s->d[1];
-    return (opts[OPT_PRECISION].choice == CLIMB_GEMM_BF16 ? 6.0 : 4.0) * ab + 8.0 * mn + 16.0 * mn;
+    return (opts[OPT_PRECISION].choice == CLIMB_GEMM_PREC_BF16 ? 6.0 : 4.0) * ab + 8.0 * mn + 16.0 * mn;
 }
 
 static const char *gemm_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)

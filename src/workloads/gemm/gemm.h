@@ -9,6 +9,8 @@
 #include "../../base/rng.h"
 #include "../../core/workload.h"
 
+#include <cuda_runtime_api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,9 +19,9 @@ extern const climb_workload climb_gemm_workload;
 
 /* The precision families, as the workload's `precision` option names them. */
 typedef enum climb_gemm_precision {
-    CLIMB_GEMM_BF16 = 0,   /* BF16 inputs, FP32 accumulation */
-    CLIMB_GEMM_TF32 = 1,   /* FP32 inputs rounded to TF32, FP32 accumulation */
-    CLIMB_GEMM_3XTF32 = 2  /* FP32 inputs as two TF32 terms each, three products, FP32 accumulation */
+    CLIMB_GEMM_PREC_BF16 = 0,   /* BF16 inputs, FP32 accumulation */
+    CLIMB_GEMM_PREC_TF32 = 1,   /* FP32 inputs rounded to TF32, FP32 accumulation */
+    CLIMB_GEMM_PREC_3XTF32 = 2  /* FP32 inputs as two TF32 terms each, three products, FP32 accumulation */
 } climb_gemm_precision;
 
 /* x rounded to BF16 (8 bits of significand), to nearest even, as its 16 bits; a NaN stays a NaN. */
@@ -40,6 +42,19 @@ void climb_gemm_fill(climb_rng *r, climb_gemm_precision p, int spread, float *x,
  * inputs' rounding to the multiplier's format, the products dropped (3xTF32's small times small), and FP32 adds
  * that may truncate (2^-23 each) with the tensor core's alignment of a group of products costing as much again. */
 double climb_gemm_bound(climb_gemm_precision p, size_t k);
+
+/* For the C API (src/lib/gemm.c). C = alpha A B + beta C, A (m x k) and B (k x n) row-major in precision p's input
+ * format (BF16 bits for CLIMB_GEMM_PREC_BF16, else FP32), C FP32, on the tensor cores: the pipelined kernel where
+ * climb_gemm_tc_aligned holds (16-byte aligned operands, leading dimensions whole 16-byte chunks), else mma_sync,
+ * which takes any. k = 0: C = beta C (A and B not read). cudaErrorInvalidValue past 2^31 - 1 in a size or in the
+ * 128 x 128 tiles; else the launch's error. */
+int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb);
+cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
+                                const void *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t s);
+/* dst (cols x rows, rows ldd apart) = the transpose of src (rows x cols, rows ld apart), esize 2 or 4 bytes an
+ * element. */
+cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
+                                  size_t ldd, cudaStream_t s);
 
 #ifdef __cplusplus
 }
