@@ -54,6 +54,8 @@ struct climb_case {
     int sms;
     float *d_ws;                 /* the CUDA-core rung's split-K workspace */
     size_t ws_bytes;
+    void *d_bt;                  /* the wgmma rung's B^T (n x ldbt) */
+    size_t ldbt;
 };
 
 static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->d_a32 : (const float *)c->d_a; }
@@ -103,6 +105,28 @@ static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
     return c->prec == CLIMB_GEMM_PREC_BF16   ? launch_pipe_p<GEMM_BF16>(c, s)
            : c->prec == CLIMB_GEMM_PREC_TF32 ? launch_pipe_p<GEMM_TF32>(c, s)
                                         : launch_pipe_p<GEMM_3XTF32>(c, s);
+}
+
+template <int P> static cudaError_t allow_wgmma_smem()
+{
+    return cudaFuncSetAttribute(gemm_wgmma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                GEMM_STAGES * GEMM_WG_STAGE_BYTES);
+}
+/* B transposed into the workspace (K-major, as wgmma reads it), then the kernel: both in every run. */
+static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s)
+{
+    cudaError_t e = climb_gemm_pack_async(c->esize, c->k, c->n, c->d_b, c->ldb, c->d_bt, c->ldbt, s);
+    if (e != cudaSuccess)
+        return e;
+    const size_t tm = tiles_m(c), tn = tiles_n(c);
+    const gemm_args g = case_args(c);
+    if (c->prec == CLIMB_GEMM_PREC_BF16)
+        gemm_wgmma_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
+            g, c->d_bt, c->ldbt, (int)tm, (int)tn);
+    else
+        gemm_wgmma_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
+            g, c->d_bt, c->ldbt, (int)tm, (int)tn);
+    return cudaGetLastError();
 }
 
 /* The SGEMM ladder's best rung on the CUDA cores, on the FP32 values of the inputs. */
@@ -249,11 +273,19 @@ static int k_pipe(climb_dtype, const climb_device_info *, const int *, climb_ker
     return pipe_kernels_p<GEMM_BF16>(o, max);
 }
 
+static int k_wgmma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    allow_wgmma_smem<GEMM_BF16>();
+    return climb_one_kernel(o, max, (const void *)gemm_wgmma_kernel<GEMM_BF16>, "gemm_wgmma_kernel", GEMM_THREADS,
+                            GEMM_STAGES * GEMM_WG_STAGE_BYTES);
+}
+
 typedef struct gemm_rung {
     climb_rung_info info;
     int aligned;  /* 1: needs case_args' vec (16-byte rows for cp.async) */
     int cublas;   /* 1: cuBLAS's, on the shared handle */
     int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
+    int wgmma;    /* 1: Hopper's warp-group MMA (sm_90a): B^T's workspace made at prepare */
 } gemm_rung;
 
 static const gemm_rung GEMM_RUNGS[] = {
@@ -280,6 +312,14 @@ static const gemm_rung GEMM_RUNGS[] = {
                        "BF16 or 4 FP32 elements)",
               .kind = CLIMB_RUNG_BEST, .kernels = k_pipe, .launch = launch_pipe},
      .aligned = 1},
+    {.info = {.name = "wgmma",
+              .idea = "Hopper's warp-group MMA: two warp groups of 64 x 128 a block, wgmma m64n128 reading both "
+                      "operands from shared memory by descriptors (core matrices, no swizzle), four cp.async stages; "
+                      "B transposed first in every run, as wgmma reads both operands K-major",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
+                       "16-byte boundaries",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_wgmma, .launch = launch_wgmma},
+     .wgmma = 1},
 };
 
 static const climb_rung_info *gemm_rung_info(int i) { return &GEMM_RUNGS[i].info; }
@@ -359,6 +399,7 @@ static int gemm_fill(climb_case *c)
 static void gemm_fini(climb_case *c)
 {
     cudaFree(c->d_ws);
+    cudaFree(c->d_bt);
     free(c->want);
     free(c->mag);
     free(c->rows);
@@ -535,6 +576,17 @@ static double gemm_ref_cost(const climb_case *c) { return (double)c->m * c->n * 
 
 static const char *gemm_refuses(const climb_case *c, int rung)
 {
+    if (GEMM_RUNGS[rung].wgmma) {
+        if (!c->p.dev || c->p.dev->cc_major != 9 || c->p.dev->cc_minor != 0)
+            return "wgmma is sm_90a's (Hopper): this GPU has no such instruction";
+        if (c->prec == CLIMB_GEMM_PREC_3XTF32)
+            return "3xtf32 would need its split terms in shared memory: not in this rung";
+        if (((uintptr_t)c->d_a % 16) || c->lda % (16 / c->esize))
+            return "cp.async moves 16-byte chunks: A's rows must be whole chunks on 16-byte boundaries";
+        if (tiles_m(c) * tiles_n(c) > INT32_MAX)
+            return "more than 2^31 - 1 tiles of 128 x 128";
+        return NULL;
+    }
     if (GEMM_RUNGS[rung].aligned && !case_args(c).vec)
         return c->prec == CLIMB_GEMM_PREC_BF16 ? "cp.async moves 16-byte chunks: lda and ldb must be multiples of 8 BF16 "
                                             "elements and the operands 16-byte aligned (mma_sync takes any)"
@@ -562,6 +614,21 @@ static int gemm_prepare(climb_case *c, int rung)
             }
             c->ws_bytes = need;
         }
+        return 0;
+    }
+    if (GEMM_RUNGS[rung].wgmma) {
+        const size_t ch = 16 / c->esize, ld = (c->k + ch - 1) / ch * ch, bytes = (c->n ? c->n : 1) * (ld ? ld : ch) * c->esize;
+        if (!c->d_bt) {
+            const cudaError_t e = cudaMalloc(&c->d_bt, bytes);
+            if (e != cudaSuccess) {
+                fprintf(stderr, "climb: out of device memory for the wgmma rung's B^T (%zu bytes): %s\n", bytes,
+                        cudaGetErrorString(e));
+                cudaGetLastError();
+                return -1;
+            }
+        }
+        c->ldbt = ld ? ld : ch;
+        CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_wgmma_smem<GEMM_BF16>() : allow_wgmma_smem<GEMM_TF32>());
         return 0;
     }
     if (GEMM_RUNGS[rung].info.launch == launch_pipe) {

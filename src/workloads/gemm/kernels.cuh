@@ -318,4 +318,110 @@ template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_pipe_kerne
     gemm_epilogue(acc, g, bm0, bn0, wm, wn);
 }
 
+/* wgmma: Hopper's warp-group MMA (sm_90a). Two warp groups a block, each 64 rows of the 128 x 128 tile by all
+ * 128 columns (wgmma m64n128, k16 BF16 or k8 TF32, 64 FP32 accumulators a thread), both operands read by the
+ * tensor cores straight from shared memory through descriptors. Both must be K-major there: A is, and B is given
+ * transposed (B^T, n x k, rows ldbt apart: the launcher transposes it first). A stage holds 128 bytes of k of
+ * each operand's 128 rows (64 BF16, 32 TF32), laid out as wgmma's core matrices without swizzling (8 rows of 16
+ * bytes, 128 bytes each; along k 128 bytes apart, along the rows 1024): each 16-byte chunk of a row is one core
+ * matrix row, so cp.async fills it chunk by chunk. GEMM_STAGES stages: a stage's products are issued while the
+ * next stages load; one batch of products kept in flight behind the next. */
+#define GEMM_WG_STAGE_BYTES 32768
+
+/* The byte offset of 16-byte chunk c of row r in a core-matrix tile of rows 128 bytes of k. */
+__device__ __forceinline__ int gemm_core_offset(int r, int c) { return ((r >> 3) * 8 + c) * 128 + (r & 7) * 16; }
+
+template <int P>
+__device__ __forceinline__ void gemm_wg_load(unsigned char *stage, const gemm_args &g, const void *bt, size_t ldbt,
+                                             int bm0, int bn0, int k0)
+{
+    typedef typename gemm_prec<P>::T T;
+    constexpr int CH = 16 / (int)sizeof(T);
+    const T *A = (const T *)g.a, *B = (const T *)bt;
+#pragma unroll
+    for (int i = 0; i < 4; i++) { /* A: 128 rows x 8 chunks */
+        const int ch = (int)threadIdx.x + i * GEMM_THREADS, r = ch / 8, c = ch % 8;
+        const int row = bm0 + r, col = k0 + c * CH, left = g.k - col;
+        const int valid = row < g.m && left > 0 ? (left < CH ? left : CH) : 0;
+        climb_cp_async16_zfill(stage + gemm_core_offset(r, c), valid ? A + (size_t)row * g.lda + col : A,
+                               valid * (int)sizeof(T));
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) { /* B^T: 128 rows (columns of C) x 8 chunks */
+        const int ch = (int)threadIdx.x + i * GEMM_THREADS, r = ch / 8, c = ch % 8;
+        const int row = bn0 + r, col = k0 + c * CH, left = g.k - col;
+        const int valid = row < g.n && left > 0 ? (left < CH ? left : CH) : 0;
+        climb_cp_async16_zfill(stage + 16384 + gemm_core_offset(r, c), valid ? B + (size_t)row * ldbt + col : B,
+                               valid * (int)sizeof(T));
+    }
+}
+
+template <int P>
+__global__ void __launch_bounds__(GEMM_THREADS) gemm_wgmma_kernel(const gemm_args g, const void *bt, size_t ldbt,
+                                                                  int tm, int tn)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    typedef typename gemm_prec<P>::T T;
+    constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
+    extern __shared__ __align__(1024) unsigned char gemm_wg_dyn[];
+    int tile_m, tile_n;
+    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, wg = (int)threadIdx.x / 128;
+    const int kt = (g.k + KT - 1) / KT;
+    float d[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        d[i] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < GEMM_STAGES - 1; s++) {
+        if (s < kt)
+            gemm_wg_load<P>(gemm_wg_dyn + s * GEMM_WG_STAGE_BYTES, g, bt, ldbt, bm0, bn0, s * KT);
+        climb_cp_async_commit();
+    }
+    for (int i = 0; i < kt; i++) {
+        climb_cp_async_wait<GEMM_STAGES - 2>();
+        __syncthreads();
+        climb_fence_proxy_async_shared(); /* the copies' bytes visible to the tensor cores' reads */
+        const unsigned char *st = gemm_wg_dyn + i % GEMM_STAGES * GEMM_WG_STAGE_BYTES;
+        climb_wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < 4; s++) { /* 4 k-steps of 32 bytes (2 core matrices along k) */
+            const uint64_t da = climb_wgmma_desc(st + wg * 8192 + s * 256, 128, 1024);
+            const uint64_t db = climb_wgmma_desc(st + 16384 + s * 256, 128, 1024);
+            if (P == GEMM_BF16)
+                climb_wgmma_m64n128k16_bf16(d, da, db);
+            else
+                climb_wgmma_m64n128k8_tf32(d, da, db);
+        }
+        climb_wgmma_commit();
+        climb_wgmma_wait<1>(); /* the batch before this one is done in this warp group */
+        __syncthreads();       /* ... and in the other: its stage is free */
+        const int next = i + GEMM_STAGES - 1;
+        if (next < kt)
+            gemm_wg_load<P>(gemm_wg_dyn + next % GEMM_STAGES * GEMM_WG_STAGE_BYTES, g, bt, ldbt, bm0, bn0, next * KT);
+        climb_cp_async_commit();
+    }
+    climb_wgmma_wait<0>();
+    climb_cp_async_wait<0>();
+    /* accumulator 4 j + 2 h + e: row 16 (warp in group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e */
+    const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = bm0 + wg * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
+            if (row >= g.m)
+                continue;
+            float *out = g.c + (size_t)row * g.ldc + col;
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                if (col + e < g.n)
+                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
+                                            : g.alpha * d[4 * j + 2 * h + e];
+        }
+#else
+    __trap(); /* built without sm_90a: the launcher refuses first */
+#endif
+}
+
 #endif
