@@ -145,4 +145,57 @@ __device__ __forceinline__ void climb_wgmma_m64n128k8_tf32(float d[64], uint64_t
 #endif
 }
 
+/* A descriptor of a K-major tile in the 128-byte swizzle TMA writes (rows of 128 bytes, 8-row groups 1024 bytes
+ * apart, the group's base 1024-byte aligned); a k-step inside the row advances the start address. */
+__device__ __forceinline__ uint64_t climb_wgmma_desc_sw128(const void *smem)
+{
+    const unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+    return (uint64_t)((a & 0x3FFFFu) >> 4) | (uint64_t)(16u >> 4) << 16 | (uint64_t)(1024u >> 4) << 32 |
+           (uint64_t)1 << 62;
+}
+
+/* ---- mbarriers and the Tensor Memory Accelerator (sm_90) ---- */
+
+__device__ __forceinline__ void climb_mbar_init(uint64_t *bar, unsigned count)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"((unsigned)__cvta_generic_to_shared(bar)),
+                 "r"(count)
+                 : "memory");
+#endif
+}
+/* One arrival that also announces `bytes` the barrier's phase waits for (TMA's complete_tx counts them down). */
+__device__ __forceinline__ void climb_mbar_expect_tx(uint64_t *bar, unsigned bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(bar)),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+/* Waits until the barrier's phase of this parity has completed. */
+__device__ __forceinline__ void climb_mbar_wait(uint64_t *bar, unsigned parity)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("{\n.reg .pred done;\nwait_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n}\n" ::"r"(a),
+                 "r"(parity)
+                 : "memory");
+#endif
+}
+/* The box of a 2-D tensor map at (c0 along its inner dimension, c1 along its outer) into shared memory, counted on
+ * the mbarrier (zeros where the box passes the tensor's edge). */
+__device__ __forceinline__ void climb_tma_load_2d(void *dst, const void *tmap, int c0, int c1, uint64_t *bar)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+                 "%3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(tmap), "r"(c0), "r"(c1), "r"((unsigned)__cvta_generic_to_shared(bar))
+                 : "memory");
+#endif
+}
+
 #endif

@@ -16,6 +16,7 @@
  * launchers, the registry table and the harness glue.
  */
 #include <cublas_v2.h>
+#include <cudaTypedefs.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -126,6 +127,64 @@ static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s)
     else
         gemm_wgmma_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
             g, c->d_bt, c->ldbt, (int)tm, (int)tn);
+    return cudaGetLastError();
+}
+
+/* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of 128 rows by 128 bytes, in
+ * the 128-byte swizzle, zeros past the edges. cuTensorMapEncodeTiled is the driver's, found through the runtime.
+ * 0, or -1 (printed). */
+static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, size_t cols, size_t ld)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || !encode) {
+            encode = NULL;
+            cudaGetLastError();
+            fprintf(stderr, "climb: gemm: the driver has no cuTensorMapEncodeTiled\n");
+            return -1;
+        }
+    }
+    const size_t es = prec == CLIMB_GEMM_PREC_BF16 ? 2 : 4;
+    const cuuint64_t dims[2] = {cols, rows}, strides[1] = {ld * es};
+    const cuuint32_t box[2] = {(cuuint32_t)(128 / es), 128}, one[2] = {1, 1};
+    const CUresult r = encode(map, prec == CLIMB_GEMM_PREC_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                              2, (void *)ptr, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "climb: gemm: cuTensorMapEncodeTiled: error %d\n", (int)r);
+        return -1;
+    }
+    return 0;
+}
+
+template <int P> static cudaError_t allow_tma_smem()
+{
+    return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
+}
+/* B transposed into the workspace, the two tensor maps (made on the host each run: a microsecond), the kernel. */
+static cudaError_t launch_tma(climb_case *c, cudaStream_t s)
+{
+    cudaError_t e = climb_gemm_pack_async(c->esize, c->k, c->n, c->d_b, c->ldb, c->d_bt, c->ldbt, s);
+    if (e != cudaSuccess)
+        return e;
+    CUtensorMap ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    if (c->k && (tensor_map(&ma, c->prec, c->d_a, c->m, c->k, c->lda) != 0 ||
+                 tensor_map(&mb, c->prec, c->d_bt, c->n, c->k, c->ldbt) != 0))
+        return cudaErrorInvalidValue;
+    const size_t tm = tiles_m(c), tn = tiles_n(c);
+    const gemm_args g = case_args(c);
+    if (c->prec == CLIMB_GEMM_PREC_BF16)
+        gemm_tma_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
+                                                                                          (int)tn);
+    else
+        gemm_tma_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
+                                                                                          (int)tn);
     return cudaGetLastError();
 }
 
@@ -280,12 +339,19 @@ static int k_wgmma(climb_dtype, const climb_device_info *, const int *, climb_ke
                             GEMM_STAGES * GEMM_WG_STAGE_BYTES);
 }
 
+static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    allow_tma_smem<GEMM_BF16>();
+    return climb_one_kernel(o, max, (const void *)gemm_tma_kernel<GEMM_BF16>, "gemm_tma_kernel", GEMM_THREADS,
+                            GEMM_TMA_SMEM);
+}
+
 typedef struct gemm_rung {
     climb_rung_info info;
     int aligned;  /* 1: needs case_args' vec (16-byte rows for cp.async) */
     int cublas;   /* 1: cuBLAS's, on the shared handle */
     int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
-    int wgmma;    /* 1: Hopper's warp-group MMA (sm_90a): B^T's workspace made at prepare */
+    int wgmma;    /* 1: Hopper's warp-group MMA (sm_90a): B^T's workspace made at prepare; 2: with TMA loads */
 } gemm_rung;
 
 static const gemm_rung GEMM_RUNGS[] = {
@@ -320,6 +386,14 @@ static const gemm_rung GEMM_RUNGS[] = {
                        "16-byte boundaries",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_wgmma, .launch = launch_wgmma},
      .wgmma = 1},
+    {.info = {.name = "tma",
+              .idea = "the tiles brought by the Tensor Memory Accelerator: one thread issues a 2-D box copy an operand "
+                      "a stage into the 128-byte swizzle (no bank conflicts for wgmma's reads, zeros past the edges), "
+                      "counted down on the stage's mbarrier that every thread waits on",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
+                       "16-byte boundaries",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_tma, .launch = launch_tma},
+     .wgmma = 2},
 };
 
 static const climb_rung_info *gemm_rung_info(int i) { return &GEMM_RUNGS[i].info; }
@@ -628,7 +702,11 @@ static int gemm_prepare(climb_case *c, int rung)
             }
         }
         c->ldbt = ld ? ld : ch;
-        CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_wgmma_smem<GEMM_BF16>() : allow_wgmma_smem<GEMM_TF32>());
+        if (GEMM_RUNGS[rung].wgmma == 2)
+            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_tma_smem<GEMM_BF16>() : allow_tma_smem<GEMM_TF32>());
+        else
+            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_wgmma_smem<GEMM_BF16>()
+                                                        : allow_wgmma_smem<GEMM_TF32>());
         return 0;
     }
     if (GEMM_RUNGS[rung].info.launch == launch_pipe) {

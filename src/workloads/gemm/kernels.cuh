@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include <cuda.h>
+
 #include "../../device/mma.cuh"
 
 enum { GEMM_BF16 = 0, GEMM_TF32 = 1, GEMM_3XTF32 = 2, GEMM_PRECISIONS = 3 };
@@ -331,6 +333,27 @@ template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_pipe_kerne
 /* The byte offset of 16-byte chunk c of row r in a core-matrix tile of rows 128 bytes of k. */
 __device__ __forceinline__ int gemm_core_offset(int r, int c) { return ((r >> 3) * 8 + c) * 128 + (r & 7) * 16; }
 
+/* C = alpha d + beta C for warp group wg's 64 x 128 part of the tile inside the matrix: accumulator 4 j + 2 h + e
+ * is row 16 (warp in the group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e. */
+__device__ __forceinline__ void gemm_wg_epilogue(const float (&d)[64], const gemm_args &g, int bm0, int bn0, int wg)
+{
+    const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = bm0 + wg * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
+            if (row >= g.m)
+                continue;
+            float *out = g.c + (size_t)row * g.ldc + col;
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                if (col + e < g.n)
+                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
+                                            : g.alpha * d[4 * j + 2 * h + e];
+        }
+}
+
 template <int P>
 __device__ __forceinline__ void gemm_wg_load(unsigned char *stage, const gemm_args &g, const void *bt, size_t ldbt,
                                              int bm0, int bn0, int k0)
@@ -403,22 +426,80 @@ __global__ void __launch_bounds__(GEMM_THREADS) gemm_wgmma_kernel(const gemm_arg
     }
     climb_wgmma_wait<0>();
     climb_cp_async_wait<0>();
-    /* accumulator 4 j + 2 h + e: row 16 (warp in group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e */
-    const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
-#pragma unroll
-    for (int j = 0; j < 16; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int row = bm0 + wg * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
-            if (row >= g.m)
-                continue;
-            float *out = g.c + (size_t)row * g.ldc + col;
-#pragma unroll
-            for (int e = 0; e < 2; e++)
-                if (col + e < g.n)
-                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
-                                            : g.alpha * d[4 * j + 2 * h + e];
+    gemm_wg_epilogue(d, g, bm0, bn0, wg);
+#else
+    __trap(); /* built without sm_90a: the launcher refuses first */
+#endif
+}
+
+/* tma: the same warp groups and wgmma, each stage's tiles brought by the Tensor Memory Accelerator: one thread
+ * issues two 2-D box copies (A's 128 rows by 128 bytes of k, and B^T's) that land in the 128-byte swizzle wgmma
+ * reads without bank conflicts, zeros where a box passes the matrix's edge, and count their bytes down on the
+ * stage's mbarrier, which every thread waits on. No thread spends instructions on addresses or copies. */
+#define GEMM_TMA_STAGE_BYTES 32768
+#define GEMM_TMA_SMEM (GEMM_STAGES * GEMM_TMA_STAGE_BYTES + 1024 + 64)
+
+template <int P>
+__global__ void __launch_bounds__(GEMM_THREADS)
+    gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+                    const gemm_args g, int tm, int tn)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    typedef typename gemm_prec<P>::T T;
+    constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
+    extern __shared__ __align__(1024) unsigned char gemm_tma_dyn[];
+    /* the swizzle's pattern repeats every 1024 bytes of shared memory: the stages start on such a boundary */
+    const unsigned misalign = (unsigned)__cvta_generic_to_shared(gemm_tma_dyn) & 1023u;
+    unsigned char *base = gemm_tma_dyn + ((1024u - misalign) & 1023u);
+    uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_TMA_STAGE_BYTES);
+    int tile_m, tile_n;
+    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, wg = (int)threadIdx.x / 128;
+    const int kt = (g.k + KT - 1) / KT;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < GEMM_STAGES; s++)
+            climb_mbar_init(&full[s], 1);
+        climb_fence_proxy_async_shared();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int s = 0; s < GEMM_STAGES - 1 && s < kt; s++) {
+            unsigned char *st = base + s * GEMM_TMA_STAGE_BYTES;
+            climb_mbar_expect_tx(&full[s], GEMM_TMA_STAGE_BYTES);
+            climb_tma_load_2d(st, &map_a, s * KT, bm0, &full[s]);
+            climb_tma_load_2d(st + 16384, &map_bt, s * KT, bn0, &full[s]);
         }
+    float d[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        d[i] = 0.0f;
+    for (int i = 0; i < kt; i++) {
+        climb_mbar_wait(&full[i % GEMM_STAGES], (unsigned)(i / GEMM_STAGES) & 1u);
+        const unsigned char *st = base + i % GEMM_STAGES * GEMM_TMA_STAGE_BYTES;
+        climb_wgmma_fence();
+#pragma unroll
+        for (int q = 0; q < 4; q++) { /* 4 k-steps of 32 bytes inside the swizzled rows */
+            const uint64_t da = climb_wgmma_desc_sw128(st + wg * 8192 + q * 32);
+            const uint64_t db = climb_wgmma_desc_sw128(st + 16384 + q * 32);
+            if (P == GEMM_BF16)
+                climb_wgmma_m64n128k16_bf16(d, da, db);
+            else
+                climb_wgmma_m64n128k8_tf32(d, da, db);
+        }
+        climb_wgmma_commit();
+        climb_wgmma_wait<1>(); /* the batch before this one is done in this warp group */
+        __syncthreads();       /* ... and in the other: its stage is free for the next load */
+        const int next = i + GEMM_STAGES - 1;
+        if (threadIdx.x == 0 && next < kt) {
+            uint64_t *bar = &full[next % GEMM_STAGES];
+            unsigned char *dst = base + next % GEMM_STAGES * GEMM_TMA_STAGE_BYTES;
+            climb_mbar_expect_tx(bar, GEMM_TMA_STAGE_BYTES);
+            climb_tma_load_2d(dst, &map_a, next * KT, bm0, bar);
+            climb_tma_load_2d(dst + 16384, &map_bt, next * KT, bn0, bar);
+        }
+    }
+    climb_wgmma_wait<0>();
+    gemm_wg_epilogue(d, g, bm0, bn0, wg);
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
