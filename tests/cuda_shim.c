@@ -156,6 +156,9 @@ SHIM(WORK, cudaDeviceEnablePeerAccess, return cudaSuccess, (int peer, unsigned f
 SHIM(WORK, cudaDeviceDisablePeerAccess, return cudaSuccess, (int peer), (peer))
 SHIM(WORK, cudaFuncGetAttributes, NODEV, (struct cudaFuncAttributes * a, const void *f), (a, f))
 SHIM(WORK, cudaFuncSetAttribute, NODEV, (const void *f, enum cudaFuncAttribute a, int v), (f, a, v))
+SHIM(WORK, cudaGetDriverEntryPointByVersion, NODEV,
+     (const char *sym, void **fn, unsigned int v, unsigned long long f, enum cudaDriverEntryPointQueryResult *q),
+     (sym, fn, v, f, q))
 SHIM(WORK, cudaOccupancyMaxActiveBlocksPerMultiprocessor, NODEV, (int *n, const void *f, int b, size_t sm),
      (n, f, b, sm))
 SHIM(WORK, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, NODEV,
