@@ -35,8 +35,8 @@ static void test_check(uint64_t seed, const char *alpha, const char *beta, const
     climb_opt_plan_free(&p, NULL);
 }
 
-/* Which rungs refuse what: pipelined, wgmma and tma exactly the rows cp.async and TMA cannot move (and wgmma and
- * tma 3xTF32, and any GPU but Hopper); mma_sync nothing. */
+/* Which rungs refuse what: pipelined and the wgmma rungs exactly the rows cp.async and TMA cannot move (and the
+ * wgmma rungs 3xTF32, and any GPU but Hopper); mma_sync nothing. */
 static void test_refusals(void)
 {
     static const struct { const char *prec, *pad; size_t k, n; int aligned; } cases[] = {
@@ -57,7 +57,7 @@ static void test_refusals(void)
             int want = 0;
             if (strcmp(name, "pipelined") == 0)
                 want = !cases[i].aligned;
-            else if (strcmp(name, "wgmma") == 0 || strcmp(name, "tma") == 0)
+            else if (strcmp(name, "wgmma") == 0 || strcmp(name, "tma") == 0 || strcmp(name, "warp_specialized") == 0)
                 want = !hopper || strcmp(cases[i].prec, "3xtf32") == 0 || !cases[i].aligned;
             EXPECT_MSG((why != NULL) == want, "%s pad %s k %zu: %s %s", cases[i].prec, cases[i].pad, cases[i].k, name,
                        why ? why : "takes it");
@@ -83,8 +83,9 @@ static double test_large(const char *precision, const char *inputs, const char *
     double found = -1;
     for (int r = 0; r < w->n_rungs; r++) {
         char msg[600];
-        if (climb_case_refuses(w, oc.c, r)) { /* wgmma and tma: not in 3xTF32 (nor off Hopper) */
-            EXPECT_MSG((strcmp(w->rung(r)->name, "wgmma") == 0 || strcmp(w->rung(r)->name, "tma") == 0) &&
+        if (climb_case_refuses(w, oc.c, r)) { /* the wgmma rungs: not in 3xTF32 (nor off Hopper) */
+            EXPECT_MSG((strcmp(w->rung(r)->name, "wgmma") == 0 || strcmp(w->rung(r)->name, "tma") == 0 ||
+                        strcmp(w->rung(r)->name, "warp_specialized") == 0) &&
                            (strcmp(precision, "3xtf32") == 0 || !(dev.cc_major == 9 && dev.cc_minor == 0)),
                        "%s %s refused: %s", precision, w->rung(r)->name, climb_case_refuses(w, oc.c, r));
             continue;

@@ -130,10 +130,11 @@ static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s)
     return cudaGetLastError();
 }
 
-/* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of 128 rows by 128 bytes, in
- * the 128-byte swizzle, zeros past the edges. cuTensorMapEncodeTiled is the driver's, found through the runtime.
+/* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
+ * in the 128-byte swizzle, zeros past the edges. cuTensorMapEncodeTiled is the driver's, found through the runtime.
  * 0, or -1 (printed). */
-static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, size_t cols, size_t ld)
+static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, size_t cols, size_t ld,
+                      unsigned box_rows)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
     if (!encode) {
@@ -149,7 +150,7 @@ static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, 
     }
     const size_t es = prec == CLIMB_GEMM_PREC_BF16 ? 2 : 4;
     const cuuint64_t dims[2] = {cols, rows}, strides[1] = {ld * es};
-    const cuuint32_t box[2] = {(cuuint32_t)(128 / es), 128}, one[2] = {1, 1};
+    const cuuint32_t box[2] = {(cuuint32_t)(128 / es), box_rows}, one[2] = {1, 1};
     const CUresult r = encode(map, prec == CLIMB_GEMM_PREC_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                               2, (void *)ptr, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
@@ -165,8 +166,16 @@ template <int P> static cudaError_t allow_tma_smem()
 {
     return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
 }
-/* B transposed into the workspace, the two tensor maps (made on the host each run: a microsecond), the kernel. */
-static cudaError_t launch_tma(climb_case *c, cudaStream_t s)
+template <int P> static cudaError_t allow_ws_smem()
+{
+    return cudaFuncSetAttribute(gemm_ws_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
+}
+/* B transposed into the workspace, the two tensor maps (made on the host each run: a microsecond), the kernel: the
+ * tma rung's, or (ws) the warp-specialised one. */
+static cudaError_t launch_tma_or_ws(climb_case *c, cudaStream_t s, int ws);
+static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_tma_or_ws(c, s, 0); }
+static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_tma_or_ws(c, s, 1); }
+static cudaError_t launch_tma_or_ws(climb_case *c, cudaStream_t s, int ws)
 {
     cudaError_t e = climb_gemm_pack_async(c->esize, c->k, c->n, c->d_b, c->ldb, c->d_bt, c->ldbt, s);
     if (e != cudaSuccess)
@@ -174,11 +183,20 @@ static cudaError_t launch_tma(climb_case *c, cudaStream_t s)
     CUtensorMap ma, mb;
     memset(&ma, 0, sizeof ma);
     memset(&mb, 0, sizeof mb);
-    if (c->k && (tensor_map(&ma, c->prec, c->d_a, c->m, c->k, c->lda) != 0 ||
-                 tensor_map(&mb, c->prec, c->d_bt, c->n, c->k, c->ldbt) != 0))
+    if (c->k && (tensor_map(&ma, c->prec, c->d_a, c->m, c->k, c->lda, 128) != 0 ||
+                 tensor_map(&mb, c->prec, c->d_bt, c->n, c->k, c->ldbt, ws ? GEMM_WS_BN : 128) != 0))
         return cudaErrorInvalidValue;
-    const size_t tm = tiles_m(c), tn = tiles_n(c);
+    const size_t tm = tiles_m(c), tn = ws ? (c->n + GEMM_WS_BN - 1) / GEMM_WS_BN : tiles_n(c);
     const gemm_args g = case_args(c);
+    if (ws) {
+        if (c->prec == CLIMB_GEMM_PREC_BF16)
+            gemm_ws_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm,
+                                                                                             (int)tn);
+        else
+            gemm_ws_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm,
+                                                                                             (int)tn);
+        return cudaGetLastError();
+    }
     if (c->prec == CLIMB_GEMM_PREC_BF16)
         gemm_tma_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
                                                                                           (int)tn);
@@ -339,6 +357,12 @@ static int k_wgmma(climb_dtype, const climb_device_info *, const int *, climb_ke
                             GEMM_STAGES * GEMM_WG_STAGE_BYTES);
 }
 
+static int k_ws(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    allow_ws_smem<GEMM_BF16>();
+    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_BF16>, "gemm_ws_kernel", GEMM_WS_THREADS,
+                            GEMM_WS_SMEM);
+}
 static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     allow_tma_smem<GEMM_BF16>();
@@ -351,7 +375,8 @@ typedef struct gemm_rung {
     int aligned;  /* 1: needs case_args' vec (16-byte rows for cp.async) */
     int cublas;   /* 1: cuBLAS's, on the shared handle */
     int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
-    int wgmma;    /* 1: Hopper's warp-group MMA (sm_90a): B^T's workspace made at prepare; 2: with TMA loads */
+    int wgmma;    /* Hopper's warp-group MMA (sm_90a), B^T's workspace made at prepare: 1 cp.async loads, 2 TMA, 3 TMA
+                     with warp specialisation */
 } gemm_rung;
 
 static const gemm_rung GEMM_RUNGS[] = {
@@ -394,6 +419,14 @@ static const gemm_rung GEMM_RUNGS[] = {
                        "16-byte boundaries",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_tma, .launch = launch_tma},
      .wgmma = 2},
+    {.info = {.name = "warp_specialized",
+              .idea = "warp specialisation and a 128 x 256 tile: a producer warp group issues the TMA copies as soon "
+                      "as a stage is released (its mbarrier) and gives its registers to two consumer warp groups "
+                      "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
+                       "16-byte boundaries",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},
+     .wgmma = 3},
 };
 
 static const climb_rung_info *gemm_rung_info(int i) { return &GEMM_RUNGS[i].info; }
@@ -702,7 +735,9 @@ static int gemm_prepare(climb_case *c, int rung)
             }
         }
         c->ldbt = ld ? ld : ch;
-        if (GEMM_RUNGS[rung].wgmma == 2)
+        if (GEMM_RUNGS[rung].wgmma == 3)
+            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_ws_smem<GEMM_BF16>() : allow_ws_smem<GEMM_TF32>());
+        else if (GEMM_RUNGS[rung].wgmma == 2)
             CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_tma_smem<GEMM_BF16>() : allow_tma_smem<GEMM_TF32>());
         else
             CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_wgmma_smem<GEMM_BF16>()

@@ -505,4 +505,107 @@ __global__ void __launch_bounds__(GEMM_THREADS)
 #endif
 }
 
+/* warp_specialized: a block of three warp groups and a 128 x 256 tile. Warp group 0 is the producer: one of its
+ * threads issues each stage's TMA copies (A 128 rows, B^T 256 rows, 128 bytes of k each) as soon as the consumers
+ * have released the stage (its `empty` mbarrier), and the group hands most of its registers to the consumers
+ * (setmaxnreg). Warp groups 1 and 2 consume: each waits for a stage's `full` mbarrier, multiplies its 64 rows by
+ * all 256 columns (wgmma m64n256: 128 accumulators a thread), and, once the batch before is done, releases that
+ * batch's stage. Loads and products no longer take turns: the producer runs GEMM_STAGES stages ahead. */
+#define GEMM_WS_BN 256
+#define GEMM_WS_THREADS 384
+#define GEMM_WS_A_BYTES 16384
+#define GEMM_WS_STAGE_BYTES (GEMM_WS_A_BYTES + 32768)
+#define GEMM_WS_SMEM (GEMM_STAGES * GEMM_WS_STAGE_BYTES + 1024 + 128)
+
+/* C = alpha d + beta C for consumer group c's 64 x 256 part of the tile (accumulator 4 j + 2 h + e: row 16 (warp
+ * in the group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e). */
+__device__ __forceinline__ void gemm_ws_epilogue(const float (&d)[128], const gemm_args &g, int bm0, int bn0, int c)
+{
+    const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
+#pragma unroll
+    for (int j = 0; j < 32; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = bm0 + c * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
+            if (row >= g.m)
+                continue;
+            float *out = g.c + (size_t)row * g.ldc + col;
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                if (col + e < g.n)
+                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
+                                            : g.alpha * d[4 * j + 2 * h + e];
+        }
+}
+
+template <int P>
+__global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
+    gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+                   const gemm_args g, int tm, int tn)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    typedef typename gemm_prec<P>::T T;
+    constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
+    extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
+    const unsigned misalign = (unsigned)__cvta_generic_to_shared(gemm_ws_dyn) & 1023u;
+    unsigned char *base = gemm_ws_dyn + ((1024u - misalign) & 1023u);
+    uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_WS_STAGE_BYTES), *empty = full + GEMM_STAGES;
+    int tile_m, tile_n;
+    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_WS_BN, wg = (int)threadIdx.x / 128;
+    const int kt = (g.k + KT - 1) / KT;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < GEMM_STAGES; s++) {
+            climb_mbar_init(&full[s], 1);
+            climb_mbar_init(&empty[s], 256); /* every consumer thread */
+        }
+        climb_fence_proxy_async_shared();
+    }
+    __syncthreads();
+    if (wg == 0) { /* the producer */
+        climb_setmaxnreg_dec<40>();
+        if (threadIdx.x == 0)
+            for (int i = 0; i < kt; i++) {
+                const int s = i % GEMM_STAGES;
+                if (i >= GEMM_STAGES) /* the consumers' release of this stage's last use */
+                    climb_mbar_wait(&empty[s], (unsigned)(i / GEMM_STAGES - 1) & 1u);
+                unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
+                climb_mbar_expect_tx(&full[s], GEMM_WS_STAGE_BYTES);
+                climb_tma_load_2d(st, &map_a, i * KT, bm0, &full[s]);
+                climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, bn0, &full[s]);
+            }
+        return;
+    }
+    climb_setmaxnreg_inc<232>();
+    const int c = wg - 1; /* the consumer's 64 rows */
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < 128; i++)
+        d[i] = 0.0f;
+    for (int i = 0; i < kt; i++) {
+        const int s = i % GEMM_STAGES;
+        climb_mbar_wait(&full[s], (unsigned)(i / GEMM_STAGES) & 1u);
+        const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
+        climb_wgmma_fence();
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const uint64_t da = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
+            const uint64_t db = climb_wgmma_desc_sw128(st + GEMM_WS_A_BYTES + q * 32);
+            if (P == GEMM_BF16)
+                climb_wgmma_m64n256k16_bf16(d, da, db);
+            else
+                climb_wgmma_m64n256k8_tf32(d, da, db);
+        }
+        climb_wgmma_commit();
+        climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
+        if (i > 0)
+            climb_mbar_arrive(&empty[(i - 1) % GEMM_STAGES]);
+    }
+    climb_wgmma_wait<0>();
+    gemm_ws_epilogue(d, g, bm0, bn0, c);
+#else
+    __trap(); /* built without sm_90a: the launcher refuses first */
+#endif
+}
+
 #endif
