@@ -164,6 +164,15 @@ __device__ __forceinline__ void climb_mbar_init(uint64_t *bar, unsigned count)
                  : "memory");
 #endif
 }
+/* Makes the barriers' initialisation visible to the other threads and to the async proxy (TMA's complete_tx),
+ * before the block's barrier that follows it. */
+__device__ __forceinline__ void climb_fence_mbar_init()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
 /* One arrival that also announces `bytes` the barrier's phase waits for (TMA's complete_tx counts them down). */
 __device__ __forceinline__ void climb_mbar_expect_tx(uint64_t *bar, unsigned bytes)
 {

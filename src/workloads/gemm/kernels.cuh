@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
     if (threadIdx.x == 0) {
         for (int s = 0; s < GEMM_STAGES; s++)
             climb_mbar_init(&full[s], 1);
-        climb_fence_proxy_async_shared();
+        climb_fence_mbar_init();
     }
     __syncthreads();
     if (threadIdx.x == 0)
@@ -559,7 +559,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             climb_mbar_init(&full[s], 1);
             climb_mbar_init(&empty[s], 256); /* every consumer thread */
         }
-        climb_fence_proxy_async_shared();
+        climb_fence_mbar_init();
     }
     __syncthreads();
     if (wg == 0) { /* the producer */
