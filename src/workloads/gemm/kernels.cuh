@@ -333,16 +333,18 @@ template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_pipe_kerne
 /* The byte offset of 16-byte chunk c of row r in a core-matrix tile of rows 128 bytes of k. */
 __device__ __forceinline__ int gemm_core_offset(int r, int c) { return ((r >> 3) * 8 + c) * 128 + (r & 7) * 16; }
 
-/* C = alpha d + beta C for warp group wg's 64 x 128 part of the tile inside the matrix: accumulator 4 j + 2 h + e
- * is row 16 (warp in the group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e. */
-__device__ __forceinline__ void gemm_wg_epilogue(const float (&d)[64], const gemm_args &g, int bm0, int bn0, int wg)
+/* C = alpha d + beta C for a warp group's 64 x (8 NJ) part of the tile inside the matrix, its rows from r0, its
+ * columns from c0: accumulator 4 j + 2 h + e is row 16 (warp in the group) + lane / 4 + 8 h, column 8 j + 2 (lane %
+ * 4) + e (wgmma's layout for m64nN). */
+template <int NJ>
+__device__ __forceinline__ void gemm_wg_epilogue(const float (&d)[4 * NJ], const gemm_args &g, int r0, int c0)
 {
     const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
 #pragma unroll
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < NJ; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-            const int row = bm0 + wg * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
+            const int row = r0 + w * 16 + lane / 4 + 8 * h, col = c0 + 8 * j + 2 * (lane % 4);
             if (row >= g.m)
                 continue;
             float *out = g.c + (size_t)row * g.ldc + col;
@@ -426,7 +428,7 @@ __global__ void __launch_bounds__(GEMM_THREADS) gemm_wgmma_kernel(const gemm_arg
     }
     climb_wgmma_wait<0>();
     climb_cp_async_wait<0>();
-    gemm_wg_epilogue(d, g, bm0, bn0, wg);
+    gemm_wg_epilogue<16>(d, g, bm0 + wg * 64, bn0);
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
@@ -499,7 +501,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
         }
     }
     climb_wgmma_wait<0>();
-    gemm_wg_epilogue(d, g, bm0, bn0, wg);
+    gemm_wg_epilogue<16>(d, g, bm0 + wg * 64, bn0);
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
@@ -516,27 +518,6 @@ __global__ void __launch_bounds__(GEMM_THREADS)
 #define GEMM_WS_A_BYTES 16384
 #define GEMM_WS_STAGE_BYTES (GEMM_WS_A_BYTES + 32768)
 #define GEMM_WS_SMEM (GEMM_STAGES * GEMM_WS_STAGE_BYTES + 1024 + 128)
-
-/* C = alpha d + beta C for consumer group c's 64 x 256 part of the tile (accumulator 4 j + 2 h + e: row 16 (warp
- * in the group) + lane / 4 + 8 h, column 8 j + 2 (lane % 4) + e). */
-__device__ __forceinline__ void gemm_ws_epilogue(const float (&d)[128], const gemm_args &g, int bm0, int bn0, int c)
-{
-    const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
-#pragma unroll
-    for (int j = 0; j < 32; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int row = bm0 + c * 64 + w * 16 + lane / 4 + 8 * h, col = bn0 + 8 * j + 2 * (lane % 4);
-            if (row >= g.m)
-                continue;
-            float *out = g.c + (size_t)row * g.ldc + col;
-#pragma unroll
-            for (int e = 0; e < 2; e++)
-                if (col + e < g.n)
-                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
-                                            : g.alpha * d[4 * j + 2 * h + e];
-        }
-}
 
 template <int P>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
@@ -602,7 +583,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             climb_mbar_arrive(&empty[(i - 1) % GEMM_STAGES]);
     }
     climb_wgmma_wait<0>();
-    gemm_ws_epilogue(d, g, bm0, bn0, c);
+    gemm_wg_epilogue<32>(d, g, bm0 + c * 64, bn0);
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
