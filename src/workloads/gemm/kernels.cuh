@@ -434,6 +434,14 @@ __global__ void __launch_bounds__(GEMM_THREADS) gemm_wgmma_kernel(const gemm_arg
 #endif
 }
 
+/* The first 1024-byte boundary of a shared array at or after p (the 128-byte swizzle's pattern repeats every 1024
+ * bytes of shared memory, so TMA's and wgmma's tiles start on one; the kernels ask for 1024 bytes more). */
+__device__ __forceinline__ unsigned char *gemm_align1024(unsigned char *p)
+{
+    const unsigned misalign = (unsigned)__cvta_generic_to_shared(p) & 1023u;
+    return p + ((1024u - misalign) & 1023u);
+}
+
 /* tma: the same warp groups and wgmma, each stage's tiles brought by the Tensor Memory Accelerator: one thread
  * issues two 2-D box copies (A's 128 rows by 128 bytes of k, and B^T's) that land in the 128-byte swizzle wgmma
  * reads without bank conflicts, zeros where a box passes the matrix's edge, and count their bytes down on the
@@ -450,9 +458,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
     typedef typename gemm_prec<P>::T T;
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_tma_dyn[];
-    /* the swizzle's pattern repeats every 1024 bytes of shared memory: the stages start on such a boundary */
-    const unsigned misalign = (unsigned)__cvta_generic_to_shared(gemm_tma_dyn) & 1023u;
-    unsigned char *base = gemm_tma_dyn + ((1024u - misalign) & 1023u);
+    unsigned char *base = gemm_align1024(gemm_tma_dyn);
     uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_TMA_STAGE_BYTES);
     int tile_m, tile_n;
     gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
@@ -528,8 +534,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     typedef typename gemm_prec<P>::T T;
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
-    const unsigned misalign = (unsigned)__cvta_generic_to_shared(gemm_ws_dyn) & 1023u;
-    unsigned char *base = gemm_ws_dyn + ((1024u - misalign) & 1023u);
+    unsigned char *base = gemm_align1024(gemm_ws_dyn);
     uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_WS_STAGE_BYTES), *empty = full + GEMM_STAGES;
     int tile_m, tile_n;
     gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
