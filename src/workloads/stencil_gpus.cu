@@ -314,9 +314,9 @@ static int run_graph(climb_case *c)
     return 0;
 }
 
-/* The capture of run_overlap from rank 0's stream: the other ranks' streams join it through events and rejoin it
- * at the end. */
-static int make_graph(climb_case *c)
+/* The capture of run_overlap (direct: of run_direct) from rank 0's stream: the other ranks' streams join it through
+ * events and rejoin it at the end. */
+static int make_graph(climb_case *c, int direct)
 {
     const int P = ranks(c);
     ON(c->g.x.devices[0]);
@@ -326,7 +326,7 @@ static int make_graph(climb_case *c)
     for (int r = 1; r < P && !rc; r++)
         rc = cudaStreamWaitEvent(c->g.x.st[r], c->g.x.ev[0], 0) == cudaSuccess ? 0 : -1;
     if (!rc)
-        rc = run_overlap(c);
+        rc = direct ? run_direct(c) : run_overlap(c);
     for (int r = 1; r < P && !rc; r++)
         rc = cudaSetDevice(c->g.x.devices[r]) == cudaSuccess && cudaEventRecord(c->g.x.ev[r], c->g.x.st[r]) == cudaSuccess &&
                      cudaStreamWaitEvent(s0, c->g.x.ev[r], 0) == cudaSuccess
@@ -415,7 +415,8 @@ typedef struct sg_rung {
     int nccl;    /* needs NCCL's communicator */
     int edge;    /* needs each rank's second stream */
     int access;  /* its kernels read the neighbours' memory: peer access between neighbours */
-    int graph;   /* runs the captured graph */
+    int graph;   /* runs a captured graph: 1 of the overlapped steps; 2 of the direct steps where every neighbour
+                    reaches the other's memory, else of the overlapped steps */
 } sg_rung;
 
 static int k_step(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
@@ -476,9 +477,11 @@ static const sg_rung SG_RUNGS[] = {
               .needs = "peer access between neighbouring GPUs", .kind = CLIMB_RUNG_LADDER, .kernels = k_plane,
               .refuses = refuses_no_access},
      .run = run_direct, .edge = 1, .access = 1},
-    {.info = {.name = "stencil_gpus_best", .idea = "the overlapped steps as one CUDA graph",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_step},
-     .run = run_graph, .edge = 1, .graph = 1},
+    {.info = {.name = "stencil_gpus_best", .idea = "the direct steps (the neighbours' planes loaded over NVLink) "
+                                                   "captured as one CUDA graph; the overlapped steps' graph where "
+                                                   "neighbouring GPUs cannot reach each other's memory",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_plane},
+     .run = run_graph, .edge = 1, .graph = 2},
 };
 #define SG_N_RUNGS CLIMB_COUNT(SG_RUNGS)
 
@@ -749,7 +752,7 @@ static int sg_prepare(climb_case *c, int rung)
     }
     if (climb_gpuset_prepare(&c->g, !r->one, r->nccl, "stencil_gpus"))
         return -1;
-    return r->graph && !c->graph ? make_graph(c) : 0;
+    return r->graph && !c->graph ? make_graph(c, r->graph == 2 && !refuses_no_access(c)) : 0;
 }
 
 /* The whole grid's copies of one_gpu go once another rung runs (three grids on one GPU). */

@@ -33,8 +33,9 @@ typedef struct climb_gpuset {
     int home;                               /* the run's device: current again after every hook */
     int all_access;                         /* every ordered pair can reach the other's memory */
     cudaEvent_t fork;
-    void **owned[8];                        /* per-rank arrays made by climb_gpuset_alloc, freed by _fini (another
-                                               process's: its mapping closed) */
+    void *owned[8][CLIMB_MAX_DEVICES];      /* the per-rank arrays climb_gpuset_alloc made, kept here (the caller's
+                                               copy may be a local), freed by _fini (another process's: its mapping
+                                               closed) */
     int n_owned;
     int opened_events;                      /* x.ev of the other ranks are interprocess handles this case opened */
 #if CLIMB_HAVE_NCCL
@@ -161,8 +162,9 @@ static inline void climb_gpuset_cpu_sums(const void *h, climb_dtype type, int P,
     }
 }
 
-/* An array on every rank's GPU, per_rank[r] (bytes each, rank 0's rank0_bytes), freed by climb_gpuset_fini. 0, or
- * -1 after saying what could not be allocated. */
+/* An array on every rank's GPU, per_rank[r] (bytes each, rank 0's rank0_bytes), freed by climb_gpuset_fini. The set
+ * keeps its own copy of the pointers, so per_rank may be a local. 0, or -1 after saying what could not be
+ * allocated. */
 static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t bytes, size_t rank0_bytes,
                                      const char *what)
 {
@@ -170,12 +172,14 @@ static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t by
         fprintf(stderr, "climb: more than %d per-GPU arrays in a case\n", g->n_owned);
         return -1;
     }
-    g->owned[g->n_owned++] = per_rank;
+    void **kept = g->owned[g->n_owned++];
+    for (int q = 0; q < g->x.P; q++)
+        per_rank[q] = kept[q] = NULL;
     void *alloc;
     for (int r = g->x.lo; r < g->x.hi; r++) {
         CLIMB_CHECK(cudaSetDevice(g->x.devices[r]));
         if (climb_procs_check(g->x.procs, climb_device_alloc_offset(r == 0 ? rank0_bytes : bytes, 0, &alloc,
-                                                                    &per_rank[r], what),
+                                                                    &kept[r], what),
                               "an allocation") != 0)
             return -1;
     }
@@ -184,14 +188,16 @@ static inline int climb_gpuset_alloc(climb_gpuset *g, void **per_rank, size_t by
                                                    handles */
         const climb_procs *pr = g->x.procs;
         cudaIpcMemHandle_t mine, all[CLIMB_MAX_DEVICES];
-        if (climb_procs_check(pr, cudaIpcGetMemHandle(&mine, per_rank[g->x.lo]) == cudaSuccess ? 0 : -1,
+        if (climb_procs_check(pr, cudaIpcGetMemHandle(&mine, kept[g->x.lo]) == cudaSuccess ? 0 : -1,
                               "an array's interprocess handle") != 0 ||
             pr->allgather(pr->ctx, &mine, all, sizeof mine) != 0)
             return -1;
         for (int q = 0; q < g->x.P; q++)
             if (!climb_gpuset_mine(g, q))
-                CLIMB_CHECK(cudaIpcOpenMemHandle(&per_rank[q], all[q], cudaIpcMemLazyEnablePeerAccess));
+                CLIMB_CHECK(cudaIpcOpenMemHandle(&kept[q], all[q], cudaIpcMemLazyEnablePeerAccess));
     }
+    for (int q = 0; q < g->x.P; q++)
+        per_rank[q] = kept[q];
     return 0;
 }
 
