@@ -1,5 +1,6 @@
-/* The C API of the tensor-core GEMM: climb_gemm_ex over the rung marked best (pipelined, on 16-byte rows; mma_sync
- * on others), transposed operands first copied transposed into the handle's workspace; FP32 mode is climb_sgemm. */
+/* The C API of the tensor-core GEMM: climb_gemm_ex over the rung marked best (climb_gemm_tc_async: the persistent
+ * wgmma kernel for BF16 and TF32 on an sm_90 GPU; pipelined on 16-byte rows, mma_sync on others), transposed operands
+ * first copied transposed into the handle's workspace; FP32 mode is climb_sgemm. */
 #include <limits.h>
 #include <string.h>
 
@@ -56,9 +57,10 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
                 !climb_span_matrix(B, b_rows, b_cols, ldb, esize, &b) || climb_spans_overlap(c, a) ||
                 climb_spans_overlap(c, b))))
         return CLIMB_STATUS_INVALID_VALUE;
-    /* the workspace of the transposed operands, padded rows: op(A) m x k, op(B) k x n */
+    /* the workspace of the transposed operands, padded rows: op(A) m x k, op(B) k x n; then (once the call has begun)
+     * the kernel's (the wgmma kernels' B^T and A made ready), each 256-byte aligned */
     const size_t lpa = packed_ld(kk, esize), lpb = packed_ld(n, esize);
-    size_t pa = 0, pb = 0, need = 0;
+    size_t pa = 0, pb = 0, need = 0, kw = 0;
     if (kk && ((ta && (!climb_mul3_fits(m, lpa, esize, &pa) || !climb_add_fits(pa, 256, &pa))) ||
                (tb && (!climb_mul3_fits(kk, lpb, esize, &pb) || !climb_add_fits(pb, 256, &pb))) ||
                !climb_add_fits(pa, pb, &need)))
@@ -77,11 +79,17 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     const void *opa = kk ? A : NULL, *opb = kk ? B : NULL;
     size_t la = lda ? lda : 1, lb = ldb ? ldb : 1;
     cudaError_t e = cudaSuccess;
-    if (need) {
+    /* the kernel's workspace, sized for op(A) as the kernel will see it: packed (16-byte rows) or as given (sizes
+     * below 2^31 cannot wrap it; a device that cannot be asked is an error of the call) */
+    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : lda, &kw);
+    if (e == cudaSuccess && kw && (!climb_add_fits(kw, 256, &kw) || !climb_add_fits(need, kw, &need)))
+        e = cudaErrorInvalidValue;
+    void *kws = NULL;
+    if (e == cudaSuccess && need) {
         void *ws = NULL;
         size_t ws_bytes = 0;
         e = climb_call_workspace(&call, need, 0, &ws, &ws_bytes);
-        /* each packed operand 256-byte aligned in the workspace */
+        /* each piece 256-byte aligned in the workspace */
         unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
         if (e == cudaSuccess && ta) {
             e = climb_gemm_pack_async(esize, kk, m, A, lda, p, lpa, call.stream); /* k x m -> m x k */
@@ -93,9 +101,12 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
             e = climb_gemm_pack_async(esize, n, kk, B, ldb, p, lpb, call.stream); /* n x k -> k x n */
             opb = p;
             lb = lpb;
+            p += (pb - 256 + 255) / 256 * 256;
         }
+        kws = p;
     }
     if (e == cudaSuccess)
-        e = climb_gemm_tc_async(precision_of(compute), m, n, kk, alpha, opa, la, opb, lb, beta, C, ldc, call.stream);
+        e = climb_gemm_tc_async(precision_of(compute), m, n, kk, alpha, opa, la, opb, lb, beta, C, ldc, kws,
+                                kw ? kw - 256 : 0, call.stream);
     return climb_call_end(&call, e);
 }

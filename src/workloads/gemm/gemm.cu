@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../../base/check.h"
+#include "../../base/checked.h"
 #include "../../base/rng.h"
 #include "../../core/workload.cuh"
 #include "../../device/cublas_shared.h"
@@ -55,8 +56,8 @@ struct climb_case {
     int sms;
     float *d_ws;                 /* the CUDA-core rung's split-K workspace */
     size_t ws_bytes;
-    void *d_bt;                  /* the wgmma rung's B^T (n x ldbt) */
-    size_t ldbt;
+    void *d_wg;                  /* the wgmma rungs' workspace (climb_gemm_wg_workspace) */
+    size_t wg_bytes;
 };
 
 static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->d_a32 : (const float *)c->d_a; }
@@ -108,102 +109,21 @@ static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
                                         : launch_pipe_p<GEMM_3XTF32>(c, s);
 }
 
-template <int P> static cudaError_t allow_wgmma_smem()
+/* The wgmma rungs: the operands made ready in the workspace, then the kernel (climb_gemm_wg_async), every run. */
+static cudaError_t launch_wg(climb_case *c, cudaStream_t s, int kind)
 {
-    return cudaFuncSetAttribute(gemm_wgmma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                GEMM_STAGES * GEMM_WG_STAGE_BYTES);
+    return climb_gemm_wg_async(c->prec, kind, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, c->beta,
+                               c->d_c, c->ldc, c->d_wg, c->wg_bytes, c->sms, s);
 }
-/* B transposed into the workspace (K-major, as wgmma reads it), then the kernel: both in every run. */
-static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s)
+static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CPASYNC); }
+static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_TMA); }
+static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_WS); }
+static cudaError_t launch_persistent(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_PERSISTENT); }
+/* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands. */
+static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
-    cudaError_t e = climb_gemm_pack_async(c->esize, c->k, c->n, c->d_b, c->ldb, c->d_bt, c->ldbt, s);
-    if (e != cudaSuccess)
-        return e;
-    const size_t tm = tiles_m(c), tn = tiles_n(c);
-    const gemm_args g = case_args(c);
-    if (c->prec == CLIMB_GEMM_PREC_BF16)
-        gemm_wgmma_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
-            g, c->d_bt, c->ldbt, (int)tm, (int)tn);
-    else
-        gemm_wgmma_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
-            g, c->d_bt, c->ldbt, (int)tm, (int)tn);
-    return cudaGetLastError();
-}
-
-/* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
- * in the 128-byte swizzle, zeros past the edges. cuTensorMapEncodeTiled is the driver's, found through the runtime.
- * 0, or -1 (printed). */
-static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, size_t cols, size_t ld,
-                      unsigned box_rows)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
-    if (!encode) {
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess || !encode) {
-            encode = NULL;
-            cudaGetLastError();
-            fprintf(stderr, "climb: gemm: the driver has no cuTensorMapEncodeTiled\n");
-            return -1;
-        }
-    }
-    const size_t es = prec == CLIMB_GEMM_PREC_BF16 ? 2 : 4;
-    const cuuint64_t dims[2] = {cols, rows}, strides[1] = {ld * es};
-    const cuuint32_t box[2] = {(cuuint32_t)(128 / es), box_rows}, one[2] = {1, 1};
-    const CUresult r = encode(map, prec == CLIMB_GEMM_PREC_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-                              2, (void *)ptr, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "climb: gemm: cuTensorMapEncodeTiled: error %d\n", (int)r);
-        return -1;
-    }
-    return 0;
-}
-
-template <int P> static cudaError_t allow_tma_smem()
-{
-    return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
-}
-template <int P> static cudaError_t allow_ws_smem()
-{
-    return cudaFuncSetAttribute(gemm_ws_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
-}
-/* B transposed into the workspace, the two tensor maps (made on the host each run: a microsecond), the kernel: the
- * tma rung's, or (ws) the warp-specialised one. */
-static cudaError_t launch_tma_or_ws(climb_case *c, cudaStream_t s, int ws);
-static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_tma_or_ws(c, s, 0); }
-static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_tma_or_ws(c, s, 1); }
-static cudaError_t launch_tma_or_ws(climb_case *c, cudaStream_t s, int ws)
-{
-    cudaError_t e = climb_gemm_pack_async(c->esize, c->k, c->n, c->d_b, c->ldb, c->d_bt, c->ldbt, s);
-    if (e != cudaSuccess)
-        return e;
-    CUtensorMap ma, mb;
-    memset(&ma, 0, sizeof ma);
-    memset(&mb, 0, sizeof mb);
-    if (c->k && (tensor_map(&ma, c->prec, c->d_a, c->m, c->k, c->lda, 128) != 0 ||
-                 tensor_map(&mb, c->prec, c->d_bt, c->n, c->k, c->ldbt, ws ? GEMM_WS_BN : 128) != 0))
-        return cudaErrorInvalidValue;
-    const size_t tm = tiles_m(c), tn = ws ? (c->n + GEMM_WS_BN - 1) / GEMM_WS_BN : tiles_n(c);
-    const gemm_args g = case_args(c);
-    if (ws) {
-        if (c->prec == CLIMB_GEMM_PREC_BF16)
-            gemm_ws_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm,
-                                                                                             (int)tn);
-        else
-            gemm_ws_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm,
-                                                                                             (int)tn);
-        return cudaGetLastError();
-    }
-    if (c->prec == CLIMB_GEMM_PREC_BF16)
-        gemm_tma_kernel<GEMM_BF16><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
-                                                                                          (int)tn);
-    else
-        gemm_tma_kernel<GEMM_TF32><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
-                                                                                          (int)tn);
-    return cudaGetLastError();
+    return climb_gemm_tc_async(c->prec, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, c->beta, c->d_c,
+                               c->ldc, c->d_wg, c->wg_bytes, s);
 }
 
 /* The SGEMM ladder's best rung on the CUDA cores, on the FP32 values of the inputs. */
@@ -241,9 +161,20 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 
 /* ---------------------------------------------------------------- for the C API */
 
-/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T: 32 x 32 tiles through
- * shared memory (a column of 33 so that the transposed reads do not share banks), 32 x 8 threads. */
-template <typename T>
+/* x rounded to TF32 as cvt.rna does (to nearest, ties away from zero): an FP32 whose low 13 bits are zero. */
+__device__ __forceinline__ float gemm_rna_tf32(float x)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+}
+template <typename T, bool ROUND> __device__ __forceinline__ T gemm_pass(T x) { return x; }
+template <> __device__ __forceinline__ float gemm_pass<float, true>(float x) { return gemm_rna_tf32(x); }
+
+/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T (ROUND: FP32 rounded to
+ * TF32 on the way): 32 x 32 tiles through shared memory (a column of 33 so that the transposed reads do not share
+ * banks), 32 x 8 threads. */
+template <typename T, bool ROUND>
 __global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
                                  size_t cols)
 {
@@ -252,7 +183,7 @@ __global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__rest
     for (int i = (int)threadIdx.y; i < 32; i += 8) {
         const size_t r = r0 + i, c = c0 + threadIdx.x;
         if (r < rows && c < cols)
-            tile[i][threadIdx.x] = src[r * ld + c];
+            tile[i][threadIdx.x] = gemm_pass<T, ROUND>(src[r * ld + c]);
     }
     __syncthreads();
     for (int i = (int)threadIdx.y; i < 32; i += 8) {
@@ -262,8 +193,20 @@ __global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__rest
     }
 }
 
-extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld,
-                                             void *dst, size_t ldd, cudaStream_t s)
+/* dst (rows x cols, rows ldd apart) = src (rows ld apart), ROUND as above; the rest of each row (up to ldd) zeros.
+ * A block a row at a time, 256 threads along it. */
+template <typename T, bool ROUND>
+__global__ void gemm_copy_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
+                                 size_t cols)
+{
+    for (size_t r = blockIdx.x; r < rows; r += gridDim.x)
+        for (size_t c = threadIdx.x; c < ldd; c += blockDim.x)
+            dst[r * ldd + c] = c < cols ? gemm_pass<T, ROUND>(src[r * ld + c]) : (T)0;
+}
+
+/* The transpose of an esize-byte operand, rounded to TF32 where round is set (esize 4). */
+static cudaError_t gemm_pack(size_t esize, int round, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
+                             size_t ldd, cudaStream_t s)
 {
     if (esize != 2 && esize != 4)
         return cudaErrorInvalidValue;
@@ -274,16 +217,164 @@ extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t c
         const size_t h = rows - r < band ? rows - r : band;
         const dim3 grid((unsigned)gx, (unsigned)((h + 31) / 32)), block(32, 8);
         if (esize == 2)
-            gemm_pack_kernel<uint16_t><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld, (uint16_t *)dst + r,
-                                                              ldd, h, cols);
+            gemm_pack_kernel<uint16_t, false><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld,
+                                                                     (uint16_t *)dst + r, ldd, h, cols);
+        else if (round)
+            gemm_pack_kernel<float, true><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r,
+                                                                 ldd, h, cols);
         else
-            gemm_pack_kernel<float><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r, ldd, h,
-                                                           cols);
+            gemm_pack_kernel<float, false><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r,
+                                                                  ldd, h, cols);
         const cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
     }
     return cudaSuccess;
+}
+
+extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld,
+                                             void *dst, size_t ldd, cudaStream_t s)
+{
+    return gemm_pack(esize, 0, rows, cols, src, ld, dst, ldd, s);
+}
+
+/* An operand's rows as the wgmma kernels read them: whole 16-byte chunks (one at the least); 0 where that wraps. */
+static size_t wg_ld(size_t cols, size_t esize)
+{
+    const size_t ch = 16 / esize;
+    return cols > SIZE_MAX - ch ? 0 : (cols ? (cols + ch - 1) / ch * ch : ch);
+}
+/* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
+ * move such chunks), and for TF32 always: wgmma reads an FP32 operand's top 19 bits as they are (a truncation,
+ * biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does. */
+static int wg_copies_a(int precision, const void *a, size_t lda, size_t esize)
+{
+    return precision == GEMM_TF32 || (uintptr_t)a % 16 || lda % (16 / esize);
+}
+
+extern "C" size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda)
+{
+    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es);
+    size_t bt, ac = 0, sum;
+    if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 256, &bt))
+        return 0;
+    if (wg_copies_a(precision, a, lda, es) &&
+        (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 256, &ac)))
+        return 0;
+    return climb_add_fits(bt, ac, &sum) ? sum : 0;
+}
+
+/* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
+ * in the 128-byte swizzle, zeros past the edges. cuTensorMapEncodeTiled is the driver's, found through the runtime.
+ * 0, or -1 (the driver lacks it, or refused the map). */
+static int tensor_map(CUtensorMap *map, int prec, const void *ptr, size_t rows, size_t cols, size_t ld,
+                      unsigned box_rows)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || !encode) {
+            encode = NULL;
+            cudaGetLastError();
+            return -1;
+        }
+    }
+    const size_t es = prec == GEMM_BF16 ? 2 : 4;
+    const cuuint64_t dims[2] = {cols, rows}, strides[1] = {ld * es};
+    const cuuint32_t box[2] = {(cuuint32_t)(128 / es), box_rows}, one[2] = {1, 1};
+    const CUresult r = encode(map, prec == GEMM_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                              2, (void *)ptr, dims, strides, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : -1;
+}
+
+template <int P> static cudaError_t allow_wgmma_smem()
+{
+    return cudaFuncSetAttribute(gemm_wgmma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                GEMM_STAGES * GEMM_WG_STAGE_BYTES);
+}
+template <int P> static cudaError_t allow_tma_smem()
+{
+    return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
+}
+template <int P> static cudaError_t allow_ws_smem()
+{
+    return cudaFuncSetAttribute(gemm_ws_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
+}
+
+/* The kernel of a wgmma rung on operands made ready (g.b is B^T, both rows whole 16-byte chunks). */
+template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int sms, cudaStream_t s)
+{
+    const size_t tm = (size_t)(g.m + GEMM_BM - 1) / GEMM_BM, tn = (size_t)(g.n + GEMM_BN - 1) / GEMM_BN;
+    cudaError_t e;
+    if (kind == CLIMB_GEMM_WG_CPASYNC) {
+        if ((e = allow_wgmma_smem<P>()) != cudaSuccess)
+            return e;
+        gemm_wgmma_kernel<P><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_STAGES * GEMM_WG_STAGE_BYTES, s>>>(
+            g, g.b, g.ldb, (int)tm, (int)tn);
+        return cudaGetLastError();
+    }
+    CUtensorMap ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    const unsigned bn = kind == CLIMB_GEMM_WG_TMA ? GEMM_BN : GEMM_WS_BN;
+    if (g.k && (tensor_map(&ma, P, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+                tensor_map(&mb, P, g.b, (size_t)g.n, (size_t)g.k, g.ldb, bn) != 0))
+        return cudaErrorInvalidValue;
+    if (kind == CLIMB_GEMM_WG_TMA) {
+        if ((e = allow_tma_smem<P>()) != cudaSuccess)
+            return e;
+        gemm_tma_kernel<P><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm, (int)tn);
+        return cudaGetLastError();
+    }
+    const size_t wn = (size_t)(g.n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn;
+    if ((e = allow_ws_smem<P>()) != cudaSuccess)
+        return e;
+    /* persistent: a block an SM (its shared memory holds one), each looping over the tiles */
+    const size_t grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
+    gemm_ws_kernel<P><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha,
+                                           const void *a, size_t lda, const void *b, size_t ldb, float beta, float *c,
+                                           size_t ldc, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+{
+    if (precision != GEMM_BF16 && precision != GEMM_TF32)
+        return cudaErrorInvalidValue;
+    if (m == 0 || n == 0)
+        return cudaSuccess;
+    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), tm = (m + GEMM_BM - 1) / GEMM_BM;
+    const size_t need = climb_gemm_wg_workspace(precision, m, n, k, a, lda);
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
+        tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX || kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_PERSISTENT ||
+        sms < 1 || !need || !ws || ws_bytes < need)
+        return cudaErrorInvalidValue;
+    unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
+    gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
+    cudaError_t e = cudaSuccess;
+    if (k) {
+        /* B^T, K-major as wgmma reads both operands (rounded for TF32) */
+        e = gemm_pack(es, precision == GEMM_TF32, k, n, b, ldb, p, ld, s);
+        unsigned char *pa = p + (n * ld * es + 255) / 256 * 256;
+        if (e == cudaSuccess && wg_copies_a(precision, a, lda, es)) {
+            const unsigned grid = (unsigned)(m < 65535 ? m : 65535);
+            if (es == 2)
+                gemm_copy_kernel<uint16_t, false><<<grid, 256, 0, s>>>((const uint16_t *)a, lda, (uint16_t *)pa, ld,
+                                                                       m, k);
+            else
+                gemm_copy_kernel<float, true><<<grid, 256, 0, s>>>((const float *)a, lda, (float *)pa, ld, m, k);
+            e = cudaGetLastError();
+            g.a = pa;
+            g.lda = ld;
+        }
+    }
+    if (e != cudaSuccess)
+        return e;
+    return precision == GEMM_BF16 ? wg_launch<GEMM_BF16>(kind, g, sms, s) : wg_launch<GEMM_TF32>(kind, g, sms, s);
 }
 
 extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb)
@@ -292,9 +383,39 @@ extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, c
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0 && lda % ch == 0 && ldb % ch == 0;
 }
 
+/* *sms: the current device's SM count where it is an sm_90 GPU (the wgmma kernels' path for BF16 and TF32), else 0.
+ * The error of a device that cannot be asked (cleared). */
+static cudaError_t wg_sms(int precision, int *sms)
+{
+    int dev = 0, major = 0, minor = 0, n = 0;
+    cudaError_t e;
+    *sms = 0;
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) {
+        cudaGetLastError();
+        return e;
+    }
+    *sms = precision != GEMM_3XTF32 && major == 9 && minor == 0 && n > 0 ? n : 0;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a,
+                                               size_t lda, size_t *bytes)
+{
+    *bytes = 0;
+    int sms;
+    const cudaError_t e = wg_sms(precision, &sms);
+    if (e != cudaSuccess || sms == 0 || m == 0 || n == 0)
+        return e;
+    *bytes = climb_gemm_wg_workspace(precision, m, n, k, a, lda);
+    return *bytes ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a,
                                            size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc,
-                                           cudaStream_t s)
+                                           void *ws, size_t ws_bytes, cudaStream_t s)
 {
     if (m == 0 || n == 0)
         return cudaSuccess;
@@ -302,6 +423,13 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || tm * tn > INT32_MAX || precision < 0 ||
         precision >= GEMM_PRECISIONS)
         return cudaErrorInvalidValue;
+    int sms;
+    const cudaError_t de = wg_sms(precision, &sms);
+    if (de != cudaSuccess)
+        return de;
+    if (sms > 0)
+        return climb_gemm_wg_async(precision, CLIMB_GEMM_WG_PERSISTENT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                   ws, ws_bytes, sms, s);
     const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
     const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
     const unsigned blocks = (unsigned)(tm * tn);
@@ -370,13 +498,20 @@ static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kern
                             GEMM_TMA_SMEM);
 }
 
+/* The best rung's kernels: the persistent one's on an sm_90 GPU, else the pipelined one's. */
+static int k_best(climb_dtype t, const climb_device_info *d, const int *tn, climb_kernel_desc *o, int max)
+{
+    return d && d->cc_major == 9 && d->cc_minor == 0 ? k_ws(t, d, tn, o, max) : k_pipe(t, d, tn, o, max);
+}
+
 typedef struct gemm_rung {
     climb_rung_info info;
     int aligned;  /* 1: needs case_args' vec (16-byte rows for cp.async) */
     int cublas;   /* 1: cuBLAS's, on the shared handle */
     int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
-    int wgmma;    /* Hopper's warp-group MMA (sm_90a), B^T's workspace made at prepare: 1 cp.async loads, 2 TMA, 3 TMA
-                     with warp specialisation */
+    int wgmma;    /* Hopper's warp-group MMA (sm_90a), its workspace made at prepare: the CLIMB_GEMM_WG_ kind */
+    int best;     /* the C API's path (climb_gemm_tc_async): the persistent wgmma kernel on sm_90 for BF16 and TF32,
+                     pipelined or mma_sync otherwise; its workspace made at prepare */
 } gemm_rung;
 
 static const gemm_rung GEMM_RUNGS[] = {
@@ -401,32 +536,42 @@ static const gemm_rung GEMM_RUNGS[] = {
                       "fragments by ldmatrix, A as stored and B transposed on the way",
               .needs = "16-byte aligned operands whose rows are whole 16-byte chunks (lda and ldb multiples of 8 "
                        "BF16 or 4 FP32 elements)",
-              .kind = CLIMB_RUNG_BEST, .kernels = k_pipe, .launch = launch_pipe},
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_pipe, .launch = launch_pipe},
      .aligned = 1},
     {.info = {.name = "wgmma",
               .idea = "Hopper's warp-group MMA: two warp groups of 64 x 128 a block, wgmma m64n128 reading both "
                       "operands from shared memory by descriptors (core matrices, no swizzle), four cp.async stages; "
-                      "B transposed first in every run, as wgmma reads both operands K-major",
-              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
-                       "16-byte boundaries",
+                      "B transposed first in every run, as wgmma reads both operands K-major (for TF32, B and A rounded to TF32 "
+                      "on the way: wgmma would truncate)",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_wgmma, .launch = launch_wgmma},
-     .wgmma = 1},
+     .wgmma = CLIMB_GEMM_WG_CPASYNC},
     {.info = {.name = "tma",
               .idea = "the tiles brought by the Tensor Memory Accelerator: one thread issues a 2-D box copy an operand "
                       "a stage into the 128-byte swizzle (no bank conflicts for wgmma's reads, zeros past the edges), "
                       "counted down on the stage's mbarrier that every thread waits on",
-              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
-                       "16-byte boundaries",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_tma, .launch = launch_tma},
-     .wgmma = 2},
+     .wgmma = CLIMB_GEMM_WG_TMA},
     {.info = {.name = "warp_specialized",
               .idea = "warp specialisation and a 128 x 256 tile: a producer warp group issues the TMA copies as soon "
                       "as a stage is released (its mbarrier) and gives its registers to two consumer warp groups "
                       "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done",
-              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32; A's rows whole 16-byte chunks on "
-                       "16-byte boundaries",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},
-     .wgmma = 3},
+     .wgmma = CLIMB_GEMM_WG_WS},
+    {.info = {.name = "persistent",
+              .idea = "the same kernel persistent: a block an SM looping over the tiles, its stages and their "
+                      "phases running on from tile to tile, so the producer loads the next tile while the consumers "
+                      "store this one (the epilogue and the pipeline's fill hidden; no block launches late)",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
+     .wgmma = CLIMB_GEMM_WG_PERSISTENT},
+    {.info = {.name = "gemm_best",
+              .idea = "what climb_gemm_ex runs: the persistent rung for bf16 and tf32 on an sm_90 GPU; pipelined for "
+                      "3xtf32 and on other GPUs (mma_sync where the operands are not 16-byte rows)",
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best},
+     .best = 1},
 };
 
 static const climb_rung_info *gemm_rung_info(int i) { return &GEMM_RUNGS[i].info; }
@@ -506,7 +651,7 @@ static int gemm_fill(climb_case *c)
 static void gemm_fini(climb_case *c)
 {
     cudaFree(c->d_ws);
-    cudaFree(c->d_bt);
+    cudaFree(c->d_wg);
     free(c->want);
     free(c->mag);
     free(c->rows);
@@ -688,8 +833,6 @@ static const char *gemm_refuses(const climb_case *c, int rung)
             return "wgmma is sm_90a's (Hopper): this GPU has no such instruction";
         if (c->prec == CLIMB_GEMM_PREC_3XTF32)
             return "3xtf32 would need its split terms in shared memory: not in this rung";
-        if (((uintptr_t)c->d_a % 16) || c->lda % (16 / c->esize))
-            return "cp.async moves 16-byte chunks: A's rows must be whole chunks on 16-byte boundaries";
         if (tiles_m(c) * tiles_n(c) > INT32_MAX)
             return "more than 2^31 - 1 tiles of 128 x 128";
         return NULL;
@@ -723,25 +866,29 @@ static int gemm_prepare(climb_case *c, int rung)
         }
         return 0;
     }
-    if (GEMM_RUNGS[rung].wgmma) {
-        const size_t ch = 16 / c->esize, ld = (c->k + ch - 1) / ch * ch, bytes = (c->n ? c->n : 1) * (ld ? ld : ch) * c->esize;
-        if (!c->d_bt) {
-            const cudaError_t e = cudaMalloc(&c->d_bt, bytes);
+    if (GEMM_RUNGS[rung].wgmma || GEMM_RUNGS[rung].best) {
+        size_t need = 0;
+        if (GEMM_RUNGS[rung].wgmma)
+            need = climb_gemm_wg_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda);
+        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, &need) != cudaSuccess)
+            need = 0;
+        if (!need && !GEMM_RUNGS[rung].best) {
+            fprintf(stderr, "climb: gemm: the wgmma rungs' workspace overflows\n");
+            return -1;
+        }
+        if (need > c->wg_bytes) {
+            cudaFree(c->d_wg);
+            c->d_wg = NULL;
+            c->wg_bytes = 0;
+            const cudaError_t e = cudaMalloc(&c->d_wg, need);
             if (e != cudaSuccess) {
-                fprintf(stderr, "climb: out of device memory for the wgmma rung's B^T (%zu bytes): %s\n", bytes,
+                fprintf(stderr, "climb: out of device memory for the wgmma rungs' B^T and A (%zu bytes): %s\n", need,
                         cudaGetErrorString(e));
                 cudaGetLastError();
                 return -1;
             }
+            c->wg_bytes = need;
         }
-        c->ldbt = ld ? ld : ch;
-        if (GEMM_RUNGS[rung].wgmma == 3)
-            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_ws_smem<GEMM_BF16>() : allow_ws_smem<GEMM_TF32>());
-        else if (GEMM_RUNGS[rung].wgmma == 2)
-            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_tma_smem<GEMM_BF16>() : allow_tma_smem<GEMM_TF32>());
-        else
-            CLIMB_CHECK(c->prec == CLIMB_GEMM_PREC_BF16 ? allow_wgmma_smem<GEMM_BF16>()
-                                                        : allow_wgmma_smem<GEMM_TF32>());
         return 0;
     }
     if (GEMM_RUNGS[rung].info.launch == launch_pipe) {
@@ -844,6 +991,21 @@ static int gemm_rung_counts(const climb_case *c, int rung, climb_counts *out)
 static const climb_shape GEMM_BENCH_SHAPES[] = {
     CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048), CLIMB_SHAPE3(4096, 4096, 4096),
     CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(6144, 3072, 1536), CLIMB_SHAPE3(1000, 3000, 500)};
+/* The other two precisions over the bench's shapes (the default bench is BF16's); 3xTF32 on both input
+ * distributions, its accuracy against cuBLAS's FP32 being half its point. */
+static const climb_sweep GEMM_SWEEPS[] = {
+    {.name = "tf32",
+     .title = "TF32 (FP32 inputs rounded to TF32): TFLOP/s of every rung against cuBLAS's TF32 GEMM, by shape",
+     .args = "--set precision=tf32 --size 1024x1024x1024 --size 2048x2048x2048 --size 4096x4096x4096 "
+             "--size 8192x8192x8192 --size 6144x3072x1536 --size 1000x3000x500",
+     .x = "m", .log_x = 1},
+    {.name = "tf32x3",
+     .title = "3xTF32 (FP32 accuracy on the tensor cores): TFLOP/s and error against cuBLAS's FP32 SGEMM, uniform "
+              "and spread inputs",
+     .args = "--set precision=3xtf32 --set inputs=uniform,spread --size 1024x1024x1024 --size 4096x4096x4096 "
+             "--size 8192x8192x8192 --size 6144x3072x1536 --size 1000x3000x500",
+     .x = "m", .log_x = 1},
+};
 static const climb_shape GEMM_MAIN_SHAPES[] = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(1000, 3000, 500)};
 static const climb_shape GEMM_CHECK_SHAPES[] = {
     CLIMB_SHAPE3(0, 0, 0),      CLIMB_SHAPE3(1, 1, 0),     CLIMB_SHAPE3(1, 1, 1),     CLIMB_SHAPE3(2, 3, 5),
@@ -897,8 +1059,8 @@ extern "C" const climb_workload climb_gemm_workload = {
     .n_rungs = CLIMB_COUNT(GEMM_RUNGS),
     .rung = gemm_rung_info,
     .published = NULL,
-    .sweeps = NULL,
-    .n_sweeps = 0,
+    .sweeps = GEMM_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(GEMM_SWEEPS),
     .load = NULL,
     .unload = NULL,
     .case_size = sizeof(climb_case),

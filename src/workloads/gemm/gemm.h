@@ -43,14 +43,34 @@ void climb_gemm_fill(climb_rng *r, climb_gemm_precision p, int spread, float *x,
  * that may truncate (2^-23 each) with the tensor core's alignment of a group of products costing as much again. */
 double climb_gemm_bound(climb_gemm_precision p, size_t k);
 
-/* For the C API (src/lib/gemm.c). C = alpha A B + beta C, A (m x k) and B (k x n) row-major in precision p's input
- * format (BF16 bits for CLIMB_GEMM_PREC_BF16, else FP32), C FP32, on the tensor cores: the pipelined kernel where
- * climb_gemm_tc_aligned holds (16-byte aligned operands, leading dimensions whole 16-byte chunks), else mma_sync,
- * which takes any. k = 0: C = beta C (A and B not read). cudaErrorInvalidValue past 2^31 - 1 in a size or in the
- * 128 x 128 tiles; else the launch's error. */
+/* The wgmma kernels (sm_90a), by the rung that introduces each: cp.async loads; TMA loads; TMA with warp
+ * specialisation (a block a tile); the same kernel persistent (a block an SM, looping over tiles). */
+enum { CLIMB_GEMM_WG_CPASYNC = 1, CLIMB_GEMM_WG_TMA = 2, CLIMB_GEMM_WG_WS = 3, CLIMB_GEMM_WG_PERSISTENT = 4 };
+
+/* The workspace bytes climb_gemm_wg_async needs: B^T (n rows of k rounded up to 16 bytes), and a copy of A where A
+ * is TF32 (rounded to TF32: wgmma would truncate FP32's low bits) or its rows are not 16-byte chunks on 16-byte
+ * boundaries; 256 bytes of alignment slack each. 0 where a product wraps. */
+size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda);
+/* C = alpha A B + beta C (row-major, A m x k, B k x n, in precision BF16 or TF32's input format) by the wgmma kernel
+ * `kind` on a GPU of `sms` SMs: the operands made ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the
+ * kernel, on stream s. Any alignment, any sizes below 2^31. cudaErrorInvalidValue for 3xTF32, a size past 2^31 - 1,
+ * too small a workspace; else the launches' error. The caller checks the GPU is sm_90. */
+cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha, const void *a,
+                                size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
+                                size_t ws_bytes, int sms, cudaStream_t s);
+
+/* The best path, the C API's (src/lib/gemm.c) and the gemm_best rung's, on the current device: the persistent wgmma
+ * kernel for BF16 and TF32 on an sm_90 GPU; else the pipelined kernel where A and B are 16-byte aligned with leading
+ * dimensions whole 16-byte chunks (climb_gemm_tc_aligned); else mma_sync, which takes any. climb_gemm_tc_workspace
+ * gives the bytes of workspace the path needs (0 for the last two): cudaSuccess, cudaErrorInvalidValue where the
+ * size wraps, or the error of a device that cannot be asked. climb_gemm_tc_async runs it: k = 0 gives C = beta C (A and B not read); cudaErrorInvalidValue
+ * past 2^31 - 1 in a size or in the 128 x 128 tiles, or for too small a workspace; else the launches' error. */
 int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb);
+cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda,
+                                    size_t *bytes);
 cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
-                                const void *b, size_t ldb, float beta, float *c, size_t ldc, cudaStream_t s);
+                                const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
+                                size_t ws_bytes, cudaStream_t s);
 /* dst (cols x rows, rows ldd apart) = the transpose of src (rows x cols, rows ld apart), esize 2 or 4 bytes an
  * element. */
 cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld, void *dst,

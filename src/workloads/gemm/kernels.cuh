@@ -518,7 +518,12 @@ __global__ void __launch_bounds__(GEMM_THREADS)
  * have released the stage (its `empty` mbarrier), and the group hands most of its registers to the consumers
  * (setmaxnreg). Warp groups 1 and 2 consume: each waits for a stage's `full` mbarrier, multiplies its 64 rows by
  * all 256 columns (wgmma m64n256: 128 accumulators a thread), and, once the batch before is done, releases that
- * batch's stage. Loads and products no longer take turns: the producer runs GEMM_STAGES stages ahead. */
+ * batch's stage. Loads and products no longer take turns: the producer runs GEMM_STAGES stages ahead.
+ *
+ * persistent: the same kernel on a grid of one block an SM, each block taking tiles t = blockIdx.x, + gridDim.x, ...
+ * The stages and their phases run on across the tiles, so while the consumers store a tile's C the producer is
+ * already loading the next tile's first stages: the epilogue and the pipeline's fill overlap, and no block waits
+ * for another's launch. With a grid of a block a tile, it is warp_specialized. */
 #define GEMM_WS_BN 256
 #define GEMM_WS_THREADS 384
 #define GEMM_WS_A_BYTES 16384
@@ -536,9 +541,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
     unsigned char *base = gemm_align1024(gemm_ws_dyn);
     uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_WS_STAGE_BYTES), *empty = full + GEMM_STAGES;
-    int tile_m, tile_n;
-    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
-    const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_WS_BN, wg = (int)threadIdx.x / 128;
+    const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
     const int kt = (g.k + KT - 1) / KT;
     if (threadIdx.x == 0) {
         for (int s = 0; s < GEMM_STAGES; s++) {
@@ -550,45 +553,58 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     __syncthreads();
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
-        if (threadIdx.x == 0)
-            for (int i = 0; i < kt; i++) {
-                const int s = i % GEMM_STAGES;
-                if (i >= GEMM_STAGES) /* the consumers' release of this stage's last use */
-                    climb_mbar_wait(&empty[s], (unsigned)(i / GEMM_STAGES - 1) & 1u);
-                unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
-                climb_mbar_expect_tx(&full[s], GEMM_WS_STAGE_BYTES);
-                climb_tma_load_2d(st, &map_a, i * KT, bm0, &full[s]);
-                climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, bn0, &full[s]);
+        if (threadIdx.x == 0) {
+            int it = 0; /* stages filled so far, over all of this block's tiles */
+            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+                int tile_m, tile_n;
+                gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+                for (int i = 0; i < kt; i++, it++) {
+                    const int s = it % GEMM_STAGES;
+                    if (it >= GEMM_STAGES) /* the consumers' release of this stage's last use */
+                        climb_mbar_wait(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
+                    unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
+                    climb_mbar_expect_tx(&full[s], GEMM_WS_STAGE_BYTES);
+                    climb_tma_load_2d(st, &map_a, i * KT, tile_m * GEMM_BM, &full[s]);
+                    climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, tile_n * GEMM_WS_BN, &full[s]);
+                }
             }
+        }
         return;
     }
     climb_setmaxnreg_inc<232>();
     const int c = wg - 1; /* the consumer's 64 rows */
-    float d[128];
+    int it = 0;           /* stages consumed so far, as the producer counts them */
+    for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+        int tile_m, tile_n;
+        gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+        float d[128];
 #pragma unroll
-    for (int i = 0; i < 128; i++)
-        d[i] = 0.0f;
-    for (int i = 0; i < kt; i++) {
-        const int s = i % GEMM_STAGES;
-        climb_mbar_wait(&full[s], (unsigned)(i / GEMM_STAGES) & 1u);
-        const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
-        climb_wgmma_fence();
+        for (int i = 0; i < 128; i++)
+            d[i] = 0.0f;
+        for (int i = 0; i < kt; i++, it++) {
+            const int s = it % GEMM_STAGES;
+            climb_mbar_wait(&full[s], (unsigned)(it / GEMM_STAGES) & 1u);
+            const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
+            climb_wgmma_fence();
 #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            const uint64_t da = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
-            const uint64_t db = climb_wgmma_desc_sw128(st + GEMM_WS_A_BYTES + q * 32);
-            if (P == GEMM_BF16)
-                climb_wgmma_m64n256k16_bf16(d, da, db);
-            else
-                climb_wgmma_m64n256k8_tf32(d, da, db);
+            for (int q = 0; q < 4; q++) {
+                const uint64_t da = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
+                const uint64_t db = climb_wgmma_desc_sw128(st + GEMM_WS_A_BYTES + q * 32);
+                if (P == GEMM_BF16)
+                    climb_wgmma_m64n256k16_bf16(d, da, db);
+                else
+                    climb_wgmma_m64n256k8_tf32(d, da, db);
+            }
+            climb_wgmma_commit();
+            climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
+            if (i > 0)
+                climb_mbar_arrive(&empty[(it - 1) % GEMM_STAGES]);
         }
-        climb_wgmma_commit();
-        climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
-        if (i > 0)
-            climb_mbar_arrive(&empty[(i - 1) % GEMM_STAGES]);
+        climb_wgmma_wait<0>();
+        if (kt > 0) /* the tile's last stage, now read */
+            climb_mbar_arrive(&empty[(it - 1) % GEMM_STAGES]);
+        gemm_wg_epilogue<32>(d, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_WS_BN);
     }
-    climb_wgmma_wait<0>();
-    gemm_wg_epilogue<32>(d, g, bm0 + c * 64, bn0);
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
