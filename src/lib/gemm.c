@@ -81,7 +81,7 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     cudaError_t e = cudaSuccess;
     /* the kernel's workspace, sized for op(A) as the kernel will see it: packed (16-byte rows) or as given (sizes
      * below 2^31 cannot wrap it; a device that cannot be asked is an error of the call) */
-    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : lda, &kw);
+    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, &kw);
     if (e == cudaSuccess && kw && (!climb_add_fits(kw, 256, &kw) || !climb_add_fits(need, kw, &need)))
         e = cudaErrorInvalidValue;
     void *kws = NULL;

@@ -247,9 +247,9 @@ static size_t wg_ld(size_t cols, size_t esize)
 /* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
  * move such chunks), and for TF32 always: wgmma reads an FP32 operand's top 19 bits as they are (a truncation,
  * biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does. */
-static int wg_copies_a(int precision, const void *a, size_t lda, size_t esize)
+static int wg_copies_a(int precision, size_t k, const void *a, size_t lda, size_t esize)
 {
-    return precision == GEMM_TF32 || (uintptr_t)a % 16 || lda % (16 / esize);
+    return k && (precision == GEMM_TF32 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda)
@@ -258,7 +258,7 @@ extern "C" size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, siz
     size_t bt, ac = 0, sum;
     if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 256, &bt))
         return 0;
-    if (wg_copies_a(precision, a, lda, es) &&
+    if (wg_copies_a(precision, k, a, lda, es) &&
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 256, &ac)))
         return 0;
     return climb_add_fits(bt, ac, &sum) ? sum : 0;
@@ -360,7 +360,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         /* B^T, K-major as wgmma reads both operands (rounded for TF32) */
         e = gemm_pack(es, precision == GEMM_TF32, k, n, b, ldb, p, ld, s);
         unsigned char *pa = p + (n * ld * es + 255) / 256 * 256;
-        if (e == cudaSuccess && wg_copies_a(precision, a, lda, es)) {
+        if (e == cudaSuccess && wg_copies_a(precision, k, a, lda, es)) {
             const unsigned grid = (unsigned)(m < 65535 ? m : 65535);
             if (es == 2)
                 gemm_copy_kernel<uint16_t, false><<<grid, 256, 0, s>>>((const uint16_t *)a, lda, (uint16_t *)pa, ld,
