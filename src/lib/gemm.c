@@ -91,13 +91,13 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
         e = climb_call_workspace(&call, need, 0, &ws, &ws_bytes);
         /* each piece 256-byte aligned in the workspace */
         unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
-        if (e == cudaSuccess && ta) {
+        if (e == cudaSuccess && ta && kk) {
             e = climb_gemm_pack_async(esize, kk, m, A, lda, p, lpa, call.stream); /* k x m -> m x k */
             opa = p;
             la = lpa;
             p += (pa - 256 + 255) / 256 * 256;
         }
-        if (e == cudaSuccess && tb) {
+        if (e == cudaSuccess && tb && kk) {
             e = climb_gemm_pack_async(esize, n, kk, B, ldb, p, lpb, call.stream); /* n x k -> k x n */
             opb = p;
             lb = lpb;

@@ -210,6 +210,8 @@ static cudaError_t gemm_pack(size_t esize, int round, size_t rows, size_t cols, 
 {
     if (esize != 2 && esize != 4)
         return cudaErrorInvalidValue;
+    if (rows == 0 || cols == 0)
+        return cudaSuccess; /* nothing to move (and no grid of no blocks to launch) */
     const size_t gx = (cols + 31) / 32, band = (size_t)65535 * 32; /* grid.y's limit: bands of rows */
     if (gx > INT32_MAX)
         return cudaErrorInvalidConfiguration;
