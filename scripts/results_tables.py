@@ -172,7 +172,8 @@ def varying_options(rows):
 def rate_of(x, reg=None):
     """The rate that matters for the row's binding term: GFLOP/s when arithmetic binds, else GB/s; the items rate
     for a workload that counts no device-memory bytes (bandwidth: bytes across the bus)."""
-    if x.get("bound") in ("ffma", "dfma") and x.get("gflops") is not None:
+    if (x.get("bound") in ("ffma", "dfma") or (x.get("bound") or "").startswith("tensor")) and \
+            x.get("gflops") is not None:
         return "%s GFLOP/s" % fmt(x["gflops"], ".0f")
     if x.get("bound") == "sfu" and x.get("special_rate") is not None:
         return "%s Gsfu/s" % fmt(x["special_rate"], ".0f")
