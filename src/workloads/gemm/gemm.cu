@@ -385,6 +385,12 @@ extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, c
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0 && lda % ch == 0 && ldb % ch == 0;
 }
 
+extern "C" int climb_gemm_wg_pick(size_t m, size_t n, int sms)
+{
+    const size_t big = (m + GEMM_BM - 1) / GEMM_BM * ((n + GEMM_WS_BN - 1) / GEMM_WS_BN);
+    return big < (size_t)sms / 2 ? CLIMB_GEMM_WG_TMA : CLIMB_GEMM_WG_PERSISTENT;
+}
+
 /* *sms: the current device's SM count where it is an sm_90 GPU (the wgmma kernels' path for BF16 and TF32), else 0.
  * The error of a device that cannot be asked (cleared). */
 static cudaError_t wg_sms(int precision, int *sms)
@@ -430,8 +436,8 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
     if (de != cudaSuccess)
         return de;
     if (sms > 0)
-        return climb_gemm_wg_async(precision, CLIMB_GEMM_WG_PERSISTENT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                   ws, ws_bytes, sms, s);
+        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(m, n, sms), m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                   ldc, ws, ws_bytes, sms, s);
     const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
     const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
     const unsigned blocks = (unsigned)(tm * tn);
@@ -570,8 +576,9 @@ static const gemm_rung GEMM_RUNGS[] = {
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
     {.info = {.name = "gemm_best",
-              .idea = "what climb_gemm_ex runs: the persistent rung for bf16 and tf32 on an sm_90 GPU; pipelined for "
-                      "3xtf32 and on other GPUs (mma_sync where the operands are not 16-byte rows)",
+              .idea = "what climb_gemm_ex runs: for bf16 and tf32 on an sm_90 GPU the persistent rung, or tma's 128 x "
+                      "128 tiles where the 128 x 256 ones would fill less than half the SMs; pipelined for 3xtf32 "
+                      "and on other GPUs (mma_sync where the operands are not 16-byte rows)",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best},
      .best = 1},
 };
