@@ -43,7 +43,7 @@ static int is_wg(const char *name)
 }
 
 /* Which rungs refuse what: pipelined exactly the rows cp.async cannot move; the wgmma rungs (which copy such an A
- * into their workspace) 3xTF32 and any GPU but Hopper; mma_sync and gemm_best nothing. */
+ * into their workspace) any GPU but Hopper, and wgmma and tma 3xTF32 too; mma_sync and gemm_best nothing. */
 static void test_refusals(void)
 {
     static const struct { const char *prec, *pad; size_t k, n; int aligned; } cases[] = {
@@ -65,7 +65,8 @@ static void test_refusals(void)
             if (strcmp(name, "pipelined") == 0)
                 want = !cases[i].aligned;
             else if (is_wg(name))
-                want = !hopper || strcmp(cases[i].prec, "3xtf32") == 0;
+                want = !hopper || (strcmp(cases[i].prec, "3xtf32") == 0 && (strcmp(name, "wgmma") == 0 ||
+                                                                          strcmp(name, "tma") == 0));
             EXPECT_MSG((why != NULL) == want, "%s pad %s k %zu: %s %s", cases[i].prec, cases[i].pad, cases[i].k, name,
                        why ? why : "takes it");
         }
@@ -96,7 +97,9 @@ static double test_large2(const char *precision, const char *inputs, const char 
         char msg[600];
         if (climb_case_refuses(w, oc.c, r)) { /* the wgmma rungs: not in 3xTF32 (nor off Hopper) */
             EXPECT_MSG(is_wg(w->rung(r)->name) &&
-                           (strcmp(precision, "3xtf32") == 0 || !(dev.cc_major == 9 && dev.cc_minor == 0)),
+                           ((strcmp(precision, "3xtf32") == 0 && (strcmp(w->rung(r)->name, "wgmma") == 0 ||
+                                                                   strcmp(w->rung(r)->name, "tma") == 0)) ||
+                            !(dev.cc_major == 9 && dev.cc_minor == 0)),
                        "%s %s refused: %s", precision, w->rung(r)->name, climb_case_refuses(w, oc.c, r));
             continue;
         }
@@ -310,7 +313,9 @@ int main(void)
         const char *in = s ? "spread" : "uniform";
         /* 3xTF32 is as accurate as FP32 on the CUDA cores (within 4x of its error), TF32 far less so (its inputs
          * rounded); BF16's error is the sum's alone (its inputs are BF16 values, exact in the reference too) */
-        const double fp32 = test_large("3xtf32", in, "cublas"), x3 = test_large("3xtf32", in, "pipelined");
+        double x3_wg;
+        const double fp32 = test_large2("3xtf32", in, "cublas", "persistent", &x3_wg);
+        const double x3 = test_large("3xtf32", in, "pipelined");
         double tf32_wg;
         const double tf32 = test_large2("tf32", in, "pipelined", "persistent", &tf32_wg);
         const double bf16 = test_large("bf16", in, "pipelined");
@@ -319,6 +324,10 @@ int main(void)
         /* the wgmma kernels round their TF32 inputs as mma.sync's cvt.rna does (wgmma alone would truncate them: a
          * bias toward zero, about twice the error), so their error is the pipelined rung's, give or take the order
          * of the sums */
+        /* 3xTF32 on the warp-specialised kernel sums each stage apart as the pipelined rung does: FP32's accuracy */
+        if (dev.cc_major == 9 && dev.cc_minor == 0)
+            EXPECT_MSG(x3_wg > 0 && x3_wg < 4 * fp32, "%s: 3xTF32 largest error: persistent %.3g, cuBLAS FP32 %.3g", in,
+                       x3_wg, fp32);
         if (dev.cc_major == 9 && dev.cc_minor == 0)
             EXPECT_MSG(tf32_wg > 0 && tf32_wg < 1.5 * tf32, "%s: TF32 largest error: persistent %.3g, pipelined %.3g",
                        in, tf32_wg, tf32);

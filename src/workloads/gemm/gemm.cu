@@ -168,45 +168,70 @@ __device__ __forceinline__ float gemm_rna_tf32(float x)
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return __uint_as_float(r);
 }
-template <typename T, bool ROUND> __device__ __forceinline__ T gemm_pass(T x) { return x; }
-template <> __device__ __forceinline__ float gemm_pass<float, true>(float x) { return gemm_rna_tf32(x); }
-
-/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T (ROUND: FP32 rounded to
- * TF32 on the way): 32 x 32 tiles through shared memory (a column of 33 so that the transposed reads do not share
- * banks), 32 x 8 threads. */
-template <typename T, bool ROUND>
-__global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
-                                 size_t cols)
+/* What an operand's copy holds: its values (GEMM_AS_IS), rounded to TF32 (GEMM_ROUND), or split into a TF32 big
+ * part (the rounding) and a TF32 small part (the rounding of what is left), written to two arrays (GEMM_SPLIT). */
+enum { GEMM_AS_IS = 0, GEMM_ROUND = 1, GEMM_SPLIT = 2 };
+template <typename T, int MODE> __device__ __forceinline__ T gemm_pass(T x, T *small)
 {
-    __shared__ T tile[32][33];
+    (void)small;
+    return x;
+}
+template <> __device__ __forceinline__ float gemm_pass<float, GEMM_ROUND>(float x, float *) { return gemm_rna_tf32(x); }
+template <> __device__ __forceinline__ float gemm_pass<float, GEMM_SPLIT>(float x, float *small)
+{
+    const float big = gemm_rna_tf32(x);
+    *small = gemm_rna_tf32(x - big);
+    return big;
+}
+
+/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T, as MODE says (GEMM_SPLIT:
+ * the small parts into dst2, laid out as dst): 32 x 32 tiles through shared memory (a column of 33 so that the
+ * transposed reads do not share banks), 32 x 8 threads. */
+template <typename T, int MODE>
+__global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, T *__restrict__ dst2,
+                                 size_t ldd, size_t rows, size_t cols)
+{
+    __shared__ T tile[32][33], tile2[MODE == GEMM_SPLIT ? 32 : 1][33];
     const size_t r0 = (size_t)blockIdx.y * 32, c0 = (size_t)blockIdx.x * 32;
     for (int i = (int)threadIdx.y; i < 32; i += 8) {
         const size_t r = r0 + i, c = c0 + threadIdx.x;
-        if (r < rows && c < cols)
-            tile[i][threadIdx.x] = gemm_pass<T, ROUND>(src[r * ld + c]);
+        if (r < rows && c < cols) {
+            T small = (T)0;
+            tile[i][threadIdx.x] = gemm_pass<T, MODE>(src[r * ld + c], &small);
+            if (MODE == GEMM_SPLIT)
+                tile2[i][threadIdx.x] = small;
+        }
     }
     __syncthreads();
     for (int i = (int)threadIdx.y; i < 32; i += 8) {
         const size_t c = c0 + i, r = r0 + threadIdx.x; /* dst row c, column r */
-        if (r < rows && c < cols)
+        if (r < rows && c < cols) {
             dst[c * ldd + r] = tile[threadIdx.x][i];
+            if (MODE == GEMM_SPLIT)
+                dst2[c * ldd + r] = tile2[threadIdx.x][i];
+        }
     }
 }
 
-/* dst (rows x cols, rows ldd apart) = src (rows ld apart), ROUND as above; the rest of each row (up to ldd) zeros.
- * A block a row at a time, 256 threads along it. */
-template <typename T, bool ROUND>
-__global__ void gemm_copy_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
-                                 size_t cols)
+/* dst (rows x cols, rows ldd apart) = src (rows ld apart), as MODE says (dst2 as dst); the rest of each row (up to
+ * ldd) zeros. A block a row at a time, 256 threads along it. */
+template <typename T, int MODE>
+__global__ void gemm_copy_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, T *__restrict__ dst2,
+                                 size_t ldd, size_t rows, size_t cols)
 {
     for (size_t r = blockIdx.x; r < rows; r += gridDim.x)
-        for (size_t c = threadIdx.x; c < ldd; c += blockDim.x)
-            dst[r * ldd + c] = c < cols ? gemm_pass<T, ROUND>(src[r * ld + c]) : (T)0;
+        for (size_t c = threadIdx.x; c < ldd; c += blockDim.x) {
+            T small = (T)0;
+            dst[r * ldd + c] = c < cols ? gemm_pass<T, MODE>(src[r * ld + c], &small) : (T)0;
+            if (MODE == GEMM_SPLIT)
+                dst2[r * ldd + c] = small;
+        }
 }
 
-/* The transpose of an esize-byte operand, rounded to TF32 where round is set (esize 4). */
-static cudaError_t gemm_pack(size_t esize, int round, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
-                             size_t ldd, cudaStream_t s)
+/* The transpose of an esize-byte operand, as mode says (esize 4 for GEMM_ROUND and GEMM_SPLIT; dst2 the small
+ * parts of a split). */
+static cudaError_t gemm_pack(size_t esize, int mode, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
+                             void *dst2, size_t ldd, cudaStream_t s)
 {
     if (esize != 2 && esize != 4)
         return cudaErrorInvalidValue;
@@ -218,15 +243,17 @@ static cudaError_t gemm_pack(size_t esize, int round, size_t rows, size_t cols, 
     for (size_t r = 0; r < rows; r += band) {
         const size_t h = rows - r < band ? rows - r : band;
         const dim3 grid((unsigned)gx, (unsigned)((h + 31) / 32)), block(32, 8);
+        const float *f = (const float *)src + r * ld;
+        float *d = (float *)dst + r, *d2 = dst2 ? (float *)dst2 + r : NULL;
         if (esize == 2)
-            gemm_pack_kernel<uint16_t, false><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld,
-                                                                     (uint16_t *)dst + r, ldd, h, cols);
-        else if (round)
-            gemm_pack_kernel<float, true><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r,
-                                                                 ldd, h, cols);
+            gemm_pack_kernel<uint16_t, GEMM_AS_IS><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld,
+                                                                          (uint16_t *)dst + r, NULL, ldd, h, cols);
+        else if (mode == GEMM_SPLIT)
+            gemm_pack_kernel<float, GEMM_SPLIT><<<grid, block, 0, s>>>(f, ld, d, d2, ldd, h, cols);
+        else if (mode == GEMM_ROUND)
+            gemm_pack_kernel<float, GEMM_ROUND><<<grid, block, 0, s>>>(f, ld, d, NULL, ldd, h, cols);
         else
-            gemm_pack_kernel<float, false><<<grid, block, 0, s>>>((const float *)src + r * ld, ld, (float *)dst + r,
-                                                                  ldd, h, cols);
+            gemm_pack_kernel<float, GEMM_AS_IS><<<grid, block, 0, s>>>(f, ld, d, NULL, ldd, h, cols);
         const cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -237,7 +264,7 @@ static cudaError_t gemm_pack(size_t esize, int round, size_t rows, size_t cols, 
 extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld,
                                              void *dst, size_t ldd, cudaStream_t s)
 {
-    return gemm_pack(esize, 0, rows, cols, src, ld, dst, ldd, s);
+    return gemm_pack(esize, GEMM_AS_IS, rows, cols, src, ld, dst, NULL, ldd, s);
 }
 
 /* An operand's rows as the wgmma kernels read them: whole 16-byte chunks (one at the least); 0 where that wraps. */
@@ -247,23 +274,41 @@ static size_t wg_ld(size_t cols, size_t esize)
     return cols > SIZE_MAX - ch ? 0 : (cols ? (cols + ch - 1) / ch * ch : ch);
 }
 /* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
- * move such chunks), and for TF32 always: wgmma reads an FP32 operand's top 19 bits as they are (a truncation,
- * biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does. */
+ * move such chunks), and for TF32 and 3xTF32 always: wgmma reads an FP32 operand's top 19 bits as they are (a
+ * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does;
+ * 3xTF32's A and B^T go in split, two arrays each. */
 static int wg_copies_a(int precision, size_t k, const void *a, size_t lda, size_t esize)
 {
-    return k && (precision == GEMM_TF32 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
+    return k && (precision != GEMM_BF16 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
+}
+
+/* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld), its small parts
+ * (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size wraps. */
+typedef struct wg_layout { size_t bt2, a, a2, end; } wg_layout;
+static int wg_layout_of(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda, wg_layout *l)
+{
+    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), parts = precision == GEMM_3XTF32 ? 2 : 1;
+    size_t bt, ac = 0;
+    memset(l, 0, sizeof *l);
+    if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 255, &bt))
+        return -1;
+    bt = bt / 256 * 256;
+    if (wg_copies_a(precision, k, a, lda, es) &&
+        (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
+        return -1;
+    ac = ac / 256 * 256;
+    l->bt2 = bt; /* B^T at 0 */
+    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->a2) &&
+                   climb_add_fits(l->a2, (parts - 1) * ac, &l->end)
+               ? 0
+               : -1;
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda)
 {
-    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es);
-    size_t bt, ac = 0, sum;
-    if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 256, &bt))
-        return 0;
-    if (wg_copies_a(precision, k, a, lda, es) &&
-        (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 256, &ac)))
-        return 0;
-    return climb_add_fits(bt, ac, &sum) ? sum : 0;
+    wg_layout l;
+    size_t sum;
+    return wg_layout_of(precision, m, n, k, a, lda, &l) == 0 && climb_add_fits(l.end, 256, &sum) ? sum : 0;
 }
 
 /* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
@@ -341,34 +386,65 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
     return cudaGetLastError();
 }
 
+/* 3xTF32's kernel on its split operands (g.a and g.b the big parts, a2 and b2 the small ones). */
+static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *a2, const void *b2, int sms, cudaStream_t s)
+{
+    const size_t tm = (size_t)(g.m + GEMM_BM - 1) / GEMM_BM, tn = (size_t)(g.n + GEMM_W3_BN - 1) / GEMM_W3_BN;
+    CUtensorMap ab, as, bb, bs;
+    memset(&ab, 0, sizeof ab);
+    memset(&as, 0, sizeof as);
+    memset(&bb, 0, sizeof bb);
+    memset(&bs, 0, sizeof bs);
+    if (g.k && (tensor_map(&ab, GEMM_TF32, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+                tensor_map(&as, GEMM_TF32, a2, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+                tensor_map(&bb, GEMM_TF32, g.b, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0 ||
+                tensor_map(&bs, GEMM_TF32, b2, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0))
+        return cudaErrorInvalidValue;
+    const cudaError_t e =
+        cudaFuncSetAttribute(gemm_ws3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_W3_SMEM);
+    if (e != cudaSuccess)
+        return e;
+    const size_t tiles = tm * tn, grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
+    gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ab, as, bb, bs, g, (int)tm, (int)tn);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha,
                                            const void *a, size_t lda, const void *b, size_t ldb, float beta, float *c,
                                            size_t ldc, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
 {
-    if (precision != GEMM_BF16 && precision != GEMM_TF32)
+    if (precision != GEMM_BF16 && precision != GEMM_TF32 && precision != GEMM_3XTF32)
         return cudaErrorInvalidValue;
+    if (precision == GEMM_3XTF32 && kind != CLIMB_GEMM_WG_WS && kind != CLIMB_GEMM_WG_PERSISTENT)
+        return cudaErrorInvalidValue; /* the split operands are the warp-specialised kernels' alone */
     if (m == 0 || n == 0)
         return cudaSuccess;
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), tm = (m + GEMM_BM - 1) / GEMM_BM;
-    const size_t need = climb_gemm_wg_workspace(precision, m, n, k, a, lda);
-    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
-        tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX || kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_PERSISTENT ||
-        sms < 1 || !need || !ws || ws_bytes < need)
+    wg_layout l;
+    size_t need;
+    if (wg_layout_of(precision, m, n, k, a, lda, &l) != 0 || !climb_add_fits(l.end, 256, &need) || m > INT32_MAX ||
+        n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX || tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
+        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_PERSISTENT || sms < 1 || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
+    void *a2 = p + l.a2, *b2 = p + l.bt2;
     cudaError_t e = cudaSuccess;
     if (k) {
-        /* B^T, K-major as wgmma reads both operands (rounded for TF32) */
-        e = gemm_pack(es, precision == GEMM_TF32, k, n, b, ldb, p, ld, s);
-        unsigned char *pa = p + (n * ld * es + 255) / 256 * 256;
+        /* B^T, K-major as wgmma reads both operands (rounded for TF32, split for 3xTF32) */
+        const int mode = precision == GEMM_TF32 ? GEMM_ROUND : precision == GEMM_3XTF32 ? GEMM_SPLIT : GEMM_AS_IS;
+        e = gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
+        unsigned char *pa = p + l.a;
         if (e == cudaSuccess && wg_copies_a(precision, k, a, lda, es)) {
             const unsigned grid = (unsigned)(m < 65535 ? m : 65535);
+            const float *f = (const float *)a;
             if (es == 2)
-                gemm_copy_kernel<uint16_t, false><<<grid, 256, 0, s>>>((const uint16_t *)a, lda, (uint16_t *)pa, ld,
-                                                                       m, k);
+                gemm_copy_kernel<uint16_t, GEMM_AS_IS><<<grid, 256, 0, s>>>((const uint16_t *)a, lda, (uint16_t *)pa,
+                                                                            NULL, ld, m, k);
+            else if (mode == GEMM_SPLIT)
+                gemm_copy_kernel<float, GEMM_SPLIT><<<grid, 256, 0, s>>>(f, lda, (float *)pa, (float *)a2, ld, m, k);
             else
-                gemm_copy_kernel<float, true><<<grid, 256, 0, s>>>((const float *)a, lda, (float *)pa, ld, m, k);
+                gemm_copy_kernel<float, GEMM_ROUND><<<grid, 256, 0, s>>>(f, lda, (float *)pa, NULL, ld, m, k);
             e = cudaGetLastError();
             g.a = pa;
             g.lda = ld;
@@ -376,6 +452,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     }
     if (e != cudaSuccess)
         return e;
+    if (precision == GEMM_3XTF32)
+        return wg3_launch(kind, g, a2, b2, sms, s);
     return precision == GEMM_BF16 ? wg_launch<GEMM_BF16>(kind, g, sms, s) : wg_launch<GEMM_TF32>(kind, g, sms, s);
 }
 
@@ -565,14 +643,16 @@ static const gemm_rung GEMM_RUNGS[] = {
               .idea = "warp specialisation and a 128 x 256 tile: a producer warp group issues the TMA copies as soon "
                       "as a stage is released (its mbarrier) and gives its registers to two consumer warp groups "
                       "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done",
-              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
+              .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
+                       "128 tiles, A and B split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},
      .wgmma = CLIMB_GEMM_WG_WS},
     {.info = {.name = "persistent",
               .idea = "the same kernel persistent: a block an SM looping over the tiles, its stages and their "
                       "phases running on from tile to tile, so the producer loads the next tile while the consumers "
                       "store this one (the epilogue and the pipeline's fill hidden; no block launches late)",
-              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
+              .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
+                       "128 tiles, A and B split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
     {.info = {.name = "gemm_best",
@@ -840,8 +920,8 @@ static const char *gemm_refuses(const climb_case *c, int rung)
     if (GEMM_RUNGS[rung].wgmma) {
         if (!c->p.dev || c->p.dev->cc_major != 9 || c->p.dev->cc_minor != 0)
             return "wgmma is sm_90a's (Hopper): this GPU has no such instruction";
-        if (c->prec == CLIMB_GEMM_PREC_3XTF32)
-            return "3xtf32 would need its split terms in shared memory: not in this rung";
+        if (c->prec == CLIMB_GEMM_PREC_3XTF32 && GEMM_RUNGS[rung].wgmma < CLIMB_GEMM_WG_WS)
+            return "3xtf32's split operands (four tiles a stage) are the warp-specialised kernels' alone";
         if (tiles_m(c) * tiles_n(c) > INT32_MAX)
             return "more than 2^31 - 1 tiles of 128 x 128";
         return NULL;

@@ -610,4 +610,125 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 #endif
 }
 
+/* 3xTF32 on the warp-specialised kernel: A and B^T come split, each as two TF32 arrays (big: the value rounded to
+ * TF32; small: the rounding of what is left), made in the workspace before the kernel. A stage holds the four
+ * tiles (A big and small, 128 rows; B^T big and small, 128 rows; 128 bytes of k each: 64 KiB), three stages. Each
+ * consumer warp group multiplies its 64 rows by the 128 columns (wgmma m64n128k8), each k-step's three products
+ * a_small b_big + a_big b_small + a_big b_big into a stage sum of its own, zeroed for the stage; once that batch is
+ * done its sum is added into the accumulators by the CUDA cores' rounded adds (the tensor core's adds truncate, and
+ * over a long k their bias would cost 3xTF32 the accuracy it is for). A warp group waits for its stage's batch
+ * before adding (two stage sums alternating, one in flight while the other is added, made ptxas serialise every
+ * wgmma: it will not let other instructions touch a warp group's accumulators while any of its wgmma is in
+ * flight); the other consumer's batch keeps the tensor cores busy meanwhile. Persistent or not, as the grid says
+ * (a block a tile, or a block an SM looping over tiles). */
+#define GEMM_W3_BN 128
+#define GEMM_W3_STAGES 3
+#define GEMM_W3_TILE 16384
+#define GEMM_W3_STAGE_BYTES (4 * GEMM_W3_TILE)
+#define GEMM_W3_SMEM (GEMM_W3_STAGES * GEMM_W3_STAGE_BYTES + 1024 + 128)
+
+/* The compiler may not move reads or writes of r across this point (the wgmma waits are volatile asm, which plain
+ * register code may otherwise cross). */
+template <int N> __device__ __forceinline__ void gemm_pin(float (&r)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("" : "+f"(r[i])::"memory");
+}
+
+/* A stage's three products into part (zeroed first), in the order small-big, big-small, big-big a k-step. */
+__device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const unsigned char *st, int c)
+{
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        part[i] = 0.0f;
+    climb_wgmma_fence();
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const uint64_t ab = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
+        const uint64_t as = climb_wgmma_desc_sw128(st + GEMM_W3_TILE + c * 8192 + q * 32);
+        const uint64_t bb = climb_wgmma_desc_sw128(st + 2 * GEMM_W3_TILE + q * 32);
+        const uint64_t bs = climb_wgmma_desc_sw128(st + 3 * GEMM_W3_TILE + q * 32);
+        climb_wgmma_m64n128k8_tf32(part, as, bb);
+        climb_wgmma_m64n128k8_tf32(part, ab, bs);
+        climb_wgmma_m64n128k8_tf32(part, ab, bb);
+    }
+    climb_wgmma_commit();
+}
+
+__device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
+{
+    gemm_pin(part);
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        acc[i] = __fadd_rn(acc[i], part[i]);
+}
+
+__global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
+    gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_ab, const __grid_constant__ CUtensorMap map_as,
+                    const __grid_constant__ CUtensorMap map_bb, const __grid_constant__ CUtensorMap map_bs,
+                    const gemm_args g, int tm, int tn)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    constexpr int KT = 32, S = GEMM_W3_STAGES; /* k a stage: 128 bytes of FP32 */
+    extern __shared__ __align__(1024) unsigned char gemm_w3_dyn[];
+    unsigned char *base = gemm_align1024(gemm_w3_dyn);
+    uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
+    const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
+    const int kt = (g.k + KT - 1) / KT;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++) {
+            climb_mbar_init(&full[s], 1);
+            climb_mbar_init(&empty[s], 256);
+        }
+        climb_fence_mbar_init();
+    }
+    __syncthreads();
+    if (wg == 0) { /* the producer */
+        climb_setmaxnreg_dec<40>();
+        if (threadIdx.x == 0) {
+            int it = 0;
+            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+                int tile_m, tile_n;
+                gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+                for (int i = 0; i < kt; i++, it++) {
+                    const int s = it % S;
+                    if (it >= S)
+                        climb_mbar_wait(&empty[s], (unsigned)(it / S - 1) & 1u);
+                    unsigned char *st = base + s * GEMM_W3_STAGE_BYTES;
+                    climb_mbar_expect_tx(&full[s], GEMM_W3_STAGE_BYTES);
+                    climb_tma_load_2d(st, &map_ab, i * KT, tile_m * GEMM_BM, &full[s]);
+                    climb_tma_load_2d(st + GEMM_W3_TILE, &map_as, i * KT, tile_m * GEMM_BM, &full[s]);
+                    climb_tma_load_2d(st + 2 * GEMM_W3_TILE, &map_bb, i * KT, tile_n * GEMM_W3_BN, &full[s]);
+                    climb_tma_load_2d(st + 3 * GEMM_W3_TILE, &map_bs, i * KT, tile_n * GEMM_W3_BN, &full[s]);
+                }
+            }
+        }
+        return;
+    }
+    climb_setmaxnreg_inc<232>();
+    const int c = wg - 1;
+    int it = 0;
+    for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+        int tile_m, tile_n;
+        gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+        float acc[64], part[64];
+#pragma unroll
+        for (int i = 0; i < 64; i++)
+            acc[i] = 0.0f;
+        for (int i = 0; i < kt; i++, it++) {
+            const int s = it % S;
+            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
+            gemm_w3_issue(part, base + s * GEMM_W3_STAGE_BYTES, c);
+            climb_wgmma_wait<0>(); /* the stage's sum is done: it goes in, the tiles back to the producer */
+            climb_mbar_arrive(&empty[s]);
+            gemm_w3_add(acc, part);
+        }
+        gemm_wg_epilogue<16>(acc, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_W3_BN);
+    }
+#else
+    __trap(); /* built without sm_90a: the launcher refuses first */
+#endif
+}
+
 #endif
