@@ -163,6 +163,7 @@ SHIM(WORK, cudaOccupancyMaxActiveBlocksPerMultiprocessor, NODEV, (int *n, const 
      (n, f, b, sm))
 SHIM(WORK, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, NODEV,
      (int *n, const void *f, int b, size_t sm, unsigned fl), (n, f, b, sm, fl))
+SHIM(WORK, cudaOccupancyMaxActiveClusters, NODEV, (int *n, const void *f, const cudaLaunchConfig_t *c), (n, f, c))
 SHIM(LAUNCH, cudaGraphLaunch, NODEV, (cudaGraphExec_t x, cudaStream_t s), (x, s))
 SHIM(LAUNCH, cudaMalloc, NODEV, (void **p, size_t n), (p, n))
 SHIM(LAUNCH, cudaMallocHost, NODEV, (void **p, size_t n), (p, n))

@@ -39,11 +39,17 @@ static void test_check(uint64_t seed, const char *alpha, const char *beta, const
 static int is_wg(const char *name)
 {
     return strcmp(name, "wgmma") == 0 || strcmp(name, "tma") == 0 || strcmp(name, "warp_specialized") == 0 ||
-           strcmp(name, "persistent") == 0;
+           strcmp(name, "persistent") == 0 || strcmp(name, "clusters") == 0;
+}
+/* The wgmma rungs with a 3xTF32 kernel. */
+static int wg_takes_3x(const char *name)
+{
+    return strcmp(name, "warp_specialized") == 0 || strcmp(name, "persistent") == 0;
 }
 
 /* Which rungs refuse what: pipelined exactly the rows cp.async cannot move; the wgmma rungs (which copy such an A
- * into their workspace) any GPU but Hopper, and wgmma and tma 3xTF32 too; mma_sync and gemm_best nothing. */
+ * into their workspace) any GPU but Hopper, and 3xTF32 but warp_specialized and persistent; mma_sync and gemm_best
+ * nothing. */
 static void test_refusals(void)
 {
     static const struct { const char *prec, *pad; size_t k, n; int aligned; } cases[] = {
@@ -65,8 +71,7 @@ static void test_refusals(void)
             if (strcmp(name, "pipelined") == 0)
                 want = !cases[i].aligned;
             else if (is_wg(name))
-                want = !hopper || (strcmp(cases[i].prec, "3xtf32") == 0 && (strcmp(name, "wgmma") == 0 ||
-                                                                          strcmp(name, "tma") == 0));
+                want = !hopper || (strcmp(cases[i].prec, "3xtf32") == 0 && !wg_takes_3x(name));
             EXPECT_MSG((why != NULL) == want, "%s pad %s k %zu: %s %s", cases[i].prec, cases[i].pad, cases[i].k, name,
                        why ? why : "takes it");
         }
@@ -97,8 +102,7 @@ static double test_large2(const char *precision, const char *inputs, const char 
         char msg[600];
         if (climb_case_refuses(w, oc.c, r)) { /* the wgmma rungs: not in 3xTF32 (nor off Hopper) */
             EXPECT_MSG(is_wg(w->rung(r)->name) &&
-                           ((strcmp(precision, "3xtf32") == 0 && (strcmp(w->rung(r)->name, "wgmma") == 0 ||
-                                                                   strcmp(w->rung(r)->name, "tma") == 0)) ||
+                           ((strcmp(precision, "3xtf32") == 0 && !wg_takes_3x(w->rung(r)->name)) ||
                             !(dev.cc_major == 9 && dev.cc_minor == 0)),
                        "%s %s refused: %s", precision, w->rung(r)->name, climb_case_refuses(w, oc.c, r));
             continue;

@@ -242,6 +242,61 @@ __device__ __forceinline__ void climb_mbar_arrive(uint64_t *bar)
 #endif
 }
 
+/* ---- thread-block clusters (sm_90) ---- */
+
+/* This block's rank in its cluster. */
+__device__ __forceinline__ unsigned climb_cluster_rank()
+{
+    unsigned r = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+    return r;
+}
+/* Every thread of every block of the cluster arrives, then waits for all: what a block wrote to shared memory
+ * before (barriers initialised, among others) is seen by the cluster's blocks after. */
+__device__ __forceinline__ void climb_cluster_sync()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+/* One arrival on the barrier at bar's offset in the shared memory of the cluster's block `cta` (this one too). */
+__device__ __forceinline__ void climb_mbar_arrive_cluster(uint64_t *bar, unsigned cta)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(bar)),
+                 "r"(cta)
+                 : "memory");
+#endif
+}
+/* climb_mbar_wait with the cluster's scope: what other blocks of the cluster did before their arrivals is seen. */
+__device__ __forceinline__ void climb_mbar_wait_cluster(uint64_t *bar, unsigned parity)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("{\n.reg .pred done;\nwait_%=:\n"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n}\n" ::"r"(a),
+                 "r"(parity)
+                 : "memory");
+#endif
+}
+/* climb_tma_load_2d into the same offset of the shared memory of every block of the cluster in `mask` (bit r: rank
+ * r), each block's barrier at bar's offset counting the bytes it receives. */
+__device__ __forceinline__ void climb_tma_load_2d_multicast(void *dst, const void *tmap, int c0, int c1, uint64_t *bar,
+                                                            unsigned short mask)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+                 "[%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(tmap), "r"(c0), "r"(c1), "r"((unsigned)__cvta_generic_to_shared(bar)), "h"(mask)
+                 : "memory");
+#endif
+}
+
 /* The warp group's registers a thread, down or up (sm_90a: warp specialisation's producers give theirs to the
  * consumers). */
 template <int N> __device__ __forceinline__ void climb_setmaxnreg_dec()

@@ -119,6 +119,7 @@ static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s) { return launch_w
 static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_TMA); }
 static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_WS); }
 static cudaError_t launch_persistent(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_PERSISTENT); }
+static cudaError_t launch_clusters(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CLUSTERS); }
 /* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands. */
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
@@ -347,9 +348,9 @@ template <int P> static cudaError_t allow_tma_smem()
 {
     return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
 }
-template <int P> static cudaError_t allow_ws_smem()
+template <int P, int CL = 1> static cudaError_t allow_ws_smem()
 {
-    return cudaFuncSetAttribute(gemm_ws_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
+    return cudaFuncSetAttribute(gemm_ws_kernel<P, CL>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
 }
 
 /* The kernel of a wgmma rung on operands made ready (g.b is B^T, both rows whole 16-byte chunks). */
@@ -367,7 +368,8 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
     CUtensorMap ma, mb;
     memset(&ma, 0, sizeof ma);
     memset(&mb, 0, sizeof mb);
-    const unsigned bn = kind == CLIMB_GEMM_WG_TMA ? GEMM_BN : GEMM_WS_BN;
+    /* B^T's box: the tile's columns (clusters: half of them, each block multicasting its half to both) */
+    const unsigned bn = kind == CLIMB_GEMM_WG_TMA ? GEMM_BN : kind == CLIMB_GEMM_WG_CLUSTERS ? GEMM_WS_BN / 2 : GEMM_WS_BN;
     if (g.k && (tensor_map(&ma, P, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
                 tensor_map(&mb, P, g.b, (size_t)g.n, (size_t)g.k, g.ldb, bn) != 0))
         return cudaErrorInvalidValue;
@@ -378,11 +380,37 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
         return cudaGetLastError();
     }
     const size_t wn = (size_t)(g.n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn;
+    if (kind == CLIMB_GEMM_WG_CLUSTERS) {
+        /* clusters of two blocks, persistent: as many clusters as can run at once, each looping over pairs of
+         * tiles */
+        if ((e = allow_ws_smem<P, 2>()) != cudaSuccess)
+            return e;
+        const size_t pairs = (tm + 1) / 2 * wn;
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute at[1] = {};
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = 2;
+        at[0].val.clusterDim.y = 1;
+        at[0].val.clusterDim.z = 1;
+        cfg.blockDim = dim3(GEMM_WS_THREADS);
+        cfg.dynamicSmemBytes = GEMM_WS_SMEM;
+        cfg.stream = s;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+        int fit = 0;
+        cfg.gridDim = dim3((unsigned)(2 * (pairs < (size_t)sms / 2 ? pairs : (size_t)sms / 2)));
+        if (cudaOccupancyMaxActiveClusters(&fit, gemm_ws_kernel<P, 2>, &cfg) != cudaSuccess || fit < 1) {
+            cudaGetLastError();
+            fit = sms / 2 > 0 ? sms / 2 : 1;
+        }
+        cfg.gridDim = dim3((unsigned)(2 * (pairs < (size_t)fit ? pairs : (size_t)fit)));
+        return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2>, ma, mb, g, (int)tm, (int)wn);
+    }
     if ((e = allow_ws_smem<P>()) != cudaSuccess)
         return e;
     /* persistent: a block an SM (its shared memory holds one), each looping over the tiles */
     const size_t grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws_kernel<P><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
+    gemm_ws_kernel<P, 1><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
     return cudaGetLastError();
 }
 
@@ -424,7 +452,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     size_t need;
     if (wg_layout_of(precision, m, n, k, a, lda, &l) != 0 || !climb_add_fits(l.end, 256, &need) || m > INT32_MAX ||
         n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX || tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
-        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_PERSISTENT || sms < 1 || !ws || ws_bytes < need)
+        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
@@ -574,7 +602,7 @@ static int k_wgmma(climb_dtype, const climb_device_info *, const int *, climb_ke
 static int k_ws(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     allow_ws_smem<GEMM_BF16>();
-    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_BF16>, "gemm_ws_kernel", GEMM_WS_THREADS,
+    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_BF16, 1>, "gemm_ws_kernel", GEMM_WS_THREADS,
                             GEMM_WS_SMEM);
 }
 static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -655,6 +683,13 @@ static const gemm_rung GEMM_RUNGS[] = {
                        "128 tiles, A and B split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
+    {.info = {.name = "clusters",
+              .idea = "thread-block clusters of two: two blocks take the tiles one above the other, which share "
+                      "their tile of B^T; each block's producer loads half of it, multicast by TMA into both "
+                      "blocks' shared memory, so B crosses from the L2 once for the two (persistent, as above)",
+              .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_clusters},
+     .wgmma = CLIMB_GEMM_WG_CLUSTERS},
     {.info = {.name = "gemm_best",
               .idea = "what climb_gemm_ex runs: for bf16 and tf32 on an sm_90 GPU the persistent rung, or tma's 128 x "
                       "128 tiles where the 128 x 256 ones would fill less than half the SMs; pipelined for 3xtf32 "
@@ -920,7 +955,8 @@ static const char *gemm_refuses(const climb_case *c, int rung)
     if (GEMM_RUNGS[rung].wgmma) {
         if (!c->p.dev || c->p.dev->cc_major != 9 || c->p.dev->cc_minor != 0)
             return "wgmma is sm_90a's (Hopper): this GPU has no such instruction";
-        if (c->prec == CLIMB_GEMM_PREC_3XTF32 && GEMM_RUNGS[rung].wgmma < CLIMB_GEMM_WG_WS)
+        if (c->prec == CLIMB_GEMM_PREC_3XTF32 &&
+            (GEMM_RUNGS[rung].wgmma < CLIMB_GEMM_WG_WS || GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_CLUSTERS))
             return "3xtf32's split operands (four tiles a stage) are the warp-specialised kernels' alone";
         if (tiles_m(c) * tiles_n(c) > INT32_MAX)
             return "more than 2^31 - 1 tiles of 128 x 128";

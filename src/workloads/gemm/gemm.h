@@ -44,17 +44,25 @@ void climb_gemm_fill(climb_rng *r, climb_gemm_precision p, int spread, float *x,
 double climb_gemm_bound(climb_gemm_precision p, size_t k);
 
 /* The wgmma kernels (sm_90a), by the rung that introduces each: cp.async loads; TMA loads; TMA with warp
- * specialisation (a block a tile); the same kernel persistent (a block an SM, looping over tiles). */
-enum { CLIMB_GEMM_WG_CPASYNC = 1, CLIMB_GEMM_WG_TMA = 2, CLIMB_GEMM_WG_WS = 3, CLIMB_GEMM_WG_PERSISTENT = 4 };
+ * specialisation (a block a tile); the same kernel persistent (a block an SM, looping over tiles); persistent in
+ * clusters of two blocks sharing B's tile by TMA multicast (BF16 and TF32). */
+enum {
+    CLIMB_GEMM_WG_CPASYNC = 1,
+    CLIMB_GEMM_WG_TMA = 2,
+    CLIMB_GEMM_WG_WS = 3,
+    CLIMB_GEMM_WG_PERSISTENT = 4,
+    CLIMB_GEMM_WG_CLUSTERS = 5
+};
 
 /* The workspace bytes climb_gemm_wg_async needs: B^T (n rows of k rounded up to 16 bytes), and a copy of A where A
  * is TF32 (rounded to TF32: wgmma would truncate FP32's low bits) or its rows are not 16-byte chunks on 16-byte
  * boundaries; 256 bytes of alignment slack each. 0 where a product wraps. */
 size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda);
-/* C = alpha A B + beta C (row-major, A m x k, B k x n, in precision BF16 or TF32's input format) by the wgmma kernel
+/* C = alpha A B + beta C (row-major, A m x k, B k x n, in the precision's input format: BF16 bits or FP32) by the wgmma kernel
  * `kind` on a GPU of `sms` SMs: the operands made ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the
- * kernel, on stream s. Any alignment, any sizes below 2^31. cudaErrorInvalidValue for 3xTF32, a size past 2^31 - 1,
- * too small a workspace; else the launches' error. The caller checks the GPU is sm_90. */
+ * kernel, on stream s. Any alignment, any sizes below 2^31. cudaErrorInvalidValue for 3xTF32 but with kind WS or
+ * PERSISTENT, a size past 2^31 - 1, too small a workspace; else the launches' error. The caller checks the GPU is
+ * sm_90. */
 cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha, const void *a,
                                 size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
                                 size_t ws_bytes, int sms, cudaStream_t s);

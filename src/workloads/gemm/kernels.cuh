@@ -530,7 +530,29 @@ __global__ void __launch_bounds__(GEMM_THREADS)
 #define GEMM_WS_STAGE_BYTES (GEMM_WS_A_BYTES + 32768)
 #define GEMM_WS_SMEM (GEMM_STAGES * GEMM_WS_STAGE_BYTES + 1024 + 128)
 
-template <int P>
+/* clusters (CL = 2): the same kernel in clusters of two blocks that take two tiles one above the other (the same
+ * columns of C, so the same tiles of B^T). Each block's producer loads its own A tile and half of the B^T tile,
+ * multicast by TMA into both blocks' shared memory: B is read from the L2 once for the two. A stage's `full`
+ * barrier in each block counts its A bytes and both halves of B; its `empty` barrier counts a release from every
+ * consumer warp of both blocks (each warp's first lane arrives on its own block's barrier and, over the cluster,
+ * on the other's), since the other block's producer writes into this block's stage too. The cluster meets before
+ * its first copy (the barriers initialised in both) and after its last product (no block leaves while the other
+ * may still arrive on its barriers). */
+/* A consumer's release of a stage: every thread's arrival on its block's barrier (CL = 1); a warp's, by its first
+ * lane, on the barrier of each block of the cluster (CL = 2). */
+template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
+{
+    if (CL == 2) {
+        if (threadIdx.x % 32 == 0) {
+            climb_mbar_arrive_cluster(bar, 0);
+            climb_mbar_arrive_cluster(bar, 1);
+        }
+    } else {
+        climb_mbar_arrive(bar);
+    }
+}
+
+template <int P, int CL>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
                    const gemm_args g, int tm, int tn)
@@ -541,42 +563,61 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
     unsigned char *base = gemm_align1024(gemm_ws_dyn);
     uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_WS_STAGE_BYTES), *empty = full + GEMM_STAGES;
-    const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
+    const int wg = (int)threadIdx.x / 128;
+    /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
+    const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
+    const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
     const int kt = (g.k + KT - 1) / KT;
     if (threadIdx.x == 0) {
         for (int s = 0; s < GEMM_STAGES; s++) {
             climb_mbar_init(&full[s], 1);
-            climb_mbar_init(&empty[s], 256); /* every consumer thread */
+            climb_mbar_init(&empty[s], CL == 2 ? 2 * 8 : 256); /* consumer warps of both blocks; every consumer thread */
         }
         climb_fence_mbar_init();
     }
-    __syncthreads();
+    if (CL == 2)
+        climb_cluster_sync();
+    else
+        __syncthreads();
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             int it = 0; /* stages filled so far, over all of this block's tiles */
-            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+            for (int t = first; t < units; t += stride) {
                 int tile_m, tile_n;
-                gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+                gemm_tile_of(t, (tm + CL - 1) / CL, tn, &tile_m, &tile_n);
+                tile_m = tile_m * CL + (int)rank;
                 for (int i = 0; i < kt; i++, it++) {
                     const int s = it % GEMM_STAGES;
-                    if (it >= GEMM_STAGES) /* the consumers' release of this stage's last use */
-                        climb_mbar_wait(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
+                    if (it >= GEMM_STAGES) { /* the consumers' release of this stage's last use */
+                        if (CL == 2)
+                            climb_mbar_wait_cluster(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
+                        else
+                            climb_mbar_wait(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
+                    }
                     unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
                     climb_mbar_expect_tx(&full[s], GEMM_WS_STAGE_BYTES);
                     climb_tma_load_2d(st, &map_a, i * KT, tile_m * GEMM_BM, &full[s]);
-                    climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, tile_n * GEMM_WS_BN, &full[s]);
+                    if (CL == 2)
+                        climb_tma_load_2d_multicast(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2,
+                                                    &map_bt, i * KT, tile_n * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2,
+                                                    &full[s], (unsigned short)0x3);
+                    else
+                        climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, tile_n * GEMM_WS_BN, &full[s]);
                 }
             }
         }
+        if (CL == 2)
+            climb_cluster_sync();
         return;
     }
     climb_setmaxnreg_inc<232>();
     const int c = wg - 1; /* the consumer's 64 rows */
     int it = 0;           /* stages consumed so far, as the producer counts them */
-    for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+    for (int t = first; t < units; t += stride) {
         int tile_m, tile_n;
-        gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+        gemm_tile_of(t, (tm + CL - 1) / CL, tn, &tile_m, &tile_n);
+        tile_m = tile_m * CL + (int)rank;
         float d[128];
 #pragma unroll
         for (int i = 0; i < 128; i++)
@@ -598,13 +639,15 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             climb_wgmma_commit();
             climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
             if (i > 0)
-                climb_mbar_arrive(&empty[(it - 1) % GEMM_STAGES]);
+                gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
         }
         climb_wgmma_wait<0>();
         if (kt > 0) /* the tile's last stage, now read */
-            climb_mbar_arrive(&empty[(it - 1) % GEMM_STAGES]);
+            gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
         gemm_wg_epilogue<32>(d, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_WS_BN);
     }
+    if (CL == 2)
+        climb_cluster_sync();
 #else
     __trap(); /* built without sm_90a: the launcher refuses first */
 #endif
