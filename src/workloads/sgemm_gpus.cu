@@ -52,6 +52,8 @@ struct climb_case {
     void *ws[CLIMB_MAX_DEVICES];      /* SGEMM's split-K workspace on rank r's GPU (prepare), ws_bytes each */
     size_t ws_bytes;
     float *one_a, *one_b, *one_c;     /* one_gpu: the whole product on rank 0's GPU (prepare) */
+    int from_gpu0;                    /* source=gpu0: A and B whole on rank 0's GPU, scattered in every run */
+    float *src_a, *src_b;             /* source=gpu0: A and B on rank 0's GPU (init, fill) */
     cudaStream_t cp[CLIMB_MAX_DEVICES];          /* panels: each rank's copy stream */
     cudaEvent_t got[CLIMB_MAX_DEVICES][2];       /* panels: buffer b's piece arrived */
     cudaEvent_t used[CLIMB_MAX_DEVICES][2];      /* panels: buffer b's product done (free again) */
@@ -69,6 +71,9 @@ struct climb_case {
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
+
+enum { OPT_SOURCE };                 /* the options (MG_OPTIONS) */
+enum { SOURCE_SPREAD, SOURCE_GPU0 }; /* source's choices */
 
 static int ranks(const climb_case *c) { return c->g.x.P; }
 static size_t rows_of(const climb_case *c, int r) { return c->m1[r] - c->m0[r]; }
@@ -357,6 +362,35 @@ static int run_vendor(climb_case *c)
 #endif
 }
 
+/* source=gpu0: every other GPU's share pulled from rank 0's whole A and B on its own stream (the rows of A and the
+ * piece of B the rows split gives it, or, for summa, its blocks of A and B), rank 0's own share copied on its GPU;
+ * then a step between the GPUs, since the rungs read each other's pieces. */
+static int scatter(climb_case *c, int summa)
+{
+    const int P = ranks(c);
+    for (int r = 0; r < P; r++) {
+        ON(c->g.x.devices[r]);
+        cudaStream_t s = c->g.x.st[r];
+        if (summa) {
+            const summa_block b = block_of(c, r);
+            if (b.mi && b.ka)
+                CLIMB_CHECK(cudaMemcpy2DAsync(c->sa[r], b.ka * sizeof(float), c->src_a + b.mi0 * c->k + b.ka0,
+                                              c->k * sizeof(float), b.ka * sizeof(float), b.mi, cudaMemcpyDefault, s));
+            if (b.kb && b.nj)
+                CLIMB_CHECK(cudaMemcpy2DAsync(c->sb[r], b.nj * sizeof(float), c->src_b + b.kb0 * c->n + b.nj0,
+                                              c->n * sizeof(float), b.nj * sizeof(float), b.kb, cudaMemcpyDefault, s));
+        } else {
+            if (rows_of(c, r) && c->k)
+                CLIMB_CHECK(climb_copy_across(c->a[r], c->src_a + c->m0[r] * c->k,
+                                              rows_of(c, r) * c->k * sizeof(float), s));
+            if (piece_of(c, r) && c->n)
+                CLIMB_CHECK(climb_copy_across(c->piece[r], c->src_b + c->k0[r] * c->n,
+                                              piece_of(c, r) * c->n * sizeof(float), s));
+        }
+    }
+    return climb_gpuset_barrier(&c->g);
+}
+
 /* ---------------------------------------------------------------- the registry table */
 
 typedef struct mg_rung {
@@ -444,6 +478,8 @@ static void mg_fini(climb_case *c)
     cudaFree(c->one_a);
     cudaFree(c->one_b);
     cudaFree(c->one_c);
+    cudaFree(c->src_a);
+    cudaFree(c->src_b);
     climb_gpuset_fini(&c->g);
     free(c->ref);
     free(c->tol);
@@ -467,6 +503,18 @@ static int mg_init(climb_case *c)
         return -1;
     }
     const int P = ranks(c);
+    c->from_gpu0 = c->p.opts[OPT_SOURCE].choice == SOURCE_GPU0;
+    if (c->from_gpu0 && !c->g.x.procs) { /* (one process a GPU: refused, see mg_refuses) */
+        ON(c->g.x.devices[0]);
+        if (cudaMalloc((void **)&c->src_a, (mk ? mk : 1) * sizeof(float)) != cudaSuccess ||
+            cudaMalloc((void **)&c->src_b, (kn ? kn : 1) * sizeof(float)) != cudaSuccess) {
+            cudaGetLastError();
+            cudaSetDevice(c->g.home);
+            fprintf(stderr, "climb: sgemm_gpus: out of memory on GPU %d for the whole of A and B (source=gpu0)\n",
+                    c->g.x.devices[0]);
+            return -1;
+        }
+    }
     climb_summa_grid(P, &c->gr, &c->gc);
     size_t most_a = 1, most_c = 1, most_p = 1;
     for (int r = 0; r < P; r++) {
@@ -508,8 +556,19 @@ static int mg_fill(climb_case *c)
     climb_rng_seed(&rng, c->p.seed);
     climb_rng_fill_f32(&rng, c->h_a, c->m * c->k, -1.0f, 1.0f);
     climb_rng_fill_f32(&rng, c->h_b, c->k * c->n, -1.0f, 1.0f);
+    if (c->src_a) { /* source=gpu0: the whole of A and B on the first GPU as well */
+        ON(c->g.x.devices[0]);
+        CLIMB_CHECK(cudaMemcpy(c->src_a, c->h_a, c->m * c->k * sizeof(float), cudaMemcpyHostToDevice));
+        CLIMB_CHECK(cudaMemcpy(c->src_b, c->h_b, c->k * c->n * sizeof(float), cudaMemcpyHostToDevice));
+    }
     for (int r = 0; r < ranks(c); r++) {
         ON(c->g.x.devices[r]);
+        if (c->src_a) { /* the scatter alone must fill them: NaNs until it does */
+            CLIMB_CHECK(cudaMemset(c->a[r], 0xFF, rows_of(c, r) * c->k * sizeof(float)));
+            CLIMB_CHECK(cudaMemset(c->piece[r], 0xFF, piece_of(c, r) * c->n * sizeof(float)));
+            CLIMB_CHECK(cudaDeviceSynchronize());
+            continue;
+        }
         CLIMB_CHECK(cudaMemcpy(c->a[r], c->h_a + c->m0[r] * c->k, rows_of(c, r) * c->k * sizeof(float),
                                cudaMemcpyHostToDevice));
         CLIMB_CHECK(cudaMemcpy(c->piece[r], c->h_b + c->k0[r] * c->n, piece_of(c, r) * c->n * sizeof(float),
@@ -721,6 +780,12 @@ static int mg_prepare(climb_case *c, int rung)
             if (cudaMalloc((void **)&c->spa[q][k], (b.mi * wide + 1) * sizeof(float)) != cudaSuccess ||
                 cudaMalloc((void **)&c->spb[q][k], (wide * b.nj + 1) * sizeof(float)) != cudaSuccess)
                 goto oom;
+        if (c->src_a) { /* source=gpu0: the scatter alone fills the blocks (NaNs until it does) */
+            CLIMB_CHECK(cudaMemset(c->sa[q], 0xFF, (b.mi * b.ka + 1) * sizeof(float)));
+            CLIMB_CHECK(cudaMemset(c->sb[q], 0xFF, (b.kb * b.nj + 1) * sizeof(float)));
+            CLIMB_CHECK(cudaDeviceSynchronize());
+            continue;
+        }
         if (b.mi && b.ka)
             CLIMB_CHECK(cudaMemcpy2D(c->sa[q], b.ka * sizeof(float), c->h_a + b.mi0 * c->k + b.ka0,
                                      c->k * sizeof(float), b.ka * sizeof(float), b.mi, cudaMemcpyHostToDevice));
@@ -778,7 +843,7 @@ static int mg_run(climb_case *c, int rung, cudaStream_t s)
 {
     if (climb_gpuset_fork(&c->g, s))
         return -1;
-    const int rc = MG_RUNGS[rung].run(c);
+    const int rc = c->from_gpu0 && !MG_RUNGS[rung].one && scatter(c, MG_RUNGS[rung].summa) ? -1 : MG_RUNGS[rung].run(c);
     cudaSetDevice(c->g.home);
     return rc ? rc : climb_gpuset_join(&c->g, s, 0);
 }
@@ -841,6 +906,8 @@ static void mg_counts(const climb_case *c, climb_counts *out)
     for (int r = 0; r < ranks(c); r++)
         least = piece_of(c, r) < least ? piece_of(c, r) : least;
     out->link_bytes = ranks(c) > 1 ? 4.0 * (double)(c->k - least) * n : 0;
+    if (c->from_gpu0 && ranks(c) > 1) /* and the largest share the first GPU sends one other (rank 1's) */
+        out->link_bytes += 4.0 * ((double)rows_of(c, 1) * k + (double)piece_of(c, 1) * n);
 }
 
 /* one_gpu's own: the whole product on one GPU, nothing over the links. */
@@ -865,6 +932,31 @@ static const climb_shape MG_CHECK_SHAPES[] = {
     CLIMB_SHAPE3(1000, 300, 500)};
 static const climb_shape MG_QUICK_SHAPES[] = {CLIMB_SHAPE3(3, 5, 2), CLIMB_SHAPE3(130, 257, 129)};
 
+static const char *const MG_SOURCES[] = {"spread", "gpu0", NULL};
+static constexpr climb_option MG_OPTIONS[] = {
+    {.name = "source", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "spread: A and B already spread over the GPUs (rows of A, pieces of B: the user's data lives there); "
+                "gpu0: A and B whole on the first GPU, each run scattering every GPU's share first (counted)",
+     .def = "spread", .choices = MG_SOURCES, .check_def = "all"},
+};
+CLIMB_OPTION_AT(MG_OPTIONS, OPT_SOURCE, "source");
+
+/* The scatter's cost: the default shapes with A and B starting whole on one GPU. */
+static const climb_sweep MG_SWEEPS[] = {
+    {.name = "from_gpu0",
+     .title = "A and B whole on the first GPU, each run scattering the GPUs' shares first: time against the spread "
+              "case's",
+     .args = "--set source=gpu0", .x = "m", .log_x = 1},
+};
+
+/* One process a GPU cannot read the first GPU's memory from the others' copies: source=gpu0 runs in one process. */
+static const char *mg_refuses(const climb_case *c, int rung)
+{
+    return c->from_gpu0 && c->g.x.procs && !MG_RUNGS[rung].one
+               ? "source=gpu0 runs in one process (every GPU copies its share from the first GPU's memory)"
+               : NULL;
+}
+
 /* The host memory a case needs at the least: A, B, the product's download, and the reference's rows. */
 static double mg_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
@@ -885,6 +977,8 @@ extern "C" const climb_workload climb_sgemm_gpus_workload = {
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
     .min_devices = 1,
     .max_devices = CLIMB_MAX_DEVICES,
+    .options = MG_OPTIONS,
+    .n_options = CLIMB_COUNT(MG_OPTIONS),
     .bytes_counted = "the busiest GPU's rows of A and C and the whole of B (one_gpu: A, B and C); the pieces of B a "
                      "GPU receives over the links",
     .bench_shapes = MG_BENCH_SHAPES,
@@ -898,6 +992,8 @@ extern "C" const climb_workload climb_sgemm_gpus_workload = {
     .check_max_offset = 0,
     .n_rungs = MG_N_RUNGS,
     .rung = mg_rung_info,
+    .sweeps = MG_SWEEPS,
+    .n_sweeps = CLIMB_COUNT(MG_SWEEPS),
     .case_size = sizeof(climb_case),
     .buffers = MG_BUFFERS,
     .n_buffers = CLIMB_COUNT(MG_BUFFERS),
@@ -909,6 +1005,7 @@ extern "C" const climb_workload climb_sgemm_gpus_workload = {
     .ref_cost = mg_ref_cost,
     .ref_cost_limit = 1 << 28,
     .case_bytes = mg_case_bytes,
+    .refuses = mg_refuses,
     .prepare = mg_prepare,
     .run = mg_run,
     .empty = mg_empty,
