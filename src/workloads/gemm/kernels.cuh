@@ -552,6 +552,69 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
     }
 }
 
+/* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
+ * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
+ * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
+template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, unsigned releases)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++) {
+            climb_mbar_init(&full[s], 1);
+            climb_mbar_init(&empty[s], releases);
+        }
+        climb_fence_mbar_init();
+    }
+    if (CL == 2)
+        climb_cluster_sync();
+    else
+        __syncthreads();
+}
+
+/* The producer's thread: for each unit of work the block takes (t = first, + stride, ... below units; a unit is a
+ * tile, or for CL = 2 a pair of tiles, numbered down groups of GEMM_GROUP unit rows of `rows`, tn columns) and each
+ * of its kt stages, in one count `it` over them all: the stage's last use released (by the consumers of every
+ * block of the cluster), its bytes announced, and LOAD's copies issued into it (load(stage, full barrier, i, unit
+ * row, unit column)). */
+template <int S, int CL, typename LOAD>
+__device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty, unsigned char *base, unsigned stage_bytes,
+                                                int first, int stride, int units, int rows, int tn, int kt,
+                                                const LOAD &load)
+{
+    int it = 0;
+    for (int t = first; t < units; t += stride) {
+        int um, un;
+        gemm_tile_of(t, rows, tn, &um, &un);
+        for (int i = 0; i < kt; i++, it++) {
+            const int s = it % S;
+            if (it >= S) {
+                if (CL == 2)
+                    climb_mbar_wait_cluster(&empty[s], (unsigned)(it / S - 1) & 1u);
+                else
+                    climb_mbar_wait(&empty[s], (unsigned)(it / S - 1) & 1u);
+            }
+            climb_mbar_expect_tx(&full[s], stage_bytes);
+            load(base + s * stage_bytes, &full[s], i, um, un);
+        }
+    }
+}
+
+/* The warp_specialized / persistent / clusters stage: A's 128 rows of the block's tile, and B^T's 256 rows (CL = 2:
+ * this block's half, multicast into both blocks of the cluster). */
+template <int P, int CL> struct gemm_ws_loads {
+    const CUtensorMap *a, *bt;
+    unsigned rank;
+    __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
+    {
+        constexpr int KT = 128 / (int)sizeof(typename gemm_prec<P>::T);
+        climb_tma_load_2d(st, a, i * KT, (um * CL + (int)rank) * GEMM_BM, bar);
+        if (CL == 2)
+            climb_tma_load_2d_multicast(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, bt,
+                                        i * KT, un * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2, bar, (unsigned short)0x3);
+        else
+            climb_tma_load_2d(st + GEMM_WS_A_BYTES, bt, i * KT, un * GEMM_WS_BN, bar);
+    }
+};
+
 template <int P, int CL>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
@@ -568,44 +631,14 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
     const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
     const int kt = (g.k + KT - 1) / KT;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < GEMM_STAGES; s++) {
-            climb_mbar_init(&full[s], 1);
-            climb_mbar_init(&empty[s], CL == 2 ? 2 * 8 : 256); /* consumer warps of both blocks; every consumer thread */
-        }
-        climb_fence_mbar_init();
-    }
-    if (CL == 2)
-        climb_cluster_sync();
-    else
-        __syncthreads();
+    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256); /* releases: the consumer warps of both
+                                                                              blocks; every consumer thread */
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            int it = 0; /* stages filled so far, over all of this block's tiles */
-            for (int t = first; t < units; t += stride) {
-                int tile_m, tile_n;
-                gemm_tile_of(t, (tm + CL - 1) / CL, tn, &tile_m, &tile_n);
-                tile_m = tile_m * CL + (int)rank;
-                for (int i = 0; i < kt; i++, it++) {
-                    const int s = it % GEMM_STAGES;
-                    if (it >= GEMM_STAGES) { /* the consumers' release of this stage's last use */
-                        if (CL == 2)
-                            climb_mbar_wait_cluster(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
-                        else
-                            climb_mbar_wait(&empty[s], (unsigned)(it / GEMM_STAGES - 1) & 1u);
-                    }
-                    unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
-                    climb_mbar_expect_tx(&full[s], GEMM_WS_STAGE_BYTES);
-                    climb_tma_load_2d(st, &map_a, i * KT, tile_m * GEMM_BM, &full[s]);
-                    if (CL == 2)
-                        climb_tma_load_2d_multicast(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2,
-                                                    &map_bt, i * KT, tile_n * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2,
-                                                    &full[s], (unsigned short)0x3);
-                    else
-                        climb_tma_load_2d(st + GEMM_WS_A_BYTES, &map_bt, i * KT, tile_n * GEMM_WS_BN, &full[s]);
-                }
-            }
+            const gemm_ws_loads<P, CL> load = {&map_a, &map_bt, rank};
+            gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first, stride, units,
+                                             (tm + CL - 1) / CL, tn, kt, load);
         }
         if (CL == 2)
             climb_cluster_sync();
@@ -707,6 +740,18 @@ __device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
         acc[i] = __fadd_rn(acc[i], part[i]);
 }
 
+/* 3xTF32's stage: the big and small parts of A's 128 rows and of B^T's 128 rows. */
+struct gemm_ws3_loads {
+    const CUtensorMap *ab, *as, *bb, *bs;
+    __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
+    {
+        climb_tma_load_2d(st, ab, i * 32, um * GEMM_BM, bar);
+        climb_tma_load_2d(st + GEMM_W3_TILE, as, i * 32, um * GEMM_BM, bar);
+        climb_tma_load_2d(st + 2 * GEMM_W3_TILE, bb, i * 32, un * GEMM_W3_BN, bar);
+        climb_tma_load_2d(st + 3 * GEMM_W3_TILE, bs, i * 32, un * GEMM_W3_BN, bar);
+    }
+};
+
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_ab, const __grid_constant__ CUtensorMap map_as,
                     const __grid_constant__ CUtensorMap map_bb, const __grid_constant__ CUtensorMap map_bs,
@@ -719,33 +764,13 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
     const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
     const int kt = (g.k + KT - 1) / KT;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S; s++) {
-            climb_mbar_init(&full[s], 1);
-            climb_mbar_init(&empty[s], 256);
-        }
-        climb_fence_mbar_init();
-    }
-    __syncthreads();
+    gemm_ws_barriers<S, 1>(full, empty, 256);
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            int it = 0;
-            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
-                int tile_m, tile_n;
-                gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
-                for (int i = 0; i < kt; i++, it++) {
-                    const int s = it % S;
-                    if (it >= S)
-                        climb_mbar_wait(&empty[s], (unsigned)(it / S - 1) & 1u);
-                    unsigned char *st = base + s * GEMM_W3_STAGE_BYTES;
-                    climb_mbar_expect_tx(&full[s], GEMM_W3_STAGE_BYTES);
-                    climb_tma_load_2d(st, &map_ab, i * KT, tile_m * GEMM_BM, &full[s]);
-                    climb_tma_load_2d(st + GEMM_W3_TILE, &map_as, i * KT, tile_m * GEMM_BM, &full[s]);
-                    climb_tma_load_2d(st + 2 * GEMM_W3_TILE, &map_bb, i * KT, tile_n * GEMM_W3_BN, &full[s]);
-                    climb_tma_load_2d(st + 3 * GEMM_W3_TILE, &map_bs, i * KT, tile_n * GEMM_W3_BN, &full[s]);
-                }
-            }
+            const gemm_ws3_loads load = {&map_ab, &map_as, &map_bb, &map_bs};
+            gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, (int)blockIdx.x, (int)gridDim.x, tiles, tm,
+                                  tn, kt, load);
         }
         return;
     }
