@@ -162,13 +162,6 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 
 /* ---------------------------------------------------------------- for the C API */
 
-/* x rounded to TF32 as cvt.rna does (to nearest, ties away from zero): an FP32 whose low 13 bits are zero. */
-__device__ __forceinline__ float gemm_rna_tf32(float x)
-{
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return __uint_as_float(r);
-}
 /* What an operand's copy holds: its values (GEMM_AS_IS), rounded to TF32 (GEMM_ROUND), or split into a TF32 big
  * part (the rounding) and a TF32 small part (the rounding of what is left), written to two arrays (GEMM_SPLIT). */
 enum { GEMM_AS_IS = 0, GEMM_ROUND = 1, GEMM_SPLIT = 2 };
@@ -177,12 +170,16 @@ template <typename T, int MODE> __device__ __forceinline__ T gemm_pass(T x, T *s
     (void)small;
     return x;
 }
-template <> __device__ __forceinline__ float gemm_pass<float, GEMM_ROUND>(float x, float *) { return gemm_rna_tf32(x); }
+template <> __device__ __forceinline__ float gemm_pass<float, GEMM_ROUND>(float x, float *)
+{
+    return __uint_as_float(climb_tf32(x));
+}
 template <> __device__ __forceinline__ float gemm_pass<float, GEMM_SPLIT>(float x, float *small)
 {
-    const float big = gemm_rna_tf32(x);
-    *small = gemm_rna_tf32(x - big);
-    return big;
+    uint32_t big, rest;
+    climb_tf32_split(x, &big, &rest);
+    *small = __uint_as_float(rest);
+    return __uint_as_float(big);
 }
 
 /* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T, as MODE says (GEMM_SPLIT:
