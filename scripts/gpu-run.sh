@@ -17,7 +17,8 @@
 # noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
 #
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
-# occupancy.txt, sanitizer.log, tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json (copied into
+# occupancy.txt, sanitizer.log (a tool that fails over several rungs run again on each alone, to name the rung),
+# tests.log, sweep-NAME.json and .md) and results/<gpu>/devices.json (copied into
 # results/<gpu>x<N>/ where a workload spans N GPUs);
 # CLIMB_RESULTS=DIR puts them under DIR instead of results/<gpu>. CLIMB_CORE_TESTS=0 leaves the core GPU tests out of
 # the tests step (the named workloads' and the CPU tests still run), for a call that changed no core code. Exit status is non-zero if the build, a test, the sanitizer or a benchmark failed;
@@ -142,6 +143,16 @@ for w in "${workloads[@]}"; do
                 rc=$?
                 echo "$tool: exit $rc" | tee -a "$out/sanitizer.log"
                 [ $rc = 0 ] || status=1
+                # A failure over several rungs is run again rung by rung, so that the log names the rung (some of
+                # the tool's errors, as its own internal ones, name no kernel)
+                if [ $rc != 0 ] && [ ${#only[@]} -gt 2 ]; then
+                    for ((i = 1; i < ${#only[@]}; i += 2)); do
+                        echo "$tool, rung ${only[$i]} alone:" >>"$out/sanitizer.log"
+                        compute-sanitizer "${args[@]}" --error-exitcode 9 "$climb" check "$w" "${span[@]}" --quick \
+                            --quiet --seed 7 --rung "${only[$i]}" >>"$out/sanitizer.log" 2>&1
+                        echo "$tool, rung ${only[$i]} alone: exit $?" | tee -a "$out/sanitizer.log"
+                    done
+                fi
             done
         else
             echo "compute-sanitizer not found; skipped" | tee "$out/sanitizer.log"
