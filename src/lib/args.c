@@ -25,3 +25,14 @@ climb_status climb_lattice_arrays(const float *d_atoms, size_t n_atoms, const fl
         return CLIMB_STATUS_INVALID_VALUE;
     return CLIMB_STATUS_SUCCESS;
 }
+
+int climb_gemm_spans_ok(const void *A, size_t a_rows, size_t a_cols, size_t lda, const void *B, size_t b_rows,
+                        size_t b_cols, size_t ldb, size_t esize, const void *C, size_t m, size_t n, size_t ldc,
+                        size_t kk)
+{
+    climb_span a, b, c;
+    return climb_span_matrix(C, m, n, ldc, sizeof(float), &c) &&
+           (!kk || (climb_span_matrix(A, a_rows, a_cols, lda, esize, &a) &&
+                    climb_span_matrix(B, b_rows, b_cols, ldb, esize, &b) && !climb_spans_overlap(c, a) &&
+                    !climb_spans_overlap(c, b)));
+}

@@ -51,11 +51,7 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
         return CLIMB_STATUS_SUCCESS; /* no output; nothing is touched */
     /* BLAS: with alpha 0 (or k 0) A and B are not read, C = beta C */
     const size_t kk = alpha == 0.0f ? 0 : k;
-    climb_span a, b, c;
-    if (!climb_span_matrix(C, m, n, ldc, sizeof(float), &c) ||
-        (kk && (!climb_span_matrix(A, a_rows, a_cols, lda, esize, &a) ||
-                !climb_span_matrix(B, b_rows, b_cols, ldb, esize, &b) || climb_spans_overlap(c, a) ||
-                climb_spans_overlap(c, b))))
+    if (!climb_gemm_spans_ok(A, a_rows, a_cols, lda, B, b_rows, b_cols, ldb, esize, C, m, n, ldc, kk))
         return CLIMB_STATUS_INVALID_VALUE;
     /* the workspace of the transposed operands, padded rows: op(A) m x k, op(B) k x n; then (once the call has begun)
      * the kernel's (the wgmma kernels' B^T and A made ready), each 256-byte aligned */

@@ -102,6 +102,13 @@ climb_status climb_lattice_args(const climb_lattice_desc *d, size_t max_yz, size
  * atom, 16-byte aligned) must not overlap and must be memory the device reaches. */
 climb_status climb_lattice_arrays(const float *d_atoms, size_t n_atoms, const float *d_out, size_t points);
 
+/* A GEMM's operands in memory (climb_sgemm, climb_gemm_ex): C (m x n, rows ldc apart, FP32) a span that does not
+ * wrap; where kk (k, or 0 when alpha is 0 and A and B are not read) A (a_rows x a_cols, rows lda apart) and B (b_rows x
+ * b_cols, rows ldb apart) of esize-byte elements too, neither overlapping C. 1 if so. No CUDA call. */
+int climb_gemm_spans_ok(const void *A, size_t a_rows, size_t a_cols, size_t lda, const void *B, size_t b_rows,
+                        size_t b_cols, size_t ldb, size_t esize, const void *C, size_t m, size_t n, size_t ldc,
+                        size_t kk);
+
 /* The CUDA devices there are, in *count: CLIMB_STATUS_SUCCESS, or NO_DEVICE (none, or no driver; the runtime's
  * error state cleared). */
 climb_status climb_devices_here(int *count);

@@ -23,11 +23,7 @@ climb_status climb_sgemm(climb_handle h, climb_operation transa, climb_operation
         return CLIMB_STATUS_SUCCESS; /* no output; nothing is touched */
     /* BLAS: with alpha 0 (or k 0) A and B are not read, C = beta C */
     const size_t kk = alpha == 0.0f ? 0 : k;
-    climb_span a, b, c;
-    if (!climb_span_matrix(C, m, n, ldc, sizeof(float), &c) ||
-        (kk && (!climb_span_matrix(A, a_rows, a_cols, lda, sizeof(float), &a) ||
-                !climb_span_matrix(B, b_rows, b_cols, ldb, sizeof(float), &b) || climb_spans_overlap(c, a) ||
-                climb_spans_overlap(c, b))))
+    if (!climb_gemm_spans_ok(A, a_rows, a_cols, lda, B, b_rows, b_cols, ldb, sizeof(float), C, m, n, ldc, kk))
         return CLIMB_STATUS_INVALID_VALUE;
     if (!climb_device_reachable(C, sizeof(float)) ||
         (kk && (!climb_device_reachable(A, sizeof(float)) || !climb_device_reachable(B, sizeof(float)))))
