@@ -72,8 +72,9 @@ struct climb_case {
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
 
-enum { OPT_SOURCE };                 /* the options (MG_OPTIONS) */
+enum { OPT_SOURCE, OPT_SPLIT };      /* the options (MG_OPTIONS) */
 enum { SOURCE_SPREAD, SOURCE_GPU0 }; /* source's choices */
+enum { SPLIT_STRONG, SPLIT_WEAK };   /* split's choices */
 
 static int ranks(const climb_case *c) { return c->g.x.P; }
 static size_t rows_of(const climb_case *c, int r) { return c->m1[r] - c->m0[r]; }
@@ -496,13 +497,17 @@ static int mg_init(climb_case *c)
     c->m = c->p.shape.d[0];
     c->n = c->p.shape.d[1];
     c->k = c->p.shape.d[2];
+    const int P = ranks(c);
+    if (c->p.opts[OPT_SPLIT].choice == SPLIT_WEAK && !climb_mul_fits(c->m, (size_t)P, &c->m)) {
+        fprintf(stderr, "climb: sgemm_gpus: %zu rows x %d GPUs overflow size_t\n", c->p.shape.d[0], P);
+        return -1;
+    }
     size_t mk, kn, mn, bytes;
     if (!climb_mul_fits(c->m, c->k, &mk) || !climb_mul_fits(c->k, c->n, &kn) || !climb_mul_fits(c->m, c->n, &mn) ||
         !climb_mul_fits(mn, 2 * sizeof(double), &bytes) || (double)mk + (double)kn > (double)(SIZE_MAX / 8)) {
         fprintf(stderr, "climb: sgemm_gpus %zu x %zu x %zu: more elements than size_t counts\n", c->m, c->n, c->k);
         return -1;
     }
-    const int P = ranks(c);
     c->from_gpu0 = c->p.opts[OPT_SOURCE].choice == SOURCE_GPU0;
     if (c->from_gpu0 && !c->g.x.procs) { /* (one process a GPU: refused, see mg_refuses) */
         ON(c->g.x.devices[0]);
@@ -594,8 +599,8 @@ static int mg_empty(const climb_case *c) { return c->m == 0 || c->n == 0; }
 static const char *mg_describe(const climb_case *c)
 {
     static char buf[200];
-    snprintf(buf, sizeof buf, "A and B uniform in [-1, 1); rows of A and C and a piece of B on each of %d GPUs",
-             ranks(c));
+    snprintf(buf, sizeof buf, "A and B uniform in [-1, 1); a %zu x %zu x %zu product, rows of A and C and a piece of B "
+             "on each of %d GPUs", c->m, c->n, c->k, ranks(c));
     return buf;
 }
 
@@ -922,7 +927,8 @@ static int mg_rung_counts(const climb_case *c, int rung, climb_counts *out)
     return 1;
 }
 
-/* 8192^3 and 16384^3 (strong scaling: the same product on 1, 2, 4, ... GPUs). */
+/* 8192^3 and 16384^3 (strong scaling: the same product on 1, 2, 4, ... GPUs; --set split=weak makes m each GPU's
+ * rows). */
 static const climb_shape MG_BENCH_SHAPES[] = {CLIMB_SHAPE3(8192, 8192, 8192), CLIMB_SHAPE3(16384, 16384, 16384)};
 static const climb_shape MG_MAIN_SHAPES[] = {CLIMB_SHAPE3(8192, 8192, 8192)};
 /* Empty, a row a GPU or fewer, a piece of B a GPU or fewer, odd sizes, non-multiples of the tiles. */
@@ -933,13 +939,18 @@ static const climb_shape MG_CHECK_SHAPES[] = {
 static const climb_shape MG_QUICK_SHAPES[] = {CLIMB_SHAPE3(3, 5, 2), CLIMB_SHAPE3(130, 257, 129)};
 
 static const char *const MG_SOURCES[] = {"spread", "gpu0", NULL};
+static const char *const MG_SPLITS[] = {"strong", "weak", NULL};
 static constexpr climb_option MG_OPTIONS[] = {
     {.name = "source", .kind = CLIMB_OPT_CHOICE,
      .meaning = "spread: A and B already spread over the GPUs (rows of A, pieces of B: the user's data lives there); "
                 "gpu0: A and B whole on the first GPU, each run scattering every GPU's share first (counted)",
      .def = "spread", .choices = MG_SOURCES, .check_def = "all"},
+    {.name = "split", .kind = CLIMB_OPT_CHOICE, .meaning = "strong: the shape is the whole product; weak: m is each "
+                                                           "GPU's rows (the product is (m x GPUs) x n x k)",
+     .def = "strong", .choices = MG_SPLITS},
 };
 CLIMB_OPTION_AT(MG_OPTIONS, OPT_SOURCE, "source");
+CLIMB_OPTION_AT(MG_OPTIONS, OPT_SPLIT, "split");
 
 /* The scatter's cost: the default shapes with A and B starting whole on one GPU. */
 static const climb_sweep MG_SWEEPS[] = {
@@ -994,6 +1005,7 @@ extern "C" const climb_workload climb_sgemm_gpus_workload = {
     .rung = mg_rung_info,
     .sweeps = MG_SWEEPS,
     .n_sweeps = CLIMB_COUNT(MG_SWEEPS),
+    .weak_scaling = "--set split=weak --size 8192x8192x8192",
     .case_size = sizeof(climb_case),
     .buffers = MG_BUFFERS,
     .n_buffers = CLIMB_COUNT(MG_BUFFERS),
