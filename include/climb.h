@@ -580,11 +580,13 @@ CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute com
  * spread over the communicator's ranks: climb_comm_sgemm_split(comm, m, k, rank, &m0, &m1, &k0, &k1) says that rank
  * `rank` holds rows [m0, m1) of A (d_a[r], (m1 - m0) x k, rows k apart) and of C (d_c[r], (m1 - m0) x n, rows n
  * apart) and rows [k0, k1) of B, its piece (d_b[r], (k1 - k0) x n), each split as evenly as it goes (the first ranks
- * a row more). Every rank's rows of C are written; no input is changed. One process driving every GPU: each rank
- * multiplies its rows of A by its own piece, then by each other rank's piece as it arrives (copied by the copy
+ * a row more). Every rank's rows of C are written; no input is changed. One process driving one or two GPUs: each
+ * rank multiplies its rows of A by its own piece, then by the other rank's piece as it arrives (copied by the copy
  * engines into the communicator's workspace, 2 x the largest piece plus SGEMM's split-K space a GPU, under the
- * product before), accumulating in f32; one process a GPU: every piece gathered into the workspace (k x n floats)
- * by NCCL's send and receive, then the rank's rows. Each element within 1.01 (k + 2) 2^-24 sum |a b| of the exact
+ * product before), accumulating in f32; driving three or more: every piece pushed by the copy engines into every
+ * rank's workspace (the whole of B, k x n floats, plus SGEMM's split-K space a GPU), a step between the GPUs, then
+ * each rank's rows (faster there: docs/sgemm_gpus.md); one process a GPU: every piece gathered into the workspace
+ * (k x n floats) by NCCL's send and receive, then the rank's rows. Each element within 1.01 (k + 2) 2^-24 sum |a b| of the exact
  * product, as climb_sgemm's. m, n and k below 2^31; C overlapping an input of its rank, or an array on another GPU:
  * INVALID_VALUE; m or n 0 does nothing. Capturable as the collectives are (the workspace grows outside a capture).
  *

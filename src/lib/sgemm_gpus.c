@@ -1,6 +1,6 @@
 /* The C API of SGEMM across GPUs: climb_comm_sgemm_f32, C = A B with the operands spread over a communicator's GPUs,
- * by the panels of the rung marked best, and climb_comm_sgemm_split, the spread (src/lib/comm.c for the
- * communicator). */
+ * by the schedule of the rung marked best (the panels on two GPUs, the gathering on more), and
+ * climb_comm_sgemm_split, the spread (src/lib/comm.c for the communicator). */
 #include <limits.h>
 #include <string.h>
 
@@ -101,12 +101,14 @@ climb_status climb_comm_sgemm_f32(climb_comm c, size_t m, size_t n, size_t k, co
         c->last = e;
         return climb_status_of_cuda(e);
     }
-    /* one process, every GPU: the panels, each rank's copies on its second stream; the workspace holds two panels
-     * and SGEMM's split-K space */
-    const size_t panel = climb_sgemm_gpus_panel_floats(n, k, c->P) * sizeof(float);
+    /* one process, every GPU: on one or two, the panels, each rank's copies on its second stream, the workspace two
+     * panels and SGEMM's split-K space; on more, the pieces gathered into the workspace's whole of B first */
+    const int gathers = climb_sgemm_gpus_gathers(c->P);
+    const size_t panel = gathers ? (k ? k * n : 1) * sizeof(float)
+                                 : climb_sgemm_gpus_panel_floats(n, k, c->P) * sizeof(float);
     const size_t panel_r = (panel + 255) & ~(size_t)255;
     const size_t split = climb_sgemm_gpus_ws_bytes(m, n, k, c->P, most_sms);
-    cudaError_t e = climb_comm_workspace(c, 2 * panel_r + split);
+    cudaError_t e = climb_comm_workspace(c, (gathers ? 1 : 2) * panel_r + split);
     if (e != cudaSuccess) {
         c->last = e;
         return climb_status_of_cuda(e);
@@ -123,9 +125,14 @@ climb_status climb_comm_sgemm_f32(climb_comm c, size_t m, size_t n, size_t k, co
         g.a[r] = d_a[r];
         g.b[r] = d_b[r];
         g.c[r] = d_c[r];
-        g.panel[r][0] = (float *)c->ws[r];
-        g.panel[r][1] = (float *)((char *)c->ws[r] + panel_r);
-        g.ws[r] = (char *)c->ws[r] + 2 * panel_r;
+        if (gathers) {
+            g.whole[r] = (float *)c->ws[r];
+            g.ws[r] = (char *)c->ws[r] + panel_r;
+        } else {
+            g.panel[r][0] = (float *)c->ws[r];
+            g.panel[r][1] = (float *)((char *)c->ws[r] + panel_r);
+            g.ws[r] = (char *)c->ws[r] + 2 * panel_r;
+        }
         g.aux[r] = c->aux[r];
         g.got[r][0] = c->aux_ev[r][0];
         g.got[r][1] = c->aux_ev[r][1];
@@ -135,6 +142,6 @@ climb_status climb_comm_sgemm_f32(climb_comm c, size_t m, size_t n, size_t k, co
     climb_comm_call call;
     e = climb_comm_begin(c, 0, NULL, 0, &call);
     if (e == cudaSuccess)
-        e = climb_sgemm_gpus_panels_async(&x, &g);
+        e = gathers ? climb_sgemm_gpus_gather_async(&x, &g) : climb_sgemm_gpus_panels_async(&x, &g);
     return climb_comm_end(&call, e);
 }

@@ -172,6 +172,35 @@ extern "C" cudaError_t climb_sgemm_gpus_panels_async(const climb_coll_exec *x, c
     return e;
 }
 
+extern "C" cudaError_t climb_sgemm_gpus_gather_async(const climb_coll_exec *x, const climb_sgemm_gpus_args *g)
+{
+    const int P = x->P;
+    cudaError_t e = cudaSuccess;
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        size_t k0, kk;
+        climb_chunk_of(g->k, P, r, &k0, &kk);
+        if (!kk)
+            continue;
+        if ((e = cudaSetDevice(x->devices[r])) != cudaSuccess)
+            break;
+        for (int j = 0; j < P && e == cudaSuccess; j++) {
+            const int q = (r + j) % P;
+            e = climb_coll_copy(x, r, g->b[r], q, g->whole[q] + k0 * g->n, kk * g->n * sizeof(float));
+        }
+    }
+    if (e == cudaSuccess)
+        e = climb_coll_barrier(x);
+    for (int r = x->lo; r < x->hi && e == cudaSuccess; r++) {
+        size_t m0, rows;
+        climb_chunk_of(g->m, P, r, &m0, &rows);
+        if ((e = cudaSetDevice(x->devices[r])) == cudaSuccess)
+            e = panel_gemm(x, g, r, rows, g->whole[r], 0, g->k, 0.0f, x->st[r]);
+    }
+    return e;
+}
+
+extern "C" int climb_sgemm_gpus_gathers(int P) { return P >= 3; }
+
 extern "C" size_t climb_sgemm_gpus_ws_bytes(size_t m, size_t n, size_t k, int P, int sms)
 {
     size_t ws = 0;
@@ -233,27 +262,22 @@ static int run_panels(climb_case *c)
 }
 
 /* gather: every GPU's piece pushed into every GPU's whole B by the copy engines (rank r's k-th copy to rank r + k,
- * so that at every moment each GPU receives from one other), a step between the GPUs, then each GPU's rows. */
+ * so that at every moment each GPU receives from one other), a step between the GPUs, then each GPU's rows
+ * (climb_sgemm_gpus_gather_async, as the C API's climb_comm_sgemm_f32 on three GPUs or more). */
 static int run_gather(climb_case *c)
 {
-    const int P = ranks(c);
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        for (int j = 0; j < P; j++) {
-            const int q = (r + j) % P;
-            if (piece_of(c, r))
-                CLIMB_CHECK(climb_coll_copy(&c->g.x, r, c->piece[r], q, c->b_all[q] + c->k0[r] * c->n,
-                                            piece_of(c, r) * c->n * sizeof(float)));
-        }
-    }
-    if (climb_gpuset_barrier(&c->g))
-        return -1;
-    const climb_sgemm_gpus_args g = args_of(c);
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(panel_gemm(&c->g.x, &g, r, rows_of(c, r), c->b_all[r], 0, c->k, 0.0f, c->g.x.st[r]));
-    }
+    climb_sgemm_gpus_args g = args_of(c);
+    for (int r = 0; r < ranks(c); r++)
+        g.whole[r] = c->b_all[r];
+    CLIMB_CHECK(climb_sgemm_gpus_gather_async(&c->g.x, &g));
     return 0;
+}
+
+/* best: the panels on one or two GPUs, the gathering on more (climb_sgemm_gpus_gathers; docs/sgemm_gpus.md has the
+ * measurements that chose it). */
+static int run_best(climb_case *c)
+{
+    return climb_sgemm_gpus_gathers(ranks(c)) ? run_gather(c) : run_panels(c);
 }
 
 /* summa: each panel of k in turn (van de Geijn and Watts' SUMMA): the GPU of each grid row that holds the panel's
@@ -440,9 +464,10 @@ static const mg_rung MG_RUNGS[] = {
                                        "before (SUMMA)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_sgemm},
      .run = run_summa, .summa = 1},
-    {.info = {.name = "sgemm_gpus_best", .idea = "the panels: the pieces' copies under the products",
+    {.info = {.name = "sgemm_gpus_best", .idea = "the panels on one or two GPUs (the pieces' copies under the "
+                                                 "products); on more, the pieces gathered first, then each GPU's rows",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_sgemm},
-     .run = run_panels, .panels = 1},
+     .run = run_best, .all_b = 1, .panels = 1},
 };
 #define MG_N_RUNGS CLIMB_COUNT(MG_RUNGS)
 

@@ -21,12 +21,19 @@ typedef struct climb_sgemm_gpus_args {
     const float *a[CLIMB_MAX_DEVICES], *b[CLIMB_MAX_DEVICES];
     float *c[CLIMB_MAX_DEVICES];
     float *panel[CLIMB_MAX_DEVICES][2];
+    float *whole[CLIMB_MAX_DEVICES]; /* the gathering: the whole of B on rank r's GPU (k x n) */
     void *ws[CLIMB_MAX_DEVICES];
     size_t ws_bytes;
     cudaStream_t aux[CLIMB_MAX_DEVICES];
     cudaEvent_t got[CLIMB_MAX_DEVICES][2], used[CLIMB_MAX_DEVICES][2];
 } climb_sgemm_gpus_args;
 cudaError_t climb_sgemm_gpus_panels_async(const climb_coll_exec *x, const climb_sgemm_gpus_args *g);
+/* The same product by gathering: every rank's piece pushed into every rank's whole[] by the copy engines (rank r's
+ * j-th copy to rank r + j), a step between the GPUs (climb_coll_barrier), then each rank's rows by the whole of B.
+ * panel, aux, got and used are not used. */
+cudaError_t climb_sgemm_gpus_gather_async(const climb_coll_exec *x, const climb_sgemm_gpus_args *g);
+/* 1 where P GPUs multiply faster by gathering than by the panels (three or more; measured, docs/sgemm_gpus.md). */
+int climb_sgemm_gpus_gathers(int P);
 /* The split-K workspace the panels' products may take on a GPU of `sms` SMs (the largest over the ranks' rows and
  * pieces of an m x n x k product split over P ranks). */
 size_t climb_sgemm_gpus_ws_bytes(size_t m, size_t n, size_t k, int P, int sms);
