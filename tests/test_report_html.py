@@ -210,6 +210,56 @@ try:
     check(" 2 reports" in p.stderr and "1 workload" in p.stderr, "two GPUs: the tune report and the wisdom file skipped",
           p.stderr)
 
+    # 3b. Scaling: one report a GPU count (the count its device_set names), the best rung's speed-up over one GPU;
+    # a report of one process a GPU, a sweep and a batch run at the same counts left out.
+    sc = os.path.join(tmp, "scaling")
+    def variant(n, factor, **top):
+        d = json.loads(json.dumps(rep))
+        if n > 1:
+            d["device_set"] = {"devices": [{"ordinal": i, "name": d["device"]["name"]} for i in range(n)]}
+        for r in d["results"]:
+            if r.get("median_us"):
+                r["median_us"] *= factor
+        d.update(top)
+        os.makedirs(os.path.join(sc, "x%d%s" % (n, top and "o" or "")), exist_ok=True)
+        json.dump(d, open(os.path.join(sc, "x%d%s" % (n, top and "o" or ""), "bench%d.json" % len(os.listdir(sc))), "w"))
+    variant(1, 1.0)
+    variant(2, 0.5)
+    variant(4, 0.275)
+    variant(2, 0.1, processes=2)
+    variant(4, 0.1, sweep="sizes")
+    variant(4, 0.1, timing="batch")
+    scmd = os.path.join(tmp, "scaling.md")
+    p = run([sc, "--html", os.path.join(tmp, "scaling.html"), "--md", scmd])
+    check(p.returncode == 0, "scaling: exit 0", p.stderr)
+    tsc = open(scmd).read() if os.path.exists(scmd) else ""
+    stext = open(os.path.join(tmp, "scaling.html")).read() if p.returncode == 0 else ""
+    check("## Scaling across GPUs" in tsc and "strong scaling, speed-up over one GPU" in stext,
+          "scaling: the section and its strong-scaling chart", tsc[:400])
+    check("weak scaling" not in stext, "scaling: no weak chart for a workload without weak-scaling cases")
+    for key, rows in cases.items():
+        best = next((r for r in rows if r["kind"] == "best" and r["status"] == "ok"), None)
+        if not best:
+            continue
+        lines = [l for l in tsc.splitlines() if l.startswith("| %s %s" % (key[1], key[2])) and "| strong |" in l]
+        got = {l.split("|")[3].strip(): (l.split("|")[5].strip(), l.split("|")[6].strip()) for l in lines}
+        check(got == {"1": ("1.00×", "100%"), "2": ("2.00×", "100%"), "4": ("3.64×", "91%")},
+              "scaling: %s %s at 1, 2 and 4 GPUs (the others left out)" % key[1:3], "\n".join(lines))
+    sgpus = [os.path.join(results, "h200x%d" % n, "stencil_gpus") for n in (1, 2, 4)]
+    if all(os.path.isfile(os.path.join(d, "bench-weak.json")) for d in sgpus):
+        # the committed multi-GPU runs: weak-scaling cases (the options of the workload's weak_scaling) apart
+        p = run(sgpus + ["--html", os.path.join(tmp, "sg.html"), "--md", os.path.join(tmp, "sg.md")])
+        tsg = open(os.path.join(tmp, "sg.md")).read() if p.returncode == 0 else ""
+        check("weak scaling, efficiency" in open(os.path.join(tmp, "sg.html")).read(), "stencil_gpus: a weak chart")
+        t1 = next(r["median_us"] for r in json.load(open(os.path.join(sgpus[0], "bench-weak.json")))["results"]
+                  if r["kind"] == "best")
+        t4 = next(r["median_us"] for r in json.load(open(os.path.join(sgpus[2], "bench-weak.json")))["results"]
+                  if r["kind"] == "best")
+        weak4 = [l for l in tsg.splitlines() if "| weak | 4 |" in l]
+        check(len(weak4) == 1 and ("| %.0f%% |" % (100 * t1 / t4)) in weak4[0],
+              "stencil_gpus: weak efficiency on 4 GPUs is one GPU's time over four's (%.0f%%)" % (100 * t1 / t4),
+              "\n".join(weak4))
+
     # 4. Bad inputs and outputs.
     bad = os.path.join(tmp, "bad")
     os.makedirs(bad)

@@ -439,6 +439,8 @@ static int start_timed(run_args *a, const char *command, climb_device_info *dev,
     climb_report_init(rep, command, a->run.seed, a->run.timing.batch, dev);
     if (a->devs && lead && climb_procs_check(pr, record_device_set(a, rep), "the pairs' facts") != 0)
         return -1;
+    if (pr)
+        rep->processes = pr->size;
     if (pr && (pr->barrier(pr->ctx) != 0 ||
                climb_report_note(rep, "one process a GPU: %d processes started by an MPI launcher, each driving its "
                                       "own GPU; every sample starts after a barrier and is the longest of the "

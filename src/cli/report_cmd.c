@@ -173,7 +173,7 @@ static int rows_of(const rp_file *f, const char *workload)
 
 /* 1 when a is the better report of workload to draw than b: a plain bench over a sweep, cold over batch, the
  * fuller (more rows of the workload: a full bench over a quick one), then the newer. */
-static int better(const rp_file *a, const rp_file *b, const char *workload)
+int rp_better(const rp_file *a, const rp_file *b, const char *workload)
 {
     const int pa = !a->f.sweep, pb = !b->f.sweep;
     if (pa != pb)
@@ -188,7 +188,7 @@ static int better(const rp_file *a, const rp_file *b, const char *workload)
     return d != 0 ? d > 0 : strcmp(a->path, b->path) > 0;
 }
 
-static const char *gpu_of(const rp_file *f) { return f->label ? f->label : f->f.gpu ? f->f.gpu : "unknown GPU"; }
+const char *rp_gpu_of(const rp_file *f) { return f->label ? f->label : f->f.gpu ? f->f.gpu : "unknown GPU"; }
 
 static int build_view(const rp_set *s, rp_view *v)
 {
@@ -202,8 +202,8 @@ static int build_view(const rp_set *s, rp_view *v)
         return -1;
     for (int i = 0; i < s->n; i++) {
         const rp_file *f = &s->files[i];
-        if (str_index(v->gpus, v->n_gpus, gpu_of(f)) < 0)
-            v->gpus[v->n_gpus++] = gpu_of(f);
+        if (str_index(v->gpus, v->n_gpus, rp_gpu_of(f)) < 0)
+            v->gpus[v->n_gpus++] = rp_gpu_of(f);
         for (int r = 0; r < f->f.results->n; r++) {
             const char *w = climb_jstr(&f->f.results->items[r], "workload");
             if (str_index(v->workloads, v->n_workloads, w) < 0)
@@ -217,13 +217,13 @@ static int build_view(const rp_set *s, rp_view *v)
         return -1;
     for (int i = 0; i < s->n; i++) {
         const rp_file *f = &s->files[i];
-        const int g = str_index(v->gpus, v->n_gpus, gpu_of(f));
+        const int g = str_index(v->gpus, v->n_gpus, rp_gpu_of(f));
         for (int r = 0; r < f->f.results->n; r++) {
             const char *w = climb_jstr(&f->f.results->items[r], "workload");
             rp_pick *p = &v->picks[g * v->n_workloads + str_index(v->workloads, v->n_workloads, w)];
             if (p->file == f)
                 continue;
-            if (!p->file || better(f, p->file, w)) {
+            if (!p->file || rp_better(f, p->file, w)) {
                 p->gpu = v->gpus[g];
                 p->workload = w;
                 p->file = f;
@@ -349,7 +349,9 @@ static const char *const CSS =
     "svg .vendorlabel{font-size:10px;fill:#c0392b}svg .boundlabel{font-size:10px;fill:#555}\n"
     "ul.legend{columns:2;font-size:13px;list-style:none;padding-left:0}.swatch{display:inline-block;width:10px;"
     "height:10px;margin-right:6px;border-radius:5px}\n"
-    "details{margin:4px 0 8px}summary{cursor:pointer;font-size:13px}.notes{font-size:12px}\n";
+    "details{margin:4px 0 8px}summary{cursor:pointer;font-size:13px}.notes{font-size:12px}\n"
+    "svg .ideal{stroke:#888;stroke-width:1.2;stroke-dasharray:5,4;fill:none}svg .series{stroke-width:2;fill:none}"
+    "svg .legend{font-size:11px}\n";
 
 static void device_block(FILE *f, FILE *md, const climb_json *d, const rp_file *from)
 {
@@ -671,7 +673,7 @@ static void reports_table(FILE *f, FILE *md, const rp_set *s)
         const int is_dirty = dirty && dirty->type == CLIMB_JSON_BOOL && dirty->number != 0;
         const climb_json *notes = climb_json_get(r->f.root, "notes");
         const int n_notes = notes && notes->type == CLIMB_JSON_ARRAY ? notes->n : 0;
-        const char *cells[] = {r->path, r->f.command, gpu_of(r), r->f.timing, r->f.sweep ? r->f.sweep : "-",
+        const char *cells[] = {r->path, r->f.command, rp_gpu_of(r), r->f.timing, r->f.sweep ? r->f.sweep : "-",
                                r->f.commit, r->f.date};
         fputs("<tr>", f);
         fputs("|", md);
@@ -877,6 +879,8 @@ static int write_page(FILE *f, FILE *md, const rp_set *s, const rp_view *v, cons
     }
     if (v->n_gpus > 1)
         gpus_table(f, md, v);
+    if (rp_scaling_section(f, md, s, v) < 0)
+        return -1;
     for (int w = 0; w < v->n_workloads; w++)
         workload_section(f, v, w);
     reports_table(f, md, s);

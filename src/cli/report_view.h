@@ -62,6 +62,18 @@ const char *rp_kind_of(const climb_json *row);
 /* "f32 4096x4096 dist=uniform" */
 void rp_shape_text(const climb_json *row, char *out, size_t len);
 
+/* The GPU a report is drawn under: its label ("... (this run)") or its device's name. */
+const char *rp_gpu_of(const rp_file *f);
+/* 1 when a is the better report of workload to draw than b: a plain bench over a sweep, cold over batch, the fuller,
+ * then the newer. */
+int rp_better(const rp_file *a, const rp_file *b, const char *workload);
+
+/* The scaling section (report_scaling.c): each GPU and workload measured on one GPU and on more, a chart of strong
+ * and of weak scaling and their table. The number of workloads shown, or -1 out of memory. */
+int rp_scaling_section(FILE *f, FILE *md, const rp_set *s, const rp_view *v);
+/* 1 when a row's options hold every --set NAME=VALUE of a workload's weak-scaling arguments. */
+int rp_weak_case(const char *weak, const climb_json *row);
+
 /* One GPU's roofline (report_charts.c): the number of workloads drawn, each listed in legend. */
 int rp_roofline_svg(FILE *f, const rp_view *v, int g, FILE *legend);
 /* The ladder chart of one case: each rung's median time, the vendor and bound rungs as lines. */

@@ -658,6 +658,7 @@ void climb_report_json_head(const climb_report *r, FILE *f)
     fprintf(f, ",\n  \"seed\": %llu,\n  \"timing\": \"%s\",\n  \"sweep\": ", (unsigned long long)r->seed,
             r->batch ? "batch" : "cold");
     json_str_or_null(f, r->sweep[0] ? r->sweep : NULL);
+    fprintf(f, ",\n  \"processes\": %d", r->processes);
     fputs(",\n  \"notes\": [", f);
     for (int i = 0; i < r->n_notes; i++) {
         fputs(i ? ", " : "", f);
@@ -802,6 +803,8 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
         } else {
             fputs("null", f);
         }
+        fputs(",\n     \"weak_scaling\": ", f);
+        json_str_or_null(f, w->weak_scaling);
         fputs(",\n     \"sweeps\": [", f);
         for (int k = 0; k < w->n_sweeps; k++) {
             const climb_sweep *sw = &w->sweeps[k];

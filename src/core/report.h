@@ -66,6 +66,7 @@ typedef struct climb_report {
     uint64_t seed;
     int batch;
     char sweep[64];           /* bench --sweep NAME; "" for none */
+    int processes;            /* one process a GPU: how many processes ran (rank 0 writes); 0: one process */
     climb_device_info dev;
     /* The GPUs of a run whose cases span several (climb_report_set_devices; n_set 0: none): each one's facts and
      * every pair's (p2p[i * n_set + j], i != j) */
