@@ -1,7 +1,8 @@
 /* climb report [PATH...] --html FILE [--md FILE]: one self-contained page (inline SVG, no script, no network) from
  * any folders or files of climb's JSON reports: per GPU its device block and a roofline of every workload's ladder,
  * per workload and case a chart of each rung's time with the vendor and the roofline as lines, a side-by-side
- * table of each best rung against its vendor when several GPUs are given, and every report read, with its commit,
+ * table of each best rung against its vendor when several GPUs are given, the scaling across GPUs of each workload
+ * measured on one GPU and on more (report_scaling.c), and every report read, with its commit,
  * date, timing mode and notes. It reads reports only, never a workload by name. No GPU needed. */
 #include <dirent.h>
 #include <errno.h>
@@ -28,7 +29,9 @@ static const char *const REPORT_USAGE =
     "bandwidth and FFMA/DFMA/SFU ceilings as lines, each workload's ladder joined from its first rung to its best\n"
     "on its largest case). For each workload and case: a bar of each rung's median time (log scale), the vendor\n"
     "and bound rungs as lines, each rung's roofline time as a tick, and the source text's published times beside\n"
-    "where it gave them. With several GPUs: each best rung's ratio to its vendor on each. Where several reports hold\n"
+    "where it gave them. With several GPUs: each best rung's ratio to its vendor on each. A workload measured on one\n"
+    "GPU and on more (reports whose device_set names 2, 4, ... GPUs): its best rung's strong-scaling speed-up and\n"
+    "weak-scaling efficiency at every count, drawn and tabled. Where several reports hold\n"
     "one workload on one GPU, the plain bench report is drawn (cold timing first, then the newest); every report\n"
     "read is listed with its commit, date, timing and notes. The page needs no network: inline SVG and CSS only.\n"
     "\n"
