@@ -2,7 +2,9 @@
  * rank: the chunks cover an array exactly; the ring's reduce-scatter and all-gather leave every rank with the whole
  * sum for 1 to 9 ranks and 64, for counts that do not divide, are smaller than the ranks, or are empty; recursive
  * halving and doubling do the same for powers of two and refuse other counts; every step's arguments checked; the
- * bus bandwidth factors are nccl-tests'. Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * bus bandwidth factors are nccl-tests'; the key split of a sort across GPUs (every key of 600 random splits, 1 to 8
+ * ranks and 64, 32- and 64-bit keys, digits of 1 to 16 bits, uniform, few-valued, equal, narrow and heavy keys,
+ * uneven and empty outputs, at the output its stable place says, each output exactly full; its refusals). Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
  * opened, whatever it was; a library that is not there is a clear refusal. */
 #include <stdint.h>
 #include <stdio.h>
@@ -320,6 +322,177 @@ static void test_vec4_split(void)
     EXPECT(head == 1 && n4 == 24);
 }
 
+/* ---- the key split: simulated ranks' keys, histograms counted on the host, every key's output checked ---- */
+
+typedef struct {
+    unsigned long long code;
+    int rank;
+    size_t index; /* in the global input order: rank 0's keys first */
+} ks_key;
+
+static int by_code_then_index(const void *a, const void *b)
+{
+    const ks_key *x = a, *y = b;
+    if (x->code != y->code)
+        return x->code < y->code ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static unsigned long long ks_draw(climb_rng *rng, int dist, int bits)
+{
+    const unsigned long long mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    const unsigned long long u = climb_rng_next(rng) & mask;
+    switch (dist) {
+    case 1: return (u % 3) * (mask / 3);                              /* three values */
+    case 2: return mask / 5;                                          /* all equal */
+    case 3: return u & 0xFFFF;                                        /* narrow: the upper digits all zero */
+    case 4: return climb_rng_next(rng) % 2 ? mask / 7 : u;            /* half the keys one value */
+    case 5: return u % 2 ? mask : 0;                                  /* the two extremes */
+    }
+    return u;
+}
+
+/* One split: P ranks with counts[r] keys each (drawn by dist), outputs of out[r] keys; digit bits d. Returns 0 when
+ * every output got exactly its count and every key went to the output holding its place in the stable order. */
+static int ks_case(climb_rng *rng, int P, int bits, int d, int dist, const size_t *counts, const size_t *out)
+{
+    size_t n = 0, start[CLIMB_MAX_RANKS + 1];
+    for (int r = 0; r < P; r++) {
+        start[r] = n;
+        n += counts[r];
+    }
+    start[P] = n;
+    ks_key *keys = calloc(n + 1, sizeof *keys), *sorted = calloc(n + 1, sizeof *sorted);
+    size_t *eq = calloc(n + 1, sizeof *eq), *got = calloc((size_t)P, sizeof *got);
+    climb_keysplit *s = calloc(1, sizeof *s);
+    int bad = !keys || !sorted || !eq || !got || !s;
+    for (size_t i = 0; !bad && i < n; i++) {
+        keys[i].code = ks_draw(rng, dist, bits);
+        keys[i].index = i;
+    }
+    for (int r = 0; !bad && r < P; r++)
+        for (size_t i = start[r]; i < start[r + 1]; i++)
+            keys[i].rank = r;
+    bad = bad || climb_keysplit_init(s, P, bits, d, out) != 0;
+    int rounds = 0, shift, width, open;
+    while (!bad && (open = climb_keysplit_round(s, &shift, &width)) > 0) {
+        const size_t B = (size_t)1 << width;
+        size_t *hist = calloc((size_t)open * P * B, sizeof *hist);
+        if (!hist) {
+            bad = 1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const int above = shift + width;
+            int o = 0;
+            if (above < bits) /* an open range is the keys of its upper digits */
+                while (o < open && (keys[i].code >> above) != s->open_prefix[o])
+                    o++;
+            if (o < open)
+                hist[((size_t)o * P + keys[i].rank) * B + ((keys[i].code >> shift) & (B - 1))]++;
+        }
+        bad = climb_keysplit_feed(s, hist) != 0;
+        free(hist);
+        rounds++;
+        bad = bad || rounds > bits; /* a round a digit at the most */
+    }
+    /* eq: how many keys of the same rank and code come before a key */
+    for (size_t i = 0; !bad && i < n; i++)
+        for (size_t j = start[keys[i].rank]; j < i; j++)
+            eq[i] += keys[j].code == keys[i].code;
+    memcpy(sorted, keys, n * sizeof *keys);
+    if (!bad && n)
+        qsort(sorted, n, sizeof *sorted, by_code_then_index);
+    for (size_t p = 0; !bad && p < n; p++) {
+        const ks_key *k = &sorted[p];
+        int want = 0; /* the output holding place p: the first whose end is past it */
+        while (s->end[want] <= p)
+            want++;
+        const int dest = climb_keysplit_dest(s, k->code, k->rank, eq[k->index]);
+        if (dest != want) {
+            printf("  key %llu of rank %d (eq %zu) at place %zu: output %d, want %d\n", k->code, k->rank,
+                   eq[k->index], p, dest, want);
+            bad = 1;
+        }
+        if (dest >= 0 && dest < P)
+            got[dest]++;
+        if (!climb_keysplit_ties(s, k->code, k->rank) &&
+            climb_keysplit_dest(s, k->code, k->rank, 0) != dest) { /* eq needed only where ties() says so */
+            printf("  key %llu of rank %d: its output depends on eq, and ties() says not\n", k->code, k->rank);
+            bad = 1;
+        }
+    }
+    for (int r = 0; !bad && r < P; r++)
+        bad = got[r] != out[r];
+    free(keys);
+    free(sorted);
+    free(eq);
+    free(got);
+    free(s);
+    return bad ? -1 : 0;
+}
+
+static void test_keysplit(climb_rng *rng)
+{
+    static const int digits[] = {1, 3, 8, 11, 16};
+    static const char *const dists[] = {"uniform", "three values", "all equal", "narrow", "half one value", "extremes"};
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 600; it++) {
+        const int P = it % 50 == 49 ? CLIMB_MAX_RANKS : 1 + (int)(climb_rng_next(rng) % 8);
+        const int bits = it % 3 == 2 ? 64 : 32, d = digits[climb_rng_next(rng) % 5], dist = (int)(climb_rng_next(rng) % 6);
+        size_t counts[CLIMB_MAX_RANKS], out[CLIMB_MAX_RANKS], n = 0;
+        for (int r = 0; r < P; r++) {
+            counts[r] = climb_rng_next(rng) % 5 == 0 ? 0 : climb_rng_next(rng) % (P > 8 ? 20 : 300);
+            n += counts[r];
+        }
+        if (it % 2) { /* the outputs as the inputs */
+            memcpy(out, counts, sizeof counts);
+        } else { /* uneven outputs, some empty */
+            size_t left = n;
+            for (int r = 0; r < P; r++) {
+                out[r] = r + 1 == P ? left : (climb_rng_next(rng) % 4 == 0 ? 0 : climb_rng_next(rng) % (left + 1));
+                left -= out[r];
+            }
+        }
+        cases++;
+        if (ks_case(rng, P, bits, d, dist, counts, out) != 0) {
+            printf("  the split of %zu keys (%s, %d bits, %d-bit digits) over %d ranks went wrong\n", n, dists[dist],
+                   bits, d, P);
+            failed++;
+        }
+    }
+    EXPECT(failed == 0);
+    printf("key split: %d cases, %d wrong\n", cases, failed);
+
+    /* refusals: arguments out of range, counts that disagree with the split so far */
+    climb_keysplit s;
+    const size_t two[2] = {3, 4};
+    EXPECT(climb_keysplit_init(&s, 0, 32, 8, two) == -1);
+    EXPECT(climb_keysplit_init(&s, CLIMB_MAX_RANKS + 1, 32, 8, two) == -1);
+    EXPECT(climb_keysplit_init(&s, 2, 0, 8, two) == -1 && climb_keysplit_init(&s, 2, 65, 8, two) == -1);
+    EXPECT(climb_keysplit_init(&s, 2, 32, 0, two) == -1 && climb_keysplit_init(&s, 2, 32, 17, two) == -1);
+    const size_t huge[2] = {SIZE_MAX, 1};
+    EXPECT(climb_keysplit_init(&s, 2, 32, 8, huge) == -1);
+    EXPECT(climb_keysplit_init(&s, 2, 32, 8, two) == 0);
+    int shift, width;
+    EXPECT(climb_keysplit_round(&s, &shift, &width) == 1 && shift == 24 && width == 8);
+    size_t *hist = calloc(2 * 256, sizeof *hist);
+    if (hist) {
+        hist[5] = 3;
+        hist[256 + 9] = 3; /* 6 keys where 7 were said */
+        EXPECT(climb_keysplit_feed(&s, hist) == -1);
+        hist[256 + 9] = 4; /* the right total: rank 0's three keys in bucket 5, rank 1's four in 9; the cut at 3 */
+        EXPECT(climb_keysplit_feed(&s, hist) == 0);
+        EXPECT(climb_keysplit_round(&s, &shift, &width) == 0 && s.cut[0].v == 9ull << 24 && !s.cut[0].end);
+        EXPECT(climb_keysplit_dest(&s, 5ull << 24, 0, 0) == 0 && climb_keysplit_dest(&s, 9ull << 24, 1, 0) == 1);
+        free(hist);
+    }
+    /* a cut at the very end: nothing above it */
+    const size_t all_first[2] = {7, 0};
+    EXPECT(climb_keysplit_init(&s, 2, 32, 8, all_first) == 0 && s.n_open == 0 && s.cut[0].end == 1);
+    EXPECT(climb_keysplit_dest(&s, ~0u, 1, 100) == 0);
+}
+
 int main(void)
 {
     test_nvlinks();
@@ -332,5 +505,6 @@ int main(void)
     test_schedules(&rng);
     test_device_sets();
     test_nccl();
+    test_keysplit(&rng);
     return test_finish("test_cpu_collectives");
 }

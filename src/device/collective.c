@@ -1,5 +1,6 @@
 /* The schedules of collective.h. */
 #include <stdint.h>
+#include <string.h>
 
 #include "collective.h"
 
@@ -159,4 +160,149 @@ double climb_busbw_factor(climb_coll c, int n)
     case CLIMB_COLL_PEER_COPY: return 1.0;
     }
     return 0.0;
+}
+
+/* ---- the key split ---- */
+
+/* The digit of depth d (0: the top one): its lowest bit and its width (the last digit may be narrower). */
+static void keysplit_digit(const climb_keysplit *s, int d, int *shift, int *width)
+{
+    const int top = s->key_bits - d * s->digit_bits;
+    *width = top < s->digit_bits ? top : s->digit_bits;
+    *shift = top - *width;
+}
+
+static int keysplit_digits(const climb_keysplit *s) { return (s->key_bits + s->digit_bits - 1) / s->digit_bits; }
+
+int climb_keysplit_init(climb_keysplit *s, int P, int key_bits, int digit_bits, const size_t *out_count)
+{
+    if (!s || !out_count || P < 1 || P > CLIMB_MAX_RANKS || key_bits < 1 || key_bits > 64 || digit_bits < 1 ||
+        digit_bits > 16)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->P = P;
+    s->key_bits = key_bits;
+    s->digit_bits = digit_bits;
+    size_t n = 0;
+    for (int r = 0; r < P; r++) {
+        if (out_count[r] > SIZE_MAX - n)
+            return -1;
+        n += out_count[r];
+        s->end[r] = n;
+    }
+    /* cut r is the end of output r: at 0 everything is above it, at n nothing; any other is inside the one range */
+    for (int r = 0; r + 1 < P; r++) {
+        s->at[r] = -1;
+        if (s->end[r] == n)
+            s->cut[r].end = 1;
+        else if (s->end[r] > 0)
+            s->at[r] = 0;
+    }
+    for (int r = 0; r + 1 < P; r++)
+        if (s->at[r] == 0)
+            s->n_open = 1;
+    s->open_count[0] = n;
+    return 0;
+}
+
+int climb_keysplit_round(const climb_keysplit *s, int *shift, int *width)
+{
+    keysplit_digit(s, s->depth, shift, width);
+    return s->n_open;
+}
+
+int climb_keysplit_feed(climb_keysplit *s, const size_t *hist)
+{
+    if (!s->n_open)
+        return 0;
+    int shift, width;
+    keysplit_digit(s, s->depth, &shift, &width);
+    const size_t B = (size_t)1 << width;
+    const int last = s->depth + 1 == keysplit_digits(s), P = s->P;
+    /* every open range's counts must add up to its keys (an overflow reads as a disagreement too) */
+    for (int o = 0; o < s->n_open; o++) {
+        size_t total = 0;
+        for (int r = 0; r < P; r++)
+            for (size_t d = 0; d < B; d++) {
+                const size_t h = hist[((size_t)o * P + r) * B + d];
+                if (h > SIZE_MAX - total)
+                    return -1;
+                total += h;
+            }
+        if (total != s->open_count[o])
+            return -1;
+    }
+    int n_next = 0;
+    unsigned long long next_prefix[CLIMB_MAX_RANKS];
+    size_t next_start[CLIMB_MAX_RANKS], next_count[CLIMB_MAX_RANKS];
+    for (int o = 0; o < s->n_open; o++) {
+        size_t lo = s->open_start[o];
+        for (size_t d = 0; d < B; d++) {
+            size_t c = 0;
+            for (int r = 0; r < P; r++)
+                c += hist[((size_t)o * P + r) * B + d];
+            const unsigned long long bucket = ((s->open_prefix[o] << width) | d), code = bucket << shift;
+            int opened = -1;
+            for (int k = 0; k + 1 < P; k++) {
+                if (s->at[k] != o)
+                    continue;
+                const size_t e = s->end[k];
+                if (e == lo && c > 0) { /* on the bucket's lower edge: its keys and all after are above */
+                    s->at[k] = -1;
+                    s->cut[k].v = code;
+                } else if (e > lo && e < lo + c) { /* inside the bucket */
+                    if (last) {                     /* among equal keys: split by rank, in input order */
+                        s->at[k] = -1;
+                        s->cut[k].v = code;
+                        size_t need = e - lo;
+                        for (int r = 0; r < P; r++) {
+                            const size_t h = hist[((size_t)o * P + r) * B + d];
+                            s->cut[k].t[r] = h < need ? h : need;
+                            need -= s->cut[k].t[r];
+                        }
+                    } else {
+                        if (opened < 0) {
+                            opened = n_next++;
+                            next_prefix[opened] = bucket;
+                            next_start[opened] = lo;
+                            next_count[opened] = c;
+                        }
+                        s->at[k] = CLIMB_MAX_RANKS + opened; /* moved to the next round's range (renumbered below) */
+                    }
+                }
+            }
+            lo += c;
+        }
+    }
+    for (int k = 0; k + 1 < P; k++)
+        if (s->at[k] >= 0 && s->at[k] < CLIMB_MAX_RANKS)
+            return -1; /* a cut inside a range but in none of its buckets: the counts were wrong */
+        else if (s->at[k] >= CLIMB_MAX_RANKS)
+            s->at[k] -= CLIMB_MAX_RANKS;
+    s->n_open = n_next;
+    for (int o = 0; o < n_next; o++) {
+        s->open_prefix[o] = next_prefix[o];
+        s->open_start[o] = next_start[o];
+        s->open_count[o] = next_count[o];
+    }
+    s->depth++;
+    return 0;
+}
+
+int climb_keysplit_dest(const climb_keysplit *s, unsigned long long code, int r, size_t eq)
+{
+    int below = 0;
+    for (int k = 0; k + 1 < s->P; k++) {
+        const climb_keycut *c = &s->cut[k];
+        below += !c->end && (code > c->v || (code == c->v && eq >= c->t[r]));
+    }
+    return below;
+}
+
+int climb_keysplit_ties(const climb_keysplit *s, unsigned long long code, int r)
+{
+    for (int k = 0; k + 1 < s->P; k++)
+        if (!s->cut[k].end && s->cut[k].v == code && s->cut[k].t[r] > 0)
+            return 1;
+    return 0;
 }

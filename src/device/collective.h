@@ -96,6 +96,49 @@ static inline size_t climb_slab_first(const climb_slab *s) { return s->below; }
 static inline size_t climb_slab_last(const climb_slab *s) { return s->below + (s->z1 - s->z0) - 1; }
 static inline size_t climb_slab_top_halo(const climb_slab *s) { return s->planes - 1; }
 
+/* ---- a sort's exact split of keys spread over P ranks into P slices of the sorted order ----
+ *
+ * Each rank holds some keys (by their codes: unsigned integers of key_bits bits whose order is the keys' order); the
+ * global order of equal keys is the input's, rank 0's keys first, each rank's in its own order (a stable sort).
+ * Output r is to hold positions [end[r - 1], end[r]) of the sorted order, end[r] the sum of out_count[0 .. r].
+ * The split is found by the keys' most significant digits, as an MSB radix partition (Ilic, Tolovski and Rabl's RMG
+ * sort) but exact: a round histograms one digit of the keys of every range still open (a range of keys with equal
+ * upper digits that straddles a cut between two outputs: at most P - 1 of them), every rank its own keys; the
+ * counts place each cut in a bucket of the next digit, which closes it where the cut falls on the bucket's edge and
+ * opens a narrower range where it falls inside. After the last digit a cut inside a bucket is among equal keys, and
+ * is split by rank: the first t[s] of rank s's keys equal to v go below it. So a heavy key (half the keys one value)
+ * is shared among as many outputs as it fills, in input order, and no output gets more than its count. */
+typedef struct climb_keycut {
+    unsigned long long v; /* the cut's key code */
+    int end;              /* 1: past every key (a cut at the end: nothing above it) */
+    size_t t[CLIMB_MAX_RANKS]; /* how many of rank s's keys equal to v go below the cut */
+} climb_keycut;
+
+typedef struct climb_keysplit {
+    int P, key_bits, digit_bits, depth;      /* depth: the digits resolved so far (rounds fed) */
+    size_t end[CLIMB_MAX_RANKS];             /* output r's end in the sorted order */
+    int n_open;                              /* ranges open for the next round */
+    unsigned long long open_prefix[CLIMB_MAX_RANKS]; /* each's upper depth digits (the key's code >> the digits below) */
+    size_t open_start[CLIMB_MAX_RANKS], open_count[CLIMB_MAX_RANKS]; /* its first position, its keys */
+    int at[CLIMB_MAX_RANKS];                 /* cut r (the end of output r, r < P - 1): its open range, or -1 placed */
+    climb_keycut cut[CLIMB_MAX_RANKS];
+} climb_keysplit;
+
+/* Starts a split of P ranks' keys (key_bits 1..64, digits of digit_bits 1..16) into outputs of out_count[0 .. P)
+ * keys. 0, or -1 for arguments out of range or counts whose sum overflows. */
+int climb_keysplit_init(climb_keysplit *s, int P, int key_bits, int digit_bits, const size_t *out_count);
+/* The next round's digit: bits [*shift, *shift + *width) of the code; returns the ranges open (0: the split is
+ * done). Open range o holds the keys whose code >> (*shift + *width) is open_prefix[o] (every key at depth 0). */
+int climb_keysplit_round(const climb_keysplit *s, int *shift, int *width);
+/* Feeds the round's counts: hist[(o * P + r) * 2^width + d], rank r's keys of open range o whose digit is d. 0, or
+ * -1 where the counts disagree with the split so far (a range's total not what the round before counted). */
+int climb_keysplit_feed(climb_keysplit *s, const size_t *hist);
+/* The output of a key of rank r with code `code`, the eq-th (from 0) of rank r's keys equal to it: the cuts below
+ * it. Only keys equal to a cut's v with a t[r] above 0 need eq (climb_keysplit_ties says which). */
+int climb_keysplit_dest(const climb_keysplit *s, unsigned long long code, int r, size_t eq);
+/* 1 when keys of code `code` from rank r are split between outputs (their eq matters). */
+int climb_keysplit_ties(const climb_keysplit *s, unsigned long long code, int r);
+
 #ifdef __cplusplus
 }
 #endif
