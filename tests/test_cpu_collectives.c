@@ -4,7 +4,8 @@
  * halving and doubling do the same for powers of two and refuse other counts; every step's arguments checked; the
  * bus bandwidth factors are nccl-tests'; the key split of a sort across GPUs (every key of 600 random splits, 1 to 8
  * ranks and 64, 32- and 64-bit keys, digits of 1 to 16 bits, uniform, few-valued, equal, narrow and heavy keys,
- * uneven and empty outputs, at the output its stable place says, each output exactly full; its refusals). Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * uneven and empty outputs, at the output its stable place says, each output exactly full, and again through each
+ * rank's stable partition by class and its pieces; its refusals). Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
  * opened, whatever it was; a library that is not there is a clear refusal. */
 #include <stdint.h>
 #include <stdio.h>
@@ -424,6 +425,49 @@ static int ks_case(climb_rng *rng, int P, int bits, int d, int dist, const size_
     }
     for (int r = 0; !bad && r < P; r++)
         bad = got[r] != out[r];
+    /* each rank's keys partitioned stably by class (output, or tie value), as a GPU does, then sent by the pieces
+     * climb_keysplit_class_pieces gives: every key must reach the output its place says */
+    for (int r = 0; !bad && r < P; r++) {
+        unsigned long long ties[CLIMB_MAX_RANKS];
+        const int n_ties = climb_keysplit_tie_values(s, r, ties);
+        for (int j = 1; j < n_ties; j++)
+            bad |= ties[j] <= ties[j - 1];
+        size_t count[2 * CLIMB_MAX_RANKS] = {0}, from[3 * CLIMB_MAX_RANKS], len[3 * CLIMB_MAX_RANKS], at = 0;
+        int dest[3 * CLIMB_MAX_RANKS];
+        size_t *order = calloc(counts[r] + 1, sizeof *order), *cls = calloc(counts[r] + 1, sizeof *cls);
+        if (!order || !cls) {
+            free(order);
+            free(cls);
+            bad = 1;
+            break;
+        }
+        for (size_t i = start[r]; i < start[r + 1]; i++) {
+            int q = -1;
+            for (int j = 0; j < n_ties; j++)
+                q = keys[i].code == ties[j] ? P + j : q;
+            cls[i - start[r]] = q >= 0 ? (size_t)q : (size_t)climb_keysplit_dest(s, keys[i].code, r, 0);
+            count[cls[i - start[r]]]++;
+        }
+        for (int q = 0; q < P + n_ties; q++) /* the stable partition: class by class, input order within */
+            for (size_t i = 0; i < counts[r]; i++)
+                if (cls[i] == (size_t)q)
+                    order[at++] = start[r] + i;
+        const int n_pieces = climb_keysplit_class_pieces(s, r, count, dest, from, len);
+        size_t covered = 0;
+        for (int i = 0; i < n_pieces && !bad; i++) {
+            bad |= from[i] != covered || len[i] == 0 || dest[i] < 0 || dest[i] >= P;
+            for (size_t j = from[i]; j < from[i] + len[i] && !bad; j++) {
+                const ks_key *k = &keys[order[j]];
+                bad |= climb_keysplit_dest(s, k->code, r, eq[k->index]) != dest[i];
+            }
+            covered += len[i];
+        }
+        bad |= covered != counts[r] || n_pieces > 3 * P - 2;
+        if (bad)
+            printf("  rank %d's class pieces send a key to the wrong output (%d pieces)\n", r, n_pieces);
+        free(order);
+        free(cls);
+    }
     free(keys);
     free(sorted);
     free(eq);

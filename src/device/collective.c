@@ -306,3 +306,53 @@ int climb_keysplit_ties(const climb_keysplit *s, unsigned long long code, int r)
             return 1;
     return 0;
 }
+
+int climb_keysplit_tie_values(const climb_keysplit *s, int r, unsigned long long *ties)
+{
+    int n = 0;
+    for (int k = 0; k + 1 < s->P; k++) {
+        const climb_keycut *c = &s->cut[k];
+        if (!c->end && c->t[r] > 0 && (n == 0 || ties[n - 1] != c->v))
+            ties[n++] = c->v;
+    }
+    return n;
+}
+
+int climb_keysplit_class_pieces(const climb_keysplit *s, int r, const size_t *class_count, int *dest, size_t *from,
+                                size_t *len)
+{
+    unsigned long long ties[CLIMB_MAX_RANKS];
+    const int n_ties = climb_keysplit_tie_values(s, r, ties), P = s->P;
+    int n = 0;
+    size_t at = 0;
+#define KS_PIECE(d_, f_, l_)                                                                                           \
+    do {                                                                                                               \
+        if ((l_) > 0) {                                                                                                \
+            dest[n] = (d_);                                                                                            \
+            from[n] = (f_);                                                                                            \
+            len[n++] = (l_);                                                                                           \
+        }                                                                                                              \
+    } while (0)
+    for (int d = 0; d < P; d++) {
+        KS_PIECE(d, at, class_count[d]);
+        at += class_count[d];
+    }
+    for (int j = 0; j < n_ties; j++) {
+        const size_t m = class_count[P + j];
+        int d = 0; /* the tie's first keys go above every cut below its value */
+        for (int k = 0; k + 1 < P; k++)
+            d += !s->cut[k].end && s->cut[k].v < ties[j];
+        size_t done = 0;
+        for (int k = 0; k + 1 < P; k++)
+            if (!s->cut[k].end && s->cut[k].v == ties[j]) {
+                const size_t upto = s->cut[k].t[r] < m ? s->cut[k].t[r] : m;
+                KS_PIECE(d, at + done, upto - done);
+                done = upto;
+                d++;
+            }
+        KS_PIECE(d, at + done, m - done);
+        at += m;
+    }
+#undef KS_PIECE
+    return n;
+}

@@ -138,6 +138,16 @@ int climb_keysplit_feed(climb_keysplit *s, const size_t *hist);
 int climb_keysplit_dest(const climb_keysplit *s, unsigned long long code, int r, size_t eq);
 /* 1 when keys of code `code` from rank r are split between outputs (their eq matters). */
 int climb_keysplit_ties(const climb_keysplit *s, unsigned long long code, int r);
+/* Rank r's tie values: the codes of its keys that are split between outputs (a cut's v with t[r] above 0), each
+ * once, ascending, into ties (P - 1 at the most); returns how many. */
+int climb_keysplit_tie_values(const climb_keysplit *s, int r, unsigned long long *ties);
+/* Rank r's keys partitioned stably by class: class d (0 .. P - 1) the keys bound for output d that are no tie,
+ * class P + j the keys equal to tie value j, with class_count[0 .. P + ties) keys each, in class order. The pieces
+ * that go out: piece i is len[i] keys from position from[i] to output dest[i] (a class whole, or a tie's keys cut
+ * at its cuts' t[r]); empty ones left out. Returns the pieces (3P - 2 at the most: P classes, and a tie's keys in
+ * one piece more than its cuts). */
+int climb_keysplit_class_pieces(const climb_keysplit *s, int r, const size_t *class_count, int *dest, size_t *from,
+                                size_t *len);
 
 #ifdef __cplusplus
 }
