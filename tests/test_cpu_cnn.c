@@ -1,14 +1,106 @@
 /* CPU tests of the convolutional layer: the output sizes (padding, strides, a filter larger than the image), the
  * layers refused, the reference against a hand-worked output (two maps, a stride, the padding skipped), the
- * tolerance, and the workload's table. */
+ * tolerance, and the workload's table; Winograd's transforms and their error bound. */
 #include <math.h>
 #include <string.h>
 
-#include "workloads/cnn.h"
+#include "base/rng.h"
+#include "workloads/cnn/cnn.h"
+#include "workloads/cnn/winograd.h"
 #include "testing.h"
+
+/* Winograd's F(2 x 2, 3 x 3) and F(4 x 4, 3 x 3): in one dimension, exact in double against the correlation; on
+ * layers (odd sizes, padding 0 and 1, sizes not a multiple of the tile), the f32 layer within the stated bound of
+ * the exact convolution at every output. Prints the largest error over the bound and how much larger the bound's W
+ * is than the direct convolution's sum |w x|: the error's growth with the tile. */
+static void test_winograd(void)
+{
+    climb_winograd w;
+    EXPECT(climb_winograd_init(&w, 3) == -1 && climb_winograd_init(&w, 6) == -1);
+    climb_rng rng;
+    climb_rng_seed(&rng, climb_fresh_seed());
+    for (int m = 2; m <= 4; m += 2) {
+        EXPECT(climb_winograd_init(&w, m) == 0 && w.alpha == m + 2);
+        /* 1-D: y_i = sum_j g_j d_(i + j) = A^T [(G g) . (B^T d)] */
+        double worst1 = 0;
+        for (int it = 0; it < 200; it++) {
+            double g[3], d[6], gg[6] = {0}, bd[6] = {0};
+            for (int j = 0; j < 3; j++)
+                g[j] = climb_rng_double(&rng, -1, 1);
+            for (int j = 0; j < w.alpha; j++)
+                d[j] = climb_rng_double(&rng, -1, 1);
+            for (int a = 0; a < w.alpha; a++)
+                for (int j = 0; j < 3; j++)
+                    gg[a] += w.g[a][j] * g[j];
+            for (int a = 0; a < w.alpha; a++)
+                for (int j = 0; j < w.alpha; j++)
+                    bd[a] += w.bt[a][j] * d[j];
+            for (int i = 0; i < m; i++) {
+                double y = 0, want = 0;
+                for (int a = 0; a < w.alpha; a++)
+                    y += w.at[i][a] * gg[a] * bd[a];
+                for (int j = 0; j < 3; j++)
+                    want += g[j] * d[i + j];
+                worst1 = fmax(worst1, fabs(y - want));
+            }
+        }
+        EXPECT_MSG(worst1 < 1e-12, "F(%d, 3) in one dimension: off by %g", m, worst1);
+        const climb_cnn_layer shapes[] = {
+            {2, 5, 9, 11, 3, 3, 3, 1, 1, 1, 1, 0, 0}, {1, 3, 7, 6, 2, 3, 3, 1, 1, 0, 0, 0, 0},
+            {1, 64, 14, 14, 4, 3, 3, 1, 1, 1, 1, 0, 0}, {1, 1, 3, 3, 1, 3, 3, 1, 1, 0, 0, 0, 0}};
+        double worst = 0, growth = 0, ulps = 0; /* ulps: the error in units of 2^-24 sum |w x| */
+        for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+            climb_cnn_layer l = shapes[t];
+            EXPECT(climb_cnn_layer_check(&l) == 0);
+            const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * 9, ny = (size_t)l.n * l.k * l.p * l.q;
+            float *x = malloc(nx * sizeof *x), *wt = malloc(nw * sizeof *wt), *y = malloc(ny * sizeof *y);
+            if (!x || !wt || !y) {
+                free(x), free(wt), free(y);
+                EXPECT(0);
+                continue;
+            }
+            for (size_t i = 0; i < nx; i++)
+                x[i] = (float)climb_rng_double(&rng, -1, 1);
+            for (size_t i = 0; i < nw; i++)
+                wt[i] = (float)climb_rng_double(&rng, -1, 1);
+            EXPECT(climb_winograd_layer_f32(&w, &l, x, wt, y) == 0);
+            int bad = 0;
+            for (int n = 0; n < l.n; n++)
+                for (int k = 0; k < l.k; k++)
+                    for (int p = 0; p < l.p; p++)
+                        for (int q = 0; q < l.q; q++) {
+                            double direct = 0;
+                            const double want = climb_cnn_ref_at(&l, x, wt, n, k, p, q, &direct);
+                            const double W = climb_winograd_abs_at(&w, &l, x, wt, n, k, p, q);
+                            const double tol = climb_winograd_tolerance(&w, &l, W);
+                            const double err = fabs(y[(((size_t)n * l.k + k) * l.p + p) * l.q + q] - want);
+                            bad += !(err <= tol);
+                            worst = fmax(worst, err / tol);
+                            growth = fmax(growth, direct > 0 ? W / direct : 0);
+                            ulps = fmax(ulps, direct > 0 ? err / (direct * ldexp(1.0, -24)) : 0);
+                        }
+            EXPECT_MSG(bad == 0, "F(%dx%d, 3x3) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, l.n, l.c,
+                       l.h, l.w, l.k, l.pad_h, bad);
+            free(x);
+            free(wt);
+            free(y);
+        }
+        /* a bound that holds, and the error not trivially zero (a wrong transform is far outside it) */
+        EXPECT(worst > 0 && worst <= 1);
+        printf("F(%dx%d, 3x3): largest error %.3g of the bound, %.1f units of 2^-24 sum |w x|; the bound's W up to %.1fx "
+               "the direct sum |w x|\n", m, m, worst, ulps, growth);
+    }
+    const climb_cnn_layer strided = {1, 1, 8, 8, 1, 3, 3, 2, 2, 0, 0, 0, 0};
+    climb_cnn_layer l5 = {1, 1, 8, 8, 1, 5, 5, 1, 1, 0, 0, 0, 0};
+    climb_cnn_layer ls = strided;
+    EXPECT(climb_cnn_layer_check(&ls) == 0 && climb_cnn_layer_check(&l5) == 0);
+    float one[64 * 25] = {0}, out[64] = {0};
+    EXPECT(climb_winograd_layer_f32(&w, &ls, one, one, out) == -1 && climb_winograd_layer_f32(&w, &l5, one, one, out) == -1);
+}
 
 int main(void)
 {
+    test_winograd();
     climb_cnn_layer l = {64, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 0, 0};
     EXPECT(climb_cnn_layer_check(&l) == 0 && l.p == 56 && l.q == 56);
     l = (climb_cnn_layer){16, 3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 0, 0};

@@ -13,7 +13,7 @@
 #include "core/harness.h"
 #include "base/rng.h"
 #include "device/device.h"
-#include "workloads/cnn.h"
+#include "workloads/cnn/cnn.h"
 #include "test_plan.h"
 #include "api_jobs.h"
 #include "testing.h"

@@ -1,5 +1,5 @@
 /* The tile machinery of climb's FP32 GEMM kernels, shared by the SGEMM ladder's double-buffered rungs
- * (src/workloads/sgemm/) and the CNN layer's implicit GEMM (src/workloads/cnn.cu): cp.async helpers, the two
+ * (src/workloads/sgemm/) and the CNN layer's implicit GEMM (src/workloads/cnn/): cp.async helpers, the two
  * operand loaders (k along an operand's rows: float4 loads into registers, stored k-major; k down its columns:
  * cp.async straight into shared memory), the thread layouts of a block's outputs, and the double-buffered main
  * loop. docs/sgemm.md explains the design; the loaders are the only part an operand of another shape replaces

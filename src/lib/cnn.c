@@ -1,7 +1,7 @@
 /* The C API of the convolutional layer: climb_conv_forward_f32 over the rung marked best (implicit GEMM). */
 #include "handle.h"
 #include "../base/checked.h"
-#include "../workloads/cnn.h"
+#include "../workloads/cnn/cnn.h"
 
 /* The layer as the workload takes it, checked; 0, or -1 for a descriptor no kernel takes. */
 static int layer_of(const climb_conv_layer_desc *d, climb_cnn_layer *l)

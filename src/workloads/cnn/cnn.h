@@ -1,11 +1,11 @@
-/* One convolutional layer forward: the parts of src/workloads/cnn.cu that the library face and the tests use. */
+/* One convolutional layer forward: the parts of src/workloads/cnn/ that the library face and the tests use. */
 #ifndef CLIMB_WORKLOADS_CNN_H
 #define CLIMB_WORKLOADS_CNN_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
-#include "../core/workload.h"
+#include "../../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -25,15 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/rng.h"
-#include "../core/workload.cuh"
-#include "../base/check.h"
-#include "../device/cudnn_shared.h"
-#include "../device/device.h"
-#include "../device/gemm_tile.cuh"
+#include "../../base/rng.h"
+#include "../../core/workload.cuh"
+#include "../../base/check.h"
+#include "../../device/cudnn_shared.h"
+#include "../../device/device.h"
+#include "../../device/gemm_tile.cuh"
 #include "cnn.h"
-#include "../base/checked.h"
-#include "sgemm/sgemm.h"
+#include "../../base/checked.h"
+#include "../sgemm/sgemm.h"
 
 /* ---------------------------------------------------------------- the layer and the CPU reference */
 
