@@ -54,8 +54,9 @@ static void test_winograd(void)
             EXPECT(climb_cnn_layer_check(&l) == 0);
             const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * 9, ny = (size_t)l.n * l.k * l.p * l.q;
             float *x = malloc(nx * sizeof *x), *wt = malloc(nw * sizeof *wt), *y = malloc(ny * sizeof *y);
-            if (!x || !wt || !y) {
-                free(x), free(wt), free(y);
+            double *wl = malloc(ny * sizeof *wl);
+            if (!x || !wt || !y || !wl) {
+                free(x), free(wt), free(y), free(wl);
                 EXPECT(0);
                 continue;
             }
@@ -63,8 +64,8 @@ static void test_winograd(void)
                 x[i] = (float)climb_rng_double(&rng, -1, 1);
             for (size_t i = 0; i < nw; i++)
                 wt[i] = (float)climb_rng_double(&rng, -1, 1);
-            EXPECT(climb_winograd_layer_f32(&w, &l, x, wt, y) == 0);
-            int bad = 0;
+            EXPECT(climb_winograd_layer_f32(&w, &l, x, wt, y) == 0 && climb_winograd_abs_layer(&w, &l, x, wt, wl) == 0);
+            int bad = 0, abs_differs = 0;
             for (int n = 0; n < l.n; n++)
                 for (int k = 0; k < l.k; k++)
                     for (int p = 0; p < l.p; p++)
@@ -72,6 +73,7 @@ static void test_winograd(void)
                             double direct = 0;
                             const double want = climb_cnn_ref_at(&l, x, wt, n, k, p, q, &direct);
                             const double W = climb_winograd_abs_at(&w, &l, x, wt, n, k, p, q);
+                            abs_differs += !(fabs(W - wl[(((size_t)n * l.k + k) * l.p + p) * l.q + q]) <= 1e-12 * W);
                             const double tol = climb_winograd_tolerance(&w, &l, W);
                             const double err = fabs(y[(((size_t)n * l.k + k) * l.p + p) * l.q + q] - want);
                             bad += !(err <= tol);
@@ -81,9 +83,11 @@ static void test_winograd(void)
                         }
             EXPECT_MSG(bad == 0, "F(%dx%d, 3x3) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, l.n, l.c,
                        l.h, l.w, l.k, l.pad_h, bad);
+            EXPECT_MSG(abs_differs == 0, "the whole layer's W differs from the output's at %d outputs", abs_differs);
             free(x);
             free(wt);
             free(y);
+            free(wl);
         }
         /* a bound that holds, and the error not trivially zero (a wrong transform is far outside it) */
         EXPECT(worst > 0 && worst <= 1);

@@ -169,3 +169,69 @@ double climb_winograd_tolerance(const climb_winograd *w, const climb_cnn_layer *
     const double K = 4.0 * w->alpha + l->c + 9;
     return 1.01 * K * ldexp(1.0, -24) * abs_sum;
 }
+
+int climb_winograd_abs_layer(const climb_winograd *w, const climb_cnn_layer *l, const float *x, const float *wt,
+                             double *abs_sum)
+{
+    if (!takes(l))
+        return -1;
+    const int al = w->alpha, a2 = al * al, m = w->m;
+    double *ua = malloc(((size_t)l->k * l->c + 1) * a2 * sizeof *ua), *va = malloc(((size_t)l->c + 1) * a2 * sizeof *va);
+    if (!ua || !va) {
+        free(ua);
+        free(va);
+        return -1;
+    }
+    for (int k = 0; k < l->k; k++) /* |G| |g| |G^T| of every filter */
+        for (int c = 0; c < l->c; c++) {
+            const float *g = wt + ((size_t)k * l->c + c) * 9;
+            for (int a = 0; a < al; a++)
+                for (int b = 0; b < al; b++) {
+                    double s = 0;
+                    for (int r = 0; r < 3; r++)
+                        for (int t = 0; t < 3; t++)
+                            s += fabs(w->g[a][r]) * fabs((double)g[r * 3 + t]) * fabs(w->g[b][t]);
+                    ua[((size_t)k * l->c + c) * a2 + a * al + b] = s;
+                }
+        }
+    for (int n = 0; n < l->n; n++)
+        for (int p0 = 0; p0 < l->p; p0 += m)
+            for (int q0 = 0; q0 < l->q; q0 += m) {
+                for (int c = 0; c < l->c; c++) { /* |B^T| |d| |B| of every channel's tile */
+                    float d[CLIMB_WINOGRAD_MAX_ALPHA * CLIMB_WINOGRAD_MAX_ALPHA];
+                    double t[CLIMB_WINOGRAD_MAX_ALPHA * CLIMB_WINOGRAD_MAX_ALPHA];
+                    input_tile(w, l, x, n, c, p0, q0, d);
+                    for (int a = 0; a < al; a++)
+                        for (int s = 0; s < al; s++) {
+                            double v = 0;
+                            for (int r = 0; r < al; r++)
+                                v += fabs(w->bt[a][r]) * fabs((double)d[r * al + s]);
+                            t[a * al + s] = v;
+                        }
+                    for (int a = 0; a < al; a++)
+                        for (int b = 0; b < al; b++) {
+                            double v = 0;
+                            for (int s = 0; s < al; s++)
+                                v += t[a * al + s] * fabs(w->bt[b][s]);
+                            va[(size_t)c * a2 + a * al + b] = v;
+                        }
+                }
+                for (int k = 0; k < l->k; k++) {
+                    double mm[CLIMB_WINOGRAD_MAX_ALPHA * CLIMB_WINOGRAD_MAX_ALPHA] = {0};
+                    for (int c = 0; c < l->c; c++)
+                        for (int e = 0; e < a2; e++)
+                            mm[e] += ua[((size_t)k * l->c + c) * a2 + e] * va[(size_t)c * a2 + e];
+                    for (int i = 0; i < m && p0 + i < l->p; i++)
+                        for (int j = 0; j < m && q0 + j < l->q; j++) {
+                            double s = 0;
+                            for (int a = 0; a < al; a++)
+                                for (int b = 0; b < al; b++)
+                                    s += fabs(w->at[i][a]) * fabs(w->at[j][b]) * mm[a * al + b];
+                            abs_sum[(((size_t)n * l->k + k) * l->p + p0 + i) * l->q + q0 + j] = s;
+                        }
+                }
+            }
+    free(ua);
+    free(va);
+    return 0;
+}

@@ -47,6 +47,11 @@ int climb_winograd_layer_f32(const climb_winograd *w, const climb_cnn_layer *l, 
 double climb_winograd_abs_at(const climb_winograd *w, const climb_cnn_layer *l, const float *x, const float *wt,
                              int n, int k, int p, int q);
 double climb_winograd_tolerance(const climb_winograd *w, const climb_cnn_layer *l, double abs_sum);
+/* W of every output at once (n x k x p x q, as y), from the absolute transforms of each filter and of each input
+ * tile: C alpha^2 operations a tile and filter, less than the direct convolution. 0, or -1 (a layer of another
+ * filter or stride, or host memory short). */
+int climb_winograd_abs_layer(const climb_winograd *w, const climb_cnn_layer *l, const float *x, const float *wt,
+                             double *abs_sum);
 
 #ifdef __cplusplus
 }
