@@ -32,6 +32,7 @@
 #include "../../device/device.h"
 #include "../../device/gemm_tile.cuh"
 #include "cnn.h"
+#include "winograd.h"
 #include "../../base/checked.h"
 #include "../sgemm/sgemm.h"
 
@@ -388,10 +389,137 @@ struct climb_case {
     size_t gemm_ws_bytes;
     int gemm_tuning[CLIMB_MAX_TUNABLES];
     double vendor_factor;        /* the vendor's tolerance over ours (FFT and Winograd round differently) */
+    /* Winograd: the transformed filters U, input tiles V and their products M (alpha^2 matrices each), and the
+     * bound of every output (winograd.h) for the tile side wg_tol_m (0: none made yet) */
+    float *wg_u, *wg_v, *wg_m;
+    float *wg_tol;
+    double *wg_sample_tol;
+    int wg_tol_m;
 #ifdef CLIMB_HAVE_CUDNN
     climb_cudnn_conv dnn;        /* the vendor rung's plan, while it is prepared */
 #endif
 };
+
+/* ---------------------------------------------------------------- Winograd, the textbook form */
+
+/* F(2 x 2, 3 x 3) and F(4 x 4, 3 x 3)'s matrices (Lavin and Gray; winograd.c holds them in double, and the CPU's
+ * f32 transforms round them to these), row-major: B^T alpha x alpha, G alpha x 3, A^T m x alpha. */
+__constant__ float WG2_BT[16] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+__constant__ float WG2_G[12] = {1, 0, 0, 0.5f, 0.5f, 0.5f, 0.5f, -0.5f, 0.5f, 0, 0, 1};
+__constant__ float WG2_AT[8] = {1, 1, 1, 0, 0, 1, -1, -1};
+__constant__ float WG4_BT[36] = {4, 0, -5, 0, 1, 0, 0, -4, -4, 1, 1, 0, 0, 4, -4, -1, 1, 0,
+                                 0, -2, -1, 2, 1, 0, 0, 2, -1, -2, 1, 0, 0, 4, 0, -5, 0, 1};
+__constant__ float WG4_G[18] = {1.0f / 4,  0,         0,         -1.0f / 6, -1.0f / 6, -1.0f / 6,
+                                -1.0f / 6, 1.0f / 6,  -1.0f / 6, 1.0f / 24, 1.0f / 12, 1.0f / 6,
+                                1.0f / 24, -1.0f / 12, 1.0f / 6, 0,         0,         1};
+__constant__ float WG4_AT[24] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0, 0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
+
+template <int M> __device__ __forceinline__ const float *wg_bt() { return M == 2 ? WG2_BT : WG4_BT; }
+template <int M> __device__ __forceinline__ const float *wg_g() { return M == 2 ? WG2_G : WG4_G; }
+template <int M> __device__ __forceinline__ const float *wg_at() { return M == 2 ? WG2_AT : WG4_AT; }
+
+/* out (R2 x R2) = L in L^T for in (I x I... ): rows first (t = L in, each sum over L's nonzero entries left to
+ * right), then t L^T, as winograd.c's sandwich does, so that the GPU rounds as the CPU's f32 layer. L is ROWS x
+ * INNER, in INNER x COLS. */
+template <int ROWS, int INNER, int COLS>
+__device__ __forceinline__ void wg_sandwich(const float *L, const float (&in)[INNER][COLS], float (&out)[ROWS][ROWS])
+{
+    float t[ROWS][COLS];
+#pragma unroll
+    for (int i = 0; i < ROWS; i++)
+#pragma unroll
+        for (int j = 0; j < COLS; j++) {
+            float s = 0;
+#pragma unroll
+            for (int k = 0; k < INNER; k++)
+                if (L[i * INNER + k] != 0)
+                    s += L[i * INNER + k] * in[k][j];
+            t[i][j] = s;
+        }
+#pragma unroll
+    for (int i = 0; i < ROWS; i++)
+#pragma unroll
+        for (int j = 0; j < ROWS; j++) {
+            float s = 0;
+#pragma unroll
+            for (int k = 0; k < COLS; k++)
+                if (L[j * INNER + k] != 0)
+                    s += t[i][k] * L[j * INNER + k];
+            out[i][j] = s;
+        }
+}
+
+/* The filters' transform, a thread a (k, c): U[e][k][c] = (G g G^T)[e], e over the alpha x alpha positions. */
+template <int M>
+__global__ void __launch_bounds__(256) cnn_wg_filter_kernel(const float *w, int K, int C, float *U)
+{
+    constexpr int A = M + 2;
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= (size_t)K * C)
+        return;
+    float g[3][3], u[A][A];
+#pragma unroll
+    for (int j = 0; j < 9; j++)
+        g[j / 3][j % 3] = w[i * 9 + j];
+    wg_sandwich<A, 3, 3>(wg_g<M>(), g, u);
+#pragma unroll
+    for (int e = 0; e < A * A; e++)
+        U[(size_t)e * K * C + i] = u[e / A][e % A]; /* i = k C + c */
+}
+
+/* The input tiles' transform, a thread a (c, tile): V[e][c][t] = (B^T d B)[e], d the alpha x alpha input under
+ * tile t (tiles numbered image by image, row by row; zeros outside the image). */
+template <int M>
+__global__ void __launch_bounds__(256) cnn_wg_input_kernel(const float *x, climb_cnn_layer l, int th, int tw, float *V)
+{
+    constexpr int A = M + 2;
+    const size_t T = (size_t)l.n * th * tw, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= (size_t)l.c * T)
+        return;
+    const int c = (int)(i / T);
+    const size_t t = i % T;
+    const int n = (int)(t / ((size_t)th * tw)), ty = (int)(t / tw % th), tx = (int)(t % tw);
+    const float *xc = x + ((size_t)n * l.c + c) * l.h * l.w;
+    float d[A][A], v[A][A];
+#pragma unroll
+    for (int a = 0; a < A; a++)
+#pragma unroll
+        for (int b = 0; b < A; b++) {
+            const int y = ty * M - l.pad_h + a, z = tx * M - l.pad_w + b;
+            d[a][b] = y >= 0 && y < l.h && z >= 0 && z < l.w ? xc[(size_t)y * l.w + z] : 0.0f;
+        }
+    wg_sandwich<A, A, A>(wg_bt<M>(), d, v);
+#pragma unroll
+    for (int e = 0; e < A * A; e++)
+        V[(size_t)e * l.c * T + i] = v[e / A][e % A]; /* i = c T + t */
+}
+
+/* The output tiles' transform, a thread a (k, tile): the m x m outputs A^T M A of Mm[e][k][t], those inside y. */
+template <int M>
+__global__ void __launch_bounds__(256) cnn_wg_output_kernel(const float *Mm, climb_cnn_layer l, int th, int tw, float *y)
+{
+    constexpr int A = M + 2;
+    const size_t T = (size_t)l.n * th * tw, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= (size_t)l.k * T)
+        return;
+    const int k = (int)(i / T);
+    const size_t t = i % T;
+    const int n = (int)(t / ((size_t)th * tw)), ty = (int)(t / tw % th), tx = (int)(t % tw);
+    float mm[A][A], o[M][M];
+#pragma unroll
+    for (int e = 0; e < A * A; e++)
+        mm[e / A][e % A] = Mm[(size_t)e * l.k * T + i]; /* i = k T + t */
+    wg_sandwich<M, A, A>(wg_at<M>(), mm, o);
+    float *yk = y + ((size_t)n * l.k + k) * l.p * l.q;
+#pragma unroll
+    for (int a = 0; a < M; a++)
+#pragma unroll
+        for (int b = 0; b < M; b++) {
+            const int p = ty * M + a, q = tx * M + b;
+            if (p < l.p && q < l.q)
+                yk[(size_t)p * l.q + q] = o[a][b];
+        }
+}
 
 static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
 {
@@ -437,6 +565,44 @@ static cudaError_t launch_im2col(climb_case *c, cudaStream_t s)
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
     return climb_cnn_best(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->sms, s);
+}
+
+/* Winograd's tiles: th x tw a map, T in all (the product's columns). */
+static void wg_tiles(const climb_cnn_layer *l, int m, int *th, int *tw, size_t *T)
+{
+    *th = (l->p + m - 1) / m;
+    *tw = (l->q + m - 1) / m;
+    *T = (size_t)l->n * *th * *tw;
+}
+
+/* The textbook form, four steps: the filters' transform; the input tiles'; for each of the alpha^2 positions e, the
+ * product M_e (K x T) = U_e (K x C) V_e (C x T) by climb's best SGEMM; the output tiles' transform. */
+template <int M> static cudaError_t launch_winograd(climb_case *c, cudaStream_t s)
+{
+    constexpr int A = M + 2;
+    const climb_cnn_layer *l = &c->l;
+    int th, tw;
+    size_t T;
+    wg_tiles(l, M, &th, &tw, &T);
+    if (c->ny == 0)
+        return cudaSuccess;
+    if (l->c == 0) /* no channels: every output 0 */
+        return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
+    const size_t kc = (size_t)l->k * l->c, ct = (size_t)l->c * T, kt = (size_t)l->k * T;
+    cnn_wg_filter_kernel<M><<<(unsigned)cdiv(kc, 256), 256, 0, s>>>(c->d_w, l->k, l->c, c->wg_u);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    cnn_wg_input_kernel<M><<<(unsigned)cdiv(ct, 256), 256, 0, s>>>(c->d_x, *l, th, tw, c->wg_v);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    for (int p = 0; p < A * A; p++)
+        if ((e = climb_sgemm_best(c->gemm_tuning, 0, 0, (size_t)l->k, T, (size_t)l->c, 1.0f, c->wg_u + p * kc,
+                                  (size_t)l->c, c->wg_v + p * ct, T, 0.0f, c->wg_m + p * kt, T, c->d_gemm_ws,
+                                  c->gemm_ws_bytes, c->sms, s)) != cudaSuccess)
+            return e;
+    cnn_wg_output_kernel<M><<<(unsigned)cdiv(kt, 256), 256, 0, s>>>(c->wg_m, *l, th, tw, c->d_y);
+    return cudaGetLastError();
 }
 
 /* ---------------------------------------------------------------- cuDNN */
@@ -512,6 +678,19 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return n;
 }
 
+static int k_wg2(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wg_filter_kernel<2>, 256, 0, "cnn_wg_filter_kernel<2>");
+    n = climb_kernel_at(o, max, n, (const void *)cnn_wg_input_kernel<2>, 256, 0, "cnn_wg_input_kernel<2>");
+    return climb_kernel_at(o, max, n, (const void *)cnn_wg_output_kernel<2>, 256, 0, "cnn_wg_output_kernel<2>");
+}
+static int k_wg4(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wg_filter_kernel<4>, 256, 0, "cnn_wg_filter_kernel<4>");
+    n = climb_kernel_at(o, max, n, (const void *)cnn_wg_input_kernel<4>, 256, 0, "cnn_wg_input_kernel<4>");
+    return climb_kernel_at(o, max, n, (const void *)cnn_wg_output_kernel<4>, 256, 0, "cnn_wg_output_kernel<4>");
+}
+
 /* The shared-tile rung's rules: N and K on the grid's y and z, its tiles within 48 KB. */
 static const char *refuses_tiled(const climb_case *c)
 {
@@ -525,7 +704,26 @@ static const char *refuses_tiled(const climb_case *c)
 typedef struct cnn_rung {
     climb_rung_info info;
     int im2col;               /* 1: it keeps a column matrix and SGEMM's workspace (prepare makes them) */
+    int winograd;             /* F(m x m, 3 x 3)'s m: it keeps U, V, M and SGEMM's workspace; 0: not Winograd */
 } cnn_rung;
+
+/* Winograd takes 3 x 3 filters of stride 1, and matrices whose sizes SGEMM takes (below 2^31, every product's
+ * elements below 2^31 too: the kernels' offsets). */
+static const char *refuses_winograd(const climb_case *c, int m)
+{
+    const climb_cnn_layer *l = &c->l;
+    if (l->r != 3 || l->s != 3 || l->stride_h != 1 || l->stride_w != 1)
+        return "3 x 3 filters of stride 1 only (Winograd's F(m x m, 3 x 3))";
+    int th, tw;
+    size_t T;
+    wg_tiles(l, m, &th, &tw, &T);
+    const double a2 = (double)(m + 2) * (m + 2), most = fmax((double)l->k * l->c, fmax((double)l->c * T, (double)l->k * T));
+    if (T > 0x7fffffff || a2 * most >= 2147483648.0)
+        return "the transformed tiles' matrices reach 2^31 elements";
+    return NULL;
+}
+static const char *refuses_wg2(const climb_case *c) { return refuses_winograd(c, 2); }
+static const char *refuses_wg4(const climb_case *c) { return refuses_winograd(c, 4); }
 
 static const cnn_rung CNN_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
@@ -543,6 +741,18 @@ static const cnn_rung CNN_RUNGS[] = {
                                               "times the filters with climb's best SGEMM",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col, .launch = launch_im2col},
      .im2col = 1},
+    {.info = {.name = "winograd_2x2", .idea = "Winograd's F(2 x 2, 3 x 3), the textbook form: the filters' and the "
+                                              "input tiles' transforms, 16 products (K x C times C x tiles) by "
+                                              "climb's best SGEMM, the output tiles' transform: 2.25x fewer "
+                                              "multiplications",
+              .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wg2,
+              .launch = launch_winograd<2>, .refuses = refuses_wg2},
+     .winograd = 2},
+    {.info = {.name = "winograd_4x4", .idea = "the same with F(4 x 4, 3 x 3): 36 products, 4x fewer multiplications, "
+                                              "a larger error (its bound is checked)",
+              .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wg4,
+              .launch = launch_winograd<4>, .refuses = refuses_wg4},
+     .winograd = 4},
     {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
                                                "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
@@ -592,11 +802,15 @@ static void cnn_release(climb_case *c, int rung)
     if (is_vendor(rung))
         climb_cudnn_conv_release(&c->dnn);
 #endif
-    if (CNN_RUNGS[rung].im2col) {
+    if (CNN_RUNGS[rung].im2col || CNN_RUNGS[rung].winograd) {
         cudaFree(c->d_col);
         cudaFree(c->d_gemm_ws);
+        cudaFree(c->wg_u);
+        cudaFree(c->wg_v);
+        cudaFree(c->wg_m);
         c->d_col = NULL;
         c->d_gemm_ws = NULL;
+        c->wg_u = c->wg_v = c->wg_m = NULL;
     }
 }
 
@@ -607,6 +821,11 @@ static void cnn_fini(climb_case *c)
 #endif
     cudaFree(c->d_col);
     cudaFree(c->d_gemm_ws);
+    cudaFree(c->wg_u);
+    cudaFree(c->wg_v);
+    cudaFree(c->wg_m);
+    free(c->wg_tol);
+    free(c->wg_sample_tol);
     free(c->w_abs);
     free(c->ref);
     free(c->tol);
@@ -797,6 +1016,26 @@ static int cnn_prepare(climb_case *c, int rung)
         if (c->gemm_ws_bytes)
             CLIMB_CHECK(cudaMalloc(&c->d_gemm_ws, c->gemm_ws_bytes));
     }
+    const int m = CNN_RUNGS[rung].winograd;
+    if (m && !c->wg_u) {
+        const climb_cnn_layer *l = &c->l;
+        int th, tw;
+        size_t T;
+        wg_tiles(l, m, &th, &tw, &T);
+        const size_t a2 = (size_t)(m + 2) * (m + 2);
+        climb_tuning_key key = {CLIMB_SHAPE3(l->k, T, l->c), CLIMB_F32, NULL};
+        climb_sgemm_tuning()->defaults(c->p.dev, &key, c->gemm_tuning);
+        c->gemm_ws_bytes = climb_sgemm_workspace(c->gemm_tuning, 0, 0, (size_t)l->k, T, (size_t)l->c, c->sms);
+        if (cudaMalloc((void **)&c->wg_u, at_least_1(a2 * l->k * l->c) * sizeof(float)) != cudaSuccess ||
+            cudaMalloc((void **)&c->wg_v, at_least_1(a2 * l->c * T) * sizeof(float)) != cudaSuccess ||
+            cudaMalloc((void **)&c->wg_m, at_least_1(a2 * l->k * T) * sizeof(float)) != cudaSuccess ||
+            (c->gemm_ws_bytes && cudaMalloc(&c->d_gemm_ws, c->gemm_ws_bytes) != cudaSuccess)) {
+            cudaGetLastError();
+            fprintf(stderr, "climb: cnn: out of device memory for Winograd's transformed tiles (%.3g GB)\n",
+                    (double)a2 * ((double)l->k * l->c + (double)l->c * T + (double)l->k * T) * 4 / 1e9);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -812,26 +1051,83 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
         out->bytes = (double)c->l.c * c->l.r * c->l.s * c->l.p * c->l.q * sizeof(float) + (double)c->gemm_ws_bytes;
         return 1;
     }
+    if (CNN_RUNGS[rung].winograd) { /* U, V and M: alpha^2 matrices each */
+        const int m = CNN_RUNGS[rung].winograd;
+        int th, tw;
+        size_t T;
+        wg_tiles(&c->l, m, &th, &tw, &T);
+        const double a2 = (double)(m + 2) * (m + 2);
+        out->bytes = a2 * ((double)c->l.k * c->l.c + (double)c->l.c * T + (double)c->l.k * T) * sizeof(float) +
+                     (double)c->gemm_ws_bytes;
+        return 1;
+    }
+    return 0;
+}
+
+/* A Winograd rung's tolerances (winograd.h's bound, W from the layer's absolute transforms), made once for a tile
+ * side: of every output where the reference is whole (plus the reference's own rounding to f32, or, where it is the
+ * vendor's output, the vendor's tolerance), and at the CPU's samples. */
+static int wg_tolerances(climb_case *c, int m)
+{
+    if (c->wg_tol_m == m)
+        return 0;
+    const climb_cnn_layer *l = &c->l;
+    climb_winograd w;
+    climb_winograd_init(&w, m);
+    free(c->wg_tol);
+    free(c->wg_sample_tol);
+    c->wg_tol = NULL;
+    c->wg_sample_tol = NULL;
+    c->wg_tol_m = 0;
+    if (c->ref) {
+        double *W = (double *)malloc(at_least_1(c->ny) * sizeof(double));
+        c->wg_tol = (float *)malloc(at_least_1(c->ny) * sizeof(float));
+        if (!W || !c->wg_tol || climb_winograd_abs_layer(&w, l, c->h_x, c->h_w, W) != 0) {
+            free(W);
+            return climb_host_oom("cnn's Winograd bound");
+        }
+        for (size_t i = 0; i < c->ny; i++) {
+            int n, k, p, q;
+            unflatten(l, i, &n, &k, &p, &q);
+            const double own = c->mode == CLIMB_REF_CPU ? fabs(c->ref[i]) * 0x1p-24
+                                                         : c->vendor_factor * climb_cnn_tolerance(l, c->x_max * c->w_abs[k]);
+            c->wg_tol[i] = (float)(climb_winograd_tolerance(&w, l, W[i]) + own);
+        }
+        free(W);
+    }
+    c->wg_sample_tol = (double *)malloc(at_least_1(c->n_samples) * sizeof(double));
+    if (!c->wg_sample_tol)
+        return climb_host_oom("cnn's Winograd bound");
+    for (size_t s = 0; s < c->n_samples; s++) {
+        int n, k, p, q;
+        unflatten(l, c->samples[s], &n, &k, &p, &q);
+        c->wg_sample_tol[s] = climb_winograd_tolerance(&w, l, climb_winograd_abs_at(&w, l, c->h_x, c->h_w, n, k, p, q));
+    }
+    c->wg_tol_m = m;
     return 0;
 }
 
 /* y (downloaded by the harness) against the full reference where there is one, and at the CPU's samples; a
- * vendor's own output within its algorithm's tolerance. */
+ * vendor's own output within its algorithm's tolerance, a Winograd rung's within its bound. */
 static int cnn_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     const double factor = is_vendor(rung) ? c->vendor_factor : 1;
+    const int wg = CNN_RUNGS[rung].winograd;
+    if (wg && wg_tolerances(c, wg))
+        return -1;
     climb_compare k;
     climb_compare_begin(&k, msg, msglen);
     for (size_t i = 0; c->ref && i < c->ny; i++) {
-        const int ok = fabs(c->h_y[i] - c->ref[i]) <= factor * c->tol[i];
+        const int ok = fabs(c->h_y[i] - c->ref[i]) <= (wg ? c->wg_tol[i] : factor * c->tol[i]);
         int n = 0, f = 0, p = 0, q = 0;
         if (!ok)
             unflatten(&c->l, i, &n, &f, &p, &q);
         climb_compare_check(&k, ok, "y[%d][%d][%d][%d] = %.9g, expected %.9g", n, f, p, q, c->h_y[i], c->ref[i]);
     }
     for (size_t s = 0; s < c->n_samples; s++)
-        climb_compare_close(&k, c->h_y[c->samples[s]], c->sample_ref[s], factor * c->sample_tol[s],
-                            "y[%zu] against the CPU", c->samples[s]);
+        climb_compare_close(&k, c->h_y[c->samples[s]], c->sample_ref[s],
+                            wg ? c->wg_sample_tol[s] : factor * c->sample_tol[s], "y[%zu] against the CPU",
+                            c->samples[s]);
     return climb_compare_end(&k);
 }
 
