@@ -1,6 +1,7 @@
 /* GPU: sort across GPUs on one GPU and on every GPU here (and on three where there are three or more): every rung
  * from poisoned outputs, keys and pairs, and climb check over the edge sizes (empty, fewer keys than GPUs, odd
- * sizes) and every distribution (few distinct values: ties split between GPUs) with a fixed and a fresh seed;
+ * sizes) and every distribution (few distinct values: ties split between GPUs) with a fixed and a fresh seed, and
+ * the weak split (each GPU's keys the shape);
  * every key and value of every GPU's output against the CPU's stable sort. */
 #include <inttypes.h>
 #include <string.h>
@@ -41,6 +42,10 @@ static void on(int n, int count)
     poisoned((climb_shape)CLIMB_SHAPE1(3), "keys", "sorted");
     check(20261128, "keys");
     check(climb_fresh_seed(), "pairs");
+    climb_opt_plan p; /* weak: each GPU's keys the shape */
+    test_plan(&p, w, "what", "pairs", "split", "weak", NULL);
+    test_poison_rungs_on(w, devs, &set, &p, (climb_case_key){CLIMB_U32, CLIMB_SHAPE1(4099), 0}, 7, "none", "weak");
+    climb_opt_plan_free(&p, NULL);
 }
 
 int main(void)

@@ -74,7 +74,8 @@ struct climb_case {
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
 
-enum { OPT_WHAT, OPT_DIST };
+enum { OPT_WHAT, OPT_DIST, OPT_SPLIT };
+enum { SPLIT_STRONG, SPLIT_WEAK };
 
 static int ranks(const climb_case *c) { return c->g.x.P; }
 
@@ -554,6 +555,10 @@ static int sg_init(climb_case *c)
         return -1;
     const int P = ranks(c);
     c->n = c->p.shape.d[0];
+    if (c->p.opts[OPT_SPLIT].choice == SPLIT_WEAK && !climb_mul_fits(c->n, (size_t)P, &c->n)) {
+        fprintf(stderr, "climb: sort_gpus: %zu keys x %d GPUs overflow size_t\n", c->p.shape.d[0], P);
+        return -1;
+    }
     c->pairs = c->p.opts[OPT_WHAT].choice == 1;
     c->dist = c->p.opts[OPT_DIST].choice;
     c->split = (climb_keysplit *)calloc(1, sizeof *c->split);
@@ -794,6 +799,7 @@ static const climb_shape SG_QUICK_SHAPES[] = {CLIMB_SHAPE1(3), CLIMB_SHAPE1(8833
 
 static const char *const SG_DISTS[] = {"uniform", "sorted", "reverse", "few", "nearly", "narrow", NULL};
 static const char *const SG_WHAT[] = {"keys", "pairs", NULL};
+static const char *const SG_SPLITS[] = {"strong", "weak", NULL};
 static constexpr climb_option SG_OPTIONS[] = {
     {.name = "what", .kind = CLIMB_OPT_CHOICE,
      .meaning = "keys (keys alone) or pairs (keys, each with a u32 value carried along; stability checked)",
@@ -802,9 +808,13 @@ static constexpr climb_option SG_OPTIONS[] = {
      .meaning = "the keys: uniform, sorted, reverse, few (16 distinct values: ties split between GPUs), nearly "
                 "(sorted, 1% of positions swapped), narrow (below 2^16: the upper digits all equal)",
      .def = "uniform", .choices = SG_DISTS, .check_def = "all"},
+    {.name = "split", .kind = CLIMB_OPT_CHOICE, .meaning = "strong: the shape is every key; weak: each GPU's keys "
+                                                           "(n x GPUs in all)",
+     .def = "strong", .choices = SG_SPLITS},
 };
 CLIMB_OPTION_AT(SG_OPTIONS, OPT_WHAT, "what");
 CLIMB_OPTION_AT(SG_OPTIONS, OPT_DIST, "dist");
+CLIMB_OPTION_AT(SG_OPTIONS, OPT_SPLIT, "split");
 
 /* The host memory a case needs: the keys, their download and the sorted reference (values alike), and the
  * reference's scratch (two words a key). */
@@ -850,6 +860,7 @@ extern "C" const climb_workload climb_sort_gpus_workload = {
     .check_max_offset = 0,
     .n_rungs = SG_N_RUNGS,
     .rung = sg_rung_info,
+    .weak_scaling = "--set split=weak --size 2^26",
     .case_size = sizeof(climb_case),
     .buffers = SG_BUFFERS,
     .n_buffers = CLIMB_COUNT(SG_BUFFERS),
