@@ -5,7 +5,8 @@
  * bus bandwidth factors are nccl-tests'; the key split of a sort across GPUs (every key of 600 random splits, 1 to 8
  * ranks and 64, 32- and 64-bit keys, digits of 1 to 16 bits, uniform, few-valued, equal, narrow and heavy keys,
  * uneven and empty outputs, at the output its stable place says, each output exactly full, and again through each
- * rank's stable partition by class and its pieces; its refusals). Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
+ * rank's stable partition by class and its pieces; its refusals); a BFS's vertex ranges (whole bitmap words) and
+ * their owners. Device sets (--gpus, --devices) and their refusals; the NVLinks of a pair from NVML's links. And NCCL, where its library opens here: NCCL_NVLS_ENABLE is 0 once it is
  * opened, whatever it was; a library that is not there is a clear refusal. */
 #include <stdint.h>
 #include <stdio.h>
@@ -537,6 +538,30 @@ static void test_keysplit(climb_rng *rng)
     EXPECT(climb_keysplit_dest(&s, ~0u, 1, 100) == 0);
 }
 
+/* The vertex ranges of a BFS across GPUs: whole 32-vertex words a rank, every vertex owned once, in order, the
+ * owner in O(1) equal to the range that holds it; vertex counts that divide by nothing, fewer words than ranks. */
+static void test_vertex_ranges(void)
+{
+    const long long counts[] = {0, 1, 31, 32, 33, 100, 1000, 4097, 65537, 1000003};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        for (int P = 1; P <= 9; P++) {
+            const long long nv = counts[i];
+            long long next = 0;
+            int bad = 0;
+            for (int r = 0; r < P; r++) {
+                long long v0, v1;
+                climb_vertex_range(nv, P, r, &v0, &v1);
+                bad |= v0 != next || v1 < v0 || (v0 % 32 != 0 && v0 != nv) || (v1 % 32 != 0 && v1 != nv);
+                for (long long v = v0; v < v1; v += v1 - v0 > 200 ? 97 : 1)
+                    bad |= climb_vertex_owner(nv, P, v) != r;
+                if (v1 > v0)
+                    bad |= climb_vertex_owner(nv, P, v1 - 1) != r;
+                next = v1;
+            }
+            EXPECT_MSG(!bad && next == nv, "%lld vertices over %d ranks", nv, P);
+        }
+}
+
 int main(void)
 {
     test_nvlinks();
@@ -550,5 +575,6 @@ int main(void)
     test_device_sets();
     test_nccl();
     test_keysplit(&rng);
+    test_vertex_ranges();
     return test_finish("test_cpu_collectives");
 }

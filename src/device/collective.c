@@ -356,3 +356,22 @@ int climb_keysplit_class_pieces(const climb_keysplit *s, int r, const size_t *cl
 #undef KS_PIECE
     return n;
 }
+
+void climb_vertex_range(long long nv, int P, int r, long long *v0, long long *v1)
+{
+    size_t off, len;
+    climb_chunk_of(nv > 0 ? (size_t)((nv + 31) / 32) : 0, P, r, &off, &len);
+    *v0 = (long long)off * 32;
+    *v1 = (long long)(off + len) * 32;
+    if (*v0 > nv)
+        *v0 = nv;
+    if (*v1 > nv)
+        *v1 = nv;
+}
+
+int climb_vertex_owner(long long nv, int P, long long v)
+{
+    const long long words = (nv + 31) / 32, q = words / P, rem = words % P, w = v / 32;
+    /* the first rem ranks hold q + 1 words, the rest q */
+    return w < rem * (q + 1) ? (int)(w / (q + 1)) : (int)(rem + (w - rem * (q + 1)) / q);
+}

@@ -149,6 +149,15 @@ int climb_keysplit_tie_values(const climb_keysplit *s, int r, unsigned long long
 int climb_keysplit_class_pieces(const climb_keysplit *s, int r, const size_t *class_count, int *dest, size_t *from,
                                 size_t *len);
 
+/* ---- a graph's vertices split over P ranks for a BFS across GPUs (a 1-D partition) ----
+ * Rank r owns the vertices [v0, v1) and their edges; the frontier and visited sets are bitmaps of 32-vertex words
+ * that every rank holds whole, each rank writing its own words alone, so the ranges are cut at whole words: the
+ * ceil(nv / 32) words split as climb_chunk_of splits them (the first ranks a word more), the last range ending at
+ * nv. A rank may own no vertex (fewer words than ranks). */
+void climb_vertex_range(long long nv, int P, int r, long long *v0, long long *v1);
+/* The rank that owns vertex v (0 <= v < nv), in O(1). */
+int climb_vertex_owner(long long nv, int P, long long v);
+
 #ifdef __cplusplus
 }
 #endif
