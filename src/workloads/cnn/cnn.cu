@@ -467,18 +467,34 @@ __global__ void __launch_bounds__(256) cnn_wg_filter_kernel(const float *w, int 
         U[(size_t)e * K * C + i] = u[e / A][e % A]; /* i = k C + c */
 }
 
+/* Thread i's row of a [rows][T] array of tiles (T = n th tw, numbered image by image, row by row): its row, the
+ * tile's image and its place; 0 past the array. */
+__device__ __forceinline__ int wg_thread_tile(const climb_cnn_layer &l, int rows, int th, int tw, size_t *i, int *row,
+                                              int *n, int *ty, int *tx)
+{
+    const size_t T = (size_t)l.n * th * tw;
+    *i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (*i >= (size_t)rows * T)
+        return 0;
+    *row = (int)(*i / T);
+    const size_t t = *i % T;
+    *n = (int)(t / ((size_t)th * tw));
+    *ty = (int)(t / tw % th);
+    *tx = (int)(t % tw);
+    return 1;
+}
+
 /* The input tiles' transform, a thread a (c, tile): V[e][c][t] = (B^T d B)[e], d the alpha x alpha input under
  * tile t (tiles numbered image by image, row by row; zeros outside the image). */
 template <int M>
 __global__ void __launch_bounds__(256) cnn_wg_input_kernel(const float *x, climb_cnn_layer l, int th, int tw, float *V)
 {
     constexpr int A = M + 2;
-    const size_t T = (size_t)l.n * th * tw, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= (size_t)l.c * T)
+    const size_t T = (size_t)l.n * th * tw;
+    size_t i;
+    int c, n, ty, tx;
+    if (!wg_thread_tile(l, l.c, th, tw, &i, &c, &n, &ty, &tx))
         return;
-    const int c = (int)(i / T);
-    const size_t t = i % T;
-    const int n = (int)(t / ((size_t)th * tw)), ty = (int)(t / tw % th), tx = (int)(t % tw);
     const float *xc = x + ((size_t)n * l.c + c) * l.h * l.w;
     float d[A][A], v[A][A];
 #pragma unroll
@@ -499,12 +515,11 @@ template <int M>
 __global__ void __launch_bounds__(256) cnn_wg_output_kernel(const float *Mm, climb_cnn_layer l, int th, int tw, float *y)
 {
     constexpr int A = M + 2;
-    const size_t T = (size_t)l.n * th * tw, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= (size_t)l.k * T)
+    const size_t T = (size_t)l.n * th * tw;
+    size_t i;
+    int k, n, ty, tx;
+    if (!wg_thread_tile(l, l.k, th, tw, &i, &k, &n, &ty, &tx))
         return;
-    const int k = (int)(i / T);
-    const size_t t = i % T;
-    const int n = (int)(t / ((size_t)th * tw)), ty = (int)(t / tw % th), tx = (int)(t % tw);
     float mm[A][A], o[M][M];
 #pragma unroll
     for (int e = 0; e < A * A; e++)
