@@ -1,0 +1,812 @@
+/*
+ * bfs_gpus.cu - breadth-first search levels with the graph's vertices split over the case's GPUs (a 1-D
+ * partition): GPU r owns the vertices [v0, v1) (whole 32-vertex words, climb_vertex_range), their out-edges and
+ * in-edges and their levels; the frontier and the visited set are bitmaps every GPU holds whole. A level is one step
+ * on every GPU, then an exchange over NVLink:
+ *   top-down: each GPU scans the out-edges of its frontier vertices and marks the unvisited targets in a bitmap of
+ *   its own (every vertex); each owner then ORs every GPU's marks on its words (reading them over NVLink), keeps the
+ *   unvisited ones as its part of the next frontier and sets their levels;
+ *   bottom-up (Beamer, Asanovic and Patterson's direction-optimising BFS): each GPU looks, for each of its unvisited
+ *   vertices, for an in-edge from the frontier, and stops at the first;
+ * then each GPU's words of the next frontier are copied to every other GPU (the all-gather of the bitmap) and every
+ * GPU adds the frontier to its visited set. The host reads each level's counts (the vertices found, their edges)
+ * and chooses the next step's direction: bottom-up once the frontier's edges pass the unexplored edges / 14, back to
+ * top-down once the frontier falls below n / 24 vertices (Beamer's alpha and beta). The ladder: the whole graph on
+ * one GPU (bfs's best rung: the row the others are sped up from), top-down steps only, direction-optimising steps.
+ *
+ * Counted: the edges of the traversed part (an undirected edge once), in GTEPS; the busiest GPU's edges read once
+ * and its levels written; over the links, the bitmap's words each GPU receives each level.
+ *
+ * Order of this file: the case, the kernels, the schedules, the registry table, the harness glue.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/check.h"
+#include "../base/checked.h"
+#include "../base/host.h"
+#include "../core/validate.h"
+#include "../core/workload.cuh"
+#include "../device/collective.h"
+#include "../io/graph.h"
+#include "bfs/bfs.h"
+#include "common/gpuset.cuh"
+#include "bfs_gpus.h"
+
+#define BG_MAXD CLIMB_MAX_DEVICES
+
+/* ---------------------------------------------------------------- the case */
+
+struct climb_case {
+    climb_case_params p;
+    climb_gpuset g;
+    climb_csr own;                    /* the generated graph (host) */
+    int32_t *in_rp, *in_ci;           /* its in-edges (host; the out-edges' arrays for a symmetric graph) */
+    int graph, symmetric;
+    int32_t n, source, depth, reached;
+    long long m;
+    double traversed;
+    int32_t *ref, *h_level;           /* the CPU's levels; a rung's, downloaded */
+    long long v0[BG_MAXD], v1[BG_MAXD];            /* rank r's vertices */
+    int *rp[BG_MAXD], *ci[BG_MAXD], *irp[BG_MAXD], *ici[BG_MAXD]; /* its out- and in-edges (global ids) */
+    int32_t *level[BG_MAXD];          /* its vertices' levels */
+    unsigned *front[BG_MAXD][2];      /* the frontier, this level's and the next (every vertex) */
+    unsigned *visited[BG_MAXD], *marks[BG_MAXD]; /* the visited set; this GPU's top-down marks (every vertex) */
+    unsigned long long *d_count[BG_MAXD], *h_count; /* a level's counts: vertices found, their out-edges */
+    long long words;                  /* the bitmaps' 32-vertex words */
+    /* one_gpu: the whole graph on the first GPU */
+    int *one_rp, *one_ci, *one_irp, *one_ici;
+    int32_t *one_level;
+    void *one_ws;
+    size_t one_ws_bytes;
+    int levels_run;                   /* the last run's levels (its note) */
+    char desc[300];
+};
+
+#define ON(d) CLIMB_CHECK(cudaSetDevice(d))
+
+enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE };
+enum { BG_RMAT, BG_GRID2D, BG_RMAT_DIRECTED };
+
+static int ranks(const climb_case *c) { return c->g.x.P; }
+
+/* ---------------------------------------------------------------- the kernels */
+
+#define BG_THREADS 256
+
+/* Top-down: a warp a word of this GPU's frontier; for each vertex in it, the warp's lanes over its out-edges, each
+ * unvisited target marked in this GPU's marks. */
+__global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned *front, const unsigned *visited,
+                                                                 const int *rp, const int *ci, long long v0,
+                                                                 long long w0, long long w1, unsigned *marks)
+{
+    const int lane = threadIdx.x % 32;
+    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
+    for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
+        unsigned bits = front[w];
+        while (bits) {
+            const int b = __ffs(bits) - 1;
+            bits &= bits - 1;
+            const long long u = w * 32 + b - v0; /* v0 is a whole word: u is this GPU's row */
+            for (int e = rp[u] + lane; e < rp[u + 1]; e += 32) {
+                const int t = ci[e];
+                if (!((visited[t >> 5] >> (t & 31)) & 1u))
+                    atomicOr(&marks[t >> 5], 1u << (t & 31));
+            }
+        }
+    }
+}
+
+/* The peers' marks an owner reads (every GPU's array, by peer access). */
+typedef struct {
+    const unsigned *marks[BG_MAXD];
+    int P;
+} bg_peers;
+
+/* Top-down's owner step: a thread a word of this GPU's, the OR of every GPU's marks on it less the visited: this
+ * GPU's words of the next frontier; their levels set; counted (vertices, and their out-edges for the direction). */
+__global__ void __launch_bounds__(BG_THREADS) bg_owner_kernel(bg_peers peers, const unsigned *visited, const int *rp,
+                                                              long long v0, long long w0, long long w1, int depth,
+                                                              unsigned *next, int32_t *level,
+                                                              unsigned long long *count)
+{
+    unsigned long long found = 0, edges = 0;
+    for (long long w = w0 + blockIdx.x * (long long)BG_THREADS + threadIdx.x; w < w1;
+         w += (long long)gridDim.x * BG_THREADS) {
+        unsigned x = 0;
+        for (int q = 0; q < peers.P; q++)
+            x |= peers.marks[q][w];
+        x &= ~visited[w];
+        next[w] = x;
+        found += __popc(x);
+        while (x) {
+            const int b = __ffs(x) - 1;
+            x &= x - 1;
+            const long long v = w * 32 + b - v0;
+            level[v] = depth;
+            edges += rp[v + 1] - rp[v];
+        }
+    }
+    if (found)
+        atomicAdd(&count[0], found);
+    if (edges)
+        atomicAdd(&count[1], edges);
+}
+
+/* Bottom-up: a warp a word of this GPU's; for each unvisited vertex in it (below v1), the lanes over its in-edges 32
+ * at a time until one comes from the frontier; the word's new frontier bits written by the warp's first lane. */
+__global__ void __launch_bounds__(BG_THREADS) bg_bottom_up_kernel(const unsigned *front, const unsigned *visited,
+                                                                  const int *irp, const int *ici, const int *rp,
+                                                                  long long v0, long long v1, long long w0,
+                                                                  long long w1, int depth, unsigned *next,
+                                                                  int32_t *level, unsigned long long *count)
+{
+    const int lane = threadIdx.x % 32;
+    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
+    unsigned long long found = 0, edges = 0;
+    for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
+        const long long last = v1 - w * 32; /* vertices of this word that exist */
+        unsigned todo = ~visited[w] & (last >= 32 ? ~0u : (1u << last) - 1u), got = 0;
+        while (todo) {
+            const int b = __ffs(todo) - 1;
+            todo &= todo - 1;
+            const long long v = w * 32 + b - v0;
+            for (int e0 = irp[v]; e0 < irp[v + 1]; e0 += 32) {
+                const int e = e0 + lane;
+                const int hit = e < irp[v + 1] && ((front[ici[e] >> 5] >> (ici[e] & 31)) & 1u);
+                if (__any_sync(0xffffffffu, hit)) {
+                    got |= 1u << b;
+                    break;
+                }
+            }
+        }
+        if (lane == 0) {
+            next[w] = got;
+            found += __popc(got);
+            while (got) {
+                const int b = __ffs(got) - 1;
+                got &= got - 1;
+                const long long v = w * 32 + b - v0;
+                level[v] = depth;
+                edges += rp[v + 1] - rp[v];
+            }
+        }
+    }
+    if (found)
+        atomicAdd(&count[0], found);
+    if (edges)
+        atomicAdd(&count[1], edges);
+}
+
+/* Every GPU after the all-gather: the frontier joins the visited set; this GPU's marks cleared. */
+__global__ void __launch_bounds__(BG_THREADS) bg_visit_kernel(const unsigned *next, unsigned *visited, unsigned *marks,
+                                                              long long words)
+{
+    for (long long w = blockIdx.x * (long long)BG_THREADS + threadIdx.x; w < words; w += (long long)gridDim.x * BG_THREADS) {
+        visited[w] |= next[w];
+        marks[w] = 0;
+    }
+}
+
+static unsigned bg_blocks(long long n, int per, int sms)
+{
+    const long long want = (n + per - 1) / per, most = (long long)sms * 8;
+    return (unsigned)(want < 1 ? 1 : want < most ? want : most);
+}
+
+/* ---------------------------------------------------------------- the schedules */
+
+static long long word0(const climb_case *c, int r) { return c->v0[r] / 32; }
+static long long word1(const climb_case *c, int r) { return (c->v1[r] + 31) / 32; }
+
+/* Each GPU's words of the next frontier copied to every other GPU (a step between the GPUs before and after). */
+static int all_gather_words(climb_case *c, int nx)
+{
+    const int P = ranks(c);
+    if (climb_gpuset_barrier(&c->g))
+        return -1;
+    for (int r = 0; r < P; r++) {
+        const long long w0 = word0(c, r), nw = word1(c, r) - w0;
+        if (nw <= 0)
+            continue;
+        ON(c->g.x.devices[r]);
+        for (int q = 0; q < P; q++)
+            if (q != r)
+                CLIMB_CHECK(climb_copy_across(c->front[q][nx] + w0, c->front[r][nx] + w0, (size_t)nw * 4,
+                                              c->g.x.st[r]));
+    }
+    return climb_gpuset_barrier(&c->g);
+}
+
+/* The levels from the source, direction-optimising (td_only: top-down every level). */
+static int run_levels(climb_case *c, int td_only)
+{
+    const int P = ranks(c);
+    const long long W = c->words;
+    if (c->n == 0)
+        return 0;
+    /* the start: every level -1 but the source's 0; the frontier and the visited set the source alone */
+    for (int r = 0; r < P; r++) {
+        ON(c->g.x.devices[r]);
+        cudaStream_t s = c->g.x.st[r];
+        CLIMB_CHECK(cudaMemsetAsync(c->level[r], 0xFF, (size_t)(c->v1[r] - c->v0[r] + 1) * 4, s));
+        for (int k = 0; k < 2; k++)
+            CLIMB_CHECK(cudaMemsetAsync(c->front[r][k], 0, (size_t)W * 4, s));
+        CLIMB_CHECK(cudaMemsetAsync(c->visited[r], 0, (size_t)W * 4, s));
+        CLIMB_CHECK(cudaMemsetAsync(c->marks[r], 0, (size_t)W * 4, s));
+        const unsigned bit = 1u << (c->source & 31);
+        CLIMB_CHECK(cudaMemcpyAsync(c->front[r][0] + c->source / 32, &bit, 4, cudaMemcpyHostToDevice, s));
+        CLIMB_CHECK(cudaMemcpyAsync(c->visited[r] + c->source / 32, &bit, 4, cudaMemcpyHostToDevice, s));
+        CLIMB_CHECK(cudaStreamSynchronize(s)); /* (the host's bit is on the stack) */
+        if (c->source >= c->v0[r] && c->source < c->v1[r]) {
+            const int32_t zero = 0;
+            CLIMB_CHECK(cudaMemcpyAsync(c->level[r] + (c->source - c->v0[r]), &zero, 4, cudaMemcpyHostToDevice, s));
+            CLIMB_CHECK(cudaStreamSynchronize(s));
+        }
+    }
+    long long frontier = 1, frontier_edges = c->own.row_ptr[c->source + 1] - c->own.row_ptr[c->source];
+    long long unexplored = c->m - frontier_edges;
+    int bottom_up = 0, cur = 0, depth = 0;
+    bg_peers peers;
+    memset(&peers, 0, sizeof peers);
+    peers.P = P;
+    for (int q = 0; q < P; q++)
+        peers.marks[q] = c->marks[q];
+    while (frontier > 0) {
+        /* Beamer's rule: bottom-up once the frontier's edges pass the unexplored ones / 14; top-down again once the
+         * frontier is below n / 24 vertices (and still shrinking) */
+        if (!td_only) {
+            if (!bottom_up && frontier_edges > unexplored / 14)
+                bottom_up = 1;
+            else if (bottom_up && frontier < c->n / 24)
+                bottom_up = 0;
+        }
+        depth++;
+        const int nx = 1 - cur;
+        for (int r = 0; r < P; r++) {
+            ON(c->g.x.devices[r]);
+            CLIMB_CHECK(cudaMemsetAsync(c->d_count[r], 0, 2 * sizeof(unsigned long long), c->g.x.st[r]));
+        }
+        if (bottom_up) {
+            for (int r = 0; r < P; r++) {
+                const long long w0 = word0(c, r), w1 = word1(c, r);
+                if (w1 <= w0)
+                    continue;
+                ON(c->g.x.devices[r]);
+                bg_bottom_up_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0,
+                                      c->g.x.st[r]>>>(c->front[r][cur], c->visited[r], c->irp[r], c->ici[r], c->rp[r],
+                                                      c->v0[r], c->v1[r], w0, w1, depth, c->front[r][nx], c->level[r],
+                                                      c->d_count[r]);
+                CLIMB_CHECK(cudaGetLastError());
+            }
+        } else {
+            for (int r = 0; r < P; r++) {
+                const long long w0 = word0(c, r), w1 = word1(c, r);
+                if (w1 <= w0)
+                    continue;
+                ON(c->g.x.devices[r]);
+                bg_top_down_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0,
+                                     c->g.x.st[r]>>>(c->front[r][cur], c->visited[r], c->rp[r], c->ci[r], c->v0[r],
+                                                     w0, w1, c->marks[r]);
+                CLIMB_CHECK(cudaGetLastError());
+            }
+            if (climb_gpuset_barrier(&c->g)) /* every GPU's marks made before the owners read them */
+                return -1;
+            for (int r = 0; r < P; r++) {
+                const long long w0 = word0(c, r), w1 = word1(c, r);
+                if (w1 <= w0)
+                    continue;
+                ON(c->g.x.devices[r]);
+                bg_owner_kernel<<<bg_blocks(w1 - w0, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0, c->g.x.st[r]>>>(
+                    peers, c->visited[r], c->rp[r], c->v0[r], w0, w1, depth, c->front[r][nx], c->level[r],
+                    c->d_count[r]);
+                CLIMB_CHECK(cudaGetLastError());
+            }
+        }
+        if (all_gather_words(c, nx))
+            return -1;
+        frontier = frontier_edges = 0;
+        for (int r = 0; r < P; r++) {
+            ON(c->g.x.devices[r]);
+            bg_visit_kernel<<<bg_blocks(W, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0, c->g.x.st[r]>>>(
+                c->front[r][nx], c->visited[r], c->marks[r], W);
+            CLIMB_CHECK(cudaGetLastError());
+            CLIMB_CHECK(cudaMemcpyAsync(c->h_count, c->d_count[r], 2 * sizeof(unsigned long long),
+                                        cudaMemcpyDeviceToHost, c->g.x.st[r]));
+            CLIMB_CHECK(cudaStreamSynchronize(c->g.x.st[r]));
+            frontier += (long long)c->h_count[0];
+            frontier_edges += (long long)c->h_count[1];
+        }
+        unexplored -= frontier_edges;
+        /* the next level's frontier is this one's "next"; the old one cleared for the level after */
+        for (int r = 0; r < P; r++) {
+            ON(c->g.x.devices[r]);
+            CLIMB_CHECK(cudaMemsetAsync(c->front[r][cur], 0, (size_t)W * 4, c->g.x.st[r]));
+        }
+        cur = nx;
+    }
+    c->levels_run = depth;
+    return 0;
+}
+
+static int run_top_down(climb_case *c) { return run_levels(c, 1); }
+static int run_direction(climb_case *c) { return run_levels(c, 0); }
+
+/* one_gpu: bfs's best rung (one cooperative kernel, direction-optimising) on the whole graph on the first GPU. */
+static int run_one_gpu(climb_case *c)
+{
+    ON(c->g.x.devices[0]);
+    if (c->n == 0)
+        return 0;
+    CLIMB_CHECK(climb_bfs_best(c->n, c->one_rp, c->one_ci, c->one_irp, c->one_ici, c->source, c->one_level, c->one_ws,
+                               c->one_ws_bytes, c->g.x.sms[0], c->g.x.st[0]));
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the registry table */
+
+typedef struct {
+    climb_rung_info info;
+    int (*run)(climb_case *c);
+    int one;
+} bg_rung;
+
+static int k_one(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+{
+    const climb_workload *w = &climb_bfs_workload;
+    return w->rung(climb_best_rung(w))->kernels(t, d, tuning, out, max);
+}
+
+static int k_td(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)bg_top_down_kernel, BG_THREADS, 0, "bg_top_down_kernel");
+    n = climb_kernel_at(o, max, n, (const void *)bg_owner_kernel, BG_THREADS, 0, "bg_owner_kernel");
+    return climb_kernel_at(o, max, n, (const void *)bg_visit_kernel, BG_THREADS, 0, "bg_visit_kernel");
+}
+
+static int k_do(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *o, int max)
+{
+    const int n = k_td(t, d, tuning, o, max);
+    return climb_kernel_at(o, max, n, (const void *)bg_bottom_up_kernel, BG_THREADS, 0, "bg_bottom_up_kernel");
+}
+
+static const bg_rung BG_RUNGS[] = {
+    {.info = {.name = "one_gpu", .idea = "the whole graph on one GPU by bfs's best rung (one cooperative kernel, "
+                                         "direction-optimising): what the others are sped up from",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_one},
+     .run = run_one_gpu, .one = 1},
+    {.info = {.name = "top_down", .idea = "a range of vertices a GPU, the frontier and visited set as bitmaps every GPU "
+                                          "holds; each level every GPU marks its frontier's unvisited targets, each "
+                                          "owner ORs every GPU's marks on its words over NVLink, and the new "
+                                          "frontier's words are copied to every GPU",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_td, .host_part = 1},
+     .run = run_top_down},
+    {.info = {.name = "direction_optimizing", .idea = "the same, with bottom-up levels where the frontier is large "
+                                                      "(each GPU's unvisited vertices look for a frontier parent "
+                                                      "among their in-edges: no marks to exchange); Beamer's rule "
+                                                      "chooses each level's direction",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_do, .host_part = 1},
+     .run = run_direction},
+    {.info = {.name = "bfs_gpus_best", .idea = "the direction-optimising levels", .needs = "", .kind = CLIMB_RUNG_BEST,
+              .kernels = k_do, .host_part = 1},
+     .run = run_direction},
+};
+#define BG_N_RUNGS CLIMB_COUNT(BG_RUNGS)
+
+static const climb_rung_info *bg_rung_info(int i) { return &BG_RUNGS[i].info; }
+
+/* ---------------------------------------------------------------- harness glue */
+
+static void free_one(climb_case *c)
+{
+    cudaSetDevice(c->g.x.devices[0]);
+    if (c->one_irp != c->one_rp)
+        cudaFree(c->one_irp);
+    if (c->one_ici != c->one_ci)
+        cudaFree(c->one_ici);
+    cudaFree(c->one_rp);
+    cudaFree(c->one_ci);
+    cudaFree(c->one_level);
+    cudaFree(c->one_ws);
+    c->one_rp = c->one_ci = c->one_irp = c->one_ici = NULL;
+    c->one_level = NULL;
+    c->one_ws = NULL;
+}
+
+static void bg_fini(climb_case *c)
+{
+    for (int r = 0; r < ranks(c); r++) {
+        cudaSetDevice(c->g.x.devices[r]);
+        if (c->irp[r] != c->rp[r])
+            cudaFree(c->irp[r]);
+        if (c->ici[r] != c->ci[r])
+            cudaFree(c->ici[r]);
+        cudaFree(c->rp[r]);
+        cudaFree(c->ci[r]);
+        cudaFree(c->level[r]);
+        cudaFree(c->front[r][0]);
+        cudaFree(c->front[r][1]);
+        cudaFree(c->visited[r]);
+        cudaFree(c->marks[r]);
+        cudaFree(c->d_count[r]);
+    }
+    free_one(c);
+    cudaFreeHost(c->h_count);
+    climb_gpuset_fini(&c->g);
+    if (c->in_rp != c->own.row_ptr)
+        free(c->in_rp);
+    if (c->in_ci != c->own.col_idx)
+        free(c->in_ci);
+    climb_csr_free(&c->own);
+}
+
+/* The in-edges on the host: the transpose's rows (u -> v stored in v's row as u). */
+static int transpose(climb_case *c)
+{
+    const int32_t n = c->n;
+    const int32_t *rp = c->own.row_ptr, *ci = c->own.col_idx;
+    c->in_rp = (int32_t *)calloc((size_t)n + 1, sizeof(int32_t));
+    c->in_ci = (int32_t *)malloc(((size_t)c->m + 1) * sizeof(int32_t));
+    int32_t *at = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!c->in_rp || !c->in_ci || !at) {
+        free(at);
+        return climb_host_oom("bfs_gpus's in-edges");
+    }
+    for (long long e = 0; e < c->m; e++)
+        c->in_rp[ci[e] + 1]++;
+    for (int32_t v = 0; v < n; v++)
+        c->in_rp[v + 1] += c->in_rp[v];
+    memcpy(at, c->in_rp, ((size_t)n + 1) * sizeof(int32_t));
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = rp[u]; e < rp[u + 1]; e++)
+            c->in_ci[at[ci[e]]++] = u;
+    free(at);
+    return 0;
+}
+
+static const char *const BG_GRAPH_NAMES[] = {"R-MAT (Graph500's A, B, C, D = 0.57, 0.19, 0.19, 0.05; undirected)",
+                                             "2-D grid, 4 neighbours",
+                                             "R-MAT (Graph500's parameters; directed: each edge as drawn)"};
+
+/* The graph (generated), its in-edges, the source, every rank's vertices and its arrays on its GPU. */
+static int bg_init(climb_case *c)
+{
+    if (climb_gpuset_init(&c->g, &c->p))
+        return -1;
+    const climb_case_params *p = &c->p;
+    const int P = ranks(c);
+    c->graph = p->opts[OPT_GRAPH].choice;
+    const size_t nv = p->shape.d[0];
+    if (nv > 0x7fffffffu) {
+        fprintf(stderr, "climb: bfs_gpus: more than 2^31 - 1 vertices\n");
+        return -1;
+    }
+    char err[400];
+    static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RMAT};
+    const climb_sparse_gen sg = {KIND[c->graph], (int64_t)nv, (int64_t)nv, 0, (int)p->opts[OPT_EDGE_FACTOR].i, 0,
+                                 p->seed, c->graph == BG_RMAT_DIRECTED};
+    if (nv > 0 && climb_sparse_generate(&sg, &c->own, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "climb: bfs_gpus: %s\n", err);
+        return -1;
+    }
+    if (nv == 0 && !(c->own.row_ptr = (int32_t *)calloc(1, sizeof(int32_t))))
+        return climb_host_oom("the graph");
+    c->n = (int32_t)nv;
+    c->m = c->own.row_ptr[c->n];
+    c->symmetric = c->graph != BG_RMAT_DIRECTED || climb_bfs_is_symmetric(c->n, c->own.row_ptr, c->own.col_idx);
+    if (c->symmetric) {
+        c->in_rp = c->own.row_ptr;
+        c->in_ci = c->own.col_idx;
+    } else if (transpose(c)) {
+        return -1;
+    }
+    const int64_t want = p->opts[OPT_SOURCE].i;
+    if (want >= c->n && c->n > 0) {
+        fprintf(stderr, "climb: bfs_gpus: source %lld is not a vertex: the graph has %d\n", (long long)want, c->n);
+        return -1;
+    }
+    c->source = want >= 0 ? (int32_t)want : climb_bfs_default_source(c->n, c->own.row_ptr, c->own.col_idx, p->seed);
+    c->words = ((long long)c->n + 31) / 32;
+    CLIMB_CHECK(cudaMallocHost((void **)&c->h_count, 2 * sizeof(unsigned long long)));
+    const int32_t *rp = c->own.row_ptr, *irp = c->in_rp;
+    for (int r = 0; r < P; r++) {
+        climb_vertex_range(c->n, P, r, &c->v0[r], &c->v1[r]);
+        const long long v0 = c->v0[r], v1 = c->v1[r], nl = v1 - v0;
+        ON(c->g.x.devices[r]);
+        /* its rows, offsets from its first edge */
+        const long long e0 = rp[v0], e1 = rp[v1], i0 = irp[v0], i1 = irp[v1];
+        int *hrp = (int *)malloc(((size_t)nl + 1) * sizeof(int)), *hirp = (int *)malloc(((size_t)nl + 1) * sizeof(int));
+        if (!hrp || !hirp) {
+            free(hrp);
+            free(hirp);
+            return climb_host_oom("bfs_gpus's rows");
+        }
+        for (long long v = 0; v <= nl; v++) {
+            hrp[v] = (int)(rp[v0 + v] - e0);
+            hirp[v] = (int)(irp[v0 + v] - i0);
+        }
+        const size_t W = (size_t)(c->words ? c->words : 1) * 4;
+        cudaError_t e = cudaMalloc((void **)&c->rp[r], ((size_t)nl + 1) * sizeof(int));
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&c->ci[r], ((size_t)(e1 - e0) + 1) * sizeof(int));
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&c->level[r], ((size_t)nl + 1) * sizeof(int32_t));
+        for (int k = 0; k < 2 && e == cudaSuccess; k++)
+            e = cudaMalloc((void **)&c->front[r][k], W);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&c->visited[r], W);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&c->marks[r], W);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&c->d_count[r], 2 * sizeof(unsigned long long));
+        if (e == cudaSuccess && c->symmetric) {
+            c->irp[r] = c->rp[r];
+            c->ici[r] = c->ci[r];
+        } else if (e == cudaSuccess) {
+            e = cudaMalloc((void **)&c->irp[r], ((size_t)nl + 1) * sizeof(int));
+            if (e == cudaSuccess)
+                e = cudaMalloc((void **)&c->ici[r], ((size_t)(i1 - i0) + 1) * sizeof(int));
+        }
+        if (e == cudaSuccess)
+            e = cudaMemcpy(c->rp[r], hrp, ((size_t)nl + 1) * sizeof(int), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess && e1 > e0)
+            e = cudaMemcpy(c->ci[r], c->own.col_idx + e0, (size_t)(e1 - e0) * sizeof(int), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess && !c->symmetric)
+            e = cudaMemcpy(c->irp[r], hirp, ((size_t)nl + 1) * sizeof(int), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess && !c->symmetric && i1 > i0)
+            e = cudaMemcpy(c->ici[r], c->in_ci + i0, (size_t)(i1 - i0) * sizeof(int), cudaMemcpyHostToDevice);
+        free(hrp);
+        free(hirp);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            cudaSetDevice(c->g.home);
+            fprintf(stderr, "climb: bfs_gpus: GPU %d's part of the graph (%lld vertices, %lld edges): %s\n",
+                    c->g.x.devices[r], nl, e1 - e0, cudaGetErrorString(e));
+            return -1;
+        }
+    }
+    ON(c->g.home);
+    return 0;
+}
+
+/* The CPU's levels and the description. */
+static int bg_fill(climb_case *c)
+{
+    c->reached = climb_bfs_ref(c->n, c->own.row_ptr, c->own.col_idx, c->source, c->ref, NULL, &c->depth);
+    double edges = 0;
+    for (int32_t v = 0; v < c->n; v++)
+        if (c->ref[v] >= 0)
+            edges += c->own.row_ptr[v + 1] - c->own.row_ptr[v];
+    c->traversed = c->symmetric ? edges / 2 : edges;
+    snprintf(c->desc, sizeof c->desc, "%s: %d vertices, %lld edges stored (%s); source %d reaches %d in %d levels; "
+             "a range of vertices on each of %d GPUs", BG_GRAPH_NAMES[c->graph], c->n, c->m,
+             c->symmetric ? "symmetric" : "directed", c->source, c->reached, c->depth, ranks(c));
+    return 0;
+}
+
+static size_t level_bytes(const climb_case *c) { return ((size_t)c->n + 1) * sizeof(int32_t); }
+
+static const climb_buffer BG_BUFFERS[] = {
+    {.name = "CPU levels", .flags = CLIMB_BUF_HOST, .bytes = level_bytes, .host_at = offsetof(climb_case, ref)},
+    {.name = "levels downloaded", .flags = CLIMB_BUF_HOST, .bytes = level_bytes, .host_at = offsetof(climb_case, h_level)},
+};
+
+static int bg_empty(const climb_case *c) { return c->n == 0; }
+static const char *bg_describe(const climb_case *c) { return c->desc; }
+
+static int bg_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
+{
+    (void)c;
+    (void)mode;
+    snprintf(desc, desclen, "CPU levels (a queue), every vertex exact");
+    return 0;
+}
+
+/* one_gpu: the whole graph and bfs's best rung's workspace on the first GPU. */
+static int bg_prepare(climb_case *c, int rung)
+{
+    const bg_rung *r = &BG_RUNGS[rung];
+    if (bg_empty(c))
+        return 0;
+    if (r->one && !c->one_rp) {
+        ON(c->g.x.devices[0]);
+        const size_t n1 = ((size_t)c->n + 1) * sizeof(int), mb = ((size_t)c->m + 1) * sizeof(int);
+        c->one_ws_bytes = climb_bfs_best_workspace(c->n);
+        if (cudaMalloc((void **)&c->one_rp, n1) != cudaSuccess || cudaMalloc((void **)&c->one_ci, mb) != cudaSuccess ||
+            cudaMalloc((void **)&c->one_level, n1) != cudaSuccess ||
+            cudaMalloc(&c->one_ws, c->one_ws_bytes) != cudaSuccess)
+            goto oom;
+        CLIMB_CHECK(cudaMemcpy(c->one_rp, c->own.row_ptr, n1, cudaMemcpyHostToDevice));
+        CLIMB_CHECK(cudaMemcpy(c->one_ci, c->own.col_idx, (size_t)c->m * sizeof(int), cudaMemcpyHostToDevice));
+        if (c->symmetric) {
+            c->one_irp = c->one_rp;
+            c->one_ici = c->one_ci;
+        } else {
+            if (cudaMalloc((void **)&c->one_irp, n1) != cudaSuccess ||
+                cudaMalloc((void **)&c->one_ici, mb) != cudaSuccess)
+                goto oom;
+            CLIMB_CHECK(cudaMemcpy(c->one_irp, c->in_rp, n1, cudaMemcpyHostToDevice));
+            CLIMB_CHECK(cudaMemcpy(c->one_ici, c->in_ci, (size_t)c->m * sizeof(int), cudaMemcpyHostToDevice));
+        }
+    }
+    ON(c->g.home);
+    return climb_gpuset_prepare(&c->g, !r->one, 0, "bfs_gpus");
+oom:
+    cudaGetLastError();
+    cudaSetDevice(c->g.home);
+    fprintf(stderr, "climb: bfs_gpus: out of GPU memory on GPU %d for the whole graph (%d vertices, %lld edges)\n",
+            c->g.x.devices[0], c->n, c->m);
+    return -1;
+}
+
+static void bg_release(climb_case *c, int rung)
+{
+    if (BG_RUNGS[rung].one)
+        free_one(c);
+}
+
+static int bg_run(climb_case *c, int rung, cudaStream_t s)
+{
+    if (climb_gpuset_fork(&c->g, s))
+        return -1;
+    const int rc = BG_RUNGS[rung].run(c);
+    cudaSetDevice(c->g.home);
+    return rc ? rc : climb_gpuset_join(&c->g, s, 0);
+}
+
+/* Every level, all ones (-1: unreached, which most vertices are not). */
+static int bg_poison(climb_case *c)
+{
+    for (int r = 0; r < ranks(c); r++) {
+        ON(c->g.x.devices[r]);
+        CLIMB_CHECK(cudaMemset(c->level[r], 0x7F, (size_t)(c->v1[r] - c->v0[r] + 1) * 4));
+        CLIMB_CHECK(cudaDeviceSynchronize());
+    }
+    if (c->one_level) {
+        ON(c->g.x.devices[0]);
+        CLIMB_CHECK(cudaMemset(c->one_level, 0x7F, level_bytes(c)));
+        CLIMB_CHECK(cudaDeviceSynchronize());
+    }
+    ON(c->g.home);
+    return 0;
+}
+
+/* Every vertex's level against the CPU's. */
+static int bg_verify(climb_case *c, int rung, char *msg, size_t msglen)
+{
+    if (BG_RUNGS[rung].one) {
+        ON(c->g.x.devices[0]);
+        CLIMB_CHECK(cudaMemcpy(c->h_level, c->one_level, (size_t)c->n * 4, cudaMemcpyDeviceToHost));
+    } else {
+        for (int r = 0; r < ranks(c); r++) {
+            ON(c->g.x.devices[r]);
+            CLIMB_CHECK(cudaMemcpy(c->h_level + c->v0[r], c->level[r], (size_t)(c->v1[r] - c->v0[r]) * 4,
+                                   cudaMemcpyDeviceToHost));
+        }
+    }
+    ON(c->g.home);
+    climb_compare k;
+    climb_compare_begin(&k, msg, msglen);
+    for (int32_t v = 0; v < c->n; v++)
+        climb_compare_exact(&k, c->h_level[v], c->ref[v], "level[%d]", v);
+    return climb_compare_end(&k);
+}
+
+/* Items: the traversed part's edges (an undirected edge once). Bytes: the busiest GPU's edges and levels; over the
+ * links, a GPU's bitmap words from the others each level (an estimate: the levels of the CPU's search). */
+static void bg_counts(const climb_case *c, climb_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    long long most = 0;
+    for (int r = 0; r < ranks(c); r++) {
+        const long long e = c->own.row_ptr[c->v1[r]] - c->own.row_ptr[c->v0[r]];
+        most = e > most ? e : most;
+    }
+    out->bytes_read = 4.0 * (double)most * (c->symmetric ? 1 : 2);
+    out->bytes_written = 4.0 * (double)(c->v1[0] - c->v0[0]);
+    out->items = c->traversed;
+    out->link_bytes = ranks(c) > 1 ? 4.0 * (double)c->words * (ranks(c) - 1) / ranks(c) * (c->depth + 1) : 0;
+}
+
+static int bg_rung_counts(const climb_case *c, int rung, climb_counts *out)
+{
+    if (!BG_RUNGS[rung].one)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->bytes_read = 4.0 * (double)c->m * (c->symmetric ? 1 : 2);
+    out->bytes_written = 4.0 * (double)c->n;
+    out->items = c->traversed;
+    return 1;
+}
+
+/* Graph500's R-MAT at 2^22 and 2^24 vertices (scale 26, the goal's, by --size 2^26: about 20 GB of the host's
+ * memory to draw). */
+static const climb_shape BG_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 22), CLIMB_SHAPE1((size_t)1 << 24)};
+static const climb_shape BG_MAIN_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 22)};
+/* Empty, one vertex, fewer words than GPUs, counts that are not whole words, a grid's deep levels. */
+static const climb_shape BG_CHECK_SHAPES[] = {CLIMB_SHAPE1(0),    CLIMB_SHAPE1(1),     CLIMB_SHAPE1(33),
+                                              CLIMB_SHAPE1(1000), CLIMB_SHAPE1(4099),  CLIMB_SHAPE1(65536),
+                                              CLIMB_SHAPE1(100003)};
+static const climb_shape BG_QUICK_SHAPES[] = {CLIMB_SHAPE1(1000), CLIMB_SHAPE1(4099)};
+
+static const char *const BG_GRAPHS[] = {"rmat", "grid2d", "rmat_directed", NULL};
+static constexpr climb_option BG_OPTIONS[] = {
+    {.name = "graph", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "generated graph: rmat (R-MAT with Graph500's parameters, undirected), grid2d (a 2-D grid, 4 "
+                "neighbours: deep levels), rmat_directed (R-MAT's edges stored as drawn: bottom-up needs the in-edges)",
+     .def = "rmat", .choices = BG_GRAPHS, .check_def = "all"},
+    {.name = "edge_factor", .kind = CLIMB_OPT_INT, .meaning = "edges drawn a vertex (R-MAT: Graph500's 16)",
+     .def = "16", .min = 1, .max = 64},
+    {.name = "source", .kind = CLIMB_OPT_INT,
+     .meaning = "the source vertex; -1: a vertex of the largest component, from the seed", .def = "-1", .min = -1,
+     .max = 2147483646},
+};
+CLIMB_OPTION_AT(BG_OPTIONS, OPT_GRAPH, "graph");
+CLIMB_OPTION_AT(BG_OPTIONS, OPT_EDGE_FACTOR, "edge_factor");
+CLIMB_OPTION_AT(BG_OPTIONS, OPT_SOURCE, "source");
+
+/* The host memory a case needs: R-MAT's drawn edges (both ways) and the CSR, the in-edges, the levels. */
+static double bg_case_bytes(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
+{
+    (void)t;
+    const double ef = opts ? (double)opts[OPT_EDGE_FACTOR].i : 16;
+    return (double)s->d[0] * (ef * 2 * 8 * 2 + 32);
+}
+
+static const char *bg_refuses(const climb_case *c, int rung)
+{
+    (void)rung;
+    return c->m > 0x7fffffffLL ? "more than 2^31 - 1 edges stored (the rows' offsets are 32-bit)" : NULL;
+}
+
+extern "C" const climb_workload climb_bfs_gpus_workload = {
+    .name = "bfs_gpus",
+    .title = "BFS across GPUs: a range of vertices a GPU, the frontier as bitmaps every GPU holds, top-down marks "
+             "ORed by their owners, bottom-up levels where the frontier is large",
+    .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, graph traversal (the one-GPU BFS); "
+               "Beamer, Asanovic and Patterson, Direction-Optimizing Breadth-First Search; van Oosten, Introduction "
+               "to CUDA 5.0: GPUDirect (transfers between GPUs without the host)",
+    .dims = {"vertices"},
+    .shape_format = "{vertices} vertices",
+    .types = CLIMB_TYPE_BIT(CLIMB_I32),
+    .min_devices = 1,
+    .max_devices = CLIMB_MAX_DEVICES,
+    .options = BG_OPTIONS,
+    .n_options = CLIMB_COUNT(BG_OPTIONS),
+    .bytes_counted = "the busiest GPU's edges read once (out- and in-edges for a directed graph) and its levels "
+                     "written (one_gpu: the whole graph); over the links, the frontier's bitmap words a GPU receives, "
+                     "each level of the search",
+    .items_unit = "edges",
+    .items_rate = "GTEPS",
+    .bench_shapes = BG_BENCH_SHAPES,
+    .n_bench_shapes = CLIMB_COUNT(BG_BENCH_SHAPES),
+    .check_shapes = BG_CHECK_SHAPES,
+    .n_check_shapes = CLIMB_COUNT(BG_CHECK_SHAPES),
+    .quick_shapes = BG_QUICK_SHAPES,
+    .n_quick_shapes = CLIMB_COUNT(BG_QUICK_SHAPES),
+    .main_shapes = BG_MAIN_SHAPES,
+    .n_main_shapes = CLIMB_COUNT(BG_MAIN_SHAPES),
+    .check_max_offset = 0,
+    .n_rungs = BG_N_RUNGS,
+    .rung = bg_rung_info,
+    .case_size = sizeof(climb_case),
+    .buffers = BG_BUFFERS,
+    .n_buffers = CLIMB_COUNT(BG_BUFFERS),
+    .init = bg_init,
+    .fill = bg_fill,
+    .fini = bg_fini,
+    .describe = bg_describe,
+    .reference = bg_reference,
+    .case_bytes = bg_case_bytes,
+    .refuses = bg_refuses,
+    .prepare = bg_prepare,
+    .run = bg_run,
+    .empty = bg_empty,
+    .poison = bg_poison,
+    .verify = bg_verify,
+    .counts = bg_counts,
+    .rung_counts = bg_rung_counts,
+    .release = bg_release,
+};
