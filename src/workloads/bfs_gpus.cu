@@ -99,6 +99,20 @@ __global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned 
     }
 }
 
+/* A word's vertices found this level (bits x of word w): their levels set, counted with their out-edges. */
+__device__ __forceinline__ void bg_found(unsigned x, long long w, long long v0, const int *rp, int depth,
+                                         int32_t *level, unsigned long long *found, unsigned long long *edges)
+{
+    *found += __popc(x);
+    while (x) {
+        const int b = __ffs(x) - 1;
+        x &= x - 1;
+        const long long v = w * 32 + b - v0;
+        level[v] = depth;
+        *edges += rp[v + 1] - rp[v];
+    }
+}
+
 /* The peers' marks an owner reads (every GPU's array, by peer access). */
 typedef struct {
     const unsigned *marks[BG_MAXD];
@@ -120,14 +134,7 @@ __global__ void __launch_bounds__(BG_THREADS) bg_owner_kernel(bg_peers peers, co
             x |= peers.marks[q][w];
         x &= ~visited[w];
         next[w] = x;
-        found += __popc(x);
-        while (x) {
-            const int b = __ffs(x) - 1;
-            x &= x - 1;
-            const long long v = w * 32 + b - v0;
-            level[v] = depth;
-            edges += rp[v + 1] - rp[v];
-        }
+        bg_found(x, w, v0, rp, depth, level, &found, &edges);
     }
     if (found)
         atomicAdd(&count[0], found);
@@ -164,14 +171,7 @@ __global__ void __launch_bounds__(BG_THREADS) bg_bottom_up_kernel(const unsigned
         }
         if (lane == 0) {
             next[w] = got;
-            found += __popc(got);
-            while (got) {
-                const int b = __ffs(got) - 1;
-                got &= got - 1;
-                const long long v = w * 32 + b - v0;
-                level[v] = depth;
-                edges += rp[v + 1] - rp[v];
-            }
+            bg_found(got, w, v0, rp, depth, level, &found, &edges);
         }
     }
     if (found)
