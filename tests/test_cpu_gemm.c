@@ -168,12 +168,18 @@ int main(void)
     }
 
     /* the best path's wgmma kernel: 128 x 256 tiles unless fewer than half the SMs, then 128 x 128 */
-    EXPECT(climb_gemm_wg_pick(1024, 1024, 132) == CLIMB_GEMM_WG_TMA);         /* 32 big tiles */
-    EXPECT(climb_gemm_wg_pick(1000, 3000, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 8 x 12 = 96 */
-    EXPECT(climb_gemm_wg_pick(8192, 8192, 132) == CLIMB_GEMM_WG_PERSISTENT);
-    EXPECT(climb_gemm_wg_pick(1024, 2048, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 8 = 64 < 66 */
-    EXPECT(climb_gemm_wg_pick(1152, 2048, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 9 x 8 = 72 */
-    EXPECT(climb_gemm_wg_pick(1024, 1792, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 7 = 56 */
-    EXPECT(climb_gemm_wg_pick(1, 1, 132) == CLIMB_GEMM_WG_TMA && climb_gemm_wg_pick(1, 1, 1) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1024, 132) == CLIMB_GEMM_WG_TMA);         /* 32 big tiles */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1000, 3000, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 8 x 12 = 96 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 8192, 8192, 132) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 2048, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 8 = 64 < 66 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1152, 2048, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 9 x 8 = 72 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1792, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 7 = 56 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 1024, 1024, 132) == CLIMB_GEMM_WG_TMA);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 8192, 8192, 132) == CLIMB_GEMM_WG_PERSISTENT);
+    /* 3xTF32: the warp-specialised kernel, the one with split operands, at every shape */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1024, 1024, 132) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 8192, 8192, 132) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1, 1, 132) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 132) == CLIMB_GEMM_WG_TMA && climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 1) == CLIMB_GEMM_WG_PERSISTENT);
     return test_finish("test_cpu_gemm");
 }

@@ -1,5 +1,5 @@
-/* The C API of the tensor-core GEMM: climb_gemm_ex over the rung marked best (climb_gemm_tc_async: the persistent
- * wgmma kernel for BF16 and TF32 on an sm_90 GPU; pipelined on 16-byte rows, mma_sync on others), transposed operands
+/* The C API of the tensor-core GEMM: climb_gemm_ex over the rung marked best (climb_gemm_tc_async: a wgmma kernel on
+ * an sm_90 GPU, climb_gemm_wg_pick's; elsewhere pipelined on 16-byte rows, mma_sync on others), transposed operands
  * first copied transposed into the handle's workspace; FP32 mode is climb_sgemm. */
 #include <limits.h>
 #include <string.h>

@@ -13,8 +13,9 @@
  * large. See docs/bfs.md.
  *
  * The ladder's rungs but the best are level-synchronous from the host: a launch a level and a read of the
- * frontier's size (a host part, timed by the wall clock). The best rung is one cooperative kernel with a grid-wide
- * barrier between levels: no host round trip a level, and capturable in a CUDA graph.
+ * frontier's size (a host part, timed by the wall clock). The last two are one cooperative kernel with a grid-wide
+ * barrier between levels: no host round trip a level, and capturable in a CUDA graph; the best is
+ * direction_optimizing (block_levels, its small levels by one block, measured slower on every graph).
  *
  * The folder: reference.cu the CPU reference and the choice of source, kernels.cuh the kernels (one group per rung),
  * this file the launchers, the registry and the harness glue.
@@ -193,8 +194,8 @@ static cudaError_t launch_balanced(bfs_args *a) { return run_packed_levels(a, BF
 static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE_BITS); }
 
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
- * resident). small: the small levels by one block (bfs_small_levels; the best rung), else every level over the grid
- * (the rung direction_optimizing). */
+ * resident). small: the small levels by one block (bfs_small_levels; the rung block_levels), else every level over
+ * the grid (direction_optimizing, the best rung). */
 static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, bool small)
 {
     const void *fn = small ? (const void *)bfs_best_kernel<true> : (const void *)bfs_best_kernel<false>;
@@ -252,7 +253,7 @@ static cudaError_t launch_cooperative(bfs_args *a, bool small)
     return best_launch(&a->best, a->sms, a->s, small);
 }
 static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, false); }
-static cudaError_t launch_best(bfs_args *a) { return launch_cooperative(a, true); }
+static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, true); }
 
 static cudaError_t launch_bound(bfs_args *a)
 {
@@ -276,7 +277,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
     const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
-    return best_launch(&b, sms, s, true);
+    return best_launch(&b, sms, s, false);
 }
 
 /* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of
@@ -368,7 +369,7 @@ static int k_direction(climb_dtype, const climb_device_info *, const int *, clim
     return climb_one_kernel(o, max, (const void *)bfs_best_kernel<false>, "bfs_best_kernel<grid levels>", BFS_BLOCK,
                             0);
 }
-static int k_best(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+static int k_block_levels(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     return climb_one_kernel(o, max, (const void *)bfs_best_kernel<true>, "bfs_best_kernel<small levels by a block>",
                             BFS_BLOCK, 0);
@@ -416,13 +417,14 @@ static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
                                                       "trip); bottom-up steps while the frontier is large, over "
                                                       "a bitmap of the frontier",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direction},
+              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_direction},
      .launch = launch_direction, .bottom_up = 1},
     {.info = {.name = "block_levels", .idea = "the same kernel, the small top-down levels run by one block with no "
                                               "grid barrier between them (the grid waits at one): a deep graph's "
-                                              "thousands of small levels pay a block's sync, not the grid's",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
-     .launch = launch_best, .bottom_up = 1},
+                                              "thousands of small levels pay a block's sync, not the grid's (slower "
+                                              "than direction_optimizing on every graph measured: a ladder rung)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block_levels},
+     .launch = launch_block_levels, .bottom_up = 1},
 };
 #define BFS_N_RUNGS CLIMB_COUNT(BFS_RUNGS)
 static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; }

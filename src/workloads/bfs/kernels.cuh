@@ -425,7 +425,7 @@ __global__ void __launch_bounds__(BFS_BLOCK)
     bfs_wbuf_done(wb, o);
 }
 
-/* --- the rungs direction_optimizing and block_levels (the best): one cooperative kernel, a grid-wide barrier
+/* --- the rungs direction_optimizing (the best) and block_levels: one cooperative kernel, a grid-wide barrier
  * between levels (block_levels: between the levels the grid runs; see bfs_small_levels). Each level every thread
  * reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
  * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than

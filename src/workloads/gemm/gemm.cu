@@ -488,15 +488,17 @@ extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, c
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0 && lda % ch == 0 && ldb % ch == 0;
 }
 
-extern "C" int climb_gemm_wg_pick(size_t m, size_t n, int sms)
+extern "C" int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms)
 {
+    if (precision == GEMM_3XTF32)
+        return CLIMB_GEMM_WG_WS;
     const size_t big = (m + GEMM_BM - 1) / GEMM_BM * ((n + GEMM_WS_BN - 1) / GEMM_WS_BN);
     return big < (size_t)sms / 2 ? CLIMB_GEMM_WG_TMA : CLIMB_GEMM_WG_PERSISTENT;
 }
 
-/* *sms: the current device's SM count where it is an sm_90 GPU (the wgmma kernels' path for BF16 and TF32), else 0.
+/* *sms: the current device's SM count where it is an sm_90 GPU (the wgmma kernels' path), else 0.
  * The error of a device that cannot be asked (cleared). */
-static cudaError_t wg_sms(int precision, int *sms)
+static cudaError_t wg_sms(int *sms)
 {
     int dev = 0, major = 0, minor = 0, n = 0;
     cudaError_t e;
@@ -508,7 +510,7 @@ static cudaError_t wg_sms(int precision, int *sms)
         cudaGetLastError();
         return e;
     }
-    *sms = precision != GEMM_3XTF32 && major == 9 && minor == 0 && n > 0 ? n : 0;
+    *sms = major == 9 && minor == 0 && n > 0 ? n : 0;
     return cudaSuccess;
 }
 
@@ -517,7 +519,7 @@ extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n
 {
     *bytes = 0;
     int sms;
-    const cudaError_t e = wg_sms(precision, &sms);
+    const cudaError_t e = wg_sms(&sms);
     if (e != cudaSuccess || sms == 0 || m == 0 || n == 0)
         return e;
     *bytes = climb_gemm_wg_workspace(precision, m, n, k, a, lda);
@@ -535,11 +537,11 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
         precision >= GEMM_PRECISIONS)
         return cudaErrorInvalidValue;
     int sms;
-    const cudaError_t de = wg_sms(precision, &sms);
+    const cudaError_t de = wg_sms(&sms);
     if (de != cudaSuccess)
         return de;
     if (sms > 0)
-        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(m, n, sms), m, n, k, alpha, a, lda, b, ldb, beta, c,
+        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, alpha, a, lda, b, ldb, beta, c,
                                    ldc, ws, ws_bytes, sms, s);
     const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
     const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
@@ -621,8 +623,8 @@ typedef struct gemm_rung {
     int cublas;   /* 1: cuBLAS's, on the shared handle */
     int simt;     /* 1: the CUDA-core rung (its split-K workspace made at prepare) */
     int wgmma;    /* Hopper's warp-group MMA (sm_90a), its workspace made at prepare: the CLIMB_GEMM_WG_ kind */
-    int best;     /* the C API's path (climb_gemm_tc_async): the persistent wgmma kernel on sm_90 for BF16 and TF32,
-                     pipelined or mma_sync otherwise; its workspace made at prepare */
+    int best;     /* the C API's path (climb_gemm_tc_async): a wgmma kernel on sm_90 (climb_gemm_wg_pick), pipelined
+                     or mma_sync otherwise; its workspace made at prepare */
 } gemm_rung;
 
 static const gemm_rung GEMM_RUNGS[] = {
@@ -688,9 +690,10 @@ static const gemm_rung GEMM_RUNGS[] = {
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_clusters},
      .wgmma = CLIMB_GEMM_WG_CLUSTERS},
     {.info = {.name = "gemm_best",
-              .idea = "what climb_gemm_ex runs: for bf16 and tf32 on an sm_90 GPU the persistent rung, or tma's 128 x "
-                      "128 tiles where the 128 x 256 ones would fill less than half the SMs; pipelined for 3xtf32 "
-                      "and on other GPUs (mma_sync where the operands are not 16-byte rows)",
+              .idea = "what climb_gemm_ex runs: on an sm_90 GPU for bf16 and tf32 the persistent rung, or tma's 128 x "
+                      "128 tiles where the 128 x 256 ones would fill less than half the SMs, for 3xtf32 the "
+                      "warp_specialized rung; pipelined on other GPUs (mma_sync where the operands are not 16-byte "
+                      "rows)",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best},
      .best = 1},
 };

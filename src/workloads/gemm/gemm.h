@@ -67,13 +67,17 @@ cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, siz
                                 size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
                                 size_t ws_bytes, int sms, cudaStream_t s);
 
-/* The wgmma kernel the best path takes for an m x n C on a GPU of `sms` SMs: the persistent kernel's 128 x 256 tiles,
- * unless they are fewer than half the SMs; then the tma rung's 128 x 128 tiles, twice as many (on an H200, 1024^3
- * BF16: 18.8 us against 27.9; where the big tiles fill more than half the SMs, as at 1000 x 3000 x 500, they won). */
-int climb_gemm_wg_pick(size_t m, size_t n, int sms);
+/* The wgmma kernel the best path takes for an m x n C in `precision` on a GPU of `sms` SMs. BF16 and TF32: the
+ * persistent kernel's 128 x 256 tiles, unless they are fewer than half the SMs; then the tma rung's 128 x 128 tiles,
+ * twice as many (on an H200, 1024^3 BF16: 18.8 us against 27.9; where the big tiles fill more than half the SMs, as
+ * at 1000 x 3000 x 500, they won). 3xTF32: the warp-specialised kernel at every shape, the one 3xTF32 kernel of the
+ * three with 128 x 256 tiles that beat the persistent one (on an H100 at 0084b89: 9.41 ms against 9.62 at 8192^3,
+ * 73.9 us against 78.0 at 1000 x 3000 x 500, level elsewhere) and 1.9x to 2.4x the pipelined kernel at every shape
+ * measured, 1024^3 included. */
+int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms);
 
 /* The best path, the C API's (src/lib/gemm.c) and the gemm_best rung's, on the current device: a wgmma kernel
- * (climb_gemm_wg_pick) for BF16 and TF32 on an sm_90 GPU; else the pipelined kernel where A and B are 16-byte aligned with leading
+ * (climb_gemm_wg_pick) on an sm_90 GPU; else the pipelined kernel where A and B are 16-byte aligned with leading
  * dimensions whole 16-byte chunks (climb_gemm_tc_aligned); else mma_sync, which takes any. climb_gemm_tc_workspace
  * gives the bytes of workspace the path needs (0 for the last two): cudaSuccess, cudaErrorInvalidValue where the
  * size wraps, or the error of a device that cannot be asked. climb_gemm_tc_async runs it: k = 0 gives C = beta C (A and B not read); cudaErrorInvalidValue

@@ -207,9 +207,11 @@ static const sort_class_policy SORT_POLICY[2] = {
     {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
 };
 /* The tuned rung's size classes: small below 2^22 keys, large from there. Built-in algorithm per class, from the
- * ladder's rows on an H100 at 10b1469 (cold, uniform keys): pairs from 2^22 Onesweep (1.42x the merge path at 2^24,
- * 1.58x at 2^26, 1.41x at 10000019); everything else the merge path (keys: the radix rungs within 0.95x to 1.05x of
- * it at 2^24 and 2^26, 0.89x at 2^20; pairs at 2^20: Onesweep 0.92x). */
+ * ladder's rows on an H100: from 2^22 Onesweep, keys and pairs (pairs at 10b1469: 1.42x the merge path at 2^24,
+ * 1.58x at 2^26, 1.41x at 10000019; keys at 0084b89: 1.19x at 2^24, 1.21x at 2^26, 1.25x at 10000019, uniform, and
+ * 1.08x to 2.2x at 2^24 and 2^26 on the sweep's other distributions; at 2^22 1.03x uniform, 0.90x to 0.95x on
+ * sorted, reversed and nearly sorted keys, 1.47x to 1.66x on few and narrow ones); below 2^22 the merge path (keys at
+ * 2^20: Onesweep 0.91x uniform; pairs at 2^20: 0.92x). */
 #define SORT_LARGE_N ((size_t)1 << 22)
 static int sort_large(size_t n) { return n >= SORT_LARGE_N; }
 
@@ -818,12 +820,14 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
     v[0] = p->block;
     v[1] = p->items;
     v[2] = CLIMB_SORT_MERGE;
-    if (pairs && large) { /* the Onesweep rung as measured: 256 x 9 */
+    if (large) { /* the Onesweep rung as measured: 256 x 9 */
         v[0] = 256;
         v[1] = 9;
         v[2] = CLIMB_SORT_ONESWEEP;
-        return "built-in (measured on an H100 at 10b1469: pairs from 2^22 keys, Onesweep, 1.41x to 1.58x the merge "
-               "path)";
+        return pairs ? "built-in (measured on an H100 at 10b1469: pairs from 2^22 keys, Onesweep, 1.41x to 1.58x the "
+                       "merge path)"
+                     : "built-in (measured on an H100 at 0084b89: keys from 2^22, Onesweep, 1.19x to 1.25x the merge "
+                       "path on uniform keys from 2^24)";
     }
     return p->source;
 }
