@@ -585,22 +585,44 @@ def span(values, spec, suffix):
     return "%s%s" % (lo if lo == hi else "%s–%s" % (lo, hi), suffix)
 
 
-def overview_table(bench):
+def overview_row(label, wl, r):
+    """The overview's row of one report: its best rung over every case, or None where it has no such row."""
+    rows = [x for x in r["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"]
+    if not rows:
+        return None
+    vendors = sorted({x["rung"] for x in r["results"] if x["workload"] == wl and x["kind"] == "vendor"} - beside(r, wl))
+    vend = span([x.get("vs_vendor") for x in rows], ".2f", "×")
+    if vend != "-" and vendors:
+        vend += " (%s)" % ", ".join("`%s`" % v for v in vendors)
+    return "| %s | %s | `%s` | %d | %s | %s | %s |" % (
+        label, gpu_name(r), rows[0]["rung"], len(rows), vend,
+        span([x.get("vs_bound") for x in rows], ".2f", "×"), span([x.get("pct_roofline") for x in rows], ".0f", "%"))
+
+
+def overview_table(bench, root=None):
     """One row per workload and GPU: the best rung over every case of its bench report, against the vendor, the
-    bound and the roofline: what the README claims, from the reports alone."""
+    bound and the roofline: what the README claims, from the reports alone. Below a bench's row, a row for each of
+    its sweeps whose own report, results/<gpu>/<workload>/sweep-NAME.json, marks it for the overview (the
+    registry's `overview`: a figure the bench does not hold, as gemm's 3xTF32 against cuBLAS's FP32 SGEMM)."""
     out = ["| workload | GPU | best rung | cases | vendor's time / best's | bound's time / best's | % of roofline |",
            "|---|---|---|--:|--:|--:|--:|"]
     for (gpu, wl), r in sorted(bench.items(), key=lambda k: (k[0][1], k[0][0])):
-        rows = [x for x in r["results"] if x["workload"] == wl and x["kind"] == "best" and x["status"] == "ok"]
-        if not rows:
+        line = overview_row("[%s](docs/%s.md)" % (wl, wl), wl, r)
+        if line is None:
             continue
-        vendors = sorted({x["rung"] for x in r["results"] if x["workload"] == wl and x["kind"] == "vendor"} - beside(r, wl))
-        vend = span([x.get("vs_vendor") for x in rows], ".2f", "×")
-        if vend != "-" and vendors:
-            vend += " (%s)" % ", ".join("`%s`" % v for v in vendors)
-        out.append("| [%s](docs/%s.md) | %s | `%s` | %d | %s | %s | %s |" % (
-            wl, wl, gpu_name(r), rows[0]["rung"], len(rows), vend,
-            span([x.get("vs_bound") for x in rows], ".2f", "×"), span([x.get("pct_roofline") for x in rows], ".0f", "%")))
+        out.append(line)
+        for sw in registry(r, wl).get("sweeps", []) if root else []:
+            path = os.path.join(root, "results", gpu, wl, "sweep-%s.json" % sw["name"])
+            if not sw.get("args") or not os.path.exists(path):
+                continue
+            with open(path) as f:
+                data = json.load(f)
+            if data.get("format") not in (2, 3) or not any(
+                    x.get("name") == sw["name"] and x.get("overview") for x in registry(data, wl).get("sweeps", [])):
+                continue  # the mark is read from the sweep's own report, as its rows are
+            line = overview_row("[%s](docs/%s.md), sweep `%s`" % (wl, wl, sw["name"]), wl, data)
+            if line is not None:
+                out.append(line)
     return "\n".join(out)
 
 
@@ -670,7 +692,7 @@ def blocks(root):
             wl, title, wl, wl, "\n\n".join(summary_table(g, wl, bench[(g, w)]) for g, w in runs)))
         files["docs/%s.md" % wl] = {"ladder": "\n\n".join(ladder_table(g, wl, bench[(g, w)]) for g, w in runs)}
     files["docs/results.md"] = {"summary": "\n\n".join(parts) if parts else "No results committed yet."}
-    files["README.md"] = {"overview": overview_table(bench) if bench else "No results committed yet."}
+    files["README.md"] = {"overview": overview_table(bench, root) if bench else "No results committed yet."}
     for wl, text in scaling_tables(root).items():
         files.setdefault("docs/%s.md" % wl, {})["scaling"] = text
     tune_parts = [tuning_table(g, w, tunes[(g, w)]) for g, w in sorted(tunes)]

@@ -264,7 +264,8 @@ static void test_broken(void)
     c.min_devices = c.max_devices = 1;
     EXPECT(climb_workload_validate(&c, msg, sizeof msg) == 0 && !climb_spans_devices(&c));
 
-    /* Sweeps: the axis is a dim or a numeric option; names are unique; args are not the report paths. */
+    /* Sweeps: the axis is a dim or a numeric option; names are unique; args are not the report paths; an overview
+     * row needs args. */
     {
         climb_workload t = climb_transpose_workload;
         EXPECT(climb_workload_validate(&t, msg, sizeof msg) == 0);
@@ -282,6 +283,12 @@ static void test_broken(void)
         sw[0].args = "--size 4x4 --json out.json";
         expect_problem(&t, "sweep camping: args are bench arguments");
         sw[0].args = "--size 4x4";
+        sw[0].overview = 1; /* a row in the README's overview: from a run of its own */
+        EXPECT_MSG(climb_workload_validate(&t, msg, sizeof msg) == 0, "%s", msg);
+        sw[0].args = NULL;
+        expect_problem(&t, "sweep camping: an overview row needs a run of its own");
+        sw[0].args = "--size 4x4";
+        sw[0].overview = 0;
         t.n_sweeps = 2;
         expect_problem(&t, "sweep camping declared twice");
         sw[1].name = "Bad Name";

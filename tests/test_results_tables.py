@@ -82,6 +82,25 @@ with tempfile.TemporaryDirectory() as root:
                        {"values": {"block": 2}, "status": "ok", "score": 1.0, "median_us": [2.0, 5.0]}]}])
     put("gpua", "lad", "tune.json", tune)
 
+    # A sweep marked for the overview gets a row of its own below its bench's, read from its own report (whose
+    # registry carries the mark); one unmarked there, or marked with no report, gets none.
+    def ov_reg(marked):
+        return {"name": "ov", "title": "Overview rows", "dims": ["n"], "published": None, "options": [],
+                "sweeps": [{"name": "acc", "title": "t", "args": "--set p=3", "x": "n", "log_x": False,
+                            "overview": "acc" in marked},
+                           {"name": "plain", "title": "t", "args": "--set p=2", "x": "n", "log_x": False,
+                            "overview": "plain" in marked},
+                           {"name": "gone", "title": "t", "args": "--set p=4", "x": "n", "log_x": False,
+                            "overview": True}],
+                "rungs": [{"name": "ov_v", "kind": "vendor"}, {"name": "ov_best", "kind": "best"}]}
+    put("gpua", "ov", "bench.json", report([ov_reg(())], [row("ov", 1, "ov_best", "best", "f32", [64], 5, 0.7)]))
+    put("gpua", "ov", "sweep-acc.json", report([ov_reg(("acc",))], [
+        row("ov", 0, "ov_v", "vendor", "f32", [64], 10, 1.0),
+        row("ov", 1, "ov_best", "best", "f32", [64], 4.5, 2.22),
+        row("ov", 1, "ov_best", "best", "f32", [128], 4, 2.31)], sweep="acc"))
+    put("gpua", "ov", "sweep-plain.json", report([ov_reg(())], [
+        row("ov", 1, "ov_best", "best", "f32", [64], 5, 9.0)], sweep="plain"))
+
     files = rt.blocks(root)
     readme = files["docs/results.md"]["summary"]
     ov = files["README.md"]["overview"]
@@ -91,6 +110,12 @@ with tempfile.TemporaryDirectory() as root:
            "no vendor rung but one beside the bar: the ratio alone (%s)" % ov)
     expect("`g_aside` (vendor, beside the bar)" in readme, "a vendor rung beside the bar is marked")
     expect(ov.index("[grid]") < ov.index("[lad]") and "gpub" not in ov, "workloads in order, old formats skipped")
+    expect("| [ov](docs/ov.md) | Test | `ov_best` | 1 | 0.70× |" in ov, "the bench's row (%s)" % ov)
+    expect("| [ov](docs/ov.md), sweep `acc` | Test | `ov_best` | 2 | 2.22–2.31× (`ov_v`) |" in ov,
+           "a sweep marked for the overview, from its own report (%s)" % ov)
+    expect(ov.index("[ov](docs/ov.md) |") < ov.index("sweep `acc`"), "the sweep's row below its bench's")
+    expect("sweep `plain`" not in ov and "sweep `gone`" not in ov,
+           "no row for a sweep its report does not mark, nor for one without a report (%s)" % ov)
     expect("### grid: Two dims" in readme and "### lad: A ladder" in readme, "a section per workload")
     expect(readme.index("### grid") < readme.index("### lad"), "workloads in order")
     expect("gpub" not in readme, "the first format is skipped")
@@ -132,7 +157,9 @@ with tempfile.TemporaryDirectory() as root:
                  for n in (1024, 1 << 20, 1 << 30)]
     put("gpua", "sw", "bench.json", report([SW], size_rows))
     pl = rt.plots(root)
-    expect(sorted(pl) == ["docs/img/sw-offset-gpua.svg", "docs/img/sw-sizes-gpua.svg"], "a plot per sweep with data")
+    expect(sorted(k for k in pl if k.startswith("docs/img/sw-")) == ["docs/img/sw-offset-gpua.svg",
+                                                                     "docs/img/sw-sizes-gpua.svg"],
+           "a plot per sweep with data")
     off = pl.get("docs/img/sw-offset-gpua.svg", "")
     expect(off.count("<polyline") == 4, "one line per rung and pattern")
     expect("s_best pattern=misaligned" in off and "s_a pattern=coalesced" in off, "lines named by what varies")

@@ -816,7 +816,8 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
             json_str_or_null(f, sw->args);
             fputs(", \"x\": ", f);
             json_str(f, sw->x);
-            fprintf(f, ", \"log_x\": %s}", sw->log_x ? "true" : "false");
+            fprintf(f, ", \"log_x\": %s, \"overview\": %s}", sw->log_x ? "true" : "false",
+                    sw->overview ? "true" : "false");
         }
         fputs("],\n     \"rungs\": [", f);
         for (int k = 0; k < w->n_rungs; k++) {

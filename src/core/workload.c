@@ -617,6 +617,9 @@ static void check_sweeps(problems *p, const climb_workload *w)
         if (s->args && (!text(s->args) || strstr(s->args, "--sweep") || strstr(s->args, "--json") ||
                         strstr(s->args, "--md") || strstr(s->args, "--csv")))
             problem(p, "sweep %s: args are bench arguments other than --sweep and the report paths", s->name);
+        if (s->overview && !s->args)
+            problem(p, "sweep %s: an overview row needs a run of its own (args); the bench's rows have theirs",
+                    s->name);
         int axis = 0;
         for (int d = 0; d < climb_workload_ndims(w); d++)
             axis |= s->x && strcmp(s->x, w->dims[d]) == 0;

@@ -274,6 +274,9 @@ typedef struct climb_sweep {
                                       skipped with a note (exit 0) */
     const char *x;                 /* across: a dim's name ("rows") or an int or float option's ("offset") */
     int log_x;                     /* 1: x on a log scale (a size swept by factors) */
+    int overview;                  /* 1: the README's results overview gives this sweep's best rung a row of its
+                                      own beside the bench's (a figure the workload's bench does not hold, as
+                                      gemm's 3xTF32 against cuBLAS's FP32 SGEMM); needs args */
 } climb_sweep;
 
 /* ---- the workload ---- */

@@ -1123,13 +1123,13 @@ static const climb_sweep GEMM_SWEEPS[] = {
      .title = "TF32 (FP32 inputs rounded to TF32): TFLOP/s of every rung against cuBLAS's TF32 GEMM, by shape",
      .args = "--set precision=tf32 --size 1024x1024x1024 --size 2048x2048x2048 --size 4096x4096x4096 "
              "--size 8192x8192x8192 --size 6144x3072x1536 --size 1000x3000x500",
-     .x = "m", .log_x = 1},
+     .x = "m", .log_x = 1, .overview = 1},
     {.name = "tf32x3",
      .title = "3xTF32 (FP32 accuracy on the tensor cores): TFLOP/s and error against cuBLAS's FP32 SGEMM, uniform "
               "and spread inputs",
      .args = "--set precision=3xtf32 --set inputs=uniform,spread --size 1024x1024x1024 --size 4096x4096x4096 "
              "--size 8192x8192x8192 --size 6144x3072x1536 --size 1000x3000x500",
-     .x = "m", .log_x = 1},
+     .x = "m", .log_x = 1, .overview = 1},
 };
 static const climb_shape GEMM_MAIN_SHAPES[] = {CLIMB_SHAPE3(4096, 4096, 4096), CLIMB_SHAPE3(1000, 3000, 500)};
 static const climb_shape GEMM_CHECK_SHAPES[] = {
