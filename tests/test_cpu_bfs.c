@@ -54,6 +54,55 @@ static void test_reference(void)
     EXPECT(climb_bfs_default_source(1, one_rp, NULL, 99) == 0);
 }
 
+/* The default source has out-edges: in a directed graph the component's vertices without any are passed over. And
+ * R-MAT's undirected and directed graphs of one seed take one source (from the edges as drawn), which has
+ * out-edges in both, so that a directed search and the symmetric one are a pair. */
+static void test_sources(void)
+{
+    /* 0 -> 1 -> 2, 3 -> 1, 4 alone: the component {0, 1, 2, 3}; 2 has no out-edge, so 0, 1 and 3 are the picks */
+    const int32_t s[] = {0, 1, 3}, d[] = {1, 2, 1};
+    climb_csr g;
+    csr_of(5, 3, s, d, 0, &g);
+    const int32_t picks[] = {0, 1, 3};
+    for (uint64_t seed = 0; seed < 9; seed++) {
+        const int32_t src = climb_bfs_default_source(5, g.row_ptr, g.col_idx, seed);
+        EXPECT_MSG(src == picks[seed % 3], "seed %llu: source %d", (unsigned long long)seed, src);
+    }
+    climb_csr_free(&g);
+
+    char err[300];
+    for (uint64_t seed = 1; seed < 4; seed++) {
+        climb_sparse_gen sg = {CLIMB_GEN_RMAT, 1 << 12, 1 << 12, 0, 16, 0, seed * 7919, 0};
+        climb_csr und, dir;
+        memset(&und, 0, sizeof und);
+        memset(&dir, 0, sizeof dir);
+        EXPECT_MSG(climb_sparse_generate(&sg, &und, NULL, err, sizeof err) == 0, "%s", err);
+        const int32_t su = climb_bfs_drawn_source(&sg, err, sizeof err);
+        sg.directed = 1;
+        EXPECT_MSG(climb_sparse_generate(&sg, &dir, NULL, err, sizeof err) == 0, "%s", err);
+        const int32_t sd = climb_bfs_drawn_source(&sg, err, sizeof err);
+        const int32_t own = climb_bfs_default_source(dir.rows, dir.row_ptr, dir.col_idx, sg.seed);
+        EXPECT_MSG(su >= 0 && su == sd && sd == own, "seed %llu: sources %d, %d, %d", (unsigned long long)sg.seed,
+                   su, sd, own);
+        if (su >= 0 && su < dir.rows) {
+            EXPECT(dir.row_ptr[su + 1] > dir.row_ptr[su] && und.row_ptr[su + 1] > und.row_ptr[su]);
+            /* the directed search reaches part of what the symmetric one reaches, from the same vertex */
+            int32_t *lu = (int32_t *)malloc((size_t)und.rows * sizeof *lu),
+                    *ld = (int32_t *)malloc((size_t)dir.rows * sizeof *ld);
+            EXPECT(lu && ld);
+            if (lu && ld) {
+                const int32_t ru = climb_bfs_ref(und.rows, und.row_ptr, und.col_idx, su, lu, NULL, NULL),
+                              rd = climb_bfs_ref(dir.rows, dir.row_ptr, dir.col_idx, sd, ld, NULL, NULL);
+                EXPECT_MSG(rd > 1 && rd <= ru, "reached %d directed, %d symmetric", rd, ru);
+            }
+            free(lu);
+            free(ld);
+        }
+        climb_csr_free(&und);
+        climb_csr_free(&dir);
+    }
+}
+
 static const char *write_tmp(const char *name, const char *text)
 {
     static char path[4][256];
@@ -128,6 +177,7 @@ static void test_table(void)
 int main(void)
 {
     test_reference();
+    test_sources();
     test_files();
     test_table();
     return test_finish("test_cpu_bfs");

@@ -100,6 +100,30 @@ static void test_plan(void)
     climb_opt_values_free(N, d);
     climb_opt_plan_free(&p, NULL);
 
+    /* same_seed: combinations that differ only in a marked option take one seed combination (the marked option at
+     * its first value); the others keep their own. bins 3 values x dist 3 (marked), the odometer's last fastest. */
+    {
+        climb_option marked[N];
+        memcpy(marked, OPTS, sizeof marked);
+        marked[2].same_seed = 1;
+        climb_opt_plan q;
+        EXPECT(climb_opt_plan_init(&q, marked, N, err, sizeof err) == 0);
+        EXPECT(climb_opt_plan_set(&q, 0, "16,32,64", 0, err, sizeof err) == 0);
+        EXPECT(climb_opt_plan_set(&q, 2, "all", 0, err, sizeof err) == 0 && climb_opt_plan_combos(&q) == 9);
+        for (long i = 0; i < 9; i++)
+            EXPECT_MSG(climb_opt_plan_seed_combo(&q, i) == i / 3 * 3, "combination %ld: %ld", i,
+                       climb_opt_plan_seed_combo(&q, i));
+        marked[2].same_seed = 0; /* unmarked: each its own */
+        marked[0].same_seed = 1; /* bins marked instead: dist's digit kept, bins' zeroed */
+        for (long i = 0; i < 9; i++)
+            EXPECT_MSG(climb_opt_plan_seed_combo(&q, i) == i % 3, "combination %ld: %ld", i,
+                       climb_opt_plan_seed_combo(&q, i));
+        marked[0].same_seed = 0;
+        for (long i = 0; i < 9; i++)
+            EXPECT(climb_opt_plan_seed_combo(&q, i) == i);
+        climb_opt_plan_free(&q, NULL);
+    }
+
     /* A table whose default does not parse is caught when the plan is made. */
     climb_option broken = {.name = "k", .kind = CLIMB_OPT_INT, .meaning = "m", .def = "5", .min = 0, .max = 3};
     EXPECT(climb_opt_plan_init(&p, &broken, 1, err, sizeof err) == -1 && strstr(err, "k=5: not in 0..3"));

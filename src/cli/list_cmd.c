@@ -83,6 +83,9 @@ void print_workload(const climb_workload *w, FILE *f)
             fprintf(f, "    %-12s %-7s default %-12s %s%s%s\n", o->name, climb_opt_kind_name(o->kind),
                     o->def && o->def[0] ? o->def : "(none)", o->meaning, range,
                     o->keys_tuning ? "; keys the tuning (tuned per value)" : "");
+            if (o->same_seed)
+                fprintf(f, "    %-12s %-7s its values' cases draw from one seed (the same inputs where they can)\n",
+                        "", "");
             if (o->check_def)
                 fprintf(f, "    %-12s %-7s climb check runs %s\n", "", "", o->check_def);
         }

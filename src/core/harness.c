@@ -242,7 +242,10 @@ int climb_case_open(const climb_workload *w, const climb_run_opts *o, const clim
         climb_case_close(w, oc);
         return -1;
     }
-    climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, k, offset), offset, oc->opts, dev, 1,
+    climb_case_key seed_key = *k; /* options marked same_seed do not change the seed */
+    if (w->n_options)
+        seed_key.combo = climb_opt_plan_seed_combo(plan, k->combo);
+    climb_case_params p = {k->shape, k->type, climb_case_seed(o->seed, &seed_key, offset), offset, oc->opts, dev, 1,
                            &dev->ordinal, dev, NULL};
     if (climb_spans_devices(w)) {
         const int n = o->devices ? o->devices->n : 0;

@@ -87,7 +87,9 @@ int climb_select_rungs(const climb_workload *w, const climb_run_opts *o, int *se
 /* The types to run for w: o->types restricted to what w supports; none given, w's bench_types where o->bench_types
  * and w has them, else every type of w. */
 unsigned climb_select_types(const climb_workload *w, const climb_run_opts *o);
-/* A per-case seed derived from the run's seed, so every case has its own inputs and all reproduce. */
+/* A per-case seed derived from the run's seed, so every case has its own inputs and all reproduce. The harness
+ * passes the key with its seed combination (climb_opt_plan_seed_combo), so that cases differing only in options
+ * marked same_seed share one. */
 uint64_t climb_case_seed(uint64_t seed, const climb_case_key *k, unsigned offset);
 
 /* The cases of a run of w: every selected type x shape x combination of plan (the last varies fastest within a

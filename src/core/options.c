@@ -293,6 +293,18 @@ void climb_opt_plan_combo(const climb_opt_plan *p, long i, climb_opt_value *out)
     }
 }
 
+long climb_opt_plan_seed_combo(const climb_opt_plan *p, long i)
+{
+    long out = 0, scale = 1;
+    for (int k = p->n - 1; k >= 0; k--) {
+        const long digit = i % p->count[k];
+        out += (p->opts[k].same_seed ? 0 : digit) * scale;
+        scale *= p->count[k];
+        i /= p->count[k];
+    }
+    return out;
+}
+
 void climb_opt_plan_free(climb_opt_plan *p, void (*unload)(void *))
 {
     for (int k = 0; k < p->n && p->count; k++)

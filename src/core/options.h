@@ -49,6 +49,11 @@ typedef struct climb_option {
     const char *check_def;          /* not FILE: the value(s) `climb check` runs where --set names none (NULL: def),
                                        for an option whose values reach different kernels (sgemm's "all" forms), so
                                        that the check, and the sanitizer's run of it, reach every one */
+    int same_seed;                  /* 1: cases that differ only in this option's value draw their inputs from one
+                                       seed (climb_opt_plan_seed_combo), so that they can be compared on the same
+                                       drawn data: bfs's rmat and rmat_directed graphs, the one edge list
+                                       symmetrized or as drawn, searched from the same source. Without it every
+                                       combination has its own seed */
 } climb_option;
 
 /* One value of one option. */
@@ -95,6 +100,8 @@ int climb_opt_plan_set(climb_opt_plan *p, int k, const char *text, int append, c
 /* How many combinations, and the i-th (the last option varies fastest); out gets shallow copies. */
 long climb_opt_plan_combos(const climb_opt_plan *p);
 void climb_opt_plan_combo(const climb_opt_plan *p, long i, climb_opt_value *out);
+/* The combination whose seed combination i takes: i with each same_seed option at its first value. */
+long climb_opt_plan_seed_combo(const climb_opt_plan *p, long i);
 /* Frees the plan; unload (may be NULL) frees the data of loaded files. */
 void climb_opt_plan_free(climb_opt_plan *p, void (*unload)(void *data));
 

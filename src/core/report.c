@@ -779,6 +779,8 @@ void climb_report_json_workloads(const climb_workload *const *ws, int n, FILE *f
                 }
                 fputc(']', f);
             }
+            if (o->same_seed)
+                fputs(", \"same_seed\": true", f);
             fputc('}', f);
         }
         fputs("],\n     \"bytes_counted\": ", f);

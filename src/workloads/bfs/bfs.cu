@@ -437,13 +437,15 @@ static constexpr climb_option BFS_OPTIONS[] = {
      .meaning = "generated graph: rmat (R-MAT / Kronecker with Graph500's parameters, undirected), grid2d (a 2-D grid, "
                 "4 neighbours: depth about 2 sqrt(n)), random (edge_factor uniform out-edges a vertex, directed), "
                 "rmat_directed (R-MAT's edges stored one way, as drawn: the undirected rmat graph of the same seed is "
-                "its symmetrization)",
-     .def = "all", .choices = BFS_GRAPHS, .generator = 1},
+                "its symmetrization; both search from the same source, and the option shares the seed: in one run the "
+                "two are a pair)",
+     .def = "all", .choices = BFS_GRAPHS, .generator = 1, .same_seed = 1},
     {.name = "edge_factor", .kind = CLIMB_OPT_INT,
      .meaning = "edges drawn a vertex (rmat, rmat_directed: Graph500's 16; random: out-edges a vertex)", .def = "16", .min = 1,
      .max = 1024, .generator = 1},
     {.name = "source", .kind = CLIMB_OPT_INT,
-     .meaning = "the source vertex; -1: a vertex of the largest connected component, chosen from the seed",
+     .meaning = "the source vertex; -1: a vertex with out-edges of the largest connected component, chosen from the "
+                "seed (R-MAT's: from the edges as drawn, one source for rmat and rmat_directed)",
      .def = "-1", .min = -1, .max = 2147483646},
     {.name = "input", .kind = CLIMB_OPT_FILE,
      .meaning = "a graph file: Matrix Market (pattern or valued, symmetric or general: rows are out-edges), a SNAP edge "
@@ -583,6 +585,9 @@ static int bfs_init(climb_case *c)
     c->graph = p->opts[OPT_GRAPH].choice;
     const bfs_file *f = (const bfs_file *)p->opts[OPT_INPUT].data;
     char err[400];
+    static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM, CLIMB_GEN_RMAT};
+    const climb_sparse_gen sg = {KIND[c->graph], (int64_t)p->shape.d[0], (int64_t)p->shape.d[0], 0,
+                                 (int)p->opts[OPT_EDGE_FACTOR].i, 0, p->seed, c->graph == BFS_GRAPH_RMAT_DIRECTED};
     if (f) {
         c->g = &f->g;
         c->directed_file = f->directed;
@@ -592,9 +597,6 @@ static int bfs_init(climb_case *c)
             fprintf(stderr, "climb: bfs: more than 2^31 - 1 vertices\n");
             return -1;
         }
-        static const int KIND[] = {CLIMB_GEN_RMAT, CLIMB_GEN_GRID2D, CLIMB_GEN_RANDOM, CLIMB_GEN_RMAT};
-        const climb_sparse_gen sg = {KIND[c->graph], (int64_t)nv, (int64_t)nv, 0, (int)p->opts[OPT_EDGE_FACTOR].i, 0,
-                                     p->seed, c->graph == BFS_GRAPH_RMAT_DIRECTED};
         if (nv > 0 && climb_sparse_generate(&sg, &c->own, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "climb: bfs: %s\n", err);
             return -1;
@@ -616,7 +618,19 @@ static int bfs_init(climb_case *c)
         fprintf(stderr, "climb: bfs: source %lld is not a vertex: the graph has %d\n", (long long)want, c->n);
         return -1;
     }
-    c->source = want >= 0 ? (int32_t)want : climb_bfs_default_source(c->n, g->row_ptr, g->col_idx, p->seed);
+    if (want >= 0)
+        c->source = (int32_t)want;
+    else if (!f && c->n > 0 && c->graph == BFS_GRAPH_RMAT) {
+        /* from its edges as drawn: the source rmat_directed of the same seed takes from itself (the graph option
+         * shares the seed), so that the two searches are a pair */
+        c->source = climb_bfs_drawn_source(&sg, err, sizeof err);
+        if (c->source < 0) {
+            fprintf(stderr, "climb: bfs: %s\n", err);
+            return -1;
+        }
+    } else {
+        c->source = climb_bfs_default_source(c->n, g->row_ptr, g->col_idx, p->seed);
+    }
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../../core/workload.h"
+#include "../../io/graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,9 +21,15 @@ extern const climb_workload climb_bfs_workload;
 int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t source, int32_t *level,
                       int32_t *frontier, int32_t *depth);
 
-/* The default source: a vertex of the largest (weakly) connected component, the (seed mod its size)-th in vertex
- * order; the smallest vertex id breaks a tie between components. -1 for an empty graph. */
+/* The default source: a vertex of the largest (weakly) connected component with at least one out-edge, the (seed
+ * mod their count)-th in vertex order (the component's root where none has one: a single vertex); the smallest
+ * vertex id breaks a tie between components. -1 for an empty graph. */
 int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed);
+/* The default source of the R-MAT graph sg describes, directed or not: climb_bfs_default_source over its edges as
+ * drawn (sg made directed), with sg's seed. The undirected graph of a seed is the symmetrization of the drawn one,
+ * with the same components, so both start from one vertex, which has out-edges in both: a directed search and the
+ * symmetric one of the same seed are a pair. -1 with err where the drawn graph cannot be made. */
+int32_t climb_bfs_drawn_source(const climb_sparse_gen *sg, char *err, size_t errlen);
 
 /* 1 when every edge u -> v has its v -> u (the pattern is symmetric: an undirected graph). Rows sorted. */
 int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci);

@@ -1,7 +1,8 @@
-/* BFS on the host: the CPU reference (a queue), the default source (a vertex of the largest component) and the
- * symmetry test. */
+/* BFS on the host: the CPU reference (a queue), the default source (a vertex of the largest component with an
+ * out-edge; for R-MAT, of the edges as drawn) and the symmetry test. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../base/rng.h"
 #include "bfs.h"
@@ -71,15 +72,35 @@ extern "C" int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const 
     for (int32_t v = 1; v < n; v++)
         if (size[v] > size[best])
             best = v;
-    const int64_t pick = (int64_t)(seed % (uint64_t)size[best]);
+    /* the candidates: the component's vertices with an out-edge (all of them in a symmetric graph of more than one
+     * vertex; in a directed one, a source without out-edges would reach only itself) */
+    int64_t candidates = 0;
+    for (int32_t v = 0; v < n; v++)
+        candidates += find_root(parent, v) == best && rp[v + 1] > rp[v];
     int32_t source = best;
-    for (int32_t v = 0, k = 0; v < n; v++)
-        if (find_root(parent, v) == best && k++ == pick) {
-            source = v;
-            break;
-        }
+    if (candidates > 0) {
+        const int64_t pick = (int64_t)(seed % (uint64_t)candidates);
+        for (int32_t v = 0, k = 0; v < n; v++)
+            if (find_root(parent, v) == best && rp[v + 1] > rp[v] && k++ == pick) {
+                source = v;
+                break;
+            }
+    }
     free(parent);
     free(size);
+    return source;
+}
+
+extern "C" int32_t climb_bfs_drawn_source(const climb_sparse_gen *sg, char *err, size_t errlen)
+{
+    climb_sparse_gen drawn = *sg;
+    drawn.directed = 1;
+    climb_csr g;
+    memset(&g, 0, sizeof g);
+    if (climb_sparse_generate(&drawn, &g, NULL, err, errlen) != 0)
+        return -1;
+    const int32_t source = climb_bfs_default_source(g.rows, g.row_ptr, g.col_idx, sg->seed);
+    climb_csr_free(&g);
     return source;
 }
 
