@@ -292,16 +292,23 @@ template <> struct st_vec<2> {
     typedef float2 type;
 };
 
-/* V floats at p (aligned), or zeros when !ok. */
-template <int V> __device__ __forceinline__ void st_load(const float *p, bool ok, float (&v)[V])
+/* V floats at p, or zeros when !ok. AL: p aligned, one vector load; else V scalar loads, all in flight at once, of
+ * the first `valid` (a row's last points: the rest zeros). */
+template <int V, bool AL> __device__ __forceinline__ void st_load(const float *p, bool ok, int valid, float (&v)[V])
 {
-    typedef typename st_vec<V>::type T;
-    T t;
-    if (ok)
-        t = __ldg((const T *)p);
-    else
-        memset(&t, 0, sizeof t);
-    memcpy(v, &t, sizeof t);
+    if constexpr (AL) {
+        typedef typename st_vec<V>::type T;
+        T t;
+        if (ok)
+            t = __ldg((const T *)p);
+        else
+            memset(&t, 0, sizeof t);
+        memcpy(v, &t, sizeof t);
+    } else {
+#pragma unroll
+        for (int e = 0; e < V; e++)
+            v[e] = ok && e < valid ? __ldg(p + e) : 0.0f;
+    }
 }
 
 template <int V> __device__ __forceinline__ void st_copy(float (&d)[V], const float (&s)[V])
@@ -311,7 +318,9 @@ template <int V> __device__ __forceinline__ void st_copy(float (&d)[V], const fl
         d[e] = s[e];
 }
 
-template <int BY, int V>
+/* AL false (the rung register_tiled_any): any nx and alignment; each thread's V points come by V scalar loads and
+ * go by V scalar stores, a row's last thread taking the points that are left. */
+template <int BY, int V, bool AL = true>
 __global__ void __launch_bounds__(ST_BEST_X *BY)
     stencil_best_vec_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
                             int zhi, int tiles_x, int tiles_y, int planes, const stencil_coef k)
@@ -323,6 +332,7 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     const int x = (bxy % tiles_x) * (V * ST_BEST_X) + V * tx, y = (bxy / tiles_x) * BY + ty, z0 = zlo + bz * planes;
     const int z1 = min(z0 + planes, zhi);
     const bool mine = x < nx && y < ny;
+    const int valid = x < nx ? min(V, nx - x) : 0; /* the points of this thread's V inside the row */
     const size_t sz = (size_t)nx * ny;
     /* a halo row (above the tile for ty 0, below for ty BY - 1) and an x end (left of lane 0, right of lane 31) */
     const int hy = ty == 0 ? y - 1 : ty == BY - 1 ? y + 1 : -1, hrow = ty == 0 ? 0 : BY + 1;
@@ -331,10 +341,10 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     const bool g_ok = gx >= 0 && gx < nx && y < ny;
     const size_t q = mine ? (size_t)y * nx + x : 0, hq = h_ok ? (size_t)hy * nx + x : 0, gq = g_ok ? (size_t)y * nx + gx : 0;
     float below[V], here[V], above[V], h[V];
-    st_load<V>(in + (size_t)(z0 - 1) * sz + q, mine && z0 >= 1, below);
-    st_load<V>(in + (size_t)z0 * sz + q, mine && z0 < nz, here);
-    st_load<V>(in + (size_t)(z0 + 1) * sz + q, mine && z0 + 1 < nz, above);
-    st_load<V>(in + (size_t)z0 * sz + hq, h_ok && z0 < nz, h);
+    st_load<V, AL>(in + (size_t)(z0 - 1) * sz + q, mine && z0 >= 1, valid, below);
+    st_load<V, AL>(in + (size_t)z0 * sz + q, mine && z0 < nz, valid, here);
+    st_load<V, AL>(in + (size_t)(z0 + 1) * sz + q, mine && z0 + 1 < nz, valid, above);
+    st_load<V, AL>(in + (size_t)z0 * sz + hq, h_ok && z0 < nz, valid, h);
     float g = g_ok && z0 < nz ? __ldg(in + (size_t)z0 * sz + gq) : 0.0f;
     for (int z = z0; z < z1; z++) {
         memcpy(&t[ty + 1][tx], here, sizeof(T));
@@ -343,8 +353,8 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
         __syncthreads();
         const size_t zn = (size_t)(z + 1) * sz;
         float next_above[V], next_h[V];
-        st_load<V>(in + zn + sz + q, mine && z + 2 < nz, next_above);
-        st_load<V>(in + zn + hq, h_ok && z + 1 < nz, next_h);
+        st_load<V, AL>(in + zn + sz + q, mine && z + 2 < nz, valid, next_above);
+        st_load<V, AL>(in + zn + hq, h_ok && z + 1 < nz, valid, next_h);
         const float next_g = g_ok && z + 1 < nz ? __ldg(in + zn + gq) : 0.0f;
         float left = __shfl_up_sync(0xffffffffu, here[V - 1], 1), right = __shfl_down_sync(0xffffffffu, here[0], 1);
         if (tx == 0)
@@ -363,9 +373,16 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
                            ? here[e]
                            : st_point(k, here[e], xm, xp, nv[e], sv[e], below[e], above[e]);
             }
-            T o;
-            memcpy(&o, r, sizeof o);
-            *(T *)(out + (size_t)z * sz + q) = o;
+            if constexpr (AL) {
+                T o;
+                memcpy(&o, r, sizeof o);
+                *(T *)(out + (size_t)z * sz + q) = o;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; e++)
+                    if (e < valid)
+                        out[(size_t)z * sz + q + e] = r[e];
+            }
         }
         __syncthreads();
         st_copy<V>(below, here);
@@ -500,6 +517,31 @@ static cudaError_t step_best(climb_case *c, const float *src, float *dst, cudaSt
     return climb_stencil_best(&c->tn, c->nx, c->ny, c->nz, c->c, src, dst, s);
 }
 
+/* The best rung's march at four points a thread on any row (scalar loads and stores), the best rung's tuning. */
+static cudaError_t step_any(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    const climb_stencil_tuning *t = &c->tn;
+    if (c->nx == 0 || c->ny == 0 || c->nz == 0)
+        return cudaSuccess;
+    const size_t tiles_x = cdiv(c->nx, (size_t)ST_BEST_X * 4), tiles_y = cdiv(c->ny, (size_t)t->rows),
+                 tiles_z = cdiv(c->nz, (size_t)t->planes);
+    if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
+    const stencil_coef k = coef_of(c->c);
+#define ST_ANY_LAUNCH(by)                                                                                         \
+    stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                 \
+        src, dst, (int)c->nx, (int)c->ny, (int)c->nz, 0, (int)c->nz, (int)tiles_x, (int)tiles_y, t->planes, k)
+    switch (t->rows) {
+    case 4: ST_ANY_LAUNCH(4); break;
+    case 8: ST_ANY_LAUNCH(8); break;
+    case 16: ST_ANY_LAUNCH(16); break;
+    default: return cudaErrorInvalidValue;
+    }
+#undef ST_ANY_LAUNCH
+    return cudaGetLastError();
+}
+
 /* The bound: one copy of the grid per step. */
 static cudaError_t step_copy(climb_case *c, const float *src, float *dst, cudaStream_t s)
 {
@@ -541,6 +583,16 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     int n = climb_kernel_at(o, max, 0, f4, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 4>", by);
     n = climb_kernel_at(o, max, n, f2, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 2>", by);
     return climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
+}
+
+/* The kernel at the tuning's rows (the best rung's, which this rung runs with), the built-in 4 where none is given. */
+static int k_any(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+{
+    const int by = tuning && tuning[0] ? tuning[0] : 4;
+    const void *f = by == 4 ? (const void *)stencil_best_vec_kernel<4, 4, false>
+                    : by == 8 ? (const void *)stencil_best_vec_kernel<8, 4, false>
+                              : (const void *)stencil_best_vec_kernel<16, 4, false>;
+    return climb_kernel_at(o, max, 0, f, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 4, any row>", by);
 }
 
 /* The rows' own rules: the grid's y and z hold 65535 blocks each, of the rung's own height and depth. */
@@ -591,6 +643,12 @@ static const stencil_rung ST_RUNGS[] = {
                                                      "shuffles, no idle threads, the next plane in flight, tuned",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .step = step_best},
+    {.info = {.name = "register_tiled_any", .idea = "the same march at four points a thread on every row, whatever its "
+                                                    "alignment: four scalar loads in flight a plane instead of one "
+                                                    "vector (the best takes two or one point a thread where rows are "
+                                                    "not 16-byte aligned)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_any},
+     .step = step_any},
 };
 
 static const climb_rung_info *stencil_rung_info(int i) { return &ST_RUNGS[i].info; }
