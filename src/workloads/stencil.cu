@@ -819,8 +819,11 @@ static void st_counts(const climb_case *c, climb_counts *out)
 static void st_set_tuning(climb_case *c, const int *values) { climb_stencil_set_tuning(&c->tn, values); }
 
 /* climb's grids: 512^3, 256^3 and an odd 130 x 250 x 333. */
+/* The cubes, and the shapes a user's program found slow: x not a multiple of the vector width (130, 510), odd y and z,
+ * a thin z (100 planes). */
 static const climb_shape ST_BENCH_SHAPES[] = {CLIMB_SHAPE3(512, 512, 512), CLIMB_SHAPE3(256, 256, 256),
-                                              CLIMB_SHAPE3(130, 250, 333)};
+                                              CLIMB_SHAPE3(130, 250, 333), CLIMB_SHAPE3(510, 511, 257),
+                                              CLIMB_SHAPE3(1024, 1024, 100)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
 static const climb_shape ST_MAIN_SHAPES[] = {CLIMB_SHAPE3(256, 256, 256)};
 /* Empty, a point, a line, a plane, smaller than every tile, tiles' edges and one past them, the odd grid. */
