@@ -420,17 +420,17 @@ extern "C" int climb_stencil_fits(size_t nx, size_t ny, size_t nz)
            climb_mul3_fits(cdiv(nx, ST_BEST_X), cdiv(ny, 4), cdiv(nz, 8), &blocks) && blocks <= 0x7fffffffu;
 }
 
-extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
-                                                size_t zlo, size_t zhi, const float c[7], const float *in, float *out,
-                                                cudaStream_t s)
+/* The march over planes [zlo, zhi) in one of its forms: ST_FORM_ANY (four points a thread on any row, the rung
+ * register_tiled_any), or v = 4, 2 or 1 points a thread (the best rung's, for rows aligned to v floats). */
+enum { ST_FORM_ANY = 0 };
+static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t nx, size_t ny, size_t nz,
+                                 size_t zlo, size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s)
 {
     if (nx == 0 || ny == 0 || zlo >= zhi)
         return cudaSuccess;
     if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz)
         return cudaErrorInvalidValue;
-    /* four points a thread where every row starts 16-byte aligned, two where 8-byte aligned; else one */
-    const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
-    const int v = nx % 4 == 0 && a % 16 == 0 ? 4 : nx % 2 == 0 && a % 8 == 0 ? 2 : 1;
+    const int v = form == ST_FORM_ANY ? 4 : form;
     const size_t tiles_x = cdiv(nx, (size_t)ST_BEST_X * v), tiles_y = cdiv(ny, (size_t)t->rows);
     const size_t tiles_z = cdiv(zhi - zlo, (size_t)t->planes);
     if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
@@ -438,8 +438,11 @@ extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, s
     const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
     const stencil_coef k = coef_of(c);
     const int zl = (int)zlo, zh = (int)zhi;
-#define ST_BEST_LAUNCH(by)                                                                                   \
-    if (v == 4)                                                                                              \
+#define ST_MARCH(by)                                                                                         \
+    if (form == ST_FORM_ANY)                                                                                 \
+        stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                        \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
+    else if (v == 4)                                                                                         \
         stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
             in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
     else if (v == 2)                                                                                         \
@@ -449,13 +452,23 @@ extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, s
         stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                      \
             in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k)
     switch (t->rows) {
-    case 4: ST_BEST_LAUNCH(4); break;
-    case 8: ST_BEST_LAUNCH(8); break;
-    case 16: ST_BEST_LAUNCH(16); break;
+    case 4: ST_MARCH(4); break;
+    case 8: ST_MARCH(8); break;
+    case 16: ST_MARCH(16); break;
     default: return cudaErrorInvalidValue;
     }
-#undef ST_BEST_LAUNCH
+#undef ST_MARCH
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
+                                                size_t zlo, size_t zhi, const float c[7], const float *in, float *out,
+                                                cudaStream_t s)
+{
+    /* four points a thread where every row starts 16-byte aligned, two where 8-byte aligned; else one */
+    const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
+    const int v = nx % 4 == 0 && a % 16 == 0 ? 4 : nx % 2 == 0 && a % 8 == 0 ? 2 : 1;
+    return stencil_march(t, v, nx, ny, nz, zlo, zhi, c, in, out, s);
 }
 
 extern "C" cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
@@ -520,26 +533,7 @@ static cudaError_t step_best(climb_case *c, const float *src, float *dst, cudaSt
 /* The best rung's march at four points a thread on any row (scalar loads and stores), the best rung's tuning. */
 static cudaError_t step_any(climb_case *c, const float *src, float *dst, cudaStream_t s)
 {
-    const climb_stencil_tuning *t = &c->tn;
-    if (c->nx == 0 || c->ny == 0 || c->nz == 0)
-        return cudaSuccess;
-    const size_t tiles_x = cdiv(c->nx, (size_t)ST_BEST_X * 4), tiles_y = cdiv(c->ny, (size_t)t->rows),
-                 tiles_z = cdiv(c->nz, (size_t)t->planes);
-    if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
-        return cudaErrorInvalidConfiguration;
-    const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
-    const stencil_coef k = coef_of(c->c);
-#define ST_ANY_LAUNCH(by)                                                                                         \
-    stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                 \
-        src, dst, (int)c->nx, (int)c->ny, (int)c->nz, 0, (int)c->nz, (int)tiles_x, (int)tiles_y, t->planes, k)
-    switch (t->rows) {
-    case 4: ST_ANY_LAUNCH(4); break;
-    case 8: ST_ANY_LAUNCH(8); break;
-    case 16: ST_ANY_LAUNCH(16); break;
-    default: return cudaErrorInvalidValue;
-    }
-#undef ST_ANY_LAUNCH
-    return cudaGetLastError();
+    return stencil_march(&c->tn, ST_FORM_ANY, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
 }
 
 /* The bound: one copy of the grid per step. */
