@@ -100,7 +100,7 @@ int climb_opt_plan_set(climb_opt_plan *p, int k, const char *text, int append, c
 /* How many combinations, and the i-th (the last option varies fastest); out gets shallow copies. */
 long climb_opt_plan_combos(const climb_opt_plan *p);
 void climb_opt_plan_combo(const climb_opt_plan *p, long i, climb_opt_value *out);
-/* The combination whose seed combination i takes: i with each same_seed option at its first value. */
+/* The combination whose seed the i-th takes: i with each same_seed option at its first value. */
 long climb_opt_plan_seed_combo(const climb_opt_plan *p, long i);
 /* Frees the plan; unload (may be NULL) frees the data of loaded files. */
 void climb_opt_plan_free(climb_opt_plan *p, void (*unload)(void *data));
