@@ -51,7 +51,7 @@ struct climb_case {
     double bound;                /* climb_gemm_bound(prec, k) */
     double err_max, err_sq;      /* the last verify's error, relative to mag: largest, sum of squares */
     size_t err_n;
-    char note[200];
+    char note[320];
     cublasHandle_t cublas;
     int sms;
     float *d_ws;                 /* the CUDA-core rung's split-K workspace */
@@ -350,6 +350,41 @@ template <int P, int CL = 1> static cudaError_t allow_ws_smem()
     return cudaFuncSetAttribute(gemm_ws_kernel<P, CL>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
 }
 
+/* The clusters rung's launch: clusters of two blocks, as many as can be resident at once
+ * (cudaOccupancyMaxActiveClusters; half the SMs where it cannot say) and no more than the pairs of 128 x 256 tiles;
+ * *fit (if not NULL) gets what the query said (0: it could not). */
+template <int P>
+static cudaError_t clusters_config(size_t m, size_t n, int sms, cudaStream_t s, cudaLaunchConfig_t *cfg,
+                                   cudaLaunchAttribute *at, int *fit_out)
+{
+    const cudaError_t e = allow_ws_smem<P, 2>();
+    if (e != cudaSuccess)
+        return e;
+    const size_t tm = (m + GEMM_BM - 1) / GEMM_BM, wn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, pairs = (tm + 1) / 2 * wn;
+    *cfg = cudaLaunchConfig_t{};
+    at[0] = cudaLaunchAttribute{};
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = 2;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    cfg->blockDim = dim3(GEMM_WS_THREADS);
+    cfg->dynamicSmemBytes = GEMM_WS_SMEM;
+    cfg->stream = s;
+    cfg->attrs = at;
+    cfg->numAttrs = 1;
+    int fit = 0;
+    cfg->gridDim = dim3((unsigned)(2 * (pairs < (size_t)sms / 2 ? pairs : (size_t)sms / 2)));
+    if (cudaOccupancyMaxActiveClusters(&fit, gemm_ws_kernel<P, 2>, cfg) != cudaSuccess || fit < 1) {
+        cudaGetLastError();
+        fit = 0;
+    }
+    if (fit_out)
+        *fit_out = fit;
+    const size_t use = fit > 0 ? (size_t)fit : (size_t)(sms / 2 > 0 ? sms / 2 : 1);
+    cfg->gridDim = dim3((unsigned)(2 * (pairs < use ? pairs : use)));
+    return cudaSuccess;
+}
+
 /* The kernel of a wgmma rung on operands made ready (g.b is B^T, both rows whole 16-byte chunks). */
 template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int sms, cudaStream_t s)
 {
@@ -380,27 +415,10 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
     if (kind == CLIMB_GEMM_WG_CLUSTERS) {
         /* clusters of two blocks, persistent: as many clusters as can run at once, each looping over pairs of
          * tiles */
-        if ((e = allow_ws_smem<P, 2>()) != cudaSuccess)
+        cudaLaunchConfig_t cfg;
+        cudaLaunchAttribute at[1];
+        if ((e = clusters_config<P>(g.m, g.n, sms, s, &cfg, at, NULL)) != cudaSuccess)
             return e;
-        const size_t pairs = (tm + 1) / 2 * wn;
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute at[1] = {};
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = 2;
-        at[0].val.clusterDim.y = 1;
-        at[0].val.clusterDim.z = 1;
-        cfg.blockDim = dim3(GEMM_WS_THREADS);
-        cfg.dynamicSmemBytes = GEMM_WS_SMEM;
-        cfg.stream = s;
-        cfg.attrs = at;
-        cfg.numAttrs = 1;
-        int fit = 0;
-        cfg.gridDim = dim3((unsigned)(2 * (pairs < (size_t)sms / 2 ? pairs : (size_t)sms / 2)));
-        if (cudaOccupancyMaxActiveClusters(&fit, gemm_ws_kernel<P, 2>, &cfg) != cudaSuccess || fit < 1) {
-            cudaGetLastError();
-            fit = sms / 2 > 0 ? sms / 2 : 1;
-        }
-        cfg.gridDim = dim3((unsigned)(2 * (pairs < (size_t)fit ? pairs : (size_t)fit)));
         return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2>, ma, mb, g, (int)tm, (int)wn);
     }
     if ((e = allow_ws_smem<P>()) != cudaSuccess)
@@ -1075,14 +1093,38 @@ static int gemm_verify(climb_case *c, int rung, char *msg, size_t msglen)
     return climb_compare_end(&k);
 }
 
+/* The clusters rung's grid for an m x n C: the clusters of two it launches and what the occupancy query said (0:
+ * it could not say). */
+static cudaError_t clusters_grid(int prec, size_t m, size_t n, int sms, unsigned *clusters, int *fit)
+{
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute at[1];
+    const cudaError_t e = prec == GEMM_BF16 ? clusters_config<GEMM_BF16>(m, n, sms, 0, &cfg, at, fit)
+                                            : clusters_config<GEMM_TF32>(m, n, sms, 0, &cfg, at, fit);
+    *clusters = e == cudaSuccess ? cfg.gridDim.x / 2 : 0;
+    return e;
+}
+
+/* The error of the rung's last run; for the clusters rung also its grid (clusters resident at once against the
+ * pairs of tiles), which says whether the cluster launch fills the GPU. */
 static const char *gemm_rung_note(climb_case *c, int rung)
 {
-    (void)rung;
     if (!c->err_n)
         return NULL;
-    snprintf(c->note, sizeof c->note,
-             "error against FP64 over |alpha| sum|a b| + |beta c|: largest %.3g, RMS %.3g (the %s bound %.3g)",
-             c->err_max, sqrt(c->err_sq / (double)c->err_n), GEMM_PRECISIONS_NAMES[c->prec], c->bound);
+    int used = snprintf(c->note, sizeof c->note,
+                        "error against FP64 over |alpha| sum|a b| + |beta c|: largest %.3g, RMS %.3g (the %s bound "
+                        "%.3g)",
+                        c->err_max, sqrt(c->err_sq / (double)c->err_n), GEMM_PRECISIONS_NAMES[c->prec], c->bound);
+    unsigned clusters = 0;
+    int fit = 0;
+    if (GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_CLUSTERS && used > 0 && (size_t)used < sizeof c->note &&
+        (c->prec == GEMM_BF16 || c->prec == GEMM_TF32) &&
+        clusters_grid(c->prec, c->m, c->n, c->sms, &clusters, &fit) == cudaSuccess) {
+        const size_t pairs = ((c->m + GEMM_BM - 1) / GEMM_BM + 1) / 2 * ((c->n + GEMM_WS_BN - 1) / GEMM_WS_BN);
+        snprintf(c->note + used, sizeof c->note - (size_t)used,
+                 "; %u clusters of two launched for %zu pairs of tiles (resident at once: %d, the occupancy query)",
+                 clusters, pairs, fit);
+    }
     return c->note;
 }
 
