@@ -483,12 +483,15 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
  * to publish. One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs,
  * the sorted values: the values follow the keys through it, each to the place its key took, and go out to the
  * destinations the keys' writes kept. */
+/* A wide tile (over 4096 keys) asks for two blocks an SM: left to itself, ptxas gave the 384 x 23 kernel 105
+ * registers a thread, one block (12 warps) an SM; held to two blocks, 80 (no spill for keys, 52-56 bytes for pairs).
+ * Narrower tiles keep the compiler's own choice (an explicit minimum of one took 256 x 9 from 40 registers to 64). */
+#define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS) ((BLOCK) * (ITEMS) > 4096 ? 2 : 0)
 template <typename KT, int BLOCK, int ITEMS, bool PAIRS>
-__global__ void __launch_bounds__(BLOCK) radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v,
-                                                               typename KT::bits *out_k, u32 *out_v,
-                                                               typename KT::bits *tmp_k, u32 *tmp_v, long long n,
-                                                               int pass, const int *__restrict__ digit_start,
-                                                               unsigned *status, int *ticket, const radix_plan *plan)
+__global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS))
+    radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v, typename KT::bits *out_k, u32 *out_v,
+                          typename KT::bits *tmp_k, u32 *tmp_v, long long n, int pass,
+                          const int *__restrict__ digit_start, unsigned *status, int *ticket, const radix_plan *plan)
 {
     typedef typename KT::bits K;
     constexpr int R = 256, W = BLOCK / 32, TILE = BLOCK * ITEMS;
