@@ -37,5 +37,16 @@ int main(void)
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(wl, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(climb_best_rung(wl) >= 0 && wl->save != NULL && wl->extra_ceiling == CLIMB_CEIL_SFU);
+
+    /* the points a thread fitted to a row's width, the tuned value or fewer: computed points times (7 + 4 / P), the
+     * tuned value on a tie */
+    EXPECT(climb_dcs_fit_points(165, 4) == 2); /* 192 x 9 = 1728 against 256 x 8 = 2048 */
+    EXPECT(climb_dcs_fit_points(165, 8) == 2); /* against 256 x 7.5 = 1920 too */
+    EXPECT(climb_dcs_fit_points(97, 4) == 4);  /* 128 x 8 = 1024 against 128 x 9 */
+    EXPECT(climb_dcs_fit_points(114, 4) == 4 && climb_dcs_fit_points(100, 2) == 2); /* never more than tuned */
+    EXPECT(climb_dcs_fit_points(256, 4) == 4 && climb_dcs_fit_points(256, 8) == 8); /* whole rows: as tuned */
+    EXPECT(climb_dcs_fit_points(64, 4) == 2); /* 64 x 9 = 576 against 128 x 8 */
+    EXPECT(climb_dcs_fit_points(1, 4) == 2 && climb_dcs_fit_points(0, 4) == 4); /* nothing computed: a tie */
+    EXPECT(climb_find_rung(wl, "fitted_points") >= 0);
     return test_finish("test_cpu_dcs");
 }

@@ -38,6 +38,13 @@ typedef struct climb_dcs_tuning {
 
 void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values);
 
+/* The points a thread, `tuned` or fewer (2, 4, 8), that fit a lattice row of nx points best: the least of the points
+ * computed, cdiv(nx, 32 P) 32 P, times the instructions an evaluation, about 7 + 4 / P (the loop's per-point work
+ * and, spread over P points, an atom's load and its dy^2 + dz^2); `tuned` where it ties. Tuned 4: nx 165 gives 2 (192
+ * computed at 9 against 256 at 8), nx 97 or a multiple of 128 keeps 4. More points than tuned are not tried: the
+ * tuner measured those on whole rows. The rung fitted_points runs it. */
+int climb_dcs_fit_points(size_t nx, int tuned);
+
 /* The rung marked best, for the library face: out (nx ny nz floats, x fastest) = the potential of the n atoms
  * (d_atoms: x, y, z, q per atom, device memory, 16-byte aligned) on stream s. */
 cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms, size_t n,
