@@ -373,20 +373,16 @@ static cudaError_t launch_best(climb_case *c, cudaStream_t s)
     return climb_dcs_best(&c->tn, &c->l, c->d_atoms, c->n, c->d_out, s);
 }
 
+static double dcs_row_cost(size_t nx, int p) { return (double)(cdiv(nx, (size_t)32 * p) * 32 * p) * (7.0 + 4.0 / p); }
+
 extern "C" int climb_dcs_fit_points(size_t nx, int tuned)
 {
-    int best = tuned;
-    double best_cost = 0;
-    for (int i = -1; i < CLIMB_COUNT(DCS_POINTS); i++) {
-        const int p = i < 0 ? tuned : DCS_POINTS[i]; /* the tuned value first: it keeps a tie */
-        if (p < 1 || p > tuned)
-            continue; /* fewer points a thread only: more is the tuner's call, measured on whole rows */
-        const double cost = (double)(cdiv(nx, (size_t)32 * p) * 32 * p) * (7.0 + 4.0 / p);
-        if (i < 0 || cost < best_cost) {
-            best = p;
-            best_cost = cost;
-        }
-    }
+    if (tuned < 1)
+        return tuned;
+    int best = tuned; /* it keeps a tie; fewer points a thread only: more is the tuner's call, measured on whole rows */
+    for (int i = 0; i < CLIMB_COUNT(DCS_POINTS); i++)
+        if (DCS_POINTS[i] < tuned && dcs_row_cost(nx, DCS_POINTS[i]) < dcs_row_cost(nx, best))
+            best = DCS_POINTS[i];
     return best;
 }
 
@@ -426,13 +422,19 @@ static int k_padded(climb_dtype, const climb_device_info *, const int *, climb_k
     return climb_one_kernel(o, max, (const void *)dcs_coalesced_kernel<true>, "dcs_coalesced_kernel<true>",
                             32 * DCS_ROWS, 0);
 }
+static const char *dcs_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values);
+
 /* The kernel at the tuning's points and rows (fitted_points: at the tuned points; its own depend on the lattice),
- * the built-in 2 and 4 where none is given. */
-static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+ * the built-in defaults where none is given. */
+static int k_best(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
 {
-    climb_dcs_tuning t = {2, 4};
+    int v[CLIMB_MAX_TUNABLES] = {0};
     if (tuning && tuning[0] && tuning[1])
-        climb_dcs_set_tuning(&t, tuning);
+        memcpy(v, tuning, 2 * sizeof *v);
+    else
+        dcs_defaults(dev, NULL, v);
+    climb_dcs_tuning t;
+    climb_dcs_set_tuning(&t, v);
 #define DCS_K(P_, B_)                                                                                        \
     if (t.points == P_ && t.block == B_)                                                                     \
         return climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, 32 * B_, 0, "dcs_best_kernel<%d, %d>", P_, B_);

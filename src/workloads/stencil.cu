@@ -579,10 +579,18 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
     return climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
 }
 
-/* The kernel at the tuning's rows (the best rung's, which this rung runs with), the built-in 4 where none is given. */
-static int k_any(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+static const char *st_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values);
+
+/* The kernel at the tuning's rows (the best rung's, which this rung runs with), the built-in rows where none is
+ * given. */
+static int k_any(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
 {
-    const int by = tuning && tuning[0] ? tuning[0] : 4;
+    int v[CLIMB_MAX_TUNABLES] = {0};
+    if (tuning && tuning[0])
+        v[0] = tuning[0];
+    else
+        st_defaults(dev, NULL, v);
+    const int by = v[0];
     const void *f = by == 4 ? (const void *)stencil_best_vec_kernel<4, 4, false>
                     : by == 8 ? (const void *)stencil_best_vec_kernel<8, 4, false>
                               : (const void *)stencil_best_vec_kernel<16, 4, false>;
