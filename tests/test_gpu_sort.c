@@ -155,7 +155,8 @@ static void test_check(uint64_t seed, unsigned types, const char *what, const ch
     o.tuning = tuning;
     o.types = types;
     static const char *typed_rungs[] = {"cub_radix_sort",   "cub_merge_sort",   "radix_bit_split", "radix_local_sort",
-                                        "radix_wide_digits", "radix_match_rank", "radix_onesweep"};
+                                        "radix_wide_digits", "radix_match_rank", "radix_onesweep",
+                                        "radix_onesweep_early", "radix_onesweep_wide"};
     if (types != CLIMB_TYPE_BIT(CLIMB_U32)) {
         o.rungs = typed_rungs;
         o.n_rungs = (int)(sizeof typed_rungs / sizeof *typed_rungs);

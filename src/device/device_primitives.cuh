@@ -78,6 +78,22 @@ template <typename Op, typename T> __device__ __forceinline__ T climb_warp_exclu
     return (threadIdx.x & 31) == 0 ? Op::template identity<T>() : exc;
 }
 
+/* The lanes of a full warp whose labels agree in their low BITS bits, as a mask (what __match_any_sync gives for
+ * those bits), from BITS ballots: bit b's ballot, inverted in the lanes whose bit b is clear, is the set of lanes
+ * that agree with this one in bit b; the agreement in every bit is their intersection. For a few bits this is
+ * faster than match.any (Adinets and Merrill's Onesweep ranks its 8-bit digits so). */
+template <int BITS> __device__ __forceinline__ unsigned climb_warp_match_bits(unsigned label)
+{
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < BITS; b++) {
+        const bool set = (label >> b) & 1u;
+        const unsigned ones = __ballot_sync(0xffffffffu, set);
+        peers &= set ? ones : ~ones;
+    }
+    return peers;
+}
+
 /* ---- block ---- */
 
 /* The reduction of v over the block, valid in every lane of warp 0 (thread 0 usually writes it).

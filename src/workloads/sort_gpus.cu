@@ -463,7 +463,7 @@ typedef struct {
 static int k_radix(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
 {
     const climb_workload *w = &climb_sort_workload;
-    return w->rung(climb_find_rung(w, "radix_onesweep"))->kernels(CLIMB_U32, d, tuning, out, max);
+    return w->rung(climb_find_rung(w, "radix_onesweep_early"))->kernels(CLIMB_U32, d, tuning, out, max);
 }
 
 static int k_split(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)

@@ -476,18 +476,25 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
 /* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). BLOCK threads (whole
  * warps, at least 256: thread d < 256 speaks for digit d), ITEMS keys each, so a tile of BLOCK x ITEMS keys.
  * The keys go straight into registers, warp by warp (warp w holds the tile's places [w x 32 x ITEMS,
- * (w + 1) x 32 x ITEMS), 32 consecutive keys a load), and are ranked there by warp matches, as in
- * radix_match_sort_tile. Each digit's count in the tile is published as soon as it is known, before the tile is
- * sorted (as CUB's Onesweep ranks, with "early counts"): the tiles after this one then find it while this one still works,
- * and this tile's own look-back comes after its sort into shared memory, when its predecessors have had that time
- * to publish. One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs,
- * the sorted values: the values follow the keys through it, each to the place its key took, and go out to the
- * destinations the keys' writes kept. */
+ * (w + 1) x 32 x ITEMS), 32 consecutive keys a load), and are ranked there by warp matches. Each digit's count in
+ * the tile is published as soon as it is known, before the tile is sorted into shared memory: the tiles after this
+ * one then find it while this one still works, and this tile's own look-back comes after its sort, when its
+ * predecessors have had that time to publish. Two ways to the counts:
+ *   EARLY = false  the ranking gives them (radix_warp_match_rank: __match_any_sync, a warp counter a digit), and
+ *                  the counts go out after the whole ranking;
+ *   EARLY = true   CUB's "early counts": the warps count their digits by shared-memory atomics first (one atomic a
+ *                  key, no ranking), the counts go out at once, and the ranking follows with the counters already
+ *                  turned into places in the sorted tile; the lanes sharing a digit are found by 8 ballots
+ *                  (climb_warp_match_bits), not match.any. A tile whose keys all share the pass's digit is sorted
+ *                  as it stands and skips the ranking (sorted and few-distinct inputs).
+ * One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs, the sorted
+ * values: the values follow the keys through it, each to the place its key took, and go out to the destinations the
+ * keys' writes kept. */
 /* A wide tile (over 4096 keys) asks for two blocks an SM: left to itself, ptxas gave the 384 x 23 kernel 105
  * registers a thread, one block (12 warps) an SM; held to two blocks, 80 (no spill for keys, 52-56 bytes for pairs).
  * Narrower tiles keep the compiler's own choice (an explicit minimum of one took 256 x 9 from 40 registers to 64). */
 #define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS) ((BLOCK) * (ITEMS) > 4096 ? 2 : 0)
-template <typename KT, int BLOCK, int ITEMS, bool PAIRS>
+template <typename KT, int BLOCK, int ITEMS, bool PAIRS, bool EARLY>
 __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS))
     radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v, typename KT::bits *out_k, u32 *out_v,
                           typename KT::bits *tmp_k, u32 *tmp_v, long long n, int pass,
@@ -510,14 +517,16 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     __shared__ __align__(16) unsigned char room[ROOM];
     __shared__ int start[R], place_of[R];
     __shared__ int scratch[W + 1];
-    __shared__ int my_tile;
+    __shared__ int my_tile, whole;
     int *whist = (int *)room;
     K *sk = (K *)room;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, d = threadIdx.x;
     for (int i = threadIdx.x; i < W * R; i += BLOCK)
         whist[i] = 0;
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         my_tile = atomicAdd(ticket, 1); /* tiles in the order blocks start: every tile looked back at has started */
+        whole = -1;
+    }
     __syncthreads();
     const int tile = my_tile;
     const long long base = (long long)tile * TILE;
@@ -528,10 +537,17 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
         const int at = warp * 32 * ITEMS + i * 32 + lane;
         k[i] = at < valid ? ki[base + at] : KT::PAD; /* the padding, all ones, sorts behind every real key */
     }
-    /* each key's rank among the warp's keys of its digit, in place order, and the warp's count of each digit */
+    /* the warp's count of each digit: by the ranking itself (each key's rank among the warp's keys of its digit,
+     * in place order), or early, by shared-memory atomics alone, the ranking left for after the counts are out */
     int *mine = whist + warp * R;
     int rank[ITEMS];
-    radix_warp_match_rank<KT, 8, ITEMS>(k, shift, mine, rank);
+    if constexpr (EARLY) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            atomicAdd(&mine[radix_digit<KT, 8>(k[i], shift)], 1);
+    } else {
+        radix_warp_match_rank<KT, 8, ITEMS>(k, shift, mine, rank);
+    }
     __syncthreads();
     /* thread d: digit d's counters over the warps become each warp's start within the digit; the tile's count of
      * the digit (less the padding, digit 255) is published at once */
@@ -548,13 +564,44 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
         words[(size_t)tile * R + d] = (tile == 0 ? RADIX_FLAG_INCLUSIVE : RADIX_FLAG_AGGREGATE) | count;
     }
     const int first = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
-    if (d < R)
+    if (d < R) {
         start[d] = first; /* where digit d's run starts in the sorted tile */
+        if (EARLY) {
+            /* each warp's counter of digit d becomes the place its first key of d takes in the sorted tile */
+            for (int w = 0; w < W; w++)
+                whist[w * R + d] += first;
+            if (run == TILE)
+                whole = d; /* one digit the whole tile: the tile is sorted as it stands */
+        }
+    }
     __syncthreads();
+    if constexpr (EARLY) {
+        if (whole >= 0) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        const int dg = radix_digit<KT, 8>(k[i], shift);
-        rank[i] += start[dg] + mine[dg]; /* the key's place in the sorted tile */
+            for (int i = 0; i < ITEMS; i++)
+                rank[i] = warp * 32 * ITEMS + i * 32 + lane;
+        } else {
+            /* the lanes sharing a key's digit found by 8 ballots; the highest of them takes their number of places
+             * from the warp's counter of the digit (an atomic: the next round's taker may be another lane), and
+             * each key's place is the counter before plus the lanes below it among them (stable) */
+            const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+            for (int i = 0; i < ITEMS; i++) {
+                const int dg = radix_digit<KT, 8>(k[i], shift);
+                const unsigned peers = climb_warp_match_bits<8>((unsigned)dg);
+                const int leader = 31 - __clz(peers);
+                int at = 0;
+                if (lane == leader)
+                    at = atomicAdd(&mine[dg], __popc(peers));
+                rank[i] = __shfl_sync(0xffffffffu, at, leader) + __popc(peers & below);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            const int dg = radix_digit<KT, 8>(k[i], shift);
+            rank[i] += start[dg] + mine[dg]; /* the key's place in the sorted tile */
+        }
     }
     __syncthreads(); /* every counter read before the keys take the room */
 #pragma unroll

@@ -387,7 +387,7 @@ static size_t onesweep_workspace(long long n)
     return onesweep_head_bytes() + (size_t)sort_grid(n, RADIX_TILE) * 256 * sizeof(unsigned);
 }
 
-template <typename KT, int BLOCK, int ITEMS> static cudaError_t launch_onesweep_typed(const sort_args *a)
+template <typename KT, int BLOCK, int ITEMS, bool EARLY> static cudaError_t launch_onesweep_typed(const sort_args *a)
 {
     typedef typename KT::bits K;
     constexpr int P = KT::BITS / 8;
@@ -411,10 +411,10 @@ template <typename KT, int BLOCK, int ITEMS> static cudaError_t launch_onesweep_
         if (e != cudaSuccess)
             break;
         if (a->in_v)
-            radix_onesweep_kernel<KT, BLOCK, ITEMS, true><<<tiles, BLOCK, 0, a->s>>>(
+            radix_onesweep_kernel<KT, BLOCK, ITEMS, true, EARLY><<<tiles, BLOCK, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         else
-            radix_onesweep_kernel<KT, BLOCK, ITEMS, false><<<tiles, BLOCK, 0, a->s>>>(
+            radix_onesweep_kernel<KT, BLOCK, ITEMS, false, EARLY><<<tiles, BLOCK, 0, a->s>>>(
                 in_k, a->in_v, out_k, a->out_v, tmp_k, a->tmp_v, n, p, hist + 256 * p, status, tickets + p, plan);
         e = cudaGetLastError();
     }
@@ -437,7 +437,7 @@ template <typename KT> struct onesweep_wide {
 };
 static int onesweep_wide_items(climb_dtype t) { return onesweep_wide_items_of(climb_dtype_size(t)); }
 
-static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items)
+static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items, int early)
 {
     if (a->n <= 1)
         return sort_trivial(a);
@@ -446,17 +446,24 @@ static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items
     return sort_by_key_type(a->type, [&](auto kt) {
         typedef decltype(kt) KT;
         if (block == RADIX_BLOCK && items == RADIX_ITEMS)
-            return launch_onesweep_typed<KT, RADIX_BLOCK, RADIX_ITEMS>(a);
-        if (block == ONESWEEP_WIDE_BLOCK && items == (int)onesweep_wide<KT>::items)
-            return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, onesweep_wide<KT>::items>(a);
+            return early ? launch_onesweep_typed<KT, RADIX_BLOCK, RADIX_ITEMS, true>(a)
+                         : launch_onesweep_typed<KT, RADIX_BLOCK, RADIX_ITEMS, false>(a);
+        if (block == ONESWEEP_WIDE_BLOCK && items == (int)onesweep_wide<KT>::items && early)
+            return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, onesweep_wide<KT>::items, true>(a);
         return cudaErrorInvalidValue;
     });
 }
 
-static cudaError_t launch_onesweep(const sort_args *a) { return launch_onesweep_tile(a, RADIX_BLOCK, RADIX_ITEMS); }
+/* The three Onesweep rungs: counts from the match.any ranking at the 256 x RADIX_ITEMS tile; early counts and
+ * ballot matches at that tile; the same at the wide tile. The tuned rung takes the early counts at either tile. */
+static cudaError_t launch_onesweep(const sort_args *a) { return launch_onesweep_tile(a, RADIX_BLOCK, RADIX_ITEMS, 0); }
+static cudaError_t launch_onesweep_early(const sort_args *a)
+{
+    return launch_onesweep_tile(a, RADIX_BLOCK, RADIX_ITEMS, 1);
+}
 static cudaError_t launch_onesweep_wide(const sort_args *a)
 {
-    return launch_onesweep_tile(a, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(a->type));
+    return launch_onesweep_tile(a, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(a->type), 1);
 }
 
 /* The match-ranked three-kernel radix sort with its scan's workspace cleared first: for callers whose workspace is not
@@ -496,7 +503,7 @@ static cudaError_t launch_tuned(const sort_args *a)
     case CLIMB_SORT_MERGE: return launch_merge_tile(a);
     case CLIMB_SORT_ONESWEEP:
         if (a->n <= ONESWEEP_MAX_N)
-            return launch_onesweep_tile(a, a->tn.block, a->tn.items);
+            return launch_onesweep_tile(a, a->tn.block, a->tn.items, 1);
         return launch_match_rank_cleared(a);
     case CLIMB_SORT_MATCH_RANK: return launch_match_rank_cleared(a);
     default: return cudaErrorInvalidValue;
@@ -638,8 +645,9 @@ static int k_radix(climb_dtype t, const climb_device_info *, const int *, climb_
                            "the digit counts' scan (climb_scan_best, %d x %d)", RADIX_SCAN.block, RADIX_SCAN.items);
 }
 
-/* Onesweep's kernels for keys of type t at a tile of block x items (either of its two tiles). */
-static int k_onesweep_tile(climb_dtype t, int block, int items, climb_kernel_desc *o, int max)
+/* Onesweep's kernels for keys of type t at a tile of block x items (either of its two tiles; the wide one early
+ * counts only), early counts or not. */
+static int k_onesweep_tile(climb_dtype t, int block, int items, int early, climb_kernel_desc *o, int max)
 {
     int n = 0;
     sort_by_key_type(t, [&](auto kt) {
@@ -651,13 +659,16 @@ static int k_onesweep_tile(climb_dtype t, int block, int items, climb_kernel_des
                             "radix_final_copy_kernel<%d-bit keys>", KT::BITS);
         constexpr int WI = onesweep_wide<KT>::items;
         const int wide = block == ONESWEEP_WIDE_BLOCK && items == WI;
-        const void *keys = wide ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, false>
-                                : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false>;
-        const void *pairs = wide ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, true>
-                                 : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true>;
+        const void *keys = wide    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, false, true>
+                           : early ? (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false, true>
+                                   : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false, false>;
+        const void *pairs = wide    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, true, true>
+                            : early ? (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true, true>
+                                    : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true, false>;
         const int b = wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK, i = wide ? WI : RADIX_ITEMS;
-        n = climb_kernel_at(o, max, n, keys, b, 0, "radix_onesweep_kernel<%s, keys, %d x %d>", kn, b, i);
-        n = climb_kernel_at(o, max, n, pairs, b, 0, "radix_onesweep_kernel<%s, pairs, %d x %d>", kn, b, i);
+        const char *how = wide || early ? "early counts" : "match.any";
+        n = climb_kernel_at(o, max, n, keys, b, 0, "radix_onesweep_kernel<%s, keys, %d x %d, %s>", kn, b, i, how);
+        n = climb_kernel_at(o, max, n, pairs, b, 0, "radix_onesweep_kernel<%s, pairs, %d x %d, %s>", kn, b, i, how);
         return cudaSuccess;
     });
     n = climb_kernel_at(o, max, n, (const void *)radix_digit_starts_kernel, 256, 0, "radix_digit_starts_kernel");
@@ -666,12 +677,17 @@ static int k_onesweep_tile(climb_dtype t, int block, int items, climb_kernel_des
 
 static int k_onesweep(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return k_onesweep_tile(t, RADIX_BLOCK, RADIX_ITEMS, o, max);
+    return k_onesweep_tile(t, RADIX_BLOCK, RADIX_ITEMS, 0, o, max);
+}
+
+static int k_onesweep_early(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return k_onesweep_tile(t, RADIX_BLOCK, RADIX_ITEMS, 1, o, max);
 }
 
 static int k_onesweep_wide(climb_dtype t, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return k_onesweep_tile(t, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(t), o, max);
+    return k_onesweep_tile(t, ONESWEEP_WIDE_BLOCK, onesweep_wide_items(t), 1, o, max);
 }
 
 template <bool CIRCULAR> static int k_tiled(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -717,7 +733,7 @@ static int k_best(climb_dtype, const climb_device_info *, const int *v, climb_ke
 static int k_tuned(climb_dtype, const climb_device_info *dev, const int *v, climb_kernel_desc *o, int max)
 {
     if (v && v[2] == CLIMB_SORT_ONESWEEP)
-        return k_onesweep_tile(CLIMB_U32, v[0], v[1], o, max);
+        return k_onesweep_tile(CLIMB_U32, v[0], v[1], 1, o, max);
     if (v && v[2] == CLIMB_SORT_MATCH_RANK)
         return k_radix<8, RADIX_MATCH>(CLIMB_U32, dev, v, o, max);
     return k_best(CLIMB_U32, dev, v, o, max);
@@ -788,6 +804,12 @@ static const sort_rung SORT_RUNGS[] = {
                                                 "decoupled look-back over the tiles before it",
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep},
      .launch = launch_onesweep, .radix_bits = 8, .onesweep = 1},
+    {.info = {.name = "radix_onesweep_early", .idea = "early counts: each tile's digits counted by shared-memory "
+                                                      "atomics and published before it is ranked; the lanes sharing "
+                                                      "a digit found by 8 ballots, not match.any; a tile of one digit "
+                                                      "left as it is",
+              .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep_early},
+     .launch = launch_onesweep_early, .radix_bits = 8, .onesweep = 1},
     {.info = {.name = "radix_onesweep_wide", .idea = "Onesweep at a tile of 384 x 23 keys (4-byte keys; 384 x 11 for "
                                                      "8-byte ones), 3.8 times the rung's: a quarter of the tiles to "
                                                      "look back over, each block's fixed work over more keys",
@@ -944,7 +966,7 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items
     a.radix_ws_bytes = ws_bytes - kb - vb;
     a.type = t;
     a.s = s;
-    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep_tile(&a, block, items)
+    return algo == CLIMB_SORT_ONESWEEP && n <= (size_t)ONESWEEP_MAX_N ? launch_onesweep_tile(&a, block, items, 1)
                                                                       : launch_match_rank_cleared(&a);
 }
 
@@ -1116,8 +1138,9 @@ static int sort_runs_as(const climb_case *c, int rung)
         return rung;
     if (c->tn.algo == CLIMB_SORT_MERGE)
         return sort_rung_named("register_merge_path");
-    return sort_rung_named(c->tn.algo == CLIMB_SORT_ONESWEEP && c->n <= (size_t)ONESWEEP_MAX_N ? "radix_onesweep"
-                                                                                              : "radix_match_rank");
+    if (c->tn.algo == CLIMB_SORT_ONESWEEP && c->n <= (size_t)ONESWEEP_MAX_N)
+        return sort_rung_named(c->tn.block == ONESWEEP_WIDE_BLOCK ? "radix_onesweep_wide" : "radix_onesweep_early");
+    return sort_rung_named("radix_match_rank");
 }
 
 static int sort_prepare(climb_case *c, int rung)
@@ -1302,19 +1325,20 @@ static const climb_shape SORT_QUICK_SHAPES[] = {CLIMB_SHAPE1(1), CLIMB_SHAPE1(38
 
 static const climb_sweep SORT_SWEEPS[] = {
     {.name = "dist",
-     .title = "u32 keys: CUB's two sorts, the best merge rung, the last two radix rungs and the tuned choice: Gkeys/s "
+     .title = "u32 keys: CUB's two sorts, the best merge rung, the three Onesweep rungs and the tuned choice: Gkeys/s "
               "against n for each key distribution",
      .args = "--rung cub_radix_sort --rung cub_merge_sort --rung register_merge_path --rung radix_onesweep "
-             "--rung radix_onesweep_wide --rung tuned "
+             "--rung radix_onesweep_early --rung radix_onesweep_wide --rung tuned "
              "--set what=keys --size 2^20 --size 2^22 --size 2^24 --size 2^26 "
              "--set dist=uniform,sorted,reverse,few,nearly,narrow",
      .x = "n",
      .log_x = 1},
     {.name = "types",
-     .title = "every key type, uniform keys and pairs: CUB's radix sort and the last two radix rungs, Gkeys/s "
+     .title = "every key type, uniform keys and pairs: CUB's radix sort and the three Onesweep rungs, Gkeys/s "
               "against n",
      .args = "--type u32 --type i32 --type f32 --type u64 --rung cub_radix_sort --rung radix_onesweep "
-             "--rung radix_onesweep_wide --set what=keys,pairs --size 2^20 --size 2^24 --size 2^26",
+             "--rung radix_onesweep_early --rung radix_onesweep_wide --set what=keys,pairs --size 2^20 --size 2^24 "
+             "--size 2^26",
      .x = "n",
      .log_x = 1},
     {.name = "sizes",
