@@ -12,9 +12,10 @@
 # process a GPU, for a workload that spans GPUs and runs so: bench-processes.*), scaling (for a workload that spans
 # GPUs from one: the cold bench on 1, 2, 4, ... GPUs below this machine's count too, each in results/<gpu>x<N>/, and
 # its weak-scaling run at every count, bench-weak.*), sweeps. Two calls with complementary
-# lists write the same reports as one. One step runs only when named: repeat, a second cold bench of the same
-# binary compared with bench.json by `climb compare` (repeat-compare.md: every row's change against the two runs'
-# noise; the step fails if a row got SLOW), the check that two runs of one commit agree.
+# lists write the same reports as one. CLIMB_SWEEPS=LIST runs only the sweeps of those names (of any named
+# workload). One step runs only when named: repeat, a second cold bench of the same binary compared with bench.json
+# by `climb compare` (repeat-compare.md: every row's change against the two runs' noise; the step fails if a row got
+# SLOW), the check that two runs of one commit agree.
 #
 # Reports go to results/<gpu>/<workload>/ (bench.json, bench.md, bench.csv, bench-batch.*, tune.*, wisdom.json,
 # occupancy.txt, sanitizer.log (a tool that fails over several rungs run again on each alone, to name the rung),
@@ -241,6 +242,7 @@ for w in "${workloads[@]}"; do
 
     if want sweeps; then
         for s in $("$climb" list "$w" --sweeps); do
+            [ -z "${CLIMB_SWEEPS:-}" ] || [[ ",$CLIMB_SWEEPS," == *",$s,"* ]] || continue
             step "$w: sweep $s (cold)"
             "$climb" bench "$w" "${span[@]}" --sweep "$s" --quiet "${wisdom[@]}" --json "$out/sweep-$s.json" \
                 --md "$out/sweep-$s.md" || status=1
