@@ -490,10 +490,11 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
  * One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs, the sorted
  * values: the values follow the keys through it, each to the place its key took, and go out to the destinations the
  * keys' writes kept. */
-/* A wide tile (over 4096 keys) asks for two blocks an SM: left to itself, ptxas gave the 384 x 23 kernel 105
- * registers a thread, one block (12 warps) an SM; held to two blocks, 80 (no spill for keys, 52-56 bytes for pairs).
+/* The blocks an SM a tile asks for. The widest (over 7296 keys) two: left to itself, ptxas gave the 384 x 23 kernel
+ * 105 registers a thread, one block (12 warps) an SM; held to two blocks, 80. A tile of 4097 to 7296 keys three
+ * (384 x 19 and 384 x 11: 56 registers, 36 warps an SM, the occupancy CUB's Onesweep kernel has on an H100).
  * Narrower tiles keep the compiler's own choice (an explicit minimum of one took 256 x 9 from 40 registers to 64). */
-#define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS) ((BLOCK) * (ITEMS) > 4096 ? 2 : 0)
+#define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS) ((BLOCK) * (ITEMS) > 7296 ? 2 : (BLOCK) * (ITEMS) > 4096 ? 3 : 0)
 template <typename KT, int BLOCK, int ITEMS, bool PAIRS, bool EARLY>
 __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS))
     radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v, typename KT::bits *out_k, u32 *out_v,
@@ -505,8 +506,10 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     static_assert(BLOCK >= R && BLOCK % 32 == 0, "a thread a digit, whole warps");
     constexpr size_t KEY_BYTES = (size_t)TILE * sizeof(K), VAL_BYTES = PAIRS ? (size_t)TILE * sizeof(u32) : 0,
                      HIST_BYTES = (size_t)W * R * sizeof(int);
-    constexpr size_t ROOM = KEY_BYTES > VAL_BYTES ? (KEY_BYTES > HIST_BYTES ? KEY_BYTES : HIST_BYTES)
-                                                  : (VAL_BYTES > HIST_BYTES ? VAL_BYTES : HIST_BYTES);
+    constexpr size_t SORTED_BYTES = KEY_BYTES > VAL_BYTES ? KEY_BYTES : VAL_BYTES;
+    /* early counts keep the warps' counters apart from the sorted tile, so that each key goes to its place as soon
+     * as it is ranked (no array of ranks held in registers for keys alone); the match.any ranking shares one room */
+    constexpr size_t ROOM = EARLY ? HIST_BYTES + SORTED_BYTES : (SORTED_BYTES > HIST_BYTES ? SORTED_BYTES : HIST_BYTES);
     const int src = plan->src[pass], dst = plan->dst[pass], shift = 8 * pass;
     if (src == RADIX_SKIP)
         return;
@@ -515,11 +518,11 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     K *ko = dst == RADIX_OUT ? out_k : tmp_k;
     u32 *vo = dst == RADIX_OUT ? out_v : tmp_v;
     __shared__ __align__(16) unsigned char room[ROOM];
-    __shared__ int start[R], place_of[R];
+    __shared__ int start[EARLY ? 1 : R], place_of[R];
     __shared__ int scratch[W + 1];
     __shared__ int my_tile, whole;
     int *whist = (int *)room;
-    K *sk = (K *)room;
+    K *sk = (K *)(room + (EARLY ? HIST_BYTES : 0));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, d = threadIdx.x;
     for (int i = threadIdx.x; i < W * R; i += BLOCK)
         whist[i] = 0;
@@ -540,7 +543,7 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     /* the warp's count of each digit: by the ranking itself (each key's rank among the warp's keys of its digit,
      * in place order), or early, by shared-memory atomics alone, the ranking left for after the counts are out */
     int *mine = whist + warp * R;
-    int rank[ITEMS];
+    int rank[EARLY && !PAIRS ? 1 : ITEMS]; /* each key's place in the sorted tile, for the values to follow */
     if constexpr (EARLY) {
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
@@ -565,8 +568,9 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     }
     const int first = climb_block_exclusive_scan<climb_op_sum, BLOCK>(run, scratch, (int *)NULL);
     if (d < R) {
-        start[d] = first; /* where digit d's run starts in the sorted tile */
-        if (EARLY) {
+        if (!EARLY)
+            start[d] = first; /* where digit d's run starts in the sorted tile */
+        else {
             /* each warp's counter of digit d becomes the place its first key of d takes in the sorted tile */
             for (int w = 0; w < W; w++)
                 whist[w * R + d] += first;
@@ -578,8 +582,12 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     if constexpr (EARLY) {
         if (whole >= 0) {
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++)
-                rank[i] = warp * 32 * ITEMS + i * 32 + lane;
+            for (int i = 0; i < ITEMS; i++) {
+                const int at = warp * 32 * ITEMS + i * 32 + lane;
+                sk[at] = k[i];
+                if (PAIRS)
+                    rank[i] = at;
+            }
         } else {
             /* the lanes sharing a key's digit found by 8 ballots; the highest of them takes their number of places
              * from the warp's counter of the digit (an atomic: the next round's taker may be another lane), and
@@ -593,7 +601,10 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
                 int at = 0;
                 if (lane == leader)
                     at = atomicAdd(&mine[dg], __popc(peers));
-                rank[i] = __shfl_sync(0xffffffffu, at, leader) + __popc(peers & below);
+                at = __shfl_sync(0xffffffffu, at, leader) + __popc(peers & below);
+                sk[at] = k[i];
+                if (PAIRS)
+                    rank[i] = at;
             }
         }
     } else {
@@ -602,11 +613,11 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
             const int dg = radix_digit<KT, 8>(k[i], shift);
             rank[i] += start[dg] + mine[dg]; /* the key's place in the sorted tile */
         }
-    }
-    __syncthreads(); /* every counter read before the keys take the room */
+        __syncthreads(); /* every counter read before the keys take the room */
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-        sk[rank[i]] = k[i];
+        for (int i = 0; i < ITEMS; i++)
+            sk[rank[i]] = k[i];
+    }
     if (d < R) {
         /* back over the tiles before, RADIX_LOOKBACK words read at once (independent loads: one round trip to L2
          * for several tiles), summed in order up to the first inclusive prefix; a word not yet published stops the
@@ -627,7 +638,7 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
             }
             words[(size_t)tile * R + d] = RADIX_FLAG_INCLUSIVE | (before + count);
         }
-        place_of[d] = digit_start[d] + (int)before;
+        place_of[d] = digit_start[d] + (int)before - first; /* + the place in the sorted tile: the output's */
     }
     __syncthreads();
     /* out in tile order: consecutive threads write consecutive places within a digit's run */
@@ -637,8 +648,7 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
         const int j = i * BLOCK + threadIdx.x;
         if (j < valid) {
             const K key = sk[j];
-            const int dg = radix_digit<KT, 8>(key, shift);
-            const int t = place_of[dg] + (j - start[dg]);
+            const int t = place_of[radix_digit<KT, 8>(key, shift)] + j;
             ko[t] = key;
             if (PAIRS)
                 to[i] = t;
@@ -651,8 +661,8 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
             const int at = warp * 32 * ITEMS + i * 32 + lane;
             v[i] = at < valid ? vi[base + at] : 0u;
         }
-        u32 *sv = (u32 *)room;
-        __syncthreads(); /* every key read out of the room before the values take it */
+        u32 *sv = (u32 *)(void *)sk;
+        __syncthreads(); /* every key read out of the sorted tile before the values take its room */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
             sv[rank[i]] = v[i];
