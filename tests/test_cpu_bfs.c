@@ -70,6 +70,19 @@ static void test_sources(void)
     }
     climb_csr_free(&g);
 
+    /* a cycle 1 -> 2 -> ... -> 8 -> 1 with 1 -> 0 -> 9: from 0 only {0, 9} (under a quarter of the 10); the seeds
+     * whose first pick is 0 (seed mod 9 candidates = 0) go on to a vertex of the cycle, which reaches all 10 */
+    const int32_t cs[] = {1, 2, 3, 4, 5, 6, 7, 8, 1, 0}, cd[] = {2, 3, 4, 5, 6, 7, 8, 1, 0, 9};
+    csr_of(10, 10, cs, cd, 0, &g);
+    for (uint64_t seed = 0; seed < 40; seed += 9) {
+        const int32_t src = climb_bfs_default_source(10, g.row_ptr, g.col_idx, seed);
+        int32_t lv[10];
+        EXPECT_MSG(src >= 1 && src <= 8 && climb_bfs_ref(10, g.row_ptr, g.col_idx, src, lv, NULL, NULL) == 10,
+                   "seed %llu: source %d", (unsigned long long)seed, src);
+    }
+    EXPECT(climb_bfs_default_source(10, g.row_ptr, g.col_idx, 1) == 1); /* a first pick that reaches all stays */
+    climb_csr_free(&g);
+
     char err[300];
     for (uint64_t seed = 1; seed < 4; seed++) {
         climb_sparse_gen sg = {CLIMB_GEN_RMAT, 1 << 12, 1 << 12, 0, 16, 0, seed * 7919, 0};
@@ -94,6 +107,8 @@ static void test_sources(void)
                 const int32_t ru = climb_bfs_ref(und.rows, und.row_ptr, und.col_idx, su, lu, NULL, NULL),
                               rd = climb_bfs_ref(dir.rows, dir.row_ptr, dir.col_idx, sd, ld, NULL, NULL);
                 EXPECT_MSG(rd > 1 && rd <= ru, "reached %d directed, %d symmetric", rd, ru);
+                /* and much of the component: R-MAT's giant strongly connected component holds a good share */
+                EXPECT_MSG((int64_t)rd * 4 >= ru, "reached %d directed of the component's %d", rd, ru);
             }
             free(lu);
             free(ld);

@@ -23,7 +23,10 @@ int32_t climb_bfs_ref(int32_t n, const int32_t *rp, const int32_t *ci, int32_t s
 
 /* The default source: a vertex of the largest (weakly) connected component with at least one out-edge, the (seed
  * mod their count)-th in vertex order (the component's root where none has one: a single vertex); the smallest
- * vertex id breaks a tie between components. -1 for an empty graph. */
+ * vertex id breaks a tie between components. Where that vertex reaches under a quarter of the component (a directed
+ * graph), up to 7 more of them drawn with the seed are searched from, and the first to reach a quarter, else the
+ * one reaching most, is the source (in a symmetric graph the first reaches the whole component). -1 for an empty
+ * graph or where memory runs out. */
 int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const int32_t *ci, uint64_t seed);
 /* The default source of the R-MAT graph sg describes, directed or not: climb_bfs_default_source over its edges as
  * drawn (sg made directed), with sg's seed. The undirected graph of a seed is the symmetrization of the drawn one,

@@ -1,5 +1,5 @@
 /* BFS on the host: the CPU reference (a queue), the default source (a vertex of the largest component with an
- * out-edge; for R-MAT, of the edges as drawn) and the symmetry test. */
+ * out-edge that reaches much of it; for R-MAT, of the edges as drawn) and the symmetry test. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,15 +77,36 @@ extern "C" int32_t climb_bfs_default_source(int32_t n, const int32_t *rp, const 
     int64_t candidates = 0;
     for (int32_t v = 0; v < n; v++)
         candidates += find_root(parent, v) == best && rp[v + 1] > rp[v];
+    int32_t *cand = candidates > 0 ? (int32_t *)malloc((size_t)candidates * sizeof *cand) : NULL,
+            *level = candidates > 0 ? (int32_t *)malloc((size_t)n * sizeof *level) : NULL;
     int32_t source = best;
-    if (candidates > 0) {
-        const int64_t pick = (int64_t)(seed % (uint64_t)candidates);
+    if (cand && level) {
         for (int32_t v = 0, k = 0; v < n; v++)
-            if (find_root(parent, v) == best && rp[v + 1] > rp[v] && k++ == pick) {
+            if (find_root(parent, v) == best && rp[v + 1] > rp[v])
+                cand[k++] = v;
+        /* the (seed mod count)-th first; in a directed graph a vertex with out-edges may still reach few (an R-MAT
+         * vertex outside the giant strongly connected component), so while the pick reaches under a quarter of the
+         * component, up to SOURCE_TRIES - 1 more are drawn and the one reaching most is kept */
+        enum { SOURCE_TRIES = 8 };
+        climb_rng r;
+        climb_rng_seed(&r, seed);
+        int32_t most = -1;
+        for (int t = 0; t < SOURCE_TRIES; t++) {
+            const int32_t v = cand[t == 0 ? (int64_t)(seed % (uint64_t)candidates)
+                                          : (int64_t)(climb_rng_next(&r) % (uint64_t)candidates)];
+            const int32_t reached = climb_bfs_ref(n, rp, ci, v, level, NULL, NULL);
+            if (reached > most) {
+                most = reached;
                 source = v;
-                break;
             }
+            if ((int64_t)most * 4 >= (int64_t)size[best])
+                break;
+        }
+    } else if (candidates > 0) {
+        source = -1; /* out of memory */
     }
+    free(cand);
+    free(level);
     free(parent);
     free(size);
     return source;
