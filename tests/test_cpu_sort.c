@@ -378,8 +378,8 @@ static void test_table(void)
             const int large = ns[i] >= ((size_t)1 << 22);
             EXPECT_MSG(v[2] == (large ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d", pairs,
                        ns[i], v[2]);
-            if (v[2] == CLIMB_SORT_ONESWEEP) /* the Onesweep rung's tile, as measured */
-                EXPECT(v[0] == 256 && v[1] == 9);
+            if (v[2] == CLIMB_SORT_ONESWEEP) /* Onesweep's wide tile, as measured */
+                EXPECT(v[0] == 384 && v[1] == 23);
             EXPECT(w->tuning->rejects(&dev, v) == NULL);
             char cls[128];
             climb_tuning_class(w, &key, &dev, cls, sizeof cls);

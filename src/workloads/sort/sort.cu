@@ -853,14 +853,14 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
     v[0] = p->block;
     v[1] = p->items;
     v[2] = CLIMB_SORT_MERGE;
-    if (large) { /* the Onesweep rung as measured: 256 x 9 */
-        v[0] = 256;
-        v[1] = 9;
+    if (large) { /* Onesweep at its wide tile, as measured */
+        v[0] = ONESWEEP_WIDE_BLOCK;
+        v[1] = 23;
         v[2] = CLIMB_SORT_ONESWEEP;
-        return pairs ? "built-in (measured on an H100 at 10b1469: pairs from 2^22 keys, Onesweep, 1.41x to 1.58x the "
-                       "merge path)"
-                     : "built-in (measured on an H100 at 0084b89: keys from 2^22, Onesweep, 1.19x to 1.25x the merge "
-                       "path on uniform keys from 2^24)";
+        return pairs ? "built-in (measured on an H100 at f0b2979: pairs from 2^22 keys, Onesweep at 384 x 23, 1.11x to "
+                       "1.28x its 256 x 9 tile, 1.9x to 2.2x the merge path)"
+                     : "built-in (measured on an H100 at f0b2979: keys from 2^22, Onesweep at 384 x 23, 1.15x to 1.22x "
+                       "its 256 x 9 tile, 1.7x to 1.8x the merge path)";
     }
     return p->source;
 }
@@ -981,11 +981,14 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items
                                                                       : launch_match_rank_cleared(&a);
 }
 
+/* Onesweep's wide tile from 2^22 4-byte keys (measured on u32 keys and pairs at f0b2979: 1.11x to 1.28x the
+ * 256 x 9 tile from 2^24, 0.95x to 0.97x at 2^20); the 256 x 9 tile below, and for 8-byte keys. */
 extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
                                         uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, RADIX_BLOCK, RADIX_ITEMS, in_keys, in_vals, out_keys, out_vals, n, ws,
-                           ws_bytes, s);
+    const int wide = sort_large(n) && climb_dtype_size(t) == 4;
+    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK, wide ? 23 : RADIX_ITEMS,
+                           in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s);
 }
 
 /* ---------------------------------------------------------------- options */
