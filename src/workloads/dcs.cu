@@ -479,12 +479,12 @@ static const climb_rung_info DCS_RUNGS[] = {
     {.name = "shared_tiles", .idea = "atoms staged through shared memory (one launch, no constant symbol), coalesced "
                                      "coarsening, tuned points and rows; the atoms split in slices where the lattice "
                                      "cannot fill the GPU",
-     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best,
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_best, .launch = launch_best,
      .refuses = refuses_yz},
     {.name = "fitted_points", .idea = "the same, with the points a thread chosen for the lattice's width: fewer "
                                       "points computed past a row's end (a row of 165 points: 192 at 2 a thread, "
                                       "256 at 4) at an instruction more an evaluation",
-     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_best, .launch = launch_fitted,
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_fitted,
      .refuses = refuses_yz},
 };
 
