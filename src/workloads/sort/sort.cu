@@ -855,7 +855,7 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
     v[2] = CLIMB_SORT_MERGE;
     if (large) { /* Onesweep at its wide tile, as measured */
         v[0] = ONESWEEP_WIDE_BLOCK;
-        v[1] = 23;
+        v[1] = onesweep_wide_items(CLIMB_U32);
         v[2] = CLIMB_SORT_ONESWEEP;
         return pairs ? "built-in (measured on an H100 at f0b2979: pairs from 2^22 keys, Onesweep at 384 x 23, 1.11x to "
                        "1.28x its 256 x 9 tile, 1.9x to 2.2x the merge path)"
@@ -987,7 +987,8 @@ extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, cons
                                         uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     const int wide = sort_large(n) && climb_dtype_size(t) == 4;
-    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK, wide ? 23 : RADIX_ITEMS,
+    return sort_radix_path(t, CLIMB_SORT_ONESWEEP, wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK,
+                           wide ? onesweep_wide_items(t) : RADIX_ITEMS,
                            in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s);
 }
 
