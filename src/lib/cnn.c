@@ -1,4 +1,5 @@
-/* The C API of the convolutional layer: climb_conv_forward_f32 over the rung marked best (implicit GEMM). */
+/* The C API of the convolutional layer: climb_conv_forward_f32 over the rung marked best (Winograd's F(2 x 2, 3 x 3)
+ * fused on the 3 x 3 layers of stride 1 it chooses, in the handle's workspace; the implicit GEMM elsewhere). */
 #include "handle.h"
 #include "../base/checked.h"
 #include "../workloads/cnn/cnn.h"
@@ -49,5 +50,12 @@ climb_status climb_conv_forward_f32(climb_handle h, const climb_conv_layer_desc 
         return st;
     climb_cnn_tuning tn;
     climb_cnn_set_tuning(&tn, call.values);
-    return climb_call_end(&call, climb_cnn_best(&tn, &l, d_x, d_w, d_y, call.dev->sms, call.stream));
+    /* the transformed filters where the layer runs Winograd (below 2^35 bytes: C and K below 2^30) */
+    const size_t need = climb_cnn_best_workspace(&l);
+    void *ws = NULL;
+    size_t have = 0;
+    cudaError_t e = need ? climb_call_workspace(&call, need, 0, &ws, &have) : cudaSuccess;
+    if (e == cudaSuccess)
+        e = climb_cnn_best(&tn, &l, d_x, d_w, d_y, ws, have, call.dev->sms, call.stream);
+    return climb_call_end(&call, e);
 }

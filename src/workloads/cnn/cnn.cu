@@ -348,8 +348,8 @@ static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const 
  * pixels in all); split-K where the tiles are too few to fill the SMs. A thread computes 8 x 16 outputs on the
  * 128 x 128 tile (as SGEMM's best rung does), 8 x 8 on 64 x 128 (measured: 8 x 16 there, with 64-thread blocks,
  * took 667 us on the 56 x 56 layer against 537), 16 x 8 or 8 x 8 on the 64-wide ones. */
-extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
-                                      const float *w, float *y, int sms, cudaStream_t s)
+static cudaError_t cnn_igemm(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x, const float *w,
+                             float *y, int sms, cudaStream_t s)
 {
     if ((long long)l->n * l->k * l->p * l->q == 0)
         return cudaSuccess;
@@ -392,6 +392,9 @@ struct climb_case {
     /* Winograd: the transformed filters U, input tiles V and their products M (alpha^2 matrices each), and the
      * bound of every output (winograd.h) for the tile side wg_tol_m (0: none made yet) */
     float *wg_u, *wg_v, *wg_m;
+    float *wgf_u;                /* the fused rung's transformed filters, padded (winograd_fused.cuh) */
+    void *d_best_ws;             /* the best rung's workspace (climb_cnn_best_workspace), best_ws_bytes of it */
+    size_t best_ws_bytes;
     float *wg_tol;
     double *wg_sample_tol;
     int wg_tol_m;
@@ -536,6 +539,34 @@ __global__ void __launch_bounds__(256) cnn_wg_output_kernel(const float *Mm, cli
         }
 }
 
+#include "winograd_fused.cuh"
+
+/* Where the fused F(2 x 2, 3 x 3) runs at all: 3 x 3 filters of stride 1, K below 4194241 (the grid's y). T =
+ * N ceil(P / 2) ceil(Q / 2) is at most N P Q, below 2^30 (climb_cnn_layer_check). */
+static int wgf_takes(const climb_cnn_layer *l)
+{
+    return l->r == 3 && l->s == 3 && l->stride_h == 1 && l->stride_w == 1 && wgf_kp(l->k) / WGF_BK <= 65535;
+}
+
+/* Where the best rung takes Winograd over the implicit GEMM: WGF_RULE's measured layers (docs/cnn.md). */
+static int wgf_chosen(const climb_cnn_layer *l) { return wgf_takes(l) && l->c >= 16 && l->k >= 16; }
+
+extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_chosen(l); }
+
+extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l) { return wgf_chosen(l) ? wgf_u_bytes(l) : 0; }
+
+extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
+                                      const float *w, float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+{
+    if ((long long)l->n * l->k * l->p * l->q == 0)
+        return cudaSuccess;
+    if (!wgf_chosen(l))
+        return cnn_igemm(t, l, x, w, y, sms, s);
+    if (ws_bytes < wgf_u_bytes(l) || !ws)
+        return cudaErrorInvalidValue;
+    return launch_wgf2(l, x, w, (float *)ws, y, s);
+}
+
 static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
 {
     cnn_direct_kernel<<<(unsigned)cdiv(c->ny, 256), 256, 0, s>>>(c->d_x, c->d_w, c->d_y, c->l);
@@ -577,9 +608,14 @@ static cudaError_t launch_im2col(climb_case *c, cudaStream_t s)
     return cudaSuccess;
 }
 
+static cudaError_t launch_igemm_rung(climb_case *c, cudaStream_t s)
+{
+    return cnn_igemm(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->sms, s);
+}
+
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
-    return climb_cnn_best(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->sms, s);
+    return climb_cnn_best(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->d_best_ws, c->best_ws_bytes, c->sms, s);
 }
 
 /* Winograd's tiles: th x tw a map, T in all (the product's columns). */
@@ -618,6 +654,15 @@ template <int M> static cudaError_t launch_winograd(climb_case *c, cudaStream_t 
             return e;
     cnn_wg_output_kernel<M><<<(unsigned)cdiv(kt, 256), 256, 0, s>>>(c->wg_m, *l, th, tw, c->d_y);
     return cudaGetLastError();
+}
+
+static cudaError_t launch_wgf(climb_case *c, cudaStream_t s)
+{
+    if (c->ny == 0)
+        return cudaSuccess;
+    if (c->l.c == 0) /* no channels: every output 0 */
+        return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
+    return launch_wgf2(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s);
 }
 
 /* ---------------------------------------------------------------- cuDNN */
@@ -664,7 +709,7 @@ static int k_im2col(climb_dtype, const climb_device_info *, const int *, climb_k
     /* SGEMM's kernels are listed under sgemm */
     return climb_one_kernel(o, max, (const void *)cnn_im2col_kernel, "cnn_im2col_kernel", 256, 0);
 }
-static int k_best(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
+static int k_igemm(climb_dtype, const climb_device_info *, const int *tuning, climb_kernel_desc *o, int max)
 {
     int n = 0;
 #define CNN_K(BM_, BN_, BK_, RM_, RN_)                                                                       \
@@ -699,6 +744,16 @@ static int k_wg2(climb_dtype, const climb_device_info *, const int *, climb_kern
     n = climb_kernel_at(o, max, n, (const void *)cnn_wg_input_kernel<2>, 256, 0, "cnn_wg_input_kernel<2>");
     return climb_kernel_at(o, max, n, (const void *)cnn_wg_output_kernel<2>, 256, 0, "cnn_wg_output_kernel<2>");
 }
+static int k_wgf(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wgf_filter_kernel, 256, 0, "cnn_wgf_filter_kernel");
+    return climb_kernel_at(o, max, n, (const void *)cnn_wgf2_kernel, WGF_THREADS, WGF_SMEM, "cnn_wgf2_kernel");
+}
+static int k_best(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
+{
+    const int n = k_igemm(t, dev, tuning, o, max);
+    return n + k_wgf(t, dev, tuning, o + (n < max ? n : max), n < max ? max - n : 0);
+}
 static int k_wg4(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
     int n = climb_kernel_at(o, max, 0, (const void *)cnn_wg_filter_kernel<4>, 256, 0, "cnn_wg_filter_kernel<4>");
@@ -720,6 +775,7 @@ typedef struct cnn_rung {
     climb_rung_info info;
     int im2col;               /* 1: it keeps a column matrix and SGEMM's workspace (prepare makes them) */
     int winograd;             /* F(m x m, 3 x 3)'s m: it keeps U, V, M and SGEMM's workspace; 0: not Winograd */
+    int fused;                /* with winograd: one kernel around the products; it keeps the padded U only */
 } cnn_rung;
 
 /* Winograd takes 3 x 3 filters of stride 1, and matrices whose sizes SGEMM takes (below 2^31, every product's
@@ -739,6 +795,13 @@ static const char *refuses_winograd(const climb_case *c, int m)
 }
 static const char *refuses_wg2(const climb_case *c) { return refuses_winograd(c, 2); }
 static const char *refuses_wg4(const climb_case *c) { return refuses_winograd(c, 4); }
+static const char *refuses_wgf(const climb_case *c)
+{
+    const char *why = refuses_winograd(c, 2);
+    if (why)
+        return why;
+    return wgf_kp(c->l.k) / WGF_BK > 65535 ? "K of 4194241 and more (the grid's y, a block 64 filters)" : NULL;
+}
 
 static const cnn_rung CNN_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
@@ -756,6 +819,9 @@ static const cnn_rung CNN_RUNGS[] = {
                                               "times the filters with climb's best SGEMM",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_im2col, .launch = launch_im2col},
      .im2col = 1},
+    {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
+                                               "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_igemm, .launch = launch_igemm_rung}},
     {.info = {.name = "winograd_2x2", .idea = "Winograd's F(2 x 2, 3 x 3), the textbook form: the filters' and the "
                                               "input tiles' transforms, 16 products (K x C times C x tiles) by "
                                               "climb's best SGEMM, the output tiles' transform: 2.25x fewer "
@@ -768,8 +834,16 @@ static const cnn_rung CNN_RUNGS[] = {
               .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wg4,
               .launch = launch_winograd<4>, .refuses = refuses_wg4},
      .winograd = 4},
-    {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
-                                               "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
+    {.info = {.name = "winograd_fused_2x2", .idea = "F(2 x 2, 3 x 3) in one kernel: the input tiles' transform and "
+                                                    "the output tiles' in shared memory around the 16 products (a "
+                                                    "block 64 filters x 32 tiles, a warp a position), the filters "
+                                                    "transformed once a call",
+              .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wgf,
+              .launch = launch_wgf, .refuses = refuses_wgf},
+     .winograd = 2, .fused = 1},
+    {.info = {.name = "tuned", .idea = "per layer, the faster of the two: the fused F(2 x 2, 3 x 3) on 3 x 3 layers "
+                                       "of stride 1 with 16 channels and filters or more, the implicit GEMM (its "
+                                       "tile tuned) on the rest",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
 };
 
@@ -817,15 +891,18 @@ static void cnn_release(climb_case *c, int rung)
     if (is_vendor(rung))
         climb_cudnn_conv_release(&c->dnn);
 #endif
-    if (CNN_RUNGS[rung].im2col || CNN_RUNGS[rung].winograd) {
+    if (CNN_RUNGS[rung].im2col || CNN_RUNGS[rung].winograd || CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST) {
         cudaFree(c->d_col);
         cudaFree(c->d_gemm_ws);
         cudaFree(c->wg_u);
         cudaFree(c->wg_v);
         cudaFree(c->wg_m);
+        cudaFree(c->wgf_u);
+        cudaFree(c->d_best_ws);
+        c->d_best_ws = NULL;
         c->d_col = NULL;
         c->d_gemm_ws = NULL;
-        c->wg_u = c->wg_v = c->wg_m = NULL;
+        c->wg_u = c->wg_v = c->wg_m = c->wgf_u = NULL;
     }
 }
 
@@ -839,6 +916,8 @@ static void cnn_fini(climb_case *c)
     cudaFree(c->wg_u);
     cudaFree(c->wg_v);
     cudaFree(c->wg_m);
+    cudaFree(c->wgf_u);
+    cudaFree(c->d_best_ws);
     free(c->wg_tol);
     free(c->wg_sample_tol);
     free(c->w_abs);
@@ -1031,7 +1110,25 @@ static int cnn_prepare(climb_case *c, int rung)
         if (c->gemm_ws_bytes)
             CLIMB_CHECK(cudaMalloc(&c->d_gemm_ws, c->gemm_ws_bytes));
     }
+    if (CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && !c->d_best_ws) {
+        c->best_ws_bytes = climb_cnn_best_workspace(&c->l);
+        if (c->best_ws_bytes && cudaMalloc(&c->d_best_ws, c->best_ws_bytes) != cudaSuccess) {
+            cudaGetLastError();
+            fprintf(stderr, "climb: cnn: out of device memory for the transformed filters (%.3g MB)\n",
+                    (double)c->best_ws_bytes / 1e6);
+            return -1;
+        }
+    }
     const int m = CNN_RUNGS[rung].winograd;
+    if (m && CNN_RUNGS[rung].fused) {
+        if (!c->wgf_u && cudaMalloc((void **)&c->wgf_u, at_least_1(wgf_u_bytes(&c->l))) != cudaSuccess) {
+            cudaGetLastError();
+            fprintf(stderr, "climb: cnn: out of device memory for the transformed filters (%.3g MB)\n",
+                    (double)wgf_u_bytes(&c->l) / 1e6);
+            return -1;
+        }
+        return 0;
+    }
     if (m && !c->wg_u) {
         const climb_cnn_layer *l = &c->l;
         int th, tw;
@@ -1064,6 +1161,14 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
 #endif
     if (CNN_RUNGS[rung].im2col) {
         out->bytes = (double)c->l.c * c->l.r * c->l.s * c->l.p * c->l.q * sizeof(float) + (double)c->gemm_ws_bytes;
+        return 1;
+    }
+    if (CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && c->best_ws_bytes) { /* the fused rung's padded U */
+        out->bytes = (double)c->best_ws_bytes;
+        return 1;
+    }
+    if (CNN_RUNGS[rung].fused) { /* the padded U */
+        out->bytes = (double)wgf_u_bytes(&c->l);
         return 1;
     }
     if (CNN_RUNGS[rung].winograd) { /* U, V and M: alpha^2 matrices each */
@@ -1127,7 +1232,9 @@ static int wg_tolerances(climb_case *c, int m)
 static int cnn_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     const double factor = is_vendor(rung) ? c->vendor_factor : 1;
-    const int wg = CNN_RUNGS[rung].winograd;
+    /* the best rung runs F(2 x 2) where it chooses Winograd */
+    const int wg = CNN_RUNGS[rung].winograd ? CNN_RUNGS[rung].winograd
+                   : CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && wgf_chosen(&c->l) ? 2 : 0;
     if (wg && wg_tolerances(c, wg))
         return -1;
     climb_compare k;
@@ -1156,10 +1263,14 @@ static void cnn_counts(const climb_case *c, climb_counts *out)
 
 static void cnn_set_tuning(climb_case *c, const int *values) { climb_cnn_set_tuning(&c->tn, values); }
 
-/* N C H W K R S U. climb's layers: ResNet's 56 x 56 and 14 x 14 3 x 3 stages and its 7 x 7 stride-2 stem. */
-static const climb_shape CNN_BENCH_SHAPES[] = {CLIMB_SHAPEN(8, 64, 64, 56, 56, 64, 3, 3, 1),
-                                               CLIMB_SHAPEN(8, 32, 256, 14, 14, 256, 3, 3, 1),
-                                               CLIMB_SHAPEN(8, 16, 3, 224, 224, 64, 7, 7, 2)};
+/* N C H W K R S U. climb's layers: ResNet's 3 x 3 stages (56 x 56, 28 x 28, 14 x 14; one image too), its 7 x 7
+ * stride-2 stem, a 3 x 3 and a 1 x 1 of stride 2 (ResNet's downsampling), a 5 x 5 and a 1 x 1 layer. */
+static const climb_shape CNN_BENCH_SHAPES[] = {
+    CLIMB_SHAPEN(8, 64, 64, 56, 56, 64, 3, 3, 1),  CLIMB_SHAPEN(8, 32, 256, 14, 14, 256, 3, 3, 1),
+    CLIMB_SHAPEN(8, 16, 3, 224, 224, 64, 7, 7, 2), CLIMB_SHAPEN(8, 32, 128, 28, 28, 128, 3, 3, 1),
+    CLIMB_SHAPEN(8, 1, 64, 56, 56, 64, 3, 3, 1),   CLIMB_SHAPEN(8, 32, 128, 56, 56, 128, 3, 3, 2),
+    CLIMB_SHAPEN(8, 16, 32, 64, 64, 64, 5, 5, 1),  CLIMB_SHAPEN(8, 8, 64, 56, 56, 128, 1, 1, 2),
+    CLIMB_SHAPEN(8, 32, 256, 56, 56, 64, 1, 1, 1)};
 /* Empty, one of everything, a filter larger than the image, 1 x 1 filters, strides 2 and 3, channels and filters
  * that are not multiples of any tile, outputs of one pixel, and enough pixels for the 64 x 256 tile. */
 static const climb_shape CNN_CHECK_SHAPES[] = {
@@ -1169,7 +1280,8 @@ static const climb_shape CNN_CHECK_SHAPES[] = {
     CLIMB_SHAPEN(8, 3, 5, 11, 13, 7, 5, 5, 2),  CLIMB_SHAPEN(8, 1, 2, 4, 4, 3, 7, 7, 1),
     CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1),   CLIMB_SHAPEN(8, 2, 17, 15, 15, 130, 1, 1, 1),
     CLIMB_SHAPEN(8, 1, 3, 33, 35, 64, 7, 7, 2), CLIMB_SHAPEN(8, 3, 7, 20, 30, 129, 3, 3, 3),
-    CLIMB_SHAPEN(8, 5, 9, 3, 3, 33, 3, 3, 1),   CLIMB_SHAPEN(8, 4, 3, 64, 70, 33, 3, 3, 1)};
+    CLIMB_SHAPEN(8, 5, 9, 3, 3, 33, 3, 3, 1),   CLIMB_SHAPEN(8, 4, 3, 64, 70, 33, 3, 3, 1),
+    CLIMB_SHAPEN(8, 3, 17, 15, 13, 70, 3, 3, 1), CLIMB_SHAPEN(8, 1, 33, 2, 1, 130, 3, 3, 1)};
 static const climb_shape CNN_QUICK_SHAPES[] = {CLIMB_SHAPEN(8, 2, 3, 7, 9, 5, 3, 3, 1),
                                                CLIMB_SHAPEN(8, 2, 4, 9, 9, 65, 3, 3, 1)};
 

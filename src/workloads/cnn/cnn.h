@@ -45,10 +45,16 @@ typedef struct climb_cnn_tuning {
 
 void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values);
 
-/* The rung marked best (implicit GEMM), for the library face: y = the layer of x with filters w on stream s, on a
- * device of `sms` SMs. Any layer climb_cnn_layer_check takes. */
+/* The rung marked best, for the library face: y = the layer of x with filters w on stream s, on a device of `sms`
+ * SMs. Any layer climb_cnn_layer_check takes: Winograd's F(2 x 2, 3 x 3), fused, on the 3 x 3 layers of stride 1
+ * it chooses (climb_cnn_best_workspace is then above 0: ws must hold that many bytes, else cudaErrorInvalidValue
+ * and nothing is launched), the implicit GEMM with tuning t on the rest. */
 cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x, const float *w,
-                           float *y, int sms, cudaStream_t s);
+                           float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
+/* The device workspace climb_cnn_best needs for layer l: the transformed filters where it takes Winograd, else 0. */
+size_t climb_cnn_best_workspace(const climb_cnn_layer *l);
+/* 1 where climb_cnn_best runs Winograd's F(2 x 2, 3 x 3) on layer l (its error bound is then Winograd's). */
+int climb_cnn_best_winograd(const climb_cnn_layer *l);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,248 @@
+/*
+ * winograd_fused.cuh - Winograd's F(2 x 2, 3 x 3) with the transforms around the products in one kernel (after
+ * Lavin and Gray, "Fast Algorithms for Convolutional Neural Networks"): the transformed input tiles and the
+ * products never reach memory. Included by cnn.cu only (it uses its layer and constant matrices).
+ *
+ * Two launches a layer. The filters' transform writes U[e][c][k] (e the 16 positions of a 4 x 4 tile; c padded
+ * with zeros to a multiple of WGF_CB, k to a multiple of WGF_BK), so that a block's slice of U is whole 16-byte
+ * rows. The main kernel: a block computes WGF_BK filters times WGF_BT output tiles (2 x 2 outputs each) for all 16
+ * positions, a warp a position (16 warps). Step by step over the channels, WGF_CB at a time, double-buffered:
+ * cp.async brings the next slice of U into shared memory while each thread loads the 4 x 4 input window of one
+ * (channel, tile) into registers; the block multiplies the current stage (each thread 8 filters x 8 tiles of its
+ * warp's position, 64 FFMAs per 4 shared loads of 16 bytes); then each thread transforms its window (B^T d B,
+ * additions only) into the other stage. At the end the 16 products of each (filter, tile) meet in shared memory
+ * and the output transform A^T M A writes the 2 x 2 outputs inside y.
+ */
+#ifndef CLIMB_CNN_WINOGRAD_FUSED_CUH
+#define CLIMB_CNN_WINOGRAD_FUSED_CUH
+
+#define WGF_BK 64      /* filters a block */
+#define WGF_BT 32      /* output tiles a block */
+#define WGF_CB 16      /* channels a step */
+#define WGF_THREADS 512 /* a warp a position */
+#define WGF_MP 36      /* pitch of the staged products' rows: 32 tiles + 4 (float4 stores without bank conflicts) */
+#define WGF_STAGE (16 * WGF_CB * (WGF_BK + WGF_BT))
+#define WGF_SMEM (2 * WGF_STAGE * sizeof(float)) /* 192 KB; the staged products (16 x 64 x 36) fit in it */
+
+static_assert(16 * WGF_BK * WGF_MP <= 2 * WGF_STAGE, "the staged products fit in the stages");
+
+/* U's padded sizes: filters to a multiple of WGF_BK, channels to a multiple of WGF_CB. */
+static inline int wgf_kp(int k) { return (k + WGF_BK - 1) / WGF_BK * WGF_BK; }
+static inline int wgf_cp(int c) { return (c + WGF_CB - 1) / WGF_CB * WGF_CB; }
+/* U's bytes: 16 Cp Kp floats (sizes below 2^30 each: no wrap in size_t). */
+static inline size_t wgf_u_bytes(const climb_cnn_layer *l) { return 16 * (size_t)wgf_cp(l->c) * wgf_kp(l->k) * sizeof(float); }
+
+/* The filters' transform, a thread a (c, k) of the padded sizes (k fastest): U[e][c][k] = (G g G^T)[e], 0 in the
+ * padding. */
+__global__ void __launch_bounds__(256) cnn_wgf_filter_kernel(const float *w, int K, int C, int Kp, int Cp, float *U)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; /* i = c Kp + k */
+    const size_t plane = (size_t)Kp * Cp;
+    if (i >= plane)
+        return;
+    const int k = (int)(i % Kp), c = (int)(i / Kp);
+    float u[4][4];
+    if (k < K && c < C) {
+        float g[3][3];
+#pragma unroll
+        for (int j = 0; j < 9; j++)
+            g[j / 3][j % 3] = w[((size_t)k * C + c) * 9 + j];
+        wg_sandwich<4, 3, 3>(WG2_G, g, u);
+    } else {
+#pragma unroll
+        for (int e = 0; e < 16; e++)
+            u[e / 4][e % 4] = 0;
+    }
+#pragma unroll
+    for (int e = 0; e < 16; e++)
+        U[(size_t)e * plane + i] = u[e / 4][e % 4];
+}
+
+/* B^T d B of F(2 x 2, 3 x 3) in place (B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]): rows, then columns. */
+__device__ __forceinline__ void wgf_input_transform(float (&d)[4][4])
+{
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const float d0 = d[0][j], d1 = d[1][j], d2 = d[2][j], d3 = d[3][j];
+        d[0][j] = d0 - d2;
+        d[1][j] = d1 + d2;
+        d[2][j] = d2 - d1;
+        d[3][j] = d1 - d3;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const float t0 = d[i][0], t1 = d[i][1], t2 = d[i][2], t3 = d[i][3];
+        d[i][0] = t0 - t2;
+        d[i][1] = t1 + t2;
+        d[i][2] = t2 - t1;
+        d[i][3] = t1 - t3;
+    }
+}
+
+/* The block's tiles t0 .. t0 + WGF_BT (T in all, th x tw a map) and filters k0 .. k0 + WGF_BK; grid x over the
+ * tiles, y over the filters. */
+__global__ void __launch_bounds__(WGF_THREADS, 1)
+    cnn_wgf2_kernel(const float *__restrict__ x, const float *__restrict__ U, climb_cnn_layer l, int th, int tw,
+                    int Kp, int Cp, float *__restrict__ y)
+{
+    extern __shared__ float4 wgf_smem4[];
+    float *const sm = (float *)wgf_smem4;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tiles_map = th * tw, T = l.n * tiles_map;
+    const int t0 = blockIdx.x * WGF_BT, k0 = blockIdx.y * WGF_BK;
+
+    /* Loading role: channel `warp` of each step, tile `lane`; its window's offset in x (channel 0) and which of the
+     * window's rows and columns lie inside the image. */
+    long long xoff = 0;
+    unsigned rows = 0, cols = 0;
+    {
+        const int t = t0 + lane;
+        if (t < T) {
+            const int n = t / tiles_map, r = t - n * tiles_map, ty = r / tw, tx = r - ty * tw;
+            const int y0 = 2 * ty - l.pad_h, x0 = 2 * tx - l.pad_w;
+#pragma unroll
+            for (int a = 0; a < 4; a++) {
+                rows |= (unsigned)(y0 + a >= 0 && y0 + a < l.h) << a;
+                cols |= (unsigned)(x0 + a >= 0 && x0 + a < l.w) << a;
+            }
+            xoff = (long long)n * l.c * l.h * l.w + (long long)y0 * l.w + x0;
+        }
+    }
+    const long long hw = (long long)l.h * l.w;
+    const int steps = Cp / WGF_CB;
+
+    float d[4][4];
+    auto load_window = [&](int s) {
+        const int c = s * WGF_CB + warp;
+        const unsigned rr = c < l.c ? rows : 0u;
+        const long long base = xoff + c * hw;
+#pragma unroll
+        for (int a = 0; a < 4; a++)
+#pragma unroll
+            for (int b = 0; b < 4; b++)
+                d[a][b] = (rr >> a) & (cols >> b) & 1u ? __ldg(x + base + (long long)a * l.w + b) : 0.0f;
+    };
+    auto store_window = [&](float *stage) {
+        wgf_input_transform(d);
+        float *vs = stage + 16 * WGF_CB * WGF_BK + warp * WGF_BT + lane; /* V[e][c][t] */
+#pragma unroll
+        for (int e = 0; e < 16; e++)
+            vs[e * WGF_CB * WGF_BT] = d[e / 4][e % 4];
+    };
+    /* Copying role: 16-byte pieces of U[e][c][k0 ..]; thread tid copies column (tid % 16) 4 of rows tid / 16 + 32 i
+     * (row = e WGF_CB + c), i.e. position tid / 256 + 2 i, channel tid / 16 % 16. */
+    static_assert(WGF_CB == 16 && WGF_BK == 64 && WGF_THREADS == 512, "the copying role's arithmetic");
+    const float *const u_src = U + ((size_t)(tid >> 8) * Cp + ((tid >> 4) & 15)) * Kp + k0 + (tid & 15) * 4;
+    const size_t u_step = 2 * (size_t)Cp * Kp; /* two positions */
+    const int u_dst = (tid >> 4) * WGF_BK + (tid & 15) * 4;
+    auto copy_u = [&](int s, float *stage) {
+        const float *src = u_src + (size_t)s * WGF_CB * Kp;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            climb_gemm_cp_async16(stage + u_dst + i * 32 * WGF_BK, src + i * u_step);
+        asm volatile("cp.async.commit_group;\n" ::);
+    };
+
+    /* Product role: position `warp`, filters kg 4 + {0..3} and 32 + kg 4 + {0..3}, tiles tg 4 + {0..3} and
+     * 16 + tg 4 + {0..3}. */
+    const int kg = lane >> 2, tg = lane & 3;
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            acc[i][j] = 0;
+
+    copy_u(0, sm);
+    load_window(0);
+    store_window(sm);
+    climb_gemm_cp_async_wait_all();
+    __syncthreads();
+    for (int s = 0; s < steps; s++) {
+        float *const cur = sm + (s & 1) * WGF_STAGE, *const nxt = sm + ((s + 1) & 1) * WGF_STAGE;
+        const int more = s + 1 < steps;
+        if (more) {
+            copy_u(s + 1, nxt);
+            load_window(s + 1);
+        }
+        const float *us = cur + warp * WGF_CB * WGF_BK + kg * 4;
+        const float *vs = cur + 16 * WGF_CB * WGF_BK + warp * WGF_CB * WGF_BT + tg * 4;
+#pragma unroll
+        for (int c = 0; c < WGF_CB; c++) {
+            const float4 a0 = *(const float4 *)(us + c * WGF_BK), a1 = *(const float4 *)(us + c * WGF_BK + 32);
+            const float4 b0 = *(const float4 *)(vs + c * WGF_BT), b1 = *(const float4 *)(vs + c * WGF_BT + 16);
+            const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+        if (more)
+            store_window(nxt);
+        climb_gemm_cp_async_wait_all();
+        __syncthreads();
+    }
+
+    /* The products M[e][k][t] meet in shared memory (the stages are free: the loop ended on a barrier). */
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        float *m = sm + (warp * WGF_BK + (i < 4 ? kg * 4 + i : 32 + kg * 4 + i - 4)) * WGF_MP + tg * 4;
+        *(float4 *)m = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        *(float4 *)(m + 16) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+    }
+    __syncthreads();
+    /* A^T M A (A^T = [1 1 1 0; 0 1 -1 -1]) for WGF_BK x WGF_BT (filter, tile) pairs, a thread 4 of them. */
+#pragma unroll
+    for (int j = 0; j < WGF_BK * WGF_BT / WGF_THREADS; j++) {
+        const int p = tid + j * WGF_THREADS, kk = p / WGF_BT, tt = p % WGF_BT;
+        const int k = k0 + kk, t = t0 + tt;
+        if (k >= l.k || t >= T)
+            continue;
+        float m[4][4];
+#pragma unroll
+        for (int e = 0; e < 16; e++)
+            m[e / 4][e % 4] = sm[(e * WGF_BK + kk) * WGF_MP + tt];
+        float r[2][4];
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            r[0][b] = m[0][b] + m[1][b] + m[2][b];
+            r[1][b] = m[1][b] - m[2][b] - m[3][b];
+        }
+        const int n = t / tiles_map, rest = t - n * tiles_map, ty = rest / tw, tx = rest - ty * tw;
+        float *yk = y + ((size_t)n * l.k + k) * l.p * l.q;
+#pragma unroll
+        for (int a = 0; a < 2; a++) {
+            const int pp = 2 * ty + a, qq = 2 * tx;
+            if (pp >= l.p)
+                continue;
+            yk[(size_t)pp * l.q + qq] = r[a][0] + r[a][1] + r[a][2];
+            if (qq + 1 < l.q)
+                yk[(size_t)pp * l.q + qq + 1] = r[a][1] - r[a][2] - r[a][3];
+        }
+    }
+}
+
+/* Both launches of F(2 x 2, 3 x 3) fused, U in `u_ws` (wgf_u_bytes). A layer of 3 x 3 filters of stride 1 with
+ * outputs and channels, T below 2^31 (refuses_winograd's rule). */
+static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
+                               cudaStream_t s)
+{
+    const int Kp = wgf_kp(l->k), Cp = wgf_cp(l->c);
+    const int th = (l->p + 1) / 2, tw = (l->q + 1) / 2;
+    const size_t T = (size_t)l->n * th * tw;
+    const size_t plane = (size_t)Kp * Cp;
+    cnn_wgf_filter_kernel<<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    if ((e = cudaFuncSetAttribute(cnn_wgf2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF_SMEM)) !=
+        cudaSuccess)
+        return e;
+    const dim3 grid((unsigned)((T + WGF_BT - 1) / WGF_BT), (unsigned)(Kp / WGF_BK));
+    cnn_wgf2_kernel<<<grid, WGF_THREADS, WGF_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
+    return cudaGetLastError();
+}
+
+#endif
