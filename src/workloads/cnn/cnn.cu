@@ -656,13 +656,17 @@ template <int M> static cudaError_t launch_winograd(climb_case *c, cudaStream_t 
     return cudaGetLastError();
 }
 
-static cudaError_t launch_wgf(climb_case *c, cudaStream_t s)
+/* The fused rungs' transformed filters: bytes for F(m x m, 3 x 3). */
+static size_t wgf_bytes(const climb_cnn_layer *l, int m) { return m == 2 ? wgf_u_bytes(l) : wgf4_u_bytes(l); }
+
+template <int M> static cudaError_t launch_wgf(climb_case *c, cudaStream_t s)
 {
     if (c->ny == 0)
         return cudaSuccess;
     if (c->l.c == 0) /* no channels: every output 0 */
         return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
-    return launch_wgf2(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s);
+    return M == 2 ? launch_wgf2(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s)
+                  : launch_wgf4(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s);
 }
 
 /* ---------------------------------------------------------------- cuDNN */
@@ -746,8 +750,13 @@ static int k_wg2(climb_dtype, const climb_device_info *, const int *, climb_kern
 }
 static int k_wgf(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wgf_filter_kernel, 256, 0, "cnn_wgf_filter_kernel");
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wgf_filter_kernel<2>, 256, 0, "cnn_wgf_filter_kernel<2>");
     return climb_kernel_at(o, max, n, (const void *)cnn_wgf2_kernel, WGF_THREADS, WGF_SMEM, "cnn_wgf2_kernel");
+}
+static int k_wgf4(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_wgf_filter_kernel<4>, 256, 0, "cnn_wgf_filter_kernel<4>");
+    return climb_kernel_at(o, max, n, (const void *)cnn_wgf4_kernel, WGF4_THREADS, WGF4_SMEM, "cnn_wgf4_kernel");
 }
 static int k_best(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
 {
@@ -802,6 +811,13 @@ static const char *refuses_wgf(const climb_case *c)
         return why;
     return wgf_kp(c->l.k) / WGF_BK > 65535 ? "K of 4194241 and more (the grid's y, a block 64 filters)" : NULL;
 }
+static const char *refuses_wgf4(const climb_case *c)
+{
+    const char *why = refuses_winograd(c, 4);
+    if (why)
+        return why;
+    return wgf4_kp(c->l.k) / WGF4_BK > 65535 ? "K of 2097121 and more (the grid's y, a block 32 filters)" : NULL;
+}
 
 static const cnn_rung CNN_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
@@ -839,8 +855,15 @@ static const cnn_rung CNN_RUNGS[] = {
                                                     "block 64 filters x 32 tiles, a warp a position), the filters "
                                                     "transformed once a call",
               .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wgf,
-              .launch = launch_wgf, .refuses = refuses_wgf},
+              .launch = launch_wgf<2>, .refuses = refuses_wgf},
      .winograd = 2, .fused = 1},
+    {.info = {.name = "winograd_fused_4x4", .idea = "F(4 x 4, 3 x 3) in one kernel: the raw windows and U brought "
+                                                    "into shared memory by cp.async, the windows transformed there, "
+                                                    "the 36 products (a block 32 filters x 32 tiles, a warp two "
+                                                    "positions), the output transform",
+              .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wgf4,
+              .launch = launch_wgf<4>, .refuses = refuses_wgf4},
+     .winograd = 4, .fused = 1},
     {.info = {.name = "tuned", .idea = "per layer, the faster of the two: the fused F(2 x 2, 3 x 3) on 3 x 3 layers "
                                        "of stride 1 with 16 channels and filters or more, the implicit GEMM (its "
                                        "tile tuned) on the rest",
@@ -1121,10 +1144,13 @@ static int cnn_prepare(climb_case *c, int rung)
     }
     const int m = CNN_RUNGS[rung].winograd;
     if (m && CNN_RUNGS[rung].fused) {
-        if (!c->wgf_u && cudaMalloc((void **)&c->wgf_u, at_least_1(wgf_u_bytes(&c->l))) != cudaSuccess) {
+        /* sized for F(2 x 2) or F(4 x 4), whichever asks more, so that both fused rungs share it */
+        const size_t bytes = at_least_1(wgf_bytes(&c->l, 2) > wgf_bytes(&c->l, 4) ? wgf_bytes(&c->l, 2)
+                                                                                  : wgf_bytes(&c->l, 4));
+        if (!c->wgf_u && cudaMalloc((void **)&c->wgf_u, bytes) != cudaSuccess) {
             cudaGetLastError();
             fprintf(stderr, "climb: cnn: out of device memory for the transformed filters (%.3g MB)\n",
-                    (double)wgf_u_bytes(&c->l) / 1e6);
+                    (double)bytes / 1e6);
             return -1;
         }
         return 0;
@@ -1168,7 +1194,7 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
         return 1;
     }
     if (CNN_RUNGS[rung].fused) { /* the padded U */
-        out->bytes = (double)wgf_u_bytes(&c->l);
+        out->bytes = (double)wgf_bytes(&c->l, CNN_RUNGS[rung].winograd);
         return 1;
     }
     if (CNN_RUNGS[rung].winograd) { /* U, V and M: alpha^2 matrices each */

@@ -32,30 +32,32 @@ static inline int wgf_cp(int c) { return (c + WGF_CB - 1) / WGF_CB * WGF_CB; }
 /* U's bytes: 16 Cp Kp floats (sizes below 2^30 each: no wrap in size_t). */
 static inline size_t wgf_u_bytes(const climb_cnn_layer *l) { return 16 * (size_t)wgf_cp(l->c) * wgf_kp(l->k) * sizeof(float); }
 
-/* The filters' transform, a thread a (c, k) of the padded sizes (k fastest): U[e][c][k] = (G g G^T)[e], 0 in the
- * padding. */
+/* The filters' transform of F(M x M, 3 x 3), a thread a (c, k) of the padded sizes (k fastest): U[e][c][k] =
+ * (G g G^T)[e] over the (M + 2)^2 positions e, 0 in the padding. */
+template <int M>
 __global__ void __launch_bounds__(256) cnn_wgf_filter_kernel(const float *w, int K, int C, int Kp, int Cp, float *U)
 {
+    constexpr int A = M + 2;
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; /* i = c Kp + k */
     const size_t plane = (size_t)Kp * Cp;
     if (i >= plane)
         return;
     const int k = (int)(i % Kp), c = (int)(i / Kp);
-    float u[4][4];
+    float u[A][A];
     if (k < K && c < C) {
         float g[3][3];
 #pragma unroll
         for (int j = 0; j < 9; j++)
             g[j / 3][j % 3] = w[((size_t)k * C + c) * 9 + j];
-        wg_sandwich<4, 3, 3>(WG2_G, g, u);
+        wg_sandwich<A, 3, 3>(wg_g<M>(), g, u);
     } else {
 #pragma unroll
-        for (int e = 0; e < 16; e++)
-            u[e / 4][e % 4] = 0;
+        for (int e = 0; e < A * A; e++)
+            u[e / A][e % A] = 0;
     }
 #pragma unroll
-    for (int e = 0; e < 16; e++)
-        U[(size_t)e * plane + i] = u[e / 4][e % 4];
+    for (int e = 0; e < A * A; e++)
+        U[(size_t)e * plane + i] = u[e / A][e % A];
 }
 
 /* B^T d B of F(2 x 2, 3 x 3) in place (B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]): rows, then columns. */
@@ -233,7 +235,7 @@ static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const f
     const int th = (l->p + 1) / 2, tw = (l->q + 1) / 2;
     const size_t T = (size_t)l->n * th * tw;
     const size_t plane = (size_t)Kp * Cp;
-    cnn_wgf_filter_kernel<<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
+    cnn_wgf_filter_kernel<2><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
@@ -242,6 +244,236 @@ static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const f
         return e;
     const dim3 grid((unsigned)((T + WGF_BT - 1) / WGF_BT), (unsigned)(Kp / WGF_BK));
     cnn_wgf2_kernel<<<grid, WGF_THREADS, WGF_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
+    return cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------- F(4 x 4, 3 x 3) */
+
+/* The same with 4 x 4 output tiles from 6 x 6 windows, 36 positions: a block computes WGF4_BK filters times
+ * WGF4_BT tiles, 18 warps of two positions each (a thread 4 filters x 8 tiles of each). A window is 36 values, too
+ * many to prefetch in registers beside the products, so cp.async brings the raw windows of the next step into
+ * shared memory (4 bytes each, zeros outside the image) along with U; each step then has two barriers: the windows
+ * of the step are transformed in shared memory (B^T d B, by columns in place, then by rows into V, a thread a
+ * (channel, tile)), and the block multiplies. */
+#define WGF4_BK 32
+#define WGF4_BT 32
+#define WGF4_CB 8
+#define WGF4_THREADS 576
+#define WGF4_RP 37 /* pitch of a raw window: 36 + 1, so that a warp reading one value of each of 32 windows hits 32 banks */
+#define WGF4_MP 36
+#define WGF4_USTAGE (36 * WGF4_CB * WGF4_BK)
+#define WGF4_RSTAGE (WGF4_CB * WGF4_BT * WGF4_RP)
+#define WGF4_VSIZE (36 * WGF4_CB * WGF4_BT)
+#define WGF4_SMEM ((2 * WGF4_USTAGE + 2 * WGF4_RSTAGE + WGF4_VSIZE) * sizeof(float)) /* 182 KB */
+
+static_assert(36 * WGF4_BK * WGF4_MP <= 2 * WGF4_USTAGE + 2 * WGF4_RSTAGE + WGF4_VSIZE, "the staged products fit");
+
+static inline int wgf4_kp(int k) { return (k + WGF4_BK - 1) / WGF4_BK * WGF4_BK; }
+static inline int wgf4_cp(int c) { return (c + WGF4_CB - 1) / WGF4_CB * WGF4_CB; }
+static inline size_t wgf4_u_bytes(const climb_cnn_layer *l)
+{
+    return 36 * (size_t)wgf4_cp(l->c) * wgf4_kp(l->k) * sizeof(float);
+}
+
+/* B^T v of F(4 x 4, 3 x 3) for six values (B^T's rows: 4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0;
+ * 0 2 -1 -2 1 0; 0 4 0 -5 0 1): v[i] at p[i * stride]. */
+__device__ __forceinline__ void wgf4_bt(float *p, int stride, float (&v)[6])
+{
+    const float d0 = p[0], d1 = p[stride], d2 = p[2 * stride], d3 = p[3 * stride], d4 = p[4 * stride],
+                d5 = p[5 * stride];
+    v[0] = 4.0f * d0 - 5.0f * d2 + d4;
+    v[1] = -4.0f * d1 - 4.0f * d2 + d3 + d4;
+    v[2] = 4.0f * d1 - 4.0f * d2 - d3 + d4;
+    v[3] = -2.0f * d1 - d2 + 2.0f * d3 + d4;
+    v[4] = 2.0f * d1 - d2 - 2.0f * d3 + d4;
+    v[5] = 4.0f * d1 - 5.0f * d3 + d5;
+}
+
+/* A^T m of F(4 x 4, 3 x 3) (rows: 1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1). */
+__device__ __forceinline__ void wgf4_at(const float (&m)[6], float (&o)[4])
+{
+    o[0] = m[0] + m[1] + m[2] + m[3] + m[4];
+    o[1] = m[1] - m[2] + 2.0f * m[3] - 2.0f * m[4];
+    o[2] = m[1] + m[2] + 4.0f * m[3] + 4.0f * m[4];
+    o[3] = m[1] - m[2] + 8.0f * m[3] - 8.0f * m[4] + m[5];
+}
+
+__global__ void __launch_bounds__(WGF4_THREADS, 1)
+    cnn_wgf4_kernel(const float *__restrict__ x, const float *__restrict__ U, climb_cnn_layer l, int th, int tw,
+                    int Kp, int Cp, float *__restrict__ y)
+{
+    extern __shared__ float4 wgf_smem4[];
+    float *const sm = (float *)wgf_smem4;
+    float *const raw = sm + 2 * WGF4_USTAGE, *const vs = raw + 2 * WGF4_RSTAGE;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tiles_map = th * tw, T = l.n * tiles_map;
+    const int t0 = blockIdx.x * WGF4_BT, k0 = blockIdx.y * WGF4_BK;
+    const long long hw = (long long)l.h * l.w;
+    const int steps = Cp / WGF4_CB;
+
+    /* Raw copying role: the (tile, window place) pairs tid and tid + 576 of the block's 32 x 36, every channel of a
+     * step; where each lies in x (channel 0) and whether it is inside the image. */
+    static_assert(2 * WGF4_THREADS == WGF4_BT * 36, "two window places a thread");
+    long long roff[2];
+    int rdst[2];
+    unsigned rok = 0;
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const int j = tid + r * WGF4_THREADS, t = j / 36, ab = j - t * 36, a = ab / 6, b = ab - a * 6;
+        const int tg = t0 + t;
+        roff[r] = 0;
+        rdst[r] = t * WGF4_RP + ab;
+        if (tg < T) {
+            const int n = tg / tiles_map, rest = tg - n * tiles_map, ty = rest / tw, tx = rest - ty * tw;
+            const int yy = 4 * ty - l.pad_h + a, xx = 4 * tx - l.pad_w + b;
+            if (yy >= 0 && yy < l.h && xx >= 0 && xx < l.w) {
+                rok |= 1u << r;
+                roff[r] = (long long)n * l.c * hw + (long long)yy * l.w + xx;
+            }
+        }
+    }
+    /* U's copying role: 16-byte pieces, column tid % 8, rows tid / 8 + 72 i (position tid / 64 + 9 i, channel
+     * tid / 8 % 8). */
+    static_assert(WGF4_CB == 8 && WGF4_BK == 32 && WGF4_THREADS == 576, "the copying roles' arithmetic");
+    const float *const u_src = U + ((size_t)(tid >> 6) * Cp + ((tid >> 3) & 7)) * Kp + k0 + (tid & 7) * 4;
+    const size_t u_step = 9 * (size_t)Cp * Kp;
+    const int u_dst = (tid >> 3) * WGF4_BK + (tid & 7) * 4;
+    auto copy = [&](int s) {
+        float *const us = sm + (s & 1) * WGF4_USTAGE, *const rs = raw + (s & 1) * WGF4_RSTAGE;
+        const float *src = u_src + (size_t)s * WGF4_CB * Kp;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            climb_gemm_cp_async16(us + u_dst + i * 72 * WGF4_BK, src + i * u_step);
+#pragma unroll
+        for (int c = 0; c < WGF4_CB; c++) {
+            const int cg = s * WGF4_CB + c;
+#pragma unroll
+            for (int r = 0; r < 2; r++) {
+                const int ok = (rok >> r) & (cg < l.c);
+                climb_gemm_cp_async4(rs + c * WGF4_BT * WGF4_RP + rdst[r], ok ? x + roff[r] + cg * hw : x, ok ? 4 : 0);
+            }
+        }
+        asm volatile("cp.async.commit_group;\n" ::);
+    };
+
+    /* Product role: positions 2 warp and 2 warp + 1; filters kg 4 + {0..3}, tiles tg 4 + {0..3} and 16 + tg 4 +
+     * {0..3}. */
+    const int kg = lane >> 2, tg = lane & 3;
+    float acc[2][4][8];
+#pragma unroll
+    for (int p = 0; p < 2; p++)
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                acc[p][i][j] = 0;
+
+    copy(0);
+    for (int s = 0; s < steps; s++) {
+        climb_gemm_cp_async_wait_all();
+        __syncthreads(); /* this step's windows and U are in; the last step's products are done with V */
+        if (tid < WGF4_CB * WGF4_BT) { /* channel tid / 32, tile lane: B^T d B */
+            float *const win = raw + (s & 1) * WGF4_RSTAGE + tid * WGF4_RP;
+            float v[6];
+#pragma unroll
+            for (int b = 0; b < 6; b++) { /* columns, in place */
+                wgf4_bt(win + b, 6, v);
+#pragma unroll
+                for (int a = 0; a < 6; a++)
+                    win[a * 6 + b] = v[a];
+            }
+            float *const vo = vs + tid; /* V[e][c][t]: c WGF4_BT + t = tid */
+#pragma unroll
+            for (int a = 0; a < 6; a++) { /* rows, into V */
+                wgf4_bt(win + a * 6, 1, v);
+#pragma unroll
+                for (int b = 0; b < 6; b++)
+                    vo[(a * 6 + b) * WGF4_CB * WGF4_BT] = v[b];
+            }
+        }
+        if (s + 1 < steps)
+            copy(s + 1);
+        __syncthreads(); /* V is whole */
+        const float *const us = sm + (s & 1) * WGF4_USTAGE;
+#pragma unroll
+        for (int c = 0; c < WGF4_CB; c++)
+#pragma unroll
+            for (int p = 0; p < 2; p++) {
+                const int e = 2 * warp + p;
+                const float4 a4 = *(const float4 *)(us + (e * WGF4_CB + c) * WGF4_BK + kg * 4);
+                const float *vb = vs + (e * WGF4_CB + c) * WGF4_BT + tg * 4;
+                const float4 b0 = *(const float4 *)vb, b1 = *(const float4 *)(vb + 16);
+                const float a[4] = {a4.x, a4.y, a4.z, a4.w};
+                const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+#pragma unroll
+                    for (int j = 0; j < 8; j++)
+                        acc[p][i][j] = fmaf(a[i], b[j], acc[p][i][j]);
+            }
+    }
+    __syncthreads(); /* every product done: the shared memory takes the staged products */
+#pragma unroll
+    for (int p = 0; p < 2; p++)
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            float *m = sm + ((2 * warp + p) * WGF4_BK + kg * 4 + i) * WGF4_MP + tg * 4;
+            *(float4 *)m = make_float4(acc[p][i][0], acc[p][i][1], acc[p][i][2], acc[p][i][3]);
+            *(float4 *)(m + 16) = make_float4(acc[p][i][4], acc[p][i][5], acc[p][i][6], acc[p][i][7]);
+        }
+    __syncthreads();
+    /* A^T M A for the WGF4_BK x WGF4_BT (filter, tile) pairs: by columns, then rows. */
+    for (int q = tid; q < WGF4_BK * WGF4_BT; q += WGF4_THREADS) {
+        const int kk = q / WGF4_BT, tt = q % WGF4_BT, k = k0 + kk, t = t0 + tt;
+        if (k >= l.k || t >= T)
+            continue;
+        float r[4][6];
+#pragma unroll
+        for (int b = 0; b < 6; b++) {
+            float m[6], o[4];
+#pragma unroll
+            for (int a = 0; a < 6; a++)
+                m[a] = sm[((a * 6 + b) * WGF4_BK + kk) * WGF4_MP + tt];
+            wgf4_at(m, o);
+#pragma unroll
+            for (int a = 0; a < 4; a++)
+                r[a][b] = o[a];
+        }
+        const int n = t / tiles_map, rest = t - n * tiles_map, ty = rest / tw, tx = rest - ty * tw;
+        float *yk = y + ((size_t)n * l.k + k) * l.p * l.q;
+#pragma unroll
+        for (int a = 0; a < 4; a++) {
+            const int pp = 4 * ty + a;
+            if (pp >= l.p)
+                continue;
+            float o[4];
+            wgf4_at(r[a], o);
+#pragma unroll
+            for (int b = 0; b < 4; b++)
+                if (4 * tx + b < l.q)
+                    yk[(size_t)pp * l.q + 4 * tx + b] = o[b];
+        }
+    }
+}
+
+/* Both launches of F(4 x 4, 3 x 3) fused, U in u_ws (wgf4_u_bytes); the layer as launch_wgf2 takes, K below
+ * 2097121 (the grid's y). */
+static cudaError_t launch_wgf4(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
+                               cudaStream_t s)
+{
+    const int Kp = wgf4_kp(l->k), Cp = wgf4_cp(l->c);
+    const int th = (l->p + 3) / 4, tw = (l->q + 3) / 4;
+    const size_t T = (size_t)l->n * th * tw;
+    const size_t plane = (size_t)Kp * Cp;
+    cnn_wgf_filter_kernel<4><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    if ((e = cudaFuncSetAttribute(cnn_wgf4_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF4_SMEM)) !=
+        cudaSuccess)
+        return e;
+    const dim3 grid((unsigned)((T + WGF4_BT - 1) / WGF4_BT), (unsigned)(Kp / WGF4_BK));
+    cnn_wgf4_kernel<<<grid, WGF4_THREADS, WGF4_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
     return cudaGetLastError();
 }
 
