@@ -44,9 +44,11 @@ void climb_cudnn_conv_release(climb_cudnn_conv *p)
     /* the handle is the process's; the workspace's size stays for the reports (they read it after release) */
     cudnnHandle_t h = p->h;
     const size_t ws_bytes = p->ws_bytes;
+    const int skip = p->skip;
     memset(p, 0, sizeof *p);
     p->h = h;
     p->ws_bytes = ws_bytes;
+    p->skip = skip;
 }
 
 int climb_cudnn_conv_plan(climb_cudnn_conv *p, const int x_dims[4], const int xs[4], const int w_dims[4],
@@ -88,11 +90,15 @@ int climb_cudnn_conv_plan(climb_cudnn_conv *p, const int x_dims[4], const int xs
         return -1;
     }
     int pick = -1;
-    for (int k = 0; k < n && pick < 0; k++)
-        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].mathType == CUDNN_FMA_MATH)
+    for (int k = 0, seen = 0; k < n && pick < 0; k++)
+        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].mathType == CUDNN_FMA_MATH && seen++ == p->skip)
             pick = k;
     if (pick < 0) {
-        fprintf(stderr, "climb: %s: no forward algorithm runs this case with FMA math\n", who);
+        if (p->skip)
+            fprintf(stderr, "climb: %s: no forward algorithm with FMA math is left past the %d passed over\n", who,
+                    p->skip);
+        else
+            fprintf(stderr, "climb: %s: no forward algorithm runs this case with FMA math\n", who);
         climb_cudnn_conv_release(p);
         return -1;
     }
@@ -119,6 +125,21 @@ cudaError_t climb_cudnn_conv_run(climb_cudnn_conv *p, const float *x, const floa
                        who, "cudnnConvolutionForward"))
         return cudaErrorUnknown;
     return cudaGetLastError();
+}
+
+const char *climb_cudnn_conv_algo_name(const climb_cudnn_conv *p)
+{
+    switch (p->algo) {
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return "implicit GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: return "implicit precomputed GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_GEMM: return "GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT: return "direct";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT: return "FFT";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING: return "FFT tiling";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: return "Winograd";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return "Winograd non-fused";
+    default: return "an algorithm";
+    }
 }
 
 int climb_cudnn_conv_indirect(const climb_cudnn_conv *p)

@@ -18,9 +18,10 @@ int climb_cudnn_ok(cudnnStatus_t st, const char *who, const char *what);
 
 /* One forward convolution planned for a vendor rung: NCHW tensors with the strides given (a padded image's rows
  * ld apart, say), cross-correlation, FP32 FMA math (no TF32 tensor cores), and the algorithm that
- * cudnnFindConvolutionForwardAlgorithm times fastest with FMA math, with its workspace. Zero it before the first
- * plan; release frees what a plan holds (a released or never planned one too) and keeps ws_bytes, the last plan's
- * workspace, for the reports' set-up columns. */
+ * cudnnFindConvolutionForwardAlgorithm times fastest with FMA math (past the `skip` fastest: a caller whose
+ * accuracy check the fastest failed plans again with skip raised), with its workspace. Zero it before the first
+ * plan; release frees what a plan holds (a released or never planned one too) and keeps skip and ws_bytes, the last
+ * plan's workspace, for the reports' set-up columns. */
 typedef struct climb_cudnn_conv {
     cudnnHandle_t h;
     cudnnTensorDescriptor_t x, y;
@@ -30,6 +31,7 @@ typedef struct climb_cudnn_conv {
     void *ws;
     size_t ws_bytes;
     int ready;
+    int skip;                  /* the fastest FMA-math algorithms passed over */
 } climb_cudnn_conv;
 
 /* x: n c h w with strides xs (n, c, h, w order); the filters k c r s; y: n k p q with strides ys; padding and
@@ -41,6 +43,8 @@ int climb_cudnn_conv_plan(climb_cudnn_conv *p, const int x_dims[4], const int xs
 cudaError_t climb_cudnn_conv_run(climb_cudnn_conv *p, const float *x, const float *w, float *y, cudaStream_t s,
                                  const char *who);
 void climb_cudnn_conv_release(climb_cudnn_conv *p);
+/* The planned algorithm's name ("FFT tiling"). */
+const char *climb_cudnn_conv_algo_name(const climb_cudnn_conv *p);
 /* 1 when the planned algorithm does not sum the products directly (FFT, Winograd): it rounds differently. */
 int climb_cudnn_conv_indirect(const climb_cudnn_conv *p);
 

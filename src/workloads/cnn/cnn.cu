@@ -564,7 +564,7 @@ extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn
         return cnn_igemm(t, l, x, w, y, sms, s);
     if (ws_bytes < wgf_u_bytes(l) || !ws)
         return cudaErrorInvalidValue;
-    return launch_wgf2(l, x, w, (float *)ws, y, s);
+    return launch_wgf2(l, x, w, (float *)ws, y, sms, s);
 }
 
 static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
@@ -665,7 +665,7 @@ template <int M> static cudaError_t launch_wgf(climb_case *c, cudaStream_t s)
         return cudaSuccess;
     if (c->l.c == 0) /* no channels: every output 0 */
         return cudaMemsetAsync(c->d_y, 0, c->ny * sizeof(float), s);
-    return M == 2 ? launch_wgf2(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s)
+    return M == 2 ? launch_wgf2(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, c->sms, s)
                   : launch_wgf4(&c->l, c->d_x, c->d_w, c->wgf_u, c->d_y, s);
 }
 
@@ -1052,6 +1052,7 @@ static void unflatten(const climb_cnn_layer *l, size_t i, int *n, int *k, int *p
 }
 
 #define CNN_SAMPLES 4096
+#define CNN_VENDOR_PASSES 3 /* vendor algorithms passed over at most, their outputs off the CPU's */
 
 static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t desclen)
 {
@@ -1092,13 +1093,37 @@ static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
     }
     /* VENDOR: its output (in y, downloaded by the harness) checked on the samples, then adopted; the tolerance of
      * output (n, k, ...) from the filter's sum |w| and max |x| (sum |w x| <= max|x| sum|w_k|), doubled: two results
-     * within the bound of the exact one are within twice it of each other. */
-    for (size_t s = 0; s < c->n_samples; s++) {
-        const double got = c->h_y[c->samples[s]], want = c->sample_ref[s];
-        if (!(fabs(got - want) <= c->vendor_factor * c->sample_tol[s])) {
-            snprintf(desc, desclen, "the vendor's y[%zu] = %.9g, CPU %.9g", c->samples[s], got, want);
-            return 1;
+     * within the bound of the exact one are within twice it of each other. An algorithm whose output misses the spot
+     * checks (cuDNN's fastest on a 5 x 5 layer of 32 channels rounds beyond 16 times our bound, measured) is passed
+     * over: the next fastest is planned, run and checked, up to CNN_VENDOR_PASSES of them; the vendor rung then times
+     * the one adopted, and desc names those passed over. */
+    char passed[200] = "";
+    for (;;) {
+        size_t bad = c->n_samples;
+        for (size_t s = 0; s < c->n_samples && bad == c->n_samples; s++)
+            if (!(fabs(c->h_y[c->samples[s]] - c->sample_ref[s]) <= c->vendor_factor * c->sample_tol[s]))
+                bad = s;
+        if (bad == c->n_samples)
+            break;
+        const size_t at = c->samples[bad];
+#ifdef CLIMB_HAVE_CUDNN
+        if (c->dnn.skip < CNN_VENDOR_PASSES) {
+            const size_t used = strlen(passed);
+            snprintf(passed + used, sizeof passed - used, "%s%s (y[%zu] = %.7g, CPU %.7g)", used ? "; " : "",
+                     climb_cudnn_conv_algo_name(&c->dnn), at, c->h_y[at], c->sample_ref[bad]);
+            climb_cudnn_conv_release(&c->dnn);
+            c->dnn.skip++;
+            if (dnn_prepare(c) != 0 || climb_cudnn_conv_run(&c->dnn, c->d_x, c->d_w, c->d_y, 0, "cnn cuDNN") != 0 ||
+                CLIMB_FAILED(cudaMemcpy(c->h_y, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost))) {
+                snprintf(desc, desclen, "the vendor's algorithms missed the spot checks: %s", passed);
+                return 1;
+            }
+            continue;
         }
+#endif
+        snprintf(desc, desclen, "the vendor's y[%zu] = %.9g, CPU %.9g%s%s", at, c->h_y[at], c->sample_ref[bad],
+                 passed[0] ? "; passed over before: " : "", passed);
+        return 1;
     }
     c->ref = (float *)malloc(at_least_1(c->ny) * sizeof(float));
     c->tol = (float *)malloc(at_least_1(c->ny) * sizeof(float));
@@ -1111,7 +1136,8 @@ static int cnn_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
         c->tol[i] = (float)((1 + c->vendor_factor) * climb_cnn_tolerance(l, c->x_max * c->w_abs[k]));
     }
     snprintf(desc, desclen, "the vendor's output (%zu CPU outputs agree), within 2 x 1.01 (C R S + 2) 2^-24 max|x| "
-                            "sum|w_k|; the CPU outputs checked too", c->n_samples);
+                            "sum|w_k|; the CPU outputs checked too%s%s", c->n_samples,
+             passed[0] ? "; passed over, its output off the CPU's: " : "", passed);
     return 0;
 }
 
