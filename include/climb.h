@@ -255,7 +255,8 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * 1, pads and the other sizes at least 0; x, w, y, c r s and n p q below 2^30 elements, and the padded sizes h + 2
  * pad_h and w + 2 pad_w below 2^30 (the kernels index in 32 bits; else INVALID_VALUE, from climb_conv_output_size
  * too). An empty output does nothing. y must not overlap x or w. FFMA (no TF32). Runs the best rung (docs/cnn.md):
- * on 3 x 3 layers of stride 1 with c and k at least 16, Winograd's F(2 x 2, 3 x 3) (2.25x fewer multiplications),
+ * on 3 x 3 layers of stride 1 with c and k at least 16 (k below 4194241), Winograd's F(2 x 2, 3 x 3) (2.25x fewer
+ * multiplications; where its blocks are few, the channels split and their parts added in any order),
  * each output within 1.01 (c + 25) 2^-24 16 max|x| sum|w_k| of the exact value (max|x| over the input, sum|w_k|
  * over filter k), in the handle's workspace (the transformed filters, 1024 ceil(c / 16) ceil(k / 64) floats);
  * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|, no workspace. Capturable.

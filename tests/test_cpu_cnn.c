@@ -65,6 +65,12 @@ static void test_winograd(void)
             for (size_t i = 0; i < nw; i++)
                 wt[i] = (float)climb_rng_double(&rng, -1, 1);
             EXPECT(climb_winograd_layer_f32(&w, &l, x, wt, y) == 0 && climb_winograd_abs_layer(&w, &l, x, wt, wl) == 0);
+            /* climb.h's bound for F(2 x 2): W <= 16 max|x| sum|w_k| (|B^T| |d| |B| <= 4 max|x|; the rows of
+             * |A^T| |G| are 2 1 1 and 1 1 2, so |A^T| |G| |g| |G^T| |A| <= 4 sum|g|) */
+            double xmax = 0;
+            for (size_t i = 0; i < nx; i++)
+                xmax = fmax(xmax, fabs(x[i]));
+            int past_api = 0;
             int bad = 0, abs_differs = 0;
             for (int n = 0; n < l.n; n++)
                 for (int k = 0; k < l.k; k++)
@@ -74,6 +80,12 @@ static void test_winograd(void)
                             const double want = climb_cnn_ref_at(&l, x, wt, n, k, p, q, &direct);
                             const double W = climb_winograd_abs_at(&w, &l, x, wt, n, k, p, q);
                             abs_differs += !(fabs(W - wl[(((size_t)n * l.k + k) * l.p + p) * l.q + q]) <= 1e-12 * W);
+                            if (m == 2) {
+                                double wk = 0;
+                                for (size_t i = 0; i < (size_t)l.c * 9; i++)
+                                    wk += fabs(wt[(size_t)k * l.c * 9 + i]);
+                                past_api += !(W <= 16 * xmax * wk);
+                            }
                             const double tol = climb_winograd_tolerance(&w, &l, W);
                             const double err = fabs(y[(((size_t)n * l.k + k) * l.p + p) * l.q + q] - want);
                             bad += !(err <= tol);
@@ -84,6 +96,7 @@ static void test_winograd(void)
             EXPECT_MSG(bad == 0, "F(%dx%d, 3x3) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, l.n, l.c,
                        l.h, l.w, l.k, l.pad_h, bad);
             EXPECT_MSG(abs_differs == 0, "the whole layer's W differs from the output's at %d outputs", abs_differs);
+            EXPECT_MSG(past_api == 0, "W past climb.h's 16 max|x| sum|w_k| at %d outputs", past_api);
             free(x);
             free(wt);
             free(y);
