@@ -17,9 +17,10 @@
  * the kept ones add up to less than the current one). Not capturable, and refused with
  * CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream is capturing: climb_spmv_plan_create (it reads its
  * analysis back), climb_quadtree_build (it reads each level's size back), climb_bfs_csr with CLIMB_BFS_VALIDATE (it
- * reads the graph check's verdict back), climb_bfs_plan_create (it waits for the in-edges it builds) and
- * climb_destroy (it waits for the stream). climb_create, climb_load_wisdom, climb_spmv_plan_destroy and
- * climb_bfs_plan_destroy launch nothing and may be called during a capture.
+ * reads the graph check's verdict back), climb_bfs_plan_create (it waits for the in-edges it builds),
+ * climb_conv_plan_create (it waits for the filters' transform) and climb_destroy (it waits for the stream).
+ * climb_create, climb_load_wisdom, climb_spmv_plan_destroy, climb_bfs_plan_destroy and climb_conv_plan_destroy
+ * launch nothing and may be called during a capture.
  *
  * Errors. A call starts by clearing the runtime's last-error state (cudaGetLastError), so an error an earlier,
  * unrelated CUDA call left there never fails a climb call (and is not reported afterwards either: check your own
@@ -271,6 +272,25 @@ typedef struct climb_conv_layer_desc {
 CLIMB_API climb_status climb_conv_output_size(const climb_conv_layer_desc *layer, int *p, int *q);
 CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_conv_layer_desc *layer,
                                               const float *d_x, const float *d_w, float *d_y);
+
+/*
+ * A conv plan, for a layer whose weights run again (inference): climb_conv_plan_create(handle, layer, d_w, &plan)
+ * checks the layer as climb_conv_forward_f32 does and, where that call takes Winograd's path, transforms d_w once
+ * into device memory the plan owns (climb_conv_plan_bytes says how much; 0 on the implicit GEMM's path). It waits
+ * for the transform, so it is not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream
+ * captures). climb_conv_forward_plan_f32(handle, plan, d_x, d_y) then computes the layer as climb_conv_forward_f32
+ * with d_w would, with the same kernels, bounds and refusals, but without the filters' transform and without
+ * workspace; capturable; on the plan's device only (else INVALID_VALUE). d_w must stay alive and unchanged while
+ * the plan lives (the implicit GEMM's path reads it at each run), and y must overlap neither x nor d_w. A plan may
+ * be used by any handle on its device, from any thread; climb_conv_plan_destroy frees it (NULL: nothing).
+ */
+typedef struct climb_conv_plan_s *climb_conv_plan;
+CLIMB_API climb_status climb_conv_plan_create(climb_handle handle, const climb_conv_layer_desc *layer,
+                                              const float *d_w, climb_conv_plan *plan);
+CLIMB_API climb_status climb_conv_plan_bytes(climb_conv_plan plan, size_t *bytes);
+CLIMB_API climb_status climb_conv_forward_plan_f32(climb_handle handle, climb_conv_plan plan, const float *d_x,
+                                                   float *d_y);
+CLIMB_API climb_status climb_conv_plan_destroy(climb_conv_plan plan);
 
 /*
  * Direct Coulomb summation: d_out[(k ny + j) nx + i] = sum over the atoms of q / r, the potential (e/Å, no Coulomb

@@ -283,6 +283,32 @@ static void cnn(climb_handle h)
     REFUSED0(climb_conv_forward_f32(h, &d, D(0), D(GB), NULL));
     REFUSED(climb_conv_forward_f32(h, &d, (const float *)host_only, D(GB), D(GB * 8)));
     ACCEPTED(climb_conv_forward_f32(h, &d, D(0), D(GB), D(GB * 8)));
+    /* the conv plan: a layer the call takes, a place for the plan (set to NULL first), reachable filters */
+    climb_conv_plan cp = (climb_conv_plan)&cp;
+    REFUSED0(climb_conv_plan_create(h, &bad[0], D(GB), &cp));
+    EXPECT(cp == NULL);
+    REFUSED0(climb_conv_plan_create(h, NULL, D(GB), &cp));
+    REFUSED0(climb_conv_plan_create(h, &d, D(GB), NULL));
+    REFUSED0(climb_conv_plan_create(NULL, &d, D(GB), &cp));
+    REFUSED0(climb_conv_plan_create(h, &d, D(2), &cp)); /* misaligned filters */
+    REFUSED(climb_conv_plan_create(h, &d, (const float *)host_only, &cp));
+    const climb_conv_layer_desc wino = layer(1, 16, 8, 8, 16, 3, 3, 1, 1, 1, 1); /* Winograd's path */
+    ACCEPTED(climb_conv_plan_create(h, &wino, D(GB), &cp));
+    EXPECT(cp == NULL);
+    /* the implicit GEMM's path: nothing transformed, a plan without device memory, y checked against x and w */
+    size_t cb = 1;
+    EXPECT(climb_conv_plan_create(h, &d, D(GB), &cp) == CLIMB_STATUS_SUCCESS && cp);
+    EXPECT(climb_conv_plan_bytes(cp, &cb) == CLIMB_STATUS_SUCCESS && cb == 0);
+    REFUSED0(climb_conv_forward_plan_f32(h, cp, D(0), D(0)));       /* y over x */
+    REFUSED0(climb_conv_forward_plan_f32(h, cp, D(0), D(GB + 64))); /* y over w */
+    REFUSED0(climb_conv_forward_plan_f32(h, cp, D(0), NULL));
+    REFUSED(climb_conv_forward_plan_f32(h, cp, (const float *)host_only, D(GB * 8)));
+    ACCEPTED(climb_conv_forward_plan_f32(h, cp, D(0), D(GB * 8)));
+    EMPTY(climb_conv_plan_destroy(cp));
+    REFUSED0(climb_conv_plan_bytes(NULL, &cb));
+    REFUSED0(climb_conv_forward_plan_f32(h, NULL, D(0), D(GB * 8)));
+    REFUSED0(climb_conv_forward_plan_f32(NULL, NULL, D(0), D(GB * 8)));
+    EMPTY(climb_conv_plan_destroy(NULL));
 }
 
 static void coulomb(climb_handle h)

@@ -211,6 +211,109 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* Every output of y (downloaded) against the CPU within the C API's bound; the count of those past it. */
+static size_t api_wrong(const climb_cnn_layer *l, const float *hx, const float *hw, const float *hy)
+{
+    size_t bad = 0, i = 0;
+    for (int n = 0; n < l->n; n++)
+        for (int k = 0; k < l->k; k++)
+            for (int p = 0; p < l->p; p++)
+                for (int q = 0; q < l->q; q++, i++) {
+                    double mag;
+                    const double want = climb_cnn_ref_at(l, hx, hw, n, k, p, q, &mag);
+                    bad += !(fabs(hy[i] - want) <= api_bound(l, hx, hw, n, k, p, q, mag));
+                }
+    return bad;
+}
+
+/* The conv plan: a Winograd layer (its filters transformed once, the plan's bytes those of the workspace) and an
+ * implicit-GEMM one (no bytes); the planned run against the CPU, and after the weights are overwritten (the
+ * transformed ones are the plan's own); captured on a fresh handle's stream; refusals. */
+static void test_conv_plan(void)
+{
+    climb_handle h;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    climb_rng rg;
+    climb_rng_seed(&rg, climb_fresh_seed());
+    const climb_conv_layer_desc layers[] = {{3, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}};
+    for (int li = 0; li < 2; li++) {
+        const climb_conv_layer_desc *d = &layers[li];
+        climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
+        EXPECT(climb_cnn_layer_check(&l) == 0);
+        EXPECT(climb_cnn_best_winograd(&l) == (li == 0));
+        const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * l.r * l.s, ny = (size_t)l.n * l.k * l.p * l.q;
+        float *hx = malloc(nx * 4), *hw = malloc(nw * 4), *hy = malloc(ny * 4), *dx = NULL, *dw = NULL, *dy = NULL;
+        EXPECT(hx && hw && hy);
+        if (!hx || !hw || !hy)
+            return;
+        climb_rng_fill_f32(&rg, hx, nx, -1.0f, 1.0f);
+        climb_rng_fill_f32(&rg, hw, nw, -1.0f, 1.0f);
+        EXPECT(cudaMalloc((void **)&dx, nx * 4) == cudaSuccess && cudaMalloc((void **)&dw, nw * 4) == cudaSuccess &&
+               cudaMalloc((void **)&dy, ny * 4) == cudaSuccess);
+        EXPECT(cudaMemcpy(dx, hx, nx * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        climb_conv_plan plan = NULL;
+        EXPECT(climb_conv_plan_create(h, d, dw, &plan) == CLIMB_STATUS_SUCCESS && plan);
+        size_t bytes = 1;
+        EXPECT(climb_conv_plan_bytes(plan, &bytes) == CLIMB_STATUS_SUCCESS);
+        EXPECT_MSG(bytes == climb_cnn_best_workspace(&l) && (bytes > 0) == (li == 0), "plan %d: %zu bytes", li, bytes);
+        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
+        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t bad = api_wrong(&l, hx, hw, hy);
+        EXPECT_MSG(bad == 0, "planned layer %d: %zu of %zu wrong", li, bad, ny);
+        if (li == 0) { /* the transformed filters are the plan's: overwriting the caller's changes nothing */
+            EXPECT(cudaMemset(dw, 0, nw * 4) == cudaSuccess && cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
+            EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
+            EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            bad = api_wrong(&l, hx, hw, hy);
+            EXPECT_MSG(bad == 0, "planned layer %d after its weights were overwritten: %zu of %zu wrong", li, bad, ny);
+            EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        }
+        /* captured on a fresh handle's stream (its first call), replayed twice */
+        climb_handle h2;
+        cudaStream_t s;
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t ge = NULL;
+        EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+        EXPECT(climb_create(&h2, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(h2, s) == CLIMB_STATUS_SUCCESS);
+        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+        EXPECT(climb_conv_forward_plan_f32(h2, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
+        climb_conv_plan unmade = NULL; /* a plan is not made inside a capture */
+        EXPECT(climb_conv_plan_create(h2, d, dw, &unmade) == CLIMB_STATUS_CAPTURE_UNSUPPORTED && !unmade);
+        EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && g);
+        EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+        for (int r = 0; r < 2 && ge; r++)
+            EXPECT(cudaGraphLaunch(ge, s) == cudaSuccess);
+        EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        bad = api_wrong(&l, hx, hw, hy);
+        EXPECT_MSG(bad == 0, "planned layer %d, captured: %zu of %zu wrong", li, bad, ny);
+        if (ge)
+            cudaGraphExecDestroy(ge);
+        if (g)
+            cudaGraphDestroy(g);
+        EXPECT(climb_destroy(h2) == CLIMB_STATUS_SUCCESS);
+        cudaStreamDestroy(s);
+        /* refused: y over x or over the weights, no plan, no handle; nothing left behind */
+        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, (float *)dx) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dw) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(h, NULL, dx, dy) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(NULL, plan, dx, dy) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(cudaGetLastError() == cudaSuccess);
+        EXPECT(climb_conv_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
+        free(hx);
+        free(hw);
+        free(hy);
+        cudaFree(dx);
+        cudaFree(dw);
+        cudaFree(dy);
+    }
+    EXPECT(climb_conv_plan_destroy(NULL) == CLIMB_STATUS_SUCCESS);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -221,6 +324,7 @@ int main(void)
     test_check(fresh + 1, "0");
     test_check(fresh + 2, "2");
     test_api();
+    test_conv_plan();
     EXPECT(api_test_workload(&api_workload_cnn) == 0);
     return test_finish("test_gpu_cnn");
 }

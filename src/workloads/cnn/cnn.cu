@@ -555,6 +555,23 @@ extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_ch
 
 extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l) { return wgf_chosen(l) ? wgf_u_bytes(l) : 0; }
 
+extern "C" cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s)
+{
+    if (!wgf_chosen(l) || (long long)l->n * l->k * l->p * l->q == 0)
+        return cudaSuccess;
+    return u ? wgf2_filters(l, w, (float *)u, s) : cudaErrorInvalidValue;
+}
+
+extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
+                                              const float *w, const void *u, float *y, int sms, cudaStream_t s)
+{
+    if ((long long)l->n * l->k * l->p * l->q == 0)
+        return cudaSuccess;
+    if (!wgf_chosen(l))
+        return cnn_igemm(t, l, x, w, y, sms, s);
+    return u ? wgf2_main(l, x, (const float *)u, y, sms, s) : cudaErrorInvalidValue;
+}
+
 extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
                                       const float *w, float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
 {

@@ -53,6 +53,13 @@ cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, 
                            float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
 /* The device workspace climb_cnn_best needs for layer l: the transformed filters where it takes Winograd, else 0. */
 size_t climb_cnn_best_workspace(const climb_cnn_layer *l);
+/* climb_cnn_best in two parts, for a plan that runs one layer's weights again: the filters' transform into u
+ * (climb_cnn_best_workspace bytes; nothing where the layer takes the implicit GEMM), then the layer from u (w is
+ * read only on the implicit GEMM's path). The same kernels and results as climb_cnn_best; cudaErrorInvalidValue
+ * for a NULL u where Winograd runs. */
+cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s);
+cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
+                                   const float *w, const void *u, float *y, int sms, cudaStream_t s);
 /* 1 where climb_cnn_best runs Winograd's F(2 x 2, 3 x 3) on layer l (its error bound is then Winograd's). */
 int climb_cnn_best_winograd(const climb_cnn_layer *l);
 

@@ -258,31 +258,46 @@ static int wgf_splits(size_t blocks, int steps, int sms)
     return best;
 }
 
-/* Both launches of F(2 x 2, 3 x 3) fused (a zeroing of y before them where the channels split), U in `u_ws`
- * (wgf_u_bytes), on a device of `sms` SMs. A layer of 3 x 3 filters of stride 1 with outputs and channels, K below
- * 4194241 (the grid's y). */
-static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
-                               int sms, cudaStream_t s)
+/* F(2 x 2, 3 x 3)'s filters transformed into u (wgf_u_bytes): the first launch of launch_wgf2, alone for a plan. */
+static cudaError_t wgf2_filters(const climb_cnn_layer *l, const float *w, float *u, cudaStream_t s)
+{
+    const int Kp = wgf_kp(l->k), Cp = wgf_cp(l->c);
+    const size_t plane = (size_t)Kp * Cp;
+    if (plane == 0)
+        return cudaSuccess;
+    cnn_wgf_filter_kernel<2><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u);
+    return cudaGetLastError();
+}
+
+/* The fused kernel from filters already transformed into u (a zeroing of y before it where the channels split),
+ * on a device of `sms` SMs. A layer of 3 x 3 filters of stride 1 with outputs and channels, K below 4194241 (the
+ * grid's y). */
+static cudaError_t wgf2_main(const climb_cnn_layer *l, const float *x, const float *u, float *y, int sms,
+                             cudaStream_t s)
 {
     const int Kp = wgf_kp(l->k), Cp = wgf_cp(l->c);
     const int th = (l->p + 1) / 2, tw = (l->q + 1) / 2;
     const size_t T = (size_t)l->n * th * tw;
-    const size_t plane = (size_t)Kp * Cp;
     const dim3 grid((unsigned)((T + WGF_BT - 1) / WGF_BT), (unsigned)(Kp / WGF_BK));
     const int splits = wgf_splits((size_t)grid.x * grid.y, Cp / WGF_CB, sms > 0 ? sms : 1);
     cudaError_t e;
     if (splits > 1 &&
         (e = cudaMemsetAsync(y, 0, (size_t)l->n * l->k * l->p * l->q * sizeof(float), s)) != cudaSuccess)
         return e;
-    cnn_wgf_filter_kernel<2><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return e;
     if ((e = cudaFuncSetAttribute(cnn_wgf2_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF_SMEM)) !=
         cudaSuccess)
         return e;
-    cnn_wgf2_kernel<<<dim3(grid.x, grid.y, (unsigned)splits), WGF_THREADS, WGF_SMEM, s>>>(x, u_ws, *l, th, tw, Kp,
-                                                                                          Cp, y);
+    cnn_wgf2_kernel<<<dim3(grid.x, grid.y, (unsigned)splits), WGF_THREADS, WGF_SMEM, s>>>(x, u, *l, th, tw, Kp, Cp,
+                                                                                          y);
     return cudaGetLastError();
+}
+
+/* Both launches of F(2 x 2, 3 x 3) fused, U in `u_ws` (wgf_u_bytes). */
+static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
+                               int sms, cudaStream_t s)
+{
+    const cudaError_t e = wgf2_filters(l, w, u_ws, s);
+    return e != cudaSuccess ? e : wgf2_main(l, x, u_ws, y, sms, s);
 }
 
 /* ---------------------------------------------------------------- F(4 x 4, 3 x 3) */
