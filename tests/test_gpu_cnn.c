@@ -142,6 +142,86 @@ static void test_poisoned(void)
     climb_opt_plan_free(&p, NULL);
 }
 
+/* Every output of y (downloaded) against the CPU within the C API's bound; the count of those past it. */
+static size_t api_wrong(const climb_cnn_layer *l, const float *hx, const float *hw, const float *hy)
+{
+    size_t bad = 0, i = 0;
+    for (int n = 0; n < l->n; n++)
+        for (int k = 0; k < l->k; k++)
+            for (int p = 0; p < l->p; p++)
+                for (int q = 0; q < l->q; q++, i++) {
+                    double mag;
+                    const double want = climb_cnn_ref_at(l, hx, hw, n, k, p, q, &mag);
+                    bad += !(fabs(hy[i] - want) <= api_bound(l, hx, hw, n, k, p, q, mag));
+                }
+    return bad;
+}
+
+/* One layer's tensors for the C API's tests: x and w random in [-1, 1) on the host and the device, y on both. */
+typedef struct layer_data {
+    climb_cnn_layer l;
+    size_t nx, nw, ny;
+    float *hx, *hw, *hy, *dx, *dw, *dy;
+} layer_data;
+
+static void layer_data_free(layer_data *t)
+{
+    free(t->hx);
+    free(t->hw);
+    free(t->hy);
+    cudaFree(t->dx);
+    cudaFree(t->dw);
+    cudaFree(t->dy);
+}
+
+/* 0, or -1 (a failed check recorded, nothing kept) */
+static int layer_data_make(layer_data *t, const climb_conv_layer_desc *d, climb_rng *rg)
+{
+    memset(t, 0, sizeof *t);
+    t->l = (climb_cnn_layer){d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
+    EXPECT(climb_cnn_layer_check(&t->l) == 0 && t->l.p > 0 && t->l.q > 0);
+    const climb_cnn_layer *l = &t->l;
+    t->nx = (size_t)l->n * l->c * l->h * l->w;
+    t->nw = (size_t)l->k * l->c * l->r * l->s;
+    t->ny = (size_t)l->n * l->k * l->p * l->q;
+    t->hx = malloc(t->nx * 4);
+    t->hw = malloc(t->nw * 4);
+    t->hy = malloc(t->ny * 4);
+    int ok = t->hx && t->hw && t->hy && cudaMalloc((void **)&t->dx, t->nx * 4) == cudaSuccess &&
+             cudaMalloc((void **)&t->dw, t->nw * 4) == cudaSuccess && cudaMalloc((void **)&t->dy, t->ny * 4) == cudaSuccess;
+    if (ok) {
+        climb_rng_fill_f32(rg, t->hx, t->nx, -1.0f, 1.0f);
+        climb_rng_fill_f32(rg, t->hw, t->nw, -1.0f, 1.0f);
+        ok = cudaMemcpy(t->dx, t->hx, t->nx * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(t->dw, t->hw, t->nw * 4, cudaMemcpyHostToDevice) == cudaSuccess;
+    }
+    EXPECT(ok);
+    if (!ok)
+        layer_data_free(t);
+    return ok ? 0 : -1;
+}
+
+/* y poisoned, run, downloaded: the count of outputs past the C API's bound (SIZE_MAX where it did not run). */
+static size_t layer_data_wrong(layer_data *t, climb_status (*run)(layer_data *, const void *), const void *arg)
+{
+    if (cudaMemset(t->dy, 0xFF, t->ny * 4) != cudaSuccess || run(t, arg) != CLIMB_STATUS_SUCCESS ||
+        cudaMemcpy(t->hy, t->dy, t->ny * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return SIZE_MAX;
+    return api_wrong(&t->l, t->hx, t->hw, t->hy);
+}
+
+static climb_status run_forward(layer_data *t, const void *arg)
+{
+    const void *const *a = (const void *const *)arg; /* the handle and the layer */
+    return climb_conv_forward_f32((climb_handle)a[0], (const climb_conv_layer_desc *)a[1], t->dx, t->dw, t->dy);
+}
+
+static climb_status run_planned(layer_data *t, const void *arg)
+{
+    const void *const *a = (const void *const *)arg; /* the handle and the plan */
+    return climb_conv_forward_plan_f32((climb_handle)a[0], (climb_conv_plan)a[1], t->dx, t->dy);
+}
+
 static void test_api(void)
 {
     climb_handle h;
@@ -156,39 +236,13 @@ static void test_api(void)
     const int n_layers = (int)(sizeof layers / sizeof layers[0]);
     EXPECT(climb_cnn_best_winograd(&(climb_cnn_layer){2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}));
     for (int li = 0; li < n_layers; li++) {
-        const climb_conv_layer_desc *d = &layers[li];
-        int p, q;
-        EXPECT(climb_conv_output_size(d, &p, &q) == CLIMB_STATUS_SUCCESS && p > 0 && q > 0);
-        const size_t nx = (size_t)d->n * d->c * d->h * d->w, nw = (size_t)d->k * d->c * d->r * d->s;
-        const size_t ny = (size_t)d->n * d->k * p * q;
-        float *hx = malloc(nx * 4), *hw = malloc(nw * 4), *hy = malloc(ny * 4), *dx, *dw, *dy;
-        climb_rng_fill_f32(&rg, hx, nx, -1.0f, 1.0f);
-        climb_rng_fill_f32(&rg, hw, nw, -1.0f, 1.0f);
-        EXPECT(cudaMalloc((void **)&dx, nx * 4) == cudaSuccess && cudaMalloc((void **)&dw, nw * 4) == cudaSuccess &&
-               cudaMalloc((void **)&dy, ny * 4) == cudaSuccess);
-        EXPECT(cudaMemcpy(dx, hx, nx * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
-        EXPECT(climb_conv_forward_f32(h, d, dx, dw, dy) == CLIMB_STATUS_SUCCESS);
-        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-        climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
-        EXPECT(climb_cnn_layer_check(&l) == 0);
-        size_t bad = 0, i = 0;
-        for (int n = 0; n < l.n; n++)
-            for (int k = 0; k < l.k; k++)
-                for (int pp = 0; pp < l.p; pp++)
-                    for (int qq = 0; qq < l.q; qq++, i++) {
-                        double mag;
-                        const double want = climb_cnn_ref_at(&l, hx, hw, n, k, pp, qq, &mag);
-                        bad += !(fabs(hy[i] - want) <= api_bound(&l, hx, hw, n, k, pp, qq, mag));
-                    }
-        EXPECT_MSG(bad == 0, "climb_conv_forward_f32 layer %d: %zu of %zu wrong", li, bad, ny);
-        free(hx);
-        free(hw);
-        free(hy);
-        cudaFree(dx);
-        cudaFree(dw);
-        cudaFree(dy);
+        layer_data t;
+        if (layer_data_make(&t, &layers[li], &rg) != 0)
+            continue;
+        const void *arg[2] = {h, &layers[li]};
+        const size_t bad = layer_data_wrong(&t, run_forward, arg);
+        EXPECT_MSG(bad == 0, "climb_conv_forward_f32 layer %d: %zu of %zu wrong", li, bad, t.ny);
+        layer_data_free(&t);
     }
     float *d;
     EXPECT(cudaMalloc((void **)&d, 1 << 22) == cudaSuccess);
@@ -211,21 +265,6 @@ static void test_api(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
-/* Every output of y (downloaded) against the CPU within the C API's bound; the count of those past it. */
-static size_t api_wrong(const climb_cnn_layer *l, const float *hx, const float *hw, const float *hy)
-{
-    size_t bad = 0, i = 0;
-    for (int n = 0; n < l->n; n++)
-        for (int k = 0; k < l->k; k++)
-            for (int p = 0; p < l->p; p++)
-                for (int q = 0; q < l->q; q++, i++) {
-                    double mag;
-                    const double want = climb_cnn_ref_at(l, hx, hw, n, k, p, q, &mag);
-                    bad += !(fabs(hy[i] - want) <= api_bound(l, hx, hw, n, k, p, q, mag));
-                }
-    return bad;
-}
-
 /* The conv plan: a Winograd layer (its filters transformed once, the plan's bytes those of the workspace) and an
  * implicit-GEMM one (no bytes); the planned run against the CPU, and after the weights are overwritten (the
  * transformed ones are the plan's own); captured on a fresh handle's stream; refusals. */
@@ -238,37 +277,23 @@ static void test_conv_plan(void)
     const climb_conv_layer_desc layers[] = {{3, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}};
     for (int li = 0; li < 2; li++) {
         const climb_conv_layer_desc *d = &layers[li];
-        climb_cnn_layer l = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->stride_h, d->stride_w, d->pad_h, d->pad_w, 0, 0};
-        EXPECT(climb_cnn_layer_check(&l) == 0);
-        EXPECT(climb_cnn_best_winograd(&l) == (li == 0));
-        const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * l.r * l.s, ny = (size_t)l.n * l.k * l.p * l.q;
-        float *hx = malloc(nx * 4), *hw = malloc(nw * 4), *hy = malloc(ny * 4), *dx = NULL, *dw = NULL, *dy = NULL;
-        EXPECT(hx && hw && hy);
-        if (!hx || !hw || !hy)
-            return;
-        climb_rng_fill_f32(&rg, hx, nx, -1.0f, 1.0f);
-        climb_rng_fill_f32(&rg, hw, nw, -1.0f, 1.0f);
-        EXPECT(cudaMalloc((void **)&dx, nx * 4) == cudaSuccess && cudaMalloc((void **)&dw, nw * 4) == cudaSuccess &&
-               cudaMalloc((void **)&dy, ny * 4) == cudaSuccess);
-        EXPECT(cudaMemcpy(dx, hx, nx * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-        EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        layer_data t;
+        if (layer_data_make(&t, d, &rg) != 0)
+            continue;
+        EXPECT(climb_cnn_best_winograd(&t.l) == (li == 0));
         climb_conv_plan plan = NULL;
-        EXPECT(climb_conv_plan_create(h, d, dw, &plan) == CLIMB_STATUS_SUCCESS && plan);
+        EXPECT(climb_conv_plan_create(h, d, t.dw, &plan) == CLIMB_STATUS_SUCCESS && plan);
         size_t bytes = 1;
         EXPECT(climb_conv_plan_bytes(plan, &bytes) == CLIMB_STATUS_SUCCESS);
-        EXPECT_MSG(bytes == climb_cnn_best_workspace(&l) && (bytes > 0) == (li == 0), "plan %d: %zu bytes", li, bytes);
-        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
-        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
-        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-        size_t bad = api_wrong(&l, hx, hw, hy);
-        EXPECT_MSG(bad == 0, "planned layer %d: %zu of %zu wrong", li, bad, ny);
+        EXPECT_MSG(bytes == climb_cnn_best_workspace(&t.l) && (bytes > 0) == (li == 0), "plan %d: %zu bytes", li, bytes);
+        const void *arg[2] = {h, plan};
+        size_t bad = layer_data_wrong(&t, run_planned, arg);
+        EXPECT_MSG(bad == 0, "planned layer %d: %zu of %zu wrong", li, bad, t.ny);
         if (li == 0) { /* the transformed filters are the plan's: overwriting the caller's changes nothing */
-            EXPECT(cudaMemset(dw, 0, nw * 4) == cudaSuccess && cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess);
-            EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
-            EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-            bad = api_wrong(&l, hx, hw, hy);
-            EXPECT_MSG(bad == 0, "planned layer %d after its weights were overwritten: %zu of %zu wrong", li, bad, ny);
-            EXPECT(cudaMemcpy(dw, hw, nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+            EXPECT(cudaMemset(t.dw, 0, t.nw * 4) == cudaSuccess);
+            bad = layer_data_wrong(&t, run_planned, arg);
+            EXPECT_MSG(bad == 0, "planned layer %d after its weights were overwritten: %zu of %zu wrong", li, bad, t.ny);
+            EXPECT(cudaMemcpy(t.dw, t.hw, t.nw * 4, cudaMemcpyHostToDevice) == cudaSuccess);
         }
         /* captured on a fresh handle's stream (its first call), replayed twice */
         climb_handle h2;
@@ -277,19 +302,19 @@ static void test_conv_plan(void)
         cudaGraphExec_t ge = NULL;
         EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
         EXPECT(climb_create(&h2, 0) == CLIMB_STATUS_SUCCESS && climb_set_stream(h2, s) == CLIMB_STATUS_SUCCESS);
-        EXPECT(cudaMemset(dy, 0xFF, ny * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        EXPECT(cudaMemset(t.dy, 0xFF, t.ny * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
         EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-        EXPECT(climb_conv_forward_plan_f32(h2, plan, dx, dy) == CLIMB_STATUS_SUCCESS);
+        EXPECT(climb_conv_forward_plan_f32(h2, plan, t.dx, t.dy) == CLIMB_STATUS_SUCCESS);
         climb_conv_plan unmade = NULL; /* a plan is not made inside a capture */
-        EXPECT(climb_conv_plan_create(h2, d, dw, &unmade) == CLIMB_STATUS_CAPTURE_UNSUPPORTED && !unmade);
+        EXPECT(climb_conv_plan_create(h2, d, t.dw, &unmade) == CLIMB_STATUS_CAPTURE_UNSUPPORTED && !unmade);
         EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && g);
         EXPECT(g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
         for (int r = 0; r < 2 && ge; r++)
             EXPECT(cudaGraphLaunch(ge, s) == cudaSuccess);
         EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
-        EXPECT(cudaMemcpy(hy, dy, ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-        bad = api_wrong(&l, hx, hw, hy);
-        EXPECT_MSG(bad == 0, "planned layer %d, captured: %zu of %zu wrong", li, bad, ny);
+        EXPECT(cudaMemcpy(t.hy, t.dy, t.ny * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        bad = api_wrong(&t.l, t.hx, t.hw, t.hy);
+        EXPECT_MSG(bad == 0, "planned layer %d, captured: %zu of %zu wrong", li, bad, t.ny);
         if (ge)
             cudaGraphExecDestroy(ge);
         if (g)
@@ -297,18 +322,13 @@ static void test_conv_plan(void)
         EXPECT(climb_destroy(h2) == CLIMB_STATUS_SUCCESS);
         cudaStreamDestroy(s);
         /* refused: y over x or over the weights, no plan, no handle; nothing left behind */
-        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, (float *)dx) == CLIMB_STATUS_INVALID_VALUE);
-        EXPECT(climb_conv_forward_plan_f32(h, plan, dx, dw) == CLIMB_STATUS_INVALID_VALUE);
-        EXPECT(climb_conv_forward_plan_f32(h, NULL, dx, dy) == CLIMB_STATUS_INVALID_VALUE);
-        EXPECT(climb_conv_forward_plan_f32(NULL, plan, dx, dy) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(h, plan, t.dx, t.dx) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(h, plan, t.dx, t.dw) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(h, NULL, t.dx, t.dy) == CLIMB_STATUS_INVALID_VALUE);
+        EXPECT(climb_conv_forward_plan_f32(NULL, plan, t.dx, t.dy) == CLIMB_STATUS_INVALID_VALUE);
         EXPECT(cudaGetLastError() == cudaSuccess);
         EXPECT(climb_conv_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
-        free(hx);
-        free(hw);
-        free(hy);
-        cudaFree(dx);
-        cudaFree(dw);
-        cudaFree(dy);
+        layer_data_free(&t);
     }
     EXPECT(climb_conv_plan_destroy(NULL) == CLIMB_STATUS_SUCCESS);
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
