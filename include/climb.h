@@ -259,7 +259,7 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * on 3 x 3 layers of stride 1 with c and k at least 16 (k below 4194241), Winograd's F(2 x 2, 3 x 3) (2.25x fewer
  * multiplications; where its blocks are few, the channels split and their parts added in any order),
  * each output within 1.01 (c + 25) 2^-24 16 max|x| sum|w_k| of the exact value (max|x| over the input, sum|w_k|
- * over filter k), in the handle's workspace (the transformed filters, 1024 ceil(c / 16) ceil(k / 64) floats);
+ * over filter k), in the handle's workspace (the transformed filters, 16384 ceil(c / 16) ceil(k / 64) floats);
  * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|, no workspace. Capturable.
  */
 typedef struct climb_conv_layer_desc {

@@ -115,9 +115,34 @@ static void test_winograd(void)
     EXPECT(climb_winograd_layer_f32(&w, &ls, one, one, out) == -1 && climb_winograd_layer_f32(&w, &l5, one, one, out) == -1);
 }
 
+/* The best rung's choice as climb.h states it: Winograd on 3 x 3 layers of stride 1 with C and K at least 16 and K
+ * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; none elsewhere. */
+static void test_best_choice(void)
+{
+    const struct {
+        climb_cnn_layer l;
+        int winograd;
+    } cases[] = {
+        {{2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}, 1},     {{1, 16, 8, 8, 16, 3, 3, 1, 1, 0, 0, 0, 0}, 1},
+        {{2, 15, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, 0},     {{2, 20, 13, 15, 15, 3, 3, 1, 1, 1, 1, 0, 0}, 0},
+        {{2, 20, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, 0},     {{2, 20, 13, 15, 70, 3, 3, 1, 2, 1, 1, 0, 0}, 0},
+        {{2, 20, 13, 15, 70, 5, 5, 1, 1, 2, 2, 0, 0}, 0},     {{2, 20, 13, 15, 70, 3, 1, 1, 1, 1, 0, 0, 0}, 0},
+        {{1, 16, 1, 1, 4194240, 3, 3, 1, 1, 1, 1, 0, 0}, 1}, {{1, 16, 1, 1, 4194241, 3, 3, 1, 1, 1, 1, 0, 0}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        climb_cnn_layer l = cases[i].l;
+        EXPECT(climb_cnn_layer_check(&l) == 0);
+        const size_t want = cases[i].winograd ? 16384 * (size_t)((l.c + 15) / 16) * ((l.k + 63) / 64) * sizeof(float) : 0;
+        EXPECT_MSG(climb_cnn_best_winograd(&l) == cases[i].winograd && climb_cnn_best_workspace(&l) == want,
+                   "layer %zu: Winograd %d, workspace %zu (want %d, %zu)", i, climb_cnn_best_winograd(&l),
+                   climb_cnn_best_workspace(&l), cases[i].winograd, want);
+    }
+}
+
 int main(void)
 {
     test_winograd();
+    test_best_choice();
     climb_cnn_layer l = {64, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 0, 0};
     EXPECT(climb_cnn_layer_check(&l) == 0 && l.p == 56 && l.q == 56);
     l = (climb_cnn_layer){16, 3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 0, 0};
