@@ -5,16 +5,20 @@
  *   y[n][k][p][q] = sum over c, r, s of x[n][c][p U - pad + r][q U - pad + s] w[k][c][r][s]
  *
  * (cross-correlation, as cuDNN and the book compute it; x is 0 outside the image). A layer is N images of C maps
- * of H x W, K filters of C x R x S, stride U (the shape's last size, so one bench runs the three layers
- * of ResNet below) and padding `pad` (an option; -1, the default, keeps the size: (R - 1) / 2).
+ * of H x W, K filters of C x R x S, stride U (the shape's last size, so one bench runs every layer
+ * below) and padding `pad` (an option; -1, the default, keeps the size: (R - 1) / 2).
  *
  * The ladder: direct (a thread per output, every operand from global memory); shared-memory tiles (the book's
  * kernel: a block computes a 16 x 16 tile of one output map, and for each input map loads the input tile with its
  * halo and the R x S filter into shared memory); im2col (the book's "unrolling": each image's inputs copied into a
  * C R S x P Q matrix, then multiplied by the K x C R S filter matrix with climb's own best SGEMM rung, the one
- * climb_sgemm runs); and the best rung, an implicit GEMM: the same product, its B operand gathered from x tile by
- * tile straight into shared memory (cp.async with zero fill for the padding), so the im2col matrix never exists.
- * It runs on the double-buffered, warp-tiled main loop of climb's SGEMM (src/device/gemm_tile.cuh).
+ * climb_sgemm runs); an implicit GEMM: the same product, its B operand gathered from x tile by tile straight into
+ * shared memory (cp.async with zero fill for the padding), so the im2col matrix never exists, on the
+ * double-buffered, warp-tiled main loop of climb's SGEMM (src/device/gemm_tile.cuh); Winograd's minimal filtering
+ * (Lavin and Gray) for 3 x 3 layers of stride 1, F(2 x 2, 3 x 3) and F(4 x 4, 3 x 3), first in the textbook form
+ * (transform kernels around batched products), then fused into one kernel each (winograd_fused.cuh); and the best
+ * rung, `tuned`: the fused F(2 x 2) where the layer takes it (3 x 3, stride 1, 16 channels and filters or more),
+ * the implicit GEMM elsewhere.
  *
  * Counted: flops 2 N K P Q C R S, the direct convolution's (cuDNN's FFT and Winograd algorithms do fewer: their
  * GFLOP/s here are "effective"); bytes x and w read once, y written once. See docs/cnn.md.
@@ -548,7 +552,9 @@ static int wgf_takes(const climb_cnn_layer *l)
     return l->r == 3 && l->s == 3 && l->stride_h == 1 && l->stride_w == 1 && wgf_kp(l->k) / WGF_BK <= 65535;
 }
 
-/* Where the best rung takes Winograd over the implicit GEMM: WGF_RULE's measured layers (docs/cnn.md). */
+/* Where the best rung takes Winograd over the implicit GEMM: the rule measured at fac2d26 (docs/cnn.md, "The
+ * rule"): fused F(2 x 2) faster on every layer of 16 channels and filters or more tried, even at 8 channels, slower
+ * at 3. */
 static int wgf_chosen(const climb_cnn_layer *l) { return wgf_takes(l) && l->c >= 16 && l->k >= 16; }
 
 extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_chosen(l); }
@@ -1368,7 +1374,8 @@ extern "C" const climb_workload climb_cnn_workload = {
     .name = "cnn",
     .title = "One convolutional layer forward (NCHW, f32)",
     .sources = "Hwu, Kirk and El Hajj, Programming Massively Parallel Processors, CNN layer (direct, shared "
-                "tiles, im2col and a matrix product)",
+                "tiles, im2col and a matrix product); Lavin and Gray, Fast Algorithms for Convolutional Neural "
+                "Networks (Winograd's minimal filtering)",
     .dims = {"N", "C", "H", "W", "K", "R", "S", "U"},
     .shape_format = "N{N} C{C} {H}x{W} K{K} {R}x{S} stride {U}",
     .types = CLIMB_TYPE_BIT(CLIMB_F32),
