@@ -281,6 +281,7 @@ static void cnn(climb_handle h)
     REFUSED0(climb_conv_forward_f32(h, &d, D(0), D(GB), D(0)));            /* y over x */
     REFUSED0(climb_conv_forward_f32(h, &d, D(0), D(GB), D(GB + 64)));      /* y over w */
     REFUSED0(climb_conv_forward_f32(h, &d, D(0), D(GB), NULL));
+    REFUSED(climb_conv_forward_f32(h, &d, D(0), NULL, D(GB * 8))); /* no filters */
     REFUSED(climb_conv_forward_f32(h, &d, (const float *)host_only, D(GB), D(GB * 8)));
     ACCEPTED(climb_conv_forward_f32(h, &d, D(0), D(GB), D(GB * 8)));
     /* the conv plan: a layer the call takes, a place for the plan (set to NULL first), reachable filters */
@@ -292,6 +293,7 @@ static void cnn(climb_handle h)
     REFUSED0(climb_conv_plan_create(NULL, &d, D(GB), &cp));
     REFUSED0(climb_conv_plan_create(h, &d, D(2), &cp)); /* misaligned filters */
     REFUSED(climb_conv_plan_create(h, &d, (const float *)host_only, &cp));
+    REFUSED(climb_conv_plan_create(h, &d, NULL, &cp));
     const climb_conv_layer_desc wino = layer(1, 16, 8, 8, 16, 3, 3, 1, 1, 1, 1); /* Winograd's path */
     ACCEPTED(climb_conv_plan_create(h, &wino, D(GB), &cp));
     EXPECT(cp == NULL);

@@ -17,6 +17,19 @@ static int layer_of(const climb_conv_layer_desc *d, climb_cnn_layer *l)
 
 static climb_tuning_key key_of(const climb_cnn_layer *l);
 
+/* A run's x and y for layer l (counts below 2^30: no product wraps): whole spans, y over neither x nor the
+ * filters' span w; then y and x reachable from the device, in that order, so that a refusal by the spans queries
+ * nothing. 1 when they are fine. */
+static int arrays_ok(const climb_cnn_layer *l, const float *d_x, climb_span w, const float *d_y)
+{
+    const size_t nx = (size_t)l->n * l->c * l->h * l->w, ny = (size_t)l->n * l->k * l->p * l->q;
+    climb_span x, y;
+    if (!climb_span_of(d_x, nx, sizeof(float), &x) || !climb_span_of(d_y, ny, sizeof(float), &y) ||
+        climb_spans_overlap(y, x) || climb_spans_overlap(y, w))
+        return 0;
+    return climb_device_reachable(d_y, sizeof(float)) && (!nx || climb_device_reachable(d_x, sizeof(float)));
+}
+
 climb_status climb_conv_output_size(const climb_conv_layer_desc *layer, int *p, int *q)
 {
     climb_cnn_layer l;
@@ -34,15 +47,11 @@ climb_status climb_conv_forward_f32(climb_handle h, const climb_conv_layer_desc 
     if (!h || layer_of(layer, &l) != 0)
         return CLIMB_STATUS_INVALID_VALUE;
     /* every count below 2^30 (climb_cnn_layer_check): these products cannot wrap */
-    const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * l.r * l.s;
-    const size_t ny = (size_t)l.n * l.k * l.p * l.q;
+    const size_t nw = (size_t)l.k * l.c * l.r * l.s, ny = (size_t)l.n * l.k * l.p * l.q;
     if (ny == 0)
         return CLIMB_STATUS_SUCCESS; /* no output: nothing is touched */
-    climb_span x, w, y;
-    if (!climb_span_of(d_x, nx, sizeof(float), &x) || !climb_span_of(d_w, nw, sizeof(float), &w) ||
-        !climb_span_of(d_y, ny, sizeof(float), &y) || climb_spans_overlap(y, x) || climb_spans_overlap(y, w))
-        return CLIMB_STATUS_INVALID_VALUE;
-    if (!climb_device_reachable(d_y, sizeof(float)) || (nx && !climb_device_reachable(d_x, sizeof(float))) ||
+    climb_span w;
+    if (!climb_span_of(d_w, nw, sizeof(float), &w) || !arrays_ok(&l, d_x, w, d_y) ||
         (nw && !climb_device_reachable(d_w, sizeof(float))))
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = key_of(&l);
@@ -142,14 +151,9 @@ climb_status climb_conv_forward_plan_f32(climb_handle h, climb_conv_plan plan, c
     if (!h || !plan)
         return CLIMB_STATUS_INVALID_VALUE;
     const climb_cnn_layer *l = &plan->l;
-    const size_t nx = (size_t)l->n * l->c * l->h * l->w, ny = (size_t)l->n * l->k * l->p * l->q;
-    if (ny == 0)
+    if ((size_t)l->n * l->k * l->p * l->q == 0)
         return CLIMB_STATUS_SUCCESS; /* no output: nothing is touched */
-    climb_span x, y;
-    if (!climb_span_of(d_x, nx, sizeof(float), &x) || !climb_span_of(d_y, ny, sizeof(float), &y) ||
-        climb_spans_overlap(y, x) || climb_spans_overlap(y, plan->w))
-        return CLIMB_STATUS_INVALID_VALUE;
-    if (!climb_device_reachable(d_y, sizeof(float)) || (nx && !climb_device_reachable(d_x, sizeof(float))))
+    if (!arrays_ok(l, d_x, plan->w, d_y)) /* the filters were checked when the plan was made */
         return CLIMB_STATUS_INVALID_VALUE;
     climb_tuning_key key = key_of(l);
     climb_call call;
