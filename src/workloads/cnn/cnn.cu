@@ -581,13 +581,11 @@ extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const c
 extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
                                       const float *w, float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
 {
-    if ((long long)l->n * l->k * l->p * l->q == 0)
-        return cudaSuccess;
-    if (!wgf_chosen(l))
-        return cnn_igemm(t, l, x, w, y, sms, s);
-    if (ws_bytes < wgf_u_bytes(l) || !ws)
+    /* the planned pair, the filters transformed into the caller's workspace first */
+    if ((long long)l->n * l->k * l->p * l->q > 0 && ws_bytes < climb_cnn_best_workspace(l))
         return cudaErrorInvalidValue;
-    return launch_wgf2(l, x, w, (float *)ws, y, sms, s);
+    const cudaError_t e = climb_cnn_best_filters(l, w, ws, s);
+    return e != cudaSuccess ? e : climb_cnn_best_planned(t, l, x, w, ws, y, sms, s);
 }
 
 static cudaError_t launch_direct(climb_case *c, cudaStream_t s)
