@@ -260,7 +260,10 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * multiplications; where its blocks are few, the channels split and their parts added in any order),
  * each output within 1.01 (c + 25) 2^-24 16 max|x| sum|w_k| of the exact value (max|x| over the input, sum|w_k|
  * over filter k), in the handle's workspace (the transformed filters, 16384 ceil(c / 16) ceil(k / 64) floats);
- * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|, no workspace. Capturable.
+ * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|: where c is a multiple of 8 or
+ * at least 64, over the filters permuted in the handle's workspace (r s ceil(c / 8) 8 ceil(k / 4) 4 floats; where
+ * its blocks are few, the reduction split and its parts added in any order), else reading d_w as it lies, no
+ * workspace. Capturable.
  */
 typedef struct climb_conv_layer_desc {
     int n, c, h, w;                   /* x: n images of c maps of h x w */
@@ -275,13 +278,14 @@ CLIMB_API climb_status climb_conv_forward_f32(climb_handle handle, const climb_c
 
 /*
  * A conv plan, for a layer whose weights run again (inference): climb_conv_plan_create(handle, layer, d_w, &plan)
- * checks the layer as climb_conv_forward_f32 does and, where that call takes Winograd's path, transforms d_w once
- * into device memory the plan owns (climb_conv_plan_bytes says how much; 0 on the implicit GEMM's path). It waits
+ * checks the layer as climb_conv_forward_f32 does and, where that call uses workspace (Winograd's path or the
+ * permuted filters), transforms d_w once into device memory the plan owns (climb_conv_plan_bytes says how much; 0
+ * where the call reads d_w as it lies). It waits
  * for the transform, so it is not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the handle's stream
  * captures). climb_conv_forward_plan_f32(handle, plan, d_x, d_y) then computes the layer as climb_conv_forward_f32
  * with d_w would, with the same kernels, bounds and refusals, but without the filters' transform and without
  * workspace; capturable; on the plan's device only (else INVALID_VALUE). d_w must stay alive and unchanged while
- * the plan lives (the implicit GEMM's path reads it at each run), and y must overlap neither x nor d_w. A plan may
+ * the plan lives (a plan of 0 bytes reads it at each run), and y must overlap neither x nor d_w. A plan may
  * be used by any handle on its device, from any thread; climb_conv_plan_destroy frees it (NULL: nothing).
  */
 typedef struct climb_conv_plan_s *climb_conv_plan;

@@ -160,7 +160,7 @@ expect 2 '^climb: --set dist given twice \(for histogram\)' bench histogram --se
 expect 2 'bins: 7 is listed twice' bench histogram --set bins=7,7 --dry-run
 expect 2 '^climb: --rung 0 given twice$' bench reduce --rung 0 --rung 0 --dry-run
 # --dry-run in check and tune too, listing the cases
-expect 0 '^  f32 N64 C64 56x56 K64 3x3 stride 1 \[pad=-1\]$' bench cnn --dry-run
+expect 0 '^  f32 N64 C64 56x56 K64 3x3 stride 1 \[pad=-1 tile=auto\]$' bench cnn --dry-run
 expect 0 '^  f32 8192x8192 \[radius=2 dims=2 mask=random\]$' tune conv --dry-run
 expect 0 '^conv: [0-9]+ cases x [0-9]+ candidates of [a-z_]+$' tune conv --dry-run
 expect 0 "^reduce: [0-9]+ cases x $(rungs_of reduce) rungs" check reduce --dry-run

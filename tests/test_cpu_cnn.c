@@ -116,26 +116,37 @@ static void test_winograd(void)
 }
 
 /* The best rung's choice as climb.h states it: Winograd on 3 x 3 layers of stride 1 with C and K at least 16 and K
- * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; none elsewhere. */
+ * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; elsewhere the filter-major implicit GEMM
+ * where C is a multiple of 8 or at least 64, its workspace the permuted filters (R S ceil(C / 8) 8 ceil(K / 4) 4
+ * floats); none for the rest (the channel-major implicit GEMM). */
 static void test_best_choice(void)
 {
+    enum { IGEMM, WINOGRAD, RSC };
     const struct {
         climb_cnn_layer l;
-        int winograd;
+        int path;
     } cases[] = {
-        {{2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}, 1},     {{1, 16, 8, 8, 16, 3, 3, 1, 1, 0, 0, 0, 0}, 1},
-        {{2, 15, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, 0},     {{2, 20, 13, 15, 15, 3, 3, 1, 1, 1, 1, 0, 0}, 0},
-        {{2, 20, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, 0},     {{2, 20, 13, 15, 70, 3, 3, 1, 2, 1, 1, 0, 0}, 0},
-        {{2, 20, 13, 15, 70, 5, 5, 1, 1, 2, 2, 0, 0}, 0},     {{2, 20, 13, 15, 70, 3, 1, 1, 1, 1, 0, 0, 0}, 0},
-        {{1, 16, 1, 1, 4194240, 3, 3, 1, 1, 1, 1, 0, 0}, 1}, {{1, 16, 1, 1, 4194241, 3, 3, 1, 1, 1, 1, 0, 0}, 0},
+        {{2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}, WINOGRAD}, {{1, 16, 8, 8, 16, 3, 3, 1, 1, 0, 0, 0, 0}, WINOGRAD},
+        {{2, 15, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, IGEMM},    {{2, 20, 13, 15, 15, 3, 3, 1, 1, 1, 1, 0, 0}, IGEMM},
+        {{2, 20, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, IGEMM},    {{2, 20, 13, 15, 70, 3, 3, 1, 2, 1, 1, 0, 0}, IGEMM},
+        {{2, 20, 13, 15, 70, 5, 5, 1, 1, 2, 2, 0, 0}, IGEMM},    {{2, 20, 13, 15, 70, 3, 1, 1, 1, 1, 0, 0, 0}, IGEMM},
+        {{1, 16, 1, 1, 4194240, 3, 3, 1, 1, 1, 1, 0, 0}, WINOGRAD},
+        {{1, 16, 1, 1, 4194241, 3, 3, 1, 1, 1, 1, 0, 0}, RSC},
+        {{2, 24, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, RSC},      {{2, 8, 13, 15, 7, 5, 5, 1, 1, 2, 2, 0, 0}, RSC},
+        {{2, 65, 13, 15, 3, 1, 1, 2, 2, 0, 0, 0, 0}, RSC},       {{2, 63, 13, 15, 3, 1, 1, 2, 2, 0, 0, 0, 0}, IGEMM},
+        {{2, 8, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, RSC},       {{2, 3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 0, 0}, IGEMM},
+        {{2, 0, 13, 15, 70, 1, 1, 1, 1, 0, 0, 0, 0}, IGEMM},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         climb_cnn_layer l = cases[i].l;
         EXPECT(climb_cnn_layer_check(&l) == 0);
-        const size_t want = cases[i].winograd ? 16384 * (size_t)((l.c + 15) / 16) * ((l.k + 63) / 64) * sizeof(float) : 0;
-        EXPECT_MSG(climb_cnn_best_winograd(&l) == cases[i].winograd && climb_cnn_best_workspace(&l) == want,
-                   "layer %zu: Winograd %d, workspace %zu (want %d, %zu)", i, climb_cnn_best_winograd(&l),
-                   climb_cnn_best_workspace(&l), cases[i].winograd, want);
+        const size_t cp = (size_t)(l.c + 7) / 8 * 8, kp = (size_t)(l.k + 3) / 4 * 4;
+        const size_t want = cases[i].path == WINOGRAD ? 16384 * (size_t)((l.c + 15) / 16) * ((l.k + 63) / 64) * sizeof(float)
+                            : cases[i].path == RSC    ? (size_t)l.r * l.s * cp * kp * sizeof(float)
+                                                      : 0;
+        EXPECT_MSG(climb_cnn_best_winograd(&l) == (cases[i].path == WINOGRAD) && climb_cnn_best_workspace(&l) == want,
+                   "layer %zu: Winograd %d, workspace %zu (want path %d, %zu)", i, climb_cnn_best_winograd(&l),
+                   climb_cnn_best_workspace(&l), cases[i].path, want);
     }
 }
 

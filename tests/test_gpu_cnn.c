@@ -134,6 +134,27 @@ static void test_check(uint64_t seed, const char *pad)
     climb_opt_plan_free(&p, NULL);
 }
 
+/* The filter-major rung on every tile it has (the option's choices), every check layer, against the CPU. */
+static void test_rsc_tiles(uint64_t seed)
+{
+    climb_opt_plan p;
+    test_plan(&p, w, "tile", "all", NULL);
+    climb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.options = &p;
+    const char *const rungs[] = {"implicit_gemm_rsc"};
+    o.rungs = rungs;
+    o.n_rungs = 1;
+    climb_check_result cr;
+    EXPECT(climb_check(w, &o, &dev, &cr) == 0);
+    EXPECT_MSG(cr.runs >= 5 * 16 && cr.failures == 0 && cr.refused == 0, "implicit_gemm_rsc tile=all: %ld runs, %d failures, %ld refused",
+               cr.runs, cr.failures, cr.refused);
+    printf("cnn implicit_gemm_rsc tile=all: %ld runs, seed %" PRIu64 "\n", cr.runs, seed);
+    climb_check_result_free(&cr);
+    climb_opt_plan_free(&p, NULL);
+}
+
 static void test_poisoned(void)
 {
     climb_opt_plan p;
@@ -232,7 +253,10 @@ static void test_api(void)
         {3, 5, 17, 19, 70, 3, 3, 1, 1, 1, 1}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}, {4, 16, 8, 8, 130, 1, 1, 1, 1, 0, 0},
         {1, 2, 9, 12, 3, 3, 5, 2, 3, 0, 2},
         /* Winograd's: odd maps, unequal pads, channels and filters no multiple of its steps and blocks */
-        {2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {1, 33, 10, 7, 17, 3, 3, 1, 1, 0, 0}};
+        {2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {1, 33, 10, 7, 17, 3, 3, 1, 1, 0, 0},
+        /* the filter-major implicit GEMM's: C a multiple of 8 (strided), C of 64 and more padded, 5 x 5 */
+        {2, 72, 15, 17, 33, 3, 3, 2, 2, 1, 1}, {1, 65, 9, 9, 20, 5, 5, 1, 1, 2, 2}, {3, 8, 11, 10, 9, 5, 5, 1, 1, 2, 2},
+        {5, 64, 13, 13, 130, 1, 1, 2, 2, 0, 0}};
     const int n_layers = (int)(sizeof layers / sizeof layers[0]);
     EXPECT(climb_cnn_best_winograd(&(climb_cnn_layer){2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}));
     for (int li = 0; li < n_layers; li++) {
@@ -266,7 +290,7 @@ static void test_api(void)
 }
 
 /* The conv plan: a Winograd layer (its filters transformed once, the plan's bytes those of the workspace) and an
- * implicit-GEMM one (no bytes); the planned run against the CPU, and after the weights are overwritten (the
+ * filter-major implicit-GEMM one (the permuted filters' bytes), a channel-major one (no bytes); the planned run against the CPU, and after the weights are overwritten (the
  * transformed ones are the plan's own); captured on a fresh handle's stream; refusals. */
 static void test_conv_plan(void)
 {
@@ -274,8 +298,9 @@ static void test_conv_plan(void)
     EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
     climb_rng rg;
     climb_rng_seed(&rg, climb_fresh_seed());
-    const climb_conv_layer_desc layers[] = {{3, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}};
-    for (int li = 0; li < 2; li++) {
+    const climb_conv_layer_desc layers[] = {
+        {3, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {2, 72, 15, 17, 33, 3, 3, 2, 2, 1, 1}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}};
+    for (int li = 0; li < 3; li++) {
         const climb_conv_layer_desc *d = &layers[li];
         layer_data t;
         if (layer_data_make(&t, d, &rg) != 0)
@@ -285,11 +310,11 @@ static void test_conv_plan(void)
         EXPECT(climb_conv_plan_create(h, d, t.dw, &plan) == CLIMB_STATUS_SUCCESS && plan);
         size_t bytes = 1;
         EXPECT(climb_conv_plan_bytes(plan, &bytes) == CLIMB_STATUS_SUCCESS);
-        EXPECT_MSG(bytes == climb_cnn_best_workspace(&t.l) && (bytes > 0) == (li == 0), "plan %d: %zu bytes", li, bytes);
+        EXPECT_MSG(bytes == climb_cnn_best_workspace(&t.l) && (bytes > 0) == (li < 2), "plan %d: %zu bytes", li, bytes);
         const void *arg[2] = {h, plan};
         size_t bad = layer_data_wrong(&t, run_planned, arg);
         EXPECT_MSG(bad == 0, "planned layer %d: %zu of %zu wrong", li, bad, t.ny);
-        if (li == 0) { /* the transformed filters are the plan's: overwriting the caller's changes nothing */
+        if (li < 2) { /* the transformed filters are the plan's: overwriting the caller's changes nothing */
             EXPECT(cudaMemset(t.dw, 0, t.nw * 4) == cudaSuccess);
             bad = layer_data_wrong(&t, run_planned, arg);
             EXPECT_MSG(bad == 0, "planned layer %d after its weights were overwritten: %zu of %zu wrong", li, bad, t.ny);
@@ -343,6 +368,7 @@ int main(void)
     test_check(fresh, "-1");
     test_check(fresh + 1, "0");
     test_check(fresh + 2, "2");
+    test_rsc_tiles(fresh + 3);
     test_api();
     test_conv_plan();
     EXPECT(api_test_workload(&api_workload_cnn) == 0);

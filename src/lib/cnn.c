@@ -1,5 +1,6 @@
 /* The C API of the convolutional layer: climb_conv_forward_f32 over the rung marked best (Winograd's F(2 x 2, 3 x 3)
- * fused on the 3 x 3 layers of stride 1 it chooses, in the handle's workspace; the implicit GEMM elsewhere). */
+ * fused on the 3 x 3 layers of stride 1 it chooses, the filter-major implicit GEMM over permuted filters where the
+ * channels pad to whole k-tiles, both in the handle's workspace; the channel-major implicit GEMM elsewhere). */
 #include <stdlib.h>
 
 #include "handle.h"
@@ -61,7 +62,7 @@ climb_status climb_conv_forward_f32(climb_handle h, const climb_conv_layer_desc 
         return st;
     climb_cnn_tuning tn;
     climb_cnn_set_tuning(&tn, call.values);
-    /* the transformed filters where the layer runs Winograd (below 2^35 bytes: C and K below 2^30) */
+    /* the transformed or permuted filters where the layer takes them (below 2^35 bytes: every count below 2^30) */
     const size_t need = climb_cnn_best_workspace(&l);
     void *ws = NULL;
     size_t have = 0;
@@ -78,7 +79,7 @@ struct climb_conv_plan_s {
     climb_cnn_layer l;
     const float *d_w;         /* the caller's filters (the implicit GEMM's path reads them at each run) */
     climb_span w;             /* where they lie: y must not overlap them */
-    void *d_u;                /* Winograd's transformed filters, owned (NULL on the implicit GEMM's path) */
+    void *d_u;                /* the transformed or permuted filters, owned (NULL where the call reads d_w) */
     size_t u_bytes;
 };
 

@@ -18,7 +18,9 @@
  * (Lavin and Gray) for 3 x 3 layers of stride 1, F(2 x 2, 3 x 3) and F(4 x 4, 3 x 3), first in the textbook form
  * (transform kernels around batched products), then fused into one kernel each (winograd_fused.cuh); and the best
  * rung, `tuned`: the fused F(2 x 2) where the layer takes it (3 x 3, stride 1, 16 channels and filters or more),
- * the implicit GEMM elsewhere.
+ * the implicit GEMM elsewhere: filter-major (implicit_gemm_rsc: the reduction in (r, s, c) order, a k-tile's
+ * bounds checked once, the tile and split-K chosen by how the blocks fill the SMs) where the channels pad to whole
+ * k-tiles, channel-major where they do not.
  *
  * Counted: flops 2 N K P Q C R S, the direct convolution's (cuDNN's FFT and Winograd algorithms do fewer: their
  * GFLOP/s here are "effective"); bytes x and w read once, y written once. See docs/cnn.md.
@@ -236,36 +238,111 @@ template <int BN, int BK, int NT> struct cnn_im2col_loader {
     __device__ __forceinline__ void commit(float *) {}
 };
 
+/* The filter-major implicit GEMM's B operand: the reduction runs over (r, s, c), c innermost, each filter tap's
+ * channels padded to CP (a multiple of BK), so that a k-tile is BK channels of one tap (r, s). A column's bounds
+ * check (is the tap's input pixel inside the image?) is then made once a k-tile instead of once an element, and
+ * the tile's BK elements are one pointer stepped by H W; channels past C are zero-filled. The tiles are fetched in
+ * order (0, 1, 2, ...), so a cursor (c0, r, s) is carried instead of divided out. */
+template <int BN, int BK, int NT> struct cnn_rsc_loader {
+    static constexpr int LDS = BN + 4, CPT = BN / NT;
+    static_assert(CPT * NT == BN, "whole columns a thread");
+    const float *x;
+    long long base[CPT], hw;
+    int ih0[CPT], iw0[CPT], c0, r, sc, cp, cn, s_n, h, w;
+    bool col_ok[CPT];
+    __device__ __forceinline__ void init(const climb_cnn_layer &l, const float *xp, int col0, int tile0, int cp_)
+    {
+        x = xp;
+        cp = cp_;
+        cn = l.c;
+        s_n = l.s;
+        h = l.h;
+        w = l.w;
+        hw = (long long)l.h * l.w;
+        const int cch = cp / BK, rs = tile0 / cch;
+        c0 = (tile0 - rs * cch) * BK;
+        r = rs / s_n;
+        sc = rs - r * s_n;
+        const int pq_n = l.p * l.q;
+#pragma unroll
+        for (int m = 0; m < CPT; m++) {
+            const int j = col0 + (int)threadIdx.x + m * NT;
+            col_ok[m] = j < l.n * pq_n;
+            const int n = col_ok[m] ? j / pq_n : 0, pq = col_ok[m] ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
+            const int q = pq - p * l.q;
+            ih0[m] = p * l.stride_h - l.pad_h;
+            iw0[m] = q * l.stride_w - l.pad_w;
+            base[m] = (long long)n * l.c * hw + (long long)ih0[m] * l.w + iw0[m];
+        }
+    }
+    __device__ __forceinline__ void fetch(int, float *s)
+    {
+        const int nv = cn - c0; /* the tile's channels inside C: BK or more, except in a tap's last tile */
+        const long long off = (long long)c0 * hw + (long long)r * w + sc;
+#pragma unroll
+        for (int m = 0; m < CPT; m++) {
+            const bool ok = col_ok[m] && (unsigned)(ih0[m] + r) < (unsigned)h && (unsigned)(iw0[m] + sc) < (unsigned)w;
+            const float *g = x + (base[m] + off);
+#pragma unroll
+            for (int i = 0; i < BK; i++) {
+                const bool oki = ok && i < nv;
+                climb_gemm_cp_async4(s + i * LDS + (int)threadIdx.x + m * NT, oki ? g + i * hw : x, oki ? 4 : 0);
+            }
+        }
+        if ((c0 += BK) >= cp) {
+            c0 = 0;
+            if (++sc == s_n) {
+                sc = 0;
+                ++r;
+            }
+        }
+    }
+    __device__ __forceinline__ void commit(float *) {}
+};
+
 /* The best rung: y = W Xcol as a GEMM of M = K (output channels), N = N P Q (output pixels), K = C R S, its tile
  * BM x BN x BK on climb's double-buffered, warp-tiled main loop: W through the k-major loader (float4 along c r s
  * where rows are 16-byte aligned), Xcol through the im2col gather. The epilogue writes each output column j
  * (image n, pixel p q) to y[n][k][p][q]: along a tile row the pixels are consecutive in y, so float4 stores where
  * P Q is a multiple of 4. Split-K (gridDim.z > 1, a layer of few output tiles): split z takes c r s in [z kchunk,
  * (z + 1) kchunk) and adds its partial sums into y (zeroed first) atomically. */
-template <int BM, int BN, int BK, int RM, int RN>
+template <int BM, int BN, int BK, int RM, int RN, bool RSC>
 __global__ void __launch_bounds__(CLIMB_GEMM_NT(BM, BN, RM, RN), CLIMB_GEMM_PER_SM(BM, BN, RM, RN))
     cnn_implicit_gemm_kernel(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
-                             climb_cnn_layer l, int kchunk)
+                             climb_cnn_layer l, int kchunk, int cp)
 {
     constexpr int NT = CLIMB_GEMM_NT(BM, BN, RM, RN), LDA_S = BM + 4, A_BUF = BK * LDA_S, TM = 4 * RM, TN = 4 * RN;
     extern __shared__ __align__(16) float smem[];
     float *const as = smem, *const bs = smem + 2 * A_BUF;
     int row_base, row_stride, col_base, col_stride;
     climb_gemm_thread_layout<BM, BN, RM, RN, true>((int)threadIdx.x, &row_base, &row_stride, &col_base, &col_stride);
-    const int crs = l.c * l.r * l.s, pq_n = l.p * l.q, npq = l.n * pq_n;
+    /* the reduction's length: C R S, or R S CP filter-major */
+    const int crs = RSC ? l.r * l.s * cp : l.c * l.r * l.s, pq_n = l.p * l.q, npq = l.n * pq_n;
     const int tiles_n = (npq + BN - 1) / BN;
     const int row0 = (int)(blockIdx.x / tiles_n) * BM, col0 = (int)(blockIdx.x % tiles_n) * BN;
     const int kb = (int)blockIdx.z * kchunk, ke = min(crs, kb + kchunk);
     const int ntiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
 
-    climb_gemm_matrix_operand<climb_gemm_kmajor_loader<BM, BK, NT, LDA_S>, BK> la;
-    la.src = w, la.ld = crs, la.r0 = row0, la.rlim = l.k, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(w, crs);
-    cnn_im2col_loader<BN, BK, NT> lb;
-    lb.init(l, x, col0, kb);
-
     float acc[TM][TN];
     climb_gemm_zero(acc);
-    climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride, acc);
+    if constexpr (RSC) {
+        /* w is the permuted filter matrix, (R S CP) x KP, k contiguous: its tiles are straight 16-byte copies */
+        const int kp = (l.k + 3) / 4 * 4;
+        climb_gemm_matrix_operand<climb_gemm_direct_loader<BM, BK, NT, LDA_S>, BK> la;
+        la.src = w, la.ld = kp, la.r0 = row0, la.rlim = l.k, la.kb = kb, la.ke = ke, la.vec = climb_gemm_vec_ok(w, kp);
+        cnn_rsc_loader<BN, BK, NT> lb;
+        lb.init(l, x, col0, kb / BK, cp);
+        climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride,
+                                                   acc);
+    } else {
+        climb_gemm_matrix_operand<climb_gemm_kmajor_loader<BM, BK, NT, LDA_S>, BK> la;
+        la.src = w, la.ld = crs, la.r0 = row0, la.rlim = l.k, la.kb = kb, la.ke = ke,
+        la.vec = climb_gemm_vec_ok(w, crs);
+        cnn_im2col_loader<BN, BK, NT> lb;
+        lb.init(l, x, col0, kb);
+        climb_gemm_mainloop<BM, BN, BK, RM, RN, 8>(la, lb, ntiles, as, bs, row_base, row_stride, col_base, col_stride,
+                                                   acc);
+    }
 
     const bool split = gridDim.z > 1, vec = !split && pq_n % 4 == 0 && (uintptr_t)y % 16 == 0;
 #pragma unroll
@@ -318,22 +395,43 @@ extern "C" void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values)
 #define CNN_SPLIT_BLOCKS 3
 #define CNN_SPLIT_MIN_TILES 16
 
-template <int BM, int BN, int BK, int RM, int RN>
-static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, int sms,
+/* Split-K of the filter-major kernel: into as many splits (each at least CNN_RSC_SPLIT_MIN_TILES k-tiles, at most
+ * CNN_RSC_SPLITS) as fill the last wave best; a split must fill it 5% better than one fewer to be taken (each
+ * split adds a pass of atomics over y). */
+#define CNN_RSC_SPLIT_MIN_TILES 32
+#define CNN_RSC_SPLITS 8
+
+static double cnn_wave_fill(size_t blocks, size_t slots)
+{
+    return blocks ? (double)blocks / (double)(cdiv(blocks, slots) * slots) : 0;
+}
+
+template <int BM, int BN, int BK, int RM, int RN, bool RSC>
+static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, int sms, int cp,
                                 cudaStream_t s)
 {
     const size_t tiles = cdiv((size_t)l->k, BM) * cdiv((size_t)l->n * l->p * l->q, BN);
     if (tiles > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
-    const int crs = l->c * l->r * l->s, ktiles = (crs + BK - 1) / BK;
+    const int crs = RSC ? l->r * l->s * cp : l->c * l->r * l->s, ktiles = (crs + BK - 1) / BK;
     int splits = 1;
-    const size_t want = (size_t)CNN_SPLIT_BLOCKS * (sms > 0 ? sms : 1);
-    if (tiles < want) {
-        splits = (int)cdiv(want, tiles);
-        if (splits > ktiles / CNN_SPLIT_MIN_TILES)
-            splits = ktiles / CNN_SPLIT_MIN_TILES;
-        if (splits < 1)
-            splits = 1;
+    if (RSC) {
+        const size_t slots = (size_t)(sms > 0 ? sms : 1) * CLIMB_GEMM_PER_SM(BM, BN, RM, RN);
+        double best = cnn_wave_fill(tiles, slots);
+        for (int z = 2; z <= CNN_RSC_SPLITS && z <= ktiles / CNN_RSC_SPLIT_MIN_TILES; z++)
+            if (cnn_wave_fill(tiles * z, slots) > best + 0.05) {
+                best = cnn_wave_fill(tiles * z, slots);
+                splits = z;
+            }
+    } else {
+        const size_t want = (size_t)CNN_SPLIT_BLOCKS * (sms > 0 ? sms : 1);
+        if (tiles < want) {
+            splits = (int)cdiv(want, tiles);
+            if (splits > ktiles / CNN_SPLIT_MIN_TILES)
+                splits = ktiles / CNN_SPLIT_MIN_TILES;
+            if (splits < 1)
+                splits = 1;
+        }
     }
     const int kchunk = splits > 1 ? (int)cdiv((size_t)ktiles, (size_t)splits) * BK : (crs > 0 ? crs : 1);
     splits = splits > 1 ? (crs + kchunk - 1) / kchunk : 1;
@@ -343,8 +441,9 @@ static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const 
             return e;
     }
     const size_t smem = 2 * (size_t)BK * (BM + 4 + BN + 4) * sizeof(float);
-    cnn_implicit_gemm_kernel<BM, BN, BK, RM, RN>
-        <<<dim3((unsigned)tiles, 1, (unsigned)splits), CLIMB_GEMM_NT(BM, BN, RM, RN), smem, s>>>(x, w, y, *l, kchunk);
+    cnn_implicit_gemm_kernel<BM, BN, BK, RM, RN, RSC><<<dim3((unsigned)tiles, 1, (unsigned)splits),
+                                                        CLIMB_GEMM_NT(BM, BN, RM, RN), smem, s>>>(x, w, y, *l, kchunk,
+                                                                                                  cp);
     return cudaGetLastError();
 }
 
@@ -362,8 +461,8 @@ static cudaError_t cnn_igemm(const climb_cnn_tuning *t, const climb_cnn_layer *l
     const int bn = npq < 1024 ? 64 : bm == 64 && t->wide && npq >= 16384 ? 256 : 128;
 #define CNN_IGEMM(BM_, BN_, RM_, RN_)                                                                        \
     if (bm == BM_ && bn == BN_)                                                                              \
-        return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, RN_>(l, x, w, y, sms, s)                        \
-                           : launch_igemm<BM_, BN_, 8, RM_, RN_>(l, x, w, y, sms, s);
+        return t->bk == 16 ? launch_igemm<BM_, BN_, 16, RM_, RN_, false>(l, x, w, y, sms, 0, s)              \
+                           : launch_igemm<BM_, BN_, 8, RM_, RN_, false>(l, x, w, y, sms, 0, s);
     CNN_IGEMM(64, 64, 2, 2)
     CNN_IGEMM(64, 128, 2, 2)
     CNN_IGEMM(64, 256, 2, 4)
@@ -371,6 +470,105 @@ static cudaError_t cnn_igemm(const climb_cnn_tuning *t, const climb_cnn_layer *l
     CNN_IGEMM(128, 128, 2, 4)
 #undef CNN_IGEMM
     return cudaErrorInvalidValue;
+}
+
+/* ---------------------------------------------------------------- the filter-major implicit GEMM */
+
+/* Its k-tile: 8 channels of one tap; C padded to CP, a multiple of it. */
+#define CNN_RSC_BK 8
+/* Its tiles (filters x pixels), a thread's outputs, and how well a thread's tile keeps the FMA pipe fed relative
+ * to 8 x 16 (8 x 8 reads shared memory twice as often a multiply; 64 threads a block hide less). */
+typedef struct cnn_rsc_tile {
+    const char *name;
+    int bm, bn, per_sm;
+    double eff;
+} cnn_rsc_tile;
+static const cnn_rsc_tile CNN_RSC_TILES[] = {
+    {"128x128", 128, 128, CLIMB_GEMM_PER_SM(128, 128, 2, 4), 1.0},
+    {"64x256", 64, 256, CLIMB_GEMM_PER_SM(64, 256, 2, 4), 1.0},
+    {"64x128", 64, 128, CLIMB_GEMM_PER_SM(64, 128, 2, 2), 0.8},
+    {"64x64", 64, 64, CLIMB_GEMM_PER_SM(64, 64, 2, 2), 0.6},
+};
+/* the option's choices: auto, then the tiles by name */
+static const char *const CNN_TILE_CHOICES[] = {"auto", "128x128", "64x256", "64x128", "64x64", NULL};
+
+static int rsc_cp(const climb_cnn_layer *l) { return (l->c + CNN_RSC_BK - 1) / CNN_RSC_BK * CNN_RSC_BK; }
+static int rsc_kp(const climb_cnn_layer *l) { return (l->k + 3) / 4 * 4; }
+
+/* The permuted filters' bytes: (R S CP) x KP floats. C, K and C R S K below 2^30, so CP R S KP < 2^31.2: in size_t. */
+static size_t rsc_bytes(const climb_cnn_layer *l)
+{
+    return (size_t)l->r * l->s * rsc_cp(l) * rsc_kp(l) * sizeof(float);
+}
+
+/* wt[(r S + s) CP + c][k] = w[k][c][r][s]; 0 for c >= C or k >= K. */
+__global__ void __launch_bounds__(256) cnn_rsc_filter_kernel(const float *__restrict__ w, climb_cnn_layer l, int cp,
+                                                              int kp, float *__restrict__ wt)
+{
+    const size_t i = (size_t)blockIdx.x * 256 + threadIdx.x, rs_n = (size_t)l.r * l.s;
+    if (i >= rs_n * cp * kp)
+        return;
+    const int k = (int)(i % kp);
+    const size_t row = i / kp;
+    const int c = (int)(row % cp);
+    const size_t rs = row / cp;
+    wt[i] = c < l.c && k < l.k ? w[((size_t)k * l.c + c) * rs_n + rs] : 0.0f;
+}
+
+static cudaError_t rsc_filters(const climb_cnn_layer *l, const float *w, float *wt, cudaStream_t s)
+{
+    const size_t n = rsc_bytes(l) / sizeof(float);
+    if (n == 0)
+        return cudaSuccess;
+    cnn_rsc_filter_kernel<<<(unsigned)cdiv(n, 256), 256, 0, s>>>(w, *l, rsc_cp(l), rsc_kp(l), wt);
+    return cudaGetLastError();
+}
+
+/* The tile for a layer (forced: CNN_RSC_TILES[forced - 1]): the one whose blocks keep the SMs busiest, weighed by
+ * its thread tile's pace: eff x (filters and pixels covered / the tiles' area) x (blocks / SM slots, whole waves
+ * counted, split-K as launch_igemm would take it). */
+static int rsc_tile(const climb_cnn_layer *l, int sms, int forced)
+{
+    if (forced > 0)
+        return forced - 1;
+    const size_t npq = (size_t)l->n * l->p * l->q, ktiles = (size_t)l->r * l->s * rsc_cp(l) / CNN_RSC_BK;
+    int best = 0;
+    double best_score = -1;
+    for (int i = 0; i < (int)CLIMB_COUNT(CNN_RSC_TILES); i++) {
+        const cnn_rsc_tile *t = &CNN_RSC_TILES[i];
+        const size_t tm = cdiv((size_t)l->k, t->bm), tn = cdiv(npq, t->bn), slots = (size_t)sms * t->per_sm;
+        double fill = cnn_wave_fill(tm * tn, slots);
+        for (size_t z = 2; z <= CNN_RSC_SPLITS && z <= ktiles / CNN_RSC_SPLIT_MIN_TILES; z++)
+            if (cnn_wave_fill(tm * tn * z, slots) > fill + 0.05)
+                fill = cnn_wave_fill(tm * tn * z, slots);
+        /* a block alone on its SM still runs at more than half the pace of two (one wave, under-filled) */
+        if (tm * tn < slots && tm * tn >= (size_t)sms)
+            fill = fill > 0.7 ? fill : 0.7;
+        const double score = t->eff * ((double)l->k / (double)(tm * t->bm)) * ((double)npq / (double)(tn * t->bn)) * fill;
+        if (score > best_score + 1e-9) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static cudaError_t cnn_rsc(const climb_cnn_layer *l, const float *x, const float *wt, float *y, int sms, int forced,
+                           cudaStream_t s)
+{
+    if ((long long)l->n * l->k * l->p * l->q == 0)
+        return cudaSuccess;
+    const int cp = rsc_cp(l);
+    switch (rsc_tile(l, sms, forced)) {
+    case 0:
+        return launch_igemm<128, 128, CNN_RSC_BK, 2, 4, true>(l, x, wt, y, sms, cp, s);
+    case 1:
+        return launch_igemm<64, 256, CNN_RSC_BK, 2, 4, true>(l, x, wt, y, sms, cp, s);
+    case 2:
+        return launch_igemm<64, 128, CNN_RSC_BK, 2, 2, true>(l, x, wt, y, sms, cp, s);
+    default:
+        return launch_igemm<64, 64, CNN_RSC_BK, 2, 2, true>(l, x, wt, y, sms, cp, s);
+    }
 }
 
 struct climb_case {
@@ -397,6 +595,8 @@ struct climb_case {
      * bound of every output (winograd.h) for the tile side wg_tol_m (0: none made yet) */
     float *wg_u, *wg_v, *wg_m;
     float *wgf_u;                /* the fused rung's transformed filters, padded (winograd_fused.cuh) */
+    float *d_wt;                 /* the filter-major rung's permuted filters (rsc_bytes) */
+    int tile;                    /* its tile: the option (0 auto, else CNN_RSC_TILES[tile - 1]) */
     void *d_best_ws;             /* the best rung's workspace (climb_cnn_best_workspace), best_ws_bytes of it */
     size_t best_ws_bytes;
     float *wg_tol;
@@ -559,13 +759,26 @@ static int wgf_chosen(const climb_cnn_layer *l) { return wgf_takes(l) && l->c >=
 
 extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_chosen(l); }
 
-extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l) { return wgf_chosen(l) ? wgf_u_bytes(l) : 0; }
+/* Where the best rung takes the filter-major implicit GEMM over the channel-major one: wherever the layer does not
+ * take Winograd and its channels pad to whole k-tiles with little waste (C a multiple of 8, or 64 and more: at most
+ * 7 of 71 padded). Few channels (the 3-channel stem) keep the channel-major kernel, whose k-tiles run over c r s. */
+static int rsc_chosen(const climb_cnn_layer *l)
+{
+    return !wgf_chosen(l) && l->c > 0 && (l->c % CNN_RSC_BK == 0 || l->c >= 64);
+}
+
+extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l)
+{
+    return wgf_chosen(l) ? wgf_u_bytes(l) : rsc_chosen(l) ? rsc_bytes(l) : 0;
+}
 
 extern "C" cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s)
 {
-    if (!wgf_chosen(l) || (long long)l->n * l->k * l->p * l->q == 0)
+    if (climb_cnn_best_workspace(l) == 0 || (long long)l->n * l->k * l->p * l->q == 0)
         return cudaSuccess;
-    return u ? wgf2_filters(l, w, (float *)u, s) : cudaErrorInvalidValue;
+    if (!u)
+        return cudaErrorInvalidValue;
+    return wgf_chosen(l) ? wgf2_filters(l, w, (float *)u, s) : rsc_filters(l, w, (float *)u, s);
 }
 
 extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
@@ -573,9 +786,11 @@ extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const c
 {
     if ((long long)l->n * l->k * l->p * l->q == 0)
         return cudaSuccess;
-    if (!wgf_chosen(l))
+    if (climb_cnn_best_workspace(l) == 0)
         return cnn_igemm(t, l, x, w, y, sms, s);
-    return u ? wgf2_main(l, x, (const float *)u, y, sms, s) : cudaErrorInvalidValue;
+    if (!u)
+        return cudaErrorInvalidValue;
+    return wgf_chosen(l) ? wgf2_main(l, x, (const float *)u, y, sms, s) : cnn_rsc(l, x, (const float *)u, y, sms, 0, s);
 }
 
 extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
@@ -632,6 +847,15 @@ static cudaError_t launch_im2col(climb_case *c, cudaStream_t s)
 static cudaError_t launch_igemm_rung(climb_case *c, cudaStream_t s)
 {
     return cnn_igemm(&c->tn, &c->l, c->d_x, c->d_w, c->d_y, c->sms, s);
+}
+
+/* The filter-major rung: the filters permuted (each call), then the product on the option's tile. */
+static cudaError_t launch_rsc_rung(climb_case *c, cudaStream_t s)
+{
+    if (c->ny == 0)
+        return cudaSuccess;
+    const cudaError_t e = rsc_filters(&c->l, c->d_w, c->d_wt, s);
+    return e != cudaSuccess ? e : cnn_rsc(&c->l, c->d_x, c->d_wt, c->d_y, c->sms, c->tile, s);
 }
 
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
@@ -738,7 +962,7 @@ static int k_igemm(climb_dtype, const climb_device_info *, const int *tuning, cl
 {
     int n = 0;
 #define CNN_K(BM_, BN_, BK_, RM_, RN_)                                                                       \
-    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, BK_, RM_, RN_>,             \
+    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, BK_, RM_, RN_, false>,             \
                         CLIMB_GEMM_NT(BM_, BN_, RM_, RN_), 2 * (size_t)BK_ * (BM_ + 4 + BN_ + 4) * sizeof(float), \
                         "cnn_implicit_gemm_kernel<%d, %d, %d, %d, %d>", BM_, BN_, BK_, RM_, RN_);
     if (tuning[0] == 128 && tuning[1] == 16) {
@@ -759,6 +983,22 @@ static int k_igemm(climb_dtype, const climb_device_info *, const int *tuning, cl
         CNN_K(64, 128, 8, 2, 2)
         CNN_K(64, 64, 8, 2, 2)
     }
+#undef CNN_K
+    return n;
+}
+
+static int k_rsc(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    int n = climb_kernel_at(o, max, 0, (const void *)cnn_rsc_filter_kernel, 256, 0, "cnn_rsc_filter_kernel");
+#define CNN_K(BM_, BN_, RM_, RN_)                                                                            \
+    n = climb_kernel_at(o, max, n, (const void *)cnn_implicit_gemm_kernel<BM_, BN_, CNN_RSC_BK, RM_, RN_, true>,   \
+                        CLIMB_GEMM_NT(BM_, BN_, RM_, RN_),                                                      \
+                        2 * (size_t)CNN_RSC_BK * (BM_ + 4 + BN_ + 4) * sizeof(float),                           \
+                        "cnn_implicit_gemm_kernel<%d, %d, %d, %d, %d, rsc>", BM_, BN_, CNN_RSC_BK, RM_, RN_);
+    CNN_K(128, 128, 2, 4)
+    CNN_K(64, 256, 2, 4)
+    CNN_K(64, 128, 2, 2)
+    CNN_K(64, 64, 2, 2)
 #undef CNN_K
     return n;
 }
@@ -791,7 +1031,8 @@ static int k_wgf4(climb_dtype, const climb_device_info *, const int *, climb_ker
 }
 static int k_best(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
 {
-    const int n = k_igemm(t, dev, tuning, o, max);
+    int n = k_igemm(t, dev, tuning, o, max);
+    n += k_rsc(t, dev, tuning, o + (n < max ? n : max), n < max ? max - n : 0);
     return n + k_wgf(t, dev, tuning, o + (n < max ? n : max), n < max ? max - n : 0);
 }
 static int k_wg4(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -816,6 +1057,7 @@ typedef struct cnn_rung {
     int im2col;               /* 1: it keeps a column matrix and SGEMM's workspace (prepare makes them) */
     int winograd;             /* F(m x m, 3 x 3)'s m: it keeps U, V, M and SGEMM's workspace; 0: not Winograd */
     int fused;                /* with winograd: one kernel around the products; it keeps the padded U only */
+    int rsc;                  /* the filter-major implicit GEMM: it keeps the permuted filters */
 } cnn_rung;
 
 /* Winograd takes 3 x 3 filters of stride 1, and matrices whose sizes SGEMM takes (below 2^31, every product's
@@ -869,6 +1111,12 @@ static const cnn_rung CNN_RUNGS[] = {
     {.info = {.name = "implicit_gemm", .idea = "the same product, the im2col tiles gathered straight into shared "
                                                "memory (cp.async) on SGEMM's double-buffered warp-tiled loop",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_igemm, .launch = launch_igemm_rung}},
+    {.info = {.name = "implicit_gemm_rsc", .idea = "filter-major: the reduction in (r, s, c) order over filters "
+                                                   "permuted once a call, so a k-tile is 8 channels of one tap and "
+                                                   "its bounds are checked once; filters by 16-byte copies; the tile "
+                                                   "and split-K chosen by how the blocks fill the SMs (option tile)",
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_rsc, .launch = launch_rsc_rung},
+     .rsc = 1},
     {.info = {.name = "winograd_2x2", .idea = "Winograd's F(2 x 2, 3 x 3), the textbook form: the filters' and the "
                                               "input tiles' transforms, 16 products (K x C times C x tiles) by "
                                               "climb's best SGEMM, the output tiles' transform: 2.25x fewer "
@@ -895,9 +1143,10 @@ static const cnn_rung CNN_RUNGS[] = {
               .needs = "3 x 3 filters of stride 1", .kind = CLIMB_RUNG_LADDER, .kernels = k_wgf4,
               .launch = launch_wgf<4>, .refuses = refuses_wgf4},
      .winograd = 4, .fused = 1},
-    {.info = {.name = "tuned", .idea = "per layer, the faster of the two: the fused F(2 x 2, 3 x 3) on 3 x 3 layers "
-                                       "of stride 1 with 16 channels and filters or more, the implicit GEMM (its "
-                                       "tile tuned) on the rest",
+    {.info = {.name = "tuned", .idea = "per layer: the fused F(2 x 2, 3 x 3) on 3 x 3 layers of stride 1 with 16 "
+                                       "channels and filters or more; the filter-major implicit GEMM where C is a "
+                                       "multiple of 8 or at least 64; the channel-major one (its tile tuned) on the "
+                                       "rest",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
 };
 
@@ -906,13 +1155,18 @@ static int is_vendor(int rung) { return CNN_RUNGS[rung].info.kind == CLIMB_RUNG_
 
 /* ---------------------------------------------------------------- options and tuning */
 
-enum { OPT_PAD };
+enum { OPT_PAD, OPT_TILE };
 static constexpr climb_option CNN_OPTIONS[] = {
     {.name = "pad", .kind = CLIMB_OPT_INT,
      .meaning = "zero padding on each side of the image; -1: (R - 1) / 2 rows and (S - 1) / 2 columns (size-keeping)",
      .def = "-1", .min = -1, .max = 64},
+    {.name = "tile", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "the implicit_gemm_rsc rung's tile, filters x pixels: auto (chosen by the layer, as the best rung "
+                "and climb_conv_forward_f32 choose it) or one of them",
+     .def = "auto", .choices = CNN_TILE_CHOICES},
 };
 CLIMB_OPTION_AT(CNN_OPTIONS, OPT_PAD, "pad");
+CLIMB_OPTION_AT(CNN_OPTIONS, OPT_TILE, "tile");
 
 static const climb_tunable CNN_TUNABLES[] = {
     {.name = "bm", .meaning = "output channels a block computes at most (64 where K <= 64)", .values = CNN_BM,
@@ -945,8 +1199,11 @@ static void cnn_release(climb_case *c, int rung)
     if (is_vendor(rung))
         climb_cudnn_conv_release(&c->dnn);
 #endif
-    if (CNN_RUNGS[rung].im2col || CNN_RUNGS[rung].winograd || CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST) {
+    if (CNN_RUNGS[rung].im2col || CNN_RUNGS[rung].winograd || CNN_RUNGS[rung].rsc ||
+        CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST) {
         cudaFree(c->d_col);
+        cudaFree(c->d_wt);
+        c->d_wt = NULL;
         cudaFree(c->d_gemm_ws);
         cudaFree(c->wg_u);
         cudaFree(c->wg_v);
@@ -971,6 +1228,7 @@ static void cnn_fini(climb_case *c)
     cudaFree(c->wg_v);
     cudaFree(c->wg_m);
     cudaFree(c->wgf_u);
+    cudaFree(c->d_wt);
     cudaFree(c->d_best_ws);
     free(c->wg_tol);
     free(c->wg_sample_tol);
@@ -1021,6 +1279,7 @@ static int cnn_init(climb_case *c)
     c->tn.bm = 128;
     c->tn.bk = 8;
     c->tn.wide = 0;
+    c->tile = c->p.opts[OPT_TILE].choice;
     c->vendor_factor = 1;
     c->nx = (size_t)l.n * l.c * l.h * l.w;
     c->nw = (size_t)l.k * l.c * l.r * l.s;
@@ -1199,6 +1458,12 @@ static int cnn_prepare(climb_case *c, int rung)
             return -1;
         }
     }
+    if (CNN_RUNGS[rung].rsc && !c->d_wt && cudaMalloc((void **)&c->d_wt, at_least_1(rsc_bytes(&c->l))) != cudaSuccess) {
+        cudaGetLastError();
+        fprintf(stderr, "climb: cnn: out of device memory for the permuted filters (%.3g MB)\n",
+                (double)rsc_bytes(&c->l) / 1e6);
+        return -1;
+    }
     const int m = CNN_RUNGS[rung].winograd;
     if (m && CNN_RUNGS[rung].fused) {
         /* sized for F(2 x 2) or F(4 x 4), whichever asks more, so that both fused rungs share it */
@@ -1246,7 +1511,11 @@ static int cnn_setup(const climb_case *c, int rung, climb_setup *out)
         out->bytes = (double)c->l.c * c->l.r * c->l.s * c->l.p * c->l.q * sizeof(float) + (double)c->gemm_ws_bytes;
         return 1;
     }
-    if (CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && c->best_ws_bytes) { /* the fused rung's padded U */
+    if (CNN_RUNGS[rung].rsc) { /* the permuted filters */
+        out->bytes = (double)rsc_bytes(&c->l);
+        return 1;
+    }
+    if (CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && c->best_ws_bytes) { /* the fused rung's U or permuted w */
         out->bytes = (double)c->best_ws_bytes;
         return 1;
     }

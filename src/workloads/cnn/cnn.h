@@ -47,16 +47,18 @@ void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values);
 
 /* The rung marked best, for the library face: y = the layer of x with filters w on stream s, on a device of `sms`
  * SMs. Any layer climb_cnn_layer_check takes: Winograd's F(2 x 2, 3 x 3), fused, on the 3 x 3 layers of stride 1
- * it chooses (climb_cnn_best_workspace is then above 0: ws must hold that many bytes, else cudaErrorInvalidValue
- * and nothing is launched), the implicit GEMM with tuning t on the rest. */
+ * it chooses, the filter-major implicit GEMM over permuted filters where C is a multiple of 8 or at least 64 (in
+ * both, climb_cnn_best_workspace is above 0: ws must hold that many bytes, else cudaErrorInvalidValue and nothing
+ * is launched), the channel-major implicit GEMM with tuning t on the rest. */
 cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x, const float *w,
                            float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
-/* The device workspace climb_cnn_best needs for layer l: the transformed filters where it takes Winograd, else 0. */
+/* The device workspace climb_cnn_best needs for layer l: the transformed or permuted filters, or 0 (the
+ * channel-major implicit GEMM reads w as it lies). */
 size_t climb_cnn_best_workspace(const climb_cnn_layer *l);
-/* climb_cnn_best in two parts, for a plan that runs one layer's weights again: the filters' transform into u
- * (climb_cnn_best_workspace bytes; nothing where the layer takes the implicit GEMM), then the layer from u (w is
- * read only on the implicit GEMM's path). The same kernels and results as climb_cnn_best; cudaErrorInvalidValue
- * for a NULL u where Winograd runs. */
+/* climb_cnn_best in two parts, for a plan that runs one layer's weights again: the filters' transform or
+ * permutation into u (climb_cnn_best_workspace bytes; nothing where that is 0), then the layer from u (w is read
+ * only where the workspace is 0). The same kernels and results as climb_cnn_best; cudaErrorInvalidValue for a
+ * NULL u where the workspace is above 0. */
 cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s);
 cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
                                    const float *w, const void *u, float *y, int sms, cudaStream_t s);
