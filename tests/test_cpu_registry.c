@@ -509,9 +509,47 @@ static void test_one_list(void)
                CLIMB_ALL_WORKLOADS_LIST);
 }
 
+/* Every rung's kernel list at its workload's own values (climb_rung_kernels), on an H100's description: each
+ * kernel a function and a block of 1 to 1024 threads. (A rung that lists another workload's kernels used to pass its
+ * own zeros on as that workload's tuning: blocks of no threads, which climb occupancy refused.) */
+static void test_kernel_lists(void)
+{
+    climb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.cc_major = 9;
+    dev.cc_minor = 0;
+    dev.sms = 132;
+    dev.max_threads_per_sm = 2048;
+    dev.max_blocks_per_sm = 32;
+    dev.regs_per_sm = 65536;
+    dev.smem_per_sm = 228 * 1024;
+    dev.smem_per_block_optin = 227 * 1024;
+    int n_w, listed = 0;
+    const climb_workload *const *all = climb_workloads(&n_w);
+    for (int i = 0; i < n_w; i++)
+        for (int r = 0; r < all[i]->n_rungs; r++)
+            for (int t = 0; t < CLIMB_NTYPES; t++) {
+                if (!(all[i]->types & CLIMB_TYPE_BIT(t)))
+                    continue;
+                const int n = climb_rung_kernels(all[i], r, (climb_dtype)t, &dev, NULL, 0);
+                climb_kernel_desc ks[64];
+                EXPECT_MSG(n >= 0 && n <= 64, "%s %s: %d kernels", all[i]->name, all[i]->rung(r)->name, n);
+                if (n < 0 || n > 64)
+                    continue;
+                EXPECT(climb_rung_kernels(all[i], r, (climb_dtype)t, &dev, ks, n) == n);
+                for (int k = 0; k < n; k++, listed++)
+                    EXPECT_MSG(ks[k].func && ks[k].block_threads >= 1 && ks[k].block_threads <= 1024,
+                               "%s %s %s: %s has a block of %d threads", all[i]->name, all[i]->rung(r)->name,
+                               climb_dtype_name((climb_dtype)t), ks[k].name, ks[k].block_threads);
+            }
+    EXPECT(listed > 100);
+    cudaGetLastError(); /* listing may set attributes, which fails without a GPU */
+}
+
 int main(void)
 {
     test_one_list();
+    test_kernel_lists();
     EXPECT(climb_register_workload(&climb_affine_workload) == 0);
     test_every_workload();
     test_broken();

@@ -312,7 +312,6 @@ static int kernel_mode(const char *spec, int device)
         const climb_workload *w = all[wi];
         if (only && w != only)
             continue;
-        int best = climb_best_rung(w);
         for (int r = 0; r < w->n_rungs; r++) {
             if (only_rung >= 0 && r != only_rung)
                 continue;
@@ -325,19 +324,14 @@ static int kernel_mode(const char *spec, int device)
             for (int t = 0; t < CLIMB_NTYPES; t++) {
                 if (!(w->types & CLIMB_TYPE_BIT(t)))
                     continue;
-                /* The best rung with the defaults of the workload's first bench case of this type. */
-                int tuning[CLIMB_MAX_TUNABLES] = {0};
-                if (r == best && w->tuning) {
-                    climb_tuning_key key = {w->bench_shapes[0], (climb_dtype)t, NULL};
-                    climb_tuning_defaults(w->tuning, &dev, &key, tuning);
-                }
-                int nk = ri->kernels((climb_dtype)t, &dev, tuning, NULL, 0);
+                /* the best rung at the defaults of the workload's first bench case of this type */
+                int nk = climb_rung_kernels(w, r, (climb_dtype)t, &dev, NULL, 0);
                 climb_kernel_desc *ks = calloc((size_t)(nk > 0 ? nk : 1), sizeof *ks);
                 if (!ks) {
                     climb_host_oom("the kernel list");
                     return EXIT_FAILED;
                 }
-                nk = ri->kernels((climb_dtype)t, &dev, tuning, ks, nk);
+                nk = climb_rung_kernels(w, r, (climb_dtype)t, &dev, ks, nk);
                 for (int k = 0; k < nk; k++) {
                     climb_occ_check c;
                     if (climb_occupancy_check_kernel(&dev, &ks[k], &c) != 0) {

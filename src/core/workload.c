@@ -169,6 +169,20 @@ int climb_kernel_at(climb_kernel_desc *out, int max, int i, const void *func, in
     return i + 1;
 }
 
+int climb_rung_kernels(const climb_workload *w, int r, climb_dtype t, const climb_device_info *dev,
+                       climb_kernel_desc *out, int max)
+{
+    const climb_rung_info *ri = w->rung(r);
+    if (!ri->kernels)
+        return 0;
+    int tuning[CLIMB_MAX_TUNABLES] = {0};
+    if (r == climb_best_rung(w) && w->tuning && w->n_bench_shapes > 0) {
+        climb_tuning_key key = {w->bench_shapes[0], t, NULL};
+        climb_tuning_defaults(w->tuning, dev, &key, tuning);
+    }
+    return ri->kernels(t, dev, tuning, out, max);
+}
+
 int climb_no_kernels(climb_dtype t, const climb_device_info *dev, const int *tuning, climb_kernel_desc *out, int max)
 {
     (void)t;

@@ -472,6 +472,12 @@ const climb_shape *climb_tune_shapes(const climb_workload *w, int *n);
 const climb_shape *climb_size_class_shapes(const climb_workload *w, char cls, int *n);
 /* Index of the rung marked CLIMB_RUNG_BEST, or -1. */
 int climb_best_rung(const climb_workload *w);
+/* The kernels rung r of workload w launches for type t on dev, as climb_kernels_fn lists them, at w's own tuning
+ * values: the defaults of w's first bench shape where r is w's tuned best rung, else none. For a rung that borrows
+ * another workload's kernels (its values are not w's: passing them on lists the wrong, even empty, blocks), and for
+ * climb occupancy. */
+int climb_rung_kernels(const climb_workload *w, int r, climb_dtype t, const climb_device_info *dev,
+                       climb_kernel_desc *out, int max);
 /* Index of the first vendor rung, or -1. */
 int climb_vendor_rung(const climb_workload *w);
 /* Index of the first bound rung, or -1. */

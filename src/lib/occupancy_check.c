@@ -16,7 +16,9 @@ int climb_occupancy_check_kernel(const climb_device_info *dev, const climb_kerne
     out->local_bytes = a.localSizeBytes;
     climb_occ_input in = {dev->cc_major, dev->cc_minor, d->block_threads, a.numRegs, a.sharedSizeBytes + d->dynamic_smem, 0};
     if (climb_occupancy(&in, &out->predicted) != CLIMB_STATUS_SUCCESS) {
-        fprintf(stderr, "climb: the occupancy calculator does not know CC %d.%d\n", dev->cc_major, dev->cc_minor);
+        fprintf(stderr, "climb: occupancy of %s: the calculator takes no block of %d threads, %d registers and %zu "
+                        "bytes of shared memory on CC %d.%d\n", d->name, d->block_threads, a.numRegs,
+                (size_t)in.smem_per_block, dev->cc_major, dev->cc_minor);
         return -1;
     }
     CLIMB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out->runtime_blocks, d->func, d->block_threads,

@@ -353,10 +353,9 @@ typedef struct {
     int one;
 } bg_rung;
 
-static int k_one(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+static int k_one(climb_dtype t, const climb_device_info *d, const int *, climb_kernel_desc *out, int max)
 {
-    const climb_workload *w = &climb_bfs_workload;
-    return w->rung(climb_best_rung(w))->kernels(t, d, tuning, out, max);
+    return climb_rung_kernels(&climb_bfs_workload, climb_best_rung(&climb_bfs_workload), t, d, out, max);
 }
 
 static int k_td(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)

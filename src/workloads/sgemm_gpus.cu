@@ -428,9 +428,9 @@ typedef struct mg_rung {
     int summa;    /* the 2-D blocks */
 } mg_rung;
 
-static int k_sgemm(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+static int k_sgemm(climb_dtype, const climb_device_info *d, const int *, climb_kernel_desc *out, int max)
 {
-    return climb_sgemm_workload.rung(climb_best_rung(&climb_sgemm_workload))->kernels(CLIMB_F32, d, tuning, out, max);
+    return climb_rung_kernels(&climb_sgemm_workload, climb_best_rung(&climb_sgemm_workload), CLIMB_F32, d, out, max);
 }
 
 static const char *refuses_vendor(const climb_case *c)

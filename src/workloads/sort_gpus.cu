@@ -460,10 +460,10 @@ typedef struct {
     int gather; /* the whole array's room on the first GPU (gather_sort) */
 } sg_rung;
 
-static int k_radix(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+static int k_radix(climb_dtype, const climb_device_info *d, const int *, climb_kernel_desc *out, int max)
 {
     const climb_workload *w = &climb_sort_workload;
-    return w->rung(climb_find_rung(w, "radix_onesweep_early"))->kernels(CLIMB_U32, d, tuning, out, max);
+    return climb_rung_kernels(w, climb_find_rung(w, "radix_onesweep_early"), CLIMB_U32, d, out, max);
 }
 
 static int k_split(climb_dtype t, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)

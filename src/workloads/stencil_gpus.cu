@@ -394,13 +394,17 @@ static int run_nccl(climb_case *c)
 #endif
 }
 
+/* The one-GPU kernel's tuning every rank steps with: rows, planes (climb_stencil_tuning's order). */
+static const int SG_STEP_TUNING[2] = {4, 8};
+
 extern "C" cudaError_t climb_stencil_gpus_owned_async(size_t nx, size_t ny, size_t nz, int nranks, int rank,
                                                       const float c[7], const float *in, float *out, cudaStream_t s)
 {
     climb_slab sl;
     if (climb_slab_of(nz, nranks, rank, &sl) != 0)
         return cudaErrorInvalidValue;
-    const climb_stencil_tuning tn = {4, 8};
+    climb_stencil_tuning tn;
+    climb_stencil_set_tuning(&tn, SG_STEP_TUNING);
     return climb_stencil_best_range(&tn, nx, ny, sl.planes, climb_slab_first(&sl), climb_slab_last(&sl) + 1, c, in,
                                     out, s);
 }
@@ -419,10 +423,12 @@ typedef struct sg_rung {
                     reaches the other's memory, else of the overlapped steps */
 } sg_rung;
 
-static int k_step(climb_dtype, const climb_device_info *d, const int *tuning, climb_kernel_desc *out, int max)
+/* The kernels every rank steps with: the one-GPU best rung's, at the tuning the ranks use (not this workload's
+ * values, which are not the stencil's: zeros made blocks of no threads in climb occupancy). */
+static int k_step(climb_dtype, const climb_device_info *d, const int *, climb_kernel_desc *out, int max)
 {
-    return climb_stencil_workload.rung(climb_best_rung(&climb_stencil_workload))->kernels(CLIMB_F32, d, tuning, out,
-                                                                                          max);
+    return climb_stencil_workload.rung(climb_best_rung(&climb_stencil_workload))->kernels(CLIMB_F32, d, SG_STEP_TUNING,
+                                                                                          out, max);
 }
 
 static const char *refuses_without_nccl(const climb_case *c) { return (void)c, climb_nccl_refusal(); }
@@ -538,8 +544,7 @@ static int sg_init(climb_case *c)
     c->nx = c->p.shape.d[0];
     c->ny = c->p.shape.d[1];
     c->nz = c->p.shape.d[2];
-    c->tn.rows = 4;
-    c->tn.planes = 8;
+    climb_stencil_set_tuning(&c->tn, SG_STEP_TUNING);
     const int P = ranks(c);
     if (c->split == SPLIT_WEAK && !climb_mul_fits(c->nz, (size_t)P, &c->nz)) {
         fprintf(stderr, "climb: stencil_gpus: %zu planes x %d GPUs overflow size_t\n", c->p.shape.d[2], P);

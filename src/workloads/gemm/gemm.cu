@@ -597,7 +597,7 @@ template <int P> static int pipe_kernels_p(climb_kernel_desc *o, int max)
 static int k_cuda_cores(climb_dtype t, const climb_device_info *d, const int *, climb_kernel_desc *o, int max)
 {
     const climb_workload *s = &climb_sgemm_workload;
-    return s->rung(climb_best_rung(s))->kernels(t, d, NULL, o, max);
+    return climb_rung_kernels(s, climb_best_rung(s), t, d, o, max);
 }
 /* The kernels' resources are the BF16 instance's (the family the ladder is benchmarked in first). */
 static int k_mma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
