@@ -261,7 +261,7 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * each output within 1.01 (c + 25) 2^-24 16 max|x| sum|w_k| of the exact value (max|x| over the input, sum|w_k|
  * over filter k), in the handle's workspace (the transformed filters, 16384 ceil(c / 16) ceil(k / 64) floats);
  * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|: where c is a multiple of 8 or
- * at least 64, over the filters permuted in the handle's workspace (r s ceil(c / 8) 8 ceil(k / 4) 4 floats; where
+ * at least 64 (and r s 8 ceil(c / 8) below 2^30), over the filters permuted in the handle's workspace (r s ceil(c / 8) 8 ceil(k / 4) 4 floats; where
  * its blocks are few, the reduction split and its parts added in any order), else reading d_w as it lies, no
  * workspace. Capturable.
  */

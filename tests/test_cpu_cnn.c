@@ -117,8 +117,8 @@ static void test_winograd(void)
 
 /* The best rung's choice as climb.h states it: Winograd on 3 x 3 layers of stride 1 with C and K at least 16 and K
  * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; elsewhere the filter-major implicit GEMM
- * where C is a multiple of 8 or at least 64, its workspace the permuted filters (R S ceil(C / 8) 8 ceil(K / 4) 4
- * floats); none for the rest (the channel-major implicit GEMM). */
+ * where C is a multiple of 8 or at least 64 (and R S C, C so padded, below 2^30), its workspace the permuted filters
+ * (R S ceil(C / 8) 8 ceil(K / 4) 4 floats); none for the rest (the channel-major implicit GEMM). */
 static void test_best_choice(void)
 {
     enum { IGEMM, WINOGRAD, RSC };
@@ -136,6 +136,8 @@ static void test_best_choice(void)
         {{2, 65, 13, 15, 3, 1, 1, 2, 2, 0, 0, 0, 0}, RSC},       {{2, 63, 13, 15, 3, 1, 1, 2, 2, 0, 0, 0, 0}, IGEMM},
         {{2, 8, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, RSC},       {{2, 3, 224, 224, 64, 7, 7, 2, 2, 3, 3, 0, 0}, IGEMM},
         {{2, 0, 13, 15, 70, 1, 1, 1, 1, 0, 0, 0, 0}, IGEMM},
+        /* R S C padded to whole 8s must stay below 2^30: 64 channels of 4000 x 4000 taps do, 65 (padded to 72) not */
+        {{1, 64, 4000, 4000, 1, 4000, 4000, 1, 1, 0, 0, 0, 0}, RSC}, {{1, 65, 4000, 4000, 1, 4000, 4000, 1, 1, 0, 0, 0, 0}, IGEMM},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         climb_cnn_layer l = cases[i].l;

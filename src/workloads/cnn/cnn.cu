@@ -505,6 +505,10 @@ static const char *const CNN_TILE_CHOICES[] = {"auto", "64x128", "128x128", "64x
 static int rsc_cp(const climb_cnn_layer *l) { return (l->c + CNN_RSC_BK - 1) / CNN_RSC_BK * CNN_RSC_BK; }
 static int rsc_kp(const climb_cnn_layer *l) { return (l->k + 3) / 4 * 4; }
 
+/* Whether the padded reduction R S CP stays below CLIMB_CNN_MAX_ELEMS, as C R S does for every layer (the kernel's
+ * k indices, and their sums with a split's length, stay below 2^31). */
+static int rsc_fits(const climb_cnn_layer *l) { return (long long)l->r * l->s * rsc_cp(l) < CLIMB_CNN_MAX_ELEMS; }
+
 /* The permuted filters' bytes: (R S CP) x KP floats. C, K and C R S K below 2^30, so CP R S KP < 2^31.2: in size_t. */
 static size_t rsc_bytes(const climb_cnn_layer *l)
 {
@@ -774,7 +778,7 @@ extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_ch
  * 7 of 71 padded). Few channels (the 3-channel stem) keep the channel-major kernel, whose k-tiles run over c r s. */
 static int rsc_chosen(const climb_cnn_layer *l)
 {
-    return !wgf_chosen(l) && l->c > 0 && (l->c % CNN_RSC_BK == 0 || l->c >= 64);
+    return !wgf_chosen(l) && l->c > 0 && (l->c % CNN_RSC_BK == 0 || l->c >= 64) && rsc_fits(l);
 }
 
 extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l)
@@ -1085,6 +1089,10 @@ static const char *refuses_winograd(const climb_case *c, int m)
         return "the transformed tiles' matrices reach 2^31 elements";
     return NULL;
 }
+static const char *refuses_rsc(const climb_case *c)
+{
+    return rsc_fits(&c->l) ? NULL : "R S C with C padded to a multiple of 8 reaches 2^30 (the kernel's k indices)";
+}
 static const char *refuses_wg2(const climb_case *c) { return refuses_winograd(c, 2); }
 static const char *refuses_wg4(const climb_case *c) { return refuses_winograd(c, 4); }
 static const char *refuses_wgf(const climb_case *c)
@@ -1125,7 +1133,8 @@ static const cnn_rung CNN_RUNGS[] = {
                                                    "permuted once a call, so a k-tile is 8 channels of one tap and "
                                                    "its bounds are checked once; filters by 16-byte copies; the tile "
                                                    "and split-K chosen by how the blocks fill the SMs (option tile)",
-              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_rsc, .launch = launch_rsc_rung},
+              .needs = "R S C below 2^30 with C padded to a multiple of 8", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_rsc, .launch = launch_rsc_rung, .refuses = refuses_rsc},
      .rsc = 1},
     {.info = {.name = "winograd_2x2", .idea = "Winograd's F(2 x 2, 3 x 3), the textbook form: the filters' and the "
                                               "input tiles' transforms, 16 products (K x C times C x tiles) by "
@@ -1366,18 +1375,14 @@ static int cross_check(climb_case *c, float **second, size_t *at, double *cpu)
     if (c->ny == 0)
         return 0;
     if (!*second) {
-        float *d = NULL;
+        /* into y: the vendor's output is in h_y already, and a vendor run after a pass-over writes y again */
         *second = (float *)malloc(c->ny * sizeof(float));
         if (!*second)
             return climb_host_oom("the cnn cross-check");
         const climb_cnn_tuning tn = {128, 8, 0};
-        if (CLIMB_FAILED(cudaMalloc((void **)&d, c->ny * sizeof(float))) ||
-            CLIMB_FAILED(cnn_igemm(&tn, l, c->d_x, c->d_w, d, c->sms, 0)) ||
-            CLIMB_FAILED(cudaMemcpy(*second, d, c->ny * sizeof(float), cudaMemcpyDeviceToHost))) {
-            cudaFree(d);
+        if (CLIMB_FAILED(cnn_igemm(&tn, l, c->d_x, c->d_w, c->d_y, c->sms, 0)) ||
+            CLIMB_FAILED(cudaMemcpy(*second, c->d_y, c->ny * sizeof(float), cudaMemcpyDeviceToHost)))
             return -1;
-        }
-        cudaFree(d);
     }
     int decided = 0;
     for (size_t i = 0; i < c->ny && decided < CNN_CROSS_CHECKS; i++) {
