@@ -48,9 +48,9 @@ void climb_cnn_set_tuning(climb_cnn_tuning *t, const int *values);
 /* The rung marked best, for the library face: y = the layer of x with filters w on stream s, on a device of `sms`
  * SMs. Any layer climb_cnn_layer_check takes: Winograd's F(2 x 2, 3 x 3), fused, on the 3 x 3 layers of stride 1
  * it chooses, the filter-major implicit GEMM over permuted filters where C is a multiple of 8 or at least 64 and
- * R S C, C so padded, stays below CLIMB_CNN_MAX_ELEMS (in
- * both, climb_cnn_best_workspace is above 0: ws must hold that many bytes, else cudaErrorInvalidValue and nothing
- * is launched), the channel-major implicit GEMM with tuning t on the rest. */
+ * R S C, C so padded, stays below CLIMB_CNN_MAX_ELEMS (in both, climb_cnn_best_workspace is above 0: ws must hold
+ * that many bytes, else cudaErrorInvalidValue and nothing is launched), the channel-major implicit GEMM with tuning
+ * t on the rest. */
 cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x, const float *w,
                            float *y, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
 /* The device workspace climb_cnn_best needs for layer l: the transformed or permuted filters, or 0 (the
