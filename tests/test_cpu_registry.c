@@ -13,6 +13,23 @@
 #include "workloads/transpose.h"
 #include "testing.h"
 
+/* A device as its description alone (no GPU): CC major.minor, `sms` SMs of threads_per_sm threads, 32 blocks,
+ * 64 K registers and 228 KB of shared memory (227 a block) each. */
+static climb_device_info described_device(int major, int minor, int sms, int threads_per_sm)
+{
+    climb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.cc_major = major;
+    dev.cc_minor = minor;
+    dev.sms = sms;
+    dev.max_threads_per_sm = threads_per_sm;
+    dev.max_blocks_per_sm = 32;
+    dev.regs_per_sm = 65536;
+    dev.smem_per_sm = 228 * 1024;
+    dev.smem_per_block_optin = 227 * 1024;
+    return dev;
+}
+
 static void test_every_workload(void)
 {
     int n;
@@ -188,16 +205,8 @@ static void test_broken(void)
         c = copy_of(&climb_reduce_workload);
         climb_tuning t = *c.tuning;
         c.tuning = &t;
-        climb_device_info dev;
-        memset(&dev, 0, sizeof dev);
-        dev.cc_major = 8; /* the smallest SM of the validation's devices: its defaults run on every one */
-        dev.cc_minor = 6;
-        dev.sms = 84;
-        dev.max_threads_per_sm = 1536;
-        dev.max_blocks_per_sm = 32;
-        dev.regs_per_sm = 65536;
-        dev.smem_per_sm = 228 * 1024;
-        dev.smem_per_block_optin = 227 * 1024;
+        /* the smallest SM of the validation's devices: its defaults run on every one */
+        const climb_device_info dev = described_device(8, 6, 84, 1536);
         climb_tuning_key key = {c.bench_shapes[0], CLIMB_F32, NULL};
         int fixed[CLIMB_MAX_TUNABLES], got[CLIMB_MAX_TUNABLES];
         const char *from = climb_tuning_defaults(&t, &dev, &key, fixed);
@@ -514,16 +523,7 @@ static void test_one_list(void)
  * own zeros on as that workload's tuning: blocks of no threads, which climb occupancy refused.) */
 static void test_kernel_lists(void)
 {
-    climb_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.cc_major = 9;
-    dev.cc_minor = 0;
-    dev.sms = 132;
-    dev.max_threads_per_sm = 2048;
-    dev.max_blocks_per_sm = 32;
-    dev.regs_per_sm = 65536;
-    dev.smem_per_sm = 228 * 1024;
-    dev.smem_per_block_optin = 227 * 1024;
+    const climb_device_info dev = described_device(9, 0, 132, 2048); /* an H100 */
     int n_w, listed = 0;
     const climb_workload *const *all = climb_workloads(&n_w);
     for (int i = 0; i < n_w; i++)
