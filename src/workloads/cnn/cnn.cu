@@ -410,6 +410,21 @@ static double cnn_wave_fill(size_t blocks, size_t slots)
     return blocks ? (double)blocks / (double)(cdiv(blocks, slots) * slots) : 0;
 }
 
+/* The filter-major kernel's split-K for `tiles` output tiles over `slots` block slots and a reduction of ktiles
+ * k-tiles; *fill gets the last wave's fill with it. */
+static int rsc_splits(size_t tiles, size_t slots, size_t ktiles, double *fill)
+{
+    int splits = 1;
+    double best = cnn_wave_fill(tiles, slots);
+    for (size_t z = 2; z <= CNN_RSC_SPLITS && z <= ktiles / CNN_RSC_SPLIT_MIN_TILES; z++)
+        if (cnn_wave_fill(tiles * z, slots) > best + 0.05) {
+            best = cnn_wave_fill(tiles * z, slots);
+            splits = (int)z;
+        }
+    *fill = best;
+    return splits;
+}
+
 template <int BM, int BN, int BK, int RM, int RN, bool RSC>
 static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const float *w, float *y, int sms, int cp,
                                 cudaStream_t s)
@@ -420,13 +435,9 @@ static cudaError_t launch_igemm(const climb_cnn_layer *l, const float *x, const 
     const int crs = RSC ? l->r * l->s * cp : l->c * l->r * l->s, ktiles = (crs + BK - 1) / BK;
     int splits = 1;
     if (RSC) {
-        const size_t slots = (size_t)(sms > 0 ? sms : 1) * CLIMB_GEMM_PER_SM(BM, BN, RM, RN);
-        double best = cnn_wave_fill(tiles, slots);
-        for (int z = 2; z <= CNN_RSC_SPLITS && z <= ktiles / CNN_RSC_SPLIT_MIN_TILES; z++)
-            if (cnn_wave_fill(tiles * z, slots) > best + 0.05) {
-                best = cnn_wave_fill(tiles * z, slots);
-                splits = z;
-            }
+        double fill;
+        splits = rsc_splits(tiles, (size_t)(sms > 0 ? sms : 1) * CLIMB_GEMM_PER_SM(BM, BN, RM, RN), (size_t)ktiles,
+                            &fill);
     } else {
         const size_t want = (size_t)CNN_SPLIT_BLOCKS * (sms > 0 ? sms : 1);
         if (tiles < want) {
@@ -486,7 +497,6 @@ static cudaError_t cnn_igemm(const climb_cnn_tuning *t, const climb_cnn_layer *l
  * once from DRAM) 26% slower (148 against 117 us): eff_short; 64 x 64 (64-thread blocks) trailed 64 x 128 by 3 to
  * 11% where both filled the SMs. */
 typedef struct cnn_rsc_tile {
-    const char *name;
     int bm, bn, per_sm;
     double eff, eff_short;
 } cnn_rsc_tile;
@@ -494,13 +504,14 @@ typedef struct cnn_rsc_tile {
 /* In order of preference where scores tie: 64 x 128 first (on the 3 x 3 stride-2 layer it was 7% ahead of
  * 128 x 128 at the same score). */
 static const cnn_rsc_tile CNN_RSC_TILES[] = {
-    {"64x128", 64, 128, CLIMB_GEMM_PER_SM(64, 128, 2, 2), 1.0, 1.0},
-    {"128x128", 128, 128, CLIMB_GEMM_PER_SM(128, 128, 2, 4), 1.0, 0.9},
-    {"64x256", 64, 256, CLIMB_GEMM_PER_SM(64, 256, 2, 4), 1.0, 0.9},
-    {"64x64", 64, 64, CLIMB_GEMM_PER_SM(64, 64, 2, 2), 0.9, 0.9},
+    {64, 128, CLIMB_GEMM_PER_SM(64, 128, 2, 2), 1.0, 1.0},
+    {128, 128, CLIMB_GEMM_PER_SM(128, 128, 2, 4), 1.0, 0.9},
+    {64, 256, CLIMB_GEMM_PER_SM(64, 256, 2, 4), 1.0, 0.9},
+    {64, 64, CLIMB_GEMM_PER_SM(64, 64, 2, 2), 0.9, 0.9},
 };
-/* the option's choices: auto, then the tiles by name */
+/* the option's choices: auto, then the tiles above in their order (cnn_rsc's switch launches them so) */
 static const char *const CNN_TILE_CHOICES[] = {"auto", "64x128", "128x128", "64x256", "64x64", NULL};
+static_assert(CLIMB_COUNT(CNN_TILE_CHOICES) == CLIMB_COUNT(CNN_RSC_TILES) + 2, "a choice a tile, auto and NULL");
 
 static int rsc_cp(const climb_cnn_layer *l) { return (l->c + CNN_RSC_BK - 1) / CNN_RSC_BK * CNN_RSC_BK; }
 static int rsc_kp(const climb_cnn_layer *l) { return (l->k + 3) / 4 * 4; }
@@ -551,10 +562,8 @@ static int rsc_tile(const climb_cnn_layer *l, int sms, int forced)
     for (int i = 0; i < (int)CLIMB_COUNT(CNN_RSC_TILES); i++) {
         const cnn_rsc_tile *t = &CNN_RSC_TILES[i];
         const size_t tm = cdiv((size_t)l->k, t->bm), tn = cdiv(npq, t->bn), slots = (size_t)sms * t->per_sm;
-        double fill = cnn_wave_fill(tm * tn, slots);
-        for (size_t z = 2; z <= CNN_RSC_SPLITS && z <= ktiles / CNN_RSC_SPLIT_MIN_TILES; z++)
-            if (cnn_wave_fill(tm * tn * z, slots) > fill + 0.05)
-                fill = cnn_wave_fill(tm * tn * z, slots);
+        double fill;
+        rsc_splits(tm * tn, slots, ktiles, &fill);
         /* a block alone on its SM still runs at more than half the pace of two (one wave, under-filled) */
         if (tm * tn < slots && tm * tn >= (size_t)sms)
             fill = fill > 0.7 ? fill : 0.7;
