@@ -48,5 +48,17 @@ int main(void)
     EXPECT(climb_dcs_fit_points(64, 4) == 2); /* 64 x 9 = 576 against 128 x 8 */
     EXPECT(climb_dcs_fit_points(1, 4) == 2 && climb_dcs_fit_points(0, 4) == 4); /* nothing computed: a tie */
     EXPECT(climb_find_rung(wl, "fitted_points") >= 0);
+
+    /* spread_rows's atom slices: enough to hold 2048 threads an SM, then more only where the busiest SM's share of
+     * the work (cdiv(blocks s, sms) cdiv(tiles, s)) falls by 2% */
+    EXPECT(climb_dcs_slices(4096, 63, 132, 64) == 3);   /* 2 fill the GPU; 3: 94 x 21 = 1974 against 63 x 32 = 2016 */
+    EXPECT(climb_dcs_slices(3470, 26, 132, 64) == 2);   /* 53 x 13 = 689; 3 give 79 x 9 = 711 */
+    EXPECT(climb_dcs_slices(100000, 100, 132, 128) == 1); /* 4: 3031 x 25 = 75775, not 2% below 758 x 100 */
+    EXPECT(climb_dcs_slices(1, 1000, 132, 64) == 1000); /* a block: every tile its own slice */
+    EXPECT(climb_dcs_slices(1, 100000, 132, 64) == 4224); /* 132 x 2048 threads in blocks of 64 */
+    EXPECT(climb_dcs_slices(1, 200000, 1, 64) == 32 && climb_dcs_slices(1, 1u << 20, 132, 64) == 4224);
+    EXPECT(climb_dcs_slices(5, 1, 132, 64) == 1 && climb_dcs_slices(0, 5, 132, 64) == 1);
+    EXPECT(climb_dcs_slices(7, 70000, 10000, 1) == 65535); /* at most 65535 (the grid's y) */
+    EXPECT(climb_find_rung(wl, "spread_rows") == climb_best_rung(wl));
     return test_finish("test_cpu_dcs");
 }

@@ -1,5 +1,5 @@
-/* The C API of direct Coulomb summation: climb_coulomb_dcs_f32 over the rung marked best (fitted_points: the tuned
- * kernel with the points a thread fitted to the lattice's width). */
+/* The C API of direct Coulomb summation: climb_coulomb_dcs_f32 over the rung marked best (spread_rows: the tuned
+ * points a thread spread over whole rows). */
 #include "handle.h"
 #include "../workloads/dcs.h"
 
@@ -22,6 +22,5 @@ climb_status climb_coulomb_dcs_f32(climb_handle h, const float *d_atoms, size_t 
         return st;
     climb_dcs_tuning tn;
     climb_dcs_set_tuning(&tn, call.values);
-    tn.points = climb_dcs_fit_points(d->nx, tn.points); /* the best rung, fitted_points: the points fit the row */
-    return climb_call_end(&call, climb_dcs_best(&tn, &l, d_atoms, n_atoms, d_out, call.stream));
+    return climb_call_end(&call, climb_dcs_spread(&tn, &l, d_atoms, n_atoms, d_out, call.stream));
 }

@@ -234,6 +234,56 @@ __global__ void __launch_bounds__(32 * BY) dcs_best_kernel(const float4 *__restr
         }
 }
 
+/* The best rung's kernel, spread over whole rows: a thread's P points are a row's P-th part apart (x = i0 + span p,
+ * span = cdiv(nx, P)), and the threads run over every row of the lattice in turn (thread g: row g / span, i0 = g %
+ * span), so a row computes span P points, at most P - 1 past its end, however wide it is, and only the lattice's
+ * last block has idle threads. A thread's points still share its row's dy^2 + dz^2 an atom; the stores of a warp's
+ * consecutive i0 are consecutive floats. Each term is one FFMA after a select (q times 1/r, or times 0 inside the
+ * exclusion distance): six instructions an evaluation with the MUFU, against seven for acc += q r^-1 selected. */
+template <int P, int BY>
+__global__ void __launch_bounds__(32 * BY) dcs_spread_kernel(const float4 *__restrict__ atoms, int n, int per,
+                                                             float *out, dcs_grid g, int span, long long threads)
+{
+    constexpr int T = 32 * BY;
+    __shared__ float4 tile[T];
+    const int t = threadIdx.x;
+    const long long gi = (long long)blockIdx.x * T + t;
+    const bool live = gi < threads;
+    const long long row = live ? gi / span : 0;
+    const int i0 = (int)(gi - row * span), j = (int)(row % g.ny), k = (int)(row / g.ny);
+    const int split = gridDim.y > 1u, slice = (int)blockIdx.y;
+    const float py = g.oy + g.h * j, pz = g.oz + g.h * k;
+    float px[P], acc[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        px[p] = g.ox + g.h * (float)((long long)i0 + (long long)span * p);
+        acc[p] = 0.0f;
+    }
+    const long long lo = (long long)slice * per, hi = min((long long)n, lo + per);
+    climb_block_tiles<T>(atoms, (int)lo, (int)hi, tile, t, [&](const float4 at) {
+        const float dy = py - at.y, dz = pz - at.z, dyz = dy * dy + dz * dz;
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            const float dx = px[p] - at.x, r2 = fmaf(dx, dx, dyz);
+            const float rinv = climb_rsqrt_ftz(r2);
+            acc[p] = fmaf(at.w, r2 >= g.e2 ? rinv : 0.0f, acc[p]);
+        }
+    });
+    if (!live)
+        return;
+    float *o = out + ((size_t)k * g.ny + j) * g.nx;
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const long long x = (long long)i0 + (long long)span * p;
+        if (x < g.nx) {
+            if (split)
+                atomicAdd(o + x, acc[p]);
+            else
+                o[x] = acc[p];
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 static const int DCS_POINTS[] = {2, 4, 8};
@@ -291,6 +341,61 @@ extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs
     DCS_BEST(4, 2) DCS_BEST(4, 4) DCS_BEST(4, 8)
     DCS_BEST(8, 2) DCS_BEST(8, 4) DCS_BEST(8, 8)
 #undef DCS_BEST
+    return cudaErrorInvalidValue;
+}
+
+extern "C" size_t climb_dcs_slices(size_t blocks, size_t tiles, int sms, int block_threads)
+{
+    if (blocks == 0 || tiles <= 1 || sms < 1 || block_threads < 1)
+        return 1;
+    const size_t cap = tiles < 65535 ? tiles : 65535, want = (size_t)sms * 2048;
+    size_t lo = blocks * (size_t)block_threads >= want ? 1 : cdiv(want, blocks * (size_t)block_threads);
+    lo = lo > cap ? cap : lo;
+    size_t best = lo;
+    double best_cost = (double)cdiv(blocks * lo, (size_t)sms) * (double)cdiv(tiles, lo);
+    for (size_t s = lo + 1; s <= 4 * lo && s <= cap; s++) {
+        const double cost = (double)cdiv(blocks * s, (size_t)sms) * (double)cdiv(tiles, s);
+        if (cost < 0.98 * best_cost) {
+            best = s;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+extern "C" cudaError_t climb_dcs_spread(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms,
+                                        size_t n, float *out, cudaStream_t s)
+{
+    if (l->nx == 0 || l->ny == 0 || l->nz == 0)
+        return cudaSuccess;
+    if (l->ny > 65535 || l->nz > 65535 || l->nx > INT32_MAX || n > INT32_MAX || t->points < 1 || t->block < 1)
+        return cudaErrorInvalidValue;
+    const size_t span = cdiv(l->nx, (size_t)t->points), bt = (size_t)32 * t->block;
+    size_t threads;
+    if (!climb_mul3_fits(span, l->ny, l->nz, &threads) || cdiv(threads, bt) > INT32_MAX)
+        return cudaErrorInvalidValue;
+    int sms = 1;
+    cudaError_t e = climb_current_sms(&sms);
+    if (e != cudaSuccess)
+        return e;
+    const size_t blocks = cdiv(threads, bt), tiles = cdiv(n, bt);
+    const size_t want = climb_dcs_slices(blocks, tiles, sms, (int)bt);
+    const size_t per = (tiles ? cdiv(tiles, want) : 1) * bt, slices = n ? cdiv(n, per) : 1;
+    if (slices > 1 && (e = cudaMemsetAsync(out, 0, l->nx * l->ny * l->nz * sizeof(float), s)) != cudaSuccess)
+        return e;
+    const dcs_grid g = grid_of(l);
+    const float4 *a = (const float4 *)d_atoms;
+    const dim3 grid((unsigned)blocks, (unsigned)slices);
+#define DCS_SPREAD(P_, B_)                                                                                   \
+    if (t->points == P_ && t->block == B_) {                                                                 \
+        dcs_spread_kernel<P_, B_><<<grid, 32 * B_, 0, s>>>(a, (int)n, slices > 1 ? (int)per : (int)n, out, g,  \
+                                                           (int)span, (long long)threads);                   \
+        return cudaGetLastError();                                                                           \
+    }
+    DCS_SPREAD(2, 2) DCS_SPREAD(2, 4) DCS_SPREAD(2, 8)
+    DCS_SPREAD(4, 2) DCS_SPREAD(4, 4) DCS_SPREAD(4, 8)
+    DCS_SPREAD(8, 2) DCS_SPREAD(8, 4) DCS_SPREAD(8, 8)
+#undef DCS_SPREAD
     return cudaErrorInvalidValue;
 }
 
@@ -394,6 +499,11 @@ static cudaError_t launch_fitted(climb_case *c, cudaStream_t s)
     return climb_dcs_best(&t, &c->l, c->d_atoms, c->n, c->d_out, s);
 }
 
+static cudaError_t launch_spread(climb_case *c, cudaStream_t s)
+{
+    return climb_dcs_spread(&c->tn, &c->l, c->d_atoms, c->n, c->d_out, s);
+}
+
 /* ---------------------------------------------------------------- the registry */
 
 static int k_scatter(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
@@ -445,6 +555,26 @@ static int k_best(climb_dtype, const climb_device_info *dev, const int *tuning, 
     return 0;
 }
 
+/* The spread kernel at the tuning's points and rows, the built-in defaults where none is given. */
+static int k_spread(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
+{
+    int v[CLIMB_MAX_TUNABLES] = {0};
+    if (tuning && tuning[0] && tuning[1])
+        memcpy(v, tuning, 2 * sizeof *v);
+    else
+        dcs_defaults(dev, NULL, v);
+    climb_dcs_tuning t;
+    climb_dcs_set_tuning(&t, v);
+#define DCS_K(P_, B_)                                                                                        \
+    if (t.points == P_ && t.block == B_)                                                                     \
+        return climb_kernel_at(o, max, 0, (const void *)dcs_spread_kernel<P_, B_>, 32 * B_, 0, "dcs_spread_kernel<%d, %d>", P_, B_);
+    DCS_K(2, 2) DCS_K(2, 4) DCS_K(2, 8)
+    DCS_K(4, 2) DCS_K(4, 4) DCS_K(4, 8)
+    DCS_K(8, 2) DCS_K(8, 4) DCS_K(8, 8)
+#undef DCS_K
+    return 0;
+}
+
 /* The rows' own rules: the scatter rung's grid is atoms x slices (z on the grid's y); the others put y and z on the
  * grid's y and z. */
 static const char *refuses_z(const climb_case *c)
@@ -484,7 +614,13 @@ static const climb_rung_info DCS_RUNGS[] = {
     {.name = "fitted_points", .idea = "the same, with the points a thread chosen for the lattice's width: fewer "
                                       "points computed past a row's end (a row of 165 points: 192 at 2 a thread, "
                                       "256 at 4) at an instruction more an evaluation",
-     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_fitted,
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_LADDER, .kernels = k_best, .launch = launch_fitted,
+     .refuses = refuses_yz},
+    {.name = "spread_rows", .idea = "a thread's points a row's P-th part apart and the threads laid over every row in "
+                                    "turn: at most P - 1 points a row past its end at any width, no idle rows; the "
+                                    "atoms sliced so the blocks even out over the SMs; each term one FFMA after a "
+                                    "select",
+     .needs = "ny and nz below 65536", .kind = CLIMB_RUNG_BEST, .kernels = k_spread, .launch = launch_spread,
      .refuses = refuses_yz},
 };
 

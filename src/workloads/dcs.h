@@ -45,7 +45,20 @@ void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values);
  * tuner measured those on whole rows. The rung fitted_points runs it. */
 int climb_dcs_fit_points(size_t nx, int tuned);
 
-/* The rung marked best, for the library face: out (nx ny nz floats, x fastest) = the potential of the n atoms
+/* The atom slices of the rung spread_rows, for `blocks` blocks of `block_threads` threads over the lattice and
+ * `tiles` shared tiles of atoms (one block_threads each): at least enough that the blocks hold the SMs' 2048 threads
+ * each (where the atoms give a tile a slice), then up to 4 times that many where it evens the SMs' work better:
+ * the least of cdiv(blocks s, sms) (the blocks of the busiest SM) times cdiv(tiles, s) (the tiles a block sums), a
+ * count taken only where it is 2% less than the fewer slices' (each slice costs a memset share and atomics). At most
+ * the tiles and 65535; 1 where there is nothing to split. */
+size_t climb_dcs_slices(size_t blocks, size_t tiles, int sms, int block_threads);
+
+/* The rung spread_rows: as climb_dcs_best, a thread's t->points points cdiv(nx, points) apart along a row and the
+ * threads over every row in turn, the atoms in climb_dcs_slices' slices. The library face runs it. */
+cudaError_t climb_dcs_spread(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms, size_t n,
+                             float *out, cudaStream_t s);
+
+/* The rungs shared_tiles and fitted_points: out (nx ny nz floats, x fastest) = the potential of the n atoms
  * (d_atoms: x, y, z, q per atom, device memory, 16-byte aligned) on stream s. */
 cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs_lattice *l, const float *d_atoms, size_t n,
                            float *out, cudaStream_t s);
