@@ -142,6 +142,14 @@ int main(void)
            sl.planes == 5 && climb_slab_first(&sl) == 1 && climb_slab_last(&sl) == 3);
     EXPECT(climb_slab_of(10, 3, 2, &sl) == 0 && sl.z0 == 7 && sl.z1 == 10 && sl.above == 0 && sl.planes == 4);
     EXPECT(climb_slab_of(5, 1, 0, &sl) == 0 && sl.below == 0 && sl.above == 0 && sl.planes == 5);
+    /* the whole-rows march's rows: 2048 / nx, held to the ring in 48 KiB ((rows + 2) nx floats a stage) and to ny */
+    EXPECT(climb_stencil_rows_fit(130, 250, 4) == 15 && climb_stencil_rows_fit(130, 250, 6) == 13); /* 15.7; 13.7 */
+    EXPECT(climb_stencil_rows_fit(256, 256, 4) == 8 && climb_stencil_rows_fit(256, 256, 6) == 6);   /* 12 - 2 > 8 */
+    EXPECT(climb_stencil_rows_fit(510, 511, 4) == 4 && climb_stencil_rows_fit(510, 511, 6) == 2);   /* 6.02 - 2 */
+    EXPECT(climb_stencil_rows_fit(1024, 9, 4) == 1 && climb_stencil_rows_fit(1025, 9, 4) == 0);     /* the limits */
+    EXPECT(climb_stencil_rows_fit(682, 9, 6) == 1 && climb_stencil_rows_fit(683, 9, 6) == 0);
+    EXPECT(climb_stencil_rows_fit(3, 3, 4) == 3 && climb_stencil_rows_fit(1, 5000, 6) == 2046);     /* ny; the ring */
+    EXPECT(climb_stencil_rows_fit(0, 3, 4) == 0 && climb_stencil_rows_fit(3, 0, 4) == 0 && climb_stencil_rows_fit(3, 3, 2) == 0);
     const climb_workload *w = &climb_stencil_workload;
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);

@@ -1,6 +1,6 @@
 /* Tensor-core primitives (sm_80 and later, as PTX): the warp-wide matrix multiply-accumulate mma.sync for BF16 and
  * TF32 inputs with FP32 accumulators, ldmatrix (a warp's 8 x 8 tiles of 16-bit elements out of shared memory, in
- * the mma's register layout), cp.async of 16 bytes with zero fill and its groups, and the FP32 -> TF32 rounding.
+ * the mma's register layout), cp.async of 16 bytes with zero fill and of 4 bytes, and its groups, and the FP32 -> TF32 rounding.
  * The register layouts are PTX ISA's "Matrix fragments for mma.m16n8k16" and "mma.m16n8k8": with g = lane / 4 and
  * t = lane % 4, a thread holds rows g and g + 8 of A's 16-row tile and column g of B's 8-column tile; its
  * accumulators are C[g][2t], C[g][2t + 1], C[g + 8][2t], C[g + 8][2t + 1]. */
@@ -73,6 +73,13 @@ __device__ __forceinline__ void climb_cp_async16_zfill(void *dst, const void *sr
 {
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes));
+}
+/* 4 bytes from global src to shared dst (each 4-byte aligned), through L1 (.ca: neighbouring blocks' loads of the same
+ * lines may hit). */
+__device__ __forceinline__ void climb_cp_async4(void *dst, const void *src)
+{
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(d), "l"(src));
 }
 __device__ __forceinline__ void climb_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 /* Waits until at most N of this thread's committed groups are still in flight. */

@@ -27,6 +27,7 @@
 #include "../core/workload.cuh"
 #include "../base/check.h"
 #include "../device/device.h"
+#include "../device/mma.cuh"
 #include "common/stencil7.cuh"
 #include "stencil.h"
 #include "../base/checked.h"
@@ -393,6 +394,72 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     }
 }
 
+/* Whole rows a block (the rungs rows_async, D = 4, and rows_async_deep, D = 6): a block of ST_ROWS_T threads computes `rows` whole rows of a plane (at
+ * most ST_ROWS_V points a thread: point f of the block's rows is thread f % ST_ROWS_T's), so a row of any width and
+ * alignment leaves no thread idle but the block's last few. The rows and the one above and below them are one
+ * contiguous stretch of a plane; each plane's stretch is copied by 4-byte cp.async into a ring of ST_ROWS_D stages
+ * of shared memory, ST_ROWS_D - 3 planes ahead of the three (below, here, above) the arithmetic reads: the loads
+ * wait in no register, and one barrier a plane. A point's neighbours are its stretch's +-1 and +-nx, and the same
+ * place in the stages below and above. */
+#define ST_ROWS_T 256
+#define ST_ROWS_V 8
+#define ST_ROWS_SMEM 49152 /* the stages' bytes at most: the default dynamic shared memory of a block */
+template <int ST_ROWS_D>
+__global__ void __launch_bounds__(ST_ROWS_T)
+    stencil_rows_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
+                        int zhi, int rows, int tiles_y, int planes, const stencil_coef k)
+{
+    extern __shared__ float ring[];
+    const int t = threadIdx.x;
+    const int by = (int)(blockIdx.x % (unsigned)tiles_y), bz = (int)(blockIdx.x / (unsigned)tiles_y);
+    const int y0 = by * rows, ry = min(rows, ny - y0), z0 = zlo + bz * planes, z1 = min(z0 + planes, zhi);
+    const int stage = (rows + 2) * nx, count = ry * nx;
+    const size_t sz = (size_t)nx * ny;
+    /* the stretch a plane loads: rows max(y0 - 1, 0) to min(y0 + ry, ny - 1), row y0 - 1 at the stage's start */
+    const int ylo = max(y0 - 1, 0), yhi = min(y0 + ry + 1, ny), cnt = (yhi - ylo) * nx, soff = (ylo - (y0 - 1)) * nx;
+    const float *src = in + (size_t)ylo * nx;
+    /* plane z lives in stage (z - z0 + 1) % D; planes past z1 (the last one read) or outside the grid load nothing,
+     * but every call commits a group so that the count of groups in flight is the same for every thread */
+    auto load = [&](int z) {
+        if (z >= 0 && z < nz && z <= z1) {
+            float *d = ring + ((z - z0 + 1) % ST_ROWS_D) * stage + soff;
+            const float *g = src + (size_t)z * sz;
+            for (int i = t; i < cnt; i += ST_ROWS_T)
+                climb_cp_async4(d + i, g + i);
+        }
+        climb_cp_async_commit();
+    };
+    unsigned edge = 0; /* bit i: this thread's point i is on the grid's x or y boundary */
+#pragma unroll
+    for (int i = 0; i < ST_ROWS_V; i++) {
+        const int f = t + i * ST_ROWS_T, x = f % nx, y = y0 + f / nx;
+        edge |= (unsigned)(f < count && (x == 0 || x == nx - 1 || y == 0 || y == ny - 1)) << i;
+    }
+    for (int z = z0 - 1; z < z0 + ST_ROWS_D - 2; z++)
+        load(z);
+    float *o = out + (size_t)y0 * nx;
+    for (int z = z0; z < z1; z++) {
+        /* planes up to z + D - 3 issued; z + 1 and those before it must have landed */
+        climb_cp_async_wait<ST_ROWS_D - 4>();
+        __syncthreads();
+        load(z + ST_ROWS_D - 2); /* into the stage of plane z - 2, which the barrier freed */
+        const float *b = ring + ((z - z0) % ST_ROWS_D) * stage + nx, *h = ring + ((z - z0 + 1) % ST_ROWS_D) * stage + nx;
+        const float *a = ring + ((z - z0 + 2) % ST_ROWS_D) * stage + nx;
+        const bool zedge = z == 0 || z == nz - 1;
+#pragma unroll
+        for (int i = 0; i < ST_ROWS_V; i++) {
+            const int f = t + i * ST_ROWS_T;
+            if (f < count) {
+                const float c = h[f];
+                o[(size_t)z * sz + f] = zedge || (edge >> i & 1u)
+                                            ? c
+                                            : st_point(k, c, h[f - 1], h[f + 1], h[f - nx], h[f + nx], b[f], a[f]);
+            }
+        }
+    }
+    climb_cp_async_wait<0>(); /* no copy into shared memory outlives the block */
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 static const int ST_ROWS[] = {4, 8, 16};
@@ -458,6 +525,42 @@ static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t
     default: return cudaErrorInvalidValue;
     }
 #undef ST_MARCH
+    return cudaGetLastError();
+}
+
+extern "C" int climb_stencil_rows_fit(size_t nx, size_t ny, int stages)
+{
+    if (nx == 0 || ny == 0 || stages < 3)
+        return 0;
+    const size_t by_threads = (size_t)ST_ROWS_T * ST_ROWS_V / nx, by_smem = ST_ROWS_SMEM / ((size_t)stages * 4 * nx);
+    size_t rows = by_smem >= 2 ? by_smem - 2 : 0;
+    rows = rows < by_threads ? rows : by_threads;
+    rows = rows < ny ? rows : ny;
+    return (int)rows;
+}
+
+/* The march of whole rows over planes [zlo, zhi), `stages` (4 or 6) planes in the ring. */
+static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_t nx, size_t ny, size_t nz, size_t zlo,
+                                size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s)
+{
+    if (nx == 0 || ny == 0 || zlo >= zhi)
+        return cudaSuccess;
+    const int rows = climb_stencil_rows_fit(nx, ny, stages);
+    if (rows < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz || t->planes < 1)
+        return cudaErrorInvalidValue;
+    const size_t tiles_y = cdiv(ny, (size_t)rows), tiles_z = cdiv(zhi - zlo, (size_t)t->planes);
+    if (tiles_y * tiles_z > 0x7fffffffu)
+        return cudaErrorInvalidConfiguration;
+    const size_t smem = (size_t)stages * (rows + 2) * nx * sizeof(float);
+    const stencil_coef k = coef_of(c);
+    if (stages == 4)
+        stencil_rows_kernel<4><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
+            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, k);
+    else if (stages == 6)
+        stencil_rows_kernel<6><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
+            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, k);
+    else
+        return cudaErrorInvalidValue;
     return cudaGetLastError();
 }
 
@@ -543,6 +646,16 @@ static cudaError_t step_any(climb_case *c, const float *src, float *dst, cudaStr
     return stencil_march(&c->tn, ST_FORM_ANY, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
 }
 
+/* Whole rows a block, planes through a ring of 4 (one plane ahead) or 6 (three ahead) in shared memory. */
+static cudaError_t step_rows4(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    return stencil_rows(&c->tn, 4, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
+}
+static cudaError_t step_rows6(climb_case *c, const float *src, float *dst, cudaStream_t s)
+{
+    return stencil_rows(&c->tn, 6, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
+}
+
 /* The bound: one copy of the grid per step. */
 static cudaError_t step_copy(climb_case *c, const float *src, float *dst, cudaStream_t s)
 {
@@ -604,6 +717,17 @@ static int k_any(climb_dtype, const climb_device_info *dev, const int *tuning, c
     return climb_kernel_at(o, max, 0, f, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 4, any row>", by);
 }
 
+static int k_rows4(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_kernel_at(o, max, 0, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, ST_ROWS_SMEM,
+                           "stencil_rows_kernel<4>");
+}
+static int k_rows6(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_kernel_at(o, max, 0, (const void *)stencil_rows_kernel<6>, ST_ROWS_T, ST_ROWS_SMEM,
+                           "stencil_rows_kernel<6>");
+}
+
 /* The rows' own rules: the grid's y and z hold 65535 blocks each, of the rung's own height and depth. */
 static const char *refuses_naive(const climb_case *c)
 {
@@ -622,6 +746,15 @@ static const char *refuses_marching(const climb_case *c)
     return cdiv(c->ny, ST_OUT2) > 65535 || cdiv(c->nz, ST_ZC) > 65535
                ? "ny or nz too large for the grid's y and z (65535 blocks)"
                : NULL;
+}
+
+static const char *refuses_rows4(const climb_case *c)
+{
+    return climb_stencil_rows_fit(c->nx, c->ny, 4) < 1 ? "nx above 1024: three rows of 4 stages past 48 KiB" : NULL;
+}
+static const char *refuses_rows6(const climb_case *c)
+{
+    return climb_stencil_rows_fit(c->nx, c->ny, 6) < 1 ? "nx above 682: three rows of 6 stages past 48 KiB" : NULL;
 }
 
 typedef struct stencil_rung {
@@ -658,6 +791,15 @@ static const stencil_rung ST_RUNGS[] = {
                                                     "not 16-byte aligned)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_any},
      .step = step_any},
+    {.info = {.name = "rows_async", .idea = "whole rows a block (up to 8 points a thread, any width or alignment: no "
+                                            "idle thread but the last few), each plane's rows by 4-byte cp.async into "
+                                            "a ring of 4 planes in shared memory, one plane ahead",
+              .needs = "nx at most 1024", .kind = CLIMB_RUNG_LADDER, .kernels = k_rows4, .refuses = refuses_rows4},
+     .step = step_rows4},
+    {.info = {.name = "rows_async_deep", .idea = "the same with a ring of 6 planes: three planes in flight beyond "
+                                                 "the three the arithmetic reads",
+              .needs = "nx at most 682", .kind = CLIMB_RUNG_LADDER, .kernels = k_rows6, .refuses = refuses_rows6},
+     .step = step_rows6},
 };
 
 static const climb_rung_info *stencil_rung_info(int i) { return &ST_RUNGS[i].info; }

@@ -40,6 +40,12 @@ double climb_stencil_tolerance(int steps, double max_abs);
  * ceil(ny / 4) x ceil(nz / 8) blocks (its smallest block tile, in every candidate) below 2^31, a grid's limit. */
 int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
 
+/* The rows a block of the whole-rows march (the rungs rows_async and rows_async_deep) takes with `stages` planes in
+ * its ring: as many as fill 256 threads x 8 points (2048 / nx), held to what the ring's (rows + 2) nx floats a stage
+ * fit in 48 KiB (12288 / stages / nx - 2) and to ny; 0 where not one row fits (nx above 1024 at 4 stages, 682 at 6)
+ * or the grid is empty. */
+int climb_stencil_rows_fit(size_t nx, size_t ny, int stages);
+
 /* The rung marked best, for the library face: one step out = stencil(in) on stream s (any sizes climb_stencil_fits
  * takes; 0 does nothing; in and out must not overlap). */
 cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, const float c[7],
