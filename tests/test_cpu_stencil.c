@@ -150,6 +150,18 @@ int main(void)
     EXPECT(climb_stencil_rows_fit(682, 9, 6) == 1 && climb_stencil_rows_fit(683, 9, 6) == 0);
     EXPECT(climb_stencil_rows_fit(3, 3, 4) == 3 && climb_stencil_rows_fit(1, 5000, 6) == 2046);     /* ny; the ring */
     EXPECT(climb_stencil_rows_fit(0, 3, 4) == 0 && climb_stencil_rows_fit(3, 0, 4) == 0 && climb_stencil_rows_fit(3, 3, 2) == 0);
+    /* the best rung's form: vectors on aligned rows; whole rows where the tile leaves over 15% of a row idle */
+    EXPECT(climb_stencil_form(512, 512, 16) == 4 && climb_stencil_form(256, 256, 16) == 4);
+    EXPECT(climb_stencil_form(1024, 1024, 16) == 4 && climb_stencil_form(4096, 9, 16) == 4);
+    EXPECT(climb_stencil_form(510, 511, 16) == 0);  /* 4 scalar points: 512 computed, 99.6% busy */
+    EXPECT(climb_stencil_form(130, 250, 16) == -1); /* 2 points: 192 computed, 68% busy; 4: 256 */
+    EXPECT(climb_stencil_form(130, 250, 4) == -1 && climb_stencil_form(7, 9, 16) == -1); /* 7 of 32 */
+    EXPECT(climb_stencil_form(120, 9, 16) == 4);    /* 120 of 128: 94% */
+    EXPECT(climb_stencil_form(100, 9, 16) == -1);   /* 100 of 128: 78% */
+    EXPECT(climb_stencil_form(512, 9, 8) == 0 && climb_stencil_form(512, 9, 4) == 1); /* misaligned pointers */
+    EXPECT(climb_stencil_form(1100, 9, 16) == 4);   /* 1100 of 1152: 95% */
+    EXPECT(climb_stencil_form(2000, 9, 16) == 4 && climb_stencil_form(1030, 9, 16) == 2); /* 1030 of 1088 */
+    EXPECT(climb_stencil_form(1025, 9, 4) == 1);    /* 1025 of 1056 one a thread: 97%; no whole rows past 1024 */
     const climb_workload *w = &climb_stencil_workload;
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);

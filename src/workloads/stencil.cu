@@ -489,7 +489,7 @@ extern "C" int climb_stencil_fits(size_t nx, size_t ny, size_t nz)
 
 /* The march over planes [zlo, zhi) in one of its forms: ST_FORM_ANY (four points a thread on any row, the rung
  * register_tiled_any), or v = 4, 2 or 1 points a thread (the best rung's, for rows aligned to v floats). */
-enum { ST_FORM_ANY = 0 };
+enum { ST_FORM_ANY = 0, ST_FORM_ROWS = -1 };
 static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t nx, size_t ny, size_t nz,
                                  size_t zlo, size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s)
 {
@@ -564,9 +564,7 @@ static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
-                                                size_t zlo, size_t zhi, const float c[7], const float *in, float *out,
-                                                cudaStream_t s)
+extern "C" int climb_stencil_form(size_t nx, size_t ny, int align)
 {
     /* four points a thread where every row starts 16-byte aligned, two where 8-byte aligned; else one. Where rows
      * take two, four scalar points a thread (ST_FORM_ANY) instead wherever that leaves no more idle points in a row:
@@ -574,10 +572,26 @@ extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, s
      * 128 and the two-point one to 64; at equal padding the four-point form does more a thread (measured on an
      * H100 at f0b2979: 510 x 511 x 257, 1.11x the two-point form; 130 x 250 x 333, padded to 256 against 192,
      * 0.88x). */
-    const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
-    const int v = nx % 4 == 0 && a % 16 == 0 ? 4 : nx % 2 == 0 && a % 8 == 0 ? 2 : 1;
+    const int v = nx % 4 == 0 && align % 16 == 0 ? 4 : nx % 2 == 0 && align % 8 == 0 ? 2 : 1;
     const size_t span4 = (size_t)ST_BEST_X * 4, span2 = (size_t)ST_BEST_X * 2;
     const int form = v == 2 && cdiv(nx, span4) * span4 <= cdiv(nx, span2) * span2 ? ST_FORM_ANY : v;
+    /* Whole rows where the tile leaves over 15% of a row's threads idle: on an H100 at 3b75844 the whole-rows march
+     * ran 0.84-0.91x the tiles' speed on full rows (512^3, 256^3, 510 x 511 x 257) but 1.08x on 130 x 250 x 333,
+     * whose rows the two-point tiles pad to 192 (68% busy). */
+    const size_t span = (size_t)ST_BEST_X * (form == ST_FORM_ANY ? 4 : form);
+    if (nx > 0 && (double)nx < 0.85 * (double)(cdiv(nx, span) * span) && climb_stencil_rows_fit(nx, ny, 4) >= 1)
+        return ST_FORM_ROWS;
+    return form;
+}
+
+extern "C" cudaError_t climb_stencil_best_range(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz,
+                                                size_t zlo, size_t zhi, const float c[7], const float *in, float *out,
+                                                cudaStream_t s)
+{
+    const uintptr_t a = (uintptr_t)in | (uintptr_t)out;
+    const int form = climb_stencil_form(nx, ny, (int)(a & 15u ? a & 15u : 16u));
+    if (form == ST_FORM_ROWS)
+        return stencil_rows(t, 4, nx, ny, nz, zlo, zhi, c, in, out, s);
     return stencil_march(t, form, nx, ny, nz, zlo, zhi, c, in, out, s);
 }
 
@@ -696,7 +710,9 @@ static int k_best(climb_dtype, const climb_device_info *, const int *tuning, cli
                                : (const void *)stencil_best_kernel<16>;
     int n = climb_kernel_at(o, max, 0, f4, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 4>", by);
     n = climb_kernel_at(o, max, n, f2, ST_BEST_X * by, 0, "stencil_best_vec_kernel<%d, 2>", by);
-    return climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
+    n = climb_kernel_at(o, max, n, f1, ST_BEST_X * by, 0, "stencil_best_kernel<%d>", by);
+    return climb_kernel_at(o, max, n, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, ST_ROWS_SMEM,
+                           "stencil_rows_kernel<4>");
 }
 
 static const char *st_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values);
@@ -782,7 +798,9 @@ static const stencil_rung ST_RUNGS[] = {
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_register, .refuses = refuses_marching},
      .step = step_register},
     {.info = {.name = "register_tiled_wide", .idea = "four (or two) points a thread as one vector, x neighbours by "
-                                                     "shuffles, no idle threads, the next plane in flight, tuned",
+                                                     "shuffles, no idle threads, the next plane in flight, tuned; "
+                                                     "rows the tile would leave over 15% idle go whole rows a block "
+                                                     "(rows_async's march)",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best},
      .step = step_best},
     {.info = {.name = "register_tiled_any", .idea = "the same march at four points a thread on every row, whatever its "

@@ -46,6 +46,13 @@ int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
  * or the grid is empty. */
 int climb_stencil_rows_fit(size_t nx, size_t ny, int stages);
 
+/* The best rung's form for rows of nx points whose pointers are `align`-byte aligned (16 or more: 16): 4 or 2 points
+ * a thread as one vector (rows that start 16- or 8-byte aligned), 0 four scalar points a thread (8-byte rows where
+ * a 128-point span pads a row no more than a 64-point one), 1 one point a thread; -1 the whole-rows march (rows_async)
+ * where that form's span leaves over 15% of a row's points idle (nx below 0.85 cdiv(nx, span) span) and a row fits
+ * its ring (climb_stencil_rows_fit(nx, ny, 4) >= 1). */
+int climb_stencil_form(size_t nx, size_t ny, int align);
+
 /* The rung marked best, for the library face: one step out = stencil(in) on stream s (any sizes climb_stencil_fits
  * takes; 0 does nothing; in and out must not overlap). */
 cudaError_t climb_stencil_best(const climb_stencil_tuning *t, size_t nx, size_t ny, size_t nz, const float c[7],
