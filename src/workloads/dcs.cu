@@ -534,9 +534,9 @@ static int k_padded(climb_dtype, const climb_device_info *, const int *, climb_k
 }
 static const char *dcs_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values);
 
-/* The kernel at the tuning's points and rows (fitted_points: at the tuned points; its own depend on the lattice),
- * the built-in defaults where none is given. */
-static int k_best(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
+/* The kernel at the tuning's points and rows (fitted_points: at the tuned points; its own depend on the lattice), the
+ * built-in defaults where none is given: the shared tiles' kernel, or (spread) spread_rows's. */
+static int dcs_kernels(const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max, bool spread)
 {
     int v[CLIMB_MAX_TUNABLES] = {0};
     if (tuning && tuning[0] && tuning[1])
@@ -547,32 +547,23 @@ static int k_best(climb_dtype, const climb_device_info *dev, const int *tuning, 
     climb_dcs_set_tuning(&t, v);
 #define DCS_K(P_, B_)                                                                                        \
     if (t.points == P_ && t.block == B_)                                                                     \
-        return climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, 32 * B_, 0, "dcs_best_kernel<%d, %d>", P_, B_);
+        return spread ? climb_kernel_at(o, max, 0, (const void *)dcs_spread_kernel<P_, B_>, 32 * B_, 0,       \
+                                        "dcs_spread_kernel<%d, %d>", P_, B_)                                 \
+                      : climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, 32 * B_, 0,         \
+                                        "dcs_best_kernel<%d, %d>", P_, B_);
     DCS_K(2, 2) DCS_K(2, 4) DCS_K(2, 8)
     DCS_K(4, 2) DCS_K(4, 4) DCS_K(4, 8)
     DCS_K(8, 2) DCS_K(8, 4) DCS_K(8, 8)
 #undef DCS_K
     return 0;
 }
-
-/* The spread kernel at the tuning's points and rows, the built-in defaults where none is given. */
+static int k_best(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
+{
+    return dcs_kernels(dev, tuning, o, max, false);
+}
 static int k_spread(climb_dtype, const climb_device_info *dev, const int *tuning, climb_kernel_desc *o, int max)
 {
-    int v[CLIMB_MAX_TUNABLES] = {0};
-    if (tuning && tuning[0] && tuning[1])
-        memcpy(v, tuning, 2 * sizeof *v);
-    else
-        dcs_defaults(dev, NULL, v);
-    climb_dcs_tuning t;
-    climb_dcs_set_tuning(&t, v);
-#define DCS_K(P_, B_)                                                                                        \
-    if (t.points == P_ && t.block == B_)                                                                     \
-        return climb_kernel_at(o, max, 0, (const void *)dcs_spread_kernel<P_, B_>, 32 * B_, 0, "dcs_spread_kernel<%d, %d>", P_, B_);
-    DCS_K(2, 2) DCS_K(2, 4) DCS_K(2, 8)
-    DCS_K(4, 2) DCS_K(4, 4) DCS_K(4, 8)
-    DCS_K(8, 2) DCS_K(8, 4) DCS_K(8, 8)
-#undef DCS_K
-    return 0;
+    return dcs_kernels(dev, tuning, o, max, true);
 }
 
 /* The rows' own rules: the scatter rung's grid is atoms x slices (z on the grid's y); the others put y and z on the
