@@ -16,21 +16,24 @@
 static void test_winograd(void)
 {
     climb_winograd w;
-    EXPECT(climb_winograd_init(&w, 3) == -1 && climb_winograd_init(&w, 6) == -1);
+    EXPECT(climb_winograd_init(&w, 3, 3) == -1 && climb_winograd_init(&w, 6, 3) == -1);
+    EXPECT(climb_winograd_init(&w, 4, 5) == -1 && climb_winograd_init(&w, 2, 7) == -1);
     climb_rng rng;
     climb_rng_seed(&rng, climb_fresh_seed());
-    for (int m = 2; m <= 4; m += 2) {
-        EXPECT(climb_winograd_init(&w, m) == 0 && w.alpha == m + 2);
+    static const int pairs[][2] = {{2, 3}, {4, 3}, {2, 5}};
+    for (int v = 0; v < 3; v++) {
+        const int m = pairs[v][0], rr = pairs[v][1];
+        EXPECT(climb_winograd_init(&w, m, rr) == 0 && w.alpha == m + rr - 1 && w.r == rr);
         /* 1-D: y_i = sum_j g_j d_(i + j) = A^T [(G g) . (B^T d)] */
         double worst1 = 0;
         for (int it = 0; it < 200; it++) {
-            double g[3], d[6], gg[6] = {0}, bd[6] = {0};
-            for (int j = 0; j < 3; j++)
+            double g[5], d[6], gg[6] = {0}, bd[6] = {0};
+            for (int j = 0; j < rr; j++)
                 g[j] = climb_rng_double(&rng, -1, 1);
             for (int j = 0; j < w.alpha; j++)
                 d[j] = climb_rng_double(&rng, -1, 1);
             for (int a = 0; a < w.alpha; a++)
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < rr; j++)
                     gg[a] += w.g[a][j] * g[j];
             for (int a = 0; a < w.alpha; a++)
                 for (int j = 0; j < w.alpha; j++)
@@ -39,20 +42,23 @@ static void test_winograd(void)
                 double y = 0, want = 0;
                 for (int a = 0; a < w.alpha; a++)
                     y += w.at[i][a] * gg[a] * bd[a];
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < rr; j++)
                     want += g[j] * d[i + j];
                 worst1 = fmax(worst1, fabs(y - want));
             }
         }
-        EXPECT_MSG(worst1 < 1e-12, "F(%d, 3) in one dimension: off by %g", m, worst1);
+        EXPECT_MSG(worst1 < 1e-12, "F(%d, %d) in one dimension: off by %g", m, rr, worst1);
+        /* n c h w k r s stride_h stride_w pad_h pad_w: odd sizes, no padding, 64 channels, a layer smaller than a tile */
         const climb_cnn_layer shapes[] = {
-            {2, 5, 9, 11, 3, 3, 3, 1, 1, 1, 1, 0, 0}, {1, 3, 7, 6, 2, 3, 3, 1, 1, 0, 0, 0, 0},
-            {1, 64, 14, 14, 4, 3, 3, 1, 1, 1, 1, 0, 0}, {1, 1, 3, 3, 1, 3, 3, 1, 1, 0, 0, 0, 0}};
+            {2, 5, 9, 11, 3, rr, rr, 1, 1, rr / 2, rr / 2, 0, 0}, {1, 3, 7, 6, 2, rr, rr, 1, 1, 0, 0, 0, 0},
+            {1, 64, 14, 14, 4, rr, rr, 1, 1, rr / 2, rr / 2, 0, 0}, {1, 1, rr, rr, 1, rr, rr, 1, 1, 0, 0, 0, 0},
+            {1, 2, 6, 9, 3, rr, rr, 1, 1, 1, 2, 0, 0}};
         double worst = 0, growth = 0, ulps = 0; /* ulps: the error in units of 2^-24 sum |w x| */
         for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
             climb_cnn_layer l = shapes[t];
             EXPECT(climb_cnn_layer_check(&l) == 0);
-            const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * 9, ny = (size_t)l.n * l.k * l.p * l.q;
+            const size_t nx = (size_t)l.n * l.c * l.h * l.w, nw = (size_t)l.k * l.c * rr * rr;
+            const size_t ny = (size_t)l.n * l.k * l.p * l.q;
             float *x = malloc(nx * sizeof *x), *wt = malloc(nw * sizeof *wt), *y = malloc(ny * sizeof *y);
             double *wl = malloc(ny * sizeof *wl);
             if (!x || !wt || !y || !wl) {
@@ -80,7 +86,7 @@ static void test_winograd(void)
                             const double want = climb_cnn_ref_at(&l, x, wt, n, k, p, q, &direct);
                             const double W = climb_winograd_abs_at(&w, &l, x, wt, n, k, p, q);
                             abs_differs += !(fabs(W - wl[(((size_t)n * l.k + k) * l.p + p) * l.q + q]) <= 1e-12 * W);
-                            if (m == 2) {
+                            if (m == 2 && rr == 3) {
                                 double wk = 0;
                                 for (size_t i = 0; i < (size_t)l.c * 9; i++)
                                     wk += fabs(wt[(size_t)k * l.c * 9 + i]);
@@ -93,8 +99,8 @@ static void test_winograd(void)
                             growth = fmax(growth, direct > 0 ? W / direct : 0);
                             ulps = fmax(ulps, direct > 0 ? err / (direct * ldexp(1.0, -24)) : 0);
                         }
-            EXPECT_MSG(bad == 0, "F(%dx%d, 3x3) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, l.n, l.c,
-                       l.h, l.w, l.k, l.pad_h, bad);
+            EXPECT_MSG(bad == 0, "F(%dx%d, %dx%d) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, rr, rr,
+                       l.n, l.c, l.h, l.w, l.k, l.pad_h, bad);
             EXPECT_MSG(abs_differs == 0, "the whole layer's W differs from the output's at %d outputs", abs_differs);
             EXPECT_MSG(past_api == 0, "W past climb.h's 16 max|x| sum|w_k| at %d outputs", past_api);
             free(x);
@@ -104,15 +110,19 @@ static void test_winograd(void)
         }
         /* a bound that holds, and the error not trivially zero (a wrong transform is far outside it) */
         EXPECT(worst > 0 && worst <= 1);
-        printf("F(%dx%d, 3x3): largest error %.3g of the bound, %.1f units of 2^-24 sum |w x|; the bound's W up to %.1fx "
-               "the direct sum |w x|\n", m, m, worst, ulps, growth);
+        printf("F(%dx%d, %dx%d): largest error %.3g of the bound, %.1f units of 2^-24 sum |w x|; the bound's W up to "
+               "%.1fx the direct sum |w x|\n", m, m, rr, rr, worst, ulps, growth);
     }
     const climb_cnn_layer strided = {1, 1, 8, 8, 1, 3, 3, 2, 2, 0, 0, 0, 0};
     climb_cnn_layer l5 = {1, 1, 8, 8, 1, 5, 5, 1, 1, 0, 0, 0, 0};
     climb_cnn_layer ls = strided;
     EXPECT(climb_cnn_layer_check(&ls) == 0 && climb_cnn_layer_check(&l5) == 0);
     float one[64 * 25] = {0}, out[64] = {0};
+    EXPECT(climb_winograd_init(&w, 4, 3) == 0);
     EXPECT(climb_winograd_layer_f32(&w, &ls, one, one, out) == -1 && climb_winograd_layer_f32(&w, &l5, one, one, out) == -1);
+    climb_cnn_layer l3 = {1, 1, 8, 8, 1, 3, 3, 1, 1, 0, 0, 0, 0}; /* F(2 x 2, 5 x 5) takes 5 x 5 layers only */
+    EXPECT(climb_cnn_layer_check(&l3) == 0 && climb_winograd_init(&w, 2, 5) == 0);
+    EXPECT(climb_winograd_layer_f32(&w, &l3, one, one, out) == -1 && climb_winograd_layer_f32(&w, &l5, one, one, out) == 0);
 }
 
 /* The best rung's choice as climb.h states it: Winograd on 3 x 3 layers of stride 1 with C and K at least 16 and K

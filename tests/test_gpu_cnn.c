@@ -29,7 +29,7 @@ static double api_bound(const climb_cnn_layer *l, const float *x, const float *w
     if (!climb_cnn_best_winograd(l))
         return climb_cnn_tolerance(l, mag);
     climb_winograd wg;
-    climb_winograd_init(&wg, 2);
+    climb_winograd_init(&wg, 2, 3);
     return climb_winograd_tolerance(&wg, l, climb_winograd_abs_at(&wg, l, x, w, n, k, p, q));
 }
 

@@ -1628,7 +1628,7 @@ static int wg_tolerances(climb_case *c, int m)
         return 0;
     const climb_cnn_layer *l = &c->l;
     climb_winograd w;
-    climb_winograd_init(&w, m);
+    climb_winograd_init(&w, m, l->r);
     free(c->wg_tol);
     free(c->wg_sample_tol);
     c->wg_tol = NULL;

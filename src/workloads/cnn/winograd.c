@@ -1,14 +1,18 @@
-/* Winograd's F(2 x 2, 3 x 3) and F(4 x 4, 3 x 3) on the CPU: the transforms, a layer, the error bound (winograd.h). */
+/* Winograd's F(2 x 2, 3 x 3), F(4 x 4, 3 x 3) and F(2 x 2, 5 x 5) on the CPU: the transforms, a layer, the error bound (winograd.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "winograd.h"
 
-int climb_winograd_init(climb_winograd *w, int m)
+int climb_winograd_init(climb_winograd *w, int m, int r)
 {
     memset(w, 0, sizeof *w);
-    if (m == 2) {
+    /* the points 0, 1, -1, 2, -2, infinity: one B^T (the inverse Vandermonde's, scaled into G) for every F(m, r)
+     * with m + r = 7 */
+    static const double bt6[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+                                     {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+    if (m == 2 && r == 3) {
         static const double bt[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
         static const double g[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
         static const double at[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
@@ -18,25 +22,40 @@ int climb_winograd_init(climb_winograd *w, int m)
         }
         for (int i = 0; i < 2; i++)
             memcpy(w->at[i], at[i], sizeof at[i]);
-    } else if (m == 4) {
-        static const double bt[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
-                                        {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+    } else if (m == 4 && r == 3) {
         static const double g[6][3] = {{1.0 / 4, 0, 0},          {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                        {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                        {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
         static const double at[4][6] = {
             {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
         for (int i = 0; i < 6; i++) {
-            memcpy(w->bt[i], bt[i], sizeof bt[i]);
+            memcpy(w->bt[i], bt6[i], sizeof bt6[i]);
             memcpy(w->g[i], g[i], sizeof g[i]);
         }
         for (int i = 0; i < 4; i++)
+            memcpy(w->at[i], at[i], sizeof at[i]);
+    } else if (m == 2 && r == 5) {
+        /* G's row of point p: its scale (1/4, -1/6, -1/6, 1/24, 1/24, as F(4 x 4, 3 x 3)'s) times 1 p p^2 p^3 p^4;
+         * infinity's row picks the filter's last tap; A^T: 1 p (and infinity's 1 in the last row) */
+        static const double g[6][5] = {{1.0 / 4, 0, 0, 0, 0},
+                                       {-1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                       {-1.0 / 6, 1.0 / 6, -1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                       {1.0 / 24, 1.0 / 12, 1.0 / 6, 1.0 / 3, 2.0 / 3},
+                                       {1.0 / 24, -1.0 / 12, 1.0 / 6, -1.0 / 3, 2.0 / 3},
+                                       {0, 0, 0, 0, 1}};
+        static const double at[2][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}};
+        for (int i = 0; i < 6; i++) {
+            memcpy(w->bt[i], bt6[i], sizeof bt6[i]);
+            memcpy(w->g[i], g[i], sizeof g[i]);
+        }
+        for (int i = 0; i < 2; i++)
             memcpy(w->at[i], at[i], sizeof at[i]);
     } else {
         return -1;
     }
     w->m = m;
-    w->alpha = m + 2;
+    w->r = r;
+    w->alpha = m + r - 1;
     return 0;
 }
 
@@ -66,7 +85,8 @@ static void sandwich(const double *L, int ld_l, int rows, int inner, const float
 
 void climb_winograd_filter_f32(const climb_winograd *w, const float *g, float *u)
 {
-    sandwich(&w->g[0][0], 3, w->alpha, 3, g, 3, &w->g[0][0], 3, w->alpha, u);
+    sandwich(&w->g[0][0], CLIMB_WINOGRAD_MAX_R, w->alpha, w->r, g, w->r, &w->g[0][0], CLIMB_WINOGRAD_MAX_R, w->alpha,
+             u);
 }
 
 void climb_winograd_input_f32(const climb_winograd *w, const float *d, float *v)
@@ -81,9 +101,9 @@ void climb_winograd_output_f32(const climb_winograd *w, const float *mm, float *
              CLIMB_WINOGRAD_MAX_ALPHA, w->m, y);
 }
 
-static int takes(const climb_cnn_layer *l)
+static int takes(const climb_winograd *w, const climb_cnn_layer *l)
 {
-    return l->r == 3 && l->s == 3 && l->stride_h == 1 && l->stride_w == 1;
+    return l->r == w->r && l->s == w->r && l->stride_h == 1 && l->stride_w == 1;
 }
 
 /* The alpha x alpha input tile of image n, channel c whose outputs start at (p0, q0): zeros outside the image. */
@@ -102,7 +122,7 @@ static void input_tile(const climb_winograd *w, const climb_cnn_layer *l, const 
 int climb_winograd_layer_f32(const climb_winograd *w, const climb_cnn_layer *l, const float *x, const float *wt,
                              float *y)
 {
-    if (!takes(l))
+    if (!takes(w, l))
         return -1;
     const int a2 = w->alpha * w->alpha, m = w->m;
     float *u = malloc(((size_t)l->k * l->c + 1) * a2 * sizeof *u), *v = malloc(((size_t)l->c + 1) * a2 * sizeof *v);
@@ -113,7 +133,7 @@ int climb_winograd_layer_f32(const climb_winograd *w, const climb_cnn_layer *l, 
     }
     for (int k = 0; k < l->k; k++)
         for (int c = 0; c < l->c; c++)
-            climb_winograd_filter_f32(w, wt + ((size_t)k * l->c + c) * 9, u + ((size_t)k * l->c + c) * a2);
+            climb_winograd_filter_f32(w, wt + ((size_t)k * l->c + c) * w->r * w->r, u + ((size_t)k * l->c + c) * a2);
     for (int n = 0; n < l->n; n++)
         for (int p0 = 0; p0 < l->p; p0 += m)
             for (int q0 = 0; q0 < l->q; q0 += m) {
@@ -146,15 +166,16 @@ double climb_winograd_abs_at(const climb_winograd *w, const climb_cnn_layer *l, 
     for (int c = 0; c < l->c; c++) {
         float d[CLIMB_WINOGRAD_MAX_ALPHA * CLIMB_WINOGRAD_MAX_ALPHA];
         input_tile(w, l, x, n, c, p0, q0, d);
-        const float *g = wt + ((size_t)k * l->c + c) * 9;
+        const int rr = w->r;
+        const float *g = wt + ((size_t)k * l->c + c) * rr * rr;
         for (int a = 0; a < al; a++)
             for (int b = 0; b < al; b++) {
                 if (w->at[i0][a] == 0 || w->at[j0][b] == 0)
                     continue;
                 double uf = 0, vd = 0; /* (|G||g||G^T|)[a][b] and (|B^T||d||B|)[a][b] */
-                for (int r = 0; r < 3; r++)
-                    for (int s = 0; s < 3; s++)
-                        uf += fabs(w->g[a][r]) * fabs((double)g[r * 3 + s]) * fabs(w->g[b][s]);
+                for (int r = 0; r < rr; r++)
+                    for (int s = 0; s < rr; s++)
+                        uf += fabs(w->g[a][r]) * fabs((double)g[r * rr + s]) * fabs(w->g[b][s]);
                 for (int r = 0; r < al; r++)
                     for (int s = 0; s < al; s++)
                         vd += fabs(w->bt[a][r]) * fabs((double)d[r * al + s]) * fabs(w->bt[b][s]);
@@ -166,14 +187,14 @@ double climb_winograd_abs_at(const climb_winograd *w, const climb_cnn_layer *l, 
 
 double climb_winograd_tolerance(const climb_winograd *w, const climb_cnn_layer *l, double abs_sum)
 {
-    const double K = 4.0 * w->alpha + l->c + 9;
+    const double K = 4.0 * w->alpha + l->c + 2.0 * w->r + 3;
     return 1.01 * K * ldexp(1.0, -24) * abs_sum;
 }
 
 int climb_winograd_abs_layer(const climb_winograd *w, const climb_cnn_layer *l, const float *x, const float *wt,
                              double *abs_sum)
 {
-    if (!takes(l))
+    if (!takes(w, l))
         return -1;
     const int al = w->alpha, a2 = al * al, m = w->m;
     double *ua = malloc(((size_t)l->k * l->c + 1) * a2 * sizeof *ua), *va = malloc(((size_t)l->c + 1) * a2 * sizeof *va);
@@ -184,13 +205,14 @@ int climb_winograd_abs_layer(const climb_winograd *w, const climb_cnn_layer *l, 
     }
     for (int k = 0; k < l->k; k++) /* |G| |g| |G^T| of every filter */
         for (int c = 0; c < l->c; c++) {
-            const float *g = wt + ((size_t)k * l->c + c) * 9;
+            const int rr = w->r;
+            const float *g = wt + ((size_t)k * l->c + c) * rr * rr;
             for (int a = 0; a < al; a++)
                 for (int b = 0; b < al; b++) {
                     double s = 0;
-                    for (int r = 0; r < 3; r++)
-                        for (int t = 0; t < 3; t++)
-                            s += fabs(w->g[a][r]) * fabs((double)g[r * 3 + t]) * fabs(w->g[b][t]);
+                    for (int r = 0; r < rr; r++)
+                        for (int t = 0; t < rr; t++)
+                            s += fabs(w->g[a][r]) * fabs((double)g[r * rr + t]) * fabs(w->g[b][t]);
                     ua[((size_t)k * l->c + c) * a2 + a * al + b] = s;
                 }
         }
