@@ -32,12 +32,12 @@ static inline int wgf_cp(int c) { return (c + WGF_CB - 1) / WGF_CB * WGF_CB; }
 /* U's bytes: 16 Cp Kp floats (sizes below 2^30 each: no wrap in size_t). */
 static inline size_t wgf_u_bytes(const climb_cnn_layer *l) { return 16 * (size_t)wgf_cp(l->c) * wgf_kp(l->k) * sizeof(float); }
 
-/* The filters' transform of F(M x M, 3 x 3), a thread a (c, k) of the padded sizes (k fastest): U[e][c][k] =
- * (G g G^T)[e] over the (M + 2)^2 positions e, 0 in the padding. */
-template <int M>
+/* The filters' transform of F(M x M, R x R), a thread a (c, k) of the padded sizes (k fastest): U[e][c][k] =
+ * (G g G^T)[e] over the (M + R - 1)^2 positions e, 0 in the padding. */
+template <int M, int R = 3>
 __global__ void __launch_bounds__(256) cnn_wgf_filter_kernel(const float *w, int K, int C, int Kp, int Cp, float *U)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; /* i = c Kp + k */
     const size_t plane = (size_t)Kp * Cp;
     if (i >= plane)
@@ -45,11 +45,11 @@ __global__ void __launch_bounds__(256) cnn_wgf_filter_kernel(const float *w, int
     const int k = (int)(i % Kp), c = (int)(i / Kp);
     float u[A][A];
     if (k < K && c < C) {
-        float g[3][3];
+        float g[R][R];
 #pragma unroll
-        for (int j = 0; j < 9; j++)
-            g[j / 3][j % 3] = w[((size_t)k * C + c) * 9 + j];
-        wg_sandwich<A, 3, 3>(wg_g<M>(), g, u);
+        for (int j = 0; j < R * R; j++)
+            g[j / R][j % R] = w[((size_t)k * C + c) * (R * R) + j];
+        wg_sandwich<A, R, R>(wg_g<M, R>(), g, u);
     } else {
 #pragma unroll
         for (int e = 0; e < A * A; e++)
@@ -300,9 +300,11 @@ static cudaError_t launch_wgf2(const climb_cnn_layer *l, const float *x, const f
     return e != cudaSuccess ? e : wgf2_main(l, x, u_ws, y, sms, s);
 }
 
-/* ---------------------------------------------------------------- F(4 x 4, 3 x 3) */
+/* ---------------------------------------------------------------- F(4 x 4, 3 x 3) and F(2 x 2, 5 x 5) */
 
-/* The same with 4 x 4 output tiles from 6 x 6 windows, 36 positions: a block computes WGF4_BK filters times
+/* The same with 4 x 4 output tiles from 6 x 6 windows, 36 positions (M = 4; or M = 2, F(2 x 2, 5 x 5): 2 x 2 tiles
+ * from the same 6 x 6 windows, whose points give the same input transform, so only the window's place, the filters'
+ * and the outputs' transforms differ): a block computes WGF4_BK filters times
  * WGF4_BT tiles, 18 warps of two positions each (a thread 4 filters x 8 tiles of each). A window is 36 values, too
  * many to prefetch in registers beside the products, so cp.async brings the raw windows of the next step into
  * shared memory (4 bytes each, zeros outside the image) along with U; each step then has two barriers: the windows
@@ -342,19 +344,26 @@ __device__ __forceinline__ void wgf4_bt(float *p, int stride, float (&v)[6])
     v[5] = 4.0f * d1 - 5.0f * d3 + d5;
 }
 
-/* A^T m of F(4 x 4, 3 x 3) (rows: 1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1). */
-__device__ __forceinline__ void wgf4_at(const float (&m)[6], float (&o)[4])
+/* A^T m of F(4 x 4, 3 x 3) (rows: 1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1), or of F(2 x 2, 5 x 5)
+ * (its first row, and 0 1 -1 2 -2 1). */
+template <int M> __device__ __forceinline__ void wgf6_at(const float (&m)[6], float (&o)[M])
 {
     o[0] = m[0] + m[1] + m[2] + m[3] + m[4];
-    o[1] = m[1] - m[2] + 2.0f * m[3] - 2.0f * m[4];
-    o[2] = m[1] + m[2] + 4.0f * m[3] + 4.0f * m[4];
-    o[3] = m[1] - m[2] + 8.0f * m[3] - 8.0f * m[4] + m[5];
+    if constexpr (M == 4) {
+        o[1] = m[1] - m[2] + 2.0f * m[3] - 2.0f * m[4];
+        o[2] = m[1] + m[2] + 4.0f * m[3] + 4.0f * m[4];
+        o[3] = m[1] - m[2] + 8.0f * m[3] - 8.0f * m[4] + m[5];
+    } else {
+        o[1] = m[1] - m[2] + 2.0f * m[3] - 2.0f * m[4] + m[5];
+    }
 }
 
+template <int M>
 __global__ void __launch_bounds__(WGF4_THREADS, 1)
-    cnn_wgf4_kernel(const float *__restrict__ x, const float *__restrict__ U, climb_cnn_layer l, int th, int tw,
+    cnn_wgf6_kernel(const float *__restrict__ x, const float *__restrict__ U, climb_cnn_layer l, int th, int tw,
                     int Kp, int Cp, float *__restrict__ y)
 {
+    static_assert(M == 4 || M == 2, "F(4 x 4, 3 x 3) or F(2 x 2, 5 x 5): 6 x 6 windows");
     extern __shared__ float4 wgf_smem4[];
     float *const sm = (float *)wgf_smem4;
     float *const raw = sm + 2 * WGF4_USTAGE, *const vs = raw + 2 * WGF4_RSTAGE;
@@ -378,7 +387,7 @@ __global__ void __launch_bounds__(WGF4_THREADS, 1)
         rdst[r] = t * WGF4_RP + ab;
         if (tg < T) {
             const int n = tg / tiles_map, rest = tg - n * tiles_map, ty = rest / tw, tx = rest - ty * tw;
-            const int yy = 4 * ty - l.pad_h + a, xx = 4 * tx - l.pad_w + b;
+            const int yy = M * ty - l.pad_h + a, xx = M * tx - l.pad_w + b;
             if (yy >= 0 && yy < l.h && xx >= 0 && xx < l.w) {
                 rok |= 1u << r;
                 roff[r] = (long long)n * l.c * hw + (long long)yy * l.w + xx;
@@ -480,53 +489,54 @@ __global__ void __launch_bounds__(WGF4_THREADS, 1)
         const int kk = q / WGF4_BT, tt = q % WGF4_BT, k = k0 + kk, t = t0 + tt;
         if (k >= l.k || t >= T)
             continue;
-        float r[4][6];
+        float r[M][6];
 #pragma unroll
         for (int b = 0; b < 6; b++) {
-            float m[6], o[4];
+            float m[6], o[M];
 #pragma unroll
             for (int a = 0; a < 6; a++)
                 m[a] = sm[((a * 6 + b) * WGF4_BK + kk) * WGF4_MP + tt];
-            wgf4_at(m, o);
+            wgf6_at<M>(m, o);
 #pragma unroll
-            for (int a = 0; a < 4; a++)
+            for (int a = 0; a < M; a++)
                 r[a][b] = o[a];
         }
         const int n = t / tiles_map, rest = t - n * tiles_map, ty = rest / tw, tx = rest - ty * tw;
         float *yk = y + ((size_t)n * l.k + k) * l.p * l.q;
 #pragma unroll
-        for (int a = 0; a < 4; a++) {
-            const int pp = 4 * ty + a;
+        for (int a = 0; a < M; a++) {
+            const int pp = M * ty + a;
             if (pp >= l.p)
                 continue;
-            float o[4];
-            wgf4_at(r[a], o);
+            float o[M];
+            wgf6_at<M>(r[a], o);
 #pragma unroll
-            for (int b = 0; b < 4; b++)
-                if (4 * tx + b < l.q)
-                    yk[(size_t)pp * l.q + 4 * tx + b] = o[b];
+            for (int b = 0; b < M; b++)
+                if (M * tx + b < l.q)
+                    yk[(size_t)pp * l.q + M * tx + b] = o[b];
         }
     }
 }
 
-/* Both launches of F(4 x 4, 3 x 3) fused, U in u_ws (wgf4_u_bytes); the layer as launch_wgf2 takes, K below
- * 2097121 (the grid's y). */
-static cudaError_t launch_wgf4(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
+/* Both launches of F(4 x 4, 3 x 3) (M = 4) or F(2 x 2, 5 x 5) (M = 2) fused, U in u_ws (wgf4_u_bytes); the layer
+ * as launch_wgf2 takes (with 5 x 5 filters for M = 2), K below 2097121 (the grid's y). */
+template <int M>
+static cudaError_t launch_wgf6(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
                                cudaStream_t s)
 {
     const int Kp = wgf4_kp(l->k), Cp = wgf4_cp(l->c);
-    const int th = (l->p + 3) / 4, tw = (l->q + 3) / 4;
+    const int th = (l->p + M - 1) / M, tw = (l->q + M - 1) / M;
     const size_t T = (size_t)l->n * th * tw;
     const size_t plane = (size_t)Kp * Cp;
-    cnn_wgf_filter_kernel<4><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
+    cnn_wgf_filter_kernel<M, 7 - M><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
-    if ((e = cudaFuncSetAttribute(cnn_wgf4_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF4_SMEM)) !=
+    if ((e = cudaFuncSetAttribute(cnn_wgf6_kernel<M>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF4_SMEM)) !=
         cudaSuccess)
         return e;
     const dim3 grid((unsigned)((T + WGF4_BT - 1) / WGF4_BT), (unsigned)(Kp / WGF4_BK));
-    cnn_wgf4_kernel<<<grid, WGF4_THREADS, WGF4_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
+    cnn_wgf6_kernel<M><<<grid, WGF4_THREADS, WGF4_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
     return cudaGetLastError();
 }
 
