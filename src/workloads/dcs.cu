@@ -288,6 +288,8 @@ __global__ void __launch_bounds__(32 * BY) dcs_spread_kernel(const float4 *__res
 
 static const int DCS_POINTS[] = {2, 4, 8};
 static const int DCS_BLOCK[] = {2, 4, 8};
+/* X(points, block) for every pair of the two lists above: the kernels' instances. */
+#define DCS_EACH_TUNING(X) X(2, 2) X(2, 4) X(2, 8) X(4, 2) X(4, 4) X(4, 8) X(8, 2) X(8, 4) X(8, 8)
 
 extern "C" void climb_dcs_set_tuning(climb_dcs_tuning *t, const int *values)
 {
@@ -337,9 +339,7 @@ extern "C" cudaError_t climb_dcs_best(const climb_dcs_tuning *t, const climb_dcs
         dcs_best_kernel<P_, B_><<<grid, dim3(32, B_), 0, s>>>(a, (int)n, per > 0 ? per : 1, out, g);         \
         return cudaGetLastError();                                                                           \
     }
-    DCS_BEST(2, 2) DCS_BEST(2, 4) DCS_BEST(2, 8)
-    DCS_BEST(4, 2) DCS_BEST(4, 4) DCS_BEST(4, 8)
-    DCS_BEST(8, 2) DCS_BEST(8, 4) DCS_BEST(8, 8)
+    DCS_EACH_TUNING(DCS_BEST)
 #undef DCS_BEST
     return cudaErrorInvalidValue;
 }
@@ -392,9 +392,7 @@ extern "C" cudaError_t climb_dcs_spread(const climb_dcs_tuning *t, const climb_d
                                                            (int)span, (long long)threads);                   \
         return cudaGetLastError();                                                                           \
     }
-    DCS_SPREAD(2, 2) DCS_SPREAD(2, 4) DCS_SPREAD(2, 8)
-    DCS_SPREAD(4, 2) DCS_SPREAD(4, 4) DCS_SPREAD(4, 8)
-    DCS_SPREAD(8, 2) DCS_SPREAD(8, 4) DCS_SPREAD(8, 8)
+    DCS_EACH_TUNING(DCS_SPREAD)
 #undef DCS_SPREAD
     return cudaErrorInvalidValue;
 }
@@ -551,9 +549,7 @@ static int dcs_kernels(const climb_device_info *dev, const int *tuning, climb_ke
                                         "dcs_spread_kernel<%d, %d>", P_, B_)                                 \
                       : climb_kernel_at(o, max, 0, (const void *)dcs_best_kernel<P_, B_>, 32 * B_, 0,         \
                                         "dcs_best_kernel<%d, %d>", P_, B_);
-    DCS_K(2, 2) DCS_K(2, 4) DCS_K(2, 8)
-    DCS_K(4, 2) DCS_K(4, 4) DCS_K(4, 8)
-    DCS_K(8, 2) DCS_K(8, 4) DCS_K(8, 8)
+    DCS_EACH_TUNING(DCS_K)
 #undef DCS_K
     return 0;
 }
