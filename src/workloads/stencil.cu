@@ -394,9 +394,9 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     }
 }
 
-/* Whole rows a block (the rungs rows_async, D = 4, and rows_async_deep, D = 6): a block of ST_ROWS_T threads computes `rows` whole rows of a plane (at
- * most ST_ROWS_V points a thread: point f of the block's rows is thread f % ST_ROWS_T's), so a row of any width and
- * alignment leaves no thread idle but the block's last few. The rows and the one above and below them are one
+/* Whole rows a block (the rungs rows_async, D = 4, and rows_async_deep, D = 6): a block of ST_ROWS_T threads
+ * computes `rows` whole rows of a plane (at most ST_ROWS_V points a thread: point f of the block's rows is thread
+ * f % ST_ROWS_T's), so a row of any width and alignment leaves no thread idle but the block's last few. The rows and the one above and below them are one
  * contiguous stretch of a plane; each plane's stretch is copied by 4-byte cp.async into a ring of ST_ROWS_D stages
  * of shared memory, ST_ROWS_D - 3 planes ahead of the three (below, here, above) the arithmetic reads: the loads
  * wait in no register, and one barrier a plane. A point's neighbours are its stretch's +-1 and +-nx, and the same
