@@ -165,6 +165,27 @@ int main(void)
     const climb_workload *w = &climb_stencil_workload;
     char msg[2000];
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
+    /* the tuning classes on a GPU of 50 MiB of L2: whole rows; else small, large or wide by bytes and plane */
+    climb_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.l2_bytes = 50 << 20;
+    static const struct {
+        size_t nx, ny, nz;
+        const char *cls;
+    } classes[] = {{512, 512, 512, "large"},  {256, 256, 256, "small"},  {130, 250, 333, "rows"},
+                   {510, 511, 257, "large"},  {1024, 1024, 100, "wide"}, {1024, 1024, 20, "small"},
+                   {4096, 4096, 4, "wide"},   {7, 9, 11, "rows"},        {2048, 128, 128, "large"}};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+        climb_tuning_key key = {CLIMB_SHAPE3(classes[i].nx, classes[i].ny, classes[i].nz), CLIMB_F32, NULL};
+        char cls[64];
+        climb_tuning_class(w, &key, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, classes[i].cls) == 0, "%zu x %zu x %zu: class %s, want %s", classes[i].nx, classes[i].ny,
+                   classes[i].nz, cls, classes[i].cls);
+    }
+    dev.l2_bytes = 0; /* an L2 not known: no class from the shape */
+    climb_tuning_key cube = {CLIMB_SHAPE3(512, 512, 512), CLIMB_F32, NULL};
+    climb_tuning_class(w, &cube, &dev, msg, sizeof msg);
+    EXPECT(msg[0] == '\0');
     EXPECT(climb_best_rung(w) >= 0 && climb_bound_rung(w) == 0);
     return test_finish("test_cpu_stencil");
 }

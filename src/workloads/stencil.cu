@@ -848,8 +848,31 @@ static const char *st_defaults(const climb_device_info *dev, const climb_tuning_
     return "built-in: 32 x 4 threads, 8 planes a block";
 }
 
+/* The tuning classes, each tuned apart (`climb tune stencil` over its bench shapes): "rows" where the best rung
+ * marches whole rows (climb_stencil_form on aligned pointers; only `planes` matters there); else by the bytes a step
+ * reads and writes against the L2 (as transpose's classes): "small" up to 4 x the L2 (256^3: 134 MB on a 50 MiB
+ * L2), "large" above it, and "wide" above it with a plane of L2 / 16 or more (1024 x 1024: 4 MiB), whose z-tile's
+ * blocks fill the GPU before the next z-tile's start, so the planes two z-tiles share may have left the L2 between
+ * them. The lines are choices; each class's values are measured on the GPU itself. */
+static void st_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
+{
+    const size_t nx = k->shape.d[0], ny = k->shape.d[1], nz = k->shape.d[2];
+    if (dev->l2_bytes <= 0)
+        return;
+    if (climb_stencil_form(nx, ny, 16) == ST_FORM_ROWS) {
+        snprintf(buf, len, "rows");
+        return;
+    }
+    const double plane = 4.0 * (double)nx * (double)ny, bytes = 2.0 * plane * (double)nz, l2 = dev->l2_bytes;
+    snprintf(buf, len, "%s", bytes <= 4 * l2 ? "small" : plane >= l2 / 16 ? "wide" : "large");
+}
+
 static const climb_tuning ST_TUNING = {.params = ST_TUNABLES, .n_params = CLIMB_COUNT(ST_TUNABLES),
-                                       .candidates = NULL, .n_candidates = 0, .defaults = st_defaults, .rejects = NULL};
+                                       .candidates = NULL, .n_candidates = 0, .defaults = st_defaults, .rejects = NULL,
+                                       .shape_class = st_class,
+                                       .shape_class_meaning = "rows (the best rung marches whole rows), else small "
+                                                              "(read and written up to 4 x the L2), large, or wide "
+                                                              "(large, a plane of L2 / 16 or more)"};
 
 /* ---------------------------------------------------------------- harness glue */
 
