@@ -180,7 +180,7 @@ static void test_range(void)
     climb_rng r;
     climb_rng_seed(&r, climb_fresh_seed());
     const size_t dims[][3] = {{64, 9, 13}, {61, 7, 5}, {33, 4, 3}};
-    const int tunings[][2] = {{4, 8}, {8, 16}, {16, 128}};
+    const int tunings[][3] = {{4, 8, 0}, {8, 16, 1}, {16, 128, 1}}; /* rows, planes, order (1: z fastest) */
     cudaStream_t s2;
     EXPECT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
     for (int g = 0; g < 3; g++)
@@ -213,8 +213,8 @@ static void test_range(void)
             EXPECT(cudaDeviceSynchronize() == cudaSuccess);
             EXPECT(cudaMemcpy(whole, d_a, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
                    cudaMemcpy(parts, d_b, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-            EXPECT_MSG(memcmp(whole, parts, n * 4) == 0, "%zux%zux%zu rows %d planes %d: the ranges differ from the "
-                       "whole step", nx, ny, nz, tunings[t][0], tunings[t][1]);
+            EXPECT_MSG(memcmp(whole, parts, n * 4) == 0, "%zux%zux%zu rows %d planes %d order %d: the ranges differ from "
+                       "the whole step", nx, ny, nz, tunings[t][0], tunings[t][1], tunings[t][2]);
             free(h_in);
             free(whole);
             free(parts);
@@ -222,7 +222,7 @@ static void test_range(void)
             cudaFree(d_a);
             cudaFree(d_b);
         }
-    EXPECT(climb_stencil_best_range(&(climb_stencil_tuning){4, 8}, 8, 8, 8, 3, 9, (float[7]){0}, NULL, NULL, 0) ==
+    EXPECT(climb_stencil_best_range(&(climb_stencil_tuning){4, 8, 0}, 8, 8, 8, 3, 9, (float[7]){0}, NULL, NULL, 0) ==
            cudaErrorInvalidValue); /* past nz */
     EXPECT(cudaStreamDestroy(s2) == cudaSuccess && cudaGetLastError() == cudaSuccess);
 }

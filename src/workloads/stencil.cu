@@ -224,14 +224,31 @@ __global__ void __launch_bounds__(ST_IN2 *ST_IN2)
  * only loads. The next plane's point and halo are loaded into registers before this plane's arithmetic, so they are
  * in flight meanwhile; the plane after is the z neighbour, loaded one plane ahead too. */
 #define ST_BEST_X 32
+
+/* Block blockIdx.x's place among tiles_xy plane tiles and the z-tiles of `planes` planes over [zlo, zhi): by
+ * default a z-tile's plane tiles run together (z slowest); zfast: a column's z-tiles run together (z fastest), so
+ * the planes two z-tiles share are read by blocks resident at the same time (the tuning's `order`). */
+__device__ __forceinline__ void st_block_place(int tiles_xy, int zlo, int zhi, int planes, int zfast, int *bxy, int *bz)
+{
+    const unsigned b = blockIdx.x;
+    if (zfast) {
+        const unsigned tz = (unsigned)((zhi - zlo + planes - 1) / planes);
+        *bz = (int)(b % tz);
+        *bxy = (int)(b / tz);
+    } else {
+        *bxy = (int)(b % (unsigned)tiles_xy);
+        *bz = (int)(b / (unsigned)tiles_xy);
+    }
+}
 template <int BY>
 __global__ void __launch_bounds__(ST_BEST_X *BY)
     stencil_best_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
-                        int zhi, int tiles_x, int tiles_y, int planes, const stencil_coef k)
+                        int zhi, int tiles_x, int tiles_y, int planes, int zfast, const stencil_coef k)
 {
     __shared__ float t[BY + 2][ST_BEST_X + 2];
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
+    int bxy, bz;
+    st_block_place(tiles_x * tiles_y, zlo, zhi, planes, zfast, &bxy, &bz);
     const int x = (bxy % tiles_x) * ST_BEST_X + tx, y = (bxy / tiles_x) * BY + ty, z0 = zlo + bz * planes;
     const int z1 = min(z0 + planes, zhi);
     const bool mine = x < nx && y < ny;
@@ -324,12 +341,13 @@ template <int V> __device__ __forceinline__ void st_copy(float (&d)[V], const fl
 template <int BY, int V, bool AL = true>
 __global__ void __launch_bounds__(ST_BEST_X *BY)
     stencil_best_vec_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
-                            int zhi, int tiles_x, int tiles_y, int planes, const stencil_coef k)
+                            int zhi, int tiles_x, int tiles_y, int planes, int zfast, const stencil_coef k)
 {
     typedef typename st_vec<V>::type T;
     __shared__ T t[BY + 2][ST_BEST_X];
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int bxy = (int)(blockIdx.x % (unsigned)(tiles_x * tiles_y)), bz = (int)(blockIdx.x / (unsigned)(tiles_x * tiles_y));
+    int bxy, bz;
+    st_block_place(tiles_x * tiles_y, zlo, zhi, planes, zfast, &bxy, &bz);
     const int x = (bxy % tiles_x) * (V * ST_BEST_X) + V * tx, y = (bxy / tiles_x) * BY + ty, z0 = zlo + bz * planes;
     const int z1 = min(z0 + planes, zhi);
     const bool mine = x < nx && y < ny;
@@ -407,11 +425,12 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
 template <int ST_ROWS_D>
 __global__ void __launch_bounds__(ST_ROWS_T)
     stencil_rows_kernel(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zlo,
-                        int zhi, int rows, int tiles_y, int planes, const stencil_coef k)
+                        int zhi, int rows, int tiles_y, int planes, int zfast, const stencil_coef k)
 {
     extern __shared__ float ring[];
     const int t = threadIdx.x;
-    const int by = (int)(blockIdx.x % (unsigned)tiles_y), bz = (int)(blockIdx.x / (unsigned)tiles_y);
+    int by, bz;
+    st_block_place(tiles_y, zlo, zhi, planes, zfast, &by, &bz);
     const int y0 = by * rows, ry = min(rows, ny - y0), z0 = zlo + bz * planes, z1 = min(z0 + planes, zhi);
     const int stage = (rows + 2) * nx, count = ry * nx;
     const size_t sz = (size_t)nx * ny;
@@ -464,11 +483,13 @@ __global__ void __launch_bounds__(ST_ROWS_T)
 
 static const int ST_ROWS[] = {4, 8, 16};
 static const int ST_PLANES[] = {8, 16, 32, 64, 128};
+static const int ST_ORDER[] = {0, 1};
 
 extern "C" void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values)
 {
     t->rows = values[0];
     t->planes = values[1];
+    t->order = values[2];
 }
 
 static size_t cdiv(size_t n, size_t d) { return (n + d - 1) / d; }
@@ -508,16 +529,16 @@ static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t
 #define ST_MARCH(by)                                                                                         \
     if (form == ST_FORM_ANY)                                                                                 \
         stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                        \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
     else if (v == 4)                                                                                         \
         stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
     else if (v == 2)                                                                                         \
         stencil_best_vec_kernel<by, 2><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
     else                                                                                                     \
         stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                      \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, k)
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k)
     switch (t->rows) {
     case 4: ST_MARCH(4); break;
     case 8: ST_MARCH(8); break;
@@ -555,10 +576,10 @@ static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_
     const stencil_coef k = coef_of(c);
     if (stages == 4)
         stencil_rows_kernel<4><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
-            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, k);
+            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, t->order, k);
     else if (stages == 6)
         stencil_rows_kernel<6><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
-            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, k);
+            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, t->order, k);
     else
         return cudaErrorInvalidValue;
     return cudaGetLastError();
@@ -837,6 +858,8 @@ static const climb_tunable ST_TUNABLES[] = {
      .n_values = CLIMB_COUNT(ST_ROWS)},
     {.name = "planes", .meaning = "z planes a block marches through", .values = ST_PLANES,
      .n_values = CLIMB_COUNT(ST_PLANES)},
+    {.name = "order", .meaning = "the blocks' order: 0 a z-tile's plane tiles together, 1 a column's z-tiles together",
+     .values = ST_ORDER, .n_values = CLIMB_COUNT(ST_ORDER)},
 };
 
 static const char *st_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
@@ -845,7 +868,8 @@ static const char *st_defaults(const climb_device_info *dev, const climb_tuning_
     (void)k;
     values[0] = 4;
     values[1] = 8;
-    return "built-in: 32 x 4 threads, 8 planes a block";
+    values[2] = 0;
+    return "built-in: 32 x 4 threads, 8 planes a block, a z-tile's plane tiles together";
 }
 
 /* The tuning classes, each tuned apart (`climb tune stencil` over its bench shapes): "rows" where the best rung
@@ -890,6 +914,7 @@ static int st_init(climb_case *c)
     c->steps = (int)c->p.opts[OPT_STEPS].i;
     c->tn.rows = 4;
     c->tn.planes = 8;
+    c->tn.order = 0;
     return 0;
 }
 

@@ -18,6 +18,7 @@ extern const climb_workload climb_stencil_workload;
 typedef struct climb_stencil_tuning {
     int rows;       /* rows of 32 threads in a block: a block's plane tile is 32 x rows points */
     int planes;     /* z planes a block marches through */
+    int order;      /* 0: a z-tile's plane tiles launched together (z slowest); 1: a column's z-tiles (z fastest) */
 } climb_stencil_tuning;
 
 void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values);

@@ -394,8 +394,8 @@ static int run_nccl(climb_case *c)
 #endif
 }
 
-/* The one-GPU kernel's tuning every rank steps with: rows, planes (climb_stencil_tuning's order). */
-static const int SG_STEP_TUNING[2] = {4, 8};
+/* The one-GPU kernel's tuning every rank steps with: rows, planes, order (climb_stencil_tuning's fields). */
+static const int SG_STEP_TUNING[3] = {4, 8, 0};
 
 extern "C" cudaError_t climb_stencil_gpus_owned_async(size_t nx, size_t ny, size_t nz, int nranks, int rank,
                                                       const float c[7], const float *in, float *out, cudaStream_t s)
