@@ -180,6 +180,19 @@ __global__ void __launch_bounds__(256) cnn_im2col_kernel(const float *x, float *
     col[i] = (ih >= 0 && ih < l.h && iw >= 0 && iw < l.w) ? x[(((size_t)n * l.c + c) * l.h + ih) * l.w + iw] : 0.0f;
 }
 
+/* Column j of the implicit GEMM (output pixel j of the batch, n p q in order): its image n and the input corner
+ * (ih0, iw0) = (p U - pad_h, q V - pad_w) its window starts at; 0 for a column past the batch (n p q 0). */
+__device__ __forceinline__ bool cnn_column_place(const climb_cnn_layer &l, int j, int *n, int *ih0, int *iw0)
+{
+    const int pq_n = l.p * l.q;
+    const bool ok = j < l.n * pq_n;
+    const int nn = ok ? j / pq_n : 0, pq = ok ? j - nn * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1), q = pq - p * l.q;
+    *n = nn;
+    *ih0 = p * l.stride_h - l.pad_h;
+    *iw0 = q * l.stride_w - l.pad_w;
+    return ok;
+}
+
 /* The implicit GEMM's B operand: the C R S x N P Q im2col matrix, never stored. Thread t owns CPT columns of every
  * k-tile (j = col0 + t + m NT, NT CPT = BN): each column's image n and output (p, q) are found once, and a k-tile's
  * BK rows (c, r, s) are stepped through with carries instead of divisions. Each element goes to shared memory by a
@@ -200,16 +213,11 @@ template <int BN, int BK, int NT> struct cnn_im2col_loader {
         s_n = l.s;
         h = l.h;
         w = l.w;
-        const int pq_n = l.p * l.q;
 #pragma unroll
         for (int m = 0; m < CPT; m++) {
-            const int j = col0 + (int)threadIdx.x + m * NT;
-            col_ok[m] = j < l.n * pq_n;
-            const int n = col_ok[m] ? j / pq_n : 0, pq = col_ok[m] ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
-            const int q = pq - p * l.q;
+            int n;
+            col_ok[m] = cnn_column_place(l, col0 + (int)threadIdx.x + m * NT, &n, &ih0[m], &iw0[m]);
             img[m] = x + (size_t)n * l.c * l.h * l.w;
-            ih0[m] = p * l.stride_h - l.pad_h;
-            iw0[m] = q * l.stride_w - l.pad_w;
         }
     }
     __device__ __forceinline__ void fetch(int tile, float *s)
@@ -267,15 +275,10 @@ template <int BN, int BK, int NT> struct cnn_rsc_loader {
         c0 = (tile0 - rs * cch) * BK;
         r = rs / s_n;
         sc = rs - r * s_n;
-        const int pq_n = l.p * l.q;
 #pragma unroll
         for (int m = 0; m < CPT; m++) {
-            const int j = col0 + (int)threadIdx.x + m * NT;
-            col_ok[m] = j < l.n * pq_n;
-            const int n = col_ok[m] ? j / pq_n : 0, pq = col_ok[m] ? j - n * pq_n : 0, p = pq / (l.q > 0 ? l.q : 1);
-            const int q = pq - p * l.q;
-            ih0[m] = p * l.stride_h - l.pad_h;
-            iw0[m] = q * l.stride_w - l.pad_w;
+            int n;
+            col_ok[m] = cnn_column_place(l, col0 + (int)threadIdx.x + m * NT, &n, &ih0[m], &iw0[m]);
             base[m] = (long long)n * l.c * hw + (long long)ih0[m] * l.w + iw0[m];
         }
     }
