@@ -160,6 +160,7 @@ static void test_poisoned(void)
     climb_opt_plan p;
     test_plan(&p, w, NULL);
     test_poison_every_rung(w, &dev, &p, (climb_shape)CLIMB_SHAPEN(8, 2, 5, 9, 11, 70, 3, 3, 1), "y[0][0][0][0]");
+    test_poison_every_rung(w, &dev, &p, (climb_shape)CLIMB_SHAPEN(8, 2, 5, 9, 11, 70, 5, 5, 1), "y[0][0][0][0]");
     climb_opt_plan_free(&p, NULL);
 }
 

@@ -412,10 +412,10 @@ __global__ void __launch_bounds__(ST_BEST_X *BY)
     }
 }
 
-/* Whole rows a block (the rungs rows_async, D = 4, and rows_async_deep, D = 6): a block of ST_ROWS_T threads
- * computes `rows` whole rows of a plane (at most ST_ROWS_V points a thread: point f of the block's rows is thread
- * f % ST_ROWS_T's), so a row of any width and alignment leaves no thread idle but the block's last few. The rows and the one above and below them are one
- * contiguous stretch of a plane; each plane's stretch is copied by 4-byte cp.async into a ring of ST_ROWS_D stages
+/* Whole rows a block (the rung rows_async, D = 4): a block of ST_ROWS_T threads computes `rows` whole rows of a
+ * plane (at most ST_ROWS_V points a thread: point f of the block's rows is thread f % ST_ROWS_T's), so a row of any
+ * width and alignment leaves no thread idle but the block's last few. The rows and the one above and below them are
+ * one contiguous stretch of a plane; each plane's stretch is copied by 4-byte cp.async into a ring of ST_ROWS_D stages
  * of shared memory, ST_ROWS_D - 3 planes ahead of the three (below, here, above) the arithmetic reads: the loads
  * wait in no register, and one barrier a plane. A point's neighbours are its stretch's +-1 and +-nx, and the same
  * place in the stages below and above. */
@@ -560,7 +560,8 @@ extern "C" int climb_stencil_rows_fit(size_t nx, size_t ny, int stages)
     return (int)rows;
 }
 
-/* The march of whole rows over planes [zlo, zhi), `stages` (4 or 6) planes in the ring. */
+/* The march of whole rows over planes [zlo, zhi), `stages` planes in the ring (4: the one kernel built; a ring of 6,
+ * three planes ahead, ran 0.90-0.98x of it on an H100 at 09f4060 and is not kept). */
 static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_t nx, size_t ny, size_t nz, size_t zlo,
                                 size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s)
 {
@@ -576,9 +577,6 @@ static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_
     const stencil_coef k = coef_of(c);
     if (stages == 4)
         stencil_rows_kernel<4><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
-            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, t->order, k);
-    else if (stages == 6)
-        stencil_rows_kernel<6><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
             in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, t->order, k);
     else
         return cudaErrorInvalidValue;
@@ -681,14 +679,10 @@ static cudaError_t step_any(climb_case *c, const float *src, float *dst, cudaStr
     return stencil_march(&c->tn, ST_FORM_ANY, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
 }
 
-/* Whole rows a block, planes through a ring of 4 (one plane ahead) or 6 (three ahead) in shared memory. */
+/* Whole rows a block, planes through a ring of 4 in shared memory (one plane ahead). */
 static cudaError_t step_rows4(climb_case *c, const float *src, float *dst, cudaStream_t s)
 {
     return stencil_rows(&c->tn, 4, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
-}
-static cudaError_t step_rows6(climb_case *c, const float *src, float *dst, cudaStream_t s)
-{
-    return stencil_rows(&c->tn, 6, c->nx, c->ny, c->nz, 0, c->nz, c->c, src, dst, s);
 }
 
 /* The bound: one copy of the grid per step. */
@@ -759,11 +753,6 @@ static int k_rows4(climb_dtype, const climb_device_info *, const int *, climb_ke
     return climb_kernel_at(o, max, 0, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, ST_ROWS_SMEM,
                            "stencil_rows_kernel<4>");
 }
-static int k_rows6(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
-{
-    return climb_kernel_at(o, max, 0, (const void *)stencil_rows_kernel<6>, ST_ROWS_T, ST_ROWS_SMEM,
-                           "stencil_rows_kernel<6>");
-}
 
 /* The rows' own rules: the grid's y and z hold 65535 blocks each, of the rung's own height and depth. */
 static const char *refuses_naive(const climb_case *c)
@@ -788,10 +777,6 @@ static const char *refuses_marching(const climb_case *c)
 static const char *refuses_rows4(const climb_case *c)
 {
     return climb_stencil_rows_fit(c->nx, c->ny, 4) < 1 ? "nx above 1024: three rows of 4 stages past 48 KiB" : NULL;
-}
-static const char *refuses_rows6(const climb_case *c)
-{
-    return climb_stencil_rows_fit(c->nx, c->ny, 6) < 1 ? "nx above 682: three rows of 6 stages past 48 KiB" : NULL;
 }
 
 typedef struct stencil_rung {
@@ -835,10 +820,6 @@ static const stencil_rung ST_RUNGS[] = {
                                             "a ring of 4 planes in shared memory, one plane ahead",
               .needs = "nx at most 1024", .kind = CLIMB_RUNG_LADDER, .kernels = k_rows4, .refuses = refuses_rows4},
      .step = step_rows4},
-    {.info = {.name = "rows_async_deep", .idea = "the same with a ring of 6 planes: three planes in flight beyond "
-                                                 "the three the arithmetic reads",
-              .needs = "nx at most 682", .kind = CLIMB_RUNG_LADDER, .kernels = k_rows6, .refuses = refuses_rows6},
-     .step = step_rows6},
 };
 
 static const climb_rung_info *stencil_rung_info(int i) { return &ST_RUNGS[i].info; }
