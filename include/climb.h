@@ -260,6 +260,9 @@ CLIMB_API climb_status climb_stencil7_f32(climb_handle handle, size_t nx, size_t
  * multiplications; where its blocks are few, the channels split and their parts added in any order),
  * each output within 1.01 (c + 25) 2^-24 16 max|x| sum|w_k| of the exact value (max|x| over the input, sum|w_k|
  * over filter k), in the handle's workspace (the transformed filters, 16384 ceil(c / 16) ceil(k / 64) floats);
+ * on 5 x 5 layers of stride 1 with c and k at least 16 (k below 2097121), Winograd's F(2 x 2, 5 x 5) (2.78x fewer
+ * multiplications), each output within 1.01 (c + 37) 2^-24 861 max|x| sum|w_k| of the exact value, in the handle's
+ * workspace (36 ceil(c / 8) 8 ceil(k / 32) 32 floats);
  * elsewhere an implicit GEMM, each output within 1.01 (c r s + 2) 2^-24 sum |w x|: where c is a multiple of 8 or
  * at least 64 (and r s 8 ceil(c / 8) below 2^30), over the filters permuted in the handle's workspace (r s ceil(c / 8) 8 ceil(k / 4) 4 floats; where
  * its blocks are few, the reduction split and its parts added in any order), else reading d_w as it lies, no

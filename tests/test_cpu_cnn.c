@@ -71,8 +71,11 @@ static void test_winograd(void)
             for (size_t i = 0; i < nw; i++)
                 wt[i] = (float)climb_rng_double(&rng, -1, 1);
             EXPECT(climb_winograd_layer_f32(&w, &l, x, wt, y) == 0 && climb_winograd_abs_layer(&w, &l, x, wt, wl) == 0);
-            /* climb.h's bound for F(2 x 2): W <= 16 max|x| sum|w_k| (|B^T| |d| |B| <= 4 max|x|; the rows of
-             * |A^T| |G| are 2 1 1 and 1 1 2, so |A^T| |G| |g| |G^T| |A| <= 4 sum|g|) */
+            /* climb.h's bounds for F(2 x 2, r x r): W <= 16 max|x| sum|w_k| at r = 3 (|B^T| |d| |B| <= 4 max|x|; the
+             * rows of |A^T| |G| are 2 1 1 and 1 1 2, so |A^T| |G| |g| |G^T| |A| <= 4 sum|g|), 861 max|x| sum|w_k|
+             * at r = 5 (the largest over the output's 2 x 2 places of sum over i, j of |A^T|_ai |A^T|_bj b_i b_j
+             * G_i G_j, b_i the sum of |B^T|'s row i and G_i the largest of |G|'s: 7744 / 9) */
+            const double api_c = rr == 3 ? 16 : 861;
             double xmax = 0;
             for (size_t i = 0; i < nx; i++)
                 xmax = fmax(xmax, fabs(x[i]));
@@ -86,11 +89,11 @@ static void test_winograd(void)
                             const double want = climb_cnn_ref_at(&l, x, wt, n, k, p, q, &direct);
                             const double W = climb_winograd_abs_at(&w, &l, x, wt, n, k, p, q);
                             abs_differs += !(fabs(W - wl[(((size_t)n * l.k + k) * l.p + p) * l.q + q]) <= 1e-12 * W);
-                            if (m == 2 && rr == 3) {
+                            if (m == 2) {
                                 double wk = 0;
-                                for (size_t i = 0; i < (size_t)l.c * 9; i++)
-                                    wk += fabs(wt[(size_t)k * l.c * 9 + i]);
-                                past_api += !(W <= 16 * xmax * wk);
+                                for (size_t i = 0; i < (size_t)l.c * rr * rr; i++)
+                                    wk += fabs(wt[(size_t)k * l.c * rr * rr + i]);
+                                past_api += !(W <= api_c * xmax * wk);
                             }
                             const double tol = climb_winograd_tolerance(&w, &l, W);
                             const double err = fabs(y[(((size_t)n * l.k + k) * l.p + p) * l.q + q] - want);
@@ -102,7 +105,7 @@ static void test_winograd(void)
             EXPECT_MSG(bad == 0, "F(%dx%d, %dx%d) on %dx%dx%dx%d, k %d, pad %d: %d outputs past the bound", m, m, rr, rr,
                        l.n, l.c, l.h, l.w, l.k, l.pad_h, bad);
             EXPECT_MSG(abs_differs == 0, "the whole layer's W differs from the output's at %d outputs", abs_differs);
-            EXPECT_MSG(past_api == 0, "W past climb.h's 16 max|x| sum|w_k| at %d outputs", past_api);
+            EXPECT_MSG(past_api == 0, "W past climb.h's %g max|x| sum|w_k| at %d outputs", api_c, past_api);
             free(x);
             free(wt);
             free(y);
@@ -126,12 +129,13 @@ static void test_winograd(void)
 }
 
 /* The best rung's choice as climb.h states it: Winograd on 3 x 3 layers of stride 1 with C and K at least 16 and K
- * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; elsewhere the filter-major implicit GEMM
+ * below 4194241, its workspace 16384 ceil(C / 16) ceil(K / 64) floats; F(2 x 2, 5 x 5) on such 5 x 5 layers with K
+ * below 2097121, its workspace 36 ceil(C / 8) 8 ceil(K / 32) 32 floats; elsewhere the filter-major implicit GEMM
  * where C is a multiple of 8 or at least 64 (and R S C, C so padded, below 2^30), its workspace the permuted filters
  * (R S ceil(C / 8) 8 ceil(K / 4) 4 floats); none for the rest (the channel-major implicit GEMM). */
 static void test_best_choice(void)
 {
-    enum { IGEMM, WINOGRAD, RSC };
+    enum { IGEMM, WINOGRAD, WINOGRAD5, RSC };
     const struct {
         climb_cnn_layer l;
         int path;
@@ -139,7 +143,9 @@ static void test_best_choice(void)
         {{2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}, WINOGRAD}, {{1, 16, 8, 8, 16, 3, 3, 1, 1, 0, 0, 0, 0}, WINOGRAD},
         {{2, 15, 13, 15, 70, 3, 3, 1, 1, 1, 1, 0, 0}, IGEMM},    {{2, 20, 13, 15, 15, 3, 3, 1, 1, 1, 1, 0, 0}, IGEMM},
         {{2, 20, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, IGEMM},    {{2, 20, 13, 15, 70, 3, 3, 1, 2, 1, 1, 0, 0}, IGEMM},
-        {{2, 20, 13, 15, 70, 5, 5, 1, 1, 2, 2, 0, 0}, IGEMM},    {{2, 20, 13, 15, 70, 3, 1, 1, 1, 1, 0, 0, 0}, IGEMM},
+        {{2, 20, 13, 15, 70, 5, 5, 1, 1, 2, 2, 0, 0}, WINOGRAD5}, {{2, 20, 13, 15, 15, 5, 5, 1, 1, 2, 2, 0, 0}, IGEMM},
+        {{2, 20, 13, 15, 70, 5, 5, 2, 2, 2, 2, 0, 0}, IGEMM},    {{2, 16, 1, 1, 2097120, 5, 5, 1, 1, 2, 2, 0, 0}, WINOGRAD5},
+        {{2, 16, 1, 1, 2097121, 5, 5, 1, 1, 2, 2, 0, 0}, RSC},    {{2, 20, 13, 15, 70, 3, 1, 1, 1, 1, 0, 0, 0}, IGEMM},
         {{1, 16, 1, 1, 4194240, 3, 3, 1, 1, 1, 1, 0, 0}, WINOGRAD},
         {{1, 16, 1, 1, 4194241, 3, 3, 1, 1, 1, 1, 0, 0}, RSC},
         {{2, 24, 13, 15, 70, 3, 3, 2, 2, 1, 1, 0, 0}, RSC},      {{2, 8, 13, 15, 7, 5, 5, 1, 1, 2, 2, 0, 0}, RSC},
@@ -154,9 +160,11 @@ static void test_best_choice(void)
         EXPECT(climb_cnn_layer_check(&l) == 0);
         const size_t cp = (size_t)(l.c + 7) / 8 * 8, kp = (size_t)(l.k + 3) / 4 * 4;
         const size_t want = cases[i].path == WINOGRAD ? 16384 * (size_t)((l.c + 15) / 16) * ((l.k + 63) / 64) * sizeof(float)
-                            : cases[i].path == RSC    ? (size_t)l.r * l.s * cp * kp * sizeof(float)
-                                                      : 0;
-        EXPECT_MSG(climb_cnn_best_winograd(&l) == (cases[i].path == WINOGRAD) && climb_cnn_best_workspace(&l) == want,
+                            : cases[i].path == WINOGRAD5 ? 36 * cp * (size_t)((l.k + 31) / 32 * 32) * sizeof(float)
+                            : cases[i].path == RSC       ? (size_t)l.r * l.s * cp * kp * sizeof(float)
+                                                         : 0;
+        const int wg = cases[i].path == WINOGRAD || cases[i].path == WINOGRAD5;
+        EXPECT_MSG(climb_cnn_best_winograd(&l) == wg && climb_cnn_best_workspace(&l) == want,
                    "layer %zu: Winograd %d, workspace %zu (want path %d, %zu)", i, climb_cnn_best_winograd(&l),
                    climb_cnn_best_workspace(&l), cases[i].path, want);
     }

@@ -21,7 +21,7 @@
 
 /* ---------------------------------------------------------------- the C API's jobs */
 
-/* The C API's bound at output (n, k, p, q), sum |w x| there being mag: Winograd's (winograd.h, F(2 x 2, 3 x 3))
+/* The C API's bound at output (n, k, p, q), sum |w x| there being mag: Winograd's (winograd.h, F(2 x 2, r x r))
  * where climb_conv_forward_f32 runs it, the direct convolution's elsewhere. */
 static double api_bound(const climb_cnn_layer *l, const float *x, const float *w, int n, int k, int p, int q,
                         double mag)
@@ -29,7 +29,7 @@ static double api_bound(const climb_cnn_layer *l, const float *x, const float *w
     if (!climb_cnn_best_winograd(l))
         return climb_cnn_tolerance(l, mag);
     climb_winograd wg;
-    climb_winograd_init(&wg, 2, 3);
+    climb_winograd_init(&wg, 2, l->r);
     return climb_winograd_tolerance(&wg, l, climb_winograd_abs_at(&wg, l, x, w, n, k, p, q));
 }
 
@@ -253,13 +253,15 @@ static void test_api(void)
     const climb_conv_layer_desc layers[] = {
         {3, 5, 17, 19, 70, 3, 3, 1, 1, 1, 1}, {2, 3, 30, 31, 64, 7, 7, 2, 2, 3, 3}, {4, 16, 8, 8, 130, 1, 1, 1, 1, 0, 0},
         {1, 2, 9, 12, 3, 3, 5, 2, 3, 0, 2},
-        /* Winograd's: odd maps, unequal pads, channels and filters no multiple of its steps and blocks */
-        {2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {1, 33, 10, 7, 17, 3, 3, 1, 1, 0, 0},
+        /* Winograd's: odd maps, unequal pads, channels and filters no multiple of its steps and blocks; 5 x 5 */
+        {2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2}, {1, 33, 10, 7, 17, 3, 3, 1, 1, 0, 0}, {2, 20, 13, 15, 33, 5, 5, 1, 1, 2, 1},
         /* the filter-major implicit GEMM's: C a multiple of 8 (strided), C of 64 and more padded, 5 x 5 */
-        {2, 72, 15, 17, 33, 3, 3, 2, 2, 1, 1}, {1, 65, 9, 9, 20, 5, 5, 1, 1, 2, 2}, {3, 8, 11, 10, 9, 5, 5, 1, 1, 2, 2},
+        {2, 72, 15, 17, 33, 3, 3, 2, 2, 1, 1}, {1, 65, 9, 9, 12, 5, 5, 1, 1, 2, 2}, {3, 8, 11, 10, 9, 5, 5, 1, 1, 2, 2},
         {5, 64, 13, 13, 130, 1, 1, 2, 2, 0, 0}};
     const int n_layers = (int)(sizeof layers / sizeof layers[0]);
-    EXPECT(climb_cnn_best_winograd(&(climb_cnn_layer){2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}));
+    EXPECT(climb_cnn_best_winograd(&(climb_cnn_layer){2, 20, 13, 15, 70, 3, 3, 1, 1, 1, 2, 0, 0}) &&
+           climb_cnn_best_winograd(&(climb_cnn_layer){2, 20, 13, 15, 33, 5, 5, 1, 1, 2, 1, 0, 0}) &&
+           !climb_cnn_best_winograd(&(climb_cnn_layer){1, 65, 9, 9, 12, 5, 5, 1, 1, 2, 2, 0, 0}));
     for (int li = 0; li < n_layers; li++) {
         layer_data t;
         if (layer_data_make(&t, &layers[li], &rg) != 0)

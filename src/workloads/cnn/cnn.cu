@@ -794,19 +794,32 @@ static int wgf_takes(const climb_cnn_layer *l)
  * at 3. */
 static int wgf_chosen(const climb_cnn_layer *l) { return wgf_takes(l) && l->c >= 16 && l->k >= 16; }
 
-extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_chosen(l); }
+/* Where the fused F(2 x 2, 5 x 5) runs at all: 5 x 5 filters of stride 1, K below 2097121 (the grid's y), fewer
+ * than 2^31 output tiles. */
+static int wgf25_takes(const climb_cnn_layer *l)
+{
+    return l->r == 5 && l->s == 5 && l->stride_h == 1 && l->stride_w == 1 && wgf4_kp(l->k) / WGF4_BK <= 65535 &&
+           (size_t)l->n * ((l->p + 1) / 2) * ((l->q + 1) / 2) <= 0x7fffffff;
+}
+
+/* Where the best rung takes F(2 x 2, 5 x 5) over the implicit GEMM: on an H100 at 09f4060 it ran 0.92x cuDNN on
+ * N16 C32 64^2 K64 against the filter-major implicit GEMM's 0.74x (results/h100-80gb-hbm3/cnn/bench-5x5.md); the
+ * 3 x 3 rule's floor of 16 channels and filters is kept (fewer leave the transforms' fixed cost unshared). */
+static int wgf25_chosen(const climb_cnn_layer *l) { return wgf25_takes(l) && l->c >= 16 && l->k >= 16; }
+
+extern "C" int climb_cnn_best_winograd(const climb_cnn_layer *l) { return wgf_chosen(l) || wgf25_chosen(l); }
 
 /* Where the best rung takes the filter-major implicit GEMM over the channel-major one: wherever the layer does not
  * take Winograd and its channels pad to whole k-tiles with little waste (C a multiple of 8, or 64 and more: at most
  * 7 of 71 padded). Few channels (the 3-channel stem) keep the channel-major kernel, whose k-tiles run over c r s. */
 static int rsc_chosen(const climb_cnn_layer *l)
 {
-    return !wgf_chosen(l) && l->c > 0 && (l->c % CNN_RSC_BK == 0 || l->c >= 64) && rsc_fits(l);
+    return !climb_cnn_best_winograd(l) && l->c > 0 && (l->c % CNN_RSC_BK == 0 || l->c >= 64) && rsc_fits(l);
 }
 
 extern "C" size_t climb_cnn_best_workspace(const climb_cnn_layer *l)
 {
-    return wgf_chosen(l) ? wgf_u_bytes(l) : rsc_chosen(l) ? rsc_bytes(l) : 0;
+    return wgf_chosen(l) ? wgf_u_bytes(l) : wgf25_chosen(l) ? wgf4_u_bytes(l) : rsc_chosen(l) ? rsc_bytes(l) : 0;
 }
 
 extern "C" cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s)
@@ -815,7 +828,9 @@ extern "C" cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const fl
         return cudaSuccess;
     if (!u)
         return cudaErrorInvalidValue;
-    return wgf_chosen(l) ? wgf2_filters(l, w, (float *)u, s) : rsc_filters(l, w, (float *)u, s);
+    return wgf_chosen(l)     ? wgf2_filters(l, w, (float *)u, s)
+           : wgf25_chosen(l) ? wgf6_filters<2>(l, w, (float *)u, s)
+                             : rsc_filters(l, w, (float *)u, s);
 }
 
 extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
@@ -827,7 +842,9 @@ extern "C" cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const c
         return cnn_igemm(t, l, x, w, y, sms, s);
     if (!u)
         return cudaErrorInvalidValue;
-    return wgf_chosen(l) ? wgf2_main(l, x, (const float *)u, y, sms, s) : cnn_rsc(l, x, (const float *)u, y, sms, 0, s);
+    return wgf_chosen(l)     ? wgf2_main(l, x, (const float *)u, y, sms, s)
+           : wgf25_chosen(l) ? wgf6_main<2>(l, x, (const float *)u, y, s)
+                             : cnn_rsc(l, x, (const float *)u, y, sms, 0, s);
 }
 
 extern "C" cudaError_t climb_cnn_best(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
@@ -1227,9 +1244,9 @@ static const cnn_rung CNN_RUNGS[] = {
               .launch = launch_wgf25, .refuses = refuses_wgf25},
      .winograd = 2, .fused = 1},
     {.info = {.name = "tuned", .idea = "per layer: the fused F(2 x 2, 3 x 3) on 3 x 3 layers of stride 1 with 16 "
-                                       "channels and filters or more; the filter-major implicit GEMM where C is a "
-                                       "multiple of 8 or at least 64; the channel-major one (its tile tuned) on the "
-                                       "rest",
+                                       "channels and filters or more, F(2 x 2, 5 x 5) on such 5 x 5 ones; the "
+                                       "filter-major implicit GEMM where C is a multiple of 8 or at least 64; the "
+                                       "channel-major one (its tile tuned) on the rest",
               .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_best, .launch = launch_best}},
 };
 
@@ -1722,9 +1739,9 @@ static int wg_tolerances(climb_case *c, int m)
 static int cnn_verify(climb_case *c, int rung, char *msg, size_t msglen)
 {
     const double factor = is_vendor(rung) ? c->vendor_factor : 1;
-    /* the best rung runs F(2 x 2) where it chooses Winograd */
+    /* the best rung runs F(2 x 2, r x r) where it chooses Winograd */
     const int wg = CNN_RUNGS[rung].winograd ? CNN_RUNGS[rung].winograd
-                   : CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && wgf_chosen(&c->l) ? 2 : 0;
+                   : CNN_RUNGS[rung].info.kind == CLIMB_RUNG_BEST && climb_cnn_best_winograd(&c->l) ? 2 : 0;
     if (wg && wg_tolerances(c, wg))
         return -1;
     climb_compare k;

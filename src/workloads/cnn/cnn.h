@@ -63,7 +63,8 @@ size_t climb_cnn_best_workspace(const climb_cnn_layer *l);
 cudaError_t climb_cnn_best_filters(const climb_cnn_layer *l, const float *w, void *u, cudaStream_t s);
 cudaError_t climb_cnn_best_planned(const climb_cnn_tuning *t, const climb_cnn_layer *l, const float *x,
                                    const float *w, const void *u, float *y, int sms, cudaStream_t s);
-/* 1 where climb_cnn_best runs Winograd's F(2 x 2, 3 x 3) on layer l (its error bound is then Winograd's). */
+/* 1 where climb_cnn_best runs Winograd's F(2 x 2, r x r) on layer l (3 x 3 or 5 x 5 filters; its error bound is
+ * then Winograd's for that r). */
 int climb_cnn_best_winograd(const climb_cnn_layer *l);
 
 #ifdef __cplusplus

@@ -518,26 +518,43 @@ __global__ void __launch_bounds__(WGF4_THREADS, 1)
     }
 }
 
-/* Both launches of F(4 x 4, 3 x 3) (M = 4) or F(2 x 2, 5 x 5) (M = 2) fused, U in u_ws (wgf4_u_bytes); the layer
- * as launch_wgf2 takes (with 5 x 5 filters for M = 2), K below 2097121 (the grid's y). */
+/* F(4 x 4, 3 x 3)'s (M = 4) or F(2 x 2, 5 x 5)'s (M = 2) filters transformed into u (wgf4_u_bytes): the first
+ * launch of launch_wgf6, alone for a plan. */
 template <int M>
-static cudaError_t launch_wgf6(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
-                               cudaStream_t s)
+static cudaError_t wgf6_filters(const climb_cnn_layer *l, const float *w, float *u, cudaStream_t s)
+{
+    const int Kp = wgf4_kp(l->k), Cp = wgf4_cp(l->c);
+    const size_t plane = (size_t)Kp * Cp;
+    if (plane == 0)
+        return cudaSuccess;
+    cnn_wgf_filter_kernel<M, 7 - M><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u);
+    return cudaGetLastError();
+}
+
+/* The fused kernel from filters already transformed into u; the layer as launch_wgf2 takes (with 5 x 5 filters for
+ * M = 2), K below 2097121 (the grid's y). */
+template <int M>
+static cudaError_t wgf6_main(const climb_cnn_layer *l, const float *x, const float *u, float *y, cudaStream_t s)
 {
     const int Kp = wgf4_kp(l->k), Cp = wgf4_cp(l->c);
     const int th = (l->p + M - 1) / M, tw = (l->q + M - 1) / M;
     const size_t T = (size_t)l->n * th * tw;
-    const size_t plane = (size_t)Kp * Cp;
-    cnn_wgf_filter_kernel<M, 7 - M><<<(unsigned)((plane + 255) / 256), 256, 0, s>>>(w, l->k, l->c, Kp, Cp, u_ws);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return e;
+    cudaError_t e;
     if ((e = cudaFuncSetAttribute(cnn_wgf6_kernel<M>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)WGF4_SMEM)) !=
         cudaSuccess)
         return e;
     const dim3 grid((unsigned)((T + WGF4_BT - 1) / WGF4_BT), (unsigned)(Kp / WGF4_BK));
-    cnn_wgf6_kernel<M><<<grid, WGF4_THREADS, WGF4_SMEM, s>>>(x, u_ws, *l, th, tw, Kp, Cp, y);
+    cnn_wgf6_kernel<M><<<grid, WGF4_THREADS, WGF4_SMEM, s>>>(x, u, *l, th, tw, Kp, Cp, y);
     return cudaGetLastError();
+}
+
+/* Both launches of F(4 x 4, 3 x 3) (M = 4) or F(2 x 2, 5 x 5) (M = 2) fused, U in u_ws (wgf4_u_bytes). */
+template <int M>
+static cudaError_t launch_wgf6(const climb_cnn_layer *l, const float *x, const float *w, float *u_ws, float *y,
+                               cudaStream_t s)
+{
+    const cudaError_t e = wgf6_filters<M>(l, w, u_ws, s);
+    return e != cudaSuccess ? e : wgf6_main<M>(l, x, u_ws, y, s);
 }
 
 #endif
