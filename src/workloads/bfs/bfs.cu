@@ -284,10 +284,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
  * climb_bfs_plan_create and the best rung's set-up): each vertex's in-degree counted by atomics, their exclusive
  * scan (the project's single-pass scan) the in-row pointers, and each edge u -> v placed in v's in-row at a slot
  * taken by an atomic (the in-rows come out in no particular order: BFS does not care). A thread an edge finds its
- * source u by a binary search of the row pointers, so that a vertex of huge degree is spread over many threads;
- * a block takes a chunk of consecutive edges at a time and two of its threads find the rows of the chunk's first
- * and last edge over all the rows, so that every other edge searches only the few rows between (in L1 for the
- * whole block) instead of all n. */
+ * source u by a binary search of the row pointers, so that a vertex of huge degree is spread over many threads. */
 static const climb_scan_tuning BFS_TRANSPOSE_SCAN = {256, 16};
 
 __global__ void bfs_in_degree_kernel(const int32_t *__restrict__ ci, long long m, int32_t *deg)
@@ -297,36 +294,22 @@ __global__ void bfs_in_degree_kernel(const int32_t *__restrict__ ci, long long m
         atomicAdd(&deg[ci[e]], 1);
 }
 
-/* The last u in [lo, hi] with rp[u] <= e: the row that holds edge e, where rp[lo] <= e. */
-__device__ __forceinline__ int32_t bfs_row_of(const int32_t *__restrict__ rp, long long e, int32_t lo, int32_t hi)
-{
-    while (lo < hi) {
-        const int32_t mid = lo + (hi - lo + 1) / 2;
-        if (rp[mid] <= e)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 __global__ void bfs_in_scatter_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, int32_t n,
                                       long long m, const int32_t *__restrict__ in_rp, int32_t *cursor,
                                       int32_t *__restrict__ in_ci)
 {
-    __shared__ int32_t rows[2]; /* the rows of the chunk's first and last edge */
-    const long long chunk = blockDim.x, step = (long long)gridDim.x * chunk;
-    for (long long first = (long long)blockIdx.x * chunk; first < m; first += step) {
-        const long long last = (first + chunk < m ? first + chunk : m) - 1;
-        if (threadIdx.x < 2)
-            rows[threadIdx.x] = bfs_row_of(rp, threadIdx.x == 0 ? first : last, 0, n - 1);
-        __syncthreads();
-        const long long e = first + threadIdx.x;
-        if (e <= last) {
-            const int32_t u = bfs_row_of(rp, e, rows[0], rows[1]), v = ci[e];
-            in_ci[in_rp[v] + atomicAdd(&cursor[v], 1)] = u;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step) {
+        int32_t lo = 0, hi = n - 1; /* the last u with rp[u] <= e: the row that holds edge e */
+        while (lo < hi) {
+            const int32_t mid = lo + (hi - lo + 1) / 2;
+            if (rp[mid] <= e)
+                lo = mid;
+            else
+                hi = mid - 1;
         }
-        __syncthreads(); /* rows is the next chunk's */
+        const int32_t v = ci[e];
+        in_ci[in_rp[v] + atomicAdd(&cursor[v], 1)] = lo;
     }
 }
 
