@@ -144,6 +144,20 @@ int main(void)
     EXPECT(climb_slab_of(5, 1, 0, &sl) == 0 && sl.below == 0 && sl.above == 0 && sl.planes == 5);
     /* the whole-rows march's rows: 2048 / nx, held to the ring in 48 KiB ((rows + 2) nx floats a stage) and to ny */
     EXPECT(climb_stencil_rows_fit(130, 250, 4) == 15 && climb_stencil_rows_fit(130, 250, 6) == 13); /* 15.7; 13.7 */
+    /* the wave-filling planes: 17 row tiles of 130 x 250 x 333 over 333 planes, 528 blocks a wave: 11 planes (527
+     * blocks, one wave of 12 planes read) against 16 (357 blocks, 17) or 8 (714 blocks, two waves of 9); 512 plane
+     * tiles over 512 planes, 1056 a wave: 64 (4 waves of 65) against 32 (8 of 33); a grid shallower than every
+     * candidate takes the smallest; one block a wave: 37 (153 blocks of 38 against 102 of 65 at 64) */
+    EXPECT(climb_stencil_wave_planes(17, 333, 528) == 11 && climb_stencil_wave_planes(512, 512, 1056) == 64);
+    EXPECT(climb_stencil_wave_planes(1000, 100, 1056) == 50 && climb_stencil_wave_planes(17, 333, 1) == 37);
+    EXPECT(climb_stencil_wave_planes(1, 5, 100) == ST_WAVE_MIN && climb_stencil_wave_planes(0, 5, 5) == ST_WAVE_MIN &&
+           climb_stencil_wave_planes(5, 0, 5) == ST_WAVE_MIN && climb_stencil_wave_planes(5, 5, 0) == ST_WAVE_MIN);
+    for (size_t d = 1; d < 700; d += 37) /* always a candidate, and never more waves than the smallest march */
+        for (size_t w = 1; w < 3000; w = w * 3 + 1) {
+            const int p = climb_stencil_wave_planes(23, d, w);
+            const size_t waves = (23 * ((d + p - 1) / p) + w - 1) / w, waves8 = (23 * ((d + 7) / 8) + w - 1) / w;
+            EXPECT_MSG(p >= ST_WAVE_MIN && p <= ST_WAVE_MAX && waves <= waves8, "depth %zu, wave %zu: %d", d, w, p);
+        }
     EXPECT(climb_stencil_rows_fit(256, 256, 4) == 8 && climb_stencil_rows_fit(256, 256, 6) == 6);   /* 12 - 2 > 8 */
     EXPECT(climb_stencil_rows_fit(510, 511, 4) == 4 && climb_stencil_rows_fit(510, 511, 6) == 2);   /* 6.02 - 2 */
     EXPECT(climb_stencil_rows_fit(1024, 9, 4) == 1 && climb_stencil_rows_fit(1025, 9, 4) == 0);     /* the limits */

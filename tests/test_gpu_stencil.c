@@ -123,9 +123,14 @@ static void test_check(uint64_t seed, const char *steps)
             takes_all[n++] = w->rung(r)->name;
     EXPECT(n == w->n_rungs - 1);
     snprintf(what, sizeof what, "steps=%s", steps);
-    test_check_rungs(w, &dev, &p, seed, takes_all, n, 0, what);
+    test_check_rungs(w, &dev, &p, seed, takes_all, n, NULL, 0, what);
     snprintf(what, sizeof what, "steps=%s, rows_async", steps);
-    test_check_rungs(w, &dev, &p, seed, rows_only, 1, 1, what);
+    test_check_rungs(w, &dev, &p, seed, rows_only, 1, NULL, 1, what);
+    /* the marches with the planes a block chosen to fill whole waves (tuning planes 0), rows of 8 */
+    const int wave[3] = {8, 0, 1};
+    snprintf(what, sizeof what, "steps=%s, wave-filling planes", steps);
+    test_check_rungs(w, &dev, &p, seed, takes_all, n, wave, 0, what);
+    test_check_rungs(w, &dev, &p, seed, rows_only, 1, wave, 1, what);
     climb_opt_plan_free(&p, NULL);
 }
 
@@ -190,11 +195,12 @@ static void test_range(void)
     climb_rng r;
     climb_rng_seed(&r, climb_fresh_seed());
     const size_t dims[][3] = {{64, 9, 13}, {61, 7, 5}, {33, 4, 3}};
-    const int tunings[][3] = {{4, 8, 0}, {8, 16, 1}, {16, 128, 1}}; /* rows, planes, order (1: z fastest) */
+    /* rows, planes (0: filling whole waves), order (1: z fastest) */
+    const int tunings[][3] = {{4, 8, 0}, {8, 16, 1}, {16, 128, 1}, {4, 0, 0}};
     cudaStream_t s2;
     EXPECT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
     for (int g = 0; g < 3; g++)
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < 4; t++) {
             const size_t nx = dims[g][0], ny = dims[g][1], nz = dims[g][2], n = nx * ny * nz, sz = nx * ny;
             climb_stencil_tuning tn;
             climb_stencil_set_tuning(&tn, tunings[t]);

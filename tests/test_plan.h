@@ -32,10 +32,12 @@ static inline void test_plan(climb_opt_plan *p, const climb_workload *w, ...)
     va_end(ap);
 }
 
-/* `climb check` of w over its check shapes with plan p and seed, the rungs named (n of them; none: all): every run
- * right, and none refused unless allow_refused. `what` names the plan in the failure message and the progress line. */
+/* `climb check` of w over its check shapes with plan p and seed, the rungs named (n of them; none: all), the best
+ * rung's tuning values `tuning` for every case (NULL: its classes' defaults): every run right, and none refused
+ * unless allow_refused. `what` names the plan in the failure message and the progress line. */
 static inline void test_check_rungs(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
-                                    uint64_t seed, const char *const *rungs, int n, int allow_refused, const char *what)
+                                    uint64_t seed, const char *const *rungs, int n, const int *tuning,
+                                    int allow_refused, const char *what)
 {
     climb_run_opts o;
     memset(&o, 0, sizeof o);
@@ -43,6 +45,7 @@ static inline void test_check_rungs(const climb_workload *w, const climb_device_
     o.options = p;
     o.rungs = rungs;
     o.n_rungs = n;
+    o.tuning = tuning;
     climb_check_result cr;
     EXPECT(climb_check(w, &o, dev, &cr) == 0);
     EXPECT_MSG(cr.runs > 0 && cr.failures == 0 && (allow_refused || cr.refused == 0),
@@ -55,7 +58,7 @@ static inline void test_check_rungs(const climb_workload *w, const climb_device_
 static inline void test_check_plan(const climb_workload *w, const climb_device_info *dev, climb_opt_plan *p,
                                    uint64_t seed, int allow_refused, const char *what)
 {
-    test_check_rungs(w, dev, p, seed, NULL, 0, allow_refused, what);
+    test_check_rungs(w, dev, p, seed, NULL, 0, NULL, allow_refused, what);
 }
 
 /* The best rung of w on one case (key, plan p, inputs from `seed`): a poisoned output fails verification, naming

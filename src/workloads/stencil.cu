@@ -482,7 +482,7 @@ __global__ void __launch_bounds__(ST_ROWS_T)
 /* ---------------------------------------------------------------- launchers */
 
 static const int ST_ROWS[] = {4, 8, 16};
-static const int ST_PLANES[] = {8, 16, 32, 64, 128};
+static const int ST_PLANES[] = {0, 8, 16, 32, 64, 128}; /* 0: climb_stencil_wave_planes */
 static const int ST_ORDER[] = {0, 1};
 
 extern "C" void climb_stencil_set_tuning(climb_stencil_tuning *t, const int *values)
@@ -508,9 +508,56 @@ extern "C" int climb_stencil_fits(size_t nx, size_t ny, size_t nz)
            climb_mul3_fits(cdiv(nx, ST_BEST_X), cdiv(ny, 4), cdiv(nz, 8), &blocks) && blocks <= 0x7fffffffu;
 }
 
+extern "C" int climb_stencil_wave_planes(size_t tiles_xy, size_t depth, size_t wave)
+{
+    int best = ST_WAVE_MIN;
+    if (tiles_xy == 0 || depth == 0 || wave == 0)
+        return best;
+    double best_t = 0;
+    for (int p = ST_WAVE_MIN; p <= ST_WAVE_MAX; p++) {
+        const size_t waves = cdiv(tiles_xy * cdiv(depth, (size_t)p), wave);
+        const double t = (double)waves * (double)((size_t)p < depth ? p + 1 : depth + 1);
+        if (p == ST_WAVE_MIN || t < best_t) {
+            best_t = t;
+            best = p;
+        }
+    }
+    return best;
+}
+
+/* The planes a block of kernel fn (threads a block, smem bytes of dynamic shared memory) marches with tuning t over
+ * tiles_xy plane tiles and `depth` planes: t's, or where that is 0, climb_stencil_wave_planes with the blocks the
+ * current GPU holds at once (its SMs times fn's blocks an SM). 0, or the CUDA error of the occupancy queries. */
+static cudaError_t st_planes(const climb_stencil_tuning *t, const void *fn, int threads, size_t smem, size_t tiles_xy,
+                             size_t depth, int *planes)
+{
+    *planes = t->planes;
+    if (t->planes > 0)
+        return cudaSuccess;
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem);
+    if (e != cudaSuccess)
+        return e;
+    *planes = climb_stencil_wave_planes(tiles_xy, depth, (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1));
+    return cudaSuccess;
+}
+
 /* The march over planes [zlo, zhi) in one of its forms: ST_FORM_ANY (four points a thread on any row, the rung
  * register_tiled_any), or v = 4, 2 or 1 points a thread (the best rung's, for rows aligned to v floats). */
 enum { ST_FORM_ANY = 0, ST_FORM_ROWS = -1 };
+
+/* The kernel stencil_march launches in form `form` (v points a thread) with blocks of `rows` rows; NULL for rows it
+ * has no kernel for. */
+static const void *st_march_fn(int form, int v, int rows)
+{
+#define ST_FN(by)                                                                                                      (form == ST_FORM_ANY ? (const void *)stencil_best_vec_kernel<by, 4, false>                                          : v == 4            ? (const void *)stencil_best_vec_kernel<by, 4>                                                 : v == 2            ? (const void *)stencil_best_vec_kernel<by, 2>                                                                     : (const void *)stencil_best_kernel<by>)
+    return rows == 4 ? ST_FN(4) : rows == 8 ? ST_FN(8) : rows == 16 ? ST_FN(16) : NULL;
+#undef ST_FN
+}
 static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t nx, size_t ny, size_t nz,
                                  size_t zlo, size_t zhi, const float c[7], const float *in, float *out, cudaStream_t s)
 {
@@ -519,8 +566,15 @@ static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t
     if (nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz)
         return cudaErrorInvalidValue;
     const int v = form == ST_FORM_ANY ? 4 : form;
+    const void *fn = st_march_fn(form, v, t->rows);
+    if (!fn || t->planes < 0)
+        return cudaErrorInvalidValue;
     const size_t tiles_x = cdiv(nx, (size_t)ST_BEST_X * v), tiles_y = cdiv(ny, (size_t)t->rows);
-    const size_t tiles_z = cdiv(zhi - zlo, (size_t)t->planes);
+    int planes;
+    const cudaError_t pe = st_planes(t, fn, ST_BEST_X * t->rows, 0, tiles_x * tiles_y, zhi - zlo, &planes);
+    if (pe != cudaSuccess)
+        return pe;
+    const size_t tiles_z = cdiv(zhi - zlo, (size_t)planes);
     if (tiles_x * tiles_y > INT32_MAX || tiles_x * tiles_y * tiles_z > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
     const unsigned blocks = (unsigned)(tiles_x * tiles_y * tiles_z);
@@ -529,16 +583,16 @@ static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t
 #define ST_MARCH(by)                                                                                         \
     if (form == ST_FORM_ANY)                                                                                 \
         stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                        \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
     else if (v == 4)                                                                                         \
         stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
     else if (v == 2)                                                                                         \
         stencil_best_vec_kernel<by, 2><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
     else                                                                                                     \
         stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                      \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, t->planes, t->order, k)
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k)
     switch (t->rows) {
     case 4: ST_MARCH(4); break;
     case 8: ST_MARCH(8); break;
@@ -568,18 +622,20 @@ static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_
     if (nx == 0 || ny == 0 || zlo >= zhi)
         return cudaSuccess;
     const int rows = climb_stencil_rows_fit(nx, ny, stages);
-    if (rows < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz || t->planes < 1)
+    if (rows < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX || zhi > nz || t->planes < 0 || stages != 4)
         return cudaErrorInvalidValue;
-    const size_t tiles_y = cdiv(ny, (size_t)rows), tiles_z = cdiv(zhi - zlo, (size_t)t->planes);
+    const size_t smem = (size_t)stages * (rows + 2) * nx * sizeof(float);
+    const size_t tiles_y = cdiv(ny, (size_t)rows);
+    int planes;
+    const cudaError_t pe = st_planes(t, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, smem, tiles_y, zhi - zlo, &planes);
+    if (pe != cudaSuccess)
+        return pe;
+    const size_t tiles_z = cdiv(zhi - zlo, (size_t)planes);
     if (tiles_y * tiles_z > 0x7fffffffu)
         return cudaErrorInvalidConfiguration;
-    const size_t smem = (size_t)stages * (rows + 2) * nx * sizeof(float);
     const stencil_coef k = coef_of(c);
-    if (stages == 4)
-        stencil_rows_kernel<4><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
-            in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, t->planes, t->order, k);
-    else
-        return cudaErrorInvalidValue;
+    stencil_rows_kernel<4><<<(unsigned)(tiles_y * tiles_z), ST_ROWS_T, smem, s>>>(
+        in, out, (int)nx, (int)ny, (int)nz, (int)zlo, (int)zhi, rows, (int)tiles_y, planes, t->order, k);
     return cudaGetLastError();
 }
 
@@ -837,7 +893,9 @@ CLIMB_OPTION_AT(ST_OPTIONS, OPT_STEPS, "steps");
 static const climb_tunable ST_TUNABLES[] = {
     {.name = "rows", .meaning = "rows of 32 threads per block (the plane tile is 32 x rows)", .values = ST_ROWS,
      .n_values = CLIMB_COUNT(ST_ROWS)},
-    {.name = "planes", .meaning = "z planes a block marches through", .values = ST_PLANES,
+    {.name = "planes", .meaning = "z planes a block marches through (0: as many as make the blocks fill whole waves "
+                                  "of the GPU, climb_stencil_wave_planes)",
+     .values = ST_PLANES,
      .n_values = CLIMB_COUNT(ST_PLANES)},
     {.name = "order", .meaning = "the blocks' order: 0 a z-tile's plane tiles together, 1 a column's z-tiles together",
      .values = ST_ORDER, .n_values = CLIMB_COUNT(ST_ORDER)},

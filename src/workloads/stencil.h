@@ -47,6 +47,15 @@ int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
  * or the grid is empty. */
 int climb_stencil_rows_fit(size_t nx, size_t ny, int stages);
 
+/* The planes a block marches where the tuning says 0: of ST_WAVE_MIN to ST_WAVE_MAX, the one that minimises the
+ * waves of blocks times the planes a block reads (its planes and one for its z halo, the rest of which the L2
+ * mostly serves), for tiles_xy plane tiles over `depth` planes on a GPU that holds `wave` blocks at once; the
+ * smallest of equals. So a grid of few blocks fills whole waves (17 row tiles over 333 planes, 528 blocks a wave:
+ * 11 planes, 527 blocks), and one of many waves takes long marches. ST_WAVE_MIN for an empty grid or wave. */
+#define ST_WAVE_MIN 8
+#define ST_WAVE_MAX 64
+int climb_stencil_wave_planes(size_t tiles_xy, size_t depth, size_t wave);
+
 /* The best rung's form for rows of nx points whose pointers are `align`-byte aligned (16 or more: 16): 4 or 2 points
  * a thread as one vector (rows that start 16- or 8-byte aligned), 0 four scalar points a thread (8-byte rows where
  * a 128-point span pads a row no more than a 64-point one), 1 one point a thread; -1 the whole-rows march (rows_async)
