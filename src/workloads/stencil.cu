@@ -527,7 +527,7 @@ extern "C" int climb_stencil_wave_planes(size_t tiles_xy, size_t depth, size_t w
 
 /* The planes a block of kernel fn (threads a block, smem bytes of dynamic shared memory) marches with tuning t over
  * tiles_xy plane tiles and `depth` planes: t's, or where that is 0, climb_stencil_wave_planes with the blocks the
- * current GPU holds at once (its SMs times fn's blocks an SM). 0, or the CUDA error of the occupancy queries. */
+ * current GPU holds at once (its SMs times fn's blocks an SM). cudaSuccess, or the occupancy queries' error. */
 static cudaError_t st_planes(const climb_stencil_tuning *t, const void *fn, int threads, size_t smem, size_t tiles_xy,
                              size_t depth, int *planes)
 {
@@ -554,7 +554,11 @@ enum { ST_FORM_ANY = 0, ST_FORM_ROWS = -1 };
  * has no kernel for. */
 static const void *st_march_fn(int form, int v, int rows)
 {
-#define ST_FN(by)                                                                                                      (form == ST_FORM_ANY ? (const void *)stencil_best_vec_kernel<by, 4, false>                                          : v == 4            ? (const void *)stencil_best_vec_kernel<by, 4>                                                 : v == 2            ? (const void *)stencil_best_vec_kernel<by, 2>                                                                     : (const void *)stencil_best_kernel<by>)
+#define ST_FN(by)                                                                                                  \
+    (form == ST_FORM_ANY ? (const void *)stencil_best_vec_kernel<by, 4, false>                                     \
+     : v == 4            ? (const void *)stencil_best_vec_kernel<by, 4>                                            \
+     : v == 2            ? (const void *)stencil_best_vec_kernel<by, 2>                                            \
+                         : (const void *)stencil_best_kernel<by>)
     return rows == 4 ? ST_FN(4) : rows == 8 ? ST_FN(8) : rows == 16 ? ST_FN(16) : NULL;
 #undef ST_FN
 }
@@ -583,13 +587,13 @@ static cudaError_t stencil_march(const climb_stencil_tuning *t, int form, size_t
 #define ST_MARCH(by)                                                                                         \
     if (form == ST_FORM_ANY)                                                                                 \
         stencil_best_vec_kernel<by, 4, false><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                        \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);    \
     else if (v == 4)                                                                                         \
         stencil_best_vec_kernel<by, 4><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);    \
     else if (v == 2)                                                                                         \
         stencil_best_vec_kernel<by, 2><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                               \
-            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);           \
+            in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k);    \
     else                                                                                                     \
         stencil_best_kernel<by><<<blocks, dim3(ST_BEST_X, by), 0, s>>>(                                      \
             in, out, (int)nx, (int)ny, (int)nz, zl, zh, (int)tiles_x, (int)tiles_y, planes, t->order, k)
@@ -627,7 +631,8 @@ static cudaError_t stencil_rows(const climb_stencil_tuning *t, int stages, size_
     const size_t smem = (size_t)stages * (rows + 2) * nx * sizeof(float);
     const size_t tiles_y = cdiv(ny, (size_t)rows);
     int planes;
-    const cudaError_t pe = st_planes(t, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, smem, tiles_y, zhi - zlo, &planes);
+    const cudaError_t pe =
+        st_planes(t, (const void *)stencil_rows_kernel<4>, ST_ROWS_T, smem, tiles_y, zhi - zlo, &planes);
     if (pe != cudaSuccess)
         return pe;
     const size_t tiles_z = cdiv(zhi - zlo, (size_t)planes);

@@ -41,10 +41,10 @@ double climb_stencil_tolerance(int steps, double max_abs);
  * ceil(ny / 4) x ceil(nz / 8) blocks (its smallest block tile, in every candidate) below 2^31, a grid's limit. */
 int climb_stencil_fits(size_t nx, size_t ny, size_t nz);
 
-/* The rows a block of the whole-rows march (the rung rows_async, and the best rung's rows form) takes with `stages` planes in
- * its ring: as many as fill 256 threads x 8 points (2048 / nx), held to what the ring's (rows + 2) nx floats a stage
- * fit in 48 KiB (12288 / stages / nx - 2) and to ny; 0 where not one row fits (nx above 1024 at 4 stages, 682 at 6)
- * or the grid is empty. */
+/* The rows a block of the whole-rows march (the rung rows_async, and the best rung's rows form) takes with `stages`
+ * planes in its ring: as many as fill 256 threads x 8 points (2048 / nx), held to what the ring's (rows + 2) nx
+ * floats a stage fit in 48 KiB (12288 / stages / nx - 2) and to ny; 0 where not one row fits (nx above 1024 at 4
+ * stages, 682 at 6) or the grid is empty. */
 int climb_stencil_rows_fit(size_t nx, size_t ny, int stages);
 
 /* The planes a block marches where the tuning says 0: of ST_WAVE_MIN to ST_WAVE_MAX, the one that minimises the
