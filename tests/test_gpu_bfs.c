@@ -3,7 +3,7 @@
  * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
  * and symmetric, isolated sources, bad arguments refused, no error left behind); the plan for directed graphs (the
  * in-edges built on the device: searches against the CPU, captured and replayed, a validated plan refusing an
- * invalid graph, an empty graph's plan). */
+ * invalid graph, an empty graph's plan); both device transposes against the CPU's. */
 #include <stdint.h>
 #include <math.h>
 #include <inttypes.h>
@@ -385,6 +385,94 @@ static void test_api_messy(void)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Both device transposes (climb_bfs_transpose: atomics; climb_bfs_transpose_sorted: a stable sort by destination)
+ * of one n-vertex CSR against the CPU's: the in-row pointers exactly, each in-row's sources as a multiset (the
+ * sorted one's in ascending order, as it states), from poisoned outputs. */
+static void check_transposes(int32_t n, const int32_t *rp, const int32_t *ci, const char *what)
+{
+    const int32_t m = rp[n];
+    int32_t *want_rp = calloc((size_t)n + 1, 4), *want_ci = malloc((size_t)(m > 0 ? m : 1) * 4);
+    int32_t *got_rp = malloc(((size_t)n + 1) * 4), *got_ci = malloc((size_t)(m > 0 ? m : 1) * 4);
+    int32_t *fill = calloc((size_t)n + 1, 4);
+    if (!want_rp || !want_ci || !got_rp || !got_ci || !fill) {
+        EXPECT(0);
+        free(want_rp), free(want_ci), free(got_rp), free(got_ci), free(fill);
+        return;
+    }
+    for (int32_t e = 0; e < m; e++)
+        want_rp[ci[e] + 1]++;
+    for (int32_t v = 0; v < n; v++)
+        want_rp[v + 1] += want_rp[v];
+    for (int32_t u = 0; u < n; u++) /* sources in ascending order within each in-row */
+        for (int32_t e = rp[u]; e < rp[u + 1]; e++)
+            want_ci[want_rp[ci[e]] + fill[ci[e]]++] = u;
+    int32_t *d_rp, *d_ci, *d_in_rp, *d_in_ci;
+    void *ws;
+    const size_t ws_bytes = climb_bfs_transpose_workspace(n), ws2 = climb_bfs_transpose_sorted_workspace(m);
+    EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_ci, (size_t)(m > 0 ? m : 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_in_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_in_ci, (size_t)(m > 0 ? m : 1) * 4) == cudaSuccess &&
+           cudaMalloc(&ws, ws_bytes > ws2 ? ws_bytes : ws2) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, ci, (size_t)m * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    for (int way = 0; way < 2; way++) {
+        EXPECT(cudaMemset(d_in_rp, 0xA5, ((size_t)n + 1) * 4) == cudaSuccess &&
+               cudaMemset(d_in_ci, 0xA5, (size_t)(m > 0 ? m : 1) * 4) == cudaSuccess);
+        const cudaError_t e = way ? climb_bfs_transpose_sorted(n, m, d_rp, d_ci, d_in_rp, d_in_ci, ws, ws2, dev.sms, 0)
+                                  : climb_bfs_transpose(n, m, d_rp, d_ci, d_in_rp, d_in_ci, ws, ws_bytes, dev.sms, 0);
+        EXPECT_MSG(e == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess, "%s: the %s transpose failed", what,
+                   way ? "sorted" : "atomic");
+        EXPECT(cudaMemcpy(got_rp, d_in_rp, ((size_t)n + 1) * 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
+               cudaMemcpy(got_ci, d_in_ci, (size_t)m * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        EXPECT_MSG(memcmp(got_rp, want_rp, ((size_t)n + 1) * 4) == 0, "%s: the %s transpose's in-row pointers", what,
+                   way ? "sorted" : "atomic");
+        if (!way) /* the atomic one's in-rows in no particular order */
+            for (int32_t v = 0; v < n && got_rp[v] <= got_rp[v + 1] && got_rp[v + 1] <= m; v++)
+                qsort(got_ci + got_rp[v], (size_t)(got_rp[v + 1] - got_rp[v]), 4, cmp_i32);
+        EXPECT_MSG(memcmp(got_ci, want_ci, (size_t)m * 4) == 0, "%s: the %s transpose's in-rows", what,
+                   way ? "sorted" : "atomic");
+    }
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_in_rp);
+    cudaFree(d_in_ci);
+    cudaFree(ws);
+    free(want_rp), free(want_ci), free(got_rp), free(got_ci), free(fill);
+}
+
+/* The transposes on the messy CSR (unsorted rows, repeats, self-loops, a vertex with no edges), a graph of no edges,
+ * and generated ones: R-MAT as drawn (hubs: many edges to a few vertices), random directed, a 2-D grid. */
+static void test_transposes(uint64_t seed)
+{
+    const int32_t rp[] = {0, 4, 7, 8, 10, 11, 13, 13};
+    const int32_t ci[] = {2, 1, 1, 0, 0, 1, 3, 0, 1, 3, 5, 4, 4};
+    check_transposes(7, rp, ci, "messy");
+    const int32_t rp0[] = {0, 0, 0, 0};
+    check_transposes(3, rp0, ci, "no edges");
+    const struct {
+        int kind, directed;
+        int64_t n;
+    } gens[] = {{CLIMB_GEN_RMAT, 1, 1 << 14}, {CLIMB_GEN_RANDOM, 0, 30011}, {CLIMB_GEN_GRID2D, 0, 4096}};
+    for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++) {
+        climb_sparse_gen sg = {gens[i].kind, gens[i].n, gens[i].n, 0, 16, 0, seed + i, gens[i].directed};
+        climb_csr g;
+        char err[200];
+        if (climb_sparse_generate(&sg, &g, NULL, err, sizeof err) != 0) {
+            EXPECT_MSG(0, "%s", err);
+            continue;
+        }
+        check_transposes((int32_t)g.rows, g.row_ptr, g.col_idx, climb_sparse_gen_name(gens[i].kind));
+        climb_csr_free(&g);
+    }
+}
+
 /* The plan (climb_bfs_plan_*) beyond test_api's generated graphs: a messy CSR (rows unsorted, repeated edges,
  * self-loops, two components, a vertex with no edges); an invalid graph refused by a validated plan; an empty
  * graph's plan. */
@@ -424,6 +512,7 @@ int main(void)
     test_api(fresh);
     test_api_messy();
     test_api_plan(fresh);
+    test_transposes(fresh);
     test_generated(fresh);
     test_real(fresh);
     EXPECT(api_test_workload(&api_workload_bfs) == 0);

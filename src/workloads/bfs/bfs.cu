@@ -35,6 +35,7 @@
 #include "../../device/device.h"
 #include "../../io/graph.h"
 #include "../scan/scan.h"
+#include "../sort/sort.h"
 #include "../../io/mtx.h"
 #include "../../io/text.h"
 #include "kernels.cuh"
@@ -294,22 +295,53 @@ __global__ void bfs_in_degree_kernel(const int32_t *__restrict__ ci, long long m
         atomicAdd(&deg[ci[e]], 1);
 }
 
+/* The row that holds edge e: the last u of [0, n) with rp[u] <= e. */
+__device__ __forceinline__ int32_t bfs_row_of(const int32_t *__restrict__ rp, int32_t n, long long e)
+{
+    int32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo + 1) / 2;
+        if (rp[mid] <= e)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 __global__ void bfs_in_scatter_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, int32_t n,
                                       long long m, const int32_t *__restrict__ in_rp, int32_t *cursor,
                                       int32_t *__restrict__ in_ci)
 {
     const long long step = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step) {
-        int32_t lo = 0, hi = n - 1; /* the last u with rp[u] <= e: the row that holds edge e */
-        while (lo < hi) {
-            const int32_t mid = lo + (hi - lo + 1) / 2;
-            if (rp[mid] <= e)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
         const int32_t v = ci[e];
-        in_ci[in_rp[v] + atomicAdd(&cursor[v], 1)] = lo;
+        in_ci[in_rp[v] + atomicAdd(&cursor[v], 1)] = bfs_row_of(rp, n, e);
+    }
+}
+
+/* The sorted transpose's kernels: each edge's source (rows[e] = the row of edge e), and, over the destinations
+ * sorted, each vertex's first in-edge (in_rp[w] = the first e with dst[e] >= w, for w in [0, n]). */
+__global__ void bfs_edge_rows_kernel(const int32_t *__restrict__ rp, int32_t n, long long m, uint32_t *rows)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step)
+        rows[e] = (uint32_t)bfs_row_of(rp, n, e);
+}
+
+__global__ void bfs_in_starts_kernel(const uint32_t *__restrict__ dst, long long m, int32_t n, int32_t *in_rp)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long w = (long long)blockIdx.x * blockDim.x + threadIdx.x; w <= n; w += step) {
+        long long lo = 0, hi = m; /* the first e in [0, m] with dst[e] >= w (m where none) */
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo) / 2;
+            if ((long long)dst[mid] < w)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        in_rp[w] = (int32_t)lo;
     }
 }
 
@@ -346,6 +378,69 @@ extern "C" cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *
         e = cudaGetLastError();
     }
     return e;
+}
+
+
+extern "C" size_t climb_bfs_transpose_sorted_workspace(int32_t m)
+{
+    return m <= 0 ? 0 : bfs_align((size_t)m * 4) + climb_sort_radix_workspace(CLIMB_U32, (size_t)m, 1);
+}
+
+extern "C" cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci,
+                                                  int32_t *in_rp, int32_t *in_ci, void *ws, size_t ws_bytes, int sms,
+                                                  cudaStream_t s)
+{
+    if (n < 0 || m < 0 || ws_bytes < climb_bfs_transpose_sorted_workspace(m))
+        return cudaErrorInvalidValue;
+    if (n == 0)
+        return cudaSuccess;
+    if (m == 0) /* every in-row empty */
+        return cudaMemsetAsync(in_rp, 0, ((size_t)n + 1) * 4, s);
+    uint32_t *dst = (uint32_t *)ws, *src = (uint32_t *)in_ci; /* the sources sorted in place of the in-edges */
+    void *sort_ws = (char *)ws + bfs_align((size_t)m * 4);
+    const long long blocks_max = 8LL * (sms > 0 ? sms : 1);
+    const long long eb = ((long long)m + 255) / 256 < blocks_max ? ((long long)m + 255) / 256 : blocks_max;
+    const long long vb = ((long long)n + 256) / 256 < blocks_max ? ((long long)n + 256) / 256 : blocks_max;
+    cudaError_t e = cudaMemcpyAsync(dst, ci, (size_t)m * 4, cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess) {
+        bfs_edge_rows_kernel<<<(unsigned)eb, 256, 0, s>>>(rp, n, m, src);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) /* stable: each in-row comes out in the order of its sources */
+        e = climb_sort_radix(CLIMB_U32, dst, src, dst, src, (size_t)m, sort_ws,
+                             ws_bytes - bfs_align((size_t)m * 4), s);
+    if (e == cudaSuccess) {
+        bfs_in_starts_kernel<<<(unsigned)vb, 256, 0, s>>>(dst, m, n, in_rp);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+extern "C" cudaError_t climb_bfs_transpose_any(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci,
+                                               int32_t *in_rp, int32_t *in_ci, void *ws, size_t ws_bytes, int sms,
+                                               cudaStream_t s, int *sorted)
+{
+    *sorted = 0;
+    void *tmp = NULL;
+    const size_t bytes = climb_bfs_transpose_sorted_workspace(m);
+    if (n > 0 && m > 0) {
+        const cudaError_t a = cudaMalloc(&tmp, bytes);
+        if (a == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError(); /* not sticky: the atomic path instead */
+            tmp = NULL;
+        } else if (a != cudaSuccess) {
+            return a;
+        }
+    }
+    if (!tmp) {
+        const cudaError_t e = climb_bfs_transpose(n, m, rp, ci, in_rp, in_ci, ws, ws_bytes, sms, s);
+        return e != cudaSuccess ? e : cudaStreamSynchronize(s);
+    }
+    *sorted = 1;
+    const cudaError_t e = climb_bfs_transpose_sorted(n, m, rp, ci, in_rp, in_ci, tmp, bytes, sms, s);
+    const cudaError_t w = cudaStreamSynchronize(s);
+    const cudaError_t f = cudaFree(tmp);
+    return e != cudaSuccess ? e : w != cudaSuccess ? w : f;
 }
 
 /* ---------------------------------------------------------------- the registry */
@@ -713,7 +808,7 @@ static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 }
 
 /* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here on the device as
- * climb_bfs_plan_create builds it (climb_bfs_transpose; untimed, reported as set-up: the plan's cost); a symmetric
+ * climb_bfs_plan_create builds it (climb_bfs_transpose_any; untimed, reported as set-up: the plan's cost); a symmetric
  * graph's are its out-edges. */
 static int bfs_prepare(climb_case *c, int rung)
 {
@@ -725,14 +820,14 @@ static int bfs_prepare(climb_case *c, int rung)
         return 0;
     }
     void *ws = NULL, *at;
+    int sorted = 0;
     const size_t ws_bytes = climb_bfs_transpose_workspace(c->n);
     if (climb_device_alloc_offset(((size_t)c->n + 1) * 4, 0, &at, (void **)&c->d_in_rp, "the in-edges' row pointers") ||
         climb_device_alloc_offset((size_t)c->m * 4, 0, &at, (void **)&c->d_in_ci, "the in-edges' columns") ||
         climb_device_alloc_offset(ws_bytes, 0, &at, &ws, "the transpose's workspace"))
         goto fail;
-    if (CLIMB_FAILED(climb_bfs_transpose(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, ws, ws_bytes,
-                                         c->sms, 0)) ||
-        CLIMB_FAILED(cudaDeviceSynchronize()))
+    if (CLIMB_FAILED(climb_bfs_transpose_any(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, ws,
+                                             ws_bytes, c->sms, 0, &sorted)))
         goto fail;
     cudaFree(ws);
     c->in_bytes = ((double)c->n + 1 + (double)c->m) * 4;
