@@ -794,13 +794,17 @@ static int wgf_takes(const climb_cnn_layer *l)
  * at 3. */
 static int wgf_chosen(const climb_cnn_layer *l) { return wgf_takes(l) && l->c >= 16 && l->k >= 16; }
 
-/* Where the fused F(2 x 2, 5 x 5) runs at all: 5 x 5 filters of stride 1, K below 2097121 (the grid's y), fewer
- * than 2^31 output tiles. */
-static int wgf25_takes(const climb_cnn_layer *l)
+/* Why the fused F(2 x 2, 5 x 5) does not run layer l, or NULL where it does: 5 x 5 filters of stride 1, fewer than
+ * 2^31 output tiles of 2 x 2, K below 2097121 (the grid's y). The rung's refusal and the best rung's choice. */
+static const char *wgf25_refusal(const climb_cnn_layer *l)
 {
-    return l->r == 5 && l->s == 5 && l->stride_h == 1 && l->stride_w == 1 && wgf4_kp(l->k) / WGF4_BK <= 65535 &&
-           (size_t)l->n * ((l->p + 1) / 2) * ((l->q + 1) / 2) <= 0x7fffffff;
+    if (l->r != 5 || l->s != 5 || l->stride_h != 1 || l->stride_w != 1)
+        return "5 x 5 filters of stride 1 only (Winograd's F(2 x 2, 5 x 5))";
+    if ((size_t)l->n * (size_t)((l->p + 1) / 2) * (size_t)((l->q + 1) / 2) > 0x7fffffff)
+        return "2^31 output tiles or more";
+    return wgf4_kp(l->k) / WGF4_BK > 65535 ? "K of 2097121 and more (the grid's y, a block 32 filters)" : NULL;
 }
+static int wgf25_takes(const climb_cnn_layer *l) { return wgf25_refusal(l) == NULL; }
 
 /* Where the best rung takes F(2 x 2, 5 x 5) over the implicit GEMM: on an H100 at 09f4060 it ran 0.92x cuDNN on
  * N16 C32 64^2 K64 against the filter-major implicit GEMM's 0.74x (results/h100-80gb-hbm3/cnn/bench-5x5.md); the
@@ -1171,18 +1175,7 @@ static const char *refuses_wgf4(const climb_case *c)
     return wgf4_kp(c->l.k) / WGF4_BK > 65535 ? "K of 2097121 and more (the grid's y, a block 32 filters)" : NULL;
 }
 
-static const char *refuses_wgf25(const climb_case *c)
-{
-    const climb_cnn_layer *l = &c->l;
-    if (l->r != 5 || l->s != 5 || l->stride_h != 1 || l->stride_w != 1)
-        return "5 x 5 filters of stride 1 only (Winograd's F(2 x 2, 5 x 5))";
-    int th, tw;
-    size_t T;
-    wg_tiles(l, 2, &th, &tw, &T);
-    if (T > 0x7fffffff)
-        return "2^31 output tiles or more";
-    return wgf4_kp(l->k) / WGF4_BK > 65535 ? "K of 2097121 and more (the grid's y, a block 32 filters)" : NULL;
-}
+static const char *refuses_wgf25(const climb_case *c) { return wgf25_refusal(&c->l); }
 
 static const cnn_rung CNN_RUNGS[] = {
 #ifdef CLIMB_HAVE_CUDNN
