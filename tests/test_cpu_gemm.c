@@ -147,24 +147,46 @@ int main(void)
     EXPECT_MSG(climb_workload_validate(w, msg, sizeof msg) == 0, "%s", msg);
     EXPECT(climb_vendor_rung(w) == 0 && climb_best_rung(w) > 0);
 
-    /* the wgmma kernels' workspace: B^T (n rows of k rounded up to 16 bytes, 256-byte pieces), plus A's copy where
-     * it is made (TF32: rounded; 3xTF32: split, two arrays each; BF16: only for rows that are not 16-byte chunks on
-     * 16-byte boundaries), plus 256 bytes of alignment; no A copy with k = 0; 0 where a size wraps */
+    /* the wgmma kernels' workspace: B^T (n rows of k rounded up to 16 bytes, 256-byte pieces) unless the kernel
+     * reads B as stored (BF16 on the TMA kernels, B 16-byte aligned with rows whole 16-byte chunks), plus A's copy
+     * where it is made (TF32: rounded; 3xTF32: split, two arrays each; BF16: only for rows that are not 16-byte
+     * chunks on 16-byte boundaries), plus 256 bytes of alignment; no A copy with k = 0; 0 where a size wraps */
     {
         const void *al = (const void *)(uintptr_t)4096, *odd = (const void *)(uintptr_t)4098;
         const size_t bt = (size_t)300 * 104 * 2; /* n 300 rows of k 100 BF16 rounded up to 104: 62400 bytes */
         const size_t bt256 = (bt + 255) / 256 * 256, a256 = ((size_t)200 * 104 * 2 + 255) / 256 * 256;
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, 200, 300, 100, al, 104) == bt256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, 200, 300, 100, al, 100) == bt256 + a256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, 200, 300, 100, odd, 104) == bt256 + a256 + 256);
+        const int cp = CLIMB_GEMM_WG_CPASYNC, kinds[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT,
+                                                         CLIMB_GEMM_WG_CLUSTERS};
+        /* the cp.async kernel makes B^T whatever B's alignment */
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 304) == bt256 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 100, al, 304) ==
+               bt256 + a256 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, odd, 104, al, 304) ==
+               bt256 + a256 + 256);
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            const int kd = kinds[i];
+            /* B read as stored: no B^T */
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 304) == 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, odd, 104, al, 304) ==
+                   a256 + 256);
+            /* B's rows not whole 16-byte chunks, or B not on a 16-byte boundary: B^T made */
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 301) == bt256 + 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, odd, 304) ==
+                   bt256 + 256);
+        }
         const size_t bt4 = ((size_t)300 * 100 * 4 + 255) / 256 * 256, a4 = ((size_t)200 * 100 * 4 + 255) / 256 * 256;
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, 200, 300, 100, al, 100) == bt4 + a4 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, 200, 300, 100, al, 100) == 2 * bt4 + 2 * a4 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, al, 100, al,
+                                       304) == bt4 + a4 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304) ==
+               2 * bt4 + 2 * a4 + 256);
         /* k = 0: A is not read, so not copied; B^T's rows one 16-byte chunk */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, 200, 300, 0, NULL, 1) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 0, NULL, 1, NULL, 1) ==
                ((size_t)300 * 4 * 4 + 255) / 256 * 256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, 5, SIZE_MAX / 4, 100, al, 104) == 0);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, 5, 7, SIZE_MAX - 2, al, 104) == 0);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 5, SIZE_MAX / 4, 100, al, 104, al, 104) == 0);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 5, SIZE_MAX / 4, 100, al, 104, al,
+                                       104) == 0);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 5, 7, SIZE_MAX - 2, al, 104, al,
+                                       104) == 0);
     }
 
     /* the best path's wgmma kernel: 128 x 256 tiles unless fewer than half the SMs, then 128 x 128 */

@@ -75,9 +75,11 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     const void *opa = kk ? A : NULL, *opb = kk ? B : NULL;
     size_t la = lda ? lda : 1, lb = ldb ? ldb : 1;
     cudaError_t e = cudaSuccess;
-    /* the kernel's workspace, sized for op(A) as the kernel will see it: packed (16-byte rows) or as given (sizes
-     * below 2^31 cannot wrap it; a device that cannot be asked is an error of the call) */
-    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, &kw);
+    /* the kernel's workspace, sized for op(A) and op(B) as the kernel will see them: packed (16-byte rows on a
+     * 256-byte boundary) or as given (sizes below 2^31 cannot wrap it; a device that cannot be asked is an error of
+     * the call) */
+    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, tb ? NULL : B,
+                                tb ? lpb : lb, &kw);
     if (e == cudaSuccess && kw && (!climb_add_fits(kw, 256, &kw) || !climb_add_fits(need, kw, &need)))
         e = cudaErrorInvalidValue;
     void *kws = NULL;

@@ -280,17 +280,27 @@ static int wg_copies_a(int precision, size_t k, const void *a, size_t lda, size_
     return k && (precision != GEMM_BF16 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
 }
 
-/* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld), its small parts
- * (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size wraps. */
+/* The TMA kernels read BF16's B as stored (MN-major, wgmma's transposed form) where its rows are 16-byte chunks on
+ * 16-byte boundaries (TMA's strides are whole 16 bytes); else, and for the cp.async kernel, for TF32 (no
+ * transposed form, and its inputs go in rounded) and 3xTF32 (split), B^T is made first. */
+static int wg_reads_b(int precision, int kind, const void *b, size_t ldb)
+{
+    return precision == GEMM_BF16 && kind != CLIMB_GEMM_WG_CPASYNC && (uintptr_t)b % 16 == 0 && ldb % 8 == 0 &&
+           ldb > 0;
+}
+
+/* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made), its small
+ * parts (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size wraps. */
 typedef struct wg_layout { size_t bt2, a, a2, end; } wg_layout;
-static int wg_layout_of(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda, wg_layout *l)
+static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
+                        const void *b, size_t ldb, wg_layout *l)
 {
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), parts = precision == GEMM_3XTF32 ? 2 : 1;
-    size_t bt, ac = 0;
+    size_t bt = 0, ac = 0;
     memset(l, 0, sizeof *l);
     if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 255, &bt))
         return -1;
-    bt = bt / 256 * 256;
+    bt = wg_reads_b(precision, kind, b, ldb) ? 0 : bt / 256 * 256;
     if (wg_copies_a(precision, k, a, lda, es) &&
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
         return -1;
@@ -302,11 +312,13 @@ static int wg_layout_of(int precision, size_t m, size_t n, size_t k, const void 
                : -1;
 }
 
-extern "C" size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda)
+extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
+                                          size_t lda, const void *b, size_t ldb)
 {
     wg_layout l;
     size_t sum;
-    return wg_layout_of(precision, m, n, k, a, lda, &l) == 0 && climb_add_fits(l.end, 256, &sum) ? sum : 0;
+    return wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, &l) == 0 && climb_add_fits(l.end, 256, &sum) ? sum
+                                                                                                            : 0;
 }
 
 /* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
@@ -341,23 +353,24 @@ template <int P> static cudaError_t allow_wgmma_smem()
     return cudaFuncSetAttribute(gemm_wgmma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 GEMM_STAGES * GEMM_WG_STAGE_BYTES);
 }
-template <int P> static cudaError_t allow_tma_smem()
+template <int P, bool BMN> static cudaError_t allow_tma_smem()
 {
-    return cudaFuncSetAttribute(gemm_tma_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
+    return cudaFuncSetAttribute(gemm_tma_kernel<P, BMN>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_TMA_SMEM);
 }
-template <int P, int CL = 1> static cudaError_t allow_ws_smem()
+template <int P, int CL, bool BMN> static cudaError_t allow_ws_smem()
 {
-    return cudaFuncSetAttribute(gemm_ws_kernel<P, CL>, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_WS_SMEM);
+    return cudaFuncSetAttribute(gemm_ws_kernel<P, CL, BMN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                GEMM_WS_SMEM);
 }
 
 /* The clusters rung's launch: clusters of two blocks, as many as can be resident at once
  * (cudaOccupancyMaxActiveClusters; half the SMs where it cannot say) and no more than the pairs of 128 x 256 tiles;
  * *fit (if not NULL) gets what the query said (0: it could not). */
-template <int P>
+template <int P, bool BMN>
 static cudaError_t clusters_config(size_t m, size_t n, int sms, cudaStream_t s, cudaLaunchConfig_t *cfg,
                                    cudaLaunchAttribute *at, int *fit_out)
 {
-    const cudaError_t e = allow_ws_smem<P, 2>();
+    const cudaError_t e = allow_ws_smem<P, 2, BMN>();
     if (e != cudaSuccess)
         return e;
     const size_t tm = (m + GEMM_BM - 1) / GEMM_BM, wn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, pairs = (tm + 1) / 2 * wn;
@@ -374,7 +387,7 @@ static cudaError_t clusters_config(size_t m, size_t n, int sms, cudaStream_t s, 
     cfg->numAttrs = 1;
     int fit = 0;
     cfg->gridDim = dim3((unsigned)(2 * (pairs < (size_t)sms / 2 ? pairs : (size_t)sms / 2)));
-    if (cudaOccupancyMaxActiveClusters(&fit, gemm_ws_kernel<P, 2>, cfg) != cudaSuccess || fit < 1) {
+    if (cudaOccupancyMaxActiveClusters(&fit, gemm_ws_kernel<P, 2, BMN>, cfg) != cudaSuccess || fit < 1) {
         cudaGetLastError();
         fit = 0;
     }
@@ -385,8 +398,9 @@ static cudaError_t clusters_config(size_t m, size_t n, int sms, cudaStream_t s, 
     return cudaSuccess;
 }
 
-/* The kernel of a wgmma rung on operands made ready (g.b is B^T, both rows whole 16-byte chunks). */
-template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int sms, cudaStream_t s)
+/* The kernel of a wgmma rung on operands made ready (A's rows whole 16-byte chunks; g.b B as stored (BMN) or B^T,
+ * its rows whole 16-byte chunks too). */
+template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_args &g, int sms, cudaStream_t s)
 {
     const size_t tm = (size_t)(g.m + GEMM_BM - 1) / GEMM_BM, tn = (size_t)(g.n + GEMM_BN - 1) / GEMM_BN;
     cudaError_t e;
@@ -400,15 +414,18 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
     CUtensorMap ma, mb;
     memset(&ma, 0, sizeof ma);
     memset(&mb, 0, sizeof mb);
-    /* B^T's box: the tile's columns (clusters: half of them, each block multicasting its half to both) */
+    /* B^T's box: the tile's columns (clusters: half of them, each block multicasting its half to both); B's as
+     * stored: 64 columns by a stage's 64 rows of k, as many boxes as the columns need */
     const unsigned bn = kind == CLIMB_GEMM_WG_TMA ? GEMM_BN : kind == CLIMB_GEMM_WG_CLUSTERS ? GEMM_WS_BN / 2 : GEMM_WS_BN;
     if (g.k && (tensor_map(&ma, P, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
-                tensor_map(&mb, P, g.b, (size_t)g.n, (size_t)g.k, g.ldb, bn) != 0))
+                (BMN ? tensor_map(&mb, P, g.b, (size_t)g.k, (size_t)g.n, g.ldb, 64)
+                     : tensor_map(&mb, P, g.b, (size_t)g.n, (size_t)g.k, g.ldb, bn)) != 0))
         return cudaErrorInvalidValue;
     if (kind == CLIMB_GEMM_WG_TMA) {
-        if ((e = allow_tma_smem<P>()) != cudaSuccess)
+        if ((e = allow_tma_smem<P, BMN>()) != cudaSuccess)
             return e;
-        gemm_tma_kernel<P><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm, (int)tn);
+        gemm_tma_kernel<P, BMN><<<(unsigned)(tm * tn), GEMM_THREADS, GEMM_TMA_SMEM, s>>>(ma, mb, g, (int)tm,
+                                                                                        (int)tn);
         return cudaGetLastError();
     }
     const size_t wn = (size_t)(g.n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn;
@@ -417,15 +434,15 @@ template <int P> static cudaError_t wg_launch(int kind, const gemm_args &g, int 
          * tiles */
         cudaLaunchConfig_t cfg;
         cudaLaunchAttribute at[1];
-        if ((e = clusters_config<P>(g.m, g.n, sms, s, &cfg, at, NULL)) != cudaSuccess)
+        if ((e = clusters_config<P, BMN>(g.m, g.n, sms, s, &cfg, at, NULL)) != cudaSuccess)
             return e;
-        return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2>, ma, mb, g, (int)tm, (int)wn);
+        return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2, BMN>, ma, mb, g, (int)tm, (int)wn);
     }
-    if ((e = allow_ws_smem<P>()) != cudaSuccess)
+    if ((e = allow_ws_smem<P, 1, BMN>()) != cudaSuccess)
         return e;
     /* persistent: a block an SM (its shared memory holds one), each looping over the tiles */
     const size_t grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws_kernel<P, 1><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
+    gemm_ws_kernel<P, 1, BMN><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
     return cudaGetLastError();
 }
 
@@ -465,18 +482,25 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), tm = (m + GEMM_BM - 1) / GEMM_BM;
     wg_layout l;
     size_t need;
-    if (wg_layout_of(precision, m, n, k, a, lda, &l) != 0 || !climb_add_fits(l.end, 256, &need) || m > INT32_MAX ||
+    if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
+        m > INT32_MAX ||
         n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX || tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
         kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
     void *a2 = p + l.a2, *b2 = p + l.bt2;
+    const int reads_b = wg_reads_b(precision, kind, b, ldb);
     cudaError_t e = cudaSuccess;
+    if (reads_b) {
+        g.b = b;
+        g.ldb = ldb;
+    }
     if (k) {
-        /* B^T, K-major as wgmma reads both operands (rounded for TF32, split for 3xTF32) */
+        /* B^T, K-major, where the kernel does not read B as stored (rounded for TF32, split for 3xTF32) */
         const int mode = precision == GEMM_TF32 ? GEMM_ROUND : precision == GEMM_3XTF32 ? GEMM_SPLIT : GEMM_AS_IS;
-        e = gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
+        if (!reads_b)
+            e = gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
         if (e == cudaSuccess && wg_copies_a(precision, k, a, lda, es)) {
             const unsigned grid = (unsigned)(m < 65535 ? m : 65535);
@@ -497,7 +521,9 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         return e;
     if (precision == GEMM_3XTF32)
         return wg3_launch(kind, g, a2, b2, sms, s);
-    return precision == GEMM_BF16 ? wg_launch<GEMM_BF16>(kind, g, sms, s) : wg_launch<GEMM_TF32>(kind, g, sms, s);
+    if (precision == GEMM_TF32)
+        return wg_launch<GEMM_TF32, false>(kind, g, sms, s);
+    return reads_b ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
 }
 
 extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb)
@@ -533,14 +559,14 @@ static cudaError_t wg_sms(int *sms)
 }
 
 extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a,
-                                               size_t lda, size_t *bytes)
+                                               size_t lda, const void *b, size_t ldb, size_t *bytes)
 {
     *bytes = 0;
     int sms;
     const cudaError_t e = wg_sms(&sms);
     if (e != cudaSuccess || sms == 0 || m == 0 || n == 0)
         return e;
-    *bytes = climb_gemm_wg_workspace(precision, m, n, k, a, lda);
+    *bytes = climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, a, lda, b, ldb);
     return *bytes ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -616,16 +642,17 @@ static int k_wgmma(climb_dtype, const climb_device_info *, const int *, climb_ke
                             GEMM_STAGES * GEMM_WG_STAGE_BYTES);
 }
 
+/* The TMA kernels' as they run on BF16 with B read as stored. */
 static int k_ws(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    allow_ws_smem<GEMM_BF16>();
-    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_BF16, 1>, "gemm_ws_kernel", GEMM_WS_THREADS,
-                            GEMM_WS_SMEM);
+    allow_ws_smem<GEMM_BF16, 1, true>();
+    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_BF16, 1, true>, "gemm_ws_kernel",
+                            GEMM_WS_THREADS, GEMM_WS_SMEM);
 }
 static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    allow_tma_smem<GEMM_BF16>();
-    return climb_one_kernel(o, max, (const void *)gemm_tma_kernel<GEMM_BF16>, "gemm_tma_kernel", GEMM_THREADS,
+    allow_tma_smem<GEMM_BF16, true>();
+    return climb_one_kernel(o, max, (const void *)gemm_tma_kernel<GEMM_BF16, true>, "gemm_tma_kernel", GEMM_THREADS,
                             GEMM_TMA_SMEM);
 }
 
@@ -678,9 +705,11 @@ static const gemm_rung GEMM_RUNGS[] = {
               .kind = CLIMB_RUNG_LADDER, .kernels = k_wgmma, .launch = launch_wgmma},
      .wgmma = CLIMB_GEMM_WG_CPASYNC},
     {.info = {.name = "tma",
-              .idea = "the tiles brought by the Tensor Memory Accelerator: one thread issues a 2-D box copy an operand "
-                      "a stage into the 128-byte swizzle (no bank conflicts for wgmma's reads, zeros past the edges), "
-                      "counted down on the stage's mbarrier that every thread waits on",
+              .idea = "the tiles brought by the Tensor Memory Accelerator: one thread issues 2-D box copies a stage "
+                      "into the 128-byte swizzle (no bank conflicts for wgmma's reads, zeros past the edges), counted "
+                      "down on the stage's mbarrier that every thread waits on; BF16's B read as stored, MN-major "
+                      "(wgmma's transposed form), so no B^T is made in the run (TF32's still is: it has no "
+                      "transposed form, and its inputs go in rounded)",
               .needs = "an sm_90 GPU (the sm_90a instructions); bf16 or tf32",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_tma, .launch = launch_tma},
      .wgmma = CLIMB_GEMM_WG_TMA},
@@ -1012,8 +1041,10 @@ static int gemm_prepare(climb_case *c, int rung)
     if (GEMM_RUNGS[rung].wgmma || GEMM_RUNGS[rung].best) {
         size_t need = 0;
         if (GEMM_RUNGS[rung].wgmma)
-            need = climb_gemm_wg_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda);
-        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, &need) != cudaSuccess)
+            need = climb_gemm_wg_workspace(c->prec, GEMM_RUNGS[rung].wgmma, c->m, c->n, c->k, c->d_a, c->lda, c->d_b,
+                                           c->ldb);
+        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, &need) !=
+                 cudaSuccess)
             need = 0;
         if (!need && !GEMM_RUNGS[rung].best) {
             fprintf(stderr, "climb: gemm: the wgmma rungs' workspace overflows\n");
@@ -1099,8 +1130,8 @@ static cudaError_t clusters_grid(int prec, size_t m, size_t n, int sms, unsigned
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at[1];
-    const cudaError_t e = prec == GEMM_BF16 ? clusters_config<GEMM_BF16>(m, n, sms, 0, &cfg, at, fit)
-                                            : clusters_config<GEMM_TF32>(m, n, sms, 0, &cfg, at, fit);
+    const cudaError_t e = prec == GEMM_BF16 ? clusters_config<GEMM_BF16, true>(m, n, sms, 0, &cfg, at, fit)
+                                            : clusters_config<GEMM_TF32, false>(m, n, sms, 0, &cfg, at, fit);
     *clusters = e == cudaSuccess ? cfg.gridDim.x / 2 : 0;
     return e;
 }

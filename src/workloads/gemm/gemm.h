@@ -54,10 +54,12 @@ enum {
     CLIMB_GEMM_WG_CLUSTERS = 5
 };
 
-/* The workspace bytes climb_gemm_wg_async needs: B^T (n rows of k rounded up to 16 bytes), and a copy of A where A
- * is TF32 (rounded to TF32: wgmma would truncate FP32's low bits) or its rows are not 16-byte chunks on 16-byte
- * boundaries; 256 bytes of alignment slack each. 0 where a product wraps. */
-size_t climb_gemm_wg_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda);
+/* The workspace bytes climb_gemm_wg_async needs for the kernel `kind`: B^T (n rows of k rounded up to 16 bytes)
+ * unless the kernel reads B as stored (BF16 on the TMA kernels, B's rows 16-byte chunks on 16-byte boundaries), and
+ * a copy of A where A is TF32 (rounded to TF32: wgmma would truncate FP32's low bits) or its rows are not 16-byte
+ * chunks on 16-byte boundaries; 256 bytes of alignment slack each. 0 where a product wraps. */
+size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
+                               const void *b, size_t ldb);
 /* C = alpha A B + beta C (row-major, A m x k, B k x n, in the precision's input format: BF16 bits or FP32) by the wgmma kernel
  * `kind` on a GPU of `sms` SMs: the operands made ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the
  * kernel, on stream s. Any alignment, any sizes below 2^31. cudaErrorInvalidValue for 3xTF32 but with kind WS or
@@ -84,7 +86,7 @@ int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms);
  * past 2^31 - 1 in a size or in the 128 x 128 tiles, or for too small a workspace; else the launches' error. */
 int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb);
 cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                                    size_t *bytes);
+                                    const void *b, size_t ldb, size_t *bytes);
 cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                                 const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
                                 size_t ws_bytes, cudaStream_t s);

@@ -443,17 +443,53 @@ __device__ __forceinline__ unsigned char *gemm_align1024(unsigned char *p)
 }
 
 /* tma: the same warp groups and wgmma, each stage's tiles brought by the Tensor Memory Accelerator: one thread
- * issues two 2-D box copies (A's 128 rows by 128 bytes of k, and B^T's) that land in the 128-byte swizzle wgmma
+ * issues the 2-D box copies (A's 128 rows by 128 bytes of k, and B's) that land in the 128-byte swizzle wgmma
  * reads without bank conflicts, zeros where a box passes the matrix's edge, and count their bytes down on the
- * stage's mbarrier, which every thread waits on. No thread spends instructions on addresses or copies. */
+ * stage's mbarrier, which every thread waits on. No thread spends instructions on addresses or copies.
+ * BF16's B is read as stored (BMN: k rows by n, MN-major, boxes of 64 columns by the stage's 64 rows of k), wgmma
+ * taking it in its transposed form: no B^T is made. TF32 has no transposed form, so its B^T (rounded to TF32, as
+ * the copy must round anyway) is made first and read K-major (a box of the tile's columns by 128 bytes of k). */
+#define GEMM_MN_BOX 8192 /* an MN-major box: 64 columns (128 bytes) by 64 rows of k */
+
+/* The copies of B's part of a stage (`cols` columns of the tile from column n0, k from k0) into dst: one box of
+ * B^T, or cols / 64 boxes of B as stored (BMN). */
+template <bool BMN>
+__device__ __forceinline__ void gemm_load_b(unsigned char *dst, const CUtensorMap *map, int k0, int n0, int cols,
+                                            uint64_t *bar)
+{
+    if (BMN) {
+        for (int j = 0; j < cols / 64; j++)
+            climb_tma_load_2d(dst + j * GEMM_MN_BOX, map, n0 + j * 64, k0, bar);
+    } else {
+        climb_tma_load_2d(dst, map, k0, n0, bar);
+    }
+}
+/* The same into both blocks of a cluster of two. */
+template <bool BMN>
+__device__ __forceinline__ void gemm_load_b_multicast(unsigned char *dst, const CUtensorMap *map, int k0, int n0,
+                                                      int cols, uint64_t *bar)
+{
+    if (BMN) {
+        for (int j = 0; j < cols / 64; j++)
+            climb_tma_load_2d_multicast(dst + j * GEMM_MN_BOX, map, n0 + j * 64, k0, bar, (unsigned short)0x3);
+    } else {
+        climb_tma_load_2d_multicast(dst, map, k0, n0, bar, (unsigned short)0x3);
+    }
+}
+/* The descriptor of k-step q (16 BF16 or 8 TF32 of k) of a stage's B part at b. */
+template <bool BMN> __device__ __forceinline__ uint64_t gemm_desc_b(const unsigned char *b, int q)
+{
+    return BMN ? climb_wgmma_desc_sw128_mn(b + q * 2048, GEMM_MN_BOX) : climb_wgmma_desc_sw128(b + q * 32);
+}
 #define GEMM_TMA_STAGE_BYTES 32768
 #define GEMM_TMA_SMEM (GEMM_STAGES * GEMM_TMA_STAGE_BYTES + 1024 + 64)
 
-template <int P>
+template <int P, bool BMN>
 __global__ void __launch_bounds__(GEMM_THREADS)
-    gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                     const gemm_args g, int tm, int tn)
 {
+    static_assert(!BMN || P == GEMM_BF16, "only 16-bit inputs have wgmma's transposed form");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef typename gemm_prec<P>::T T;
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
@@ -475,7 +511,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
             unsigned char *st = base + s * GEMM_TMA_STAGE_BYTES;
             climb_mbar_expect_tx(&full[s], GEMM_TMA_STAGE_BYTES);
             climb_tma_load_2d(st, &map_a, s * KT, bm0, &full[s]);
-            climb_tma_load_2d(st + 16384, &map_bt, s * KT, bn0, &full[s]);
+            gemm_load_b<BMN>(st + 16384, &map_b, s * KT, bn0, GEMM_BN, &full[s]);
         }
     float d[64];
 #pragma unroll
@@ -488,9 +524,9 @@ __global__ void __launch_bounds__(GEMM_THREADS)
 #pragma unroll
         for (int q = 0; q < 4; q++) { /* 4 k-steps of 32 bytes inside the swizzled rows */
             const uint64_t da = climb_wgmma_desc_sw128(st + wg * 8192 + q * 32);
-            const uint64_t db = climb_wgmma_desc_sw128(st + 16384 + q * 32);
+            const uint64_t db = gemm_desc_b<BMN>(st + 16384, q);
             if (P == GEMM_BF16)
-                climb_wgmma_m64n128k16_bf16(d, da, db);
+                climb_wgmma_m64n128k16_bf16<BMN>(d, da, db);
             else
                 climb_wgmma_m64n128k8_tf32(d, da, db);
         }
@@ -503,7 +539,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
             unsigned char *dst = base + next % GEMM_STAGES * GEMM_TMA_STAGE_BYTES;
             climb_mbar_expect_tx(bar, GEMM_TMA_STAGE_BYTES);
             climb_tma_load_2d(dst, &map_a, next * KT, bm0, bar);
-            climb_tma_load_2d(dst + 16384, &map_bt, next * KT, bn0, bar);
+            gemm_load_b<BMN>(dst + 16384, &map_b, next * KT, bn0, GEMM_BN, bar);
         }
     }
     climb_wgmma_wait<0>();
@@ -598,28 +634,29 @@ __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty,
     }
 }
 
-/* The warp_specialized / persistent / clusters stage: A's 128 rows of the block's tile, and B^T's 256 rows (CL = 2:
- * this block's half, multicast into both blocks of the cluster). */
-template <int P, int CL> struct gemm_ws_loads {
-    const CUtensorMap *a, *bt;
+/* The warp_specialized / persistent / clusters stage: A's 128 rows of the block's tile, and B's 256 columns (CL =
+ * 2: this block's half, multicast into both blocks of the cluster), as B^T or as stored (BMN). */
+template <int P, int CL, bool BMN> struct gemm_ws_loads {
+    const CUtensorMap *a, *b;
     unsigned rank;
     __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
     {
         constexpr int KT = 128 / (int)sizeof(typename gemm_prec<P>::T);
         climb_tma_load_2d(st, a, i * KT, (um * CL + (int)rank) * GEMM_BM, bar);
         if (CL == 2)
-            climb_tma_load_2d_multicast(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, bt,
-                                        i * KT, un * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2, bar, (unsigned short)0x3);
+            gemm_load_b_multicast<BMN>(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, b,
+                                       i * KT, un * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2, GEMM_WS_BN / 2, bar);
         else
-            climb_tma_load_2d(st + GEMM_WS_A_BYTES, bt, i * KT, un * GEMM_WS_BN, bar);
+            gemm_load_b<BMN>(st + GEMM_WS_A_BYTES, b, i * KT, un * GEMM_WS_BN, GEMM_WS_BN, bar);
     }
 };
 
-template <int P, int CL>
+template <int P, int CL, bool BMN>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
-    gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    const gemm_args g, int tm, int tn)
 {
+    static_assert(!BMN || P == GEMM_BF16, "only 16-bit inputs have wgmma's transposed form");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef typename gemm_prec<P>::T T;
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
@@ -636,7 +673,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            const gemm_ws_loads<P, CL> load = {&map_a, &map_bt, rank};
+            const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
             gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first, stride, units,
                                              (tm + CL - 1) / CL, tn, kt, load);
         }
@@ -663,9 +700,9 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 #pragma unroll
             for (int q = 0; q < 4; q++) {
                 const uint64_t da = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
-                const uint64_t db = climb_wgmma_desc_sw128(st + GEMM_WS_A_BYTES + q * 32);
+                const uint64_t db = gemm_desc_b<BMN>(st + GEMM_WS_A_BYTES, q);
                 if (P == GEMM_BF16)
-                    climb_wgmma_m64n256k16_bf16(d, da, db);
+                    climb_wgmma_m64n256k16_bf16<BMN>(d, da, db);
                 else
                     climb_wgmma_m64n256k8_tf32(d, da, db);
             }
