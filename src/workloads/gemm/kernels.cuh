@@ -335,11 +335,14 @@ __device__ __forceinline__ int gemm_core_offset(int r, int c) { return ((r >> 3)
 
 /* C = alpha d + beta C for a warp group's 64 x (8 NJ) part of the tile inside the matrix, its rows from r0, its
  * columns from c0: accumulator 4 j + 2 h + e is row 16 (warp in the group) + lane / 4 + 8 h, column 8 j + 2 (lane %
- * 4) + e (wgmma's layout for m64nN). */
+ * 4) + e (wgmma's layout for m64nN). A thread's two columns go out in one 8-byte store where C's rows keep them
+ * 8-byte aligned (a warp's store then fills whole 32-byte sectors: half the store instructions of two 4-byte ones,
+ * each of which filled half of every sector it touched). */
 template <int NJ>
 __device__ __forceinline__ void gemm_wg_epilogue(const float (&d)[4 * NJ], const gemm_args &g, int r0, int c0)
 {
     const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32 % 4;
+    const bool pairs = (uintptr_t)g.c % 8 == 0 && g.ldc % 2 == 0;
 #pragma unroll
     for (int j = 0; j < NJ; j++)
 #pragma unroll
@@ -348,11 +351,21 @@ __device__ __forceinline__ void gemm_wg_epilogue(const float (&d)[4 * NJ], const
             if (row >= g.m)
                 continue;
             float *out = g.c + (size_t)row * g.ldc + col;
+            const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
+            if (pairs && col + 1 < g.n) {
+                float2 r = make_float2(g.alpha * v0, g.alpha * v1);
+                if (g.beta != 0.0f) {
+                    const float2 o = *(const float2 *)out;
+                    r.x += g.beta * o.x;
+                    r.y += g.beta * o.y;
+                }
+                *(float2 *)out = r;
+                continue;
+            }
 #pragma unroll
             for (int e = 0; e < 2; e++)
                 if (col + e < g.n)
-                    out[e] = g.beta != 0.0f ? g.alpha * d[4 * j + 2 * h + e] + g.beta * out[e]
-                                            : g.alpha * d[4 * j + 2 * h + e];
+                    out[e] = g.beta != 0.0f ? g.alpha * (e ? v1 : v0) + g.beta * out[e] : g.alpha * (e ? v1 : v0);
         }
 }
 
