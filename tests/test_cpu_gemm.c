@@ -158,35 +158,44 @@ int main(void)
         const int cp = CLIMB_GEMM_WG_CPASYNC, kinds[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT,
                                                          CLIMB_GEMM_WG_CLUSTERS};
         /* the cp.async kernel makes B^T whatever B's alignment */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 304) == bt256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 100, al, 304) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 304, 0) == bt256 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 100, al, 304, 0) ==
                bt256 + a256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, odd, 104, al, 304) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, odd, 104, al, 304, 0) ==
                bt256 + a256 + 256);
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             const int kd = kinds[i];
             /* B read as stored: no B^T */
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 304) == 256);
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, odd, 104, al, 304) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 304, 0) == 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, odd, 104, al, 304, 0) ==
                    a256 + 256);
             /* B's rows not whole 16-byte chunks, or B not on a 16-byte boundary: B^T made */
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 301) == bt256 + 256);
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, odd, 304) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 301, 0) == bt256 + 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, odd, 304, 0) ==
                    bt256 + 256);
         }
+        /* B given as B^T (n x k): read where it is in BF16 by every kernel, the cp.async one too, where its rows are
+         * 16-byte chunks on a 16-byte boundary; else copied into 16-byte rows; TF32's always copied (rounded) */
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 104, 1) == 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, al, 104, al, 104,
+                                       1) == 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 104, al, 100, 1) ==
+               bt256 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 100, al, 100, 1) ==
+               ((size_t)300 * 100 * 4 + 255) / 256 * 256 + ((size_t)200 * 100 * 4 + 255) / 256 * 256 + 256);
         const size_t bt4 = ((size_t)300 * 100 * 4 + 255) / 256 * 256, a4 = ((size_t)200 * 100 * 4 + 255) / 256 * 256;
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, al, 100, al,
-                                       304) == bt4 + a4 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304) ==
+                                       304, 0) == bt4 + a4 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304, 0) ==
                2 * bt4 + 2 * a4 + 256);
         /* k = 0: A is not read, so not copied; B^T's rows one 16-byte chunk */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 0, NULL, 1, NULL, 1) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 0, NULL, 1, NULL, 1, 0) ==
                ((size_t)300 * 4 * 4 + 255) / 256 * 256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 5, SIZE_MAX / 4, 100, al, 104, al, 104) == 0);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 5, SIZE_MAX / 4, 100, al, 104, al, 104, 0) == 0);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 5, SIZE_MAX / 4, 100, al, 104, al,
-                                       104) == 0);
+                                       104, 0) == 0);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 5, 7, SIZE_MAX - 2, al, 104, al,
-                                       104) == 0);
+                                       104, 0) == 0);
     }
 
     /* the best path's wgmma kernel: 128 x 256 tiles unless fewer than half the SMs, then 128 x 128 */

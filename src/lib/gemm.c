@@ -1,6 +1,7 @@
 /* The C API of the tensor-core GEMM: climb_gemm_ex over the rung marked best (climb_gemm_tc_async: a wgmma kernel on
- * an sm_90 GPU, climb_gemm_wg_pick's; elsewhere pipelined on 16-byte rows, mma_sync on others), transposed operands
- * first copied transposed into the handle's workspace; FP32 mode is climb_sgemm. */
+ * an sm_90 GPU, climb_gemm_wg_pick's; elsewhere pipelined on 16-byte rows, mma_sync on others), a transposed A
+ * first copied transposed into the handle's workspace, a transposed B handed down as B^T (which the wgmma kernels
+ * read where it is in BF16); FP32 mode is climb_sgemm. */
 #include <limits.h>
 #include <string.h>
 
@@ -53,14 +54,13 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     const size_t kk = alpha == 0.0f ? 0 : k;
     if (!climb_gemm_spans_ok(A, a_rows, a_cols, lda, B, b_rows, b_cols, ldb, esize, C, m, n, ldc, kk))
         return CLIMB_STATUS_INVALID_VALUE;
-    /* the workspace of the transposed operands, padded rows: op(A) m x k, op(B) k x n; then (once the call has begun)
-     * the kernel's (the wgmma kernels' B^T and A made ready), each 256-byte aligned */
-    const size_t lpa = packed_ld(kk, esize), lpb = packed_ld(n, esize);
-    size_t pa = 0, pb = 0, need = 0, kw = 0;
-    if (kk && ((ta && (!climb_mul3_fits(m, lpa, esize, &pa) || !climb_add_fits(pa, 256, &pa))) ||
-               (tb && (!climb_mul3_fits(kk, lpb, esize, &pb) || !climb_add_fits(pb, 256, &pb))) ||
-               !climb_add_fits(pa, pb, &need)))
+    /* the workspace of a transposed A, padded rows (op(A), m x k); then (once the call has begun) the kernel's (B^T
+     * or B and A made ready), each 256-byte aligned */
+    const size_t lpa = packed_ld(kk, esize);
+    size_t pa = 0, need = 0, kw = 0;
+    if (kk && ta && (!climb_mul3_fits(m, lpa, esize, &pa) || !climb_add_fits(pa, 256, &pa)))
         return CLIMB_STATUS_INVALID_VALUE;
+    need = pa;
     if (!climb_device_reachable(C, sizeof(float)) ||
         (kk && (!climb_device_reachable(A, esize) || !climb_device_reachable(B, esize))))
         return CLIMB_STATUS_INVALID_VALUE;
@@ -75,11 +75,10 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     const void *opa = kk ? A : NULL, *opb = kk ? B : NULL;
     size_t la = lda ? lda : 1, lb = ldb ? ldb : 1;
     cudaError_t e = cudaSuccess;
-    /* the kernel's workspace, sized for op(A) and op(B) as the kernel will see them: packed (16-byte rows on a
-     * 256-byte boundary) or as given (sizes below 2^31 cannot wrap it; a device that cannot be asked is an error of
-     * the call) */
-    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, tb ? NULL : B,
-                                tb ? lpb : lb, &kw);
+    /* the kernel's workspace, sized for op(A) as the kernel will see it (packed: 16-byte rows on a 256-byte
+     * boundary; or as given) and B as given (sizes below 2^31 cannot wrap it; a device that cannot be asked is an
+     * error of the call) */
+    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, opb, lb, tb, &kw);
     if (e == cudaSuccess && kw && (!climb_add_fits(kw, 256, &kw) || !climb_add_fits(need, kw, &need)))
         e = cudaErrorInvalidValue;
     void *kws = NULL;
@@ -95,16 +94,10 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
             la = lpa;
             p += (pa - 256 + 255) / 256 * 256;
         }
-        if (e == cudaSuccess && tb && kk) {
-            e = climb_gemm_pack_async(esize, n, kk, B, ldb, p, lpb, call.stream); /* n x k -> k x n */
-            opb = p;
-            lb = lpb;
-            p += (pb - 256 + 255) / 256 * 256;
-        }
         kws = p;
     }
     if (e == cudaSuccess)
-        e = climb_gemm_tc_async(precision_of(compute), m, n, kk, alpha, opa, la, opb, lb, beta, C, ldc, kws,
+        e = climb_gemm_tc_async(precision_of(compute), m, n, kk, alpha, opa, la, opb, lb, tb, beta, C, ldc, kws,
                                 kw ? kw - 256 : 0, call.stream);
     return climb_call_end(&call, e);
 }

@@ -112,7 +112,7 @@ static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
 /* The wgmma rungs: the operands made ready in the workspace, then the kernel (climb_gemm_wg_async), every run. */
 static cudaError_t launch_wg(climb_case *c, cudaStream_t s, int kind)
 {
-    return climb_gemm_wg_async(c->prec, kind, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, c->beta,
+    return climb_gemm_wg_async(c->prec, kind, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, 0, c->beta,
                                c->d_c, c->ldc, c->d_wg, c->wg_bytes, c->sms, s);
 }
 static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CPASYNC); }
@@ -123,7 +123,7 @@ static cudaError_t launch_clusters(climb_case *c, cudaStream_t s) { return launc
 /* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands. */
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
-    return climb_gemm_tc_async(c->prec, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, c->beta, c->d_c,
+    return climb_gemm_tc_async(c->prec, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, 0, c->beta, c->d_c,
                                c->ldc, c->d_wg, c->wg_bytes, s);
 }
 
@@ -280,27 +280,28 @@ static int wg_copies_a(int precision, size_t k, const void *a, size_t lda, size_
     return k && (precision != GEMM_BF16 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
 }
 
-/* The TMA kernels read BF16's B as stored (MN-major, wgmma's transposed form) where its rows are 16-byte chunks on
- * 16-byte boundaries (TMA's strides are whole 16 bytes); else, and for the cp.async kernel, for TF32 (no
- * transposed form, and its inputs go in rounded) and 3xTF32 (split), B^T is made first. */
-static int wg_reads_b(int precision, int kind, const void *b, size_t ldb)
+/* Whether the kernel reads B where it is: BF16 whose rows are 16-byte chunks on 16-byte boundaries (TMA's strides
+ * and cp.async's chunks are whole 16 bytes), given as B^T (tb: n x k, K-major, as every wgmma kernel reads it) or
+ * as stored (k x n: MN-major, wgmma's transposed form, the TMA kernels alone). Else B^T is made in the workspace
+ * first: for TF32 rounded (it has no transposed form, and its inputs go in rounded), for 3xTF32 split. */
+static int wg_b_as_given(int precision, int kind, const void *b, size_t ldb, int tb)
 {
-    return precision == GEMM_BF16 && kind != CLIMB_GEMM_WG_CPASYNC && (uintptr_t)b % 16 == 0 && ldb % 8 == 0 &&
-           ldb > 0;
+    return precision == GEMM_BF16 && (tb || kind != CLIMB_GEMM_WG_CPASYNC) && (uintptr_t)b % 16 == 0 &&
+           ldb % 8 == 0 && ldb > 0;
 }
 
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made), its small
  * parts (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size wraps. */
 typedef struct wg_layout { size_t bt2, a, a2, end; } wg_layout;
 static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                        const void *b, size_t ldb, wg_layout *l)
+                        const void *b, size_t ldb, int tb, wg_layout *l)
 {
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), parts = precision == GEMM_3XTF32 ? 2 : 1;
     size_t bt = 0, ac = 0;
     memset(l, 0, sizeof *l);
     if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 255, &bt))
         return -1;
-    bt = wg_reads_b(precision, kind, b, ldb) ? 0 : bt / 256 * 256;
+    bt = wg_b_as_given(precision, kind, b, ldb, tb) ? 0 : bt / 256 * 256;
     if (wg_copies_a(precision, k, a, lda, es) &&
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
         return -1;
@@ -313,12 +314,13 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
-                                          size_t lda, const void *b, size_t ldb)
+                                          size_t lda, const void *b, size_t ldb, int tb)
 {
     wg_layout l;
     size_t sum;
-    return wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, &l) == 0 && climb_add_fits(l.end, 256, &sum) ? sum
-                                                                                                            : 0;
+    return wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) == 0 && climb_add_fits(l.end, 256, &sum)
+               ? sum
+               : 0;
 }
 
 /* A 2-D tensor map of a row-major matrix (rows x cols, rows ld apart) for TMA: boxes of box_rows rows by 128 bytes,
@@ -469,9 +471,30 @@ static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *a2, cons
     return cudaGetLastError();
 }
 
+/* dst (rows x cols, rows ldd apart, the rest of each row zeros) = src (rows ld apart), as mode says (dst2: the
+ * small parts of a split), esize 2 (as is) or 4. */
+static cudaError_t gemm_copy(size_t esize, int mode, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
+                             void *dst2, size_t ldd, cudaStream_t s)
+{
+    if (rows == 0)
+        return cudaSuccess;
+    const unsigned grid = (unsigned)(rows < 65535 ? rows : 65535);
+    const float *f = (const float *)src;
+    if (esize == 2)
+        gemm_copy_kernel<uint16_t, GEMM_AS_IS><<<grid, 256, 0, s>>>((const uint16_t *)src, ld, (uint16_t *)dst, NULL,
+                                                                    ldd, rows, cols);
+    else if (mode == GEMM_SPLIT)
+        gemm_copy_kernel<float, GEMM_SPLIT><<<grid, 256, 0, s>>>(f, ld, (float *)dst, (float *)dst2, ldd, rows, cols);
+    else if (mode == GEMM_ROUND)
+        gemm_copy_kernel<float, GEMM_ROUND><<<grid, 256, 0, s>>>(f, ld, (float *)dst, NULL, ldd, rows, cols);
+    else
+        gemm_copy_kernel<float, GEMM_AS_IS><<<grid, 256, 0, s>>>(f, ld, (float *)dst, NULL, ldd, rows, cols);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha,
-                                           const void *a, size_t lda, const void *b, size_t ldb, float beta, float *c,
-                                           size_t ldc, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+                                           const void *a, size_t lda, const void *b, size_t ldb, int tb, float beta,
+                                           float *c, size_t ldc, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
 {
     if (precision != GEMM_BF16 && precision != GEMM_TF32 && precision != GEMM_3XTF32)
         return cudaErrorInvalidValue;
@@ -482,7 +505,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), tm = (m + GEMM_BM - 1) / GEMM_BM;
     wg_layout l;
     size_t need;
-    if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
+    if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
         m > INT32_MAX ||
         n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX || tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
         kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || !ws || ws_bytes < need)
@@ -490,29 +513,21 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
     void *a2 = p + l.a2, *b2 = p + l.bt2;
-    const int reads_b = wg_reads_b(precision, kind, b, ldb);
+    const int b_given = wg_b_as_given(precision, kind, b, ldb, tb);
     cudaError_t e = cudaSuccess;
-    if (reads_b) {
+    if (b_given) {
         g.b = b;
         g.ldb = ldb;
     }
     if (k) {
-        /* B^T, K-major, where the kernel does not read B as stored (rounded for TF32, split for 3xTF32) */
+        /* B^T, K-major, where the kernel does not read B where it is (rounded for TF32, split for 3xTF32): B's
+         * transpose, or B^T given copied into 16-byte rows */
         const int mode = precision == GEMM_TF32 ? GEMM_ROUND : precision == GEMM_3XTF32 ? GEMM_SPLIT : GEMM_AS_IS;
-        if (!reads_b)
-            e = gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
+        if (!b_given)
+            e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, b2, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
         if (e == cudaSuccess && wg_copies_a(precision, k, a, lda, es)) {
-            const unsigned grid = (unsigned)(m < 65535 ? m : 65535);
-            const float *f = (const float *)a;
-            if (es == 2)
-                gemm_copy_kernel<uint16_t, GEMM_AS_IS><<<grid, 256, 0, s>>>((const uint16_t *)a, lda, (uint16_t *)pa,
-                                                                            NULL, ld, m, k);
-            else if (mode == GEMM_SPLIT)
-                gemm_copy_kernel<float, GEMM_SPLIT><<<grid, 256, 0, s>>>(f, lda, (float *)pa, (float *)a2, ld, m, k);
-            else
-                gemm_copy_kernel<float, GEMM_ROUND><<<grid, 256, 0, s>>>(f, lda, (float *)pa, NULL, ld, m, k);
-            e = cudaGetLastError();
+            e = gemm_copy(es, mode, m, k, a, lda, pa, a2, ld, s);
             g.a = pa;
             g.lda = ld;
         }
@@ -523,7 +538,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         return wg3_launch(kind, g, a2, b2, sms, s);
     if (precision == GEMM_TF32)
         return wg_launch<GEMM_TF32, false>(kind, g, sms, s);
-    return reads_b ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
+    return b_given && !tb ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
 }
 
 extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb)
@@ -558,21 +573,32 @@ static cudaError_t wg_sms(int *sms)
     return cudaSuccess;
 }
 
+/* Off Hopper, B given as B^T goes back to k x n in the workspace (16-byte rows from a 256-byte boundary) for the
+ * kernels that read B as stored: its bytes, 256 of slack included; 0 where that wraps. */
+static size_t tc_bt_bytes(int precision, size_t n, size_t k)
+{
+    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(n, es);
+    size_t b;
+    return ld && climb_mul3_fits(k ? k : 1, ld, es, &b) && climb_add_fits(b, 256, &b) ? b : 0;
+}
+
 extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a,
-                                               size_t lda, const void *b, size_t ldb, size_t *bytes)
+                                               size_t lda, const void *b, size_t ldb, int tb, size_t *bytes)
 {
     *bytes = 0;
     int sms;
     const cudaError_t e = wg_sms(&sms);
-    if (e != cudaSuccess || sms == 0 || m == 0 || n == 0)
+    if (e != cudaSuccess || m == 0 || n == 0 || (sms == 0 && (!tb || k == 0)))
         return e;
-    *bytes = climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, a, lda, b, ldb);
+    *bytes = sms ? climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, a, lda, b,
+                                           ldb, tb)
+                 : tc_bt_bytes(precision, n, k);
     return *bytes ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a,
-                                           size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc,
-                                           void *ws, size_t ws_bytes, cudaStream_t s)
+                                           size_t lda, const void *b, size_t ldb, int tb, float beta, float *c,
+                                           size_t ldc, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     if (m == 0 || n == 0)
         return cudaSuccess;
@@ -585,8 +611,19 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
     if (de != cudaSuccess)
         return de;
     if (sms > 0)
-        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                   ldc, ws, ws_bytes, sms, s);
+        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, alpha, a, lda, b, ldb,
+                                   tb, beta, c, ldc, ws, ws_bytes, sms, s);
+    if (tb && k) { /* these kernels read B as stored: B^T transposed back into the workspace first */
+        const size_t es = precision == GEMM_BF16 ? 2 : 4, need = tc_bt_bytes(precision, n, k);
+        if (!need || !ws || ws_bytes < need)
+            return cudaErrorInvalidValue;
+        void *p = (void *)(((uintptr_t)ws + 255) / 256 * 256);
+        const cudaError_t pe = gemm_pack(es, GEMM_AS_IS, n, k, b, ldb, p, NULL, wg_ld(n, es), s);
+        if (pe != cudaSuccess)
+            return pe;
+        b = p;
+        ldb = wg_ld(n, es);
+    }
     const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
     const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
     const unsigned blocks = (unsigned)(tm * tn);
@@ -1042,8 +1079,8 @@ static int gemm_prepare(climb_case *c, int rung)
         size_t need = 0;
         if (GEMM_RUNGS[rung].wgmma)
             need = climb_gemm_wg_workspace(c->prec, GEMM_RUNGS[rung].wgmma, c->m, c->n, c->k, c->d_a, c->lda, c->d_b,
-                                           c->ldb);
-        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, &need) !=
+                                           c->ldb, 0);
+        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, 0, &need) !=
                  cudaSuccess)
             need = 0;
         if (!need && !GEMM_RUNGS[rung].best) {

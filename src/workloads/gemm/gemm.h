@@ -55,19 +55,20 @@ enum {
 };
 
 /* The workspace bytes climb_gemm_wg_async needs for the kernel `kind`: B^T (n rows of k rounded up to 16 bytes)
- * unless the kernel reads B as stored (BF16 on the TMA kernels, B's rows 16-byte chunks on 16-byte boundaries), and
- * a copy of A where A is TF32 (rounded to TF32: wgmma would truncate FP32's low bits) or its rows are not 16-byte
- * chunks on 16-byte boundaries; 256 bytes of alignment slack each. 0 where a product wraps. */
+ * unless the kernel reads B where it is (BF16 whose rows are 16-byte chunks on 16-byte boundaries, given as B^T
+ * (tb), or as stored on the TMA kernels), and a copy of A where A is TF32 (rounded to TF32: wgmma would truncate
+ * FP32's low bits) or its rows are not 16-byte chunks on 16-byte boundaries; 256 bytes of alignment slack each. 0
+ * where a product wraps. */
 size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                               const void *b, size_t ldb);
-/* C = alpha A B + beta C (row-major, A m x k, B k x n, in the precision's input format: BF16 bits or FP32) by the wgmma kernel
- * `kind` on a GPU of `sms` SMs: the operands made ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the
- * kernel, on stream s. Any alignment, any sizes below 2^31. cudaErrorInvalidValue for 3xTF32 but with kind WS or
- * PERSISTENT, a size past 2^31 - 1, too small a workspace; else the launches' error. The caller checks the GPU is
- * sm_90. */
+                               const void *b, size_t ldb, int tb);
+/* C = alpha A B + beta C (row-major, A m x k, B k x n, or with tb B given as B^T, n x k, rows ldb apart; in the
+ * precision's input format: BF16 bits or FP32) by the wgmma kernel `kind` on a GPU of `sms` SMs: the operands made
+ * ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the kernel, on stream s. Any alignment, any sizes below
+ * 2^31. cudaErrorInvalidValue for 3xTF32 but with kind WS or PERSISTENT, a size past 2^31 - 1, too small a
+ * workspace; else the launches' error. The caller checks the GPU is sm_90. */
 cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha, const void *a,
-                                size_t lda, const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
-                                size_t ws_bytes, int sms, cudaStream_t s);
+                                size_t lda, const void *b, size_t ldb, int tb, float beta, float *c, size_t ldc,
+                                void *ws, size_t ws_bytes, int sms, cudaStream_t s);
 
 /* The wgmma kernel the best path takes for an m x n C in `precision` on a GPU of `sms` SMs. BF16 and TF32: the
  * persistent kernel's 128 x 256 tiles, unless they are fewer than half the SMs; then the tma rung's 128 x 128 tiles,
@@ -80,15 +81,18 @@ int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms);
 
 /* The best path, the C API's (src/lib/gemm.c) and the gemm_best rung's, on the current device: a wgmma kernel
  * (climb_gemm_wg_pick) on an sm_90 GPU; else the pipelined kernel where A and B are 16-byte aligned with leading
- * dimensions whole 16-byte chunks (climb_gemm_tc_aligned); else mma_sync, which takes any. climb_gemm_tc_workspace
- * gives the bytes of workspace the path needs (0 for the last two): cudaSuccess, cudaErrorInvalidValue where the
- * size wraps, or the error of a device that cannot be asked. climb_gemm_tc_async runs it: k = 0 gives C = beta C (A and B not read); cudaErrorInvalidValue
- * past 2^31 - 1 in a size or in the 128 x 128 tiles, or for too small a workspace; else the launches' error. */
+ * dimensions whole 16-byte chunks (climb_gemm_tc_aligned); else mma_sync, which takes any. B is k x n, or with tb
+ * B^T (n x k): the wgmma kernels read BF16's B^T where it is, and make it for TF32 and 3xTF32 as they make B's
+ * transpose; elsewhere it is transposed back into the workspace first. climb_gemm_tc_workspace gives the bytes of
+ * workspace the path needs (0 off Hopper unless tb): cudaSuccess, cudaErrorInvalidValue where the size wraps, or
+ * the error of a device that cannot be asked. climb_gemm_tc_async runs it: k = 0 gives C = beta C (A and B not
+ * read); cudaErrorInvalidValue past 2^31 - 1 in a size or in the 128 x 128 tiles, or for too small a workspace;
+ * else the launches' error. */
 int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb);
 cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                                    const void *b, size_t ldb, size_t *bytes);
+                                    const void *b, size_t ldb, int tb, size_t *bytes);
 cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
-                                const void *b, size_t ldb, float beta, float *c, size_t ldc, void *ws,
+                                const void *b, size_t ldb, int tb, float beta, float *c, size_t ldc, void *ws,
                                 size_t ws_bytes, cudaStream_t s);
 /* dst (cols x rows, rows ldd apart) = the transpose of src (rows x cols, rows ld apart), esize 2 or 4 bytes an
  * element. */
