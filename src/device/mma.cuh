@@ -331,4 +331,29 @@ template <int N> __device__ __forceinline__ void climb_setmaxnreg_inc()
 #endif
 }
 
+/* The box of a 2-D tensor map at (c0, c1) written from shared memory by TMA (the parts past the tensor's edge are
+ * not written), in this thread's bulk async-group; then the group committed. */
+__device__ __forceinline__ void climb_tma_store_2d(const void *tmap, int c0, int c1, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n"
+                 "cp.async.bulk.commit_group;\n" ::"l"(tmap),
+                 "r"(c0), "r"(c1), "r"((unsigned)__cvta_generic_to_shared(src))
+                 : "memory");
+#endif
+}
+/* Waits until at most N of this thread's bulk async-groups still read their shared memory (it may be written
+ * again). */
+template <int N> __device__ __forceinline__ void climb_bulk_wait_read()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+#endif
+}
+/* A barrier of `threads` threads (whole warps) of the block on named barrier `id` (1 to 15; 0 is __syncthreads'). */
+__device__ __forceinline__ void climb_named_barrier(unsigned id, unsigned threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 #endif

@@ -431,6 +431,14 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
         return cudaGetLastError();
     }
     const size_t wn = (size_t)(g.n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn;
+    /* the persistent kernels store C by TMA where beta is 0 and C's rows are 16-byte chunks on 16-byte boundaries
+     * (boxes of 32 columns by 64 rows), so that a tile's stores run on under the next tile's products */
+    CUtensorMap mc;
+    memset(&mc, 0, sizeof mc);
+    gemm_args gc = g;
+    gc.tma_c = (kind == CLIMB_GEMM_WG_PERSISTENT || kind == CLIMB_GEMM_WG_CLUSTERS) && g.beta == 0.0f &&
+               (uintptr_t)g.c % 16 == 0 && g.ldc % 4 == 0 &&
+               tensor_map(&mc, GEMM_TF32, g.c, (size_t)g.m, (size_t)g.n, g.ldc, 64) == 0;
     if (kind == CLIMB_GEMM_WG_CLUSTERS) {
         /* clusters of two blocks, persistent: as many clusters as can run at once, each looping over pairs of
          * tiles */
@@ -438,13 +446,13 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
         cudaLaunchAttribute at[1];
         if ((e = clusters_config<P, BMN>(g.m, g.n, sms, s, &cfg, at, NULL)) != cudaSuccess)
             return e;
-        return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2, BMN>, ma, mb, g, (int)tm, (int)wn);
+        return cudaLaunchKernelEx(&cfg, gemm_ws_kernel<P, 2, BMN>, ma, mb, mc, gc, (int)tm, (int)wn);
     }
     if ((e = allow_ws_smem<P, 1, BMN>()) != cudaSuccess)
         return e;
     /* persistent: a block an SM (its shared memory holds one), each looping over the tiles */
     const size_t grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws_kernel<P, 1, BMN><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, g, (int)tm, (int)wn);
+    gemm_ws_kernel<P, 1, BMN><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, mc, gc, (int)tm, (int)wn);
     return cudaGetLastError();
 }
 
@@ -761,7 +769,9 @@ static const gemm_rung GEMM_RUNGS[] = {
     {.info = {.name = "persistent",
               .idea = "the same kernel persistent: a block an SM looping over the tiles, its stages and their "
                       "phases running on from tile to tile, so the producer loads the next tile while the consumers "
-                      "store this one (the epilogue and the pipeline's fill hidden; no block launches late)",
+                      "store this one; the stores go out by TMA (beta 0, C's rows 16-byte chunks): a warp group "
+                      "writes its 64 x 256 in chunks of 64 x 32 into two swizzled buffers, one thread's TMA copy "
+                      "takes each out, and the group starts the next tile's products while the copies run",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
                        "128 tiles, A and B split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},

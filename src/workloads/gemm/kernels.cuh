@@ -29,6 +29,8 @@ typedef struct gemm_args {
     const void *a, *b;      /* uint16_t (BF16 bits) or float */
     float *c;
     int vec;                /* 1: a, b 16-byte aligned and lda, ldb whole 16-byte chunks (the 16-byte loads) */
+    int tma_c;              /* 1: the warp-specialised kernels store C by TMA (beta 0, C's rows whole 16-byte chunks
+                               on 16-byte boundaries) */
 } gemm_args;
 
 template <int P> struct gemm_prec {
@@ -577,7 +579,8 @@ __global__ void __launch_bounds__(GEMM_THREADS)
 #define GEMM_WS_THREADS 384
 #define GEMM_WS_A_BYTES 16384
 #define GEMM_WS_STAGE_BYTES (GEMM_WS_A_BYTES + 32768)
-#define GEMM_WS_SMEM (GEMM_STAGES * GEMM_WS_STAGE_BYTES + 1024 + 128)
+#define GEMM_WS_C_BYTES 32768 /* the consumers' C buffers: two of 64 x 32 floats each */
+#define GEMM_WS_SMEM (GEMM_STAGES * GEMM_WS_STAGE_BYTES + GEMM_WS_C_BYTES + 1024 + 128)
 
 /* clusters (CL = 2): the same kernel in clusters of two blocks that take two tiles one above the other (the same
  * columns of C, so the same tiles of B^T). Each block's producer loads its own A tile and half of the B^T tile,
@@ -664,18 +667,52 @@ template <int P, int CL, bool BMN> struct gemm_ws_loads {
     }
 };
 
+/* A consumer's epilogue through shared memory and TMA (g.tma_c): its 64 x 256 part of the tile, C = alpha d, in 8
+ * chunks of 64 rows by 32 columns, each written by the warp group's threads into one of its two 8 KiB buffers (in
+ * the 128-byte swizzle: a row's 16-byte pieces XORed with the row's place in its 8, so that a warp's stores fall
+ * on every bank alike) and stored by one thread's TMA copy (the parts past C's edges not written). The copy runs on
+ * while the threads fill the other buffer and, after the last chunk, while the warp group starts its next tile:
+ * the tile's writes to memory no longer hold the tensor cores. The buffer a chunk takes was last read by the copy
+ * two chunks before, which that thread waits for (at most one of its copies still reading) before the group's
+ * barrier. c: the consumer (its named barrier 1 + c), r0 and c0: its part's first row and column. */
+__device__ __forceinline__ void gemm_ws_epilogue_tma(const float (&d)[128], const CUtensorMap *map, float alpha,
+                                                     unsigned char *buf, int c, int r0, int c0)
+{
+    const int t = (int)threadIdx.x % 128, lane = t % 32, w = t / 32;
+#pragma unroll
+    for (int q = 0; q < 8; q++) {
+        unsigned char *b = buf + (q % 2) * 8192;
+        if (t == 0)
+            climb_bulk_wait_read<1>();
+        climb_named_barrier(1 + (unsigned)c, 128);
+#pragma unroll
+        for (int jj = 0; jj < 4; jj++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int j = 4 * q + jj, row = w * 16 + lane / 4 + 8 * h, col = 8 * jj + 2 * (lane % 4);
+                const int piece = (col / 4) ^ (row % 8);
+                *(float2 *)(b + row * 128 + piece * 16 + (col % 4) * 4) =
+                    make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+            }
+        climb_fence_proxy_async_shared(); /* the threads' writes made visible to TMA's reads */
+        climb_named_barrier(1 + (unsigned)c, 128);
+        if (t == 0)
+            climb_tma_store_2d(map, c0 + 32 * q, r0, b);
+    }
+}
+
 template <int P, int CL, bool BMN>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                   const gemm_args g, int tm, int tn)
+                   const __grid_constant__ CUtensorMap map_c, const gemm_args g, int tm, int tn)
 {
     static_assert(!BMN || P == GEMM_BF16, "only 16-bit inputs have wgmma's transposed form");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     typedef typename gemm_prec<P>::T T;
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
-    unsigned char *base = gemm_align1024(gemm_ws_dyn);
-    uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_WS_STAGE_BYTES), *empty = full + GEMM_STAGES;
+    unsigned char *base = gemm_align1024(gemm_ws_dyn), *cbuf = base + GEMM_STAGES * GEMM_WS_STAGE_BYTES;
+    uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES;
     const int wg = (int)threadIdx.x / 128;
     /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
@@ -727,8 +764,14 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         climb_wgmma_wait<0>();
         if (kt > 0) /* the tile's last stage, now read */
             gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
-        gemm_wg_epilogue<32>(d, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_WS_BN);
+        if (g.tma_c)
+            gemm_ws_epilogue_tma(d, &map_c, g.alpha, cbuf + c * 16384, c, tile_m * GEMM_BM + c * 64,
+                                 tile_n * GEMM_WS_BN);
+        else
+            gemm_wg_epilogue<32>(d, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_WS_BN);
     }
+    if (g.tma_c && threadIdx.x % 128 == 0)
+        climb_bulk_wait_read<0>(); /* the last copies have read their buffers before the block's memory goes */
     if (CL == 2)
         climb_cluster_sync();
 #else
