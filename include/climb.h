@@ -478,10 +478,8 @@ CLIMB_API climb_status climb_bfs_csr(climb_handle handle, int32_t n_vertices, in
 
 /*
  * Breadth-first search over a directed graph with direction-optimising steps: build once, search many. A plan
- * keeps the graph's in-edges (its transpose, built on the device: each edge's (target, source) pair sorted stably by
- * target with climb's radix sort, in about 12 bytes an edge of device memory of its own, freed before it returns;
- * where that cannot be had, the in-degrees counted, scanned and each edge placed in its target's in-row by an
- * atomic, in the handle's workspace), so that bottom-up steps can look for parents on any graph; climb_bfs_plan_run then
+ * keeps the graph's in-edges (its transpose, built on the device: the in-degrees counted, scanned, each edge placed
+ * in its target's in-row), so that bottom-up steps can look for parents on any graph; climb_bfs_plan_run then
  * searches from any source as climb_bfs_symmetric does on an undirected one. The same CSR as climb_bfs, with its
  * edge count n_edges (row_ptr[n_vertices]). flags: CLIMB_BFS_VALIDATE checks the graph first, as climb_bfs_csr does
  * (INVALID_MATRIX, no plan); CLIMB_BFS_SYMMETRIC says the graph is undirected, both directions stored (not

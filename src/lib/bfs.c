@@ -160,11 +160,11 @@ climb_status climb_bfs_plan_create(climb_handle h, int32_t n, int32_t n_edges, c
         size_t ws_bytes = 0;
         if (e == cudaSuccess)
             e = climb_call_workspace(&call, climb_bfs_transpose_workspace(n), 0, &ws, &ws_bytes);
-        int sorted = 0; /* the sorted transpose in memory of its own where it can be had (it waits for the stream:
-                           ready for any handle's stream once made) */
         if (e == cudaSuccess)
-            e = climb_bfs_transpose_any(n, n_edges, d_row_ptr, d_col_idx, pl->in_rp, pl->in_ci, ws, ws_bytes,
-                                        call.dev->sms, call.stream, &sorted);
+            e = climb_bfs_transpose(n, n_edges, d_row_ptr, d_col_idx, pl->in_rp, pl->in_ci, ws, ws_bytes,
+                                    call.dev->sms, call.stream);
+        if (e == cudaSuccess) /* ready for any handle's stream once made */
+            e = cudaStreamSynchronize(call.stream);
         pl->bytes = in_bytes;
         if (e == cudaSuccess) {
             climb_span_of(pl->in_rp, (size_t)n + 1, 4, &pl->in_rp_span);

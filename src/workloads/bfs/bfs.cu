@@ -40,7 +40,8 @@
 #include "../../io/text.h"
 #include "kernels.cuh"
 
-enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE, OPT_INPUT };
+enum { OPT_GRAPH, OPT_EDGE_FACTOR, OPT_SOURCE, OPT_INPUT, OPT_TRANSPOSE };
+enum { BFS_TRANSPOSE_ATOMIC, BFS_TRANSPOSE_SORTED };
 /* The generated graphs, in the order of the graph option's choices (BFS_GRAPHS). */
 enum { BFS_GRAPH_RMAT, BFS_GRAPH_GRID2D, BFS_GRAPH_RANDOM, BFS_GRAPH_RMAT_DIRECTED };
 static int bfs_graph_directed(int graph) { return graph == BFS_GRAPH_RANDOM || graph == BFS_GRAPH_RMAT_DIRECTED; }
@@ -416,33 +417,6 @@ extern "C" cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const in
     return e;
 }
 
-extern "C" cudaError_t climb_bfs_transpose_any(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci,
-                                               int32_t *in_rp, int32_t *in_ci, void *ws, size_t ws_bytes, int sms,
-                                               cudaStream_t s, int *sorted)
-{
-    *sorted = 0;
-    void *tmp = NULL;
-    const size_t bytes = climb_bfs_transpose_sorted_workspace(m);
-    if (n > 0 && m > 0) {
-        const cudaError_t a = cudaMalloc(&tmp, bytes);
-        if (a == cudaErrorMemoryAllocation) {
-            (void)cudaGetLastError(); /* not sticky: the atomic path instead */
-            tmp = NULL;
-        } else if (a != cudaSuccess) {
-            return a;
-        }
-    }
-    if (!tmp) {
-        const cudaError_t e = climb_bfs_transpose(n, m, rp, ci, in_rp, in_ci, ws, ws_bytes, sms, s);
-        return e != cudaSuccess ? e : cudaStreamSynchronize(s);
-    }
-    *sorted = 1;
-    const cudaError_t e = climb_bfs_transpose_sorted(n, m, rp, ci, in_rp, in_ci, tmp, bytes, sms, s);
-    const cudaError_t w = cudaStreamSynchronize(s);
-    const cudaError_t f = cudaFree(tmp);
-    return e != cudaSuccess ? e : w != cudaSuccess ? w : f;
-}
-
 /* ---------------------------------------------------------------- the registry */
 
 typedef cudaError_t (*bfs_launch_fn)(bfs_args *a);
@@ -527,6 +501,7 @@ static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; 
 /* ---------------------------------------------------------------- options */
 
 static const char *const BFS_GRAPHS[] = {"rmat", "grid2d", "random", "rmat_directed", NULL};
+static const char *const BFS_TRANSPOSES[] = {"atomic", "sorted", NULL};
 static constexpr climb_option BFS_OPTIONS[] = {
     {.name = "graph", .kind = CLIMB_OPT_CHOICE,
      .meaning = "generated graph: rmat (R-MAT / Kronecker with Graph500's parameters, undirected), grid2d (a 2-D grid, "
@@ -546,11 +521,18 @@ static constexpr climb_option BFS_OPTIONS[] = {
      .meaning = "a graph file: Matrix Market (pattern or valued, symmetric or general: rows are out-edges), a SNAP edge "
                 "list ('# ' comments, 'u v' a line) or DIMACS shortest paths ('p sp N M', 'a u v w')",
      .def = ""},
+    {.name = "transpose", .kind = CLIMB_OPT_CHOICE,
+     .meaning = "how a directed graph's in-edges are built for the bottom-up steps (the set-up columns: the plan's "
+                "cost): atomic (in-degrees, their scan, each edge placed by an atomic: climb_bfs_plan_create's) or "
+                "sorted (each edge's (target, source) pair sorted stably by target with the radix sort, in about 12 "
+                "bytes an edge of its own memory); the same graph either way",
+     .def = "atomic", .choices = BFS_TRANSPOSES, .same_seed = 1},
 };
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_GRAPH, "graph");
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_EDGE_FACTOR, "edge_factor");
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_SOURCE, "source");
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_INPUT, "input");
+CLIMB_OPTION_AT(BFS_OPTIONS, OPT_TRANSPOSE, "transpose");
 
 /* ---------------------------------------------------------------- the input file */
 
@@ -808,8 +790,8 @@ static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 }
 
 /* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here on the device as
- * climb_bfs_plan_create builds it (climb_bfs_transpose_any; untimed, reported as set-up: the plan's cost); a symmetric
- * graph's are its out-edges. */
+ * climb_bfs_plan_create builds it (climb_bfs_transpose), or by sorting where the `transpose` option says so
+ * (untimed, reported as set-up: the plan's cost); a symmetric graph's are its out-edges. */
 static int bfs_prepare(climb_case *c, int rung)
 {
     if (!BFS_RUNGS[rung].bottom_up || c->d_in_rp)
@@ -820,14 +802,17 @@ static int bfs_prepare(climb_case *c, int rung)
         return 0;
     }
     void *ws = NULL, *at;
-    int sorted = 0;
-    const size_t ws_bytes = climb_bfs_transpose_workspace(c->n);
+    const int sorted = c->p.opts[OPT_TRANSPOSE].choice == BFS_TRANSPOSE_SORTED;
+    const size_t ws_bytes = sorted ? climb_bfs_transpose_sorted_workspace((int32_t)c->m) : climb_bfs_transpose_workspace(c->n);
     if (climb_device_alloc_offset(((size_t)c->n + 1) * 4, 0, &at, (void **)&c->d_in_rp, "the in-edges' row pointers") ||
         climb_device_alloc_offset((size_t)c->m * 4, 0, &at, (void **)&c->d_in_ci, "the in-edges' columns") ||
         climb_device_alloc_offset(ws_bytes, 0, &at, &ws, "the transpose's workspace"))
         goto fail;
-    if (CLIMB_FAILED(climb_bfs_transpose_any(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, ws,
-                                             ws_bytes, c->sms, 0, &sorted)))
+    if (CLIMB_FAILED(sorted ? climb_bfs_transpose_sorted(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp,
+                                                         c->d_in_ci, ws, ws_bytes, c->sms, 0)
+                            : climb_bfs_transpose(c->n, (int32_t)c->m, c->d_rp, c->d_ci, c->d_in_rp, c->d_in_ci, ws,
+                                                  ws_bytes, c->sms, 0)) ||
+        CLIMB_FAILED(cudaStreamSynchronize(0)))
         goto fail;
     cudaFree(ws);
     c->in_bytes = ((double)c->n + 1 + (double)c->m) * 4;

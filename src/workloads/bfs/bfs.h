@@ -60,11 +60,6 @@ cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *rp, const i
 size_t climb_bfs_transpose_sorted_workspace(int32_t m);
 cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
                                        int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
-/* The transpose a plan and the best rung's set-up make: the sorted one in device memory of its own (allocated and
- * freed here), or, where that memory cannot be had, climb_bfs_transpose in ws (its workspace); either way it waits
- * for s before returning. *sorted says which ran. */
-cudaError_t climb_bfs_transpose_any(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
-                                    int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s, int *sorted);
 
 #ifdef __cplusplus
 }
