@@ -184,8 +184,15 @@ int main(void)
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 100, al, 100, 1) ==
                ((size_t)300 * 100 * 4 + 255) / 256 * 256 + ((size_t)200 * 100 * 4 + 255) / 256 * 256 + 256);
         const size_t bt4 = ((size_t)300 * 100 * 4 + 255) / 256 * 256, a4 = ((size_t)200 * 100 * 4 + 255) / 256 * 256;
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, al, 100, al,
-                                       304, 0) == bt4 + a4 + 256);
+        /* TF32: the kernels with a producer warp group round A in shared memory (no copy unless its rows are not
+         * 16-byte chunks on 16-byte boundaries); the cp.async and tma kernels copy it rounded */
+        for (int kd = CLIMB_GEMM_WG_CPASYNC; kd <= CLIMB_GEMM_WG_CLUSTERS; kd++) {
+            const int in_kernel = kd == CLIMB_GEMM_WG_WS || kd == CLIMB_GEMM_WG_PERSISTENT || kd == CLIMB_GEMM_WG_CLUSTERS;
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 100, al, 304, 0) ==
+                   bt4 + (in_kernel ? 0 : a4) + 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 102, al, 304, 0) ==
+                   bt4 + a4 + 256); /* rows of 102 floats: copied */
+        }
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304, 0) ==
                2 * bt4 + 2 * a4 + 256);
         /* k = 0: A is not read, so not copied; B^T's rows one 16-byte chunk */

@@ -272,12 +272,16 @@ static size_t wg_ld(size_t cols, size_t esize)
     return cols > SIZE_MAX - ch ? 0 : (cols ? (cols + ch - 1) / ch * ch : ch);
 }
 /* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
- * move such chunks), and for TF32 and 3xTF32 always: wgmma reads an FP32 operand's top 19 bits as they are (a
- * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does;
- * 3xTF32's A and B^T go in split, two arrays each. */
-static int wg_copies_a(int precision, size_t k, const void *a, size_t lda, size_t esize)
+ * move such chunks), for 3xTF32 always (A and B^T go in split, two arrays each), and for TF32 on the kernels
+ * without a producer warp group (cp.async, tma): wgmma reads an FP32 operand's top 19 bits as they are (a
+ * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does.
+ * The warp-specialised kernels round TF32's A in shared memory instead (gemm_ws_round_a). */
+static int wg_copies_a(int precision, int kind, size_t k, const void *a, size_t lda, size_t esize)
 {
-    return k && (precision != GEMM_BF16 || (uintptr_t)a % 16 || lda % (16 / esize)); /* k = 0: A is not read */
+    const int rounds_in_kernel = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
+                                 kind == CLIMB_GEMM_WG_CLUSTERS;
+    return k && (precision == GEMM_3XTF32 || (precision == GEMM_TF32 && !rounds_in_kernel) || (uintptr_t)a % 16 ||
+                 lda % (16 / esize)); /* k = 0: A is not read */
 }
 
 /* Whether the kernel reads B where it is: BF16 whose rows are 16-byte chunks on 16-byte boundaries (TMA's strides
@@ -302,7 +306,7 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
     if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 255, &bt))
         return -1;
     bt = wg_b_as_given(precision, kind, b, ldb, tb) ? 0 : bt / 256 * 256;
-    if (wg_copies_a(precision, k, a, lda, es) &&
+    if (wg_copies_a(precision, kind, k, a, lda, es) &&
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
         return -1;
     ac = ac / 256 * 256;
@@ -534,7 +538,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         if (!b_given)
             e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, b2, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
-        if (e == cudaSuccess && wg_copies_a(precision, k, a, lda, es)) {
+        if (e == cudaSuccess && wg_copies_a(precision, kind, k, a, lda, es)) {
             e = gemm_copy(es, mode, m, k, a, lda, pa, a2, ld, s);
             g.a = pa;
             g.lda = ld;
@@ -761,7 +765,9 @@ static const gemm_rung GEMM_RUNGS[] = {
     {.info = {.name = "warp_specialized",
               .idea = "warp specialisation and a 128 x 256 tile: a producer warp group issues the TMA copies as soon "
                       "as a stage is released (its mbarrier) and gives its registers to two consumer warp groups "
-                      "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done",
+                      "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done; "
+                      "in TF32 the producer's other three warps round each stage's A tile in shared memory (no rounded "
+                      "copy of A before the kernel)",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
                        "128 tiles, A and B split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},

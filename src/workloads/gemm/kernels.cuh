@@ -701,6 +701,35 @@ __device__ __forceinline__ void gemm_ws_epilogue_tma(const float (&d)[128], cons
     }
 }
 
+/* TF32 on the warp-specialised kernels: A comes by TMA as stored (FP32) and is rounded to TF32 in shared memory, in
+ * place, by the producer warp group's other three warps, which the TMA thread leaves idle: for each stage, in the
+ * consumers' order, they wait for its bytes (`full`), round its A tile (cvt.rna, as the copy into the workspace
+ * did), make their writes visible to wgmma's reads (fence.proxy.async) and arrive on its `ready` barrier, which the
+ * consumers wait on instead of `full`. No rounded copy of A is made before the kernel. (B^T is made rounded by the
+ * transpose TF32 needs anyway.) */
+template <int S>
+__device__ __forceinline__ void gemm_ws_round_a(uint64_t *full, uint64_t *ready, unsigned char *base, int first,
+                                                int stride, int units, int kt)
+{
+    int it = 0;
+    for (int t = first; t < units; t += stride)
+        for (int i = 0; i < kt; i++, it++) {
+            const int s = it % S;
+            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
+            float4 *a = (float4 *)(base + s * GEMM_WS_STAGE_BYTES);
+            for (int j = (int)threadIdx.x - 32; j < GEMM_WS_A_BYTES / 16; j += 96) {
+                float4 v = a[j];
+                v.x = __uint_as_float(climb_tf32(v.x));
+                v.y = __uint_as_float(climb_tf32(v.y));
+                v.z = __uint_as_float(climb_tf32(v.z));
+                v.w = __uint_as_float(climb_tf32(v.w));
+                a[j] = v;
+            }
+            climb_fence_proxy_async_shared();
+            climb_mbar_arrive(&ready[s]);
+        }
+}
+
 template <int P, int CL, bool BMN>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -712,12 +741,16 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
     unsigned char *base = gemm_align1024(gemm_ws_dyn), *cbuf = base + GEMM_STAGES * GEMM_WS_STAGE_BYTES;
-    uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES;
+    uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES, *ready = empty + GEMM_STAGES;
+    constexpr bool RA = P == GEMM_TF32; /* A rounded in shared memory (gemm_ws_round_a) */
     const int wg = (int)threadIdx.x / 128;
     /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
     const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
     const int kt = (g.k + KT - 1) / KT;
+    if (RA && threadIdx.x == 0) /* made visible with the others' (gemm_ws_barriers' fence and meeting) */
+        for (int s = 0; s < GEMM_STAGES; s++)
+            climb_mbar_init(&ready[s], 96);
     gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256); /* releases: the consumer warps of both
                                                                               blocks; every consumer thread */
     if (wg == 0) { /* the producer */
@@ -726,6 +759,8 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
             gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first, stride, units,
                                              (tm + CL - 1) / CL, tn, kt, load);
+        } else if (RA && threadIdx.x >= 32) {
+            gemm_ws_round_a<GEMM_STAGES>(full, ready, base, first, stride, units, kt);
         }
         if (CL == 2)
             climb_cluster_sync();
@@ -744,7 +779,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             d[i] = 0.0f;
         for (int i = 0; i < kt; i++, it++) {
             const int s = it % GEMM_STAGES;
-            climb_mbar_wait(&full[s], (unsigned)(it / GEMM_STAGES) & 1u);
+            climb_mbar_wait(RA ? &ready[s] : &full[s], (unsigned)(it / GEMM_STAGES) & 1u);
             const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
             climb_wgmma_fence();
 #pragma unroll
