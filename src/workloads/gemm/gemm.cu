@@ -484,8 +484,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     wg_layout l;
     size_t need;
     if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
-        m > INT32_MAX ||
-        n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX || tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
+        m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
+        tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
         kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
