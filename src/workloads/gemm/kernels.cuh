@@ -467,28 +467,18 @@ __device__ __forceinline__ unsigned char *gemm_align1024(unsigned char *p)
 #define GEMM_MN_BOX 8192 /* an MN-major box: 64 columns (128 bytes) by 64 rows of k */
 
 /* The copies of B's part of a stage (`cols` columns of the tile from column n0, k from k0) into dst: one box of
- * B^T, or cols / 64 boxes of B as stored (BMN). */
-template <bool BMN>
+ * B^T, or cols / 64 boxes of B as stored (BMN); with MC into both blocks of a cluster of two (multicast). */
+template <bool BMN, bool MC = false>
 __device__ __forceinline__ void gemm_load_b(unsigned char *dst, const CUtensorMap *map, int k0, int n0, int cols,
                                             uint64_t *bar)
 {
-    if (BMN) {
-        for (int j = 0; j < cols / 64; j++)
-            climb_tma_load_2d(dst + j * GEMM_MN_BOX, map, n0 + j * 64, k0, bar);
-    } else {
-        climb_tma_load_2d(dst, map, k0, n0, bar);
-    }
-}
-/* The same into both blocks of a cluster of two. */
-template <bool BMN>
-__device__ __forceinline__ void gemm_load_b_multicast(unsigned char *dst, const CUtensorMap *map, int k0, int n0,
-                                                      int cols, uint64_t *bar)
-{
-    if (BMN) {
-        for (int j = 0; j < cols / 64; j++)
-            climb_tma_load_2d_multicast(dst + j * GEMM_MN_BOX, map, n0 + j * 64, k0, bar, (unsigned short)0x3);
-    } else {
-        climb_tma_load_2d_multicast(dst, map, k0, n0, bar, (unsigned short)0x3);
+    const int boxes = BMN ? cols / 64 : 1;
+    for (int j = 0; j < boxes; j++) {
+        const int c0 = BMN ? n0 + j * 64 : k0, c1 = BMN ? k0 : n0; /* the box's inner and outer coordinates */
+        if (MC)
+            climb_tma_load_2d_multicast(dst + j * GEMM_MN_BOX, map, c0, c1, bar, (unsigned short)0x3);
+        else
+            climb_tma_load_2d(dst + j * GEMM_MN_BOX, map, c0, c1, bar);
     }
 }
 /* The descriptor of k-step q (16 BF16 or 8 TF32 of k) of a stage's B part at b. */
@@ -605,14 +595,19 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
 }
 
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
- * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
- * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
-template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, unsigned releases)
+ * producer's announcement of the stage's bytes, which TMA counts down), an `empty` one (`releases` arrivals: the
+ * consumers' releases) and, where the stages are converted in shared memory (ready not NULL), a `ready` one (the
+ * 96 threads of the producer's converting warps: gemm_ws_convert). Made by thread 0, then the block (CL = 2: the
+ * cluster) meets. */
+template <int S, int CL>
+__device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, uint64_t *ready, unsigned releases)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++) {
             climb_mbar_init(&full[s], 1);
             climb_mbar_init(&empty[s], releases);
+            if (ready)
+                climb_mbar_init(&ready[s], 96);
         }
         climb_fence_mbar_init();
     }
@@ -660,7 +655,7 @@ template <int P, int CL, bool BMN> struct gemm_ws_loads {
         constexpr int KT = 128 / (int)sizeof(typename gemm_prec<P>::T);
         climb_tma_load_2d(st, a, i * KT, (um * CL + (int)rank) * GEMM_BM, bar);
         if (CL == 2)
-            gemm_load_b_multicast<BMN>(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, b,
+            gemm_load_b<BMN, true>(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, b,
                                        i * KT, un * GEMM_WS_BN + (int)rank * GEMM_WS_BN / 2, GEMM_WS_BN / 2, bar);
         else
             gemm_load_b<BMN>(st + GEMM_WS_A_BYTES, b, i * KT, un * GEMM_WS_BN, GEMM_WS_BN, bar);
@@ -768,11 +763,8 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
     const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
     const int kt = (g.k + KT - 1) / KT;
-    if (RA && threadIdx.x == 0) /* made visible with the others' (gemm_ws_barriers' fence and meeting) */
-        for (int s = 0; s < GEMM_STAGES; s++)
-            climb_mbar_init(&ready[s], 96);
-    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256); /* releases: the consumer warps of both
-                                                                              blocks; every consumer thread */
+    /* releases: the consumer warps of both blocks; every consumer thread */
+    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, RA ? ready : NULL, CL == 2 ? 2 * 8 : 256);
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
@@ -911,10 +903,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S, *ready = empty + S;
     const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
     const int kt = (g.k + KT - 1) / KT;
-    if (threadIdx.x == 0) /* made visible with the others' (gemm_ws_barriers' fence and meeting) */
-        for (int s = 0; s < S; s++)
-            climb_mbar_init(&ready[s], 96);
-    gemm_ws_barriers<S, 1>(full, empty, 256);
+    gemm_ws_barriers<S, 1>(full, empty, ready, 256);
     if (wg == 0) { /* the producer: the loads (thread 0), the split (warps 1 to 3) */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
