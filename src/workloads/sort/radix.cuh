@@ -364,7 +364,9 @@ __host__ __device__ __forceinline__ int radix_lookback_sum(const unsigned (&w)[R
 }
 
 /* hist[p x 256 + d]: the keys whose digit p (bits 8p .. 8p + 7 of the code) is d, for the key's KT::BITS / 8
- * digits; hist zeroed before. */
+ * digits; hist zeroed before. A thread loads U keys of the grid's stride apart before it counts any, so that U loads
+ * a thread are in flight (with one a thread, 2^26 keys took 136 us on an H100, where the measured read rate reads
+ * them in 87 and CUB's histogram took 122); the keys past the last whole round one at a time. */
 template <typename KT, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) radix_histograms_kernel(const typename KT::bits *__restrict__ keys, long long n,
                                                                  int *__restrict__ hist)
@@ -374,9 +376,23 @@ __global__ void __launch_bounds__(BLOCK) radix_histograms_kernel(const typename 
     for (int i = threadIdx.x; i < P * 256; i += BLOCK)
         h[i] = 0;
     __syncthreads();
+    typedef typename KT::bits K;
+    constexpr int U = sizeof(K) == 4 ? 8 : 4;
     const long long step = (long long)gridDim.x * BLOCK;
-    for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < n; i += step) {
-        const typename KT::bits k = keys[i];
+    long long i = (long long)blockIdx.x * BLOCK + threadIdx.x;
+    for (; i + (U - 1) * step < n; i += U * step) {
+        K k[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            k[u] = keys[i + u * step];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int p = 0; p < P; p++)
+                atomicAdd(&h[p * 256 + radix_digit<KT, 8>(k[u], 8 * p)], 1);
+    }
+    for (; i < n; i += step) {
+        const K k = keys[i];
 #pragma unroll
         for (int p = 0; p < P; p++)
             atomicAdd(&h[p * 256 + radix_digit<KT, 8>(k, 8 * p)], 1);
