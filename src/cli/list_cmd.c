@@ -88,6 +88,8 @@ void print_workload(const climb_workload *w, FILE *f)
                         "", "");
             if (o->check_def)
                 fprintf(f, "    %-12s %-7s climb check runs %s\n", "", "", o->check_def);
+            if (o->tune_def)
+                fprintf(f, "    %-12s %-7s climb tune runs %s\n", "", "", o->tune_def);
         }
     }
     fprintf(f, "  counts: %s", w->bytes_counted);

@@ -944,12 +944,17 @@ int parse_run_args(int argc, char **argv, int mode, run_args *a)
             fprintf(stderr, "climb: %s: a default does not parse: %s\n", w->name, err);
             return EXIT_FAILED;
         }
-        for (int k = 0; mode == MODE_CHECK && k < w->n_options; k++) /* --set, later, replaces these */
-            if (w->options[k].check_def && w->options[k].kind != CLIMB_OPT_FILE &&
-                climb_opt_plan_set(&a->plans[t], k, w->options[k].check_def, 0, err, sizeof err) != 0) {
-                fprintf(stderr, "climb: %s: a check default does not parse: %s\n", w->name, err);
+        for (int k = 0; k < w->n_options; k++) { /* --set, later, replaces these */
+            const char *d = mode == MODE_CHECK ? w->options[k].check_def
+                            : mode == MODE_TUNE ? w->options[k].tune_def
+                                                : NULL;
+            if (d && w->options[k].kind != CLIMB_OPT_FILE &&
+                climb_opt_plan_set(&a->plans[t], k, d, 0, err, sizeof err) != 0) {
+                fprintf(stderr, "climb: %s: a %s default does not parse: %s\n", w->name,
+                        mode == MODE_CHECK ? "check" : "tune", err);
                 return EXIT_FAILED;
             }
+        }
     }
     /* no two reports to one file, stdout included ('-'): o/x, ./o/x and o/../o/x are one file */
     {

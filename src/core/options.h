@@ -49,6 +49,9 @@ typedef struct climb_option {
     const char *check_def;          /* not FILE: the value(s) `climb check` runs where --set names none (NULL: def),
                                        for an option whose values reach different kernels (sgemm's "all" forms), so
                                        that the check, and the sanitizer's run of it, reach every one */
+    const char *tune_def;           /* not FILE: the value(s) `climb tune` runs where --set names none (NULL: def),
+                                       for an option that keys the tuning whose default runs one of its values
+                                       (gemm's "all" precisions), so that the tune step saves every class */
     int same_seed;                  /* 1: cases that differ only in this option's value draw their inputs from one
                                        seed (climb_opt_plan_seed_combo), so that they can be compared on the same
                                        drawn data: bfs's rmat and rmat_directed graphs, the one edge list
