@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "core/options.h"
 #include "workloads/gemm/gemm.h"
 #include "testing.h"
 
@@ -214,18 +215,75 @@ int main(void)
     }
 
     /* the best path's wgmma kernel: 128 x 256 tiles unless fewer than half the SMs, then 128 x 128 */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1024, 132) == CLIMB_GEMM_WG_TMA);         /* 32 big tiles */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1000, 3000, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 8 x 12 = 96 */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 8192, 8192, 132) == CLIMB_GEMM_WG_PERSISTENT);
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 2048, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 8 = 64 < 66 */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1152, 2048, 132) == CLIMB_GEMM_WG_PERSISTENT);  /* 9 x 8 = 72 */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1792, 132) == CLIMB_GEMM_WG_TMA);         /* 8 x 7 = 56 */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 1024, 1024, 132) == CLIMB_GEMM_WG_TMA);
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 8192, 8192, 132) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1024, 132, NULL) == CLIMB_GEMM_WG_TMA);         /* 32 big tiles */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1000, 3000, 132, NULL) == CLIMB_GEMM_WG_PERSISTENT);  /* 8 x 12 = 96 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 8192, 8192, 132, NULL) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 2048, 132, NULL) == CLIMB_GEMM_WG_TMA);         /* 8 x 8 = 64 < 66 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1152, 2048, 132, NULL) == CLIMB_GEMM_WG_PERSISTENT);  /* 9 x 8 = 72 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1792, 132, NULL) == CLIMB_GEMM_WG_TMA);         /* 8 x 7 = 56 */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 1024, 1024, 132, NULL) == CLIMB_GEMM_WG_TMA);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 8192, 8192, 132, NULL) == CLIMB_GEMM_WG_PERSISTENT);
     /* 3xTF32: the warp-specialised kernel, the one with split operands, at every shape */
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1024, 1024, 132) == CLIMB_GEMM_WG_WS);
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 8192, 8192, 132) == CLIMB_GEMM_WG_WS);
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1, 1, 132) == CLIMB_GEMM_WG_WS);
-    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 132) == CLIMB_GEMM_WG_TMA && climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 1) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1024, 1024, 132, NULL) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 8192, 8192, 132, NULL) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1, 1, 132, NULL) == CLIMB_GEMM_WG_WS);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 132, NULL) == CLIMB_GEMM_WG_TMA && climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1, 1, 1, NULL) == CLIMB_GEMM_WG_PERSISTENT);
+    /* tuned: the tuning's kernel wherever it is one of the three (3xTF32 has no tma kernel: WS), else the rule */
+    climb_gemm_tuning tn = {CLIMB_GEMM_WG_TMA, 4};
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 8192, 8192, 132, &tn) == CLIMB_GEMM_WG_TMA);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 8192, 8192, 132, &tn) == CLIMB_GEMM_WG_WS);
+    tn.kernel = CLIMB_GEMM_WG_PERSISTENT;
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 1024, 1024, 132, &tn) == CLIMB_GEMM_WG_PERSISTENT);
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 1024, 1024, 132, &tn) == CLIMB_GEMM_WG_PERSISTENT);
+    tn.kernel = CLIMB_GEMM_WG_WS;
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 1024, 1024, 132, &tn) == CLIMB_GEMM_WG_WS);
+    tn.kernel = CLIMB_GEMM_WG_CLUSTERS; /* not a value the tuning has: the rule */
+    EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 1024, 1024, 132, &tn) == CLIMB_GEMM_WG_TMA);
+    /* the built-in values are the rule's kernel and groups of 8; set_tuning reads the table's order */
+    climb_gemm_default_tuning(CLIMB_GEMM_PREC_BF16, 1024, 1024, 132, &tn);
+    EXPECT(tn.kernel == CLIMB_GEMM_WG_TMA && tn.group == 8);
+    climb_gemm_default_tuning(CLIMB_GEMM_PREC_TF32, 4096, 4096, 132, &tn);
+    EXPECT(tn.kernel == CLIMB_GEMM_WG_PERSISTENT && tn.group == 8);
+    climb_gemm_default_tuning(CLIMB_GEMM_PREC_3XTF32, 4096, 4096, 132, &tn);
+    EXPECT(tn.kernel == CLIMB_GEMM_WG_WS && tn.group == 8);
+    const climb_tuning *tu = climb_gemm_workload.tuning;
+    EXPECT(tu && tu->n_params == 2 && strcmp(tu->params[0].name, "kernel") == 0 &&
+           strcmp(tu->params[1].name, "group") == 0);
+    const int vals[2] = {CLIMB_GEMM_WG_WS, 16};
+    climb_gemm_set_tuning(&tn, vals);
+    EXPECT(tn.kernel == CLIMB_GEMM_WG_WS && tn.group == 16);
+    /* the tuning class: the precision, then few or many 128 x 256 tiles against half the SMs */
+    {
+        climb_device_info dev;
+        memset(&dev, 0, sizeof dev);
+        dev.sms = 132;
+        const climb_workload *w = &climb_gemm_workload;
+        climb_opt_plan plan;
+        char err[200], cls[128];
+        EXPECT(climb_opt_plan_init(&plan, w->options, w->n_options, err, sizeof err) == 0);
+        EXPECT(climb_opt_plan_set(&plan, climb_opt_find(w->options, w->n_options, "precision"), "3xtf32", 0, err,
+                                  sizeof err) == 0);
+        climb_opt_value opts[16];
+        EXPECT(w->n_options <= 16 && climb_opt_plan_combos(&plan) == 1);
+        climb_opt_plan_combo(&plan, 0, opts);
+        climb_tuning_key k = {CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_F32, opts};
+        climb_tuning_class(w, &k, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, "precision=3xtf32,few") == 0, "%s", cls);
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_defaults(tu, &dev, &k, v);
+        EXPECT(v[0] == CLIMB_GEMM_WG_WS && v[1] == 8);
+        climb_tuning_key kb = {CLIMB_SHAPE3(1152, 2048, 64), CLIMB_F32, NULL}; /* the default precision, bf16 */
+        climb_tuning_class(w, &kb, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, "precision=bf16,many") == 0, "%s", cls);
+        climb_tuning_defaults(tu, &dev, &kb, v);
+        EXPECT(v[0] == CLIMB_GEMM_WG_PERSISTENT && v[1] == 8);
+        kb.shape = (climb_shape)CLIMB_SHAPE3(1024, 1792, 64); /* 8 x 7 = 56 tiles of 128 x 256 */
+        climb_tuning_class(w, &kb, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, "precision=bf16,few") == 0, "%s", cls);
+        climb_tuning_defaults(tu, &dev, &kb, v);
+        EXPECT(v[0] == CLIMB_GEMM_WG_TMA && v[1] == 8);
+        climb_opt_plan_free(&plan, NULL);
+        EXPECT(climb_tuning_count(tu) == 15);
+    }
     return test_finish("test_cpu_gemm");
 }

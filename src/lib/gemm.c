@@ -72,13 +72,16 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     climb_status st = climb_call_begin(h, &climb_gemm_workload, &key.key, &call);
     if (st != CLIMB_STATUS_SUCCESS)
         return st;
+    climb_gemm_tuning tn; /* the wisdom's kernel and group for this precision and shape class, else the built-in */
+    climb_gemm_set_tuning(&tn, call.values);
     const void *opa = kk ? A : NULL, *opb = kk ? B : NULL;
     size_t la = lda ? lda : 1, lb = ldb ? ldb : 1;
     cudaError_t e = cudaSuccess;
     /* the kernel's workspace, sized for op(A) as the kernel will see it (packed: 16-byte rows on a 256-byte
      * boundary; or as given) and B as given (sizes below 2^31 cannot wrap it; a device that cannot be asked is an
      * error of the call) */
-    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, opb, lb, tb, &kw);
+    e = climb_gemm_tc_workspace(precision_of(compute), m, n, kk, ta ? NULL : A, ta ? lpa : la, opb, lb, tb, &tn,
+                                &kw);
     if (e == cudaSuccess && kw && (!climb_add_fits(kw, 256, &kw) || !climb_add_fits(need, kw, &need)))
         e = cudaErrorInvalidValue;
     void *kws = NULL;
@@ -98,6 +101,6 @@ climb_status climb_gemm_ex(climb_handle h, climb_gemm_compute compute, climb_ope
     }
     if (e == cudaSuccess)
         e = climb_gemm_tc_async(precision_of(compute), m, n, kk, alpha, opa, la, opb, lb, tb, beta, C, ldc, kws,
-                                kw ? kw - 256 : 0, call.stream);
+                                kw ? kw - 256 : 0, &tn, call.stream);
     return climb_call_end(&call, e);
 }

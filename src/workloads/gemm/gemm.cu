@@ -58,6 +58,7 @@ struct climb_case {
     size_t ws_bytes;
     void *d_wg;                  /* the wgmma rungs' workspace (climb_gemm_wg_workspace) */
     size_t wg_bytes;
+    climb_gemm_tuning tn;        /* the best rung's tuned values (the built-in ones until the harness sets them) */
 };
 
 static const float *a32(const climb_case *c) { return c->prec == CLIMB_GEMM_PREC_BF16 ? c->d_a32 : (const float *)c->d_a; }
@@ -69,6 +70,7 @@ static gemm_args case_args(const climb_case *c)
     const int vec = ((uintptr_t)c->d_a | (uintptr_t)c->d_b) % 16 == 0 && c->lda % ch == 0 && c->ldb % ch == 0;
     gemm_args g = {(int)c->m, (int)c->n, (int)c->k, c->lda, c->ldb, c->ldc, c->alpha, c->beta, c->d_a, c->d_b,
                    c->d_c, vec};
+    g.group = GEMM_GROUP;
     return g;
 }
 
@@ -113,18 +115,18 @@ static cudaError_t launch_pipe(climb_case *c, cudaStream_t s)
 static cudaError_t launch_wg(climb_case *c, cudaStream_t s, int kind)
 {
     return climb_gemm_wg_async(c->prec, kind, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, 0, c->beta,
-                               c->d_c, c->ldc, c->d_wg, c->wg_bytes, c->sms, s);
+                               c->d_c, c->ldc, c->d_wg, c->wg_bytes, c->sms, GEMM_GROUP, s);
 }
 static cudaError_t launch_wgmma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CPASYNC); }
 static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_TMA); }
 static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_WS); }
 static cudaError_t launch_persistent(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_PERSISTENT); }
 static cudaError_t launch_clusters(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CLUSTERS); }
-/* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands. */
+/* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands, at the case's tuned values. */
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
     return climb_gemm_tc_async(c->prec, c->m, c->n, c->k, c->alpha, c->d_a, c->lda, c->d_b, c->ldb, 0, c->beta, c->d_c,
-                               c->ldc, c->d_wg, c->wg_bytes, s);
+                               c->ldc, c->d_wg, c->wg_bytes, &c->tn, s);
 }
 
 /* The SGEMM ladder's best rung on the CUDA cores, on the FP32 values of the inputs. */
@@ -491,7 +493,8 @@ static cudaError_t gemm_copy(size_t esize, int mode, size_t rows, size_t cols, c
 
 extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha,
                                            const void *a, size_t lda, const void *b, size_t ldb, int tb, float beta,
-                                           float *c, size_t ldc, void *ws, size_t ws_bytes, int sms, cudaStream_t s)
+                                           float *c, size_t ldc, void *ws, size_t ws_bytes, int sms, int group,
+                                           cudaStream_t s)
 {
     if (precision != GEMM_BF16 && precision != GEMM_TF32 && precision != GEMM_3XTF32)
         return cudaErrorInvalidValue;
@@ -505,10 +508,12 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
         m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
         tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
-        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || !ws || ws_bytes < need)
+        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || group < 1 ||
+        group > GEMM_MAX_GROUP || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
+    g.group = group;
     const int b_given = wg_b_as_given(precision, kind, b, ldb, tb);
     cudaError_t e = cudaSuccess;
     if (b_given) {
@@ -543,13 +548,31 @@ extern "C" int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, c
     return ((uintptr_t)a | (uintptr_t)b) % 16 == 0 && lda % ch == 0 && ldb % ch == 0;
 }
 
-extern "C" int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms)
+/* 1 where the 128 x 256 tiles of an m x n C are fewer than half of `sms` SMs (the tuning's shape class "few"). */
+static int gemm_few_tiles(size_t m, size_t n, int sms)
 {
+    return (m + GEMM_BM - 1) / GEMM_BM * ((n + GEMM_WS_BN - 1) / GEMM_WS_BN) < (size_t)sms / 2;
+}
+
+extern "C" int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms, const climb_gemm_tuning *tn)
+{
+    if (tn && (tn->kernel == CLIMB_GEMM_WG_TMA || tn->kernel == CLIMB_GEMM_WG_WS ||
+               tn->kernel == CLIMB_GEMM_WG_PERSISTENT))
+        return precision == GEMM_3XTF32 && tn->kernel == CLIMB_GEMM_WG_TMA ? CLIMB_GEMM_WG_WS : tn->kernel;
     if (precision == GEMM_3XTF32)
         return CLIMB_GEMM_WG_WS;
-    const size_t big = (m + GEMM_BM - 1) / GEMM_BM * ((n + GEMM_WS_BN - 1) / GEMM_WS_BN);
-    return big < (size_t)sms / 2 ? CLIMB_GEMM_WG_TMA : CLIMB_GEMM_WG_PERSISTENT;
+    return gemm_few_tiles(m, n, sms) ? CLIMB_GEMM_WG_TMA : CLIMB_GEMM_WG_PERSISTENT;
 }
+
+extern "C" void climb_gemm_default_tuning(int precision, size_t m, size_t n, int sms, climb_gemm_tuning *t)
+{
+    t->kernel = climb_gemm_wg_pick(precision, m, n, sms, NULL);
+    t->group = GEMM_GROUP;
+}
+
+/* The group a tuning gives (GEMM_GROUP without one). */
+static int tuned_group(const climb_gemm_tuning *tn) { return tn ? tn->group : GEMM_GROUP; }
+static int group_ok(const climb_gemm_tuning *tn) { return !tn || (tn->group >= 1 && tn->group <= GEMM_MAX_GROUP); }
 
 /* *sms: the current device's SM count where it is an sm_90 GPU (the wgmma kernels' path), else 0.
  * The error of a device that cannot be asked (cleared). */
@@ -579,36 +602,38 @@ static size_t tc_bt_bytes(int precision, size_t n, size_t k)
 }
 
 extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a,
-                                               size_t lda, const void *b, size_t ldb, int tb, size_t *bytes)
+                                               size_t lda, const void *b, size_t ldb, int tb,
+                                               const climb_gemm_tuning *tn, size_t *bytes)
 {
     *bytes = 0;
     int sms;
     const cudaError_t e = wg_sms(&sms);
     if (e != cudaSuccess || m == 0 || n == 0 || (sms == 0 && (!tb || k == 0)))
         return e;
-    *bytes = sms ? climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, a, lda, b,
-                                           ldb, tb)
+    *bytes = sms ? climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms, tn), m, n, k, a, lda,
+                                           b, ldb, tb)
                  : tc_bt_bytes(precision, n, k);
     return *bytes ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a,
                                            size_t lda, const void *b, size_t ldb, int tb, float beta, float *c,
-                                           size_t ldc, void *ws, size_t ws_bytes, cudaStream_t s)
+                                           size_t ldc, void *ws, size_t ws_bytes, const climb_gemm_tuning *tune,
+                                           cudaStream_t s)
 {
     if (m == 0 || n == 0)
         return cudaSuccess;
     const size_t tm = (m + GEMM_BM - 1) / GEMM_BM, tn = (n + GEMM_BN - 1) / GEMM_BN;
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || tm * tn > INT32_MAX || precision < 0 ||
-        precision >= GEMM_PRECISIONS)
+        precision >= GEMM_PRECISIONS || !group_ok(tune))
         return cudaErrorInvalidValue;
     int sms;
     const cudaError_t de = wg_sms(&sms);
     if (de != cudaSuccess)
         return de;
     if (sms > 0)
-        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(precision, m, n, sms), m, n, k, alpha, a, lda, b, ldb,
-                                   tb, beta, c, ldc, ws, ws_bytes, sms, s);
+        return climb_gemm_wg_async(precision, climb_gemm_wg_pick(precision, m, n, sms, tune), m, n, k, alpha, a, lda, b,
+                                   ldb, tb, beta, c, ldc, ws, ws_bytes, sms, tuned_group(tune), s);
     if (tb && k) { /* these kernels read B as stored: B^T transposed back into the workspace first */
         const size_t es = precision == GEMM_BF16 ? 2 : 4, need = tc_bt_bytes(precision, n, k);
         if (!need || !ws || ws_bytes < need)
@@ -621,7 +646,8 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
         ldb = wg_ld(n, es);
     }
     const int vec = climb_gemm_tc_aligned(precision, a, lda, b, ldb);
-    const gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
+    gemm_args g = {(int)m, (int)n, (int)k, lda, ldb, ldc, alpha, beta, a, b, c, vec};
+    g.group = tuned_group(tune);
     const unsigned blocks = (unsigned)(tm * tn);
     cudaError_t e = cudaSuccess;
 #define GEMM_TC_LAUNCH(P)                                                                                         \
@@ -689,10 +715,13 @@ static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kern
                             GEMM_TMA_SMEM);
 }
 
-/* The best rung's kernels: the persistent one's on an sm_90 GPU, else the pipelined one's. */
+/* The best rung's kernels: on an sm_90 GPU the tuning's (tma's for CLIMB_GEMM_WG_TMA, else the warp-specialised
+ * kernel's, which the persistent rung launches too), else the pipelined one's. */
 static int k_best(climb_dtype t, const climb_device_info *d, const int *tn, climb_kernel_desc *o, int max)
 {
-    return d && d->cc_major == 9 && d->cc_minor == 0 ? k_ws(t, d, tn, o, max) : k_pipe(t, d, tn, o, max);
+    if (!(d && d->cc_major == 9 && d->cc_minor == 0))
+        return k_pipe(t, d, tn, o, max);
+    return tn && tn[0] == CLIMB_GEMM_WG_TMA ? k_tma(t, d, tn, o, max) : k_ws(t, d, tn, o, max);
 }
 
 typedef struct gemm_rung {
@@ -793,7 +822,8 @@ static constexpr climb_option GEMM_OPTIONS[] = {
     {.name = "precision", .kind = CLIMB_OPT_CHOICE,
      .meaning = "bf16: BF16 inputs; tf32: FP32 inputs rounded to TF32; 3xtf32: FP32 inputs as two TF32 terms each, "
                 "three products (FP32-class accuracy); FP32 accumulation and output in all three",
-     .def = "bf16", .choices = GEMM_PRECISIONS_NAMES, .check_def = "all"},
+     .def = "bf16", .choices = GEMM_PRECISIONS_NAMES, .keys_tuning = 1, .check_def = "all",
+     .tune_def = "all"},
     {.name = "inputs", .kind = CLIMB_OPT_CHOICE,
      .meaning = "uniform: A, B and C uniform in [-1, 1]; spread: each times 2^e, e uniform in [-12, 12]",
      .def = "uniform", .choices = GEMM_INPUTS, .generator = 1, .check_def = "all"},
@@ -830,6 +860,7 @@ static int gemm_init(climb_case *c)
     c->beta = (float)p->opts[OPT_BETA].f;
     c->bound = climb_gemm_bound((climb_gemm_precision)c->prec, c->k);
     c->sms = p->dev ? p->dev->sms : 1;
+    climb_gemm_default_tuning(c->prec, c->m, c->n, c->sms, &c->tn);
     if (c->m > INT32_MAX || c->n > INT32_MAX || c->k > INT32_MAX || c->lda > INT32_MAX || c->ldb > INT32_MAX) {
         fprintf(stderr, "climb: gemm %zu x %zu x %zu: sizes and leading dimensions must be below 2^31\n", c->m, c->n,
                 c->k);
@@ -1080,7 +1111,7 @@ static int gemm_prepare(climb_case *c, int rung)
         if (GEMM_RUNGS[rung].wgmma)
             need = climb_gemm_wg_workspace(c->prec, GEMM_RUNGS[rung].wgmma, c->m, c->n, c->k, c->d_a, c->lda, c->d_b,
                                            c->ldb, 0);
-        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, 0, &need) !=
+        else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, 0, &c->tn, &need) !=
                  cudaSuccess)
             need = 0;
         if (!need && !GEMM_RUNGS[rung].best) {
@@ -1222,6 +1253,69 @@ static int gemm_rung_counts(const climb_case *c, int rung, climb_counts *out)
     return 1;
 }
 
+/* ---------------------------------------------------------------- tuning */
+
+/* The best path's parameters (climb_gemm_tuning): which wgmma kernel, and the group of tile rows its blocks go
+ * down. Every combination is a candidate (3xTF32 runs TMA as WS, so two of its candidates are the same). */
+static const int GEMM_TUNE_KERNELS[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT};
+static const int GEMM_TUNE_GROUPS[] = {1, 2, 4, 8, 16};
+static const climb_tunable GEMM_TUNABLES[] = {
+    {.name = "kernel", .meaning = "the wgmma kernel on an sm_90 GPU: 2 tma (128 x 128 tiles), 3 warp_specialized "
+                                  "(128 x 256 tiles; 3xtf32 128 x 128), 4 persistent (a block an SM); 3xtf32 runs 2 "
+                                  "as 3",
+     .values = GEMM_TUNE_KERNELS, .n_values = CLIMB_COUNT(GEMM_TUNE_KERNELS)},
+    {.name = "group", .meaning = "tile rows a group of the blocks' order spans (a column of B tiles read by as many "
+                                 "blocks close in time)",
+     .values = GEMM_TUNE_GROUPS, .n_values = CLIMB_COUNT(GEMM_TUNE_GROUPS)},
+};
+
+/* The precision of a tuning key (its option's value as written; the harness and the C API both give it), else
+ * BF16. */
+static int gemm_key_precision(const climb_tuning_key *k)
+{
+    const char *t = k && k->opts ? k->opts[OPT_PRECISION].text : NULL;
+    for (int p = 0; t && GEMM_PRECISIONS_NAMES[p]; p++)
+        if (strcmp(t, GEMM_PRECISIONS_NAMES[p]) == 0)
+            return p;
+    return CLIMB_GEMM_PREC_BF16;
+}
+
+static const char *gemm_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
+{
+    const int prec = gemm_key_precision(k);
+    climb_gemm_tuning t;
+    climb_gemm_default_tuning(prec, k ? k->shape.d[0] : 0, k ? k->shape.d[1] : 0, dev ? dev->sms : 1, &t);
+    v[0] = t.kernel;
+    v[1] = t.group;
+    return prec == CLIMB_GEMM_PREC_3XTF32 ? "built-in: warp_specialized (3xtf32's measured best), groups of 8 rows"
+           : t.kernel == CLIMB_GEMM_WG_TMA
+               ? "built-in: tma's 128 x 128 tiles (the 128 x 256 ones fewer than half the SMs), groups of 8 rows"
+               : "built-in: persistent's 128 x 256 tiles, groups of 8 rows";
+}
+
+/* The shape class: "few" where the 128 x 256 tiles are fewer than half the SMs (the built-in rule's two sides), else
+ * "many". */
+static void gemm_shape_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", gemm_few_tiles(k->shape.d[0], k->shape.d[1], dev ? dev->sms : 1) ? "few" : "many");
+}
+
+static const climb_tuning GEMM_TUNING = {
+    .params = GEMM_TUNABLES,
+    .n_params = CLIMB_COUNT(GEMM_TUNABLES),
+    .defaults = gemm_tuning_defaults,
+    .shape_class = gemm_shape_class,
+    .shape_class_meaning = "few (the 128 x 256 tiles fewer than half the SMs) or many",
+};
+
+extern "C" void climb_gemm_set_tuning(climb_gemm_tuning *t, const int *v)
+{
+    t->kernel = v[0];
+    t->group = v[1];
+}
+
+static void gemm_set_tuning(climb_case *c, const int *values) { climb_gemm_set_tuning(&c->tn, values); }
+
 /* The shapes of the goals (squares, a rectangle, an odd one), and the ones below a full wave. */
 static const climb_shape GEMM_BENCH_SHAPES[] = {
     CLIMB_SHAPE3(1024, 1024, 1024), CLIMB_SHAPE3(2048, 2048, 2048), CLIMB_SHAPE3(4096, 4096, 4096),
@@ -1319,4 +1413,6 @@ extern "C" const climb_workload climb_gemm_workload = {
     .counts = gemm_counts,
     .rung_counts = gemm_rung_counts,
     .rung_note = gemm_rung_note,
+    .tuning = &GEMM_TUNING,
+    .set_tuning = gemm_set_tuning,
 };

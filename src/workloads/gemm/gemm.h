@@ -54,6 +54,21 @@ enum {
     CLIMB_GEMM_WG_CLUSTERS = 5
 };
 
+/* The best path's tunable parameters, in the order of climb_gemm_workload.tuning->params (`climb tune gemm`; the
+ * wisdom keeps them per precision and per shape class: "few" where the 128 x 256 tiles are fewer than half the SMs,
+ * else "many"). kernel: the wgmma kernel an sm_90 GPU runs, CLIMB_GEMM_WG_TMA (128 x 128 tiles, a tile a block),
+ * CLIMB_GEMM_WG_WS (128 x 256 tiles, a tile a block) or CLIMB_GEMM_WG_PERSISTENT (128 x 256 tiles, a block an SM);
+ * 3xTF32 has 128 x 128 tiles in both of its kernels and no tma one (TMA then means WS). group: the tile rows a
+ * group of the blocks' order spans (1 to 16). */
+typedef struct climb_gemm_tuning {
+    int kernel;
+    int group;
+} climb_gemm_tuning;
+void climb_gemm_set_tuning(climb_gemm_tuning *t, const int *values);
+/* The built-in values for an m x n C in `precision` on a GPU of `sms` SMs: the kernel climb_gemm_wg_pick's rule
+ * chooses (below), group 8. */
+void climb_gemm_default_tuning(int precision, size_t m, size_t n, int sms, climb_gemm_tuning *t);
+
 /* The workspace bytes climb_gemm_wg_async needs for the kernel `kind`: B^T (n rows of k rounded up to 16 bytes)
  * unless the kernel reads B where it is (where B's rows are 16-byte chunks on 16-byte boundaries: BF16 given as B^T
  * (tb) or as stored on the TMA kernels, 3xTF32 given as B^T), and a copy of A where its rows are not 16-byte chunks
@@ -63,22 +78,24 @@ enum {
 size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                                const void *b, size_t ldb, int tb);
 /* C = alpha A B + beta C (row-major, A m x k, B k x n, or with tb B given as B^T, n x k, rows ldb apart; in the
- * precision's input format: BF16 bits or FP32) by the wgmma kernel `kind` on a GPU of `sms` SMs: the operands made
- * ready in ws (ws_bytes >= climb_gemm_wg_workspace), then the kernel, on stream s. Any alignment, any sizes below
- * 2^31. cudaErrorInvalidValue for 3xTF32 but with kind WS or PERSISTENT, a size past 2^31 - 1, too small a
- * workspace; else the launches' error. The caller checks the GPU is sm_90. */
+ * precision's input format: BF16 bits or FP32) by the wgmma kernel `kind` on a GPU of `sms` SMs, its blocks'
+ * order in groups of `group` tile rows (1 to 16): the operands made ready in ws (ws_bytes >=
+ * climb_gemm_wg_workspace), then the kernel, on stream s. Any alignment, any sizes below 2^31.
+ * cudaErrorInvalidValue for 3xTF32 but with kind WS or PERSISTENT, a size past 2^31 - 1, a group out of range, too
+ * small a workspace; else the launches' error. The caller checks the GPU is sm_90. */
 cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, size_t n, size_t k, float alpha, const void *a,
                                 size_t lda, const void *b, size_t ldb, int tb, float beta, float *c, size_t ldc,
-                                void *ws, size_t ws_bytes, int sms, cudaStream_t s);
+                                void *ws, size_t ws_bytes, int sms, int group, cudaStream_t s);
 
-/* The wgmma kernel the best path takes for an m x n C in `precision` on a GPU of `sms` SMs. BF16 and TF32: the
+/* The wgmma kernel the best path takes for an m x n C in `precision` on a GPU of `sms` SMs: tn's kernel where tn
+ * is given (3xTF32's TMA as WS), else the rule that follows. BF16 and TF32: the
  * persistent kernel's 128 x 256 tiles, unless they are fewer than half the SMs; then the tma rung's 128 x 128 tiles,
  * twice as many (on an H200, 1024^3 BF16: 18.8 us against 27.9; where the big tiles fill more than half the SMs, as
  * at 1000 x 3000 x 500, they won). 3xTF32: the warp-specialised kernel at every shape, the one 3xTF32 kernel of the
  * three with 128 x 256 tiles that beat the persistent one (on an H100 at 0084b89: 9.41 ms against 9.62 at 8192^3,
  * 73.9 us against 78.0 at 1000 x 3000 x 500, level elsewhere) and 1.9x to 2.4x the pipelined kernel at every shape
  * measured, 1024^3 included. */
-int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms);
+int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms, const climb_gemm_tuning *tn);
 
 /* The best path, the C API's (src/lib/gemm.c) and the gemm_best rung's, on the current device: a wgmma kernel
  * (climb_gemm_wg_pick) on an sm_90 GPU; else the pipelined kernel where A and B are 16-byte aligned with leading
@@ -88,13 +105,13 @@ int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms);
  * workspace the path needs (0 off Hopper unless tb): cudaSuccess, cudaErrorInvalidValue where the size wraps, or
  * the error of a device that cannot be asked. climb_gemm_tc_async runs it: k = 0 gives C = beta C (A and B not
  * read); cudaErrorInvalidValue past 2^31 - 1 in a size or in the 128 x 128 tiles, or for too small a workspace;
- * else the launches' error. */
+ * else the launches' error. tn: the tuned values (NULL: the built-in ones); both calls must be given the same. */
 int climb_gemm_tc_aligned(int precision, const void *a, size_t lda, const void *b, size_t ldb);
 cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                                    const void *b, size_t ldb, int tb, size_t *bytes);
+                                    const void *b, size_t ldb, int tb, const climb_gemm_tuning *tn, size_t *bytes);
 cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, size_t k, float alpha, const void *a, size_t lda,
                                 const void *b, size_t ldb, int tb, float beta, float *c, size_t ldc, void *ws,
-                                size_t ws_bytes, cudaStream_t s);
+                                size_t ws_bytes, const climb_gemm_tuning *tn, cudaStream_t s);
 /* dst (cols x rows, rows ldd apart) = the transpose of src (rows x cols, rows ld apart), esize 2 or 4 bytes an
  * element. */
 cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld, void *dst,

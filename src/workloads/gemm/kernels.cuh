@@ -9,7 +9,8 @@
  *
  * Every kernel: a block of 256 threads computes a 128 x 128 tile of C, eight warps of 64 x 32 (each 4 x 4 tiles of
  * the mma's 16 x 8); BK columns of A and rows of B a stage (32 BF16 or 16 FP32: 64 bytes of a row either way).
- * Blocks are numbered down groups of 8 tile rows (each group's B tiles stay in the L2 while its rows go by). Any
+ * Blocks are numbered down groups of g.group tile rows, GEMM_GROUP on the rungs (each group's B tiles stay in the
+ * L2 while its rows go by). Any
  * m, n, k: the loaders zero the parts of a tile past the matrix, the epilogue writes the part inside it. */
 #ifndef CLIMB_WORKLOADS_GEMM_KERNELS_CUH
 #define CLIMB_WORKLOADS_GEMM_KERNELS_CUH
@@ -31,6 +32,7 @@ typedef struct gemm_args {
     int vec;                /* 1: a, b 16-byte aligned and lda, ldb whole 16-byte chunks (the 16-byte loads) */
     int tma_c;              /* 1: the warp-specialised kernels store C by TMA (beta 0, C's rows whole 16-byte chunks
                                on 16-byte boundaries) */
+    int group;              /* the tile rows a group of the blocks' order spans (gemm_tile_of), 1 or more */
 } gemm_args;
 
 template <int P> struct gemm_prec {
@@ -49,7 +51,8 @@ template <> struct gemm_prec<GEMM_BF16> {
 #define GEMM_WN 32
 #define GEMM_MT (GEMM_WM / 16)
 #define GEMM_NT (GEMM_WN / 8)
-#define GEMM_GROUP 8
+#define GEMM_MAX_GROUP 16
+#define GEMM_GROUP 8 /* the rungs' group of tile rows (gemm_tile_of); the best path takes a tuned one */
 #define GEMM_STAGES 4
 
 /* Shared rows: A's tile BM x BK with rows BK + PADA apart, B's BK x BN with rows BN + PADB apart. The padding puts
@@ -60,11 +63,13 @@ template <int P> struct gemm_smem {
     static constexpr size_t STAGE_BYTES = (size_t)(A_ELEMS + B_ELEMS) * sizeof(typename gemm_prec<P>::T);
 };
 
-/* The tile (row, column) of block `t` of tm x tn tiles, numbered down groups of GEMM_GROUP tile rows. */
-__device__ __forceinline__ void gemm_tile_of(int t, int tm, int tn, int *tile_m, int *tile_n)
+/* The tile (row, column) of block `t` of tm x tn tiles, numbered down groups of `gr` tile rows (the rungs run
+ * GEMM_GROUP; the best path its tuned value): a group's blocks go down its rows column by column, so the B tiles
+ * of a column are read by gr blocks close in time. */
+__device__ __forceinline__ void gemm_tile_of(int t, int tm, int tn, int gr, int *tile_m, int *tile_n)
 {
-    const int per_group = GEMM_GROUP * tn, group = t / per_group, first = group * GEMM_GROUP;
-    const int rows = tm - first < GEMM_GROUP ? tm - first : GEMM_GROUP, in = t % per_group;
+    const int per_group = gr * tn, group = t / per_group, first = group * gr;
+    const int rows = tm - first < gr ? tm - first : gr, in = t % per_group;
     *tile_m = first + in % rows;
     *tile_n = in / rows;
 }
@@ -272,7 +277,7 @@ template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_mma_kernel
     __shared__ __align__(16) T As[gemm_smem<P>::A_ELEMS];
     __shared__ __align__(16) T Bs[gemm_smem<P>::B_ELEMS];
     int tile_m, tile_n;
-    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    gemm_tile_of((int)blockIdx.x, tm, tn, g.group, &tile_m, &tile_n);
     const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, warp = (int)threadIdx.x / 32;
     const int wm = warp / (GEMM_BN / GEMM_WN), wn = warp % (GEMM_BN / GEMM_WN);
     float acc[GEMM_MT][GEMM_NT][4] = {};
@@ -295,7 +300,7 @@ template <int P> __global__ void __launch_bounds__(GEMM_THREADS) gemm_pipe_kerne
     extern __shared__ __align__(16) unsigned char gemm_dyn[];
     T *sm = (T *)gemm_dyn;
     int tile_m, tile_n;
-    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    gemm_tile_of((int)blockIdx.x, tm, tn, g.group, &tile_m, &tile_n);
     const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, warp = (int)threadIdx.x / 32;
     const int wm = warp / (GEMM_BN / GEMM_WN), wn = warp % (GEMM_BN / GEMM_WN);
     const int kt = (g.k + BK - 1) / BK;
@@ -405,7 +410,7 @@ __global__ void __launch_bounds__(GEMM_THREADS) gemm_wgmma_kernel(const gemm_arg
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_wg_dyn[];
     int tile_m, tile_n;
-    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    gemm_tile_of((int)blockIdx.x, tm, tn, g.group, &tile_m, &tile_n);
     const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, wg = (int)threadIdx.x / 128;
     const int kt = (g.k + KT - 1) / KT;
     float d[64];
@@ -502,7 +507,7 @@ __global__ void __launch_bounds__(GEMM_THREADS)
     unsigned char *base = gemm_align1024(gemm_tma_dyn);
     uint64_t *full = (uint64_t *)(base + GEMM_STAGES * GEMM_TMA_STAGE_BYTES);
     int tile_m, tile_n;
-    gemm_tile_of((int)blockIdx.x, tm, tn, &tile_m, &tile_n);
+    gemm_tile_of((int)blockIdx.x, tm, tn, g.group, &tile_m, &tile_n);
     const int bm0 = tile_m * GEMM_BM, bn0 = tile_n * GEMM_BN, wg = (int)threadIdx.x / 128;
     const int kt = (g.k + KT - 1) / KT;
     if (threadIdx.x == 0) {
@@ -618,19 +623,19 @@ __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty
 }
 
 /* The producer's thread: for each unit of work the block takes (t = first, + stride, ... below units; a unit is a
- * tile, or for CL = 2 a pair of tiles, numbered down groups of GEMM_GROUP unit rows of `rows`, tn columns) and each
+ * tile, or for CL = 2 a pair of tiles, numbered down groups of gr unit rows of `rows`, tn columns) and each
  * of its kt stages (stage_bytes apart), in one count `it` over them all: the stage's last use released (by the
  * consumers of every block of the cluster), the tx_bytes its copies bring announced, and LOAD's copies issued into
  * it (load(stage, full barrier, i, unit row, unit column)). */
 template <int S, int CL, typename LOAD>
 __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty, unsigned char *base, unsigned stage_bytes,
                                                 unsigned tx_bytes, int first, int stride, int units, int rows, int tn,
-                                                int kt, const LOAD &load)
+                                                int gr, int kt, const LOAD &load)
 {
     int it = 0;
     for (int t = first; t < units; t += stride) {
         int um, un;
-        gemm_tile_of(t, rows, tn, &um, &un);
+        gemm_tile_of(t, rows, tn, gr, &um, &un);
         for (int i = 0; i < kt; i++, it++) {
             const int s = it % S;
             if (it >= S) {
@@ -770,7 +775,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         if (threadIdx.x == 0) {
             const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
             gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, GEMM_WS_STAGE_BYTES, first,
-                                             stride, units, (tm + CL - 1) / CL, tn, kt, load);
+                                             stride, units, (tm + CL - 1) / CL, tn, g.group, kt, load);
         } else if (RA && threadIdx.x >= 32) {
             gemm_ws_convert<GEMM_STAGES, GEMM_CONVERT_ROUND>(full, ready, base, GEMM_WS_STAGE_BYTES, GEMM_WS_A_BYTES,
                                                              first, stride, units, kt);
@@ -784,7 +789,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     int it = 0;           /* stages consumed so far, as the producer counts them */
     for (int t = first; t < units; t += stride) {
         int tile_m, tile_n;
-        gemm_tile_of(t, (tm + CL - 1) / CL, tn, &tile_m, &tile_n);
+        gemm_tile_of(t, (tm + CL - 1) / CL, tn, g.group, &tile_m, &tile_n);
         tile_m = tile_m * CL + (int)rank;
         float d[128];
 #pragma unroll
@@ -909,7 +914,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         if (threadIdx.x == 0) {
             const gemm_ws3_loads load = {&map_a, &map_bt};
             gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, 2 * GEMM_W3_TILE, (int)blockIdx.x,
-                                  (int)gridDim.x, tiles, tm, tn, kt, load);
+                                  (int)gridDim.x, tiles, tm, tn, g.group, kt, load);
         } else if (threadIdx.x >= 32) {
             gemm_ws_convert<S, GEMM_CONVERT_SPLIT>(full, ready, base, GEMM_W3_STAGE_BYTES, GEMM_W3_TILE,
                                                    (int)blockIdx.x, (int)gridDim.x, tiles, kt);
@@ -921,7 +926,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     int it = 0;
     for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
         int tile_m, tile_n;
-        gemm_tile_of(t, tm, tn, &tile_m, &tile_n);
+        gemm_tile_of(t, tm, tn, g.group, &tile_m, &tile_n);
         float acc[64], part[64];
 #pragma unroll
         for (int i = 0; i < 64; i++)
