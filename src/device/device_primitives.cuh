@@ -84,12 +84,22 @@ template <typename Op, typename T> __device__ __forceinline__ T climb_warp_exclu
  * faster than match.any (Adinets and Merrill's Onesweep ranks its 8-bit digits so). */
 template <int BITS> __device__ __forceinline__ unsigned climb_warp_match_bits(unsigned label)
 {
+    /* Written in PTX so that each bit costs a ballot, a predicated NOT and an AND: the bit's test stays a predicate,
+     * which ptxas loads for seven bits at once (R2P) and the NOT is predicated on. The C form (set ? ones : ~ones)
+     * compiled to a shift, a mask, a compare and a select a bit besides: twice the instructions, in a kernel bound by
+     * its issue slots (the Onesweep pass ranks every key so). */
     unsigned peers = 0xffffffffu;
 #pragma unroll
     for (int b = 0; b < BITS; b++) {
-        const bool set = (label >> b) & 1u;
-        const unsigned ones = __ballot_sync(0xffffffffu, set);
-        peers &= set ? ones : ~ones;
+        unsigned agree;
+        asm("{\n\t.reg .pred p;\n\t"
+            "and.b32 %0, %1, %2;\n\t"
+            "setp.ne.u32 p, %0, 0;\n\t"
+            "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+            "@!p not.b32 %0, %0;\n\t}"
+            : "=r"(agree)
+            : "r"(label), "r"(1u << b));
+        peers &= agree;
     }
     return peers;
 }

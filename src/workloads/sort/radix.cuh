@@ -506,6 +506,50 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
  * One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs, the sorted
  * values: the values follow the keys through it, each to the place its key took, and go out to the destinations the
  * keys' writes kept. */
+/* Onesweep's tile in and out. FULL: a whole tile (every tile but the last), no element checked against `valid`;
+ * the last tile takes the checked form. A warp holds the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS), 32
+ * consecutive elements a load: element i of a thread is place first + 32 i, first = w x 32 x ITEMS + lane. */
+template <typename T, int ITEMS, bool FULL>
+__device__ __forceinline__ void onesweep_load(const T *__restrict__ src, int first, int valid, T pad, T (&x)[ITEMS])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int at = first + i * 32;
+        x[i] = FULL || at < valid ? src[at] : pad;
+    }
+}
+
+/* The sorted tile sk out in tile order (consecutive threads write consecutive places within a digit's run): key j
+ * to place_of[its digit] + j; PAIRS keeps each key's destination for its value. */
+template <typename KT, int BLOCK, int ITEMS, bool FULL, bool PAIRS>
+__device__ __forceinline__ void onesweep_write_keys(const typename KT::bits *sk, const int *place_of, int shift,
+                                                    int valid, typename KT::bits *ko, int (&to)[PAIRS ? ITEMS : 1])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int j = i * BLOCK + threadIdx.x;
+        if (FULL || j < valid) {
+            const typename KT::bits key = sk[j];
+            const int t = place_of[radix_digit<KT, 8>(key, shift)] + j;
+            ko[t] = key;
+            if (PAIRS)
+                to[i] = t;
+        }
+    }
+}
+
+/* The sorted values sv out to the places their keys took. */
+template <int BLOCK, int ITEMS, bool FULL>
+__device__ __forceinline__ void onesweep_write_vals(const u32 *sv, const int (&to)[ITEMS], int valid, u32 *vo)
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        const int j = i * BLOCK + threadIdx.x;
+        if (FULL || j < valid)
+            vo[to[i]] = sv[j];
+    }
+}
+
 /* The blocks an SM a tile asks for. The widest (over 7296 keys) two: left to itself, ptxas gave the 384 x 23 kernel
  * 105 registers a thread, one block (12 warps) an SM; held to two blocks, 80. A tile of 4097 to 7296 keys three
  * (384 x 19 and 384 x 11: 56 registers, 36 warps an SM, the occupancy CUB's Onesweep kernel has on an H100).
@@ -550,12 +594,12 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     const int tile = my_tile;
     const long long base = (long long)tile * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
-    K k[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        const int at = warp * 32 * ITEMS + i * 32 + lane;
-        k[i] = at < valid ? ki[base + at] : KT::PAD; /* the padding, all ones, sorts behind every real key */
-    }
+    const bool full = valid == TILE;
+    K k[ITEMS]; /* the last tile's padding, all ones, sorts behind every real key */
+    if (full)
+        onesweep_load<K, ITEMS, true>(ki + base, warp * 32 * ITEMS + lane, valid, KT::PAD, k);
+    else
+        onesweep_load<K, ITEMS, false>(ki + base, warp * 32 * ITEMS + lane, valid, KT::PAD, k);
     /* the warp's count of each digit: by the ranking itself (each key's rank among the warp's keys of its digit,
      * in place order), or early, by shared-memory atomics alone, the ranking left for after the counts are out */
     int *mine = whist + warp * R;
@@ -659,36 +703,26 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     __syncthreads();
     /* out in tile order: consecutive threads write consecutive places within a digit's run */
     int to[PAIRS ? ITEMS : 1];
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        const int j = i * BLOCK + threadIdx.x;
-        if (j < valid) {
-            const K key = sk[j];
-            const int t = place_of[radix_digit<KT, 8>(key, shift)] + j;
-            ko[t] = key;
-            if (PAIRS)
-                to[i] = t;
-        }
-    }
+    if (full)
+        onesweep_write_keys<KT, BLOCK, ITEMS, true, PAIRS>(sk, place_of, shift, valid, ko, to);
+    else
+        onesweep_write_keys<KT, BLOCK, ITEMS, false, PAIRS>(sk, place_of, shift, valid, ko, to);
     if constexpr (PAIRS) {
         u32 v[ITEMS];
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const int at = warp * 32 * ITEMS + i * 32 + lane;
-            v[i] = at < valid ? vi[base + at] : 0u;
-        }
+        if (full)
+            onesweep_load<u32, ITEMS, true>(vi + base, warp * 32 * ITEMS + lane, valid, 0u, v);
+        else
+            onesweep_load<u32, ITEMS, false>(vi + base, warp * 32 * ITEMS + lane, valid, 0u, v);
         u32 *sv = (u32 *)(void *)sk;
         __syncthreads(); /* every key read out of the sorted tile before the values take its room */
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
             sv[rank[i]] = v[i];
         __syncthreads();
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++) {
-            const int j = i * BLOCK + threadIdx.x;
-            if (j < valid)
-                vo[to[i]] = sv[j];
-        }
+        if (full)
+            onesweep_write_vals<BLOCK, ITEMS, true>(sv, to, valid, vo);
+        else
+            onesweep_write_vals<BLOCK, ITEMS, false>(sv, to, valid, vo);
     }
 }
 
