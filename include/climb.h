@@ -621,6 +621,21 @@ CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute com
  * product, as climb_sgemm's. m, n and k below 2^31; C overlapping an input of its rank, or an array on another GPU:
  * INVALID_VALUE; m or n 0 does nothing. Capturable as the collectives are (the workspace grows outside a capture).
  *
+ * climb_comm_sort_u32(comm, counts, d_in, d_out) and climb_comm_sort_pairs_u32(comm, counts, d_keys_in,
+ * d_vals_in, d_keys_out, d_vals_out): rank r holds counts[r] u32 keys (each with a u32 value) in d_in[r] on its
+ * GPU; the call sorts them all stably (equal keys in rank order, then in their order on the rank) and leaves rank r
+ * with counts[r] of the result in d_out[r], rank 0 the smallest, rank 1 the next, and so on. counts has an entry
+ * for every rank of the communicator; a rank's output may be its input (in place) and no other array may overlap;
+ * each count at most 2^31 - 1 (the radix sort's limit on one GPU). The split is exact: rounds of 8-bit digit
+ * counts, each rank counting its own keys and the host placing the cuts between rounds (the call waits for the
+ * ranks then), a run of equal keys across a cut shared between the ranks in order, so that heavy keys do not
+ * overload one GPU; each rank then partitions its keys by destination (one radix pass), every piece goes to its
+ * rank by the copy engines, and each rank sorts what it received. Workspace (the communicator's, on every rank): 2
+ * words a key of the largest share (4 for pairs), the radix sort's, and a few KiB of counters. Inside a capture
+ * (rank 0's stream capturing) the host cannot wait, so every key is gathered into rank 0's workspace, sorted there
+ * and each share copied back (room for every key on every rank's workspace; more than 2^31 - 1 keys in all:
+ * CLIMB_STATUS_NOT_SUPPORTED). The rank form (one process a GPU) gives CLIMB_STATUS_NOT_SUPPORTED.
+ *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
  * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
@@ -685,6 +700,11 @@ CLIMB_API climb_status climb_comm_sgemm_split(climb_comm comm, size_t m, size_t 
                                               size_t *k0, size_t *k1);
 CLIMB_API climb_status climb_comm_sgemm_f32(climb_comm comm, size_t m, size_t n, size_t k, const float *const *d_a,
                                             const float *const *d_b, float *const *d_c);
+CLIMB_API climb_status climb_comm_sort_u32(climb_comm comm, const size_t *counts, const uint32_t *const *d_in,
+                                           uint32_t *const *d_out);
+CLIMB_API climb_status climb_comm_sort_pairs_u32(climb_comm comm, const size_t *counts,
+                                                 const uint32_t *const *d_keys_in, const uint32_t *const *d_vals_in,
+                                                 uint32_t *const *d_keys_out, uint32_t *const *d_vals_out);
 
 /* The occupancy calculator (climb_occupancy and its tables) is declared in climb_occupancy.h, included above. */
 

@@ -223,6 +223,44 @@ static void test_sgemm(climb_comm c)
     EXPECT(climb_comm_sgemm_f32(c, 10, 8, 0, a, b, out) == CLIMB_STATUS_NO_DEVICE); /* k 0: C = 0, still work */
 }
 
+/* Sort across GPUs: counts (every rank's) first, then the arrays rank by rank; in place allowed, other overlaps not. */
+static void test_sort(climb_comm c)
+{
+    const uint32_t *in[2] = {(const uint32_t *)A0, (const uint32_t *)A1};
+    uint32_t *out[2] = {(uint32_t *)B0, (uint32_t *)B1}, *same[2] = {(uint32_t *)A0, (uint32_t *)A1};
+    const uint32_t *vin[2] = {(const uint32_t *)A0 + 4096, (const uint32_t *)A1 + 4096};
+    uint32_t *vout[2] = {(uint32_t *)B0 + 4096, (uint32_t *)B1 + 4096};
+    const size_t counts[2] = {10, 7}, none[2] = {0, 0}, big[2] = {(size_t)1 << 31, 1}, one_empty[2] = {10, 0};
+    mark();
+    EXPECT(climb_comm_sort_u32(NULL, counts, in, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sort_u32(c, NULL, in, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sort_u32(c, big, in, out) == CLIMB_STATUS_INVALID_VALUE); /* past one GPU's radix sort */
+    EXPECT(climb_comm_sort_u32(c, none, NULL, NULL) == CLIMB_STATUS_SUCCESS);   /* nothing to sort */
+    EXPECT(climb_comm_sort_u32(c, counts, NULL, out) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sort_u32(c, counts, in, NULL) == CLIMB_STATUS_INVALID_VALUE);
+    uint32_t *over[2] = {(uint32_t *)A0 + 5, (uint32_t *)B1}; /* rank 0's output 5 words into its input */
+    EXPECT(climb_comm_sort_u32(c, counts, in, over) == CLIMB_STATUS_INVALID_VALUE);
+    const uint32_t *swapped[2] = {(const uint32_t *)A1, (const uint32_t *)A0};
+    EXPECT(climb_comm_sort_u32(c, counts, swapped, out) == CLIMB_STATUS_INVALID_VALUE);
+    uint32_t *misaligned[2] = {(uint32_t *)((char *)B0 + 2), (uint32_t *)B1};
+    EXPECT(climb_comm_sort_u32(c, counts, in, misaligned) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sort_pairs_u32(c, counts, in, NULL, out, vout) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_sort_pairs_u32(c, counts, in, vin, out, NULL) == CLIMB_STATUS_INVALID_VALUE);
+    const uint32_t *vover[2] = {(const uint32_t *)A0 + 8, (const uint32_t *)A1 + 4096}; /* values over the keys */
+    EXPECT(climb_comm_sort_pairs_u32(c, counts, in, vover, out, vout) == CLIMB_STATUS_INVALID_VALUE);
+    uint32_t *vkeys[2] = {(uint32_t *)B0 + 3, (uint32_t *)B1 + 4096}; /* values out over the keys out */
+    EXPECT(climb_comm_sort_pairs_u32(c, counts, in, vin, out, vkeys) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays go on to the work (the workspace's allocation first): apart, in place, a rank with none */
+    EXPECT(climb_comm_sort_u32(c, counts, in, out) == CLIMB_STATUS_NO_DEVICE && cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_sort_u32(c, counts, in, same) == CLIMB_STATUS_NO_DEVICE && cudaGetLastError() == cudaSuccess);
+    const uint32_t *half[2] = {(const uint32_t *)A0, NULL};
+    uint32_t *half_out[2] = {(uint32_t *)B0, NULL};
+    EXPECT(climb_comm_sort_u32(c, one_empty, half, half_out) == CLIMB_STATUS_NO_DEVICE);
+    EXPECT(climb_comm_sort_pairs_u32(c, counts, in, vin, out, vout) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+}
+
 static void test_streams(climb_comm c)
 {
     cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
@@ -260,6 +298,7 @@ int main(void)
         test_peer_copy(c);
         test_stencil(c);
         test_sgemm(c);
+        test_sort(c);
         test_streams(c);
     }
     EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS && climb_comm_destroy(apart) == CLIMB_STATUS_SUCCESS);

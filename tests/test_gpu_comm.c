@@ -10,7 +10,9 @@
  * the all-gather (bit for bit) and the reduce-scatter (i32, exact) on both sides of their kernels' size; the peer
  * copy each way, aligned and not, every byte; the stencil across the GPUs' slabs, several steps and from a graph,
  * against the CPU's steps; SGEMM with the operands spread over the GPUs, directly and from a graph, against the
- * CPU's product. After each call: no CUDA error left behind. */
+ * CPU's product; the sort across the GPUs (keys and pairs, uniform and few distinct keys, uneven shares, a rank with
+ * none, in place), directly and from a graph, every key and value against a stable sort on the CPU. After each call:
+ * no CUDA error left behind. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -438,6 +440,91 @@ static void check_sgemm(size_t m, size_t n, size_t k, int graph, uint64_t seed)
     free(mag);
 }
 
+/* The stable order of n keys (and their values), on the CPU: by key, then by place. */
+typedef struct {
+    uint32_t k, v;
+    size_t at;
+} sort_item;
+static int sort_item_cmp(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    return x->k != y->k ? (x->k < y->k ? -1 : 1) : (x->at < y->at ? -1 : x->at > y->at);
+}
+
+/* Sort across the communicator's GPUs: rank r holds cnt[r] keys (uniform, or few: 5 values, so that runs of equal
+ * keys straddle every cut), with values (pairs); outputs poisoned (or the inputs themselves: in_place); every rank's
+ * output against its share of the CPU's stable order, keys and values. With graph, captured on the test's own
+ * streams and replayed once (the inputs are not changed apart from in place, which a graph is not given). */
+static void check_sort(const size_t *cnt, int few, int pairs, int in_place, int graph, uint64_t seed)
+{
+    climb_rng rng;
+    climb_rng_seed(&rng, seed);
+    size_t n = 0, off[8];
+    for (int r = 0; r < P; r++) {
+        off[r] = n;
+        n += cnt[r];
+    }
+    sort_item *want = malloc((n ? n : 1) * sizeof *want);
+    uint32_t *h_k = malloc((n ? n : 1) * 4), *h_v = malloc((n ? n : 1) * 4), *got = malloc((n ? n : 1) * 4);
+    for (size_t i = 0; i < n; i++) {
+        h_k[i] = few ? (uint32_t)(climb_rng_next(&rng) % 5) * 0x33333333u : (uint32_t)climb_rng_next(&rng);
+        h_v[i] = (uint32_t)i;
+        want[i] = (sort_item){h_k[i], h_v[i], i};
+    }
+    qsort(want, n, sizeof *want, sort_item_cmp);
+    uint32_t *ik[8], *iv[8], *ok[8], *ov[8];
+    for (int r = 0; r < P; r++) {
+        ik[r] = dev_alloc(r, cnt[r] * 4);
+        iv[r] = dev_alloc(r, cnt[r] * 4);
+        ok[r] = in_place ? ik[r] : dev_alloc(r, cnt[r] * 4);
+        ov[r] = in_place ? iv[r] : dev_alloc(r, cnt[r] * 4);
+        EXPECT(cudaMemcpy(ik[r], h_k + off[r], cnt[r] * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+               cudaMemcpy(iv[r], h_v + off[r], cnt[r] * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        if (!in_place)
+            EXPECT(cudaMemset(ok[r], 0xFF, cnt[r] * 4) == cudaSuccess && cudaMemset(ov[r], 0xFF, cnt[r] * 4) == cudaSuccess);
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    }
+    cudaStream_t own[8];
+    if (graph)
+        capture_begin(own);
+    const climb_status st = pairs ? climb_comm_sort_pairs_u32(comm, cnt, (const uint32_t *const *)ik,
+                                                              (const uint32_t *const *)iv, ok, ov)
+                                  : climb_comm_sort_u32(comm, cnt, (const uint32_t *const *)ik, ok);
+    if (graph)
+        capture_replay(own, 1);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "sort of %zu %s%s: %s", n, pairs ? "pairs" : "keys", graph ? " (graph)" : "",
+               climb_status_string(st));
+    sync_all();
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    size_t bad = 0;
+    for (int r = 0; r < P; r++) {
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got + off[r], ok[r], cnt[r] * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        for (size_t i = off[r]; i < off[r] + cnt[r]; i++)
+            bad += got[i] != want[i].k;
+        if (pairs) {
+            EXPECT(cudaMemcpy(got + off[r], ov[r], cnt[r] * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+            for (size_t i = off[r]; i < off[r] + cnt[r]; i++)
+                bad += got[i] != want[i].v;
+        }
+    }
+    EXPECT_MSG(bad == 0, "sort of %zu %s (%s%s%s) over %d GPUs: %zu wrong", n, pairs ? "pairs" : "keys",
+               few ? "few" : "uniform", in_place ? ", in place" : "", graph ? ", graph" : "", P, bad);
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(ik[r]);
+        cudaFree(iv[r]);
+        if (!in_place) {
+            cudaFree(ok[r]);
+            cudaFree(ov[r]);
+        }
+    }
+    free(want);
+    free(h_k);
+    free(h_v);
+    free(got);
+}
+
 int main(void)
 {
     const int n = test_require_gpus(2);
@@ -495,6 +582,21 @@ int main(void)
     check_sgemm(64, 40, 0, 0, seed++);
     check_sgemm(1000, 300, 500, 0, seed++);
     check_sgemm(257, 130, 513, 1, seed++);
+    /* sort: uneven shares, a rank with none, a share past a radix tile; uniform and few keys; in place; a graph */
+    {
+        size_t cnt[8], big[8];
+        for (int r = 0; r < P; r++) {
+            cnt[r] = r == 1 ? 0 : 1000 + 37 * (size_t)r;
+            big[r] = ((size_t)1 << 20) + 7 * (size_t)r;
+        }
+        for (int pairs = 0; pairs < 2; pairs++)
+            for (int few = 0; few < 2; few++) {
+                check_sort(cnt, few, pairs, 0, 0, seed++);
+                check_sort(big, few, pairs, pairs, 0, seed++);
+            }
+        check_sort(big, 0, 1, 0, 1, seed++);
+        check_sort(cnt, 1, 0, 0, 1, seed++);
+    }
     EXPECT(climb_comm_destroy(comm) == CLIMB_STATUS_SUCCESS);
     return test_finish("test_gpu_comm");
 }

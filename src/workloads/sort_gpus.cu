@@ -40,11 +40,6 @@
 
 /* ---------------------------------------------------------------- the case */
 
-typedef struct {
-    int s, d;             /* from rank s to rank d */
-    size_t from, len, to; /* its first key in s's array, its keys, where it lands in d's output */
-} sg_piece;
-
 struct climb_case {
     climb_case_params p;
     climb_gpuset g;
@@ -56,20 +51,15 @@ struct climb_case {
     size_t off[SG_MAXD], cnt[SG_MAXD]; /* rank r's slice of the input and of the output */
     uint32_t *in_k[SG_MAXD], *in_v[SG_MAXD];   /* rank r's input (no rung writes it) */
     uint32_t *out_k[SG_MAXD], *out_v[SG_MAXD]; /* rank r's output */
-    uint32_t *tmp_k[SG_MAXD], *tmp_v[SG_MAXD]; /* rank r's keys between the steps */
+    uint32_t *tmp_k[SG_MAXD], *tmp_v[SG_MAXD]; /* rank r's keys between the steps (the split's partitioned keys) */
     uint32_t *aux_a[SG_MAXD], *aux_b[SG_MAXD]; /* radix_split: each key's class and its key or index */
     void *ws[SG_MAXD];
-    size_t ws_bytes;                /* climb_sort_radix's workspace on each GPU, for its largest slice */
-    unsigned long long *d_count[SG_MAXD]; /* a GPU's counts: digit counts, class counts, cut positions */
-    unsigned long long *h_count;    /* their host copy (pinned) */
-    size_t *hist;                   /* a round's counts of every GPU, as climb_keysplit_feed takes them */
+    unsigned long long *d_count[SG_MAXD];      /* a GPU's counts: digit counts, class counts, cut positions */
+    climb_sgx sx;                   /* the split's state, over the arrays above (h_count pinned) */
     uint32_t *one_k, *one_v;        /* one_gpu and the vendor: the whole input on the first GPU */
     uint32_t *one_ok, *one_ov;      /* ... their output; gather_sort's keys on the first GPU */
     void *one_ws, *cub_tmp;
     size_t one_ws_bytes, cub_bytes;
-    climb_keysplit *split;
-    sg_piece *pieces;
-    int n_pieces;
 };
 
 #define ON(d) CLIMB_CHECK(cudaSetDevice(d))
@@ -192,128 +182,278 @@ static unsigned sg_blocks(size_t n, int sms)
 
 /* ---------------------------------------------------------------- the schedules */
 
-/* A GPU's counts down to the host (its stream waited for): n of them into h_count. */
-static int counts_down(climb_case *c, int r, size_t n)
+/* A failed step of the split: its CUDA error (or none, where the plan itself went wrong) and what it was. */
+#define SGX_TRY(call, what)                                                                                        \
+    do {                                                                                                           \
+        const cudaError_t sgx_e_ = (call);                                                                         \
+        if (sgx_e_ != cudaSuccess) {                                                                               \
+            e->err = sgx_e_;                                                                                       \
+            e->why = (what);                                                                                       \
+            return -1;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+#define SGX_FAIL(what)                                                                                             \
+    do {                                                                                                           \
+        e->err = cudaSuccess;                                                                                      \
+        e->why = (what);                                                                                           \
+        return -1;                                                                                                 \
+    } while (0)
+
+extern "C" size_t climb_sgx_counters(int P) { return ((size_t)(P > 1 ? P - 1 : 1) << SG_DIGIT) + 2 * (size_t)P; }
+
+extern "C" int climb_sgx_host_alloc(climb_sgx *e, int P)
 {
-    ON(c->g.x.devices[r]);
-    CLIMB_CHECK(cudaMemcpyAsync(c->h_count, c->d_count[r], n * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                c->g.x.st[r]));
-    CLIMB_CHECK(cudaStreamSynchronize(c->g.x.st[r]));
+    e->h_count = (unsigned long long *)malloc(climb_sgx_counters(P) * sizeof(unsigned long long));
+    e->hist = (size_t *)calloc((size_t)P * P << SG_DIGIT, sizeof *e->hist);
+    e->split = (climb_keysplit *)calloc(1, sizeof *e->split);
+    e->pieces = (climb_sgx_piece *)calloc((size_t)P * (3 * P), sizeof *e->pieces); /* 3P - 2 a rank at the most */
+    if (!e->h_count || !e->hist || !e->split || !e->pieces) {
+        climb_sgx_host_free(e);
+        return -1;
+    }
     return 0;
 }
 
-/* The split of the keys in arrays keys[r] (each GPU's cnt[r] of them, in any order): rounds of digit counts until
- * every cut is placed. */
-static int find_split(climb_case *c, uint32_t *const *keys)
+extern "C" void climb_sgx_host_free(climb_sgx *e)
 {
-    const int P = ranks(c);
-    if (climb_keysplit_init(c->split, P, 32, SG_DIGIT, c->cnt) != 0) {
-        fprintf(stderr, "climb: sort_gpus: the split of %zu keys over %d GPUs\n", c->n, P);
-        return -1;
-    }
+    free(e->h_count);
+    free(e->hist);
+    free(e->split);
+    free(e->pieces);
+    e->h_count = NULL;
+    e->hist = NULL;
+    e->split = NULL;
+    e->pieces = NULL;
+}
+
+/* A rank's counters down to the host (its stream waited for): n of them into h_count. */
+static int counts_down(climb_sgx *e, int r, size_t n)
+{
+    SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+    SGX_TRY(cudaMemcpyAsync(e->h_count, e->d_count[r], n * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                            e->x->st[r]),
+            "a rank's counts to the host");
+    SGX_TRY(cudaStreamSynchronize(e->x->st[r]), "a rank's counts to the host");
+    return 0;
+}
+
+/* The split of the keys in arrays keys[r] (each rank's cnt[r] of them, in any order): rounds of digit counts until
+ * every cut is placed. */
+static int find_split(climb_sgx *e, const uint32_t *const *keys)
+{
+    const int P = e->x->P;
+    if (climb_keysplit_init(e->split, P, 32, SG_DIGIT, e->cnt) != 0)
+        SGX_FAIL("the split's counts");
     int shift, width, open;
-    while ((open = climb_keysplit_round(c->split, &shift, &width)) > 0) {
+    while ((open = climb_keysplit_round(e->split, &shift, &width)) > 0) {
         sg_ranges rg;
         memset(&rg, 0, sizeof rg);
         rg.n_open = open;
         rg.shift = shift;
         rg.above = shift + width;
         for (int o = 0; o < open; o++)
-            rg.prefix[o] = (unsigned)c->split->open_prefix[o];
+            rg.prefix[o] = (unsigned)e->split->open_prefix[o];
         const size_t bins = (size_t)open << SG_DIGIT;
         for (int r = 0; r < P; r++) {
-            ON(c->g.x.devices[r]);
-            CLIMB_CHECK(cudaMemsetAsync(c->d_count[r], 0, bins * sizeof(unsigned long long), c->g.x.st[r]));
-            if (c->cnt[r]) {
-                sg_hist_kernel<<<sg_blocks(c->cnt[r], c->g.x.sms[r]), SG_THREADS, bins * sizeof(unsigned),
-                                 c->g.x.st[r]>>>(keys[r], c->cnt[r], rg, c->d_count[r]);
-                CLIMB_CHECK(cudaGetLastError());
+            SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+            if (bins * sizeof(unsigned) > 48 * 1024) /* past the default: up to 63 ranges of 256 counters */
+                SGX_TRY(cudaFuncSetAttribute(sg_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)(bins * sizeof(unsigned))),
+                        "the digit counts' shared memory");
+            SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, bins * sizeof(unsigned long long), e->x->st[r]),
+                    "the digit counts' clearing");
+            if (e->cnt[r]) {
+                sg_hist_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, bins * sizeof(unsigned),
+                                 e->x->st[r]>>>(keys[r], e->cnt[r], rg, e->d_count[r]);
+                SGX_TRY(cudaGetLastError(), "the digit counts");
             }
         }
         for (int r = 0; r < P; r++) {
-            if (counts_down(c, r, bins))
+            if (counts_down(e, r, bins))
                 return -1;
             for (int o = 0; o < open; o++)
                 for (size_t d = 0; d < ((size_t)1 << SG_DIGIT); d++)
-                    c->hist[(((size_t)o * P + r) << SG_DIGIT) + d] = (size_t)c->h_count[((size_t)o << SG_DIGIT) + d];
+                    e->hist[(((size_t)o * P + r) << SG_DIGIT) + d] = (size_t)e->h_count[((size_t)o << SG_DIGIT) + d];
         }
-        if (climb_keysplit_feed(c->split, c->hist) != 0) {
-            fprintf(stderr, "climb: sort_gpus: the GPUs' digit counts disagree with the split so far\n");
-            return -1;
-        }
+        if (climb_keysplit_feed(e->split, e->hist) != 0)
+            SGX_FAIL("the ranks' digit counts disagree with the split so far");
     }
     return 0;
 }
 
 /* The cuts as rank r needs them (ties: the keys split between outputs there, each once, ascending). */
-static sg_cuts cuts_for(const climb_case *c, int r)
+static sg_cuts cuts_for(const climb_sgx *e, int r)
 {
     sg_cuts k;
     memset(&k, 0, sizeof k);
-    k.P = ranks(c);
+    k.P = e->x->P;
     k.n_cuts = k.P - 1;
     for (int j = 0; j + 1 < k.P; j++) {
-        const climb_keycut *cut = &c->split->cut[j];
+        const climb_keycut *cut = &e->split->cut[j];
         k.v[j] = (unsigned)cut->v;
         k.end[j] = cut->end;
         k.t[j] = cut->t[r];
     }
     unsigned long long ties[SG_MAXD];
-    k.n_ties = climb_keysplit_tie_values(c->split, r, ties);
+    k.n_ties = climb_keysplit_tie_values(e->split, r, ties);
     for (int j = 0; j < k.n_ties; j++)
         k.tie[j] = (unsigned)ties[j];
     return k;
 }
 
-/* Where each piece lands: every output takes its pieces in the order of the GPUs they come from (so that equal keys
- * keep the input's order), each GPU's pieces for it in the order listed. */
-static int place_pieces(climb_case *c)
+/* Where each piece lands: every output takes its pieces in the order of the ranks they come from (so that equal keys
+ * keep the input's order), each rank's pieces for it in the order listed. */
+static int place_pieces(climb_sgx *e)
 {
-    for (int d = 0; d < ranks(c); d++) {
+    for (int d = 0; d < e->x->P; d++) {
         size_t at = 0;
-        for (int s = 0; s < ranks(c); s++)
-            for (int i = 0; i < c->n_pieces; i++)
-                if (c->pieces[i].d == d && c->pieces[i].s == s) {
-                    c->pieces[i].to = at;
-                    at += c->pieces[i].len;
+        for (int s = 0; s < e->x->P; s++)
+            for (int i = 0; i < e->n_pieces; i++)
+                if (e->pieces[i].d == d && e->pieces[i].s == s) {
+                    e->pieces[i].to = at;
+                    at += e->pieces[i].len;
                 }
-        if (at != c->cnt[d]) {
-            fprintf(stderr, "climb: sort_gpus: GPU %d's pieces hold %zu keys, not its %zu\n", d, at, c->cnt[d]);
-            return -1;
-        }
+        if (at != e->cnt[d])
+            SGX_FAIL("a rank's pieces do not hold its share");
     }
     return 0;
 }
 
-static void add_piece(climb_case *c, int s, int d, size_t from, size_t len)
+static void add_piece(climb_sgx *e, int s, int d, size_t from, size_t len)
 {
     if (len)
-        c->pieces[c->n_pieces++] = (sg_piece){s, d, from, len, 0};
+        e->pieces[e->n_pieces++] = (climb_sgx_piece){s, d, from, len, 0};
 }
 
-/* Every piece pushed from its GPU's tmp arrays into its output by the copy engines, a step between the GPUs, then
- * each GPU's received keys sorted in place. */
-static int exchange_and_sort(climb_case *c)
+/* A step between the ranks: every rank's stream waits for what every other's has issued so far. */
+static int sgx_barrier(climb_sgx *e)
 {
-    const int P = ranks(c);
-    for (int i = 0; i < c->n_pieces; i++) {
-        const sg_piece *q = &c->pieces[i];
-        ON(c->g.x.devices[q->s]);
-        CLIMB_CHECK(climb_copy_across(c->out_k[q->d] + q->to, c->tmp_k[q->s] + q->from, q->len * 4, c->g.x.st[q->s]));
-        if (c->pairs)
-            CLIMB_CHECK(climb_copy_across(c->out_v[q->d] + q->to, c->tmp_v[q->s] + q->from, q->len * 4,
-                                          c->g.x.st[q->s]));
-    }
-    if (climb_gpuset_barrier(&c->g))
+    SGX_TRY(climb_coll_barrier(e->x), "a step between the GPUs");
+    return 0;
+}
+
+/* Every piece pushed from its rank's send arrays into its output by the copy engines (after a step between the
+ * ranks: an output may be an input another rank still reads), a step between the ranks, then each rank's received
+ * keys sorted in place. */
+static int exchange_and_sort(climb_sgx *e, uint32_t *const *send_k, uint32_t *const *send_v, uint32_t *const *out_k,
+                             uint32_t *const *out_v)
+{
+    if (sgx_barrier(e))
         return -1;
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        if (c->cnt[r])
-            CLIMB_CHECK(climb_sort_radix(CLIMB_U32, c->out_k[r], c->pairs ? c->out_v[r] : NULL, c->out_k[r],
-                                         c->pairs ? c->out_v[r] : NULL, c->cnt[r], c->ws[r], c->ws_bytes,
-                                         c->g.x.st[r]));
+    for (int i = 0; i < e->n_pieces; i++) {
+        const climb_sgx_piece *q = &e->pieces[i];
+        SGX_TRY(cudaSetDevice(e->x->devices[q->s]), "a rank's device");
+        SGX_TRY(climb_copy_across(out_k[q->d] + q->to, send_k[q->s] + q->from, q->len * 4, e->x->st[q->s]),
+                "a piece's copy");
+        if (e->pairs)
+            SGX_TRY(climb_copy_across(out_v[q->d] + q->to, send_v[q->s] + q->from, q->len * 4, e->x->st[q->s]),
+                    "a piece's copy");
+    }
+    if (sgx_barrier(e))
+        return -1;
+    for (int r = 0; r < e->x->P; r++) {
+        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        if (e->cnt[r])
+            SGX_TRY(climb_sort_radix(CLIMB_U32, out_k[r], e->pairs ? out_v[r] : NULL, out_k[r],
+                                     e->pairs ? out_v[r] : NULL, e->cnt[r], e->ws[r], e->ws_bytes, e->x->st[r]),
+                    "a rank's sort");
     }
     return 0;
+}
+
+/* radix_split: the split first, from the unsorted keys; each key's class (its output, or the tie it is part of);
+ * the keys partitioned by class, stably (climb's radix sort of the classes, in place, which takes one pass: they
+ * are below 128); each output's pieces (a class, or a tie's share by the cut's t) sent; the received keys sorted
+ * once. Keys alone travel as the classes' carried words; pairs carry indices, and the keys and values are gathered
+ * by them into part_k and part_v first. */
+extern "C" int climb_sgx_radix_split(climb_sgx *e, const uint32_t *const *in_k, const uint32_t *const *in_v,
+                                     uint32_t *const *out_k, uint32_t *const *out_v)
+{
+    const int P = e->x->P;
+    e->err = cudaSuccess;
+    e->why = NULL;
+    if (find_split(e, in_k))
+        return -1;
+    e->n_pieces = 0;
+    for (int r = 0; r < P; r++) {
+        const sg_cuts k = cuts_for(e, r);
+        if (!e->cnt[r])
+            continue;
+        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        cudaStream_t s = e->x->st[r];
+        SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, 2 * P * sizeof(unsigned long long), s), "the class counts");
+        sg_class_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(in_k[r], e->cnt[r], k, e->pairs,
+                                                                                 e->cls[r], e->carry[r],
+                                                                                 e->d_count[r]);
+        SGX_TRY(cudaGetLastError(), "the classes");
+        SGX_TRY(climb_sort_radix(CLIMB_U32, e->cls[r], e->carry[r], e->cls[r], e->carry[r], e->cnt[r], e->ws[r],
+                                 e->ws_bytes, s),
+                "the partition by class");
+        if (e->pairs) {
+            sg_gather_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(
+                e->carry[r], e->cnt[r], in_k[r], in_v[r], e->part_k[r], e->part_v[r]);
+            SGX_TRY(cudaGetLastError(), "the pairs' gather");
+        }
+        if (counts_down(e, r, 2 * (size_t)P))
+            return -1;
+        /* the classes in order: outputs 0 .. P - 1, then the ties; a tie's keys cut at each of its cuts' t */
+        size_t count[2 * SG_MAXD], from[3 * SG_MAXD], len[3 * SG_MAXD], total = 0;
+        int dest[3 * SG_MAXD];
+        for (int q = 0; q < P + k.n_ties; q++)
+            total += count[q] = (size_t)e->h_count[q];
+        if (total != e->cnt[r])
+            SGX_FAIL("a rank's classes do not hold its keys");
+        const int n = climb_keysplit_class_pieces(e->split, r, count, dest, from, len);
+        for (int i = 0; i < n; i++)
+            add_piece(e, r, dest[i], from[i], len[i]);
+    }
+    if (place_pieces(e))
+        return -1;
+    return exchange_and_sort(e, e->pairs ? e->part_k : e->carry, e->part_v, out_k, out_v);
+}
+
+extern "C" int climb_sgx_gather_sort(climb_sgx *e, const uint32_t *const *in_k, const uint32_t *const *in_v,
+                                     uint32_t *const *out_k, uint32_t *const *out_v, uint32_t *all_k, uint32_t *all_v,
+                                     void *ws0, size_t ws0_bytes)
+{
+    const int P = e->x->P;
+    e->err = cudaSuccess;
+    e->why = NULL;
+    size_t at = 0;
+    for (int r = 0; r < P; at += e->cnt[r], r++) {
+        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        SGX_TRY(climb_copy_across(all_k + at, in_k[r], e->cnt[r] * 4, e->x->st[r]), "a slice's copy");
+        if (e->pairs)
+            SGX_TRY(climb_copy_across(all_v + at, in_v[r], e->cnt[r] * 4, e->x->st[r]), "a slice's copy");
+    }
+    if (sgx_barrier(e))
+        return -1;
+    SGX_TRY(cudaSetDevice(e->x->devices[0]), "a rank's device");
+    if (e->n)
+        SGX_TRY(climb_sort_radix(CLIMB_U32, all_k, e->pairs ? all_v : NULL, all_k, e->pairs ? all_v : NULL, e->n, ws0,
+                                 ws0_bytes, e->x->st[0]),
+                "the sort on the first GPU");
+    if (sgx_barrier(e))
+        return -1;
+    at = 0;
+    for (int r = 0; r < P; at += e->cnt[r], r++) {
+        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        SGX_TRY(climb_copy_across(out_k[r], all_k + at, e->cnt[r] * 4, e->x->st[r]), "a slice's copy back");
+        if (e->pairs)
+            SGX_TRY(climb_copy_across(out_v[r], all_v + at, e->cnt[r] * 4, e->x->st[r]), "a slice's copy back");
+    }
+    return 0;
+}
+
+/* A failed split step as the harness reports it. */
+static int sgx_report(const climb_sgx *e)
+{
+    if (e->err != cudaSuccess)
+        fprintf(stderr, "climb: sort_gpus: %s: %s\n", e->why, cudaGetErrorString(e->err));
+    else
+        fprintf(stderr, "climb: sort_gpus: %s\n", e->why);
+    cudaGetLastError();
+    return -1;
 }
 
 /* The vendor: CUB's radix sort of the whole array on the first GPU. */
@@ -339,116 +479,61 @@ static int run_one_gpu(climb_case *c)
     return 0;
 }
 
-/* gather_sort: every slice pushed into the first GPU, sorted there in place, each GPU pulling its slice back. */
+/* gather_sort: every slice pushed into the first GPU, sorted there in place, each GPU pulling its slice back (the
+ * C API's way inside a capture). */
 static int run_gather(climb_case *c)
 {
-    const int P = ranks(c);
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(climb_copy_across(c->one_ok + c->off[r], c->in_k[r], c->cnt[r] * 4, c->g.x.st[r]));
-        if (c->pairs)
-            CLIMB_CHECK(climb_copy_across(c->one_ov + c->off[r], c->in_v[r], c->cnt[r] * 4, c->g.x.st[r]));
-    }
-    if (climb_gpuset_barrier(&c->g))
-        return -1;
-    ON(c->g.x.devices[0]);
-    CLIMB_CHECK(climb_sort_radix(CLIMB_U32, c->one_ok, c->pairs ? c->one_ov : NULL, c->one_ok,
-                                 c->pairs ? c->one_ov : NULL, c->n, c->one_ws, c->one_ws_bytes, c->g.x.st[0]));
-    if (climb_gpuset_barrier(&c->g))
-        return -1;
-    for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        CLIMB_CHECK(climb_copy_across(c->out_k[r], c->one_ok + c->off[r], c->cnt[r] * 4, c->g.x.st[r]));
-        if (c->pairs)
-            CLIMB_CHECK(climb_copy_across(c->out_v[r], c->one_ov + c->off[r], c->cnt[r] * 4, c->g.x.st[r]));
-    }
-    return 0;
+    return climb_sgx_gather_sort(&c->sx, c->in_k, c->in_v, c->out_k, c->out_v, c->one_ok, c->one_ov, c->one_ws,
+                                 c->one_ws_bytes)
+               ? sgx_report(&c->sx)
+               : 0;
 }
 
 /* sort_split: each GPU sorts its keys; the split; each GPU's sorted keys cut where the cuts fall in them (a piece
  * for each output, in order), sent, and the received pieces sorted again. */
 static int run_sort_split(climb_case *c)
 {
+    climb_sgx *e = &c->sx;
     const int P = ranks(c);
     for (int r = 0; r < P; r++) {
         ON(c->g.x.devices[r]);
         if (c->cnt[r])
             CLIMB_CHECK(climb_sort_radix(CLIMB_U32, c->in_k[r], c->pairs ? c->in_v[r] : NULL, c->tmp_k[r],
-                                         c->pairs ? c->tmp_v[r] : NULL, c->cnt[r], c->ws[r], c->ws_bytes,
+                                         c->pairs ? c->tmp_v[r] : NULL, c->cnt[r], c->ws[r], e->ws_bytes,
                                          c->g.x.st[r]));
     }
-    if (find_split(c, c->tmp_k))
-        return -1;
-    c->n_pieces = 0;
+    if (find_split(e, c->tmp_k))
+        return sgx_report(e);
+    e->n_pieces = 0;
     for (int r = 0; r < P; r++) {
-        const sg_cuts k = cuts_for(c, r);
+        const sg_cuts k = cuts_for(e, r);
         size_t pos[SG_MAXD + 1];
         pos[0] = 0;
         if (k.n_cuts > 0) {
             ON(c->g.x.devices[r]);
             sg_cut_positions_kernel<<<1, SG_MAXD, 0, c->g.x.st[r]>>>(c->tmp_k[r], c->cnt[r], k, c->d_count[r]);
             CLIMB_CHECK(cudaGetLastError());
-            if (counts_down(c, r, (size_t)k.n_cuts))
-                return -1;
+            if (counts_down(e, r, (size_t)k.n_cuts))
+                return sgx_report(e);
         }
         for (int j = 0; j < k.n_cuts; j++)
-            pos[j + 1] = (size_t)c->h_count[j];
+            pos[j + 1] = (size_t)e->h_count[j];
         pos[P] = c->cnt[r];
         for (int d = 0; d < P; d++) {
             if (pos[d + 1] < pos[d] || pos[d + 1] > c->cnt[r]) {
                 fprintf(stderr, "climb: sort_gpus: GPU %d's cuts out of order\n", r);
                 return -1;
             }
-            add_piece(c, r, d, pos[d], pos[d + 1] - pos[d]);
+            add_piece(e, r, d, pos[d], pos[d + 1] - pos[d]);
         }
     }
-    return place_pieces(c) ? -1 : exchange_and_sort(c);
+    return place_pieces(e) || exchange_and_sort(e, c->tmp_k, c->tmp_v, c->out_k, c->out_v) ? sgx_report(e) : 0;
 }
 
-/* radix_split: the split first, from the unsorted keys; each key's class (its output, or the tie it is part of);
- * the keys partitioned by class, stably (climb's radix sort of the classes, which takes one pass: they are below
- * 128); each output's pieces (a class, or a tie's share by the cut's t) sent; the received keys sorted once. */
+/* radix_split (the best rung, and the C API's way outside a capture). */
 static int run_radix_split(climb_case *c)
 {
-    const int P = ranks(c);
-    if (find_split(c, c->in_k))
-        return -1;
-    c->n_pieces = 0;
-    for (int r = 0; r < P; r++) {
-        const sg_cuts k = cuts_for(c, r);
-        if (!c->cnt[r])
-            continue;
-        ON(c->g.x.devices[r]);
-        cudaStream_t s = c->g.x.st[r];
-        CLIMB_CHECK(cudaMemsetAsync(c->d_count[r], 0, 2 * SG_MAXD * sizeof(unsigned long long), s));
-        sg_class_kernel<<<sg_blocks(c->cnt[r], c->g.x.sms[r]), SG_THREADS, 0, s>>>(c->in_k[r], c->cnt[r], k, c->pairs,
-                                                                                 c->aux_a[r], c->aux_b[r],
-                                                                                 c->d_count[r]);
-        CLIMB_CHECK(cudaGetLastError());
-        /* the classes sorted with their keys (or indices) beside them: out_k is free until the exchange */
-        CLIMB_CHECK(climb_sort_radix(CLIMB_U32, c->aux_a[r], c->aux_b[r], c->out_k[r],
-                                     c->pairs ? c->out_v[r] : c->tmp_k[r], c->cnt[r], c->ws[r], c->ws_bytes, s));
-        if (c->pairs) {
-            sg_gather_kernel<<<sg_blocks(c->cnt[r], c->g.x.sms[r]), SG_THREADS, 0, s>>>(
-                c->out_v[r], c->cnt[r], c->in_k[r], c->in_v[r], c->tmp_k[r], c->tmp_v[r]);
-            CLIMB_CHECK(cudaGetLastError());
-        }
-        if (counts_down(c, r, 2 * SG_MAXD))
-            return -1;
-        /* the classes in order: outputs 0 .. P - 1, then the ties; a tie's keys cut at each of its cuts' t */
-        size_t count[2 * SG_MAXD], from[3 * SG_MAXD], len[3 * SG_MAXD], total = 0;
-        int dest[3 * SG_MAXD];
-        for (int q = 0; q < P + k.n_ties; q++)
-            total += count[q] = (size_t)c->h_count[q];
-        if (total != c->cnt[r]) {
-            fprintf(stderr, "climb: sort_gpus: GPU %d's classes hold %zu keys, not its %zu\n", r, total, c->cnt[r]);
-            return -1;
-        }
-        const int n = climb_keysplit_class_pieces(c->split, r, count, dest, from, len);
-        for (int i = 0; i < n; i++)
-            add_piece(c, r, dest[i], from[i], len[i]);
-    }
-    return place_pieces(c) ? -1 : exchange_and_sort(c);
+    return climb_sgx_radix_split(&c->sx, c->in_k, c->in_v, c->out_k, c->out_v) ? sgx_report(&c->sx) : 0;
 }
 
 /* ---------------------------------------------------------------- the registry table */
@@ -540,11 +625,10 @@ static void sg_fini(climb_case *c)
         cudaFree(c->d_count[r]);
     }
     free_one(c);
-    cudaFreeHost(c->h_count);
+    cudaFreeHost(c->sx.h_count);
+    c->sx.h_count = NULL;
+    climb_sgx_host_free(&c->sx);
     climb_gpuset_fini(&c->g);
-    free(c->hist);
-    free(c->split);
-    free(c->pieces);
 }
 
 /* Every rank's slice and its arrays on its GPU: input, output, the keys between steps, the classes, the sort's
@@ -561,18 +645,22 @@ static int sg_init(climb_case *c)
     }
     c->pairs = c->p.opts[OPT_WHAT].choice == 1;
     c->dist = c->p.opts[OPT_DIST].choice;
-    c->split = (climb_keysplit *)calloc(1, sizeof *c->split);
-    c->hist = (size_t *)calloc((size_t)P * P << SG_DIGIT, sizeof *c->hist);
-    c->pieces = (sg_piece *)calloc((size_t)P * (3 * P), sizeof *c->pieces); /* 3P - 2 a GPU at the most */
-    if (!c->split || !c->hist || !c->pieces)
+    climb_sgx *e = &c->sx;
+    e->x = &c->g.x;
+    e->pairs = c->pairs;
+    e->n = c->n;
+    if (climb_sgx_host_alloc(e, P) != 0)
         return climb_host_oom("sort_gpus's plan");
-    CLIMB_CHECK(cudaMallocHost((void **)&c->h_count, (P << SG_DIGIT) * sizeof(unsigned long long)));
+    free(e->h_count); /* pinned instead: the rounds' counts come down by DMA */
+    e->h_count = NULL;
+    CLIMB_CHECK(cudaMallocHost((void **)&e->h_count, climb_sgx_counters(P) * sizeof(unsigned long long)));
     size_t most = 1;
     for (int r = 0; r < P; r++) {
         climb_chunk_of(c->n, P, r, &c->off[r], &c->cnt[r]);
+        e->cnt[r] = c->cnt[r];
         most = c->cnt[r] > most ? c->cnt[r] : most;
     }
-    c->ws_bytes = climb_sort_radix_workspace(CLIMB_U32, most, 1);
+    e->ws_bytes = climb_sort_radix_workspace(CLIMB_U32, most, 1);
     for (int r = 0; r < P; r++) {
         ON(c->g.x.devices[r]);
         const size_t b = (c->cnt[r] ? c->cnt[r] : 1) * sizeof(uint32_t);
@@ -581,11 +669,15 @@ static int sg_init(climb_case *c)
         for (size_t i = 0; i < CLIMB_COUNT(arrays); i++)
             if ((i < 5 || c->pairs) && cudaMalloc((void **)arrays[i], b) != cudaSuccess)
                 goto oom;
-        if (cudaMalloc(&c->ws[r], c->ws_bytes) != cudaSuccess ||
-            cudaMalloc((void **)&c->d_count[r], (P << SG_DIGIT) * sizeof(unsigned long long)) != cudaSuccess)
+        if (cudaMalloc(&c->ws[r], e->ws_bytes) != cudaSuccess ||
+            cudaMalloc((void **)&c->d_count[r], climb_sgx_counters(P) * sizeof(unsigned long long)) != cudaSuccess)
             goto oom;
-        CLIMB_CHECK(cudaFuncSetAttribute(sg_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (P << SG_DIGIT) * (int)sizeof(unsigned)));
+        e->cls[r] = c->aux_a[r];
+        e->carry[r] = c->aux_b[r];
+        e->part_k[r] = c->tmp_k[r];
+        e->part_v[r] = c->tmp_v[r];
+        e->ws[r] = c->ws[r];
+        e->d_count[r] = c->d_count[r];
     }
     ON(c->g.home);
     return 0;
