@@ -636,6 +636,24 @@ CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute com
  * and each share copied back (room for every key on every rank's workspace; more than 2^31 - 1 keys in all:
  * CLIMB_STATUS_NOT_SUPPORTED). The rank form (one process a GPU) gives CLIMB_STATUS_NOT_SUPPORTED.
  *
+ * climb_comm_bfs(comm, n_vertices, n_edges, d_row_ptr, d_col_idx, n_in_edges, d_in_row_ptr, d_in_col_idx, source,
+ * d_levels): breadth-first search levels (as climb_bfs: -1 where unreached) over a graph whose vertices are split
+ * over the communicator's ranks: climb_comm_bfs_range(comm, n_vertices, rank, &v0, &v1) says that rank `rank` owns
+ * the vertices [v0, v1) (whole 32-vertex words, split as evenly as they go; a rank may own none) and holds on its
+ * GPU their out-edges as a CSR of its own rows, d_row_ptr[r] (v1 - v0 + 1 offsets from 0 to n_edges[r]) and
+ * d_col_idx[r] (n_edges[r] global vertex ids), and d_levels[r] (v1 - v0 levels). n_edges (and n_in_edges) have an
+ * entry for every rank. A directed graph also gives each rank its vertices' in-edges alike (n_in_edges, d_in_row_ptr,
+ * d_in_col_idx), for the bottom-up steps; NULL for all three means the graph is undirected (both directions stored;
+ * not checked). Each level is a step on every GPU (top-down: each rank scans its frontier's out-edges and marks the
+ * targets, each owner gathers the marks of its words over the links; bottom-up: each rank looks for a parent of its
+ * unvisited vertices among their in-edges), then the frontier's bitmap is all-gathered; the host reads each level's
+ * counts and chooses the next direction by Beamer's rule, so the call waits for the ranks every level and is not
+ * capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while rank 0's stream is capturing). The graph is not checked: as
+ * climb_bfs's, bad row offsets or columns make the kernels read or write outside the arrays. Workspace (the
+ * communicator's): four bitmaps of n_vertices bits a rank. n_vertices 0 does nothing; a source outside [0,
+ * n_vertices), a negative count, levels over the graph's arrays, an array on another GPU: INVALID_VALUE. The rank form
+ * gives CLIMB_STATUS_NOT_SUPPORTED.
+ *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise
  * (over NVLink with peer access, staged by the driver without it). d_dst and d_src must not overlap.
@@ -705,6 +723,12 @@ CLIMB_API climb_status climb_comm_sort_u32(climb_comm comm, const size_t *counts
 CLIMB_API climb_status climb_comm_sort_pairs_u32(climb_comm comm, const size_t *counts,
                                                  const uint32_t *const *d_keys_in, const uint32_t *const *d_vals_in,
                                                  uint32_t *const *d_keys_out, uint32_t *const *d_vals_out);
+CLIMB_API climb_status climb_comm_bfs_range(climb_comm comm, int32_t n_vertices, int rank, int32_t *v0,
+                                            int32_t *v1);
+CLIMB_API climb_status climb_comm_bfs(climb_comm comm, int32_t n_vertices, const int32_t *n_edges,
+                                      const int32_t *const *d_row_ptr, const int32_t *const *d_col_idx,
+                                      const int32_t *n_in_edges, const int32_t *const *d_in_row_ptr,
+                                      const int32_t *const *d_in_col_idx, int32_t source, int32_t *const *d_levels);
 
 /* The occupancy calculator (climb_occupancy and its tables) is declared in climb_occupancy.h, included above. */
 

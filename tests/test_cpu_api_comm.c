@@ -261,6 +261,53 @@ static void test_sort(climb_comm c)
            cudaGetLastError() == cudaSuccess);
 }
 
+/* BFS across GPUs: 100 vertices over two ranks, [0, 64) and [64, 100) (whole words); rank 0 holds 65 row offsets
+ * and 300 columns, rank 1 37 and 200. */
+static void test_bfs(climb_comm c)
+{
+    int32_t v0 = -1, v1 = -1;
+    EXPECT(climb_comm_bfs_range(c, 100, 0, &v0, &v1) == CLIMB_STATUS_SUCCESS && v0 == 0 && v1 == 64);
+    EXPECT(climb_comm_bfs_range(c, 100, 1, &v0, &v1) == CLIMB_STATUS_SUCCESS && v0 == 64 && v1 == 100);
+    EXPECT(climb_comm_bfs_range(c, 20, 1, &v0, &v1) == CLIMB_STATUS_SUCCESS && v0 == 20 && v1 == 20); /* none */
+    EXPECT(climb_comm_bfs_range(c, 100, 2, &v0, &v1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs_range(c, -1, 0, &v0, &v1) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs_range(NULL, 100, 0, &v0, &v1) == CLIMB_STATUS_INVALID_VALUE);
+    const int32_t edges[2] = {300, 200}, neg[2] = {300, -1};
+    const int32_t *rp[2] = {(const int32_t *)A0, (const int32_t *)A1};
+    const int32_t *ci[2] = {(const int32_t *)A0 + 1024, (const int32_t *)A1 + 1024};
+    const int32_t *irp[2] = {(const int32_t *)A0 + 4096, (const int32_t *)A1 + 4096};
+    const int32_t *ici[2] = {(const int32_t *)A0 + 8192, (const int32_t *)A1 + 8192};
+    int32_t *lv[2] = {(int32_t *)B0, (int32_t *)B1};
+    mark();
+    EXPECT(climb_comm_bfs(NULL, 100, edges, rp, ci, NULL, NULL, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, -1, edges, rp, ci, NULL, NULL, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL) == CLIMB_STATUS_SUCCESS); /* no vertex */
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, 100, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, -1, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, NULL, rp, ci, NULL, NULL, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, neg, rp, ci, NULL, NULL, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, 0, NULL) == CLIMB_STATUS_INVALID_VALUE);
+    /* the in-edges all three or none */
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, edges, irp, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, irp, ici, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    /* rank 0's levels (64) over its columns (300 from A0 + 1024): at A0 + 1200 they overlap */
+    int32_t *over[2] = {(int32_t *)A0 + 1200, (int32_t *)B1};
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, 0, over) == CLIMB_STATUS_INVALID_VALUE);
+    int32_t *over_in[2] = {(int32_t *)A0 + 8200, (int32_t *)B1}; /* over its in-columns */
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, edges, irp, ici, 0, over_in) == CLIMB_STATUS_INVALID_VALUE);
+    const int32_t *swapped[2] = {(const int32_t *)A1, (const int32_t *)A0};
+    EXPECT(climb_comm_bfs(c, 100, edges, swapped, ci, NULL, NULL, NULL, 0, lv) == CLIMB_STATUS_INVALID_VALUE);
+    int32_t *misaligned[2] = {(int32_t *)((char *)B0 + 2), (int32_t *)B1};
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, 0, misaligned) == CLIMB_STATUS_INVALID_VALUE);
+    NOTHING_DONE();
+    /* the right arrays go on to the work (the workspace's allocation first): undirected, directed */
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, NULL, NULL, NULL, 70, lv) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, edges, irp, ici, 0, over) == CLIMB_STATUS_INVALID_VALUE);
+    EXPECT(climb_comm_bfs(c, 100, edges, rp, ci, edges, irp, ici, 0, lv) == CLIMB_STATUS_NO_DEVICE &&
+           cudaGetLastError() == cudaSuccess);
+}
+
 static void test_streams(climb_comm c)
 {
     cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234, got = NULL;
@@ -299,6 +346,7 @@ int main(void)
         test_stencil(c);
         test_sgemm(c);
         test_sort(c);
+        test_bfs(c);
         test_streams(c);
     }
     EXPECT(climb_comm_destroy(c) == CLIMB_STATUS_SUCCESS && climb_comm_destroy(apart) == CLIMB_STATUS_SUCCESS);

@@ -11,8 +11,9 @@
  * copy each way, aligned and not, every byte; the stencil across the GPUs' slabs, several steps and from a graph,
  * against the CPU's steps; SGEMM with the operands spread over the GPUs, directly and from a graph, against the
  * CPU's product; the sort across the GPUs (keys and pairs, uniform and few distinct keys, uneven shares, a rank with
- * none, in place), directly and from a graph, every key and value against a stable sort on the CPU. After each call:
- * no CUDA error left behind. */
+ * none, in place), directly and from a graph, every key and value against a stable sort on the CPU; BFS across the
+ * GPUs' vertex ranges on R-MAT graphs (undirected, and directed with their in-edges) and a deep grid, every level
+ * against the CPU's, and its refusal inside a capture. After each call: no CUDA error left behind. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@
 
 #include "climb.h"
 #include "base/rng.h"
+#include "io/graph.h"
+#include "workloads/bfs/bfs.h"
 #include "workloads/sgemm/sgemm.h"
 #include "workloads/stencil.h"
 #include "testing.h"
@@ -525,6 +528,98 @@ static void check_sort(const size_t *cnt, int few, int pairs, int in_place, int 
     free(got);
 }
 
+/* BFS across the communicator's GPUs: a generated graph (kind CLIMB_GEN_RMAT, directed or not, or CLIMB_GEN_GRID2D)
+ * of n vertices, each rank's rows (climb_comm_bfs_range) of its out-edges (and, directed, of its in-edges: the
+ * transpose made here) uploaded, levels poisoned; every level against climb_bfs_ref. */
+static void check_bfs(int kind, int directed, int32_t n, uint64_t seed)
+{
+    climb_csr g;
+    memset(&g, 0, sizeof g);
+    char err[300];
+    const climb_sparse_gen sg = {kind, n, n, 0, 16, 0, seed, directed};
+    EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
+    if (!g.row_ptr)
+        return;
+    const int32_t m = g.row_ptr[n];
+    int32_t *trp = calloc((size_t)n + 1, 4), *tci = malloc((size_t)(m ? m : 1) * 4), *fill = calloc((size_t)n, 4);
+    for (int32_t e = 0; e < m; e++)
+        trp[g.col_idx[e] + 1]++;
+    for (int32_t v = 0; v < n; v++)
+        trp[v + 1] += trp[v];
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = g.row_ptr[u]; e < g.row_ptr[u + 1]; e++) {
+            const int32_t t = g.col_idx[e];
+            tci[trp[t] + fill[t]++] = u;
+        }
+    int32_t *want = malloc((size_t)n * 4), *got = malloc((size_t)n * 4), *rows = malloc(((size_t)n + 1) * 4);
+    int32_t source = 0; /* the first vertex with an out-edge */
+    while (source < n - 1 && g.row_ptr[source + 1] == g.row_ptr[source])
+        source++;
+    climb_bfs_ref(n, g.row_ptr, g.col_idx, source, want, NULL, NULL);
+    int32_t v0[8], v1[8], ne[8], ni[8];
+    int32_t *rp[8], *ci[8], *irp[8], *ici[8], *lv[8];
+    for (int r = 0; r < P; r++) {
+        EXPECT(climb_comm_bfs_range(comm, n, r, &v0[r], &v1[r]) == CLIMB_STATUS_SUCCESS);
+        const int32_t nl = v1[r] - v0[r];
+        ne[r] = g.row_ptr[v1[r]] - g.row_ptr[v0[r]];
+        ni[r] = trp[v1[r]] - trp[v0[r]];
+        rp[r] = dev_alloc(r, ((size_t)nl + 1) * 4);
+        ci[r] = dev_alloc(r, (size_t)ne[r] * 4);
+        irp[r] = dev_alloc(r, ((size_t)nl + 1) * 4);
+        ici[r] = dev_alloc(r, (size_t)ni[r] * 4);
+        lv[r] = dev_alloc(r, (size_t)nl * 4);
+        for (int32_t v = 0; v <= nl; v++)
+            rows[v] = g.row_ptr[v0[r] + v] - g.row_ptr[v0[r]];
+        EXPECT(cudaMemcpy(rp[r], rows, ((size_t)nl + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        for (int32_t v = 0; v <= nl; v++)
+            rows[v] = trp[v0[r] + v] - trp[v0[r]];
+        EXPECT(cudaMemcpy(irp[r], rows, ((size_t)nl + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemcpy(ci[r], g.col_idx + g.row_ptr[v0[r]], (size_t)ne[r] * 4, cudaMemcpyHostToDevice) ==
+               cudaSuccess);
+        EXPECT(cudaMemcpy(ici[r], tci + trp[v0[r]], (size_t)ni[r] * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+        EXPECT(cudaMemset(lv[r], 0x5A, (size_t)nl * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+    }
+    const climb_status st =
+        directed ? climb_comm_bfs(comm, n, ne, (const int32_t *const *)rp, (const int32_t *const *)ci, ni,
+                                  (const int32_t *const *)irp, (const int32_t *const *)ici, source, lv)
+                 : climb_comm_bfs(comm, n, ne, (const int32_t *const *)rp, (const int32_t *const *)ci, NULL, NULL,
+                                  NULL, source, lv);
+    EXPECT_MSG(st == CLIMB_STATUS_SUCCESS, "bfs on %d vertices: %s", n, climb_status_string(st));
+    sync_all();
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    for (int r = 0; r < P; r++)
+        EXPECT(cudaSetDevice(devs[r]) == cudaSuccess &&
+               cudaMemcpy(got + v0[r], lv[r], (size_t)(v1[r] - v0[r]) * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t bad = 0;
+    for (int32_t v = 0; v < n; v++)
+        bad += got[v] != want[v];
+    EXPECT_MSG(bad == 0, "bfs (%s%s, %d vertices) over %d GPUs: %zu levels wrong",
+               kind == CLIMB_GEN_GRID2D ? "grid" : "rmat", directed ? ", directed" : "", n, P, bad);
+    if (!directed && kind == CLIMB_GEN_RMAT) { /* inside a capture: refused, nothing left behind */
+        cudaStream_t own[8];
+        capture_begin(own);
+        EXPECT(climb_comm_bfs(comm, n, ne, (const int32_t *const *)rp, (const int32_t *const *)ci, NULL, NULL, NULL,
+                              source, lv) == CLIMB_STATUS_CAPTURE_UNSUPPORTED);
+        capture_replay(own, 0);
+        EXPECT(cudaGetLastError() == cudaSuccess);
+    }
+    for (int r = 0; r < P; r++) {
+        cudaSetDevice(devs[r]);
+        cudaFree(rp[r]);
+        cudaFree(ci[r]);
+        cudaFree(irp[r]);
+        cudaFree(ici[r]);
+        cudaFree(lv[r]);
+    }
+    climb_csr_free(&g);
+    free(trp);
+    free(tci);
+    free(fill);
+    free(want);
+    free(got);
+    free(rows);
+}
+
 int main(void)
 {
     const int n = test_require_gpus(2);
@@ -597,6 +692,12 @@ int main(void)
         check_sort(big, 0, 1, 0, 1, seed++);
         check_sort(cnt, 1, 0, 0, 1, seed++);
     }
+    /* BFS: R-MAT undirected and directed, a graph of fewer words than ranks, a deep grid */
+    check_bfs(CLIMB_GEN_RMAT, 0, 1000, seed++);
+    check_bfs(CLIMB_GEN_RMAT, 0, 1 << 16, seed++);
+    check_bfs(CLIMB_GEN_RMAT, 1, (1 << 16) + 5, seed++);
+    check_bfs(CLIMB_GEN_RMAT, 0, 40, seed++);
+    check_bfs(CLIMB_GEN_GRID2D, 0, 300 * 300, seed++);
     EXPECT(climb_comm_destroy(comm) == CLIMB_STATUS_SUCCESS);
     return test_finish("test_gpu_comm");
 }

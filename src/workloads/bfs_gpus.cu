@@ -56,6 +56,7 @@ struct climb_case {
     unsigned *visited[BG_MAXD], *marks[BG_MAXD]; /* the visited set; this GPU's top-down marks (every vertex) */
     unsigned long long *d_count[BG_MAXD], *h_count; /* a level's counts: vertices found, their out-edges */
     long long words;                  /* the bitmaps' 32-vertex words */
+    climb_bgx bx;                     /* the levels' state, over the arrays above */
     /* one_gpu: the whole graph on the first GPU */
     int *one_rp, *one_ci, *one_irp, *one_ici;
     int32_t *one_level;
@@ -198,136 +199,171 @@ static unsigned bg_blocks(long long n, int per, int sms)
 
 /* ---------------------------------------------------------------- the schedules */
 
-static long long word0(const climb_case *c, int r) { return c->v0[r] / 32; }
-static long long word1(const climb_case *c, int r) { return (c->v1[r] + 31) / 32; }
+#define BGX_TRY(call, what)                                                                                        \
+    do {                                                                                                           \
+        const cudaError_t bgx_e_ = (call);                                                                         \
+        if (bgx_e_ != cudaSuccess) {                                                                               \
+            e->err = bgx_e_;                                                                                       \
+            e->why = (what);                                                                                       \
+            return -1;                                                                                             \
+        }                                                                                                          \
+    } while (0)
 
-/* Each GPU's words of the next frontier copied to every other GPU (a step between the GPUs before and after). */
-static int all_gather_words(climb_case *c, int nx)
+static long long word0(const climb_bgx *e, int r) { return e->v0[r] / 32; }
+static long long word1(const climb_bgx *e, int r) { return (e->v1[r] + 31) / 32; }
+
+/* A step between the ranks. */
+static int bgx_barrier(climb_bgx *e)
 {
-    const int P = ranks(c);
-    if (climb_gpuset_barrier(&c->g))
+    BGX_TRY(climb_coll_barrier(e->x), "a step between the GPUs");
+    return 0;
+}
+
+/* Each rank's words of the next frontier copied to every other rank (a step between the ranks before and after). */
+static int all_gather_words(climb_bgx *e, int nx)
+{
+    const int P = e->x->P;
+    if (bgx_barrier(e))
         return -1;
     for (int r = 0; r < P; r++) {
-        const long long w0 = word0(c, r), nw = word1(c, r) - w0;
+        const long long w0 = word0(e, r), nw = word1(e, r) - w0;
         if (nw <= 0)
             continue;
-        ON(c->g.x.devices[r]);
+        BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
         for (int q = 0; q < P; q++)
             if (q != r)
-                CLIMB_CHECK(climb_copy_across(c->front[q][nx] + w0, c->front[r][nx] + w0, (size_t)nw * 4,
-                                              c->g.x.st[r]));
+                BGX_TRY(climb_copy_across(e->front[q][nx] + w0, e->front[r][nx] + w0, (size_t)nw * 4, e->x->st[r]),
+                        "the frontier's all-gather");
     }
-    return climb_gpuset_barrier(&c->g);
+    return bgx_barrier(e);
 }
 
 /* The levels from the source, direction-optimising (td_only: top-down every level). */
-static int run_levels(climb_case *c, int td_only)
+extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
 {
-    const int P = ranks(c);
-    const long long W = c->words;
-    if (c->n == 0)
+    const int P = e->x->P;
+    const long long W = e->words;
+    e->err = cudaSuccess;
+    e->why = NULL;
+    e->depth = 0;
+    if (e->n == 0)
         return 0;
-    /* the start: every level -1 but the source's 0; the frontier and the visited set the source alone */
+    /* the start: every level -1 but the source's 0; the frontier and the visited set the source alone (the host's
+     * words are waited for: they are on its stack) */
+    const unsigned bit = 1u << (e->source & 31);
+    const int32_t zero = 0;
     for (int r = 0; r < P; r++) {
-        ON(c->g.x.devices[r]);
-        cudaStream_t s = c->g.x.st[r];
-        CLIMB_CHECK(cudaMemsetAsync(c->level[r], 0xFF, (size_t)(c->v1[r] - c->v0[r] + 1) * 4, s));
+        BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        cudaStream_t s = e->x->st[r];
+        if (e->v1[r] > e->v0[r])
+            BGX_TRY(cudaMemsetAsync(e->level[r], 0xFF, (size_t)(e->v1[r] - e->v0[r]) * 4, s), "the levels' start");
         for (int k = 0; k < 2; k++)
-            CLIMB_CHECK(cudaMemsetAsync(c->front[r][k], 0, (size_t)W * 4, s));
-        CLIMB_CHECK(cudaMemsetAsync(c->visited[r], 0, (size_t)W * 4, s));
-        CLIMB_CHECK(cudaMemsetAsync(c->marks[r], 0, (size_t)W * 4, s));
-        const unsigned bit = 1u << (c->source & 31);
-        CLIMB_CHECK(cudaMemcpyAsync(c->front[r][0] + c->source / 32, &bit, 4, cudaMemcpyHostToDevice, s));
-        CLIMB_CHECK(cudaMemcpyAsync(c->visited[r] + c->source / 32, &bit, 4, cudaMemcpyHostToDevice, s));
-        CLIMB_CHECK(cudaStreamSynchronize(s)); /* (the host's bit is on the stack) */
-        if (c->source >= c->v0[r] && c->source < c->v1[r]) {
-            const int32_t zero = 0;
-            CLIMB_CHECK(cudaMemcpyAsync(c->level[r] + (c->source - c->v0[r]), &zero, 4, cudaMemcpyHostToDevice, s));
-            CLIMB_CHECK(cudaStreamSynchronize(s));
-        }
+            BGX_TRY(cudaMemsetAsync(e->front[r][k], 0, (size_t)W * 4, s), "the frontier's start");
+        BGX_TRY(cudaMemsetAsync(e->visited[r], 0, (size_t)W * 4, s), "the visited set's start");
+        BGX_TRY(cudaMemsetAsync(e->marks[r], 0, (size_t)W * 4, s), "the marks' start");
+        BGX_TRY(cudaMemcpyAsync(e->front[r][0] + e->source / 32, &bit, 4, cudaMemcpyHostToDevice, s), "the source");
+        BGX_TRY(cudaMemcpyAsync(e->visited[r] + e->source / 32, &bit, 4, cudaMemcpyHostToDevice, s), "the source");
+        if (e->source >= e->v0[r] && e->source < e->v1[r])
+            BGX_TRY(cudaMemcpyAsync(e->level[r] + (e->source - e->v0[r]), &zero, 4, cudaMemcpyHostToDevice, s),
+                    "the source");
+        BGX_TRY(cudaStreamSynchronize(s), "the search's start");
     }
-    long long frontier = 1, frontier_edges = c->own.row_ptr[c->source + 1] - c->own.row_ptr[c->source];
-    long long unexplored = c->m - frontier_edges;
+    long long frontier = 1, frontier_edges = e->source_edges;
+    long long unexplored = e->m - frontier_edges;
     int bottom_up = 0, cur = 0, depth = 0;
     bg_peers peers;
     memset(&peers, 0, sizeof peers);
     peers.P = P;
     for (int q = 0; q < P; q++)
-        peers.marks[q] = c->marks[q];
+        peers.marks[q] = e->marks[q];
     while (frontier > 0) {
         /* Beamer's rule: bottom-up once the frontier's edges pass the unexplored ones / 14; top-down again once the
          * frontier is below n / 24 vertices (and still shrinking) */
         if (!td_only) {
             if (!bottom_up && frontier_edges > unexplored / 14)
                 bottom_up = 1;
-            else if (bottom_up && frontier < c->n / 24)
+            else if (bottom_up && frontier < e->n / 24)
                 bottom_up = 0;
         }
         depth++;
         const int nx = 1 - cur;
         for (int r = 0; r < P; r++) {
-            ON(c->g.x.devices[r]);
-            CLIMB_CHECK(cudaMemsetAsync(c->d_count[r], 0, 2 * sizeof(unsigned long long), c->g.x.st[r]));
+            BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+            BGX_TRY(cudaMemsetAsync(e->d_count[r], 0, 2 * sizeof(unsigned long long), e->x->st[r]), "a level's counts");
         }
         if (bottom_up) {
             for (int r = 0; r < P; r++) {
-                const long long w0 = word0(c, r), w1 = word1(c, r);
+                const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
-                ON(c->g.x.devices[r]);
-                bg_bottom_up_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0,
-                                      c->g.x.st[r]>>>(c->front[r][cur], c->visited[r], c->irp[r], c->ici[r], c->rp[r],
-                                                      c->v0[r], c->v1[r], w0, w1, depth, c->front[r][nx], c->level[r],
-                                                      c->d_count[r]);
-                CLIMB_CHECK(cudaGetLastError());
+                BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+                bg_bottom_up_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, e->x->sms[r]), BG_THREADS, 0,
+                                      e->x->st[r]>>>(e->front[r][cur], e->visited[r], e->irp[r], e->ici[r], e->rp[r],
+                                                     e->v0[r], e->v1[r], w0, w1, depth, e->front[r][nx], e->level[r],
+                                                     e->d_count[r]);
+                BGX_TRY(cudaGetLastError(), "a bottom-up step");
             }
         } else {
             for (int r = 0; r < P; r++) {
-                const long long w0 = word0(c, r), w1 = word1(c, r);
+                const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
-                ON(c->g.x.devices[r]);
-                bg_top_down_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0,
-                                     c->g.x.st[r]>>>(c->front[r][cur], c->visited[r], c->rp[r], c->ci[r], c->v0[r],
-                                                     w0, w1, c->marks[r]);
-                CLIMB_CHECK(cudaGetLastError());
+                BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+                bg_top_down_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, e->x->sms[r]), BG_THREADS, 0,
+                                     e->x->st[r]>>>(e->front[r][cur], e->visited[r], e->rp[r], e->ci[r], e->v0[r], w0,
+                                                    w1, e->marks[r]);
+                BGX_TRY(cudaGetLastError(), "a top-down step");
             }
-            if (climb_gpuset_barrier(&c->g)) /* every GPU's marks made before the owners read them */
+            if (bgx_barrier(e)) /* every rank's marks made before the owners read them */
                 return -1;
             for (int r = 0; r < P; r++) {
-                const long long w0 = word0(c, r), w1 = word1(c, r);
+                const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
-                ON(c->g.x.devices[r]);
-                bg_owner_kernel<<<bg_blocks(w1 - w0, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0, c->g.x.st[r]>>>(
-                    peers, c->visited[r], c->rp[r], c->v0[r], w0, w1, depth, c->front[r][nx], c->level[r],
-                    c->d_count[r]);
-                CLIMB_CHECK(cudaGetLastError());
+                BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+                bg_owner_kernel<<<bg_blocks(w1 - w0, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
+                    peers, e->visited[r], e->rp[r], e->v0[r], w0, w1, depth, e->front[r][nx], e->level[r],
+                    e->d_count[r]);
+                BGX_TRY(cudaGetLastError(), "the owners' step");
             }
         }
-        if (all_gather_words(c, nx))
+        if (all_gather_words(e, nx))
             return -1;
         frontier = frontier_edges = 0;
         for (int r = 0; r < P; r++) {
-            ON(c->g.x.devices[r]);
-            bg_visit_kernel<<<bg_blocks(W, BG_THREADS, c->g.x.sms[r]), BG_THREADS, 0, c->g.x.st[r]>>>(
-                c->front[r][nx], c->visited[r], c->marks[r], W);
-            CLIMB_CHECK(cudaGetLastError());
-            CLIMB_CHECK(cudaMemcpyAsync(c->h_count, c->d_count[r], 2 * sizeof(unsigned long long),
-                                        cudaMemcpyDeviceToHost, c->g.x.st[r]));
-            CLIMB_CHECK(cudaStreamSynchronize(c->g.x.st[r]));
-            frontier += (long long)c->h_count[0];
-            frontier_edges += (long long)c->h_count[1];
+            BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+            bg_visit_kernel<<<bg_blocks(W, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
+                e->front[r][nx], e->visited[r], e->marks[r], W);
+            BGX_TRY(cudaGetLastError(), "the visited set's update");
+            BGX_TRY(cudaMemcpyAsync(e->h_count, e->d_count[r], 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                    e->x->st[r]),
+                    "a level's counts to the host");
+            BGX_TRY(cudaStreamSynchronize(e->x->st[r]), "a level's counts to the host");
+            frontier += (long long)e->h_count[0];
+            frontier_edges += (long long)e->h_count[1];
         }
         unexplored -= frontier_edges;
         /* the next level's frontier is this one's "next"; the old one cleared for the level after */
         for (int r = 0; r < P; r++) {
-            ON(c->g.x.devices[r]);
-            CLIMB_CHECK(cudaMemsetAsync(c->front[r][cur], 0, (size_t)W * 4, c->g.x.st[r]));
+            BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+            BGX_TRY(cudaMemsetAsync(e->front[r][cur], 0, (size_t)W * 4, e->x->st[r]), "the frontier's clearing");
         }
         cur = nx;
     }
-    c->levels_run = depth;
+    e->depth = depth;
+    return 0;
+}
+
+/* The levels as a rung runs them, a failure reported. */
+static int run_levels(climb_case *c, int td_only)
+{
+    climb_bgx *e = &c->bx;
+    if (climb_bgx_levels(e, td_only) != 0) {
+        fprintf(stderr, "climb: bfs_gpus: %s: %s\n", e->why, cudaGetErrorString(e->err));
+        cudaGetLastError();
+        return -1;
+    }
+    c->levels_run = e->depth;
     return 0;
 }
 
@@ -565,6 +601,28 @@ static int bg_init(climb_case *c)
                     c->g.x.devices[r], nl, e1 - e0, cudaGetErrorString(e));
             return -1;
         }
+    }
+    climb_bgx *bx = &c->bx;
+    bx->x = &c->g.x;
+    bx->n = c->n;
+    bx->source = c->source;
+    bx->m = c->m;
+    bx->source_edges = c->n ? rp[c->source + 1] - rp[c->source] : 0;
+    bx->words = c->words;
+    bx->h_count = c->h_count;
+    for (int r = 0; r < P; r++) {
+        bx->v0[r] = c->v0[r];
+        bx->v1[r] = c->v1[r];
+        bx->rp[r] = c->rp[r];
+        bx->ci[r] = c->ci[r];
+        bx->irp[r] = c->irp[r];
+        bx->ici[r] = c->ici[r];
+        bx->level[r] = c->level[r];
+        bx->front[r][0] = c->front[r][0];
+        bx->front[r][1] = c->front[r][1];
+        bx->visited[r] = c->visited[r];
+        bx->marks[r] = c->marks[r];
+        bx->d_count[r] = c->d_count[r];
     }
     ON(c->g.home);
     return 0;
