@@ -634,7 +634,10 @@ CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute com
  * words a key of the largest share (4 for pairs), the radix sort's, and a few KiB of counters. Inside a capture
  * (rank 0's stream capturing) the host cannot wait, so every key is gathered into rank 0's workspace, sorted there
  * and each share copied back (room for every key on every rank's workspace; more than 2^31 - 1 keys in all:
- * CLIMB_STATUS_NOT_SUPPORTED). The rank form (one process a GPU) gives CLIMB_STATUS_NOT_SUPPORTED.
+ * CLIMB_STATUS_NOT_SUPPORTED). The rank form (one process a GPU: counts as above, one pointer each for this rank):
+ * the same split, each round's counts all-gathered by NCCL so that every rank places the same cuts, and the pieces
+ * exchanged by NCCL's send and receive; inside a capture every key goes to rank 0 by NCCL, is sorted there and
+ * comes back.
  *
  * climb_comm_bfs(comm, n_vertices, n_edges, d_row_ptr, d_col_idx, n_in_edges, d_in_row_ptr, d_in_col_idx, source,
  * d_levels): breadth-first search levels (as climb_bfs: -1 where unreached) over a graph whose vertices are split

@@ -2,7 +2,9 @@
  * two copies of this program (posix_spawn), hands them the id rank 0's communicator is made from (as MPI_Bcast
  * would), and each, on its own GPU, checks: the all-reduce (f32 values that sum exactly; in place too, and captured
  * into a graph), the all-gather and the reduce-scatter (i32, exact) against closed forms, every element of a
- * poisoned output; the stencil's steps over the ranks' slabs and SGEMM over their rows against the CPU; a peer copy
+ * poisoned output; the stencil's steps over the ranks' slabs and SGEMM over their rows against the CPU; the sort
+ * (pairs over uneven shares with runs of equal keys across the cuts; keys in place from a graph) against a stable
+ * order made here; a peer copy
  * that names another process's GPU refused; no CUDA error left. Then a rank alone
  * (its partner never starts) gives up after CLIMB_COMM_TIMEOUT=3 seconds with CLIMB_STATUS_LAUNCH_FAILED instead of
  * hanging. The parent fails if a child does, or does not finish within two minutes. */
@@ -52,6 +54,14 @@ static void hex_of(const climb_comm_id *id, char *hex)
 {
     for (size_t i = 0; i < sizeof id->bytes; i++)
         snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id->bytes[i]);
+}
+
+/* qsort's order of places by their keys (sort_keys), ties by place: the stable order. */
+static const uint32_t *sort_keys;
+static int by_key_then_place(const void *a, const void *b)
+{
+    const size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    return sort_keys[i] != sort_keys[j] ? (sort_keys[i] < sort_keys[j] ? -1 : 1) : (i < j ? -1 : i > j);
 }
 
 static int child(int rank, int nranks, const char *hex)
@@ -225,6 +235,75 @@ static int child(int rank, int nranks, const char *hex)
         free(hc);
         free(want);
         free(mag);
+    }
+
+    /* sort, pairs, every rank's keys drawn from one seed (five values: runs across every cut), rank r holding
+     * 3000 + 1001 r of them; then keys alone in place from a graph (every key to rank 0 and back) */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t counts[8], off[8], total = 0;
+        for (int q = 0; q < nranks && q < 8; q++) {
+            counts[q] = 3000 + 1001 * (size_t)q;
+            off[q] = total;
+            total += counts[q];
+        }
+        uint32_t *hk = malloc(total * 4), *hv = malloc(total * 4), *got_k = malloc(total * 4), *got_v = malloc(total * 4);
+        climb_rng rng;
+        climb_rng_seed(&rng, 20261207 + (uint64_t)pass);
+        for (size_t i = 0; i < total; i++) {
+            hk[i] = pass ? (uint32_t)climb_rng_next(&rng) : (uint32_t)(climb_rng_next(&rng) % 5) * 0x30000001u;
+            hv[i] = (uint32_t)i;
+        }
+        /* the stable order: by key, then by place */
+        size_t *idx = malloc(total * sizeof *idx);
+        for (size_t i = 0; i < total; i++)
+            idx[i] = i;
+        sort_keys = hk;
+        qsort(idx, total, sizeof *idx, by_key_then_place);
+        const size_t mine = counts[rank];
+        uint32_t *dk = upload(hk + off[rank], mine * 4), *dv = upload(hv + off[rank], mine * 4), *ok = NULL, *ov = NULL;
+        EXPECT(cudaMalloc((void **)&ok, mine * 4 + 4) == cudaSuccess && cudaMalloc((void **)&ov, mine * 4 + 4) == cudaSuccess &&
+               cudaMemset(ok, 0xFF, mine * 4) == cudaSuccess && cudaMemset(ov, 0xFF, mine * 4) == cudaSuccess &&
+               cudaDeviceSynchronize() == cudaSuccess);
+        const uint32_t *ik[1] = {dk}, *iv[1] = {dv};
+        uint32_t *okk[1] = {ok}, *ovv[1] = {ov}, *same[1] = {dk};
+        climb_status sst;
+        if (pass == 0) {
+            sst = climb_comm_sort_pairs_u32(c, counts, ik, iv, okk, ovv);
+        } else {
+            cudaStream_t own;
+            cudaGraph_t g = NULL;
+            cudaGraphExec_t ge = NULL;
+            EXPECT(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking) == cudaSuccess &&
+                   climb_comm_set_stream(c, 0, own) == CLIMB_STATUS_SUCCESS &&
+                   cudaStreamBeginCapture(own, cudaStreamCaptureModeGlobal) == cudaSuccess);
+            sst = climb_comm_sort_u32(c, counts, ik, same);
+            EXPECT(cudaStreamEndCapture(own, &g) == cudaSuccess && g && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess &&
+                   cudaGraphLaunch(ge, own) == cudaSuccess && cudaStreamSynchronize(own) == cudaSuccess);
+            if (ge)
+                cudaGraphExecDestroy(ge);
+            if (g)
+                cudaGraphDestroy(g);
+            EXPECT(climb_comm_set_stream(c, 0, NULL) == CLIMB_STATUS_SUCCESS);
+            cudaStreamDestroy(own);
+        }
+        EXPECT_MSG(sst == CLIMB_STATUS_SUCCESS, "rank %d sort (pass %d): %s", rank, pass, climb_status_string(sst));
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess);
+        EXPECT(cudaMemcpy(got_k, pass ? dk : okk[0], mine * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        if (pass == 0)
+            EXPECT(cudaMemcpy(got_v, ov, mine * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t wrong = 0;
+        for (size_t i = 0; i < mine; i++)
+            wrong += got_k[i] != hk[idx[off[rank] + i]] || (pass == 0 && got_v[i] != (uint32_t)idx[off[rank] + i]);
+        EXPECT_MSG(wrong == 0, "rank %d sort (pass %d): %zu wrong", rank, pass, wrong);
+        cudaFree(dk);
+        cudaFree(dv);
+        cudaFree(okk[0]);
+        cudaFree(ov);
+        free(hk);
+        free(hv);
+        free(got_k);
+        free(got_v);
+        free(idx);
     }
 
     /* a copy naming another process's GPU */

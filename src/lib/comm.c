@@ -358,15 +358,9 @@ static const climb_nccl *nccl_begin(const struct climb_comm_s *c, int *prev, int
     return nc;
 }
 
-/* One send or receive of a group. */
-typedef struct nccl_op {
-    int peer;
-    const float *send; /* NULL: a receive into recv */
-    float *recv;
-    size_t count;
-} nccl_op;
+typedef climb_comm_xfer nccl_op;
 
-/* The sends and receives in one group on this rank's stream. */
+/* The sends and receives in one group on this rank's stream (4-byte words: NCCL moves them as they are). */
 static climb_status nccl_group(struct climb_comm_s *c, const nccl_op *ops, int n)
 {
     int prev, on_gpu;
@@ -376,9 +370,9 @@ static climb_status nccl_group(struct climb_comm_s *c, const nccl_op *ops, int n
     ncclComm_t comm = (ncclComm_t)c->nccl;
     ncclResult_t r = on_gpu ? nc->group_start() : ncclUnhandledCudaError;
     for (int i = 0; i < n && r == ncclSuccess; i++)
-        if (ops[i].count)
-            r = ops[i].send ? nc->send(ops[i].send, ops[i].count, ncclFloat32, ops[i].peer, comm, c->st[0])
-                            : nc->recv(ops[i].recv, ops[i].count, ncclFloat32, ops[i].peer, comm, c->st[0]);
+        if (ops[i].words)
+            r = ops[i].send ? nc->send(ops[i].send, ops[i].words, ncclFloat32, ops[i].peer, comm, c->st[0])
+                            : nc->recv(ops[i].recv, ops[i].words, ncclFloat32, ops[i].peer, comm, c->st[0]);
     const ncclResult_t end = on_gpu ? nc->group_end() : r;
     return nccl_finish(c, nc, r == ncclSuccess ? end : r, prev);
 }
@@ -456,6 +450,18 @@ climb_status climb_comm_nccl_pieces(struct climb_comm_s *c, const float *mine, f
     (void)all;
     (void)off;
     (void)count;
+    return CLIMB_STATUS_NOT_SUPPORTED;
+#endif
+}
+
+climb_status climb_comm_nccl_group(struct climb_comm_s *c, const climb_comm_xfer *ops, int n)
+{
+#if CLIMB_HAVE_NCCL
+    return nccl_group(c, ops, n);
+#else
+    (void)c;
+    (void)ops;
+    (void)n;
     return CLIMB_STATUS_NOT_SUPPORTED;
 #endif
 }

@@ -75,6 +75,18 @@ climb_status climb_comm_nccl_halos(struct climb_comm_s *c, const float *send_bel
 climb_status climb_comm_nccl_pieces(struct climb_comm_s *c, const float *mine, float *all, const size_t *off,
                                     const size_t *count);
 
+/* One send (send set) or receive (into recv) of `words` 4-byte words with rank `peer`. */
+typedef struct climb_comm_xfer {
+    int peer;
+    const void *send;
+    void *recv;
+    size_t words;
+} climb_comm_xfer;
+/* The rank form's sends and receives in one NCCL group on this rank's stream, after the work issued so far: each
+ * pair of ranks matches its sends and receives in the order listed. The status to return (NOT_SUPPORTED without
+ * NCCL). */
+climb_status climb_comm_nccl_group(struct climb_comm_s *c, const climb_comm_xfer *ops, int n);
+
 /* Around a call's work: the caller's device kept, the runtime's error state cleared. begin forks the ranks in
  * `ranks` (mask of rank numbers; NULL: all) from the stream of rank `origin` and makes each wait for every other's
  * work so far; end joins them back into the origin's stream, makes the others wait for it where no capture is in

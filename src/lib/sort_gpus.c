@@ -31,6 +31,194 @@ static int rank_arrays_ok(const struct climb_comm_s *c, int r, size_t cnt, const
            !climb_spans_overlap(b, y) && climb_comm_reachable(c, r, iv, 4) && climb_comm_reachable(c, r, ov, 4);
 }
 
+/* The rank form's counts on the host: `count` counters of d_count[me] from every rank, all-gathered by NCCL into
+ * d_all and brought to e->all_counts, rank after rank. 1, or 0 with *st or *err set. */
+static int gather_counts(climb_comm c, climb_sgx *e, int me, unsigned long long *d_all, size_t count,
+                         climb_status *st, cudaError_t *err)
+{
+    const size_t P = (size_t)c->nranks;
+    return (*st = climb_comm_nccl_call(c, 1, CLIMB_I32, e->d_count[me], d_all, 2 * count)) == CLIMB_STATUS_SUCCESS &&
+           (*err = cudaSetDevice(c->devices[0])) == cudaSuccess &&
+           (*err = cudaMemcpyAsync(e->all_counts, d_all, P * count * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, c->st[0])) == cudaSuccess &&
+           (*err = cudaStreamSynchronize(c->st[0])) == cudaSuccess;
+}
+
+/* The rank form: this process's rank (me) of nranks, its keys ik (and iv) into ok (ov); counts every rank's, n their
+ * sum, most the largest. Outside a capture the split's steps a rank at a time (climb_sgx_split_round and the rest),
+ * every rank's counts all-gathered by NCCL and brought to the host, so that every rank computes the same plan; the
+ * pieces exchanged in one NCCL group (a rank's piece for itself copied on its stream). Inside one, every key sent to
+ * rank 0, sorted there, and each share sent back. */
+static climb_status sort_ranks(climb_comm c, const size_t *counts, size_t n, size_t most, const uint32_t *ik,
+                               const uint32_t *iv, uint32_t *ok, uint32_t *ov, int pairs)
+{
+    const int P = c->nranks, me = c->rank, capturing = climb_stream_capturing(c->st[0]);
+    if (capturing && n > CLIMB_SORT_MAX_N)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    if (P > CLIMB_MAX_DEVICES)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    /* the workspace: as the one-process form's, and every rank's counters side by side (outside a capture); inside
+     * one, rank 0's room for every key (and value) and the radix sort's workspace for them */
+    const size_t keys = capturing ? (me == 0 ? n : 1) : most;
+    const size_t ws_bytes = climb_sort_radix_workspace(CLIMB_U32, keys, capturing ? pairs : 1);
+    const size_t counters = climb_sgx_counters(P) * sizeof(unsigned long long);
+    const size_t arrays = capturing ? (pairs ? 2 : 1) : (pairs ? 4 : 2);
+    size_t words, each, part, need, gathered;
+    if (!ws_bytes || !climb_mul_fits(keys, 4, &words) || !climb_mul_fits(up256(words), arrays, &part) ||
+        !climb_mul_fits(counters, (size_t)P, &gathered) || !climb_add_fits(part, up256(ws_bytes), &need) ||
+        !climb_add_fits(need, capturing ? 0 : up256(counters) + up256(gathered), &need))
+        return CLIMB_STATUS_INVALID_VALUE;
+    each = up256(words);
+    cudaError_t err = climb_comm_workspace(c, need);
+    if (err != cudaSuccess) {
+        c->last = err;
+        return climb_status_of_cuda(err);
+    }
+    unsigned char *p = (unsigned char *)c->ws[0];
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaGetLastError();
+    climb_status st = CLIMB_STATUS_SUCCESS;
+    if (capturing) {
+        /* every share to rank 0 (its own copied), sorted there, each share back */
+        size_t off[CLIMB_MAX_DEVICES], at = 0;
+        for (int q = 0; q < P; q++) {
+            off[q] = at;
+            at += counts[q];
+        }
+        uint32_t *all_k = (uint32_t *)p, *all_v = pairs ? (uint32_t *)(p + each) : NULL;
+        climb_comm_xfer ops[4 * CLIMB_MAX_DEVICES];
+        int k = 0;
+        if ((err = cudaSetDevice(c->devices[0])) == cudaSuccess && me == 0 && counts[0]) {
+            err = cudaMemcpyAsync(all_k, ik, counts[0] * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+            if (err == cudaSuccess && pairs)
+                err = cudaMemcpyAsync(all_v, iv, counts[0] * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+        }
+        for (int q = 1; q < P && err == cudaSuccess; q++) {
+            if (me == 0) {
+                ops[k++] = (climb_comm_xfer){q, NULL, all_k + off[q], counts[q]};
+                if (pairs)
+                    ops[k++] = (climb_comm_xfer){q, NULL, all_v + off[q], counts[q]};
+            } else if (me == q) {
+                ops[k++] = (climb_comm_xfer){0, ik, NULL, counts[q]};
+                if (pairs)
+                    ops[k++] = (climb_comm_xfer){0, iv, NULL, counts[q]};
+            }
+        }
+        if (err == cudaSuccess)
+            st = climb_comm_nccl_group(c, ops, k);
+        if (err == cudaSuccess && st == CLIMB_STATUS_SUCCESS && me == 0 && (err = cudaSetDevice(c->devices[0])) ==
+                                                                                  cudaSuccess)
+            err = climb_sort_radix(CLIMB_U32, all_k, all_v, all_k, all_v, n, p + arrays * each, ws_bytes, c->st[0]);
+        k = 0;
+        for (int q = 1; q < P && err == cudaSuccess && st == CLIMB_STATUS_SUCCESS; q++) {
+            if (me == 0) {
+                ops[k++] = (climb_comm_xfer){q, all_k + off[q], NULL, counts[q]};
+                if (pairs)
+                    ops[k++] = (climb_comm_xfer){q, all_v + off[q], NULL, counts[q]};
+            } else if (me == q) {
+                ops[k++] = (climb_comm_xfer){0, NULL, ok, counts[q]};
+                if (pairs)
+                    ops[k++] = (climb_comm_xfer){0, NULL, ov, counts[q]};
+            }
+        }
+        if (err == cudaSuccess && st == CLIMB_STATUS_SUCCESS)
+            st = climb_comm_nccl_group(c, ops, k);
+        if (err == cudaSuccess && st == CLIMB_STATUS_SUCCESS && me == 0 && counts[0] &&
+            (err = cudaSetDevice(c->devices[0])) == cudaSuccess) {
+            err = cudaMemcpyAsync(ok, all_k, counts[0] * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+            if (err == cudaSuccess && pairs)
+                err = cudaMemcpyAsync(ov, all_v, counts[0] * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+        }
+    } else {
+        climb_coll_exec x;
+        memset(&x, 0, sizeof x);
+        x.P = P;
+        x.lo = me;
+        x.hi = me + 1;
+        x.devices[me] = c->devices[0];
+        x.sms[me] = c->sms[0];
+        x.st[me] = c->st[0];
+        climb_sgx e;
+        memset(&e, 0, sizeof e);
+        e.x = &x;
+        e.pairs = pairs;
+        e.n = n;
+        for (int q = 0; q < P; q++)
+            e.cnt[q] = counts[q];
+        e.cls[me] = (uint32_t *)p;
+        e.carry[me] = (uint32_t *)(p + each);
+        if (pairs) {
+            e.part_k[me] = (uint32_t *)(p + 2 * each);
+            e.part_v[me] = (uint32_t *)(p + 3 * each);
+        }
+        e.ws[me] = p + arrays * each;
+        e.ws_bytes = ws_bytes;
+        e.d_count[me] = (unsigned long long *)(p + arrays * each + up256(ws_bytes));
+        unsigned long long *d_all = (unsigned long long *)(p + arrays * each + up256(ws_bytes) + up256(counters));
+        if (climb_sgx_host_alloc(&e, P) != 0) {
+            cudaSetDevice(prev);
+            return CLIMB_STATUS_ALLOC_FAILED;
+        }
+        int rc = climb_sgx_split_begin(&e);
+        for (size_t bins = 1; rc == 0 && bins;) {
+            rc = climb_sgx_split_round(&e, me, ik, &bins);
+            if (rc == 0 && bins && !gather_counts(c, &e, me, d_all, bins, &st, &err))
+                break;
+            if (rc == 0 && bins)
+                rc = climb_sgx_split_feed(&e, e.all_counts, bins);
+        }
+        if (rc == 0 && st == CLIMB_STATUS_SUCCESS && err == cudaSuccess)
+            rc = climb_sgx_classify(&e, me, ik, pairs ? iv : NULL);
+        if (rc == 0 && st == CLIMB_STATUS_SUCCESS && err == cudaSuccess && gather_counts(c, &e, me, d_all, 2 * (size_t)P, &st, &err))
+            rc = climb_sgx_plan(&e, e.all_counts);
+        if (rc == 0 && st == CLIMB_STATUS_SUCCESS && err == cudaSuccess) {
+            /* the pieces in the plan's order, which every rank lists alike; a rank's own piece copied */
+            climb_comm_xfer *ops = (climb_comm_xfer *)malloc((size_t)(e.n_pieces ? e.n_pieces : 1) * 2 * sizeof *ops);
+            const uint32_t *sk = pairs ? e.part_k[me] : e.carry[me], *sv = e.part_v[me];
+            int k = 0;
+            if (!ops)
+                st = CLIMB_STATUS_ALLOC_FAILED;
+            for (int i = 0; ops && i < e.n_pieces && err == cudaSuccess; i++) {
+                const climb_sgx_piece *q = &e.pieces[i];
+                if (q->s == me && q->d == me) {
+                    err = cudaMemcpyAsync(ok + q->to, sk + q->from, q->len * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+                    if (err == cudaSuccess && pairs)
+                        err = cudaMemcpyAsync(ov + q->to, sv + q->from, q->len * 4, cudaMemcpyDeviceToDevice, c->st[0]);
+                } else if (q->s == me) {
+                    ops[k++] = (climb_comm_xfer){q->d, sk + q->from, NULL, q->len};
+                    if (pairs)
+                        ops[k++] = (climb_comm_xfer){q->d, sv + q->from, NULL, q->len};
+                } else if (q->d == me) {
+                    ops[k++] = (climb_comm_xfer){q->s, NULL, ok + q->to, q->len};
+                    if (pairs)
+                        ops[k++] = (climb_comm_xfer){q->s, NULL, ov + q->to, q->len};
+                }
+            }
+            if (ops && err == cudaSuccess)
+                st = climb_comm_nccl_group(c, ops, k);
+            free(ops);
+            if (st == CLIMB_STATUS_SUCCESS && err == cudaSuccess)
+                rc = climb_sgx_sort_received(&e, me, ok, pairs ? ov : NULL);
+        }
+        if (rc != 0)
+            err = e.err != cudaSuccess ? e.err : cudaErrorUnknown;
+        const int plan_failed = rc != 0 && e.err == cudaSuccess;
+        climb_sgx_host_free(&e);
+        if (plan_failed) {
+            cudaSetDevice(prev);
+            return CLIMB_STATUS_INTERNAL_ERROR;
+        }
+    }
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    if (err != cudaSuccess) {
+        c->last = err;
+        return climb_status_of_cuda(err);
+    }
+    return st;
+}
+
 static climb_status sort_across(climb_comm c, const size_t *counts, const uint32_t *const *ik,
                                 const uint32_t *const *iv, uint32_t *const *ok, uint32_t *const *ov, int pairs)
 {
@@ -52,7 +240,7 @@ static climb_status sort_across(climb_comm c, const size_t *counts, const uint32
             return CLIMB_STATUS_INVALID_VALUE;
     }
     if (c->nccl)
-        return CLIMB_STATUS_NOT_SUPPORTED; /* one process a GPU: not yet */
+        return sort_ranks(c, counts, n, most, ik[0], pairs ? iv[0] : NULL, ok[0], pairs ? ov[0] : NULL, pairs);
     const int capturing = climb_stream_capturing(c->st[0]);
     if (capturing && n > CLIMB_SORT_MAX_N)
         return CLIMB_STATUS_NOT_SUPPORTED; /* inside a capture every key is sorted on the first GPU */

@@ -207,7 +207,8 @@ extern "C" int climb_sgx_host_alloc(climb_sgx *e, int P)
     e->hist = (size_t *)calloc((size_t)P * P << SG_DIGIT, sizeof *e->hist);
     e->split = (climb_keysplit *)calloc(1, sizeof *e->split);
     e->pieces = (climb_sgx_piece *)calloc((size_t)P * (3 * P), sizeof *e->pieces); /* 3P - 2 a rank at the most */
-    if (!e->h_count || !e->hist || !e->split || !e->pieces) {
+    e->all_counts = (unsigned long long *)malloc((size_t)P * climb_sgx_counters(P) * sizeof(unsigned long long));
+    if (!e->h_count || !e->hist || !e->split || !e->pieces || !e->all_counts) {
         climb_sgx_host_free(e);
         return -1;
     }
@@ -220,6 +221,8 @@ extern "C" void climb_sgx_host_free(climb_sgx *e)
     free(e->hist);
     free(e->split);
     free(e->pieces);
+    free(e->all_counts);
+    e->all_counts = NULL;
     e->h_count = NULL;
     e->hist = NULL;
     e->split = NULL;
@@ -237,48 +240,77 @@ static int counts_down(climb_sgx *e, int r, size_t n)
     return 0;
 }
 
-/* The split of the keys in arrays keys[r] (each rank's cnt[r] of them, in any order): rounds of digit counts until
- * every cut is placed. */
+/* The split's rounds, a rank at a time (the rank form drives one rank, its counts gathered by NCCL). */
+extern "C" int climb_sgx_split_begin(climb_sgx *e)
+{
+    if (climb_keysplit_init(e->split, e->x->P, 32, SG_DIGIT, e->cnt) != 0)
+        SGX_FAIL("the split's counts");
+    return 0;
+}
+
+extern "C" int climb_sgx_split_round(climb_sgx *e, int r, const uint32_t *keys, size_t *bins)
+{
+    int shift, width;
+    const int open = climb_keysplit_round(e->split, &shift, &width);
+    *bins = (size_t)(open > 0 ? open : 0) << SG_DIGIT;
+    if (open <= 0)
+        return 0;
+    sg_ranges rg;
+    memset(&rg, 0, sizeof rg);
+    rg.n_open = open;
+    rg.shift = shift;
+    rg.above = shift + width;
+    for (int o = 0; o < open; o++)
+        rg.prefix[o] = (unsigned)e->split->open_prefix[o];
+    SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+    if (*bins * sizeof(unsigned) > 48 * 1024) /* past the default: up to 63 ranges of 256 counters */
+        SGX_TRY(cudaFuncSetAttribute(sg_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)(*bins * sizeof(unsigned))),
+                "the digit counts' shared memory");
+    SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, *bins * sizeof(unsigned long long), e->x->st[r]),
+            "the digit counts' clearing");
+    if (e->cnt[r]) {
+        sg_hist_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, *bins * sizeof(unsigned), e->x->st[r]>>>(
+            keys, e->cnt[r], rg, e->d_count[r]);
+        SGX_TRY(cudaGetLastError(), "the digit counts");
+    }
+    return 0;
+}
+
+extern "C" int climb_sgx_split_feed(climb_sgx *e, const unsigned long long *all, size_t bins)
+{
+    const int P = e->x->P, open = (int)(bins >> SG_DIGIT);
+    for (int r = 0; r < P; r++)
+        for (int o = 0; o < open; o++)
+            for (size_t d = 0; d < ((size_t)1 << SG_DIGIT); d++)
+                e->hist[(((size_t)o * P + r) << SG_DIGIT) + d] = (size_t)all[(size_t)r * bins + ((size_t)o << SG_DIGIT) + d];
+    if (climb_keysplit_feed(e->split, e->hist) != 0)
+        SGX_FAIL("the ranks' digit counts disagree with the split so far");
+    return 0;
+}
+
+/* The split of the keys in arrays keys[r] (each rank's cnt[r] of them, in any order), one process driving every
+ * rank: rounds of digit counts until every cut is placed, each rank's counts brought to the host in turn. */
 static int find_split(climb_sgx *e, const uint32_t *const *keys)
 {
     const int P = e->x->P;
-    if (climb_keysplit_init(e->split, P, 32, SG_DIGIT, e->cnt) != 0)
-        SGX_FAIL("the split's counts");
-    int shift, width, open;
-    while ((open = climb_keysplit_round(e->split, &shift, &width)) > 0) {
-        sg_ranges rg;
-        memset(&rg, 0, sizeof rg);
-        rg.n_open = open;
-        rg.shift = shift;
-        rg.above = shift + width;
-        for (int o = 0; o < open; o++)
-            rg.prefix[o] = (unsigned)e->split->open_prefix[o];
-        const size_t bins = (size_t)open << SG_DIGIT;
-        for (int r = 0; r < P; r++) {
-            SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
-            if (bins * sizeof(unsigned) > 48 * 1024) /* past the default: up to 63 ranges of 256 counters */
-                SGX_TRY(cudaFuncSetAttribute(sg_hist_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)(bins * sizeof(unsigned))),
-                        "the digit counts' shared memory");
-            SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, bins * sizeof(unsigned long long), e->x->st[r]),
-                    "the digit counts' clearing");
-            if (e->cnt[r]) {
-                sg_hist_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, bins * sizeof(unsigned),
-                                 e->x->st[r]>>>(keys[r], e->cnt[r], rg, e->d_count[r]);
-                SGX_TRY(cudaGetLastError(), "the digit counts");
-            }
-        }
+    if (climb_sgx_split_begin(e))
+        return -1;
+    for (;;) {
+        size_t bins = 0;
+        for (int r = 0; r < P; r++)
+            if (climb_sgx_split_round(e, r, keys[r], &bins))
+                return -1;
+        if (!bins)
+            return 0;
         for (int r = 0; r < P; r++) {
             if (counts_down(e, r, bins))
                 return -1;
-            for (int o = 0; o < open; o++)
-                for (size_t d = 0; d < ((size_t)1 << SG_DIGIT); d++)
-                    e->hist[(((size_t)o * P + r) << SG_DIGIT) + d] = (size_t)e->h_count[((size_t)o << SG_DIGIT) + d];
+            memcpy(e->all_counts + (size_t)r * bins, e->h_count, bins * sizeof(unsigned long long));
         }
-        if (climb_keysplit_feed(e->split, e->hist) != 0)
-            SGX_FAIL("the ranks' digit counts disagree with the split so far");
+        if (climb_sgx_split_feed(e, e->all_counts, bins))
+            return -1;
     }
-    return 0;
 }
 
 /* The cuts as rank r needs them (ties: the keys split between outputs there, each once, ascending). */
@@ -351,21 +383,76 @@ static int exchange_and_sort(climb_sgx *e, uint32_t *const *send_k, uint32_t *co
     }
     if (sgx_barrier(e))
         return -1;
-    for (int r = 0; r < e->x->P; r++) {
-        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
-        if (e->cnt[r])
-            SGX_TRY(climb_sort_radix(CLIMB_U32, out_k[r], e->pairs ? out_v[r] : NULL, out_k[r],
-                                     e->pairs ? out_v[r] : NULL, e->cnt[r], e->ws[r], e->ws_bytes, e->x->st[r]),
-                    "a rank's sort");
+    for (int r = 0; r < e->x->P; r++)
+        if (climb_sgx_sort_received(e, r, out_k[r], e->pairs ? out_v[r] : NULL))
+            return -1;
+    return 0;
+}
+
+/* radix_split, rank r's part: each key's class (its output, or the tie it is part of), the classes counted into
+ * d_count[r] (2 P); the keys partitioned by class, stably (climb's radix sort of the classes, in place, which takes
+ * one pass: they are below 128); keys alone travel as the classes' carried words; pairs carry indices, and the keys
+ * and values are gathered by them into part_k and part_v. */
+extern "C" int climb_sgx_classify(climb_sgx *e, int r, const uint32_t *in_k, const uint32_t *in_v)
+{
+    const int P = e->x->P;
+    const sg_cuts k = cuts_for(e, r);
+    SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+    cudaStream_t s = e->x->st[r];
+    SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, 2 * P * sizeof(unsigned long long), s), "the class counts");
+    if (!e->cnt[r])
+        return 0;
+    sg_class_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(in_k, e->cnt[r], k, e->pairs, e->cls[r],
+                                                                             e->carry[r], e->d_count[r]);
+    SGX_TRY(cudaGetLastError(), "the classes");
+    SGX_TRY(climb_sort_radix(CLIMB_U32, e->cls[r], e->carry[r], e->cls[r], e->carry[r], e->cnt[r], e->ws[r],
+                             e->ws_bytes, s),
+            "the partition by class");
+    if (e->pairs) {
+        sg_gather_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(e->carry[r], e->cnt[r], in_k, in_v,
+                                                                                  e->part_k[r], e->part_v[r]);
+        SGX_TRY(cudaGetLastError(), "the pairs' gather");
     }
     return 0;
 }
 
-/* radix_split: the split first, from the unsorted keys; each key's class (its output, or the tie it is part of);
- * the keys partitioned by class, stably (climb's radix sort of the classes, in place, which takes one pass: they
- * are below 128); each output's pieces (a class, or a tie's share by the cut's t) sent; the received keys sorted
- * once. Keys alone travel as the classes' carried words; pairs carry indices, and the keys and values are gathered
- * by them into part_k and part_v first. */
+/* The pieces of every rank from every rank's class counts (all: rank r's 2 P at all + 2 P r), placed: the classes in
+ * order, outputs 0 .. P - 1, then the ties; a tie's keys cut at each of its cuts' t. */
+extern "C" int climb_sgx_plan(climb_sgx *e, const unsigned long long *all)
+{
+    const int P = e->x->P;
+    e->n_pieces = 0;
+    for (int r = 0; r < P; r++) {
+        if (!e->cnt[r])
+            continue;
+        unsigned long long ties[SG_MAXD];
+        const int n_ties = climb_keysplit_tie_values(e->split, r, ties);
+        size_t count[2 * SG_MAXD], from[3 * SG_MAXD], len[3 * SG_MAXD], total = 0;
+        int dest[3 * SG_MAXD];
+        for (int q = 0; q < P + n_ties; q++)
+            total += count[q] = (size_t)all[2 * (size_t)P * r + q];
+        if (total != e->cnt[r])
+            SGX_FAIL("a rank's classes do not hold its keys");
+        const int n = climb_keysplit_class_pieces(e->split, r, count, dest, from, len);
+        for (int i = 0; i < n; i++)
+            add_piece(e, r, dest[i], from[i], len[i]);
+    }
+    return place_pieces(e);
+}
+
+/* What rank r received, sorted in place. */
+extern "C" int climb_sgx_sort_received(climb_sgx *e, int r, uint32_t *out_k, uint32_t *out_v)
+{
+    SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+    if (e->cnt[r])
+        SGX_TRY(climb_sort_radix(CLIMB_U32, out_k, e->pairs ? out_v : NULL, out_k, e->pairs ? out_v : NULL, e->cnt[r],
+                                 e->ws[r], e->ws_bytes, e->x->st[r]),
+                "a rank's sort");
+    return 0;
+}
+
+/* radix_split, one process driving every rank: the split first, from the unsorted keys; every rank classified;
+ * the pieces planned from the class counts; one exchange by the copy engines; the received keys sorted once. */
 extern "C" int climb_sgx_radix_split(climb_sgx *e, const uint32_t *const *in_k, const uint32_t *const *in_v,
                                      uint32_t *const *out_k, uint32_t *const *out_v)
 {
@@ -374,40 +461,14 @@ extern "C" int climb_sgx_radix_split(climb_sgx *e, const uint32_t *const *in_k, 
     e->why = NULL;
     if (find_split(e, in_k))
         return -1;
-    e->n_pieces = 0;
     for (int r = 0; r < P; r++) {
-        const sg_cuts k = cuts_for(e, r);
-        if (!e->cnt[r])
-            continue;
-        SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
-        cudaStream_t s = e->x->st[r];
-        SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, 2 * P * sizeof(unsigned long long), s), "the class counts");
-        sg_class_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(in_k[r], e->cnt[r], k, e->pairs,
-                                                                                 e->cls[r], e->carry[r],
-                                                                                 e->d_count[r]);
-        SGX_TRY(cudaGetLastError(), "the classes");
-        SGX_TRY(climb_sort_radix(CLIMB_U32, e->cls[r], e->carry[r], e->cls[r], e->carry[r], e->cnt[r], e->ws[r],
-                                 e->ws_bytes, s),
-                "the partition by class");
-        if (e->pairs) {
-            sg_gather_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, 0, s>>>(
-                e->carry[r], e->cnt[r], in_k[r], in_v[r], e->part_k[r], e->part_v[r]);
-            SGX_TRY(cudaGetLastError(), "the pairs' gather");
-        }
+        if (climb_sgx_classify(e, r, in_k[r], e->pairs ? in_v[r] : NULL))
+            return -1;
         if (counts_down(e, r, 2 * (size_t)P))
             return -1;
-        /* the classes in order: outputs 0 .. P - 1, then the ties; a tie's keys cut at each of its cuts' t */
-        size_t count[2 * SG_MAXD], from[3 * SG_MAXD], len[3 * SG_MAXD], total = 0;
-        int dest[3 * SG_MAXD];
-        for (int q = 0; q < P + k.n_ties; q++)
-            total += count[q] = (size_t)e->h_count[q];
-        if (total != e->cnt[r])
-            SGX_FAIL("a rank's classes do not hold its keys");
-        const int n = climb_keysplit_class_pieces(e->split, r, count, dest, from, len);
-        for (int i = 0; i < n; i++)
-            add_piece(e, r, dest[i], from[i], len[i]);
+        memcpy(e->all_counts + 2 * (size_t)P * r, e->h_count, 2 * (size_t)P * sizeof(unsigned long long));
     }
-    if (place_pieces(e))
+    if (climb_sgx_plan(e, e->all_counts))
         return -1;
     return exchange_and_sort(e, e->pairs ? e->part_k : e->carry, e->part_v, out_k, out_v);
 }

@@ -37,6 +37,7 @@ typedef struct climb_sgx {
     unsigned long long *d_count[CLIMB_MAX_DEVICES];
     unsigned long long *h_count;  /* climb_sgx_counters(P) words */
     size_t *hist;                 /* a round's counts of every rank: P x P x 256 */
+    unsigned long long *all_counts; /* every rank's counters side by side: P x climb_sgx_counters(P) */
     climb_keysplit *split;
     climb_sgx_piece *pieces;      /* 3 P a rank at the most */
     int n_pieces;
@@ -58,6 +59,20 @@ void climb_sgx_host_free(climb_sgx *e);
  * 0, or -1 with e->err and e->why set. */
 int climb_sgx_radix_split(climb_sgx *e, const uint32_t *const *in_k, const uint32_t *const *in_v,
                           uint32_t *const *out_k, uint32_t *const *out_v);
+
+/* The same a rank at a time, for a caller that drives one rank and gathers the counts itself (the rank form, by
+ * NCCL), all ranks computing the same plan: split_begin; then rounds of split_round (rank r's digit counts of its
+ * keys into d_count[r], *bins of them; *bins 0: the split is done) and split_feed (all: every rank's bins counts,
+ * rank after rank); classify (rank r's keys partitioned: its 2 P class counts into d_count[r]; the pieces it sends
+ * from carry[r] for keys alone, part_k[r] and part_v[r] for pairs); plan (every rank's class counts, 2 P a rank,
+ * rank after rank: e->pieces placed); the exchange (the caller's); sort_received. Each 0, or -1 with e->err and
+ * e->why set. */
+int climb_sgx_split_begin(climb_sgx *e);
+int climb_sgx_split_round(climb_sgx *e, int r, const uint32_t *keys, size_t *bins);
+int climb_sgx_split_feed(climb_sgx *e, const unsigned long long *all, size_t bins);
+int climb_sgx_classify(climb_sgx *e, int r, const uint32_t *in_k, const uint32_t *in_v);
+int climb_sgx_plan(climb_sgx *e, const unsigned long long *all);
+int climb_sgx_sort_received(climb_sgx *e, int r, uint32_t *out_k, uint32_t *out_v);
 
 /* The capturable way: every rank's keys (and values) copied into all_k (all_v) on rank 0's GPU at their offsets in
  * rank order, sorted there (climb's radix sort, workspace ws0 of ws0_bytes >= climb_sort_radix_workspace(CLIMB_U32,
