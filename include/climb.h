@@ -655,7 +655,9 @@ CLIMB_API climb_status climb_gemm_ex(climb_handle handle, climb_gemm_compute com
  * climb_bfs's, bad row offsets or columns make the kernels read or write outside the arrays. Workspace (the
  * communicator's): four bitmaps of n_vertices bits a rank. n_vertices 0 does nothing; a source outside [0,
  * n_vertices), a negative count, levels over the graph's arrays, an array on another GPU: INVALID_VALUE. The rank form
- * gives CLIMB_STATUS_NOT_SUPPORTED.
+ * (one pointer each for this rank; the counts every rank's): the same levels, what crosses between the ranks by
+ * NCCL (each owner receiving the other ranks' marks on its words, the frontier's words sent to every rank, the
+ * level's counts all-gathered); its workspace holds also a copy of every other rank's marks on this rank's words.
  *
  * climb_comm_peer_copy(comm, to, d_dst, from, d_src, bytes): bytes from rank `from`'s GPU to rank `to`'s (from may
  * equal to): a kernel on the sender for small aligned copies where peer access is on, the copy engine otherwise

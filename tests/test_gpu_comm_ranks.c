@@ -21,6 +21,8 @@
 
 #include "climb.h"
 #include "base/rng.h"
+#include "io/graph.h"
+#include "workloads/bfs/bfs.h"
 #include "workloads/sgemm/sgemm.h"
 #include "workloads/stencil.h"
 #include "testing.h"
@@ -304,6 +306,75 @@ static int child(int rank, int nranks, const char *hex)
         free(got_k);
         free(got_v);
         free(idx);
+    }
+
+    /* BFS over an R-MAT graph every rank draws alike (undirected, then directed with its in-edges), each rank its
+     * vertices' rows; every level of this rank's against the CPU's */
+    for (int directed = 0; directed < 2; directed++) {
+        climb_csr g;
+        memset(&g, 0, sizeof g);
+        char err[300];
+        const int32_t nv = (1 << 14) + 3;
+        const climb_sparse_gen sg = {CLIMB_GEN_RMAT, nv, nv, 0, 16, 0, 20261207, directed};
+        EXPECT_MSG(climb_sparse_generate(&sg, &g, NULL, err, sizeof err) == 0, "%s", err);
+        if (!g.row_ptr)
+            break;
+        const int32_t m = g.row_ptr[nv];
+        int32_t *trp = calloc((size_t)nv + 1, 4), *tci = malloc((size_t)m * 4 + 4), *fill = calloc((size_t)nv, 4);
+        for (int32_t e = 0; e < m; e++)
+            trp[g.col_idx[e] + 1]++;
+        for (int32_t v = 0; v < nv; v++)
+            trp[v + 1] += trp[v];
+        for (int32_t u = 0; u < nv; u++)
+            for (int32_t e = g.row_ptr[u]; e < g.row_ptr[u + 1]; e++)
+                tci[trp[g.col_idx[e]] + fill[g.col_idx[e]]++] = u;
+        int32_t *want = malloc((size_t)nv * 4), *rows = malloc(((size_t)nv + 1) * 4), *got_l = malloc((size_t)nv * 4);
+        const int32_t source = 1;
+        climb_bfs_ref(nv, g.row_ptr, g.col_idx, source, want, NULL, NULL);
+        int32_t ne[8], ni[8], v0 = 0, v1 = 0;
+        for (int q = 0; q < nranks && q < 8; q++) {
+            int32_t a, b;
+            EXPECT(climb_comm_bfs_range(c, nv, q, &a, &b) == CLIMB_STATUS_SUCCESS);
+            ne[q] = g.row_ptr[b] - g.row_ptr[a];
+            ni[q] = trp[b] - trp[a];
+            if (q == rank) {
+                v0 = a;
+                v1 = b;
+            }
+        }
+        const int32_t nl = v1 - v0;
+        for (int32_t v = 0; v <= nl; v++)
+            rows[v] = g.row_ptr[v0 + v] - g.row_ptr[v0];
+        int32_t *drp = upload(rows, ((size_t)nl + 1) * 4), *dci = upload(g.col_idx + g.row_ptr[v0], (size_t)ne[rank] * 4);
+        for (int32_t v = 0; v <= nl; v++)
+            rows[v] = trp[v0 + v] - trp[v0];
+        int32_t *dirp = upload(rows, ((size_t)nl + 1) * 4), *dici = upload(tci + trp[v0], (size_t)ni[rank] * 4);
+        int32_t *dl = NULL;
+        EXPECT(cudaMalloc((void **)&dl, (size_t)nl * 4 + 4) == cudaSuccess &&
+               cudaMemset(dl, 0x5A, (size_t)nl * 4) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+        const int32_t *r1[1] = {drp}, *c1[1] = {dci}, *ir1[1] = {dirp}, *ic1[1] = {dici};
+        int32_t *l1[1] = {dl};
+        const climb_status bst = directed ? climb_comm_bfs(c, nv, ne, r1, c1, ni, ir1, ic1, source, l1)
+                                          : climb_comm_bfs(c, nv, ne, r1, c1, NULL, NULL, NULL, source, l1);
+        EXPECT_MSG(bst == CLIMB_STATUS_SUCCESS, "rank %d bfs: %s", rank, climb_status_string(bst));
+        EXPECT(cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess);
+        EXPECT(cudaMemcpy(got_l, dl, (size_t)nl * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        size_t wrong = 0;
+        for (int32_t v = 0; v < nl; v++)
+            wrong += got_l[v] != want[v0 + v];
+        EXPECT_MSG(wrong == 0, "rank %d bfs (%s): %zu levels wrong", rank, directed ? "directed" : "undirected", wrong);
+        cudaFree(drp);
+        cudaFree(dci);
+        cudaFree(dirp);
+        cudaFree(dici);
+        cudaFree(dl);
+        climb_csr_free(&g);
+        free(trp);
+        free(tci);
+        free(fill);
+        free(want);
+        free(rows);
+        free(got_l);
     }
 
     /* a copy naming another process's GPU */

@@ -2,6 +2,7 @@
  * communicator's GPUs (climb_comm_bfs_range says which), by the schedule of the rung marked best (direction-optimising
  * levels, the frontier's bitmap all-gathered every level), and climb_comm_bfs_range (src/lib/comm.c for the
  * communicator). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "comm.h"
@@ -43,6 +44,181 @@ static int rank_arrays_ok(const struct climb_comm_s *c, int r, size_t rows, cons
            !(in && (climb_spans_overlap(s_lv, s_irp) || (in_edges && climb_spans_overlap(s_lv, s_ici))));
 }
 
+/* The rank form: what crosses between the ranks, by NCCL (climb_bgx_ops). bufs: a copy of every other rank's marks
+ * on this rank's words (span words each); d_all: every rank's counters side by side; h_all their host copy. */
+typedef struct bfs_ranks {
+    struct climb_comm_s *c;
+    int me;
+    unsigned *bufs;
+    long long span;
+    unsigned long long *d_all, *h_all;
+    climb_status st; /* a failed NCCL call's status */
+} bfs_ranks;
+
+static long long w_first(const climb_bgx *e, int r) { return e->v0[r] / 32; }
+static long long w_count(const climb_bgx *e, int r) { return (e->v1[r] + 31) / 32 - e->v0[r] / 32; }
+
+/* A failed exchange: its status kept for the call, the search told. */
+static int ranks_failed(bfs_ranks *k, climb_bgx *e, climb_status st, const char *what)
+{
+    k->st = st;
+    e->err = cudaErrorUnknown;
+    e->why = what;
+    return -1;
+}
+
+/* Every other rank's marks on this rank's words, into bufs; the owner ORs them with its own. */
+static int ranks_marks(void *ctx, climb_bgx *e, int r, climb_bgx_marks *out)
+{
+    bfs_ranks *k = (bfs_ranks *)ctx;
+    const int P = e->x->P, me = k->me;
+    climb_comm_xfer ops[2 * CLIMB_MAX_DEVICES];
+    int n = 0;
+    out->n = 0;
+    out->marks[out->n] = e->marks[me];
+    out->off[out->n++] = 0;
+    for (int q = 0; q < P; q++) {
+        if (q == me)
+            continue;
+        ops[n++] = (climb_comm_xfer){q, e->marks[me] + w_first(e, q), NULL, (size_t)w_count(e, q)};
+        ops[n++] = (climb_comm_xfer){q, NULL, k->bufs + q * k->span, (size_t)w_count(e, me)};
+        out->marks[out->n] = k->bufs + q * k->span;
+        out->off[out->n++] = w_first(e, me);
+    }
+    (void)r;
+    const climb_status st = climb_comm_nccl_group(k->c, ops, n);
+    return st == CLIMB_STATUS_SUCCESS ? 0 : ranks_failed(k, e, st, "the marks' exchange");
+}
+
+/* This rank's words of the next frontier to every other rank, theirs into place here. */
+static int ranks_frontier(void *ctx, climb_bgx *e, int nx)
+{
+    bfs_ranks *k = (bfs_ranks *)ctx;
+    const int P = e->x->P, me = k->me;
+    unsigned *f = e->front[me][nx];
+    climb_comm_xfer ops[2 * CLIMB_MAX_DEVICES];
+    int n = 0;
+    for (int q = 0; q < P; q++) {
+        if (q == me)
+            continue;
+        ops[n++] = (climb_comm_xfer){q, f + w_first(e, me), NULL, (size_t)w_count(e, me)};
+        ops[n++] = (climb_comm_xfer){q, NULL, f + w_first(e, q), (size_t)w_count(e, q)};
+    }
+    const climb_status st = climb_comm_nccl_group(k->c, ops, n);
+    return st == CLIMB_STATUS_SUCCESS ? 0 : ranks_failed(k, e, st, "the frontier's all-gather");
+}
+
+/* Every rank's two counters all-gathered, brought to the host and summed. */
+static int ranks_counts(void *ctx, climb_bgx *e, unsigned long long sum[2])
+{
+    bfs_ranks *k = (bfs_ranks *)ctx;
+    const int P = e->x->P;
+    const climb_status st = climb_comm_nccl_call(k->c, 1, CLIMB_I32, e->d_count[k->me], k->d_all, 4);
+    if (st != CLIMB_STATUS_SUCCESS)
+        return ranks_failed(k, e, st, "the counts' all-gather");
+    cudaError_t err;
+    if ((err = cudaSetDevice(k->c->devices[0])) != cudaSuccess ||
+        (err = cudaMemcpyAsync(k->h_all, k->d_all, 2 * (size_t)P * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                               k->c->st[0])) != cudaSuccess ||
+        (err = cudaStreamSynchronize(k->c->st[0])) != cudaSuccess) {
+        e->err = err;
+        e->why = "the counts to the host";
+        return -1;
+    }
+    sum[0] = sum[1] = 0;
+    for (int q = 0; q < P; q++) {
+        sum[0] += k->h_all[2 * q];
+        sum[1] += k->h_all[2 * q + 1];
+    }
+    return 0;
+}
+
+/* The rank form: this process's rank of the graph (its rows rp, ci, in-rows irp, ici, levels lv), the search's steps
+ * on its GPU, what crosses between ranks by NCCL. */
+static climb_status bfs_ranks_search(climb_comm c, int32_t n_vertices, long long m, const int32_t *rp,
+                                     const int32_t *ci, const int32_t *irp, const int32_t *ici, int32_t source,
+                                     int32_t *lv)
+{
+    const int P = c->nranks, me = c->rank;
+    if (P > CLIMB_MAX_DEVICES)
+        return CLIMB_STATUS_NOT_SUPPORTED;
+    climb_coll_exec x;
+    memset(&x, 0, sizeof x);
+    x.P = P;
+    x.lo = me;
+    x.hi = me + 1;
+    x.devices[me] = c->devices[0];
+    x.sms[me] = c->sms[0];
+    x.st[me] = c->st[0];
+    climb_bgx e;
+    memset(&e, 0, sizeof e);
+    e.x = &x;
+    e.n = n_vertices;
+    e.source = source;
+    e.m = m;
+    e.words = ((long long)n_vertices + 31) / 32;
+    long long span = 1;
+    for (int q = 0; q < P; q++) {
+        climb_vertex_range(n_vertices, P, q, &e.v0[q], &e.v1[q]);
+        span = w_count(&e, q) > span ? w_count(&e, q) : span;
+    }
+    /* the workspace: four bitmaps, the counters, every rank's counters, the other ranks' marks on this rank's words */
+    const size_t bitmap = ((size_t)e.words * 4 + 255) & ~(size_t)255, bufs = ((size_t)span * 4 * P + 255) & ~(size_t)255;
+    cudaError_t err = climb_comm_workspace(c, 4 * bitmap + 256 + (((size_t)P * 16 + 255) & ~(size_t)255) + bufs);
+    if (err != cudaSuccess) {
+        c->last = err;
+        return climb_status_of_cuda(err);
+    }
+    unsigned char *p = (unsigned char *)c->ws[0];
+    e.rp[me] = rp;
+    e.ci[me] = ci;
+    e.irp[me] = irp;
+    e.ici[me] = ici;
+    e.level[me] = lv;
+    e.front[me][0] = (unsigned *)p;
+    e.front[me][1] = (unsigned *)(p + bitmap);
+    e.visited[me] = (unsigned *)(p + 2 * bitmap);
+    e.marks[me] = (unsigned *)(p + 3 * bitmap);
+    e.d_count[me] = (unsigned long long *)(p + 4 * bitmap);
+    bfs_ranks k = {c, me, NULL, span, (unsigned long long *)(p + 4 * bitmap + 256), NULL, CLIMB_STATUS_SUCCESS};
+    k.bufs = (unsigned *)(p + 4 * bitmap + 256 + (((size_t)P * 16 + 255) & ~(size_t)255));
+    unsigned long long h_count[2];
+    e.h_count = h_count;
+    k.h_all = (unsigned long long *)malloc(2 * (size_t)P * sizeof(unsigned long long));
+    if (!k.h_all)
+        return CLIMB_STATUS_ALLOC_FAILED;
+    const climb_bgx_ops ops = {&k, ranks_marks, ranks_frontier, ranks_counts};
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaGetLastError();
+    /* the source's out-edges, which Beamer's rule starts from: its owner's two row offsets, summed over the ranks */
+    int32_t two[2] = {0, 0};
+    unsigned long long start[2] = {0, 0}, sum[2] = {0, 0};
+    const int owner = climb_vertex_owner(n_vertices, P, source);
+    if ((err = cudaSetDevice(c->devices[0])) == cudaSuccess && me == owner &&
+        (err = cudaMemcpyAsync(two, rp + (source - e.v0[me]), sizeof two, cudaMemcpyDeviceToHost, c->st[0])) ==
+            cudaSuccess)
+        err = cudaStreamSynchronize(c->st[0]);
+    start[1] = me == owner ? (unsigned long long)(two[1] - two[0]) : 0;
+    if (err == cudaSuccess &&
+        (err = cudaMemcpyAsync(e.d_count[me], start, sizeof start, cudaMemcpyHostToDevice, c->st[0])) == cudaSuccess &&
+        (err = cudaStreamSynchronize(c->st[0])) == cudaSuccess && ranks_counts(&k, &e, sum) != 0)
+        err = e.err;
+    e.source_edges = (long long)sum[1];
+    if (err == cudaSuccess && climb_bgx_search(&e, 0, &ops) != 0)
+        err = e.err;
+    free(k.h_all);
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    if (k.st != CLIMB_STATUS_SUCCESS)
+        return k.st;
+    if (err != cudaSuccess) {
+        c->last = err;
+        return climb_status_of_cuda(err);
+    }
+    return CLIMB_STATUS_SUCCESS;
+}
+
 climb_status climb_comm_bfs(climb_comm c, int32_t n_vertices, const int32_t *n_edges, const int32_t *const *d_row_ptr,
                             const int32_t *const *d_col_idx, const int32_t *n_in_edges,
                             const int32_t *const *d_in_row_ptr, const int32_t *const *d_in_col_idx, int32_t source,
@@ -71,10 +247,11 @@ climb_status climb_comm_bfs(climb_comm c, int32_t n_vertices, const int32_t *n_e
                             in, d_levels[r]))
             return CLIMB_STATUS_INVALID_VALUE;
     }
-    if (c->nccl)
-        return CLIMB_STATUS_NOT_SUPPORTED; /* one process a GPU: not yet */
     if (climb_stream_capturing(c->st[0]))
         return CLIMB_STATUS_CAPTURE_UNSUPPORTED; /* the host chooses each level's direction from its counts */
+    if (c->nccl)
+        return bfs_ranks_search(c, n_vertices, m, d_row_ptr[0], d_col_idx[0], in ? d_in_row_ptr[0] : d_row_ptr[0],
+                                in ? d_in_col_idx[0] : d_col_idx[0], source, d_levels[0]);
     /* the workspace on every rank: two frontiers, the visited set and the marks (a bit a vertex each), two counters */
     const long long words = ((long long)n_vertices + 31) / 32;
     const size_t bitmap = ((size_t)words * 4 + 255) & ~(size_t)255;

@@ -114,11 +114,9 @@ __device__ __forceinline__ void bg_found(unsigned x, long long w, long long v0, 
     }
 }
 
-/* The peers' marks an owner reads (every GPU's array, by peer access). */
-typedef struct {
-    const unsigned *marks[BG_MAXD];
-    int P;
-} bg_peers;
+/* The marks an owner reads (climb_bgx_marks: every GPU's array by peer access, or copies of their words brought to
+ * it). */
+typedef climb_bgx_marks bg_peers;
 
 /* Top-down's owner step: a thread a word of this GPU's, the OR of every GPU's marks on it less the visited: this
  * GPU's words of the next frontier; their levels set; counted (vertices, and their out-edges for the direction). */
@@ -131,8 +129,8 @@ __global__ void __launch_bounds__(BG_THREADS) bg_owner_kernel(bg_peers peers, co
     for (long long w = w0 + blockIdx.x * (long long)BG_THREADS + threadIdx.x; w < w1;
          w += (long long)gridDim.x * BG_THREADS) {
         unsigned x = 0;
-        for (int q = 0; q < peers.P; q++)
-            x |= peers.marks[q][w];
+        for (int q = 0; q < peers.n; q++)
+            x |= peers.marks[q][w - peers.off[q]];
         x &= ~visited[w];
         next[w] = x;
         bg_found(x, w, v0, rp, depth, level, &found, &edges);
@@ -219,8 +217,22 @@ static int bgx_barrier(climb_bgx *e)
     return 0;
 }
 
+/* One process driving every rank: the owners read every rank's marks where they are, after a step between the
+ * ranks (every rank's marks made). */
+static int local_marks(void *, climb_bgx *e, int r, climb_bgx_marks *out)
+{
+    if (r == e->x->lo && bgx_barrier(e))
+        return -1;
+    out->n = e->x->P;
+    for (int q = 0; q < e->x->P; q++) {
+        out->marks[q] = e->marks[q];
+        out->off[q] = 0;
+    }
+    return 0;
+}
+
 /* Each rank's words of the next frontier copied to every other rank (a step between the ranks before and after). */
-static int all_gather_words(climb_bgx *e, int nx)
+static int local_frontier(void *, climb_bgx *e, int nx)
 {
     const int P = e->x->P;
     if (bgx_barrier(e))
@@ -238,11 +250,33 @@ static int all_gather_words(climb_bgx *e, int nx)
     return bgx_barrier(e);
 }
 
-/* The levels from the source, direction-optimising (td_only: top-down every level). */
-extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
+/* Every rank's two counters brought to the host and summed. */
+static int local_counts(void *, climb_bgx *e, unsigned long long sum[2])
 {
-    const int P = e->x->P;
+    sum[0] = sum[1] = 0;
+    for (int r = 0; r < e->x->P; r++) {
+        BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
+        BGX_TRY(cudaMemcpyAsync(e->h_count, e->d_count[r], 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                e->x->st[r]),
+                "a level's counts to the host");
+        BGX_TRY(cudaStreamSynchronize(e->x->st[r]), "a level's counts to the host");
+        sum[0] += e->h_count[0];
+        sum[1] += e->h_count[1];
+    }
+    return 0;
+}
+
+static const climb_bgx_ops LOCAL_OPS = {NULL, local_marks, local_frontier, local_counts};
+
+/* The levels from the source, direction-optimising (td_only: top-down every level), for the ranks [x->lo, x->hi)
+ * this process drives; ops exchange what crosses between ranks (NULL: one process, every rank, by the copy engines
+ * and peer access). */
+extern "C" int climb_bgx_search(climb_bgx *e, int td_only, const climb_bgx_ops *ops)
+{
+    const int lo = e->x->lo, hi = e->x->hi;
     const long long W = e->words;
+    if (!ops)
+        ops = &LOCAL_OPS;
     e->err = cudaSuccess;
     e->why = NULL;
     e->depth = 0;
@@ -252,7 +286,7 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
      * words are waited for: they are on its stack) */
     const unsigned bit = 1u << (e->source & 31);
     const int32_t zero = 0;
-    for (int r = 0; r < P; r++) {
+    for (int r = lo; r < hi; r++) {
         BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
         cudaStream_t s = e->x->st[r];
         if (e->v1[r] > e->v0[r])
@@ -271,11 +305,6 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
     long long frontier = 1, frontier_edges = e->source_edges;
     long long unexplored = e->m - frontier_edges;
     int bottom_up = 0, cur = 0, depth = 0;
-    bg_peers peers;
-    memset(&peers, 0, sizeof peers);
-    peers.P = P;
-    for (int q = 0; q < P; q++)
-        peers.marks[q] = e->marks[q];
     while (frontier > 0) {
         /* Beamer's rule: bottom-up once the frontier's edges pass the unexplored ones / 14; top-down again once the
          * frontier is below n / 24 vertices (and still shrinking) */
@@ -287,12 +316,12 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
         }
         depth++;
         const int nx = 1 - cur;
-        for (int r = 0; r < P; r++) {
+        for (int r = lo; r < hi; r++) {
             BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
             BGX_TRY(cudaMemsetAsync(e->d_count[r], 0, 2 * sizeof(unsigned long long), e->x->st[r]), "a level's counts");
         }
         if (bottom_up) {
-            for (int r = 0; r < P; r++) {
+            for (int r = lo; r < hi; r++) {
                 const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
@@ -304,7 +333,7 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
                 BGX_TRY(cudaGetLastError(), "a bottom-up step");
             }
         } else {
-            for (int r = 0; r < P; r++) {
+            for (int r = lo; r < hi; r++) {
                 const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
@@ -314,9 +343,11 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
                                                     w1, e->marks[r]);
                 BGX_TRY(cudaGetLastError(), "a top-down step");
             }
-            if (bgx_barrier(e)) /* every rank's marks made before the owners read them */
-                return -1;
-            for (int r = 0; r < P; r++) {
+            for (int r = lo; r < hi; r++) {
+                climb_bgx_marks peers;
+                memset(&peers, 0, sizeof peers);
+                if (ops->marks(ops->ctx, e, r, &peers)) /* every rank's marks on r's words */
+                    return -1;
                 const long long w0 = word0(e, r), w1 = word1(e, r);
                 if (w1 <= w0)
                     continue;
@@ -327,24 +358,22 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
                 BGX_TRY(cudaGetLastError(), "the owners' step");
             }
         }
-        if (all_gather_words(e, nx))
+        if (ops->frontier(ops->ctx, e, nx))
             return -1;
-        frontier = frontier_edges = 0;
-        for (int r = 0; r < P; r++) {
+        for (int r = lo; r < hi; r++) {
             BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
             bg_visit_kernel<<<bg_blocks(W, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
                 e->front[r][nx], e->visited[r], e->marks[r], W);
             BGX_TRY(cudaGetLastError(), "the visited set's update");
-            BGX_TRY(cudaMemcpyAsync(e->h_count, e->d_count[r], 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                    e->x->st[r]),
-                    "a level's counts to the host");
-            BGX_TRY(cudaStreamSynchronize(e->x->st[r]), "a level's counts to the host");
-            frontier += (long long)e->h_count[0];
-            frontier_edges += (long long)e->h_count[1];
         }
+        unsigned long long sum[2];
+        if (ops->counts(ops->ctx, e, sum))
+            return -1;
+        frontier = (long long)sum[0];
+        frontier_edges = (long long)sum[1];
         unexplored -= frontier_edges;
         /* the next level's frontier is this one's "next"; the old one cleared for the level after */
-        for (int r = 0; r < P; r++) {
+        for (int r = lo; r < hi; r++) {
             BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
             BGX_TRY(cudaMemsetAsync(e->front[r][cur], 0, (size_t)W * 4, e->x->st[r]), "the frontier's clearing");
         }
@@ -353,6 +382,8 @@ extern "C" int climb_bgx_levels(climb_bgx *e, int td_only)
     e->depth = depth;
     return 0;
 }
+
+extern "C" int climb_bgx_levels(climb_bgx *e, int td_only) { return climb_bgx_search(e, td_only, NULL); }
 
 /* The levels as a rung runs them, a failure reported. */
 static int run_levels(climb_case *c, int td_only)

@@ -32,6 +32,28 @@ typedef struct climb_bgx {
     const char *why;
 } climb_bgx;
 
+/* The marks an owner ORs on its words: n arrays, array q's word w at marks[q][w - off[q]] (every rank's whole
+ * marks by peer access with off 0, or copies of the owner's words brought to it, off its first word). */
+typedef struct climb_bgx_marks {
+    const unsigned *marks[CLIMB_MAX_DEVICES];
+    long long off[CLIMB_MAX_DEVICES];
+    int n;
+} climb_bgx_marks;
+
+/* What crosses between the ranks in a search, for the ranks [x->lo, x->hi) a process drives: marks (after every
+ * rank's top-down marks: what rank r's owner step reads), frontier (every rank's words of front[.][nx] to every
+ * rank), counts (the level's two counters of every rank summed). Each 0, or -1 with e->err and e->why set. */
+typedef struct climb_bgx_ops {
+    void *ctx;
+    int (*marks)(void *ctx, climb_bgx *e, int r, climb_bgx_marks *out);
+    int (*frontier)(void *ctx, climb_bgx *e, int nx);
+    int (*counts)(void *ctx, climb_bgx *e, unsigned long long sum[2]);
+} climb_bgx_ops;
+
+/* climb_bgx_levels for the ranks [x->lo, x->hi), with ops for what crosses between ranks (NULL: one process driving
+ * every rank, by the copy engines and peer access: climb_bgx_levels). */
+int climb_bgx_search(climb_bgx *e, int td_only, const climb_bgx_ops *ops);
+
 /* Every rank's levels from the source (-1 where unreached), direction-optimising by Beamer's rule (td_only: top-down
  * every level), on the ranks' streams after the work issued there so far; the host reads each level's counts (it
  * waits for the ranks every level: not capturable). 0, or -1 with e->err and e->why set. */
