@@ -482,6 +482,8 @@ extern "C" int climb_sgx_gather_sort(climb_sgx *e, const uint32_t *const *in_k, 
     e->why = NULL;
     size_t at = 0;
     for (int r = 0; r < P; at += e->cnt[r], r++) {
+        if (!e->cnt[r])
+            continue; /* (its arrays may be NULL) */
         SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
         SGX_TRY(climb_copy_across(all_k + at, in_k[r], e->cnt[r] * 4, e->x->st[r]), "a slice's copy");
         if (e->pairs)
@@ -498,6 +500,8 @@ extern "C" int climb_sgx_gather_sort(climb_sgx *e, const uint32_t *const *in_k, 
         return -1;
     at = 0;
     for (int r = 0; r < P; at += e->cnt[r], r++) {
+        if (!e->cnt[r])
+            continue;
         SGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
         SGX_TRY(climb_copy_across(out_k[r], all_k + at, e->cnt[r] * 4, e->x->st[r]), "a slice's copy back");
         if (e->pairs)
