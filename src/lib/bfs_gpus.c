@@ -133,6 +133,19 @@ static int ranks_counts(void *ctx, climb_bgx *e, unsigned long long sum[2])
     return 0;
 }
 
+/* A search's state over x: the graph's size, its edges in all, the source; every rank's vertex range. */
+static void search_init(climb_bgx *e, const climb_coll_exec *x, int32_t n_vertices, long long m, int32_t source)
+{
+    memset(e, 0, sizeof *e);
+    e->x = x;
+    e->n = n_vertices;
+    e->source = source;
+    e->m = m;
+    e->words = ((long long)n_vertices + 31) / 32;
+    for (int q = 0; q < x->P; q++)
+        climb_vertex_range(n_vertices, x->P, q, &e->v0[q], &e->v1[q]);
+}
+
 /* The rank form: this process's rank of the graph (its rows rp, ci, in-rows irp, ici, levels lv), the search's steps
  * on its GPU, what crosses between ranks by NCCL. */
 static climb_status bfs_ranks_search(climb_comm c, int32_t n_vertices, long long m, const int32_t *rp,
@@ -143,25 +156,12 @@ static climb_status bfs_ranks_search(climb_comm c, int32_t n_vertices, long long
     if (P > CLIMB_MAX_DEVICES)
         return CLIMB_STATUS_NOT_SUPPORTED;
     climb_coll_exec x;
-    memset(&x, 0, sizeof x);
-    x.P = P;
-    x.lo = me;
-    x.hi = me + 1;
-    x.devices[me] = c->devices[0];
-    x.sms[me] = c->sms[0];
-    x.st[me] = c->st[0];
+    climb_comm_exec_rank(c, &x);
     climb_bgx e;
-    memset(&e, 0, sizeof e);
-    e.x = &x;
-    e.n = n_vertices;
-    e.source = source;
-    e.m = m;
-    e.words = ((long long)n_vertices + 31) / 32;
+    search_init(&e, &x, n_vertices, m, source);
     long long span = 1;
-    for (int q = 0; q < P; q++) {
-        climb_vertex_range(n_vertices, P, q, &e.v0[q], &e.v1[q]);
+    for (int q = 0; q < P; q++)
         span = w_count(&e, q) > span ? w_count(&e, q) : span;
-    }
     /* the workspace: four bitmaps, the counters, every rank's counters, the other ranks' marks on this rank's words */
     const size_t bitmap = ((size_t)e.words * 4 + 255) & ~(size_t)255, bufs = ((size_t)span * 4 * P + 255) & ~(size_t)255;
     cudaError_t err = climb_comm_workspace(c, 4 * bitmap + 256 + (((size_t)P * 16 + 255) & ~(size_t)255) + bufs);
@@ -264,17 +264,11 @@ climb_status climb_comm_bfs(climb_comm c, int32_t n_vertices, const int32_t *n_e
     climb_comm_exec(c, &x);
     unsigned long long counts[2];
     climb_bgx e;
-    memset(&e, 0, sizeof e);
-    e.x = &x;
-    e.n = n_vertices;
-    e.source = source;
-    e.m = m;
-    e.words = words;
+    search_init(&e, &x, n_vertices, m, source);
     e.h_count = counts;
     const int owner = climb_vertex_owner(n_vertices, c->P, source);
     for (int r = 0; r < c->P; r++) {
         unsigned char *p = (unsigned char *)c->ws[r];
-        climb_vertex_range(n_vertices, c->P, r, &e.v0[r], &e.v1[r]);
         e.rp[r] = d_row_ptr[r];
         e.ci[r] = d_col_idx[r];
         e.irp[r] = in ? d_in_row_ptr[r] : d_row_ptr[r];

@@ -564,6 +564,17 @@ void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x)
     }
 }
 
+void climb_comm_exec_rank(const struct climb_comm_s *c, climb_coll_exec *x)
+{
+    memset(x, 0, sizeof *x);
+    x->P = c->nranks;
+    x->lo = c->rank;
+    x->hi = c->rank + 1;
+    x->devices[c->rank] = c->devices[0];
+    x->sms[c->rank] = c->sms[0];
+    x->st[c->rank] = c->st[0];
+}
+
 static cudaError_t record_on(struct climb_comm_s *c, int r)
 {
     cudaError_t e = cudaSetDevice(c->devices[r]);

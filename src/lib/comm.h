@@ -56,6 +56,9 @@ climb_status climb_comm_arrays(const struct climb_comm_s *c, const void *const *
 
 /* The communicator's GPUs, SM counts, streams and events as the schedules take them. */
 void climb_comm_exec(const struct climb_comm_s *c, climb_coll_exec *x);
+/* The rank form's: every rank of the communicator counted (x->P = nranks), this process's alone driven (lo = rank,
+ * hi = rank + 1: its GPU, SM count and stream at that rank; no events). */
+void climb_comm_exec_rank(const struct climb_comm_s *c, climb_coll_exec *x);
 
 /* The rank form's collectives through NCCL (src/lib/comm.c): what = 0 all-reduce (sum), 1 all-gather, 2
  * reduce-scatter (sum); n as the call's. The status to return (NOT_SUPPORTED without NCCL). */

@@ -132,13 +132,7 @@ static climb_status sort_ranks(climb_comm c, const size_t *counts, size_t n, siz
         }
     } else {
         climb_coll_exec x;
-        memset(&x, 0, sizeof x);
-        x.P = P;
-        x.lo = me;
-        x.hi = me + 1;
-        x.devices[me] = c->devices[0];
-        x.sms[me] = c->sms[0];
-        x.st[me] = c->st[0];
+        climb_comm_exec_rank(c, &x);
         climb_sgx e;
         memset(&e, 0, sizeof e);
         e.x = &x;

@@ -197,15 +197,7 @@ static unsigned bg_blocks(long long n, int per, int sms)
 
 /* ---------------------------------------------------------------- the schedules */
 
-#define BGX_TRY(call, what)                                                                                        \
-    do {                                                                                                           \
-        const cudaError_t bgx_e_ = (call);                                                                         \
-        if (bgx_e_ != cudaSuccess) {                                                                               \
-            e->err = bgx_e_;                                                                                       \
-            e->why = (what);                                                                                       \
-            return -1;                                                                                             \
-        }                                                                                                          \
-    } while (0)
+#define BGX_TRY(call, what) CLIMB_SCHED_TRY(e, call, what)
 
 static long long word0(const climb_bgx *e, int r) { return e->v0[r] / 32; }
 static long long word1(const climb_bgx *e, int r) { return (e->v1[r] + 31) / 32; }

@@ -183,15 +183,7 @@ static unsigned sg_blocks(size_t n, int sms)
 /* ---------------------------------------------------------------- the schedules */
 
 /* A failed step of the split: its CUDA error (or none, where the plan itself went wrong) and what it was. */
-#define SGX_TRY(call, what)                                                                                        \
-    do {                                                                                                           \
-        const cudaError_t sgx_e_ = (call);                                                                         \
-        if (sgx_e_ != cudaSuccess) {                                                                               \
-            e->err = sgx_e_;                                                                                       \
-            e->why = (what);                                                                                       \
-            return -1;                                                                                             \
-        }                                                                                                          \
-    } while (0)
+#define SGX_TRY(call, what) CLIMB_SCHED_TRY(e, call, what)
 #define SGX_FAIL(what)                                                                                             \
     do {                                                                                                           \
         e->err = cudaSuccess;                                                                                      \

@@ -18,6 +18,19 @@ typedef struct climb_coll_exec {
     const climb_procs *procs;               /* NULL: one process; else one process a rank (lo = rank, hi = lo + 1) */
 } climb_coll_exec;
 
+/* A schedule's CUDA call for a state e that records failures (fields err, a cudaError_t, and why, a const char *:
+ * the library's schedules print nothing): on failure the error and what the call was go there, and the enclosing
+ * function returns -1. */
+#define CLIMB_SCHED_TRY(e, call, what)                                                                             \
+    do {                                                                                                           \
+        const cudaError_t climb_sched_e_ = (call);                                                                 \
+        if (climb_sched_e_ != cudaSuccess) {                                                                       \
+            (e)->err = climb_sched_e_;                                                                             \
+            (e)->why = (what);                                                                                     \
+            return -1;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+
 /* 1 if this process issues rank r's work. */
 static inline int climb_coll_mine(const climb_coll_exec *x, int r) { return r >= x->lo && r < x->hi; }
 
