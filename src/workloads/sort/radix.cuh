@@ -489,23 +489,6 @@ __global__ void radix_final_copy_kernel(const K *__restrict__ in_k, const u32 *_
     }
 }
 
-/* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). BLOCK threads (whole
- * warps, at least 256: thread d < 256 speaks for digit d), ITEMS keys each, so a tile of BLOCK x ITEMS keys.
- * The keys go straight into registers, warp by warp (warp w holds the tile's places [w x 32 x ITEMS,
- * (w + 1) x 32 x ITEMS), 32 consecutive keys a load), and are ranked there by warp matches. Each digit's count in
- * the tile is published as soon as it is known, before the tile is sorted into shared memory: the tiles after this
- * one then find it while this one still works, and this tile's own look-back comes after its sort, when its
- * predecessors have had that time to publish. Two ways to the counts:
- *   EARLY = false  the ranking gives them (radix_warp_match_rank: __match_any_sync, a warp counter a digit), and
- *                  the counts go out after the whole ranking;
- *   EARLY = true   CUB's "early counts": the warps count their digits by shared-memory atomics first (one atomic a
- *                  key, no ranking), the counts go out at once, and the ranking follows with the counters already
- *                  turned into places in the sorted tile; the lanes sharing a digit are found by 8 ballots
- *                  (climb_warp_match_bits), not match.any. A tile whose keys all share the pass's digit is sorted
- *                  as it stands and skips the ranking (sorted and few-distinct inputs).
- * One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs, the sorted
- * values: the values follow the keys through it, each to the place its key took, and go out to the destinations the
- * keys' writes kept. */
 /* Onesweep's tile in and out. FULL: a whole tile (every tile but the last), no element checked against `valid`;
  * the last tile takes the checked form. A warp holds the tile's places [w x 32 x ITEMS, (w + 1) x 32 x ITEMS), 32
  * consecutive elements a load: element i of a thread is place first + 32 i, first = w x 32 x ITEMS + lane. */
@@ -550,6 +533,23 @@ __device__ __forceinline__ void onesweep_write_vals(const u32 *sv, const int (&t
     }
 }
 
+/* One pass of Onesweep, on the buffers the plan gives pass `pass` (nothing when it is skipped). BLOCK threads (whole
+ * warps, at least 256: thread d < 256 speaks for digit d), ITEMS keys each, so a tile of BLOCK x ITEMS keys.
+ * The keys go straight into registers, warp by warp (warp w holds the tile's places [w x 32 x ITEMS,
+ * (w + 1) x 32 x ITEMS), 32 consecutive keys a load), and are ranked there by warp matches. Each digit's count in
+ * the tile is published as soon as it is known, before the tile is sorted into shared memory: the tiles after this
+ * one then find it while this one still works, and this tile's own look-back comes after its sort, when its
+ * predecessors have had that time to publish. Two ways to the counts:
+ *   EARLY = false  the ranking gives them (radix_warp_match_rank: __match_any_sync, a warp counter a digit), and
+ *                  the counts go out after the whole ranking;
+ *   EARLY = true   CUB's "early counts": the warps count their digits by shared-memory atomics first (one atomic a
+ *                  key, no ranking), the counts go out at once, and the ranking follows with the counters already
+ *                  turned into places in the sorted tile; the lanes sharing a digit are found by 8 ballots
+ *                  (climb_warp_match_bits), not match.any. A tile whose keys all share the pass's digit is sorted
+ *                  as it stands and skips the ranking (sorted and few-distinct inputs).
+ * One room of shared memory holds in turn the warps' digit counters, the sorted keys and, for pairs, the sorted
+ * values: the values follow the keys through it, each to the place its key took, and go out to the destinations the
+ * keys' writes kept. */
 /* The blocks an SM a tile asks for. The widest (over 7296 keys) two: left to itself, ptxas gave the 384 x 23 kernel
  * 105 registers a thread, one block (12 warps) an SM; held to two blocks, 80. A tile of 4097 to 7296 keys three
  * (384 x 19 and 384 x 11: 56 registers, 36 warps an SM, the occupancy CUB's Onesweep kernel has on an H100).
