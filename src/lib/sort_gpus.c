@@ -14,6 +14,36 @@
 /* 256-byte steps through a rank's workspace. */
 static size_t up256(size_t b) { return (b + 255) & ~(size_t)255; }
 
+/* The split's state over x: every rank's counts (P of them), the keys in all, keys alone or pairs. */
+static void split_init(climb_sgx *e, const climb_coll_exec *x, const size_t *counts, int P, size_t n, int pairs)
+{
+    memset(e, 0, sizeof *e);
+    e->x = x;
+    e->pairs = pairs;
+    e->n = n;
+    for (int q = 0; q < P; q++)
+        e->cnt[q] = counts[q];
+}
+
+/* Rank r's part of the split's state in its workspace p: the classes and the carried words (each `each` bytes),
+ * the pairs' partitioned keys and values, the radix sort's workspace (ws_bytes), the counters (`counters` bytes),
+ * each from a 256-byte step. Returns where the counters' room ends (the rank form puts every rank's counters there). */
+static unsigned char *split_carve(climb_sgx *e, int r, unsigned char *p, size_t each, size_t ws_bytes, size_t counters)
+{
+    e->cls[r] = (uint32_t *)p;
+    e->carry[r] = (uint32_t *)(p + each);
+    p += 2 * each;
+    if (e->pairs) {
+        e->part_k[r] = (uint32_t *)p;
+        e->part_v[r] = (uint32_t *)(p + each);
+        p += 2 * each;
+    }
+    e->ws[r] = p;
+    e->ws_bytes = ws_bytes;
+    e->d_count[r] = (unsigned long long *)(p + up256(ws_bytes));
+    return p + up256(ws_bytes) + up256(counters);
+}
+
 /* Rank r's arrays of cnt words: each in/out pair the same array (in place) or apart, keys apart from values, each
  * memory rank r's GPU reaches, 4-byte aligned. */
 static int rank_arrays_ok(const struct climb_comm_s *c, int r, size_t cnt, const uint32_t *ik, const uint32_t *iv,
@@ -134,22 +164,8 @@ static climb_status sort_ranks(climb_comm c, const size_t *counts, size_t n, siz
         climb_coll_exec x;
         climb_comm_exec_rank(c, &x);
         climb_sgx e;
-        memset(&e, 0, sizeof e);
-        e.x = &x;
-        e.pairs = pairs;
-        e.n = n;
-        for (int q = 0; q < P; q++)
-            e.cnt[q] = counts[q];
-        e.cls[me] = (uint32_t *)p;
-        e.carry[me] = (uint32_t *)(p + each);
-        if (pairs) {
-            e.part_k[me] = (uint32_t *)(p + 2 * each);
-            e.part_v[me] = (uint32_t *)(p + 3 * each);
-        }
-        e.ws[me] = p + arrays * each;
-        e.ws_bytes = ws_bytes;
-        e.d_count[me] = (unsigned long long *)(p + arrays * each + up256(ws_bytes));
-        unsigned long long *d_all = (unsigned long long *)(p + arrays * each + up256(ws_bytes) + up256(counters));
+        split_init(&e, &x, counts, P, n, pairs);
+        unsigned long long *d_all = (unsigned long long *)split_carve(&e, me, p, each, ws_bytes, counters);
         if (climb_sgx_host_alloc(&e, P) != 0) {
             cudaSetDevice(prev);
             return CLIMB_STATUS_ALLOC_FAILED;
@@ -241,12 +257,7 @@ static climb_status sort_across(climb_comm c, const size_t *counts, const uint32
     climb_coll_exec x;
     climb_comm_exec(c, &x);
     climb_sgx e;
-    memset(&e, 0, sizeof e);
-    e.x = &x;
-    e.pairs = pairs;
-    e.n = n;
-    for (int r = 0; r < c->P; r++)
-        e.cnt[r] = counts[r];
+    split_init(&e, &x, counts, c->P, n, pairs);
     /* the workspace, the same on every rank. Outside a capture, the split's: the classes and the carried words,
      * the pairs' partitioned keys and values, the radix sort's workspace for the largest share, the counters; inside
      * one, the gathering's: every key (and value) and the radix sort's workspace for them all (on the first GPU) */
@@ -265,21 +276,8 @@ static climb_status sort_across(climb_comm c, const size_t *counts, const uint32
         c->last = err;
         return climb_status_of_cuda(err);
     }
-    for (int r = 0; r < c->P; r++) {
-        unsigned char *p = (unsigned char *)c->ws[r];
-        if (capturing)
-            break;
-        e.cls[r] = (uint32_t *)p;
-        e.carry[r] = (uint32_t *)(p + each);
-        p += 2 * each;
-        if (pairs) {
-            e.part_k[r] = (uint32_t *)p;
-            e.part_v[r] = (uint32_t *)(p + each);
-            p += 2 * each;
-        }
-        e.ws[r] = p;
-        e.d_count[r] = (unsigned long long *)(p + up256(ws_bytes));
-    }
+    for (int r = 0; r < c->P && !capturing; r++)
+        split_carve(&e, r, (unsigned char *)c->ws[r], each, ws_bytes, counters);
     e.ws_bytes = ws_bytes;
     if (!capturing && climb_sgx_host_alloc(&e, c->P) != 0)
         return CLIMB_STATUS_ALLOC_FAILED;
