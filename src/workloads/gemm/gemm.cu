@@ -164,24 +164,37 @@ static cudaError_t launch_cublas(climb_case *c, cudaStream_t s)
 
 /* ---------------------------------------------------------------- for the C API */
 
-/* What an operand's copy holds: its values (GEMM_AS_IS) or its values rounded to TF32 (GEMM_ROUND). */
-enum { GEMM_AS_IS = 0, GEMM_ROUND = 1 };
-template <typename T, int MODE> __device__ __forceinline__ T gemm_pass(T x) { return x; }
-template <> __device__ __forceinline__ float gemm_pass<float, GEMM_ROUND>(float x)
+/* What an operand's copy holds: its values (GEMM_AS_IS), rounded to TF32 (GEMM_ROUND), or split into a TF32 big
+ * part (the rounding) and a TF32 small part (the rounding of what is left), written to two arrays (GEMM_SPLIT). */
+enum { GEMM_AS_IS = 0, GEMM_ROUND = 1, GEMM_SPLIT = 2 };
+template <typename T, int MODE> __device__ __forceinline__ T gemm_pass(T x, T *small)
+{
+    (void)small;
+    return x;
+}
+template <> __device__ __forceinline__ float gemm_pass<float, GEMM_ROUND>(float x, float *)
 {
     return __uint_as_float(climb_tf32(x));
 }
+template <> __device__ __forceinline__ float gemm_pass<float, GEMM_SPLIT>(float x, float *small)
+{
+    uint32_t big, rest;
+    climb_tf32_split(x, &big, &rest);
+    *small = __uint_as_float(rest);
+    return __uint_as_float(big);
+}
 
-/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T, as MODE says: 32 x 32
+/* dst (cols x rows, rows ldd apart) = src^T (rows x cols, rows ld apart), elements of T, as MODE says (GEMM_SPLIT:
+ * the small parts into dst2, laid out as dst): 32 x 32
  * tiles through shared memory (a column of 33 so that the transposed reads do not share banks), 32 x 8 threads, 4
  * elements a thread each way. A tile inside the matrix takes them at constant offsets from one pointer a thread (no
  * bounds check or index product an element: the profile of the checked form had its issue slots 75% busy at 42% of
  * DRAM's bandwidth); an edge tile checks each element. */
 template <typename T, int MODE>
-__global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
-                                 size_t cols)
+__global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, T *__restrict__ dst2,
+                                 size_t ldd, size_t rows, size_t cols)
 {
-    __shared__ T tile[32][33];
+    __shared__ T tile[32][33], tile2[MODE == GEMM_SPLIT ? 32 : 1][33];
     const size_t r0 = (size_t)blockIdx.y * 32, c0 = (size_t)blockIdx.x * 32;
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
     const bool inside = r0 + 32 <= rows && c0 + 32 <= cols;
@@ -189,43 +202,54 @@ __global__ void gemm_pack_kernel(const T *__restrict__ src, size_t ld, T *__rest
         const T *p = src + (r0 + ty) * ld + c0 + tx;
 #pragma unroll
         for (int i = 0; i < 32; i += 8)
-            tile[ty + i][tx] = gemm_pass<T, MODE>(p[(size_t)i * ld]);
+            tile[ty + i][tx] = gemm_pass<T, MODE>(p[(size_t)i * ld], &tile2[MODE == GEMM_SPLIT ? ty + i : 0][tx]);
     } else {
         for (int i = ty; i < 32; i += 8) {
             const size_t r = r0 + i, c = c0 + tx;
             if (r < rows && c < cols)
-                tile[i][tx] = gemm_pass<T, MODE>(src[r * ld + c]);
+                tile[i][tx] = gemm_pass<T, MODE>(src[r * ld + c], &tile2[MODE == GEMM_SPLIT ? i : 0][tx]);
         }
     }
     __syncthreads();
     if (inside) {
         T *p = dst + (c0 + ty) * ldd + r0 + tx; /* dst row c0 + ty, column r0 + tx */
 #pragma unroll
-        for (int i = 0; i < 32; i += 8)
+        for (int i = 0; i < 32; i += 8) {
             p[(size_t)i * ldd] = tile[tx][ty + i];
+            if (MODE == GEMM_SPLIT)
+                dst2[(c0 + ty + i) * ldd + r0 + tx] = tile2[tx][ty + i];
+        }
     } else {
         for (int i = ty; i < 32; i += 8) {
             const size_t c = c0 + i, r = r0 + tx; /* dst row c, column r */
-            if (r < rows && c < cols)
+            if (r < rows && c < cols) {
                 dst[c * ldd + r] = tile[tx][i];
+                if (MODE == GEMM_SPLIT)
+                    dst2[c * ldd + r] = tile2[tx][i];
+            }
         }
     }
 }
 
-/* dst (rows x cols, rows ldd apart) = src (rows ld apart), as MODE says; the rest of each row (up to ldd) zeros. A
- * block a row at a time, 256 threads along it. */
+/* dst (rows x cols, rows ldd apart) = src (rows ld apart), as MODE says (dst2 as dst); the rest of each row (up to
+ * ldd) zeros. A block a row at a time, 256 threads along it. */
 template <typename T, int MODE>
-__global__ void gemm_copy_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, size_t ldd, size_t rows,
-                                 size_t cols)
+__global__ void gemm_copy_kernel(const T *__restrict__ src, size_t ld, T *__restrict__ dst, T *__restrict__ dst2,
+                                 size_t ldd, size_t rows, size_t cols)
 {
     for (size_t r = blockIdx.x; r < rows; r += gridDim.x)
-        for (size_t c = threadIdx.x; c < ldd; c += blockDim.x)
-            dst[r * ldd + c] = c < cols ? gemm_pass<T, MODE>(src[r * ld + c]) : (T)0;
+        for (size_t c = threadIdx.x; c < ldd; c += blockDim.x) {
+            T small = (T)0;
+            dst[r * ldd + c] = c < cols ? gemm_pass<T, MODE>(src[r * ld + c], &small) : (T)0;
+            if (MODE == GEMM_SPLIT)
+                dst2[r * ldd + c] = small;
+        }
 }
 
-/* The transpose of an esize-byte operand, as mode says (esize 4 for GEMM_ROUND). */
+/* The transpose of an esize-byte operand, as mode says (esize 4 for GEMM_ROUND and GEMM_SPLIT; dst2 the small
+ * parts of a split). */
 static cudaError_t gemm_pack(size_t esize, int mode, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
-                             size_t ldd, cudaStream_t s)
+                             void *dst2, size_t ldd, cudaStream_t s)
 {
     if (esize != 2 && esize != 4)
         return cudaErrorInvalidValue;
@@ -238,14 +262,16 @@ static cudaError_t gemm_pack(size_t esize, int mode, size_t rows, size_t cols, c
         const size_t h = rows - r < band ? rows - r : band;
         const dim3 grid((unsigned)gx, (unsigned)((h + 31) / 32)), block(32, 8);
         const float *f = (const float *)src + r * ld;
-        float *d = (float *)dst + r;
+        float *d = (float *)dst + r, *d2 = dst2 ? (float *)dst2 + r : NULL;
         if (esize == 2)
             gemm_pack_kernel<uint16_t, GEMM_AS_IS><<<grid, block, 0, s>>>((const uint16_t *)src + r * ld, ld,
-                                                                          (uint16_t *)dst + r, ldd, h, cols);
+                                                                          (uint16_t *)dst + r, NULL, ldd, h, cols);
+        else if (mode == GEMM_SPLIT)
+            gemm_pack_kernel<float, GEMM_SPLIT><<<grid, block, 0, s>>>(f, ld, d, d2, ldd, h, cols);
         else if (mode == GEMM_ROUND)
-            gemm_pack_kernel<float, GEMM_ROUND><<<grid, block, 0, s>>>(f, ld, d, ldd, h, cols);
+            gemm_pack_kernel<float, GEMM_ROUND><<<grid, block, 0, s>>>(f, ld, d, NULL, ldd, h, cols);
         else
-            gemm_pack_kernel<float, GEMM_AS_IS><<<grid, block, 0, s>>>(f, ld, d, ldd, h, cols);
+            gemm_pack_kernel<float, GEMM_AS_IS><<<grid, block, 0, s>>>(f, ld, d, NULL, ldd, h, cols);
         const cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -256,7 +282,7 @@ static cudaError_t gemm_pack(size_t esize, int mode, size_t rows, size_t cols, c
 extern "C" cudaError_t climb_gemm_pack_async(size_t esize, size_t rows, size_t cols, const void *src, size_t ld,
                                              void *dst, size_t ldd, cudaStream_t s)
 {
-    return gemm_pack(esize, GEMM_AS_IS, rows, cols, src, ld, dst, ldd, s);
+    return gemm_pack(esize, GEMM_AS_IS, rows, cols, src, ld, dst, NULL, ldd, s);
 }
 
 /* An operand's rows as the wgmma kernels read them: whole 16-byte chunks (one at the least); 0 where that wraps. */
@@ -266,37 +292,36 @@ static size_t wg_ld(size_t cols, size_t esize)
     return cols > SIZE_MAX - ch ? 0 : (cols ? (cols + ch - 1) / ch * ch : ch);
 }
 /* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
- * move such chunks), and for TF32 on the kernels without a producer warp group (cp.async, tma): wgmma reads an FP32
- * operand's top 19 bits as they are (a truncation, biased, twice the error of rounding), so A goes in rounded to
- * TF32 as cvt.rna rounds, as B^T does. The warp-specialised kernels round TF32's A, and split 3xTF32's A and B^T,
- * in shared memory instead (gemm_ws_convert). */
+ * move such chunks), for 3xTF32 always (A and B^T go in split, two arrays each), and for TF32 on the kernels
+ * without a producer warp group (cp.async, tma): wgmma reads an FP32 operand's top 19 bits as they are (a
+ * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does.
+ * The warp-specialised kernels round TF32's A in shared memory instead (gemm_ws_round_a). */
 static int wg_copies_a(int precision, int kind, size_t k, const void *a, size_t lda, size_t esize)
 {
-    const int converts_in_kernel = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
-                                   kind == CLIMB_GEMM_WG_CLUSTERS;
-    return k && ((precision == GEMM_TF32 && !converts_in_kernel) || (uintptr_t)a % 16 ||
+    const int rounds_in_kernel = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
+                                 kind == CLIMB_GEMM_WG_CLUSTERS;
+    return k && (precision == GEMM_3XTF32 || (precision == GEMM_TF32 && !rounds_in_kernel) || (uintptr_t)a % 16 ||
                  lda % (16 / esize)); /* k = 0: A is not read */
 }
 
-/* Whether the kernel reads B where it is, where its rows are 16-byte chunks on 16-byte boundaries (TMA's strides
- * and cp.async's chunks are whole 16 bytes): BF16 given as B^T (tb: n x k, K-major, as every wgmma kernel reads it)
- * or as stored (k x n: MN-major, wgmma's transposed form, the TMA kernels alone); 3xTF32 given as B^T (its kernel
- * splits B^T in shared memory). Else B^T is made in the workspace first: for TF32 rounded (it has no transposed
- * form, and its inputs go in rounded), for 3xTF32 as it is (split in the kernel). */
+/* Whether the kernel reads B where it is: BF16 whose rows are 16-byte chunks on 16-byte boundaries (TMA's strides
+ * and cp.async's chunks are whole 16 bytes), given as B^T (tb: n x k, K-major, as every wgmma kernel reads it) or
+ * as stored (k x n: MN-major, wgmma's transposed form, the TMA kernels alone). Else B^T is made in the workspace
+ * first: for TF32 rounded (it has no transposed form, and its inputs go in rounded), for 3xTF32 split. */
 static int wg_b_as_given(int precision, int kind, const void *b, size_t ldb, int tb)
 {
-    const size_t ch = precision == GEMM_BF16 ? 8 : 4;
-    return ((precision == GEMM_BF16 && (tb || kind != CLIMB_GEMM_WG_CPASYNC)) || (precision == GEMM_3XTF32 && tb)) &&
-           (uintptr_t)b % 16 == 0 && ldb % ch == 0 && ldb > 0;
+    return precision == GEMM_BF16 && (tb || kind != CLIMB_GEMM_WG_CPASYNC) && (uintptr_t)b % 16 == 0 &&
+           ldb % 8 == 0 && ldb > 0;
 }
 
-/* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, A's
- * copy (m x ld, where made). Offsets in bytes; 0 where a size wraps. */
-typedef struct wg_layout { size_t a, end; } wg_layout;
+/* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
+ * small parts (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size
+ * wraps. */
+typedef struct wg_layout { size_t bt2, a, a2, end; } wg_layout;
 static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                         const void *b, size_t ldb, int tb, wg_layout *l)
 {
-    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es);
+    const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), parts = precision == GEMM_3XTF32 ? 2 : 1;
     size_t bt = 0, ac = 0;
     memset(l, 0, sizeof *l);
     if (!ld || !climb_mul3_fits(n ? n : 1, ld, es, &bt) || !climb_add_fits(bt, 255, &bt))
@@ -306,8 +331,11 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
         return -1;
     ac = ac / 256 * 256;
-    l->a = bt; /* B^T at 0, A's copy after it */
-    return climb_add_fits(l->a, ac, &l->end) ? 0 : -1;
+    l->bt2 = bt; /* B^T at 0 */
+    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->a2) &&
+                   climb_add_fits(l->a2, (parts - 1) * ac, &l->end)
+               ? 0
+               : -1;
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
@@ -453,41 +481,47 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
     return cudaGetLastError();
 }
 
-/* 3xTF32's kernel on its FP32 operands, A and B^T (split in its shared memory). */
-static cudaError_t wg3_launch(int kind, const gemm_args &g, int sms, cudaStream_t s)
+/* 3xTF32's kernel on its split operands (g.a and g.b the big parts, a2 and b2 the small ones). */
+static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *a2, const void *b2, int sms, cudaStream_t s)
 {
     const size_t tm = (size_t)(g.m + GEMM_BM - 1) / GEMM_BM, tn = (size_t)(g.n + GEMM_W3_BN - 1) / GEMM_W3_BN;
-    CUtensorMap ma, mbt;
-    memset(&ma, 0, sizeof ma);
-    memset(&mbt, 0, sizeof mbt);
-    if (g.k && (tensor_map(&ma, GEMM_TF32, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
-                tensor_map(&mbt, GEMM_TF32, g.b, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0))
+    CUtensorMap ab, as, bb, bs;
+    memset(&ab, 0, sizeof ab);
+    memset(&as, 0, sizeof as);
+    memset(&bb, 0, sizeof bb);
+    memset(&bs, 0, sizeof bs);
+    if (g.k && (tensor_map(&ab, GEMM_TF32, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+                tensor_map(&as, GEMM_TF32, a2, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+                tensor_map(&bb, GEMM_TF32, g.b, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0 ||
+                tensor_map(&bs, GEMM_TF32, b2, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0))
         return cudaErrorInvalidValue;
     const cudaError_t e =
         cudaFuncSetAttribute(gemm_ws3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_W3_SMEM);
     if (e != cudaSuccess)
         return e;
     const size_t tiles = tm * tn, grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ma, mbt, g, (int)tm, (int)tn);
+    gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ab, as, bb, bs, g, (int)tm, (int)tn);
     return cudaGetLastError();
 }
 
-/* dst (rows x cols, rows ldd apart, the rest of each row zeros) = src (rows ld apart), as mode says, esize 2 (as
- * is) or 4. */
+/* dst (rows x cols, rows ldd apart, the rest of each row zeros) = src (rows ld apart), as mode says (dst2: the
+ * small parts of a split), esize 2 (as is) or 4. */
 static cudaError_t gemm_copy(size_t esize, int mode, size_t rows, size_t cols, const void *src, size_t ld, void *dst,
-                             size_t ldd, cudaStream_t s)
+                             void *dst2, size_t ldd, cudaStream_t s)
 {
     if (rows == 0)
         return cudaSuccess;
     const unsigned grid = (unsigned)(rows < 65535 ? rows : 65535);
     const float *f = (const float *)src;
     if (esize == 2)
-        gemm_copy_kernel<uint16_t, GEMM_AS_IS><<<grid, 256, 0, s>>>((const uint16_t *)src, ld, (uint16_t *)dst, ldd,
-                                                                    rows, cols);
+        gemm_copy_kernel<uint16_t, GEMM_AS_IS><<<grid, 256, 0, s>>>((const uint16_t *)src, ld, (uint16_t *)dst, NULL,
+                                                                    ldd, rows, cols);
+    else if (mode == GEMM_SPLIT)
+        gemm_copy_kernel<float, GEMM_SPLIT><<<grid, 256, 0, s>>>(f, ld, (float *)dst, (float *)dst2, ldd, rows, cols);
     else if (mode == GEMM_ROUND)
-        gemm_copy_kernel<float, GEMM_ROUND><<<grid, 256, 0, s>>>(f, ld, (float *)dst, ldd, rows, cols);
+        gemm_copy_kernel<float, GEMM_ROUND><<<grid, 256, 0, s>>>(f, ld, (float *)dst, NULL, ldd, rows, cols);
     else
-        gemm_copy_kernel<float, GEMM_AS_IS><<<grid, 256, 0, s>>>(f, ld, (float *)dst, ldd, rows, cols);
+        gemm_copy_kernel<float, GEMM_AS_IS><<<grid, 256, 0, s>>>(f, ld, (float *)dst, NULL, ldd, rows, cols);
     return cudaGetLastError();
 }
 
@@ -514,6 +548,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
     g.group = group;
+    void *a2 = p + l.a2, *b2 = p + l.bt2;
     const int b_given = wg_b_as_given(precision, kind, b, ldb, tb);
     cudaError_t e = cudaSuccess;
     if (b_given) {
@@ -521,14 +556,14 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         g.ldb = ldb;
     }
     if (k) {
-        /* B^T, K-major, where the kernel does not read B where it is (rounded for TF32): B's transpose, or B^T given
-         * copied into 16-byte rows */
-        const int mode = precision == GEMM_TF32 ? GEMM_ROUND : GEMM_AS_IS;
+        /* B^T, K-major, where the kernel does not read B where it is (rounded for TF32, split for 3xTF32): B's
+         * transpose, or B^T given copied into 16-byte rows */
+        const int mode = precision == GEMM_TF32 ? GEMM_ROUND : precision == GEMM_3XTF32 ? GEMM_SPLIT : GEMM_AS_IS;
         if (!b_given)
-            e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, ld, s);
+            e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, b2, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
         if (e == cudaSuccess && wg_copies_a(precision, kind, k, a, lda, es)) {
-            e = gemm_copy(es, mode, m, k, a, lda, pa, ld, s);
+            e = gemm_copy(es, mode, m, k, a, lda, pa, a2, ld, s);
             g.a = pa;
             g.lda = ld;
         }
@@ -536,7 +571,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     if (e != cudaSuccess)
         return e;
     if (precision == GEMM_3XTF32)
-        return wg3_launch(kind, g, sms, s);
+        return wg3_launch(kind, g, a2, b2, sms, s);
     if (precision == GEMM_TF32)
         return wg_launch<GEMM_TF32, false>(kind, g, sms, s);
     return b_given && !tb ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
@@ -639,7 +674,7 @@ extern "C" cudaError_t climb_gemm_tc_async(int precision, size_t m, size_t n, si
         if (!need || !ws || ws_bytes < need)
             return cudaErrorInvalidValue;
         void *p = (void *)(((uintptr_t)ws + 255) / 256 * 256);
-        const cudaError_t pe = gemm_pack(es, GEMM_AS_IS, n, k, b, ldb, p, wg_ld(n, es), s);
+        const cudaError_t pe = gemm_pack(es, GEMM_AS_IS, n, k, b, ldb, p, NULL, wg_ld(n, es), s);
         if (pe != cudaSuccess)
             return pe;
         b = p;
@@ -782,7 +817,7 @@ static const gemm_rung GEMM_RUNGS[] = {
                       "in TF32 the producer's other three warps round each stage's A tile in shared memory (no rounded "
                       "copy of A before the kernel)",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
-                       "128 tiles, A and B^T split in shared memory, three stages of four tiles)",
+                       "128 tiles, A and B^T split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},
      .wgmma = CLIMB_GEMM_WG_WS},
     {.info = {.name = "persistent",
@@ -792,7 +827,7 @@ static const gemm_rung GEMM_RUNGS[] = {
                       "writes its 64 x 256 in chunks of 64 x 32 into two swizzled buffers, one thread's TMA copy "
                       "takes each out, and the group starts the next tile's products while the copies run",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
-                       "128 tiles, A and B^T split in shared memory, three stages of four tiles)",
+                       "128 tiles, A and B^T split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
     {.info = {.name = "clusters",

@@ -602,7 +602,7 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
  * producer's announcement of the stage's bytes, which TMA counts down), an `empty` one (`releases` arrivals: the
  * consumers' releases) and, where the stages are converted in shared memory (ready not NULL), a `ready` one (the
- * 96 threads of the producer's converting warps: gemm_ws_convert). Made by thread 0, then the block (CL = 2: the
+ * 96 threads of the producer's rounding warps: gemm_ws_round_a). Made by thread 0, then the block (CL = 2: the
  * cluster) meets. */
 template <int S, int CL>
 __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, uint64_t *ready, unsigned releases)
@@ -625,11 +625,11 @@ __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty
 /* The producer's thread: for each unit of work the block takes (t = first, + stride, ... below units; a unit is a
  * tile, or for CL = 2 a pair of tiles, numbered down groups of gr unit rows of `rows`, tn columns) and each
  * of its kt stages (stage_bytes apart), in one count `it` over them all: the stage's last use released (by the
- * consumers of every block of the cluster), the tx_bytes its copies bring announced, and LOAD's copies issued into
- * it (load(stage, full barrier, i, unit row, unit column)). */
+ * consumers of every block of the cluster), its bytes announced, and LOAD's copies issued into it (load(stage,
+ * full barrier, i, unit row, unit column)). */
 template <int S, int CL, typename LOAD>
 __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty, unsigned char *base, unsigned stage_bytes,
-                                                unsigned tx_bytes, int first, int stride, int units, int rows, int tn,
+                                                int first, int stride, int units, int rows, int tn,
                                                 int gr, int kt, const LOAD &load)
 {
     int it = 0;
@@ -644,7 +644,7 @@ __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty,
                 else
                     climb_mbar_wait(&empty[s], (unsigned)(it / S - 1) & 1u);
             }
-            climb_mbar_expect_tx(&full[s], tx_bytes);
+            climb_mbar_expect_tx(&full[s], stage_bytes);
             load(base + s * stage_bytes, &full[s], i, um, un);
         }
     }
@@ -701,38 +701,14 @@ __device__ __forceinline__ void gemm_ws_epilogue_tma(const float (&d)[128], cons
     }
 }
 
-/* The FP32 inputs' conversion in shared memory by the warp-specialised kernels' producer warp group, whose three
- * warps the TMA thread leaves idle: for each stage, in the consumers' order, they wait for its bytes (`full`),
- * convert its tiles in place, make their writes visible to wgmma's reads (fence.proxy.async) and arrive on its
- * `ready` barrier, which the consumers wait on instead of `full`. MODE GEMM_CONVERT_ROUND (TF32): the A tile at the
- * stage's start (`bytes` of it) rounded to TF32 (cvt.rna), as a copy before the kernel would round it (B^T comes
- * rounded from the transpose TF32 needs anyway). MODE GEMM_CONVERT_SPLIT (3xTF32): each of the stage's two tiles
- * (A at 0 and B^T at 2 x `bytes`, `bytes` each) split into its TF32 big part, in place, and its small part, the
- * tile after it (the same swizzled places). No converted copy of an operand is made before the kernel. */
-enum { GEMM_CONVERT_ROUND = 0, GEMM_CONVERT_SPLIT = 1 };
-template <int MODE> __device__ __forceinline__ void gemm_convert_tile(unsigned char *tile, int bytes)
-{
-    float4 *x = (float4 *)tile, *y = (float4 *)(tile + bytes);
-    for (int j = (int)threadIdx.x - 32; j < bytes / 16; j += 96) {
-        const float4 v = x[j];
-        if (MODE == GEMM_CONVERT_ROUND) {
-            x[j] = make_float4(__uint_as_float(climb_tf32(v.x)), __uint_as_float(climb_tf32(v.y)),
-                               __uint_as_float(climb_tf32(v.z)), __uint_as_float(climb_tf32(v.w)));
-        } else {
-            uint32_t b[4], r[4];
-            climb_tf32_split(v.x, &b[0], &r[0]);
-            climb_tf32_split(v.y, &b[1], &r[1]);
-            climb_tf32_split(v.z, &b[2], &r[2]);
-            climb_tf32_split(v.w, &b[3], &r[3]);
-            x[j] = make_float4(__uint_as_float(b[0]), __uint_as_float(b[1]), __uint_as_float(b[2]),
-                               __uint_as_float(b[3]));
-            y[j] = make_float4(__uint_as_float(r[0]), __uint_as_float(r[1]), __uint_as_float(r[2]),
-                               __uint_as_float(r[3]));
-        }
-    }
-}
-template <int S, int MODE>
-__device__ __forceinline__ void gemm_ws_convert(uint64_t *full, uint64_t *ready, unsigned char *base,
+/* TF32's A rounded in shared memory by the warp-specialised kernels' producer warp group, whose three warps the
+ * TMA thread leaves idle: for each stage, in the consumers' order, they wait for its bytes (`full`), round the A
+ * tile at the stage's start (`bytes` of it) to TF32 in place (cvt.rna, as a copy before the kernel would round
+ * it), make their writes visible to wgmma's reads (fence.proxy.async) and arrive on its `ready` barrier, which the
+ * consumers wait on instead of `full`. No rounded copy of A is made before the kernel (B^T comes rounded from the
+ * transpose TF32 needs anyway). */
+template <int S>
+__device__ __forceinline__ void gemm_ws_round_a(uint64_t *full, uint64_t *ready, unsigned char *base,
                                                 unsigned stage_bytes, int bytes, int first, int stride, int units,
                                                 int kt)
 {
@@ -741,10 +717,12 @@ __device__ __forceinline__ void gemm_ws_convert(uint64_t *full, uint64_t *ready,
         for (int i = 0; i < kt; i++, it++) {
             const int s = it % S;
             climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
-            unsigned char *st = base + s * stage_bytes;
-            gemm_convert_tile<MODE>(st, bytes);
-            if (MODE == GEMM_CONVERT_SPLIT)
-                gemm_convert_tile<MODE>(st + 2 * bytes, bytes);
+            float4 *x = (float4 *)(base + s * stage_bytes);
+            for (int j = (int)threadIdx.x - 32; j < bytes / 16; j += 96) {
+                const float4 v = x[j];
+                x[j] = make_float4(__uint_as_float(climb_tf32(v.x)), __uint_as_float(climb_tf32(v.y)),
+                                   __uint_as_float(climb_tf32(v.z)), __uint_as_float(climb_tf32(v.w)));
+            }
             climb_fence_proxy_async_shared();
             climb_mbar_arrive(&ready[s]);
         }
@@ -762,7 +740,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
     unsigned char *base = gemm_align1024(gemm_ws_dyn), *cbuf = base + GEMM_STAGES * GEMM_WS_STAGE_BYTES;
     uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES, *ready = empty + GEMM_STAGES;
-    constexpr bool RA = P == GEMM_TF32; /* A rounded in shared memory (gemm_ws_convert) */
+    constexpr bool RA = P == GEMM_TF32; /* A rounded in shared memory (gemm_ws_round_a) */
     const int wg = (int)threadIdx.x / 128;
     /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
@@ -774,10 +752,10 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
-            gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, GEMM_WS_STAGE_BYTES, first,
+            gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first,
                                              stride, units, (tm + CL - 1) / CL, tn, g.group, kt, load);
         } else if (RA && threadIdx.x >= 32) {
-            gemm_ws_convert<GEMM_STAGES, GEMM_CONVERT_ROUND>(full, ready, base, GEMM_WS_STAGE_BYTES, GEMM_WS_A_BYTES,
+            gemm_ws_round_a<GEMM_STAGES>(full, ready, base, GEMM_WS_STAGE_BYTES, GEMM_WS_A_BYTES,
                                                              first, stride, units, kt);
         }
         if (CL == 2)
@@ -832,9 +810,11 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 #endif
 }
 
-/* 3xTF32 on the warp-specialised kernel: A and B^T come by TMA as FP32 (B^T made by the transpose before the
- * kernel) and are split in shared memory by the producer's other warps (gemm_ws_convert), each into its TF32 big
- * part (the value rounded) and its small part (the rounding of what is left). A stage holds the four tiles (A big
+/* 3xTF32 on the warp-specialised kernel: A and B^T come split, each as two TF32 arrays (big: the value rounded to
+ * TF32; small: the rounding of what is left), made in the workspace before the kernel (splitting each stage's
+ * tiles in shared memory instead, by the producer's three idle warps, measured 1.8x slower at 8192^3 on an H100:
+ * 17.29 ms against 9.41; those warps could not split a stage's 8,192 values as fast as the consumers multiply
+ * them). A stage holds the four tiles (A big
  * and small, 128 rows; B^T big and small, 128 rows; 128 bytes of k each: 64 KiB), three stages. Each
  * consumer warp group multiplies its 64 rows by the 128 columns (wgmma m64n128k8), each k-step's three products
  * a_small b_big + a_big b_small + a_big b_big into a stage sum of its own, zeroed for the stage; once that batch is
@@ -887,37 +867,37 @@ __device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
         acc[i] = __fadd_rn(acc[i], part[i]);
 }
 
-/* 3xTF32's stage: A's 128 rows and B^T's 128 rows as FP32, into the big parts' places (split there). */
+/* 3xTF32's stage: the big and small parts of A's 128 rows and of B^T's 128 rows. */
 struct gemm_ws3_loads {
-    const CUtensorMap *a, *bt;
+    const CUtensorMap *ab, *as, *bb, *bs;
     __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
     {
-        climb_tma_load_2d(st, a, i * 32, um * GEMM_BM, bar);
-        climb_tma_load_2d(st + 2 * GEMM_W3_TILE, bt, i * 32, un * GEMM_W3_BN, bar);
+        climb_tma_load_2d(st, ab, i * 32, um * GEMM_BM, bar);
+        climb_tma_load_2d(st + GEMM_W3_TILE, as, i * 32, um * GEMM_BM, bar);
+        climb_tma_load_2d(st + 2 * GEMM_W3_TILE, bb, i * 32, un * GEMM_W3_BN, bar);
+        climb_tma_load_2d(st + 3 * GEMM_W3_TILE, bs, i * 32, un * GEMM_W3_BN, bar);
     }
 };
 
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
-    gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bt,
+    gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_ab, const __grid_constant__ CUtensorMap map_as,
+                    const __grid_constant__ CUtensorMap map_bb, const __grid_constant__ CUtensorMap map_bs,
                     const gemm_args g, int tm, int tn)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int KT = 32, S = GEMM_W3_STAGES; /* k a stage: 128 bytes of FP32 */
     extern __shared__ __align__(1024) unsigned char gemm_w3_dyn[];
     unsigned char *base = gemm_align1024(gemm_w3_dyn);
-    uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S, *ready = empty + S;
+    uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
     const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
     const int kt = (g.k + KT - 1) / KT;
-    gemm_ws_barriers<S, 1>(full, empty, ready, 256);
-    if (wg == 0) { /* the producer: the loads (thread 0), the split (warps 1 to 3) */
+    gemm_ws_barriers<S, 1>(full, empty, NULL, 256);
+    if (wg == 0) { /* the producer: one thread's loads */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            const gemm_ws3_loads load = {&map_a, &map_bt};
-            gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, 2 * GEMM_W3_TILE, (int)blockIdx.x,
+            const gemm_ws3_loads load = {&map_ab, &map_as, &map_bb, &map_bs};
+            gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, (int)blockIdx.x,
                                   (int)gridDim.x, tiles, tm, tn, g.group, kt, load);
-        } else if (threadIdx.x >= 32) {
-            gemm_ws_convert<S, GEMM_CONVERT_SPLIT>(full, ready, base, GEMM_W3_STAGE_BYTES, GEMM_W3_TILE,
-                                                   (int)blockIdx.x, (int)gridDim.x, tiles, kt);
         }
         return;
     }
@@ -933,7 +913,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             acc[i] = 0.0f;
         for (int i = 0; i < kt; i++, it++) {
             const int s = it % S;
-            climb_mbar_wait(&ready[s], (unsigned)(it / S) & 1u);
+            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
             gemm_w3_issue(part, base + s * GEMM_W3_STAGE_BYTES, c);
             climb_wgmma_wait<0>(); /* the stage's sum is done: it goes in, the tiles back to the producer */
             climb_mbar_arrive(&empty[s]);
