@@ -360,14 +360,18 @@ static void test_table(void)
     EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
     EXPECT(strcmp(w->rung(climb_vendor_rung(w))->name, "cub_radix_sort") == 0); /* the bar: CUB's radix sort */
     EXPECT(strcmp(w->rung(climb_best_rung(w))->name, "tuned") == 0);
-    /* the tuned rung's classes and built-in choices: Onesweep from 2^22 keys (keys and pairs), the merge path below */
+    /* the tuned rung's classes and built-in choices: the merge path below 2^17 keys, Onesweep at 256 x 9 to 2^19,
+     * Onesweep at its wide tile from there (keys and pairs) */
     climb_device_info dev;
     memset(&dev, 0, sizeof dev);
     dev.cc_major = 9;
     dev.smem_per_block_optin = 227 * 1024;
     climb_opt_value opts[2];
     memset(opts, 0, sizeof opts);
-    const size_t ns[] = {1000, ((size_t)1 << 22) - 1, (size_t)1 << 22, (size_t)1 << 26};
+    const size_t ns[] = {1000, ((size_t)1 << 17) - 1, (size_t)1 << 17, ((size_t)1 << 19) - 1, (size_t)1 << 19,
+                         (size_t)1 << 26};
+    const int cls_of[] = {0, 0, 1, 1, 2, 2};
+    static const char *const cls_name[] = {"small", "medium", "large"};
     for (int pairs = 0; pairs < 2; pairs++)
         for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
             opts[0].choice = pairs;
@@ -375,16 +379,18 @@ static void test_table(void)
             const climb_tuning_key key = {CLIMB_SHAPE1(ns[i]), CLIMB_U32, opts};
             int v[CLIMB_MAX_TUNABLES];
             EXPECT(climb_tuning_defaults(w->tuning, &dev, &key, v) != NULL);
-            const int large = ns[i] >= ((size_t)1 << 22);
-            EXPECT_MSG(v[2] == (large ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d", pairs,
+            const int cl = cls_of[i];
+            EXPECT_MSG(v[2] == (cl ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d", pairs,
                        ns[i], v[2]);
-            if (v[2] == CLIMB_SORT_ONESWEEP) /* Onesweep's wide tile, as measured */
+            if (cl == 2) /* Onesweep's wide tile, as measured */
                 EXPECT(v[0] == 384 && v[1] == 23);
+            if (cl == 1) /* its 256 x 9 tile */
+                EXPECT(v[0] == 256 && v[1] == 9);
             EXPECT(w->tuning->rejects(&dev, v) == NULL);
             char cls[128];
             climb_tuning_class(w, &key, &dev, cls, sizeof cls);
-            EXPECT_MSG(strstr(cls, large ? "large" : "small") && strstr(cls, pairs ? "what=pairs" : "what=keys"),
-                       "class %s", cls);
+            EXPECT_MSG(strstr(cls, cls_name[cl]) && strstr(cls, pairs ? "what=pairs" : "what=keys"), "class %s",
+                       cls);
         }
 }
 

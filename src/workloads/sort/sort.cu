@@ -207,14 +207,18 @@ static const sort_class_policy SORT_POLICY[2] = {
     {512, 19, "built-in (measured on an H100: keys alone, 512 threads x 19 keys, a tile of 9728)"},
     {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
 };
-/* The tuned rung's size classes: small below 2^22 keys, large from there. Built-in algorithm per class, from the
- * ladder's rows on an H100: from 2^22 Onesweep, keys and pairs (pairs at 10b1469: 1.42x the merge path at 2^24,
- * 1.58x at 2^26, 1.41x at 10000019; keys at 0084b89: 1.19x at 2^24, 1.21x at 2^26, 1.25x at 10000019, uniform, and
- * 1.08x to 2.2x at 2^24 and 2^26 on the sweep's other distributions; at 2^22 1.03x uniform, 0.90x to 0.95x on
- * sorted, reversed and nearly sorted keys, 1.47x to 1.66x on few and narrow ones); below 2^22 the merge path (keys at
- * 2^20: Onesweep 0.91x uniform; pairs at 2^20: 0.92x). */
-#define SORT_LARGE_N ((size_t)1 << 22)
-static int sort_large(size_t n) { return n >= SORT_LARGE_N; }
+/* The tuned rung's size classes, and the built-in algorithm of each, from the ladder's rows on an H100 at 5b53594
+ * (u32, uniform; results/h100-80gb-hbm3/sort/bench-small and bench-goals): small, below 2^17 keys: the merge path
+ * (keys at 2^16: 50.3 us against Onesweep's 53.8 and CUB's 57.5; pairs: 64.1 us against Onesweep's 57.8, kept for
+ * the merge's one or two launches on the smallest inputs, where Onesweep's five cost most; not measured below
+ * 2^16); medium, 2^17 to 2^19: Onesweep at 256 x 9 (2^18: 59.9 us keys, 63.9 pairs, against the
+ * wide tile's 71.1 and 80.8 and the merge path's 76.5 and 87.5); large, from 2^19: Onesweep at its wide tile, 384 x
+ * 23 (2^20: 79.4 us keys, 93.7 pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at
+ * f0b2979). The crossover between the two Onesweep tiles lies between 2^18 and 2^20 (not measured between). */
+#define SORT_MEDIUM_N ((size_t)1 << 17)
+#define SORT_LARGE_N ((size_t)1 << 19)
+enum { SORT_SMALL = 0, SORT_MEDIUM = 1, SORT_LARGE = 2 };
+static int sort_class(size_t n) { return n >= SORT_LARGE_N ? SORT_LARGE : n >= SORT_MEDIUM_N ? SORT_MEDIUM : SORT_SMALL; }
 
 typedef struct sort_best_instance {
     int block, items;
@@ -827,7 +831,8 @@ static const sort_rung SORT_RUNGS[] = {
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep_wide},
      .launch = launch_onesweep_wide, .radix_bits = 8, .onesweep = 1},
     {.info = {.name = "tuned", .idea = "the fastest of the merge path (its tile tuned) and the radix sorts, chosen by "
-                                       "measurement for each class of case (keys or pairs, below or from 2^22 keys)",
+                                       "measurement for each class of case (keys or pairs; below 2^17 keys, to 2^19, "
+                                       "from 2^19)",
               .needs = "u32 keys", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
      .launch = launch_tuned, .tuned = 1},
 };
@@ -848,28 +853,39 @@ static const climb_tunable SORT_TUNABLES[] = {
 static const char *sort_tuning_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *v)
 {
     (void)dev;
-    const int pairs = k && k->opts && k->opts[OPT_WHAT].choice == 1, large = k && sort_large(k->shape.d[0]);
+    const int pairs = k && k->opts && k->opts[OPT_WHAT].choice == 1;
+    const int cls = k ? sort_class(k->shape.d[0]) : SORT_SMALL;
     const sort_class_policy *p = &SORT_POLICY[pairs];
     v[0] = p->block;
     v[1] = p->items;
     v[2] = CLIMB_SORT_MERGE;
-    if (large) { /* Onesweep at its wide tile, as measured */
+    if (cls == SORT_LARGE) { /* Onesweep at its wide tile, as measured */
         v[0] = ONESWEEP_WIDE_BLOCK;
         v[1] = onesweep_wide_items(CLIMB_U32);
         v[2] = CLIMB_SORT_ONESWEEP;
-        return pairs ? "built-in (measured on an H100 at f0b2979: pairs from 2^22 keys, Onesweep at 384 x 23, 1.11x to "
-                       "1.28x its 256 x 9 tile, 1.9x to 2.2x the merge path)"
-                     : "built-in (measured on an H100 at f0b2979: keys from 2^22, Onesweep at 384 x 23, 1.15x to 1.22x "
-                       "its 256 x 9 tile, 1.7x to 1.8x the merge path)";
+        return pairs ? "built-in (measured on an H100 at 5b53594: pairs from 2^19 keys, Onesweep at 384 x 23, 1.09x "
+                       "its 256 x 9 tile at 2^20, 1.11x to 1.28x from 2^22; 1.47x the merge path at 2^20)"
+                     : "built-in (measured on an H100 at 5b53594: keys from 2^19, Onesweep at 384 x 23, 1.13x its "
+                       "256 x 9 tile at 2^20, 1.15x to 1.22x from 2^22; 1.33x the merge path at 2^20)";
+    }
+    if (cls == SORT_MEDIUM) { /* Onesweep at its 256 x 9 tile, as measured */
+        v[0] = RADIX_BLOCK;
+        v[1] = RADIX_ITEMS;
+        v[2] = CLIMB_SORT_ONESWEEP;
+        return pairs ? "built-in (measured on an H100 at 5b53594: pairs from 2^17 to 2^19 keys, Onesweep at 256 x 9, "
+                       "1.26x its wide tile and 1.37x the merge path at 2^18)"
+                     : "built-in (measured on an H100 at 5b53594: keys from 2^17 to 2^19, Onesweep at 256 x 9, 1.19x "
+                       "its wide tile and 1.28x the merge path at 2^18)";
     }
     return p->source;
 }
 
-/* The size class: below 2^22 keys or from there (the crossovers measured fall between 2^20 and 2^24). */
+/* The size class: below 2^17 keys, to 2^19, or from there (the crossovers measured). */
 static void sort_shape_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
 {
     (void)dev;
-    snprintf(buf, len, "%s", sort_large(k->shape.d[0]) ? "large" : "small");
+    static const char *const names[] = {"small", "medium", "large"};
+    snprintf(buf, len, "%s", names[sort_class(k->shape.d[0])]);
 }
 
 /* The tile with values must fit the device's shared memory for a block. */
@@ -888,7 +904,7 @@ static const climb_tuning SORT_TUNING = {
     .defaults = sort_tuning_defaults,
     .rejects = sort_tuning_rejects,
     .shape_class = sort_shape_class,
-    .shape_class_meaning = "small (below 2^22 keys) or large",
+    .shape_class_meaning = "small (below 2^17 keys), medium (2^17 to 2^19) or large (from 2^19)",
 };
 
 extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
@@ -981,12 +997,13 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items
                                                                       : launch_match_rank_cleared(&a);
 }
 
-/* Onesweep's wide tile from 2^22 4-byte keys (measured on u32 keys and pairs at f0b2979: 1.11x to 1.28x the
- * 256 x 9 tile from 2^24, 0.95x to 0.97x at 2^20); the 256 x 9 tile below, and for 8-byte keys. */
+/* Onesweep's wide tile from 2^19 4-byte keys, the tuned rung's large class (measured on u32 keys and pairs at
+ * 5b53594: 1.09x to 1.13x the 256 x 9 tile at 2^20, 1.11x to 1.28x from 2^22 at f0b2979); the 256 x 9 tile below,
+ * and for 8-byte keys. */
 extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
                                         uint32_t *out_vals, size_t n, void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    const int wide = sort_large(n) && climb_dtype_size(t) == 4;
+    const int wide = sort_class(n) == SORT_LARGE && climb_dtype_size(t) == 4;
     return sort_radix_path(t, CLIMB_SORT_ONESWEEP, wide ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK,
                            wide ? onesweep_wide_items(t) : RADIX_ITEMS,
                            in_keys, in_vals, out_keys, out_vals, n, ws, ws_bytes, s);
