@@ -392,6 +392,20 @@ static void test_table(void)
             EXPECT_MSG(strstr(cls, cls_name[cl]) && strstr(cls, pairs ? "what=pairs" : "what=keys"), "class %s",
                        cls);
         }
+    /* `climb tune sort` times at least one size of each class, so each gets its own winner */
+    int n_tune = 0, seen[3] = {0, 0, 0};
+    const climb_shape *tune = climb_tune_shapes(w, &n_tune);
+    for (int i = 0; i < n_tune; i++) {
+        opts[0].choice = 0;
+        opts[0].text = "keys";
+        const climb_tuning_key key = {tune[i], CLIMB_U32, opts};
+        char cls[128];
+        climb_tuning_class(w, &key, &dev, cls, sizeof cls);
+        for (int c = 0; c < 3; c++)
+            seen[c] += strstr(cls, cls_name[c]) != NULL;
+    }
+    EXPECT_MSG(seen[0] && seen[1] && seen[2], "tune sizes by class: %d small, %d medium, %d large", seen[0], seen[1],
+               seen[2]);
 }
 
 int main(void)

@@ -1337,6 +1337,11 @@ static int sort_rung_counts(const climb_case *c, int rung, climb_counts *out)
 
 static void sort_set_tuning(climb_case *c, const int *values) { climb_sort_set_tuning(&c->tn, values); }
 
+/* `climb tune sort`'s sizes: at least one in each of the tuned rung's size classes (2^16 small, 2^18 medium, the
+ * rest large), so that each class gets its own winner. */
+static const climb_shape SORT_TUNE_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 16), CLIMB_SHAPE1((size_t)1 << 18),
+                                               CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 24),
+                                               CLIMB_SHAPE1((size_t)1 << 26)};
 static const climb_shape SORT_BENCH_SHAPES[] = {CLIMB_SHAPE1((size_t)1 << 20), CLIMB_SHAPE1((size_t)1 << 24),
                                                 CLIMB_SHAPE1((size_t)1 << 26), CLIMB_SHAPE1(10000019)};
 /* The quick run's size class (bench all): past the L2, or a full wave, at a small cost in inputs and references. */
@@ -1425,6 +1430,8 @@ extern "C" const climb_workload climb_sort_workload = {
     .n_quick_shapes = CLIMB_COUNT(SORT_QUICK_SHAPES),
     .main_shapes = SORT_MAIN_SHAPES,
     .n_main_shapes = CLIMB_COUNT(SORT_MAIN_SHAPES),
+    .tune_shapes = SORT_TUNE_SHAPES,
+    .n_tune_shapes = CLIMB_COUNT(SORT_TUNE_SHAPES),
     .check_max_offset = 3,
     .n_rungs = SORT_N_RUNGS,
     .rung = sort_rung_info,
