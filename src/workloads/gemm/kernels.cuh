@@ -811,19 +811,18 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 }
 
 /* 3xTF32 on the warp-specialised kernel: A and B^T come split, each as two TF32 arrays (big: the value rounded to
- * TF32; small: the rounding of what is left), made in the workspace before the kernel (splitting each stage's
- * tiles in shared memory instead, by the producer's three idle warps, measured 1.8x slower at 8192^3 on an H100:
- * 17.29 ms against 9.41; those warps could not split a stage's 8,192 values as fast as the consumers multiply
- * them). A stage holds the four tiles (A big
- * and small, 128 rows; B^T big and small, 128 rows; 128 bytes of k each: 64 KiB), three stages. Each
- * consumer warp group multiplies its 64 rows by the 128 columns (wgmma m64n128k8), each k-step's three products
- * a_small b_big + a_big b_small + a_big b_big into a stage sum of its own, zeroed for the stage; once that batch is
- * done its sum is added into the accumulators by the CUDA cores' rounded adds (the tensor core's adds truncate, and
- * over a long k their bias would cost 3xTF32 the accuracy it is for). A warp group waits for its stage's batch
- * before adding (two stage sums alternating, one in flight while the other is added, made ptxas serialise every
- * wgmma: it will not let other instructions touch a warp group's accumulators while any of its wgmma is in
- * flight); the other consumer's batch keeps the tensor cores busy meanwhile. Persistent or not, as the grid says
- * (a block a tile, or a block an SM looping over tiles). */
+ * TF32; small: the rounding of what is left), made in the workspace before the kernel (splitting each stage's tiles in
+ * shared memory instead, by the producer's three idle warps, measured 1.8x slower at 8192^3 on an H100: 17.29 ms
+ * against 9.41; those warps could not split a stage's 8,192 values as fast as the consumers multiply them). A stage
+ * holds the four tiles (A big and small, 128 rows; B^T big and small, 128 rows; 128 bytes of k each: 64 KiB), three
+ * stages. Each consumer warp group multiplies its 64 rows by the 128 columns (wgmma m64n128k8), each k-step's three
+ * products a_small b_big + a_big b_small + a_big b_big into a stage sum of its own, zeroed for the stage; once that
+ * batch is done its sum is added into the accumulators by the CUDA cores' rounded adds (the tensor core's adds
+ * truncate, and over a long k their bias would cost 3xTF32 the accuracy it is for). A warp group waits for its stage's
+ * batch before adding (two stage sums alternating, one in flight while the other is added, made ptxas serialise every
+ * wgmma: it will not let other instructions touch a warp group's accumulators while any of its wgmma is in flight);
+ * the other consumer's batch keeps the tensor cores busy meanwhile. Persistent or not, as the grid says (a block a
+ * tile, or a block an SM looping over tiles). */
 #define GEMM_W3_BN 128
 #define GEMM_W3_STAGES 3
 #define GEMM_W3_TILE 16384
