@@ -295,7 +295,7 @@ static size_t wg_ld(size_t cols, size_t esize)
  * move such chunks), for 3xTF32 always (A and B^T go in split, two arrays each), and for TF32 on the kernels
  * without a producer warp group (cp.async, tma): wgmma reads an FP32 operand's top 19 bits as they are (a
  * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does.
- * The warp-specialised kernels round TF32's A in shared memory instead (gemm_ws_round_a). */
+ * The warp-specialised kernels round TF32's A in registers instead (gemm_ws_load_a_tf32). */
 static int wg_copies_a(int precision, int kind, size_t k, const void *a, size_t lda, size_t esize)
 {
     const int rounds_in_kernel = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
@@ -814,8 +814,8 @@ static const gemm_rung GEMM_RUNGS[] = {
               .idea = "warp specialisation and a 128 x 256 tile: a producer warp group issues the TMA copies as soon "
                       "as a stage is released (its mbarrier) and gives its registers to two consumer warp groups "
                       "(setmaxnreg), which multiply 64 x 256 each (wgmma m64n256) and release each stage when done; "
-                      "in TF32 the producer's other three warps round each stage's A tile in shared memory (no rounded "
-                      "copy of A before the kernel)",
+                      "in TF32 each consumer loads its A from the stage into registers, rounds it there and multiplies "
+                      "from registers (wgmma's RS form): no rounded copy of A, no pass of shared memory over it",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
                        "128 tiles, A and B^T split in the workspace, three stages of four tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},

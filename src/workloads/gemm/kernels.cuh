@@ -600,19 +600,14 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
 }
 
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
- * producer's announcement of the stage's bytes, which TMA counts down), an `empty` one (`releases` arrivals: the
- * consumers' releases) and, where the stages are converted in shared memory (ready not NULL), a `ready` one (the
- * 96 threads of the producer's rounding warps: gemm_ws_round_a). Made by thread 0, then the block (CL = 2: the
- * cluster) meets. */
-template <int S, int CL>
-__device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, uint64_t *ready, unsigned releases)
+ * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
+ * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
+template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, unsigned releases)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++) {
             climb_mbar_init(&full[s], 1);
             climb_mbar_init(&empty[s], releases);
-            if (ready)
-                climb_mbar_init(&ready[s], 96);
         }
         climb_fence_mbar_init();
     }
@@ -701,31 +696,45 @@ __device__ __forceinline__ void gemm_ws_epilogue_tma(const float (&d)[128], cons
     }
 }
 
-/* TF32's A rounded in shared memory by the warp-specialised kernels' producer warp group, whose three warps the
- * TMA thread leaves idle: for each stage, in the consumers' order, they wait for its bytes (`full`), round the A
- * tile at the stage's start (`bytes` of it) to TF32 in place (cvt.rna, as a copy before the kernel would round
- * it), make their writes visible to wgmma's reads (fence.proxy.async) and arrive on its `ready` barrier, which the
- * consumers wait on instead of `full`. No rounded copy of A is made before the kernel (B^T comes rounded from the
- * transpose TF32 needs anyway). */
-template <int S>
-__device__ __forceinline__ void gemm_ws_round_a(uint64_t *full, uint64_t *ready, unsigned char *base,
-                                                unsigned stage_bytes, int bytes, int first, int stride, int units,
-                                                int kt)
+/* TF32 on the warp-specialised kernels: a consumer's A comes from registers (wgmma's RS form), loaded from the
+ * stage's swizzled A tile and rounded to TF32 there (cvt.rna, as a copy before the kernel would round it: wgmma
+ * reading FP32 from shared memory would truncate). A thread's 16 values a stage (four k-steps of 8): rows r = its
+ * consumer's 64 + its warp's 16 + lane / 4 and r + 8, columns lane % 4 and + 4 of each k-step; the 128-byte
+ * swizzle puts a row's 16-byte chunk j at j ^ (r % 8), and r % 8 is lane / 4 here. A warp's 32 loads of one
+ * instruction fall on 32 banks. No pass of shared memory over A besides this read, which takes the place of
+ * wgmma's own read of it (rounding A in place by the producer's idle warps read and wrote each A tile again, a
+ * fifth more shared-memory traffic a stage on top of TMA's writes and wgmma's reads). */
+__device__ __forceinline__ void gemm_ws_load_a_tf32(uint32_t (&a)[16], const unsigned char *tile, int c)
 {
-    int it = 0;
-    for (int t = first; t < units; t += stride)
-        for (int i = 0; i < kt; i++, it++) {
-            const int s = it % S;
-            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
-            float4 *x = (float4 *)(base + s * stage_bytes);
-            for (int j = (int)threadIdx.x - 32; j < bytes / 16; j += 96) {
-                const float4 v = x[j];
-                x[j] = make_float4(__uint_as_float(climb_tf32(v.x)), __uint_as_float(climb_tf32(v.y)),
-                                   __uint_as_float(climb_tf32(v.z)), __uint_as_float(climb_tf32(v.w)));
-            }
-            climb_fence_proxy_async_shared();
-            climb_mbar_arrive(&ready[s]);
-        }
+    const int lane = (int)threadIdx.x & 31, w = ((int)threadIdx.x >> 5) & 3, g = lane >> 2, t = lane & 3;
+    const unsigned char *r0 = tile + (c * 64 + w * 16 + g) * 128, *r1 = r0 + 8 * 128;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const int lo = ((2 * q) ^ g) * 16 + t * 4, hi = ((2 * q + 1) ^ g) * 16 + t * 4;
+        a[4 * q + 0] = climb_tf32(*(const float *)(r0 + lo));
+        a[4 * q + 1] = climb_tf32(*(const float *)(r1 + lo));
+        a[4 * q + 2] = climb_tf32(*(const float *)(r0 + hi));
+        a[4 * q + 3] = climb_tf32(*(const float *)(r1 + hi));
+    }
+}
+
+/* One TF32 stage of a consumer, as the BF16 stage's order goes: its A into registers (a, the pair's one the batch
+ * in flight does not read), the batch before done (its stage released), then this stage's four products issued. */
+template <int CL>
+__device__ __forceinline__ void gemm_ws_stage_tf32(float (&d)[128], uint32_t (&a)[16], const unsigned char *st, int c,
+                                                   uint64_t *full, uint64_t *empty, int it, bool first)
+{
+    const int s = it % GEMM_STAGES;
+    climb_mbar_wait(&full[s], (unsigned)(it / GEMM_STAGES) & 1u);
+    gemm_ws_load_a_tf32(a, st, c);
+    climb_wgmma_wait<0>(); /* the batch before is done: its stage goes back to the producer */
+    if (!first)
+        gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
+    climb_wgmma_fence();
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+        climb_wgmma_m64n256k8_tf32_rs(d, &a[4 * q], climb_wgmma_desc_sw128(st + GEMM_WS_A_BYTES + q * 32));
+    climb_wgmma_commit();
 }
 
 template <int P, int CL, bool BMN>
@@ -739,24 +748,20 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     constexpr int KT = 128 / (int)sizeof(T); /* k a stage */
     extern __shared__ __align__(1024) unsigned char gemm_ws_dyn[];
     unsigned char *base = gemm_align1024(gemm_ws_dyn), *cbuf = base + GEMM_STAGES * GEMM_WS_STAGE_BYTES;
-    uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES, *ready = empty + GEMM_STAGES;
-    constexpr bool RA = P == GEMM_TF32; /* A rounded in shared memory (gemm_ws_round_a) */
+    uint64_t *full = (uint64_t *)(cbuf + GEMM_WS_C_BYTES), *empty = full + GEMM_STAGES;
     const int wg = (int)threadIdx.x / 128;
     /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
     const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
     const int kt = (g.k + KT - 1) / KT;
     /* releases: the consumer warps of both blocks; every consumer thread */
-    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, RA ? ready : NULL, CL == 2 ? 2 * 8 : 256);
+    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256);
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
             gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first,
                                              stride, units, (tm + CL - 1) / CL, tn, g.group, kt, load);
-        } else if (RA && threadIdx.x >= 32) {
-            gemm_ws_round_a<GEMM_STAGES>(full, ready, base, GEMM_WS_STAGE_BYTES, GEMM_WS_A_BYTES,
-                                                             first, stride, units, kt);
         }
         if (CL == 2)
             climb_cluster_sync();
@@ -773,24 +778,35 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 #pragma unroll
         for (int i = 0; i < 128; i++)
             d[i] = 0.0f;
-        for (int i = 0; i < kt; i++, it++) {
-            const int s = it % GEMM_STAGES;
-            climb_mbar_wait(RA ? &ready[s] : &full[s], (unsigned)(it / GEMM_STAGES) & 1u);
-            const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
-            climb_wgmma_fence();
-#pragma unroll
-            for (int q = 0; q < 4; q++) {
-                const uint64_t da = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
-                const uint64_t db = gemm_desc_b<BMN>(st + GEMM_WS_A_BYTES, q);
-                if (P == GEMM_BF16)
-                    climb_wgmma_m64n256k16_bf16<BMN>(d, da, db);
-                else
-                    climb_wgmma_m64n256k8_tf32(d, da, db);
+        if constexpr (P == GEMM_TF32) { /* A through registers, two sets alternating (gemm_ws_stage_tf32) */
+            uint32_t a0[16], a1[16];
+            int i = 0;
+            for (; i + 1 < kt; i += 2, it += 2) {
+                gemm_ws_stage_tf32<CL>(d, a0, base + (it % GEMM_STAGES) * GEMM_WS_STAGE_BYTES, c, full, empty, it,
+                                       i == 0);
+                gemm_ws_stage_tf32<CL>(d, a1, base + ((it + 1) % GEMM_STAGES) * GEMM_WS_STAGE_BYTES, c, full, empty,
+                                       it + 1, false);
             }
-            climb_wgmma_commit();
-            climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
-            if (i > 0)
-                gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
+            if (i < kt) {
+                gemm_ws_stage_tf32<CL>(d, a0, base + (it % GEMM_STAGES) * GEMM_WS_STAGE_BYTES, c, full, empty, it,
+                                       i == 0);
+                it++;
+            }
+        } else {
+            for (int i = 0; i < kt; i++, it++) {
+                const int s = it % GEMM_STAGES;
+                climb_mbar_wait(&full[s], (unsigned)(it / GEMM_STAGES) & 1u);
+                const unsigned char *st = base + s * GEMM_WS_STAGE_BYTES;
+                climb_wgmma_fence();
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    climb_wgmma_m64n256k16_bf16<BMN>(d, climb_wgmma_desc_sw128(st + c * 8192 + q * 32),
+                                                     gemm_desc_b<BMN>(st + GEMM_WS_A_BYTES, q));
+                climb_wgmma_commit();
+                climb_wgmma_wait<1>(); /* the batch before is done: its stage goes back to the producer */
+                if (i > 0)
+                    gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
+            }
         }
         climb_wgmma_wait<0>();
         if (kt > 0) /* the tile's last stage, now read */
@@ -890,7 +906,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
     const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
     const int kt = (g.k + KT - 1) / KT;
-    gemm_ws_barriers<S, 1>(full, empty, NULL, 256);
+    gemm_ws_barriers<S, 1>(full, empty, 256);
     if (wg == 0) { /* the producer: one thread's loads */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
