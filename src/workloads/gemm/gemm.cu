@@ -292,15 +292,15 @@ static size_t wg_ld(size_t cols, size_t esize)
     return cols > SIZE_MAX - ch ? 0 : (cols ? (cols + ch - 1) / ch * ch : ch);
 }
 /* A is copied for the wgmma kernels where its rows are not 16-byte chunks on 16-byte boundaries (cp.async and TMA
- * move such chunks), for 3xTF32 always (A and B^T go in split, two arrays each), and for TF32 on the kernels
- * without a producer warp group (cp.async, tma): wgmma reads an FP32 operand's top 19 bits as they are (a
- * truncation, biased, twice the error of rounding), so A goes in rounded to TF32 as cvt.rna rounds, as B^T does.
- * The warp-specialised kernels round TF32's A in registers instead (gemm_ws_load_a_tf32). */
+ * move such chunks; 3xTF32's copy as it is), and for TF32 on the kernels without a producer warp group (cp.async,
+ * tma): wgmma reads an FP32 operand's top 19 bits as they are (a truncation, biased, twice the error of rounding),
+ * so A goes in rounded to TF32 as cvt.rna rounds, as B^T does. The warp-specialised kernels take FP32 A through
+ * registers instead, rounded there for TF32 and split there for 3xTF32 (gemm_ws_load_a). */
 static int wg_copies_a(int precision, int kind, size_t k, const void *a, size_t lda, size_t esize)
 {
-    const int rounds_in_kernel = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
-                                 kind == CLIMB_GEMM_WG_CLUSTERS;
-    return k && (precision == GEMM_3XTF32 || (precision == GEMM_TF32 && !rounds_in_kernel) || (uintptr_t)a % 16 ||
+    const int in_registers = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
+                             kind == CLIMB_GEMM_WG_CLUSTERS;
+    return k && ((precision == GEMM_TF32 && !in_registers) || (uintptr_t)a % 16 ||
                  lda % (16 / esize)); /* k = 0: A is not read */
 }
 
@@ -315,9 +315,8 @@ static int wg_b_as_given(int precision, int kind, const void *b, size_t ldb, int
 }
 
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
- * small parts (3xTF32), A's copy (m x ld, where made), its small parts (3xTF32). Offsets in bytes; 0 where a size
- * wraps. */
-typedef struct wg_layout { size_t bt2, a, a2, end; } wg_layout;
+ * small parts (3xTF32), A's copy (m x ld, where made). Offsets in bytes; 0 where a size wraps. */
+typedef struct wg_layout { size_t bt2, a, end; } wg_layout;
 static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                         const void *b, size_t ldb, int tb, wg_layout *l)
 {
@@ -332,10 +331,7 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
         return -1;
     ac = ac / 256 * 256;
     l->bt2 = bt; /* B^T at 0 */
-    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->a2) &&
-                   climb_add_fits(l->a2, (parts - 1) * ac, &l->end)
-               ? 0
-               : -1;
+    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->end) ? 0 : -1;
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
@@ -481,17 +477,15 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
     return cudaGetLastError();
 }
 
-/* 3xTF32's kernel on its split operands (g.a and g.b the big parts, a2 and b2 the small ones). */
-static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *a2, const void *b2, int sms, cudaStream_t s)
+/* 3xTF32's kernel on FP32 A (split in its registers) and B^T split (g.b the big parts, b2 the small ones). */
+static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *b2, int sms, cudaStream_t s)
 {
     const size_t tm = (size_t)(g.m + GEMM_BM - 1) / GEMM_BM, tn = (size_t)(g.n + GEMM_W3_BN - 1) / GEMM_W3_BN;
-    CUtensorMap ab, as, bb, bs;
-    memset(&ab, 0, sizeof ab);
-    memset(&as, 0, sizeof as);
+    CUtensorMap ma, bb, bs;
+    memset(&ma, 0, sizeof ma);
     memset(&bb, 0, sizeof bb);
     memset(&bs, 0, sizeof bs);
-    if (g.k && (tensor_map(&ab, GEMM_TF32, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
-                tensor_map(&as, GEMM_TF32, a2, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
+    if (g.k && (tensor_map(&ma, GEMM_TF32, g.a, (size_t)g.m, (size_t)g.k, g.lda, GEMM_BM) != 0 ||
                 tensor_map(&bb, GEMM_TF32, g.b, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0 ||
                 tensor_map(&bs, GEMM_TF32, b2, (size_t)g.n, (size_t)g.k, g.ldb, GEMM_W3_BN) != 0))
         return cudaErrorInvalidValue;
@@ -500,7 +494,7 @@ static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *a2, cons
     if (e != cudaSuccess)
         return e;
     const size_t tiles = tm * tn, grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ab, as, bb, bs, g, (int)tm, (int)tn);
+    gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ma, bb, bs, g, (int)tm, (int)tn);
     return cudaGetLastError();
 }
 
@@ -548,7 +542,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
     gemm_args g = {(int)m, (int)n, (int)k, lda, ld, ldc, alpha, beta, a, p, c, 1};
     g.group = group;
-    void *a2 = p + l.a2, *b2 = p + l.bt2;
+    void *b2 = p + l.bt2;
     const int b_given = wg_b_as_given(precision, kind, b, ldb, tb);
     cudaError_t e = cudaSuccess;
     if (b_given) {
@@ -562,8 +556,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         if (!b_given)
             e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, b2, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
-        if (e == cudaSuccess && wg_copies_a(precision, kind, k, a, lda, es)) {
-            e = gemm_copy(es, mode, m, k, a, lda, pa, a2, ld, s);
+        if (e == cudaSuccess && wg_copies_a(precision, kind, k, a, lda, es)) { /* 3xTF32's A as it is */
+            e = gemm_copy(es, mode == GEMM_SPLIT ? GEMM_AS_IS : mode, m, k, a, lda, pa, NULL, ld, s);
             g.a = pa;
             g.lda = ld;
         }
@@ -571,7 +565,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     if (e != cudaSuccess)
         return e;
     if (precision == GEMM_3XTF32)
-        return wg3_launch(kind, g, a2, b2, sms, s);
+        return wg3_launch(kind, g, b2, sms, s);
     if (precision == GEMM_TF32)
         return wg_launch<GEMM_TF32, false>(kind, g, sms, s);
     return b_given && !tb ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
@@ -817,7 +811,7 @@ static const gemm_rung GEMM_RUNGS[] = {
                       "in TF32 each consumer loads its A from the stage into registers, rounds it there and multiplies "
                       "from registers (wgmma's RS form): no rounded copy of A, no pass of shared memory over it",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
-                       "128 tiles, A and B^T split in the workspace, three stages of four tiles)",
+                       "128 tiles, B^T split in the workspace and A in registers, four stages of three tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_ws},
      .wgmma = CLIMB_GEMM_WG_WS},
     {.info = {.name = "persistent",
@@ -827,7 +821,7 @@ static const gemm_rung GEMM_RUNGS[] = {
                       "writes its 64 x 256 in chunks of 64 x 32 into two swizzled buffers, one thread's TMA copy "
                       "takes each out, and the group starts the next tile's products while the copies run",
               .needs = "an sm_90 GPU (the sm_90a instructions); any precision (3xtf32: a kernel of its own, 128 x "
-                       "128 tiles, A and B^T split in the workspace, three stages of four tiles)",
+                       "128 tiles, B^T split in the workspace and A in registers, four stages of three tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
     {.info = {.name = "clusters",

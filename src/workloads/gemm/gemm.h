@@ -73,8 +73,8 @@ void climb_gemm_default_tuning(int precision, size_t m, size_t n, int sms, climb
  * unless the kernel reads B where it is (where B's rows are 16-byte chunks on 16-byte boundaries: BF16 given as B^T
  * (tb) or as stored on the TMA kernels), and a copy of A where its rows are not 16-byte chunks on 16-byte boundaries
  * or A is TF32 on the cp.async and tma kernels (rounded to TF32: wgmma would truncate FP32's low bits; the
- * warp-specialised kernels round it in registers); for 3xTF32 both, each twice (its big and small parts);
- * 256 bytes of alignment slack each. 0 where a product wraps. */
+ * warp-specialised kernels round it in registers); for 3xTF32 B^T always, twice (its big and small parts), and
+ * A's copy as for BF16; 256 bytes of alignment slack each. 0 where a product wraps. */
 size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                                const void *b, size_t ldb, int tb);
 /* C = alpha A B + beta C (row-major, A m x k, B k x n, or with tb B given as B^T, n x k, rows ldb apart; in the

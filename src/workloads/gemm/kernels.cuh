@@ -696,25 +696,25 @@ __device__ __forceinline__ void gemm_ws_epilogue_tma(const float (&d)[128], cons
     }
 }
 
-/* TF32 on the warp-specialised kernels: a consumer's A comes from registers (wgmma's RS form), loaded from the
- * stage's swizzled A tile and rounded to TF32 there (cvt.rna, as a copy before the kernel would round it: wgmma
- * reading FP32 from shared memory would truncate). A thread's 16 values a stage (four k-steps of 8): rows r = its
- * consumer's 64 + its warp's 16 + lane / 4 and r + 8, columns lane % 4 and + 4 of each k-step; the 128-byte
- * swizzle puts a row's 16-byte chunk j at j ^ (r % 8), and r % 8 is lane / 4 here. A warp's 32 loads of one
- * instruction fall on 32 banks. No pass of shared memory over A besides this read, which takes the place of
- * wgmma's own read of it (rounding A in place by the producer's idle warps read and wrote each A tile again, a
- * fifth more shared-memory traffic a stage on top of TMA's writes and wgmma's reads). */
-__device__ __forceinline__ void gemm_ws_load_a_tf32(uint32_t (&a)[16], const unsigned char *tile, int c)
+/* FP32 A through registers on the warp-specialised kernels (wgmma's RS form): a consumer's A fragments of a stage
+ * loaded from the stage's swizzled A tile (FP32, 128 rows of 128 bytes) into registers, where the caller rounds
+ * them to TF32 (cvt.rna, as a copy before the kernel would round them: wgmma reading FP32 from shared memory would
+ * truncate) or splits them (3xTF32). A thread's 16 values a stage (four k-steps of 8; v[4q..4q+3] step q's
+ * fragment): rows r = its consumer's 64 + its warp's 16 + lane / 4 and r + 8, columns lane % 4 and + 4 of each
+ * k-step; the 128-byte swizzle puts a row's 16-byte chunk j at j ^ (r % 8), and r % 8 is lane / 4 here, so a
+ * warp's 32 loads of one instruction fall on 32 banks. No pass of shared memory over A besides this read, which
+ * takes the place of wgmma's own read of it. */
+__device__ __forceinline__ void gemm_ws_load_a(float (&v)[16], const unsigned char *tile, int c)
 {
     const int lane = (int)threadIdx.x & 31, w = ((int)threadIdx.x >> 5) & 3, g = lane >> 2, t = lane & 3;
     const unsigned char *r0 = tile + (c * 64 + w * 16 + g) * 128, *r1 = r0 + 8 * 128;
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         const int lo = ((2 * q) ^ g) * 16 + t * 4, hi = ((2 * q + 1) ^ g) * 16 + t * 4;
-        a[4 * q + 0] = climb_tf32(*(const float *)(r0 + lo));
-        a[4 * q + 1] = climb_tf32(*(const float *)(r1 + lo));
-        a[4 * q + 2] = climb_tf32(*(const float *)(r0 + hi));
-        a[4 * q + 3] = climb_tf32(*(const float *)(r1 + hi));
+        v[4 * q + 0] = *(const float *)(r0 + lo);
+        v[4 * q + 1] = *(const float *)(r1 + lo);
+        v[4 * q + 2] = *(const float *)(r0 + hi);
+        v[4 * q + 3] = *(const float *)(r1 + hi);
     }
 }
 
@@ -726,7 +726,11 @@ __device__ __forceinline__ void gemm_ws_stage_tf32(float (&d)[128], uint32_t (&a
 {
     const int s = it % GEMM_STAGES;
     climb_mbar_wait(&full[s], (unsigned)(it / GEMM_STAGES) & 1u);
-    gemm_ws_load_a_tf32(a, st, c);
+    float v[16];
+    gemm_ws_load_a(v, st, c);
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        a[j] = climb_tf32(v[j]);
     climb_wgmma_wait<0>(); /* the batch before is done: its stage goes back to the producer */
     if (!first)
         gemm_ws_release<CL>(&empty[(it - 1) % GEMM_STAGES]);
@@ -826,23 +830,28 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
 #endif
 }
 
-/* 3xTF32 on the warp-specialised kernel: A and B^T come split, each as two TF32 arrays (big: the value rounded to
- * TF32; small: the rounding of what is left), made in the workspace before the kernel (splitting each stage's tiles in
- * shared memory instead, by the producer's three idle warps, measured 1.8x slower at 8192^3 on an H100: 17.29 ms
- * against 9.41; those warps could not split a stage's 8,192 values as fast as the consumers multiply them). A stage
- * holds the four tiles (A big and small, 128 rows; B^T big and small, 128 rows; 128 bytes of k each: 64 KiB), three
- * stages. Each consumer warp group multiplies its 64 rows by the 128 columns (wgmma m64n128k8), each k-step's three
- * products a_small b_big + a_big b_small + a_big b_big into a stage sum of its own, zeroed for the stage; once that
- * batch is done its sum is added into the accumulators by the CUDA cores' rounded adds (the tensor core's adds
- * truncate, and over a long k their bias would cost 3xTF32 the accuracy it is for). A warp group waits for its stage's
- * batch before adding (two stage sums alternating, one in flight while the other is added, made ptxas serialise every
- * wgmma: it will not let other instructions touch a warp group's accumulators while any of its wgmma is in flight);
- * the other consumer's batch keeps the tensor cores busy meanwhile. Persistent or not, as the grid says (a block a
- * tile, or a block an SM looping over tiles). */
+/* 3xTF32 on the warp-specialised kernel: each FP32 input as two TF32 terms, big (the value rounded to TF32) and
+ * small (the rounding of what is left). B^T comes split, as two TF32 arrays made in the workspace before the
+ * kernel; A comes as FP32 and each consumer splits its own A fragments in registers (gemm_ws_load_a), then
+ * multiplies them from there (wgmma's RS form). A stage holds three tiles (A, 128 rows; B^T big and small, 128 rows;
+ * 128 bytes of k each: 48 KiB), four stages. Each consumer warp group multiplies its 64 rows by the 128 columns
+ * (wgmma m64n128k8), each k-step's three products a_small b_big + a_big b_small + a_big b_big into a stage sum of
+ * its own, zeroed for the stage; once that batch is done its sum is added into the accumulators by the CUDA cores'
+ * rounded adds (the tensor core's adds truncate, and over a long k their bias would cost 3xTF32 the accuracy it is
+ * for). A warp group waits for its stage's batch before adding (two stage sums alternating, one in flight while the
+ * other is added, made ptxas serialise every wgmma: it will not let other instructions touch a warp group's
+ * accumulators while any of its wgmma is in flight); the other consumer's batch keeps the tensor cores busy
+ * meanwhile. Persistent or not, as the grid says (a block a tile, or a block an SM looping over tiles).
+ * What shared memory moves a stage, by our estimate: with A split before the kernel, four tiles by TMA (64 KiB)
+ * and wgmma's reads (each consumer its 8 KiB of A big twice and of A small once, B big twice and B small once:
+ * 72 KiB), 208 KiB against the 213 KiB its 128 bytes a clock move in the 1,664 clocks a stage takes at the TF32
+ * peak; with A through registers, 48 + 2 x 56 = 160 KiB, and no split copy of A before the kernel. Splitting both
+ * operands in shared memory by the producer's idle warps instead (fc87add) measured 1.8x slower at 8192^3 on an
+ * H100 (17.29 ms against 9.41): 96 threads could not split a stage as fast as the consumers multiply. */
 #define GEMM_W3_BN 128
-#define GEMM_W3_STAGES 3
+#define GEMM_W3_STAGES 4
 #define GEMM_W3_TILE 16384
-#define GEMM_W3_STAGE_BYTES (4 * GEMM_W3_TILE)
+#define GEMM_W3_STAGE_BYTES (3 * GEMM_W3_TILE)
 #define GEMM_W3_SMEM (GEMM_W3_STAGES * GEMM_W3_STAGE_BYTES + 1024 + 128)
 
 /* The compiler may not move reads or writes of r across this point (the wgmma waits are volatile asm, which plain
@@ -854,22 +863,27 @@ template <int N> __device__ __forceinline__ void gemm_pin(float (&r)[N])
         asm volatile("" : "+f"(r[i])::"memory");
 }
 
-/* A stage's three products into part (zeroed first), in the order small-big, big-small, big-big a k-step. */
+/* A stage's three products into part (zeroed first), in the order small-big, big-small, big-big a k-step: A's
+ * fragments loaded and split in registers (big: ab, small: as), B^T's big and small tiles by descriptor. */
 __device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const unsigned char *st, int c)
 {
+    float v[16];
+    uint32_t ab[16], as[16];
+    gemm_ws_load_a(v, st, c);
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        climb_tf32_split(v[j], &ab[j], &as[j]);
 #pragma unroll
     for (int i = 0; i < 64; i++)
         part[i] = 0.0f;
     climb_wgmma_fence();
 #pragma unroll
     for (int q = 0; q < 4; q++) {
-        const uint64_t ab = climb_wgmma_desc_sw128(st + c * 8192 + q * 32);
-        const uint64_t as = climb_wgmma_desc_sw128(st + GEMM_W3_TILE + c * 8192 + q * 32);
-        const uint64_t bb = climb_wgmma_desc_sw128(st + 2 * GEMM_W3_TILE + q * 32);
-        const uint64_t bs = climb_wgmma_desc_sw128(st + 3 * GEMM_W3_TILE + q * 32);
-        climb_wgmma_m64n128k8_tf32(part, as, bb);
-        climb_wgmma_m64n128k8_tf32(part, ab, bs);
-        climb_wgmma_m64n128k8_tf32(part, ab, bb);
+        const uint64_t bb = climb_wgmma_desc_sw128(st + GEMM_W3_TILE + q * 32);
+        const uint64_t bs = climb_wgmma_desc_sw128(st + 2 * GEMM_W3_TILE + q * 32);
+        climb_wgmma_m64n128k8_tf32_rs(part, &as[4 * q], bb);
+        climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bs);
+        climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bb);
     }
     climb_wgmma_commit();
 }
@@ -882,22 +896,20 @@ __device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
         acc[i] = __fadd_rn(acc[i], part[i]);
 }
 
-/* 3xTF32's stage: the big and small parts of A's 128 rows and of B^T's 128 rows. */
+/* 3xTF32's stage: A's 128 rows (FP32), and the big and small parts of B^T's 128 rows. */
 struct gemm_ws3_loads {
-    const CUtensorMap *ab, *as, *bb, *bs;
+    const CUtensorMap *a, *bb, *bs;
     __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
     {
-        climb_tma_load_2d(st, ab, i * 32, um * GEMM_BM, bar);
-        climb_tma_load_2d(st + GEMM_W3_TILE, as, i * 32, um * GEMM_BM, bar);
-        climb_tma_load_2d(st + 2 * GEMM_W3_TILE, bb, i * 32, un * GEMM_W3_BN, bar);
-        climb_tma_load_2d(st + 3 * GEMM_W3_TILE, bs, i * 32, un * GEMM_W3_BN, bar);
+        climb_tma_load_2d(st, a, i * 32, um * GEMM_BM, bar);
+        climb_tma_load_2d(st + GEMM_W3_TILE, bb, i * 32, un * GEMM_W3_BN, bar);
+        climb_tma_load_2d(st + 2 * GEMM_W3_TILE, bs, i * 32, un * GEMM_W3_BN, bar);
     }
 };
 
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
-    gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_ab, const __grid_constant__ CUtensorMap map_as,
-                    const __grid_constant__ CUtensorMap map_bb, const __grid_constant__ CUtensorMap map_bs,
-                    const gemm_args g, int tm, int tn)
+    gemm_ws3_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_bb,
+                    const __grid_constant__ CUtensorMap map_bs, const gemm_args g, int tm, int tn)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int KT = 32, S = GEMM_W3_STAGES; /* k a stage: 128 bytes of FP32 */
@@ -910,7 +922,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     if (wg == 0) { /* the producer: one thread's loads */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            const gemm_ws3_loads load = {&map_ab, &map_as, &map_bb, &map_bs};
+            const gemm_ws3_loads load = {&map_a, &map_bb, &map_bs};
             gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, (int)blockIdx.x,
                                   (int)gridDim.x, tiles, tm, tn, g.group, kt, load);
         }
