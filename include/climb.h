@@ -478,14 +478,16 @@ CLIMB_API climb_status climb_bfs_csr(climb_handle handle, int32_t n_vertices, in
 
 /*
  * Breadth-first search over a directed graph with direction-optimising steps: build once, search many. A plan
- * keeps the graph's in-edges (its transpose, built on the device: the in-degrees counted, scanned, each edge placed
- * in its target's in-row), so that bottom-up steps can look for parents on any graph; climb_bfs_plan_run then
+ * keeps the graph's in-edges (its transpose, built on the device: the edges sorted stably by target, each in-row in
+ * the order of its sources), so that bottom-up steps can look for parents on any graph; climb_bfs_plan_run then
  * searches from any source as climb_bfs_symmetric does on an undirected one. The same CSR as climb_bfs, with its
  * edge count n_edges (row_ptr[n_vertices]). flags: CLIMB_BFS_VALIDATE checks the graph first, as climb_bfs_csr does
  * (INVALID_MATRIX, no plan); CLIMB_BFS_SYMMETRIC says the graph is undirected, both directions stored (not
  * checked): the plan then keeps no transpose. Other flags are INVALID_VALUE.
  *
- * climb_bfs_plan_create allocates device memory, runs on the handle's stream and waits for it (the plan is ready
+ * climb_bfs_plan_create allocates device memory (the sort's, about 16 bytes an edge, only while it runs: where
+ * that much is not free, it builds the in-rows by atomics instead, slower, in no particular order within a row, in
+ * 8 bytes a vertex of the handle's workspace), runs on the handle's stream and waits for it (the plan is ready
  * for any stream when it returns); it is not capturable (CLIMB_STATUS_CAPTURE_UNSUPPORTED while the stream is
  * capturing; make plans before). The plan refers to the
  * caller's arrays, which must stay alive and unchanged until climb_bfs_plan_destroy; climb_bfs_plan_bytes says

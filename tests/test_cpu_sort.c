@@ -360,16 +360,15 @@ static void test_table(void)
     EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
     EXPECT(strcmp(w->rung(climb_vendor_rung(w))->name, "cub_radix_sort") == 0); /* the bar: CUB's radix sort */
     EXPECT(strcmp(w->rung(climb_best_rung(w))->name, "tuned") == 0);
-    /* the tuned rung's classes and built-in choices: the merge path below 2^17 keys, Onesweep at 256 x 9 to 2^19,
-     * Onesweep at its wide tile from there (keys and pairs) */
+    /* the tuned rung's classes and built-in choices: below 81,920 keys the merge path (pairs: Onesweep at 256 x 9),
+     * Onesweep at 256 x 9 to 655,360, Onesweep at its wide tile from there (keys and pairs) */
     climb_device_info dev;
     memset(&dev, 0, sizeof dev);
     dev.cc_major = 9;
     dev.smem_per_block_optin = 227 * 1024;
     climb_opt_value opts[2];
     memset(opts, 0, sizeof opts);
-    const size_t ns[] = {1000, ((size_t)1 << 17) - 1, (size_t)1 << 17, ((size_t)1 << 19) - 1, (size_t)1 << 19,
-                         (size_t)1 << 26};
+    const size_t ns[] = {1000, 81919, 81920, 655359, 655360, (size_t)1 << 26};
     const int cls_of[] = {0, 0, 1, 1, 2, 2};
     static const char *const cls_name[] = {"small", "medium", "large"};
     for (int pairs = 0; pairs < 2; pairs++)
@@ -380,11 +379,11 @@ static void test_table(void)
             int v[CLIMB_MAX_TUNABLES];
             EXPECT(climb_tuning_defaults(w->tuning, &dev, &key, v) != NULL);
             const int cl = cls_of[i];
-            EXPECT_MSG(v[2] == (cl ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d", pairs,
-                       ns[i], v[2]);
+            EXPECT_MSG(v[2] == (cl || pairs ? CLIMB_SORT_ONESWEEP : CLIMB_SORT_MERGE), "pairs %d n %zu: algo %d",
+                       pairs, ns[i], v[2]);
             if (cl == 2) /* Onesweep's wide tile, as measured */
                 EXPECT(v[0] == 384 && v[1] == 23);
-            if (cl == 1) /* its 256 x 9 tile */
+            if (cl == 1 || (cl == 0 && pairs)) /* its 256 x 9 tile */
                 EXPECT(v[0] == 256 && v[1] == 9);
             EXPECT(w->tuning->rejects(&dev, v) == NULL);
             char cls[128];

@@ -3,7 +3,8 @@
  * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
  * and symmetric, isolated sources, bad arguments refused, no error left behind); the plan for directed graphs (the
  * in-edges built on the device: searches against the CPU, captured and replayed, a validated plan refusing an
- * invalid graph, an empty graph's plan); both device transposes against the CPU's. */
+ * invalid graph, an empty graph's plan, a plan made short of memory: by atomics); both device transposes against
+ * the CPU's. */
 #include <stdint.h>
 #include <math.h>
 #include <inttypes.h>
@@ -503,6 +504,74 @@ static void test_api_plan(uint64_t seed)
     EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
 }
 
+/* A plan made where the device has too little free memory for the sort (about 16 bytes an edge): the in-rows are
+ * built by atomics in the handle's workspace instead, and searches through it are right. The memory is taken up to
+ * a margin under the sort's need first; the test says so and does nothing more where that cannot be arranged. */
+static void test_api_plan_short_memory(uint64_t seed)
+{
+    const int32_t n = 1 << 16, deg = 64, m = n * deg;
+    int32_t *rp = malloc(((size_t)n + 1) * 4), *ci = malloc((size_t)m * 4);
+    climb_rng r;
+    climb_rng_seed(&r, seed);
+    EXPECT(rp && ci);
+    if (!rp || !ci)
+        return;
+    for (int32_t u = 0; u <= n; u++)
+        rp[u] = u * deg;
+    for (int32_t e = 0; e < m; e++)
+        ci[e] = climb_rng_int(&r, 0, n - 1);
+    climb_handle h;
+    int32_t *d_rp = NULL, *d_ci = NULL, *d_lv = NULL;
+    void *hog = NULL;
+    EXPECT(climb_create(&h, 0) == CLIMB_STATUS_SUCCESS);
+    EXPECT(cudaMalloc((void **)&d_rp, ((size_t)n + 1) * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_ci, (size_t)m * 4) == cudaSuccess &&
+           cudaMalloc((void **)&d_lv, (size_t)n * 4) == cudaSuccess);
+    EXPECT(cudaMemcpy(d_rp, rp, ((size_t)n + 1) * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpy(d_ci, ci, (size_t)m * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    /* left free: the plan's in-edges and 24 MiB (the atomics' workspace and the search's fit there), under the
+     * sort's 64 MiB and more */
+    const size_t sort_bytes = climb_bfs_transpose_sorted_workspace(m), keep = ((size_t)n + 1 + (size_t)m) * 4;
+    const size_t margin = keep + ((size_t)24 << 20);
+    size_t free_b = 0, total_b = 0;
+    EXPECT(cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && sort_bytes > ((size_t)40 << 20));
+    for (size_t take = free_b > margin ? free_b - margin : 0; take > 0 && !hog; take -= (size_t)64 << 20) {
+        if (cudaMalloc(&hog, take) != cudaSuccess) {
+            (void)cudaGetLastError();
+            hog = NULL;
+        }
+        if (take <= (size_t)64 << 20)
+            break;
+    }
+    size_t left = 0;
+    if (hog && cudaMemGetInfo(&left, &total_b) == cudaSuccess && left >= keep && left < keep + sort_bytes) {
+        climb_bfs_plan plan = NULL;
+        const climb_status st = climb_bfs_plan_create(h, n, m, d_rp, d_ci, 0, &plan);
+        EXPECT_MSG(st == CLIMB_STATUS_SUCCESS && plan, "a plan in %zu free bytes: %s", left, climb_status_string(st));
+        EXPECT(cudaGetLastError() == cudaSuccess);
+        for (int k = 0; k < 2 && plan; k++) {
+            const int32_t src = k == 0 ? 0 : climb_rng_int(&r, 0, n - 1);
+            EXPECT(cudaMemset(d_lv, 0x7f, (size_t)n * 4) == cudaSuccess);
+            EXPECT(climb_bfs_plan_run(h, plan, src, d_lv) == CLIMB_STATUS_SUCCESS);
+            const int bad = levels_wrong(n, rp, ci, src, d_lv);
+            EXPECT_MSG(bad == 0, "a plan made short of memory, source %d: %d wrong", src, bad);
+        }
+        EXPECT(climb_bfs_plan_destroy(plan) == CLIMB_STATUS_SUCCESS);
+        printf("a plan made with %zu bytes free (the sort needs %zu): its searches right\n", left, sort_bytes);
+    } else {
+        printf("the short-memory plan not tried: could not leave between %zu and %zu bytes free (%zu left)\n", keep,
+               keep + sort_bytes, left);
+    }
+    if (hog)
+        cudaFree(hog);
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_lv);
+    EXPECT(climb_destroy(h) == CLIMB_STATUS_SUCCESS);
+    free(rp);
+    free(ci);
+}
+
 int main(void)
 {
     test_require_gpu();
@@ -512,6 +581,7 @@ int main(void)
     test_api(fresh);
     test_api_messy();
     test_api_plan(fresh);
+    test_api_plan_short_memory(fresh);
     test_transposes(fresh);
     test_generated(fresh);
     test_real(fresh);

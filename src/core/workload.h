@@ -390,7 +390,9 @@ typedef struct climb_workload {
     /* Untimed per-rung set-up (workspace). 0 or -1 (printed). May be NULL. */
     int (*prepare)(climb_case *c, int rung);
     /* After prepare: what it built for the rung (the device bytes it keeps), for the report's setup columns; the
-     * time it took is the harness's measurement of prepare (out->ms is overwritten). 1 with *out filled; 0 when the
+     * time it took is the harness's measurement of prepare (out->ms is overwritten): of a second prepare where the
+     * workload has release, the first (untimed, released) having paid what a process pays once, as loading the
+     * kernels' modules. 1 with *out filled; 0 when the
      * rung builds nothing worth reporting. NULL: no rung builds anything. Read after release too: keep the figure. */
     int (*setup)(const climb_case *c, int rung, climb_setup *out);
     /* NULL if a run of `rung` leaves every operand it reads as it was; else what it changes ("C is read and

@@ -156,15 +156,33 @@ climb_status climb_bfs_plan_create(climb_handle h, int32_t n, int32_t n_edges, c
             e = cudaMalloc((void **)&pl->in_rp, ((size_t)n + 1) * 4);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)&pl->in_ci, n_edges ? (size_t)n_edges * 4 : 4);
-        void *ws = NULL;
+        /* By sorting, in memory of its own for the time it takes (about 16 bytes an edge, freed before the plan
+         * returns); where the device has not that much free, by atomics in the handle's workspace (8 bytes a
+         * vertex), the slower way. */
+        void *sort_ws = NULL, *ws = NULL;
         size_t ws_bytes = 0;
-        if (e == cudaSuccess)
+        const size_t sort_bytes = climb_bfs_transpose_sorted_workspace(n_edges);
+        if (e == cudaSuccess && sort_bytes > 0 && cudaMalloc(&sort_ws, sort_bytes) != cudaSuccess) {
+            (void)cudaGetLastError(); /* the allocation's failure is not left behind */
+            sort_ws = NULL;
+        }
+        if (e == cudaSuccess && sort_ws)
+            e = climb_bfs_transpose_sorted(n, n_edges, d_row_ptr, d_col_idx, pl->in_rp, pl->in_ci, sort_ws,
+                                           sort_bytes, call.dev->sms, call.stream);
+        else if (e == cudaSuccess) {
             e = climb_call_workspace(&call, climb_bfs_transpose_workspace(n), 0, &ws, &ws_bytes);
-        if (e == cudaSuccess)
-            e = climb_bfs_transpose(n, n_edges, d_row_ptr, d_col_idx, pl->in_rp, pl->in_ci, ws, ws_bytes,
-                                    call.dev->sms, call.stream);
+            if (e == cudaSuccess)
+                e = climb_bfs_transpose(n, n_edges, d_row_ptr, d_col_idx, pl->in_rp, pl->in_ci, ws, ws_bytes,
+                                        call.dev->sms, call.stream);
+        }
         if (e == cudaSuccess) /* ready for any handle's stream once made */
             e = cudaStreamSynchronize(call.stream);
+        if (sort_ws) {
+            if (e != cudaSuccess) /* a launch may still be running on it */
+                (void)cudaStreamSynchronize(call.stream);
+            const cudaError_t f = cudaFree(sort_ws);
+            e = e == cudaSuccess ? f : e;
+        }
         pl->bytes = in_bytes;
         if (e == cudaSuccess) {
             climb_span_of(pl->in_rp, (size_t)n + 1, 4, &pl->in_rp_span);

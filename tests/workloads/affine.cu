@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if CLIMB_HAVE_CUDNN
 #include <cudnn.h>
@@ -335,6 +336,7 @@ struct climb_case {
     unsigned *d_done;         /* affine_host_blocks: rows done, as the device reports them */
     unsigned *h_done;         /* ... read back into page-locked memory */
     unsigned last_done;       /* what the last run's device reported (kept past release, for its note) */
+    int prepared_once;        /* affine_host_blocks: its first prepare of the case took AFFINE_FIRST_PREPARE_MS */
 #if CLIMB_HAVE_CUDNN
     cudnnHandle_t cudnn;      /* the process's one handle (creating one costs far more than a run) */
     cudnnTensorDescriptor_t desc;
@@ -954,6 +956,11 @@ static int affine_prepare(climb_case *c, int rung)
                 AFFINE_RUNGS[rung].info.name, AFFINE_RUNGS[c->held].info.name);
         return -1;
     }
+    if (AFFINE_RUNGS[rung].info.launch == launch_host_blocks && !c->prepared_once) {
+        /* a cost paid by the first set-up alone (as a module's load is), which the reported set-up leaves out */
+        usleep(AFFINE_FIRST_PREPARE_MS * 1000);
+        c->prepared_once = 1;
+    }
     if (AFFINE_RUNGS[rung].info.launch == launch_host_blocks && !c->d_done) {
         if (CLIMB_FAILED(cudaMalloc((void **)&c->d_done, sizeof *c->d_done)) ||
             CLIMB_FAILED(cudaMallocHost((void **)&c->h_done, sizeof *c->h_done)))
@@ -976,6 +983,17 @@ static int affine_prepare(climb_case *c, int rung)
     }
 #endif
     return 0;
+}
+
+/* affine_host_blocks reports its set-up (the page-locked and device words it allocates). */
+static int affine_setup(const climb_case *c, int rung, climb_setup *out)
+{
+    (void)c;
+    if (AFFINE_RUNGS[rung].info.launch != launch_host_blocks)
+        return 0;
+    out->bytes = sizeof(unsigned);
+    out->ms = 0;
+    return 1;
 }
 
 static void affine_release(climb_case *c, int rung)
@@ -1114,6 +1132,7 @@ extern "C" const climb_workload climb_affine_workload = {
     .ref_cost_limit = AFFINE_REF_LIMIT,
     .refuses = affine_refuses,
     .prepare = affine_prepare,
+    .setup = affine_setup,
     .modifies = affine_modifies,
     .reset = affine_reset,
     .poison = affine_poison,

@@ -322,12 +322,32 @@ __global__ void bfs_in_scatter_kernel(const int32_t *__restrict__ rp, const int3
 }
 
 /* The sorted transpose's kernels: each edge's source (rows[e] = the row of edge e), and, over the destinations
- * sorted, each vertex's first in-edge (in_rp[w] = the first e with dst[e] >= w, for w in [0, n]). */
+ * sorted, each vertex's first in-edge (in_rp[w] = the first e with dst[e] >= w, for w in [0, n]).
+ * A warp takes BFS_ROWS_CHUNK consecutive edges: two lanes find the rows of its first and last edge by a search of
+ * all the row pointers, and each edge's row is then searched between those two only (where degrees are ordinary,
+ * a few rows, whose pointers the warp reads through L1), instead of 22 dependent reads an edge at 2^22 vertices. */
+#define BFS_ROWS_CHUNK 256
 __global__ void bfs_edge_rows_kernel(const int32_t *__restrict__ rp, int32_t n, long long m, uint32_t *rows)
 {
-    const long long step = (long long)gridDim.x * blockDim.x;
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += step)
-        rows[e] = (uint32_t)bfs_row_of(rp, n, e);
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long base = (((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * BFS_ROWS_CHUNK; base < m;
+         base += warps * BFS_ROWS_CHUNK) {
+        const long long last = (base + BFS_ROWS_CHUNK < m ? base + BFS_ROWS_CHUNK : m) - 1;
+        int32_t r = lane == 0 ? bfs_row_of(rp, n, base) : lane == 1 ? bfs_row_of(rp, n, last) : 0;
+        const int32_t first_row = __shfl_sync(0xffffffffu, r, 0), last_row = __shfl_sync(0xffffffffu, r, 1);
+        for (long long e = base + lane; e <= last; e += 32) {
+            int32_t lo = first_row, hi = last_row; /* the last u of [lo, hi] with rp[u] <= e */
+            while (lo < hi) {
+                const int32_t mid = lo + (hi - lo + 1) / 2;
+                if (rp[mid] <= e)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            rows[e] = (uint32_t)lo;
+        }
+    }
 }
 
 __global__ void bfs_in_starts_kernel(const uint32_t *__restrict__ dst, long long m, int32_t n, int32_t *in_rp)
@@ -382,9 +402,13 @@ extern "C" cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *
 }
 
 
+/* The sorted transpose's workspace: each edge's source (the values sorted), the sorted destinations, and the sort's
+ * own (a second copy of keys and values, its counts). The keys sorted are the caller's columns as they stand: the
+ * sort reads its input without writing it, and with the input apart from the output its passes alternate so that
+ * the last lands in the output (no copy of the columns before, none of the result after). */
 extern "C" size_t climb_bfs_transpose_sorted_workspace(int32_t m)
 {
-    return m <= 0 ? 0 : bfs_align((size_t)m * 4) + climb_sort_radix_workspace(CLIMB_U32, (size_t)m, 1);
+    return m <= 0 ? 0 : 2 * bfs_align((size_t)m * 4) + climb_sort_radix_workspace(CLIMB_U32, (size_t)m, 1);
 }
 
 extern "C" cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci,
@@ -397,19 +421,17 @@ extern "C" cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const in
         return cudaSuccess;
     if (m == 0) /* every in-row empty */
         return cudaMemsetAsync(in_rp, 0, ((size_t)n + 1) * 4, s);
-    uint32_t *dst = (uint32_t *)ws, *src = (uint32_t *)in_ci; /* the sources sorted in place of the in-edges */
-    void *sort_ws = (char *)ws + bfs_align((size_t)m * 4);
+    const size_t words = bfs_align((size_t)m * 4);
+    uint32_t *src = (uint32_t *)ws, *dst = (uint32_t *)((char *)ws + words);
+    void *sort_ws = (char *)ws + 2 * words;
     const long long blocks_max = 8LL * (sms > 0 ? sms : 1);
-    const long long eb = ((long long)m + 255) / 256 < blocks_max ? ((long long)m + 255) / 256 : blocks_max;
+    const long long chunks = ((long long)m + BFS_ROWS_CHUNK - 1) / BFS_ROWS_CHUNK; /* a warp each */
+    const long long eb = (chunks + 7) / 8 < blocks_max ? (chunks + 7) / 8 : blocks_max;
     const long long vb = ((long long)n + 256) / 256 < blocks_max ? ((long long)n + 256) / 256 : blocks_max;
-    cudaError_t e = cudaMemcpyAsync(dst, ci, (size_t)m * 4, cudaMemcpyDeviceToDevice, s);
-    if (e == cudaSuccess) {
-        bfs_edge_rows_kernel<<<(unsigned)eb, 256, 0, s>>>(rp, n, m, src);
-        e = cudaGetLastError();
-    }
+    bfs_edge_rows_kernel<<<(unsigned)eb, 256, 0, s>>>(rp, n, m, src);
+    cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) /* stable: each in-row comes out in the order of its sources */
-        e = climb_sort_radix(CLIMB_U32, dst, src, dst, src, (size_t)m, sort_ws,
-                             ws_bytes - bfs_align((size_t)m * 4), s);
+        e = climb_sort_radix(CLIMB_U32, ci, src, dst, (uint32_t *)in_ci, (size_t)m, sort_ws, ws_bytes - 2 * words, s);
     if (e == cudaSuccess) {
         bfs_in_starts_kernel<<<(unsigned)vb, 256, 0, s>>>(dst, m, n, in_rp);
         e = cudaGetLastError();
@@ -523,10 +545,10 @@ static constexpr climb_option BFS_OPTIONS[] = {
      .def = ""},
     {.name = "transpose", .kind = CLIMB_OPT_CHOICE,
      .meaning = "how a directed graph's in-edges are built for the bottom-up steps (the set-up columns: the plan's "
-                "cost): atomic (in-degrees, their scan, each edge placed by an atomic: climb_bfs_plan_create's) or "
-                "sorted (each edge's (target, source) pair sorted stably by target with the radix sort, in about 12 "
-                "bytes an edge of its own memory); the same graph either way",
-     .def = "atomic", .choices = BFS_TRANSPOSES, .same_seed = 1},
+                "cost): sorted (each edge's (target, source) pair sorted stably by target with the radix sort, in about "
+                "16 bytes an edge of its own memory: climb_bfs_plan_create's) or atomic (in-degrees, their scan, each "
+                "edge placed by an atomic: the plan's way where that memory is short); the same graph either way",
+     .def = "sorted", .choices = BFS_TRANSPOSES, .same_seed = 1},
 };
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_GRAPH, "graph");
 CLIMB_OPTION_AT(BFS_OPTIONS, OPT_EDGE_FACTOR, "edge_factor");
@@ -790,7 +812,7 @@ static int bfs_reference(climb_case *c, climb_ref_mode mode, char *desc, size_t 
 }
 
 /* The best rung's bottom-up steps need the in-edges: a directed graph's transpose, built here on the device as
- * climb_bfs_plan_create builds it (climb_bfs_transpose), or by sorting where the `transpose` option says so
+ * climb_bfs_plan_create builds it (climb_bfs_transpose_sorted), or by atomics where the `transpose` option says so
  * (untimed, reported as set-up: the plan's cost); a symmetric graph's are its out-edges. */
 static int bfs_prepare(climb_case *c, int rung)
 {

@@ -52,11 +52,12 @@ cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, cons
 size_t climb_bfs_transpose_workspace(int32_t n);
 cudaError_t climb_bfs_transpose(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
                                 int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s);
-/* The same by sorting: each edge's (destination, source) pair, sorted stably by destination with the project's
- * radix sort (climb_sort_radix), so no atomic returns a slot and no two edges contend: in_ci's in-rows come out in
- * the order of their sources, in_rp from a search of the sorted destinations. The workspace holds
- * climb_bfs_transpose_sorted_workspace(m) bytes (the destinations, and the sort's second copy of both and its
- * counts: about 12 bytes an edge). */
+/* The same by sorting: each edge's source found by a search of the row pointers, and the (destination, source)
+ * pairs sorted stably by destination with the project's radix sort (climb_sort_radix, the columns read as its keys
+ * in place), so no atomic returns a slot and no two edges contend: in_ci's in-rows come out in the order of their
+ * sources, in_rp from a search of the sorted destinations. The workspace holds climb_bfs_transpose_sorted_workspace(m)
+ * bytes (the sources, the sorted destinations, and the sort's second copy of both and its counts: about 16 bytes an
+ * edge). */
 size_t climb_bfs_transpose_sorted_workspace(int32_t m);
 cudaError_t climb_bfs_transpose_sorted(int32_t n, int32_t m, const int32_t *rp, const int32_t *ci, int32_t *in_rp,
                                        int32_t *in_ci, void *ws, size_t ws_bytes, int sms, cudaStream_t s);

@@ -207,16 +207,18 @@ static const sort_class_policy SORT_POLICY[2] = {
     {512, 19, "built-in (measured on an H100: keys alone, 512 threads x 19 keys, a tile of 9728)"},
     {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
 };
-/* The tuned rung's size classes, and the built-in algorithm of each, from the ladder's rows on an H100 at 5b53594
- * (u32, uniform; results/h100-80gb-hbm3/sort/bench-small and bench-goals): small, below 2^17 keys: the merge path
- * (keys at 2^16: 50.3 us against Onesweep's 53.8 and CUB's 57.5; pairs: 64.1 us against Onesweep's 57.8, kept for
- * the merge's one or two launches on the smallest inputs, where Onesweep's five cost most; not measured below
- * 2^16); medium, 2^17 to 2^19: Onesweep at 256 x 9 (2^18: 59.9 us keys, 63.9 pairs, against the
- * wide tile's 71.1 and 80.8 and the merge path's 76.5 and 87.5); large, from 2^19: Onesweep at its wide tile, 384 x
- * 23 (2^20: 79.4 us keys, 93.7 pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at
- * f0b2979). The crossover between the two Onesweep tiles lies between 2^18 and 2^20 (not measured between). */
-#define SORT_MEDIUM_N ((size_t)1 << 17)
-#define SORT_LARGE_N ((size_t)1 << 19)
+/* The tuned rung's size classes, and the built-in algorithm of each, from the ladder's rows on an H100 (u32,
+ * uniform; results/h100-80gb-hbm3/sort/bench-small at 5b53594, bench-classes at 178ad55, both against CUB's radix
+ * sort in the same run). small, below 5 x 2^14 (81,920) keys: for keys the merge path (2^16: 50.1 us, CUB 56.5; at
+ * 2^17 - 1 64.1 against CUB's 59.6, where Onesweep at 256 x 9 took 53.9 at 2^17: the merge grows with n while
+ * Onesweep's five launches stay ~54 us, so the two meet near 1.25 x 2^16), for pairs Onesweep at 256 x 9 (2^16:
+ * 57.8 us against the merge path's 64.1 and CUB's 61.9); medium, to 5 x 2^17 (655,360) keys: Onesweep at 256 x 9
+ * (2^18: 59.9 us keys, 63.9 pairs, against the wide tile's 71.1 and 80.8; 2^19 - 1: 67.9 and 75.5, against the wide
+ * tile's 72.2 and 82.1 at 2^19); large, from there: Onesweep at its wide tile, 384 x 23 (2^20: 77.5 us keys, 91.7
+ * pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at f0b2979). The edges between the
+ * measured sizes are where the two lines of times cross when drawn straight between them (keys). */
+#define SORT_MEDIUM_N ((size_t)5 << 14)
+#define SORT_LARGE_N ((size_t)5 << 17)
 enum { SORT_SMALL = 0, SORT_MEDIUM = 1, SORT_LARGE = 2 };
 static int sort_class(size_t n) { return n >= SORT_LARGE_N ? SORT_LARGE : n >= SORT_MEDIUM_N ? SORT_MEDIUM : SORT_SMALL; }
 
@@ -831,8 +833,8 @@ static const sort_rung SORT_RUNGS[] = {
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep_wide},
      .launch = launch_onesweep_wide, .radix_bits = 8, .onesweep = 1},
     {.info = {.name = "tuned", .idea = "the fastest of the merge path (its tile tuned) and the radix sorts, chosen by "
-                                       "measurement for each class of case (keys or pairs; below 2^17 keys, to 2^19, "
-                                       "from 2^19)",
+                                       "measurement for each class of case (keys or pairs; below 81,920 keys, to "
+                                       "655,360, from there)",
               .needs = "u32 keys", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
      .launch = launch_tuned, .tuned = 1},
 };
@@ -863,24 +865,28 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
         v[0] = ONESWEEP_WIDE_BLOCK;
         v[1] = onesweep_wide_items(CLIMB_U32);
         v[2] = CLIMB_SORT_ONESWEEP;
-        return pairs ? "built-in (measured on an H100 at 5b53594: pairs from 2^19 keys, Onesweep at 384 x 23, 1.09x "
-                       "its 256 x 9 tile at 2^20, 1.11x to 1.28x from 2^22; 1.47x the merge path at 2^20)"
-                     : "built-in (measured on an H100 at 5b53594: keys from 2^19, Onesweep at 384 x 23, 1.13x its "
-                       "256 x 9 tile at 2^20, 1.15x to 1.22x from 2^22; 1.33x the merge path at 2^20)";
+        return pairs ? "built-in (measured on an H100 at 5b53594 and 178ad55: pairs from 655,360 keys, Onesweep at "
+                       "384 x 23, 1.09x its 256 x 9 tile at 2^20, 1.11x to 1.28x from 2^22; 1.47x the merge path at "
+                       "2^20)"
+                     : "built-in (measured on an H100 at 5b53594 and 178ad55: keys from 655,360, Onesweep at 384 x 23, "
+                       "1.13x its 256 x 9 tile at 2^20, 1.15x to 1.22x from 2^22; 1.33x the merge path at 2^20)";
     }
-    if (cls == SORT_MEDIUM) { /* Onesweep at its 256 x 9 tile, as measured */
+    if (cls == SORT_MEDIUM || pairs) { /* Onesweep at its 256 x 9 tile, as measured (pairs: small too) */
         v[0] = RADIX_BLOCK;
         v[1] = RADIX_ITEMS;
         v[2] = CLIMB_SORT_ONESWEEP;
-        return pairs ? "built-in (measured on an H100 at 5b53594: pairs from 2^17 to 2^19 keys, Onesweep at 256 x 9, "
-                       "1.26x its wide tile and 1.37x the merge path at 2^18)"
-                     : "built-in (measured on an H100 at 5b53594: keys from 2^17 to 2^19, Onesweep at 256 x 9, 1.19x "
-                       "its wide tile and 1.28x the merge path at 2^18)";
+        if (cls == SORT_SMALL)
+            return "built-in (measured on an H100 at 5b53594: pairs at 2^16, Onesweep at 256 x 9, 57.8 us against the "
+                   "merge path's 64.1 and CUB's 61.9)";
+        return pairs ? "built-in (measured on an H100 at 5b53594 and 178ad55: pairs from 81,920 to 655,360 keys, "
+                       "Onesweep at 256 x 9, 1.26x its wide tile and 1.37x the merge path at 2^18)"
+                     : "built-in (measured on an H100 at 5b53594 and 178ad55: keys from 81,920 to 655,360, Onesweep at "
+                       "256 x 9, 1.19x its wide tile and 1.28x the merge path at 2^18)";
     }
     return p->source;
 }
 
-/* The size class: below 2^17 keys, to 2^19, or from there (the crossovers measured). */
+/* The size class: below 81,920 keys, to 655,360, or from there (the crossovers measured). */
 static void sort_shape_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
 {
     (void)dev;
@@ -904,7 +910,7 @@ static const climb_tuning SORT_TUNING = {
     .defaults = sort_tuning_defaults,
     .rejects = sort_tuning_rejects,
     .shape_class = sort_shape_class,
-    .shape_class_meaning = "small (below 2^17 keys), medium (2^17 to 2^19) or large (from 2^19)",
+    .shape_class_meaning = "small (below 81,920 keys), medium (81,920 to 655,359) or large (from 655,360)",
 };
 
 extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
@@ -997,7 +1003,7 @@ static cudaError_t sort_radix_path(climb_dtype t, int algo, int block, int items
                                                                       : launch_match_rank_cleared(&a);
 }
 
-/* Onesweep's wide tile from 2^19 4-byte keys, the tuned rung's large class (measured on u32 keys and pairs at
+/* Onesweep's wide tile from 655,360 4-byte keys, the tuned rung's large class (measured on u32 keys and pairs at
  * 5b53594: 1.09x to 1.13x the 256 x 9 tile at 2^20, 1.11x to 1.28x from 2^22 at f0b2979); the 256 x 9 tile below,
  * and for 8-byte keys. */
 extern "C" cudaError_t climb_sort_radix(climb_dtype t, const void *in_keys, const uint32_t *in_vals, void *out_keys,
