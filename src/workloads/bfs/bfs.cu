@@ -296,10 +296,9 @@ __global__ void bfs_in_degree_kernel(const int32_t *__restrict__ ci, long long m
         atomicAdd(&deg[ci[e]], 1);
 }
 
-/* The row that holds edge e: the last u of [0, n) with rp[u] <= e. */
-__device__ __forceinline__ int32_t bfs_row_of(const int32_t *__restrict__ rp, int32_t n, long long e)
+/* The row that holds edge e among rows [lo, hi] known to hold it: the last u of [lo, hi] with rp[u] <= e. */
+__device__ __forceinline__ int32_t bfs_row_in(const int32_t *__restrict__ rp, int32_t lo, int32_t hi, long long e)
 {
-    int32_t lo = 0, hi = n - 1;
     while (lo < hi) {
         const int32_t mid = lo + (hi - lo + 1) / 2;
         if (rp[mid] <= e)
@@ -308,6 +307,12 @@ __device__ __forceinline__ int32_t bfs_row_of(const int32_t *__restrict__ rp, in
             hi = mid - 1;
     }
     return lo;
+}
+
+/* The row that holds edge e: the last u of [0, n) with rp[u] <= e. */
+__device__ __forceinline__ int32_t bfs_row_of(const int32_t *__restrict__ rp, int32_t n, long long e)
+{
+    return bfs_row_in(rp, 0, n - 1, e);
 }
 
 __global__ void bfs_in_scatter_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, int32_t n,
@@ -336,17 +341,8 @@ __global__ void bfs_edge_rows_kernel(const int32_t *__restrict__ rp, int32_t n, 
         const long long last = (base + BFS_ROWS_CHUNK < m ? base + BFS_ROWS_CHUNK : m) - 1;
         int32_t r = lane == 0 ? bfs_row_of(rp, n, base) : lane == 1 ? bfs_row_of(rp, n, last) : 0;
         const int32_t first_row = __shfl_sync(0xffffffffu, r, 0), last_row = __shfl_sync(0xffffffffu, r, 1);
-        for (long long e = base + lane; e <= last; e += 32) {
-            int32_t lo = first_row, hi = last_row; /* the last u of [lo, hi] with rp[u] <= e */
-            while (lo < hi) {
-                const int32_t mid = lo + (hi - lo + 1) / 2;
-                if (rp[mid] <= e)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            rows[e] = (uint32_t)lo;
-        }
+        for (long long e = base + lane; e <= last; e += 32)
+            rows[e] = (uint32_t)bfs_row_in(rp, first_row, last_row, e);
     }
 }
 
