@@ -177,9 +177,7 @@ climb_status climb_bfs_plan_create(climb_handle h, int32_t n, int32_t n_edges, c
         }
         if (e == cudaSuccess) /* ready for any handle's stream once made */
             e = cudaStreamSynchronize(call.stream);
-        if (sort_ws) {
-            if (e != cudaSuccess) /* a launch may still be running on it */
-                (void)cudaStreamSynchronize(call.stream);
+        if (sort_ws) { /* cudaFree waits for the device's work on it */
             const cudaError_t f = cudaFree(sort_ws);
             e = e == cudaSuccess ? f : e;
         }
