@@ -196,11 +196,15 @@ static cudaError_t launch_balanced(bfs_args *a) { return run_packed_levels(a, BF
 static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE_BITS); }
 
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
- * resident). small: the small levels by one block (bfs_small_levels; the rung block_levels), else every level over
- * the grid (direction_optimizing, the best rung). */
-static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, bool small)
+ * resident). mode: BFS_GRID_LEVELS, every level over the grid (direction_optimizing, the best rung);
+ * BFS_BLOCK_LEVELS, the small levels by one block (bfs_small_levels; block_levels); BFS_CLUSTER_LEVELS, by a cluster
+ * of BFS_CL blocks (bfs_cluster_levels; cluster_levels), the grid a whole number of clusters, with the graph (m
+ * edges) prefetched into L2 where its row pointers and column indices fit in half of it. */
+static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, int mode, long long m)
 {
-    const void *fn = small ? (const void *)bfs_best_kernel<true> : (const void *)bfs_best_kernel<false>;
+    const void *fn = mode == BFS_CLUSTER_LEVELS ? (const void *)bfs_best_kernel<BFS_CLUSTER_LEVELS>
+                     : mode == BFS_BLOCK_LEVELS ? (const void *)bfs_best_kernel<BFS_BLOCK_LEVELS>
+                                                : (const void *)bfs_best_kernel<BFS_GRID_LEVELS>;
     int per_sm = 0;
     cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, BFS_BLOCK, 0);
     if (e != cudaSuccess)
@@ -210,18 +214,40 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, 
     if (per_sm > BFS_BEST_PER_SM)
         per_sm = BFS_BEST_PER_SM;
     long long blocks = (long long)per_sm * sms, need = b->n > 0 ? bfs_grid(b->n) : 1;
-    if (blocks > need)
-        blocks = need;
-    cudaLaunchAttribute attr = {};
-    attr.id = cudaLaunchAttributeCooperative;
-    attr.val.cooperative = 1;
+    cudaLaunchAttribute attr[2] = {};
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)blocks);
     cfg.blockDim = dim3(BFS_BLOCK);
     cfg.stream = s;
-    cfg.attrs = &attr;
+    cfg.attrs = attr;
     cfg.numAttrs = 1;
     bfs_best_args copy = *b;
+    if (mode == BFS_CLUSTER_LEVELS) {
+        attr[1].id = cudaLaunchAttributeClusterDimension;
+        attr[1].val.clusterDim.x = BFS_CL;
+        attr[1].val.clusterDim.y = attr[1].val.clusterDim.z = 1;
+        cfg.numAttrs = 2;
+        cfg.gridDim = dim3(BFS_CL);
+        int clusters = 0;
+        e = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg);
+        if (e != cudaSuccess)
+            return e;
+        if (clusters < 1)
+            return cudaErrorCooperativeLaunchTooLarge;
+        if (blocks > (long long)clusters * BFS_CL)
+            blocks = (long long)clusters * BFS_CL;
+        blocks = blocks / BFS_CL * BFS_CL;
+        need = (need + BFS_CL - 1) / BFS_CL * BFS_CL;
+        int dev = 0, l2 = 0;
+        if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+            (e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)) != cudaSuccess)
+            return e;
+        copy.prefetch = ((long long)b->n + 1 + m) * (long long)sizeof(int) <= l2 / 2;
+    }
+    if (blocks > need)
+        blocks = need;
+    cfg.gridDim = dim3((unsigned)blocks);
     void *args[] = {(void *)&copy};
     return cudaLaunchKernelExC(&cfg, fn, args);
 }
@@ -248,14 +274,15 @@ extern "C" size_t climb_bfs_best_workspace(int32_t n)
            bfs_align(sizeof(bfs_state));
 }
 
-static cudaError_t launch_cooperative(bfs_args *a, bool small)
+static cudaError_t launch_cooperative(bfs_args *a, int mode)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    return best_launch(&a->best, a->sms, a->s, small);
+    return best_launch(&a->best, a->sms, a->s, mode, a->m);
 }
-static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, false); }
-static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, true); }
+static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, BFS_GRID_LEVELS); }
+static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, BFS_BLOCK_LEVELS); }
+static cudaError_t launch_cluster_levels(bfs_args *a) { return launch_cooperative(a, BFS_CLUSTER_LEVELS); }
 
 static cudaError_t launch_bound(bfs_args *a)
 {
@@ -279,7 +306,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
     const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
-    return best_launch(&b, sms, s, false);
+    return best_launch(&b, sms, s, BFS_GRID_LEVELS, 0);
 }
 
 /* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of
@@ -453,13 +480,18 @@ BFS_KERNELS_FN(k_balanced, bfs_balanced_kernel<false>, "bfs_balanced_kernel<fals
 BFS_KERNELS_FN(k_bitmap, bfs_balanced_kernel<true>, "bfs_balanced_kernel<true>")
 static int k_direction(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<false>, "bfs_best_kernel<grid levels>", BFS_BLOCK,
-                            0);
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<BFS_GRID_LEVELS>, "bfs_best_kernel<grid levels>",
+                            BFS_BLOCK, 0);
 }
 static int k_block_levels(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<true>, "bfs_best_kernel<small levels by a block>",
-                            BFS_BLOCK, 0);
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<BFS_BLOCK_LEVELS>,
+                            "bfs_best_kernel<small levels by a block>", BFS_BLOCK, 0);
+}
+static int k_cluster_levels(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<BFS_CLUSTER_LEVELS>,
+                            "bfs_best_kernel<small levels by a cluster>", BFS_BLOCK, 0);
 }
 
 /* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. */
@@ -468,6 +500,7 @@ typedef struct bfs_rung {
     bfs_launch_fn launch;
     int bottom_up;            /* 1: it takes bottom-up steps over the in-edges (prepare builds a directed graph's
                                  transpose) and keeps its own state on the device (the note reads it) */
+    int cluster;              /* 1: a thread-block cluster (sm_90 and later) */
 } bfs_rung;
 
 static const bfs_rung BFS_RUNGS[] = {
@@ -512,6 +545,13 @@ static const bfs_rung BFS_RUNGS[] = {
                                               "than direction_optimizing on every graph measured: a ladder rung)",
               .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_block_levels},
      .launch = launch_block_levels, .bottom_up = 1},
+    {.info = {.name = "cluster_levels", .idea = "the small top-down levels run by a cluster of 8 blocks (sm_90): a "
+                                                "hardware cluster barrier between them, the frontier in each block's "
+                                                "shared memory (written remotely), the claim and the new vertex's "
+                                                "row read together, a graph that fits prefetched into L2",
+              .needs = "an sm_90 GPU or later (thread-block clusters)", .kind = CLIMB_RUNG_LADDER,
+              .kernels = k_cluster_levels},
+     .launch = launch_cluster_levels, .bottom_up = 1, .cluster = 1},
 };
 #define BFS_N_RUNGS CLIMB_COUNT(BFS_RUNGS)
 static const climb_rung_info *bfs_rung_info(int i) { return &BFS_RUNGS[i].info; }
@@ -926,8 +966,8 @@ static const char *bfs_rung_note(climb_case *c, int rung)
             cudaGetLastError();
             return NULL;
         }
-        int used = snprintf(c->note, sizeof c->note, "%d levels expanded, %d of them bottom-up, %d by one block",
-                            st.depth, st.bottom_up_levels, st.block_levels);
+        int used = snprintf(c->note, sizeof c->note, "%d levels expanded, %d of them bottom-up, %d by one %s",
+                            st.depth, st.bottom_up_levels, st.block_levels, BFS_RUNGS[rung].cluster ? "cluster" : "block");
         if (st.bottom_up_mask) {
             used += snprintf(c->note + used, sizeof c->note - used, " (levels");
             for (int l = 0; l < 64 && used < (int)sizeof c->note - 8; l++)
@@ -981,6 +1021,14 @@ static const climb_sweep BFS_SWEEPS[] = {
      .x = "vertices",
      .log_x = 1},
 };
+
+/* The cluster rung needs an sm_90 GPU or later. */
+static const char *bfs_refuses(const climb_case *c, int rung)
+{
+    if (BFS_RUNGS[rung].cluster && (!c->p.dev || c->p.dev->cc_major < 9))
+        return "thread-block clusters are sm_90's and later: this GPU has none";
+    return NULL;
+}
 
 static const char *bfs_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
@@ -1047,7 +1095,7 @@ extern "C" const climb_workload climb_bfs_workload = {
     .ref_cost_limit = 0,
     .case_bytes = bfs_case_bytes,
     .case_refuses = bfs_case_refuses,
-    .refuses = NULL,
+    .refuses = bfs_refuses,
     .prepare = bfs_prepare,
     .setup = bfs_setup,
     .modifies = NULL,

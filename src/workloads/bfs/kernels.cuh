@@ -461,6 +461,7 @@ struct bfs_best_args {
     unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
     int words;
     bfs_state *st;
+    int prefetch; /* cluster_levels: the row pointers and column indices prefetched into L2 at the start */
 };
 
 /* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
@@ -480,11 +481,38 @@ struct bfs_small_smem {
     int beg[BFS_SMALL_NF], off[BFS_SMALL_NF];
     unsigned long long count; /* the next frontier's packed counter (bfs_out) */
 };
-template <bool SMALL> struct bfs_small_room {
+/* Small levels by a cluster of BFS_CL blocks (the rung cluster_levels). block_levels measured the cost of one block:
+ * a level of a few thousand edges takes it several rounds of dependent loads. A thread-block cluster (sm_90) gives
+ * BFS_CL blocks a hardware barrier of their own (barrier.cluster: no trip through L2, no spinning) and each other's
+ * shared memory (distributed shared memory), so its BFS_CL * BFS_BLOCK threads take a level of up to BFS_CL_E edges
+ * in one or two rounds and pay a cluster barrier, not the grid's. Each block holds the whole frontier in its own
+ * shared memory (two buffers: the level's and the next's), so that the edges' owner searches stay local; a
+ * discovery's entry is written into every block's next buffer (remote stores that need no answer) at a place taken by
+ * one 64-bit atomic a warp on block 0's packed counter (bfs_out's packing, in shared memory: a DSMEM atomic), and into
+ * the global queue too, so that the grid can take over where the frontier grows past the limits. The claim (an
+ * atomicOr on the visited bitmap) and the new vertex's row pointers are read together, not one after the other: a
+ * level's chain is one search in shared memory, the column index, then the claim and the row pointers at once, the
+ * atomic and the stores, and the barrier. Where the graph's row pointers and column indices fit in half the L2, they
+ * are prefetched into it at the start (the small levels' loads then hit L2, not DRAM). */
+#define BFS_CL 8          /* the cluster's blocks (the portable largest) */
+#define BFS_CL_NF 2048    /* frontier entries each block holds */
+#define BFS_CL_ITEMS 4    /* edges a thread a round */
+#define BFS_CL_E (2 * BFS_CL * BFS_BLOCK * BFS_CL_ITEMS) /* edges a small level: two rounds */
+
+struct bfs_cl_smem {
+    int beg[2][BFS_CL_NF], off[2][BFS_CL_NF];
+    unsigned long long count[3]; /* block 0's: the cluster's packed counters, rotating as the grid's */
+};
+
+enum bfs_small_mode { BFS_GRID_LEVELS = 0, BFS_BLOCK_LEVELS = 1, BFS_CLUSTER_LEVELS = 2 };
+template <int MODE> struct bfs_small_room {
+    typedef int type;
+};
+template <> struct bfs_small_room<BFS_BLOCK_LEVELS> {
     typedef bfs_small_smem type;
 };
-template <> struct bfs_small_room<false> {
-    typedef int type;
+template <> struct bfs_small_room<BFS_CLUSTER_LEVELS> {
+    typedef bfs_cl_smem type;
 };
 
 /* Whether the levels from here go to block 0: a top-down level within the limits. */
@@ -564,11 +592,141 @@ __device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur,
     }
 }
 
-template <bool SMALL> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM) bfs_best_kernel(bfs_best_args a)
+/* Whether the levels from here go to cluster 0: a top-down level within its limits. */
+__device__ __forceinline__ bool bfs_cl_small(bool bottom, int nf, int E)
+{
+    return !bottom && nf <= BFS_CL_NF && E <= BFS_CL_E;
+}
+
+/* Cluster 0's blocks, every thread: levels cur, cur + 1, ... while bfs_cl_small holds and Beamer's rule stays
+ * top-down, as bfs_small_levels (the same entry and the same st->resume on leaving). Level j of the cluster's run
+ * reads buffer j % 2 and its packed counter (block 0's count[j % 3]), fills buffer (j + 1) % 2 and count[(j + 1) % 3],
+ * and block 0 clears count[(j + 2) % 3]: one cluster barrier a level. */
+__device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cur, long long unvisited, int last_nf,
+                                   int parity, bfs_cl_smem *ss)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cg::cluster_group cl = cg::this_cluster();
+    const int rank = (int)cl.block_rank(), lane = threadIdx.x & 31;
+    bfs_cl_smem *c0 = cl.map_shared_rank(ss, 0);
+    unsigned long long cnt = ((volatile unsigned long long *)st->count)[cur % 3];
+    { /* the entry frontier (within the limits: the grid checked) into this block's buffer 0 */
+        const int nf = bfs_count_vertices(cnt);
+        const int *q = parity ? a.qb : a.qa, *qo = parity ? a.qob : a.qoa;
+        for (int i = threadIdx.x; i < nf; i += BFS_BLOCK) {
+            ss->beg[0][i] = q[i];
+            ss->off[0][i] = qo[i];
+        }
+        if (threadIdx.x == 0)
+            ss->count[0] = ss->count[1] = ss->count[2] = 0;
+    }
+    cl.sync(); /* every buffer filled, every counter zero */
+    int depth = cur, levels = 0;
+    for (int j = 0;; j++) {
+        if (j > 0) {
+            cnt = c0->count[j % 3];
+            unvisited -= bfs_count_edges(cnt);
+            if (rank == 0 && threadIdx.x == 0 && cur < BFS_TIMED)
+                st->t[cur] = climb_globaltimer();
+        }
+        const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
+        const bool leave = nf == 0 || (j > 0 && (!bfs_cl_small(false, nf, E) ||
+                                                 (a.in_rp && E > unvisited / 14 && nf > last_nf)));
+        if (leave) {
+            if (rank == 0 && threadIdx.x == 0) {
+                st->count[cur % 3] = cnt;
+                st->count[(cur + 1) % 3] = 0;
+                st->block_levels += levels;
+                const bfs_resume r = {unvisited, cur, depth, last_nf, parity, nf == 0};
+                st->resume = r;
+            }
+            cl.sync(); /* no block leaves while another may still read its shared memory */
+            return;
+        }
+        depth = cur + 1;
+        last_nf = nf;
+        if (rank == 0 && threadIdx.x == 0)
+            ss->count[(j + 2) % 3] = 0;
+        const int *beg = ss->beg[j & 1], *off = ss->off[j & 1];
+        int *qout = parity ? a.qa : a.qb, *qoout = parity ? a.qoa : a.qob;
+        unsigned long long *nc = &c0->count[(j + 1) % 3];
+        const int nb = (j + 1) & 1;
+        const int T = BFS_CL * BFS_BLOCK, g = rank * BFS_BLOCK + (int)threadIdx.x;
+        for (int k0 = 0; k0 < E; k0 += T * BFS_CL_ITEMS) {
+            int u[BFS_CL_ITEMS];
+#pragma unroll
+            for (int it = 0; it < BFS_CL_ITEMS; it++) {
+                const int k = k0 + it * T + g;
+                u[it] = -1;
+                if (k < E) {
+                    const int at = bfs_owner(off, nf, k);
+                    u[it] = a.ci[beg[at] + k - off[at]];
+                }
+            }
+            unsigned old[BFS_CL_ITEMS];
+            int rb[BFS_CL_ITEMS], re[BFS_CL_ITEMS]; /* read with the claim, not after it */
+#pragma unroll
+            for (int it = 0; it < BFS_CL_ITEMS; it++) {
+                old[it] = ~0u;
+                rb[it] = re[it] = 0;
+                if (u[it] >= 0) {
+                    old[it] = atomicOr(&a.vis[u[it] >> 5], 1u << (u[it] & 31));
+                    rb[it] = __ldg(&a.rp[u[it]]);
+                    re[it] = __ldg(&a.rp[u[it] + 1]);
+                }
+            }
+            int mine = 0, medges = 0; /* this thread's new entries (vertices with out-edges) and their edges */
+#pragma unroll
+            for (int it = 0; it < BFS_CL_ITEMS; it++) {
+                const bool c = u[it] >= 0 && !(old[it] >> (u[it] & 31) & 1);
+                if (c)
+                    a.level[u[it]] = cur + 1;
+                if (!c || re[it] == rb[it])
+                    rb[it] = -1; /* nothing to queue */
+                else {
+                    mine++;
+                    medges += re[it] - rb[it];
+                }
+            }
+            const unsigned long long pk = (unsigned long long)mine << 32 | (unsigned)medges;
+            const unsigned long long before = climb_warp_exclusive_scan<climb_op_sum>(pk);
+            const unsigned long long total = __shfl_sync(BFS_FULL, before + pk, 31);
+            unsigned long long base = 0;
+            if (lane == 0 && total)
+                base = atomicAdd(nc, total);
+            base = __shfl_sync(BFS_FULL, base, 0) + before;
+            int slot = bfs_count_vertices(base), o = bfs_count_edges(base);
+#pragma unroll
+            for (int it = 0; it < BFS_CL_ITEMS; it++) {
+                if (rb[it] < 0)
+                    continue;
+                qout[slot] = rb[it];
+                qoout[slot] = o;
+                if (slot < BFS_CL_NF)
+                    for (int r = 0; r < BFS_CL; r++) {
+                        bfs_cl_smem *p = cl.map_shared_rank(ss, r);
+                        p->beg[nb][slot] = rb[it];
+                        p->off[nb][slot] = o;
+                    }
+                slot++;
+                o += re[it] - rb[it];
+            }
+        }
+        cl.sync(); /* the level's entries and counter complete in every block */
+        parity ^= 1;
+        cur++;
+        levels++;
+    }
+#else
+    __trap(); /* the rung refuses GPUs without clusters (bfs_refuses) */
+#endif
+}
+
+template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM) bfs_best_kernel(bfs_best_args a)
 {
     cg::grid_group grid = cg::this_grid();
     __shared__ bfs_smem sm;
-    __shared__ typename bfs_small_room<SMALL>::type ss;
+    __shared__ typename bfs_small_room<MODE>::type ss;
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
@@ -583,6 +741,12 @@ template <bool SMALL> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_
         a.front[2 * a.words + w] = 0;
     }
     const long long m = a.rp[n];
+    if (MODE == BFS_CLUSTER_LEVELS && a.prefetch) { /* a line of 128 bytes a prefetch */
+        for (long long i = gt * 32; i <= n; i += gsize * 32)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.rp + i));
+        for (long long i = gt * 32; i < m; i += gsize * 32)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + i));
+    }
     long long unvisited = m - sdeg;
     if (gt == 0) {
         a.qa[0] = a.rp[a.source];
@@ -611,10 +775,16 @@ template <bool SMALL> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
         }
-        if constexpr (SMALL) {
-            if (bfs_small(bottom, nf, E)) { /* block 0 takes the levels; the grid waits, then goes on where it left */
-                if (blockIdx.x == 0)
-                    bfs_small_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &sm, &ss);
+        if constexpr (MODE != BFS_GRID_LEVELS) {
+            const bool small = MODE == BFS_BLOCK_LEVELS ? bfs_small(bottom, nf, E) : bfs_cl_small(bottom, nf, E);
+            if (small) { /* block 0 (cluster 0) takes the levels; the grid waits, then goes on where it left */
+                if constexpr (MODE == BFS_BLOCK_LEVELS) {
+                    if (blockIdx.x == 0)
+                        bfs_small_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &sm, &ss);
+                } else {
+                    if (blockIdx.x < BFS_CL)
+                        bfs_cluster_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &ss);
+                }
                 grid.sync();
                 const bfs_resume r = st->resume; /* written before the barrier */
                 depth = r.depth;
