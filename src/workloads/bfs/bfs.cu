@@ -198,9 +198,9 @@ static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
  * resident). mode: BFS_GRID_LEVELS, every level over the grid (direction_optimizing, the best rung);
  * BFS_BLOCK_LEVELS, the small levels by one block (bfs_small_levels; block_levels); BFS_CLUSTER_LEVELS, by a cluster
- * of BFS_CL blocks (bfs_cluster_levels; cluster_levels), the grid a whole number of clusters, with the graph (m
- * edges) prefetched into L2 where its row pointers and column indices fit in half of it. */
-static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, int mode, long long m)
+ * of BFS_CL blocks (bfs_cluster_levels; cluster_levels), the grid a whole number of clusters, told the L2's size
+ * (the kernel prefetches a graph that fits in half of it). */
+static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, int mode)
 {
     const void *fn = mode == BFS_CLUSTER_LEVELS ? (const void *)bfs_best_kernel<BFS_CLUSTER_LEVELS>
                      : mode == BFS_BLOCK_LEVELS ? (const void *)bfs_best_kernel<BFS_BLOCK_LEVELS>
@@ -239,11 +239,10 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, 
             blocks = (long long)clusters * BFS_CL;
         blocks = blocks / BFS_CL * BFS_CL;
         need = (need + BFS_CL - 1) / BFS_CL * BFS_CL;
-        int dev = 0, l2 = 0;
+        int dev = 0;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-            (e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)) != cudaSuccess)
+            (e = cudaDeviceGetAttribute(&copy.l2_bytes, cudaDevAttrL2CacheSize, dev)) != cudaSuccess)
             return e;
-        copy.prefetch = ((long long)b->n + 1 + m) * (long long)sizeof(int) <= l2 / 2;
     }
     if (blocks > need)
         blocks = need;
@@ -278,7 +277,7 @@ static cudaError_t launch_cooperative(bfs_args *a, int mode)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    return best_launch(&a->best, a->sms, a->s, mode, a->m);
+    return best_launch(&a->best, a->sms, a->s, mode);
 }
 static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, BFS_GRID_LEVELS); }
 static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, BFS_BLOCK_LEVELS); }
@@ -306,7 +305,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
     const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
-    return best_launch(&b, sms, s, BFS_GRID_LEVELS, 0);
+    return best_launch(&b, sms, s, BFS_GRID_LEVELS);
 }
 
 /* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of

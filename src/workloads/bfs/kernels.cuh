@@ -461,7 +461,8 @@ struct bfs_best_args {
     unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
     int words;
     bfs_state *st;
-    int prefetch; /* cluster_levels: the row pointers and column indices prefetched into L2 at the start */
+    int l2_bytes; /* cluster_levels: the L2's size; a graph whose row pointers and column indices fit in half of it
+                     is prefetched into it at the start */
 };
 
 /* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
@@ -741,7 +742,8 @@ template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM
         a.front[2 * a.words + w] = 0;
     }
     const long long m = a.rp[n];
-    if (MODE == BFS_CLUSTER_LEVELS && a.prefetch) { /* a line of 128 bytes a prefetch */
+    if (MODE == BFS_CLUSTER_LEVELS && ((long long)n + 1 + m) * (long long)sizeof(int) <= a.l2_bytes / 2) {
+        /* a line of 128 bytes a prefetch */
         for (long long i = gt * 32; i <= n; i += gsize * 32)
             asm volatile("prefetch.global.L2 [%0];" ::"l"(a.rp + i));
         for (long long i = gt * 32; i < m; i += gsize * 32)
