@@ -595,11 +595,6 @@ __global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS)
     const long long base = (long long)tile * TILE;
     const int valid = (int)(n - base < TILE ? n - base : TILE);
     const bool full = valid == TILE;
-    if constexpr (PAIRS) { /* the tile's values asked of L2 now (a 128-byte line a prefetch): their load, after the
-                              keys are out, then finds them there instead of waiting for DRAM */
-        for (int i = (int)threadIdx.x * 32; i < valid; i += BLOCK * 32)
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(vi + base + i));
-    }
     K k[ITEMS]; /* the last tile's padding, all ones, sorts behind every real key */
     if (full)
         onesweep_load<K, ITEMS, true>(ki + base, warp * 32 * ITEMS + lane, valid, KT::PAD, k);
