@@ -360,7 +360,7 @@ static void test_table(void)
     EXPECT(climb_best_rung(w) >= 0 && climb_vendor_rung(w) == 0);
     EXPECT(strcmp(w->rung(climb_vendor_rung(w))->name, "cub_radix_sort") == 0); /* the bar: CUB's radix sort */
     EXPECT(strcmp(w->rung(climb_best_rung(w))->name, "tuned") == 0);
-    /* the tuned rung's classes and built-in choices: below 81,920 keys the merge path (pairs: Onesweep at 256 x 9),
+    /* the tuned rung's classes and built-in choices: to 2^16 keys the merge path (pairs: Onesweep at 256 x 9),
      * Onesweep at 256 x 9 to 655,360, Onesweep at its wide tile from there (keys and pairs) */
     climb_device_info dev;
     memset(&dev, 0, sizeof dev);
@@ -368,7 +368,7 @@ static void test_table(void)
     dev.smem_per_block_optin = 227 * 1024;
     climb_opt_value opts[2];
     memset(opts, 0, sizeof opts);
-    const size_t ns[] = {1000, 81919, 81920, 655359, 655360, (size_t)1 << 26};
+    const size_t ns[] = {1000, 65536, 65537, 655359, 655360, (size_t)1 << 26};
     const int cls_of[] = {0, 0, 1, 1, 2, 2};
     static const char *const cls_name[] = {"small", "medium", "large"};
     for (int pairs = 0; pairs < 2; pairs++)

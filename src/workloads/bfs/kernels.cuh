@@ -627,7 +627,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         if (j > 0) {
             cnt = c0->count[j % 3];
             unvisited -= bfs_count_edges(cnt);
-            if (rank == 0 && threadIdx.x == 0 && cur < BFS_TIMED)
+            if (rank == 0 && threadIdx.x == 0 && cur <= BFS_TIMED) /* level cur's start: t has BFS_TIMED + 1 */
                 st->t[cur] = climb_globaltimer();
         }
         const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);

@@ -208,16 +208,16 @@ static const sort_class_policy SORT_POLICY[2] = {
     {256, 19, "built-in (measured on an H100: pairs, 256 threads x 19 keys, a tile of 4864)"},
 };
 /* The tuned rung's size classes, and the built-in algorithm of each, from the ladder's rows on an H100 (u32,
- * uniform; results/h100-80gb-hbm3/sort/bench-small at 5b53594, bench-classes at 178ad55, both against CUB's radix
- * sort in the same run). small, below 5 x 2^14 (81,920) keys: for keys the merge path (2^16: 50.1 us, CUB 56.5; at
- * 2^17 - 1 64.1 against CUB's 59.6, where Onesweep at 256 x 9 took 53.9 at 2^17: the merge grows with n while
- * Onesweep's five launches stay ~54 us, so the two meet near 1.25 x 2^16), for pairs Onesweep at 256 x 9 (2^16:
+ * uniform; results/h100-80gb-hbm3/sort/bench-small at 5b53594, bench-classes at 178ad55 and b947430, all against
+ * CUB's radix sort in the same run). small, to 2^16 keys: for keys the merge path (2^16: 50.3 us, CUB 56.8; at
+ * 81,919, one merge pass more, 62.2 against CUB's 57.1, where Onesweep at 256 x 9 took 52.8 at 81,920: past 2^16
+ * the merge's next pass costs more than Onesweep's five launches), for pairs Onesweep at 256 x 9 (2^16:
  * 57.8 us against the merge path's 64.1 and CUB's 61.9); medium, to 5 x 2^17 (655,360) keys: Onesweep at 256 x 9
  * (2^18: 59.9 us keys, 63.9 pairs, against the wide tile's 71.1 and 80.8; 2^19 - 1: 67.9 and 75.5, against the wide
  * tile's 72.2 and 82.1 at 2^19); large, from there: Onesweep at its wide tile, 384 x 23 (2^20: 77.5 us keys, 91.7
  * pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at f0b2979). The edges between the
  * measured sizes are where the two lines of times cross when drawn straight between them (keys). */
-#define SORT_MEDIUM_N ((size_t)5 << 14)
+#define SORT_MEDIUM_N (((size_t)1 << 16) + 1)
 #define SORT_LARGE_N ((size_t)5 << 17)
 enum { SORT_SMALL = 0, SORT_MEDIUM = 1, SORT_LARGE = 2 };
 static int sort_class(size_t n) { return n >= SORT_LARGE_N ? SORT_LARGE : n >= SORT_MEDIUM_N ? SORT_MEDIUM : SORT_SMALL; }
@@ -833,7 +833,7 @@ static const sort_rung SORT_RUNGS[] = {
               .needs = "n below 2^30", .kind = CLIMB_RUNG_LADDER, .kernels = k_onesweep_wide},
      .launch = launch_onesweep_wide, .radix_bits = 8, .onesweep = 1},
     {.info = {.name = "tuned", .idea = "the fastest of the merge path (its tile tuned) and the radix sorts, chosen by "
-                                       "measurement for each class of case (keys or pairs; below 81,920 keys, to "
+                                       "measurement for each class of case (keys or pairs; to 2^16 keys, to "
                                        "655,360, from there)",
               .needs = "u32 keys", .kind = CLIMB_RUNG_BEST, .kernels = k_tuned},
      .launch = launch_tuned, .tuned = 1},
@@ -878,15 +878,16 @@ static const char *sort_tuning_defaults(const climb_device_info *dev, const clim
         if (cls == SORT_SMALL)
             return "built-in (measured on an H100 at 5b53594: pairs at 2^16, Onesweep at 256 x 9, 57.8 us against the "
                    "merge path's 64.1 and CUB's 61.9)";
-        return pairs ? "built-in (measured on an H100 at 5b53594 and 178ad55: pairs from 81,920 to 655,360 keys, "
+        return pairs ? "built-in (measured on an H100 at 5b53594 and 178ad55: pairs from 65,537 to 655,360 keys, "
                        "Onesweep at 256 x 9, 1.26x its wide tile and 1.37x the merge path at 2^18)"
-                     : "built-in (measured on an H100 at 5b53594 and 178ad55: keys from 81,920 to 655,360, Onesweep at "
-                       "256 x 9, 1.19x its wide tile and 1.28x the merge path at 2^18)";
+                     : "built-in (measured on an H100 at 5b53594, 178ad55 and b947430: keys from 65,537 to 655,360, "
+                       "Onesweep at 256 x 9, 1.19x its wide tile and 1.28x the merge path at 2^18; 1.18x the merge "
+                       "path near 81,920)";
     }
     return p->source;
 }
 
-/* The size class: below 81,920 keys, to 655,360, or from there (the crossovers measured). */
+/* The size class: to 2^16 keys, to 655,360, or from there (the crossovers measured). */
 static void sort_shape_class(const climb_device_info *dev, const climb_tuning_key *k, char *buf, size_t len)
 {
     (void)dev;
@@ -910,7 +911,7 @@ static const climb_tuning SORT_TUNING = {
     .defaults = sort_tuning_defaults,
     .rejects = sort_tuning_rejects,
     .shape_class = sort_shape_class,
-    .shape_class_meaning = "small (below 81,920 keys), medium (81,920 to 655,359) or large (from 655,360)",
+    .shape_class_meaning = "small (to 65,536 keys), medium (65,537 to 655,359) or large (from 655,360)",
 };
 
 extern "C" void climb_sort_set_tuning(climb_sort_tuning *t, const int *v)
