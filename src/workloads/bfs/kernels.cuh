@@ -494,7 +494,8 @@ struct bfs_small_smem {
  * atomicOr on the visited bitmap) and the new vertex's row pointers are read together, not one after the other: a
  * level's chain is one search in shared memory, the column index, then the claim and the row pointers at once, the
  * atomic and the stores, and the barrier. Where the graph's row pointers and column indices fit in half the L2, they
- * are prefetched into it at the start (the small levels' loads then hit L2, not DRAM). */
+ * are prefetched into it at the start (the small levels' loads then hit L2, not DRAM); where they do not, each new
+ * vertex's list (its first 128 edges) is asked of L2 when the vertex is queued, a level before its edges are read. */
 #define BFS_CL 8          /* the cluster's blocks (the portable largest) */
 #define BFS_CL_NF 2048    /* frontier entries each block holds */
 #define BFS_CL_ITEMS 4    /* edges a thread a round */
@@ -604,7 +605,7 @@ __device__ __forceinline__ bool bfs_cl_small(bool bottom, int nf, int E)
  * reads buffer j % 2 and its packed counter (block 0's count[j % 3]), fills buffer (j + 1) % 2 and count[(j + 1) % 3],
  * and block 0 clears count[(j + 2) % 3]: one cluster barrier a level. */
 __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cur, long long unvisited, int last_nf,
-                                   int parity, bfs_cl_smem *ss)
+                                   int parity, bfs_cl_smem *ss, bool ahead)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cg::cluster_group cl = cg::this_cluster();
@@ -711,6 +712,9 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
                     }
                 slot++;
                 o += re[it] - rb[it];
+                if (ahead) /* its list's first lines (4: 128 edges) asked of L2 now, a level before they are read */
+                    for (int e = rb[it] & ~31; e < re[it] && e < (rb[it] & ~31) + 128; e += 32)
+                        asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + e));
             }
         }
         cl.sync(); /* the level's entries and counter complete in every block */
@@ -742,8 +746,8 @@ template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM
         a.front[2 * a.words + w] = 0;
     }
     const long long m = a.rp[n];
-    if (MODE == BFS_CLUSTER_LEVELS && ((long long)n + 1 + m) * (long long)sizeof(int) <= a.l2_bytes / 2) {
-        /* a line of 128 bytes a prefetch */
+    const bool whole = MODE == BFS_CLUSTER_LEVELS && ((long long)n + 1 + m) * (long long)sizeof(int) <= a.l2_bytes / 2;
+    if (whole) { /* a line of 128 bytes a prefetch */
         for (long long i = gt * 32; i <= n; i += gsize * 32)
             asm volatile("prefetch.global.L2 [%0];" ::"l"(a.rp + i));
         for (long long i = gt * 32; i < m; i += gsize * 32)
@@ -785,7 +789,7 @@ template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM
                         bfs_small_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &sm, &ss);
                 } else {
                     if (blockIdx.x < BFS_CL)
-                        bfs_cluster_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &ss);
+                        bfs_cluster_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &ss, !whole);
                 }
                 grid.sync();
                 const bfs_resume r = st->resume; /* written before the barrier */
