@@ -1,6 +1,7 @@
 /* GPU: every BFS rung over the edge sizes for every generated graph kind (R-MAT, 2-D grid, random directed) from
  * fresh seeds, each vertex's level checked from poisoned levels; every rung on the real graphs of the data folder
- * (skipped where it is absent); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
+ * (skipped where it is absent); every rung on a broom (paths around a hub of 5,000 leaves: the small-level rungs'
+ * entries, overflow and exits); the bound rung's own check; proof that levels nobody wrote fail; the C API (directed
  * and symmetric, isolated sources, bad arguments refused, no error left behind); the plan for directed graphs (the
  * in-edges built on the device: searches against the CPU, captured and replayed, a validated plan refusing an
  * invalid graph, an empty graph's plan, a plan made short of memory: by atomics); both device transposes against
@@ -197,6 +198,41 @@ static void test_real(uint64_t seed)
         tried++;
     }
     printf("real graphs: %d checked%s\n", tried, tried ? "" : " (no data folder: skipped)");
+}
+
+/* Every rung on a graph built to walk the small-level rungs' edges from source 0: a path of 100 levels (the small
+ * levels, one block's or the cluster's), a hub that discovers 5,000 leaves in one small level (past the cluster's
+ * 2,048 entries a block and the block's 4,096: the overflow to the global queue), the leaves' level on the grid, the
+ * 5,000 leaves' edges into one vertex, and a second path of 100 levels (the small levels again, after the grid).
+ * Written as a symmetric Matrix Market file (undirected: the bottom-up steps may take the big levels). */
+static void test_small_level_edges(uint64_t seed)
+{
+    char path[] = "/tmp/climb_bfs_broomXXXXXX";
+    const int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    EXPECT(f != NULL);
+    if (!f)
+        return;
+    const int path_len = 100, leaves = 5000, n = 2 * path_len + leaves; /* 1-based: path 1..100, leaves, path */
+    const int hub = path_len, sink = path_len + leaves + 1;
+    fprintf(f, "%%%%MatrixMarket matrix coordinate pattern symmetric\n%d %d %d\n", n, n,
+            2 * (path_len - 1) + 2 * leaves);
+    for (int v = 1; v < path_len; v++)
+        fprintf(f, "%d %d\n", v + 1, v);
+    for (int l = 1; l <= leaves; l++)
+        fprintf(f, "%d %d\n%d %d\n", hub + l, hub, sink, hub + l);
+    for (int v = sink; v < n; v++)
+        fprintf(f, "%d %d\n", v + 1, v);
+    EXPECT(fclose(f) == 0);
+    climb_opt_plan p;
+    test_plan(&p, w, "input", path, "graph", "rmat", "source", "0", NULL);
+    const climb_shape one[1] = {CLIMB_SHAPE1(1)};
+    check_plan(&p, seed, "a broom: paths around a hub of 5,000 leaves", one, 1);
+    climb_opt_plan_free(&p, NULL);
+    unlink(path);
 }
 
 static void test_poisoned(void)
@@ -585,6 +621,7 @@ int main(void)
     test_transposes(fresh);
     test_generated(fresh);
     test_real(fresh);
+    test_small_level_edges(fresh);
     EXPECT(api_test_workload(&api_workload_bfs) == 0);
     return test_finish("test_gpu_bfs");
 }
