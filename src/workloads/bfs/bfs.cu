@@ -547,7 +547,8 @@ static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "cluster_levels", .idea = "the small top-down levels run by a cluster of 8 blocks (sm_90): a "
                                                 "hardware cluster barrier between them, the frontier in each block's "
                                                 "shared memory (written remotely), the claim and the new vertex's "
-                                                "row read together, a graph that fits prefetched into L2",
+                                                "row read together; a graph that fits prefetched into L2, else each "
+                                                "new list a level ahead",
               .needs = "an sm_90 GPU or later (thread-block clusters)", .kind = CLIMB_RUNG_LADDER,
               .kernels = k_cluster_levels},
      .launch = launch_cluster_levels, .bottom_up = 1, .cluster = 1},
