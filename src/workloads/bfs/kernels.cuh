@@ -600,6 +600,30 @@ __device__ __forceinline__ bool bfs_cl_small(bool bottom, int nf, int E)
     return !bottom && nf <= BFS_CL_NF && E <= BFS_CL_E;
 }
 
+/* A cluster round's writes to global memory: each claimed vertex's level (u >= 0), and each queued one's entry (rb >= 0)
+ * at the places from slot0 and offsets from o0 that the round's atomic gave this thread, for the grid to take over;
+ * ahead: its list's first lines (4: 128 edges) asked of L2, a level before they are read. */
+__device__ __forceinline__ void bfs_cl_global(const bfs_best_args &a, const int (&u)[BFS_CL_ITEMS],
+                                              const int (&rb)[BFS_CL_ITEMS], const int (&re)[BFS_CL_ITEMS], int slot,
+                                              int o, int *qout, int *qoout, int next, bool ahead)
+{
+#pragma unroll
+    for (int it = 0; it < BFS_CL_ITEMS; it++) {
+        if (u[it] < 0)
+            continue;
+        a.level[u[it]] = next;
+        if (rb[it] < 0)
+            continue;
+        qout[slot] = rb[it];
+        qoout[slot] = o;
+        slot++;
+        o += re[it] - rb[it];
+        if (ahead)
+            for (int e = rb[it] & ~31; e < re[it] && e < (rb[it] & ~31) + 128; e += 32)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + e));
+    }
+}
+
 /* Cluster 0's blocks, every thread: levels cur, cur + 1, ... while bfs_cl_small holds and Beamer's rule stays
  * top-down, as bfs_small_levels (the same entry and the same st->resume on leaving). Level j of the cluster's run
  * reads buffer j % 2 and its packed counter (count[j % 3]: block 0's is the one the atomics add to, every other
@@ -655,8 +679,10 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         unsigned long long *nc = &c0->count[(j + 1) % 3];
         const int nb = (j + 1) & 1;
         const int T = BFS_CL * BFS_BLOCK, g = rank * BFS_BLOCK + (int)threadIdx.x;
+        int u[BFS_CL_ITEMS], rb[BFS_CL_ITEMS], re[BFS_CL_ITEMS], slot0 = 0, o0 = 0;
         for (int k0 = 0; k0 < E; k0 += T * BFS_CL_ITEMS) {
-            int u[BFS_CL_ITEMS];
+            if (k0 > 0) /* an earlier round's writes to global memory, at once (the last round's wait, below) */
+                bfs_cl_global(a, u, rb, re, slot0, o0, qout, qoout, cur + 1, ahead);
 #pragma unroll
             for (int it = 0; it < BFS_CL_ITEMS; it++) {
                 const int k = k0 + it * T + g;
@@ -666,8 +692,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
                     u[it] = a.ci[beg[at] + k - off[at]];
                 }
             }
-            unsigned old[BFS_CL_ITEMS];
-            int rb[BFS_CL_ITEMS], re[BFS_CL_ITEMS]; /* read with the claim, not after it */
+            unsigned old[BFS_CL_ITEMS]; /* the claims, and the row pointers read with them, not after them */
 #pragma unroll
             for (int it = 0; it < BFS_CL_ITEMS; it++) {
                 old[it] = ~0u;
@@ -681,10 +706,9 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
             int mine = 0, medges = 0; /* this thread's new entries (vertices with out-edges) and their edges */
 #pragma unroll
             for (int it = 0; it < BFS_CL_ITEMS; it++) {
-                const bool c = u[it] >= 0 && !(old[it] >> (u[it] & 31) & 1);
-                if (c)
-                    a.level[u[it]] = cur + 1;
-                if (!c || re[it] == rb[it])
+                if (u[it] >= 0 && (old[it] >> (u[it] & 31) & 1))
+                    u[it] = -1; /* not ours: someone claimed it first */
+                if (u[it] < 0 || re[it] == rb[it])
                     rb[it] = -1; /* nothing to queue */
                 else {
                     mine++;
@@ -703,13 +727,13 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
                     atomicMax(&cl.map_shared_rank(ss, r)->count[(j + 1) % 3], base + total);
             }
             base = __shfl_sync(BFS_FULL, base, 0) + before;
-            int slot = bfs_count_vertices(base), o = bfs_count_edges(base);
+            slot0 = bfs_count_vertices(base);
+            o0 = bfs_count_edges(base);
+            int slot = slot0, o = o0;
 #pragma unroll
             for (int it = 0; it < BFS_CL_ITEMS; it++) {
                 if (rb[it] < 0)
                     continue;
-                qout[slot] = rb[it];
-                qoout[slot] = o;
                 if (slot < BFS_CL_NF)
                     for (int r = 0; r < BFS_CL; r++) {
                         bfs_cl_smem *p = cl.map_shared_rank(ss, r);
@@ -718,12 +742,14 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
                     }
                 slot++;
                 o += re[it] - rb[it];
-                if (ahead) /* its list's first lines (4: 128 edges) asked of L2 now, a level before they are read */
-                    for (int e = rb[it] & ~31; e < re[it] && e < (rb[it] & ~31) + 128; e += 32)
-                        asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + e));
             }
         }
-        cl.sync(); /* the level's entries and counter complete in every block */
+        /* the barrier split: arrive (releasing the shared-memory writes and the counters the next level reads), then
+           the last round's writes to global memory, which no block of the cluster reads (the levels are the output;
+           the queue is the grid's, after its own barrier), so the arrival does not wait for them */
+        cg::cluster_group::arrival_token token = cl.barrier_arrive();
+        bfs_cl_global(a, u, rb, re, slot0, o0, qout, qoout, cur + 1, ahead);
+        cl.barrier_wait(std::move(token));
         parity ^= 1;
         cur++;
         levels++;
