@@ -523,6 +523,19 @@ __device__ __forceinline__ bool bfs_small(bool bottom, int nf, int E)
     return !bottom && nf <= BFS_SMALL_NF && E <= BFS_SMALL_E;
 }
 
+/* One thread of the block (or cluster) that ran the small levels, as it leaves them at level cur, whose frontier (packed
+ * counter cnt) is in queue arrays `parity`: the frontier's counter where the grid expects it (slot cur % 3, the next
+ * slot zeroed), the levels it ran counted, and where the grid goes on (st->resume; done: the search ended). */
+__device__ __forceinline__ void bfs_small_leave(bfs_state *st, unsigned long long cnt, int cur, int depth, int last_nf,
+                                                int parity, long long unvisited, int levels)
+{
+    st->count[cur % 3] = cnt;
+    st->count[(cur + 1) % 3] = 0;
+    st->block_levels += levels;
+    const bfs_resume r = {unvisited, cur, depth, last_nf, parity, bfs_count_vertices(cnt) == 0};
+    st->resume = r;
+}
+
 /* Block 0, every thread: levels cur, cur + 1, ... while bfs_small holds and Beamer's rule stays top-down (the first
  * level is the grid's to decide, and has decided so). The frontier of level cur is in queue arrays `parity` (0: qa
  * and qoa, 1: qb and qob), its counter in st->count[cur % 3]. Leaves st->resume, and the frontier where
@@ -537,13 +550,8 @@ __device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur,
         const bool leave = nf == 0 || (!first && (!bfs_small(false, nf, E) ||
                                                   (a.in_rp && E > unvisited / 14 && nf > last_nf)));
         if (leave) {
-            if (threadIdx.x == 0) {
-                st->count[cur % 3] = cnt;
-                st->count[(cur + 1) % 3] = 0;
-                st->block_levels += levels;
-                const bfs_resume r = {unvisited, cur, depth, last_nf, parity, nf == 0};
-                st->resume = r;
-            }
+            if (threadIdx.x == 0)
+                bfs_small_leave(st, cnt, cur, depth, last_nf, parity, unvisited, levels);
             return;
         }
         depth = cur + 1;
@@ -660,13 +668,8 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         const bool leave = nf == 0 || (j > 0 && (!bfs_cl_small(false, nf, E) ||
                                                  (a.in_rp && E > unvisited / 14 && nf > last_nf)));
         if (leave) {
-            if (rank == 0 && threadIdx.x == 0) {
-                st->count[cur % 3] = cnt;
-                st->count[(cur + 1) % 3] = 0;
-                st->block_levels += levels;
-                const bfs_resume r = {unvisited, cur, depth, last_nf, parity, nf == 0};
-                st->resume = r;
-            }
+            if (rank == 0 && threadIdx.x == 0)
+                bfs_small_leave(st, cnt, cur, depth, last_nf, parity, unvisited, levels);
             cl.sync(); /* no block leaves while another may still read its shared memory */
             return;
         }

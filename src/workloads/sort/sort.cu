@@ -215,8 +215,9 @@ static const sort_class_policy SORT_POLICY[2] = {
  * 57.8 us against the merge path's 64.1 and CUB's 61.9); medium, to 5 x 2^17 (655,360) keys: Onesweep at 256 x 9
  * (2^18: 59.9 us keys, 63.9 pairs, against the wide tile's 71.1 and 80.8; 2^19 - 1: 67.9 and 75.5, against the wide
  * tile's 72.2 and 82.1 at 2^19); large, from there: Onesweep at its wide tile, 384 x 23 (2^20: 77.5 us keys, 91.7
- * pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at f0b2979). The edges between the
- * measured sizes are where the two lines of times cross when drawn straight between them (keys). */
+ * pairs, against 90.0 and 102.4 at 256 x 9; from 2^22 1.11x to 1.28x 256 x 9 at f0b2979). The small edge is the
+ * largest size measured faster on the merge path; the medium-large edge is where the two tiles' times cross when
+ * drawn straight between 2^19 and 2^20 (keys; within a few percent either side at b947430). */
 #define SORT_MEDIUM_N (((size_t)1 << 16) + 1)
 #define SORT_LARGE_N ((size_t)5 << 17)
 enum { SORT_SMALL = 0, SORT_MEDIUM = 1, SORT_LARGE = 2 };
