@@ -634,9 +634,8 @@ __device__ __forceinline__ void bfs_cl_global(const bfs_best_args &a, const int 
 
 /* Cluster 0's blocks, every thread: levels cur, cur + 1, ... while bfs_cl_small holds and Beamer's rule stays
  * top-down, as bfs_small_levels (the same entry and the same st->resume on leaving). Level j of the cluster's run
- * reads buffer j % 2 and its packed counter (count[j % 3]: block 0's is the one the atomics add to, every other
- * block's a copy raised by them), fills buffer (j + 1) % 2 and count[(j + 1) % 3], and clears count[(j + 2) % 3]:
- * one cluster barrier a level. */
+ * reads buffer j % 2 and its packed counter (block 0's count[j % 3]), fills buffer (j + 1) % 2 and count[(j + 1) % 3],
+ * and block 0 clears count[(j + 2) % 3]: one cluster barrier a level. */
 __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cur, long long unvisited, int last_nf,
                                    int parity, bfs_cl_smem *ss, bool ahead)
 {
@@ -659,7 +658,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
     int depth = cur, levels = 0;
     for (int j = 0;; j++) {
         if (j > 0) {
-            cnt = ss->count[j % 3]; /* this block's copy: no remote read on the level's path */
+            cnt = c0->count[j % 3];
             unvisited -= bfs_count_edges(cnt);
             if (rank == 0 && threadIdx.x == 0 && cur <= BFS_TIMED) /* level cur's start: t has BFS_TIMED + 1 */
                 st->t[cur] = climb_globaltimer();
@@ -675,7 +674,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         }
         depth = cur + 1;
         last_nf = nf;
-        if (threadIdx.x == 0)
+        if (rank == 0 && threadIdx.x == 0)
             ss->count[(j + 2) % 3] = 0;
         const int *beg = ss->beg[j & 1], *off = ss->off[j & 1];
         int *qout = parity ? a.qa : a.qb, *qoout = parity ? a.qoa : a.qob;
@@ -722,13 +721,8 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
             const unsigned long long before = climb_warp_exclusive_scan<climb_op_sum>(pk);
             const unsigned long long total = __shfl_sync(BFS_FULL, before + pk, 31);
             unsigned long long base = 0;
-            if (lane == 0 && total) {
+            if (lane == 0 && total)
                 base = atomicAdd(nc, total);
-                /* every other block's copy of the counter raised to this warp's end: the packed counts rise in both
-                   halves with each atomic, so the largest end any warp sends is the level's total */
-                for (int r = 1; r < BFS_CL; r++)
-                    atomicMax(&cl.map_shared_rank(ss, r)->count[(j + 1) % 3], base + total);
-            }
             base = __shfl_sync(BFS_FULL, base, 0) + before;
             slot0 = bfs_count_vertices(base);
             o0 = bfs_count_edges(base);
