@@ -361,7 +361,7 @@ __device__ __forceinline__ void bfs_claim_items(const int (&u)[BFS_ITEMS], bool 
 }
 
 /* The last of the n entries whose offset (off, rising, off[0] <= k) is at or below edge k: the entry that owns it. */
-__device__ __forceinline__ int bfs_owner(const int *off, int n, int k)
+template <typename T> __device__ __forceinline__ int bfs_owner(const T *off, int n, int k)
 {
     int lo = 0, hi = n - 1;
     while (lo < hi) {
@@ -502,9 +502,11 @@ struct bfs_small_smem {
 #define BFS_CL_E (2 * BFS_CL * BFS_BLOCK * BFS_CL_ITEMS) /* edges a small level: two rounds */
 
 struct bfs_cl_smem {
-    int beg[2][BFS_CL_NF], off[2][BFS_CL_NF];
-    unsigned long long count[3]; /* block 0's: the cluster's packed counters, rotating as the grid's */
+    int beg[2][BFS_CL_NF];
+    unsigned short off[2][BFS_CL_NF]; /* a level the cluster reads has at most BFS_CL_E edges */
+    unsigned long long count[3];      /* block 0's: the cluster's packed counters, rotating as the grid's */
 };
+static_assert(BFS_CL_E <= 65536, "the cluster's entry offsets are 16-bit");
 
 enum bfs_small_mode { BFS_GRID_LEVELS = 0, BFS_BLOCK_LEVELS = 1, BFS_CLUSTER_LEVELS = 2 };
 template <int MODE> struct bfs_small_room {
@@ -515,6 +517,19 @@ template <> struct bfs_small_room<BFS_BLOCK_LEVELS> {
 };
 template <> struct bfs_small_room<BFS_CLUSTER_LEVELS> {
     typedef bfs_cl_smem type;
+};
+/* A block's shared memory: the grid's levels' and the small levels' room. The cluster's overlays the grid's (a block
+ * in cluster 0 uses one or the other, a barrier between: shared memory taken from L1 is L1 the grid's levels lose);
+ * block 0's small levels use both. */
+template <int MODE> struct bfs_rooms {
+    bfs_smem sm;
+    typename bfs_small_room<MODE>::type ss;
+};
+template <> struct bfs_rooms<BFS_CLUSTER_LEVELS> {
+    union {
+        bfs_smem sm;
+        bfs_cl_smem ss;
+    };
 };
 
 /* Whether the levels from here go to block 0: a top-down level within the limits. */
@@ -649,7 +664,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         const int *q = parity ? a.qb : a.qa, *qo = parity ? a.qob : a.qoa;
         for (int i = threadIdx.x; i < nf; i += BFS_BLOCK) {
             ss->beg[0][i] = q[i];
-            ss->off[0][i] = qo[i];
+            ss->off[0][i] = (unsigned short)qo[i];
         }
         if (threadIdx.x == 0)
             ss->count[0] = ss->count[1] = ss->count[2] = 0;
@@ -676,7 +691,8 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         last_nf = nf;
         if (rank == 0 && threadIdx.x == 0)
             ss->count[(j + 2) % 3] = 0;
-        const int *beg = ss->beg[j & 1], *off = ss->off[j & 1];
+        const int *beg = ss->beg[j & 1];
+        const unsigned short *off = ss->off[j & 1];
         int *qout = parity ? a.qa : a.qb, *qoout = parity ? a.qoa : a.qob;
         unsigned long long *nc = &c0->count[(j + 1) % 3];
         const int nb = (j + 1) & 1;
@@ -735,7 +751,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
                     for (int r = 0; r < BFS_CL; r++) {
                         bfs_cl_smem *p = cl.map_shared_rank(ss, r);
                         p->beg[nb][slot] = rb[it];
-                        p->off[nb][slot] = o;
+                        p->off[nb][slot] = (unsigned short)o; /* wraps only in a level too large to read */
                     }
                 slot++;
                 o += re[it] - rb[it];
@@ -759,8 +775,9 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
 template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM) bfs_best_kernel(bfs_best_args a)
 {
     cg::grid_group grid = cg::this_grid();
-    __shared__ bfs_smem sm;
-    __shared__ typename bfs_small_room<MODE>::type ss;
+    __shared__ bfs_rooms<MODE> rooms;
+    bfs_smem &sm = rooms.sm;
+    typename bfs_small_room<MODE>::type &ss = rooms.ss;
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
