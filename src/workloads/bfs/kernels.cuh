@@ -497,6 +497,10 @@ struct bfs_small_smem {
  * are prefetched into it at the start (the small levels' loads then hit L2, not DRAM); where they do not, each new
  * vertex's list (its first 128 edges) is asked of L2 when the vertex is queued, a level before its edges are read. */
 #define BFS_CL 8          /* the cluster's blocks (the portable largest) */
+/* The cluster rung's blocks an SM: at four (64 registers a thread) the kernel, with the cluster's levels inlined into it,
+ * spilled in the grid's top-down and bottom-up loops (216 bytes, by ptxas); at three it has 80 and spills only at the
+ * levels' edges. */
+#define BFS_CL_PER_SM 3
 #define BFS_CL_NF 2048    /* frontier entries each block holds */
 #define BFS_CL_ITEMS 4    /* edges a thread a round */
 #define BFS_CL_E (2 * BFS_CL * BFS_BLOCK * BFS_CL_ITEMS) /* edges a small level: two rounds */
@@ -772,7 +776,9 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
 #endif
 }
 
-template <int MODE> __global__ void __launch_bounds__(BFS_BLOCK, BFS_BEST_PER_SM) bfs_best_kernel(bfs_best_args a)
+template <int MODE>
+__global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL_PER_SM : BFS_BEST_PER_SM)
+    bfs_best_kernel(bfs_best_args a)
 {
     cg::grid_group grid = cg::this_grid();
     __shared__ bfs_rooms<MODE> rooms;
