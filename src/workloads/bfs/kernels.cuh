@@ -536,6 +536,13 @@ template <> struct bfs_rooms<BFS_CLUSTER_LEVELS> {
     };
 };
 
+/* Beamer's rule, top-down to bottom-up: the frontier's edges past 1/14 of the unvisited vertices' edges, and the
+ * frontier grown (nf vertices against last_nf). */
+__device__ __forceinline__ bool bfs_turns_bottom_up(int nf, int E, long long unvisited, int last_nf)
+{
+    return E > unvisited / 14 && nf > last_nf;
+}
+
 /* Whether the levels from here go to block 0: a top-down level within the limits. */
 __device__ __forceinline__ bool bfs_small(bool bottom, int nf, int E)
 {
@@ -567,7 +574,7 @@ __device__ void bfs_small_levels(const bfs_best_args &a, bfs_state *st, int cur,
     for (bool first = true;; first = false) {
         const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
         const bool leave = nf == 0 || (!first && (!bfs_small(false, nf, E) ||
-                                                  (a.in_rp && E > unvisited / 14 && nf > last_nf)));
+                                                  (a.in_rp && bfs_turns_bottom_up(nf, E, unvisited, last_nf))));
         if (leave) {
             if (threadIdx.x == 0)
                 bfs_small_leave(st, cnt, cur, depth, last_nf, parity, unvisited, levels);
@@ -684,7 +691,7 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
         }
         const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
         const bool leave = nf == 0 || (j > 0 && (!bfs_cl_small(false, nf, E) ||
-                                                 (a.in_rp && E > unvisited / 14 && nf > last_nf)));
+                                                 (a.in_rp && bfs_turns_bottom_up(nf, E, unvisited, last_nf))));
         if (leave) {
             if (rank == 0 && threadIdx.x == 0)
                 bfs_small_leave(st, cnt, cur, depth, last_nf, parity, unvisited, levels);
@@ -828,7 +835,7 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
             break;
         depth = cur + 1;
         if (a.in_rp) {
-            if (!bottom && E > unvisited / 14 && nf > last_nf) /* large and growing */
+            if (!bottom && bfs_turns_bottom_up(nf, E, unvisited, last_nf)) /* large and growing */
                 bottom = true;
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
@@ -854,14 +861,24 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                 qout = r.parity ? a.qa : a.qb;
                 qoin = r.parity ? a.qob : a.qoa;
                 qoout = r.parity ? a.qoa : a.qob;
-                if (a.in_rp) { /* the frontier bitmaps: all clear, then level r.cur's vertices in its slot */
-                    for (long long w = gt; w < 3ll * a.words; w += gsize)
-                        a.front[w] = 0;
-                    grid.sync();
-                    unsigned *f = a.front + (size_t)(r.cur % 3) * a.words;
-                    for (long long v = gt; v < n; v += gsize)
-                        if (a.level[v] == r.cur)
-                            atomicOr(&f[v >> 5], 1u << (v & 31));
+                if (a.in_rp) {
+                    /* The frontier bitmaps the small levels did not keep. A top-down level r.cur needs only its next
+                       slot clear (it writes the bits of level r.cur + 1 there; the slot after is cleared in the
+                       level, as always); a bottom-up one reads level r.cur's bits, rebuilt from the levels (a pass
+                       over every vertex), the other slots clear. The rule is the loop's, on the same counts. */
+                    const unsigned long long rc = ((volatile unsigned long long *)st->count)[r.cur % 3];
+                    if (bfs_turns_bottom_up(bfs_count_vertices(rc), bfs_count_edges(rc), r.unvisited, r.last_nf)) {
+                        for (long long w = gt; w < 3ll * a.words; w += gsize)
+                            a.front[w] = 0;
+                        grid.sync();
+                        unsigned *f = a.front + (size_t)(r.cur % 3) * a.words;
+                        for (long long v = gt; v < n; v += gsize)
+                            if (a.level[v] == r.cur)
+                                atomicOr(&f[v >> 5], 1u << (v & 31));
+                    } else {
+                        for (long long w = gt; w < a.words; w += gsize)
+                            a.front[(size_t)((r.cur + 1) % 3) * a.words + w] = 0;
+                    }
                     grid.sync();
                 }
                 cur = r.cur - 1; /* the loop's step brings it to r.cur */
