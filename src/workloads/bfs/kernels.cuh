@@ -843,12 +843,22 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
         if constexpr (MODE != BFS_GRID_LEVELS) {
             const bool small = MODE == BFS_BLOCK_LEVELS ? bfs_small(bottom, nf, E) : bfs_cl_small(bottom, nf, E);
             if (small) { /* block 0 (cluster 0) takes the levels; the grid waits, then goes on where it left */
-                if constexpr (MODE == BFS_BLOCK_LEVELS) {
-                    if (blockIdx.x == 0)
+                const int nsmall = MODE == BFS_BLOCK_LEVELS ? 1 : BFS_CL; /* the blocks that run them */
+                if (blockIdx.x < nsmall) {
+                    if constexpr (MODE == BFS_BLOCK_LEVELS)
                         bfs_small_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &sm, &ss);
-                } else {
-                    if (blockIdx.x < BFS_CL)
+                    else
                         bfs_cluster_levels(a, st, cur, unvisited, last_nf, qin == a.qa ? 0 : 1, &ss, !whole);
+                } else if (a.in_rp) {
+                    /* the other blocks, idle meanwhile, clear the two frontier bitmaps the small levels leave stale
+                       (this level's and the one after next; the next is clear): the grid takes over with all three
+                       clear */
+                    const long long t = (long long)(blockIdx.x - nsmall) * BFS_BLOCK + threadIdx.x,
+                                    ts = (long long)(gridDim.x - nsmall) * BFS_BLOCK;
+                    for (long long w = t; w < a.words; w += ts) {
+                        a.front[(size_t)now * a.words + w] = 0;
+                        a.front[(size_t)clr * a.words + w] = 0;
+                    }
                 }
                 grid.sync();
                 const bfs_resume r = st->resume; /* written before the barrier */
@@ -865,21 +875,26 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                     /* The frontier bitmaps the small levels did not keep. A top-down level r.cur needs only its next
                        slot clear (it writes the bits of level r.cur + 1 there; the slot after is cleared in the
                        level, as always); a bottom-up one reads level r.cur's bits, rebuilt from the levels (a pass
-                       over every vertex), the other slots clear. The rule is the loop's, on the same counts. */
+                       over every vertex), the other slots clear. The rule is the loop's, on the same counts. All
+                       three are clear already where other blocks than the small levels' ran (above). */
+                    const bool clear = (int)gridDim.x > nsmall;
                     const unsigned long long rc = ((volatile unsigned long long *)st->count)[r.cur % 3];
                     if (bfs_turns_bottom_up(bfs_count_vertices(rc), bfs_count_edges(rc), r.unvisited, r.last_nf)) {
-                        for (long long w = gt; w < 3ll * a.words; w += gsize)
-                            a.front[w] = 0;
-                        grid.sync();
+                        if (!clear) {
+                            for (long long w = gt; w < 3ll * a.words; w += gsize)
+                                a.front[w] = 0;
+                            grid.sync();
+                        }
                         unsigned *f = a.front + (size_t)(r.cur % 3) * a.words;
                         for (long long v = gt; v < n; v += gsize)
                             if (a.level[v] == r.cur)
                                 atomicOr(&f[v >> 5], 1u << (v & 31));
-                    } else {
+                        grid.sync();
+                    } else if (!clear) {
                         for (long long w = gt; w < a.words; w += gsize)
                             a.front[(size_t)((r.cur + 1) % 3) * a.words + w] = 0;
+                        grid.sync();
                     }
-                    grid.sync();
                 }
                 cur = r.cur - 1; /* the loop's step brings it to r.cur */
                 continue;
