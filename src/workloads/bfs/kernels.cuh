@@ -513,21 +513,16 @@ struct bfs_cl_smem {
 static_assert(BFS_CL_E <= 65536, "the cluster's entry offsets are 16-bit");
 
 enum bfs_small_mode { BFS_GRID_LEVELS = 0, BFS_BLOCK_LEVELS = 1, BFS_CLUSTER_LEVELS = 2 };
-template <int MODE> struct bfs_small_room {
-    typedef int type;
-};
-template <> struct bfs_small_room<BFS_BLOCK_LEVELS> {
-    typedef bfs_small_smem type;
-};
-template <> struct bfs_small_room<BFS_CLUSTER_LEVELS> {
-    typedef bfs_cl_smem type;
-};
-/* A block's shared memory: the grid's levels' and the small levels' room. The cluster's overlays the grid's (a block
- * in cluster 0 uses one or the other, a barrier between: shared memory taken from L1 is L1 the grid's levels lose);
- * block 0's small levels use both. */
+/* A block's shared memory: the grid's levels' room (sm) and the small levels' (ss). Block 0's small levels use both;
+ * the cluster's overlays the grid's (a block in cluster 0 uses one or the other, a barrier between: shared memory
+ * taken from L1 is L1 the grid's levels lose). */
 template <int MODE> struct bfs_rooms {
     bfs_smem sm;
-    typename bfs_small_room<MODE>::type ss;
+    int ss; /* the grid's levels only: no small levels */
+};
+template <> struct bfs_rooms<BFS_BLOCK_LEVELS> {
+    bfs_smem sm;
+    bfs_small_smem ss;
 };
 template <> struct bfs_rooms<BFS_CLUSTER_LEVELS> {
     union {
@@ -790,7 +785,7 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
     cg::grid_group grid = cg::this_grid();
     __shared__ bfs_rooms<MODE> rooms;
     bfs_smem &sm = rooms.sm;
-    typename bfs_small_room<MODE>::type &ss = rooms.ss;
+    auto &ss = rooms.ss;
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
