@@ -281,7 +281,22 @@ static cudaError_t launch_cooperative(bfs_args *a, int mode)
 }
 static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, BFS_GRID_LEVELS); }
 static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, BFS_BLOCK_LEVELS); }
-static cudaError_t launch_cluster_levels(bfs_args *a) { return launch_cooperative(a, BFS_CLUSTER_LEVELS); }
+/* Three kernels (bfs_phase): the cluster's, the grid's from the first heavy level, the cluster's again from where
+ * the frontier is small again; a kernel whose search has ended does nothing. */
+static cudaError_t launch_cluster_levels(bfs_args *a)
+{
+    if (a->n == 0 || a->source < 0)
+        return cudaSuccess;
+    static const int mode[3] = {BFS_CLUSTER_LEVELS, BFS_GRID_LEVELS, BFS_CLUSTER_LEVELS},
+                     phase[3] = {BFS_PHASE_FIRST, BFS_PHASE_MIDDLE, BFS_PHASE_LAST};
+    bfs_best_args b = a->best;
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; k < 3 && e == cudaSuccess; k++) {
+        b.phase = phase[k];
+        e = best_launch(&b, a->sms, a->s, mode[k]);
+    }
+    return e;
+}
 
 static cudaError_t launch_bound(bfs_args *a)
 {
@@ -548,7 +563,8 @@ static const bfs_rung BFS_RUNGS[] = {
                                                 "hardware cluster barrier between them, the frontier in each block's "
                                                 "shared memory (written remotely), the claim and the new vertex's "
                                                 "row read together; a graph that fits prefetched into L2, else each "
-                                                "new list a level ahead",
+                                                "new list a level ahead; the heavy levels (bottom-up, or more edges "
+                                                "than vertices) by direction_optimizing's kernel, launched after it",
               .needs = "an sm_90 GPU or later (thread-block clusters)", .kind = CLIMB_RUNG_LADDER,
               .kernels = k_cluster_levels},
      .launch = launch_cluster_levels, .bottom_up = 1, .cluster = 1},

@@ -463,7 +463,18 @@ struct bfs_best_args {
     bfs_state *st;
     int l2_bytes; /* cluster_levels: the L2's size; a graph whose row pointers and column indices fit in half of it
                      is prefetched into it at the start */
+    int phase;    /* bfs_phase: the whole search, or one kernel of cluster_levels' three */
 };
+
+/* cluster_levels runs a search as three kernels in a row, so that its heavy levels (bottom-up, or top-down over more
+ * edges than vertices) get the grid kernel's occupancy and L1: the cluster kernel's shared memory (the frontier, in
+ * every block of the cluster) costs L1 on every SM, and its registers a block an SM; a bottom-up level reads a bitmap
+ * of the frontier through L1 at random (1.25-1.5x slower in the cluster kernel on R-MAT at 2^22, measured). FIRST
+ * (the cluster kernel) starts the search and leaves at the first heavy level; MIDDLE (the grid's kernel,
+ * direction_optimizing's) goes on from there and leaves where the frontier is small again; LAST (the cluster
+ * kernel) ends it, whatever comes. A kernel that finds the search ended does nothing. Each leaves at the top of a
+ * level, where the counters, queues and bitmaps are as the grid's loop keeps them, its place in st->resume. */
+enum bfs_phase { BFS_PHASE_ALONE = 0, BFS_PHASE_FIRST = 1, BFS_PHASE_MIDDLE = 2, BFS_PHASE_LAST = 3 };
 
 /* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
  * little the level holds, and a deep graph (a road network, a mesh: thousands of levels of a few hundred vertices)
@@ -789,40 +800,55 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
     const long long gt = (long long)blockIdx.x * BFS_BLOCK + threadIdx.x, gsize = (long long)gridDim.x * BFS_BLOCK;
     const int n = a.n, lane = threadIdx.x & 31;
     bfs_state *st = a.st;
-    const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
-    for (long long v = gt; v < n; v += gsize)
-        a.level[v] = v == a.source ? 0 : -1;
-    for (long long w = gt; w < a.words; w += gsize) {
-        const unsigned s = w == a.source / 32 ? 1u << (a.source & 31) : 0u;
-        a.vis[w] = s;
-        a.front[w] = s;
-        a.front[a.words + w] = 0;
-        a.front[2 * a.words + w] = 0;
-    }
     const long long m = a.rp[n];
     const bool whole = MODE == BFS_CLUSTER_LEVELS && ((long long)n + 1 + m) * (long long)sizeof(int) <= a.l2_bytes / 2;
-    if (whole) { /* a line of 128 bytes a prefetch */
-        for (long long i = gt * 32; i <= n; i += gsize * 32)
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.rp + i));
-        for (long long i = gt * 32; i < m; i += gsize * 32)
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + i));
-    }
-    long long unvisited = m - sdeg;
-    if (gt == 0) {
-        a.qa[0] = a.rp[a.source];
-        a.qoa[0] = 0;
-        st->count[0] = sdeg > 0 ? 1ull << 32 | (unsigned)sdeg : 0ull;
-        st->count[1] = st->count[2] = 0;
-        st->bottom_up_levels = 0;
-        st->bottom_up_mask = 0;
-        st->block_levels = 0;
-    }
-    grid.sync();
-    if (gt == 0)
-        st->t[0] = climb_globaltimer();
     bool bottom = false;
-    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0;
-    for (int cur = 0;; cur++) {
+    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0, cur0 = 0;
+    long long unvisited;
+    if (a.phase == BFS_PHASE_MIDDLE || a.phase == BFS_PHASE_LAST) { /* go on where the kernel before left */
+        const bfs_resume r = st->resume;
+        if (r.done)
+            return;
+        unvisited = r.unvisited;
+        cur0 = r.cur;
+        depth = r.depth;
+        last_nf = r.last_nf;
+        qin = r.parity ? a.qb : a.qa;
+        qout = r.parity ? a.qa : a.qb;
+        qoin = r.parity ? a.qob : a.qoa;
+        qoout = r.parity ? a.qoa : a.qob;
+    } else { /* the search's start */
+        const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
+        for (long long v = gt; v < n; v += gsize)
+            a.level[v] = v == a.source ? 0 : -1;
+        for (long long w = gt; w < a.words; w += gsize) {
+            const unsigned s = w == a.source / 32 ? 1u << (a.source & 31) : 0u;
+            a.vis[w] = s;
+            a.front[w] = s;
+            a.front[a.words + w] = 0;
+            a.front[2 * a.words + w] = 0;
+        }
+        if (whole) { /* a line of 128 bytes a prefetch */
+            for (long long i = gt * 32; i <= n; i += gsize * 32)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(a.rp + i));
+            for (long long i = gt * 32; i < m; i += gsize * 32)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(a.ci + i));
+        }
+        unvisited = m - sdeg;
+        if (gt == 0) {
+            a.qa[0] = a.rp[a.source];
+            a.qoa[0] = 0;
+            st->count[0] = sdeg > 0 ? 1ull << 32 | (unsigned)sdeg : 0ull;
+            st->count[1] = st->count[2] = 0;
+            st->bottom_up_levels = 0;
+            st->bottom_up_mask = 0;
+            st->block_levels = 0;
+        }
+        grid.sync();
+        if (gt == 0)
+            st->t[0] = climb_globaltimer();
+    }
+    for (int cur = cur0;; cur++) {
         const int now = cur % 3, nxt = (cur + 1) % 3, clr = (cur + 2) % 3;
         const unsigned long long cnt = ((volatile unsigned long long *)st->count)[now];
         const int nf = bfs_count_vertices(cnt), E = bfs_count_edges(cnt);
@@ -834,6 +860,14 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                 bottom = true;
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
+        }
+        if ((a.phase == BFS_PHASE_FIRST && (bottom || ((long long)E >= n && !bfs_cl_small(false, nf, E)))) ||
+            (a.phase == BFS_PHASE_MIDDLE && bfs_cl_small(bottom, nf, E))) { /* the next kernel's level */
+            if (gt == 0) {
+                const bfs_resume r = {unvisited, cur, depth, last_nf, qin == a.qa ? 0 : 1, 0};
+                st->resume = r;
+            }
+            return;
         }
         if constexpr (MODE != BFS_GRID_LEVELS) {
             const bool small = MODE == BFS_BLOCK_LEVELS ? bfs_small(bottom, nf, E) : bfs_cl_small(bottom, nf, E);
@@ -955,8 +989,10 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
         qoin = qoout;
         qoout = t;
     }
-    if (gt == 0)
+    if (gt == 0) {
         st->depth = depth;
+        st->resume.done = 1; /* the kernels after this one have nothing to do */
+    }
 }
 
 /* --- the bound: the least a BFS must read (the row pointers and every column index) and write (a value a
