@@ -13,9 +13,11 @@
  * large. See docs/bfs.md.
  *
  * The ladder's rungs but the best are level-synchronous from the host: a launch a level and a read of the
- * frontier's size (a host part, timed by the wall clock). The last two are one cooperative kernel with a grid-wide
- * barrier between levels: no host round trip a level, and capturable in a CUDA graph; the best is
- * direction_optimizing (block_levels, its small levels by one block, measured slower on every graph).
+ * frontier's size (a host part, timed by the wall clock). The last three are cooperative kernels with a grid-wide
+ * barrier between levels: no host round trip a level, and capturable in a CUDA graph. direction_optimizing is one
+ * kernel; block_levels runs its small levels by one block (measured slower on every graph); the best,
+ * cluster_levels, runs them by a cluster of blocks and its heavy levels by direction_optimizing's kernel, launched
+ * after it (bfs_phase in kernels.cuh).
  *
  * The folder: reference.cu the CPU reference and the choice of source, kernels.cuh the kernels (one group per rung),
  * this file the launchers, the registry and the harness glue.
@@ -196,7 +198,7 @@ static cudaError_t launch_balanced(bfs_args *a) { return run_packed_levels(a, BF
 static cudaError_t launch_bitmap(bfs_args *a) { return run_packed_levels(a, BFS_BY_EDGE_BITS); }
 
 /* The cooperative launch: as many blocks as fit on the device at once (the grid barrier needs them all
- * resident). mode: BFS_GRID_LEVELS, every level over the grid (direction_optimizing, the best rung);
+ * resident). mode: BFS_GRID_LEVELS, every level over the grid (direction_optimizing);
  * BFS_BLOCK_LEVELS, the small levels by one block (bfs_small_levels; block_levels); BFS_CLUSTER_LEVELS, by a cluster
  * of BFS_CL blocks (bfs_cluster_levels; cluster_levels), the grid a whole number of clusters, told the L2's size
  * (the kernel prefetches a graph that fits in half of it). */
@@ -281,21 +283,34 @@ static cudaError_t launch_cooperative(bfs_args *a, int mode)
 }
 static cudaError_t launch_direction(bfs_args *a) { return launch_cooperative(a, BFS_GRID_LEVELS); }
 static cudaError_t launch_block_levels(bfs_args *a) { return launch_cooperative(a, BFS_BLOCK_LEVELS); }
-/* Three kernels (bfs_phase): the cluster's, the grid's from the first heavy level, the cluster's again from where
- * the frontier is small again; a kernel whose search has ended does nothing. */
+/* The best rung (cluster_levels) and the C API: on a GPU with thread-block clusters (sm_90 and later) three kernels
+ * (bfs_phase): the cluster's, the grid's from the first heavy level, the cluster's again for a tail; a kernel whose
+ * search has ended does nothing. Elsewhere the grid's kernel alone (direction_optimizing). */
+static cudaError_t bfs_search(const bfs_best_args *b0, int sms, cudaStream_t s)
+{
+    int dev = 0, major = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess)
+        return e;
+    if (major < 9)
+        return best_launch(b0, sms, s, BFS_GRID_LEVELS);
+    static const int mode[3] = {BFS_CLUSTER_LEVELS, BFS_GRID_LEVELS, BFS_CLUSTER_LEVELS},
+                     phase[3] = {BFS_PHASE_FIRST, BFS_PHASE_MIDDLE, BFS_PHASE_LAST};
+    bfs_best_args b = *b0;
+    for (int k = 0; k < 3 && e == cudaSuccess; k++) {
+        b.phase = phase[k];
+        e = best_launch(&b, sms, s, mode[k]);
+    }
+    return e;
+}
+
 static cudaError_t launch_cluster_levels(bfs_args *a)
 {
     if (a->n == 0 || a->source < 0)
         return cudaSuccess;
-    static const int mode[3] = {BFS_CLUSTER_LEVELS, BFS_GRID_LEVELS, BFS_CLUSTER_LEVELS},
-                     phase[3] = {BFS_PHASE_FIRST, BFS_PHASE_MIDDLE, BFS_PHASE_LAST};
-    bfs_best_args b = a->best;
-    cudaError_t e = cudaSuccess;
-    for (int k = 0; k < 3 && e == cudaSuccess; k++) {
-        b.phase = phase[k];
-        e = best_launch(&b, a->sms, a->s, mode[k]);
-    }
-    return e;
+    return bfs_search(&a->best, a->sms, a->s);
 }
 
 static cudaError_t launch_bound(bfs_args *a)
@@ -320,7 +335,7 @@ extern "C" cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_
     if (n < 0 || source < 0 || source >= n || ws_bytes < climb_bfs_best_workspace(n) || (in_rp == NULL) != (in_ci == NULL))
         return cudaErrorInvalidValue;
     const bfs_best_args b = bfs_best_layout(n, rp, ci, in_rp, in_ci, source, level, ws);
-    return best_launch(&b, sms, s, BFS_GRID_LEVELS);
+    return bfs_search(&b, sms, s);
 }
 
 /* The in-edge view of a directed graph, built on the device (the transpose of (rp, ci), the inspector of
@@ -504,8 +519,10 @@ static int k_block_levels(climb_dtype, const climb_device_info *, const int *, c
 }
 static int k_cluster_levels(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
 {
-    return climb_one_kernel(o, max, (const void *)bfs_best_kernel<BFS_CLUSTER_LEVELS>,
-                            "bfs_best_kernel<small levels by a cluster>", BFS_BLOCK, 0);
+    const int n = climb_kernel_at(o, max, 0, (const void *)bfs_best_kernel<BFS_CLUSTER_LEVELS>, BFS_BLOCK, 0,
+                                  "bfs_best_kernel<small levels by a cluster>");
+    return climb_kernel_at(o, max, n, (const void *)bfs_best_kernel<BFS_GRID_LEVELS>, BFS_BLOCK, 0,
+                           "bfs_best_kernel<grid levels>");
 }
 
 /* The rows' launches take the launchers' arguments, not the case: the run hook makes those and calls them. */
@@ -551,7 +568,7 @@ static const bfs_rung BFS_RUNGS[] = {
     {.info = {.name = "direction_optimizing", .idea = "one cooperative kernel, a grid barrier a level (no host round "
                                                       "trip); bottom-up steps while the frontier is large, over "
                                                       "a bitmap of the frontier",
-              .needs = "", .kind = CLIMB_RUNG_BEST, .kernels = k_direction},
+              .needs = "", .kind = CLIMB_RUNG_LADDER, .kernels = k_direction},
      .launch = launch_direction, .bottom_up = 1},
     {.info = {.name = "block_levels", .idea = "the same kernel, the small top-down levels run by one block with no "
                                               "grid barrier between them (the grid waits at one): a deep graph's "
@@ -564,8 +581,9 @@ static const bfs_rung BFS_RUNGS[] = {
                                                 "shared memory (written remotely), the claim and the new vertex's "
                                                 "row read together; a graph that fits prefetched into L2, else each "
                                                 "new list a level ahead; the heavy levels (bottom-up, or more edges "
-                                                "than vertices) by direction_optimizing's kernel, launched after it",
-              .needs = "an sm_90 GPU or later (thread-block clusters)", .kind = CLIMB_RUNG_LADDER,
+                                                "than vertices) by direction_optimizing's kernel, launched after it "
+                                                "(before sm_90, with no clusters: that kernel alone)",
+              .needs = "", .kind = CLIMB_RUNG_BEST,
               .kernels = k_cluster_levels},
      .launch = launch_cluster_levels, .bottom_up = 1, .cluster = 1},
 };
@@ -1038,13 +1056,7 @@ static const climb_sweep BFS_SWEEPS[] = {
      .log_x = 1},
 };
 
-/* The cluster rung needs an sm_90 GPU or later. */
-static const char *bfs_refuses(const climb_case *c, int rung)
-{
-    if (BFS_RUNGS[rung].cluster && (!c->p.dev || c->p.dev->cc_major < 9))
-        return "thread-block clusters are sm_90's and later: this GPU has none";
-    return NULL;
-}
+
 
 static const char *bfs_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
@@ -1111,7 +1123,6 @@ extern "C" const climb_workload climb_bfs_workload = {
     .ref_cost_limit = 0,
     .case_bytes = bfs_case_bytes,
     .case_refuses = bfs_case_refuses,
-    .refuses = bfs_refuses,
     .prepare = bfs_prepare,
     .setup = bfs_setup,
     .modifies = NULL,

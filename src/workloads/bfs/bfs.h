@@ -37,10 +37,10 @@ int32_t climb_bfs_drawn_source(const climb_sparse_gen *sg, char *err, size_t err
 /* 1 when every edge u -> v has its v -> u (the pattern is symmetric: an undirected graph). Rows sorted. */
 int climb_bfs_is_symmetric(int32_t n, const int32_t *rp, const int32_t *ci);
 
-/* The best rung for the library face (src/lib/bfs.c): levels from source over the n x n CSR (rp, ci) on s, in one
- * cooperative kernel (no host round trip: capturable). in_rp, in_ci: the in-edges (the transpose; the same arrays
- * for a symmetric graph), or NULL for top-down steps only. The workspace holds climb_bfs_best_workspace(n) bytes.
- * sms: the device's. */
+/* The best rung for the library face (src/lib/bfs.c): levels from source over the n x n CSR (rp, ci) on s, in
+ * cooperative kernels (three on sm_90 and later, one before; no host round trip: capturable). in_rp, in_ci: the
+ * in-edges (the transpose; the same arrays for a symmetric graph), or NULL for top-down steps only. The workspace holds
+ * climb_bfs_best_workspace(n) bytes. sms: the device's. */
 size_t climb_bfs_best_workspace(int32_t n);
 cudaError_t climb_bfs_best(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
                            const int32_t *in_ci, int32_t source, int32_t *level, void *ws, size_t ws_bytes, int sms,

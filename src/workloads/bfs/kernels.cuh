@@ -425,13 +425,13 @@ __global__ void __launch_bounds__(BFS_BLOCK)
     bfs_wbuf_done(wb, o);
 }
 
-/* --- the rungs direction_optimizing (the best) and block_levels: one cooperative kernel, a grid-wide barrier
- * between levels (block_levels: between the levels the grid runs; see bfs_small_levels). Each level every thread
- * reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's
- * edges pass 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than
- * n/24 vertices and shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per
- * unvisited vertex looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the
- * level's vertices) and stops at the first; the vertices found go to the queue too, for a later top-down step. The counters and frontier
+/* --- the rungs direction_optimizing, block_levels and cluster_levels (the best): a cooperative kernel, a grid-wide
+ * barrier between levels (block_levels: between the levels the grid runs; see bfs_small_levels). Each level every
+ * thread reads the same counter and takes the same decision (Beamer's): go bottom-up when the frontier's edges pass
+ * 1/14 of the unvisited vertices' edges and the frontier grew, back top-down when it holds fewer than n/24 vertices and
+ * shrank. Top-down: edge-balanced tiles as visited_bitmap's, over the grid. Bottom-up: a thread per unvisited vertex
+ * looks through its in-edges, BFS_ITEMS at a time, for a parent in the frontier (a bitmap of the level's vertices) and
+ * stops at the first; the vertices found go to the queue too, for a later top-down step. The counters and frontier
  * bitmaps rotate over three slots so that one barrier a level is enough: level L reads slot L mod 3, fills L + 1 and
  * clears L + 2. */
 #define BFS_TIMED 64 /* levels whose start time the best rung records */
@@ -469,12 +469,17 @@ struct bfs_best_args {
 /* cluster_levels runs a search as three kernels in a row, so that its heavy levels (bottom-up, or top-down over more
  * edges than vertices) get the grid kernel's occupancy and L1: the cluster kernel's shared memory (the frontier, in
  * every block of the cluster) costs L1 on every SM, and its registers a block an SM; a bottom-up level reads a bitmap
- * of the frontier through L1 at random (1.25-1.5x slower in the cluster kernel on R-MAT at 2^22, measured). FIRST
- * (the cluster kernel) starts the search and leaves at the first heavy level; MIDDLE (the grid's kernel,
- * direction_optimizing's) goes on from there and leaves where the frontier is small again; LAST (the cluster
- * kernel) ends it, whatever comes. A kernel that finds the search ended does nothing. Each leaves at the top of a
- * level, where the counters, queues and bitmaps are as the grid's loop keeps them, its place in st->resume. */
+ * of the frontier through L1 at random (1.25-1.5x slower in the cluster kernel on R-MAT at 2^22, measured). FIRST (the
+ * cluster kernel) starts the search and leaves at the first heavy level; MIDDLE (the grid's kernel,
+ * direction_optimizing's) goes on from there and leaves where the frontier has been small for more than BFS_TAIL_LEVELS
+ * levels; LAST (the cluster kernel) ends it, whatever comes. A kernel that finds the search ended does nothing. Each
+ * leaves at the top of a level, where the counters, queues and bitmaps are as the grid's loop keeps them, its place in
+ * st->resume. */
 enum bfs_phase { BFS_PHASE_ALONE = 0, BFS_PHASE_FIRST = 1, BFS_PHASE_MIDDLE = 2, BFS_PHASE_LAST = 3 };
+/* The small levels in a row MIDDLE runs itself before it leaves the rest to LAST: a change of kernel costs about 7 us
+ * (measured on an H100, R-MAT at 2^22), a small level 3-4 us more in MIDDLE than in the cluster, so a tail of one or
+ * two levels (R-MAT's, a random graph's) is cheaper where it is. */
+#define BFS_TAIL_LEVELS 2
 
 /* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
  * little the level holds, and a deep graph (a road network, a mesh: thousands of levels of a few hundred vertices)
@@ -803,7 +808,7 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
     const long long m = a.rp[n];
     const bool whole = MODE == BFS_CLUSTER_LEVELS && ((long long)n + 1 + m) * (long long)sizeof(int) <= a.l2_bytes / 2;
     bool bottom = false;
-    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0, cur0 = 0;
+    int *qin = a.qa, *qout = a.qb, *qoin = a.qoa, *qoout = a.qob, depth = 0, last_nf = 0, cur0 = 0, small_run = 0;
     long long unvisited;
     if (a.phase == BFS_PHASE_MIDDLE || a.phase == BFS_PHASE_LAST) { /* go on where the kernel before left */
         const bfs_resume r = st->resume;
@@ -861,8 +866,9 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
             else if (bottom && nf < n / 24 && nf < last_nf) /* small and shrinking */
                 bottom = false;
         }
+        small_run = bfs_cl_small(bottom, nf, E) ? small_run + 1 : 0;
         if ((a.phase == BFS_PHASE_FIRST && (bottom || ((long long)E >= n && !bfs_cl_small(false, nf, E)))) ||
-            (a.phase == BFS_PHASE_MIDDLE && bfs_cl_small(bottom, nf, E))) { /* the next kernel's level */
+            (a.phase == BFS_PHASE_MIDDLE && small_run > BFS_TAIL_LEVELS)) { /* the next kernel's level */
             if (gt == 0) {
                 const bfs_resume r = {unvisited, cur, depth, last_nf, qin == a.qa ? 0 : 1, 0};
                 st->resume = r;
