@@ -552,11 +552,14 @@ __device__ __forceinline__ void onesweep_write_vals(const u32 *sv, const int (&t
  * keys' writes kept. */
 /* The blocks an SM a tile asks for. The widest (over 7296 keys) two: left to itself, ptxas gave the 384 x 23 kernel
  * 105 registers a thread, one block (12 warps) an SM; held to two blocks, 80. A tile of 4097 to 7296 keys three
- * (384 x 19 and 384 x 11: 56 registers, 36 warps an SM, the occupancy CUB's Onesweep kernel has on an H100).
+ * (384 x 19 and 384 x 11: 56 registers, 36 warps an SM, the occupancy CUB's Onesweep kernel has on an H100), but two
+ * with values (pairs): at three, ptxas spilled 196 bytes a thread in 384 x 19 for pairs (at two: 80 registers, no
+ * spills; CUB's pairs tile on an H100, 384 x 17, runs at 80 registers and two blocks an SM, by Nsight Compute).
  * Narrower tiles keep the compiler's own choice (an explicit minimum of one took 256 x 9 from 40 registers to 64). */
-#define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS) ((BLOCK) * (ITEMS) > 7296 ? 2 : (BLOCK) * (ITEMS) > 4096 ? 3 : 0)
+#define RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS, PAIRS)                                                                \
+    ((BLOCK) * (ITEMS) > ((PAIRS) ? 4096 : 7296) ? 2 : (BLOCK) * (ITEMS) > 4096 ? 3 : 0)
 template <typename KT, int BLOCK, int ITEMS, bool PAIRS, bool EARLY>
-__global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS))
+__global__ void __launch_bounds__(BLOCK, RADIX_ONESWEEP_MIN_BLOCKS(BLOCK, ITEMS, PAIRS))
     radix_onesweep_kernel(const typename KT::bits *in_k, const u32 *in_v, typename KT::bits *out_k, u32 *out_v,
                           typename KT::bits *tmp_k, u32 *tmp_v, long long n, int pass,
                           const int *__restrict__ digit_start, unsigned *status, int *ticket, const radix_plan *plan)
