@@ -65,7 +65,7 @@ int main(void)
         int defaults[CLIMB_MAX_TUNABLES] = {0};
         if (w->tuning) {
             climb_tuning_key key = {w->bench_shapes[0], CLIMB_F32, NULL};
-            w->tuning->defaults(&d, &key, defaults);
+            climb_tuning_defaults(w->tuning, &d, &key, defaults);
         }
         for (int r = 0; r < w->n_rungs; r++)
             check_kernels(&d, w, r, defaults, 0);
