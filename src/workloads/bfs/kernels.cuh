@@ -480,6 +480,11 @@ enum bfs_phase { BFS_PHASE_ALONE = 0, BFS_PHASE_FIRST = 1, BFS_PHASE_MIDDLE = 2,
  * (measured on an H100, R-MAT at 2^22), a small level 3-4 us more in MIDDLE than in the cluster, so a tail of one or
  * two levels (R-MAT's, a random graph's) is cheaper where it is. */
 #define BFS_TAIL_LEVELS 2
+/* The graphs (vertices) FIRST runs alone, its heavy levels too: their visited and frontier bitmaps (n/8 bytes each,
+ * 64 KB together at 2^18) stay in the cluster kernel's L1 as in the grid kernel's, and the two changes of kernel
+ * (about 7 us each) cost more than the levels they would speed up (measured on an H100 at 72c6722: wiki-Vote, 7,115
+ * vertices, 0.87x direction_optimizing alone, email-Enron, 36,692, 0.94x). */
+#define BFS_FIRST_ALONE_N (1 << 18)
 
 /* Small levels by one block. A level's grid barrier and its chain of dependent reads cost some microseconds however
  * little the level holds, and a deep graph (a road network, a mesh: thousands of levels of a few hundred vertices)
@@ -867,7 +872,8 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                 bottom = false;
         }
         small_run = bfs_cl_small(bottom, nf, E) ? small_run + 1 : 0;
-        if ((a.phase == BFS_PHASE_FIRST && (bottom || ((long long)E >= n && !bfs_cl_small(false, nf, E)))) ||
+        if ((a.phase == BFS_PHASE_FIRST && n > BFS_FIRST_ALONE_N &&
+             (bottom || ((long long)E >= n && !bfs_cl_small(false, nf, E)))) ||
             (a.phase == BFS_PHASE_MIDDLE && small_run > BFS_TAIL_LEVELS)) { /* the next kernel's level */
             if (gt == 0) {
                 const bfs_resume r = {unvisited, cur, depth, last_nf, qin == a.qa ? 0 : 1, 0};
