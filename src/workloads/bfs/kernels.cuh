@@ -482,7 +482,7 @@ enum bfs_phase { BFS_PHASE_ALONE = 0, BFS_PHASE_FIRST = 1, BFS_PHASE_MIDDLE = 2,
 #define BFS_TAIL_LEVELS 2
 /* The graphs (vertices) FIRST runs alone, its heavy levels too: their visited and frontier bitmaps (n/8 bytes each,
  * 64 KB together at 2^18) stay in the cluster kernel's L1 as in the grid kernel's, and the two changes of kernel
- * (about 7 us each) cost more than the levels they would speed up (measured on an H100 at 72c6722: wiki-Vote, 7,115
+ * (about 7 us each) cost more than the levels they would speed up (measured on an H100 at 72c6722: wiki-Vote, 8,297
  * vertices, 0.87x direction_optimizing alone, email-Enron, 36,692, 0.94x). */
 #define BFS_FIRST_ALONE_N (1 << 18)
 
