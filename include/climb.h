@@ -445,9 +445,10 @@ CLIMB_API climb_status climb_quadtree_free(climb_quadtree tree);
  * and column indices (rows need not be sorted; self-loops and repeated edges are harmless). climb_bfs follows the
  * out-edges as stored (a directed graph): top-down steps only. climb_bfs_symmetric is for an undirected graph with
  * both directions stored (it is not checked): it also takes bottom-up steps, which look for parents along the
- * in-edges, while the frontier is large (direction-optimising BFS; much faster on social and power-law graphs). One
- * cooperative kernel, a grid-wide barrier a level: no host round trip, capturable, as a handle's first call too.
- * Workspace: about 16.5 bytes a vertex, kept by the handle. A negative count is INVALID_VALUE; n_vertices == 0
+ * in-edges, while the frontier is large (direction-optimising BFS; much faster on social and power-law graphs).
+ * Cooperative kernels, a grid-wide barrier a level (on sm_90 and later the small levels of deep graphs run in a
+ * thread-block cluster, a cluster barrier a level): no host round trip, capturable, as a handle's first call too.
+ * Workspace: about 20.5 bytes a vertex, kept by the handle. A negative count is INVALID_VALUE; n_vertices == 0
  * does nothing (source and the pointers are not looked at); a source outside [0, n_vertices), levels that overlap
  * the row pointers, or memory the device cannot reach is INVALID_VALUE.
  *

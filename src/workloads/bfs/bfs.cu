@@ -253,7 +253,8 @@ static cudaError_t best_launch(const bfs_best_args *b, int sms, cudaStream_t s, 
     return cudaLaunchKernelExC(&cfg, fn, args);
 }
 
-/* The best rung's workspace: two queues and their offsets, the visited bitmap, three frontier bitmaps, the state. */
+/* The best rung's workspace: two queues and their offsets, the visited bitmap, three frontier bitmaps, the state,
+ * the cluster's list of its queue's vertices. */
 static size_t bfs_align(size_t x) { return (x + 255) / 256 * 256; }
 
 static bfs_best_args bfs_best_layout(int32_t n, const int32_t *rp, const int32_t *ci, const int32_t *in_rp,
@@ -264,14 +265,15 @@ static bfs_best_args bfs_best_layout(int32_t n, const int32_t *rp, const int32_t
     char *w = (char *)ws;
     bfs_best_args b = {n, rp, ci, in_rp, in_ci, source, level, (int *)w, (int *)(w + q), (int *)(w + 2 * q),
                        (int *)(w + 3 * q), (unsigned *)(w + 4 * q), (unsigned *)(w + 4 * q + wb), (int)words,
-                       (bfs_state *)(w + 4 * q + 4 * wb)};
+                       (bfs_state *)(w + 4 * q + 4 * wb),
+                       (int *)(w + 4 * q + 4 * wb + bfs_align(sizeof(bfs_state)))};
     return b;
 }
 
 extern "C" size_t climb_bfs_best_workspace(int32_t n)
 {
     const size_t n1 = n > 0 ? (size_t)n : 1;
-    return 4 * bfs_align(n1 * sizeof(int)) + 4 * bfs_align((n1 + 31) / 32 * sizeof(unsigned)) +
+    return 5 * bfs_align(n1 * sizeof(int)) + 4 * bfs_align((n1 + 31) / 32 * sizeof(unsigned)) +
            bfs_align(sizeof(bfs_state));
 }
 

@@ -461,6 +461,8 @@ struct bfs_best_args {
     unsigned *vis, *front; /* front: 3 bitmaps of `words` words */
     int words;
     bfs_state *st;
+    int *qv; /* n: the vertex of each queue entry the cluster's levels write (their last level's frontier, from which
+                the grid's hand-over builds the frontier bitmap of a bottom-up level) */
     int l2_bytes; /* cluster_levels: the L2's size; a graph whose row pointers and column indices fit in half of it
                      is prefetched into it at the start */
     int phase;    /* bfs_phase: the whole search, or one kernel of cluster_levels' three */
@@ -665,6 +667,7 @@ __device__ __forceinline__ void bfs_cl_global(const bfs_best_args &a, const int 
         if (rb[it] < 0)
             continue;
         qout[slot] = rb[it];
+        a.qv[slot] = u[it];
         qoout[slot] = o;
         slot++;
         o += re[it] - rb[it];
@@ -915,8 +918,8 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                 if (a.in_rp) {
                     /* The frontier bitmaps the small levels did not keep. A top-down level r.cur needs only its next
                        slot clear (it writes the bits of level r.cur + 1 there; the slot after is cleared in the
-                       level, as always); a bottom-up one reads level r.cur's bits, rebuilt from the levels (a pass
-                       over every vertex), the other slots clear. The rule is the loop's, on the same counts. All
+                       level, as always); a bottom-up one reads level r.cur's bits, rebuilt from the cluster's list
+                       of them (block_levels: from the levels, a pass over every vertex), the other slots clear. The rule is the loop's, on the same counts. All
                        three are clear already where other blocks than the small levels' ran (above). */
                     const bool clear = (int)gridDim.x > nsmall;
                     const unsigned long long rc = ((volatile unsigned long long *)st->count)[r.cur % 3];
@@ -927,9 +930,18 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                             grid.sync();
                         }
                         unsigned *f = a.front + (size_t)(r.cur % 3) * a.words;
-                        for (long long v = gt; v < n; v += gsize)
-                            if (a.level[v] == r.cur)
+                        if constexpr (MODE == BFS_CLUSTER_LEVELS) {
+                            /* the cluster's last level listed its vertices (those with out-edges: no other can be
+                               a parent) */
+                            for (long long i = gt; i < bfs_count_vertices(rc); i += gsize) {
+                                const int v = a.qv[i];
                                 atomicOr(&f[v >> 5], 1u << (v & 31));
+                            }
+                        } else {
+                            for (long long v = gt; v < n; v += gsize)
+                                if (a.level[v] == r.cur)
+                                    atomicOr(&f[v >> 5], 1u << (v & 31));
+                        }
                         grid.sync();
                     } else if (!clear) {
                         for (long long w = gt; w < a.words; w += gsize)
