@@ -1058,8 +1058,6 @@ static const climb_sweep BFS_SWEEPS[] = {
      .log_x = 1},
 };
 
-
-
 static const char *bfs_case_refuses(const climb_shape *s, climb_dtype t, const climb_opt_value *opts)
 {
     (void)t;

@@ -919,8 +919,9 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                     /* The frontier bitmaps the small levels did not keep. A top-down level r.cur needs only its next
                        slot clear (it writes the bits of level r.cur + 1 there; the slot after is cleared in the
                        level, as always); a bottom-up one reads level r.cur's bits, rebuilt from the cluster's list
-                       of them (block_levels: from the levels, a pass over every vertex), the other slots clear. The rule is the loop's, on the same counts. All
-                       three are clear already where other blocks than the small levels' ran (above). */
+                       of them (block_levels: from the levels, a pass over every vertex), the other slots clear. The
+                       rule is the loop's, on the same counts. All three are clear already where other blocks than
+                       the small levels' ran (above). */
                     const bool clear = (int)gridDim.x > nsmall;
                     const unsigned long long rc = ((volatile unsigned long long *)st->count)[r.cur % 3];
                     if (bfs_turns_bottom_up(bfs_count_vertices(rc), bfs_count_edges(rc), r.unvisited, r.last_nf)) {
