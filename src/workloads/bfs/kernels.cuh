@@ -802,6 +802,17 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
 #endif
 }
 
+/* The queue arrays a level reads (qin, its offsets qoin) and fills (qout, qoout) when its frontier is in side
+ * `parity` (0: qa and qoa, 1: qb and qob). */
+__device__ __forceinline__ void bfs_queues_of(const bfs_best_args &a, int parity, int *&qin, int *&qout, int *&qoin,
+                                              int *&qoout)
+{
+    qin = parity ? a.qb : a.qa;
+    qout = parity ? a.qa : a.qb;
+    qoin = parity ? a.qob : a.qoa;
+    qoout = parity ? a.qoa : a.qob;
+}
+
 template <int MODE>
 __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL_PER_SM : BFS_BEST_PER_SM)
     bfs_best_kernel(bfs_best_args a)
@@ -826,10 +837,7 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
         cur0 = r.cur;
         depth = r.depth;
         last_nf = r.last_nf;
-        qin = r.parity ? a.qb : a.qa;
-        qout = r.parity ? a.qa : a.qb;
-        qoin = r.parity ? a.qob : a.qoa;
-        qoout = r.parity ? a.qoa : a.qob;
+        bfs_queues_of(a, r.parity, qin, qout, qoin, qoout);
     } else { /* the search's start */
         const int sdeg = a.rp[a.source + 1] - a.rp[a.source];
         for (long long v = gt; v < n; v += gsize)
@@ -911,10 +919,7 @@ __global__ void __launch_bounds__(BFS_BLOCK, MODE == BFS_CLUSTER_LEVELS ? BFS_CL
                     break;
                 unvisited = r.unvisited;
                 last_nf = r.last_nf;
-                qin = r.parity ? a.qb : a.qa;
-                qout = r.parity ? a.qa : a.qb;
-                qoin = r.parity ? a.qob : a.qoa;
-                qoout = r.parity ? a.qoa : a.qob;
+                bfs_queues_of(a, r.parity, qin, qout, qoin, qoout);
                 if (a.in_rp) {
                     /* The frontier bitmaps the small levels did not keep. A top-down level r.cur needs only its next
                        slot clear (it writes the bits of level r.cur + 1 there; the slot after is cleared in the
