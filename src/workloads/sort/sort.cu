@@ -188,11 +188,12 @@ template <bool CIRCULAR> static cudaError_t launch_tiled(const sort_args *a)
 static const int SORT_TUNE_BLOCKS[] = {128, 256, 384, 512}; /* 384: Onesweep's wide tile */
 static const int SORT_TUNE_ITEMS[] = {9, 11, 15, 17, 19, 23}; /* 9 and 23: Onesweep's tiles */
 static const int SORT_TUNE_ALGOS[] = {CLIMB_SORT_MERGE, CLIMB_SORT_ONESWEEP, CLIMB_SORT_MATCH_RANK};
-/* The tuned rung's candidates: the merge path at every instance, Onesweep at its three tiles (256 x 9, 384 x 19 and
- * 384 x 23 for u32 keys), and the match-ranked three-kernel sort (its tile is fixed: 256 x 9). */
+/* The tuned rung's candidates: the merge path at every instance, Onesweep at its four tiles (256 x 9, 384 x 17,
+ * 384 x 19 and 384 x 23 for u32 keys), and the match-ranked three-kernel sort (its tile is fixed: 256 x 9). */
 #define SORT_CANDIDATE_VALUES(b, i) b, i, CLIMB_SORT_MERGE,
 static const int SORT_TUNE_CANDIDATES[] = {SORT_BEST_CANDIDATES(SORT_CANDIDATE_VALUES) 256, 9, CLIMB_SORT_ONESWEEP,
-                                           384, 19, CLIMB_SORT_ONESWEEP, 384, 23, CLIMB_SORT_ONESWEEP,
+                                           384, 17, CLIMB_SORT_ONESWEEP, 384, 19, CLIMB_SORT_ONESWEEP,
+                                           384, 23, CLIMB_SORT_ONESWEEP,
                                            256, 9, CLIMB_SORT_MATCH_RANK};
 
 /* Built-in values, per tuning class (keys alone, or pairs), used where no wisdom file matches the device: what
@@ -439,9 +440,11 @@ template <typename KT, int BLOCK, int ITEMS, bool EARLY> static cudaError_t laun
  * 23 keys for 4-byte keys (the tile CUB's Onesweep takes for them on Hopper: its sm90 default) and of 11 for 8-byte
  * keys (about the same shared memory). The workspace onesweep_workspace sizes for the smaller tile serves both. */
 #define ONESWEEP_WIDE_BLOCK 384
-/* A third tile for 4-byte keys, a choice of the tuned rung: 384 x 19 (7,296 keys) at three blocks an SM, the tile
- * and occupancy CUB's Onesweep kernel runs u32 keys at on an H100 (its kernel's launch, read by Nsight Compute). */
+/* Two more tiles for 4-byte keys, choices of the tuned rung, each the tile CUB's Onesweep kernel runs on an H100 (its
+ * kernel's launch, read by Nsight Compute): 384 x 19 (7,296 keys, three blocks an SM) for u32 keys, 384 x 17 (6,528,
+ * two blocks an SM) for u32 pairs. */
 #define ONESWEEP_MID_ITEMS 19
+#define ONESWEEP_PAIRS_ITEMS 17
 static constexpr int onesweep_wide_items_of(size_t key_bytes) { return key_bytes == 8 ? 11 : 23; }
 template <typename KT> struct onesweep_wide {
     enum { items = onesweep_wide_items_of(sizeof(typename KT::bits)) };
@@ -461,9 +464,12 @@ static cudaError_t launch_onesweep_tile(const sort_args *a, int block, int items
                          : launch_onesweep_typed<KT, RADIX_BLOCK, RADIX_ITEMS, false>(a);
         if (block == ONESWEEP_WIDE_BLOCK && items == (int)onesweep_wide<KT>::items && early)
             return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, onesweep_wide<KT>::items, true>(a);
-        if constexpr (KT::BITS == 32)
+        if constexpr (KT::BITS == 32) {
             if (block == ONESWEEP_WIDE_BLOCK && items == ONESWEEP_MID_ITEMS && early)
                 return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, ONESWEEP_MID_ITEMS, true>(a);
+            if (block == ONESWEEP_WIDE_BLOCK && items == ONESWEEP_PAIRS_ITEMS && early)
+                return launch_onesweep_typed<KT, ONESWEEP_WIDE_BLOCK, ONESWEEP_PAIRS_ITEMS, true>(a);
+        }
         return cudaErrorInvalidValue;
     });
 }
@@ -672,19 +678,24 @@ static int k_onesweep_tile(climb_dtype t, int block, int items, int early, climb
         n = climb_kernel_at(o, max, n, (const void *)radix_final_copy_kernel<typename KT::bits>, 256, 0,
                             "radix_final_copy_kernel<%d-bit keys>", KT::BITS);
         constexpr int WI = onesweep_wide<KT>::items;
-        constexpr int MI = KT::BITS == 32 ? ONESWEEP_MID_ITEMS : WI; /* the mid tile: 4-byte keys only */
+        /* the other 384-thread tiles: 4-byte keys only */
+        constexpr int MI = KT::BITS == 32 ? ONESWEEP_MID_ITEMS : WI, PI = KT::BITS == 32 ? ONESWEEP_PAIRS_ITEMS : WI;
         const int wide = block == ONESWEEP_WIDE_BLOCK && items == WI;
         const int mid = block == ONESWEEP_WIDE_BLOCK && items == MI && !wide;
+        const int pt = block == ONESWEEP_WIDE_BLOCK && items == PI && !wide;
         const void *keys = wide    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, false, true>
                            : mid   ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, MI, false, true>
+                           : pt    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, PI, false, true>
                            : early ? (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false, true>
                                    : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, false, false>;
         const void *pairs = wide    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, WI, true, true>
                             : mid   ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, MI, true, true>
+                            : pt    ? (const void *)radix_onesweep_kernel<KT, ONESWEEP_WIDE_BLOCK, PI, true, true>
                             : early ? (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true, true>
                                     : (const void *)radix_onesweep_kernel<KT, RADIX_BLOCK, RADIX_ITEMS, true, false>;
-        const int b = wide || mid ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK, i = wide ? WI : mid ? MI : RADIX_ITEMS;
-        const char *how = wide || mid || early ? "early counts" : "match.any";
+        const int b = wide || mid || pt ? ONESWEEP_WIDE_BLOCK : RADIX_BLOCK,
+                  i = wide ? WI : mid ? MI : pt ? PI : RADIX_ITEMS;
+        const char *how = wide || mid || pt || early ? "early counts" : "match.any";
         n = climb_kernel_at(o, max, n, keys, b, 0, "radix_onesweep_kernel<%s, keys, %d x %d, %s>", kn, b, i, how);
         n = climb_kernel_at(o, max, n, pairs, b, 0, "radix_onesweep_kernel<%s, pairs, %d x %d, %s>", kn, b, i, how);
         return cudaSuccess;
@@ -1362,8 +1373,9 @@ static const climb_shape SORT_CHECK_SHAPES[] = {
     CLIMB_SHAPE1(9728),  CLIMB_SHAPE1(65535), CLIMB_SHAPE1(65537), CLIMB_SHAPE1(1000003), CLIMB_SHAPE1(4194304),
     CLIMB_SHAPE1(2303),  CLIMB_SHAPE1(2304),  CLIMB_SHAPE1(2305),  CLIMB_SHAPE1(4609),   /* a radix tile's edges */
     CLIMB_SHAPE1(4224),  CLIMB_SHAPE1(4225),  CLIMB_SHAPE1(8831),  CLIMB_SHAPE1(8832),   CLIMB_SHAPE1(17665),
-    CLIMB_SHAPE1(7295),  CLIMB_SHAPE1(7296),  CLIMB_SHAPE1(14593)};
-/* (the wide Onesweep tiles: 384 x 11, 384 x 23 and the tuned rung's 384 x 19) */
+    CLIMB_SHAPE1(7295),  CLIMB_SHAPE1(7296),  CLIMB_SHAPE1(14593), CLIMB_SHAPE1(6527),   CLIMB_SHAPE1(6528),
+    CLIMB_SHAPE1(13057)};
+/* (the wide Onesweep tiles: 384 x 11, 384 x 23 and the tuned rung's 384 x 19 and 384 x 17) */
 /* The sanitizer's few, for four key types: one key; a merge tile's edge; two tiles of the widest merge tile (9728),
  * five radix tiles (2304) and two or three wide Onesweep tiles (8832, or 4224 for 8-byte keys), a partial last one of
  * each. */
