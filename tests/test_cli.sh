@@ -177,9 +177,9 @@ expect 0 '^sgemm: 1 case x' bench sgemm --size 64x64x64 --dry-run
 expect 0 'climb check runs all' list sgemm
 # An option's tune default (tune_def): climb tune tunes each of gemm's precisions (a class each) unless --set
 # names one; bench keeps the plain default.
-expect 0 '^gemm: 18 cases x 15 candidates' tune gemm --dry-run
+expect 0 '^gemm: 18 cases x 16 candidates' tune gemm --dry-run
 expect 0 'precision=3xtf32 inputs=uniform' tune gemm --dry-run
-expect 0 '^gemm: 6 cases x 15 candidates' tune gemm --set precision=tf32 --dry-run
+expect 0 '^gemm: 6 cases x 16 candidates' tune gemm --set precision=tf32 --dry-run
 expect 0 '^gemm: 6 cases x' bench gemm --dry-run
 expect 0 'climb tune runs all' list gemm
 # the quick run (bench all's default, bench W --quick): each workload's main sizes; --full the bench list

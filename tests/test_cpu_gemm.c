@@ -287,7 +287,14 @@ int main(void)
         climb_tuning_defaults(tu, &dev, &kb, v);
         EXPECT(v[0] == CLIMB_GEMM_WG_TMA && v[1] == 8);
         climb_opt_plan_free(&plan, NULL);
-        EXPECT(climb_tuning_count(tu) == 15);
+        EXPECT(climb_tuning_count(tu) == 16); /* three kernels at five groups, the overlapping one once */
+        climb_tuning_values(tu, 15, v);
+        EXPECT(v[0] == CLIMB_GEMM_WG_OVERLAP && v[1] == 8);
+        /* the overlapping kernel is TF32's: the other precisions run the persistent one */
+        const climb_gemm_tuning ov = {CLIMB_GEMM_WG_OVERLAP, 8};
+        EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_TF32, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_OVERLAP);
+        EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
+        EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
     }
     return test_finish("test_cpu_gemm");
 }

@@ -39,7 +39,8 @@ static void test_check(uint64_t seed, const char *alpha, const char *beta, const
 static int is_wg(const char *name)
 {
     return strcmp(name, "wgmma") == 0 || strcmp(name, "tma") == 0 || strcmp(name, "warp_specialized") == 0 ||
-           strcmp(name, "persistent") == 0 || strcmp(name, "clusters") == 0;
+           strcmp(name, "persistent") == 0 || strcmp(name, "clusters") == 0 ||
+           strcmp(name, "overlapped_transpose") == 0;
 }
 /* The wgmma rungs with a 3xTF32 kernel. */
 static int wg_takes_3x(const char *name)
@@ -70,6 +71,8 @@ static void test_refusals(void)
             int want = 0;
             if (strcmp(name, "pipelined") == 0)
                 want = !cases[i].aligned;
+            else if (strcmp(name, "overlapped_transpose") == 0) /* TF32 alone, B's rows (n + pad) 16-byte chunks */
+                want = !hopper || strcmp(cases[i].prec, "tf32") != 0 || (cases[i].n + atoi(cases[i].pad)) % 4 != 0;
             else if (is_wg(name))
                 want = !hopper || (strcmp(cases[i].prec, "3xtf32") == 0 && !wg_takes_3x(name));
             EXPECT_MSG((why != NULL) == want, "%s pad %s k %zu: %s %s", cases[i].prec, cases[i].pad, cases[i].k, name,
@@ -83,15 +86,15 @@ static void test_refusals(void)
 /* A shape past the CPU's limit: the FP64 reference on the GPU; every rung within the bound of it, and its error
  * note; poison fails. Returns the largest error of the rung named `rung` (and of `rung2` in *second where given;
  * -1 where it refused). */
-static double test_large2(const char *precision, const char *inputs, const char *rung, const char *rung2,
-                          double *second)
+static double test_large_at(const char *precision, const char *inputs, const char *pad, climb_shape shape,
+                            const char *rung, const char *rung2, double *second)
 {
     climb_opt_plan p;
-    test_plan(&p, w, "precision", precision, "inputs", inputs, "beta", "0.5", NULL);
+    test_plan(&p, w, "precision", precision, "inputs", inputs, "beta", "0.5", "pad", pad, NULL);
     climb_run_opts o;
     memset(&o, 0, sizeof o);
     o.seed = climb_fresh_seed();
-    climb_case_key k = {CLIMB_F32, CLIMB_SHAPE3(704, 648, 1200), 0};
+    climb_case_key k = {CLIMB_F32, shape, 0};
     climb_open_case oc;
     EXPECT(climb_case_open(w, &o, &p, &k, 0, &dev, 0, &oc) == 0);
     EXPECT_MSG(strstr(oc.reference, "DGEMM") && strstr(oc.reference, "CPU rows agree"), "%s", oc.reference);
@@ -100,9 +103,12 @@ static double test_large2(const char *precision, const char *inputs, const char 
         *second = -1;
     for (int r = 0; r < w->n_rungs; r++) {
         char msg[600];
-        if (climb_case_refuses(w, oc.c, r)) { /* the wgmma rungs: not in 3xTF32 (nor off Hopper) */
+        if (climb_case_refuses(w, oc.c, r)) { /* the wgmma rungs: not in 3xTF32 (nor off Hopper); the overlapped
+                                                 transpose in TF32 alone */
             EXPECT_MSG(is_wg(w->rung(r)->name) &&
                            ((strcmp(precision, "3xtf32") == 0 && !wg_takes_3x(w->rung(r)->name)) ||
+                            (strcmp(precision, "tf32") != 0 &&
+                             strcmp(w->rung(r)->name, "overlapped_transpose") == 0) ||
                             !(dev.cc_major == 9 && dev.cc_minor == 0)),
                        "%s %s refused: %s", precision, w->rung(r)->name, climb_case_refuses(w, oc.c, r));
             continue;
@@ -126,9 +132,29 @@ static double test_large2(const char *precision, const char *inputs, const char 
     climb_opt_plan_free(&p, NULL);
     return found;
 }
+static double test_large2(const char *precision, const char *inputs, const char *rung, const char *rung2,
+                          double *second)
+{
+    return test_large_at(precision, inputs, "0", (climb_shape)CLIMB_SHAPE3(704, 648, 1200), rung, rung2, second);
+}
 static double test_large(const char *precision, const char *inputs, const char *rung)
 {
     return test_large2(precision, inputs, rung, NULL, NULL);
+}
+
+/* TF32's B^T made inside the kernel, on a product of more tiles than one wave of the multiplying blocks (17 x 9 of
+ * 128 x 256), its last tile column and last stage partial (n = 2301: the last 16-byte chunk of B's rows one value;
+ * k = 301), ldb = 2304: the same products as the persistent kernel on B^T made before it, so the same largest
+ * error, bit for bit. */
+static void test_overlap(const char *inputs)
+{
+    if (!(dev.cc_major == 9 && dev.cc_minor == 0))
+        return;
+    double persistent = -1;
+    const double overlap = test_large_at("tf32", inputs, "3", (climb_shape)CLIMB_SHAPE3(2100, 2301, 301),
+                                         "overlapped_transpose", "persistent", &persistent);
+    EXPECT_MSG(overlap > 0 && overlap == persistent, "%s: TF32 largest error: overlapped_transpose %.9g, persistent "
+               "%.9g", inputs, overlap, persistent);
 }
 
 /* The tensor cores' ceilings: measured when asked, far above FFMA's, TF32 about half BF16's rate. */
@@ -336,6 +362,8 @@ int main(void)
             EXPECT_MSG(tf32_wg > 0 && tf32_wg < 1.5 * tf32, "%s: TF32 largest error: persistent %.3g, pipelined %.3g",
                        in, tf32_wg, tf32);
     }
+    test_overlap("uniform");
+    test_overlap("spread");
     test_api(fresh + 100);
     EXPECT(api_test_workload(&api_workload_gemm) == 0);
     return test_finish("test_gpu_gemm");

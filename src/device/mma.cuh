@@ -385,4 +385,25 @@ __device__ __forceinline__ void climb_named_barrier(unsigned id, unsigned thread
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+/* Cross-block hand-off of data written by ordinary stores and read by TMA: the reader's acquire load of the flag
+ * (GPU scope), then a proxy fence, so that its later copies by the async proxy (TMA) see what the acquire made
+ * visible; the writer's release store of the flag after its stores (each storing thread fenced, then a barrier of
+ * the block). */
+__device__ __forceinline__ int climb_ld_acquire_gpu(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void climb_st_release_gpu(int *p, int v)
+{
+    asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void climb_fence_proxy_async_global()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.global;\n" ::: "memory");
+#endif
+}
+
 #endif

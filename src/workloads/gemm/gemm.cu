@@ -122,6 +122,7 @@ static cudaError_t launch_tma(climb_case *c, cudaStream_t s) { return launch_wg(
 static cudaError_t launch_ws(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_WS); }
 static cudaError_t launch_persistent(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_PERSISTENT); }
 static cudaError_t launch_clusters(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_CLUSTERS); }
+static cudaError_t launch_overlap(climb_case *c, cudaStream_t s) { return launch_wg(c, s, CLIMB_GEMM_WG_OVERLAP); }
 /* gemm_best: the C API's path (climb_gemm_tc_async) on the case's operands, at the case's tuned values. */
 static cudaError_t launch_best(climb_case *c, cudaStream_t s)
 {
@@ -299,7 +300,7 @@ static size_t wg_ld(size_t cols, size_t esize)
 static int wg_copies_a(int precision, int kind, size_t k, const void *a, size_t lda, size_t esize)
 {
     const int in_registers = kind == CLIMB_GEMM_WG_WS || kind == CLIMB_GEMM_WG_PERSISTENT ||
-                             kind == CLIMB_GEMM_WG_CLUSTERS;
+                             kind == CLIMB_GEMM_WG_CLUSTERS || kind == CLIMB_GEMM_WG_OVERLAP;
     return k && ((precision == GEMM_TF32 && !in_registers) || (uintptr_t)a % 16 ||
                  lda % (16 / esize)); /* k = 0: A is not read */
 }
@@ -314,9 +315,27 @@ static int wg_b_as_given(int precision, int kind, const void *b, size_t ldb, int
            ldb % 8 == 0 && ldb > 0;
 }
 
+/* Whether the kernel `kind` makes TF32's B^T itself (CLIMB_GEMM_WG_OVERLAP; gemm_trb_transpose): B given k x n
+ * (not as B^T), its rows 16-byte chunks on 16-byte boundaries (the transposing blocks' cp.async), some k. Elsewhere
+ * that kind runs as the persistent one, B^T made before it. */
+static int wg_overlaps(int precision, int kind, size_t k, const void *b, size_t ldb, int tb)
+{
+    return precision == GEMM_TF32 && kind == CLIMB_GEMM_WG_OVERLAP && !tb && k && (uintptr_t)b % 16 == 0 &&
+           ldb % 4 == 0;
+}
+/* The flags of the panels of B^T the overlapping kernel makes (a tile column of 256 rows by a stage's 32 values of
+ * k each), and the blocks' ticket before them: their count, 0 where it passes INT32_MAX. */
+static size_t wg_ready_count(size_t n, size_t k)
+{
+    const size_t wn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, kt = (k + 31) / 32;
+    size_t c;
+    return climb_mul3_fits(wn, kt, 1, &c) && c < INT32_MAX ? c + 1 : 0;
+}
+
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
- * small parts (3xTF32), A's copy (m x ld, where made). Offsets in bytes; 0 where a size wraps. */
-typedef struct wg_layout { size_t bt2, a, end; } wg_layout;
+ * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T). Offsets
+ * in bytes; 0 where a size wraps. */
+typedef struct wg_layout { size_t bt2, a, ready, end; } wg_layout;
 static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                         const void *b, size_t ldb, int tb, wg_layout *l)
 {
@@ -330,8 +349,18 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
         (!climb_mul3_fits(m ? m : 1, ld, es, &ac) || !climb_add_fits(ac, 255, &ac)))
         return -1;
     ac = ac / 256 * 256;
+    size_t rd = 0;
+    if (wg_overlaps(precision, kind, k, b, ldb, tb)) {
+        rd = wg_ready_count(n, k);
+        if (!rd || !climb_mul3_fits(rd, sizeof(int), 1, &rd) || !climb_add_fits(rd, 255, &rd))
+            return -1;
+        rd = rd / 256 * 256;
+    }
     l->bt2 = bt; /* B^T at 0 */
-    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->end) ? 0 : -1;
+    return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->ready) &&
+                   climb_add_fits(l->ready, rd, &l->end)
+               ? 0
+               : -1;
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
@@ -457,7 +486,8 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
     CUtensorMap mc;
     memset(&mc, 0, sizeof mc);
     gemm_args gc = g;
-    gc.tma_c = (kind == CLIMB_GEMM_WG_PERSISTENT || kind == CLIMB_GEMM_WG_CLUSTERS) && g.beta == 0.0f &&
+    gc.tma_c = (kind == CLIMB_GEMM_WG_PERSISTENT || kind == CLIMB_GEMM_WG_CLUSTERS || kind == CLIMB_GEMM_WG_OVERLAP) &&
+               g.beta == 0.0f &&
                (uintptr_t)g.c % 16 == 0 && g.ldc % 4 == 0 &&
                tensor_map(&mc, GEMM_TF32, g.c, (size_t)g.m, (size_t)g.n, g.ldc, 64) == 0;
     if (kind == CLIMB_GEMM_WG_CLUSTERS) {
@@ -471,9 +501,12 @@ template <int P, bool BMN> static cudaError_t wg_launch(int kind, const gemm_arg
     }
     if ((e = allow_ws_smem<P, 1, BMN>()) != cudaSuccess)
         return e;
-    /* persistent: a block an SM (its shared memory holds one), each looping over the tiles */
-    const size_t grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
-    gemm_ws_kernel<P, 1, BMN><<<(unsigned)grid, GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(ma, mb, mc, gc, (int)tm, (int)wn);
+    /* persistent: a block an SM (its shared memory holds one), each looping over the tiles; with B^T made in the
+     * kernel, g.trb more blocks (the multiplying ones then sms - trb at the most) */
+    const int persistent = kind == CLIMB_GEMM_WG_PERSISTENT || kind == CLIMB_GEMM_WG_OVERLAP;
+    const size_t mult = persistent && tiles > (size_t)(sms - g.trb) ? (size_t)(sms - g.trb) : tiles;
+    gemm_ws_kernel<P, 1, BMN><<<(unsigned)(mult + (size_t)g.trb), GEMM_WS_THREADS, GEMM_WS_SMEM, s>>>(
+        ma, mb, mc, gc, (int)tm, (int)wn);
     return cudaGetLastError();
 }
 
@@ -526,6 +559,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
 {
     if (precision != GEMM_BF16 && precision != GEMM_TF32 && precision != GEMM_3XTF32)
         return cudaErrorInvalidValue;
+    if (kind == CLIMB_GEMM_WG_OVERLAP && precision != GEMM_TF32)
+        kind = CLIMB_GEMM_WG_PERSISTENT; /* BF16 reads B as stored, 3xTF32's split B^T is made before */
     if (precision == GEMM_3XTF32 && kind != CLIMB_GEMM_WG_WS && kind != CLIMB_GEMM_WG_PERSISTENT)
         return cudaErrorInvalidValue; /* the split operands are the warp-specialised kernels' alone */
     if (m == 0 || n == 0)
@@ -536,7 +571,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
         m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
         tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
-        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_CLUSTERS || sms < 1 || group < 1 ||
+        kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_OVERLAP || sms < 1 || group < 1 ||
         group > GEMM_MAX_GROUP || !ws || ws_bytes < need)
         return cudaErrorInvalidValue;
     unsigned char *p = (unsigned char *)(((uintptr_t)ws + 255) / 256 * 256);
@@ -549,11 +584,29 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         g.b = b;
         g.ldb = ldb;
     }
-    if (k) {
+    /* B^T made in the kernel by CLIMB_GEMM_TRB_BLOCKS blocks beside at least as many multiplying ones: their flags
+     * cleared first; the multiplying blocks go down groups of tile rows spanning about four tile columns a wave (so
+     * that the first wave waits for few panels), and the transposers' bands are that wave's width */
+    const int overlap = wg_overlaps(precision, kind, k, b, ldb, tb) && sms >= 2 * CLIMB_GEMM_TRB_BLOCKS;
+    if (kind == CLIMB_GEMM_WG_OVERLAP && !overlap)
+        kind = CLIMB_GEMM_WG_PERSISTENT;
+    if (overlap) {
+        const size_t wn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn,
+                     mult = tiles < (size_t)(sms - CLIMB_GEMM_TRB_BLOCKS) ? tiles : (size_t)(sms - CLIMB_GEMM_TRB_BLOCKS),
+                     quarter = (mult + 3) / 4, gr = quarter < tm ? quarter : tm;
+        g.trb = CLIMB_GEMM_TRB_BLOCKS;
+        g.group = (int)gr;
+        g.band = (int)((mult + gr - 1) / gr);
+        g.bsrc = (const float *)b;
+        g.ldbsrc = ldb;
+        g.ready = (int *)(p + l.ready);
+        e = cudaMemsetAsync(g.ready, 0, wg_ready_count(n, k) * sizeof(int), s);
+    }
+    if (k && e == cudaSuccess) {
         /* B^T, K-major, where the kernel does not read B where it is (rounded for TF32, split for 3xTF32): B's
          * transpose, or B^T given copied into 16-byte rows */
         const int mode = precision == GEMM_TF32 ? GEMM_ROUND : precision == GEMM_3XTF32 ? GEMM_SPLIT : GEMM_AS_IS;
-        if (!b_given)
+        if (!b_given && !overlap)
             e = tb ? gemm_copy(es, mode, n, k, b, ldb, p, b2, ld, s) : gemm_pack(es, mode, k, n, b, ldb, p, b2, ld, s);
         unsigned char *pa = p + l.a;
         if (e == cudaSuccess && wg_copies_a(precision, kind, k, a, lda, es)) { /* 3xTF32's A as it is */
@@ -586,8 +639,10 @@ static int gemm_few_tiles(size_t m, size_t n, int sms)
 extern "C" int climb_gemm_wg_pick(int precision, size_t m, size_t n, int sms, const climb_gemm_tuning *tn)
 {
     if (tn && (tn->kernel == CLIMB_GEMM_WG_TMA || tn->kernel == CLIMB_GEMM_WG_WS ||
-               tn->kernel == CLIMB_GEMM_WG_PERSISTENT))
-        return precision == GEMM_3XTF32 && tn->kernel == CLIMB_GEMM_WG_TMA ? CLIMB_GEMM_WG_WS : tn->kernel;
+               tn->kernel == CLIMB_GEMM_WG_PERSISTENT || tn->kernel == CLIMB_GEMM_WG_OVERLAP))
+        return precision == GEMM_3XTF32 && tn->kernel == CLIMB_GEMM_WG_TMA ? CLIMB_GEMM_WG_WS
+               : precision != GEMM_TF32 && tn->kernel == CLIMB_GEMM_WG_OVERLAP ? CLIMB_GEMM_WG_PERSISTENT
+                                                                               : tn->kernel;
     if (precision == GEMM_3XTF32)
         return CLIMB_GEMM_WG_WS;
     return gemm_few_tiles(m, n, sms) ? CLIMB_GEMM_WG_TMA : CLIMB_GEMM_WG_PERSISTENT;
@@ -744,13 +799,23 @@ static int k_tma(climb_dtype, const climb_device_info *, const int *, climb_kern
                             GEMM_TMA_SMEM);
 }
 
+/* The overlapped transpose's: the TF32 instance of the warp-specialised kernel (its only precision). */
+static int k_overlap(climb_dtype, const climb_device_info *, const int *, climb_kernel_desc *o, int max)
+{
+    allow_ws_smem<GEMM_TF32, 1, false>();
+    return climb_one_kernel(o, max, (const void *)gemm_ws_kernel<GEMM_TF32, 1, false>, "gemm_ws_kernel<tf32>",
+                            GEMM_WS_THREADS, GEMM_WS_SMEM);
+}
+
 /* The best rung's kernels: on an sm_90 GPU the tuning's (tma's for CLIMB_GEMM_WG_TMA, else the warp-specialised
  * kernel's, which the persistent rung launches too), else the pipelined one's. */
 static int k_best(climb_dtype t, const climb_device_info *d, const int *tn, climb_kernel_desc *o, int max)
 {
     if (!(d && d->cc_major == 9 && d->cc_minor == 0))
         return k_pipe(t, d, tn, o, max);
-    return tn && tn[0] == CLIMB_GEMM_WG_TMA ? k_tma(t, d, tn, o, max) : k_ws(t, d, tn, o, max);
+    return tn && tn[0] == CLIMB_GEMM_WG_TMA       ? k_tma(t, d, tn, o, max)
+           : tn && tn[0] == CLIMB_GEMM_WG_OVERLAP ? k_overlap(t, d, tn, o, max)
+                                                  : k_ws(t, d, tn, o, max);
 }
 
 typedef struct gemm_rung {
@@ -824,6 +889,17 @@ static const gemm_rung GEMM_RUNGS[] = {
                        "128 tiles, B^T split in the workspace and A in registers, four stages of three tiles)",
               .kind = CLIMB_RUNG_LADDER, .kernels = k_ws, .launch = launch_persistent},
      .wgmma = CLIMB_GEMM_WG_PERSISTENT},
+    {.info = {.name = "overlapped_transpose",
+              .idea = "TF32's B^T made inside the persistent kernel, not in a pass before it: four of its blocks "
+                      "transpose and round B (a stage's 256 x 32 panel at a time, five panels in flight a block by "
+                      "cp.async through a swizzled ring of shared memory) while the others multiply, each "
+                      "multiplying block's producer waiting on a panel's flag before TMA reads it; the multiplying "
+                      "blocks go down groups of tile rows a wave of about four tile columns wide, and the panels "
+                      "are made in that order",
+              .needs = "an sm_90 GPU (the sm_90a instructions); tf32 (bf16 reads B as stored, 3xtf32's split B^T is "
+                       "made before its kernel); B's rows 16-byte chunks on 16-byte boundaries",
+              .kind = CLIMB_RUNG_LADDER, .kernels = k_overlap, .launch = launch_overlap},
+     .wgmma = CLIMB_GEMM_WG_OVERLAP},
     {.info = {.name = "clusters",
               .idea = "thread-block clusters of two: two blocks take the tiles one above the other, which share "
                       "their tile of B^T; each block's producer loads half of it, multicast by TMA into both "
@@ -1102,6 +1178,15 @@ static const char *gemm_refuses(const climb_case *c, int rung)
         if (c->prec == CLIMB_GEMM_PREC_3XTF32 &&
             (GEMM_RUNGS[rung].wgmma < CLIMB_GEMM_WG_WS || GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_CLUSTERS))
             return "3xtf32's split operands (four tiles a stage) are the warp-specialised kernels' alone";
+        if (GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_OVERLAP && c->prec != CLIMB_GEMM_PREC_TF32)
+            return "B^T made inside the kernel is tf32's: bf16 reads B as stored, 3xtf32's split B^T is made before "
+                   "its kernel";
+        if (GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_OVERLAP && !wg_overlaps(GEMM_TF32, CLIMB_GEMM_WG_OVERLAP, c->k,
+                                                                           c->d_b, c->ldb, 0))
+            return "the transposing blocks copy B's rows in 16-byte chunks: ldb must be a multiple of 4 and B 16-byte "
+                   "aligned, and k above 0";
+        if (GEMM_RUNGS[rung].wgmma == CLIMB_GEMM_WG_OVERLAP && c->sms < 2 * CLIMB_GEMM_TRB_BLOCKS)
+            return "fewer SMs than twice the transposing blocks";
         if (tiles_m(c) * tiles_n(c) > INT32_MAX)
             return "more than 2^31 - 1 tiles of 128 x 128";
         return NULL;
@@ -1285,18 +1370,26 @@ static int gemm_rung_counts(const climb_case *c, int rung, climb_counts *out)
 /* ---------------------------------------------------------------- tuning */
 
 /* The best path's parameters (climb_gemm_tuning): which wgmma kernel, and the group of tile rows its blocks go
- * down. Every combination is a candidate (3xTF32 runs TMA as WS, so two of its candidates are the same). */
-static const int GEMM_TUNE_KERNELS[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT};
+ * down. The candidates: the first three kernels at every group (3xTF32 runs TMA as WS, so two of its candidates are
+ * the same), the overlapping one once (it takes its own order of tiles; BF16 and 3xTF32 run it as persistent). */
+static const int GEMM_TUNE_KERNELS[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT,
+                                        CLIMB_GEMM_WG_OVERLAP};
 static const int GEMM_TUNE_GROUPS[] = {1, 2, 4, 8, 16};
 static const climb_tunable GEMM_TUNABLES[] = {
     {.name = "kernel", .meaning = "the wgmma kernel on an sm_90 GPU: 2 tma (128 x 128 tiles), 3 warp_specialized "
-                                  "(128 x 256 tiles; 3xtf32 128 x 128), 4 persistent (a block an SM); 3xtf32 runs 2 "
-                                  "as 3",
+                                  "(128 x 256 tiles; 3xtf32 128 x 128), 4 persistent (a block an SM), 6 persistent "
+                                  "with tf32's B^T made inside it (its own order of tiles; bf16 and 3xtf32 run it as "
+                                  "4); 3xtf32 runs 2 as 3",
      .values = GEMM_TUNE_KERNELS, .n_values = CLIMB_COUNT(GEMM_TUNE_KERNELS)},
     {.name = "group", .meaning = "tile rows a group of the blocks' order spans (a column of B tiles read by as many "
                                  "blocks close in time)",
      .values = GEMM_TUNE_GROUPS, .n_values = CLIMB_COUNT(GEMM_TUNE_GROUPS)},
 };
+#define GEMM_GROUP_CANDIDATES(kernel) kernel, 1, kernel, 2, kernel, 4, kernel, 8, kernel, 16
+static const int GEMM_TUNE_CANDIDATES[] = {GEMM_GROUP_CANDIDATES(CLIMB_GEMM_WG_TMA),
+                                           GEMM_GROUP_CANDIDATES(CLIMB_GEMM_WG_WS),
+                                           GEMM_GROUP_CANDIDATES(CLIMB_GEMM_WG_PERSISTENT), CLIMB_GEMM_WG_OVERLAP,
+                                           GEMM_GROUP};
 
 /* The precision of a tuning key (its option's value as written; the harness and the C API both give it), else
  * BF16. */
@@ -1332,6 +1425,8 @@ static void gemm_shape_class(const climb_device_info *dev, const climb_tuning_ke
 static const climb_tuning GEMM_TUNING = {
     .params = GEMM_TUNABLES,
     .n_params = CLIMB_COUNT(GEMM_TUNABLES),
+    .candidates = GEMM_TUNE_CANDIDATES,
+    .n_candidates = CLIMB_COUNT(GEMM_TUNE_CANDIDATES) / CLIMB_COUNT(GEMM_TUNABLES),
     .defaults = gemm_tuning_defaults,
     .shape_class = gemm_shape_class,
     .shape_class_meaning = "few (the 128 x 256 tiles fewer than half the SMs) or many",

@@ -45,19 +45,24 @@ double climb_gemm_bound(climb_gemm_precision p, size_t k);
 
 /* The wgmma kernels (sm_90a), by the rung that introduces each: cp.async loads; TMA loads; TMA with warp
  * specialisation (a block a tile); the same kernel persistent (a block an SM, looping over tiles); persistent in
- * clusters of two blocks sharing B's tile by TMA multicast (BF16 and TF32). */
+ * clusters of two blocks sharing B's tile by TMA multicast (BF16 and TF32); persistent with TF32's B^T made inside
+ * the kernel by CLIMB_GEMM_TRB_BLOCKS of its blocks while the others multiply (where B is k x n with 16-byte rows
+ * on 16-byte boundaries; else, and for BF16 and 3xTF32, it runs as CLIMB_GEMM_WG_PERSISTENT). */
 enum {
     CLIMB_GEMM_WG_CPASYNC = 1,
     CLIMB_GEMM_WG_TMA = 2,
     CLIMB_GEMM_WG_WS = 3,
     CLIMB_GEMM_WG_PERSISTENT = 4,
-    CLIMB_GEMM_WG_CLUSTERS = 5
+    CLIMB_GEMM_WG_CLUSTERS = 5,
+    CLIMB_GEMM_WG_OVERLAP = 6
 };
+#define CLIMB_GEMM_TRB_BLOCKS 4
 
 /* The best path's tunable parameters, in the order of climb_gemm_workload.tuning->params (`climb tune gemm`; the
  * wisdom keeps them per precision and per shape class: "few" where the 128 x 256 tiles are fewer than half the SMs,
  * else "many"). kernel: the wgmma kernel an sm_90 GPU runs, CLIMB_GEMM_WG_TMA (128 x 128 tiles, a tile a block),
- * CLIMB_GEMM_WG_WS (128 x 256 tiles, a tile a block) or CLIMB_GEMM_WG_PERSISTENT (128 x 256 tiles, a block an SM);
+ * CLIMB_GEMM_WG_WS (128 x 256 tiles, a tile a block), CLIMB_GEMM_WG_PERSISTENT (128 x 256 tiles, a block an SM) or
+ * CLIMB_GEMM_WG_OVERLAP (the same with TF32's B^T made inside it; its blocks' order its own, not group's);
  * 3xTF32 has 128 x 128 tiles in both of its kernels and no tma one (TMA then means WS). group: the tile rows a
  * group of the blocks' order spans (1 to 16). */
 typedef struct climb_gemm_tuning {

@@ -33,6 +33,12 @@ typedef struct gemm_args {
     int tma_c;              /* 1: the warp-specialised kernels store C by TMA (beta 0, C's rows whole 16-byte chunks
                                on 16-byte boundaries) */
     int group;              /* the tile rows a group of the blocks' order spans (gemm_tile_of), 1 or more */
+    /* B^T made inside the persistent TF32 kernel (the rung overlapped_transpose; trb 0: made before the kernel) */
+    int trb;                /* the blocks that transpose B (the first trb to take a ticket); the rest multiply */
+    int band;               /* the columns of B^T tiles (256 rows) a band of the transposers' order spans */
+    const float *bsrc;      /* B as stored (k x n, rows ldbsrc apart, 16-byte rows on 16-byte boundaries) */
+    size_t ldbsrc;
+    int *ready;             /* [0] the blocks' ticket; [1 + c kt + kb]: B^T's panel (tile column c, stage kb) written */
 } gemm_args;
 
 template <int P> struct gemm_prec {
@@ -650,9 +656,17 @@ __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty,
 template <int P, int CL, bool BMN> struct gemm_ws_loads {
     const CUtensorMap *a, *b;
     unsigned rank;
+    const int *ready; /* B^T made in the kernel (gemm_trb_transpose): its panels' flags, else NULL */
+    int kt;
     __device__ __forceinline__ void operator()(unsigned char *st, uint64_t *bar, int i, int um, int un) const
     {
         constexpr int KT = 128 / (int)sizeof(typename gemm_prec<P>::T);
+        if (ready) { /* this stage of B^T written (and, by the proxy fence, visible to TMA's reads) */
+            const int *f = ready + 1 + un * kt + i;
+            while (climb_ld_acquire_gpu(f) == 0)
+                __nanosleep(64);
+            climb_fence_proxy_async_global();
+        }
         climb_tma_load_2d(st, a, i * KT, (um * CL + (int)rank) * GEMM_BM, bar);
         if (CL == 2)
             gemm_load_b<BMN, true>(st + GEMM_WS_A_BYTES + rank * (GEMM_WS_STAGE_BYTES - GEMM_WS_A_BYTES) / 2, b,
@@ -741,6 +755,73 @@ __device__ __forceinline__ void gemm_ws_stage_tf32(float (&d)[128], uint32_t (&a
     climb_wgmma_commit();
 }
 
+/* B^T made inside the persistent TF32 kernel by g.trb of its blocks while the others multiply (the rung
+ * overlapped_transpose), in place of the pass before it. A panel is one stage's part of a tile of B^T: 256 rows
+ * (columns c 256 .. + 255 of B) by 32 values of k (kb 32 .. + 31), read from B as 32 rows of 1 KiB, rounded to TF32
+ * (cvt.rna, as the pass before rounds) and written as 256 rows of 128 bytes; then its flag set (g.ready), which the
+ * multiplying blocks' producers wait for before they ask TMA for that stage of B^T. The panels go in bands of
+ * g.band tile columns, stage by stage across a band's columns, band after band: the order in which the multiplying
+ * blocks, going down groups of tile rows one column at a time (a wave of them spans about g.band columns), first
+ * need them. Transposing block r takes panels r, r + trb, ...; each comes by 16-byte cp.async into a ring of six
+ * 32 KiB stages of shared memory (five panels in flight a block), its rows' 16-byte chunks placed at j ^ (k / 4 mod
+ * 8) so that a warp reading four rows of B^T (eight threads a row, four values of k each) falls on 32 banks. Zeros
+ * come in past B's edges; nothing is written past n rows or the row's k (rounded up to 4: the workspace's rows). */
+#define GEMM_TRB_STAGES 6
+#define GEMM_TRB_PANEL 32768
+__device__ __forceinline__ void gemm_trb_panel_of(int p, int tn, int kt, int band, int *c, int *kb)
+{
+    const int bi = p / (band * kt), rem = p - bi * band * kt, w = min(band, tn - bi * band);
+    *kb = rem / w;
+    *c = bi * band + rem % w;
+}
+
+__device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *ring, int tn, int kt)
+{
+    const int t = (int)threadIdx.x, total = tn * kt, mine = r < total ? (total - r + g.trb - 1) / g.trb : 0;
+    const float *b = g.bsrc;
+    float *bt = (float *)g.b;
+    auto load = [&](int i) { /* my i-th panel into stage i mod S */
+        if (i < mine) {
+            int c, kb;
+            gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
+            unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
+            for (int q = t; q < 2048; q += GEMM_WS_THREADS) {
+                const int row = q >> 6, j = q & 63, k = kb * 32 + row, n = c * 256 + 4 * j;
+                const int valid = k < g.k && n < g.n ? 4 * min(4, g.n - n) : 0;
+                climb_cp_async16_zfill(st + row * 1024 + ((j ^ ((row >> 2) & 7)) << 4),
+                                       valid ? b + (size_t)k * g.ldbsrc + n : b, valid);
+            }
+        }
+        climb_cp_async_commit();
+    };
+    for (int i = 0; i < GEMM_TRB_STAGES - 1; i++)
+        load(i);
+    for (int i = 0; i < mine; i++) {
+        climb_cp_async_wait<GEMM_TRB_STAGES - 2>();
+        __syncthreads(); /* panel i landed for every thread; panel i - 1's stage read by all */
+        load(i + GEMM_TRB_STAGES - 1);
+        int c, kb;
+        gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
+        const unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
+        for (int o = t; o < 2048; o += GEMM_WS_THREADS) {
+            const int nl = o >> 3, qk = o & 7, n = c * 256 + nl, k = kb * 32 + 4 * qk;
+            const int off = (((nl >> 2) ^ qk) << 4) + ((nl & 3) << 2);
+            uint4 v;
+            v.x = climb_tf32(*(const float *)(st + (4 * qk + 0) * 1024 + off));
+            v.y = climb_tf32(*(const float *)(st + (4 * qk + 1) * 1024 + off));
+            v.z = climb_tf32(*(const float *)(st + (4 * qk + 2) * 1024 + off));
+            v.w = climb_tf32(*(const float *)(st + (4 * qk + 3) * 1024 + off));
+            if (n < g.n && k < g.k)
+                *(uint4 *)(bt + (size_t)n * g.ldb + k) = v;
+        }
+        __threadfence(); /* this thread's stores, before the flag */
+        __syncthreads();
+        if (t == 0)
+            climb_st_release_gpu(g.ready + 1 + c * kt + kb, 1);
+    }
+    climb_cp_async_wait<0>(); /* no copy into shared memory outlives the block */
+}
+
 template <int P, int CL, bool BMN>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -756,14 +837,30 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     const int wg = (int)threadIdx.x / 128;
     /* the tiles a block (CL = 1) or a cluster (CL = 2: pairs of tile rows) takes in turn */
     const unsigned rank = CL == 2 ? climb_cluster_rank() : 0;
-    const int units = ((tm + CL - 1) / CL) * tn, first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
-    const int kt = (g.k + KT - 1) / KT;
+    const int units = ((tm + CL - 1) / CL) * tn, kt = (g.k + KT - 1) / KT;
+    int first = (int)blockIdx.x / CL, stride = (int)gridDim.x / CL;
+    if constexpr (P == GEMM_TF32 && CL == 1 && !BMN) {
+        if (g.trb > 0) { /* B^T made here: the first g.trb blocks to start transpose, whatever the order blocks
+                            start in (so a multiplying block never waits for a block not yet running) */
+            int *role = (int *)(empty + GEMM_STAGES); /* past the barriers, in the 128 bytes kept for them */
+            if (threadIdx.x == 0)
+                *role = atomicAdd(g.ready, 1);
+            __syncthreads();
+            const int r = *role;
+            if (r < g.trb) {
+                gemm_trb_transpose(g, r, base, tn, kt);
+                return;
+            }
+            first = r - g.trb;
+            stride = (int)gridDim.x - g.trb;
+        }
+    }
     /* releases: the consumer warps of both blocks; every consumer thread */
     gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256);
     if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
-            const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank};
+            const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank, g.trb > 0 ? g.ready : NULL, kt};
             gemm_ws_produce<GEMM_STAGES, CL>(full, empty, base, GEMM_WS_STAGE_BYTES, first,
                                              stride, units, (tm + CL - 1) / CL, tn, g.group, kt, load);
         }
