@@ -279,7 +279,7 @@ static api_job *gemm_job_of(climb_gemm_compute mode, int ta, int tb, size_t m, s
 static int gemm_jobs(int set, int id, void *shared, api_job **out, int cap)
 {
     (void)shared;
-    if (cap < 6)
+    if (cap < (set == API_THREAD ? 2 : 7))
         return -1;
     if (set == API_THREAD) {
         out[0] = gemm_job_of((climb_gemm_compute)(1 + id % 3), id % 2, 0, 64 + (size_t)id, 96, 200, 1.0f, 0.0f);
@@ -293,7 +293,9 @@ static int gemm_jobs(int set, int id, void *shared, api_job **out, int cap)
     out[4] = gemm_job_of(CLIMB_GEMM_BF16, 0, 0, 31, 17, 33, 1.0f, 1.0f);      /* rows of 33 BF16: A copied for
                                                                                  wgmma; mma_sync elsewhere */
     out[5] = gemm_job_of(CLIMB_GEMM_FP32, 1, 0, 100, 90, 80, 1.0f, 0.0f);     /* climb_sgemm */
-    return 6;
+    out[6] = gemm_job_of(CLIMB_GEMM_TF32, 0, 0, 1100, 4100, 70, 1.0f, 0.0f);  /* 9 x 17 tiles of 128 x 256: the
+                                                                                 large products' kernel, replayed */
+    return 7;
 }
 const api_workload api_workload_gemm = {.name = "gemm", .jobs = gemm_jobs};
 
