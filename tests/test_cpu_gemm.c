@@ -54,6 +54,44 @@ static float emulated_dot(climb_gemm_precision p, const float *a, const float *b
     return s;
 }
 
+/* The overlapped transpose's order: a wave of the multiplying blocks about four tile columns wide; the panels
+ * numbered band by band, stage by stage across a band, each (column, stage) once. */
+static void test_trb_order(void)
+{
+    static const struct { size_t m, n; int sms, group, band; } o[] = {
+        {4096, 4096, 132, 32, 4},  /* 512 tiles: 128 multiplying blocks, 32 rows x 4 columns a wave */
+        {8192, 8192, 132, 32, 4},  {6144, 3072, 132, 32, 4},
+        {1000, 3000, 132, 8, 12},  /* 8 x 12 = 96 tiles: one wave over every column */
+        {100, 100, 132, 1, 1},     {4096, 4096, 114, 28, 4}, /* 110 blocks: 28 rows, the wave 3.9 columns */
+        {300, 20000, 132, 3, 43}}; /* 3 x 79 tiles: every row, a wave of 128 blocks 43 columns wide */
+    for (size_t i = 0; i < sizeof o / sizeof o[0]; i++) {
+        int g = 0, b = 0;
+        climb_gemm_trb_order(o[i].m, o[i].n, o[i].sms, &g, &b);
+        EXPECT_MSG(g == o[i].group && b == o[i].band, "%zu x %zu on %d SMs: group %d band %d", o[i].m, o[i].n,
+                   o[i].sms, g, b);
+    }
+    static const int shapes[][3] = {{1, 1, 1}, {16, 128, 4}, {12, 10, 4}, {13, 7, 5}, {3, 2, 1}, {5, 9, 12}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int tn = shapes[s][0], kt = shapes[s][1], band = shapes[s][2];
+        static unsigned char seen[16 * 128];
+        memset(seen, 0, sizeof seen);
+        int bad = 0, prev_c = -1, prev_kb = -1;
+        for (int p = 0; p < tn * kt; p++) {
+            int c = -1, kb = -1;
+            climb_gemm_trb_panel(p, tn, kt, band, &c, &kb);
+            if (c < 0 || c >= tn || kb < 0 || kb >= kt || seen[c * kt + kb]++)
+                bad++;
+            else if (p > 0 && (c / band < prev_c / band ||                             /* bands in order */
+                               (c / band == prev_c / band && (kb < prev_kb ||        /* stages in turn */
+                                                              (kb == prev_kb && c <= prev_c)))))
+                bad++;
+            prev_c = c;
+            prev_kb = kb;
+        }
+        EXPECT_MSG(bad == 0, "panels of %d x %d, bands of %d: %d out of order or repeated", tn, kt, band, bad);
+    }
+}
+
 int main(void)
 {
     /* BF16: exact values stay, halfway cases go to even, a carry runs into the exponent, NaN stays NaN */
@@ -296,5 +334,6 @@ int main(void)
         EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_BF16, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
         EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
     }
+    test_trb_order();
     return test_finish("test_cpu_gemm");
 }

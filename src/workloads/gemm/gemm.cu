@@ -332,6 +332,20 @@ static size_t wg_ready_count(size_t n, size_t k)
     return climb_mul3_fits(wn, kt, 1, &c) && c < INT32_MAX ? c + 1 : 0;
 }
 
+extern "C" void climb_gemm_trb_order(size_t m, size_t n, int sms, int *group, int *band)
+{
+    const size_t tm = (m + GEMM_BM - 1) / GEMM_BM, tiles = tm * ((n + GEMM_WS_BN - 1) / GEMM_WS_BN),
+                 room = sms > CLIMB_GEMM_TRB_BLOCKS ? (size_t)(sms - CLIMB_GEMM_TRB_BLOCKS) : 1,
+                 mult = tiles < room ? tiles : room, quarter = (mult + 3) / 4, gr = quarter < tm ? quarter : tm;
+    *group = gr > 0 ? (int)gr : 1;
+    *band = gr > 0 ? (int)((mult + gr - 1) / gr) : 1;
+}
+
+extern "C" void climb_gemm_trb_panel(int p, int tn, int kt, int band, int *c, int *kb)
+{
+    gemm_trb_panel_of(p, tn, kt, band, c, kb);
+}
+
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
  * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T). Offsets
  * in bytes; 0 where a size wraps. */
@@ -591,12 +605,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     if (kind == CLIMB_GEMM_WG_OVERLAP && !overlap)
         kind = CLIMB_GEMM_WG_PERSISTENT;
     if (overlap) {
-        const size_t wn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, tiles = tm * wn,
-                     mult = tiles < (size_t)(sms - CLIMB_GEMM_TRB_BLOCKS) ? tiles : (size_t)(sms - CLIMB_GEMM_TRB_BLOCKS),
-                     quarter = (mult + 3) / 4, gr = quarter < tm ? quarter : tm;
         g.trb = CLIMB_GEMM_TRB_BLOCKS;
-        g.group = (int)gr;
-        g.band = (int)((mult + gr - 1) / gr);
+        climb_gemm_trb_order(m, n, sms, &g.group, &g.band);
         g.bsrc = (const float *)b;
         g.ldbsrc = ldb;
         g.ready = (int *)(p + l.ready);

@@ -57,6 +57,14 @@ enum {
     CLIMB_GEMM_WG_OVERLAP = 6
 };
 #define CLIMB_GEMM_TRB_BLOCKS 4
+/* The overlapping kernel's order for an m x n C on a GPU of `sms` SMs: the multiplying blocks (sms -
+ * CLIMB_GEMM_TRB_BLOCKS at the most, no more than the 128 x 256 tiles) go down groups of *group tile rows (a
+ * quarter of their number, at most the tile rows), so that a wave spans *band tile columns; the transposing blocks
+ * make B^T's panels band after band of as many columns. */
+void climb_gemm_trb_order(size_t m, size_t n, int sms, int *group, int *band);
+/* Panel p of that order, of tn tile columns by kt stages, bands of `band` columns: its tile column *c and stage
+ * *kb (a band's stages in turn, each across the band's columns). */
+void climb_gemm_trb_panel(int p, int tn, int kt, int band, int *c, int *kb);
 
 /* The best path's tunable parameters, in the order of climb_gemm_workload.tuning->params (`climb tune gemm`; the
  * wisdom keeps them per precision and per shape class: "few" where the 128 x 256 tiles are fewer than half the SMs,

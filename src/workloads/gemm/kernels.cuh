@@ -768,9 +768,9 @@ __device__ __forceinline__ void gemm_ws_stage_tf32(float (&d)[128], uint32_t (&a
  * come in past B's edges; nothing is written past n rows or the row's k (rounded up to 4: the workspace's rows). */
 #define GEMM_TRB_STAGES 6
 #define GEMM_TRB_PANEL 32768
-__device__ __forceinline__ void gemm_trb_panel_of(int p, int tn, int kt, int band, int *c, int *kb)
+__host__ __device__ __forceinline__ void gemm_trb_panel_of(int p, int tn, int kt, int band, int *c, int *kb)
 {
-    const int bi = p / (band * kt), rem = p - bi * band * kt, w = min(band, tn - bi * band);
+    const int bi = p / (band * kt), rem = p - bi * band * kt, w = band < tn - bi * band ? band : tn - bi * band;
     *kb = rem / w;
     *c = bi * band + rem % w;
 }
