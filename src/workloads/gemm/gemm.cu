@@ -1257,8 +1257,10 @@ static int gemm_prepare(climb_case *c, int rung)
         }
         /* the workspace poisoned (NaN in either format) for each rung, so that a B^T or A this rung fails to make
          * (or makes after its kernel reads it: the overlapped transpose) is not one an earlier rung left there */
-        if (c->wg_bytes)
+        if (c->wg_bytes) { /* on the legacy stream, which the run's stream does not wait for: so waited for here */
             CLIMB_CHECK(cudaMemset(c->d_wg, 0xff, c->wg_bytes));
+            CLIMB_CHECK(cudaDeviceSynchronize());
+        }
         return 0;
     }
     if (GEMM_RUNGS[rung].info.launch == launch_pipe) {
