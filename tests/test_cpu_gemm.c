@@ -4,6 +4,7 @@
  * holds, and is not so loose that a lost product passes at the check shapes' k), and the workload's table. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/rng.h"
@@ -89,6 +90,40 @@ static void test_trb_order(void)
             prev_kb = kb;
         }
         EXPECT_MSG(bad == 0, "panels of %d x %d, bands of %d: %d out of order or repeated", tn, kt, band, bad);
+    }
+    /* the transposing blocks' data path: every value of B^T (rounded to TF32) and nothing past its rows or the k
+     * of a row rounded up to 4; the padding of a partial chunk (n mod 4) and of a partial stage (k mod 32) zeros */
+    static const int dims[][2] = {{301, 2301}, {32, 256}, {1, 1}, {70, 515}, {33, 4}};
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+        const int k = dims[d][0], n = dims[d][1];
+        const size_t ldb = ((size_t)n + 3) / 4 * 4 + 4, ldbt = ((size_t)k + 3) / 4 * 4;
+        float *b = malloc((size_t)k * ldb * sizeof *b), *bt = malloc((size_t)n * ldbt * sizeof *bt);
+        EXPECT(b && bt);
+        if (!b || !bt) {
+            free(b);
+            free(bt);
+            continue;
+        }
+        climb_rng r;
+        climb_rng_seed(&r, 77 + d);
+        climb_rng_fill_f32(&r, b, (size_t)k * ldb, -1.0f, 1.0f);
+        for (size_t i = 0; i < (size_t)n * ldbt; i++)
+            bt[i] = NAN;
+        int conflicts = -1;
+        EXPECT(climb_gemm_trb_emulate(b, ldb, k, n, bt, ldbt, &conflicts) == 0);
+        long wrong = 0, pad = 0;
+        for (int nn = 0; nn < n; nn++)
+            for (size_t kk = 0; kk < ldbt; kk++) {
+                const float v = bt[(size_t)nn * ldbt + kk];
+                if (kk < (size_t)k)
+                    wrong += !(v == climb_tf32_round(b[kk * ldb + (size_t)nn]));
+                else
+                    pad += !(v == 0.0f);
+            }
+        EXPECT_MSG(wrong == 0 && pad == 0 && conflicts == 0, "k %d n %d: %ld values wrong, %ld padding values not "
+                   "zero, %d warp reads in conflict", k, n, wrong, pad, conflicts);
+        free(b);
+        free(bt);
     }
 }
 

@@ -346,6 +346,45 @@ extern "C" void climb_gemm_trb_panel(int p, int tn, int kt, int band, int *c, in
     gemm_trb_panel_of(p, tn, kt, band, c, kb);
 }
 
+extern "C" int climb_gemm_trb_emulate(const float *b, size_t ldb, int k, int n, float *bt, size_t ldbt,
+                                      int *conflicts)
+{
+    unsigned char *st = (unsigned char *)malloc(GEMM_TRB_PANEL);
+    if (!st)
+        return -1;
+    const int tn = (n + GEMM_WS_BN - 1) / GEMM_WS_BN, kt = (k + 31) / 32;
+    *conflicts = 0;
+    for (int c = 0; c < tn; c++)
+        for (int kb = 0; kb < kt; kb++) {
+            memset(st, 0xff, GEMM_TRB_PANEL); /* what zero fill must overwrite */
+            for (int q = 0; q < 2048; q++) { /* the cp.async of each chunk, with its zero fill */
+                const int row = q >> 6, j = q & 63, kk = kb * 32 + row, nn = c * 256 + 4 * j;
+                const int valid = gemm_trb_valid(kk, nn, k, n);
+                memset(st + gemm_trb_slot(row, j), 0, 16);
+                if (valid)
+                    memcpy(st + gemm_trb_slot(row, j), b + (size_t)kk * ldb + nn, (size_t)valid);
+            }
+            for (int o = 0; o < 2048; o++) {
+                const int nn = c * 256 + (o >> 3), kk = kb * 32 + 4 * (o & 7);
+                for (int e = 0; e < 4; e++) {
+                    float v;
+                    memcpy(&v, st + gemm_trb_from(o, e), 4);
+                    if (nn < n && kk < k)
+                        bt[(size_t)nn * ldbt + kk + e] = climb_tf32_round(v);
+                }
+                if (o % 32 == 0) /* a warp's four loads: 32 banks each */
+                    for (int e = 0; e < 4; e++) {
+                        unsigned banks = 0;
+                        for (int l = 0; l < 32; l++)
+                            banks |= 1u << ((gemm_trb_from(o + l, e) >> 2) & 31);
+                        *conflicts += banks != 0xffffffffu;
+                    }
+            }
+        }
+    free(st);
+    return 0;
+}
+
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
  * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T). Offsets
  * in bytes; 0 where a size wraps. */

@@ -65,6 +65,11 @@ void climb_gemm_trb_order(size_t m, size_t n, int sms, int *group, int *band);
 /* Panel p of that order, of tn tile columns by kt stages, bands of `band` columns: its tile column *c and stage
  * *kb (a band's stages in turn, each across the band's columns). */
 void climb_gemm_trb_panel(int p, int tn, int kt, int band, int *c, int *kb);
+/* The transposing blocks' path on the host, panel by panel through a ring stage as the kernel lays it out (its
+ * zero fill, its swizzle, its stores): bt (n rows of ldbt >= k rounded up to 4) = B^T rounded to TF32, for B k x n
+ * (rows ldb apart, a multiple of 4); *conflicts counts the warps' shared-memory reads that would not fall on 32
+ * banks. 0, or -1 out of memory. */
+int climb_gemm_trb_emulate(const float *b, size_t ldb, int k, int n, float *bt, size_t ldbt, int *conflicts);
 
 /* The best path's tunable parameters, in the order of climb_gemm_workload.tuning->params (`climb tune gemm`; the
  * wisdom keeps them per precision and per shape class: "few" where the 128 x 256 tiles are fewer than half the SMs,

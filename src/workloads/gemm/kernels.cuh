@@ -774,6 +774,20 @@ __host__ __device__ __forceinline__ void gemm_trb_panel_of(int p, int tn, int kt
     *kb = rem / w;
     *c = bi * band + rem % w;
 }
+/* A panel's place in its stage of the ring (bytes): chunk j (0 to 63: B's columns 4j to 4j + 3 of the panel) of
+ * B's row `row` (0 to 31: k 32 kb + row) goes to row * 1024 + (j ^ (row / 4 mod 8)) * 16; value e (0 to 3) of
+ * the panel's output o (0 to 2047: B^T's row o / 8 of the panel, k 4 (o mod 8) + e) comes from where B's row
+ * 4 (o mod 8) + e put column o / 8. The bytes of chunk j at (k, n) that B has (zeros for the rest). */
+__host__ __device__ __forceinline__ int gemm_trb_slot(int row, int j) { return row * 1024 + ((j ^ ((row >> 2) & 7)) << 4); }
+__host__ __device__ __forceinline__ int gemm_trb_from(int o, int e)
+{
+    const int nl = o >> 3, qk = o & 7;
+    return (4 * qk + e) * 1024 + (((nl >> 2) ^ qk) << 4) + ((nl & 3) << 2);
+}
+__host__ __device__ __forceinline__ int gemm_trb_valid(int k, int n, int kmax, int nmax)
+{
+    return k < kmax && n < nmax ? 4 * (nmax - n < 4 ? nmax - n : 4) : 0;
+}
 
 __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *ring, int tn, int kt)
 {
@@ -787,9 +801,8 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
             unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
             for (int q = t; q < 2048; q += GEMM_WS_THREADS) {
                 const int row = q >> 6, j = q & 63, k = kb * 32 + row, n = c * 256 + 4 * j;
-                const int valid = k < g.k && n < g.n ? 4 * min(4, g.n - n) : 0;
-                climb_cp_async16_zfill(st + row * 1024 + ((j ^ ((row >> 2) & 7)) << 4),
-                                       valid ? b + (size_t)k * g.ldbsrc + n : b, valid);
+                const int valid = gemm_trb_valid(k, n, g.k, g.n);
+                climb_cp_async16_zfill(st + gemm_trb_slot(row, j), valid ? b + (size_t)k * g.ldbsrc + n : b, valid);
             }
         }
         climb_cp_async_commit();
@@ -804,13 +817,12 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
         gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
         const unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
         for (int o = t; o < 2048; o += GEMM_WS_THREADS) {
-            const int nl = o >> 3, qk = o & 7, n = c * 256 + nl, k = kb * 32 + 4 * qk;
-            const int off = (((nl >> 2) ^ qk) << 4) + ((nl & 3) << 2);
+            const int n = c * 256 + (o >> 3), k = kb * 32 + 4 * (o & 7);
             uint4 v;
-            v.x = climb_tf32(*(const float *)(st + (4 * qk + 0) * 1024 + off));
-            v.y = climb_tf32(*(const float *)(st + (4 * qk + 1) * 1024 + off));
-            v.z = climb_tf32(*(const float *)(st + (4 * qk + 2) * 1024 + off));
-            v.w = climb_tf32(*(const float *)(st + (4 * qk + 3) * 1024 + off));
+            v.x = climb_tf32(*(const float *)(st + gemm_trb_from(o, 0)));
+            v.y = climb_tf32(*(const float *)(st + gemm_trb_from(o, 1)));
+            v.z = climb_tf32(*(const float *)(st + gemm_trb_from(o, 2)));
+            v.w = climb_tf32(*(const float *)(st + gemm_trb_from(o, 3)));
             if (n < g.n && k < g.k)
                 *(uint4 *)(bt + (size_t)n * g.ldb + k) = v;
         }
