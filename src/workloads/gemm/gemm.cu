@@ -612,8 +612,11 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
 {
     if (precision != GEMM_BF16 && precision != GEMM_TF32 && precision != GEMM_3XTF32)
         return cudaErrorInvalidValue;
-    if (kind == CLIMB_GEMM_WG_OVERLAP && precision != GEMM_TF32)
-        kind = CLIMB_GEMM_WG_PERSISTENT; /* BF16 reads B as stored, 3xTF32's split B^T is made before */
+    /* the overlapping kernel where it makes TF32's B^T (beside at least as many multiplying blocks as
+     * CLIMB_GEMM_TRB_BLOCKS), else the persistent one: BF16 reads B as stored, 3xTF32's split B^T is made before */
+    if (kind == CLIMB_GEMM_WG_OVERLAP &&
+        !(wg_overlaps(precision, kind, k, b, ldb, tb) && sms >= 2 * CLIMB_GEMM_TRB_BLOCKS))
+        kind = CLIMB_GEMM_WG_PERSISTENT;
     if (precision == GEMM_3XTF32 && kind != CLIMB_GEMM_WG_WS && kind != CLIMB_GEMM_WG_PERSISTENT)
         return cudaErrorInvalidValue; /* the split operands are the warp-specialised kernels' alone */
     if (m == 0 || n == 0)
@@ -637,12 +640,10 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         g.b = b;
         g.ldb = ldb;
     }
-    /* B^T made in the kernel by CLIMB_GEMM_TRB_BLOCKS blocks beside at least as many multiplying ones: their flags
-     * cleared first; the multiplying blocks go down groups of tile rows spanning about four tile columns a wave (so
-     * that the first wave waits for few panels), and the transposers' bands are that wave's width */
-    const int overlap = wg_overlaps(precision, kind, k, b, ldb, tb) && sms >= 2 * CLIMB_GEMM_TRB_BLOCKS;
-    if (kind == CLIMB_GEMM_WG_OVERLAP && !overlap)
-        kind = CLIMB_GEMM_WG_PERSISTENT;
+    /* B^T made in the kernel: the flags cleared first; the multiplying blocks go down groups of tile rows spanning
+     * about four tile columns a wave (so that the first wave waits for few panels), and the transposers' bands are
+     * that wave's width */
+    const int overlap = kind == CLIMB_GEMM_WG_OVERLAP;
     if (overlap) {
         g.trb = CLIMB_GEMM_TRB_BLOCKS;
         climb_gemm_trb_order(m, n, sms, &g.group, &g.band);
