@@ -170,6 +170,26 @@ int main(void)
     EXPECT(climb_stencil_form(510, 511, 16) == 0);  /* 4 scalar points: 512 computed, 99.6% busy */
     EXPECT(climb_stencil_form(130, 250, 16) == -1); /* 2 points: 192 computed, 68% busy; 4: 256 */
     EXPECT(climb_stencil_form(130, 250, 4) == -1 && climb_stencil_form(7, 9, 16) == -1); /* 7 of 32 */
+    /* the built-in tuning: the wave-filling march (planes 0) for the rows class, 8 planes a block elsewhere */
+    {
+        const climb_tuning *tu = climb_stencil_workload.tuning;
+        climb_device_info dev;
+        memset(&dev, 0, sizeof dev);
+        dev.sms = 132;
+        dev.l2_bytes = 50 << 20;
+        char cls[64] = "";
+        int v[CLIMB_MAX_TUNABLES];
+        climb_tuning_key k = {CLIMB_SHAPE3(130, 250, 333), CLIMB_F32, NULL};
+        climb_tuning_class(&climb_stencil_workload, &k, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, "rows") == 0, "%s", cls);
+        climb_tuning_defaults(tu, &dev, &k, v);
+        EXPECT(v[0] == 4 && v[1] == 0 && v[2] == 0);
+        k.shape = (climb_shape)CLIMB_SHAPE3(512, 512, 512);
+        climb_tuning_class(&climb_stencil_workload, &k, &dev, cls, sizeof cls);
+        EXPECT_MSG(strcmp(cls, "large") == 0, "%s", cls);
+        climb_tuning_defaults(tu, &dev, &k, v);
+        EXPECT(v[0] == 4 && v[1] == 8 && v[2] == 0);
+    }
     EXPECT(climb_stencil_form(120, 9, 16) == 4);    /* 120 of 128: 94% */
     EXPECT(climb_stencil_form(100, 9, 16) == -1);   /* 100 of 128: 78% */
     EXPECT(climb_stencil_form(512, 9, 8) == 0 && climb_stencil_form(512, 9, 4) == 1); /* misaligned pointers */
