@@ -170,6 +170,9 @@ int main(void)
     EXPECT(climb_stencil_form(510, 511, 16) == 0);  /* 4 scalar points: 512 computed, 99.6% busy */
     EXPECT(climb_stencil_form(130, 250, 16) == -1); /* 2 points: 192 computed, 68% busy; 4: 256 */
     EXPECT(climb_stencil_form(130, 250, 4) == -1 && climb_stencil_form(7, 9, 16) == -1); /* 7 of 32 */
+    EXPECT(climb_stencil_form(120, 9, 16) == 4);    /* 120 of 128: 94% */
+    EXPECT(climb_stencil_form(100, 9, 16) == -1);   /* 100 of 128: 78% */
+    EXPECT(climb_stencil_form(512, 9, 8) == 0 && climb_stencil_form(512, 9, 4) == 1); /* misaligned pointers */
     /* the built-in tuning: the wave-filling march (planes 0) for the rows class, 8 planes a block elsewhere */
     {
         const climb_tuning *tu = climb_stencil_workload.tuning;
@@ -190,9 +193,6 @@ int main(void)
         climb_tuning_defaults(tu, &dev, &k, v);
         EXPECT(v[0] == 4 && v[1] == 8 && v[2] == 0);
     }
-    EXPECT(climb_stencil_form(120, 9, 16) == 4);    /* 120 of 128: 94% */
-    EXPECT(climb_stencil_form(100, 9, 16) == -1);   /* 100 of 128: 78% */
-    EXPECT(climb_stencil_form(512, 9, 8) == 0 && climb_stencil_form(512, 9, 4) == 1); /* misaligned pointers */
     EXPECT(climb_stencil_form(1100, 9, 16) == 4);   /* 1100 of 1152: 95% */
     EXPECT(climb_stencil_form(2000, 9, 16) == 4 && climb_stencil_form(1030, 9, 16) == 2); /* 1030 of 1088 */
     EXPECT(climb_stencil_form(1025, 9, 4) == 1);    /* 1025 of 1056 one a thread: 97%; no whole rows past 1024 */
