@@ -532,6 +532,8 @@ struct bfs_cl_smem {
     int beg[2][BFS_CL_NF];
     unsigned short off[2][BFS_CL_NF]; /* a level the cluster reads has at most BFS_CL_E edges */
     unsigned long long count[3];      /* block 0's: the cluster's packed counters, rotating as the grid's */
+    int wbeg[BFS_BLOCK / 32][32 * BFS_CL_ITEMS]; /* a warp's new entries of a round, in their order */
+    unsigned short woff[BFS_BLOCK / 32][32 * BFS_CL_ITEMS];
 };
 static_assert(BFS_CL_E <= 65536, "the cluster's entry offsets are 16-bit");
 
@@ -772,20 +774,31 @@ __device__ void bfs_cluster_levels(const bfs_best_args &a, bfs_state *st, int cu
             base = __shfl_sync(BFS_FULL, base, 0) + before;
             slot0 = bfs_count_vertices(base);
             o0 = bfs_count_edges(base);
+            /* the warp's entries are slots wb .. wb + wn - 1: staged here in their order, then written into every
+               block's next buffer by the warp's lanes together (32 consecutive entries a store), not one entry a
+               thread at a time: each block takes in the whole frontier, and scattered remote stores made a level's
+               cost grow with its width */
+            const int warp = (int)threadIdx.x >> 5, wb = __shfl_sync(BFS_FULL, slot0, 0), wn = (int)(total >> 32);
             int slot = slot0, o = o0;
 #pragma unroll
             for (int it = 0; it < BFS_CL_ITEMS; it++) {
                 if (rb[it] < 0)
                     continue;
-                if (slot < BFS_CL_NF)
-                    for (int r = 0; r < BFS_CL; r++) {
-                        bfs_cl_smem *p = cl.map_shared_rank(ss, r);
-                        p->beg[nb][slot] = rb[it];
-                        p->off[nb][slot] = (unsigned short)o; /* wraps only in a level too large to read */
-                    }
+                ss->wbeg[warp][slot - wb] = rb[it];
+                ss->woff[warp][slot - wb] = (unsigned short)o; /* wraps only in a level too large to read */
                 slot++;
                 o += re[it] - rb[it];
             }
+            __syncwarp();
+            const int wfit = wn < BFS_CL_NF - wb ? wn : BFS_CL_NF - wb; /* past BFS_CL_NF: the level leaves */
+            for (int r = 0; r < BFS_CL; r++) {
+                bfs_cl_smem *p = cl.map_shared_rank(ss, r);
+                for (int i = lane; i < wfit; i += 32) {
+                    p->beg[nb][wb + i] = ss->wbeg[warp][i];
+                    p->off[nb][wb + i] = ss->woff[warp][i];
+                }
+            }
+            __syncwarp(); /* the staging read before the next round writes it */
         }
         /* the barrier split: arrive (releasing the shared-memory writes and the counters the next level reads), then
            the last round's writes to global memory, which no block of the cluster reads (the levels are the output;

@@ -646,6 +646,8 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     const int overlap = kind == CLIMB_GEMM_WG_OVERLAP;
     if (overlap) {
         g.trb = CLIMB_GEMM_TRB_BLOCKS;
+        g.trb_batch = getenv("XTRB_BATCH") ? atoi(getenv("XTRB_BATCH")) : 4; /* EXPERIMENT */
+        if (getenv("XTRB_BLOCKS")) g.trb = atoi(getenv("XTRB_BLOCKS")); /* EXPERIMENT */
         climb_gemm_trb_order(m, n, sms, &g.group, &g.band);
         g.bsrc = (const float *)b;
         g.ldbsrc = ldb;

@@ -36,6 +36,7 @@ typedef struct gemm_args {
     /* B^T made inside the persistent TF32 kernel (the rung overlapped_transpose; trb 0: made before the kernel) */
     int trb;                /* the blocks that transpose B (the first trb to take a ticket); the rest multiply */
     int band;               /* the columns of B^T tiles (256 rows) a band of the transposers' order spans */
+    int trb_batch;          /* a transposing block's panels released together (one fence for them) */
     const float *bsrc;      /* B as stored (k x n, rows ldbsrc apart, 16-byte rows on 16-byte boundaries) */
     size_t ldbsrc;
     int *ready;             /* [0] the blocks' ticket; [1 + c kt + kb]: B^T's panel (tile column c, stage kb) written */
@@ -809,9 +810,21 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
     };
     for (int i = 0; i < GEMM_TRB_STAGES - 1; i++)
         load(i);
+    int rel = 0; /* panels before rel are released */
     for (int i = 0; i < mine; i++) {
         climb_cp_async_wait<GEMM_TRB_STAGES - 2>();
-        __syncthreads(); /* panel i landed for every thread; panel i - 1's stage read by all */
+        __syncthreads(); /* panel i landed for every thread; panels before i written by every thread */
+        if (i - rel >= g.trb_batch) {
+            if (t == 0) { /* one fence for the batch, then its flags */
+                __threadfence();
+                for (int p = rel; p < i; p++) {
+                    int c, kb;
+                    gemm_trb_panel_of(r + p * g.trb, tn, kt, g.band, &c, &kb);
+                    climb_st_release_gpu(g.ready + 1 + c * kt + kb, 1);
+                }
+            }
+            rel = i;
+        }
         load(i + GEMM_TRB_STAGES - 1);
         int c, kb;
         gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
@@ -826,10 +839,15 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
             if (n < g.n && k < g.k)
                 *(uint4 *)(bt + (size_t)n * g.ldb + k) = v;
         }
-        __threadfence(); /* this thread's stores, before the flag */
-        __syncthreads();
-        if (t == 0)
+    }
+    __syncthreads(); /* the last batch written by every thread */
+    if (t == 0 && rel < mine) {
+        __threadfence();
+        for (int p = rel; p < mine; p++) {
+            int c, kb;
+            gemm_trb_panel_of(r + p * g.trb, tn, kt, g.band, &c, &kb);
             climb_st_release_gpu(g.ready + 1 + c * kt + kb, 1);
+        }
     }
     climb_cp_async_wait<0>(); /* no copy into shared memory outlives the block */
 }
