@@ -790,9 +790,42 @@ __host__ __device__ __forceinline__ int gemm_trb_valid(int k, int n, int kmax, i
     return k < kmax && n < nmax ? 4 * (nmax - n < 4 ? nmax - n : 4) : 0;
 }
 
-__device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *ring, int tn, int kt)
+/* The panels' flags: a transposing block's releaser (one thread) sets them after one fence for all the panels
+ * written so far, so that no transposing thread waits for its stores' round trip; the other warps count each panel
+ * they have written on a shared counter (a release at the block's scope, after their warp's stores), and the
+ * releaser reads it (an acquire) and, where it has risen, fences at the GPU's scope and sets the new panels' flags.
+ * Mode g.trb_batch == 0. Else (the first form) every thread writes, then one thread fences and releases every
+ * g.trb_batch panels. */
+__device__ __forceinline__ void gemm_trb_flags(const gemm_args &g, int r, int tn, int kt, int from, int to)
 {
-    const int t = (int)threadIdx.x, total = tn * kt, mine = r < total ? (total - r + g.trb - 1) / g.trb : 0;
+    __threadfence(); /* the panels' stores, observed through the counter or the barrier, before their flags */
+    for (int p = from; p < to; p++) {
+        int c, kb;
+        gemm_trb_panel_of(r + p * g.trb, tn, kt, g.band, &c, &kb);
+        asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" ::"l"(g.ready + 1 + c * kt + kb), "r"(1) : "memory");
+    }
+}
+
+__device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *ring, int *written, int tn, int kt)
+{
+    const int total = tn * kt, mine = r < total ? (total - r + g.trb - 1) / g.trb : 0;
+    const bool split = g.trb_batch == 0;
+    const int workers = split ? GEMM_WS_THREADS - 32 : GEMM_WS_THREADS, t = (int)threadIdx.x;
+    if (split && t >= workers) { /* the releaser warp */
+        if (t == workers) {
+            int released = 0;
+            while (released < mine) {
+                int w;
+                asm volatile("ld.acquire.cta.shared.b32 %0, [%1];\n" : "=r"(w) : "r"((unsigned)__cvta_generic_to_shared(written)) : "memory");
+                const int done = w / (workers / 32);
+                if (done > released) {
+                    gemm_trb_flags(g, r, tn, kt, released, done);
+                    released = done;
+                }
+            }
+        }
+        return;
+    }
     const float *b = g.bsrc;
     float *bt = (float *)g.b;
     auto load = [&](int i) { /* my i-th panel into stage i mod S */
@@ -800,7 +833,7 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
             int c, kb;
             gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
             unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
-            for (int q = t; q < 2048; q += GEMM_WS_THREADS) {
+            for (int q = t; q < 2048; q += workers) {
                 const int row = q >> 6, j = q & 63, k = kb * 32 + row, n = c * 256 + 4 * j;
                 const int valid = gemm_trb_valid(k, n, g.k, g.n);
                 climb_cp_async16_zfill(st + gemm_trb_slot(row, j), valid ? b + (size_t)k * g.ldbsrc + n : b, valid);
@@ -810,26 +843,20 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
     };
     for (int i = 0; i < GEMM_TRB_STAGES - 1; i++)
         load(i);
-    int rel = 0; /* panels before rel are released */
+    int rel = 0; /* the first form: panels before rel are released */
     for (int i = 0; i < mine; i++) {
         climb_cp_async_wait<GEMM_TRB_STAGES - 2>();
-        __syncthreads(); /* panel i landed for every thread; panels before i written by every thread */
-        if (i - rel >= g.trb_batch) {
-            if (t == 0) { /* one fence for the batch, then its flags */
-                __threadfence();
-                for (int p = rel; p < i; p++) {
-                    int c, kb;
-                    gemm_trb_panel_of(r + p * g.trb, tn, kt, g.band, &c, &kb);
-                    climb_st_release_gpu(g.ready + 1 + c * kt + kb, 1);
-                }
-            }
+        climb_named_barrier(1, workers); /* panel i landed for every thread; panels before i written by every thread */
+        if (!split && i - rel >= g.trb_batch) {
+            if (t == 0)
+                gemm_trb_flags(g, r, tn, kt, rel, i);
             rel = i;
         }
         load(i + GEMM_TRB_STAGES - 1);
         int c, kb;
         gemm_trb_panel_of(r + i * g.trb, tn, kt, g.band, &c, &kb);
         const unsigned char *st = ring + (i % GEMM_TRB_STAGES) * GEMM_TRB_PANEL;
-        for (int o = t; o < 2048; o += GEMM_WS_THREADS) {
+        for (int o = t; o < 2048; o += workers) {
             const int n = c * 256 + (o >> 3), k = kb * 32 + 4 * (o & 7);
             uint4 v;
             v.x = climb_tf32(*(const float *)(st + gemm_trb_from(o, 0)));
@@ -839,15 +866,16 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
             if (n < g.n && k < g.k)
                 *(uint4 *)(bt + (size_t)n * g.ldb + k) = v;
         }
-    }
-    __syncthreads(); /* the last batch written by every thread */
-    if (t == 0 && rel < mine) {
-        __threadfence();
-        for (int p = rel; p < mine; p++) {
-            int c, kb;
-            gemm_trb_panel_of(r + p * g.trb, tn, kt, g.band, &c, &kb);
-            climb_st_release_gpu(g.ready + 1 + c * kt + kb, 1);
+        if (split) { /* the warp's stores of panel i, then its count */
+            __syncwarp();
+            if ((t & 31) == 0)
+                asm volatile("red.release.cta.shared.add.s32 [%0], 1;\n" ::"r"((unsigned)__cvta_generic_to_shared(written)) : "memory");
         }
+    }
+    if (!split) {
+        climb_named_barrier(1, workers); /* the last batch written by every thread */
+        if (t == 0 && rel < mine)
+            gemm_trb_flags(g, r, tn, kt, rel, mine);
     }
     climb_cp_async_wait<0>(); /* no copy into shared memory outlives the block */
 }
@@ -878,7 +906,11 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             __syncthreads();
             const int r = *role;
             if (r < g.trb) {
-                gemm_trb_transpose(g, r, base, tn, kt);
+                int *written = role + 1;
+                if (threadIdx.x == 0)
+                    *written = 0;
+                __syncthreads();
+                gemm_trb_transpose(g, r, base, written, tn, kt);
                 return;
             }
             first = r - g.trb;
