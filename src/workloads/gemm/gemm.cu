@@ -644,7 +644,11 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
      * about four tile columns a wave (so that the first wave waits for few panels), and the transposers' bands are
      * that wave's width */
     const int overlap = kind == CLIMB_GEMM_WG_OVERLAP;
-    if (overlap) {
+    if (overlap && getenv("XTRP")) { /* experiment: B^T made by the producer warps */
+        g.bsrc = (const float *)b;
+        g.ldbsrc = ldb;
+        g.band = atoi(getenv("XTRP"));
+    } else if (overlap) {
         g.trb = CLIMB_GEMM_TRB_BLOCKS;
         climb_gemm_trb_order(m, n, sms, &g.group, &g.band);
         g.bsrc = (const float *)b;

@@ -608,11 +608,12 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
  * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
  * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
-template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, unsigned releases)
+template <int S, int CL>
+__device__ __forceinline__ void gemm_ws_barriers(uint64_t *full, uint64_t *empty, unsigned releases, unsigned fulls = 1)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++) {
-            climb_mbar_init(&full[s], 1);
+            climb_mbar_init(&full[s], fulls);
             climb_mbar_init(&empty[s], releases);
         }
         climb_fence_mbar_init();
@@ -834,6 +835,131 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
     climb_cp_async_wait<0>(); /* no copy into shared memory outlives the block */
 }
 
+/* B^T made by the persistent TF32 kernel's producer warps on its way into shared memory (experiment): warp w of
+ * the producer group fills stage w (a warp a stage), A by TMA (its lane 0), B^T's 256 rows by 32 values of k from B
+ * as stored through registers: 16-byte loads of four rows of k at four columns, rounded to TF32, written as four
+ * 16-byte chunks of four rows of B^T in TMA's 128-byte swizzle (chunk j of row n at j ^ (n mod 8)). Lane l takes k
+ * group l mod 8 and column groups l / 8 + 4 r (r = 0 .. 15), four in flight; a warp's stores fall on every bank
+ * once a row. The stage's `full` barrier counts lane 0's announcement of A's bytes and its arrival once the warp's
+ * stores are fenced for the tensor cores' reads. */
+template <bool EDGE>
+__device__ __forceinline__ void gemm_trp_load(const gemm_args &g, const float *p, int k, int n, float4 (&x)[4])
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const float *row = p + (size_t)q * g.ldbsrc;
+        if (!EDGE || (k + q < g.k && n + 3 < g.n)) {
+            x[q] = __ldcg((const float4 *)row);
+        } else {
+            x[q] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (k + q < g.k) {
+                if (n < g.n)
+                    x[q].x = __ldcg(row);
+                if (n + 1 < g.n)
+                    x[q].y = __ldcg(row + 1);
+                if (n + 2 < g.n)
+                    x[q].z = __ldcg(row + 2);
+            }
+        }
+    }
+}
+__device__ __forceinline__ void gemm_trp_store(unsigned char *bt, int nl, int kg, const float4 (&x)[4])
+{
+    const uint4 o[4] = {make_uint4(climb_tf32(x[0].x), climb_tf32(x[1].x), climb_tf32(x[2].x), climb_tf32(x[3].x)),
+                        make_uint4(climb_tf32(x[0].y), climb_tf32(x[1].y), climb_tf32(x[2].y), climb_tf32(x[3].y)),
+                        make_uint4(climb_tf32(x[0].z), climb_tf32(x[1].z), climb_tf32(x[2].z), climb_tf32(x[3].z)),
+                        make_uint4(climb_tf32(x[0].w), climb_tf32(x[1].w), climb_tf32(x[2].w), climb_tf32(x[3].w))};
+#pragma unroll
+    for (int e = 0; e < 4; e++) {
+        const int n = nl + e;
+        *(uint4 *)(bt + n * 128 + ((kg ^ (n & 7)) << 4)) = o[e];
+    }
+}
+/* One stage's B^T by one producer warp (gemm_trp_produce): 16 groups of four columns a lane, four in flight. */
+template <bool EDGE, int D, int M>
+__device__ __forceinline__ void gemm_trp_stage(const gemm_args &g, unsigned char *bt, int k, int n, int kg, int ng,
+                                               uint64_t *empty, int wait, unsigned parity, uint64_t *full,
+                                               const CUtensorMap *map_a, unsigned char *st, int ka, int ma)
+{
+    /* unit u (0 .. 15) of the lane: M 0: k group kg, column group ng + 4u; M 1: k group kg + 4 (u / 8), column
+     * group ng + 8 (u % 8) (kg = lane / 8, ng = lane % 8: a load's 32 lanes read 4 rows of 128 bytes) */
+    auto off = [&](int u, int *du, int *dn, int *dk) {
+        *dk = M ? 16 * (u / 8) : 0;
+        *dn = M ? 32 * (u % 8) : 16 * u;
+        *du = *dk * (int)0 + *dn; /* column offset in floats; the row offset comes from dk */
+    };
+    const float *p = g.bsrc + (size_t)k * g.ldbsrc + n;
+    float4 v[D][4];
+#pragma unroll
+    for (int r = 0; r < D; r++) {
+        int du, dn, dk;
+        off(r, &du, &dn, &dk);
+        gemm_trp_load<EDGE>(g, p + (size_t)dk * g.ldbsrc + dn, k + dk, n + dn, v[r]);
+    }
+    if (wait)
+        climb_mbar_wait(empty, parity);
+    if ((threadIdx.x & 31) == 0) {
+        climb_mbar_expect_tx(full, GEMM_WS_A_BYTES);
+        climb_tma_load_2d(st, map_a, ka, ma, full);
+    }
+#pragma unroll 1
+    for (int rr = 0; rr < 16; rr += D) {
+#pragma unroll
+        for (int j = 0; j < D; j++) {
+            int du, dn, dk;
+            off(rr + j, &du, &dn, &dk);
+            gemm_trp_store(bt, ng * 4 + dn, kg + dk / 4, v[j]);
+            if (rr + D < 16) {
+                off(rr + D + j, &du, &dn, &dk);
+                gemm_trp_load<EDGE>(g, p + (size_t)dk * g.ldbsrc + dn, k + dk, n + dn, v[j]);
+            }
+        }
+    }
+}
+__device__ __forceinline__ void gemm_trp_produce(const gemm_args &g, const CUtensorMap *map_a, uint64_t *full,
+                                                 uint64_t *empty, unsigned char *base, int first, int stride,
+                                                 int units, int rows, int tn, int gr, int kt)
+{
+    static_assert(GEMM_STAGES == 4, "a producer warp a stage");
+    const int w = ((int)threadIdx.x >> 5) & 3, lane = (int)threadIdx.x & 31, m1 = g.band >= 8;
+    /* M 1: a 16-byte store's quarter warps (lanes 8q .. 8q + 7) take four k groups by two column groups of
+     * either parity, so that their eight chunks fall on eight places of the swizzle */
+    const int kg = m1 ? (lane >> 1) & 3 : lane & 7, ng = m1 ? (lane & 1) | ((lane >> 3) << 1) : lane >> 3;
+    unsigned char *st = base + w * GEMM_WS_STAGE_BYTES, *bt = st + GEMM_WS_A_BYTES;
+    int it = 0;
+    for (int t = first; t < units; t += stride) {
+        int um, un;
+        gemm_tile_of(t, rows, tn, gr, &um, &un);
+        for (int i = 0; i < kt; i++, it++) {
+            if (it % GEMM_STAGES != w)
+                continue;
+            const int k = i * 32 + 4 * kg, n0 = un * GEMM_WS_BN, n = n0 + 4 * ng;
+            const unsigned parity = (unsigned)(it / GEMM_STAGES - 1) & 1u;
+            const bool edge = i * 32 + 32 > g.k || n0 + GEMM_WS_BN > g.n;
+            if (m1) {
+                if (edge)
+                    gemm_trp_stage<true, 2, 1>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w],
+                                               map_a, st, i * 32, um * GEMM_BM);
+                else
+                    gemm_trp_stage<false, 4, 1>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w],
+                                                map_a, st, i * 32, um * GEMM_BM);
+            } else if (edge)
+                gemm_trp_stage<true, 2, 0>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w], map_a,
+                                           st, i * 32, um * GEMM_BM);
+            else if (g.band == 4)
+                gemm_trp_stage<false, 4, 0>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w],
+                                            map_a, st, i * 32, um * GEMM_BM);
+            else
+                gemm_trp_stage<false, 2, 0>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w],
+                                            map_a, st, i * 32, um * GEMM_BM);
+            climb_fence_proxy_async_shared(); /* the warp's stores, for wgmma's reads */
+            __syncwarp();
+            if (lane == 0)
+                climb_mbar_arrive(&full[w]);
+        }
+    }
+}
+
 template <int P, int CL, bool BMN>
 __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -868,8 +994,16 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         }
     }
     /* releases: the consumer warps of both blocks; every consumer thread */
-    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256);
-    if (wg == 0) { /* the producer */
+    const bool trp = P == GEMM_TF32 && CL == 1 && !BMN && g.bsrc != NULL && g.trb == 0;
+    gemm_ws_barriers<GEMM_STAGES, CL>(full, empty, CL == 2 ? 2 * 8 : 256, trp ? 2 : 1);
+    if (trp) {
+        if (wg == 0) {
+            climb_setmaxnreg_dec<104>();
+            gemm_trp_produce(g, &map_a, full, empty, base, first, stride, units, tm, tn, g.group, kt);
+            return;
+        }
+        climb_setmaxnreg_inc<200>();
+    } else if (wg == 0) { /* the producer */
         climb_setmaxnreg_dec<40>();
         if (threadIdx.x == 0) {
             const gemm_ws_loads<P, CL, BMN> load = {&map_a, &map_b, rank, g.trb > 0 ? g.ready : NULL, kt};
@@ -879,8 +1013,9 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         if (CL == 2)
             climb_cluster_sync();
         return;
+    } else {
+        climb_setmaxnreg_inc<232>();
     }
-    climb_setmaxnreg_inc<232>();
     const int c = wg - 1; /* the consumer's 64 rows */
     int it = 0;           /* stages consumed so far, as the producer counts them */
     for (int t = first; t < units; t += stride) {
