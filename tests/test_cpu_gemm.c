@@ -55,6 +55,43 @@ static float emulated_dot(climb_gemm_precision p, const float *a, const float *b
     return s;
 }
 
+/* The producer warps' stage of B^T (both lane mappings): every value of the 32 x 256 block lands, rounded to TF32, where
+ * TMA's 128-byte swizzle puts B^T's (row n at n * 128 bytes, its 16-byte chunk c at c ^ (n mod 8)), each once (a
+ * slot written twice leaves another still poisoned); the 16-byte stores take the least wavefronts (4: each quarter
+ * warp on eight places); the loads span 8 lines (mapping 0) or 4 (mapping 1: four rows of 128 bytes). */
+static void test_trp_stage(void)
+{
+    const size_t ldb = 256 + 64;
+    float *b = malloc(32 * ldb * sizeof *b);
+    unsigned char *st = malloc(32768);
+    EXPECT(b && st);
+    if (b && st) {
+        climb_rng r;
+        climb_rng_seed(&r, 4242);
+        climb_rng_fill_f32(&r, b, 32 * ldb, -1.0f, 1.0f);
+        for (int m1 = 0; m1 < 2; m1++) {
+            memset(st, 0xff, 32768);
+            int waves = -1, lines = -1;
+            climb_gemm_trp_emulate(m1, b, ldb, st, &waves, &lines);
+            long wrong = 0, rounded = 0;
+            for (int n = 0; n < 256; n++)
+                for (int k = 0; k < 32; k++) {
+                    const float want = climb_tf32_round(b[(size_t)k * ldb + (size_t)n]);
+                    float got;
+                    memcpy(&got, st + n * 128 + ((((k >> 2) ^ (n & 7)) << 4) | ((k & 3) << 2)), 4);
+                    wrong += memcmp(&got, &want, 4) != 0;
+                    rounded += want != b[(size_t)k * ldb + (size_t)n];
+                }
+            EXPECT_MSG(wrong == 0 && rounded > 0, "mapping %d: %ld of 8192 values not where TMA's swizzle puts them",
+                       m1, wrong);
+            EXPECT_MSG(waves == 4, "mapping %d: a 16-byte store takes %d wavefronts (4 at the least)", m1, waves);
+            EXPECT_MSG(lines == (m1 ? 4 : 8), "mapping %d: a load spans %d lines of 128 bytes", m1, lines);
+        }
+    }
+    free(b);
+    free(st);
+}
+
 /* The overlapped transpose's order: a wave of the multiplying blocks about four tile columns wide; the panels
  * numbered band by band, stage by stage across a band, each (column, stage) once. */
 static void test_trb_order(void)
@@ -370,5 +407,6 @@ int main(void)
         EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
     }
     test_trb_order();
+    test_trp_stage();
     return test_finish("test_cpu_gemm");
 }

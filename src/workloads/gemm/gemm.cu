@@ -385,6 +385,51 @@ extern "C" int climb_gemm_trb_emulate(const float *b, size_t ldb, int k, int n, 
     return 0;
 }
 
+extern "C" void climb_gemm_trp_emulate(int m1, const float *b, size_t ldb, unsigned char *stage, int *store_waves,
+                                       int *load_lines)
+{
+    *store_waves = 0;
+    *load_lines = 0;
+    for (int u = 0; u < 16; u++) {
+        int dn, dk;
+        gemm_trp_unit(m1, u, &dn, &dk);
+        for (int r = 0; r < 4; r++) { /* the load of row r of every lane's unit u */
+            size_t lines[32];
+            int nl = 0;
+            for (int lane = 0; lane < 32; lane++) {
+                int kg, ng;
+                gemm_trp_lane(lane, m1, &kg, &ng);
+                const size_t line = (((size_t)(dk + 4 * kg + r) * ldb) + (size_t)(dn + 4 * ng)) * 4 / 128;
+                int seen = 0;
+                for (int i = 0; i < nl; i++)
+                    seen |= lines[i] == line;
+                if (!seen)
+                    lines[nl++] = line;
+            }
+            *load_lines = nl > *load_lines ? nl : *load_lines;
+        }
+        for (int e = 0; e < 4; e++) { /* the store of column e of every lane's unit u */
+            int waves = 0;
+            for (int q = 0; q < 4; q++) {
+                int count[8] = {0}, most = 0;
+                for (int lane = 8 * q; lane < 8 * q + 8; lane++) {
+                    int kg, ng;
+                    gemm_trp_lane(lane, m1, &kg, &ng);
+                    const int n = 4 * ng + dn + e, kq = kg + dk / 4, at = gemm_trp_slot(n, kq);
+                    for (int i = 0; i < 4; i++) { /* the four rows of k of the chunk, rounded */
+                        const float v = climb_tf32_round(b[(size_t)(4 * kq + i) * ldb + (size_t)n]);
+                        memcpy(stage + at + 4 * i, &v, 4);
+                    }
+                    const int c = ++count[(at >> 4) & 7];
+                    most = c > most ? c : most;
+                }
+                waves += most;
+            }
+            *store_waves = waves > *store_waves ? waves : *store_waves;
+        }
+    }
+}
+
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
  * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T). Offsets
  * in bytes; 0 where a size wraps. */

@@ -71,6 +71,14 @@ void climb_gemm_trb_panel(int p, int tn, int kt, int band, int *c, int *kb);
  * banks. 0, or -1 out of memory. */
 int climb_gemm_trb_emulate(const float *b, size_t ldb, int k, int n, float *bt, size_t ldbt, int *conflicts);
 
+/* The producer warps' path for one stage of B^T on the host (experiment): a warp's 16 units a lane of B's 32 rows by
+ * 256 columns (rows ldb apart, ldb a multiple of 32) through registers into the 32 KiB stage (mapping m1 0 or 1), as
+ * the kernel stores them, TF32-rounded; *store_waves the most shared-memory wavefronts a 16-byte store takes (each
+ * quarter warp one wavefront a place of the swizzle it repeats; 4 is the least), *load_lines the most 128-byte lines
+ * of B a 16-byte load spans (B's start 128-byte aligned). */
+void climb_gemm_trp_emulate(int m1, const float *b, size_t ldb, unsigned char *stage, int *store_waves,
+                            int *load_lines);
+
 /* The best path's tunable parameters, in the order of climb_gemm_workload.tuning->params (`climb tune gemm`; the
  * wisdom keeps them per precision and per shape class: "few" where the 128 x 256 tiles are fewer than half the SMs,
  * else "many"). kernel: the wgmma kernel an sm_90 GPU runs, CLIMB_GEMM_WG_TMA (128 x 128 tiles, a tile a block),

@@ -842,6 +842,23 @@ __device__ void gemm_trb_transpose(const gemm_args &g, int r, unsigned char *rin
  * group l mod 8 and column groups l / 8 + 4 r (r = 0 .. 15), four in flight; a warp's stores fall on every bank
  * once a row. The stage's `full` barrier counts lane 0's announcement of A's bytes and its arrival once the warp's
  * stores are fenced for the tensor cores' reads. */
+/* A producer lane's k group (four rows of k) and column group (four columns) of a stage (M 0: kg = lane mod 8, ng =
+ * lane / 8; M 1: a 16-byte store's quarter warps, lanes 8q .. 8q + 7, take four k groups by two column groups of
+ * either parity, so that their eight chunks fall on eight places of the swizzle), unit u's offsets from them (dn
+ * columns, dk rows of k: M 0, column groups ng + 4u; M 1, k groups kg + 4 (u / 8) by column groups ng + 8 (u mod
+ * 8), so that a load's 32 lanes read four rows of 128 bytes) and where B^T's chunk kg of row n (0 .. 255) goes. */
+__host__ __device__ __forceinline__ void gemm_trp_lane(int lane, int m1, int *kg, int *ng)
+{
+    *kg = m1 ? (lane >> 1) & 3 : lane & 7;
+    *ng = m1 ? (lane & 1) | ((lane >> 3) << 1) : lane >> 3;
+}
+__host__ __device__ __forceinline__ void gemm_trp_unit(int m1, int u, int *dn, int *dk)
+{
+    *dk = m1 ? 16 * (u / 8) : 0;
+    *dn = m1 ? 32 * (u % 8) : 16 * u;
+}
+__host__ __device__ __forceinline__ int gemm_trp_slot(int n, int kg) { return n * 128 + ((kg ^ (n & 7)) << 4); }
+
 template <bool EDGE>
 __device__ __forceinline__ void gemm_trp_load(const gemm_args &g, const float *p, int k, int n, float4 (&x)[4])
 {
@@ -872,7 +889,7 @@ __device__ __forceinline__ void gemm_trp_store(unsigned char *bt, int nl, int kg
 #pragma unroll
     for (int e = 0; e < 4; e++) {
         const int n = nl + e;
-        *(uint4 *)(bt + n * 128 + ((kg ^ (n & 7)) << 4)) = o[e];
+        *(uint4 *)(bt + gemm_trp_slot(n, kg)) = o[e];
     }
 }
 /* One stage's B^T by one producer warp (gemm_trp_produce): 16 groups of four columns a lane, four in flight. */
@@ -881,19 +898,12 @@ __device__ __forceinline__ void gemm_trp_stage(const gemm_args &g, unsigned char
                                                uint64_t *empty, int wait, unsigned parity, uint64_t *full,
                                                const CUtensorMap *map_a, unsigned char *st, int ka, int ma)
 {
-    /* unit u (0 .. 15) of the lane: M 0: k group kg, column group ng + 4u; M 1: k group kg + 4 (u / 8), column
-     * group ng + 8 (u % 8) (kg = lane / 8, ng = lane % 8: a load's 32 lanes read 4 rows of 128 bytes) */
-    auto off = [&](int u, int *du, int *dn, int *dk) {
-        *dk = M ? 16 * (u / 8) : 0;
-        *dn = M ? 32 * (u % 8) : 16 * u;
-        *du = *dk * (int)0 + *dn; /* column offset in floats; the row offset comes from dk */
-    };
     const float *p = g.bsrc + (size_t)k * g.ldbsrc + n;
     float4 v[D][4];
 #pragma unroll
     for (int r = 0; r < D; r++) {
-        int du, dn, dk;
-        off(r, &du, &dn, &dk);
+        int dn, dk;
+        gemm_trp_unit(M, r, &dn, &dk);
         gemm_trp_load<EDGE>(g, p + (size_t)dk * g.ldbsrc + dn, k + dk, n + dn, v[r]);
     }
     if (wait)
@@ -906,11 +916,11 @@ __device__ __forceinline__ void gemm_trp_stage(const gemm_args &g, unsigned char
     for (int rr = 0; rr < 16; rr += D) {
 #pragma unroll
         for (int j = 0; j < D; j++) {
-            int du, dn, dk;
-            off(rr + j, &du, &dn, &dk);
+            int dn, dk;
+            gemm_trp_unit(M, rr + j, &dn, &dk);
             gemm_trp_store(bt, ng * 4 + dn, kg + dk / 4, v[j]);
             if (rr + D < 16) {
-                off(rr + D + j, &du, &dn, &dk);
+                gemm_trp_unit(M, rr + D + j, &dn, &dk);
                 gemm_trp_load<EDGE>(g, p + (size_t)dk * g.ldbsrc + dn, k + dk, n + dn, v[j]);
             }
         }
@@ -922,9 +932,8 @@ __device__ __forceinline__ void gemm_trp_produce(const gemm_args &g, const CUten
 {
     static_assert(GEMM_STAGES == 4, "a producer warp a stage");
     const int w = ((int)threadIdx.x >> 5) & 3, lane = (int)threadIdx.x & 31, m1 = g.band >= 8;
-    /* M 1: a 16-byte store's quarter warps (lanes 8q .. 8q + 7) take four k groups by two column groups of
-     * either parity, so that their eight chunks fall on eight places of the swizzle */
-    const int kg = m1 ? (lane >> 1) & 3 : lane & 7, ng = m1 ? (lane & 1) | ((lane >> 3) << 1) : lane >> 3;
+    int kg, ng;
+    gemm_trp_lane(lane, m1, &kg, &ng);
     unsigned char *st = base + w * GEMM_WS_STAGE_BYTES, *bt = st + GEMM_WS_A_BYTES;
     int it = 0;
     for (int t = first; t < units; t += stride) {
