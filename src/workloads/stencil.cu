@@ -906,6 +906,12 @@ static const climb_tunable ST_TUNABLES[] = {
      .values = ST_ORDER, .n_values = CLIMB_COUNT(ST_ORDER)},
 };
 
+/* Whether the best rung marches whole rows on this shape (on aligned pointers): the tuning class "rows". */
+static int st_rows_class(const climb_tuning_key *k)
+{
+    return climb_stencil_form(k->shape.d[0], k->shape.d[1], 16) == ST_FORM_ROWS;
+}
+
 /* The built-in values: 32 x 4 threads, a z-tile's plane tiles together, and 8 planes a block, but where the best rung
  * marches whole rows (the tuning class "rows") the march that fills whole waves (planes 0): `climb tune stencil`
  * chose it for that class on an H200 (1.15x the 8 planes) and an H100 (1.10x), where a grid of rows makes few
@@ -913,7 +919,7 @@ static const climb_tunable ST_TUNABLES[] = {
 static const char *st_defaults(const climb_device_info *dev, const climb_tuning_key *k, int *values)
 {
     (void)dev;
-    const int rows = k && climb_stencil_form(k->shape.d[0], k->shape.d[1], 16) == ST_FORM_ROWS;
+    const int rows = k && st_rows_class(k);
     values[0] = 4;
     values[1] = rows ? 0 : 8;
     values[2] = 0;
@@ -932,7 +938,7 @@ static void st_class(const climb_device_info *dev, const climb_tuning_key *k, ch
     const size_t nx = k->shape.d[0], ny = k->shape.d[1], nz = k->shape.d[2];
     if (dev->l2_bytes <= 0)
         return;
-    if (climb_stencil_form(nx, ny, 16) == ST_FORM_ROWS) {
+    if (st_rows_class(k)) {
         snprintf(buf, len, "rows");
         return;
     }
