@@ -972,25 +972,27 @@ template <int N> __device__ __forceinline__ void gemm_pin(float (&r)[N])
         asm volatile("" : "+f"(r[i])::"memory");
 }
 
-/* A stage's three products into part (zeroed first), in the order small-big, big-small, big-big a k-step: A's
- * fragments loaded and split in registers (big: ab, small: as), B^T's big and small tiles by descriptor. */
-__device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const unsigned char *st, int c)
+/* A stage's A fragments (FP32 in the stage's A tile), split in registers: big ab, small as. */
+__device__ __forceinline__ void gemm_w3_split_a(uint32_t (&ab)[16], uint32_t (&as)[16], const unsigned char *st, int c)
 {
     float v[16];
-    uint32_t ab[16], as[16];
     gemm_ws_load_a(v, st, c);
 #pragma unroll
     for (int j = 0; j < 16; j++)
         climb_tf32_split(v[j], &ab[j], &as[j]);
-#pragma unroll
-    for (int i = 0; i < 64; i++)
-        part[i] = 0.0f;
+}
+
+/* A stage's three products into part (its first product overwrites it), in the order small-big, big-small,
+ * big-big a k-step: A's split fragments from registers, B^T's big and small tiles by descriptor. */
+__device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const uint32_t (&ab)[16], const uint32_t (&as)[16],
+                                              const unsigned char *st)
+{
     climb_wgmma_fence();
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         const uint64_t bb = climb_wgmma_desc_sw128(st + GEMM_W3_TILE + q * 32);
         const uint64_t bs = climb_wgmma_desc_sw128(st + 2 * GEMM_W3_TILE + q * 32);
-        climb_wgmma_m64n128k8_tf32_rs(part, &as[4 * q], bb);
+        climb_wgmma_m64n128k8_tf32_rs(part, &as[4 * q], bb, q > 0);
         climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bs);
         climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bb);
     }
@@ -1046,14 +1048,31 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         float acc[64], part[64];
 #pragma unroll
         for (int i = 0; i < 64; i++)
-            acc[i] = 0.0f;
-        for (int i = 0; i < kt; i++, it++) {
-            const int s = it % S;
-            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
-            gemm_w3_issue(part, base + s * GEMM_W3_STAGE_BYTES, c);
-            climb_wgmma_wait<0>(); /* the stage's sum is done: it goes in, the tiles back to the producer */
-            climb_mbar_arrive(&empty[s]);
+            acc[i] = part[i] = 0.0f;
+        /* A's next stage waited for, loaded and split (the other pair of registers) under this stage's batch */
+        uint32_t ab0[16], as0[16], ab1[16], as1[16];
+        auto prep = [&](uint32_t (&ab)[16], uint32_t (&as)[16], int j) {
+            climb_mbar_wait(&full[j % S], (unsigned)(j / S) & 1u);
+            gemm_w3_split_a(ab, as, base + (j % S) * GEMM_W3_STAGE_BYTES, c);
+        };
+        auto finish = [&](int j) { /* the stage's sum done: its tiles back to the producer, the sum in */
+            climb_wgmma_wait<0>();
+            climb_mbar_arrive(&empty[j % S]);
             gemm_w3_add(acc, part);
+        };
+        if (kt > 0)
+            prep(ab0, as0, it);
+        for (int i = 0; i < kt; i += 2) {
+            gemm_w3_issue(part, ab0, as0, base + (it % S) * GEMM_W3_STAGE_BYTES);
+            if (i + 1 < kt)
+                prep(ab1, as1, it + 1);
+            finish(it++);
+            if (i + 1 == kt)
+                break;
+            gemm_w3_issue(part, ab1, as1, base + (it % S) * GEMM_W3_STAGE_BYTES);
+            if (i + 2 < kt)
+                prep(ab0, as0, it + 1);
+            finish(it++);
         }
         gemm_wg_epilogue<16>(acc, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_W3_BN);
     }
