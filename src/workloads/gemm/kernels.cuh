@@ -39,6 +39,10 @@ typedef struct gemm_args {
     const float *bsrc;      /* B as stored (k x n, rows ldbsrc apart, 16-byte rows on 16-byte boundaries) */
     size_t ldbsrc;
     int *ready;             /* [0] the blocks' ticket; [1 + c kt + kb]: B^T's panel (tile column c, stage kb) written */
+    /* 3xTF32's split of k (gemm_ws3_kernel): each tile's k in ksplit slices, a unit of work each (1 or 0: none) */
+    int ksplit;
+    float *part;            /* the slices' sums: 2 x 8192 floats (a warp group's 64 x 128) a slice of a tile */
+    int *arrived;           /* a tile's warp group's slices done (2 a tile), zeroed before the kernel */
 } gemm_args;
 
 template <int P> struct gemm_prec {
@@ -605,6 +609,13 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
     }
 }
 
+/* Slice sl of ksplit of a tile's kt stages: stages i0 to i1 - 1 (every slice at least kt / ksplit of them). */
+__host__ __device__ __forceinline__ void gemm_kslice(int sl, int ksplit, int kt, int *i0, int *i1)
+{
+    *i0 = (int)((long long)kt * sl / ksplit);
+    *i1 = (int)((long long)kt * (sl + 1) / ksplit);
+}
+
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
  * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
  * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
@@ -631,13 +642,14 @@ template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64
 template <int S, int CL, typename LOAD>
 __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty, unsigned char *base, unsigned stage_bytes,
                                                 int first, int stride, int units, int rows, int tn,
-                                                int gr, int kt, const LOAD &load)
+                                                int gr, int kt, const LOAD &load, int ksplit = 1)
 {
     int it = 0;
     for (int t = first; t < units; t += stride) {
-        int um, un;
-        gemm_tile_of(t, rows, tn, gr, &um, &un);
-        for (int i = 0; i < kt; i++, it++) {
+        int um, un, i0, i1;
+        gemm_tile_of(t / ksplit, rows, tn, gr, &um, &un);
+        gemm_kslice(t % ksplit, ksplit, kt, &i0, &i1);
+        for (int i = i0; i < i1; i++, it++) {
             const int s = it % S;
             if (it >= S) {
                 if (CL == 2)
@@ -1007,6 +1019,42 @@ __device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
         acc[i] = __fadd_rn(acc[i], part[i]);
 }
 
+/* A slice of a split tile done: this warp group's 64 x 128 sums (acc) stored in the slice's place; the last of the
+ * tile's slices to arrive (a count a tile and warp group) adds them all, slice 0 first, so the result does not
+ * depend on which arrives last, and returns 1 with the total in acc; the others return 0. `last` is the warp
+ * group's word of shared memory for the count's verdict. Every thread stores and fences before the count, and the
+ * last fences before it reads (the others' stores seen through the L2: ld.global.cg). */
+__device__ __forceinline__ int gemm_w3_gather(float (&acc)[64], const gemm_args &g, int tile, int sl, int c, int *last)
+{
+    const int t = (int)threadIdx.x % 128;
+    float *mine = g.part + ((size_t)tile * g.ksplit + sl) * 16384 + c * 8192 + t;
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        __stcg(mine + i * 128, acc[i]);
+    __threadfence();
+    climb_named_barrier(1 + c, 128);
+    if (t == 0)
+        *last = atomicAdd(&g.arrived[2 * tile + c], 1) == g.ksplit - 1;
+    climb_named_barrier(1 + c, 128);
+    if (!*last)
+        return 0;
+    __threadfence();
+    float sum[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        sum[i] = 0.0f;
+    for (int j = 0; j < g.ksplit; j++) {
+        const float *p = g.part + ((size_t)tile * g.ksplit + j) * 16384 + c * 8192 + t;
+#pragma unroll
+        for (int i = 0; i < 64; i++)
+            sum[i] = __fadd_rn(sum[i], j == sl ? acc[i] : __ldcg(p + i * 128));
+    }
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        acc[i] = sum[i];
+    return 1;
+}
+
 /* 3xTF32's stage: A's 128 rows (FP32), and the big and small parts of B^T's 128 rows. */
 struct gemm_ws3_loads {
     const CUtensorMap *a, *bb, *bs;
@@ -1027,7 +1075,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     extern __shared__ __align__(1024) unsigned char gemm_w3_dyn[];
     unsigned char *base = gemm_align1024(gemm_w3_dyn);
     uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
-    const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
+    const int wg = (int)threadIdx.x / 128, ks = g.ksplit > 1 ? g.ksplit : 1, units = tm * tn * ks;
     const int kt = (g.k + KT - 1) / KT;
     gemm_ws_barriers<S, 1>(full, empty, 256);
     if (wg == 0) { /* the producer: one thread's loads */
@@ -1035,16 +1083,19 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         if (threadIdx.x == 0) {
             const gemm_ws3_loads load = {&map_a, &map_bb, &map_bs};
             gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, (int)blockIdx.x,
-                                  (int)gridDim.x, tiles, tm, tn, g.group, kt, load);
+                                  (int)gridDim.x, units, tm, tn, g.group, kt, load, ks);
         }
         return;
     }
     climb_setmaxnreg_inc<232>();
     const int c = wg - 1;
+    int *last = (int *)(empty + S) + c; /* the split's verdict for this warp group (gemm_w3_gather) */
     int it = 0;
-    for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
-        int tile_m, tile_n;
-        gemm_tile_of(t, tm, tn, g.group, &tile_m, &tile_n);
+    for (int t = (int)blockIdx.x; t < units; t += (int)gridDim.x) {
+        int tile_m, tile_n, i0, i1;
+        gemm_tile_of(t / ks, tm, tn, g.group, &tile_m, &tile_n);
+        gemm_kslice(t % ks, ks, kt, &i0, &i1);
+        const int n = i1 - i0;
         float acc[64], part[64];
 #pragma unroll
         for (int i = 0; i < 64; i++)
@@ -1060,20 +1111,22 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
             climb_mbar_arrive(&empty[j % S]);
             gemm_w3_add(acc, part);
         };
-        if (kt > 0)
+        if (n > 0)
             prep(ab0, as0, it);
-        for (int i = 0; i < kt; i += 2) {
+        for (int i = 0; i < n; i += 2) {
             gemm_w3_issue(part, ab0, as0, base + (it % S) * GEMM_W3_STAGE_BYTES);
-            if (i + 1 < kt)
+            if (i + 1 < n)
                 prep(ab1, as1, it + 1);
             finish(it++);
-            if (i + 1 == kt)
+            if (i + 1 == n)
                 break;
             gemm_w3_issue(part, ab1, as1, base + (it % S) * GEMM_W3_STAGE_BYTES);
-            if (i + 2 < kt)
+            if (i + 2 < n)
                 prep(ab0, as0, it + 1);
             finish(it++);
         }
+        if (ks > 1 && !gemm_w3_gather(acc, g, t / ks, t % ks, c, last))
+            continue; /* a slice whose sum the tile's last slice adds */
         gemm_wg_epilogue<16>(acc, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_W3_BN);
     }
 #else
