@@ -704,8 +704,6 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         return e;
     if (precision == GEMM_3XTF32) {
         g.ksplit = l.ksplit;
-        if (const char *x = getenv("XKS")) /* experiment only */
-            g.ksplit = atoi(x) >= 1 && atoi(x) <= l.ksplit ? atoi(x) : l.ksplit;
         if (g.ksplit > 1) {
             g.part = (float *)(p + l.part);
             g.arrived = (int *)(p + l.arrived);
