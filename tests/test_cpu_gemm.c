@@ -291,17 +291,21 @@ int main(void)
                                        104, 0, 132) == 0);
     }
 
-    /* 3xTF32's split of k: the slice count whose waves of units times a unit's stages (+ 2, + 1 more split) are
-     * fewest, each slice at least 4 stages of 32, where that is at most 0.95 of no split */
-    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 1024, 132) == 2);  /* 64 tiles, 32 stages: 1 x 19 against 1 x 34 */
-    EXPECT(climb_gemm_w3_ksplit(1000, 3000, 500, 132) == 2);   /* 192 tiles, 16 stages: 3 x 11 against 2 x 18 */
-    EXPECT(climb_gemm_w3_ksplit(4096, 4096, 4096, 132) == 1);  /* 1024 tiles: 8 x 130 against 16 x 67 */
-    EXPECT(climb_gemm_w3_ksplit(8192, 8192, 8192, 132) == 1);  /* 32 x 258 against 63 x 131: not 0.95 */
+    /* 3xTF32's split of k: the most slices (each at least 4 stages of 32) whose units take no more waves of the
+     * SMs than the tiles alone */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 1024, 132) == 2);  /* 64 tiles: 128 units in one wave, 192 in two */
+    EXPECT(climb_gemm_w3_ksplit(1000, 3000, 500, 132) == 1);   /* 192 tiles, two waves: 384 units take three */
+    EXPECT(climb_gemm_w3_ksplit(4096, 4096, 4096, 132) == 1);
+    EXPECT(climb_gemm_w3_ksplit(8192, 8192, 8192, 132) == 1);
     EXPECT(climb_gemm_w3_ksplit(6144, 3072, 1536, 132) == 1);
-    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 132) == 4);    /* one tile, 128 stages: 1 x 35 a unit */
-    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 2) == 2);      /* 2 SMs: 1 x 67 against 2 x 46, 2 x 35 */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1152, 1024, 132) == 1);  /* 72 tiles: 144 units take two waves */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 132) == 4);    /* one tile, 128 stages */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 2) == 2);      /* 2 SMs: 2 units in one wave, 3 in two */
+    EXPECT(climb_gemm_w3_ksplit(257, 1101, 1001, 132) == 4);   /* 27 tiles, 32 stages: 108 units */
+    EXPECT(climb_gemm_w3_ksplit(700, 901, 777, 132) == 2);     /* 48 tiles, 25 stages: 96 units; 144 take two */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 480, 132) == 3);     /* 15 stages: slices of 5 (4 of 4 need 16) */
     EXPECT(climb_gemm_w3_ksplit(1024, 1024, 224, 132) == 1);   /* 7 stages: no slice of 4 for a split */
-    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 256, 132) == 2);   /* 8 stages: 1 x 7 against 1 x 10 */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 256, 132) == 2);   /* 8 stages: two slices of 4 */
     EXPECT(climb_gemm_w3_ksplit(0, 1024, 4096, 132) == 1);
     EXPECT(climb_gemm_w3_ksplit(1024, 1024, 4096, 0) == 1);
     EXPECT(climb_gemm_w3_ksplit((size_t)1 << 32, 128, 4096, 132) == 1);

@@ -962,7 +962,11 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
  * for). A warp group waits for its stage's batch before adding (two stage sums alternating, one in flight while the
  * other is added, made ptxas serialise every wgmma: it will not let other instructions touch a warp group's
  * accumulators while any of its wgmma is in flight); the other consumer's batch keeps the tensor cores busy
- * meanwhile. Persistent or not, as the grid says (a block a tile, or a block an SM looping over tiles).
+ * meanwhile; each group loads and splits the next stage's A while its batch runs (two sets of registers), and a
+ * stage's first product overwrites the stage sum (wgmma's scale-d) instead of 64 moves zeroing it. Where the tiles
+ * fill at most half the SMs, each tile's k is split into g.ksplit slices (climb_gemm_w3_ksplit), a unit of work
+ * each, gathered by the tile's last slice (gemm_w3_gather). Persistent or not, as the grid says (a block a unit,
+ * or a block an SM looping over units).
  * What shared memory moves a stage, by our estimate: with A split before the kernel, four tiles by TMA (64 KiB)
  * and wgmma's reads (each consumer its 8 KiB of A big twice and of A small once, B big twice and B small once:
  * 72 KiB), 208 KiB against the 213 KiB its 128 bytes a clock move in the 1,664 clocks a stage takes at the TF32
