@@ -232,63 +232,96 @@ int main(void)
         const int cp = CLIMB_GEMM_WG_CPASYNC, kinds[] = {CLIMB_GEMM_WG_TMA, CLIMB_GEMM_WG_WS, CLIMB_GEMM_WG_PERSISTENT,
                                                          CLIMB_GEMM_WG_CLUSTERS};
         /* the cp.async kernel makes B^T whatever B's alignment */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 304, 0) == bt256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 100, al, 304, 0) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 304, 0, 132) == bt256 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 100, al, 304, 0, 132) ==
                bt256 + a256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, odd, 104, al, 304, 0) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, odd, 104, al, 304, 0, 132) ==
                bt256 + a256 + 256);
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             const int kd = kinds[i];
             /* B read as stored: no B^T */
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 304, 0) == 256);
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, odd, 104, al, 304, 0) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 304, 0, 132) == 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, odd, 104, al, 304, 0, 132) ==
                    a256 + 256);
             /* B's rows not whole 16-byte chunks, or B not on a 16-byte boundary: B^T made */
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 301, 0) == bt256 + 256);
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, odd, 304, 0) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, al, 301, 0, 132) == bt256 + 256);
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, kd, 200, 300, 100, al, 104, odd, 304, 0, 132) ==
                    bt256 + 256);
         }
         /* B given as B^T (n x k): read where it is in BF16 by every kernel, the cp.async one too, where its rows are
          * 16-byte chunks on a 16-byte boundary; else copied into 16-byte rows; TF32's always copied (rounded) */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 104, 1) == 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 200, 300, 100, al, 104, al, 104, 1, 132) == 256);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, al, 104, al, 104,
-                                       1) == 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 104, al, 100, 1) ==
+                                       1, 132) == 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 104, al, 100, 1, 132) ==
                bt256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 100, al, 100, 1) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 100, al, 100, al, 100, 1, 132) ==
                ((size_t)300 * 100 * 4 + 255) / 256 * 256 + ((size_t)200 * 100 * 4 + 255) / 256 * 256 + 256);
         const size_t bt4 = ((size_t)300 * 100 * 4 + 255) / 256 * 256, a4 = ((size_t)200 * 100 * 4 + 255) / 256 * 256;
         /* TF32: the kernels with a producer warp group round A in shared memory (no copy unless its rows are not
          * 16-byte chunks on 16-byte boundaries); the cp.async and tma kernels copy it rounded */
         for (int kd = CLIMB_GEMM_WG_CPASYNC; kd <= CLIMB_GEMM_WG_CLUSTERS; kd++) {
             const int in_kernel = kd == CLIMB_GEMM_WG_WS || kd == CLIMB_GEMM_WG_PERSISTENT || kd == CLIMB_GEMM_WG_CLUSTERS;
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 100, al, 304, 0) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 100, al, 304, 0, 132) ==
                    bt4 + (in_kernel ? 0 : a4) + 256);
-            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 102, al, 304, 0) ==
+            EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, kd, 200, 300, 100, al, 102, al, 304, 0, 132) ==
                    bt4 + a4 + 256); /* rows of 102 floats: copied */
         }
         /* 3xTF32: B^T split in the workspace before the kernel into two arrays (big and small parts), whether B comes
          * as B^T or not; A read where it is (split in the kernel's registers), copied as it is only where its rows
          * are not 16-byte chunks on 16-byte boundaries */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304, 0) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 304, 0, 132) ==
                2 * bt4 + 256);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_PERSISTENT, 200, 300, 100, odd, 100, al,
-                                       304, 0) == 2 * bt4 + a4 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 102, al, 100, 1) ==
+                                       304, 0, 132) == 2 * bt4 + a4 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 102, al, 100, 1, 132) ==
                2 * bt4 + a4 + 256); /* rows of 102 floats: copied */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 100, 1) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 100, al, 100, al, 100, 1, 132) ==
                2 * bt4 + 256);
         /* k = 0: nothing of A is read or split; B^T's rows one 16-byte chunk, twice */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 0, NULL, 1, NULL, 1, 0) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 200, 300, 0, NULL, 1, NULL, 1, 0, 132) ==
                2 * (((size_t)300 * 4 * 4 + 255) / 256 * 256) + 256);
         /* k = 0: A is not read, so not copied; B^T's rows one 16-byte chunk */
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 0, NULL, 1, NULL, 1, 0) ==
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 200, 300, 0, NULL, 1, NULL, 1, 0, 132) ==
                ((size_t)300 * 4 * 4 + 255) / 256 * 256 + 256);
-        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 5, SIZE_MAX / 4, 100, al, 104, al, 104, 0) == 0);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, cp, 5, SIZE_MAX / 4, 100, al, 104, al, 104, 0, 132) == 0);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_BF16, CLIMB_GEMM_WG_TMA, 5, SIZE_MAX / 4, 100, al, 104, al,
-                                       104, 0) == 0);
+                                       104, 0, 132) == 0);
         EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_TMA, 5, 7, SIZE_MAX - 2, al, 104, al,
-                                       104, 0) == 0);
+                                       104, 0, 132) == 0);
+    }
+
+    /* 3xTF32's split of k: the most slices (each at least 4 stages of 32) whose units take no more waves of the
+     * SMs than the tiles alone */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 1024, 132) == 2);  /* 64 tiles: 128 units in one wave, 192 in two */
+    EXPECT(climb_gemm_w3_ksplit(1000, 3000, 500, 132) == 1);   /* 192 tiles, two waves: 384 units take three */
+    EXPECT(climb_gemm_w3_ksplit(4096, 4096, 4096, 132) == 1);
+    EXPECT(climb_gemm_w3_ksplit(8192, 8192, 8192, 132) == 1);
+    EXPECT(climb_gemm_w3_ksplit(6144, 3072, 1536, 132) == 1);
+    EXPECT(climb_gemm_w3_ksplit(1024, 1152, 1024, 132) == 1);  /* 72 tiles: 144 units take two waves */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 132) == 4);    /* one tile, 128 stages */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 4096, 2) == 2);      /* 2 SMs: 2 units in one wave, 3 in two */
+    EXPECT(climb_gemm_w3_ksplit(257, 1101, 1001, 132) == 4);   /* 27 tiles, 32 stages: 108 units */
+    EXPECT(climb_gemm_w3_ksplit(700, 901, 777, 132) == 2);     /* 48 tiles, 25 stages: 96 units; 144 take two */
+    EXPECT(climb_gemm_w3_ksplit(128, 128, 480, 132) == 3);     /* 15 stages: slices of 5 (4 of 4 need 16) */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 224, 132) == 1);   /* 7 stages: no slice of 4 for a split */
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 256, 132) == 2);   /* 8 stages: two slices of 4 */
+    EXPECT(climb_gemm_w3_ksplit(0, 1024, 4096, 132) == 1);
+    EXPECT(climb_gemm_w3_ksplit(1024, 1024, 4096, 0) == 1);
+    EXPECT(climb_gemm_w3_ksplit((size_t)1 << 32, 128, 4096, 132) == 1);
+    for (size_t m = 1; m <= 4096; m = m * 3 + 1)
+        for (size_t k = 0; k <= 9000; k = k * 2 + 33) {
+            const int ks = climb_gemm_w3_ksplit(m, 777, k, 132);
+            EXPECT(ks >= 1 && ks <= CLIMB_GEMM_W3_MAX_SPLIT && (ks == 1 || (k + 31) / 32 >= 4 * (size_t)ks));
+        }
+    { /* a split's sums (64 KiB a tile's slice) and counts (two a tile, in 256-byte steps) after the split B^T */
+        const size_t bt = ((size_t)1024 * 1024 * 4 + 255) / 256 * 256;
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_3XTF32, CLIMB_GEMM_WG_WS, 1024, 1024, 1024,
+                                       (const void *)(uintptr_t)4096, 1024, (const void *)(uintptr_t)4096, 1024, 0,
+                                       132) == 2 * bt + (size_t)64 * 2 * 65536 + 512 + 256);
+        EXPECT(climb_gemm_wg_workspace(CLIMB_GEMM_PREC_TF32, CLIMB_GEMM_WG_WS, 1024, 1024, 1024,
+                                       (const void *)(uintptr_t)4096, 1024, (const void *)(uintptr_t)4096, 1024, 0,
+                                       132) == bt + 256); /* TF32 does not split */
     }
 
     /* the best path's wgmma kernel: 128 x 256 tiles unless fewer than half the SMs, then 128 x 128 */

@@ -157,6 +157,31 @@ static void test_overlap(const char *inputs)
                "%.9g", inputs, overlap, persistent);
 }
 
+/* 3xTF32's split of k, on shapes whose tiles fill at most half the SMs: 257 x 1101 x 1001 (27 tiles of 128 x 128,
+ * the last row and column partial; 32 stages of k, the last 9 values: four slices of 8 on an H100) and 700 x 901 x
+ * 777 (48 tiles, 25 stages: two slices, of 12 and 13); pad 3 (leading dimensions 1004 and 1104, 780 and 904:
+ * whole 16-byte chunks, so that every rung takes them). Every rung within its bound of the FP64 product
+ * (test_large_at), and the split kernels' largest error within 4x of cuBLAS's FP32 SGEMM's, as without a split. */
+static void test_split(const char *inputs)
+{
+    if (!(dev.cc_major == 9 && dev.cc_minor == 0))
+        return;
+    const size_t shapes[2][3] = {{257, 1101, 1001}, {700, 901, 777}};
+    for (int i = 0; i < 2; i++) {
+        const int ks = climb_gemm_w3_ksplit(shapes[i][0], shapes[i][1], shapes[i][2], dev.sms);
+        EXPECT_MSG(ks > 1, "%zu x %zu x %zu: no split of k on %d SMs", shapes[i][0], shapes[i][1], shapes[i][2],
+                   dev.sms);
+        double fp32 = -1, fp32b = -1;
+        const climb_shape sh = CLIMB_SHAPE3(shapes[i][0], shapes[i][1], shapes[i][2]);
+        const double ws = test_large_at("3xtf32", inputs, "3", sh, "warp_specialized", "cublas", &fp32);
+        const double persistent = test_large_at("3xtf32", inputs, "3", sh, "persistent", "cublas", &fp32b);
+        EXPECT_MSG(ws > 0 && persistent > 0 && fp32 > 0 && fp32b > 0 && ws < 4 * fp32 && persistent < 4 * fp32b,
+                   "%s %zu x %zu x %zu (%d slices): 3xTF32 largest error: warp_specialized %.3g (cuBLAS FP32 %.3g), "
+                   "persistent %.3g (%.3g)", inputs, shapes[i][0], shapes[i][1], shapes[i][2], ks, ws, fp32,
+                   persistent, fp32b);
+    }
+}
+
 /* The tensor cores' ceilings: measured when asked, far above FFMA's, TF32 about half BF16's rate. */
 static void test_tensor_ceiling(void)
 {
@@ -366,6 +391,8 @@ int main(void)
     }
     test_overlap("uniform");
     test_overlap("spread");
+    test_split("uniform");
+    test_split("spread");
     test_api(fresh + 100);
     EXPECT(api_test_workload(&api_workload_gemm) == 0);
     return test_finish("test_gpu_gemm");

@@ -385,12 +385,32 @@ extern "C" int climb_gemm_trb_emulate(const float *b, size_t ldb, int k, int n, 
     return 0;
 }
 
+/* 3xTF32's split of k (gemm_ws3_kernel's slices) for an m x n x k product on `sms` SMs: the most slices a tile (up
+ * to CLIMB_GEMM_W3_MAX_SPLIT, each at least 4 stages of 32 values of k) whose units (a tile's slice each) take no
+ * more waves of the SMs than the tiles alone; 1 where none does, or where the sizes pass 2^31. So k is split only
+ * where the tiles fill at most half the SMs, and each unit then takes a fraction of a tile's time in the same
+ * waves. Measured on an H100 (0a3917f against 8a004fc): 1024^3, 64 tiles split in 2, 36.3 us against 43.7; an
+ * earlier rule split 1000 x 3000 x 500's 192 tiles (two waves) in 2, three waves of half tiles, which took
+ * 70.6 us against 55.0 (the slices' sums, two 64 KiB a tile, and a third wave cost more than half tiles save). */
+extern "C" int climb_gemm_w3_ksplit(size_t m, size_t n, size_t k, int sms)
+{
+    const size_t tiles = ((m + GEMM_BM - 1) / GEMM_BM) * ((n + GEMM_W3_BN - 1) / GEMM_W3_BN), kt = (k + 31) / 32;
+    if (sms < 1 || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || tiles == 0)
+        return 1;
+    const size_t waves = (tiles + (size_t)sms - 1) / (size_t)sms;
+    int best = 1;
+    for (size_t ks = 2; ks <= CLIMB_GEMM_W3_MAX_SPLIT && kt >= 4 * ks; ks++)
+        if ((tiles * ks + (size_t)sms - 1) / (size_t)sms == waves)
+            best = (int)ks;
+    return best;
+}
+
 /* The workspace's pieces, each 256-byte aligned from a 256-byte aligned start: B^T (n x ld, where made) at 0, its
- * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T). Offsets
- * in bytes; 0 where a size wraps. */
-typedef struct wg_layout { size_t bt2, a, ready, end; } wg_layout;
+ * small parts (3xTF32), A's copy (m x ld, where made), the overlapping kernel's flags (where it makes B^T), 3xTF32's
+ * split sums and counts (where it splits k: climb_gemm_w3_ksplit). Offsets in bytes; 0 where a size wraps. */
+typedef struct wg_layout { size_t bt2, a, ready, part, arrived, end; int ksplit; } wg_layout;
 static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                        const void *b, size_t ldb, int tb, wg_layout *l)
+                        const void *b, size_t ldb, int tb, int sms, wg_layout *l)
 {
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), parts = precision == GEMM_3XTF32 ? 2 : 1;
     size_t bt = 0, ac = 0;
@@ -409,19 +429,29 @@ static int wg_layout_of(int precision, int kind, size_t m, size_t n, size_t k, c
             return -1;
         rd = rd / 256 * 256;
     }
+    size_t ps = 0, ar = 0;
+    l->ksplit = precision == GEMM_3XTF32 ? climb_gemm_w3_ksplit(m, n, k, sms) : 1;
+    if (l->ksplit > 1) { /* a tile's slice: 128 x 128 sums; a tile: two counts */
+        const size_t tiles = ((m + GEMM_BM - 1) / GEMM_BM) * ((n + GEMM_W3_BN - 1) / GEMM_W3_BN);
+        if (!climb_mul3_fits(tiles, (size_t)l->ksplit, GEMM_BM * GEMM_W3_BN * sizeof(float), &ps) ||
+            !climb_mul3_fits(tiles, 2, sizeof(int), &ar) || !climb_add_fits(ar, 255, &ar))
+            return -1;
+        ar = ar / 256 * 256;
+    }
     l->bt2 = bt; /* B^T at 0 */
     return climb_add_fits(l->bt2, (parts - 1) * bt, &l->a) && climb_add_fits(l->a, ac, &l->ready) &&
-                   climb_add_fits(l->ready, rd, &l->end)
+                   climb_add_fits(l->ready, rd, &l->part) && climb_add_fits(l->part, ps, &l->arrived) &&
+                   climb_add_fits(l->arrived, ar, &l->end)
                ? 0
                : -1;
 }
 
 extern "C" size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a,
-                                          size_t lda, const void *b, size_t ldb, int tb)
+                                          size_t lda, const void *b, size_t ldb, int tb, int sms)
 {
     wg_layout l;
     size_t sum;
-    return wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) == 0 && climb_add_fits(l.end, 256, &sum)
+    return wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, sms, &l) == 0 && climb_add_fits(l.end, 256, &sum)
                ? sum
                : 0;
 }
@@ -579,7 +609,8 @@ static cudaError_t wg3_launch(int kind, const gemm_args &g, const void *b2, int 
         cudaFuncSetAttribute(gemm_ws3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_W3_SMEM);
     if (e != cudaSuccess)
         return e;
-    const size_t tiles = tm * tn, grid = kind == CLIMB_GEMM_WG_PERSISTENT && tiles > (size_t)sms ? (size_t)sms : tiles;
+    const size_t units = tm * tn * (size_t)(g.ksplit > 1 ? g.ksplit : 1),
+                 grid = kind == CLIMB_GEMM_WG_PERSISTENT && units > (size_t)sms ? (size_t)sms : units;
     gemm_ws3_kernel<<<(unsigned)grid, GEMM_WS_THREADS, GEMM_W3_SMEM, s>>>(ma, bb, bs, g, (int)tm, (int)tn);
     return cudaGetLastError();
 }
@@ -624,7 +655,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     const size_t es = precision == GEMM_BF16 ? 2 : 4, ld = wg_ld(k, es), tm = (m + GEMM_BM - 1) / GEMM_BM;
     wg_layout l;
     size_t need;
-    if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
+    if (wg_layout_of(precision, kind, m, n, k, a, lda, b, ldb, tb, sms, &l) != 0 || !climb_add_fits(l.end, 256, &need) ||
         m > INT32_MAX || n > INT32_MAX || k > INT32_MAX || ld > INT32_MAX ||
         tm * ((n + GEMM_BN - 1) / GEMM_BN) > INT32_MAX ||
         kind < CLIMB_GEMM_WG_CPASYNC || kind > CLIMB_GEMM_WG_OVERLAP || sms < 1 || group < 1 ||
@@ -667,8 +698,17 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
     }
     if (e != cudaSuccess)
         return e;
-    if (precision == GEMM_3XTF32)
+    if (precision == GEMM_3XTF32) {
+        g.ksplit = l.ksplit;
+        if (g.ksplit > 1) {
+            g.part = (float *)(p + l.part);
+            g.arrived = (int *)(p + l.arrived);
+            const size_t tiles = ((m + GEMM_BM - 1) / GEMM_BM) * ((n + GEMM_W3_BN - 1) / GEMM_W3_BN);
+            if ((e = cudaMemsetAsync(g.arrived, 0, tiles * 2 * sizeof(int), s)) != cudaSuccess)
+                return e;
+        }
         return wg3_launch(kind, g, b2, sms, s);
+    }
     if (precision == GEMM_TF32)
         return wg_launch<GEMM_TF32, false>(kind, g, sms, s);
     return b_given && !tb ? wg_launch<GEMM_BF16, true>(kind, g, sms, s) : wg_launch<GEMM_BF16, false>(kind, g, sms, s);
@@ -745,7 +785,7 @@ extern "C" cudaError_t climb_gemm_tc_workspace(int precision, size_t m, size_t n
     if (e != cudaSuccess || m == 0 || n == 0 || (sms == 0 && (!tb || k == 0)))
         return e;
     *bytes = sms ? climb_gemm_wg_workspace(precision, climb_gemm_wg_pick(precision, m, n, sms, tn), m, n, k, a, lda,
-                                           b, ldb, tb)
+                                           b, ldb, tb, sms)
                  : tc_bt_bytes(precision, n, k);
     return *bytes ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -1274,7 +1314,7 @@ static int gemm_prepare(climb_case *c, int rung)
         size_t need = 0;
         if (GEMM_RUNGS[rung].wgmma)
             need = climb_gemm_wg_workspace(c->prec, GEMM_RUNGS[rung].wgmma, c->m, c->n, c->k, c->d_a, c->lda, c->d_b,
-                                           c->ldb, 0);
+                                           c->ldb, 0, c->sms);
         else if (climb_gemm_tc_workspace(c->prec, c->m, c->n, c->k, c->d_a, c->lda, c->d_b, c->ldb, 0, &c->tn, &need) !=
                  cudaSuccess)
             need = 0;

@@ -92,9 +92,14 @@ void climb_gemm_default_tuning(int precision, size_t m, size_t n, int sms, climb
  * (tb) or as stored on the TMA kernels), and a copy of A where its rows are not 16-byte chunks on 16-byte boundaries
  * or A is TF32 on the cp.async and tma kernels (rounded to TF32: wgmma would truncate FP32's low bits; the
  * warp-specialised kernels round it in registers); for 3xTF32 B^T always, twice (its big and small parts), and
- * A's copy as for BF16; 256 bytes of alignment slack each. 0 where a product wraps. */
+ * A's copy as for BF16, and the sums and counts of its split of k (climb_gemm_w3_ksplit, on `sms` SMs); 256 bytes
+ * of alignment slack each. 0 where a product wraps. */
 size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
-                               const void *b, size_t ldb, int tb);
+                               const void *b, size_t ldb, int tb, int sms);
+/* 3xTF32's kernel splits each tile's k into this many slices (1 to CLIMB_GEMM_W3_MAX_SPLIT) on a GPU of sms SMs,
+ * where the tiles alone would leave SMs idle; the slices' sums (64 KiB a tile's slice) go into the workspace. */
+#define CLIMB_GEMM_W3_MAX_SPLIT 4
+int climb_gemm_w3_ksplit(size_t m, size_t n, size_t k, int sms);
 /* C = alpha A B + beta C (row-major, A m x k, B k x n, or with tb B given as B^T, n x k, rows ldb apart; in the
  * precision's input format: BF16 bits or FP32) by the wgmma kernel `kind` on a GPU of `sms` SMs, its blocks'
  * order in groups of `group` tile rows (1 to 16): the operands made ready in ws (ws_bytes >=

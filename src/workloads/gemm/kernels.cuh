@@ -39,6 +39,10 @@ typedef struct gemm_args {
     const float *bsrc;      /* B as stored (k x n, rows ldbsrc apart, 16-byte rows on 16-byte boundaries) */
     size_t ldbsrc;
     int *ready;             /* [0] the blocks' ticket; [1 + c kt + kb]: B^T's panel (tile column c, stage kb) written */
+    /* 3xTF32's split of k (gemm_ws3_kernel): each tile's k in ksplit slices, a unit of work each (1 or 0: none) */
+    int ksplit;
+    float *part;            /* the slices' sums: 2 x 8192 floats (a warp group's 64 x 128) a slice of a tile */
+    int *arrived;           /* a tile's warp group's slices done (2 a tile), zeroed before the kernel */
 } gemm_args;
 
 template <int P> struct gemm_prec {
@@ -605,6 +609,13 @@ template <int CL> __device__ __forceinline__ void gemm_ws_release(uint64_t *bar)
     }
 }
 
+/* Slice sl of ksplit of a tile's kt stages: stages i0 to i1 - 1 (every slice at least kt / ksplit of them). */
+__host__ __device__ __forceinline__ void gemm_kslice(int sl, int ksplit, int kt, int *i0, int *i1)
+{
+    *i0 = (int)((long long)kt * sl / ksplit);
+    *i1 = (int)((long long)kt * (sl + 1) / ksplit);
+}
+
 /* The warp-specialised kernels' pipeline of S stages of shared memory, each with a `full` barrier (one arrival: the
  * producer's announcement of the stage's bytes, which TMA counts down) and an `empty` one (`releases` arrivals: the
  * consumers' releases). Made by thread 0, then the block (CL = 2: the cluster) meets. */
@@ -631,13 +642,14 @@ template <int S, int CL> __device__ __forceinline__ void gemm_ws_barriers(uint64
 template <int S, int CL, typename LOAD>
 __device__ __forceinline__ void gemm_ws_produce(uint64_t *full, uint64_t *empty, unsigned char *base, unsigned stage_bytes,
                                                 int first, int stride, int units, int rows, int tn,
-                                                int gr, int kt, const LOAD &load)
+                                                int gr, int kt, const LOAD &load, int ksplit = 1)
 {
     int it = 0;
     for (int t = first; t < units; t += stride) {
-        int um, un;
-        gemm_tile_of(t, rows, tn, gr, &um, &un);
-        for (int i = 0; i < kt; i++, it++) {
+        int um, un, i0, i1;
+        gemm_tile_of(t / ksplit, rows, tn, gr, &um, &un);
+        gemm_kslice(t % ksplit, ksplit, kt, &i0, &i1);
+        for (int i = i0; i < i1; i++, it++) {
             const int s = it % S;
             if (it >= S) {
                 if (CL == 2)
@@ -950,7 +962,11 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
  * for). A warp group waits for its stage's batch before adding (two stage sums alternating, one in flight while the
  * other is added, made ptxas serialise every wgmma: it will not let other instructions touch a warp group's
  * accumulators while any of its wgmma is in flight); the other consumer's batch keeps the tensor cores busy
- * meanwhile. Persistent or not, as the grid says (a block a tile, or a block an SM looping over tiles).
+ * meanwhile; each group loads and splits the next stage's A while its batch runs (two sets of registers), and a
+ * stage's first product overwrites the stage sum (wgmma's scale-d) instead of 64 moves zeroing it. Where the tiles
+ * fill at most half the SMs, each tile's k is split into g.ksplit slices (climb_gemm_w3_ksplit), a unit of work
+ * each, gathered by the tile's last slice (gemm_w3_gather). Persistent or not, as the grid says (a block a unit,
+ * or a block an SM looping over units).
  * What shared memory moves a stage, by our estimate: with A split before the kernel, four tiles by TMA (64 KiB)
  * and wgmma's reads (each consumer its 8 KiB of A big twice and of A small once, B big twice and B small once:
  * 72 KiB), 208 KiB against the 213 KiB its 128 bytes a clock move in the 1,664 clocks a stage takes at the TF32
@@ -972,25 +988,27 @@ template <int N> __device__ __forceinline__ void gemm_pin(float (&r)[N])
         asm volatile("" : "+f"(r[i])::"memory");
 }
 
-/* A stage's three products into part (zeroed first), in the order small-big, big-small, big-big a k-step: A's
- * fragments loaded and split in registers (big: ab, small: as), B^T's big and small tiles by descriptor. */
-__device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const unsigned char *st, int c)
+/* A stage's A fragments (FP32 in the stage's A tile), split in registers: big ab, small as. */
+__device__ __forceinline__ void gemm_w3_split_a(uint32_t (&ab)[16], uint32_t (&as)[16], const unsigned char *st, int c)
 {
     float v[16];
-    uint32_t ab[16], as[16];
     gemm_ws_load_a(v, st, c);
 #pragma unroll
     for (int j = 0; j < 16; j++)
         climb_tf32_split(v[j], &ab[j], &as[j]);
-#pragma unroll
-    for (int i = 0; i < 64; i++)
-        part[i] = 0.0f;
+}
+
+/* A stage's three products into part (its first product overwrites it), in the order small-big, big-small,
+ * big-big a k-step: A's split fragments from registers, B^T's big and small tiles by descriptor. */
+__device__ __forceinline__ void gemm_w3_issue(float (&part)[64], const uint32_t (&ab)[16], const uint32_t (&as)[16],
+                                              const unsigned char *st)
+{
     climb_wgmma_fence();
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         const uint64_t bb = climb_wgmma_desc_sw128(st + GEMM_W3_TILE + q * 32);
         const uint64_t bs = climb_wgmma_desc_sw128(st + 2 * GEMM_W3_TILE + q * 32);
-        climb_wgmma_m64n128k8_tf32_rs(part, &as[4 * q], bb);
+        climb_wgmma_m64n128k8_tf32_rs(part, &as[4 * q], bb, q > 0);
         climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bs);
         climb_wgmma_m64n128k8_tf32_rs(part, &ab[4 * q], bb);
     }
@@ -1003,6 +1021,42 @@ __device__ __forceinline__ void gemm_w3_add(float (&acc)[64], float (&part)[64])
 #pragma unroll
     for (int i = 0; i < 64; i++)
         acc[i] = __fadd_rn(acc[i], part[i]);
+}
+
+/* A slice of a split tile done: this warp group's 64 x 128 sums (acc) stored in the slice's place; the last of the
+ * tile's slices to arrive (a count a tile and warp group) adds them all, slice 0 first, so the result does not
+ * depend on which arrives last, and returns 1 with the total in acc; the others return 0. `last` is the warp
+ * group's word of shared memory for the count's verdict. Every thread stores and fences before the count, and the
+ * last fences before it reads (the others' stores seen through the L2: ld.global.cg). */
+__device__ __forceinline__ int gemm_w3_gather(float (&acc)[64], const gemm_args &g, int tile, int sl, int c, int *last)
+{
+    const int t = (int)threadIdx.x % 128;
+    float *mine = g.part + ((size_t)tile * g.ksplit + sl) * 16384 + c * 8192 + t;
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        __stcg(mine + i * 128, acc[i]);
+    __threadfence();
+    climb_named_barrier(1 + c, 128);
+    if (t == 0)
+        *last = atomicAdd(&g.arrived[2 * tile + c], 1) == g.ksplit - 1;
+    climb_named_barrier(1 + c, 128);
+    if (!*last)
+        return 0;
+    __threadfence();
+    float sum[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        sum[i] = 0.0f;
+    for (int j = 0; j < g.ksplit; j++) {
+        const float *p = g.part + ((size_t)tile * g.ksplit + j) * 16384 + c * 8192 + t;
+#pragma unroll
+        for (int i = 0; i < 64; i++)
+            sum[i] = __fadd_rn(sum[i], j == sl ? acc[i] : __ldcg(p + i * 128));
+    }
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        acc[i] = sum[i];
+    return 1;
 }
 
 /* 3xTF32's stage: A's 128 rows (FP32), and the big and small parts of B^T's 128 rows. */
@@ -1025,7 +1079,7 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
     extern __shared__ __align__(1024) unsigned char gemm_w3_dyn[];
     unsigned char *base = gemm_align1024(gemm_w3_dyn);
     uint64_t *full = (uint64_t *)(base + S * GEMM_W3_STAGE_BYTES), *empty = full + S;
-    const int wg = (int)threadIdx.x / 128, tiles = tm * tn;
+    const int wg = (int)threadIdx.x / 128, ks = g.ksplit > 1 ? g.ksplit : 1, units = tm * tn * ks;
     const int kt = (g.k + KT - 1) / KT;
     gemm_ws_barriers<S, 1>(full, empty, 256);
     if (wg == 0) { /* the producer: one thread's loads */
@@ -1033,28 +1087,50 @@ __global__ void __launch_bounds__(GEMM_WS_THREADS, 1)
         if (threadIdx.x == 0) {
             const gemm_ws3_loads load = {&map_a, &map_bb, &map_bs};
             gemm_ws_produce<S, 1>(full, empty, base, GEMM_W3_STAGE_BYTES, (int)blockIdx.x,
-                                  (int)gridDim.x, tiles, tm, tn, g.group, kt, load);
+                                  (int)gridDim.x, units, tm, tn, g.group, kt, load, ks);
         }
         return;
     }
     climb_setmaxnreg_inc<232>();
     const int c = wg - 1;
+    int *last = (int *)(empty + S) + c; /* the split's verdict for this warp group (gemm_w3_gather) */
     int it = 0;
-    for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
-        int tile_m, tile_n;
-        gemm_tile_of(t, tm, tn, g.group, &tile_m, &tile_n);
+    for (int t = (int)blockIdx.x; t < units; t += (int)gridDim.x) {
+        int tile_m, tile_n, i0, i1;
+        gemm_tile_of(t / ks, tm, tn, g.group, &tile_m, &tile_n);
+        gemm_kslice(t % ks, ks, kt, &i0, &i1);
+        const int n = i1 - i0;
         float acc[64], part[64];
 #pragma unroll
         for (int i = 0; i < 64; i++)
-            acc[i] = 0.0f;
-        for (int i = 0; i < kt; i++, it++) {
-            const int s = it % S;
-            climb_mbar_wait(&full[s], (unsigned)(it / S) & 1u);
-            gemm_w3_issue(part, base + s * GEMM_W3_STAGE_BYTES, c);
-            climb_wgmma_wait<0>(); /* the stage's sum is done: it goes in, the tiles back to the producer */
-            climb_mbar_arrive(&empty[s]);
+            acc[i] = part[i] = 0.0f;
+        /* A's next stage waited for, loaded and split (the other pair of registers) under this stage's batch */
+        uint32_t ab0[16], as0[16], ab1[16], as1[16];
+        auto prep = [&](uint32_t (&ab)[16], uint32_t (&as)[16], int j) {
+            climb_mbar_wait(&full[j % S], (unsigned)(j / S) & 1u);
+            gemm_w3_split_a(ab, as, base + (j % S) * GEMM_W3_STAGE_BYTES, c);
+        };
+        auto finish = [&](int j) { /* the stage's sum done: its tiles back to the producer, the sum in */
+            climb_wgmma_wait<0>();
+            climb_mbar_arrive(&empty[j % S]);
             gemm_w3_add(acc, part);
+        };
+        if (n > 0)
+            prep(ab0, as0, it);
+        for (int i = 0; i < n; i += 2) {
+            gemm_w3_issue(part, ab0, as0, base + (it % S) * GEMM_W3_STAGE_BYTES);
+            if (i + 1 < n)
+                prep(ab1, as1, it + 1);
+            finish(it++);
+            if (i + 1 == n)
+                break;
+            gemm_w3_issue(part, ab1, as1, base + (it % S) * GEMM_W3_STAGE_BYTES);
+            if (i + 2 < n)
+                prep(ab0, as0, it + 1);
+            finish(it++);
         }
+        if (ks > 1 && !gemm_w3_gather(acc, g, t / ks, t % ks, c, last))
+            continue; /* a slice whose sum the tile's last slice adds */
         gemm_wg_epilogue<16>(acc, g, tile_m * GEMM_BM + c * 64, tile_n * GEMM_W3_BN);
     }
 #else
