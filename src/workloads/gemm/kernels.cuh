@@ -945,6 +945,11 @@ __device__ __forceinline__ void gemm_trp_produce(const gemm_args &g, const CUten
             const int k = i * 32 + 4 * kg, n0 = un * GEMM_WS_BN, n = n0 + 4 * ng;
             const unsigned parity = (unsigned)(it / GEMM_STAGES - 1) & 1u;
             const bool edge = i * 32 + 32 > g.k || n0 + GEMM_WS_BN > g.n;
+            if (g.band == 9 && i + 4 < kt && (i + 5) * 32 <= g.k && n0 + GEMM_WS_BN <= g.n) {
+                /* XTRP=9: the warp's next stage of this tile asked of L2 now, a row of 1 KiB a lane */
+                const float *row = g.bsrc + (size_t)((i + 4) * 32 + lane) * g.ldbsrc + n0;
+                asm volatile("cp.async.bulk.prefetch.L2.global [%0], 1024;\n" ::"l"(row) : "memory");
+            }
             if (m1) {
                 if (edge)
                     gemm_trp_stage<true, 2, 1>(g, bt, k, n, kg, ng, &empty[w], it >= GEMM_STAGES, parity, &full[w],
