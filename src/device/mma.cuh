@@ -253,8 +253,9 @@ __device__ __forceinline__ void climb_wgmma_m64n256k8_tf32(float d[128], uint64_
 }
 
 /* d (64 floats a thread) += A (64 x 8 TF32) from registers B (8 x 128 TF32, K-major) by descriptor: wgmma's RS
- * form (d = A B, d's values ignored, where accumulate is 0). Each warp of the warp group holds 16 rows of A, a thread (lane l) four values: a[0] at row l / 4, column
- * l % 4; a[1] eight rows below; a[2] and a[3] the same rows four columns on (mma.sync's m16n8k8 TF32 fragment). */
+ * form (d = A B, d's values ignored, where accumulate is 0). Each warp of the warp group holds 16 rows of A, a
+ * thread (lane l) four values: a[0] at row l / 4, column l % 4; a[1] eight rows below; a[2] and a[3] the same rows
+ * four columns on (mma.sync's m16n8k8 TF32 fragment). */
 __device__ __forceinline__ void climb_wgmma_m64n128k8_tf32_rs(float d[64], const uint32_t a[4], uint64_t db,
                                                               int accumulate = 1)
 {

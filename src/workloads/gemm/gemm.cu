@@ -703,8 +703,7 @@ extern "C" cudaError_t climb_gemm_wg_async(int precision, int kind, size_t m, si
         if (g.ksplit > 1) {
             g.part = (float *)(p + l.part);
             g.arrived = (int *)(p + l.arrived);
-            const size_t tiles = ((m + GEMM_BM - 1) / GEMM_BM) * ((n + GEMM_W3_BN - 1) / GEMM_W3_BN);
-            if ((e = cudaMemsetAsync(g.arrived, 0, tiles * 2 * sizeof(int), s)) != cudaSuccess)
+            if ((e = cudaMemsetAsync(g.arrived, 0, l.end - l.arrived, s)) != cudaSuccess)
                 return e;
         }
         return wg3_launch(kind, g, b2, sms, s);

@@ -97,7 +97,8 @@ void climb_gemm_default_tuning(int precision, size_t m, size_t n, int sms, climb
 size_t climb_gemm_wg_workspace(int precision, int kind, size_t m, size_t n, size_t k, const void *a, size_t lda,
                                const void *b, size_t ldb, int tb, int sms);
 /* 3xTF32's kernel splits each tile's k into this many slices (1 to CLIMB_GEMM_W3_MAX_SPLIT) on a GPU of sms SMs,
- * where the tiles alone would leave SMs idle; the slices' sums (64 KiB a tile's slice) go into the workspace. */
+ * where its 128 x 128 tiles fill at most half the SMs (the slices add no wave); the slices' sums (64 KiB a tile's
+ * slice) go into the workspace. */
 #define CLIMB_GEMM_W3_MAX_SPLIT 4
 int climb_gemm_w3_ksplit(size_t m, size_t n, size_t k, int sms);
 /* C = alpha A B + beta C (row-major, A m x k, B k x n, or with tb B given as B^T, n x k, rows ldb apart; in the
