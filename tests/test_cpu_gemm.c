@@ -127,6 +127,56 @@ static void test_trb_order(void)
     }
 }
 
+/* What the terms of a split buy (docs/gemm.md, "Two terms or three"): C = A B over 64 x 64 x 2048 inputs, uniform
+ * and spread, each product of TF32 values exact in FP64 and summed there, so that only the terms kept differ: TF32
+ * (big big), the two 2-term forms (big big plus one cross product) and 3xTF32 (both cross products). The largest
+ * error over |A| |B|: a 2-term form keeps the other operand's rounding, so it stays within a small factor of
+ * TF32's (here above a quarter of it), where 3xTF32 falls below a thousandth of it. */
+static void test_terms(void)
+{
+    enum { M = 64, N = 64, K = 2048 };
+    static float a[M * K], b[K * N];
+    static float ab[M * K], as[M * K], bb[K * N], bs[K * N];
+    for (int spread = 0; spread < 2; spread++) {
+        climb_rng r;
+        climb_rng_seed(&r, 300 + (uint64_t)spread);
+        climb_gemm_fill(&r, CLIMB_GEMM_PREC_3XTF32, spread, a, NULL, (size_t)M * K);
+        climb_gemm_fill(&r, CLIMB_GEMM_PREC_3XTF32, spread, b, NULL, (size_t)K * N);
+        for (int i = 0; i < M * K; i++) {
+            ab[i] = climb_tf32_round(a[i]);
+            as[i] = climb_tf32_round(a[i] - ab[i]);
+        }
+        for (int i = 0; i < K * N; i++) {
+            bb[i] = climb_tf32_round(b[i]);
+            bs[i] = climb_tf32_round(b[i] - bb[i]);
+        }
+        double worst[4] = {0, 0, 0, 0}; /* tf32, big big + small big, big big + big small, 3xtf32 */
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double exact = 0, mag = 0, t[4] = {0, 0, 0, 0};
+                for (int p = 0; p < K; p++) {
+                    const size_t x = (size_t)i * K + (size_t)p, y = (size_t)p * N + (size_t)j;
+                    const double bigbig = (double)ab[x] * bb[y], sb = (double)as[x] * bb[y], bsm = (double)ab[x] * bs[y];
+                    exact += (double)a[x] * b[y];
+                    mag += fabs((double)a[x] * b[y]);
+                    t[0] += bigbig;
+                    t[1] += bigbig + sb;
+                    t[2] += bigbig + bsm;
+                    t[3] += bigbig + sb + bsm;
+                }
+                for (int q = 0; q < 4; q++)
+                    if (fabs(t[q] - exact) / mag > worst[q])
+                        worst[q] = fabs(t[q] - exact) / mag;
+            }
+        printf("%s inputs, largest error over |A| |B|: tf32 %.3g, big big + small big %.3g, big big + big small "
+               "%.3g, 3xtf32 %.3g\n", spread ? "spread" : "uniform", worst[0], worst[1], worst[2], worst[3]);
+        EXPECT_MSG(worst[0] > 0 && worst[1] > 0.25 * worst[0] && worst[2] > 0.25 * worst[0] &&
+                       worst[3] < 1e-3 * worst[0],
+                   "%s: tf32 %.3g, 2-term %.3g and %.3g, 3xtf32 %.3g", spread ? "spread" : "uniform", worst[0],
+                   worst[1], worst[2], worst[3]);
+    }
+}
+
 int main(void)
 {
     /* BF16: exact values stay, halfway cases go to even, a carry runs into the exponent, NaN stays NaN */
@@ -403,5 +453,6 @@ int main(void)
         EXPECT(climb_gemm_wg_pick(CLIMB_GEMM_PREC_3XTF32, 4096, 4096, 132, &ov) == CLIMB_GEMM_WG_PERSISTENT);
     }
     test_trb_order();
+    test_terms();
     return test_finish("test_cpu_gemm");
 }
