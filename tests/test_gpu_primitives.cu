@@ -325,13 +325,81 @@ static void test_merge_path(int on_gpu)
     }
 }
 
+/* The run of 32 that holds item k (climb_run_of32, climb_warp_run_of) against a walk over the runs, on the host and
+ * on the device: runs of random lengths, many of them empty (the empty ones must never be named), every item and
+ * the items past the total (31). */
+struct host_ends {
+    const int *e;
+    int operator()(int i) const { return e[i]; }
+};
+
+__global__ void run_of_kernel(const int *len, int total, int *out)
+{
+    const int lane = threadIdx.x & 31;
+    const int inc = climb_warp_inclusive_scan<climb_op_sum>(len[lane]);
+    for (int k0 = 0; k0 < total + 32; k0 += 32) { /* every lane of the warp calls it, past the total too */
+        const int b = climb_warp_run_of(inc, k0 + lane);
+        if (k0 + lane < total + 32)
+            out[k0 + lane] = b;
+    }
+}
+
+static void test_run_of(int on_gpu)
+{
+    climb_rng r;
+    climb_rng_seed(&r, climb_fresh_seed());
+    for (int trial = 0; trial < 300; trial++) {
+        int len[32], end[32], total = 0;
+        for (int i = 0; i < 32; i++) { /* empty runs, short ones, long ones */
+            const int kind = (int)climb_rng_range(&r, 0, 3);
+            len[i] = kind == 0 ? 0 : kind == 1 ? (int)climb_rng_range(&r, 1, 4) : (int)climb_rng_range(&r, 5, 200);
+            if (trial == 0) /* every run empty but the last */
+                len[i] = i == 31 ? 7 : 0;
+            if (trial == 1) /* only the first */
+                len[i] = i == 0 ? 9 : 0;
+            total += len[i];
+            end[i] = total;
+        }
+        int *want = (int *)malloc(sizeof(int) * (size_t)(total + 32)), bad = 0;
+        for (int i = 0, k = 0; i < 32; i++)
+            for (int j = 0; j < len[i]; j++)
+                want[k++] = i;
+        for (int k = total; k < total + 32; k++)
+            want[k] = 31;
+        const host_ends he = {end};
+        for (int k = 0; k < total + 32; k++)
+            bad += climb_run_of32(he, k) != want[k];
+        EXPECT_MSG(bad == 0, "host run search, %d items: %d wrong", total, bad);
+        if (on_gpu) {
+            int *dlen, *dout, *got = (int *)malloc(sizeof(int) * (size_t)(total + 32));
+            EXPECT(cudaMalloc((void **)&dlen, sizeof len) == cudaSuccess &&
+                   cudaMalloc((void **)&dout, sizeof(int) * (size_t)(total + 32)) == cudaSuccess);
+            EXPECT(cudaMemcpy(dlen, len, sizeof len, cudaMemcpyHostToDevice) == cudaSuccess);
+            EXPECT(cudaMemset(dout, 0xFF, sizeof(int) * (size_t)(total + 32)) == cudaSuccess);
+            run_of_kernel<<<1, 32>>>(dlen, total, dout);
+            EXPECT(cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+            EXPECT(cudaMemcpy(got, dout, sizeof(int) * (size_t)(total + 32), cudaMemcpyDeviceToHost) == cudaSuccess);
+            bad = 0;
+            for (int k = 0; k < total + 32; k++)
+                bad += got[k] != want[k];
+            EXPECT_MSG(bad == 0, "warp run search, %d items: %d wrong", total, bad);
+            cudaFree(dlen);
+            cudaFree(dout);
+            free(got);
+        }
+        free(want);
+    }
+}
+
 extern "C" int main(void) /* C linkage: climb-tests calls it from C as climb_test_main_test_gpu_primitives */
 {
-    test_merge_path(0); /* the host half runs where there is no GPU too, and its failure is a failure there */
+    test_merge_path(0); /* the host halves run where there is no GPU too, and their failure is a failure there */
+    test_run_of(0);
     if (test_failures)
         return test_finish("test_gpu_primitives");
     test_require_gpu();
     test_merge_path(1);
+    test_run_of(1);
     test_lookback();
     test_last_block();
     run_block<32>();

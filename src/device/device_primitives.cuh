@@ -367,6 +367,32 @@ __device__ __forceinline__ int climb_warp_search_le(const int *a, int n, int k)
     return lo;
 }
 
+/* ---- runs of items ---- */
+
+/* Which of 32 runs of items item k falls in, the runs laid end to end (run i: items end(i - 1) to end(i) - 1, end(-1)
+ * = 0; the ends nondecreasing, so a run may be empty): the number of runs that end at or before k, by five probes
+ * of end (a binary search). Where k is below end(31) that run holds k and is not empty; else 31. end(i) is run i's
+ * end: on the device the lanes' own values by shuffles (climb_warp_run_of), on the host an array (the tests). */
+#pragma nv_exec_check_disable
+template <typename End> __host__ __device__ __forceinline__ int climb_run_of32(const End &end, int k)
+{
+    int b = 0;
+    for (int s = 16; s >= 1; s >>= 1) /* five steps, unrolled by the compiler */
+        if (end(b + s - 1) <= k) /* every lane probes (a shuffle needs them all), whatever it then takes */
+            b += s;
+    return b;
+}
+
+struct climb_lane_ends {
+    int inc; /* this lane's run's inclusive end */
+    __device__ __forceinline__ int operator()(int i) const { return __shfl_sync(0xffffffffu, inc, i); }
+};
+
+/* The lane whose run holds item k, where each lane of a full warp holds a run of items and inc is the inclusive scan
+ * of the runs' lengths (climb_warp_inclusive_scan): a warp spreads its lanes' lists over all its lanes so. Every lane
+ * calls it, each with its own k; k at or past the total gives 31. */
+__device__ __forceinline__ int climb_warp_run_of(int inc, int k) { return climb_run_of32(climb_lane_ends{inc}, k); }
+
 /* ---- merge path ---- */
 
 /* The merge-path search (Green, McColl and Bader, "GPU Merge Path"; Merrill and Garland's merge-based SpMV): on
