@@ -76,9 +76,13 @@ static int ranks(const climb_case *c) { return c->g.x.P; }
 /* ---------------------------------------------------------------- the kernels */
 
 #define BG_THREADS 256
+#define BG_ITEMS 4 /* a lane's edges with their loads in flight at once */
+#define BG_FULL 0xffffffffu
 
-/* Top-down: a warp a word of this GPU's frontier; for each vertex in it, the warp's lanes over its out-edges, each
- * unvisited target marked in this GPU's marks. */
+/* Top-down: a warp a word of this GPU's frontier. The word's frontier vertices' out-edge lists are laid end to end and
+ * spread over the lanes (climb_warp_run_of: lane l takes items l, l + 32, ...), BG_ITEMS a lane in flight; each
+ * unvisited target is marked in this GPU's marks. So a word of many short lists keeps every lane busy, and a long
+ * list is read 32 x BG_ITEMS edges a round. */
 __global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned *front, const unsigned *visited,
                                                                  const int *rp, const int *ci, long long v0,
                                                                  long long w0, long long w1, unsigned *marks)
@@ -86,31 +90,49 @@ __global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned 
     const int lane = threadIdx.x % 32;
     const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
     for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
-        unsigned bits = front[w];
-        while (bits) {
-            const int b = __ffs(bits) - 1;
-            bits &= bits - 1;
-            const long long u = w * 32 + b - v0; /* v0 is a whole word: u is this GPU's row */
-            for (int e = rp[u] + lane; e < rp[u + 1]; e += 32) {
-                const int t = ci[e];
-                if (!((visited[t >> 5] >> (t & 31)) & 1u))
-                    atomicOr(&marks[t >> 5], 1u << (t & 31));
+        const unsigned bits = front[w]; /* the same word in every lane: the loop stays the warp's */
+        if (!bits)
+            continue;
+        int beg = 0, len = 0;
+        if (bits >> lane & 1u) {
+            const long long u = w * 32 + lane - v0; /* v0 is a whole word: u is this GPU's row */
+            beg = rp[u];
+            len = rp[u + 1] - beg;
+        }
+        const int inc = climb_warp_inclusive_scan<climb_op_sum>(len); /* a rank's edges fit an int */
+        const int total = __shfl_sync(BG_FULL, inc, 31);
+        for (long long k0 = 0; k0 < total; k0 += 32 * BG_ITEMS) { /* (long long: past the total near INT_MAX) */
+            int t[BG_ITEMS];
+#pragma unroll
+            for (int j = 0; j < BG_ITEMS; j++) {
+                const long long kk = k0 + j * 32 + lane;
+                const int k = kk < total ? (int)kk : total, b = climb_warp_run_of(inc, k);
+                const int first = __shfl_sync(BG_FULL, beg, b), before = __shfl_sync(BG_FULL, inc - len, b);
+                t[j] = k < total ? ci[first + (k - before)] : -1;
             }
+            unsigned seen[BG_ITEMS];
+#pragma unroll
+            for (int j = 0; j < BG_ITEMS; j++)
+                seen[j] = t[j] >= 0 ? visited[t[j] >> 5] : ~0u;
+#pragma unroll
+            for (int j = 0; j < BG_ITEMS; j++)
+                if (t[j] >= 0 && !(seen[j] >> (t[j] & 31) & 1u))
+                    atomicOr(&marks[t[j] >> 5], 1u << (t[j] & 31));
         }
     }
 }
 
-/* A word's vertices found this level (bits x of word w): their levels set, counted with their out-edges. */
-__device__ __forceinline__ void bg_found(unsigned x, long long w, long long v0, const int *rp, int depth,
-                                         int32_t *level, unsigned long long *found, unsigned long long *edges)
+/* A warp's counts of a level (vertices found, their out-edges: a lane's own), added to the level's counters by its
+ * first lane. Every lane of the warp calls it. A rank's edges fit 32 bits, so a warp's sum of them does. */
+__device__ __forceinline__ void bg_add_counts(unsigned found, unsigned edges, unsigned long long *count)
 {
-    *found += __popc(x);
-    while (x) {
-        const int b = __ffs(x) - 1;
-        x &= x - 1;
-        const long long v = w * 32 + b - v0;
-        level[v] = depth;
-        *edges += rp[v + 1] - rp[v];
+    found = climb_warp_sum(found);
+    edges = climb_warp_sum(edges);
+    if (threadIdx.x % 32 == 0) {
+        if (found)
+            atomicAdd(&count[0], (unsigned long long)found);
+        if (edges)
+            atomicAdd(&count[1], (unsigned long long)edges);
     }
 }
 
@@ -118,31 +140,38 @@ __device__ __forceinline__ void bg_found(unsigned x, long long w, long long v0, 
  * it). */
 typedef climb_bgx_marks bg_peers;
 
-/* Top-down's owner step: a thread a word of this GPU's, the OR of every GPU's marks on it less the visited: this
- * GPU's words of the next frontier; their levels set; counted (vertices, and their out-edges for the direction). */
+/* Top-down's owner step: a warp a word of this GPU's, the OR of every GPU's marks on it less the visited (the same
+ * words in every lane): this GPU's word of the next frontier, written by the first lane; lane l sets vertex l's level
+ * if it was found and counts it with its out-edges (the levels and row offsets read and written a warp's 32
+ * consecutive vertices at once). */
 __global__ void __launch_bounds__(BG_THREADS) bg_owner_kernel(bg_peers peers, const unsigned *visited, const int *rp,
                                                               long long v0, long long w0, long long w1, int depth,
                                                               unsigned *next, int32_t *level,
                                                               unsigned long long *count)
 {
-    unsigned long long found = 0, edges = 0;
-    for (long long w = w0 + blockIdx.x * (long long)BG_THREADS + threadIdx.x; w < w1;
-         w += (long long)gridDim.x * BG_THREADS) {
+    const int lane = threadIdx.x % 32;
+    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
+    unsigned found = 0, edges = 0;
+    for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
         unsigned x = 0;
         for (int q = 0; q < peers.n; q++)
             x |= peers.marks[q][w - peers.off[q]];
         x &= ~visited[w];
-        next[w] = x;
-        bg_found(x, w, v0, rp, depth, level, &found, &edges);
+        if (lane == 0)
+            next[w] = x;
+        if (x >> lane & 1u) {
+            const long long v = w * 32 + lane - v0;
+            level[v] = depth;
+            found++;
+            edges += (unsigned)(rp[v + 1] - rp[v]);
+        }
     }
-    if (found)
-        atomicAdd(&count[0], found);
-    if (edges)
-        atomicAdd(&count[1], edges);
+    bg_add_counts(found, edges, count);
 }
 
-/* Bottom-up: a warp a word of this GPU's; for each unvisited vertex in it (below v1), the lanes over its in-edges 32
- * at a time until one comes from the frontier; the word's new frontier bits written by the warp's first lane. */
+/* Bottom-up: a thread a vertex of this GPU's (a warp a word); each unvisited vertex (below v1) reads its in-edges
+ * BG_ITEMS at a time, their loads in flight together, until one comes from the frontier (Beamer's early exit); the
+ * word's new frontier bits gathered by a ballot and written by the warp's first lane. */
 __global__ void __launch_bounds__(BG_THREADS) bg_bottom_up_kernel(const unsigned *front, const unsigned *visited,
                                                                   const int *irp, const int *ici, const int *rp,
                                                                   long long v0, long long v1, long long w0,
@@ -151,41 +180,47 @@ __global__ void __launch_bounds__(BG_THREADS) bg_bottom_up_kernel(const unsigned
 {
     const int lane = threadIdx.x % 32;
     const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
-    unsigned long long found = 0, edges = 0;
+    unsigned found = 0, edges = 0;
     for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
-        const long long last = v1 - w * 32; /* vertices of this word that exist */
-        unsigned todo = ~visited[w] & (last >= 32 ? ~0u : (1u << last) - 1u), got = 0;
-        while (todo) {
-            const int b = __ffs(todo) - 1;
-            todo &= todo - 1;
-            const long long v = w * 32 + b - v0;
-            for (int e0 = irp[v]; e0 < irp[v + 1]; e0 += 32) {
-                const int e = e0 + lane;
-                const int hit = e < irp[v + 1] && ((front[ici[e] >> 5] >> (ici[e] & 31)) & 1u);
-                if (__any_sync(0xffffffffu, hit)) {
-                    got |= 1u << b;
-                    break;
-                }
+        const long long v = w * 32 + lane - v0; /* this lane's vertex, a row of this GPU's if below v1 - v0 */
+        bool hit = false;
+        if (w * 32 + lane < v1 && !(visited[w] >> lane & 1u)) {
+            const int end = irp[v + 1];
+            for (int e = irp[v]; e < end && !hit; e += BG_ITEMS) {
+                int p[BG_ITEMS];
+#pragma unroll
+                for (int j = 0; j < BG_ITEMS; j++)
+                    p[j] = e + j < end ? ici[e + j] : -1;
+                unsigned f[BG_ITEMS];
+#pragma unroll
+                for (int j = 0; j < BG_ITEMS; j++)
+                    f[j] = p[j] >= 0 ? front[p[j] >> 5] >> (p[j] & 31) & 1u : 0u;
+#pragma unroll
+                for (int j = 0; j < BG_ITEMS; j++)
+                    hit |= f[j] != 0;
+            }
+            if (hit) {
+                level[v] = depth;
+                found++;
+                edges += (unsigned)(rp[v + 1] - rp[v]);
             }
         }
-        if (lane == 0) {
+        const unsigned got = __ballot_sync(BG_FULL, hit);
+        if (lane == 0)
             next[w] = got;
-            bg_found(got, w, v0, rp, depth, level, &found, &edges);
-        }
     }
-    if (found)
-        atomicAdd(&count[0], found);
-    if (edges)
-        atomicAdd(&count[1], edges);
+    bg_add_counts(found, edges, count);
 }
 
-/* Every GPU after the all-gather: the frontier joins the visited set; this GPU's marks cleared. */
+/* Every GPU after the all-gather: the frontier joins the visited set; this GPU's marks cleared, and the frontier
+ * before this one (old: done with on every GPU) cleared for the level after next. */
 __global__ void __launch_bounds__(BG_THREADS) bg_visit_kernel(const unsigned *next, unsigned *visited, unsigned *marks,
-                                                              long long words)
+                                                              unsigned *old, long long words)
 {
     for (long long w = blockIdx.x * (long long)BG_THREADS + threadIdx.x; w < words; w += (long long)gridDim.x * BG_THREADS) {
         visited[w] |= next[w];
         marks[w] = 0;
+        old[w] = 0;
     }
 }
 
@@ -344,7 +379,7 @@ extern "C" int climb_bgx_search(climb_bgx *e, int td_only, const climb_bgx_ops *
                 if (w1 <= w0)
                     continue;
                 BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
-                bg_owner_kernel<<<bg_blocks(w1 - w0, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
+                bg_owner_kernel<<<bg_blocks((w1 - w0) * 32, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
                     peers, e->visited[r], e->rp[r], e->v0[r], w0, w1, depth, e->front[r][nx], e->level[r],
                     e->d_count[r]);
                 BGX_TRY(cudaGetLastError(), "the owners' step");
@@ -355,7 +390,7 @@ extern "C" int climb_bgx_search(climb_bgx *e, int td_only, const climb_bgx_ops *
         for (int r = lo; r < hi; r++) {
             BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
             bg_visit_kernel<<<bg_blocks(W, BG_THREADS, e->x->sms[r]), BG_THREADS, 0, e->x->st[r]>>>(
-                e->front[r][nx], e->visited[r], e->marks[r], W);
+                e->front[r][nx], e->visited[r], e->marks[r], e->front[r][cur], W);
             BGX_TRY(cudaGetLastError(), "the visited set's update");
         }
         unsigned long long sum[2];
@@ -364,12 +399,7 @@ extern "C" int climb_bgx_search(climb_bgx *e, int td_only, const climb_bgx_ops *
         frontier = (long long)sum[0];
         frontier_edges = (long long)sum[1];
         unexplored -= frontier_edges;
-        /* the next level's frontier is this one's "next"; the old one cleared for the level after */
-        for (int r = lo; r < hi; r++) {
-            BGX_TRY(cudaSetDevice(e->x->devices[r]), "a rank's device");
-            BGX_TRY(cudaMemsetAsync(e->front[r][cur], 0, (size_t)W * 4, e->x->st[r]), "the frontier's clearing");
-        }
-        cur = nx;
+        cur = nx; /* the next level's frontier is this one's "next" (the old one cleared by the visit kernel) */
     }
     e->depth = depth;
     return 0;
