@@ -451,6 +451,14 @@ extern "C" int climb_sgx_radix_split(climb_sgx *e, const uint32_t *const *in_k, 
     const int P = e->x->P;
     e->err = cudaSuccess;
     e->why = NULL;
+    if (P == 1) { /* one output: no split and no exchange, the keys sorted where they are to where they go */
+        SGX_TRY(cudaSetDevice(e->x->devices[0]), "a rank's device");
+        if (e->cnt[0])
+            SGX_TRY(climb_sort_radix(CLIMB_U32, in_k[0], e->pairs ? in_v[0] : NULL, out_k[0],
+                                     e->pairs ? out_v[0] : NULL, e->cnt[0], e->ws[0], e->ws_bytes, e->x->st[0]),
+                    "the sort of the one rank");
+        return 0;
+    }
     if (find_split(e, in_k))
         return -1;
     for (int r = 0; r < P; r++) {
