@@ -79,46 +79,77 @@ static int ranks(const climb_case *c) { return c->g.x.P; }
 #define BG_ITEMS 4 /* a lane's edges with their loads in flight at once */
 #define BG_FULL 0xffffffffu
 
-/* Top-down: a warp a word of this GPU's frontier. The word's frontier vertices' out-edge lists are laid end to end and
- * spread over the lanes (climb_warp_run_of: lane l takes items l, l + 32, ...), BG_ITEMS a lane in flight; each
- * unvisited target is marked in this GPU's marks. So a word of many short lists keeps every lane busy, and a long
- * list is read 32 x BG_ITEMS edges a round. */
+/* Top-down: each round a block takes 8 words of this GPU's frontier, a warp a word. The out-edge lists of the word's
+ * frontier vertices are laid end to end and spread over the warp's lanes (climb_warp_run_of: lane l takes items l,
+ * l + 32, ...), BG_ITEMS a lane in flight; a list longer than BG_BIG edges (a hub of a power-law graph) is left to
+ * the whole block after the warps' lists, BG_THREADS x BG_ITEMS edges a round, so that no warp walks a hub alone.
+ * Each unvisited target is marked in this GPU's marks. */
+#define BG_WARPS (BG_THREADS / 32)
+#define BG_BIG (32 * BG_ITEMS * 4)
+
+/* A thread's BG_ITEMS targets (t < 0: none): each unvisited one marked, the visited words' loads in flight together. */
+__device__ __forceinline__ void bg_mark(const int (&t)[BG_ITEMS], const unsigned *visited, unsigned *marks)
+{
+    unsigned seen[BG_ITEMS];
+#pragma unroll
+    for (int j = 0; j < BG_ITEMS; j++)
+        seen[j] = t[j] >= 0 ? visited[t[j] >> 5] : ~0u;
+#pragma unroll
+    for (int j = 0; j < BG_ITEMS; j++)
+        if (t[j] >= 0 && !(seen[j] >> (t[j] & 31) & 1u))
+            atomicOr(&marks[t[j] >> 5], 1u << (t[j] & 31));
+}
+
 __global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned *front, const unsigned *visited,
                                                                  const int *rp, const int *ci, long long v0,
                                                                  long long w0, long long w1, unsigned *marks)
 {
+    __shared__ int big[BG_THREADS]; /* a round's long lists: their rows (8 words of 32 vertices at the most) */
+    __shared__ int n_big;
     const int lane = threadIdx.x % 32;
-    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
-    for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
-        const unsigned bits = front[w]; /* the same word in every lane: the loop stays the warp's */
-        if (!bits)
-            continue;
-        int beg = 0, len = 0;
-        if (bits >> lane & 1u) {
-            const long long u = w * 32 + lane - v0; /* v0 is a whole word: u is this GPU's row */
-            beg = rp[u];
-            len = rp[u + 1] - beg;
-        }
-        const int inc = climb_warp_inclusive_scan<climb_op_sum>(len); /* a rank's edges fit an int */
-        const int total = __shfl_sync(BG_FULL, inc, 31);
-        for (long long k0 = 0; k0 < total; k0 += 32 * BG_ITEMS) { /* (long long: past the total near INT_MAX) */
-            int t[BG_ITEMS];
-#pragma unroll
-            for (int j = 0; j < BG_ITEMS; j++) {
-                const long long kk = k0 + j * 32 + lane;
-                const int k = kk < total ? (int)kk : total, b = climb_warp_run_of(inc, k);
-                const int first = __shfl_sync(BG_FULL, beg, b), before = __shfl_sync(BG_FULL, inc - len, b);
-                t[j] = k < total ? ci[first + (k - before)] : -1;
+    for (long long wb = w0 + (long long)blockIdx.x * BG_WARPS; wb < w1; wb += (long long)gridDim.x * BG_WARPS) {
+        if (threadIdx.x == 0)
+            n_big = 0;
+        __syncthreads();
+        const long long w = wb + threadIdx.x / 32;
+        const unsigned bits = w < w1 ? front[w] : 0u; /* the same word in every lane of the warp */
+        if (bits) {
+            int beg = 0, len = 0;
+            if (bits >> lane & 1u) {
+                const long long u = w * 32 + lane - v0; /* v0 is a whole word: u is this GPU's row */
+                beg = rp[u];
+                len = rp[u + 1] - beg;
+                if (len > BG_BIG) { /* the block's, below */
+                    big[atomicAdd(&n_big, 1)] = (int)u;
+                    len = 0;
+                }
             }
-            unsigned seen[BG_ITEMS];
+            const int inc = climb_warp_inclusive_scan<climb_op_sum>(len); /* a rank's edges fit an int */
+            const int total = __shfl_sync(BG_FULL, inc, 31);
+            for (int k0 = 0; k0 < total; k0 += 32 * BG_ITEMS) { /* total <= 32 BG_BIG: no wrap */
+                int t[BG_ITEMS];
 #pragma unroll
-            for (int j = 0; j < BG_ITEMS; j++)
-                seen[j] = t[j] >= 0 ? visited[t[j] >> 5] : ~0u;
-#pragma unroll
-            for (int j = 0; j < BG_ITEMS; j++)
-                if (t[j] >= 0 && !(seen[j] >> (t[j] & 31) & 1u))
-                    atomicOr(&marks[t[j] >> 5], 1u << (t[j] & 31));
+                for (int j = 0; j < BG_ITEMS; j++) {
+                    const int k = k0 + j * 32 + lane, b = climb_warp_run_of(inc, k);
+                    const int first = __shfl_sync(BG_FULL, beg, b), before = __shfl_sync(BG_FULL, inc - len, b);
+                    t[j] = k < total ? ci[first + (k - before)] : -1;
+                }
+                bg_mark(t, visited, marks);
+            }
         }
+        __syncthreads(); /* the round's long lists listed */
+        for (int i = 0; i < n_big; i++) {
+            const int u = big[i];
+            const long long end = rp[u + 1]; /* (long long: past the end near INT_MAX) */
+            for (long long e0 = rp[u] + threadIdx.x; e0 < end; e0 += BG_THREADS * BG_ITEMS) {
+                int t[BG_ITEMS];
+#pragma unroll
+                for (int j = 0; j < BG_ITEMS; j++)
+                    t[j] = e0 + j * BG_THREADS < end ? ci[e0 + j * BG_THREADS] : -1;
+                bg_mark(t, visited, marks);
+            }
+        }
+        __syncthreads(); /* n_big and big read before the next round's */
     }
 }
 
