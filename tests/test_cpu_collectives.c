@@ -376,25 +376,47 @@ static int ks_case(climb_rng *rng, int P, int bits, int d, int dist, const size_
         for (size_t i = start[r]; i < start[r + 1]; i++)
             keys[i].rank = r;
     bad = bad || climb_keysplit_init(s, P, bits, d, out) != 0;
+    /* side: the keys of the second round's open ranges (sort_gpus keeps them aside there and counts the later rounds
+     * over them alone): every later round's counts over them must equal the counts over every key */
+    size_t *side = calloc(n + 1, sizeof *side), n_side = 0;
+    bad = bad || !side;
     int rounds = 0, shift, width, open;
     while (!bad && (open = climb_keysplit_round(s, &shift, &width)) > 0) {
         const size_t B = (size_t)1 << width;
-        size_t *hist = calloc((size_t)open * P * B, sizeof *hist);
-        if (!hist) {
+        size_t *hist = calloc((size_t)open * P * B, sizeof *hist), *hist_side = calloc((size_t)open * P * B, sizeof *hist);
+        if (!hist || !hist_side) {
+            free(hist);
+            free(hist_side);
             bad = 1;
             break;
         }
+        const int above = shift + width;
         for (size_t i = 0; i < n; i++) {
-            const int above = shift + width;
             int o = 0;
             if (above < bits) /* an open range is the keys of its upper digits */
                 while (o < open && (keys[i].code >> above) != s->open_prefix[o])
                     o++;
-            if (o < open)
+            if (o < open) {
                 hist[((size_t)o * P + keys[i].rank) * B + ((keys[i].code >> shift) & (B - 1))]++;
+                if (rounds == 1)
+                    side[n_side++] = i;
+            }
         }
-        bad = climb_keysplit_feed(s, hist) != 0;
+        if (rounds >= 2) {
+            for (size_t j = 0; j < n_side; j++) {
+                const ks_key *k = &keys[side[j]];
+                int o = 0;
+                if (above < bits)
+                    while (o < open && (k->code >> above) != s->open_prefix[o])
+                        o++;
+                if (o < open)
+                    hist_side[((size_t)o * P + k->rank) * B + ((k->code >> shift) & (B - 1))]++;
+            }
+            bad = memcmp(hist, hist_side, (size_t)open * P * B * sizeof *hist) != 0;
+        }
+        bad = bad || climb_keysplit_feed(s, hist) != 0;
         free(hist);
+        free(hist_side);
         rounds++;
         bad = bad || rounds > bits; /* a round a digit at the most */
     }
@@ -474,6 +496,7 @@ static int ks_case(climb_rng *rng, int P, int bits, int d, int dist, const size_
     free(eq);
     free(got);
     free(s);
+    free(side);
     return bad ? -1 : 0;
 }
 

@@ -78,22 +78,44 @@ typedef struct {
 } sg_ranges;
 
 /* One digit's counts over the keys of the open ranges: counts[o * 256 + digit], the block's in shared memory first,
- * then added to the GPU's (zeroed before). */
-__global__ void sg_hist_kernel(const uint32_t *keys, size_t n, sg_ranges rg, unsigned long long *counts)
+ * then added to the GPU's (zeroed before). The keys are keys[0 .. n), or [0 .. *n_dev) where n_dev is set (the
+ * keys kept aside by an earlier round); where side is set, the keys of the open ranges are kept aside there too (a
+ * warp's at once: one atomic on *side_n, zeroed before, for its 32), in no particular order. */
+__global__ void sg_hist_kernel(const uint32_t *keys, size_t n, const unsigned long long *n_dev, sg_ranges rg,
+                               unsigned long long *counts, uint32_t *side, unsigned long long *side_n)
 {
     extern __shared__ unsigned sh_bins[];
-    const int bins = rg.n_open << SG_DIGIT;
+    const int bins = rg.n_open << SG_DIGIT, lane = threadIdx.x % 32;
+    if (n_dev)
+        n = (size_t)*n_dev;
     for (int i = threadIdx.x; i < bins; i += blockDim.x)
         sh_bins[i] = 0;
     __syncthreads();
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const unsigned k = keys[i];
-        int o = 0;
-        if (rg.above < 32)
-            while (o < rg.n_open && (k >> rg.above) != rg.prefix[o])
-                o++;
+    /* a warp's 32 keys a step (blockDim is a multiple of 32: the loop is the warp's, for the ballot) */
+    for (size_t base = blockIdx.x * (size_t)blockDim.x + threadIdx.x - lane; base < n;
+         base += (size_t)gridDim.x * blockDim.x) {
+        const size_t i = base + lane;
+        const unsigned k = i < n ? keys[i] : 0u;
+        int o = rg.n_open;
+        if (i < n) {
+            o = 0;
+            if (rg.above < 32)
+                while (o < rg.n_open && (k >> rg.above) != rg.prefix[o])
+                    o++;
+        }
         if (o < rg.n_open)
             atomicAdd(&sh_bins[(o << SG_DIGIT) + ((k >> rg.shift) & ((1u << SG_DIGIT) - 1))], 1u);
+        if (side) {
+            const unsigned in = __ballot_sync(0xffffffffu, o < rg.n_open);
+            if (in) {
+                unsigned long long at = 0;
+                if (lane == 0)
+                    at = atomicAdd(side_n, (unsigned long long)__popc(in));
+                at = __shfl_sync(0xffffffffu, at, 0);
+                if (in >> lane & 1u)
+                    side[at + __popc(in & ((1u << lane) - 1u))] = k;
+            }
+        }
     }
     __syncthreads();
     for (int i = threadIdx.x; i < bins; i += blockDim.x)
@@ -261,9 +283,17 @@ extern "C" int climb_sgx_split_round(climb_sgx *e, int r, const uint32_t *keys, 
                 "the digit counts' shared memory");
     SGX_TRY(cudaMemsetAsync(e->d_count[r], 0, *bins * sizeof(unsigned long long), e->x->st[r]),
             "the digit counts' clearing");
+    /* Every round reads every key but for this: the second round keeps the keys of its open ranges aside (in carry,
+     * free until the classes), and the later rounds, whose ranges lie inside those, read them alone (the count in
+     * the counters' last word, past every round's digit counts). */
+    unsigned long long *side_n = e->d_count[r] + climb_sgx_counters(e->x->P) - 1;
+    const int depth = e->split->depth;
+    if (depth == 1)
+        SGX_TRY(cudaMemsetAsync(side_n, 0, sizeof *side_n, e->x->st[r]), "the kept keys' count");
     if (e->cnt[r]) {
         sg_hist_kernel<<<sg_blocks(e->cnt[r], e->x->sms[r]), SG_THREADS, *bins * sizeof(unsigned), e->x->st[r]>>>(
-            keys, e->cnt[r], rg, e->d_count[r]);
+            depth >= 2 ? e->carry[r] : keys, e->cnt[r], depth >= 2 ? side_n : NULL, rg, e->d_count[r],
+            depth == 1 ? e->carry[r] : NULL, side_n);
         SGX_TRY(cudaGetLastError(), "the digit counts");
     }
     return 0;
