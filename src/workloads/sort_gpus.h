@@ -45,7 +45,8 @@ typedef struct climb_sgx {
     const char *why;              /* what failed, for a message */
 } climb_sgx;
 
-/* The counters a rank needs on its GPU: a split round's digit counts (P - 1 ranges of 256), the classes' (2 P). */
+/* The counters a rank needs on its GPU: a split round's digit counts (P - 1 ranges of 256), the classes' (2 P); while
+ * the split runs, the last word counts the keys its second round kept aside (past every round's digit counts). */
 size_t climb_sgx_counters(int P);
 /* The host arrays of e for P ranks (h_count pageable; pinned is the caller's choice, made after): 0, or -1 out of
  * host memory (nothing left allocated). climb_sgx_host_free frees what alloc made. */
