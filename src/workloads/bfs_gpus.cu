@@ -78,14 +78,8 @@ static int ranks(const climb_case *c) { return c->g.x.P; }
 #define BG_THREADS 256
 #define BG_ITEMS 4 /* a lane's edges with their loads in flight at once */
 #define BG_FULL 0xffffffffu
-
-/* Top-down: each round a block takes 8 words of this GPU's frontier, a warp a word. The out-edge lists of the word's
- * frontier vertices are laid end to end and spread over the warp's lanes (climb_warp_run_of: lane l takes items l,
- * l + 32, ...), BG_ITEMS a lane in flight; a list longer than BG_BIG edges (a hub of a power-law graph) is left to
- * the whole block after the warps' lists, BG_THREADS x BG_ITEMS edges a round, so that no warp walks a hub alone.
- * Each unvisited target is marked in this GPU's marks. */
 #define BG_WARPS (BG_THREADS / 32)
-#define BG_BIG (32 * BG_ITEMS * 4)
+#define BG_BIG (32 * BG_ITEMS * 4) /* a top-down list longer than this is the block's */
 
 /* A thread's BG_ITEMS targets (t < 0: none): each unvisited one marked, the visited words' loads in flight together. */
 __device__ __forceinline__ void bg_mark(const int (&t)[BG_ITEMS], const unsigned *visited, unsigned *marks)
@@ -100,6 +94,11 @@ __device__ __forceinline__ void bg_mark(const int (&t)[BG_ITEMS], const unsigned
             atomicOr(&marks[t[j] >> 5], 1u << (t[j] & 31));
 }
 
+/* Top-down: each round a block takes 8 words of this GPU's frontier, a warp a word. The out-edge lists of the word's
+ * frontier vertices are laid end to end and spread over the warp's lanes (climb_warp_run_of: lane l takes items l,
+ * l + 32, ...), BG_ITEMS a lane in flight; a list longer than BG_BIG edges (a hub of a power-law graph) is left to
+ * the whole block after the warps' lists, BG_THREADS x BG_ITEMS edges a round, so that no warp walks a hub alone.
+ * Each unvisited target is marked in this GPU's marks. */
 __global__ void __launch_bounds__(BG_THREADS) bg_top_down_kernel(const unsigned *front, const unsigned *visited,
                                                                  const int *rp, const int *ci, long long v0,
                                                                  long long w0, long long w1, unsigned *marks)
@@ -181,7 +180,7 @@ __global__ void __launch_bounds__(BG_THREADS) bg_owner_kernel(bg_peers peers, co
                                                               unsigned long long *count)
 {
     const int lane = threadIdx.x % 32;
-    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
+    const long long warps = (long long)gridDim.x * BG_WARPS;
     unsigned found = 0, edges = 0;
     for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
         unsigned x = 0;
@@ -210,7 +209,7 @@ __global__ void __launch_bounds__(BG_THREADS) bg_bottom_up_kernel(const unsigned
                                                                   int32_t *level, unsigned long long *count)
 {
     const int lane = threadIdx.x % 32;
-    const long long warps = (long long)gridDim.x * (BG_THREADS / 32);
+    const long long warps = (long long)gridDim.x * BG_WARPS;
     unsigned found = 0, edges = 0;
     for (long long w = w0 + ((long long)blockIdx.x * BG_THREADS + threadIdx.x) / 32; w < w1; w += warps) {
         const long long v = w * 32 + lane - v0; /* this lane's vertex, a row of this GPU's if below v1 - v0 */
